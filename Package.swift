@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+// CashoutSandbox: a local stand-in for payout providers' cashout APIs. Toolchain only: no dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "CashoutSandbox",
+    products: [
+        .library(name: "CashoutSandbox", targets: ["CashoutSandbox"]),
+        .executable(name: "cashout-sandbox", targets: ["cashout-sandbox"]),
+    ],
+    targets: [
+        // Layer 0: platform shim and leaf utilities.
+        .target(name: "CEpoll"),
+        .target(name: "SandboxCrypto"),
+        .target(name: "SandboxJSON"),
+        // Layer 1: HTTP/1.1 server and client on epoll.
+        .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),
+        // Layer 2: the dialect-neutral bank core.
+        .target(name: "SandboxBank"),
+        // Layer 3: the facade users embed, and the command line on top of it.
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxJSON", "SandboxCrypto"]),
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox"]),
+        .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
+
+        .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
+        .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"]),
+        .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP"]),
+    ]
+)

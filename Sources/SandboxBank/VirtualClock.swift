@@ -1,0 +1,72 @@
+import Glibc
+import Synchronization
+
+/// The one clock every bank timeline, webhook retry and limit runs on.
+///
+/// `real` follows wall time (times `timeScale`, so 60 makes a minute pass each second);
+/// `manual` stands still until advanced. Both can be moved forward, never back.
+///
+/// ```swift
+/// let clock = VirtualClock(mode: .manual, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z")!)
+/// clock.advance(by: .seconds(90))
+/// clock.now.iso8601  // "2026-01-05T09:01:30Z"
+/// ```
+public final class VirtualClock: Sendable {
+    /// How the clock moves.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// With wall time, scaled.
+        case real
+        /// Only when told.
+        case manual
+    }
+
+    private struct State {
+        /// Virtual time at `realAnchor`.
+        var virtualAnchor: Int64
+        /// Wall time (milliseconds) when `virtualAnchor` was set.
+        var realAnchor: Int64
+    }
+
+    /// How the clock moves.
+    public let mode: Mode
+    /// Virtual milliseconds per real millisecond in `real` mode.
+    public let timeScale: Double
+    private let state: Mutex<State>
+
+    /// A clock starting at `start` (default: now, to the second).
+    public init(mode: Mode, timeScale: Double = 1, start: VirtualTime? = nil) {
+        self.mode = mode
+        self.timeScale = timeScale
+        let wall = Self.wallMilliseconds()
+        state = Mutex(State(virtualAnchor: start?.milliseconds ?? wall / 1000 * 1000, realAnchor: wall))
+    }
+
+    /// The current virtual time.
+    public var now: VirtualTime {
+        state.withLock { current($0) }
+    }
+
+    /// Moves the clock forward by `duration` (negative durations are ignored).
+    @discardableResult
+    public func advance(by duration: Duration) -> VirtualTime {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        return state.withLock { state in
+            let now = current(state).milliseconds + milliseconds
+            state = State(virtualAnchor: now, realAnchor: Self.wallMilliseconds())
+            return VirtualTime(milliseconds: now)
+        }
+    }
+
+    private func current(_ state: State) -> VirtualTime {
+        guard mode == .real else { return VirtualTime(milliseconds: state.virtualAnchor) }
+        let elapsed = Double(Self.wallMilliseconds() - state.realAnchor) * timeScale
+        return VirtualTime(milliseconds: state.virtualAnchor + Int64(elapsed))
+    }
+
+    private static func wallMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

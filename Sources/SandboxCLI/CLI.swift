@@ -1,0 +1,64 @@
+import CashoutSandbox
+import Glibc
+import SandboxHTTP
+
+/// The `cashout-sandbox` command line.
+///
+/// Exit status: 0 success, 1 the command failed (e.g. the port is taken), 2 the command line is
+/// wrong (unknown command or option, bad value).
+public enum CLI {
+    static let usage = """
+        cashout-sandbox \(Sandbox.version): a local sandbox for payout (cashout) APIs
+
+        Usage: cashout-sandbox <command> [options]
+
+        Commands:
+          serve      Run the sandbox's HTTP server until interrupted
+          help       Show this help, or a command's: cashout-sandbox help serve
+
+        Options:
+          --help     Show help
+          --version  Show the version
+        """
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        do {
+            return try dispatch(arguments)
+        } catch {
+            printError("error: \(error.message)")
+            printError("Run 'cashout-sandbox --help' for usage.")
+            return 2
+        }
+    }
+
+    private static func dispatch(_ arguments: [String]) throws(UsageError) -> Int32 {
+        guard let command = arguments.first else {
+            printError(usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h":
+            StandardOutput.writeLine(usage)
+            return 0
+        case "help":
+            StandardOutput.writeLine(rest.first == "serve" ? ServeCommand.usage : usage)
+            return 0
+        case "--version":
+            StandardOutput.writeLine("cashout-sandbox \(Sandbox.version)")
+            return 0
+        case "serve":
+            return try ServeCommand.run(rest)
+        default:
+            throw UsageError("unknown command '\(command)'")
+        }
+    }
+
+    /// Writes a line to standard error.
+    static func printError(_ text: String) {
+        let line = Array((text + "\n").utf8)
+        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+

@@ -1,0 +1,83 @@
+import CashoutSandbox
+import Glibc
+import SandboxBank
+import SandboxHTTP
+
+/// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.
+enum ServeCommand {
+    static let options: [Arguments.Option] = [
+        .value("host", "HOST", "Address to bind; localhost = 127.0.0.1 and ::1 (default), 0.0.0.0 = all IPv4"),
+        .value("port", "PORT", "Port to listen on; 0 picks a free one (default 8080)"),
+        .value("threads", "N", "Event-loop threads (default: one per core)"),
+        .value("clock", "real|manual", "How virtual time moves (default real)"),
+        .value("time-scale", "N", "Virtual seconds per real second with --clock real (default 1)"),
+        .value("log-format", "text|json|off", "Access-log format on standard output (default text)"),
+        .value("max-body", "BYTES", "Largest request body accepted (default 1048576)"),
+        .flag("help", "Show this help"),
+    ]
+
+    static let usage = """
+        Usage: cashout-sandbox serve [options]
+
+        Runs the sandbox until SIGINT or SIGTERM. Prints 'listening on http://HOST:PORT' when ready.
+
+        Options:
+        \(Arguments.help(options))
+        """
+
+    static func run(_ words: [String]) throws(UsageError) -> Int32 {
+        let arguments = try Arguments(words, options: options, command: "serve")
+        if arguments.has("help") {
+            StandardOutput.writeLine(usage)
+            return 0
+        }
+        if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(extra)' for serve") }
+        let configuration = try configuration(from: arguments)
+
+        // Termination signals are taken by sigwait below, so every thread started from here on
+        // must have them blocked; this also makes SIGTERM work when we run as PID 1 in a container.
+        SignalWaiter.blockTerminationSignals()
+        let sandbox: Sandbox
+        do {
+            sandbox = try Sandbox.launch(configuration)
+        } catch {
+            CLI.printError("error: cannot start: \(error)")
+            return 1
+        }
+        for (index, address) in sandbox.addresses.enumerated() {
+            StandardOutput.writeLine("\(index == 0 ? "listening on" : "also listening on") http://\(address)")
+        }
+        let signal = SignalWaiter.wait()
+        StandardOutput.writeLine("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping")
+        sandbox.stop()
+        StandardOutput.writeLine("stopped")
+        return 0
+    }
+
+    static func configuration(from arguments: Arguments) throws(UsageError) -> Sandbox.Configuration {
+        var configuration = Sandbox.Configuration()
+        configuration.server.host = arguments.value("host") ?? "localhost"
+        configuration.server.port = try arguments.value("port", default: 8080, expected: "a port number (0-65535)") {
+            Int($0).flatMap { (0 ... 65535).contains($0) ? $0 : nil }
+        }
+        configuration.server.threads = try arguments.value(
+            "threads", default: configuration.server.threads, expected: "a thread count (1-256)") {
+            Int($0).flatMap { (1 ... 256).contains($0) ? $0 : nil }
+        }
+        configuration.server.limits.maxBodyBytes = try arguments.value(
+            "max-body", default: configuration.server.limits.maxBodyBytes, expected: "a size in bytes (1-1073741824)") {
+            Int($0).flatMap { (1 ... 1 << 30).contains($0) ? $0 : nil }
+        }
+        configuration.clockMode = try arguments.value("clock", default: .real, expected: "real or manual") {
+            VirtualClock.Mode(rawValue: $0)
+        }
+        configuration.timeScale = try arguments.value("time-scale", default: 1, expected: "a positive number") {
+            Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        }
+        let format = try arguments.value("log-format", default: "text", expected: "text, json or off") {
+            ["text", "json", "off"].contains($0) ? $0 : nil
+        }
+        configuration.server.accessLog = AccessLog.Format(rawValue: format).map { .standardOutput(format: $0) }
+        return configuration
+    }
+}

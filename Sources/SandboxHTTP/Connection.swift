@@ -1,0 +1,45 @@
+/// The state of one accepted connection. Owned by a single event loop and touched only on its
+/// thread.
+final class Connection {
+    /// What the connection is doing, which decides its deadline and which events it waits for.
+    enum Phase {
+        /// Reading requests and writing responses.
+        case open
+        /// Our side is shut for writing after a response that closes the connection; reading and
+        /// discarding what the peer still sends, so closing does not reset the connection before
+        /// the peer has read the response (RFC 9112 §9.6).
+        case lingering
+    }
+
+    let fd: Int32
+    /// The peer, as accepted.
+    var remoteAddress: SocketAddress?
+    var parser: HTTPParser
+    var isClosed = false
+    var phase = Phase.open
+    /// Response bytes not yet sent, from `outputOffset` on.
+    var output: [UInt8] = []
+    var outputOffset = 0
+    /// Whether epoll is watching for writability (and so not for reading).
+    var waitingToWrite = false
+    /// Close once the output is sent.
+    var closeAfterWrite = false
+    /// The peer shut down its sending side.
+    var peerClosed = false
+    /// When the request being read began, for the header and body timeouts.
+    var requestStartedAt: Int64 = 0
+    /// When something last happened: bytes read or written.
+    var lastActivity: Int64
+    /// The moment after which the sweep closes the connection.
+    var deadline: Int64 = .max
+    /// Bytes left to discard while lingering before giving up.
+    var lingerBudget = 1 << 20
+
+    init(fd: Int32, limits: HTTPLimits, now: Int64) {
+        self.fd = fd
+        self.parser = HTTPParser(mode: .request, limits: limits)
+        self.lastActivity = now
+    }
+
+    var hasPendingOutput: Bool { outputOffset < output.count }
+}

@@ -1,0 +1,348 @@
+import CEpoll
+import Glibc
+import Synchronization
+
+// One epoll loop on its own thread. It accepts on its own listening sockets (SO_REUSEPORT: the
+// kernel spreads connections across loops), reads, parses, calls the handler and writes, for every
+// connection it accepted. Nothing here is shared with other loops but the handler.
+//
+// Pipelining (RFC 9112 §9.3.2): the requests of a connection are answered strictly in order; their
+// responses go into one output buffer and leave together. While output is blocked the loop stops
+// reading that connection (backpressure), so a client that never reads its responses holds at
+// most `maxBufferedOutput` bytes. Level-triggered epoll: one read per readiness event.
+//
+// Closing (RFC 9112 §9.6): when the server closes after a response, it shuts its sending side and
+// discards what the peer still sends for a moment ("lingering"), so the peer reads the response
+// instead of a reset. Deadlines are checked by a sweep a few times per timeout period.
+
+/// An epoll event loop serving HTTP/1.1 connections.
+final class EventLoop: @unchecked Sendable {
+    struct Settings {
+        var limits: HTTPLimits
+        var headerTimeout: Int64
+        var bodyTimeout: Int64
+        var idleTimeout: Int64
+        var gracePeriod: Int64
+        var accessLog: AccessLog?
+    }
+
+    private static let maxEvents: Int32 = 256
+    private static let maxBufferedOutput = 1 << 20
+    private static let lingerTime: Int64 = 2000
+
+    private let epoll: Int32
+    private let wakeFD: Int32
+    private var listeners: [Int32]
+    private var pausedListeners: [Int32] = []
+    private let handler: HTTPHandler
+    private let settings: Settings
+    private let sweepInterval: Int64
+    private let stopRequested = Atomic<Bool>(false)
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    // Loop-thread state.
+    private var connections: [Connection?] = []
+    private var openCount = 0
+    private var date = DateCache()
+    private var logBuffer: [UInt8] = []
+    private var now: Int64 = 0
+    private var nextSweep: Int64 = 0
+    private var stopping = false
+    private var stopDeadline = Int64.max
+
+    init(listeners: [Int32], settings: Settings, handler: @escaping HTTPHandler) throws(SocketError) {
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw SocketError("epoll_create1") }
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeFD >= 0 else { throw SocketError("eventfd") }
+        self.listeners = listeners
+        self.settings = settings
+        self.handler = handler
+        let shortest = min(settings.headerTimeout, settings.bodyTimeout, settings.idleTimeout)
+        sweepInterval = max(5, min(250, shortest / 4))
+        control(EPOLL_CTL_ADD, wakeFD, cepoll_in)
+        for listener in listeners { control(EPOLL_CTL_ADD, listener, cepoll_in) }
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// Asks the loop to stop: it stops accepting, finishes the requests in flight, closes idle
+    /// connections, and returns from `run()` once none are left or the grace period is over.
+    /// Callable from any thread.
+    func requestStop() {
+        stopRequested.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Runs until stopped; call on the loop's own thread.
+    func run() {
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Int(Self.maxEvents))
+        defer {
+            events.deallocate()
+            for case let connection? in connections { close(connection) }
+            for listener in listeners + pausedListeners { Glibc.close(listener) }
+            Glibc.close(wakeFD)
+            Glibc.close(epoll)
+        }
+        now = Socket.monotonicMilliseconds()
+        nextSweep = now + sweepInterval
+        date.update()
+        while true {
+            let timeout = Int32(clamping: max(0, min(nextSweep, stopDeadline) - now))
+            let count = epoll_wait(epoll, events, Self.maxEvents, timeout)
+            now = Socket.monotonicMilliseconds()
+            date.update()
+            for i in 0 ..< Int(max(count, 0)) { dispatch(events[i]) }
+            flushLog()
+            if !stopping, stopRequested.load(ordering: .acquiring) { beginStop() }
+            if now >= nextSweep {
+                sweep()
+                nextSweep = now + sweepInterval
+            }
+            if stopping, openCount == 0 || now >= stopDeadline { return }
+        }
+    }
+
+    // MARK: - Events
+
+    private func dispatch(_ event: epoll_event) {
+        let fd = event.data.fd
+        if fd == wakeFD {
+            var value: UInt64 = 0
+            _ = read(wakeFD, &value, 8)
+        } else if listeners.contains(fd) {
+            accept(on: fd)
+        } else if Int(fd) < connections.count, let connection = connections[Int(fd)] {
+            if event.events & cepoll_out != 0 {
+                writable(connection)
+            } else {
+                readable(connection)
+            }
+        }
+    }
+
+    private func accept(on listener: Int32) {
+        for _ in 0 ..< 64 {
+            var peer = sockaddr_storage()
+            let fd = cepoll_accept(listener, &peer)
+            guard fd >= 0 else {
+                if errno == EMFILE || errno == ENFILE {
+                    // Out of descriptors: stop listening until the next sweep instead of spinning.
+                    control(EPOLL_CTL_DEL, listener, 0)
+                    listeners.removeAll { $0 == listener }
+                    pausedListeners.append(listener)
+                }
+                return
+            }
+            Socket.setNoDelay(fd)
+            let connection = Connection(fd: fd, limits: settings.limits, now: now)
+            connection.remoteAddress = withUnsafePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0) }
+            }
+            connection.deadline = now + settings.idleTimeout
+            if connections.count <= Int(fd) { connections += Array(repeating: nil, count: Int(fd) + 64 - connections.count) }
+            connections[Int(fd)] = connection
+            openCount += 1
+            control(EPOLL_CTL_ADD, fd, cepoll_in)
+        }
+    }
+
+    private func readable(_ connection: Connection) {
+        let n = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
+        if n < 0 {
+            if errno != EAGAIN && errno != EINTR { close(connection) }
+            return
+        }
+        if connection.phase == .lingering {
+            connection.lingerBudget -= n
+            if n == 0 || connection.lingerBudget <= 0 { close(connection) }
+            return
+        }
+        if n == 0 {
+            connection.peerClosed = true
+        } else {
+            if connection.parser.isIdle { connection.requestStartedAt = now }
+            connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0 ..< n]))
+            connection.lastActivity = now
+        }
+        serve(connection)
+    }
+
+    private func writable(_ connection: Connection) {
+        flush(connection)
+        if !connection.isClosed, !connection.hasPendingOutput, !connection.parser.isIdle { serve(connection) }
+    }
+
+    // MARK: - Requests and responses
+
+    /// Answers every complete request buffered on `connection`, then sends.
+    private func serve(_ connection: Connection) {
+        var outputFull: Bool
+        repeat {
+            outputFull = false
+            while !connection.closeAfterWrite {
+                if connection.output.count - connection.outputOffset >= Self.maxBufferedOutput {
+                    outputFull = true
+                    break
+                }
+                let event: HTTPParser.Event?
+                do {
+                    event = try connection.parser.next()
+                } catch {
+                    answer(error, on: connection)
+                    break
+                }
+                guard let event else { break }
+                switch event {
+                case .expectContinue: connection.output.append(contentsOf: ResponseEncoder.continueLine)
+                case .request(let request): answer(request, on: connection)
+                case .response: break
+                }
+            }
+            if connection.peerClosed { connection.closeAfterWrite = true }
+            flush(connection)
+        } while outputFull && !connection.isClosed && !connection.hasPendingOutput
+    }
+
+    private func answer(_ request: HTTPRequest, on connection: Connection) {
+        let started = settings.accessLog == nil ? 0 : Socket.monotonicNanoseconds()
+        var request = request
+        request.remoteAddress = connection.remoteAddress
+        let keepAlive = request.keepAlive && !stopping
+        let response = handler(request)
+        ResponseEncoder.write(response, keepAlive: keepAlive, headOnly: request.method == "HEAD",
+                              http10: request.version == .http1_0, dateLine: date.headerLine, into: &connection.output)
+        if !keepAlive { connection.closeAfterWrite = true }
+        connection.requestStartedAt = now
+        settings.accessLog?.appendLine(method: request.method, path: request.path, status: response.status,
+                                       nanoseconds: Socket.monotonicNanoseconds() - started,
+                                       time: date.timestamp, to: &logBuffer)
+    }
+
+    /// Answers a request the parser refused, and closes after it.
+    private func answer(_ error: HTTPParseError, on connection: Connection) {
+        let response = Router.error(error.status, error.description)
+        ResponseEncoder.write(response, keepAlive: false, headOnly: false, http10: false,
+                              dateLine: date.headerLine, into: &connection.output)
+        connection.closeAfterWrite = true
+        settings.accessLog?.appendLine(method: "-", path: "-", status: response.status, nanoseconds: 0,
+                                       time: date.timestamp, to: &logBuffer)
+    }
+
+    private func flush(_ connection: Connection) {
+        while connection.hasPendingOutput {
+            let n = connection.output.withUnsafeBytes { bytes in
+                send(connection.fd, bytes.baseAddress! + connection.outputOffset,
+                     bytes.count - connection.outputOffset, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 {
+                connection.outputOffset += n
+                connection.lastActivity = now
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                if !connection.waitingToWrite {
+                    control(EPOLL_CTL_MOD, connection.fd, cepoll_out)
+                    connection.waitingToWrite = true
+                }
+                updateDeadline(connection)
+                return
+            } else {
+                close(connection)  // EPIPE, ECONNRESET: the peer is gone.
+                return
+            }
+        }
+        connection.output.removeAll(keepingCapacity: connection.output.capacity <= 64 * 1024)
+        connection.outputOffset = 0
+        if connection.waitingToWrite {
+            control(EPOLL_CTL_MOD, connection.fd, cepoll_in)
+            connection.waitingToWrite = false
+        }
+        if connection.closeAfterWrite {
+            if connection.peerClosed { close(connection) } else { linger(connection) }
+        } else {
+            updateDeadline(connection)
+        }
+    }
+
+    private func linger(_ connection: Connection) {
+        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.phase = .lingering
+        connection.deadline = now + Self.lingerTime
+    }
+
+    private func close(_ connection: Connection) {
+        guard !connection.isClosed else { return }
+        connection.isClosed = true
+        connections[Int(connection.fd)] = nil
+        openCount -= 1
+        Glibc.close(connection.fd)
+    }
+
+    // MARK: - Deadlines and stopping
+
+    private func updateDeadline(_ connection: Connection) {
+        guard connection.phase == .open else { return }
+        if connection.hasPendingOutput || connection.parser.isIdle {
+            connection.deadline = connection.lastActivity + settings.idleTimeout
+        } else if connection.parser.isReadingHead {
+            connection.deadline = connection.requestStartedAt + settings.headerTimeout
+        } else {
+            connection.deadline = connection.requestStartedAt + settings.bodyTimeout
+        }
+    }
+
+    private func sweep() {
+        for case let connection? in connections {
+            let idle = connection.phase == .open && connection.parser.isIdle && !connection.hasPendingOutput
+            if stopping && idle {
+                close(connection)
+            } else if connection.deadline <= now {
+                if connection.phase == .open && !connection.parser.isIdle && !connection.hasPendingOutput {
+                    // Too slow sending a request: say so before closing.
+                    ResponseEncoder.write(Router.error(408, "request not received in time"), keepAlive: false,
+                                          headOnly: false, http10: false, dateLine: date.headerLine,
+                                          into: &connection.output)
+                    connection.closeAfterWrite = true
+                    flush(connection)
+                    if !connection.isClosed, connection.phase == .open { close(connection) }
+                } else {
+                    close(connection)
+                }
+            }
+        }
+        for listener in pausedListeners {
+            control(EPOLL_CTL_ADD, listener, cepoll_in)
+            listeners.append(listener)
+        }
+        pausedListeners.removeAll()
+    }
+
+    private func beginStop() {
+        stopping = true
+        for listener in listeners + pausedListeners {
+            control(EPOLL_CTL_DEL, listener, 0)
+            Glibc.close(listener)
+        }
+        listeners.removeAll()
+        pausedListeners.removeAll()
+        stopDeadline = now + settings.gracePeriod
+        sweep()
+    }
+
+    private func flushLog() {
+        guard !logBuffer.isEmpty, let log = settings.accessLog else { return }
+        log.write(logBuffer)
+        logBuffer.removeAll(keepingCapacity: true)
+    }
+
+    private func control(_ operation: Int32, _ fd: Int32, _ events: UInt32) {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        _ = epoll_ctl(epoll, operation, fd, &event)
+    }
+}

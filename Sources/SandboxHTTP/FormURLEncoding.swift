@@ -1,0 +1,78 @@
+/// Percent-encoding (RFC 3986 §2.1) and `application/x-www-form-urlencoded` bodies and queries
+/// (WHATWG URL standard §5: `&`-separated pairs, `+` is a space).
+public enum FormURLEncoding {
+    /// Decodes `a=1&b=x+y` into ordered pairs; `nil` on a malformed `%` escape or invalid UTF-8.
+    ///
+    /// ```swift
+    /// FormURLEncoding.decode("amount=10.50&name=Jo%C3%A3o+S".utf8)  // [("amount","10.50"),("name","João S")]
+    /// ```
+    public static func decode(_ bytes: some Collection<UInt8>) -> [(name: String, value: String)]? {
+        var pairs: [(name: String, value: String)] = []
+        for part in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = part.firstIndex(of: UInt8(ascii: "="))
+            let rawName = equals.map { part[..<$0] } ?? part[...]
+            let rawValue = equals.map { part[part.index(after: $0)...] } ?? part[part.endIndex...]
+            guard let name = percentDecode(rawName, plusAsSpace: true),
+                  let value = percentDecode(rawValue, plusAsSpace: true) else { return nil }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    /// Encodes pairs as a form body, escaping everything but `A-Z a-z 0-9 * - . _` and writing
+    /// spaces as `+` (what browsers and the D24 notifications send).
+    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
+    }
+
+    /// Decodes `%XX` escapes (and `+` when `plusAsSpace`); `nil` when an escape is malformed or
+    /// the result is not UTF-8.
+    public static func percentDecode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool = false) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "%") {
+                let h = bytes.index(after: i)
+                guard h != bytes.endIndex, bytes.index(after: h) != bytes.endIndex,
+                      let high = hexValue(bytes[h]), let low = hexValue(bytes[bytes.index(after: h)])
+                else { return nil }
+                out.append(high << 4 | low)
+                i = bytes.index(h, offsetBy: 2)
+                continue
+            }
+            out.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            i = bytes.index(after: i)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func escape(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"):
+                out.append(byte)
+            case UInt8(ascii: " "):
+                out.append(UInt8(ascii: "+"))
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

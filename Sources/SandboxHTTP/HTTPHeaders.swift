@@ -1,0 +1,76 @@
+/// An ordered list of header fields with case-insensitive lookup (RFC 9110 §5.1).
+///
+/// ```swift
+/// var headers = HTTPHeaders()
+/// headers.add("Content-Type", "application/json")
+/// headers["content-type"]  // "application/json"
+/// ```
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in the order they were received or added.
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    /// Creates an empty header list.
+    public init() {}
+
+    /// Creates a header list from literal pairs, in order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { add(name, value) }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Appends a field, keeping any existing ones with the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
+    /// The first value of `name`, or `nil`; setting replaces every field of that name.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
+        set {
+            fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+            if let newValue { fields.append((name, newValue)) }
+        }
+    }
+
+    /// Every value of `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` lists `token` among its comma-separated values, ignoring case
+    /// (for `Connection: keep-alive, Upgrade` and the like).
+    public func contains(_ name: String, token: String) -> Bool {
+        values(for: name).contains { value in
+            value.split(separator: ",").contains { $0.trimmingSpaces().equalsIgnoringASCIICase(token) }
+        }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension StringProtocol {
+    /// ASCII case-insensitive equality, as header names and tokens need.
+    func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        utf8.elementsEqual(other.utf8) { a, b in a.asciiLowercased == b.asciiLowercased }
+    }
+
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        let s = Substring(self)
+        guard let first = s.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        let last = s.lastIndex(where: { $0 != " " && $0 != "\t" })!
+        return s[first...last]
+    }
+}
+
+extension UInt8 {
+    var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self | 0x20 : self }
+}

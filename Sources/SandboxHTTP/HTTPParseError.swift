@@ -1,0 +1,38 @@
+/// Why a message could not be parsed, and the status a server answers with before closing.
+public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Malformed syntax or framing (400); the text says what was wrong.
+    case badRequest(String)
+    /// The header section is over ``HTTPLimits/maxHeaderBytes`` or ``HTTPLimits/maxHeaderCount`` (431).
+    case headerTooLarge
+    /// The body is over ``HTTPLimits/maxBodyBytes`` (413).
+    case bodyTooLarge
+    /// A transfer coding other than `chunked` (501).
+    case unsupportedTransferEncoding(String)
+    /// An HTTP version other than 1.0 and 1.1 (505).
+    case unsupportedVersion(String)
+    /// An `Expect` other than `100-continue` (417).
+    case expectationFailed(String)
+
+    /// The status a server answers with.
+    public var status: Int {
+        switch self {
+        case .badRequest: 400
+        case .headerTooLarge: 431
+        case .bodyTooLarge: 413
+        case .unsupportedTransferEncoding: 501
+        case .unsupportedVersion: 505
+        case .expectationFailed: 417
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badRequest(let why): why
+        case .headerTooLarge: "header section too large"
+        case .bodyTooLarge: "body too large"
+        case .unsupportedTransferEncoding(let coding): "unsupported transfer coding: \(coding)"
+        case .unsupportedVersion(let version): "unsupported HTTP version: \(version)"
+        case .expectationFailed(let value): "unsupported expectation: \(value)"
+        }
+    }
+}

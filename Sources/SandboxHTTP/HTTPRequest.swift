@@ -1,0 +1,57 @@
+/// A complete HTTP request, body included, as the parser hands it to a handler.
+public struct HTTPRequest: Sendable {
+    /// The method token as sent, e.g. `POST` (methods are case-sensitive, RFC 9110 §9.1).
+    public var method: String
+    /// The request-target exactly as sent, e.g. `/v3/banks?country=BR`.
+    public var target: String
+    /// The protocol version of the request line.
+    public var version: HTTPVersion
+    /// Header fields in the order received.
+    public var headers: HTTPHeaders
+    /// The body bytes (after chunked decoding).
+    public var body: [UInt8]
+    /// Path parameters filled in by the ``Router``, already percent-decoded.
+    public var parameters: [String: String] = [:]
+    /// The client's address, set by the server (for IP allow-lists).
+    public var remoteAddress: SocketAddress?
+
+    /// Creates a request; the server's parser and tests use this.
+    public init(method: String, target: String, version: HTTPVersion = .http1_1,
+                headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The target's path, still percent-encoded: everything before `?`.
+    public var path: Substring {
+        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    }
+
+    /// The raw query string after `?`, if any.
+    public var queryString: Substring? {
+        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[target.index(after: $0)...] }
+    }
+
+    /// The decoded query parameters in order (`+` is a space, as in form encoding); `nil` when the
+    /// query has malformed percent-escapes or invalid UTF-8.
+    public var queryItems: [(name: String, value: String)]? {
+        guard let queryString else { return [] }
+        return FormURLEncoding.decode(queryString.utf8)
+    }
+
+    /// The first decoded value of the query parameter `name`.
+    public func query(_ name: String) -> String? {
+        queryItems?.first { $0.name == name }?.value
+    }
+
+    /// Whether the connection stays open after this request (RFC 9112 §9.3).
+    public var keepAlive: Bool {
+        switch version {
+        case .http1_1: !headers.contains("Connection", token: "close")
+        case .http1_0: headers.contains("Connection", token: "keep-alive")
+        }
+    }
+}

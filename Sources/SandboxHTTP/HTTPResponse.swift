@@ -1,0 +1,37 @@
+import SandboxJSON
+
+/// A response: status, headers and body. `Content-Length` is written from `body.count` when the
+/// response is sent, so it is always true.
+///
+/// ```swift
+/// HTTPResponse.json(["status": "ok"])
+/// HTTPResponse(status: 204)
+/// ```
+public struct HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// Header fields; `Content-Length`, `Date` and `Connection` are added by the server.
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response with sorted keys and `Content-Type: application/json`.
+    public static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: value.serialized())
+    }
+
+    /// A plain-text response (`text/plain; charset=utf-8`).
+    public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    /// The body decoded as UTF-8 (for clients and tests).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}

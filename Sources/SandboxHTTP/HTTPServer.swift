@@ -1,0 +1,139 @@
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server on epoll event loops, one thread per loop.
+///
+/// Handlers run on the loop threads and return their response directly; there is no task hop
+/// per request. `start` returns once every address is bound and listening; `stop` returns once
+/// every loop thread has ended.
+///
+/// ```swift
+/// var router = Router()
+/// router.add("GET /hello") { _ in .text("hi") }
+/// let server = try HTTPServer.start(configuration: .init(port: 0), handler: router.respond)
+/// print(server.addresses)  // [127.0.0.1:41234]
+/// server.stop()
+/// ```
+public final class HTTPServer: Sendable {
+    /// Where to listen and how to treat clients.
+    public struct Configuration: Sendable {
+        /// A numeric address, a host name, or `localhost` for both `127.0.0.1` and `::1`.
+        public var host: String
+        /// The port; 0 picks a free one (the same for every address).
+        public var port: Int
+        /// Event-loop threads; defaults to the number of cores.
+        public var threads: Int
+        /// Header and body size limits.
+        public var limits = HTTPLimits()
+        /// How long a client may take to send a request head, from its first byte.
+        public var headerTimeout: Duration = .seconds(10)
+        /// How long a client may take to send a whole request, head and body.
+        public var bodyTimeout: Duration = .seconds(30)
+        /// How long a keep-alive connection may sit idle, or a response wait for the client to read.
+        public var idleTimeout: Duration = .seconds(60)
+        /// How long `stop()` waits for requests in flight.
+        public var gracePeriod: Duration = .seconds(5)
+        /// The access log; nil for none.
+        public var accessLog: AccessLog?
+
+        /// A configuration for `host` and `port`.
+        public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int? = nil) {
+            self.host = host
+            self.port = port
+            self.threads = max(1, threads ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        }
+    }
+
+    /// The addresses the server is listening on, with the actual port.
+    public let addresses: [SocketAddress]
+    private let loops: [EventLoop]
+    private let threads: Mutex<[OSThread]>
+
+    /// The port the server is listening on.
+    public var port: Int { addresses[0].port }
+
+    private init(addresses: [SocketAddress], loops: [EventLoop]) {
+        self.addresses = addresses
+        self.loops = loops
+        self.threads = Mutex(loops.enumerated().map { index, loop in
+            OSThread(name: "http-loop-\(index)") { loop.run() }
+        })
+    }
+
+    /// Binds, listens and starts the event loops.
+    public static func start(configuration: Configuration, handler: @escaping HTTPHandler) throws(SocketError) -> HTTPServer {
+        signal(SIGPIPE, SIG_IGN)  // a peer that vanishes mid-response must not kill the process
+        let (addresses, sockets) = try bind(configuration)
+        let settings = EventLoop.Settings(
+            limits: configuration.limits,
+            headerTimeout: configuration.headerTimeout.milliseconds,
+            bodyTimeout: configuration.bodyTimeout.milliseconds,
+            idleTimeout: configuration.idleTimeout.milliseconds,
+            gracePeriod: configuration.gracePeriod.milliseconds,
+            accessLog: configuration.accessLog)
+        var loops: [EventLoop] = []
+        do {
+            for index in 0 ..< configuration.threads {
+                loops.append(try EventLoop(listeners: sockets.map { $0[index] }, settings: settings, handler: handler))
+            }
+        } catch {
+            sockets.joined().forEach { _ = close($0) }
+            throw error
+        }
+        return HTTPServer(addresses: addresses, loops: loops)
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to the grace period), closes every
+    /// connection and waits for the loop threads. Safe to call more than once.
+    public func stop() {
+        let running = threads.withLock { threads in
+            defer { threads = [] }
+            return threads
+        }
+        for loop in loops { loop.requestStop() }
+        for thread in running { thread.join() }
+    }
+
+    /// One listening socket per loop for each address; with port 0 the first bind picks the port
+    /// and the others follow it, retrying when another process holds that port on the other family.
+    private static func bind(_ configuration: Configuration) throws(SocketError) -> ([SocketAddress], [[Int32]]) {
+        let resolved = try SocketAddress.resolve(host: configuration.host, port: configuration.port, passive: true)
+        var attempts = 0
+        while true {
+            do {
+                return try bindAll(resolved, configuration)
+            } catch where configuration.port == 0 && error.code == EADDRINUSE && attempts < 20 {
+                attempts += 1
+            }
+        }
+    }
+
+    private static func bindAll(_ addresses: [SocketAddress], _ configuration: Configuration) throws(SocketError) -> ([SocketAddress], [[Int32]]) {
+        var port = configuration.port
+        var bound: [SocketAddress] = []
+        var sockets: [[Int32]] = []
+        do throws(SocketError) {
+            for address in addresses {
+                var group: [Int32] = []
+                do throws(SocketError) {
+                    for _ in 0 ..< configuration.threads {
+                        group.append(try Socket.listen(on: SocketAddress(host: address.host, port: port, isIPv6: address.isIPv6), reusePort: true))
+                        if port == 0 { port = SocketAddress.local(of: group[0])?.port ?? 0 }
+                    }
+                } catch {
+                    group.forEach { _ = close($0) }
+                    // `localhost` on a machine without IPv6 (some containers): IPv4 alone will do.
+                    let noIPv6 = error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT
+                    if configuration.host == "localhost", address.isIPv6, noIPv6 { continue }
+                    throw error
+                }
+                sockets.append(group)
+                bound.append(SocketAddress(host: address.host, port: port, isIPv6: address.isIPv6))
+            }
+        } catch {
+            sockets.joined().forEach { _ = close($0) }
+            throw error
+        }
+        return (bound, sockets)
+    }
+}

@@ -1,0 +1,59 @@
+import CEpoll
+import Glibc
+
+/// Small wrappers over the socket calls the server and client make.
+enum Socket {
+    /// A non-blocking listening socket. `reusePort` lets every event loop own a socket on the
+    /// same port, so the kernel spreads new connections across loops.
+    static func listen(on address: SocketAddress, reusePort: Bool, backlog: Int32 = 4096) throws(SocketError) -> Int32 {
+        let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, csock_stream | csock_nonblock | csock_cloexec, 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        if reusePort { setOption(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
+        // `::` means both families; a specific IPv6 address only itself.
+        if address.isIPv6 { setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, address.host == "::" ? 0 : 1) }
+        let bound = address.withSockAddr { bind(fd, $0, $1) }
+        guard bound == 0 else {
+            let error = SocketError("bind \(address)")
+            close(fd)
+            throw error
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let error = SocketError("listen \(address)")
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
+        var value = value
+        setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    static func setNoDelay(_ fd: Int32) {
+        setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    }
+
+    /// Monotonic milliseconds, for deadlines.
+    static func monotonicMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// Monotonic nanoseconds, for request durations.
+    static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a tiny positive duration never becomes zero.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,121 @@
+import CEpoll
+import Glibc
+
+/// An IPv4 or IPv6 address and port, as bound or connected.
+public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
+    /// The numeric host, e.g. `127.0.0.1` or `::1`.
+    public let host: String
+    /// The port.
+    public let port: Int
+    /// Whether this is an IPv6 address.
+    public let isIPv6: Bool
+
+    /// `127.0.0.1:8080` or `[::1]:8080`: the authority part of a URL.
+    public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// Resolves `host` (a numeric address or a name) to addresses for `port`, IPv4 first.
+    /// `localhost` is both loopbacks, `127.0.0.1` and `::1`, whatever `/etc/hosts` says.
+    public static func resolve(host: String, port: Int, passive: Bool = false) throws(SocketError) -> [SocketAddress] {
+        if host == "localhost" {
+            return [SocketAddress(host: "127.0.0.1", port: port, isIPv6: false),
+                    SocketAddress(host: "::1", port: port, isIPv6: true)]
+        }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = csock_stream
+        hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let status = getaddrinfo(bare, String(port), &hints, &list)
+        guard status == 0, let list else {
+            throw SocketError(operation: "resolve \(host)", message: String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(list) }
+        var found: [SocketAddress] = []
+        var cursor: UnsafeMutablePointer<addrinfo>? = list
+        while let info = cursor {
+            if let address = SocketAddress(info.pointee.ai_addr), !found.contains(address) { found.append(address) }
+            cursor = info.pointee.ai_next
+        }
+        return found.sorted { !$0.isIPv6 && $1.isIPv6 }
+    }
+
+    init(host: String, port: Int, isIPv6: Bool) {
+        self.host = host
+        self.port = port
+        self.isIPv6 = isIPv6
+    }
+
+    /// Reads a `sockaddr_in` or `sockaddr_in6`.
+    init?(_ raw: UnsafePointer<sockaddr>?) {
+        guard let raw else { return nil }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch Int32(raw.pointee.sa_family) {
+        case AF_INET:
+            var v4 = raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+            inet_ntop(AF_INET, &v4.sin_addr, &text, socklen_t(text.count))
+            self.init(host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port: Int(UInt16(bigEndian: v4.sin_port)), isIPv6: false)
+        case AF_INET6:
+            var v6 = raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
+            inet_ntop(AF_INET6, &v6.sin6_addr, &text, socklen_t(text.count))
+            self.init(host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port: Int(UInt16(bigEndian: v6.sin6_port)), isIPv6: true)
+        default:
+            return nil
+        }
+    }
+
+    /// Calls `body` with this address as a `sockaddr`.
+    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        if isIPv6 {
+            var v6 = sockaddr_in6()
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = UInt16(port).bigEndian
+            inet_pton(AF_INET6, host, &v6.sin6_addr)
+            return withUnsafePointer(to: &v6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+        var v4 = sockaddr_in()
+        v4.sin_family = sa_family_t(AF_INET)
+        v4.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, host, &v4.sin_addr)
+        return withUnsafePointer(to: &v4) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    /// The local address a socket is bound to.
+    static func local(of fd: Int32) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getsockname(fd, $0, &length) == 0 ? SocketAddress($0) : nil
+            }
+        }
+    }
+}
+
+/// A failed socket call, with the system's explanation.
+public struct SocketError: Error, Sendable, CustomStringConvertible {
+    /// What was attempted, e.g. `bind 127.0.0.1:8080`.
+    public let operation: String
+    /// The system's message, e.g. `Address already in use`.
+    public let message: String
+    /// The errno value, when there was one.
+    public var code: Int32 = 0
+
+    init(operation: String, message: String) {
+        self.operation = operation
+        self.message = message
+    }
+
+    /// An error from the current `errno`.
+    init(_ operation: String, errno code: Int32 = errno) {
+        self.operation = operation
+        self.message = String(cString: strerror(code))
+        self.code = code
+    }
+
+    public var description: String { "\(operation): \(message)" }
+}

@@ -1,0 +1,491 @@
+// Strict RFC 8259 JSON parser over raw UTF-8 bytes. No Foundation, no Double: numbers are
+// validated against the RFC grammar and kept as their literal text.
+
+/// Why and where a JSON document was rejected.
+///
+/// `offset` is a zero-based byte offset into the input. It points at the first byte that
+/// makes the document invalid, with these exceptions: "unterminated string" points at the
+/// string's opening quote, escape-sequence and UTF-8 errors point at the start of the
+/// offending sequence, and "unexpected end of input" points just past the last byte.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Zero-based byte offset in the input where the problem was detected.
+    public let offset: Int
+    /// A short English explanation, for example `"trailing data after value"`.
+    public let reason: String
+
+    /// Creates an error with a byte offset and a reason.
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// The reason followed by the byte offset, for logs and error responses.
+    public var description: String {
+        "\(reason) at byte offset \(offset)"
+    }
+}
+
+extension JSON {
+    /// Parses exactly one JSON value, with optional surrounding whitespace, from UTF-8 bytes.
+    ///
+    /// Strict RFC 8259: no comments, trailing commas, leading zeros, `NaN`/`Infinity`,
+    /// unescaped control characters, lone surrogates, invalid UTF-8, or byte order mark.
+    /// If an object repeats a key, the last occurrence wins. Containers nested deeper than
+    /// `maxDepth` (default 256) are rejected with "nesting too deep", so hostile input
+    /// cannot exhaust the stack.
+    public static func parse(
+        _ bytes: some Collection<UInt8>,
+        maxDepth: Int = 256
+    ) throws(JSONParseError) -> JSON {
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
+            parseBuffer(buffer, maxDepth: maxDepth)
+        }
+        if let contiguous {
+            return try contiguous.get()
+        }
+        let copy = Array(bytes)
+        return try copy.withUnsafeBufferPointer { buffer in
+            parseBuffer(buffer, maxDepth: maxDepth)
+        }.get()
+    }
+
+    /// Parses exactly one JSON value from the UTF-8 contents of `string`, with the same rules as the byte overload.
+    public static func parse(
+        _ string: String,
+        maxDepth: Int = 256
+    ) throws(JSONParseError) -> JSON {
+        try parse(string.utf8, maxDepth: maxDepth)
+    }
+
+    private static func parseBuffer(
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        maxDepth: Int
+    ) -> Result<JSON, JSONParseError> {
+        var parser = ByteParser(bytes: buffer, maxDepth: maxDepth)
+        do throws(JSONParseError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+// ASCII code points used by the parser and the writer.
+extension UInt8 {
+    @inline(__always) static var quote: UInt8 { 0x22 }
+    @inline(__always) static var backslash: UInt8 { 0x5C }
+    @inline(__always) static var slash: UInt8 { 0x2F }
+    @inline(__always) static var comma: UInt8 { 0x2C }
+    @inline(__always) static var colon: UInt8 { 0x3A }
+    @inline(__always) static var openBracket: UInt8 { 0x5B }
+    @inline(__always) static var closeBracket: UInt8 { 0x5D }
+    @inline(__always) static var openBrace: UInt8 { 0x7B }
+    @inline(__always) static var closeBrace: UInt8 { 0x7D }
+    @inline(__always) static var minus: UInt8 { 0x2D }
+    @inline(__always) static var plus: UInt8 { 0x2B }
+    @inline(__always) static var dot: UInt8 { 0x2E }
+    @inline(__always) static var digitZero: UInt8 { 0x30 }
+    @inline(__always) static var digitNine: UInt8 { 0x39 }
+    @inline(__always) static var space: UInt8 { 0x20 }
+    @inline(__always) static var tab: UInt8 { 0x09 }
+    @inline(__always) static var lineFeed: UInt8 { 0x0A }
+    @inline(__always) static var carriageReturn: UInt8 { 0x0D }
+}
+
+/// Recursive-descent parser over a borrowed byte buffer; valid only inside the closure that
+/// provides the buffer.
+private struct ByteParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: Document and values
+
+    mutating func parseDocument() throws(JSONParseError) -> JSON {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw JSONParseError(offset: index, reason: "trailing data after value")
+        }
+        return value
+    }
+
+    /// Parses the value starting at `index`; leading whitespace must already be skipped.
+    mutating func parseValue() throws(JSONParseError) -> JSON {
+        guard index < bytes.count else { throw endOfInput() }
+        switch bytes[index] {
+        case .openBrace:
+            return try parseObject()
+        case .openBracket:
+            return try parseArray()
+        case .quote:
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case .minus, .digitZero ... .digitNine:
+            return .number(try parseNumber())
+        default:
+            throw unexpected(at: index)
+        }
+    }
+
+    mutating func parseArray() throws(JSONParseError) -> JSON {
+        try enterContainer()
+        index += 1  // '['
+        skipWhitespace()
+        guard index < bytes.count else { throw endOfInput() }
+        var elements: [JSON] = []
+        if bytes[index] == .closeBracket {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw endOfInput() }
+            switch bytes[index] {
+            case .comma:
+                let comma = index
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == .closeBracket {
+                    throw JSONParseError(offset: comma, reason: "trailing comma in array")
+                }
+            case .closeBracket:
+                index += 1
+                depth -= 1
+                return .array(elements)
+            default:
+                throw JSONParseError(offset: index, reason: "expected ',' or ']' in array")
+            }
+        }
+    }
+
+    mutating func parseObject() throws(JSONParseError) -> JSON {
+        try enterContainer()
+        index += 1  // '{'
+        skipWhitespace()
+        guard index < bytes.count else { throw endOfInput() }
+        var members: [String: JSON] = [:]
+        if bytes[index] == .closeBrace {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            guard index < bytes.count else { throw endOfInput() }
+            guard bytes[index] == .quote else {
+                throw JSONParseError(offset: index, reason: "expected string key in object")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count else { throw endOfInput() }
+            guard bytes[index] == .colon else {
+                throw JSONParseError(offset: index, reason: "expected ':' after object key")
+            }
+            index += 1
+            skipWhitespace()
+            members[key] = try parseValue()  // a repeated key: the last one wins
+            skipWhitespace()
+            guard index < bytes.count else { throw endOfInput() }
+            switch bytes[index] {
+            case .comma:
+                let comma = index
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == .closeBrace {
+                    throw JSONParseError(offset: comma, reason: "trailing comma in object")
+                }
+            case .closeBrace:
+                index += 1
+                depth -= 1
+                return .object(members)
+            default:
+                throw JSONParseError(offset: index, reason: "expected ',' or '}' in object")
+            }
+        }
+    }
+
+    mutating func enterContainer() throws(JSONParseError) {
+        guard depth < maxDepth else {
+            throw JSONParseError(offset: index, reason: "nesting too deep")
+        }
+        depth += 1
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        for byte in expected {
+            guard index < bytes.count else { throw endOfInput() }
+            guard bytes[index] == byte else { throw unexpected(at: index) }
+            index += 1
+        }
+    }
+
+    // MARK: Numbers
+
+    /// number = [ minus ] int [ frac ] [ exp ]  (RFC 8259 section 6), returned as its text.
+    mutating func parseNumber() throws(JSONParseError) -> String {
+        let start = index
+        if bytes[index] == .minus {
+            index += 1
+        }
+        guard index < bytes.count else { throw endOfInput() }
+        let first = bytes[index]
+        if first == .digitZero {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw JSONParseError(offset: index, reason: "leading zero in number")
+            }
+        } else if isDigit(first) {
+            skipDigits()
+        } else {
+            throw JSONParseError(offset: index, reason: "expected digit after '-'")
+        }
+        if index < bytes.count, bytes[index] == .dot {
+            index += 1
+            guard index < bytes.count else { throw endOfInput() }
+            guard isDigit(bytes[index]) else {
+                throw JSONParseError(offset: index, reason: "expected digit after decimal point")
+            }
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == .plus || bytes[index] == .minus {
+                index += 1
+            }
+            guard index < bytes.count else { throw endOfInput() }
+            guard isDigit(bytes[index]) else {
+                throw JSONParseError(offset: index, reason: "expected digit in exponent")
+            }
+            skipDigits()
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool {
+        byte &- .digitZero < 10
+    }
+
+    @inline(__always)
+    mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) {
+            index += 1
+        }
+    }
+
+    // MARK: Strings
+
+    /// Parses the string whose opening quote is at `index`. Unescaped runs are validated in
+    /// place and copied in bulk; a scratch buffer is used only once an escape appears.
+    mutating func parseString() throws(JSONParseError) -> String {
+        let quote = index
+        index += 1
+        var runStart = index
+        var scratch: [UInt8] = []
+        var hasEscapes = false
+        while true {
+            // Fast path: printable ASCII other than '"' and '\'.
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte >= 0x20, byte < 0x80, byte != .quote, byte != .backslash else { break }
+                index += 1
+            }
+            guard index < bytes.count else {
+                throw JSONParseError(offset: quote, reason: "unterminated string")
+            }
+            let byte = bytes[index]
+            if byte == .quote {
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart ..< index])
+                index += 1
+                if !hasEscapes {
+                    return String(decoding: run, as: UTF8.self)
+                }
+                scratch.append(contentsOf: run)
+                return String(decoding: scratch, as: UTF8.self)
+            } else if byte == .backslash {
+                if !hasEscapes {
+                    hasEscapes = true
+                    scratch.reserveCapacity(index - runStart + 16)
+                }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< index]))
+                try parseEscape(into: &scratch, quote: quote)
+                runStart = index
+            } else if byte < 0x20 {
+                throw JSONParseError(
+                    offset: index,
+                    reason: "unescaped control character \(hexByte(byte)) in string"
+                )
+            } else {
+                try skipUTF8Sequence(quote: quote)
+            }
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at `index` (Unicode Table 3-7: no overlongs,
+    /// no surrogates, nothing above U+10FFFF) and moves past it.
+    mutating func skipUTF8Sequence(quote: Int) throws(JSONParseError) {
+        let lead = bytes[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2 ... 0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1 ... 0xEC, 0xEE ... 0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1 ... 0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw invalidUTF8(at: index)
+        }
+        for position in 1 ..< length {
+            guard index + position < bytes.count else {
+                throw JSONParseError(offset: quote, reason: "unterminated string")
+            }
+            let continuation = bytes[index + position]
+            guard continuation >= low, continuation <= high else { throw invalidUTF8(at: index) }
+            low = 0x80
+            high = 0xBF
+        }
+        index += length
+    }
+
+    /// Decodes the escape sequence whose backslash is at `index`, appending its UTF-8 bytes.
+    mutating func parseEscape(into out: inout [UInt8], quote: Int) throws(JSONParseError) {
+        let start = index
+        guard index + 1 < bytes.count else {
+            throw JSONParseError(offset: quote, reason: "unterminated string")
+        }
+        let escape = bytes[index + 1]
+        index += 2
+        switch escape {
+        case .quote, .backslash, .slash: out.append(escape)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4(escapeStart: start, quote: quote)
+            if scalar >= 0xDC00, scalar <= 0xDFFF {
+                throw unpairedSurrogate(at: start)
+            }
+            if scalar >= 0xD800, scalar <= 0xDBFF {
+                // A high surrogate must be followed directly by an escaped low surrogate.
+                guard index < bytes.count, index + 1 < bytes.count || bytes[index] != .backslash else {
+                    throw JSONParseError(offset: quote, reason: "unterminated string")
+                }
+                guard bytes[index] == .backslash, bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw unpairedSurrogate(at: start)
+                }
+                let lowStart = index
+                index += 2
+                let low = try readHex4(escapeStart: lowStart, quote: quote)
+                guard low >= 0xDC00, low <= 0xDFFF else { throw unpairedSurrogate(at: start) }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            appendUTF8(scalar, to: &out)
+        default:
+            let shown = escape >= 0x21 && escape <= 0x7E
+                ? "'\\\(Character(Unicode.Scalar(escape)))'"
+                : "'\\' followed by \(hexByte(escape))"
+            throw JSONParseError(offset: start, reason: "invalid escape sequence \(shown)")
+        }
+    }
+
+    mutating func readHex4(escapeStart: Int, quote: Int) throws(JSONParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0 ..< 4 {
+            guard index < bytes.count else {
+                throw JSONParseError(offset: quote, reason: "unterminated string")
+            }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case .digitZero ... .digitNine: digit = byte - .digitZero
+            case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw JSONParseError(offset: escapeStart, reason: "invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case 0 ..< 0x80:
+            out.append(UInt8(scalar))
+        case 0x80 ..< 0x800:
+            out.append(UInt8(0xC0 | scalar >> 6))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800 ..< 0x10000:
+            out.append(UInt8(0xE0 | scalar >> 12))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | scalar >> 18))
+            out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    // MARK: Whitespace and errors
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case .space, .lineFeed, .carriageReturn, .tab: index += 1
+            default: return
+            }
+        }
+    }
+
+    func endOfInput() -> JSONParseError {
+        JSONParseError(offset: bytes.count, reason: "unexpected end of input")
+    }
+
+    func unexpected(at offset: Int) -> JSONParseError {
+        let byte = bytes[offset]
+        if byte >= 0x21, byte <= 0x7E {
+            return JSONParseError(offset: offset, reason: "unexpected character '\(Character(Unicode.Scalar(byte)))'")
+        }
+        return JSONParseError(offset: offset, reason: "unexpected byte \(hexByte(byte))")
+    }
+
+    func invalidUTF8(at offset: Int) -> JSONParseError {
+        JSONParseError(offset: offset, reason: "invalid UTF-8 in string")
+    }
+
+    func unpairedSurrogate(at offset: Int) -> JSONParseError {
+        JSONParseError(offset: offset, reason: "unpaired surrogate in \\u escape")
+    }
+
+    func hexByte(_ byte: UInt8) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        let high = digits.utf8Start[Int(byte >> 4)]
+        let low = digits.utf8Start[Int(byte & 0x0F)]
+        return "0x" + String(decoding: [high, low], as: UTF8.self)
+    }
+}

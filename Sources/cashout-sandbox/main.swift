@@ -1,0 +1,4 @@
+import Glibc
+import SandboxCLI
+
+exit(CLI.run(Array(CommandLine.arguments.dropFirst())))
