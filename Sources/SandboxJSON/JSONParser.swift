@@ -30,7 +30,8 @@ extension JSON {
     ///
     /// Strict RFC 8259: no comments, trailing commas, leading zeros, `NaN`/`Infinity`,
     /// unescaped control characters, lone surrogates, invalid UTF-8, or byte order mark.
-    /// If an object repeats a key, the last occurrence wins. Containers nested deeper than
+    /// If an object repeats a key, the last occurrence wins (keys are Swift `String`s, so
+    /// canonically equivalent spellings count as the same key). Containers nested deeper than
     /// `maxDepth` (default 256) are rejected with "nesting too deep", so hostile input
     /// cannot exhaust the stack.
     public static func parse(
@@ -390,12 +391,14 @@ private struct ByteParser {
             }
             if scalar >= 0xD800, scalar <= 0xDBFF {
                 // A high surrogate must be followed directly by an escaped low surrogate.
-                guard index < bytes.count, index + 1 < bytes.count || bytes[index] != .backslash else {
+                guard index < bytes.count else {
                     throw JSONParseError(offset: quote, reason: "unterminated string")
                 }
-                guard bytes[index] == .backslash, bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw unpairedSurrogate(at: start)
+                guard bytes[index] == .backslash else { throw unpairedSurrogate(at: start) }
+                guard index + 1 < bytes.count else {
+                    throw JSONParseError(offset: quote, reason: "unterminated string")
                 }
+                guard bytes[index + 1] == UInt8(ascii: "u") else { throw unpairedSurrogate(at: start) }
                 let lowStart = index
                 index += 2
                 let low = try readHex4(escapeStart: lowStart, quote: quote)

@@ -227,6 +227,10 @@ struct JSONParserTests {
 
     @Test func repeatedKeysKeepTheLastValue() throws {
         #expect(try JSON.parse(#"{"a":1,"b":2,"a":{"c":3}}"#) == ["a": ["c": 3], "b": 2])
+        // Keys are Swift Strings: canonically equivalent spellings are one key.
+        let equivalent = try JSON.parse(#"{"\u00e9":1,"e\u0301":2}"#)
+        #expect(equivalent.objectValue?.count == 1)
+        #expect(equivalent["\u{E9}"] == 2)
     }
 
     @Test func acceptsExactlyTheDepthLimit() throws {
