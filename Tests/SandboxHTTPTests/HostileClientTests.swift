@@ -1,0 +1,109 @@
+import Glibc
+import Testing
+@testable import SandboxHTTP
+
+/// Bad input and misbehaving peers: each gets its status and a closed connection, and nobody
+/// else is held up.
+@Suite struct HostileClientTests {
+    private func expectRefusal(_ text: String, status: Int, message: String,
+                               _ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }) throws {
+        let server = try startTestServer(adjust)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send(text)
+        let response = try connection.readResponse()
+        #expect(response.status == status)
+        #expect(response.bodyText == #"{"code":\#(status),"message":"\#(message)"}"#)
+        #expect(response.headers["Connection"] == "close")
+        #expect(connection.closedByPeer())
+    }
+
+    @Test func malformedRequestLineIs400AndClosed() throws {
+        try expectRefusal("GET/hello HTTP/1.1\r\n\r\n", status: 400, message: "malformed request line")
+    }
+
+    @Test func malformedHeaderIs400AndClosed() throws {
+        try expectRefusal("GET /hello HTTP/1.1\r\nHost : x\r\n\r\n", status: 400, message: "malformed header field")
+    }
+
+    @Test func contentLengthWithTransferEncodingIs400() throws {
+        try expectRefusal("POST /echo HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+                          status: 400, message: "both Content-Length and Transfer-Encoding")
+    }
+
+    @Test func oversizedHeaderSectionIs431() throws {
+        try expectRefusal("GET /hello HTTP/1.1\r\nX-Big: \(String(repeating: "b", count: 17 * 1024))\r\n\r\n",
+                          status: 431, message: "header section too large")
+    }
+
+    @Test func oversizedBodyIs413WithTheDefaultLimitAndAConfiguredOne() throws {
+        try expectRefusal("POST /echo HTTP/1.1\r\nContent-Length: 1048577\r\n\r\n", status: 413, message: "body too large")
+        try expectRefusal("POST /echo HTTP/1.1\r\nContent-Length: 11\r\n\r\n0123456789a", status: 413, message: "body too large") {
+            $0.limits.maxBodyBytes = 10
+        }
+    }
+
+    @Test func unsupportedVersionIs505() throws {
+        try expectRefusal("GET /hello HTTP/2.0\r\n\r\n", status: 505, message: "unsupported HTTP version: HTTP/2.0")
+    }
+
+    @Test func slowHeadersAreCutOffWithoutHoldingUpOthers() throws {
+        let server = try startTestServer { $0.headerTimeout = .milliseconds(300) }
+        defer { server.stop() }
+        let slow = try RawConnection(port: server.port)
+        let started = monotonicSeconds()
+        slow.send("GET /hello HTTP/1.1\r\nX-A: 1\r\n")
+        // Meanwhile a normal client is served at once, several times.
+        let normal = try RawConnection(port: server.port)
+        for _ in 0 ..< 5 {
+            normal.send("GET /hello HTTP/1.1\r\n\r\n")
+            #expect(try normal.readResponse().status == 200)
+        }
+        #expect(monotonicSeconds() - started < 0.25)
+        usleep(100_000)
+        slow.send("X-B: 2\r\n")  // still trickling: progress does not extend the deadline
+        let response = try slow.readResponse()
+        #expect(response.status == 408)
+        #expect(slow.closedByPeer())
+        let elapsed = monotonicSeconds() - started
+        #expect(elapsed >= 0.29 && elapsed < 1.5)
+    }
+
+    @Test func idleKeepAliveConnectionsAreClosed() throws {
+        let server = try startTestServer { $0.idleTimeout = .milliseconds(200) }
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /hello HTTP/1.1\r\n\r\n")
+        #expect(try connection.readResponse().status == 200)
+        let started = monotonicSeconds()
+        #expect(connection.closedByPeer())
+        #expect(monotonicSeconds() - started < 1.5)
+    }
+
+    @Test func aClientThatVanishesMidResponseDoesNotHurtTheServer() throws {
+        let server = try startTestServer()
+        defer { server.stop() }
+        for _ in 0 ..< 5 {
+            let quitter = try RawConnection(port: server.port)
+            quitter.send("GET /big HTTP/1.1\r\n\r\n")
+            _ = quitter.readRaw(count: 1000)
+            var linger = linger(l_onoff: 1, l_linger: 0)  // close with a reset, mid-response
+            setsockopt(quitter.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        }
+        usleep(100_000)
+        let after = try RawConnection(port: server.port)
+        after.send("GET /hello HTTP/1.1\r\n\r\n")
+        #expect(try after.readResponse().bodyText == "hello")
+    }
+
+    @Test func aClientThatNeverReadsDoesNotBlockOthers() throws {
+        let server = try startTestServer { $0.threads = 1 }
+        defer { server.stop() }
+        let hog = try RawConnection(port: server.port)
+        hog.send(String(repeating: "GET /big HTTP/1.1\r\n\r\n", count: 4))
+        usleep(100_000)
+        let normal = try RawConnection(port: server.port)
+        normal.send("GET /hello HTTP/1.1\r\n\r\n")
+        #expect(try normal.readResponse().bodyText == "hello")
+    }
+}

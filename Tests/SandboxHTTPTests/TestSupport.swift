@@ -1,0 +1,108 @@
+import Glibc
+import SandboxJSON
+@testable import SandboxHTTP
+
+/// A server on a free port with routes that echo what they received.
+func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }) throws -> HTTPServer {
+    var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threads: 2)
+    adjust(&configuration)
+    var router = Router()
+    router.add("GET /hello") { _ in .text("hello") }
+    router.add("POST /echo") { request in
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream", "X-Method": request.method], body: request.body)
+    }
+    router.add("GET /query") { request in
+        guard let items = request.queryItems else { return Router.error(400, "bad query") }
+        return .json(.object(Dictionary(items.map { ($0.name, JSON.string($0.value)) }, uniquingKeysWith: { $1 })))
+    }
+    router.add("GET /items/{id}") { request in .json(["id": .string(request.parameters["id"] ?? "")]) }
+    router.add("POST /form") { request in
+        guard let fields = FormURLEncoding.decode(request.body) else { return Router.error(400, "bad form") }
+        return .json(.object(Dictionary(fields.map { ($0.name, JSON.string($0.value)) }, uniquingKeysWith: { $1 })))
+    }
+    router.add("GET /big") { _ in HTTPResponse(body: [UInt8](repeating: UInt8(ascii: "x"), count: 8 << 20)) }
+    router.add("GET /slow") { _ in
+        usleep(300_000)
+        return .text("slow")
+    }
+    router.add("GET /peer") { request in .text(request.remoteAddress?.host ?? "?") }
+    router.add("GET /nothing") { _ in HTTPResponse(status: 204) }
+    return try HTTPServer.start(configuration: configuration, handler: router.respond)
+}
+
+/// A blocking client socket for driving the server byte by byte.
+final class RawConnection {
+    let fd: Int32
+    private var parser = HTTPParser(mode: .response)
+
+    init(host: String = "127.0.0.1", port: Int, receiveTimeout: Double = 5) throws {
+        guard let address = try SocketAddress.resolve(host: host, port: port).first else { throw SocketError("resolve") }
+        fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, csockStream, 0)
+        var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - receiveTimeout.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let result = address.withSockAddr { connect(fd, $0, $1) }
+        guard result == 0 else {
+            Glibc.close(fd)
+            throw SocketError("connect")
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }
+            offset += n
+        }
+    }
+
+    /// Reads the next response; throws on timeout or a close before a whole response.
+    func readResponse(method: String = "GET") throws -> HTTPResponse {
+        parser.requestMethod = method
+        if case .response(let response)? = try parser.next() { return response }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 {
+                if case .response(let response)? = try parser.finish() { return response }
+                throw SocketError(n == 0 ? "closed" : "recv")
+            }
+            parser.append(buffer[0 ..< n])
+            if case .response(let response)? = try parser.next() { return response }
+        }
+    }
+
+    /// Reads raw bytes until `count` arrived, the peer closed, or the timeout passed.
+    func readRaw(count: Int) -> String {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while out.count < count {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, count - out.count), 0) }
+            guard n > 0 else { break }
+            out += buffer[0 ..< n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether the peer closes the connection within the receive timeout (discarding any bytes).
+    func closedByPeer() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 || (n < 0 && errno == ECONNRESET) { return true }
+            if n < 0 { return false }  // timeout
+        }
+    }
+}
+
+let csockStream = Int32(SOCK_STREAM.rawValue)
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
