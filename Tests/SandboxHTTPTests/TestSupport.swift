@@ -41,10 +41,9 @@ final class RawConnection {
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - receiveTimeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result = address.withSockAddr { connect(fd, $0, $1) }
-        guard result == 0 else {
-            Glibc.close(fd)
-            throw SocketError("connect")
-        }
+        // No close here: a class whose init throws after setting every property still runs deinit,
+        // and closing twice could close a descriptor another thread has just been given.
+        guard result == 0 else { throw SocketError("connect") }
     }
 
     deinit { Glibc.close(fd) }
