@@ -17,10 +17,11 @@ WORKDIR /build
 # objects built for another machine) into the image and break or bloat the build.
 COPY Package.swift ./
 COPY Sources ./Sources
-# scenarios/ holds JSON files read at run time. It may be empty, and git does not keep empty
-# directories, so a clean clone may not have it: the [s] wildcard lets COPY match nothing
-# (BuildKit allows empty wildcard matches) instead of failing, and the mkdir below creates it.
-COPY scenario[s] ./scenarios/
+# Tests/ is copied although nothing here builds it: SwiftPM checks that every target declared in
+# Package.swift has its source folder, even with --product, and fails on the missing test folders.
+COPY Tests ./Tests
+# scenarios/ holds the JSON scenario files the server can load at run time.
+COPY scenarios ./scenarios
 
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary, so the runtime
 # image needs no Swift toolchain and no libswift*.so: only glibc, libstdc++ and friends, which
@@ -28,17 +29,19 @@ COPY scenario[s] ./scenarios/
 RUN swift build -c release --static-swift-stdlib --product cashout-sandbox
 
 # Copy the binary to a fixed path (the bin path depends on the target triple) for the next stage.
-RUN mkdir -p /build/out /build/scenarios \
+RUN mkdir -p /build/out \
     && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/cashout-sandbox" /build/out/cashout-sandbox \
     && /build/out/cashout-sandbox --version
 
 # ---- Runtime stage: plain Ubuntu, same release as the build image (glibc must match) ------------
-FROM ubuntu:noble
+FROM ubuntu:noble AS runtime
 
 # ca-certificates for outgoing TLS, tzdata for time zones. No libcurl/libxml2: the product does
-# not import FoundationNetworking or FoundationXML.
+# not import FoundationNetworking or FoundationXML. DEBIAN_FRONTEND only for this command: tzdata
+# would otherwise ask for a time zone. Versions are not pinned: noble's archive drops old ones.
+# hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates tzdata \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/*
 
 # Run as an unprivileged user (numeric USER below so runAsNonRoot-style checks can verify it).
