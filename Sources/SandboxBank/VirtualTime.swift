@@ -39,21 +39,45 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     /// `2026-01-05T09:00:00Z` (milliseconds shown only when not zero).
     public var iso8601: String {
         let p = parts
-        let base = "\(p.year)-\(pad(p.month))-\(pad(p.day))T\(pad(p.hour)):\(pad(p.minute)):\(pad(p.second))"
-        let millis = Int(((milliseconds % 1000) + 1000) % 1000)
-        return millis == 0 ? base + "Z" : base + "." + String(String(millis + 1000).dropFirst()) + "Z"
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1 ..< count { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(p.year, 4); out.append(UInt8(ascii: "-")); digits(p.month, 2); out.append(UInt8(ascii: "-"))
+        digits(p.day, 2); out.append(UInt8(ascii: "T")); digits(p.hour, 2); out.append(UInt8(ascii: ":"))
+        digits(p.minute, 2); out.append(UInt8(ascii: ":")); digits(p.second, 2)
+        if p.millisecond != 0 {
+            out.append(UInt8(ascii: "."))
+            digits(p.millisecond, 3)
+        }
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The calendar fields in UTC (proleptic Gregorian; days-from-civil inverse by H. Hinnant).
+    var parts: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
+        let ms = Int(milliseconds)
+        let dayCount = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
+        let inDay = ms - dayCount * 86_400_000
+        let z = dayCount + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day, inDay / 3_600_000, inDay / 60000 % 60, inDay / 1000 % 60, inDay % 1000)
     }
 
     public var description: String { iso8601 }
 
     public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool { lhs.milliseconds < rhs.milliseconds }
-
-    private var parts: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-        var t = tm()
-        gmtime_r(&seconds, &t)
-        return (Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday), Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec))
-    }
-
-    private func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

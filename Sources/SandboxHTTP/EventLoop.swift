@@ -96,13 +96,17 @@ final class EventLoop: @unchecked Sendable {
             now = Socket.monotonicMilliseconds()
             date.update()
             for i in 0 ..< Int(max(count, 0)) { dispatch(events[i]) }
-            flushLog()
+            if logBuffer.count >= 16 * 1024 { flushLog() }
             if !stopping, stopRequested.load(ordering: .acquiring) { beginStop() }
             if now >= nextSweep {
                 sweep()
+                flushLog()
                 nextSweep = now + sweepInterval
             }
-            if stopping, openCount == 0 || now >= stopDeadline { return }
+            if stopping, openCount == 0 || now >= stopDeadline {
+                flushLog()
+                return
+            }
         }
     }
 

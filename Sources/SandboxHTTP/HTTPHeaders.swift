@@ -39,11 +39,17 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
 
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
     /// Whether a field named `name` lists `token` among its comma-separated values, ignoring case
     /// (for `Connection: keep-alive, Upgrade` and the like).
     public func contains(_ name: String, token: String) -> Bool {
-        values(for: name).contains { value in
-            value.split(separator: ",").contains { $0.trimmingSpaces().equalsIgnoringASCIICase(token) }
+        fields.contains { field in
+            field.name.equalsIgnoringASCIICase(name)
+                && field.value.split(separator: ",").contains { $0.trimmingSpaces().equalsIgnoringASCIICase(token) }
         }
     }
 
@@ -59,7 +65,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 extension StringProtocol {
     /// ASCII case-insensitive equality, as header names and tokens need.
     func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-        utf8.elementsEqual(other.utf8) { a, b in a.asciiLowercased == b.asciiLowercased }
+        guard utf8.count == other.utf8.count else { return false }
+        let fast = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in
+                for i in 0 ..< a.count where a[i] != b[i] && a[i].asciiLowercased != b[i].asciiLowercased { return false }
+                return true
+            }
+        }
+        if let fast = fast ?? nil { return fast }
+        return utf8.elementsEqual(other.utf8) { $0.asciiLowercased == $1.asciiLowercased }
     }
 
     /// The string without leading and trailing spaces and tabs.

@@ -288,8 +288,8 @@ public struct HTTPParser: Sendable {
             }
             if requestMethod == "HEAD" || head.status == 204 || head.status == 304 { return complete() }
         }
-        let codings = head.headers.values(for: "Transfer-Encoding")
-        let lengths = head.headers.values(for: "Content-Length")
+        let codings = head.headers.contains("Transfer-Encoding") ? head.headers.values(for: "Transfer-Encoding") : []
+        let lengths = head.headers.contains("Content-Length") ? head.headers.values(for: "Content-Length") : []
         if !codings.isEmpty {
             guard lengths.isEmpty else { throw .badRequest("both Content-Length and Transfer-Encoding") }
             let list = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces().lowercased() }
