@@ -1,0 +1,46 @@
+import CashoutSandbox
+import SandboxBank
+import SandboxHTTP
+import Testing
+
+@Suite struct SandboxTests {
+    @Test func startsOnAFreePortAndAnswersHealthWithTheClock() async throws {
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        let sandbox = try await Sandbox.start(configuration)
+        defer { sandbox.stop() }
+        #expect(sandbox.baseURL.absoluteString.hasPrefix("http://127.0.0.1:"))
+        #expect(sandbox.baseURL.port != 8080 && sandbox.baseURL.port != 0)
+        let health = try HTTPClient.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")
+        #expect(health.status == 200)
+        #expect(health.headers["Content-Type"] == "application/json")
+        #expect(health.bodyText == #"{"clock":{"mode":"manual","now":"2026-01-05T09:00:00Z"},"status":"ok","version":"0.1.0"}"#)
+
+        sandbox.clock.advance(by: .seconds(90))
+        let later = try HTTPClient.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")
+        #expect(later.bodyText.contains(#""now":"2026-01-05T09:01:30Z""#))
+    }
+
+    @Test func severalInstancesRunSideBySideAndStopForGood() async throws {
+        let sandboxes = try await [Sandbox.start(), Sandbox.start(), Sandbox.start()]
+        #expect(Set(sandboxes.map(\.baseURL)).count == 3)
+        for sandbox in sandboxes {
+            #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health").status == 200)
+        }
+        for sandbox in sandboxes {
+            sandbox.stop()
+            #expect(throws: HTTPClientError.self) {
+                try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health", timeout: .seconds(1))
+            }
+        }
+    }
+
+    @Test func unknownSandboxPathsAnswerJSON404() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { sandbox.stop() }
+        let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/nothing")
+        #expect(response.status == 404)
+        #expect(response.bodyText == #"{"code":404,"message":"No such endpoint: GET /sandbox/nothing"}"#)
+    }
+}
