@@ -2,9 +2,11 @@ import CEpoll
 import Glibc
 import Synchronization
 
-// One epoll loop on its own thread. It accepts on its own listening sockets (SO_REUSEPORT: the
-// kernel spreads connections across loops), reads, parses, calls the handler and writes, for every
-// connection it accepted. Nothing here is shared with other loops but the handler.
+// One epoll loop on its own thread. Every loop watches the server's listening sockets
+// (EPOLLEXCLUSIVE: one loop wakes per connection); the loop that accepts hands the connection to
+// the next loop in turn (`ConnectionBalancer`), which then reads, parses, calls the handler and
+// writes for it. One listening socket per address, not SO_REUSEPORT: with that, a second process
+// started on the same port by mistake would silently take half of the connections.
 //
 // Pipelining (RFC 9112 §9.3.2): the requests of a connection are answered strictly in order; their
 // responses go into one output buffer and leave together. While output is blocked the loop stops
@@ -31,7 +33,9 @@ final class EventLoop: @unchecked Sendable {
     private static let lingerTime: Int64 = 2000
 
     private let epoll: Int32
-    private let wakeFD: Int32
+    private let index: Int
+    private let balancer: ConnectionBalancer
+    private var inbox: ConnectionInbox { balancer.inboxes[index] }
     private var listeners: [Int32]
     private var pausedListeners: [Int32] = []
     private let handler: HTTPHandler
@@ -50,22 +54,24 @@ final class EventLoop: @unchecked Sendable {
     private var stopping = false
     private var stopDeadline = Int64.max
 
-    init(listeners: [Int32], settings: Settings, handler: @escaping HTTPHandler) throws(SocketError) {
+    init(index: Int, balancer: ConnectionBalancer, listeners: [Int32], settings: Settings,
+         handler: @escaping HTTPHandler) throws(SocketError) {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw SocketError("epoll_create1") }
-        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wakeFD >= 0 else { throw SocketError("eventfd") }
+        self.index = index
+        self.balancer = balancer
         self.listeners = listeners
         self.settings = settings
         self.handler = handler
         let shortest = min(settings.headerTimeout, settings.bodyTimeout, settings.idleTimeout)
         sweepInterval = max(5, min(250, shortest / 4))
-        control(EPOLL_CTL_ADD, wakeFD, cepoll_in)
-        for listener in listeners { control(EPOLL_CTL_ADD, listener, cepoll_in) }
+        control(EPOLL_CTL_ADD, inbox.wakeFD, cepoll_in)
+        for listener in listeners { control(EPOLL_CTL_ADD, listener, cepoll_in | cepoll_exclusive) }
     }
 
     deinit {
         readBuffer.deallocate()
+        Glibc.close(epoll)
     }
 
     /// Asks the loop to stop: it stops accepting, finishes the requests in flight, closes idle
@@ -73,8 +79,7 @@ final class EventLoop: @unchecked Sendable {
     /// Callable from any thread.
     func requestStop() {
         stopRequested.store(true, ordering: .releasing)
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        inbox.wake()
     }
 
     /// Runs until stopped; call on the loop's own thread.
@@ -83,9 +88,7 @@ final class EventLoop: @unchecked Sendable {
         defer {
             events.deallocate()
             for case let connection? in connections { close(connection) }
-            for listener in listeners + pausedListeners { Glibc.close(listener) }
-            Glibc.close(wakeFD)
-            Glibc.close(epoll)
+            for handed in inbox.take() { Glibc.close(handed.fd) }
         }
         now = Socket.monotonicMilliseconds()
         nextSweep = now + sweepInterval
@@ -114,9 +117,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func dispatch(_ event: epoll_event) {
         let fd = event.data.fd
-        if fd == wakeFD {
-            var value: UInt64 = 0
-            _ = read(wakeFD, &value, 8)
+        if fd == inbox.wakeFD {
+            for handed in inbox.take() { adopt(handed.fd, peer: handed.peer) }
         } else if listeners.contains(fd) {
             accept(on: fd)
         } else if Int(fd) < connections.count, let connection = connections[Int(fd)] {
@@ -141,17 +143,31 @@ final class EventLoop: @unchecked Sendable {
                 }
                 return
             }
-            Socket.setNoDelay(fd)
-            let connection = Connection(fd: fd, limits: settings.limits, now: now)
-            connection.remoteAddress = withUnsafePointer(to: &peer) {
+            let address = withUnsafePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0) }
             }
-            connection.deadline = now + settings.idleTimeout
-            if connections.count <= Int(fd) { connections += Array(repeating: nil, count: Int(fd) + 64 - connections.count) }
-            connections[Int(fd)] = connection
-            openCount += 1
-            control(EPOLL_CTL_ADD, fd, cepoll_in)
+            let target = balancer.nextLoop()
+            if target == index {
+                adopt(fd, peer: address)
+            } else {
+                balancer.inboxes[target].deliver(fd: fd, peer: address)
+            }
         }
+    }
+
+    private func adopt(_ fd: Int32, peer: SocketAddress?) {
+        guard !stopping else {
+            Glibc.close(fd)
+            return
+        }
+        Socket.setNoDelay(fd)
+        let connection = Connection(fd: fd, limits: settings.limits, now: now)
+        connection.remoteAddress = peer
+        connection.deadline = now + settings.idleTimeout
+        if connections.count <= Int(fd) { connections += Array(repeating: nil, count: Int(fd) + 64 - connections.count) }
+        connections[Int(fd)] = connection
+        openCount += 1
+        control(EPOLL_CTL_ADD, fd, cepoll_in)
     }
 
     private func readable(_ connection: Connection) {
@@ -318,19 +334,19 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
         }
-        for listener in pausedListeners {
-            control(EPOLL_CTL_ADD, listener, cepoll_in)
-            listeners.append(listener)
+        if !stopping {
+            for listener in pausedListeners {
+                control(EPOLL_CTL_ADD, listener, cepoll_in | cepoll_exclusive)
+                listeners.append(listener)
+            }
+            pausedListeners.removeAll()
         }
-        pausedListeners.removeAll()
     }
 
     private func beginStop() {
         stopping = true
-        for listener in listeners + pausedListeners {
-            control(EPOLL_CTL_DEL, listener, 0)
-            Glibc.close(listener)
-        }
+        // The listening sockets are shared: the server closes them once every loop has ended.
+        for listener in listeners { control(EPOLL_CTL_DEL, listener, 0) }
         listeners.removeAll()
         pausedListeners.removeAll()
         stopDeadline = now + settings.gracePeriod

@@ -46,14 +46,16 @@ public final class HTTPServer: Sendable {
 
     /// The addresses the server is listening on, with the actual port.
     public let addresses: [SocketAddress]
+    private let listeners: [Int32]
     private let loops: [EventLoop]
     private let threads: Mutex<[OSThread]>
 
     /// The port the server is listening on.
     public var port: Int { addresses[0].port }
 
-    private init(addresses: [SocketAddress], loops: [EventLoop]) {
+    private init(addresses: [SocketAddress], listeners: [Int32], loops: [EventLoop]) {
         self.addresses = addresses
+        self.listeners = listeners
         self.loops = loops
         self.threads = Mutex(loops.enumerated().map { index, loop in
             OSThread(name: "http-loop-\(index)") { loop.run() }
@@ -63,7 +65,7 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts the event loops.
     public static func start(configuration: Configuration, handler: @escaping HTTPHandler) throws(SocketError) -> HTTPServer {
         signal(SIGPIPE, SIG_IGN)  // a peer that vanishes mid-response must not kill the process
-        let (addresses, sockets) = try bind(configuration)
+        let (addresses, listeners) = try bind(configuration)
         let settings = EventLoop.Settings(
             limits: configuration.limits,
             headerTimeout: configuration.headerTimeout.milliseconds,
@@ -71,16 +73,18 @@ public final class HTTPServer: Sendable {
             idleTimeout: configuration.idleTimeout.milliseconds,
             gracePeriod: configuration.gracePeriod.milliseconds,
             accessLog: configuration.accessLog)
-        var loops: [EventLoop] = []
         do {
+            let balancer = try ConnectionBalancer(loops: configuration.threads)
+            var loops: [EventLoop] = []
             for index in 0 ..< configuration.threads {
-                loops.append(try EventLoop(listeners: sockets.map { $0[index] }, settings: settings, handler: handler))
+                loops.append(try EventLoop(index: index, balancer: balancer, listeners: listeners,
+                                           settings: settings, handler: handler))
             }
+            return HTTPServer(addresses: addresses, listeners: listeners, loops: loops)
         } catch {
-            sockets.joined().forEach { _ = close($0) }
+            listeners.forEach { _ = close($0) }
             throw error
         }
-        return HTTPServer(addresses: addresses, loops: loops)
     }
 
     /// Stops accepting, lets requests in flight finish (up to the grace period), closes every
@@ -90,13 +94,15 @@ public final class HTTPServer: Sendable {
             defer { threads = [] }
             return threads
         }
+        guard !running.isEmpty else { return }
         for loop in loops { loop.requestStop() }
         for thread in running { thread.join() }
+        for listener in listeners { close(listener) }
     }
 
-    /// One listening socket per loop for each address; with port 0 the first bind picks the port
-    /// and the others follow it, retrying when another process holds that port on the other family.
-    private static func bind(_ configuration: Configuration) throws(SocketError) -> ([SocketAddress], [[Int32]]) {
+    /// One listening socket per address; with port 0 the first bind picks the port and the other
+    /// addresses follow it, retrying when another process holds that port on the other family.
+    private static func bind(_ configuration: Configuration) throws(SocketError) -> ([SocketAddress], [Int32]) {
         let resolved = try SocketAddress.resolve(host: configuration.host, port: configuration.port, passive: true)
         var attempts = 0
         while true {
@@ -108,31 +114,23 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private static func bindAll(_ addresses: [SocketAddress], _ configuration: Configuration) throws(SocketError) -> ([SocketAddress], [[Int32]]) {
+    private static func bindAll(_ addresses: [SocketAddress], _ configuration: Configuration) throws(SocketError) -> ([SocketAddress], [Int32]) {
         var port = configuration.port
         var bound: [SocketAddress] = []
-        var sockets: [[Int32]] = []
-        do throws(SocketError) {
-            for address in addresses {
-                var group: [Int32] = []
-                do throws(SocketError) {
-                    for _ in 0 ..< configuration.threads {
-                        group.append(try Socket.listen(on: SocketAddress(host: address.host, port: port, isIPv6: address.isIPv6), reusePort: true))
-                        if port == 0 { port = SocketAddress.local(of: group[0])?.port ?? 0 }
-                    }
-                } catch {
-                    group.forEach { _ = close($0) }
-                    // `localhost` on a machine without IPv6 (some containers): IPv4 alone will do.
-                    let noIPv6 = error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT
-                    if configuration.host == "localhost", address.isIPv6, noIPv6 { continue }
-                    throw error
-                }
-                sockets.append(group)
+        var sockets: [Int32] = []
+        for address in addresses {
+            do {
+                let fd = try Socket.listen(on: SocketAddress(host: address.host, port: port, isIPv6: address.isIPv6))
+                if port == 0 { port = SocketAddress.local(of: fd)?.port ?? 0 }
+                sockets.append(fd)
                 bound.append(SocketAddress(host: address.host, port: port, isIPv6: address.isIPv6))
+            } catch {
+                // `localhost` on a machine without IPv6 (some containers): IPv4 alone will do.
+                let noIPv6 = error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT
+                if configuration.host == "localhost", address.isIPv6, noIPv6, !sockets.isEmpty { continue }
+                sockets.forEach { _ = close($0) }
+                throw error
             }
-        } catch {
-            sockets.joined().forEach { _ = close($0) }
-            throw error
         }
         return (bound, sockets)
     }

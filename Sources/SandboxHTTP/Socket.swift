@@ -3,13 +3,12 @@ import Glibc
 
 /// Small wrappers over the socket calls the server and client make.
 enum Socket {
-    /// A non-blocking listening socket. `reusePort` lets every event loop own a socket on the
-    /// same port, so the kernel spreads new connections across loops.
-    static func listen(on address: SocketAddress, reusePort: Bool, backlog: Int32 = 4096) throws(SocketError) -> Int32 {
+    /// A non-blocking listening socket. SO_REUSEADDR only (restarts while old connections sit in
+    /// TIME_WAIT); never SO_REUSEPORT, so a port in use by anyone is refused.
+    static func listen(on address: SocketAddress, backlog: Int32 = 4096) throws(SocketError) -> Int32 {
         let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, csock_stream | csock_nonblock | csock_cloexec, 0)
         guard fd >= 0 else { throw SocketError("socket") }
         setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        if reusePort { setOption(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
         // `::` means both families; a specific IPv6 address only itself.
         if address.isIPv6 { setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, address.host == "::" ? 0 : 1) }
         let bound = address.withSockAddr { bind(fd, $0, $1) }

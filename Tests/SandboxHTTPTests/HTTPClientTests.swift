@@ -45,7 +45,7 @@ import Testing
 
     @Test func aPeerThatNeverAnswersTimesOut() throws {
         // A listening socket nobody accepts from: the kernel completes the handshake, then silence.
-        let listener = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0, isIPv6: false), reusePort: false)
+        let listener = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0, isIPv6: false))
         defer { close(listener) }
         let port = try #require(SocketAddress.local(of: listener)).port
         let started = monotonicSeconds()
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func aRefusedConnectionIsReported() throws {
-        let listener = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0, isIPv6: false), reusePort: false)
+        let listener = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0, isIPv6: false))
         let port = try #require(SocketAddress.local(of: listener)).port
         close(listener)
         #expect {

@@ -14,6 +14,7 @@
 // Flag values as plain integers: the EPOLL_EVENTS enum imports awkwardly into Swift.
 static const unsigned int cepoll_in = EPOLLIN;
 static const unsigned int cepoll_out = EPOLLOUT;
+static const unsigned int cepoll_exclusive = EPOLLEXCLUSIVE;
 
 // Socket types, which Glibc's Swift module imports as an enum of its own.
 static const int csock_stream = SOCK_STREAM;

@@ -1,0 +1,60 @@
+import CEpoll
+import Glibc
+import Synchronization
+
+/// Accepted connections handed from the loop that accepted them to the loop that will serve
+/// them, plus the eventfd that wakes that loop (for new connections and for stopping).
+final class ConnectionInbox: Sendable {
+    let wakeFD: Int32
+    private let pending = Mutex<[(fd: Int32, peer: SocketAddress?)]>([])
+
+    init() throws(SocketError) {
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeFD >= 0 else { throw SocketError("eventfd") }
+    }
+
+    deinit {
+        for connection in take() { close(connection.fd) }
+        close(wakeFD)
+    }
+
+    /// Queues a connection and wakes the owning loop. Any thread.
+    func deliver(fd: Int32, peer: SocketAddress?) {
+        pending.withLock { $0.append((fd, peer)) }
+        wake()
+    }
+
+    /// Wakes the owning loop. Any thread.
+    func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Clears the wake-up and returns the queued connections. Owning loop only.
+    func take() -> [(fd: Int32, peer: SocketAddress?)] {
+        var value: UInt64 = 0
+        _ = read(wakeFD, &value, 8)
+        return pending.withLock { queued in
+            defer { queued.removeAll() }
+            return queued
+        }
+    }
+}
+
+/// Spreads accepted connections over the loops in turn, whichever loop accepted them: the
+/// kernel wakes one loop per incoming connection (EPOLLEXCLUSIVE), not necessarily a fair one.
+final class ConnectionBalancer: Sendable {
+    let inboxes: [ConnectionInbox]
+    private let next = Atomic<Int>(0)
+
+    init(loops: Int) throws(SocketError) {
+        var inboxes: [ConnectionInbox] = []
+        for _ in 0 ..< loops { inboxes.append(try ConnectionInbox()) }
+        self.inboxes = inboxes
+    }
+
+    /// The index of the loop that gets the next connection.
+    func nextLoop() -> Int {
+        next.add(1, ordering: .relaxed).oldValue % inboxes.count
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// The `cashout-sandbox` executable built beside this test bundle, run as a child process.
+final class RunningBinary: Sendable {
+    static let path = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+        .deletingLastPathComponent().appendingPathComponent("cashout-sandbox").path
+
+    private let process: Process
+    private let stdoutText = OutputBuffer()
+    private let stderrText = OutputBuffer()
+
+    init(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.path)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        self.process = process
+        Self.collect(out, into: stdoutText)
+        Self.collect(err, into: stderrText)
+        try process.run()
+    }
+
+    private static func collect(_ pipe: Pipe, into buffer: OutputBuffer) {
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            buffer.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+    }
+
+    var stdout: String { stdoutText.text.withLock { $0 } }
+    var stderr: String { stderrText.text.withLock { $0 } }
+    var pid: Int32 { process.processIdentifier }
+
+    /// The first stdout line starting with `prefix`, waiting up to `timeout` seconds.
+    func line(startingWith prefix: String, timeout: Double = 20) -> String? {
+        poll(timeout) { self.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init) }
+    }
+
+    /// The exit status, waiting up to `timeout` seconds; nil if still running.
+    func exitStatus(timeout: Double = 10) -> Int32? {
+        poll(timeout) { self.process.isRunning ? nil : self.process.terminationStatus }
+    }
+
+    func kill(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
+
+    deinit {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    private func poll<T>(_ timeout: Double, _ probe: () -> T?) -> T? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let value = probe() { return value }
+            usleep(20_000)
+        }
+        return probe()
+    }
+
+    /// Runs the binary to completion: (status, stdout, stderr).
+    static func run(_ arguments: [String]) throws -> (Int32, String, String) {
+        let binary = try RunningBinary(arguments)
+        let status = binary.exitStatus() ?? -1
+        usleep(50_000)  // let the pipes drain
+        return (status, binary.stdout, binary.stderr)
+    }
+}
+
+/// Text a pipe's handler thread appends to while the test reads it.
+private final class OutputBuffer: Sendable {
+    let text = Mutex("")
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+import SandboxHTTP
+import SandboxJSON
+import Testing
+
+/// The built `cashout-sandbox` binary, run as a user would.
+@Suite struct ServeCommandTests {
+    @Test func versionAndHelpExitZero() throws {
+        let (status, out, _) = try RunningBinary.run(["--version"])
+        #expect(status == 0)
+        #expect(out == "cashout-sandbox 0.1.0\n")
+        let (helpStatus, help, _) = try RunningBinary.run(["serve", "--help"])
+        #expect(helpStatus == 0)
+        #expect(help.contains("--port PORT"))
+    }
+
+    @Test func usageErrorsExitTwoWithAClearMessage() throws {
+        let (status, out, err) = try RunningBinary.run(["serve", "--prot", "8080"])
+        #expect(status == 2)
+        #expect(out.isEmpty)
+        #expect(err == "error: unknown option '--prot' for serve\nRun 'cashout-sandbox --help' for usage.\n")
+        #expect(try RunningBinary.run([]).0 == 2)
+        #expect(try RunningBinary.run(["serve", "--port", "eighty"]).2.hasPrefix("error: option '--port' expects a port number"))
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesUntilSignalledThenStopsWithStatusZero(signal: Int32) throws {
+        let binary = try RunningBinary(["serve", "--port", "0", "--clock", "manual"])
+        let listening = try #require(binary.line(startingWith: "listening on http://"))
+        let url = String(listening.dropFirst("listening on ".count))
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        #expect(binary.line(startingWith: "also listening on http://[::1]:") != nil)
+
+        let health = try HTTPClient.send(method: "GET", url: url + "/sandbox/health")
+        #expect(health.status == 200)
+        let body = try JSON.parse(health.body)
+        #expect(body["status"] == "ok")
+        #expect(body["clock"]?["mode"] == "manual")
+
+        binary.kill(signal)
+        #expect(binary.exitStatus() == 0)
+        #expect(binary.line(startingWith: "stopped") != nil)
+        // One access-log line per request: time, method, path, status, duration.
+        let log = try #require(binary.stdout.split(separator: "\n").first { $0.contains(" GET /sandbox/health ") })
+        #expect(log.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ GET \/sandbox\/health 200 \d+\.\d{3}ms/) != nil)
+    }
+
+    @Test func jsonAccessLogLinesAreJSON() throws {
+        let binary = try RunningBinary(["serve", "--port", "0", "--log-format", "json"])
+        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        #expect(try HTTPClient.send(method: "GET", url: url + "/nope?x=1").status == 404)
+        binary.kill(SIGTERM)
+        #expect(binary.exitStatus() == 0)
+        let line = try #require(binary.stdout.split(separator: "\n").first { $0.hasPrefix("{") })
+        let entry = try JSON.parse(String(line))
+        #expect(entry["method"] == "GET")
+        #expect(entry["path"] == "/nope")
+        #expect(entry["status"] == 404)
+        #expect(entry["duration_ms"]?.numberText != nil)
+        #expect(entry["time"]?.stringValue?.hasSuffix("Z") == true)
+    }
+
+    @Test func aTakenPortExitsOneAndSaysWhy() throws {
+        let first = try RunningBinary(["serve", "--host", "127.0.0.1", "--port", "0"])
+        let url = try #require(first.line(startingWith: "listening on "))
+        let port = try #require(url.split(separator: ":").last)
+        let (status, _, err) = try RunningBinary.run(["serve", "--host", "127.0.0.1", "--port", String(port)])
+        #expect(status == 1)
+        #expect(err == "error: cannot start: bind 127.0.0.1:\(port): Address already in use\n")
+        first.kill(SIGTERM)
+        #expect(first.exitStatus() == 0)
+    }
+
+    @Test func bindsAllInterfacesWhenAsked() throws {
+        let binary = try RunningBinary(["serve", "--host", "0.0.0.0", "--port", "0"])
+        let listening = try #require(binary.line(startingWith: "listening on "))
+        #expect(listening.hasPrefix("listening on http://0.0.0.0:"))
+        let port = try #require(listening.split(separator: ":").last)
+        #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
+        binary.kill(SIGTERM)
+        #expect(binary.exitStatus() == 0)
+    }
+}
