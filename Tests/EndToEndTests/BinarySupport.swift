@@ -11,10 +11,12 @@ final class RunningBinary: Sendable {
     private let stdoutText = OutputBuffer()
     private let stderrText = OutputBuffer()
 
-    init(_ arguments: [String]) throws {
+    /// Starts the binary with `arguments`, directly or `under` a wrapper command such as
+    /// `["/usr/bin/unshare", "--pid", "--fork"]`.
+    init(_ arguments: [String], under wrapper: [String] = []) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? Self.path)
+        process.arguments = wrapper.isEmpty ? arguments : wrapper.dropFirst() + [Self.path] + arguments
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

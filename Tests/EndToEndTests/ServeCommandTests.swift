@@ -82,3 +82,25 @@ import Testing
         #expect(binary.exitStatus() == 0)
     }
 }
+
+/// PID 1 in a container gets no default action for SIGTERM: the server must stop on it anyway.
+/// A new PID namespace (`unshare --pid --fork`, root only) makes the binary PID 1 as `docker run` would.
+@Suite struct ProcessOneTests {
+    static var canUnshare: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") }
+
+    @Test(.enabled(if: canUnshare))
+    func stopsOnSIGTERMAsPID1() throws {
+        let binary = try RunningBinary(["serve", "--port", "0"], under: ["/usr/bin/unshare", "--pid", "--fork", "--mount-proc"])
+        let listening = try #require(binary.line(startingWith: "listening on "))
+        let url = listening.dropFirst("listening on ".count)
+        #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/health").status == 200)
+        // The server is unshare's child; in its own namespace it is PID 1.
+        let children = try String(contentsOfFile: "/proc/\(binary.pid)/task/\(binary.pid)/children", encoding: .utf8)
+        let server = try #require(Int32(children.split(separator: " ").first ?? ""))
+        let status = try String(contentsOfFile: "/proc/\(server)/status", encoding: .utf8)
+        #expect(status.contains("NSpid:\t\(server)\t1"))
+        kill(server, SIGTERM)
+        #expect(binary.exitStatus() == 0)
+        #expect(binary.line(startingWith: "received SIGTERM, stopping") != nil)
+    }
+}
