@@ -13,13 +13,10 @@ enum SignalWaiter {
 
     /// Blocks SIGINT and SIGTERM for this thread and the threads it starts from now on.
     ///
-    /// A no-op handler is installed first: a parent may have left the signals ignored (ignored
-    /// signals are discarded, never reaching `sigwait`), and an init process (PID 1 in a container)
-    /// gets no default action at all. With a handler and the signals blocked, they stay pending
-    /// until `wait()` takes them.
+    /// Blocked, they stay pending until `wait()` takes them, whatever their action: Linux never
+    /// discards a blocked signal, so this works when a parent left them ignored and for PID 1 in a
+    /// container (which gets no default action). Both cases are tested end to end.
     static func blockTerminationSignals() {
-        signal(SIGINT) { _ in }
-        signal(SIGTERM) { _ in }
         var set = terminationSignals
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }

@@ -83,6 +83,18 @@ import Testing
     }
 }
 
+/// A parent may start the server with SIGTERM and SIGINT ignored (some supervisors and test
+/// runners do): the server must stop on them all the same.
+@Suite struct InheritedSignalTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func stopsEvenWhenStartedWithTheSignalIgnored(signal: Int32) throws {
+        let binary = try RunningBinary(["serve", "--port", "0"], under: ["/bin/sh", "-c", "trap '' TERM INT; exec \"$0\" \"$@\""])
+        #expect(binary.line(startingWith: "listening on ") != nil)
+        binary.kill(signal)
+        #expect(binary.exitStatus(timeout: 5) == 0)
+    }
+}
+
 /// PID 1 in a container gets no default action for SIGTERM: the server must stop on it anyway.
 /// A new PID namespace (`unshare --pid --fork`, root only) makes the binary PID 1 as `docker run` would.
 @Suite struct ProcessOneTests {
