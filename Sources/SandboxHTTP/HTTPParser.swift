@@ -99,6 +99,9 @@ public struct HTTPParser: Sendable {
                 if mode == .request { skipEmptyLines() }
                 guard let end = try findHeadEnd() else { return nil }
                 head = try parseHead(from: index, to: end)
+                if mode == .request, head.version == .http1_1, head.headers.values(for: "Host").count != 1 {
+                    throw .badRequest("an HTTP/1.1 request needs exactly one Host header")
+                }
                 index = end + 4
                 scanned = index
                 body = []
@@ -115,7 +118,9 @@ public struct HTTPParser: Sendable {
                 return complete()
 
             case .chunkSize:
-                guard let lineEnd = findCRLF(maxLength: 1024, what: "chunk size line") else { return nil }
+                guard let lineEnd = try findCRLF(maxLength: 1024, tooLong: .badRequest("chunk size line too long")) else {
+                    return nil
+                }
                 let size = try parseChunkSize(from: index, to: lineEnd)
                 index = lineEnd + 2
                 if size == 0 {
@@ -144,10 +149,17 @@ public struct HTTPParser: Sendable {
                 state = .chunkSize
 
             case .trailers(let seen):
-                guard let lineEnd = findCRLF(maxLength: limits.maxHeaderBytes - seen, what: "trailer") else {
+                guard let lineEnd = try findCRLF(maxLength: limits.maxHeaderBytes - seen, tooLong: .headerTooLarge) else {
                     return nil
                 }
                 let length = lineEnd - index
+                if length > 0 {
+                    // Trailer fields are validated like header fields, then dropped.
+                    var ignored = HTTPHeaders()
+                    try buffer.withUnsafeBufferPointer { (bytes) throws(HTTPParseError) in
+                        try parseField(UnsafeBufferPointer(rebasing: bytes[index ..< lineEnd]), into: &ignored)
+                    }
+                }
                 index = lineEnd + 2
                 if length == 0 { return complete() }
                 state = .trailers(bytes: seen + length + 2)
@@ -181,13 +193,15 @@ public struct HTTPParser: Sendable {
         scanned = max(scanned, index)
     }
 
-    /// The offset of the `\r\n\r\n` ending the head, or nil if it has not arrived.
+    /// The offset of the `\r\n\r\n` ending the head, or nil if it has not arrived. A bare LF is
+    /// refused as soon as it arrives rather than when the head is complete, which it never would be.
     private mutating func findHeadEnd() throws(HTTPParseError) -> Int? {
-        let found: Int? = buffer.withUnsafeBufferPointer { bytes in
-            var i = max(scanned, index + 3)
+        let found: Int? = try buffer.withUnsafeBufferPointer { (bytes) throws(HTTPParseError) -> Int? in
+            var i = max(scanned, index + 1)
             while i < bytes.count {
-                if bytes[i] == .lf, bytes[i - 1] == .cr, bytes[i - 2] == .lf, bytes[i - 3] == .cr {
-                    return i - 3
+                if bytes[i] == .lf {
+                    guard bytes[i - 1] == .cr else { throw .badRequest("line not terminated by CRLF") }
+                    if i >= index + 3, bytes[i - 2] == .lf, bytes[i - 3] == .cr { return i - 3 }
                 }
                 i += 1
             }
@@ -345,16 +359,23 @@ public struct HTTPParser: Sendable {
         guard i > start else { throw .badRequest("malformed chunk size") }
         while i < end, buffer[i].isWhitespace { i += 1 }
         guard i == end || buffer[i] == UInt8(ascii: ";") else { throw .badRequest("malformed chunk size") }
+        // Extensions are ignored, but only visible characters and blanks may make them up: a CR,
+        // LF or NUL inside is how differently-lenient parsers get smuggled past each other.
+        guard buffer[i ..< end].allSatisfy({ $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            throw .badRequest("malformed chunk extension")
+        }
         return size
     }
 
-    /// The offset of the next CRLF, or nil if it has not arrived within `maxLength` bytes.
-    private func findCRLF(maxLength: Int, what: String) -> Int? {
+    /// The offset of the next CRLF, nil while it has not arrived, or `tooLong` once `maxLength`
+    /// bytes have come without one.
+    private func findCRLF(maxLength: Int, tooLong: HTTPParseError) throws(HTTPParseError) -> Int? {
         var i = index
-        while i + 1 < buffer.count, i - index <= maxLength {
+        while i + 1 < buffer.count {
             if buffer[i] == .cr, buffer[i + 1] == .lf { return i }
             i += 1
         }
+        if buffer.count - index > maxLength { throw tooLong }
         return nil
     }
 

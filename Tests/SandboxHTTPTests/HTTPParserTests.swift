@@ -51,19 +51,19 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
     }
 
     @Test func severalRequestsInOneReadComeOutInOrder() throws {
-        let text = "GET /1 HTTP/1.1\r\n\r\n" + Self.postWithBody + "GET /3 HTTP/1.1\r\nHost: a\r\n\r\n"
+        let text = "GET /1 HTTP/1.1\r\nHost: t\r\n\r\n" + Self.postWithBody + "GET /3 HTTP/1.1\r\nHost: a\r\n\r\n"
         #expect(requests(try parse(text)).map(\.target) == ["/1", "/v3/cashout?x=1", "/3"])
         #expect(requests(try parse(text, split: 1)).map(\.target) == ["/1", "/v3/cashout?x=1", "/3"])
     }
 
     @Test func extraCarriageReturnsBetweenSubsequentRequestsAreIgnored() throws {
-        let text = "GET /1 HTTP/1.1\r\n\r\n\r\n\r\nGET /2 HTTP/1.1\r\n\r\n"
+        let text = "GET /1 HTTP/1.1\r\nHost: t\r\n\r\n\r\n\r\nGET /2 HTTP/1.1\r\nHost: t\r\n\r\n"
         #expect(requests(try parse(text)).map(\.target) == ["/1", "/2"])
     }
 
     @Test(arguments: [1, 5, 1000])
     func chunkedBodyIsDecodedWithExtensionsAndTrailers(split: Int) throws {
-        let text = "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5 \r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: t\r\n\r\nGET /next HTTP/1.1\r\n\r\n"
+        let text = "POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5 \r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: t\r\n\r\nGET /next HTTP/1.1\r\nHost: t\r\n\r\n"
         let parsed = requests(try parse(text, split: split))
         #expect(parsed.map(\.target) == ["/c", "/next"])
         #expect(parsed.first?.body == Array("Wikipedia in\r\n\r\nchunks.".utf8))
@@ -71,7 +71,7 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
 
     @Test func expectContinueIsReportedBeforeTheBody() throws {
         var parser = HTTPParser(mode: .request)
-        parser.append(Array("PUT /x HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8))
+        parser.append(Array("PUT /x HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8))
         guard case .expectContinue? = try parser.next() else { Issue.record("no expectContinue"); return }
         #expect(try parser.next() == nil)
         parser.append(Array("abc".utf8))
@@ -80,13 +80,13 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
     }
 
     @Test func expectContinueIsNotReportedWhenTheBodyIsAlreadyThere() throws {
-        let events = try parse("PUT /x HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc")
+        let events = try parse("PUT /x HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc")
         #expect(events.count == 1)
         #expect(requests(events).count == 1)
     }
 
     @Test func http10AndKeepAliveRules() throws {
-        let parsed = requests(try parse("GET / HTTP/1.0\r\n\r\nGET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\nGET / HTTP/1.1\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\n\r\n"))
+        let parsed = requests(try parse("GET / HTTP/1.0\r\n\r\nGET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n"))
         #expect(parsed.map(\.version) == [.http1_0, .http1_0, .http1_1, .http1_1])
         #expect(parsed.map(\.keepAlive) == [false, true, false, true])
     }
@@ -97,7 +97,7 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
         parser.append(Array("GET / HT".utf8))
         #expect(try parser.next() == nil)
         #expect(!parser.isIdle && parser.isReadingHead)
-        parser.append(Array("TP/1.1\r\nContent-Length: 2\r\n\r\n".utf8))
+        parser.append(Array("TP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n".utf8))
         #expect(try parser.next() == nil)
         #expect(!parser.isIdle && !parser.isReadingHead)
         parser.append(Array("ok".utf8))
@@ -110,7 +110,7 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
     @Test(arguments: [
         "GET /\r\n\r\n", "GET  / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1 \r\n\r\n", "G(T / HTTP/1.1\r\n\r\n",
         "GET / http/1.1\r\n\r\n", "GET / HTTP/1.1\nHost: a\r\n\r\n", "GET /a\u{7}b HTTP/1.1\r\n\r\n",
-        " GET / HTTP/1.1\r\n\r\n",
+        " GET / HTTP/1.1\r\nHost: t\r\n\r\n",
     ])
     func malformedRequestLinesAre400(text: String) {
         #expect(parseError(text)?.status == 400)
@@ -120,65 +120,65 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
         "Host : a", "Host", ": a", " folded: yes", "Bad\u{1}Name: a", "Host: a\u{0}b", "Host: a\rb",
     ])
     func malformedHeaderFieldsAre400(field: String) {
-        #expect(parseError("GET / HTTP/1.1\r\nX: ok\r\n\(field)\r\n\r\n")?.status == 400)
+        #expect(parseError("GET / HTTP/1.1\r\nHost: t\r\nX: ok\r\n\(field)\r\n\r\n")?.status == 400)
     }
 
     @Test func bothContentLengthAndTransferEncodingAre400() {
-        let error = parseError("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc")
+        let error = parseError("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc")
         #expect(error == .badRequest("both Content-Length and Transfer-Encoding"))
         #expect(error?.status == 400)
     }
 
     @Test func transferCodingsOtherThanChunkedAreRefused() {
-        #expect(parseError("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")?.status == 501)
-        #expect(parseError("POST / HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n")?.status == 400)
-        #expect(parseError("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n")?.status == 400)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")?.status == 501)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked, gzip\r\n\r\n")?.status == 400)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n")?.status == 400)
     }
 
     @Test(arguments: ["abc", "-1", "1 2", "+5", "3, 4", "99999999999999999999"])
     func invalidOrConflictingContentLengthIs400(value: String) {
-        #expect(parseError("POST / HTTP/1.1\r\nContent-Length: \(value)\r\n\r\n") == .badRequest("invalid Content-Length"))
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: \(value)\r\n\r\n") == .badRequest("invalid Content-Length"))
     }
 
     @Test func repeatedIdenticalContentLengthIsAccepted() throws {
-        #expect(requests(try parse("POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok")).first?.body == Array("ok".utf8))
+        #expect(requests(try parse("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok")).first?.body == Array("ok".utf8))
     }
 
     @Test func headerSectionOver16KiBIs431WhetherOrNotItEnds() {
         let big = String(repeating: "a", count: 16 * 1024)
-        #expect(parseError("GET / HTTP/1.1\r\nX: \(big)\r\n\r\n") == .headerTooLarge)
-        #expect(parseError("GET / HTTP/1.1\r\nX: \(big)") == .headerTooLarge)
-        let justFits = String(repeating: "a", count: 16 * 1024 - 28)
-        #expect(parseError("GET / HTTP/1.1\r\nX: \(justFits)\r\n\r\n") == nil)
+        #expect(parseError("GET / HTTP/1.1\r\nHost: t\r\nX: \(big)\r\n\r\n") == .headerTooLarge)
+        #expect(parseError("GET / HTTP/1.1\r\nHost: t\r\nX: \(big)") == .headerTooLarge)
+        let justFits = String(repeating: "a", count: 16 * 1024 - 37)
+        #expect(parseError("GET / HTTP/1.1\r\nHost: t\r\nX: \(justFits)\r\n\r\n") == nil)
     }
 
     @Test func tooManyHeaderFieldsIs431() {
         var limits = HTTPLimits()
         limits.maxHeaderCount = 5
         let fields = (1 ... 6).map { "X-\($0): v\r\n" }.joined()
-        #expect(parseError("GET / HTTP/1.1\r\n\(fields)\r\n", limits: limits) == .headerTooLarge)
+        #expect(parseError("GET / HTTP/1.1\r\nHost: t\r\n\(fields)\r\n", limits: limits) == .headerTooLarge)
     }
 
     @Test func declaredBodyOverTheLimitIs413BeforeTheBodyArrives() {
         var limits = HTTPLimits()
         limits.maxBodyBytes = 10
-        #expect(parseError("POST / HTTP/1.1\r\nContent-Length: 11\r\n\r\n", limits: limits) == .bodyTooLarge)
-        #expect(parseError("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n0123456789", limits: limits) == nil)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 11\r\n\r\n", limits: limits) == .bodyTooLarge)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n0123456789", limits: limits) == nil)
     }
 
     @Test func chunkedBodyOverTheLimitIs413() {
         var limits = HTTPLimits()
         limits.maxBodyBytes = 10
-        #expect(parseError("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n012345\r\n5\r\n", limits: limits) == .bodyTooLarge)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n012345\r\n5\r\n", limits: limits) == .bodyTooLarge)
     }
 
     @Test(arguments: ["zz\r\n", ";x\r\n", "1 1\r\n", "12345678901234567\r\n"])
     func malformedChunkSizesAre400(line: String) {
-        #expect(parseError("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n\(line)")?.status == 400)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n\(line)")?.status == 400)
     }
 
     @Test func chunkDataMustEndWithCRLF() {
-        #expect(parseError("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n") == .badRequest("chunk data not followed by CRLF"))
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n") == .badRequest("chunk data not followed by CRLF"))
     }
 
     @Test func otherHTTPVersionsAre505() {
@@ -187,7 +187,32 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
     }
 
     @Test func unknownExpectationIs417() {
-        #expect(parseError("POST / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 1\r\n\r\nx")?.status == 417)
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nExpect: magic\r\nContent-Length: 1\r\n\r\nx")?.status == 417)
+    }
+
+    @Test func http11NeedsExactlyOneHostButHTTP10DoesNot() throws {
+        #expect(parseError("GET / HTTP/1.1\r\n\r\n") == .badRequest("an HTTP/1.1 request needs exactly one Host header"))
+        #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")?.status == 400)
+        #expect(requests(try parse("GET / HTTP/1.0\r\n\r\n")).count == 1)
+    }
+
+    @Test func aBareLineFeedIsRefusedAsSoonAsItArrives() {
+        // No blank line yet: without the early check this would wait for a head that never ends.
+        #expect(parseError("GET / HTTP/1.1\nHost: a\n") == .badRequest("line not terminated by CRLF"))
+        #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nX: 1\n") == .badRequest("line not terminated by CRLF"))
+    }
+
+    @Test func chunkLinesWithoutAnEndAreRefusedInsteadOfBuffered() {
+        let chunked = "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+        #expect(parseError(chunked + "1;" + String(repeating: "a", count: 2000)) == .badRequest("chunk size line too long"))
+        #expect(parseError(chunked + "0\r\nX: " + String(repeating: "a", count: 17 * 1024)) == .headerTooLarge)
+        #expect(parseError(chunked + "0\r\n" + String(repeating: "X: 1\r\n", count: 3000)) == .headerTooLarge)
+    }
+
+    @Test(arguments: ["1;\u{0}\u{1}\r\nX\r\n0\r\n\r\n", "1;a\nb\r\nX\r\n0\r\n\r\n", "0\r\nfoo\nGET /x HTTP/1.1\r\n\r\n",
+                      "0\r\nnot a header\r\n\r\n", "0\r\n: v\r\n\r\n"])
+    func malformedChunkExtensionsAndTrailersAre400(tail: String) {
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + tail)?.status == 400)
     }
 
     // MARK: - Responses (client side)

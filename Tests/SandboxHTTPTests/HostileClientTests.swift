@@ -23,22 +23,22 @@ import Testing
     }
 
     @Test func malformedHeaderIs400AndClosed() throws {
-        try expectRefusal("GET /hello HTTP/1.1\r\nHost : x\r\n\r\n", status: 400, message: "malformed header field")
+        try expectRefusal("GET /hello HTTP/1.1\r\nHost: t\r\nHost : x\r\n\r\n", status: 400, message: "malformed header field")
     }
 
     @Test func contentLengthWithTransferEncodingIs400() throws {
-        try expectRefusal("POST /echo HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+        try expectRefusal("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
                           status: 400, message: "both Content-Length and Transfer-Encoding")
     }
 
     @Test func oversizedHeaderSectionIs431() throws {
-        try expectRefusal("GET /hello HTTP/1.1\r\nX-Big: \(String(repeating: "b", count: 17 * 1024))\r\n\r\n",
+        try expectRefusal("GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "b", count: 17 * 1024))\r\n\r\n",
                           status: 431, message: "header section too large")
     }
 
     @Test func oversizedBodyIs413WithTheDefaultLimitAndAConfiguredOne() throws {
-        try expectRefusal("POST /echo HTTP/1.1\r\nContent-Length: 1048577\r\n\r\n", status: 413, message: "body too large")
-        try expectRefusal("POST /echo HTTP/1.1\r\nContent-Length: 11\r\n\r\n0123456789a", status: 413, message: "body too large") {
+        try expectRefusal("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1048577\r\n\r\n", status: 413, message: "body too large")
+        try expectRefusal("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 11\r\n\r\n0123456789a", status: 413, message: "body too large") {
             $0.limits.maxBodyBytes = 10
         }
     }
@@ -52,11 +52,11 @@ import Testing
         defer { server.stop() }
         let slow = try RawConnection(port: server.port)
         let started = monotonicSeconds()
-        slow.send("GET /hello HTTP/1.1\r\nX-A: 1\r\n")
+        slow.send("GET /hello HTTP/1.1\r\nHost: t\r\nX-A: 1\r\n")
         // Meanwhile a normal client is served at once, several times.
         let normal = try RawConnection(port: server.port)
         for _ in 0 ..< 5 {
-            normal.send("GET /hello HTTP/1.1\r\n\r\n")
+            normal.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try normal.readResponse().status == 200)
         }
         #expect(monotonicSeconds() - started < 0.25)
@@ -73,7 +73,7 @@ import Testing
         let server = try startTestServer { $0.idleTimeout = .milliseconds(200) }
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /hello HTTP/1.1\r\n\r\n")
+        connection.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try connection.readResponse().status == 200)
         let started = monotonicSeconds()
         #expect(connection.closedByPeer())
@@ -85,14 +85,14 @@ import Testing
         defer { server.stop() }
         for _ in 0 ..< 5 {
             let quitter = try RawConnection(port: server.port)
-            quitter.send("GET /big HTTP/1.1\r\n\r\n")
+            quitter.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
             _ = quitter.readRaw(count: 1000)
             var linger = linger(l_onoff: 1, l_linger: 0)  // close with a reset, mid-response
             setsockopt(quitter.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
         }
         usleep(100_000)
         let after = try RawConnection(port: server.port)
-        after.send("GET /hello HTTP/1.1\r\n\r\n")
+        after.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try after.readResponse().bodyText == "hello")
     }
 
@@ -100,10 +100,10 @@ import Testing
         let server = try startTestServer { $0.threads = 1 }
         defer { server.stop() }
         let hog = try RawConnection(port: server.port)
-        hog.send(String(repeating: "GET /big HTTP/1.1\r\n\r\n", count: 4))
+        hog.send(String(repeating: "GET /big HTTP/1.1\r\nHost: t\r\n\r\n", count: 4))
         usleep(100_000)
         let normal = try RawConnection(port: server.port)
-        normal.send("GET /hello HTTP/1.1\r\n\r\n")
+        normal.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try normal.readResponse().bodyText == "hello")
     }
 }

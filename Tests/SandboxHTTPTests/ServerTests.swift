@@ -22,7 +22,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n")
+        connection.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.headers["Connection"] == "close")
         #expect(connection.closedByPeer())
@@ -45,7 +45,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /items/1 HTTP/1.1\r\n\r\nGET /slow HTTP/1.1\r\n\r\nPOST /echo HTTP/1.1\r\nContent-Length: 3\r\n\r\nabcGET /items/4 HTTP/1.1\r\n\r\n")
+        connection.send("GET /items/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow HTTP/1.1\r\nHost: t\r\n\r\nPOST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabcGET /items/4 HTTP/1.1\r\nHost: t\r\n\r\n")
         let bodies = try (0 ..< 4).map { _ in try connection.readResponse().bodyText }
         #expect(bodies == [#"{"id":"1"}"#, "slow", "abc", #"{"id":"4"}"#])
     }
@@ -54,9 +54,9 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("POST /echo HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello")
+        connection.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello")
         #expect(try connection.readResponse().bodyText == "hello")
-        connection.send("POST /echo HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+        connection.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
         #expect(try connection.readResponse().bodyText == "abcde")
     }
 
@@ -64,7 +64,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        for byte in "POST /echo HTTP/1.1\r\nContent-Length: 2\r\n\r\nok".utf8 { connection.send([byte]) }
+        for byte in "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nok".utf8 { connection.send([byte]) }
         #expect(try connection.readResponse().bodyText == "ok")
     }
 
@@ -72,7 +72,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("POST /echo HTTP/1.1\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+        connection.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
         #expect(connection.readRaw(count: 25) == "HTTP/1.1 100 Continue\r\n\r\n")
         connection.send("body")
         #expect(try connection.readResponse().bodyText == "body")
@@ -82,7 +82,7 @@ import Testing
         let server = try startTestServer { $0.limits.maxBodyBytes = 100 }
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("POST /echo HTTP/1.1\r\nContent-Length: 101\r\nExpect: 100-continue\r\n\r\n")
+        connection.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 101\r\nExpect: 100-continue\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.bodyText == #"{"code":413,"message":"body too large"}"#)
@@ -93,7 +93,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("HEAD /hello HTTP/1.1\r\n\r\nGET /hello HTTP/1.1\r\n\r\n")
+        connection.send("HEAD /hello HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         let head = try connection.readResponse(method: "HEAD")
         #expect(head.status == 200)
         #expect(head.headers["Content-Length"] == "5")
@@ -105,11 +105,11 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /query?country=BR&amount=10.50&name=Jo%C3%A3o+da+Silva&empty= HTTP/1.1\r\n\r\n")
+        connection.send("GET /query?country=BR&amount=10.50&name=Jo%C3%A3o+da+Silva&empty= HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try connection.readResponse().bodyText == #"{"amount":"10.50","country":"BR","empty":"","name":"João da Silva"}"#)
-        connection.send("GET /items/a%2Fb%20c HTTP/1.1\r\n\r\n")
+        connection.send("GET /items/a%2Fb%20c HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try connection.readResponse().bodyText == #"{"id":"a/b c"}"#)
-        connection.send("GET /items/%zz HTTP/1.1\r\n\r\n")
+        connection.send("GET /items/%zz HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try connection.readResponse().status == 400)
     }
 
@@ -118,7 +118,7 @@ import Testing
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
         let body = "date=2020-03-12%2020%3A26%3A11&bank_reference_id=&external_id=cashoutV35381&cashout_id=60067"
-        connection.send("POST /form HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        connection.send("POST /form HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         #expect(try connection.readResponse().bodyText == #"{"bank_reference_id":"","cashout_id":"60067","date":"2020-03-12 20:26:11","external_id":"cashoutV35381"}"#)
     }
 
@@ -126,7 +126,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /nope HTTP/1.1\r\n\r\nDELETE /hello HTTP/1.1\r\n\r\n")
+        connection.send("GET /nope HTTP/1.1\r\nHost: t\r\n\r\nDELETE /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         let notFound = try connection.readResponse()
         #expect(notFound.status == 404)
         #expect(notFound.bodyText == #"{"code":404,"message":"No such endpoint: GET /nope"}"#)
@@ -139,7 +139,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /nothing HTTP/1.1\r\n\r\nGET /hello HTTP/1.1\r\n\r\n")
+        connection.send("GET /nothing HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         let empty = try connection.readResponse()
         #expect(empty.status == 204)
         #expect(empty.headers["Content-Length"] == nil)
@@ -153,10 +153,10 @@ import Testing
         defer { server.stop() }
         #expect(server.addresses.map(\.host) == ["127.0.0.1", "::1"])
         let v6 = try RawConnection(host: "::1", port: server.port)
-        v6.send("GET /peer HTTP/1.1\r\n\r\n")
+        v6.send("GET /peer HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try v6.readResponse().bodyText == "::1")
         let v4 = try RawConnection(host: "127.0.0.1", port: server.port)
-        v4.send("GET /peer HTTP/1.1\r\n\r\n")
+        v4.send("GET /peer HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try v4.readResponse().bodyText == "127.0.0.1")
     }
 
@@ -164,7 +164,7 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connections = try (0 ..< 600).map { _ in try RawConnection(port: server.port) }
-        for (i, connection) in connections.enumerated() { connection.send("GET /items/\(i) HTTP/1.1\r\n\r\n") }
+        for (i, connection) in connections.enumerated() { connection.send("GET /items/\(i) HTTP/1.1\r\nHost: t\r\n\r\n") }
         for (i, connection) in connections.enumerated() {
             #expect(try connection.readResponse().bodyText == #"{"id":"\#(i)"}"#)
         }
@@ -175,7 +175,7 @@ import Testing
         #expect(Set(servers.map(\.port)).count == 3)
         for server in servers {
             let connection = try RawConnection(port: server.port)
-            connection.send("GET /hello HTTP/1.1\r\n\r\n")
+            connection.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try connection.readResponse().status == 200)
         }
         for server in servers {
@@ -188,7 +188,7 @@ import Testing
     @Test func stopLetsARequestInFlightFinish() throws {
         let server = try startTestServer()
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /slow HTTP/1.1\r\n\r\n")
+        connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         usleep(50_000)
         server.stop()
         #expect(try connection.readResponse().bodyText == "slow")
