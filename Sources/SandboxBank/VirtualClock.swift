@@ -31,12 +31,18 @@ public final class VirtualClock: Sendable {
     public let mode: Mode
     /// Virtual milliseconds per real millisecond in `real` mode.
     public let timeScale: Double
+
+    /// The largest time scale: a virtual year passes in about 30 real seconds.
+    public static let maximumTimeScale: Double = 1_000_000
+
+    /// The latest time the clock reaches (year 9999): advancing stops there instead of overflowing.
+    public static let end = VirtualTime(milliseconds: 253_402_300_799_999)
     private let state: Mutex<State>
 
     /// A clock starting at `start` (default: now, to the second).
     public init(mode: Mode, timeScale: Double = 1, start: VirtualTime? = nil) {
         self.mode = mode
-        self.timeScale = timeScale
+        self.timeScale = timeScale.isFinite ? min(max(timeScale, 0), Self.maximumTimeScale) : 1
         let wall = Self.wallMilliseconds()
         state = Mutex(State(virtualAnchor: start?.milliseconds ?? wall / 1000 * 1000, realAnchor: wall))
     }
@@ -50,9 +56,10 @@ public final class VirtualClock: Sendable {
     @discardableResult
     public func advance(by duration: Duration) -> VirtualTime {
         let (seconds, attoseconds) = duration.components
-        let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let limit = Self.end.milliseconds
+        let milliseconds = seconds > limit / 1000 ? limit : max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         return state.withLock { state in
-            let now = current(state).milliseconds + milliseconds
+            let now = min(current(state).milliseconds, limit - milliseconds) + milliseconds
             state = State(virtualAnchor: now, realAnchor: Self.wallMilliseconds())
             return VirtualTime(milliseconds: now)
         }
@@ -61,7 +68,8 @@ public final class VirtualClock: Sendable {
     private func current(_ state: State) -> VirtualTime {
         guard mode == .real else { return VirtualTime(milliseconds: state.virtualAnchor) }
         let elapsed = Double(Self.wallMilliseconds() - state.realAnchor) * timeScale
-        return VirtualTime(milliseconds: state.virtualAnchor + Int64(elapsed))
+        let room = Double(Self.end.milliseconds - state.virtualAnchor)
+        return VirtualTime(milliseconds: state.virtualAnchor + Int64(min(max(elapsed, 0), room)))
     }
 
     private static func wallMilliseconds() -> Int64 {

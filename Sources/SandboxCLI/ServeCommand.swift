@@ -71,8 +71,8 @@ enum ServeCommand {
         configuration.clockMode = try arguments.value("clock", default: .real, expected: "real or manual") {
             VirtualClock.Mode(rawValue: $0)
         }
-        configuration.timeScale = try arguments.value("time-scale", default: 1, expected: "a positive number") {
-            Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        configuration.timeScale = try arguments.value("time-scale", default: 1, expected: "a number from 0.001 to 1000000") {
+            Double($0).flatMap { (0.001 ... VirtualClock.maximumTimeScale).contains($0) ? $0 : nil }
         }
         let format = try arguments.value("log-format", default: "text", expected: "text, json or off") {
             ["text", "json", "off"].contains($0) ? $0 : nil

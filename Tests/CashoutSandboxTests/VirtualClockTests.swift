@@ -22,6 +22,18 @@ import Testing
         #expect(elapsed >= 11_000 && elapsed < 40_000)
     }
 
+    @Test func hugeAdvancesAndScalesStopAtTheEndOfTimeInsteadOfTrapping() {
+        let manual = VirtualClock(mode: .manual, start: VirtualTime(milliseconds: 0))
+        manual.advance(by: .seconds(Int64.max))
+        #expect(manual.now == VirtualClock.end)
+        manual.advance(by: .seconds(1))
+        #expect(manual.now.iso8601 == "9999-12-31T23:59:59.999Z")
+        let fast = VirtualClock(mode: .real, timeScale: 1e300)
+        #expect(fast.timeScale == VirtualClock.maximumTimeScale)
+        usleep(5000)
+        #expect(fast.now <= VirtualClock.end)
+    }
+
     @Test(arguments: [
         ("1970-01-01T00:00:00Z", 0), ("2000-02-29T12:34:56Z", 951_827_696_000), ("2026-11-21T23:55:00.123Z", 1_795_305_300_123),
         ("1969-12-31T23:59:59Z", -1000), ("2100-03-01T00:00:00Z", 4_107_542_400_000),
