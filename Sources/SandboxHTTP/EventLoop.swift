@@ -88,7 +88,7 @@ final class EventLoop: @unchecked Sendable {
         defer {
             events.deallocate()
             for case let connection? in connections { close(connection) }
-            for handed in inbox.take() { Glibc.close(handed.fd) }
+            inbox.close()
         }
         now = Socket.monotonicMilliseconds()
         nextSweep = now + sweepInterval
@@ -184,9 +184,10 @@ final class EventLoop: @unchecked Sendable {
         if n == 0 {
             connection.peerClosed = true
         } else {
+            // Reading alone is not activity: a peer trickling bytes (even empty lines, which the
+            // parser skips) must not keep an idle connection open. Answers and sends are.
             if connection.parser.isIdle { connection.requestStartedAt = now }
             connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0 ..< n]))
-            connection.lastActivity = now
         }
         serve(connection)
     }
@@ -219,7 +220,7 @@ final class EventLoop: @unchecked Sendable {
                 switch event {
                 case .expectContinue: connection.output.append(contentsOf: ResponseEncoder.continueLine)
                 case .request(let request): answer(request, on: connection)
-                case .response: break
+                case .response: break  // a request parser produces none
                 }
             }
             if connection.peerClosed { connection.closeAfterWrite = true }
@@ -237,6 +238,7 @@ final class EventLoop: @unchecked Sendable {
                               http10: request.version == .http1_0, dateLine: date.headerLine, into: &connection.output)
         if !keepAlive { connection.closeAfterWrite = true }
         connection.requestStartedAt = now
+        connection.lastActivity = now
         settings.accessLog?.appendLine(method: request.method, path: request.path, status: response.status,
                                        nanoseconds: Socket.monotonicNanoseconds() - started,
                                        time: date.timestamp, to: &logBuffer)
@@ -244,7 +246,12 @@ final class EventLoop: @unchecked Sendable {
 
     /// Answers a request the parser refused, and closes after it.
     private func answer(_ error: HTTPParseError, on connection: Connection) {
-        let response = Router.error(error.status, error.description)
+        answer(Router.error(error.status, error.description), closing: connection)
+    }
+
+    /// Sends `response` to a request that never became whole (refused or too slow), logs it with
+    /// `-` for method and path, and closes after it.
+    private func answer(_ response: HTTPResponse, closing connection: Connection) {
         ResponseEncoder.write(response, keepAlive: false, headOnly: false, http10: false,
                               dateLine: date.headerLine, into: &connection.output)
         connection.closeAfterWrite = true
@@ -253,6 +260,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func flush(_ connection: Connection) {
+        guard !connection.isClosed else { return }
         while connection.hasPendingOutput {
             let n = connection.output.withUnsafeBytes { bytes in
                 send(connection.fd, bytes.baseAddress! + connection.outputOffset,
@@ -282,7 +290,7 @@ final class EventLoop: @unchecked Sendable {
             connection.waitingToWrite = false
         }
         if connection.closeAfterWrite {
-            if connection.peerClosed { close(connection) } else { linger(connection) }
+            if connection.peerClosed { close(connection) } else if connection.phase == .open { linger(connection) }
         } else {
             updateDeadline(connection)
         }
@@ -323,10 +331,7 @@ final class EventLoop: @unchecked Sendable {
             } else if connection.deadline <= now {
                 if connection.phase == .open && !connection.parser.isIdle && !connection.hasPendingOutput {
                     // Too slow sending a request: say so before closing.
-                    ResponseEncoder.write(Router.error(408, "request not received in time"), keepAlive: false,
-                                          headOnly: false, http10: false, dateLine: date.headerLine,
-                                          into: &connection.output)
-                    connection.closeAfterWrite = true
+                    answer(Router.error(408, "request not received in time"), closing: connection)
                     flush(connection)
                     if !connection.isClosed, connection.phase == .open { close(connection) }
                 } else {

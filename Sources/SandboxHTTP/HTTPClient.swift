@@ -16,6 +16,10 @@ public enum HTTPClient {
     public static func send(method: String, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                             timeout: Duration = .seconds(5), limits: HTTPLimits = HTTPLimits()) throws(HTTPClientError) -> HTTPResponse {
         let target = try URLParts(url)
+        for field in headers where !field.name.utf8.allSatisfy(\.isTokenByte) || field.name.isEmpty
+            || field.value.utf8.contains(where: { $0 == .cr || $0 == .lf || $0 == 0 }) {
+            throw .invalidHeader(field.name)
+        }
         let deadline = Socket.monotonicMilliseconds() + timeout.milliseconds
         let addresses: [SocketAddress]
         do { addresses = try SocketAddress.resolve(host: target.host, port: target.port) }
@@ -122,6 +126,8 @@ public enum HTTPClient {
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not `http://host[:port]/path`.
     case invalidURL(String)
+    /// A header name is not a token, or a value holds CR, LF or NUL.
+    case invalidHeader(String)
     /// The host name did not resolve.
     case cannotResolve(String)
     /// No address accepted the connection (refused, unreachable), or it broke.
@@ -134,6 +140,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL: \(url)"
+        case .invalidHeader(let name): "invalid header: \(name)"
         case .cannotResolve(let host): "cannot resolve host \(host)"
         case .connectionFailed(let why): "connection failed: \(why)"
         case .timedOut: "timed out"
@@ -151,7 +158,9 @@ struct URLParts {
     var authority: String
 
     init(_ url: String) throws(HTTPClientError) {
-        guard url.lowercased().hasPrefix("http://") else { throw .invalidURL(url) }
+        guard url.lowercased().hasPrefix("http://"), url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidURL(url)
+        }
         let rest = url.dropFirst(7)
         let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<slash]

@@ -48,6 +48,7 @@ public final class HTTPServer: Sendable {
     public let addresses: [SocketAddress]
     private let listeners: [Int32]
     private let loops: [EventLoop]
+    /// The running loop threads; emptied (under the lock, so a second caller waits) by `stop()`.
     private let threads: Mutex<[OSThread]>
 
     /// The port the server is listening on.
@@ -87,17 +88,20 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops accepting, lets requests in flight finish (up to the grace period), closes every
-    /// connection and waits for the loop threads. Safe to call more than once.
+    /// Stops accepting (new connections are refused at once), lets requests in flight finish (up
+    /// to the grace period), closes every connection and returns once the loop threads have
+    /// ended. Safe to call more than once, from any thread but a handler's.
     public func stop() {
-        let running = threads.withLock { threads in
-            defer { threads = [] }
-            return threads
+        threads.withLock { threads in
+            guard !threads.isEmpty else { return }
+            // Shut, not closed: the loops still have the descriptors registered, and a closed
+            // number could be reused by another socket before they let go of it.
+            for listener in listeners { shutdown(listener, Int32(SHUT_RDWR)) }
+            for loop in loops { loop.requestStop() }
+            for thread in threads { thread.join() }
+            for listener in listeners { close(listener) }
+            threads = []
         }
-        guard !running.isEmpty else { return }
-        for loop in loops { loop.requestStop() }
-        for thread in running { thread.join() }
-        for listener in listeners { close(listener) }
     }
 
     /// One listening socket per address; with port 0 the first bind picks the port and the other

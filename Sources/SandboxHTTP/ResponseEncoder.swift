@@ -26,7 +26,7 @@ enum ResponseEncoder {
             appendDecimal(response.body.count, to: &out)
             out.append(contentsOf: "\r\n".utf8)
         }
-        for field in response.headers where !ownedHeaders.contains(where: { field.name.equalsIgnoringASCIICase($0) }) {
+        for field in response.headers where isWritable(field) {
             out.append(contentsOf: field.name.utf8)
             out.append(contentsOf: ": ".utf8)
             out.append(contentsOf: field.value.utf8)
@@ -39,6 +39,14 @@ enum ResponseEncoder {
         }
         out.append(contentsOf: "\r\n".utf8)
         if !headOnly && !bodyless { out.append(contentsOf: response.body) }
+    }
+
+    /// Framing headers belong to the server, and a field that is not a token name and a value
+    /// without CR, LF or NUL is dropped: echoing a decoded parameter must never split a response.
+    private static func isWritable(_ field: (name: String, value: String)) -> Bool {
+        !field.name.isEmpty && field.name.utf8.allSatisfy(\.isTokenByte)
+            && field.value.utf8.allSatisfy { $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) }
+            && !ownedHeaders.contains { field.name.equalsIgnoringASCIICase($0) }
     }
 
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {

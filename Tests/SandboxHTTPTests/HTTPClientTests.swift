@@ -68,7 +68,17 @@ import Testing
         }
     }
 
-    @Test(arguments: ["https://x/", "ftp://x", "http://", "http://:80/", "http://x:0/", "http://x:99999/", "http://[::1/", "http://u@x/"])
+    @Test func headerValuesWithLineBreaksAreRefused() {
+        #expect(throws: HTTPClientError.invalidHeader("X-A")) {
+            try HTTPClient.send(method: "POST", url: "http://127.0.0.1:9/", headers: ["X-A": "1\r\nX-B: 2"])
+        }
+        #expect(throws: HTTPClientError.invalidHeader("Bad Name")) {
+            try HTTPClient.send(method: "POST", url: "http://127.0.0.1:9/", headers: ["Bad Name": "1"])
+        }
+    }
+
+    @Test(arguments: ["https://x/", "ftp://x", "http://", "http://:80/", "http://x:0/", "http://x:99999/", "http://[::1/", "http://u@x/",
+                      "http://x/a b", "http://x/a\r\nHost: y"])
     func invalidURLsAreRefused(url: String) {
         #expect(throws: HTTPClientError.invalidURL(url)) { try HTTPClient.send(method: "GET", url: url) }
     }

@@ -85,6 +85,12 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
         #expect(requests(events).count == 1)
     }
 
+    @Test func http10RequestsMayUseChunkedBodies() throws {
+        let request = try #require(requests(try parse("POST /x HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")).first)
+        #expect(request.body == Array("ok".utf8))
+        #expect(!request.keepAlive)
+    }
+
     @Test func http10AndKeepAliveRules() throws {
         let parsed = requests(try parse("GET / HTTP/1.0\r\n\r\nGET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n"))
         #expect(parsed.map(\.version) == [.http1_0, .http1_0, .http1_1, .http1_1])

@@ -96,14 +96,67 @@ import Testing
         #expect(try after.readResponse().bodyText == "hello")
     }
 
-    @Test func aClientThatNeverReadsDoesNotBlockOthers() throws {
+    @Test func aClientThatNeverReadsIsHeldBackAndDoesNotBlockOthers() throws {
         let server = try startTestServer { $0.threads = 1 }
         defer { server.stop() }
         let hog = try RawConnection(port: server.port)
-        hog.send(String(repeating: "GET /big HTTP/1.1\r\nHost: t\r\n\r\n", count: 4))
-        usleep(100_000)
+        hog.setSendTimeout(1)
+        // 64 MiB of pipelined requests for 8 MiB responses, never reading: once its responses back
+        // up, the server stops reading, so the sends stall at the kernel buffers' worth.
+        let requests = Array(String(repeating: "GET /big HTTP/1.1\r\nHost: t\r\n\r\n", count: 64 << 20 / 33).utf8)
+        let sent = hog.send(requests)
+        #expect(sent < 32 << 20)
         let normal = try RawConnection(port: server.port)
         normal.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try normal.readResponse().bodyText == "hello")
+    }
+
+    @Test func aSlowBodyIsCutOffWith408() throws {
+        let server = try startTestServer { $0.bodyTimeout = .milliseconds(300) }
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let started = monotonicSeconds()
+        connection.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
+        #expect(try connection.readResponse().status == 408)
+        #expect(connection.closedByPeer())
+        #expect(monotonicSeconds() - started < 1.5)
+    }
+
+    @Test func emptyLinesDoNotKeepAnIdleConnectionOpen() throws {
+        let server = try startTestServer { $0.idleTimeout = .milliseconds(300) }
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, receiveTimeout: 0.1)
+        let started = monotonicSeconds()
+        var closed = false
+        while !closed, monotonicSeconds() - started < 3 {
+            connection.send("\r\n")
+            closed = connection.closedByPeer()
+        }
+        #expect(closed)
+        #expect(monotonicSeconds() - started < 1.5)
+    }
+
+    @Test func aRefusedUploadStillGetsItsAnswerInsteadOfAReset() throws {
+        let server = try startTestServer { $0.limits.maxBodyBytes = 1024 }
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        // The client sends its whole 512 KiB body before reading; the server refuses after the
+        // head, then keeps draining until the client is done, so the 413 is read, not reset.
+        let body = [UInt8](repeating: UInt8(ascii: "u"), count: 512 * 1024)
+        connection.send(Array("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+    }
+
+    @Test func decodedParametersCannotSplitAResponse() throws {
+        let server = try startTestServer()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /echo-header/a%0D%0ASet-Cookie:%20stolen HTTP/1.1\r\nHost: t\r\n\r\nGET /echo-header/plain HTTP/1.1\r\nHost: t\r\n\r\n")
+        let injected = try connection.readResponse()
+        #expect(injected.headers["Set-Cookie"] == nil)
+        #expect(injected.headers["X-Echo"] == nil)
+        #expect(injected.headers["X-Fixed"] == "yes")
+        #expect(try connection.readResponse().headers["X-Echo"] == "plain")
     }
 }

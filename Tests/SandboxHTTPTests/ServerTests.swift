@@ -185,6 +185,18 @@ import Testing
         }
     }
 
+    @Test func stopClosesIdleConnectionsAndRefusesNewOnesAtOnce() throws {
+        let server = try startTestServer()
+        let idle = try RawConnection(port: server.port)
+        idle.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        let started = monotonicSeconds()
+        server.stop()
+        #expect(monotonicSeconds() - started < 1)  // nothing in flight: no grace period to wait out
+        #expect(idle.closedByPeer())
+        #expect(throws: SocketError.self) { try RawConnection(port: server.port) }
+    }
+
     @Test func stopLetsARequestInFlightFinish() throws {
         let server = try startTestServer()
         let connection = try RawConnection(port: server.port)

@@ -27,6 +27,9 @@ func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in
     }
     router.add("GET /peer") { request in .text(request.remoteAddress?.host ?? "?") }
     router.add("GET /nothing") { _ in HTTPResponse(status: 204) }
+    router.add("GET /echo-header/{value}") { request in
+        HTTPResponse(headers: ["X-Echo": request.parameters["value"] ?? "", "X-Fixed": "yes"])
+    }
     return try HTTPServer.start(configuration: configuration, handler: router.respond)
 }
 
@@ -50,13 +53,22 @@ final class RawConnection {
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    /// Sends all of `bytes` unless the peer stops taking them; returns how many were sent.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { return }
+            guard n > 0 else { break }
             offset += n
         }
+        return offset
+    }
+
+    /// Makes a send that cannot progress give up after `seconds`.
+    func setSendTimeout(_ seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Reads the next response; throws on timeout or a close before a whole response.
