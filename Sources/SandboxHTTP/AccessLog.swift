@@ -1,6 +1,4 @@
-import Glibc
 import SandboxJSON
-import Synchronization
 
 /// One line per request: time, method, path, status and duration, as text or JSON.
 ///
@@ -47,7 +45,7 @@ public struct AccessLog: Sendable {
             buffer.append(UInt8(ascii: " "))
             buffer.append(contentsOf: path.utf8)
             buffer.append(UInt8(ascii: " "))
-            ResponseEncoder.appendDecimal(status, to: &buffer)
+            buffer.appendDecimal(status)
             buffer.append(UInt8(ascii: " "))
             appendMilliseconds(nanoseconds, to: &buffer)
             buffer.append(contentsOf: "ms\n".utf8)
@@ -64,34 +62,11 @@ public struct AccessLog: Sendable {
     /// `1.234` for 1,234,567 ns: milliseconds with three decimals.
     private func appendMilliseconds(_ nanoseconds: Int64, to buffer: inout [UInt8]) {
         let micros = Int(max(0, nanoseconds) / 1000)
-        ResponseEncoder.appendDecimal(micros / 1000, to: &buffer)
+        buffer.appendDecimal(micros / 1000)
         buffer.append(UInt8(ascii: "."))
         let fraction = micros % 1000
         buffer.append(UInt8(ascii: "0") + UInt8(fraction / 100))
         buffer.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
         buffer.append(UInt8(ascii: "0") + UInt8(fraction % 10))
-    }
-}
-
-/// Serialized writes to file descriptor 1, shared by the access log and the CLI's own messages.
-public enum StandardOutput {
-    private static let lock = Mutex(())
-
-    /// Writes all of `bytes` to standard output as one uninterrupted block.
-    public static func write(_ bytes: [UInt8]) {
-        lock.withLock { _ in
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Glibc.write(1, raw.baseAddress! + offset, raw.count - offset)
-                    if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-                }
-            }
-        }
-    }
-
-    /// Writes a line of text.
-    public static func writeLine(_ text: String) {
-        write(Array((text + "\n").utf8))
     }
 }

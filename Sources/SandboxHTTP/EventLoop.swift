@@ -29,30 +29,30 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private static let maxEvents: Int32 = 256
-    private static let maxBufferedOutput = 1 << 20
-    private static let lingerTime: Int64 = 2000
+    static let maxBufferedOutput = 1 << 20
+    static let lingerTime: Int64 = 2000
 
     private let epoll: Int32
     private let index: Int
     private let balancer: ConnectionBalancer
     private var inbox: ConnectionInbox { balancer.inboxes[index] }
-    private var listeners: [Int32]
-    private var pausedListeners: [Int32] = []
-    private let handler: HTTPHandler
-    private let settings: Settings
+    var listeners: [Int32]
+    var pausedListeners: [Int32] = []
+    let handler: HTTPHandler
+    let settings: Settings
     private let sweepInterval: Int64
     private let stopRequested = Atomic<Bool>(false)
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     // Loop-thread state.
-    private var connections: [Connection?] = []
+    var connections: [Connection?] = []
     private var openCount = 0
-    private var date = DateCache()
-    private var logBuffer: [UInt8] = []
-    private var now: Int64 = 0
+    var date = DateCache()
+    var logBuffer: [UInt8] = []
+    var now: Int64 = 0
     private var nextSweep: Int64 = 0
-    private var stopping = false
-    private var stopDeadline = Int64.max
+    var stopping = false
+    var stopDeadline = Int64.max
 
     init(index: Int, balancer: ConnectionBalancer, listeners: [Int32], settings: Settings,
          handler: @escaping HTTPHandler) throws(SocketError) {
@@ -197,112 +197,7 @@ final class EventLoop: @unchecked Sendable {
         if !connection.isClosed, !connection.hasPendingOutput, !connection.parser.isIdle { serve(connection) }
     }
 
-    // MARK: - Requests and responses
-
-    /// Answers every complete request buffered on `connection`, then sends.
-    private func serve(_ connection: Connection) {
-        var outputFull: Bool
-        repeat {
-            outputFull = false
-            while !connection.closeAfterWrite {
-                if connection.output.count - connection.outputOffset >= Self.maxBufferedOutput {
-                    outputFull = true
-                    break
-                }
-                let event: HTTPParser.Event?
-                do {
-                    event = try connection.parser.next()
-                } catch {
-                    answer(error, on: connection)
-                    break
-                }
-                guard let event else { break }
-                switch event {
-                case .expectContinue: connection.output.append(contentsOf: ResponseEncoder.continueLine)
-                case .request(let request): answer(request, on: connection)
-                case .response: break  // a request parser produces none
-                }
-            }
-            if connection.peerClosed { connection.closeAfterWrite = true }
-            flush(connection)
-        } while outputFull && !connection.isClosed && !connection.hasPendingOutput
-    }
-
-    private func answer(_ request: HTTPRequest, on connection: Connection) {
-        let started = settings.accessLog == nil ? 0 : Socket.monotonicNanoseconds()
-        var request = request
-        request.remoteAddress = connection.remoteAddress
-        let keepAlive = request.keepAlive && !stopping
-        let response = handler(request)
-        ResponseEncoder.write(response, keepAlive: keepAlive, headOnly: request.method == "HEAD",
-                              http10: request.version == .http1_0, dateLine: date.headerLine, into: &connection.output)
-        if !keepAlive { connection.closeAfterWrite = true }
-        connection.requestStartedAt = now
-        connection.lastActivity = now
-        settings.accessLog?.appendLine(method: request.method, path: request.path, status: response.status,
-                                       nanoseconds: Socket.monotonicNanoseconds() - started,
-                                       time: date.timestamp, to: &logBuffer)
-    }
-
-    /// Answers a request the parser refused, and closes after it.
-    private func answer(_ error: HTTPParseError, on connection: Connection) {
-        answer(Router.error(error.status, error.description), closing: connection)
-    }
-
-    /// Sends `response` to a request that never became whole (refused or too slow), logs it with
-    /// `-` for method and path, and closes after it.
-    private func answer(_ response: HTTPResponse, closing connection: Connection) {
-        ResponseEncoder.write(response, keepAlive: false, headOnly: false, http10: false,
-                              dateLine: date.headerLine, into: &connection.output)
-        connection.closeAfterWrite = true
-        settings.accessLog?.appendLine(method: "-", path: "-", status: response.status, nanoseconds: 0,
-                                       time: date.timestamp, to: &logBuffer)
-    }
-
-    private func flush(_ connection: Connection) {
-        guard !connection.isClosed else { return }
-        while connection.hasPendingOutput {
-            let n = connection.output.withUnsafeBytes { bytes in
-                send(connection.fd, bytes.baseAddress! + connection.outputOffset,
-                     bytes.count - connection.outputOffset, Int32(MSG_NOSIGNAL))
-            }
-            if n > 0 {
-                connection.outputOffset += n
-                connection.lastActivity = now
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                if !connection.waitingToWrite {
-                    control(EPOLL_CTL_MOD, connection.fd, cepoll_out)
-                    connection.waitingToWrite = true
-                }
-                updateDeadline(connection)
-                return
-            } else {
-                close(connection)  // EPIPE, ECONNRESET: the peer is gone.
-                return
-            }
-        }
-        connection.output.removeAll(keepingCapacity: connection.output.capacity <= 64 * 1024)
-        connection.outputOffset = 0
-        if connection.waitingToWrite {
-            control(EPOLL_CTL_MOD, connection.fd, cepoll_in)
-            connection.waitingToWrite = false
-        }
-        if connection.closeAfterWrite {
-            if connection.peerClosed { close(connection) } else if connection.phase == .open { linger(connection) }
-        } else {
-            updateDeadline(connection)
-        }
-    }
-
-    private func linger(_ connection: Connection) {
-        shutdown(connection.fd, Int32(SHUT_WR))
-        connection.phase = .lingering
-        connection.deadline = now + Self.lingerTime
-    }
-
-    private func close(_ connection: Connection) {
+    func close(_ connection: Connection) {
         guard !connection.isClosed else { return }
         connection.isClosed = true
         connections[Int(connection.fd)] = nil
@@ -310,61 +205,13 @@ final class EventLoop: @unchecked Sendable {
         Glibc.close(connection.fd)
     }
 
-    // MARK: - Deadlines and stopping
-
-    private func updateDeadline(_ connection: Connection) {
-        guard connection.phase == .open else { return }
-        if connection.hasPendingOutput || connection.parser.isIdle {
-            connection.deadline = connection.lastActivity + settings.idleTimeout
-        } else if connection.parser.isReadingHead {
-            connection.deadline = connection.requestStartedAt + settings.headerTimeout
-        } else {
-            connection.deadline = connection.requestStartedAt + settings.bodyTimeout
-        }
-    }
-
-    private func sweep() {
-        for case let connection? in connections {
-            let idle = connection.phase == .open && connection.parser.isIdle && !connection.hasPendingOutput
-            if stopping && idle {
-                close(connection)
-            } else if connection.deadline <= now {
-                if connection.phase == .open && !connection.parser.isIdle && !connection.hasPendingOutput {
-                    // Too slow sending a request: say so before closing.
-                    answer(Router.error(408, "request not received in time"), closing: connection)
-                    flush(connection)
-                    if !connection.isClosed, connection.phase == .open { close(connection) }
-                } else {
-                    close(connection)
-                }
-            }
-        }
-        if !stopping {
-            for listener in pausedListeners {
-                control(EPOLL_CTL_ADD, listener, cepoll_in | cepoll_exclusive)
-                listeners.append(listener)
-            }
-            pausedListeners.removeAll()
-        }
-    }
-
-    private func beginStop() {
-        stopping = true
-        // The listening sockets are shared: the server closes them once every loop has ended.
-        for listener in listeners { control(EPOLL_CTL_DEL, listener, 0) }
-        listeners.removeAll()
-        pausedListeners.removeAll()
-        stopDeadline = now + settings.gracePeriod
-        sweep()
-    }
-
-    private func flushLog() {
+    func flushLog() {
         guard !logBuffer.isEmpty, let log = settings.accessLog else { return }
         log.write(logBuffer)
         logBuffer.removeAll(keepingCapacity: true)
     }
 
-    private func control(_ operation: Int32, _ fd: Int32, _ events: UInt32) {
+    func control(_ operation: Int32, _ fd: Int32, _ events: UInt32) {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd

@@ -36,7 +36,7 @@ public enum FormURLEncoding {
             if byte == UInt8(ascii: "%") {
                 let h = bytes.index(after: i)
                 guard h != bytes.endIndex, bytes.index(after: h) != bytes.endIndex,
-                      let high = hexValue(bytes[h]), let low = hexValue(bytes[bytes.index(after: h)])
+                      let high = bytes[h].hexValue, let low = bytes[bytes.index(after: h)].hexValue
                 else { return nil }
                 out.append(high << 4 | low)
                 i = bytes.index(h, offsetBy: 2)
@@ -65,14 +65,5 @@ public enum FormURLEncoding {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -84,7 +84,3 @@ extension StringProtocol {
         return s[first...last]
     }
 }
-
-extension UInt8 {
-    var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self | 0x20 : self }
-}

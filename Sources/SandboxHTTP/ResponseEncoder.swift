@@ -23,7 +23,7 @@ enum ResponseEncoder {
         let bodyless = response.status == 204 || response.status == 304 || response.status < 200
         if !bodyless {
             out.append(contentsOf: "Content-Length: ".utf8)
-            appendDecimal(response.body.count, to: &out)
+            out.appendDecimal(response.body.count)
             out.append(contentsOf: "\r\n".utf8)
         }
         for field in response.headers where isWritable(field) {
@@ -47,10 +47,5 @@ enum ResponseEncoder {
         !field.name.isEmpty && field.name.utf8.allSatisfy(\.isTokenByte)
             && field.value.utf8.allSatisfy { $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) }
             && !ownedHeaders.contains { field.name.equalsIgnoringASCIICase($0) }
-    }
-
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &out) }
-        out.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }

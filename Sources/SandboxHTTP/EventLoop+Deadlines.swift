@@ -1,0 +1,53 @@
+import CEpoll
+import Glibc
+
+// Deadlines (header, body and idle timeouts, lingering), the sweep that enforces them a few times
+// per timeout period, and the start of a graceful stop.
+extension EventLoop {
+
+    func updateDeadline(_ connection: Connection) {
+        guard connection.phase == .open else { return }
+        if connection.hasPendingOutput || connection.parser.isIdle {
+            connection.deadline = connection.lastActivity + settings.idleTimeout
+        } else if connection.parser.isReadingHead {
+            connection.deadline = connection.requestStartedAt + settings.headerTimeout
+        } else {
+            connection.deadline = connection.requestStartedAt + settings.bodyTimeout
+        }
+    }
+
+    func sweep() {
+        for case let connection? in connections {
+            let idle = connection.phase == .open && connection.parser.isIdle && !connection.hasPendingOutput
+            if stopping && idle {
+                close(connection)
+            } else if connection.deadline <= now {
+                if connection.phase == .open && !connection.parser.isIdle && !connection.hasPendingOutput {
+                    // Too slow sending a request: say so before closing.
+                    answer(Router.error(408, "request not received in time"), closing: connection)
+                    flush(connection)
+                    if !connection.isClosed, connection.phase == .open { close(connection) }
+                } else {
+                    close(connection)
+                }
+            }
+        }
+        if !stopping {
+            for listener in pausedListeners {
+                control(EPOLL_CTL_ADD, listener, cepoll_in | cepoll_exclusive)
+                listeners.append(listener)
+            }
+            pausedListeners.removeAll()
+        }
+    }
+
+    func beginStop() {
+        stopping = true
+        // The listening sockets are shared: the server closes them once every loop has ended.
+        for listener in listeners { control(EPOLL_CTL_DEL, listener, 0) }
+        listeners.removeAll()
+        pausedListeners.removeAll()
+        stopDeadline = now + settings.gracePeriod
+        sweep()
+    }
+}

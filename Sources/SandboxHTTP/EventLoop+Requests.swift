@@ -1,0 +1,110 @@
+import CEpoll
+import Glibc
+
+// Answering: parsed requests go to the handler in order, responses into the connection's output,
+// which is sent as far as the socket takes it; a response that closes the connection lingers.
+extension EventLoop {
+
+    /// Answers every complete request buffered on `connection`, then sends.
+    func serve(_ connection: Connection) {
+        var outputFull: Bool
+        repeat {
+            outputFull = false
+            while !connection.closeAfterWrite {
+                if connection.output.count - connection.outputOffset >= Self.maxBufferedOutput {
+                    outputFull = true
+                    break
+                }
+                let event: HTTPParser.Event?
+                do {
+                    event = try connection.parser.next()
+                } catch {
+                    answer(error, on: connection)
+                    break
+                }
+                guard let event else { break }
+                switch event {
+                case .expectContinue: connection.output.append(contentsOf: ResponseEncoder.continueLine)
+                case .request(let request): answer(request, on: connection)
+                case .response: break  // a request parser produces none
+                }
+            }
+            if connection.peerClosed { connection.closeAfterWrite = true }
+            flush(connection)
+        } while outputFull && !connection.isClosed && !connection.hasPendingOutput
+    }
+
+    func answer(_ request: HTTPRequest, on connection: Connection) {
+        let started = settings.accessLog == nil ? 0 : Socket.monotonicNanoseconds()
+        var request = request
+        request.remoteAddress = connection.remoteAddress
+        let keepAlive = request.keepAlive && !stopping
+        let response = handler(request)
+        ResponseEncoder.write(response, keepAlive: keepAlive, headOnly: request.method == "HEAD",
+                              http10: request.version == .http1_0, dateLine: date.headerLine, into: &connection.output)
+        if !keepAlive { connection.closeAfterWrite = true }
+        connection.requestStartedAt = now
+        connection.lastActivity = now
+        settings.accessLog?.appendLine(method: request.method, path: request.path, status: response.status,
+                                       nanoseconds: Socket.monotonicNanoseconds() - started,
+                                       time: date.timestamp, to: &logBuffer)
+    }
+
+    /// Answers a request the parser refused, and closes after it.
+    func answer(_ error: HTTPParseError, on connection: Connection) {
+        answer(Router.error(error.status, error.description), closing: connection)
+    }
+
+    /// Sends `response` to a request that never became whole (refused or too slow), logs it with
+    /// `-` for method and path, and closes after it.
+    func answer(_ response: HTTPResponse, closing connection: Connection) {
+        ResponseEncoder.write(response, keepAlive: false, headOnly: false, http10: false,
+                              dateLine: date.headerLine, into: &connection.output)
+        connection.closeAfterWrite = true
+        settings.accessLog?.appendLine(method: "-", path: "-", status: response.status, nanoseconds: 0,
+                                       time: date.timestamp, to: &logBuffer)
+    }
+
+    func flush(_ connection: Connection) {
+        guard !connection.isClosed else { return }
+        while connection.hasPendingOutput {
+            let n = connection.output.withUnsafeBytes { bytes in
+                send(connection.fd, bytes.baseAddress! + connection.outputOffset,
+                     bytes.count - connection.outputOffset, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 {
+                connection.outputOffset += n
+                connection.lastActivity = now
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                if !connection.waitingToWrite {
+                    control(EPOLL_CTL_MOD, connection.fd, cepoll_out)
+                    connection.waitingToWrite = true
+                }
+                updateDeadline(connection)
+                return
+            } else {
+                close(connection)  // EPIPE, ECONNRESET: the peer is gone.
+                return
+            }
+        }
+        connection.output.removeAll(keepingCapacity: connection.output.capacity <= 64 * 1024)
+        connection.outputOffset = 0
+        if connection.waitingToWrite {
+            control(EPOLL_CTL_MOD, connection.fd, cepoll_in)
+            connection.waitingToWrite = false
+        }
+        if connection.closeAfterWrite {
+            if connection.peerClosed { close(connection) } else if connection.phase == .open { linger(connection) }
+        } else {
+            updateDeadline(connection)
+        }
+    }
+
+    func linger(_ connection: Connection) {
+        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.phase = .lingering
+        connection.deadline = now + Self.lingerTime
+    }
+}

@@ -1,0 +1,25 @@
+import Glibc
+import Synchronization
+
+/// Serialized writes to file descriptor 1, shared by the access log and the CLI's own messages.
+public enum StandardOutput {
+    private static let lock = Mutex(())
+
+    /// Writes all of `bytes` to standard output as one uninterrupted block.
+    public static func write(_ bytes: [UInt8]) {
+        lock.withLock { _ in
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc.write(1, raw.baseAddress! + offset, raw.count - offset)
+                    if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
+                }
+            }
+        }
+    }
+
+    /// Writes a line of text.
+    public static func writeLine(_ text: String) {
+        write(Array((text + "\n").utf8))
+    }
+}
