@@ -4,7 +4,7 @@ import Glibc
 // Deadlines (header, body and idle timeouts, lingering), the sweep that enforces them a few times
 // per timeout period, and the start of a graceful stop.
 extension EventLoop {
-
+    /// When the connection is next due for closing, from what it is waiting for.
     func updateDeadline(_ connection: Connection) {
         guard connection.phase == .open else { return }
         if connection.hasPendingOutput || connection.parser.isIdle {
@@ -16,6 +16,7 @@ extension EventLoop {
         }
     }
 
+    /// Closes or answers 408 to every connection past its deadline; while stopping, closes idle ones.
     func sweep() {
         for case let connection? in connections {
             let idle = connection.phase == .open && connection.parser.isIdle && !connection.hasPendingOutput
@@ -41,6 +42,7 @@ extension EventLoop {
         }
     }
 
+    /// Stops watching the listening sockets and starts the grace period.
     func beginStop() {
         stopping = true
         // The listening sockets are shared: the server closes them once every loop has ended.

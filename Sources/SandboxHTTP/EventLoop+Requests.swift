@@ -4,7 +4,6 @@ import Glibc
 // Answering: parsed requests go to the handler in order, responses into the connection's output,
 // which is sent as far as the socket takes it; a response that closes the connection lingers.
 extension EventLoop {
-
     /// Answers every complete request buffered on `connection`, then sends.
     func serve(_ connection: Connection) {
         var outputFull: Bool
