@@ -17,14 +17,20 @@ let package = Package(
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),
         // Layer 2: the dialect-neutral bank core.
         .target(name: "SandboxBank"),
-        // Layer 3: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxJSON", "SandboxCrypto"]),
+        // Layer 3: dialects. D24 Cashouts v3: its country rules (pure data and check digits) and the
+        // adapter that decodes, authenticates, validates, calls the bank and answers.
+        .target(name: "SandboxD24Rules"),
+        .target(name: "SandboxD24", dependencies: ["SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
+        // Layer 4: the facade users embed, and the command line on top of it.
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxJSON", "SandboxCrypto"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"]),
+        .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
+        .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP"]),
     ]

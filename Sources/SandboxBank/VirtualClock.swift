@@ -65,6 +65,16 @@ public final class VirtualClock: Sendable {
         }
     }
 
+    /// Moves the clock forward to `time`; a time in the past leaves it where it is.
+    @discardableResult
+    public func advance(to time: VirtualTime) -> VirtualTime {
+        state.withLock { state in
+            let now = max(current(state).milliseconds, min(time.milliseconds, Self.end.milliseconds))
+            state = State(virtualAnchor: now, realAnchor: Self.wallMilliseconds())
+            return VirtualTime(milliseconds: now)
+        }
+    }
+
     private func current(_ state: State) -> VirtualTime {
         guard mode == .real else { return VirtualTime(milliseconds: state.virtualAnchor) }
         let elapsed = Double(Self.wallMilliseconds() - state.realAnchor) * timeScale

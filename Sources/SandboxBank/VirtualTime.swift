@@ -79,5 +79,19 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public var description: String { iso8601 }
 
+    /// This time plus `duration` (whole milliseconds), stopping at the clock's end.
+    public func adding(_ duration: Duration) -> VirtualTime {
+        let (seconds, attoseconds) = duration.components
+        let limit = VirtualClock.end.milliseconds
+        let delta = seconds > limit / 1000 ? limit : seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return VirtualTime(milliseconds: min(milliseconds, limit - delta) + delta)
+    }
+
+    /// The UTC calendar day, `2026-01-05`, as limits count days.
+    public var day: String { String(iso8601.prefix(10)) }
+
+    /// The UTC calendar month, `2026-01`, as limits count months.
+    public var month: String { String(iso8601.prefix(7)) }
+
     public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool { lhs.milliseconds < rhs.milliseconds }
 }

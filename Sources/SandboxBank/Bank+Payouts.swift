@@ -1,0 +1,112 @@
+// Creating payouts and changing their status: the balance, the limits, the ledger, the timeline
+// and the notifications all follow from here, under the one lock.
+
+extension Bank {
+    /// Creates a payout: checks (in order) the external id, the currency, the minimum amount, the
+    /// limits and the balance; debits the balance; starts the bank's timeline unless on hold.
+    public func createPayout(_ request: PayoutRequest) throws(PayoutRefusal) -> Payout {
+        let now = clock.now
+        return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
+            guard var merchant = s.merchants[request.merchant] else { throw .unknownMerchant }
+            guard s.externalIDs[merchant.login]?[request.externalID] == nil else { throw .duplicateExternalID }
+            guard let settlement = convert(request.amount, from: request.currency, to: merchant.currency) else {
+                throw .unsupportedCurrency
+            }
+            if let minimum = merchant.minimumAmounts[request.country], settlement < minimum {
+                let local = convert(minimum, from: merchant.currency, to: request.currency) ?? minimum
+                throw .belowMinimum(currency: request.currency, amount: local)
+            }
+            let usage = s.usage[merchant.login] ?? [:]
+            if let limit = merchant.limits.transaction, settlement > limit { throw .limitExceeded(.transaction) }
+            if let limit = merchant.limits.daily, (usage[now.day] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
+            if let limit = merchant.limits.monthly, (usage[now.month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
+            guard settlement <= merchant.balance else { throw .insufficientFunds }
+
+            let id = s.nextPayoutID
+            s.nextPayoutID += 1
+            let status: PayoutStatus = request.onHold ? .onHold : .pending
+            let payout = Payout(
+                id: id, merchant: merchant.login, externalID: request.externalID, country: request.country,
+                currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
+                notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
+                history: [StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)])
+            s.payouts[id] = payout
+            s.payoutOrder.append(id)
+            s.externalIDs[merchant.login, default: [:]][request.externalID] = id
+            s.usage[merchant.login, default: [:]][now.day, default: .zero] += settlement
+            s.usage[merchant.login, default: [:]][now.month, default: .zero] += settlement
+            merchant.balance -= settlement
+            s.merchants[merchant.login] = merchant
+            appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
+            s.timelines[id] = configuration.timeline(payout)
+            s.generations[id] = 0
+            if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
+            return payout
+        }
+    }
+
+    /// Changes a payout's status now, on behalf of `actor` (`merchant` or `admin`). A change made
+    /// by anyone but the bank's own timeline replaces the timeline: releasing a held payout starts
+    /// it again from the beginning, any other change ends it.
+    @discardableResult
+    public func changeStatus(payoutID: Int, to status: PayoutStatus, by actor: String, rejectionCode: Int? = nil,
+                             rejectionReason: String? = nil, bankReferenceID: String? = nil) throws(TransitionError) -> Payout? {
+        let now = clock.now
+        return try state.withLock { (s) throws(TransitionError) -> Payout? in
+            guard s.payouts[payoutID] != nil else { return nil }
+            let step = TimelineStep(after: .zero, status: status, rejectionCode: rejectionCode,
+                                    rejectionReason: rejectionReason, bankReferenceID: bankReferenceID)
+            try apply(&s, step, to: payoutID, at: now, by: actor)
+            s.generations[payoutID, default: 0] += 1
+            if status == .pending { scheduleTimeline(&s, payoutID: payoutID, from: now) }
+            return s.payouts[payoutID]
+        }
+    }
+
+    /// The one place a status changes: checks the lifecycle, records the change, refunds when the
+    /// new status says so, and queues the notification.
+    func apply(_ s: inout State, _ step: TimelineStep, to payoutID: Int, at time: VirtualTime, by actor: String) throws(TransitionError) {
+        guard var payout = s.payouts[payoutID] else { return }
+        guard payout.status.canChange(to: step.status) else { throw TransitionError(from: payout.status, to: step.status) }
+        payout.status = step.status
+        if step.status == .rejected || step.status == .returned {
+            payout.rejectionCode = step.rejectionCode
+            payout.rejectionReason = step.rejectionReason
+        }
+        if let reference = step.bankReferenceID { payout.bankReferenceID = reference }
+        if let reason = step.statusReason { payout.statusReason = reason }
+        payout.history.append(StatusChange(status: step.status, at: time, by: actor,
+                                           rejectionCode: payout.rejectionCode, rejectionReason: payout.rejectionReason))
+        s.payouts[payoutID] = payout
+        if step.status.refunds, var merchant = s.merchants[payout.merchant] {
+            merchant.balance += payout.settlementAmount
+            s.merchants[merchant.login] = merchant
+            appendLedger(&s, merchant: merchant, payoutID: payoutID, kind: .refund, amount: payout.settlementAmount, at: time)
+        }
+        let notification = StatusNotification(
+            id: s.notifications.count + 1, payoutID: payoutID, merchant: payout.merchant, externalID: payout.externalID,
+            status: step.status, changedAt: time, bankReferenceID: payout.bankReferenceID, statusReason: payout.statusReason,
+            comments: payout.fields["comments"], url: payout.notificationURL,
+            state: payout.notificationURL == nil ? .noURL : .pending, attempts: [],
+            nextAttemptAt: payout.notificationURL == nil ? nil : time)
+        s.notifications.append(notification)
+        if notification.url != nil { s.queue.schedule(.delivery(notificationID: notification.id), at: time) }
+    }
+
+    func scheduleTimeline(_ s: inout State, payoutID: Int, from time: VirtualTime) {
+        guard let first = s.timelines[payoutID]?.first else { return }
+        s.queue.schedule(.timeline(payoutID: payoutID, generation: s.generations[payoutID] ?? 0, step: 0), at: time.adding(first.after))
+    }
+
+    private func appendLedger(_ s: inout State, merchant: Merchant, payoutID: Int, kind: LedgerEntry.Kind, amount: Money, at time: VirtualTime) {
+        s.ledger.append(LedgerEntry(id: s.ledger.count + 1, merchant: merchant.login, payoutID: payoutID, kind: kind,
+                                    amount: amount, balanceAfter: merchant.balance, at: time))
+    }
+
+    /// `amount` in `currency` expressed in `target`, through USD.
+    func convert(_ amount: Money, from currency: String, to target: String) -> Money? {
+        if currency == target { return amount }
+        guard let usd = configuration.rates.toUSD(amount, from: currency) else { return nil }
+        return configuration.rates.fromUSD(usd, to: target)
+    }
+}

@@ -1,0 +1,115 @@
+// Moving time: events run one at a time in time order (ties in the order they were scheduled),
+// the clock stepping to each event's time, so an advance of two days replays the bank's two days
+// exactly. Deliveries happen outside the state lock but inside the run, in order: a retry they
+// schedule within the same advance runs in it too.
+
+extension Bank {
+    private enum Work {
+        case none
+        case skipped
+        case applied
+        case deliver(StatusNotification, VirtualTime)
+    }
+
+    /// Moves the clock forward by `duration`, running every event due on the way. Returns how
+    /// many events were applied (status changes and delivery attempts).
+    @discardableResult
+    public func advance(by duration: Duration) -> Int {
+        runner.withLock { _ in
+            let target = clock.now.adding(duration)
+            defer { clock.advance(to: target) }
+            return runEvents(until: target)
+        }
+    }
+
+    /// Moves the clock forward to `time` (never back), running every event due on the way.
+    @discardableResult
+    public func advance(to time: VirtualTime) -> Int {
+        runner.withLock { _ in
+            defer { clock.advance(to: time) }
+            return runEvents(until: time)
+        }
+    }
+
+    /// Moves the clock to the next scheduled event and runs everything due then; 0 if none is.
+    @discardableResult
+    public func advanceToNextEvent() -> Int {
+        guard let next = nextEventAt else { return 0 }
+        return advance(to: max(next, clock.now))
+    }
+
+    /// Runs the events due by the clock's current time (for a clock that moves by itself).
+    @discardableResult
+    public func runDueEvents() -> Int {
+        runner.withLock { _ in runEvents(until: clock.now) }
+    }
+
+    /// Sends a notification once more, now, whatever its state; nil when it has no URL.
+    public func redeliver(notificationID: Int) -> StatusNotification? {
+        runner.withLock { _ -> StatusNotification? in
+            guard let notification = notification(id: notificationID), notification.url != nil else { return nil }
+            let at = clock.now
+            let outcome = sender(notification)
+            return state.withLock { s in
+                record(outcome, notificationID: notificationID, at: at, retry: false, in: &s)
+                return s.notifications[notificationID - 1]
+            }
+        }
+    }
+
+    private func runEvents(until target: VirtualTime) -> Int {
+        var applied = 0
+        while true {
+            let work = state.withLock { s -> Work in
+                guard let event = s.queue.first, event.at <= target.milliseconds else { return .none }
+                _ = s.queue.popFirst()
+                let at = VirtualTime(milliseconds: event.at)
+                clock.advance(to: at)
+                switch event.kind {
+                case .timeline(let payoutID, let generation, let index):
+                    guard generation == s.generations[payoutID], let steps = s.timelines[payoutID], index < steps.count else {
+                        return .skipped
+                    }
+                    // A step the lifecycle refuses ends the timeline (a later step cannot follow it).
+                    do { try apply(&s, steps[index], to: payoutID, at: at, by: "bank") } catch { return .skipped }
+                    if index + 1 < steps.count {
+                        s.queue.schedule(.timeline(payoutID: payoutID, generation: generation, step: index + 1),
+                                         at: at.adding(steps[index + 1].after))
+                    }
+                    return .applied
+                case .delivery(let notificationID):
+                    let notification = s.notifications[notificationID - 1]
+                    return notification.state == .pending ? .deliver(notification, at) : .skipped
+                }
+            }
+            switch work {
+            case .none:
+                return applied
+            case .skipped:
+                continue
+            case .applied:
+                applied += 1
+            case .deliver(let notification, let at):
+                let outcome = sender(notification)
+                state.withLock { s in record(outcome, notificationID: notification.id, at: at, retry: true, in: &s) }
+                applied += 1
+            }
+        }
+    }
+
+    private func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, retry: Bool, in s: inout State) {
+        var notification = s.notifications[notificationID - 1]
+        notification.attempts.append(DeliveryAttempt(number: notification.attempts.count + 1, at: at, outcome: outcome))
+        notification.nextAttemptAt = nil
+        if outcome.succeeded {
+            notification.state = .delivered
+        } else if retry, notification.attempts.count <= configuration.retrySchedule.count {
+            let next = at.adding(configuration.retrySchedule[notification.attempts.count - 1])
+            notification.nextAttemptAt = next
+            s.queue.schedule(.delivery(notificationID: notificationID), at: next)
+        } else if notification.state == .pending {
+            notification.state = .exhausted
+        }
+        s.notifications[notificationID - 1] = notification
+    }
+}

@@ -1,0 +1,139 @@
+import Synchronization
+
+/// The dialect-neutral bank: merchants and their balances, payouts and their lifecycle, the
+/// ledger, the scheduled bank events and the notification outbox, on one virtual clock.
+///
+/// All state sits behind one `Mutex`: every command is atomic (a balance is checked and debited in
+/// one step, whatever the concurrency). Notifications are sent outside the lock by `sender`.
+///
+/// ```swift
+/// let bank = Bank(clock: VirtualClock(mode: .manual), sender: { _ in DeliveryOutcome(status: 200) })
+/// let payout = try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: "o-1",
+///                                                  country: "BR", currency: "BRL", amount: Money("100")!))
+/// bank.advance(by: .seconds(15))   // DELIVERED, then COMPLETED
+/// ```
+public final class Bank: Sendable {
+    /// How the bank behaves.
+    public struct Configuration: Sendable {
+        /// The timeline a new payout follows (the scenario engine decides; default: DESIGN.md's).
+        public var timeline: @Sendable (Payout) -> [TimelineStep] = { _ in TimelineStep.defaultTimeline }
+        /// Delays between a failed delivery and the next attempt; one attempt more than entries.
+        public var retrySchedule: [Duration] = [.seconds(300), .seconds(1500), .seconds(7500), .seconds(37500), .seconds(187_500)]
+        /// Conversion to settlement currencies.
+        public var rates = ExchangeRates.sandbox
+        /// The first payout id.
+        public var firstPayoutID = 1_000_001
+
+        public init() {}
+    }
+
+    struct State: Sendable {
+        var merchants: [String: Merchant] = [:]
+        var merchantOrder: [String] = []
+        var payouts: [Int: Payout] = [:]
+        var payoutOrder: [Int] = []
+        var externalIDs: [String: [String: Int]] = [:]
+        var ledger: [LedgerEntry] = []
+        /// Amounts counted against daily and monthly limits: merchant -> "YYYY-MM-DD" / "YYYY-MM" -> total.
+        var usage: [String: [String: Money]] = [:]
+        var notifications: [StatusNotification] = []
+        var queue = EventQueue()
+        var timelines: [Int: [TimelineStep]] = [:]
+        var generations: [Int: Int] = [:]
+        var nextPayoutID: Int
+    }
+
+    public let clock: VirtualClock
+    let configuration: Configuration
+    let sender: @Sendable (StatusNotification) -> DeliveryOutcome
+    let state: Mutex<State>
+    /// Held while events run, so time moves for one caller at a time.
+    let runner = Mutex(())
+
+    /// A bank with the default merchant, on `clock`; `sender` delivers notifications.
+    public init(clock: VirtualClock, configuration: Configuration = Configuration(),
+                merchants: [Merchant] = [.sandboxDefault],
+                sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
+        self.clock = clock
+        self.configuration = configuration
+        self.sender = sender
+        var initial = State(nextPayoutID: configuration.firstPayoutID)
+        for merchant in merchants {
+            initial.merchants[merchant.login] = merchant
+            initial.merchantOrder.append(merchant.login)
+        }
+        state = Mutex(initial)
+    }
+
+    // MARK: - Reading
+
+    /// Every merchant, in the order they were added.
+    public var merchants: [Merchant] {
+        state.withLock { s in s.merchantOrder.compactMap { s.merchants[$0] } }
+    }
+
+    public func merchant(login: String) -> Merchant? {
+        state.withLock { $0.merchants[login] }
+    }
+
+    /// Adds a merchant or replaces the one with the same login (its balance included).
+    public func upsertMerchant(_ merchant: Merchant) {
+        state.withLock { s in
+            if s.merchants[merchant.login] == nil { s.merchantOrder.append(merchant.login) }
+            s.merchants[merchant.login] = merchant
+        }
+    }
+
+    public func payout(id: Int) -> Payout? {
+        state.withLock { $0.payouts[id] }
+    }
+
+    public func payout(merchant: String, externalID: String) -> Payout? {
+        state.withLock { s in s.externalIDs[merchant]?[externalID].flatMap { s.payouts[$0] } }
+    }
+
+    /// Payouts in creation order, optionally of one merchant and/or in one status.
+    public func payouts(merchant: String? = nil, status: PayoutStatus? = nil) -> [Payout] {
+        state.withLock { s in
+            s.payoutOrder.compactMap { s.payouts[$0] }.filter {
+                (merchant == nil || $0.merchant == merchant) && (status == nil || $0.status == status)
+            }
+        }
+    }
+
+    /// Ledger entries in order, optionally of one merchant.
+    public func ledger(merchant: String? = nil) -> [LedgerEntry] {
+        state.withLock { s in s.ledger.filter { merchant == nil || $0.merchant == merchant } }
+    }
+
+    /// Notifications in order, optionally of one payout.
+    public func notifications(payoutID: Int? = nil) -> [StatusNotification] {
+        state.withLock { s in s.notifications.filter { payoutID == nil || $0.payoutID == payoutID } }
+    }
+
+    public func notification(id: Int) -> StatusNotification? {
+        state.withLock { s in s.notifications.indices.contains(id - 1) ? s.notifications[id - 1] : nil }
+    }
+
+    /// The bank steps still to come for a payout, with when each is due.
+    public func scheduledSteps(payoutID: Int) -> [(at: VirtualTime, step: TimelineStep)] {
+        state.withLock { s in
+            guard let steps = s.timelines[payoutID], let next = s.queue.events.first(where: {
+                if case .timeline(payoutID, let generation, _) = $0.kind { return generation == s.generations[payoutID] }
+                return false
+            }), case .timeline(_, _, let index) = next.kind else { return [] }
+            var at = VirtualTime(milliseconds: next.at)
+            var upcoming = [(at: at, step: steps[index])]
+            for step in steps.dropFirst(index + 1) {
+                at = at.adding(step.after)
+                upcoming.append((at, step))
+            }
+            return upcoming
+        }
+    }
+
+    /// When the next scheduled event is due, if any.
+    public var nextEventAt: VirtualTime? {
+        state.withLock { $0.queue.first.map { VirtualTime(milliseconds: $0.at) } }
+    }
+}

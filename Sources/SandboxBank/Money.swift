@@ -1,0 +1,51 @@
+/// An exact amount with two decimals, stored in hundredths. Never a floating-point number.
+///
+/// ```swift
+/// let amount = Money("100.50")!   // 10050 hundredths
+/// amount.description              // "100.50"
+/// ```
+public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The amount in hundredths (cents).
+    public var hundredths: Int64
+
+    /// The amount `hundredths` / 100.
+    public init(hundredths: Int64) {
+        self.hundredths = hundredths
+    }
+
+    /// Zero.
+    public static let zero = Money(hundredths: 0)
+
+    /// Parses `123`, `123.4`, `123.45` and a leading `-`; nil for more than two decimals, exponents,
+    /// other characters, or amounts beyond ±90 trillion.
+    public init?(_ text: some StringProtocol) {
+        var digits = Substring(text)
+        let negative = digits.hasPrefix("-")
+        if negative { digits = digits.dropFirst() }
+        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 14, whole.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
+        var fraction = parts.count == 2 ? parts[1] : ""
+        guard fraction.count <= 2, parts.count == 1 || !fraction.isEmpty,
+              fraction.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        while fraction.count < 2 { fraction += "0" }
+        guard let units = Int64(whole), let cents = Int64(fraction) else { return nil }
+        hundredths = (units * 100 + cents) * (negative ? -1 : 1)
+    }
+
+    /// `1234.50`: always two decimals.
+    public var description: String {
+        let sign = hundredths < 0 ? "-" : ""
+        let magnitude = hundredths.magnitude
+        let cents = magnitude % 100
+        return "\(sign)\(magnitude / 100).\(cents < 10 ? "0" : "")\(cents)"
+    }
+
+    public static func < (lhs: Money, rhs: Money) -> Bool { lhs.hundredths < rhs.hundredths }
+    public static func + (lhs: Money, rhs: Money) -> Money { Money(hundredths: lhs.hundredths + rhs.hundredths) }
+    public static func - (lhs: Money, rhs: Money) -> Money { Money(hundredths: lhs.hundredths - rhs.hundredths) }
+    public static prefix func - (value: Money) -> Money { Money(hundredths: -value.hundredths) }
+    public static func += (lhs: inout Money, rhs: Money) { lhs = lhs + rhs }
+    public static func -= (lhs: inout Money, rhs: Money) { lhs = lhs - rhs }
+}

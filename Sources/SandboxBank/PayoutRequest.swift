@@ -1,0 +1,47 @@
+/// A request to pay out, as a dialect hands it to the bank after its own validation.
+public struct PayoutRequest: Sendable {
+    public var merchant: String
+    public var externalID: String
+    public var country: String
+    public var currency: String
+    public var amount: Money
+    public var onHold: Bool
+    /// nil: the merchant's default URL, if any.
+    public var notificationURL: String?
+    /// Every field of the request by its wire name (shown in the admin API, matched by scenarios).
+    public var fields: [String: String]
+
+    public init(merchant: String, externalID: String, country: String, currency: String, amount: Money,
+                onHold: Bool = false, notificationURL: String? = nil, fields: [String: String] = [:]) {
+        self.merchant = merchant
+        self.externalID = externalID
+        self.country = country
+        self.currency = currency
+        self.amount = amount
+        self.onHold = onHold
+        self.notificationURL = notificationURL
+        self.fields = fields
+    }
+}
+
+/// Why the bank refused to create a payout, in the order it checks.
+public enum PayoutRefusal: Error, Sendable, Equatable {
+    case unknownMerchant
+    /// The merchant already used this external id.
+    case duplicateExternalID
+    /// No exchange rate between the payout's currency and the settlement currency.
+    case unsupportedCurrency
+    /// Below the merchant's minimum for the country, given in the payout's currency.
+    case belowMinimum(currency: String, amount: Money)
+    case limitExceeded(Limit)
+    case insufficientFunds
+
+    /// Which limit.
+    public enum Limit: String, Sendable { case transaction = "TRANSACTION", daily = "DAILY", monthly = "MONTHLY" }
+}
+
+/// A status change that the lifecycle does not allow.
+public struct TransitionError: Error, Sendable, Equatable {
+    public let from: PayoutStatus
+    public let to: PayoutStatus
+}

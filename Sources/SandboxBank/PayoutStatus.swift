@@ -1,0 +1,44 @@
+// The neutral payout lifecycle every dialect maps onto (D24: spec §6).
+//
+//   created ─▶ pending ─▶ delivered ─▶ completed ─▶ returned
+//                │  ▲         │
+//                ▼  │         └──────▶ rejected
+//              onHold           (pending may also be rejected: a bank refusal before sending)
+//   pending and onHold ─▶ cancelled
+//
+// cancelled, rejected and returned are final; each change is recorded and notified.
+
+/// Where a payout stands.
+public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
+    /// Accepted, not yet sent to the bank.
+    case pending
+    /// Held by the merchant; not processed until released.
+    case onHold
+    /// Sent to the bank.
+    case delivered
+    /// The money reached the account.
+    case completed
+    /// Refused by the bank.
+    case rejected
+    /// Cancelled by the merchant.
+    case cancelled
+    /// Reversed by the bank after it had completed (a late rejection).
+    case returned
+
+    /// The statuses this one may change to.
+    public var successors: Set<PayoutStatus> {
+        switch self {
+        case .pending: [.onHold, .delivered, .rejected, .cancelled]
+        case .onHold: [.pending, .cancelled]
+        case .delivered: [.completed, .rejected]
+        case .completed: [.returned]
+        case .rejected, .cancelled, .returned: []
+        }
+    }
+
+    /// Whether a change to `next` is allowed.
+    public func canChange(to next: PayoutStatus) -> Bool { successors.contains(next) }
+
+    /// Whether the merchant gets the money back on entering this status.
+    public var refunds: Bool { self == .rejected || self == .cancelled || self == .returned }
+}

@@ -1,0 +1,166 @@
+// The create-cashout fields in their documented order, with the names and limits the API's
+// validation messages use: D24 Cashouts v3, spec §4.1 (field table) and the decision table
+// ("Validation message format").
+
+/// One validated field of the create request, in the documented field order.
+///
+/// `allCases` is the order validation walks: the first failing field is the one reported.
+///
+/// ```swift
+/// D24Field.bankAccount.messageName   // "bankAccount"
+/// D24Field.bankAccount.label         // "Bank account"
+/// D24Field.bankAccount.jsonKey       // "bank_account"
+/// ```
+public enum D24Field: Int, CaseIterable, Sendable, Comparable {
+    /// `external_id`
+    case externalID
+    /// `country`
+    case country
+    /// `amount`
+    case amount
+    /// `currency`
+    case currency
+    /// `document_id`
+    case documentID
+    /// `document_type`
+    case documentType
+    /// `beneficiary_id`
+    case beneficiaryID
+    /// `beneficiary_name`
+    case beneficiaryName
+    /// `beneficiary_lastname`
+    case beneficiaryLastname
+    /// `email`
+    case email
+    /// `phone`
+    case phone
+    /// `bank_code`
+    case bankCode
+    /// `bank_account`
+    case bankAccount
+    /// `bank_branch`
+    case bankBranch
+    /// `account_type`
+    case accountType
+    /// `address`
+    case address
+    /// `city`
+    case city
+    /// `postal_code`
+    case postalCode
+    /// `beneficiary_birthdate`
+    case beneficiaryBirthdate
+    /// `notification_url`
+    case notificationURL
+    /// `comments`
+    case comments
+
+    /// Orders fields by their documented position.
+    public static func < (lhs: D24Field, rhs: D24Field) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The camelCase name that starts a code-300 message, e.g. `bankAccount`.
+    public var messageName: String {
+        switch self {
+        case .externalID: "externalId"
+        case .country: "country"
+        case .amount: "amount"
+        case .currency: "currency"
+        case .documentID: "documentId"
+        case .documentType: "documentType"
+        case .beneficiaryID: "beneficiaryId"
+        case .beneficiaryName: "beneficiaryName"
+        case .beneficiaryLastname: "beneficiaryLastname"
+        case .email: "email"
+        case .phone: "phone"
+        case .bankCode: "bankCode"
+        case .bankAccount: "bankAccount"
+        case .bankBranch: "bankBranch"
+        case .accountType: "accountType"
+        case .address: "address"
+        case .city: "city"
+        case .postalCode: "postalCode"
+        case .beneficiaryBirthdate: "beneficiaryBirthdate"
+        case .notificationURL: "notificationUrl"
+        case .comments: "comments"
+        }
+    }
+
+    /// The human label used in `Invalid or missing <label>`, e.g. `Bank account`.
+    public var label: String {
+        switch self {
+        case .externalID: "External ID"
+        case .country: "Country"
+        case .amount: "Amount"
+        case .currency: "Currency"
+        case .documentID: "Document ID"
+        case .documentType: "Document type"
+        case .beneficiaryID: "Beneficiary ID"
+        case .beneficiaryName: "Beneficiary name"
+        case .beneficiaryLastname: "Beneficiary lastname"
+        case .email: "Email"
+        case .phone: "Phone"
+        case .bankCode: "Bank code"
+        case .bankAccount: "Bank account"
+        case .bankBranch: "Bank branch"
+        case .accountType: "Account type"
+        case .address: "Address"
+        case .city: "City"
+        case .postalCode: "Postal code"
+        case .beneficiaryBirthdate: "Beneficiary birthdate"
+        case .notificationURL: "Notification URL"
+        case .comments: "Comments"
+        }
+    }
+
+    /// The snake_case key of the JSON body, e.g. `bank_account`.
+    public var jsonKey: String {
+        switch self {
+        case .externalID: "external_id"
+        case .documentID: "document_id"
+        case .documentType: "document_type"
+        case .beneficiaryID: "beneficiary_id"
+        case .beneficiaryName: "beneficiary_name"
+        case .beneficiaryLastname: "beneficiary_lastname"
+        case .bankCode: "bank_code"
+        case .bankAccount: "bank_account"
+        case .bankBranch: "bank_branch"
+        case .accountType: "account_type"
+        case .postalCode: "postal_code"
+        case .beneficiaryBirthdate: "beneficiary_birthdate"
+        case .notificationURL: "notification_url"
+        default: messageName
+        }
+    }
+
+    /// The longest accepted value, in characters, for a request to `country`.
+    ///
+    /// §4.1's table; where it gives none the sandbox chose: `beneficiary_id` 100,
+    /// `beneficiary_birthdate` 10 (`YYYY-MM-DD`), `notification_url` 2048, `comments` 200
+    /// (the notification's limit). `address` is 255 (the table; its "200" note is UNCERTAIN).
+    /// `email` is 255 in Colombia (its country page), 100 elsewhere. `amount` and `bank_code`
+    /// are bounded by their own syntax rules.
+    public func maxLength(country: String?) -> Int? {
+        switch self {
+        case .externalID: 100
+        case .country: 2
+        case .amount: nil
+        case .currency: 3
+        case .documentID: 40
+        case .documentType: 15
+        case .beneficiaryID: 100
+        case .beneficiaryName, .beneficiaryLastname: 100
+        case .email: country == "CO" ? 255 : 100
+        case .phone: 20
+        case .bankCode: nil
+        case .bankAccount: 30
+        case .bankBranch: 15
+        case .accountType: 1
+        case .address: 255
+        case .city: 100
+        case .postalCode: 20
+        case .beneficiaryBirthdate: 10
+        case .notificationURL: 2048
+        case .comments: 200
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Glibc
+import Synchronization
+import Testing
+@testable import SandboxBank
+
+/// Notifications sent, and the statuses to answer them with (200 once the script runs out).
+private final class Recorder: Sendable {
+    let sent = Mutex<[StatusNotification]>([])
+    let answers = Mutex<[Int]>([])
+
+    func receive(_ notification: StatusNotification) -> DeliveryOutcome {
+        sent.withLock { $0.append(notification) }
+        return DeliveryOutcome(status: answers.withLock { $0.isEmpty ? 200 : $0.removeFirst() })
+    }
+}
+
+/// A bank on a manual clock whose notifications go to a `Recorder`.
+private final class Harness: Sendable {
+    let clock = VirtualClock(mode: .manual, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z"))
+    let recorder = Recorder()
+    let bank: Bank
+
+    init(merchant: Merchant = .sandboxDefault, configure: (inout Bank.Configuration) -> Void = { _ in }) {
+        var configuration = Bank.Configuration()
+        configure(&configuration)
+        let recorder = self.recorder
+        bank = Bank(clock: clock, configuration: configuration, merchants: [merchant]) { recorder.receive($0) }
+    }
+
+    func create(_ externalID: String, amount: String = "100", currency: String = "USD", onHold: Bool = false,
+                url: String? = "http://hook") throws(PayoutRefusal) -> Payout {
+        try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: externalID, country: "BR",
+                                            currency: currency, amount: Money(amount)!, onHold: onHold, notificationURL: url))
+    }
+
+    var balance: Money { bank.merchant(login: "sandbox_login")!.balance }
+}
+
+@Suite struct BankTests {
+    @Test func theDefaultTimelineDeliversAfter5sAndCompletes10sLaterNotifyingEachChange() throws {
+        let h = Harness()
+        let payout = try h.create("o-1")
+        #expect(payout.status == .pending)
+        #expect(h.balance == Money("999900"))
+        #expect(h.bank.advance(by: .seconds(4)) == 0)
+        h.bank.advance(by: .seconds(1))
+        #expect(h.bank.payout(id: payout.id)?.status == .delivered)
+        h.bank.advance(by: .seconds(10))
+        let done = try #require(h.bank.payout(id: payout.id))
+        #expect(done.status == .completed)
+        #expect(done.history.map(\.status) == [.pending, .delivered, .completed])
+        #expect(done.history.map(\.at.iso8601) == ["2026-01-05T09:00:00Z", "2026-01-05T09:00:05Z", "2026-01-05T09:00:15Z"])
+        #expect(h.recorder.sent.withLock { $0.map(\.status) } == [.delivered, .completed])
+        #expect(h.bank.notifications().allSatisfy { $0.state == .delivered })
+    }
+
+    @Test func holdStopsTheTimelineAndReleaseStartsItAgain() throws {
+        let h = Harness()
+        let payout = try h.create("o-1")
+        h.bank.advance(by: .seconds(3))
+        try h.bank.changeStatus(payoutID: payout.id, to: .onHold, by: "merchant")
+        h.bank.advance(by: .seconds(60))
+        #expect(h.bank.payout(id: payout.id)?.status == .onHold)
+        try h.bank.changeStatus(payoutID: payout.id, to: .pending, by: "merchant")
+        h.bank.advance(by: .seconds(5))
+        #expect(h.bank.payout(id: payout.id)?.status == .delivered)
+    }
+
+    @Test func cancelAndRejectionRefundAndALateReturnRefundsToo() throws {
+        let h = Harness()
+        let cancelled = try h.create("o-1", onHold: true)
+        #expect(cancelled.status == .onHold)
+        try h.bank.changeStatus(payoutID: cancelled.id, to: .cancelled, by: "merchant")
+        #expect(h.balance == Money("1000000"))
+        let returned = try h.create("o-2")
+        h.bank.advance(by: .seconds(15))
+        #expect(h.balance == Money("999900"))
+        try h.bank.changeStatus(payoutID: returned.id, to: .returned, by: "admin", rejectionCode: 826, rejectionReason: "WITHDRAWAL_REVERSED")
+        #expect(h.balance == Money("1000000"))
+        #expect(h.bank.ledger(merchant: "sandbox_login").map(\.amount.description) == ["-100.00", "100.00", "-100.00", "100.00"])
+        #expect(h.bank.ledger().last?.balanceAfter == Money("1000000"))
+        #expect(h.bank.payout(id: returned.id)?.rejectionCode == 826)
+    }
+
+    @Test func invalidTransitionsAreRefusedNamingBothStates() throws {
+        let h = Harness()
+        let payout = try h.create("o-1")
+        h.bank.advance(by: .seconds(5))
+        #expect(throws: TransitionError(from: .delivered, to: .cancelled)) {
+            try h.bank.changeStatus(payoutID: payout.id, to: .cancelled, by: "merchant")
+        }
+        #expect(throws: TransitionError(from: .delivered, to: .onHold)) {
+            try h.bank.changeStatus(payoutID: payout.id, to: .onHold, by: "merchant")
+        }
+    }
+
+    @Test func refusalsComeInOrderDuplicateCurrencyMinimumLimitsFunds() throws {
+        var merchant = Merchant.sandboxDefault
+        merchant.balance = Money("250")!
+        merchant.limits = .init(transaction: Money("200"), daily: Money("300"), monthly: Money("400"))
+        merchant.minimumAmounts = ["BR": Money("10")!]
+        let h = Harness(merchant: merchant)
+        _ = try h.create("a", amount: "150")
+        #expect(throws: PayoutRefusal.duplicateExternalID) { try h.create("a") }
+        #expect(throws: PayoutRefusal.unsupportedCurrency) { try h.create("b", currency: "XXX") }
+        #expect(throws: PayoutRefusal.belowMinimum(currency: "BRL", amount: Money("58.83")!)) { try h.create("b", amount: "20", currency: "BRL") }
+        #expect(throws: PayoutRefusal.limitExceeded(.transaction)) { try h.create("b", amount: "200.01") }
+        #expect(throws: PayoutRefusal.insufficientFunds) { try h.create("b", amount: "100.01") }
+        _ = try h.create("b", amount: "100")
+        #expect(h.balance == .zero)
+    }
+
+    @Test func dailyAndMonthlyLimitsResetOnTheVirtualClocksUTCDayAndMonth() throws {
+        var merchant = Merchant.sandboxDefault
+        merchant.limits = .init(daily: Money("100"), monthly: Money("250"))
+        let h = Harness(merchant: merchant)
+        h.clock.advance(to: VirtualTime(iso8601: "2026-01-29T23:00:00Z")!)
+        _ = try h.create("a", amount: "100")
+        #expect(throws: PayoutRefusal.limitExceeded(.daily)) { try h.create("b", amount: "0.01") }
+        h.bank.advance(to: VirtualTime(iso8601: "2026-01-30T00:00:00Z")!)  // a new day
+        _ = try h.create("b", amount: "100")
+        h.bank.advance(by: .seconds(86400))
+        #expect(throws: PayoutRefusal.limitExceeded(.monthly)) { try h.create("c", amount: "50.01") }
+        _ = try h.create("c", amount: "50")
+        h.bank.advance(to: VirtualTime(iso8601: "2026-02-01T00:00:00Z")!)  // a new month
+        _ = try h.create("d", amount: "100")
+    }
+
+    @Test func failedDeliveriesAreRetriedAfter5_25_125_625_3125MinutesThenGiveUp() throws {
+        let h = Harness()
+        h.recorder.answers.withLock { $0 = Array(repeating: 500, count: 12) }
+        let payout = try h.create("o-1")
+        h.bank.advance(by: .seconds(5))  // DELIVERED, first attempt fails
+        h.bank.advance(by: .seconds(10))  // COMPLETED, its first attempt fails too
+        h.bank.advance(by: .seconds(4 * 86400))
+        let delivered = try #require(h.bank.notifications(payoutID: payout.id).first)
+        let start = delivered.changedAt.milliseconds
+        #expect(delivered.attempts.map { ($0.at.milliseconds - start) / 60000 } == [0, 5, 30, 155, 780, 3905])
+        #expect(delivered.state == .exhausted)
+        #expect(delivered.attempts.allSatisfy { $0.outcome.status == 500 })
+        h.recorder.answers.withLock { $0 = [200] }
+        #expect(h.bank.redeliver(notificationID: delivered.id)?.state == .delivered)
+    }
+
+    @Test func deliveriesStopAtTheFirst2xx() throws {
+        let h = Harness { $0.timeline = { _ in [TimelineStep(after: .seconds(5), status: .delivered)] } }
+        h.recorder.answers.withLock { $0 = [503, 404, 204] }
+        let payout = try h.create("o-1")
+        h.bank.advance(by: .seconds(5 + 30 * 60))
+        let notification = try #require(h.bank.notifications(payoutID: payout.id).first)
+        #expect(notification.attempts.map(\.outcome.status) == [503, 404, 204])
+        #expect(notification.state == .delivered)
+    }
+
+    @Test func withoutAURLChangesAreJournaledButNotSent() throws {
+        let h = Harness()
+        _ = try h.create("o-1", url: nil)
+        h.bank.advance(by: .seconds(15))
+        #expect(h.recorder.sent.withLock { $0.isEmpty })
+        #expect(h.bank.notifications().map(\.state) == [.noURL, .noURL])
+    }
+
+    @Test func concurrentCreatesNeverOverdrawTheBalance() async throws {
+        var merchant = Merchant.sandboxDefault
+        merchant.balance = Money("1000")!
+        let h = Harness(merchant: merchant)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for i in 0 ..< 200 { group.addTask { (try? h.create("c-\(i)", amount: "10")) != nil } }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 100)
+        #expect(h.balance == .zero)
+        #expect(h.bank.ledger().count == 100)
+    }
+
+    @Test func eventsAtTheSameTimeRunInTheOrderTheyWereScheduled() throws {
+        let h = Harness()
+        let ids = try (0 ..< 5).map { try h.create("o-\($0)").id }
+        h.bank.advance(by: .seconds(5))
+        #expect(h.recorder.sent.withLock { $0.map(\.payoutID) } == ids)
+    }
+}
