@@ -1,8 +1,9 @@
 import Foundation
 import SandboxBank
+import SandboxD24
 import SandboxHTTP
 
-/// A running sandbox: the HTTP server with every API mounted, on one virtual clock.
+/// A running sandbox: the D24 API and the admin API over one bank, on one virtual clock.
 ///
 /// Start as many as you like in one process; each listens on its own port.
 ///
@@ -22,6 +23,12 @@ public final class Sandbox: Sendable {
         public var timeScale: Double = 1
         /// Where the virtual clock starts; now by default.
         public var clockStart: VirtualTime?
+        /// The merchants the bank starts with.
+        public var merchants: [Merchant] = [.sandboxDefault]
+        /// How the bank behaves (timelines, retries, rates).
+        public var bank = Bank.Configuration()
+        /// How long a webhook delivery may take.
+        public var webhookTimeout: Duration = .seconds(5)
 
         /// The defaults: loopback, a free port, a real-time clock.
         public init() {}
@@ -35,12 +42,21 @@ public final class Sandbox: Sendable {
     /// The addresses the server listens on.
     public let addresses: [SocketAddress]
     /// The virtual clock.
-    public let clock: VirtualClock
+    public var clock: VirtualClock { bank.clock }
+    /// The bank behind the APIs.
+    public let bank: Bank
+    /// The built-in webhook receivers.
+    public let sinks: SinkStore
     private let server: HTTPServer
+    private let sender: WebhookSender
+    private let driver: ClockDriver?
 
-    private init(server: HTTPServer, clock: VirtualClock) {
+    private init(server: HTTPServer, bank: Bank, sinks: SinkStore, sender: WebhookSender, driver: ClockDriver?) {
         self.server = server
-        self.clock = clock
+        self.bank = bank
+        self.sinks = sinks
+        self.sender = sender
+        self.driver = driver
         self.addresses = server.addresses
         self.baseURL = URL(string: "http://\(server.addresses[0])")!
     }
@@ -54,15 +70,24 @@ public final class Sandbox: Sendable {
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
         let clock = VirtualClock(mode: configuration.clockMode, timeScale: configuration.timeScale,
                                  start: configuration.clockStart)
+        let sinks = SinkStore()
+        let sender = WebhookSender(sinks: sinks, timeout: configuration.webhookTimeout)
+        let bank = Bank(clock: clock, configuration: configuration.bank, merchants: configuration.merchants,
+                        sender: { sender.send($0) })
         var router = Router()
-        AdminAPI(clock: clock).register(in: &router)
+        D24API(bank: bank).register(in: &router)
+        AdminAPI(bank: bank, sinks: sinks).register(in: &router)
         let server = try HTTPServer.start(configuration: configuration.server, handler: router.respond)
-        return Sandbox(server: server, clock: clock)
+        sender.attach(bank: bank, addresses: server.addresses)
+        let driver = configuration.clockMode == .real ? ClockDriver(bank: bank) : nil
+        return Sandbox(server: server, bank: bank, sinks: sinks, sender: sender, driver: driver)
     }
 
     /// Stops accepting, lets requests in flight finish, and returns when every server thread has
     /// ended. Safe to call more than once.
     public func stop() {
         server.stop()
+        driver?.stop()
+        sender.detach()
     }
 }

@@ -67,6 +67,9 @@ public final class Bank: Sendable {
 
     // MARK: - Reading
 
+    /// The exchange rates conversions use.
+    public var rates: ExchangeRates { configuration.rates }
+
     /// Every merchant, in the order they were added.
     public var merchants: [Merchant] {
         state.withLock { s in s.merchantOrder.compactMap { s.merchants[$0] } }

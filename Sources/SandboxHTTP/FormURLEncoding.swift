@@ -19,10 +19,11 @@ public enum FormURLEncoding {
         return pairs
     }
 
-    /// Encodes pairs as a form body, escaping everything but `A-Z a-z 0-9 * - . _` and writing
-    /// spaces as `+` (what browsers and the D24 notifications send).
-    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
-        pairs.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
+    /// Encodes pairs as a form body, escaping everything but `A-Z a-z 0-9 * - . _`; spaces become
+    /// `+` as browsers send them, or `%20` (as D24's notifications have them) when `spaceAsPlus`
+    /// is false.
+    public static func encode(_ pairs: [(name: String, value: String)], spaceAsPlus: Bool = true) -> String {
+        pairs.map { escape($0.name, spaceAsPlus) + "=" + escape($0.value, spaceAsPlus) }.joined(separator: "&")
     }
 
     /// Decodes `%XX` escapes (and `+` when `plusAsSpace`); `nil` when an escape is malformed or
@@ -48,7 +49,7 @@ public enum FormURLEncoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    private static func escape(_ text: String) -> String {
+    private static func escape(_ text: String, _ spaceAsPlus: Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -58,7 +59,7 @@ public enum FormURLEncoding {
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"),
                  UInt8(ascii: "."), UInt8(ascii: "_"):
                 out.append(byte)
-            case UInt8(ascii: " "):
+            case UInt8(ascii: " ") where spaceAsPlus:
                 out.append(UInt8(ascii: "+"))
             default:
                 out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]

@@ -1,0 +1,76 @@
+import SandboxBank
+import SandboxD24
+import SandboxHTTP
+import SandboxJSON
+
+// Cashouts as the bank sees them, forced outcomes (what a provider's staging panel offers), and
+// the ledger.
+
+extension AdminAPI {
+    func registerCashouts(in router: inout Router) {
+        router.add("GET /sandbox/cashouts") { request in
+            let status = request.query("status")
+            guard status == nil || AdminJSON.statusNames.contains(status!) else {
+                return Router.error(400, "status: expected one of \(AdminJSON.statusNames.sorted().joined(separator: ", "))")
+            }
+            let payouts = bank.payouts(merchant: request.query("merchant")).filter {
+                status == nil || AdminJSON.statusName($0.status) == status
+            }
+            return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false) })])
+        }
+        router.add("GET /sandbox/cashouts/{id}") { request in
+            guard let payout = payout(request) else { return notFound(request) }
+            return .json(AdminJSON.payout(payout, bank: bank, detailed: true))
+        }
+        router.add("POST /sandbox/cashouts/{id}/actions") { force($0) }
+        router.add("GET /sandbox/ledger") { request in
+            .json(["entries": .array(bank.ledger(merchant: request.query("merchant")).map(AdminJSON.ledgerEntry))])
+        }
+    }
+
+    private func payout(_ request: HTTPRequest) -> Payout? {
+        request.parameters["id"].flatMap { Int($0) }.flatMap { bank.payout(id: $0) }
+    }
+
+    private func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        Router.error(404, "no cashout with id \(request.parameters["id"] ?? "")")
+    }
+
+    /// `{"action":"deliver|complete|reject|hold|release|cancel","rejection_code":801,
+    /// "rejection_reason":"...","bank_reference_id":"..."}`. Rejecting a COMPLETED cashout is the
+    /// late rejection (a return, refunded). A change the lifecycle does not allow is a 409.
+    private func force(_ request: HTTPRequest) -> HTTPResponse {
+        guard let payout = payout(request) else { return notFound(request) }
+        guard let body = Self.object(request) else { return Self.badBody }
+        let rejectionCode = body["rejection_code"]?.numberText.flatMap { Int($0) }
+        if body["rejection_code"] != nil, rejectionCode == nil { return Router.error(400, "rejection_code: expected a whole number") }
+        let target: PayoutStatus
+        switch body["action"]?.stringValue {
+        case "deliver": target = .delivered
+        case "complete": target = .completed
+        case "reject": target = payout.status == .completed ? .returned : .rejected
+        case "hold": target = .onHold
+        case "release": target = .pending
+        case "cancel": target = .cancelled
+        default: return Router.error(400, "action: expected deliver, complete, reject, hold, release or cancel")
+        }
+        let code = target == .returned ? rejectionCode ?? 826 : rejectionCode ?? 807
+        let isRejection = target == .rejected || target == .returned
+        do throws(TransitionError) {
+            try bank.changeStatus(
+                payoutID: payout.id, to: target, by: "admin", rejectionCode: isRejection ? code : nil,
+                rejectionReason: isRejection ? body["rejection_reason"]?.stringValue ?? D24RejectionCodes.name(code) : nil,
+                bankReferenceID: body["bank_reference_id"]?.stringValue)
+        } catch {
+            let from = AdminJSON.statusName(error.from)
+            let to = AdminJSON.statusName(error.to)
+            return .json(["code": 409, "message": .string("cannot \(body["action"]?.stringValue ?? "") a \(from) cashout: \(from) -> \(to) is not allowed"),
+                          "from": .string(from), "to": .string(to)], status: 409)
+        }
+        return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true))
+    }
+}
+
+extension AdminJSON {
+    static let statusNames: Set<String> = Set(PayoutStatus.allCases.map(statusName))
+}

@@ -1,0 +1,84 @@
+import SandboxBank
+import SandboxHTTP
+import SandboxJSON
+
+// Merchants: list, and create or update one (only the fields given change).
+
+extension AdminAPI {
+    func registerMerchants(in router: inout Router) {
+        router.add("GET /sandbox/merchants") { _ in
+            .json(["merchants": .array(bank.merchants.map(AdminJSON.merchant))])
+        }
+        router.add("PUT /sandbox/merchants/{login}") { request in
+            guard let login = request.parameters["login"], !login.isEmpty, login.count <= 32 else {
+                return Router.error(400, "login: 1 to 32 characters")
+            }
+            guard let body = Self.object(request) else { return Self.badBody }
+            let existing = bank.merchant(login: login)
+            var merchant = existing ?? Merchant(login: login, pass: "", secret: "", readOnlyKey: "", balance: .zero)
+            if let problem = Self.apply(body, to: &merchant) { return Router.error(400, problem) }
+            if existing == nil, merchant.pass.isEmpty || merchant.secret.isEmpty {
+                return Router.error(400, "a new merchant needs \"pass\" and \"secret\"")
+            }
+            bank.upsertMerchant(merchant)
+            return .json(AdminJSON.merchant(merchant), status: existing == nil ? 201 : 200)
+        }
+    }
+
+    /// Applies the fields present in `body`; returns what is wrong with the first bad one.
+    static func apply(_ body: [String: JSON], to merchant: inout Merchant) -> String? {
+        let known: Set = ["pass", "secret", "read_only_key", "currency", "balance", "limits", "minimum_amounts",
+                          "allowed_ips", "notification_url", "login"]
+        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
+        func text(_ key: String) -> String?? {
+            guard let value = body[key] else { return .none }
+            return .some(value.stringValue)
+        }
+        for (key, path) in [("pass", \Merchant.pass), ("secret", \.secret), ("read_only_key", \.readOnlyKey), ("currency", \.currency)] {
+            switch text(key) {
+            case .none: continue
+            case .some(nil), .some(""?): return "\(key): expected a non-empty string"
+            case .some(let value?): merchant[keyPath: path] = value
+            }
+        }
+        if let balance = body["balance"] {
+            guard let money = balance.stringValue.flatMap({ Money($0) }) ?? balance.numberText.flatMap({ Money($0) }), money >= .zero else {
+                return "balance: expected a decimal amount such as \"5000.00\""
+            }
+            merchant.balance = money
+        }
+        if let limits = body["limits"] {
+            guard let object = limits.objectValue else { return "limits: expected an object" }
+            for (key, path) in [("transaction", \Merchant.Limits.transaction), ("daily", \.daily), ("monthly", \.monthly)] {
+                guard let value = object[key] else { continue }
+                if value.isNull { merchant.limits[keyPath: path] = nil; continue }
+                guard let money = value.stringValue.flatMap({ Money($0) }) ?? value.numberText.flatMap({ Money($0) }) else {
+                    return "limits.\(key): expected a decimal amount or null"
+                }
+                merchant.limits[keyPath: path] = money
+            }
+        }
+        if let minimums = body["minimum_amounts"] {
+            guard let object = minimums.objectValue else { return "minimum_amounts: expected an object of country: amount" }
+            var parsed: [String: Money] = [:]
+            for (country, value) in object {
+                guard let money = value.stringValue.flatMap({ Money($0) }) ?? value.numberText.flatMap({ Money($0) }) else {
+                    return "minimum_amounts.\(country): expected a decimal amount"
+                }
+                parsed[country] = money
+            }
+            merchant.minimumAmounts = parsed
+        }
+        if let ips = body["allowed_ips"] {
+            guard let list = ips.arrayValue?.compactMap(\.stringValue), list.count == ips.arrayValue?.count else {
+                return "allowed_ips: expected an array of addresses"
+            }
+            merchant.allowedIPs = list
+        }
+        if let url = body["notification_url"] {
+            guard url.isNull || url.stringValue != nil else { return "notification_url: expected a URL or null" }
+            merchant.notificationURL = url.stringValue
+        }
+        return nil
+    }
+}

@@ -1,0 +1,56 @@
+import SandboxBank
+import SandboxHTTP
+import SandboxJSON
+
+// The notification journal (every attempt), redelivery, and the built-in sink.
+
+extension AdminAPI {
+    func registerWebhooks(in router: inout Router) {
+        router.add("GET /sandbox/webhooks") { request in
+            let payoutID = request.query("cashout_id").flatMap { Int($0) }
+            return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map(AdminJSON.notification))])
+        }
+        router.add("POST /sandbox/webhooks/{id}/redeliver") { request in
+            guard let id = request.parameters["id"].flatMap({ Int($0) }), let existing = bank.notification(id: id) else {
+                return Router.error(404, "no webhook with id \(request.parameters["id"] ?? "")")
+            }
+            guard let redelivered = bank.redeliver(notificationID: id) else {
+                return Router.error(409, "webhook \(existing.id) has no notification URL")
+            }
+            return .json(AdminJSON.notification(redelivered))
+        }
+        router.add("GET /sandbox/sink/{name}") { request in
+            let name = request.parameters["name"] ?? ""
+            return .json([
+                "name": .string(name),
+                "answers": .array(sinks.answers(name).map { .number($0) }),
+                "requests": .array(sinks.received(name).map { received in
+                    ["at": .string(received.at.iso8601), "method": .string(received.method), "path": .string(received.path),
+                     "content_type": AdminJSON.optional(received.contentType), "body": .string(received.body),
+                     "form": .object(Dictionary((FormURLEncoding.decode(received.body.utf8) ?? []).map { ($0.name, JSON.string($0.value)) },
+                                                uniquingKeysWith: { $1 })),
+                     "answered": .number(received.answered)]
+                }),
+            ])
+        }
+        router.add("PUT /sandbox/sink/{name}") { request in
+            guard let answers = Self.object(request)?["answers"]?.arrayValue,
+                  let statuses = Optional(answers.compactMap { $0.numberText.flatMap { Int($0) } }),
+                  statuses.count == answers.count, statuses.allSatisfy({ (100 ... 599).contains($0) }) else {
+                return Router.error(400, "expected {\"answers\": [500, 500, 200]}: HTTP statuses, one per request")
+            }
+            sinks.script(request.parameters["name"] ?? "", answers: statuses)
+            return HTTPResponse(status: 204)
+        }
+        router.add("DELETE /sandbox/sink/{name}") { request in
+            sinks.clear(request.parameters["name"] ?? "")
+            return HTTPResponse(status: 204)
+        }
+        router.add("POST /sandbox/sink/{name}") { request in
+            let status = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
+                                       path: String(request.path), contentType: request.headers["Content-Type"],
+                                       body: String(decoding: request.body, as: UTF8.self))
+            return .json(["received": true], status: status)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import SandboxBank
+import SandboxJSON
+
+// How the admin API shows the bank's records. Statuses use the names integrators know from the
+// D24 API (PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED); a payout returned after
+// completion shows as REJECTED with `"returned_after_completion": true`.
+
+enum AdminJSON {
+    static func statusName(_ status: PayoutStatus) -> String {
+        switch status {
+        case .pending: "PENDING"
+        case .onHold: "ON_HOLD"
+        case .delivered: "DELIVERED"
+        case .completed: "COMPLETED"
+        case .rejected, .returned: "REJECTED"
+        case .cancelled: "CANCELLED"
+        }
+    }
+
+    static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
+    static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
+
+    static func payout(_ payout: Payout, bank: Bank, detailed: Bool) -> JSON {
+        var json: [String: JSON] = [
+            "cashout_id": .number(payout.id), "merchant": .string(payout.merchant), "external_id": .string(payout.externalID),
+            "country": .string(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
+            "settlement_amount": .string(payout.settlementAmount.description), "status": .string(statusName(payout.status)),
+            "returned_after_completion": .bool(payout.status == .returned), "created_at": .string(payout.createdAt.iso8601),
+            "rejection_code": optional(payout.rejectionCode), "rejection_reason": optional(payout.rejectionReason),
+            "bank_reference_id": optional(payout.bankReferenceID), "status_reason": optional(payout.statusReason),
+            "notification_url": optional(payout.notificationURL),
+        ]
+        guard detailed else { return .object(json) }
+        json["fields"] = .object(payout.fields.mapValues { .string($0) })
+        json["history"] = .array(payout.history.map { change in
+            ["status": .string(statusName(change.status)), "at": .string(change.at.iso8601), "by": .string(change.by),
+             "rejection_code": optional(change.rejectionCode), "rejection_reason": optional(change.rejectionReason)]
+        })
+        json["scheduled"] = .array(bank.scheduledSteps(payoutID: payout.id).map { entry in
+            ["at": .string(entry.at.iso8601), "status": .string(statusName(entry.step.status)),
+             "rejection_code": optional(entry.step.rejectionCode)]
+        })
+        json["webhooks"] = .array(bank.notifications(payoutID: payout.id).map(notification))
+        return .object(json)
+    }
+
+    static func notification(_ notification: StatusNotification) -> JSON {
+        let state: String = switch notification.state {
+        case .pending: "pending"
+        case .delivered: "delivered"
+        case .exhausted: "failed"
+        case .noURL: "not_sent"
+        }
+        return [
+            "id": .number(notification.id), "cashout_id": .number(notification.payoutID),
+            "merchant": .string(notification.merchant), "external_id": .string(notification.externalID),
+            "status": .string(statusName(notification.status)), "changed_at": .string(notification.changedAt.iso8601),
+            "url": optional(notification.url), "state": .string(state),
+            "next_attempt_at": optional(notification.nextAttemptAt?.iso8601),
+            "attempts": .array(notification.attempts.map { attempt in
+                ["number": .number(attempt.number), "at": .string(attempt.at.iso8601),
+                 "response_status": optional(attempt.outcome.status), "error": optional(attempt.outcome.error),
+                 "response_body": optional(attempt.outcome.body)]
+            }),
+        ]
+    }
+
+    static func merchant(_ merchant: Merchant) -> JSON {
+        [
+            "login": .string(merchant.login), "pass": .string(merchant.pass), "secret": .string(merchant.secret),
+            "read_only_key": .string(merchant.readOnlyKey), "currency": .string(merchant.currency),
+            "balance": .string(merchant.balance.description),
+            "limits": ["transaction": optional(merchant.limits.transaction?.description),
+                       "daily": optional(merchant.limits.daily?.description),
+                       "monthly": optional(merchant.limits.monthly?.description)],
+            "minimum_amounts": .object(merchant.minimumAmounts.mapValues { .string($0.description) }),
+            "allowed_ips": .array(merchant.allowedIPs.map { .string($0) }),
+            "notification_url": optional(merchant.notificationURL),
+        ]
+    }
+
+    static func ledgerEntry(_ entry: LedgerEntry) -> JSON {
+        [
+            "id": .number(entry.id), "merchant": .string(entry.merchant), "cashout_id": .number(entry.payoutID),
+            "kind": .string(entry.kind.rawValue), "amount": .string(entry.amount.description),
+            "balance_after": .string(entry.balanceAfter.description), "at": .string(entry.at.iso8601),
+        ]
+    }
+}

@@ -1,0 +1,56 @@
+import SandboxBank
+import Synchronization
+
+/// The built-in webhook receivers, `/sandbox/sink/{name}`: each records what it receives and
+/// answers from a script (e.g. `[500, 500, 200]`, one status per request, then 200).
+public final class SinkStore: Sendable {
+    /// One request a sink received.
+    public struct Received: Sendable, Equatable {
+        public let at: VirtualTime
+        public let method: String
+        public let path: String
+        public let contentType: String?
+        public let body: String
+        /// The status the sink answered.
+        public let answered: Int
+    }
+
+    private struct Sink {
+        var received: [Received] = []
+        var answers: [Int] = []
+    }
+
+    private let sinks = Mutex<[String: Sink]>([:])
+
+    public init() {}
+
+    /// Records a request and returns the status to answer with.
+    func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?, body: String) -> Int {
+        sinks.withLock { sinks in
+            let status = sinks[name]?.answers.isEmpty == false ? sinks[name]!.answers.removeFirst() : 200
+            sinks[name, default: Sink()].received.append(
+                Received(at: at, method: method, path: path, contentType: contentType, body: body, answered: status))
+            return status
+        }
+    }
+
+    /// What a sink has received, oldest first.
+    public func received(_ name: String) -> [Received] {
+        sinks.withLock { $0[name]?.received ?? [] }
+    }
+
+    /// The answers still scripted for a sink.
+    public func answers(_ name: String) -> [Int] {
+        sinks.withLock { $0[name]?.answers ?? [] }
+    }
+
+    /// Scripts a sink's next answers.
+    public func script(_ name: String, answers: [Int]) {
+        sinks.withLock { $0[name, default: Sink()].answers = answers }
+    }
+
+    /// Forgets a sink's requests and script.
+    public func clear(_ name: String) {
+        sinks.withLock { _ = $0.removeValue(forKey: name) }
+    }
+}

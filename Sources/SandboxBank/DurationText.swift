@@ -1,0 +1,29 @@
+/// Durations written as in scenario files and the admin API: a sequence of number-unit pairs,
+/// units `ms`, `s`, `m`, `h`, `d` (e.g. `500ms`, `30s`, `1h5m`, `2d`).
+public enum DurationText {
+    /// The duration, or nil when the text is not such a sequence (or longer than 100 years).
+    public static func parse(_ text: String) -> Duration? {
+        var total: Int64 = 0
+        var rest = Substring(text)
+        guard !rest.isEmpty else { return nil }
+        while !rest.isEmpty {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, digits.count <= 12, let value = Int64(digits) else { return nil }
+            rest = rest.dropFirst(digits.count)
+            let unit = rest.prefix { $0.isASCII && $0.isLetter }
+            rest = rest.dropFirst(unit.count)
+            let milliseconds: Int64
+            switch unit {
+            case "ms": milliseconds = 1
+            case "s": milliseconds = 1000
+            case "m": milliseconds = 60_000
+            case "h": milliseconds = 3_600_000
+            case "d": milliseconds = 86_400_000
+            default: return nil
+            }
+            total += value * milliseconds
+            guard total <= 100 * 366 * 86_400_000 else { return nil }
+        }
+        return .milliseconds(total)
+    }
+}

@@ -1,0 +1,153 @@
+import SandboxBank
+import SandboxD24Rules
+import SandboxHTTP
+import SandboxJSON
+
+// The D24 Cashouts API v3 endpoints (spec §3, §4): create, status, update status and cancel,
+// signed with `Payload-Signature`; bank codes and exchange rates, with the read-only key.
+
+/// Serves the D24 dialect over a `Bank`.
+///
+/// ```swift
+/// var router = Router()
+/// D24API(bank: bank).register(in: &router)
+/// ```
+public struct D24API: Sendable {
+    let bank: Bank
+    let keys = D24SigningKeys()
+
+    public init(bank: Bank) {
+        self.bank = bank
+    }
+
+    public func register(in router: inout Router) {
+        router.add("POST /v3/cashout") { answer($0, create) }
+        router.add("POST /v3/cashout/status") { answer($0, status) }
+        router.add("PUT /v3/cashout/status") { answer($0, updateStatus) }
+        router.add("DELETE /v3/cashout/cancel") { answer($0, cancel) }
+        router.add("GET /v3/banks") { banks($0) }
+        router.add("GET /v3/exchange_rates") { exchangeRates($0) }
+    }
+
+    private func answer(_ request: HTTPRequest, _ endpoint: (HTTPRequest) throws(D24Error) -> HTTPResponse) -> HTTPResponse {
+        do throws(D24Error) { return try endpoint(request) } catch { return error.response }
+    }
+
+    // MARK: - Signed endpoints
+
+    /// `POST /v3/cashout`: `{"cashout_id":"1000001"}`.
+    func create(_ request: HTTPRequest) throws(D24Error) -> HTTPResponse {
+        let signed = try D24SignedRequest(request, bank: bank, keys: keys)
+        let fields = try D24CreateFields(signed)
+        if let error = D24FieldValidator.firstError(in: fields) { throw D24Error(error) }
+        let onHold = try signed.flag("on_hold", "onHold", "On hold")
+        guard let country = fields.country, let amount = fields.amount.flatMap({ Money($0) }), let externalID = fields.externalID,
+              let currency = fields.currency ?? D24Countries.currencies(of: country)?.first else {
+            throw .invalidParam("amount", "Amount")  // unreachable once the validator passed
+        }
+        let payout: Payout
+        do throws(PayoutRefusal) {
+            payout = try bank.createPayout(PayoutRequest(
+                merchant: signed.merchant.login, externalID: externalID, country: country, currency: currency, amount: amount,
+                onHold: onHold, notificationURL: fields.notificationURL, fields: fields.wireFields))
+        } catch {
+            throw D24Error(error)
+        }
+        return .json(["cashout_id": .string(String(payout.id))])
+    }
+
+    /// `POST /v3/cashout/status`.
+    func status(_ request: HTTPRequest) throws(D24Error) -> HTTPResponse {
+        let signed = try D24SignedRequest(request, bank: bank, keys: keys)
+        return .json(D24Status.body(try signed.payout(in: bank)))
+    }
+
+    /// `PUT /v3/cashout/status`: PENDING <-> ON_HOLD only.
+    func updateStatus(_ request: HTTPRequest) throws(D24Error) -> HTTPResponse {
+        let signed = try D24SignedRequest(request, bank: bank, keys: keys)
+        guard let name = try signed.text("status", "status", "Status") else { throw .invalidParam("status", "Status") }
+        guard let target = D24Status.names[name] else { throw .statusNotSupported(name) }
+        let payout = try signed.payout(in: bank)
+        guard target == .pending || target == .onHold else { throw .invalidTransition }
+        return .json(D24Status.body(try change(payout, to: target)))
+    }
+
+    /// `DELETE /v3/cashout/cancel`: both ids required; from PENDING or ON_HOLD.
+    func cancel(_ request: HTTPRequest) throws(D24Error) -> HTTPResponse {
+        let signed = try D24SignedRequest(request, bank: bank, keys: keys)
+        guard let id = try signed.cashoutID() else { throw .invalidParam("cashoutId", "Cashout ID") }
+        guard let externalID = try signed.externalID() else { throw .invalidParam("externalId", "External ID") }
+        guard let payout = bank.payout(id: id), payout.merchant == signed.merchant.login, payout.externalID == externalID else {
+            throw .notFound
+        }
+        return .json(D24Status.body(try change(payout, to: .cancelled)))
+    }
+
+    private func change(_ payout: Payout, to status: PayoutStatus) throws(D24Error) -> Payout {
+        do throws(TransitionError) {
+            return try bank.changeStatus(payoutID: payout.id, to: status, by: "merchant") ?? payout
+        } catch {
+            throw .invalidTransition
+        }
+    }
+
+    // MARK: - Read-only endpoints
+
+    /// `GET /v3/banks?country=BR`: `[{"code":1,"name":"Banco do Brasil"},...]`.
+    func banks(_ request: HTTPRequest) -> HTTPResponse {
+        guard authorizedReadOnly(request) else { return Self.invalidReadOnlyKey }
+        guard let country = request.query("country"), let banks = D24Countries.banks(of: country) else {
+            return HTTPResponse(status: 400)
+        }
+        return .json(.array(banks.map { ["code": .number($0.code), "name": .string($0.name)] }))
+    }
+
+    /// `GET /v3/exchange_rates?country=BR&amount=10`: the sandbox rate of the country's currency.
+    func exchangeRates(_ request: HTTPRequest) -> HTTPResponse {
+        guard authorizedReadOnly(request) else { return Self.invalidReadOnlyKey }
+        let rates = bank.rates
+        guard let country = request.query("country"), let currencies = D24Countries.currencies(of: country),
+              let currency = currencies.first(where: { $0 != "USD" }) ?? currencies.first,
+              let amount = Money(request.query("amount") ?? "1"), amount > .zero,
+              let rate = rates.rateText(currency), let converted = rates.convertedText(amount, to: currency) else {
+            return HTTPResponse(status: 400)
+        }
+        return .json(["fx_rate": .number(rate), "currency": .string(currency), "converted_amount": .number(converted)])
+    }
+
+    private func authorizedReadOnly(_ request: HTTPRequest) -> Bool {
+        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
+        let key = header.dropFirst("Bearer ".count)
+        return bank.merchants.contains { !$0.readOnlyKey.isEmpty && $0.readOnlyKey == key }
+    }
+
+    /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use.
+    static let invalidReadOnlyKey = HTTPResponse.json(["code": 100, "description": "Invalid credentials"], status: 401)
+}
+
+extension D24Error {
+    /// The bank's refusal in D24 terms.
+    init(_ refusal: PayoutRefusal) {
+        switch refusal {
+        case .unknownMerchant: self = .invalidCredentials
+        case .duplicateExternalID: self = .duplicateExternalID
+        case .unsupportedCurrency: self.init(D24FieldError.invalidCurrency)
+        case .belowMinimum(let currency, let amount): self = .minimumAmount(currency: currency, amount: amount.description)
+        case .limitExceeded(let limit): self = .limitExceeded(limit.rawValue)
+        case .insufficientFunds: self = .insufficientFunds
+        }
+    }
+}
+
+extension D24SignedRequest {
+    /// A boolean field: JSON `true`/`false` (or the strings); absent is false.
+    func flag(_ key: String, _ camelCaseName: String, _ label: String) throws(D24Error) -> Bool {
+        switch body[key] {
+        case nil, .null?: false
+        case .bool(let value)?: value
+        case .string("true")?: true
+        case .string("false")?: false
+        default: throw .invalidParam(camelCaseName, label)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import SandboxD24Rules
+import SandboxHTTP
+import SandboxJSON
+
+// D24 Cashouts v3 refusals: codes and messages of spec §7.3, HTTP statuses of the decision table
+// (401 for 401/402/302/524; 400 for 502 and KYC; 412 for every other business or validation code).
+
+/// A refusal in the API's own shape: `{"code": N, "message": "..."}`.
+struct D24Error: Error, Sendable, Equatable {
+    let code: Int
+    let message: String
+    /// KYC refusals (504) carry a reason and its code.
+    var reason: String?
+    var reasonCode: Int?
+
+    var httpStatus: Int {
+        switch code {
+        case 401, 402, 302, 524: 401
+        case 502, 504: 400
+        default: 412
+        }
+    }
+
+    var response: HTTPResponse {
+        var body: [String: JSON] = ["code": .number(code), "message": .string(message)]
+        if let reason { body["reason"] = .string(reason) }
+        if let reasonCode { body["reason_code"] = .number(reasonCode) }
+        return .json(.object(body), status: httpStatus)
+    }
+
+    static let invalidCredentials = D24Error(code: 401, message: "Invalid credentials")
+    static let invalidSignature = D24Error(code: 302, message: "Invalid control string")
+    static let unregisteredIP = D24Error(
+        code: 402, message: "Unregistered IP address (Go to API Access to whitelist the IP in the Merchant Panel)")
+    static let malformedBody = D24Error(code: 502, message: "Invalid request body - Please check that the JSON is well formatted")
+    static let notFound = D24Error(code: 509, message: "Cashout not found with this ID")
+    static let invalidTransition = D24Error(code: 510, message: "Invalid status transition")
+    static let duplicateExternalID = D24Error(code: 511, message: "External ID already used")
+    static let insufficientFunds = D24Error(code: 514, message: "Insufficient funds")
+
+    static func limitExceeded(_ which: String) -> D24Error {
+        D24Error(code: 508, message: "Limit exceeded: \(which)")
+    }
+
+    static func statusNotSupported(_ status: String) -> D24Error {
+        D24Error(code: 521, message: "Status \(status) not supported for this type of request")
+    }
+
+    static func minimumAmount(currency: String, amount: String) -> D24Error {
+        D24Error(code: 533, message: "Invalid Amount. The minimum amount is \(currency) \(amount) or equivalent in USD")
+    }
+
+    /// Code 300 for a field outside the create request's field table (`cashoutId`, `status`...).
+    static func invalidParam(_ camelCaseName: String, _ label: String) -> D24Error {
+        D24Error(code: 300, message: "\(camelCaseName): Invalid or missing \(label)")
+    }
+
+    init(code: Int, message: String, reason: String? = nil, reasonCode: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.reasonCode = reasonCode
+    }
+
+    init(_ error: D24FieldError) {
+        self.init(code: error.code, message: error.message)
+    }
+}

@@ -1,0 +1,36 @@
+import SandboxBank
+import SandboxCrypto
+import SandboxHTTP
+
+// Notifications of spec §5: a form-encoded POST with date, bank_reference_id, comments,
+// external_id, control, cashout_id and status_reason, in that order; the status itself is not
+// sent (the merchant asks for it). `control` is the uppercase hex HMAC-SHA256 of
+// "Be4" + external_id + "Bo7" with the merchant's API signature (spec §2.4).
+
+/// The D24 wire format of a status notification.
+public enum D24Notification {
+    /// The form body, e.g.
+    /// `date=2020-03-12%2020%3A26%3A11&bank_reference_id=&comments=&external_id=cashoutV35381&control=A4CF...&cashout_id=60067&status_reason=`.
+    public static func formBody(_ notification: StatusNotification, secret: String) -> String {
+        FormURLEncoding.encode([
+            ("date", date(notification.changedAt)),
+            ("bank_reference_id", notification.bankReferenceID ?? ""),
+            ("comments", notification.comments ?? ""),
+            ("external_id", notification.externalID),
+            ("control", control(externalID: notification.externalID, secret: secret)),
+            ("cashout_id", String(notification.payoutID)),
+            ("status_reason", notification.statusReason ?? ""),
+        ], spaceAsPlus: false)
+    }
+
+    /// `UPPERCASE(hex(HMAC-SHA256(secret, "Be4" + externalID + "Bo7")))`.
+    public static func control(externalID: String, secret: String) -> String {
+        Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + externalID + "Bo7", key: secret))
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS` in GMT.
+    static func date(_ time: VirtualTime) -> String {
+        let iso = time.iso8601
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8))
+    }
+}

@@ -1,0 +1,66 @@
+import SandboxBank
+import SandboxCrypto
+import SandboxHTTP
+import SandboxJSON
+
+// Authentication of the signed cashout endpoints, in the decision table's order: the body is
+// well-formed JSON (502), `login`/`pass` name a merchant (401), `Payload-Signature` is the
+// lowercase hex HMAC-SHA256 of the exact body bytes with the merchant's API signature (302,
+// spec §2.1), and the client's address is allowed when the merchant has an allow-list (402).
+
+/// A signed request that passed authentication: its JSON body and its merchant.
+struct D24SignedRequest {
+    let body: [String: JSON]
+    let merchant: Merchant
+
+    init(_ request: HTTPRequest, bank: Bank, keys: D24SigningKeys) throws(D24Error) {
+        guard case .object(let body)? = try? JSON.parse(request.body) else { throw .malformedBody }
+        guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"],
+              let merchant = bank.merchant(login: login), constantTimeEquals(pass, merchant.pass) else {
+            throw .invalidCredentials
+        }
+        let expected = Hex.lowercase(HMACSHA256.authenticationCode(for: request.body, key: keys.key(for: merchant)))
+        guard let signature = request.headers["Payload-Signature"], constantTimeEquals(signature, expected) else {
+            throw .invalidSignature
+        }
+        if !merchant.allowedIPs.isEmpty {
+            guard let address = request.remoteAddress?.host, merchant.allowedIPs.contains(address) else { throw .unregisteredIP }
+        }
+        self.body = body
+        self.merchant = merchant
+    }
+
+    /// A text field: a JSON string, or a number as its literal text (real clients send `amount`,
+    /// `cashout_id` and `bank_code` both ways); nil when absent or null; 300 for anything else.
+    func text(_ key: String, _ camelCaseName: String, _ label: String) throws(D24Error) -> String? {
+        switch body[key] {
+        case nil, .null?: nil
+        case .string(let value)?: value
+        case .number(let value)?: value
+        default: throw .invalidParam(camelCaseName, label)
+        }
+    }
+
+    /// The cashout id: a whole number, as a JSON number or a numeric string.
+    func cashoutID() throws(D24Error) -> Int? {
+        guard let text = try text("cashout_id", "cashoutId", "Cashout ID") else { return nil }
+        guard let id = Int(text), id > 0 else { throw .invalidParam("cashoutId", "Cashout ID") }
+        return id
+    }
+
+    func externalID() throws(D24Error) -> String? {
+        try text("external_id", "externalId", "External ID")
+    }
+
+    /// The merchant's own payout named by `cashout_id` (which decides when both ids are sent) or
+    /// `external_id`; another merchant's ids are not found (509).
+    func payout(in bank: Bank) throws(D24Error) -> Payout {
+        if let id = try cashoutID() {
+            guard let payout = bank.payout(id: id), payout.merchant == merchant.login else { throw .notFound }
+            return payout
+        }
+        guard let externalID = try externalID() else { throw .invalidParam("cashoutId", "Cashout ID") }
+        guard let payout = bank.payout(merchant: merchant.login, externalID: externalID) else { throw .notFound }
+        return payout
+    }
+}

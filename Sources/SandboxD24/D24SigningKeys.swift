@@ -1,0 +1,19 @@
+import SandboxBank
+import SandboxCrypto
+import Synchronization
+
+/// HMAC keys prepared once per merchant secret: preparing one costs two SHA-256 blocks, which
+/// every signed request would otherwise pay again.
+final class D24SigningKeys: Sendable {
+    private let keys = Mutex<[String: HMACSHA256.Key]>([:])
+
+    func key(for merchant: Merchant) -> HMACSHA256.Key {
+        keys.withLock { keys in
+            if let key = keys[merchant.secret] { return key }
+            let key = HMACSHA256.Key(merchant.secret)
+            if keys.count > 10_000 { keys.removeAll() }  // secrets rotated by a long run: keep it bounded
+            keys[merchant.secret] = key
+            return key
+        }
+    }
+}

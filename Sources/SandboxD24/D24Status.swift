@@ -1,0 +1,68 @@
+import SandboxBank
+import SandboxJSON
+
+// Status codes and descriptions of spec §6 and the decision table: 0 Pending, 1 Completed,
+// 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold. A payout returned after completion is REJECTED.
+
+/// The D24 view of a payout's status.
+enum D24Status {
+    static func code(_ status: PayoutStatus) -> Int {
+        switch status {
+        case .pending: 0
+        case .completed: 1
+        case .cancelled: 2
+        case .rejected, .returned: 3
+        case .delivered: 4
+        case .onHold: 5
+        }
+    }
+
+    static func description(_ status: PayoutStatus) -> String {
+        switch status {
+        case .pending: "Pending"
+        case .completed: "Completed"
+        case .cancelled: "Canceled"
+        case .rejected, .returned: "Rejected"
+        case .delivered: "Delivered"
+        case .onHold: "On Hold"
+        }
+    }
+
+    /// The status names `PUT /v3/cashout/status` knows: PENDING and ON_HOLD are accepted, the
+    /// others are known but not allowed there (510), anything else is unknown (521).
+    static let names: [String: PayoutStatus] = [
+        "PENDING": .pending, "ON_HOLD": .onHold, "DELIVERED": .delivered, "COMPLETED": .completed,
+        "REJECTED": .rejected, "CANCELLED": .cancelled, "CANCELED": .cancelled,
+    ]
+
+    /// `{"cashout_status":1,"cashout_status_description":"Completed"}`, plus `rejection_code`
+    /// and `rejection_reason` when rejected and `bank_reference_id` when the bank set one.
+    static func body(_ payout: Payout) -> JSON {
+        var body: [String: JSON] = [
+            "cashout_status": .number(code(payout.status)),
+            "cashout_status_description": .string(description(payout.status)),
+        ]
+        if payout.status == .rejected || payout.status == .returned {
+            body["rejection_code"] = .number(payout.rejectionCode ?? 808)
+            body["rejection_reason"] = .string(payout.rejectionReason ?? D24RejectionCodes.name(payout.rejectionCode ?? 808))
+        }
+        if let reference = payout.bankReferenceID { body["bank_reference_id"] = .string(reference) }
+        return .object(body)
+    }
+}
+
+/// Rejection codes of spec §7.2.
+public enum D24RejectionCodes {
+    static let names: [Int: String] = [
+        800: "ERROR_ACCOUNT_INCORRECT", 801: "ERROR_ACCOUNT_CLOSED", 802: "ERROR_AMOUNT_INCORRECT", 803: "ERROR_BANK_INVALID",
+        804: "ERROR_BANK_BRANCH_INCORRECT", 805: "ERROR_BENEFICIARY_DOCUMENT_ID_INVALID", 806: "ERROR_BENEFICIARY_NAME_INCORRECT",
+        807: "ERROR_REJECTED_BY_BANK", 808: "ERROR_OTHER", 809: "WITHDRAWAL_EXPIRED", 810: "LIMIT_EXCEEDED", 811: "RISK_POLICY",
+        812: "BLOCKED_FROZEN_ACCOUNT", 813: "DOCUMENT_ACCOUNT_MISMATCH", 814: "INVALID_PIX_KEY", 815: "INVALID_IFSC_CODE",
+        816: "INVALID_ACCOUNT_OR_IFSC_CODE", 817: "INVALID_NBIN", 818: "ACCOUNT_UNABLE", 819: "INVALID_ACCOUNT_TYPE",
+        820: "REJECTED_BY_MERCHANT_REQUEST", 821: "MONTHLY_LIMIT_EXCEEDED_FOR_USER", 822: "ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA",
+        824: "REJECTED_BY_THIRD_PARTY_CONTROL", 826: "WITHDRAWAL_REVERSED",
+    ]
+
+    /// The rejection's name, e.g. `ERROR_ACCOUNT_CLOSED` for 801; `ERROR_OTHER` for unknown codes.
+    public static func name(_ code: Int) -> String { names[code] ?? "ERROR_OTHER" }
+}
