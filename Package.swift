@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP"]),
+        .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP"]),
     ]
 )
