@@ -14,6 +14,7 @@ public enum CLI {
 
         Commands:
           serve      Run the sandbox's HTTP server until interrupted
+          sign       Print the Payload-Signature of a request body (or a notification control)
           help       Show this help, or a command's: cashout-sandbox help serve
 
         Options:
@@ -43,13 +44,15 @@ public enum CLI {
             StandardOutput.writeLine(usage)
             return 0
         case "help":
-            StandardOutput.writeLine(rest.first == "serve" ? ServeCommand.usage : usage)
+            StandardOutput.writeLine(rest.first == "serve" ? ServeCommand.usage : rest.first == "sign" ? SignCommand.usage : usage)
             return 0
         case "--version":
             StandardOutput.writeLine("cashout-sandbox \(Sandbox.version)")
             return 0
         case "serve":
             return try ServeCommand.run(rest)
+        case "sign":
+            return try SignCommand.run(rest)
         default:
             throw UsageError("unknown command '\(command)'")
         }

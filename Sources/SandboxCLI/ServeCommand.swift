@@ -47,6 +47,10 @@ enum ServeCommand {
         for (index, address) in sandbox.addresses.enumerated() {
             StandardOutput.writeLine("\(index == 0 ? "listening on" : "also listening on") http://\(address)")
         }
+        for merchant in sandbox.bank.merchants {
+            StandardOutput.writeLine("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
+                + "read-only key \(merchant.readOnlyKey), balance \(merchant.currency) \(merchant.balance)")
+        }
         let signal = SignalWaiter.wait()
         StandardOutput.writeLine("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping")
         sandbox.stop()

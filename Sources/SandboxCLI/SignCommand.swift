@@ -1,0 +1,54 @@
+import CashoutSandbox
+import Glibc
+import SandboxCrypto
+import SandboxHTTP
+
+/// `cashout-sandbox sign`: the `Payload-Signature` of a body (lowercase hex HMAC-SHA256, D24
+/// spec §2.1), or with `--control` a notification's `control` string (§2.4), for curl sessions.
+enum SignCommand {
+    static let options: [Arguments.Option] = [
+        .value("secret", "SECRET", "The API signature (HMAC key) (default sandbox_secret)"),
+        .value("control", "EXTERNAL_ID", "Print the notification control for this external_id instead"),
+        .flag("help", "Show this help"),
+    ]
+
+    static let usage = """
+        Usage: cashout-sandbox sign [--secret SECRET] [BODY]
+               cashout-sandbox sign [--secret SECRET] --control EXTERNAL_ID
+
+        Prints the Payload-Signature of BODY (or of standard input when BODY is absent): the
+        lowercase hex HMAC-SHA256 of its exact bytes. With --control, prints the uppercase control
+        string of a notification for EXTERNAL_ID.
+
+        Options:
+        \(Arguments.help(options))
+        """
+
+    static func run(_ words: [String]) throws(UsageError) -> Int32 {
+        let arguments = try Arguments(words, options: options, command: "sign")
+        if arguments.has("help") {
+            StandardOutput.writeLine(usage)
+            return 0
+        }
+        guard arguments.positional.count <= 1 else { throw UsageError("sign takes one BODY argument; quote it") }
+        let key = HMACSHA256.Key(arguments.value("secret") ?? "sandbox_secret")
+        if let externalID = arguments.value("control") {
+            guard arguments.positional.isEmpty else { throw UsageError("--control takes no BODY") }
+            StandardOutput.writeLine(Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + externalID + "Bo7", key: key)))
+            return 0
+        }
+        let body = arguments.positional.first.map { Array($0.utf8) } ?? readStandardInput()
+        StandardOutput.writeLine(Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key)))
+        return 0
+    }
+
+    private static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            guard n > 0 else { return bytes }
+            bytes += buffer[0 ..< n]
+        }
+    }
+}
