@@ -83,6 +83,13 @@ public final class Sandbox: Sendable {
         return Sandbox(server: server, bank: bank, sinks: sinks, sender: sender, driver: driver)
     }
 
+    /// Moves the virtual clock forward, running every bank event and webhook delivery due on the
+    /// way, in time order; returns how many ran.
+    @discardableResult
+    public func advance(by duration: Duration) -> Int {
+        bank.advance(by: duration)
+    }
+
     /// Stops accepting, lets requests in flight finish, and returns when every server thread has
     /// ended. Safe to call more than once.
     public func stop() {
