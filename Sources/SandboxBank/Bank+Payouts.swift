@@ -12,8 +12,10 @@ extension Bank {
             guard let settlement = convert(request.amount, from: request.currency, to: merchant.currency) else {
                 throw .unsupportedCurrency
             }
-            if let minimum = merchant.minimumAmounts[request.country], settlement < minimum {
-                let local = convert(minimum, from: merchant.currency, to: request.currency) ?? minimum
+            // Compared in the payout's own currency, the one the refusal names: comparing the
+            // rounded conversion instead would let 58.82 BRL pass a 58.83 BRL minimum.
+            if let minimum = merchant.minimumAmounts[request.country],
+               let local = convert(minimum, from: merchant.currency, to: request.currency), request.amount < local {
                 throw .belowMinimum(currency: request.currency, amount: local)
             }
             let usage = s.usage[merchant.login] ?? [:]
