@@ -1,0 +1,180 @@
+import CashoutSandbox
+import Glibc
+import SandboxBank
+import SandboxCrypto
+import SandboxHTTP
+import SandboxJSON
+import Testing
+
+/// A sandbox on a manual clock at 2026-01-05T09:00:00Z, and calls against it.
+private struct Admin {
+    let sandbox: Sandbox
+
+    init(clockMode: VirtualClock.Mode = .manual, timeScale: Double = 1) throws {
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = clockMode
+        configuration.timeScale = timeScale
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        sandbox = try Sandbox.launch(configuration)
+    }
+
+    func call(_ method: String, _ path: String, _ body: String? = nil) throws -> (status: Int, json: JSON) {
+        let response = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array((body ?? "").utf8))
+        return (response.status, response.body.isEmpty ? .null : try JSON.parse(response.body))
+    }
+
+    @discardableResult
+    func createCashout(_ externalID: String, amount: String = "100.00", url: String? = nil) throws -> Int {
+        let hook = url.map { #","notification_url":"\#($0)""# } ?? ""
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(hook)}"#
+        let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret")))
+        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
+                                           headers: ["Payload-Signature": signature], body: Array(body.utf8))
+        return try #require(Int(JSON.parse(response.body)["cashout_id"]?.stringValue ?? ""))
+    }
+}
+
+@Suite struct AdminAPITests {
+    @Test func theClockAdvancesByToAndToTheNextEvent() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        #expect(try admin.call("GET", "/sandbox/clock").json == ["mode": "manual", "now": "2026-01-05T09:00:00Z", "next_event_at": .null])
+        try admin.createCashout("c-1")
+        #expect(try admin.call("GET", "/sandbox/clock").json["next_event_at"] == "2026-01-05T09:00:05Z")
+        let next = try admin.call("POST", "/sandbox/clock/advance", #"{"to_next_event":true}"#)
+        #expect(next.json == ["mode": "manual", "now": "2026-01-05T09:00:05Z", "next_event_at": "2026-01-05T09:00:15Z", "events_applied": 1])
+        #expect(try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1h5m"}"#).json["now"] == "2026-01-05T10:05:05Z")
+        #expect(try admin.call("POST", "/sandbox/clock/advance", #"{"to":"2026-01-07T00:00:00Z"}"#).json["now"] == "2026-01-07T00:00:00Z")
+        #expect(try admin.call("POST", "/sandbox/clock/advance", #"{"to_next_event":true}"#).json["events_applied"] == 0)
+    }
+
+    @Test(arguments: [
+        (#"{"by":"soon"}"#, 400, #"by: expected a duration such as "30s", "1h5m" or "2d""#),
+        (#"{"to":"yesterday"}"#, 400, #"to: expected a UTC time such as "2026-01-05T09:00:00Z""#),
+        (#"{"to":"2026-01-01T00:00:00Z"}"#, 409, "to: 2026-01-01T00:00:00Z is in the past; the clock only moves forward"),
+        ("{}", 400, #"expected one of "by", "to" or "to_next_event": true"#),
+        ("[1]", 400, "the body must be a JSON object"),
+    ])
+    func badClockRequestsSayWhatWasExpected(body: String, status: Int, message: String) throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let answer = try admin.call("POST", "/sandbox/clock/advance", body)
+        #expect(answer.status == status)
+        #expect(answer.json == ["code": .number(status), "message": .string(message)])
+    }
+
+    @Test func cashoutsAreListedFilteredAndShownWithHistoryAndSchedule() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let first = try admin.createCashout("c-1")
+        try admin.createCashout("c-2")
+        _ = try admin.call("POST", "/sandbox/cashouts/\(first)/actions", #"{"action":"hold"}"#)
+        #expect(try admin.call("GET", "/sandbox/cashouts").json["cashouts"]?.arrayValue?.count == 2)
+        let held = try admin.call("GET", "/sandbox/cashouts?status=ON_HOLD&merchant=sandbox_login").json["cashouts"]?.arrayValue
+        #expect(held?.map { $0["external_id"] } == ["c-1"])
+        #expect(try admin.call("GET", "/sandbox/cashouts?status=LOST").status == 400)
+        let one = try admin.call("GET", "/sandbox/cashouts/\(first + 1)").json
+        #expect(one["status"] == "PENDING")
+        #expect(one["amount"] == "100.00")
+        #expect(one["scheduled"] == [["at": "2026-01-05T09:00:05Z", "status": "DELIVERED", "rejection_code": .null],
+                                     ["at": "2026-01-05T09:00:15Z", "status": "COMPLETED", "rejection_code": .null]])
+        #expect(one["history"]?[0]?["by"] == "create")
+        #expect(one["fields"]?["bank_account"] == "3423422-7")
+        #expect(try admin.call("GET", "/sandbox/cashouts/99").status == 404)
+    }
+
+    @Test func forcedOutcomesFollowTheLifecycleAndA409NamesBothStates() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let id = try admin.createCashout("c-1", url: "\(admin.sandbox.baseURL)/sandbox/sink/a")
+        #expect(try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"deliver"}"#).json["status"] == "DELIVERED")
+        #expect(try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"complete","bank_reference_id":"E2E1"}"#).json["bank_reference_id"] == "E2E1")
+        let late = try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"reject"}"#).json
+        #expect(late["status"] == "REJECTED")
+        #expect(late["returned_after_completion"] == true)
+        #expect(late["rejection_code"] == 826)
+        #expect(late["rejection_reason"] == "WITHDRAWAL_REVERSED")
+        let refused = try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"cancel"}"#)
+        #expect(refused.status == 409)
+        #expect(refused.json == ["code": 409, "message": "cannot cancel a REJECTED cashout: REJECTED -> CANCELLED is not allowed",
+                                 "from": "REJECTED", "to": "CANCELLED"])
+        #expect(try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"explode"}"#).status == 400)
+        #expect(try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"reject","rejection_code":"x"}"#).status == 400)
+        // Every forced change was notified; the balance is back where it started.
+        _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1s"}"#)
+        let sink = try admin.call("GET", "/sandbox/sink/a").json["requests"]?.arrayValue
+        #expect(sink?.count == 3)
+        #expect(try admin.call("GET", "/sandbox/merchants").json["merchants"]?[0]?["balance"] == "1000000.00")
+    }
+
+    @Test func theLedgerListsDebitsAndRefundsWithTheBalanceAfter() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let id = try admin.createCashout("c-1", amount: "250.50")
+        _ = try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"cancel"}"#)
+        let entries = try admin.call("GET", "/sandbox/ledger?merchant=sandbox_login").json["entries"]?.arrayValue
+        #expect(entries?.map { $0["kind"] } == ["debit", "refund"])
+        #expect(entries?.map { $0["amount"] } == ["-250.50", "250.50"])
+        #expect(entries?.map { $0["balance_after"] } == ["999749.50", "1000000.00"])
+        #expect(try admin.call("GET", "/sandbox/ledger?merchant=nobody").json["entries"] == [])
+    }
+
+    @Test func merchantsAreCreatedAndUpdatedFieldByField() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let created = try admin.call("PUT", "/sandbox/merchants/acme",
+                                     #"{"pass":"acme_pass","secret":"acme_secret","read_only_key":"acme_ro","balance":"5000.00","limits":{"daily":"100.00"},"minimum_amounts":{"BR":"10.00"},"allowed_ips":["127.0.0.1"]}"#)
+        #expect(created.status == 201)
+        #expect(created.json["balance"] == "5000.00")
+        #expect(created.json["limits"] == ["transaction": .null, "daily": "100.00", "monthly": .null])
+        let updated = try admin.call("PUT", "/sandbox/merchants/acme", #"{"balance":"1.00","limits":{"daily":null}}"#)
+        #expect(updated.status == 200)
+        #expect(updated.json["secret"] == "acme_secret")
+        #expect(updated.json["balance"] == "1.00")
+        #expect(updated.json["limits"]?["daily"] == .null)
+        #expect(try admin.call("GET", "/sandbox/merchants").json["merchants"]?.arrayValue?.map { $0["login"] } == ["sandbox_login", "acme"])
+    }
+
+    @Test(arguments: [
+        (#"{"pass":"p"}"#, "a new merchant needs \"pass\" and \"secret\""),
+        (#"{"pass":"p","secret":"s","balance":"1.234"}"#, "balance: expected a decimal amount such as \"5000.00\""),
+        (#"{"pass":"p","secret":"s","limits":{"daily":"lots"}}"#, "limits.daily: expected a decimal amount or null"),
+        (#"{"pass":"p","secret":"s","colour":"red"}"#, "colour: unknown field"),
+        (#"{"pass":"","secret":"s"}"#, "pass: expected a non-empty string"),
+        (#"{"pass":"p","secret":"s","allowed_ips":[1]}"#, "allowed_ips: expected an array of addresses"),
+    ])
+    func badMerchantUpdatesAreRefusedNamingTheField(body: String, message: String) throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let answer = try admin.call("PUT", "/sandbox/merchants/newcomer", body)
+        #expect(answer.status == 400)
+        #expect(answer.json["message"] == .string(message))
+    }
+
+    @Test func aWebhookCanBeRedeliveredAndOneWithoutAURLCannot() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let id = try admin.createCashout("c-1", url: "\(admin.sandbox.baseURL)/sandbox/sink/r")
+        try admin.createCashout("c-2")
+        _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"5s"}"#)
+        let webhooks = try admin.call("GET", "/sandbox/webhooks").json["webhooks"]?.arrayValue ?? []
+        #expect(webhooks.map { $0["state"] } == ["delivered", "not_sent"])
+        let again = try admin.call("POST", "/sandbox/webhooks/1/redeliver")
+        #expect(again.json["attempts"]?.arrayValue?.count == 2)
+        #expect(try admin.call("GET", "/sandbox/webhooks?cashout_id=\(id)").json["webhooks"]?.arrayValue?.count == 1)
+        #expect(try admin.call("POST", "/sandbox/webhooks/2/redeliver").status == 409)
+        #expect(try admin.call("POST", "/sandbox/webhooks/9/redeliver").status == 404)
+    }
+
+    @Test func aRealClockRunsTheBankByItself() throws {
+        let admin = try Admin(clockMode: .real, timeScale: 1000)  // 15 virtual seconds take 15 ms
+        defer { admin.sandbox.stop() }
+        let id = try admin.createCashout("c-1")
+        var status: JSON? = nil
+        for _ in 0 ..< 100 where status != "COMPLETED" {
+            usleep(20_000)
+            status = try admin.call("GET", "/sandbox/cashouts/\(id)").json["status"]
+        }
+        #expect(status == "COMPLETED")
+    }
+}
