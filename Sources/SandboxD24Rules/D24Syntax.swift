@@ -1,0 +1,141 @@
+// Hand-written matchers for the formats of D24 Cashouts v3 spec §4.1 and §8 (amount, email
+// regex of the "Countries Specifications" page, phone, account patterns, dates, URLs).
+// Plain loops over UTF-8 bytes: no Foundation, no Regex.
+
+/// Small, allocation-light format matchers shared by the country rules.
+enum D24Syntax {
+    /// Whether `text` is non-empty and only ASCII digits.
+    static func isDigits(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// Whether `text` is only ASCII digits with a length in `lengths`.
+    static func isDigits(_ text: some StringProtocol, lengths: ClosedRange<Int>) -> Bool {
+        lengths.contains(text.utf8.count) && isDigits(text)
+    }
+
+    /// Whether `text` is only ASCII letters and digits with a length in `lengths`.
+    static func isAlphanumeric(_ text: some StringProtocol, lengths: ClosedRange<Int>) -> Bool {
+        lengths.contains(text.utf8.count) && text.utf8.allSatisfy { isDigit($0) || isLetter($0) }
+    }
+
+    /// Whether `text` is exactly `count` ASCII uppercase letters.
+    static func isUppercaseLetters(_ text: String, count: Int) -> Bool {
+        text.utf8.count == count && text.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+    }
+
+    /// Whether `text` is empty or only whitespace.
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+    }
+
+    /// The ASCII digits of `text`, in order (separators dropped).
+    static func digits(of text: String) -> String {
+        String(decoding: text.utf8.filter(isDigit), as: UTF8.self)
+    }
+
+    /// `^\d{body}(-)?[\d]$` (or `[\dxX]` when `letterX`): digits, an optional hyphen, one check
+    /// character; `body` bounds the digits before the check character.
+    static func isAccount(_ text: String, body: ClosedRange<Int>, letterX: Bool = false) -> Bool {
+        var bytes = Array(text.utf8)
+        guard let check = bytes.popLast() else { return false }
+        guard isDigit(check) || (letterX && (check == 0x58 || check == 0x78)) else { return false }
+        if bytes.last == 0x2D { bytes.removeLast() }
+        return body.contains(bytes.count) && bytes.allSatisfy(isDigit)
+    }
+
+    /// An amount: `\d+(\.\d+)?`, greater than zero, at most 15 integer digits and at most two
+    /// significant decimals (`"10.50"`, `"10.500"` yes; `"1.234"`, `"1e3"`, `".5"`, `"-1"` no).
+    static func isAmount(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: 0x2E, maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        guard !whole.isEmpty, whole.count <= 15, whole.allSatisfy(isDigit) else { return false }
+        var nonZero = whole.contains { $0 != 0x30 }
+        if parts.count == 2 {
+            let fraction = parts[1]
+            guard !fraction.isEmpty, fraction.allSatisfy(isDigit) else { return false }
+            guard fraction.dropFirst(2).allSatisfy({ $0 == 0x30 }) else { return false }
+            nonZero = nonZero || fraction.contains { $0 != 0x30 }
+        }
+        return nonZero
+    }
+
+    /// The e-mail regex of the D24 "Countries Specifications" page, matched in full and
+    /// case-insensitively: dot-separated atoms of ``localCharacters``, `@`, then dot-separated
+    /// hostname labels (letters, digits, inner hyphens), at least two, the last at least two long.
+    static func isEmail(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: 0x40, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let atoms = parts[0].split(separator: 0x2E, omittingEmptySubsequences: false)
+        guard atoms.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isLocalCharacter) }) else { return false }
+        let labels = parts[1].split(separator: 0x2E, omittingEmptySubsequences: false)
+        guard labels.count >= 2, let last = labels.last, last.count >= 2 else { return false }
+        return labels.allSatisfy { label in
+            guard let first = label.first, let end = label.last,
+                  isDigit(first) || isLetter(first), isDigit(end) || isLetter(end) else { return false }
+            return label.allSatisfy { isDigit($0) || isLetter($0) || $0 == 0x2D }
+        }
+    }
+
+    /// A phone: digits with spaces, hyphens and parentheses, an optional leading `+`, and
+    /// 7 to 15 digits (E.164's maximum).
+    static func isPhone(_ text: String) -> Bool {
+        var digitCount = 0
+        for (offset, byte) in text.utf8.enumerated() {
+            switch byte {
+            case 0x30...0x39: digitCount += 1
+            case 0x20, 0x2D, 0x28, 0x29: continue
+            case 0x2B where offset == 0: continue
+            default: return false
+            }
+        }
+        return (7...15).contains(digitCount)
+    }
+
+    /// A calendar date `YYYY-MM-DD` from 1900 on (leap years honoured).
+    static func isDate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return false }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard isDigit(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              year >= 1900, (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return (1...lengths[month - 1]).contains(day)
+    }
+
+    /// An absolute `http://` or `https://` URL with a host and no whitespace or controls.
+    static func isHTTPURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("https://") {
+            rest = lower.dropFirst(8)
+        } else if lower.hasPrefix("http://") {
+            rest = lower.dropFirst(7)
+        } else {
+            return false
+        }
+        guard let first = rest.utf8.first, first != 0x2F, first != 0x3F, first != 0x23 else { return false }
+        return rest.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// `[a-z0-9!#$%&'*+/=?^_\`{|}~-]` (case-insensitive).
+    static func isLocalCharacter(_ byte: UInt8) -> Bool {
+        isDigit(byte) || isLetter(byte) || localPunctuation.contains(byte)
+    }
+
+    private static let localPunctuation: Set<UInt8> = Set("!#$%&'*+/=?^_`{|}~-".utf8)
+}
