@@ -37,7 +37,7 @@ extension AdminAPI {
     }
 
     /// `{"action":"deliver|complete|reject|hold|release|cancel","rejection_code":801,
-    /// "rejection_reason":"...","bank_reference_id":"..."}`. Rejecting a COMPLETED cashout is the
+    /// "rejection_reason":"...","bank_reference_id":"...","status_reason":"..."}`. Rejecting a COMPLETED cashout is the
     /// late rejection (a return, refunded). A change the lifecycle does not allow is a 409.
     private func force(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
@@ -60,7 +60,7 @@ extension AdminAPI {
             try bank.changeStatus(
                 payoutID: payout.id, to: target, by: "admin", rejectionCode: isRejection ? code : nil,
                 rejectionReason: isRejection ? body["rejection_reason"]?.stringValue ?? D24RejectionCodes.name(code) : nil,
-                bankReferenceID: body["bank_reference_id"]?.stringValue)
+                bankReferenceID: body["bank_reference_id"]?.stringValue, statusReason: body["status_reason"]?.stringValue)
         } catch {
             let from = AdminJSON.statusName(error.from)
             let to = AdminJSON.statusName(error.to)

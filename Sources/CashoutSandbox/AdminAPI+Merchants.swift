@@ -14,14 +14,18 @@ extension AdminAPI {
                 return Router.error(400, "login: 1 to 32 characters")
             }
             guard let body = Self.object(request) else { return Self.badBody }
-            let existing = bank.merchant(login: login)
-            var merchant = existing ?? Merchant(login: login, pass: "", secret: "", readOnlyKey: "", balance: .zero)
-            if let problem = Self.apply(body, to: &merchant) { return Router.error(400, problem) }
-            if existing == nil, merchant.pass.isEmpty || merchant.secret.isEmpty {
-                return Router.error(400, "a new merchant needs \"pass\" and \"secret\"")
+            let template = Merchant(login: login, pass: "", secret: "", readOnlyKey: "", balance: .zero)
+            do throws(Bank.MerchantChangeError) {
+                let (merchant, created) = try bank.updateMerchant(login: login, creatingFrom: template) { merchant in
+                    if let problem = Self.apply(body, to: &merchant) { return problem }
+                    return merchant.pass.isEmpty || merchant.secret.isEmpty ? "a new merchant needs \"pass\" and \"secret\"" : nil
+                }
+                return .json(AdminJSON.merchant(merchant), status: created ? 201 : 200)
+            } catch .invalid(let problem) {
+                return Router.error(400, problem)
+            } catch {
+                return Router.error(409, "currency: a merchant with cashouts keeps its settlement currency")
             }
-            bank.upsertMerchant(merchant)
-            return .json(AdminJSON.merchant(merchant), status: existing == nil ? 201 : 200)
         }
     }
 

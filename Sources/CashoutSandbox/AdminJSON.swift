@@ -58,7 +58,7 @@ enum AdminJSON {
             "url": optional(notification.url), "state": .string(state),
             "next_attempt_at": optional(notification.nextAttemptAt?.iso8601),
             "attempts": .array(notification.attempts.map { attempt in
-                ["number": .number(attempt.number), "at": .string(attempt.at.iso8601),
+                ["number": .number(attempt.number), "at": .string(attempt.at.iso8601), "manual": .bool(attempt.manual),
                  "response_status": optional(attempt.outcome.status), "error": optional(attempt.outcome.error),
                  "response_body": optional(attempt.outcome.body)]
             }),

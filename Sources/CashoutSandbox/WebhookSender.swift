@@ -42,8 +42,9 @@ final class WebhookSender: Sendable {
         }
         let body = D24Notification.formBody(notification, secret: merchant.secret)
         let contentType = "application/x-www-form-urlencoded"
-        if let prefix = prefixes.first(where: { url.hasPrefix($0) }) {
-            let name = String(url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "/" })
+        // Scheme and host compare without case, as URLs do; anything else is sent over HTTP.
+        if let prefix = prefixes.first(where: { url.lowercased().hasPrefix($0.lowercased()) }),
+           case let name = String(url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "/" }), !name.isEmpty {
             let path = String(url.dropFirst(prefix.count - "/sandbox/sink/".count))
             let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: contentType, body: body)
             return DeliveryOutcome(status: status)

@@ -52,12 +52,13 @@ extension Bank {
     /// it again from the beginning, any other change ends it.
     @discardableResult
     public func changeStatus(payoutID: Int, to status: PayoutStatus, by actor: String, rejectionCode: Int? = nil,
-                             rejectionReason: String? = nil, bankReferenceID: String? = nil) throws(TransitionError) -> Payout? {
+                             rejectionReason: String? = nil, bankReferenceID: String? = nil,
+                             statusReason: String? = nil) throws(TransitionError) -> Payout? {
         let now = clock.now
         return try state.withLock { (s) throws(TransitionError) -> Payout? in
             guard s.payouts[payoutID] != nil else { return nil }
-            let step = TimelineStep(after: .zero, status: status, rejectionCode: rejectionCode,
-                                    rejectionReason: rejectionReason, bankReferenceID: bankReferenceID)
+            let step = TimelineStep(after: .zero, status: status, rejectionCode: rejectionCode, rejectionReason: rejectionReason,
+                                    bankReferenceID: bankReferenceID, statusReason: statusReason)
             try apply(&s, step, to: payoutID, at: now, by: actor)
             s.generations[payoutID, default: 0] += 1
             if status == .pending { scheduleTimeline(&s, payoutID: payoutID, from: now) }

@@ -51,7 +51,7 @@ extension Bank {
             let at = clock.now
             let outcome = sender(notification)
             return state.withLock { s in
-                record(outcome, notificationID: notificationID, at: at, retry: false, in: &s)
+                record(outcome, notificationID: notificationID, at: at, scheduled: false, in: &s)
                 return s.notifications[notificationID - 1]
             }
         }
@@ -61,6 +61,7 @@ extension Bank {
         var applied = 0
         while true {
             let work = state.withLock { s -> Work in
+                dropStaleEvents(&s)
                 guard let event = s.queue.first, event.at <= target.milliseconds else { return .none }
                 _ = s.queue.popFirst()
                 let at = VirtualTime(milliseconds: event.at)
@@ -91,24 +92,31 @@ extension Bank {
                 applied += 1
             case .deliver(let notification, let at):
                 let outcome = sender(notification)
-                state.withLock { s in record(outcome, notificationID: notification.id, at: at, retry: true, in: &s) }
+                state.withLock { s in record(outcome, notificationID: notification.id, at: at, scheduled: true, in: &s) }
                 applied += 1
             }
         }
     }
 
-    private func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, retry: Bool, in s: inout State) {
+    /// Journals an attempt. A scheduled attempt that fails schedules the next one, or gives up
+    /// after the last; a manual redelivery (`scheduled` false) only ever settles a notification
+    /// by succeeding, and leaves its pending retries as they were.
+    private func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, scheduled: Bool, in s: inout State) {
         var notification = s.notifications[notificationID - 1]
-        notification.attempts.append(DeliveryAttempt(number: notification.attempts.count + 1, at: at, outcome: outcome))
-        notification.nextAttemptAt = nil
+        notification.attempts.append(DeliveryAttempt(number: notification.attempts.count + 1, at: at, outcome: outcome, manual: !scheduled))
         if outcome.succeeded {
             notification.state = .delivered
-        } else if retry, notification.attempts.count <= configuration.retrySchedule.count {
-            let next = at.adding(configuration.retrySchedule[notification.attempts.count - 1])
-            notification.nextAttemptAt = next
-            s.queue.schedule(.delivery(notificationID: notificationID), at: next)
-        } else if notification.state == .pending {
-            notification.state = .exhausted
+            notification.nextAttemptAt = nil
+        } else if scheduled {
+            let failures = notification.attempts.count { !$0.manual }
+            if failures <= configuration.retrySchedule.count {
+                let next = at.adding(configuration.retrySchedule[failures - 1])
+                notification.nextAttemptAt = next
+                s.queue.schedule(.delivery(notificationID: notificationID), at: next)
+            } else {
+                notification.state = .exhausted
+                notification.nextAttemptAt = nil
+            }
         }
         s.notifications[notificationID - 1] = notification
     }

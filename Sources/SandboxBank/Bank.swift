@@ -87,6 +87,32 @@ public final class Bank: Sendable {
         }
     }
 
+    /// Why a merchant could not be changed.
+    public enum MerchantChangeError: Error, Sendable, Equatable {
+        /// `change` refused: the text says which field and why.
+        case invalid(String)
+        /// The settlement currency of a merchant with payouts cannot change (their amounts and
+        /// refunds are in the old one).
+        case currencyInUse
+    }
+
+    /// Changes (or, with `template`, creates) a merchant in one step under the lock, so a debit
+    /// or refund happening meanwhile is never overwritten. Returns the merchant and whether it is new.
+    public func updateMerchant(login: String, creatingFrom template: Merchant?,
+                               _ change: (inout Merchant) -> String?) throws(MerchantChangeError) -> (Merchant, created: Bool) {
+        try state.withLock { (s) throws(MerchantChangeError) -> (Merchant, created: Bool) in
+            let existing = s.merchants[login]
+            guard var merchant = existing ?? template else { throw .invalid("no merchant \(login)") }
+            if let problem = change(&merchant) { throw .invalid(problem) }
+            if let existing, existing.currency != merchant.currency, s.externalIDs[login]?.isEmpty == false {
+                throw .currencyInUse
+            }
+            if existing == nil { s.merchantOrder.append(login) }
+            s.merchants[login] = merchant
+            return (merchant, existing == nil)
+        }
+    }
+
     public func payout(id: Int) -> Payout? {
         state.withLock { $0.payouts[id] }
     }
@@ -135,8 +161,28 @@ public final class Bank: Sendable {
         }
     }
 
-    /// When the next scheduled event is due, if any.
+    /// When the next scheduled event that will still do something is due, if any.
     public var nextEventAt: VirtualTime? {
-        state.withLock { $0.queue.first.map { VirtualTime(milliseconds: $0.at) } }
+        state.withLock { s in
+            dropStaleEvents(&s)
+            return s.queue.first.map { VirtualTime(milliseconds: $0.at) }
+        }
+    }
+
+    /// Removes events at the head of the queue that have nothing left to do: steps of a timeline a
+    /// hold, cancel or forced change replaced, and attempts of notifications no longer pending.
+    func dropStaleEvents(_ s: inout State) {
+        while let event = s.queue.first {
+            switch event.kind {
+            case .timeline(let payoutID, let generation, _) where generation != s.generations[payoutID]:
+                break
+            case .delivery(let id) where s.notifications[id - 1].state != .pending
+                || s.notifications[id - 1].nextAttemptAt?.milliseconds != event.at:
+                break
+            default:
+                return
+            }
+            _ = s.queue.popFirst()
+        }
     }
 }

@@ -3,6 +3,7 @@
 public enum DurationText {
     /// The duration, or nil when the text is not such a sequence (or longer than 100 years).
     public static func parse(_ text: String) -> Duration? {
+        let limit: Int64 = 100 * 366 * 86_400_000
         var total: Int64 = 0
         var rest = Substring(text)
         guard !rest.isEmpty else { return nil }
@@ -21,8 +22,9 @@ public enum DurationText {
             case "d": milliseconds = 86_400_000
             default: return nil
             }
-            total += value * milliseconds
-            guard total <= 100 * 366 * 86_400_000 else { return nil }
+            let (product, overflow) = value.multipliedReportingOverflow(by: milliseconds)
+            guard !overflow, product <= limit - total else { return nil }
+            total += product
         }
         return .milliseconds(total)
     }

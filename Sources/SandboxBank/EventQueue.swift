@@ -53,8 +53,4 @@ struct EventQueue: Sendable {
         }
         return first
     }
-
-    mutating func removeAll() {
-        heap.removeAll()
-    }
 }

@@ -1,7 +1,8 @@
 /// The sandbox's foreign-exchange table: units of each currency per US dollar, with four
 /// decimals, as `GET /v3/exchange_rates` serves them. Fixed, so tests and scenarios are repeatable.
 ///
-/// Conversions round half away from zero to the cent.
+/// Conversions round half away from zero to the cent, in 128-bit arithmetic; a result beyond what
+/// `Money` holds is clamped to its largest value (no balance covers it), never a crash.
 public struct ExchangeRates: Sendable {
     /// Units of the currency per USD, in ten-thousandths (5.8829 BRL per USD is 58829).
     public private(set) var perUSD: [String: Int64]
@@ -20,7 +21,7 @@ public struct ExchangeRates: Sendable {
 
     /// The rate as decimal text, e.g. `5.8829`, trailing zeros dropped.
     public func rateText(_ currency: String) -> String? {
-        perUSD[currency].map { Self.decimalText($0, scale: 4) }
+        perUSD[currency].map { Self.decimalText(Int128($0), scale: 4) }
     }
 
     /// `amount` (in `currency`) in USD, or nil for a currency without a rate.
@@ -38,17 +39,17 @@ public struct ExchangeRates: Sendable {
     /// The exact product of a USD amount and the rate, as decimal text (`10` × `5.8829` = `58.829`).
     public func convertedText(_ usd: Money, to currency: String) -> String? {
         guard let rate = perUSD[currency] else { return nil }
-        return Self.decimalText(Int64(usd.hundredths) * rate, scale: 6)
+        return Self.decimalText(Int128(usd.hundredths) * Int128(rate), scale: 6)
     }
 
     /// `value / 10^scale` as the shortest exact decimal text.
-    static func decimalText(_ value: Int64, scale: Int) -> String {
-        var divisor: Int64 = 1
+    static func decimalText(_ value: Int128, scale: Int) -> String {
+        var divisor: UInt128 = 1
         for _ in 0 ..< scale { divisor *= 10 }
         let sign = value < 0 ? "-" : ""
         let magnitude = value.magnitude
-        let whole = magnitude / UInt64(divisor)
-        var fraction = String(magnitude % UInt64(divisor))
+        let whole = magnitude / divisor
+        var fraction = String(magnitude % divisor)
         fraction = String(repeating: "0", count: scale - fraction.count) + fraction
         while fraction.hasSuffix("0") { fraction.removeLast() }
         return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
@@ -58,6 +59,6 @@ public struct ExchangeRates: Sendable {
         let quotient = numerator / denominator
         let remainder = numerator % denominator
         let roundAway = remainder.magnitude * 2 >= denominator.magnitude
-        return Int64(quotient + (roundAway ? (numerator < 0 ? -1 : 1) : 0))
+        return Int64(clamping: quotient + (roundAway ? (numerator < 0 ? -1 : 1) : 0))
     }
 }

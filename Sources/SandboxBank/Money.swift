@@ -16,17 +16,19 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Zero.
     public static let zero = Money(hundredths: 0)
 
-    /// Parses `123`, `123.4`, `123.45` and a leading `-`; nil for more than two decimals, exponents,
-    /// other characters, or amounts beyond ±90 trillion.
+    /// Parses `123`, `123.4`, `123.45` (and `123.450`: zeros past the cents change nothing) and a
+    /// leading `-`; nil for non-zero digits past the cents, exponents, other characters, or more
+    /// than 15 integer digits.
     public init?(_ text: some StringProtocol) {
         var digits = Substring(text)
         let negative = digits.hasPrefix("-")
         if negative { digits = digits.dropFirst() }
         let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 14, whole.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 15, whole.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             return nil
         }
         var fraction = parts.count == 2 ? parts[1] : ""
+        while fraction.count > 2, fraction.hasSuffix("0") { fraction.removeLast() }
         guard fraction.count <= 2, parts.count == 1 || !fraction.isEmpty,
               fraction.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         while fraction.count < 2 { fraction += "0" }

@@ -38,6 +38,8 @@ public struct DeliveryAttempt: Sendable, Equatable {
     public let number: Int
     public let at: VirtualTime
     public let outcome: DeliveryOutcome
+    /// Asked for through the admin API, outside the retry schedule.
+    public let manual: Bool
 }
 
 /// What the receiver answered, or why there was no answer.

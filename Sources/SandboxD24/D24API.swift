@@ -42,7 +42,7 @@ public struct D24API: Sendable {
         if let error = D24FieldValidator.firstError(in: fields) { throw D24Error(error) }
         let onHold = try signed.flag("on_hold", "onHold", "On hold")
         guard let country = fields.country, let amount = fields.amount.flatMap({ Money($0) }), let externalID = fields.externalID,
-              let currency = fields.currency ?? D24Countries.currencies(of: country)?.first else {
+              let currency = fields.currency ?? D24Countries.defaultCurrency(of: country) else {
             throw .invalidParam("amount", "Amount")  // unreachable once the validator passed
         }
         let payout: Payout

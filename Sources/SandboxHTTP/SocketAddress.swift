@@ -58,7 +58,13 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         case AF_INET6:
             var v6 = raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
             inet_ntop(AF_INET6, &v6.sin6_addr, &text, socklen_t(text.count))
-            self.init(host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port: Int(UInt16(bigEndian: v6.sin6_port)), isIPv6: true)
+            let host = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // An IPv4 client of a dual-stack (`::`) socket arrives as ::ffff:a.b.c.d: show it as IPv4.
+            if host.hasPrefix("::ffff:"), host.contains(".") {
+                self.init(host: String(host.dropFirst(7)), port: Int(UInt16(bigEndian: v6.sin6_port)), isIPv6: false)
+            } else {
+                self.init(host: host, port: Int(UInt16(bigEndian: v6.sin6_port)), isIPv6: true)
+            }
         default:
             return nil
         }

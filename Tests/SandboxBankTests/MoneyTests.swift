@@ -2,12 +2,12 @@ import Testing
 @testable import SandboxBank
 
 @Suite struct MoneyTests {
-    @Test(arguments: [("100", 10000), ("100.5", 10050), ("100.50", 10050), ("0.01", 1), ("-2.30", -230), ("0", 0)])
+    @Test(arguments: [("100", 10000), ("100.5", 10050), ("100.50", 10050), ("0.01", 1), ("-2.30", -230), ("0", 0), ("10.500", 1050), ("999999999999999.99", 99_999_999_999_999_999)])
     func parsesUpToTwoDecimals(text: String, hundredths: Int64) {
         #expect(Money(text)?.hundredths == hundredths)
     }
 
-    @Test(arguments: ["1.234", "1e3", "", ".5", "5.", "1,5", "abc", "--1", "1.2.3", "999999999999999"])
+    @Test(arguments: ["1.234", "1.2301", "1e3", "", ".5", "5.", "1,5", "abc", "--1", "1.2.3", "9999999999999999"])
     func refusesAnythingElse(text: String) {
         #expect(Money(text) == nil)
     }
@@ -26,5 +26,20 @@ import Testing
         #expect(rates.convertedText(Money("10")!, to: "BRL") == "58.829")
         #expect(rates.convertedText(Money("1")!, to: "USD") == "1")
         #expect(rates.toUSD(Money("1")!, from: "XXX") == nil)
+    }
+
+    @Test func hugeConversionsClampInsteadOfTrapping() {
+        let rates = ExchangeRates.sandbox
+        let huge = Money("999999999999999.99")!
+        #expect(rates.fromUSD(huge, to: "PYG") == Money(hundredths: .max))
+        #expect(rates.convertedText(huge, to: "COP") == "4124999999999999958.75")
+        #expect(rates.convertedText(Money("3000000000")!, to: "COP") == "12375000000000")
+    }
+
+    @Test func hugeDurationsAreRefusedInsteadOfTrapping() {
+        #expect(DurationText.parse("999999999999d") == nil)
+        #expect(DurationText.parse("36600d") == .milliseconds(36600 * 86_400_000))
+        #expect(DurationText.parse("36601d") == nil)
+        #expect(DurationText.parse("1h5m") == .seconds(3900))
     }
 }
