@@ -166,6 +166,54 @@ private struct Admin {
         #expect(try admin.call("POST", "/sandbox/webhooks/9/redeliver").status == 404)
     }
 
+    @Test func heldOrCancelledCashoutsLeaveNoEventToJumpTo() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let id = try admin.createCashout("c-1")
+        _ = try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"hold"}"#)
+        #expect(try admin.call("GET", "/sandbox/clock").json["next_event_at"] == .null)
+        let jump = try admin.call("POST", "/sandbox/clock/advance", #"{"to_next_event":true}"#).json
+        #expect(jump["now"] == "2026-01-05T09:00:00Z")
+        #expect(jump["events_applied"] == 0)
+    }
+
+    @Test func hugeDurationsAreRefusedNotFatal() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        #expect(try admin.call("POST", "/sandbox/clock/advance", #"{"by":"999999999999d"}"#).status == 400)
+        #expect(try admin.call("GET", "/sandbox/health").status == 200)
+    }
+
+    @Test func merchantUpdatesNeverLoseConcurrentDebits() async throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0 ..< 40 {
+                group.addTask {
+                    if i % 2 == 0 {
+                        _ = try? admin.createCashout("c-\(i)", amount: "1.00")
+                    } else {
+                        _ = try? admin.call("PUT", "/sandbox/merchants/sandbox_login", #"{"notification_url":null}"#)
+                    }
+                }
+            }
+        }
+        let balance = try #require(Money(admin.call("GET", "/sandbox/merchants").json["merchants"]?[0]?["balance"]?.stringValue ?? ""))
+        #expect(balance == Money("999980.00"))
+        #expect(try admin.call("GET", "/sandbox/ledger").json["entries"]?.arrayValue?.last?["balance_after"] == "999980.00")
+    }
+
+    @Test func theSettlementCurrencyIsFixedOnceACashoutExists() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        #expect(try admin.call("PUT", "/sandbox/merchants/sandbox_login", #"{"currency":"EUR"}"#).status == 200)
+        #expect(try admin.call("PUT", "/sandbox/merchants/sandbox_login", #"{"currency":"USD"}"#).status == 200)
+        try admin.createCashout("c-1")
+        let refused = try admin.call("PUT", "/sandbox/merchants/sandbox_login", #"{"currency":"PYG"}"#)
+        #expect(refused.status == 409)
+        #expect(refused.json["message"] == "currency: a merchant with cashouts keeps its settlement currency")
+    }
+
     @Test func aRealClockRunsTheBankByItself() throws {
         let admin = try Admin(clockMode: .real, timeScale: 1000)  // 15 virtual seconds take 15 ms
         defer { admin.sandbox.stop() }

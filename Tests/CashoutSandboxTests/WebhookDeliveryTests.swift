@@ -144,6 +144,48 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         #expect(attempt["error"]?.stringValue?.contains("Connection refused") == true)
     }
 
+    @Test func aReceiverThatTimesOutIsRetriedOnTheSchedule() throws {
+        let slow = try HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 1)) { _ in
+            usleep(400_000)
+            return HTTPResponse(status: 200)
+        }
+        defer { slow.stop() }
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.webhookTimeout = .milliseconds(150)
+        configuration.bank.timeline = { _ in [TimelineStep(after: .seconds(5), status: .delivered)] }
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        _ = try create(sandbox, externalID: "t-1", url: "http://127.0.0.1:\(slow.port)/hook")
+        try advance(sandbox, "5s")
+        let journal = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        let webhook = try #require(journal["webhooks"]?[0])
+        #expect(webhook["attempts"]?[0]?["error"] == "timed out")
+        #expect(webhook["state"] == "pending")
+        #expect(webhook["next_attempt_at"] == "2026-01-05T09:05:05Z")
+    }
+
+    @Test func aFailedRedeliveryLeavesTheScheduledRetriesAlone() throws {
+        let sandbox = try sandbox(timeline: [TimelineStep(after: .seconds(5), status: .delivered)])
+        defer { sandbox.stop() }
+        let sink = "\(sandbox.baseURL)/sandbox/sink/r"
+        _ = try HTTPClient.send(method: "PUT", url: sink, body: Array(#"{"answers":[500,500,500,200]}"#.utf8))
+        _ = try create(sandbox, externalID: "r-1", url: sink)
+        try advance(sandbox, "5s")  // scheduled attempt 1: 500
+        let redelivered = try JSON.parse(HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/webhooks/1/redeliver").body)
+        #expect(redelivered["state"] == "pending")
+        #expect(redelivered["next_attempt_at"] == "2026-01-05T09:05:05Z")
+        #expect(redelivered["attempts"]?[1]?["manual"] == true)
+        try advance(sandbox, "5m")  // scheduled attempt 2 at +5 min: 500; the next is 25 min later
+        let journal = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        #expect(journal["webhooks"]?[0]?["next_attempt_at"] == "2026-01-05T09:30:05Z")
+        try advance(sandbox, "25m")
+        let done = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        #expect(done["webhooks"]?[0]?["state"] == "delivered")
+        #expect(done["webhooks"]?[0]?["attempts"]?.arrayValue?.count == 4)
+    }
+
     @Test func theBuiltInSinkRecordsNotificationsAndAnswersFromItsScript() throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }
