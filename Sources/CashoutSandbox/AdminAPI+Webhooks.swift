@@ -10,15 +10,7 @@ extension AdminAPI {
             let payoutID = request.query("cashout_id").flatMap { Int($0) }
             return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map(AdminJSON.notification))])
         }
-        router.add("POST /sandbox/webhooks/{id}/redeliver") { request in
-            guard let id = request.parameters["id"].flatMap({ Int($0) }), let existing = bank.notification(id: id) else {
-                return Router.error(404, "no webhook with id \(request.parameters["id"] ?? "")")
-            }
-            guard let redelivered = bank.redeliver(notificationID: id) else {
-                return Router.error(409, "webhook \(existing.id) has no notification URL")
-            }
-            return .json(AdminJSON.notification(redelivered))
-        }
+        router.add("POST /sandbox/webhooks/{id}/redeliver") { request in .later(on: worker) { redeliver(request) } }
         router.add("GET /sandbox/sink/{name}") { request in
             let name = request.parameters["name"] ?? ""
             return .json([
@@ -52,5 +44,15 @@ extension AdminAPI {
                                        body: String(decoding: request.body, as: UTF8.self))
             return .json(["received": true], status: status)
         }
+    }
+
+    private func redeliver(_ request: HTTPRequest) -> HTTPResponse {
+        guard let id = request.parameters["id"].flatMap({ Int($0) }), let existing = bank.notification(id: id) else {
+            return Router.error(404, "no webhook with id \(request.parameters["id"] ?? "")")
+        }
+        guard let redelivered = bank.redeliver(notificationID: id) else {
+            return Router.error(409, "webhook \(existing.id) has no notification URL")
+        }
+        return .json(AdminJSON.notification(redelivered))
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -5,14 +6,18 @@ import SandboxJSON
 /// The sandbox's own endpoints under `/sandbox/` (DESIGN.md, "Admin API"): health, the clock,
 /// cashouts and forced outcomes, webhooks and the sink, merchants and the ledger. Errors use the
 /// same `{"code": <HTTP status>, "message": "..."}` shape as the router's.
+///
+/// Moving the clock and redelivering send webhooks, which may take seconds or be addressed to this
+/// very server: that work runs on `worker`, one job at a time, never on an event-loop thread.
 struct AdminAPI: Sendable {
     let bank: Bank
     let sinks: SinkStore
+    let worker = DispatchQueue(label: "cashout-sandbox.admin")
 
     func register(in router: inout Router) {
         router.add("GET /sandbox/health") { _ in health() }
         router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
-        router.add("POST /sandbox/clock/advance") { advanceClock($0) }
+        router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
         registerCashouts(in: &router)
         registerMerchants(in: &router)
         registerWebhooks(in: &router)

@@ -12,6 +12,11 @@ final class Connection {
     }
 
     let fd: Int32
+    /// Tells this connection apart from a later one that reuses the descriptor.
+    let serial: Int
+    /// The request whose response is being produced off the loop, if any: nothing more is read
+    /// from the parser until it is answered.
+    var awaiting: AwaitedRequest?
     /// The peer, as accepted.
     var remoteAddress: SocketAddress?
     var parser: HTTPParser
@@ -35,11 +40,21 @@ final class Connection {
     /// Bytes left to discard while lingering before giving up.
     var lingerBudget = 1 << 20
 
-    init(fd: Int32, limits: HTTPLimits, now: Int64) {
+    init(fd: Int32, serial: Int, limits: HTTPLimits, now: Int64) {
         self.fd = fd
+        self.serial = serial
         self.parser = HTTPParser(mode: .request, limits: limits)
         self.lastActivity = now
     }
 
     var hasPendingOutput: Bool { outputOffset < output.count }
+}
+
+/// What answering a request later needs to know about it.
+struct AwaitedRequest {
+    let method: String
+    let path: Substring
+    let keepAlive: Bool
+    let http10: Bool
+    let started: Int64
 }

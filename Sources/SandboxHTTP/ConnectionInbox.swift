@@ -2,11 +2,26 @@ import CEpoll
 import Glibc
 import Synchronization
 
-/// Accepted connections handed from the loop that accepted them to the loop that will serve
-/// them, plus the eventfd that wakes that loop (for new connections and for stopping).
+/// What other threads hand to an event loop: connections accepted by another loop, and responses
+/// produced off the loop (`HTTPResponse.later`); plus the eventfd that wakes the loop (for these
+/// and for stopping).
 final class ConnectionInbox: Sendable {
     let wakeFD: Int32
-    private let pending = Mutex<(connections: [(fd: Int32, peer: SocketAddress?)], closed: Bool)>(([], false))
+    /// A response for the request a connection is waiting on; `serial` tells the connection apart
+    /// from a later one that got the same descriptor.
+    struct Completion: Sendable {
+        let fd: Int32
+        let serial: Int
+        let response: HTTPResponse
+    }
+
+    private struct Pending {
+        var connections: [(fd: Int32, peer: SocketAddress?)] = []
+        var completions: [Completion] = []
+        var closed = false
+    }
+
+    private let pending = Mutex(Pending())
 
     init() throws(SocketError) {
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -16,6 +31,15 @@ final class ConnectionInbox: Sendable {
     deinit {
         close()
         Glibc.close(wakeFD)
+    }
+
+    /// Hands a finished response to the loop; dropped once the loop has ended. Any thread.
+    func complete(_ completion: Completion) {
+        let accepted = pending.withLock { state in
+            if !state.closed { state.completions.append(completion) }
+            return !state.closed
+        }
+        if accepted { wake() }
     }
 
     /// Queues a connection and wakes the owning loop; closes it instead once the loop has ended.
@@ -32,7 +56,7 @@ final class ConnectionInbox: Sendable {
     func close() {
         let left = pending.withLock { state in
             state.closed = true
-            defer { state.connections.removeAll() }
+            defer { state = Pending(closed: true) }
             return state.connections
         }
         for connection in left { Glibc.close(connection.fd) }
@@ -44,13 +68,16 @@ final class ConnectionInbox: Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
-    /// Clears the wake-up and returns the queued connections. Owning loop only.
-    func take() -> [(fd: Int32, peer: SocketAddress?)] {
+    /// Clears the wake-up and returns what was queued. Owning loop only.
+    func take() -> (connections: [(fd: Int32, peer: SocketAddress?)], completions: [Completion]) {
         var value: UInt64 = 0
         _ = read(wakeFD, &value, 8)
         return pending.withLock { state in
-            defer { state.connections.removeAll() }
-            return state.connections
+            defer {
+                state.connections.removeAll()
+                state.completions.removeAll()
+            }
+            return (state.connections, state.completions)
         }
     }
 }

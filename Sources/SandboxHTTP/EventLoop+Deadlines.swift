@@ -7,7 +7,9 @@ extension EventLoop {
     /// When the connection is next due for closing, from what it is waiting for.
     func updateDeadline(_ connection: Connection) {
         guard connection.phase == .open else { return }
-        if connection.hasPendingOutput || connection.parser.isIdle {
+        if connection.awaiting != nil {
+            connection.deadline = .max  // our own response is late, not the client
+        } else if connection.hasPendingOutput || connection.parser.isIdle {
             connection.deadline = connection.lastActivity + settings.idleTimeout
         } else if connection.parser.isReadingHead {
             connection.deadline = connection.requestStartedAt + settings.headerTimeout
@@ -20,6 +22,7 @@ extension EventLoop {
     func sweep() {
         for case let connection? in connections {
             let idle = connection.phase == .open && connection.parser.isIdle && !connection.hasPendingOutput
+                && connection.awaiting == nil
             if stopping && idle {
                 close(connection)
             } else if connection.deadline <= now {

@@ -9,7 +9,7 @@ extension EventLoop {
         var outputFull: Bool
         repeat {
             outputFull = false
-            while !connection.closeAfterWrite {
+            while !connection.closeAfterWrite, connection.awaiting == nil {
                 if connection.output.count - connection.outputOffset >= Self.maxBufferedOutput {
                     outputFull = true
                     break
@@ -28,7 +28,7 @@ extension EventLoop {
                 case .response: break  // a request parser produces none
                 }
             }
-            if connection.peerClosed { connection.closeAfterWrite = true }
+            if connection.peerClosed, connection.awaiting == nil { connection.closeAfterWrite = true }
             flush(connection)
         } while outputFull && !connection.isClosed && !connection.hasPendingOutput
     }
@@ -37,15 +37,35 @@ extension EventLoop {
         let started = settings.accessLog == nil ? 0 : Socket.monotonicNanoseconds()
         var request = request
         request.remoteAddress = connection.remoteAddress
-        let keepAlive = request.keepAlive && !stopping
+        let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: request.keepAlive && !stopping,
+                                     http10: request.version == .http1_0, started: started)
         let response = handler(request)
-        ResponseEncoder.write(response, keepAlive: keepAlive, headOnly: request.method == "HEAD",
-                              http10: request.version == .http1_0, dateLine: date.headerLine, into: &connection.output)
-        if !keepAlive { connection.closeAfterWrite = true }
         connection.requestStartedAt = now
         connection.lastActivity = now
+        if let producer = response.producer, let queue = response.producerQueue {
+            connection.awaiting = awaited
+            let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
+            queue.async { inbox.complete(.init(fd: fd, serial: serial, response: producer())) }
+            return
+        }
+        write(response, for: awaited, on: connection)
+    }
+
+    /// Sends the response a connection was waiting for, then goes on with its next requests.
+    func finish(_ completion: ConnectionInbox.Completion) {
+        guard Int(completion.fd) < connections.count, let connection = connections[Int(completion.fd)],
+              connection.serial == completion.serial, let awaited = connection.awaiting else { return }
+        connection.awaiting = nil
+        write(completion.response, for: awaited, on: connection)
+        serve(connection)
+    }
+
+    private func write(_ response: HTTPResponse, for request: AwaitedRequest, on connection: Connection) {
+        ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.method == "HEAD",
+                              http10: request.http10, dateLine: date.headerLine, into: &connection.output)
+        if !request.keepAlive { connection.closeAfterWrite = true }
         settings.accessLog?.appendLine(method: request.method, path: request.path, status: response.status,
-                                       nanoseconds: Socket.monotonicNanoseconds() - started,
+                                       nanoseconds: Socket.monotonicNanoseconds() - request.started,
                                        time: date.timestamp, to: &logBuffer)
     }
 

@@ -35,7 +35,7 @@ final class EventLoop: @unchecked Sendable {
     private let epoll: Int32
     private let index: Int
     private let balancer: ConnectionBalancer
-    private var inbox: ConnectionInbox { balancer.inboxes[index] }
+    var inbox: ConnectionInbox { balancer.inboxes[index] }
     var listeners: [Int32]
     var pausedListeners: [Int32] = []
     let handler: HTTPHandler
@@ -47,6 +47,7 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     var connections: [Connection?] = []
     private var openCount = 0
+    private var connectionSerial = 0
     var date = DateCache()
     var logBuffer: [UInt8] = []
     var now: Int64 = 0
@@ -118,7 +119,9 @@ final class EventLoop: @unchecked Sendable {
     private func dispatch(_ event: epoll_event) {
         let fd = event.data.fd
         if fd == inbox.wakeFD {
-            for handed in inbox.take() { adopt(handed.fd, peer: handed.peer) }
+            let (handed, completions) = inbox.take()
+            for connection in handed { adopt(connection.fd, peer: connection.peer) }
+            for completion in completions { finish(completion) }
         } else if listeners.contains(fd) {
             accept(on: fd)
         } else if Int(fd) < connections.count, let connection = connections[Int(fd)] {
@@ -161,7 +164,8 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         Socket.setNoDelay(fd)
-        let connection = Connection(fd: fd, limits: settings.limits, now: now)
+        connectionSerial += 1
+        let connection = Connection(fd: fd, serial: connectionSerial, limits: settings.limits, now: now)
         connection.remoteAddress = peer
         connection.deadline = now + settings.idleTimeout
         if connections.count <= Int(fd) { connections += Array(repeating: nil, count: Int(fd) + 64 - connections.count) }

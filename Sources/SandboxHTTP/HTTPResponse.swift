@@ -1,3 +1,4 @@
+import Dispatch
 import SandboxJSON
 
 /// A response: status, headers and body. `Content-Length` is written from `body.count` when the
@@ -30,6 +31,25 @@ public struct HTTPResponse: Sendable {
     /// A plain-text response (`text/plain; charset=utf-8`).
     public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    /// Work that produces the real response off the event loop (see ``later(on:_:)``).
+    var producer: (@Sendable () -> HTTPResponse)?
+    var producerQueue: DispatchQueue?
+
+    /// A response produced later: `work` runs on `queue`, and what it returns is sent when it
+    /// returns. Meanwhile the event loop goes on serving other connections; this one waits, its
+    /// later pipelined requests with it. For work that may block (such as sending webhooks, which
+    /// can be addressed to this very server).
+    ///
+    /// ```swift
+    /// router.add("POST /slow") { _ in .later(on: worker) { .text(computeSlowly()) } }
+    /// ```
+    public static func later(on queue: DispatchQueue, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        var response = HTTPResponse(status: 0)
+        response.producer = work
+        response.producerQueue = queue
+        return response
     }
 
     /// The body decoded as UTF-8 (for clients and tests).

@@ -186,6 +186,22 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         #expect(done["webhooks"]?[0]?["attempts"]?.arrayValue?.count == 4)
     }
 
+    @Test func aWebhookToTheSandboxItselfIsAnsweredEvenWithOneLoopThread() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.server.threads = 1
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.bank.timeline = { _ in [TimelineStep(after: .seconds(5), status: .delivered)] }
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        _ = try create(sandbox, externalID: "self-1", url: "\(sandbox.baseURL)/not-a-sink")
+        let started = Date()
+        try advance(sandbox, "5s")
+        #expect(Date().timeIntervalSince(started) < 2)
+        let journal = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        #expect(journal["webhooks"]?[0]?["attempts"]?[0]?["response_status"] == 404)
+    }
+
     @Test func theBuiltInSinkRecordsNotificationsAndAnswersFromItsScript() throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }

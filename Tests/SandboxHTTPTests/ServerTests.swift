@@ -50,6 +50,23 @@ import Testing
         #expect(bodies == [#"{"id":"1"}"#, "slow", "abc", #"{"id":"4"}"#])
     }
 
+    @Test func aResponseProducedLaterKeepsItsPlaceWhileTheLoopServesOthers() throws {
+        let server = try startTestServer { $0.threads = 1 }
+        defer { server.stop() }
+        let waiting = try RawConnection(port: server.port)
+        let started = monotonicSeconds()
+        waiting.send("GET /later HTTP/1.1\r\nHost: t\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: t\r\n\r\n")
+        // The only loop thread is free: another client is answered at once.
+        let other = try RawConnection(port: server.port)
+        other.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try other.readResponse().bodyText == "hello")
+        #expect(monotonicSeconds() - started < 0.25)
+        // The waiting connection gets its answers in request order.
+        #expect(try waiting.readResponse().bodyText == "later")
+        #expect(try waiting.readResponse().bodyText == #"{"id":"2"}"#)
+        #expect(monotonicSeconds() - started >= 0.29)
+    }
+
     @Test func contentLengthAndChunkedBodiesReachTheHandler() throws {
         let server = try startTestServer()
         defer { server.stop() }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import SandboxJSON
 @testable import SandboxHTTP
@@ -27,11 +28,19 @@ func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in
     }
     router.add("GET /peer") { request in .text(request.remoteAddress?.host ?? "?") }
     router.add("GET /nothing") { _ in HTTPResponse(status: 204) }
+    router.add("GET /later") { _ in
+        .later(on: laterQueue) {
+            usleep(300_000)
+            return .text("later")
+        }
+    }
     router.add("GET /echo-header/{value}") { request in
         HTTPResponse(headers: ["X-Echo": request.parameters["value"] ?? "", "X-Fixed": "yes"])
     }
     return try HTTPServer.start(configuration: configuration, handler: router.respond)
 }
+
+private let laterQueue = DispatchQueue(label: "test.later", attributes: .concurrent)
 
 /// A blocking client socket for driving the server byte by byte.
 final class RawConnection {
