@@ -21,9 +21,11 @@ let package = Package(
         // adapter that decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules"),
         .target(name: "SandboxD24", dependencies: ["SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
+        // Layer 3: scenario files: the model, the loader, and the rules that become bank timelines.
+        .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxJSON", "SandboxCrypto"]),
-        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox"]),
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxCrypto"]),
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
@@ -31,7 +33,8 @@ let package = Package(
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank"]),
-        .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP"]),
+        .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario"]),
+        .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),
         .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP"]),
     ]

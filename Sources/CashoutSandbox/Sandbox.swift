@@ -2,6 +2,7 @@ import Foundation
 import SandboxBank
 import SandboxD24
 import SandboxHTTP
+import SandboxScenario
 
 /// A running sandbox: the D24 API and the admin API over one bank, on one virtual clock.
 ///
@@ -17,16 +18,24 @@ public final class Sandbox: Sendable {
     public struct Configuration: Sendable {
         /// Where the HTTP server listens and how it treats clients (port 0 by default here).
         public var server = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
-        /// How the virtual clock moves.
-        public var clockMode = VirtualClock.Mode.real
+        /// How the virtual clock moves; nil: as the scenarios say, else `real`.
+        public var clockMode: VirtualClock.Mode?
         /// Virtual seconds per real second in `real` clock mode.
         public var timeScale: Double = 1
         /// Where the virtual clock starts; now by default.
         public var clockStart: VirtualTime?
         /// The merchants the bank starts with.
         public var merchants: [Merchant] = [.sandboxDefault]
-        /// How the bank behaves (timelines, retries, rates).
-        public var bank = Bank.Configuration()
+        /// How the bank behaves (timelines, retries, rates): the built-in default bank with its
+        /// magic values unless changed here or by `scenarios`.
+        public var bank: Bank.Configuration = {
+            var configuration = Bank.Configuration()
+            ScenarioSetup.builtIn.configure(&configuration)
+            return configuration
+        }()
+        /// Scenario files layered over the built-in default bank, later over earlier: their
+        /// merchants, rules, default timeline, clock, seed and webhook policy.
+        public var scenarios: [Scenario] = []
         /// How long a webhook delivery may take.
         public var webhookTimeout: Duration = .seconds(5)
 
@@ -68,18 +77,27 @@ public final class Sandbox: Sendable {
 
     /// Starts a sandbox and returns once it is listening (for callers without `async`).
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
-        let clock = VirtualClock(mode: configuration.clockMode, timeScale: configuration.timeScale,
-                                 start: configuration.clockStart)
+        var setup = ScenarioSetup.builtIn
+        for scenario in configuration.scenarios { setup.add(scenario) }
+        var bankConfiguration = configuration.bank
+        if !configuration.scenarios.isEmpty { setup.configure(&bankConfiguration) }
+        var merchants = configuration.merchants
+        for merchant in setup.merchants {
+            merchants.removeAll { $0.login == merchant.login }
+            merchants.append(merchant)
+        }
+        let mode = configuration.clockMode ?? setup.clockMode ?? .real
+        let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()
-        let sender = WebhookSender(sinks: sinks, timeout: configuration.webhookTimeout)
-        let bank = Bank(clock: clock, configuration: configuration.bank, merchants: configuration.merchants,
-                        sender: { sender.send($0) })
+        for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
+        let sender = WebhookSender(sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout)
+        let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants, sender: { sender.send($0) })
         var router = Router()
         D24API(bank: bank).register(in: &router)
         AdminAPI(bank: bank, sinks: sinks).register(in: &router)
         let server = try HTTPServer.start(configuration: configuration.server, handler: router.respond)
         sender.attach(bank: bank, addresses: server.addresses)
-        let driver = configuration.clockMode == .real ? ClockDriver(bank: bank) : nil
+        let driver = mode == .real ? ClockDriver(bank: bank) : nil
         return Sandbox(server: server, bank: bank, sinks: sinks, sender: sender, driver: driver)
     }
 

@@ -2,20 +2,21 @@
 // and the notifications all follow from here, under the one lock.
 
 extension Bank {
-    /// Creates a payout: checks (in order) the external id, the currency, the minimum amount, the
-    /// limits and the balance; debits the balance; starts the bank's timeline unless on hold.
+    /// Creates a payout: checks (in order) the external id, the scenario's declines, the currency,
+    /// the minimum amount, the limits and the balance; debits the balance; starts the bank's timeline unless on hold.
     public func createPayout(_ request: PayoutRequest) throws(PayoutRefusal) -> Payout {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
             guard var merchant = s.merchants[request.merchant] else { throw .unknownMerchant }
             guard s.externalIDs[merchant.login]?[request.externalID] == nil else { throw .duplicateExternalID }
-            guard let settlement = convert(request.amount, from: request.currency, to: merchant.currency) else {
+            if let decline = s.configuration.decline(request) { throw .declined(decline) }
+            guard let settlement = convert(request.amount, from: request.currency, to: merchant.currency, s.configuration.rates) else {
                 throw .unsupportedCurrency
             }
             // Compared in the payout's own currency, the one the refusal names: comparing the
             // rounded conversion instead would let 58.82 BRL pass a 58.83 BRL minimum.
             if let minimum = merchant.minimumAmounts[request.country],
-               let local = convert(minimum, from: merchant.currency, to: request.currency), request.amount < local {
+               let local = convert(minimum, from: merchant.currency, to: request.currency, s.configuration.rates), request.amount < local {
                 throw .belowMinimum(currency: request.currency, amount: local)
             }
             let usage = s.usage[merchant.login] ?? [:]
@@ -40,7 +41,7 @@ extension Bank {
             merchant.balance -= settlement
             s.merchants[merchant.login] = merchant
             appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
-            s.timelines[id] = configuration.timeline(payout)
+            s.timelines[id] = s.configuration.timeline(payout)
             s.generations[id] = 0
             if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
             return payout
@@ -70,6 +71,8 @@ extension Bank {
     /// new status says so, and queues the notification.
     func apply(_ s: inout State, _ step: TimelineStep, to payoutID: Int, at time: VirtualTime, by actor: String) throws(TransitionError) {
         guard var payout = s.payouts[payoutID] else { return }
+        var step = step
+        if step.status == .rejected, payout.status == .completed { step.status = .returned }  // a late rejection
         guard payout.status.canChange(to: step.status) else { throw TransitionError(from: payout.status, to: step.status) }
         payout.status = step.status
         if step.status == .rejected || step.status == .returned {
@@ -98,7 +101,7 @@ extension Bank {
 
     func scheduleTimeline(_ s: inout State, payoutID: Int, from time: VirtualTime) {
         guard let first = s.timelines[payoutID]?.first else { return }
-        s.queue.schedule(.timeline(payoutID: payoutID, generation: s.generations[payoutID] ?? 0, step: 0), at: time.adding(first.after))
+        s.queue.schedule(.timeline(payoutID: payoutID, generation: s.generations[payoutID] ?? 0, step: 0), at: first.due(after: time))
     }
 
     private func appendLedger(_ s: inout State, merchant: Merchant, payoutID: Int, kind: LedgerEntry.Kind, amount: Money, at time: VirtualTime) {
@@ -107,9 +110,9 @@ extension Bank {
     }
 
     /// `amount` in `currency` expressed in `target`, through USD.
-    func convert(_ amount: Money, from currency: String, to target: String) -> Money? {
+    func convert(_ amount: Money, from currency: String, to target: String, _ rates: ExchangeRates) -> Money? {
         if currency == target { return amount }
-        guard let usd = configuration.rates.toUSD(amount, from: currency) else { return nil }
-        return configuration.rates.fromUSD(usd, to: target)
+        guard let usd = rates.toUSD(amount, from: currency) else { return nil }
+        return rates.fromUSD(usd, to: target)
     }
 }

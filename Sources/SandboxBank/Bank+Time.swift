@@ -75,7 +75,7 @@ extension Bank {
                     do { try apply(&s, steps[index], to: payoutID, at: at, by: "bank") } catch { return .skipped }
                     if index + 1 < steps.count {
                         s.queue.schedule(.timeline(payoutID: payoutID, generation: generation, step: index + 1),
-                                         at: at.adding(steps[index + 1].after))
+                                         at: steps[index + 1].due(after: at))
                     }
                     return .applied
                 case .delivery(let notificationID):
@@ -109,8 +109,8 @@ extension Bank {
             notification.nextAttemptAt = nil
         } else if scheduled {
             let failures = notification.attempts.count { !$0.manual }
-            if failures <= configuration.retrySchedule.count {
-                let next = at.adding(configuration.retrySchedule[failures - 1])
+            if failures <= s.configuration.retrySchedule.count {
+                let next = at.adding(s.configuration.retrySchedule[failures - 1])
                 notification.nextAttemptAt = next
                 s.queue.schedule(.delivery(notificationID: notificationID), at: next)
             } else {

@@ -17,6 +17,8 @@ public final class Bank: Sendable {
     public struct Configuration: Sendable {
         /// The timeline a new payout follows (the scenario engine decides; default: DESIGN.md's).
         public var timeline: @Sendable (Payout) -> [TimelineStep] = { _ in TimelineStep.defaultTimeline }
+        /// Refuses a payout at creation (a scenario's `decline` rule); nil lets it through.
+        public var decline: @Sendable (PayoutRequest) -> Decline? = { _ in nil }
         /// Delays between a failed delivery and the next attempt; one attempt more than entries.
         public var retrySchedule: [Duration] = [.seconds(300), .seconds(1500), .seconds(7500), .seconds(37500), .seconds(187_500)]
         /// Conversion to settlement currencies.
@@ -41,10 +43,10 @@ public final class Bank: Sendable {
         var timelines: [Int: [TimelineStep]] = [:]
         var generations: [Int: Int] = [:]
         var nextPayoutID: Int
+        var configuration: Configuration
     }
 
     public let clock: VirtualClock
-    let configuration: Configuration
     let sender: @Sendable (StatusNotification) -> DeliveryOutcome
     let state: Mutex<State>
     /// Held while events run, so time moves for one caller at a time.
@@ -55,9 +57,8 @@ public final class Bank: Sendable {
                 merchants: [Merchant] = [.sandboxDefault],
                 sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
         self.clock = clock
-        self.configuration = configuration
         self.sender = sender
-        var initial = State(nextPayoutID: configuration.firstPayoutID)
+        var initial = State(nextPayoutID: configuration.firstPayoutID, configuration: configuration)
         for merchant in merchants {
             initial.merchants[merchant.login] = merchant
             initial.merchantOrder.append(merchant.login)
@@ -68,7 +69,13 @@ public final class Bank: Sendable {
     // MARK: - Reading
 
     /// The exchange rates conversions use.
-    public var rates: ExchangeRates { configuration.rates }
+    public var rates: ExchangeRates { state.withLock { $0.configuration.rates } }
+
+    /// Changes how the bank behaves from now on (a scenario loaded into a running sandbox);
+    /// payouts already created keep their timelines.
+    public func reconfigure(_ change: (inout Configuration) -> Void) {
+        state.withLock { change(&$0.configuration) }
+    }
 
     /// Every merchant, in the order they were added.
     public var merchants: [Merchant] {
@@ -154,7 +161,7 @@ public final class Bank: Sendable {
             var at = VirtualTime(milliseconds: next.at)
             var upcoming = [(at: at, step: steps[index])]
             for step in steps.dropFirst(index + 1) {
-                at = at.adding(step.after)
+                at = step.due(after: at)
                 upcoming.append((at, step))
             }
             return upcoming

@@ -35,6 +35,8 @@ public enum PayoutRefusal: Error, Sendable, Equatable {
     case belowMinimum(currency: String, amount: Money)
     case limitExceeded(Limit)
     case insufficientFunds
+    /// Refused by the scenario.
+    case declined(Decline)
 
     /// Which limit.
     public enum Limit: String, Sendable { case transaction = "TRANSACTION", daily = "DAILY", monthly = "MONTHLY" }

@@ -1,6 +1,8 @@
 /// What the bank does with a payout over time: steps relative to the previous one.
 public struct TimelineStep: Sendable, Equatable {
     public var after: Duration
+    /// Business days (Saturday and Sunday skipped) added after `after`, at the same time of day.
+    public var businessDays = 0
     public var status: PayoutStatus
     public var rejectionCode: Int?
     public var rejectionReason: String?
@@ -15,6 +17,11 @@ public struct TimelineStep: Sendable, Equatable {
         self.rejectionReason = rejectionReason
         self.bankReferenceID = bankReferenceID
         self.statusReason = statusReason
+    }
+
+    /// When this step is due, the previous one having happened at `time`.
+    public func due(after time: VirtualTime) -> VirtualTime {
+        time.adding(after).addingBusinessDays(businessDays)
     }
 
     /// DESIGN.md's default bank: DELIVERED after 5 s, COMPLETED 10 s later.

@@ -87,6 +87,24 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
         return VirtualTime(milliseconds: min(milliseconds, limit - delta) + delta)
     }
 
+    /// This time `count` weekdays later (Saturday and Sunday do not count), same time of day.
+    public func addingBusinessDays(_ count: Int) -> VirtualTime {
+        var time = self
+        var left = count
+        while left > 0 {
+            time = time.adding(.seconds(86400))
+            if !time.isWeekend { left -= 1 }
+        }
+        return time
+    }
+
+    /// Saturday or Sunday, UTC.
+    public var isWeekend: Bool {
+        let day = Int((milliseconds >= 0 ? milliseconds : milliseconds - 86_399_999) / 86_400_000)
+        let weekday = ((day % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday (4); 0 is Sunday
+        return weekday == 0 || weekday == 6
+    }
+
     /// The UTC calendar day, `2026-01-05`, as limits count days.
     public var day: String { String(iso8601.prefix(10)) }
 

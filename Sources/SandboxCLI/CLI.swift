@@ -15,6 +15,7 @@ public enum CLI {
         Commands:
           serve      Run the sandbox's HTTP server until interrupted
           sign       Print the Payload-Signature of a request body (or a notification control)
+          validate   Check scenario files without running them
           help       Show this help, or a command's: cashout-sandbox help serve
 
         Options:
@@ -44,7 +45,8 @@ public enum CLI {
             StandardOutput.writeLine(usage)
             return 0
         case "help":
-            StandardOutput.writeLine(rest.first == "serve" ? ServeCommand.usage : rest.first == "sign" ? SignCommand.usage : usage)
+            StandardOutput.writeLine(rest.first == "serve" ? ServeCommand.usage : rest.first == "sign" ? SignCommand.usage
+                                     : rest.first == "validate" ? ValidateCommand.usage : usage)
             return 0
         case "--version":
             StandardOutput.writeLine("cashout-sandbox \(Sandbox.version)")
@@ -53,6 +55,8 @@ public enum CLI {
             return try ServeCommand.run(rest)
         case "sign":
             return try SignCommand.run(rest)
+        case "validate":
+            return try ValidateCommand.run(rest)
         default:
             throw UsageError("unknown command '\(command)'")
         }

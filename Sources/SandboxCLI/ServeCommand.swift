@@ -2,6 +2,7 @@ import CashoutSandbox
 import Glibc
 import SandboxBank
 import SandboxHTTP
+import SandboxScenario
 
 /// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.
 enum ServeCommand {
@@ -9,7 +10,8 @@ enum ServeCommand {
         .value("host", "HOST", "Address to bind; localhost = 127.0.0.1 and ::1 (default), 0.0.0.0 = all IPv4"),
         .value("port", "PORT", "Port to listen on; 0 picks a free one (default 8080)"),
         .value("threads", "N", "Event-loop threads (default: one per core)"),
-        .value("clock", "real|manual", "How virtual time moves (default real)"),
+        .value("scenario", "FILE", "Load a scenario file (repeatable; later files override earlier ones)"),
+        .value("clock", "real|manual", "How virtual time moves (default: the scenario's, else real)"),
         .value("time-scale", "N", "Virtual seconds per real second with --clock real (default 1)"),
         .value("log-format", "text|json|off", "Access-log format on standard output (default text)"),
         .value("max-body", "BYTES", "Largest request body accepted (default 1048576)"),
@@ -32,7 +34,15 @@ enum ServeCommand {
             return 0
         }
         if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(extra)' for serve") }
-        let configuration = try configuration(from: arguments)
+        var configuration = try configuration(from: arguments)
+        for file in arguments.values["scenario"] ?? [] {
+            do {
+                configuration.scenarios.append(try ScenarioLoader.load(file: file))
+            } catch {
+                CLI.printError("error: \(error)")
+                return 2
+            }
+        }
 
         // Termination signals are taken by sigwait below, so every thread started from here on
         // must have them blocked; this also makes SIGTERM work when we run as PID 1 in a container.
@@ -72,8 +82,10 @@ enum ServeCommand {
             "max-body", default: configuration.server.limits.maxBodyBytes, expected: "a size in bytes (1-1073741824)") {
             Int($0).flatMap { (1 ... 1 << 30).contains($0) ? $0 : nil }
         }
-        configuration.clockMode = try arguments.value("clock", default: .real, expected: "real or manual") {
-            VirtualClock.Mode(rawValue: $0)
+        if arguments.has("clock") {
+            configuration.clockMode = try arguments.value("clock", default: .real, expected: "real or manual") {
+                VirtualClock.Mode(rawValue: $0)
+            }
         }
         configuration.timeScale = try arguments.value("time-scale", default: 1, expected: "a number from 0.001 to 1000000") {
             Double($0).flatMap { (0.001 ... VirtualClock.maximumTimeScale).contains($0) ? $0 : nil }

@@ -135,6 +135,9 @@ extension D24Error {
         case .belowMinimum(let currency, let amount): self = .minimumAmount(currency: currency, amount: amount.description)
         case .limitExceeded(let limit): self = .limitExceeded(limit.rawValue)
         case .insufficientFunds: self = .insufficientFunds
+        case .declined(let decline):
+            self.init(code: decline.code, message: decline.message ?? D24Error.standardMessages[decline.code] ?? "Could not make the cashout",
+                      reason: decline.reason, reasonCode: decline.reasonCode)
         }
     }
 }

@@ -28,6 +28,22 @@ struct D24Error: Error, Sendable, Equatable {
         return .json(.object(body), status: httpStatus)
     }
 
+    /// The messages of spec §7.3 for codes a scenario may decline with.
+    static let standardMessages: [Int: String] = [
+        300: "Invalid params", 302: "Invalid control string", 303: "Invalid bank code", 401: "Invalid credentials",
+        402: "Unregistered IP address (Go to API Access to whitelist the IP in the Merchant Panel)",
+        503: "The transaction cannot be completed due to regulatory limits applied to the beneficiary account.",
+        504: "User unauthorized due to cadastral situation.", 508: "Limit exceeded: TRANSACTION", 511: "External ID already used",
+        514: "Insufficient funds", 515: "Invalid user status: BLOCKED", 518: "Country not available",
+        519: "Merchant not enabled. Contact your Account Manager", 524: "Invalid Credentials. Contact integration@d24.com",
+        525: "Close loop rejection", 526: "Invalid currency", 537: "Could not make the cashout. Contact integration@d24.com",
+        538: "Invalid account status: BLACKLISTED",
+        539: "Payout method unavailable. The country and/or bank selected is not available. Please check with your Account Manager",
+        540: "Beneficiary email or phone is required", 541: "email already used by another beneficiary",
+        542: "phone already used by another beneficiary", 543: "must be a valid phone number", 702: "Could not cancel cashout",
+        703: "Could not make the cashout. Contact integration@d24.com",
+    ]
+
     static let invalidCredentials = D24Error(code: 401, message: "Invalid credentials")
     static let invalidSignature = D24Error(code: 302, message: "Invalid control string")
     static let unregisteredIP = D24Error(

@@ -1,0 +1,16 @@
+/// A refusal at creation decided by the scenario (not by the bank's own checks): the dialect
+/// answers with its error for `code` (D24: e.g. 504 with `reason` and `reason_code`).
+public struct Decline: Sendable, Equatable {
+    public var code: Int
+    /// The message; nil for the dialect's standard one for `code`.
+    public var message: String?
+    public var reason: String?
+    public var reasonCode: Int?
+
+    public init(code: Int, message: String? = nil, reason: String? = nil, reasonCode: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.reasonCode = reasonCode
+    }
+}

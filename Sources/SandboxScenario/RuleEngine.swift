@@ -1,0 +1,103 @@
+import SandboxBank
+
+/// Turns a scenario's rules into the bank's decisions: the first rule whose `when` matches a
+/// payout decides its timeline (or declines it); payouts no rule matches follow the default.
+///
+/// Random choices (delay ranges, weighted outcomes) use a generator seeded by the scenario's seed
+/// and the payout's id, so the same scenario and seed give the same timelines whatever order
+/// concurrent requests arrive in.
+public struct RuleEngine: Sendable {
+    public let rules: [Rule]
+    public let defaultTimeline: [TimelineStepSpec]
+    public let seed: UInt64
+
+    public init(rules: [Rule], defaultTimeline: [TimelineStepSpec], seed: UInt64) {
+        self.rules = rules
+        self.defaultTimeline = defaultTimeline
+        self.seed = seed
+    }
+
+    /// The timeline for a new payout, its random choices resolved.
+    public func timeline(for payout: Payout) -> [TimelineStep] {
+        var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
+        let rule = rules.first { rule in
+            if case .decline = rule.outcome { return false }
+            return matches(rule, fields: payout.fields, merchant: payout.merchant)
+        }
+        let specs: [TimelineStepSpec]
+        switch rule?.outcome {
+        case .timeline(let steps)?: specs = steps
+        case .weighted(let choices)?: specs = Self.pick(choices, &random)
+        case .decline?, nil: specs = defaultTimeline
+        }
+        return specs.map { spec in
+            var step = spec.step
+            switch spec.after {
+            case .fixed(let duration): step.after = duration
+            case .range(let min, let max): step.after = .milliseconds(random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds))
+            case .businessDays(let days): step.businessDays = days
+            }
+            return step
+        }
+    }
+
+    /// The decline of the first matching rule, if that rule declines.
+    public func decline(for request: PayoutRequest) -> Decline? {
+        for rule in rules where matches(rule, fields: request.fields, merchant: request.merchant) {
+            if case .decline(let decline) = rule.outcome { return decline }
+            return nil
+        }
+        return nil
+    }
+
+    private func matches(_ rule: Rule, fields: [String: String], merchant: String) -> Bool {
+        rule.when.allSatisfy { field, matcher in
+            switch field {
+            case "merchant": matcher.matches(merchant)
+            case "dialect": matcher.matches("d24")
+            default: matcher.matches(fields[field])
+            }
+        }
+    }
+
+    private static func pick(_ choices: [(weight: Int, steps: [TimelineStepSpec])], _ random: inout SplitMix64) -> [TimelineStepSpec] {
+        let total = choices.reduce(0) { $0 + Int64($1.weight) }
+        var roll = random.next(in: 0 ... total - 1)
+        for choice in choices {
+            if roll < Int64(choice.weight) { return choice.steps }
+            roll -= Int64(choice.weight)
+        }
+        return choices[choices.count - 1].steps
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64): the same seed gives the
+/// same sequence on every platform, which `SystemRandomNumberGenerator` cannot.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `range`, uniformly.
+    mutating func next(in range: ClosedRange<Int64>) -> Int64 {
+        let span = UInt64(range.upperBound - range.lowerBound) &+ 1
+        return span == 0 ? Int64(bitPattern: next()) : range.lowerBound + Int64(next() % span)
+    }
+}
+
+extension Duration {
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

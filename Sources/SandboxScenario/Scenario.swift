@@ -1,0 +1,84 @@
+import SandboxBank
+import SandboxJSON
+
+// The scenario file format of DESIGN.md ("Scenario files"): merchants, the bank's rules and
+// default timeline, HTTP faults, the webhook policy, and the steps that make a file a test.
+
+/// A loaded, validated scenario file.
+public struct Scenario: Sendable {
+    public var name: String
+    /// The file it came from (for messages).
+    public var file: String
+    /// Fixes every random choice.
+    public var seed: UInt64?
+    public var clockMode: VirtualClock.Mode?
+    public var clockStart: VirtualTime?
+    public var merchants: [Merchant] = []
+    public var rules: [Rule] = []
+    /// The timeline of payouts no rule matches; nil keeps the current default.
+    public var defaultTimeline: [TimelineStepSpec]?
+    public var faults: [Fault] = []
+    public var retrySchedule: [Duration]?
+    public var webhookTimeout: Duration?
+    /// Scripted answers of the built-in sinks, by sink name.
+    public var sinkAnswers: [String: [Int]] = [:]
+    /// The steps, when the file is a test.
+    public var steps: [Step] = []
+
+    public init(name: String, file: String) {
+        self.name = name
+        self.file = file
+    }
+}
+
+/// "When a payout looks like this, the bank does that."
+public struct Rule: Sendable {
+    public var name: String?
+    /// Field name (wire name, or `merchant`, `dialect`) -> matcher; all must match.
+    public var when: [String: Matcher]
+    public var outcome: Outcome
+
+    public enum Outcome: Sendable {
+        /// One timeline.
+        case timeline([TimelineStepSpec])
+        /// A timeline chosen at random by weight (seeded).
+        case weighted([(weight: Int, steps: [TimelineStepSpec])])
+        /// The payout is refused at creation with the dialect's error.
+        case decline(Decline)
+    }
+}
+
+/// A timeline step as written: its delay may be a range or business days, resolved per payout.
+public struct TimelineStepSpec: Sendable, Equatable {
+    public enum Delay: Sendable, Equatable {
+        case fixed(Duration)
+        case range(min: Duration, max: Duration)
+        /// Whole business days (Saturday and Sunday skipped), at the same time of day.
+        case businessDays(Int)
+    }
+
+    public var after: Delay
+    public var step: TimelineStep
+}
+
+/// An HTTP fault: what it does, to which requests, and how often.
+public struct Fault: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Answer late: fixed or a range.
+        case latency(min: Duration, max: Duration)
+        /// Answer with this status and body instead of handling the request.
+        case error(status: Int, body: String)
+        /// Close the connection without handling the request or answering.
+        case close
+        /// Handle the request (it commits), then close without answering: the response is lost.
+        case dropAfterCommit
+    }
+
+    /// `METHOD /path` the request must have; nil for any.
+    public var endpoint: String?
+    public var kind: Kind
+    /// Every Nth matching request (the Nth, 2Nth...), or nil.
+    public var every: Int?
+    /// The chance per matching request, seeded, or nil.
+    public var rate: Double?
+}

@@ -1,0 +1,119 @@
+import SandboxBank
+import SandboxJSON
+
+// The `bank` section (rules and the default timeline) and the `faults` section.
+
+extension ScenarioLoader {
+    static func readBank(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
+        let bank = try node.object(allowed: ["rules", "default"])
+        if let rules = bank["rules"] { scenario.rules = try rules.array().map(readRule) }
+        if let timeline = bank["default"] { scenario.defaultTimeline = try readTimeline(timeline) }
+    }
+
+    static func readRule(_ node: ScenarioNode) throws(ScenarioError) -> Rule {
+        let rule = try node.object(allowed: ["name", "when", "then", "outcomes", "decline"])
+        var when: [String: Matcher] = [:]
+        if let conditions = rule["when"] {
+            guard case .object(let members) = conditions.value else { throw conditions.fail("expected an object of field: matcher") }
+            for field in members.keys.sorted() { when[field] = try readMatcher(conditions.child(field, members[field]!)) }
+        }
+        let outcomes = ["then", "outcomes", "decline"].filter { rule[$0] != nil }
+        guard outcomes.count == 1 else { throw node.fail("expected exactly one of \"then\", \"outcomes\" or \"decline\"") }
+        let outcome: Rule.Outcome
+        if let then = rule["then"] {
+            outcome = .timeline(try readTimeline(then))
+        } else if let weighted = rule["outcomes"] {
+            var choices: [(weight: Int, steps: [TimelineStepSpec])] = []
+            for choice in try weighted.array() {
+                let fields = try choice.object(allowed: ["weight", "then"])
+                guard let weight = fields["weight"], let then = fields["then"] else { throw choice.fail("expected \"weight\" and \"then\"") }
+                choices.append((try weight.integer(1 ... 1_000_000), try readTimeline(then)))
+            }
+            guard !choices.isEmpty else { throw weighted.fail("expected at least one outcome") }
+            outcome = .weighted(choices)
+        } else {
+            let decline = try rule["decline"]!.object(allowed: ["code", "message", "reason", "reason_code"])
+            guard let code = decline["code"] else { throw rule["decline"]!.fail("expected \"code\"") }
+            outcome = .decline(Decline(code: try code.integer(100 ... 999), message: try decline["message"]?.string(),
+                                       reason: try decline["reason"]?.string(), reasonCode: try decline["reason_code"]?.integer(0 ... 99999)))
+        }
+        return Rule(name: try rule["name"]?.string(), when: when, outcome: outcome)
+    }
+
+    /// An exact value, or an object of operators.
+    static func readMatcher(_ node: ScenarioNode) throws(ScenarioError) -> Matcher {
+        guard case .object = node.value else { return Matcher(tests: [.eq(try node.text())]) }
+        let operators = try node.object(allowed: ["eq", "in", "prefix", "suffix", "regex", "gt", "gte", "lt", "lte"])
+        guard !operators.isEmpty else { throw node.fail("expected at least one of eq, in, prefix, suffix, regex, gt, gte, lt, lte") }
+        var tests: [Matcher.Test] = []
+        for (name, operand) in operators.sorted(by: { $0.key < $1.key }) {
+            switch name {
+            case "eq": tests.append(.eq(try operand.text()))
+            case "in": tests.append(.oneOf(try operand.array().map { (node) throws(ScenarioError) in try node.text() }))
+            case "prefix": tests.append(.prefix(try operand.string()))
+            case "suffix": tests.append(.suffix(try operand.string()))
+            case "regex":
+                let pattern = try operand.string()
+                guard (try? Regex(pattern)) != nil else { throw operand.fail("expected a valid regular expression") }
+                tests.append(.regex(pattern))
+            case "gt", "gte": tests.append(.greater(try operand.money(), orEqual: name == "gte"))
+            default: tests.append(.less(try operand.money(), orEqual: name == "lte"))
+            }
+        }
+        return Matcher(tests: tests)
+    }
+
+    static func readTimeline(_ node: ScenarioNode) throws(ScenarioError) -> [TimelineStepSpec] {
+        try node.array().map { (node) throws(ScenarioError) -> TimelineStepSpec in
+            let fields = try node.object(allowed: ["after", "status", "rejection_code", "rejection_reason", "bank_reference_id", "status_reason"])
+            guard let after = fields["after"], let status = fields["status"] else { throw node.fail("expected \"after\" and \"status\"") }
+            let step = TimelineStep(after: .zero, status: try status.status(),
+                                    rejectionCode: try fields["rejection_code"]?.integer(100 ... 99999),
+                                    rejectionReason: try fields["rejection_reason"]?.string(),
+                                    bankReferenceID: try fields["bank_reference_id"]?.string(),
+                                    statusReason: try fields["status_reason"]?.string())
+            return TimelineStepSpec(after: try after.delay(), step: step)
+        }
+    }
+
+    static func readFault(_ node: ScenarioNode) throws(ScenarioError) -> Fault {
+        let fields = try node.object(allowed: ["when", "every", "rate", "kind", "latency", "status", "body"])
+        var endpoint: String?
+        if let when = fields["when"] {
+            let conditions = try when.object(allowed: ["endpoint"])
+            if let value = conditions["endpoint"] {
+                let text = try value.string()
+                guard text.split(separator: " ").count == 2, text.contains(" /") else {
+                    throw value.fail("expected \"METHOD /path\", such as \"POST /v3/cashout\"")
+                }
+                endpoint = text
+            }
+        }
+        guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
+        let kind: Fault.Kind
+        switch try kindNode.string() {
+        case "latency":
+            guard let latency = fields["latency"] else { throw node.fail("expected \"latency\" for kind latency") }
+            switch try latency.delay() {
+            case .fixed(let duration): kind = .latency(min: duration, max: duration)
+            case .range(let min, let max): kind = .latency(min: min, max: max)
+            case .businessDays: throw latency.fail("expected a duration or {\"min\",\"max\"}")
+            }
+        case "error":
+            kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
+        case "close": kind = .close
+        case "drop_after_commit": kind = .dropAfterCommit
+        default: throw kindNode.fail("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
+        }
+        let every = try fields["every"]?.integer(1 ... 1_000_000)
+        var rate: Double?
+        if let value = fields["rate"] {
+            guard case .number(let text) = value.value, let number = Double(text), (0 ... 1).contains(number) else {
+                throw value.fail("expected a number from 0 to 1")
+            }
+            rate = number
+        }
+        guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
+        return Fault(endpoint: endpoint, kind: kind, every: every, rate: rate)
+    }
+}

@@ -1,0 +1,101 @@
+import SandboxBank
+import SandboxJSON
+
+// The `steps` section: each step is an object with one action key (plus `expect`, `save` and
+// `as` where they apply).
+
+extension ScenarioLoader {
+    static let actions = ["request", "create_cashout", "advance", "advance_to_next_event", "expect_cashout",
+                          "expect_webhooks", "expect_balance", "expect_ledger"]
+
+    static func readStep(_ node: ScenarioNode) throws(ScenarioError) -> Step {
+        let fields = try node.object(allowed: actions + ["expect", "save", "as", "comment"])
+        let present = actions.filter { fields[$0] != nil }
+        guard present.count == 1, let action = present.first, let body = fields[action] else {
+            throw node.fail("expected exactly one action: \(actions.joined(separator: ", "))")
+        }
+        let expect = try fields["expect"].map(readExpectation)
+        if action != "request" && action != "create_cashout", let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
+            throw fields[extra]!.fail("expected only with \"request\" or \"create_cashout\"")
+        }
+        switch action {
+        case "request":
+            if let name = fields["as"] { throw name.fail("expected only with \"create_cashout\" (use \"save\" with \"request\")") }
+            var save: [String: String] = [:]
+            if let saves = fields["save"] {
+                guard case .object(let members) = saves.value else { throw saves.fail("expected an object of name: JSON key") }
+                for name in members.keys.sorted() { save[name] = try saves.child(name, members[name]!).string() }
+            }
+            return .request(try readRequest(body), expect: expect, save: save)
+        case "create_cashout":
+            guard case .object(var values) = body.value else { throw body.fail("expected an object of create fields") }
+            let merchant = try values["merchant"].map { (value) throws(ScenarioError) in try body.child("merchant", value).string() }
+            values["merchant"] = nil
+            return .createCashout(fields: values, merchant: merchant, name: try fields["as"]?.string(), expect: expect)
+        case "advance":
+            return .advance(try body.duration())
+        case "advance_to_next_event":
+            guard try body.bool() else { throw body.fail("expected true") }
+            return .advanceToNextEvent
+        case "expect_cashout":
+            let spec = try body.object(allowed: ["ref", "status", "rejection_code", "bank_reference_id"])
+            guard let ref = spec["ref"] else { throw body.fail("expected \"ref\"") }
+            var status: Matcher?
+            if let node = spec["status"] {
+                status = try readMatcher(node)
+                for case .eq(let name) in status!.tests where ScenarioNode.statuses[name] == nil {
+                    throw node.fail("expected a status: \(ScenarioNode.statusNames)")
+                }
+            }
+            return .expectCashout(ref: try ref.string(), status: status, rejectionCode: try spec["rejection_code"]?.integer(0 ... 99999),
+                                  bankReferenceID: try spec["bank_reference_id"]?.string())
+        case "expect_webhooks":
+            let spec = try body.object(allowed: ["ref", "count", "statuses", "fields", "attempts"])
+            var expectedFields: [String: String] = [:]
+            if let node = spec["fields"] {
+                guard case .object(let members) = node.value else { throw node.fail("expected an object of form field: value") }
+                for key in members.keys.sorted() { expectedFields[key] = try node.child(key, members[key]!).text() }
+            }
+            return .expectWebhooks(
+                ref: try spec["ref"]?.string(), count: try spec["count"]?.integer(0 ... 1_000_000),
+                statuses: try spec["statuses"]?.array().map { (node) throws(ScenarioError) -> String in
+                    _ = try node.status()
+                    return try node.string()
+                },
+                fields: expectedFields, attempts: try spec["attempts"]?.integer(0 ... 1_000_000))
+        case "expect_balance":
+            guard case .object(let members) = body.value, case .string(let merchant)? = members["merchant"] else {
+                throw body.fail("expected {\"merchant\": LOGIN, \"USD\": \"0.00\"}")
+            }
+            var amounts: [String: Money] = [:]
+            for key in members.keys.sorted() where key != "merchant" { amounts[key] = try body.child(key, members[key]!).money() }
+            guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\"") }
+            return .expectBalance(merchant: merchant, amounts: amounts)
+        default:
+            let spec = try body.object(allowed: ["merchant", "count"])
+            guard let merchant = spec["merchant"], let count = spec["count"] else { throw body.fail("expected \"merchant\" and \"count\"") }
+            return .expectLedger(merchant: try merchant.string(), count: try count.integer(0 ... 100_000_000))
+        }
+    }
+
+    static func readRequest(_ node: ScenarioNode) throws(ScenarioError) -> Step.Request {
+        let fields = try node.object(allowed: ["method", "path", "headers", "body", "json"])
+        guard let method = fields["method"], let path = fields["path"] else { throw node.fail("expected \"method\" and \"path\"") }
+        var headers: [(name: String, value: String)] = []
+        if let node = fields["headers"] {
+            guard case .object(let members) = node.value else { throw node.fail("expected an object of header: value") }
+            for name in members.keys.sorted() { headers.append((name, try node.child(name, members[name]!).string())) }
+        }
+        if fields["body"] != nil, fields["json"] != nil { throw node.fail("expected \"body\" or \"json\", not both") }
+        let pathText = try path.string()
+        guard pathText.hasPrefix("/") else { throw path.fail("expected a path starting with /") }
+        return Step.Request(method: try method.string(), path: pathText, headers: headers,
+                            body: try fields["body"]?.string(), json: fields["json"]?.value)
+    }
+
+    static func readExpectation(_ node: ScenarioNode) throws(ScenarioError) -> Step.Expectation {
+        let fields = try node.object(allowed: ["status", "json", "json_contains", "no_response"])
+        return Step.Expectation(status: try fields["status"]?.integer(100 ... 599), json: fields["json"]?.value,
+                                jsonContains: fields["json_contains"]?.value, noResponse: try fields["no_response"]?.bool() ?? false)
+    }
+}

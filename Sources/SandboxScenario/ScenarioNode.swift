@@ -1,0 +1,109 @@
+import SandboxBank
+import SandboxJSON
+
+/// A JSON value with the path that led to it, so every refusal can say where it is.
+struct ScenarioNode {
+    let value: JSON
+    let path: String
+    let file: String
+
+    func fail(_ expected: String) -> ScenarioError {
+        ScenarioError(file: file, path: path, expected: expected)
+    }
+
+    func child(_ key: String, _ value: JSON) -> ScenarioNode {
+        ScenarioNode(value: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+    }
+
+    /// The members of an object; a key outside `allowed` is an error (a typo never passes silently).
+    func object(allowed: [String]) throws(ScenarioError) -> [String: ScenarioNode] {
+        guard case .object(let members) = value else { throw fail("expected an object") }
+        var nodes: [String: ScenarioNode] = [:]
+        for key in members.keys.sorted() {
+            guard allowed.contains(key) else {
+                throw child(key, .null).fail("unknown key (expected one of: \(allowed.joined(separator: ", ")))")
+            }
+            nodes[key] = child(key, members[key]!)
+        }
+        return nodes
+    }
+
+    func array() throws(ScenarioError) -> [ScenarioNode] {
+        guard case .array(let elements) = value else { throw fail("expected an array") }
+        return elements.enumerated().map { ScenarioNode(value: $1, path: "\(path)[\($0)]", file: file) }
+    }
+
+    func string() throws(ScenarioError) -> String {
+        guard case .string(let text) = value else { throw fail("expected a string") }
+        return text
+    }
+
+    /// A string, or a number as its text.
+    func text() throws(ScenarioError) -> String {
+        switch value {
+        case .string(let text), .number(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        default: throw fail("expected a string or a number")
+        }
+    }
+
+    func integer(_ range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+        guard case .number(let text) = value, let number = Int(text), range.contains(number) else {
+            throw fail("expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    func bool() throws(ScenarioError) -> Bool {
+        guard case .bool(let flag) = value else { throw fail("expected true or false") }
+        return flag
+    }
+
+    /// A decimal amount, as a string (`"5000.00"`) or a number.
+    func money() throws(ScenarioError) -> Money {
+        guard let text = try? text(), let money = Money(text) else {
+            throw fail("expected an amount with at most two decimals, such as \"5000.00\"")
+        }
+        return money
+    }
+
+    /// A duration such as `"30s"`, `"1h5m"` or `"2d"`.
+    func duration() throws(ScenarioError) -> Duration {
+        guard case .string(let text) = value, let duration = DurationText.parse(text) else {
+            throw fail("expected a duration such as \"30s\", \"1h5m\" or \"2d\"")
+        }
+        return duration
+    }
+
+    /// A timeline delay: a duration, business days (`"2bd"`), or `{"min": "5m", "max": "30m"}`.
+    func delay() throws(ScenarioError) -> TimelineStepSpec.Delay {
+        if case .string(let text) = value, text.hasSuffix("bd"), let days = Int(text.dropLast(2)), (0 ... 3650).contains(days) {
+            return .businessDays(days)
+        }
+        if case .object = value {
+            let range = try object(allowed: ["min", "max"])
+            guard let min = range["min"], let max = range["max"] else { throw fail("expected both \"min\" and \"max\"") }
+            let (low, high) = (try min.duration(), try max.duration())
+            guard low <= high else { throw fail("expected \"min\" not after \"max\"") }
+            return .range(min: low, max: high)
+        }
+        guard case .string = value else {
+            throw fail("expected a delay: a duration such as \"5m\", business days such as \"2bd\", or {\"min\",\"max\"}")
+        }
+        return .fixed(try duration())
+    }
+
+    /// A status name as the APIs show them: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED.
+    func status() throws(ScenarioError) -> PayoutStatus {
+        guard case .string(let name) = value, let status = ScenarioNode.statuses[name] else {
+            throw fail("expected a status: \(ScenarioNode.statusNames)")
+        }
+        return status
+    }
+
+    static let statuses: [String: PayoutStatus] = [
+        "PENDING": .pending, "ON_HOLD": .onHold, "DELIVERED": .delivered, "COMPLETED": .completed,
+        "REJECTED": .rejected, "CANCELLED": .cancelled,
+    ]
+    static let statusNames = "PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"
+}

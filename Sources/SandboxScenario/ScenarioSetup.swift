@@ -1,0 +1,65 @@
+import SandboxBank
+
+/// Several scenarios layered into one setup, later over earlier: later rules are tried first,
+/// a later merchant replaces one with the same login, and the last file that sets the default
+/// timeline, seed, clock or webhook policy wins. Faults add up.
+public struct ScenarioSetup: Sendable {
+    public var merchants: [Merchant] = []
+    public var rules: [Rule] = []
+    public var defaultTimeline: [TimelineStepSpec] = []
+    public var seed: UInt64 = 0
+    public var clockMode: VirtualClock.Mode?
+    public var clockStart: VirtualTime?
+    public var retrySchedule: [Duration]?
+    public var webhookTimeout: Duration?
+    public var sinkAnswers: [String: [Int]] = [:]
+    public var faults: [Fault] = []
+
+    /// The built-in default bank alone.
+    public static let builtIn = ScenarioSetup(layering: [ScenarioLoader.defaultScenario])
+
+    public init(layering scenarios: [Scenario]) {
+        for scenario in scenarios { add(scenario) }
+    }
+
+    /// Puts `scenario` on top.
+    public mutating func add(_ scenario: Scenario) {
+        for merchant in scenario.merchants {
+            merchants.removeAll { $0.login == merchant.login }
+            merchants.append(merchant)
+        }
+        rules = scenario.rules + rules
+        if let timeline = scenario.defaultTimeline { defaultTimeline = timeline }
+        if let seed = scenario.seed { self.seed = seed }
+        if let mode = scenario.clockMode { clockMode = mode }
+        if let start = scenario.clockStart { clockStart = start }
+        if let retry = scenario.retrySchedule { retrySchedule = retry }
+        if let timeout = scenario.webhookTimeout { webhookTimeout = timeout }
+        sinkAnswers.merge(scenario.sinkAnswers) { $1 }
+        faults += scenario.faults
+    }
+
+    /// The rules as the bank asks for them.
+    public var engine: RuleEngine {
+        RuleEngine(rules: rules, defaultTimeline: defaultTimeline, seed: seed)
+    }
+
+    /// Points `configuration`'s timeline, declines and retries at this setup.
+    public func configure(_ configuration: inout Bank.Configuration) {
+        let engine = engine
+        configuration.timeline = { engine.timeline(for: $0) }
+        configuration.decline = { engine.decline(for: $0) }
+        if let retrySchedule { configuration.retrySchedule = retrySchedule }
+    }
+}
+
+extension ScenarioLoader {
+    /// The built-in default bank (`scenarios/default.json`).
+    public static let defaultScenario: Scenario = {
+        do {
+            return try load(Array(defaultScenarioText.utf8), file: "scenarios/default.json")
+        } catch {
+            preconditionFailure("the built-in default scenario is invalid: \(error)")
+        }
+    }()
+}

@@ -1,0 +1,36 @@
+import SandboxBank
+import SandboxJSON
+
+/// One step of a scenario that is a test (DESIGN.md, "Step vocabulary").
+public enum Step: Sendable {
+    /// A raw HTTP request; `body` is sent byte for byte, `json` serialised. Strings may hold
+    /// `{{base_url}}` and `{{REF.cashout_id}}` / `{{REF.external_id}}`.
+    case request(Request, expect: Expectation?, save: [String: String])
+    /// A signed create for `merchant` (default: the default merchant), named `as` for later steps.
+    case createCashout(fields: [String: JSON], merchant: String?, name: String?, expect: Expectation?)
+    case advance(Duration)
+    case advanceToNextEvent
+    case expectCashout(ref: String, status: Matcher?, rejectionCode: Int?, bankReferenceID: String?)
+    case expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?)
+    case expectBalance(merchant: String, amounts: [String: Money])
+    case expectLedger(merchant: String, count: Int)
+
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [(name: String, value: String)]
+        public var body: String?
+        public var json: JSON?
+    }
+
+    /// What a response must look like.
+    public struct Expectation: Sendable {
+        public var status: Int?
+        /// The whole body equals this.
+        public var json: JSON?
+        /// These keys equal, nested the same way; others may be there too.
+        public var jsonContains: JSON?
+        /// The connection closed without an answer.
+        public var noResponse: Bool
+    }
+}

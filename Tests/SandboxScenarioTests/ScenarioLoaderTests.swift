@@ -1,0 +1,117 @@
+import Glibc
+import SandboxBank
+import Testing
+@testable import SandboxScenario
+
+private func load(_ text: String) throws(ScenarioError) -> Scenario {
+    try ScenarioLoader.load(Array(text.utf8), file: "x.json")
+}
+
+private func error(_ text: String) -> String? {
+    do { _ = try load(text); return nil } catch { return error.description }
+}
+
+@Suite struct ScenarioLoaderTests {
+    @Test func readsTheDesignExample() throws {
+        let scenario = try load(#"""
+        {"name": "BR payout completes, then is reversed two days later", "seed": 7,
+         "clock": {"mode": "manual", "start": "2026-01-05T09:00:00Z"},
+         "merchants": [{"login": "acme", "pass": "acme_pass", "secret": "acme_secret", "read_only_key": "acme_ro",
+                        "balance": {"USD": "5000.00"}, "limits": {"daily": "100.00"}}],
+         "bank": {"rules": [
+            {"name": "late reversal", "when": {"country": "BR", "amount": {"gte": 100}},
+             "then": [{"after": "5m", "status": "DELIVERED"}, {"after": "1h", "status": "COMPLETED", "bank_reference_id": "E2E123"},
+                      {"after": "2d", "status": "REJECTED", "rejection_code": 826}]},
+            {"when": {"bank_account": {"suffix": "0801"}},
+             "then": [{"after": "1m", "status": "DELIVERED"}, {"after": {"min": "5m", "max": "30m"}, "status": "REJECTED", "rejection_code": 801}]},
+            {"when": {"document_id": "00000000191"}, "decline": {"code": 504, "reason_code": 105}},
+            {"when": {"country": "MX"}, "outcomes": [{"weight": 9, "then": [{"after": "2bd", "status": "DELIVERED"}]}, {"weight": 1, "then": []}]}],
+          "default": [{"after": "30s", "status": "DELIVERED"}, {"after": "2m", "status": "COMPLETED"}]},
+         "faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 10, "kind": "drop_after_commit"}],
+         "webhooks": {"retry": ["5m", "25m"], "timeout": "5s", "sinks": {"acme": {"answers": [500, 200]}}},
+         "steps": [
+            {"create_cashout": {"merchant": "acme", "country": "BR", "amount": 150}, "as": "c1", "expect": {"status": 200}},
+            {"advance": "1h5m"},
+            {"expect_cashout": {"ref": "c1", "status": "COMPLETED"}},
+            {"expect_webhooks": {"ref": "c1", "count": 3, "statuses": ["DELIVERED"]}},
+            {"expect_balance": {"merchant": "acme", "USD": "5000.00"}},
+            {"expect_ledger": {"merchant": "acme", "count": 2}},
+            {"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"json_contains": {"status": "ok"}}, "save": {"v": "version"}},
+            {"advance_to_next_event": true}]}
+        """#)
+        #expect(scenario.seed == 7)
+        #expect(scenario.clockMode == .manual)
+        #expect(scenario.merchants.first?.balance == Money("5000.00"))
+        #expect(scenario.merchants.first?.limits.daily == Money("100.00"))
+        #expect(scenario.rules.count == 4)
+        #expect(scenario.rules[1].when["bank_account"]?.matches("12340801") == true)
+        #expect(scenario.defaultTimeline?.count == 2)
+        #expect(scenario.faults.first?.kind == .dropAfterCommit)
+        #expect(scenario.retrySchedule == [.seconds(300), .seconds(1500)])
+        #expect(scenario.sinkAnswers == ["acme": [500, 200]])
+        #expect(scenario.steps.count == 8)
+    }
+
+    @Test(arguments: [
+        (#"{"bank": {"rules": [{"when": {}, "thn": []}]}}"#, "x.json: bank.rules[0].thn: unknown key (expected one of: name, when, then, outcomes, decline)"),
+        (#"{"bank": {"rules": [{"then": []}, {"then": [{"after": "5m", "status": "DELIVERED"}, {"after": "soon", "status": "COMPLETED"}]}]}}"#,
+         #"x.json: bank.rules[1].then[1].after: expected a duration such as "30s", "1h5m" or "2d""#),
+        (#"{"bank": {"default": [{"after": "1s", "status": "PAID"}]}}"#, "x.json: bank.default[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
+        (#"{"bank": {"rules": [{"when": {}}]}}"#, #"x.json: bank.rules[0]: expected exactly one of "then", "outcomes" or "decline""#),
+        (#"{"bank": {"rules": [{"when": {"name": {"regex": "("}}, "then": []}]}}"#, "x.json: bank.rules[0].when.name.regex: expected a valid regular expression"),
+        (#"{"bank": {"rules": [{"when": {"amount": {"gte": "lots"}}, "then": []}]}}"#, #"x.json: bank.rules[0].when.amount.gte: expected an amount with at most two decimals, such as "5000.00""#),
+        (#"{"bank": {"rules": [{"then": [{"after": {"min": "5m"}, "status": "DELIVERED"}]}]}}"#, #"x.json: bank.rules[0].then[0].after: expected both "min" and "max""#),
+        (#"{"faults": [{"kind": "close"}]}"#, #"x.json: faults[0]: expected exactly one of "every" or "rate""#),
+        (#"{"faults": [{"kind": "explode", "every": 2}]}"#, #"x.json: faults[0].kind: expected "latency", "error", "close" or "drop_after_commit""#),
+        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, advance, advance_to_next_event, expect_cashout, expect_webhooks, expect_balance, expect_ledger"),
+        (#"{"steps": [{"advance": "1m", "expect": {"status": 200}}]}"#, #"x.json: steps[0].expect: expected only with "request" or "create_cashout""#),
+        (#"{"merchants": [{"login": "a", "pass": "p", "secret": "s", "balance": {"USD": "1", "EUR": "2"}}]}"#,
+         #"x.json: merchants[0].balance: expected one settlement currency and its amount, such as {"USD": "5000.00"}"#),
+        (#"{"merchants": [{"login": "a", "secret": "s"}]}"#, #"x.json: merchants[0]: expected "pass""#),
+        (#"{"clock": {"start": "Monday"}}"#, #"x.json: clock.start: expected a UTC time such as "2026-01-05T09:00:00Z""#),
+        (#"{"seed": -1}"#, "x.json: seed: expected a whole number ≥ 0"),
+        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (expected one of: name, description, seed, clock, merchants, bank, faults, webhooks, steps)"),
+        ("[1]", "x.json: (top level): expected an object"),
+        (#"{"name": "#, "x.json: (top level): valid JSON (unexpected end of input at byte offset 9)"),
+    ])
+    func errorsNameTheFileThePathAndWhatWasExpected(text: String, message: String) {
+        #expect(error(text) == message)
+    }
+
+    @Test func aMissingFileIsAnError() {
+        #expect(throws: ScenarioError(file: "/no/such.json", path: "", expected: "a readable file")) {
+            try ScenarioLoader.load(file: "/no/such.json")
+        }
+    }
+
+    @Test func theBuiltInDefaultIsTheFileInScenarios() throws {
+        let root = URLPath.packageRoot(#filePath)
+        let file = try ScenarioLoader.load(file: root + "/scenarios/default.json")
+        #expect(file.rules.count == ScenarioLoader.defaultScenario.rules.count)
+        let onDisk = try #require(FileText.read(root + "/scenarios/default.json"))
+        #expect(onDisk == ScenarioLoader.defaultScenarioText + "\n")
+    }
+}
+
+/// The package root, from this file's path.
+enum URLPath {
+    static func packageRoot(_ file: String) -> String {
+        var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/SandboxScenarioTests/ScenarioLoaderTests.swift
+        return parts.joined(separator: "/")
+    }
+}
+
+enum FileText {
+    static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            bytes += buffer[0 ..< n]
+            if n < buffer.count { return String(decoding: bytes, as: UTF8.self) }
+        }
+    }
+}
