@@ -116,3 +116,39 @@ import Testing
         #expect(binary.line(startingWith: "received SIGTERM, stopping") != nil)
     }
 }
+
+/// Scenario files on the command line: `serve --scenario` and `validate`.
+@Suite struct ScenarioCommandTests {
+    private func write(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "scenario-\(UUID().uuidString).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func validateSaysOkOrNamesTheFilePathAndExpectation() throws {
+        let good = try write(#"{"name": "fine", "bank": {"default": [{"after": "1m", "status": "DELIVERED"}]}}"#)
+        let bad = try write(#"{"bank": {"rules": [{"when": {}, "then": [{"after": "1m", "status": "PAID"}]}]}}"#)
+        let (status, out, _) = try RunningBinary.run(["validate", good, bad])
+        #expect(status == 1)
+        #expect(out == "ok \(good)\nerror: \(bad): bank.rules[0].then[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED\n")
+        #expect(try RunningBinary.run(["validate", good]).0 == 0)
+    }
+
+    @Test func serveLoadsScenarioMerchantsAndClock() throws {
+        let file = try write(#"{"clock": {"mode": "manual", "start": "2026-03-02T12:00:00Z"}, "merchants": [{"login": "acme", "pass": "p", "secret": "s", "balance": {"USD": "5.00"}}]}"#)
+        let binary = try RunningBinary(["serve", "--port", "0", "--scenario", file])
+        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        #expect(binary.line(startingWith: "merchant: login acme, pass p, secret s, read-only key , balance USD 5.00") != nil)
+        let health = try HTTPClient.send(method: "GET", url: url + "/sandbox/health")
+        #expect(health.bodyText.contains(#""mode":"manual","now":"2026-03-02T12:00:00Z""#))
+        binary.kill(SIGTERM)
+        #expect(binary.exitStatus() == 0)
+    }
+
+    @Test func serveRefusesAnInvalidScenarioWithStatus2() throws {
+        let file = try write(#"{"faults": [{"kind": "close"}]}"#)
+        let (status, _, err) = try RunningBinary.run(["serve", "--port", "0", "--scenario", file])
+        #expect(status == 2)
+        #expect(err == "error: \(file): faults[0]: expected exactly one of \"every\" or \"rate\"\n")
+    }
+}

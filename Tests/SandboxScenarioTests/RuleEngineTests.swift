@@ -1,0 +1,78 @@
+@testable import SandboxBank
+import Testing
+@testable import SandboxScenario
+
+private func rules(_ text: String, seed: UInt64 = 7) throws -> RuleEngine {
+    let scenario = try ScenarioLoader.load(Array(text.utf8), file: "r.json")
+    return RuleEngine(rules: scenario.rules, defaultTimeline: scenario.defaultTimeline ?? [], seed: seed)
+}
+
+private func payout(id: Int = 1_000_001, fields: [String: String], merchant: String = "m") -> Payout {
+    Payout(id: id, merchant: merchant, externalID: "e", country: fields["country"] ?? "BR", currency: "USD", amount: Money("1")!,
+           settlementAmount: Money("1")!, fields: fields, notificationURL: nil,
+           createdAt: VirtualTime(iso8601: "2026-01-09T10:00:00Z")!, status: .pending, history: [])
+}
+
+@Suite struct RuleEngineTests {
+    @Test(arguments: [
+        (#"{"amount": 100}"#, "100.00", true), (#"{"amount": {"eq": "100"}}"#, "100", true), (#"{"amount": {"gt": 100}}"#, "100", false),
+        (#"{"amount": {"gte": 100}}"#, "100.00", true), (#"{"amount": {"lt": 100}}"#, "99.99", true), (#"{"amount": {"lte": 99}}"#, "99.01", false),
+        (#"{"amount": {"gt": 10, "lt": 20}}"#, "15", true), (#"{"amount": {"in": [1, 2, "3"]}}"#, "3", true),
+        (#"{"amount": {"prefix": "12"}}"#, "123", true), (#"{"amount": {"suffix": "01"}}"#, "801", true),
+        (#"{"amount": {"regex": "[0-9]{3}"}}"#, "123", true), (#"{"amount": {"regex": "[0-9]{3}"}}"#, "1234", false),
+        (#"{"amount": "abc"}"#, "ABC", false), (#"{"amount": {"gt": 1}}"#, "many", false),
+    ])
+    func everyMatcher(when: String, value: String, matches: Bool) throws {
+        let engine = try rules(#"{"bank": {"rules": [{"when": \#(when), "then": [{"after": "1s", "status": "DELIVERED"}]}]}}"#)
+        #expect(engine.timeline(for: payout(fields: ["amount": value])).isEmpty == !matches)
+    }
+
+    @Test func theFirstMatchingRuleWinsAndMerchantAndDialectCanBeMatched() throws {
+        let engine = try rules(#"""
+        {"bank": {"rules": [
+          {"when": {"merchant": "acme", "dialect": "d24"}, "then": [{"after": "1s", "status": "DELIVERED"}]},
+          {"when": {"country": "BR"}, "then": [{"after": "2s", "status": "DELIVERED"}]}],
+          "default": [{"after": "3s", "status": "DELIVERED"}]}}
+        """#)
+        #expect(engine.timeline(for: payout(fields: ["country": "BR"], merchant: "acme")).first?.after == .seconds(1))
+        #expect(engine.timeline(for: payout(fields: ["country": "BR"])).first?.after == .seconds(2))
+        #expect(engine.timeline(for: payout(fields: ["country": "MX"])).first?.after == .seconds(3))
+    }
+
+    @Test func rangesAndWeightsAreRandomButFixedBySeedAndPayout() throws {
+        let text = #"""
+        {"bank": {"rules": [{"when": {}, "outcomes": [
+          {"weight": 1, "then": [{"after": {"min": "1m", "max": "10m"}, "status": "DELIVERED"}]},
+          {"weight": 1, "then": [{"after": {"min": "1m", "max": "10m"}, "status": "REJECTED"}]}]}]}}
+        """#
+        let first = try rules(text, seed: 1)
+        let timelines = (0 ..< 200).map { first.timeline(for: payout(id: $0, fields: [:])) }
+        #expect(timelines == (0 ..< 200).map { try! rules(text, seed: 1).timeline(for: payout(id: $0, fields: [:])) })
+        #expect(timelines.allSatisfy { $0[0].after >= .seconds(60) && $0[0].after <= .seconds(600) })
+        let rejected = timelines.filter { $0[0].status == .rejected }.count
+        #expect(rejected > 70 && rejected < 130)  // about half
+        #expect(timelines != (0 ..< 200).map { try! rules(text, seed: 2).timeline(for: payout(id: $0, fields: [:])) })
+    }
+
+    @Test func businessDaysSkipTheWeekend() throws {
+        let engine = try rules(#"{"bank": {"default": [{"after": "2bd", "status": "DELIVERED"}]}}"#)
+        let step = try #require(engine.timeline(for: payout(fields: [:])).first)
+        // Friday 2026-01-09 10:00 + 2 business days = Tuesday 2026-01-13 10:00.
+        #expect(step.due(after: VirtualTime(iso8601: "2026-01-09T10:00:00Z")!).iso8601 == "2026-01-13T10:00:00Z")
+        #expect(step.due(after: VirtualTime(iso8601: "2026-01-10T10:00:00Z")!).iso8601 == "2026-01-13T10:00:00Z")  // from Saturday
+    }
+
+    @Test func aDeclineRuleRefusesAtCreationAndOnlyWhenItIsTheFirstMatch() throws {
+        let engine = try rules(#"""
+        {"bank": {"rules": [
+          {"when": {"document_id": "1"}, "then": []},
+          {"when": {"beneficiary_name": {"prefix": "KYC"}}, "decline": {"code": 504, "reason": "Underage user detected", "reason_code": 105}}]}}
+        """#)
+        func request(_ fields: [String: String]) -> PayoutRequest {
+            PayoutRequest(merchant: "m", externalID: "e", country: "BR", currency: "USD", amount: Money("1")!, fields: fields)
+        }
+        #expect(engine.decline(for: request(["beneficiary_name": "KYC 105"])) == Decline(code: 504, reason: "Underage user detected", reasonCode: 105))
+        #expect(engine.decline(for: request(["beneficiary_name": "KYC 105", "document_id": "1"])) == nil)
+        #expect(engine.decline(for: request(["beneficiary_name": "Ana"])) == nil)
+    }
+}
