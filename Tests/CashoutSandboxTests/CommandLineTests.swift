@@ -15,7 +15,7 @@ import Testing
         let c = try configuration([])
         #expect(c.server.host == "localhost")
         #expect(c.server.port == 8080)
-        #expect(c.clockMode == .real)
+        #expect(c.clockMode == nil)  // the scenario's clock, else real
         #expect(c.timeScale == 1)
         #expect(c.server.accessLog?.format == .text)
         #expect(c.server.limits.maxBodyBytes == 1 << 20)
