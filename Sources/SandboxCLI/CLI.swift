@@ -16,6 +16,7 @@ public enum CLI {
           serve      Run the sandbox's HTTP server until interrupted
           sign       Print the Payload-Signature of a request body (or a notification control)
           validate   Check scenario files without running them
+          test       Run scenario files with steps as a test suite (JUnit XML with --junit)
           help       Show this help, or a command's: cashout-sandbox help serve
 
         Options:
@@ -46,7 +47,8 @@ public enum CLI {
             return 0
         case "help":
             StandardOutput.writeLine(rest.first == "serve" ? ServeCommand.usage : rest.first == "sign" ? SignCommand.usage
-                                     : rest.first == "validate" ? ValidateCommand.usage : usage)
+                                     : rest.first == "validate" ? ValidateCommand.usage
+                                     : rest.first == "test" ? TestCommand.usage : usage)
             return 0
         case "--version":
             StandardOutput.writeLine("cashout-sandbox \(Sandbox.version)")
@@ -57,6 +59,8 @@ public enum CLI {
             return try SignCommand.run(rest)
         case "validate":
             return try ValidateCommand.run(rest)
+        case "test":
+            return try TestCommand.run(rest)
         default:
             throw UsageError("unknown command '\(command)'")
         }

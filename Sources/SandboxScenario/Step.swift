@@ -32,5 +32,12 @@ public enum Step: Sendable {
         public var jsonContains: JSON?
         /// The connection closed without an answer.
         public var noResponse: Bool
+
+        public init(status: Int? = nil, json: JSON? = nil, jsonContains: JSON? = nil, noResponse: Bool = false) {
+            self.status = status
+            self.json = json
+            self.jsonContains = jsonContains
+            self.noResponse = noResponse
+        }
     }
 }

@@ -1,0 +1,188 @@
+import Foundation
+import SandboxBank
+import SandboxCrypto
+import SandboxD24
+import SandboxHTTP
+import SandboxJSON
+import SandboxScenario
+
+// Each step either holds (nil) or says what was expected and what happened instead.
+
+extension ScenarioRunner {
+    /// A complete Brazilian cashout, for the fields a `create_cashout` step leaves out.
+    static let brazilianDefaults: [String: JSON] = [
+        "country": "BR", "currency": "BRL", "amount": "100.00", "document_id": "01716001340", "document_type": "CPF",
+        "beneficiary_name": "Ana", "beneficiary_lastname": "Silva", "bank_code": "001", "bank_account": "3423422-7",
+        "bank_branch": "1234", "account_type": "C",
+    ]
+
+    mutating func perform(_ step: Step) -> String? {
+        switch step {
+        case .request(let request, let expect, let save):
+            return send(request, expect: expect, save: save)
+        case .createCashout(let fields, let merchant, let name, let expect):
+            return create(fields, merchant: merchant ?? "sandbox_login", name: name, expect: expect)
+        case .advance(let duration):
+            sandbox.bank.advance(by: duration)
+            return nil
+        case .advanceToNextEvent:
+            sandbox.bank.advanceToNextEvent()
+            return nil
+        case .expectCashout(let ref, let status, let rejectionCode, let bankReferenceID):
+            guard let payout = payout(ref) else { return "expect_cashout: no cashout named \"\(ref)\" (name one with \"as\")" }
+            let name = AdminJSON.statusName(payout.status)
+            if let status, !status.matches(name) { return "expect_cashout \(ref): expected status \(Self.describe(status)), got \(name)" }
+            if let rejectionCode, payout.rejectionCode != rejectionCode {
+                return "expect_cashout \(ref): expected rejection_code \(rejectionCode), got \(payout.rejectionCode.map(String.init) ?? "none")"
+            }
+            if let bankReferenceID, payout.bankReferenceID != bankReferenceID {
+                return "expect_cashout \(ref): expected bank_reference_id \(bankReferenceID), got \(payout.bankReferenceID ?? "none")"
+            }
+            return nil
+        case .expectWebhooks(let ref, let count, let statuses, let fields, let attempts):
+            return expectWebhooks(ref: ref, count: count, statuses: statuses, fields: fields, attempts: attempts)
+        case .expectBalance(let login, let amounts):
+            guard let merchant = sandbox.bank.merchant(login: login) else { return "expect_balance: no merchant \"\(login)\"" }
+            for (currency, amount) in amounts.sorted(by: { $0.key < $1.key }) {
+                guard currency == merchant.currency else {
+                    return "expect_balance \(login): expected a \(currency) balance, the merchant settles in \(merchant.currency)"
+                }
+                if merchant.balance != amount { return "expect_balance \(login): expected \(currency) \(amount), got \(merchant.balance)" }
+            }
+            return nil
+        case .expectLedger(let login, let count):
+            let entries = sandbox.bank.ledger(merchant: login).count
+            return entries == count ? nil : "expect_ledger \(login): expected \(count) entries, got \(entries)"
+        }
+    }
+
+    private func payout(_ ref: String) -> Payout? {
+        references[ref].flatMap { sandbox.bank.payout(id: $0.cashoutID) }
+    }
+
+    private mutating func create(_ given: [String: JSON], merchant login: String, name: String?, expect: Step.Expectation?) -> String? {
+        guard let merchant = sandbox.bank.merchant(login: login) else { return "create_cashout: no merchant \"\(login)\"" }
+        created += 1
+        var fields = Self.brazilianDefaults.filter { _ in given["country"] == nil || given["country"] == "BR" }
+        if given["currency"] == nil, given["country"] != nil, given["country"] != "BR" { fields["currency"] = nil }
+        fields.merge(given.mapValues(expand)) { $1 }
+        fields["login"] = .string(merchant.login)
+        fields["pass"] = .string(merchant.pass)
+        if fields["external_id"] == nil { fields["external_id"] = .string("\(scenario.name.prefix(40))-\(created)") }
+        if fields["notification_url"] == nil { fields["notification_url"] = .string("\(sandbox.baseURL)/sandbox/sink/\(login)") }
+        let body = JSON.object(fields).serialized()
+        let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: HMACSHA256.Key(merchant.secret)))
+        let outcome = exchange("POST", "/v3/cashout", headers: [("Content-Type", "application/json"), ("Payload-Signature", signature)], body: body)
+        if let problem = check(outcome, expect ?? Step.Expectation(status: 200, noResponse: false), action: "create_cashout") {
+            return problem
+        }
+        if let name, case .response(let response) = outcome,
+           let id = (try? JSON.parse(response.body))?["cashout_id"]?.stringValue.flatMap({ Int($0) }),
+           let externalID = fields["external_id"]?.stringValue ?? fields["external_id"]?.numberText {
+            references[name] = Reference(cashoutID: id, externalID: externalID)
+        }
+        return nil
+    }
+
+    private mutating func send(_ request: Step.Request, expect: Step.Expectation?, save: [String: String]) -> String? {
+        let body = request.json.map { expand($0).serialized() } ?? Array(expand(request.body ?? "").utf8)
+        let outcome = exchange(request.method, expand(request.path), headers: request.headers.map { ($0.name, expand($0.value)) }, body: body)
+        if let expect, let problem = check(outcome, expect, action: "request \(request.method) \(request.path)") { return problem }
+        guard !save.isEmpty else { return nil }
+        guard case .response(let response) = outcome, let json = try? JSON.parse(response.body) else {
+            return "request \(request.method) \(request.path): expected a JSON body to save from"
+        }
+        for (name, key) in save {
+            var value: JSON? = json
+            for part in key.split(separator: ".") { value = value?[String(part)] ?? Int(part).flatMap { value?[$0] } }
+            guard let found = value?.stringValue ?? value?.numberText else { return "save \(name): no \"\(key)\" in \(json.serializedString())" }
+            saved[name] = found
+        }
+        return nil
+    }
+
+    enum Outcome {
+        case response(HTTPResponse)
+        case noResponse(String)
+    }
+
+    private func exchange(_ method: String, _ path: String, headers: [(String, String)], body: [UInt8]) -> Outcome {
+        var fields = HTTPHeaders()
+        for (name, value) in headers { fields.add(name, value) }
+        do {
+            return .response(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: fields, body: body, timeout: .seconds(30)))
+        } catch {
+            return .noResponse("\(error)")
+        }
+    }
+
+    private func check(_ outcome: Outcome, _ expect: Step.Expectation, action: String) -> String? {
+        switch outcome {
+        case .noResponse(let why):
+            return expect.noResponse ? nil : "\(action): expected a response, got none (\(why))"
+        case .response(let response):
+            if expect.noResponse { return "\(action): expected no response, got \(response.status) \(response.bodyText)" }
+            if let status = expect.status, response.status != status {
+                return "\(action): expected status \(status), got \(response.status) \(response.bodyText)"
+            }
+            if let json = expect.json {
+                guard let actual = try? JSON.parse(response.body), actual == expand(json) else {
+                    return "\(action): expected body \(expand(json).serializedString()), got \(response.bodyText)"
+                }
+            }
+            if let partial = expect.jsonContains {
+                guard let actual = try? JSON.parse(response.body), Self.contains(actual, expand(partial)) else {
+                    return "\(action): expected a body containing \(expand(partial).serializedString()), got \(response.bodyText)"
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Whether every key of `expected` is in `actual` with an equal value, nested the same way.
+    static func contains(_ actual: JSON, _ expected: JSON) -> Bool {
+        guard case .object(let wanted) = expected else { return actual == expected }
+        guard case .object(let have) = actual else { return false }
+        return wanted.allSatisfy { key, value in have[key].map { contains($0, value) } ?? false }
+    }
+
+    private func expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?) -> String? {
+        var payoutID: Int?
+        if let ref {
+            guard let reference = references[ref] else { return "expect_webhooks: no cashout named \"\(ref)\"" }
+            payoutID = reference.cashoutID
+        }
+        let notifications = sandbox.bank.notifications(payoutID: payoutID)
+        let subject = ref.map { "expect_webhooks \($0)" } ?? "expect_webhooks"
+        if let count, notifications.count != count { return "\(subject): expected \(count) notifications, got \(notifications.count)" }
+        let actual = notifications.map { AdminJSON.statusName($0.status) }
+        if let statuses, actual != statuses {
+            return "\(subject): expected statuses \(statuses.joined(separator: ", ")), got \(actual.joined(separator: ", "))"
+        }
+        if let attempts {
+            let made = notifications.reduce(0) { $0 + $1.attempts.count }
+            if made != attempts { return "\(subject): expected \(attempts) delivery attempts, got \(made)" }
+        }
+        for notification in notifications where !fields.isEmpty {
+            let secret = sandbox.bank.merchant(login: notification.merchant)?.secret ?? ""
+            let form = FormURLEncoding.decode(D24Notification.formBody(notification, secret: secret).utf8) ?? []
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+                let sent = form.first { $0.name == key }?.value
+                if sent != expand(value) {
+                    return "\(subject): expected form field \(key)=\(expand(value)) in notification \(notification.id), got \(sent ?? "nothing")"
+                }
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ matcher: Matcher) -> String {
+        matcher.tests.map { test in
+            switch test {
+            case .eq(let value): value
+            case .oneOf(let values): "one of \(values.joined(separator: ", "))"
+            default: "\(test)"
+            }
+        }.joined(separator: " and ")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import SandboxBank
+import SandboxCrypto
+import SandboxD24
+import SandboxHTTP
+import SandboxJSON
+import SandboxScenario
+
+/// Runs a scenario's steps against its own in-process sandbox on a manual clock (DESIGN.md,
+/// "Step vocabulary"). Without a `clock.start`, the clock starts at 2026-01-05T09:00:00Z, so a
+/// run is the same every time.
+public struct ScenarioRunner {
+    /// A created cashout a later step can refer to by name.
+    struct Reference {
+        let cashoutID: Int
+        let externalID: String
+    }
+
+    let scenario: Scenario
+    let sandbox: Sandbox
+    var references: [String: Reference] = [:]
+    var saved: [String: String] = [:]
+    var created = 0
+
+    /// Runs every step of `scenario` and reports the first failure.
+    public static func run(_ scenario: Scenario) -> ScenarioResult {
+        let started = Date()
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.clockStart = scenario.clockStart ?? VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.scenarios = [scenario]
+        configuration.server.threads = 1
+        func result(_ failure: (Int, String)?) -> ScenarioResult {
+            ScenarioResult(name: scenario.name, file: scenario.file, failure: failure, steps: scenario.steps.count,
+                           seconds: Date().timeIntervalSince(started))
+        }
+        let sandbox: Sandbox
+        do { sandbox = try Sandbox.launch(configuration) } catch { return result((0, "could not start a sandbox: \(error)")) }
+        defer { sandbox.stop() }
+        var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
+        for (index, step) in scenario.steps.enumerated() {
+            if let problem = runner.perform(step) { return result((index + 1, problem)) }
+        }
+        return result(nil)
+    }
+
+    /// Runs scenarios side by side (each in its own sandbox); results in the order given.
+    public static func runAll(_ scenarios: [Scenario], parallel: Int = ProcessInfo.processInfo.activeProcessorCount) -> [ScenarioResult] {
+        let results = ResultSlots(count: scenarios.count)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = max(1, parallel)
+        for (index, scenario) in scenarios.enumerated() {
+            queue.addOperation { results.set(index, run(scenario)) }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        return results.all
+    }
+
+    /// Expands `{{base_url}}`, `{{REF.cashout_id}}`, `{{REF.external_id}}` and saved `{{name}}`s.
+    func expand(_ text: String) -> String {
+        guard text.contains("{{") else { return text }
+        var result = text.replacingOccurrences(of: "{{base_url}}", with: sandbox.baseURL.absoluteString)
+        for (name, reference) in references {
+            result = result.replacingOccurrences(of: "{{\(name).cashout_id}}", with: String(reference.cashoutID))
+                .replacingOccurrences(of: "{{\(name).external_id}}", with: reference.externalID)
+        }
+        for (name, value) in saved { result = result.replacingOccurrences(of: "{{\(name)}}", with: value) }
+        return result
+    }
+
+    func expand(_ json: JSON) -> JSON {
+        switch json {
+        case .string(let text): .string(expand(text))
+        case .array(let elements): .array(elements.map(expand))
+        case .object(let members): .object(members.mapValues(expand))
+        default: json
+        }
+    }
+}
+
+/// Results written from several threads, one slot each.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [ScenarioResult?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: ScenarioResult) {
+        lock.lock()
+        slots[index] = result
+        lock.unlock()
+    }
+
+    var all: [ScenarioResult] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.compactMap { $0 }
+    }
+}
