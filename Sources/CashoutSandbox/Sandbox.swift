@@ -95,7 +95,8 @@ public final class Sandbox: Sendable {
         var router = Router()
         D24API(bank: bank).register(in: &router)
         AdminAPI(bank: bank, sinks: sinks).register(in: &router)
-        let server = try HTTPServer.start(configuration: configuration.server, handler: router.respond)
+        let handler = setup.faults.isEmpty ? router.respond : FaultInjector(faults: setup.faults, seed: setup.seed).wrap(router.respond)
+        let server = try HTTPServer.start(configuration: configuration.server, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = mode == .real ? ClockDriver(bank: bank) : nil
         return Sandbox(server: server, bank: bank, sinks: sinks, sender: sender, driver: driver)

@@ -6,6 +6,10 @@ public struct ScenarioResult: Sendable {
     public let failure: (step: Int, message: String)?
     public let steps: Int
     public let seconds: Double
+    /// Every cashout with its history, scheduled steps and webhook attempts, one JSON line each,
+    /// when asked for (`ScenarioRunner.run(_:journal:)`): the same scenario and seed give the same
+    /// journal byte for byte.
+    public var journal = ""
 
     public var passed: Bool { failure == nil }
 

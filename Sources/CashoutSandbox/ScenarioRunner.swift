@@ -23,7 +23,7 @@ public struct ScenarioRunner {
     var created = 0
 
     /// Runs every step of `scenario` and reports the first failure.
-    public static func run(_ scenario: Scenario) -> ScenarioResult {
+    public static func run(_ scenario: Scenario, journal: Bool = false) -> ScenarioResult {
         let started = Date()
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
@@ -38,10 +38,16 @@ public struct ScenarioRunner {
         do { sandbox = try Sandbox.launch(configuration) } catch { return result((0, "could not start a sandbox: \(error)")) }
         defer { sandbox.stop() }
         var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
+        var failure: (Int, String)?
         for (index, step) in scenario.steps.enumerated() {
-            if let problem = runner.perform(step) { return result((index + 1, problem)) }
+            if let problem = runner.perform(step) {
+                failure = (index + 1, problem)
+                break
+            }
         }
-        return result(nil)
+        var outcome = result(failure)
+        if journal { outcome.journal = Self.journal(of: sandbox.bank) }
+        return outcome
     }
 
     /// Runs scenarios side by side (each in its own sandbox); results in the order given.
@@ -54,6 +60,28 @@ public struct ScenarioRunner {
         }
         queue.waitUntilAllOperationsAreFinished()
         return results.all
+    }
+
+    /// The events of a run, one JSON line per cashout: its status changes and its notifications'
+    /// delivery attempts, with their virtual times. Nothing that varies between runs (ports, URLs).
+    static func journal(of bank: Bank) -> String {
+        bank.payouts().map { payout -> String in
+            let line: JSON = [
+                "cashout_id": .number(payout.id), "external_id": .string(payout.externalID),
+                "history": .array(payout.history.map { change in
+                    ["status": .string(AdminJSON.statusName(change.status)), "at": .string(change.at.iso8601), "by": .string(change.by),
+                     "rejection_code": AdminJSON.optional(change.rejectionCode)]
+                }),
+                "webhooks": .array(bank.notifications(payoutID: payout.id).map { notification in
+                    ["status": .string(AdminJSON.statusName(notification.status)), "changed_at": .string(notification.changedAt.iso8601),
+                     "attempts": .array(notification.attempts.map { attempt in
+                         ["at": .string(attempt.at.iso8601), "response_status": AdminJSON.optional(attempt.outcome.status),
+                          "error": AdminJSON.optional(attempt.outcome.error)]
+                     })]
+                }),
+            ]
+            return line.serializedString()
+        }.joined(separator: "\n")
     }
 
     /// Expands `{{base_url}}`, `{{REF.cashout_id}}`, `{{REF.external_id}}` and saved `{{name}}`s.

@@ -61,6 +61,13 @@ extension EventLoop {
     }
 
     private func write(_ response: HTTPResponse, for request: AwaitedRequest, on connection: Connection) {
+        if response.dropsConnection {
+            connection.closeAfterWrite = true
+            settings.accessLog?.appendLine(method: request.method, path: request.path, status: 0,
+                                           nanoseconds: Socket.monotonicNanoseconds() - request.started,
+                                           time: date.timestamp, to: &logBuffer)
+            return
+        }
         ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.method == "HEAD",
                               http10: request.http10, dateLine: date.headerLine, into: &connection.output)
         if !request.keepAlive { connection.closeAfterWrite = true }

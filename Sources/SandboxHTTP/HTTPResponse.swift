@@ -33,6 +33,17 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
     }
 
+    /// Close the connection instead of answering (see ``closeWithoutAnswer``).
+    var dropsConnection = false
+
+    /// No answer at all: the server closes the connection (after any earlier pipelined
+    /// responses), as a network fault or a crashed server would.
+    public static var closeWithoutAnswer: HTTPResponse {
+        var response = HTTPResponse(status: 0)
+        response.dropsConnection = true
+        return response
+    }
+
     /// Work that produces the real response off the event loop (see ``later(on:_:)``).
     var producer: (@Sendable () -> HTTPResponse)?
     var producerQueue: DispatchQueue?

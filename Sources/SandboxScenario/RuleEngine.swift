@@ -89,14 +89,15 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A number in `range`, uniformly.
-    mutating func next(in range: ClosedRange<Int64>) -> Int64 {
+    public mutating func next(in range: ClosedRange<Int64>) -> Int64 {
         let span = UInt64(range.upperBound - range.lowerBound) &+ 1
         return span == 0 ? Int64(bitPattern: next()) : range.lowerBound + Int64(next() % span)
     }
 }
 
 extension Duration {
-    var wholeMilliseconds: Int64 {
+    /// The duration in whole milliseconds.
+    public var wholeMilliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

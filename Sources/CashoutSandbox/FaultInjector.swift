@@ -1,0 +1,77 @@
+import Dispatch
+import Glibc
+import SandboxHTTP
+import SandboxScenario
+import Synchronization
+
+/// A scenario's HTTP faults around the sandbox's handler: late answers, errors instead of
+/// answers, connections closed, and responses lost after the request was committed.
+///
+/// A fault with an `endpoint` applies to that `METHOD /path`; one without applies to every API
+/// request but the sandbox's own `/sandbox/...` endpoints (so tests can still look). `every: N`
+/// fires on the Nth, 2Nth... matching request; `rate` draws from a generator seeded by the
+/// scenario's seed, so a sequence of requests meets the same faults every run.
+final class FaultInjector: Sendable {
+    private struct Armed {
+        let fault: Fault
+        var matched = 0
+        var random: SplitMix64
+    }
+
+    private let armed: Mutex<[Armed]>
+    private let delays = DispatchQueue(label: "cashout-sandbox.latency", attributes: .concurrent)
+
+    init(faults: [Fault], seed: UInt64) {
+        armed = Mutex(faults.enumerated().map { Armed(fault: $1, random: SplitMix64(seed: seed &+ UInt64($0) &* 0x9E37_79B9)) })
+    }
+
+    func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
+        { request in
+            guard let (kind, delay) = self.decide(request) else { return handler(request) }
+            switch kind {
+            case .latency:
+                let response = handler(request)
+                return .later(on: self.delays) {
+                    usleep(UInt32(clamping: delay * 1000))
+                    return response
+                }
+            case .error(let status, let body):
+                return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            case .close:
+                return .closeWithoutAnswer
+            case .dropAfterCommit:
+                _ = handler(request)
+                return .closeWithoutAnswer
+            }
+        }
+    }
+
+    /// The fault that fires for this request, if any, and its delay in milliseconds.
+    private func decide(_ request: HTTPRequest) -> (Fault.Kind, Int64)? {
+        let endpoint = "\(request.method) \(request.path)"
+        return armed.withLock { armed -> (Fault.Kind, Int64)? in
+            for index in armed.indices {
+                let fault = armed[index].fault
+                if let wanted = fault.endpoint {
+                    guard wanted == endpoint else { continue }
+                } else if request.path.hasPrefix("/sandbox/") {
+                    continue
+                }
+                armed[index].matched += 1
+                let fires: Bool
+                if let every = fault.every {
+                    fires = armed[index].matched % every == 0
+                } else {
+                    fires = Double(armed[index].random.next() >> 11) / Double(1 << 53) < (fault.rate ?? 0)
+                }
+                guard fires else { continue }
+                var delay: Int64 = 0
+                if case .latency(let min, let max) = fault.kind {
+                    delay = armed[index].random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds)
+                }
+                return (fault.kind, delay)
+            }
+            return nil
+        }
+    }
+}

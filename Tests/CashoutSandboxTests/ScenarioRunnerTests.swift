@@ -1,0 +1,112 @@
+import CashoutSandbox
+import Foundation
+import SandboxBank
+import SandboxJSON
+import SandboxScenario
+import Testing
+
+private func scenario(_ text: String) throws -> Scenario {
+    try ScenarioLoader.load(Array(text.utf8), file: "t.json")
+}
+
+private func run(_ text: String) throws -> ScenarioResult {
+    ScenarioRunner.run(try scenario(text))
+}
+
+@Suite struct ScenarioRunnerTests {
+    static let lateReversal = #"""
+    {"name": "late reversal", "merchants": [{"login": "acme", "pass": "p", "secret": "s", "balance": {"USD": "5000.00"}}],
+     "bank": {"rules": [{"when": {"amount": {"gte": 100}}, "then": [{"after": "5m", "status": "DELIVERED"},
+        {"after": "1h", "status": "COMPLETED", "bank_reference_id": "E2E123"}, {"after": "2d", "status": "REJECTED", "rejection_code": 826}]}]},
+     "steps": [
+        {"create_cashout": {"merchant": "acme", "amount": 150, "currency": "USD"}, "as": "c1"},
+        {"advance": "1h5m"},
+        {"expect_cashout": {"ref": "c1", "status": "COMPLETED", "bank_reference_id": "E2E123"}},
+        {"advance": "2d"},
+        {"expect_cashout": {"ref": "c1", "status": {"in": ["REJECTED"]}, "rejection_code": 826}},
+        {"expect_webhooks": {"ref": "c1", "count": 3, "statuses": ["DELIVERED", "COMPLETED", "REJECTED"], "attempts": 3,
+                             "fields": {"cashout_id": "{{c1.cashout_id}}", "external_id": "{{c1.external_id}}"}}},
+        {"expect_balance": {"merchant": "acme", "USD": "5000.00"}},
+        {"expect_ledger": {"merchant": "acme", "count": 2}},
+        {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"}, "expect": {"status": 200, "json_contains": {"status": "REJECTED"}}, "save": {"merchant": "merchant"}},
+        {"request": {"method": "GET", "path": "/sandbox/ledger?merchant={{merchant}}"}, "expect": {"json_contains": {}}}]}
+    """#
+
+    @Test func theDesignExamplePasses() throws {
+        let result = try run(Self.lateReversal)
+        #expect(result.failure == nil)
+        #expect(result.steps == 10)
+    }
+
+    @Test(arguments: [
+        (#"{"expect_cashout": {"ref": "c1", "status": "COMPLETED"}}"#, "expect_cashout c1: expected status COMPLETED, got PENDING"),
+        (#"{"expect_cashout": {"ref": "c1", "rejection_code": 801}}"#, "expect_cashout c1: expected rejection_code 801, got none"),
+        (#"{"expect_cashout": {"ref": "zz"}}"#, #"expect_cashout: no cashout named "zz" (name one with "as")"#),
+        (#"{"expect_webhooks": {"ref": "c1", "count": 2}}"#, "expect_webhooks c1: expected 2 notifications, got 0"),
+        (#"{"expect_balance": {"merchant": "sandbox_login", "USD": "1.00"}}"#, "expect_balance sandbox_login: expected USD 1.00, got 999983.00"),
+        (#"{"expect_balance": {"merchant": "sandbox_login", "BRL": "1.00"}}"#, "expect_balance sandbox_login: expected a BRL balance, the merchant settles in USD"),
+        (#"{"expect_ledger": {"merchant": "sandbox_login", "count": 5}}"#, "expect_ledger sandbox_login: expected 5 entries, got 1"),
+        (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"status": 404}}"#, "request GET /sandbox/health: expected status 404, got 200"),
+        (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"json_contains": {"status": "down"}}}"#, "request GET /sandbox/health: expected a body containing {\"status\":\"down\"}, got"),
+        (#"{"create_cashout": {"amount": "1.234"}}"#, "create_cashout: expected status 200, got 412 {\"code\":300,\"message\":\"amount: Invalid or missing Amount\"}"),
+    ])
+    func aFailureNamesTheStepWhatWasExpectedAndWhatHappened(step: String, message: String) throws {
+        let result = try run(#"{"steps": [{"create_cashout": {}, "as": "c1"}, \#(step)]}"#)
+        let failure = try #require(result.failure)
+        #expect(failure.step == 2)
+        #expect(failure.message.hasPrefix(message))
+    }
+
+    @Test func aResponseLostAfterCommitMakesTheRetriedCreateHit511() throws {
+        let result = try run(#"""
+        {"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 2, "kind": "drop_after_commit"}],
+         "steps": [
+           {"create_cashout": {"external_id": "order-0"}},
+           {"create_cashout": {"external_id": "order-1"}, "expect": {"no_response": true}},
+           {"create_cashout": {"external_id": "order-1"}, "expect": {"status": 412, "json": {"code": 511, "message": "External ID already used"}}},
+           {"expect_ledger": {"merchant": "sandbox_login", "count": 2}}]}
+        """#)
+        #expect(result.failure == nil)
+    }
+
+    @Test func errorCloseAndLatencyFaults() throws {
+        let started = Date()
+        let result = try run(#"""
+        {"seed": 1, "faults": [
+           {"when": {"endpoint": "GET /v3/banks"}, "every": 3, "kind": "close"},
+           {"when": {"endpoint": "GET /v3/banks"}, "every": 2, "kind": "error", "status": 503, "body": "{\"code\":503}"},
+           {"when": {"endpoint": "GET /v3/exchange_rates"}, "rate": 1, "kind": "latency", "latency": {"min": "300ms", "max": "300ms"}}],
+         "steps": [
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503, "json": {"code": 503}}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"no_response": true}},
+           {"request": {"method": "GET", "path": "/v3/exchange_rates?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"json": {"converted_amount": 1, "currency": "USD", "fx_rate": 1}}}]}
+        """#)
+        #expect(result.failure == nil)
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+    }
+
+    @Test func theSameScenarioAndSeedGiveTheSameJournalByteForByte() throws {
+        let text = #"""
+        {"seed": 42, "bank": {"rules": [{"when": {}, "outcomes": [
+            {"weight": 3, "then": [{"after": {"min": "1m", "max": "2h"}, "status": "DELIVERED"}, {"after": {"min": "1m", "max": "1d"}, "status": "COMPLETED"}]},
+            {"weight": 1, "then": [{"after": {"min": "1s", "max": "10m"}, "status": "REJECTED", "rejection_code": 801}]}]}]},
+         "webhooks": {"sinks": {"sandbox_login": {"answers": [500, 200, 503]}}},
+         "steps": [
+           {"create_cashout": {"external_id": "a"}}, {"create_cashout": {"external_id": "b"}}, {"create_cashout": {"external_id": "c"}},
+           {"create_cashout": {"external_id": "d"}}, {"create_cashout": {"external_id": "e"}}, {"advance": "3d"}]}
+        """#
+        func journal() throws -> String {
+            let result = ScenarioRunner.run(try scenario(text), journal: true)
+            #expect(result.failure == nil)
+            return result.journal
+        }
+        let first = try journal()
+        #expect(first == (try journal()))
+        #expect(first.split(separator: "\n").count == 5)
+        #expect(first.contains(#""status":"DELIVERED""#) && first.contains(#""response_status":500"#))
+        // Another seed gives other delays.
+        let other = ScenarioRunner.run(try scenario(text.replacingOccurrences(of: #""seed": 42"#, with: #""seed": 43"#)), journal: true).journal
+        #expect(other != first)
+    }
+}
