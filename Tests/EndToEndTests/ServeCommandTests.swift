@@ -152,3 +152,61 @@ import Testing
         #expect(err == "error: \(file): faults[0]: expected exactly one of \"every\" or \"rate\"\n")
     }
 }
+
+/// `cashout-sandbox test`: output lines, exit status, JUnit XML (checked by Python's XML parser).
+@Suite struct TestCommandTests {
+    private func folder(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "suites-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(toFile: "\(path)/\(name)", atomically: true, encoding: .utf8) }
+        return path
+    }
+
+    private static let passing = #"{"name": "passes", "steps": [{"create_cashout": {}, "as": "c"}, {"advance": "15s"}, {"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
+    private static let failing = #"{"name": "fails <&>", "steps": [{"create_cashout": {}, "as": "c"}, {"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
+
+    @Test func passingSuitesExitZeroWithOneLineEachAndASummary() throws {
+        let path = try folder(["a.json": Self.passing, "no-steps.json": #"{"name": "bank only"}"#])
+        let (status, out, _) = try RunningBinary.run(["test", path])
+        #expect(status == 0)
+        #expect(out == "PASS passes (\(path)/a.json, 3 steps)\n1 passed, 0 failed\n")
+    }
+
+    @Test func aFailureNamesFileStepExpectedAndActualAndExitsOne() throws {
+        let path = try folder(["a.json": Self.passing, "b.json": Self.failing, "c.json": #"{"steps": [{"advance": "soon"}]}"#])
+        let junit = path + "/report.xml"
+        let (status, out, _) = try RunningBinary.run(["test", path, "--junit", junit])
+        #expect(status == 1)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("FAIL fails <&> (\(path)/b.json): step 2: expect_cashout c: expected status COMPLETED, got PENDING"))
+        #expect(lines.contains { $0.hasPrefix("FAIL \(path)/c.json (\(path)/c.json): step 0: \(path)/c.json: steps[0].advance: expected a duration") })
+        #expect(lines.last == "1 passed, 2 failed")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return }
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sys, xml.etree.ElementTree as ET
+            root = ET.parse(sys.argv[1]).getroot()
+            suite = root.find('testsuite')
+            cases = suite.findall('testcase')
+            print(root.tag, suite.get('tests'), suite.get('failures'), len(cases), sum(1 for c in cases if c.find('failure') is not None))
+            print([c.get('name') for c in cases if c.find('failure') is not None][0])
+            """, junit]
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        let parsed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(parsed == "testsuites 3 2 3 2\n\(path)/c.json\n")
+    }
+
+    @Test func filterAndBadPaths() throws {
+        let path = try folder(["a.json": Self.passing, "b.json": Self.failing])
+        let (status, out, _) = try RunningBinary.run(["test", path, "--filter", "passes"])
+        #expect(status == 0)
+        #expect(out.hasSuffix("1 passed, 0 failed\n"))
+        let (missing, _, err) = try RunningBinary.run(["test", "/no/such/folder"])
+        #expect(missing == 2)
+        #expect(err.hasPrefix("error: no such file or folder: /no/such/folder"))
+    }
+}
