@@ -2,6 +2,8 @@ import Dispatch
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxScenario
+import Synchronization
 
 /// The sandbox's own endpoints under `/sandbox/` (DESIGN.md, "Admin API"): health, the clock,
 /// cashouts and forced outcomes, webhooks and the sink, merchants and the ledger. Errors use the
@@ -12,12 +14,18 @@ import SandboxJSON
 struct AdminAPI: Sendable {
     let bank: Bank
     let sinks: SinkStore
+    /// The merchants and bank configuration `POST /sandbox/reset` returns to.
+    let initial: (merchants: [Merchant], bank: Bank.Configuration)
+    /// The scenarios in force, which `POST /sandbox/scenario` adds to.
+    let layers: ScenarioLayers
     let worker = DispatchQueue(label: "cashout-sandbox.admin")
 
     func register(in router: inout Router) {
         router.add("GET /sandbox/health") { _ in health() }
         router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
         router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
+        router.add("POST /sandbox/scenario") { loadScenario($0) }
+        router.add("POST /sandbox/reset") { _ in .later(on: worker) { reset() } }
         registerCashouts(in: &router)
         registerMerchants(in: &router)
         registerWebhooks(in: &router)
@@ -64,6 +72,30 @@ struct AdminAPI: Sendable {
         return .json(clockJSON(applied: applied))
     }
 
+    /// Loads a scenario (the body, as a file would hold it) on top of those in force: its
+    /// merchants are added or replaced, its rules tried first, its policies take over. Payouts
+    /// already created keep their timelines. 400 names the JSON path of a mistake.
+    private func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
+        let scenario: Scenario
+        do { scenario = try ScenarioLoader.load(request.body, file: "request body") } catch {
+            return Router.error(400, "\(error.path.isEmpty ? "(top level)" : error.path): \(error.expected)")
+        }
+        let setup = layers.add(scenario)
+        for merchant in scenario.merchants { bank.upsertMerchant(merchant) }
+        bank.reconfigure { setup.configure(&$0) }
+        for (name, answers) in scenario.sinkAnswers { sinks.script(name, answers: answers) }
+        return .json(["loaded": .string(scenario.name), "rules": .number(setup.rules.count),
+                      "merchants": .array(bank.merchants.map { .string($0.login) })])
+    }
+
+    /// Back to the start: the initial merchants and bank, no payouts, empty sinks; the clock stays.
+    private func reset() -> HTTPResponse {
+        layers.reset()
+        bank.reset(merchants: initial.merchants, configuration: initial.bank)
+        sinks.clearAll()
+        return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])
+    }
+
     /// The request body as a JSON object, or nil.
     static func object(_ request: HTTPRequest) -> [String: JSON]? {
         guard case .object(let object)? = try? JSON.parse(request.body) else { return nil }
@@ -71,4 +103,27 @@ struct AdminAPI: Sendable {
     }
 
     static let badBody = Router.error(400, "the body must be a JSON object")
+}
+
+/// The scenario setup in force, shared by the admin endpoints that change it.
+final class ScenarioLayers: Sendable {
+    private let initial: ScenarioSetup
+    private let current: Mutex<ScenarioSetup>
+
+    init(_ setup: ScenarioSetup) {
+        initial = setup
+        current = Mutex(setup)
+    }
+
+    /// Puts `scenario` on top and returns the new setup.
+    func add(_ scenario: Scenario) -> ScenarioSetup {
+        current.withLock { setup in
+            setup.add(scenario)
+            return setup
+        }
+    }
+
+    func reset() {
+        current.withLock { $0 = initial }
+    }
 }

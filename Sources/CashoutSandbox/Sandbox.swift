@@ -59,8 +59,12 @@ public final class Sandbox: Sendable {
     private let server: HTTPServer
     private let sender: WebhookSender
     private let driver: ClockDriver?
+    /// What `POST /sandbox/reset` returns to: the merchants and bank the sandbox started with.
+    let initial: (merchants: [Merchant], bank: Bank.Configuration)
 
-    private init(server: HTTPServer, bank: Bank, sinks: SinkStore, sender: WebhookSender, driver: ClockDriver?) {
+    private init(server: HTTPServer, bank: Bank, sinks: SinkStore, sender: WebhookSender, driver: ClockDriver?,
+                 initial: (merchants: [Merchant], bank: Bank.Configuration)) {
+        self.initial = initial
         self.server = server
         self.bank = bank
         self.sinks = sinks
@@ -94,12 +98,12 @@ public final class Sandbox: Sendable {
         let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants, sender: { sender.send($0) })
         var router = Router()
         D24API(bank: bank).register(in: &router)
-        AdminAPI(bank: bank, sinks: sinks).register(in: &router)
+        AdminAPI(bank: bank, sinks: sinks, initial: (merchants, bankConfiguration), layers: ScenarioLayers(setup)).register(in: &router)
         let handler = setup.faults.isEmpty ? router.respond : FaultInjector(faults: setup.faults, seed: setup.seed).wrap(router.respond)
         let server = try HTTPServer.start(configuration: configuration.server, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = mode == .real ? ClockDriver(bank: bank) : nil
-        return Sandbox(server: server, bank: bank, sinks: sinks, sender: sender, driver: driver)
+        return Sandbox(server: server, bank: bank, sinks: sinks, sender: sender, driver: driver, initial: (merchants, bankConfiguration))
     }
 
     /// Moves the virtual clock forward, running every bank event and webhook delivery due on the

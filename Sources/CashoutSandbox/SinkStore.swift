@@ -49,6 +49,11 @@ public final class SinkStore: Sendable {
         sinks.withLock { $0[name, default: Sink()].answers = answers }
     }
 
+    /// Forgets every sink.
+    public func clearAll() {
+        sinks.withLock { $0.removeAll() }
+    }
+
     /// Forgets a sink's requests and script.
     public func clear(_ name: String) {
         sinks.withLock { _ = $0.removeValue(forKey: name) }

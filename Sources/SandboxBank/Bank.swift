@@ -71,6 +71,20 @@ public final class Bank: Sendable {
     /// The exchange rates conversions use.
     public var rates: ExchangeRates { state.withLock { $0.configuration.rates } }
 
+    /// Forgets every payout, ledger entry, notification and scheduled event, and starts again
+    /// with `merchants` and `configuration` (ids count from the first again). The clock stays.
+    public func reset(merchants: [Merchant], configuration: Configuration) {
+        runner.withLock { _ in
+            state.withLock { s in
+                s = State(nextPayoutID: configuration.firstPayoutID, configuration: configuration)
+                for merchant in merchants {
+                    s.merchants[merchant.login] = merchant
+                    s.merchantOrder.append(merchant.login)
+                }
+            }
+        }
+    }
+
     /// Changes how the bank behaves from now on (a scenario loaded into a running sandbox);
     /// payouts already created keep their timelines.
     public func reconfigure(_ change: (inout Configuration) -> Void) {

@@ -214,6 +214,42 @@ private struct Admin {
         #expect(refused.json["message"] == "currency: a merchant with cashouts keeps its settlement currency")
     }
 
+    @Test func aScenarioLoadedIntoARunningSandboxDecidesNewCashouts() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let before = try admin.createCashout("c-1", amount: "20.00")
+        let loaded = try admin.call("POST", "/sandbox/scenario", #"""
+            {"name": "small ones fail", "merchants": [{"login": "acme", "pass": "p", "secret": "s", "balance": {"USD": "10.00"}}],
+             "bank": {"rules": [{"when": {"amount": {"lt": 50}}, "then": [{"after": "1m", "status": "REJECTED", "rejection_code": 801}]}]}}
+            """#)
+        #expect(loaded.status == 200)
+        #expect(loaded.json["loaded"] == "small ones fail")
+        #expect(loaded.json["merchants"] == ["sandbox_login", "acme"])
+        let after = try admin.createCashout("c-2", amount: "20.00")
+        _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1m"}"#)
+        #expect(try admin.call("GET", "/sandbox/cashouts/\(after)").json["status"] == "REJECTED")
+        #expect(try admin.call("GET", "/sandbox/cashouts/\(before)").json["status"] == "COMPLETED")  // kept its default timeline
+        let bad = try admin.call("POST", "/sandbox/scenario", #"{"bank": {"rules": [{"when": {}, "then": [{"after": "1m"}]}]}}"#)
+        #expect(bad.status == 400)
+        #expect(bad.json["message"] == #"bank.rules[0].then[0]: expected "after" and "status""#)
+    }
+
+    @Test func resetForgetsEverythingButTheClock() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        try admin.createCashout("c-1", url: "\(admin.sandbox.baseURL)/sandbox/sink/x")
+        _ = try admin.call("PUT", "/sandbox/merchants/acme", #"{"pass":"p","secret":"s"}"#)
+        _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1h"}"#)
+        let reset = try admin.call("POST", "/sandbox/reset")
+        #expect(reset.json == ["status": "reset", "clock": "2026-01-05T10:00:00Z"])
+        #expect(try admin.call("GET", "/sandbox/cashouts").json["cashouts"] == [])
+        #expect(try admin.call("GET", "/sandbox/ledger").json["entries"] == [])
+        #expect(try admin.call("GET", "/sandbox/webhooks").json["webhooks"] == [])
+        #expect(try admin.call("GET", "/sandbox/sink/x").json["requests"] == [])
+        #expect(try admin.call("GET", "/sandbox/merchants").json["merchants"]?.arrayValue?.map { $0["login"] } == ["sandbox_login"])
+        #expect(try admin.createCashout("c-1") == 1_000_001)  // ids and external ids start again
+    }
+
     @Test func aRealClockRunsTheBankByItself() throws {
         let admin = try Admin(clockMode: .real, timeScale: 1000)  // 15 virtual seconds take 15 ms
         defer { admin.sandbox.stop() }
