@@ -28,6 +28,7 @@ extension ScenarioLoader {
             }
             return .request(try readRequest(body), expect: expect, save: save)
         case "create_cashout":
+            if let save = fields["save"] { throw save.fail("expected only with \"request\" (\"as\" names a created cashout)") }
             guard case .object(var values) = body.value else { throw body.fail("expected an object of create fields") }
             let merchant = try values["merchant"].map { (value) throws(ScenarioError) in try body.child("merchant", value).string() }
             values["merchant"] = nil
@@ -43,8 +44,15 @@ extension ScenarioLoader {
             var status: Matcher?
             if let node = spec["status"] {
                 status = try readMatcher(node)
-                for case .eq(let name) in status!.tests where ScenarioNode.statuses[name] == nil {
-                    throw node.fail("expected a status: \(ScenarioNode.statusNames)")
+                for test in status!.tests {
+                    let names: [String] = switch test {
+                    case .eq(let name): [name]
+                    case .oneOf(let names): names
+                    default: []
+                    }
+                    if names.contains(where: { ScenarioNode.statuses[$0] == nil }) {
+                        throw node.fail("expected a status: \(ScenarioNode.statusNames)")
+                    }
                 }
             }
             return .expectCashout(ref: try ref.string(), status: status, rejectionCode: try spec["rejection_code"]?.integer(0 ... 99999),

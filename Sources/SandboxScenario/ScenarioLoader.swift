@@ -9,7 +9,7 @@ import SandboxJSON
 /// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal.json")
 /// ```
 public enum ScenarioLoader {
-    static let topLevelKeys = ["name", "description", "seed", "clock", "merchants", "bank", "faults", "webhooks", "steps"]
+    static let topLevelKeys = ["$schema", "name", "description", "seed", "clock", "merchants", "bank", "faults", "webhooks", "steps"]
 
     /// Loads the file at `path`.
     public static func load(file path: String) throws(ScenarioError) -> Scenario {

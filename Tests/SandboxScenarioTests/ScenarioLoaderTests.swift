@@ -70,7 +70,9 @@ private func error(_ text: String) -> String? {
         (#"{"merchants": [{"login": "a", "secret": "s"}]}"#, #"x.json: merchants[0]: expected "pass""#),
         (#"{"clock": {"start": "Monday"}}"#, #"x.json: clock.start: expected a UTC time such as "2026-01-05T09:00:00Z""#),
         (#"{"seed": -1}"#, "x.json: seed: expected a whole number ≥ 0"),
-        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (expected one of: name, description, seed, clock, merchants, bank, faults, webhooks, steps)"),
+        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (expected one of: $schema, name, description, seed, clock, merchants, bank, faults, webhooks, steps)"),
+        (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#, #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
+        (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         ("[1]", "x.json: (top level): expected an object"),
         (#"{"name": "#, "x.json: (top level): valid JSON (unexpected end of input at byte offset 9)"),
     ])
