@@ -40,8 +40,10 @@ final class FaultInjector: Sendable {
             case .close:
                 return .closeWithoutAnswer
             case .dropAfterCommit:
-                _ = handler(request)
-                return .closeWithoutAnswer
+                // Only a request that committed (a 2xx) can lose its response after committing;
+                // a refusal, such as the 511 a retried create meets, is answered.
+                let response = handler(request)
+                return (200 ..< 300).contains(response.status) ? .closeWithoutAnswer : response
             }
         }
     }

@@ -76,7 +76,8 @@ enum TestCommand {
             }
             if isFolder.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                files += names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "\(path)/\($0)" }
+                let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+                files += names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "\(folder)/\($0)" }
             } else {
                 files.append(path)
             }

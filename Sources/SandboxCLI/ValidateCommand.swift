@@ -20,6 +20,10 @@ enum ValidateCommand {
         guard !arguments.positional.isEmpty else { throw UsageError("validate needs at least one FILE") }
         var invalid = 0
         for file in arguments.positional {
+            if file == "schema.json" || file.hasSuffix("/schema.json") {
+                StandardOutput.writeLine("skipped \(file) (the JSON Schema of scenario files, not a scenario)")
+                continue
+            }
             do {
                 _ = try ScenarioLoader.load(file: file)
                 StandardOutput.writeLine("ok \(file)")

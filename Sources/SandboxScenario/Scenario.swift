@@ -70,7 +70,7 @@ public struct Fault: Sendable {
         case error(status: Int, body: String)
         /// Close the connection without handling the request or answering.
         case close
-        /// Handle the request (it commits), then close without answering: the response is lost.
+        /// Handle the request, then, if it committed (2xx), close without answering: the response is lost.
         case dropAfterCommit
     }
 
