@@ -57,14 +57,16 @@ public final class Sandbox: Sendable {
     /// The built-in webhook receivers.
     public let sinks: SinkStore
     private let server: HTTPServer
+    private let handler: HTTPHandler
     private let sender: WebhookSender
     private let driver: ClockDriver?
     /// What `POST /sandbox/reset` returns to: the merchants and bank the sandbox started with.
     let initial: (merchants: [Merchant], bank: Bank.Configuration)
 
-    private init(server: HTTPServer, bank: Bank, sinks: SinkStore, sender: WebhookSender, driver: ClockDriver?,
-                 initial: (merchants: [Merchant], bank: Bank.Configuration)) {
+    private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, sinks: SinkStore, sender: WebhookSender,
+                 driver: ClockDriver?, initial: (merchants: [Merchant], bank: Bank.Configuration)) {
         self.initial = initial
+        self.handler = handler
         self.server = server
         self.bank = bank
         self.sinks = sinks
@@ -103,7 +105,15 @@ public final class Sandbox: Sendable {
         let server = try HTTPServer.start(configuration: configuration.server, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = mode == .real ? ClockDriver(bank: bank) : nil
-        return Sandbox(server: server, bank: bank, sinks: sinks, sender: sender, driver: driver, initial: (merchants, bankConfiguration))
+        return Sandbox(server: server, handler: handler, bank: bank, sinks: sinks, sender: sender, driver: driver,
+                       initial: (merchants, bankConfiguration))
+    }
+
+    /// Answers a request in-process, exactly as the server would (routes, dialects, faults), without
+    /// a socket. A response produced later (`HTTPResponse.later`) is waited for; a fault that drops
+    /// the connection answers with status 0.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        handler(request).resolved
     }
 
     /// Moves the virtual clock forward, running every bank event and webhook delivery due on the

@@ -22,6 +22,8 @@ extension ScenarioRunner {
             return send(request, expect: expect, save: save)
         case .createCashout(let fields, let merchant, let name, let expect):
             return create(fields, merchant: merchant ?? "sandbox_login", name: name, expect: expect)
+        case .createCashouts(let count, let fields, let merchant, let prefix):
+            return createMany(count, fields, merchant: merchant ?? "sandbox_login", prefix: prefix)
         case .advance(let duration):
             sandbox.bank.advance(by: duration)
             return nil
@@ -60,18 +62,23 @@ extension ScenarioRunner {
         references[ref].flatMap { sandbox.bank.payout(id: $0.cashoutID) }
     }
 
-    private mutating func create(_ given: [String: JSON], merchant login: String, name: String?, expect: Step.Expectation?) -> String? {
-        guard let merchant = sandbox.bank.merchant(login: login) else { return "create_cashout: no merchant \"\(login)\"" }
-        created += 1
+    /// The signed body of a create: the given fields over the Brazilian defaults (when the country
+    /// is BR or absent), the merchant's credentials, an external id and the merchant's sink.
+    private func signedCreate(_ given: [String: JSON], merchant: Merchant, externalID: String) -> (fields: [String: JSON], body: [UInt8], signature: String) {
         var fields = Self.brazilianDefaults.filter { _ in given["country"] == nil || given["country"] == "BR" }
-        if given["currency"] == nil, given["country"] != nil, given["country"] != "BR" { fields["currency"] = nil }
         fields.merge(given.mapValues(expand)) { $1 }
         fields["login"] = .string(merchant.login)
         fields["pass"] = .string(merchant.pass)
-        if fields["external_id"] == nil { fields["external_id"] = .string("\(scenario.name.prefix(40))-\(created)") }
-        if fields["notification_url"] == nil { fields["notification_url"] = .string("\(sandbox.baseURL)/sandbox/sink/\(login)") }
+        if fields["external_id"] == nil { fields["external_id"] = .string(externalID) }
+        if fields["notification_url"] == nil { fields["notification_url"] = .string("\(sandbox.baseURL)/sandbox/sink/\(merchant.login)") }
         let body = JSON.object(fields).serialized()
-        let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: HMACSHA256.Key(merchant.secret)))
+        return (fields, body, Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: HMACSHA256.Key(merchant.secret))))
+    }
+
+    private mutating func create(_ given: [String: JSON], merchant login: String, name: String?, expect: Step.Expectation?) -> String? {
+        guard let merchant = sandbox.bank.merchant(login: login) else { return "create_cashout: no merchant \"\(login)\"" }
+        created += 1
+        let (fields, body, signature) = signedCreate(given, merchant: merchant, externalID: "\(scenario.name.prefix(40))-\(created)")
         let outcome = exchange("POST", "/v3/cashout", headers: [("Content-Type", "application/json"), ("Payload-Signature", signature)], body: body)
         if let problem = check(outcome, expect ?? Step.Expectation(status: 200, noResponse: false), action: "create_cashout") {
             return problem
@@ -80,6 +87,26 @@ extension ScenarioRunner {
            let id = (try? JSON.parse(response.body))?["cashout_id"]?.stringValue.flatMap({ Int($0) }),
            let externalID = fields["external_id"]?.stringValue ?? fields["external_id"]?.numberText {
             references[name] = Reference(cashoutID: id, externalID: externalID)
+        }
+        return nil
+    }
+
+    /// Many creates through the sandbox's handler in-process (no socket): a load scenario's bulk.
+    /// The fields and the signing key are prepared once; only the external id changes.
+    private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant login: String, prefix: String) -> String? {
+        guard let merchant = sandbox.bank.merchant(login: login) else { return "create_cashouts: no merchant \"\(login)\"" }
+        var fields = signedCreate(given, merchant: merchant, externalID: "").fields
+        let key = HMACSHA256.Key(merchant.secret)
+        for index in 1 ... count {
+            fields["external_id"] = .string("\(prefix)-\(index)")
+            let body = JSON.object(fields).serialized()
+            let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))
+            let request = HTTPRequest(method: "POST", target: "/v3/cashout",
+                                      headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: body)
+            let response = sandbox.respond(to: request)
+            guard response.status == 200 else {
+                return "create_cashouts: create \(index) of \(count): expected status 200, got \(response.status) \(response.bodyText)"
+            }
         }
         return nil
     }

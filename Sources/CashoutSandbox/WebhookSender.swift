@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxCrypto
 import SandboxD24
 import SandboxHTTP
 import Synchronization
@@ -15,6 +16,7 @@ final class WebhookSender: Sendable {
     private let links = Mutex(Links())
     private let sinks: SinkStore
     private let timeout: Duration
+    private let keys = D24SigningKeys()
 
     init(sinks: SinkStore, timeout: Duration = .seconds(5)) {
         self.sinks = sinks
@@ -40,7 +42,7 @@ final class WebhookSender: Sendable {
         guard let url = notification.url, let bank, let merchant = bank.merchant(login: notification.merchant) else {
             return DeliveryOutcome(error: "not sent: no URL or merchant")
         }
-        let body = D24Notification.formBody(notification, secret: merchant.secret)
+        let body = D24Notification.formBody(notification, key: keys.key(for: merchant))
         let contentType = "application/x-www-form-urlencoded"
         // Scheme and host compare without case, as URLs do; anything else is sent over HTTP.
         if let prefix = prefixes.first(where: { url.lowercased().hasPrefix($0.lowercased()) }),

@@ -12,12 +12,17 @@ public enum D24Notification {
     /// The form body, e.g.
     /// `date=2020-03-12%2020%3A26%3A11&bank_reference_id=&comments=&external_id=cashoutV35381&control=A4CF...&cashout_id=60067&status_reason=`.
     public static func formBody(_ notification: StatusNotification, secret: String) -> String {
+        formBody(notification, key: HMACSHA256.Key(secret))
+    }
+
+    /// The form body, with the merchant's API signature already prepared as an HMAC key.
+    public static func formBody(_ notification: StatusNotification, key: HMACSHA256.Key) -> String {
         FormURLEncoding.encode([
             ("date", date(notification.changedAt)),
             ("bank_reference_id", notification.bankReferenceID ?? ""),
             ("comments", notification.comments ?? ""),
             ("external_id", notification.externalID),
-            ("control", control(externalID: notification.externalID, secret: secret)),
+            ("control", Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + notification.externalID + "Bo7", key: key))),
             ("cashout_id", String(notification.payoutID)),
             ("status_reason", notification.statusReason ?? ""),
         ], spaceAsPlus: false)

@@ -4,10 +4,13 @@ import Synchronization
 
 /// HMAC keys prepared once per merchant secret: preparing one costs two SHA-256 blocks, which
 /// every signed request would otherwise pay again.
-final class D24SigningKeys: Sendable {
+public final class D24SigningKeys: Sendable {
     private let keys = Mutex<[String: HMACSHA256.Key]>([:])
 
-    func key(for merchant: Merchant) -> HMACSHA256.Key {
+    public init() {}
+
+    /// The prepared key of a merchant's secret.
+    public func key(for merchant: Merchant) -> HMACSHA256.Key {
         keys.withLock { keys in
             if let key = keys[merchant.secret] { return key }
             let key = HMACSHA256.Key(merchant.secret)

@@ -23,7 +23,15 @@ public enum FormURLEncoding {
     /// `+` as browsers send them, or `%20` (as D24's notifications have them) when `spaceAsPlus`
     /// is false.
     public static func encode(_ pairs: [(name: String, value: String)], spaceAsPlus: Bool = true) -> String {
-        pairs.map { escape($0.name, spaceAsPlus) + "=" + escape($0.value, spaceAsPlus) }.joined(separator: "&")
+        var out: [UInt8] = []
+        out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count * 3 + 2 })
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "&")) }
+            escape(pair.name, spaceAsPlus, into: &out)
+            out.append(UInt8(ascii: "="))
+            escape(pair.value, spaceAsPlus, into: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes (and `+` when `plusAsSpace`); `nil` when an escape is malformed or
@@ -49,10 +57,9 @@ public enum FormURLEncoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    private static func escape(_ text: String, _ spaceAsPlus: Bool) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func escape(_ text: String, _ spaceAsPlus: Bool, into out: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -62,9 +69,10 @@ public enum FormURLEncoding {
             case UInt8(ascii: " ") where spaceAsPlus:
                 out.append(UInt8(ascii: "+"))
             default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

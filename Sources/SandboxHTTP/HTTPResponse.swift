@@ -63,6 +63,13 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
+    /// The response as a caller outside the server sees it: produced-later work run now (on the
+    /// calling thread), a dropped connection as status 0.
+    public var resolved: HTTPResponse {
+        if let producer { return producer().resolved }
+        return dropsConnection ? HTTPResponse(status: 0) : self
+    }
+
     /// The body decoded as UTF-8 (for clients and tests).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }

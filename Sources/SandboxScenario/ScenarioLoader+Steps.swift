@@ -5,7 +5,7 @@ import SandboxJSON
 // `as` where they apply).
 
 extension ScenarioLoader {
-    static let actions = ["request", "create_cashout", "advance", "advance_to_next_event", "expect_cashout",
+    static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "expect_cashout",
                           "expect_webhooks", "expect_balance", "expect_ledger"]
 
     static func readStep(_ node: ScenarioNode) throws(ScenarioError) -> Step {
@@ -33,6 +33,16 @@ extension ScenarioLoader {
             let merchant = try values["merchant"].map { (value) throws(ScenarioError) in try body.child("merchant", value).string() }
             values["merchant"] = nil
             return .createCashout(fields: values, merchant: merchant, name: try fields["as"]?.string(), expect: expect)
+        case "create_cashouts":
+            let spec = try body.object(allowed: ["count", "fields", "merchant", "external_id_prefix"])
+            guard let count = spec["count"] else { throw body.fail("expected \"count\"") }
+            var values: [String: JSON] = [:]
+            if let fields = spec["fields"] {
+                guard case .object(let members) = fields.value else { throw fields.fail("expected an object of create fields") }
+                values = members
+            }
+            return .createCashouts(count: try count.integer(1 ... 10_000_000), fields: values, merchant: try spec["merchant"]?.string(),
+                                   prefix: try spec["external_id_prefix"]?.string() ?? "bulk")
         case "advance":
             return .advance(try body.duration())
         case "advance_to_next_event":

@@ -8,6 +8,9 @@ public enum Step: Sendable {
     case request(Request, expect: Expectation?, save: [String: String])
     /// A signed create for `merchant` (default: the default merchant), named `as` for later steps.
     case createCashout(fields: [String: JSON], merchant: String?, name: String?, expect: Expectation?)
+    /// `count` signed creates with the same fields (external ids `PREFIX-1`...), through the
+    /// sandbox's own handler in-process: for load scenarios. Each must succeed.
+    case createCashouts(count: Int, fields: [String: JSON], merchant: String?, prefix: String)
     case advance(Duration)
     case advanceToNextEvent
     case expectCashout(ref: String, status: Matcher?, rejectionCode: Int?, bankReferenceID: String?)

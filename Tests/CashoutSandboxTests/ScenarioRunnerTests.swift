@@ -57,6 +57,25 @@ private func run(_ text: String) throws -> ScenarioResult {
         #expect(failure.message.hasPrefix(message))
     }
 
+    @Test func createCashoutsMakesManyThroughTheSameHandler() throws {
+        let result = try run(#"""
+        {"merchants": [{"login": "bulk", "pass": "p", "secret": "s", "balance": {"USD": "1000.00"}}],
+         "bank": {"rules": [{"when": {}, "then": [{"after": "1m", "status": "DELIVERED"}, {"after": "1h", "status": "COMPLETED"},
+                                                  {"after": "1d", "status": "REJECTED", "rejection_code": 826}]}]},
+         "steps": [
+           {"create_cashouts": {"count": 40, "merchant": "bulk", "fields": {"currency": "USD", "amount": "25.00"}, "external_id_prefix": "b"}},
+           {"expect_balance": {"merchant": "bulk", "USD": "0.00"}},
+           {"advance": "2d"},
+           {"expect_ledger": {"merchant": "bulk", "count": 80}},
+           {"expect_webhooks": {"count": 120, "attempts": 120}},
+           {"expect_balance": {"merchant": "bulk", "USD": "1000.00"}},
+           {"create_cashouts": {"count": 41, "merchant": "bulk", "fields": {"currency": "USD", "amount": "25.00"}, "external_id_prefix": "c"}}]}
+        """#)
+        let failure = try #require(result.failure)
+        #expect(failure.step == 7)
+        #expect(failure.message == #"create_cashouts: create 41 of 41: expected status 200, got 412 {"code":514,"message":"Insufficient funds"}"#)
+    }
+
     @Test func aResponseLostAfterCommitMakesTheRetriedCreateHit511() throws {
         let result = try run(#"""
         {"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 2, "kind": "drop_after_commit"}],

@@ -63,7 +63,7 @@ private func error(_ text: String) -> String? {
         (#"{"bank": {"rules": [{"then": [{"after": {"min": "5m"}, "status": "DELIVERED"}]}]}}"#, #"x.json: bank.rules[0].then[0].after: expected both "min" and "max""#),
         (#"{"faults": [{"kind": "close"}]}"#, #"x.json: faults[0]: expected exactly one of "every" or "rate""#),
         (#"{"faults": [{"kind": "explode", "every": 2}]}"#, #"x.json: faults[0].kind: expected "latency", "error", "close" or "drop_after_commit""#),
-        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, advance, advance_to_next_event, expect_cashout, expect_webhooks, expect_balance, expect_ledger"),
+        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, expect_cashout, expect_webhooks, expect_balance, expect_ledger"),
         (#"{"steps": [{"advance": "1m", "expect": {"status": 200}}]}"#, #"x.json: steps[0].expect: expected only with "request" or "create_cashout""#),
         (#"{"merchants": [{"login": "a", "pass": "p", "secret": "s", "balance": {"USD": "1", "EUR": "2"}}]}"#,
          #"x.json: merchants[0].balance: expected one settlement currency and its amount, such as {"USD": "5000.00"}"#),
