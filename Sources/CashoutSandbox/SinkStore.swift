@@ -5,14 +5,30 @@ import Synchronization
 /// answers from a script (e.g. `[500, 500, 200]`, one status per request, then 200).
 public final class SinkStore: Sendable {
     /// One request a sink received.
-    public struct Received: Sendable, Equatable {
+    public struct Received: Sendable {
         public let at: VirtualTime
         public let method: String
         public let path: String
         public let contentType: String?
-        public let body: String
+        /// The body: received over HTTP, or rendered when first read (a notification delivered
+        /// in-process keeps only what it takes to render it, which load scenarios need).
+        public var body: String { content.text }
+        let content: Content
         /// The status the sink answered.
         public let answered: Int
+    }
+
+    /// A received body, or how to render one.
+    enum Content: Sendable {
+        case text(String)
+        case rendered(@Sendable () -> String)
+
+        var text: String {
+            switch self {
+            case .text(let text): text
+            case .rendered(let render): render()
+            }
+        }
     }
 
     private struct Sink {
@@ -26,10 +42,14 @@ public final class SinkStore: Sendable {
 
     /// Records a request and returns the status to answer with.
     func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?, body: String) -> Int {
+        receive(name, at: at, method: method, path: path, contentType: contentType, content: .text(body))
+    }
+
+    func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?, content: Content) -> Int {
         sinks.withLock { sinks in
             let status = sinks[name]?.answers.isEmpty == false ? sinks[name]!.answers.removeFirst() : 200
             sinks[name, default: Sink()].received.append(
-                Received(at: at, method: method, path: path, contentType: contentType, body: body, answered: status))
+                Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: status))
             return status
         }
     }

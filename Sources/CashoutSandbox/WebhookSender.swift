@@ -42,15 +42,17 @@ final class WebhookSender: Sendable {
         guard let url = notification.url, let bank, let merchant = bank.merchant(login: notification.merchant) else {
             return DeliveryOutcome(error: "not sent: no URL or merchant")
         }
-        let body = D24Notification.formBody(notification, key: keys.key(for: merchant))
+        let key = keys.key(for: merchant)
         let contentType = "application/x-www-form-urlencoded"
         // Scheme and host compare without case, as URLs do; anything else is sent over HTTP.
         if let prefix = prefixes.first(where: { url.lowercased().hasPrefix($0.lowercased()) }),
            case let name = String(url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "/" }), !name.isEmpty {
             let path = String(url.dropFirst(prefix.count - "/sandbox/sink/".count))
-            let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: contentType, body: body)
+            let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: contentType,
+                                       content: .rendered { D24Notification.formBody(notification, key: key) })
             return DeliveryOutcome(status: status)
         }
+        let body = D24Notification.formBody(notification, key: key)
         do {
             let response = try HTTPClient.send(method: "POST", url: url, headers: ["Content-Type": contentType],
                                                body: Array(body.utf8), timeout: timeout)

@@ -20,9 +20,10 @@ extension Bank {
                 throw .belowMinimum(currency: request.currency, amount: local)
             }
             let usage = s.usage[merchant.login] ?? [:]
+            let (day, month) = (now.dayNumber, -now.monthNumber)
             if let limit = merchant.limits.transaction, settlement > limit { throw .limitExceeded(.transaction) }
-            if let limit = merchant.limits.daily, (usage[now.day] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
-            if let limit = merchant.limits.monthly, (usage[now.month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
+            if let limit = merchant.limits.daily, (usage[day] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
+            if let limit = merchant.limits.monthly, (usage[month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
             guard settlement <= merchant.balance else { throw .insufficientFunds }
 
             let id = s.nextPayoutID
@@ -36,8 +37,8 @@ extension Bank {
             s.payouts[id] = payout
             s.payoutOrder.append(id)
             s.externalIDs[merchant.login, default: [:]][request.externalID] = id
-            s.usage[merchant.login, default: [:]][now.day, default: .zero] += settlement
-            s.usage[merchant.login, default: [:]][now.month, default: .zero] += settlement
+            s.usage[merchant.login, default: [:]][day, default: .zero] += settlement
+            s.usage[merchant.login, default: [:]][month, default: .zero] += settlement
             merchant.balance -= settlement
             s.merchants[merchant.login] = merchant
             appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)

@@ -36,8 +36,9 @@ public final class Bank: Sendable {
         var payoutOrder: [Int] = []
         var externalIDs: [String: [String: Int]] = [:]
         var ledger: [LedgerEntry] = []
-        /// Amounts counted against daily and monthly limits: merchant -> "YYYY-MM-DD" / "YYYY-MM" -> total.
-        var usage: [String: [String: Money]] = [:]
+        /// Amounts counted against daily and monthly limits: merchant -> period -> total, the period
+        /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
+        var usage: [String: [Int: Money]] = [:]
         var notifications: [StatusNotification] = []
         var queue = EventQueue()
         var timelines: [Int: [TimelineStep]] = [:]

@@ -105,10 +105,21 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
         return weekday == 0 || weekday == 6
     }
 
-    /// The UTC calendar day, `2026-01-05`, as limits count days.
+    /// Days since 1970-01-01 (UTC): the day limits count in.
+    public var dayNumber: Int {
+        Int(milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000)
+    }
+
+    /// Months since year 0 (UTC): the month limits count in.
+    public var monthNumber: Int {
+        let p = parts
+        return p.year * 12 + p.month - 1
+    }
+
+    /// The UTC calendar day, `2026-01-05`.
     public var day: String { String(iso8601.prefix(10)) }
 
-    /// The UTC calendar month, `2026-01`, as limits count months.
+    /// The UTC calendar month, `2026-01`.
     public var month: String { String(iso8601.prefix(7)) }
 
     public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool { lhs.milliseconds < rhs.milliseconds }
