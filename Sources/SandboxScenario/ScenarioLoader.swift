@@ -109,7 +109,7 @@ public enum ScenarioLoader {
         }
     }
 
-    private static func readFile(_ path: String) -> [UInt8]? {
+    static func readFile(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -1,4 +1,3 @@
-import Glibc
 import SandboxBank
 import Testing
 @testable import SandboxScenario
@@ -90,8 +89,8 @@ private func error(_ text: String) -> String? {
         let root = URLPath.packageRoot(#filePath)
         let file = try ScenarioLoader.load(file: root + "/scenarios/default.json")
         #expect(file.rules.count == ScenarioLoader.defaultScenario.rules.count)
-        let onDisk = try #require(FileText.read(root + "/scenarios/default.json"))
-        #expect(onDisk == ScenarioLoader.defaultScenarioText + "\n")
+        let onDisk = try #require(ScenarioLoader.readFile(root + "/scenarios/default.json"))
+        #expect(String(decoding: onDisk, as: UTF8.self) == ScenarioLoader.defaultScenarioText + "\n")
     }
 }
 
@@ -101,19 +100,5 @@ enum URLPath {
         var parts = file.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)  // Tests/SandboxScenarioTests/ScenarioLoaderTests.swift
         return parts.joined(separator: "/")
-    }
-}
-
-enum FileText {
-    static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            bytes += buffer[0 ..< n]
-            if n < buffer.count { return String(decoding: bytes, as: UTF8.self) }
-        }
     }
 }
