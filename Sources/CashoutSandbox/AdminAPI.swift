@@ -14,6 +14,8 @@ import Synchronization
 struct AdminAPI: Sendable {
     let bank: Bank
     let sinks: SinkStore
+    let faults: FaultInjector
+    let sender: WebhookSender
     /// The merchants and bank configuration `POST /sandbox/reset` returns to.
     let initial: (merchants: [Merchant], bank: Bank.Configuration)
     /// The scenarios in force, which `POST /sandbox/scenario` adds to.
@@ -24,7 +26,7 @@ struct AdminAPI: Sendable {
         router.add("GET /sandbox/health") { _ in health() }
         router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
         router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
-        router.add("POST /sandbox/scenario") { loadScenario($0) }
+        router.add("POST /sandbox/scenario") { request in .later(on: worker) { loadScenario(request) } }
         router.add("POST /sandbox/reset") { _ in .later(on: worker) { reset() } }
         registerCashouts(in: &router)
         registerMerchants(in: &router)
@@ -80,19 +82,33 @@ struct AdminAPI: Sendable {
         do { scenario = try ScenarioLoader.load(request.body, file: "request body") } catch {
             return Router.error(400, "\(error.path.isEmpty ? "(top level)" : error.path): \(error.expected)")
         }
+        for merchant in scenario.merchants {
+            do throws(Bank.MerchantChangeError) {
+                _ = try bank.updateMerchant(login: merchant.login, creatingFrom: merchant) { $0 = merchant; return nil }
+            } catch {
+                return Router.error(409, "merchants: \(merchant.login) has cashouts and keeps its settlement currency")
+            }
+        }
         let setup = layers.add(scenario)
-        for merchant in scenario.merchants { bank.upsertMerchant(merchant) }
         bank.reconfigure { setup.configure(&$0) }
-        for (name, answers) in scenario.sinkAnswers { sinks.script(name, answers: answers) }
+        apply(setup, sinksOf: scenario.sinkAnswers)
         return .json(["loaded": .string(scenario.name), "rules": .number(setup.rules.count),
                       "merchants": .array(bank.merchants.map { .string($0.login) })])
     }
 
+    /// Puts a setup's faults and webhook policy in force, and scripts sinks.
+    private func apply(_ setup: ScenarioSetup, sinksOf answers: [String: [Int]]) {
+        faults.replace(setup.faults, seed: setup.seed)
+        if let timeout = setup.webhookTimeout { sender.setTimeout(timeout) }
+        for (name, script) in answers { sinks.script(name, answers: script) }
+    }
+
     /// Back to the start: the initial merchants and bank, no payouts, empty sinks; the clock stays.
     private func reset() -> HTTPResponse {
-        layers.reset()
+        let setup = layers.reset()
         bank.reset(merchants: initial.merchants, configuration: initial.bank)
         sinks.clearAll()
+        apply(setup, sinksOf: setup.sinkAnswers)
         return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])
     }
 
@@ -123,7 +139,9 @@ final class ScenarioLayers: Sendable {
         }
     }
 
-    func reset() {
+    /// Back to the setup the sandbox started with, which it returns.
+    func reset() -> ScenarioSetup {
         current.withLock { $0 = initial }
+        return initial
     }
 }

@@ -19,21 +19,28 @@ final class FaultInjector: Sendable {
     }
 
     private let armed: Mutex<[Armed]>
+    /// Whether any fault is armed: the request path skips the lock when none is.
+    private let active: Atomic<Bool>
     private let delays = DispatchQueue(label: "cashout-sandbox.latency", attributes: .concurrent)
 
     init(faults: [Fault], seed: UInt64) {
-        armed = Mutex(faults.enumerated().map { Armed(fault: $1, random: SplitMix64(seed: seed &+ UInt64($0) &* 0x9E37_79B9)) })
+        armed = Mutex(Self.arm(faults, seed: seed))
+        active = Atomic(!faults.isEmpty)
+    }
+
+    private static func arm(_ faults: [Fault], seed: UInt64) -> [Armed] {
+        faults.enumerated().map { Armed(fault: $1, random: SplitMix64(seed: seed &+ UInt64($0) &* 0x9E37_79B9)) }
     }
 
     func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
         { request in
-            guard let (kind, delay) = self.decide(request) else { return handler(request) }
+            guard self.active.load(ordering: .acquiring), let (kind, delay) = self.decide(request) else { return handler(request) }
             switch kind {
             case .latency:
                 let response = handler(request)
                 return .later(on: self.delays) {
                     usleep(UInt32(clamping: delay * 1000))
-                    return response
+                    return response.flattened
                 }
             case .error(let status, let body):
                 return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
@@ -43,15 +50,18 @@ final class FaultInjector: Sendable {
                 // Only a request that committed (a 2xx) can lose its response after committing;
                 // a refusal, such as the 511 a retried create meets, is answered.
                 let response = handler(request)
-                return (200 ..< 300).contains(response.status) ? .closeWithoutAnswer : response
+                let lose: @Sendable (HTTPResponse) -> HTTPResponse = { (200 ..< 300).contains($0.status) ? .closeWithoutAnswer : $0 }
+                return response.isDeferred ? .later(on: self.delays) { lose(response.flattened) } : lose(response)
             }
         }
     }
 
-    /// The fault that fires for this request, if any, and its delay in milliseconds.
+    /// The fault that fires for this request, if any, and its delay in milliseconds. Every
+    /// matching fault counts the request, whichever fires; the first that fires wins.
     private func decide(_ request: HTTPRequest) -> (Fault.Kind, Int64)? {
         let endpoint = "\(request.method) \(request.path)"
         return armed.withLock { armed -> (Fault.Kind, Int64)? in
+            var chosen: (Fault.Kind, Int64)?
             for index in armed.indices {
                 let fault = armed[index].fault
                 if let wanted = fault.endpoint {
@@ -66,14 +76,21 @@ final class FaultInjector: Sendable {
                 } else {
                     fires = Double(armed[index].random.next() >> 11) / Double(1 << 53) < (fault.rate ?? 0)
                 }
-                guard fires else { continue }
+                guard fires, chosen == nil else { continue }
                 var delay: Int64 = 0
                 if case .latency(let min, let max) = fault.kind {
                     delay = armed[index].random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds)
                 }
-                return (fault.kind, delay)
+                chosen = (fault.kind, delay)
             }
-            return nil
+            return chosen
         }
+    }
+
+    /// Replaces the faults (a scenario loaded at run time, or a reset); counters start again.
+    func replace(_ faults: [Fault], seed: UInt64) {
+        let fresh = Self.arm(faults, seed: seed)
+        armed.withLock { $0 = fresh }
+        active.store(!faults.isEmpty, ordering: .releasing)
     }
 }

@@ -36,6 +36,8 @@ public final class Sandbox: Sendable {
         /// Scenario files layered over the built-in default bank, later over earlier: their
         /// merchants, rules, default timeline, clock, seed and webhook policy.
         public var scenarios: [Scenario] = []
+        /// Fixes every random choice (over the scenarios' own `seed`).
+        public var seed: UInt64?
         /// How long a webhook delivery may take.
         public var webhookTimeout: Duration = .seconds(5)
 
@@ -85,8 +87,9 @@ public final class Sandbox: Sendable {
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
         var setup = ScenarioSetup.builtIn
         for scenario in configuration.scenarios { setup.add(scenario) }
+        if let seed = configuration.seed { setup.seed = seed }
         var bankConfiguration = configuration.bank
-        if !configuration.scenarios.isEmpty { setup.configure(&bankConfiguration) }
+        if !configuration.scenarios.isEmpty || configuration.seed != nil { setup.configure(&bankConfiguration) }
         var merchants = configuration.merchants
         for merchant in setup.merchants {
             merchants.removeAll { $0.login == merchant.login }
@@ -98,10 +101,12 @@ public final class Sandbox: Sendable {
         for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
         let sender = WebhookSender(sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout)
         let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants, sender: { sender.send($0) })
+        let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         D24API(bank: bank).register(in: &router)
-        AdminAPI(bank: bank, sinks: sinks, initial: (merchants, bankConfiguration), layers: ScenarioLayers(setup)).register(in: &router)
-        let handler = setup.faults.isEmpty ? router.respond : FaultInjector(faults: setup.faults, seed: setup.seed).wrap(router.respond)
+        AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
+                 layers: ScenarioLayers(setup)).register(in: &router)
+        let handler = faults.wrap(router.respond)
         let server = try HTTPServer.start(configuration: configuration.server, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = mode == .real ? ClockDriver(bank: bank) : nil

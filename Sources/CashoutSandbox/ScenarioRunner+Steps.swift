@@ -17,6 +17,7 @@ extension ScenarioRunner {
     ]
 
     mutating func perform(_ step: Step) -> String? {
+        if let unknown = unresolvedTemplate(in: step) { return "unknown template \(unknown) (name cashouts with \"as\", values with \"save\")" }
         switch step {
         case .request(let request, let expect, let save):
             return send(request, expect: expect, save: save)
@@ -53,6 +54,7 @@ extension ScenarioRunner {
             }
             return nil
         case .expectLedger(let login, let count):
+            guard sandbox.bank.merchant(login: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
             let entries = sandbox.bank.ledger(merchant: login).count
             return entries == count ? nil : "expect_ledger \(login): expected \(count) entries, got \(entries)"
         }
@@ -80,7 +82,9 @@ extension ScenarioRunner {
         created += 1
         let (fields, body, signature) = signedCreate(given, merchant: merchant, externalID: "\(scenario.name.prefix(40))-\(created)")
         let outcome = exchange("POST", "/v3/cashout", headers: [("Content-Type", "application/json"), ("Payload-Signature", signature)], body: body)
-        if let problem = check(outcome, expect ?? Step.Expectation(status: 200, noResponse: false), action: "create_cashout") {
+        var expected = expect ?? Step.Expectation()
+        if expected.status == nil, !expected.noResponse { expected.status = 200 }  // a create is expected to succeed unless told
+        if let problem = check(outcome, expected, action: "create_cashout") {
             return problem
         }
         if let name, case .response(let response) = outcome,
@@ -193,6 +197,7 @@ extension ScenarioRunner {
             let made = notifications.reduce(0) { $0 + $1.attempts.count }
             if made != attempts { return "\(subject): expected \(attempts) delivery attempts, got \(made)" }
         }
+        if !fields.isEmpty, notifications.isEmpty { return "\(subject): expected notifications carrying \(fields.keys.sorted().joined(separator: ", ")), got none" }
         for notification in notifications where !fields.isEmpty {
             let secret = sandbox.bank.merchant(login: notification.merchant)?.secret ?? ""
             let form = FormURLEncoding.decode(D24Notification.formBody(notification, secret: secret).utf8) ?? []
@@ -209,10 +214,45 @@ extension ScenarioRunner {
     static func describe(_ matcher: Matcher) -> String {
         matcher.tests.map { test in
             switch test {
-            case .eq(let value): value
-            case .oneOf(let values): "one of \(values.joined(separator: ", "))"
+            case .eq(let value): value.text
+            case .oneOf(let values): "one of \(values.map(\.text).joined(separator: ", "))"
             default: "\(test)"
             }
         }.joined(separator: " and ")
+    }
+
+    /// The first `{{...}}` of the step's strings that nothing fills in, if any.
+    private func unresolvedTemplate(in step: Step) -> String? {
+        var texts: [String] = []
+        func collect(_ json: JSON) {
+            switch json {
+            case .string(let text): texts.append(text)
+            case .array(let elements): elements.forEach(collect)
+            case .object(let members): members.values.forEach(collect)
+            default: break
+            }
+        }
+        switch step {
+        case .request(let request, let expect, _):
+            texts += [request.path, request.body ?? ""] + request.headers.map(\.value)
+            request.json.map(collect)
+            expect?.json.map(collect)
+            expect?.jsonContains.map(collect)
+        case .createCashout(let fields, _, _, let expect):
+            fields.values.forEach(collect)
+            expect?.json.map(collect)
+            expect?.jsonContains.map(collect)
+        case .expectWebhooks(_, _, _, let fields, _):
+            texts += fields.values
+        default:
+            break
+        }
+        for text in texts {
+            let expanded = expand(text)
+            if let start = expanded.range(of: "{{"), let end = expanded.range(of: "}}", range: start.upperBound ..< expanded.endIndex) {
+                return String(expanded[start.lowerBound ..< end.upperBound])
+            }
+        }
+        return nil
     }
 }

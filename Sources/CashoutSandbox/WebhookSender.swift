@@ -15,12 +15,12 @@ final class WebhookSender: Sendable {
 
     private let links = Mutex(Links())
     private let sinks: SinkStore
-    private let timeout: Duration
+    private let timeout: Mutex<Duration>
     private let keys = D24SigningKeys()
 
     init(sinks: SinkStore, timeout: Duration = .seconds(5)) {
         self.sinks = sinks
-        self.timeout = timeout
+        self.timeout = Mutex(timeout)
     }
 
     /// Connects the sender to its bank and its server's addresses (after both exist).
@@ -30,6 +30,11 @@ final class WebhookSender: Sendable {
             return loopback ? ["127.0.0.1:\(address.port)", "localhost:\(address.port)", "[::1]:\(address.port)"] : ["\(address)"]
         }
         links.withLock { $0 = Links(bank: bank, sinkPrefixes: hosts.map { "http://\($0)/sandbox/sink/" }) }
+    }
+
+    /// Changes how long a delivery may take (a scenario's `webhooks.timeout`).
+    func setTimeout(_ duration: Duration) {
+        timeout.withLock { $0 = duration }
     }
 
     /// Drops the reference to the bank (which holds this sender): call when stopping.
@@ -55,7 +60,7 @@ final class WebhookSender: Sendable {
         let body = D24Notification.formBody(notification, key: key)
         do {
             let response = try HTTPClient.send(method: "POST", url: url, headers: ["Content-Type": contentType],
-                                               body: Array(body.utf8), timeout: timeout)
+                                               body: Array(body.utf8), timeout: timeout.withLock { $0 })
             return DeliveryOutcome(status: response.status, body: String(response.bodyText.prefix(500)))
         } catch {
             return DeliveryOutcome(error: "\(error)")

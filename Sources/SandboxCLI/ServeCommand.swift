@@ -11,6 +11,7 @@ enum ServeCommand {
         .value("port", "PORT", "Port to listen on; 0 picks a free one (default 8080)"),
         .value("threads", "N", "Event-loop threads (default: one per core)"),
         .value("scenario", "FILE", "Load a scenario file (repeatable; later files override earlier ones)"),
+        .value("seed", "N", "Fix every random choice (over the scenarios' seed)"),
         .value("clock", "real|manual", "How virtual time moves (default: the scenario's, else real)"),
         .value("time-scale", "N", "Virtual seconds per real second with --clock real (default 1)"),
         .value("log-format", "text|json|off", "Access-log format on standard output (default text)"),
@@ -89,6 +90,9 @@ enum ServeCommand {
         }
         configuration.timeScale = try arguments.value("time-scale", default: 1, expected: "a number from 0.001 to 1000000") {
             Double($0).flatMap { (0.001 ... VirtualClock.maximumTimeScale).contains($0) ? $0 : nil }
+        }
+        if arguments.has("seed") {
+            configuration.seed = try arguments.value("seed", default: 0, expected: "a whole number ≥ 0") { UInt64($0) }
         }
         let format = try arguments.value("log-format", default: "text", expected: "text, json or off") {
             ["text", "json", "off"].contains($0) ? $0 : nil

@@ -63,6 +63,10 @@ enum TestCommand {
             }
         }
         StandardOutput.writeLine("\(results.count - failed) passed, \(failed) failed")
+        if results.isEmpty {
+            CLI.printError("error: no scenario with steps to run (a file needs \"steps\" to be a test)")
+            return 1
+        }
         return failed == 0 ? 0 : 1
     }
 

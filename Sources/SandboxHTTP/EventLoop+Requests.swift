@@ -45,7 +45,7 @@ extension EventLoop {
         if let producer = response.producer, let queue = response.producerQueue {
             connection.awaiting = awaited
             let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
-            queue.async { inbox.complete(.init(fd: fd, serial: serial, response: producer())) }
+            queue.async { inbox.complete(.init(fd: fd, serial: serial, response: producer().flattened)) }
             return
         }
         write(response, for: awaited, on: connection)

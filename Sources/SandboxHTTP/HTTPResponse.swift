@@ -63,11 +63,22 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The response as a caller outside the server sees it: produced-later work run now (on the
-    /// calling thread), a dropped connection as status 0.
+    /// Whether the real response is produced later (``later(on:_:)``).
+    public var isDeferred: Bool { producer != nil }
+
+    /// Whether this answer is a dropped connection (``closeWithoutAnswer``).
+    public var isDroppedConnection: Bool { dropsConnection }
+
+    /// The final response: produced-later work (nested too) run now, on the calling thread.
+    public var flattened: HTTPResponse {
+        producer.map { $0().flattened } ?? self
+    }
+
+    /// The response as a caller outside the server sees it: ``flattened``, with a dropped
+    /// connection as status 0.
     public var resolved: HTTPResponse {
-        if let producer { return producer().resolved }
-        return dropsConnection ? HTTPResponse(status: 0) : self
+        let final = flattened
+        return final.dropsConnection ? HTTPResponse(status: 0) : final
     }
 
     /// The body decoded as UTF-8 (for clients and tests).

@@ -2,12 +2,27 @@ import SandboxBank
 import SandboxJSON
 
 /// A test on one field: an exact value, or an object of `eq`, `in`, `prefix`, `suffix`, `regex`,
-/// `gt`, `gte`, `lt`, `lte` (all must hold). Values compare as text; numbers compare exactly as
-/// decimals (`"100"` equals `100.00`).
+/// `gt`, `gte`, `lt`, `lte` (all must hold). A string operand compares as text (`"0801"` is not
+/// `"801"`); a number operand, and the order operators, compare exactly as decimals (`100`
+/// equals `"100.00"`).
 public struct Matcher: Sendable {
+    /// A value to compare with: text, or a number written as a JSON number.
+    public enum Operand: Sendable, Equatable {
+        case text(String)
+        case number(Money)
+
+        /// The operand as written, for messages.
+        public var text: String {
+            switch self {
+            case .text(let text): text
+            case .number(let number): number.description
+            }
+        }
+    }
+
     public enum Test: Sendable {
-        case eq(String)
-        case oneOf([String])
+        case eq(Operand)
+        case oneOf([Operand])
         case prefix(String)
         case suffix(String)
         case regex(String)
@@ -33,10 +48,11 @@ public struct Matcher: Sendable {
         }
     }
 
-    private static func same(_ value: String, _ expected: String) -> Bool {
-        if value == expected { return true }
-        guard let a = Money(value), let b = Money(expected) else { return false }
-        return a == b
+    private static func same(_ value: String, _ expected: Operand) -> Bool {
+        switch expected {
+        case .text(let text): value == text
+        case .number(let number): Money(value) == number
+        }
     }
 }
 

@@ -10,12 +10,25 @@ extension ScenarioLoader {
         if let timeline = bank["default"] { scenario.defaultTimeline = try readTimeline(timeline) }
     }
 
+    /// What a rule's `when` can test: the create request's fields (D24 §4.1 wire names) and
+    /// who sent it.
+    static let matchableFields: Set<String> = [
+        "merchant", "dialect", "external_id", "country", "currency", "amount", "document_id", "document_type", "beneficiary_id",
+        "beneficiary_name", "beneficiary_lastname", "email", "phone", "bank_code", "bank_account", "bank_branch", "account_type",
+        "address", "city", "postal_code", "beneficiary_birthdate", "notification_url", "comments", "on_hold", "type",
+    ]
+
     static func readRule(_ node: ScenarioNode) throws(ScenarioError) -> Rule {
         let rule = try node.object(allowed: ["name", "when", "then", "outcomes", "decline"])
         var when: [String: Matcher] = [:]
         if let conditions = rule["when"] {
             guard case .object(let members) = conditions.value else { throw conditions.fail("expected an object of field: matcher") }
-            for field in members.keys.sorted() { when[field] = try readMatcher(conditions.child(field, members[field]!)) }
+            for field in members.keys.sorted() {
+                guard matchableFields.contains(field) else {
+                    throw conditions.child(field, .null).fail("unknown field (expected a create field such as country, amount, beneficiary_name, or merchant, dialect)")
+                }
+                when[field] = try readMatcher(conditions.child(field, members[field]!))
+            }
         }
         let outcomes = ["then", "outcomes", "decline"].filter { rule[$0] != nil }
         guard outcomes.count == 1 else { throw node.fail("expected exactly one of \"then\", \"outcomes\" or \"decline\"") }
@@ -40,16 +53,22 @@ extension ScenarioLoader {
         return Rule(name: try rule["name"]?.string(), when: when, outcome: outcome)
     }
 
+    /// A string or a number (a number written with more than two decimals compares as text).
+    static func readOperand(_ node: ScenarioNode) throws(ScenarioError) -> Matcher.Operand {
+        if case .number(let text) = node.value, let number = Money(text) { return .number(number) }
+        return .text(try node.text())
+    }
+
     /// An exact value, or an object of operators.
     static func readMatcher(_ node: ScenarioNode) throws(ScenarioError) -> Matcher {
-        guard case .object = node.value else { return Matcher(tests: [.eq(try node.text())]) }
+        guard case .object = node.value else { return Matcher(tests: [.eq(try readOperand(node))]) }
         let operators = try node.object(allowed: ["eq", "in", "prefix", "suffix", "regex", "gt", "gte", "lt", "lte"])
         guard !operators.isEmpty else { throw node.fail("expected at least one of eq, in, prefix, suffix, regex, gt, gte, lt, lte") }
         var tests: [Matcher.Test] = []
         for (name, operand) in operators.sorted(by: { $0.key < $1.key }) {
             switch name {
-            case "eq": tests.append(.eq(try operand.text()))
-            case "in": tests.append(.oneOf(try operand.array().map { (node) throws(ScenarioError) in try node.text() }))
+            case "eq": tests.append(.eq(try readOperand(operand)))
+            case "in": tests.append(.oneOf(try operand.array().map(readOperand)))
             case "prefix": tests.append(.prefix(try operand.string()))
             case "suffix": tests.append(.suffix(try operand.string()))
             case "regex":
@@ -83,8 +102,8 @@ extension ScenarioLoader {
             let conditions = try when.object(allowed: ["endpoint"])
             if let value = conditions["endpoint"] {
                 let text = try value.string()
-                guard text.split(separator: " ").count == 2, text.contains(" /") else {
-                    throw value.fail("expected \"METHOD /path\", such as \"POST /v3/cashout\"")
+                guard text.split(separator: " ").count == 2, text.contains(" /"), !text.contains("?") else {
+                    throw value.fail("expected \"METHOD /path\" without a query, such as \"POST /v3/cashout\"")
                 }
                 endpoint = text
             }

@@ -56,8 +56,8 @@ extension ScenarioLoader {
                 status = try readMatcher(node)
                 for test in status!.tests {
                     let names: [String] = switch test {
-                    case .eq(let name): [name]
-                    case .oneOf(let names): names
+                    case .eq(let name): [name.text]
+                    case .oneOf(let names): names.map(\.text)
                     default: []
                     }
                     if names.contains(where: { ScenarioNode.statuses[$0] == nil }) {

@@ -234,6 +234,30 @@ private struct Admin {
         #expect(bad.json["message"] == #"bank.rules[0].then[0]: expected "after" and "status""#)
     }
 
+    @Test func aLoadedScenarioBringsItsFaultsAndCannotChangeASettlementCurrencyInUse() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        _ = try admin.call("POST", "/sandbox/scenario", #"{"faults": [{"when": {"endpoint": "GET /v3/banks"}, "every": 1, "kind": "error", "status": 503, "body": "{}"}]}"#)
+        let banks = try HTTPClient.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
+        #expect(banks.status == 503)
+        try admin.createCashout("c-1")
+        let refused = try admin.call("POST", "/sandbox/scenario", #"{"merchants": [{"login": "sandbox_login", "pass": "p", "secret": "s", "balance": {"BRL": "0.00"}}]}"#)
+        #expect(refused.status == 409)
+        #expect(try admin.call("GET", "/sandbox/merchants").json["merchants"]?[0]?["currency"] == "USD")
+        _ = try admin.call("POST", "/sandbox/reset")
+        let after = try HTTPClient.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
+        #expect(after.status == 200)  // the loaded fault is gone with the reset
+    }
+
+    @Test func aLatencyFaultOnAnAdminEndpointStillRunsIt() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        _ = try admin.call("POST", "/sandbox/scenario", #"{"faults": [{"when": {"endpoint": "POST /sandbox/clock/advance"}, "every": 1, "kind": "latency", "latency": "50ms"}]}"#)
+        let moved = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1h"}"#)
+        #expect(moved.status == 200)
+        #expect(moved.json["now"] == "2026-01-05T10:00:00Z")
+    }
+
     @Test func resetForgetsEverythingButTheClock() throws {
         let admin = try Admin()
         defer { admin.sandbox.stop() }

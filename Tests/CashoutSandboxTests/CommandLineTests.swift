@@ -32,6 +32,8 @@ import Testing
         #expect(c.server.threads == 3)
         #expect(c.server.limits.maxBodyBytes == 2048)
         #expect(try configuration(["--log-format", "off"]).server.accessLog == nil)
+        #expect(try configuration(["--seed", "42"]).seed == 42)
+        #expect(try configuration([]).seed == nil)
     }
 
     @Test(arguments: [
@@ -48,6 +50,7 @@ import Testing
         (["--log-format", "xml"], "option '--log-format' expects text, json or off, got 'xml'"),
         (["--threads", "0"], "option '--threads' expects a thread count (1-256), got '0'"),
         (["--help=yes"], "option '--help' takes no value"),
+        (["--seed", "-1"], "option '--seed' expects a whole number ≥ 0, got '-1'"),
     ])
     func badServeOptionsAreUsageErrors(words: [String], message: String) {
         #expect(usageError(words) == message)

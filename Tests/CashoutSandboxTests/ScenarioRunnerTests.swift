@@ -76,6 +76,44 @@ private func run(_ text: String) throws -> ScenarioResult {
         #expect(failure.message == #"create_cashouts: create 41 of 41: expected status 200, got 412 {"code":514,"message":"Insufficient funds"}"#)
     }
 
+    @Test(arguments: [
+        (#"{"create_cashout": {"beneficiary_name": "KYC 105"}, "expect": {"json_contains": {}}}"#, "create_cashout: expected status 200, got 400"),
+        (#"{"expect_webhooks": {"ref": "c1", "fields": {"external_id": "x"}}}"#, "expect_webhooks c1: expected notifications carrying external_id, got none"),
+        (#"{"request": {"method": "GET", "path": "/sandbox/cashouts/{{c9.cashout_id}}"}}"#, "unknown template {{c9.cashout_id}}"),
+        (#"{"expect_ledger": {"merchant": "nobody", "count": 0}}"#, #"expect_ledger: no merchant "nobody""#),
+    ])
+    func expectationsThatMustNotPassByAccident(step: String, message: String) throws {
+        let result = try run(#"{"steps": [{"create_cashout": {}, "as": "c1"}, \#(step)]}"#)
+        #expect(result.failure?.message.hasPrefix(message) == true)
+    }
+
+    @Test func textOperandsCompareAsTextAndNumberOperandsAsDecimals() throws {
+        let result = try run(#"""
+        {"bank": {"rules": [
+           {"when": {"document_id": "1716001340"}, "decline": {"code": 504, "reason": "should not match", "reason_code": 1}},
+           {"when": {"amount": 100}, "then": [{"after": "1m", "status": "REJECTED", "rejection_code": 801}]}]},
+         "steps": [
+           {"create_cashout": {"amount": "100.00"}, "as": "c1"},
+           {"advance": "1m"},
+           {"expect_cashout": {"ref": "c1", "status": "REJECTED", "rejection_code": 801}}]}
+        """#)
+        #expect(result.failure == nil)
+    }
+
+    @Test func everyMatchingFaultCountsTheRequestEvenWhenAnotherFires() throws {
+        let result = try run(#"""
+        {"faults": [
+           {"when": {"endpoint": "GET /v3/banks"}, "every": 3, "kind": "error", "status": 503, "body": "first"},
+           {"every": 2, "kind": "error", "status": 502, "body": "second"}],
+         "steps": [
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 502}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 502}}]}
+        """#)
+        #expect(result.failure == nil)
+    }
+
     @Test func aResponseLostAfterCommitMakesTheRetriedCreateHit511() throws {
         let result = try run(#"""
         {"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 2, "kind": "drop_after_commit"}],
