@@ -160,7 +160,7 @@ extension ScenarioRunner {
                 return "\(action): expected status \(status), got \(response.status) \(response.bodyText)"
             }
             if let json = expect.json {
-                guard let actual = try? JSON.parse(response.body), actual == expand(json) else {
+                guard let actual = try? JSON.parse(response.body), Self.equal(actual, expand(json)) else {
                     return "\(action): expected body \(expand(json).serializedString()), got \(response.bodyText)"
                 }
             }
@@ -173,9 +173,19 @@ extension ScenarioRunner {
         }
     }
 
+    /// Equal JSON, numbers by value (`1000001.0` equals `1000001`).
+    static func equal(_ actual: JSON, _ expected: JSON) -> Bool {
+        switch (actual, expected) {
+        case (.number(let a), .number(let b)): a == b || Money(a).map { $0 == Money(b) } ?? false
+        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
+        case (.object(let a), .object(let b)): a.count == b.count && b.allSatisfy { key, value in a[key].map { equal($0, value) } ?? false }
+        default: actual == expected
+        }
+    }
+
     /// Whether every key of `expected` is in `actual` with an equal value, nested the same way.
     static func contains(_ actual: JSON, _ expected: JSON) -> Bool {
-        guard case .object(let wanted) = expected else { return actual == expected }
+        guard case .object(let wanted) = expected else { return equal(actual, expected) }
         guard case .object(let have) = actual else { return false }
         return wanted.allSatisfy { key, value in have[key].map { contains($0, value) } ?? false }
     }

@@ -86,6 +86,9 @@ extension ScenarioLoader {
         try node.array().map { (node) throws(ScenarioError) -> TimelineStepSpec in
             let fields = try node.object(allowed: ["after", "status", "rejection_code", "rejection_reason", "bank_reference_id", "status_reason"])
             guard let after = fields["after"], let status = fields["status"] else { throw node.fail("expected \"after\" and \"status\"") }
+            if try status.status() != .rejected, let code = fields["rejection_code"] ?? fields["rejection_reason"] {
+                throw code.fail("expected only with status REJECTED")
+            }
             let step = TimelineStep(after: .zero, status: try status.status(),
                                     rejectionCode: try fields["rejection_code"]?.integer(100 ... 99999),
                                     rejectionReason: try fields["rejection_reason"]?.string(),
@@ -109,6 +112,11 @@ extension ScenarioLoader {
             }
         }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
+        let kindKeys: [String: [String]] = ["latency": ["latency"], "error": ["status", "body"], "close": [], "drop_after_commit": []]
+        if let name = try? kindNode.string(), let allowed = kindKeys[name],
+           let stray = ["latency", "status", "body"].first(where: { fields[$0] != nil && !allowed.contains($0) }) {
+            throw fields[stray]!.fail("expected only with kind \(kindKeys.first { $0.value.contains(stray) }!.key)")
+        }
         let kind: Fault.Kind
         switch try kindNode.string() {
         case "latency":

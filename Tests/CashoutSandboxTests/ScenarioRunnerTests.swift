@@ -87,6 +87,14 @@ private func run(_ text: String) throws -> ScenarioResult {
         #expect(result.failure?.message.hasPrefix(message) == true)
     }
 
+    @Test func expectedBodiesCompareNumbersByValue() throws {
+        let result = try run(#"""
+        {"steps": [{"request": {"method": "GET", "path": "/v3/exchange_rates?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}},
+                    "expect": {"json": {"converted_amount": 1.00, "currency": "USD", "fx_rate": 1.0}, "json_contains": {"fx_rate": 1}}}]}
+        """#)
+        #expect(result.failure == nil)
+    }
+
     @Test func textOperandsCompareAsTextAndNumberOperandsAsDecimals() throws {
         let result = try run(#"""
         {"bank": {"rules": [
