@@ -50,7 +50,7 @@ final class WebhookSender: Sendable {
         let key = keys.key(for: merchant)
         let contentType = "application/x-www-form-urlencoded"
         // Scheme and host compare without case, as URLs do; anything else is sent over HTTP.
-        if let prefix = prefixes.first(where: { url.lowercased().hasPrefix($0.lowercased()) }),
+        if let prefix = prefixes.first(where: { Self.hasPrefixIgnoringASCIICase(url, $0) }),
            case let name = String(url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "/" }), !name.isEmpty {
             let path = String(url.dropFirst(prefix.count - "/sandbox/sink/".count))
             let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: contentType,
@@ -65,5 +65,14 @@ final class WebhookSender: Sendable {
         } catch {
             return DeliveryOutcome(error: "\(error)")
         }
+    }
+
+    private static func hasPrefixIgnoringASCIICase(_ text: String, _ prefix: String) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { (0x41 ... 0x5A).contains(byte) ? byte | 0x20 : byte }
+        var remaining = text.utf8.makeIterator()
+        for expected in prefix.utf8 {
+            guard let byte = remaining.next(), lower(byte) == lower(expected) else { return false }
+        }
+        return true
     }
 }

@@ -102,8 +102,10 @@ extension Bank {
     /// after the last; a manual redelivery (`scheduled` false) only ever settles a notification
     /// by succeeding, and leaves its pending retries as they were.
     private func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, scheduled: Bool, in s: inout State) {
+        // Changed in place: copying it out would copy its attempts on every append.
+        s.notifications[notificationID - 1].attempts.append(DeliveryAttempt(
+            number: s.notifications[notificationID - 1].attempts.count + 1, at: at, outcome: outcome, manual: !scheduled))
         var notification = s.notifications[notificationID - 1]
-        notification.attempts.append(DeliveryAttempt(number: notification.attempts.count + 1, at: at, outcome: outcome, manual: !scheduled))
         if outcome.succeeded {
             notification.state = .delivered
             notification.nextAttemptAt = nil
