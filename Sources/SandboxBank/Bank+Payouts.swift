@@ -26,16 +26,14 @@ extension Bank {
             if let limit = merchant.limits.monthly, (usage[month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
             guard settlement <= merchant.balance else { throw .insufficientFunds }
 
-            let id = s.nextPayoutID
-            s.nextPayoutID += 1
+            let id = s.payouts.nextID
             let status: PayoutStatus = request.onHold ? .onHold : .pending
             let payout = Payout(
                 id: id, merchant: merchant.login, externalID: request.externalID, country: request.country,
                 currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
                 notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
                 history: [StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)])
-            s.payouts[id] = payout
-            s.payoutOrder.append(id)
+            s.payouts.append(payout)
             s.externalIDs[merchant.login, default: [:]][request.externalID] = id
             s.usage[merchant.login, default: [:]][day, default: .zero] += settlement
             s.usage[merchant.login, default: [:]][month, default: .zero] += settlement

@@ -32,8 +32,7 @@ public final class Bank: Sendable {
     struct State: Sendable {
         var merchants: [String: Merchant] = [:]
         var merchantOrder: [String] = []
-        var payouts: [Int: Payout] = [:]
-        var payoutOrder: [Int] = []
+        var payouts: PayoutTable
         var externalIDs: [String: [String: Int]] = [:]
         var ledger: [LedgerEntry] = []
         /// Amounts counted against daily and monthly limits: merchant -> period -> total, the period
@@ -43,7 +42,6 @@ public final class Bank: Sendable {
         var queue = EventQueue()
         var timelines: [Int: [TimelineStep]] = [:]
         var generations: [Int: Int] = [:]
-        var nextPayoutID: Int
         var configuration: Configuration
     }
 
@@ -59,7 +57,7 @@ public final class Bank: Sendable {
                 sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
         self.clock = clock
         self.sender = sender
-        var initial = State(nextPayoutID: configuration.firstPayoutID, configuration: configuration)
+        var initial = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration)
         for merchant in merchants {
             initial.merchants[merchant.login] = merchant
             initial.merchantOrder.append(merchant.login)
@@ -77,7 +75,7 @@ public final class Bank: Sendable {
     public func reset(merchants: [Merchant], configuration: Configuration) {
         runner.withLock { _ in
             state.withLock { s in
-                s = State(nextPayoutID: configuration.firstPayoutID, configuration: configuration)
+                s = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration)
                 for merchant in merchants {
                     s.merchants[merchant.login] = merchant
                     s.merchantOrder.append(merchant.login)
@@ -146,7 +144,7 @@ public final class Bank: Sendable {
     /// Payouts in creation order, optionally of one merchant and/or in one status.
     public func payouts(merchant: String? = nil, status: PayoutStatus? = nil) -> [Payout] {
         state.withLock { s in
-            s.payoutOrder.compactMap { s.payouts[$0] }.filter {
+            s.payouts.all.filter {
                 (merchant == nil || $0.merchant == merchant) && (status == nil || $0.status == status)
             }
         }
