@@ -69,20 +69,22 @@ extension Bank {
     /// The one place a status changes: checks the lifecycle, records the change, refunds when the
     /// new status says so, and queues the notification.
     func apply(_ s: inout State, _ step: TimelineStep, to payoutID: Int, at time: VirtualTime, by actor: String) throws(TransitionError) {
-        guard var payout = s.payouts[payoutID] else { return }
         var step = step
-        if step.status == .rejected, payout.status == .completed { step.status = .returned }  // a late rejection
-        guard payout.status.canChange(to: step.status) else { throw TransitionError(from: payout.status, to: step.status) }
-        payout.status = step.status
-        if step.status == .rejected || step.status == .returned {
-            payout.rejectionCode = step.rejectionCode
-            payout.rejectionReason = step.rejectionReason
+        let changed = try s.payouts.modify(payoutID) { (payout) throws(TransitionError) -> Payout in
+            if step.status == .rejected, payout.status == .completed { step.status = .returned }  // a late rejection
+            guard payout.status.canChange(to: step.status) else { throw TransitionError(from: payout.status, to: step.status) }
+            payout.status = step.status
+            if step.status == .rejected || step.status == .returned {
+                payout.rejectionCode = step.rejectionCode
+                payout.rejectionReason = step.rejectionReason
+            }
+            if let reference = step.bankReferenceID { payout.bankReferenceID = reference }
+            if let reason = step.statusReason { payout.statusReason = reason }
+            payout.history.append(StatusChange(status: step.status, at: time, by: actor,
+                                               rejectionCode: payout.rejectionCode, rejectionReason: payout.rejectionReason))
+            return payout
         }
-        if let reference = step.bankReferenceID { payout.bankReferenceID = reference }
-        if let reason = step.statusReason { payout.statusReason = reason }
-        payout.history.append(StatusChange(status: step.status, at: time, by: actor,
-                                           rejectionCode: payout.rejectionCode, rejectionReason: payout.rejectionReason))
-        s.payouts[payoutID] = payout
+        guard let payout = changed else { return }
         if step.status.refunds, var merchant = s.merchants[payout.merchant] {
             merchant.balance += payout.settlementAmount
             s.merchants[merchant.login] = merchant

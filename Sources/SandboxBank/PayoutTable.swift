@@ -21,6 +21,13 @@ struct PayoutTable: Sendable {
         }
     }
 
+    /// Changes the payout with `id` in place (no copy of it or its history); nil if there is none.
+    mutating func modify<Result, Failure: Error>(_ id: Int, _ body: (inout Payout) throws(Failure) -> Result) throws(Failure) -> Result? {
+        let index = id - firstID
+        guard all.indices.contains(index) else { return nil }
+        return try body(&all[index])
+    }
+
     /// The id the next payout gets.
     var nextID: Int { firstID + all.count }
 
