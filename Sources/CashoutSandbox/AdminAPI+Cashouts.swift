@@ -10,11 +10,11 @@ extension AdminAPI {
     func registerCashouts(in router: inout Router) {
         router.add("GET /sandbox/cashouts") { request in
             let status = request.query("status")
-            guard status == nil || AdminJSON.statusNames.contains(status!) else {
-                return Router.error(400, "status: expected one of \(AdminJSON.statusNames.sorted().joined(separator: ", "))")
+            guard status.map({ PayoutStatus(name: $0) != nil }) ?? true else {
+                return Router.error(400, "status: expected one of \(PayoutStatus.names.sorted().joined(separator: ", "))")
             }
             let payouts = bank.payouts(merchant: request.query("merchant")).filter {
-                status == nil || AdminJSON.statusName($0.status) == status
+                status == nil || $0.status.name == status
             }
             return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false) })])
         }
@@ -48,29 +48,25 @@ extension AdminAPI {
         switch body["action"]?.stringValue {
         case "deliver": target = .delivered
         case "complete": target = .completed
-        case "reject": target = payout.status == .completed ? .returned : .rejected
+        case "reject": target = .rejected  // the bank makes it a return when the payout had completed
         case "hold": target = .onHold
         case "release": target = .pending
         case "cancel": target = .cancelled
         default: return Router.error(400, "action: expected deliver, complete, reject, hold, release or cancel")
         }
-        let code = target == .returned ? rejectionCode ?? 826 : rejectionCode ?? 807
-        let isRejection = target == .rejected || target == .returned
+        let code = rejectionCode ?? (payout.status == .completed ? 826 : 807)
+        let isRejection = target == .rejected
         do throws(TransitionError) {
             try bank.changeStatus(
                 payoutID: payout.id, to: target, by: "admin", rejectionCode: isRejection ? code : nil,
                 rejectionReason: isRejection ? body["rejection_reason"]?.stringValue ?? D24RejectionCodes.name(code) : nil,
                 bankReferenceID: body["bank_reference_id"]?.stringValue, statusReason: body["status_reason"]?.stringValue)
         } catch {
-            let from = AdminJSON.statusName(error.from)
-            let to = AdminJSON.statusName(error.to)
+            let from = error.from.name
+            let to = error.to.name
             return .json(["code": 409, "message": .string("cannot \(body["action"]?.stringValue ?? "") a \(from) cashout: \(from) -> \(to) is not allowed"),
                           "from": .string(from), "to": .string(to)], status: 409)
         }
         return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true))
     }
-}
-
-extension AdminJSON {
-    static let statusNames: Set<String> = Set(PayoutStatus.allCases.map(statusName))
 }

@@ -1,22 +1,11 @@
 import SandboxBank
 import SandboxJSON
 
-// How the admin API shows the bank's records. Statuses use the names integrators know from the
-// D24 API (PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED); a payout returned after
-// completion shows as REJECTED with `"returned_after_completion": true`.
+// How the admin API shows the bank's records. Statuses use `PayoutStatus.name`, the names
+// integrators know from the D24 API; a payout returned after completion shows as REJECTED with
+// `"returned_after_completion": true`.
 
 enum AdminJSON {
-    static func statusName(_ status: PayoutStatus) -> String {
-        switch status {
-        case .pending: "PENDING"
-        case .onHold: "ON_HOLD"
-        case .delivered: "DELIVERED"
-        case .completed: "COMPLETED"
-        case .rejected, .returned: "REJECTED"
-        case .cancelled: "CANCELLED"
-        }
-    }
-
     static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
     static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
 
@@ -24,7 +13,7 @@ enum AdminJSON {
         var json: [String: JSON] = [
             "cashout_id": .number(payout.id), "merchant": .string(payout.merchant), "external_id": .string(payout.externalID),
             "country": .string(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
-            "settlement_amount": .string(payout.settlementAmount.description), "status": .string(statusName(payout.status)),
+            "settlement_amount": .string(payout.settlementAmount.description), "status": .string(payout.status.name),
             "returned_after_completion": .bool(payout.status == .returned), "created_at": .string(payout.createdAt.iso8601),
             "rejection_code": optional(payout.rejectionCode), "rejection_reason": optional(payout.rejectionReason),
             "bank_reference_id": optional(payout.bankReferenceID), "status_reason": optional(payout.statusReason),
@@ -33,11 +22,11 @@ enum AdminJSON {
         guard detailed else { return .object(json) }
         json["fields"] = .object(payout.fields.mapValues { .string($0) })
         json["history"] = .array(payout.history.map { change in
-            ["status": .string(statusName(change.status)), "at": .string(change.at.iso8601), "by": .string(change.by),
+            ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
              "rejection_code": optional(change.rejectionCode), "rejection_reason": optional(change.rejectionReason)]
         })
         json["scheduled"] = .array(bank.scheduledSteps(payoutID: payout.id).map { entry in
-            ["at": .string(entry.at.iso8601), "status": .string(statusName(entry.step.status)),
+            ["at": .string(entry.at.iso8601), "status": .string(entry.step.status.name),
              "rejection_code": optional(entry.step.rejectionCode)]
         })
         json["webhooks"] = .array(bank.notifications(payoutID: payout.id).map(notification))
@@ -54,7 +43,7 @@ enum AdminJSON {
         return [
             "id": .number(notification.id), "cashout_id": .number(notification.payoutID),
             "merchant": .string(notification.merchant), "external_id": .string(notification.externalID),
-            "status": .string(statusName(notification.status)), "changed_at": .string(notification.changedAt.iso8601),
+            "status": .string(notification.status.name), "changed_at": .string(notification.changedAt.iso8601),
             "url": optional(notification.url), "state": .string(state),
             "next_attempt_at": optional(notification.nextAttemptAt?.iso8601),
             "attempts": .array(notification.attempts.map { attempt in

@@ -33,7 +33,7 @@ extension ScenarioRunner {
             return nil
         case .expectCashout(let ref, let status, let rejectionCode, let bankReferenceID):
             guard let payout = payout(ref) else { return "expect_cashout: no cashout named \"\(ref)\" (name one with \"as\")" }
-            let name = AdminJSON.statusName(payout.status)
+            let name = payout.status.name
             if let status, !status.matches(name) { return "expect_cashout \(ref): expected status \(Self.describe(status)), got \(name)" }
             if let rejectionCode, payout.rejectionCode != rejectionCode {
                 return "expect_cashout \(ref): expected rejection_code \(rejectionCode), got \(payout.rejectionCode.map(String.init) ?? "none")"
@@ -199,7 +199,7 @@ extension ScenarioRunner {
         let notifications = sandbox.bank.notifications(payoutID: payoutID)
         let subject = ref.map { "expect_webhooks \($0)" } ?? "expect_webhooks"
         if let count, notifications.count != count { return "\(subject): expected \(count) notifications, got \(notifications.count)" }
-        let actual = notifications.map { AdminJSON.statusName($0.status) }
+        let actual = notifications.map { $0.status.name }
         if let statuses, actual != statuses {
             return "\(subject): expected statuses \(statuses.joined(separator: ", ")), got \(actual.joined(separator: ", "))"
         }

@@ -69,11 +69,11 @@ public struct ScenarioRunner {
             let line: JSON = [
                 "cashout_id": .number(payout.id), "external_id": .string(payout.externalID),
                 "history": .array(payout.history.map { change in
-                    ["status": .string(AdminJSON.statusName(change.status)), "at": .string(change.at.iso8601), "by": .string(change.by),
+                    ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
                      "rejection_code": AdminJSON.optional(change.rejectionCode)]
                 }),
                 "webhooks": .array(bank.notifications(payoutID: payout.id).map { notification in
-                    ["status": .string(AdminJSON.statusName(notification.status)), "changed_at": .string(notification.changedAt.iso8601),
+                    ["status": .string(notification.status.name), "changed_at": .string(notification.changedAt.iso8601),
                      "attempts": .array(notification.attempts.map { attempt in
                          ["at": .string(attempt.at.iso8601), "response_status": AdminJSON.optional(attempt.outcome.status),
                           "error": AdminJSON.optional(attempt.outcome.error)]

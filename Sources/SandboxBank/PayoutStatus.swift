@@ -39,6 +39,34 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
     /// Whether a change to `next` is allowed.
     public func canChange(to next: PayoutStatus) -> Bool { successors.contains(next) }
 
+    /// The name the admin API, scenario files and the D24 API use: PENDING, ON_HOLD, DELIVERED,
+    /// COMPLETED, REJECTED (also for a return after completion), CANCELLED.
+    public var name: String {
+        switch self {
+        case .pending: "PENDING"
+        case .onHold: "ON_HOLD"
+        case .delivered: "DELIVERED"
+        case .completed: "COMPLETED"
+        case .rejected, .returned: "REJECTED"
+        case .cancelled: "CANCELLED"
+        }
+    }
+
+    /// The status a name stands for (REJECTED is `rejected`; the bank makes it a return when the
+    /// payout had completed); nil for other words.
+    public init?(name: String) {
+        guard let status = Self.byName[name] else { return nil }
+        self = status
+    }
+
+    /// The names, in lifecycle order, for messages: "PENDING, ON_HOLD, ...".
+    public static let names = ["PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED"]
+
+    private static let byName: [String: PayoutStatus] = [
+        "PENDING": .pending, "ON_HOLD": .onHold, "DELIVERED": .delivered, "COMPLETED": .completed,
+        "REJECTED": .rejected, "CANCELLED": .cancelled,
+    ]
+
     /// Whether the merchant gets the money back on entering this status.
     public var refunds: Bool { self == .rejected || self == .cancelled || self == .returned }
 }

@@ -66,7 +66,7 @@ public struct D24API: Sendable {
     func updateStatus(_ request: HTTPRequest) throws(D24Error) -> HTTPResponse {
         let signed = try D24SignedRequest(request, bank: bank, keys: keys)
         guard let name = try signed.text("status", "status", "Status") else { throw .invalidParam("status", "Status") }
-        guard let target = D24Status.names[name] else { throw .statusNotSupported(name) }
+        guard let target = D24Status.status(named: name) else { throw .statusNotSupported(name) }
         let payout = try signed.payout(in: bank)
         guard target == .pending || target == .onHold else { throw .invalidTransition }
         return .json(D24Status.body(try change(payout, to: target)))

@@ -60,7 +60,7 @@ extension ScenarioLoader {
                     case .oneOf(let names): names.map(\.text)
                     default: []
                     }
-                    if names.contains(where: { ScenarioNode.statuses[$0] == nil }) {
+                    if names.contains(where: { PayoutStatus(name: $0) == nil }) {
                         throw node.fail("expected a status: \(ScenarioNode.statusNames)")
                     }
                 }

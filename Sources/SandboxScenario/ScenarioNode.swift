@@ -95,15 +95,12 @@ struct ScenarioNode {
 
     /// A status name as the APIs show them: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED.
     func status() throws(ScenarioError) -> PayoutStatus {
-        guard case .string(let name) = value, let status = ScenarioNode.statuses[name] else {
+        guard case .string(let name) = value, let status = PayoutStatus(name: name) else {
             throw fail("expected a status: \(ScenarioNode.statusNames)")
         }
         return status
     }
 
-    static let statuses: [String: PayoutStatus] = [
-        "PENDING": .pending, "ON_HOLD": .onHold, "DELIVERED": .delivered, "COMPLETED": .completed,
-        "REJECTED": .rejected, "CANCELLED": .cancelled,
-    ]
-    static let statusNames = "PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"
+    /// "PENDING, ON_HOLD, ... or CANCELLED", for messages.
+    static let statusNames = PayoutStatus.names.dropLast().joined(separator: ", ") + " or " + PayoutStatus.names.last!
 }
