@@ -86,15 +86,12 @@ public final class Sandbox: Sendable {
     /// Starts a sandbox and returns once it is listening (for callers without `async`).
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
         var setup = ScenarioSetup.builtIn
+        setup.merchants = configuration.merchants  // the scenarios' merchants join or replace these
         for scenario in configuration.scenarios { setup.add(scenario) }
         if let seed = configuration.seed { setup.seed = seed }
         var bankConfiguration = configuration.bank
         if !configuration.scenarios.isEmpty || configuration.seed != nil { setup.configure(&bankConfiguration) }
-        var merchants = configuration.merchants
-        for merchant in setup.merchants {
-            merchants.removeAll { $0.login == merchant.login }
-            merchants.append(merchant)
-        }
+        let merchants = setup.merchants
         let mode = configuration.clockMode ?? setup.clockMode ?? .real
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()

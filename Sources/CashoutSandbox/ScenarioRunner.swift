@@ -5,6 +5,7 @@ import SandboxD24
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import Synchronization
 
 /// Runs a scenario's steps against its own in-process sandbox on a manual clock (DESIGN.md,
 /// "Step vocabulary"). Without a `clock.start`, the clock starts at 2026-01-05T09:00:00Z, so a
@@ -107,21 +108,16 @@ public struct ScenarioRunner {
 }
 
 /// Results written from several threads, one slot each.
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [ScenarioResult?]
-    private let lock = NSLock()
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[ScenarioResult?]>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
 
     func set(_ index: Int, _ result: ScenarioResult) {
-        lock.lock()
-        slots[index] = result
-        lock.unlock()
+        slots.withLock { $0[index] = result }
     }
 
     var all: [ScenarioResult] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.compactMap { $0 }
+        slots.withLock { $0.compactMap { $0 } }
     }
 }

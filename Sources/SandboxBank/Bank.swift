@@ -99,14 +99,6 @@ public final class Bank: Sendable {
         state.withLock { $0.merchants[login] }
     }
 
-    /// Adds a merchant or replaces the one with the same login (its balance included).
-    public func upsertMerchant(_ merchant: Merchant) {
-        state.withLock { s in
-            if s.merchants[merchant.login] == nil { s.merchantOrder.append(merchant.login) }
-            s.merchants[merchant.login] = merchant
-        }
-    }
-
     /// Why a merchant could not be changed.
     public enum MerchantChangeError: Error, Sendable, Equatable {
         /// `change` refused: the text says which field and why.

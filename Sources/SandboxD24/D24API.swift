@@ -124,33 +124,3 @@ public struct D24API: Sendable {
     /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use.
     static let invalidReadOnlyKey = HTTPResponse.json(["code": 100, "description": "Invalid credentials"], status: 401)
 }
-
-extension D24Error {
-    /// The bank's refusal in D24 terms.
-    init(_ refusal: PayoutRefusal) {
-        switch refusal {
-        case .unknownMerchant: self = .invalidCredentials
-        case .duplicateExternalID: self = .duplicateExternalID
-        case .unsupportedCurrency: self.init(D24FieldError.invalidCurrency)
-        case .belowMinimum(let currency, let amount): self = .minimumAmount(currency: currency, amount: amount.description)
-        case .limitExceeded(let limit): self = .limitExceeded(limit.rawValue)
-        case .insufficientFunds: self = .insufficientFunds
-        case .declined(let decline):
-            self.init(code: decline.code, message: decline.message ?? D24Error.standardMessages[decline.code] ?? "Could not make the cashout",
-                      reason: decline.reason, reasonCode: decline.reasonCode)
-        }
-    }
-}
-
-extension D24SignedRequest {
-    /// A boolean field: JSON `true`/`false` (or the strings); absent is false.
-    func flag(_ key: String, _ camelCaseName: String, _ label: String) throws(D24Error) -> Bool {
-        switch body[key] {
-        case nil, .null?: false
-        case .bool(let value)?: value
-        case .string("true")?: true
-        case .string("false")?: false
-        default: throw .invalidParam(camelCaseName, label)
-        }
-    }
-}

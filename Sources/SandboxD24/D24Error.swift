@@ -1,3 +1,4 @@
+import SandboxBank
 import SandboxD24Rules
 import SandboxHTTP
 import SandboxJSON
@@ -80,5 +81,22 @@ struct D24Error: Error, Sendable, Equatable {
 
     init(_ error: D24FieldError) {
         self.init(code: error.code, message: error.message)
+    }
+}
+
+extension D24Error {
+    /// The bank's refusal in D24 terms.
+    init(_ refusal: PayoutRefusal) {
+        switch refusal {
+        case .unknownMerchant: self = .invalidCredentials
+        case .duplicateExternalID: self = .duplicateExternalID
+        case .unsupportedCurrency: self.init(D24FieldError.invalidCurrency)
+        case .belowMinimum(let currency, let amount): self = .minimumAmount(currency: currency, amount: amount.description)
+        case .limitExceeded(let limit): self = .limitExceeded(limit.rawValue)
+        case .insufficientFunds: self = .insufficientFunds
+        case .declined(let decline):
+            self.init(code: decline.code, message: decline.message ?? D24Error.standardMessages[decline.code] ?? "Could not make the cashout",
+                      reason: decline.reason, reasonCode: decline.reasonCode)
+        }
     }
 }

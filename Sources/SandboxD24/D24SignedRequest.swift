@@ -64,3 +64,16 @@ struct D24SignedRequest {
         return payout
     }
 }
+
+extension D24SignedRequest {
+    /// A boolean field: JSON `true`/`false` (or the strings); absent is false.
+    func flag(_ key: String, _ camelCaseName: String, _ label: String) throws(D24Error) -> Bool {
+        switch body[key] {
+        case nil, .null?: false
+        case .bool(let value)?: value
+        case .string("true")?: true
+        case .string("false")?: false
+        default: throw .invalidParam(camelCaseName, label)
+        }
+    }
+}
