@@ -24,6 +24,8 @@ public enum CLI {
           --version  Show the version
         """
 
+    static let commands: [any Command.Type] = [ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self]
+
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
         do {
@@ -46,23 +48,19 @@ public enum CLI {
             StandardOutput.writeLine(usage)
             return 0
         case "help":
-            StandardOutput.writeLine(rest.first == "serve" ? ServeCommand.usage : rest.first == "sign" ? SignCommand.usage
-                                     : rest.first == "validate" ? ValidateCommand.usage
-                                     : rest.first == "test" ? TestCommand.usage : usage)
+            StandardOutput.writeLine(commands.first { $0.name == rest.first }?.usage ?? usage)
             return 0
         case "--version":
             StandardOutput.writeLine("cashout-sandbox \(Sandbox.version)")
             return 0
-        case "serve":
-            return try ServeCommand.run(rest)
-        case "sign":
-            return try SignCommand.run(rest)
-        case "validate":
-            return try ValidateCommand.run(rest)
-        case "test":
-            return try TestCommand.run(rest)
-        default:
-            throw UsageError("unknown command '\(command)'")
+        case let name:
+            guard let command = commands.first(where: { $0.name == name }) else { throw UsageError("unknown command '\(name)'") }
+            let arguments = try Arguments(rest, options: command.options, command: name)
+            if arguments.has("help") {
+                StandardOutput.writeLine(command.usage)
+                return 0
+            }
+            return try command.run(arguments)
         }
     }
 

@@ -5,7 +5,9 @@ import SandboxHTTP
 import SandboxScenario
 
 /// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.
-enum ServeCommand {
+enum ServeCommand: Command {
+    static let name = "serve"
+
     static let options: [Arguments.Option] = [
         .value("host", "HOST", "Address to bind; localhost = 127.0.0.1 and ::1 (default), 0.0.0.0 = all IPv4"),
         .value("port", "PORT", "Port to listen on; 0 picks a free one (default 8080)"),
@@ -28,12 +30,7 @@ enum ServeCommand {
         \(Arguments.help(options))
         """
 
-    static func run(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, options: options, command: "serve")
-        if arguments.has("help") {
-            StandardOutput.writeLine(usage)
-            return 0
-        }
+    static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(extra)' for serve") }
         var configuration = try configuration(from: arguments)
         for file in arguments.values["scenario"] ?? [] {

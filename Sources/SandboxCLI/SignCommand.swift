@@ -5,7 +5,9 @@ import SandboxHTTP
 
 /// `cashout-sandbox sign`: the `Payload-Signature` of a body (lowercase hex HMAC-SHA256, D24
 /// spec §2.1), or with `--control` a notification's `control` string (§2.4), for curl sessions.
-enum SignCommand {
+enum SignCommand: Command {
+    static let name = "sign"
+
     static let options: [Arguments.Option] = [
         .value("secret", "SECRET", "The API signature (HMAC key) (default sandbox_secret)"),
         .value("control", "EXTERNAL_ID", "Print the notification control for this external_id instead"),
@@ -24,12 +26,7 @@ enum SignCommand {
         \(Arguments.help(options))
         """
 
-    static func run(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, options: options, command: "sign")
-        if arguments.has("help") {
-            StandardOutput.writeLine(usage)
-            return 0
-        }
+    static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.count <= 1 else { throw UsageError("sign takes one BODY argument; quote it") }
         let key = HMACSHA256.Key(arguments.value("secret") ?? "sandbox_secret")
         if let externalID = arguments.value("control") {

@@ -6,7 +6,9 @@ import SandboxScenario
 /// `cashout-sandbox test [PATH...] [--junit FILE] [--filter TEXT]`: runs every scenario file with
 /// `steps`, each in its own sandbox, side by side. One line per scenario, then `N passed, N failed`;
 /// exit 1 on any failure (an invalid file is a failure).
-enum TestCommand {
+enum TestCommand: Command {
+    static let name = "test"
+
     static let options: [Arguments.Option] = [
         .value("junit", "FILE", "Also write the results as JUnit XML"),
         .value("filter", "TEXT", "Only scenarios whose name or file contains TEXT"),
@@ -24,12 +26,7 @@ enum TestCommand {
         \(Arguments.help(options))
         """
 
-    static func run(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, options: options, command: "test")
-        if arguments.has("help") {
-            StandardOutput.writeLine(usage)
-            return 0
-        }
+    static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         let files = try scenarioFiles(arguments.positional.isEmpty ? ["scenarios"] : arguments.positional)
         var scenarios: [Scenario] = []
         var results: [ScenarioResult] = []

@@ -3,7 +3,10 @@ import SandboxScenario
 
 /// `cashout-sandbox validate FILE...`: checks scenario files without running them. Prints
 /// `ok FILE` or the error (file, JSON path, what was expected) for each; exit 1 if any is invalid.
-enum ValidateCommand {
+enum ValidateCommand: Command {
+    static let name = "validate"
+    static let options: [Arguments.Option] = [.flag("help", "Show this help")]
+
     static let usage = """
         Usage: cashout-sandbox validate FILE...
 
@@ -11,12 +14,7 @@ enum ValidateCommand {
         the others the file, the JSON path and what was expected there. Exits 1 if any is invalid.
         """
 
-    static func run(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, options: [.flag("help", "Show this help")], command: "validate")
-        if arguments.has("help") {
-            StandardOutput.writeLine(usage)
-            return 0
-        }
+    static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard !arguments.positional.isEmpty else { throw UsageError("validate needs at least one FILE") }
         var invalid = 0
         for file in arguments.positional {
