@@ -20,7 +20,7 @@ enum AdminJSON {
             "notification_url": optional(payout.notificationURL),
         ]
         guard detailed else { return .object(json) }
-        json["fields"] = .object(payout.fields.mapValues { .string($0) })
+        json["fields"] = .object(Dictionary(payout.fields.map { ($0.name, .string($0.value)) }) { $1 })
         json["history"] = .array(payout.history.map { change in
             ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
              "rejection_code": optional(change.rejectionCode), "rejection_reason": optional(change.rejectionReason)]

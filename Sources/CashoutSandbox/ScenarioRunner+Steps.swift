@@ -55,7 +55,7 @@ extension ScenarioRunner {
             return nil
         case .expectLedger(let login, let count):
             guard sandbox.bank.merchant(login: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
-            let entries = sandbox.bank.ledger(merchant: login).count
+            let entries = sandbox.bank.ledgerCount(merchant: login)
             return entries == count ? nil : "expect_ledger \(login): expected \(count) entries, got \(entries)"
         }
     }
@@ -199,8 +199,7 @@ extension ScenarioRunner {
         let notifications = sandbox.bank.notifications(payoutID: payoutID)
         let subject = ref.map { "expect_webhooks \($0)" } ?? "expect_webhooks"
         if let count, notifications.count != count { return "\(subject): expected \(count) notifications, got \(notifications.count)" }
-        let actual = notifications.map { $0.status.name }
-        if let statuses, actual != statuses {
+        if let statuses, case let actual = notifications.map(\.status.name), actual != statuses {
             return "\(subject): expected statuses \(statuses.joined(separator: ", ")), got \(actual.joined(separator: ", "))"
         }
         if let attempts {

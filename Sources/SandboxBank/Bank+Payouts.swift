@@ -33,15 +33,13 @@ extension Bank {
                 currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
                 notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
                 history: [StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)])
-            s.payouts.append(payout)
+            s.payouts.append(payout, timeline: s.configuration.timeline(payout))
             s.externalIDs[merchant.login, default: [:]][request.externalID] = id
             s.usage[merchant.login, default: [:]][day, default: .zero] += settlement
             s.usage[merchant.login, default: [:]][month, default: .zero] += settlement
             merchant.balance -= settlement
             s.merchants[merchant.login] = merchant
             appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
-            s.timelines[id] = s.configuration.timeline(payout)
-            s.generations[id] = 0
             if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
             return payout
         }
@@ -60,7 +58,7 @@ extension Bank {
             let step = TimelineStep(after: .zero, status: status, rejectionCode: rejectionCode, rejectionReason: rejectionReason,
                                     bankReferenceID: bankReferenceID, statusReason: statusReason)
             try apply(&s, step, to: payoutID, at: now, by: actor)
-            s.generations[payoutID, default: 0] += 1
+            s.payouts.startNewGeneration(payoutID)
             if status == .pending { scheduleTimeline(&s, payoutID: payoutID, from: now) }
             return s.payouts[payoutID]
         }
@@ -101,8 +99,8 @@ extension Bank {
     }
 
     func scheduleTimeline(_ s: inout State, payoutID: Int, from time: VirtualTime) {
-        guard let first = s.timelines[payoutID]?.first else { return }
-        s.queue.schedule(.timeline(payoutID: payoutID, generation: s.generations[payoutID] ?? 0, step: 0), at: first.due(after: time))
+        guard let plan = s.payouts.plan(payoutID), let first = plan.timeline.first else { return }
+        s.queue.schedule(.timeline(payoutID: payoutID, generation: plan.generation, step: 0), at: first.due(after: time))
     }
 
     private func appendLedger(_ s: inout State, merchant: Merchant, payoutID: Int, kind: LedgerEntry.Kind, amount: Money, at time: VirtualTime) {

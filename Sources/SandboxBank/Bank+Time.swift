@@ -68,14 +68,14 @@ extension Bank {
                 clock.advance(to: at)
                 switch event.kind {
                 case .timeline(let payoutID, let generation, let index):
-                    guard generation == s.generations[payoutID], let steps = s.timelines[payoutID], index < steps.count else {
+                    guard let plan = s.payouts.plan(payoutID), generation == plan.generation, index < plan.timeline.count else {
                         return .skipped
                     }
                     // A step the lifecycle refuses ends the timeline (a later step cannot follow it).
-                    do { try apply(&s, steps[index], to: payoutID, at: at, by: "bank") } catch { return .skipped }
-                    if index + 1 < steps.count {
+                    do { try apply(&s, plan.timeline[index], to: payoutID, at: at, by: "bank") } catch { return .skipped }
+                    if index + 1 < plan.timeline.count {
                         s.queue.schedule(.timeline(payoutID: payoutID, generation: generation, step: index + 1),
-                                         at: steps[index + 1].due(after: at))
+                                         at: plan.timeline[index + 1].due(after: at))
                     }
                     return .applied
                 case .delivery(let notificationID):

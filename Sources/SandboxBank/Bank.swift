@@ -40,8 +40,6 @@ public final class Bank: Sendable {
         var usage: [String: [Int: Money]] = [:]
         var notifications: [StatusNotification] = []
         var queue = EventQueue()
-        var timelines: [Int: [TimelineStep]] = [:]
-        var generations: [Int: Int] = [:]
         var configuration: Configuration
     }
 
@@ -144,12 +142,17 @@ public final class Bank: Sendable {
 
     /// Ledger entries in order, optionally of one merchant.
     public func ledger(merchant: String? = nil) -> [LedgerEntry] {
-        state.withLock { s in s.ledger.filter { merchant == nil || $0.merchant == merchant } }
+        state.withLock { s in merchant.map { login in s.ledger.filter { $0.merchant == login } } ?? s.ledger }
+    }
+
+    /// How many ledger entries a merchant has (without copying them).
+    public func ledgerCount(merchant: String) -> Int {
+        state.withLock { s in s.ledger.count { $0.merchant == merchant } }
     }
 
     /// Notifications in order, optionally of one payout.
     public func notifications(payoutID: Int? = nil) -> [StatusNotification] {
-        state.withLock { s in s.notifications.filter { payoutID == nil || $0.payoutID == payoutID } }
+        state.withLock { s in payoutID.map { id in s.notifications.filter { $0.payoutID == id } } ?? s.notifications }
     }
 
     public func notification(id: Int) -> StatusNotification? {
@@ -159,13 +162,13 @@ public final class Bank: Sendable {
     /// The bank steps still to come for a payout, with when each is due.
     public func scheduledSteps(payoutID: Int) -> [(at: VirtualTime, step: TimelineStep)] {
         state.withLock { s in
-            guard let steps = s.timelines[payoutID], let next = s.queue.events.first(where: {
-                if case .timeline(payoutID, let generation, _) = $0.kind { return generation == s.generations[payoutID] }
+            guard let plan = s.payouts.plan(payoutID), let next = s.queue.events.first(where: {
+                if case .timeline(payoutID, let generation, _) = $0.kind { return generation == plan.generation }
                 return false
             }), case .timeline(_, _, let index) = next.kind else { return [] }
             var at = VirtualTime(milliseconds: next.at)
-            var upcoming = [(at: at, step: steps[index])]
-            for step in steps.dropFirst(index + 1) {
+            var upcoming = [(at: at, step: plan.timeline[index])]
+            for step in plan.timeline.dropFirst(index + 1) {
                 at = step.due(after: at)
                 upcoming.append((at, step))
             }
@@ -186,7 +189,7 @@ public final class Bank: Sendable {
     func dropStaleEvents(_ s: inout State) {
         while let event = s.queue.first {
             switch event.kind {
-            case .timeline(let payoutID, let generation, _) where generation != s.generations[payoutID]:
+            case .timeline(let payoutID, let generation, _) where generation != s.payouts.plan(payoutID)?.generation:
                 break
             case .delivery(let id) where s.notifications[id - 1].state != .pending
                 || s.notifications[id - 1].nextAttemptAt?.milliseconds != event.at:

@@ -15,7 +15,7 @@ public struct Payout: Sendable, Equatable {
     /// What was debited, in the merchant's settlement currency.
     public let settlementAmount: Money
     /// The request's own fields, by their wire names, for display and scenario matching.
-    public let fields: [String: String]
+    public let fields: PayoutFields
     /// Where notifications go; nil for none.
     public let notificationURL: String?
     public let createdAt: VirtualTime

@@ -9,10 +9,10 @@ public struct PayoutRequest: Sendable {
     /// nil: the merchant's default URL, if any.
     public var notificationURL: String?
     /// Every field of the request by its wire name (shown in the admin API, matched by scenarios).
-    public var fields: [String: String]
+    public var fields: PayoutFields
 
     public init(merchant: String, externalID: String, country: String, currency: String, amount: Money,
-                onHold: Bool = false, notificationURL: String? = nil, fields: [String: String] = [:]) {
+                onHold: Bool = false, notificationURL: String? = nil, fields: PayoutFields = [:]) {
         self.merchant = merchant
         self.externalID = externalID
         self.country = country

@@ -1,8 +1,16 @@
-/// Payouts by id. Ids are handed out in sequence from the first, so a payout's place is its id
-/// minus the first: no hashing, and creation order for free.
+/// Payouts by id, each with the bank's plan for it. Ids are handed out in sequence from the
+/// first, so a payout's place is its id minus the first: no hashing, and creation order for free.
 struct PayoutTable: Sendable {
+    /// The bank's steps for a payout, and which generation of them is current: a hold, cancel or
+    /// forced change starts a new generation, which leaves the steps already queued stale.
+    struct Plan: Sendable {
+        var timeline: [TimelineStep]
+        var generation = 0
+    }
+
     let firstID: Int
     private(set) var all: [Payout] = []
+    private var plans: [Plan] = []
 
     init(firstID: Int) {
         self.firstID = firstID
@@ -31,9 +39,22 @@ struct PayoutTable: Sendable {
     /// The id the next payout gets.
     var nextID: Int { firstID + all.count }
 
-    /// Adds the next payout; its id must be the next in sequence.
-    mutating func append(_ payout: Payout) {
+    /// Adds the next payout and its timeline; its id must be the next in sequence.
+    mutating func append(_ payout: Payout, timeline: [TimelineStep]) {
         precondition(payout.id == nextID, "payout ids are handed out in sequence")
         all.append(payout)
+        plans.append(Plan(timeline: timeline))
+    }
+
+    /// The plan of the payout with `id`, or nil.
+    func plan(_ id: Int) -> Plan? {
+        let index = id - firstID
+        return plans.indices.contains(index) ? plans[index] : nil
+    }
+
+    /// Makes the queued steps of a payout stale.
+    mutating func startNewGeneration(_ id: Int) {
+        let index = id - firstID
+        if plans.indices.contains(index) { plans[index].generation += 1 }
     }
 }

@@ -1,3 +1,4 @@
+import SandboxBank
 import SandboxD24Rules
 
 extension D24CreateFields {
@@ -19,9 +20,7 @@ extension D24CreateFields {
     }
 
     /// The fields that were sent, by wire name.
-    var wireFields: [String: String] {
-        var fields: [String: String] = [:]
-        for field in D24Field.allCases { fields[field.jsonKey] = self[field] }
-        return fields
+    var wireFields: PayoutFields {
+        PayoutFields(D24Field.allCases.compactMap { field in self[field].map { (field.jsonKey, $0) } })
     }
 }

@@ -26,7 +26,9 @@ enum D24Syntax {
 
     /// Whether `text` is empty or only whitespace.
     static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+        text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII ? scalar == " " || (0x09 ... 0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+        }
     }
 
     /// The ASCII digits of `text`, in order (separators dropped).

@@ -30,39 +30,43 @@ extension JSON {
     ///
     /// Strict RFC 8259: no comments, trailing commas, leading zeros, `NaN`/`Infinity`,
     /// unescaped control characters, lone surrogates, invalid UTF-8, or byte order mark.
-    /// If an object repeats a key, the last occurrence wins (keys are Swift `String`s, so
-    /// canonically equivalent spellings count as the same key). Containers nested deeper than
+    /// If an object repeats a key, the last occurrence wins, or with `duplicateKeys: false` the
+    /// document is rejected with "duplicate key" (keys are Swift `String`s, so canonically
+    /// equivalent spellings count as the same key). Containers nested deeper than
     /// `maxDepth` (default 256) are rejected with "nesting too deep", so hostile input
     /// cannot exhaust the stack.
     public static func parse(
         _ bytes: some Collection<UInt8>,
-        maxDepth: Int = 256
+        maxDepth: Int = 256,
+        duplicateKeys: Bool = true
     ) throws(JSONParseError) -> JSON {
         let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
-            parseBuffer(buffer, maxDepth: maxDepth)
+            parseBuffer(buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
         }
         if let contiguous {
             return try contiguous.get()
         }
         let copy = Array(bytes)
         return try copy.withUnsafeBufferPointer { buffer in
-            parseBuffer(buffer, maxDepth: maxDepth)
+            parseBuffer(buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
         }.get()
     }
 
     /// Parses exactly one JSON value from the UTF-8 contents of `string`, with the same rules as the byte overload.
     public static func parse(
         _ string: String,
-        maxDepth: Int = 256
+        maxDepth: Int = 256,
+        duplicateKeys: Bool = true
     ) throws(JSONParseError) -> JSON {
-        try parse(string.utf8, maxDepth: maxDepth)
+        try parse(string.utf8, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
     }
 
     private static func parseBuffer(
         _ buffer: UnsafeBufferPointer<UInt8>,
-        maxDepth: Int
+        maxDepth: Int,
+        duplicateKeys: Bool
     ) -> Result<JSON, JSONParseError> {
-        var parser = ByteParser(bytes: buffer, maxDepth: maxDepth)
+        var parser = ByteParser(bytes: buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
         do throws(JSONParseError) {
             return .success(try parser.parseDocument())
         } catch {
@@ -98,12 +102,15 @@ extension UInt8 {
 private struct ByteParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    /// Whether an object may repeat a key (the last one wins).
+    let duplicateKeys: Bool
     var index = 0
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicateKeys: Bool) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.duplicateKeys = duplicateKeys
     }
 
     // MARK: Document and values
@@ -193,6 +200,7 @@ private struct ByteParser {
             guard bytes[index] == .quote else {
                 throw JSONParseError(offset: index, reason: "expected string key in object")
             }
+            let keyOffset = index
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count else { throw endOfInput() }
@@ -201,7 +209,10 @@ private struct ByteParser {
             }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()  // a repeated key: the last one wins
+            if members.updateValue(try parseValue(), forKey: key) != nil, !duplicateKeys {
+                throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\"")
+            }
+            if members.count == 2 { members.reserveCapacity(16) }  // one allocation for most requests, not five
             skipWhitespace()
             guard index < bytes.count else { throw endOfInput() }
             switch bytes[index] {

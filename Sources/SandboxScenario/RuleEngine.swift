@@ -10,34 +10,67 @@ public struct RuleEngine: Sendable {
     public let rules: [Rule]
     public let defaultTimeline: [TimelineStepSpec]
     public let seed: UInt64
+    /// `rules`' timelines, and the default, ready to resolve.
+    private let plans: [Plan?]
+    private let defaultPlan: Plan
 
     public init(rules: [Rule], defaultTimeline: [TimelineStepSpec], seed: UInt64) {
         self.rules = rules
         self.defaultTimeline = defaultTimeline
         self.seed = seed
+        plans = rules.map { rule in
+            switch rule.outcome {
+            case .timeline(let steps): .one(Timeline(steps))
+            case .weighted(let choices): .weighted(choices.map { ($0.weight, Timeline($0.steps)) })
+            case .decline: nil
+            }
+        }
+        defaultPlan = .one(Timeline(defaultTimeline))
+    }
+
+    /// A rule's timeline, or its weighted choice of timelines.
+    private enum Plan: Sendable {
+        case one(Timeline)
+        case weighted([(weight: Int, timeline: Timeline)])
+    }
+
+    /// Steps whose delays are resolved per payout; resolved once when none is random, so payouts
+    /// share one array.
+    private struct Timeline: Sendable {
+        let specs: [TimelineStepSpec]
+        let fixed: [TimelineStep]?
+
+        init(_ specs: [TimelineStepSpec]) {
+            self.specs = specs
+            let random = specs.contains { if case .range = $0.after { true } else { false } }
+            var unused = SplitMix64(seed: 0)
+            fixed = random ? nil : Self.resolve(specs, &unused)
+        }
+
+        func steps(_ random: inout SplitMix64) -> [TimelineStep] {
+            fixed ?? Self.resolve(specs, &random)
+        }
+
+        private static func resolve(_ specs: [TimelineStepSpec], _ random: inout SplitMix64) -> [TimelineStep] {
+            specs.map { spec in
+                var step = spec.step
+                switch spec.after {
+                case .fixed(let duration): step.after = duration
+                case .range(let min, let max): step.after = .milliseconds(random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds))
+                case .businessDays(let days): step.businessDays = days
+                }
+                return step
+            }
+        }
     }
 
     /// The timeline for a new payout, its random choices resolved.
     public func timeline(for payout: Payout) -> [TimelineStep] {
         var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
-        let rule = rules.first { rule in
-            if case .decline = rule.outcome { return false }
-            return matches(rule, fields: payout.fields, merchant: payout.merchant)
-        }
-        let specs: [TimelineStepSpec]
-        switch rule?.outcome {
-        case .timeline(let steps)?: specs = steps
-        case .weighted(let choices)?: specs = Self.pick(choices, &random)
-        case .decline?, nil: specs = defaultTimeline
-        }
-        return specs.map { spec in
-            var step = spec.step
-            switch spec.after {
-            case .fixed(let duration): step.after = duration
-            case .range(let min, let max): step.after = .milliseconds(random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds))
-            case .businessDays(let days): step.businessDays = days
-            }
-            return step
+        let index = rules.indices.first { plans[$0] != nil && matches(rules[$0], fields: payout.fields, merchant: payout.merchant) }
+        switch index.flatMap({ plans[$0] }) ?? defaultPlan {
+        case .one(let timeline): return timeline.steps(&random)
+        case .weighted(let choices): return Self.pick(choices, &random).steps(&random)
         }
     }
 
@@ -50,7 +83,7 @@ public struct RuleEngine: Sendable {
         return nil
     }
 
-    private func matches(_ rule: Rule, fields: [String: String], merchant: String) -> Bool {
+    private func matches(_ rule: Rule, fields: PayoutFields, merchant: String) -> Bool {
         rule.when.allSatisfy { field, matcher in
             switch field {
             case "merchant": matcher.matches(merchant)
@@ -60,14 +93,14 @@ public struct RuleEngine: Sendable {
         }
     }
 
-    private static func pick(_ choices: [(weight: Int, steps: [TimelineStepSpec])], _ random: inout SplitMix64) -> [TimelineStepSpec] {
+    private static func pick(_ choices: [(weight: Int, timeline: Timeline)], _ random: inout SplitMix64) -> Timeline {
         let total = choices.reduce(0) { $0 + Int64($1.weight) }
         var roll = random.next(in: 0 ... total - 1)
         for choice in choices {
-            if roll < Int64(choice.weight) { return choice.steps }
+            if roll < Int64(choice.weight) { return choice.timeline }
             roll -= Int64(choice.weight)
         }
-        return choices[choices.count - 1].steps
+        return choices[choices.count - 1].timeline
     }
 }
 

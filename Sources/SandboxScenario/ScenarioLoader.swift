@@ -22,7 +22,7 @@ public enum ScenarioLoader {
     /// Loads a scenario from its bytes; `file` names it in messages.
     public static func load(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
         let json: JSON
-        do { json = try JSON.parse(bytes) } catch {
+        do { json = try JSON.parse(bytes, duplicateKeys: false) } catch {
             throw ScenarioError(file: file, path: "", expected: "valid JSON (\(error))")
         }
         let root = ScenarioNode(value: json, path: "", file: file)

@@ -175,6 +175,13 @@ let acceptedDocuments: [String] = [
 struct JSONParserTests {
     // MARK: Accepted values
 
+    @Test func aRepeatedKeyKeepsTheLastValueUnlessDuplicatesAreRefused() throws {
+        let text = #"{"a": 1, "b": {"c": 2, "c": 3}}"#
+        #expect(try JSON.parse(text) == ["a": 1, "b": ["c": 3]])
+        #expect(throws: JSONParseError(offset: 23, reason: #"duplicate key "c""#)) { try JSON.parse(text, duplicateKeys: false) }
+        #expect(try JSON.parse(#"{"a": {"c": 1}, "b": {"c": 2}}"#, duplicateKeys: false) == ["a": ["c": 1], "b": ["c": 2]])
+    }
+
     @Test func parsesEveryValueKind() throws {
         #expect(try JSON.parse("null") == .null)
         #expect(try JSON.parse("true") == .bool(true))

@@ -79,6 +79,7 @@ private func error(_ text: String) -> String? {
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         ("[1]", "x.json: (top level): expected an object"),
         (#"{"name": "#, "x.json: (top level): valid JSON (unexpected end of input at byte offset 9)"),
+        (#"{"bank": {"default": [], "default": []}}"#, #"x.json: (top level): valid JSON (duplicate key "default" at byte offset 25)"#),
     ])
     func errorsNameTheFileThePathAndWhatWasExpected(text: String, message: String) {
         #expect(error(text) == message)
