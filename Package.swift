@@ -11,7 +11,8 @@ let package = Package(
     targets: [
         // Layer 0: platform shim and leaf utilities.
         .target(name: "CEpoll"),
-        .target(name: "SandboxCrypto"),
+        .target(name: "CSHA256"),
+        .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
         // Layer 1: HTTP/1.1 server and client on epoll.
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),

@@ -5,6 +5,7 @@ import SandboxD24
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import Synchronization
 
 // Each step either holds (nil) or says what was expected and what happened instead.
 
@@ -96,7 +97,9 @@ extension ScenarioRunner {
     }
 
     /// Many creates through the sandbox's handler in-process (no socket): a load scenario's bulk.
-    /// The fields and the signing key are prepared once; only the external id changes.
+    /// The fields and the signing key are prepared once; only the external id changes. Requests
+    /// are built and signed in batches on every core, then sent one by one in order (so ids and
+    /// outcomes stay the same from run to run).
     private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant login: String, prefix: String) -> String? {
         guard let merchant = sandbox.bank.merchant(login: login) else { return "create_cashouts: no merchant \"\(login)\"" }
         // One serialisation with a marker for the external id; each body splices the id in.
@@ -105,17 +108,35 @@ extension ScenarioRunner {
         guard let at = template.firstRange(of: Array(marker.utf8)) else { return "create_cashouts: external_id is fixed by \"fields\"" }
         let (head, tail) = (Array(template[..<at.lowerBound]), Array(template[at.upperBound...]))
         let key = HMACSHA256.Key(merchant.secret)
-        for index in 1 ... count {
+        let request = { @Sendable (index: Int) -> HTTPRequest in
             let body = head + Array("\(prefix)-\(index)".utf8) + tail
             let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))
-            let request = HTTPRequest(method: "POST", target: "/v3/cashout",
-                                      headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: body)
-            let response = sandbox.respond(to: request)
-            guard response.status == 200 else {
-                return "create_cashouts: create \(index) of \(count): expected status 200, got \(response.status) \(response.bodyText)"
+            return HTTPRequest(method: "POST", target: "/v3/cashout",
+                               headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: body)
+        }
+        for batch in stride(from: 1, through: count, by: 4096) {
+            let indices = batch ... min(count, batch + 4095)
+            for (index, request) in zip(indices, Self.build(indices, request)) {
+                let response = sandbox.respond(to: request)
+                guard response.status == 200 else {
+                    return "create_cashouts: create \(index) of \(count): expected status 200, got \(response.status) \(response.bodyText)"
+                }
             }
         }
         return nil
+    }
+
+    /// `make` applied to every index, split across the cores; results in order.
+    private static func build<T: Sendable>(_ indices: ClosedRange<Int>, _ make: @Sendable @escaping (Int) -> T) -> [T] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count / 256))
+        let parts = Mutex([[T]](repeating: [], count: workers))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let share = indices.count / workers, start = indices.lowerBound + worker * share
+            let end = worker == workers - 1 ? indices.upperBound : start + share - 1
+            let part = (start ... end).map(make)
+            parts.withLock { $0[worker] = part }
+        }
+        return parts.withLock { $0.flatMap { $0 } }
     }
 
     private mutating func send(_ request: Step.Request, expect: Step.Expectation?, save: [String: String]) -> String? {

@@ -37,7 +37,6 @@ public struct ScenarioRunner {
         }
         let sandbox: Sandbox
         do { sandbox = try Sandbox.launch(configuration) } catch { return result((0, "could not start a sandbox: \(error)")) }
-        defer { sandbox.stop() }
         var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
         var failure: (Int, String)?
         for (index, step) in scenario.steps.enumerated() {
@@ -46,8 +45,12 @@ public struct ScenarioRunner {
                 break
             }
         }
+        sandbox.stop()
         var outcome = result(failure)
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }
+        // A load scenario leaves hundreds of megabytes of objects: most often freed on another
+        // thread (whichever lets go last), so the result and the next scenario need not wait.
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(sandbox) {} }
         return outcome
     }
 

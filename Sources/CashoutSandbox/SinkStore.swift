@@ -34,6 +34,13 @@ public final class SinkStore: Sendable {
     private struct Sink {
         var received: [Received] = []
         var answers: [Int] = []
+
+        /// Records a request with the next scripted answer (200 when none is left); returns the answer.
+        mutating func receive(_ request: (_ answer: Int) -> Received) -> Int {
+            let answer = answers.isEmpty ? 200 : answers.removeFirst()
+            received.append(request(answer))
+            return answer
+        }
     }
 
     private let sinks = Mutex<[String: Sink]>([:])
@@ -47,10 +54,9 @@ public final class SinkStore: Sendable {
 
     func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?, content: Content) -> Int {
         sinks.withLock { sinks in
-            let status = sinks[name]?.answers.isEmpty == false ? sinks[name]!.answers.removeFirst() : 200
-            sinks[name, default: Sink()].received.append(
-                Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: status))
-            return status
+            sinks[name, default: Sink()].receive { answer in
+                Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: answer)
+            }
         }
     }
 

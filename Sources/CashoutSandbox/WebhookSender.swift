@@ -11,6 +11,15 @@ final class WebhookSender: Sendable {
         var bank: Bank?
         /// `http://127.0.0.1:PORT/sandbox/sink/` and the like, for each address the server is on.
         var sinkPrefixes: [String] = []
+        /// Where each URL seen so far leads (a run sends to few URLs, many times).
+        var routes: [String: Route] = [:]
+    }
+
+    /// Where a notification URL leads.
+    private enum Route {
+        /// One of the sandbox's own sinks: its name and the request path.
+        case sink(name: String, path: String)
+        case remote
     }
 
     private let links = Mutex(Links())
@@ -43,27 +52,41 @@ final class WebhookSender: Sendable {
     }
 
     func send(_ notification: StatusNotification) -> DeliveryOutcome {
-        let (bank, prefixes) = links.withLock { ($0.bank, $0.sinkPrefixes) }
-        guard let url = notification.url, let bank, let merchant = bank.merchant(login: notification.merchant) else {
+        guard let url = notification.url, let (bank, route) = route(url),
+              let secret = bank.merchant(login: notification.merchant, \.secret) else {
             return DeliveryOutcome(error: "not sent: no URL or merchant")
         }
-        let key = keys.key(for: merchant)
         let contentType = "application/x-www-form-urlencoded"
-        // Scheme and host compare without case, as URLs do; anything else is sent over HTTP.
-        if let prefix = prefixes.first(where: { Self.hasPrefixIgnoringASCIICase(url, $0) }),
-           case let name = String(url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "/" }), !name.isEmpty {
-            let path = String(url.dropFirst(prefix.count - "/sandbox/sink/".count))
+        if case .sink(let name, let path) = route {
+            // Rendered when read, from the secret (a prepared key is ten times its size).
             let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: contentType,
-                                       content: .rendered { D24Notification.formBody(notification, key: key) })
+                                       content: .rendered { D24Notification.formBody(notification, secret: secret) })
             return DeliveryOutcome(status: status)
         }
-        let body = D24Notification.formBody(notification, key: key)
+        let body = D24Notification.formBody(notification, key: keys.key(secret: secret))
         do {
             let response = try HTTPClient.send(method: "POST", url: url, headers: ["Content-Type": contentType],
                                                body: Array(body.utf8), timeout: timeout.withLock { $0 })
             return DeliveryOutcome(status: response.status, body: String(response.bodyText.prefix(500)))
         } catch {
             return DeliveryOutcome(error: "\(error)")
+        }
+    }
+
+    /// The bank, and where `url` leads: one of the sandbox's own sinks when it starts with one of
+    /// its addresses (scheme and host compared without case, as URLs do), anywhere else over HTTP.
+    private func route(_ url: String) -> (Bank, Route)? {
+        links.withLock { links in
+            guard let bank = links.bank else { return nil }
+            if let known = links.routes[url] { return (bank, known) }
+            var route = Route.remote
+            if let prefix = links.sinkPrefixes.first(where: { Self.hasPrefixIgnoringASCIICase(url, $0) }),
+               case let name = String(url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "/" }), !name.isEmpty {
+                route = .sink(name: name, path: String(url.dropFirst(prefix.count - "/sandbox/sink/".count)))
+            }
+            if links.routes.count > 10_000 { links.routes.removeAll() }  // every payout its own URL: keep it bounded
+            links.routes[url] = route
+            return (bank, route)
         }
     }
 

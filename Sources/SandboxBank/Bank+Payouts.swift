@@ -32,7 +32,7 @@ extension Bank {
                 id: id, merchant: merchant.login, externalID: request.externalID, country: request.country,
                 currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
                 notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
-                history: [StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)])
+                history: Self.history(StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)))
             s.payouts.append(payout, timeline: s.configuration.timeline(payout))
             s.externalIDs[merchant.login, default: [:]][request.externalID] = id
             s.usage[merchant.login, default: [:]][day, default: .zero] += settlement
@@ -89,13 +89,22 @@ extension Bank {
             appendLedger(&s, merchant: merchant, payoutID: payoutID, kind: .refund, amount: payout.settlementAmount, at: time)
         }
         let notification = StatusNotification(
-            id: s.notifications.count + 1, payoutID: payoutID, merchant: payout.merchant, externalID: payout.externalID,
-            status: step.status, changedAt: time, bankReferenceID: payout.bankReferenceID, statusReason: payout.statusReason,
-            comments: payout.fields["comments"], url: payout.notificationURL,
+            change: .init(id: s.notifications.count + 1, payoutID: payoutID, merchant: payout.merchant, externalID: payout.externalID,
+                          status: step.status, changedAt: time, bankReferenceID: payout.bankReferenceID,
+                          statusReason: payout.statusReason, comments: payout.fields["comments"], url: payout.notificationURL),
             state: payout.notificationURL == nil ? .noURL : .pending, attempts: [],
             nextAttemptAt: payout.notificationURL == nil ? nil : time)
         s.notifications.append(notification)
         if notification.url != nil { s.queue.schedule(.delivery(notificationID: notification.id), at: time) }
+    }
+
+    /// A history starting with `first`, with room for the usual few changes (growing one at a
+    /// time would reallocate it on each).
+    private static func history(_ first: StatusChange) -> [StatusChange] {
+        var history: [StatusChange] = []
+        history.reserveCapacity(4)
+        history.append(first)
+        return history
     }
 
     func scheduleTimeline(_ s: inout State, payoutID: Int, from time: VirtualTime) {

@@ -97,6 +97,11 @@ public final class Bank: Sendable {
         state.withLock { $0.merchants[login] }
     }
 
+    /// One part of a merchant (`bank.merchant(login: "acme", \.secret)`), without copying the rest.
+    public func merchant<Part: Sendable>(login: String, _ part: (Merchant) -> Part) -> Part? {
+        state.withLock { s in s.merchants[login].map(part) }
+    }
+
     /// Why a merchant could not be changed.
     public enum MerchantChangeError: Error, Sendable, Equatable {
         /// `change` refused: the text says which field and why.

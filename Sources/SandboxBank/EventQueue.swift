@@ -24,33 +24,36 @@ struct EventQueue: Sendable {
     var first: Event? { heap.first }
     var events: [Event] { heap.sorted { $0.precedes($1) } }
 
+    // Both directions move a hole rather than swapping: each step copies one event, not three.
+
     mutating func schedule(_ kind: Kind, at time: VirtualTime) {
         sequence += 1
-        heap.append(Event(at: time.milliseconds, sequence: sequence, kind: kind))
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
+        let event = Event(at: time.milliseconds, sequence: sequence, kind: kind)
+        heap.append(event)
+        var hole = heap.count - 1
+        while hole > 0 {
+            let parent = (hole - 1) / 2
+            guard event.precedes(heap[parent]) else { break }
+            heap[hole] = heap[parent]
+            hole = parent
         }
+        heap[hole] = event
     }
 
     mutating func popFirst() -> Event? {
-        guard !heap.isEmpty else { return nil }
-        heap.swapAt(0, heap.count - 1)
-        let first = heap.removeLast()
-        var parent = 0
+        guard let first = heap.first else { return nil }
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return first }
+        var hole = 0
         while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
-            if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
-            guard smallest != parent else { break }
-            heap.swapAt(parent, smallest)
-            parent = smallest
+            var child = 2 * hole + 1
+            guard child < heap.count else { break }
+            if child + 1 < heap.count, heap[child + 1].precedes(heap[child]) { child += 1 }
+            guard heap[child].precedes(last) else { break }
+            heap[hole] = heap[child]
+            hole = child
         }
+        heap[hole] = last
         return first
     }
 }

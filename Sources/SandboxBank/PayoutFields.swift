@@ -18,6 +18,7 @@ public struct PayoutFields: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     /// Later values of the same name replace earlier ones.
     public init<S: Sequence<(String, String)>>(_ pairs: S) {
+        list.reserveCapacity(pairs.underestimatedCount)
         for (name, value) in pairs { self[name] = value }
     }
 

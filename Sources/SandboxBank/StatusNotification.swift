@@ -15,22 +15,60 @@ public struct StatusNotification: Sendable, Equatable {
         case noURL
     }
 
-    public let id: Int
-    public let payoutID: Int
-    public let merchant: String
-    public let externalID: String
+    /// What changed: fixed once made, shared by every copy (a notification is copied to be
+    /// sent and kept by whoever renders it later, so a copy costs one reference, not ten).
+    final class Change: Sendable {
+        let id: Int
+        let payoutID: Int
+        let merchant: String
+        let externalID: String
+        let status: PayoutStatus
+        let changedAt: VirtualTime
+        let bankReferenceID: String?
+        let statusReason: String?
+        let comments: String?
+        let url: String?
+
+        init(id: Int, payoutID: Int, merchant: String, externalID: String, status: PayoutStatus, changedAt: VirtualTime,
+             bankReferenceID: String?, statusReason: String?, comments: String?, url: String?) {
+            self.id = id
+            self.payoutID = payoutID
+            self.merchant = merchant
+            self.externalID = externalID
+            self.status = status
+            self.changedAt = changedAt
+            self.bankReferenceID = bankReferenceID
+            self.statusReason = statusReason
+            self.comments = comments
+            self.url = url
+        }
+    }
+
+    let change: Change
+    public var id: Int { change.id }
+    public var payoutID: Int { change.payoutID }
+    public var merchant: String { change.merchant }
+    public var externalID: String { change.externalID }
     /// The status the payout changed to.
-    public let status: PayoutStatus
+    public var status: PayoutStatus { change.status }
     /// When it changed (virtual clock).
-    public let changedAt: VirtualTime
-    public let bankReferenceID: String?
-    public let statusReason: String?
-    public let comments: String?
-    public let url: String?
+    public var changedAt: VirtualTime { change.changedAt }
+    public var bankReferenceID: String? { change.bankReferenceID }
+    public var statusReason: String? { change.statusReason }
+    public var comments: String? { change.comments }
+    public var url: String? { change.url }
     public internal(set) var state: State
     public internal(set) var attempts: [DeliveryAttempt]
     /// When the next attempt is due, while pending.
     public internal(set) var nextAttemptAt: VirtualTime?
+
+    public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
+        let (a, b) = (lhs.change, rhs.change)
+        return a.id == b.id && a.payoutID == b.payoutID && a.merchant == b.merchant && a.externalID == b.externalID
+            && a.status == b.status && a.changedAt == b.changedAt && a.bankReferenceID == b.bankReferenceID
+            && a.statusReason == b.statusReason && a.comments == b.comments && a.url == b.url
+            && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt
+    }
 }
 
 /// One try at delivering a notification.

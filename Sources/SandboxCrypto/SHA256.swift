@@ -1,9 +1,12 @@
 // SHA-256 as specified in FIPS 180-4, "Secure Hash Standard (SHS)", section 6.2.
 //
-// Pure Swift, no Foundation. The hasher keeps its chaining state in eight
+// Swift, no Foundation; the compression function uses the x86 SHA extensions when
+// the processor has them (CSHA256). The hasher keeps its chaining state in eight
 // `UInt32` stored properties and its partial block in a fixed 64-byte tuple, and
 // the message schedule lives in a stack-allocated temporary buffer, so hashing
 // never allocates on the heap except for the 32-byte result array.
+
+import CSHA256
 
 /// A streaming SHA-256 hasher (FIPS 180-4).
 ///
@@ -31,7 +34,7 @@ public struct SHA256: Sendable {
 
     /// The eight 32-bit working hash values H0…H7.
     @usableFromInline
-    struct State: Sendable {
+    struct State: Sendable, Equatable {
         @usableFromInline var h0: UInt32 = 0x6a09_e667
         @usableFromInline var h1: UInt32 = 0xbb67_ae85
         @usableFromInline var h2: UInt32 = 0x3c6e_f372
@@ -251,11 +254,33 @@ public struct SHA256: Sendable {
         (x &>> n) | (x &<< (32 &- n))
     }
 
+    /// Whether compression uses the processor's SHA extensions (x86 SHA-NI), about three
+    /// times faster than the portable code; the same digests either way (tested).
+    static let usesHardware = csha256_hardware_available() != 0
+
     /// Runs the SHA-256 compression function over `count` consecutive 64-byte
-    /// blocks starting at `blocks` (FIPS 180-4 §6.2.2). The message schedule
-    /// W0…W63 lives in one stack-allocated temporary buffer for all blocks.
+    /// blocks starting at `blocks` (FIPS 180-4 §6.2.2).
     @usableFromInline
     static func compress(_ state: inout State, blocks: UnsafeRawPointer, count: Int) {
+        if usesHardware {
+            compressWithHardware(&state, blocks: blocks, count: count)
+        } else {
+            compressPortably(&state, blocks: blocks, count: count)
+        }
+    }
+
+    static func compressWithHardware(_ state: inout State, blocks: UnsafeRawPointer, count: Int) {
+        var words = (state.h0, state.h1, state.h2, state.h3, state.h4, state.h5, state.h6, state.h7)
+        withUnsafeMutableBytes(of: &words) { words in
+            csha256_hardware_compress(words.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt32.self),
+                                      blocks.assumingMemoryBound(to: UInt8.self), count)
+        }
+        (state.h0, state.h1, state.h2, state.h3, state.h4, state.h5, state.h6, state.h7) = words
+    }
+
+    /// The compression in portable Swift. The message schedule W0…W63 lives in one
+    /// stack-allocated temporary buffer for all blocks.
+    static func compressPortably(_ state: inout State, blocks: UnsafeRawPointer, count: Int) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             roundConstants.withUnsafeBufferPointer { k in
                 var block = blocks

@@ -11,11 +11,16 @@ public final class D24SigningKeys: Sendable {
 
     /// The prepared key of a merchant's secret.
     public func key(for merchant: Merchant) -> HMACSHA256.Key {
+        key(secret: merchant.secret)
+    }
+
+    /// The prepared key of a secret.
+    public func key(secret: String) -> HMACSHA256.Key {
         keys.withLock { keys in
-            if let key = keys[merchant.secret] { return key }
-            let key = HMACSHA256.Key(merchant.secret)
+            if let key = keys[secret] { return key }
+            let key = HMACSHA256.Key(secret)
             if keys.count > 10_000 { keys.removeAll() }  // secrets rotated by a long run: keep it bounded
-            keys[merchant.secret] = key
+            keys[secret] = key
             return key
         }
     }

@@ -7,7 +7,7 @@ enum D24GenericChecks {
     /// The generic refusal for `field`, or `nil` when it passes.
     static func check(_ field: D24Field, in request: D24Request) -> D24FieldError? {
         if let raw = request.fields[field], let limit = field.maxLength(country: request.country),
-           raw.count > limit {
+           raw.utf8.count > limit, raw.count > limit {  // bytes first: counting characters is slow
             return .invalid(field)
         }
         let value = request.value(field)

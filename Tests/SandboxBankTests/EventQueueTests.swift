@@ -1,0 +1,48 @@
+import Testing
+@testable import SandboxBank
+
+struct EventQueueTests {
+    /// Events come out in time order, ties in the order they were scheduled, however schedules
+    /// and pops interleave: compared with a plain sorted list on random operations.
+    @Test func eventsComeOutInTimeOrderAndTiesInScheduleOrder() {
+        var random = SplitMix64Stand(seed: 42)
+        for round in 0 ..< 50 {
+            var queue = EventQueue()
+            var expected: [(at: Int64, id: Int)] = []
+            var next = 0
+            for _ in 0 ..< 500 {
+                if random.next() % 3 == 0, !expected.isEmpty {
+                    let popped = queue.popFirst()
+                    let first = expected.indices.min { (expected[$0].at, expected[$0].id) < (expected[$1].at, expected[$1].id) }!
+                    #expect(popped?.at == expected[first].at, "round \(round)")
+                    #expect(popped?.kind == .delivery(notificationID: expected[first].id), "round \(round)")
+                    expected.remove(at: first)
+                } else {
+                    next += 1
+                    let at = Int64(random.next() % 20)  // few distinct times: many ties
+                    queue.schedule(.delivery(notificationID: next), at: VirtualTime(milliseconds: at))
+                    expected.append((at, next))
+                }
+            }
+            while let event = queue.popFirst() {
+                let first = expected.indices.min { (expected[$0].at, expected[$0].id) < (expected[$1].at, expected[$1].id) }!
+                #expect(event.kind == .delivery(notificationID: expected[first].id))
+                expected.remove(at: first)
+            }
+            #expect(expected.isEmpty && queue.isEmpty)
+        }
+    }
+}
+
+/// A seeded generator for the test (the bank module has none of its own).
+private struct SplitMix64Stand {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
