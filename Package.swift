@@ -24,9 +24,14 @@ let package = Package(
         .target(name: "SandboxD24", dependencies: ["SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
         // Layer 3: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
+        // Layer 3: what integrators load into their own tools: the dashboard page, and the OpenAPI
+        // document and Postman collection.
+        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
+        .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxCrypto"]),
-        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario"]),
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxScenario", "SandboxJSON",
+                                                       "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),

@@ -1,6 +1,8 @@
 import Foundation
+import SandboxAPIDocs
 import SandboxBank
 import SandboxD24
+import SandboxDashboard
 import SandboxHTTP
 import SandboxScenario
 
@@ -101,6 +103,8 @@ public final class Sandbox: Sendable {
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         D24API(bank: bank).register(in: &router)
+        Dashboard.register(in: &router)
+        APIDocs.register(in: &router)
         AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
                  layers: ScenarioLayers(setup)).register(in: &router)
         let handler = faults.wrap(router.respond)

@@ -17,6 +17,8 @@ public enum CLI {
           sign       Print the Payload-Signature of a request body (or a notification control)
           validate   Check scenario files without running them
           test       Run scenario files with steps as a test suite (JUnit XML with --junit)
+          openapi    Print the OpenAPI 3.1 document
+          postman    Print the Postman collection (or, with --environment, its environment)
           help       Show this help, or a command's: cashout-sandbox help serve
 
         Options:
@@ -24,7 +26,9 @@ public enum CLI {
           --version  Show the version
         """
 
-    static let commands: [any Command.Type] = [ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self]
+    static let commands: [any Command.Type] = [
+        ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, OpenAPICommand.self, PostmanCommand.self,
+    ]
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {

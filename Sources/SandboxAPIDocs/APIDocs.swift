@@ -1,0 +1,20 @@
+import SandboxHTTP
+import SandboxJSON
+
+/// The machine-readable descriptions integrators load into their tools: the OpenAPI 3.1
+/// document (`GET /openapi.json`) and the Postman collection and environment
+/// (`GET /postman.json`, `GET /postman/environment.json`). Each names the server by the address
+/// the request came in on, so an import works as is.
+public enum APIDocs {
+    /// Adds the documents' routes to `router`.
+    public static func register(in router: inout Router) {
+        router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request))) }
+        router.add("GET /postman.json") { request in .json(PostmanCollection.collection(baseURL: baseURL(of: request))) }
+        router.add("GET /postman/environment.json") { request in .json(PostmanCollection.environment(baseURL: baseURL(of: request))) }
+    }
+
+    /// `http://` and the request's `Host`, or the loopback default.
+    static func baseURL(of request: HTTPRequest) -> String {
+        "http://\(request.headers["Host"] ?? "127.0.0.1:8080")"
+    }
+}
