@@ -6,6 +6,7 @@ let package = Package(
     name: "CashoutSandbox",
     products: [
         .library(name: "CashoutSandbox", targets: ["CashoutSandbox"]),
+        .library(name: "CashoutSandboxTesting", targets: ["CashoutSandboxTesting"]),
         .executable(name: "cashout-sandbox", targets: ["cashout-sandbox"]),
     ],
     targets: [
@@ -31,6 +32,9 @@ let package = Package(
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxScenario", "SandboxJSON",
                                                        "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
+        // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
+        .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",
+                                                              "SandboxScenario", "SandboxCrypto"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
@@ -42,6 +46,7 @@ let package = Package(
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),
         .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
+        .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP"]),
     ]
 )

@@ -1,0 +1,123 @@
+@_exported import CashoutSandbox
+import Foundation
+@_exported import SandboxBank
+import SandboxScenario
+
+// What a Swift team's tests need from an in-process sandbox (DESIGN.md, "In-process"):
+//
+//     let sandbox = try await Sandbox.start(scenario: .file("scenarios/late-reversal.json"))
+//     defer { sandbox.stop() }
+//     // point the client under test at sandbox.baseURL with sandbox.defaultMerchant
+//     try await sandbox.advance(by: .days(2))
+//     #expect(sandbox.cashout(externalID: "order-1")?.status == .rejected)
+//     #expect(sandbox.webhooks(to: "order-1").count == 3)
+
+/// Where a test's scenario comes from.
+public enum ScenarioSource: Sendable {
+    /// A scenario file (relative paths from the current directory).
+    case file(String)
+    /// A scenario's JSON text.
+    case json(String)
+    /// The built-in default bank only.
+    case builtIn
+}
+
+/// A scenario that could not be loaded: the loader's message (file, JSON path, what was expected).
+public struct ScenarioLoadError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+extension Sandbox {
+    /// Starts a sandbox for a test: a free port on 127.0.0.1, a manual clock (time moves only by
+    /// `advance(by:)`) starting at 2026-01-05T09:00:00Z unless the scenario says otherwise, and
+    /// the scenario's merchants and bank, with `seed` fixing every random choice.
+    public static func start(scenario: ScenarioSource = .builtIn, seed: UInt64? = nil) async throws -> Sandbox {
+        var configuration = Configuration()
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.seed = seed
+        do throws(ScenarioError) {
+            switch scenario {
+            case .file(let path): configuration.scenarios = [try ScenarioLoader.load(file: path)]
+            case .json(let text): configuration.scenarios = [try ScenarioLoader.load(Array(text.utf8), file: "scenario.json")]
+            case .builtIn: break
+            }
+        } catch {
+            throw ScenarioLoadError(description: "\(error)")
+        }
+        if let start = configuration.scenarios.first?.clockStart { configuration.clockStart = start }
+        return try await start(configuration)
+    }
+
+    /// The merchant every sandbox has unless a scenario replaces it: `sandbox_login`,
+    /// `sandbox_pass`, secret `sandbox_secret`.
+    public var defaultMerchant: Merchant {
+        bank.merchant(login: Merchant.sandboxDefault.login) ?? .sandboxDefault
+    }
+
+    /// A merchant by login, with its current balance.
+    public func merchant(_ login: String) -> Merchant? {
+        bank.merchant(login: login)
+    }
+
+    /// Moves the virtual clock forward, running every bank step and webhook delivery due on the
+    /// way, in time order (webhooks to other servers are sent for real, so this may wait on them).
+    public func advance(by duration: Duration) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                _ = self.bank.advance(by: duration)
+                done.resume()
+            }
+        }
+    }
+
+    /// Moves the clock to the next scheduled bank event and runs it; false when none is left.
+    @discardableResult
+    public func advanceToNextEvent() async -> Bool {
+        await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.global().async { done.resume(returning: self.bank.advanceToNextEvent() > 0) }
+        }
+    }
+
+    // MARK: - Cashouts, webhooks, ledger
+
+    /// A merchant's cashout by its `external_id` (the default merchant's unless told).
+    public func cashout(externalID: String, merchant: String = Merchant.sandboxDefault.login) -> Cashout? {
+        bank.payout(merchant: merchant, externalID: externalID).map(Cashout.init)
+    }
+
+    /// A cashout by the `cashout_id` the API answered.
+    public func cashout(id: Int) -> Cashout? {
+        bank.payout(id: id).map(Cashout.init)
+    }
+
+    /// Cashouts in creation order, optionally of one merchant and in one status.
+    public func cashouts(merchant: String? = nil, status: Cashout.Status? = nil) -> [Cashout] {
+        bank.payouts(merchant: merchant).map(Cashout.init).filter { status == nil || $0.status == status }
+    }
+
+    /// The notifications of a cashout, one per status change, oldest first, with their delivery
+    /// attempts.
+    public func webhooks(to externalID: String, merchant: String = Merchant.sandboxDefault.login) -> [Webhook] {
+        guard let payout = bank.payout(merchant: merchant, externalID: externalID) else { return [] }
+        let secret = bank.merchant(login: merchant)?.secret ?? ""
+        return bank.notifications(payoutID: payout.id).map { Webhook($0, secret: secret) }
+    }
+
+    /// A merchant's balance movements, oldest first.
+    public func ledger(of merchant: String = Merchant.sandboxDefault.login) -> [LedgerEntry] {
+        bank.ledger(merchant: merchant)
+    }
+
+    /// A merchant's available balance.
+    public func balance(of merchant: String = Merchant.sandboxDefault.login) -> Money? {
+        bank.merchant(login: merchant)?.balance
+    }
+}
+
+extension Duration {
+    /// `count` hours.
+    public static func hours(_ count: Int) -> Duration { .seconds(count * 3600) }
+    /// `count` days of 24 hours.
+    public static func days(_ count: Int) -> Duration { .seconds(count * 86400) }
+}

@@ -1,0 +1,56 @@
+import SandboxJSON
+
+// The sandbox's admin calls (/sandbox/...; CashoutSandbox/AdminAPI*.swift): three cashouts, one
+// forced through deliver, complete and a late rejection, one rejected at once, and one left to the
+// bank's timeline while the clock is advanced; then its webhooks and the sink that received them.
+
+extension PostmanCollection {
+    /// `POST /sandbox/cashouts/{id}/actions` on the cashout saved in `variable`.
+    static func force(_ name: String, _ variable: String, _ body: String, expect status: Int = 200, tests: [String]) -> Item {
+        Item(name, "POST", "/sandbox/cashouts/{{\(variable)}}/actions", body: body, expect: status, tests: tests)
+    }
+
+    static var adminRequests: [Item] {
+        [
+            Item("Health", "GET", "/sandbox/health", expect: 200, tests: [expect("status", "'ok'")]),
+            Item("Clock", "GET", "/sandbox/clock", expect: 200, description: "Mode, now and the next scheduled event."),
+            Item("Clear the sink", "DELETE", "/sandbox/sink/postman", expect: 204),
+
+            create("Create a cashout to force", externalID: "adminExternalId", cashoutID: "adminCashoutId"),
+            force("Force deliver", "adminCashoutId", body(["action": "deliver"]),
+                  tests: [expect("status", "'DELIVERED'")]),
+            force("Force complete", "adminCashoutId", body(["action": "complete", "bank_reference_id": "E2E-POSTMAN"]),
+                  tests: [expect("status", "'COMPLETED'")]),
+            force("Force late reject (826)", "adminCashoutId", body(["action": "reject", "rejection_code": .literal("826")]),
+                  tests: [expect("status", "'REJECTED'"), expect("returned_after_completion", "true"), expect("rejection_code", "826")]),
+            force("Force a change the lifecycle forbids (409)", "adminCashoutId", body(["action": "complete"]), expect: 409,
+                  tests: [expect("from", "'REJECTED'"), expect("to", "'COMPLETED'")]),
+
+            create("Create a cashout to reject", externalID: "rejectExternalId", cashoutID: "rejectCashoutId"),
+            force("Force reject (801)", "rejectCashoutId", body(["action": "reject", "rejection_code": .literal("801")]),
+                  tests: [expect("status", "'REJECTED'"), expect("rejection_code", "801")]),
+
+            create("Create a cashout for the clock", externalID: "timelineExternalId", cashoutID: "timelineCashoutId"),
+            Item("Advance the clock to the next event", "POST", "/sandbox/clock/advance", body: body(["to_next_event": .literal("true")]),
+                 expect: 200, description: "Runs the next scheduled bank event (and its webhooks).",
+                 tests: ["pm.test('events_applied', function () { pm.expect(typeof pm.response.json().events_applied).to.eql('number'); });"]),
+            Item("Advance the clock by 1 minute", "POST", "/sandbox/clock/advance", body: body(["by": "1m"]), expect: 200,
+                 description: "Also {\"to\":\"2026-01-07T00:00:00Z\"}. Every event due on the way runs, in time order."),
+            Item("Cashout (admin view)", "GET", "/sandbox/cashouts/{{timelineCashoutId}}", expect: 200,
+                 description: "Fields, status history, scheduled bank steps and webhooks.",
+                 tests: [expect("status", "'COMPLETED'")]),
+            Item("Cashouts", "GET", "/sandbox/cashouts?merchant={{apiKey}}", expect: 200),
+            Item("Webhooks of a cashout", "GET", "/sandbox/webhooks?cashout_id={{timelineCashoutId}}", expect: 200,
+                 tests: [save("webhooks[0].id", as: "webhookId")]),
+            Item("Redeliver a webhook", "POST", "/sandbox/webhooks/{{webhookId}}/redeliver", expect: 200),
+            Item("Read the sink", "GET", "/sandbox/sink/postman", expect: 200,
+                 description: "The notifications the built-in receiver got, with their forms decoded.",
+                 tests: ["pm.test('notifications received', function () { pm.expect(pm.response.json().requests.length > 0).to.eql(true); });"]),
+            Item("Script the sink's answers", "PUT", "/sandbox/sink/postman", body: body(["answers": .literal("[500, 200]")]), expect: 204,
+                 description: "Its next answers, one per request: here a failure then a success, to see a retry."),
+            Item("Ledger", "GET", "/sandbox/ledger?merchant={{apiKey}}", expect: 200),
+            Item("Merchants", "GET", "/sandbox/merchants", expect: 200),
+            Item("No such cashout (404)", "GET", "/sandbox/cashouts/999999999", expect: 404),
+        ]
+    }
+}

@@ -1,0 +1,101 @@
+import SandboxJSON
+
+// The merchant's D24 calls and their refusals. Codes and messages are the sandbox's own
+// (SandboxD24/D24Error.swift), HTTP statuses those of its decision table: 401 for credentials and
+// signature, 400 for malformed JSON and KYC, 412 for the rest.
+
+extension PostmanCollection {
+    /// A Brazilian cashout of BRL 100.00 whose notifications go to the sandbox's sink `postman`,
+    /// with the external id in `variable` (by default a fresh one: see `signatureScript`).
+    static func createBody(externalID variable: String = "newExternalId", amount: String = "100.00",
+                           beneficiaryName: String = "Ana") -> String {
+        body([
+            "login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "external_id": .string("{{\(variable)}}"),
+            "country": "BR", "currency": "BRL", "amount": .string(amount),
+            "document_id": "01716001340", "document_type": "CPF",
+            "beneficiary_name": .string(beneficiaryName), "beneficiary_lastname": "Silva",
+            "bank_code": "001", "bank_account": "3423422-7", "bank_branch": "1234", "account_type": "C",
+            "notification_url": "{{baseUrl}}/sandbox/sink/postman",
+        ])
+    }
+
+    /// `POST /v3/cashout` with a fresh external id, saving it in `externalID` and the answer's id in `cashoutID`.
+    static func create(_ name: String, externalID: String, cashoutID: String, description: String? = nil) -> Item {
+        Item(name, "POST", "/v3/cashout", body: createBody(), expect: 200, description: description,
+             tests: ["pm.test('cashout_id is a string', function () { pm.expect(typeof pm.response.json().cashout_id).to.eql('string'); });",
+                     save("cashout_id", as: cashoutID),
+                     "pm.collectionVariables.set('\(externalID)', pm.collectionVariables.get('newExternalId'));"])
+    }
+
+    static func statusBody(_ status: String) -> String {
+        body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("{{cashoutId}}"), "status": .string(status)])
+    }
+
+    static var d24Requests: [Item] {
+        [
+            create("Create cashout", externalID: "externalId", cashoutID: "cashoutId",
+                   description: "POST /v3/cashout: answers {\"cashout_id\":\"1000001\"}. The collection's script picks a new external_id."),
+            Item("Cashout status (by cashout_id)", "POST", "/v3/cashout/status",
+                 body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("{{cashoutId}}")]), expect: 200,
+                 description: "0 Pending, 1 Completed, 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold.",
+                 tests: ["pm.test('cashout_status is a number', function () { pm.expect(typeof pm.response.json().cashout_status).to.eql('number'); });"]),
+            Item("Cashout status (by external_id)", "POST", "/v3/cashout/status",
+                 body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "external_id": "{{externalId}}"]), expect: 200),
+            Item("Put cashout on hold", "PUT", "/v3/cashout/status", body: statusBody("ON_HOLD"), expect: 200,
+                 description: "PUT /v3/cashout/status: PENDING -> ON_HOLD. Holding stops the bank's timeline.",
+                 tests: [expect("cashout_status", "5"), expect("cashout_status_description", "'On Hold'")]),
+            Item("Release cashout (back to PENDING)", "PUT", "/v3/cashout/status", body: statusBody("PENDING"), expect: 200,
+                 tests: [expect("cashout_status", "0")]),
+            Item("Cancel cashout", "DELETE", "/v3/cashout/cancel",
+                 body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("{{cashoutId}}"),
+                             "external_id": "{{externalId}}"]), expect: 200,
+                 description: "DELETE /v3/cashout/cancel: both ids; from PENDING or ON_HOLD only.",
+                 tests: [expect("cashout_status", "2"), expect("cashout_status_description", "'Canceled'")]),
+            Item("Bank codes", "GET", "/v3/banks?country=BR", headers: [("Authorization", "Bearer {{readOnlyKey}}")], expect: 200,
+                 description: "The read-only endpoints take the merchant's read-only key as a Bearer token.",
+                 tests: ["pm.test('a list of banks', function () { pm.expect(Array.isArray(pm.response.json())).to.eql(true); });"]),
+            Item("Exchange rate", "GET", "/v3/exchange_rates?country=BR&amount=10", headers: [("Authorization", "Bearer {{readOnlyKey}}")],
+                 expect: 200, tests: [expect("currency", "'BRL'")]),
+        ]
+    }
+
+    static var errorRequests: [Item] {
+        let status = body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("{{cashoutId}}")])
+        return [
+            Item("Bad signature (302)", "POST", "/v3/cashout/status", body: status, expect: 401,
+                 description: "This request's own pre-request script replaces the signature the collection's script computed.",
+                 tests: [expect("code", "302"), expect("message", "'Invalid control string'")],
+                 prerequest: ["pm.request.headers.upsert({ key: 'Payload-Signature', value: '0'.repeat(64) });"]),
+            Item("Bad credentials (401)", "POST", "/v3/cashout/status",
+                 body: body(["login": "{{apiKey}}", "pass": "not-the-passphrase", "cashout_id": .literal("{{cashoutId}}")]), expect: 401,
+                 tests: [expect("code", "401"), expect("message", "'Invalid credentials'")]),
+            Item("Malformed JSON (502)", "POST", "/v3/cashout", body: "{\"login\": \"{{apiKey}}\",", expect: 400,
+                 tests: [expect("code", "502")]),
+            Item("Invalid field (300)", "POST", "/v3/cashout",
+                 body: createBody(externalID: "externalId", amount: "ten"), expect: 412,
+                 description: "The first bad field in the documented order: `<field>: Invalid or missing <Field>`.",
+                 tests: [expect("code", "300"), expect("message", "'amount: Invalid or missing Amount'")]),
+            Item("Duplicate external_id (511)", "POST", "/v3/cashout", body: createBody(externalID: "externalId"), expect: 412,
+                 description: "The external_id of \"Create cashout\" again.",
+                 tests: [expect("code", "511"), expect("message", "'External ID already used'")]),
+            Item("Cashout not found (509)", "POST", "/v3/cashout/status",
+                 body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("999999999")]), expect: 412,
+                 tests: [expect("code", "509"), expect("message", "'Cashout not found with this ID'")]),
+            Item("Invalid status transition (510)", "PUT", "/v3/cashout/status", body: statusBody("ON_HOLD"), expect: 412,
+                 description: "The cashout of \"Create cashout\" was canceled: it cannot be put on hold.",
+                 tests: [expect("code", "510"), expect("message", "'Invalid status transition'")]),
+            Item("Unsupported status (521)", "PUT", "/v3/cashout/status", body: statusBody("PAID"), expect: 412,
+                 tests: [expect("code", "521"), expect("message", "'Status PAID not supported for this type of request'")]),
+            Item("Cancel without cashout_id (300)", "DELETE", "/v3/cashout/cancel",
+                 body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "external_id": "{{externalId}}"]), expect: 412,
+                 tests: [expect("code", "300"), expect("message", "'cashoutId: Invalid or missing Cashout ID'")]),
+            Item("KYC decline (504)", "POST", "/v3/cashout", body: createBody(beneficiaryName: "KYC 105"),
+                 expect: 400, description: "The magic beneficiary_name `KYC 105` declines the cashout at creation.",
+                 tests: [expect("code", "504"), expect("reason_code", "105")]),
+            Item("Bad read-only key (100)", "GET", "/v3/banks?country=BR", headers: [("Authorization", "Bearer not-a-key")], expect: 401,
+                 tests: [expect("code", "100"), expect("description", "'Invalid credentials'")]),
+            Item("Unknown country (empty 400)", "GET", "/v3/banks?country=ZZ", headers: [("Authorization", "Bearer {{readOnlyKey}}")],
+                 expect: 400),
+        ]
+    }
+}

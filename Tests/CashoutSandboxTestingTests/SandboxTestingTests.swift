@@ -1,0 +1,74 @@
+import CashoutSandboxTesting
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The testing library as a Swift team uses it: a real signed create over HTTP, then the clock,
+/// the typed cashout, its webhooks and the ledger.
+struct SandboxTestingTests {
+    static let brazilian: [String: any Sendable] = [
+        "country": "BR", "currency": "BRL", "amount": "100.00", "document_id": "01716001340", "document_type": "CPF",
+        "beneficiary_name": "LATE REJECT 826", "beneficiary_lastname": "Silva", "bank_code": "001",
+        "bank_account": "3423422-7", "bank_branch": "1234", "account_type": "C",
+    ]
+
+    @Test func aLateRejectionIsSeenThroughTheTypedAPI() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { sandbox.stop() }
+        var fields = Self.brazilian
+        fields["external_id"] = "order-1"
+        fields["notification_url"] = "\(sandbox.baseURL)/sandbox/sink/shop"
+        let (data, response) = try await URLSession.shared.data(for: try sandbox.signedRequest("POST", "/v3/cashout", fields))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
+        #expect(sandbox.cashout(externalID: "order-1")?.status == .pending)
+
+        await sandbox.advance(by: .days(2))
+        let cashout = try #require(sandbox.cashout(externalID: "order-1"))
+        #expect(cashout.status == .rejected)
+        #expect(cashout.returnedAfterCompletion)
+        #expect(cashout.rejectionCode == 826)
+        #expect(cashout.history == [.pending, .delivered, .completed, .rejected])
+        let webhooks = sandbox.webhooks(to: "order-1")
+        #expect(webhooks.map(\.status) == [.delivered, .completed, .rejected])
+        #expect(webhooks.allSatisfy { $0.delivered && $0.form["external_id"] == "order-1" })
+        #expect(webhooks.first?.form["cashout_id"] == String(cashout.id))
+        #expect(sandbox.ledger().map(\.kind) == [.debit, .refund])
+        #expect(sandbox.balance() == sandbox.defaultMerchant.balance)
+        #expect(sandbox.cashouts(status: .rejected).map(\.externalID) == ["order-1"])
+    }
+
+    @Test func aScenarioFileDecidesTheBank() async throws {
+        let sandbox = try await Sandbox.start(scenario: .json("""
+            {"merchants": [{"login": "acme", "pass": "acme_pass", "secret": "acme_secret", "balance": {"USD": "50.00"}}],
+             "bank": {"default": [{"after": "1h", "status": "REJECTED", "rejection_code": 801}]}}
+            """))
+        defer { sandbox.stop() }
+        var fields = Self.brazilian
+        fields["external_id"] = "a-1"
+        fields["beneficiary_name"] = "Ana"
+        fields["amount"] = "50.00"
+        fields["currency"] = "BRL"
+        let (_, response) = try await URLSession.shared.data(for: try sandbox.signedRequest("POST", "/v3/cashout", fields, merchant: "acme"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        await sandbox.advance(by: .hours(1))
+        #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.status == .rejected)
+        #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.rejectionCode == 801)
+    }
+
+    @Test func aBrokenScenarioSaysWhereAndWhy() async throws {
+        await #expect(throws: ScenarioLoadError.self) { try await Sandbox.start(scenario: .json(#"{"bank": {"rules": 3}}"#)) }
+        do {
+            _ = try await Sandbox.start(scenario: .json(#"{"nmae": "x"}"#))
+        } catch {
+            #expect("\(error)".hasPrefix("scenario.json: nmae: unknown key"))
+        }
+    }
+
+    @Test func signaturesMatchPythonsHMAC() {
+        // python3 -c 'import hmac,hashlib; print(hmac.new(b"sandbox_secret", b"{}", hashlib.sha256).hexdigest())'
+        #expect(Sandbox.signature(for: Array("{}".utf8), secret: "sandbox_secret")
+            == "d4369d6381031869d43106b57cf0267d41aa5a225e3d29eceadda47cae52b3b2")
+    }
+}

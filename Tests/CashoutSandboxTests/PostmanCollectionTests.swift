@@ -1,0 +1,75 @@
+import CashoutSandbox
+import SandboxHTTP
+import SandboxJSON
+import Testing
+
+/// `GET /postman.json` and `GET /postman/environment.json`. Running every request of the collection
+/// against a live sandbox is `.ci/check-postman`'s job; these check its shape.
+@Suite struct PostmanCollectionTests {
+    private func get(_ path: String) throws -> (status: Int, json: JSON) {
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        let response = sandbox.respond(to: HTTPRequest(method: "GET", target: path, headers: ["Host": "127.0.0.1:9999"]))
+        return (response.status, try JSON.parse(response.body))
+    }
+
+    /// Every request of the collection, depth first: `(method, raw URL)`.
+    private func requests(in item: JSON) -> [(method: String, url: String)] {
+        if let children = item["item"]?.arrayValue { return children.flatMap(requests) }
+        guard let request = item["request"] else { return [] }
+        return [(request["method"]?.stringValue ?? "", request["url"]?["raw"]?.stringValue ?? "")]
+    }
+
+    @Test func theCollectionIsPostmanV21WithTheProvidersVariableNames() throws {
+        let (status, collection) = try get("/postman.json")
+        #expect(status == 200)
+        #expect(collection["info"]?["schema"] == "https://schema.getpostman.com/json/collection/v2.1.0/collection.json")
+        let variables = Dictionary(uniqueKeysWithValues: (collection["variable"]?.arrayValue ?? []).compactMap { variable in
+            variable["key"]?.stringValue.map { ($0, variable["value"]?.stringValue ?? "") }
+        })
+        #expect(variables["baseUrl"] == "http://127.0.0.1:9999")
+        #expect(variables["apiKey"] == "sandbox_login")
+        #expect(variables["apiPassphrase"] == "sandbox_pass")
+        #expect(variables["apiSignature"] == "sandbox_secret")
+    }
+
+    @Test func everyD24RouteAppearsAndTheSignatureScriptSignsTheSubstitutedBody() throws {
+        let (_, collection) = try get("/postman.json")
+        let routes = Set(requests(in: collection).map { "\($0.method) \($0.url.split(separator: "?")[0])" })
+        for route in ["POST /v3/cashout", "POST /v3/cashout/status", "PUT /v3/cashout/status", "DELETE /v3/cashout/cancel",
+                      "GET /v3/banks", "GET /v3/exchange_rates", "POST /sandbox/clock/advance",
+                      "POST /sandbox/cashouts/{{adminCashoutId}}/actions", "GET /sandbox/sink/postman"] {
+            let (method, path) = (route.split(separator: " ")[0], route.split(separator: " ")[1])
+            #expect(routes.contains("\(method) {{baseUrl}}\(path)"), "\(route) is missing")
+        }
+        let prerequest = collection["event"]?.arrayValue?.first { $0["listen"] == "prerequest" }
+        let script = (prerequest?["script"]?["exec"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "\n")
+        #expect(script.contains("CryptoJS.HmacSHA256(body, pm.variables.get('apiSignature')).toString(CryptoJS.enc.Hex)"))
+        #expect(script.contains("pm.variables.replaceIn(pm.request.body.raw)"))
+        #expect(script.contains("pm.request.headers.upsert({ key: 'Payload-Signature', value: signature })"))
+    }
+
+    @Test func everyRequestDeclaresTheStatusItExpects() throws {
+        let (_, collection) = try get("/postman.json")
+        func items(_ item: JSON) -> [JSON] {
+            item["item"]?.arrayValue.map { $0.flatMap(items) } ?? [item]
+        }
+        let all = items(collection)
+        #expect(all.count > 30)
+        for item in all {
+            let tests = item["event"]?.arrayValue?.first { $0["listen"] == "test" }?["script"]?["exec"]?.arrayValue ?? []
+            #expect(tests.contains { $0.stringValue?.contains("pm.response.to.have.status(") == true },
+                    "\(item["name"]?.stringValue ?? "?") declares no status")
+        }
+    }
+
+    @Test func theEnvironmentHoldsTheDefaultMerchant() throws {
+        let (status, environment) = try get("/postman/environment.json")
+        #expect(status == 200)
+        let values = (environment["values"]?.arrayValue ?? []).compactMap { value in
+            value["key"]?.stringValue.map { "\($0)=\(value["value"]?.stringValue ?? "")" }
+        }
+        #expect(values == ["baseUrl=http://127.0.0.1:9999", "apiKey=sandbox_login", "apiPassphrase=sandbox_pass",
+                           "apiSignature=sandbox_secret", "readOnlyKey=sandbox_read_only"])
+    }
+}

@@ -1,0 +1,14 @@
+// swift-tools-version:6.0
+// A user's package, outside CashoutSandbox: it depends on the testing library by path, as a Swift
+// team would by URL, and proves the public API is enough for DESIGN.md's in-process test.
+// Run by .ci/run: swift test --package-path Tests/ExternalPackage
+import PackageDescription
+
+let package = Package(
+    name: "ExternalPackage",
+    dependencies: [.package(name: "CashoutSandbox", path: "../..")],
+    targets: [
+        .testTarget(name: "ExternalPackageTests",
+                    dependencies: [.product(name: "CashoutSandboxTesting", package: "CashoutSandbox")]),
+    ]
+)
