@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // A user's package, outside CashoutSandbox: it depends on the testing library by path, as a Swift
 // team would by URL, and proves the public API is enough for DESIGN.md's in-process test.
-// Run by .ci/run: swift test --package-path Tests/ExternalPackage
+// Run by .ci/run: swift test --package-path Tests/ExternalPackage --scratch-path .build/external-package
+// (a build folder here would go into the Docker image with `COPY Tests`).
 import PackageDescription
 
 let package = Package(
