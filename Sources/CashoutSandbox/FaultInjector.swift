@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SandboxBank
 import SandboxHTTP
 import SandboxScenario
 import Synchronization

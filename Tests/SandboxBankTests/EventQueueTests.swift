@@ -5,7 +5,7 @@ struct EventQueueTests {
     /// Events come out in time order, ties in the order they were scheduled, however schedules
     /// and pops interleave: compared with a plain sorted list on random operations.
     @Test func eventsComeOutInTimeOrderAndTiesInScheduleOrder() {
-        var random = SplitMix64Stand(seed: 42)
+        var random = SplitMix64(seed: 42)
         for round in 0 ..< 50 {
             var queue = EventQueue()
             var expected: [(at: Int64, id: Int)] = []
@@ -31,18 +31,5 @@ struct EventQueueTests {
             }
             #expect(expected.isEmpty && queue.isEmpty)
         }
-    }
-}
-
-/// A seeded generator for the test (the bank module has none of its own).
-private struct SplitMix64Stand {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
