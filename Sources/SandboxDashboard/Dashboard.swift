@@ -2,19 +2,22 @@ import SandboxHTTP
 
 /// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript compiled into
 /// the binary (no build step, no external URLs). The page reads and acts through the admin API
-/// (`/sandbox/...`) like any other client.
+/// (`/sandbox/...`) and creates cashouts through the signed D24 API, like any other client.
+///
+/// `GET /` is the page, `GET /dashboard.css` its style and `GET /dashboard.js` its script
+/// (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`).
 public enum Dashboard {
-    /// Adds `GET /` (and the page's assets) to `router`.
+    /// The routes this adds, for tests and documentation.
+    public static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js"]
+
+    /// Adds `GET /` and the page's assets to `router`.
     public static func register(in router: inout Router) {
-        router.add("GET /") { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(page.utf8))
-        }
+        router.add("GET /") { _ in asset(page, type: "text/html; charset=utf-8") }
+        router.add("GET /dashboard.css") { _ in asset(style, type: "text/css; charset=utf-8") }
+        router.add("GET /dashboard.js") { _ in asset(script, type: "text/javascript; charset=utf-8") }
     }
 
-    /// The whole page.
-    static let page = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>CashoutSandbox</title></head>
-        <body><h1>CashoutSandbox</h1><p>The dashboard is being built.</p></body></html>
-        """
+    private static func asset(_ text: String, type: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": type, "Cache-Control": "no-cache"], body: Array(text.utf8))
+    }
 }

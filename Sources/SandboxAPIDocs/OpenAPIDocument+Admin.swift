@@ -1,0 +1,165 @@
+import SandboxJSON
+
+// The sandbox's own endpoints under /sandbox/ as Sources/CashoutSandbox/AdminAPI*.swift serves
+// them; bodies as AdminJSON writes them. Errors are `{"code": <HTTP status>, "message": "..."}`.
+
+extension OpenAPIDocument {
+    static var adminEndpoints: [OpenAPIEndpoint] {
+        clockEndpoints + cashoutEndpoints + merchantEndpoints + webhookEndpoints
+    }
+
+    private static var clockEndpoints: [OpenAPIEndpoint] {
+        [
+            OpenAPIEndpoint(route: "GET /sandbox/health", operation: OpenAPI.operation(
+                "getHealth", tag: "Sandbox", summary: "Health", description: "Status, version and the virtual clock.",
+                responses: ["200": OpenAPI.json("Up", Schema.ref("Health"))])),
+            OpenAPIEndpoint(route: "GET /sandbox/clock", operation: OpenAPI.operation(
+                "getClock", tag: "Sandbox", summary: "The virtual clock", description: "Mode, now, and the next scheduled event.",
+                responses: ["200": OpenAPI.json("The clock", Schema.ref("Clock"))])),
+            OpenAPIEndpoint(route: "POST /sandbox/clock/advance", operation: OpenAPI.operation(
+                "advanceClock", tag: "Sandbox", summary: "Move the clock forward",
+                description: "Runs every due bank event and webhook delivery in time order; answers how many ran.",
+                body: OpenAPI.body(Schema.ref("AdvanceClockRequest"), examples: [
+                    "by": ["by": "2d"], "to": ["to": "2026-01-07T00:00:00Z"], "next event": ["to_next_event": true],
+                ]),
+                responses: [
+                    "200": OpenAPI.json("The clock after the advance", Schema.ref("Clock")),
+                    "400": OpenAPI.error(400, "the body must be a JSON object", #"by: expected a duration such as "30s", "1h5m" or "2d""#,
+                                         #"to: expected a UTC time such as "2026-01-05T09:00:00Z""#,
+                                         #"expected one of "by", "to" or "to_next_event": true"#),
+                    "409": OpenAPI.error(409, "to: 2026-01-01T00:00:00Z is in the past; the clock only moves forward"),
+                ])),
+            OpenAPIEndpoint(route: "POST /sandbox/scenario", operation: OpenAPI.operation(
+                "loadScenario", tag: "Sandbox", summary: "Load a scenario",
+                description: """
+                    A scenario file's JSON (format in scenarios/README.md, JSON Schema in scenarios/schema.json) \
+                    over the ones in force: its merchants, rules (tried first), faults and webhook policy.
+                    """,
+                body: OpenAPI.body(Schema.object([:], open: true, description: "A scenario document"), examples: [
+                    "decline": ["name": "KYC decline", "bank": ["rules": [
+                        ["when": ["beneficiary_name": "Minor"], "decline": ["code": 504, "reason_code": 105]],
+                    ]]],
+                ]),
+                responses: [
+                    "200": OpenAPI.json("Loaded", Schema.ref("ScenarioLoaded")),
+                    "400": OpenAPI.error(400, "bank.rules[0].then[0].status: expected one of PENDING, ON_HOLD, ..."),
+                    "409": OpenAPI.error(409, "merchants: acme has cashouts and keeps its settlement currency"),
+                ])),
+            OpenAPIEndpoint(route: "POST /sandbox/reset", operation: OpenAPI.operation(
+                "reset", tag: "Sandbox", summary: "Forget everything but the clock",
+                description: "Every cashout, ledger entry, webhook and sink request; back to the starting merchants, bank, faults and sinks.",
+                responses: ["200": OpenAPI.json("Reset", Schema.ref("Reset"))])),
+        ]
+    }
+
+    private static var cashoutEndpoints: [OpenAPIEndpoint] {
+        let id = OpenAPI.path("id", Schema.integer(example: 1_000_001), "The cashout id")
+        let noCashout = OpenAPI.error(404, "no cashout with id 1000001")
+        return [
+            OpenAPIEndpoint(route: "GET /sandbox/cashouts", operation: OpenAPI.operation(
+                "listCashouts", tag: "Sandbox", summary: "Cashouts", description: "Every cashout, optionally of one merchant or status.",
+                parameters: [
+                    OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's"),
+                    OpenAPI.query("status", Schema.string(example: "PENDING"), "Only in this status (PENDING, ON_HOLD, ...)"),
+                ],
+                responses: [
+                    "200": OpenAPI.json("The cashouts", Schema.object(["cashouts": Schema.array(of: Schema.ref("CashoutSummary"))],
+                                                                      required: ["cashouts"])),
+                    "400": OpenAPI.error(400, "status: expected one of CANCELLED, COMPLETED, DELIVERED, ON_HOLD, PENDING, REJECTED"),
+                ])),
+            OpenAPIEndpoint(route: "GET /sandbox/cashouts/{id}", operation: OpenAPI.operation(
+                "getCashout", tag: "Sandbox", summary: "One cashout",
+                description: "Its fields, status history, scheduled bank steps and webhooks.", parameters: [id],
+                responses: ["200": OpenAPI.json("The cashout", Schema.ref("Cashout")), "404": noCashout])),
+            OpenAPIEndpoint(route: "POST /sandbox/cashouts/{id}/actions", operation: OpenAPI.operation(
+                "forceCashoutAction", tag: "Sandbox", summary: "Force an outcome",
+                description: "`reject` on a COMPLETED cashout is a late return (default code 826, else 807). Ends the bank's timeline.",
+                parameters: [id],
+                body: OpenAPI.body(Schema.ref("CashoutAction"), examples: ["reject": ["action": "reject", "rejection_code": 801]]),
+                responses: [
+                    "200": OpenAPI.json("The cashout after the change", Schema.ref("Cashout")),
+                    "400": OpenAPI.error(400, "the body must be a JSON object", "rejection_code: expected a whole number",
+                                         "action: expected deliver, complete, reject, hold, release or cancel"),
+                    "404": noCashout,
+                    "409": OpenAPI.errors("A change the lifecycle forbids", schema: "TransitionConflict", [
+                        ["code": 409, "message": "cannot hold a COMPLETED cashout: COMPLETED -> ON_HOLD is not allowed",
+                         "from": "COMPLETED", "to": "ON_HOLD"],
+                    ]),
+                ])),
+            OpenAPIEndpoint(route: "GET /sandbox/ledger", operation: OpenAPI.operation(
+                "getLedger", tag: "Sandbox", summary: "The ledger", description: "Every debit and refund with the balance after it.",
+                parameters: [OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's")],
+                responses: ["200": OpenAPI.json("The entries", Schema.object(["entries": Schema.array(of: Schema.ref("LedgerEntry"))],
+                                                                             required: ["entries"]))])),
+        ]
+    }
+
+    private static var merchantEndpoints: [OpenAPIEndpoint] {
+        [
+            OpenAPIEndpoint(route: "GET /sandbox/merchants", operation: OpenAPI.operation(
+                "listMerchants", tag: "Sandbox", summary: "Merchants", description: "With their credentials and balances.",
+                responses: ["200": OpenAPI.json("The merchants", Schema.object(["merchants": Schema.array(of: Schema.ref("Merchant"))],
+                                                                               required: ["merchants"]))])),
+            OpenAPIEndpoint(route: "PUT /sandbox/merchants/{login}", operation: OpenAPI.operation(
+                "putMerchant", tag: "Sandbox", summary: "Create or update a merchant",
+                description: "Only the fields given change; a new merchant needs `pass` and `secret`.",
+                parameters: [OpenAPI.path("login", Schema.string("1 to 32 characters", example: "acme"), "The merchant's API key")],
+                body: OpenAPI.body(Schema.ref("MerchantUpdate"), examples: [
+                    "new": ["pass": "acme_pass", "secret": "acme_secret", "currency": "USD", "balance": "5000.00",
+                            "limits": ["daily": "1000.00"], "minimum_amounts": ["BR": "10.00"]],
+                ]),
+                responses: [
+                    "200": OpenAPI.json("Updated", Schema.ref("Merchant")),
+                    "201": OpenAPI.json("Created", Schema.ref("Merchant")),
+                    "400": OpenAPI.error(400, "the body must be a JSON object", "login: 1 to 32 characters",
+                                         "limit: unknown field", #"a new merchant needs "pass" and "secret""#,
+                                         #"balance: expected a decimal amount such as "5000.00""#),
+                    "409": OpenAPI.error(409, "currency: a merchant with cashouts keeps its settlement currency"),
+                ])),
+        ]
+    }
+
+    private static var webhookEndpoints: [OpenAPIEndpoint] {
+        let name = OpenAPI.path("name", Schema.string(example: "orders"), "The sink's name")
+        return [
+            OpenAPIEndpoint(route: "GET /sandbox/webhooks", operation: OpenAPI.operation(
+                "listWebhooks", tag: "Sandbox", summary: "The webhook journal", description: "Every notification with every attempt.",
+                parameters: [OpenAPI.query("cashout_id", Schema.string(example: "1000001"), "Only this cashout's")],
+                responses: ["200": OpenAPI.json("The notifications", Schema.object(["webhooks": Schema.array(of: Schema.ref("Webhook"))],
+                                                                                   required: ["webhooks"]))])),
+            OpenAPIEndpoint(route: "POST /sandbox/webhooks/{id}/redeliver", operation: OpenAPI.operation(
+                "redeliverWebhook", tag: "Sandbox", summary: "Send a notification again now",
+                description: "A manual attempt, journaled like the others.",
+                parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
+                responses: [
+                    "200": OpenAPI.json("The notification with the new attempt", Schema.ref("Webhook")),
+                    "404": OpenAPI.error(404, "no webhook with id 1"),
+                    "409": OpenAPI.error(409, "webhook 1 has no notification URL"),
+                ])),
+            OpenAPIEndpoint(route: "GET /sandbox/sink/{name}", operation: OpenAPI.operation(
+                "getSink", tag: "Sink", summary: "What a sink received", description: "Requests with their form decoded, and its script.",
+                parameters: [name], responses: ["200": OpenAPI.json("The sink", Schema.ref("Sink"))])),
+            OpenAPIEndpoint(route: "PUT /sandbox/sink/{name}", operation: OpenAPI.operation(
+                "scriptSink", tag: "Sink", summary: "Script a sink's next answers",
+                description: "One HTTP status per request received; 200 once the script is used up.", parameters: [name],
+                body: OpenAPI.body(Schema.ref("SinkScript"), examples: ["fail twice": ["answers": [500, 500, 200]]]),
+                responses: [
+                    "204": OpenAPI.empty("Scripted"),
+                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200]}: HTTP statuses, one per request"#),
+                ])),
+            OpenAPIEndpoint(route: "DELETE /sandbox/sink/{name}", operation: OpenAPI.operation(
+                "clearSink", tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",
+                parameters: [name], responses: ["204": OpenAPI.empty("Cleared")])),
+            OpenAPIEndpoint(route: "POST /sandbox/sink/{name}", operation: OpenAPI.operation(
+                "postToSink", tag: "Sink", summary: "Post to a sink",
+                description: "What a notification does: recorded, and answered with the sink's next scripted status (200 by default).",
+                parameters: [name],
+                body: OpenAPI.body(Schema.map(of: Schema.string(), description: "Any body; notifications are form-encoded"),
+                                   required: false, mediaType: "application/x-www-form-urlencoded"),
+                responses: [
+                    "200": OpenAPI.json("Received", Schema.ref("SinkReceived")),
+                    "default": OpenAPI.json("Received, answered with the scripted status", Schema.ref("SinkReceived")),
+                ])),
+        ]
+    }
+}

@@ -1,0 +1,139 @@
+import SandboxJSON
+
+// The admin API's bodies, member for member as Sources/CashoutSandbox/AdminJSON.swift and
+// AdminAPI*.swift write them. Response objects are closed, so a member added there without being
+// documented here fails the schemathesis check (.ci/check-openapi).
+
+extension OpenAPIDocument {
+    static var adminSchemas: [String: JSON] {
+        [
+            "Error": Schema.object([
+                "code": Schema.integer("The HTTP status, or the provider's error code on /v3/ endpoints", example: 404),
+                "message": Schema.string(example: "No such endpoint: GET /v3/nothing"),
+                "reason": Schema.string("KYC declines (504) only", example: "Underage user detected"),
+                "reason_code": Schema.integer("KYC declines (504) only", example: 105),
+            ], required: ["code", "message"]),
+            "TransitionConflict": Schema.object([
+                "code": Schema.integer(example: 409), "message": Schema.string(),
+                "from": statusName, "to": statusName,
+            ], required: ["code", "message", "from", "to"]),
+            "Health": Schema.object([
+                "status": Schema.oneOf(["ok"]), "version": Schema.string(example: "0.1.0"),
+                "clock": Schema.object(["mode": clockMode, "now": Schema.time()], required: ["mode", "now"]),
+            ], required: ["status", "version", "clock"]),
+            "Clock": Schema.object([
+                "mode": clockMode, "now": Schema.time(),
+                "next_event_at": Schema.nullable("string", "The next scheduled bank event or delivery"),
+                "events_applied": Schema.integer("After an advance: how many events ran", example: 2),
+            ], required: ["mode", "now", "next_event_at"]),
+            "AdvanceClockRequest": Schema.object([
+                "by": Schema.string("A duration: `30s`, `1h5m`, `2d`", example: "2d"),
+                "to": Schema.string("A UTC time, not in the past", example: "2026-01-07T00:00:00Z"),
+                "to_next_event": Schema.boolean("`true`: to the next scheduled event"),
+            ], open: true, description: "One of `by`, `to` or `to_next_event`."),
+            "ScenarioLoaded": Schema.object([
+                "loaded": Schema.string("The scenario's name"), "rules": Schema.integer("Rules now in force"),
+                "merchants": Schema.array(of: Schema.string()),
+            ], required: ["loaded", "rules", "merchants"]),
+            "Reset": Schema.object(["status": Schema.oneOf(["reset"]), "clock": Schema.time()], required: ["status", "clock"]),
+            "CashoutSummary": Schema.object(cashoutMembers, required: cashoutMembers.keys.sorted()),
+            "Cashout": Schema.object(cashoutDetail, required: cashoutDetail.keys.sorted()),
+            "CashoutAction": Schema.object([
+                "action": Schema.oneOf(["deliver", "complete", "reject", "hold", "release", "cancel"]),
+                "rejection_code": Schema.integer("For `reject`", example: 801),
+                "rejection_reason": Schema.string("For `reject`; the code's name by default"),
+                "bank_reference_id": Schema.string(), "status_reason": Schema.string(),
+            ], required: ["action"], open: true),
+            "LedgerEntry": Schema.object([
+                "id": Schema.integer(), "merchant": Schema.string(), "cashout_id": Schema.integer(),
+                "kind": Schema.oneOf(["debit", "refund"]), "amount": Schema.amount(), "balance_after": Schema.amount(),
+                "at": Schema.time(),
+            ], required: ["id", "merchant", "cashout_id", "kind", "amount", "balance_after", "at"]),
+            "Merchant": Schema.object(merchantMembers, required: merchantMembers.keys.sorted()),
+            "MerchantUpdate": Schema.object(merchantUpdate, description: "Only the members given change."),
+            "Webhook": Schema.object(webhookMembers, required: webhookMembers.keys.sorted()),
+            "Sink": Schema.object([
+                "name": Schema.string(), "answers": Schema.array(of: Schema.integer(), description: "The script still to use"),
+                "requests": Schema.array(of: Schema.object([
+                    "at": Schema.time(), "method": Schema.string(example: "POST"), "path": Schema.string(),
+                    "content_type": Schema.nullable("string"), "body": Schema.string(),
+                    "form": Schema.map(of: Schema.string(), description: "The body decoded as a form"),
+                    "answered": Schema.integer("The status the sink answered"),
+                ], required: ["at", "method", "path", "content_type", "body", "form", "answered"])),
+            ], required: ["name", "answers", "requests"]),
+            "SinkScript": Schema.object([
+                "answers": Schema.array(of: ["type": "integer", "minimum": 100, "maximum": 599]),
+            ], required: ["answers"], open: true),
+            "SinkReceived": Schema.object(["received": ["type": "boolean", "const": true]],
+                                          required: ["received"]),
+        ]
+    }
+
+    private static let statusName = Schema.oneOf(["PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED"])
+    private static let clockMode = Schema.oneOf(["real", "manual"])
+
+    private static var cashoutMembers: [String: JSON] {
+        [
+            "cashout_id": Schema.integer(example: 1_000_001), "merchant": Schema.string(), "external_id": Schema.string(),
+            "country": Schema.string(), "currency": Schema.string(), "amount": Schema.amount(),
+            "settlement_amount": Schema.amount("In the merchant's settlement currency"), "status": statusName,
+            "returned_after_completion": Schema.boolean("REJECTED after COMPLETED (a late return, refunded)"),
+            "created_at": Schema.time(), "rejection_code": Schema.nullable("integer"), "rejection_reason": Schema.nullable("string"),
+            "bank_reference_id": Schema.nullable("string"), "status_reason": Schema.nullable("string"),
+            "notification_url": Schema.nullable("string"),
+        ]
+    }
+
+    private static var cashoutDetail: [String: JSON] {
+        cashoutMembers.merging([
+            "fields": Schema.map(of: Schema.string(), description: "The create request's fields, by wire name"),
+            "history": Schema.array(of: Schema.object([
+                "status": statusName, "at": Schema.time(), "by": Schema.string(example: "bank"),
+                "rejection_code": Schema.nullable("integer"), "rejection_reason": Schema.nullable("string"),
+            ], required: ["status", "at", "by", "rejection_code", "rejection_reason"])),
+            "scheduled": Schema.array(of: Schema.object([
+                "at": Schema.time(), "status": statusName, "rejection_code": Schema.nullable("integer"),
+            ], required: ["at", "status", "rejection_code"])),
+            "webhooks": Schema.array(of: Schema.ref("Webhook")),
+        ]) { $1 }
+    }
+
+    private static var merchantMembers: [String: JSON] {
+        let limit = Schema.nullable("string")
+        return [
+            "login": Schema.string(example: "sandbox_login"), "pass": Schema.string(), "secret": Schema.string(),
+            "read_only_key": Schema.string(), "currency": Schema.string(example: "USD"), "balance": Schema.amount(),
+            "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit],
+                                    required: ["transaction", "daily", "monthly"]),
+            "minimum_amounts": Schema.map(of: Schema.amount(), description: "By country"),
+            "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
+        ]
+    }
+
+    private static var merchantUpdate: [String: JSON] {
+        let amount = Schema.either(["string", "number"], example: "5000.00")
+        let limit = Schema.either(["string", "number", "null"], example: "1000.00")
+        return [
+            "login": Schema.string("Ignored: the path names the merchant"),
+            "pass": Schema.string(), "secret": Schema.string(), "read_only_key": Schema.string(),
+            "currency": Schema.string(example: "USD"), "balance": amount,
+            "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], open: true),
+            "minimum_amounts": Schema.map(of: amount, description: "By country"),
+            "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
+        ]
+    }
+
+    private static var webhookMembers: [String: JSON] {
+        [
+            "id": Schema.integer(), "cashout_id": Schema.integer(), "merchant": Schema.string(), "external_id": Schema.string(),
+            "status": statusName, "changed_at": Schema.time(), "url": Schema.nullable("string"),
+            "state": Schema.oneOf(["pending", "delivered", "failed", "not_sent"]),
+            "next_attempt_at": Schema.nullable("string"),
+            "attempts": Schema.array(of: Schema.object([
+                "number": Schema.integer(), "at": Schema.time(), "manual": Schema.boolean(),
+                "response_status": Schema.nullable("integer"), "error": Schema.nullable("string"),
+                "response_body": Schema.nullable("string"),
+            ], required: ["number", "at", "manual", "response_status", "error", "response_body"])),
+        ]
+    }
+}

@@ -1,0 +1,165 @@
+import SandboxJSON
+
+// The small vocabulary the OpenAPI document is written in: schemas (OpenAPI 3.1 uses JSON Schema
+// draft 2020-12, so `null` is a type), parameters, responses and operations. Every error body
+// the sandbox sends has the same shape, so error responses are built from (code, message) pairs.
+
+/// One documented operation: its route as the router spells it (`"POST /v3/cashout"`) and its
+/// OpenAPI operation object.
+struct OpenAPIEndpoint {
+    let route: String
+    let operation: JSON
+
+    /// The route's method in lowercase, as an OpenAPI path item keys it (`post`).
+    var method: String { String(route.prefix { $0 != " " }).lowercased() }
+
+    /// The route's path (`/v3/cashout`).
+    var path: String { String(route.drop { $0 != " " }.dropFirst()) }
+}
+
+/// JSON Schema building blocks.
+enum Schema {
+    /// `{"$ref": "#/components/schemas/NAME"}`.
+    static func ref(_ name: String) -> JSON {
+        ["$ref": .string("#/components/schemas/\(name)")]
+    }
+
+    /// An object; closed (no other members) unless `open`.
+    static func object(_ properties: [String: JSON], required: [String] = [], open: Bool = false,
+                       description: String? = nil) -> JSON {
+        var schema: [String: JSON] = ["type": "object", "properties": .object(properties)]
+        if !required.isEmpty { schema["required"] = .array(required.sorted().map { .string($0) }) }
+        if !open { schema["additionalProperties"] = false }
+        if let description { schema["description"] = .string(description) }
+        return .object(schema)
+    }
+
+    /// An object whose members are all `values` (a map such as `{"BR": "10.00"}`).
+    static func map(of values: JSON, description: String? = nil) -> JSON {
+        annotated(["type": "object", "additionalProperties": values], description, nil)
+    }
+
+    static func array(of items: JSON, description: String? = nil) -> JSON {
+        annotated(["type": "array", "items": items], description, nil)
+    }
+
+    static func string(_ description: String? = nil, example: String? = nil) -> JSON {
+        annotated(["type": "string"], description, example.map { .string($0) })
+    }
+
+    static func integer(_ description: String? = nil, example: Int? = nil) -> JSON {
+        annotated(["type": "integer"], description, example.map { .number($0) })
+    }
+
+    static func boolean(_ description: String? = nil) -> JSON {
+        annotated(["type": "boolean"], description, nil)
+    }
+
+    /// A string of one of `values`.
+    static func oneOf(_ values: [String], _ description: String? = nil) -> JSON {
+        annotated(["type": "string", "enum": .array(values.map { .string($0) })], description, nil)
+    }
+
+    /// `type` (`"string"`, `"integer"`...) or `null`.
+    static func nullable(_ type: String, _ description: String? = nil, example: JSON? = nil) -> JSON {
+        annotated(["type": [.string(type), "null"]], description, example)
+    }
+
+    /// A value that may be sent as either `types` (D24 clients send amounts and ids both ways).
+    static func either(_ types: [String], _ description: String? = nil, example: JSON? = nil) -> JSON {
+        annotated(["type": .array(types.map { .string($0) })], description, example)
+    }
+
+    /// A UTC timestamp of the virtual clock, `2026-01-05T09:00:00Z`.
+    static func time(_ description: String? = nil) -> JSON {
+        annotated(["type": "string", "format": "date-time"], description, "2026-01-05T09:00:00Z")
+    }
+
+    /// A decimal amount as text with two places, `"100.00"`.
+    static func amount(_ description: String? = nil) -> JSON {
+        annotated(["type": "string", "pattern": #"^-?[0-9]+\.[0-9]{2}$"#], description, "100.00")
+    }
+
+    private static func annotated(_ schema: [String: JSON], _ description: String?, _ example: JSON?) -> JSON {
+        var schema = schema
+        if let description { schema["description"] = .string(description) }
+        if let example { schema["examples"] = [example] }
+        return .object(schema)
+    }
+}
+
+/// Parameters, bodies, responses and operations.
+enum OpenAPI {
+    static func query(_ name: String, _ schema: JSON, _ description: String, required: Bool = false) -> JSON {
+        ["name": .string(name), "in": "query", "required": .bool(required), "schema": schema, "description": .string(description)]
+    }
+
+    static func path(_ name: String, _ schema: JSON, _ description: String) -> JSON {
+        ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]
+    }
+
+    /// A JSON request body; `examples` are named request bodies.
+    static func body(_ schema: JSON, required: Bool = true, examples: [String: JSON] = [:],
+                     mediaType: String = "application/json") -> JSON {
+        var media: [String: JSON] = ["schema": schema]
+        if !examples.isEmpty { media["examples"] = .object(examples.mapValues { ["value": $0] }) }
+        return ["required": .bool(required), "content": [mediaType: .object(media)]]
+    }
+
+    /// A JSON response.
+    static func json(_ description: String, _ schema: JSON, example: JSON? = nil) -> JSON {
+        var media: [String: JSON] = ["schema": schema]
+        if let example { media["example"] = example }
+        return ["description": .string(description), "content": ["application/json": .object(media)]]
+    }
+
+    /// A response without a body.
+    static func empty(_ description: String) -> JSON {
+        ["description": .string(description)]
+    }
+
+    /// An error body, `{"code":N,"message":"..."}`.
+    static func failure(_ code: Int, _ message: String) -> JSON {
+        ["code": .number(code), "message": .string(message)]
+    }
+
+    /// An error response of `schema` with each of `examples` as a named example (named by its code).
+    static func errors(_ description: String, schema: String = "Error", _ examples: [JSON]) -> JSON {
+        var named: [String: JSON] = [:]
+        for (index, example) in examples.enumerated() {
+            let code = example["code"]?.numberText ?? "error"
+            let name = named[code] == nil ? code : "\(code)-\(index + 1)"
+            named[name] = ["summary": example["message"] ?? example["description"] ?? "", "value": example]
+        }
+        return ["description": .string(description),
+                "content": ["application/json": ["schema": Schema.ref(schema), "examples": .object(named)]]]
+    }
+
+    /// The sandbox's own error for an HTTP status, `{"code":404,"message":"..."}`, one example per message.
+    static func error(_ status: Int, _ messages: String...) -> JSON {
+        errors(messages.joined(separator: "; "), messages.map { failure(status, $0) })
+    }
+
+    /// An operation object. `security` names schemes of `components.securitySchemes`.
+    static func operation(_ id: String, tag: String, summary: String, description: String,
+                          parameters: [JSON] = [], body: JSON? = nil, security: [String] = [],
+                          responses: [String: JSON]) -> JSON {
+        var operation: [String: JSON] = [
+            "operationId": .string(id), "tags": [.string(tag)], "summary": .string(summary),
+            "description": .string(description), "responses": .object(responses),
+        ]
+        if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+        if let body { operation["requestBody"] = body }
+        if !security.isEmpty { operation["security"] = .array(security.map { [$0: []] }) }
+        return .object(operation)
+    }
+
+    /// The `paths` object: operations grouped by path.
+    static func paths(_ endpoints: [OpenAPIEndpoint]) -> JSON {
+        var paths: [String: [String: JSON]] = [:]
+        for endpoint in endpoints {
+            paths[endpoint.path, default: [:]][endpoint.method] = endpoint.operation
+        }
+        return .object(paths.mapValues { .object($0) })
+    }
+}

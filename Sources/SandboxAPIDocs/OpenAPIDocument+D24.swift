@@ -1,0 +1,213 @@
+import SandboxJSON
+
+// The D24 Cashouts API v3 endpoints as Sources/SandboxD24 serves them (D24API, D24Error,
+// D24Status): four signed cashout endpoints and two read-only lookups. Codes and messages are
+// those of D24Error; HTTP statuses follow its table (401 for 401/402/302/524, 400 for 502 and
+// 504, 412 for every other refusal).
+
+extension OpenAPIDocument {
+    static var d24Endpoints: [OpenAPIEndpoint] {
+        [
+            OpenAPIEndpoint(route: "POST /v3/cashout", operation: OpenAPI.operation(
+                "createCashout", tag: "D24", summary: "Create a cashout",
+                description: """
+                    Creates a cashout for the merchant named by `login`/`pass`. Fields are checked in the \
+                    documented order and the first bad one is reported (code 300); then 511 (duplicate \
+                    `external_id`), 526, 533, 508 and 514. A scenario rule may decline with any code.
+                    """,
+                body: OpenAPI.body(Schema.ref("CreateCashoutRequest"), examples: ["brazil": createExample]),
+                security: ["PayloadSignature"],
+                responses: [
+                    "200": OpenAPI.json("Accepted: the new cashout's id", Schema.ref("CreateCashoutResponse"),
+                                        example: ["cashout_id": "1000001"]),
+                    "400": OpenAPI.errors("Malformed JSON (502) or a KYC decline (504)", [
+                        malformedBody,
+                        ["code": 504, "message": "User unauthorized due to cadastral situation.",
+                         "reason": "Underage user detected", "reason_code": 105],
+                    ]),
+                    "401": authErrors,
+                    "412": OpenAPI.errors("A field, business or bank refusal", [
+                        OpenAPI.failure(300, "bankAccount: Invalid or missing Bank account"),
+                        OpenAPI.failure(303, "Invalid bank code"),
+                        OpenAPI.failure(508, "Limit exceeded: TRANSACTION"),
+                        OpenAPI.failure(511, "External ID already used"),
+                        OpenAPI.failure(514, "Insufficient funds"),
+                        OpenAPI.failure(518, "Country not available"),
+                        OpenAPI.failure(526, "Invalid currency"),
+                        OpenAPI.failure(533, "Invalid Amount. The minimum amount is BRL 10.00 or equivalent in USD"),
+                    ]),
+                ])),
+            OpenAPIEndpoint(route: "POST /v3/cashout/status", operation: OpenAPI.operation(
+                "getCashoutStatus", tag: "D24", summary: "A cashout's status",
+                description: "The cashout named by `cashout_id` (which decides when both are sent) or `external_id`.",
+                body: OpenAPI.body(Schema.ref("CashoutStatusRequest"),
+                                   examples: ["by external_id": ["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1"]]),
+                security: ["PayloadSignature"],
+                responses: statusResponses([
+                    OpenAPI.failure(300, "cashoutId: Invalid or missing Cashout ID"), notFound,
+                ]))),
+            OpenAPIEndpoint(route: "PUT /v3/cashout/status", operation: OpenAPI.operation(
+                "updateCashoutStatus", tag: "D24", summary: "Hold or release a cashout",
+                description: """
+                    `status` `ON_HOLD` (from PENDING) or `PENDING` (from ON_HOLD). Other known statuses are \
+                    510, unknown ones 521. Answers the status after the change.
+                    """,
+                body: OpenAPI.body(Schema.ref("UpdateCashoutStatusRequest"), examples: [
+                    "hold": ["login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 1_000_001, "status": "ON_HOLD"],
+                ]),
+                security: ["PayloadSignature"],
+                responses: statusResponses([
+                    OpenAPI.failure(300, "status: Invalid or missing Status"), notFound, invalidTransition,
+                    OpenAPI.failure(521, "Status PAID not supported for this type of request"),
+                ]))),
+            OpenAPIEndpoint(route: "DELETE /v3/cashout/cancel", operation: OpenAPI.operation(
+                "cancelCashout", tag: "D24", summary: "Cancel a cashout",
+                description: "Both `cashout_id` and `external_id` are required; allowed from PENDING or ON_HOLD.",
+                body: OpenAPI.body(Schema.ref("CancelCashoutRequest"), examples: [
+                    "cancel": ["login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 1_000_001, "external_id": "order-1"],
+                ]),
+                security: ["PayloadSignature"],
+                responses: statusResponses([
+                    OpenAPI.failure(300, "cashoutId: Invalid or missing Cashout ID"),
+                    OpenAPI.failure(300, "externalId: Invalid or missing External ID"), notFound, invalidTransition,
+                ]))),
+            OpenAPIEndpoint(route: "GET /v3/banks", operation: OpenAPI.operation(
+                "listBanks", tag: "D24", summary: "Bank codes of a country",
+                description: "The bank codes `bank_code` accepts for `country`; empty for countries without a list.",
+                parameters: [countryParameter], security: ["ReadOnlyKey"],
+                responses: [
+                    "200": OpenAPI.json("The banks", Schema.array(of: Schema.ref("Bank")),
+                                        example: [["code": 1, "name": "Banco do Brasil"]]),
+                    "400": OpenAPI.empty("No or unknown `country` (an empty body, as the provider documents)"),
+                    "401": readOnlyKeyError,
+                ])),
+            OpenAPIEndpoint(route: "GET /v3/exchange_rates", operation: OpenAPI.operation(
+                "getExchangeRate", tag: "D24", summary: "The exchange rate of a country's currency",
+                description: "The sandbox's fixed rate from USD to the country's local currency, and `amount` USD converted.",
+                parameters: [
+                    countryParameter,
+                    OpenAPI.query("amount", Schema.string("A positive USD amount, at most two decimals", example: "10"),
+                                  "USD to convert (default 1)"),
+                ],
+                security: ["ReadOnlyKey"],
+                responses: [
+                    "200": OpenAPI.json("The rate", Schema.ref("ExchangeRate"),
+                                        example: ["converted_amount": .number("58.829"), "currency": "BRL", "fx_rate": .number("5.8829")]),
+                    "400": OpenAPI.empty("No or unknown `country`, or a bad `amount` (an empty body)"),
+                    "401": readOnlyKeyError,
+                ])),
+        ]
+    }
+
+    static var d24Schemas: [String: JSON] {
+        let status = Schema.integer("0 Pending, 1 Completed, 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold")
+        return [
+            "CreateCashoutRequest": Schema.object(createFields, required: [
+                "login", "pass", "external_id", "country", "amount", "document_id", "beneficiary_name",
+            ], open: true, description: "Country pages add required fields (bank details, document type...)."),
+            "CreateCashoutResponse": Schema.object(["cashout_id": Schema.string("The cashout's id, as text", example: "1000001")],
+                                                   required: ["cashout_id"]),
+            "CashoutStatusRequest": Schema.object(credentials.merging(ids) { $1 }, required: ["login", "pass"], open: true),
+            "UpdateCashoutStatusRequest": Schema.object(
+                credentials.merging(ids) { $1 }.merging(["status": Schema.string("`ON_HOLD` or `PENDING`", example: "ON_HOLD")]) { $1 },
+                required: ["login", "pass", "status"], open: true),
+            "CancelCashoutRequest": Schema.object(credentials.merging(ids) { $1 },
+                                                  required: ["login", "pass", "cashout_id", "external_id"], open: true),
+            "CashoutStatus": Schema.object([
+                "cashout_status": status.merging(["enum": [0, 1, 2, 3, 4, 5]]),
+                "cashout_status_description": Schema.oneOf(["Pending", "Completed", "Canceled", "Rejected", "Delivered", "On Hold"]),
+                "rejection_code": Schema.integer("When rejected: the rejection code (800-826)", example: 801),
+                "rejection_reason": Schema.string("When rejected", example: "ERROR_ACCOUNT_CLOSED"),
+                "bank_reference_id": Schema.string("When the bank set one", example: "E2E-SANDBOX"),
+            ], required: ["cashout_status", "cashout_status_description"]),
+            "Bank": Schema.object(["code": Schema.integer(example: 1), "name": Schema.string(example: "Banco do Brasil")],
+                                  required: ["code", "name"]),
+            "ExchangeRate": Schema.object([
+                "fx_rate": ["type": "number", "description": "Local currency per USD"],
+                "currency": Schema.string(example: "BRL"),
+                "converted_amount": ["type": "number", "description": "`amount` USD in `currency`"],
+            ], required: ["fx_rate", "currency", "converted_amount"]),
+            "ReadOnlyKeyError": Schema.object(["code": Schema.integer(example: 100), "description": Schema.string(example: "Invalid credentials")],
+                                              required: ["code", "description"]),
+        ]
+    }
+
+    // MARK: - Parts
+
+    private static let credentials: [String: JSON] = [
+        "login": Schema.string("The merchant's API key", example: "sandbox_login"),
+        "pass": Schema.string("The merchant's passphrase", example: "sandbox_pass"),
+    ]
+
+    private static let ids: [String: JSON] = [
+        "cashout_id": Schema.either(["integer", "string"], "The id `POST /v3/cashout` answered", example: 1_000_001),
+        "external_id": Schema.string("The merchant's own id", example: "order-1"),
+    ]
+
+    /// The create fields in the documented order, with the lengths the sandbox enforces.
+    private static var createFields: [String: JSON] {
+        var fields = credentials
+        let texts: [(String, Int, String)] = [
+            ("external_id", 100, "Unique per merchant"), ("document_id", 40, "The beneficiary's document number"),
+            ("document_type", 15, "CPF, CNPJ, DNI, RUT, CURP... (per country)"), ("beneficiary_id", 100, ""),
+            ("beneficiary_name", 100, "Magic values in the default bank: `REJECT 801`, `KYC 105`, `STUCK`, `NEVER`, `SLOW`..."),
+            ("beneficiary_lastname", 100, ""), ("email", 255, "At most 100 characters outside Colombia"), ("phone", 20, ""),
+            ("bank_account", 30, ""), ("bank_branch", 15, ""), ("account_type", 1, "`C` checking, `S` savings..."),
+            ("address", 255, ""), ("city", 100, ""), ("postal_code", 20, ""),
+            ("beneficiary_birthdate", 10, "`YYYY-MM-DD`"), ("notification_url", 2048, "Absolute http(s) URL for status notifications"),
+            ("comments", 200, ""),
+        ]
+        for (name, length, description) in texts {
+            fields[name] = Schema.string(description.isEmpty ? nil : description).merging(["maxLength": .number(length)])
+        }
+        fields["country"] = Schema.string("ISO 3166-1 alpha-2, uppercase", example: "BR")
+        fields["currency"] = Schema.string("ISO 4217, uppercase; the country's local currency when absent", example: "BRL")
+        fields["amount"] = Schema.either(["string", "number"], "Up to two decimals", example: "100.00")
+        fields["bank_code"] = Schema.either(["string", "integer"], "A code of `GET /v3/banks`", example: "001")
+        fields["on_hold"] = Schema.boolean("Create the cashout ON_HOLD")
+        return fields
+    }
+
+    private static let createExample: JSON = [
+        "login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1", "country": "BR", "currency": "BRL",
+        "amount": "100.00", "document_id": "01716001340", "document_type": "CPF", "beneficiary_name": "Ana",
+        "beneficiary_lastname": "Silva", "bank_code": "001", "bank_account": "3423422-7", "bank_branch": "1234",
+        "account_type": "C", "notification_url": "http://localhost:8080/sandbox/sink/orders",
+    ]
+
+    private static let countryParameter = OpenAPI.query(
+        "country", Schema.string("ISO 3166-1 alpha-2", example: "BR"), "The country", required: true)
+
+    private static let malformedBody = OpenAPI.failure(502, "Invalid request body - Please check that the JSON is well formatted")
+    private static let notFound = OpenAPI.failure(509, "Cashout not found with this ID")
+    private static let invalidTransition = OpenAPI.failure(510, "Invalid status transition")
+
+    /// 401 of the signed endpoints: credentials, signature, IP allow-list.
+    private static let authErrors = OpenAPI.errors("Bad credentials (401), signature (302) or client address (402)", [
+        OpenAPI.failure(401, "Invalid credentials"),
+        OpenAPI.failure(302, "Invalid control string"),
+        OpenAPI.failure(402, "Unregistered IP address (Go to API Access to whitelist the IP in the Merchant Panel)"),
+    ])
+
+    private static let readOnlyKeyError = OpenAPI.errors("No `Authorization: Bearer <read-only key>` of a merchant",
+                                                         schema: "ReadOnlyKeyError", [["code": 100, "description": "Invalid credentials"]])
+
+    /// The responses of the endpoints that answer a cashout's status.
+    private static func statusResponses(_ refusals: [JSON]) -> [String: JSON] {
+        [
+            "200": OpenAPI.json("The cashout's status", Schema.ref("CashoutStatus"),
+                                example: ["cashout_status": 0, "cashout_status_description": "Pending"]),
+            "400": OpenAPI.errors("Malformed JSON", [malformedBody]),
+            "401": authErrors,
+            "412": OpenAPI.errors("A bad parameter, an unknown cashout, or a change the lifecycle forbids", refusals),
+        ]
+    }
+}
+
+extension JSON {
+    /// This object with `members` added (replacing same-named ones); other values unchanged.
+    func merging(_ members: [String: JSON]) -> JSON {
+        guard case .object(let object) = self else { return self }
+        return .object(object.merging(members) { $1 })
+    }
+}

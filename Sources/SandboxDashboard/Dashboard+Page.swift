@@ -1,0 +1,148 @@
+extension Dashboard {
+    /// The page's skeleton: a header with the clock, navigation, and one section per view. The
+    /// script fills the sections from the admin API; every element tests look for has an `id`
+    /// or a `data-testid`.
+    static let page = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>CashoutSandbox</title>
+        <link rel="stylesheet" href="/dashboard.css">
+        </head>
+        <body>
+        <header class="top">
+          <div class="brand"><span class="logo">$</span> CashoutSandbox <span class="tag">staging panel</span></div>
+          <nav class="nav" aria-label="Sections">
+            <a href="#/cashouts" id="nav-cashouts" data-testid="nav-cashouts">Cashouts</a>
+            <a href="#/new" id="nav-new" data-testid="nav-new">New cashout</a>
+            <a href="#/merchants" id="nav-merchants" data-testid="nav-merchants">Merchants</a>
+          </nav>
+          <section class="clock" id="clock" data-testid="clock" aria-label="Virtual clock">
+            <div class="clock-read">
+              <span class="muted">Clock <span id="clock-mode" data-testid="clock-mode"></span></span>
+              <strong id="clock-now" data-testid="clock-now">…</strong>
+              <span class="muted">next event <span id="clock-next" data-testid="clock-next">…</span></span>
+            </div>
+            <form class="clock-form" id="advance-form" data-testid="advance-form">
+              <label class="sr" for="advance-by">Advance by</label>
+              <input id="advance-by" data-testid="advance-by" name="by" value="1m" size="6" autocomplete="off" placeholder="1h5m">
+              <button type="submit" id="advance-button" data-testid="advance-button">Advance</button>
+              <button type="button" class="quick" data-by="1m" id="advance-1m" data-testid="advance-1m">+1m</button>
+              <button type="button" class="quick" data-by="1h" id="advance-1h" data-testid="advance-1h">+1h</button>
+              <button type="button" class="quick" data-by="1d" id="advance-1d" data-testid="advance-1d">+1d</button>
+              <button type="button" id="next-event-button" data-testid="next-event-button">Next event</button>
+            </form>
+          </section>
+        </header>
+        <div id="notice" data-testid="notice" class="notice" role="status" hidden></div>
+        <main>
+          <section id="view-cashouts" data-testid="view-cashouts" class="view" hidden>
+            <h1>Cashouts</h1>
+            <form class="filters" id="filters" data-testid="filters">
+              <label>Merchant <select id="filter-merchant" data-testid="filter-merchant"><option value="">All</option></select></label>
+              <label>Status <select id="filter-status" data-testid="filter-status">
+                <option value="">All</option><option>PENDING</option><option>ON_HOLD</option><option>DELIVERED</option>
+                <option>COMPLETED</option><option>REJECTED</option><option>CANCELLED</option></select></label>
+              <label>Country <select id="filter-country" data-testid="filter-country">
+                <option value="">All</option><option>AR</option><option>BR</option><option>CL</option><option>CO</option>
+                <option>EC</option><option>MX</option><option>PE</option></select></label>
+              <span class="muted" id="cashouts-count" data-testid="cashouts-count"></span>
+            </form>
+            <div class="table-wrap">
+              <table class="list" id="cashouts-table" data-testid="cashouts-table">
+                <thead><tr><th>ID</th><th class="hide-narrow">External ID</th><th class="hide-narrow">Merchant</th><th>Country</th><th class="num">Amount</th><th>Status</th><th class="hide-narrow">Created</th></tr></thead>
+                <tbody id="cashouts-body" data-testid="cashouts-body"></tbody>
+              </table>
+            </div>
+            <p id="cashouts-empty" data-testid="cashouts-empty" class="empty" hidden>No cashouts yet. <a href="#/new">Request one</a>.</p>
+          </section>
+
+          <section id="view-cashout" data-testid="view-cashout" class="view" hidden>
+            <p><a href="#/cashouts" data-testid="back-to-list">← Cashouts</a></p>
+            <h1>Cashout <span id="cashout-id" data-testid="cashout-id"></span>
+              <span id="cashout-status" data-testid="cashout-status" class="badge"></span>
+              <span id="cashout-returned" data-testid="cashout-returned" class="badge returned" hidden>returned after completion</span></h1>
+            <div class="card">
+              <h2>Actions</h2>
+              <div class="actions" id="actions" data-testid="actions">
+                <button type="button" data-action="hold" id="action-hold" data-testid="action-hold">Hold</button>
+                <button type="button" data-action="release" id="action-release" data-testid="action-release">Release</button>
+                <button type="button" data-action="cancel" id="action-cancel" data-testid="action-cancel">Cancel</button>
+                <span class="sep">Force:</span>
+                <button type="button" data-action="deliver" id="action-deliver" data-testid="action-deliver">Deliver</button>
+                <button type="button" data-action="complete" id="action-complete" data-testid="action-complete">Complete</button>
+                <span class="reject-group">
+                  <label class="sr" for="reject-code">Rejection code</label>
+                  <input id="reject-code" data-testid="reject-code" type="number" min="100" max="99999" value="801" title="Rejection code">
+                  <button type="button" data-action="reject" id="action-reject" data-testid="action-reject" class="danger">Reject</button>
+                </span>
+                <button type="button" data-action="late-reject" id="action-late-reject" data-testid="action-late-reject" class="danger">Late reject (826)</button>
+              </div>
+              <p id="action-result" data-testid="action-result" class="muted"></p>
+            </div>
+            <div class="grid">
+              <div class="card"><h2>Details</h2><dl id="cashout-details" data-testid="cashout-details" class="kv"></dl></div>
+              <div class="card"><h2>Request fields</h2><dl id="cashout-fields" data-testid="cashout-fields" class="kv"></dl></div>
+            </div>
+            <div class="card"><h2>Status history</h2>
+              <div class="table-wrap"><table class="list"><thead><tr><th>Status</th><th>At</th><th>By</th><th>Rejection</th></tr></thead>
+              <tbody id="history-body" data-testid="history-body"></tbody></table></div></div>
+            <div class="card"><h2>Scheduled bank events</h2>
+              <div class="table-wrap"><table class="list"><thead><tr><th>At</th><th>Status</th><th>Rejection code</th></tr></thead>
+              <tbody id="scheduled-body" data-testid="scheduled-body"></tbody></table></div>
+              <p id="scheduled-empty" data-testid="scheduled-empty" class="empty" hidden>Nothing scheduled.</p></div>
+            <div class="card"><h2>Webhooks</h2>
+              <div id="webhooks" data-testid="webhooks"></div>
+              <p id="webhooks-empty" data-testid="webhooks-empty" class="empty" hidden>No notifications yet.</p></div>
+          </section>
+
+          <section id="view-new" data-testid="view-new" class="view" hidden>
+            <h1>Request a cashout</h1>
+            <p class="muted">Sends a signed <code>POST /v3/cashout</code> (the <code>Payload-Signature</code> is computed here with the merchant's secret). Magic beneficiary names: <code>REJECT 801</code>, <code>LATE REJECT 826</code>, <code>KYC 105</code>, <code>STUCK</code>, <code>NEVER</code>, <code>SLOW</code>.</p>
+            <form id="new-form" data-testid="new-form" class="card form">
+              <label>Merchant <select name="merchant" id="new-merchant" data-testid="new-merchant"></select></label>
+              <label>External ID <input name="external_id" id="new-external_id" data-testid="new-external_id" required maxlength="100"></label>
+              <label>Country <input name="country" id="new-country" data-testid="new-country" value="BR" required maxlength="2"></label>
+              <label>Currency <input name="currency" id="new-currency" data-testid="new-currency" value="BRL" required maxlength="3"></label>
+              <label>Amount <input name="amount" id="new-amount" data-testid="new-amount" value="100.00" required inputmode="decimal"></label>
+              <label>Document ID <input name="document_id" id="new-document_id" data-testid="new-document_id" value="01716001340"></label>
+              <label>Document type <input name="document_type" id="new-document_type" data-testid="new-document_type" value="CPF"></label>
+              <label>Beneficiary name <input name="beneficiary_name" id="new-beneficiary_name" data-testid="new-beneficiary_name" value="Ana"></label>
+              <label>Beneficiary last name <input name="beneficiary_lastname" id="new-beneficiary_lastname" data-testid="new-beneficiary_lastname" value="Silva"></label>
+              <label>Bank code <input name="bank_code" id="new-bank_code" data-testid="new-bank_code" value="001"></label>
+              <label>Bank account <input name="bank_account" id="new-bank_account" data-testid="new-bank_account" value="3423422-7"></label>
+              <label>Bank branch <input name="bank_branch" id="new-bank_branch" data-testid="new-bank_branch" value="1234"></label>
+              <label>Account type <input name="account_type" id="new-account_type" data-testid="new-account_type" value="C"></label>
+              <label class="wide">Notification URL <input name="notification_url" id="new-notification_url" data-testid="new-notification_url" placeholder="empty: the merchant's default"></label>
+              <div class="wide form-actions">
+                <button type="submit" id="new-submit" data-testid="new-submit" class="primary">Request cashout</button>
+                <span id="new-result" data-testid="new-result" class="muted"></span>
+              </div>
+              <details class="wide"><summary>Last request</summary><pre id="new-request" data-testid="new-request"></pre></details>
+            </form>
+          </section>
+
+          <section id="view-merchants" data-testid="view-merchants" class="view" hidden>
+            <h1>Merchants</h1>
+            <div class="table-wrap">
+              <table class="list" id="merchants-table" data-testid="merchants-table">
+                <thead><tr><th>Login</th><th>Pass</th><th>Secret</th><th>Read-only key</th><th class="num">Balance</th><th>Limits</th></tr></thead>
+                <tbody id="merchants-body" data-testid="merchants-body"></tbody>
+              </table>
+            </div>
+            <div class="card" id="ledger-card" data-testid="ledger-card" hidden>
+              <h2>Ledger: <span id="ledger-merchant" data-testid="ledger-merchant"></span></h2>
+              <div class="table-wrap"><table class="list"><thead><tr><th>#</th><th>At</th><th>Cashout</th><th>Kind</th><th class="num">Amount</th><th class="num">Balance after</th></tr></thead>
+              <tbody id="ledger-body" data-testid="ledger-body"></tbody></table></div>
+              <p id="ledger-empty" data-testid="ledger-empty" class="empty" hidden>No entries yet.</p>
+            </div>
+          </section>
+        </main>
+        <footer class="muted">Virtual time; everything here is the sandbox's admin API (<code>/sandbox/…</code>). Refreshes every 2 s.</footer>
+        <script src="/dashboard.js"></script>
+        </body>
+        </html>
+        """#
+}

@@ -1,0 +1,98 @@
+extension Dashboard {
+    /// The page's style: system fonts only, a table layout that scrolls sideways on a phone, and
+    /// forms that fall to one column under 640px.
+    static let style = #"""
+        :root { --bg: #f5f6f8; --card: #fff; --ink: #1d2330; --muted: #667085; --line: #e3e6eb; --accent: #2454d6;
+                --ok: #12805c; --warn: #b25e09; --bad: #c0262d; --info: #1f6fb2; }
+        * { box-sizing: border-box; }
+        html { -webkit-text-size-adjust: 100%; }
+        body { margin: 0; background: var(--bg); color: var(--ink);
+               font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+        code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+        pre { white-space: pre-wrap; word-break: break-all; margin: 4px 0 0; background: #f0f2f5; padding: 6px 8px; border-radius: 4px; }
+        a { color: var(--accent); text-decoration: none; }
+        a:hover { text-decoration: underline; }
+        h1 { font-size: 20px; margin: 4px 0 12px; display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+        h2 { font-size: 15px; margin: 0 0 10px; }
+        .muted { color: var(--muted); }
+        .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+        .top { background: #151b2c; color: #fff; padding: 10px 16px; display: flex; flex-wrap: wrap; gap: 10px 24px; align-items: center; }
+        .brand { font-weight: 600; font-size: 16px; white-space: nowrap; }
+        .logo { display: inline-block; width: 22px; height: 22px; border-radius: 5px; background: var(--accent); text-align: center; line-height: 22px; }
+        .tag { font-size: 11px; font-weight: 500; background: #f0b429; color: #151b2c; border-radius: 3px; padding: 1px 5px; margin-left: 4px; }
+        .nav { display: flex; gap: 4px; }
+        .nav a { color: #cfd6e6; padding: 6px 10px; border-radius: 4px; }
+        .nav a.active { background: #2b3550; color: #fff; }
+        .clock { margin-left: auto; display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
+        .clock .muted { color: #9aa5bd; }
+        .clock-read { display: flex; flex-direction: column; line-height: 1.25; }
+        .clock-read strong { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; }
+        .clock-form { display: flex; flex-wrap: wrap; gap: 4px; }
+        .clock-form input { width: 70px; }
+        button { font: inherit; border: 1px solid #c6ccd6; background: #fff; color: var(--ink); border-radius: 4px; padding: 5px 10px; cursor: pointer; min-height: 32px; }
+        button:hover:not(:disabled) { border-color: var(--accent); }
+        button:disabled { opacity: .45; cursor: not-allowed; }
+        button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+        button.danger:not(:disabled) { color: var(--bad); border-color: #e7b4b6; }
+        input, select { font: inherit; border: 1px solid #c6ccd6; border-radius: 4px; padding: 5px 7px; background: #fff; color: var(--ink); min-height: 32px; max-width: 100%; }
+        main { padding: 16px; max-width: 1200px; margin: 0 auto; }
+        footer { padding: 8px 16px 24px; text-align: center; font-size: 12px; }
+        .notice { margin: 10px 16px 0; padding: 8px 12px; border-radius: 4px; background: #fdecec; color: var(--bad); border: 1px solid #f3c2c4; }
+        .notice.ok { background: #e7f6ef; color: var(--ok); border-color: #b5e2cd; }
+        .card { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; margin-bottom: 14px; }
+        .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 14px; }
+        .filters { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: end; margin-bottom: 10px; }
+        .filters label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); gap: 2px; }
+        .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; background: var(--card); border: 1px solid var(--line); border-radius: 6px; }
+        .card .table-wrap { border: 0; }
+        table.list { width: 100%; border-collapse: collapse; }
+        .list th, .list td { text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; vertical-align: top; }
+        .list th { font-size: 12px; color: var(--muted); font-weight: 600; background: #fafbfc; }
+        .list tbody tr:last-child td { border-bottom: 0; }
+        .list tbody tr.link { cursor: pointer; }
+        .list tbody tr.link:hover, .list tbody tr.selected { background: #f1f5ff; }
+        .num { text-align: right !important; font-variant-numeric: tabular-nums; }
+        .empty { color: var(--muted); padding: 8px 0; margin: 0; }
+        .badge { display: inline-block; font-size: 11.5px; font-weight: 600; letter-spacing: .02em; padding: 2px 7px; border-radius: 10px; background: #eef0f3; color: #444c5c; white-space: nowrap; }
+        .badge.PENDING { background: #fff4e0; color: var(--warn); }
+        .badge.ON_HOLD { background: #efe9fb; color: #6b3fc2; }
+        .badge.DELIVERED { background: #e4f0fb; color: var(--info); }
+        .badge.COMPLETED { background: #e1f5ec; color: var(--ok); }
+        .badge.REJECTED { background: #fde7e8; color: var(--bad); }
+        .badge.CANCELLED { background: #eceef1; color: #555e6e; }
+        .badge.returned { background: #fde7e8; color: var(--bad); font-weight: 500; }
+        .badge.delivered { background: #e1f5ec; color: var(--ok); }
+        .badge.pending { background: #fff4e0; color: var(--warn); }
+        .badge.failed { background: #fde7e8; color: var(--bad); }
+        .actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+        .actions .sep { color: var(--muted); margin-left: 8px; }
+        .reject-group { display: inline-flex; gap: 4px; }
+        .reject-group input { width: 80px; }
+        dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 4px 12px; margin: 0; }
+        dl.kv dt { color: var(--muted); }
+        dl.kv dd { margin: 0; word-break: break-all; }
+        .webhook { border-top: 1px solid var(--line); padding: 8px 0; }
+        .webhook:first-child { border-top: 0; padding-top: 0; }
+        .webhook-head .mono { overflow-wrap: anywhere; }
+        .webhook-head { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; }
+        .attempts { margin: 6px 0 0; padding-left: 18px; }
+        .attempts li { margin: 4px 0; }
+        .form { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 10px 14px; }
+        .form label { display: flex; flex-direction: column; gap: 3px; font-size: 12px; color: var(--muted); }
+        .form .wide { grid-column: 1 / -1; }
+        .form-actions { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
+        @media (max-width: 900px) {
+            .clock { margin-left: 0; width: 100%; }
+            .form { grid-template-columns: 1fr 1fr; }
+        }
+        @media (max-width: 640px) {
+            .top { padding: 8px 10px; }
+            main { padding: 10px; }
+            .grid, .form { grid-template-columns: 1fr; }
+            .clock-form input { width: 60px; }
+            .list th, .list td { padding: 6px 8px; }
+            .hide-narrow { display: none; }
+            h1 { font-size: 18px; }
+        }
+        """#
+}

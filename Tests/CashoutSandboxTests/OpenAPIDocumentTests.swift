@@ -1,0 +1,118 @@
+import CashoutSandbox
+import Foundation
+import SandboxBank
+import SandboxHTTP
+import SandboxJSON
+import Testing
+
+/// `GET /openapi.json`: the document is served as JSON, names the server it was asked on, and
+/// describes exactly the routes the router has. (.ci/check-openapi validates it against the
+/// OpenAPI 3.1 specification and fuzzes the server with it.)
+@Suite struct OpenAPIDocumentTests {
+    private static let methods: Set = ["get", "put", "post", "delete", "patch", "head", "options"]
+
+    private func sandbox() throws -> Sandbox {
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        return try Sandbox.launch(configuration)
+    }
+
+    private func document(from sandbox: Sandbox, host: String) throws -> (response: HTTPResponse, json: JSON) {
+        let response = sandbox.respond(to: HTTPRequest(method: "GET", target: "/openapi.json", headers: ["Host": host]))
+        return (response, try JSON.parse(response.body))
+    }
+
+    /// Every `router.add("METHOD /path")` in Sources/, read from the code itself (doc comments
+    /// left out), so a new route cannot go undocumented.
+    private static func registeredRoutes() throws -> Set<String> {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+        var routes: Set<String> = []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                var rest = line[...]
+                while let start = rest.range(of: #"router.add(""#) {
+                    rest = rest[start.upperBound...]
+                    guard let end = rest.firstIndex(of: "\"") else { break }
+                    routes.insert(String(rest[..<end]))
+                    rest = rest[end...]
+                }
+            }
+        }
+        return routes
+    }
+
+    /// `"POST /v3/cashout"` for each operation of `paths`.
+    private static func documentedRoutes(_ document: JSON) throws -> Set<String> {
+        let paths = try #require(document["paths"]?.objectValue)
+        return Set(paths.flatMap { path, item in
+            (item.objectValue ?? [:]).keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+        })
+    }
+
+    @Test func servesOpenAPI310AsJSONNamingTheServerByTheHostHeader() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let (response, json) = try document(from: sandbox, host: "sandbox.example:9090")
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == "application/json")
+        #expect(json["openapi"] == "3.1.0")
+        #expect(json["servers"]?[0]?["url"] == "http://sandbox.example:9090")
+        #expect(try document(from: sandbox, host: "127.0.0.1:1234").json["servers"]?[0]?["url"] == "http://127.0.0.1:1234")
+        #expect(json["components"]?["securitySchemes"]?["PayloadSignature"]
+            == ["type": "apiKey", "in": "header", "name": "Payload-Signature",
+                "description": "Lowercase hex HMAC-SHA256 of the exact request body, keyed with the merchant's secret"])
+    }
+
+    @Test func documentsEveryRouteTheRouterRegistersAndNoOther() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let registered = try Self.registeredRoutes()
+        #expect(registered.count >= 29, "reading router.add calls in Sources/ found only \(registered.sorted())")
+        #expect(registered.isSuperset(of: ["POST /v3/cashout", "DELETE /v3/cashout/cancel", "GET /v3/exchange_rates",
+                                           "POST /sandbox/cashouts/{id}/actions", "GET /openapi.json", "GET /"]))
+        let documented = try Self.documentedRoutes(document(from: sandbox, host: "localhost").json)
+        #expect(registered.subtracting(documented).sorted() == [], "registered but not documented")
+        #expect(documented.subtracting(registered).sorted() == [], "documented but not registered")
+    }
+
+    @Test func everyDocumentedOperationReachesAHandler() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let documented = try Self.documentedRoutes(document(from: sandbox, host: "localhost").json)
+        for route in documented.sorted() {
+            let parts = route.split(separator: " ")
+            let target = parts[1].replacingOccurrences(of: #"\{[^}]+\}"#, with: "1", options: .regularExpression)
+            let response = sandbox.respond(to: HTTPRequest(method: String(parts[0]), target: target, headers: ["Host": "localhost"]))
+            let message = (try? JSON.parse(response.body))?["message"]?.stringValue ?? ""
+            #expect(response.status != 405 && !message.hasPrefix("No such endpoint"), "\(route): \(response.status) \(message)")
+        }
+    }
+
+    @Test func everyOperationHasAnIDAndEveryReferenceResolves() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let json = try document(from: sandbox, host: "localhost").json
+        let schemas = try #require(json["components"]?["schemas"]?.objectValue)
+        var ids: [String] = []
+        var references: Set<String> = []
+        func walk(_ value: JSON) {
+            switch value {
+            case .object(let members):
+                if let id = members["operationId"]?.stringValue { ids.append(id) }
+                if let reference = members["$ref"]?.stringValue { references.insert(reference) }
+                members.values.forEach(walk)
+            case .array(let elements): elements.forEach(walk)
+            default: break
+            }
+        }
+        walk(json)
+        #expect(Set(ids).count == ids.count, "duplicate operationId")
+        #expect(ids.count == (try Self.documentedRoutes(json)).count)
+        let missing = references.filter { schemas[String($0.dropFirst("#/components/schemas/".count))] == nil }
+        #expect(missing.sorted() == [])
+    }
+}
