@@ -28,8 +28,8 @@ extension AdminAPI {
         router.add("PUT /sandbox/sink/{name}") { request in
             guard let answers = Self.object(request)?["answers"]?.arrayValue,
                   let statuses = Optional(answers.compactMap { $0.numberText.flatMap { Int($0) } }),
-                  statuses.count == answers.count, statuses.allSatisfy({ (100 ... 599).contains($0) }) else {
-                return Router.error(400, "expected {\"answers\": [500, 500, 200]}: HTTP statuses, one per request")
+                  statuses.count == answers.count, statuses.allSatisfy({ (200 ... 599).contains($0) }) else {
+                return Router.error(400, "expected {\"answers\": [500, 500, 200]}: HTTP statuses 200 to 599, one per request")
             }
             sinks.script(request.parameters["name"] ?? "", answers: statuses)
             return HTTPResponse(status: 204)

@@ -145,7 +145,7 @@ extension OpenAPIDocument {
                 body: OpenAPI.body(Schema.ref("SinkScript"), examples: ["fail twice": ["answers": [500, 500, 200]]]),
                 responses: [
                     "204": OpenAPI.empty("Scripted"),
-                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200]}: HTTP statuses, one per request"#),
+                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200]}: HTTP statuses 200 to 599, one per request"#),
                 ])),
             OpenAPIEndpoint(route: "DELETE /sandbox/sink/{name}", operation: OpenAPI.operation(
                 "clearSink", tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",

@@ -62,7 +62,7 @@ extension OpenAPIDocument {
                 ], required: ["at", "method", "path", "content_type", "body", "form", "answered"])),
             ], required: ["name", "answers", "requests"]),
             "SinkScript": Schema.object([
-                "answers": Schema.array(of: ["type": "integer", "minimum": 100, "maximum": 599]),
+                "answers": Schema.array(of: ["type": "integer", "minimum": 200, "maximum": 599]),
             ], required: ["answers"], open: true),
             "SinkReceived": Schema.object(["received": ["type": "boolean", "const": true]],
                                           required: ["received"]),

@@ -107,10 +107,18 @@ enum OpenAPI {
     }
 
     /// A JSON response.
-    static func json(_ description: String, _ schema: JSON, example: JSON? = nil) -> JSON {
+    static func json(_ description: String, _ schema: JSON, example: JSON? = nil, links: [String: JSON] = [:]) -> JSON {
         var media: [String: JSON] = ["schema": schema]
         if let example { media["example"] = example }
-        return ["description": .string(description), "content": ["application/json": .object(media)]]
+        var response: [String: JSON] = ["description": .string(description), "content": ["application/json": .object(media)]]
+        if !links.isEmpty { response["links"] = .object(links) }
+        return .object(response)
+    }
+
+    /// An OpenAPI link: `operation` called with parameters taken from this response, by runtime
+    /// expressions such as `$response.body#/cashout_id`.
+    static func link(to operation: String, _ parameters: [String: String]) -> JSON {
+        ["operationId": .string(operation), "parameters": .object(parameters.mapValues { .string($0) })]
     }
 
     /// A response without a body.

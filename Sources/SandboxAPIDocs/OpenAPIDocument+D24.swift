@@ -19,7 +19,10 @@ extension OpenAPIDocument {
                 security: ["PayloadSignature"],
                 responses: [
                     "200": OpenAPI.json("Accepted: the new cashout's id", Schema.ref("CreateCashoutResponse"),
-                                        example: ["cashout_id": "1000001"]),
+                                        example: ["cashout_id": "1000001"], links: [
+                                            "SandboxView": OpenAPI.link(to: "getCashout", ["id": "$response.body#/cashout_id"]),
+                                            "ForceOutcome": OpenAPI.link(to: "forceCashoutAction", ["id": "$response.body#/cashout_id"]),
+                                        ]),
                     "400": OpenAPI.errors("Malformed JSON (502) or a KYC decline (504)", [
                         malformedBody,
                         ["code": 504, "message": "User unauthorized due to cadastral situation.",

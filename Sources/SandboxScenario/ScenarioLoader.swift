@@ -104,7 +104,7 @@ public enum ScenarioLoader {
             guard case .object(let members) = sinks.value else { throw sinks.fail("expected an object of sink name: {\"answers\": [...]}") }
             for name in members.keys.sorted() {
                 let sink = try sinks.child(name, members[name]!).object(allowed: ["answers"])
-                scenario.sinkAnswers[name] = try sink["answers"]?.array().map { (node) throws(ScenarioError) in try node.integer(100 ... 599) } ?? []
+                scenario.sinkAnswers[name] = try sink["answers"]?.array().map { (node) throws(ScenarioError) in try node.integer(200 ... 599) } ?? []
             }
         }
     }

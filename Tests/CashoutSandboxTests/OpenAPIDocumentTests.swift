@@ -97,12 +97,15 @@ import Testing
         defer { sandbox.stop() }
         let json = try document(from: sandbox, host: "localhost").json
         let schemas = try #require(json["components"]?["schemas"]?.objectValue)
-        var ids: [String] = []
+        let ids = (json["paths"]?.objectValue?.values ?? [:].values).flatMap { item in
+            (item.objectValue ?? [:]).values.compactMap { $0["operationId"]?.stringValue }
+        }
+        var mentioned: Set<String> = []  // operations' own ids and the targets of links
         var references: Set<String> = []
         func walk(_ value: JSON) {
             switch value {
             case .object(let members):
-                if let id = members["operationId"]?.stringValue { ids.append(id) }
+                if let id = members["operationId"]?.stringValue { mentioned.insert(id) }
                 if let reference = members["$ref"]?.stringValue { references.insert(reference) }
                 members.values.forEach(walk)
             case .array(let elements): elements.forEach(walk)
@@ -112,6 +115,9 @@ import Testing
         walk(json)
         #expect(Set(ids).count == ids.count, "duplicate operationId")
         #expect(ids.count == (try Self.documentedRoutes(json)).count)
+        #expect(mentioned == Set(ids), "a link names an operation that does not exist")
+        #expect(json["paths"]?["/v3/cashout"]?["post"]?["responses"]?["200"]?["links"]?["ForceOutcome"]?["parameters"]
+            == ["id": "$response.body#/cashout_id"])
         let missing = references.filter { schemas[String($0.dropFirst("#/components/schemas/".count))] == nil }
         #expect(missing.sorted() == [])
     }

@@ -217,6 +217,19 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         #expect(try HTTPClient.send(method: "DELETE", url: sink).status == 204)
         #expect(try JSON.parse(HTTPClient.send(method: "GET", url: sink).body)["requests"] == [])
     }
+
+    /// A 1xx is not a final answer: scripting one would leave the notifier waiting for a response that never comes.
+    @Test(arguments: [#"{"answers":[500,101]}"#, #"{"answers":[600]}"#, #"{"answers":["500"]}"#, #"{"answer":[500]}"#])
+    func theSinkRefusesScriptsThatAreNotFinalHTTPStatuses(script: String) throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let sink = "\(sandbox.baseURL)/sandbox/sink/merchant-a"
+        let response = try HTTPClient.send(method: "PUT", url: sink, body: Array(script.utf8))
+        #expect(response.status == 400)
+        #expect(String(decoding: response.body, as: UTF8.self)
+            == #"{"code":400,"message":"expected {\"answers\": [500, 500, 200]}: HTTP statuses 200 to 599, one per request"}"#)
+        #expect(try JSON.parse(HTTPClient.send(method: "GET", url: sink).body)["answers"] == [])
+    }
 }
 
 /// The spec's own control vector (§2.4).

@@ -77,6 +77,7 @@ private func error(_ text: String) -> String? {
         (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (expected one of: $schema, name, description, seed, clock, merchants, bank, faults, webhooks, steps)"),
         (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#, #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
+        (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#, "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599"),
         ("[1]", "x.json: (top level): expected an object"),
         (#"{"name": "#, "x.json: (top level): valid JSON (unexpected end of input at byte offset 9)"),
         (#"{"bank": {"default": [], "default": []}}"#, #"x.json: (top level): valid JSON (duplicate key "default" at byte offset 25)"#),
