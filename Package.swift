@@ -15,6 +15,7 @@ let package = Package(
         .target(name: "CSHA256"),
         .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
+        .target(name: "SandboxJournal"),
         // Layer 1: HTTP/1.1 server and client on epoll.
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),
         // Layer 2: the dialect-neutral bank core.
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank"]),
+        .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),
         .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),

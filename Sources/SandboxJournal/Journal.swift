@@ -1,0 +1,264 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// An append-only journal file with group commit.
+///
+/// `append` adds a record to the next batch; one thread writes each batch with a single `write`
+/// and `fdatasync`, then calls the batch's `whenDurable` callbacks. While a batch is being synced,
+/// new records gather into the next one, so many concurrent writers share each sync.
+///
+/// ```swift
+/// let (journal, recovery) = try Journal.open(path: "state/journal.log") { payload in apply(payload) }
+/// journal.append({ $0 += Array("hello".utf8) }) { error in respond(error == nil ? 200 : 500) }
+/// ```
+public final class Journal: Sendable {
+    /// What `open` found: the records replayed, and the tail it dropped, if any.
+    public struct Recovery: Sendable, Equatable {
+        /// Whole records replayed.
+        public var records = 0
+        /// Bytes of whole records (the header included).
+        public var validBytes = 0
+        /// Bytes after the last whole record that were cut off the file.
+        public var droppedBytes = 0
+        /// Why they were dropped, and where the dropped bytes were kept (`<path>.dropped-<offset>`).
+        public var problem: String?
+    }
+
+    private struct Batch {
+        var bytes: [UInt8] = []
+        var callbacks: [@Sendable (JournalError?) -> Void] = []
+        var writing = false
+        var failure: JournalError?
+        var appended = 0
+        var durable = 0
+    }
+
+    /// The file's path.
+    public let path: String
+    private let fd: Int32
+    private let batch = Mutex(Batch())
+    private let writer = DispatchQueue(label: "journal-writer")
+    private let synced = Mutex<[@Sendable () -> Void]>([])
+    /// Wall-clock seconds each `fdatasync` took (for metrics), newest last, up to 1024.
+    private let syncLatencies = Mutex<[Double]>([])
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Opens (or creates) the journal at `path` and passes each whole record's payload to `replay`,
+    /// in order. A torn or corrupt tail is reported in the `Recovery`, copied to
+    /// `<path>.dropped-<offset>` and cut off, so appends continue after the last whole record.
+    /// An error thrown by `replay` stops the opening: a whole record that cannot be applied is not
+    /// skipped.
+    public static func open(path: String, replay: (UnsafeRawBufferPointer) throws -> Void) throws -> (Journal, Recovery) {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
+        var closeOnFailure = true
+        defer { if closeOnFailure { Glibc.close(fd) } }
+        var contents = try readAll(fd, path: path)
+        var recovery = Recovery()
+        if contents.isEmpty {
+            contents = JournalFormat.header
+            try writeAll(fd, contents, at: 0, path: path)
+            try sync(fd, path: path)
+            try syncDirectory(of: path)
+        }
+        guard contents.count >= JournalFormat.header.count, Array(contents.prefix(JournalFormat.header.count)) == JournalFormat.header else {
+            throw JournalError.notAJournal(path)
+        }
+        var offset = JournalFormat.header.count
+        var problem: JournalFormat.RecordProblem?
+        try contents.withUnsafeBytes { file in
+            while offset < file.count {
+                switch JournalFormat.record(in: file, at: offset) {
+                case .success(let payload):
+                    try replay(UnsafeRawBufferPointer(rebasing: file[payload]))
+                    recovery.records += 1
+                    offset = payload.upperBound
+                case .failure(let found):
+                    problem = found
+                    return
+                }
+            }
+        }
+        recovery.validBytes = offset
+        if let problem {
+            let kept = "\(path).dropped-\(offset)"
+            recovery.droppedBytes = contents.count - offset
+            recovery.problem = "\(problem) at byte \(offset) after record \(recovery.records); "
+                + "dropped the last \(recovery.droppedBytes) bytes (kept in \(kept))"
+            try keep(Array(contents[offset...]), at: kept)
+            guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
+            try sync(fd, path: path)
+        }
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw JournalError.system("seek \(path)", errno) }
+        closeOnFailure = false
+        return (Journal(path: path, fd: fd), recovery)
+    }
+
+    /// Adds a record holding the bytes `write` appends, to the next batch, and calls `whenDurable`
+    /// (on the journal's thread) once it is on disk, or with the error that keeps it from getting
+    /// there. Records reach the file in the order `append` was called.
+    public func append(_ write: (inout [UInt8]) -> Void, whenDurable: (@Sendable (JournalError?) -> Void)? = nil) {
+        withoutActuallyEscaping(write) { enqueue($0, whenDurable: whenDurable) }
+    }
+
+    /// Blocks until every record appended so far is on disk (or failed); returns the failure, if any.
+    @discardableResult
+    public func waitUntilDurable() -> JournalError? {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<JournalError?>(nil)
+        enqueue(nil) { error in
+            result.withLock { $0 = error }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
+    }
+
+    /// Adds the record (if any) and the callback to the next batch, starting the writer if idle.
+    private func enqueue(_ write: ((inout [UInt8]) -> Void)?, whenDurable: (@Sendable (JournalError?) -> Void)?) {
+        let (start, failure) = batch.withLock { batch -> (Bool, JournalError?) in
+            if let failure = batch.failure { return (false, failure) }
+            if let write {
+                JournalFormat.appendRecord(to: &batch.bytes, write)
+                batch.appended += 1
+            }
+            if let whenDurable { batch.callbacks.append(whenDurable) }
+            guard !batch.writing else { return (false, nil) }
+            batch.writing = true
+            return (true, nil)
+        }
+        if let failure { whenDurable?(failure); return }
+        if start { writer.async { self.writeBatches() } }
+    }
+
+    /// Records appended since opening, and how many of them are on disk.
+    public var counts: (appended: Int, durable: Int) {
+        batch.withLock { ($0.appended, $0.durable) }
+    }
+
+    /// The `fdatasync` latencies measured since the last call, in seconds.
+    public func takeSyncLatencies() -> [Double] {
+        syncLatencies.withLock { latencies in
+            defer { latencies.removeAll(keepingCapacity: true) }
+            return latencies
+        }
+    }
+
+    private func writeBatches() {
+        while true {
+            let taken = batch.withLock { batch -> (bytes: [UInt8], callbacks: [@Sendable (JournalError?) -> Void], count: Int)? in
+                guard !batch.bytes.isEmpty || !batch.callbacks.isEmpty else {
+                    batch.writing = false
+                    return nil
+                }
+                defer {
+                    batch.bytes = []
+                    batch.callbacks = []
+                }
+                return (batch.bytes, batch.callbacks, batch.appended)
+            }
+            guard let taken else { return }
+            var failure: JournalError?
+            if !taken.bytes.isEmpty {  // empty: only waiters for the batches before
+                do {
+                    try Self.writeAll(fd, taken.bytes, at: nil, path: path)
+                    let started = Self.monotonicSeconds()
+                    try Self.sync(fd, path: path)
+                    let elapsed = Self.monotonicSeconds() - started
+                    syncLatencies.withLock { if $0.count < 1024 { $0.append(elapsed) } }
+                } catch {
+                    failure = error
+                }
+            }
+            batch.withLock { batch in
+                if let failure {
+                    batch.failure = failure
+                } else {
+                    batch.durable = taken.count
+                }
+            }
+            for callback in taken.callbacks { callback(failure) }
+        }
+    }
+
+    // MARK: - Files
+
+    private static func readAll(_ fd: Int32, path: String) throws(JournalError) -> [UInt8] {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system("stat \(path)", errno) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw .system("read \(path)", count == 0 ? EIO : errno) }
+            done += count
+        }
+        return bytes
+    }
+
+    /// Writes every byte, at `offset` or (nil) at the file position.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int?, path: String) throws(JournalError) {
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                offset.map { pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t($0 + done)) }
+                    ?? Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw .system("write \(path)", count == 0 ? EIO : errno) }
+            done += count
+        }
+    }
+
+    private static func sync(_ fd: Int32, path: String) throws(JournalError) {
+        while fdatasync(fd) != 0 {
+            guard errno == EINTR else { throw .system("fdatasync \(path)", errno) }
+        }
+    }
+
+    /// Makes a new file's directory entry durable.
+    static func syncDirectory(of path: String) throws(JournalError) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .system("open \(directory)", errno) }
+        defer { Glibc.close(fd) }
+        guard fsync(fd) == 0 else { throw .system("fsync \(directory)", errno) }
+    }
+
+    private static func keep(_ bytes: [UInt8], at path: String) throws(JournalError) {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .system("open \(path)", errno) }
+        defer { Glibc.close(fd) }
+        try writeAll(fd, bytes, at: 0, path: path)
+        try sync(fd, path: path)
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// Why the journal could not be read or written.
+public enum JournalError: Error, Equatable, CustomStringConvertible {
+    /// A system call failed: what was done, and errno.
+    case system(String, Int32)
+    /// The file is not empty and does not start with the journal header.
+    case notAJournal(String)
+
+    public var description: String {
+        switch self {
+        case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
+        case .notAJournal(let path): "\(path) is not a CashoutSandbox journal (it does not start with CSJ1)"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// The journal file's layout:
+///
+/// ```text
+/// file   = header record*
+/// header = "CSJ1" version:u32le          (8 bytes)
+/// record = length:u32le crc:u32le payload (crc: CRC-32 of the length's 4 bytes, then the payload)
+/// ```
+///
+/// A record is whole or it is not there: a crash mid-write leaves a tail whose length runs past
+/// the end of the file or whose checksum fails, and recovery stops at the last whole record.
+public enum JournalFormat {
+    /// The 8 bytes every journal file starts with.
+    public static let header: [UInt8] = Array("CSJ1".utf8) + [1, 0, 0, 0]
+    /// The bytes before each payload.
+    public static let recordHeaderSize = 8
+    /// The largest payload: a length above it is corruption, not a record.
+    public static let maximumPayload = 64 << 20
+
+    /// Appends one record holding the bytes `write` appends to `buffer`.
+    @inline(__always)
+    public static func appendRecord(to buffer: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: recordHeaderSize))
+        write(&buffer)
+        let length = UInt32(buffer.count - start - recordHeaderSize)
+        precondition(Int(length) <= maximumPayload, "journal record of \(length) bytes")
+        withUnsafeBytes(of: length.littleEndian) { lengthBytes in
+            let crc = buffer.withUnsafeBytes { bytes in
+                CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(start + recordHeaderSize)...]),
+                               continuing: CRC32.checksum(lengthBytes))
+            }
+            for index in 0 ..< 4 { buffer[start + index] = lengthBytes[index] }
+            withUnsafeBytes(of: crc.littleEndian) { for index in 0 ..< 4 { buffer[start + 4 + index] = $0[index] } }
+        }
+    }
+
+    /// What is wrong with the record at `offset` of `file`, or nil and the payload's range when it is whole.
+    static func record(in file: UnsafeRawBufferPointer, at offset: Int) -> Result<Range<Int>, RecordProblem> {
+        guard offset + recordHeaderSize <= file.count else { return .failure(.truncatedHeader) }
+        let length = Int(UInt32(littleEndian: file.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        let stored = UInt32(littleEndian: file.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+        guard length <= maximumPayload else { return .failure(.impossibleLength(length)) }
+        let payload = offset + recordHeaderSize ..< offset + recordHeaderSize + length
+        guard payload.upperBound <= file.count else { return .failure(.truncatedPayload(length)) }
+        let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[payload]),
+                                 continuing: CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[offset ..< offset + 4])))
+        return crc == stored ? .success(payload) : .failure(.checksumMismatch)
+    }
+
+    enum RecordProblem: Error, CustomStringConvertible {
+        case truncatedHeader
+        case impossibleLength(Int)
+        case truncatedPayload(Int)
+        case checksumMismatch
+
+        var description: String {
+            switch self {
+            case .truncatedHeader: "a record header cut short"
+            case .impossibleLength(let length): "a record length of \(length) bytes (at most \(JournalFormat.maximumPayload))"
+            case .truncatedPayload(let length): "a record of \(length) bytes cut short"
+            case .checksumMismatch: "a record whose checksum does not match"
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Glibc
+import SandboxJournal
+import Synchronization
+import Testing
+
+/// A fresh folder under the system's temporary directory, removed by `remove()`.
+private struct Folder {
+    let path: String
+    init() {
+        var template = Array("\(NSTemporaryDirectory())/journal-test-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+private func open(_ path: String) throws -> (Journal, Journal.Recovery, [String]) {
+    var payloads: [String] = []
+    let (journal, recovery) = try Journal.open(path: path) { payloads.append(String(decoding: $0, as: UTF8.self)) }
+    return (journal, recovery, payloads)
+}
+
+private func write(_ texts: [String], to path: String) throws {
+    let (journal, _, _) = try open(path)
+    for text in texts { journal.append { $0 += Array(text.utf8) } }
+    #expect(journal.waitUntilDurable() == nil)
+}
+
+struct CRC32Tests {
+    @Test func matchesTheStandardCheckValue() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum([UInt8]()) == 0)
+    }
+
+    /// Python's zlib.crc32 on the same bytes, every length from 0 to 40 (both code paths and their seam).
+    @Test func agreesWithPythonsZlib() throws {
+        let inputs = (0 ... 40).map { length in (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ length) } }
+        let script = "import sys, zlib\nfor line in sys.stdin: print(zlib.crc32(bytes.fromhex(line.strip())))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(inputs.map { $0.map { String(format: "%02x", $0) }.joined() + "\n" }.joined().utf8))
+        input.fileHandleForWriting.closeFile()
+        let python = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map { UInt32($0) }
+        process.waitUntilExit()
+        #expect(python == inputs.map { CRC32.checksum($0) })
+        // Continuing a checksum equals checksumming the concatenation.
+        #expect(CRC32.checksum(inputs[40][20...], continuing: CRC32.checksum(inputs[40][..<20])) == CRC32.checksum(inputs[40]))
+    }
+}
+
+struct JournalTests {
+    @Test func recordsComeBackInOrderAfterReopening() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        try write(["first", "", "third \u{1F4B8}"], to: path)
+        try write(["fourth"], to: path)
+        let (_, recovery, payloads) = try open(path)
+        #expect(payloads == ["first", "", "third \u{1F4B8}", "fourth"])
+        #expect(recovery.records == 4 && recovery.validBytes == 8 + 4 * 8 + 5 + 0 + 10 + 6)
+        #expect(recovery.droppedBytes == 0 && recovery.problem == nil)
+    }
+
+    /// A crash can stop a write anywhere: cut the file at every byte of its last record and check
+    /// that recovery keeps exactly the whole records, says what it dropped, and appends after them.
+    @Test func aTornTailAtAnyByteIsDroppedAndReported() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        try write(["one", "two", "three"], to: path)
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let lastRecord = whole.count - (8 + 5)
+        for cut in lastRecord + 1 ..< whole.count {
+            try Data(whole[..<cut]).write(to: URL(fileURLWithPath: path))
+            let (journal, recovery, payloads) = try open(path)
+            #expect(payloads == ["one", "two"])
+            #expect(recovery.records == 2 && recovery.validBytes == lastRecord && recovery.droppedBytes == cut - lastRecord)
+            let header = cut - lastRecord < 8 ? "a record header cut short" : "a record of 5 bytes cut short"
+            #expect(recovery.problem == "\(header) at byte \(lastRecord) after record 2; dropped the last \(cut - lastRecord) bytes (kept in \(path).dropped-\(lastRecord))")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).dropped-\(lastRecord)")) == Data(whole[lastRecord ..< cut]))
+            journal.append { $0 += Array("four".utf8) }
+            #expect(journal.waitUntilDurable() == nil)
+            #expect(try open(path).2 == ["one", "two", "four"])
+        }
+    }
+
+    /// A flipped bit anywhere in a record (its length, checksum or payload) stops recovery there:
+    /// nothing after a bad record is applied.
+    @Test func aCorruptRecordAndEverythingAfterItAreDropped() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        try write(["alpha", "bravo", "charlie"], to: path)
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let second = 8 + 8 + 5
+        for index in second ..< second + 8 + 5 {
+            var damaged = whole
+            damaged[index] ^= 0x10
+            try Data(damaged).write(to: URL(fileURLWithPath: path))
+            let (_, recovery, payloads) = try open(path)
+            #expect(payloads == ["alpha"], "byte \(index)")
+            #expect(recovery.droppedBytes == whole.count - second)
+            #expect(recovery.problem?.hasSuffix("at byte \(second) after record 1; dropped the last \(whole.count - second) bytes (kept in \(path).dropped-\(second))") == true)
+        }
+    }
+
+    @Test func aFileThatIsNotAJournalIsRefusedUntouched() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/notes.txt"
+        try Data("hello, world".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: JournalError.notAJournal(path)) { try open(path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "hello, world")
+    }
+
+    @Test func aRecordThatCannotBeAppliedStopsTheOpening() throws {
+        struct Refused: Error {}
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        try write(["ok", "bad", "ok"], to: path)
+        var seen: [String] = []
+        #expect(throws: Refused.self) {
+            _ = try Journal.open(path: path) { payload in
+                seen.append(String(decoding: payload, as: UTF8.self))
+                if seen.last == "bad" { throw Refused() }
+            }
+        }
+        #expect(seen == ["ok", "bad"])
+    }
+
+    /// Group commit: 64 threads append at once; every callback comes once, after its record is on
+    /// disk, and the file holds every record, each thread's in its own order.
+    @Test func concurrentAppendsShareSyncsAndAllArrive() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        let (journal, _, _) = try open(path)
+        let (threads, perThread) = (64, 50)
+        let calls = Mutex([Int](repeating: 0, count: threads * perThread))
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0 ..< perThread {
+                let record = thread * perThread + index
+                let done = DispatchSemaphore(value: 0)
+                journal.append({ $0 += Array("\(thread) \(index)".utf8) }, whenDurable: { error in
+                    #expect(error == nil)
+                    calls.withLock { $0[record] += 1 }
+                    done.signal()
+                })
+                done.wait()
+            }
+        }
+        #expect(calls.withLock { $0 } == [Int](repeating: 1, count: threads * perThread))
+        #expect(journal.counts == (appended: threads * perThread, durable: threads * perThread))
+        let syncs = journal.takeSyncLatencies().count
+        #expect(syncs >= 1 && syncs < threads * perThread, "\(syncs) syncs for \(threads * perThread) records")
+        let payloads = try open(path).2
+        #expect(payloads.count == threads * perThread)
+        for thread in 0 ..< threads {
+            #expect(payloads.filter { $0.hasPrefix("\(thread) ") } == (0 ..< perThread).map { "\(thread) \($0)" })
+        }
+    }
+}
