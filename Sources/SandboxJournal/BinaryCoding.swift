@@ -1,0 +1,131 @@
+/// A compact binary encoding for journal payloads: unsigned LEB128 varints, zigzag for signed
+/// numbers, length-prefixed UTF-8 strings, and a presence byte before optionals.
+///
+/// ```swift
+/// var bytes: [UInt8] = []
+/// BinaryWriter.append(1_000_001, to: &bytes)
+/// BinaryWriter.append("BR", to: &bytes)
+/// var reader = BinaryReader(bytes)
+/// try reader.int()      // 1000001
+/// try reader.string()   // "BR"
+/// ```
+public enum BinaryWriter {
+    @inline(__always)
+    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    @inline(__always)
+    public static func append(_ value: Int, to bytes: inout [UInt8]) {
+        append(Int64(value), to: &bytes)
+    }
+
+    @inline(__always)
+    public static func append(_ value: Int64, to bytes: inout [UInt8]) {
+        append(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &bytes)  // zigzag: small magnitudes stay small
+    }
+
+    @inline(__always)
+    public static func append(_ value: Bool, to bytes: inout [UInt8]) {
+        bytes.append(value ? 1 : 0)
+    }
+
+    @inline(__always)
+    public static func append(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { utf8 in
+            append(UInt64(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    public static func append(_ value: String?, to bytes: inout [UInt8]) {
+        append(value != nil, to: &bytes)
+        if let value { append(value, to: &bytes) }
+    }
+
+    public static func append(_ value: Int?, to bytes: inout [UInt8]) {
+        append(value != nil, to: &bytes)
+        if let value { append(value, to: &bytes) }
+    }
+}
+
+/// Reads what `BinaryWriter` wrote, in the same order; throws on anything short or malformed.
+public struct BinaryReader {
+    public struct Malformed: Error, Equatable, CustomStringConvertible {
+        public let offset: Int
+        public let reason: String
+        public var description: String { "malformed journal payload at byte \(offset): \(reason)" }
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    public private(set) var offset = 0
+
+    /// A reader over `bytes`, which must stay valid while it is used.
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    public var isAtEnd: Bool { offset == bytes.count }
+
+    public mutating func uint() throws(Malformed) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < bytes.count else { throw Malformed(offset: offset, reason: "a number cut short") }
+            let byte = bytes[offset]
+            offset += 1
+            guard shift < 64, shift < 63 || byte <= 1 else { throw Malformed(offset: offset - 1, reason: "a number over 64 bits") }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    public mutating func int64() throws(Malformed) -> Int64 {
+        let raw = try uint()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    public mutating func int() throws(Malformed) -> Int {
+        Int(try int64())
+    }
+
+    public mutating func bool() throws(Malformed) -> Bool {
+        guard offset < bytes.count, bytes[offset] <= 1 else { throw Malformed(offset: offset, reason: "expected a flag (0 or 1)") }
+        offset += 1
+        return bytes[offset - 1] == 1
+    }
+
+    public mutating func string() throws(Malformed) -> String {
+        let start = offset
+        let count = try uint()
+        guard count <= UInt64(bytes.count - offset) else { throw Malformed(offset: start, reason: "a string cut short") }
+        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + Int(count)])
+        offset += Int(count)
+        guard let text = String(validating: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
+            throw Malformed(offset: start, reason: "a string that is not UTF-8")
+        }
+        return text
+    }
+
+    public mutating func optionalString() throws(Malformed) -> String? {
+        try bool() ? try string() : nil
+    }
+
+    public mutating func optionalInt() throws(Malformed) -> Int? {
+        try bool() ? try int() : nil
+    }
+
+    /// A byte that names a case: `cases` is how many there are.
+    public mutating func tag(below cases: UInt8) throws(Malformed) -> UInt8 {
+        guard offset < bytes.count, bytes[offset] < cases else { throw Malformed(offset: offset, reason: "an unknown record kind") }
+        offset += 1
+        return bytes[offset - 1]
+    }
+}
