@@ -11,7 +11,7 @@ import SandboxScenario
 /// Start as many as you like in one process; each listens on its own port.
 ///
 /// ```swift
-/// let sandbox = try await Sandbox.start()          // port 0: a free port
+/// let sandbox = try await Sandbox.start(Sandbox.Configuration())   // port 0: a free port
 /// defer { sandbox.stop() }
 /// // point the client under test at sandbox.baseURL
 /// ```
@@ -80,8 +80,9 @@ public final class Sandbox: Sendable {
         self.baseURL = URL(string: "http://\(server.addresses[0])")!
     }
 
-    /// Starts a sandbox and returns once it is listening.
-    public static func start(_ configuration: Configuration = Configuration()) async throws -> Sandbox {
+    /// Starts a sandbox and returns once it is listening. (No default configuration: a bare
+    /// `Sandbox.start()` is CashoutSandboxTesting's, with a manual clock, for tests.)
+    public static func start(_ configuration: Configuration) async throws -> Sandbox {
         try launch(configuration)
     }
 

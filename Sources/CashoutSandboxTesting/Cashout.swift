@@ -43,6 +43,13 @@ public struct Cashout: Sendable, Equatable {
 
 extension Cashout.Status {
     init(_ status: PayoutStatus) {
-        self = Self(rawValue: status.name) ?? .rejected
+        switch status {
+        case .pending: self = .pending
+        case .onHold: self = .onHold
+        case .delivered: self = .delivered
+        case .completed: self = .completed
+        case .rejected, .returned: self = .rejected  // the API reports a return as REJECTED
+        case .cancelled: self = .cancelled
+        }
     }
 }

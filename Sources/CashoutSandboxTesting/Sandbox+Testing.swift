@@ -8,7 +8,7 @@ import SandboxScenario
 //     let sandbox = try await Sandbox.start(scenario: .file("scenarios/late-reversal.json"))
 //     defer { sandbox.stop() }
 //     // point the client under test at sandbox.baseURL with sandbox.defaultMerchant
-//     try await sandbox.advance(by: .days(2))
+//     await sandbox.advance(by: .days(2))
 //     #expect(sandbox.cashout(externalID: "order-1")?.status == .rejected)
 //     #expect(sandbox.webhooks(to: "order-1").count == 3)
 
@@ -62,12 +62,11 @@ extension Sandbox {
 
     /// Moves the virtual clock forward, running every bank step and webhook delivery due on the
     /// way, in time order (webhooks to other servers are sent for real, so this may wait on them).
-    public func advance(by duration: Duration) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                _ = self.bank.advance(by: duration)
-                done.resume()
-            }
+    /// Returns how many ran.
+    @discardableResult
+    public func advance(by duration: Duration) async -> Int {
+        await withCheckedContinuation { (done: CheckedContinuation<Int, Never>) in
+            DispatchQueue.global().async { done.resume(returning: self.bank.advance(by: duration)) }
         }
     }
 
@@ -99,8 +98,8 @@ extension Sandbox {
     /// The notifications of a cashout, one per status change, oldest first, with their delivery
     /// attempts.
     public func webhooks(to externalID: String, merchant: String = Merchant.sandboxDefault.login) -> [Webhook] {
-        guard let payout = bank.payout(merchant: merchant, externalID: externalID) else { return [] }
-        let secret = bank.merchant(login: merchant)?.secret ?? ""
+        guard let payout = bank.payout(merchant: merchant, externalID: externalID),
+              let secret = bank.merchant(login: merchant)?.secret else { return [] }
         return bank.notifications(payoutID: payout.id).map { Webhook($0, secret: secret) }
     }
 

@@ -9,8 +9,8 @@ import FoundationNetworking
 extension Sandbox {
     /// The `Payload-Signature` of a body: lowercase hex HMAC-SHA256 of its exact bytes with the
     /// merchant's secret (the default merchant's unless told).
-    public func signature(for body: some Collection<UInt8>, merchant: String = Merchant.sandboxDefault.login) -> String {
-        Sandbox.signature(for: body, secret: bank.merchant(login: merchant)?.secret ?? "")
+    public func signature(for body: some Collection<UInt8>, merchant: String = Merchant.sandboxDefault.login) throws(UnknownMerchant) -> String {
+        Sandbox.signature(for: body, secret: try account(merchant).secret)
     }
 
     /// The `Payload-Signature` of a body signed with `secret`.
@@ -23,16 +23,36 @@ extension Sandbox {
     /// `sandbox.signedRequest("POST", "/v3/cashout", ["external_id": "order-1", ...])`.
     public func signedRequest(_ method: String, _ path: String, _ fields: [String: Any & Sendable],
                               merchant: String = Merchant.sandboxDefault.login) throws -> URLRequest {
-        let account = bank.merchant(login: merchant) ?? defaultMerchant
+        let account = try account(merchant)
         var body = fields
         body["login"] = account.login
         body["pass"] = account.pass
+        guard JSONSerialization.isValidJSONObject(body), let url = URL(string: path, relativeTo: baseURL) else {
+            throw InvalidRequest(description: "\(method) \(path): the fields must be JSON values (strings, numbers, "
+                                 + "booleans, arrays, dictionaries) and the path a URL path")
+        }
         let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        var request = URLRequest(url: url.absoluteURL)
         request.httpMethod = method
         request.httpBody = data
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(Sandbox.signature(for: data, secret: account.secret), forHTTPHeaderField: "Payload-Signature")
         return request
     }
+
+    private func account(_ login: String) throws(UnknownMerchant) -> Merchant {
+        guard let merchant = bank.merchant(login: login) else { throw UnknownMerchant(login: login) }
+        return merchant
+    }
+}
+
+/// A merchant login this sandbox does not have (a typo would otherwise sign as someone else).
+public struct UnknownMerchant: Error, Equatable, CustomStringConvertible {
+    public let login: String
+    public var description: String { "no merchant \"\(login)\" in this sandbox" }
+}
+
+/// A signed request that cannot be built: fields that are not JSON, or a path that is not a URL path.
+public struct InvalidRequest: Error, CustomStringConvertible {
+    public let description: String
 }

@@ -17,6 +17,7 @@ struct SandboxTestingTests {
     @Test func aLateRejectionIsSeenThroughTheTypedAPI() async throws {
         let sandbox = try await Sandbox.start()
         defer { sandbox.stop() }
+        #expect(sandbox.clock.mode == .manual && sandbox.clock.now == VirtualTime(iso8601: "2026-01-05T09:00:00Z"))
         var fields = Self.brazilian
         fields["external_id"] = "order-1"
         fields["notification_url"] = "\(sandbox.baseURL)/sandbox/sink/shop"
@@ -24,7 +25,7 @@ struct SandboxTestingTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
         #expect(sandbox.cashout(externalID: "order-1") != nil)  // steps due at once may already have run
 
-        await sandbox.advance(by: .days(2))
+        #expect(await sandbox.advance(by: .days(2)) == 6)  // three bank steps, three deliveries
         let cashout = try #require(sandbox.cashout(externalID: "order-1"))
         #expect(cashout.status == .rejected)
         #expect(cashout.returnedAfterCompletion)
@@ -35,7 +36,7 @@ struct SandboxTestingTests {
         #expect(webhooks.allSatisfy { $0.delivered && $0.form["external_id"] == "order-1" })
         #expect(webhooks.first?.form["cashout_id"] == String(cashout.id))
         #expect(sandbox.ledger().map(\.kind) == [.debit, .refund])
-        #expect(sandbox.balance() == sandbox.defaultMerchant.balance)
+        #expect(sandbox.balance() == Money("1000000.00"))
         #expect(sandbox.cashouts(status: .rejected).map(\.externalID) == ["order-1"])
     }
 
@@ -58,12 +59,20 @@ struct SandboxTestingTests {
     }
 
     @Test func aBrokenScenarioSaysWhereAndWhy() async throws {
-        await #expect(throws: ScenarioLoadError.self) { try await Sandbox.start(scenario: .json(#"{"bank": {"rules": 3}}"#)) }
-        do {
-            _ = try await Sandbox.start(scenario: .json(#"{"nmae": "x"}"#))
-        } catch {
-            #expect("\(error)".hasPrefix("scenario.json: nmae: unknown key"))
-        }
+        let error = await #expect(throws: ScenarioLoadError.self) { try await Sandbox.start(scenario: .json(#"{"nmae": "x"}"#)) }
+        #expect(error?.description == "scenario.json: nmae: unknown key (expected one of: $schema, name, description, seed, "
+            + "clock, merchants, bank, faults, webhooks, steps)")
+    }
+
+    @Test func anUnknownMerchantIsAnErrorNotTheDefaultOne() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { sandbox.stop() }
+        let unsigned = #expect(throws: UnknownMerchant.self) { try sandbox.signedRequest("POST", "/v3/cashout", [:], merchant: "acme") }
+        #expect(unsigned?.description == #"no merchant "acme" in this sandbox"#)
+        #expect(throws: UnknownMerchant.self) { try sandbox.signature(for: Array("{}".utf8), merchant: "acme") }
+        #expect(sandbox.webhooks(to: "order-1", merchant: "acme").isEmpty)
+        let request = try sandbox.signedRequest("GET", "/v3/banks?country=BR", [:])
+        #expect(request.url?.absoluteString == "\(sandbox.baseURL)/v3/banks?country=BR")
     }
 
     @Test func signaturesMatchPythonsHMAC() {

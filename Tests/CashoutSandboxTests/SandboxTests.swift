@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func severalInstancesRunSideBySideAndStopForGood() async throws {
-        let sandboxes = try await [Sandbox.start(), Sandbox.start(), Sandbox.start()]
+        let sandboxes = try await [Sandbox.start(Sandbox.Configuration()), Sandbox.start(Sandbox.Configuration()), Sandbox.start(Sandbox.Configuration())]
         #expect(Set(sandboxes.map(\.baseURL)).count == 3)
         for sandbox in sandboxes {
             #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health").status == 200)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func unknownSandboxPathsAnswerJSON404() async throws {
-        let sandbox = try await Sandbox.start()
+        let sandbox = try await Sandbox.start(Sandbox.Configuration())
         defer { sandbox.stop() }
         let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/nothing")
         #expect(response.status == 404)
