@@ -66,6 +66,18 @@ struct Arguments {
         return parsed
     }
 
+    /// `--base-url`: an http(s) URL naming a host, without trailing slashes (paths are appended to it).
+    func baseURL() throws(UsageError) -> String {
+        try value("base-url", default: "http://127.0.0.1:8080", expected: "an http or https URL such as http://localhost:8080") { text in
+            var url = Substring(text)
+            while url.hasSuffix("/") { url = url.dropLast() }
+            guard let scheme = url.range(of: "://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased()),
+                  let host = url[scheme.upperBound...].split(separator: "/", omittingEmptySubsequences: false).first,
+                  !host.isEmpty, !url.contains(where: { $0.isWhitespace }) else { return nil }
+            return String(url)
+        }
+    }
+
     /// Usage lines for `options`, aligned.
     static func help(_ options: [Option]) -> String {
         let left = options.map { "  --\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }

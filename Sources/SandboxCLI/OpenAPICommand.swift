@@ -22,7 +22,7 @@ enum OpenAPICommand: Command {
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError("openapi takes no arguments") }
-        let document = OpenAPIDocument.document(serverURL: arguments.value("base-url") ?? "http://127.0.0.1:8080")
+        let document = OpenAPIDocument.document(serverURL: try arguments.baseURL())
         StandardOutput.writeLine(document.serializedString())
         return 0
     }

@@ -25,7 +25,7 @@ enum PostmanCommand: Command {
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError("postman takes no arguments") }
-        let baseURL = arguments.value("base-url") ?? "http://127.0.0.1:8080"
+        let baseURL = try arguments.baseURL()
         let document = arguments.has("environment")
             ? PostmanCollection.environment(baseURL: baseURL) : PostmanCollection.collection(baseURL: baseURL)
         StandardOutput.writeLine(document.serializedString())

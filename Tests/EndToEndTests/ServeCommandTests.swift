@@ -212,4 +212,19 @@ import Testing
         #expect(missing == 2)
         #expect(err.hasPrefix("error: no such file or folder: /no/such/folder"))
     }
+
+    /// `openapi` and `postman` name the sandbox by --base-url: trailing slashes go, and anything
+    /// but an http(s) URL is a usage error (a wrong URL would break every request of the file).
+    @Test func documentsTakeTheBaseURLWithoutItsTrailingSlash() throws {
+        let (status, out, _) = try RunningBinary.run(["postman", "--environment", "--base-url", "http://qa.example:9000//"])
+        #expect(status == 0)
+        #expect(try JSON.parse(Array(out.utf8))["values"]?[0]?["value"] == "http://qa.example:9000")
+        let openapi = try RunningBinary.run(["openapi", "--base-url", "https://qa.example/sandbox/"])
+        #expect(try JSON.parse(Array(openapi.1.utf8))["servers"]?[0]?["url"] == "https://qa.example/sandbox")
+        for bad in ["localhost:8080", "ftp://host", "http://", "http://a b"] {
+            let (badStatus, _, err) = try RunningBinary.run(["postman", "--base-url", bad])
+            #expect(badStatus == 2)
+            #expect(err.hasPrefix("error: option '--base-url' expects an http or https URL such as http://localhost:8080, got '\(bad)'"))
+        }
+    }
 }
