@@ -20,11 +20,16 @@ struct AdminAPI: Sendable {
     let initial: (merchants: [Merchant], bank: Bank.Configuration)
     /// The scenarios in force, which `POST /sandbox/scenario` adds to.
     let layers: ScenarioLayers
+    /// What `GET /sandbox/metrics` reports.
+    let metrics: SandboxMetrics
     let worker = DispatchQueue(label: "cashout-sandbox.admin")
 
     func register(in router: inout Router) {
         router.add("GET /sandbox/health") { _ in health() }
         router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
+        router.add("GET /sandbox/metrics") { _ in
+            HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType], body: Array(metrics.render(bank: bank).utf8))
+        }
         router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
         router.add("POST /sandbox/scenario") { request in .later(on: worker) { loadScenario(request) } }
         router.add("POST /sandbox/reset") { _ in .later(on: worker) { reset() } }

@@ -33,27 +33,26 @@ final class FaultInjector: Sendable {
         faults.enumerated().map { Armed(fault: $1, random: SplitMix64(seed: seed &+ UInt64($0) &* 0x9E37_79B9)) }
     }
 
-    func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
-        { request in
-            guard self.active.load(ordering: .acquiring), let (kind, delay) = self.decide(request) else { return handler(request) }
-            switch kind {
-            case .latency:
-                let response = handler(request)
-                return .later(on: self.delays) {
-                    usleep(UInt32(clamping: delay * 1000))
-                    return response.flattened
-                }
-            case .error(let status, let body):
-                return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
-            case .close:
-                return .closeWithoutAnswer
-            case .dropAfterCommit:
-                // Only a request that committed (a 2xx) can lose its response after committing;
-                // a refusal, such as the 511 a retried create meets, is answered.
-                let response = handler(request)
-                let lose: @Sendable (HTTPResponse) -> HTTPResponse = { (200 ..< 300).contains($0.status) ? .closeWithoutAnswer : $0 }
-                return response.isDeferred ? .later(on: self.delays) { lose(response.flattened) } : lose(response)
+    /// The router middleware: answers `request` with `handler` unless a fault fires.
+    func respond(_ request: HTTPRequest, route _: Int, next handler: HTTPHandler) -> HTTPResponse {
+        guard active.load(ordering: .acquiring), let (kind, delay) = decide(request) else { return handler(request) }
+        switch kind {
+        case .latency:
+            let response = handler(request)
+            return .later(on: delays) {
+                usleep(UInt32(clamping: delay * 1000))
+                return response.flattened
             }
+        case .error(let status, let body):
+            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+        case .close:
+            return .closeWithoutAnswer
+        case .dropAfterCommit:
+            // Only a request that committed (a 2xx) can lose its response after committing;
+            // a refusal, such as the 511 a retried create meets, is answered.
+            let response = handler(request)
+            let lose: @Sendable (HTTPResponse) -> HTTPResponse = { (200 ..< 300).contains($0.status) ? .closeWithoutAnswer : $0 }
+            return response.isDeferred ? .later(on: delays) { lose(response.flattened) } : lose(response)
         }
     }
 

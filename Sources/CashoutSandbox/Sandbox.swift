@@ -42,6 +42,9 @@ public final class Sandbox: Sendable {
         public var seed: UInt64?
         /// How long a webhook delivery may take.
         public var webhookTimeout: Duration = .seconds(5)
+        /// When set (not empty), every admin route (`/sandbox/...`) but `GET /sandbox/health` and
+        /// `POST /sandbox/sink/{name}` needs `Authorization: Bearer <adminToken>`; else 401.
+        public var adminToken: String?
 
         /// The defaults: loopback, a free port, a real-time clock.
         public init() {}
@@ -99,7 +102,8 @@ public final class Sandbox: Sendable {
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()
         for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
-        let sender = WebhookSender(sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout)
+        let metrics = SandboxMetrics()
+        let sender = WebhookSender(sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout, metrics: metrics)
         let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants, sender: { sender.send($0) })
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
@@ -107,9 +111,15 @@ public final class Sandbox: Sendable {
         Dashboard.register(in: &router)
         APIDocs.register(in: &router)
         AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
-                 layers: ScenarioLayers(setup)).register(in: &router)
-        let handler = faults.wrap(router.respond)
-        let server = try HTTPServer.start(configuration: configuration.server, handler: handler)
+                 layers: ScenarioLayers(setup), metrics: metrics).register(in: &router)
+        router.use(faults.respond)
+        if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(auth.check) }  // before faults
+        let handler = router.respond
+        let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
+        metrics.attach(requestMetrics)
+        var serverConfiguration = configuration.server
+        serverConfiguration.metrics = requestMetrics
+        let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = mode == .real ? ClockDriver(bank: bank) : nil
         return Sandbox(server: server, handler: handler, bank: bank, sinks: sinks, sender: sender, driver: driver,

@@ -26,10 +26,12 @@ final class WebhookSender: Sendable {
     private let sinks: SinkStore
     private let timeout: Mutex<Duration>
     private let keys = D24SigningKeys()
+    private let metrics: SandboxMetrics
 
-    init(sinks: SinkStore, timeout: Duration = .seconds(5)) {
+    init(sinks: SinkStore, timeout: Duration = .seconds(5), metrics: SandboxMetrics = SandboxMetrics()) {
         self.sinks = sinks
         self.timeout = Mutex(timeout)
+        self.metrics = metrics
     }
 
     /// Connects the sender to its bank and its server's addresses (after both exist).
@@ -54,6 +56,7 @@ final class WebhookSender: Sendable {
     func send(_ notification: StatusNotification) -> DeliveryOutcome {
         guard let url = notification.url, let (bank, route) = route(url),
               let secret = bank.merchant(login: notification.merchant, \.secret) else {
+            metrics.count(.notSent)
             return DeliveryOutcome(error: "not sent: no URL or merchant")
         }
         let contentType = "application/x-www-form-urlencoded"
@@ -61,14 +64,21 @@ final class WebhookSender: Sendable {
             // Rendered when read, from the secret (a prepared key is ten times its size).
             let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: contentType,
                                        content: .rendered { D24Notification.formBody(notification, secret: secret) })
+            metrics.count((200 ..< 300).contains(status) ? .delivered : .httpError)
             return DeliveryOutcome(status: status)
         }
         let body = D24Notification.formBody(notification, key: keys.key(secret: secret))
-        do {
+        do throws(HTTPClientError) {
             let response = try HTTPClient.send(method: "POST", url: url, headers: ["Content-Type": contentType],
                                                body: Array(body.utf8), timeout: timeout.withLock { $0 })
+            metrics.count((200 ..< 300).contains(response.status) ? .delivered : .httpError)
             return DeliveryOutcome(status: response.status, body: String(response.bodyText.prefix(500)))
         } catch {
+            switch error {
+            case .timedOut: metrics.count(.timeout)
+            case .invalidURL, .invalidHeader: metrics.count(.notSent)  // e.g. https: the client speaks plain HTTP
+            case .cannotResolve, .connectionFailed, .malformedResponse: metrics.count(.connectionError)
+            }
             return DeliveryOutcome(error: "\(error)")
         }
     }

@@ -5,7 +5,7 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static var adminEndpoints: [OpenAPIEndpoint] {
-        clockEndpoints + cashoutEndpoints + merchantEndpoints + webhookEndpoints
+        (clockEndpoints + [metricsEndpoint] + cashoutEndpoints + merchantEndpoints + webhookEndpoints).map(adminTokenProtected)
     }
 
     private static var clockEndpoints: [OpenAPIEndpoint] {

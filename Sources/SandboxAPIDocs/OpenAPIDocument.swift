@@ -19,7 +19,9 @@ public enum OpenAPIDocument {
                     scriptable bank on a virtual clock, and the sandbox's own admin API under `/sandbox/`. \
                     Signed endpoints need `Payload-Signature`: the lowercase hex HMAC-SHA256 of the exact body \
                     with the merchant's secret (`cashout-sandbox sign BODY` prints it). A scenario's HTTP faults \
-                    may answer any endpoint but `/sandbox/...` with another status, late, or not at all.
+                    may answer any endpoint but `/sandbox/...` with another status, late, or not at all. A sandbox \
+                    started with `--admin-token` wants `Authorization: Bearer <admin token>` on `/sandbox/...` \
+                    (not on `GET /sandbox/health` or `POST /sandbox/sink/{name}`).
                     """,
             ],
             "servers": [["url": .string(serverURL), "description": "This sandbox"]],
@@ -37,6 +39,7 @@ public enum OpenAPIDocument {
                         "type": "apiKey", "in": "header", "name": "Payload-Signature",
                         "description": "Lowercase hex HMAC-SHA256 of the exact request body, keyed with the merchant's secret",
                     ],
+                    "AdminToken": adminTokenScheme,
                     "ReadOnlyKey": [
                         "type": "http", "scheme": "bearer",
                         "description": "`Authorization: Bearer <read-only key>` (sandbox_read_only for the default merchant)",

@@ -14,6 +14,8 @@ extension PostmanCollection {
         [
             Item("Health", "GET", "/sandbox/health", expect: 200, tests: [expect("status", "'ok'")]),
             Item("Clock", "GET", "/sandbox/clock", expect: 200, description: "Mode, now and the next scheduled event."),
+            Item("Metrics", "GET", "/sandbox/metrics", expect: 200, description: "Prometheus text format 0.0.4.",
+                 tests: ["pm.test('Prometheus text', function () { pm.expect(pm.response.text()).to.include('cashout_sandbox_build_info'); });"]),
             Item("Clear the sink", "DELETE", "/sandbox/sink/postman", expect: 204),
 
             create("Create a cashout to force", externalID: "adminExternalId", cashoutID: "adminCashoutId"),

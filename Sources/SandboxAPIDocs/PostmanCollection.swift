@@ -3,7 +3,9 @@ import SandboxJSON
 /// A Postman collection (v2.1) of every D24 endpoint and the admin calls, and its environment.
 ///
 /// The variables are named as in the provider's own collection: `apiKey` (the `login`),
-/// `apiPassphrase` (the `pass`) and `apiSignature` (the secret), plus `baseUrl` and `readOnlyKey`.
+/// `apiPassphrase` (the `pass`) and `apiSignature` (the secret), plus `baseUrl`, `readOnlyKey` and
+/// `adminToken` (empty; for a sandbox started with `--admin-token`: every `/sandbox/...` request
+/// sends `Authorization: Bearer {{adminToken}}`).
 /// A collection-level pre-request script signs every `/v3/cashout...` body with
 /// `Payload-Signature`, computed over the body after `{{variable}}` substitution, which is what
 /// Postman sends. Requests run in order (Collection Runner or `.ci/check-postman`): the create
@@ -35,15 +37,16 @@ public enum PostmanCollection {
             "_postman_variable_scope": "environment",
             "values": .array(variables(baseURL: baseURL).map { variable in
                 ["key": .string(variable.key), "value": .string(variable.value), "enabled": true,
-                 "type": variable.key == "apiSignature" ? "secret" : "default"]
+                 "type": variable.key == "apiSignature" || variable.key == "adminToken" ? "secret" : "default"]
             }),
         ]
     }
 
-    /// The default merchant's credentials (README, "The default merchant") and the server.
+    /// The default merchant's credentials (README, "The default merchant"), the server, and the
+    /// admin token (none by default).
     static func variables(baseURL: String) -> [(key: String, value: String)] {
         [("baseUrl", baseURL), ("apiKey", "sandbox_login"), ("apiPassphrase", "sandbox_pass"),
-         ("apiSignature", "sandbox_secret"), ("readOnlyKey", "sandbox_read_only")]
+         ("apiSignature", "sandbox_secret"), ("readOnlyKey", "sandbox_read_only"), ("adminToken", "")]
     }
 
     /// Collection variables the requests' scripts set as the run goes.
@@ -63,6 +66,9 @@ public enum PostmanCollection {
         Run the folders in order (Collection Runner): creates save cashoutId and friends for the \
         requests after them. On a real clock a cashout is DELIVERED 5 s after its creation; run the \
         sandbox with --clock manual to keep it PENDING until the clock is advanced.
+
+        A sandbox started with --admin-token wants that token on its admin API: set adminToken, which \
+        every /sandbox/... request sends as Authorization: Bearer {{adminToken}}.
         """
 
     /// A fresh `external_id` for each create, then `Payload-Signature` for the signed endpoints,
@@ -124,6 +130,7 @@ extension PostmanCollection {
         var json: JSON {
             var request: [String: JSON] = ["method": .string(method), "url": url]
             var headerFields = headers
+            if path.hasPrefix("/sandbox/") { headerFields.append(("Authorization", "Bearer {{adminToken}}")) }
             if let body {
                 headerFields.insert(("Content-Type", "application/json"), at: 0)
                 request["body"] = ["mode": "raw", "raw": .string(body), "options": ["raw": ["language": "json"]]]

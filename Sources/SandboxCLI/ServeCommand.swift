@@ -18,8 +18,12 @@ enum ServeCommand: Command {
         .value("time-scale", "N", "Virtual seconds per real second with --clock real (default 1)"),
         .value("log-format", "text|json|off", "Access-log format on standard output (default text)"),
         .value("max-body", "BYTES", "Largest request body accepted (default 1048576)"),
+        .value("admin-token", "TOKEN", "Require 'Authorization: Bearer TOKEN' on the admin API (default: $\(adminTokenVariable))"),
         .flag("help", "Show this help"),
     ]
+
+    /// The environment variable `--admin-token` defaults to (the option wins when both are set).
+    static let adminTokenVariable = "CASHOUT_SANDBOX_ADMIN_TOKEN"
 
     static let usage = """
         Usage: cashout-sandbox serve [options]
@@ -55,6 +59,9 @@ enum ServeCommand: Command {
         for (index, address) in sandbox.addresses.enumerated() {
             StandardOutput.writeLine("\(index == 0 ? "listening on" : "also listening on") http://\(address)")
         }
+        if configuration.adminToken != nil {
+            StandardOutput.writeLine("admin API: requests to /sandbox/... need Authorization: Bearer <admin token>")
+        }
         for merchant in sandbox.bank.merchants {
             StandardOutput.writeLine("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
                 + "read-only key \(merchant.readOnlyKey), balance \(merchant.currency) \(merchant.balance)")
@@ -66,7 +73,10 @@ enum ServeCommand: Command {
         return 0
     }
 
-    static func configuration(from arguments: Arguments) throws(UsageError) -> Sandbox.Configuration {
+    /// The configuration the options ask for; `environment` reads environment variables.
+    static func configuration(from arguments: Arguments,
+                              environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
+        throws(UsageError) -> Sandbox.Configuration {
         var configuration = Sandbox.Configuration()
         configuration.server.host = arguments.value("host") ?? "localhost"
         configuration.server.port = try arguments.value("port", default: 8080, expected: "a port number (0-65535)") {
@@ -95,6 +105,24 @@ enum ServeCommand: Command {
             ["text", "json", "off"].contains($0) ? $0 : nil
         }
         configuration.server.accessLog = AccessLog.Format(rawValue: format).map { .standardOutput(format: $0) }
+        configuration.adminToken = try adminToken(arguments, environment: environment)
         return configuration
+    }
+
+    /// `--admin-token`, else a non-empty `CASHOUT_SANDBOX_ADMIN_TOKEN`, else none. A token is
+    /// visible ASCII without spaces, as an `Authorization: Bearer` header can carry it.
+    private static func adminToken(_ arguments: Arguments, environment: (String) -> String?) throws(UsageError) -> String? {
+        let isToken = { (text: String) in !text.isEmpty && text.utf8.allSatisfy { (0x21 ... 0x7E).contains($0) } }
+        if let option = arguments.value("admin-token") {
+            guard isToken(option) else {
+                throw UsageError("option '--admin-token' expects a token of visible ASCII characters without spaces, got '\(option)'")
+            }
+            return option
+        }
+        guard let value = environment(adminTokenVariable), !value.isEmpty else { return nil }
+        guard isToken(value) else {
+            throw UsageError("environment variable \(adminTokenVariable) must be a token of visible ASCII characters without spaces")
+        }
+        return value
     }
 }

@@ -37,6 +37,12 @@ extension Dashboard {
           </section>
         </header>
         <div id="notice" data-testid="notice" class="notice" role="status" hidden></div>
+        <form id="token-form" data-testid="token-form" class="token-form" hidden>
+          <label for="token-input">This sandbox's admin API wants its admin token (<code>serve --admin-token</code>). It is kept for this tab only.</label>
+          <input id="token-input" data-testid="token-input" name="token" type="password" autocomplete="off" required>
+          <button type="submit" id="token-submit" data-testid="token-submit">Use token</button>
+          <span id="token-error" data-testid="token-error" role="alert"></span>
+        </form>
         <main>
           <section id="view-cashouts" data-testid="view-cashouts" class="view" hidden>
             <h1>Cashouts</h1>

@@ -1,6 +1,7 @@
 extension Dashboard {
     /// The page's behaviour, vanilla JavaScript: hash routing, a 2-second poll of the admin API,
-    /// actions, and the signed D24 create. Server data reaches the DOM only through
+    /// actions, and the signed D24 create. A 401 from the admin API (`serve --admin-token`) shows
+    /// the token form; the token is kept in sessionStorage and sent as `Authorization: Bearer`. Server data reaches the DOM only through
     /// `textContent` and attributes (the `el` helper), never as HTML.
     static let script = #"""
         "use strict";
@@ -29,16 +30,43 @@ extension Dashboard {
           const time = (iso) => (iso ? String(iso).replace("T", " ") : "—");
           const orDash = (value) => (value === null || value === undefined || value === "" ? "—" : String(value));
 
+          // The admin token (serve --admin-token): asked for on a 401, kept for this tab only.
+          const TOKEN_KEY = "cashout-sandbox-admin-token";
+          function adminToken() {
+            try { return sessionStorage.getItem(TOKEN_KEY) || ""; } catch (error) { return ""; }
+          }
+          function askForToken(refused) {
+            const form = $("token-form");
+            if (form.hidden) {
+              form.hidden = false;
+              $("token-input").focus();
+            }
+            $("token-error").textContent = refused ? "That token was refused." : "";
+          }
+          function useToken(event) {
+            event.preventDefault();
+            const token = $("token-input").value.trim();
+            if (!token) return;
+            try { sessionStorage.setItem(TOKEN_KEY, token); } catch (error) { /* storage off: ask again next time */ }
+            $("token-input").value = "";
+            $("token-form").hidden = true;
+            refresh();
+          }
+
           async function api(method, path, body, headers) {
             const init = { method: method, headers: Object.assign({}, headers || {}), cache: "no-store" };
             if (body !== undefined) {
               init.body = typeof body === "string" ? body : JSON.stringify(body);
               init.headers["Content-Type"] = "application/json";
             }
+            const admin = /^\/sandbox\//.test(path);
+            const token = admin ? adminToken() : "";
+            if (token) init.headers["Authorization"] = "Bearer " + token;
             const response = await fetch(path, init);
             const text = await response.text();
             let json = null;
             try { json = text ? JSON.parse(text) : null; } catch (error) { json = null; }
+            if (admin && response.status === 401) askForToken(token !== "");
             return { status: response.status, ok: response.ok, json: json, text: text };
           }
           const problem = (answer) => "HTTP " + answer.status + ": " + ((answer.json && (answer.json.message || answer.json.description)) || answer.text || "no body");
@@ -392,6 +420,7 @@ extension Dashboard {
               button.addEventListener("click", () => act(button.getAttribute("data-action")));
             }
             $("new-form").addEventListener("submit", createCashout);
+            $("token-form").addEventListener("submit", useToken);
             $("new-notification_url").value = location.origin + "/sandbox/sink/dashboard";
             $("new-external_id").value = freshExternalID();
             window.addEventListener("hashchange", route);

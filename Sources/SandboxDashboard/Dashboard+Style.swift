@@ -39,6 +39,8 @@ extension Dashboard {
         footer { padding: 8px 16px 24px; text-align: center; font-size: 12px; }
         .notice { margin: 10px 16px 0; padding: 8px 12px; border-radius: 4px; background: #fdecec; color: var(--bad); border: 1px solid #f3c2c4; }
         .notice.ok { background: #e7f6ef; color: var(--ok); border-color: #b5e2cd; }
+        .token-form { margin: 10px 16px 0; padding: 10px 12px; border-radius: 4px; background: #fff8e5; border: 1px solid #f0d9a0; display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+        .token-form label { flex-basis: 100%; }
         .card { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; margin-bottom: 14px; }
         .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 14px; }
         .filters { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: end; margin-bottom: 10px; }

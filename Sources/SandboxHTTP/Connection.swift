@@ -57,4 +57,6 @@ struct AwaitedRequest {
     let keepAlive: Bool
     let http10: Bool
     let started: Int64
+    /// The router's number for the request's route, for the metrics.
+    let route: Int
 }

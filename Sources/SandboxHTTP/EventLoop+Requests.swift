@@ -34,12 +34,12 @@ extension EventLoop {
     }
 
     func answer(_ request: HTTPRequest, on connection: Connection) {
-        let started = settings.accessLog == nil ? 0 : Socket.monotonicNanoseconds()
+        let started = settings.accessLog == nil && settings.metrics == nil ? 0 : Socket.monotonicNanoseconds()
         var request = request
         request.remoteAddress = connection.remoteAddress
-        let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: request.keepAlive && !stopping,
-                                     http10: request.version == .http1_0, started: started)
         let response = handler(request)
+        let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: request.keepAlive && !stopping,
+                                     http10: request.version == .http1_0, started: started, route: response.route)
         connection.requestStartedAt = now
         connection.lastActivity = now
         if let producer = response.producer, let queue = response.producerQueue {
@@ -63,17 +63,21 @@ extension EventLoop {
     private func write(_ response: HTTPResponse, for request: AwaitedRequest, on connection: Connection) {
         if response.dropsConnection {
             connection.closeAfterWrite = true
-            settings.accessLog?.appendLine(method: request.method, path: request.path, status: 0,
-                                           nanoseconds: Socket.monotonicNanoseconds() - request.started,
-                                           time: date.timestamp, to: &logBuffer)
+            logAndCount(request, status: 0)
             return
         }
         ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.method == "HEAD",
                               http10: request.http10, dateLine: date.headerLine, into: &connection.output)
         if !request.keepAlive { connection.closeAfterWrite = true }
-        settings.accessLog?.appendLine(method: request.method, path: request.path, status: response.status,
-                                       nanoseconds: Socket.monotonicNanoseconds() - request.started,
-                                       time: date.timestamp, to: &logBuffer)
+        logAndCount(request, status: response.status)
+    }
+
+    private func logAndCount(_ request: AwaitedRequest, status: Int) {
+        guard settings.accessLog != nil || settings.metrics != nil else { return }
+        let nanoseconds = Socket.monotonicNanoseconds() - request.started
+        settings.metrics?.record(route: request.route, status: status, nanoseconds: nanoseconds)
+        settings.accessLog?.appendLine(method: request.method, path: request.path, status: status,
+                                       nanoseconds: nanoseconds, time: date.timestamp, to: &logBuffer)
     }
 
     /// Answers a request the parser refused, and closes after it.
@@ -87,6 +91,7 @@ extension EventLoop {
         ResponseEncoder.write(response, keepAlive: false, headOnly: false, http10: false,
                               dateLine: date.headerLine, into: &connection.output)
         connection.closeAfterWrite = true
+        settings.metrics?.record(route: Router.unmatched, status: response.status, nanoseconds: nil)
         settings.accessLog?.appendLine(method: "-", path: "-", status: response.status, nanoseconds: 0,
                                        time: date.timestamp, to: &logBuffer)
     }

@@ -26,6 +26,7 @@ final class EventLoop: @unchecked Sendable {
         var idleTimeout: Int64
         var gracePeriod: Int64
         var accessLog: AccessLog?
+        var metrics: HTTPMetrics?
     }
 
     private static let maxEvents: Int32 = 256

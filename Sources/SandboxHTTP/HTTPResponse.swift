@@ -33,6 +33,10 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
     }
 
+    /// The number of the ``Router`` route that answered (``Router/routeNames``); 0 when none did.
+    /// The server's ``HTTPMetrics`` count by it.
+    public internal(set) var route = Router.unmatched
+
     /// Close the connection instead of answering (see ``closeWithoutAnswer``).
     var dropsConnection = false
 

@@ -35,6 +35,8 @@ public final class HTTPServer: Sendable {
         public var gracePeriod: Duration = .seconds(5)
         /// The access log; nil for none.
         public var accessLog: AccessLog?
+        /// Where every answer is counted, by route and status, with its duration; nil for nowhere.
+        public var metrics: HTTPMetrics?
 
         /// A configuration for `host` and `port`.
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int? = nil) {
@@ -73,7 +75,8 @@ public final class HTTPServer: Sendable {
             bodyTimeout: configuration.bodyTimeout.milliseconds,
             idleTimeout: configuration.idleTimeout.milliseconds,
             gracePeriod: configuration.gracePeriod.milliseconds,
-            accessLog: configuration.accessLog)
+            accessLog: configuration.accessLog,
+            metrics: configuration.metrics)
         do {
             let balancer = try ConnectionBalancer(loops: configuration.threads)
             var loops: [EventLoop] = []

@@ -15,22 +15,59 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// router.add("GET /sandbox/health") { _ in .json(["status": "ok"]) }
 /// router.add("POST /sandbox/cashouts/{id}/actions") { request in ... request.parameters["id"] ... }
 /// ```
+///
+/// Every route has a number (``routeNames`` gives its `"METHOD /pattern"`; 0 is `unmatched`, for
+/// 404, 405 and malformed paths), which ``use(_:)`` middleware sees and every response carries to
+/// the server's ``HTTPMetrics``: labels stay bounded however many paths clients invent.
 public struct Router: Sendable {
     private enum Segment: Sendable, Equatable {
         case literal(Substring)
         case parameter(String)
     }
 
-    private struct PatternRoute: Sendable {
-        var segments: [Segment]
-        var handlers: [String: HTTPHandler]
+    /// A route's handler and number; a `GET` route's `HEAD` twin is `id + 1`.
+    private struct Entry: Sendable {
+        var id: Int
+        var handler: HTTPHandler
     }
 
-    private var exact: [Substring: [String: HTTPHandler]] = [:]
+    private struct PatternRoute: Sendable {
+        var segments: [Segment]
+        var handlers: [String: Entry]
+    }
+
+    /// Code around every answer, matched or not: the request, its route number, and the route's
+    /// handler (or the 404/405/400 answer) to call, or not.
+    public typealias Middleware = @Sendable (HTTPRequest, _ route: Int, _ next: HTTPHandler) -> HTTPResponse
+
+    private var exact: [Substring: [String: Entry]] = [:]
     private var patterns: [PatternRoute] = []
+    private var middleware: Middleware?
+
+    /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
+    /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
+    public private(set) var routeNames = ["unmatched"]
+
+    /// The number of unmatched requests (unknown paths, wrong methods, malformed paths).
+    public static let unmatched = 0
 
     /// Creates an empty router.
     public init() {}
+
+    /// Wraps every answer in `middleware`; a later call wraps the earlier ones (it runs first).
+    ///
+    /// ```swift
+    /// router.use { request, route, next in
+    ///     request.headers["Authorization"] == nil ? Router.error(401, "who are you?") : next(request)
+    /// }
+    /// ```
+    public mutating func use(_ middleware: @escaping Middleware) {
+        guard let inner = self.middleware else {
+            self.middleware = middleware
+            return
+        }
+        self.middleware = { request, route, next in middleware(request, route) { inner($0, route, next) } }
+    }
 
     /// Adds a route written `"METHOD /path"`; segments in braces are parameters.
     public mutating func add(_ route: String, _ handler: @escaping HTTPHandler) {
@@ -38,23 +75,39 @@ public struct Router: Sendable {
         precondition(parts.count == 2 && parts[1].hasPrefix("/"), "route must be \"METHOD /path\": \(route)")
         let method = String(parts[0])
         let path = parts[1]
+        func entry(replacing existing: Entry?) -> Entry {
+            if let existing { return Entry(id: existing.id, handler: handler) }
+            routeNames.append("\(method) \(path)")
+            if method == "GET" { routeNames.append("HEAD \(path)") }
+            return Entry(id: routeNames.count - (method == "GET" ? 2 : 1), handler: handler)
+        }
         guard path.contains("{") else {
-            exact[path, default: [:]][method] = handler
+            exact[path, default: [:]][method] = entry(replacing: exact[path]?[method])
             return
         }
         let segments = Self.split(path).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(part)
         }
         if let i = patterns.firstIndex(where: { $0.segments == segments }) {
-            patterns[i].handlers[method] = handler
+            patterns[i].handlers[method] = entry(replacing: patterns[i].handlers[method])
         } else {
-            patterns.append(PatternRoute(segments: segments, handlers: [method: handler]))
+            patterns.append(PatternRoute(segments: segments, handlers: [method: entry(replacing: nil)]))
         }
     }
 
-    /// Finds the route for `request` and runs it.
+    /// Finds the route for `request` and runs it (through the middleware); the response carries
+    /// the route's number.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         var request = request
+        let (route, handler) = find(&request)
+        var response = middleware.map { $0(request, route, handler) } ?? handler(request)
+        response.route = route
+        return response
+    }
+
+    /// The route's number and handler, with the path parameters filled in; unmatched: 0 and the
+    /// error answer.
+    private func find(_ request: inout HTTPRequest) -> (Int, HTTPHandler) {
         let path = request.path
         var handlers = exact[path]
         if handlers == nil {
@@ -62,22 +115,26 @@ public struct Router: Sendable {
             for route in patterns {
                 guard let parameters = Self.match(route.segments, parts) else { continue }
                 guard let decoded = parameters else {
-                    return Self.error(400, "malformed percent-encoding in path")
+                    return (Self.unmatched, { _ in Self.error(400, "malformed percent-encoding in path") })
                 }
                 request.parameters = decoded
                 handlers = route.handlers
                 break
             }
         }
-        guard let handlers else { return Self.error(404, "No such endpoint: \(request.method) \(path)") }
-        if let handler = handlers[request.method] ?? (request.method == "HEAD" ? handlers["GET"] : nil) {
-            return handler(request)
+        guard let handlers else {
+            return (Self.unmatched, { request in Self.error(404, "No such endpoint: \(request.method) \(request.path)") })
         }
+        if let entry = handlers[request.method] { return (entry.id, entry.handler) }
+        if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler) }
         var allowed = Set(handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        var response = Self.error(405, "Method \(request.method) not allowed on \(path)")
-        response.headers.add("Allow", allowed.sorted().joined(separator: ", "))
-        return response
+        let allow = allowed.sorted().joined(separator: ", ")
+        return (Self.unmatched, { request in
+            var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)")
+            response.headers.add("Allow", allow)
+            return response
+        })
     }
 
     /// A JSON error body in the `{"code","message"}` shape the D24 API uses.

@@ -67,6 +67,33 @@ import Testing
         #expect(CLI.run(["serve", "extra"]) == 2)
     }
 
+    private func configuration(_ words: [String], environment: [String: String]) throws -> Sandbox.Configuration {
+        try ServeCommand.configuration(from: Arguments(words, options: ServeCommand.options, command: "serve")) { environment[$0] }
+    }
+
+    @Test func theAdminTokenComesFromTheOptionElseTheEnvironmentVariable() throws {
+        let variable = "CASHOUT_SANDBOX_ADMIN_TOKEN"
+        #expect(try configuration([], environment: [:]).adminToken == nil)
+        #expect(try configuration([], environment: [variable: ""]).adminToken == nil)
+        #expect(try configuration([], environment: [variable: "from-env"]).adminToken == "from-env")
+        #expect(try configuration(["--admin-token", "from-option"], environment: [:]).adminToken == "from-option")
+        #expect(try configuration(["--admin-token=from-option"], environment: [variable: "from-env"]).adminToken == "from-option")
+        #expect(ServeCommand.usage.contains("--admin-token TOKEN"))
+        #expect(ServeCommand.usage.contains("$CASHOUT_SANDBOX_ADMIN_TOKEN"))
+    }
+
+    @Test(arguments: [
+        (["--admin-token="], [:], "option '--admin-token' expects a token of visible ASCII characters without spaces, got ''"),
+        (["--admin-token", "two words"], [:], "option '--admin-token' expects a token of visible ASCII characters without spaces, got 'two words'"),
+        (["--admin-token", "tøken"], [:], "option '--admin-token' expects a token of visible ASCII characters without spaces, got 'tøken'"),
+        (["--admin-token"], [:], "option '--admin-token' needs a value (TOKEN)"),
+        ([], ["CASHOUT_SANDBOX_ADMIN_TOKEN": "two words"],
+         "environment variable CASHOUT_SANDBOX_ADMIN_TOKEN must be a token of visible ASCII characters without spaces"),
+    ] as [([String], [String: String], String)])
+    func badAdminTokensAreUsageErrors(words: [String], environment: [String: String], message: String) {
+        #expect(throws: UsageError(message)) { try configuration(words, environment: environment) }
+    }
+
     @Test func serveHelpListsEveryOption() {
         for option in ServeCommand.options { #expect(ServeCommand.usage.contains("--\(option.name)")) }
     }

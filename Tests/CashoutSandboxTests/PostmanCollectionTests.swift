@@ -70,6 +70,26 @@ import Testing
             value["key"]?.stringValue.map { "\($0)=\(value["value"]?.stringValue ?? "")" }
         }
         #expect(values == ["baseUrl=http://127.0.0.1:9999", "apiKey=sandbox_login", "apiPassphrase=sandbox_pass",
-                           "apiSignature=sandbox_secret", "readOnlyKey=sandbox_read_only"])
+                           "apiSignature=sandbox_secret", "readOnlyKey=sandbox_read_only", "adminToken="])
+        let types = (environment["values"]?.arrayValue ?? []).compactMap { $0["type"]?.stringValue }
+        #expect(types == ["default", "default", "default", "secret", "default", "secret"])
+    }
+
+    @Test func everyAdminRequestSendsTheAdminTokenAndNoOtherDoes() throws {
+        let (_, collection) = try get("/postman.json")
+        func items(_ item: JSON) -> [JSON] {
+            item["item"]?.arrayValue.map { $0.flatMap(items) } ?? [item]
+        }
+        let all = items(collection)
+        #expect(all.contains { $0["request"]?["url"]?["raw"] == "{{baseUrl}}/sandbox/metrics" })
+        for item in all {
+            let url = item["request"]?["url"]?["raw"]?.stringValue ?? ""
+            let authorization = item["request"]?["header"]?.arrayValue?.first { $0["key"] == "Authorization" }?["value"]?.stringValue
+            if url.hasPrefix("{{baseUrl}}/sandbox/") {
+                #expect(authorization == "Bearer {{adminToken}}", "\(url)")
+            } else {
+                #expect(authorization != "Bearer {{adminToken}}", "\(url)")
+            }
+        }
     }
 }

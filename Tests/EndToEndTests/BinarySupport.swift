@@ -31,7 +31,11 @@ final class RunningBinary: Sendable {
     private static func collect(_ pipe: Pipe, into buffer: OutputBuffer) {
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                buffer.closed.withLock { $0 = true }
+                return
+            }
             buffer.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
     }
@@ -69,7 +73,8 @@ final class RunningBinary: Sendable {
     static func run(_ arguments: [String]) throws -> (Int32, String, String) {
         let binary = try RunningBinary(arguments)
         let status = binary.exitStatus() ?? -1
-        usleep(50_000)  // let the pipes drain
+        // Let the pipes drain to their end: a big output (the OpenAPI document) may still be in them.
+        _ = binary.poll(5) { binary.stdoutText.closed.withLock { $0 } && binary.stderrText.closed.withLock { $0 } ? true : nil }
         return (status, binary.stdout, binary.stderr)
     }
 }
@@ -77,4 +82,6 @@ final class RunningBinary: Sendable {
 /// Text a pipe's handler thread appends to while the test reads it.
 private final class OutputBuffer: Sendable {
     let text = Mutex("")
+    /// The pipe reached its end.
+    let closed = Mutex(false)
 }

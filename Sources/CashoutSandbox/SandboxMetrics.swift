@@ -1,0 +1,73 @@
+import SandboxBank
+import SandboxHTTP
+import Synchronization
+
+/// What `GET /sandbox/metrics` reports, in Prometheus text format 0.0.4: the server's requests
+/// (``HTTPMetrics``), cashouts by status, webhook delivery attempts by outcome, and the build.
+///
+/// Requests and webhook attempts are counted as they happen, with relaxed atomics (no lock);
+/// cashouts are counted when scraped, from the bank.
+final class SandboxMetrics: Sendable {
+    /// How a webhook delivery attempt ended (`cashout_sandbox_webhook_attempts_total{outcome=...}`).
+    enum WebhookOutcome: Int, CaseIterable {
+        /// The receiver answered 2xx.
+        case delivered
+        /// The receiver answered, not 2xx (retried).
+        case httpError
+        /// No whole answer within the webhook timeout (retried).
+        case timeout
+        /// No answer: refused, unreachable, unknown host, connection broken, or not HTTP (retried).
+        case connectionError
+        /// Not sent: no notification URL, a URL the sandbox cannot send to (https: its client
+        /// speaks plain HTTP), or the sandbox was stopping.
+        case notSent
+
+        var label: String {
+            switch self {
+            case .delivered: "delivered"
+            case .httpError: "http_error"
+            case .timeout: "timeout"
+            case .connectionError: "connection_error"
+            case .notSent: "not_sent"
+            }
+        }
+    }
+
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    private let http = AtomicLazyReference<HTTPMetrics>()
+    private let webhooks: InlineArray<5, Atomic<UInt64>> = InlineArray { _ in Atomic(0) }
+
+    init() {}
+
+    /// The server's request counters, once the router is complete.
+    func attach(_ metrics: HTTPMetrics) {
+        _ = http.storeIfNil(metrics)
+    }
+
+    func count(_ outcome: WebhookOutcome) {
+        webhooks[outcome.rawValue].wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// The whole exposition.
+    func render(bank: Bank) -> String {
+        var text = ""
+        http.load()?.render(into: &text)
+        var counts: [String: Int] = [:]
+        for payout in bank.payouts() { counts[payout.status.name, default: 0] += 1 }
+        text += "# HELP cashout_sandbox_cashouts Cashouts by current status (a late return counts as REJECTED).\n"
+        text += "# TYPE cashout_sandbox_cashouts gauge\n"
+        for name in PayoutStatus.names {
+            text += "cashout_sandbox_cashouts{status=\"\(name)\"} \(counts[name] ?? 0)\n"
+        }
+        text += "# HELP cashout_sandbox_webhook_attempts_total Webhook delivery attempts (retries and redeliveries included), by outcome.\n"
+        text += "# TYPE cashout_sandbox_webhook_attempts_total counter\n"
+        for outcome in WebhookOutcome.allCases {
+            text += "cashout_sandbox_webhook_attempts_total{outcome=\"\(outcome.label)\"} \(webhooks[outcome.rawValue].load(ordering: .relaxed))\n"
+        }
+        text += "# HELP cashout_sandbox_build_info The sandbox's version.\n"
+        text += "# TYPE cashout_sandbox_build_info gauge\n"
+        text += "cashout_sandbox_build_info{version=\"\(HTTPMetrics.escape(Sandbox.version))\"} 1\n"
+        return text
+    }
+}

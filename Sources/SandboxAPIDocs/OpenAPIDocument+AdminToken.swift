@@ -1,0 +1,57 @@
+import SandboxJSON
+
+// The admin token (`serve --admin-token`, CashoutSandbox/AdminAuth.swift) and the metrics endpoint.
+// An admin operation lists two security alternatives, the token or nothing, because the token is
+// needed only when the sandbox was started with one; its 401 answer is documented the same way.
+
+extension OpenAPIDocument {
+    /// The admin routes that never need the token: liveness probes, and the webhook receiver.
+    static let openAdminRoutes: Set = ["GET /sandbox/health", "POST /sandbox/sink/{name}"]
+
+    /// `components.securitySchemes.AdminToken`.
+    static let adminTokenScheme: JSON = [
+        "type": "http", "scheme": "bearer",
+        "description": """
+            `Authorization: Bearer <admin token>`, needed by every `/sandbox/...` operation but `GET /sandbox/health` \
+            and `POST /sandbox/sink/{name}` when the sandbox runs with `--admin-token` (or CASHOUT_SANDBOX_ADMIN_TOKEN).
+            """,
+    ]
+
+    /// `endpoint` with the admin token as an alternative to no security, and its 401.
+    static func adminTokenProtected(_ endpoint: OpenAPIEndpoint) -> OpenAPIEndpoint {
+        guard !openAdminRoutes.contains(endpoint.route), case .object(var operation) = endpoint.operation,
+              case .object(var responses)? = operation["responses"] else { return endpoint }
+        operation["security"] = [["AdminToken": []], [:]]
+        guard case .object(var unauthorized) = OpenAPI.errors(
+            "Only with --admin-token: the token is missing or wrong",
+            [OpenAPI.failure(401, "the admin API needs the header Authorization: Bearer <admin token>"),
+             OpenAPI.failure(401, "invalid admin token")]) else { return endpoint }
+        unauthorized["headers"] = [
+            "WWW-Authenticate": [
+                "description": #"`Bearer realm="cashout-sandbox admin"`, with `, error="invalid_token"` for a wrong token"#,
+                "schema": Schema.string(),
+            ],
+        ]
+        responses["401"] = .object(unauthorized)
+        operation["responses"] = .object(responses)
+        return OpenAPIEndpoint(route: endpoint.route, operation: .object(operation))
+    }
+
+    static var metricsEndpoint: OpenAPIEndpoint {
+        OpenAPIEndpoint(route: "GET /sandbox/metrics", operation: OpenAPI.operation(
+            "getMetrics", tag: "Sandbox", summary: "Prometheus metrics",
+            description: """
+                Text exposition format 0.0.4: `cashout_sandbox_http_requests_total` (by route pattern and status), \
+                `cashout_sandbox_http_request_duration_seconds` (histogram by route pattern), `cashout_sandbox_cashouts` \
+                (by status), `cashout_sandbox_webhook_attempts_total` (by outcome) and `cashout_sandbox_build_info`.
+                """,
+            responses: ["200": [
+                "description": "The metrics",
+                "content": ["text/plain": ["schema": Schema.string(), "example": """
+                    # HELP cashout_sandbox_cashouts Cashouts by current status (a late return counts as REJECTED).
+                    # TYPE cashout_sandbox_cashouts gauge
+                    cashout_sandbox_cashouts{status="PENDING"} 1
+                    """]],
+            ]]))
+    }
+}
