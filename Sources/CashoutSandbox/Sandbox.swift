@@ -114,6 +114,14 @@ public final class Sandbox: Sendable {
                  layers: ScenarioLayers(setup), metrics: metrics).register(in: &router)
         router.use(faults.respond)
         if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(auth.check) }  // before faults
+        router.use(CrossSiteGuard(routes: router.routeNames).check)
+        // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the sender
+        // the names it is reached by, so notifications to its sink under those names stay in process.
+        let handsOutURLs = router.routeNames.map { (Dashboard.routes + APIDocs.routes).contains($0) }
+        router.use { request, route, next in
+            if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
+            return next(request)
+        }
         let handler = router.respond
         let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
         metrics.attach(requestMetrics)

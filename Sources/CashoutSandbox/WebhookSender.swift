@@ -11,6 +11,8 @@ final class WebhookSender: Sendable {
         var bank: Bank?
         /// `http://127.0.0.1:PORT/sandbox/sink/` and the like, for each address the server is on.
         var sinkPrefixes: [String] = []
+        /// How many of them came from `Host` headers (see `learn(host:)`).
+        var learned = 0
         /// Where each URL seen so far leads (a run sends to few URLs, many times).
         var routes: [String: Route] = [:]
     }
@@ -41,6 +43,24 @@ final class WebhookSender: Sendable {
             return loopback ? ["127.0.0.1:\(address.port)", "localhost:\(address.port)", "[::1]:\(address.port)"] : ["\(address)"]
         }
         links.withLock { $0 = Links(bank: bank, sinkPrefixes: hosts.map { "http://\($0)/sandbox/sink/" }) }
+    }
+
+    /// Counts `host`, a `Host` header the sandbox was reached by, as one of its own addresses, so
+    /// sink URLs built from it are delivered in process. Behind `docker run -p 9000:8080` or a QA
+    /// host name, the dashboard and the Postman environment name the sandbox `localhost:9000` or
+    /// `qa-box:8080`, which it could not reach by itself. At most 16 are kept.
+    func learn(host: String) {
+        guard !host.isEmpty, host.utf8.count <= 255,
+              host.utf8.allSatisfy({ $0 < 0x80 && ($0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":")
+                                                    || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || Character(Unicode.Scalar($0)).isLetter
+                                                    || Character(Unicode.Scalar($0)).isNumber) }) else { return }
+        let prefix = "http://\(host)/sandbox/sink/"
+        links.withLock { links in
+            guard links.learned < 16, !links.sinkPrefixes.contains(where: { Self.hasPrefixIgnoringASCIICase($0, prefix) && $0.count == prefix.count }) else { return }
+            links.sinkPrefixes.append(prefix)
+            links.learned += 1
+            links.routes.removeAll()  // a URL routed as remote may be one of ours now
+        }
     }
 
     /// Changes how long a delivery may take (a scenario's `webhooks.timeout`).

@@ -6,6 +6,9 @@ import SandboxJSON
 /// (`GET /postman.json`, `GET /postman/environment.json`). Each names the server by the address
 /// the request came in on, so an import works as is.
 public enum APIDocs {
+    /// The documents' routes.
+    public static let routes = ["GET /openapi.json", "GET /postman.json", "GET /postman/environment.json"]
+
     /// Adds the documents' routes to `router`.
     public static func register(in router: inout Router) {
         router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request))) }

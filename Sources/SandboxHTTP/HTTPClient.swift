@@ -12,6 +12,7 @@ import Glibc
 /// ```
 public enum HTTPClient {
     /// Sends one request and waits for the response, at most `timeout` in all (connect included).
+    /// `Host` is the URL's authority unless `headers` has one.
     /// Call it off the event-loop threads: it blocks.
     public static func send(method: String, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                             timeout: Duration = .seconds(5), limits: HTTPLimits = HTTPLimits()) throws(HTTPClientError) -> HTTPResponse {
@@ -27,7 +28,8 @@ public enum HTTPClient {
         let fd = try connect(to: addresses, deadline: deadline)
         defer { close(fd) }
 
-        var message = Array("\(method) \(target.pathAndQuery) HTTP/1.1\r\nHost: \(target.authority)\r\n".utf8)
+        var message = Array("\(method) \(target.pathAndQuery) HTTP/1.1\r\n".utf8)
+        if headers["Host"] == nil { message += "Host: \(target.authority)\r\n".utf8 }  // a given Host wins (a proxy's name)
         if headers["User-Agent"] == nil { message += "User-Agent: cashout-sandbox\r\n".utf8 }
         if !body.isEmpty || method == "POST" || method == "PUT" { message += "Content-Length: \(body.count)\r\n".utf8 }
         message += "Connection: close\r\n".utf8

@@ -218,6 +218,24 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         #expect(try JSON.parse(HTTPClient.send(method: "GET", url: sink).body)["requests"] == [])
     }
 
+    /// Behind a port mapping (`docker run -p 9000:8080`) the Postman environment and the dashboard
+    /// name the sandbox by the Host they were asked on; its sink under that name is still its own.
+    @Test func theSinkUnderTheNameTheDocumentsWereAskedOnIsDeliveredInProcess() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let mapped = "http://localhost:9/sandbox/sink/mapped"  // port 9 (discard): nothing would answer there
+        _ = try create(sandbox, externalID: "before", url: mapped)
+        try advance(sandbox, "15s")
+        let journal = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        #expect(journal["webhooks"]?[0]?["attempts"]?[0]?["response_status"] == .null)  // a real POST, refused
+        let environment = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/postman/environment.json", headers: ["Host": "LocalHost:9"])
+        #expect(try JSON.parse(environment.body)["values"]?[0]?["value"] == "http://LocalHost:9")
+        _ = try create(sandbox, externalID: "after", url: mapped)
+        try advance(sandbox, "15s")
+        let received = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/mapped").body)
+        #expect(received["requests"]?.arrayValue?.compactMap { $0["form"]?["external_id"]?.stringValue } == ["after", "after"])
+    }
+
     /// A 1xx is not a final answer: scripting one would leave the notifier waiting for a response that never comes.
     @Test(arguments: [#"{"answers":[500,101]}"#, #"{"answers":[600]}"#, #"{"answers":["500"]}"#, #"{"answer":[500]}"#])
     func theSinkRefusesScriptsThatAreNotFinalHTTPStatuses(script: String) throws {
