@@ -19,7 +19,7 @@ let package = Package(
         // Layer 1: HTTP/1.1 server and client on epoll.
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),
         // Layer 2: the dialect-neutral bank core.
-        .target(name: "SandboxBank"),
+        .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
         // Layer 3: dialects. D24 Cashouts v3: its country rules (pure data and check digits) and the
         // adapter that decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules"),
@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
-        .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank"]),
+        .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),

@@ -1,5 +1,5 @@
 /// A request to pay out, as a dialect hands it to the bank after its own validation.
-public struct PayoutRequest: Sendable {
+public struct PayoutRequest: Sendable, Equatable {
     public var merchant: String
     public var externalID: String
     public var country: String

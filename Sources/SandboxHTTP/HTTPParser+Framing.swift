@@ -78,13 +78,21 @@ extension HTTPParser {
 
     /// The offset of the next CRLF, nil while it has not arrived, or `tooLong` once `maxLength`
     /// bytes have come without one.
+    ///
+    /// The limit is the same however the bytes arrived: a line over `maxLength` is refused whether
+    /// its CRLF came with it or not (found by fuzzing: a complete long line used to pass).
     func findCRLF(maxLength: Int, tooLong: HTTPParseError) throws(HTTPParseError) -> Int? {
         var i = index
         while i + 1 < buffer.count {
-            if buffer[i] == .cr, buffer[i + 1] == .lf { return i }
+            if buffer[i] == .cr, buffer[i + 1] == .lf {
+                if i - index > maxLength { throw tooLong }
+                return i
+            }
             i += 1
         }
-        if buffer.count - index > maxLength { throw tooLong }
+        // Bytes of the line so far; a last CR may yet start its CRLF.
+        let pending = buffer.count - index - (buffer.last == .cr ? 1 : 0)
+        if pending > maxLength { throw tooLong }
         return nil
     }
 }

@@ -60,6 +60,12 @@ public struct BinaryReader {
     public struct Malformed: Error, Equatable, CustomStringConvertible {
         public let offset: Int
         public let reason: String
+
+        public init(offset: Int, reason: String) {
+            self.offset = offset
+            self.reason = reason
+        }
+
         public var description: String { "malformed journal payload at byte \(offset): \(reason)" }
     }
 
@@ -72,6 +78,9 @@ public struct BinaryReader {
     }
 
     public var isAtEnd: Bool { offset == bytes.count }
+
+    /// Bytes not read yet.
+    public var remaining: Int { bytes.count - offset }
 
     public mutating func uint() throws(Malformed) -> UInt64 {
         var value: UInt64 = 0

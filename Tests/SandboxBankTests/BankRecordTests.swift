@@ -1,0 +1,76 @@
+import SandboxBank
+import SandboxJournal
+import Testing
+
+/// Journal records come back from their binary form exactly as written, and a record cut short
+/// anywhere is an error, never a crash or a wrong record.
+struct BankRecordTests {
+    static let merchant = Merchant(login: "acme", pass: "p", secret: "s€cret", readOnlyKey: "ro", currency: "EUR",
+                                   balance: Money("5000.25")!, limits: .init(transaction: Money("100")!, daily: nil, monthly: Money("9000")!),
+                                   minimumAmounts: ["BR": Money("10")!, "MX": Money("0.01")!], allowedIPs: ["127.0.0.1", "::1"],
+                                   notificationURL: "http://localhost/hook")
+    static let records: [BankRecord] = {
+        var request = PayoutRequest(merchant: "acme", externalID: "order-ü-1", country: "BR", currency: "BRL",
+                                    amount: Money("100.50")!, onHold: true, notificationURL: nil)
+        request.fields["beneficiary_name"] = "Ana 💸"
+        request.fields["amount"] = "100.50"
+        var late = TimelineStep(after: .seconds(3600), status: .returned, rejectionCode: 826, rejectionReason: "WITHDRAWAL_REVERSED",
+                                bankReferenceID: "E2E", statusReason: nil)
+        late.businessDays = 2
+        let at = VirtualTime(iso8601: "2026-01-05T09:00:00Z")!
+        return [
+            .created(request, at: at, settlement: Money("-17.00")!, timeline: [
+                TimelineStep(after: .milliseconds(1500), status: .delivered), late,
+                TimelineStep(after: .zero, status: .rejected, rejectionCode: 801),
+            ]),
+            .created(PayoutRequest(merchant: "m", externalID: "", country: "", currency: "", amount: .zero), at: at, settlement: .zero, timeline: []),
+            .statusChanged(payoutID: 1_000_001, to: TimelineStep(after: .zero, status: .onHold), by: "merchant", at: at),
+            .statusChanged(payoutID: Int.max, to: TimelineStep(after: .zero, status: .cancelled, statusReason: "asked"), by: "admin",
+                           at: VirtualTime(milliseconds: 253_402_300_799_999)),
+            .eventRan(at: at, outcome: nil),
+            .eventRan(at: at, outcome: DeliveryOutcome(status: 500, error: nil, body: "oops")),
+            .eventRan(at: at, outcome: DeliveryOutcome(status: nil, error: "timed out", body: nil)),
+            .redelivered(notificationID: 3, at: at, outcome: DeliveryOutcome(status: 200)),
+            .clock(to: VirtualTime(milliseconds: 0)),
+            .merchant(merchant),
+            .reset([merchant, .sandboxDefault]),
+            .reset([]),
+        ]
+    }()
+
+    @Test func everyRecordComesBackAsWritten() throws {
+        var bytes: [UInt8] = []
+        for record in Self.records { record.encode(into: &bytes) }
+        let decoded = try bytes.withUnsafeBytes { buffer throws -> [BankRecord] in
+            var reader = BinaryReader(buffer)
+            var decoded: [BankRecord] = []
+            while !reader.isAtEnd { decoded.append(try BankRecord(decoding: &reader)) }
+            return decoded
+        }
+        #expect(decoded == Self.records)
+    }
+
+    @Test func aRecordCutShortIsAnError() {
+        for record in Self.records {
+            var bytes: [UInt8] = []
+            record.encode(into: &bytes)
+            for cut in 0 ..< bytes.count {
+                let failed = bytes[..<cut].withUnsafeBytes { buffer -> Bool in
+                    var reader = BinaryReader(buffer)
+                    return (try? BankRecord(decoding: &reader)) == nil
+                }
+                #expect(failed, "\(record) cut at \(cut) of \(bytes.count)")
+            }
+        }
+    }
+
+    @Test func anUnknownKindOrStatusIsAnError() {
+        for bytes in [[7], [200], [1, 2, 0, 0, 0, 3, 0x42, 0x41, 0x44]] as [[UInt8]] {
+            let error = bytes.withUnsafeBytes { buffer -> String? in
+                var reader = BinaryReader(buffer)
+                do { _ = try BankRecord(decoding: &reader); return nil } catch { return "\(error)" }
+            }
+            #expect(error != nil, "\(bytes)")
+        }
+    }
+}
