@@ -74,6 +74,10 @@ extension ScenarioLoader {
             case "regex":
                 let pattern = try operand.string()
                 guard (try? Regex(pattern)) != nil else { throw operand.fail("expected a valid regular expression") }
+                guard !RegexSafety.hasNestedRepetition(pattern) else {
+                    throw operand.fail("expected a regular expression without a repeated group that repeats or alternates "
+                                       + "inside, such as (a+)+ or (a|aa)+: matching those can take exponential time")
+                }
                 tests.append(.regex(pattern))
             case "gt", "gte": tests.append(.greater(try operand.money(), orEqual: name == "gte"))
             default: tests.append(.less(try operand.money(), orEqual: name == "lte"))

@@ -1,3 +1,4 @@
+import Foundation
 import SandboxBank
 import Testing
 @testable import SandboxScenario
@@ -107,5 +108,21 @@ enum URLPath {
         var parts = file.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)  // Tests/SandboxScenarioTests/ScenarioLoaderTests.swift
         return parts.joined(separator: "/")
+    }
+}
+
+/// Patterns a backtracking engine can take exponential time on are refused; ordinary ones pass.
+struct RegexSafetyTests {
+    @Test(arguments: ["(a+)+", "^(a|aa)+$", "(a*)*", "(\\d?){2,}", "((ab)+c)*", "(x(?:y+))+"])
+    func nestedRepetitionIsRefused(pattern: String) {
+        let text = #"{"bank": {"rules": [{"when": {"comments": {"regex": "\#(pattern.replacingOccurrences(of: "\\", with: "\\\\"))"}}, "then": []}]}}"#
+        #expect(error(text) == "x.json: bank.rules[0].when.comments.regex: expected a regular expression without a repeated group "
+            + "that repeats or alternates inside, such as (a+)+ or (a|aa)+: matching those can take exponential time")
+    }
+
+    @Test(arguments: ["^\\d{11}$", "^(BR|MX)$", "[a+]+", "\\(a+\\)+", "(abc)+", "^E2E-[0-9A-F]{8}$", "(?:ab)?c+", "a+b*"])
+    func ordinaryPatternsLoad(pattern: String) {
+        let text = #"{"bank": {"rules": [{"when": {"comments": {"regex": "\#(pattern.replacingOccurrences(of: "\\", with: "\\\\"))"}}, "then": []}]}}"#
+        #expect(error(text) == nil)
     }
 }
