@@ -51,9 +51,7 @@ extension Dashboard {
               <label>Status <select id="filter-status" data-testid="filter-status">
                 <option value="">All</option><option>PENDING</option><option>ON_HOLD</option><option>DELIVERED</option>
                 <option>COMPLETED</option><option>REJECTED</option><option>CANCELLED</option></select></label>
-              <label>Country <select id="filter-country" data-testid="filter-country">
-                <option value="">All</option><option>AR</option><option>BR</option><option>CL</option><option>CO</option>
-                <option>EC</option><option>MX</option><option>PE</option></select></label>
+              <label>Country <select id="filter-country" data-testid="filter-country"><option value="">All</option></select></label>
               <span class="muted" id="cashouts-count" data-testid="cashouts-count"></span>
             </form>
             <div class="table-wrap">
@@ -73,18 +71,18 @@ extension Dashboard {
             <div class="card">
               <h2>Actions</h2>
               <div class="actions" id="actions" data-testid="actions">
-                <button type="button" data-action="hold" id="action-hold" data-testid="action-hold">Hold</button>
-                <button type="button" data-action="release" id="action-release" data-testid="action-release">Release</button>
-                <button type="button" data-action="cancel" id="action-cancel" data-testid="action-cancel">Cancel</button>
+                <button type="button" disabled data-action="hold" id="action-hold" data-testid="action-hold">Hold</button>
+                <button type="button" disabled data-action="release" id="action-release" data-testid="action-release">Release</button>
+                <button type="button" disabled data-action="cancel" id="action-cancel" data-testid="action-cancel">Cancel</button>
                 <span class="sep">Force:</span>
-                <button type="button" data-action="deliver" id="action-deliver" data-testid="action-deliver">Deliver</button>
-                <button type="button" data-action="complete" id="action-complete" data-testid="action-complete">Complete</button>
+                <button type="button" disabled data-action="deliver" id="action-deliver" data-testid="action-deliver">Deliver</button>
+                <button type="button" disabled data-action="complete" id="action-complete" data-testid="action-complete">Complete</button>
                 <span class="reject-group">
                   <label class="sr" for="reject-code">Rejection code</label>
-                  <input id="reject-code" data-testid="reject-code" type="number" min="100" max="99999" value="801" title="Rejection code">
-                  <button type="button" data-action="reject" id="action-reject" data-testid="action-reject" class="danger">Reject</button>
+                  <input id="reject-code" data-testid="reject-code" disabled type="number" min="100" max="99999" value="801" title="Rejection code">
+                  <button type="button" disabled data-action="reject" id="action-reject" data-testid="action-reject" class="danger">Reject</button>
                 </span>
-                <button type="button" data-action="late-reject" id="action-late-reject" data-testid="action-late-reject" class="danger">Late reject (826)</button>
+                <button type="button" disabled data-action="late-reject" id="action-late-reject" data-testid="action-late-reject" class="danger">Late reject (826)</button>
               </div>
               <p id="action-result" data-testid="action-result" class="muted"></p>
             </div>

@@ -5,6 +5,7 @@ extension Dashboard {
         :root { --bg: #f5f6f8; --card: #fff; --ink: #1d2330; --muted: #667085; --line: #e3e6eb; --accent: #2454d6;
                 --ok: #12805c; --warn: #b25e09; --bad: #c0262d; --info: #1f6fb2; }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; } /* also for .badge, .token-form and others with their own display */
         html { -webkit-text-size-adjust: 100%; }
         body { margin: 0; background: var(--bg); color: var(--ink);
                font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }

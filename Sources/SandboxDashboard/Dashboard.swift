@@ -10,6 +10,11 @@ public enum Dashboard {
     /// The routes this adds, for tests and documentation.
     public static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js"]
 
+    /// The `Content-Security-Policy` of the page and its assets: everything from this origin only
+    /// (the script, the style sheet and the `fetch` calls), no inline script or style, no
+    /// `<base>` and forms that only post here.
+    public static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
+
     /// Adds `GET /` and the page's assets to `router`.
     public static func register(in router: inout Router) {
         router.add("GET /") { _ in asset(page, type: "text/html; charset=utf-8") }
@@ -18,6 +23,9 @@ public enum Dashboard {
     }
 
     private static func asset(_ text: String, type: String) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: ["Content-Type": type, "Cache-Control": "no-cache"], body: Array(text.utf8))
+        HTTPResponse(status: 200, headers: [
+            "Content-Type": type, "Cache-Control": "no-cache",
+            "Content-Security-Policy": contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
+        ], body: Array(text.utf8))
     }
 }

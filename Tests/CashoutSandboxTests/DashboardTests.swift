@@ -28,6 +28,36 @@ import Testing
         }
     }
 
+    /// The page and its assets forbid every origin but their own (no inline script or style:
+    /// the page has none) and forbid MIME sniffing.
+    @Test func thePageAndItsAssetsCarryAContentSecurityPolicyAndNosniff() throws {
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        for target in ["/", "/dashboard.css", "/dashboard.js"] {
+            let answer = Self.get(sandbox, target)
+            let policy = answer.headers["Content-Security-Policy"] ?? ""
+            #expect(policy.hasPrefix("default-src 'self'"), "\(target): \(policy)")
+            #expect(!policy.contains("unsafe-"), "\(target): \(policy)")
+            #expect(answer.headers["X-Content-Type-Options"] == "nosniff", "\(target)")
+        }
+        let page = Self.get(sandbox, "/").bodyText
+        #expect(!page.contains("style=") && !page.contains("<style"), "the page has inline style")
+        #expect(try page.matches(of: Regex(#"\son[a-z]+\s*="#)).isEmpty, "the page has an inline event handler")
+        #expect(try page.matches(of: Regex(#"<script(?![^>]*\bsrc=)"#)).isEmpty, "the page has an inline script")
+    }
+
+    /// Before the script has read a cashout, its page offers no action, and the country filter
+    /// offers only "All" (the script adds the countries the cashouts have).
+    @Test func theActionsStartDisabledAndTheCountriesAreNotHardCoded() throws {
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        let page = Self.get(sandbox, "/").bodyText
+        let buttons = page.matches(of: try Regex("<button[^>]*data-action=[^>]*>")).map { String(page[$0.range]) }
+        #expect(buttons.count == 7, "\(buttons)")
+        for button in buttons { #expect(button.contains(" disabled"), "\(button)") }
+        #expect(page.contains(#"<select id="filter-country" data-testid="filter-country"><option value="">All</option></select>"#))
+    }
+
     /// Every `/sandbox/...` or `/v3/...` path the script names is routed: it answers something
     /// other than "No such endpoint". A literal ending in `/` followed by `+ id + "/suffix"` is
     /// probed with the id `1` (an unknown id answers a JSON 404 that names the cashout or webhook).

@@ -1,0 +1,208 @@
+extension Dashboard {
+    /// The script's pages (part of `script`, inside its closure): a cashout's page with its
+    /// actions, status history, scheduled bank events and webhooks; the merchants with their
+    /// ledger; the signed request form. A cashout's page starts empty with every action disabled
+    /// (`clearCashout`), and goes back to that when its cashout cannot be read.
+    static let pagesScript = #"""
+          // The actions each status allows (the bank's lifecycle; the server has the last word).
+          const ALLOWED = {
+            PENDING: ["hold", "cancel", "deliver", "reject"],
+            ON_HOLD: ["release", "cancel"],
+            DELIVERED: ["complete", "reject"],
+            COMPLETED: ["late-reject"],
+          };
+          function enableActions(allowed) {
+            for (const button of document.querySelectorAll("#actions button[data-action]")) {
+              button.disabled = !allowed.includes(button.getAttribute("data-action"));
+            }
+            $("reject-code").disabled = !allowed.includes("reject");
+          }
+          function clearCashout(label) {
+            $("view-cashout").removeAttribute("data-status");
+            $("view-cashout").removeAttribute("data-returned");
+            $("cashout-status").textContent = label;
+            $("cashout-status").className = "badge";
+            $("cashout-returned").hidden = true;
+            for (const id of ["cashout-details", "cashout-fields", "history-body", "scheduled-body", "webhooks"]) $(id).replaceChildren();
+            $("scheduled-empty").hidden = true;
+            $("webhooks-empty").hidden = true;
+            enableActions([]);
+          }
+
+          async function loadCashout(mine) {
+            const id = state.id;
+            let answer;
+            try {
+              answer = await api("GET", "/sandbox/cashouts/" + encodeURIComponent(id));
+            } catch (error) {
+              if (!stale(mine) && id === state.id) clearCashout("ERROR");
+              throw error;
+            }
+            if (stale(mine) || id !== state.id) return;
+            if (!answer.ok) {
+              clearCashout(answer.status === 404 ? "NOT FOUND" : "ERROR");
+              $("action-result").textContent = problem(answer);
+              return;
+            }
+            renderCashout(answer.json);
+          }
+
+          function kv(target, pairs) {
+            target.replaceChildren(...pairs.flatMap(([name, value]) => [el("dt", { text: name }), el("dd", { "data-field": name, text: orDash(value) })]));
+          }
+
+          function renderCashout(c) {
+            $("view-cashout").setAttribute("data-status", c.status);
+            $("view-cashout").setAttribute("data-returned", String(!!c.returned_after_completion));
+            $("cashout-id").textContent = c.cashout_id;
+            $("cashout-status").textContent = c.status;
+            $("cashout-status").className = "badge " + c.status;
+            $("cashout-returned").hidden = !c.returned_after_completion;
+            enableActions(ALLOWED[c.status] || []);
+            kv($("cashout-details"), [
+              ["merchant", c.merchant], ["external_id", c.external_id], ["country", c.country],
+              ["amount", c.amount + " " + c.currency], ["settlement_amount", c.settlement_amount], ["created_at", time(c.created_at)],
+              ["rejection_code", c.rejection_code], ["rejection_reason", c.rejection_reason],
+              ["bank_reference_id", c.bank_reference_id], ["status_reason", c.status_reason], ["notification_url", c.notification_url],
+            ]);
+            const fields = c.fields || {};
+            kv($("cashout-fields"), Object.keys(fields).sort().map((name) => [name, fields[name]]));
+            $("history-body").replaceChildren(...(c.history || []).map((h, index) =>
+              el("tr", { "data-testid": "history-row-" + index, "data-status": h.status },
+                el("td", {}, badge(h.status)), el("td", { class: "mono", text: time(h.at) }), el("td", { text: h.by }),
+                el("td", { text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
+            const scheduled = c.scheduled || [];
+            $("scheduled-body").replaceChildren(...scheduled.map((s, index) =>
+              el("tr", { "data-testid": "scheduled-row-" + index },
+                el("td", { class: "mono", text: time(s.at) }), el("td", {}, badge(s.status)), el("td", { text: orDash(s.rejection_code) }))));
+            $("scheduled-empty").hidden = scheduled.length > 0;
+            const webhooks = c.webhooks || [];
+            $("webhooks").replaceChildren(...webhooks.map(renderWebhook));
+            $("webhooks-empty").hidden = webhooks.length > 0;
+          }
+
+          function renderWebhook(w) {
+            const redeliver = async () => {
+              sequence += 1;
+              const answer = await api("POST", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/redeliver");
+              if (answer.ok) notice("Webhook " + w.id + " sent again.", true); else notice(problem(answer));
+              refreshNow();
+            };
+            const attempts = (w.attempts || []).map((a) =>
+              el("li", { "data-testid": "webhook-attempt-" + w.id + "-" + a.number },
+                el("span", { text: "#" + a.number + " at " + time(a.at) + (a.manual ? " (manual)" : "") + ": " }),
+                a.response_status !== null && a.response_status !== undefined
+                  ? el("strong", { text: "HTTP " + a.response_status }) : el("strong", { class: "muted", text: orDash(a.error) }),
+                a.response_body ? el("pre", { text: a.response_body }) : null));
+            return el("div", { class: "webhook", "data-testid": "webhook-" + w.id, "data-state": w.state },
+              el("div", { class: "webhook-head" },
+                el("strong", { text: "#" + w.id }), badge(w.status), badge(w.state),
+                el("span", { class: "mono", text: time(w.changed_at) }),
+                el("span", { class: "mono muted", text: orDash(w.url) }),
+                w.next_attempt_at ? el("span", { class: "muted", text: "next attempt " + time(w.next_attempt_at) }) : null,
+                w.url ? el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: redeliver, text: "Redeliver" }) : null),
+              attempts.length ? el("ol", { class: "attempts" }, ...attempts) : el("p", { class: "empty", text: "No attempts yet." }));
+          }
+
+          // An action's answer is newer than any refresh already on its way: those are dropped,
+          // the answer is shown, and a refresh follows.
+          async function act(action) {
+            const id = state.id;
+            let body = { action: action };
+            if (action === "reject") {
+              const code = parseInt($("reject-code").value, 10);
+              if (!Number.isNaN(code)) body.rejection_code = code;
+            }
+            if (action === "late-reject") body = { action: "reject", rejection_code: 826 };
+            enableActions([]);
+            sequence += 1;
+            try {
+              const answer = await api("POST", "/sandbox/cashouts/" + encodeURIComponent(id) + "/actions", body);
+              sequence += 1;
+              if (id !== state.id) return;
+              if (answer.ok && answer.json) {
+                renderCashout(answer.json);
+                $("action-result").textContent = action + ": now " + answer.json.status + (answer.json.returned_after_completion ? " (returned after completion)" : "");
+              } else {
+                $("action-result").textContent = problem(answer);
+                notice(problem(answer));
+              }
+            } catch (error) {
+              notice("Cannot reach the sandbox: " + error.message);
+            } finally {
+              refreshNow();
+            }
+          }
+
+          function renderMerchants() {
+            const rows = state.merchants.map((m) => {
+              const limits = m.limits || {};
+              const limitText = ["transaction", "daily", "monthly"].filter((k) => limits[k]).map((k) => k + " " + limits[k]).join(", ") || "none";
+              return el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
+                                onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
+                el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login })),
+                el("td", { class: "mono", text: m.pass }), el("td", { class: "mono", text: m.secret }),
+                el("td", { class: "mono", text: m.read_only_key }),
+                el("td", { class: "num", "data-testid": "merchant-balance-" + m.login, text: m.currency + " " + m.balance }),
+                el("td", { text: limitText }));
+            });
+            $("merchants-body").replaceChildren(...rows);
+          }
+
+          async function loadLedger(mine) {
+            const login = state.login || (state.merchants[0] && state.merchants[0].login);
+            $("ledger-card").hidden = !login;
+            if (!login) return;
+            const answer = await api("GET", "/sandbox/ledger?merchant=" + encodeURIComponent(login));
+            if (stale(mine)) return;
+            if (!answer.ok) { notice(problem(answer)); return; }
+            $("ledger-merchant").textContent = login;
+            const entries = (answer.json.entries || []).slice().reverse();
+            $("ledger-body").replaceChildren(...entries.map((e) =>
+              el("tr", { "data-testid": "ledger-row-" + e.id },
+                el("td", { text: e.id }), el("td", { class: "mono", text: time(e.at) }),
+                el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout_id), text: e.cashout_id })),
+                el("td", { text: e.kind }), el("td", { class: "num", text: e.amount }), el("td", { class: "num", text: e.balance_after }))));
+            $("ledger-empty").hidden = entries.length > 0;
+          }
+
+          const FIELDS = ["external_id", "country", "currency", "amount", "document_id", "document_type", "beneficiary_name",
+                          "beneficiary_lastname", "bank_code", "bank_account", "bank_branch", "account_type", "notification_url"];
+          const freshExternalID = () => "dash-" + Date.now().toString(36) + "-" + Math.floor(Math.random() * 1296).toString(36);
+
+          async function createCashout(event) {
+            event.preventDefault();
+            const merchant = state.merchants.find((m) => m.login === $("new-merchant").value);
+            if (!merchant) { $("new-result").textContent = "Choose a merchant."; return; }
+            const body = { login: merchant.login, pass: merchant.pass };
+            for (const name of FIELDS) {
+              const value = $("new-" + name).value.trim();
+              if (value !== "") body[name] = value;
+            }
+            const text = JSON.stringify(body);
+            $("new-submit").disabled = true;
+            try {
+              const signature = await hmacHex(merchant.secret, text);
+              $("new-request").textContent = "POST /v3/cashout\nPayload-Signature: " + signature + "\n\n" + text;
+              const answer = await api("POST", "/v3/cashout", text, { "Payload-Signature": signature });
+              const result = $("new-result");
+              result.replaceChildren();
+              if (answer.ok && answer.json && answer.json.cashout_id) {
+                const id = String(answer.json.cashout_id);
+                result.setAttribute("data-cashout-id", id);
+                result.append("Created cashout ", el("a", { href: "#/cashouts/" + encodeURIComponent(id), "data-testid": "new-result-link", text: id }), ".");
+                $("new-external_id").value = freshExternalID();
+              } else {
+                result.removeAttribute("data-cashout-id");
+                result.textContent = "Refused: " + problem(answer);
+              }
+              $("new-request").textContent += "\n\n→ HTTP " + answer.status + " " + answer.text;
+            } catch (error) {
+              $("new-result").textContent = "Failed: " + error.message;
+            } finally {
+              $("new-submit").disabled = false;
+            }
+          }
+
+        """#
+}
