@@ -49,6 +49,7 @@ enum ServeCommand: Command {
         // Termination signals are taken by sigwait below, so every thread started from here on
         // must have them blocked; this also makes SIGTERM work when we run as PID 1 in a container.
         SignalWaiter.blockTerminationSignals()
+        OpenFileLimit.raise()
         let sandbox: Sandbox
         do {
             sandbox = try Sandbox.launch(configuration)
