@@ -7,7 +7,7 @@ extension Bank {
     public func createPayout(_ request: PayoutRequest) throws(PayoutRefusal) -> Payout {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
-            guard var merchant = s.merchants[request.merchant] else { throw .unknownMerchant }
+            guard let merchant = s.merchants[request.merchant] else { throw .unknownMerchant }
             guard s.externalIDs[merchant.login]?[request.externalID] == nil else { throw .duplicateExternalID }
             if let decline = s.configuration.decline(request) { throw .declined(decline) }
             guard let settlement = convert(request.amount, from: request.currency, to: merchant.currency, s.configuration.rates) else {
@@ -25,24 +25,32 @@ extension Bank {
             if let limit = merchant.limits.daily, (usage[day] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
             if let limit = merchant.limits.monthly, (usage[month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
             guard settlement <= merchant.balance else { throw .insufficientFunds }
-
-            let id = s.payouts.nextID
-            let status: PayoutStatus = request.onHold ? .onHold : .pending
-            let payout = Payout(
-                id: id, merchant: merchant.login, externalID: request.externalID, country: request.country,
-                currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
-                notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
-                history: Self.history(StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)))
-            s.payouts.append(payout, timeline: s.configuration.timeline(payout))
-            s.externalIDs[merchant.login, default: [:]][request.externalID] = id
-            s.usage[merchant.login, default: [:]][day, default: .zero] += settlement
-            s.usage[merchant.login, default: [:]][month, default: .zero] += settlement
-            merchant.balance -= settlement
-            s.merchants[merchant.login] = merchant
-            appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
-            if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
-            return payout
+            return insert(&s, request, settlement: settlement, at: now, timeline: nil)
         }
+    }
+
+    /// Adds an accepted payout: debits the merchant, counts it against the limits, and starts its
+    /// timeline (the scenario's choice, unless `timeline` gives the one a journal recorded).
+    func insert(_ s: inout State, _ request: PayoutRequest, settlement: Money, at now: VirtualTime, timeline: [TimelineStep]?) -> Payout {
+        var merchant = s.merchants[request.merchant]!
+        let id = s.payouts.nextID
+        let status: PayoutStatus = request.onHold ? .onHold : .pending
+        let payout = Payout(
+            id: id, merchant: merchant.login, externalID: request.externalID, country: request.country,
+            currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
+            notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
+            history: Self.history(StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)))
+        let timeline = timeline ?? s.configuration.timeline(payout)
+        s.payouts.append(payout, timeline: timeline)
+        s.externalIDs[merchant.login, default: [:]][request.externalID] = id
+        s.usage[merchant.login, default: [:]][now.dayNumber, default: .zero] += settlement
+        s.usage[merchant.login, default: [:]][-now.monthNumber, default: .zero] += settlement
+        merchant.balance -= settlement
+        s.merchants[merchant.login] = merchant
+        appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
+        if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
+        s.recorder?(.created(request, at: now, settlement: settlement, timeline: timeline))
+        return payout
     }
 
     /// Changes a payout's status now, on behalf of `actor` (`merchant` or `admin`). A change made
@@ -53,15 +61,19 @@ extension Bank {
                              rejectionReason: String? = nil, bankReferenceID: String? = nil,
                              statusReason: String? = nil) throws(TransitionError) -> Payout? {
         let now = clock.now
-        return try state.withLock { (s) throws(TransitionError) -> Payout? in
-            guard s.payouts[payoutID] != nil else { return nil }
-            let step = TimelineStep(after: .zero, status: status, rejectionCode: rejectionCode, rejectionReason: rejectionReason,
-                                    bankReferenceID: bankReferenceID, statusReason: statusReason)
-            try apply(&s, step, to: payoutID, at: now, by: actor)
-            s.payouts.startNewGeneration(payoutID)
-            if status == .pending { scheduleTimeline(&s, payoutID: payoutID, from: now) }
-            return s.payouts[payoutID]
-        }
+        let step = TimelineStep(after: .zero, status: status, rejectionCode: rejectionCode, rejectionReason: rejectionReason,
+                                bankReferenceID: bankReferenceID, statusReason: statusReason)
+        return try state.withLock { (s) throws(TransitionError) -> Payout? in try change(&s, payoutID, to: step, by: actor, at: now) }
+    }
+
+    /// `changeStatus` under the lock; nil when there is no such payout.
+    func change(_ s: inout State, _ payoutID: Int, to step: TimelineStep, by actor: String, at now: VirtualTime) throws(TransitionError) -> Payout? {
+        guard s.payouts[payoutID] != nil else { return nil }
+        try apply(&s, step, to: payoutID, at: now, by: actor)
+        s.payouts.startNewGeneration(payoutID)
+        if step.status == .pending { scheduleTimeline(&s, payoutID: payoutID, from: now) }
+        s.recorder?(.statusChanged(payoutID: payoutID, to: step, by: actor, at: now))
+        return s.payouts[payoutID]
     }
 
     /// The one place a status changes: checks the lifecycle, records the change, refunds when the

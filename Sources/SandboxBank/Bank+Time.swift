@@ -4,7 +4,7 @@
 // schedule within the same advance runs in it too.
 
 extension Bank {
-    private enum Work {
+    enum Work {
         case none
         case skipped
         case applied
@@ -17,7 +17,7 @@ extension Bank {
     public func advance(by duration: Duration) -> Int {
         runner.withLock { _ in
             let target = clock.now.adding(duration)
-            defer { clock.advance(to: target) }
+            defer { moveClock(to: target) }
             return runEvents(until: target)
         }
     }
@@ -26,7 +26,7 @@ extension Bank {
     @discardableResult
     public func advance(to time: VirtualTime) -> Int {
         runner.withLock { _ in
-            defer { clock.advance(to: time) }
+            defer { moveClock(to: time) }
             return runEvents(until: time)
         }
     }
@@ -57,32 +57,42 @@ extension Bank {
         }
     }
 
+    private func moveClock(to time: VirtualTime) {
+        let now = clock.advance(to: time)
+        state.withLock { $0.recorder?(.clock(to: now)) }
+    }
+
+    /// Takes the first event due by `target` off the queue and runs it, moving the clock to its
+    /// time; a delivery is left to the caller, who sends it outside the lock.
+    func runNextEvent(_ s: inout State, until target: VirtualTime) -> Work {
+        dropStaleEvents(&s)
+        guard let event = s.queue.first, event.at <= target.milliseconds else { return .none }
+        _ = s.queue.popFirst()
+        let at = VirtualTime(milliseconds: event.at)
+        clock.advance(to: at)
+        s.recorder?(.eventRan(at: at))
+        switch event.kind {
+        case .timeline(let payoutID, let generation, let index):
+            guard let plan = s.payouts.plan(payoutID), generation == plan.generation, index < plan.timeline.count else {
+                return .skipped
+            }
+            // A step the lifecycle refuses ends the timeline (a later step cannot follow it).
+            do { try apply(&s, plan.timeline[index], to: payoutID, at: at, by: "bank") } catch { return .skipped }
+            if index + 1 < plan.timeline.count {
+                s.queue.schedule(.timeline(payoutID: payoutID, generation: generation, step: index + 1),
+                                 at: plan.timeline[index + 1].due(after: at))
+            }
+            return .applied
+        case .delivery(let notificationID):
+            let notification = s.notifications[notificationID - 1]
+            return notification.state == .pending ? .deliver(notification, at) : .skipped
+        }
+    }
+
     private func runEvents(until target: VirtualTime) -> Int {
         var applied = 0
         while true {
-            let work = state.withLock { s -> Work in
-                dropStaleEvents(&s)
-                guard let event = s.queue.first, event.at <= target.milliseconds else { return .none }
-                _ = s.queue.popFirst()
-                let at = VirtualTime(milliseconds: event.at)
-                clock.advance(to: at)
-                switch event.kind {
-                case .timeline(let payoutID, let generation, let index):
-                    guard let plan = s.payouts.plan(payoutID), generation == plan.generation, index < plan.timeline.count else {
-                        return .skipped
-                    }
-                    // A step the lifecycle refuses ends the timeline (a later step cannot follow it).
-                    do { try apply(&s, plan.timeline[index], to: payoutID, at: at, by: "bank") } catch { return .skipped }
-                    if index + 1 < plan.timeline.count {
-                        s.queue.schedule(.timeline(payoutID: payoutID, generation: generation, step: index + 1),
-                                         at: plan.timeline[index + 1].due(after: at))
-                    }
-                    return .applied
-                case .delivery(let notificationID):
-                    let notification = s.notifications[notificationID - 1]
-                    return notification.state == .pending ? .deliver(notification, at) : .skipped
-                }
-            }
+            let work = state.withLock { s -> Work in runNextEvent(&s, until: target) }
             switch work {
             case .none:
                 return applied
@@ -101,7 +111,8 @@ extension Bank {
     /// Journals an attempt. A scheduled attempt that fails schedules the next one, or gives up
     /// after the last; a manual redelivery (`scheduled` false) only ever settles a notification
     /// by succeeding, and leaves its pending retries as they were.
-    private func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, scheduled: Bool, in s: inout State) {
+    func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, scheduled: Bool, in s: inout State) {
+        s.recorder?(.attempt(notificationID: notificationID, at: at, outcome: outcome, scheduled: scheduled))
         // Changed in place: copying it out would copy its attempts on every append.
         s.notifications[notificationID - 1].attempts.append(DeliveryAttempt(
             number: s.notifications[notificationID - 1].attempts.count + 1, at: at, outcome: outcome, manual: !scheduled))

@@ -41,6 +41,8 @@ public final class Bank: Sendable {
         var notifications: [StatusNotification] = []
         var queue = EventQueue()
         var configuration: Configuration
+        /// Receives each change as it is made, under the lock (see `startRecording`).
+        var recorder: (@Sendable (BankRecord) -> Void)?
     }
 
     public let clock: VirtualClock
@@ -73,12 +75,17 @@ public final class Bank: Sendable {
     public func reset(merchants: [Merchant], configuration: Configuration) {
         runner.withLock { _ in
             state.withLock { s in
-                s = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration)
-                for merchant in merchants {
-                    s.merchants[merchant.login] = merchant
-                    s.merchantOrder.append(merchant.login)
-                }
+                Self.reset(&s, merchants: merchants, configuration: configuration)
+                s.recorder?(.reset(merchants))
             }
+        }
+    }
+
+    static func reset(_ s: inout State, merchants: [Merchant], configuration: Configuration) {
+        s = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration, recorder: s.recorder)
+        for merchant in merchants {
+            s.merchants[merchant.login] = merchant
+            s.merchantOrder.append(merchant.login)
         }
     }
 
@@ -124,6 +131,7 @@ public final class Bank: Sendable {
             }
             if existing == nil { s.merchantOrder.append(login) }
             s.merchants[login] = merchant
+            s.recorder?(.merchant(merchant))
             return (merchant, existing == nil)
         }
     }

@@ -5,7 +5,7 @@ import SandboxJournal
 
 extension BankRecord {
     private enum Kind: UInt8, CaseIterable {
-        case created, statusChanged, eventRan, redelivered, clock, merchant, reset
+        case created, statusChanged, eventRan, attempt, clock, merchant, reset
     }
 
     /// Appends the record's binary form to `bytes`.
@@ -32,16 +32,15 @@ extension BankRecord {
             Self.append(step, to: &bytes)
             BinaryWriter.append(actor, to: &bytes)
             BinaryWriter.append(at.milliseconds, to: &bytes)
-        case .eventRan(let at, let outcome):
+        case .eventRan(let at):
             bytes.append(Kind.eventRan.rawValue)
             BinaryWriter.append(at.milliseconds, to: &bytes)
-            BinaryWriter.append(outcome != nil, to: &bytes)
-            if let outcome { Self.append(outcome, to: &bytes) }
-        case .redelivered(let id, let at, let outcome):
-            bytes.append(Kind.redelivered.rawValue)
+        case .attempt(let id, let at, let outcome, let scheduled):
+            bytes.append(Kind.attempt.rawValue)
             BinaryWriter.append(id, to: &bytes)
             BinaryWriter.append(at.milliseconds, to: &bytes)
             Self.append(outcome, to: &bytes)
+            BinaryWriter.append(scheduled, to: &bytes)
         case .clock(let to):
             bytes.append(Kind.clock.rawValue)
             BinaryWriter.append(to.milliseconds, to: &bytes)
@@ -76,11 +75,10 @@ extension BankRecord {
             self = .statusChanged(payoutID: try reader.int(), to: try Self.step(&reader), by: try reader.string(),
                                   at: VirtualTime(milliseconds: try reader.int64()))
         case .eventRan:
-            let at = VirtualTime(milliseconds: try reader.int64())
-            self = .eventRan(at: at, outcome: try reader.bool() ? try Self.outcome(&reader) : nil)
-        case .redelivered:
-            self = .redelivered(notificationID: try reader.int(), at: VirtualTime(milliseconds: try reader.int64()),
-                                outcome: try Self.outcome(&reader))
+            self = .eventRan(at: VirtualTime(milliseconds: try reader.int64()))
+        case .attempt:
+            self = .attempt(notificationID: try reader.int(), at: VirtualTime(milliseconds: try reader.int64()),
+                            outcome: try Self.outcome(&reader), scheduled: try reader.bool())
         case .clock:
             self = .clock(to: VirtualTime(milliseconds: try reader.int64()))
         case .merchant:

@@ -10,10 +10,11 @@ public enum BankRecord: Sendable, Equatable {
     case created(PayoutRequest, at: VirtualTime, settlement: Money, timeline: [TimelineStep])
     /// A payout's status was changed by `actor` (the merchant through the API, or the admin), at `at`.
     case statusChanged(payoutID: Int, to: TimelineStep, by: String, at: VirtualTime)
-    /// The first scheduled event ran (a timeline step or a delivery attempt, with its outcome) at `at`.
-    case eventRan(at: VirtualTime, outcome: DeliveryOutcome?)
-    /// A notification was sent once more by hand at `at`.
-    case redelivered(notificationID: Int, at: VirtualTime, outcome: DeliveryOutcome)
+    /// The first scheduled event was taken off the queue at `at` and run: a timeline step is
+    /// applied (or refused by the lifecycle); a delivery is sent, and its `attempt` follows.
+    case eventRan(at: VirtualTime)
+    /// A delivery attempt's outcome: `scheduled` by the retry policy, or a redelivery asked for by hand.
+    case attempt(notificationID: Int, at: VirtualTime, outcome: DeliveryOutcome, scheduled: Bool)
     /// The clock was moved to `to` (the end of an advance).
     case clock(to: VirtualTime)
     /// A merchant was created or changed: its whole record after the change.

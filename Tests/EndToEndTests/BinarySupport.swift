@@ -33,7 +33,6 @@ final class RunningBinary: Sendable {
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
-                buffer.closed.withLock { $0 = true }
                 return
             }
             buffer.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
@@ -71,17 +70,28 @@ final class RunningBinary: Sendable {
 
     /// Runs the binary to completion: (status, stdout, stderr).
     static func run(_ arguments: [String]) throws -> (Int32, String, String) {
-        let binary = try RunningBinary(arguments)
-        let status = binary.exitStatus() ?? -1
-        // Let the pipes drain to their end: a big output (the OpenAPI document) may still be in them.
-        _ = binary.poll(5) { binary.stdoutText.closed.withLock { $0 } && binary.stderrText.closed.withLock { $0 } ? true : nil }
-        return (status, binary.stdout, binary.stderr)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let (out, err) = (Pipe(), Pipe())
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // A command that hangs is killed, so the test fails instead of waiting for ever.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
+        // Both pipes are read to their end at once: a child blocked on a full pipe would never exit.
+        let errors = Mutex(Data())
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errors.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors.withLock { $0 }, as: UTF8.self))
     }
 }
 
 /// Text a pipe's handler thread appends to while the test reads it.
 private final class OutputBuffer: Sendable {
     let text = Mutex("")
-    /// The pipe reached its end.
-    let closed = Mutex(false)
 }
