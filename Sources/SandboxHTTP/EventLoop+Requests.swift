@@ -48,6 +48,12 @@ extension EventLoop {
             queue.async { inbox.complete(.init(fd: fd, serial: serial, response: producer().flattened)) }
             return
         }
+        if let starter = response.starter {
+            connection.awaiting = awaited
+            let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
+            starter { answer in inbox.complete(.init(fd: fd, serial: serial, response: answer.flattened)) }
+            return
+        }
         write(response, for: awaited, on: connection)
     }
 

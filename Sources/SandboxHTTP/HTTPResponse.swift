@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import SandboxJSON
 
 /// A response: status, headers and body. `Content-Length` is written from `body.count` when the
@@ -67,15 +68,41 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// Whether the real response is produced later (``later(on:_:)``).
-    public var isDeferred: Bool { producer != nil }
+    /// Starts work that answers by calling its argument, from any thread (see ``deferred(_:)``).
+    var starter: (@Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void)?
+
+    /// A response given when something else is ready: `start` runs at once and must not block;
+    /// whatever it (or what it starts) passes to its argument, once, is sent. For answers that
+    /// wait on another thread's work without holding one, such as a journal's sync.
+    ///
+    /// ```swift
+    /// let done = HTTPResponse.json(["ok": true])
+    /// return .deferred { answer in journal.append(record, whenDurable: { _ in answer(done) }) }
+    /// ```
+    public static func deferred(_ start: @escaping @Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
+        var response = HTTPResponse(status: 0)
+        response.starter = start
+        return response
+    }
+
+    /// Whether the real response is produced later (``later(on:_:)``, ``deferred(_:)``).
+    public var isDeferred: Bool { producer != nil || starter != nil }
 
     /// Whether this answer is a dropped connection (``closeWithoutAnswer``).
     public var isDroppedConnection: Bool { dropsConnection }
 
     /// The final response: produced-later work (nested too) run now, on the calling thread.
     public var flattened: HTTPResponse {
-        producer.map { $0().flattened } ?? self
+        if let producer { return producer().flattened }
+        guard let starter else { return self }
+        let answer = Mutex<HTTPResponse?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        starter { response in
+            answer.withLock { $0 = response }
+            ready.signal()
+        }
+        ready.wait()
+        return answer.withLock { $0 ?? HTTPResponse(status: 500) }.flattened
     }
 
     /// The response as a caller outside the server sees it: ``flattened``, with a dropped

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import SandboxJSON
 import Testing
@@ -65,6 +66,24 @@ import Testing
         #expect(try waiting.readResponse().bodyText == "later")
         #expect(try waiting.readResponse().bodyText == #"{"id":"2"}"#)
         #expect(monotonicSeconds() - started >= 0.29)
+    }
+
+    /// A deferred answer holds no thread while it waits; it is sent when given, in its place.
+    @Test func aDeferredResponseIsSentWhenGivenInItsPlace() throws {
+        let server = try startTestServer { $0.threads = 1 }
+        defer { server.stop() }
+        let waiting = try RawConnection(port: server.port)
+        let started = monotonicSeconds()
+        waiting.send("GET /deferred HTTP/1.1\r\nHost: t\r\n\r\nGET /items/3 HTTP/1.1\r\nHost: t\r\n\r\n")
+        let other = try RawConnection(port: server.port)
+        other.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try other.readResponse().bodyText == "hello")
+        #expect(monotonicSeconds() - started < 0.25)
+        #expect(try waiting.readResponse().bodyText == "deferred")
+        #expect(try waiting.readResponse().bodyText == #"{"id":"3"}"#)
+        #expect(monotonicSeconds() - started >= 0.29)
+        // In process (no server), the caller waits for it.
+        #expect(HTTPResponse.deferred { answer in DispatchQueue.global().async { answer(.text("ok")) } }.flattened.bodyText == "ok")
     }
 
     @Test func contentLengthAndChunkedBodiesReachTheHandler() throws {

@@ -34,6 +34,9 @@ func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in
             return .text("later")
         }
     }
+    router.add("GET /deferred") { _ in
+        .deferred { answer in laterQueue.asyncAfter(deadline: .now() + 0.3) { answer(.text("deferred")) } }
+    }
     router.add("GET /echo-header/{value}") { request in
         HTTPResponse(headers: ["X-Echo": request.parameters["value"] ?? "", "X-Fixed": "yes"])
     }
