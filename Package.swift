@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxScenario", "SandboxJSON",
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",

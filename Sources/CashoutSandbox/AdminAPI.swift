@@ -22,6 +22,8 @@ struct AdminAPI: Sendable {
     let layers: ScenarioLayers
     /// What `GET /sandbox/metrics` reports.
     let metrics: SandboxMetrics
+    /// Where scenario loads and resets are journaled (with `--state-dir`).
+    let journal = AdminJournal()
     let worker = DispatchQueue(label: "cashout-sandbox.admin")
 
     func register(in router: inout Router) {
@@ -31,8 +33,19 @@ struct AdminAPI: Sendable {
             HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType], body: Array(metrics.render(bank: bank).utf8))
         }
         router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
-        router.add("POST /sandbox/scenario") { request in .later(on: worker) { loadScenario(request) } }
-        router.add("POST /sandbox/reset") { _ in .later(on: worker) { reset() } }
+        router.add("POST /sandbox/scenario") { request in
+            .later(on: worker) {
+                let response = loadScenario(request)
+                if response.status == 200 { journal.record(.scenarioLoaded, request.body) }
+                return response
+            }
+        }
+        router.add("POST /sandbox/reset") { _ in
+            .later(on: worker) {
+                journal.record(.reset)
+                return reset()
+            }
+        }
         registerCashouts(in: &router)
         registerMerchants(in: &router)
         registerWebhooks(in: &router)
@@ -117,6 +130,19 @@ struct AdminAPI: Sendable {
         return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])
     }
 
+    /// Makes a journaled admin change again (replaying `--state-dir`).
+    func replay(_ kind: StateJournal.Kind, _ payload: UnsafeRawBufferPointer) throws {
+        switch kind {
+        case .scenarioLoaded:
+            let response = loadScenario(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: Array(payload)))
+            guard response.status == 200 else { throw Bank.ReplayError(description: "a journaled scenario no longer loads: \(response.bodyText)") }
+        case .reset:
+            _ = reset()
+        case .bank:
+            break
+        }
+    }
+
     /// The request body as a JSON object, or nil.
     static func object(_ request: HTTPRequest) -> [String: JSON]? {
         guard case .object(let object)? = try? JSON.parse(request.body) else { return nil }
@@ -148,5 +174,18 @@ final class ScenarioLayers: Sendable {
     func reset() -> ScenarioSetup {
         current.withLock { $0 = initial }
         return initial
+    }
+}
+
+/// Where the admin API journals the changes the bank does not see; nothing without `--state-dir`.
+final class AdminJournal: Sendable {
+    private let journal = Mutex<StateJournal?>(nil)
+
+    func attach(_ journal: StateJournal) {
+        self.journal.withLock { $0 = journal }
+    }
+
+    func record(_ kind: StateJournal.Kind, _ payload: [UInt8] = []) {
+        journal.withLock { $0 }?.record(kind, payload)
     }
 }

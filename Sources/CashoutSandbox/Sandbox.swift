@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxD24
 import SandboxDashboard
 import SandboxHTTP
+import SandboxJournal
 import SandboxScenario
 
 /// A running sandbox: the D24 API and the admin API over one bank, on one virtual clock.
@@ -45,6 +46,9 @@ public final class Sandbox: Sendable {
         /// When set (not empty), every admin route (`/sandbox/...`) but `GET /sandbox/health` and
         /// `POST /sandbox/sink/{name}` needs `Authorization: Bearer <adminToken>`; else 401.
         public var adminToken: String?
+        /// With a folder, every change is journaled there (`journal.log`) before its response is
+        /// sent, and a sandbox started on the same folder carries on where the last one stopped.
+        public var stateDirectory: String?
 
         /// The defaults: loopback, a free port, a real-time clock.
         public init() {}
@@ -67,12 +71,16 @@ public final class Sandbox: Sendable {
     private let handler: HTTPHandler
     private let sender: WebhookSender
     private let driver: ClockDriver?
+    private let journal: StateJournal?
+    /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
+    public var journalRecovery: Journal.Recovery? { journal?.recovery }
     /// What `POST /sandbox/reset` returns to: the merchants and bank the sandbox started with.
     let initial: (merchants: [Merchant], bank: Bank.Configuration)
 
     private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, sinks: SinkStore, sender: WebhookSender,
-                 driver: ClockDriver?, initial: (merchants: [Merchant], bank: Bank.Configuration)) {
+                 driver: ClockDriver?, initial: (merchants: [Merchant], bank: Bank.Configuration), journal: StateJournal?) {
         self.initial = initial
+        self.journal = journal
         self.handler = handler
         self.server = server
         self.bank = bank
@@ -110,11 +118,22 @@ public final class Sandbox: Sendable {
         D24API(bank: bank).register(in: &router)
         Dashboard.register(in: &router)
         APIDocs.register(in: &router)
-        AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
-                 layers: ScenarioLayers(setup), metrics: metrics).register(in: &router)
+        let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
+                             layers: ScenarioLayers(setup), metrics: metrics)
+        admin.register(in: &router)
         router.use(faults.respond)
         if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(auth.check) }  // before faults
         router.use(CrossSiteGuard(routes: router.routeNames).check)
+        var journal: StateJournal?
+        if let directory = configuration.stateDirectory {
+            let opened = try StateJournal(directory: directory, bank: bank, resetConfiguration: bankConfiguration, admin: admin.replay)
+            admin.journal.attach(opened)
+            // Outermost: whatever answered, a change is on disk before its response leaves.
+            router.use { request, _, next in
+                request.method == "GET" || request.method == "HEAD" ? next(request) : opened.afterSync(next(request))
+            }
+            journal = opened
+        }
         // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the sender
         // the names it is reached by, so notifications to its sink under those names stay in process.
         let handsOutURLs = router.routeNames.map { (Dashboard.routes + APIDocs.routes).contains($0) }
@@ -131,7 +150,7 @@ public final class Sandbox: Sendable {
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = mode == .real ? ClockDriver(bank: bank) : nil
         return Sandbox(server: server, handler: handler, bank: bank, sinks: sinks, sender: sender, driver: driver,
-                       initial: (merchants, bankConfiguration))
+                       initial: (merchants, bankConfiguration), journal: journal)
     }
 
     /// Answers a request in-process, exactly as the server would (routes, dialects, faults), without
@@ -154,5 +173,6 @@ public final class Sandbox: Sendable {
         server.stop()
         driver?.stop()
         sender.detach()
+        journal?.journal.waitUntilDurable()
     }
 }

@@ -6,6 +6,10 @@ extension Bank {
     /// A record that does not fit the state it is replayed onto: the journal is not this bank's.
     public struct ReplayError: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Passes every change from now on to `recorder`, under the bank's lock, in the order the

@@ -18,6 +18,7 @@ enum ServeCommand: Command {
         .value("time-scale", "N", "Virtual seconds per real second with --clock real (default 1)"),
         .value("log-format", "text|json|off", "Access-log format on standard output (default text)"),
         .value("max-body", "BYTES", "Largest request body accepted (default 1048576)"),
+        .value("state-dir", "DIR", "Journal every change in DIR and carry on from it when started again (default: memory only)"),
         .value("admin-token", "TOKEN", "Require 'Authorization: Bearer TOKEN' on the admin API (default: $\(adminTokenVariable))"),
         .flag("help", "Show this help"),
     ]
@@ -59,6 +60,10 @@ enum ServeCommand: Command {
         }
         for (index, address) in sandbox.addresses.enumerated() {
             StandardOutput.writeLine("\(index == 0 ? "listening on" : "also listening on") http://\(address)")
+        }
+        if let recovery = sandbox.journalRecovery, let directory = configuration.stateDirectory {
+            StandardOutput.writeLine("state: \(recovery.records) changes replayed from \(directory)/journal.log")
+            if let problem = recovery.problem { CLI.printError("warning: journal: \(problem)") }
         }
         if configuration.adminToken != nil {
             StandardOutput.writeLine("admin API: requests to /sandbox/... need Authorization: Bearer <admin token>")
@@ -107,6 +112,7 @@ enum ServeCommand: Command {
         }
         configuration.server.accessLog = AccessLog.Format(rawValue: format).map { .standardOutput(format: $0) }
         configuration.adminToken = try adminToken(arguments, environment: environment)
+        configuration.stateDirectory = arguments.value("state-dir")
         return configuration
     }
 

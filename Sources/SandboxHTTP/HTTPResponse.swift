@@ -85,6 +85,20 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
+    /// This response passed through `then` once it is produced: at once for a response already
+    /// made, on the producing thread for ``later(on:_:)``, when given for ``deferred(_:)``.
+    public func producingThen(_ then: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponse {
+        var response = self
+        if let producer {
+            response.producer = { then(producer().flattened) }
+        } else if let starter {
+            response.starter = { answer in starter { answer(then($0)) } }
+        } else {
+            return then(self)
+        }
+        return response
+    }
+
     /// Whether the real response is produced later (``later(on:_:)``, ``deferred(_:)``).
     public var isDeferred: Bool { producer != nil || starter != nil }
 

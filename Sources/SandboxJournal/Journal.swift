@@ -108,6 +108,12 @@ public final class Journal: Sendable {
         withoutActuallyEscaping(write) { enqueue($0, whenDurable: whenDurable) }
     }
 
+    /// Calls `done` (on the journal's thread) once every record appended so far is on disk, or with
+    /// the error that keeps them from getting there. Does not wait.
+    public func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
+        enqueue(nil, whenDurable: done)
+    }
+
     /// Blocks until every record appended so far is on disk (or failed); returns the failure, if any.
     @discardableResult
     public func waitUntilDurable() -> JournalError? {
