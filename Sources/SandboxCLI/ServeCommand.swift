@@ -58,12 +58,12 @@ enum ServeCommand: Command {
             CLI.printError("error: cannot start: \(error)")
             return 1
         }
-        for (index, address) in sandbox.addresses.enumerated() {
-            StandardOutput.writeLine("\(index == 0 ? "listening on" : "also listening on") http://\(address)")
-        }
         if let recovery = sandbox.journalRecovery, let directory = configuration.stateDirectory {
             StandardOutput.writeLine("state: \(recovery.records) changes replayed from \(directory)/journal.log")
             if let problem = recovery.problem { CLI.printError("warning: journal: \(problem)") }
+        }
+        for (index, address) in sandbox.addresses.enumerated() {
+            StandardOutput.writeLine("\(index == 0 ? "listening on" : "also listening on") http://\(address)")
         }
         if configuration.adminToken != nil {
             StandardOutput.writeLine("admin API: requests to /sandbox/... need Authorization: Bearer <admin token>")
