@@ -30,7 +30,8 @@ struct AdminAPI: Sendable {
         router.add("GET /sandbox/health") { _ in health() }
         router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
         router.add("GET /sandbox/metrics") { _ in
-            HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType], body: Array(metrics.render(bank: bank).utf8))
+            HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType],
+                         body: Array(metrics.render(bank: bank, journal: journal.current?.journal).utf8))
         }
         router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
         router.add("POST /sandbox/scenario") { request in
@@ -184,6 +185,8 @@ final class AdminJournal: Sendable {
     func attach(_ journal: StateJournal) {
         self.journal.withLock { $0 = journal }
     }
+
+    var current: StateJournal? { journal.withLock { $0 } }
 
     func record(_ kind: StateJournal.Kind, _ payload: [UInt8] = []) {
         journal.withLock { $0 }?.record(kind, payload)

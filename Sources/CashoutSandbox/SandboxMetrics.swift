@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxHTTP
+import SandboxJournal
 import Synchronization
 
 /// What `GET /sandbox/metrics` reports, in Prometheus text format 0.0.4: the server's requests
@@ -50,7 +51,7 @@ final class SandboxMetrics: Sendable {
     }
 
     /// The whole exposition.
-    func render(bank: Bank) -> String {
+    func render(bank: Bank, journal: Journal? = nil) -> String {
         var text = ""
         http.load()?.render(into: &text)
         var counts: [String: Int] = [:]
@@ -64,6 +65,18 @@ final class SandboxMetrics: Sendable {
         text += "# TYPE cashout_sandbox_webhook_attempts_total counter\n"
         for outcome in WebhookOutcome.allCases {
             text += "cashout_sandbox_webhook_attempts_total{outcome=\"\(outcome.label)\"} \(webhooks[outcome.rawValue].load(ordering: .relaxed))\n"
+        }
+        if let histogram = journal?.syncHistogram {
+            text += "# HELP cashout_sandbox_journal_fsync_seconds How long each journal fdatasync took (one per group commit).\n"
+            text += "# TYPE cashout_sandbox_journal_fsync_seconds histogram\n"
+            var cumulative: UInt64 = 0
+            for (index, bound) in Journal.SyncHistogram.bounds.enumerated() {
+                cumulative += histogram.counts[index]
+                text += "cashout_sandbox_journal_fsync_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+            }
+            text += "cashout_sandbox_journal_fsync_seconds_bucket{le=\"+Inf\"} \(histogram.count)\n"
+            text += "cashout_sandbox_journal_fsync_seconds_sum \(histogram.sum)\n"
+            text += "cashout_sandbox_journal_fsync_seconds_count \(histogram.count)\n"
         }
         text += "# HELP cashout_sandbox_build_info The sandbox's version.\n"
         text += "# TYPE cashout_sandbox_build_info gauge\n"

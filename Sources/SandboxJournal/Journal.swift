@@ -39,9 +39,7 @@ public final class Journal: Sendable {
     private let fd: Int32
     private let batch = Mutex(Batch())
     private let writer = DispatchQueue(label: "journal-writer")
-    private let synced = Mutex<[@Sendable () -> Void]>([])
-    /// Wall-clock seconds each `fdatasync` took (for metrics), newest last, up to 1024.
-    private let syncLatencies = Mutex<[Double]>([])
+    private let syncs = Mutex(SyncHistogram())
 
     private init(path: String, fd: Int32) {
         self.path = path
@@ -149,11 +147,20 @@ public final class Journal: Sendable {
         batch.withLock { ($0.appended, $0.durable) }
     }
 
-    /// The `fdatasync` latencies measured since the last call, in seconds.
-    public func takeSyncLatencies() -> [Double] {
-        syncLatencies.withLock { latencies in
-            defer { latencies.removeAll(keepingCapacity: true) }
-            return latencies
+    /// How long each `fdatasync` has taken since opening, as a histogram (for metrics).
+    public var syncHistogram: SyncHistogram { syncs.withLock { $0 } }
+
+    /// Counts of `fdatasync` durations: `counts[i]` is how many took at most `bounds[i]` seconds
+    /// (and more than the bound before); the last count is the rest.
+    public struct SyncHistogram: Sendable, Equatable {
+        public static let bounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+        public var counts = [UInt64](repeating: 0, count: bounds.count + 1)
+        public var sum: Double = 0
+        public var count: UInt64 { counts.reduce(0, +) }
+
+        mutating func add(_ seconds: Double) {
+            counts[Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count] += 1
+            sum += seconds
         }
     }
 
@@ -178,7 +185,7 @@ public final class Journal: Sendable {
                     let started = Self.monotonicSeconds()
                     try Self.sync(fd, path: path)
                     let elapsed = Self.monotonicSeconds() - started
-                    syncLatencies.withLock { if $0.count < 1024 { $0.append(elapsed) } }
+                    syncs.withLock { $0.add(elapsed) }
                 } catch {
                     failure = error
                 }

@@ -49,6 +49,11 @@ import Testing
         #expect(try send(first, "POST", "/sandbox/scenario", #"{"merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}]}"#).status == 200)
         #expect(try create(first, "o-4").status == 200)
         let before = try state(first)
+        // Each group commit's fdatasync is timed.
+        let metrics = try send(first, "GET", "/sandbox/metrics").bodyText.split(separator: "\n")
+        let count = metrics.first { $0.hasPrefix("cashout_sandbox_journal_fsync_seconds_count ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        #expect((count ?? 0) >= 5)
+        #expect(metrics.contains("cashout_sandbox_journal_fsync_seconds_bucket{le=\"+Inf\"} \(count ?? -1)"))
         first.stop()
 
         let second = try launch(directory)
