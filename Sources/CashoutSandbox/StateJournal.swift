@@ -10,7 +10,7 @@ import SandboxJournal
 /// requests that may change something wait for the journal's next sync, which many requests share.
 final class StateJournal: Sendable {
     /// What a payload holds: its first byte.
-    enum Kind: UInt8 {
+    enum Kind: UInt8, CaseIterable {
         case bank = 0
         case scenarioLoaded = 1
         case reset = 2
@@ -26,10 +26,9 @@ final class StateJournal: Sendable {
         try Self.makeDirectory(directory)
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log") { payload in
             var reader = BinaryReader(payload)
-            switch Kind(rawValue: try reader.tag(below: 3)) {
-            case .bank?: try bank.replay(try BankRecord(decoding: &reader), resetConfiguration: resetConfiguration)
-            case let kind?: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
-            case nil: break
+            switch Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))! {
+            case .bank: try bank.replay(try BankRecord(decoding: &reader), resetConfiguration: resetConfiguration)
+            case let kind: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
             }
         }
         bank.finishReplay()

@@ -50,10 +50,10 @@ final class WebhookSender: Sendable {
     /// host name, the dashboard and the Postman environment name the sandbox `localhost:9000` or
     /// `qa-box:8080`, which it could not reach by itself. At most 16 are kept.
     func learn(host: String) {
+        // A host name or address with its port: letters, digits, `-._:[]` (nothing that could end the URL's authority).
         guard !host.isEmpty, host.utf8.count <= 255,
-              host.utf8.allSatisfy({ $0 < 0x80 && ($0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":")
-                                                    || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || Character(Unicode.Scalar($0)).isLetter
-                                                    || Character(Unicode.Scalar($0)).isNumber) }) else { return }
+              host.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0" ... "9").contains($0) || "-._:[]".unicodeScalars.contains($0)) })
+        else { return }
         let prefix = "http://\(host)/sandbox/sink/"
         links.withLock { links in
             guard links.learned < 16, !links.sinkPrefixes.contains(where: { Self.hasPrefixIgnoringASCIICase($0, prefix) && $0.count == prefix.count }) else { return }

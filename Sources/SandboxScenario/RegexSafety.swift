@@ -10,12 +10,7 @@ enum RegexSafety {
         var frames = [false]
         var i = 0
         func repeats(at index: Int) -> Bool {
-            guard index < chars.count else { return false }
-            switch chars[index] {
-            case "*", "+", "?": return true
-            case "{": return true
-            default: return false
-            }
+            index < chars.count && "*+?{".contains(chars[index])
         }
         while i < chars.count {
             switch chars[i] {
@@ -40,12 +35,9 @@ enum RegexSafety {
                 frames[frames.count - 1] = true
             case ")":
                 let inner = frames.count > 1 ? frames.removeLast() : false
-                if repeats(at: i + 1) {
-                    if inner { return true }
-                    frames[frames.count - 1] = true
-                } else if inner {
-                    frames[frames.count - 1] = true
-                }
+                let repeated = repeats(at: i + 1)
+                if repeated && inner { return true }
+                if repeated || inner { frames[frames.count - 1] = true }
             default:
                 if repeats(at: i + 1) { frames[frames.count - 1] = true }
             }
