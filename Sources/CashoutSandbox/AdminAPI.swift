@@ -22,6 +22,8 @@ struct AdminAPI: Sendable {
     let layers: ScenarioLayers
     /// What `GET /sandbox/metrics` reports.
     let metrics: SandboxMetrics
+    /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
+    var eventLog: EventLog? = nil
     /// Where scenario loads and resets are journaled (with `--state-dir`).
     let journal = AdminJournal()
     let worker = DispatchQueue(label: "cashout-sandbox.admin")
@@ -31,25 +33,28 @@ struct AdminAPI: Sendable {
         router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
         router.add("GET /sandbox/metrics") { _ in
             HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType],
-                         body: Array(metrics.render(bank: bank, journal: journal.current?.journal).utf8))
+                         body: Array(metrics.render(bank: bank, journal: journal.current).utf8))
         }
         router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
         router.add("POST /sandbox/scenario") { request in
             .later(on: worker) {
                 let response = loadScenario(request)
                 if response.status == 200 { journal.record(.scenarioLoaded, request.body) }
+                if response.status == 200, let eventLog { eventLog.scenarioLoaded(response) }
                 return response
             }
         }
         router.add("POST /sandbox/reset") { _ in
             .later(on: worker) {
                 journal.record(.reset)
+                defer { eventLog?.reset(clock: bank.clock.now) }
                 return reset()
             }
         }
         registerCashouts(in: &router)
         registerMerchants(in: &router)
         registerWebhooks(in: &router)
+        registerSnapshot(in: &router)
     }
 
     /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.1.0"}`
@@ -108,7 +113,7 @@ struct AdminAPI: Sendable {
                 return Router.error(409, "merchants: \(merchant.login) has cashouts and keeps its settlement currency")
             }
         }
-        let setup = layers.add(scenario)
+        let setup = layers.add(scenario, source: request.body)
         bank.reconfigure { setup.configure(&$0) }
         apply(setup, sinksOf: scenario.sinkAnswers)
         return .json(["loaded": .string(scenario.name), "rules": .number(setup.rules.count),
@@ -116,7 +121,7 @@ struct AdminAPI: Sendable {
     }
 
     /// Puts a setup's faults and webhook policy in force, and scripts sinks.
-    private func apply(_ setup: ScenarioSetup, sinksOf answers: [String: [Int]]) {
+    func apply(_ setup: ScenarioSetup, sinksOf answers: [String: [Int]]) {
         faults.replace(setup.faults, seed: setup.seed)
         if let timeout = setup.webhookTimeout { sender.setTimeout(timeout) }
         for (name, script) in answers { sinks.script(name, answers: script) }
@@ -139,8 +144,8 @@ struct AdminAPI: Sendable {
             guard response.status == 200 else { throw Bank.ReplayError(description: "a journaled scenario no longer loads: \(response.bodyText)") }
         case .reset:
             _ = reset()
-        case .bank:
-            break
+        case .bank, .snapshot:
+            break  // the state journal replays these itself
         }
     }
 
@@ -153,29 +158,41 @@ struct AdminAPI: Sendable {
     static let badBody = Router.error(400, "the body must be a JSON object")
 }
 
-/// The scenario setup in force, shared by the admin endpoints that change it.
+/// The scenario setup in force, shared by the admin endpoints that change it, and the scenario
+/// files loaded since the start or the last reset (a snapshot carries them).
 final class ScenarioLayers: Sendable {
     private let initial: ScenarioSetup
-    private let current: Mutex<ScenarioSetup>
+    private let current: Mutex<(setup: ScenarioSetup, sources: [[UInt8]])>
 
     init(_ setup: ScenarioSetup) {
         initial = setup
-        current = Mutex(setup)
+        current = Mutex((setup, []))
     }
 
-    /// Puts `scenario` on top and returns the new setup.
-    func add(_ scenario: Scenario) -> ScenarioSetup {
-        current.withLock { setup in
-            setup.add(scenario)
-            return setup
+    /// Puts `scenario` (loaded from `source`) on top and returns the new setup.
+    func add(_ scenario: Scenario, source: [UInt8]) -> ScenarioSetup {
+        current.withLock { current in
+            current.setup.add(scenario)
+            current.sources.append(source)
+            return current.setup
         }
     }
 
     /// Back to the setup the sandbox started with, which it returns.
     func reset() -> ScenarioSetup {
-        current.withLock { $0 = initial }
-        return initial
+        replace(with: [])
     }
+
+    /// The setup the sandbox started with, with `scenarios` on top; returns it.
+    func replace(with scenarios: [(Scenario, source: [UInt8])]) -> ScenarioSetup {
+        var setup = initial
+        for (scenario, _) in scenarios { setup.add(scenario) }
+        current.withLock { $0 = (setup, scenarios.map(\.source)) }
+        return setup
+    }
+
+    /// The scenario files loaded since the start or the last reset, as they were sent.
+    var sources: [[UInt8]] { current.withLock { $0.sources } }
 }
 
 /// Where the admin API journals the changes the bank does not see; nothing without `--state-dir`.

@@ -49,6 +49,12 @@ public final class Sandbox: Sendable {
         /// With a folder, every change is journaled there (`journal.log`) before its response is
         /// sent, and a sandbox started on the same folder carries on where the last one stopped.
         public var stateDirectory: String?
+        /// With `stateDirectory`: the journal is compacted (rewritten as a snapshot of the state)
+        /// once it is larger than this and than twice its size after the last compaction.
+        public var journalCompactionBytes = 64 << 20
+        /// Where to log what happens (cashouts created, status changes, webhook attempts, the clock
+        /// moved, scenarios, resets), one line each; nil (the default) logs nothing and costs nothing.
+        public var eventLog: EventLog?
 
         /// The defaults: loopback, a free port, a real-time clock.
         public init() {}
@@ -72,15 +78,18 @@ public final class Sandbox: Sendable {
     private let sender: WebhookSender
     private let driver: ClockDriver?
     private let journal: StateJournal?
+    private let eventLog: EventLog?
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     public var journalRecovery: Journal.Recovery? { journal?.recovery }
     /// What `POST /sandbox/reset` returns to: the merchants and bank the sandbox started with.
     let initial: (merchants: [Merchant], bank: Bank.Configuration)
 
     private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, sinks: SinkStore, sender: WebhookSender,
-                 driver: ClockDriver?, initial: (merchants: [Merchant], bank: Bank.Configuration), journal: StateJournal?) {
+                 driver: ClockDriver?, initial: (merchants: [Merchant], bank: Bank.Configuration), journal: StateJournal?,
+                 eventLog: EventLog?) {
         self.initial = initial
         self.journal = journal
+        self.eventLog = eventLog
         self.handler = handler
         self.server = server
         self.bank = bank
@@ -119,15 +128,19 @@ public final class Sandbox: Sendable {
         Dashboard.register(in: &router)
         APIDocs.register(in: &router)
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
-                             layers: ScenarioLayers(setup), metrics: metrics)
+                             layers: ScenarioLayers(setup), metrics: metrics, eventLog: configuration.eventLog)
         admin.register(in: &router)
         router.use(faults.respond)
         if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(auth.check) }  // before faults
         router.use(CrossSiteGuard(routes: router.routeNames).check)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
-            let opened = try StateJournal(directory: directory, bank: bank, resetConfiguration: bankConfiguration, admin: admin.replay)
+            let opened = try StateJournal(directory: directory, bank: bank, resetConfiguration: bankConfiguration,
+                                          admin: admin.replay, restore: { try admin.restore($0) })
             admin.journal.attach(opened)
+            opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
+                admin.snapshot(whileLocked: whileLocked)
+            }
             // Outermost: whatever answered, a change is on disk before its response leaves.
             router.use { request, _, next in
                 request.method == "GET" || request.method == "HEAD" ? next(request) : opened.afterSync(next(request))
@@ -141,16 +154,20 @@ public final class Sandbox: Sendable {
             if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
             return next(request)
         }
+        // After the journal's replay: what it replays happened before, and is not logged again.
+        if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
         let handler = router.respond
         let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
         metrics.attach(requestMetrics)
         var serverConfiguration = configuration.server
+        serverConfiguration.limits.bodyLimitsByPath["/sandbox/snapshot"] =
+            max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
         serverConfiguration.metrics = requestMetrics
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = mode == .real ? ClockDriver(bank: bank) : nil
         return Sandbox(server: server, handler: handler, bank: bank, sinks: sinks, sender: sender, driver: driver,
-                       initial: (merchants, bankConfiguration), journal: journal)
+                       initial: (merchants, bankConfiguration), journal: journal, eventLog: configuration.eventLog)
     }
 
     /// Answers a request in-process, exactly as the server would (routes, dialects, faults), without
@@ -174,5 +191,6 @@ public final class Sandbox: Sendable {
         driver?.stop()
         sender.detach()
         journal?.journal.waitUntilDurable()
+        eventLog?.flush()
     }
 }

@@ -51,11 +51,11 @@ final class SandboxMetrics: Sendable {
     }
 
     /// The whole exposition.
-    func render(bank: Bank, journal: Journal? = nil) -> String {
+    func render(bank: Bank, journal: StateJournal? = nil) -> String {
         var text = ""
         http.load()?.render(into: &text)
         var counts: [String: Int] = [:]
-        for payout in bank.payouts() { counts[payout.status.name, default: 0] += 1 }
+        for (status, count) in bank.payoutCounts() { counts[status.name, default: 0] += count }
         text += "# HELP cashout_sandbox_cashouts Cashouts by current status (a late return counts as REJECTED).\n"
         text += "# TYPE cashout_sandbox_cashouts gauge\n"
         for name in PayoutStatus.names {
@@ -66,7 +66,8 @@ final class SandboxMetrics: Sendable {
         for outcome in WebhookOutcome.allCases {
             text += "cashout_sandbox_webhook_attempts_total{outcome=\"\(outcome.label)\"} \(webhooks[outcome.rawValue].load(ordering: .relaxed))\n"
         }
-        if let histogram = journal?.syncHistogram {
+        if let journal {
+            let histogram = journal.journal.syncHistogram
             text += "# HELP cashout_sandbox_journal_fsync_seconds How long each journal fdatasync took (one per group commit).\n"
             text += "# TYPE cashout_sandbox_journal_fsync_seconds histogram\n"
             var cumulative: UInt64 = 0
@@ -77,6 +78,12 @@ final class SandboxMetrics: Sendable {
             text += "cashout_sandbox_journal_fsync_seconds_bucket{le=\"+Inf\"} \(histogram.count)\n"
             text += "cashout_sandbox_journal_fsync_seconds_sum \(histogram.sum)\n"
             text += "cashout_sandbox_journal_fsync_seconds_count \(histogram.count)\n"
+            text += "# HELP cashout_sandbox_journal_bytes The journal file's size.\n"
+            text += "# TYPE cashout_sandbox_journal_bytes gauge\n"
+            text += "cashout_sandbox_journal_bytes \(journal.journal.size)\n"
+            text += "# HELP cashout_sandbox_journal_compactions_total Times the journal was rewritten as a snapshot since the start.\n"
+            text += "# TYPE cashout_sandbox_journal_compactions_total counter\n"
+            text += "cashout_sandbox_journal_compactions_total \(journal.compactions.withLock { $0.count })\n"
         }
         text += "# HELP cashout_sandbox_build_info The sandbox's version.\n"
         text += "# TYPE cashout_sandbox_build_info gauge\n"

@@ -1,36 +1,61 @@
 import Dispatch
+import Foundation
 import Glibc
 import SandboxBank
 import SandboxHTTP
 import SandboxJournal
+import Synchronization
 
 /// The sandbox's state on disk (`serve --state-dir DIR`): `DIR/journal.log` holds the bank's
-/// records and the admin changes the bank does not see (a scenario loaded, a reset), in the order
-/// they were made. A change is on disk before the response that reports it is sent: responses to
-/// requests that may change something wait for the journal's next sync, which many requests share.
+/// records and the admin changes the bank does not see (a scenario loaded, a reset, a snapshot
+/// restored), in the order they were made. A change is on disk before the response that reports
+/// it is sent: responses to requests that may change something wait for the journal's next sync,
+/// which many requests share.
+///
+/// When the file has grown to twice its size after the last compaction (and past a minimum), it
+/// is compacted: rewritten as a snapshot of the state, followed by the records made meanwhile.
 final class StateJournal: Sendable {
     /// What a payload holds: its first byte.
     enum Kind: UInt8, CaseIterable {
         case bank = 0
         case scenarioLoaded = 1
         case reset = 2
+        /// A part of a `SandboxSnapshot` (restored, or what a compaction starts the file with).
+        case snapshot = 3
     }
 
     let journal: Journal
     let recovery: Journal.Recovery
+    /// The bytes of the snapshot the file starts with (0 when it does not).
+    private let compactedBytes: Int
+    /// Compactions since the start, and the last one's failure.
+    let compactions = Mutex<(count: Int, failure: JournalError?)>((0, nil))
 
     /// Opens (or creates) the journal in `directory` and replays it: bank records onto `bank`,
-    /// admin changes through `admin`.
+    /// admin changes through `admin`, snapshots through `restore`.
     init(directory: String, bank: Bank, resetConfiguration: Bank.Configuration,
-         admin: (Kind, UnsafeRawBufferPointer) throws -> Void) throws {
+         admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
         try Self.makeDirectory(directory)
+        var assembler = SandboxSnapshot.Assembler()
+        var (compacted, leading) = (0, true)
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log") { payload in
             var reader = BinaryReader(payload)
-            switch Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))! {
-            case .bank: try bank.replay(try BankRecord(decoding: &reader), resetConfiguration: resetConfiguration)
-            case let kind: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
+            let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
+            if leading {
+                guard kind == .snapshot else { leading = false; return try Self.replay(kind, payload, bank, resetConfiguration, admin) }
+                compacted += JournalFormat.recordHeaderSize + payload.count
+            }
+            switch kind {
+            case .snapshot:
+                if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) {
+                    try restore(snapshot)
+                    leading = false
+                }
+            default:
+                try Self.replay(kind, payload, bank, resetConfiguration, admin)
             }
         }
+        compactedBytes = compacted
         bank.finishReplay()
         let journal = journal
         bank.startRecording { record in
@@ -38,6 +63,52 @@ final class StateJournal: Sendable {
                 bytes.append(Kind.bank.rawValue)
                 record.encode(into: &bytes)
             }
+        }
+    }
+
+    private static func replay(_ kind: Kind, _ payload: UnsafeRawBufferPointer, _ bank: Bank, _ resetConfiguration: Bank.Configuration,
+                               _ admin: (Kind, UnsafeRawBufferPointer) throws -> Void) throws {
+        if kind == .bank {
+            var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: payload[1...]))
+            try bank.replay(try BankRecord(decoding: &reader), resetConfiguration: resetConfiguration)
+        } else {
+            try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
+        }
+    }
+
+    /// Journals a restored snapshot (call it in order with the bank's records: while the bank is locked).
+    func record(_ snapshot: SandboxSnapshot) {
+        for payload in snapshot.payloads() { journal.append { $0 += payload } }
+    }
+
+    /// Compacts the file on `queue` each time it has grown past `minimumBytes` and twice its size
+    /// after the last compaction; `capture` takes the snapshot, calling its argument while nothing
+    /// can change.
+    func compactAutomatically(minimumBytes: Int, on queue: DispatchQueue,
+                              capture: @escaping @Sendable (_ whileLocked: () -> Void) -> SandboxSnapshot) {
+        @Sendable func arm(compacted: Int) {
+            journal.whenLarger(than: max(minimumBytes, 2 * compacted)) { [weak self] in
+                guard let self else { return }
+                queue.async { arm(compacted: self.compact(capture) ?? self.journal.size) }
+            }
+        }
+        arm(compacted: compactedBytes)
+    }
+
+    /// Rewrites the file as a snapshot and the records made while it was written; returns the
+    /// new size, or nil (and a warning) when the file could not be replaced.
+    func compact(_ capture: (_ whileLocked: () -> Void) -> SandboxSnapshot) -> Int? {
+        var began = false
+        let snapshot = capture { began = journal.beginCompaction() }
+        guard began else { return nil }
+        do throws(JournalError) {
+            let size = try journal.finishCompaction(firstRecords: snapshot.records())
+            compactions.withLock { $0.count += 1 }
+            return size
+        } catch {
+            compactions.withLock { $0.failure = error }
+            FileHandle.standardError.write(Data("warning: journal compaction failed, the journal is kept as it was: \(error)\n".utf8))
+            return nil
         }
     }
 

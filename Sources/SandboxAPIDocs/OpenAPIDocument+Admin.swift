@@ -5,7 +5,8 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static var adminEndpoints: [OpenAPIEndpoint] {
-        (clockEndpoints + [metricsEndpoint] + cashoutEndpoints + merchantEndpoints + webhookEndpoints).map(adminTokenProtected)
+        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + merchantEndpoints + webhookEndpoints)
+            .map(adminTokenProtected)
     }
 
     private static var clockEndpoints: [OpenAPIEndpoint] {

@@ -36,6 +36,11 @@ extension OpenAPIDocument {
                 "merchants": Schema.array(of: Schema.string()),
             ], required: ["loaded", "rules", "merchants"]),
             "Reset": Schema.object(["status": Schema.oneOf(["reset"]), "clock": Schema.time()], required: ["status", "clock"]),
+            "SnapshotRestored": Schema.object([
+                "status": Schema.oneOf(["restored"]), "cashouts": Schema.integer("Cashouts restored", example: 4),
+                "merchants": Schema.array(of: Schema.string(example: "sandbox_login")),
+                "scenarios": Schema.integer("Scenarios loaded over the starting ones", example: 1), "clock": Schema.time(),
+            ], required: ["status", "cashouts", "merchants", "scenarios", "clock"]),
             "CashoutSummary": Schema.object(cashoutMembers, required: cashoutMembers.keys.sorted()),
             "Cashout": Schema.object(cashoutDetail, required: cashoutDetail.keys.sorted()),
             "CashoutAction": Schema.object([

@@ -43,7 +43,9 @@ extension OpenAPIDocument {
             description: """
                 Text exposition format 0.0.4: `cashout_sandbox_http_requests_total` (by route pattern and status), \
                 `cashout_sandbox_http_request_duration_seconds` (histogram by route pattern), `cashout_sandbox_cashouts` \
-                (by status), `cashout_sandbox_webhook_attempts_total` (by outcome) and `cashout_sandbox_build_info`.
+                (by status), `cashout_sandbox_webhook_attempts_total` (by outcome), with --state-dir \
+                `cashout_sandbox_journal_fsync_seconds` (histogram), `cashout_sandbox_journal_bytes` and \
+                `cashout_sandbox_journal_compactions_total`, and `cashout_sandbox_build_info`.
                 """,
             responses: ["200": [
                 "description": "The metrics",

@@ -52,6 +52,9 @@ extension PostmanCollection {
                  description: "Its next answers, one per request: here a failure then a success, to see a retry."),
             Item("Ledger", "GET", "/sandbox/ledger?merchant={{apiKey}}", expect: 200),
             Item("Merchants", "GET", "/sandbox/merchants", expect: 200),
+            Item("Save a snapshot", "GET", "/sandbox/snapshot", expect: 200,
+                 description: "The whole state as a file (Send and Download in Postman); PUT it to /sandbox/snapshot, here or in another sandbox, to get it back.",
+                 tests: ["pm.test('a snapshot file', function () { pm.expect(pm.response.headers.get('Content-Type')).to.eql('application/vnd.cashout-sandbox.snapshot'); });"]),
             Item("No such cashout (404)", "GET", "/sandbox/cashouts/999999999", expect: 404),
         ]
     }

@@ -55,12 +55,6 @@ extension Bank {
     /// After the last record: a delivery taken off the queue whose attempt never got journaled (the
     /// process stopped while sending it) is scheduled again, at its due time.
     public func finishReplay() {
-        state.withLock { s in
-            var queued = Set<Int>()
-            for event in s.queue.events { if case .delivery(let id) = event.kind { queued.insert(id) } }
-            for notification in s.notifications where notification.state == .pending && !queued.contains(notification.id) {
-                if let due = notification.nextAttemptAt { s.queue.schedule(.delivery(notificationID: notification.id), at: due) }
-            }
-        }
+        state.withLock { Self.rescheduleTakenDeliveries(&$0) }
     }
 }

@@ -50,6 +50,7 @@ extension Bank {
         appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
         if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
         s.recorder?(.created(request, at: now, settlement: settlement, timeline: timeline))
+        s.observer?(.created(payout))
         return payout
     }
 
@@ -80,7 +81,9 @@ extension Bank {
     /// new status says so, and queues the notification.
     func apply(_ s: inout State, _ step: TimelineStep, to payoutID: Int, at time: VirtualTime, by actor: String) throws(TransitionError) {
         var step = step
+        var from = step.status
         let changed = try s.payouts.modify(payoutID) { (payout) throws(TransitionError) -> Payout in
+            from = payout.status
             if step.status == .rejected, payout.status == .completed { step.status = .returned }  // a late rejection
             guard payout.status.canChange(to: step.status) else { throw TransitionError(from: payout.status, to: step.status) }
             payout.status = step.status
@@ -95,6 +98,7 @@ extension Bank {
             return payout
         }
         guard let payout = changed else { return }
+        s.observer?(.statusChanged(payout, from: from, by: actor, at: time))
         if step.status.refunds, var merchant = s.merchants[payout.merchant] {
             merchant.balance += payout.settlementAmount
             s.merchants[merchant.login] = merchant

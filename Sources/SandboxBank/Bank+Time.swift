@@ -16,9 +16,12 @@ extension Bank {
     @discardableResult
     public func advance(by duration: Duration) -> Int {
         runner.withLock { _ in
-            let target = clock.now.adding(duration)
-            defer { moveClock(to: target) }
-            return runEvents(until: target)
+            let from = clock.now
+            let target = from.adding(duration)
+            let applied = runEvents(until: target)
+            moveClock(to: target)
+            notifyAdvanced(from: from, applied: applied)
+            return applied
         }
     }
 
@@ -26,8 +29,11 @@ extension Bank {
     @discardableResult
     public func advance(to time: VirtualTime) -> Int {
         runner.withLock { _ in
-            defer { moveClock(to: time) }
-            return runEvents(until: time)
+            let from = clock.now
+            let applied = runEvents(until: time)
+            moveClock(to: time)
+            notifyAdvanced(from: from, applied: applied)
+            return applied
         }
     }
 
@@ -132,5 +138,6 @@ extension Bank {
             }
         }
         s.notifications[notificationID - 1] = notification
+        s.observer?(.deliveryAttempt(notification, notification.attempts[notification.attempts.count - 1]))
     }
 }

@@ -43,6 +43,8 @@ public final class Bank: Sendable {
         var configuration: Configuration
         /// Receives each change as it is made, under the lock (see `startRecording`).
         var recorder: (@Sendable (BankRecord) -> Void)?
+        /// Told of each event as it happens, under the lock (see `observe`); kept across a reset.
+        var observer: (@Sendable (BankEvent) -> Void)?
     }
 
     public let clock: VirtualClock
@@ -82,7 +84,8 @@ public final class Bank: Sendable {
     }
 
     static func reset(_ s: inout State, merchants: [Merchant], configuration: Configuration) {
-        s = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration, recorder: s.recorder)
+        s = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration, recorder: s.recorder,
+                  observer: s.observer)
         for merchant in merchants {
             s.merchants[merchant.login] = merchant
             s.merchantOrder.append(merchant.login)
@@ -150,6 +153,15 @@ public final class Bank: Sendable {
             s.payouts.all.filter {
                 (merchant == nil || $0.merchant == merchant) && (status == nil || $0.status == status)
             }
+        }
+    }
+
+    /// How many payouts are in each status (without copying them).
+    public func payoutCounts() -> [PayoutStatus: Int] {
+        state.withLock { s in
+            var counts: [PayoutStatus: Int] = [:]
+            for payout in s.payouts.all { counts[payout.status, default: 0] += 1 }
+            return counts
         }
     }
 

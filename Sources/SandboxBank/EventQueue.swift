@@ -20,6 +20,17 @@ struct EventQueue: Sendable {
     private var heap: [Event] = []
     private var sequence = 0
 
+    init() {}
+
+    /// A queue holding `events`; the next scheduled gets a sequence number after `sequence` and theirs.
+    init(events: [Event], sequence: Int) {
+        heap = events.sorted { $0.precedes($1) }  // a sorted array is a heap
+        self.sequence = max(sequence, events.map(\.sequence).max() ?? 0)
+    }
+
+    /// The last sequence number handed out.
+    var lastSequence: Int { sequence }
+
     var isEmpty: Bool { heap.isEmpty }
     var first: Event? { heap.first }
     var events: [Event] { heap.sorted { $0.precedes($1) } }

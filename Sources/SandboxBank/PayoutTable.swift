@@ -16,6 +16,9 @@ struct PayoutTable: Sendable {
         self.firstID = firstID
     }
 
+    /// Every payout's plan, in id order.
+    var allPlans: [Plan] { plans }
+
     /// The payout with `id`, or nil; setting replaces an existing one.
     subscript(id: Int) -> Payout? {
         get {
@@ -40,10 +43,10 @@ struct PayoutTable: Sendable {
     var nextID: Int { firstID + all.count }
 
     /// Adds the next payout and its timeline; its id must be the next in sequence.
-    mutating func append(_ payout: Payout, timeline: [TimelineStep]) {
+    mutating func append(_ payout: Payout, timeline: [TimelineStep], generation: Int = 0) {
         precondition(payout.id == nextID, "payout ids are handed out in sequence")
         all.append(payout)
-        plans.append(Plan(timeline: timeline))
+        plans.append(Plan(timeline: timeline, generation: generation))
     }
 
     /// The plan of the payout with `id`, or nil.

@@ -4,7 +4,8 @@ import Synchronization
 /// The one clock every bank timeline, webhook retry and limit runs on.
 ///
 /// `real` follows wall time (times `timeScale`, so 60 makes a minute pass each second);
-/// `manual` stands still until advanced. Both can be moved forward, never back.
+/// `manual` stands still until advanced. Both can be moved forward, never back (but for `set`,
+/// which restoring a snapshot uses).
 ///
 /// ```swift
 /// let clock = VirtualClock(mode: .manual, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z")!)
@@ -73,6 +74,11 @@ public final class VirtualClock: Sendable {
             state = State(virtualAnchor: now, realAnchor: Self.wallMilliseconds())
             return VirtualTime(milliseconds: now)
         }
+    }
+
+    /// Puts the clock at `time`, back included: a restored snapshot takes its clock with it.
+    public func set(to time: VirtualTime) {
+        state.withLock { $0 = State(virtualAnchor: min(time.milliseconds, Self.end.milliseconds), realAnchor: Self.wallMilliseconds()) }
     }
 
     private func current(_ state: State) -> VirtualTime {

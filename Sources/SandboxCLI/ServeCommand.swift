@@ -2,6 +2,7 @@ import CashoutSandbox
 import Glibc
 import SandboxBank
 import SandboxHTTP
+import SandboxJSON
 import SandboxScenario
 
 /// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.
@@ -16,9 +17,12 @@ enum ServeCommand: Command {
         .value("seed", "N", "Fix every random choice (over the scenarios' seed)"),
         .value("clock", "real|manual", "How virtual time moves (default: the scenario's, else real)"),
         .value("time-scale", "N", "Virtual seconds per real second with --clock real (default 1)"),
-        .value("log-format", "text|json|off", "Access-log format on standard output (default text)"),
+        .value("log-format", "text|json|off", "Access and event logs on standard output (default text); json puts the "
+               + "startup lines in objects too (text in \"message\"); off: startup lines only"),
         .value("max-body", "BYTES", "Largest request body accepted (default 1048576)"),
         .value("state-dir", "DIR", "Journal every change in DIR and carry on from it when started again (default: memory only)"),
+        .value("compact-after", "BYTES", "With --state-dir, rewrite the journal as a snapshot once it is larger than BYTES "
+            + "and twice its last compacted size (default 67108864)"),
         .value("admin-token", "TOKEN", "Require 'Authorization: Bearer TOKEN' on the admin API (default: $\(adminTokenVariable))"),
         .flag("help", "Show this help"),
     ]
@@ -29,7 +33,8 @@ enum ServeCommand: Command {
     static let usage = """
         Usage: cashout-sandbox serve [options]
 
-        Runs the sandbox until SIGINT or SIGTERM. Prints 'listening on http://HOST:PORT' when ready.
+        Runs the sandbox until SIGINT or SIGTERM. Prints 'listening on http://HOST:PORT' when ready
+        (with --log-format json, as the "message" of a JSON object).
 
         Options:
         \(Arguments.help(options))
@@ -58,24 +63,33 @@ enum ServeCommand: Command {
             CLI.printError("error: cannot start: \(error)")
             return 1
         }
+        // In JSON a line for people is an object too, its text in "message" (scripts look for "listening on http://").
+        let say = { (text: String, event: String, fields: EventLog.Fields) in
+            if let log = configuration.eventLog { log.message(text, event: event, fields: fields) } else { StandardOutput.writeLine(text) }
+        }
         if let recovery = sandbox.journalRecovery, let directory = configuration.stateDirectory {
-            StandardOutput.writeLine("state: \(recovery.records) changes replayed from \(directory)/journal.log")
+            say("state: \(recovery.records) changes replayed from \(directory)/journal.log", "server.state_replayed",
+                [("changes", .number(recovery.records)), ("journal", .string("\(directory)/journal.log"))])
             if let problem = recovery.problem { CLI.printError("warning: journal: \(problem)") }
         }
         for (index, address) in sandbox.addresses.enumerated() {
-            StandardOutput.writeLine("\(index == 0 ? "listening on" : "also listening on") http://\(address)")
+            say("\(index == 0 ? "listening on" : "also listening on") http://\(address)", "server.listening",
+                [("url", .string("http://\(address)"))])
         }
         if configuration.adminToken != nil {
-            StandardOutput.writeLine("admin API: requests to /sandbox/... need Authorization: Bearer <admin token>")
+            say("admin API: requests to /sandbox/... need Authorization: Bearer <admin token>", "server.admin_token", [])
         }
         for merchant in sandbox.bank.merchants {
-            StandardOutput.writeLine("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
-                + "read-only key \(merchant.readOnlyKey), balance \(merchant.currency) \(merchant.balance)")
+            say("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
+                + "read-only key \(merchant.readOnlyKey), balance \(merchant.currency) \(merchant.balance)", "server.merchant",
+                [("login", .string(merchant.login)), ("currency", .string(merchant.currency)), ("balance", .string(merchant.balance.description))])
         }
         let signal = SignalWaiter.wait()
-        StandardOutput.writeLine("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        say("received \(name), stopping", "server.stopping", [("signal", .string(name))])
         sandbox.stop()
-        StandardOutput.writeLine("stopped")
+        say("stopped", "server.stopped", [])
+        configuration.eventLog?.flush()
         return 0
     }
 
@@ -111,8 +125,13 @@ enum ServeCommand: Command {
             ["text", "json", "off"].contains($0) ? $0 : nil
         }
         configuration.server.accessLog = AccessLog.Format(rawValue: format).map { .standardOutput(format: $0) }
+        configuration.eventLog = AccessLog.Format(rawValue: format).map { EventLog.standardOutput(format: $0) }
         configuration.adminToken = try adminToken(arguments, environment: environment)
         configuration.stateDirectory = arguments.value("state-dir")
+        configuration.journalCompactionBytes = try arguments.value(
+            "compact-after", default: configuration.journalCompactionBytes, expected: "a size in bytes (4096-1099511627776)") {
+            Int($0).flatMap { (4096 ... 1 << 40).contains($0) ? $0 : nil }
+        }
         return configuration
     }
 

@@ -4,6 +4,7 @@
 extension HTTPParser {
     /// Chooses how the body is delimited; returns an event when there is one to report right away.
     mutating func startBody() throws(HTTPParseError) -> Event? {
+        bodyLimit = mode == .request ? limits.maxBodyBytes(target: head.target) : limits.maxBodyBytes
         if mode == .response {
             if head.status < 200 {
                 state = .head  // interim response: the real one follows
@@ -28,7 +29,7 @@ extension HTTPParser {
             }
         } else if !lengths.isEmpty {
             let length = try parseContentLength(lengths)
-            guard length <= limits.maxBodyBytes else { throw .bodyTooLarge }
+            guard length <= bodyLimit else { throw .bodyTooLarge }
             if length == 0 { return complete() }
             state = .fixedBody(remaining: length)
         } else if mode == .response {

@@ -56,6 +56,8 @@ public struct HTTPParser: Sendable {
     var state = State.head
     var head = Head()
     var body: [UInt8] = []
+    /// The body limit of the message being read (its path's, for a request).
+    var bodyLimit = 0
 
     /// The method of the request a response answers, which decides whether it has a body (HEAD
     /// responses do not). Client side only.
@@ -126,7 +128,7 @@ public struct HTTPParser: Sendable {
                 if size == 0 {
                     state = .trailers(bytes: 0)
                 } else {
-                    guard body.count + size <= limits.maxBodyBytes else { throw .bodyTooLarge }
+                    guard body.count + size <= bodyLimit else { throw .bodyTooLarge }
                     state = .chunkData(remaining: size)
                 }
 
@@ -165,7 +167,7 @@ public struct HTTPParser: Sendable {
                 state = .trailers(bytes: seen + length + 2)
 
             case .untilClose:
-                guard body.count + buffer.count - index <= limits.maxBodyBytes else { throw .bodyTooLarge }
+                guard body.count + buffer.count - index <= bodyLimit else { throw .bodyTooLarge }
                 body.append(contentsOf: buffer[index...])
                 index = buffer.count
                 return nil

@@ -53,6 +53,12 @@ public enum BinaryWriter {
         append(value != nil, to: &bytes)
         if let value { append(value, to: &bytes) }
     }
+
+    /// Length-prefixed bytes (a file's contents, which need not be UTF-8).
+    public static func append(bytes value: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        append(UInt64(value.count), to: &bytes)
+        bytes.append(contentsOf: value)
+    }
 }
 
 /// Reads what `BinaryWriter` wrote, in the same order; throws on anything short or malformed.
@@ -69,25 +75,25 @@ public struct BinaryReader {
         public var description: String { "malformed journal payload at byte \(offset): \(reason)" }
     }
 
-    private let bytes: UnsafeRawBufferPointer
+    private let buffer: UnsafeRawBufferPointer
     public private(set) var offset = 0
 
     /// A reader over `bytes`, which must stay valid while it is used.
     public init(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
+        buffer = bytes
     }
 
-    public var isAtEnd: Bool { offset == bytes.count }
+    public var isAtEnd: Bool { offset == buffer.count }
 
     /// Bytes not read yet.
-    public var remaining: Int { bytes.count - offset }
+    public var remaining: Int { buffer.count - offset }
 
     public mutating func uint() throws(Malformed) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard offset < bytes.count else { throw Malformed(offset: offset, reason: "a number cut short") }
-            let byte = bytes[offset]
+            guard offset < buffer.count else { throw Malformed(offset: offset, reason: "a number cut short") }
+            let byte = buffer[offset]
             offset += 1
             guard shift < 64, shift < 63 || byte <= 1 else { throw Malformed(offset: offset - 1, reason: "a number over 64 bits") }
             value |= UInt64(byte & 0x7F) << shift
@@ -106,21 +112,37 @@ public struct BinaryReader {
     }
 
     public mutating func bool() throws(Malformed) -> Bool {
-        guard offset < bytes.count, bytes[offset] <= 1 else { throw Malformed(offset: offset, reason: "expected a flag (0 or 1)") }
+        guard offset < buffer.count, buffer[offset] <= 1 else { throw Malformed(offset: offset, reason: "expected a flag (0 or 1)") }
         offset += 1
-        return bytes[offset - 1] == 1
+        return buffer[offset - 1] == 1
     }
 
     public mutating func string() throws(Malformed) -> String {
         let start = offset
         let count = try uint()
-        guard count <= UInt64(bytes.count - offset) else { throw Malformed(offset: start, reason: "a string cut short") }
-        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + Int(count)])
+        guard count <= UInt64(buffer.count - offset) else { throw Malformed(offset: start, reason: "a string cut short") }
+        let utf8 = UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + Int(count)])
         offset += Int(count)
         guard let text = String(validating: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
             throw Malformed(offset: start, reason: "a string that is not UTF-8")
         }
         return text
+    }
+
+    /// What `BinaryWriter.append(bytes:to:)` wrote.
+    public mutating func bytes() throws(Malformed) -> [UInt8] {
+        let count = try count()
+        defer { offset += count }
+        return Array(UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + count]))
+    }
+
+    /// A count of things to read next, at most what is left of the payload (each takes one byte
+    /// at least), so a corrupt count cannot make a reader reserve or loop for more.
+    public mutating func count() throws(Malformed) -> Int {
+        let start = offset
+        let count = try uint()
+        guard count <= UInt64(remaining) else { throw Malformed(offset: start, reason: "a count larger than the payload") }
+        return Int(count)
     }
 
     public mutating func optionalString() throws(Malformed) -> String? {
@@ -133,8 +155,8 @@ public struct BinaryReader {
 
     /// A byte that names a case: `cases` is how many there are.
     public mutating func tag(below cases: UInt8) throws(Malformed) -> UInt8 {
-        guard offset < bytes.count, bytes[offset] < cases else { throw Malformed(offset: offset, reason: "an unknown record kind") }
+        guard offset < buffer.count, buffer[offset] < cases else { throw Malformed(offset: offset, reason: "an unknown record kind") }
         offset += 1
-        return bytes[offset - 1]
+        return buffer[offset - 1]
     }
 }

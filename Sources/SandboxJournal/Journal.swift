@@ -2,11 +2,14 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// An append-only journal file with group commit.
+/// An append-only journal file with group commit and compaction.
 ///
 /// `append` adds a record to the next batch; one thread writes each batch with a single `write`
 /// and `fdatasync`, then calls the batch's `whenDurable` callbacks. While a batch is being synced,
 /// new records gather into the next one, so many concurrent writers share each sync.
+///
+/// Compaction replaces the file with a shorter one that starts with records standing for
+/// everything before them (a snapshot), while appends go on: see `beginCompaction`.
 ///
 /// ```swift
 /// let (journal, recovery) = try Journal.open(path: "state/journal.log") { payload in apply(payload) }
@@ -32,21 +35,30 @@ public final class Journal: Sendable {
         var failure: JournalError?
         var appended = 0
         var durable = 0
+        /// With a compaction under way: every record's bytes appended since it began.
+        var kept: [UInt8]?
+        /// The file's size once the bytes taken so far are written.
+        var fileBytes = 0
+        /// Called once the file grows past `growthLimit` (see `whenLarger`).
+        var growthLimit = Int.max
+        var growthHandler: (@Sendable () -> Void)?
     }
 
     /// The file's path.
     public let path: String
-    private let fd: Int32
+    /// The open file; replaced by a compaction, on the journal's thread.
+    private let fd: Mutex<Int32>
     private let batch = Mutex(Batch())
     private let writer = DispatchQueue(label: "journal-writer")
     private let syncs = Mutex(SyncHistogram())
 
-    private init(path: String, fd: Int32) {
+    private init(path: String, fd: Int32, size: Int) {
         self.path = path
-        self.fd = fd
+        self.fd = Mutex(fd)
+        batch.withLock { $0.fileBytes = size }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { fd.withLock { _ = Glibc.close($0) } }
 
     /// Opens (or creates) the journal at `path` and passes each whole record's payload to `replay`,
     /// in order. A torn or corrupt tail is reported in the `Recovery`, copied to
@@ -69,19 +81,10 @@ public final class Journal: Sendable {
         guard contents.count >= JournalFormat.header.count, Array(contents.prefix(JournalFormat.header.count)) == JournalFormat.header else {
             throw JournalError.notAJournal(path)
         }
-        var offset = JournalFormat.header.count
-        var problem: JournalFormat.RecordProblem?
-        try contents.withUnsafeBytes { file in
-            while offset < file.count {
-                switch JournalFormat.record(in: file, at: offset) {
-                case .success(let payload):
-                    try replay(UnsafeRawBufferPointer(rebasing: file[payload]))
-                    recovery.records += 1
-                    offset = payload.upperBound
-                case .failure(let found):
-                    problem = found
-                    return
-                }
+        let (offset, problem) = try contents.withUnsafeBytes { file in
+            try JournalFormat.forEachRecord(in: file, from: JournalFormat.header.count) { payload in
+                try replay(payload)
+                recovery.records += 1
             }
         }
         recovery.validBytes = offset
@@ -96,7 +99,7 @@ public final class Journal: Sendable {
         }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw JournalError.system("seek \(path)", errno) }
         closeOnFailure = false
-        return (Journal(path: path, fd: fd), recovery)
+        return (Journal(path: path, fd: fd, size: offset), recovery)
     }
 
     /// Adds a record holding the bytes `write` appends, to the next batch, and calls `whenDurable`
@@ -130,8 +133,10 @@ public final class Journal: Sendable {
         let (start, failure) = batch.withLock { batch -> (Bool, JournalError?) in
             if let failure = batch.failure { return (false, failure) }
             if let write {
+                let start = batch.bytes.count
                 JournalFormat.appendRecord(to: &batch.bytes, write)
                 batch.appended += 1
+                batch.kept?.append(contentsOf: batch.bytes[start...])
             }
             if let whenDurable { batch.callbacks.append(whenDurable) }
             guard !batch.writing else { return (false, nil) }
@@ -172,6 +177,7 @@ public final class Journal: Sendable {
                     return nil
                 }
                 defer {
+                    batch.fileBytes += batch.bytes.count
                     batch.bytes = []
                     batch.callbacks = []
                 }
@@ -181,24 +187,111 @@ public final class Journal: Sendable {
             var failure: JournalError?
             if !taken.bytes.isEmpty {  // empty: only waiters for the batches before
                 do {
-                    try Self.writeAll(fd, taken.bytes, at: nil, path: path)
+                    try Self.writeAll(fd.withLock { $0 }, taken.bytes, at: nil, path: path)
                     let started = Self.monotonicSeconds()
-                    try Self.sync(fd, path: path)
+                    try Self.sync(fd.withLock { $0 }, path: path)
                     let elapsed = Self.monotonicSeconds() - started
                     syncs.withLock { $0.add(elapsed) }
                 } catch {
                     failure = error
                 }
             }
-            batch.withLock { batch in
+            let grown = batch.withLock { batch -> (@Sendable () -> Void)? in
                 if let failure {
                     batch.failure = failure
                 } else {
                     batch.durable = taken.count
                 }
+                guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return nil }
+                batch.growthHandler = nil
+                return handler
             }
+            grown?()
             for callback in taken.callbacks { callback(failure) }
         }
+    }
+
+    // MARK: - Compaction
+
+    /// The file's size, counting the records taken for writing.
+    public var size: Int { batch.withLock { $0.fileBytes } }
+
+    /// Calls `handler` once, on the journal's thread, when the file grows past `bytes` (to start
+    /// a compaction, for instance, elsewhere: `finishCompaction` waits for the journal's thread).
+    public func whenLarger(than bytes: Int, _ handler: @escaping @Sendable () -> Void) {
+        batch.withLock { batch in
+            batch.growthLimit = bytes
+            batch.growthHandler = handler
+        }
+    }
+
+    /// Marks where the first records of a compacted file will stand: they replace every record
+    /// appended before this call, and the records appended after it follow them. Call it where
+    /// appends are ordered with the state those records describe (under the lock the appends
+    /// are made under). False when a compaction is already under way.
+    public func beginCompaction() -> Bool {
+        batch.withLock { batch in
+            guard batch.kept == nil else { return false }
+            batch.kept = []
+            return true
+        }
+    }
+
+    /// Replaces the file with one holding `firstRecords` (whole records, as `JournalFormat.appendRecord`
+    /// frames them) and then every record appended since `beginCompaction`, and appends to it from
+    /// then on. The new file is written next to the old one while appends go on, synced, and renamed
+    /// over it: a crash at any moment leaves one whole journal or the other. On failure the old
+    /// file stays in use. Returns the new file's size.
+    @discardableResult
+    public func finishCompaction(firstRecords: [UInt8]) throws(JournalError) -> Int {
+        let temporary = "\(path).compacting"
+        let newFD = Glibc.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard newFD >= 0 else {
+            batch.withLock { $0.kept = nil }
+            throw .system("open \(temporary)", errno)
+        }
+        var keepNew = false
+        defer {
+            if !keepNew {
+                Glibc.close(newFD)
+                unlink(temporary)
+                batch.withLock { $0.kept = nil }
+            }
+        }
+        try Self.writeAll(newFD, JournalFormat.header + firstRecords, at: nil, path: temporary)
+        // The switch, between two batches: the records kept that are already in the old file go
+        // to the new one too; those not written yet stay in the batch, for the new file.
+        let result = writer.sync { () -> Result<Int, JournalError> in
+            let tail = batch.withLock { batch -> [UInt8] in
+                let kept = batch.kept ?? []
+                // Bytes appended before `beginCompaction` and not written yet (their appender had not
+                // woken the writer): the first records stand for them.
+                let before = max(0, batch.bytes.count - kept.count)
+                batch.bytes.removeFirst(before)
+                return Array(kept[..<(kept.count - batch.bytes.count)])
+            }
+            do throws(JournalError) {
+                try Self.writeAll(newFD, tail, at: nil, path: temporary)
+                try Self.sync(newFD, path: temporary)
+                guard rename(temporary, path) == 0 else { throw .system("rename \(temporary) to \(path)", errno) }
+            } catch {
+                return .failure(error)
+            }
+            // Renamed: the new file is the journal now, whatever happens next.
+            keepNew = true
+            Glibc.close(fd.withLock { old in
+                defer { old = newFD }
+                return old
+            })
+            let size = JournalFormat.header.count + firstRecords.count + tail.count
+            batch.withLock { batch in
+                batch.kept = nil
+                batch.fileBytes = size
+            }
+            do throws(JournalError) { try Self.syncDirectory(of: path) } catch { return .failure(error) }
+            return .success(size)
+        }
+        return try result.get()
     }
 
     // MARK: - Files

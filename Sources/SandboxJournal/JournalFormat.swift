@@ -34,6 +34,24 @@ public enum JournalFormat {
         }
     }
 
+    /// Calls `body` with the payload of each whole record of `file` from `offset` on, in order.
+    /// Returns where the whole records end and, when bytes follow that are not a whole record,
+    /// what is wrong with them.
+    public static func forEachRecord(in file: UnsafeRawBufferPointer, from offset: Int,
+                                     _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> (end: Int, problem: RecordProblem?) {
+        var offset = offset
+        while offset < file.count {
+            switch record(in: file, at: offset) {
+            case .success(let payload):
+                try body(UnsafeRawBufferPointer(rebasing: file[payload]))
+                offset = payload.upperBound
+            case .failure(let problem):
+                return (offset, problem)
+            }
+        }
+        return (offset, nil)
+    }
+
     /// What is wrong with the record at `offset` of `file`, or nil and the payload's range when it is whole.
     static func record(in file: UnsafeRawBufferPointer, at offset: Int) -> Result<Range<Int>, RecordProblem> {
         guard offset + recordHeaderSize <= file.count else { return .failure(.truncatedHeader) }
@@ -47,13 +65,14 @@ public enum JournalFormat {
         return crc == stored ? .success(payload) : .failure(.checksumMismatch)
     }
 
-    enum RecordProblem: Error, CustomStringConvertible {
+    /// Why the bytes at some place are not a whole record.
+    public enum RecordProblem: Error, Sendable, CustomStringConvertible {
         case truncatedHeader
         case impossibleLength(Int)
         case truncatedPayload(Int)
         case checksumMismatch
 
-        var description: String {
+        public var description: String {
             switch self {
             case .truncatedHeader: "a record header cut short"
             case .impossibleLength(let length): "a record length of \(length) bytes (at most \(JournalFormat.maximumPayload))"

@@ -32,6 +32,8 @@ import Testing
         #expect(c.server.threads == 3)
         #expect(c.server.limits.maxBodyBytes == 2048)
         #expect(try configuration(["--log-format", "off"]).server.accessLog == nil)
+        #expect(c.eventLog?.format == .json)
+        #expect(try configuration(["--log-format", "off"]).eventLog == nil)
         #expect(try configuration(["--seed", "42"]).seed == 42)
         #expect(try configuration([]).seed == nil)
     }

@@ -9,15 +9,16 @@ import Testing
 /// `--state-dir`: a sandbox started on the folder another one used carries on where it stopped:
 /// the same cashouts, balances, ledger, webhooks, scheduled bank steps, merchants and clock.
 @Suite struct StateDirectoryTests {
-    private func launch(_ directory: String) throws -> Sandbox {
+    static func launch(_ directory: String?, change: (inout Sandbox.Configuration) -> Void = { _ in }) throws -> Sandbox {
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
         configuration.stateDirectory = directory
+        change(&configuration)
         return try Sandbox.launch(configuration)
     }
 
-    private func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "", signed: Bool = false) throws -> HTTPResponse {
+    static func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "", signed: Bool = false) throws -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         if signed {
             headers.add("Payload-Signature", Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret"))))
@@ -25,56 +26,56 @@ import Testing
         return try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
     }
 
-    private func create(_ sandbox: Sandbox, _ externalID: String, name: String = "Ana") throws -> HTTPResponse {
-        try send(sandbox, "POST", "/v3/cashout", #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(sandbox.baseURL)/sandbox/sink/shop"}"#, signed: true)
+    static func create(_ sandbox: Sandbox, _ externalID: String, name: String = "Ana", url: String? = nil) throws -> HTTPResponse {
+        try Self.send(sandbox, "POST", "/v3/cashout", #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(url ?? "\(sandbox.baseURL)/sandbox/sink/shop")"}"#, signed: true)
     }
 
     /// Everything a user can read back, as the admin API shows it.
-    private func state(_ sandbox: Sandbox) throws -> [String] {
+    static func state(_ sandbox: Sandbox, cashouts: Int = 4) throws -> [String] {
         try ["/sandbox/cashouts", "/sandbox/ledger", "/sandbox/webhooks", "/sandbox/merchants", "/sandbox/clock"].map {
-            try send(sandbox, "GET", $0).bodyText
-        } + (1_000_001 ... 1_000_004).map { try send(sandbox, "GET", "/sandbox/cashouts/\($0)").bodyText }
+            try Self.send(sandbox, "GET", $0).bodyText
+        } + (1_000_001 ..< 1_000_001 + cashouts).map { try Self.send(sandbox, "GET", "/sandbox/cashouts/\($0)").bodyText }
     }
 
     @Test func aRestartedSandboxCarriesOnWhereTheLastOneStopped() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try launch(directory)
-        #expect(try create(first, "o-1").bodyText == #"{"cashout_id":"1000001"}"#)
-        #expect(try create(first, "o-2", name: "LATE REJECT 826").status == 200)
-        #expect(try send(first, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
-        #expect(try create(first, "o-3").status == 200)
-        #expect(try send(first, "POST", "/sandbox/cashouts/1000003/actions", #"{"action":"hold"}"#).status == 200)
-        #expect(try send(first, "PUT", "/sandbox/sink/shop", #"{"answers":[500]}"#).status == 204)
-        #expect(try send(first, "POST", "/sandbox/scenario", #"{"merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}]}"#).status == 200)
-        #expect(try create(first, "o-4").status == 200)
-        let before = try state(first)
+        let first = try Self.launch(directory)
+        #expect(try Self.create(first, "o-1").bodyText == #"{"cashout_id":"1000001"}"#)
+        #expect(try Self.create(first, "o-2", name: "LATE REJECT 826").status == 200)
+        #expect(try Self.send(first, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
+        #expect(try Self.create(first, "o-3").status == 200)
+        #expect(try Self.send(first, "POST", "/sandbox/cashouts/1000003/actions", #"{"action":"hold"}"#).status == 200)
+        #expect(try Self.send(first, "PUT", "/sandbox/sink/shop", #"{"answers":[500]}"#).status == 204)
+        #expect(try Self.send(first, "POST", "/sandbox/scenario", #"{"merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}]}"#).status == 200)
+        #expect(try Self.create(first, "o-4").status == 200)
+        let before = try Self.state(first)
         // Each group commit's fdatasync is timed.
-        let metrics = try send(first, "GET", "/sandbox/metrics").bodyText.split(separator: "\n")
+        let metrics = try Self.send(first, "GET", "/sandbox/metrics").bodyText.split(separator: "\n")
         let count = metrics.first { $0.hasPrefix("cashout_sandbox_journal_fsync_seconds_count ") }.flatMap { Int($0.split(separator: " ")[1]) }
         #expect((count ?? 0) >= 5)
         #expect(metrics.contains("cashout_sandbox_journal_fsync_seconds_bucket{le=\"+Inf\"} \(count ?? -1)"))
         first.stop()
 
-        let second = try launch(directory)
+        let second = try Self.launch(directory)
         defer { second.stop() }
         #expect(second.journalRecovery?.problem == nil)
         #expect((second.journalRecovery?.records ?? 0) > 10)
-        #expect(try state(second) == before)
+        #expect(try Self.state(second) == before)
         // It goes on: the late return an hour after completion, the held cashout still held.
-        #expect(try send(second, "POST", "/sandbox/clock/advance", #"{"by":"2h"}"#).status == 200)
-        let late = try JSON.parse(send(second, "GET", "/sandbox/cashouts/1000002").body)
+        #expect(try Self.send(second, "POST", "/sandbox/clock/advance", #"{"by":"2h"}"#).status == 200)
+        let late = try JSON.parse(Self.send(second, "GET", "/sandbox/cashouts/1000002").body)
         #expect(late["status"] == "REJECTED")
-        #expect(try JSON.parse(send(second, "GET", "/sandbox/cashouts/1000003").body)["status"] == "ON_HOLD")
-        #expect(try create(second, "o-5").bodyText == #"{"cashout_id":"1000005"}"#)
+        #expect(try JSON.parse(Self.send(second, "GET", "/sandbox/cashouts/1000003").body)["status"] == "ON_HOLD")
+        #expect(try Self.create(second, "o-5").bodyText == #"{"cashout_id":"1000005"}"#)
     }
 
     @Test func aTornTailIsDroppedAndReportedAndTheRestIsKept() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try launch(directory)
-        #expect(try create(first, "o-1").status == 200)
-        let before = try state(first)
+        let first = try Self.launch(directory)
+        #expect(try Self.create(first, "o-1").status == 200)
+        let before = try Self.state(first)
         first.stop()
         // A crash in the middle of a write: half a record at the end.
         let journal = FileHandle(forWritingAtPath: "\(directory)/journal.log")!
@@ -82,19 +83,19 @@ import Testing
         journal.write(Data([40, 0, 0, 0, 1, 2, 3, 4, 0, 1, 2]))
         journal.closeFile()
 
-        let second = try launch(directory)
+        let second = try Self.launch(directory)
         defer { second.stop() }
         let recovery = try #require(second.journalRecovery)
         #expect(recovery.droppedBytes == 11)
         #expect(recovery.problem?.hasPrefix("a record of 40 bytes cut short at byte ") == true)
-        #expect(try state(second) == before)
-        #expect(try create(second, "o-2").bodyText == #"{"cashout_id":"1000002"}"#)
+        #expect(try Self.state(second) == before)
+        #expect(try Self.create(second, "o-2").bodyText == #"{"cashout_id":"1000002"}"#)
     }
 
     @Test func aStateDirectoryThatIsAFileIsRefused() throws {
         let path = NSTemporaryDirectory() + "state-file-\(UUID().uuidString)"
         #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: (any Error).self) { try launch(path) }
+        #expect(throws: (any Error).self) { try Self.launch(path) }
     }
 }

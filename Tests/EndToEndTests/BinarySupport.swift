@@ -48,6 +48,11 @@ final class RunningBinary: Sendable {
         poll(timeout) { self.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init) }
     }
 
+    /// The first stdout line containing `text` (in any `--log-format`), waiting up to `timeout` seconds.
+    func line(containing text: String, timeout: Double = 20) -> String? {
+        poll(timeout) { self.stdout.split(separator: "\n").first { $0.contains(text) }.map(String.init) }
+    }
+
     /// The exit status, waiting up to `timeout` seconds; nil if still running.
     func exitStatus(timeout: Double = 10) -> Int32? {
         poll(timeout) { self.process.isRunning ? nil : self.process.terminationStatus }

@@ -48,11 +48,14 @@ import Testing
 
     @Test func jsonAccessLogLinesAreJSON() throws {
         let binary = try RunningBinary(["serve", "--port", "0", "--log-format", "json"])
-        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        // The startup lines are JSON too, their text in "message".
+        let listening = try JSON.parse(try #require(binary.line(containing: "listening on http://")))
+        let url = try #require(listening["message"]?.stringValue?.dropFirst("listening on ".count))
+        #expect(listening["url"]?.stringValue == String(url))
         #expect(try HTTPClient.send(method: "GET", url: url + "/nope?x=1").status == 404)
         binary.kill(SIGTERM)
         #expect(binary.exitStatus() == 0)
-        let line = try #require(binary.stdout.split(separator: "\n").first { $0.hasPrefix("{") })
+        let line = try #require(binary.stdout.split(separator: "\n").first { $0.hasPrefix("{") && $0.contains(#""method""#) })
         let entry = try JSON.parse(String(line))
         #expect(entry["method"] == "GET")
         #expect(entry["path"] == "/nope")

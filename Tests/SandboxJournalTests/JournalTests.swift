@@ -166,3 +166,105 @@ struct JournalTests {
         }
     }
 }
+
+struct JournalCompactionTests {
+    private static func framed(_ texts: [String]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for text in texts { JournalFormat.appendRecord(to: &bytes) { $0 += Array(text.utf8) } }
+        return bytes
+    }
+
+    @Test func theFirstRecordsReplaceWhatCameBeforeAndWhatFollowedIsKept() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        let (journal, _, _) = try open(path)
+        for text in ["a1", "a2", "a3"] { journal.append { $0 += Array(text.utf8) } }
+        #expect(journal.waitUntilDurable() == nil)
+        #expect(journal.beginCompaction())
+        #expect(!journal.beginCompaction(), "one at a time")
+        journal.append { $0 += Array("b1".utf8) }
+        #expect(journal.waitUntilDurable() == nil)  // b1 is in the old file already
+        journal.append { $0 += Array("b2".utf8) }    // b2 maybe not yet
+        let size = try journal.finishCompaction(firstRecords: Self.framed(["snapshot of a1-a3"]))
+        journal.append { $0 += Array("c1".utf8) }
+        #expect(journal.waitUntilDurable() == nil)
+        #expect(size == JournalFormat.header.count + Self.framed(["snapshot of a1-a3", "b1", "b2"]).count)
+        #expect(journal.size == size + Self.framed(["c1"]).count)
+        #expect(try open(path).2 == ["snapshot of a1-a3", "b1", "b2", "c1"])
+        #expect(!FileManager.default.fileExists(atPath: "\(path).compacting"))
+        #expect(journal.beginCompaction(), "the next one may start")
+    }
+
+    /// Writers append numbered records under a lock (as the bank does) while compactions run: each
+    /// compaction's first record names the last number before it, and after reopening, the numbers
+    /// that follow it are exactly the later ones, in order, once each.
+    @Test func compactionsDuringConcurrentAppendsLoseAndRepeatNothing() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        let (journal, _, _) = try open(path)
+        let counter = Mutex(0)
+        let durable = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 9) { worker in
+            if worker == 0 {
+                for _ in 0 ..< 5 {
+                    usleep(2000)
+                    let mark = counter.withLock { last -> Int in
+                        #expect(journal.beginCompaction())
+                        return last
+                    }
+                    do { try journal.finishCompaction(firstRecords: Self.framed(["up to \(mark)"])) } catch { Issue.record("\(error)") }
+                }
+                return
+            }
+            for _ in 0 ..< 1000 {
+                let done = DispatchSemaphore(value: 0)
+                counter.withLock { last in
+                    last += 1
+                    journal.append({ [last] in $0 += Array("\(last)".utf8) }, whenDurable: { error in
+                        #expect(error == nil)
+                        durable.withLock { $0 += 1 }
+                        done.signal()
+                    })
+                }
+                done.wait()
+            }
+        }
+        #expect(durable.withLock { $0 } == 8000)
+        let payloads = try open(path).2
+        let mark = try #require(payloads.first.flatMap { $0.hasPrefix("up to ") ? Int($0.dropFirst(6)) : nil }, "\(payloads.prefix(3))")
+        #expect(payloads.dropFirst().map { Int($0) } == Array(mark + 1 ... 8000).map { Optional($0) })
+    }
+
+    @Test func aFailedCompactionLeavesTheJournalAsItWas() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        let (journal, _, _) = try open(path)
+        journal.append { $0 += Array("a1".utf8) }
+        #expect(mkdir("\(path).compacting", 0o755) == 0)  // where the new file would go
+        #expect(journal.beginCompaction())
+        journal.append { $0 += Array("a2".utf8) }
+        #expect(throws: JournalError.self) { try journal.finishCompaction(firstRecords: Self.framed(["snapshot"])) }
+        journal.append { $0 += Array("a3".utf8) }
+        #expect(journal.waitUntilDurable() == nil)
+        #expect(try open(path).2 == ["a1", "a2", "a3"])
+        #expect(journal.beginCompaction(), "it can be tried again")
+    }
+
+    @Test func growthIsReportedOncePastTheLimit() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let (journal, _, _) = try open("\(folder.path)/journal.log")
+        let calls = Mutex(0)
+        journal.whenLarger(than: 100) { calls.withLock { $0 += 1 } }
+        journal.append { $0 += [UInt8](repeating: 1, count: 50) }
+        #expect(journal.waitUntilDurable() == nil)
+        #expect(calls.withLock { $0 } == 0)
+        for _ in 0 ..< 3 { journal.append { $0 += [UInt8](repeating: 1, count: 50) } }
+        #expect(journal.waitUntilDurable() == nil)
+        #expect(calls.withLock { $0 } == 1)
+        #expect(journal.size == JournalFormat.header.count + 4 * (JournalFormat.recordHeaderSize + 50))
+    }
+}

@@ -1,0 +1,68 @@
+import SandboxBank
+import SandboxHTTP
+import SandboxJSON
+import SandboxScenario
+
+// Moving the whole state between sandboxes: `GET /sandbox/snapshot` exports it as a file,
+// `PUT /sandbox/snapshot` puts a file's state in force.
+
+extension AdminAPI {
+    /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
+    static let maximumSnapshotBytes = 512 << 20
+
+    func registerSnapshot(in router: inout Router) {
+        router.add("GET /sandbox/snapshot") { _ in
+            .later(on: worker) {
+                let snapshot = snapshot()
+                let stamp = snapshot.bank.time.iso8601.replacingOccurrences(of: ":", with: "-")
+                return HTTPResponse(headers: ["Content-Type": SandboxSnapshot.contentType,
+                                              "Content-Disposition": "attachment; filename=\"cashout-sandbox-\(stamp).snapshot\""],
+                                    body: snapshot.file())
+            }
+        }
+        router.add("PUT /sandbox/snapshot") { request in .later(on: worker) { restore(request) } }
+    }
+
+    /// Everything now: the scenarios loaded through the admin API and the bank with its clock.
+    /// `whileLocked` runs while nothing can change (run it on `worker`, where scenarios load).
+    func snapshot(whileLocked: () -> Void = {}) -> SandboxSnapshot {
+        SandboxSnapshot(scenarios: layers.sources, bank: bank.snapshot { _ in whileLocked() })
+    }
+
+    /// `{"status":"restored","cashouts":3,"merchants":["sandbox_login"],"scenarios":1,"clock":"…"}`
+    private func restore(_ request: HTTPRequest) -> HTTPResponse {
+        let snapshot: SandboxSnapshot
+        do throws(SandboxSnapshot.Invalid) {
+            snapshot = try SandboxSnapshot(file: request.body)
+            try restore(snapshot) { journal.current?.record(snapshot) }
+        } catch {
+            return Router.error(400, error.description)
+        }
+        eventLog?.restored(cashouts: snapshot.bank.payoutCount, clock: snapshot.bank.time)
+        return .json(["status": "restored", "cashouts": .number(snapshot.bank.payoutCount),
+                      "merchants": .array(snapshot.bank.merchants.map { .string($0.login) }),
+                      "scenarios": .number(snapshot.scenarios.count), "clock": .string(snapshot.bank.time.iso8601)])
+    }
+
+    /// Puts `snapshot` in force: the scenarios the sandbox started with and the snapshot's on top,
+    /// its merchants, cashouts, ledger, webhooks, schedule and clock; the sinks are emptied.
+    /// `whileLocked` runs while nothing else can change (to journal the restore in order).
+    func restore(_ snapshot: SandboxSnapshot, whileLocked: () -> Void = {}) throws(SandboxSnapshot.Invalid) {
+        var scenarios: [(Scenario, source: [UInt8])] = []
+        for (index, source) in snapshot.scenarios.enumerated() {
+            do {
+                scenarios.append((try ScenarioLoader.load(source, file: "scenario \(index + 1) of the snapshot"), source))
+            } catch {
+                throw .init(description: "scenario \(index + 1) of the snapshot does not load here: \(error)")
+            }
+        }
+        let setup = layers.replace(with: scenarios)
+        bank.reconfigure { configuration in
+            configuration = initial.bank
+            setup.configure(&configuration)
+        }
+        sinks.clearAll()
+        apply(setup, sinksOf: setup.sinkAnswers)
+        bank.restore(snapshot.bank, whileLocked: whileLocked)
+    }
+}

@@ -1,0 +1,124 @@
+import SandboxBank
+import SandboxJournal
+
+/// The whole state `GET /sandbox/snapshot` exports and `PUT /sandbox/snapshot` imports, and a
+/// compacted journal starts with: the scenarios loaded through the admin API since the start (or
+/// the last reset), and the bank's state with its clock.
+///
+/// Its file is a journal (`JournalFormat`): the header, then the snapshot's bytes in records of at
+/// most 1 MiB, each with its checksum. So a journal file can be restored as a snapshot, and a
+/// snapshot's records can be journaled as they are.
+///
+/// ```text
+/// record  = kind:u8 (3, StateJournal.Kind.snapshot) flags:u8 (1 first, 2 last) bytes
+/// bytes   = version:uint scenarios:(count bytes*) bank:BankSnapshot
+/// ```
+struct SandboxSnapshot {
+    /// The scenario files' bytes, in the order they were loaded.
+    var scenarios: [[UInt8]]
+    var bank: BankSnapshot
+
+    static let version: UInt64 = 1
+    static let contentType = "application/vnd.cashout-sandbox.snapshot"
+    static let partSize = 1 << 20
+
+    /// Why bytes are not a snapshot this sandbox can restore.
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The snapshot's bytes cut into journal payloads (kind, flags, at most `partSize` bytes).
+    func payloads() -> [[UInt8]] {
+        var bytes: [UInt8] = []
+        BinaryWriter.append(Self.version, to: &bytes)
+        BinaryWriter.append(UInt64(scenarios.count), to: &bytes)
+        for scenario in scenarios { BinaryWriter.append(bytes: scenario, to: &bytes) }
+        bank.encode(into: &bytes)
+        return stride(from: 0, to: max(bytes.count, 1), by: Self.partSize).map { start in
+            let end = min(start + Self.partSize, bytes.count)
+            return [StateJournal.Kind.snapshot.rawValue, (start == 0 ? 1 : 0) | (end == bytes.count ? 2 : 0)] + bytes[start ..< end]
+        }
+    }
+
+    /// The snapshot's records, framed and checksummed (without the file's header).
+    func records() -> [UInt8] {
+        var records: [UInt8] = []
+        for payload in payloads() { JournalFormat.appendRecord(to: &records) { $0 += payload } }
+        return records
+    }
+
+    /// The snapshot as a file.
+    func file() -> [UInt8] {
+        JournalFormat.header + records()
+    }
+
+    /// Gathers a snapshot's records (their payloads after the kind byte) into its bytes.
+    struct Assembler {
+        private var bytes: [UInt8]?
+
+        /// Adds one record; returns the snapshot once its last record is in.
+        mutating func add(_ payload: UnsafeRawBufferPointer) throws(Invalid) -> SandboxSnapshot? {
+            guard let flags = payload.first, flags <= 3 else { throw Invalid(description: "a snapshot record without its flags") }
+            if flags & 1 != 0 { bytes = [] }
+            guard bytes != nil else { throw Invalid(description: "a snapshot record without the first one") }
+            bytes!.append(contentsOf: payload.dropFirst())
+            guard flags & 2 != 0, let whole = bytes else { return nil }
+            bytes = nil
+            return try SandboxSnapshot(decoding: whole)
+        }
+    }
+
+    /// Reads a snapshot file (`file()`).
+    init(file: [UInt8]) throws(Invalid) {
+        guard file.starts(with: JournalFormat.header.prefix(4)) else {
+            throw Invalid(description: "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)")
+        }
+        guard file.starts(with: JournalFormat.header) else { throw Invalid(description: "a snapshot of a format this sandbox does not know") }
+        var assembler = Assembler()
+        var found: SandboxSnapshot?
+        do {
+            let (end, problem) = try file.withUnsafeBytes { buffer in
+                try JournalFormat.forEachRecord(in: buffer, from: JournalFormat.header.count) { payload in
+                    guard found == nil else { throw Invalid(description: "records after the snapshot's last") }
+                    guard payload.first == StateJournal.Kind.snapshot.rawValue else {
+                        throw Invalid(description: "a record that is not part of a snapshot")
+                    }
+                    found = try assembler.add(UnsafeRawBufferPointer(rebasing: payload.dropFirst()))
+                }
+            }
+            if let problem { throw Invalid(description: "\(problem) at byte \(end)") }
+        } catch let error as Invalid {
+            throw error
+        } catch {
+            throw Invalid(description: "\(error)")
+        }
+        guard let found else { throw Invalid(description: "the snapshot is cut short: its last record is missing") }
+        self = found
+    }
+
+    private init(decoding bytes: [UInt8]) throws(Invalid) {
+        do {
+            self = try bytes.withUnsafeBytes { buffer in
+                var reader = BinaryReader(buffer)
+                let start = reader.offset
+                guard try reader.uint() == Self.version else {
+                    throw BinaryReader.Malformed(offset: start, reason: "a snapshot version this sandbox does not know")
+                }
+                var scenarios: [[UInt8]] = []
+                for _ in 0 ..< (try reader.count()) { scenarios.append(try reader.bytes()) }
+                let bank = try BankSnapshot(decoding: &reader)
+                guard reader.isAtEnd else { throw BinaryReader.Malformed(offset: reader.offset, reason: "bytes after the snapshot") }
+                return SandboxSnapshot(scenarios: scenarios, bank: bank)
+            }
+        } catch let error as BinaryReader.Malformed {
+            throw Invalid(description: "snapshot byte \(error.offset): \(error.reason)")
+        } catch {
+            throw Invalid(description: "\(error)")
+        }
+    }
+
+    init(scenarios: [[UInt8]], bank: BankSnapshot) {
+        self.scenarios = scenarios
+        self.bank = bank
+    }
+}

@@ -1,0 +1,35 @@
+import SandboxJSON
+
+// GET and PUT /sandbox/snapshot as Sources/CashoutSandbox/AdminAPI+Snapshot.swift serves them.
+
+extension OpenAPIDocument {
+    static var snapshotEndpoints: [OpenAPIEndpoint] {
+        let file = ["schema": Schema.string("A snapshot file (a CashoutSandbox journal: CSJ1, then checksummed records)"),
+                    "example": "CSJ1…"] as JSON
+        let mediaType = "application/vnd.cashout-sandbox.snapshot"
+        return [
+            OpenAPIEndpoint(route: "GET /sandbox/snapshot", operation: OpenAPI.operation(
+                "getSnapshot", tag: "Sandbox", summary: "Save the whole state",
+                description: """
+                    Merchants and balances, cashouts with their history and scheduled bank steps, the ledger, limits used, \
+                    webhooks with every attempt and retries to come, the clock, and the scenarios loaded through \
+                    POST /sandbox/scenario. PUT it into this or another sandbox to get the same world back.
+                    """,
+                responses: ["200": ["description": "The snapshot file", "content": .object([mediaType: file])]])),
+            OpenAPIEndpoint(route: "PUT /sandbox/snapshot", operation: OpenAPI.operation(
+                "putSnapshot", tag: "Sandbox", summary: "Restore a saved state",
+                description: """
+                    Replaces the whole state with the snapshot's, the clock included (back, too); the scenarios the \
+                    sandbox was started with stay, the snapshot's are loaded over them; the sinks are emptied. Up to \
+                    512 MiB, whatever --max-body says.
+                    """,
+                body: ["required": true, "content": .object([mediaType: file])],
+                responses: [
+                    "200": OpenAPI.json("Restored", Schema.ref("SnapshotRestored")),
+                    "400": OpenAPI.error(400, "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)",
+                                         "a record whose checksum does not match at byte 8",
+                                         "the snapshot is cut short: its last record is missing"),
+                ])),
+        ]
+    }
+}

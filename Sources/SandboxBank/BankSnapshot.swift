@@ -1,0 +1,315 @@
+import SandboxJournal
+
+/// The bank's whole state at one moment: merchants and balances, payouts with their timelines,
+/// the ledger, the amounts counted against limits, notifications with every attempt, the
+/// scheduled events, and the clock's time. Not how the bank behaves (its configuration): that
+/// stays with the bank a snapshot is restored into.
+///
+/// ```swift
+/// let saved = bank.snapshot()
+/// var bytes: [UInt8] = []
+/// saved.encode(into: &bytes)                        // to a file, another process...
+/// other.restore(try BankSnapshot(decoding: &reader))  // the same world, clock included
+/// ```
+public struct BankSnapshot: Sendable {
+    var state: Bank.State
+    /// The clock's time when it was taken.
+    public let time: VirtualTime
+
+    /// How many payouts it holds.
+    public var payoutCount: Int { state.payouts.all.count }
+    /// Its merchants, in the order they were added.
+    public var merchants: [Merchant] { state.merchantOrder.compactMap { state.merchants[$0] } }
+}
+
+extension Bank {
+    /// The whole state now. `whileLocked` runs before any other change can be made, so a journal
+    /// can mark where the snapshot stands among its records.
+    public func snapshot(whileLocked: (BankSnapshot) -> Void = { _ in }) -> BankSnapshot {
+        state.withLock { s in
+            var copy = s  // copy on write: the arrays are shared until the bank changes them
+            copy.recorder = nil
+            copy.observer = nil
+            let snapshot = BankSnapshot(state: copy, time: clock.now)
+            whileLocked(snapshot)
+            return snapshot
+        }
+    }
+
+    /// Replaces the whole state with `snapshot`'s and sets the clock to its time (back, too);
+    /// the configuration stays. Waits for events being run. `whileLocked` runs before any other
+    /// change can be made (to journal the restore in order).
+    public func restore(_ snapshot: BankSnapshot, whileLocked: () -> Void = {}) {
+        runner.withLock { _ in
+            state.withLock { s in
+                var restored = snapshot.state
+                restored.configuration = s.configuration
+                restored.recorder = s.recorder
+                restored.observer = s.observer
+                s = restored
+                clock.set(to: snapshot.time)
+                Self.rescheduleTakenDeliveries(&s)
+                whileLocked()
+            }
+        }
+    }
+
+    /// A pending notification with no attempt queued had its delivery taken off the queue when
+    /// the state was saved, and its attempt never recorded: it is scheduled again, at its due time.
+    static func rescheduleTakenDeliveries(_ s: inout State) {
+        var queued = Set<Int>()
+        for event in s.queue.events { if case .delivery(let id) = event.kind { queued.insert(id) } }
+        for notification in s.notifications where notification.state == .pending && !queued.contains(notification.id) {
+            if let due = notification.nextAttemptAt { s.queue.schedule(.delivery(notificationID: notification.id), at: due) }
+        }
+    }
+}
+
+// MARK: - Binary form
+
+extension BankSnapshot {
+    /// Appends the snapshot's binary form (SandboxJournal's `BinaryWriter`) to `bytes`.
+    public func encode(into bytes: inout [UInt8]) {
+        let s = state
+        BinaryWriter.append(time, to: &bytes)
+        let merchants = merchants
+        BinaryWriter.append(UInt64(merchants.count), to: &bytes)
+        for merchant in merchants { BinaryWriter.append(merchant, to: &bytes) }
+
+        BinaryWriter.append(s.payouts.firstID, to: &bytes)
+        BinaryWriter.append(UInt64(s.payouts.all.count), to: &bytes)
+        for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) { Self.append(payout, plan, to: &bytes) }
+
+        BinaryWriter.append(UInt64(s.ledger.count), to: &bytes)
+        for entry in s.ledger {
+            BinaryWriter.append(entry.merchant, to: &bytes)
+            BinaryWriter.append(entry.payoutID, to: &bytes)
+            BinaryWriter.append(entry.kind == .refund, to: &bytes)
+            BinaryWriter.append(entry.amount, to: &bytes)
+            BinaryWriter.append(entry.balanceAfter, to: &bytes)
+            BinaryWriter.append(entry.at, to: &bytes)
+        }
+
+        BinaryWriter.append(UInt64(s.usage.count), to: &bytes)
+        for (merchant, periods) in s.usage.sorted(by: { $0.key < $1.key }) {
+            BinaryWriter.append(merchant, to: &bytes)
+            BinaryWriter.append(UInt64(periods.count), to: &bytes)
+            for (period, amount) in periods.sorted(by: { $0.key < $1.key }) {
+                BinaryWriter.append(period, to: &bytes)
+                BinaryWriter.append(amount, to: &bytes)
+            }
+        }
+
+        BinaryWriter.append(UInt64(s.notifications.count), to: &bytes)
+        for notification in s.notifications { Self.append(notification, to: &bytes) }
+
+        let events = s.queue.events
+        BinaryWriter.append(s.queue.lastSequence, to: &bytes)
+        BinaryWriter.append(UInt64(events.count), to: &bytes)
+        for event in events {
+            BinaryWriter.append(event.at, to: &bytes)
+            BinaryWriter.append(event.sequence, to: &bytes)
+            switch event.kind {
+            case .timeline(let payoutID, let generation, let step):
+                bytes.append(0)
+                BinaryWriter.append(payoutID, to: &bytes)
+                BinaryWriter.append(generation, to: &bytes)
+                BinaryWriter.append(step, to: &bytes)
+            case .delivery(let notificationID):
+                bytes.append(1)
+                BinaryWriter.append(notificationID, to: &bytes)
+            }
+        }
+    }
+
+    /// Reads a snapshot written by `encode(into:)`, and checks that it holds together (every
+    /// payout, ledger entry, notification and event refers to what exists), so that restoring it
+    /// cannot put the bank in a state its own code never makes.
+    public init(decoding reader: inout BinaryReader) throws(BinaryReader.Malformed) {
+        let time = try reader.time()
+        var s = Bank.State(payouts: PayoutTable(firstID: 0), configuration: Bank.Configuration())
+        for _ in 0 ..< (try reader.count()) {
+            let start = reader.offset
+            let merchant = try reader.merchant()
+            guard s.merchants[merchant.login] == nil else { throw .init(offset: start, reason: "merchant \(merchant.login) twice") }
+            s.merchants[merchant.login] = merchant
+            s.merchantOrder.append(merchant.login)
+        }
+        let knownMerchant = { (reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String in
+            let start = reader.offset
+            let login = try reader.string()
+            guard s.merchants[login] != nil else { throw .init(offset: start, reason: "unknown merchant \(login)") }
+            return login
+        }
+
+        let firstID = try reader.int()
+        guard (1 ... 1 << 52).contains(firstID) else { throw .init(offset: reader.offset, reason: "a first payout id out of range") }
+        s.payouts = PayoutTable(firstID: firstID)
+        for _ in 0 ..< (try reader.count()) {
+            let start = reader.offset
+            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, merchant: knownMerchant)
+            guard s.externalIDs[payout.merchant]?[payout.externalID] == nil else {
+                throw .init(offset: start, reason: "external id \(payout.externalID) twice for \(payout.merchant)")
+            }
+            s.externalIDs[payout.merchant, default: [:]][payout.externalID] = payout.id
+            s.payouts.append(payout, timeline: timeline, generation: generation)
+        }
+        let payoutIDs = firstID ..< s.payouts.nextID
+        let knownPayout = { (reader: inout BinaryReader) throws(BinaryReader.Malformed) -> Int in
+            let start = reader.offset
+            let id = try reader.int()
+            guard payoutIDs.contains(id) else { throw .init(offset: start, reason: "unknown payout \(id)") }
+            return id
+        }
+
+        for _ in 0 ..< (try reader.count()) {
+            s.ledger.append(LedgerEntry(id: s.ledger.count + 1, merchant: try knownMerchant(&reader), payoutID: try knownPayout(&reader),
+                                        kind: try reader.bool() ? .refund : .debit, amount: try reader.money(),
+                                        balanceAfter: try reader.money(), at: try reader.time()))
+        }
+
+        for _ in 0 ..< (try reader.count()) {
+            let merchant = try knownMerchant(&reader)
+            for _ in 0 ..< (try reader.count()) {
+                let period = try reader.int()
+                s.usage[merchant, default: [:]][period] = try reader.money()
+            }
+        }
+
+        for _ in 0 ..< (try reader.count()) {
+            let start = reader.offset
+            let payout = s.payouts[try knownPayout(&reader)]!
+            let notification = try Self.notification(id: s.notifications.count + 1, of: payout, &reader)
+            guard notification.state != .pending || (notification.url != nil && notification.nextAttemptAt != nil) else {
+                throw .init(offset: start, reason: "a pending notification with nowhere or no time to go")
+            }
+            s.notifications.append(notification)
+        }
+
+        let sequence = try Self.sequence(&reader)
+        var events: [EventQueue.Event] = []
+        for _ in 0 ..< (try reader.count()) {
+            let (at, eventSequence) = (try reader.time().milliseconds, try Self.sequence(&reader))
+            let start = reader.offset
+            switch try reader.tag(below: 2) {
+            case 0:
+                let (payoutID, generation, step) = (try knownPayout(&reader), try reader.int(), try reader.int())
+                guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step) else {
+                    throw .init(offset: start, reason: "step \(step) of payout \(payoutID)'s timeline, which has no such step")
+                }
+                events.append(.init(at: at, sequence: eventSequence, kind: .timeline(payoutID: payoutID, generation: generation, step: step)))
+            default:
+                let id = try reader.int()
+                guard id >= 1, id <= s.notifications.count else { throw .init(offset: start, reason: "unknown notification \(id)") }
+                events.append(.init(at: at, sequence: eventSequence, kind: .delivery(notificationID: id)))
+            }
+        }
+        s.queue = EventQueue(events: events, sequence: sequence)
+        self.init(state: s, time: time)
+    }
+
+    // MARK: - Parts
+
+    /// An event's order among those at the same time: far from overflowing when counted on.
+    private static func sequence(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> Int {
+        let start = reader.offset
+        let sequence = try reader.int()
+        guard (0 ... 1 << 62).contains(sequence) else { throw .init(offset: start, reason: "an event sequence out of range") }
+        return sequence
+    }
+
+    private static func append(_ payout: Payout, _ plan: PayoutTable.Plan, to bytes: inout [UInt8]) {
+        for text in [payout.merchant, payout.externalID, payout.country, payout.currency] { BinaryWriter.append(text, to: &bytes) }
+        BinaryWriter.append(payout.amount, to: &bytes)
+        BinaryWriter.append(payout.settlementAmount, to: &bytes)
+        BinaryWriter.append(UInt64(payout.fields.count), to: &bytes)
+        for field in payout.fields {
+            BinaryWriter.append(field.name, to: &bytes)
+            BinaryWriter.append(field.value, to: &bytes)
+        }
+        BinaryWriter.append(payout.notificationURL, to: &bytes)
+        BinaryWriter.append(payout.createdAt, to: &bytes)
+        BinaryWriter.append(payout.status, to: &bytes)
+        BinaryWriter.append(UInt64(payout.history.count), to: &bytes)
+        for change in payout.history {
+            BinaryWriter.append(change.status, to: &bytes)
+            BinaryWriter.append(change.at, to: &bytes)
+            BinaryWriter.append(change.by, to: &bytes)
+            BinaryWriter.append(change.rejectionCode, to: &bytes)
+            BinaryWriter.append(change.rejectionReason, to: &bytes)
+        }
+        BinaryWriter.append(payout.rejectionCode, to: &bytes)
+        for text in [payout.rejectionReason, payout.bankReferenceID, payout.statusReason] { BinaryWriter.append(text, to: &bytes) }
+        BinaryWriter.append(UInt64(plan.timeline.count), to: &bytes)
+        for step in plan.timeline { BinaryWriter.append(step, to: &bytes) }
+        BinaryWriter.append(plan.generation, to: &bytes)
+    }
+
+    private static func payout(id: Int, _ reader: inout BinaryReader,
+                               merchant: (inout BinaryReader) throws(BinaryReader.Malformed) -> String)
+        throws(BinaryReader.Malformed) -> (Payout, [TimelineStep], generation: Int) {
+        let (login, externalID, country, currency) = (try merchant(&reader), try reader.string(), try reader.string(), try reader.string())
+        let (amount, settlement) = (try reader.money(), try reader.money())
+        var fields = PayoutFields()
+        for _ in 0 ..< (try reader.count()) {
+            let name = try reader.string()
+            fields[name] = try reader.string()
+        }
+        let (url, createdAt, status) = (try reader.optionalString(), try reader.time(), try reader.status())
+        var history: [StatusChange] = []
+        for _ in 0 ..< (try reader.count()) {
+            history.append(StatusChange(status: try reader.status(), at: try reader.time(), by: try reader.string(),
+                                        rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString()))
+        }
+        let payout = Payout(id: id, merchant: login, externalID: externalID, country: country, currency: currency, amount: amount,
+                            settlementAmount: settlement, fields: fields, notificationURL: url, createdAt: createdAt, status: status,
+                            history: history, rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString(),
+                            bankReferenceID: try reader.optionalString(), statusReason: try reader.optionalString())
+        var timeline: [TimelineStep] = []
+        for _ in 0 ..< (try reader.count()) { timeline.append(try reader.step()) }
+        let start = reader.offset
+        let generation = try reader.int()
+        guard (0 ... 1 << 32).contains(generation) else { throw .init(offset: start, reason: "a timeline generation out of range") }
+        return (payout, timeline, generation)
+    }
+
+    /// A notification's state as a byte: its place here.
+    private static let notificationStates: [StatusNotification.State] = [.pending, .delivered, .exhausted, .noURL]
+
+    private static func append(_ notification: StatusNotification, to bytes: inout [UInt8]) {
+        BinaryWriter.append(notification.payoutID, to: &bytes)
+        BinaryWriter.append(notification.status, to: &bytes)
+        BinaryWriter.append(notification.changedAt, to: &bytes)
+        for text in [notification.bankReferenceID, notification.statusReason, notification.comments, notification.url] {
+            BinaryWriter.append(text, to: &bytes)
+        }
+        bytes.append(UInt8(Self.notificationStates.firstIndex(of: notification.state)!))
+        BinaryWriter.append(UInt64(notification.attempts.count), to: &bytes)
+        for attempt in notification.attempts {
+            BinaryWriter.append(attempt.at, to: &bytes)
+            BinaryWriter.append(attempt.outcome, to: &bytes)
+            BinaryWriter.append(attempt.manual, to: &bytes)
+        }
+        BinaryWriter.append(notification.nextAttemptAt != nil, to: &bytes)
+        if let next = notification.nextAttemptAt { BinaryWriter.append(next, to: &bytes) }
+    }
+
+    private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader)
+        throws(BinaryReader.Malformed) -> StatusNotification {
+        let (status, changedAt) = (try reader.status(), try reader.time())
+        let (reference, reason, comments, url) = (try reader.optionalString(), try reader.optionalString(),
+                                                  try reader.optionalString(), try reader.optionalString())
+        let state = Self.notificationStates[Int(try reader.tag(below: UInt8(Self.notificationStates.count)))]
+        var attempts: [DeliveryAttempt] = []
+        for _ in 0 ..< (try reader.count()) {
+            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: try reader.time(), outcome: try reader.outcome(),
+                                            manual: try reader.bool()))
+        }
+        let next = try reader.bool() ? try reader.time() : nil
+        return StatusNotification(change: .init(id: id, payoutID: payout.id, merchant: payout.merchant, externalID: payout.externalID,
+                                                status: status,
+                                                changedAt: changedAt, bankReferenceID: reference, statusReason: reason,
+                                                comments: comments, url: url),
+                                  state: state, attempts: attempts, nextAttemptAt: next)
+    }
+}

@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import Glibc
+import SandboxHTTP
+import SandboxJSON
+import Synchronization
+import Testing
+
+/// DESIGN.md, "Running": on SIGTERM the server stops accepting, finishes the requests in flight,
+/// flushes, and exits 0; with `--state-dir` nothing it answered is lost.
+@Suite struct GracefulShutdownTests {
+    /// One create sent on a keep-alive connection, and what came back.
+    private struct Sent: Sendable {
+        let externalID: String
+        let answer: KeepAliveConnection.Answer
+    }
+
+    @Test func sigtermFinishesRequestsInFlightAndKeepsEveryAnsweredCreate() throws {
+        let directory = NSTemporaryDirectory() + "graceful-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--clock", "manual", "--log-format", "off", "--state-dir", directory]
+        let binary = try RunningBinary(arguments)
+        let url = String(try #require(binary.line(startingWith: "listening on http://")).dropFirst("listening on ".count))
+        let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
+
+        // A webhook receiver that answers only when told: a clock advance that notifies it stays in
+        // flight (its answer deferred, on the admin worker) until then.
+        let receiver = try HeldReceiver()
+        #expect(try SignedCreate.send(to: url, externalID: "held-webhook", notificationURL: "http://127.0.0.1:\(receiver.port)/hook").status == 200)
+        let advanced = Mutex<Result<HTTPResponse, HTTPClientError>?>(nil)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            let result = Result { () throws(HTTPClientError) in
+                try HTTPClient.send(method: "POST", url: url + "/sandbox/clock/advance", body: Array(#"{"by":"6s"}"#.utf8), timeout: .seconds(30))
+            }
+            advanced.withLock { $0 = result }
+        }
+        #expect(receiver.waitForRequest(seconds: 10), "the advance never sent its webhook")
+
+        // Four keep-alive connections sending signed creates back to back until the server is gone.
+        let sent = Mutex<[Sent]>([])
+        for worker in 0 ..< 4 {
+            DispatchQueue.global().async(group: group) {
+                var connection: KeepAliveConnection?
+                var number = 0
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline {
+                    if connection == nil {
+                        connection = KeepAliveConnection(port: port)
+                        if connection == nil { return }  // refused: the server has stopped listening
+                    }
+                    number += 1
+                    let externalID = "w\(worker)-\(number)"
+                    let answer = connection!.exchange(SignedCreate.request(externalID: externalID))
+                    sent.withLock { $0.append(Sent(externalID: externalID, answer: answer)) }
+                    if case .response(200, false, _) = answer { continue }
+                    connection = nil  // closed, or about to be: reconnect (refused once stopping)
+                }
+            }
+        }
+        let answered = { sent.withLock { list in list.count { if case .response = $0.answer { true } else { false } } } }
+        // Half a second of creates (and at least 20 answered) before the signal, so some are in flight when it comes.
+        let (enough, busy) = (Date().addingTimeInterval(0.5), Date().addingTimeInterval(3))
+        while answered() < 20 || Date() < enough, Date() < busy { usleep(5_000) }
+
+        binary.kill(SIGTERM)
+        #expect(binary.line(startingWith: "received SIGTERM, stopping") != nil)
+        // New connections are refused at once, while the advance still keeps the server running.
+        var refused = false
+        let polling = Date().addingTimeInterval(3)
+        while !refused, Date() < polling {
+            if KeepAliveConnection(port: port, timeoutSeconds: 1) == nil, errno == ECONNREFUSED { refused = true } else { usleep(10_000) }
+        }
+        #expect(refused, "a new connection was still accepted after SIGTERM")
+        #expect(binary.exitStatus(timeout: 0) == nil, "the server exited with a request in flight")
+
+        receiver.release()
+        #expect(group.wait(timeout: .now() + 40) == .success)
+        #expect(binary.exitStatus(timeout: 15) == 0)
+        #expect(binary.line(startingWith: "stopped") != nil)
+        // The request in flight at SIGTERM was answered in full, its webhook delivered.
+        let advance = try #require(try advanced.withLock { $0 }?.get())
+        #expect(advance.status == 200)
+        #expect(try JSON.parse(advance.body)["events_applied"] == 2)  // DELIVERED, and its webhook
+        #expect(receiver.answered)
+
+        // Every answer is whole: a 200 with a cashout_id, or nothing at all.
+        var ids: [String: Int] = [:]
+        var closedEarly = 0
+        for request in sent.withLock({ $0 }) {
+            switch request.answer {
+            case .response(let status, _, let body):
+                #expect(status == 200, "\(request.externalID): \(String(decoding: body, as: UTF8.self))")
+                let id = try JSON.parse(body)["cashout_id"]?.stringValue.flatMap { Int($0) }
+                #expect(id != nil, "\(request.externalID): \(String(decoding: body, as: UTF8.self))")
+                if let id { ids[request.externalID] = id }
+            case .closedBeforeResponse:
+                closedEarly += 1
+            case .truncated(let received):
+                Issue.record("\(request.externalID): the response was cut after \(received) bytes")
+            }
+        }
+        #expect(ids.count >= 20, "only \(ids.count) creates were answered (\(closedEarly) closed unanswered)")
+
+        // Started again on the same folder: every answered create is there, with the id it was given.
+        let again = try RunningBinary(arguments)
+        let url2 = String(try #require(again.line(startingWith: "listening on http://")).dropFirst("listening on ".count))
+        var limits = HTTPLimits()
+        limits.maxBodyBytes = 256 << 20
+        let list = try HTTPClient.send(method: "GET", url: url2 + "/sandbox/cashouts", timeout: .seconds(30), limits: limits)
+        #expect(list.status == 200)
+        var stored: [String: (id: Int, status: String)] = [:]
+        for cashout in try JSON.parse(list.body)["cashouts"]?.arrayValue ?? [] {
+            if let external = cashout["external_id"]?.stringValue, let id = cashout["cashout_id"]?.numberText.flatMap({ Int($0) }) {
+                stored[external] = (id, cashout["status"]?.stringValue ?? "")
+            }
+        }
+        let lost = ids.filter { stored[$0.key]?.id != $0.value }
+        #expect(lost.isEmpty, "\(lost.count) of \(ids.count) answered creates are missing after the restart: \(lost.prefix(5))")
+        #expect(stored["held-webhook"]?.status == "DELIVERED")
+        again.kill(SIGTERM)
+        #expect(again.exitStatus() == 0)
+    }
+}
+
+/// A webhook receiver on 127.0.0.1 that takes one request and answers 200 only on `release()`.
+private final class HeldReceiver: Sendable {
+    let port: Int
+    private let listener: Int32
+    private let received = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+    private let done = Atomic<Bool>(false)
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        listener = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        DispatchQueue.global().async { [self] in serveOne() }
+    }
+
+    deinit { close(listener) }
+
+    func waitForRequest(seconds: Int) -> Bool { received.wait(timeout: .now() + .seconds(seconds)) == .success }
+    func release() { released.signal() }
+    var answered: Bool { done.load(ordering: .acquiring) }
+
+    private func serveOne() {
+        let fd = accept(listener, nil, nil)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        // The whole request, body included: closing with unread bytes would reset the connection.
+        var request: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let text = String(decoding: request, as: UTF8.self)
+            if let head = text.range(of: "\r\n\r\n") {
+                let length = text[..<head.lowerBound].lowercased().split(separator: "\r\n")
+                    .compactMap { $0.hasPrefix("content-length:") ? Int($0.dropFirst(15).trimmingPrefix(" ")) : nil }.first ?? 0
+                if request.count >= text.utf8.distance(from: text.startIndex, to: head.upperBound) + length { break }
+            }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { return }
+            request += buffer[0 ..< n]
+        }
+        received.signal()
+        released.wait()
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+        _ = response.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        done.store(true, ordering: .releasing)
+    }
+}

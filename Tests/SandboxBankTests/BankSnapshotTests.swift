@@ -1,0 +1,134 @@
+import Synchronization
+import Testing
+@testable import SandboxBank
+import SandboxJournal
+
+/// A snapshot, through its binary form, restored into another bank gives the same payouts,
+/// ledger, notifications, merchants, scheduled events and clock; and both banks go on alike.
+struct BankSnapshotTests {
+    typealias Replay = BankReplayTests
+
+    static func encoded(_ snapshot: BankSnapshot) -> [UInt8] {
+        var bytes: [UInt8] = []
+        snapshot.encode(into: &bytes)
+        return bytes
+    }
+
+    static func decoded(_ bytes: [UInt8]) throws -> BankSnapshot {
+        try bytes.withUnsafeBytes { buffer in
+            var reader = BinaryReader(buffer)
+            let snapshot = try BankSnapshot(decoding: &reader)
+            guard reader.isAtEnd else { throw BinaryReader.Malformed(offset: reader.offset, reason: "bytes after the snapshot") }
+            return snapshot
+        }
+    }
+
+    @Test(arguments: [4, 5, 6] as [UInt64])
+    func aRestoredSnapshotIsTheSameBank(seed: UInt64) throws {
+        let (liveReceiver, copyReceiver) = (Replay.Receiver(), Replay.Receiver())
+        let live = Replay.bank(liveReceiver)
+        Replay.drive(live, seed: seed)
+        let bytes = Self.encoded(live.snapshot())
+
+        // Into a bank that has a different past and a later clock: all of it is replaced.
+        let copy = Replay.bank(copyReceiver)
+        Replay.drive(copy, seed: seed + 100)
+        copy.advance(by: .seconds(90 * 86400))
+        copy.restore(try Self.decoded(bytes))
+        #expect(copy.clock.now == live.clock.now)
+        #expect(Self.encoded(copy.snapshot()) == bytes)
+        Replay.expectSameFuture(copy, copyReceiver, live, liveReceiver, seed: seed)
+
+        // Ids go on from where they were.
+        let request = PayoutRequest(merchant: "acme", externalID: "after", country: "BR", currency: "USD", amount: Money("1.00")!)
+        #expect(try copy.createPayout(request).id == live.createPayout(request).id)
+    }
+
+    @Test func aDeliveryInFlightWhenTheSnapshotIsTakenIsSentAgainAfterTheRestore() throws {
+        let taken = Mutex<BankSnapshot?>(nil)
+        let bankBox = Mutex<Bank?>(nil)
+        let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), merchants: [Replay.acme]) { _ in
+            // The sender runs outside the bank's lock, with its event already taken off the queue.
+            taken.withLock { $0 = bankBox.withLock { $0 }!.snapshot() }
+            return DeliveryOutcome(status: 200)
+        }
+        bankBox.withLock { $0 = live }
+        let request = PayoutRequest(merchant: "acme", externalID: "o-1", country: "BR", currency: "USD", amount: Money("10.00")!,
+                                    notificationURL: "http://hook")
+        _ = try live.createPayout(request)
+        live.advance(by: .seconds(5))  // DELIVERED, notified
+        #expect(live.notifications().map(\.state) == [.delivered])
+
+        let delivered = Mutex(0)
+        let copy = Bank(clock: VirtualClock(mode: .manual), merchants: []) { _ in
+            delivered.withLock { $0 += 1 }
+            return DeliveryOutcome(status: 200)
+        }
+        copy.restore(try Self.decoded(Self.encoded(try #require(taken.withLock { $0 }))))
+        #expect(copy.notifications().map(\.state) == [.pending])
+        #expect(copy.nextEventAt == Replay.start.adding(.seconds(5)))
+        copy.advance(by: .zero)
+        #expect(delivered.withLock { $0 } == 1)
+        #expect(copy.notifications().map(\.state) == [.delivered])
+    }
+
+    @Test func everyCutOfASnapshotIsRefused() throws {
+        let live = Replay.bank(Replay.Receiver())
+        for index in 0 ..< 3 {
+            _ = try live.createPayout(PayoutRequest(merchant: "acme", externalID: "o-\(index)", country: "BR", currency: "USD",
+                                                    amount: Money("10.00")!, notificationURL: "http://hook"))
+        }
+        live.advance(by: .seconds(30))
+        let bytes = Self.encoded(live.snapshot())
+        _ = try Self.decoded(bytes)
+        for length in 0 ..< bytes.count {
+            #expect(throws: BinaryReader.Malformed.self) { try Self.decoded(Array(bytes.prefix(length))) }
+        }
+    }
+
+    /// Ways to break a snapshot's parts, and what the refusal says.
+    enum Breakage: CaseIterable {
+        case ledgerOfUnknownMerchant, ledgerOfUnknownPayout, deliveryOfNotificationZero, deliveryOfUnknownNotification
+        case stepPastTheTimeline, hugeBalance, timeBeforeTheEpoch
+
+        var problem: String {
+            switch self {
+            case .ledgerOfUnknownMerchant: "unknown merchant nobody"
+            case .ledgerOfUnknownPayout: "unknown payout 7"
+            case .deliveryOfNotificationZero: "unknown notification 0"
+            case .deliveryOfUnknownNotification: "unknown notification 9"
+            case .stepPastTheTimeline: "has no such step"
+            case .hugeBalance: "an amount over 15 digits"
+            case .timeBeforeTheEpoch: "a time out of range"
+            }
+        }
+
+        func apply(_ s: inout Bank.State) {
+            let entry = { (merchant: String, payoutID: Int) in
+                LedgerEntry(id: 1, merchant: merchant, payoutID: payoutID, kind: .debit, amount: -Money("1")!, balanceAfter: .zero,
+                            at: Replay.start)
+            }
+            switch self {
+            case .ledgerOfUnknownMerchant: s.ledger[0] = entry("nobody", 1_000_001)
+            case .ledgerOfUnknownPayout: s.ledger[0] = entry("acme", 7)
+            case .deliveryOfNotificationZero: s.queue.schedule(.delivery(notificationID: 0), at: Replay.start)
+            case .deliveryOfUnknownNotification: s.queue.schedule(.delivery(notificationID: 9), at: Replay.start)
+            case .stepPastTheTimeline: s.queue.schedule(.timeline(payoutID: 1_000_001, generation: 0, step: 3), at: Replay.start)
+            case .hugeBalance: s.merchants["acme"]!.balance = Money(hundredths: .max)
+            case .timeBeforeTheEpoch: s.queue.schedule(.delivery(notificationID: 1), at: VirtualTime(milliseconds: -1))
+            }
+        }
+    }
+
+    /// Snapshots whose parts do not hold together are refused with what is wrong, not restored.
+    @Test(arguments: Breakage.allCases)
+    func aSnapshotThatDoesNotHoldTogetherIsRefused(breakage: Breakage) throws {
+        let live = Replay.bank(Replay.Receiver())
+        _ = try live.createPayout(PayoutRequest(merchant: "acme", externalID: "o-1", country: "BR", currency: "USD",
+                                                amount: Money("10.00")!, notificationURL: "http://hook"))
+        var snapshot = live.snapshot()
+        breakage.apply(&snapshot.state)
+        let error = try #require(throws: BinaryReader.Malformed.self) { try Self.decoded(Self.encoded(snapshot)) }
+        #expect(error.reason.contains(breakage.problem))
+    }
+}
