@@ -17,15 +17,10 @@ extension BankRecord {
             BinaryWriter.append(request.amount, to: &bytes)
             BinaryWriter.append(request.onHold, to: &bytes)
             BinaryWriter.append(request.notificationURL, to: &bytes)
-            BinaryWriter.append(UInt64(request.fields.count), to: &bytes)
-            for field in request.fields {
-                BinaryWriter.append(field.name, to: &bytes)
-                BinaryWriter.append(field.value, to: &bytes)
-            }
+            BinaryWriter.append(request.fields, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
             BinaryWriter.append(settlement, to: &bytes)
-            BinaryWriter.append(UInt64(timeline.count), to: &bytes)
-            for step in timeline { BinaryWriter.append(step, to: &bytes) }
+            BinaryWriter.append(timeline, to: &bytes)
         case .statusChanged(let payoutID, let step, let actor, let at):
             bytes.append(Kind.statusChanged.rawValue)
             BinaryWriter.append(payoutID, to: &bytes)
@@ -62,15 +57,8 @@ extension BankRecord {
             var request = PayoutRequest(merchant: merchant, externalID: externalID, country: country, currency: currency,
                                         amount: try reader.money(), onHold: try reader.bool(),
                                         notificationURL: try reader.optionalString())
-            for _ in 0 ..< (try reader.count()) {
-                let name = try reader.string()
-                request.fields[name] = try reader.string()
-            }
-            let at = try reader.time()
-            let settlement = try reader.money()
-            var timeline: [TimelineStep] = []
-            for _ in 0 ..< (try reader.count()) { timeline.append(try reader.step()) }
-            self = .created(request, at: at, settlement: settlement, timeline: timeline)
+            request.fields = try reader.fields()
+            self = .created(request, at: try reader.time(), settlement: try reader.money(), timeline: try reader.timeline())
         case .statusChanged:
             self = .statusChanged(payoutID: try reader.int(), to: try reader.step(), by: try reader.string(),
                                   at: try reader.time())

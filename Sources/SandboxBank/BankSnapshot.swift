@@ -222,11 +222,7 @@ extension BankSnapshot {
         for text in [payout.merchant, payout.externalID, payout.country, payout.currency] { BinaryWriter.append(text, to: &bytes) }
         BinaryWriter.append(payout.amount, to: &bytes)
         BinaryWriter.append(payout.settlementAmount, to: &bytes)
-        BinaryWriter.append(UInt64(payout.fields.count), to: &bytes)
-        for field in payout.fields {
-            BinaryWriter.append(field.name, to: &bytes)
-            BinaryWriter.append(field.value, to: &bytes)
-        }
+        BinaryWriter.append(payout.fields, to: &bytes)
         BinaryWriter.append(payout.notificationURL, to: &bytes)
         BinaryWriter.append(payout.createdAt, to: &bytes)
         BinaryWriter.append(payout.status, to: &bytes)
@@ -240,8 +236,7 @@ extension BankSnapshot {
         }
         BinaryWriter.append(payout.rejectionCode, to: &bytes)
         for text in [payout.rejectionReason, payout.bankReferenceID, payout.statusReason] { BinaryWriter.append(text, to: &bytes) }
-        BinaryWriter.append(UInt64(plan.timeline.count), to: &bytes)
-        for step in plan.timeline { BinaryWriter.append(step, to: &bytes) }
+        BinaryWriter.append(plan.timeline, to: &bytes)
         BinaryWriter.append(plan.generation, to: &bytes)
     }
 
@@ -250,11 +245,7 @@ extension BankSnapshot {
         throws(BinaryReader.Malformed) -> (Payout, [TimelineStep], generation: Int) {
         let (login, externalID, country, currency) = (try merchant(&reader), try reader.string(), try reader.string(), try reader.string())
         let (amount, settlement) = (try reader.money(), try reader.money())
-        var fields = PayoutFields()
-        for _ in 0 ..< (try reader.count()) {
-            let name = try reader.string()
-            fields[name] = try reader.string()
-        }
+        let fields = try reader.fields()
         let (url, createdAt, status) = (try reader.optionalString(), try reader.time(), try reader.status())
         var history: [StatusChange] = []
         for _ in 0 ..< (try reader.count()) {
@@ -265,8 +256,7 @@ extension BankSnapshot {
                             settlementAmount: settlement, fields: fields, notificationURL: url, createdAt: createdAt, status: status,
                             history: history, rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString(),
                             bankReferenceID: try reader.optionalString(), statusReason: try reader.optionalString())
-        var timeline: [TimelineStep] = []
-        for _ in 0 ..< (try reader.count()) { timeline.append(try reader.step()) }
+        let timeline = try reader.timeline()
         let start = reader.offset
         let generation = try reader.int()
         guard (0 ... 1 << 32).contains(generation) else { throw .init(offset: start, reason: "a timeline generation out of range") }

@@ -33,6 +33,19 @@ extension BinaryWriter {
         append(step.statusReason, to: &bytes)
     }
 
+    static func append(_ fields: PayoutFields, to bytes: inout [UInt8]) {
+        append(UInt64(fields.count), to: &bytes)
+        for field in fields {
+            append(field.name, to: &bytes)
+            append(field.value, to: &bytes)
+        }
+    }
+
+    static func append(_ timeline: [TimelineStep], to bytes: inout [UInt8]) {
+        append(UInt64(timeline.count), to: &bytes)
+        for step in timeline { append(step, to: &bytes) }
+    }
+
     static func append(_ outcome: DeliveryOutcome, to bytes: inout [UInt8]) {
         append(outcome.status, to: &bytes)
         append(outcome.error, to: &bytes)
@@ -99,6 +112,21 @@ extension BinaryReader {
                                 statusReason: try optionalString())
         step.businessDays = businessDays
         return step
+    }
+
+    mutating func fields() throws(Malformed) -> PayoutFields {
+        var fields = PayoutFields()
+        for _ in 0 ..< (try count()) {
+            let name = try string()
+            fields[name] = try string()
+        }
+        return fields
+    }
+
+    mutating func timeline() throws(Malformed) -> [TimelineStep] {
+        var timeline: [TimelineStep] = []
+        for _ in 0 ..< (try count()) { timeline.append(try step()) }
+        return timeline
     }
 
     mutating func outcome() throws(Malformed) -> DeliveryOutcome {
