@@ -145,7 +145,7 @@ struct AdminAPI: Sendable {
         case .reset:
             _ = reset()
         case .bank, .snapshot:
-            break  // the state journal replays these itself
+            break  // the state journal replays these itself, never here
         }
     }
 

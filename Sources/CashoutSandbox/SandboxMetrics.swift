@@ -83,7 +83,7 @@ final class SandboxMetrics: Sendable {
             text += "cashout_sandbox_journal_bytes \(journal.journal.size)\n"
             text += "# HELP cashout_sandbox_journal_compactions_total Times the journal was rewritten as a snapshot since the start.\n"
             text += "# TYPE cashout_sandbox_journal_compactions_total counter\n"
-            text += "cashout_sandbox_journal_compactions_total \(journal.compactions.withLock { $0.count })\n"
+            text += "cashout_sandbox_journal_compactions_total \(journal.compactions.load(ordering: .relaxed))\n"
         }
         text += "# HELP cashout_sandbox_build_info The sandbox's version.\n"
         text += "# TYPE cashout_sandbox_build_info gauge\n"

@@ -28,8 +28,8 @@ final class StateJournal: Sendable {
     let recovery: Journal.Recovery
     /// The bytes of the snapshot the file starts with (0 when it does not).
     private let compactedBytes: Int
-    /// Compactions since the start, and the last one's failure.
-    let compactions = Mutex<(count: Int, failure: JournalError?)>((0, nil))
+    /// Compactions since the start.
+    let compactions = Atomic<Int>(0)
 
     /// Opens (or creates) the journal in `directory` and replays it: bank records onto `bank`,
     /// admin changes through `admin`, snapshots through `restore`.
@@ -37,22 +37,16 @@ final class StateJournal: Sendable {
          admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
         try Self.makeDirectory(directory)
         var assembler = SandboxSnapshot.Assembler()
-        var (compacted, leading) = (0, true)
+        var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log") { payload in
             var reader = BinaryReader(payload)
             let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
-            if leading {
-                guard kind == .snapshot else { leading = false; return try Self.replay(kind, payload, bank, resetConfiguration, admin) }
-                compacted += JournalFormat.recordHeaderSize + payload.count
-            }
+            leading = leading && kind == .snapshot
+            if leading { compacted += JournalFormat.recordHeaderSize + payload.count }
             switch kind {
-            case .snapshot:
-                if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) {
-                    try restore(snapshot)
-                    leading = false
-                }
-            default:
-                try Self.replay(kind, payload, bank, resetConfiguration, admin)
+            case .bank: try bank.replay(try BankRecord(decoding: &reader), resetConfiguration: resetConfiguration)
+            case .snapshot: if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
+            case .scenarioLoaded, .reset: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
             }
         }
         compactedBytes = compacted
@@ -63,16 +57,6 @@ final class StateJournal: Sendable {
                 bytes.append(Kind.bank.rawValue)
                 record.encode(into: &bytes)
             }
-        }
-    }
-
-    private static func replay(_ kind: Kind, _ payload: UnsafeRawBufferPointer, _ bank: Bank, _ resetConfiguration: Bank.Configuration,
-                               _ admin: (Kind, UnsafeRawBufferPointer) throws -> Void) throws {
-        if kind == .bank {
-            var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: payload[1...]))
-            try bank.replay(try BankRecord(decoding: &reader), resetConfiguration: resetConfiguration)
-        } else {
-            try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
         }
     }
 
@@ -103,10 +87,9 @@ final class StateJournal: Sendable {
         guard began else { return nil }
         do throws(JournalError) {
             let size = try journal.finishCompaction(firstRecords: snapshot.records())
-            compactions.withLock { $0.count += 1 }
+            compactions.add(1, ordering: .relaxed)
             return size
         } catch {
-            compactions.withLock { $0.failure = error }
             FileHandle.standardError.write(Data("warning: journal compaction failed, the journal is kept as it was: \(error)\n".utf8))
             return nil
         }
