@@ -47,7 +47,9 @@ extension AdminAPI {
     /// Puts `snapshot` in force: the scenarios the sandbox started with and the snapshot's on top,
     /// its merchants, cashouts, ledger, webhooks, schedule and clock; the sinks are emptied.
     /// `whileLocked` runs while nothing else can change (to journal the restore in order).
-    func restore(_ snapshot: SandboxSnapshot, whileLocked: () -> Void = {}) throws(SandboxSnapshot.Invalid) {
+    /// `clockBack` false keeps a clock that is later than the snapshot's (replaying a journal on a
+    /// real-time clock, which goes on from now).
+    func restore(_ snapshot: SandboxSnapshot, clockBack: Bool = true, whileLocked: () -> Void = {}) throws(SandboxSnapshot.Invalid) {
         var scenarios: [(Scenario, source: [UInt8])] = []
         for (index, source) in snapshot.scenarios.enumerated() {
             do {
@@ -63,6 +65,6 @@ extension AdminAPI {
         }
         sinks.clearAll()
         apply(setup, sinksOf: setup.sinkAnswers)
-        bank.restore(snapshot.bank, whileLocked: whileLocked)
+        bank.restore(snapshot.bank, clockBack: clockBack, whileLocked: whileLocked)
     }
 }

@@ -136,7 +136,7 @@ public final class Sandbox: Sendable {
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
             let opened = try StateJournal(directory: directory, bank: bank, resetConfiguration: bankConfiguration,
-                                          admin: admin.replay, restore: { try admin.restore($0) })
+                                          admin: admin.replay, restore: { try admin.restore($0, clockBack: mode == .manual) })
             admin.journal.attach(opened)
             opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
                 admin.snapshot(whileLocked: whileLocked)
@@ -160,7 +160,7 @@ public final class Sandbox: Sendable {
         let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
         metrics.attach(requestMetrics)
         var serverConfiguration = configuration.server
-        serverConfiguration.limits.bodyLimitsByPath["/sandbox/snapshot"] =
+        serverConfiguration.limits.bodyLimitsByRoute["PUT /sandbox/snapshot"] =
             max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
         serverConfiguration.metrics = requestMetrics
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)

@@ -36,10 +36,11 @@ extension Bank {
         }
     }
 
-    /// Replaces the whole state with `snapshot`'s and sets the clock to its time (back, too);
-    /// the configuration stays. Waits for events being run. `whileLocked` runs before any other
+    /// Replaces the whole state with `snapshot`'s and sets the clock to its time, back too (unless
+    /// `clockBack` is false: a real-time clock replaying a journal keeps the time it has); the
+    /// configuration stays. Waits for events being run. `whileLocked` runs before any other
     /// change can be made (to journal the restore in order).
-    public func restore(_ snapshot: BankSnapshot, whileLocked: () -> Void = {}) {
+    public func restore(_ snapshot: BankSnapshot, clockBack: Bool = true, whileLocked: () -> Void = {}) {
         runner.withLock { _ in
             state.withLock { s in
                 var restored = snapshot.state
@@ -47,7 +48,7 @@ extension Bank {
                 restored.recorder = s.recorder
                 restored.observer = s.observer
                 s = restored
-                clock.set(to: snapshot.time)
+                if clockBack { clock.set(to: snapshot.time) } else { clock.advance(to: snapshot.time) }
                 Self.rescheduleTakenDeliveries(&s)
                 whileLocked()
             }
@@ -58,7 +59,9 @@ extension Bank {
     /// the state was saved, and its attempt never recorded: it is scheduled again, at its due time.
     static func rescheduleTakenDeliveries(_ s: inout State) {
         var queued = Set<Int>()
-        for event in s.queue.events { if case .delivery(let id) = event.kind { queued.insert(id) } }
+        for event in s.queue.events {
+            if case .delivery(let id) = event.kind, s.notifications[id - 1].nextAttemptAt?.milliseconds == event.at { queued.insert(id) }
+        }
         for notification in s.notifications where notification.state == .pending && !queued.contains(notification.id) {
             if let due = notification.nextAttemptAt { s.queue.schedule(.delivery(notificationID: notification.id), at: due) }
         }
@@ -194,8 +197,8 @@ extension BankSnapshot {
             switch try reader.tag(below: 2) {
             case 0:
                 let (payoutID, generation, step) = (try knownPayout(&reader), try reader.int(), try reader.int())
-                guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step) else {
-                    throw .init(offset: start, reason: "step \(step) of payout \(payoutID)'s timeline, which has no such step")
+                guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step), generation <= plan.generation else {
+                    throw .init(offset: start, reason: "an event for step \(step) (generation \(generation)) of payout \(payoutID) that its timeline does not have")
                 }
                 events.append(.init(at: at, sequence: eventSequence, kind: .timeline(payoutID: payoutID, generation: generation, step: step)))
             default:
@@ -251,6 +254,9 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             history.append(StatusChange(status: try reader.status(), at: try reader.time(), by: try reader.string(),
                                         rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString()))
+        }
+        guard history.last?.status == status else {
+            throw .init(offset: reader.offset, reason: "payout \(id)'s status is not the last of its history")
         }
         let payout = Payout(id: id, merchant: login, externalID: externalID, country: country, currency: currency, amount: amount,
                             settlementAmount: settlement, fields: fields, notificationURL: url, createdAt: createdAt, status: status,

@@ -73,12 +73,8 @@ extension BinaryWriter {
 }
 
 extension BinaryReader {
-    /// An amount within what the API accepts (15 integer digits), so sums of amounts cannot overflow.
     mutating func money() throws(Malformed) -> Money {
-        let start = offset
-        let hundredths = try int64()
-        guard hundredths.magnitude < 100_000_000_000_000_000 else { throw Malformed(offset: start, reason: "an amount over 15 digits") }
-        return Money(hundredths: hundredths)
+        Money(hundredths: try int64())
     }
 
     mutating func optionalMoney() throws(Malformed) -> Money? {

@@ -1,4 +1,5 @@
-/// An exact amount with two decimals, stored in hundredths. Never a floating-point number.
+/// An exact amount with two decimals, stored in hundredths. Never a floating-point number. Sums
+/// saturate at ±92 quadrillion rather than overflow.
 ///
 /// ```swift
 /// let amount = Money("100.50")!   // 10050 hundredths
@@ -45,9 +46,14 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.hundredths < rhs.hundredths }
-    public static func + (lhs: Money, rhs: Money) -> Money { Money(hundredths: lhs.hundredths + rhs.hundredths) }
-    public static func - (lhs: Money, rhs: Money) -> Money { Money(hundredths: lhs.hundredths - rhs.hundredths) }
-    public static prefix func - (value: Money) -> Money { Money(hundredths: -value.hundredths) }
+    // Sums saturate at ±Int64.max hundredths (92 quadrillion units), far beyond any amount the API
+    // takes (15 digits): balances and limit totals that pile up that far stop there, never trap.
+    public static func + (lhs: Money, rhs: Money) -> Money {
+        let (sum, overflow) = lhs.hundredths.addingReportingOverflow(rhs.hundredths)
+        return Money(hundredths: overflow ? (rhs.hundredths > 0 ? .max : -.max) : sum)
+    }
+    public static func - (lhs: Money, rhs: Money) -> Money { lhs + -rhs }
+    public static prefix func - (value: Money) -> Money { Money(hundredths: value.hundredths == .min ? .max : -value.hundredths) }
     public static func += (lhs: inout Money, rhs: Money) { lhs = lhs + rhs }
     public static func -= (lhs: inout Money, rhs: Money) { lhs = lhs - rhs }
 }

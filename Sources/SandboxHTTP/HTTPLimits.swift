@@ -6,16 +6,17 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maxHeaderCount = 100
     /// The decoded body, in bytes. Over it: 413, before the body is read when its length is declared.
     public var maxBodyBytes = 1 << 20
-    /// Other body limits for some paths (the target before any `?`), such as a state upload.
-    public var bodyLimitsByPath: [String: Int] = [:]
+    /// Other body limits for some requests, by method and path (`"PUT /sandbox/snapshot"`; the
+    /// path is the target before any `?`), such as an upload of saved state.
+    public var bodyLimitsByRoute: [String: Int] = [:]
 
     /// The defaults: 16 KiB of headers, 100 fields, 1 MiB of body.
     public init() {}
 
-    /// The body limit for a request to `target`.
+    /// The body limit for a request.
     @inline(__always)
-    func maxBodyBytes(target: String) -> Int {
-        guard !bodyLimitsByPath.isEmpty else { return maxBodyBytes }
-        return bodyLimitsByPath[String(target.prefix { $0 != "?" })] ?? maxBodyBytes
+    func maxBodyBytes(method: String, target: String) -> Int {
+        guard !bodyLimitsByRoute.isEmpty else { return maxBodyBytes }
+        return bodyLimitsByRoute["\(method) \(target.prefix { $0 != "?" })"] ?? maxBodyBytes
     }
 }

@@ -4,7 +4,7 @@
 extension HTTPParser {
     /// Chooses how the body is delimited; returns an event when there is one to report right away.
     mutating func startBody() throws(HTTPParseError) -> Event? {
-        bodyLimit = mode == .request ? limits.maxBodyBytes(target: head.target) : limits.maxBodyBytes
+        bodyLimit = mode == .request ? limits.maxBodyBytes(method: head.method, target: head.target) : limits.maxBodyBytes
         if mode == .response {
             if head.status < 200 {
                 state = .head  // interim response: the real one follows

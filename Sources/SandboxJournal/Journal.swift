@@ -241,7 +241,8 @@ public final class Journal: Sendable {
     /// frames them) and then every record appended since `beginCompaction`, and appends to it from
     /// then on. The new file is written next to the old one while appends go on, synced, and renamed
     /// over it: a crash at any moment leaves one whole journal or the other. On failure the old
-    /// file stays in use. Returns the new file's size.
+    /// file stays in use. Returns the new file's size. (Should the directory fail to sync after the
+    /// rename, the journal fails as a failed `fdatasync` would: every later append reports it.)
     @discardableResult
     public func finishCompaction(firstRecords: [UInt8]) throws(JournalError) -> Int {
         let temporary = "\(path).compacting"
@@ -262,13 +263,13 @@ public final class Journal: Sendable {
         // The switch, between two batches: the records kept that are already in the old file go
         // to the new one too; those not written yet stay in the batch, for the new file.
         let result = writer.sync { () -> Result<Int, JournalError> in
-            let tail = batch.withLock { batch -> [UInt8] in
+            let (tail, before) = batch.withLock { batch -> ([UInt8], Int) in
                 let kept = batch.kept ?? []
                 // Bytes appended before `beginCompaction` and not written yet (their appender had not
-                // woken the writer): the first records stand for them.
+                // woken the writer): the first records stand for them, so they are dropped once the
+                // new file is in place. Only this thread takes bytes off the batch's front.
                 let before = max(0, batch.bytes.count - kept.count)
-                batch.bytes.removeFirst(before)
-                return Array(kept[..<(kept.count - batch.bytes.count)])
+                return (Array(kept[..<(kept.count - (batch.bytes.count - before))]), before)
             }
             do throws(JournalError) {
                 try Self.writeAll(newFD, tail, at: nil, path: temporary)
@@ -284,11 +285,14 @@ public final class Journal: Sendable {
                 return old
             })
             let size = JournalFormat.header.count + firstRecords.count + tail.count
+            let directory = Result { () throws(JournalError) in try Self.syncDirectory(of: path) }
             batch.withLock { batch in
+                batch.bytes.removeFirst(before)
                 batch.kept = nil
                 batch.fileBytes = size
+                // Without the directory entry on disk, nothing appended from now on can be called durable.
+                if case .failure(let error) = directory { batch.failure = error }
             }
-            do throws(JournalError) { try Self.syncDirectory(of: path) } catch { return .failure(error) }
             return .success(size)
         }
         return try result.get()

@@ -125,6 +125,8 @@ import Testing
         #expect(try HTTPClient.send(method: "PUT", url: "\(first.baseURL)/sandbox/snapshot", body: saved).status == 200)
         let scenario = #"{"name":"\#(String(repeating: "x", count: 3000))"}"#
         #expect(try Fixture.send(first, "POST", "/sandbox/scenario", scenario).status == 413)
+        // Only PUT takes the larger body.
+        #expect(try HTTPClient.send(method: "POST", url: "\(first.baseURL)/sandbox/snapshot", body: saved).status == 413)
     }
 
     /// What is not a whole snapshot is refused with why, and nothing changes.
@@ -170,5 +172,58 @@ import Testing
         var edited = JournalFormat.header
         JournalFormat.appendRecord(to: &edited) { $0 += payload }
         #expect(try put(edited).hasPrefix("scenario 1 of the snapshot does not load here: "))
+    }
+
+    /// A snapshot over 1 MiB goes in several records; without its last one it is refused.
+    @Test func aLargeSnapshotTravelsInPartsAndACutOneIsRefused() throws {
+        let first = try Fixture.launch(nil)
+        defer { first.stop() }
+        let note = String(repeating: "n", count: 400)
+        for index in 0 ..< 2500 {
+            var request = PayoutRequest(merchant: "sandbox_login", externalID: "bulk-\(index)", country: "BR", currency: "USD",
+                                        amount: Money("1.00")!)
+            request.fields["comments"] = note
+            _ = try first.bank.createPayout(request)
+        }
+        var large = HTTPLimits()
+        large.maxBodyBytes = 64 << 20
+        let get = { (sandbox: Sandbox, path: String) throws -> [UInt8] in
+            try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(path)", limits: large).body
+        }
+        let saved = try get(first, "/sandbox/snapshot")
+        #expect(saved.count > 1 << 20)
+        let firstRecord = 8 + 8 + Int(UInt32(saved[8]) | UInt32(saved[9]) << 8 | UInt32(saved[10]) << 16 | UInt32(saved[11]) << 24)
+        #expect(firstRecord < saved.count, "more than one record")
+
+        let second = try Fixture.launch(nil)
+        defer { second.stop() }
+        let cut = try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: Array(saved.prefix(firstRecord)))
+        #expect(cut.status == 400)
+        #expect(try JSON.parse(cut.body)["message"] == "the snapshot is cut short: its last record is missing")
+        #expect(try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: saved).status == 200)
+        #expect(try get(second, "/sandbox/cashouts") == get(first, "/sandbox/cashouts"))
+        #expect(try get(second, "/sandbox/snapshot") == saved)
+    }
+
+    /// On a real-time clock a restart goes on from now, as it does without compaction: the
+    /// snapshot a compacted journal starts with does not take the clock back to when it was taken.
+    @Test func aRealClockRestartedFromACompactedJournalGoesOnFromNow() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let realAndSmall = { (configuration: inout Sandbox.Configuration) in
+            configuration.clockMode = .real
+            configuration.clockStart = nil
+            configuration.journalCompactionBytes = 4096
+        }
+        let first = try Fixture.launch(directory, change: realAndSmall)
+        for index in 0 ..< 40 { #expect(try Fixture.create(first, "o-\(index)", url: "http://127.0.0.1:9/hook").status == 200) }
+        let metrics = try Fixture.send(first, "GET", "/sandbox/metrics").bodyText
+        #expect(!metrics.contains("cashout_sandbox_journal_compactions_total 0\n"))
+        first.stop()
+        usleep(2_000_000)
+        let second = try Fixture.launch(directory, change: realAndSmall)
+        defer { second.stop() }
+        let wall = VirtualTime(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        #expect(second.clock.now.milliseconds >= wall.milliseconds - 1000, "\(second.clock.now) against the wall clock's \(wall)")
     }
 }
