@@ -36,6 +36,18 @@ import Testing
         #expect(rates.convertedText(Money("3000000000")!, to: "COP") == "12375000000000")
     }
 
+    @Test func sumsSaturateInsteadOfTrapping() {
+        let (top, bottom) = (Money(hundredths: .max), Money(hundredths: -.max))
+        #expect(top + Money("0.01")! == top)
+        #expect(bottom - Money("0.01")! == bottom)
+        #expect(-Money(hundredths: .min) == top)
+        #expect(top - top == .zero)
+        #expect(Money("1.50")! - Money("2.25")! == Money("-0.75")!)
+        var balance = Money("999999999999999.99")!
+        for _ in 0 ..< 100 { balance += Money("999999999999999.99")! }
+        #expect(balance == top)
+    }
+
     @Test func hugeDurationsAreRefusedInsteadOfTrapping() {
         #expect(DurationText.parse("999999999999d") == nil)
         #expect(DurationText.parse("36600d") == .milliseconds(36600 * 86_400_000))
