@@ -50,7 +50,7 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     // takes (15 digits): balances and limit totals that pile up that far stop there, never trap.
     public static func + (lhs: Money, rhs: Money) -> Money {
         let (sum, overflow) = lhs.hundredths.addingReportingOverflow(rhs.hundredths)
-        return Money(hundredths: overflow ? (rhs.hundredths > 0 ? .max : -.max) : sum)
+        return Money(hundredths: overflow ? (rhs.hundredths > 0 ? .max : -.max) : max(sum, -.max))
     }
     public static func - (lhs: Money, rhs: Money) -> Money { lhs + -rhs }
     public static prefix func - (value: Money) -> Money { Money(hundredths: value.hundredths == .min ? .max : -value.hundredths) }
