@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxJSON
+import Synchronization
 
 /// A test on one field: an exact value, or an object of `eq`, `in`, `prefix`, `suffix`, `regex`,
 /// `gt`, `gte`, `lt`, `lte` (all must hold). A string operand compares as text (`"0801"` is not
@@ -41,12 +42,14 @@ public struct Matcher: Sendable {
             case .oneOf(let options): options.contains { Self.same(value, $0) }
             case .prefix(let prefix): value.hasPrefix(prefix)
             case .suffix(let suffix): value.hasSuffix(suffix)
-            case .regex(let pattern): (try? Regex(pattern))?.wholeMatchPrefix(value) ?? false
+            case .regex(let pattern): Self.patterns.wholeMatch(pattern, value)
             case .greater(let bound, let orEqual): Money(value).map { orEqual ? $0 >= bound : $0 > bound } ?? false
             case .less(let bound, let orEqual): Money(value).map { orEqual ? $0 <= bound : $0 < bound } ?? false
             }
         }
     }
+
+    private static let patterns = PatternCache()
 
     private static func same(_ value: String, _ expected: Operand) -> Bool {
         switch expected {
@@ -56,9 +59,17 @@ public struct Matcher: Sendable {
     }
 }
 
-extension Regex {
-    /// Whether the pattern matches the whole of `text`.
-    fileprivate func wholeMatchPrefix(_ text: String) -> Bool {
-        (try? wholeMatch(in: text)) != nil
+/// Compiled `regex` patterns, shared by every matcher: compiling one takes about 40 µs, matching
+/// about 1 µs. `Regex` is not `Sendable`, so a match runs under the lock that guards the table.
+private final class PatternCache: Sendable {
+    private let compiled = Mutex<[String: Regex<AnyRegexOutput>?]>([:])
+
+    /// Whether `pattern` matches the whole of `text` (false for a pattern that does not compile).
+    func wholeMatch(_ pattern: String, _ text: String) -> Bool {
+        compiled.withLock { table in
+            if table[pattern] == nil { table[pattern] = .some(try? Regex(pattern)) }
+            guard let regex = table[pattern] ?? nil else { return false }
+            return (try? regex.wholeMatch(in: text)) != nil
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 @testable import SandboxBank
 import Testing
 @testable import SandboxScenario
@@ -76,3 +78,21 @@ private func payout(id: Int = 1_000_001, fields: PayoutFields, merchant: String 
         #expect(engine.decline(for: request(["beneficiary_name": "Ana"])) == nil)
     }
 }
+
+/// Regex patterns are compiled once and shared: matches from many threads at once stay right.
+struct MatcherConcurrencyTests {
+    @Test func regexMatchesFromManyThreadsAtOnceAreRight() {
+        let digits = Matcher(tests: [.regex("[0-9]{3}")])
+        let order = Matcher(tests: [.regex("(ORDER|order)-[0-9]+")])
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0 ..< 2000 {
+                let value = "\(100 + (index + thread) % 1900)"
+                let ok = digits.matches(value) == (value.count == 3) && order.matches("order-\(value)") && !order.matches("x-\(value)")
+                if !ok { wrong.withLock { $0 += 1 } }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
+    }
+}
+
