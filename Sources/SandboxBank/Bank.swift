@@ -34,11 +34,11 @@ public final class Bank: Sendable {
         var merchantOrder: [String] = []
         var payouts: PayoutTable
         var externalIDs: [String: [String: Int]] = [:]
-        var ledger: [LedgerEntry] = []
+        var ledger = ChunkedArray<LedgerEntry>()
         /// Amounts counted against daily and monthly limits: merchant -> period -> total, the period
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
         var usage: [String: [Int: Money]] = [:]
-        var notifications: [StatusNotification] = []
+        var notifications = ChunkedArray<StatusNotification>()
         var queue = EventQueue()
         var configuration: Configuration
         /// Receives each change as it is made, under the lock (see `startRecording`).
@@ -167,7 +167,7 @@ public final class Bank: Sendable {
 
     /// Ledger entries in order, optionally of one merchant.
     public func ledger(merchant: String? = nil) -> [LedgerEntry] {
-        state.withLock { s in merchant.map { login in s.ledger.filter { $0.merchant == login } } ?? s.ledger }
+        state.withLock { s in merchant.map { login in s.ledger.filter { $0.merchant == login } } ?? Array(s.ledger) }
     }
 
     /// How many ledger entries a merchant has (without copying them).
@@ -177,7 +177,7 @@ public final class Bank: Sendable {
 
     /// Notifications in order, optionally of one payout.
     public func notifications(payoutID: Int? = nil) -> [StatusNotification] {
-        state.withLock { s in payoutID.map { id in s.notifications.filter { $0.payoutID == id } } ?? s.notifications }
+        state.withLock { s in payoutID.map { id in s.notifications.filter { $0.payoutID == id } } ?? Array(s.notifications) }
     }
 
     public func notification(id: Int) -> StatusNotification? {

@@ -9,15 +9,15 @@ struct PayoutTable: Sendable {
     }
 
     let firstID: Int
-    private(set) var all: [Payout] = []
-    private var plans: [Plan] = []
+    private(set) var all = ChunkedArray<Payout>()
+    private var plans = ChunkedArray<Plan>()
 
     init(firstID: Int) {
         self.firstID = firstID
     }
 
     /// Every payout's plan, in id order.
-    var allPlans: [Plan] { plans }
+    var allPlans: ChunkedArray<Plan> { plans }
 
     /// The payout with `id`, or nil; setting replaces an existing one.
     subscript(id: Int) -> Payout? {

@@ -33,3 +33,34 @@ struct EventQueueTests {
         }
     }
 }
+
+struct ChunkedArrayTests {
+    @Test func behavesAsAnArrayAcrossChunkBoundaries() {
+        var chunked = ChunkedArray<Int>()
+        var plain: [Int] = []
+        for value in 0 ..< 10_000 {
+            chunked.append(value)
+            plain.append(value)
+        }
+        #expect(chunked.count == 10_000 && Array(chunked) == plain)
+        chunked[4095] += 1
+        chunked[4096] = -1
+        plain[4095] += 1
+        plain[4096] = -1
+        #expect(Array(chunked) == plain)
+        #expect(chunked.filter { $0 < 0 } == [-1])
+        #expect(chunked.indices == plain.indices && chunked.last == 9_999)
+    }
+
+    @Test func aCopyIsIndependentOfChangesToTheOriginal() {
+        var chunked: ChunkedArray = [1, 2, 3]
+        for value in 4 ... 5000 { chunked.append(value) }
+        let copy = chunked
+        chunked[0] = 100
+        chunked[4999] = 200
+        chunked.append(5001)
+        #expect(copy.count == 5000 && copy[0] == 1 && copy[4999] == 5000)
+        #expect(chunked.count == 5001 && chunked[0] == 100 && chunked[4999] == 200 && chunked[5000] == 5001)
+        #expect(copy != chunked)
+    }
+}
