@@ -64,12 +64,13 @@ public final class Journal: Sendable {
     /// in order. A torn or corrupt tail is reported in the `Recovery`, copied to
     /// `<path>.dropped-<offset>` and cut off, so appends continue after the last whole record.
     /// An error thrown by `replay` stops the opening: a whole record that cannot be applied is not
-    /// skipped.
+    /// skipped. A compaction's unfinished file (`<path>.compacting`) is removed.
     public static func open(path: String, replay: (UnsafeRawBufferPointer) throws -> Void) throws -> (Journal, Recovery) {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
         var closeOnFailure = true
         defer { if closeOnFailure { Glibc.close(fd) } }
+        unlink("\(path).compacting")  // a compaction the last process did not finish
         var contents = try readAll(fd, path: path)
         var recovery = Recovery()
         if contents.isEmpty {

@@ -143,7 +143,17 @@ struct JournalTests {
         let (journal, _, _) = try open(path)
         let (threads, perThread) = (64, 50)
         let calls = Mutex([Int](repeating: 0, count: threads * perThread))
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        // Real threads, all waiting at once (concurrentPerform would run one per core, and two
+        // writers on two cores may never overlap).
+        let finished = DispatchGroup()
+        for thread in 0 ..< threads {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                appendAll(thread)
+            }
+        }
+        @Sendable func appendAll(_ thread: Int) {
             for index in 0 ..< perThread {
                 let record = thread * perThread + index
                 let done = DispatchSemaphore(value: 0)
@@ -155,6 +165,7 @@ struct JournalTests {
                 done.wait()
             }
         }
+        finished.wait()
         #expect(calls.withLock { $0 } == [Int](repeating: 1, count: threads * perThread))
         #expect(journal.counts == (appended: threads * perThread, durable: threads * perThread))
         let syncs = Int(journal.syncHistogram.count)
@@ -251,6 +262,16 @@ struct JournalCompactionTests {
         #expect(journal.waitUntilDurable() == nil)
         #expect(try open(path).2 == ["a1", "a2", "a3"])
         #expect(journal.beginCompaction(), "it can be tried again")
+    }
+
+    @Test func anUnfinishedCompactionIsRemovedOnOpening() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        try write(["a1"], to: path)
+        #expect(FileManager.default.createFile(atPath: "\(path).compacting", contents: Data(repeating: 7, count: 1000)))
+        #expect(try open(path).2 == ["a1"])
+        #expect(!FileManager.default.fileExists(atPath: "\(path).compacting"))
     }
 
     @Test func growthIsReportedOncePastTheLimit() throws {
