@@ -56,20 +56,20 @@ final class SandboxMetrics: Sendable {
         http.load()?.render(into: &text)
         var counts: [String: Int] = [:]
         for (status, count) in bank.payoutCounts() { counts[status.name, default: 0] += count }
-        text += "# HELP cashout_sandbox_cashouts Cashouts by current status (a late return counts as REJECTED).\n"
-        text += "# TYPE cashout_sandbox_cashouts gauge\n"
+        HTTPMetrics.family("cashout_sandbox_cashouts", "gauge",
+                           "Cashouts by current status (a late return counts as REJECTED).", into: &text)
         for name in PayoutStatus.names {
             text += "cashout_sandbox_cashouts{status=\"\(name)\"} \(counts[name] ?? 0)\n"
         }
-        text += "# HELP cashout_sandbox_webhook_attempts_total Webhook delivery attempts (retries and redeliveries included), by outcome.\n"
-        text += "# TYPE cashout_sandbox_webhook_attempts_total counter\n"
+        HTTPMetrics.family("cashout_sandbox_webhook_attempts_total", "counter",
+                           "Webhook delivery attempts (retries and redeliveries included), by outcome.", into: &text)
         for outcome in WebhookOutcome.allCases {
             text += "cashout_sandbox_webhook_attempts_total{outcome=\"\(outcome.label)\"} \(webhooks[outcome.rawValue].load(ordering: .relaxed))\n"
         }
         if let journal {
             let histogram = journal.journal.syncHistogram
-            text += "# HELP cashout_sandbox_journal_fsync_seconds How long each journal fdatasync took (one per group commit).\n"
-            text += "# TYPE cashout_sandbox_journal_fsync_seconds histogram\n"
+            HTTPMetrics.family("cashout_sandbox_journal_fsync_seconds", "histogram",
+                               "How long each journal fdatasync took (one per group commit).", into: &text)
             var cumulative: UInt64 = 0
             for (index, bound) in Journal.SyncHistogram.bounds.enumerated() {
                 cumulative += histogram.counts[index]
@@ -78,15 +78,13 @@ final class SandboxMetrics: Sendable {
             text += "cashout_sandbox_journal_fsync_seconds_bucket{le=\"+Inf\"} \(histogram.count)\n"
             text += "cashout_sandbox_journal_fsync_seconds_sum \(histogram.sum)\n"
             text += "cashout_sandbox_journal_fsync_seconds_count \(histogram.count)\n"
-            text += "# HELP cashout_sandbox_journal_bytes The journal file's size.\n"
-            text += "# TYPE cashout_sandbox_journal_bytes gauge\n"
+            HTTPMetrics.family("cashout_sandbox_journal_bytes", "gauge", "The journal file's size.", into: &text)
             text += "cashout_sandbox_journal_bytes \(journal.journal.size)\n"
-            text += "# HELP cashout_sandbox_journal_compactions_total Times the journal was rewritten as a snapshot since the start.\n"
-            text += "# TYPE cashout_sandbox_journal_compactions_total counter\n"
+            HTTPMetrics.family("cashout_sandbox_journal_compactions_total", "counter",
+                               "Times the journal was rewritten as a snapshot since the start.", into: &text)
             text += "cashout_sandbox_journal_compactions_total \(journal.compactions.load(ordering: .relaxed))\n"
         }
-        text += "# HELP cashout_sandbox_build_info The sandbox's version.\n"
-        text += "# TYPE cashout_sandbox_build_info gauge\n"
+        HTTPMetrics.family("cashout_sandbox_build_info", "gauge", "The sandbox's version.", into: &text)
         text += "cashout_sandbox_build_info{version=\"\(HTTPMetrics.escape(Sandbox.version))\"} 1\n"
         return text
     }

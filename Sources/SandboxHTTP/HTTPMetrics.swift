@@ -61,9 +61,8 @@ public final class HTTPMetrics: Sendable {
     /// Appends `cashout_sandbox_http_requests_total` and `cashout_sandbox_http_request_duration_seconds`
     /// with their HELP and TYPE lines; series that never counted anything are left out.
     public func render(into text: inout String) {
-        text += "# HELP cashout_sandbox_http_requests_total HTTP requests answered, by route pattern and status "
-            + "(status 0: closed without an answer).\n"
-        text += "# TYPE cashout_sandbox_http_requests_total counter\n"
+        Self.family("cashout_sandbox_http_requests_total", "counter",
+                    "HTTP requests answered, by route pattern and status (status 0: closed without an answer).", into: &text)
         for (name, route) in zip(routes, counters) {
             for status in 0 ..< 600 {
                 let count = route.statuses[status].load(ordering: .relaxed)
@@ -71,8 +70,8 @@ public final class HTTPMetrics: Sendable {
                 text += "cashout_sandbox_http_requests_total{route=\"\(Self.escape(name))\",status=\"\(status)\"} \(count)\n"
             }
         }
-        text += "# HELP cashout_sandbox_http_request_duration_seconds Time from a whole request to its response, by route pattern.\n"
-        text += "# TYPE cashout_sandbox_http_request_duration_seconds histogram\n"
+        Self.family("cashout_sandbox_http_request_duration_seconds", "histogram",
+                    "Time from a whole request to its response, by route pattern.", into: &text)
         for (name, route) in zip(routes, counters) {
             var cumulative: UInt64 = 0
             var lines = ""
@@ -88,6 +87,11 @@ public final class HTTPMetrics: Sendable {
                 + Self.seconds(route.nanoseconds.load(ordering: .relaxed)) + "\n"
             text += "cashout_sandbox_http_request_duration_seconds_count{route=\"\(label)\"} \(cumulative)\n"
         }
+    }
+
+    /// Appends a metric family's `# HELP` and `# TYPE` lines (`type`: counter, gauge, histogram).
+    public static func family(_ name: String, _ type: String, _ help: String, into text: inout String) {
+        text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
 
     /// `0.000123456` for 123,456 ns: seconds with nine decimals, no exponent.
