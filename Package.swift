@@ -36,7 +36,7 @@ let package = Package(
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",
                                                               "SandboxScenario", "SandboxCrypto"]),
-        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs"]),
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),

@@ -10,7 +10,7 @@ extension AdminAPI {
             let payoutID = request.query("cashout_id").flatMap { Int($0) }
             return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map(AdminJSON.notification))])
         }
-        router.add("POST /sandbox/webhooks/{id}/redeliver") { request in .later(on: worker) { redeliver(request) } }
+        router.add("POST /sandbox/webhooks/{id}/redeliver") { redeliver($0) }
         router.add("GET /sandbox/sink/{name}") { request in
             let name = request.parameters["name"] ?? ""
             return .json([
@@ -46,13 +46,16 @@ extension AdminAPI {
         }
     }
 
+    /// Answers once the attempt is recorded, holding no thread while the receiver takes its time.
     private func redeliver(_ request: HTTPRequest) -> HTTPResponse {
         guard let id = request.parameters["id"].flatMap({ Int($0) }), let existing = bank.notification(id: id) else {
             return Router.error(404, "no webhook with id \(request.parameters["id"] ?? "")")
         }
-        guard let redelivered = bank.redeliver(notificationID: id) else {
-            return Router.error(409, "webhook \(existing.id) has no notification URL")
+        guard existing.url != nil else { return Router.error(409, "webhook \(existing.id) has no notification URL") }
+        return .deferred { answer in
+            bank.redeliver(notificationID: id) { redelivered in
+                answer(redelivered.map { .json(AdminJSON.notification($0)) } ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
+            }
         }
-        return .json(AdminJSON.notification(redelivered))
     }
 }

@@ -57,7 +57,7 @@ struct AdminAPI: Sendable {
         registerSnapshot(in: &router)
     }
 
-    /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.1.0"}`
+    /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.2.0"}`
     private func health() -> HTTPResponse {
         .json([
             "status": "ok",

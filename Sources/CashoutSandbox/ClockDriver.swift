@@ -2,24 +2,47 @@ import Foundation
 import SandboxBank
 import Synchronization
 
-/// Runs the bank's due events as a real-time clock moves: checks every 10 ms on its own thread.
+/// Runs the bank's due events on a thread of its own: at once when something falls due now (a
+/// hold or cancel notified, a step after `0s`), on either clock, and every 10 ms on a real-time
+/// clock, whose time moves by itself.
+///
+/// On a real-time clock the deliveries it sends are answered in their own time, and a receiver
+/// that hangs holds nothing else up. On a manual clock it waits for their answers, as an advance
+/// does, so that the journal does not depend on how fast receivers answer.
 final class ClockDriver: Sendable {
     private let stopped = Atomic<Bool>(false)
+    /// Set when the bank woke the driver and it has not run since (wakes coalesce).
+    private let woken = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     init(bank: Bank) {
+        let realTime = bank.clock.mode == .real
+        bank.whenDue { [weak self] in self?.signal() }
         Thread.detachNewThread { [self] in
             while !stopped.load(ordering: .acquiring) {
-                bank.runDueEvents()
-                usleep(10_000)
+                woken.store(false, ordering: .releasing)
+                if realTime {
+                    bank.startDueEvents()
+                    _ = wake.wait(timeout: .now() + .milliseconds(10))
+                } else {
+                    bank.runDueEvents()
+                    wake.wait()
+                }
             }
             finished.signal()
         }
     }
 
+    /// Wakes the thread, unless it was woken already and has not run since.
+    private func signal() {
+        if !woken.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
+    }
+
     /// Stops the thread and waits for it to end.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
         finished.wait()
     }
 }

@@ -43,12 +43,22 @@ public final class Sandbox: Sendable {
         public var seed: UInt64?
         /// How long a webhook delivery may take.
         public var webhookTimeout: Duration = .seconds(5)
+        /// How many webhook deliveries to other servers may be on their way at once; more wait
+        /// their turn. Deliveries to the built-in sink take no time and do not count.
+        public var webhookConcurrency = 256
+        /// Host names the sandbox answers besides loopback ones while it listens on loopback only
+        /// (see `HostGuard`): `.example.com` allows its subdomains too, `*` any name.
+        public var allowedHosts: [String] = []
         /// When set (not empty), every admin route (`/sandbox/...`) but `GET /sandbox/health` and
         /// `POST /sandbox/sink/{name}` needs `Authorization: Bearer <adminToken>`; else 401.
         public var adminToken: String?
         /// With a folder, every change is journaled there (`journal.log`) before its response is
         /// sent, and a sandbox started on the same folder carries on where the last one stopped.
         public var stateDirectory: String?
+        /// With `stateDirectory`: a journal record that cannot be replayed (a bug, a file changed by
+        /// hand) does not stop the start; the sandbox starts from the records before it, which it
+        /// keeps, and moves it and the rest to `journal.log.unreplayed-<offset>`.
+        public var recoverJournal = false
         /// With `stateDirectory`: the journal is compacted (rewritten as a snapshot of the state)
         /// once it is larger than this and than twice its size after the last compaction.
         public var journalCompactionBytes = 64 << 20
@@ -61,7 +71,7 @@ public final class Sandbox: Sendable {
     }
 
     /// The sandbox's version, as `--version` and `/sandbox/health` report it.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// `http://127.0.0.1:PORT`: the base URL to point clients at.
     public let baseURL: URL
@@ -76,7 +86,7 @@ public final class Sandbox: Sendable {
     private let server: HTTPServer
     private let handler: HTTPHandler
     private let sender: WebhookSender
-    private let driver: ClockDriver?
+    private let driver: ClockDriver
     private let journal: StateJournal?
     private let eventLog: EventLog?
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
@@ -85,7 +95,7 @@ public final class Sandbox: Sendable {
     let initial: (merchants: [Merchant], bank: Bank.Configuration)
 
     private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, sinks: SinkStore, sender: WebhookSender,
-                 driver: ClockDriver?, initial: (merchants: [Merchant], bank: Bank.Configuration), journal: StateJournal?,
+                 driver: ClockDriver, initial: (merchants: [Merchant], bank: Bank.Configuration), journal: StateJournal?,
                  eventLog: EventLog?) {
         self.initial = initial
         self.journal = journal
@@ -120,8 +130,9 @@ public final class Sandbox: Sendable {
         let sinks = SinkStore()
         for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
         let metrics = SandboxMetrics()
-        let sender = WebhookSender(sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout, metrics: metrics)
-        let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants, sender: { sender.send($0) })
+        let sender = WebhookSender(sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
+                                   concurrency: configuration.webhookConcurrency, metrics: metrics)
+        let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants) { sender.send($0, done: $1) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         D24API(bank: bank).register(in: &router)
@@ -135,7 +146,7 @@ public final class Sandbox: Sendable {
         router.use(CrossSiteGuard(routes: router.routeNames).check)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
-            let opened = try StateJournal(directory: directory, bank: bank, resetConfiguration: bankConfiguration,
+            let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank, resetConfiguration: bankConfiguration,
                                           admin: admin.replay, restore: { try admin.restore($0, clockBack: mode == .manual) })
             admin.journal.attach(opened)
             opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
@@ -154,6 +165,9 @@ public final class Sandbox: Sendable {
             if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
             return next(request)
         }
+        // Outermost: a request to a name that is not this machine's is refused before anything
+        // (and learnt by nothing), when only this machine can connect.
+        if Self.listensOnLoopbackOnly(configuration.server) { router.use(HostGuard(allowed: configuration.allowedHosts).check) }
         // After the journal's replay: what it replays happened before, and is not logged again.
         if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
         let handler = router.respond
@@ -165,9 +179,18 @@ public final class Sandbox: Sendable {
         serverConfiguration.metrics = requestMetrics
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
-        let driver = mode == .real ? ClockDriver(bank: bank) : nil
+        let driver = ClockDriver(bank: bank)
         return Sandbox(server: server, handler: handler, bank: bank, sinks: sinks, sender: sender, driver: driver,
                        initial: (merchants, bankConfiguration), journal: journal, eventLog: configuration.eventLog)
+    }
+
+    /// Whether every address `server` binds is a loopback one (then only this machine can connect,
+    /// and the `Host` check guards against DNS rebinding); false when it binds another or cannot tell.
+    public static func listensOnLoopbackOnly(_ server: HTTPServer.Configuration) -> Bool {
+        guard let addresses = try? SocketAddress.resolve(host: server.host, port: server.port, passive: true), !addresses.isEmpty else {
+            return false
+        }
+        return addresses.allSatisfy { $0.isIPv6 ? $0.host == "::1" : $0.host.hasPrefix("127.") }
     }
 
     /// Answers a request in-process, exactly as the server would (routes, dialects, faults), without
@@ -188,7 +211,7 @@ public final class Sandbox: Sendable {
     /// ended. Safe to call more than once.
     public func stop() {
         server.stop()
-        driver?.stop()
+        driver.stop()
         sender.detach()
         journal?.journal.waitUntilDurable()
         eventLog?.flush()

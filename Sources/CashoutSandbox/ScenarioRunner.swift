@@ -44,6 +44,10 @@ public struct ScenarioRunner {
                 failure = (index + 1, problem)
                 break
             }
+            // What a step made due now (a cancel's notification) is done before the next step
+            // looks, and done here rather than by the clock driver at its own moment: the same
+            // journal on every run.
+            sandbox.bank.runDueEvents()
         }
         sandbox.stop()
         var outcome = result(failure)

@@ -31,23 +31,40 @@ final class StateJournal: Sendable {
     /// Compactions since the start.
     let compactions = Atomic<Int>(0)
 
+    /// A record the replay refused: its kind, and why.
+    struct ReplayFailure: Error, CustomStringConvertible {
+        let kind: String
+        let reason: any Error
+        var description: String { "\(kind): \(reason)" }
+    }
+
     /// Opens (or creates) the journal in `directory` and replays it: bank records onto `bank`,
-    /// admin changes through `admin`, snapshots through `restore`.
-    init(directory: String, bank: Bank, resetConfiguration: Bank.Configuration,
+    /// admin changes through `admin`, snapshots through `restore`. A record that cannot be
+    /// replayed stops the opening (`JournalError.unreplayable` names it) unless `recover` is set:
+    /// then the sandbox starts from the records before it, and it and the rest are kept aside.
+    init(directory: String, recover: Bool = false, bank: Bank, resetConfiguration: Bank.Configuration,
          admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
         try Self.makeDirectory(directory)
         var assembler = SandboxSnapshot.Assembler()
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
-        (journal, recovery) = try Journal.open(path: "\(directory)/journal.log") { payload in
+        (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload in
             var reader = BinaryReader(payload)
             let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
+            var what = "\(kind)"
+            do {
+                switch kind {
+                case .bank:
+                    let record = try BankRecord(decoding: &reader)
+                    what = "bank record '\(record.kind)'"
+                    try bank.replay(record, resetConfiguration: resetConfiguration)
+                case .snapshot: if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
+                case .scenarioLoaded, .reset: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
+                }
+            } catch {
+                throw ReplayFailure(kind: what, reason: error)
+            }
             leading = leading && kind == .snapshot
             if leading { compacted += JournalFormat.recordHeaderSize + payload.count }
-            switch kind {
-            case .bank: try bank.replay(try BankRecord(decoding: &reader), resetConfiguration: resetConfiguration)
-            case .snapshot: if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
-            case .scenarioLoaded, .reset: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
-            }
         }
         compactedBytes = compacted
         bank.finishReplay()

@@ -5,7 +5,8 @@ import SandboxHTTP
 import Synchronization
 
 /// Delivers the bank's notifications in the D24 wire format: to the sandbox's own sink directly
-/// (no socket, no event loop waiting on itself), anywhere else with the HTTP client.
+/// (no socket, no event loop waiting on itself, in the order they are sent), anywhere else with
+/// the HTTP client on a `DeliveryPool` thread, so that many are on their way at once.
 final class WebhookSender: Sendable {
     private struct Links {
         var bank: Bank?
@@ -29,11 +30,13 @@ final class WebhookSender: Sendable {
     private let timeout: Mutex<Duration>
     private let keys = D24SigningKeys()
     private let metrics: SandboxMetrics
+    private let pool: DeliveryPool
 
-    init(sinks: SinkStore, timeout: Duration = .seconds(5), metrics: SandboxMetrics = SandboxMetrics()) {
+    init(sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
         self.sinks = sinks
         self.timeout = Mutex(timeout)
         self.metrics = metrics
+        pool = DeliveryPool(limit: concurrency)
     }
 
     /// Connects the sender to its bank and its server's addresses (after both exist).
@@ -73,7 +76,9 @@ final class WebhookSender: Sendable {
         links.withLock { $0 = Links() }
     }
 
-    func send(_ notification: StatusNotification) -> DeliveryOutcome {
+    /// Delivers `notification` (the bank's `Deliver`): returns the outcome at once for the sink;
+    /// anywhere else it returns nil and calls `done` with the outcome from a pool thread.
+    func send(_ notification: StatusNotification, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
         guard let url = notification.url, let (bank, route) = route(url),
               let secret = bank.merchant(login: notification.merchant, \.secret) else {
             metrics.count(.notSent)
@@ -88,6 +93,12 @@ final class WebhookSender: Sendable {
             return DeliveryOutcome(status: status)
         }
         let body = D24Notification.formBody(notification, key: keys.key(secret: secret))
+        pool.run { done(self.post(body, contentType: contentType, to: url)) }
+        return nil
+    }
+
+    /// Posts a notification to a receiver and waits for its answer, at most the timeout.
+    private func post(_ body: String, contentType: String, to url: String) -> DeliveryOutcome {
         do throws(HTTPClientError) {
             let response = try HTTPClient.send(method: "POST", url: url, headers: ["Content-Type": contentType],
                                                body: Array(body.utf8), timeout: timeout.withLock { $0 })

@@ -18,7 +18,7 @@ extension OpenAPIDocument {
                 "from": statusName, "to": statusName,
             ], required: ["code", "message", "from", "to"]),
             "Health": Schema.object([
-                "status": Schema.oneOf(["ok"]), "version": Schema.string(example: "0.1.0"),
+                "status": Schema.oneOf(["ok"]), "version": Schema.string(example: "0.2.0"),
                 "clock": Schema.object(["mode": clockMode, "now": Schema.time()], required: ["mode", "now"]),
             ], required: ["status", "version", "clock"]),
             "Clock": Schema.object([

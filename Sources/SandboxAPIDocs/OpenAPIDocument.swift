@@ -13,7 +13,7 @@ public enum OpenAPIDocument {
         [
             "openapi": "3.1.0",
             "info": [
-                "title": "CashoutSandbox", "version": "0.1.0",
+                "title": "CashoutSandbox", "version": "0.2.0",
                 "description": """
                     A local stand-in for the D24 Cashouts API v3 (same paths, fields, codes and messages) with a \
                     scriptable bank on a virtual clock, and the sandbox's own admin API under `/sandbox/`. \

@@ -26,9 +26,4 @@ extension Bank {
     public func observe(_ observer: @escaping @Sendable (BankEvent) -> Void) {
         state.withLock { $0.observer = observer }
     }
-
-    /// Tells the observer of a forward move of the clock (under the lock, as every event).
-    func notifyAdvanced(from: VirtualTime, applied: Int) {
-        state.withLock { s in s.observer?(.clockAdvanced(from: from, to: clock.now, eventsApplied: applied)) }
-    }
 }

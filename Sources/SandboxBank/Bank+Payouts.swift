@@ -49,7 +49,7 @@ extension Bank {
         s.merchants[merchant.login] = merchant
         appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
         if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
-        s.recorder?(.created(request, at: now, settlement: settlement, timeline: timeline))
+        journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline))
         s.observer?(.created(payout))
         return payout
     }
@@ -73,7 +73,7 @@ extension Bank {
         try apply(&s, step, to: payoutID, at: now, by: actor)
         s.payouts.startNewGeneration(payoutID)
         if step.status == .pending { scheduleTimeline(&s, payoutID: payoutID, from: now) }
-        s.recorder?(.statusChanged(payoutID: payoutID, to: step, by: actor, at: now))
+        journal(&s, .statusChanged(payoutID: payoutID, to: step, by: actor, at: now))
         return s.payouts[payoutID]
     }
 
@@ -111,7 +111,7 @@ extension Bank {
             state: payout.notificationURL == nil ? .noURL : .pending, attempts: [],
             nextAttemptAt: payout.notificationURL == nil ? nil : time)
         s.notifications.append(notification)
-        if notification.url != nil { s.queue.schedule(.delivery(notificationID: notification.id), at: time) }
+        if notification.url != nil { schedule(&s, .delivery(notificationID: notification.id, attempt: 0), at: time) }
     }
 
     /// A history starting with `first`, with room for the usual few changes (growing one at a
@@ -125,7 +125,7 @@ extension Bank {
 
     func scheduleTimeline(_ s: inout State, payoutID: Int, from time: VirtualTime) {
         guard let plan = s.payouts.plan(payoutID), let first = plan.timeline.first else { return }
-        s.queue.schedule(.timeline(payoutID: payoutID, generation: plan.generation, step: 0), at: first.due(after: time))
+        schedule(&s, .timeline(payoutID: payoutID, generation: plan.generation, step: 0), at: first.due(after: time))
     }
 
     private func appendLedger(_ s: inout State, merchant: Merchant, payoutID: Int, kind: LedgerEntry.Kind, amount: Money, at time: VirtualTime) {

@@ -1,143 +1,150 @@
 // Moving time: events run one at a time in time order (ties in the order they were scheduled),
 // the clock stepping to each event's time, so an advance of two days replays the bank's two days
-// exactly. Deliveries happen outside the state lock but inside the run, in order: a retry they
-// schedule within the same advance runs in it too.
+// exactly. A due delivery is sent and the run goes on without waiting for the answer (see
+// Bank+Deliveries.swift): a receiver that hangs holds up no other payout or receiver.
 
 extension Bank {
+    /// What running the next event came to.
     enum Work {
+        /// Nothing is due by the target.
         case none
-        case skipped
-        case applied
+        /// The next event is due where an answer still awaited could schedule a retry: record the answers first.
+        case awaitAnswers
+        /// A timeline step ran (applied, or refused by the lifecycle).
+        case ranStep
+        /// A delivery attempt is due: the caller sends it outside the lock.
         case deliver(StatusNotification, VirtualTime)
     }
 
     /// Moves the clock forward by `duration`, running every event due on the way. Returns how
-    /// many events were applied (status changes and delivery attempts).
+    /// many events ran (status changes and delivery attempts). It returns once every delivery
+    /// due on the way has been answered (or timed out), and their retries due on the way made.
     @discardableResult
     public func advance(by duration: Duration) -> Int {
-        runner.withLock { _ in
-            let from = clock.now
-            let target = from.adding(duration)
-            let applied = runEvents(until: target)
-            moveClock(to: target)
-            notifyAdvanced(from: from, applied: applied)
-            return applied
-        }
+        move { $0.adding(duration) }
     }
 
     /// Moves the clock forward to `time` (never back), running every event due on the way.
     @discardableResult
     public func advance(to time: VirtualTime) -> Int {
-        runner.withLock { _ in
-            let from = clock.now
-            let applied = runEvents(until: time)
-            moveClock(to: time)
-            notifyAdvanced(from: from, applied: applied)
-            return applied
-        }
+        move { _ in time }
     }
 
     /// Moves the clock to the next scheduled event and runs everything due then; 0 if none is.
     @discardableResult
     public func advanceToNextEvent() -> Int {
-        guard let next = nextEventAt else { return 0 }
-        return advance(to: max(next, clock.now))
+        move { now in self.nextEventAt.map { max($0, now) } }
     }
 
-    /// Runs the events due by the clock's current time (for a clock that moves by itself).
+    /// Runs the events due by the clock's time and waits for the deliveries among them to be
+    /// answered: afterwards nothing due is left undone (what a test does before it looks).
     @discardableResult
     public func runDueEvents() -> Int {
-        runner.withLock { _ in runEvents(until: clock.now) }
-    }
-
-    /// Sends a notification once more, now, whatever its state; nil when it has no URL.
-    public func redeliver(notificationID: Int) -> StatusNotification? {
-        runner.withLock { _ -> StatusNotification? in
-            guard let notification = notification(id: notificationID), notification.url != nil else { return nil }
-            let at = clock.now
-            let outcome = sender(notification)
-            return state.withLock { s in
-                record(outcome, notificationID: notificationID, at: at, scheduled: false, in: &s)
-                return s.notifications[notificationID - 1]
-            }
+        runner.withLock { _ in
+            waitForDeliveriesOnTheirWay()
+            return runEvents(until: clock.now, waitingForAnswers: true)
         }
     }
 
-    private func moveClock(to time: VirtualTime) {
-        let now = clock.advance(to: time)
-        state.withLock { $0.recorder?(.clock(to: now)) }
+    /// Runs the events due by the clock's time and sends the deliveries among them without
+    /// waiting: each answer is recorded when it arrives. What a clock driver calls.
+    @discardableResult
+    public func startDueEvents() -> Int {
+        runner.withLock { _ in runEvents(until: clock.now, waitingForAnswers: false) }
+    }
+
+    /// Calls `wake` whenever an event is scheduled at or before the clock's time, so that whoever
+    /// runs the bank's events runs it at once, on a manual clock too. It is called under the
+    /// bank's lock: it must only signal, never call the bank or wait.
+    public func whenDue(_ wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = wake }
+    }
+
+    /// Moves the clock to `target(now)` (nil: stay). What was due before it moves (answers on
+    /// their way, events due now that the clock driver has not run yet) is done first, and not
+    /// counted: the count is the same whoever ran them.
+    private func move(to target: (VirtualTime) -> VirtualTime?) -> Int {
+        runner.withLock { _ in
+            waitForDeliveriesOnTheirWay()
+            runEvents(until: clock.now, waitingForAnswers: true)
+            let from = clock.now
+            guard let target = target(from) else { return 0 }
+            let applied = runEvents(until: target, waitingForAnswers: true)
+            let now = clock.advance(to: target)
+            state.withLock { s in
+                journal(&s, .clock(to: now))
+                s.observer?(.clockAdvanced(from: from, to: now, eventsApplied: applied))
+            }
+            return applied
+        }
     }
 
     /// Takes the first event due by `target` off the queue and runs it, moving the clock to its
-    /// time; a delivery is left to the caller, who sends it outside the lock.
-    func runNextEvent(_ s: inout State, until target: VirtualTime) -> Work {
+    /// time; a delivery is left to the caller, who sends it outside the lock. With answers
+    /// `awaiting`, an event as late as the earliest retry of the first of them, or a delivery for
+    /// a payout whose earlier notification is on its way, waits for the answers.
+    func runNextEvent(_ s: inout State, until target: VirtualTime, awaiting: AwaitedAnswers.Summary? = nil) -> Work {
         dropStaleEvents(&s)
         guard let event = s.queue.first, event.at <= target.milliseconds else { return .none }
+        if let awaiting {
+            if let earliestRetry = s.configuration.retrySchedule.min(), event.at >= awaiting.firstDue.adding(earliestRetry).milliseconds {
+                return .awaitAnswers
+            }
+            if case .delivery(let id, _) = event.kind, awaiting.payouts.contains(s.notifications[id - 1].payoutID) { return .awaitAnswers }
+        }
         _ = s.queue.popFirst()
         let at = VirtualTime(milliseconds: event.at)
         clock.advance(to: at)
-        s.recorder?(.eventRan(at: at))
         switch event.kind {
-        case .timeline(let payoutID, let generation, let index):
-            guard let plan = s.payouts.plan(payoutID), generation == plan.generation, index < plan.timeline.count else {
-                return .skipped
-            }
-            // A step the lifecycle refuses ends the timeline (a later step cannot follow it).
-            do { try apply(&s, plan.timeline[index], to: payoutID, at: at, by: "bank") } catch { return .skipped }
-            if index + 1 < plan.timeline.count {
-                s.queue.schedule(.timeline(payoutID: payoutID, generation: generation, step: index + 1),
-                                 at: plan.timeline[index + 1].due(after: at))
-            }
-            return .applied
-        case .delivery(let notificationID):
-            let notification = s.notifications[notificationID - 1]
-            return notification.state == .pending ? .deliver(notification, at) : .skipped
+        case .timeline(let payoutID, _, let step):
+            runStep(&s, payoutID: payoutID, step: step, at: at)
+            return .ranStep
+        case .delivery(let notificationID, _):
+            return .deliver(s.notifications[notificationID - 1], at)
         }
     }
 
-    private func runEvents(until target: VirtualTime) -> Int {
+    /// Runs a step of a payout's timeline, its next: applies it and queues the one after, or, when
+    /// the lifecycle refuses it, ends the timeline (a later step cannot follow it). Journaled as
+    /// what it did, so a replay does the same whatever its queue holds.
+    func runStep(_ s: inout State, payoutID: Int, step: Int, at: VirtualTime) {
+        guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step) else { return }
+        do throws(TransitionError) {
+            try apply(&s, plan.timeline[step], to: payoutID, at: at, by: "bank")
+            s.payouts.setNextStep(payoutID, step + 1)
+            if step + 1 < plan.timeline.count {
+                schedule(&s, .timeline(payoutID: payoutID, generation: plan.generation, step: step + 1),
+                         at: plan.timeline[step + 1].due(after: at))
+            }
+        } catch {
+            s.payouts.setNextStep(payoutID, plan.timeline.count)
+        }
+        journal(&s, .stepRan(payoutID: payoutID, step: step, at: at))
+    }
+
+    /// Runs every event due by `target`. Deliveries are sent as they come due; with
+    /// `waitingForAnswers`, their answers are recorded in the order they were sent, before any
+    /// event their retries could precede, before the next notification of the same payout is
+    /// sent, and before returning (so the journal and the outcome do not depend on how fast
+    /// receivers answer); without, each is recorded when it arrives.
+    @discardableResult
+    private func runEvents(until target: VirtualTime, waitingForAnswers: Bool) -> Int {
         var applied = 0
+        var awaited = AwaitedAnswers()
         while true {
-            let work = state.withLock { s -> Work in runNextEvent(&s, until: target) }
+            let work = state.withLock { s in runNextEvent(&s, until: target, awaiting: awaited.summary) }
             switch work {
             case .none:
-                return applied
-            case .skipped:
-                continue
-            case .applied:
+                guard !awaited.isEmpty else { return applied }
+                awaited.record(into: self)  // their retries may be due by the target
+            case .awaitAnswers:
+                awaited.record(into: self)
+            case .ranStep:
                 applied += 1
             case .deliver(let notification, let at):
-                let outcome = sender(notification)
-                state.withLock { s in record(outcome, notificationID: notification.id, at: at, scheduled: true, in: &s) }
                 applied += 1
+                if waitingForAnswers { awaited.send(notification, at: at, by: self) } else { sendAndRecordOnArrival(notification, at: at) }
             }
         }
-    }
-
-    /// Journals an attempt. A scheduled attempt that fails schedules the next one, or gives up
-    /// after the last; a manual redelivery (`scheduled` false) only ever settles a notification
-    /// by succeeding, and leaves its pending retries as they were.
-    func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, scheduled: Bool, in s: inout State) {
-        s.recorder?(.attempt(notificationID: notificationID, at: at, outcome: outcome, scheduled: scheduled))
-        // Changed in place: copying it out would copy its attempts on every append.
-        s.notifications[notificationID - 1].attempts.append(DeliveryAttempt(
-            number: s.notifications[notificationID - 1].attempts.count + 1, at: at, outcome: outcome, manual: !scheduled))
-        var notification = s.notifications[notificationID - 1]
-        if outcome.succeeded {
-            notification.state = .delivered
-            notification.nextAttemptAt = nil
-        } else if scheduled {
-            let failures = notification.attempts.count { !$0.manual }
-            if failures <= s.configuration.retrySchedule.count {
-                let next = at.adding(s.configuration.retrySchedule[failures - 1])
-                notification.nextAttemptAt = next
-                s.queue.schedule(.delivery(notificationID: notificationID), at: next)
-            } else {
-                notification.state = .exhausted
-                notification.nextAttemptAt = nil
-            }
-        }
-        s.notifications[notificationID - 1] = notification
-        s.observer?(.deliveryAttempt(notification, notification.attempts[notification.attempts.count - 1]))
     }
 }

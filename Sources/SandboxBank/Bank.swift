@@ -4,7 +4,8 @@ import Synchronization
 /// ledger, the scheduled bank events and the notification outbox, on one virtual clock.
 ///
 /// All state sits behind one `Mutex`: every command is atomic (a balance is checked and debited in
-/// one step, whatever the concurrency). Notifications are sent outside the lock by `sender`.
+/// one step, whatever the concurrency). Notifications are handed to `deliver` outside the lock, and
+/// many can be on their way at once (see `Bank+Deliveries.swift`).
 ///
 /// ```swift
 /// let bank = Bank(clock: VirtualClock(mode: .manual), sender: { _ in DeliveryOutcome(status: 200) })
@@ -43,28 +44,52 @@ public final class Bank: Sendable {
         var configuration: Configuration
         /// Receives each change as it is made, under the lock (see `startRecording`).
         var recorder: (@Sendable (BankRecord) -> Void)?
+        /// Sees the whole state after each record (tests compare a replay with it).
+        var afterRecord: (@Sendable (State) -> Void)?
         /// Told of each event as it happens, under the lock (see `observe`); kept across a reset.
         var observer: (@Sendable (BankEvent) -> Void)?
+        /// Called, under the lock, when an event is scheduled at or before the clock's time (see
+        /// `whenDue`); kept across a reset.
+        var wake: (@Sendable () -> Void)?
+        /// The deliveries on their way; a reset or restore starts a new set, and answers to the
+        /// old one are dropped.
+        var deliveries = Deliveries()
+        /// Replaying a journal of a version before 0.2: the delivery its last `eventRan` took off
+        /// the queue, while its attempt is not replayed yet.
+        var legacyTakenDelivery: Int?
     }
 
     public let clock: VirtualClock
-    let sender: @Sendable (StatusNotification) -> DeliveryOutcome
+    /// Sends a notification: returns the outcome when it is known at once, else calls its second argument with it later.
+    let deliver: Deliver
     let state: Mutex<State>
     /// Held while events run, so time moves for one caller at a time.
     let runner = Mutex(())
 
-    /// A bank with the default merchant, on `clock`; `sender` delivers notifications.
+    /// Sends a notification: returns what the receiver answered when that is known at once (a
+    /// receiver in the same process), else nil, and calls `done` with it later, from any thread,
+    /// exactly once.
+    public typealias Deliver = @Sendable (_ notification: StatusNotification,
+                                          _ done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome?
+
+    /// A bank with the default merchant, on `clock`; `deliver` sends notifications.
     public init(clock: VirtualClock, configuration: Configuration = Configuration(),
-                merchants: [Merchant] = [.sandboxDefault],
-                sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
+                merchants: [Merchant] = [.sandboxDefault], deliver: @escaping Deliver) {
         self.clock = clock
-        self.sender = sender
+        self.deliver = deliver
         var initial = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration)
         for merchant in merchants {
             initial.merchants[merchant.login] = merchant
             initial.merchantOrder.append(merchant.login)
         }
         state = Mutex(initial)
+    }
+
+    /// A bank whose notifications `sender` delivers, each on the thread that sends it (tests, tools).
+    public convenience init(clock: VirtualClock, configuration: Configuration = Configuration(),
+                            merchants: [Merchant] = [.sandboxDefault],
+                            sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
+        self.init(clock: clock, configuration: configuration, merchants: merchants) { notification, _ in sender(notification) }
     }
 
     // MARK: - Reading
@@ -78,14 +103,14 @@ public final class Bank: Sendable {
         runner.withLock { _ in
             state.withLock { s in
                 Self.reset(&s, merchants: merchants, configuration: configuration)
-                s.recorder?(.reset(merchants))
+                journal(&s, .reset(merchants))
             }
         }
     }
 
     static func reset(_ s: inout State, merchants: [Merchant], configuration: Configuration) {
         s = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration, recorder: s.recorder,
-                  observer: s.observer)
+                  afterRecord: s.afterRecord, observer: s.observer, wake: s.wake)
         for merchant in merchants {
             s.merchants[merchant.login] = merchant
             s.merchantOrder.append(merchant.login)
@@ -134,7 +159,7 @@ public final class Bank: Sendable {
             }
             if existing == nil { s.merchantOrder.append(login) }
             s.merchants[login] = merchant
-            s.recorder?(.merchant(merchant))
+            journal(&s, .merchant(merchant))
             return (merchant, existing == nil)
         }
     }
@@ -188,7 +213,7 @@ public final class Bank: Sendable {
     public func scheduledSteps(payoutID: Int) -> [(at: VirtualTime, step: TimelineStep)] {
         state.withLock { s in
             guard let plan = s.payouts.plan(payoutID), let next = s.queue.events.first(where: {
-                if case .timeline(payoutID, let generation, _) = $0.kind { return generation == plan.generation }
+                if case .timeline(payoutID, let generation, let step) = $0.kind { return generation == plan.generation && step == plan.nextStep }
                 return false
             }), case .timeline(_, _, let index) = next.kind else { return [] }
             var at = VirtualTime(milliseconds: next.at)
@@ -209,20 +234,35 @@ public final class Bank: Sendable {
         }
     }
 
-    /// Removes events at the head of the queue that have nothing left to do: steps of a timeline a
-    /// hold, cancel or forced change replaced, and attempts of notifications no longer pending.
+    /// Removes events at the head of the queue that have nothing left to do.
     func dropStaleEvents(_ s: inout State) {
-        while let event = s.queue.first {
-            switch event.kind {
-            case .timeline(let payoutID, let generation, _) where generation != s.payouts.plan(payoutID)?.generation:
-                break
-            case .delivery(let id) where s.notifications[id - 1].state != .pending
-                || s.notifications[id - 1].nextAttemptAt?.milliseconds != event.at:
-                break
-            default:
-                return
-            }
-            _ = s.queue.popFirst()
+        while let event = s.queue.first, Self.isStale(event, s) { _ = s.queue.popFirst() }
+    }
+
+    /// Whether a queued event has nothing left to do: a step of a timeline a hold, cancel or forced
+    /// change replaced, or that already ran (a replayed journal leaves those queued); an attempt of
+    /// a notification no longer pending, or already made. (An event of something the bank does
+    /// not have is not stale but broken: a snapshot keeps it, for the decoder to refuse.)
+    static func isStale(_ event: EventQueue.Event, _ s: State) -> Bool {
+        switch event.kind {
+        case .timeline(let payoutID, let generation, let step):
+            guard let plan = s.payouts.plan(payoutID) else { return false }
+            return generation < plan.generation || (generation == plan.generation && step < plan.nextStep)
+        case .delivery(let id, let attempt):
+            guard s.notifications.indices.contains(id - 1) else { return false }
+            return s.notifications[id - 1].state != .pending || attempt < s.notifications[id - 1].scheduledAttempts
         }
+    }
+
+    /// Hands a change, made in full, to the recorder.
+    func journal(_ s: inout State, _ record: BankRecord) {
+        s.recorder?(record)
+        s.afterRecord?(s)
+    }
+
+    /// Queues an event, and wakes whoever runs due events when it is due already.
+    func schedule(_ s: inout State, _ kind: EventQueue.Kind, at time: VirtualTime) {
+        s.queue.schedule(kind, at: time)
+        if let wake = s.wake, time <= clock.now { wake() }
     }
 }

@@ -5,7 +5,7 @@ import SandboxJournal
 
 extension BankRecord {
     private enum Kind: UInt8, CaseIterable {
-        case created, statusChanged, eventRan, attempt, clock, merchant, reset
+        case created, statusChanged, eventRan, attempt, clock, merchant, reset, stepRan
     }
 
     /// Appends the record's binary form to `bytes`.
@@ -26,6 +26,11 @@ extension BankRecord {
             BinaryWriter.append(payoutID, to: &bytes)
             BinaryWriter.append(step, to: &bytes)
             BinaryWriter.append(actor, to: &bytes)
+            BinaryWriter.append(at, to: &bytes)
+        case .stepRan(let payoutID, let step, let at):
+            bytes.append(Kind.stepRan.rawValue)
+            BinaryWriter.append(payoutID, to: &bytes)
+            BinaryWriter.append(step, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
         case .eventRan(let at):
             bytes.append(Kind.eventRan.rawValue)
@@ -62,6 +67,8 @@ extension BankRecord {
         case .statusChanged:
             self = .statusChanged(payoutID: try reader.int(), to: try reader.step(), by: try reader.string(),
                                   at: try reader.time())
+        case .stepRan:
+            self = .stepRan(payoutID: try reader.int(), step: try reader.int(), at: try reader.time())
         case .eventRan:
             self = .eventRan(at: try reader.time())
         case .attempt:

@@ -10,8 +10,12 @@ public enum BankRecord: Sendable, Equatable {
     case created(PayoutRequest, at: VirtualTime, settlement: Money, timeline: [TimelineStep])
     /// A payout's status was changed by `actor` (the merchant through the API, or the admin), at `at`.
     case statusChanged(payoutID: Int, to: TimelineStep, by: String, at: VirtualTime)
-    /// The first scheduled event was taken off the queue at `at` and run: a timeline step is
-    /// applied (or refused by the lifecycle); a delivery is sent, and its `attempt` follows.
+    /// Step `step` of a payout's timeline ran at `at`: it was applied, or the lifecycle refused it
+    /// and the timeline ended.
+    case stepRan(payoutID: Int, step: Int, at: VirtualTime)
+    /// Written by versions before 0.2 instead of `stepRan`: the first scheduled event was taken
+    /// off the queue at `at` and run. Replayed for their journals; never written any more (its
+    /// effect depends on the queue's exact state, which a crash can leave different).
     case eventRan(at: VirtualTime)
     /// A delivery attempt's outcome: `scheduled` by the retry policy, or a redelivery asked for by hand.
     case attempt(notificationID: Int, at: VirtualTime, outcome: DeliveryOutcome, scheduled: Bool)
@@ -21,4 +25,18 @@ public enum BankRecord: Sendable, Equatable {
     case merchant(Merchant)
     /// Everything was forgotten; these merchants remain.
     case reset([Merchant])
+
+    /// What kind of record it is, in words (for errors that point at one).
+    public var kind: String {
+        switch self {
+        case .created: "cashout created"
+        case .statusChanged: "status changed"
+        case .stepRan: "timeline step ran"
+        case .eventRan: "event ran (before 0.2)"
+        case .attempt: "delivery attempt"
+        case .clock: "clock moved"
+        case .merchant: "merchant changed"
+        case .reset: "reset"
+        }
+    }
 }

@@ -29,6 +29,7 @@ extension Bank {
         state.withLock { s in
             var copy = s  // copy on write: the arrays are shared until the bank changes them
             copy.recorder = nil
+            copy.afterRecord = nil
             copy.observer = nil
             let snapshot = BankSnapshot(state: copy, time: clock.now)
             whileLocked(snapshot)
@@ -46,24 +47,29 @@ extension Bank {
                 var restored = snapshot.state
                 restored.configuration = s.configuration
                 restored.recorder = s.recorder
+                restored.afterRecord = s.afterRecord
                 restored.observer = s.observer
+                restored.wake = s.wake
+                restored.deliveries = Deliveries()  // answers to attempts sent before are not this state's
                 s = restored
                 if clockBack { clock.set(to: snapshot.time) } else { clock.advance(to: snapshot.time) }
-                Self.rescheduleTakenDeliveries(&s)
+                rescheduleTakenDeliveries(&s)
                 whileLocked()
             }
         }
     }
 
-    /// A pending notification with no attempt queued had its delivery taken off the queue when
-    /// the state was saved, and its attempt never recorded: it is scheduled again, at its due time.
-    static func rescheduleTakenDeliveries(_ s: inout State) {
+    /// A pending notification with no attempt queued was on its way when the state was saved, and
+    /// its answer is not in it: it is scheduled again, at its due time.
+    func rescheduleTakenDeliveries(_ s: inout State) {
         var queued = Set<Int>()
-        for event in s.queue.events {
-            if case .delivery(let id) = event.kind, s.notifications[id - 1].nextAttemptAt?.milliseconds == event.at { queued.insert(id) }
+        for event in s.queue.events where !Self.isStale(event, s) {
+            if case .delivery(let id, _) = event.kind { queued.insert(id) }
         }
         for notification in s.notifications where notification.state == .pending && !queued.contains(notification.id) {
-            if let due = notification.nextAttemptAt { s.queue.schedule(.delivery(notificationID: notification.id), at: due) }
+            if let due = notification.nextAttemptAt {
+                schedule(&s, .delivery(notificationID: notification.id, attempt: notification.scheduledAttempts), at: due)
+            }
         }
     }
 }
@@ -106,7 +112,7 @@ extension BankSnapshot {
         BinaryWriter.append(UInt64(s.notifications.count), to: &bytes)
         for notification in s.notifications { Self.append(notification, to: &bytes) }
 
-        let events = s.queue.events
+        let events = s.queue.events.filter { !Bank.isStale($0, s) }
         BinaryWriter.append(s.queue.lastSequence, to: &bytes)
         BinaryWriter.append(UInt64(events.count), to: &bytes)
         for event in events {
@@ -118,7 +124,7 @@ extension BankSnapshot {
                 BinaryWriter.append(payoutID, to: &bytes)
                 BinaryWriter.append(generation, to: &bytes)
                 BinaryWriter.append(step, to: &bytes)
-            case .delivery(let notificationID):
+            case .delivery(let notificationID, _):  // which attempt: as many as the notification made
                 bytes.append(1)
                 BinaryWriter.append(notificationID, to: &bytes)
             }
@@ -204,8 +210,22 @@ extension BankSnapshot {
             default:
                 let id = try reader.int()
                 guard id >= 1, id <= s.notifications.count else { throw .init(offset: start, reason: "unknown notification \(id)") }
-                events.append(.init(at: at, sequence: eventSequence, kind: .delivery(notificationID: id)))
+                // Snapshots before 0.2 may hold attempts no longer due: they are left out.
+                let notification = s.notifications[id - 1]
+                guard notification.state == .pending, notification.nextAttemptAt?.milliseconds == at else { continue }
+                events.append(.init(at: at, sequence: eventSequence, kind: .delivery(notificationID: id, attempt: notification.scheduledAttempts)))
             }
+        }
+        // The step each payout's timeline runs next: the one queued for its generation (the
+        // latest, in a snapshot before 0.2), else none.
+        var queuedSteps: [Int: Int] = [:]
+        for event in events {
+            if case .timeline(let payoutID, let generation, let step) = event.kind, generation == s.payouts.plan(payoutID)?.generation {
+                queuedSteps[payoutID] = max(step, queuedSteps[payoutID] ?? step)
+            }
+        }
+        for id in firstID ..< s.payouts.nextID {
+            s.payouts.setNextStep(id, queuedSteps[id] ?? s.payouts.plan(id)!.timeline.count)
         }
         s.queue = EventQueue(events: events, sequence: sequence)
         self.init(state: s, time: time)

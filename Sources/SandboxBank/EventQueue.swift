@@ -1,10 +1,12 @@
 /// Scheduled bank events in time order; ties keep the order they were scheduled in.
 struct EventQueue: Sendable {
     enum Kind: Sendable, Equatable {
-        /// Step `step` of a payout's timeline, valid while the payout's generation is unchanged.
+        /// Step `step` of a payout's timeline, valid while it is the payout's next step in an
+        /// unchanged generation.
         case timeline(payoutID: Int, generation: Int, step: Int)
-        /// The next delivery attempt of a notification.
-        case delivery(notificationID: Int)
+        /// A notification's delivery attempt after `attempt` scheduled ones, valid while it is
+        /// pending and has made just that many.
+        case delivery(notificationID: Int, attempt: Int)
     }
 
     struct Event: Sendable, Equatable {

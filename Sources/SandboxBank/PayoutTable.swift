@@ -1,11 +1,14 @@
 /// Payouts by id, each with the bank's plan for it. Ids are handed out in sequence from the
 /// first, so a payout's place is its id minus the first: no hashing, and creation order for free.
 struct PayoutTable: Sendable {
-    /// The bank's steps for a payout, and which generation of them is current: a hold, cancel or
-    /// forced change starts a new generation, which leaves the steps already queued stale.
+    /// The bank's steps for a payout, which generation of them is current, and which step comes
+    /// next: a hold, cancel or forced change starts a new generation, and a step that ran moves
+    /// `nextStep` on, which leaves the steps already queued for them stale.
     struct Plan: Sendable {
         var timeline: [TimelineStep]
         var generation = 0
+        /// The step of this generation that runs next (`timeline.count` once none will).
+        var nextStep = 0
     }
 
     let firstID: Int
@@ -43,10 +46,10 @@ struct PayoutTable: Sendable {
     var nextID: Int { firstID + all.count }
 
     /// Adds the next payout and its timeline; its id must be the next in sequence.
-    mutating func append(_ payout: Payout, timeline: [TimelineStep], generation: Int = 0) {
+    mutating func append(_ payout: Payout, timeline: [TimelineStep], generation: Int = 0, nextStep: Int = 0) {
         precondition(payout.id == nextID, "payout ids are handed out in sequence")
         all.append(payout)
-        plans.append(Plan(timeline: timeline, generation: generation))
+        plans.append(Plan(timeline: timeline, generation: generation, nextStep: nextStep))
     }
 
     /// The plan of the payout with `id`, or nil.
@@ -55,9 +58,17 @@ struct PayoutTable: Sendable {
         return plans.indices.contains(index) ? plans[index] : nil
     }
 
-    /// Makes the queued steps of a payout stale.
+    /// Makes the queued steps of a payout stale; its timeline starts again from the first step.
     mutating func startNewGeneration(_ id: Int) {
         let index = id - firstID
-        if plans.indices.contains(index) { plans[index].generation += 1 }
+        guard plans.indices.contains(index) else { return }
+        plans[index].generation += 1
+        plans[index].nextStep = 0
+    }
+
+    /// Records which step of a payout's timeline runs next.
+    mutating func setNextStep(_ id: Int, _ step: Int) {
+        let index = id - firstID
+        if plans.indices.contains(index) { plans[index].nextStep = step }
     }
 }

@@ -62,6 +62,9 @@ public struct StatusNotification: Sendable, Equatable {
     /// When the next attempt is due, while pending.
     public internal(set) var nextAttemptAt: VirtualTime?
 
+    /// The attempts the retry schedule made (not redeliveries asked for by hand).
+    var scheduledAttempts: Int { attempts.count { !$0.manual } }
+
     public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
         let (a, b) = (lhs.change, rhs.change)
         return a.id == b.id && a.payoutID == b.payoutID && a.merchant == b.merchant && a.externalID == b.externalID

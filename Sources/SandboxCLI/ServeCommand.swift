@@ -3,6 +3,7 @@ import Glibc
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxJournal
 import SandboxScenario
 
 /// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.
@@ -23,7 +24,11 @@ enum ServeCommand: Command {
         .value("state-dir", "DIR", "Journal every change in DIR and carry on from it when started again (default: memory only)"),
         .value("compact-after", "BYTES", "With --state-dir, rewrite the journal as a snapshot once it is larger than BYTES "
             + "and twice its last compacted size (default 67108864)"),
+        .flag("recover", "With --state-dir, start even when a journal record cannot be replayed: from the records "
+              + "before it, keeping it and the rest in journal.log.unreplayed-OFFSET"),
         .value("admin-token", "TOKEN", "Require 'Authorization: Bearer TOKEN' on the admin API (default: $\(adminTokenVariable))"),
+        .value("allowed-host", "NAME", "Answer requests addressed to NAME too while listening on loopback (repeatable; "
+               + ".example.com allows its subdomains, * any name; default: $\(HostGuard.variable), comma-separated)"),
         .flag("help", "Show this help"),
     ]
 
@@ -61,6 +66,9 @@ enum ServeCommand: Command {
             sandbox = try Sandbox.launch(configuration)
         } catch {
             CLI.printError("error: cannot start: \(error)")
+            if case JournalError.unreplayable(let path, _, let offset, _) = error {
+                CLI.printError("hint: 'serve --recover' starts from the records before it and keeps it and the rest in \(path).unreplayed-\(offset)")
+            }
             return 1
         }
         // In JSON a line for people is an object too, its text in "message" (scripts look for "listening on http://").
@@ -78,6 +86,9 @@ enum ServeCommand: Command {
         }
         if configuration.adminToken != nil {
             say("admin API: requests to /sandbox/... need Authorization: Bearer <admin token>", "server.admin_token", [])
+        } else if !Sandbox.listensOnLoopbackOnly(configuration.server) {
+            say("admin API: open to anyone who can reach this address (it hands out every merchant's secret and can reset "
+                + "the sandbox); set --admin-token or $\(adminTokenVariable) to require a token", "server.admin_open", [])
         }
         for merchant in sandbox.bank.merchants {
             say("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
@@ -128,11 +139,30 @@ enum ServeCommand: Command {
         configuration.eventLog = AccessLog.Format(rawValue: format).map { EventLog.standardOutput(format: $0) }
         configuration.adminToken = try adminToken(arguments, environment: environment)
         configuration.stateDirectory = arguments.value("state-dir")
+        configuration.recoverJournal = arguments.has("recover")
+        if configuration.recoverJournal, configuration.stateDirectory == nil { throw UsageError("option '--recover' needs '--state-dir DIR'") }
+        configuration.allowedHosts = try allowedHosts(arguments, environment: environment)
         configuration.journalCompactionBytes = try arguments.value(
             "compact-after", default: configuration.journalCompactionBytes, expected: "a size in bytes (4096-1099511627776)") {
             Int($0).flatMap { (4096 ... 1 << 40).contains($0) ? $0 : nil }
         }
         return configuration
+    }
+
+    /// `--allowed-host` values, else `CASHOUT_SANDBOX_ALLOWED_HOSTS` split at commas: host names
+    /// (letters, digits, `-`, `.`, a leading `.`), IPv6 addresses in brackets, or `*`.
+    private static func allowedHosts(_ arguments: Arguments, environment: (String) -> String?) throws(UsageError) -> [String] {
+        let given = arguments.values["allowed-host"]
+            ?? (environment(HostGuard.variable) ?? "").split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+        for name in given where name != "*" {
+            let valid = name.utf8.count <= 253 && !name.isEmpty
+                && (name.hasPrefix("[") ? name.hasSuffix("]") && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+                    : name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
+            guard valid else {
+                throw UsageError("option '--allowed-host' expects a host name such as qa-box, .example.com, [fd00::1] or *, got '\(name)'")
+            }
+        }
+        return given
     }
 
     /// `--admin-token`, else a non-empty `CASHOUT_SANDBOX_ADMIN_TOKEN`, else none. A token is

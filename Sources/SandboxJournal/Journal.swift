@@ -63,9 +63,12 @@ public final class Journal: Sendable {
     /// Opens (or creates) the journal at `path` and passes each whole record's payload to `replay`,
     /// in order. A torn or corrupt tail is reported in the `Recovery`, copied to
     /// `<path>.dropped-<offset>` and cut off, so appends continue after the last whole record.
-    /// An error thrown by `replay` stops the opening: a whole record that cannot be applied is not
-    /// skipped. A compaction's unfinished file (`<path>.compacting`) is removed.
-    public static func open(path: String, replay: (UnsafeRawBufferPointer) throws -> Void) throws -> (Journal, Recovery) {
+    /// A whole record that `replay` refuses (by throwing, having changed nothing) is not skipped:
+    /// the opening fails with `JournalError.unreplayable`, which says where, unless `recover` is
+    /// set: then that record and every one after it are copied to `<path>.unreplayed-<offset>`
+    /// and cut off, as a torn tail is. A compaction's unfinished file (`<path>.compacting`) is removed.
+    public static func open(path: String, recover: Bool = false,
+                            replay: (UnsafeRawBufferPointer) throws -> Void) throws -> (Journal, Recovery) {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
         var closeOnFailure = true
@@ -82,17 +85,28 @@ public final class Journal: Sendable {
         guard contents.count >= JournalFormat.header.count, Array(contents.prefix(JournalFormat.header.count)) == JournalFormat.header else {
             throw JournalError.notAJournal(path)
         }
-        let (offset, problem) = try contents.withUnsafeBytes { file in
-            try JournalFormat.forEachRecord(in: file, from: JournalFormat.header.count) { payload in
-                try replay(payload)
+        var refused: String?  // why the record where the replay stopped cannot be replayed
+        let (offset, problem) = contents.withUnsafeBytes { file in
+            JournalFormat.forRecords(in: file, from: JournalFormat.header.count) { payload -> Bool in
+                do {
+                    try replay(payload)
+                } catch {
+                    refused = "\(error)"
+                    return false
+                }
                 recovery.records += 1
+                return true
             }
         }
+        if let refused, !recover {
+            throw JournalError.unreplayable(path: path, record: recovery.records + 1, offset: offset, reason: refused)
+        }
         recovery.validBytes = offset
-        if let problem {
-            let kept = "\(path).dropped-\(offset)"
+        if refused != nil || problem != nil {
+            let kept = "\(path).\(refused == nil ? "dropped" : "unreplayed")-\(offset)"
             recovery.droppedBytes = contents.count - offset
-            recovery.problem = "\(problem) at byte \(offset) after record \(recovery.records); "
+            let what = refused.map { "record \(recovery.records + 1) cannot be replayed (\($0))" } ?? "\(problem!)"
+            recovery.problem = "\(what) at byte \(offset) after record \(recovery.records); "
                 + "dropped the last \(recovery.droppedBytes) bytes (kept in \(kept))"
             try keep(Array(contents[offset...]), at: kept)
             guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
@@ -365,11 +379,16 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     case system(String, Int32)
     /// The file is not empty and does not start with the journal header.
     case notAJournal(String)
+    /// A whole record (the `record`th, at byte `offset`) does not fit the state the records before
+    /// it made, for `reason`.
+    case unreplayable(path: String, record: Int, offset: Int, reason: String)
 
     public var description: String {
         switch self {
         case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
         case .notAJournal(let path): "\(path) is not a CashoutSandbox journal (it does not start with CSJ1)"
+        case .unreplayable(let path, let record, let offset, let reason):
+            "\(path): record \(record), at byte \(offset), cannot be replayed: \(reason)"
         }
     }
 }

@@ -39,11 +39,20 @@ public enum JournalFormat {
     /// what is wrong with them.
     public static func forEachRecord(in file: UnsafeRawBufferPointer, from offset: Int,
                                      _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> (end: Int, problem: RecordProblem?) {
+        try forRecords(in: file, from: offset) { payload -> Bool in
+            try body(payload)
+            return true
+        }
+    }
+
+    /// `forEachRecord`, stopping before a record once `body` returned false: `end` is then where it starts.
+    public static func forRecords(in file: UnsafeRawBufferPointer, from offset: Int,
+                                  while body: (UnsafeRawBufferPointer) throws -> Bool) rethrows -> (end: Int, problem: RecordProblem?) {
         var offset = offset
         while offset < file.count {
             switch record(in: file, at: offset) {
             case .success(let payload):
-                try body(UnsafeRawBufferPointer(rebasing: file[payload]))
+                guard try body(UnsafeRawBufferPointer(rebasing: file[payload])) else { return (offset, nil) }
                 offset = payload.upperBound
             case .failure(let problem):
                 return (offset, problem)

@@ -15,6 +15,7 @@ import Testing
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.allowedHosts = ["sandbox.example"]  // a QA host name, allowed on a loopback sandbox
         return try Sandbox.launch(configuration)
     }
 

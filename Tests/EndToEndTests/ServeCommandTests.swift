@@ -9,7 +9,7 @@ import Testing
     @Test func versionAndHelpExitZero() throws {
         let (status, out, _) = try RunningBinary.run(["--version"])
         #expect(status == 0)
-        #expect(out == "cashout-sandbox 0.1.0\n")
+        #expect(out == "cashout-sandbox 0.2.0\n")
         let (helpStatus, help, _) = try RunningBinary.run(["serve", "--help"])
         #expect(helpStatus == 0)
         #expect(help.contains("--port PORT"))

@@ -132,12 +132,12 @@ struct BankSnapshotTests {
             switch self {
             case .ledgerOfUnknownMerchant: s.ledger[0] = entry("nobody", 1_000_001)
             case .ledgerOfUnknownPayout: s.ledger[0] = entry("acme", 7)
-            case .deliveryOfNotificationZero: s.queue.schedule(.delivery(notificationID: 0), at: Replay.start)
-            case .deliveryOfUnknownNotification: s.queue.schedule(.delivery(notificationID: 9), at: Replay.start)
+            case .deliveryOfNotificationZero: s.queue.schedule(.delivery(notificationID: 0, attempt: 0), at: Replay.start)
+            case .deliveryOfUnknownNotification: s.queue.schedule(.delivery(notificationID: 9, attempt: 0), at: Replay.start)
             case .stepPastTheTimeline: s.queue.schedule(.timeline(payoutID: 1_000_001, generation: 0, step: 3), at: Replay.start)
             case .generationAhead: s.queue.schedule(.timeline(payoutID: 1_000_001, generation: 1, step: 0), at: Replay.start)
             case .statusNotInHistory: s.payouts.modify(1_000_001) { $0.status = .completed }
-            case .timeBeforeTheEpoch: s.queue.schedule(.delivery(notificationID: 1), at: VirtualTime(milliseconds: -1))
+            case .timeBeforeTheEpoch: s.queue.schedule(.delivery(notificationID: 1, attempt: 0), at: VirtualTime(milliseconds: -1))
             }
         }
     }

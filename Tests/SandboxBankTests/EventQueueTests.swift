@@ -15,18 +15,18 @@ struct EventQueueTests {
                     let popped = queue.popFirst()
                     let first = expected.indices.min { (expected[$0].at, expected[$0].id) < (expected[$1].at, expected[$1].id) }!
                     #expect(popped?.at == expected[first].at, "round \(round)")
-                    #expect(popped?.kind == .delivery(notificationID: expected[first].id), "round \(round)")
+                    #expect(popped?.kind == .delivery(notificationID: expected[first].id, attempt: 0), "round \(round)")
                     expected.remove(at: first)
                 } else {
                     next += 1
                     let at = Int64(random.next() % 20)  // few distinct times: many ties
-                    queue.schedule(.delivery(notificationID: next), at: VirtualTime(milliseconds: at))
+                    queue.schedule(.delivery(notificationID: next, attempt: 0), at: VirtualTime(milliseconds: at))
                     expected.append((at, next))
                 }
             }
             while let event = queue.popFirst() {
                 let first = expected.indices.min { (expected[$0].at, expected[$0].id) < (expected[$1].at, expected[$1].id) }!
-                #expect(event.kind == .delivery(notificationID: expected[first].id))
+                #expect(event.kind == .delivery(notificationID: expected[first].id, attempt: 0))
                 expected.remove(at: first)
             }
             #expect(expected.isEmpty && queue.isEmpty)

@@ -125,13 +125,39 @@ struct JournalTests {
         let path = "\(folder.path)/journal.log"
         try write(["ok", "bad", "ok"], to: path)
         var seen: [String] = []
-        #expect(throws: Refused.self) {
+        // Where: the second record, after the 8-byte header and the first record (8 + 2 bytes).
+        #expect(throws: JournalError.unreplayable(path: path, record: 2, offset: 18, reason: "Refused()")) {
             _ = try Journal.open(path: path) { payload in
                 seen.append(String(decoding: payload, as: UTF8.self))
                 if seen.last == "bad" { throw Refused() }
             }
         }
         #expect(seen == ["ok", "bad"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 8 + 10 + 11 + 10, "the file is left as it was")
+    }
+
+    @Test func recoveringStartsFromTheRecordsBeforeOneThatCannotBeAppliedAndKeepsTheRest() throws {
+        struct Refused: Error, CustomStringConvertible { var description: String { "no such payout" } }
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        try write(["ok", "bad", "ok"], to: path)
+        var seen: [String] = []
+        let (journal, recovery) = try Journal.open(path: path, recover: true) { payload in
+            seen.append(String(decoding: payload, as: UTF8.self))
+            if seen.last == "bad" { throw Refused() }
+        }
+        #expect(seen == ["ok", "bad"])
+        #expect(recovery.records == 1 && recovery.validBytes == 18 && recovery.droppedBytes == 21)
+        #expect(recovery.problem == "record 2 cannot be replayed (no such payout) at byte 18 after record 1; "
+            + "dropped the last 21 bytes (kept in \(path).unreplayed-18)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).unreplayed-18")).suffix(2) == Data("ok".utf8))
+        // Appends go on after the record kept, and the next opening replays them.
+        journal.append { $0 += Array("next".utf8) }
+        journal.waitUntilDurable()
+        var reopened: [String] = []
+        _ = try Journal.open(path: path) { reopened.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(reopened == ["ok", "next"])
     }
 
     /// Group commit: 64 threads append at once; every callback comes once, after its record is on
