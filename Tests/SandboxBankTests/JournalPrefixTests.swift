@@ -1,0 +1,162 @@
+import Dispatch
+import Synchronization
+import Testing
+@testable import SandboxBank
+import SandboxJournal
+
+/// A crash can stop the process after any record: every prefix of a journal, cut at each record
+/// boundary, replays without error to the state the live bank had when it wrote that record. The
+/// live bank here runs everything that is journaled, the way the server runs it: receivers that
+/// answer at once, later from other threads, or fail (so retries are scheduled); deliveries whose
+/// answers are recorded in order by advances and as they arrive by a clock driver, with answers
+/// still on their way when records are written; holds, releases, cancels and forced changes;
+/// advances by, to and to the next event; redeliveries; merchant changes; a reset.
+struct JournalPrefixTests {
+    typealias Replay = BankReplayTests
+
+    /// Answers from a seeded sequence: at once, or from another thread a little later; 200, 500 or a timeout.
+    final class Receiver: Sendable {
+        private let random: Mutex<SplitMix64>
+        let late = DispatchGroup()
+
+        init(seed: UInt64) {
+            random = Mutex(SplitMix64(seed: seed))
+        }
+
+        func deliver(_ notification: StatusNotification, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
+            let (pick, delay) = random.withLock { ($0.next() % 4, $0.next() % 3) }
+            let outcome = switch pick {
+            case 0: DeliveryOutcome(status: 500, body: "try later")
+            case 1: DeliveryOutcome(error: "timed out")
+            default: DeliveryOutcome(status: 200)
+            }
+            guard delay > 0 else { return outcome }
+            late.enter()
+            DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int(delay) * 300)) {
+                done(outcome)
+                self.late.leave()
+            }
+            return nil
+        }
+    }
+
+    /// Everything a user can see and every event still to come, but for which attempts happen to
+    /// be queued: an attempt on its way is off the queue live and back on it in a replay (a crash
+    /// then means it is sent again), so pending notifications stand for their attempts.
+    static func view(_ s: Bank.State) -> [String] {
+        let steps = s.queue.events.filter {
+            if case .timeline = $0.kind { return !Bank.isStale($0, s) }
+            return false
+        }
+        return ["\(s.merchantOrder.map { s.merchants[$0]! })"] + s.payouts.all.map { "\($0)" } + s.ledger.map { "\($0)" }
+            + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })",
+                                                 "\(steps)"]
+    }
+
+    static func drive(_ live: Bank, _ receiver: Receiver, seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var created: [Int] = []
+        let redeliveries = DispatchGroup()
+        for step in 0 ..< 200 {
+            switch random.next() % 12 {
+            case 0 ... 3:
+                let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
+                let request = PayoutRequest(merchant: merchant, externalID: "e-\(step)", country: "BR", currency: "USD",
+                                            amount: Money(hundredths: Int64(100 + random.next() % 5000)), onHold: random.next() % 8 == 0,
+                                            notificationURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
+                if let payout = try? live.createPayout(request) { created.append(payout.id) }
+            case 4:
+                guard let id = created.randomElement(using: &random) else { continue }
+                let status = [PayoutStatus.onHold, .pending, .cancelled, .delivered, .completed, .rejected][Int(random.next() % 6)]
+                _ = try? live.changeStatus(payoutID: id, to: status, by: random.next() % 2 == 0 ? "merchant" : "admin",
+                                           rejectionCode: status == .rejected ? 807 : nil)
+            case 5:
+                live.advance(by: .seconds(Int64(random.next() % 4000)))
+            case 6:
+                live.advance(to: live.clock.now.adding(.seconds(Int64(random.next() % 600))))
+            case 7:
+                live.advanceToNextEvent()
+            case 8:
+                live.clock.advance(by: .seconds(Int64(random.next() % 400)))  // time passing by itself, as a real clock's
+                live.startDueEvents()  // the driver: answers recorded as they arrive, interleaved with what follows
+            case 9:
+                let count = live.notifications().count
+                guard count > 0 else { continue }
+                redeliveries.enter()
+                live.redeliver(notificationID: 1 + Int(random.next() % UInt64(count))) { _ in redeliveries.leave() }
+            case 10:
+                _ = try? live.updateMerchant(login: "acme", creatingFrom: nil) { $0.notificationURL = "http://hook/m\(step)"; return nil }
+            default:
+                if step == 120 { live.reset(merchants: [.sandboxDefault, Replay.acme], configuration: Replay.configuration()) }
+                live.runDueEvents()
+            }
+        }
+        redeliveries.wait()
+        receiver.late.wait()
+        live.runDueEvents()
+        #expect(created.count > 30)
+    }
+
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func everyPrefixReplaysToTheStateTheLiveBankHadAtThatRecord(seed: UInt64) throws {
+        let receiver = Receiver(seed: seed)
+        let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(),
+                        merchants: [.sandboxDefault, Replay.acme]) { receiver.deliver($0, done: $1) }
+        // Under the bank's lock, in record order: the bytes, and the whole state each record left.
+        let journal = Mutex<(bytes: [UInt8], views: [[String]])>(([], []))
+        live.startRecording { record in journal.withLock { record.encode(into: &$0.bytes) } }
+        live.state.withLock { $0.afterRecord = { s in journal.withLock { $0.views.append(Self.view(s)) } } }
+        Self.drive(live, receiver, seed: seed)
+        let (bytes, views) = journal.withLock { ($0.bytes, $0.views) }
+        #expect(views.count > 350)
+
+        // Replaying records one at a time is replaying each prefix: the state after record k is
+        // the state a journal cut after record k starts with.
+        let replayed = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(),
+                            merchants: [.sandboxDefault, Replay.acme]) { _ in DeliveryOutcome(status: 200) }
+        try bytes.withUnsafeBytes { buffer in
+            var reader = BinaryReader(buffer)
+            for (index, expected) in views.enumerated() {
+                let record = try BankRecord(decoding: &reader)
+                try replayed.replay(record, resetConfiguration: Replay.configuration())
+                let actual = replayed.state.withLock { Self.view($0) }
+                if actual != expected {
+                    let line = actual.indices.first { $0 >= expected.count || actual[$0] != expected[$0] } ?? actual.count
+                    let (replayedLine, liveLine) = (line < actual.count ? actual[line] : "nothing", line < expected.count ? expected[line] : "nothing")
+                    Issue.record("after record \(index + 1) (\(record.kind)): replayed \(replayedLine)\nlive: \(liveLine)")
+                    return
+                }
+            }
+            #expect(reader.isAtEnd)
+        }
+        replayed.finishReplay()
+        #expect(replayed.clock.now == live.clock.now)
+    }
+
+    /// A journal written before 0.2 records `eventRan` where this one records what ran; a process
+    /// stopped while sending a delivery it had taken off the queue left no attempt, and the next
+    /// process queued it again before its own records. Such a journal replays, sessions and all.
+    @Test func aJournalOfAnEarlierVersionReplaysAcrossTheRestartsItHolds() throws {
+        let bank = Replay.bank(Replay.Receiver())
+        let start = Replay.start
+        let request = PayoutRequest(merchant: "acme", externalID: "o-1", country: "BR", currency: "USD", amount: Money("1.00")!,
+                                    notificationURL: "http://hook")
+        let timeline = [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(10), status: .completed)]
+        let records: [BankRecord] = [
+            .created(request, at: start, settlement: Money("1.00")!, timeline: timeline),
+            .eventRan(at: start.adding(.seconds(5))),  // DELIVERED
+            .eventRan(at: start.adding(.seconds(5))),  // its delivery taken off the queue: then the process stopped
+            // The next process queued the delivery again, and sent it: its own records.
+            .eventRan(at: start.adding(.seconds(5))),
+            .attempt(notificationID: 1, at: start.adding(.seconds(5)), outcome: DeliveryOutcome(status: 200), scheduled: true),
+            .eventRan(at: start.adding(.seconds(15))),  // COMPLETED
+            .clock(to: start.adding(.seconds(20))),
+        ]
+        for record in records { try bank.replay(record, resetConfiguration: Replay.configuration()) }
+        bank.finishReplay()
+        let payout = try #require(bank.payout(id: 1_000_001))
+        #expect(payout.status == .completed)
+        #expect(bank.notifications().map(\.state) == [.delivered, .pending])
+        #expect(bank.notifications()[0].attempts.count == 1)
+    }
+}
