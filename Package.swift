@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),
         .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal", "SandboxCrypto"]),
     ]
 )
