@@ -146,6 +146,12 @@ public final class Sandbox: Sendable {
         router.use(CrossSiteGuard(routes: router.routeNames).check)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
+            // A manual clock goes on from the last time journaled, not from now: the replay starts
+            // it at the journal's first time (records only move it forward). A journal with no
+            // time in it leaves it where it started. A real clock goes on from now.
+            let start = clock.now
+            if mode == .manual { clock.set(to: VirtualTime(milliseconds: 0)) }
+            defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
             let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank, resetConfiguration: bankConfiguration,
                                           admin: admin.replay, restore: { try admin.restore($0, clockBack: mode == .manual) })
             admin.journal.attach(opened)

@@ -1,0 +1,79 @@
+"""D24 requests for the CI checks (python3 stdlib only): the default merchant, a valid Brazilian
+create, the Payload-Signature, and a keep-alive JSON client.
+
+    from d24_client import Client, create_fields
+
+    client = Client(port)
+    status, body = client.call("POST", "/v3/cashout", create_fields("order-1", "10.00"), secret=b"sandbox_secret")
+    cashouts = client.get("/sandbox/cashouts")["cashouts"]  # raises Broken unless 200
+"""
+
+import hashlib
+import hmac
+import http.client
+import json
+
+LOGIN, PASS, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"
+
+
+class Broken(Exception):
+    """An answer the check did not expect (or an invariant that does not hold)."""
+
+
+def create_fields(external_id, amount, name="Ana", login=LOGIN, password=PASS, currency="BRL"):
+    """The fields of a valid signed create for Brazil (CPF, Banco do Brasil)."""
+    return {"login": login, "pass": password, "external_id": external_id, "country": "BR", "currency": currency,
+            "amount": amount, "document_id": "01716001340", "document_type": "CPF", "beneficiary_name": name,
+            "beneficiary_lastname": "Silva", "bank_code": "001", "bank_account": "3423422-7", "bank_branch": "1234",
+            "account_type": "C"}
+
+
+def signature(secret, body):
+    """The Payload-Signature of `body` (bytes): lowercase hex HMAC-SHA256."""
+    return hmac.new(secret, body, hashlib.sha256).hexdigest()
+
+
+class Client:
+    """One keep-alive connection to 127.0.0.1:port; reconnects after an error (a GET is tried twice)."""
+
+    def __init__(self, port, timeout=30):
+        self.port, self.timeout, self.connection = port, timeout, None
+
+    def call(self, method, path, body=None, secret=None, raw=False):
+        """Sends `body` (JSON-encoded, or bytes as they are), signed with `secret` when given; returns
+        (HTTP status, the answer's JSON, its text when not JSON, or its bytes with raw=True)."""
+        data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"}
+        if secret is not None:
+            headers["Payload-Signature"] = signature(secret, data)
+        for attempt in range(2):
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+                self.connection.request(method, path, body=data, headers=headers)
+                response = self.connection.getresponse()
+                answer = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.close()
+                if raw:
+                    return response.status, answer
+                try:
+                    return response.status, json.loads(answer) if answer else None
+                except ValueError:
+                    return response.status, answer.decode(errors="replace")
+            except (OSError, http.client.HTTPException):
+                self.close()
+                if attempt or method != "GET":
+                    raise
+        raise AssertionError("unreachable")
+
+    def get(self, path):
+        status, body = self.call("GET", path)
+        if status != 200:
+            raise Broken(f"GET {path}: HTTP {status} {str(body)[:300]}")
+        return body
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+        self.connection = None
