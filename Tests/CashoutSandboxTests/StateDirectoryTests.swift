@@ -70,6 +70,31 @@ import Testing
         #expect(try Self.create(second, "o-5").bodyText == #"{"cashout_id":"1000005"}"#)
     }
 
+    /// A manual clock moves only when told, restarts included: started again later (here with the
+    /// clock a day on, as `serve --clock manual` starts at now), it is where the journal left it,
+    /// and no step falls due by itself. A journal with no time in it leaves the clock at its start.
+    @Test func aManualClockGoesOnFromTheLastTimeJournaledNotFromNow() throws {
+        let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try Self.launch(directory)
+        #expect(try Self.create(first, "o-1").status == 200)
+        #expect(try Self.send(first, "POST", "/sandbox/clock/advance", #"{"by":"3s"}"#).status == 200)
+        first.stop()
+
+        let dayLater = { (configuration: inout Sandbox.Configuration) in configuration.clockStart = VirtualTime(iso8601: "2026-01-06T09:00:00Z") }
+        let second = try Self.launch(directory, change: dayLater)
+        #expect(try JSON.parse(Self.send(second, "GET", "/sandbox/clock").body)["now"] == "2026-01-05T09:00:03Z")
+        #expect(try JSON.parse(Self.send(second, "GET", "/sandbox/cashouts/1000001").body)["status"] == "PENDING")
+        second.stop()
+
+        let empty = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        try Self.launch(empty).stop()
+        let third = try Self.launch(empty, change: dayLater)
+        defer { third.stop() }
+        #expect(try JSON.parse(Self.send(third, "GET", "/sandbox/clock").body)["now"] == "2026-01-06T09:00:00Z")
+    }
+
     @Test func aTornTailIsDroppedAndReportedAndTheRestIsKept() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
