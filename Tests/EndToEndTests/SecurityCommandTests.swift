@@ -76,6 +76,50 @@ import Testing
         #expect(both.exitStatus() == 0)
     }
 
+    /// Against DNS rebinding: on loopback, a request addressed to another name is refused unless
+    /// `--allowed-host` (or the environment variable, which the option overrides) names it.
+    @Test func onLoopbackOnlyLoopbackNamesAndTheAllowedHostsAreAnswered() throws {
+        func status(_ url: Substring, host: String) throws -> Int {
+            try HTTPClient.send(method: "GET", url: url + "/sandbox/merchants", headers: ["Host": host]).status
+        }
+        let binary = try RunningBinary(["serve", "--port", "0", "--allowed-host", "qa-box", "--allowed-host", ".example.com"],
+                                       under: ["/usr/bin/env", "CASHOUT_SANDBOX_ALLOWED_HOSTS=from-env"])
+        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        #expect(try status(url, host: "localhost:8080") == 200)
+        #expect(try status(url, host: "qa-box:8080") == 200)
+        #expect(try status(url, host: "api.example.com") == 200)
+        #expect(try status(url, host: "from-env") == 403)
+        let refused = try HTTPClient.send(method: "POST", url: url + "/sandbox/reset", headers: ["Host": "evil.example:8080"])
+        #expect(refused.status == 403)
+        #expect(refused.bodyText.contains("start it with --allowed-host evil.example (or CASHOUT_SANDBOX_ALLOWED_HOSTS=evil.example)"))
+        binary.kill(SIGTERM)
+        #expect(binary.exitStatus() == 0)
+
+        let fromEnvironment = try RunningBinary(["serve", "--port", "0"], under: ["/usr/bin/env", "CASHOUT_SANDBOX_ALLOWED_HOSTS=qa-box, from-env"])
+        let environmentURL = try #require(fromEnvironment.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        #expect(try status(environmentURL, host: "from-env:1") == 200)
+        #expect(try status(environmentURL, host: "evil.example") == 403)
+        fromEnvironment.kill(SIGTERM)
+        #expect(fromEnvironment.exitStatus() == 0)
+    }
+
+    /// Bound to every address (as in Docker), the sandbox cannot know its names: Host is not
+    /// checked, and with no admin token the start-up says so.
+    @Test func onEveryAddressHostIsNotCheckedAndTheStartUpRecommendsAToken() throws {
+        let binary = try RunningBinary(["serve", "--host", "0.0.0.0", "--port", "0"])
+        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        #expect(binary.line(startingWith: "admin API: open to anyone who can reach this address") != nil)
+        let port = try #require(url.split(separator: ":").last)
+        #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/clock", headers: ["Host": "qa-box.internal"]).status == 200)
+        binary.kill(SIGTERM)
+        #expect(binary.exitStatus() == 0)
+
+        let (status, out, err) = try RunningBinary.run(["serve", "--allowed-host", "evil example"])
+        #expect(status == 2)
+        #expect(out.isEmpty)
+        #expect(err.hasPrefix("error: option '--allowed-host' expects a host name such as qa-box, .example.com, [fd00::1] or *, got 'evil example'\n"))
+    }
+
     @Test func aBadTokenIsAUsageError() throws {
         let (status, out, err) = try RunningBinary.run(["serve", "--admin-token", "two words"])
         #expect(status == 2)
