@@ -53,6 +53,24 @@ struct BankReplayTests {
         }
     }
 
+    /// Creates a payout of "acme" or the default merchant (some held, some without a URL); its id, unless refused.
+    static func createRandomPayout(_ live: Bank, _ random: inout SplitMix64, step: Int) -> Int? {
+        let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
+        var request = PayoutRequest(merchant: merchant, externalID: "e-\(step)", country: "BR", currency: "USD",
+                                    amount: Money(hundredths: Int64(100 + random.next() % 5000)), onHold: random.next() % 8 == 0,
+                                    notificationURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
+        request.fields["beneficiary_name"] = "Ana \(step)"
+        return try? live.createPayout(request).id
+    }
+
+    /// Changes one of `created` to a random status, by the merchant or the admin (the lifecycle may refuse it).
+    static func changeRandomPayout(_ live: Bank, _ random: inout SplitMix64, among created: [Int]) {
+        guard let id = created.randomElement(using: &random) else { return }
+        let status = [PayoutStatus.onHold, .pending, .cancelled, .delivered, .completed, .rejected][Int(random.next() % 6)]
+        _ = try? live.changeStatus(payoutID: id, to: status, by: random.next() % 2 == 0 ? "merchant" : "admin",
+                                   rejectionCode: status == .rejected ? 807 : nil)
+    }
+
     /// Four hundred random commands: creates (some held, some without a URL), status changes by the
     /// merchant and the admin, advances, redeliveries and merchant changes.
     static func drive(_ live: Bank, seed: UInt64) {
@@ -61,17 +79,9 @@ struct BankReplayTests {
         for step in 0 ..< 400 {
             switch random.next() % 10 {
             case 0 ... 3:
-                let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
-                var request = PayoutRequest(merchant: merchant, externalID: "e-\(step)", country: "BR", currency: "USD",
-                                            amount: Money(hundredths: Int64(100 + random.next() % 5000)), onHold: random.next() % 8 == 0,
-                                            notificationURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
-                request.fields["beneficiary_name"] = "Ana \(step)"
-                if let payout = try? live.createPayout(request) { created.append(payout.id) }
+                if let id = createRandomPayout(live, &random, step: step) { created.append(id) }
             case 4:
-                guard let id = created.randomElement(using: &random) else { continue }
-                let status = [PayoutStatus.onHold, .pending, .cancelled, .delivered, .completed, .rejected][Int(random.next() % 6)]
-                _ = try? live.changeStatus(payoutID: id, to: status, by: random.next() % 2 == 0 ? "merchant" : "admin",
-                                           rejectionCode: status == .rejected ? 807 : nil)
+                changeRandomPayout(live, &random, among: created)
             case 5 ... 7:
                 live.advance(by: .seconds(Int64(random.next() % 4000)))
             case 8:

@@ -60,16 +60,9 @@ struct JournalPrefixTests {
         for step in 0 ..< 200 {
             switch random.next() % 12 {
             case 0 ... 3:
-                let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
-                let request = PayoutRequest(merchant: merchant, externalID: "e-\(step)", country: "BR", currency: "USD",
-                                            amount: Money(hundredths: Int64(100 + random.next() % 5000)), onHold: random.next() % 8 == 0,
-                                            notificationURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
-                if let payout = try? live.createPayout(request) { created.append(payout.id) }
+                if let id = Replay.createRandomPayout(live, &random, step: step) { created.append(id) }
             case 4:
-                guard let id = created.randomElement(using: &random) else { continue }
-                let status = [PayoutStatus.onHold, .pending, .cancelled, .delivered, .completed, .rejected][Int(random.next() % 6)]
-                _ = try? live.changeStatus(payoutID: id, to: status, by: random.next() % 2 == 0 ? "merchant" : "admin",
-                                           rejectionCode: status == .rejected ? 807 : nil)
+                Replay.changeRandomPayout(live, &random, among: created)
             case 5:
                 live.advance(by: .seconds(Int64(random.next() % 4000)))
             case 6:
