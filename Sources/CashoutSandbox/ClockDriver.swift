@@ -26,7 +26,7 @@ final class ClockDriver: Sendable {
                     bank.startDueEvents()
                     _ = wake.wait(timeout: .now() + .milliseconds(10))
                 } else {
-                    bank.runDueEvents()
+                    bank.runDueEvents(yieldingToAdvances: true)
                     wake.wait()
                 }
             }

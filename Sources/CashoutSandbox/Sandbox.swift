@@ -219,6 +219,7 @@ public final class Sandbox: Sendable {
         server.stop()
         driver.stop()
         sender.detach()
+        if journal != nil { bank.stopRecording() }
         journal?.journal.waitUntilDurable()
         eventLog?.flush()
     }

@@ -22,6 +22,16 @@ extension Bank {
         state.withLock { $0.recorder = recorder }
     }
 
+    /// Passes no more changes on, and drops the answers of attempts still on their way: once a
+    /// sandbox stops, its journal may be another's (started on the same folder), and an attempt
+    /// whose answer was not journaled is sent again by whoever replays it, as after a crash.
+    public func stopRecording() {
+        state.withLock { s in
+            s.recorder = nil
+            s.deliveries = Deliveries()
+        }
+    }
+
     /// Makes a recorded change again (call before `startRecording`). `reset` starts again with
     /// `resetConfiguration`, as the live reset did. A record that does not fit throws before
     /// changing anything, so the bank stays as the records before it left it.

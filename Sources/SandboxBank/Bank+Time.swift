@@ -38,19 +38,22 @@ extension Bank {
 
     /// Runs the events due by the clock's time and waits for the deliveries among them to be
     /// answered: afterwards nothing due is left undone (what a test does before it looks).
+    /// `yieldingToAdvances` (a manual clock's driver): stops early, once the answers awaited are
+    /// recorded, when an advance waits to run; the advance runs what is still due first.
     @discardableResult
-    public func runDueEvents() -> Int {
+    public func runDueEvents(yieldingToAdvances: Bool = false) -> Int {
         runner.withLock { _ in
             waitForDeliveriesOnTheirWay()
-            return runEvents(until: clock.now, waitingForAnswers: true)
+            return runEvents(until: clock.now, waitingForAnswers: true, yielding: yieldingToAdvances)
         }
     }
 
     /// Runs the events due by the clock's time and sends the deliveries among them without
-    /// waiting: each answer is recorded when it arrives. What a clock driver calls.
+    /// waiting: each answer is recorded when it arrives. What a real-time clock's driver calls;
+    /// it stops early when an advance waits to run.
     @discardableResult
     public func startDueEvents() -> Int {
-        runner.withLock { _ in runEvents(until: clock.now, waitingForAnswers: false) }
+        runner.withLock { _ in runEvents(until: clock.now, waitingForAnswers: false, yielding: true) }
     }
 
     /// Calls `wake` whenever an event is scheduled at or before the clock's time, so that whoever
@@ -63,13 +66,22 @@ extension Bank {
     /// Moves the clock to `target(now)` (nil: stay). What was due before it moves (answers on
     /// their way, events due now that the clock driver has not run yet) is done first, and not
     /// counted: the count is the same whoever ran them.
+    ///
+    /// On a manual clock answers are awaited in order while time moves, so the journal does not
+    /// depend on how fast receivers answer. On a real-time clock nothing waits while time moves
+    /// (the clock driver would wait too, and with it every other payout): answers are recorded
+    /// as they arrive, and the advance returns once they all have.
     private func move(to target: (VirtualTime) -> VirtualTime?) -> Int {
-        runner.withLock { _ in
-            waitForDeliveriesOnTheirWay()
-            runEvents(until: clock.now, waitingForAnswers: true)
+        let inOrder = clock.mode == .manual
+        defer { if !inOrder { waitForDeliveriesOnTheirWay() } }
+        advancesWaiting.add(1, ordering: .relaxed)
+        return runner.withLock { _ in
+            advancesWaiting.subtract(1, ordering: .relaxed)
+            if inOrder { waitForDeliveriesOnTheirWay() }
+            runEvents(until: clock.now, waitingForAnswers: inOrder)
             let from = clock.now
             guard let target = target(from) else { return 0 }
-            let applied = runEvents(until: target, waitingForAnswers: true)
+            let applied = runEvents(until: target, waitingForAnswers: inOrder)
             let now = clock.advance(to: target)
             state.withLock { s in
                 journal(&s, .clock(to: now))
@@ -127,12 +139,14 @@ extension Bank {
     /// event their retries could precede, before the next notification of the same payout is
     /// sent, and before returning (so the journal and the outcome do not depend on how fast
     /// receivers answer); without, each is recorded when it arrives.
+    /// `yielding`: ends (answers awaited recorded) as soon as an advance waits to run.
     @discardableResult
-    private func runEvents(until target: VirtualTime, waitingForAnswers: Bool) -> Int {
+    private func runEvents(until target: VirtualTime, waitingForAnswers: Bool, yielding: Bool = false) -> Int {
         var applied = 0
         var awaited = AwaitedAnswers()
         while true {
-            let work = state.withLock { s in runNextEvent(&s, until: target, awaiting: awaited.summary) }
+            let work = yielding && advancesWaiting.load(ordering: .relaxed) > 0
+                ? .none : state.withLock { s in runNextEvent(&s, until: target, awaiting: awaited.summary) }
             switch work {
             case .none:
                 guard !awaited.isEmpty else { return applied }

@@ -65,6 +65,9 @@ public final class Bank: Sendable {
     let state: Mutex<State>
     /// Held while events run, so time moves for one caller at a time.
     let runner = Mutex(())
+    /// Advances waiting for `runner`: a clock driver's run gives way to them (a lock does not
+    /// queue its waiters, and a driver that is woken again and again would take it every time).
+    let advancesWaiting = Atomic<Int>(0)
 
     /// Sends a notification: returns what the receiver answered when that is known at once (a
     /// receiver in the same process), else nil, and calls `done` with it later, from any thread,

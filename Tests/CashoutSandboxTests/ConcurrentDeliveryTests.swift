@@ -24,8 +24,12 @@ private final class Receiver: Sendable {
         box.receiver = self
     }
 
+    /// When each request arrived (wall time), by path.
+    let arrivals = Mutex<[String: [Date]]>([:])
+
     func answer(_ request: HTTPRequest) -> HTTPResponse {
         requests.add(1, ordering: .relaxed)
+        arrivals.withLock { $0[String(request.path), default: []].append(Date()) }
         let status = request.path.hasPrefix("/ok/") ? 200 : 500
         if request.path.hasPrefix("/hang/") { return .deferred { _ in } }
         guard slow.load(ordering: .relaxed) else { return .json(["received": true], status: status) }
@@ -76,15 +80,74 @@ private final class Receiver: Sendable {
         let hanging = try (0 ..< 6).map { try create(sandbox, "hang-\($0)", url: receiver.url("/hang/\($0)")) }
         let other = try create(sandbox, "other", url: "\(sandbox.baseURL)/sandbox/sink/other")
         let created = try #require(sandbox.bank.payout(id: other)?.createdAt)
+        let remoteSent = Date()  // the remote one's steps are due 300 and 600 ms after its creation, which is after this
+        let remote = try create(sandbox, "remote", url: receiver.url("/ok/remote"))
         Thread.sleep(forTimeInterval: 1.0)  // both steps due after 0.6 s; one hanging delivery alone takes 2 s
-        for id in hanging + [other] { #expect(sandbox.bank.payout(id: id)?.status == .completed, "cashout \(id)") }
+        for id in hanging + [other, remote] { #expect(sandbox.bank.payout(id: id)?.status == .completed, "cashout \(id)") }
         let delivered = sandbox.sinks.received("other")
         #expect(delivered.count == 2)
-        // Each notification went out when its change was due, not after anyone's timeout.
+        // Each notification went out when its change was due, not after anyone's timeout: to the
+        // sink (its own record of when) and to another server's receiver (when it got there).
         for (index, request) in delivered.enumerated() {
             let due = created.adding(.milliseconds(300 * (index + 1)))
             #expect(request.at.milliseconds - due.milliseconds < 100, "notification \(index + 1): \(request.at.milliseconds - due.milliseconds) ms late")
         }
+        let arrived = receiver.arrivals.withLock { $0["/ok/remote"] ?? [] }
+        #expect(arrived.count == 2)
+        for (index, at) in arrived.enumerated() {
+            let late = at.timeIntervalSince(remoteSent) * 1000 - Double(300 * (index + 1))
+            #expect(late < 100, "remote notification \(index + 1): at most \(Int(late)) ms late")
+        }
+    }
+
+    /// An advance on a real-time clock waits for the answers on their way without holding up
+    /// the clock's other work: a receiver that hangs delays no other cashout past its due time.
+    @Test func anAdvanceOnARealClockHoldsUpNoOtherCashout() throws {
+        let receiver = try Receiver()
+        defer { receiver.server.stop() }
+        var configuration = Sandbox.Configuration()
+        configuration.bank.timeline = { payout in
+            [TimelineStep(after: .milliseconds(payout.externalID == "hang" ? 100 : 600), status: .delivered)]
+        }
+        configuration.webhookTimeout = .seconds(2)
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        _ = try create(sandbox, "hang", url: receiver.url("/hang/1"))
+        let other = try create(sandbox, "other", url: "\(sandbox.baseURL)/sandbox/sink/other")
+        let due = try #require(sandbox.bank.payout(id: other)?.createdAt).adding(.milliseconds(600))
+        Thread.sleep(forTimeInterval: 0.3)  // the hanging receiver holds its notification
+        let started = Date()
+        try admin(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"0s"}"#)
+        #expect(Date().timeIntervalSince(started) > 1.0)  // it waited for the hanging answer (2 s timeout, sent at 0.1 s)
+        let delivered = try #require(sandbox.sinks.received("other").first)
+        #expect(delivered.at.milliseconds - due.milliseconds < 100, "\(delivered.at.milliseconds - due.milliseconds) ms late")
+        #expect(sandbox.bank.notifications().first { $0.url == receiver.url("/hang/1") }?.attempts.first?.outcome.error != nil)
+    }
+
+    /// Once a sandbox stops, an answer still on its way is not journaled: a sandbox started on the
+    /// same folder at once (as a test suite does) owns the journal, and sends that attempt again.
+    @Test func anAnswerArrivingAfterStopIsNotJournaled() throws {
+        let receiver = try Receiver()
+        defer { receiver.server.stop() }
+        let folder = NSTemporaryDirectory() + "late-answer-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = Sandbox.Configuration()
+        configuration.bank.timeline = { _ in [TimelineStep(after: .milliseconds(100), status: .delivered)] }
+        configuration.webhookTimeout = .milliseconds(600)
+        configuration.stateDirectory = folder
+        let first = try Sandbox.launch(configuration)
+        _ = try create(first, "hang", url: receiver.url("/hang/1"))
+        Thread.sleep(forTimeInterval: 0.3)  // the attempt is on its way, its answer (a timeout) due at 0.7 s
+        first.stop()
+        let second = try Sandbox.launch(configuration)
+        _ = try create(second, "after", url: "\(second.baseURL)/sandbox/sink/after")
+        Thread.sleep(forTimeInterval: 0.8)  // past the first one's timeout
+        second.stop()
+        let third = try Sandbox.launch(configuration)
+        defer { third.stop() }
+        #expect(third.journalRecovery?.problem == nil)
+        #expect(third.journalRecovery?.droppedBytes == 0)
+        #expect(third.bank.payouts().map(\.externalID) == ["hang", "after"])
     }
 
     /// The same steps against receivers that answer at once and against receivers that take up
