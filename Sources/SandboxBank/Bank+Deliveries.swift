@@ -129,7 +129,7 @@ struct AwaitedAnswers {
         }
         if let atOnce {
             if sent.isEmpty {
-                bank.state.withLock { s in bank.record(atOnce, notificationID: notification.id, at: at, scheduled: true, in: &s) }
+                bank.runningEvents { s in bank.record(atOnce, notificationID: notification.id, at: at, scheduled: true, in: &s) }
                 return
             }
             slots.answers.withLock { $0[slot] = atOnce }
@@ -146,7 +146,7 @@ struct AwaitedAnswers {
                 slots.arrived.wait()
                 outcome = slots.answers.withLock { $0[slot] }
             }
-            bank.state.withLock { s in bank.record(outcome!, notificationID: attempt.notificationID, at: attempt.at, scheduled: true, in: &s) }
+            bank.runningEvents { s in bank.record(outcome!, notificationID: attempt.notificationID, at: attempt.at, scheduled: true, in: &s) }
         }
         sent.removeAll(keepingCapacity: true)
         payouts.removeAll(keepingCapacity: true)

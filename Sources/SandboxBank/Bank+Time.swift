@@ -77,6 +77,14 @@ extension Bank {
         advancesWaiting.add(1, ordering: .relaxed)
         return runner.withLock { _ in
             advancesWaiting.subtract(1, ordering: .relaxed)
+            state.withLock { $0.advancing = true }
+            defer {
+                state.withLock { s in
+                    s.advancing = false
+                    for event in s.deferred { queue(&s, event) }
+                    s.deferred.removeAll()
+                }
+            }
             if inOrder { waitForDeliveriesOnTheirWay() }
             runEvents(until: clock.now, waitingForAnswers: inOrder)
             let from = clock.now
@@ -88,6 +96,16 @@ extension Bank {
                 s.observer?(.clockAdvanced(from: from, to: now, eventsApplied: applied))
             }
             return applied
+        }
+    }
+
+    /// Changes the state as part of a run of events: what `body` schedules is the run's own
+    /// (a timeline's next step, a retry), not another request's.
+    func runningEvents<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { s in
+            s.running = true
+            defer { s.running = false }
+            return body(&s)
         }
     }
 
@@ -146,7 +164,7 @@ extension Bank {
         var awaited = AwaitedAnswers()
         while true {
             let work = yielding && advancesWaiting.load(ordering: .relaxed) > 0
-                ? .none : state.withLock { s in runNextEvent(&s, until: target, awaiting: awaited.summary) }
+                ? .none : runningEvents { s in runNextEvent(&s, until: target, awaiting: awaited.summary) }
             switch work {
             case .none:
                 guard !awaited.isEmpty else { return applied }

@@ -54,6 +54,14 @@ public final class Bank: Sendable {
         /// The deliveries on their way; a reset or restore starts a new set, and answers to the
         /// old one are dropped.
         var deliveries = Deliveries()
+        /// An advance is running: what other requests schedule meanwhile waits in `deferred`
+        /// until it ends (see `schedule`).
+        var advancing = false
+        /// The state is being changed by the run of events itself (see `runningEvents`).
+        var running = false
+        /// Events scheduled by other requests while an advance runs, numbered in the order they
+        /// came (as if queued then: a replay, which queues them then, orders ties alike).
+        var deferred: [EventQueue.Event] = []
         /// Replaying a journal of a version before 0.2: the delivery its last `eventRan` took off
         /// the queue, while its attempt is not replayed yet.
         var legacyTakenDelivery: Int?
@@ -264,8 +272,18 @@ public final class Bank: Sendable {
     }
 
     /// Queues an event, and wakes whoever runs due events when it is due already.
+    /// While an advance runs, what other requests schedule (a create's steps, a hold's
+    /// notification) waits until it ends, and then runs when due: an advance runs what was due
+    /// when it began and what that leads to, so it ends however busy the sandbox is meanwhile.
     func schedule(_ s: inout State, _ kind: EventQueue.Kind, at time: VirtualTime) {
-        s.queue.schedule(kind, at: time)
-        if let wake = s.wake, time <= clock.now { wake() }
+        let event = s.queue.reserve(kind, at: time)
+        if s.advancing && !s.running { return s.deferred.append(event) }
+        queue(&s, event)
+    }
+
+    /// Puts an event in the queue, waking whoever runs them when it is due already.
+    func queue(_ s: inout State, _ event: EventQueue.Event) {
+        s.queue.insert(event)
+        if let wake = s.wake, event.at <= clock.now.milliseconds { wake() }
     }
 }

@@ -31,6 +31,8 @@ extension Bank {
             copy.recorder = nil
             copy.afterRecord = nil
             copy.observer = nil
+            for event in copy.deferred { copy.queue.insert(event) }  // taken during an advance
+            (copy.deferred, copy.advancing) = ([], false)
             let snapshot = BankSnapshot(state: copy, time: clock.now)
             whileLocked(snapshot)
             return snapshot

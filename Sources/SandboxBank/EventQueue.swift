@@ -40,8 +40,18 @@ struct EventQueue: Sendable {
     // Both directions move a hole rather than swapping: each step copies one event, not three.
 
     mutating func schedule(_ kind: Kind, at time: VirtualTime) {
+        insert(reserve(kind, at: time))
+    }
+
+    /// An event with the next sequence number, to `insert` later: it keeps the place among ties
+    /// it would have had if scheduled now.
+    mutating func reserve(_ kind: Kind, at time: VirtualTime) -> Event {
         sequence += 1
-        let event = Event(at: time.milliseconds, sequence: sequence, kind: kind)
+        return Event(at: time.milliseconds, sequence: sequence, kind: kind)
+    }
+
+    /// Puts an event from `reserve` in the queue.
+    mutating func insert(_ event: Event) {
         heap.append(event)
         var hole = heap.count - 1
         while hole > 0 {

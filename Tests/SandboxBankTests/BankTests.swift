@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 import Testing
@@ -171,6 +172,50 @@ private final class Harness: Sendable {
         #expect(results.filter { $0 }.count == 100)
         #expect(h.balance == .zero)
         #expect(h.bank.ledger().count == 100)
+    }
+
+    /// An advance runs what was due when it began and what that leads to; what other requests
+    /// schedule meanwhile waits for it to end. So it ends however busy they keep the bank: here
+    /// holds and releases, each notified at once to a receiver that answers 20 ms later (one
+    /// payout's notifications go out in order, so the advance could never catch up with them).
+    @Test func anAdvanceEndsWhileOtherRequestsKeepSchedulingWorkDueNow() throws {
+        let clock = VirtualClock(mode: .manual, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z"))
+        let bank = Bank(clock: clock, merchants: [.sandboxDefault]) { _, done in
+            Thread.detachNewThread {
+                usleep(20_000)
+                done(DeliveryOutcome(status: 200))
+            }
+            return nil
+        }
+        let ids = try (0 ..< 4).map {
+            try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: "o-\($0)", country: "BR", currency: "USD",
+                                                amount: Money("1")!, onHold: false, notificationURL: "http://hook/\($0)")).id
+        }
+        final class Busy: Sendable {
+            let stop = Atomic<Bool>(false)
+            let changes = Atomic<Int>(0)
+        }
+        let busy = Busy()
+        let started = ContinuousClock.now
+        Thread.detachNewThread {  // for 10 s at most, so that an advance that never ends would end with it
+            while !busy.stop.load(ordering: .relaxed), ContinuousClock.now - started < .seconds(10) {
+                for id in ids {
+                    for status in [PayoutStatus.onHold, .pending] where (try? bank.changeStatus(payoutID: id, to: status, by: "merchant")) != nil {
+                        busy.changes.add(1, ordering: .relaxed)
+                    }
+                }
+                usleep(5_000)  // 2 notifications per payout every 5 ms: 8 times what its receiver takes in
+            }
+        }
+        defer { busy.stop.store(true, ordering: .relaxed) }
+        usleep(20_000)  // a few notifications are due when the advance begins
+        let advanced = ContinuousClock.now
+        bank.advance(by: .seconds(1))
+        let took = ContinuousClock.now - advanced
+        let changesMeanwhile = busy.changes.load(ordering: .relaxed)
+        #expect(took < .seconds(2), "the advance took \(took)")
+        #expect(changesMeanwhile > 20)  // they really kept scheduling while it ran
+        #expect(clock.now.iso8601 == "2026-01-05T09:00:01Z")
     }
 
     @Test func eventsAtTheSameTimeRunInTheOrderTheyWereScheduled() throws {
