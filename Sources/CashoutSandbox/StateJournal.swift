@@ -123,15 +123,12 @@ final class StateJournal: Sendable {
     /// `response`, sent once everything journaled so far is on disk (at once when nothing waits);
     /// a 500 if the journal cannot be written.
     func afterSync(_ response: HTTPResponse) -> HTTPResponse {
-        if response.isDeferred {
-            // Work produced later: wait for the sync on the thread that produces it.
-            return response.producingThen { [journal] produced in
-                journal.waitUntilDurable().map(Self.failure) ?? produced
-            }
-        }
+        // A response produced later may journal while it is produced: it always waits for a sync.
         let (appended, durable) = journal.counts
-        guard appended > durable else { return response }
-        return .deferred { [journal] answer in journal.whenDurable { error in answer(error.map(Self.failure) ?? response) } }
+        guard response.isDeferred || appended > durable else { return response }
+        return response.producingThen { [journal] produced, answer in
+            journal.whenDurable { error in answer(error.map(Self.failure) ?? produced) }
+        }
     }
 
     private static func failure(_ error: JournalError) -> HTTPResponse {

@@ -85,18 +85,25 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// This response passed through `then` once it is produced: at once for a response already
-    /// made, on the producing thread for ``later(on:_:)``, when given for ``deferred(_:)``.
-    public func producingThen(_ then: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponse {
-        var response = self
+    /// This response passed through `then` once it is produced, `then` answering when it likes,
+    /// from any thread: on the producing queue for ``later(on:_:)``, when given for
+    /// ``deferred(_:)``, at once for a response already made. No thread waits for its answer.
+    ///
+    /// ```swift
+    /// response.producingThen { produced, answer in journal.whenDurable { _ in answer(produced) } }
+    /// ```
+    public func producingThen(_ then: @escaping @Sendable (HTTPResponse, @escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
         if let producer {
-            response.producer = { then(producer().flattened) }
-        } else if let starter {
-            response.starter = { answer in starter { answer(then($0)) } }
-        } else {
-            return then(self)
+            let queue = producerQueue ?? .global()
+            return .deferred { answer in queue.async { then(producer().flattened, answer) } }
         }
-        return response
+        if let starter {
+            var response = self
+            response.starter = { answer in starter { then($0, answer) } }
+            return response
+        }
+        let made = self
+        return .deferred { answer in then(made, answer) }
     }
 
     /// Whether the real response is produced later (``later(on:_:)``, ``deferred(_:)``).
