@@ -37,14 +37,17 @@ public struct HostGuard: Sendable {
     }
 
     /// The host name of a `Host` header, lowercased, without its port and a final dot; an IPv6
-    /// address keeps its brackets.
+    /// address keeps its brackets. A header with anything but `:digits` after the name is
+    /// returned whole (lowercased): it names no host this guard allows.
     static func name(of host: String) -> String {
-        var name = Substring(host.lowercased())
-        if name.hasPrefix("[") {
-            name = name.prefix { $0 != "]" } + (name.contains("]") ? "]" : "")
+        let whole = host.lowercased()
+        var (name, port) = (Substring(whole), Substring(""))
+        if name.hasPrefix("["), let close = name.firstIndex(of: "]") {
+            (name, port) = (name[...close], name[name.index(after: close)...])
         } else if let colon = name.lastIndex(of: ":") {
-            name = name[..<colon]
+            (name, port) = (name[..<colon], name[colon...])
         }
+        guard port.isEmpty || (port.count > 1 && port.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }) else { return whole }
         if name.hasSuffix(".") { name = name.dropLast() }
         return String(name)
     }

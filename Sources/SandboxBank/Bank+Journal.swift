@@ -74,6 +74,7 @@ extension Bank {
                     dropFirstEvent(&s, if: .delivery(notificationID: notificationID, attempt: made))
                     if s.legacyTakenDelivery == notificationID { s.legacyTakenDelivery = nil }
                 }
+                clock.advance(to: at)  // an advance killed after an attempt, before its clock record, had reached it
                 self.record(outcome, notificationID: notificationID, at: at, scheduled: scheduled, in: &s)
             case .clock(let time):
                 clock.advance(to: time)

@@ -56,6 +56,7 @@ extension Bank {
                 s = restored
                 if clockBack { clock.set(to: snapshot.time) } else { clock.advance(to: snapshot.time) }
                 rescheduleTakenDeliveries(&s)
+                if let first = s.queue.first, first.at <= clock.now.milliseconds { s.wake?() }  // due at once, on a manual clock too
                 whileLocked()
             }
         }

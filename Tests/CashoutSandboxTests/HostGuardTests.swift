@@ -52,7 +52,8 @@ import Testing
         #expect(try get(sandbox, "/sandbox/health", host: host).status == 200)
     }
 
-    @Test(arguments: ["localhost.evil.example", "127.0.0.1.evil.example", "128.0.0.1", "[::2]", "0.0.0.0", "127.0.0.256"])
+    @Test(arguments: ["localhost.evil.example", "127.0.0.1.evil.example", "128.0.0.1", "[::2]", "0.0.0.0", "127.0.0.256",
+                      "[::1]evil.example", "127.0.0.1:80@evil.example", "localhost:", "localhost:8o"])
     func namesThatOnlyLookLikeLoopbackAreRefused(host: String) throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }

@@ -218,6 +218,27 @@ private final class Harness: Sendable {
         #expect(clock.now.iso8601 == "2026-01-05T09:00:01Z")
     }
 
+    /// A journal cut inside an advance, after a retry's attempt and before the advance's clock
+    /// record, replays with the clock at that attempt: nothing after it is stamped earlier.
+    @Test func aJournalCutBeforeAnAdvancesClockRecordResumesAtItsLastAttempt() throws {
+        let start = VirtualTime(iso8601: "2026-01-05T09:00:00Z")!
+        let bank = Bank(clock: VirtualClock(mode: .manual, start: start), merchants: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
+        let records = Mutex<[BankRecord]>([])
+        bank.startRecording { record in records.withLock { $0.append(record) } }
+        _ = try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: "o-1", country: "BR", currency: "USD",
+                                                amount: Money("1")!, onHold: false, notificationURL: "http://hook"))
+        bank.advance(by: .seconds(600))
+        let journal = records.withLock { $0 }
+        guard case .clock = journal.last, case .attempt(_, let lastAttempt, _, true) = journal.dropLast().last else {
+            Issue.record("expected a retry's attempt, then the clock: \(journal)")
+            return
+        }
+        #expect(lastAttempt.iso8601 == "2026-01-05T09:05:15Z")  // COMPLETED's retry, 5 min after its first attempt
+        let replayed = Bank(clock: VirtualClock(mode: .manual, start: start), merchants: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
+        for record in journal.dropLast() { try replayed.replay(record, resetConfiguration: Bank.Configuration()) }
+        #expect(replayed.clock.now == lastAttempt)
+    }
+
     @Test func eventsAtTheSameTimeRunInTheOrderTheyWereScheduled() throws {
         let h = Harness()
         let ids = try (0 ..< 5).map { try h.create("o-\($0)").id }
