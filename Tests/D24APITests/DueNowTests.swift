@@ -19,9 +19,16 @@ import Testing
         }
     }
 
-    private func webhookStates(_ sandbox: Sandbox, cashout id: String) throws -> [String] {
-        let webhooks = try sandbox.admin("GET", "/sandbox/webhooks?cashout_id=\(id)")["webhooks"]?.arrayValue ?? []
-        return webhooks.compactMap { $0["state"]?.stringValue }
+    /// The states of a cashout's notifications, waiting up to 5 s for them to be `expected` (the
+    /// sink has a request before the bank records its answer).
+    private func webhookStates(_ sandbox: Sandbox, cashout id: String, expected: [String]) throws -> [String] {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            let webhooks = try sandbox.admin("GET", "/sandbox/webhooks?cashout_id=\(id)")["webhooks"]?.arrayValue ?? []
+            let states = webhooks.compactMap { $0["state"]?.stringValue }
+            if states == expected || Date() > deadline { return states }
+            usleep(10_000)
+        }
     }
 
     @Test func aHoldAndACancelByTheMerchantAreNotifiedWithoutMovingTheClock() throws {
@@ -32,7 +39,7 @@ import Testing
         #expect(try received(sandbox, "due", count: 1) == 1)
         #expect(try sandbox.cancel(cancelBody(id: id, externalID: "hold-1")).status == 200)
         #expect(try received(sandbox, "due", count: 2) == 2)
-        #expect(try webhookStates(sandbox, cashout: id) == ["delivered", "delivered"])
+        #expect(try webhookStates(sandbox, cashout: id, expected: ["delivered", "delivered"]) == ["delivered", "delivered"])
         #expect(try sandbox.admin("GET", "/sandbox/clock")["now"] == "2026-01-05T09:00:00Z")
     }
 
@@ -42,7 +49,7 @@ import Testing
         let id = try sandbox.createOK(externalID: "force-1", extra: #","notification_url":"\#(sandbox.base)/sandbox/sink/forced""#)
         try sandbox.force(id, #"{"action":"reject","rejection_code":801}"#)
         #expect(try received(sandbox, "forced", count: 1) == 1)
-        #expect(try webhookStates(sandbox, cashout: id) == ["delivered"])
+        #expect(try webhookStates(sandbox, cashout: id, expected: ["delivered"]) == ["delivered"])
         // Due before the clock moves, so not counted by the next advance.
         #expect(try sandbox.admin("POST", "/sandbox/clock/advance", #"{"by":"0s"}"#)["events_applied"] == 0)
     }
