@@ -48,6 +48,17 @@ final class RunningBinary: Sendable {
         poll(timeout) { self.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init) }
     }
 
+    /// The URL of `serve`'s `listening on URL` line, waiting for it up to 20 seconds.
+    var url: String? {
+        line(startingWith: "listening on ").map { String($0.dropFirst("listening on ".count)) }
+    }
+
+    /// Stops `serve` with SIGTERM; its exit status (nil if it is still running 10 s later).
+    func terminate() -> Int32? {
+        kill(SIGTERM)
+        return exitStatus()
+    }
+
     /// The first stdout line containing `text` (in any `--log-format`), waiting up to `timeout` seconds.
     func line(containing text: String, timeout: Double = 20) -> String? {
         poll(timeout) { self.stdout.split(separator: "\n").first { $0.contains(text) }.map(String.init) }

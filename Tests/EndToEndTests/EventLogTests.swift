@@ -40,8 +40,7 @@ import Testing
         run.rules = try #require(loaded["rules"])
         #expect(try admin(url, "/sandbox/reset", "")["status"] == "reset")
 
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
         return run
     }
 

@@ -20,7 +20,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--clock", "manual", "--log-format", "off", "--state-dir", directory]
         let binary = try RunningBinary(arguments)
-        let url = String(try #require(binary.line(startingWith: "listening on http://")).dropFirst("listening on ".count))
+        let url = try #require(binary.url)
         let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
 
         // A webhook receiver that answers only when told: a clock advance that notifies it stays in
@@ -104,7 +104,7 @@ import Testing
 
         // Started again on the same folder: every answered create is there, with the id it was given.
         let again = try RunningBinary(arguments)
-        let url2 = String(try #require(again.line(startingWith: "listening on http://")).dropFirst("listening on ".count))
+        let url2 = try #require(again.url)
         var limits = HTTPLimits()
         limits.maxBodyBytes = 256 << 20
         let list = try HTTPClient.send(method: "GET", url: url2 + "/sandbox/cashouts", timeout: .seconds(30), limits: limits)
@@ -118,8 +118,7 @@ import Testing
         let lost = ids.filter { stored[$0.key]?.id != $0.value }
         #expect(lost.isEmpty, "\(lost.count) of \(ids.count) answered creates are missing after the restart: \(lost.prefix(5))")
         #expect(stored["held-webhook"]?.status == "DELIVERED")
-        again.kill(SIGTERM)
-        #expect(again.exitStatus() == 0)
+        #expect(again.terminate() == 0)
     }
 }
 

@@ -13,10 +13,9 @@ import Testing
         let folder = NSTemporaryDirectory() + "recover-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = try RunningBinary(["serve", "--port", "0", "--host", "127.0.0.1", "--clock", "manual", "--state-dir", folder])
-        let url = String(try #require(first.line(startingWith: "listening on http://")).dropFirst("listening on ".count))
+        let url = try #require(first.url)
         #expect(try SignedCreate.send(to: url, externalID: "kept").status == 200)
-        first.kill(SIGTERM)
-        #expect(first.exitStatus() == 0)
+        #expect(first.terminate() == 0)
 
         // A timeline step of a payout the journal never created, then a record after it.
         let path = "\(folder)/journal.log"
@@ -40,14 +39,13 @@ import Testing
         #expect(error.contains("hint: 'serve --recover' starts from the records before it and keeps it and the rest in \(path).unreplayed-\(offset)"))
 
         let recovered = try RunningBinary(["serve", "--port", "0", "--host", "127.0.0.1", "--clock", "manual", "--state-dir", folder, "--recover"])
-        let recoveredURL = String(try #require(recovered.line(startingWith: "listening on http://")).dropFirst("listening on ".count))
+        let recoveredURL = try #require(recovered.url)
         let kept = try HTTPClient.send(method: "GET", url: recoveredURL + "/sandbox/cashouts/1000001")
         #expect(kept.status == 200 && kept.bodyText.contains(#""external_id":"kept""#))
         #expect(recovered.stderr.contains("warning: journal: record "))
         #expect(recovered.stderr.contains("cannot be replayed (bank record 'timeline step ran': no payout 999 for a timeline step) at byte \(offset)"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).unreplayed-\(offset)")) == Data(tail))
-        recovered.kill(SIGTERM)
-        #expect(recovered.exitStatus() == 0)
+        #expect(recovered.terminate() == 0)
     }
 
     @Test func recoverNeedsAStateDirectory() throws {

@@ -41,13 +41,12 @@ import Testing
                 try HTTPClient.send(method: "GET", url: "http://\(host):\(port)/sandbox/health", timeout: .seconds(2))
             }
         }
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
     }
 
     @Test func theAdminTokenOptionProtectsTheAdminAPI() throws {
         let binary = try RunningBinary(["serve", "--port", "0", "--admin-token", "option-token"])
-        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        let url = try #require(binary.url)
         #expect(binary.line(startingWith: "admin API: requests to /sandbox/... need Authorization: Bearer <admin token>") != nil)
         #expect(!binary.stdout.contains("option-token"))  // the token itself is never printed
         #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/health").status == 200)
@@ -55,36 +54,33 @@ import Testing
         #expect(refused.status == 401)
         #expect(refused.headers["WWW-Authenticate"] == #"Bearer realm="cashout-sandbox admin""#)
         #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/clock", headers: ["Authorization": "Bearer option-token"]).status == 200)
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
     }
 
     @Test func theEnvironmentVariableSetsTheTokenAndTheOptionWins() throws {
         let fromEnvironment = try RunningBinary(["serve", "--port", "0"], under: ["/usr/bin/env", "CASHOUT_SANDBOX_ADMIN_TOKEN=env-token"])
-        let url = try #require(fromEnvironment.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        let url = try #require(fromEnvironment.url)
         #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/clock").status == 401)
         #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/clock", headers: ["Authorization": "Bearer env-token"]).status == 200)
-        fromEnvironment.kill(SIGTERM)
-        #expect(fromEnvironment.exitStatus() == 0)
+        #expect(fromEnvironment.terminate() == 0)
 
         let both = try RunningBinary(["serve", "--port", "0", "--admin-token", "option-token"],
                                      under: ["/usr/bin/env", "CASHOUT_SANDBOX_ADMIN_TOKEN=env-token"])
-        let bothURL = try #require(both.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        let bothURL = try #require(both.url)
         #expect(try HTTPClient.send(method: "GET", url: bothURL + "/sandbox/clock", headers: ["Authorization": "Bearer env-token"]).status == 401)
         #expect(try HTTPClient.send(method: "GET", url: bothURL + "/sandbox/clock", headers: ["Authorization": "Bearer option-token"]).status == 200)
-        both.kill(SIGTERM)
-        #expect(both.exitStatus() == 0)
+        #expect(both.terminate() == 0)
     }
 
     /// Against DNS rebinding: on loopback, a request addressed to another name is refused unless
     /// `--allowed-host` (or the environment variable, which the option overrides) names it.
     @Test func onLoopbackOnlyLoopbackNamesAndTheAllowedHostsAreAnswered() throws {
-        func status(_ url: Substring, host: String) throws -> Int {
+        func status(_ url: String, host: String) throws -> Int {
             try HTTPClient.send(method: "GET", url: url + "/sandbox/merchants", headers: ["Host": host]).status
         }
         let binary = try RunningBinary(["serve", "--port", "0", "--allowed-host", "qa-box", "--allowed-host", ".example.com"],
                                        under: ["/usr/bin/env", "CASHOUT_SANDBOX_ALLOWED_HOSTS=from-env"])
-        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        let url = try #require(binary.url)
         #expect(try status(url, host: "localhost:8080") == 200)
         #expect(try status(url, host: "qa-box:8080") == 200)
         #expect(try status(url, host: "api.example.com") == 200)
@@ -92,27 +88,24 @@ import Testing
         let refused = try HTTPClient.send(method: "POST", url: url + "/sandbox/reset", headers: ["Host": "evil.example:8080"])
         #expect(refused.status == 403)
         #expect(refused.bodyText.contains("start it with --allowed-host evil.example (or CASHOUT_SANDBOX_ALLOWED_HOSTS=evil.example)"))
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
 
         let fromEnvironment = try RunningBinary(["serve", "--port", "0"], under: ["/usr/bin/env", "CASHOUT_SANDBOX_ALLOWED_HOSTS=qa-box, from-env"])
-        let environmentURL = try #require(fromEnvironment.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        let environmentURL = try #require(fromEnvironment.url)
         #expect(try status(environmentURL, host: "from-env:1") == 200)
         #expect(try status(environmentURL, host: "evil.example") == 403)
-        fromEnvironment.kill(SIGTERM)
-        #expect(fromEnvironment.exitStatus() == 0)
+        #expect(fromEnvironment.terminate() == 0)
     }
 
     /// Bound to every address (as in Docker), the sandbox cannot know its names: Host is not
     /// checked, and with no admin token the start-up says so.
     @Test func onEveryAddressHostIsNotCheckedAndTheStartUpRecommendsAToken() throws {
         let binary = try RunningBinary(["serve", "--host", "0.0.0.0", "--port", "0"])
-        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        let url = try #require(binary.url)
         #expect(binary.line(startingWith: "admin API: open to anyone who can reach this address") != nil)
         let port = try #require(url.split(separator: ":").last)
         #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/clock", headers: ["Host": "qa-box.internal"]).status == 200)
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
 
         let (status, out, err) = try RunningBinary.run(["serve", "--allowed-host", "evil example"])
         #expect(status == 2)

@@ -53,8 +53,7 @@ import Testing
         let url = try #require(listening["message"]?.stringValue?.dropFirst("listening on ".count))
         #expect(listening["url"]?.stringValue == String(url))
         #expect(try HTTPClient.send(method: "GET", url: url + "/nope?x=1").status == 404)
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
         let line = try #require(binary.stdout.split(separator: "\n").first { $0.hasPrefix("{") && $0.contains(#""method""#) })
         let entry = try JSON.parse(String(line))
         #expect(entry["method"] == "GET")
@@ -71,8 +70,7 @@ import Testing
         let (status, _, err) = try RunningBinary.run(["serve", "--host", "127.0.0.1", "--port", String(port)])
         #expect(status == 1)
         #expect(err == "error: cannot start: bind 127.0.0.1:\(port): Address already in use\n")
-        first.kill(SIGTERM)
-        #expect(first.exitStatus() == 0)
+        #expect(first.terminate() == 0)
     }
 
     @Test func bindsAllInterfacesWhenAsked() throws {
@@ -81,8 +79,7 @@ import Testing
         #expect(listening.hasPrefix("listening on http://0.0.0.0:"))
         let port = try #require(listening.split(separator: ":").last)
         #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
     }
 }
 
@@ -140,12 +137,11 @@ import Testing
     @Test func serveLoadsScenarioMerchantsAndClock() throws {
         let file = try write(#"{"clock": {"mode": "manual", "start": "2026-03-02T12:00:00Z"}, "merchants": [{"login": "acme", "pass": "p", "secret": "s", "balance": {"USD": "5.00"}}]}"#)
         let binary = try RunningBinary(["serve", "--port", "0", "--scenario", file])
-        let url = try #require(binary.line(startingWith: "listening on ")).dropFirst("listening on ".count)
+        let url = try #require(binary.url)
         #expect(binary.line(startingWith: "merchant: login acme, pass p, secret s, read-only key , balance USD 5.00") != nil)
         let health = try HTTPClient.send(method: "GET", url: url + "/sandbox/health")
         #expect(health.bodyText.contains(#""mode":"manual","now":"2026-03-02T12:00:00Z""#))
-        binary.kill(SIGTERM)
-        #expect(binary.exitStatus() == 0)
+        #expect(binary.terminate() == 0)
     }
 
     @Test func serveRefusesAnInvalidScenarioWithStatus2() throws {
