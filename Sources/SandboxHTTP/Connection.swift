@@ -31,6 +31,8 @@ final class Connection {
     var closeAfterWrite = false
     /// The peer shut down its sending side.
     var peerClosed = false
+    /// Parsed requests wait for the loop's next turn (`EventLoop.backlogged`).
+    var isBacklogged = false
     /// When the request being read began, for the header and body timeouts.
     var requestStartedAt: Int64 = 0
     /// When something last happened: bytes read or written.

@@ -5,8 +5,10 @@ import Glibc
 // which is sent as far as the socket takes it; a response that closes the connection lingers.
 extension EventLoop {
     /// Answers every complete request buffered on `connection`, then sends.
+    /// At most `requestsPerTurn` of them: the rest wait for the loop's next turn.
     func serve(_ connection: Connection) {
         var outputFull: Bool
+        var budget = Self.requestsPerTurn
         repeat {
             outputFull = false
             while !connection.closeAfterWrite, connection.awaiting == nil {
@@ -14,6 +16,14 @@ extension EventLoop {
                     outputFull = true
                     break
                 }
+                if budget == 0 {
+                    if !connection.isBacklogged {
+                        connection.isBacklogged = true
+                        backlogged.append(connection)
+                    }
+                    break
+                }
+                budget -= 1
                 let event: HTTPParser.Event?
                 do {
                     event = try connection.parser.next()
@@ -28,9 +38,20 @@ extension EventLoop {
                 case .response: break  // a request parser produces none
                 }
             }
-            if connection.peerClosed, connection.awaiting == nil { connection.closeAfterWrite = true }
+            if connection.peerClosed, connection.awaiting == nil, !connection.isBacklogged { connection.closeAfterWrite = true }
             flush(connection)
         } while outputFull && !connection.isClosed && !connection.hasPendingOutput
+    }
+
+    /// Gives each connection left over from the last turn its next turn.
+    func serveBacklog() {
+        guard !backlogged.isEmpty else { return }
+        let turn = backlogged
+        backlogged.removeAll(keepingCapacity: true)
+        for connection in turn where !connection.isClosed {
+            connection.isBacklogged = false
+            serve(connection)
+        }
     }
 
     func answer(_ request: HTTPRequest, on connection: Connection) {

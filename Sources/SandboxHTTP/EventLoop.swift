@@ -13,6 +13,10 @@ import Synchronization
 // reading that connection (backpressure), so a client that never reads its responses holds at
 // most `maxBufferedOutput` bytes. Level-triggered epoll: one read per readiness event.
 //
+// Fairness: one turn of the loop answers at most `requestsPerTurn` requests of a connection. A
+// client that pipelines thousands waits in `backlogged` for the next turn, and reads nothing more
+// until its backlog is answered, so the loop's other connections are served in between.
+//
 // Closing (RFC 9112 §9.6): when the server closes after a response, it shuts its sending side and
 // discards what the peer still sends for a moment ("lingering"), so the peer reads the response
 // instead of a reset. Deadlines are checked by a sweep a few times per timeout period.
@@ -31,6 +35,7 @@ final class EventLoop: @unchecked Sendable {
 
     private static let maxEvents: Int32 = 256
     static let maxBufferedOutput = 1 << 20
+    static let requestsPerTurn = 32
     static let lingerTime: Int64 = 2000
 
     private let epoll: Int32
@@ -51,6 +56,8 @@ final class EventLoop: @unchecked Sendable {
     private var connectionSerial = 0
     var date = DateCache()
     var logBuffer: [UInt8] = []
+    /// Connections with requests left over after their turn, served again after the next wait.
+    var backlogged: [Connection] = []
     var now: Int64 = 0
     private var nextSweep: Int64 = 0
     var stopping = false
@@ -96,11 +103,12 @@ final class EventLoop: @unchecked Sendable {
         nextSweep = now + sweepInterval
         date.update()
         while true {
-            let timeout = Int32(clamping: max(0, min(nextSweep, stopDeadline) - now))
+            let timeout = backlogged.isEmpty ? Int32(clamping: max(0, min(nextSweep, stopDeadline) - now)) : 0
             let count = epoll_wait(epoll, events, Self.maxEvents, timeout)
             now = Socket.monotonicMilliseconds()
             date.update()
             for i in 0 ..< Int(max(count, 0)) { dispatch(events[i]) }
+            serveBacklog()
             if logBuffer.count >= 16 * 1024 { flushLog() }
             if !stopping, stopRequested.load(ordering: .acquiring) { beginStop() }
             if now >= nextSweep {
@@ -176,6 +184,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func readable(_ connection: Connection) {
+        guard !connection.isBacklogged else { return }  // read again once its backlog is answered
         let n = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
         if n < 0 {
             if errno != EAGAIN && errno != EINTR { close(connection) }

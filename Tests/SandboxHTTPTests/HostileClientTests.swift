@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 import Testing
 @testable import SandboxHTTP
 
@@ -96,6 +98,37 @@ import Testing
         #expect(try after.readResponse().bodyText == "hello")
     }
 
+    /// A client pipelining thousands of requests is answered a few dozen per turn of the loop, so
+    /// another client on the same loop is answered in between, not after the whole 64 KiB read
+    /// (thousands of these requests) it is in the middle of.
+    @Test func aPipelinerIsAnsweredATurnAtATimeWhileOthersAreServed() throws {
+        let answered = Counter()
+        let server = try HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 1)) { _ in
+            .text(String(answered.next()))
+        }
+        defer { server.stop() }
+        let normal = try RawConnection(port: server.port)
+        let hog = try RawConnection(port: server.port)
+        let (request, count) = ("GET /n HTTP/1.1\r\nHost: t\r\n\r\n", 30_000)
+        // The hog sends and reads at full speed, on threads of its own.
+        nonisolated(unsafe) let hogSide = hog
+        nonisolated(unsafe) var hogs: [Int] = []
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) { hogSide.send(Array(String(repeating: request, count: count).utf8)) }
+        DispatchQueue.global().async(group: done) {
+            hogs = (0 ..< count).map { _ in (try? hogSide.readResponse()).flatMap { Int($0.bodyText) } ?? 0 }
+        }
+        // Once the server reads whole 64 KiB at a time (its receive buffer is full), ask once.
+        while answered.current < count / 3 { usleep(100) }
+        let before = answered.current
+        normal.send(request)
+        let normalsTurn = try #require(Int(try normal.readResponse().bodyText))
+        #expect(normalsTurn - before <= 128, "answered \(normalsTurn - before) requests later")
+        // The hog gets every answer, in order.
+        done.wait()
+        #expect(hogs == Array(1 ... count + 1).filter { $0 != normalsTurn })
+    }
+
     @Test func aClientThatNeverReadsIsHeldBackAndDoesNotBlockOthers() throws {
         let server = try startTestServer { $0.threads = 1 }
         defer { server.stop() }
@@ -147,4 +180,11 @@ import Testing
         #expect(injected.headers["X-Fixed"] == "yes")
         #expect(try connection.readResponse().headers["X-Echo"] == "plain")
     }
+}
+
+/// Counts the requests a test server answered, across its threads.
+private final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    var current: Int { value.load(ordering: .relaxed) }
+    func next() -> Int { value.add(1, ordering: .relaxed).newValue }
 }
