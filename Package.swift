@@ -20,18 +20,21 @@ let package = Package(
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),
         // Layer 2: the dialect-neutral bank core.
         .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
-        // Layer 3: dialects. D24 Cashouts v3: its country rules (pure data and check digits) and the
-        // adapter that decodes, authenticates, validates, calls the bank and answers.
-        .target(name: "SandboxD24Rules"),
-        .target(name: "SandboxD24", dependencies: ["SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
-        // Layer 3: scenario files: the model, the loader, and the rules that become bank timelines.
+        // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
+        // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
+        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxHTTP"], path: "Sources/Dialects/Dialect"),
+        // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
+        // decodes, authenticates, validates, calls the bank and answers.
+        .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
+        .target(name: "SandboxD24", dependencies: ["SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
+                                                   "SandboxCrypto"], path: "Sources/Dialects/D24/API"),
         // Layer 3: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection.
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxJournal",
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",
@@ -45,7 +48,7 @@ let package = Package(
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
-        .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario"]),
+        .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),
         .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),

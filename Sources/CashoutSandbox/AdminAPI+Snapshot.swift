@@ -53,7 +53,7 @@ extension AdminAPI {
         var scenarios: [(Scenario, source: [UInt8])] = []
         for (index, source) in snapshot.scenarios.enumerated() {
             do {
-                scenarios.append((try ScenarioLoader.load(source, file: "scenario \(index + 1) of the snapshot"), source))
+                scenarios.append((try ScenarioLoader.load(source, file: "scenario \(index + 1) of the snapshot", ruleFields: ruleFields), source))
             } catch {
                 throw .init(description: "scenario \(index + 1) of the snapshot does not load here: \(error)")
             }

@@ -20,6 +20,8 @@ struct AdminAPI: Sendable {
     let initial: (merchants: [Merchant], bank: Bank.Configuration)
     /// The scenarios in force, which `POST /sandbox/scenario` adds to.
     let layers: ScenarioLayers
+    /// What the dialects' scenario rules may test.
+    let ruleFields: Set<String>
     /// What `GET /sandbox/metrics` reports.
     let metrics: SandboxMetrics
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
@@ -103,7 +105,7 @@ struct AdminAPI: Sendable {
     /// already created keep their timelines. 400 names the JSON path of a mistake.
     private func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
         let scenario: Scenario
-        do { scenario = try ScenarioLoader.load(request.body, file: "request body") } catch {
+        do { scenario = try ScenarioLoader.load(request.body, file: "request body", ruleFields: ruleFields) } catch {
             return Router.error(400, "\(error.path.isEmpty ? "(top level)" : error.path): \(error.expected)")
         }
         for merchant in scenario.merchants {

@@ -1,13 +1,14 @@
 import Foundation
 import SandboxAPIDocs
 import SandboxBank
-import SandboxD24
 import SandboxDashboard
+import SandboxDialect
 import SandboxHTTP
 import SandboxJournal
 import SandboxScenario
 
-/// A running sandbox: the D24 API and the admin API over one bank, on one virtual clock.
+/// A running sandbox: its payout APIs (`Configuration.dialects`) and the admin API over one bank,
+/// on one virtual clock.
 ///
 /// Start as many as you like in one process; each listens on its own port.
 ///
@@ -27,13 +28,15 @@ public final class Sandbox: Sendable {
         public var timeScale: Double = 1
         /// Where the virtual clock starts; now by default.
         public var clockStart: VirtualTime?
+        /// The payout APIs served, each with its routes, notifications and scenario vocabulary.
+        public var dialects: [any Dialect] = Sandbox.standardDialects
         /// The merchants the bank starts with.
         public var merchants: [Merchant] = [.sandboxDefault]
         /// How the bank behaves (timelines, retries, rates): the built-in default bank with its
         /// magic values unless changed here or by `scenarios`.
         public var bank: Bank.Configuration = {
             var configuration = Bank.Configuration()
-            ScenarioSetup.builtIn.configure(&configuration)
+            Sandbox.standardSetup.configure(&configuration)
             return configuration
         }()
         /// Scenario files layered over the built-in default bank, later over earlier: their
@@ -118,28 +121,30 @@ public final class Sandbox: Sendable {
 
     /// Starts a sandbox and returns once it is listening (for callers without `async`).
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
-        var setup = ScenarioSetup.builtIn
+        let standard = configuration.dialects.map(\.name) == Sandbox.standardDialects.map(\.name)
+        var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup
         setup.merchants = configuration.merchants  // the scenarios' merchants join or replace these
         for scenario in configuration.scenarios { setup.add(scenario) }
         if let seed = configuration.seed { setup.seed = seed }
         var bankConfiguration = configuration.bank
-        if !configuration.scenarios.isEmpty || configuration.seed != nil { setup.configure(&bankConfiguration) }
+        if !configuration.scenarios.isEmpty || configuration.seed != nil || !standard { setup.configure(&bankConfiguration) }
         let merchants = setup.merchants
         let mode = configuration.clockMode ?? setup.clockMode ?? .real
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()
         for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
         let metrics = SandboxMetrics()
-        let sender = WebhookSender(sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
+        let sender = WebhookSender(dialects: configuration.dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
         let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants) { sender.send($0, done: $1) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
-        D24API(bank: bank).register(in: &router)
+        for dialect in configuration.dialects { dialect.register(in: &router, bank: bank) }
         Dashboard.register(in: &router)
         APIDocs.register(in: &router)
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
-                             layers: ScenarioLayers(setup), metrics: metrics, eventLog: configuration.eventLog)
+                             layers: ScenarioLayers(setup), ruleFields: configuration.ruleFields, metrics: metrics,
+                             eventLog: configuration.eventLog)
         admin.register(in: &router)
         router.use(faults.respond)
         if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(auth.check) }  // before faults
@@ -154,6 +159,13 @@ public final class Sandbox: Sendable {
             defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
             let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank, resetConfiguration: bankConfiguration,
                                           admin: admin.replay, restore: { try admin.restore($0, clockBack: mode == .manual) })
+            if opened.recovery.version < JournalFormat.currentVersion {
+                // Written by an older version: rewritten now, as a snapshot in the current format,
+                // before anything of the current format is appended to it.
+                guard opened.compact({ admin.snapshot(whileLocked: $0) }) != nil else {
+                    throw JournalError.system("rewriting \(directory)/journal.log in the current format", EIO)
+                }
+            }
             admin.journal.attach(opened)
             opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
                 admin.snapshot(whileLocked: whileLocked)

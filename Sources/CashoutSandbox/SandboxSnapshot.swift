@@ -18,7 +18,9 @@ struct SandboxSnapshot {
     var scenarios: [[UInt8]]
     var bank: BankSnapshot
 
-    static let version: UInt64 = 1
+    /// The bank's binary form's version (`BankFormat`): 2 since payouts name their dialect; a
+    /// snapshot of version 1 is read too.
+    static let version = UInt64(BankFormat.currentVersion)
     static let contentType = "application/vnd.cashout-sandbox.snapshot"
     static let partSize = 1 << 20
 
@@ -73,7 +75,9 @@ struct SandboxSnapshot {
         guard file.starts(with: JournalFormat.header.prefix(4)) else {
             throw Invalid(description: "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)")
         }
-        guard file.starts(with: JournalFormat.header) else { throw Invalid(description: "a snapshot of a format this sandbox does not know") }
+        guard let version = JournalFormat.version(of: file), JournalFormat.readableVersions.contains(version) else {
+            throw Invalid(description: "a snapshot of a format this sandbox does not know (a newer sandbox took it)")
+        }
         var assembler = Assembler()
         var found: SandboxSnapshot?
         do {
@@ -101,12 +105,13 @@ struct SandboxSnapshot {
             self = try bytes.withUnsafeBytes { buffer in
                 var reader = BinaryReader(buffer)
                 let start = reader.offset
-                guard try reader.uint() == Self.version else {
+                let version = try reader.uint()
+                guard (1 ... Self.version).contains(version) else {
                     throw BinaryReader.Malformed(offset: start, reason: "a snapshot version this sandbox does not know")
                 }
                 var scenarios: [[UInt8]] = []
                 for _ in 0 ..< (try reader.count()) { scenarios.append(try reader.bytes()) }
-                let bank = try BankSnapshot(decoding: &reader)
+                let bank = try BankSnapshot(decoding: &reader, format: Sandbox.bankFormat(version: Int(version)))
                 guard reader.isAtEnd else { throw BinaryReader.Malformed(offset: reader.offset, reason: "bytes after the snapshot") }
                 return SandboxSnapshot(scenarios: scenarios, bank: bank)
             }

@@ -47,14 +47,14 @@ final class StateJournal: Sendable {
         try Self.makeDirectory(directory)
         var assembler = SandboxSnapshot.Assembler()
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
-        (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload in
+        (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload, version in
             var reader = BinaryReader(payload)
             let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
             var what = "\(kind)"
             do {
                 switch kind {
                 case .bank:
-                    let record = try BankRecord(decoding: &reader)
+                    let record = try BankRecord(decoding: &reader, format: Sandbox.bankFormat(version: Int(version)))
                     what = "bank record '\(record.kind)'"
                     try bank.replay(record, resetConfiguration: resetConfiguration)
                 case .snapshot: if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }

@@ -1,10 +1,9 @@
 import SandboxBank
-import SandboxCrypto
-import SandboxD24
+import SandboxDialect
 import SandboxHTTP
 import Synchronization
 
-/// Delivers the bank's notifications in the D24 wire format: to the sandbox's own sink directly
+/// Delivers the bank's notifications, each in its payout's dialect's wire format: to the sandbox's own sink directly
 /// (no socket, no event loop waiting on itself, in the order they are sent), anywhere else with
 /// the HTTP client on a `DeliveryPool` thread, so that many are on their way at once.
 final class WebhookSender: Sendable {
@@ -28,11 +27,12 @@ final class WebhookSender: Sendable {
     private let links = Mutex(Links())
     private let sinks: SinkStore
     private let timeout: Mutex<Duration>
-    private let keys = D24SigningKeys()
+    private let dialects: [String: any Dialect]
     private let metrics: SandboxMetrics
     private let pool: DeliveryPool
 
-    init(sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
+    init(dialects: [any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
+        self.dialects = dialects.byName
         self.sinks = sinks
         self.timeout = Mutex(timeout)
         self.metrics = metrics
@@ -80,20 +80,18 @@ final class WebhookSender: Sendable {
     /// anywhere else it returns nil and calls `done` with the outcome from a pool thread.
     func send(_ notification: StatusNotification, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
         guard let url = notification.url, let (bank, route) = route(url),
-              let secret = bank.merchant(login: notification.merchant, \.secret) else {
+              let rendered = dialects[notification.dialect]?.notification(notification, bank: bank) else {
             metrics.count(.notSent)
             return DeliveryOutcome(error: "not sent: no URL or merchant")
         }
-        let contentType = "application/x-www-form-urlencoded"
         if case .sink(let name, let path) = route {
-            // Rendered when read, from the secret (a prepared key is ten times its size).
-            let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: contentType,
-                                       content: .rendered { D24Notification.formBody(notification, secret: secret) })
+            // Rendered when read.
+            let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: rendered.contentType,
+                                       content: .rendered(rendered.body))
             metrics.count((200 ..< 300).contains(status) ? .delivered : .httpError)
             return DeliveryOutcome(status: status)
         }
-        let body = D24Notification.formBody(notification, key: keys.key(secret: secret))
-        pool.run { done(self.post(body, contentType: contentType, to: url)) }
+        pool.run { done(self.post(rendered.body(), contentType: rendered.contentType, to: url)) }
         return nil
     }
 

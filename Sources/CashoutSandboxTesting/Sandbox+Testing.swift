@@ -38,8 +38,9 @@ extension Sandbox {
         configuration.seed = seed
         do throws(ScenarioError) {
             switch scenario {
-            case .file(let path): configuration.scenarios = [try ScenarioLoader.load(file: path)]
-            case .json(let text): configuration.scenarios = [try ScenarioLoader.load(Array(text.utf8), file: "scenario.json")]
+            case .file(let path): configuration.scenarios = [try ScenarioLoader.load(file: path, ruleFields: configuration.ruleFields)]
+            case .json(let text):
+                configuration.scenarios = [try ScenarioLoader.load(Array(text.utf8), file: "scenario.json", ruleFields: configuration.ruleFields)]
             case .builtIn: break
             }
         } catch {

@@ -36,7 +36,7 @@ extension Bank {
         let id = s.payouts.nextID
         let status: PayoutStatus = request.onHold ? .onHold : .pending
         let payout = Payout(
-            id: id, merchant: merchant.login, externalID: request.externalID, country: request.country,
+            id: id, dialect: request.dialect, merchant: merchant.login, externalID: request.externalID, country: request.country,
             currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
             notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
             history: Self.history(StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)))
@@ -105,7 +105,7 @@ extension Bank {
             appendLedger(&s, merchant: merchant, payoutID: payoutID, kind: .refund, amount: payout.settlementAmount, at: time)
         }
         let notification = StatusNotification(
-            change: .init(id: s.notifications.count + 1, payoutID: payoutID, merchant: payout.merchant, externalID: payout.externalID,
+            change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, merchant: payout.merchant, externalID: payout.externalID,
                           status: step.status, changedAt: time, bankReferenceID: payout.bankReferenceID,
                           statusReason: payout.statusReason, comments: payout.fields["comments"], url: payout.notificationURL),
             state: payout.notificationURL == nil ? .noURL : .pending, attempts: [],

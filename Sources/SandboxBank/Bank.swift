@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// ```swift
 /// let bank = Bank(clock: VirtualClock(mode: .manual), sender: { _ in DeliveryOutcome(status: 200) })
-/// let payout = try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: "o-1",
+/// let payout = try bank.createPayout(PayoutRequest(dialect: "api", merchant: "sandbox_login", externalID: "o-1",
 ///                                                  country: "BR", currency: "BRL", amount: Money("100")!))
 /// bank.advance(by: .seconds(15))   // DELIVERED, then COMPLETED
 /// ```

@@ -1,7 +1,8 @@
 import SandboxJournal
 
 // The records' binary form (SandboxJournal's BinaryWriter): a kind byte, then the fields in
-// declaration order. Append new kinds at the end; never renumber one.
+// declaration order. Append new kinds at the end; never renumber one. A change to a kind's fields
+// is a new format version (see `BankFormat`), and the reader keeps reading the old one.
 
 extension BankRecord {
     private enum Kind: UInt8, CaseIterable {
@@ -13,7 +14,7 @@ extension BankRecord {
         switch self {
         case .created(let request, let at, let settlement, let timeline):
             bytes.append(Kind.created.rawValue)
-            for text in [request.merchant, request.externalID, request.country, request.currency] { BinaryWriter.append(text, to: &bytes) }
+            for text in [request.dialect, request.merchant, request.externalID, request.country, request.currency] { BinaryWriter.append(text, to: &bytes) }
             BinaryWriter.append(request.amount, to: &bytes)
             BinaryWriter.append(request.onHold, to: &bytes)
             BinaryWriter.append(request.notificationURL, to: &bytes)
@@ -54,12 +55,13 @@ extension BankRecord {
         }
     }
 
-    /// Reads one record written by `encode(into:)`.
-    public init(decoding reader: inout BinaryReader) throws(BinaryReader.Malformed) {
+    /// Reads one record written by `encode(into:)` in `format`.
+    public init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
         switch Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))! {
         case .created:
+            let dialect = try format.dialect(&reader)
             let (merchant, externalID, country, currency) = (try reader.string(), try reader.string(), try reader.string(), try reader.string())
-            var request = PayoutRequest(merchant: merchant, externalID: externalID, country: country, currency: currency,
+            var request = PayoutRequest(dialect: dialect, merchant: merchant, externalID: externalID, country: country, currency: currency,
                                         amount: try reader.money(), onHold: try reader.bool(),
                                         notificationURL: try reader.optionalString())
             request.fields = try reader.fields()

@@ -137,7 +137,7 @@ extension BankSnapshot {
     /// Reads a snapshot written by `encode(into:)`, and checks that it holds together (every
     /// payout, ledger entry, notification and event refers to what exists), so that restoring it
     /// cannot put the bank in a state its own code never makes.
-    public init(decoding reader: inout BinaryReader) throws(BinaryReader.Malformed) {
+    public init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
         let time = try reader.time()
         var s = Bank.State(payouts: PayoutTable(firstID: 0), configuration: Bank.Configuration())
         for _ in 0 ..< (try reader.count()) {
@@ -159,7 +159,7 @@ extension BankSnapshot {
         s.payouts = PayoutTable(firstID: firstID)
         for _ in 0 ..< (try reader.count()) {
             let start = reader.offset
-            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, merchant: knownMerchant)
+            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, merchant: knownMerchant)
             guard s.externalIDs[payout.merchant]?[payout.externalID] == nil else {
                 throw .init(offset: start, reason: "external id \(payout.externalID) twice for \(payout.merchant)")
             }
@@ -245,7 +245,7 @@ extension BankSnapshot {
     }
 
     private static func append(_ payout: Payout, _ plan: PayoutTable.Plan, to bytes: inout [UInt8]) {
-        for text in [payout.merchant, payout.externalID, payout.country, payout.currency] { BinaryWriter.append(text, to: &bytes) }
+        for text in [payout.dialect, payout.merchant, payout.externalID, payout.country, payout.currency] { BinaryWriter.append(text, to: &bytes) }
         BinaryWriter.append(payout.amount, to: &bytes)
         BinaryWriter.append(payout.settlementAmount, to: &bytes)
         BinaryWriter.append(payout.fields, to: &bytes)
@@ -266,9 +266,10 @@ extension BankSnapshot {
         BinaryWriter.append(plan.generation, to: &bytes)
     }
 
-    private static func payout(id: Int, _ reader: inout BinaryReader,
+    private static func payout(id: Int, _ reader: inout BinaryReader, format: BankFormat,
                                merchant: (inout BinaryReader) throws(BinaryReader.Malformed) -> String)
         throws(BinaryReader.Malformed) -> (Payout, [TimelineStep], generation: Int) {
+        let dialect = try format.dialect(&reader)
         let (login, externalID, country, currency) = (try merchant(&reader), try reader.string(), try reader.string(), try reader.string())
         let (amount, settlement) = (try reader.money(), try reader.money())
         let fields = try reader.fields()
@@ -281,7 +282,7 @@ extension BankSnapshot {
         guard history.last?.status == status else {
             throw .init(offset: reader.offset, reason: "payout \(id)'s status is not the last of its history")
         }
-        let payout = Payout(id: id, merchant: login, externalID: externalID, country: country, currency: currency, amount: amount,
+        let payout = Payout(id: id, dialect: dialect, merchant: login, externalID: externalID, country: country, currency: currency, amount: amount,
                             settlementAmount: settlement, fields: fields, notificationURL: url, createdAt: createdAt, status: status,
                             history: history, rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString(),
                             bankReferenceID: try reader.optionalString(), statusReason: try reader.optionalString())
@@ -325,7 +326,7 @@ extension BankSnapshot {
                                             manual: try reader.bool()))
         }
         let next = try reader.bool() ? try reader.time() : nil
-        return StatusNotification(change: .init(id: id, payoutID: payout.id, merchant: payout.merchant, externalID: payout.externalID,
+        return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, merchant: payout.merchant, externalID: payout.externalID,
                                                 status: status,
                                                 changedAt: changedAt, bankReferenceID: reference, statusReason: reason,
                                                 comments: comments, url: url),

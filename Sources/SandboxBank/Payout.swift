@@ -3,6 +3,8 @@
 public struct Payout: Sendable, Equatable {
     /// The sandbox's id, unique across merchants.
     public let id: Int
+    /// The API that created it (`PayoutRequest.dialect`).
+    public let dialect: String
     /// The merchant's login.
     public let merchant: String
     /// The merchant's own id, unique per merchant.

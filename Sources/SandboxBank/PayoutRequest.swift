@@ -1,5 +1,7 @@
 /// A request to pay out, as a dialect hands it to the bank after its own validation.
 public struct PayoutRequest: Sendable, Equatable {
+    /// The API it came through (`Dialect.name`): it renders the payout's notifications.
+    public var dialect: String
     public var merchant: String
     public var externalID: String
     public var country: String
@@ -11,8 +13,9 @@ public struct PayoutRequest: Sendable, Equatable {
     /// Every field of the request by its wire name (shown in the admin API, matched by scenarios).
     public var fields: PayoutFields
 
-    public init(merchant: String, externalID: String, country: String, currency: String, amount: Money,
+    public init(dialect: String, merchant: String, externalID: String, country: String, currency: String, amount: Money,
                 onHold: Bool = false, notificationURL: String? = nil, fields: PayoutFields = [:]) {
+        self.dialect = dialect
         self.merchant = merchant
         self.externalID = externalID
         self.country = country

@@ -20,6 +20,7 @@ public struct StatusNotification: Sendable, Equatable {
     final class Change: Sendable {
         let id: Int
         let payoutID: Int
+        let dialect: String
         let merchant: String
         let externalID: String
         let status: PayoutStatus
@@ -29,10 +30,11 @@ public struct StatusNotification: Sendable, Equatable {
         let comments: String?
         let url: String?
 
-        init(id: Int, payoutID: Int, merchant: String, externalID: String, status: PayoutStatus, changedAt: VirtualTime,
+        init(id: Int, payoutID: Int, dialect: String, merchant: String, externalID: String, status: PayoutStatus, changedAt: VirtualTime,
              bankReferenceID: String?, statusReason: String?, comments: String?, url: String?) {
             self.id = id
             self.payoutID = payoutID
+            self.dialect = dialect
             self.merchant = merchant
             self.externalID = externalID
             self.status = status
@@ -47,6 +49,8 @@ public struct StatusNotification: Sendable, Equatable {
     let change: Change
     public var id: Int { change.id }
     public var payoutID: Int { change.payoutID }
+    /// The API of the payout, which renders the notification.
+    public var dialect: String { change.dialect }
     public var merchant: String { change.merchant }
     public var externalID: String { change.externalID }
     /// The status the payout changed to.
@@ -67,7 +71,7 @@ public struct StatusNotification: Sendable, Equatable {
 
     public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
         let (a, b) = (lhs.change, rhs.change)
-        return a.id == b.id && a.payoutID == b.payoutID && a.merchant == b.merchant && a.externalID == b.externalID
+        return a.id == b.id && a.payoutID == b.payoutID && a.dialect == b.dialect && a.merchant == b.merchant && a.externalID == b.externalID
             && a.status == b.status && a.changedAt == b.changedAt && a.bankReferenceID == b.bankReferenceID
             && a.statusReason == b.statusReason && a.comments == b.comments && a.url == b.url
             && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt

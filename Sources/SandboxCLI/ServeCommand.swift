@@ -50,7 +50,7 @@ enum ServeCommand: Command {
         var configuration = try configuration(from: arguments)
         for file in arguments.values["scenario"] ?? [] {
             do {
-                configuration.scenarios.append(try ScenarioLoader.load(file: file))
+                configuration.scenarios.append(try ScenarioLoader.load(file: file, ruleFields: configuration.ruleFields))
             } catch {
                 CLI.printError("error: \(error)")
                 return 2

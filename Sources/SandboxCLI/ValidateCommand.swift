@@ -1,3 +1,4 @@
+import CashoutSandbox
 import SandboxHTTP
 import SandboxScenario
 
@@ -23,7 +24,7 @@ enum ValidateCommand: Command {
                 continue
             }
             do {
-                _ = try ScenarioLoader.load(file: file)
+                _ = try ScenarioLoader.load(file: file, ruleFields: Sandbox.Configuration().ruleFields)
                 StandardOutput.writeLine("ok \(file)")
             } catch {
                 StandardOutput.writeLine("error: \(error)")

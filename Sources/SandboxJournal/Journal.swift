@@ -12,7 +12,7 @@ import Synchronization
 /// everything before them (a snapshot), while appends go on: see `beginCompaction`.
 ///
 /// ```swift
-/// let (journal, recovery) = try Journal.open(path: "state/journal.log") { payload in apply(payload) }
+/// let (journal, recovery) = try Journal.open(path: "state/journal.log") { payload, version in apply(payload) }
 /// journal.append({ $0 += Array("hello".utf8) }) { error in respond(error == nil ? 200 : 500) }
 /// ```
 public final class Journal: Sendable {
@@ -26,6 +26,9 @@ public final class Journal: Sendable {
         public var droppedBytes = 0
         /// Why they were dropped, and where the dropped bytes were kept (`<path>.dropped-<offset>`).
         public var problem: String?
+        /// The file's version: older than `JournalFormat.currentVersion` until it is compacted,
+        /// which rewrites it in the current one (append nothing of the current one before).
+        public var version = JournalFormat.currentVersion
     }
 
     private struct Batch {
@@ -61,14 +64,15 @@ public final class Journal: Sendable {
     deinit { fd.withLock { _ = Glibc.close($0) } }
 
     /// Opens (or creates) the journal at `path` and passes each whole record's payload to `replay`,
-    /// in order. A torn or corrupt tail is reported in the `Recovery`, copied to
+    /// in order, with the file's version (`JournalFormat.readableVersions`; a new file gets the
+    /// current one; a file of a version this build does not read is refused, untouched). A torn or corrupt tail is reported in the `Recovery`, copied to
     /// `<path>.dropped-<offset>` and cut off, so appends continue after the last whole record.
     /// A whole record that `replay` refuses (by throwing, having changed nothing) is not skipped:
     /// the opening fails with `JournalError.unreplayable`, which says where, unless `recover` is
     /// set: then that record and every one after it are copied to `<path>.unreplayed-<offset>`
     /// and cut off, as a torn tail is. A compaction's unfinished file (`<path>.compacting`) is removed.
     public static func open(path: String, recover: Bool = false,
-                            replay: (UnsafeRawBufferPointer) throws -> Void) throws -> (Journal, Recovery) {
+                            replay: (_ payload: UnsafeRawBufferPointer, _ version: UInt32) throws -> Void) throws -> (Journal, Recovery) {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
         var closeOnFailure = true
@@ -82,14 +86,14 @@ public final class Journal: Sendable {
             try sync(fd, path: path)
             try syncDirectory(of: path)
         }
-        guard contents.count >= JournalFormat.header.count, Array(contents.prefix(JournalFormat.header.count)) == JournalFormat.header else {
-            throw JournalError.notAJournal(path)
-        }
+        guard let version = JournalFormat.version(of: contents) else { throw JournalError.notAJournal(path) }
+        guard JournalFormat.readableVersions.contains(version) else { throw JournalError.unreadableVersion(path: path, version: version) }
+        recovery.version = version
         var refused: String?  // why the record where the replay stopped cannot be replayed
         let (offset, problem) = contents.withUnsafeBytes { file in
             JournalFormat.forRecords(in: file, from: JournalFormat.header.count) { payload -> Bool in
                 do {
-                    try replay(payload)
+                    try replay(payload, version)
                 } catch {
                     refused = "\(error)"
                     return false
@@ -379,6 +383,8 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     case system(String, Int32)
     /// The file is not empty and does not start with the journal header.
     case notAJournal(String)
+    /// The file's version is one this build does not read: a newer build wrote it.
+    case unreadableVersion(path: String, version: UInt32)
     /// A whole record (the `record`th, at byte `offset`) does not fit the state the records before
     /// it made, for `reason`.
     case unreplayable(path: String, record: Int, offset: Int, reason: String)
@@ -387,6 +393,10 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
         case .notAJournal(let path): "\(path) is not a CashoutSandbox journal (it does not start with CSJ1)"
+        case .unreadableVersion(let path, let version):
+            "\(path) is in journal format \(version), which a newer CashoutSandbox wrote; this one reads formats "
+                + "\(JournalFormat.readableVersions.lowerBound)-\(JournalFormat.readableVersions.upperBound). "
+                + "Start that version on it, or start this one on an empty --state-dir (the folder is left as it is)"
         case .unreplayable(let path, let record, let offset, let reason):
             "\(path): record \(record), at byte \(offset), cannot be replayed: \(reason)"
         }

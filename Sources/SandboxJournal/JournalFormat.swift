@@ -2,15 +2,33 @@
 ///
 /// ```text
 /// file   = header record*
-/// header = "CSJ1" version:u32le          (8 bytes)
+/// header = "CSJ1" version:u32le          (8 bytes; the version of what the payloads hold)
 /// record = length:u32le crc:u32le payload (crc: CRC-32 of the length's 4 bytes, then the payload)
 /// ```
 ///
 /// A record is whole or it is not there: a crash mid-write leaves a tail whose length runs past
 /// the end of the file or whose checksum fails, and recovery stops at the last whole record.
 public enum JournalFormat {
-    /// The 8 bytes every journal file starts with.
-    public static let header: [UInt8] = Array("CSJ1".utf8) + [1, 0, 0, 0]
+    /// The version new files are written in: what their payloads hold is the user's business
+    /// (CashoutSandbox: 2 since payouts name the API that made them, 1 before).
+    public static let currentVersion: UInt32 = 2
+    /// The versions a file may have and still be opened.
+    public static let readableVersions: ClosedRange<UInt32> = 1 ... currentVersion
+    /// The 8 bytes every journal file written now starts with.
+    public static let header = header(version: currentVersion)
+    /// The 4 bytes every journal file starts with, whatever its version.
+    public static let magic: [UInt8] = Array("CSJ1".utf8)
+
+    /// The header of a file of `version`.
+    public static func header(version: UInt32) -> [UInt8] {
+        magic + withUnsafeBytes(of: version.littleEndian) { Array($0) }
+    }
+
+    /// The version in `file`'s header; nil when it does not start with one.
+    public static func version<Bytes: Collection<UInt8>>(of file: Bytes) -> UInt32? {
+        guard file.count >= header.count, file.starts(with: magic) else { return nil }
+        return file.dropFirst(4).prefix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
     /// The bytes before each payload.
     public static let recordHeaderSize = 8
     /// The largest payload: a length above it is corruption, not a record.

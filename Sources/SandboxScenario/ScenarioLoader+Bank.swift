@@ -4,28 +4,23 @@ import SandboxJSON
 // The `bank` section (rules and the default timeline) and the `faults` section.
 
 extension ScenarioLoader {
-    static func readBank(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
+    static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, ruleFields: Set<String>) throws(ScenarioError) {
         let bank = try node.object(allowed: ["rules", "default"])
-        if let rules = bank["rules"] { scenario.rules = try rules.array().map(readRule) }
+        if let rules = bank["rules"] {
+            scenario.rules = try rules.array().map { (rule) throws(ScenarioError) -> Rule in try readRule(rule, fields: ruleFields) }
+        }
         if let timeline = bank["default"] { scenario.defaultTimeline = try readTimeline(timeline) }
     }
 
-    /// What a rule's `when` can test: the create request's fields (D24 §4.1 wire names) and
-    /// who sent it.
-    static let matchableFields: Set<String> = [
-        "merchant", "dialect", "external_id", "country", "currency", "amount", "document_id", "document_type", "beneficiary_id",
-        "beneficiary_name", "beneficiary_lastname", "email", "phone", "bank_code", "bank_account", "bank_branch", "account_type",
-        "address", "city", "postal_code", "beneficiary_birthdate", "notification_url", "comments", "on_hold", "type",
-    ]
-
-    static func readRule(_ node: ScenarioNode) throws(ScenarioError) -> Rule {
+    /// A rule whose `when` tests some of `fields`.
+    static func readRule(_ node: ScenarioNode, fields: Set<String>) throws(ScenarioError) -> Rule {
         let rule = try node.object(allowed: ["name", "when", "then", "outcomes", "decline"])
         var when: [String: Matcher] = [:]
         if let conditions = rule["when"] {
             guard case .object(let members) = conditions.value else { throw conditions.fail("expected an object of field: matcher") }
             for field in members.keys.sorted() {
-                guard matchableFields.contains(field) else {
-                    throw conditions.child(field, .null).fail("unknown field (expected a create field such as country, amount, beneficiary_name, or merchant, dialect)")
+                guard fields.contains(field) else {
+                    throw conditions.child(field, .null).fail("unknown field (expected one of \(fields.sorted().joined(separator: ", ")))")
                 }
                 when[field] = try readMatcher(conditions.child(field, members[field]!))
             }

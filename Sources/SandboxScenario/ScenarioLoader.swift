@@ -6,21 +6,24 @@ import SandboxJSON
 /// file, the JSON path and what was expected; unknown keys are refusals too.
 ///
 /// ```swift
-/// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal.json")
+/// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal.json", ruleFields: ["country", "amount"])
 /// ```
+///
+/// `ruleFields` are the request fields a rule's `when` may test besides `merchant` and `dialect`:
+/// the dialects' vocabulary (`Dialect.ruleFields`), which this module does not know.
 public enum ScenarioLoader {
     static let topLevelKeys = ["$schema", "name", "description", "seed", "clock", "merchants", "bank", "faults", "webhooks", "steps"]
 
     /// Loads the file at `path`.
-    public static func load(file path: String) throws(ScenarioError) -> Scenario {
+    public static func load(file path: String, ruleFields: Set<String>) throws(ScenarioError) -> Scenario {
         guard let bytes = readFile(path) else {
             throw ScenarioError(file: path, path: "", expected: "a readable file")
         }
-        return try load(bytes, file: path)
+        return try load(bytes, file: path, ruleFields: ruleFields)
     }
 
     /// Loads a scenario from its bytes; `file` names it in messages.
-    public static func load(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+    public static func load(_ bytes: [UInt8], file: String, ruleFields: Set<String>) throws(ScenarioError) -> Scenario {
         let json: JSON
         do { json = try JSON.parse(bytes, duplicateKeys: false) } catch {
             throw ScenarioError(file: file, path: "", expected: "valid JSON (\(error))")
@@ -34,7 +37,7 @@ public enum ScenarioLoader {
         }
         if let clock = top["clock"] { try readClock(clock, into: &scenario) }
         if let merchants = top["merchants"] { scenario.merchants = try merchants.array().map(readMerchant) }
-        if let bank = top["bank"] { try readBank(bank, into: &scenario) }
+        if let bank = top["bank"] { try readBank(bank, into: &scenario, ruleFields: ruleFields.union(["merchant", "dialect"])) }
         if let faults = top["faults"] { scenario.faults = try faults.array().map(readFault) }
         if let webhooks = top["webhooks"] { try readWebhooks(webhooks, into: &scenario) }
         if let steps = top["steps"] { scenario.steps = try steps.array().map(readStep) }

@@ -15,9 +15,6 @@ public struct ScenarioSetup: Sendable {
     public var sinkAnswers: [String: [Int]] = [:]
     public var faults: [Fault] = []
 
-    /// The built-in default bank alone.
-    public static let builtIn = ScenarioSetup(layering: [ScenarioLoader.defaultScenario])
-
     public init(layering scenarios: [Scenario]) {
         for scenario in scenarios { add(scenario) }
     }
@@ -51,15 +48,4 @@ public struct ScenarioSetup: Sendable {
         configuration.decline = { engine.decline(for: $0) }
         if let retrySchedule { configuration.retrySchedule = retrySchedule }
     }
-}
-
-extension ScenarioLoader {
-    /// The built-in default bank (`scenarios/default.json`).
-    public static let defaultScenario: Scenario = {
-        do {
-            return try load(Array(defaultScenarioText.utf8), file: "scenarios/default.json")
-        } catch {
-            preconditionFailure("the built-in default scenario is invalid: \(error)")
-        }
-    }()
 }

@@ -63,7 +63,9 @@ private final class Receiver: Sendable {
     }
 
     private func admin(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "") throws {
-        let response = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8))
+        // An advance waits for each round of deliveries it runs: rounds of receivers that hang
+        // take the webhook timeout each, several seconds in all.
+        let response = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8), timeout: .seconds(60))
         try #require(response.status == 200, "\(path): \(response.bodyText)")
     }
 

@@ -134,7 +134,7 @@ import Testing
     @Test(arguments: [
         ("", "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)"),
         (#"{"cashouts":[]}"#, "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)"),
-        ("CSJ1\u{9}\0\0\0", "a snapshot of a format this sandbox does not know"),
+        ("CSJ1\u{9}\0\0\0", "a snapshot of a format this sandbox does not know (a newer sandbox took it)"),
         ("CSJ1\u{1}\0\0\0", "the snapshot is cut short: its last record is missing"),
     ])
     func whatIsNotASnapshotIsRefused(body: String, message: String) throws {
@@ -181,7 +181,7 @@ import Testing
         defer { first.stop() }
         let note = String(repeating: "n", count: 400)
         for index in 0 ..< 2500 {
-            var request = PayoutRequest(merchant: "sandbox_login", externalID: "bulk-\(index)", country: "BR", currency: "USD",
+            var request = PayoutRequest(dialect: "test", merchant: "sandbox_login", externalID: "bulk-\(index)", country: "BR", currency: "USD",
                                         amount: Money("1.00")!)
             request.fields["comments"] = note
             _ = try first.bank.createPayout(request)

@@ -49,7 +49,7 @@ private func exercise(_ snapshot: BankSnapshot, _ input: [UInt8]) {
     _ = bank.ledger()
     _ = bank.nextEventAt
     if let merchant = bank.merchants.first {
-        _ = try? bank.createPayout(PayoutRequest(merchant: merchant.login, externalID: "fuzz-new", country: "BR",
+        _ = try? bank.createPayout(PayoutRequest(dialect: "test", merchant: merchant.login, externalID: "fuzz-new", country: "BR",
                                                  currency: merchant.currency, amount: Money(hundredths: 1)))
     }
     for (index, payout) in payouts.prefix(8).enumerated() {

@@ -55,7 +55,7 @@ private func exercise(_ scenario: Scenario, _ input: [UInt8]) {
     setup.configure(&configuration)
     for (i, fields) in fieldSets.enumerated() {
         for merchant in ["sandbox_login"] + scenario.merchants.prefix(2).map(\.login) {
-            let request = PayoutRequest(merchant: merchant, externalID: "e\(i)", country: fields["country"] ?? "BR",
+            let request = PayoutRequest(dialect: "test", merchant: merchant, externalID: "e\(i)", country: fields["country"] ?? "BR",
                                         currency: fields["currency"] ?? "USD", amount: Money(fields["amount"] ?? "1") ?? Money(hundredths: 100),
                                         fields: fields)
             let declined = engine.decline(for: request) != nil

@@ -56,7 +56,7 @@ struct BankReplayTests {
     /// Creates a payout of "acme" or the default merchant (some held, some without a URL); its id, unless refused.
     static func createRandomPayout(_ live: Bank, _ random: inout SplitMix64, step: Int) -> Int? {
         let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
-        var request = PayoutRequest(merchant: merchant, externalID: "e-\(step)", country: "BR", currency: "USD",
+        var request = PayoutRequest(dialect: "test", merchant: merchant, externalID: "e-\(step)", country: "BR", currency: "USD",
                                     amount: Money(hundredths: Int64(100 + random.next() % 5000)), onHold: random.next() % 8 == 0,
                                     notificationURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
         request.fields["beneficiary_name"] = "Ana \(step)"

@@ -30,7 +30,7 @@ private final class Harness: Sendable {
 
     func create(_ externalID: String, amount: String = "100", currency: String = "USD", onHold: Bool = false,
                 url: String? = "http://hook") throws(PayoutRefusal) -> Payout {
-        try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: externalID, country: "BR",
+        try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", externalID: externalID, country: "BR",
                                             currency: currency, amount: Money(amount)!, onHold: onHold, notificationURL: url))
     }
 
@@ -188,7 +188,7 @@ private final class Harness: Sendable {
             return nil
         }
         let ids = try (0 ..< 4).map {
-            try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: "o-\($0)", country: "BR", currency: "USD",
+            try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", externalID: "o-\($0)", country: "BR", currency: "USD",
                                                 amount: Money("1")!, onHold: false, notificationURL: "http://hook/\($0)")).id
         }
         final class Busy: Sendable {
@@ -225,7 +225,7 @@ private final class Harness: Sendable {
         let bank = Bank(clock: VirtualClock(mode: .manual, start: start), merchants: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
         let records = Mutex<[BankRecord]>([])
         bank.startRecording { record in records.withLock { $0.append(record) } }
-        _ = try bank.createPayout(PayoutRequest(merchant: "sandbox_login", externalID: "o-1", country: "BR", currency: "USD",
+        _ = try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", externalID: "o-1", country: "BR", currency: "USD",
                                                 amount: Money("1")!, onHold: false, notificationURL: "http://hook"))
         bank.advance(by: .seconds(600))
         let journal = records.withLock { $0 }

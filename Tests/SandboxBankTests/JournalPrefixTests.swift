@@ -132,7 +132,7 @@ struct JournalPrefixTests {
     @Test func aJournalOfAnEarlierVersionReplaysAcrossTheRestartsItHolds() throws {
         let bank = Replay.bank(Replay.Receiver())
         let start = Replay.start
-        let request = PayoutRequest(merchant: "acme", externalID: "o-1", country: "BR", currency: "USD", amount: Money("1.00")!,
+        let request = PayoutRequest(dialect: "test", merchant: "acme", externalID: "o-1", country: "BR", currency: "USD", amount: Money("1.00")!,
                                     notificationURL: "http://hook")
         let timeline = [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(10), status: .completed)]
         let records: [BankRecord] = [

@@ -16,7 +16,7 @@ private struct Folder {
 
 private func open(_ path: String) throws -> (Journal, Journal.Recovery, [String]) {
     var payloads: [String] = []
-    let (journal, recovery) = try Journal.open(path: path) { payloads.append(String(decoding: $0, as: UTF8.self)) }
+    let (journal, recovery) = try Journal.open(path: path) { payload, _ in payloads.append(String(decoding: payload, as: UTF8.self)) }
     return (journal, recovery, payloads)
 }
 
@@ -127,7 +127,7 @@ struct JournalTests {
         var seen: [String] = []
         // Where: the second record, after the 8-byte header and the first record (8 + 2 bytes).
         #expect(throws: JournalError.unreplayable(path: path, record: 2, offset: 18, reason: "Refused()")) {
-            _ = try Journal.open(path: path) { payload in
+            _ = try Journal.open(path: path) { payload, _ in
                 seen.append(String(decoding: payload, as: UTF8.self))
                 if seen.last == "bad" { throw Refused() }
             }
@@ -143,7 +143,7 @@ struct JournalTests {
         let path = "\(folder.path)/journal.log"
         try write(["ok", "bad", "ok"], to: path)
         var seen: [String] = []
-        let (journal, recovery) = try Journal.open(path: path, recover: true) { payload in
+        let (journal, recovery) = try Journal.open(path: path, recover: true) { payload, _ in
             seen.append(String(decoding: payload, as: UTF8.self))
             if seen.last == "bad" { throw Refused() }
         }
@@ -156,7 +156,7 @@ struct JournalTests {
         journal.append { $0 += Array("next".utf8) }
         journal.waitUntilDurable()
         var reopened: [String] = []
-        _ = try Journal.open(path: path) { reopened.append(String(decoding: $0, as: UTF8.self)) }
+        _ = try Journal.open(path: path) { payload, _ in reopened.append(String(decoding: payload, as: UTF8.self)) }
         #expect(reopened == ["ok", "next"])
     }
 

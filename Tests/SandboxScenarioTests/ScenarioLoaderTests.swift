@@ -1,10 +1,14 @@
 import Foundation
 import SandboxBank
+import SandboxD24
 import Testing
 @testable import SandboxScenario
 
+/// The fields rules may test: D24's, the first dialect's.
+let d24RuleFields = D24Dialect().ruleFields
+
 private func load(_ text: String) throws(ScenarioError) -> Scenario {
-    try ScenarioLoader.load(Array(text.utf8), file: "x.json")
+    try ScenarioLoader.load(Array(text.utf8), file: "x.json", ruleFields: d24RuleFields)
 }
 
 private func error(_ text: String) -> String? {
@@ -59,7 +63,7 @@ private func error(_ text: String) -> String? {
         (#"{"bank": {"default": [{"after": "1s", "status": "PAID"}]}}"#, "x.json: bank.default[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         (#"{"bank": {"rules": [{"when": {}}]}}"#, #"x.json: bank.rules[0]: expected exactly one of "then", "outcomes" or "decline""#),
         (#"{"bank": {"rules": [{"when": {"beneficiary_name": {"regex": "("}}, "then": []}]}}"#, "x.json: bank.rules[0].when.beneficiary_name.regex: expected a valid regular expression"),
-        (#"{"bank": {"rules": [{"when": {"countri": "BR"}, "then": []}]}}"#, "x.json: bank.rules[0].when.countri: unknown field (expected a create field such as country, amount, beneficiary_name, or merchant, dialect)"),
+        (#"{"bank": {"rules": [{"when": {"countri": "BR"}, "then": []}]}}"#, "x.json: bank.rules[0].when.countri: unknown field (expected one of account_type, address, amount, bank_account, bank_branch, bank_code, beneficiary_birthdate, beneficiary_id, beneficiary_lastname, beneficiary_name, city, comments, country, currency, dialect, document_id, document_type, email, external_id, merchant, notification_url, on_hold, phone, postal_code, type)"),
         (#"{"faults": [{"when": {"endpoint": "GET /v3/banks?country=EC"}, "every": 1, "kind": "close"}]}"#, #"x.json: faults[0].when.endpoint: expected "METHOD /path" without a query, such as "POST /v3/cashout""#),
         (#"{"bank": {"rules": [{"when": {"amount": {"gte": "lots"}}, "then": []}]}}"#, #"x.json: bank.rules[0].when.amount.gte: expected an amount with at most two decimals, such as "5000.00""#),
         (#"{"bank": {"rules": [{"then": [{"after": {"min": "5m"}, "status": "DELIVERED"}]}]}}"#, #"x.json: bank.rules[0].then[0].after: expected both "min" and "max""#),
@@ -89,16 +93,15 @@ private func error(_ text: String) -> String? {
 
     @Test func aMissingFileIsAnError() {
         #expect(throws: ScenarioError(file: "/no/such.json", path: "", expected: "a readable file")) {
-            try ScenarioLoader.load(file: "/no/such.json")
+            try ScenarioLoader.load(file: "/no/such.json", ruleFields: d24RuleFields)
         }
     }
 
     @Test func theBuiltInDefaultIsTheFileInScenarios() throws {
         let root = URLPath.packageRoot(#filePath)
-        let file = try ScenarioLoader.load(file: root + "/scenarios/default.json")
-        #expect(file.rules.count == ScenarioLoader.defaultScenario.rules.count)
         let onDisk = try #require(ScenarioLoader.readFile(root + "/scenarios/default.json"))
-        #expect(String(decoding: onDisk, as: UTF8.self) == ScenarioLoader.defaultScenarioText + "\n")
+        #expect(String(decoding: onDisk, as: UTF8.self) == D24Dialect.builtInScenarioText + "\n")
+        #expect(try load(D24Dialect.builtInScenarioText).rules.count == 26)
     }
 }
 

@@ -14,10 +14,11 @@ import SandboxJSON
 /// ```
 public struct D24API: Sendable {
     let bank: Bank
-    let keys = D24SigningKeys()
+    let keys: D24SigningKeys
 
-    public init(bank: Bank) {
+    public init(bank: Bank, keys: D24SigningKeys = D24SigningKeys()) {
         self.bank = bank
+        self.keys = keys
     }
 
     public func register(in router: inout Router) {
@@ -48,7 +49,7 @@ public struct D24API: Sendable {
         let payout: Payout
         do throws(PayoutRefusal) {
             payout = try bank.createPayout(PayoutRequest(
-                merchant: signed.merchant.login, externalID: externalID, country: country, currency: currency, amount: amount,
+                dialect: D24Dialect.name, merchant: signed.merchant.login, externalID: externalID, country: country, currency: currency, amount: amount,
                 onHold: onHold, notificationURL: fields.notificationURL, fields: fields.wireFields))
         } catch {
             throw D24Error(error)

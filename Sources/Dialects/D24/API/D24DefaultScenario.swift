@@ -1,9 +1,9 @@
 // Generated from scenarios/default.json (a test keeps the two identical): the built-in default
-// bank, so the binary needs no file to start.
+// bank with D24's magic values, so the binary needs no file to start.
 
-extension ScenarioLoader {
+extension D24Dialect {
     /// The text of `scenarios/default.json`.
-    public static let defaultScenarioText = #"""
+    public static let builtInScenarioText = #"""
 {
   "name": "default bank",
   "description": "The bank every sandbox starts with: DELIVERED after 5 s, COMPLETED 10 s later, and magic beneficiary names for every other outcome (README, 'Magic values').",
