@@ -1,0 +1,102 @@
+import CashoutSandbox
+import Foundation
+import SandboxBank
+import SandboxDialect
+import SandboxHTTP
+import SandboxJSON
+import SandboxScenario
+import Testing
+
+/// A payout API of a few lines, `POST /echo/payouts` with a JSON body, to show that an API plugs
+/// in through the seam alone: nothing in the bank or the facade knows it.
+private struct EchoDialect: Dialect {
+    let name = "echo"
+    var ruleFields: Set<String> { ["reference", "amount", "currency"] }
+
+    func register(in router: inout Router, bank: Bank) {
+        router.add("POST /echo/payouts") { request in
+            guard let body = try? JSON.parse(request.body), let account = body["account"]?.stringValue,
+                  let reference = body["reference"]?.stringValue, let currency = body["currency"]?.stringValue,
+                  let amount = body["amount"]?.stringValue.flatMap(Money.init) else {
+                return .json(["error": "expected account, reference, currency and amount"], status: 422)
+            }
+            let fields = PayoutFields([("reference", reference), ("amount", amount.description), ("currency", currency)])
+            do throws(PayoutRefusal) {
+                let payout = try bank.createPayout(PayoutRequest(
+                    dialect: name, merchant: account, externalID: reference, country: "ZZ", currency: currency, amount: amount,
+                    notificationURL: body["callback"]?.stringValue, fields: fields))
+                return .json(["id": .number(payout.id), "state": .string(Self.state(payout.status))], status: 201)
+            } catch {
+                return .json(["error": .string("refused: \(error)")], status: 409)
+            }
+        }
+    }
+
+    func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+        RenderedNotification(contentType: "application/json") {
+            JSON.object(["id": .number(notification.payoutID), "state": .string(Self.state(notification.status))]).serializedString()
+        }
+    }
+
+    /// Its own names for the bank's statuses.
+    static func state(_ status: PayoutStatus) -> String {
+        switch status {
+        case .pending, .onHold, .delivered: "in_flight"
+        case .completed: "paid"
+        case .rejected, .cancelled, .returned: "failed"
+        }
+    }
+}
+
+@Suite struct ToyDialectTests {
+    /// Large echo payouts fail after a minute; the rest keep the default bank (D24's own rules
+    /// stay in force for D24).
+    static let scenario = #"""
+        {"bank": {"rules": [{"name": "big echo payouts fail", "when": {"dialect": "echo", "amount": {"gte": 500}},
+                             "then": [{"after": "1m", "status": "REJECTED"}]}]}}
+        """#
+
+    private func configuration(_ folder: String, port: Int = 0) throws -> Sandbox.Configuration {
+        var configuration = Sandbox.Configuration()
+        configuration.server.port = port
+        configuration.dialects = Sandbox.standardDialects + [EchoDialect()]
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.stateDirectory = folder
+        configuration.scenarios = [try ScenarioLoader.load(Array(Self.scenario.utf8), file: "echo.json", ruleFields: configuration.ruleFields)]
+        return configuration
+    }
+
+    private func create(_ sandbox: Sandbox, reference: String, amount: String) throws -> HTTPResponse {
+        let body = #"{"account":"sandbox_login","reference":"\#(reference)","currency":"USD","amount":"\#(amount)","callback":"\#(sandbox.baseURL)/sandbox/sink/echo"}"#
+        return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/echo/payouts", body: Array(body.utf8))
+    }
+
+    @Test func aToyDialectPlugsInThroughTheSeamAndSurvivesARestart() throws {
+        let folder = NSTemporaryDirectory() + "echo-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try Sandbox.launch(try configuration(folder))
+        let big = try create(first, reference: "big", amount: "900.00")
+        #expect(big.status == 201)
+        #expect(try JSON.parse(big.body)["state"]?.stringValue == "in_flight")
+        #expect(try create(first, reference: "small", amount: "5.00").status == 201)
+        #expect(try create(first, reference: "small", amount: "5.00").status == 409)  // the bank's own check
+        first.advance(by: .seconds(5))  // the default bank: small is delivered
+        #expect(first.sinks.received("echo").map(\.body) == [#"{"id":1000002,"state":"in_flight"}"#])
+        first.stop()
+
+        // The journal names each payout's dialect: after a restart (on the same port, where the
+        // callbacks point) the rule's late rejection and the default bank's completion are still
+        // rendered by the echo dialect.
+        let second = try Sandbox.launch(try configuration(folder, port: first.addresses[0].port))
+        defer { second.stop() }
+        #expect(second.bank.payouts().map(\.dialect) == ["echo", "echo"])
+        second.advance(by: .seconds(60))
+        #expect(second.bank.payout(id: 1_000_001)?.status == .rejected)
+        #expect(second.bank.payout(id: 1_000_002)?.status == .completed)
+        let received = second.sinks.received("echo")
+        #expect(received.map(\.contentType) == ["application/json", "application/json"])
+        #expect(received.map(\.body).sorted() == [#"{"id":1000001,"state":"failed"}"#, #"{"id":1000002,"state":"paid"}"#])
+        #expect(second.bank.merchant(login: "sandbox_login")?.balance == Money("999995.00"))
+    }
+}
