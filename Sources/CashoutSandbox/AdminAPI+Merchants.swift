@@ -81,7 +81,7 @@ extension AdminAPI {
         }
         if let url = body["notification_url"] {
             guard url.isNull || url.stringValue != nil else { return "notification_url: expected a URL or null" }
-            merchant.notificationURL = url.stringValue
+            merchant.callbackURL = url.stringValue
         }
         return nil
     }

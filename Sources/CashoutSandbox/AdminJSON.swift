@@ -11,13 +11,13 @@ enum AdminJSON {
 
     static func payout(_ payout: Payout, bank: Bank, detailed: Bool) -> JSON {
         var json: [String: JSON] = [
-            "cashout_id": .number(payout.id), "merchant": .string(payout.merchant), "external_id": .string(payout.externalID),
+            "cashout_id": .number(payout.id), "merchant": .string(payout.merchant), "external_id": .string(payout.reference),
             "country": .string(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
             "settlement_amount": .string(payout.settlementAmount.description), "status": .string(payout.status.name),
             "returned_after_completion": .bool(payout.status == .returned), "created_at": .string(payout.createdAt.iso8601),
             "rejection_code": optional(payout.rejectionCode), "rejection_reason": optional(payout.rejectionReason),
             "bank_reference_id": optional(payout.bankReferenceID), "status_reason": optional(payout.statusReason),
-            "notification_url": optional(payout.notificationURL),
+            "notification_url": optional(payout.callbackURL),
         ]
         guard detailed else { return .object(json) }
         json["fields"] = .object(Dictionary(payout.fields.map { ($0.name, .string($0.value)) }) { $1 })
@@ -42,7 +42,7 @@ enum AdminJSON {
         }
         return [
             "id": .number(notification.id), "cashout_id": .number(notification.payoutID),
-            "merchant": .string(notification.merchant), "external_id": .string(notification.externalID),
+            "merchant": .string(notification.merchant), "external_id": .string(notification.reference),
             "status": .string(notification.status.name), "changed_at": .string(notification.changedAt.iso8601),
             "url": optional(notification.url), "state": .string(state),
             "next_attempt_at": optional(notification.nextAttemptAt?.iso8601),
@@ -64,7 +64,7 @@ enum AdminJSON {
                        "monthly": optional(merchant.limits.monthly?.description)],
             "minimum_amounts": .object(merchant.minimumAmounts.mapValues { .string($0.description) }),
             "allowed_ips": .array(merchant.allowedIPs.map { .string($0) }),
-            "notification_url": optional(merchant.notificationURL),
+            "notification_url": optional(merchant.callbackURL),
         ]
     }
 

@@ -11,14 +11,14 @@ extension EventLog {
         case .created(let payout):
             return ("cashout.created", [
                 ("cashout_id", .number(payout.id)), ("merchant", .string(payout.merchant)),
-                ("external_id", .string(payout.externalID)), ("country", .string(payout.country)),
+                ("external_id", .string(payout.reference)), ("country", .string(payout.country)),
                 ("currency", .string(payout.currency)), ("amount", .string(payout.amount.description)),
                 ("status", .string(payout.status.name)), ("at", .string(payout.createdAt.iso8601)),
             ])
         case .statusChanged(let payout, let from, let actor, let at):
             var fields: Fields = [
                 ("cashout_id", .number(payout.id)), ("merchant", .string(payout.merchant)),
-                ("external_id", .string(payout.externalID)), ("from", .string(from.name)),
+                ("external_id", .string(payout.reference)), ("from", .string(from.name)),
                 ("to", .string(payout.status.name)), ("by", .string(actor)),
             ]
             if payout.status == .rejected || payout.status == .returned, let code = payout.rejectionCode {

@@ -75,7 +75,7 @@ public struct ScenarioRunner {
     static func journal(of bank: Bank) -> String {
         bank.payouts().map { payout -> String in
             let line: JSON = [
-                "cashout_id": .number(payout.id), "external_id": .string(payout.externalID),
+                "cashout_id": .number(payout.id), "external_id": .string(payout.reference),
                 "history": .array(payout.history.map { change in
                     ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
                      "rejection_code": AdminJSON.optional(change.rejectionCode)]

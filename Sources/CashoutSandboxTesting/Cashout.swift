@@ -27,7 +27,7 @@ public struct Cashout: Sendable, Equatable {
 
     init(_ payout: Payout) {
         id = payout.id
-        externalID = payout.externalID
+        externalID = payout.reference
         merchant = payout.merchant
         country = payout.country
         currency = payout.currency

@@ -83,7 +83,7 @@ extension Sandbox {
 
     /// A merchant's cashout by its `external_id` (the default merchant's unless told).
     public func cashout(externalID: String, merchant: String = Merchant.sandboxDefault.login) -> Cashout? {
-        bank.payout(merchant: merchant, externalID: externalID).map(Cashout.init)
+        bank.payout(merchant: merchant, reference: externalID).map(Cashout.init)
     }
 
     /// A cashout by the `cashout_id` the API answered.
@@ -99,7 +99,7 @@ extension Sandbox {
     /// The notifications of a cashout, one per status change, oldest first, with their delivery
     /// attempts.
     public func webhooks(to externalID: String, merchant: String = Merchant.sandboxDefault.login) -> [Webhook] {
-        guard let payout = bank.payout(merchant: merchant, externalID: externalID),
+        guard let payout = bank.payout(merchant: merchant, reference: externalID),
               let secret = bank.merchant(login: merchant)?.secret else { return [] }
         return bank.notifications(payoutID: payout.id).map { Webhook($0, secret: secret) }
     }

@@ -8,7 +8,7 @@ extension Bank {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
             guard let merchant = s.merchants[request.merchant] else { throw .unknownMerchant }
-            guard s.externalIDs[merchant.login]?[request.externalID] == nil else { throw .duplicateExternalID }
+            guard s.references[merchant.login]?[request.reference] == nil else { throw .duplicateReference }
             if let decline = s.configuration.decline(request) { throw .declined(decline) }
             guard let settlement = convert(request.amount, from: request.currency, to: merchant.currency, s.configuration.rates) else {
                 throw .unsupportedCurrency
@@ -36,13 +36,13 @@ extension Bank {
         let id = s.payouts.nextID
         let status: PayoutStatus = request.onHold ? .onHold : .pending
         let payout = Payout(
-            id: id, dialect: request.dialect, merchant: merchant.login, externalID: request.externalID, country: request.country,
+            id: id, dialect: request.dialect, merchant: merchant.login, reference: request.reference, country: request.country,
             currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
-            notificationURL: request.notificationURL ?? merchant.notificationURL, createdAt: now, status: status,
+            callbackURL: request.callbackURL ?? merchant.callbackURL, createdAt: now, status: status,
             history: Self.history(StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)))
         let timeline = timeline ?? s.configuration.timeline(payout)
         s.payouts.append(payout, timeline: timeline)
-        s.externalIDs[merchant.login, default: [:]][request.externalID] = id
+        s.references[merchant.login, default: [:]][request.reference] = id
         s.usage[merchant.login, default: [:]][now.dayNumber, default: .zero] += settlement
         s.usage[merchant.login, default: [:]][-now.monthNumber, default: .zero] += settlement
         merchant.balance -= settlement
@@ -105,11 +105,11 @@ extension Bank {
             appendLedger(&s, merchant: merchant, payoutID: payoutID, kind: .refund, amount: payout.settlementAmount, at: time)
         }
         let notification = StatusNotification(
-            change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, merchant: payout.merchant, externalID: payout.externalID,
+            change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, merchant: payout.merchant, reference: payout.reference,
                           status: step.status, changedAt: time, bankReferenceID: payout.bankReferenceID,
-                          statusReason: payout.statusReason, comments: payout.fields["comments"], url: payout.notificationURL),
-            state: payout.notificationURL == nil ? .noURL : .pending, attempts: [],
-            nextAttemptAt: payout.notificationURL == nil ? nil : time)
+                          statusReason: payout.statusReason, comments: payout.fields["comments"], url: payout.callbackURL),
+            state: payout.callbackURL == nil ? .noURL : .pending, attempts: [],
+            nextAttemptAt: payout.callbackURL == nil ? nil : time)
         s.notifications.append(notification)
         if notification.url != nil { schedule(&s, .delivery(notificationID: notification.id, attempt: 0), at: time) }
     }

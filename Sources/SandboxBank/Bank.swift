@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// ```swift
 /// let bank = Bank(clock: VirtualClock(mode: .manual), sender: { _ in DeliveryOutcome(status: 200) })
-/// let payout = try bank.createPayout(PayoutRequest(dialect: "api", merchant: "sandbox_login", externalID: "o-1",
+/// let payout = try bank.createPayout(PayoutRequest(dialect: "api", merchant: "sandbox_login", reference: "o-1",
 ///                                                  country: "BR", currency: "BRL", amount: Money("100")!))
 /// bank.advance(by: .seconds(15))   // DELIVERED, then COMPLETED
 /// ```
@@ -34,7 +34,7 @@ public final class Bank: Sendable {
         var merchants: [String: Merchant] = [:]
         var merchantOrder: [String] = []
         var payouts: PayoutTable
-        var externalIDs: [String: [String: Int]] = [:]
+        var references: [String: [String: Int]] = [:]
         var ledger = ChunkedArray<LedgerEntry>()
         /// Amounts counted against daily and monthly limits: merchant -> period -> total, the period
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
@@ -165,7 +165,7 @@ public final class Bank: Sendable {
             let existing = s.merchants[login]
             guard var merchant = existing ?? template else { throw .invalid("no merchant \(login)") }
             if let problem = change(&merchant) { throw .invalid(problem) }
-            if let existing, existing.currency != merchant.currency, s.externalIDs[login]?.isEmpty == false {
+            if let existing, existing.currency != merchant.currency, s.references[login]?.isEmpty == false {
                 throw .currencyInUse
             }
             if existing == nil { s.merchantOrder.append(login) }
@@ -179,8 +179,8 @@ public final class Bank: Sendable {
         state.withLock { $0.payouts[id] }
     }
 
-    public func payout(merchant: String, externalID: String) -> Payout? {
-        state.withLock { s in s.externalIDs[merchant]?[externalID].flatMap { s.payouts[$0] } }
+    public func payout(merchant: String, reference: String) -> Payout? {
+        state.withLock { s in s.references[merchant]?[reference].flatMap { s.payouts[$0] } }
     }
 
     /// Payouts in creation order, optionally of one merchant and/or in one status.

@@ -14,10 +14,10 @@ extension BankRecord {
         switch self {
         case .created(let request, let at, let settlement, let timeline):
             bytes.append(Kind.created.rawValue)
-            for text in [request.dialect, request.merchant, request.externalID, request.country, request.currency] { BinaryWriter.append(text, to: &bytes) }
+            for text in [request.dialect, request.merchant, request.reference, request.country, request.currency] { BinaryWriter.append(text, to: &bytes) }
             BinaryWriter.append(request.amount, to: &bytes)
             BinaryWriter.append(request.onHold, to: &bytes)
-            BinaryWriter.append(request.notificationURL, to: &bytes)
+            BinaryWriter.append(request.callbackURL, to: &bytes)
             BinaryWriter.append(request.fields, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
             BinaryWriter.append(settlement, to: &bytes)
@@ -60,10 +60,10 @@ extension BankRecord {
         switch Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))! {
         case .created:
             let dialect = try format.dialect(&reader)
-            let (merchant, externalID, country, currency) = (try reader.string(), try reader.string(), try reader.string(), try reader.string())
-            var request = PayoutRequest(dialect: dialect, merchant: merchant, externalID: externalID, country: country, currency: currency,
+            let (merchant, reference, country, currency) = (try reader.string(), try reader.string(), try reader.string(), try reader.string())
+            var request = PayoutRequest(dialect: dialect, merchant: merchant, reference: reference, country: country, currency: currency,
                                         amount: try reader.money(), onHold: try reader.bool(),
-                                        notificationURL: try reader.optionalString())
+                                        callbackURL: try reader.optionalString())
             request.fields = try reader.fields()
             self = .created(request, at: try reader.time(), settlement: try reader.money(), timeline: try reader.timeline())
         case .statusChanged:

@@ -160,10 +160,10 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             let start = reader.offset
             let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, merchant: knownMerchant)
-            guard s.externalIDs[payout.merchant]?[payout.externalID] == nil else {
-                throw .init(offset: start, reason: "external id \(payout.externalID) twice for \(payout.merchant)")
+            guard s.references[payout.merchant]?[payout.reference] == nil else {
+                throw .init(offset: start, reason: "external id \(payout.reference) twice for \(payout.merchant)")
             }
-            s.externalIDs[payout.merchant, default: [:]][payout.externalID] = payout.id
+            s.references[payout.merchant, default: [:]][payout.reference] = payout.id
             s.payouts.append(payout, timeline: timeline, generation: generation)
         }
         let payoutIDs = firstID ..< s.payouts.nextID
@@ -245,11 +245,11 @@ extension BankSnapshot {
     }
 
     private static func append(_ payout: Payout, _ plan: PayoutTable.Plan, to bytes: inout [UInt8]) {
-        for text in [payout.dialect, payout.merchant, payout.externalID, payout.country, payout.currency] { BinaryWriter.append(text, to: &bytes) }
+        for text in [payout.dialect, payout.merchant, payout.reference, payout.country, payout.currency] { BinaryWriter.append(text, to: &bytes) }
         BinaryWriter.append(payout.amount, to: &bytes)
         BinaryWriter.append(payout.settlementAmount, to: &bytes)
         BinaryWriter.append(payout.fields, to: &bytes)
-        BinaryWriter.append(payout.notificationURL, to: &bytes)
+        BinaryWriter.append(payout.callbackURL, to: &bytes)
         BinaryWriter.append(payout.createdAt, to: &bytes)
         BinaryWriter.append(payout.status, to: &bytes)
         BinaryWriter.append(UInt64(payout.history.count), to: &bytes)
@@ -270,7 +270,7 @@ extension BankSnapshot {
                                merchant: (inout BinaryReader) throws(BinaryReader.Malformed) -> String)
         throws(BinaryReader.Malformed) -> (Payout, [TimelineStep], generation: Int) {
         let dialect = try format.dialect(&reader)
-        let (login, externalID, country, currency) = (try merchant(&reader), try reader.string(), try reader.string(), try reader.string())
+        let (login, reference, country, currency) = (try merchant(&reader), try reader.string(), try reader.string(), try reader.string())
         let (amount, settlement) = (try reader.money(), try reader.money())
         let fields = try reader.fields()
         let (url, createdAt, status) = (try reader.optionalString(), try reader.time(), try reader.status())
@@ -282,8 +282,8 @@ extension BankSnapshot {
         guard history.last?.status == status else {
             throw .init(offset: reader.offset, reason: "payout \(id)'s status is not the last of its history")
         }
-        let payout = Payout(id: id, dialect: dialect, merchant: login, externalID: externalID, country: country, currency: currency, amount: amount,
-                            settlementAmount: settlement, fields: fields, notificationURL: url, createdAt: createdAt, status: status,
+        let payout = Payout(id: id, dialect: dialect, merchant: login, reference: reference, country: country, currency: currency, amount: amount,
+                            settlementAmount: settlement, fields: fields, callbackURL: url, createdAt: createdAt, status: status,
                             history: history, rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString(),
                             bankReferenceID: try reader.optionalString(), statusReason: try reader.optionalString())
         let timeline = try reader.timeline()
@@ -326,7 +326,7 @@ extension BankSnapshot {
                                             manual: try reader.bool()))
         }
         let next = try reader.bool() ? try reader.time() : nil
-        return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, merchant: payout.merchant, externalID: payout.externalID,
+        return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, merchant: payout.merchant, reference: payout.reference,
                                                 status: status,
                                                 changedAt: changedAt, bankReferenceID: reference, statusReason: reason,
                                                 comments: comments, url: url),

@@ -68,7 +68,7 @@ extension BinaryWriter {
         }
         append(UInt64(merchant.allowedIPs.count), to: &bytes)
         for address in merchant.allowedIPs { append(address, to: &bytes) }
-        append(merchant.notificationURL, to: &bytes)
+        append(merchant.callbackURL, to: &bytes)
     }
 }
 
@@ -141,6 +141,6 @@ extension BinaryReader {
         var allowedIPs: [String] = []
         for _ in 0 ..< (try count()) { allowedIPs.append(try string()) }
         return Merchant(login: login, pass: pass, secret: secret, readOnlyKey: readOnlyKey, currency: currency, balance: balance,
-                        limits: limits, minimumAmounts: minimums, allowedIPs: allowedIPs, notificationURL: try optionalString())
+                        limits: limits, minimumAmounts: minimums, allowedIPs: allowedIPs, callbackURL: try optionalString())
     }
 }

@@ -1,5 +1,5 @@
 /// A refusal at creation decided by the scenario (not by the bank's own checks): the dialect
-/// answers with its error for `code` (D24: e.g. 504 with `reason` and `reason_code`).
+/// answers with its own error for `code`, `reason` and `reasonCode`.
 public struct Decline: Sendable, Equatable {
     public var code: Int
     /// The message; nil for the dialect's standard one for `code`.

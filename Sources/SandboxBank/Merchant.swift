@@ -19,7 +19,7 @@ public struct Merchant: Sendable, Equatable {
     /// Client addresses allowed to call; empty allows any.
     public var allowedIPs: [String]
     /// Where notifications go when a payout names no URL.
-    public var notificationURL: String?
+    public var callbackURL: String?
 
     /// Per-payout, per-day and per-month limits (days and months of the virtual clock, UTC).
     public struct Limits: Sendable, Equatable {
@@ -36,7 +36,7 @@ public struct Merchant: Sendable, Equatable {
 
     public init(login: String, pass: String, secret: String, readOnlyKey: String, currency: String = "USD",
                 balance: Money, limits: Limits = Limits(), minimumAmounts: [String: Money] = [:],
-                allowedIPs: [String] = [], notificationURL: String? = nil) {
+                allowedIPs: [String] = [], callbackURL: String? = nil) {
         self.login = login
         self.pass = pass
         self.secret = secret
@@ -46,7 +46,7 @@ public struct Merchant: Sendable, Equatable {
         self.limits = limits
         self.minimumAmounts = minimumAmounts
         self.allowedIPs = allowedIPs
-        self.notificationURL = notificationURL
+        self.callbackURL = callbackURL
     }
 
     /// The merchant used when no scenario defines one (DESIGN.md, "Running").

@@ -8,7 +8,7 @@ public struct Payout: Sendable, Equatable {
     /// The merchant's login.
     public let merchant: String
     /// The merchant's own id, unique per merchant.
-    public let externalID: String
+    public let reference: String
     public let country: String
     /// The currency of `amount`.
     public let currency: String
@@ -19,7 +19,7 @@ public struct Payout: Sendable, Equatable {
     /// The request's own fields, by their wire names, for display and scenario matching.
     public let fields: PayoutFields
     /// Where notifications go; nil for none.
-    public let notificationURL: String?
+    public let callbackURL: String?
     public let createdAt: VirtualTime
     public internal(set) var status: PayoutStatus
     public internal(set) var history: [StatusChange]

@@ -3,26 +3,26 @@ public struct PayoutRequest: Sendable, Equatable {
     /// The API it came through (`Dialect.name`): it renders the payout's notifications.
     public var dialect: String
     public var merchant: String
-    public var externalID: String
+    public var reference: String
     public var country: String
     public var currency: String
     public var amount: Money
     public var onHold: Bool
     /// nil: the merchant's default URL, if any.
-    public var notificationURL: String?
+    public var callbackURL: String?
     /// Every field of the request by its wire name (shown in the admin API, matched by scenarios).
     public var fields: PayoutFields
 
-    public init(dialect: String, merchant: String, externalID: String, country: String, currency: String, amount: Money,
-                onHold: Bool = false, notificationURL: String? = nil, fields: PayoutFields = [:]) {
+    public init(dialect: String, merchant: String, reference: String, country: String, currency: String, amount: Money,
+                onHold: Bool = false, callbackURL: String? = nil, fields: PayoutFields = [:]) {
         self.dialect = dialect
         self.merchant = merchant
-        self.externalID = externalID
+        self.reference = reference
         self.country = country
         self.currency = currency
         self.amount = amount
         self.onHold = onHold
-        self.notificationURL = notificationURL
+        self.callbackURL = callbackURL
         self.fields = fields
     }
 }
@@ -31,7 +31,7 @@ public struct PayoutRequest: Sendable, Equatable {
 public enum PayoutRefusal: Error, Sendable, Equatable {
     case unknownMerchant
     /// The merchant already used this external id.
-    case duplicateExternalID
+    case duplicateReference
     /// No exchange rate between the payout's currency and the settlement currency.
     case unsupportedCurrency
     /// Below the merchant's minimum for the country, given in the payout's currency.

@@ -1,4 +1,4 @@
-// The neutral payout lifecycle every dialect maps onto (D24: spec §6).
+// The neutral payout lifecycle every dialect maps onto, each to its own statuses.
 //
 //   created ─▶ pending ─▶ delivered ─▶ completed ─▶ returned
 //                │  ▲         │
@@ -39,7 +39,7 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
     /// Whether a change to `next` is allowed.
     public func canChange(to next: PayoutStatus) -> Bool { successors.contains(next) }
 
-    /// The name the admin API, scenario files and the D24 API use: PENDING, ON_HOLD, DELIVERED,
+    /// The sandbox's own name for it, which the admin API and scenario files use: PENDING, ON_HOLD, DELIVERED,
     /// COMPLETED, REJECTED (also for a return after completion), CANCELLED.
     public var name: String {
         switch self {

@@ -1,7 +1,7 @@
 /// A notification of one status change, and its delivery attempts.
 ///
-/// What it carries is neutral; each dialect renders it in its own wire format and signature when
-/// it is sent (D24: a signed form, spec §5).
+/// What it carries is neutral; the dialect of its payout renders it in its own wire format and
+/// signature when it is sent (`Dialect.notification`).
 public struct StatusNotification: Sendable, Equatable {
     /// Where delivery stands.
     public enum State: Sendable, Equatable {
@@ -22,7 +22,7 @@ public struct StatusNotification: Sendable, Equatable {
         let payoutID: Int
         let dialect: String
         let merchant: String
-        let externalID: String
+        let reference: String
         let status: PayoutStatus
         let changedAt: VirtualTime
         let bankReferenceID: String?
@@ -30,13 +30,13 @@ public struct StatusNotification: Sendable, Equatable {
         let comments: String?
         let url: String?
 
-        init(id: Int, payoutID: Int, dialect: String, merchant: String, externalID: String, status: PayoutStatus, changedAt: VirtualTime,
+        init(id: Int, payoutID: Int, dialect: String, merchant: String, reference: String, status: PayoutStatus, changedAt: VirtualTime,
              bankReferenceID: String?, statusReason: String?, comments: String?, url: String?) {
             self.id = id
             self.payoutID = payoutID
             self.dialect = dialect
             self.merchant = merchant
-            self.externalID = externalID
+            self.reference = reference
             self.status = status
             self.changedAt = changedAt
             self.bankReferenceID = bankReferenceID
@@ -52,7 +52,7 @@ public struct StatusNotification: Sendable, Equatable {
     /// The API of the payout, which renders the notification.
     public var dialect: String { change.dialect }
     public var merchant: String { change.merchant }
-    public var externalID: String { change.externalID }
+    public var reference: String { change.reference }
     /// The status the payout changed to.
     public var status: PayoutStatus { change.status }
     /// When it changed (virtual clock).
@@ -71,7 +71,7 @@ public struct StatusNotification: Sendable, Equatable {
 
     public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
         let (a, b) = (lhs.change, rhs.change)
-        return a.id == b.id && a.payoutID == b.payoutID && a.dialect == b.dialect && a.merchant == b.merchant && a.externalID == b.externalID
+        return a.id == b.id && a.payoutID == b.payoutID && a.dialect == b.dialect && a.merchant == b.merchant && a.reference == b.reference
             && a.status == b.status && a.changedAt == b.changedAt && a.bankReferenceID == b.bankReferenceID
             && a.statusReason == b.statusReason && a.comments == b.comments && a.url == b.url
             && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt

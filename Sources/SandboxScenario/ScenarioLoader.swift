@@ -95,7 +95,7 @@ public enum ScenarioLoader {
             }
         }
         if let ips = fields["allowed_ips"] { merchant.allowedIPs = try ips.array().map { (node) throws(ScenarioError) in try node.string() } }
-        if let url = fields["notification_url"] { merchant.notificationURL = try url.string() }
+        if let url = fields["notification_url"] { merchant.callbackURL = try url.string() }
         return merchant
     }
 

@@ -109,7 +109,7 @@ private final class Receiver: Sendable {
         defer { receiver.server.stop() }
         var configuration = Sandbox.Configuration()
         configuration.bank.timeline = { payout in
-            [TimelineStep(after: .milliseconds(payout.externalID == "hang" ? 100 : 600), status: .delivered)]
+            [TimelineStep(after: .milliseconds(payout.reference == "hang" ? 100 : 600), status: .delivered)]
         }
         configuration.webhookTimeout = .seconds(2)
         let sandbox = try Sandbox.launch(configuration)
@@ -149,7 +149,7 @@ private final class Receiver: Sendable {
         defer { third.stop() }
         #expect(third.journalRecovery?.problem == nil)
         #expect(third.journalRecovery?.droppedBytes == 0)
-        #expect(third.bank.payouts().map(\.externalID) == ["hang", "after"])
+        #expect(third.bank.payouts().map(\.reference) == ["hang", "after"])
     }
 
     /// The same steps against receivers that answer at once and against receivers that take up

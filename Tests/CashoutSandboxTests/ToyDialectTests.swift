@@ -23,8 +23,8 @@ private struct EchoDialect: Dialect {
             let fields = PayoutFields([("reference", reference), ("amount", amount.description), ("currency", currency)])
             do throws(PayoutRefusal) {
                 let payout = try bank.createPayout(PayoutRequest(
-                    dialect: name, merchant: account, externalID: reference, country: "ZZ", currency: currency, amount: amount,
-                    notificationURL: body["callback"]?.stringValue, fields: fields))
+                    dialect: name, merchant: account, reference: reference, country: "ZZ", currency: currency, amount: amount,
+                    callbackURL: body["callback"]?.stringValue, fields: fields))
                 return .json(["id": .number(payout.id), "state": .string(Self.state(payout.status))], status: 201)
             } catch {
                 return .json(["error": .string("refused: \(error)")], status: 409)

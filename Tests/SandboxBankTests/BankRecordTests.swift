@@ -8,10 +8,10 @@ struct BankRecordTests {
     static let merchant = Merchant(login: "acme", pass: "p", secret: "s€cret", readOnlyKey: "ro", currency: "EUR",
                                    balance: Money("5000.25")!, limits: .init(transaction: Money("100")!, daily: nil, monthly: Money("9000")!),
                                    minimumAmounts: ["BR": Money("10")!, "MX": Money("0.01")!], allowedIPs: ["127.0.0.1", "::1"],
-                                   notificationURL: "http://localhost/hook")
+                                   callbackURL: "http://localhost/hook")
     static let records: [BankRecord] = {
-        var request = PayoutRequest(dialect: "test", merchant: "acme", externalID: "order-ü-1", country: "BR", currency: "BRL",
-                                    amount: Money("100.50")!, onHold: true, notificationURL: nil)
+        var request = PayoutRequest(dialect: "test", merchant: "acme", reference: "order-ü-1", country: "BR", currency: "BRL",
+                                    amount: Money("100.50")!, onHold: true, callbackURL: nil)
         request.fields["beneficiary_name"] = "Ana 💸"
         request.fields["amount"] = "100.50"
         var late = TimelineStep(after: .seconds(3600), status: .returned, rejectionCode: 826, rejectionReason: "WITHDRAWAL_REVERSED",
@@ -23,7 +23,7 @@ struct BankRecordTests {
                 TimelineStep(after: .milliseconds(1500), status: .delivered), late,
                 TimelineStep(after: .zero, status: .rejected, rejectionCode: 801),
             ]),
-            .created(PayoutRequest(dialect: "test", merchant: "m", externalID: "", country: "", currency: "", amount: .zero), at: at, settlement: .zero, timeline: []),
+            .created(PayoutRequest(dialect: "test", merchant: "m", reference: "", country: "", currency: "", amount: .zero), at: at, settlement: .zero, timeline: []),
             .statusChanged(payoutID: 1_000_001, to: TimelineStep(after: .zero, status: .onHold), by: "merchant", at: at),
             .statusChanged(payoutID: Int.max, to: TimelineStep(after: .zero, status: .cancelled, statusReason: "asked"), by: "admin",
                            at: VirtualTime(milliseconds: 253_402_300_799_999)),

@@ -56,9 +56,9 @@ struct BankReplayTests {
     /// Creates a payout of "acme" or the default merchant (some held, some without a URL); its id, unless refused.
     static func createRandomPayout(_ live: Bank, _ random: inout SplitMix64, step: Int) -> Int? {
         let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
-        var request = PayoutRequest(dialect: "test", merchant: merchant, externalID: "e-\(step)", country: "BR", currency: "USD",
+        var request = PayoutRequest(dialect: "test", merchant: merchant, reference: "e-\(step)", country: "BR", currency: "USD",
                                     amount: Money(hundredths: Int64(100 + random.next() % 5000)), onHold: random.next() % 8 == 0,
-                                    notificationURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
+                                    callbackURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
         request.fields["beneficiary_name"] = "Ana \(step)"
         return try? live.createPayout(request).id
     }
@@ -91,7 +91,7 @@ struct BankReplayTests {
                 if random.next() % 3 == 0 {
                     _ = live.redeliver(notificationID: 1 + Int(random.next() % UInt64(max(1, live.notifications().count))))
                 } else {
-                    _ = try? live.updateMerchant(login: "acme", creatingFrom: nil) { $0.notificationURL = "http://hook/m\(step)"; return nil }
+                    _ = try? live.updateMerchant(login: "acme", creatingFrom: nil) { $0.callbackURL = "http://hook/m\(step)"; return nil }
                 }
             }
         }

@@ -40,7 +40,7 @@ struct BankSnapshotTests {
         Replay.expectSameFuture(copy, copyReceiver, live, liveReceiver, seed: seed)
 
         // Ids go on from where they were.
-        let request = PayoutRequest(dialect: "test", merchant: "acme", externalID: "after", country: "BR", currency: "USD", amount: Money("1.00")!)
+        let request = PayoutRequest(dialect: "test", merchant: "acme", reference: "after", country: "BR", currency: "USD", amount: Money("1.00")!)
         #expect(try copy.createPayout(request).id == live.createPayout(request).id)
     }
 
@@ -53,8 +53,8 @@ struct BankSnapshotTests {
             return DeliveryOutcome(status: 200)
         }
         bankBox.withLock { $0 = live }
-        let request = PayoutRequest(dialect: "test", merchant: "acme", externalID: "o-1", country: "BR", currency: "USD", amount: Money("10.00")!,
-                                    notificationURL: "http://hook")
+        let request = PayoutRequest(dialect: "test", merchant: "acme", reference: "o-1", country: "BR", currency: "USD", amount: Money("10.00")!,
+                                    callbackURL: "http://hook")
         _ = try live.createPayout(request)
         live.advance(by: .seconds(5))  // DELIVERED, notified
         #expect(live.notifications().map(\.state) == [.delivered])
@@ -75,8 +75,8 @@ struct BankSnapshotTests {
     @Test func everyCutOfASnapshotIsRefused() throws {
         let live = Replay.bank(Replay.Receiver())
         for index in 0 ..< 3 {
-            _ = try live.createPayout(PayoutRequest(dialect: "test", merchant: "acme", externalID: "o-\(index)", country: "BR", currency: "USD",
-                                                    amount: Money("10.00")!, notificationURL: "http://hook"))
+            _ = try live.createPayout(PayoutRequest(dialect: "test", merchant: "acme", reference: "o-\(index)", country: "BR", currency: "USD",
+                                                    amount: Money("10.00")!, callbackURL: "http://hook"))
         }
         live.advance(by: .seconds(30))
         let bytes = Self.encoded(live.snapshot())
@@ -96,7 +96,7 @@ struct BankSnapshotTests {
         var held: [Int] = []
         for index in 0 ..< 100 {
             _ = try bank.updateMerchant(login: "acme", creatingFrom: nil) { $0.balance = huge; return nil }
-            held.append(try bank.createPayout(PayoutRequest(dialect: "test", merchant: "acme", externalID: "o-\(index)", country: "BR", currency: "USD",
+            held.append(try bank.createPayout(PayoutRequest(dialect: "test", merchant: "acme", reference: "o-\(index)", country: "BR", currency: "USD",
                                                             amount: huge, onHold: true)).id)
         }
         for id in held { try bank.changeStatus(payoutID: id, to: .cancelled, by: "admin") }  // 100 refunds of 10^15
@@ -146,8 +146,8 @@ struct BankSnapshotTests {
     @Test(arguments: Breakage.allCases)
     func aSnapshotThatDoesNotHoldTogetherIsRefused(breakage: Breakage) throws {
         let live = Replay.bank(Replay.Receiver())
-        _ = try live.createPayout(PayoutRequest(dialect: "test", merchant: "acme", externalID: "o-1", country: "BR", currency: "USD",
-                                                amount: Money("10.00")!, notificationURL: "http://hook"))
+        _ = try live.createPayout(PayoutRequest(dialect: "test", merchant: "acme", reference: "o-1", country: "BR", currency: "USD",
+                                                amount: Money("10.00")!, callbackURL: "http://hook"))
         var snapshot = live.snapshot()
         breakage.apply(&snapshot.state)
         let error = try #require(throws: BinaryReader.Malformed.self) { try Self.decoded(Self.encoded(snapshot)) }

@@ -30,8 +30,8 @@ private final class Harness: Sendable {
 
     func create(_ externalID: String, amount: String = "100", currency: String = "USD", onHold: Bool = false,
                 url: String? = "http://hook") throws(PayoutRefusal) -> Payout {
-        try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", externalID: externalID, country: "BR",
-                                            currency: currency, amount: Money(amount)!, onHold: onHold, notificationURL: url))
+        try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", reference: externalID, country: "BR",
+                                            currency: currency, amount: Money(amount)!, onHold: onHold, callbackURL: url))
     }
 
     var balance: Money { bank.merchant(login: "sandbox_login")!.balance }
@@ -102,7 +102,7 @@ private final class Harness: Sendable {
         merchant.minimumAmounts = ["BR": Money("10")!]
         let h = Harness(merchant: merchant)
         _ = try h.create("a", amount: "150")
-        #expect(throws: PayoutRefusal.duplicateExternalID) { try h.create("a") }
+        #expect(throws: PayoutRefusal.duplicateReference) { try h.create("a") }
         #expect(throws: PayoutRefusal.unsupportedCurrency) { try h.create("b", currency: "XXX") }
         #expect(throws: PayoutRefusal.belowMinimum(currency: "BRL", amount: Money("58.83")!)) { try h.create("b", amount: "20", currency: "BRL") }
         #expect(throws: PayoutRefusal.limitExceeded(.transaction)) { try h.create("b", amount: "200.01") }
@@ -188,8 +188,8 @@ private final class Harness: Sendable {
             return nil
         }
         let ids = try (0 ..< 4).map {
-            try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", externalID: "o-\($0)", country: "BR", currency: "USD",
-                                                amount: Money("1")!, onHold: false, notificationURL: "http://hook/\($0)")).id
+            try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", reference: "o-\($0)", country: "BR", currency: "USD",
+                                                amount: Money("1")!, onHold: false, callbackURL: "http://hook/\($0)")).id
         }
         final class Busy: Sendable {
             let stop = Atomic<Bool>(false)
@@ -225,8 +225,8 @@ private final class Harness: Sendable {
         let bank = Bank(clock: VirtualClock(mode: .manual, start: start), merchants: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
         let records = Mutex<[BankRecord]>([])
         bank.startRecording { record in records.withLock { $0.append(record) } }
-        _ = try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", externalID: "o-1", country: "BR", currency: "USD",
-                                                amount: Money("1")!, onHold: false, notificationURL: "http://hook"))
+        _ = try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", reference: "o-1", country: "BR", currency: "USD",
+                                                amount: Money("1")!, onHold: false, callbackURL: "http://hook"))
         bank.advance(by: .seconds(600))
         let journal = records.withLock { $0 }
         guard case .clock = journal.last, case .attempt(_, let lastAttempt, _, true) = journal.dropLast().last else {

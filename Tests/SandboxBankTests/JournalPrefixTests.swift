@@ -78,7 +78,7 @@ struct JournalPrefixTests {
                 redeliveries.enter()
                 live.redeliver(notificationID: 1 + Int(random.next() % UInt64(count))) { _ in redeliveries.leave() }
             case 10:
-                _ = try? live.updateMerchant(login: "acme", creatingFrom: nil) { $0.notificationURL = "http://hook/m\(step)"; return nil }
+                _ = try? live.updateMerchant(login: "acme", creatingFrom: nil) { $0.callbackURL = "http://hook/m\(step)"; return nil }
             default:
                 if step == 120 { live.reset(merchants: [.sandboxDefault, Replay.acme], configuration: Replay.configuration()) }
                 live.runDueEvents()
@@ -132,8 +132,8 @@ struct JournalPrefixTests {
     @Test func aJournalOfAnEarlierVersionReplaysAcrossTheRestartsItHolds() throws {
         let bank = Replay.bank(Replay.Receiver())
         let start = Replay.start
-        let request = PayoutRequest(dialect: "test", merchant: "acme", externalID: "o-1", country: "BR", currency: "USD", amount: Money("1.00")!,
-                                    notificationURL: "http://hook")
+        let request = PayoutRequest(dialect: "test", merchant: "acme", reference: "o-1", country: "BR", currency: "USD", amount: Money("1.00")!,
+                                    callbackURL: "http://hook")
         let timeline = [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(10), status: .completed)]
         let records: [BankRecord] = [
             .created(request, at: start, settlement: Money("1.00")!, timeline: timeline),

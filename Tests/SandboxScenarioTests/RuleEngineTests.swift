@@ -10,8 +10,8 @@ private func rules(_ text: String, seed: UInt64 = 7) throws -> RuleEngine {
 }
 
 private func payout(id: Int = 1_000_001, fields: PayoutFields, merchant: String = "m") -> Payout {
-    Payout(id: id, dialect: "d24", merchant: merchant, externalID: "e", country: fields["country"] ?? "BR", currency: "USD", amount: Money("1")!,
-           settlementAmount: Money("1")!, fields: fields, notificationURL: nil,
+    Payout(id: id, dialect: "d24", merchant: merchant, reference: "e", country: fields["country"] ?? "BR", currency: "USD", amount: Money("1")!,
+           settlementAmount: Money("1")!, fields: fields, callbackURL: nil,
            createdAt: VirtualTime(iso8601: "2026-01-09T10:00:00Z")!, status: .pending, history: [])
 }
 
@@ -71,7 +71,7 @@ private func payout(id: Int = 1_000_001, fields: PayoutFields, merchant: String 
           {"when": {"beneficiary_name": {"prefix": "KYC"}}, "decline": {"code": 504, "reason": "Underage user detected", "reason_code": 105}}]}}
         """#)
         func request(_ fields: PayoutFields) -> PayoutRequest {
-            PayoutRequest(dialect: "d24", merchant: "m", externalID: "e", country: "BR", currency: "USD", amount: Money("1")!, fields: fields)
+            PayoutRequest(dialect: "d24", merchant: "m", reference: "e", country: "BR", currency: "USD", amount: Money("1")!, fields: fields)
         }
         #expect(engine.decline(for: request(["beneficiary_name": "KYC 105"])) == Decline(code: 504, reason: "Underage user detected", reasonCode: 105))
         #expect(engine.decline(for: request(["beneficiary_name": "KYC 105", "document_id": "1"])) == nil)

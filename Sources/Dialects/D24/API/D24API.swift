@@ -49,8 +49,8 @@ public struct D24API: Sendable {
         let payout: Payout
         do throws(PayoutRefusal) {
             payout = try bank.createPayout(PayoutRequest(
-                dialect: D24Dialect.name, merchant: signed.merchant.login, externalID: externalID, country: country, currency: currency, amount: amount,
-                onHold: onHold, notificationURL: fields.notificationURL, fields: fields.wireFields))
+                dialect: D24Dialect.name, merchant: signed.merchant.login, reference: externalID, country: country, currency: currency, amount: amount,
+                onHold: onHold, callbackURL: fields.notificationURL, fields: fields.wireFields))
         } catch {
             throw D24Error(error)
         }
@@ -78,7 +78,7 @@ public struct D24API: Sendable {
         let signed = try D24SignedRequest(request, bank: bank, keys: keys)
         guard let id = try signed.cashoutID() else { throw .invalidParam("cashoutId", "Cashout ID") }
         guard let externalID = try signed.externalID() else { throw .invalidParam("externalId", "External ID") }
-        guard let payout = bank.payout(id: id), payout.merchant == signed.merchant.login, payout.externalID == externalID else {
+        guard let payout = bank.payout(id: id), payout.merchant == signed.merchant.login, payout.reference == externalID else {
             throw .notFound
         }
         return .json(D24Status.body(try change(payout, to: .cancelled)))

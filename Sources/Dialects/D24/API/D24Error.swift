@@ -89,7 +89,7 @@ extension D24Error {
     init(_ refusal: PayoutRefusal) {
         switch refusal {
         case .unknownMerchant: self = .invalidCredentials
-        case .duplicateExternalID: self = .duplicateExternalID
+        case .duplicateReference: self = .duplicateExternalID
         case .unsupportedCurrency: self.init(D24FieldError.invalidCurrency)
         case .belowMinimum(let currency, let amount): self = .minimumAmount(currency: currency, amount: amount.description)
         case .limitExceeded(let limit): self = .limitExceeded(limit.rawValue)

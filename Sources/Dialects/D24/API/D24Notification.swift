@@ -21,8 +21,8 @@ public enum D24Notification {
             ("date", date(notification.changedAt)),
             ("bank_reference_id", notification.bankReferenceID ?? ""),
             ("comments", notification.comments ?? ""),
-            ("external_id", notification.externalID),
-            ("control", Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + notification.externalID + "Bo7", key: key))),
+            ("external_id", notification.reference),
+            ("control", Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + notification.reference + "Bo7", key: key))),
             ("cashout_id", String(notification.payoutID)),
             ("status_reason", notification.statusReason ?? ""),
         ], spaceAsPlus: false)

@@ -60,7 +60,7 @@ struct D24SignedRequest {
             return payout
         }
         guard let externalID = try externalID() else { throw .invalidParam("cashoutId", "Cashout ID") }
-        guard let payout = bank.payout(merchant: merchant.login, externalID: externalID) else { throw .notFound }
+        guard let payout = bank.payout(merchant: merchant.login, reference: externalID) else { throw .notFound }
         return payout
     }
 }
