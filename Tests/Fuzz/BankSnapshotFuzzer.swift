@@ -44,12 +44,12 @@ private func exercise(_ snapshot: BankSnapshot, _ input: [UInt8]) {
     for payout in payouts.prefix(50) {
         _ = bank.scheduledSteps(payoutID: payout.id)
         _ = bank.notifications(payoutID: payout.id)
-        _ = bank.payout(merchant: payout.merchant, externalID: payout.externalID)
+        _ = bank.payout(merchant: payout.merchant, reference: payout.reference)
     }
     _ = bank.ledger()
     _ = bank.nextEventAt
     if let merchant = bank.merchants.first {
-        _ = try? bank.createPayout(PayoutRequest(dialect: "test", merchant: merchant.login, externalID: "fuzz-new", country: "BR",
+        _ = try? bank.createPayout(PayoutRequest(dialect: "test", merchant: merchant.login, reference: "fuzz-new", country: "BR",
                                                  currency: merchant.currency, amount: Money(hundredths: 1)))
     }
     for (index, payout) in payouts.prefix(8).enumerated() {

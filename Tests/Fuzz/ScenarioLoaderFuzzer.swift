@@ -13,14 +13,17 @@
 //     payouts without trapping, and decides the same way when asked twice.
 
 @testable import SandboxBank
+import SandboxD24
 import SandboxJSON
 import SandboxScenario
 
 private let file = "scenarios/fuzz.json"
+private let ruleFields = D24Dialect().ruleFields
+private let builtIn = try! ScenarioLoader.load(Array(D24Dialect.builtInScenarioText.utf8), file: "default.json", ruleFields: ruleFields)
 
 private func load(_ bytes: [UInt8]) -> Result<Scenario, ScenarioError> {
     do throws(ScenarioError) {
-        return .success(try ScenarioLoader.load(bytes, file: file))
+        return .success(try ScenarioLoader.load(bytes, file: file, ruleFields: ruleFields))
     } catch {
         return .failure(error)
     }
@@ -49,19 +52,19 @@ private let fieldSets: [PayoutFields] = [
 ]
 
 private func exercise(_ scenario: Scenario, _ input: [UInt8]) {
-    let setup = ScenarioSetup(layering: [ScenarioLoader.defaultScenario, scenario])
+    let setup = ScenarioSetup(layering: [builtIn, scenario])
     let engine = setup.engine
     var configuration = Bank.Configuration()
     setup.configure(&configuration)
     for (i, fields) in fieldSets.enumerated() {
         for merchant in ["sandbox_login"] + scenario.merchants.prefix(2).map(\.login) {
-            let request = PayoutRequest(dialect: "test", merchant: merchant, externalID: "e\(i)", country: fields["country"] ?? "BR",
+            let request = PayoutRequest(dialect: "d24", merchant: merchant, reference: "e\(i)", country: fields["country"] ?? "BR",
                                         currency: fields["currency"] ?? "USD", amount: Money(fields["amount"] ?? "1") ?? Money(hundredths: 100),
                                         fields: fields)
             let declined = engine.decline(for: request) != nil
-            let payout = Payout(id: 1_000_001 + i, merchant: merchant, externalID: request.externalID, country: request.country,
+            let payout = Payout(id: 1_000_001 + i, dialect: request.dialect, merchant: merchant, reference: request.reference, country: request.country,
                                 currency: request.currency, amount: request.amount, settlementAmount: request.amount,
-                                fields: fields, notificationURL: nil, createdAt: VirtualTime(milliseconds: 0),
+                                fields: fields, callbackURL: nil, createdAt: VirtualTime(milliseconds: 0),
                                 status: .pending, history: [])
             let steps = engine.timeline(for: payout)
             // Seeded by the scenario's seed and the payout's id: the same payout, the same timeline.
