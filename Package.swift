@@ -39,20 +39,22 @@ let package = Package(
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",
                                                               "SandboxScenario", "SandboxCrypto"]),
-        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal"]),
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal", "SandboxBank",
+                                                   "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
-        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
-        .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxD24"]),
+        .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                            "SandboxBank", "SandboxJSON"]),
-        .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto"]),
+                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal"]),
+        .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxBank"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal", "SandboxCrypto"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal", "SandboxCrypto",
+                                                           "SandboxJSON"]),
     ]
 )

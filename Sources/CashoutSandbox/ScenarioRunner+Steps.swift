@@ -75,7 +75,7 @@ extension ScenarioRunner {
         if fields["external_id"] == nil { fields["external_id"] = .string(externalID) }
         if fields["notification_url"] == nil { fields["notification_url"] = .string("\(sandbox.baseURL)/sandbox/sink/\(merchant.login)") }
         let body = JSON.object(fields).serialized()
-        return (fields, body, Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: HMACSHA256.Key(merchant.secret))))
+        return (fields, body, D24Signature.payload(of: body, secret: merchant.secret))
     }
 
     private mutating func create(_ given: [String: JSON], merchant login: String, name: String?, expect: Step.Expectation?) -> String? {
@@ -110,7 +110,7 @@ extension ScenarioRunner {
         let key = HMACSHA256.Key(merchant.secret)
         let request = { @Sendable (index: Int) -> HTTPRequest in
             let body = head + Array("\(prefix)-\(index)".utf8) + tail
-            let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))
+            let signature = D24Signature.payload(of: body, key: key)
             return HTTPRequest(method: "POST", target: "/v3/cashout",
                                headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: body)
         }

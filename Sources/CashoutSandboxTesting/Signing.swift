@@ -1,7 +1,7 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxCrypto
+import SandboxD24
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +15,7 @@ extension Sandbox {
 
     /// The `Payload-Signature` of a body signed with `secret`.
     public static func signature(for body: some Collection<UInt8>, secret: String) -> String {
-        Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body), key: HMACSHA256.Key(secret)))
+        D24Signature.payload(of: body, secret: secret)
     }
 
     /// A signed D24 request to this sandbox: `fields` plus the merchant's `login` and `pass` as the

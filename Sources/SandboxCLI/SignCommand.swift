@@ -1,6 +1,7 @@
 import CashoutSandbox
 import Glibc
 import SandboxCrypto
+import SandboxD24
 import SandboxHTTP
 
 /// `cashout-sandbox sign`: the `Payload-Signature` of a body (lowercase hex HMAC-SHA256, D24
@@ -31,11 +32,11 @@ enum SignCommand: Command {
         let key = HMACSHA256.Key(arguments.value("secret") ?? "sandbox_secret")
         if let externalID = arguments.value("control") {
             guard arguments.positional.isEmpty else { throw UsageError("--control takes no BODY") }
-            StandardOutput.writeLine(Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + externalID + "Bo7", key: key)))
+            StandardOutput.writeLine(D24Signature.control(externalID: externalID, key: key))
             return 0
         }
         let body = arguments.positional.first.map { Array($0.utf8) } ?? readStandardInput()
-        StandardOutput.writeLine(Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key)))
+        StandardOutput.writeLine(D24Signature.payload(of: body, key: key))
         return 0
     }
 

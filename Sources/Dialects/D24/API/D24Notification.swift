@@ -22,15 +22,10 @@ public enum D24Notification {
             ("bank_reference_id", notification.bankReferenceID ?? ""),
             ("comments", notification.comments ?? ""),
             ("external_id", notification.reference),
-            ("control", Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + notification.reference + "Bo7", key: key))),
+            ("control", D24Signature.control(externalID: notification.reference, key: key)),
             ("cashout_id", String(notification.payoutID)),
             ("status_reason", notification.statusReason ?? ""),
         ], spaceAsPlus: false)
-    }
-
-    /// `UPPERCASE(hex(HMAC-SHA256(secret, "Be4" + externalID + "Bo7")))`.
-    public static func control(externalID: String, secret: String) -> String {
-        Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + externalID + "Bo7", key: secret))
     }
 
     /// `YYYY-MM-DD HH:MM:SS` in GMT.

@@ -19,7 +19,7 @@ struct D24SignedRequest {
               let merchant = bank.merchant(login: login), constantTimeEquals(pass, merchant.pass) else {
             throw .invalidCredentials
         }
-        let expected = Hex.lowercase(HMACSHA256.authenticationCode(for: request.body, key: keys.key(for: merchant)))
+        let expected = D24Signature.payload(of: request.body, key: keys.key(for: merchant))
         guard let signature = request.headers["Payload-Signature"], constantTimeEquals(signature, expected) else {
             throw .invalidSignature
         }
