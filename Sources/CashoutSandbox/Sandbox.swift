@@ -28,7 +28,9 @@ public final class Sandbox: Sendable {
         public var timeScale: Double = 1
         /// Where the virtual clock starts; now by default.
         public var clockStart: VirtualTime?
-        /// The payout APIs served, each with its routes, notifications and scenario vocabulary.
+        /// The payout APIs served, each with its routes, notifications and scenario vocabulary. A
+        /// list other than `Sandbox.standardDialects` layers its dialects' built-in scenarios over
+        /// `bank`'s timeline and declines.
         public var dialects: [any Dialect] = Sandbox.standardDialects
         /// The merchants the bank starts with.
         public var merchants: [Merchant] = [.sandboxDefault]
