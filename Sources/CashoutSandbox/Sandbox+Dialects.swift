@@ -4,11 +4,16 @@ import SandboxDialect
 import SandboxScenario
 
 extension Sandbox {
-    /// The APIs a sandbox serves unless its configuration names others.
-    public static let standardDialects: [any Dialect] = [D24Dialect()]
+    /// The APIs a sandbox serves unless its configuration names others (new values each time:
+    /// a dialect keeps per-sandbox caches, such as prepared signing keys).
+    public static var standardDialects: [any Dialect] { [D24Dialect()] }
 
     /// The standard dialects' built-in scenarios, loaded once.
     static let standardSetup = standardDialects.builtInSetup
+
+    /// What scenario rules may test in the standard dialects (for loading a scenario file
+    /// before there is a sandbox).
+    public static let standardRuleFields = standardDialects.ruleFields
 
     /// How to read the bank's binary form of `version`: in version 1, payouts named no
     /// dialect, D24 being the only one.

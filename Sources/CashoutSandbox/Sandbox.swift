@@ -220,6 +220,12 @@ public final class Sandbox: Sendable {
         handler(request).resolved
     }
 
+    /// The body of `notification` as it is sent, in its payout's dialect's format; nil when that
+    /// dialect or the account is gone.
+    package func notificationBody(_ notification: StatusNotification) -> String? {
+        sender.render(notification, bank: bank)?.body()
+    }
+
     /// Moves the virtual clock forward, running every bank event and webhook delivery due on the
     /// way, in time order; returns how many ran.
     @discardableResult

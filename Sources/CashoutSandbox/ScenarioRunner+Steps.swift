@@ -229,8 +229,7 @@ extension ScenarioRunner {
         }
         if !fields.isEmpty, notifications.isEmpty { return "\(subject): expected notifications carrying \(fields.keys.sorted().joined(separator: ", ")), got none" }
         for notification in notifications where !fields.isEmpty {
-            let secret = sandbox.bank.merchant(login: notification.merchant)?.secret ?? ""
-            let form = FormURLEncoding.decode(D24Notification.formBody(notification, secret: secret).utf8) ?? []
+            let form = sandbox.notificationBody(notification).flatMap { FormURLEncoding.decode($0.utf8) } ?? []
             for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
                 let sent = form.first { $0.name == key }?.value
                 if sent != expand(value) {

@@ -79,8 +79,7 @@ final class WebhookSender: Sendable {
     /// Delivers `notification` (the bank's `Deliver`): returns the outcome at once for the sink;
     /// anywhere else it returns nil and calls `done` with the outcome from a pool thread.
     func send(_ notification: StatusNotification, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
-        guard let url = notification.url, let (bank, route) = route(url),
-              let rendered = dialects[notification.dialect]?.notification(notification, bank: bank) else {
+        guard let url = notification.url, let (bank, route) = route(url), let rendered = render(notification, bank: bank) else {
             metrics.count(.notSent)
             return DeliveryOutcome(error: "not sent: no URL or merchant")
         }
@@ -93,6 +92,11 @@ final class WebhookSender: Sendable {
         }
         pool.run { done(self.post(rendered.body(), contentType: rendered.contentType, to: url)) }
         return nil
+    }
+
+    /// `notification` as its payout's dialect sends it; nil when the dialect or the account is gone.
+    func render(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+        dialects[notification.dialect]?.notification(notification, bank: bank)
     }
 
     /// Posts a notification to a receiver and waits for its answer, at most the timeout.

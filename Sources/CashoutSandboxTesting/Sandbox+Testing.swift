@@ -99,9 +99,8 @@ extension Sandbox {
     /// The notifications of a cashout, one per status change, oldest first, with their delivery
     /// attempts.
     public func webhooks(to externalID: String, merchant: String = Merchant.sandboxDefault.login) -> [Webhook] {
-        guard let payout = bank.payout(merchant: merchant, reference: externalID),
-              let secret = bank.merchant(login: merchant)?.secret else { return [] }
-        return bank.notifications(payoutID: payout.id).map { Webhook($0, secret: secret) }
+        guard let payout = bank.payout(merchant: merchant, reference: externalID) else { return [] }
+        return bank.notifications(payoutID: payout.id).map { Webhook($0, body: notificationBody($0) ?? "") }
     }
 
     /// A merchant's balance movements, oldest first.

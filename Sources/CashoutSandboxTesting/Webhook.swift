@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxD24
 import SandboxHTTP
 
 /// A notification of one status change, as the merchant's server receives it: the signed
@@ -15,9 +14,9 @@ public struct Webhook: Sendable {
     /// Whether an attempt got a 2xx answer.
     public let delivered: Bool
 
-    init(_ notification: StatusNotification, secret: String) {
+    /// `body`: the notification as it was sent (`Sandbox.notificationBody`).
+    init(_ notification: StatusNotification, body: String) {
         status = Cashout.Status(notification.status)
-        let body = D24Notification.formBody(notification, secret: secret)
         form = Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { $1 }
         attempts = notification.attempts
         delivered = notification.state == .delivered

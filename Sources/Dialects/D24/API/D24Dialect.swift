@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxDialect
+import SandboxD24Rules
 import SandboxHTTP
 
 /// The D24 Cashouts API v3 on the dialect seam: its endpoints (`D24API`), its signed form
@@ -29,11 +30,9 @@ public struct D24Dialect: Dialect {
     /// The create request's fields (spec §4.1 wire names).
     public var ruleFields: Set<String> { Self.createFields }
 
-    static let createFields: Set<String> = [
-        "external_id", "country", "currency", "amount", "document_id", "document_type", "beneficiary_id",
-        "beneficiary_name", "beneficiary_lastname", "email", "phone", "bank_code", "bank_account", "bank_branch", "account_type",
-        "address", "city", "postal_code", "beneficiary_birthdate", "notification_url", "comments", "on_hold", "type",
-    ]
+    /// `on_hold` and `type` were accepted in rules before the seam; they never reach a payout's
+    /// fields, so a rule on them matches nothing (kept so that such files still load).
+    static let createFields = Set(D24Field.allCases.map(\.jsonKey)).union(["on_hold", "type"])
 
     public var builtInScenarioText: String? { Self.builtInScenarioText }
 }

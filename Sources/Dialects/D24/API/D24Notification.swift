@@ -4,18 +4,12 @@ import SandboxHTTP
 
 // Notifications of spec §5: a form-encoded POST with date, bank_reference_id, comments,
 // external_id, control, cashout_id and status_reason, in that order; the status itself is not
-// sent (the merchant asks for it). `control` is the uppercase hex HMAC-SHA256 of
-// "Be4" + external_id + "Bo7" with the merchant's API signature (spec §2.4).
+// sent (the merchant asks for it). `control`: `D24Signature.control` (spec §2.4).
 
 /// The D24 wire format of a status notification.
 public enum D24Notification {
-    /// The form body, e.g.
+    /// The form body, with the merchant's API signature prepared as an HMAC key, e.g.
     /// `date=2020-03-12%2020%3A26%3A11&bank_reference_id=&comments=&external_id=cashoutV35381&control=A4CF...&cashout_id=60067&status_reason=`.
-    public static func formBody(_ notification: StatusNotification, secret: String) -> String {
-        formBody(notification, key: HMACSHA256.Key(secret))
-    }
-
-    /// The form body, with the merchant's API signature already prepared as an HMAC key.
     public static func formBody(_ notification: StatusNotification, key: HMACSHA256.Key) -> String {
         FormURLEncoding.encode([
             ("date", date(notification.changedAt)),

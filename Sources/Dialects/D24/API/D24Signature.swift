@@ -17,11 +17,6 @@ public enum D24Signature {
     }
 
     /// The `control` of a notification of `externalID`.
-    public static func control(externalID: String, secret: String) -> String {
-        control(externalID: externalID, key: HMACSHA256.Key(secret))
-    }
-
-    /// The `control`, with the secret already prepared as a key.
     public static func control(externalID: String, key: HMACSHA256.Key) -> String {
         Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + externalID + "Bo7", key: key))
     }
