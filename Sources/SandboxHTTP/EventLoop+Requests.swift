@@ -17,13 +17,12 @@ extension EventLoop {
                     break
                 }
                 if budget == 0 {
-                    if !connection.isBacklogged {
+                    if !connection.parser.isIdle, !connection.isBacklogged {
                         connection.isBacklogged = true
                         backlogged.append(connection)
                     }
                     break
                 }
-                budget -= 1
                 let event: HTTPParser.Event?
                 do {
                     event = try connection.parser.next()
@@ -34,7 +33,9 @@ extension EventLoop {
                 guard let event else { break }
                 switch event {
                 case .expectContinue: connection.output.append(contentsOf: ResponseEncoder.continueLine)
-                case .request(let request): answer(request, on: connection)
+                case .request(let request):
+                    budget -= 1
+                    answer(request, on: connection)
                 case .response: break  // a request parser produces none
                 }
             }

@@ -208,7 +208,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func writable(_ connection: Connection) {
         flush(connection)
-        if !connection.isClosed, !connection.hasPendingOutput, !connection.parser.isIdle { serve(connection) }
+        if !connection.isClosed, !connection.isBacklogged, !connection.hasPendingOutput, !connection.parser.isIdle { serve(connection) }
     }
 
     func close(_ connection: Connection) {
