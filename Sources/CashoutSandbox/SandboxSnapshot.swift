@@ -72,7 +72,7 @@ struct SandboxSnapshot {
 
     /// Reads a snapshot file (`file()`).
     init(file: [UInt8]) throws(Invalid) {
-        guard file.starts(with: JournalFormat.header.prefix(4)) else {
+        guard file.starts(with: JournalFormat.magic) else {
             throw Invalid(description: "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)")
         }
         guard let version = JournalFormat.version(of: file), JournalFormat.readableVersions.contains(version) else {
@@ -106,7 +106,7 @@ struct SandboxSnapshot {
                 var reader = BinaryReader(buffer)
                 let start = reader.offset
                 let version = try reader.uint()
-                guard (1 ... Self.version).contains(version) else {
+                guard BankFormat.readable.contains(Int(version)) else {
                     throw BinaryReader.Malformed(offset: start, reason: "a snapshot version this sandbox does not know")
                 }
                 var scenarios: [[UInt8]] = []

@@ -47,6 +47,7 @@ final class StateJournal: Sendable {
         try Self.makeDirectory(directory)
         var assembler = SandboxSnapshot.Assembler()
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
+        var format: BankFormat?  // the file's, the same for every record
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload, version in
             var reader = BinaryReader(payload)
             let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
@@ -54,7 +55,8 @@ final class StateJournal: Sendable {
             do {
                 switch kind {
                 case .bank:
-                    let record = try BankRecord(decoding: &reader, format: Sandbox.bankFormat(version: Int(version)))
+                    if format == nil { format = Sandbox.bankFormat(version: Int(version)) }
+                    let record = try BankRecord(decoding: &reader, format: format!)
                     what = "bank record '\(record.kind)'"
                     try bank.replay(record, resetConfiguration: resetConfiguration)
                 case .snapshot: if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }

@@ -1,13 +1,14 @@
 import SandboxJournal
 
 /// Which version of the bank's binary form (journal records, snapshots) some bytes are in, so a
-/// sandbox reads what an older one wrote.
+/// sandbox reads what an older one wrote. It is the journal file's version
+/// (`JournalFormat.currentVersion`): the bank's records are what a journal holds.
 ///
 /// - 2: a payout names the API that created it.
 /// - 1 (sandboxes up to 0.2.0): it names none; every payout was made by the one API there was, which the
 ///   reader names (`dialectOfVersion1`).
-public struct BankFormat: Sendable, Equatable {
-    public static let currentVersion = 2
+public struct BankFormat: Sendable {
+    public static let currentVersion = Int(JournalFormat.currentVersion)
     public static let current = BankFormat(version: currentVersion, dialectOfVersion1: "")
 
     public let version: Int
@@ -20,7 +21,7 @@ public struct BankFormat: Sendable, Equatable {
     }
 
     /// The versions this sandbox reads.
-    public static let readable = 1 ... currentVersion
+    public static let readable = Int(JournalFormat.readableVersions.lowerBound) ... currentVersion
 
     /// A payout's dialect: read, or the one of version 1.
     func dialect(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String {

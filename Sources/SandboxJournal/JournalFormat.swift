@@ -25,9 +25,9 @@ public enum JournalFormat {
     }
 
     /// The version in `file`'s header; nil when it does not start with one.
-    public static func version<Bytes: Collection<UInt8>>(of file: Bytes) -> UInt32? {
+    public static func version(of file: [UInt8]) -> UInt32? {
         guard file.count >= header.count, file.starts(with: magic) else { return nil }
-        return file.dropFirst(4).prefix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        return file.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self)) }
     }
     /// The bytes before each payload.
     public static let recordHeaderSize = 8
