@@ -2,7 +2,7 @@
 // and the notifications all follow from here, under the one lock.
 
 extension Bank {
-    /// Creates a payout: checks (in order) the external id, the scenario's declines, the currency,
+    /// Creates a payout: checks (in order) the reference, the scenario's declines, the currency,
     /// the minimum amount, the limits and the balance; debits the balance; starts the bank's timeline unless on hold.
     public func createPayout(_ request: PayoutRequest) throws(PayoutRefusal) -> Payout {
         let now = clock.now

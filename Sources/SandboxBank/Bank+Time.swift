@@ -80,9 +80,8 @@ extension Bank {
             state.withLock { $0.advancing = true }
             defer {
                 state.withLock { s in
-                    s.advancing = false
-                    for event in s.deferred { queue(&s, event) }
-                    s.deferred.removeAll()
+                    Self.endAdvance(&s)
+                    wakeIfDue(s)
                 }
             }
             if inOrder { waitForDeliveriesOnTheirWay() }

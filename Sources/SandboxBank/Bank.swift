@@ -286,4 +286,15 @@ public final class Bank: Sendable {
         s.queue.insert(event)
         if let wake = s.wake, event.at <= clock.now.milliseconds { wake() }
     }
+
+    /// Ends an advance: what other requests scheduled meanwhile goes into the queue.
+    static func endAdvance(_ s: inout State) {
+        for event in s.deferred { s.queue.insert(event) }
+        (s.deferred, s.advancing) = ([], false)
+    }
+
+    /// Wakes whoever runs due events when the first one is due already.
+    func wakeIfDue(_ s: State) {
+        if let wake = s.wake, let first = s.queue.first, first.at <= clock.now.milliseconds { wake() }
+    }
 }

@@ -31,8 +31,7 @@ extension Bank {
             copy.recorder = nil
             copy.afterRecord = nil
             copy.observer = nil
-            for event in copy.deferred { copy.queue.insert(event) }  // taken during an advance
-            (copy.deferred, copy.advancing) = ([], false)
+            Self.endAdvance(&copy)  // what an advance running now put off is part of the state
             let snapshot = BankSnapshot(state: copy, time: clock.now)
             whileLocked(snapshot)
             return snapshot
@@ -56,7 +55,7 @@ extension Bank {
                 s = restored
                 if clockBack { clock.set(to: snapshot.time) } else { clock.advance(to: snapshot.time) }
                 rescheduleTakenDeliveries(&s)
-                if let first = s.queue.first, first.at <= clock.now.milliseconds { s.wake?() }  // due at once, on a manual clock too
+                wakeIfDue(s)  // due at once, on a manual clock too
                 whileLocked()
             }
         }
@@ -161,7 +160,7 @@ extension BankSnapshot {
             let start = reader.offset
             let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, merchant: knownMerchant)
             guard s.references[payout.merchant]?[payout.reference] == nil else {
-                throw .init(offset: start, reason: "external id \(payout.reference) twice for \(payout.merchant)")
+                throw .init(offset: start, reason: "reference \(payout.reference) twice for \(payout.merchant)")
             }
             s.references[payout.merchant, default: [:]][payout.reference] = payout.id
             s.payouts.append(payout, timeline: timeline, generation: generation)

@@ -30,7 +30,7 @@ public struct PayoutRequest: Sendable, Equatable {
 /// Why the bank refused to create a payout, in the order it checks.
 public enum PayoutRefusal: Error, Sendable, Equatable {
     case unknownMerchant
-    /// The merchant already used this external id.
+    /// The merchant already used this reference.
     case duplicateReference
     /// No exchange rate between the payout's currency and the settlement currency.
     case unsupportedCurrency

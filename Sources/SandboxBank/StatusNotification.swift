@@ -11,7 +11,7 @@ public struct StatusNotification: Sendable, Equatable {
         case delivered
         /// Every attempt failed.
         case exhausted
-        /// No notification URL: journaled, never sent.
+        /// No callback URL: journaled, never sent.
         case noURL
     }
 
