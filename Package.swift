@@ -38,7 +38,7 @@ let package = Package(
                                                        "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",
-                                                              "SandboxScenario", "SandboxCrypto"]),
+                                                              "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal", "SandboxBank",
                                                    "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
