@@ -161,17 +161,10 @@ public final class Sandbox: Sendable {
             defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
             let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank, resetConfiguration: bankConfiguration,
                                           admin: admin.replay, restore: { try admin.restore($0, clockBack: mode == .manual) })
-            if opened.recovery.version < JournalFormat.currentVersion {
-                // Written by an older version: rewritten now, as a snapshot in the current format,
-                // before anything of the current format is appended to it.
-                guard opened.compact({ admin.snapshot(whileLocked: $0) }) != nil else {
-                    throw JournalError.system("rewriting \(directory)/journal.log in the current format", EIO)
-                }
-            }
-            admin.journal.attach(opened)
-            opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
+            try opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
                 admin.snapshot(whileLocked: whileLocked)
             }
+            admin.journal.attach(opened)
             // Outermost: whatever answered, a change is on disk before its response leaves.
             router.use { request, _, next in
                 request.method == "GET" || request.method == "HEAD" ? next(request) : opened.afterSync(next(request))

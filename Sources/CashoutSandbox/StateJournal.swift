@@ -86,9 +86,11 @@ final class StateJournal: Sendable {
 
     /// Compacts the file on `queue` each time it has grown past `minimumBytes` and twice its size
     /// after the last compaction; `capture` takes the snapshot, calling its argument while nothing
-    /// can change.
+    /// can change. A file of an older format is compacted first, at once: rewritten in the
+    /// current one before anything is appended to it (the error says why that failed).
     func compactAutomatically(minimumBytes: Int, on queue: DispatchQueue,
-                              capture: @escaping @Sendable (_ whileLocked: () -> Void) -> SandboxSnapshot) {
+                              capture: @escaping @Sendable (_ whileLocked: () -> Void) -> SandboxSnapshot) throws(JournalError) {
+        if recovery.version < JournalFormat.currentVersion { try compactNow(capture) }
         @Sendable func arm(compacted: Int) {
             journal.whenLarger(than: max(minimumBytes, 2 * compacted)) { [weak self] in
                 guard let self else { return }
@@ -101,17 +103,24 @@ final class StateJournal: Sendable {
     /// Rewrites the file as a snapshot and the records made while it was written; returns the
     /// new size, or nil (and a warning) when the file could not be replaced.
     func compact(_ capture: (_ whileLocked: () -> Void) -> SandboxSnapshot) -> Int? {
-        var began = false
-        let snapshot = capture { began = journal.beginCompaction() }
-        guard began else { return nil }
         do throws(JournalError) {
-            let size = try journal.finishCompaction(firstRecords: snapshot.records())
-            compactions.add(1, ordering: .relaxed)
-            return size
+            return try compactNow(capture)
         } catch {
             FileHandle.standardError.write(Data("warning: journal compaction failed, the journal is kept as it was: \(error)\n".utf8))
             return nil
         }
+    }
+
+    /// Rewrites the file as a snapshot and the records made while it was written; returns the
+    /// new size, or nil when a compaction is already under way.
+    @discardableResult
+    private func compactNow(_ capture: (_ whileLocked: () -> Void) -> SandboxSnapshot) throws(JournalError) -> Int? {
+        var began = false
+        let snapshot = capture { began = journal.beginCompaction() }
+        guard began else { return nil }
+        let size = try journal.finishCompaction(firstRecords: snapshot.records())
+        compactions.add(1, ordering: .relaxed)
+        return size
     }
 
     /// Journals an admin change with its bytes (a scenario's JSON).

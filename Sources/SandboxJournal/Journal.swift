@@ -26,8 +26,8 @@ public final class Journal: Sendable {
         public var droppedBytes = 0
         /// Why they were dropped, and where the dropped bytes were kept (`<path>.dropped-<offset>`).
         public var problem: String?
-        /// The file's version: older than `JournalFormat.currentVersion` until it is compacted,
-        /// which rewrites it in the current one (append nothing of the current one before).
+        /// The file's version as opened. One older than `JournalFormat.currentVersion` must be
+        /// compacted (rewritten in the current one) before anything is appended to it.
         public var version = JournalFormat.currentVersion
     }
 
