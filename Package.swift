@@ -23,12 +23,12 @@ let package = Package(
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
-        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxHTTP"], path: "Sources/Dialects/Dialect"),
+        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
         .target(name: "SandboxD24", dependencies: ["SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
-                                                   "SandboxCrypto"], path: "Sources/Dialects/D24/API"),
+                                                   "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API"),
         // Layer 3: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection.
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
@@ -50,9 +50,9 @@ let package = Package(
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
-        .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
+        .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxD24", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
                                                             "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal"]),
-        .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxBank"]),
+        .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxBank"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal", "SandboxCrypto",
                                                            "SandboxJSON"]),

@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxD24
 import SandboxHTTP
 import SandboxJSON
 
@@ -13,7 +12,7 @@ extension AdminAPI {
             guard status.map({ PayoutStatus(name: $0) != nil }) ?? true else {
                 return Router.error(400, "status: expected one of \(PayoutStatus.names.sorted().joined(separator: ", "))")
             }
-            let payouts = bank.payouts(merchant: request.query("merchant")).filter {
+            let payouts = bank.payouts(account: request.query("merchant")).filter {
                 status == nil || $0.status.name == status
             }
             return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false) })])
@@ -24,7 +23,7 @@ extension AdminAPI {
         }
         router.add("POST /sandbox/cashouts/{id}/actions") { force($0) }
         router.add("GET /sandbox/ledger") { request in
-            .json(["entries": .array(bank.ledger(merchant: request.query("merchant")).map(AdminJSON.ledgerEntry))])
+            .json(["entries": .array(bank.ledger(account: request.query("merchant")).map(AdminJSON.ledgerEntry))])
         }
     }
 
@@ -38,11 +37,12 @@ extension AdminAPI {
 
     /// `{"action":"deliver|complete|reject|hold|release|cancel","rejection_code":801,
     /// "rejection_reason":"...","bank_reference_id":"...","status_reason":"..."}`. Rejecting a COMPLETED cashout is the
-    /// late rejection (a return, refunded). A change the lifecycle does not allow is a 409.
+    /// late rejection (a return, refunded). Without a code, the cashout's dialect chooses one
+    /// (D24: 807, or 826 for a return). A change the lifecycle does not allow is a 409.
     private func force(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
         guard let body = Self.object(request) else { return Self.badBody }
-        let rejectionCode = body["rejection_code"]?.numberText.flatMap { Int($0) }
+        let rejectionCode = body["rejection_code"]?.numberText.flatMap { Int($0) }.map(String.init)
         if body["rejection_code"] != nil, rejectionCode == nil { return Router.error(400, "rejection_code: expected a whole number") }
         let target: PayoutStatus
         switch body["action"]?.stringValue {
@@ -54,13 +54,13 @@ extension AdminAPI {
         case "cancel": target = .cancelled
         default: return Router.error(400, "action: expected deliver, complete, reject, hold, release or cancel")
         }
-        let code = rejectionCode ?? (payout.status == .completed ? 826 : 807)
-        let isRejection = target == .rejected
+        let rejection = target != .rejected ? nil
+            : dialects[payout.dialect]?.forcedRejection(code: rejectionCode, afterCompletion: payout.status == .completed)
         do throws(TransitionError) {
             try bank.changeStatus(
-                payoutID: payout.id, to: target, by: "admin", rejectionCode: isRejection ? code : nil,
-                rejectionReason: isRejection ? body["rejection_reason"]?.stringValue ?? D24RejectionCodes.name(code) : nil,
-                bankReferenceID: body["bank_reference_id"]?.stringValue, statusReason: body["status_reason"]?.stringValue)
+                payoutID: payout.id, to: target, by: "admin", reasonCode: target == .rejected ? rejection?.code ?? rejectionCode : nil,
+                reason: target == .rejected ? body["rejection_reason"]?.stringValue ?? rejection?.reason : nil,
+                bankReference: body["bank_reference_id"]?.stringValue, statusDetail: body["status_reason"]?.stringValue)
         } catch {
             let from = error.from.name
             let to = error.to.name

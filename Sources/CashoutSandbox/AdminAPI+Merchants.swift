@@ -1,23 +1,26 @@
 import SandboxBank
+import SandboxD24
 import SandboxHTTP
 import SandboxJSON
 
-// Merchants: list, and create or update one (only the fields given change).
+// D24's merchants: list, and create or update one (only the fields given change).
 
 extension AdminAPI {
     func registerMerchants(in router: inout Router) {
         router.add("GET /sandbox/merchants") { _ in
-            .json(["merchants": .array(bank.merchants.map(AdminJSON.merchant))])
+            .json(["merchants": .array(bank.accounts.filter { $0.dialect == D24Dialect.name }.map(AdminJSON.merchant))])
         }
         router.add("PUT /sandbox/merchants/{login}") { request in
             guard let login = request.parameters["login"], !login.isEmpty, login.count <= 32 else {
                 return Router.error(400, "login: 1 to 32 characters")
             }
             guard let body = Self.object(request) else { return Self.badBody }
-            let template = Merchant(login: login, pass: "", secret: "", readOnlyKey: "", balance: .zero)
-            do throws(Bank.MerchantChangeError) {
-                let (merchant, created) = try bank.updateMerchant(login: login, creatingFrom: template) { merchant in
-                    if let problem = Self.apply(body, to: &merchant) { return problem }
+            let template = D24Merchant.account(login: login, pass: "", secret: "", balance: .zero)
+            do throws(Bank.AccountChangeError) {
+                let (merchant, created) = try bank.updateAccount(id: login, creatingFrom: template) { account in
+                    guard account.dialect == D24Dialect.name else { return "\(login) is an account of \(account.dialect)" }
+                    if let problem = Self.apply(body, to: &account) { return problem }
+                    let merchant = D24Merchant(account)
                     return merchant.pass.isEmpty || merchant.secret.isEmpty ? "a new merchant needs \"pass\" and \"secret\"" : nil
                 }
                 return .json(AdminJSON.merchant(merchant), status: created ? 201 : 200)
@@ -30,7 +33,7 @@ extension AdminAPI {
     }
 
     /// Applies the fields present in `body`; returns what is wrong with the first bad one.
-    static func apply(_ body: [String: JSON], to merchant: inout Merchant) -> String? {
+    static func apply(_ body: [String: JSON], to merchant: inout Account) -> String? {
         let known: Set = ["pass", "secret", "read_only_key", "currency", "balance", "limits", "minimum_amounts",
                           "allowed_ips", "notification_url", "login"]
         if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
@@ -38,11 +41,12 @@ extension AdminAPI {
             guard let value = body[key] else { return .none }
             return .some(value.stringValue)
         }
-        for (key, path) in [("pass", \Merchant.pass), ("secret", \.secret), ("read_only_key", \.readOnlyKey), ("currency", \.currency)] {
+        for key in [D24Merchant.Key.pass, D24Merchant.Key.secret, D24Merchant.Key.readOnlyKey, "currency"] {
             switch text(key) {
             case .none: continue
             case .some(nil), .some(""?): return "\(key): expected a non-empty string"
-            case .some(let value?): merchant[keyPath: path] = value
+            case .some(let value?) where key == "currency": merchant.currency = value
+            case .some(let value?): merchant.settings[key] = value
             }
         }
         if let balance = body["balance"] {
@@ -53,7 +57,7 @@ extension AdminAPI {
         }
         if let limits = body["limits"] {
             guard let object = limits.objectValue else { return "limits: expected an object" }
-            for (key, path) in [("transaction", \Merchant.Limits.transaction), ("daily", \.daily), ("monthly", \.monthly)] {
+            for (key, path) in [("transaction", \Account.Limits.transaction), ("daily", \.daily), ("monthly", \.monthly)] {
                 guard let value = object[key] else { continue }
                 if value.isNull { merchant.limits[keyPath: path] = nil; continue }
                 guard let money = value.stringValue.flatMap({ Money($0) }) ?? value.numberText.flatMap({ Money($0) }) else {
@@ -77,7 +81,7 @@ extension AdminAPI {
             guard let list = ips.arrayValue?.compactMap(\.stringValue), list.count == ips.arrayValue?.count else {
                 return "allowed_ips: expected an array of addresses"
             }
-            merchant.allowedIPs = list
+            merchant.settings[D24Merchant.Key.allowedIPs] = list.isEmpty ? nil : list.joined(separator: ",")
         }
         if let url = body["notification_url"] {
             guard url.isNull || url.stringValue != nil else { return "notification_url: expected a URL or null" }

@@ -40,7 +40,7 @@ extension AdminAPI {
         }
         eventLog?.restored(cashouts: snapshot.bank.payoutCount, clock: snapshot.bank.time)
         return .json(["status": "restored", "cashouts": .number(snapshot.bank.payoutCount),
-                      "merchants": .array(snapshot.bank.merchants.map { .string($0.login) }),
+                      "merchants": .array(snapshot.bank.accounts.map { .string($0.id) }),
                       "scenarios": .number(snapshot.scenarios.count), "clock": .string(snapshot.bank.time.iso8601)])
     }
 
@@ -53,7 +53,7 @@ extension AdminAPI {
         var scenarios: [(Scenario, source: [UInt8])] = []
         for (index, source) in snapshot.scenarios.enumerated() {
             do {
-                scenarios.append((try ScenarioLoader.load(source, file: "scenario \(index + 1) of the snapshot", ruleFields: ruleFields), source))
+                scenarios.append((try ScenarioLoader.load(source, file: "scenario \(index + 1) of the snapshot", vocabulary: vocabulary), source))
             } catch {
                 throw .init(description: "scenario \(index + 1) of the snapshot does not load here: \(error)")
             }

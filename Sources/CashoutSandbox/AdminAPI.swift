@@ -1,5 +1,6 @@
 import Dispatch
 import SandboxBank
+import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
@@ -16,12 +17,14 @@ struct AdminAPI: Sendable {
     let sinks: SinkStore
     let faults: FaultInjector
     let sender: WebhookSender
-    /// The merchants and bank configuration `POST /sandbox/reset` returns to.
-    let initial: (merchants: [Merchant], bank: Bank.Configuration)
+    /// The accounts and bank configuration `POST /sandbox/reset` returns to.
+    let initial: (accounts: [Account], bank: Bank.Configuration)
     /// The scenarios in force, which `POST /sandbox/scenario` adds to.
     let layers: ScenarioLayers
-    /// What the dialects' scenario rules may test.
-    let ruleFields: Set<String>
+    /// What scenario files may say in the dialects served.
+    let vocabulary: ScenarioVocabulary
+    /// The dialects by name, which choose a forced rejection's code.
+    let dialects: [String: any Dialect]
     /// What `GET /sandbox/metrics` reports.
     let metrics: SandboxMetrics
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
@@ -105,21 +108,21 @@ struct AdminAPI: Sendable {
     /// already created keep their timelines. 400 names the JSON path of a mistake.
     private func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
         let scenario: Scenario
-        do { scenario = try ScenarioLoader.load(request.body, file: "request body", ruleFields: ruleFields) } catch {
+        do { scenario = try ScenarioLoader.load(request.body, file: "request body", vocabulary: vocabulary) } catch {
             return Router.error(400, "\(error.path.isEmpty ? "(top level)" : error.path): \(error.expected)")
         }
-        for merchant in scenario.merchants {
-            do throws(Bank.MerchantChangeError) {
-                _ = try bank.updateMerchant(login: merchant.login, creatingFrom: merchant) { $0 = merchant; return nil }
+        for account in scenario.accounts {
+            do throws(Bank.AccountChangeError) {
+                _ = try bank.updateAccount(id: account.id, creatingFrom: account) { $0 = account; return nil }
             } catch {
-                return Router.error(409, "merchants: \(merchant.login) has cashouts and keeps its settlement currency")
+                return Router.error(409, "merchants: \(account.id) has cashouts and keeps its settlement currency")
             }
         }
         let setup = layers.add(scenario, source: request.body)
         bank.reconfigure { setup.configure(&$0) }
         apply(setup, sinksOf: scenario.sinkAnswers)
         return .json(["loaded": .string(scenario.name), "rules": .number(setup.rules.count),
-                      "merchants": .array(bank.merchants.map { .string($0.login) })])
+                      "merchants": .array(bank.accounts.map { .string($0.id) })])
     }
 
     /// Puts a setup's faults and webhook policy in force, and scripts sinks.
@@ -132,7 +135,7 @@ struct AdminAPI: Sendable {
     /// Back to the start: the initial merchants and bank, no payouts, empty sinks; the clock stays.
     private func reset() -> HTTPResponse {
         let setup = layers.reset()
-        bank.reset(merchants: initial.merchants, configuration: initial.bank)
+        bank.reset(accounts: initial.accounts, configuration: initial.bank)
         sinks.clearAll()
         apply(setup, sinksOf: setup.sinkAnswers)
         return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxD24
 import SandboxJSON
 
 // How the admin API shows the bank's records. Statuses use `PayoutStatus.name`, the names
@@ -8,26 +9,28 @@ import SandboxJSON
 enum AdminJSON {
     static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
     static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
+    /// A reason code: a number when it is one (D24's 8xx), else text.
+    static func code(_ text: String?) -> JSON { text.map { code in Int(code).map { .number($0) } ?? .string(code) } ?? .null }
 
     static func payout(_ payout: Payout, bank: Bank, detailed: Bool) -> JSON {
         var json: [String: JSON] = [
-            "cashout_id": .number(payout.id), "merchant": .string(payout.merchant), "external_id": .string(payout.reference),
-            "country": .string(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
+            "cashout_id": .number(payout.id), "merchant": .string(payout.account), "external_id": optional(payout.reference),
+            "country": optional(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
             "settlement_amount": .string(payout.settlementAmount.description), "status": .string(payout.status.name),
             "returned_after_completion": .bool(payout.status == .returned), "created_at": .string(payout.createdAt.iso8601),
-            "rejection_code": optional(payout.rejectionCode), "rejection_reason": optional(payout.rejectionReason),
-            "bank_reference_id": optional(payout.bankReferenceID), "status_reason": optional(payout.statusReason),
+            "rejection_code": code(payout.reasonCode), "rejection_reason": optional(payout.reason),
+            "bank_reference_id": optional(payout.bankReference), "status_reason": optional(payout.statusDetail),
             "notification_url": optional(payout.callbackURL),
         ]
         guard detailed else { return .object(json) }
         json["fields"] = .object(Dictionary(payout.fields.map { ($0.name, .string($0.value)) }) { $1 })
         json["history"] = .array(payout.history.map { change in
             ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
-             "rejection_code": optional(change.rejectionCode), "rejection_reason": optional(change.rejectionReason)]
+             "rejection_code": code(change.reasonCode), "rejection_reason": optional(change.reason)]
         })
         json["scheduled"] = .array(bank.scheduledSteps(payoutID: payout.id).map { entry in
             ["at": .string(entry.at.iso8601), "status": .string(entry.step.status.name),
-             "rejection_code": optional(entry.step.rejectionCode)]
+             "rejection_code": code(entry.step.reasonCode)]
         })
         json["webhooks"] = .array(bank.notifications(payoutID: payout.id).map(notification))
         return .object(json)
@@ -42,7 +45,7 @@ enum AdminJSON {
         }
         return [
             "id": .number(notification.id), "cashout_id": .number(notification.payoutID),
-            "merchant": .string(notification.merchant), "external_id": .string(notification.reference),
+            "merchant": .string(notification.account), "external_id": optional(notification.reference),
             "status": .string(notification.status.name), "changed_at": .string(notification.changedAt.iso8601),
             "url": optional(notification.url), "state": .string(state),
             "next_attempt_at": optional(notification.nextAttemptAt?.iso8601),
@@ -54,23 +57,24 @@ enum AdminJSON {
         ]
     }
 
-    static func merchant(_ merchant: Merchant) -> JSON {
-        [
+    static func merchant(_ account: Account) -> JSON {
+        let merchant = D24Merchant(account)
+        return [
             "login": .string(merchant.login), "pass": .string(merchant.pass), "secret": .string(merchant.secret),
-            "read_only_key": .string(merchant.readOnlyKey), "currency": .string(merchant.currency),
-            "balance": .string(merchant.balance.description),
-            "limits": ["transaction": optional(merchant.limits.transaction?.description),
-                       "daily": optional(merchant.limits.daily?.description),
-                       "monthly": optional(merchant.limits.monthly?.description)],
-            "minimum_amounts": .object(merchant.minimumAmounts.mapValues { .string($0.description) }),
+            "read_only_key": .string(merchant.readOnlyKey), "currency": .string(account.currency),
+            "balance": .string(account.balance.description),
+            "limits": ["transaction": optional(account.limits.transaction?.description),
+                       "daily": optional(account.limits.daily?.description),
+                       "monthly": optional(account.limits.monthly?.description)],
+            "minimum_amounts": .object(account.minimumAmounts.mapValues { .string($0.description) }),
             "allowed_ips": .array(merchant.allowedIPs.map { .string($0) }),
-            "notification_url": optional(merchant.callbackURL),
+            "notification_url": optional(account.callbackURL),
         ]
     }
 
     static func ledgerEntry(_ entry: LedgerEntry) -> JSON {
         [
-            "id": .number(entry.id), "merchant": .string(entry.merchant), "cashout_id": .number(entry.payoutID),
+            "id": .number(entry.id), "merchant": .string(entry.account), "cashout_id": .number(entry.payoutID),
             "kind": .string(entry.kind.rawValue), "amount": .string(entry.amount.description),
             "balance_after": .string(entry.balanceAfter.description), "at": .string(entry.at.iso8601),
         ]

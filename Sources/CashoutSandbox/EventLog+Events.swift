@@ -10,20 +10,20 @@ extension EventLog {
         switch event {
         case .created(let payout):
             return ("cashout.created", [
-                ("cashout_id", .number(payout.id)), ("merchant", .string(payout.merchant)),
-                ("external_id", .string(payout.reference)), ("country", .string(payout.country)),
+                ("cashout_id", .number(payout.id)), ("merchant", .string(payout.account)),
+                ("external_id", AdminJSON.optional(payout.reference)), ("country", AdminJSON.optional(payout.country)),
                 ("currency", .string(payout.currency)), ("amount", .string(payout.amount.description)),
                 ("status", .string(payout.status.name)), ("at", .string(payout.createdAt.iso8601)),
             ])
         case .statusChanged(let payout, let from, let actor, let at):
             var fields: Fields = [
-                ("cashout_id", .number(payout.id)), ("merchant", .string(payout.merchant)),
-                ("external_id", .string(payout.reference)), ("from", .string(from.name)),
+                ("cashout_id", .number(payout.id)), ("merchant", .string(payout.account)),
+                ("external_id", AdminJSON.optional(payout.reference)), ("from", .string(from.name)),
                 ("to", .string(payout.status.name)), ("by", .string(actor)),
             ]
-            if payout.status == .rejected || payout.status == .returned, let code = payout.rejectionCode {
-                fields.append(("rejection_code", .number(code)))
-                if let reason = payout.rejectionReason { fields.append(("rejection_reason", .string(reason))) }
+            if payout.status == .rejected || payout.status == .returned, payout.reasonCode != nil {
+                fields.append(("rejection_code", AdminJSON.code(payout.reasonCode)))
+                if let reason = payout.reason { fields.append(("rejection_reason", .string(reason))) }
             }
             fields.append(("at", .string(at.iso8601)))
             return ("cashout.status_changed", fields)

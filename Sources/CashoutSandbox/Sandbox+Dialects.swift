@@ -11,34 +11,47 @@ extension Sandbox {
     /// The standard dialects' built-in scenarios, loaded once.
     static let standardSetup = standardDialects.builtInSetup
 
-    /// What scenario rules may test in the standard dialects (for loading a scenario file
-    /// before there is a sandbox).
-    public static let standardRuleFields = standardDialects.ruleFields
+    /// What scenario files may say in the standard dialects (for loading one before there is a
+    /// sandbox).
+    public static let standardVocabulary = standardDialects.scenarioVocabulary
 
-    /// How to read the bank's binary form of `version`: in version 1, payouts named no
-    /// dialect, D24 being the only one.
+    /// How to read the bank's binary form of `version`: before version 3, every account and
+    /// payout was D24's.
     static func bankFormat(version: Int) -> BankFormat {
-        BankFormat(version: version, dialectOfVersion1: D24Dialect.name)
+        BankFormat(version: version, legacyDialect: D24Dialect.name) { credentials, addresses in
+            D24Merchant.settings(pass: credentials[0], secret: credentials[1], readOnlyKey: credentials[2], allowedIPs: addresses)
+        }
+    }
+}
+
+extension Sandbox {
+    /// Each account as its dialect shows it in the start-up log.
+    public var accountLines: [(text: String, event: String, fields: [(String, String)])] {
+        let dialects = self.dialects
+        return bank.accounts.compactMap { account in dialects[account.dialect]?.startupLine(account) }
     }
 }
 
 extension Sandbox.Configuration {
-    /// What a scenario rule's `when` may test in this configuration's dialects (for loading
-    /// scenario files: `ScenarioLoader.load(file:ruleFields:)`).
-    public var ruleFields: Set<String> { dialects.ruleFields }
+    /// What scenario files may say in this configuration's dialects (for loading them:
+    /// `ScenarioLoader.load(file:vocabulary:)`).
+    public var scenarioVocabulary: ScenarioVocabulary { dialects.scenarioVocabulary }
 }
 
 extension [any Dialect] {
-    /// The request fields their scenario rules may test.
-    var ruleFields: Set<String> { reduce(into: []) { $0.formUnion($1.ruleFields) } }
+    /// What their scenario files may say.
+    var scenarioVocabulary: ScenarioVocabulary { reduce(ScenarioVocabulary()) { $0.merging($1.scenarioVocabulary) } }
+
+    /// Their default accounts.
+    var defaultAccounts: [Account] { flatMap(\.defaultAccounts) }
 
     /// Their built-in scenarios, layered in their order.
     var builtInSetup: ScenarioSetup {
-        let fields = ruleFields
+        let vocabulary = scenarioVocabulary
         return ScenarioSetup(layering: compactMap { dialect in
             dialect.builtInScenarioText.map { text in
                 do {
-                    return try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)", ruleFields: fields)
+                    return try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)", vocabulary: vocabulary)
                 } catch {
                     preconditionFailure("\(error)")
                 }

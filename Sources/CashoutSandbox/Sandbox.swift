@@ -32,8 +32,8 @@ public final class Sandbox: Sendable {
         /// list other than `Sandbox.standardDialects` layers its dialects' built-in scenarios over
         /// `bank`'s timeline and declines.
         public var dialects: [any Dialect] = Sandbox.standardDialects
-        /// The merchants the bank starts with.
-        public var merchants: [Merchant] = [.sandboxDefault]
+        /// The accounts the bank starts with; nil: each dialect's default (D24's `sandbox_login`).
+        public var accounts: [Account]?
         /// How the bank behaves (timelines, retries, rates): the built-in default bank with its
         /// magic values unless changed here or by `scenarios`.
         public var bank: Bank.Configuration = {
@@ -91,16 +91,19 @@ public final class Sandbox: Sendable {
     private let server: HTTPServer
     private let handler: HTTPHandler
     private let sender: WebhookSender
+    /// The payout APIs served, by name.
+    let dialects: [String: any Dialect]
     private let driver: ClockDriver
     private let journal: StateJournal?
     private let eventLog: EventLog?
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     public var journalRecovery: Journal.Recovery? { journal?.recovery }
-    /// What `POST /sandbox/reset` returns to: the merchants and bank the sandbox started with.
-    let initial: (merchants: [Merchant], bank: Bank.Configuration)
+    /// What `POST /sandbox/reset` returns to: the accounts and bank the sandbox started with.
+    let initial: (accounts: [Account], bank: Bank.Configuration)
 
-    private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, sinks: SinkStore, sender: WebhookSender,
-                 driver: ClockDriver, initial: (merchants: [Merchant], bank: Bank.Configuration), journal: StateJournal?,
+    private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, dialects: [String: any Dialect], sinks: SinkStore,
+                 sender: WebhookSender,
+                 driver: ClockDriver, initial: (accounts: [Account], bank: Bank.Configuration), journal: StateJournal?,
                  eventLog: EventLog?) {
         self.initial = initial
         self.journal = journal
@@ -110,6 +113,7 @@ public final class Sandbox: Sendable {
         self.bank = bank
         self.sinks = sinks
         self.sender = sender
+        self.dialects = dialects
         self.driver = driver
         self.addresses = server.addresses
         self.baseURL = URL(string: "http://\(server.addresses[0])")!
@@ -125,12 +129,12 @@ public final class Sandbox: Sendable {
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
         let standard = configuration.dialects.map(\.name) == Sandbox.standardDialects.map(\.name)
         var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup
-        setup.merchants = configuration.merchants  // the scenarios' merchants join or replace these
+        setup.accounts = configuration.accounts ?? configuration.dialects.defaultAccounts  // the scenarios' join or replace these
         for scenario in configuration.scenarios { setup.add(scenario) }
         if let seed = configuration.seed { setup.seed = seed }
         var bankConfiguration = configuration.bank
         if !configuration.scenarios.isEmpty || configuration.seed != nil || !standard { setup.configure(&bankConfiguration) }
-        let merchants = setup.merchants
+        let accounts = setup.accounts
         let mode = configuration.clockMode ?? setup.clockMode ?? .real
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()
@@ -138,14 +142,15 @@ public final class Sandbox: Sendable {
         let metrics = SandboxMetrics()
         let sender = WebhookSender(dialects: configuration.dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
-        let bank = Bank(clock: clock, configuration: bankConfiguration, merchants: merchants) { sender.send($0, done: $1) }
+        let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         for dialect in configuration.dialects { dialect.register(in: &router, bank: bank) }
         Dashboard.register(in: &router)
         APIDocs.register(in: &router)
-        let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (merchants, bankConfiguration),
-                             layers: ScenarioLayers(setup), ruleFields: configuration.ruleFields, metrics: metrics,
+        let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
+                             layers: ScenarioLayers(setup), vocabulary: configuration.scenarioVocabulary,
+                             dialects: configuration.dialects.byName, metrics: metrics,
                              eventLog: configuration.eventLog)
         admin.register(in: &router)
         router.use(faults.respond)
@@ -193,8 +198,9 @@ public final class Sandbox: Sendable {
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = ClockDriver(bank: bank)
-        return Sandbox(server: server, handler: handler, bank: bank, sinks: sinks, sender: sender, driver: driver,
-                       initial: (merchants, bankConfiguration), journal: journal, eventLog: configuration.eventLog)
+        return Sandbox(server: server, handler: handler, bank: bank, dialects: configuration.dialects.byName, sinks: sinks, sender: sender,
+                       driver: driver,
+                       initial: (accounts, bankConfiguration), journal: journal, eventLog: configuration.eventLog)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

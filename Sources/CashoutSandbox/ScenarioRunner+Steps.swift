@@ -32,21 +32,21 @@ extension ScenarioRunner {
         case .advanceToNextEvent:
             sandbox.bank.advanceToNextEvent()
             return nil
-        case .expectCashout(let ref, let status, let rejectionCode, let bankReferenceID):
+        case .expectCashout(let ref, let status, let reasonCode, let bankReference):
             guard let payout = payout(ref) else { return "expect_cashout: no cashout named \"\(ref)\" (name one with \"as\")" }
             let name = payout.status.name
             if let status, !status.matches(name) { return "expect_cashout \(ref): expected status \(Self.describe(status)), got \(name)" }
-            if let rejectionCode, payout.rejectionCode != rejectionCode {
-                return "expect_cashout \(ref): expected rejection_code \(rejectionCode), got \(payout.rejectionCode.map(String.init) ?? "none")"
+            if let reasonCode, payout.reasonCode != reasonCode {
+                return "expect_cashout \(ref): expected rejection_code \(reasonCode), got \(payout.reasonCode ?? "none")"
             }
-            if let bankReferenceID, payout.bankReferenceID != bankReferenceID {
-                return "expect_cashout \(ref): expected bank_reference_id \(bankReferenceID), got \(payout.bankReferenceID ?? "none")"
+            if let bankReference, payout.bankReference != bankReference {
+                return "expect_cashout \(ref): expected bank_reference_id \(bankReference), got \(payout.bankReference ?? "none")"
             }
             return nil
         case .expectWebhooks(let ref, let count, let statuses, let fields, let attempts):
             return expectWebhooks(ref: ref, count: count, statuses: statuses, fields: fields, attempts: attempts)
         case .expectBalance(let login, let amounts):
-            guard let merchant = sandbox.bank.merchant(login: login) else { return "expect_balance: no merchant \"\(login)\"" }
+            guard let merchant = sandbox.bank.account(id: login) else { return "expect_balance: no merchant \"\(login)\"" }
             for (currency, amount) in amounts.sorted(by: { $0.key < $1.key }) {
                 guard currency == merchant.currency else {
                     return "expect_balance \(login): expected a \(currency) balance, the merchant settles in \(merchant.currency)"
@@ -55,8 +55,8 @@ extension ScenarioRunner {
             }
             return nil
         case .expectLedger(let login, let count):
-            guard sandbox.bank.merchant(login: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
-            let entries = sandbox.bank.ledgerCount(merchant: login)
+            guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
+            let entries = sandbox.bank.ledgerCount(account: login)
             return entries == count ? nil : "expect_ledger \(login): expected \(count) entries, got \(entries)"
         }
     }
@@ -67,7 +67,7 @@ extension ScenarioRunner {
 
     /// The signed body of a create: the given fields over the Brazilian defaults (when the country
     /// is BR or absent), the merchant's credentials, an external id and the merchant's sink.
-    private func signedCreate(_ given: [String: JSON], merchant: Merchant, externalID: String) -> (fields: [String: JSON], body: [UInt8], signature: String) {
+    private func signedCreate(_ given: [String: JSON], merchant: D24Merchant, externalID: String) -> (fields: [String: JSON], body: [UInt8], signature: String) {
         var fields = Self.brazilianDefaults.filter { _ in given["country"] == nil || given["country"] == "BR" }
         fields.merge(given.mapValues(expand)) { $1 }
         fields["login"] = .string(merchant.login)
@@ -79,7 +79,7 @@ extension ScenarioRunner {
     }
 
     private mutating func create(_ given: [String: JSON], merchant login: String, name: String?, expect: Step.Expectation?) -> String? {
-        guard let merchant = sandbox.bank.merchant(login: login) else { return "create_cashout: no merchant \"\(login)\"" }
+        guard let merchant = sandbox.bank.account(id: login).map(D24Merchant.init) else { return "create_cashout: no merchant \"\(login)\"" }
         created += 1
         let (fields, body, signature) = signedCreate(given, merchant: merchant, externalID: "\(scenario.name.prefix(40))-\(created)")
         let outcome = exchange("POST", "/v3/cashout", headers: [("Content-Type", "application/json"), ("Payload-Signature", signature)], body: body)
@@ -101,7 +101,7 @@ extension ScenarioRunner {
     /// are built and signed in batches on every core, then sent one by one in order (so ids and
     /// outcomes stay the same from run to run).
     private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant login: String, prefix: String) -> String? {
-        guard let merchant = sandbox.bank.merchant(login: login) else { return "create_cashouts: no merchant \"\(login)\"" }
+        guard let merchant = sandbox.bank.account(id: login).map(D24Merchant.init) else { return "create_cashouts: no merchant \"\(login)\"" }
         // One serialisation with a marker for the external id; each body splices the id in.
         let marker = "\u{FFFE}external-id\u{FFFE}"
         let template = signedCreate(given, merchant: merchant, externalID: marker).body

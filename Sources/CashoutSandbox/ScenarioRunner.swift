@@ -75,10 +75,10 @@ public struct ScenarioRunner {
     static func journal(of bank: Bank) -> String {
         bank.payouts().map { payout -> String in
             let line: JSON = [
-                "cashout_id": .number(payout.id), "external_id": .string(payout.reference),
+                "cashout_id": .number(payout.id), "external_id": AdminJSON.optional(payout.reference),
                 "history": .array(payout.history.map { change in
                     ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
-                     "rejection_code": AdminJSON.optional(change.rejectionCode)]
+                     "rejection_code": AdminJSON.code(change.reasonCode)]
                 }),
                 "webhooks": .array(bank.notifications(payoutID: payout.id).map { notification in
                     ["status": .string(notification.status.name), "changed_at": .string(notification.changedAt.iso8601),

@@ -1,22 +1,28 @@
 import SandboxBank
 
-/// A cashout as the D24 API reports it: its ids, amount, and status under the API's names
-/// (a late rejection after completion is REJECTED there, as it is here).
+/// A cashout as the sandbox reports it: its ids, amount, and status under the sandbox's names
+/// (`PayoutStatus.name`: a late rejection after completion is REJECTED, as in the D24 API).
 public struct Cashout: Sendable, Equatable {
-    /// The statuses the API reports.
+    /// The statuses the sandbox reports, by their names.
     public enum Status: String, Sendable, Equatable {
-        case pending = "PENDING", onHold = "ON_HOLD", delivered = "DELIVERED", completed = "COMPLETED"
-        case rejected = "REJECTED", cancelled = "CANCELLED"
+        case staged = "STAGED", awaitingDetails = "AWAITING_DETAILS", pending = "PENDING", onHold = "ON_HOLD"
+        case delivered = "DELIVERED", completed = "COMPLETED", rejected = "REJECTED", cancelled = "CANCELLED", expired = "EXPIRED"
+
+        init(_ status: PayoutStatus) {
+            self.init(rawValue: status.name)!
+        }
     }
 
     public let id: Int
-    public let externalID: String
+    /// The caller's own id (D24's `external_id`); nil for APIs without one.
+    public let externalID: String?
     public let merchant: String
-    public let country: String
+    public let country: String?
     public let currency: String
     public let amount: Money
     public let status: Status
-    public let rejectionCode: Int?
+    /// The rejection's code as the scenario or the admin gave it (D24: "801").
+    public let rejectionCode: String?
     public let bankReferenceID: String?
     /// Whether it was rejected after it had completed (and the merchant refunded).
     public let returnedAfterCompletion: Bool
@@ -28,28 +34,15 @@ public struct Cashout: Sendable, Equatable {
     init(_ payout: Payout) {
         id = payout.id
         externalID = payout.reference
-        merchant = payout.merchant
+        merchant = payout.account
         country = payout.country
         currency = payout.currency
         amount = payout.amount
         status = Status(payout.status)
-        rejectionCode = payout.rejectionCode
-        bankReferenceID = payout.bankReferenceID
+        rejectionCode = payout.reasonCode
+        bankReferenceID = payout.bankReference
         returnedAfterCompletion = payout.status == .returned
         history = payout.history.map { Status($0.status) }
         self.payout = payout
-    }
-}
-
-extension Cashout.Status {
-    init(_ status: PayoutStatus) {
-        switch status {
-        case .pending: self = .pending
-        case .onHold: self = .onHold
-        case .delivered: self = .delivered
-        case .completed: self = .completed
-        case .rejected, .returned: self = .rejected  // the API reports a return as REJECTED
-        case .cancelled: self = .cancelled
-        }
     }
 }

@@ -1,6 +1,7 @@
 @_exported import CashoutSandbox
 import Foundation
 @_exported import SandboxBank
+@_exported import SandboxD24
 import SandboxScenario
 
 // What a Swift team's tests need from an in-process sandbox (DESIGN.md, "In-process"):
@@ -38,9 +39,9 @@ extension Sandbox {
         configuration.seed = seed
         do throws(ScenarioError) {
             switch scenario {
-            case .file(let path): configuration.scenarios = [try ScenarioLoader.load(file: path, ruleFields: configuration.ruleFields)]
+            case .file(let path): configuration.scenarios = [try ScenarioLoader.load(file: path, vocabulary: configuration.scenarioVocabulary)]
             case .json(let text):
-                configuration.scenarios = [try ScenarioLoader.load(Array(text.utf8), file: "scenario.json", ruleFields: configuration.ruleFields)]
+                configuration.scenarios = [try ScenarioLoader.load(Array(text.utf8), file: "scenario.json", vocabulary: configuration.scenarioVocabulary)]
             case .builtIn: break
             }
         } catch {
@@ -52,13 +53,13 @@ extension Sandbox {
 
     /// The merchant every sandbox has unless a scenario replaces it: `sandbox_login`,
     /// `sandbox_pass`, secret `sandbox_secret`.
-    public var defaultMerchant: Merchant {
-        bank.merchant(login: Merchant.sandboxDefault.login) ?? .sandboxDefault
+    public var defaultMerchant: D24Merchant {
+        D24Merchant(bank.account(id: D24Merchant.sandboxDefault.id) ?? D24Merchant.sandboxDefault)
     }
 
     /// A merchant by login, with its current balance.
-    public func merchant(_ login: String) -> Merchant? {
-        bank.merchant(login: login)
+    public func merchant(_ login: String) -> D24Merchant? {
+        bank.account(id: login).map(D24Merchant.init)
     }
 
     /// Moves the virtual clock forward, running every bank step and webhook delivery due on the
@@ -82,8 +83,8 @@ extension Sandbox {
     // MARK: - Cashouts, webhooks, ledger
 
     /// A merchant's cashout by its `external_id` (the default merchant's unless told).
-    public func cashout(externalID: String, merchant: String = Merchant.sandboxDefault.login) -> Cashout? {
-        bank.payout(merchant: merchant, reference: externalID).map(Cashout.init)
+    public func cashout(externalID: String, merchant: String = D24Merchant.sandboxDefault.id) -> Cashout? {
+        bank.payout(account: merchant, reference: externalID).map(Cashout.init)
     }
 
     /// A cashout by the `cashout_id` the API answered.
@@ -93,24 +94,24 @@ extension Sandbox {
 
     /// Cashouts in creation order, optionally of one merchant and in one status.
     public func cashouts(merchant: String? = nil, status: Cashout.Status? = nil) -> [Cashout] {
-        bank.payouts(merchant: merchant).map(Cashout.init).filter { status == nil || $0.status == status }
+        bank.payouts(account: merchant).map(Cashout.init).filter { status == nil || $0.status == status }
     }
 
     /// The notifications of a cashout, one per status change, oldest first, with their delivery
     /// attempts.
-    public func webhooks(to externalID: String, merchant: String = Merchant.sandboxDefault.login) -> [Webhook] {
-        guard let payout = bank.payout(merchant: merchant, reference: externalID) else { return [] }
+    public func webhooks(to externalID: String, merchant: String = D24Merchant.sandboxDefault.id) -> [Webhook] {
+        guard let payout = bank.payout(account: merchant, reference: externalID) else { return [] }
         return bank.notifications(payoutID: payout.id).map { Webhook($0, body: notificationBody($0) ?? "") }
     }
 
     /// A merchant's balance movements, oldest first.
-    public func ledger(of merchant: String = Merchant.sandboxDefault.login) -> [LedgerEntry] {
-        bank.ledger(merchant: merchant)
+    public func ledger(of merchant: String = D24Merchant.sandboxDefault.id) -> [LedgerEntry] {
+        bank.ledger(account: merchant)
     }
 
     /// A merchant's available balance.
-    public func balance(of merchant: String = Merchant.sandboxDefault.login) -> Money? {
-        bank.merchant(login: merchant)?.balance
+    public func balance(of merchant: String = D24Merchant.sandboxDefault.id) -> Money? {
+        bank.account(id: merchant)?.balance
     }
 }
 

@@ -40,9 +40,15 @@ extension Bank {
             if let taken = s.legacyTakenDelivery, Self.endsLegacyDelivery(recorded, taken) { rescheduleLegacyTakenDelivery(&s) }
             switch recorded {
             case .created(let request, let at, let settlement, let timeline):
-                guard s.merchants[request.merchant] != nil else { throw ReplayError(description: "a payout of unknown merchant \(request.merchant)") }
+                guard s.accounts[request.account] != nil else { throw ReplayError(description: "a payout of unknown account \(request.account)") }
                 clock.advance(to: at)
                 _ = insert(&s, request, settlement: settlement, at: at, timeline: timeline)
+            case .executed(let payoutID, let actor, let at):
+                guard let payout = s.payouts[payoutID], payout.status == .staged || payout.status == .awaitingDetails else {
+                    throw ReplayError(description: "no staged payout \(payoutID) to execute")
+                }
+                clock.advance(to: at)
+                execute(&s, payoutID, by: actor, at: at)
             case .statusChanged(let payoutID, let step, let actor, let at):
                 let changed: Payout?
                 do throws(TransitionError) { changed = try change(&s, payoutID, to: step, by: actor, at: at) } catch {
@@ -78,11 +84,11 @@ extension Bank {
                 self.record(outcome, notificationID: notificationID, at: at, scheduled: scheduled, in: &s)
             case .clock(let time):
                 clock.advance(to: time)
-            case .merchant(let merchant):
-                if s.merchants[merchant.login] == nil { s.merchantOrder.append(merchant.login) }
-                s.merchants[merchant.login] = merchant
-            case .reset(let merchants):
-                Self.reset(&s, merchants: merchants, configuration: resetConfiguration)
+            case .account(let account):
+                if s.accounts[account.id] == nil { s.accountOrder.append(account.id) }
+                s.accounts[account.id] = account
+            case .reset(let accounts):
+                Self.reset(&s, accounts: accounts, configuration: resetConfiguration)
             }
         }
     }
@@ -103,10 +109,10 @@ extension Bank {
 
     /// Whether `record` shows that the process that took an old journal's delivery off the queue
     /// stopped before sending it: versions before 0.2 journaled an attempt right after its
-    /// `eventRan`, with only creates, status changes and merchant changes in between.
+    /// `eventRan`, with only creates, status changes and account changes in between.
     private static func endsLegacyDelivery(_ record: BankRecord, _ taken: Int) -> Bool {
         switch record {
-        case .created, .statusChanged, .merchant: false
+        case .created, .executed, .statusChanged, .account: false
         case .attempt(taken, _, _, true): false
         case .attempt, .stepRan, .eventRan, .clock, .reset: true
         }

@@ -1,69 +1,111 @@
 // Creating payouts and changing their status: the balance, the limits, the ledger, the timeline
 // and the notifications all follow from here, under the one lock.
 
+/// What a dialect's own check sees when a payout is created (`Bank.createPayout(_:admitting:)`):
+/// the account and its payouts as they are under the bank's lock, so the check and the creation
+/// are one step whatever the concurrency (one pending payout per account, a cooldown...).
+public struct Admission {
+    public let account: Account
+    public let now: VirtualTime
+    fileprivate let ids: [Int]
+    fileprivate let table: PayoutTable
+
+    /// The account's payouts, newest first (read as far as the check needs).
+    public var payouts: some Sequence<Payout> { ids.reversed().lazy.map { table[$0]! } }
+}
+
 extension Bank {
-    /// Creates a payout: checks (in order) the reference, the scenario's declines, the currency,
-    /// the minimum amount, the limits and the balance; debits the balance; starts the bank's timeline unless on hold.
-    public func createPayout(_ request: PayoutRequest) throws(PayoutRefusal) -> Payout {
+    /// Creates a payout: checks (in order) the account, the reference, the dialect's own check
+    /// `admit`, the scenario's declines, the currency, the minimum amount, and (when it starts
+    /// pending or on hold) the limits and the balance; debits it, and starts the bank's timeline
+    /// when it starts pending. A staged payout, or one awaiting details, is debited by `execute`.
+    public func createPayout(_ request: PayoutRequest, admitting admit: (Admission) -> Decline? = { _ in nil })
+        throws(PayoutRefusal) -> Payout {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
-            guard let merchant = s.merchants[request.merchant] else { throw .unknownMerchant }
-            guard s.references[merchant.login]?[request.reference] == nil else { throw .duplicateReference }
+            guard let account = s.accounts[request.account], account.dialect == request.dialect else { throw .unknownAccount }
+            if let reference = request.reference, s.references[account.id]?[reference] != nil { throw .duplicateReference }
+            let admission = Admission(account: account, now: now, ids: s.payoutsByAccount[account.id] ?? [], table: s.payouts)
+            if let decline = admit(admission) { throw .declined(decline) }
             if let decline = s.configuration.decline(request) { throw .declined(decline) }
-            guard let settlement = convert(request.amount, from: request.currency, to: merchant.currency, s.configuration.rates) else {
+            guard let settlement = convert(request.amount, from: request.currency, to: account.currency, s.configuration.rates) else {
                 throw .unsupportedCurrency
             }
             // Compared in the payout's own currency, the one the refusal names: comparing the
             // rounded conversion instead would let 58.82 BRL pass a 58.83 BRL minimum.
-            if let minimum = merchant.minimumAmounts[request.country],
-               let local = convert(minimum, from: merchant.currency, to: request.currency, s.configuration.rates), request.amount < local {
+            if let country = request.country, let minimum = account.minimumAmounts[country],
+               let local = convert(minimum, from: account.currency, to: request.currency, s.configuration.rates), request.amount < local {
                 throw .belowMinimum(currency: request.currency, amount: local)
             }
-            let usage = s.usage[merchant.login] ?? [:]
-            let (day, month) = (now.dayNumber, -now.monthNumber)
-            if let limit = merchant.limits.transaction, settlement > limit { throw .limitExceeded(.transaction) }
-            if let limit = merchant.limits.daily, (usage[day] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
-            if let limit = merchant.limits.monthly, (usage[month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
-            guard settlement <= merchant.balance else { throw .insufficientFunds }
+            if request.status.isDebited { try checkFunds(s, account, settlement, at: now) }
             return insert(&s, request, settlement: settlement, at: now, timeline: nil)
         }
     }
 
-    /// Adds an accepted payout: debits the merchant, counts it against the limits, and starts its
-    /// timeline (the scenario's choice, unless `timeline` gives the one a journal recorded).
+    /// Executes a staged payout, or one awaiting details: checks the limits and the balance,
+    /// debits it, and starts the bank's timeline as for a payout created pending. nil when there is
+    /// no such payout.
+    @discardableResult
+    public func execute(payoutID: Int, by actor: String) throws(PayoutRefusal) -> Payout? {
+        let now = clock.now
+        return try state.withLock { (s) throws(PayoutRefusal) -> Payout? in
+            guard let payout = s.payouts[payoutID] else { return nil }
+            guard payout.status == .staged || payout.status == .awaitingDetails else { throw .notExecutable(payout.status) }
+            guard let account = s.accounts[payout.account] else { throw .unknownAccount }
+            try checkFunds(s, account, payout.settlementAmount, at: now)
+            execute(&s, payoutID, by: actor, at: now)
+            return s.payouts[payoutID]
+        }
+    }
+
+    /// `execute` under the lock, its checks passed (or replayed).
+    func execute(_ s: inout State, _ payoutID: Int, by actor: String, at now: VirtualTime) {
+        try! apply(&s, TimelineStep(after: .zero, status: .pending), to: payoutID, at: now, by: actor, executing: true)
+        scheduleTimeline(&s, payoutID: payoutID, from: now)
+        journal(&s, .executed(payoutID: payoutID, by: actor, at: now))
+    }
+
+    /// Refuses a debit of `settlement` that the account's limits or balance do not allow.
+    private func checkFunds(_ s: State, _ account: Account, _ settlement: Money, at now: VirtualTime) throws(PayoutRefusal) {
+        let usage = s.usage[account.id] ?? [:]
+        let (day, month) = (now.dayNumber, -now.monthNumber)
+        if let limit = account.limits.transaction, settlement > limit { throw .limitExceeded(.transaction) }
+        if let limit = account.limits.daily, (usage[day] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
+        if let limit = account.limits.monthly, (usage[month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
+        guard settlement <= account.balance else { throw .insufficientFunds }
+    }
+
+    /// Adds an accepted payout: debits the account and counts it against the limits (unless it
+    /// is staged or awaits details), and starts its timeline when pending. The timeline is the
+    /// scenario's choice, unless `timeline` gives the one a journal recorded.
     func insert(_ s: inout State, _ request: PayoutRequest, settlement: Money, at now: VirtualTime, timeline: [TimelineStep]?) -> Payout {
-        var merchant = s.merchants[request.merchant]!
         let id = s.payouts.nextID
-        let status: PayoutStatus = request.onHold ? .onHold : .pending
         let payout = Payout(
-            id: id, dialect: request.dialect, merchant: merchant.login, reference: request.reference, country: request.country,
+            id: id, dialect: request.dialect, account: request.account, reference: request.reference, country: request.country,
             currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
-            callbackURL: request.callbackURL ?? merchant.callbackURL, createdAt: now, status: status,
-            history: Self.history(StatusChange(status: status, at: now, by: "create", rejectionCode: nil, rejectionReason: nil)))
+            callbackURL: request.callbackURL ?? s.accounts[request.account]!.callbackURL, createdAt: now, status: request.status,
+            history: Self.history(StatusChange(status: request.status, at: now, by: "create", reasonCode: nil, reason: nil)))
         let timeline = timeline ?? s.configuration.timeline(payout)
         s.payouts.append(payout, timeline: timeline)
-        s.references[merchant.login, default: [:]][request.reference] = id
-        s.usage[merchant.login, default: [:]][now.dayNumber, default: .zero] += settlement
-        s.usage[merchant.login, default: [:]][-now.monthNumber, default: .zero] += settlement
-        merchant.balance -= settlement
-        s.merchants[merchant.login] = merchant
-        appendLedger(&s, merchant: merchant, payoutID: id, kind: .debit, amount: -settlement, at: now)
-        if !request.onHold { scheduleTimeline(&s, payoutID: id, from: now) }
+        s.payoutsByAccount[request.account, default: []].append(id)
+        if let reference = request.reference { s.references[request.account, default: [:]][reference] = id }
+        if request.status.isDebited { move(&s, payout, .debit, at: now) }
+        if request.status == .pending { scheduleTimeline(&s, payoutID: id, from: now) }
         journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline))
         s.observer?(.created(payout))
         return payout
     }
 
-    /// Changes a payout's status now, on behalf of `actor` (`merchant` or `admin`). A change made
+    /// Changes a payout's status now, on behalf of `actor` (`account` or `admin`). A change made
     /// by anyone but the bank's own timeline replaces the timeline: releasing a held payout starts
     /// it again from the beginning, any other change ends it.
     @discardableResult
-    public func changeStatus(payoutID: Int, to status: PayoutStatus, by actor: String, rejectionCode: Int? = nil,
-                             rejectionReason: String? = nil, bankReferenceID: String? = nil,
-                             statusReason: String? = nil) throws(TransitionError) -> Payout? {
+    public func changeStatus(payoutID: Int, to status: PayoutStatus, by actor: String, reasonCode: String? = nil,
+                             reason: String? = nil, bankReference: String? = nil,
+                             statusDetail: String? = nil) throws(TransitionError) -> Payout? {
         let now = clock.now
-        let step = TimelineStep(after: .zero, status: status, rejectionCode: rejectionCode, rejectionReason: rejectionReason,
-                                bankReferenceID: bankReferenceID, statusReason: statusReason)
+        let step = TimelineStep(after: .zero, status: status, reasonCode: reasonCode, reason: reason,
+                                bankReference: bankReference, statusDetail: statusDetail)
         return try state.withLock { (s) throws(TransitionError) -> Payout? in try change(&s, payoutID, to: step, by: actor, at: now) }
     }
 
@@ -78,36 +120,35 @@ extension Bank {
     }
 
     /// The one place a status changes: checks the lifecycle, records the change, refunds when the
-    /// new status says so, and queues the notification.
-    func apply(_ s: inout State, _ step: TimelineStep, to payoutID: Int, at time: VirtualTime, by actor: String) throws(TransitionError) {
+    /// payout leaves the debited statuses (debits when it enters them: only `executing`, its
+    /// checks passed), and queues the notification.
+    func apply(_ s: inout State, _ step: TimelineStep, to payoutID: Int, at time: VirtualTime, by actor: String,
+               executing: Bool = false) throws(TransitionError) {
         var step = step
         var from = step.status
         let changed = try s.payouts.modify(payoutID) { (payout) throws(TransitionError) -> Payout in
             from = payout.status
             if step.status == .rejected, payout.status == .completed { step.status = .returned }  // a late rejection
-            guard payout.status.canChange(to: step.status) else { throw TransitionError(from: payout.status, to: step.status) }
+            guard payout.status.canChange(to: step.status), executing || payout.status.isDebited || !step.status.isDebited else {
+                throw TransitionError(from: payout.status, to: step.status)
+            }
             payout.status = step.status
             if step.status == .rejected || step.status == .returned {
-                payout.rejectionCode = step.rejectionCode
-                payout.rejectionReason = step.rejectionReason
+                payout.reasonCode = step.reasonCode
+                payout.reason = step.reason
             }
-            if let reference = step.bankReferenceID { payout.bankReferenceID = reference }
-            if let reason = step.statusReason { payout.statusReason = reason }
-            payout.history.append(StatusChange(status: step.status, at: time, by: actor,
-                                               rejectionCode: payout.rejectionCode, rejectionReason: payout.rejectionReason))
+            if let reference = step.bankReference { payout.bankReference = reference }
+            if let detail = step.statusDetail { payout.statusDetail = detail }
+            payout.history.append(StatusChange(status: step.status, at: time, by: actor, reasonCode: payout.reasonCode, reason: payout.reason))
             return payout
         }
         guard let payout = changed else { return }
         s.observer?(.statusChanged(payout, from: from, by: actor, at: time))
-        if step.status.refunds, var merchant = s.merchants[payout.merchant] {
-            merchant.balance += payout.settlementAmount
-            s.merchants[merchant.login] = merchant
-            appendLedger(&s, merchant: merchant, payoutID: payoutID, kind: .refund, amount: payout.settlementAmount, at: time)
-        }
+        if from.isDebited != step.status.isDebited { move(&s, payout, from.isDebited ? .refund : .debit, at: time) }
         let notification = StatusNotification(
-            change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, merchant: payout.merchant, reference: payout.reference,
-                          status: step.status, changedAt: time, bankReferenceID: payout.bankReferenceID,
-                          statusReason: payout.statusReason, comments: payout.fields["comments"], url: payout.callbackURL),
+            change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, account: payout.account,
+                          reference: payout.reference, status: step.status, changedAt: time, bankReference: payout.bankReference,
+                          statusDetail: payout.statusDetail, url: payout.callbackURL),
             state: payout.callbackURL == nil ? .noURL : .pending, attempts: [],
             nextAttemptAt: payout.callbackURL == nil ? nil : time)
         s.notifications.append(notification)
@@ -128,9 +169,19 @@ extension Bank {
         schedule(&s, .timeline(payoutID: payoutID, generation: plan.generation, step: 0), at: first.due(after: time))
     }
 
-    private func appendLedger(_ s: inout State, merchant: Merchant, payoutID: Int, kind: LedgerEntry.Kind, amount: Money, at time: VirtualTime) {
-        s.ledger.append(LedgerEntry(id: s.ledger.count + 1, merchant: merchant.login, payoutID: payoutID, kind: kind,
-                                    amount: amount, balanceAfter: merchant.balance, at: time))
+    /// Debits a payout's settlement amount from its account (counting it against the limits),
+    /// or refunds it, with its ledger entry.
+    private func move(_ s: inout State, _ payout: Payout, _ kind: LedgerEntry.Kind, at time: VirtualTime) {
+        guard var account = s.accounts[payout.account] else { return }
+        let amount = kind == .debit ? -payout.settlementAmount : payout.settlementAmount
+        account.balance += amount
+        s.accounts[account.id] = account
+        if kind == .debit {
+            s.usage[account.id, default: [:]][time.dayNumber, default: .zero] += payout.settlementAmount
+            s.usage[account.id, default: [:]][-time.monthNumber, default: .zero] += payout.settlementAmount
+        }
+        s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: account.id, payoutID: payout.id, kind: kind,
+                                    amount: amount, balanceAfter: account.balance, at: time))
     }
 
     /// `amount` in `currency` expressed in `target`, through USD.

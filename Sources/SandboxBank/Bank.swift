@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The dialect-neutral bank: merchants and their balances, payouts and their lifecycle, the
+/// The dialect-neutral bank: accounts and their balances, payouts and their lifecycle, the
 /// ledger, the scheduled bank events and the notification outbox, on one virtual clock.
 ///
 /// All state sits behind one `Mutex`: every command is atomic (a balance is checked and debited in
@@ -8,9 +8,10 @@ import Synchronization
 /// many can be on their way at once (see `Bank+Deliveries.swift`).
 ///
 /// ```swift
-/// let bank = Bank(clock: VirtualClock(mode: .manual), sender: { _ in DeliveryOutcome(status: 200) })
-/// let payout = try bank.createPayout(PayoutRequest(dialect: "api", merchant: "sandbox_login", reference: "o-1",
-///                                                  country: "BR", currency: "BRL", amount: Money("100")!))
+/// let bank = Bank(clock: VirtualClock(mode: .manual), accounts: [Account(id: "acme", dialect: "api", balance: Money("5000")!)],
+///                 sender: { _ in DeliveryOutcome(status: 200) })
+/// let payout = try bank.createPayout(PayoutRequest(dialect: "api", account: "acme", reference: "o-1",
+///                                                  currency: "USD", amount: Money("100")!))
 /// bank.advance(by: .seconds(15))   // DELIVERED, then COMPLETED
 /// ```
 public final class Bank: Sendable {
@@ -31,12 +32,15 @@ public final class Bank: Sendable {
     }
 
     struct State: Sendable {
-        var merchants: [String: Merchant] = [:]
-        var merchantOrder: [String] = []
+        var accounts: [String: Account] = [:]
+        var accountOrder: [String] = []
         var payouts: PayoutTable
+        /// The ids of each account's payouts, in creation order.
+        var payoutsByAccount: [String: [Int]] = [:]
+        /// Account -> the payout's own reference -> payout id, for payouts made with one.
         var references: [String: [String: Int]] = [:]
         var ledger = ChunkedArray<LedgerEntry>()
-        /// Amounts counted against daily and monthly limits: merchant -> period -> total, the period
+        /// Amounts counted against daily and monthly limits: account -> period -> total, the period
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
         var usage: [String: [Int: Money]] = [:]
         var notifications = ChunkedArray<StatusNotification>()
@@ -83,24 +87,24 @@ public final class Bank: Sendable {
     public typealias Deliver = @Sendable (_ notification: StatusNotification,
                                           _ done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome?
 
-    /// A bank with the default merchant, on `clock`; `deliver` sends notifications.
+    /// A bank with `accounts`, on `clock`; `deliver` sends notifications.
     public init(clock: VirtualClock, configuration: Configuration = Configuration(),
-                merchants: [Merchant] = [.sandboxDefault], deliver: @escaping Deliver) {
+                accounts: [Account] = [], deliver: @escaping Deliver) {
         self.clock = clock
         self.deliver = deliver
         var initial = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration)
-        for merchant in merchants {
-            initial.merchants[merchant.login] = merchant
-            initial.merchantOrder.append(merchant.login)
+        for account in accounts {
+            initial.accounts[account.id] = account
+            initial.accountOrder.append(account.id)
         }
         state = Mutex(initial)
     }
 
     /// A bank whose notifications `sender` delivers, each on the thread that sends it (tests, tools).
     public convenience init(clock: VirtualClock, configuration: Configuration = Configuration(),
-                            merchants: [Merchant] = [.sandboxDefault],
+                            accounts: [Account] = [],
                             sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
-        self.init(clock: clock, configuration: configuration, merchants: merchants) { notification, _ in sender(notification) }
+        self.init(clock: clock, configuration: configuration, accounts: accounts) { notification, _ in sender(notification) }
     }
 
     // MARK: - Reading
@@ -109,22 +113,22 @@ public final class Bank: Sendable {
     public var rates: ExchangeRates { state.withLock { $0.configuration.rates } }
 
     /// Forgets every payout, ledger entry, notification and scheduled event, and starts again
-    /// with `merchants` and `configuration` (ids count from the first again). The clock stays.
-    public func reset(merchants: [Merchant], configuration: Configuration) {
+    /// with `accounts` and `configuration` (ids count from the first again). The clock stays.
+    public func reset(accounts: [Account], configuration: Configuration) {
         runner.withLock { _ in
             state.withLock { s in
-                Self.reset(&s, merchants: merchants, configuration: configuration)
-                journal(&s, .reset(merchants))
+                Self.reset(&s, accounts: accounts, configuration: configuration)
+                journal(&s, .reset(accounts))
             }
         }
     }
 
-    static func reset(_ s: inout State, merchants: [Merchant], configuration: Configuration) {
+    static func reset(_ s: inout State, accounts: [Account], configuration: Configuration) {
         s = State(payouts: PayoutTable(firstID: configuration.firstPayoutID), configuration: configuration, recorder: s.recorder,
                   afterRecord: s.afterRecord, observer: s.observer, wake: s.wake)
-        for merchant in merchants {
-            s.merchants[merchant.login] = merchant
-            s.merchantOrder.append(merchant.login)
+        for account in accounts {
+            s.accounts[account.id] = account
+            s.accountOrder.append(account.id)
         }
     }
 
@@ -134,44 +138,44 @@ public final class Bank: Sendable {
         state.withLock { change(&$0.configuration) }
     }
 
-    /// Every merchant, in the order they were added.
-    public var merchants: [Merchant] {
-        state.withLock { s in s.merchantOrder.compactMap { s.merchants[$0] } }
+    /// Every account, in the order they were added.
+    public var accounts: [Account] {
+        state.withLock { s in s.accountOrder.compactMap { s.accounts[$0] } }
     }
 
-    public func merchant(login: String) -> Merchant? {
-        state.withLock { $0.merchants[login] }
+    public func account(id: String) -> Account? {
+        state.withLock { $0.accounts[id] }
     }
 
-    /// One part of a merchant (`bank.merchant(login: "acme", \.secret)`), without copying the rest.
-    public func merchant<Part: Sendable>(login: String, _ part: (Merchant) -> Part) -> Part? {
-        state.withLock { s in s.merchants[login].map(part) }
+    /// One part of an account (`bank.account(id: "acme", \.balance)`), without copying the rest.
+    public func account<Part: Sendable>(id: String, _ part: (Account) -> Part) -> Part? {
+        state.withLock { s in s.accounts[id].map(part) }
     }
 
-    /// Why a merchant could not be changed.
-    public enum MerchantChangeError: Error, Sendable, Equatable {
+    /// Why an account could not be changed.
+    public enum AccountChangeError: Error, Sendable, Equatable {
         /// `change` refused: the text says which field and why.
         case invalid(String)
-        /// The settlement currency of a merchant with payouts cannot change (their amounts and
+        /// The settlement currency of an account with payouts cannot change (their amounts and
         /// refunds are in the old one).
         case currencyInUse
     }
 
-    /// Changes (or, with `template`, creates) a merchant in one step under the lock, so a debit
-    /// or refund happening meanwhile is never overwritten. Returns the merchant and whether it is new.
-    public func updateMerchant(login: String, creatingFrom template: Merchant?,
-                               _ change: (inout Merchant) -> String?) throws(MerchantChangeError) -> (Merchant, created: Bool) {
-        try state.withLock { (s) throws(MerchantChangeError) -> (Merchant, created: Bool) in
-            let existing = s.merchants[login]
-            guard var merchant = existing ?? template else { throw .invalid("no merchant \(login)") }
-            if let problem = change(&merchant) { throw .invalid(problem) }
-            if let existing, existing.currency != merchant.currency, s.references[login]?.isEmpty == false {
+    /// Changes (or, with `template`, creates) an account in one step under the lock, so a debit
+    /// or refund happening meanwhile is never overwritten. Returns the account and whether it is new.
+    public func updateAccount(id: String, creatingFrom template: Account?,
+                               _ change: (inout Account) -> String?) throws(AccountChangeError) -> (Account, created: Bool) {
+        try state.withLock { (s) throws(AccountChangeError) -> (Account, created: Bool) in
+            let existing = s.accounts[id]
+            guard var account = existing ?? template else { throw .invalid("no account \(id)") }
+            if let problem = change(&account) { throw .invalid(problem) }
+            if let existing, existing.currency != account.currency, s.payoutsByAccount[id]?.isEmpty == false {
                 throw .currencyInUse
             }
-            if existing == nil { s.merchantOrder.append(login) }
-            s.merchants[login] = merchant
-            journal(&s, .merchant(merchant))
-            return (merchant, existing == nil)
+            if existing == nil { s.accountOrder.append(id) }
+            s.accounts[id] = account
+            journal(&s, .account(account))
+            return (account, existing == nil)
         }
     }
 
@@ -179,15 +183,15 @@ public final class Bank: Sendable {
         state.withLock { $0.payouts[id] }
     }
 
-    public func payout(merchant: String, reference: String) -> Payout? {
-        state.withLock { s in s.references[merchant]?[reference].flatMap { s.payouts[$0] } }
+    public func payout(account: String, reference: String) -> Payout? {
+        state.withLock { s in s.references[account]?[reference].flatMap { s.payouts[$0] } }
     }
 
-    /// Payouts in creation order, optionally of one merchant and/or in one status.
-    public func payouts(merchant: String? = nil, status: PayoutStatus? = nil) -> [Payout] {
+    /// Payouts in creation order, optionally of one account and/or in one status.
+    public func payouts(account: String? = nil, status: PayoutStatus? = nil) -> [Payout] {
         state.withLock { s in
             s.payouts.all.filter {
-                (merchant == nil || $0.merchant == merchant) && (status == nil || $0.status == status)
+                (account == nil || $0.account == account) && (status == nil || $0.status == status)
             }
         }
     }
@@ -201,14 +205,14 @@ public final class Bank: Sendable {
         }
     }
 
-    /// Ledger entries in order, optionally of one merchant.
-    public func ledger(merchant: String? = nil) -> [LedgerEntry] {
-        state.withLock { s in merchant.map { login in s.ledger.filter { $0.merchant == login } } ?? Array(s.ledger) }
+    /// Ledger entries in order, optionally of one account.
+    public func ledger(account: String? = nil) -> [LedgerEntry] {
+        state.withLock { s in account.map { id in s.ledger.filter { $0.account == id } } ?? Array(s.ledger) }
     }
 
-    /// How many ledger entries a merchant has (without copying them).
-    public func ledgerCount(merchant: String) -> Int {
-        state.withLock { s in s.ledger.count { $0.merchant == merchant } }
+    /// How many ledger entries an account has (without copying them).
+    public func ledgerCount(account: String) -> Int {
+        state.withLock { s in s.ledger.count { $0.account == account } }
     }
 
     /// Notifications in order, optionally of one payout.

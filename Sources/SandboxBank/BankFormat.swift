@@ -4,27 +4,34 @@ import SandboxJournal
 /// sandbox reads what an older one wrote. It is the journal file's version
 /// (`JournalFormat.currentVersion`): the bank's records are what a journal holds.
 ///
+/// - 3: accounts keep their API's settings by name; a payout's reference and country are
+///   optional, it may start staged; reason codes are text.
 /// - 2: a payout names the API that created it.
-/// - 1 (sandboxes up to 0.2.0): it names none; every payout was made by the one API there was, which the
-///   reader names (`dialectOfVersion1`).
+/// - 1 (sandboxes up to 0.2.0): it names none. Before 3, every account and payout was the one
+///   API's there was, which the reader names (`legacyDialect`), with its three credentials
+///   (`legacySettings`).
 public struct BankFormat: Sendable {
     public static let currentVersion = Int(JournalFormat.currentVersion)
-    public static let current = BankFormat(version: currentVersion, dialectOfVersion1: "")
+    public static let current = BankFormat(version: currentVersion, legacyDialect: "", legacySettings: { _, _ in [:] })
 
     public let version: Int
-    /// The dialect of payouts read from version 1.
-    public let dialectOfVersion1: String
+    /// The dialect of what versions before 3 hold.
+    public let legacyDialect: String
+    /// An account's settings from the three credential strings and the allowed addresses that
+    /// versions before 3 hold.
+    public let legacySettings: @Sendable (_ credentials: [String], _ addresses: [String]) -> Fields
 
-    public init(version: Int, dialectOfVersion1: String) {
+    public init(version: Int, legacyDialect: String, legacySettings: @escaping @Sendable ([String], [String]) -> Fields) {
         self.version = version
-        self.dialectOfVersion1 = dialectOfVersion1
+        self.legacyDialect = legacyDialect
+        self.legacySettings = legacySettings
     }
 
     /// The versions this sandbox reads.
     public static let readable = Int(JournalFormat.readableVersions.lowerBound) ... currentVersion
 
-    /// A payout's dialect: read, or the one of version 1.
+    /// A payout's dialect: read, or the legacy one in version 1.
     func dialect(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String {
-        version >= 2 ? try reader.string() : dialectOfVersion1
+        version >= 2 ? try reader.string() : legacyDialect
     }
 }

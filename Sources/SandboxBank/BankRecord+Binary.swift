@@ -6,7 +6,7 @@ import SandboxJournal
 
 extension BankRecord {
     private enum Kind: UInt8, CaseIterable {
-        case created, statusChanged, eventRan, attempt, clock, merchant, reset, stepRan
+        case created, statusChanged, eventRan, attempt, clock, account, reset, stepRan, executed
     }
 
     /// Appends the record's binary form to `bytes`.
@@ -14,9 +14,11 @@ extension BankRecord {
         switch self {
         case .created(let request, let at, let settlement, let timeline):
             bytes.append(Kind.created.rawValue)
-            for text in [request.dialect, request.merchant, request.reference, request.country, request.currency] { BinaryWriter.append(text, to: &bytes) }
+            for text in [request.dialect, request.account] { BinaryWriter.append(text, to: &bytes) }
+            for text in [request.reference, request.country] { BinaryWriter.append(text, to: &bytes) }
+            BinaryWriter.append(request.currency, to: &bytes)
             BinaryWriter.append(request.amount, to: &bytes)
-            BinaryWriter.append(request.onHold, to: &bytes)
+            BinaryWriter.append(request.status, to: &bytes)
             BinaryWriter.append(request.callbackURL, to: &bytes)
             BinaryWriter.append(request.fields, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
@@ -26,6 +28,11 @@ extension BankRecord {
             bytes.append(Kind.statusChanged.rawValue)
             BinaryWriter.append(payoutID, to: &bytes)
             BinaryWriter.append(step, to: &bytes)
+            BinaryWriter.append(actor, to: &bytes)
+            BinaryWriter.append(at, to: &bytes)
+        case .executed(let payoutID, let actor, let at):
+            bytes.append(Kind.executed.rawValue)
+            BinaryWriter.append(payoutID, to: &bytes)
             BinaryWriter.append(actor, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
         case .stepRan(let payoutID, let step, let at):
@@ -45,13 +52,13 @@ extension BankRecord {
         case .clock(let to):
             bytes.append(Kind.clock.rawValue)
             BinaryWriter.append(to, to: &bytes)
-        case .merchant(let merchant):
-            bytes.append(Kind.merchant.rawValue)
-            BinaryWriter.append(merchant, to: &bytes)
-        case .reset(let merchants):
+        case .account(let account):
+            bytes.append(Kind.account.rawValue)
+            BinaryWriter.append(account, to: &bytes)
+        case .reset(let accounts):
             bytes.append(Kind.reset.rawValue)
-            BinaryWriter.append(UInt64(merchants.count), to: &bytes)
-            for merchant in merchants { BinaryWriter.append(merchant, to: &bytes) }
+            BinaryWriter.append(UInt64(accounts.count), to: &bytes)
+            for account in accounts { BinaryWriter.append(account, to: &bytes) }
         }
     }
 
@@ -59,15 +66,19 @@ extension BankRecord {
     public init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
         switch Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))! {
         case .created:
-            let dialect = try format.dialect(&reader)
-            let (merchant, reference, country, currency) = (try reader.string(), try reader.string(), try reader.string(), try reader.string())
-            var request = PayoutRequest(dialect: dialect, merchant: merchant, reference: reference, country: country, currency: currency,
-                                        amount: try reader.money(), onHold: try reader.bool(),
-                                        callbackURL: try reader.optionalString())
+            let (dialect, account) = (try format.dialect(&reader), try reader.string())
+            let (reference, country) = format.version >= 3 ? (try reader.optionalString(), try reader.optionalString())
+                                                           : (try reader.string(), try reader.string())
+            let (currency, amount) = (try reader.string(), try reader.money())
+            let status: PayoutStatus = format.version >= 3 ? try reader.startStatus() : try reader.bool() ? .onHold : .pending
+            var request = PayoutRequest(dialect: dialect, account: account, reference: reference, country: country, currency: currency,
+                                        amount: amount, status: status, callbackURL: try reader.optionalString())
             request.fields = try reader.fields()
-            self = .created(request, at: try reader.time(), settlement: try reader.money(), timeline: try reader.timeline())
+            self = .created(request, at: try reader.time(), settlement: try reader.money(), timeline: try reader.timeline(format))
+        case .executed:
+            self = .executed(payoutID: try reader.int(), by: try reader.string(), at: try reader.time())
         case .statusChanged:
-            self = .statusChanged(payoutID: try reader.int(), to: try reader.step(), by: try reader.string(),
+            self = .statusChanged(payoutID: try reader.int(), to: try reader.step(format), by: try reader.string(),
                                   at: try reader.time())
         case .stepRan:
             self = .stepRan(payoutID: try reader.int(), step: try reader.int(), at: try reader.time())
@@ -78,12 +89,12 @@ extension BankRecord {
                             outcome: try reader.outcome(), scheduled: try reader.bool())
         case .clock:
             self = .clock(to: try reader.time())
-        case .merchant:
-            self = .merchant(try reader.merchant())
+        case .account:
+            self = .account(try reader.account(format))
         case .reset:
-            var merchants: [Merchant] = []
-            for _ in 0 ..< (try reader.count()) { merchants.append(try reader.merchant()) }
-            self = .reset(merchants)
+            var accounts: [Account] = []
+            for _ in 0 ..< (try reader.count()) { accounts.append(try reader.account(format)) }
+            self = .reset(accounts)
         }
     }
 }

@@ -6,9 +6,12 @@
 /// as it did. What the bank cannot decide again by itself is in the record: the time, the
 /// timeline the scenario chose, the settlement amount, and what a webhook receiver answered.
 public enum BankRecord: Sendable, Equatable {
-    /// A payout was created at `at` with `timeline` (the scenario's choice) and debited `settlement`.
+    /// A payout was created at `at` with `timeline` (the scenario's choice), for `settlement` in
+    /// its account's currency (debited then, unless it was staged or awaits details).
     case created(PayoutRequest, at: VirtualTime, settlement: Money, timeline: [TimelineStep])
-    /// A payout's status was changed by `actor` (the merchant through the API, or the admin), at `at`.
+    /// A staged payout (or one awaiting details) was executed by `actor` at `at`: debited and pending.
+    case executed(payoutID: Int, by: String, at: VirtualTime)
+    /// A payout's status was changed by `actor` (the account through the API, or the admin), at `at`.
     case statusChanged(payoutID: Int, to: TimelineStep, by: String, at: VirtualTime)
     /// Step `step` of a payout's timeline ran at `at`: it was applied, or the lifecycle refused it
     /// and the timeline ended.
@@ -21,10 +24,10 @@ public enum BankRecord: Sendable, Equatable {
     case attempt(notificationID: Int, at: VirtualTime, outcome: DeliveryOutcome, scheduled: Bool)
     /// The clock was moved to `to` (the end of an advance).
     case clock(to: VirtualTime)
-    /// A merchant was created or changed: its whole record after the change.
-    case merchant(Merchant)
-    /// Everything was forgotten; these merchants remain.
-    case reset([Merchant])
+    /// An account was created or changed: its whole record after the change.
+    case account(Account)
+    /// Everything was forgotten; these accounts remain.
+    case reset([Account])
 
     /// What kind of record it is, in words (for errors that point at one).
     public var kind: String {
@@ -35,7 +38,8 @@ public enum BankRecord: Sendable, Equatable {
         case .eventRan: "event ran (before 0.2)"
         case .attempt: "delivery attempt"
         case .clock: "clock moved"
-        case .merchant: "merchant changed"
+        case .account: "account changed"
+        case .executed: "cashout executed"
         case .reset: "reset"
         }
     }

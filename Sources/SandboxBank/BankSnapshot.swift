@@ -1,6 +1,6 @@
 import SandboxJournal
 
-/// The bank's whole state at one moment: merchants and balances, payouts with their timelines,
+/// The bank's whole state at one moment: accounts and balances, payouts with their timelines,
 /// the ledger, the amounts counted against limits, notifications with every attempt, the
 /// scheduled events, and the clock's time. Not how the bank behaves (its configuration): that
 /// stays with the bank a snapshot is restored into.
@@ -18,8 +18,8 @@ public struct BankSnapshot: Sendable {
 
     /// How many payouts it holds.
     public var payoutCount: Int { state.payouts.all.count }
-    /// Its merchants, in the order they were added.
-    public var merchants: [Merchant] { state.merchantOrder.compactMap { state.merchants[$0] } }
+    /// Its accounts, in the order they were added.
+    public var accounts: [Account] { state.accountOrder.compactMap { state.accounts[$0] } }
 }
 
 extension Bank {
@@ -83,9 +83,9 @@ extension BankSnapshot {
     public func encode(into bytes: inout [UInt8]) {
         let s = state
         BinaryWriter.append(time, to: &bytes)
-        let merchants = merchants
-        BinaryWriter.append(UInt64(merchants.count), to: &bytes)
-        for merchant in merchants { BinaryWriter.append(merchant, to: &bytes) }
+        let accounts = accounts
+        BinaryWriter.append(UInt64(accounts.count), to: &bytes)
+        for account in accounts { BinaryWriter.append(account, to: &bytes) }
 
         BinaryWriter.append(s.payouts.firstID, to: &bytes)
         BinaryWriter.append(UInt64(s.payouts.all.count), to: &bytes)
@@ -93,7 +93,7 @@ extension BankSnapshot {
 
         BinaryWriter.append(UInt64(s.ledger.count), to: &bytes)
         for entry in s.ledger {
-            BinaryWriter.append(entry.merchant, to: &bytes)
+            BinaryWriter.append(entry.account, to: &bytes)
             BinaryWriter.append(entry.payoutID, to: &bytes)
             BinaryWriter.append(entry.kind == .refund, to: &bytes)
             BinaryWriter.append(entry.amount, to: &bytes)
@@ -102,8 +102,8 @@ extension BankSnapshot {
         }
 
         BinaryWriter.append(UInt64(s.usage.count), to: &bytes)
-        for (merchant, periods) in s.usage.sorted(by: { $0.key < $1.key }) {
-            BinaryWriter.append(merchant, to: &bytes)
+        for (account, periods) in s.usage.sorted(by: { $0.key < $1.key }) {
+            BinaryWriter.append(account, to: &bytes)
             BinaryWriter.append(UInt64(periods.count), to: &bytes)
             for (period, amount) in periods.sorted(by: { $0.key < $1.key }) {
                 BinaryWriter.append(period, to: &bytes)
@@ -141,16 +141,16 @@ extension BankSnapshot {
         var s = Bank.State(payouts: PayoutTable(firstID: 0), configuration: Bank.Configuration())
         for _ in 0 ..< (try reader.count()) {
             let start = reader.offset
-            let merchant = try reader.merchant()
-            guard s.merchants[merchant.login] == nil else { throw .init(offset: start, reason: "merchant \(merchant.login) twice") }
-            s.merchants[merchant.login] = merchant
-            s.merchantOrder.append(merchant.login)
+            let account = try reader.account(format)
+            guard s.accounts[account.id] == nil else { throw .init(offset: start, reason: "account \(account.id) twice") }
+            s.accounts[account.id] = account
+            s.accountOrder.append(account.id)
         }
-        let knownMerchant = { (reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String in
+        let knownAccount = { (reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String in
             let start = reader.offset
-            let login = try reader.string()
-            guard s.merchants[login] != nil else { throw .init(offset: start, reason: "unknown merchant \(login)") }
-            return login
+            let id = try reader.string()
+            guard s.accounts[id] != nil else { throw .init(offset: start, reason: "unknown account \(id)") }
+            return id
         }
 
         let firstID = try reader.int()
@@ -158,11 +158,14 @@ extension BankSnapshot {
         s.payouts = PayoutTable(firstID: firstID)
         for _ in 0 ..< (try reader.count()) {
             let start = reader.offset
-            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, merchant: knownMerchant)
-            guard s.references[payout.merchant]?[payout.reference] == nil else {
-                throw .init(offset: start, reason: "reference \(payout.reference) twice for \(payout.merchant)")
+            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, account: knownAccount)
+            if let reference = payout.reference {
+                guard s.references[payout.account]?[reference] == nil else {
+                    throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
+                }
+                s.references[payout.account, default: [:]][reference] = payout.id
             }
-            s.references[payout.merchant, default: [:]][payout.reference] = payout.id
+            s.payoutsByAccount[payout.account, default: []].append(payout.id)
             s.payouts.append(payout, timeline: timeline, generation: generation)
         }
         let payoutIDs = firstID ..< s.payouts.nextID
@@ -174,23 +177,23 @@ extension BankSnapshot {
         }
 
         for _ in 0 ..< (try reader.count()) {
-            s.ledger.append(LedgerEntry(id: s.ledger.count + 1, merchant: try knownMerchant(&reader), payoutID: try knownPayout(&reader),
+            s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: try knownAccount(&reader), payoutID: try knownPayout(&reader),
                                         kind: try reader.bool() ? .refund : .debit, amount: try reader.money(),
                                         balanceAfter: try reader.money(), at: try reader.time()))
         }
 
         for _ in 0 ..< (try reader.count()) {
-            let merchant = try knownMerchant(&reader)
+            let account = try knownAccount(&reader)
             for _ in 0 ..< (try reader.count()) {
                 let period = try reader.int()
-                s.usage[merchant, default: [:]][period] = try reader.money()
+                s.usage[account, default: [:]][period] = try reader.money()
             }
         }
 
         for _ in 0 ..< (try reader.count()) {
             let start = reader.offset
             let payout = s.payouts[try knownPayout(&reader)]!
-            let notification = try Self.notification(id: s.notifications.count + 1, of: payout, &reader)
+            let notification = try Self.notification(id: s.notifications.count + 1, of: payout, &reader, format: format)
             guard notification.state != .pending || (notification.url != nil && notification.nextAttemptAt != nil) else {
                 throw .init(offset: start, reason: "a pending notification with nowhere or no time to go")
             }
@@ -244,7 +247,9 @@ extension BankSnapshot {
     }
 
     private static func append(_ payout: Payout, _ plan: PayoutTable.Plan, to bytes: inout [UInt8]) {
-        for text in [payout.dialect, payout.merchant, payout.reference, payout.country, payout.currency] { BinaryWriter.append(text, to: &bytes) }
+        for text in [payout.dialect, payout.account] { BinaryWriter.append(text, to: &bytes) }
+        for text in [payout.reference, payout.country] { BinaryWriter.append(text, to: &bytes) }
+        BinaryWriter.append(payout.currency, to: &bytes)
         BinaryWriter.append(payout.amount, to: &bytes)
         BinaryWriter.append(payout.settlementAmount, to: &bytes)
         BinaryWriter.append(payout.fields, to: &bytes)
@@ -256,36 +261,38 @@ extension BankSnapshot {
             BinaryWriter.append(change.status, to: &bytes)
             BinaryWriter.append(change.at, to: &bytes)
             BinaryWriter.append(change.by, to: &bytes)
-            BinaryWriter.append(change.rejectionCode, to: &bytes)
-            BinaryWriter.append(change.rejectionReason, to: &bytes)
+            BinaryWriter.append(change.reasonCode, to: &bytes)
+            BinaryWriter.append(change.reason, to: &bytes)
         }
-        BinaryWriter.append(payout.rejectionCode, to: &bytes)
-        for text in [payout.rejectionReason, payout.bankReferenceID, payout.statusReason] { BinaryWriter.append(text, to: &bytes) }
+        for text in [payout.reasonCode, payout.reason, payout.bankReference, payout.statusDetail] { BinaryWriter.append(text, to: &bytes) }
         BinaryWriter.append(plan.timeline, to: &bytes)
         BinaryWriter.append(plan.generation, to: &bytes)
     }
 
     private static func payout(id: Int, _ reader: inout BinaryReader, format: BankFormat,
-                               merchant: (inout BinaryReader) throws(BinaryReader.Malformed) -> String)
+                               account: (inout BinaryReader) throws(BinaryReader.Malformed) -> String)
         throws(BinaryReader.Malformed) -> (Payout, [TimelineStep], generation: Int) {
         let dialect = try format.dialect(&reader)
-        let (login, reference, country, currency) = (try merchant(&reader), try reader.string(), try reader.string(), try reader.string())
+        let accountID = try account(&reader)
+        let (reference, country) = format.version >= 3 ? (try reader.optionalString(), try reader.optionalString())
+                                                       : (try reader.string(), try reader.string())
+        let currency = try reader.string()
         let (amount, settlement) = (try reader.money(), try reader.money())
         let fields = try reader.fields()
         let (url, createdAt, status) = (try reader.optionalString(), try reader.time(), try reader.status())
         var history: [StatusChange] = []
         for _ in 0 ..< (try reader.count()) {
             history.append(StatusChange(status: try reader.status(), at: try reader.time(), by: try reader.string(),
-                                        rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString()))
+                                        reasonCode: try reader.reasonCode(format), reason: try reader.optionalString()))
         }
         guard history.last?.status == status else {
             throw .init(offset: reader.offset, reason: "payout \(id)'s status is not the last of its history")
         }
-        let payout = Payout(id: id, dialect: dialect, merchant: login, reference: reference, country: country, currency: currency, amount: amount,
-                            settlementAmount: settlement, fields: fields, callbackURL: url, createdAt: createdAt, status: status,
-                            history: history, rejectionCode: try reader.optionalInt(), rejectionReason: try reader.optionalString(),
-                            bankReferenceID: try reader.optionalString(), statusReason: try reader.optionalString())
-        let timeline = try reader.timeline()
+        let payout = Payout(id: id, dialect: dialect, account: accountID, reference: reference, country: country, currency: currency,
+                            amount: amount, settlementAmount: settlement, fields: fields, callbackURL: url, createdAt: createdAt,
+                            status: status, history: history, reasonCode: try reader.reasonCode(format), reason: try reader.optionalString(),
+                            bankReference: try reader.optionalString(), statusDetail: try reader.optionalString())
+        let timeline = try reader.timeline(format)
         let start = reader.offset
         let generation = try reader.int()
         guard (0 ... 1 << 32).contains(generation) else { throw .init(offset: start, reason: "a timeline generation out of range") }
@@ -299,7 +306,7 @@ extension BankSnapshot {
         BinaryWriter.append(notification.payoutID, to: &bytes)
         BinaryWriter.append(notification.status, to: &bytes)
         BinaryWriter.append(notification.changedAt, to: &bytes)
-        for text in [notification.bankReferenceID, notification.statusReason, notification.comments, notification.url] {
+        for text in [notification.bankReference, notification.statusDetail, notification.url] {
             BinaryWriter.append(text, to: &bytes)
         }
         bytes.append(UInt8(Self.notificationStates.firstIndex(of: notification.state)!))
@@ -313,11 +320,12 @@ extension BankSnapshot {
         if let next = notification.nextAttemptAt { BinaryWriter.append(next, to: &bytes) }
     }
 
-    private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader)
+    private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader, format: BankFormat)
         throws(BinaryReader.Malformed) -> StatusNotification {
         let (status, changedAt) = (try reader.status(), try reader.time())
-        let (reference, reason, comments, url) = (try reader.optionalString(), try reader.optionalString(),
-                                                  try reader.optionalString(), try reader.optionalString())
+        let (reference, detail) = (try reader.optionalString(), try reader.optionalString())
+        if format.version < 3 { _ = try reader.optionalString() }  // the one API's comments, now read from the payout
+        let url = try reader.optionalString()
         let state = Self.notificationStates[Int(try reader.tag(below: UInt8(Self.notificationStates.count)))]
         var attempts: [DeliveryAttempt] = []
         for _ in 0 ..< (try reader.count()) {
@@ -325,10 +333,9 @@ extension BankSnapshot {
                                             manual: try reader.bool()))
         }
         let next = try reader.bool() ? try reader.time() : nil
-        return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, merchant: payout.merchant, reference: payout.reference,
+        return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, account: payout.account, reference: payout.reference,
                                                 status: status,
-                                                changedAt: changedAt, bankReferenceID: reference, statusReason: reason,
-                                                comments: comments, url: url),
+                                                changedAt: changedAt, bankReference: reference, statusDetail: detail, url: url),
                                   state: state, attempts: attempts, nextAttemptAt: next)
     }
 }

@@ -27,13 +27,10 @@ extension BinaryWriter {
         append(attoseconds, to: &bytes)
         append(step.businessDays, to: &bytes)
         append(step.status, to: &bytes)
-        append(step.rejectionCode, to: &bytes)
-        append(step.rejectionReason, to: &bytes)
-        append(step.bankReferenceID, to: &bytes)
-        append(step.statusReason, to: &bytes)
+        for text in [step.reasonCode, step.reason, step.bankReference, step.statusDetail] { append(text, to: &bytes) }
     }
 
-    static func append(_ fields: PayoutFields, to bytes: inout [UInt8]) {
+    static func append(_ fields: Fields, to bytes: inout [UInt8]) {
         append(UInt64(fields.count), to: &bytes)
         for field in fields {
             append(field.name, to: &bytes)
@@ -52,23 +49,20 @@ extension BinaryWriter {
         append(outcome.body, to: &bytes)
     }
 
-    static func append(_ merchant: Merchant, to bytes: inout [UInt8]) {
-        for text in [merchant.login, merchant.pass, merchant.secret, merchant.readOnlyKey, merchant.currency] {
-            append(text, to: &bytes)
-        }
-        append(merchant.balance, to: &bytes)
-        append(merchant.limits.transaction, to: &bytes)
-        append(merchant.limits.daily, to: &bytes)
-        append(merchant.limits.monthly, to: &bytes)
-        let minimums = merchant.minimumAmounts.sorted { $0.key < $1.key }
+    static func append(_ account: Account, to bytes: inout [UInt8]) {
+        for text in [account.id, account.dialect, account.currency] { append(text, to: &bytes) }
+        append(account.balance, to: &bytes)
+        append(account.limits.transaction, to: &bytes)
+        append(account.limits.daily, to: &bytes)
+        append(account.limits.monthly, to: &bytes)
+        let minimums = account.minimumAmounts.sorted { $0.key < $1.key }
         append(UInt64(minimums.count), to: &bytes)
         for (country, amount) in minimums {
             append(country, to: &bytes)
             append(amount, to: &bytes)
         }
-        append(UInt64(merchant.allowedIPs.count), to: &bytes)
-        for address in merchant.allowedIPs { append(address, to: &bytes) }
-        append(merchant.callbackURL, to: &bytes)
+        append(account.callbackURL, to: &bytes)
+        append(account.settings, to: &bytes)
     }
 }
 
@@ -96,22 +90,36 @@ extension BinaryReader {
         return status
     }
 
+    /// A status a payout can be created in.
+    mutating func startStatus() throws(Malformed) -> PayoutStatus {
+        let start = offset
+        let status = try status()
+        guard [.pending, .onHold, .staged, .awaitingDetails].contains(status) else {
+            throw Malformed(offset: start, reason: "a payout created \(status.name)")
+        }
+        return status
+    }
+
+    /// A reason code: text, or (before version 3) a number.
+    mutating func reasonCode(_ format: BankFormat) throws(Malformed) -> String? {
+        format.version >= 3 ? try optionalString() : try optionalInt().map(String.init)
+    }
+
     /// A step with a delay a scenario can give (at most 100 years and 3,650 business days).
-    mutating func step() throws(Malformed) -> TimelineStep {
+    mutating func step(_ format: BankFormat) throws(Malformed) -> TimelineStep {
         let start = offset
         let (seconds, attoseconds, businessDays) = (try int64(), try int64(), try int())
         guard (0 ... 100 * 366 * 86_400).contains(seconds), (0 ..< 1_000_000_000_000_000_000).contains(attoseconds),
               (0 ... 3650).contains(businessDays) else { throw Malformed(offset: start, reason: "a step delay out of range") }
         let after = Duration(secondsComponent: seconds, attosecondsComponent: attoseconds)
-        var step = TimelineStep(after: after, status: try status(), rejectionCode: try optionalInt(),
-                                rejectionReason: try optionalString(), bankReferenceID: try optionalString(),
-                                statusReason: try optionalString())
+        var step = TimelineStep(after: after, status: try status(), reasonCode: try reasonCode(format),
+                                reason: try optionalString(), bankReference: try optionalString(), statusDetail: try optionalString())
         step.businessDays = businessDays
         return step
     }
 
-    mutating func fields() throws(Malformed) -> PayoutFields {
-        var fields = PayoutFields()
+    mutating func fields() throws(Malformed) -> Fields {
+        var fields = Fields()
         for _ in 0 ..< (try count()) {
             let name = try string()
             fields[name] = try string()
@@ -119,9 +127,9 @@ extension BinaryReader {
         return fields
     }
 
-    mutating func timeline() throws(Malformed) -> [TimelineStep] {
+    mutating func timeline(_ format: BankFormat) throws(Malformed) -> [TimelineStep] {
         var timeline: [TimelineStep] = []
-        for _ in 0 ..< (try count()) { timeline.append(try step()) }
+        for _ in 0 ..< (try count()) { timeline.append(try step(format)) }
         return timeline
     }
 
@@ -129,18 +137,34 @@ extension BinaryReader {
         DeliveryOutcome(status: try optionalInt(), error: try optionalString(), body: try optionalString())
     }
 
-    mutating func merchant() throws(Malformed) -> Merchant {
-        let (login, pass, secret, readOnlyKey, currency) = (try string(), try string(), try string(), try string(), try string())
+    mutating func account(_ format: BankFormat) throws(Malformed) -> Account {
+        guard format.version >= 3 else { return try legacyAccount(format) }
+        let (id, dialect, currency, balance) = (try string(), try string(), try string(), try money())
+        let limits = Account.Limits(transaction: try optionalMoney(), daily: try optionalMoney(), monthly: try optionalMoney())
+        let minimums = try minimumAmounts()
+        return Account(id: id, dialect: dialect, currency: currency, balance: balance, limits: limits, minimumAmounts: minimums,
+                       callbackURL: try optionalString(), settings: try fields())
+    }
+
+    /// An account as versions before 3 wrote it: its id and the one API's three credentials first.
+    private mutating func legacyAccount(_ format: BankFormat) throws(Malformed) -> Account {
+        let (id, credentials, currency) = (try string(), [try string(), try string(), try string()], try string())
         let balance = try money()
-        let limits = Merchant.Limits(transaction: try optionalMoney(), daily: try optionalMoney(), monthly: try optionalMoney())
+        let limits = Account.Limits(transaction: try optionalMoney(), daily: try optionalMoney(), monthly: try optionalMoney())
+        let minimums = try minimumAmounts()
+        var addresses: [String] = []
+        for _ in 0 ..< (try count()) { addresses.append(try string()) }
+        return Account(id: id, dialect: format.legacyDialect, currency: currency, balance: balance, limits: limits,
+                       minimumAmounts: minimums, callbackURL: try optionalString(),
+                       settings: format.legacySettings(credentials, addresses))
+    }
+
+    private mutating func minimumAmounts() throws(Malformed) -> [String: Money] {
         var minimums: [String: Money] = [:]
         for _ in 0 ..< (try count()) {
             let country = try string()
             minimums[country] = try money()
         }
-        var allowedIPs: [String] = []
-        for _ in 0 ..< (try count()) { allowedIPs.append(try string()) }
-        return Merchant(login: login, pass: pass, secret: secret, readOnlyKey: readOnlyKey, currency: currency, balance: balance,
-                        limits: limits, minimumAmounts: minimums, allowedIPs: allowedIPs, callbackURL: try optionalString())
+        return minimums
     }
 }

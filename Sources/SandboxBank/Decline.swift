@@ -1,16 +1,16 @@
-/// A refusal at creation decided by the scenario (not by the bank's own checks): the dialect
-/// answers with its own error for `code`, `reason` and `reasonCode`.
+/// A refusal at creation decided by the scenario or the dialect's own atomic checks (not by the
+/// bank's checks): the dialect answers with its own error for `code`.
 public struct Decline: Sendable, Equatable {
-    public var code: Int
+    /// The dialect's code for the refusal, as the scenario wrote it.
+    public var code: String
     /// The message; nil for the dialect's standard one for `code`.
     public var message: String?
-    public var reason: String?
-    public var reasonCode: Int?
+    /// Anything else the dialect answers with, by its own names.
+    public var details: Fields
 
-    public init(code: Int, message: String? = nil, reason: String? = nil, reasonCode: Int? = nil) {
+    public init(code: String, message: String? = nil, details: Fields = [:]) {
         self.code = code
         self.message = message
-        self.reason = reason
-        self.reasonCode = reasonCode
+        self.details = details
     }
 }

@@ -2,47 +2,56 @@
 public struct PayoutRequest: Sendable, Equatable {
     /// The API it came through (`Dialect.name`): it renders the payout's notifications.
     public var dialect: String
-    public var merchant: String
-    public var reference: String
-    public var country: String
+    /// The account it is paid from, which `dialect` owns.
+    public var account: String
+    /// The caller's own id for it, unique per account; nil for none.
+    public var reference: String?
+    /// Where it goes, when the API says (the account's minimum amounts are per country).
+    public var country: String?
     public var currency: String
     public var amount: Money
-    public var onHold: Bool
-    /// nil: the merchant's default URL, if any.
+    /// The status it starts in: `pending` or `onHold` (debited at once), `staged` or
+    /// `awaitingDetails` (debited when executed, `Bank.execute`).
+    public var status: PayoutStatus
+    /// nil: the account's default URL, if any.
     public var callbackURL: String?
-    /// Every field of the request by its wire name (shown in the admin API, matched by scenarios).
-    public var fields: PayoutFields
+    /// Every field of the request by the dialect's names (shown in the admin API, matched by scenarios).
+    public var fields: Fields
 
-    public init(dialect: String, merchant: String, reference: String, country: String, currency: String, amount: Money,
-                onHold: Bool = false, callbackURL: String? = nil, fields: PayoutFields = [:]) {
+    public init(dialect: String, account: String, reference: String? = nil, country: String? = nil, currency: String, amount: Money,
+                status: PayoutStatus = .pending, callbackURL: String? = nil, fields: Fields = [:]) {
+        precondition([.pending, .onHold, .staged, .awaitingDetails].contains(status), "a payout starts pending, on hold, staged or awaiting details")
         self.dialect = dialect
-        self.merchant = merchant
+        self.account = account
         self.reference = reference
         self.country = country
         self.currency = currency
         self.amount = amount
-        self.onHold = onHold
+        self.status = status
         self.callbackURL = callbackURL
         self.fields = fields
     }
 }
 
-/// Why the bank refused to create a payout, in the order it checks.
+/// Why the bank refused to create (or execute) a payout, in the order it checks.
 public enum PayoutRefusal: Error, Sendable, Equatable {
-    case unknownMerchant
-    /// The merchant already used this reference.
+    /// No such account, or one another API owns.
+    case unknownAccount
+    /// The account already used this reference.
     case duplicateReference
     /// No exchange rate between the payout's currency and the settlement currency.
     case unsupportedCurrency
-    /// Below the merchant's minimum for the country, given in the payout's currency.
+    /// Below the account's minimum for the country, given in the payout's currency.
     case belowMinimum(currency: String, amount: Money)
     case limitExceeded(Limit)
     case insufficientFunds
-    /// Refused by the scenario.
+    /// Refused by the scenario, or by the dialect's own check (`Bank.createPayout(_:admitting:)`).
     case declined(Decline)
+    /// Only a staged payout, or one awaiting details, is executed.
+    case notExecutable(PayoutStatus)
 
     /// Which limit.
-    public enum Limit: String, Sendable { case transaction = "TRANSACTION", daily = "DAILY", monthly = "MONTHLY" }
+    public enum Limit: Sendable { case transaction, daily, monthly }
 }
 
 /// A status change that the lifecycle does not allow.

@@ -1,72 +1,94 @@
 // The neutral payout lifecycle every dialect maps onto, each to its own statuses.
 //
+//   staged ──────────┐           (created without a debit: executing debits and goes on as pending)
+//   awaitingDetails ─┤
+//                    ▼
 //   created ─▶ pending ─▶ delivered ─▶ completed ─▶ returned
 //                │  ▲         │
 //                ▼  │         └──────▶ rejected
 //              onHold           (pending may also be rejected: a bank refusal before sending)
-//   pending and onHold ─▶ cancelled
+//   pending and onHold ─▶ cancelled;  staged and awaitingDetails ─▶ cancelled or expired
 //
-// cancelled, rejected and returned are final; each change is recorded and notified.
+// cancelled, rejected, returned and expired are final; each change is recorded and notified.
 
 /// Where a payout stands.
 public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
-    /// Accepted, not yet sent to the bank.
+    /// Created without a debit, waiting to be executed (`Bank.execute`).
+    case staged
+    /// Created without a debit, waiting for the recipient's details; executed once they come.
+    case awaitingDetails
+    /// Accepted and debited, not yet sent to the bank.
     case pending
-    /// Held by the merchant; not processed until released.
+    /// Held by the account; not processed until released.
     case onHold
-    /// Sent to the bank.
+    /// Sent to the bank, which is processing it.
     case delivered
     /// The money reached the account.
     case completed
     /// Refused by the bank.
     case rejected
-    /// Cancelled by the merchant.
+    /// Cancelled by the account.
     case cancelled
     /// Reversed by the bank after it had completed (a late rejection).
     case returned
+    /// Never executed: its time ran out while staged or awaiting details.
+    case expired
 
     /// The statuses this one may change to.
     public var successors: Set<PayoutStatus> {
         switch self {
+        case .staged, .awaitingDetails: [.pending, .cancelled, .expired]
         case .pending: [.onHold, .delivered, .rejected, .cancelled]
         case .onHold: [.pending, .cancelled]
         case .delivered: [.completed, .rejected]
         case .completed: [.returned]
-        case .rejected, .cancelled, .returned: []
+        case .rejected, .cancelled, .returned, .expired: []
         }
     }
 
     /// Whether a change to `next` is allowed.
     public func canChange(to next: PayoutStatus) -> Bool { successors.contains(next) }
 
-    /// The sandbox's own name for it, which the admin API and scenario files use: PENDING, ON_HOLD, DELIVERED,
-    /// COMPLETED, REJECTED (also for a return after completion), CANCELLED.
+    /// The sandbox's own name for it, which the admin API and scenario files use: STAGED,
+    /// AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED (also for a return after
+    /// completion), CANCELLED, EXPIRED. Each dialect has its own names besides.
     public var name: String {
         switch self {
+        case .staged: "STAGED"
+        case .awaitingDetails: "AWAITING_DETAILS"
         case .pending: "PENDING"
         case .onHold: "ON_HOLD"
         case .delivered: "DELIVERED"
         case .completed: "COMPLETED"
         case .rejected, .returned: "REJECTED"
         case .cancelled: "CANCELLED"
+        case .expired: "EXPIRED"
         }
     }
 
     /// The status a name stands for (REJECTED is `rejected`; the bank makes it a return when the
-    /// payout had completed); nil for other words.
+    /// payout had completed; PROCESSING is another name of DELIVERED); nil for other words.
     public init?(name: String) {
         guard let status = Self.byName[name] else { return nil }
         self = status
     }
 
-    /// The names, in lifecycle order, for messages: "PENDING, ON_HOLD, ...".
+    /// The names a bank timeline, a forced change or a filter usually takes, in lifecycle order,
+    /// for messages: "PENDING, ON_HOLD, ...". (STAGED, AWAITING_DETAILS and EXPIRED are the
+    /// states of payouts created without a debit, which no timeline reaches.)
     public static let names = ["PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED"]
 
     private static let byName: [String: PayoutStatus] = [
-        "PENDING": .pending, "ON_HOLD": .onHold, "DELIVERED": .delivered, "COMPLETED": .completed,
-        "REJECTED": .rejected, "CANCELLED": .cancelled,
+        "STAGED": .staged, "AWAITING_DETAILS": .awaitingDetails, "PENDING": .pending, "ON_HOLD": .onHold,
+        "DELIVERED": .delivered, "PROCESSING": .delivered, "COMPLETED": .completed, "REJECTED": .rejected,
+        "CANCELLED": .cancelled, "EXPIRED": .expired,
     ]
 
-    /// Whether the merchant gets the money back on entering this status.
-    public var refunds: Bool { self == .rejected || self == .cancelled || self == .returned }
+    /// Whether a payout in this status has been debited (and not refunded).
+    public var isDebited: Bool {
+        switch self {
+        case .pending, .onHold, .delivered, .completed: true
+        case .staged, .awaitingDetails, .rejected, .cancelled, .returned, .expired: false
+        }
+    }
 }

@@ -21,27 +21,25 @@ public struct StatusNotification: Sendable, Equatable {
         let id: Int
         let payoutID: Int
         let dialect: String
-        let merchant: String
-        let reference: String
+        let account: String
+        let reference: String?
         let status: PayoutStatus
         let changedAt: VirtualTime
-        let bankReferenceID: String?
-        let statusReason: String?
-        let comments: String?
+        let bankReference: String?
+        let statusDetail: String?
         let url: String?
 
-        init(id: Int, payoutID: Int, dialect: String, merchant: String, reference: String, status: PayoutStatus, changedAt: VirtualTime,
-             bankReferenceID: String?, statusReason: String?, comments: String?, url: String?) {
+        init(id: Int, payoutID: Int, dialect: String, account: String, reference: String?, status: PayoutStatus, changedAt: VirtualTime,
+             bankReference: String?, statusDetail: String?, url: String?) {
             self.id = id
             self.payoutID = payoutID
             self.dialect = dialect
-            self.merchant = merchant
+            self.account = account
             self.reference = reference
             self.status = status
             self.changedAt = changedAt
-            self.bankReferenceID = bankReferenceID
-            self.statusReason = statusReason
-            self.comments = comments
+            self.bankReference = bankReference
+            self.statusDetail = statusDetail
             self.url = url
         }
     }
@@ -51,15 +49,14 @@ public struct StatusNotification: Sendable, Equatable {
     public var payoutID: Int { change.payoutID }
     /// The API of the payout, which renders the notification.
     public var dialect: String { change.dialect }
-    public var merchant: String { change.merchant }
-    public var reference: String { change.reference }
+    public var account: String { change.account }
+    public var reference: String? { change.reference }
     /// The status the payout changed to.
     public var status: PayoutStatus { change.status }
     /// When it changed (virtual clock).
     public var changedAt: VirtualTime { change.changedAt }
-    public var bankReferenceID: String? { change.bankReferenceID }
-    public var statusReason: String? { change.statusReason }
-    public var comments: String? { change.comments }
+    public var bankReference: String? { change.bankReference }
+    public var statusDetail: String? { change.statusDetail }
     public var url: String? { change.url }
     public internal(set) var state: State
     public internal(set) var attempts: [DeliveryAttempt]
@@ -71,9 +68,9 @@ public struct StatusNotification: Sendable, Equatable {
 
     public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
         let (a, b) = (lhs.change, rhs.change)
-        return a.id == b.id && a.payoutID == b.payoutID && a.dialect == b.dialect && a.merchant == b.merchant && a.reference == b.reference
-            && a.status == b.status && a.changedAt == b.changedAt && a.bankReferenceID == b.bankReferenceID
-            && a.statusReason == b.statusReason && a.comments == b.comments && a.url == b.url
+        return a.id == b.id && a.payoutID == b.payoutID && a.dialect == b.dialect && a.account == b.account && a.reference == b.reference
+            && a.status == b.status && a.changedAt == b.changedAt && a.bankReference == b.bankReference
+            && a.statusDetail == b.statusDetail && a.url == b.url
             && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt
     }
 }

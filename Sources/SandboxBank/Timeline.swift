@@ -4,19 +4,20 @@ public struct TimelineStep: Sendable, Equatable {
     /// Business days (Saturday and Sunday skipped) added after `after`, at the same time of day.
     public var businessDays = 0
     public var status: PayoutStatus
-    public var rejectionCode: Int?
-    public var rejectionReason: String?
-    public var bankReferenceID: String?
-    public var statusReason: String?
+    /// With a rejection: its code and reason (see `Payout.reasonCode`).
+    public var reasonCode: String?
+    public var reason: String?
+    public var bankReference: String?
+    public var statusDetail: String?
 
-    public init(after: Duration, status: PayoutStatus, rejectionCode: Int? = nil, rejectionReason: String? = nil,
-                bankReferenceID: String? = nil, statusReason: String? = nil) {
+    public init(after: Duration, status: PayoutStatus, reasonCode: String? = nil, reason: String? = nil,
+                bankReference: String? = nil, statusDetail: String? = nil) {
         self.after = after
         self.status = status
-        self.rejectionCode = rejectionCode
-        self.rejectionReason = rejectionReason
-        self.bankReferenceID = bankReferenceID
-        self.statusReason = statusReason
+        self.reasonCode = reasonCode
+        self.reason = reason
+        self.bankReference = bankReference
+        self.statusDetail = statusDetail
     }
 
     /// When this step is due, the previous one having happened at `time`.

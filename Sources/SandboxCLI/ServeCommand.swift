@@ -50,7 +50,7 @@ enum ServeCommand: Command {
         var configuration = try configuration(from: arguments)
         for file in arguments.values["scenario"] ?? [] {
             do {
-                configuration.scenarios.append(try ScenarioLoader.load(file: file, ruleFields: configuration.ruleFields))
+                configuration.scenarios.append(try ScenarioLoader.load(file: file, vocabulary: configuration.scenarioVocabulary))
             } catch {
                 CLI.printError("error: \(error)")
                 return 2
@@ -90,10 +90,8 @@ enum ServeCommand: Command {
             say("admin API: open to anyone who can reach this address (it hands out every merchant's secret and can reset "
                 + "the sandbox); set --admin-token or $\(adminTokenVariable) to require a token", "server.admin_open", [])
         }
-        for merchant in sandbox.bank.merchants {
-            say("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
-                + "read-only key \(merchant.readOnlyKey), balance \(merchant.currency) \(merchant.balance)", "server.merchant",
-                [("login", .string(merchant.login)), ("currency", .string(merchant.currency)), ("balance", .string(merchant.balance.description))])
+        for (text, event, fields) in sandbox.accountLines {
+            say(text, event, fields.map { ($0, .string($1)) })
         }
         let signal = SignalWaiter.wait()
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"

@@ -32,7 +32,7 @@ enum TestCommand: Command {
         var results: [ScenarioResult] = []
         for file in files {
             do {
-                let scenario = try ScenarioLoader.load(file: file, ruleFields: Sandbox.standardRuleFields)
+                let scenario = try ScenarioLoader.load(file: file, vocabulary: Sandbox.standardVocabulary)
                 if !scenario.steps.isEmpty { scenarios.append(scenario) }
             } catch {
                 results.append(ScenarioResult(name: file, file: file, failure: (0, "\(error)"), steps: 0, seconds: 0))

@@ -24,7 +24,7 @@ enum ValidateCommand: Command {
                 continue
             }
             do {
-                _ = try ScenarioLoader.load(file: file, ruleFields: Sandbox.standardRuleFields)
+                _ = try ScenarioLoader.load(file: file, vocabulary: Sandbox.standardVocabulary)
                 StandardOutput.writeLine("ok \(file)")
             } catch {
                 StandardOutput.writeLine("error: \(error)")

@@ -35,6 +35,12 @@ public struct Matcher: Sendable {
     /// Its `regex` patterns, compiled on first use and kept as long as the matcher (and its copies).
     let patterns = PatternCache()
 
+    /// The one value it matches, when it is a plain `eq` (a rule pinned to one dialect).
+    var exactText: String? {
+        guard tests.count == 1, case .eq(let operand) = tests[0] else { return nil }
+        return operand.text
+    }
+
     /// Whether `value` (the field's text; nil when absent) passes every test.
     public func matches(_ value: String?) -> Bool {
         guard let value else { return false }

@@ -67,7 +67,7 @@ public struct RuleEngine: Sendable {
     /// The timeline for a new payout, its random choices resolved.
     public func timeline(for payout: Payout) -> [TimelineStep] {
         var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
-        let index = rules.indices.first { plans[$0] != nil && matches(rules[$0], fields: payout.fields, merchant: payout.merchant, dialect: payout.dialect) }
+        let index = rules.indices.first { plans[$0] != nil && matches(rules[$0], fields: payout.fields, merchant: payout.account, dialect: payout.dialect) }
         switch index.flatMap({ plans[$0] }) ?? defaultPlan {
         case .one(let timeline): return timeline.steps(&random)
         case .weighted(let choices): return Self.pick(choices, &random).steps(&random)
@@ -76,14 +76,14 @@ public struct RuleEngine: Sendable {
 
     /// The decline of the first matching rule, if that rule declines.
     public func decline(for request: PayoutRequest) -> Decline? {
-        for rule in rules where matches(rule, fields: request.fields, merchant: request.merchant, dialect: request.dialect) {
+        for rule in rules where matches(rule, fields: request.fields, merchant: request.account, dialect: request.dialect) {
             if case .decline(let decline) = rule.outcome { return decline }
             return nil
         }
         return nil
     }
 
-    private func matches(_ rule: Rule, fields: PayoutFields, merchant: String, dialect: String) -> Bool {
+    private func matches(_ rule: Rule, fields: Fields, merchant: String, dialect: String) -> Bool {
         rule.when.allSatisfy { field, matcher in
             switch field {
             case "merchant": matcher.matches(merchant)

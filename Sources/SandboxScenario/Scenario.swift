@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxJSON
 
-// The scenario file format of DESIGN.md ("Scenario files"): merchants, the bank's rules and
+// The scenario file format of DESIGN.md ("Scenario files"): accounts (in each dialect's section), the bank's rules and
 // default timeline, HTTP faults, the webhook policy, and the steps that make a file a test.
 
 /// A loaded, validated scenario file.
@@ -13,7 +13,8 @@ public struct Scenario: Sendable {
     public var seed: UInt64?
     public var clockMode: VirtualClock.Mode?
     public var clockStart: VirtualTime?
-    public var merchants: [Merchant] = []
+    /// The accounts of every dialect's section.
+    public var accounts: [Account] = []
     public var rules: [Rule] = []
     /// The timeline of payouts no rule matches; nil keeps the current default.
     public var defaultTimeline: [TimelineStepSpec]?

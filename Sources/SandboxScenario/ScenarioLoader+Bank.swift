@@ -4,16 +4,17 @@ import SandboxJSON
 // The `bank` section (rules and the default timeline) and the `faults` section.
 
 extension ScenarioLoader {
-    static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, ruleFields: Set<String>) throws(ScenarioError) {
+    static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary) throws(ScenarioError) {
         let bank = try node.object(allowed: ["rules", "default"])
         if let rules = bank["rules"] {
-            scenario.rules = try rules.array().map { (rule) throws(ScenarioError) -> Rule in try readRule(rule, fields: ruleFields) }
+            scenario.rules = try rules.array().map { (rule) throws(ScenarioError) -> Rule in try readRule(rule, vocabulary) }
         }
         if let timeline = bank["default"] { scenario.defaultTimeline = try readTimeline(timeline) }
     }
 
-    /// A rule whose `when` tests some of `fields`.
-    static func readRule(_ node: ScenarioNode, fields: Set<String>) throws(ScenarioError) -> Rule {
+    /// A rule whose `when` tests some of the vocabulary's fields.
+    static func readRule(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Rule {
+        let fields = vocabulary.ruleFields.union(["merchant", "dialect"])
         let rule = try node.object(allowed: ["name", "when", "then", "outcomes", "decline"])
         var when: [String: Matcher] = [:]
         if let conditions = rule["when"] {
@@ -40,12 +41,24 @@ extension ScenarioLoader {
             guard !choices.isEmpty else { throw weighted.fail("expected at least one outcome") }
             outcome = .weighted(choices)
         } else {
-            let decline = try rule["decline"]!.object(allowed: ["code", "message", "reason", "reason_code"])
-            guard let code = decline["code"] else { throw rule["decline"]!.fail("expected \"code\"") }
-            outcome = .decline(Decline(code: try code.integer(100 ... 999), message: try decline["message"]?.string(),
-                                       reason: try decline["reason"]?.string(), reasonCode: try decline["reason_code"]?.integer(0 ... 99999)))
+            outcome = .decline(try readDecline(rule["decline"]!, dialect: when["dialect"]?.exactText, vocabulary))
         }
         return Rule(name: try rule["name"]?.string(), when: when, outcome: outcome)
+    }
+
+    /// `{"code", "message"?, ...}`: the keys the dialects allow, checked by the rule's dialect, or
+    /// by every dialect when the rule is for any.
+    static func readDecline(_ node: ScenarioNode, dialect: String?, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Decline {
+        let members = try node.object(allowed: ["code", "message"] + vocabulary.declineKeys.sorted())
+        guard let code = members["code"] else { throw node.fail("expected \"code\"") }
+        var decline = Decline(code: try code.text(), message: try members["message"]?.string())
+        for key in vocabulary.declineKeys.sorted() { decline.details[key] = try members[key]?.text() }
+        let checks = dialect.map { name in vocabulary.declineChecks[name].map { [$0] } ?? [] }
+            ?? vocabulary.declineChecks.keys.sorted().map { vocabulary.declineChecks[$0]! }
+        for check in checks {
+            if let (key, expected) = check(decline) { throw (members[key] ?? node).fail(expected) }
+        }
+        return decline
     }
 
     /// A string or a number (a number written with more than two decimals compares as text).
@@ -89,10 +102,10 @@ extension ScenarioLoader {
                 throw code.fail("expected only with status REJECTED")
             }
             let step = TimelineStep(after: .zero, status: try status.status(),
-                                    rejectionCode: try fields["rejection_code"]?.integer(100 ... 99999),
-                                    rejectionReason: try fields["rejection_reason"]?.string(),
-                                    bankReferenceID: try fields["bank_reference_id"]?.string(),
-                                    statusReason: try fields["status_reason"]?.string())
+                                    reasonCode: try fields["rejection_code"]?.reasonCode(),
+                                    reason: try fields["rejection_reason"]?.string(),
+                                    bankReference: try fields["bank_reference_id"]?.string(),
+                                    statusDetail: try fields["status_reason"]?.string())
             return TimelineStepSpec(after: try after.delay(), step: step)
         }
     }

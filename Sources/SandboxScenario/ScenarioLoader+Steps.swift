@@ -65,8 +65,8 @@ extension ScenarioLoader {
                     }
                 }
             }
-            return .expectCashout(ref: try ref.string(), status: status, rejectionCode: try spec["rejection_code"]?.integer(0 ... 99999),
-                                  bankReferenceID: try spec["bank_reference_id"]?.string())
+            return .expectCashout(ref: try ref.string(), status: status, reasonCode: try spec["rejection_code"]?.text(),
+                                  bankReference: try spec["bank_reference_id"]?.string())
         case "expect_webhooks":
             let spec = try body.object(allowed: ["ref", "count", "statuses", "fields", "attempts"])
             var expectedFields: [String: String] = [:]

@@ -6,38 +6,42 @@ import SandboxJSON
 /// file, the JSON path and what was expected; unknown keys are refusals too.
 ///
 /// ```swift
-/// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal.json", ruleFields: ["country", "amount"])
+/// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal.json", vocabulary: sandbox.scenarioVocabulary)
 /// ```
 ///
-/// `ruleFields` are the request fields a rule's `when` may test besides `merchant` and `dialect`:
-/// the dialects' vocabulary (`Dialect.ruleFields`), which this module does not know.
+/// What the dialects add (request fields rules test, account sections, declines) comes in
+/// `vocabulary`: this module knows none of them.
 public enum ScenarioLoader {
-    static let topLevelKeys = ["$schema", "name", "description", "seed", "clock", "merchants", "bank", "faults", "webhooks", "steps"]
+    static let topLevelKeys = ["$schema", "name", "description", "seed", "clock", "bank", "faults", "webhooks", "steps"]
 
     /// Loads the file at `path`.
-    public static func load(file path: String, ruleFields: Set<String>) throws(ScenarioError) -> Scenario {
+    public static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         guard let bytes = readFile(path) else {
             throw ScenarioError(file: path, path: "", expected: "a readable file")
         }
-        return try load(bytes, file: path, ruleFields: ruleFields)
+        return try load(bytes, file: path, vocabulary: vocabulary)
     }
 
     /// Loads a scenario from its bytes; `file` names it in messages.
-    public static func load(_ bytes: [UInt8], file: String, ruleFields: Set<String>) throws(ScenarioError) -> Scenario {
+    public static func load(_ bytes: [UInt8], file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         let json: JSON
         do { json = try JSON.parse(bytes, duplicateKeys: false) } catch {
             throw ScenarioError(file: file, path: "", expected: "valid JSON (\(error))")
         }
         let root = ScenarioNode(value: json, path: "", file: file)
-        let top = try root.object(allowed: topLevelKeys)
+        let sections = vocabulary.accountSections.keys.sorted()
+        let top = try root.object(allowed: Array(topLevelKeys[..<5]) + sections + topLevelKeys[5...])
         var scenario = Scenario(name: try top["name"]?.string() ?? defaultName(file), file: file)
         if let seed = top["seed"] {
             guard case .number(let text) = seed.value, let value = UInt64(text) else { throw seed.fail("expected a whole number ≥ 0") }
             scenario.seed = value
         }
         if let clock = top["clock"] { try readClock(clock, into: &scenario) }
-        if let merchants = top["merchants"] { scenario.merchants = try merchants.array().map(readMerchant) }
-        if let bank = top["bank"] { try readBank(bank, into: &scenario, ruleFields: ruleFields.union(["merchant", "dialect"])) }
+        for section in sections {
+            guard let node = top[section], let read = vocabulary.accountSections[section] else { continue }
+            scenario.accounts += try node.array().map { (node) throws(ScenarioError) in try read(node) }
+        }
+        if let bank = top["bank"] { try readBank(bank, into: &scenario, vocabulary: vocabulary) }
         if let faults = top["faults"] { scenario.faults = try faults.array().map(readFault) }
         if let webhooks = top["webhooks"] { try readWebhooks(webhooks, into: &scenario) }
         if let steps = top["steps"] { scenario.steps = try steps.array().map(readStep) }
@@ -61,42 +65,6 @@ public enum ScenarioLoader {
             }
             scenario.clockStart = time
         }
-    }
-
-    private static func readMerchant(_ node: ScenarioNode) throws(ScenarioError) -> Merchant {
-        let fields = try node.object(allowed: ["login", "pass", "secret", "read_only_key", "balance", "limits",
-                                               "minimum_amounts", "allowed_ips", "notification_url"])
-        func required(_ key: String) throws(ScenarioError) -> String {
-            guard let field = fields[key] else { throw node.fail("expected \"\(key)\"") }
-            let text = try field.string()
-            guard !text.isEmpty else { throw field.fail("expected a non-empty string") }
-            return text
-        }
-        let login = try required("login")
-        var merchant = Merchant(login: login, pass: try required("pass"), secret: try required("secret"),
-                                readOnlyKey: try fields["read_only_key"]?.string() ?? "", balance: .zero)
-        if let balance = fields["balance"] {
-            guard case .object(let members) = balance.value, members.count == 1, let (currency, amount) = members.first,
-                  currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-                throw balance.fail("expected one settlement currency and its amount, such as {\"USD\": \"5000.00\"}")
-            }
-            merchant.currency = currency
-            merchant.balance = try balance.child(currency, amount).money()
-        }
-        if let limits = fields["limits"] {
-            let entries = try limits.object(allowed: ["transaction", "daily", "monthly"])
-            merchant.limits = Merchant.Limits(transaction: try entries["transaction"]?.money(), daily: try entries["daily"]?.money(),
-                                              monthly: try entries["monthly"]?.money())
-        }
-        if let minimums = fields["minimum_amounts"] {
-            guard case .object(let members) = minimums.value else { throw minimums.fail("expected an object of country: amount") }
-            for country in members.keys.sorted() {
-                merchant.minimumAmounts[country] = try minimums.child(country, members[country]!).money()
-            }
-        }
-        if let ips = fields["allowed_ips"] { merchant.allowedIPs = try ips.array().map { (node) throws(ScenarioError) in try node.string() } }
-        if let url = fields["notification_url"] { merchant.callbackURL = try url.string() }
-        return merchant
     }
 
     private static func readWebhooks(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {

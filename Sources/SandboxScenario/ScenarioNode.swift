@@ -1,22 +1,23 @@
 import SandboxBank
 import SandboxJSON
 
-/// A JSON value with the path that led to it, so every refusal can say where it is.
-struct ScenarioNode {
-    let value: JSON
-    let path: String
-    let file: String
+/// A JSON value of a scenario file with the path that led to it, so every refusal can say where
+/// it is. Dialects read their own sections with it (`ScenarioVocabulary.accountSections`).
+public struct ScenarioNode: Sendable {
+    public let value: JSON
+    public let path: String
+    public let file: String
 
-    func fail(_ expected: String) -> ScenarioError {
+    public func fail(_ expected: String) -> ScenarioError {
         ScenarioError(file: file, path: path, expected: expected)
     }
 
-    func child(_ key: String, _ value: JSON) -> ScenarioNode {
+    public func child(_ key: String, _ value: JSON) -> ScenarioNode {
         ScenarioNode(value: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
     }
 
     /// The members of an object; a key outside `allowed` is an error (a typo never passes silently).
-    func object(allowed: [String]) throws(ScenarioError) -> [String: ScenarioNode] {
+    public func object(allowed: [String]) throws(ScenarioError) -> [String: ScenarioNode] {
         guard case .object(let members) = value else { throw fail("expected an object") }
         var nodes: [String: ScenarioNode] = [:]
         for key in members.keys.sorted() {
@@ -28,18 +29,18 @@ struct ScenarioNode {
         return nodes
     }
 
-    func array() throws(ScenarioError) -> [ScenarioNode] {
+    public func array() throws(ScenarioError) -> [ScenarioNode] {
         guard case .array(let elements) = value else { throw fail("expected an array") }
         return elements.enumerated().map { ScenarioNode(value: $1, path: "\(path)[\($0)]", file: file) }
     }
 
-    func string() throws(ScenarioError) -> String {
+    public func string() throws(ScenarioError) -> String {
         guard case .string(let text) = value else { throw fail("expected a string") }
         return text
     }
 
     /// A string, or a number as its text.
-    func text() throws(ScenarioError) -> String {
+    public func text() throws(ScenarioError) -> String {
         switch value {
         case .string(let text), .number(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
@@ -47,20 +48,20 @@ struct ScenarioNode {
         }
     }
 
-    func integer(_ range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+    public func integer(_ range: ClosedRange<Int>) throws(ScenarioError) -> Int {
         guard case .number(let text) = value, let number = Int(text), range.contains(number) else {
             throw fail("expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    func bool() throws(ScenarioError) -> Bool {
+    public func bool() throws(ScenarioError) -> Bool {
         guard case .bool(let flag) = value else { throw fail("expected true or false") }
         return flag
     }
 
     /// A decimal amount, as a string (`"5000.00"`) or a number.
-    func money() throws(ScenarioError) -> Money {
+    public func money() throws(ScenarioError) -> Money {
         guard let text = try? text(), let money = Money(text) else {
             throw fail("expected an amount with at most two decimals, such as \"5000.00\"")
         }
@@ -68,7 +69,7 @@ struct ScenarioNode {
     }
 
     /// A duration such as `"30s"`, `"1h5m"` or `"2d"`.
-    func duration() throws(ScenarioError) -> Duration {
+    public func duration() throws(ScenarioError) -> Duration {
         guard case .string(let text) = value, let duration = DurationText.parse(text) else {
             throw fail("expected a duration such as \"30s\", \"1h5m\" or \"2d\"")
         }
@@ -93,14 +94,54 @@ struct ScenarioNode {
         return .fixed(try duration())
     }
 
-    /// A status name as the APIs show them: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED.
+    /// A status name as the sandbox shows them (`PayoutStatus.names`).
     func status() throws(ScenarioError) -> PayoutStatus {
-        guard case .string(let name) = value, let status = PayoutStatus(name: name) else {
+        guard case .string(let name) = value, let status = PayoutStatus(name: name), PayoutStatus.names.contains(status.name) else {
             throw fail("expected a status: \(ScenarioNode.statusNames)")
         }
         return status
     }
 
-    /// "PENDING, ON_HOLD, ... or CANCELLED", for messages.
+    /// "STAGED, AWAITING_DETAILS, ... or EXPIRED", for messages.
     static let statusNames = PayoutStatus.names.dropLast().joined(separator: ", ") + " or " + PayoutStatus.names.last!
+}
+
+// The parts of an account every dialect's section can share.
+extension ScenarioNode {
+    /// `{"USD": "5000.00"}`: one settlement currency and its amount.
+    public func balance() throws(ScenarioError) -> (currency: String, amount: Money) {
+        guard case .object(let members) = value, members.count == 1, let (currency, amount) = members.first,
+              currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw fail("expected one settlement currency and its amount, such as {\"USD\": \"5000.00\"}")
+        }
+        return (currency, try child(currency, amount).money())
+    }
+
+    /// `{"transaction", "daily", "monthly"}`, each optional.
+    public func limits() throws(ScenarioError) -> Account.Limits {
+        let entries = try object(allowed: ["transaction", "daily", "monthly"])
+        return Account.Limits(transaction: try entries["transaction"]?.money(), daily: try entries["daily"]?.money(),
+                              monthly: try entries["monthly"]?.money())
+    }
+
+    /// `{"BR": "10.00", ...}`: an amount per country.
+    public func amountsByCountry() throws(ScenarioError) -> [String: Money] {
+        guard case .object(let members) = value else { throw fail("expected an object of country: amount") }
+        var amounts: [String: Money] = [:]
+        for country in members.keys.sorted() { amounts[country] = try child(country, members[country]!).money() }
+        return amounts
+    }
+
+    /// A rejection's code: a whole number from 100 to 99999, or a text code (APIs whose codes are words).
+    func reasonCode() throws(ScenarioError) -> String {
+        if case .string(let text) = value, !text.isEmpty, Int(text) == nil { return text }
+        return String(try integer(100 ... 99999))
+    }
+
+    /// A string that is not empty.
+    public func nonEmptyString() throws(ScenarioError) -> String {
+        let text = try string()
+        guard !text.isEmpty else { throw fail("expected a non-empty string") }
+        return text
+    }
 }

@@ -1,10 +1,10 @@
 import SandboxBank
 
 /// Several scenarios layered into one setup, later over earlier: later rules are tried first,
-/// a later merchant replaces one with the same login, and the last file that sets the default
+/// a later account replaces one with the same id, and the last file that sets the default
 /// timeline, seed, clock or webhook policy wins. Faults add up.
 public struct ScenarioSetup: Sendable {
-    public var merchants: [Merchant] = []
+    public var accounts: [Account] = []
     public var rules: [Rule] = []
     public var defaultTimeline: [TimelineStepSpec] = []
     public var seed: UInt64 = 0
@@ -21,9 +21,9 @@ public struct ScenarioSetup: Sendable {
 
     /// Puts `scenario` on top.
     public mutating func add(_ scenario: Scenario) {
-        for merchant in scenario.merchants {
-            merchants.removeAll { $0.login == merchant.login }
-            merchants.append(merchant)
+        for account in scenario.accounts {
+            accounts.removeAll { $0.id == account.id }
+            accounts.append(account)
         }
         rules = scenario.rules + rules
         if let timeline = scenario.defaultTimeline { defaultTimeline = timeline }

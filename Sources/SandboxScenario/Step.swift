@@ -13,7 +13,7 @@ public enum Step: Sendable {
     case createCashouts(count: Int, fields: [String: JSON], merchant: String?, prefix: String)
     case advance(Duration)
     case advanceToNextEvent
-    case expectCashout(ref: String, status: Matcher?, rejectionCode: Int?, bankReferenceID: String?)
+    case expectCashout(ref: String, status: Matcher?, reasonCode: String?, bankReference: String?)
     case expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?)
     case expectBalance(merchant: String, amounts: [String: Money])
     case expectLedger(merchant: String, count: Int)

@@ -29,7 +29,7 @@ struct SandboxTestingTests {
         let cashout = try #require(sandbox.cashout(externalID: "order-1"))
         #expect(cashout.status == .rejected)
         #expect(cashout.returnedAfterCompletion)
-        #expect(cashout.rejectionCode == 826)
+        #expect(cashout.rejectionCode == "826")
         #expect(cashout.history == [.pending, .delivered, .completed, .rejected])
         let webhooks = sandbox.webhooks(to: "order-1")
         #expect(webhooks.map(\.status) == [.delivered, .completed, .rejected])
@@ -55,7 +55,7 @@ struct SandboxTestingTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         await sandbox.advance(by: .hours(1))
         #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.status == .rejected)
-        #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.rejectionCode == 801)
+        #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.rejectionCode == "801")
     }
 
     @Test func aBrokenScenarioSaysWhereAndWhy() async throws {

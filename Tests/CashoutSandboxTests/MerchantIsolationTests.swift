@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
+import SandboxD24
 import Testing
 
 /// No merchant reads or acts on another's cashouts: every D24 endpoint that names a cashout
@@ -21,7 +22,7 @@ import Testing
             var configuration = Sandbox.Configuration()
             configuration.clockMode = .manual
             configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
-            configuration.merchants = [.sandboxDefault, Merchant(login: "acme", pass: "acme_pass", secret: "acme_secret",
+            configuration.accounts = [D24Merchant.sandboxDefault, D24Merchant.account(login: "acme", pass: "acme_pass", secret: "acme_secret",
                                                                  readOnlyKey: "acme_ro", balance: Money("5000.00")!)]
             sandbox = try Sandbox.launch(configuration)
             let created = try Self.call(sandbox, "POST", "/v3/cashout", merchant: ("sandbox_login", "sandbox_pass", "sandbox_secret"),

@@ -74,7 +74,7 @@ import Testing
         let file = trap.folder + "/scenario.json"
         try #"{"$schema": "\#(trap.path)", "name": "with a schema", "description": "\#(trap.path)"}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let scenario = try ScenarioLoader.load(file: file, ruleFields: Sandbox.Configuration().ruleFields)
+        let scenario = try ScenarioLoader.load(file: file, vocabulary: Sandbox.Configuration().scenarioVocabulary)
         #expect(scenario.name == "with a schema")
         #expect(trap.unread)
     }

@@ -6,7 +6,7 @@ import SandboxScenario
 import Testing
 
 private func scenario(_ text: String) throws -> Scenario {
-    try ScenarioLoader.load(Array(text.utf8), file: "t.json", ruleFields: Sandbox.Configuration().ruleFields)
+    try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.Configuration().scenarioVocabulary)
 }
 
 private func run(_ text: String) throws -> ScenarioResult {

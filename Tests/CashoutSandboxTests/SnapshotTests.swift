@@ -181,7 +181,7 @@ import Testing
         defer { first.stop() }
         let note = String(repeating: "n", count: 400)
         for index in 0 ..< 2500 {
-            var request = PayoutRequest(dialect: "test", merchant: "sandbox_login", reference: "bulk-\(index)", country: "BR", currency: "USD",
+            var request = PayoutRequest(dialect: "d24", account: "sandbox_login", reference: "bulk-\(index)", country: "BR", currency: "USD",
                                         amount: Money("1.00")!)
             request.fields["comments"] = note
             _ = try first.bank.createPayout(request)

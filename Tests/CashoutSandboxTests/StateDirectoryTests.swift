@@ -74,50 +74,43 @@ import Testing
     /// A manual clock moves only when told, restarts included: started again later (here with the
     /// clock a day on, as `serve --clock manual` starts at now), it is where the journal left it,
     /// and no step falls due by itself. A journal with no time in it leaves the clock at its start.
-    /// A journal of format 1 (0.2.0: payouts name no dialect) starts, is rewritten in format 2
-    /// before anything is appended, and gives the same state; a newer format is refused, untouched.
-    @Test func aFormatOneJournalIsReadAndRewrittenAndANewerOneIsRefused() throws {
+    /// A journal of format 2 (written by 0.2.x, before accounts kept their API's settings:
+    /// Fixtures/journal-format-2.log, two cashouts and a merchant `acme` made over HTTP) starts,
+    /// shows what 0.2.x showed byte for byte, is rewritten in the current format before anything
+    /// is appended, and goes on; a newer format is refused, untouched. (Format 1, the report's
+    /// journal, is started by .ci/check-crash.)
+    @Test func aFormatTwoJournalIsReadAndRewrittenAndANewerOneIsRefused() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.launch(directory)
-        #expect(try Self.create(first, "o-1").status == 200)
-        #expect(try Self.create(first, "o-2", name: "LATE REJECT 826").status == 200)
-        #expect(try Self.send(first, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
-        let before = try Self.state(first, cashouts: 2)
-        first.stop()
-
-        // The same records as 0.2.0 wrote them: a created record without its dialect.
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = "\(directory)/journal.log"
-        let file = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        var dialect: [UInt8] = []
-        BinaryWriter.append("d24", to: &dialect)
-        var old = JournalFormat.header(version: 1)
-        file.withUnsafeBytes { bytes in
-            _ = JournalFormat.forEachRecord(in: bytes, from: JournalFormat.header.count) { payload in
-                var record = Array(payload)
-                if record.starts(with: [0, 0]), record[2...].starts(with: dialect) { record.removeSubrange(2 ..< 2 + dialect.count) }
-                JournalFormat.appendRecord(to: &old) { $0 += record }
-            }
+        try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("journal-format-2.log").path, toPath: path)
+        let shown = { (sandbox: Sandbox) throws -> [String] in
+            try ["/sandbox/cashouts/1000002", "/sandbox/merchants", "/sandbox/ledger"].map { try Self.send(sandbox, "GET", $0).bodyText }
         }
-        try Data(old).write(to: URL(fileURLWithPath: path))
+        let before = try ["format-2-cashout-1000002.json", "format-2-merchants.json", "format-2-ledger.json"].map {
+            try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8)
+        }
 
         let second = try Self.launch(directory)
-        #expect(try Self.state(second, cashouts: 2) == before)
+        #expect(try shown(second) == before)
         #expect(second.bank.payouts().map(\.dialect) == ["d24", "d24"])
         second.stop()
         let rewritten = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(Array(rewritten.prefix(8)) == JournalFormat.header)
         let third = try Self.launch(directory)
-        #expect(try Self.state(third, cashouts: 2) == before)
+        #expect(try shown(third) == before)
+        #expect(try Self.create(third, "o-3").bodyText == #"{"cashout_id":"1000003"}"#)  // its credentials still sign
         third.stop()
 
-        var newer = rewritten
-        newer.replaceSubrange(0 ..< 8, with: JournalFormat.header(version: 3))
+        var newer = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        newer.replaceSubrange(0 ..< 8, with: JournalFormat.header(version: 4))
         try Data(newer).write(to: URL(fileURLWithPath: path))
-        #expect(throws: JournalError.unreadableVersion(path: path, version: 3)) { try Self.launch(directory) }
+        #expect(throws: JournalError.unreadableVersion(path: path, version: 4)) { try Self.launch(directory) }
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == newer)
-        #expect(JournalError.unreadableVersion(path: path, version: 3).description == "\(path) is in journal format 3, which a newer "
-            + "CashoutSandbox wrote; this one reads formats 1-2. Start that version on it, or start this one on an empty --state-dir "
+        #expect(JournalError.unreadableVersion(path: path, version: 4).description == "\(path) is in journal format 4, which a newer "
+            + "CashoutSandbox wrote; this one reads formats 1-3. Start that version on it, or start this one on an empty --state-dir "
             + "(the folder is left as it is)")
     }
 

@@ -13,6 +13,9 @@ private struct EchoDialect: Dialect {
     let name = "echo"
     var ruleFields: Set<String> { ["reference", "amount", "currency"] }
 
+    /// Its one account, which the bank keeps beside D24's merchants.
+    var defaultAccounts: [Account] { [Account(id: "echo_account", dialect: name, balance: Money("1000.00")!)] }
+
     func register(in router: inout Router, bank: Bank) {
         router.add("POST /echo/payouts") { request in
             guard let body = try? JSON.parse(request.body), let account = body["account"]?.stringValue,
@@ -20,10 +23,10 @@ private struct EchoDialect: Dialect {
                   let amount = body["amount"]?.stringValue.flatMap(Money.init) else {
                 return .json(["error": "expected account, reference, currency and amount"], status: 422)
             }
-            let fields = PayoutFields([("reference", reference), ("amount", amount.description), ("currency", currency)])
+            let fields = Fields([("reference", reference), ("amount", amount.description), ("currency", currency)])
             do throws(PayoutRefusal) {
                 let payout = try bank.createPayout(PayoutRequest(
-                    dialect: name, merchant: account, reference: reference, country: "ZZ", currency: currency, amount: amount,
+                    dialect: name, account: account, reference: reference, currency: currency, amount: amount,
                     callbackURL: body["callback"]?.stringValue, fields: fields))
                 return .json(["id": .number(payout.id), "state": .string(Self.state(payout.status))], status: 201)
             } catch {
@@ -41,9 +44,9 @@ private struct EchoDialect: Dialect {
     /// Its own names for the bank's statuses.
     static func state(_ status: PayoutStatus) -> String {
         switch status {
-        case .pending, .onHold, .delivered: "in_flight"
+        case .staged, .awaitingDetails, .pending, .onHold, .delivered: "in_flight"
         case .completed: "paid"
-        case .rejected, .cancelled, .returned: "failed"
+        case .rejected, .cancelled, .returned, .expired: "failed"
         }
     }
 }
@@ -63,12 +66,12 @@ private struct EchoDialect: Dialect {
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
         configuration.stateDirectory = folder
-        configuration.scenarios = [try ScenarioLoader.load(Array(Self.scenario.utf8), file: "echo.json", ruleFields: configuration.ruleFields)]
+        configuration.scenarios = [try ScenarioLoader.load(Array(Self.scenario.utf8), file: "echo.json", vocabulary: configuration.scenarioVocabulary)]
         return configuration
     }
 
     private func create(_ sandbox: Sandbox, reference: String, amount: String) throws -> HTTPResponse {
-        let body = #"{"account":"sandbox_login","reference":"\#(reference)","currency":"USD","amount":"\#(amount)","callback":"\#(sandbox.baseURL)/sandbox/sink/echo"}"#
+        let body = #"{"account":"echo_account","reference":"\#(reference)","currency":"USD","amount":"\#(amount)","callback":"\#(sandbox.baseURL)/sandbox/sink/echo"}"#
         return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/echo/payouts", body: Array(body.utf8))
     }
 
@@ -97,6 +100,7 @@ private struct EchoDialect: Dialect {
         let received = second.sinks.received("echo")
         #expect(received.map(\.contentType) == ["application/json", "application/json"])
         #expect(received.map(\.body).sorted() == [#"{"id":1000001,"state":"failed"}"#, #"{"id":1000002,"state":"paid"}"#])
-        #expect(second.bank.merchant(login: "sandbox_login")?.balance == Money("999995.00"))
+        #expect(second.bank.account(id: "echo_account")?.balance == Money("995.00"))
+        #expect(second.bank.account(id: "sandbox_login")?.balance == Money("1000000.00"))  // D24's merchant: another API's
     }
 }

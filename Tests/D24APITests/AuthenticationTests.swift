@@ -3,6 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxD24
 import Testing
 
 /// The four signed endpoints, each with a body that, once authenticated, has a known answer.
@@ -77,7 +78,7 @@ let invalidBody = "Invalid request body - Please check that the JSON is well for
 
     @Test(arguments: SignedEndpoint.allCases)
     func missingOrWrongCredentialsAre401(_ endpoint: SignedEndpoint) throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         let cases = [
             #""pass":"sandbox_pass""#,                                  // no login
@@ -107,7 +108,7 @@ let invalidBody = "Invalid request body - Please check that the JSON is well for
 
     @Test(arguments: SignedEndpoint.allCases)
     func missingOrWrongSignatureIs302(_ endpoint: SignedEndpoint) throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         let body = endpoint.body()
         let signatures: [Signature] = [
@@ -151,7 +152,7 @@ let invalidBody = "Invalid request body - Please check that the JSON is well for
     }
 
     @Test func eachMerchantSignsWithItsOwnSecret() throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         let body = createBody(externalID: "m-1", login: "other_login", pass: "other_pass")
         expectError(try sandbox.create(body), 302, invalidControlString)
@@ -194,7 +195,7 @@ let invalidBody = "Invalid request body - Please check that the JSON is well for
     @Test func allowListOfOneMerchantDoesNotAffectAnother() throws {
         let blocked = merchant(login: "blocked_login", pass: "blocked_pass", secret: "blocked_secret",
                                readOnlyKey: "blocked_ro", allowedIPs: ["10.9.9.9"])
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, blocked])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, blocked])
         defer { sandbox.stop() }
         expectOK(try sandbox.create(createBody(externalID: "a")), #"{"cashout_id":"1000001"}"#)
         let body = createBody(externalID: "b", login: "blocked_login", pass: "blocked_pass")

@@ -3,6 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxD24
 import Testing
 
 let readOnlyUnauthorized = #"{"code":100,"description":"Invalid credentials"}"#
@@ -71,7 +72,7 @@ let readOnlyUnauthorized = #"{"code":100,"description":"Invalid credentials"}"#
     }
 
     @Test func anyMerchantsReadOnlyKeyWorks() throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         let mine = try sandbox.get("/v3/banks?country=BR")
         let theirs = try sandbox.get("/v3/banks?country=BR", authorization: "Bearer other_read_only")

@@ -3,6 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxD24
 import Testing
 
 func cancelBody(id: String, externalID: String) -> String {
@@ -86,7 +87,7 @@ func cancelBody(id: String, externalID: String) -> String {
     }
 
     @Test func anotherMerchantsCashoutIs509() throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         let theirs = try sandbox.createOK(externalID: "theirs", login: "other_login", pass: "other_pass", secret: "other_secret")
         expectError(try sandbox.cancel(cancelBody(id: theirs, externalID: "theirs")), 509, notFound)

@@ -3,6 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxD24
 import Testing
 
 @Suite struct CreateTests {
@@ -76,7 +77,7 @@ import Testing
     // MARK: External ID
 
     @Test func duplicateExternalIDIs511ForTheSameMerchantOnly() throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         _ = try sandbox.createOK(externalID: "dup-1")
         let again = try sandbox.create(createBody(externalID: "dup-1"))
@@ -187,7 +188,7 @@ import Testing
     }
 
     @Test func transactionLimitIs508() throws {
-        let limits = Merchant.Limits(transaction: Money("100.00")!)
+        let limits = Account.Limits(transaction: Money("100.00")!)
         let sandbox = try startSandbox(merchants: [merchant(limits: limits)])
         defer { sandbox.stop() }
         expectError(try sandbox.create(createBody(externalID: "t-1", amount: "100.01", currency: "USD")), 508, "Limit exceeded: TRANSACTION")
@@ -196,7 +197,7 @@ import Testing
     }
 
     @Test func transactionLimitIsInUSD() throws {
-        let limits = Merchant.Limits(transaction: Money("17.00")!)
+        let limits = Account.Limits(transaction: Money("17.00")!)
         let sandbox = try startSandbox(merchants: [merchant(limits: limits)])
         defer { sandbox.stop() }
         expectOK(try sandbox.create(createBody(externalID: "t-1", amount: "100")), #"{"cashout_id":"1000001"}"#)  // 17.00 USD
@@ -204,7 +205,7 @@ import Testing
     }
 
     @Test func dailyLimitIs508AndResetsTheNextDay() throws {
-        let limits = Merchant.Limits(daily: Money("150.00")!)
+        let limits = Account.Limits(daily: Money("150.00")!)
         let sandbox = try startSandbox(merchants: [merchant(limits: limits)])
         defer { sandbox.stop() }
         _ = try sandbox.createOK(externalID: "d-1", amount: "100", currency: "USD")
@@ -217,7 +218,7 @@ import Testing
     }
 
     @Test func monthlyLimitIs508() throws {
-        let limits = Merchant.Limits(monthly: Money("200.00")!)
+        let limits = Account.Limits(monthly: Money("200.00")!)
         let sandbox = try startSandbox(merchants: [merchant(limits: limits)])
         defer { sandbox.stop() }
         _ = try sandbox.createOK(externalID: "m-1", amount: "150", currency: "USD")
@@ -260,7 +261,7 @@ import Testing
 
     @Test func currencyThenMinimumThenLimitThenFunds() throws {
         // Balance 5.00, at most 8.00 per payout, at least 10.00 to Brazil.
-        let m = merchant(balance: "5.00", limits: Merchant.Limits(transaction: Money("8.00")!), minimumAmounts: ["BR": Money("10")!])
+        let m = merchant(balance: "5.00", limits: Account.Limits(transaction: Money("8.00")!), minimumAmounts: ["BR": Money("10")!])
         let sandbox = try startSandbox(merchants: [m])
         defer { sandbox.stop() }
         // 9 EUR: bad currency, under the minimum, over the limit, over the balance.
@@ -280,7 +281,7 @@ import Testing
     }
 
     @Test func dailyLimitComesBeforeFunds() throws {
-        let m = merchant(balance: "30.00", limits: Merchant.Limits(daily: Money("20.00")!))
+        let m = merchant(balance: "30.00", limits: Account.Limits(daily: Money("20.00")!))
         let sandbox = try startSandbox(merchants: [m])
         defer { sandbox.stop() }
         _ = try sandbox.createOK(externalID: "o-1", amount: "15", currency: "USD")

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxCrypto
+import SandboxD24
 import SandboxHTTP
 import SandboxJSON
 import Testing
@@ -17,24 +18,24 @@ enum Default {
 }
 
 /// A second merchant, used to check isolation between merchants.
-let otherMerchant = Merchant(login: "other_login", pass: "other_pass", secret: "other_secret",
+let otherMerchant = D24Merchant.account(login: "other_login", pass: "other_pass", secret: "other_secret",
                              readOnlyKey: "other_read_only", balance: Money("5000.00")!)
 
 /// A merchant like the default one with a given balance, limits, minimums or IP allow-list.
 func merchant(login: String = Default.login, pass: String = Default.pass, secret: String = Default.secret,
               readOnlyKey: String = Default.readOnlyKey, balance: String = "1000000.00",
-              limits: Merchant.Limits = Merchant.Limits(), minimumAmounts: [String: Money] = [:],
-              allowedIPs: [String] = []) -> Merchant {
-    Merchant(login: login, pass: pass, secret: secret, readOnlyKey: readOnlyKey, currency: "USD",
+              limits: Account.Limits = Account.Limits(), minimumAmounts: [String: Money] = [:],
+              allowedIPs: [String] = []) -> Account {
+    D24Merchant.account(login: login, pass: pass, secret: secret, readOnlyKey: readOnlyKey, currency: "USD",
              balance: Money(balance)!, limits: limits, minimumAmounts: minimumAmounts, allowedIPs: allowedIPs)
 }
 
 /// Starts a sandbox on a manual clock; the caller must `stop()` it.
-func startSandbox(merchants: [Merchant] = [.sandboxDefault]) throws -> Sandbox {
+func startSandbox(merchants: [Account] = [D24Merchant.sandboxDefault]) throws -> Sandbox {
     var configuration = Sandbox.Configuration()
     configuration.clockMode = .manual
     configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
-    configuration.merchants = merchants
+    configuration.accounts = merchants
     return try Sandbox.launch(configuration)
 }
 
@@ -73,11 +74,11 @@ func httpStatus(forCode code: Int) -> Int {
 
 /// A status-endpoint body, keys sorted.
 func statusJSON(_ code: Int, _ description: String, rejectionCode: Int? = nil, rejectionReason: String? = nil,
-                bankReferenceID: String? = nil) -> String {
+                bankReference: String? = nil) -> String {
     var object: [String: JSON] = ["cashout_status": .number(code), "cashout_status_description": .string(description)]
     if let rejectionCode { object["rejection_code"] = .number(rejectionCode) }
     if let rejectionReason { object["rejection_reason"] = .string(rejectionReason) }
-    if let bankReferenceID { object["bank_reference_id"] = .string(bankReferenceID) }
+    if let bankReference { object["bank_reference_id"] = .string(bankReference) }
     return JSON.object(object).serializedString()
 }
 

@@ -30,7 +30,7 @@ import Testing
         var configuration = Sandbox.Configuration()
         configuration.server.host = "::"
         configuration.clockMode = .manual
-        configuration.merchants = [merchant(allowedIPs: ["127.0.0.1"])]
+        configuration.accounts = [merchant(allowedIPs: ["127.0.0.1"])]
         let sandbox = try Sandbox.launch(configuration)
         defer { sandbox.stop() }
         let url = "http://127.0.0.1:\(sandbox.addresses[0].port)/v3/cashout"

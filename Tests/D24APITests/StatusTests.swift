@@ -3,6 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxD24
 import Testing
 
 let notFound = "Cashout not found with this ID"
@@ -60,7 +61,7 @@ let missingCashoutID = "cashoutId: Invalid or missing Cashout ID"
     }
 
     @Test func anotherMerchantsCashoutIs509() throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         let theirs = try sandbox.createOK(externalID: "theirs", login: "other_login", pass: "other_pass", secret: "other_secret")
         expectError(try sandbox.statusOf(theirs), 509, notFound)
@@ -70,7 +71,7 @@ let missingCashoutID = "cashoutId: Invalid or missing Cashout ID"
     }
 
     @Test func sameExternalIDAtTwoMerchantsResolvesPerMerchant() throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         _ = try sandbox.createOK(externalID: "shared", extra: #","on_hold":true"#)
         _ = try sandbox.createOK(externalID: "shared", login: "other_login", pass: "other_pass", secret: "other_secret")
@@ -151,7 +152,7 @@ let missingCashoutID = "cashoutId: Invalid or missing Cashout ID"
         #expect(try sandbox.balance() == "1000000.00")
     }
 
-    @Test func bankReferenceIDAppearsOnceSet() throws {
+    @Test func bankReferenceAppearsOnceSet() throws {
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
         let id = try sandbox.createOK(externalID: "b-1")
@@ -160,7 +161,7 @@ let missingCashoutID = "cashoutId: Invalid or missing Cashout ID"
         expectOK(try sandbox.statusOf(id),
                  #"{"bank_reference_id":"E352104102024022919987ScFRY3aab3","cashout_status":4,"cashout_status_description":"Delivered"}"#)
         try sandbox.force(id, #"{"action":"complete"}"#)
-        expectOK(try sandbox.statusOf(id), statusJSON(1, "Completed", bankReferenceID: "E352104102024022919987ScFRY3aab3"))
+        expectOK(try sandbox.statusOf(id), statusJSON(1, "Completed", bankReference: "E352104102024022919987ScFRY3aab3"))
     }
 
     @Test func everyStatusHasItsNumberAndDescription() throws {

@@ -3,6 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxD24
 import Testing
 
 let invalidTransition = "Invalid status transition"
@@ -129,7 +130,7 @@ func updateBody(id: String, status: String) -> String {
     }
 
     @Test func unknownOrForeignCashoutIs509() throws {
-        let sandbox = try startSandbox(merchants: [.sandboxDefault, otherMerchant])
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, otherMerchant])
         defer { sandbox.stop() }
         expectError(try sandbox.updateStatus(updateBody(id: "1000001", status: "ON_HOLD")), 509, notFound)
         let theirs = try sandbox.createOK(externalID: "theirs", login: "other_login", pass: "other_pass", secret: "other_secret")

@@ -44,12 +44,12 @@ private func exercise(_ snapshot: BankSnapshot, _ input: [UInt8]) {
     for payout in payouts.prefix(50) {
         _ = bank.scheduledSteps(payoutID: payout.id)
         _ = bank.notifications(payoutID: payout.id)
-        _ = bank.payout(merchant: payout.merchant, reference: payout.reference)
+        if let reference = payout.reference { _ = bank.payout(account: payout.account, reference: reference) }
     }
     _ = bank.ledger()
     _ = bank.nextEventAt
-    if let merchant = bank.merchants.first {
-        _ = try? bank.createPayout(PayoutRequest(dialect: "test", merchant: merchant.login, reference: "fuzz-new", country: "BR",
+    if let merchant = bank.accounts.first {
+        _ = try? bank.createPayout(PayoutRequest(dialect: "test", account: merchant.login, reference: "fuzz-new", country: "BR",
                                                  currency: merchant.currency, amount: Money(hundredths: 1)))
     }
     for (index, payout) in payouts.prefix(8).enumerated() {
@@ -69,7 +69,7 @@ public func bankSnapshotFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         if fuzzShow { fuzzShowLine("refused: \(error)") }
         guard (0 ... input.count).contains(error.offset), !error.reason.isEmpty else { fuzzFail("refusal without place or reason: \(error)", input) }
     case .success(let snapshot):
-        if fuzzShow { fuzzShowLine("decoded: \(snapshot.payoutCount) payouts, \(snapshot.merchants.count) merchants at \(snapshot.time)") }
+        if fuzzShow { fuzzShowLine("decoded: \(snapshot.payoutCount) payouts, \(snapshot.accounts.count) merchants at \(snapshot.time)") }
         let bytes = encode(snapshot)
         guard case .success(let again) = decode(bytes), encode(again) == bytes else {
             fuzzFail("a decoded snapshot does not come back the same through its binary form", input)

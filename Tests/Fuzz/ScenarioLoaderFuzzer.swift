@@ -18,12 +18,12 @@ import SandboxJSON
 import SandboxScenario
 
 private let file = "scenarios/fuzz.json"
-private let ruleFields = D24Dialect().ruleFields
-private let builtIn = try! ScenarioLoader.load(Array(D24Dialect.builtInScenarioText.utf8), file: "default.json", ruleFields: ruleFields)
+private let vocabulary = D24Dialect().scenarioVocabulary
+private let builtIn = try! ScenarioLoader.load(Array(D24Dialect.builtInScenarioText.utf8), file: "default.json", vocabulary: vocabulary)
 
 private func load(_ bytes: [UInt8]) -> Result<Scenario, ScenarioError> {
     do throws(ScenarioError) {
-        return .success(try ScenarioLoader.load(bytes, file: file, ruleFields: ruleFields))
+        return .success(try ScenarioLoader.load(bytes, file: file, vocabulary: vocabulary))
     } catch {
         return .failure(error)
     }
@@ -36,14 +36,14 @@ private func summary(_ scenario: Scenario) -> String {
     }
     return """
     \(scenario.name) seed=\(scenario.seed.map(String.init) ?? "-") clock=\(String(describing: scenario.clockMode)) \
-    start=\(String(describing: scenario.clockStart)) merchants=\(scenario.merchants.map(\.login)) rules=\(rules) \
+    start=\(String(describing: scenario.clockStart)) merchants=\(scenario.accounts.map(\.id)) rules=\(rules) \
     default=\(String(describing: scenario.defaultTimeline)) faults=\(scenario.faults.count) \
     retry=\(String(describing: scenario.retrySchedule)) timeout=\(String(describing: scenario.webhookTimeout)) \
     sinks=\(scenario.sinkAnswers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }) steps=\(scenario.steps.count)
     """
 }
 
-private let fieldSets: [PayoutFields] = [
+private let fieldSets: [Fields] = [
     ["country": "BR", "currency": "BRL", "amount": "100.00", "document_id": "01716001340", "bank_code": "001",
      "beneficiary_name": "Ana", "beneficiary_lastname": "Silva", "external_id": "order-1"],
     ["country": "MX", "amount": "826", "bank_account": "012180001234567897", "beneficiary_name": "REJECT"],
@@ -57,12 +57,12 @@ private func exercise(_ scenario: Scenario, _ input: [UInt8]) {
     var configuration = Bank.Configuration()
     setup.configure(&configuration)
     for (i, fields) in fieldSets.enumerated() {
-        for merchant in ["sandbox_login"] + scenario.merchants.prefix(2).map(\.login) {
-            let request = PayoutRequest(dialect: "d24", merchant: merchant, reference: "e\(i)", country: fields["country"] ?? "BR",
+        for merchant in ["sandbox_login"] + scenario.accounts.prefix(2).map(\.id) {
+            let request = PayoutRequest(dialect: "d24", account: merchant, reference: "e\(i)", country: fields["country"] ?? "BR",
                                         currency: fields["currency"] ?? "USD", amount: Money(fields["amount"] ?? "1") ?? Money(hundredths: 100),
                                         fields: fields)
             let declined = engine.decline(for: request) != nil
-            let payout = Payout(id: 1_000_001 + i, dialect: request.dialect, merchant: merchant, reference: request.reference, country: request.country,
+            let payout = Payout(id: 1_000_001 + i, dialect: request.dialect, account: merchant, reference: request.reference, country: request.country,
                                 currency: request.currency, amount: request.amount, settlementAmount: request.amount,
                                 fields: fields, callbackURL: nil, createdAt: VirtualTime(milliseconds: 0),
                                 status: .pending, history: [])

@@ -5,34 +5,37 @@ import Testing
 /// Journal records come back from their binary form exactly as written, and a record cut short
 /// anywhere is an error, never a crash or a wrong record.
 struct BankRecordTests {
-    static let merchant = Merchant(login: "acme", pass: "p", secret: "s€cret", readOnlyKey: "ro", currency: "EUR",
-                                   balance: Money("5000.25")!, limits: .init(transaction: Money("100")!, daily: nil, monthly: Money("9000")!),
-                                   minimumAmounts: ["BR": Money("10")!, "MX": Money("0.01")!], allowedIPs: ["127.0.0.1", "::1"],
-                                   callbackURL: "http://localhost/hook")
+    static let merchant = Account(id: "acme", dialect: "test", currency: "EUR", balance: Money("5000.25")!,
+                                  limits: .init(transaction: Money("100")!, daily: nil, monthly: Money("9000")!),
+                                  minimumAmounts: ["BR": Money("10")!, "MX": Money("0.01")!], callbackURL: "http://localhost/hook",
+                                  settings: ["secret": "s€cret", "allowed_ips": "127.0.0.1,::1"])
     static let records: [BankRecord] = {
-        var request = PayoutRequest(dialect: "test", merchant: "acme", reference: "order-ü-1", country: "BR", currency: "BRL",
-                                    amount: Money("100.50")!, onHold: true, callbackURL: nil)
+        var request = PayoutRequest(dialect: "test", account: "acme", reference: "order-ü-1", country: "BR", currency: "BRL",
+                                    amount: Money("100.50")!, status: .onHold, callbackURL: nil)
         request.fields["beneficiary_name"] = "Ana 💸"
         request.fields["amount"] = "100.50"
-        var late = TimelineStep(after: .seconds(3600), status: .returned, rejectionCode: 826, rejectionReason: "WITHDRAWAL_REVERSED",
-                                bankReferenceID: "E2E", statusReason: nil)
+        var late = TimelineStep(after: .seconds(3600), status: .returned, reasonCode: "826", reason: "WITHDRAWAL_REVERSED",
+                                bankReference: "E2E", statusDetail: nil)
         late.businessDays = 2
         let at = VirtualTime(iso8601: "2026-01-05T09:00:00Z")!
         return [
             .created(request, at: at, settlement: Money("-17.00")!, timeline: [
                 TimelineStep(after: .milliseconds(1500), status: .delivered), late,
-                TimelineStep(after: .zero, status: .rejected, rejectionCode: 801),
+                TimelineStep(after: .zero, status: .rejected, reasonCode: "801"),
             ]),
-            .created(PayoutRequest(dialect: "test", merchant: "m", reference: "", country: "", currency: "", amount: .zero), at: at, settlement: .zero, timeline: []),
+            .created(PayoutRequest(dialect: "test", account: "m", reference: "", country: "", currency: "", amount: .zero), at: at, settlement: .zero, timeline: []),
             .statusChanged(payoutID: 1_000_001, to: TimelineStep(after: .zero, status: .onHold), by: "merchant", at: at),
-            .statusChanged(payoutID: Int.max, to: TimelineStep(after: .zero, status: .cancelled, statusReason: "asked"), by: "admin",
+            .statusChanged(payoutID: Int.max, to: TimelineStep(after: .zero, status: .cancelled, statusDetail: "asked"), by: "admin",
                            at: VirtualTime(milliseconds: 253_402_300_799_999)),
             .eventRan(at: at),
             .attempt(notificationID: 1, at: at, outcome: DeliveryOutcome(status: 500, error: nil, body: "oops"), scheduled: true),
             .attempt(notificationID: 2, at: at, outcome: DeliveryOutcome(status: nil, error: "timed out", body: nil), scheduled: true),
             .attempt(notificationID: 3, at: at, outcome: DeliveryOutcome(status: 200), scheduled: false),
             .clock(to: VirtualTime(milliseconds: 0)),
-            .merchant(merchant),
+            .account(merchant),
+            .executed(payoutID: 1_000_002, by: "merchant", at: at),
+            .created(PayoutRequest(dialect: "test", account: "m", currency: "USD", amount: .zero, status: .staged), at: at,
+                     settlement: .zero, timeline: []),
             .reset([merchant, .sandboxDefault]),
             .reset([]),
         ]

@@ -7,7 +7,7 @@ import SandboxJournal
 /// payouts, ledger, notifications, merchants and scheduled events; and both banks then go on alike.
 struct BankReplayTests {
     static let start = VirtualTime(iso8601: "2026-01-05T09:00:00Z")!
-    static let acme = Merchant(login: "acme", pass: "p", secret: "s", readOnlyKey: "r", balance: Money("100000.00")!)
+    static let acme = Account.merchant(login: "acme", pass: "p", secret: "s", readOnlyKey: "r", balance: Money("100000.00")!)
 
     /// A receiver that answers from a seeded sequence: some failures, so retries happen.
     final class Receiver: Sendable {
@@ -30,8 +30,8 @@ struct BankReplayTests {
         configuration.timeline = { payout in
             switch payout.amount.hundredths % 4 {
             case 0: [TimelineStep(after: .seconds(60), status: .delivered), TimelineStep(after: .seconds(3600), status: .completed),
-                     TimelineStep(after: .seconds(86400), status: .rejected, rejectionCode: 826)]
-            case 1: [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(5), status: .rejected, rejectionCode: 801)]
+                     TimelineStep(after: .seconds(86400), status: .rejected, reasonCode: "826")]
+            case 1: [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(5), status: .rejected, reasonCode: "801")]
             case 2: [TimelineStep(after: .zero, status: .delivered), TimelineStep(after: .seconds(10), status: .completed)]
             default: []
             }
@@ -41,14 +41,14 @@ struct BankReplayTests {
 
     static func bank(_ receiver: Receiver) -> Bank {
         Bank(clock: VirtualClock(mode: .manual, start: start), configuration: configuration(),
-             merchants: [.sandboxDefault, acme]) { receiver.answer($0) }
+             accounts: [.sandboxDefault, acme]) { receiver.answer($0) }
     }
 
     /// What must be equal: everything a user can see, and the events still to come.
     static func view(_ bank: Bank) -> [String] {
         bank.state.withLock { s in
             let live = s.queue.events.filter { !Bank.isStale($0, s) }
-            return ["\(s.merchantOrder.map { s.merchants[$0]! })"] + s.payouts.all.map { "\($0)" } + s.ledger.map { "\($0)" }
+            return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0)" } + s.ledger.map { "\($0)" }
                 + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })", "\(live)", "\(bank.clock.now)"]
         }
     }
@@ -56,8 +56,8 @@ struct BankReplayTests {
     /// Creates a payout of "acme" or the default merchant (some held, some without a URL); its id, unless refused.
     static func createRandomPayout(_ live: Bank, _ random: inout SplitMix64, step: Int) -> Int? {
         let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
-        var request = PayoutRequest(dialect: "test", merchant: merchant, reference: "e-\(step)", country: "BR", currency: "USD",
-                                    amount: Money(hundredths: Int64(100 + random.next() % 5000)), onHold: random.next() % 8 == 0,
+        var request = PayoutRequest(dialect: "test", account: merchant, reference: "e-\(step)", country: "BR", currency: "USD",
+                                    amount: Money(hundredths: Int64(100 + random.next() % 5000)), status: random.next() % 8 == 0 ? .onHold : .pending,
                                     callbackURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
         request.fields["beneficiary_name"] = "Ana \(step)"
         return try? live.createPayout(request).id
@@ -68,7 +68,7 @@ struct BankReplayTests {
         guard let id = created.randomElement(using: &random) else { return }
         let status = [PayoutStatus.onHold, .pending, .cancelled, .delivered, .completed, .rejected][Int(random.next() % 6)]
         _ = try? live.changeStatus(payoutID: id, to: status, by: random.next() % 2 == 0 ? "merchant" : "admin",
-                                   rejectionCode: status == .rejected ? 807 : nil)
+                                   reasonCode: status == .rejected ? "807" : nil)
     }
 
     /// Four hundred random commands: creates (some held, some without a URL), status changes by the
@@ -91,7 +91,7 @@ struct BankReplayTests {
                 if random.next() % 3 == 0 {
                     _ = live.redeliver(notificationID: 1 + Int(random.next() % UInt64(max(1, live.notifications().count))))
                 } else {
-                    _ = try? live.updateMerchant(login: "acme", creatingFrom: nil) { $0.callbackURL = "http://hook/m\(step)"; return nil }
+                    _ = try? live.updateAccount(id: "acme", creatingFrom: nil) { $0.callbackURL = "http://hook/m\(step)"; return nil }
                 }
             }
         }

@@ -40,27 +40,27 @@ struct BankSnapshotTests {
         Replay.expectSameFuture(copy, copyReceiver, live, liveReceiver, seed: seed)
 
         // Ids go on from where they were.
-        let request = PayoutRequest(dialect: "test", merchant: "acme", reference: "after", country: "BR", currency: "USD", amount: Money("1.00")!)
+        let request = PayoutRequest(dialect: "test", account: "acme", reference: "after", country: "BR", currency: "USD", amount: Money("1.00")!)
         #expect(try copy.createPayout(request).id == live.createPayout(request).id)
     }
 
     @Test func aDeliveryInFlightWhenTheSnapshotIsTakenIsSentAgainAfterTheRestore() throws {
         let taken = Mutex<BankSnapshot?>(nil)
         let bankBox = Mutex<Bank?>(nil)
-        let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), merchants: [Replay.acme]) { _ in
+        let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), accounts: [Replay.acme]) { _ in
             // The sender runs outside the bank's lock, with its event already taken off the queue.
             taken.withLock { $0 = bankBox.withLock { $0 }!.snapshot() }
             return DeliveryOutcome(status: 200)
         }
         bankBox.withLock { $0 = live }
-        let request = PayoutRequest(dialect: "test", merchant: "acme", reference: "o-1", country: "BR", currency: "USD", amount: Money("10.00")!,
+        let request = PayoutRequest(dialect: "test", account: "acme", reference: "o-1", country: "BR", currency: "USD", amount: Money("10.00")!,
                                     callbackURL: "http://hook")
         _ = try live.createPayout(request)
         live.advance(by: .seconds(5))  // DELIVERED, notified
         #expect(live.notifications().map(\.state) == [.delivered])
 
         let delivered = Mutex(0)
-        let copy = Bank(clock: VirtualClock(mode: .manual), merchants: []) { _ in
+        let copy = Bank(clock: VirtualClock(mode: .manual), accounts: []) { _ in
             delivered.withLock { $0 += 1 }
             return DeliveryOutcome(status: 200)
         }
@@ -75,7 +75,7 @@ struct BankSnapshotTests {
     @Test func everyCutOfASnapshotIsRefused() throws {
         let live = Replay.bank(Replay.Receiver())
         for index in 0 ..< 3 {
-            _ = try live.createPayout(PayoutRequest(dialect: "test", merchant: "acme", reference: "o-\(index)", country: "BR", currency: "USD",
+            _ = try live.createPayout(PayoutRequest(dialect: "test", account: "acme", reference: "o-\(index)", country: "BR", currency: "USD",
                                                     amount: Money("10.00")!, callbackURL: "http://hook"))
         }
         live.advance(by: .seconds(30))
@@ -90,31 +90,31 @@ struct BankSnapshotTests {
     /// past 15 digits: the bank saturates instead of trapping, and its snapshot still round-trips.
     @Test func balancesPiledUpByRefundsStillSnapshotAndRestore() throws {
         let huge = Money("999999999999999.00")!
-        let bank = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), merchants: [
-            Merchant(login: "acme", pass: "p", secret: "s", readOnlyKey: "r", balance: huge),
+        let bank = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), accounts: [
+            Account.merchant(login: "acme", pass: "p", secret: "s", readOnlyKey: "r", balance: huge),
         ]) { _ in DeliveryOutcome(status: 200) }
         var held: [Int] = []
         for index in 0 ..< 100 {
-            _ = try bank.updateMerchant(login: "acme", creatingFrom: nil) { $0.balance = huge; return nil }
-            held.append(try bank.createPayout(PayoutRequest(dialect: "test", merchant: "acme", reference: "o-\(index)", country: "BR", currency: "USD",
-                                                            amount: huge, onHold: true)).id)
+            _ = try bank.updateAccount(id: "acme", creatingFrom: nil) { $0.balance = huge; return nil }
+            held.append(try bank.createPayout(PayoutRequest(dialect: "test", account: "acme", reference: "o-\(index)", country: "BR", currency: "USD",
+                                                            amount: huge, status: .onHold)).id)
         }
         for id in held { try bank.changeStatus(payoutID: id, to: .cancelled, by: "admin") }  // 100 refunds of 10^15
-        #expect(bank.merchant(login: "acme")?.balance == Money(hundredths: .max))
+        #expect(bank.account(id: "acme")?.balance == Money(hundredths: .max))
         let bytes = Self.encoded(bank.snapshot())
-        let copy = Bank(clock: VirtualClock(mode: .manual), merchants: []) { _ in DeliveryOutcome(status: 200) }
+        let copy = Bank(clock: VirtualClock(mode: .manual), accounts: []) { _ in DeliveryOutcome(status: 200) }
         copy.restore(try Self.decoded(bytes))
         #expect(Self.encoded(copy.snapshot()) == bytes)
     }
 
     /// Ways to break a snapshot's parts, and what the refusal says.
     enum Breakage: CaseIterable {
-        case ledgerOfUnknownMerchant, ledgerOfUnknownPayout, deliveryOfNotificationZero, deliveryOfUnknownNotification
+        case ledgerOfUnknownAccount, ledgerOfUnknownPayout, deliveryOfNotificationZero, deliveryOfUnknownNotification
         case stepPastTheTimeline, generationAhead, statusNotInHistory, timeBeforeTheEpoch
 
         var problem: String {
             switch self {
-            case .ledgerOfUnknownMerchant: "unknown merchant nobody"
+            case .ledgerOfUnknownAccount: "unknown account nobody"
             case .ledgerOfUnknownPayout: "unknown payout 7"
             case .deliveryOfNotificationZero: "unknown notification 0"
             case .deliveryOfUnknownNotification: "unknown notification 9"
@@ -126,11 +126,11 @@ struct BankSnapshotTests {
 
         func apply(_ s: inout Bank.State) {
             let entry = { (merchant: String, payoutID: Int) in
-                LedgerEntry(id: 1, merchant: merchant, payoutID: payoutID, kind: .debit, amount: -Money("1")!, balanceAfter: .zero,
+                LedgerEntry(id: 1, account: merchant, payoutID: payoutID, kind: .debit, amount: -Money("1")!, balanceAfter: .zero,
                             at: Replay.start)
             }
             switch self {
-            case .ledgerOfUnknownMerchant: s.ledger[0] = entry("nobody", 1_000_001)
+            case .ledgerOfUnknownAccount: s.ledger[0] = entry("nobody", 1_000_001)
             case .ledgerOfUnknownPayout: s.ledger[0] = entry("acme", 7)
             case .deliveryOfNotificationZero: s.queue.schedule(.delivery(notificationID: 0, attempt: 0), at: Replay.start)
             case .deliveryOfUnknownNotification: s.queue.schedule(.delivery(notificationID: 9, attempt: 0), at: Replay.start)
@@ -146,7 +146,7 @@ struct BankSnapshotTests {
     @Test(arguments: Breakage.allCases)
     func aSnapshotThatDoesNotHoldTogetherIsRefused(breakage: Breakage) throws {
         let live = Replay.bank(Replay.Receiver())
-        _ = try live.createPayout(PayoutRequest(dialect: "test", merchant: "acme", reference: "o-1", country: "BR", currency: "USD",
+        _ = try live.createPayout(PayoutRequest(dialect: "test", account: "acme", reference: "o-1", country: "BR", currency: "USD",
                                                 amount: Money("10.00")!, callbackURL: "http://hook"))
         var snapshot = live.snapshot()
         breakage.apply(&snapshot.state)

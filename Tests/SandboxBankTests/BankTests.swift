@@ -21,20 +21,20 @@ private final class Harness: Sendable {
     let recorder = Recorder()
     let bank: Bank
 
-    init(merchant: Merchant = .sandboxDefault, configure: (inout Bank.Configuration) -> Void = { _ in }) {
+    init(merchant: Account = .sandboxDefault, configure: (inout Bank.Configuration) -> Void = { _ in }) {
         var configuration = Bank.Configuration()
         configure(&configuration)
         let recorder = self.recorder
-        bank = Bank(clock: clock, configuration: configuration, merchants: [merchant]) { recorder.receive($0) }
+        bank = Bank(clock: clock, configuration: configuration, accounts: [merchant]) { recorder.receive($0) }
     }
 
     func create(_ externalID: String, amount: String = "100", currency: String = "USD", onHold: Bool = false,
                 url: String? = "http://hook") throws(PayoutRefusal) -> Payout {
-        try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", reference: externalID, country: "BR",
-                                            currency: currency, amount: Money(amount)!, onHold: onHold, callbackURL: url))
+        try bank.createPayout(PayoutRequest(dialect: "test", account: "sandbox_login", reference: externalID, country: "BR",
+                                            currency: currency, amount: Money(amount)!, status: onHold ? .onHold : .pending, callbackURL: url))
     }
 
-    var balance: Money { bank.merchant(login: "sandbox_login")!.balance }
+    var balance: Money { bank.account(id: "sandbox_login")!.balance }
 }
 
 @Suite struct BankTests {
@@ -76,11 +76,11 @@ private final class Harness: Sendable {
         let returned = try h.create("o-2")
         h.bank.advance(by: .seconds(15))
         #expect(h.balance == Money("999900"))
-        try h.bank.changeStatus(payoutID: returned.id, to: .returned, by: "admin", rejectionCode: 826, rejectionReason: "WITHDRAWAL_REVERSED")
+        try h.bank.changeStatus(payoutID: returned.id, to: .returned, by: "admin", reasonCode: "826", reason: "WITHDRAWAL_REVERSED")
         #expect(h.balance == Money("1000000"))
-        #expect(h.bank.ledger(merchant: "sandbox_login").map(\.amount.description) == ["-100.00", "100.00", "-100.00", "100.00"])
+        #expect(h.bank.ledger(account: "sandbox_login").map(\.amount.description) == ["-100.00", "100.00", "-100.00", "100.00"])
         #expect(h.bank.ledger().last?.balanceAfter == Money("1000000"))
-        #expect(h.bank.payout(id: returned.id)?.rejectionCode == 826)
+        #expect(h.bank.payout(id: returned.id)?.reasonCode == "826")
     }
 
     @Test func invalidTransitionsAreRefusedNamingBothStates() throws {
@@ -96,7 +96,7 @@ private final class Harness: Sendable {
     }
 
     @Test func refusalsComeInOrderDuplicateCurrencyMinimumLimitsFunds() throws {
-        var merchant = Merchant.sandboxDefault
+        var merchant = Account.sandboxDefault
         merchant.balance = Money("250")!
         merchant.limits = .init(transaction: Money("200"), daily: Money("300"), monthly: Money("400"))
         merchant.minimumAmounts = ["BR": Money("10")!]
@@ -112,7 +112,7 @@ private final class Harness: Sendable {
     }
 
     @Test func dailyAndMonthlyLimitsResetOnTheVirtualClocksUTCDayAndMonth() throws {
-        var merchant = Merchant.sandboxDefault
+        var merchant = Account.sandboxDefault
         merchant.limits = .init(daily: Money("100"), monthly: Money("250"))
         let h = Harness(merchant: merchant)
         h.clock.advance(to: VirtualTime(iso8601: "2026-01-29T23:00:00Z")!)
@@ -162,7 +162,7 @@ private final class Harness: Sendable {
     }
 
     @Test func concurrentCreatesNeverOverdrawTheBalance() async throws {
-        var merchant = Merchant.sandboxDefault
+        var merchant = Account.sandboxDefault
         merchant.balance = Money("1000")!
         let h = Harness(merchant: merchant)
         let results = await withTaskGroup(of: Bool.self) { group in
@@ -180,7 +180,7 @@ private final class Harness: Sendable {
     /// payout's notifications go out in order, so the advance could never catch up with them).
     @Test func anAdvanceEndsWhileOtherRequestsKeepSchedulingWorkDueNow() throws {
         let clock = VirtualClock(mode: .manual, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z"))
-        let bank = Bank(clock: clock, merchants: [.sandboxDefault]) { _, done in
+        let bank = Bank(clock: clock, accounts: [.sandboxDefault]) { _, done in
             Thread.detachNewThread {
                 usleep(20_000)
                 done(DeliveryOutcome(status: 200))
@@ -188,8 +188,8 @@ private final class Harness: Sendable {
             return nil
         }
         let ids = try (0 ..< 4).map {
-            try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", reference: "o-\($0)", country: "BR", currency: "USD",
-                                                amount: Money("1")!, onHold: false, callbackURL: "http://hook/\($0)")).id
+            try bank.createPayout(PayoutRequest(dialect: "test", account: "sandbox_login", reference: "o-\($0)", country: "BR", currency: "USD",
+                                                amount: Money("1")!, callbackURL: "http://hook/\($0)")).id
         }
         final class Busy: Sendable {
             let stop = Atomic<Bool>(false)
@@ -222,11 +222,11 @@ private final class Harness: Sendable {
     /// record, replays with the clock at that attempt: nothing after it is stamped earlier.
     @Test func aJournalCutBeforeAnAdvancesClockRecordResumesAtItsLastAttempt() throws {
         let start = VirtualTime(iso8601: "2026-01-05T09:00:00Z")!
-        let bank = Bank(clock: VirtualClock(mode: .manual, start: start), merchants: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
+        let bank = Bank(clock: VirtualClock(mode: .manual, start: start), accounts: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
         let records = Mutex<[BankRecord]>([])
         bank.startRecording { record in records.withLock { $0.append(record) } }
-        _ = try bank.createPayout(PayoutRequest(dialect: "test", merchant: "sandbox_login", reference: "o-1", country: "BR", currency: "USD",
-                                                amount: Money("1")!, onHold: false, callbackURL: "http://hook"))
+        _ = try bank.createPayout(PayoutRequest(dialect: "test", account: "sandbox_login", reference: "o-1", country: "BR", currency: "USD",
+                                                amount: Money("1")!, callbackURL: "http://hook"))
         bank.advance(by: .seconds(600))
         let journal = records.withLock { $0 }
         guard case .clock = journal.last, case .attempt(_, let lastAttempt, _, true) = journal.dropLast().last else {
@@ -234,7 +234,7 @@ private final class Harness: Sendable {
             return
         }
         #expect(lastAttempt.iso8601 == "2026-01-05T09:05:15Z")  // COMPLETED's retry, 5 min after its first attempt
-        let replayed = Bank(clock: VirtualClock(mode: .manual, start: start), merchants: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
+        let replayed = Bank(clock: VirtualClock(mode: .manual, start: start), accounts: [.sandboxDefault]) { _ in DeliveryOutcome(status: 500) }
         for record in journal.dropLast() { try replayed.replay(record, resetConfiguration: Bank.Configuration()) }
         #expect(replayed.clock.now == lastAttempt)
     }

@@ -48,7 +48,7 @@ struct JournalPrefixTests {
             if case .timeline = $0.kind { return !Bank.isStale($0, s) }
             return false
         }
-        return ["\(s.merchantOrder.map { s.merchants[$0]! })"] + s.payouts.all.map { "\($0)" } + s.ledger.map { "\($0)" }
+        return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0)" } + s.ledger.map { "\($0)" }
             + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })",
                                                  "\(steps)"]
     }
@@ -78,9 +78,9 @@ struct JournalPrefixTests {
                 redeliveries.enter()
                 live.redeliver(notificationID: 1 + Int(random.next() % UInt64(count))) { _ in redeliveries.leave() }
             case 10:
-                _ = try? live.updateMerchant(login: "acme", creatingFrom: nil) { $0.callbackURL = "http://hook/m\(step)"; return nil }
+                _ = try? live.updateAccount(id: "acme", creatingFrom: nil) { $0.callbackURL = "http://hook/m\(step)"; return nil }
             default:
-                if step == 120 { live.reset(merchants: [.sandboxDefault, Replay.acme], configuration: Replay.configuration()) }
+                if step == 120 { live.reset(accounts: [.sandboxDefault, Replay.acme], configuration: Replay.configuration()) }
                 live.runDueEvents()
             }
         }
@@ -94,7 +94,7 @@ struct JournalPrefixTests {
     func everyPrefixReplaysToTheStateTheLiveBankHadAtThatRecord(seed: UInt64) throws {
         let receiver = Receiver(seed: seed)
         let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(),
-                        merchants: [.sandboxDefault, Replay.acme]) { receiver.deliver($0, done: $1) }
+                        accounts: [.sandboxDefault, Replay.acme]) { receiver.deliver($0, done: $1) }
         // Under the bank's lock, in record order: the bytes, and the whole state each record left.
         let journal = Mutex<(bytes: [UInt8], views: [[String]])>(([], []))
         live.startRecording { record in journal.withLock { record.encode(into: &$0.bytes) } }
@@ -106,7 +106,7 @@ struct JournalPrefixTests {
         // Replaying records one at a time is replaying each prefix: the state after record k is
         // the state a journal cut after record k starts with.
         let replayed = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(),
-                            merchants: [.sandboxDefault, Replay.acme]) { _ in DeliveryOutcome(status: 200) }
+                            accounts: [.sandboxDefault, Replay.acme]) { _ in DeliveryOutcome(status: 200) }
         try bytes.withUnsafeBytes { buffer in
             var reader = BinaryReader(buffer)
             for (index, expected) in views.enumerated() {
@@ -132,7 +132,7 @@ struct JournalPrefixTests {
     @Test func aJournalOfAnEarlierVersionReplaysAcrossTheRestartsItHolds() throws {
         let bank = Replay.bank(Replay.Receiver())
         let start = Replay.start
-        let request = PayoutRequest(dialect: "test", merchant: "acme", reference: "o-1", country: "BR", currency: "USD", amount: Money("1.00")!,
+        let request = PayoutRequest(dialect: "test", account: "acme", reference: "o-1", country: "BR", currency: "USD", amount: Money("1.00")!,
                                     callbackURL: "http://hook")
         let timeline = [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(10), status: .completed)]
         let records: [BankRecord] = [

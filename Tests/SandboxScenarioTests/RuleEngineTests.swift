@@ -5,12 +5,12 @@ import Testing
 @testable import SandboxScenario
 
 private func rules(_ text: String, seed: UInt64 = 7) throws -> RuleEngine {
-    let scenario = try ScenarioLoader.load(Array(text.utf8), file: "r.json", ruleFields: d24RuleFields)
+    let scenario = try ScenarioLoader.load(Array(text.utf8), file: "r.json", vocabulary: d24Vocabulary)
     return RuleEngine(rules: scenario.rules, defaultTimeline: scenario.defaultTimeline ?? [], seed: seed)
 }
 
-private func payout(id: Int = 1_000_001, fields: PayoutFields, merchant: String = "m") -> Payout {
-    Payout(id: id, dialect: "d24", merchant: merchant, reference: "e", country: fields["country"] ?? "BR", currency: "USD", amount: Money("1")!,
+private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m") -> Payout {
+    Payout(id: id, dialect: "d24", account: merchant, reference: "e", country: fields["country"] ?? "BR", currency: "USD", amount: Money("1")!,
            settlementAmount: Money("1")!, fields: fields, callbackURL: nil,
            createdAt: VirtualTime(iso8601: "2026-01-09T10:00:00Z")!, status: .pending, history: [])
 }
@@ -70,10 +70,10 @@ private func payout(id: Int = 1_000_001, fields: PayoutFields, merchant: String 
           {"when": {"document_id": "1"}, "then": []},
           {"when": {"beneficiary_name": {"prefix": "KYC"}}, "decline": {"code": 504, "reason": "Underage user detected", "reason_code": 105}}]}}
         """#)
-        func request(_ fields: PayoutFields) -> PayoutRequest {
-            PayoutRequest(dialect: "d24", merchant: "m", reference: "e", country: "BR", currency: "USD", amount: Money("1")!, fields: fields)
+        func request(_ fields: Fields) -> PayoutRequest {
+            PayoutRequest(dialect: "d24", account: "m", reference: "e", country: "BR", currency: "USD", amount: Money("1")!, fields: fields)
         }
-        #expect(engine.decline(for: request(["beneficiary_name": "KYC 105"])) == Decline(code: 504, reason: "Underage user detected", reasonCode: 105))
+        #expect(engine.decline(for: request(["beneficiary_name": "KYC 105"])) == Decline(code: "504", details: ["reason": "Underage user detected", "reason_code": "105"]))
         #expect(engine.decline(for: request(["beneficiary_name": "KYC 105", "document_id": "1"])) == nil)
         #expect(engine.decline(for: request(["beneficiary_name": "Ana"])) == nil)
     }

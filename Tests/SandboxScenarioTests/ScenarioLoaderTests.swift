@@ -4,11 +4,11 @@ import SandboxD24
 import Testing
 @testable import SandboxScenario
 
-/// The fields rules may test: D24's, the first dialect's.
-let d24RuleFields = D24Dialect().ruleFields
+/// What D24, the first dialect, adds to the scenario format.
+let d24Vocabulary = D24Dialect().scenarioVocabulary
 
 private func load(_ text: String) throws(ScenarioError) -> Scenario {
-    try ScenarioLoader.load(Array(text.utf8), file: "x.json", ruleFields: d24RuleFields)
+    try ScenarioLoader.load(Array(text.utf8), file: "x.json", vocabulary: d24Vocabulary)
 }
 
 private func error(_ text: String) -> String? {
@@ -45,8 +45,8 @@ private func error(_ text: String) -> String? {
         """#)
         #expect(scenario.seed == 7)
         #expect(scenario.clockMode == .manual)
-        #expect(scenario.merchants.first?.balance == Money("5000.00"))
-        #expect(scenario.merchants.first?.limits.daily == Money("100.00"))
+        #expect(scenario.accounts.first?.balance == Money("5000.00"))
+        #expect(scenario.accounts.first?.limits.daily == Money("100.00"))
         #expect(scenario.rules.count == 4)
         #expect(scenario.rules[1].when["bank_account"]?.matches("12340801") == true)
         #expect(scenario.defaultTimeline?.count == 2)
@@ -93,7 +93,7 @@ private func error(_ text: String) -> String? {
 
     @Test func aMissingFileIsAnError() {
         #expect(throws: ScenarioError(file: "/no/such.json", path: "", expected: "a readable file")) {
-            try ScenarioLoader.load(file: "/no/such.json", ruleFields: d24RuleFields)
+            try ScenarioLoader.load(file: "/no/such.json", vocabulary: d24Vocabulary)
         }
     }
 

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxHTTP
+import SandboxScenario
 
 /// One payout API the sandbox serves over its one bank: its endpoints, which authenticate,
 /// validate and answer in the API's own format, and the notifications of its payouts' changes.
@@ -26,9 +27,20 @@ public protocol Dialect: Sendable {
     /// sent (its account is gone).
     func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification?
 
-    /// The request fields a scenario rule's `when` may test, by their wire names (besides
-    /// `merchant` and `dialect`, which every payout has).
-    var ruleFields: Set<String> { get }
+    /// The accounts it starts with when no scenario names others (its default merchant or user).
+    var defaultAccounts: [Account] { get }
+
+    /// What it adds to the scenario format: the request fields rules test, its account section,
+    /// what its declines say.
+    var scenarioVocabulary: ScenarioVocabulary { get }
+
+    /// How the start-up log shows one of its accounts: the text line, and the event with its
+    /// fields for JSON logs (D24: `server.merchant` with `login`, `currency`, `balance`).
+    func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)])
+
+    /// The code and reason of a rejection forced without them (the admin API's `reject`), given
+    /// `code` or not, of a payout that had completed (a return) or not; nil leaves them empty.
+    func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)?
 
     /// Its built-in scenario (`scenarios/default.json` for the first API): rules such as magic
     /// values, layered under every scenario the user loads; nil for none.
@@ -36,8 +48,15 @@ public protocol Dialect: Sendable {
 }
 
 extension Dialect {
-    public var ruleFields: Set<String> { [] }
+    public var defaultAccounts: [Account] { [] }
+    public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
     public var builtInScenarioText: String? { nil }
+    public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
+
+    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+        ("\(name) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",
+         [("dialect", name), ("id", account.id), ("currency", account.currency), ("balance", account.balance.description)])
+    }
 }
 
 /// A notification as its dialect sends it: a `POST` with this content type, whose body is

@@ -49,8 +49,8 @@ public struct D24API: Sendable {
         let payout: Payout
         do throws(PayoutRefusal) {
             payout = try bank.createPayout(PayoutRequest(
-                dialect: D24Dialect.name, merchant: signed.merchant.login, reference: externalID, country: country, currency: currency, amount: amount,
-                onHold: onHold, callbackURL: fields.notificationURL, fields: fields.wireFields))
+                dialect: D24Dialect.name, account: signed.merchant.login, reference: externalID, country: country, currency: currency,
+                amount: amount, status: onHold ? .onHold : .pending, callbackURL: fields.notificationURL, fields: fields.wireFields))
         } catch {
             throw D24Error(error)
         }
@@ -78,7 +78,7 @@ public struct D24API: Sendable {
         let signed = try D24SignedRequest(request, bank: bank, keys: keys)
         guard let id = try signed.cashoutID() else { throw .invalidParam("cashoutId", "Cashout ID") }
         guard let externalID = try signed.externalID() else { throw .invalidParam("externalId", "External ID") }
-        guard let payout = bank.payout(id: id), payout.merchant == signed.merchant.login, payout.reference == externalID else {
+        guard let payout = bank.payout(id: id), payout.account == signed.merchant.login, payout.reference == externalID else {
             throw .notFound
         }
         return .json(D24Status.body(try change(payout, to: .cancelled)))
@@ -119,7 +119,7 @@ public struct D24API: Sendable {
     private func authorizedReadOnly(_ request: HTTPRequest) -> Bool {
         guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
         let key = header.dropFirst("Bearer ".count)
-        return bank.merchants.contains { !$0.readOnlyKey.isEmpty && $0.readOnlyKey == key }
+        return bank.accounts.contains { $0.dialect == D24Dialect.name && $0.settings[D24Merchant.Key.readOnlyKey] == String(key) }
     }
 
     /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use.

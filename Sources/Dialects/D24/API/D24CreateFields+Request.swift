@@ -20,7 +20,7 @@ extension D24CreateFields {
     }
 
     /// The fields that were sent, by wire name.
-    var wireFields: PayoutFields {
-        PayoutFields(D24Field.allCases.compactMap { field in self[field].map { (field.jsonKey, $0) } })
+    var wireFields: Fields {
+        Fields(D24Field.allCases.compactMap { field in self[field].map { (field.jsonKey, $0) } })
     }
 }

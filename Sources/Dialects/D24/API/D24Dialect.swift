@@ -2,6 +2,7 @@ import SandboxBank
 import SandboxDialect
 import SandboxD24Rules
 import SandboxHTTP
+import SandboxScenario
 
 /// The D24 Cashouts API v3 on the dialect seam: its endpoints (`D24API`), its signed form
 /// notifications (`D24Notification`), the create fields scenario rules match, and the built-in
@@ -20,15 +21,44 @@ public struct D24Dialect: Dialect {
     }
 
     public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
-        guard let secret = bank.merchant(login: notification.merchant, \.secret) else { return nil }
+        guard let secret = bank.account(id: notification.account, { D24Merchant($0).secret }) else { return nil }
+        let comments = bank.payout(id: notification.payoutID)?.fields[D24Field.comments.jsonKey]
         let keys = keys
         return RenderedNotification(contentType: "application/x-www-form-urlencoded") {
-            D24Notification.formBody(notification, key: keys.key(secret: secret))
+            D24Notification.formBody(notification, comments: comments, key: keys.key(secret: secret))
         }
     }
 
-    /// The create request's fields (spec §4.1 wire names).
-    public var ruleFields: Set<String> { Self.createFields }
+    /// 807 ERROR_REJECTED_BY_BANK, or 826 WITHDRAWAL_REVERSED after completion; a given code's spec §7.2 name.
+    public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
+        let number = code.flatMap { Int($0) } ?? (afterCompletion ? 826 : 807)
+        return (String(number), D24RejectionCodes.name(number))
+    }
+
+    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+        let merchant = D24Merchant(account)
+        return ("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
+                + "read-only key \(merchant.readOnlyKey), balance \(account.currency) \(account.balance)", "server.merchant",
+                [("login", merchant.login), ("currency", account.currency), ("balance", account.balance.description)])
+    }
+
+    /// The default merchant (DESIGN.md, "Running").
+    public var defaultAccounts: [Account] { [D24Merchant.sandboxDefault] }
+
+    /// The create request's fields (spec §4.1 wire names) for rules, the `merchants` section, and
+    /// declines with spec §7.3's codes (100–999) and a KYC `reason` and `reason_code`.
+    public var scenarioVocabulary: ScenarioVocabulary {
+        ScenarioVocabulary(ruleFields: Self.createFields, accountSections: ["merchants": D24Merchant.read],
+                           declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check])
+    }
+
+    @Sendable private static func check(_ decline: Decline) -> (key: String, expected: String)? {
+        if !(Int(decline.code).map { (100 ... 999).contains($0) } ?? false) { return ("code", "expected a whole number from 100 to 999") }
+        if let code = decline.details["reason_code"], !(Int(code).map { (0 ... 99999).contains($0) } ?? false) {
+            return ("reason_code", "expected a whole number from 0 to 99999")
+        }
+        return nil
+    }
 
     /// `on_hold` and `type` were accepted in rules before the seam; they never reach a payout's
     /// fields, so a rule on them matches nothing (kept so that such files still load).

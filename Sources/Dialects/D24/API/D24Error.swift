@@ -88,15 +88,20 @@ extension D24Error {
     /// The bank's refusal in D24 terms.
     init(_ refusal: PayoutRefusal) {
         switch refusal {
-        case .unknownMerchant: self = .invalidCredentials
+        case .unknownAccount: self = .invalidCredentials
         case .duplicateReference: self = .duplicateExternalID
         case .unsupportedCurrency: self.init(D24FieldError.invalidCurrency)
         case .belowMinimum(let currency, let amount): self = .minimumAmount(currency: currency, amount: amount.description)
-        case .limitExceeded(let limit): self = .limitExceeded(limit.rawValue)
+        case .limitExceeded(let limit): self = .limitExceeded(Self.limitWords[limit]!)
         case .insufficientFunds: self = .insufficientFunds
         case .declined(let decline):
-            self.init(code: decline.code, message: decline.message ?? D24Error.standardMessages[decline.code] ?? "Could not make the cashout",
-                      reason: decline.reason, reasonCode: decline.reasonCode)
+            let code = Int(decline.code) ?? 537
+            self.init(code: code, message: decline.message ?? D24Error.standardMessages[code] ?? "Could not make the cashout",
+                      reason: decline.details["reason"], reasonCode: decline.details["reason_code"].flatMap { Int($0) })
+        case .notExecutable: self = .invalidTransition  // D24 stages nothing
         }
     }
+
+    /// The word spec §7.3's 508 message names each limit with.
+    static let limitWords: [PayoutRefusal.Limit: String] = [.transaction: "TRANSACTION", .daily: "DAILY", .monthly: "MONTHLY"]
 }

@@ -11,20 +11,25 @@ import SandboxJSON
 /// A signed request that passed authentication: its JSON body and its merchant.
 struct D24SignedRequest {
     let body: [String: JSON]
-    let merchant: Merchant
+    let merchant: D24Merchant
 
     init(_ request: HTTPRequest, bank: Bank, keys: D24SigningKeys) throws(D24Error) {
         guard case .object(let body)? = try? JSON.parse(request.body) else { throw .malformedBody }
         guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"],
-              let merchant = bank.merchant(login: login), constantTimeEquals(pass, merchant.pass) else {
+              let account = bank.account(id: login), account.dialect == D24Dialect.name else {
+            throw .invalidCredentials
+        }
+        let merchant = D24Merchant(account)
+        guard constantTimeEquals(pass, merchant.pass) else {
             throw .invalidCredentials
         }
         let expected = D24Signature.payload(of: request.body, key: keys.key(for: merchant))
         guard let signature = request.headers["Payload-Signature"], constantTimeEquals(signature, expected) else {
             throw .invalidSignature
         }
-        if !merchant.allowedIPs.isEmpty {
-            guard let address = request.remoteAddress?.host, merchant.allowedIPs.contains(address) else { throw .unregisteredIP }
+        let allowed = merchant.allowedIPs
+        if !allowed.isEmpty {
+            guard let address = request.remoteAddress?.host, allowed.contains(address) else { throw .unregisteredIP }
         }
         self.body = body
         self.merchant = merchant
@@ -56,11 +61,11 @@ struct D24SignedRequest {
     /// `external_id`; another merchant's ids are not found (509).
     func payout(in bank: Bank) throws(D24Error) -> Payout {
         if let id = try cashoutID() {
-            guard let payout = bank.payout(id: id), payout.merchant == merchant.login else { throw .notFound }
+            guard let payout = bank.payout(id: id), payout.account == merchant.login else { throw .notFound }
             return payout
         }
         guard let externalID = try externalID() else { throw .invalidParam("cashoutId", "Cashout ID") }
-        guard let payout = bank.payout(merchant: merchant.login, reference: externalID) else { throw .notFound }
+        guard let payout = bank.payout(account: merchant.login, reference: externalID) else { throw .notFound }
         return payout
     }
 }

@@ -10,7 +10,7 @@ public final class D24SigningKeys: Sendable {
     public init() {}
 
     /// The prepared key of a merchant's secret.
-    public func key(for merchant: Merchant) -> HMACSHA256.Key {
+    public func key(for merchant: D24Merchant) -> HMACSHA256.Key {
         key(secret: merchant.secret)
     }
 

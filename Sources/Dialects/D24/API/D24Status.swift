@@ -8,9 +8,9 @@ import SandboxJSON
 enum D24Status {
     static func code(_ status: PayoutStatus) -> Int {
         switch status {
-        case .pending: 0
+        case .pending, .staged, .awaitingDetails: 0
         case .completed: 1
-        case .cancelled: 2
+        case .cancelled, .expired: 2
         case .rejected, .returned: 3
         case .delivered: 4
         case .onHold: 5
@@ -19,9 +19,9 @@ enum D24Status {
 
     static func description(_ status: PayoutStatus) -> String {
         switch status {
-        case .pending: "Pending"
+        case .pending, .staged, .awaitingDetails: "Pending"
         case .completed: "Completed"
-        case .cancelled: "Canceled"
+        case .cancelled, .expired: "Canceled"
         case .rejected, .returned: "Rejected"
         case .delivered: "Delivered"
         case .onHold: "On Hold"
@@ -30,9 +30,12 @@ enum D24Status {
 
     /// The status names `PUT /v3/cashout/status` knows: PENDING and ON_HOLD are accepted, the
     /// others are known but not allowed there (510), anything else is unknown (521).
-    static func status(named name: String) -> PayoutStatus? {
-        name == "CANCELED" ? .cancelled : PayoutStatus(name: name)  // the description's spelling, too
-    }
+    static func status(named name: String) -> PayoutStatus? { byName[name] }
+
+    private static let byName: [String: PayoutStatus] = [
+        "PENDING": .pending, "ON_HOLD": .onHold, "DELIVERED": .delivered, "COMPLETED": .completed, "REJECTED": .rejected,
+        "CANCELLED": .cancelled, "CANCELED": .cancelled,  // the description's spelling, too
+    ]
 
     /// `{"cashout_status":1,"cashout_status_description":"Completed"}`, plus `rejection_code`
     /// and `rejection_reason` when rejected and `bank_reference_id` when the bank set one.
@@ -42,10 +45,11 @@ enum D24Status {
             "cashout_status_description": .string(description(payout.status)),
         ]
         if payout.status == .rejected || payout.status == .returned {
-            body["rejection_code"] = .number(payout.rejectionCode ?? 808)
-            body["rejection_reason"] = .string(payout.rejectionReason ?? D24RejectionCodes.name(payout.rejectionCode ?? 808))
+            let code = payout.reasonCode.flatMap { Int($0) } ?? 808
+            body["rejection_code"] = .number(code)
+            body["rejection_reason"] = .string(payout.reason ?? D24RejectionCodes.name(code))
         }
-        if let reference = payout.bankReferenceID { body["bank_reference_id"] = .string(reference) }
+        if let reference = payout.bankReference { body["bank_reference_id"] = .string(reference) }
         return .object(body)
     }
 }

@@ -3,10 +3,10 @@
 /// the size) and reads them rarely (scenario matching, the admin API).
 ///
 /// ```swift
-/// let fields: PayoutFields = ["country": "BR", "amount": "100.00"]
+/// let fields: Fields = ["country": "BR", "amount": "100.00"]
 /// fields["country"]   // "BR"
 /// ```
-public struct PayoutFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     public struct Field: Sendable, Equatable {
         public let name: String
         public let value: String
@@ -44,7 +44,7 @@ public struct PayoutFields: Sendable, Equatable, Sequence, ExpressibleByDictiona
     public func makeIterator() -> IndexingIterator<[Field]> { list.makeIterator() }
 
     /// Equal when they hold the same names and values, whatever the order.
-    public static func == (lhs: PayoutFields, rhs: PayoutFields) -> Bool {
+    public static func == (lhs: Fields, rhs: Fields) -> Bool {
         lhs.count == rhs.count && lhs.list.allSatisfy { rhs[$0.name] == $0.value }
     }
 }

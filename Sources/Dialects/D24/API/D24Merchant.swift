@@ -1,0 +1,78 @@
+import SandboxBank
+import SandboxScenario
+
+/// A D24 merchant: an account of the bank owned by D24, with its credentials in the account's
+/// settings under the scenario file's names (`pass`, `secret`, `read_only_key`, `allowed_ips`).
+///
+/// ```swift
+/// let account = D24Merchant.account(login: "acme", pass: "p", secret: "s", balance: Money("5000")!)
+/// D24Merchant(account).secret   // "s"
+/// ```
+public struct D24Merchant: Sendable {
+    public let account: Account
+
+    public init(_ account: Account) {
+        self.account = account
+    }
+
+    /// API key, sent as `login`: the account's id.
+    public var login: String { account.id }
+    /// API passphrase, sent as `pass`.
+    public var pass: String { account.settings[Key.pass] ?? "" }
+    /// API signature: the HMAC key for requests and notifications.
+    public var secret: String { account.settings[Key.secret] ?? "" }
+    /// Read-only key for `Authorization: Bearer` on GET endpoints; empty for none.
+    public var readOnlyKey: String { account.settings[Key.readOnlyKey] ?? "" }
+    /// Client addresses allowed to call; empty allows any.
+    public var allowedIPs: [String] { Self.addresses(account.settings[Key.allowedIPs]) }
+
+    /// The settings' names, as the scenario file and the admin API spell them.
+    public enum Key {
+        public static let pass = "pass", secret = "secret", readOnlyKey = "read_only_key", allowedIPs = "allowed_ips"
+    }
+
+    /// A new D24 account.
+    public static func account(login: String, pass: String, secret: String, readOnlyKey: String = "", currency: String = "USD",
+                               balance: Money, limits: Account.Limits = Account.Limits(), minimumAmounts: [String: Money] = [:],
+                               allowedIPs: [String] = [], callbackURL: String? = nil) -> Account {
+        Account(id: login, dialect: D24Dialect.name, currency: currency, balance: balance, limits: limits,
+                minimumAmounts: minimumAmounts, callbackURL: callbackURL,
+                settings: settings(pass: pass, secret: secret, readOnlyKey: readOnlyKey, allowedIPs: allowedIPs))
+    }
+
+    /// The settings of the credentials (`allowed_ips` joined by commas; empty ones left out).
+    public static func settings(pass: String, secret: String, readOnlyKey: String, allowedIPs: [String]) -> Fields {
+        var settings: Fields = [Key.pass: pass, Key.secret: secret]
+        if !readOnlyKey.isEmpty { settings[Key.readOnlyKey] = readOnlyKey }
+        if !allowedIPs.isEmpty { settings[Key.allowedIPs] = allowedIPs.joined(separator: ",") }
+        return settings
+    }
+
+    static func addresses(_ text: String?) -> [String] {
+        text.map { $0.split(separator: ",").map(String.init) } ?? []
+    }
+
+    /// The merchant used when no scenario defines one (DESIGN.md, "Running").
+    public static let sandboxDefault = account(login: "sandbox_login", pass: "sandbox_pass", secret: "sandbox_secret",
+                                               readOnlyKey: "sandbox_read_only", balance: Money(hundredths: 100_000_000))
+
+    /// Reads a merchant of the scenario file's `merchants` section.
+    @Sendable static func read(_ node: ScenarioNode) throws(ScenarioError) -> Account {
+        let fields = try node.object(allowed: ["login", "pass", "secret", "read_only_key", "balance", "limits",
+                                               "minimum_amounts", "allowed_ips", "notification_url"])
+        func required(_ key: String) throws(ScenarioError) -> String {
+            guard let field = fields[key] else { throw node.fail("expected \"\(key)\"") }
+            return try field.nonEmptyString()
+        }
+        let login = try required("login")
+        let (pass, secret) = (try required("pass"), try required("secret"))
+        var merchant = account(login: login, pass: pass, secret: secret, readOnlyKey: try fields["read_only_key"]?.string() ?? "",
+                               balance: .zero,
+                               allowedIPs: try fields["allowed_ips"]?.array().map { (node) throws(ScenarioError) in try node.string() } ?? [])
+        if let balance = fields["balance"] { (merchant.currency, merchant.balance) = try balance.balance() }
+        if let limits = fields["limits"] { merchant.limits = try limits.limits() }
+        if let minimums = fields["minimum_amounts"] { merchant.minimumAmounts = try minimums.amountsByCountry() }
+        if let url = fields["notification_url"] { merchant.callbackURL = try url.string() }
+        return merchant
+    }
+}

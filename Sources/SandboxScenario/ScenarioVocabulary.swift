@@ -1,0 +1,43 @@
+import SandboxBank
+
+/// What the dialects add to the scenario format, which this module does not know: the request
+/// fields a rule's `when` may test, their sections of accounts, and what their declines may say.
+///
+/// ```swift
+/// var vocabulary = ScenarioVocabulary(ruleFields: ["country", "amount"])
+/// vocabulary.accountSections["merchants"] = { node in try readMerchant(node) }
+/// let scenario = try ScenarioLoader.load(file: "late-reversal.json", vocabulary: vocabulary)
+/// ```
+public struct ScenarioVocabulary: Sendable {
+    /// Reads one account of a section (a dialect's own keys, with `ScenarioNode`'s readers).
+    public typealias AccountReader = @Sendable (ScenarioNode) throws(ScenarioError) -> Account
+    /// What is wrong with a decline in one dialect's terms: the key, and what it expected.
+    public typealias DeclineCheck = @Sendable (Decline) -> (key: String, expected: String)?
+
+    /// Request fields a rule's `when` may test, by the dialects' names (besides `merchant` and
+    /// `dialect`, which every payout has).
+    public var ruleFields: Set<String>
+    /// Top-level keys holding accounts, with the reader of each (`merchants`: D24's).
+    public var accountSections: [String: AccountReader]
+    /// Keys a rule's `decline` may hold besides `code` and `message` (kept in `Decline.details`).
+    public var declineKeys: Set<String>
+    /// Each dialect's check of a decline, by dialect name: a rule whose `when` names one dialect
+    /// meets its check, any other rule every check.
+    public var declineChecks: [String: DeclineCheck]
+
+    public init(ruleFields: Set<String> = [], accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
+                declineChecks: [String: DeclineCheck] = [:]) {
+        self.ruleFields = ruleFields
+        self.accountSections = accountSections
+        self.declineKeys = declineKeys
+        self.declineChecks = declineChecks
+    }
+
+    /// Both vocabularies (for a sandbox of several dialects).
+    public func merging(_ other: ScenarioVocabulary) -> ScenarioVocabulary {
+        ScenarioVocabulary(ruleFields: ruleFields.union(other.ruleFields),
+                           accountSections: accountSections.merging(other.accountSections) { first, _ in first },
+                           declineKeys: declineKeys.union(other.declineKeys),
+                           declineChecks: declineChecks.merging(other.declineChecks) { first, _ in first })
+    }
+}
