@@ -43,6 +43,8 @@ let package = Package(
                                                    "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
+        // One home for what several test targets need (D24's signatures computed as a client does).
+        .target(name: "TestHelpers", dependencies: ["SandboxCrypto"], path: "Tests/TestHelpers"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxJSON"]),
@@ -50,11 +52,11 @@ let package = Package(
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
-        .testTarget(name: "CashoutSandboxTests", dependencies: ["CashoutSandbox", "SandboxD24", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal"]),
-        .testTarget(name: "D24APITests", dependencies: ["CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxBank"]),
+        .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
+                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal"], exclude: ["Fixtures"]),
+        .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxBank"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal", "SandboxCrypto",
+        .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal", "SandboxCrypto",
                                                            "SandboxJSON"]),
     ]
 )

@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// A sandbox on a manual clock at 2026-01-05T09:00:00Z, and calls against it.
@@ -27,7 +28,7 @@ private struct Admin {
     func createCashout(_ externalID: String, amount: String = "100.00", url: String? = nil) throws -> Int {
         let hook = url.map { #","notification_url":"\#($0)""# } ?? ""
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(hook)}"#
-        let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret")))
+        let signature = D24Signing.payloadSignature(body)
         let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
                                            headers: ["Payload-Signature": signature], body: Array(body.utf8))
         return try #require(Int(JSON.parse(response.body)["cashout_id"]?.stringValue ?? ""))

@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// `serve --admin-token` (`Sandbox.Configuration.adminToken`): every admin route wants
@@ -126,7 +127,7 @@ import Testing
         let sandbox = try sandbox()
         defer { sandbox.stop() }
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"order-1","country":"BR","currency":"USD","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(sandbox.baseURL)/sandbox/sink/orders"}"#
-        let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret")))
+        let signature = D24Signing.payloadSignature(body)
         let created = try send(sandbox, "POST", "/v3/cashout", headers: ["Payload-Signature": signature], body: body)
         #expect(created.bodyText == #"{"cashout_id":"1000001"}"#)
         // The read-only endpoints' own Bearer is the merchant's read-only key, not the admin token.

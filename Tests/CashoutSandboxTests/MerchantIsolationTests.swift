@@ -4,6 +4,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import SandboxD24
+import TestHelpers
 import Testing
 
 /// No merchant reads or acts on another's cashouts: every D24 endpoint that names a cashout
@@ -38,7 +39,7 @@ import Testing
         static func call(_ sandbox: Sandbox, _ method: String, _ path: String, merchant: (login: String, pass: String, secret: String),
                          _ fields: String) throws -> HTTPResponse {
             let body = #"{"login":"\#(merchant.login)","pass":"\#(merchant.pass)",\#(fields)}"#
-            let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key(merchant.secret)))
+            let signature = D24Signing.payloadSignature(body, secret: merchant.secret)
             return try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: ["Payload-Signature": signature],
                                        body: Array(body.utf8))
         }

@@ -5,6 +5,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import Synchronization
+import TestHelpers
 import Testing
 
 /// A separate HTTP server standing in for the merchant's webhook endpoint: it records every
@@ -59,7 +60,7 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
 
     private func create(_ sandbox: Sandbox, externalID: String, url: String) throws -> HTTPResponse {
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","comments":"order 42","notification_url":"\#(url)"}"#
-        let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret")))
+        let signature = D24Signing.payloadSignature(body)
         return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
                                    headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: Array(body.utf8))
     }
@@ -78,7 +79,7 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         try advance(sandbox, "15s")
         let received = receiver.requests.withLock { $0 }
         try #require(received.count == 2)
-        let expectedControl = Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4cashoutID1234Bo7", key: "sandbox_secret"))
+        let expectedControl = D24Signing.control(externalID: "cashoutID1234")
         if let python = try pythonControl(secret: "sandbox_secret", externalID: "cashoutID1234") {
             #expect(python == expectedControl)
         }
@@ -253,6 +254,6 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
 /// The spec's own control vector (§2.4).
 enum D24ControlVector {
     static func compute() -> String {
-        Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4cashoutID1234Bo7", key: "your_cashout_api_signature"))
+        D24Signing.control(externalID: "cashoutID1234", secret: "your_cashout_api_signature")
     }
 }

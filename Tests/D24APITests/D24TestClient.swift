@@ -4,6 +4,7 @@ import SandboxCrypto
 import SandboxD24
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 // Shared helpers for the D24 Cashouts v3 API tests: every test starts its own sandbox (manual
@@ -41,7 +42,7 @@ func startSandbox(merchants: [Account] = [D24Merchant.sandboxDefault]) throws ->
 
 /// Lowercase hex HMAC-SHA256 of the exact body bytes.
 func sign(_ body: String, secret: String = Default.secret) -> String {
-    Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key(secret)))
+    D24Signing.payloadSignature(body, secret: secret)
 }
 
 /// How to fill the `Payload-Signature` header.

@@ -1,3 +1,4 @@
+import TestHelpers
 import SandboxCrypto
 import SandboxHTTP
 
@@ -14,7 +15,7 @@ enum SignedCreate {
 
     /// The `Payload-Signature` of `body`: lowercase hex HMAC-SHA256 with the merchant's secret.
     static func signature(_ body: String, secret: String = "sandbox_secret") -> String {
-        Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key(secret)))
+        D24Signing.payloadSignature(body, secret: secret)
     }
 
     /// Sends the create over a new connection.

@@ -1,0 +1,116 @@
+import Dispatch
+import SandboxJournal
+import Synchronization
+import Testing
+@testable import SandboxBank
+
+/// The parts of the neutral lifecycle other APIs need: payouts created without a debit and
+/// executed later, expiry, a check atomic with creation, payouts without a reference, and a
+/// journal that replays all of them.
+@Suite struct LifecycleTests {
+    static let start = VirtualTime(iso8601: "2026-01-05T09:00:00Z")!
+    static let user = Account(id: "u-1", dialect: "test", balance: Money("60.00")!, limits: .init(daily: Money("100.00")!))
+
+    private final class Records: Sendable {
+        let list = Mutex<[BankRecord]>([])
+    }
+
+    private func bank(_ records: Records? = nil) -> Bank {
+        let bank = Bank(clock: VirtualClock(mode: .manual, start: Self.start), accounts: [Self.user]) { _ in DeliveryOutcome(status: 200) }
+        if let records { bank.startRecording { record in records.list.withLock { $0.append(record) } } }
+        return bank
+    }
+
+    private func request(_ amount: String, _ status: PayoutStatus = .pending, reference: String? = nil) -> PayoutRequest {
+        PayoutRequest(dialect: "test", account: "u-1", reference: reference, currency: "USD", amount: Money(amount)!, status: status,
+                      callbackURL: "http://hook")
+    }
+
+    @Test func aStagedPayoutIsDebitedWhenExecutedAndRunsItsTimelineFromThen() throws {
+        let bank = bank()
+        let staged = try bank.createPayout(request("50.00", .staged))
+        #expect(staged.status == .staged)
+        #expect(bank.account(id: "u-1")?.balance == Money("60.00"))  // no debit yet
+        #expect(bank.ledger().isEmpty)
+        bank.advance(by: .seconds(60))
+        #expect(bank.payout(id: staged.id)?.status == .staged)  // no timeline while staged
+        #expect(throws: TransitionError(from: .staged, to: .pending)) {  // only execute debits
+            try bank.changeStatus(payoutID: staged.id, to: .pending, by: "admin")
+        }
+
+        let executed = try #require(try bank.execute(payoutID: staged.id, by: "merchant"))
+        #expect(executed.status == .pending)
+        #expect(bank.account(id: "u-1")?.balance == Money("10.00"))
+        #expect(bank.ledger().map(\.amount) == [-Money("50.00")!])
+        bank.advance(by: .seconds(15))
+        #expect(bank.payout(id: staged.id)?.history.map(\.status) == [.staged, .pending, .delivered, .completed])
+        #expect(throws: PayoutRefusal.notExecutable(.completed)) { try bank.execute(payoutID: staged.id, by: "merchant") }
+        #expect(try bank.execute(payoutID: 42, by: "merchant") == nil)
+    }
+
+    @Test func executionChecksTheBalanceAndLimitsThenAndAnExpiredOrCancelledStagedPayoutIsNeverRefunded() throws {
+        let bank = bank()
+        let big = try bank.createPayout(request("70.00", .awaitingDetails))  // more than the balance: fine until executed
+        #expect(throws: PayoutRefusal.insufficientFunds) { try bank.execute(payoutID: big.id, by: "merchant") }
+        #expect(bank.payout(id: big.id)?.status == .awaitingDetails)
+        try bank.changeStatus(payoutID: big.id, to: .expired, by: "bank")
+        let cancelled = try bank.createPayout(request("5.00", .staged))
+        try bank.changeStatus(payoutID: cancelled.id, to: .cancelled, by: "merchant")
+        #expect(bank.account(id: "u-1")?.balance == Money("60.00"))
+        #expect(bank.ledger().isEmpty)
+        #expect(throws: TransitionError(from: .expired, to: .cancelled)) { try bank.changeStatus(payoutID: big.id, to: .cancelled, by: "admin") }
+        #expect(bank.notifications().map(\.status) == [.expired, .cancelled])
+
+        let first = try bank.createPayout(request("55.00", .staged))
+        try bank.execute(payoutID: first.id, by: "merchant")
+        try bank.changeStatus(payoutID: first.id, to: .cancelled, by: "merchant")  // debited: refunded
+        let second = try bank.createPayout(request("50.00", .staged))
+        #expect(throws: PayoutRefusal.limitExceeded(.daily)) { try bank.execute(payoutID: second.id, by: "merchant") }  // 55 + 50 > 100
+    }
+
+    @Test func aCheckGivenAtCreationIsAtomicWithIt() throws {
+        let bank = Bank(clock: VirtualClock(mode: .manual, start: Self.start),
+                        accounts: [Account(id: "u-1", dialect: "test", balance: Money("1000.00")!)]) { _ in DeliveryOutcome(status: 200) }
+        let onePending = { @Sendable (admission: Admission) -> Decline? in
+            admission.payouts.contains { $0.status == .pending || $0.status == .delivered } ? Decline(code: "pending") : nil
+        }
+        let accepted = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 20) { _ in
+            if (try? bank.createPayout(request("1.00"), admitting: onePending)) != nil { accepted.add(1, ordering: .relaxed) }
+        }
+        #expect(accepted.load(ordering: .relaxed) == 1)
+        #expect(throws: PayoutRefusal.declined(Decline(code: "pending"))) { try bank.createPayout(request("1.00"), admitting: onePending) }
+        #expect(throws: PayoutRefusal.unknownAccount) {  // an account of another API
+            try bank.createPayout(PayoutRequest(dialect: "other", account: "u-1", currency: "USD", amount: Money("1.00")!))
+        }
+        bank.advance(by: .seconds(15))
+        let next = try bank.createPayout(request("1.00"), admitting: onePending)
+        #expect(next.reference == nil)
+    }
+
+    @Test func aJournalOfStagedExecutedAndExpiredPayoutsReplaysToTheSameBank() throws {
+        let records = Records()
+        let live = bank(records)
+        let executed = try live.createPayout(request("20.00", .staged, reference: "a"))
+        let expired = try live.createPayout(request("20.00", .awaitingDetails))
+        live.advance(by: .seconds(3))
+        try live.execute(payoutID: executed.id, by: "merchant")
+        try live.changeStatus(payoutID: expired.id, to: .expired, by: "bank")
+        live.advance(by: .seconds(20))
+
+        let copy = Bank(clock: VirtualClock(mode: .manual, start: Self.start), accounts: [Self.user]) { _ in DeliveryOutcome(status: 200) }
+        for record in records.list.withLock({ $0 }) {
+            var bytes: [UInt8] = []
+            record.encode(into: &bytes)
+            let decoded = try bytes.withUnsafeBytes { buffer in
+                var reader = BinaryReader(buffer)
+                return try BankRecord(decoding: &reader)
+            }
+            try copy.replay(decoded, resetConfiguration: Bank.Configuration())
+        }
+        #expect(copy.payouts() == live.payouts())
+        #expect(copy.ledger() == live.ledger())
+        #expect(copy.accounts == live.accounts)
+        #expect(copy.notifications().map(\.status) == live.notifications().map(\.status))
+    }
+}
