@@ -13,6 +13,8 @@ import Synchronization
 /// Moving the clock and redelivering send webhooks, which may take seconds or be addressed to this
 /// very server: that work runs on `worker`, one job at a time, never on an event-loop thread.
 struct AdminAPI: Sendable {
+    /// The route group of every admin route: `/sandbox` and under it.
+    static let group = "/sandbox"
     let bank: Bank
     let sinks: SinkStore
     let faults: FaultInjector

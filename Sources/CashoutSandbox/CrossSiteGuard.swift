@@ -14,8 +14,9 @@ struct CrossSiteGuard: Sendable {
     }
 
     func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
-        guard request.method != "GET", request.method != "HEAD", request.path.hasPrefix("/sandbox/"),
-              !(open.indices.contains(route) && open[route]) else { return next(request) }
+        guard request.method != "GET", request.method != "HEAD", !(open.indices.contains(route) && open[route]) else {
+            return next(request)
+        }
         let site = request.headers["Sec-Fetch-Site"]
         if let origin = request.headers["Origin"], Self.host(ofOrigin: origin) != request.headers["Host"]?.lowercased() {
             return Router.error(403, "cross-site request refused: Origin \(origin) is not this sandbox (\(request.headers["Host"] ?? "no Host"))")

@@ -66,7 +66,7 @@ final class FaultInjector: Sendable {
                 let fault = armed[index].fault
                 if let wanted = fault.endpoint {
                     guard wanted == endpoint else { continue }
-                } else if request.path.hasPrefix("/sandbox/") {
+                } else if Router.path(request.path, isIn: AdminAPI.group) {
                     continue
                 }
                 armed[index].matched += 1

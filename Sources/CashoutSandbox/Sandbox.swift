@@ -84,8 +84,10 @@ public final class Sandbox: Sendable {
     public let addresses: [SocketAddress]
     /// The virtual clock.
     public var clock: VirtualClock { bank.clock }
-    /// The bank behind the APIs.
-    public let bank: Bank
+    /// The bank behind the APIs: for this package's tools and tests only, since calling it
+    /// directly would pass by every API's checks (users go through the APIs, the admin API and
+    /// CashoutSandboxTesting).
+    package let bank: Bank
     /// The built-in webhook receivers.
     public let sinks: SinkStore
     private let server: HTTPServer
@@ -153,9 +155,6 @@ public final class Sandbox: Sendable {
                              dialects: configuration.dialects.byName, metrics: metrics,
                              eventLog: configuration.eventLog)
         admin.register(in: &router)
-        router.use(faults.respond)
-        if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(auth.check) }  // before faults
-        router.use(CrossSiteGuard(routes: router.routeNames).check)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
             // A manual clock goes on from the last time journaled, not from now: the replay starts
@@ -170,12 +169,11 @@ public final class Sandbox: Sendable {
                 admin.snapshot(whileLocked: whileLocked)
             }
             admin.journal.attach(opened)
-            // Outermost: whatever answered, a change is on disk before its response leaves.
-            router.use { request, _, next in
-                request.method == "GET" || request.method == "HEAD" ? next(request) : opened.afterSync(next(request))
-            }
             journal = opened
         }
+        // Middleware, outermost first. A request to a name that is not this machine's is refused
+        // before anything (and learnt by nothing), when only this machine can connect.
+        if Self.listensOnLoopbackOnly(configuration.server) { router.use(HostGuard(allowed: configuration.allowedHosts).check) }
         // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the sender
         // the names it is reached by, so notifications to its sink under those names stay in process.
         let handsOutURLs = router.routeNames.map { (Dashboard.routes + APIDocs.routes).contains($0) }
@@ -183,9 +181,17 @@ public final class Sandbox: Sendable {
             if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
             return next(request)
         }
-        // Outermost: a request to a name that is not this machine's is refused before anything
-        // (and learnt by nothing), when only this machine can connect.
-        if Self.listensOnLoopbackOnly(configuration.server) { router.use(HostGuard(allowed: configuration.allowedHosts).check) }
+        // Whatever answered inside (a guard, a fault, a handler), a change is on disk before its response leaves.
+        if let journal {
+            router.use { request, _, next in
+                request.method == "GET" || request.method == "HEAD" ? next(request) : journal.afterSync(next(request))
+            }
+        }
+        // The admin API's group: cross-site writes refused, then the admin token.
+        router.use(group: AdminAPI.group, CrossSiteGuard(routes: router.routeNames).check)
+        if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(group: AdminAPI.group, auth.check) }
+        // Innermost: the scenarios' HTTP faults, on the handlers' answers.
+        router.use(faults.respond)
         // After the journal's replay: what it replays happened before, and is not logged again.
         if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
         let handler = router.respond

@@ -8,7 +8,8 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// Static paths are a dictionary lookup; paths with `{name}` segments are matched segment by
 /// segment and fill ``HTTPRequest/parameters`` (percent-decoded). `HEAD` falls back to the `GET`
 /// route (the server leaves out the body). A path known under other methods answers 405 with
-/// `Allow`; an unknown path 404. Both bodies are JSON: `{"code":404,"message":"..."}`.
+/// `Allow`; an unknown path 404; both in the shape `unmatchedError` gives (by default JSON
+/// `{"code":404,"message":"..."}`, which ``error(_:_:)`` writes).
 ///
 /// ```swift
 /// var router = Router()
@@ -43,6 +44,8 @@ public struct Router: Sendable {
     private var exact: [Substring: [String: Entry]] = [:]
     private var patterns: [PatternRoute] = []
     private var middleware: Middleware?
+    /// How 404, 405 and a malformed path are answered, given the status and what is wrong.
+    public var unmatchedError: @Sendable (_ status: Int, _ message: String) -> HTTPResponse = { Router.error($0, $1) }
 
     /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
     /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
@@ -54,7 +57,8 @@ public struct Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
-    /// Wraps every answer in `middleware`; a later call wraps the earlier ones (it runs first).
+    /// Wraps every answer in `middleware`, registered outermost first: the first call's runs
+    /// first, and each later one inside the earlier ones, next to the handler.
     ///
     /// ```swift
     /// router.use { request, route, next in
@@ -62,11 +66,22 @@ public struct Router: Sendable {
     /// }
     /// ```
     public mutating func use(_ middleware: @escaping Middleware) {
-        guard let inner = self.middleware else {
+        guard let outer = self.middleware else {
             self.middleware = middleware
             return
         }
-        self.middleware = { request, route, next in middleware(request, route) { inner($0, route, next) } }
+        self.middleware = { request, route, next in outer(request, route) { middleware($0, route, next) } }
+    }
+
+    /// `use` for the requests of one route group: paths `prefix` and under `prefix/`, routed or
+    /// not (a guard of the group answers before a 404 does).
+    public mutating func use(group prefix: String, _ middleware: @escaping Middleware) {
+        use { request, route, next in Self.path(request.path, isIn: prefix) ? middleware(request, route, next) : next(request) }
+    }
+
+    /// Whether `path` is `prefix` or under `prefix/`.
+    public static func path(_ path: Substring, isIn prefix: String) -> Bool {
+        path.hasPrefix(prefix) && (path.count == prefix.count || path.dropFirst(prefix.count).first == "/")
     }
 
     /// Adds a route written `"METHOD /path"`; segments in braces are parameters.
@@ -115,15 +130,17 @@ public struct Router: Sendable {
             for route in patterns {
                 guard let parameters = Self.match(route.segments, parts) else { continue }
                 guard let decoded = parameters else {
-                    return (Self.unmatched, { _ in Self.error(400, "malformed percent-encoding in path") })
+                    let unmatchedError = unmatchedError
+                    return (Self.unmatched, { _ in unmatchedError(400, "malformed percent-encoding in path") })
                 }
                 request.parameters = decoded
                 handlers = route.handlers
                 break
             }
         }
+        let unmatchedError = unmatchedError
         guard let handlers else {
-            return (Self.unmatched, { request in Self.error(404, "No such endpoint: \(request.method) \(request.path)") })
+            return (Self.unmatched, { request in unmatchedError(404, "No such endpoint: \(request.method) \(request.path)") })
         }
         if let entry = handlers[request.method] { return (entry.id, entry.handler) }
         if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler) }
@@ -131,13 +148,13 @@ public struct Router: Sendable {
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
         return (Self.unmatched, { request in
-            var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)")
+            var response = unmatchedError(405, "Method \(request.method) not allowed on \(request.path)")
             response.headers.add("Allow", allow)
             return response
         })
     }
 
-    /// A JSON error body in the `{"code","message"}` shape the D24 API uses.
+    /// A JSON error body `{"code": status, "message": message}`: the sandbox's own shape (its admin API's).
     public static func error(_ status: Int, _ message: String) -> HTTPResponse {
         .json(["code": .number(status), "message": .string(message)], status: status)
     }

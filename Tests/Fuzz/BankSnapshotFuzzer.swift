@@ -34,7 +34,7 @@ private func encode(_ snapshot: BankSnapshot) -> [UInt8] {
 }
 
 private func exercise(_ snapshot: BankSnapshot, _ input: [UInt8]) {
-    let bank = Bank(clock: VirtualClock(mode: .manual), merchants: []) { notification in
+    let bank = Bank(clock: VirtualClock(mode: .manual), accounts: []) { notification in
         notification.id % 3 == 0 ? DeliveryOutcome(status: 500) : DeliveryOutcome(status: 200)
     }
     bank.restore(snapshot)
@@ -49,12 +49,13 @@ private func exercise(_ snapshot: BankSnapshot, _ input: [UInt8]) {
     _ = bank.ledger()
     _ = bank.nextEventAt
     if let merchant = bank.accounts.first {
-        _ = try? bank.createPayout(PayoutRequest(dialect: "test", account: merchant.login, reference: "fuzz-new", country: "BR",
+        _ = try? bank.createPayout(PayoutRequest(dialect: merchant.dialect, account: merchant.id, reference: "fuzz-new", country: "BR",
                                                  currency: merchant.currency, amount: Money(hundredths: 1)))
     }
     for (index, payout) in payouts.prefix(8).enumerated() {
         let status = PayoutStatus.allCases[index % PayoutStatus.allCases.count]
-        _ = try? bank.changeStatus(payoutID: payout.id, to: status, by: "admin", rejectionCode: status == .rejected ? 801 : nil)
+        _ = try? bank.changeStatus(payoutID: payout.id, to: status, by: "admin", reasonCode: status == .rejected ? "801" : nil)
+        _ = try? bank.execute(payoutID: payout.id, by: "merchant")
     }
     _ = bank.redeliver(notificationID: 1)
     bank.advance(by: .seconds(30 * 86400))
