@@ -31,10 +31,10 @@ let package = Package(
                                                    "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API"),
         // Layer 3: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection.
-        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
-        .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
+        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP", "SandboxD24Rules"]),
+        .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON", "SandboxD24Rules"]),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxJournal",
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxD24Rules", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",

@@ -2,6 +2,7 @@ import Foundation
 import SandboxBank
 import SandboxCrypto
 import SandboxD24
+import SandboxD24Rules
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
@@ -11,11 +12,7 @@ import Synchronization
 
 extension ScenarioRunner {
     /// A complete Brazilian cashout, for the fields a `create_cashout` step leaves out.
-    static let brazilianDefaults: [String: JSON] = [
-        "country": "BR", "currency": "BRL", "amount": "100.00", "document_id": "01716001340", "document_type": "CPF",
-        "beneficiary_name": "Ana", "beneficiary_lastname": "Silva", "bank_code": "001", "bank_account": "3423422-7",
-        "bank_branch": "1234", "account_type": "C",
-    ]
+    static let brazilianDefaults = Dictionary(uniqueKeysWithValues: D24Example.createFields.map { ($0.name, JSON.string($0.value)) })
 
     mutating func perform(_ step: Step) -> String? {
         if let unknown = unresolvedTemplate(in: step) { return "unknown template \(unknown) (name cashouts with \"as\", values with \"save\")" }

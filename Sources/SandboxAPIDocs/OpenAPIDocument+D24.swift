@@ -1,3 +1,4 @@
+import SandboxD24Rules
 import SandboxJSON
 
 // The D24 Cashouts API v3 endpoints as Sources/SandboxD24 serves them (D24API, D24Error,
@@ -171,12 +172,9 @@ extension OpenAPIDocument {
         return fields
     }
 
-    private static let createExample: JSON = [
-        "login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1", "country": "BR", "currency": "BRL",
-        "amount": "100.00", "document_id": "01716001340", "document_type": "CPF", "beneficiary_name": "Ana",
-        "beneficiary_lastname": "Silva", "bank_code": "001", "bank_account": "3423422-7", "bank_branch": "1234",
-        "account_type": "C", "notification_url": "http://localhost:8080/sandbox/sink/orders",
-    ]
+    private static let createExample = JSON.object(Dictionary(uniqueKeysWithValues: D24Example.createFields.map { ($0.name, JSON.string($0.value)) })
+        .merging(["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1",
+                  "notification_url": "http://localhost:8080/sandbox/sink/orders"]) { $1 })
 
     private static let countryParameter = OpenAPI.query(
         "country", Schema.string("ISO 3166-1 alpha-2", example: "BR"), "The country", required: true)

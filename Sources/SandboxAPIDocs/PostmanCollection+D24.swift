@@ -1,3 +1,4 @@
+import SandboxD24Rules
 import SandboxJSON
 
 // The merchant's D24 calls and their refusals. Codes and messages are the sandbox's own
@@ -9,14 +10,10 @@ extension PostmanCollection {
     /// with the external id in `variable` (by default a fresh one: see `signatureScript`).
     static func createBody(externalID variable: String = "newExternalId", amount: String = "100.00",
                            beneficiaryName: String = "Ana") -> String {
-        body([
-            "login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "external_id": .string("{{\(variable)}}"),
-            "country": "BR", "currency": "BRL", "amount": .string(amount),
-            "document_id": "01716001340", "document_type": "CPF",
-            "beneficiary_name": .string(beneficiaryName), "beneficiary_lastname": "Silva",
-            "bank_code": "001", "bank_account": "3423422-7", "bank_branch": "1234", "account_type": "C",
-            "notification_url": "{{baseUrl}}/sandbox/sink/postman",
-        ])
+        let given: [String: String] = ["amount": amount, "beneficiary_name": beneficiaryName]
+        return body([("login", "{{apiKey}}"), ("pass", "{{apiPassphrase}}"), ("external_id", .string("{{\(variable)}}"))]
+            + D24Example.createFields.map { ($0.name, .string(given[$0.name] ?? $0.value)) }
+            + [("notification_url", "{{baseUrl}}/sandbox/sink/postman")])
     }
 
     /// `POST /v3/cashout` with a fresh external id, saving it in `externalID` and the answer's id in `cashoutID`.

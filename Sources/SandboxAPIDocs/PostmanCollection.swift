@@ -173,6 +173,10 @@ extension PostmanCollection {
 
     /// A JSON body written out in the order given, one member a line, as a person would type it.
     static func body(_ members: KeyValuePairs<String, BodyValue>) -> String {
+        body(members.map { ($0.key, $0.value) })
+    }
+
+    static func body(_ members: [(String, BodyValue)]) -> String {
         let lines = members.map { key, value in
             switch value {
             case .string(let text): "    \"\(key)\": \"\(text)\""

@@ -1,3 +1,5 @@
+import SandboxD24Rules
+
 extension Dashboard {
     /// The page's skeleton: a header with the clock, navigation, and one section per view. The
     /// script fills the sections from the admin API; every element tests look for has an `id`
@@ -108,17 +110,17 @@ extension Dashboard {
             <form id="new-form" data-testid="new-form" class="card form">
               <label>Merchant <select name="merchant" id="new-merchant" data-testid="new-merchant"></select></label>
               <label>External ID <input name="external_id" id="new-external_id" data-testid="new-external_id" required maxlength="100"></label>
-              <label>Country <input name="country" id="new-country" data-testid="new-country" value="BR" required maxlength="2"></label>
-              <label>Currency <input name="currency" id="new-currency" data-testid="new-currency" value="BRL" required maxlength="3"></label>
-              <label>Amount <input name="amount" id="new-amount" data-testid="new-amount" value="100.00" required inputmode="decimal"></label>
-              <label>Document ID <input name="document_id" id="new-document_id" data-testid="new-document_id" value="01716001340"></label>
-              <label>Document type <input name="document_type" id="new-document_type" data-testid="new-document_type" value="CPF"></label>
-              <label>Beneficiary name <input name="beneficiary_name" id="new-beneficiary_name" data-testid="new-beneficiary_name" value="Ana"></label>
-              <label>Beneficiary last name <input name="beneficiary_lastname" id="new-beneficiary_lastname" data-testid="new-beneficiary_lastname" value="Silva"></label>
-              <label>Bank code <input name="bank_code" id="new-bank_code" data-testid="new-bank_code" value="001"></label>
-              <label>Bank account <input name="bank_account" id="new-bank_account" data-testid="new-bank_account" value="3423422-7"></label>
-              <label>Bank branch <input name="bank_branch" id="new-bank_branch" data-testid="new-bank_branch" value="1234"></label>
-              <label>Account type <input name="account_type" id="new-account_type" data-testid="new-account_type" value="C"></label>
+              <label>Country <input name="country" id="new-country" data-testid="new-country" value="\#(D24Example.value("country"))" required maxlength="2"></label>
+              <label>Currency <input name="currency" id="new-currency" data-testid="new-currency" value="\#(D24Example.value("currency"))" required maxlength="3"></label>
+              <label>Amount <input name="amount" id="new-amount" data-testid="new-amount" value="\#(D24Example.value("amount"))" required inputmode="decimal"></label>
+              <label>Document ID <input name="document_id" id="new-document_id" data-testid="new-document_id" value="\#(D24Example.value("document_id"))"></label>
+              <label>Document type <input name="document_type" id="new-document_type" data-testid="new-document_type" value="\#(D24Example.value("document_type"))"></label>
+              <label>Beneficiary name <input name="beneficiary_name" id="new-beneficiary_name" data-testid="new-beneficiary_name" value="\#(D24Example.value("beneficiary_name"))"></label>
+              <label>Beneficiary last name <input name="beneficiary_lastname" id="new-beneficiary_lastname" data-testid="new-beneficiary_lastname" value="\#(D24Example.value("beneficiary_lastname"))"></label>
+              <label>Bank code <input name="bank_code" id="new-bank_code" data-testid="new-bank_code" value="\#(D24Example.value("bank_code"))"></label>
+              <label>Bank account <input name="bank_account" id="new-bank_account" data-testid="new-bank_account" value="\#(D24Example.value("bank_account"))"></label>
+              <label>Bank branch <input name="bank_branch" id="new-bank_branch" data-testid="new-bank_branch" value="\#(D24Example.value("bank_branch"))"></label>
+              <label>Account type <input name="account_type" id="new-account_type" data-testid="new-account_type" value="\#(D24Example.value("account_type"))"></label>
               <label class="wide">Notification URL <input name="notification_url" id="new-notification_url" data-testid="new-notification_url" placeholder="empty: the merchant's default"></label>
               <div class="wide form-actions">
                 <button type="submit" id="new-submit" data-testid="new-submit" class="primary">Request cashout</button>
