@@ -6,7 +6,7 @@ public enum BankEvent: Sendable {
     /// A payout was accepted (PENDING, or ON_HOLD when asked for).
     case created(Payout)
     /// A payout changed status: `payout` is as it is after the change, `by` says who changed it
-    /// (`bank` for its timeline, `account`, `admin`).
+    /// (`bank` for its timeline, `merchant` for an API caller, `admin`).
     case statusChanged(Payout, from: PayoutStatus, by: String, at: VirtualTime)
     /// A notification was sent once: `notification` is as it is after the attempt (its state and
     /// `nextAttemptAt` say whether and when it is tried again).

@@ -96,7 +96,7 @@ extension Bank {
         return payout
     }
 
-    /// Changes a payout's status now, on behalf of `actor` (`account` or `admin`). A change made
+    /// Changes a payout's status now, on behalf of `actor` (`merchant`, an API caller, or `admin`). A change made
     /// by anyone but the bank's own timeline replaces the timeline: releasing a held payout starts
     /// it again from the beginning, any other change ends it.
     @discardableResult

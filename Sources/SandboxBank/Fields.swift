@@ -1,6 +1,7 @@
-/// A request's own fields by wire name, in the order the dialect gave them: a short list rather
-/// than a dictionary, because a bank holds one per payout (a 20-field dictionary is several times
-/// the size) and reads them rarely (scenario matching, the admin API).
+/// Named text values in the order given (a payout's request fields, an account's settings, by the
+/// owning API's names): a short list rather than a dictionary, because a bank holds one per payout
+/// (a 20-field dictionary is several times the size) and reads them rarely (scenario matching,
+/// authentication, the admin API).
 ///
 /// ```swift
 /// let fields: Fields = ["country": "BR", "amount": "100.00"]
