@@ -19,14 +19,16 @@ extension Bank {
     /// `admit`, the scenario's declines, the currency, the minimum amount, and (when it starts
     /// pending or on hold) the limits and the balance; debits it, and starts the bank's timeline
     /// when it starts pending. A staged payout, or one awaiting details, is debited by `execute`.
-    public func createPayout(_ request: PayoutRequest, admitting admit: (Admission) -> Decline? = { _ in nil })
+    public func createPayout(_ request: PayoutRequest, admitting admit: ((Admission) -> Decline?)? = nil)
         throws(PayoutRefusal) -> Payout {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
             guard let account = s.accounts[request.account], account.dialect == request.dialect else { throw .unknownAccount }
             if let reference = request.reference, s.references[account.id]?[reference] != nil { throw .duplicateReference }
-            let admission = Admission(account: account, now: now, ids: s.payoutsByAccount[account.id] ?? [], table: s.payouts)
-            if let decline = admit(admission) { throw .declined(decline) }
+            if let admit, let decline = admit(Admission(account: account, now: now, ids: s.payoutsByAccount[account.id] ?? [],
+                                                         table: s.payouts)) {
+                throw .declined(decline)
+            }
             if let decline = s.configuration.decline(request) { throw .declined(decline) }
             guard let settlement = convert(request.amount, from: request.currency, to: account.currency, s.configuration.rates) else {
                 throw .unsupportedCurrency
@@ -148,7 +150,7 @@ extension Bank {
         let notification = StatusNotification(
             change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, account: payout.account,
                           reference: payout.reference, status: step.status, changedAt: time, bankReference: payout.bankReference,
-                          statusDetail: payout.statusDetail, url: payout.callbackURL),
+                          statusDetail: payout.statusDetail, url: payout.callbackURL, fields: payout.fields),
             state: payout.callbackURL == nil ? .noURL : .pending, attempts: [],
             nextAttemptAt: payout.callbackURL == nil ? nil : time)
         s.notifications.append(notification)

@@ -324,7 +324,7 @@ extension BankSnapshot {
         throws(BinaryReader.Malformed) -> StatusNotification {
         let (status, changedAt) = (try reader.status(), try reader.time())
         let (reference, detail) = (try reader.optionalString(), try reader.optionalString())
-        if format.version < 3 { _ = try reader.optionalString() }  // the one API's comments, now read from the payout
+        if format.version < 3 { _ = try reader.optionalString() }  // one of the payout's fields, now shared with it
         let url = try reader.optionalString()
         let state = Self.notificationStates[Int(try reader.tag(below: UInt8(Self.notificationStates.count)))]
         var attempts: [DeliveryAttempt] = []
@@ -335,7 +335,8 @@ extension BankSnapshot {
         let next = try reader.bool() ? try reader.time() : nil
         return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, account: payout.account, reference: payout.reference,
                                                 status: status,
-                                                changedAt: changedAt, bankReference: reference, statusDetail: detail, url: url),
+                                                changedAt: changedAt, bankReference: reference, statusDetail: detail, url: url,
+                                                fields: payout.fields),
                                   state: state, attempts: attempts, nextAttemptAt: next)
     }
 }

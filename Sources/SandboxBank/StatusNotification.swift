@@ -28,9 +28,11 @@ public struct StatusNotification: Sendable, Equatable {
         let bankReference: String?
         let statusDetail: String?
         let url: String?
+        /// The payout's request fields (shared with it, not copied), for the renderer.
+        let fields: Fields
 
         init(id: Int, payoutID: Int, dialect: String, account: String, reference: String?, status: PayoutStatus, changedAt: VirtualTime,
-             bankReference: String?, statusDetail: String?, url: String?) {
+             bankReference: String?, statusDetail: String?, url: String?, fields: Fields) {
             self.id = id
             self.payoutID = payoutID
             self.dialect = dialect
@@ -41,6 +43,7 @@ public struct StatusNotification: Sendable, Equatable {
             self.bankReference = bankReference
             self.statusDetail = statusDetail
             self.url = url
+            self.fields = fields
         }
     }
 
@@ -58,6 +61,8 @@ public struct StatusNotification: Sendable, Equatable {
     public var bankReference: String? { change.bankReference }
     public var statusDetail: String? { change.statusDetail }
     public var url: String? { change.url }
+    /// The payout's request fields, by its API's names.
+    public var fields: Fields { change.fields }
     public internal(set) var state: State
     public internal(set) var attempts: [DeliveryAttempt]
     /// When the next attempt is due, while pending.
@@ -70,7 +75,7 @@ public struct StatusNotification: Sendable, Equatable {
         let (a, b) = (lhs.change, rhs.change)
         return a.id == b.id && a.payoutID == b.payoutID && a.dialect == b.dialect && a.account == b.account && a.reference == b.reference
             && a.status == b.status && a.changedAt == b.changedAt && a.bankReference == b.bankReference
-            && a.statusDetail == b.statusDetail && a.url == b.url
+            && a.statusDetail == b.statusDetail && a.url == b.url && a.fields == b.fields
             && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt
     }
 }

@@ -81,7 +81,9 @@ public struct Router: Sendable {
 
     /// Whether `path` is `prefix` or under `prefix/`.
     public static func path(_ path: Substring, isIn prefix: String) -> Bool {
-        path.hasPrefix(prefix) && (path.count == prefix.count || path.dropFirst(prefix.count).first == "/")
+        let (path, prefix) = (path.utf8, prefix.utf8)  // bytes: no Unicode rules on the hot path
+        guard path.starts(with: prefix) else { return false }
+        return path.count == prefix.count || path[path.index(path.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "/")
     }
 
     /// Adds a route written `"METHOD /path"`; segments in braces are parameters.
