@@ -60,12 +60,12 @@ extension ScenarioLoader {
                     case .oneOf(let names): names.map(\.text)
                     default: []
                     }
-                    if names.contains(where: { PayoutStatus(name: $0) == nil }) {
+                    if names.contains(where: { !PayoutStatus.names.contains($0) }) {
                         throw node.fail("expected a status: \(ScenarioNode.statusNames)")
                     }
                 }
             }
-            return .expectCashout(ref: try ref.string(), status: status, reasonCode: try spec["rejection_code"]?.text(),
+            return .expectCashout(ref: try ref.string(), status: status, reasonCode: try spec["rejection_code"]?.reasonCode(0 ... 99999),
                                   bankReference: try spec["bank_reference_id"]?.string())
         case "expect_webhooks":
             let spec = try body.object(allowed: ["ref", "count", "statuses", "fields", "attempts"])

@@ -132,10 +132,13 @@ extension ScenarioNode {
         return amounts
     }
 
-    /// A rejection's code: a whole number from 100 to 99999, or a text code (APIs whose codes are words).
-    func reasonCode() throws(ScenarioError) -> String {
-        if case .string(let text) = value, !text.isEmpty, Int(text) == nil { return text }
-        return String(try integer(100 ... 99999))
+    /// A rejection's code: a whole number in `range`, or a text code (APIs whose codes are words)
+    /// that is not all digits.
+    func reasonCode(_ range: ClosedRange<Int> = 100 ... 99999) throws(ScenarioError) -> String {
+        if case .string(let text) = value, text.utf8.contains(where: { !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains($0) }) {
+            return text
+        }
+        return String(try integer(range))
     }
 
     /// A string that is not empty.
