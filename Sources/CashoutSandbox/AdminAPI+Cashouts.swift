@@ -9,7 +9,7 @@ extension AdminAPI {
     func registerCashouts(in router: inout Router) {
         router.add("GET /sandbox/cashouts") { request in
             let status = request.query("status")
-            guard status.map({ PayoutStatus(name: $0) != nil }) ?? true else {
+            guard status.map(PayoutStatus.names.contains) ?? true else {
                 return Router.error(400, "status: expected one of \(PayoutStatus.names.sorted().joined(separator: ", "))")
             }
             let payouts = bank.payouts(account: request.query("merchant")).filter {

@@ -67,7 +67,7 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
     }
 
     /// The status a name stands for (REJECTED is `rejected`; the bank makes it a return when the
-    /// payout had completed; PROCESSING is another name of DELIVERED); nil for other words.
+    /// payout had completed); nil for other words.
     public init?(name: String) {
         guard let status = Self.byName[name] else { return nil }
         self = status
@@ -80,7 +80,7 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
 
     private static let byName: [String: PayoutStatus] = [
         "STAGED": .staged, "AWAITING_DETAILS": .awaitingDetails, "PENDING": .pending, "ON_HOLD": .onHold,
-        "DELIVERED": .delivered, "PROCESSING": .delivered, "COMPLETED": .completed, "REJECTED": .rejected,
+        "DELIVERED": .delivered, "COMPLETED": .completed, "REJECTED": .rejected,
         "CANCELLED": .cancelled, "EXPIRED": .expired,
     ]
 
