@@ -18,8 +18,8 @@ struct SandboxSnapshot {
     var scenarios: [[UInt8]]
     var bank: BankSnapshot
 
-    /// The bank's binary form's version (`BankFormat`): 2 since payouts name their dialect; a
-    /// snapshot of version 1 is read too.
+    /// The bank's binary form's version (`BankFormat`, which says what each holds); snapshots of
+    /// every version in `BankFormat.readable` are read.
     static let version = UInt64(BankFormat.currentVersion)
     static let contentType = "application/vnd.cashout-sandbox.snapshot"
     static let partSize = 1 << 20

@@ -1,7 +1,7 @@
 import SandboxD24Rules
 import SandboxJSON
 
-// The D24 Cashouts API v3 endpoints as Sources/SandboxD24 serves them (D24API, D24Error,
+// The D24 Cashouts API v3 endpoints as Sources/Dialects/D24/API serves them (D24API, D24Error,
 // D24Status): four signed cashout endpoints and two read-only lookups. Codes and messages are
 // those of D24Error; HTTP statuses follow its table (401 for 401/402/302/524, 400 for 502 and
 // 504, 412 for every other refusal).

@@ -3,7 +3,7 @@
 
 /// Something that happened in the bank, as an observer sees it.
 public enum BankEvent: Sendable {
-    /// A payout was accepted (PENDING, or ON_HOLD when asked for).
+    /// A payout was accepted, in the status its request asked for (`PayoutRequest.status`).
     case created(Payout)
     /// A payout changed status: `payout` is as it is after the change, `by` says who changed it
     /// (`bank` for its timeline, `merchant` for an API caller, `admin`).

@@ -8,8 +8,7 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// Static paths are a dictionary lookup; paths with `{name}` segments are matched segment by
 /// segment and fill ``HTTPRequest/parameters`` (percent-decoded). `HEAD` falls back to the `GET`
 /// route (the server leaves out the body). A path known under other methods answers 405 with
-/// `Allow`; an unknown path 404; both in the shape `unmatchedError` gives (by default JSON
-/// `{"code":404,"message":"..."}`, which ``error(_:_:)`` writes).
+/// `Allow`; an unknown path 404. Both bodies are ``error(_:_:)``'s JSON: `{"code":404,"message":"..."}`.
 ///
 /// ```swift
 /// var router = Router()
@@ -44,8 +43,6 @@ public struct Router: Sendable {
     private var exact: [Substring: [String: Entry]] = [:]
     private var patterns: [PatternRoute] = []
     private var middleware: Middleware?
-    /// How 404, 405 and a malformed path are answered, given the status and what is wrong.
-    public var unmatchedError: @Sendable (_ status: Int, _ message: String) -> HTTPResponse = { Router.error($0, $1) }
 
     /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
     /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
@@ -132,17 +129,15 @@ public struct Router: Sendable {
             for route in patterns {
                 guard let parameters = Self.match(route.segments, parts) else { continue }
                 guard let decoded = parameters else {
-                    let unmatchedError = unmatchedError
-                    return (Self.unmatched, { _ in unmatchedError(400, "malformed percent-encoding in path") })
+                    return (Self.unmatched, { _ in Self.error(400, "malformed percent-encoding in path") })
                 }
                 request.parameters = decoded
                 handlers = route.handlers
                 break
             }
         }
-        let unmatchedError = unmatchedError
         guard let handlers else {
-            return (Self.unmatched, { request in unmatchedError(404, "No such endpoint: \(request.method) \(request.path)") })
+            return (Self.unmatched, { request in Self.error(404, "No such endpoint: \(request.method) \(request.path)") })
         }
         if let entry = handlers[request.method] { return (entry.id, entry.handler) }
         if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler) }
@@ -150,7 +145,7 @@ public struct Router: Sendable {
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
         return (Self.unmatched, { request in
-            var response = unmatchedError(405, "Method \(request.method) not allowed on \(request.path)")
+            var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)")
             response.headers.add("Allow", allow)
             return response
         })

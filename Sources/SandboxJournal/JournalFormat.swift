@@ -10,7 +10,7 @@
 /// the end of the file or whose checksum fails, and recovery stops at the last whole record.
 public enum JournalFormat {
     /// The version new files are written in: what their payloads hold is the user's business
-    /// (CashoutSandbox: 2 since payouts name the API that made them, 1 before).
+    /// (CashoutSandbox: `BankFormat` says what each version holds).
     public static let currentVersion: UInt32 = 3
     /// The versions a file may have and still be opened.
     public static let readableVersions: ClosedRange<UInt32> = 1 ... currentVersion

@@ -11,7 +11,7 @@ import Testing
 /// in through the seam alone: nothing in the bank or the facade knows it.
 private struct EchoDialect: Dialect {
     let name = "echo"
-    var ruleFields: Set<String> { ["reference", "amount", "currency"] }
+    var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary(ruleFields: ["reference", "amount", "currency"]) }
 
     /// Its one account, which the bank keeps beside D24's merchants.
     var defaultAccounts: [Account] { [Account(id: "echo_account", dialect: name, balance: Money("1000.00")!)] }

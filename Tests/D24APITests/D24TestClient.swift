@@ -1,6 +1,5 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxCrypto
 import SandboxD24
 import SandboxHTTP
 import SandboxJSON

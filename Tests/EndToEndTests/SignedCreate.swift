@@ -1,5 +1,4 @@
 import TestHelpers
-import SandboxCrypto
 import SandboxHTTP
 
 /// A signed `POST /v3/cashout` for the default merchant, as an integration sends it.
