@@ -8,6 +8,9 @@ extension Sandbox {
     /// a dialect keeps per-sandbox caches, such as prepared signing keys).
     public static var standardDialects: [any Dialect] { [D24Dialect()] }
 
+    /// The standard dialects' names, in order (to tell a standard list without building one).
+    static let standardNames = standardDialects.map(\.name)
+
     /// The standard dialects' built-in scenarios, loaded once.
     static let standardSetup = standardDialects.builtInSetup
 

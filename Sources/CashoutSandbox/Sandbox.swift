@@ -129,7 +129,9 @@ public final class Sandbox: Sendable {
 
     /// Starts a sandbox and returns once it is listening (for callers without `async`).
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
-        let standard = configuration.dialects.map(\.name) == Sandbox.standardDialects.map(\.name)
+        let standard = configuration.dialects.map(\.name) == Sandbox.standardNames
+        let dialects = configuration.dialects.byName
+        let vocabulary = standard ? Sandbox.standardVocabulary : configuration.scenarioVocabulary
         var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup
         setup.accounts = configuration.accounts ?? configuration.dialects.defaultAccounts  // the scenarios' join or replace these
         for scenario in configuration.scenarios { setup.add(scenario) }
@@ -142,7 +144,7 @@ public final class Sandbox: Sendable {
         let sinks = SinkStore()
         for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
         let metrics = SandboxMetrics()
-        let sender = WebhookSender(dialects: configuration.dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
+        let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
         let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
@@ -151,8 +153,7 @@ public final class Sandbox: Sendable {
         Dashboard.register(in: &router)
         APIDocs.register(in: &router)
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
-                             layers: ScenarioLayers(setup), vocabulary: configuration.scenarioVocabulary,
-                             dialects: configuration.dialects.byName, metrics: metrics,
+                             layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics,
                              eventLog: configuration.eventLog)
         admin.register(in: &router)
         var journal: StateJournal?
@@ -188,8 +189,11 @@ public final class Sandbox: Sendable {
             }
         }
         // The admin API's group: cross-site writes refused, then the admin token.
-        router.use(group: AdminAPI.group, CrossSiteGuard(routes: router.routeNames).check)
-        if let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames) { router.use(group: AdminAPI.group, auth.check) }
+        let crossSite = CrossSiteGuard(routes: router.routeNames)
+        let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames)
+        router.use(group: AdminAPI.group) { request, route, next in
+            crossSite.check(request, route: route) { request in auth?.check(request, route: route, next: next) ?? next(request) }
+        }
         // Innermost: the scenarios' HTTP faults, on the handlers' answers.
         router.use(faults.respond)
         // After the journal's replay: what it replays happened before, and is not logged again.
@@ -204,7 +208,7 @@ public final class Sandbox: Sendable {
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = ClockDriver(bank: bank)
-        return Sandbox(server: server, handler: handler, bank: bank, dialects: configuration.dialects.byName, sinks: sinks, sender: sender,
+        return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects, sinks: sinks, sender: sender,
                        driver: driver,
                        initial: (accounts, bankConfiguration), journal: journal, eventLog: configuration.eventLog)
     }

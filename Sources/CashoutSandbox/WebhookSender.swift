@@ -31,8 +31,8 @@ final class WebhookSender: Sendable {
     private let metrics: SandboxMetrics
     private let pool: DeliveryPool
 
-    init(dialects: [any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
-        self.dialects = dialects.byName
+    init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
+        self.dialects = dialects
         self.sinks = sinks
         self.timeout = Mutex(timeout)
         self.metrics = metrics

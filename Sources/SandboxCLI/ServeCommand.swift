@@ -48,9 +48,10 @@ enum ServeCommand: Command {
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(extra)' for serve") }
         var configuration = try configuration(from: arguments)
+        let vocabulary = configuration.scenarioVocabulary
         for file in arguments.values["scenario"] ?? [] {
             do {
-                configuration.scenarios.append(try ScenarioLoader.load(file: file, vocabulary: configuration.scenarioVocabulary))
+                configuration.scenarios.append(try ScenarioLoader.load(file: file, vocabulary: vocabulary))
             } catch {
                 CLI.printError("error: \(error)")
                 return 2

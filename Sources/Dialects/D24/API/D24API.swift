@@ -118,8 +118,8 @@ public struct D24API: Sendable {
 
     private func authorizedReadOnly(_ request: HTTPRequest) -> Bool {
         guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
-        let key = header.dropFirst("Bearer ".count)
-        return bank.accounts.contains { $0.dialect == D24Dialect.name && $0.settings[D24Merchant.Key.readOnlyKey] == String(key) }
+        let key = String(header.dropFirst("Bearer ".count))
+        return bank.accounts.contains { $0.dialect == D24Dialect.name && $0.settings[D24Merchant.Key.readOnlyKey] == key }
     }
 
     /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use.

@@ -22,10 +22,9 @@ public struct D24Dialect: Dialect {
 
     public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
         guard let secret = bank.account(id: notification.account, { D24Merchant($0).secret }) else { return nil }
-        let comments = notification.fields[D24Field.comments.jsonKey]
         let keys = keys
         return RenderedNotification(contentType: "application/x-www-form-urlencoded") {
-            D24Notification.formBody(notification, comments: comments, key: keys.key(secret: secret))
+            D24Notification.formBody(notification, key: keys.key(secret: secret))
         }
     }
 

@@ -92,7 +92,7 @@ extension D24Error {
         case .duplicateReference: self = .duplicateExternalID
         case .unsupportedCurrency: self.init(D24FieldError.invalidCurrency)
         case .belowMinimum(let currency, let amount): self = .minimumAmount(currency: currency, amount: amount.description)
-        case .limitExceeded(let limit): self = .limitExceeded(Self.limitWords[limit]!)
+        case .limitExceeded(let limit): self = .limitExceeded(Self.word(limit))
         case .insufficientFunds: self = .insufficientFunds
         case .declined(let decline):
             let code = Int(decline.code) ?? 537
@@ -103,5 +103,11 @@ extension D24Error {
     }
 
     /// The word spec §7.3's 508 message names each limit with.
-    static let limitWords: [PayoutRefusal.Limit: String] = [.transaction: "TRANSACTION", .daily: "DAILY", .monthly: "MONTHLY"]
+    static func word(_ limit: PayoutRefusal.Limit) -> String {
+        switch limit {
+        case .transaction: "TRANSACTION"
+        case .daily: "DAILY"
+        case .monthly: "MONTHLY"
+        }
+    }
 }

@@ -26,6 +26,12 @@ public struct D24Merchant: Sendable {
     /// Client addresses allowed to call; empty allows any.
     public var allowedIPs: [String] { Self.addresses(account.settings[Key.allowedIPs]) }
 
+    /// Whether a client at `address` may call: any, without an allow-list (read without building it).
+    func allows(_ address: String?) -> Bool {
+        guard let list = account.settings[Key.allowedIPs] else { return true }
+        return address.map { address in list.split(separator: ",").contains { $0 == address } } ?? false
+    }
+
     /// The settings' names, as the scenario file and the admin API spell them.
     public enum Key {
         public static let pass = "pass", secret = "secret", readOnlyKey = "read_only_key", allowedIPs = "allowed_ips"

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxCrypto
+import SandboxD24Rules
 import SandboxHTTP
 
 // Notifications of spec §5: a form-encoded POST with date, bank_reference_id, comments,
@@ -8,14 +9,14 @@ import SandboxHTTP
 
 /// The D24 wire format of a status notification.
 public enum D24Notification {
-    /// The form body, with the payout's `comments` and the merchant's API signature prepared as an HMAC key, e.g.
+    /// The form body (`comments` from the payout's fields), with the merchant's API signature prepared as an HMAC key, e.g.
     /// `date=2020-03-12%2020%3A26%3A11&bank_reference_id=&comments=&external_id=cashoutV35381&control=A4CF...&cashout_id=60067&status_reason=`.
-    public static func formBody(_ notification: StatusNotification, comments: String?, key: HMACSHA256.Key) -> String {
+    public static func formBody(_ notification: StatusNotification, key: HMACSHA256.Key) -> String {
         let externalID = notification.reference ?? ""
         return FormURLEncoding.encode([
             ("date", date(notification.changedAt)),
             ("bank_reference_id", notification.bankReference ?? ""),
-            ("comments", comments ?? ""),
+            ("comments", notification.fields[D24Field.comments.jsonKey] ?? ""),
             ("external_id", externalID),
             ("control", D24Signature.control(externalID: externalID, key: key)),
             ("cashout_id", String(notification.payoutID)),

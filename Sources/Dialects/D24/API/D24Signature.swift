@@ -13,7 +13,7 @@ public enum D24Signature {
 
     /// The `Payload-Signature` of `body`, with the secret already prepared as a key.
     public static func payload(of body: some Collection<UInt8>, key: HMACSHA256.Key) -> String {
-        Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body), key: key))
+        Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))
     }
 
     /// The `control` of a notification of `externalID`.

@@ -27,10 +27,7 @@ struct D24SignedRequest {
         guard let signature = request.headers["Payload-Signature"], constantTimeEquals(signature, expected) else {
             throw .invalidSignature
         }
-        let allowed = merchant.allowedIPs
-        if !allowed.isEmpty {
-            guard let address = request.remoteAddress?.host, allowed.contains(address) else { throw .unregisteredIP }
-        }
+        guard merchant.allows(request.remoteAddress?.host) else { throw .unregisteredIP }
         self.body = body
         self.merchant = merchant
     }
