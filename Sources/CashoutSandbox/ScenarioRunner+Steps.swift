@@ -76,7 +76,7 @@ extension ScenarioRunner {
     }
 
     private mutating func create(_ given: [String: JSON], merchant login: String, name: String?, expect: Step.Expectation?) -> String? {
-        guard let merchant = sandbox.bank.account(id: login).map(D24Merchant.init) else { return "create_cashout: no merchant \"\(login)\"" }
+        guard let merchant = sandbox.d24Merchant(login) else { return "create_cashout: no merchant \"\(login)\"" }
         created += 1
         let (fields, body, signature) = signedCreate(given, merchant: merchant, externalID: "\(scenario.name.prefix(40))-\(created)")
         let outcome = exchange("POST", "/v3/cashout", headers: [("Content-Type", "application/json"), ("Payload-Signature", signature)], body: body)
@@ -98,7 +98,7 @@ extension ScenarioRunner {
     /// are built and signed in batches on every core, then sent one by one in order (so ids and
     /// outcomes stay the same from run to run).
     private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant login: String, prefix: String) -> String? {
-        guard let merchant = sandbox.bank.account(id: login).map(D24Merchant.init) else { return "create_cashouts: no merchant \"\(login)\"" }
+        guard let merchant = sandbox.d24Merchant(login) else { return "create_cashouts: no merchant \"\(login)\"" }
         // One serialisation with a marker for the external id; each body splices the id in.
         let marker = "\u{FFFE}external-id\u{FFFE}"
         let template = signedCreate(given, merchant: merchant, externalID: marker).body

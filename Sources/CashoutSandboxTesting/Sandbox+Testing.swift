@@ -54,12 +54,12 @@ extension Sandbox {
     /// The merchant every sandbox has unless a scenario replaces it: `sandbox_login`,
     /// `sandbox_pass`, secret `sandbox_secret`.
     public var defaultMerchant: D24Merchant {
-        D24Merchant(bank.account(id: D24Merchant.sandboxDefault.id) ?? D24Merchant.sandboxDefault)
+        d24Merchant(D24Merchant.sandboxDefault.id) ?? D24Merchant(D24Merchant.sandboxDefault)
     }
 
     /// A merchant by login, with its current balance.
     public func merchant(_ login: String) -> D24Merchant? {
-        bank.account(id: login).map(D24Merchant.init)
+        d24Merchant(login)
     }
 
     /// Moves the virtual clock forward, running every bank step and webhook delivery due on the

@@ -41,8 +41,8 @@ extension Sandbox {
     }
 
     private func account(_ login: String) throws(UnknownMerchant) -> D24Merchant {
-        guard let account = bank.account(id: login), account.dialect == D24Dialect.name else { throw UnknownMerchant(login: login) }
-        return D24Merchant(account)
+        guard let merchant = d24Merchant(login) else { throw UnknownMerchant(login: login) }
+        return merchant
     }
 }
 

@@ -44,7 +44,7 @@ extension Bank {
                 clock.advance(to: at)
                 _ = insert(&s, request, settlement: settlement, at: at, timeline: timeline)
             case .executed(let payoutID, let actor, let at):
-                guard let payout = s.payouts[payoutID], payout.status == .staged || payout.status == .awaitingDetails else {
+                guard let payout = s.payouts[payoutID], payout.status.awaitsExecution else {
                     throw ReplayError(description: "no staged payout \(payoutID) to execute")
                 }
                 clock.advance(to: at)

@@ -52,7 +52,7 @@ extension Bank {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout? in
             guard let payout = s.payouts[payoutID] else { return nil }
-            guard payout.status == .staged || payout.status == .awaitingDetails else { throw .notExecutable(payout.status) }
+            guard payout.status.awaitsExecution else { throw .notExecutable(payout.status) }
             guard let account = s.accounts[payout.account] else { throw .unknownAccount }
             try checkFunds(s, account, payout.settlementAmount, at: now)
             execute(&s, payoutID, by: actor, at: now)

@@ -94,7 +94,7 @@ extension BinaryReader {
     mutating func startStatus() throws(Malformed) -> PayoutStatus {
         let start = offset
         let status = try status()
-        guard [.pending, .onHold, .staged, .awaitingDetails].contains(status) else {
+        guard status.isStart else {
             throw Malformed(offset: start, reason: "a payout created \(status.name)")
         }
         return status

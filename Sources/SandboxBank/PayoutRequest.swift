@@ -20,7 +20,7 @@ public struct PayoutRequest: Sendable, Equatable {
 
     public init(dialect: String, account: String, reference: String? = nil, country: String? = nil, currency: String, amount: Money,
                 status: PayoutStatus = .pending, callbackURL: String? = nil, fields: Fields = [:]) {
-        precondition([.pending, .onHold, .staged, .awaitingDetails].contains(status), "a payout starts pending, on hold, staged or awaiting details")
+        precondition(status.isStart, "a payout starts pending, on hold, staged or awaiting details")
         self.dialect = dialect
         self.account = account
         self.reference = reference

@@ -84,6 +84,13 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
         "CANCELLED": .cancelled, "EXPIRED": .expired,
     ]
 
+    /// Whether a payout may be created in this status: pending or on hold (debited at once),
+    /// staged or awaiting details (debited when executed).
+    public var isStart: Bool { self == .pending || self == .onHold || awaitsExecution }
+
+    /// Whether a payout in this status waits for `Bank.execute`: staged, or awaiting details.
+    public var awaitsExecution: Bool { self == .staged || self == .awaitingDetails }
+
     /// Whether a payout in this status has been debited (and not refunded).
     public var isDebited: Bool {
         switch self {

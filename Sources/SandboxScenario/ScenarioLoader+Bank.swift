@@ -7,14 +7,14 @@ extension ScenarioLoader {
     static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary) throws(ScenarioError) {
         let bank = try node.object(allowed: ["rules", "default"])
         if let rules = bank["rules"] {
-            scenario.rules = try rules.array().map { (rule) throws(ScenarioError) -> Rule in try readRule(rule, vocabulary) }
+            let fields = vocabulary.ruleFields.union(["merchant", "dialect"])
+            scenario.rules = try rules.array().map { (rule) throws(ScenarioError) -> Rule in try readRule(rule, fields: fields, vocabulary) }
         }
         if let timeline = bank["default"] { scenario.defaultTimeline = try readTimeline(timeline) }
     }
 
-    /// A rule whose `when` tests some of the vocabulary's fields.
-    static func readRule(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Rule {
-        let fields = vocabulary.ruleFields.union(["merchant", "dialect"])
+    /// A rule whose `when` tests some of `fields` (the vocabulary's, `merchant` and `dialect`).
+    static func readRule(_ node: ScenarioNode, fields: Set<String>, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Rule {
         let rule = try node.object(allowed: ["name", "when", "then", "outcomes", "decline"])
         var when: [String: Matcher] = [:]
         if let conditions = rule["when"] {
@@ -49,10 +49,11 @@ extension ScenarioLoader {
     /// `{"code", "message"?, ...}`: the keys the dialects allow, checked by the rule's dialect, or
     /// by every dialect when the rule is for any.
     static func readDecline(_ node: ScenarioNode, dialect: String?, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Decline {
-        let members = try node.object(allowed: ["code", "message"] + vocabulary.declineKeys.sorted())
+        let keys = vocabulary.declineKeys.sorted()
+        let members = try node.object(allowed: ["code", "message"] + keys)
         guard let code = members["code"] else { throw node.fail("expected \"code\"") }
         var decline = Decline(code: try code.text(), message: try members["message"]?.string())
-        for key in vocabulary.declineKeys.sorted() { decline.details[key] = try members[key]?.text() }
+        for key in keys { decline.details[key] = try members[key]?.text() }
         let checks = dialect.map { name in vocabulary.declineChecks[name].map { [$0] } ?? [] }
             ?? vocabulary.declineChecks.keys.sorted().map { vocabulary.declineChecks[$0]! }
         for check in checks {

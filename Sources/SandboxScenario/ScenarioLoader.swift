@@ -12,7 +12,10 @@ import SandboxJSON
 /// What the dialects add (request fields rules test, account sections, declines) comes in
 /// `vocabulary`: this module knows none of them.
 public enum ScenarioLoader {
-    static let topLevelKeys = ["$schema", "name", "description", "seed", "clock", "bank", "faults", "webhooks", "steps"]
+    /// The top-level keys, in the order messages list them: the dialects' account sections
+    /// (`merchants`...) go between the two.
+    static let keysBeforeAccounts = ["$schema", "name", "description", "seed", "clock"]
+    static let keysAfterAccounts = ["bank", "faults", "webhooks", "steps"]
 
     /// Loads the file at `path`.
     public static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
@@ -30,7 +33,7 @@ public enum ScenarioLoader {
         }
         let root = ScenarioNode(value: json, path: "", file: file)
         let sections = vocabulary.accountSections.keys.sorted()
-        let top = try root.object(allowed: Array(topLevelKeys[..<5]) + sections + topLevelKeys[5...])
+        let top = try root.object(allowed: keysBeforeAccounts + sections + keysAfterAccounts)
         var scenario = Scenario(name: try top["name"]?.string() ?? defaultName(file), file: file)
         if let seed = top["seed"] {
             guard case .number(let text) = seed.value, let value = UInt64(text) else { throw seed.fail("expected a whole number ≥ 0") }
