@@ -23,7 +23,7 @@ let package = Package(
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
-        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
+        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
@@ -36,10 +36,13 @@ let package = Package(
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxD24Rules", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
+        // Scenario files with steps run as tests, each against its own in-process sandbox (`test`).
+        .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
+                                                      "SandboxScenario"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",
                                                               "SandboxScenario"]),
-        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal", "SandboxBank",
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal", "SandboxBank",
                                                    "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
@@ -52,7 +55,7 @@ let package = Package(
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
-        .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
+        .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
                                                             "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),

@@ -59,7 +59,6 @@ struct AdminAPI: Sendable {
             }
         }
         registerCashouts(in: &router)
-        registerMerchants(in: &router)
         registerWebhooks(in: &router)
         registerSnapshot(in: &router)
     }

@@ -1,16 +1,15 @@
 import SandboxBank
-import SandboxD24
 import SandboxJSON
 
 // How the admin API shows the bank's records. Statuses use `PayoutStatus.name`, the names
 // integrators know from the D24 API; a payout returned after completion shows as REJECTED with
 // `"returned_after_completion": true`.
 
-enum AdminJSON {
-    static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
-    static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
+package enum AdminJSON {
+    package static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
+    package static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
     /// A reason code: a number when it is one (D24's 8xx), else text.
-    static func code(_ text: String?) -> JSON { text.map { code in Int(code).map { .number($0) } ?? .string(code) } ?? .null }
+    package static func code(_ text: String?) -> JSON { text.map { code in Int(code).map { .number($0) } ?? .string(code) } ?? .null }
 
     static func payout(_ payout: Payout, bank: Bank, detailed: Bool) -> JSON {
         var json: [String: JSON] = [
@@ -54,21 +53,6 @@ enum AdminJSON {
                  "response_status": optional(attempt.outcome.status), "error": optional(attempt.outcome.error),
                  "response_body": optional(attempt.outcome.body)]
             }),
-        ]
-    }
-
-    static func merchant(_ account: Account) -> JSON {
-        let merchant = D24Merchant(account)
-        return [
-            "login": .string(merchant.login), "pass": .string(merchant.pass), "secret": .string(merchant.secret),
-            "read_only_key": .string(merchant.readOnlyKey), "currency": .string(account.currency),
-            "balance": .string(account.balance.description),
-            "limits": ["transaction": optional(account.limits.transaction?.description),
-                       "daily": optional(account.limits.daily?.description),
-                       "monthly": optional(account.limits.monthly?.description)],
-            "minimum_amounts": .object(account.minimumAmounts.mapValues { .string($0.description) }),
-            "allowed_ips": .array(merchant.allowedIPs.map { .string($0) }),
-            "notification_url": optional(account.callbackURL),
         ]
     }
 

@@ -94,7 +94,9 @@ public final class Sandbox: Sendable {
     private let handler: HTTPHandler
     private let sender: WebhookSender
     /// The payout APIs served, by name.
-    let dialects: [String: any Dialect]
+    package let dialects: [String: any Dialect]
+    /// The first API's first default account: what a scenario step that names none uses.
+    package let defaultAccountID: String?
     private let driver: ClockDriver
     private let journal: StateJournal?
     private let eventLog: EventLog?
@@ -103,7 +105,8 @@ public final class Sandbox: Sendable {
     /// What `POST /sandbox/reset` returns to: the accounts and bank the sandbox started with.
     let initial: (accounts: [Account], bank: Bank.Configuration)
 
-    private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, dialects: [String: any Dialect], sinks: SinkStore,
+    private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, dialects: [String: any Dialect], defaultAccountID: String?,
+                 sinks: SinkStore,
                  sender: WebhookSender,
                  driver: ClockDriver, initial: (accounts: [Account], bank: Bank.Configuration), journal: StateJournal?,
                  eventLog: EventLog?) {
@@ -116,6 +119,7 @@ public final class Sandbox: Sendable {
         self.sinks = sinks
         self.sender = sender
         self.dialects = dialects
+        self.defaultAccountID = defaultAccountID
         self.driver = driver
         self.addresses = server.addresses
         self.baseURL = URL(string: "http://\(server.addresses[0])")!
@@ -208,7 +212,8 @@ public final class Sandbox: Sendable {
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = ClockDriver(bank: bank)
-        return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects, sinks: sinks, sender: sender,
+        return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
+                       defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,
                        initial: (accounts, bankConfiguration), journal: journal, eventLog: configuration.eventLog)
     }
@@ -229,10 +234,10 @@ public final class Sandbox: Sendable {
         handler(request).resolved
     }
 
-    /// The body of `notification` as it is sent, in its payout's dialect's format; nil when that
-    /// dialect or the account is gone.
-    package func notificationBody(_ notification: StatusNotification) -> String? {
-        sender.render(notification, bank: bank)?.body()
+    /// `notification` as it is sent, in its payout's dialect's format; nil when that dialect or
+    /// the account is gone.
+    package func notification(_ notification: StatusNotification) -> RenderedNotification? {
+        sender.render(notification, bank: bank)
     }
 
     /// Moves the virtual clock forward, running every bank event and webhook delivery due on the

@@ -14,7 +14,7 @@ public struct Webhook: Sendable {
     /// Whether an attempt got a 2xx answer.
     public let delivered: Bool
 
-    /// `body`: the notification as it was sent (`Sandbox.notificationBody`).
+    /// `body`: the notification as it was sent (`Sandbox.notification`).
     init(_ notification: StatusNotification, body: String) {
         status = Cashout.Status(notification.status)
         form = Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { $1 }

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import Foundation
 import SandboxHTTP
+import SandboxRunner
 import SandboxScenario
 
 /// `cashout-sandbox test [PATH...] [--junit FILE] [--filter TEXT]`: runs every scenario file with

@@ -2,6 +2,7 @@ import CashoutSandbox
 import Foundation
 import SandboxBank
 import SandboxJSON
+import SandboxRunner
 import SandboxScenario
 import Testing
 

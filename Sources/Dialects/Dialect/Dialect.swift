@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxHTTP
+import SandboxJSON
 import SandboxScenario
 
 /// One payout API the sandbox serves over its one bank: its endpoints, which authenticate,
@@ -45,6 +46,10 @@ public protocol Dialect: Sendable {
     /// Its built-in scenario (`scenarios/default.json` for the first API): rules such as magic
     /// values, layered under every scenario the user loads; nil for none.
     var builtInScenarioText: String? { get }
+
+    /// A scenario step's create for `account` (one of its own): `fields` over its example
+    /// payout, notifications to `notificationURL`; nil when its scenarios cannot create payouts.
+    func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate?
 }
 
 extension Dialect {
@@ -52,6 +57,7 @@ extension Dialect {
     public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
     public var builtInScenarioText: String? { nil }
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
+    public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
 
     public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         ("\(name) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",

@@ -18,6 +18,7 @@ public struct D24Dialect: Dialect {
 
     public func register(in router: inout Router, bank: Bank) {
         D24API(bank: bank, keys: keys).register(in: &router)
+        D24MerchantAdmin(bank: bank).register(in: &router)
     }
 
     public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {

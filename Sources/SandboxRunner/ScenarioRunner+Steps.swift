@@ -1,8 +1,7 @@
+import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxCrypto
-import SandboxD24
-import SandboxD24Rules
+import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
@@ -11,18 +10,15 @@ import Synchronization
 // Each step either holds (nil) or says what was expected and what happened instead.
 
 extension ScenarioRunner {
-    /// A complete Brazilian cashout, for the fields a `create_cashout` step leaves out.
-    static let brazilianDefaults = Dictionary(uniqueKeysWithValues: D24Example.createFields.map { ($0.name, JSON.string($0.value)) })
-
     mutating func perform(_ step: Step) -> String? {
         if let unknown = unresolvedTemplate(in: step) { return "unknown template \(unknown) (name cashouts with \"as\", values with \"save\")" }
         switch step {
         case .request(let request, let expect, let save):
             return send(request, expect: expect, save: save)
         case .createCashout(let fields, let merchant, let name, let expect):
-            return create(fields, merchant: merchant ?? "sandbox_login", name: name, expect: expect)
+            return create(fields, merchant: merchant, name: name, expect: expect)
         case .createCashouts(let count, let fields, let merchant, let prefix):
-            return createMany(count, fields, merchant: merchant ?? "sandbox_login", prefix: prefix)
+            return createMany(count, fields, merchant: merchant, prefix: prefix)
         case .advance(let duration):
             sandbox.bank.advance(by: duration)
             return nil
@@ -62,55 +58,57 @@ extension ScenarioRunner {
         references[ref].flatMap { sandbox.bank.payout(id: $0.cashoutID) }
     }
 
-    /// The signed body of a create: the given fields over the Brazilian defaults (when the country
-    /// is BR or absent), the merchant's credentials, an external id and the merchant's sink.
-    private func signedCreate(_ given: [String: JSON], merchant: D24Merchant, externalID: String) -> (fields: [String: JSON], body: [UInt8], signature: String) {
-        var fields = Self.brazilianDefaults.filter { _ in given["country"] == nil || given["country"] == "BR" }
-        fields.merge(given.mapValues(expand)) { $1 }
-        fields["login"] = .string(merchant.login)
-        fields["pass"] = .string(merchant.pass)
-        if fields["external_id"] == nil { fields["external_id"] = .string(externalID) }
-        if fields["notification_url"] == nil { fields["notification_url"] = .string("\(sandbox.baseURL)/sandbox/sink/\(merchant.login)") }
-        let body = JSON.object(fields).serialized()
-        return (fields, body, D24Signature.payload(of: body, secret: merchant.secret))
+    /// The create of the step's account (by default the first dialect's default account), in its
+    /// dialect's terms, with notifications to the sink named after the account; or what is wrong.
+    private func prepareCreate(_ given: [String: JSON], account id: String?, action: String) -> Result<ScenarioCreate, Failure> {
+        guard let id = id ?? sandbox.defaultAccountID, let account = sandbox.bank.account(id: id) else {
+            return .failure(Failure("\(action): no merchant \"\(id ?? "")\""))
+        }
+        guard let create = sandbox.dialects[account.dialect]?.scenarioCreate(
+            fields: given.mapValues(expand), account: account, notificationURL: "\(sandbox.baseURL)/sandbox/sink/\(id)") else {
+            return .failure(Failure("\(action): \"\(id)\" is an account of \(account.dialect), whose scenarios cannot create payouts"))
+        }
+        return .success(create)
     }
 
-    private mutating func create(_ given: [String: JSON], merchant login: String, name: String?, expect: Step.Expectation?) -> String? {
-        guard let merchant = sandbox.d24Merchant(login) else { return "create_cashout: no merchant \"\(login)\"" }
+    struct Failure: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    private mutating func create(_ given: [String: JSON], merchant: String?, name: String?, expect: Step.Expectation?) -> String? {
+        let create: ScenarioCreate
+        switch prepareCreate(given, account: merchant, action: "create_cashout") {
+        case .success(let prepared): create = prepared
+        case .failure(let failure): return failure.message
+        }
         created += 1
-        let (fields, body, signature) = signedCreate(given, merchant: merchant, externalID: "\(scenario.name.prefix(40))-\(created)")
-        let outcome = exchange("POST", "/v3/cashout", headers: [("Content-Type", "application/json"), ("Payload-Signature", signature)], body: body)
+        let reference = create.fixedReference ?? "\(scenario.name.prefix(40))-\(created)"
+        let request = create.request(reference)
+        let outcome = exchange(request.method, request.target, headers: request.headers, body: request.body)
         var expected = expect ?? Step.Expectation()
         if expected.status == nil, !expected.noResponse { expected.status = 200 }  // a create is expected to succeed unless told
         if let problem = check(outcome, expected, action: "create_cashout") {
             return problem
         }
-        if let name, case .response(let response) = outcome,
-           let id = (try? JSON.parse(response.body))?["cashout_id"]?.stringValue.flatMap({ Int($0) }),
-           let externalID = fields["external_id"]?.stringValue ?? fields["external_id"]?.numberText {
-            references[name] = Reference(cashoutID: id, externalID: externalID)
+        if let name, case .response(let response) = outcome, let id = create.payoutID(response) {
+            references[name] = Reference(cashoutID: id, externalID: reference)
         }
         return nil
     }
 
     /// Many creates through the sandbox's handler in-process (no socket): a load scenario's bulk.
-    /// The fields and the signing key are prepared once; only the external id changes. Requests
-    /// are built and signed in batches on every core, then sent one by one in order (so ids and
-    /// outcomes stay the same from run to run).
-    private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant login: String, prefix: String) -> String? {
-        guard let merchant = sandbox.d24Merchant(login) else { return "create_cashouts: no merchant \"\(login)\"" }
-        // One serialisation with a marker for the external id; each body splices the id in.
-        let marker = "\u{FFFE}external-id\u{FFFE}"
-        let template = signedCreate(given, merchant: merchant, externalID: marker).body
-        guard let at = template.firstRange(of: Array(marker.utf8)) else { return "create_cashouts: external_id is fixed by \"fields\"" }
-        let (head, tail) = (Array(template[..<at.lowerBound]), Array(template[at.upperBound...]))
-        let key = HMACSHA256.Key(merchant.secret)
-        let request = { @Sendable (index: Int) -> HTTPRequest in
-            let body = head + Array("\(prefix)-\(index)".utf8) + tail
-            let signature = D24Signature.payload(of: body, key: key)
-            return HTTPRequest(method: "POST", target: "/v3/cashout",
-                               headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: body)
+    /// The create is prepared once; only the reference changes. Requests are built and signed in
+    /// batches on every core, then sent one by one in order (so ids and outcomes stay the same
+    /// from run to run).
+    private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant: String?, prefix: String) -> String? {
+        let create: ScenarioCreate
+        switch prepareCreate(given, account: merchant, action: "create_cashouts") {
+        case .success(let prepared): create = prepared
+        case .failure(let failure): return failure.message
         }
+        if let fixed = create.fixedReference { return "create_cashouts: \"fields\" give every create the reference \(fixed)" }
+        let request = { @Sendable (index: Int) -> HTTPRequest in create.request("\(prefix)-\(index)") }
         for batch in stride(from: 1, through: count, by: 4096) {
             let indices = batch ... min(count, batch + 4095)
             for (index, request) in zip(indices, Self.build(indices, request)) {
@@ -138,7 +136,9 @@ extension ScenarioRunner {
 
     private mutating func send(_ request: Step.Request, expect: Step.Expectation?, save: [String: String]) -> String? {
         let body = request.json.map { expand($0).serialized() } ?? Array(expand(request.body ?? "").utf8)
-        let outcome = exchange(request.method, expand(request.path), headers: request.headers.map { ($0.name, expand($0.value)) }, body: body)
+        var headers = HTTPHeaders()
+        for header in request.headers { headers.add(header.name, expand(header.value)) }
+        let outcome = exchange(request.method, expand(request.path), headers: headers, body: body)
         if let expect, let problem = check(outcome, expect, action: "request \(request.method) \(request.path)") { return problem }
         guard !save.isEmpty else { return nil }
         guard case .response(let response) = outcome, let json = try? JSON.parse(response.body) else {
@@ -158,11 +158,9 @@ extension ScenarioRunner {
         case noResponse(String)
     }
 
-    private func exchange(_ method: String, _ path: String, headers: [(String, String)], body: [UInt8]) -> Outcome {
-        var fields = HTTPHeaders()
-        for (name, value) in headers { fields.add(name, value) }
+    private func exchange(_ method: String, _ path: String, headers: HTTPHeaders, body: [UInt8]) -> Outcome {
         do {
-            return .response(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: fields, body: body, timeout: .seconds(30)))
+            return .response(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: body, timeout: .seconds(30)))
         } catch {
             return .noResponse("\(error)")
         }
@@ -226,15 +224,25 @@ extension ScenarioRunner {
         }
         if !fields.isEmpty, notifications.isEmpty { return "\(subject): expected notifications carrying \(fields.keys.sorted().joined(separator: ", ")), got none" }
         for notification in notifications where !fields.isEmpty {
-            let form = sandbox.notificationBody(notification).flatMap { FormURLEncoding.decode($0.utf8) } ?? []
+            let sent = sandbox.notification(notification).map(Self.fields) ?? [:]
             for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-                let sent = form.first { $0.name == key }?.value
+                let sent = sent[key]
                 if sent != expand(value) {
                     return "\(subject): expected form field \(key)=\(expand(value)) in notification \(notification.id), got \(sent ?? "nothing")"
                 }
             }
         }
         return nil
+    }
+
+    /// A notification's fields: a form's, or a JSON object's members (strings and numbers as text).
+    static func fields(_ notification: RenderedNotification) -> [String: String] {
+        let body = notification.body()
+        if notification.contentType.hasPrefix("application/x-www-form-urlencoded") {
+            return Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { first, _ in first }
+        }
+        guard case .object(let members)? = try? JSON.parse(Array(body.utf8)) else { return [:] }
+        return members.compactMapValues { $0.stringValue ?? $0.numberText }
     }
 
     static func describe(_ matcher: Matcher) -> String {

@@ -1,20 +1,21 @@
 import SandboxBank
-import SandboxD24
 import SandboxHTTP
 import SandboxJSON
 
-// D24's merchants: list, and create or update one (only the fields given change).
+/// D24's merchants in the sandbox's admin API (`/sandbox/merchants`): list them, and create or
+/// update one (only the fields given change). Errors in the admin API's `{"code","message"}`.
+struct D24MerchantAdmin {
+    let bank: Bank
 
-extension AdminAPI {
-    func registerMerchants(in router: inout Router) {
+    func register(in router: inout Router) {
         router.add("GET /sandbox/merchants") { _ in
-            .json(["merchants": .array(bank.accounts.filter { $0.dialect == D24Dialect.name }.map(AdminJSON.merchant))])
+            .json(["merchants": .array(bank.accounts.filter { $0.dialect == D24Dialect.name }.map(Self.json))])
         }
         router.add("PUT /sandbox/merchants/{login}") { request in
             guard let login = request.parameters["login"], !login.isEmpty, login.count <= 32 else {
                 return Router.error(400, "login: 1 to 32 characters")
             }
-            guard let body = Self.object(request) else { return Self.badBody }
+            guard case .object(let body)? = try? JSON.parse(request.body) else { return Router.error(400, "the body must be a JSON object") }
             let template = D24Merchant.account(login: login, pass: "", secret: "", balance: .zero)
             do throws(Bank.AccountChangeError) {
                 let (merchant, created) = try bank.updateAccount(id: login, creatingFrom: template) { account in
@@ -23,7 +24,7 @@ extension AdminAPI {
                     let merchant = D24Merchant(account)
                     return merchant.pass.isEmpty || merchant.secret.isEmpty ? "a new merchant needs \"pass\" and \"secret\"" : nil
                 }
-                return .json(AdminJSON.merchant(merchant), status: created ? 201 : 200)
+                return .json(Self.json(merchant), status: created ? 201 : 200)
             } catch .invalid(let problem) {
                 return Router.error(400, problem)
             } catch {
@@ -88,5 +89,22 @@ extension AdminAPI {
             merchant.callbackURL = url.stringValue
         }
         return nil
+    }
+
+    /// A merchant as the admin API shows it.
+    static func json(_ account: Account) -> JSON {
+        let merchant = D24Merchant(account)
+        func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
+        return [
+            "login": .string(merchant.login), "pass": .string(merchant.pass), "secret": .string(merchant.secret),
+            "read_only_key": .string(merchant.readOnlyKey), "currency": .string(account.currency),
+            "balance": .string(account.balance.description),
+            "limits": ["transaction": optional(account.limits.transaction?.description),
+                       "daily": optional(account.limits.daily?.description),
+                       "monthly": optional(account.limits.monthly?.description)],
+            "minimum_amounts": .object(account.minimumAmounts.mapValues { .string($0.description) }),
+            "allowed_ips": .array(merchant.allowedIPs.map { .string($0) }),
+            "notification_url": optional(account.callbackURL),
+        ]
     }
 }

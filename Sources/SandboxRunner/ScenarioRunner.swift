@@ -1,7 +1,6 @@
+import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxCrypto
-import SandboxD24
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario

@@ -1,0 +1,39 @@
+import SandboxBank
+import SandboxCrypto
+import SandboxD24Rules
+import SandboxDialect
+import SandboxHTTP
+import SandboxJSON
+
+extension D24Dialect {
+    /// A complete Brazilian cashout, for the fields a `create_cashout` step leaves out.
+    static let exampleFields = Dictionary(uniqueKeysWithValues: D24Example.createFields.map { ($0.name, JSON.string($0.value)) })
+
+    /// A signed `POST /v3/cashout`: the step's fields over the Brazilian example (when the country
+    /// is BR or absent), the merchant's `login` and `pass`, the reference as `external_id` unless
+    /// the fields give one, and `notification_url` unless they give one. The body is serialised
+    /// once with a marker where the reference goes, and each create splices its reference in.
+    public func scenarioCreate(fields given: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? {
+        let merchant = D24Merchant(account)
+        var fields = Self.exampleFields.filter { _ in given["country"] == nil || given["country"] == "BR" }
+        fields.merge(given) { $1 }
+        fields["login"] = .string(merchant.login)
+        fields["pass"] = .string(merchant.pass)
+        if fields["notification_url"] == nil { fields["notification_url"] = .string(notificationURL) }
+        let fixed = fields["external_id"].flatMap { $0.stringValue ?? $0.numberText }
+        let marker = "\u{FFFE}external-id\u{FFFE}"
+        if fields["external_id"] == nil { fields["external_id"] = .string(marker) }
+        let template = JSON.object(fields).serialized()
+        let key = HMACSHA256.Key(merchant.secret)
+        let parts = template.firstRange(of: Array(marker.utf8)).map { (Array(template[..<$0.lowerBound]), Array(template[$0.upperBound...])) }
+        return ScenarioCreate(fixedReference: fixed, request: { reference in
+            // The reference as a JSON string's content: the marker's quotes are the template's.
+            let body = parts.map { head, tail in head + JSON.string(reference).serialized().dropFirst().dropLast() + tail } ?? template
+            return HTTPRequest(method: "POST", target: "/v3/cashout",
+                               headers: ["Content-Type": "application/json", "Payload-Signature": D24Signature.payload(of: body, key: key)],
+                               body: body)
+        }, payoutID: { response in
+            (try? JSON.parse(response.body))?["cashout_id"]?.stringValue.flatMap { Int($0) }
+        })
+    }
+}
