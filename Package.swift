@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
+        // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
+        .target(name: "SandboxState", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJournal"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
@@ -34,8 +36,8 @@ let package = Package(
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP", "SandboxD24Rules"]),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON", "SandboxD24Rules"]),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxD24Rules", "SandboxScenario", "SandboxJSON", "SandboxJournal",
-                                                       "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxJournal",
+                                                       "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
         // Scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxScenario"]),

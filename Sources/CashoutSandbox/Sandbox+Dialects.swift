@@ -20,7 +20,7 @@ extension Sandbox {
 
     /// How to read the bank's binary form of `version`: before version 3, every account and
     /// payout was D24's.
-    static func bankFormat(version: Int) -> BankFormat {
+    @Sendable static func bankFormat(version: Int) -> BankFormat {
         BankFormat(version: version, legacyDialect: D24Dialect.name) { credentials, addresses in
             D24Merchant.settings(pass: credentials[0], secret: credentials[1], readOnlyKey: credentials[2], allowedIPs: addresses)
         }

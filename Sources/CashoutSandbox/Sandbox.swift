@@ -6,6 +6,7 @@ import SandboxDialect
 import SandboxHTTP
 import SandboxJournal
 import SandboxScenario
+import SandboxState
 
 /// A running sandbox: its payout APIs (`Configuration.dialects`) and the admin API over one bank,
 /// on one virtual clock.
@@ -169,6 +170,7 @@ public final class Sandbox: Sendable {
             if mode == .manual { clock.set(to: VirtualTime(milliseconds: 0)) }
             defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
             let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank, resetConfiguration: bankConfiguration,
+                                          formats: Sandbox.bankFormat,
                                           admin: admin.replay, restore: { try admin.restore($0, clockBack: mode == .manual) })
             try opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
                 admin.snapshot(whileLocked: whileLocked)

@@ -1,6 +1,6 @@
 import SandboxJSON
 
-// The sandbox's own endpoints under /sandbox/ as Sources/CashoutSandbox/AdminAPI*.swift serves
+// The sandbox's own endpoints under /sandbox/ as Sources/CashoutSandbox/Admin/AdminAPI*.swift serves
 // them; bodies as AdminJSON writes them. Errors are `{"code": <HTTP status>, "message": "..."}`.
 
 extension OpenAPIDocument {

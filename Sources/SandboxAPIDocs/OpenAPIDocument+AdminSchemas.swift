@@ -1,6 +1,6 @@
 import SandboxJSON
 
-// The admin API's bodies, member for member as Sources/CashoutSandbox/AdminJSON.swift and
+// The admin API's bodies, member for member as Sources/CashoutSandbox/Admin/AdminJSON.swift and
 // AdminAPI*.swift write them. Response objects are closed, so a member added there without being
 // documented here fails the schemathesis check (.ci/check-openapi).
 

@@ -11,6 +11,9 @@ import SandboxJournal
 ///   API's there was, which the reader names (`legacyDialect`), with its three credentials
 ///   (`legacySettings`).
 public struct BankFormat: Sendable {
+    /// The format of each version: how whoever reads old files names their dialect and settings.
+    public typealias Lookup = @Sendable (_ version: Int) -> BankFormat
+
     public static let currentVersion = Int(JournalFormat.currentVersion)
     public static let current = BankFormat(version: currentVersion, legacyDialect: "", legacySettings: { _, _ in [:] })
 

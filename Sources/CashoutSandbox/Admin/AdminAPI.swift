@@ -4,6 +4,7 @@ import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxState
 import Synchronization
 
 /// The sandbox's own endpoints under `/sandbox/` (DESIGN.md, "Admin API"): health, the clock,
@@ -199,19 +200,4 @@ final class ScenarioLayers: Sendable {
 
     /// The scenario files loaded since the start or the last reset, as they were sent.
     var sources: [[UInt8]] { current.withLock { $0.sources } }
-}
-
-/// Where the admin API journals the changes the bank does not see; nothing without `--state-dir`.
-final class AdminJournal: Sendable {
-    private let journal = Mutex<StateJournal?>(nil)
-
-    func attach(_ journal: StateJournal) {
-        self.journal.withLock { $0 = journal }
-    }
-
-    var current: StateJournal? { journal.withLock { $0 } }
-
-    func record(_ kind: StateJournal.Kind, _ payload: [UInt8] = []) {
-        journal.withLock { $0 }?.record(kind, payload)
-    }
 }

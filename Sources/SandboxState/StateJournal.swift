@@ -14,9 +14,9 @@ import Synchronization
 ///
 /// When the file has grown to twice its size after the last compaction (and past a minimum), it
 /// is compacted: rewritten as a snapshot of the state, followed by the records made meanwhile.
-final class StateJournal: Sendable {
+package final class StateJournal: Sendable {
     /// What a payload holds: its first byte.
-    enum Kind: UInt8, CaseIterable {
+    package enum Kind: UInt8, CaseIterable {
         case bank = 0
         case scenarioLoaded = 1
         case reset = 2
@@ -24,12 +24,12 @@ final class StateJournal: Sendable {
         case snapshot = 3
     }
 
-    let journal: Journal
-    let recovery: Journal.Recovery
+    package let journal: Journal
+    package let recovery: Journal.Recovery
     /// The bytes of the snapshot the file starts with (0 when it does not).
     private let compactedBytes: Int
     /// Compactions since the start.
-    let compactions = Atomic<Int>(0)
+    package let compactions = Atomic<Int>(0)
 
     /// A record the replay refused: its kind, and why.
     struct ReplayFailure: Error, CustomStringConvertible {
@@ -42,10 +42,11 @@ final class StateJournal: Sendable {
     /// admin changes through `admin`, snapshots through `restore`. A record that cannot be
     /// replayed stops the opening (`JournalError.unreplayable` names it) unless `recover` is set:
     /// then the sandbox starts from the records before it, and it and the rest are kept aside.
-    init(directory: String, recover: Bool = false, bank: Bank, resetConfiguration: Bank.Configuration,
-         admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
+    /// `formats` says how the bank's records of each journal version read.
+    package init(directory: String, recover: Bool = false, bank: Bank, resetConfiguration: Bank.Configuration, formats: @escaping BankFormat.Lookup,
+                 admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
         try Self.makeDirectory(directory)
-        var assembler = SandboxSnapshot.Assembler()
+        var assembler = SandboxSnapshot.Assembler(formats: formats)
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
         var format: BankFormat?  // the file's, the same for every record
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload, version in
@@ -55,7 +56,7 @@ final class StateJournal: Sendable {
             do {
                 switch kind {
                 case .bank:
-                    if format == nil { format = Sandbox.bankFormat(version: Int(version)) }
+                    if format == nil { format = formats(Int(version)) }
                     let record = try BankRecord(decoding: &reader, format: format!)
                     what = "bank record '\(record.kind)'"
                     try bank.replay(record, resetConfiguration: resetConfiguration)
@@ -80,7 +81,7 @@ final class StateJournal: Sendable {
     }
 
     /// Journals a restored snapshot (call it in order with the bank's records: while the bank is locked).
-    func record(_ snapshot: SandboxSnapshot) {
+    package func record(_ snapshot: SandboxSnapshot) {
         for payload in snapshot.payloads() { journal.append { $0 += payload } }
     }
 
@@ -88,7 +89,7 @@ final class StateJournal: Sendable {
     /// after the last compaction; `capture` takes the snapshot, calling its argument while nothing
     /// can change. A file of an older format is compacted first, at once: rewritten in the
     /// current one before anything is appended to it (the error says why that failed).
-    func compactAutomatically(minimumBytes: Int, on queue: DispatchQueue,
+    package func compactAutomatically(minimumBytes: Int, on queue: DispatchQueue,
                               capture: @escaping @Sendable (_ whileLocked: () -> Void) -> SandboxSnapshot) throws(JournalError) {
         if recovery.version < JournalFormat.currentVersion { try compactNow(capture) }
         @Sendable func arm(compacted: Int) {
@@ -102,7 +103,7 @@ final class StateJournal: Sendable {
 
     /// Rewrites the file as a snapshot and the records made while it was written; returns the
     /// new size, or nil (and a warning) when the file could not be replaced.
-    func compact(_ capture: (_ whileLocked: () -> Void) -> SandboxSnapshot) -> Int? {
+    package func compact(_ capture: (_ whileLocked: () -> Void) -> SandboxSnapshot) -> Int? {
         do throws(JournalError) {
             return try compactNow(capture)
         } catch {
@@ -124,7 +125,7 @@ final class StateJournal: Sendable {
     }
 
     /// Journals an admin change with its bytes (a scenario's JSON).
-    func record(_ kind: Kind, _ payload: [UInt8] = []) {
+    package func record(_ kind: Kind, _ payload: [UInt8] = []) {
         journal.append { bytes in
             bytes.append(kind.rawValue)
             bytes.append(contentsOf: payload)
@@ -133,7 +134,7 @@ final class StateJournal: Sendable {
 
     /// `response`, sent once everything journaled so far is on disk (at once when nothing waits);
     /// a 500 if the journal cannot be written.
-    func afterSync(_ response: HTTPResponse) -> HTTPResponse {
+    package func afterSync(_ response: HTTPResponse) -> HTTPResponse {
         // A response produced later may journal while it is produced: it always waits for a sync.
         let (appended, durable) = journal.counts
         guard response.isDeferred || appended > durable else { return response }

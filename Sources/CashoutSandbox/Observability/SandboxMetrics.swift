@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxHTTP
 import SandboxJournal
+import SandboxState
 import Synchronization
 
 /// What `GET /sandbox/metrics` reports, in Prometheus text format 0.0.4: the server's requests

@@ -2,6 +2,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxState
 
 // Moving the whole state between sandboxes: `GET /sandbox/snapshot` exports it as a file,
 // `PUT /sandbox/snapshot` puts a file's state in force.
@@ -33,7 +34,7 @@ extension AdminAPI {
     private func restore(_ request: HTTPRequest) -> HTTPResponse {
         let snapshot: SandboxSnapshot
         do throws(SandboxSnapshot.Invalid) {
-            snapshot = try SandboxSnapshot(file: request.body)
+            snapshot = try SandboxSnapshot(file: request.body, formats: Sandbox.bankFormat)
             try restore(snapshot) { journal.current?.record(snapshot) }
         } catch {
             return Router.error(400, error.description)

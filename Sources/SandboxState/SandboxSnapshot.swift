@@ -13,20 +13,24 @@ import SandboxJournal
 /// record  = kind:u8 (3, StateJournal.Kind.snapshot) flags:u8 (1 first, 2 last) bytes
 /// bytes   = version:uint scenarios:(count bytes*) bank:BankSnapshot
 /// ```
-struct SandboxSnapshot {
+package struct SandboxSnapshot {
     /// The scenario files' bytes, in the order they were loaded.
-    var scenarios: [[UInt8]]
-    var bank: BankSnapshot
+    package var scenarios: [[UInt8]]
+    package var bank: BankSnapshot
 
     /// The bank's binary form's version (`BankFormat`, which says what each holds); snapshots of
     /// every version in `BankFormat.readable` are read.
     static let version = UInt64(BankFormat.currentVersion)
-    static let contentType = "application/vnd.cashout-sandbox.snapshot"
+    package static let contentType = "application/vnd.cashout-sandbox.snapshot"
     static let partSize = 1 << 20
 
     /// Why bytes are not a snapshot this sandbox can restore.
-    struct Invalid: Error, CustomStringConvertible {
-        let description: String
+    package struct Invalid: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// The snapshot's bytes cut into journal payloads (kind, flags, at most `partSize` bytes).
@@ -50,13 +54,18 @@ struct SandboxSnapshot {
     }
 
     /// The snapshot as a file.
-    func file() -> [UInt8] {
+    package func file() -> [UInt8] {
         JournalFormat.header + records()
     }
 
     /// Gathers a snapshot's records (their payloads after the kind byte) into its bytes.
     struct Assembler {
         private var bytes: [UInt8]?
+        private let formats: BankFormat.Lookup
+
+        init(formats: @escaping BankFormat.Lookup) {
+            self.formats = formats
+        }
 
         /// Adds one record; returns the snapshot once its last record is in.
         mutating func add(_ payload: UnsafeRawBufferPointer) throws(Invalid) -> SandboxSnapshot? {
@@ -66,19 +75,19 @@ struct SandboxSnapshot {
             bytes!.append(contentsOf: payload.dropFirst())
             guard flags & 2 != 0, let whole = bytes else { return nil }
             bytes = nil
-            return try SandboxSnapshot(decoding: whole)
+            return try SandboxSnapshot(decoding: whole, formats: formats)
         }
     }
 
-    /// Reads a snapshot file (`file()`).
-    init(file: [UInt8]) throws(Invalid) {
+    /// Reads a snapshot file (`file()`), whose bank reads as `formats` says for its version.
+    package init(file: [UInt8], formats: @escaping BankFormat.Lookup) throws(Invalid) {
         guard file.starts(with: JournalFormat.magic) else {
             throw Invalid(description: "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)")
         }
         guard let version = JournalFormat.version(of: file), JournalFormat.readableVersions.contains(version) else {
             throw Invalid(description: "a snapshot of a format this sandbox does not know (a newer sandbox took it)")
         }
-        var assembler = Assembler()
+        var assembler = Assembler(formats: formats)
         var found: SandboxSnapshot?
         do {
             let (end, problem) = try file.withUnsafeBytes { buffer in
@@ -100,7 +109,7 @@ struct SandboxSnapshot {
         self = found
     }
 
-    private init(decoding bytes: [UInt8]) throws(Invalid) {
+    private init(decoding bytes: [UInt8], formats: BankFormat.Lookup) throws(Invalid) {
         do {
             self = try bytes.withUnsafeBytes { buffer in
                 var reader = BinaryReader(buffer)
@@ -111,7 +120,7 @@ struct SandboxSnapshot {
                 }
                 var scenarios: [[UInt8]] = []
                 for _ in 0 ..< (try reader.count()) { scenarios.append(try reader.bytes()) }
-                let bank = try BankSnapshot(decoding: &reader, format: Sandbox.bankFormat(version: Int(version)))
+                let bank = try BankSnapshot(decoding: &reader, format: formats(Int(version)))
                 guard reader.isAtEnd else { throw BinaryReader.Malformed(offset: reader.offset, reason: "bytes after the snapshot") }
                 return SandboxSnapshot(scenarios: scenarios, bank: bank)
             }
@@ -122,7 +131,7 @@ struct SandboxSnapshot {
         }
     }
 
-    init(scenarios: [[UInt8]], bank: BankSnapshot) {
+    package init(scenarios: [[UInt8]], bank: BankSnapshot) {
         self.scenarios = scenarios
         self.bank = bank
     }
