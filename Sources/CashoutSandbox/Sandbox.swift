@@ -156,7 +156,7 @@ public final class Sandbox: Sendable {
         var router = Router()
         for dialect in configuration.dialects { dialect.register(in: &router, bank: bank) }
         Dashboard.register(in: &router)
-        APIDocs.register(in: &router)
+        APIDocs.register(in: &router, apis: configuration.dialects.compactMap(\.docs))
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics,
                              eventLog: configuration.eventLog)

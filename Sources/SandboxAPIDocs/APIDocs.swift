@@ -9,11 +9,13 @@ public enum APIDocs {
     /// The documents' routes.
     public static let routes = ["GET /openapi.json", "GET /postman.json", "GET /postman/environment.json"]
 
-    /// Adds the documents' routes to `router`.
-    public static func register(in router: inout Router) {
-        router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request))) }
-        router.add("GET /postman.json") { request in .json(PostmanCollection.collection(baseURL: baseURL(of: request))) }
-        router.add("GET /postman/environment.json") { request in .json(PostmanCollection.environment(baseURL: baseURL(of: request))) }
+    /// Adds the documents' routes to `router`: documents of `apis`, in that order, and the admin API.
+    public static func register(in router: inout Router, apis: [APIDocsFragment]) {
+        router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request), apis: apis)) }
+        router.add("GET /postman.json") { request in .json(PostmanCollection.collection(baseURL: baseURL(of: request), apis: apis)) }
+        router.add("GET /postman/environment.json") { request in
+            .json(PostmanCollection.environment(baseURL: baseURL(of: request), apis: apis))
+        }
     }
 
     /// `http://` and the request's `Host`, or the loopback default.

@@ -5,7 +5,7 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static var adminEndpoints: [OpenAPIEndpoint] {
-        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + merchantEndpoints + webhookEndpoints)
+        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints)
             .map(adminTokenProtected)
     }
 
@@ -92,31 +92,6 @@ extension OpenAPIDocument {
                 parameters: [OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's")],
                 responses: ["200": OpenAPI.json("The entries", Schema.object(["entries": Schema.array(of: Schema.ref("LedgerEntry"))],
                                                                              required: ["entries"]))])),
-        ]
-    }
-
-    private static var merchantEndpoints: [OpenAPIEndpoint] {
-        [
-            OpenAPIEndpoint(route: "GET /sandbox/merchants", operation: OpenAPI.operation(
-                "listMerchants", tag: "Sandbox", summary: "Merchants", description: "With their credentials and balances.",
-                responses: ["200": OpenAPI.json("The merchants", Schema.object(["merchants": Schema.array(of: Schema.ref("Merchant"))],
-                                                                               required: ["merchants"]))])),
-            OpenAPIEndpoint(route: "PUT /sandbox/merchants/{login}", operation: OpenAPI.operation(
-                "putMerchant", tag: "Sandbox", summary: "Create or update a merchant",
-                description: "Only the fields given change; a new merchant needs `pass` and `secret`.",
-                parameters: [OpenAPI.path("login", Schema.string("1 to 32 characters", example: "acme"), "The merchant's API key")],
-                body: OpenAPI.body(Schema.ref("MerchantUpdate"), examples: [
-                    "new": ["pass": "acme_pass", "secret": "acme_secret", "currency": "USD", "balance": "5000.00",
-                            "limits": ["daily": "1000.00"], "minimum_amounts": ["BR": "10.00"]],
-                ]),
-                responses: [
-                    "200": OpenAPI.json("Updated", Schema.ref("Merchant")),
-                    "201": OpenAPI.json("Created", Schema.ref("Merchant")),
-                    "400": OpenAPI.error(400, "the body must be a JSON object", "login: 1 to 32 characters",
-                                         "limit: unknown field", #"a new merchant needs "pass" and "secret""#,
-                                         #"balance: expected a decimal amount such as "5000.00""#),
-                    "409": OpenAPI.error(409, "currency: a merchant with cashouts keeps its settlement currency"),
-                ])),
         ]
     }
 

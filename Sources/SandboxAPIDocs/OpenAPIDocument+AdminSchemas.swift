@@ -54,8 +54,6 @@ extension OpenAPIDocument {
                 "kind": Schema.oneOf(["debit", "refund"]), "amount": Schema.amount(), "balance_after": Schema.amount(),
                 "at": Schema.time(),
             ], required: ["id", "merchant", "cashout_id", "kind", "amount", "balance_after", "at"]),
-            "Merchant": Schema.object(merchantMembers, required: merchantMembers.keys.sorted()),
-            "MerchantUpdate": Schema.object(merchantUpdate, description: "Only the members given change."),
             "Webhook": Schema.object(webhookMembers, required: webhookMembers.keys.sorted()),
             "Sink": Schema.object([
                 "name": Schema.string(), "answers": Schema.array(of: Schema.integer(), description: "The script still to use"),
@@ -101,31 +99,6 @@ extension OpenAPIDocument {
             ], required: ["at", "status", "rejection_code"])),
             "webhooks": Schema.array(of: Schema.ref("Webhook")),
         ]) { $1 }
-    }
-
-    private static var merchantMembers: [String: JSON] {
-        let limit = Schema.nullable("string")
-        return [
-            "login": Schema.string(example: "sandbox_login"), "pass": Schema.string(), "secret": Schema.string(),
-            "read_only_key": Schema.string(), "currency": Schema.string(example: "USD"), "balance": Schema.amount(),
-            "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit],
-                                    required: ["transaction", "daily", "monthly"]),
-            "minimum_amounts": Schema.map(of: Schema.amount(), description: "By country"),
-            "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
-        ]
-    }
-
-    private static var merchantUpdate: [String: JSON] {
-        let amount = Schema.either(["string", "number"], example: "5000.00")
-        let limit = Schema.either(["string", "number", "null"], example: "1000.00")
-        return [
-            "login": Schema.string("Ignored: the path names the merchant"),
-            "pass": Schema.string(), "secret": Schema.string(), "read_only_key": Schema.string(),
-            "currency": Schema.string(example: "USD"), "balance": amount,
-            "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], open: true),
-            "minimum_amounts": Schema.map(of: amount, description: "By country"),
-            "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
-        ]
     }
 
     private static var webhookMembers: [String: JSON] {

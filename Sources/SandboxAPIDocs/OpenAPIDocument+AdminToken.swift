@@ -17,9 +17,10 @@ extension OpenAPIDocument {
             """,
     ]
 
-    /// `endpoint` with the admin token as an alternative to no security, and its 401.
+    /// `endpoint` with the admin token as an alternative to no security, and its 401, when it is
+    /// an admin route (`/sandbox/...`) that needs the token.
     static func adminTokenProtected(_ endpoint: OpenAPIEndpoint) -> OpenAPIEndpoint {
-        guard !openAdminRoutes.contains(endpoint.route), case .object(var operation) = endpoint.operation,
+        guard endpoint.path.hasPrefix("/sandbox/"), !openAdminRoutes.contains(endpoint.route), case .object(var operation) = endpoint.operation,
               case .object(var responses)? = operation["responses"] else { return endpoint }
         operation["security"] = [["AdminToken": []], [:]]
         guard case .object(var unauthorized) = OpenAPI.errors(

@@ -6,9 +6,14 @@ import SandboxJSON
 
 /// One documented operation: its route as the router spells it (`"POST /v3/cashout"`) and its
 /// OpenAPI operation object.
-struct OpenAPIEndpoint {
-    let route: String
-    let operation: JSON
+package struct OpenAPIEndpoint: Sendable {
+    package let route: String
+    package let operation: JSON
+
+    package init(route: String, operation: JSON) {
+        self.route = route
+        self.operation = operation
+    }
 
     /// The route's method in lowercase, as an OpenAPI path item keys it (`post`).
     var method: String { String(route.prefix { $0 != " " }).lowercased() }
@@ -18,14 +23,14 @@ struct OpenAPIEndpoint {
 }
 
 /// JSON Schema building blocks.
-enum Schema {
+package enum Schema {
     /// `{"$ref": "#/components/schemas/NAME"}`.
-    static func ref(_ name: String) -> JSON {
+    package static func ref(_ name: String) -> JSON {
         ["$ref": .string("#/components/schemas/\(name)")]
     }
 
     /// An object; closed (no other members) unless `open`.
-    static func object(_ properties: [String: JSON], required: [String] = [], open: Bool = false,
+    package static func object(_ properties: [String: JSON], required: [String] = [], open: Bool = false,
                        description: String? = nil) -> JSON {
         var schema: [String: JSON] = ["type": "object", "properties": .object(properties)]
         if !required.isEmpty { schema["required"] = .array(required.sorted().map { .string($0) }) }
@@ -35,48 +40,48 @@ enum Schema {
     }
 
     /// An object whose members are all `values` (a map such as `{"BR": "10.00"}`).
-    static func map(of values: JSON, description: String? = nil) -> JSON {
+    package static func map(of values: JSON, description: String? = nil) -> JSON {
         annotated(["type": "object", "additionalProperties": values], description, nil)
     }
 
-    static func array(of items: JSON, description: String? = nil) -> JSON {
+    package static func array(of items: JSON, description: String? = nil) -> JSON {
         annotated(["type": "array", "items": items], description, nil)
     }
 
-    static func string(_ description: String? = nil, example: String? = nil) -> JSON {
+    package static func string(_ description: String? = nil, example: String? = nil) -> JSON {
         annotated(["type": "string"], description, example.map { .string($0) })
     }
 
-    static func integer(_ description: String? = nil, example: Int? = nil) -> JSON {
+    package static func integer(_ description: String? = nil, example: Int? = nil) -> JSON {
         annotated(["type": "integer"], description, example.map { .number($0) })
     }
 
-    static func boolean(_ description: String? = nil) -> JSON {
+    package static func boolean(_ description: String? = nil) -> JSON {
         annotated(["type": "boolean"], description, nil)
     }
 
     /// A string of one of `values`.
-    static func oneOf(_ values: [String], _ description: String? = nil) -> JSON {
+    package static func oneOf(_ values: [String], _ description: String? = nil) -> JSON {
         annotated(["type": "string", "enum": .array(values.map { .string($0) })], description, nil)
     }
 
     /// `type` (`"string"`, `"integer"`...) or `null`.
-    static func nullable(_ type: String, _ description: String? = nil, example: JSON? = nil) -> JSON {
+    package static func nullable(_ type: String, _ description: String? = nil, example: JSON? = nil) -> JSON {
         annotated(["type": [.string(type), "null"]], description, example)
     }
 
     /// A value that may be sent as either `types` (D24 clients send amounts and ids both ways).
-    static func either(_ types: [String], _ description: String? = nil, example: JSON? = nil) -> JSON {
+    package static func either(_ types: [String], _ description: String? = nil, example: JSON? = nil) -> JSON {
         annotated(["type": .array(types.map { .string($0) })], description, example)
     }
 
     /// A UTC timestamp of the virtual clock, `2026-01-05T09:00:00Z`.
-    static func time(_ description: String? = nil) -> JSON {
+    package static func time(_ description: String? = nil) -> JSON {
         annotated(["type": "string", "format": "date-time"], description, "2026-01-05T09:00:00Z")
     }
 
     /// A decimal amount as text with two places, `"100.00"`.
-    static func amount(_ description: String? = nil) -> JSON {
+    package static func amount(_ description: String? = nil) -> JSON {
         annotated(["type": "string", "pattern": #"^-?[0-9]+\.[0-9]{2}$"#], description, "100.00")
     }
 
@@ -89,17 +94,17 @@ enum Schema {
 }
 
 /// Parameters, bodies, responses and operations.
-enum OpenAPI {
-    static func query(_ name: String, _ schema: JSON, _ description: String, required: Bool = false) -> JSON {
+package enum OpenAPI {
+    package static func query(_ name: String, _ schema: JSON, _ description: String, required: Bool = false) -> JSON {
         ["name": .string(name), "in": "query", "required": .bool(required), "schema": schema, "description": .string(description)]
     }
 
-    static func path(_ name: String, _ schema: JSON, _ description: String) -> JSON {
+    package static func path(_ name: String, _ schema: JSON, _ description: String) -> JSON {
         ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]
     }
 
     /// A JSON request body; `examples` are named request bodies.
-    static func body(_ schema: JSON, required: Bool = true, examples: [String: JSON] = [:],
+    package static func body(_ schema: JSON, required: Bool = true, examples: [String: JSON] = [:],
                      mediaType: String = "application/json") -> JSON {
         var media: [String: JSON] = ["schema": schema]
         if !examples.isEmpty { media["examples"] = .object(examples.mapValues { ["value": $0] }) }
@@ -107,7 +112,7 @@ enum OpenAPI {
     }
 
     /// A JSON response.
-    static func json(_ description: String, _ schema: JSON, example: JSON? = nil, links: [String: JSON] = [:]) -> JSON {
+    package static func json(_ description: String, _ schema: JSON, example: JSON? = nil, links: [String: JSON] = [:]) -> JSON {
         var media: [String: JSON] = ["schema": schema]
         if let example { media["example"] = example }
         var response: [String: JSON] = ["description": .string(description), "content": ["application/json": .object(media)]]
@@ -117,22 +122,22 @@ enum OpenAPI {
 
     /// An OpenAPI link: `operation` called with parameters taken from this response, by runtime
     /// expressions such as `$response.body#/cashout_id`.
-    static func link(to operation: String, _ parameters: [String: String]) -> JSON {
+    package static func link(to operation: String, _ parameters: [String: String]) -> JSON {
         ["operationId": .string(operation), "parameters": .object(parameters.mapValues { .string($0) })]
     }
 
     /// A response without a body.
-    static func empty(_ description: String) -> JSON {
+    package static func empty(_ description: String) -> JSON {
         ["description": .string(description)]
     }
 
     /// An error body, `{"code":N,"message":"..."}`.
-    static func failure(_ code: Int, _ message: String) -> JSON {
+    package static func failure(_ code: Int, _ message: String) -> JSON {
         ["code": .number(code), "message": .string(message)]
     }
 
     /// An error response of `schema` with each of `examples` as a named example (named by its code).
-    static func errors(_ description: String, schema: String = "Error", _ examples: [JSON]) -> JSON {
+    package static func errors(_ description: String, schema: String = "Error", _ examples: [JSON]) -> JSON {
         var named: [String: JSON] = [:]
         for (index, example) in examples.enumerated() {
             let code = example["code"]?.numberText ?? "error"
@@ -144,12 +149,12 @@ enum OpenAPI {
     }
 
     /// The sandbox's own error for an HTTP status, `{"code":404,"message":"..."}`, one example per message.
-    static func error(_ status: Int, _ messages: String...) -> JSON {
+    package static func error(_ status: Int, _ messages: String...) -> JSON {
         errors(messages.joined(separator: "; "), messages.map { failure(status, $0) })
     }
 
     /// An operation object. `security` names schemes of `components.securitySchemes`.
-    static func operation(_ id: String, tag: String, summary: String, description: String,
+    package static func operation(_ id: String, tag: String, summary: String, description: String,
                           parameters: [JSON] = [], body: JSON? = nil, security: [String] = [],
                           responses: [String: JSON]) -> JSON {
         var operation: [String: JSON] = [
@@ -163,11 +168,19 @@ enum OpenAPI {
     }
 
     /// The `paths` object: operations grouped by path.
-    static func paths(_ endpoints: [OpenAPIEndpoint]) -> JSON {
+    package static func paths(_ endpoints: [OpenAPIEndpoint]) -> JSON {
         var paths: [String: [String: JSON]] = [:]
         for endpoint in endpoints {
             paths[endpoint.path, default: [:]][endpoint.method] = endpoint.operation
         }
         return .object(paths.mapValues { .object($0) })
+    }
+}
+
+extension JSON {
+    /// This object with `members` added (replacing same-named ones); other values unchanged.
+    package func merging(_ members: [String: JSON]) -> JSON {
+        guard case .object(let object) = self else { return self }
+        return .object(object.merging(members) { $1 })
     }
 }

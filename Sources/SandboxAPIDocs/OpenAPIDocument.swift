@@ -1,50 +1,40 @@
 import SandboxJSON
 
-/// The OpenAPI 3.1 description of every D24 and admin endpoint, as `GET /openapi.json` and
-/// `cashout-sandbox openapi` serve it.
+/// The OpenAPI 3.1 description of every endpoint of the payout APIs served and of the admin API,
+/// as `GET /openapi.json` and `cashout-sandbox openapi` serve it.
 ///
 /// ```swift
-/// let document = OpenAPIDocument.document(serverURL: "http://127.0.0.1:8080")
+/// let document = OpenAPIDocument.document(serverURL: "http://127.0.0.1:8080", apis: [d24.docs!])
 /// document["paths"]?["/v3/cashout"]?["post"]?["operationId"]   // "createCashout"
 /// ```
 public enum OpenAPIDocument {
-    /// The document, with `serverURL` as its only server.
-    public static func document(serverURL: String) -> JSON {
-        [
+    /// The document of `apis` (in their order) and the admin API, with `serverURL` as its only server.
+    public static func document(serverURL: String, apis: [APIDocsFragment]) -> JSON {
+        let titles = apis.map { "the \($0.title)" }.joined(separator: ", ")
+        return [
             "openapi": "3.1.0",
             "info": [
                 "title": "CashoutSandbox", "version": "0.2.0",
-                "description": """
-                    A local stand-in for the D24 Cashouts API v3 (same paths, fields, codes and messages) with a \
-                    scriptable bank on a virtual clock, and the sandbox's own admin API under `/sandbox/`. \
-                    Signed endpoints need `Payload-Signature`: the lowercase hex HMAC-SHA256 of the exact body \
-                    with the merchant's secret (`cashout-sandbox sign BODY` prints it). A scenario's HTTP faults \
-                    may answer any endpoint but `/sandbox/...` with another status, late, or not at all. A sandbox \
-                    started with `--admin-token` wants `Authorization: Bearer <admin token>` on `/sandbox/...` \
+                "description": .string(
+                    "A local stand-in for \(titles.isEmpty ? "payout APIs" : titles) (same paths, fields, codes and messages) with a "
+                    + "scriptable bank on a virtual clock, and the sandbox's own admin API under `/sandbox/`. "
+                    + apis.map { $0.overview + " " }.joined()
+                    + """
+                    A scenario's HTTP faults may answer any endpoint but `/sandbox/...` with another status, late, or not at \
+                    all. A sandbox started with `--admin-token` wants `Authorization: Bearer <admin token>` on `/sandbox/...` \
                     (not on `GET /sandbox/health` or `POST /sandbox/sink/{name}`).
-                    """,
+                    """),
             ],
             "servers": [["url": .string(serverURL), "description": "This sandbox"]],
-            "tags": [
-                ["name": "D24", "description": "The D24 Cashouts API v3"],
+            "tags": .array(apis.map { ["name": .string($0.tag), "description": .string("The \($0.title)")] } + [
                 ["name": "Sandbox", "description": "The admin API: clock, cashouts, merchants, ledger, webhooks, scenarios"],
                 ["name": "Sink", "description": "The built-in webhook receiver"],
                 ["name": "Documents", "description": "This document, the Postman collection, the dashboard"],
-            ],
-            "paths": OpenAPI.paths(d24Endpoints + adminEndpoints + documentEndpoints),
+            ]),
+            "paths": OpenAPI.paths(apis.flatMap { $0.endpoints.map(adminTokenProtected) } + adminEndpoints + documentEndpoints),
             "components": [
-                "schemas": .object(d24Schemas.merging(adminSchemas) { $1 }),
-                "securitySchemes": [
-                    "PayloadSignature": [
-                        "type": "apiKey", "in": "header", "name": "Payload-Signature",
-                        "description": "Lowercase hex HMAC-SHA256 of the exact request body, keyed with the merchant's secret",
-                    ],
-                    "AdminToken": adminTokenScheme,
-                    "ReadOnlyKey": [
-                        "type": "http", "scheme": "bearer",
-                        "description": "`Authorization: Bearer <read-only key>` (sandbox_read_only for the default merchant)",
-                    ],
-                ],
+                "schemas": .object(apis.reduce(adminSchemas) { $0.merging($1.schemas) { $1 } }),
+                "securitySchemes": .object(apis.reduce(["AdminToken": adminTokenScheme]) { $0.merging($1.securitySchemes) { $1 } }),
             ],
         ]
     }

@@ -1,6 +1,6 @@
 import SandboxJSON
 
-// The sandbox's admin calls (/sandbox/...; CashoutSandbox/AdminAPI*.swift): three cashouts, one
+// The sandbox's admin calls (/sandbox/...; CashoutSandbox/Admin/AdminAPI*.swift): three cashouts, one
 // forced through deliver, complete and a late rejection, one rejected at once, and one left to the
 // bank's timeline while the clock is advanced; then its webhooks and the sink that received them.
 
@@ -10,15 +10,19 @@ extension PostmanCollection {
         Item(name, "POST", "/sandbox/cashouts/{{\(variable)}}/actions", body: body, expect: status, tests: tests)
     }
 
-    static var adminRequests: [Item] {
-        [
+    /// The admin calls; those on cashouts create them with the first API that can (none without).
+    static func adminRequests(_ apis: [APIDocsFragment]) -> [Item] {
+        let general = [
             Item("Health", "GET", "/sandbox/health", expect: 200, tests: [expect("status", "'ok'")]),
             Item("Clock", "GET", "/sandbox/clock", expect: 200, description: "Mode, now and the next scheduled event."),
             Item("Metrics", "GET", "/sandbox/metrics", expect: 200, description: "Prometheus text format 0.0.4.",
                  tests: ["pm.test('Prometheus text', function () { pm.expect(pm.response.text()).to.include('cashout_sandbox_build_info'); });"]),
             Item("Clear the sink", "DELETE", "/sandbox/sink/postman", expect: 204),
-
-            create("Create a cashout to force", externalID: "adminExternalId", cashoutID: "adminCashoutId"),
+        ]
+        guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general }
+        let account = api.accountVariable ?? ""
+        return general + [
+            create("Create a cashout to force", "adminCashoutId"),
             force("Force deliver", "adminCashoutId", body(["action": "deliver"]),
                   tests: [expect("status", "'DELIVERED'")]),
             force("Force complete", "adminCashoutId", body(["action": "complete", "bank_reference_id": "E2E-POSTMAN"]),
@@ -28,11 +32,11 @@ extension PostmanCollection {
             force("Force a change the lifecycle forbids (409)", "adminCashoutId", body(["action": "complete"]), expect: 409,
                   tests: [expect("from", "'REJECTED'"), expect("to", "'COMPLETED'")]),
 
-            create("Create a cashout to reject", externalID: "rejectExternalId", cashoutID: "rejectCashoutId"),
+            create("Create a cashout to reject", "rejectCashoutId"),
             force("Force reject (801)", "rejectCashoutId", body(["action": "reject", "rejection_code": .literal("801")]),
                   tests: [expect("status", "'REJECTED'"), expect("rejection_code", "801")]),
 
-            create("Create a cashout for the clock", externalID: "timelineExternalId", cashoutID: "timelineCashoutId"),
+            create("Create a cashout for the clock", "timelineCashoutId"),
             Item("Advance the clock to the next event", "POST", "/sandbox/clock/advance", body: body(["to_next_event": .literal("true")]),
                  expect: 200, description: "Runs the next scheduled bank event (and its webhooks).",
                  tests: ["pm.test('events_applied', function () { pm.expect(typeof pm.response.json().events_applied).to.eql('number'); });"]),
@@ -41,7 +45,7 @@ extension PostmanCollection {
             Item("Cashout (admin view)", "GET", "/sandbox/cashouts/{{timelineCashoutId}}", expect: 200,
                  description: "Fields, status history, scheduled bank steps and webhooks.",
                  tests: [expect("status", "'COMPLETED'")]),
-            Item("Cashouts", "GET", "/sandbox/cashouts?merchant={{apiKey}}", expect: 200),
+            Item("Cashouts", "GET", "/sandbox/cashouts?merchant=\(account)", expect: 200),
             Item("Webhooks of a cashout", "GET", "/sandbox/webhooks?cashout_id={{timelineCashoutId}}", expect: 200,
                  tests: [save("webhooks[0].id", as: "webhookId")]),
             Item("Redeliver a webhook", "POST", "/sandbox/webhooks/{{webhookId}}/redeliver", expect: 200),
@@ -50,7 +54,7 @@ extension PostmanCollection {
                  tests: ["pm.test('notifications received', function () { pm.expect(pm.response.json().requests.length > 0).to.eql(true); });"]),
             Item("Script the sink's answers", "PUT", "/sandbox/sink/postman", body: body(["answers": .literal("[500, 200]")]), expect: 204,
                  description: "Its next answers, one per request: here a failure then a success, to see a retry."),
-            Item("Ledger", "GET", "/sandbox/ledger?merchant={{apiKey}}", expect: 200),
+            Item("Ledger", "GET", "/sandbox/ledger?merchant=\(account)", expect: 200),
             Item("Merchants", "GET", "/sandbox/merchants", expect: 200),
             Item("Save a snapshot", "GET", "/sandbox/snapshot", expect: 200,
                  description: "The whole state as a file (Send and Download in Postman); PUT it to /sandbox/snapshot, here or in another sandbox, to get it back.",

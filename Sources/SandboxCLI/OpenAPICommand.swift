@@ -1,3 +1,4 @@
+import CashoutSandbox
 import SandboxAPIDocs
 import SandboxHTTP
 
@@ -13,7 +14,7 @@ enum OpenAPICommand: Command {
     static let usage = """
         Usage: cashout-sandbox openapi [--base-url URL]
 
-        Prints the OpenAPI 3.1 document of every D24 and admin endpoint (the same as
+        Prints the OpenAPI 3.1 document of every payout API and admin endpoint (the same as
         GET /openapi.json on a running sandbox).
 
         Options:
@@ -22,7 +23,7 @@ enum OpenAPICommand: Command {
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError("openapi takes no arguments") }
-        let document = OpenAPIDocument.document(serverURL: try arguments.baseURL())
+        let document = OpenAPIDocument.document(serverURL: try arguments.baseURL(), apis: Sandbox.standardDialects.compactMap(\.docs))
         StandardOutput.writeLine(document.serializedString())
         return 0
     }

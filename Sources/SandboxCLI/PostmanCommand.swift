@@ -1,3 +1,4 @@
+import CashoutSandbox
 import SandboxAPIDocs
 import SandboxHTTP
 
@@ -26,8 +27,9 @@ enum PostmanCommand: Command {
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError("postman takes no arguments") }
         let baseURL = try arguments.baseURL()
+        let apis = Sandbox.standardDialects.compactMap(\.docs)
         let document = arguments.has("environment")
-            ? PostmanCollection.environment(baseURL: baseURL) : PostmanCollection.collection(baseURL: baseURL)
+            ? PostmanCollection.environment(baseURL: baseURL, apis: apis) : PostmanCollection.collection(baseURL: baseURL, apis: apis)
         StandardOutput.writeLine(document.serializedString())
         return 0
     }

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -50,12 +51,16 @@ public protocol Dialect: Sendable {
     /// A scenario step's create for `account` (one of its own): `fields` over its example
     /// payout, notifications to `notificationURL`; nil when its scenarios cannot create payouts.
     func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate?
+
+    /// Its part of the OpenAPI document and the Postman collection; nil for none.
+    var docs: APIDocsFragment? { get }
 }
 
 extension Dialect {
     public var defaultAccounts: [Account] { [] }
     public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
     public var builtInScenarioText: String? { nil }
+    public var docs: APIDocsFragment? { nil }
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
 

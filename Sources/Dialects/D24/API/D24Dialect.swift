@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxD24Rules
@@ -65,4 +66,6 @@ public struct D24Dialect: Dialect {
     static let createFields = Set(D24Field.allCases.map(\.jsonKey)).union(["on_hold", "type"])
 
     public var builtInScenarioText: String? { Self.builtInScenarioText }
+
+    public var docs: APIDocsFragment? { D24Docs.fragment }
 }

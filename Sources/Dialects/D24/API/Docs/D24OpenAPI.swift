@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxD24Rules
 import SandboxJSON
 
@@ -131,12 +132,66 @@ extension OpenAPIDocument {
                 "currency": Schema.string(example: "BRL"),
                 "converted_amount": ["type": "number", "description": "`amount` USD in `currency`"],
             ], required: ["fx_rate", "currency", "converted_amount"]),
+            "Merchant": Schema.object(merchantMembers, required: merchantMembers.keys.sorted()),
+            "MerchantUpdate": Schema.object(merchantUpdate, description: "Only the members given change."),
             "ReadOnlyKeyError": Schema.object(["code": Schema.integer(example: 100), "description": Schema.string(example: "Invalid credentials")],
                                               required: ["code", "description"]),
         ]
     }
 
     // MARK: - Parts
+
+    /// D24's merchants in the admin API (D24MerchantAdmin).
+    static var merchantEndpoints: [OpenAPIEndpoint] {
+        [
+            OpenAPIEndpoint(route: "GET /sandbox/merchants", operation: OpenAPI.operation(
+                "listMerchants", tag: "Sandbox", summary: "Merchants", description: "With their credentials and balances.",
+                responses: ["200": OpenAPI.json("The merchants", Schema.object(["merchants": Schema.array(of: Schema.ref("Merchant"))],
+                                                                               required: ["merchants"]))])),
+            OpenAPIEndpoint(route: "PUT /sandbox/merchants/{login}", operation: OpenAPI.operation(
+                "putMerchant", tag: "Sandbox", summary: "Create or update a merchant",
+                description: "Only the fields given change; a new merchant needs `pass` and `secret`.",
+                parameters: [OpenAPI.path("login", Schema.string("1 to 32 characters", example: "acme"), "The merchant's API key")],
+                body: OpenAPI.body(Schema.ref("MerchantUpdate"), examples: [
+                    "new": ["pass": "acme_pass", "secret": "acme_secret", "currency": "USD", "balance": "5000.00",
+                            "limits": ["daily": "1000.00"], "minimum_amounts": ["BR": "10.00"]],
+                ]),
+                responses: [
+                    "200": OpenAPI.json("Updated", Schema.ref("Merchant")),
+                    "201": OpenAPI.json("Created", Schema.ref("Merchant")),
+                    "400": OpenAPI.error(400, "the body must be a JSON object", "login: 1 to 32 characters",
+                                         "limit: unknown field", #"a new merchant needs "pass" and "secret""#,
+                                         #"balance: expected a decimal amount such as "5000.00""#),
+                    "409": OpenAPI.error(409, "currency: a merchant with cashouts keeps its settlement currency"),
+                ])),
+        ]
+    }
+
+    private static var merchantMembers: [String: JSON] {
+        let limit = Schema.nullable("string")
+        return [
+            "login": Schema.string(example: "sandbox_login"), "pass": Schema.string(), "secret": Schema.string(),
+            "read_only_key": Schema.string(), "currency": Schema.string(example: "USD"), "balance": Schema.amount(),
+            "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit],
+                                    required: ["transaction", "daily", "monthly"]),
+            "minimum_amounts": Schema.map(of: Schema.amount(), description: "By country"),
+            "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
+        ]
+    }
+
+    private static var merchantUpdate: [String: JSON] {
+        let amount = Schema.either(["string", "number"], example: "5000.00")
+        let limit = Schema.either(["string", "number", "null"], example: "1000.00")
+        return [
+            "login": Schema.string("Ignored: the path names the merchant"),
+            "pass": Schema.string(), "secret": Schema.string(), "read_only_key": Schema.string(),
+            "currency": Schema.string(example: "USD"), "balance": amount,
+            "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], open: true),
+            "minimum_amounts": Schema.map(of: amount, description: "By country"),
+            "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
+        ]
+    }
+
 
     private static let credentials: [String: JSON] = [
         "login": Schema.string("The merchant's API key", example: "sandbox_login"),
@@ -202,13 +257,5 @@ extension OpenAPIDocument {
             "401": authErrors,
             "412": OpenAPI.errors("A bad parameter, an unknown cashout, or a change the lifecycle forbids", refusals),
         ]
-    }
-}
-
-extension JSON {
-    /// This object with `members` added (replacing same-named ones); other values unchanged.
-    func merging(_ members: [String: JSON]) -> JSON {
-        guard case .object(let object) = self else { return self }
-        return .object(object.merging(members) { $1 })
     }
 }

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxD24Rules
 import SandboxJSON
 
@@ -16,12 +17,13 @@ extension PostmanCollection {
             + [("notification_url", "{{baseUrl}}/sandbox/sink/postman")])
     }
 
-    /// `POST /v3/cashout` with a fresh external id, saving it in `externalID` and the answer's id in `cashoutID`.
-    static func create(_ name: String, externalID: String, cashoutID: String, description: String? = nil) -> Item {
+    /// `POST /v3/cashout` with a fresh external id, saving the answer's id in `cashoutID` and the
+    /// external id in `externalID` (when given).
+    @Sendable static func create(_ name: String, externalID: String? = nil, cashoutID: String, description: String? = nil) -> Item {
         Item(name, "POST", "/v3/cashout", body: createBody(), expect: 200, description: description,
              tests: ["pm.test('cashout_id is a string', function () { pm.expect(typeof pm.response.json().cashout_id).to.eql('string'); });",
-                     save("cashout_id", as: cashoutID),
-                     "pm.collectionVariables.set('\(externalID)', pm.collectionVariables.get('newExternalId'));"])
+                     save("cashout_id", as: cashoutID)]
+                + (externalID.map { ["pm.collectionVariables.set('\($0)', pm.collectionVariables.get('newExternalId'));"] } ?? []))
     }
 
     static func statusBody(_ status: String) -> String {
@@ -53,6 +55,8 @@ extension PostmanCollection {
                  tests: ["pm.test('a list of banks', function () { pm.expect(Array.isArray(pm.response.json())).to.eql(true); });"]),
             Item("Exchange rate", "GET", "/v3/exchange_rates?country=BR&amount=10", headers: [("Authorization", "Bearer {{readOnlyKey}}")],
                  expect: 200, tests: [expect("currency", "'BRL'")]),
+            Item("Merchants (admin API)", "GET", "/sandbox/merchants", expect: 200,
+                 description: "The D24 merchants with their credentials and balances; PUT /sandbox/merchants/{login} creates or updates one."),
         ]
     }
 
