@@ -25,15 +25,15 @@ let package = Package(
         // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
         .target(name: "SandboxState", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJournal"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
-        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
+        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDashboard", "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
-        .target(name: "SandboxD24", dependencies: ["SandboxAPIDocs", "SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
+        .target(name: "SandboxD24", dependencies: ["SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
                                                    "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API"),
         // Layer 3: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection.
-        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP", "SandboxD24Rules"]),
+        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxJournal",

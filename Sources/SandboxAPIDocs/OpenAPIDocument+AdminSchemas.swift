@@ -77,11 +77,12 @@ extension OpenAPIDocument {
 
     private static var cashoutMembers: [String: JSON] {
         [
-            "cashout_id": Schema.integer(example: 1_000_001), "merchant": Schema.string(), "external_id": Schema.string(),
-            "country": Schema.string(), "currency": Schema.string(), "amount": Schema.amount(),
+            "cashout_id": Schema.integer(example: 1_000_001), "dialect": Schema.string("The payout API that created it", example: "d24"),
+            "merchant": Schema.string("Its account"), "external_id": Schema.nullable("string", "The API's reference, if it has one"),
+            "country": Schema.nullable("string"), "currency": Schema.string(), "amount": Schema.amount(),
             "settlement_amount": Schema.amount("In the merchant's settlement currency"), "status": statusName,
             "returned_after_completion": Schema.boolean("REJECTED after COMPLETED (a late return, refunded)"),
-            "created_at": Schema.time(), "rejection_code": Schema.nullable("integer"), "rejection_reason": Schema.nullable("string"),
+            "created_at": Schema.time(), "rejection_code": Schema.either(["integer", "string", "null"], "A number (D24's 8xx) or a text code"), "rejection_reason": Schema.nullable("string"),
             "bank_reference_id": Schema.nullable("string"), "status_reason": Schema.nullable("string"),
             "notification_url": Schema.nullable("string"),
         ]

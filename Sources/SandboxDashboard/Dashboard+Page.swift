@@ -1,10 +1,8 @@
-import SandboxD24Rules
-
 extension Dashboard {
-    /// The page's skeleton: a header with the clock, navigation, and one section per view. The
-    /// script fills the sections from the admin API; every element tests look for has an `id`
-    /// or a `data-testid`.
-    static let page = #"""
+    /// The page's skeleton: a header with the clock, navigation, and one section per view, with
+    /// the payout APIs' request forms (`forms`, the `#/new` view). The script fills the sections
+    /// from the admin API; every element tests look for has an `id` or a `data-testid`.
+    static func page(forms: String) -> String { #"""
         <!doctype html>
         <html lang="en">
         <head>
@@ -104,32 +102,7 @@ extension Dashboard {
               <p id="webhooks-empty" data-testid="webhooks-empty" class="empty" hidden>No notifications yet.</p></div>
           </section>
 
-          <section id="view-new" data-testid="view-new" class="view" hidden>
-            <h1>Request a cashout</h1>
-            <p class="muted">Sends a signed <code>POST /v3/cashout</code> (the <code>Payload-Signature</code> is computed here with the merchant's secret). Magic beneficiary names: <code>REJECT 801</code>, <code>LATE REJECT 826</code>, <code>KYC 105</code>, <code>STUCK</code>, <code>NEVER</code>, <code>SLOW</code>.</p>
-            <form id="new-form" data-testid="new-form" class="card form">
-              <label>Merchant <select name="merchant" id="new-merchant" data-testid="new-merchant"></select></label>
-              <label>External ID <input name="external_id" id="new-external_id" data-testid="new-external_id" required maxlength="100"></label>
-              <label>Country <input name="country" id="new-country" data-testid="new-country" value="\#(D24Example.value("country"))" required maxlength="2"></label>
-              <label>Currency <input name="currency" id="new-currency" data-testid="new-currency" value="\#(D24Example.value("currency"))" required maxlength="3"></label>
-              <label>Amount <input name="amount" id="new-amount" data-testid="new-amount" value="\#(D24Example.value("amount"))" required inputmode="decimal"></label>
-              <label>Document ID <input name="document_id" id="new-document_id" data-testid="new-document_id" value="\#(D24Example.value("document_id"))"></label>
-              <label>Document type <input name="document_type" id="new-document_type" data-testid="new-document_type" value="\#(D24Example.value("document_type"))"></label>
-              <label>Beneficiary name <input name="beneficiary_name" id="new-beneficiary_name" data-testid="new-beneficiary_name" value="\#(D24Example.value("beneficiary_name"))"></label>
-              <label>Beneficiary last name <input name="beneficiary_lastname" id="new-beneficiary_lastname" data-testid="new-beneficiary_lastname" value="\#(D24Example.value("beneficiary_lastname"))"></label>
-              <label>Bank code <input name="bank_code" id="new-bank_code" data-testid="new-bank_code" value="\#(D24Example.value("bank_code"))"></label>
-              <label>Bank account <input name="bank_account" id="new-bank_account" data-testid="new-bank_account" value="\#(D24Example.value("bank_account"))"></label>
-              <label>Bank branch <input name="bank_branch" id="new-bank_branch" data-testid="new-bank_branch" value="\#(D24Example.value("bank_branch"))"></label>
-              <label>Account type <input name="account_type" id="new-account_type" data-testid="new-account_type" value="\#(D24Example.value("account_type"))"></label>
-              <label class="wide">Notification URL <input name="notification_url" id="new-notification_url" data-testid="new-notification_url" placeholder="empty: the merchant's default"></label>
-              <div class="wide form-actions">
-                <button type="submit" id="new-submit" data-testid="new-submit" class="primary">Request cashout</button>
-                <span id="new-result" data-testid="new-result" class="muted"></span>
-              </div>
-              <details class="wide"><summary>Last request</summary><pre id="new-request" data-testid="new-request"></pre></details>
-            </form>
-          </section>
-
+        \#(forms)
           <section id="view-merchants" data-testid="view-merchants" class="view" hidden>
             <h1>Merchants</h1>
             <div class="table-wrap">
@@ -151,4 +124,5 @@ extension Dashboard {
         </body>
         </html>
         """#
+    }
 }

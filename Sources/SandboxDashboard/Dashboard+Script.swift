@@ -1,16 +1,21 @@
 extension Dashboard {
     /// The page's behaviour, vanilla JavaScript in one closure: the core below (DOM helpers, the
     /// admin token, hash routing, the 2-second poll, the clock and the list), `hmacScript`
-    /// (signing), `pagesScript` (a cashout's page, merchants, the request form) and `startScript`.
+    /// (signing), `pagesScript` (a cashout's page, merchants), the payout APIs' request forms
+    /// (`forms`: each sets up its form, and may add to `viewShown`) and `startScript`.
     /// A 401 from the admin API (`serve --admin-token`) shows the token form; the token is kept in
     /// sessionStorage and sent as `Authorization: Bearer`. Server data reaches the DOM only
     /// through `textContent` and attributes (the `el` helper), never as HTML.
-    static let script = "\"use strict\";\n(function () {\n" + coreScript + hmacScript + pagesScript + startScript + "})();\n"
+    static func script(forms: String) -> String {
+        "\"use strict\";\n(function () {\n" + coreScript + hmacScript + pagesScript + forms + startScript + "})();\n"
+    }
 
     static let coreScript = #"""
           const $ = (id) => document.getElementById(id);
           const POLL_MS = 2000;
           const state = { view: "cashouts", id: null, login: null, merchants: [], merchantKey: "", countryKey: "" };
+          // What the request forms do when a view is shown (each form's script adds its own).
+          const viewShown = [];
 
           // DOM building: text always goes through text nodes or attributes.
           function el(tag, props, ...children) {
@@ -117,7 +122,7 @@ extension Dashboard {
               $("cashout-id").textContent = state.id;
               $("action-result").textContent = "";
             }
-            if (state.view === "new" && !$("new-external_id").value) $("new-external_id").value = freshExternalID();
+            for (const shown of viewShown) shown(state.view);
             refreshNow();
           }
 
@@ -174,7 +179,7 @@ extension Dashboard {
             if (key !== state.merchantKey) {
               state.merchantKey = key;
               fillSelect($("filter-merchant"), state.merchants.map((m) => m.login), true);
-              fillSelect($("new-merchant"), state.merchants.map((m) => m.login), false);
+              if ($("new-merchant")) fillSelect($("new-merchant"), state.merchants.map((m) => m.login), false);
             }
             if (state.view === "merchants") renderMerchants();
           }
@@ -236,10 +241,7 @@ extension Dashboard {
             for (const button of document.querySelectorAll("#actions button[data-action]")) {
               button.addEventListener("click", () => act(button.getAttribute("data-action")));
             }
-            $("new-form").addEventListener("submit", createCashout);
             $("token-form").addEventListener("submit", useToken);
-            $("new-notification_url").value = location.origin + "/sandbox/sink/dashboard";
-            $("new-external_id").value = freshExternalID();
             window.addEventListener("hashchange", route);
             document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshNow(); });
             setInterval(poll, POLL_MS);

@@ -2,7 +2,8 @@ import SandboxHTTP
 
 /// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript compiled into
 /// the binary (no build step, no external URLs). The page reads and acts through the admin API
-/// (`/sandbox/...`) and creates cashouts through the signed D24 API, like any other client.
+/// (`/sandbox/...`), and creates cashouts through the payout APIs' own endpoints, like any other
+/// client, with the request form each API gives (`DashboardForm`).
 ///
 /// `GET /` is the page, `GET /dashboard.css` its style and `GET /dashboard.js` its script
 /// (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`).
@@ -15,8 +16,9 @@ public enum Dashboard {
     /// `<base>` and forms that only post here.
     public static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
 
-    /// Adds `GET /` and the page's assets to `router`.
-    public static func register(in router: inout Router) {
+    /// Adds `GET /` and the page's assets to `router`, with the request forms of `forms`.
+    public static func register(in router: inout Router, forms: [DashboardForm]) {
+        let page = page(forms: forms.map(\.section).joined()), script = script(forms: forms.map(\.script).joined())
         router.add("GET /") { _ in asset(page, type: "text/html; charset=utf-8") }
         router.add("GET /dashboard.css") { _ in asset(style, type: "text/css; charset=utf-8") }
         router.add("GET /dashboard.js") { _ in asset(script, type: "text/javascript; charset=utf-8") }
@@ -27,5 +29,20 @@ public enum Dashboard {
             "Content-Type": type, "Cache-Control": "no-cache",
             "Content-Security-Policy": contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
         ], body: Array(text.utf8))
+    }
+}
+
+/// A payout API's request form on the dashboard: the `#/new` view's section, and the script that
+/// sends it (run inside the page's script, with its helpers: `$`, `el`, `api`, `hmacHex`, `state`,
+/// `problem`, and `viewShown` to act when a view is shown).
+public struct DashboardForm: Sendable {
+    /// HTML: a `<section id="view-new" class="view" hidden>` with its form.
+    public var section: String
+    /// JavaScript: sets up the form.
+    public var script: String
+
+    public init(section: String, script: String) {
+        self.section = section
+        self.script = script
     }
 }

@@ -86,8 +86,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = "\(directory)/journal.log"
         try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("journal-format-2.log").path, toPath: path)
+        // What 0.2.x showed, and the one member the admin API has added since: the payout's API.
         let shown = { (sandbox: Sandbox) throws -> [String] in
-            try ["/sandbox/cashouts/1000002", "/sandbox/merchants", "/sandbox/ledger"].map { try Self.send(sandbox, "GET", $0).bodyText }
+            try ["/sandbox/cashouts/1000002", "/sandbox/merchants", "/sandbox/ledger"].map { path in
+                let text = try Self.send(sandbox, "GET", path).bodyText
+                if path.hasPrefix("/sandbox/cashouts/") { #expect(text.contains(#""dialect":"d24","#)) }
+                return text.replacingOccurrences(of: #""dialect":"d24","#, with: "")
+            }
         }
         let before = try ["format-2-cashout-1000002.json", "format-2-merchants.json", "format-2-ledger.json"].map {
             try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8)

@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxDashboard
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
@@ -54,6 +55,9 @@ public protocol Dialect: Sendable {
 
     /// Its part of the OpenAPI document and the Postman collection; nil for none.
     var docs: APIDocsFragment? { get }
+
+    /// Its request form on the dashboard; nil for none.
+    var dashboardForm: DashboardForm? { get }
 }
 
 extension Dialect {
@@ -61,6 +65,7 @@ extension Dialect {
     public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
     public var builtInScenarioText: String? { nil }
     public var docs: APIDocsFragment? { nil }
+    public var dashboardForm: DashboardForm? { nil }
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
 

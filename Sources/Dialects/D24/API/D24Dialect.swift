@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxDashboard
 import SandboxDialect
 import SandboxD24Rules
 import SandboxHTTP
@@ -68,4 +69,6 @@ public struct D24Dialect: Dialect {
     public var builtInScenarioText: String? { Self.builtInScenarioText }
 
     public var docs: APIDocsFragment? { D24Docs.fragment }
+
+    public var dashboardForm: DashboardForm? { D24DashboardForm.form }
 }
