@@ -60,28 +60,25 @@ extension ScenarioRunner {
 
     /// The create of the step's account (by default the first dialect's default account), in its
     /// dialect's terms, with notifications to the sink named after the account; or what is wrong.
-    private func prepareCreate(_ given: [String: JSON], account id: String?, action: String) -> Result<ScenarioCreate, Failure> {
+    private func prepareCreate(_ given: [String: JSON], account id: String?, action: String) throws(StepFailure) -> ScenarioCreate {
         guard let id = id ?? sandbox.defaultAccountID, let account = sandbox.bank.account(id: id) else {
-            return .failure(Failure("\(action): no merchant \"\(id ?? "")\""))
+            throw StepFailure(message: "\(action): no merchant \"\(id ?? "")\"")
         }
         guard let create = sandbox.dialects[account.dialect]?.scenarioCreate(
             fields: given.mapValues(expand), account: account, notificationURL: "\(sandbox.baseURL)/sandbox/sink/\(id)") else {
-            return .failure(Failure("\(action): \"\(id)\" is an account of \(account.dialect), whose scenarios cannot create payouts"))
+            throw StepFailure(message: "\(action): \"\(id)\" is an account of \(account.dialect), whose scenarios cannot create payouts")
         }
-        return .success(create)
+        return create
     }
 
-    struct Failure: Error {
+    /// What a step expected and what happened instead.
+    struct StepFailure: Error {
         let message: String
-        init(_ message: String) { self.message = message }
     }
 
     private mutating func create(_ given: [String: JSON], merchant: String?, name: String?, expect: Step.Expectation?) -> String? {
         let create: ScenarioCreate
-        switch prepareCreate(given, account: merchant, action: "create_cashout") {
-        case .success(let prepared): create = prepared
-        case .failure(let failure): return failure.message
-        }
+        do { create = try prepareCreate(given, account: merchant, action: "create_cashout") } catch { return error.message }
         created += 1
         let reference = create.fixedReference ?? "\(scenario.name.prefix(40))-\(created)"
         let request = create.request(reference)
@@ -103,10 +100,7 @@ extension ScenarioRunner {
     /// from run to run).
     private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant: String?, prefix: String) -> String? {
         let create: ScenarioCreate
-        switch prepareCreate(given, account: merchant, action: "create_cashouts") {
-        case .success(let prepared): create = prepared
-        case .failure(let failure): return failure.message
-        }
+        do { create = try prepareCreate(given, account: merchant, action: "create_cashouts") } catch { return error.message }
         if let fixed = create.fixedReference { return "create_cashouts: \"fields\" give every create the reference \(fixed)" }
         let request = { @Sendable (index: Int) -> HTTPRequest in create.request("\(prefix)-\(index)") }
         for batch in stride(from: 1, through: count, by: 4096) {

@@ -2,7 +2,8 @@ import CashoutSandbox
 import Foundation
 import SandboxBank
 import SandboxJSON
-import SandboxRunner
+import SandboxDialect
+@testable import SandboxRunner
 import SandboxScenario
 import Testing
 
@@ -174,5 +175,15 @@ private func run(_ text: String) throws -> ScenarioResult {
         // Another seed gives other delays.
         let other = ScenarioRunner.run(try scenario(text.replacingOccurrences(of: #""seed": 42"#, with: #""seed": 43"#)), journal: true).journal
         #expect(other != first)
+    }
+
+    /// `expect_webhooks`' `fields` are read from what the payout's API sends: a form's fields, or
+    /// a JSON object's members (strings and numbers as text).
+    @Test func notificationFieldsAreReadFromAFormOrAJSONObject() {
+        let form = RenderedNotification(contentType: "application/x-www-form-urlencoded") { "a=1&b=x+y&a=2" }
+        #expect(ScenarioRunner.fields(form) == ["a": "1", "b": "x y"])
+        let json = RenderedNotification(contentType: "application/json") { #"{"id":7,"state":"paid","nested":{"x":1}}"# }
+        #expect(ScenarioRunner.fields(json) == ["id": "7", "state": "paid"])
+        #expect(ScenarioRunner.fields(RenderedNotification(contentType: "text/plain") { "id=7" }).isEmpty)
     }
 }

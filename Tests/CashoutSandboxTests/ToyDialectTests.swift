@@ -103,4 +103,30 @@ private struct EchoDialect: Dialect {
         #expect(second.bank.account(id: "echo_account")?.balance == Money("995.00"))
         #expect(second.bank.account(id: "sandbox_login")?.balance == Money("1000000.00"))  // D24's merchant: another API's
     }
+
+    /// The documents and the dashboard are assembled from the dialects served: without D24, the
+    /// OpenAPI document and the Postman collection hold the admin API alone, and the dashboard has
+    /// no request form, while its page still loads the same way.
+    @Test func documentsAndTheDashboardComeFromTheDialectsServed() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.dialects = [EchoDialect()]
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        let get = { (path: String) throws -> HTTPResponse in try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(path)") }
+        let openAPI = try JSON.parse(get("/openapi.json").body)
+        guard case .object(let paths)? = openAPI["paths"] else { Issue.record("no paths"); return }
+        #expect(paths["/sandbox/health"] != nil && !paths.keys.contains { $0.hasPrefix("/v3/") })
+        #expect(paths["/sandbox/merchants"] == nil)  // D24's merchants come with D24
+        #expect(openAPI["components"]?["securitySchemes"]?["PayloadSignature"] == nil)
+        let postman = try JSON.parse(get("/postman.json").body)
+        #expect(postman["item"]?.arrayValue?.map { $0["name"]?.stringValue } == ["Sandbox admin"])
+        #expect(postman["info"]?["name"] == "CashoutSandbox: admin API")
+        #expect(postman["event"] == nil)  // no API to sign for
+        let page = try get("/").bodyText
+        #expect(page.contains(#"id="view-cashouts""#) && !page.contains(#"id="new-form""#))
+
+        let standard = try Sandbox.launch(Sandbox.Configuration())
+        defer { standard.stop() }
+        #expect(try HTTPClient.send(method: "GET", url: "\(standard.baseURL)/").bodyText.contains(#"id="new-form""#))
+    }
 }
