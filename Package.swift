@@ -24,6 +24,10 @@ let package = Package(
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
         // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
         .target(name: "SandboxState", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJournal"]),
+        // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI
+        // document and Postman collection, each assembled from what the dialects give.
+        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
+        .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDashboard", "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
@@ -31,14 +35,10 @@ let package = Package(
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
         .target(name: "SandboxD24", dependencies: ["SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
                                                    "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API"),
-        // Layer 3: what integrators load into their own tools: the dashboard page, and the OpenAPI
-        // document and Postman collection.
-        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
-        .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
-        // Scenario files with steps run as tests, each against its own in-process sandbox (`test`).
+        // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxScenario"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
