@@ -30,7 +30,7 @@ extension Sandbox {
 extension Sandbox {
     /// The D24 merchant with `login` (nil for none, or for another API's account), as it is now.
     package func d24Merchant(_ login: String) -> D24Merchant? {
-        bank.account(id: login).flatMap { $0.dialect == D24Dialect.name ? D24Merchant($0) : nil }
+        bank.account(id: login).flatMap(D24Merchant.init(owned:))
     }
 
     /// Each account as its dialect shows it in the start-up log.

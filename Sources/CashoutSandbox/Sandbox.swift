@@ -103,15 +103,12 @@ public final class Sandbox: Sendable {
     private let eventLog: EventLog?
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     public var journalRecovery: Journal.Recovery? { journal?.recovery }
-    /// What `POST /sandbox/reset` returns to: the accounts and bank the sandbox started with.
-    let initial: (accounts: [Account], bank: Bank.Configuration)
 
     private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, dialects: [String: any Dialect], defaultAccountID: String?,
                  sinks: SinkStore,
                  sender: WebhookSender,
-                 driver: ClockDriver, initial: (accounts: [Account], bank: Bank.Configuration), journal: StateJournal?,
+                 driver: ClockDriver, journal: StateJournal?,
                  eventLog: EventLog?) {
-        self.initial = initial
         self.journal = journal
         self.eventLog = eventLog
         self.handler = handler
@@ -217,7 +214,7 @@ public final class Sandbox: Sendable {
         return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,
-                       initial: (accounts, bankConfiguration), journal: journal, eventLog: configuration.eventLog)
+                       journal: journal, eventLog: configuration.eventLog)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

@@ -174,16 +174,16 @@ extension Bank {
     /// Debits a payout's settlement amount from its account (counting it against the limits),
     /// or refunds it, with its ledger entry.
     private func move(_ s: inout State, _ payout: Payout, _ kind: LedgerEntry.Kind, at time: VirtualTime) {
-        guard var account = s.accounts[payout.account] else { return }
         let amount = kind == .debit ? -payout.settlementAmount : payout.settlementAmount
-        account.balance += amount
-        s.accounts[account.id] = account
+        guard let index = s.accounts.index(forKey: payout.account) else { return }
+        s.accounts.values[index].balance += amount  // in place: one lookup, no copy of the account
+        let balanceAfter = s.accounts.values[index].balance
         if kind == .debit {
-            s.usage[account.id, default: [:]][time.dayNumber, default: .zero] += payout.settlementAmount
-            s.usage[account.id, default: [:]][-time.monthNumber, default: .zero] += payout.settlementAmount
+            s.usage[payout.account, default: [:]][time.dayNumber, default: .zero] += payout.settlementAmount
+            s.usage[payout.account, default: [:]][-time.monthNumber, default: .zero] += payout.settlementAmount
         }
-        s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: account.id, payoutID: payout.id, kind: kind,
-                                    amount: amount, balanceAfter: account.balance, at: time))
+        s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: payout.account, payoutID: payout.id, kind: kind,
+                                    amount: amount, balanceAfter: balanceAfter, at: time))
     }
 
     /// `amount` in `currency` expressed in `target`, through USD.

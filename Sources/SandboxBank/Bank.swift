@@ -147,6 +147,11 @@ public final class Bank: Sendable {
         state.withLock { $0.accounts[id] }
     }
 
+    /// Whether an account passes `test`, without copying the accounts.
+    public func containsAccount(where test: (Account) -> Bool) -> Bool {
+        state.withLock { $0.accounts.values.contains(where: test) }
+    }
+
     /// One part of an account (`bank.account(id: "acme", \.balance)`), without copying the rest.
     public func account<Part: Sendable>(id: String, _ part: (Account) -> Part) -> Part? {
         state.withLock { s in s.accounts[id].map(part) }

@@ -119,7 +119,7 @@ public struct D24API: Sendable {
     private func authorizedReadOnly(_ request: HTTPRequest) -> Bool {
         guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
         let key = String(header.dropFirst("Bearer ".count))
-        return bank.accounts.contains { $0.dialect == D24Dialect.name && $0.settings[D24Merchant.Key.readOnlyKey] == key }
+        return bank.containsAccount { D24Merchant(owned: $0)?.readOnlyKey == key }
     }
 
     /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use.

@@ -14,7 +14,7 @@ public struct D24Dialect: Dialect {
     public static let name = "d24"
     public var name: String { Self.name }
     /// Prepared HMAC keys, shared by the endpoints and the notifications.
-    private let keys = D24SigningKeys()
+    let keys = D24SigningKeys()
 
     public init() {}
 

@@ -15,6 +15,12 @@ public struct D24Merchant: Sendable {
         self.account = account
     }
 
+    /// `account` as a D24 merchant; nil when another API owns it (a D24 login cannot use it).
+    public init?(owned account: Account) {
+        guard account.dialect == D24Dialect.name else { return nil }
+        self.account = account
+    }
+
     /// API key, sent as `login`: the account's id.
     public var login: String { account.id }
     /// API passphrase, sent as `pass`.

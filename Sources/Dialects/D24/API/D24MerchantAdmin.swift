@@ -9,7 +9,7 @@ struct D24MerchantAdmin {
 
     func register(in router: inout Router) {
         router.add("GET /sandbox/merchants") { _ in
-            .json(["merchants": .array(bank.accounts.filter { $0.dialect == D24Dialect.name }.map(Self.json))])
+            .json(["merchants": .array(bank.accounts.compactMap(D24Merchant.init(owned:)).map { Self.json($0.account) })])
         }
         router.add("PUT /sandbox/merchants/{login}") { request in
             guard let login = request.parameters["login"], !login.isEmpty, login.count <= 32 else {
@@ -19,7 +19,7 @@ struct D24MerchantAdmin {
             let template = D24Merchant.account(login: login, pass: "", secret: "", balance: .zero)
             do throws(Bank.AccountChangeError) {
                 let (merchant, created) = try bank.updateAccount(id: login, creatingFrom: template) { account in
-                    guard account.dialect == D24Dialect.name else { return "\(login) is an account of \(account.dialect)" }
+                    guard D24Merchant(owned: account) != nil else { return "\(login) is an account of \(account.dialect)" }
                     if let problem = Self.apply(body, to: &account) { return problem }
                     let merchant = D24Merchant(account)
                     return merchant.pass.isEmpty || merchant.secret.isEmpty ? "a new merchant needs \"pass\" and \"secret\"" : nil

@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxCrypto
 import SandboxD24Rules
 import SandboxDialect
 import SandboxHTTP
@@ -24,7 +23,7 @@ extension D24Dialect {
         let marker = "\u{FFFE}external-id\u{FFFE}"
         if fields["external_id"] == nil { fields["external_id"] = .string(marker) }
         let template = JSON.object(fields).serialized()
-        let key = HMACSHA256.Key(merchant.secret)
+        let key = keys.key(for: merchant)
         let parts = template.firstRange(of: Array(marker.utf8)).map { (Array(template[..<$0.lowerBound]), Array(template[$0.upperBound...])) }
         return ScenarioCreate(fixedReference: fixed, request: { reference in
             // The reference as a JSON string's content: the marker's quotes are the template's.

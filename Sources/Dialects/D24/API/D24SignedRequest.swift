@@ -16,10 +16,9 @@ struct D24SignedRequest {
     init(_ request: HTTPRequest, bank: Bank, keys: D24SigningKeys) throws(D24Error) {
         guard case .object(let body)? = try? JSON.parse(request.body) else { throw .malformedBody }
         guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"],
-              let account = bank.account(id: login), account.dialect == D24Dialect.name else {
+              let merchant = bank.account(id: login).flatMap(D24Merchant.init(owned:)) else {
             throw .invalidCredentials
         }
-        let merchant = D24Merchant(account)
         guard constantTimeEquals(pass, merchant.pass) else {
             throw .invalidCredentials
         }
