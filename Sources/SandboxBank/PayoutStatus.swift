@@ -66,8 +66,8 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The status a name stands for (REJECTED is `rejected`; the bank makes it a return when the
-    /// payout had completed); nil for other words.
+    /// The status one of `names` stands for (REJECTED is `rejected`; the bank makes it a return
+    /// when the payout had completed); nil for other words.
     public init?(name: String) {
         guard let status = Self.byName[name] else { return nil }
         self = status
@@ -78,11 +78,8 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
     /// states of payouts created without a debit, which no timeline reaches.)
     public static let names = ["PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED"]
 
-    private static let byName: [String: PayoutStatus] = [
-        "STAGED": .staged, "AWAITING_DETAILS": .awaitingDetails, "PENDING": .pending, "ON_HOLD": .onHold,
-        "DELIVERED": .delivered, "COMPLETED": .completed, "REJECTED": .rejected,
-        "CANCELLED": .cancelled, "EXPIRED": .expired,
-    ]
+    /// Each of `names` and its status (the first case of that name: `rejected`, not `returned`).
+    private static let byName = Dictionary(uniqueKeysWithValues: names.map { name in (name, allCases.first { $0.name == name }!) })
 
     /// Whether a payout may be created in this status: pending or on hold (debited at once),
     /// staged or awaiting details (debited when executed).

@@ -97,10 +97,10 @@ public struct ScenarioNode: Sendable {
     /// A status a timeline reaches, by the sandbox's name (`PayoutStatus.names`), or PROCESSING:
     /// another name of DELIVERED, the one other APIs use for "sent to the bank".
     func status() throws(ScenarioError) -> PayoutStatus {
-        guard case .string(let name) = value, PayoutStatus.names.contains(name) || name == "PROCESSING" else {
+        guard case .string(let name) = value, let status = name == "PROCESSING" ? .delivered : PayoutStatus(name: name) else {
             throw fail("expected a status: \(ScenarioNode.statusNames)")
         }
-        return PayoutStatus(name: name) ?? .delivered
+        return status
     }
 
     /// "PENDING, ON_HOLD, ... or CANCELLED", for messages.
