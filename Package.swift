@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxScenario"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
-        .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxHTTP",
+        .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24",
                                                               "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal", "SandboxBank",
                                                    "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),

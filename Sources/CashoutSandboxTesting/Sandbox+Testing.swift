@@ -101,7 +101,7 @@ extension Sandbox {
     /// attempts.
     public func webhooks(to externalID: String, merchant: String = D24Merchant.sandboxDefault.id) -> [Webhook] {
         guard let payout = bank.payout(account: merchant, reference: externalID) else { return [] }
-        return bank.notifications(payoutID: payout.id).map { Webhook($0, body: notification($0)?.body() ?? "") }
+        return bank.notifications(payoutID: payout.id).map { Webhook($0, fields: notification($0)?.fields ?? [:]) }
     }
 
     /// A merchant's balance movements, oldest first.

@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxHTTP
 
 /// A notification of one status change, as the merchant's server receives it: the signed
 /// D24 form and how each delivery went.
@@ -14,10 +13,10 @@ public struct Webhook: Sendable {
     /// Whether an attempt got a 2xx answer.
     public let delivered: Bool
 
-    /// `body`: the notification as it was sent (`Sandbox.notification`).
-    init(_ notification: StatusNotification, body: String) {
+    /// `fields`: the notification's as it was sent (`Sandbox.notification`).
+    init(_ notification: StatusNotification, fields: [String: String]) {
         status = Cashout.Status(notification.status)
-        form = Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { $1 }
+        form = fields
         attempts = notification.attempts
         delivered = notification.state == .delivered
     }

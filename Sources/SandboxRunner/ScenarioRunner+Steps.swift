@@ -218,7 +218,7 @@ extension ScenarioRunner {
         }
         if !fields.isEmpty, notifications.isEmpty { return "\(subject): expected notifications carrying \(fields.keys.sorted().joined(separator: ", ")), got none" }
         for notification in notifications where !fields.isEmpty {
-            let sent = sandbox.notification(notification).map(Self.fields) ?? [:]
+            let sent = sandbox.notification(notification)?.fields ?? [:]
             for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
                 let sent = sent[key]
                 if sent != expand(value) {
@@ -227,16 +227,6 @@ extension ScenarioRunner {
             }
         }
         return nil
-    }
-
-    /// A notification's fields: a form's, or a JSON object's members (strings and numbers as text).
-    static func fields(_ notification: RenderedNotification) -> [String: String] {
-        let body = notification.body()
-        if notification.contentType.hasPrefix("application/x-www-form-urlencoded") {
-            return Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { first, _ in first }
-        }
-        guard case .object(let members)? = try? JSON.parse(Array(body.utf8)) else { return [:] }
-        return members.compactMapValues { $0.stringValue ?? $0.numberText }
     }
 
     static func describe(_ matcher: Matcher) -> String {

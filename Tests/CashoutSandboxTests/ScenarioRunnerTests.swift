@@ -3,7 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxJSON
 import SandboxDialect
-@testable import SandboxRunner
+import SandboxRunner
 import SandboxScenario
 import Testing
 
@@ -181,9 +181,9 @@ private func run(_ text: String) throws -> ScenarioResult {
     /// a JSON object's members (strings and numbers as text).
     @Test func notificationFieldsAreReadFromAFormOrAJSONObject() {
         let form = RenderedNotification(contentType: "application/x-www-form-urlencoded") { "a=1&b=x+y&a=2" }
-        #expect(ScenarioRunner.fields(form) == ["a": "1", "b": "x y"])
+        #expect(form.fields == ["a": "1", "b": "x y"])
         let json = RenderedNotification(contentType: "application/json") { #"{"id":7,"state":"paid","nested":{"x":1}}"# }
-        #expect(ScenarioRunner.fields(json) == ["id": "7", "state": "paid"])
-        #expect(ScenarioRunner.fields(RenderedNotification(contentType: "text/plain") { "id=7" }).isEmpty)
+        #expect(json.fields == ["id": "7", "state": "paid"])
+        #expect(RenderedNotification(contentType: "text/plain") { "id=7" }.fields.isEmpty)
     }
 }

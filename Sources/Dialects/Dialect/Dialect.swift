@@ -85,4 +85,15 @@ public struct RenderedNotification: Sendable {
         self.contentType = contentType
         self.body = body
     }
+
+    /// Its fields as a receiver reads them: a form's (the first of a repeated name), or a JSON
+    /// object's members (strings and numbers as text); none for another body.
+    public var fields: [String: String] {
+        let body = body()
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            return Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { first, _ in first }
+        }
+        guard case .object(let members)? = try? JSON.parse(Array(body.utf8)) else { return [:] }
+        return members.compactMapValues { $0.stringValue ?? $0.numberText }
+    }
 }
