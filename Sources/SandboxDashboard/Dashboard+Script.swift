@@ -14,8 +14,9 @@ extension Dashboard {
           const $ = (id) => document.getElementById(id);
           const POLL_MS = 2000;
           const state = { view: "cashouts", id: null, login: null, merchants: [], merchantKey: "", countryKey: "" };
-          // What the request forms do when a view is shown (each form's script adds its own).
-          const viewShown = [];
+          // What the request forms do when a view is shown, and when the merchants change (each
+          // form's script adds its own).
+          const viewShown = [], merchantsChanged = [];
 
           // DOM building: text always goes through text nodes or attributes.
           function el(tag, props, ...children) {
@@ -179,7 +180,7 @@ extension Dashboard {
             if (key !== state.merchantKey) {
               state.merchantKey = key;
               fillSelect($("filter-merchant"), state.merchants.map((m) => m.login), true);
-              if ($("new-merchant")) fillSelect($("new-merchant"), state.merchants.map((m) => m.login), false);
+              for (const changed of merchantsChanged) changed(state.merchants);
             }
             if (state.view === "merchants") renderMerchants();
           }

@@ -18,10 +18,13 @@ public enum Dashboard {
 
     /// Adds `GET /` and the page's assets to `router`, with the request forms of `forms`.
     public static func register(in router: inout Router, forms: [DashboardForm]) {
-        let page = page(forms: forms.map(\.section).joined()), script = script(forms: forms.map(\.script).joined())
-        router.add("GET /") { _ in asset(page, type: "text/html; charset=utf-8") }
-        router.add("GET /dashboard.css") { _ in asset(style, type: "text/css; charset=utf-8") }
-        router.add("GET /dashboard.js") { _ in asset(script, type: "text/javascript; charset=utf-8") }
+        // Each asset's answer is made once, here, not per request.
+        let page = asset(page(forms: forms.map(\.section).joined()), type: "text/html; charset=utf-8")
+        let style = asset(style, type: "text/css; charset=utf-8")
+        let script = asset(script(forms: forms.map(\.script).joined()), type: "text/javascript; charset=utf-8")
+        router.add("GET /") { _ in page }
+        router.add("GET /dashboard.css") { _ in style }
+        router.add("GET /dashboard.js") { _ in script }
     }
 
     private static func asset(_ text: String, type: String) -> HTTPResponse {
@@ -34,7 +37,8 @@ public enum Dashboard {
 
 /// A payout API's request form on the dashboard: the `#/new` view's section, and the script that
 /// sends it (run inside the page's script, with its helpers: `$`, `el`, `api`, `hmacHex`, `state`,
-/// `problem`, and `viewShown` to act when a view is shown).
+/// `problem`, `fillSelect`, and `viewShown` and `merchantsChanged` to act when a view is shown or
+/// the merchants change).
 public struct DashboardForm: Sendable {
     /// HTML: a `<section id="view-new" class="view" hidden>` with its form.
     public var section: String

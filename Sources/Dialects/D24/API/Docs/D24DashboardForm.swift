@@ -73,6 +73,7 @@ enum D24DashboardForm {
             }
           }
 
+          merchantsChanged.push((merchants) => fillSelect($("new-merchant"), merchants.map((m) => m.login), false));
           viewShown.push((view) => { if (view === "new" && !$("new-external_id").value) $("new-external_id").value = freshExternalID(); });
           $("new-form").addEventListener("submit", createCashout);
           $("new-notification_url").value = location.origin + "/sandbox/sink/dashboard";
