@@ -54,13 +54,14 @@ extension AdminAPI {
         case "cancel": target = .cancelled
         default: return Router.error(400, "action: expected deliver, complete, reject, hold, release or cancel")
         }
-        let rejection = target != .rejected ? nil
-            : dialects[payout.dialect]?.forcedRejection(code: rejectionCode, afterCompletion: payout.status == .completed)
+        var (reasonCode, reason): (String?, String?) = (nil, nil)
+        if target == .rejected {
+            let forced = dialects[payout.dialect]?.forcedRejection(code: rejectionCode, afterCompletion: payout.status == .completed)
+            (reasonCode, reason) = (forced?.code ?? rejectionCode, body["rejection_reason"]?.stringValue ?? forced?.reason)
+        }
         do throws(TransitionError) {
-            try bank.changeStatus(
-                payoutID: payout.id, to: target, by: "admin", reasonCode: target == .rejected ? rejection?.code ?? rejectionCode : nil,
-                reason: target == .rejected ? body["rejection_reason"]?.stringValue ?? rejection?.reason : nil,
-                bankReference: body["bank_reference_id"]?.stringValue, statusDetail: body["status_reason"]?.stringValue)
+            try bank.changeStatus(payoutID: payout.id, to: target, by: "admin", reasonCode: reasonCode, reason: reason,
+                                  bankReference: body["bank_reference_id"]?.stringValue, statusDetail: body["status_reason"]?.stringValue)
         } catch {
             let from = error.from.name
             let to = error.to.name
