@@ -1,12 +1,13 @@
 import SandboxBank
 import SandboxD24
 import SandboxDialect
+import SandboxMannco
 import SandboxScenario
 
 extension Sandbox {
     /// The APIs a sandbox serves unless its configuration names others (new values each time:
     /// a dialect keeps per-sandbox caches, such as prepared signing keys).
-    public static var standardDialects: [any Dialect] { [D24Dialect()] }
+    public static var standardDialects: [any Dialect] { [D24Dialect(), ManncoDialect()] }
 
     /// The standard dialects' names, in order (to tell a standard list without building one).
     static let standardNames = standardDialects.map(\.name)

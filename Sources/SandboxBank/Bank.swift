@@ -152,6 +152,14 @@ public final class Bank: Sendable {
         state.withLock { $0.accounts.values.contains(where: test) }
     }
 
+    /// The first account, in the order they were added, that passes `test`.
+    public func account(where test: (Account) -> Bool) -> Account? {
+        state.withLock { s in
+            for id in s.accountOrder { if let account = s.accounts[id], test(account) { return account } }
+            return nil
+        }
+    }
+
     /// One part of an account (`bank.account(id: "acme", \.balance)`), without copying the rest.
     public func account<Part: Sendable>(id: String, _ part: (Account) -> Part) -> Part? {
         state.withLock { s in s.accounts[id].map(part) }
@@ -195,9 +203,8 @@ public final class Bank: Sendable {
     /// Payouts in creation order, optionally of one account and/or in one status.
     public func payouts(account: String? = nil, status: PayoutStatus? = nil) -> [Payout] {
         state.withLock { s in
-            s.payouts.all.filter {
-                (account == nil || $0.account == account) && (status == nil || $0.status == status)
-            }
+            guard let account else { return s.payouts.all.filter { status == nil || $0.status == status } }
+            return (s.payoutsByAccount[account] ?? []).compactMap { s.payouts[$0] }.filter { status == nil || $0.status == status }
         }
     }
 

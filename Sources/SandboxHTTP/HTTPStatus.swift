@@ -7,6 +7,7 @@ enum HTTPStatus {
         case 201: "Created"
         case 202: "Accepted"
         case 204: "No Content"
+        case 300: "Multiple Choices"  // Mannco answers its business errors with 300
         case 301: "Moved Permanently"
         case 302: "Found"
         case 304: "Not Modified"

@@ -38,19 +38,29 @@ extension ScenarioRunner {
             return nil
         case .expectWebhooks(let ref, let count, let statuses, let fields, let attempts):
             return expectWebhooks(ref: ref, count: count, statuses: statuses, fields: fields, attempts: attempts)
-        case .expectBalance(let login, let amounts):
-            guard let merchant = sandbox.bank.account(id: login) else { return "expect_balance: no merchant \"\(login)\"" }
+        case .expectBalance(let id, let amounts):
+            guard let account = sandbox.bank.account(id: id) else { return "expect_balance: no merchant or user \"\(id)\"" }
             for (currency, amount) in amounts.sorted(by: { $0.key < $1.key }) {
-                guard currency == merchant.currency else {
-                    return "expect_balance \(login): expected a \(currency) balance, the merchant settles in \(merchant.currency)"
+                if currency == "cents" {
+                    if account.balance != amount { return "expect_balance \(id): expected \(amount.hundredths) cents, got \(account.balance.hundredths)" }
+                    continue
                 }
-                if merchant.balance != amount { return "expect_balance \(login): expected \(currency) \(amount), got \(merchant.balance)" }
+                guard currency == account.currency else {
+                    return "expect_balance \(id): expected a \(currency) balance, the account settles in \(account.currency)"
+                }
+                if account.balance != amount { return "expect_balance \(id): expected \(currency) \(amount), got \(account.balance)" }
             }
             return nil
         case .expectLedger(let login, let count):
             guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
             let entries = sandbox.bank.ledgerCount(account: login)
             return entries == count ? nil : "expect_ledger \(login): expected \(count) entries, got \(entries)"
+        case .dialect(var step):
+            guard let dialect = sandbox.dialects.values.first(where: { $0.scenarioVocabulary.stepActions[step.action] != nil }) else {
+                return "\(step.action): no API of this sandbox performs it"
+            }
+            step.body = expand(step.body)
+            return dialect.perform(step, in: &self)
         }
     }
 
@@ -262,6 +272,10 @@ extension ScenarioRunner {
             expect?.jsonContains.map(collect)
         case .expectWebhooks(_, _, _, let fields, _):
             texts += fields.values
+        case .dialect(let step):
+            collect(step.body)
+            step.expect?.json.map(collect)
+            step.expect?.jsonContains.map(collect)
         default:
             break
         }
@@ -273,4 +287,23 @@ extension ScenarioRunner {
         }
         return nil
     }
+}
+
+/// What a dialect's own steps do through the runner.
+extension ScenarioRunner: ScenarioRun {
+    public var bank: Bank { sandbox.bank }
+
+    public func send(_ request: HTTPRequest, expect: Step.Expectation, action: String) -> (response: HTTPResponse?, problem: String?) {
+        let outcome = exchange(request.method, request.target, headers: request.headers, body: request.body)
+        let response: HTTPResponse? = if case .response(let response) = outcome { response } else { nil }
+        return (response, check(outcome, expect, action: action))
+    }
+
+    public mutating func name(_ name: String, payoutID: Int, reference: String) {
+        references[name] = Reference(cashoutID: payoutID, externalID: reference)
+    }
+
+    public func payoutID(named name: String) -> Int? { references[name]?.cashoutID }
+
+    public mutating func save(_ name: String, _ value: String) { saved[name] = value }
 }

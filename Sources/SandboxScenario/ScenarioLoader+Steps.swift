@@ -8,13 +8,19 @@ extension ScenarioLoader {
     static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "expect_cashout",
                           "expect_webhooks", "expect_balance", "expect_ledger"]
 
-    static func readStep(_ node: ScenarioNode) throws(ScenarioError) -> Step {
-        let fields = try node.object(allowed: actions + ["expect", "save", "as", "comment"])
-        let present = actions.filter { fields[$0] != nil }
+    static func readStep(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Step {
+        let all = actions + vocabulary.stepActions.keys.sorted()
+        let fields = try node.object(allowed: all + ["expect", "save", "as", "comment"])
+        let present = all.filter { fields[$0] != nil }
         guard present.count == 1, let action = present.first, let body = fields[action] else {
-            throw node.fail("expected exactly one action: \(actions.joined(separator: ", "))")
+            throw node.fail("expected exactly one action: \(all.joined(separator: ", "))")
         }
         let expect = try fields["expect"].map(readExpectation)
+        if let check = vocabulary.stepActions[action] {
+            if let save = fields["save"] { throw save.fail("expected only with \"request\" (\"as\" names what \(action) makes)") }
+            try check(body)
+            return .dialect(Step.DialectStep(action: action, body: body.value, expect: expect, name: try fields["as"]?.string()))
+        }
         if action != "request" && action != "create_cashout", let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
             throw fields[extra]!.fail("expected only with \"request\" or \"create_cashout\"")
         }
@@ -82,13 +88,18 @@ extension ScenarioLoader {
                 },
                 fields: expectedFields, attempts: try spec["attempts"]?.integer(0 ... 1_000_000))
         case "expect_balance":
-            guard case .object(let members) = body.value, case .string(let merchant)? = members["merchant"] else {
-                throw body.fail("expected {\"merchant\": LOGIN, \"USD\": \"0.00\"}")
+            // An account of any API: a merchant by login, a user by id; amounts by currency, or in cents.
+            guard case .object(let members) = body.value, members.keys.filter({ $0 == "merchant" || $0 == "user" }).count == 1,
+                  case .string(let account)? = members["merchant"] ?? members["user"] else {
+                throw body.fail("expected {\"merchant\": LOGIN, \"USD\": \"0.00\"} or {\"user\": ID, \"cents\": 5000}")
             }
             var amounts: [String: Money] = [:]
-            for key in members.keys.sorted() where key != "merchant" { amounts[key] = try body.child(key, members[key]!).money() }
-            guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\"") }
-            return .expectBalance(merchant: merchant, amounts: amounts)
+            for key in members.keys.sorted() where key != "merchant" && key != "user" {
+                let value = body.child(key, members[key]!)
+                amounts[key] = key == "cents" ? Money(hundredths: Int64(try value.integer(0 ... Int.max))) : try value.money()
+            }
+            guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\"") }
+            return .expectBalance(merchant: account, amounts: amounts)
         default:
             let spec = try body.object(allowed: ["merchant", "count"])
             guard let merchant = spec["merchant"], let count = spec["count"] else { throw body.fail("expected \"merchant\" and \"count\"") }

@@ -47,7 +47,7 @@ public enum ScenarioLoader {
         if let bank = top["bank"] { try readBank(bank, into: &scenario, vocabulary: vocabulary) }
         if let faults = top["faults"] { scenario.faults = try faults.array().map(readFault) }
         if let webhooks = top["webhooks"] { try readWebhooks(webhooks, into: &scenario) }
-        if let steps = top["steps"] { scenario.steps = try steps.array().map(readStep) }
+        if let steps = top["steps"] { scenario.steps = try steps.array().map { (step) throws(ScenarioError) in try readStep(step, vocabulary) } }
         return scenario
     }
 

@@ -13,6 +13,8 @@ public struct ScenarioVocabulary: Sendable {
     public typealias AccountReader = @Sendable (ScenarioNode) throws(ScenarioError) -> Account
     /// What is wrong with a decline in one dialect's terms: the key, and what it expected.
     public typealias DeclineCheck = @Sendable (Decline) -> (key: String, expected: String)?
+    /// Checks the body of one of a dialect's step actions when a file is loaded.
+    public typealias StepCheck = @Sendable (ScenarioNode) throws(ScenarioError) -> Void
 
     /// Request fields a rule's `when` may test, by the dialects' names (besides `merchant` and
     /// `dialect`, which every payout has).
@@ -24,13 +26,17 @@ public struct ScenarioVocabulary: Sendable {
     /// Each dialect's check of a decline, by dialect name: a rule whose `when` names one dialect
     /// meets its check, any other rule every check.
     public var declineChecks: [String: DeclineCheck]
+    /// Step actions a dialect adds (Mannco's `login`...), each with the check of its body; the
+    /// dialect performs them (`Step.dialect`).
+    public var stepActions: [String: StepCheck]
 
     public init(ruleFields: Set<String> = [], accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
-                declineChecks: [String: DeclineCheck] = [:]) {
+                declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:]) {
         self.ruleFields = ruleFields
         self.accountSections = accountSections
         self.declineKeys = declineKeys
         self.declineChecks = declineChecks
+        self.stepActions = stepActions
     }
 
     /// Both vocabularies (for a sandbox of several dialects).
@@ -38,6 +44,7 @@ public struct ScenarioVocabulary: Sendable {
         ScenarioVocabulary(ruleFields: ruleFields.union(other.ruleFields),
                            accountSections: accountSections.merging(other.accountSections) { first, _ in first },
                            declineKeys: declineKeys.union(other.declineKeys),
-                           declineChecks: declineChecks.merging(other.declineChecks) { first, _ in first })
+                           declineChecks: declineChecks.merging(other.declineChecks) { first, _ in first },
+                           stepActions: stepActions.merging(other.stepActions) { first, _ in first })
     }
 }

@@ -17,6 +17,9 @@ public enum Step: Sendable {
     case expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?)
     case expectBalance(merchant: String, amounts: [String: Money])
     case expectLedger(merchant: String, count: Int)
+    /// A step of one dialect's own vocabulary (`ScenarioVocabulary.stepActions`), which that
+    /// dialect performs.
+    case dialect(DialectStep)
 
     public struct Request: Sendable {
         public var method: String
@@ -24,6 +27,23 @@ public enum Step: Sendable {
         public var headers: [(name: String, value: String)]
         public var body: String?
         public var json: JSON?
+    }
+
+    /// A step a dialect adds: its action, its body as the file wrote it (checked by the dialect
+    /// when the file was loaded), and the `expect` and `as` it may carry.
+    public struct DialectStep: Sendable {
+        public var action: String
+        public var body: JSON
+        public var expect: Expectation?
+        /// The step's `as`: the name its result gets for later steps.
+        public var name: String?
+
+        public init(action: String, body: JSON, expect: Expectation? = nil, name: String? = nil) {
+            self.action = action
+            self.body = body
+            self.expect = expect
+            self.name = name
+        }
     }
 
     /// What a response must look like.

@@ -53,6 +53,10 @@ public protocol Dialect: Sendable {
     /// payout, notifications to `notificationURL`; nil when its scenarios cannot create payouts.
     func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate?
 
+    /// Performs one of its own scenario steps (an action of `scenarioVocabulary.stepActions`, its
+    /// body's templates filled in): nil when it holds, else what was expected and what happened.
+    func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String?
+
     /// Its part of the OpenAPI document and the Postman collection; nil for none.
     var docs: APIDocsFragment? { get }
 
@@ -68,6 +72,7 @@ extension Dialect {
     public var dashboardForm: DashboardForm? { nil }
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
+    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }
 
     public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         ("\(name) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",

@@ -1,0 +1,119 @@
+import SandboxBank
+import SandboxHTTP
+import SandboxJSON
+
+// The Mannco.store user cashout API (spec, document 002 and A.2–A.6): login for a JWT, then
+// cashouts to Payoneer or Tipalti with fees, a minimum, one pending cashout and a 24-hour
+// cooldown, the history and the balance, and linking payout methods. Every answer is the
+// `err/success/content` envelope (`ManncoResponse`); errors are `ManncoError`s.
+
+/// Serves the Mannco dialect over a `Bank`.
+///
+/// ```swift
+/// var router = Router()
+/// ManncoAPI(bank: bank).register(in: &router)
+/// ```
+struct ManncoAPI: Sendable {
+    let bank: Bank
+
+    func register(in router: inout Router) {
+        router.add("POST /user/login") { request in answer { () throws(ManncoError) in try login(request) } }
+        router.add("POST /cashout/process") { request in answer { () throws(ManncoError) in try process(request, user: try user(request)) } }
+        router.add("GET /user/getCashoutHistory") { request in answer { () throws(ManncoError) in try history(request, user: try user(request)) } }
+        router.add("GET /user/balance") { request in
+            answer { () throws(ManncoError) in ManncoResponse.success(.object([("balance", .number(try user(request).balanceCents))])) }
+        }
+        ManncoLinks(bank: bank).register(in: &router, user: user)
+    }
+
+    private func answer(_ endpoint: () throws(ManncoError) -> HTTPResponse) -> HTTPResponse {
+        do throws(ManncoError) { return try endpoint() } catch { return error.response }
+    }
+
+    /// The user whose token the request carries, as it is now; 403 `forbidden` without one.
+    @Sendable func user(_ request: HTTPRequest) throws(ManncoError) -> ManncoUser {
+        guard let id = ManncoToken.user(authorization: request.headers["Authorization"], at: bank.clock.now),
+              let user = bank.account(id: id).flatMap(ManncoUser.init(owned:)) else { throw .noToken }
+        return user
+    }
+
+    /// `POST /user/login {"apiKey"}` (JSON or form): `content.jwt`.
+    func login(_ request: HTTPRequest) throws(ManncoError) -> HTTPResponse {
+        guard let key = ManncoBody.fields(request)["apiKey"]?.stringValue, !key.isEmpty else { throw .missing("apiKey") }
+        guard let account = bank.account(where: { ManncoUser(owned: $0)?.apiKey == key }) else { throw .forbidden("Invalid API key") }
+        return ManncoResponse.success(.object([("jwt", .value(.string(ManncoToken.issue(user: account.id, at: bank.clock.now))))]))
+    }
+
+    /// `POST /cashout/process {"amount","method","email"?}`: the input, the minimum, then the
+    /// bank's atomic checks (verification, the method linked, one pending cashout, the cooldown;
+    /// the scenario's declines; the balance), each refusal in the spec's order.
+    func process(_ request: HTTPRequest, user: ManncoUser) throws(ManncoError) -> HTTPResponse {
+        let input = try ManncoProcessRequest(ManncoBody.fields(request))
+        guard input.amount >= ManncoProcessRequest.minimumAmount else { throw .business("Amount below minimum") }
+        let fields: Fields = [ManncoCashout.Field.user: user.id, ManncoCashout.Field.method: input.method.rawValue,
+                              ManncoCashout.Field.amount: Money(hundredths: input.amount).description,
+                              ManncoCashout.Field.email: input.email ?? user.email]
+        let payout: Payout
+        do throws(PayoutRefusal) {
+            payout = try bank.createPayout(PayoutRequest(dialect: ManncoDialect.name, account: user.id, currency: user.account.currency,
+                                                         amount: Money(hundredths: input.amount), fields: fields)) { admission in
+                ManncoAdmission.check(admission, method: input.method)
+            }
+        } catch {
+            throw ManncoError(error)
+        }
+        let cashout = ManncoCashout(payout: payout)
+        return ManncoResponse.success(.object([
+            ("cashoutId", .number(Int64(payout.id))), ("amount", .number(cashout.cents)), ("method", .value(.string(input.method.rawValue))),
+            ("fee", .number(cashout.fee)), ("netAmount", .number(cashout.cents - cashout.fee)), ("status", .value(.string(cashout.status))),
+            ("estimatedCompletion", .value(.string(String(cashout.estimatedCompletion)))),
+            ("message", "Cashout request submitted successfully"),
+        ]))
+    }
+
+    /// `GET /user/getCashoutHistory?page=&perpage=` (aliases `count`, `limit`): newest first,
+    /// pages from 1, 20 a page by default and at most 50.
+    func history(_ request: HTTPRequest, user: ManncoUser) throws(ManncoError) -> HTTPResponse {
+        let page = try Self.whole(request.query("page"), default: 1, error: "Invalid page")
+        let size = min(50, try Self.whole(request.query("perpage") ?? request.query("count") ?? request.query("limit"),
+                                          default: 20, error: "Invalid perpage"))
+        let payouts = bank.payouts(account: user.id)
+        let completed = payouts.reduce(Int64(0)) { $0 + ($1.status == .completed ? $1.amount.hundredths : 0) }
+        let skipped = page - 1 > payouts.count ? payouts.count : min(payouts.count, (page - 1) * size)
+        let newestFirst = payouts.reversed().dropFirst(skipped)
+        return ManncoResponse.success(.object([
+            ("cashouts", .array(newestFirst.prefix(size).map { ManncoCashout(payout: $0).historyRow })),
+            ("total", .number(Int64(payouts.count))), ("page", .number(Int64(page))), ("perpage", .number(Int64(size))),
+            ("totalCashedOut", .number(completed)),
+        ]))
+    }
+
+    /// A query value that is a whole number of at least 1 (`default` when absent).
+    private static func whole(_ text: String?, default value: Int, error: String) throws(ManncoError) -> Int {
+        guard let text else { return value }
+        guard let number = Int(text), number >= 1 else { throw .business(error) }
+        return number
+    }
+}
+
+/// The checks `POST /cashout/process` makes under the bank's lock, with the user's account and
+/// cashouts as they are at that instant: twenty requests at once make one cashout.
+enum ManncoAdmission {
+    /// How long after an accepted request the next one is refused: 24 hours.
+    static let cooldown = Duration.seconds(86_400)
+
+    static func check(_ admission: Admission, method: ManncoMethod) -> Decline? {
+        let user = ManncoUser(admission.account)
+        guard user.verified else { return refusal("Account verification required") }
+        guard user.linked.contains(method.provider) else { return refusal("Payment method not linked") }
+        if admission.payouts.contains(where: { $0.status == .pending || $0.status == .onHold || $0.status == .delivered }) {
+            return refusal("Pending cashout exists")
+        }
+        if let last = admission.payouts.first(where: { _ in true }), admission.now < last.createdAt.adding(cooldown) {
+            return refusal("Cooldown period")
+        }
+        return nil
+    }
+
+    private static func refusal(_ message: String) -> Decline { Decline(code: "300", message: message) }
+}

@@ -1,0 +1,52 @@
+import SandboxAPIDocs
+import SandboxBank
+import SandboxDashboard
+import SandboxDialect
+import SandboxHTTP
+import SandboxScenario
+
+/// Mannco.store's user cashouts on the dialect seam: its endpoints (`ManncoAPI`, `ManncoLinks`),
+/// its users (`ManncoUser`: the `users` section, `/sandbox/users`), and its notifications, which
+/// are emails to the user (`ManncoEmail`, `/sandbox/emails`), never webhooks.
+public struct ManncoDialect: Dialect {
+    /// What its payouts record as their dialect.
+    public static let name = "mannco"
+    public var name: String { Self.name }
+
+    public init() {}
+
+    public func register(in router: inout Router, bank: Bank) {
+        ManncoAPI(bank: bank).register(in: &router)
+        ManncoUserAdmin(bank: bank).register(in: &router)
+    }
+
+    /// None: a Mannco cashout names no callback URL, and its user hears by email.
+    public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
+
+    /// The default user (README, "Mannco user cashouts").
+    public var defaultAccounts: [Account] { [ManncoUser.sandboxDefault] }
+
+    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+        let user = ManncoUser(account)
+        return ("mannco user: id \(user.id), api key \(user.apiKey), balance \(user.balanceCents) cents, "
+                + "linked \(user.linked.map(\.rawValue).joined(separator: ", "))", "server.user",
+                [("id", user.id), ("api_key", user.apiKey), ("balance_cents", String(user.balanceCents))])
+    }
+
+    /// The fields rules match (`user`, `method`, `amount` in dollars, `email`), the `users`
+    /// section, and the steps `login`, `process_cashout`, `link` and `expect_emails`.
+    public var scenarioVocabulary: ScenarioVocabulary {
+        ScenarioVocabulary(ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
+                           accountSections: ["users": ManncoUser.read], stepActions: ManncoSteps.checks)
+    }
+
+    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
+        ManncoSteps.perform(step, in: &run)
+    }
+
+    public var builtInScenarioText: String? { Self.builtInScenarioText }
+
+    public var docs: APIDocsFragment? { nil }
+
+    public var dashboardForm: DashboardForm? { nil }
+}
