@@ -46,7 +46,7 @@ private func run(_ text: String) throws -> ScenarioResult {
         (#"{"expect_cashout": {"ref": "zz"}}"#, #"expect_cashout: no cashout named "zz" (name one with "as")"#),
         (#"{"expect_webhooks": {"ref": "c1", "count": 2}}"#, "expect_webhooks c1: expected 2 notifications, got 0"),
         (#"{"expect_balance": {"merchant": "sandbox_login", "USD": "1.00"}}"#, "expect_balance sandbox_login: expected USD 1.00, got 999983.00"),
-        (#"{"expect_balance": {"merchant": "sandbox_login", "BRL": "1.00"}}"#, "expect_balance sandbox_login: expected a BRL balance, the merchant settles in USD"),
+        (#"{"expect_balance": {"merchant": "sandbox_login", "BRL": "1.00"}}"#, "expect_balance sandbox_login: expected a BRL balance, the account settles in USD"),
         (#"{"expect_ledger": {"merchant": "sandbox_login", "count": 5}}"#, "expect_ledger sandbox_login: expected 5 entries, got 1"),
         (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"status": 404}}"#, "request GET /sandbox/health: expected status 404, got 200"),
         (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"json_contains": {"status": "down"}}}"#, "request GET /sandbox/health: expected a body containing {\"status\":\"down\"}, got"),
