@@ -40,7 +40,7 @@ struct ManncoAPI: Sendable {
     /// `POST /user/login {"apiKey"}` (JSON or form): `content.jwt`.
     func login(_ request: HTTPRequest) throws(ManncoError) -> HTTPResponse {
         guard let key = ManncoBody.fields(request)["apiKey"]?.stringValue, !key.isEmpty else { throw .missing("apiKey") }
-        guard let account = bank.account(where: { ManncoUser(owned: $0)?.apiKey == key }) else { throw .forbidden("Invalid API key") }
+        guard let account = bank.account(where: { ManncoUser(owned: $0)?.apiKey == key }) else { throw .forbidden(ManncoMessage.invalidAPIKey) }
         return ManncoResponse.success(.object([("jwt", .value(.string(ManncoToken.issue(user: account.id, at: bank.clock.now))))]))
     }
 
@@ -49,7 +49,7 @@ struct ManncoAPI: Sendable {
     /// the scenario's declines; the balance), each refusal in the spec's order.
     func process(_ request: HTTPRequest, user: ManncoUser) throws(ManncoError) -> HTTPResponse {
         let input = try ManncoProcessRequest(ManncoBody.fields(request))
-        guard input.amount >= ManncoProcessRequest.minimumAmount else { throw .business("Amount below minimum") }
+        guard input.amount >= ManncoProcessRequest.minimumAmount else { throw .business(ManncoMessage.belowMinimum) }
         let fields: Fields = [ManncoCashout.Field.user: user.id, ManncoCashout.Field.method: input.method.rawValue,
                               ManncoCashout.Field.amount: Money(hundredths: input.amount).description,
                               ManncoCashout.Field.email: input.email ?? user.email]
@@ -67,16 +67,16 @@ struct ManncoAPI: Sendable {
             ("cashoutId", .number(Int64(payout.id))), ("amount", .number(cashout.cents)), ("method", .value(.string(input.method.rawValue))),
             ("fee", .number(cashout.fee)), ("netAmount", .number(cashout.cents - cashout.fee)), ("status", .value(.string(cashout.status))),
             ("estimatedCompletion", .value(.string(String(cashout.estimatedCompletion)))),
-            ("message", "Cashout request submitted successfully"),
+            ("message", .value(.string(ManncoMessage.submitted))),
         ]))
     }
 
     /// `GET /user/getCashoutHistory?page=&perpage=` (aliases `count`, `limit`): newest first,
     /// pages from 1, 20 a page by default and at most 50.
     func history(_ request: HTTPRequest, user: ManncoUser) throws(ManncoError) -> HTTPResponse {
-        let page = try Self.whole(request.query("page"), default: 1, error: "Invalid page")
+        let page = try Self.whole(request.query("page"), default: 1, error: ManncoMessage.invalidPage)
         let size = min(50, try Self.whole(request.query("perpage") ?? request.query("count") ?? request.query("limit"),
-                                          default: 20, error: "Invalid perpage"))
+                                          default: 20, error: ManncoMessage.invalidPerpage))
         let payouts = bank.payouts(account: user.id)
         let completed = payouts.reduce(Int64(0)) { $0 + ($1.status == .completed ? $1.amount.hundredths : 0) }
         let skipped = page - 1 > payouts.count ? payouts.count : min(payouts.count, (page - 1) * size)
@@ -104,13 +104,13 @@ enum ManncoAdmission {
 
     static func check(_ admission: Admission, method: ManncoMethod) -> Decline? {
         let user = ManncoUser(admission.account)
-        guard user.verified else { return refusal("Account verification required") }
-        guard user.linked.contains(method.provider) else { return refusal("Payment method not linked") }
+        guard user.verified else { return refusal(ManncoMessage.verificationRequired) }
+        guard user.linked.contains(method.provider) else { return refusal(ManncoMessage.methodNotLinked) }
         if admission.payouts.contains(where: { $0.status == .pending || $0.status == .onHold || $0.status == .delivered }) {
-            return refusal("Pending cashout exists")
+            return refusal(ManncoMessage.pendingExists)
         }
         if let last = admission.payouts.first(where: { _ in true }), admission.now < last.createdAt.adding(cooldown) {
-            return refusal("Cooldown period")
+            return refusal(ManncoMessage.cooldown)
         }
         return nil
     }

@@ -13,10 +13,10 @@ enum ManncoError: Error, Equatable {
     case status(Int, String)
 
     /// `Missing required parameter: NAME`.
-    static func missing(_ name: String) -> ManncoError { .business("Missing required parameter: \(name)") }
+    static func missing(_ name: String) -> ManncoError { .business(ManncoMessage.missing(name)) }
 
     /// What a protected route answers without a valid token.
-    static let noToken = ManncoError.forbidden("forbidden")
+    static let noToken = ManncoError.forbidden(ManncoMessage.forbidden)
 
     /// A decline by the scenario or by the dialect's own checks: its code is the HTTP status when
     /// that is 300, 403, 429 or 500 (else 300), its message the content.
@@ -30,16 +30,16 @@ enum ManncoError: Error, Equatable {
     }
 
     /// The content of a scenario's decline that gives no message.
-    static let declineMessage = "Cashout declined"
+    static let declineMessage = ManncoMessage.declined
 
     /// A refusal of the bank's own checks.
     init(_ refusal: PayoutRefusal) {
         switch refusal {
-        case .insufficientFunds: self = .business("Insufficient balance")
+        case .insufficientFunds: self = .business(ManncoMessage.insufficientBalance)
         case .declined(let decline): self.init(decline)
         case .unknownAccount: self = .noToken
-        case .limitExceeded: self = .business("Cashout limit exceeded")
-        case .duplicateReference, .unsupportedCurrency, .belowMinimum, .notExecutable: self = .business("Cashout could not be processed")
+        case .limitExceeded: self = .business(ManncoMessage.limitExceeded)
+        case .duplicateReference, .unsupportedCurrency, .belowMinimum, .notExecutable: self = .business(ManncoMessage.notProcessed)
         }
     }
 

@@ -21,11 +21,11 @@ struct ManncoLinks: Sendable {
         router.add("GET /cashout/link/{token}") { request in page(request.parameters["token"] ?? "") }
     }
 
-    /// The provider a body names: "Missing required parameter: provider", "Invalid provider".
+    /// The provider a body names: "Missing required parameter: provider", ManncoMessage.invalidProvider.
     private static func provider(_ body: [String: JSON], allowed: [ManncoProvider]) throws(ManncoError) -> ManncoProvider {
         guard let name = body["provider"], !name.isNull else { throw .missing("provider") }
         guard let provider = name.stringValue.flatMap(ManncoProvider.init(rawValue:)), allowed.contains(provider) else {
-            throw .business("Invalid provider")
+            throw .business(ManncoMessage.invalidProvider)
         }
         return provider
     }
@@ -36,7 +36,7 @@ struct ManncoLinks: Sendable {
         guard provider == .tipalti else {
             let host = request.headers["Host"] ?? "localhost"
             let url = "http://\(host)/cashout/link/\(ManncoToken.linkToken(user: user.id, provider: provider))"
-            return ManncoResponse.success(.object([("message", "Cashout link created successfully"), ("link", .value(.string(url))),
+            return ManncoResponse.success(.object([("message", .value(.string(ManncoMessage.linkCreated))), ("link", .value(.string(url))),
                                                    ("provider", .value(.string(provider.rawValue))), ("method", "link")]))
         }
         try TipaltiPayee.check(body)
@@ -47,7 +47,7 @@ struct ManncoLinks: Sendable {
             account.settings[ManncoUser.Key.tipaltiPayeeID] = payeeID
             return already
         }
-        return ManncoResponse.success(.object([("message", "Tipalti payee account created successfully"), ("provider", "tipalti"),
+        return ManncoResponse.success(.object([("message", .value(.string(ManncoMessage.tipaltiCreated))), ("provider", "tipalti"),
                                                ("payeeId", .value(.string(payeeID))), ("alreadyExists", .value(.bool(already)))]))
     }
 
@@ -58,8 +58,8 @@ struct ManncoLinks: Sendable {
             ManncoUser.setting(.payoneer, linked: false, in: &account)
             return true
         }
-        guard unlinked else { throw .business("Failed to unlink cashout method. The method may not be linked or an error occurred.") }
-        return ManncoResponse.success(.object([("message", "Payoneer cashout method unlinked successfully"), ("provider", "payoneer")]))
+        guard unlinked else { throw .business(ManncoMessage.unlinkFailed) }
+        return ManncoResponse.success(.object([("message", .value(.string(ManncoMessage.payoneerUnlinked))), ("provider", "payoneer")]))
     }
 
     /// Changes a user's account in one step under the bank's lock (journaled); returns what
@@ -109,7 +109,7 @@ enum TipaltiPayee {
     static func check(_ body: [String: JSON]) throws(ManncoError) {
         func present(_ value: JSON?) -> Bool { value?.stringValue.map { !$0.isEmpty } ?? false }
         let type = body["payeeType"]?.stringValue ?? "Individual"
-        guard type == "Individual" || type == "Company" else { throw .business("Invalid payeeType") }
+        guard type == "Individual" || type == "Company" else { throw .business(ManncoMessage.invalidPayeeType) }
         let required = type == "Individual" ? ["firstName", "lastName", "email"] : ["companyName", "email"]
         if let missing = required.first(where: { !present(body[$0]) }) { throw .missing(missing) }
         guard let address = body["address"]?.objectValue else { throw .missing("address") }

@@ -19,12 +19,12 @@ struct ManncoProcessRequest {
         guard let amount = body["amount"], !amount.isNull else { throw .missing("amount") }
         guard let method = body["method"], !method.isNull else { throw .missing("method") }
         guard let text = amount.numberText, let cents = Int64(text), cents > 0, cents <= Self.maximumAmount else {
-            throw .business("Invalid amount")
+            throw .business(ManncoMessage.invalidAmount)
         }
-        guard let name = method.stringValue, let known = ManncoMethod(rawValue: name) else { throw .business("Invalid payment method") }
+        guard let name = method.stringValue, let known = ManncoMethod(rawValue: name) else { throw .business(ManncoMessage.invalidMethod) }
         var email: String?
         if let value = body["email"], !value.isNull, value != .string("") {
-            guard let address = value.stringValue, Self.isAddress(address) else { throw .business("Invalid email") }
+            guard let address = value.stringValue, Self.isAddress(address) else { throw .business(ManncoMessage.invalidEmail) }
             email = address
         }
         (self.amount, self.method, self.email) = (cents, known, email)
