@@ -186,9 +186,13 @@ public final class Sandbox: Sendable {
             return next(request)
         }
         // Whatever answered inside (a guard, a fault, a handler), a change is on disk before its response leaves.
+        // A read waits only when it changed something itself (a link page opened: a GET that links).
         if let journal {
             router.use { request, _, next in
-                request.method == "GET" || request.method == "HEAD" ? next(request) : journal.afterSync(next(request))
+                guard request.method == "GET" || request.method == "HEAD" else { return journal.afterSync(next(request)) }
+                let before = journal.journal.counts.appended
+                let response = next(request)
+                return journal.journal.counts.appended > before ? journal.afterSync(response) : response
             }
         }
         // The admin API's group: cross-site writes refused, then the admin token.
