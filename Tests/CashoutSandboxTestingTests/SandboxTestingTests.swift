@@ -81,3 +81,27 @@ struct SandboxTestingTests {
             == "d4369d6381031869d43106b57cf0267d41aa5a225e3d29eceadda47cae52b3b2")
     }
 }
+
+/// The testing library's Mannco side: a token for the client under test, the user's balance,
+/// the cashout and its emails.
+struct ManncoTestingTests {
+    @Test func aManncoCashoutIsSeenThroughTheTypedAPI() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { sandbox.stop() }
+        var request = URLRequest(url: sandbox.baseURL.appendingPathComponent("cashout/process"))
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(sandbox.mannco.token())", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"amount":100000,"method":"tipalti","email":"late-fail@example.com"}"#.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
+        #expect(sandbox.mannco.user()?.balanceCents == 900_000)
+        await sandbox.advance(by: .days(3))
+        let cashout = try #require(sandbox.mannco.cashouts().first)
+        #expect(cashout.status == .rejected && cashout.returnedAfterCompletion)
+        #expect(sandbox.mannco.user()?.balanceCents == 1_000_000)
+        #expect(sandbox.mannco.emails().map(\.status) == ["pending", "processing", "completed", "failed"])
+        #expect(sandbox.mannco.emails(of: "nobody").isEmpty)
+        #expect(sandbox.mannco.user("nobody") == nil)
+    }
+}

@@ -13,6 +13,12 @@ public struct ManncoEmail: Sendable, Equatable {
     public let status: String
     public let at: VirtualTime
 
+    /// The emails of Mannco's cashouts among `payouts`, in the order they were sent (by time, then
+    /// by cashout).
+    public static func outbox(of payouts: [Payout]) -> [ManncoEmail] {
+        payouts.filter { $0.dialect == ManncoDialect.name }.flatMap(emails).sorted { ($0.at, $0.cashoutID) < ($1.at, $1.cashoutID) }
+    }
+
     /// The emails of `payout` (a Mannco cashout), oldest first. A status entered again (a held
     /// cashout released is `pending` again) sends none.
     static func emails(of payout: Payout) -> [ManncoEmail] {

@@ -90,13 +90,13 @@ enum ManncoSteps {
 
     private static func expectEmails(_ spec: [String: JSON], user: String?, in run: some ScenarioRun) -> String? {
         var subject = "expect_emails"
-        var payouts = run.bank.payouts(account: user).filter { $0.dialect == ManncoDialect.name }
+        var payouts = run.bank.payouts(account: user)
         if let ref = spec["ref"]?.stringValue {
             guard let id = run.payoutID(named: ref) else { return "expect_emails: no cashout named \"\(ref)\" (name one with \"as\")" }
             payouts = payouts.filter { $0.id == id }
             subject += " \(ref)"
         }
-        let emails = payouts.flatMap(ManncoEmail.emails).sorted { ($0.at, $0.cashoutID) < ($1.at, $1.cashoutID) }
+        let emails = ManncoEmail.outbox(of: payouts)
         if let count = spec["count"]?.numberText.flatMap({ Int($0) }), emails.count != count {
             return "\(subject): expected \(count) emails, got \(emails.count)"
         }

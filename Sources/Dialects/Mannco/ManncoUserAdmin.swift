@@ -14,9 +14,7 @@ struct ManncoUserAdmin {
         }
         router.add("PUT /sandbox/users/{id}") { request in put(request) }
         router.add("GET /sandbox/emails") { request in
-            let user = request.query("user")
-            let emails = bank.payouts(account: user).filter { $0.dialect == ManncoDialect.name }.flatMap(ManncoEmail.emails)
-            return .json(["emails": .array(emails.sorted { ($0.at, $0.cashoutID) < ($1.at, $1.cashoutID) }.map(\.json))])
+            .json(["emails": .array(ManncoEmail.outbox(of: bank.payouts(account: request.query("user"))).map(\.json))])
         }
     }
 
