@@ -25,7 +25,7 @@ public enum ManncoToken {
 
     /// The user an `Authorization: Bearer <token>` header names, when the token is this sandbox's,
     /// says HS256, and has not expired at `now` (`exp` after now); nil otherwise.
-    static func user(authorization: String?, at now: VirtualTime) -> String? {
+    package static func user(authorization: String?, at now: VirtualTime) -> String? {
         guard let header = authorization, header.hasPrefix("Bearer "),
               let (headerBytes, claimBytes) = JSONWebToken.verify(header.dropFirst("Bearer ".count), key: key),
               (try? JSON.parse(headerBytes))?["alg"] == "HS256",
@@ -36,13 +36,13 @@ public enum ManncoToken {
 
     /// The token of a Payoneer or PayPal link page: the user and the provider, signed, so that the
     /// page needs no stored state (and its URL works after a restart).
-    static func linkToken(user: String, provider: ManncoProvider) -> String {
+    package static func linkToken(user: String, provider: ManncoProvider) -> String {
         let payload = Array("\(provider.rawValue):\(user)".utf8)
         return Base64URL.encode(payload) + "." + Base64URL.encode(HMACSHA256.authenticationCode(for: [0x6C] + payload, key: key))
     }
 
     /// The user and provider of a link page's token; nil when this sandbox did not make it.
-    static func link(_ token: String) -> (user: String, provider: ManncoProvider)? {
+    package static func link(_ token: String) -> (user: String, provider: ManncoProvider)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
               constantTimeEquals(HMACSHA256.authenticationCode(for: [0x6C] + payload, key: key), signature),
