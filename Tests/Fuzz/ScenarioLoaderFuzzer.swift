@@ -15,10 +15,11 @@
 @testable import SandboxBank
 import SandboxD24
 import SandboxJSON
+import SandboxMannco
 import SandboxScenario
 
 private let file = "scenarios/fuzz.json"
-private let vocabulary = D24Dialect().scenarioVocabulary
+private let vocabulary = D24Dialect().scenarioVocabulary.merging(ManncoDialect().scenarioVocabulary)
 private let builtIn = try! ScenarioLoader.load(Array(D24Dialect.builtInScenarioText.utf8), file: "default.json", vocabulary: vocabulary)
 
 private func load(_ bytes: [UInt8]) -> Result<Scenario, ScenarioError> {
