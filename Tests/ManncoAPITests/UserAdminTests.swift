@@ -98,4 +98,26 @@ import Testing
         try second.advance("23h")
         #expect(try second.processOK(token, amount: 5_000) == pending + 1)
     }
+
+    /// A snapshot carries users, their links and cashouts (and so the emails and the cooldown)
+    /// into another sandbox.
+    @Test func aSnapshotCarriesUsersAndTheirCashouts() throws {
+        let first = try startSandbox(users: [user(linked: [.tipalti])])
+        defer { first.stop() }
+        let id = try first.processOK(try first.login(), amount: 8_000, method: "tipalti", email: "late-fail@example.com")
+        try first.advance("1m")
+        let saved = try first.call("GET", "/sandbox/snapshot")
+        #expect(saved.status == 200)
+        let second = try startSandbox(users: [])
+        defer { second.stop() }
+        let restored = try HTTPClient.send(method: "PUT", url: "\(second.base)/sandbox/snapshot", body: saved.body)
+        #expect(restored.status == 200, "\(restored.bodyText)")
+        #expect(try second.call("GET", "/sandbox/users").bodyText == (try first.call("GET", "/sandbox/users").bodyText))
+        #expect(try second.call("GET", "/sandbox/emails").bodyText == (try first.call("GET", "/sandbox/emails").bodyText))
+        let token = try second.login()
+        expectError(try second.process(token, #"{"amount":5000,"method":"tipalti"}"#), 300, "Cooldown period")
+        try second.advance("2d")  // the late failure scheduled before the snapshot still comes
+        #expect(second.bank.payout(id: id)?.status == .returned)
+        #expect(try second.balance(token) == 1_000_000)
+    }
 }
