@@ -1,4 +1,5 @@
-"""schemathesis hooks for .ci/check-openapi: sign D24 requests as the default merchant would.
+"""schemathesis hooks for .ci/check-openapi: sign D24 requests as the default merchant would, and
+send the default Mannco user's JWT on the Mannco routes.
 
 Without them every generated /v3/cashout body stops at the credentials or the signature check
 (401/403), and the fuzzing never reaches the validations, the bank or the status changes behind
@@ -7,16 +8,46 @@ and gets a `Payload-Signature` over exactly those bytes (lowercase hex HMAC-SHA2
 merchant's secret, as D24 asks). The body is sent as those bytes, so the signature always matches.
 Bodies that are not objects (null, arrays, strings) go out unsigned: the server must refuse them.
 Merchant updates aimed at the default merchant go to another login, so they cannot lock it out.
+
+Each request gets the `Authorization` its route takes: D24's read-only lookups the default
+merchant's read-only key, Mannco routes (`/user/...`, `/cashout/...` but the login and the link
+page) a JWT of the default user, logged in for each request at $CHECK_OPENAPI_URL: a token lives
+31 days of the virtual clock, which the fuzzing moves on by years. So the fuzzing gets past the
+401 and 403 to the checks and the bank. (A `--header` on schemathesis's command line would
+override whatever a hook sets, for every route alike.) Updates aimed at the default user go to
+another id, so they cannot unverify or drain it.
 """
 
 import hashlib
 import hmac
 import json
 import os
+import urllib.request
 
 import schemathesis
 
 LOGIN, PASSWORD, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"  # the default merchant's
+READ_ONLY_KEY = "sandbox_read_only"  # the default merchant's, for GET /v3/banks and /v3/exchange_rates
+MANNCO_USER, MANNCO_API_KEY = "76561198000000001", "sandbox_mannco_key"  # the default Mannco user's
+MANNCO_OPEN_ROUTES = {"/user/login", "/cashout/link/{token}"}  # no token needed
+
+
+def authorization(path):
+    """The `Authorization` header `path` takes, or None."""
+    if path in ("/v3/banks", "/v3/exchange_rates"):
+        return f"Bearer {READ_ONLY_KEY}"
+    if path.startswith(("/user/", "/cashout/")) and path not in MANNCO_OPEN_ROUTES:
+        return f"Bearer {mannco_jwt()}"
+    return None
+
+
+def mannco_jwt():
+    """A new JWT of the default Mannco user: `content.jwt` of POST /user/login."""
+    request = urllib.request.Request(f"{os.environ['CHECK_OPENAPI_URL']}/user/login", method="POST",
+                                     data=json.dumps({"apiKey": MANNCO_API_KEY}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)["content"]["jwt"]
 
 
 @schemathesis.hook
@@ -24,6 +55,12 @@ def before_call(context, case, kwargs):
     if case.path == "/sandbox/merchants/{login}" and (case.path_parameters or {}).get("login") == LOGIN:
         # Fuzzing the default merchant (its IP allow-list, its secret) would lock the D24 fuzzing out.
         case.path_parameters = {**case.path_parameters, "login": "fuzzed_merchant"}
+    if case.path == "/sandbox/users/{id}" and (case.path_parameters or {}).get("id") == MANNCO_USER:
+        # Fuzzing the default user (its verification, balance, links) would stop the Mannco fuzzing early.
+        case.path_parameters = {**case.path_parameters, "id": "fuzzed_user"}
+    token = authorization(case.path)
+    if token:
+        case.headers = {**(case.headers or {}), "Authorization": token}
     if not case.path.startswith("/v3/cashout") or not isinstance(case.body, dict):
         return
     body = json.dumps({**case.body, "login": LOGIN, "pass": PASSWORD}).encode()

@@ -104,7 +104,7 @@ extension OpenAPIDocument {
 
     private static var webhookMembers: [String: JSON] {
         [
-            "id": Schema.integer(), "cashout_id": Schema.integer(), "merchant": Schema.string(), "external_id": Schema.string(),
+            "id": Schema.integer(), "cashout_id": Schema.integer(), "merchant": Schema.string(), "external_id": Schema.nullable("string", "The API's reference, if it has one"),
             "status": statusName, "changed_at": Schema.time(), "url": Schema.nullable("string"),
             "state": Schema.oneOf(["pending", "delivered", "failed", "not_sent"]),
             "next_attempt_at": Schema.nullable("string"),

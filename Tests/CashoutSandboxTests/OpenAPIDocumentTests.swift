@@ -3,6 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxMannco
 import Testing
 
 /// `GET /openapi.json`: the document is served as JSON, names the server it was asked on, and
@@ -121,5 +122,59 @@ import Testing
             == ["id": "$response.body#/cashout_id"])
         let missing = references.filter { schemas[String($0.dropFirst("#/components/schemas/".count))] == nil }
         #expect(missing.sorted() == [])
+    }
+
+    /// The Mannco operations' examples are exactly what a fresh sandbox answers at the documents'
+    /// time: the login example's token, the balance, the example cashout and its history; a second
+    /// cashout is the documented 300, no token the documented 403.
+    @Test func theManncoExamplesAreWhatTheSandboxAnswers() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let json = try document(from: sandbox, host: "localhost").json
+        #expect(json["components"]?["securitySchemes"]?["ManncoJWT"]?["scheme"] == "bearer")
+        #expect(json["components"]?["securitySchemes"]?["ManncoJWT"]?["bearerFormat"] == "JWT")
+        let process = try #require(json["paths"]?["/cashout/process"]?["post"])
+        #expect(process["tags"] == ["Mannco"])
+        #expect(process["security"] == [["ManncoJWT": []]])
+        func send(_ method: String, _ path: String, token: String? = nil, body: JSON? = nil) throws -> (status: Int, json: JSON) {
+            var headers: HTTPHeaders = ["Host": "localhost", "Content-Type": "application/json"]
+            if let token { headers["Authorization"] = "Bearer \(token)" }
+            let response = sandbox.respond(to: HTTPRequest(method: method, target: path, headers: headers,
+                                                           body: body?.serialized() ?? []))
+            return (response.status, try JSON.parse(response.body))
+        }
+
+        let loginBody = json["paths"]?["/user/login"]?["post"]?["requestBody"]?["content"]?["application/json"]
+        let login = try send("POST", "/user/login", body: .object(try #require(loginBody?["examples"]?["default user"]?["value"]?.objectValue)))
+        #expect(login.status == 200)
+        #expect(login.json == json["paths"]?["/user/login"]?["post"]?["responses"]?["200"]?["content"]?["application/json"]?["example"])
+        let token = try #require(login.json["content"]?["jwt"]?.stringValue)
+        let balance = json["paths"]?["/user/balance"]?["get"]?["responses"]?["200"]?["content"]?["application/json"]?["example"]
+        #expect(try send("GET", "/user/balance", token: token).json == balance)
+
+        let example = try #require(process["requestBody"]?["content"]?["application/json"]?["examples"]?["document 002"]?["value"])
+        #expect(example == ["amount": .number(Int(ManncoExample.amount)), "method": .string(ManncoExample.method.rawValue),
+                            "email": .string(ManncoExample.email)])
+        let answer = try send("POST", "/cashout/process", token: token, body: example)
+        #expect(answer.status == 200)
+        #expect(answer.json == process["responses"]?["200"]?["content"]?["application/json"]?["example"])
+        #expect(answer.json["content"]?["netAmount"] == 98_000 && answer.json["content"]?["estimatedCompletion"] == "1767862800")
+        let history = json["paths"]?["/user/getCashoutHistory"]?["get"]?["responses"]?["200"]?["content"]?["application/json"]?["example"]
+        #expect(try send("GET", "/user/getCashoutHistory", token: token).json == history)
+
+        let refusals = process["responses"]?["300"]?["content"]?["application/json"]?["examples"]?.objectValue ?? [:]
+        let again = try send("POST", "/cashout/process", token: token, body: example)
+        #expect(again.status == 300)
+        #expect(again.json == refusals[ManncoMessage.pendingExists]?["value"])
+        #expect(Set(refusals.keys) == [ManncoMessage.missing("amount"), ManncoMessage.missing("method"), ManncoMessage.invalidAmount,
+                                       ManncoMessage.invalidMethod, ManncoMessage.invalidEmail, ManncoMessage.belowMinimum,
+                                       ManncoMessage.verificationRequired, ManncoMessage.methodNotLinked, ManncoMessage.pendingExists,
+                                       ManncoMessage.cooldown, ManncoMessage.insufficientBalance])
+
+        let noToken = try send("GET", "/user/balance")
+        #expect(noToken.status == 403)
+        let forbidden = json["paths"]?["/user/balance"]?["get"]?["responses"]?["403"]?["content"]?["application/json"]?["examples"]
+        #expect(noToken.json == forbidden?[ManncoMessage.forbidden]?["value"])
+        #expect(noToken.json == ["err": true, "success": false, "content": "forbidden"])
     }
 }

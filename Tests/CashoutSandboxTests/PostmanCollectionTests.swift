@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
+import SandboxMannco
 import Testing
 
 /// `GET /postman.json` and `GET /postman/environment.json`. Running every request of the collection
@@ -63,16 +64,17 @@ import Testing
         }
     }
 
-    @Test func theEnvironmentHoldsTheDefaultMerchant() throws {
+    @Test func theEnvironmentHoldsTheDefaultMerchantAndUser() throws {
         let (status, environment) = try get("/postman/environment.json")
         #expect(status == 200)
         let values = (environment["values"]?.arrayValue ?? []).compactMap { value in
             value["key"]?.stringValue.map { "\($0)=\(value["value"]?.stringValue ?? "")" }
         }
         #expect(values == ["baseUrl=http://127.0.0.1:9999", "apiKey=sandbox_login", "apiPassphrase=sandbox_pass",
-                           "apiSignature=sandbox_secret", "readOnlyKey=sandbox_read_only", "adminToken="])
+                           "apiSignature=sandbox_secret", "readOnlyKey=sandbox_read_only",
+                           "manncoApiKey=sandbox_mannco_key", "manncoUserId=76561198000000001", "adminToken="])
         let types = (environment["values"]?.arrayValue ?? []).compactMap { $0["type"]?.stringValue }
-        #expect(types == ["default", "default", "default", "secret", "default", "secret"])
+        #expect(types == ["default", "default", "default", "secret", "default", "secret", "default", "secret"])
     }
 
     @Test func everyAdminRequestSendsTheAdminTokenAndNoOtherDoes() throws {
@@ -91,5 +93,51 @@ import Testing
                 #expect(authorization != "Bearer {{adminToken}}", "\(url)")
             }
         }
+    }
+
+    /// The Mannco folders: "Login" saves the JWT, every request after it sends it (but those that
+    /// show what a bad or missing one gets), in an order a run on a fresh sandbox passes.
+    @Test func theManncoFoldersLogInFirstAndSendTheSavedJWT() throws {
+        let (_, collection) = try get("/postman.json")
+        let folders = collection["item"]?.arrayValue ?? []
+        #expect(folders.compactMap { $0["name"]?.stringValue }
+            == ["D24 Cashouts API v3", "Errors", "Mannco user cashouts", "Mannco errors", "Sandbox admin"])
+        func requests(_ folder: String) -> [JSON] {
+            folders.first { $0["name"]?.stringValue == folder }?["item"]?.arrayValue ?? []
+        }
+        func line(_ item: JSON) -> String {
+            let request = item["request"]
+            let url = request?["url"]?["raw"]?.stringValue ?? ""
+            let authorization = request?["header"]?.arrayValue?.first { $0["key"] == "Authorization" }?["value"]?.stringValue
+            let tests = item["event"]?.arrayValue?.first { $0["listen"] == "test" }?["script"]?["exec"]?[0]?.stringValue ?? ""
+            let status = tests.split(separator: "(").last?.prefix { $0.isNumber } ?? ""
+            return "\(request?["method"]?.stringValue ?? "") \(url.dropFirst("{{baseUrl}}".count)) \(status)"
+                + (authorization.map { " [\($0)]" } ?? "")
+        }
+        #expect(requests("Mannco user cashouts").map(line) == [
+            "POST /user/login 200", "GET /user/balance 200 [Bearer {{manncoJwt}}]", "POST /cashout/link 200 [Bearer {{manncoJwt}}]",
+            "GET /cashout/link/{{manncoLinkToken}} 200", "POST /cashout/link 200 [Bearer {{manncoJwt}}]",
+            "POST /cashout/process 200 [Bearer {{manncoJwt}}]", "GET /user/getCashoutHistory?page=1&perpage=20 200 [Bearer {{manncoJwt}}]",
+            "POST /cashout/unlink 200 [Bearer {{manncoJwt}}]", "GET /sandbox/users 200 [Bearer {{adminToken}}]",
+            "GET /sandbox/emails?user={{manncoUserId}} 200 [Bearer {{adminToken}}]",
+        ])
+        #expect(requests("Mannco errors").map(line) == [
+            "POST /user/login 300", "POST /user/login 403", "GET /user/balance 403", "GET /user/balance 403 [Bearer not.a.jwt]",
+            "POST /cashout/process 300 [Bearer {{manncoJwt}}]", "POST /cashout/process 300 [Bearer {{manncoJwt}}]",
+            "POST /cashout/process 300 [Bearer {{manncoJwt}}]", "POST /cashout/process 300 [Bearer {{manncoJwt}}]",
+            "GET /user/getCashoutHistory?perpage=0 300 [Bearer {{manncoJwt}}]", "POST /cashout/unlink 300 [Bearer {{manncoJwt}}]",
+            "POST /sandbox/clock/advance 200 [Bearer {{adminToken}}]", "POST /cashout/process 300 [Bearer {{manncoJwt}}]",
+        ])
+
+        let login = try #require(requests("Mannco user cashouts").first)
+        #expect(login["request"]?["body"]?["raw"] == "{\n    \"apiKey\": \"{{manncoApiKey}}\"\n}")
+        let loginTests = login["event"]?.arrayValue?.first { $0["listen"] == "test" }?["script"]?["exec"]?.arrayValue ?? []
+        #expect(loginTests.contains("pm.collectionVariables.set('manncoJwt', String(pm.response.json().content.jwt));"))
+        let cooldown = try #require(requests("Mannco errors").last)
+        let cooldownTests = cooldown["event"]?.arrayValue?.first { $0["listen"] == "test" }?["script"]?["exec"]?.arrayValue ?? []
+        #expect(cooldownTests.contains(.string("pm.test('content is \"\(ManncoMessage.cooldown)\"', function () { "
+            + "pm.expect(pm.response.json().content).to.eql('\(ManncoMessage.cooldown)'); });")))
+        let variables = (collection["variable"]?.arrayValue ?? []).compactMap { $0["key"]?.stringValue }
+        #expect(Set(variables).isSuperset(of: ["manncoApiKey", "manncoUserId", "manncoJwt", "manncoLinkToken", "manncoCashoutId"]))
     }
 }

@@ -46,7 +46,7 @@ public struct ManncoDialect: Dialect {
 
     public var builtInScenarioText: String? { Self.builtInScenarioText }
 
-    public var docs: APIDocsFragment? { nil }
+    public var docs: APIDocsFragment? { ManncoDocs.fragment }
 
     public var dashboardForm: DashboardForm? { nil }
 }
