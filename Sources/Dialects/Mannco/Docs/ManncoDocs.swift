@@ -23,8 +23,8 @@ enum ManncoDocs {
 
             A user has one cashout in flight and one request a day: a second "Process cashout" within 24 h (virtual \
             clock) is answered 300 "\(ManncoMessage.pendingExists)" or "\(ManncoMessage.cooldown)". Run the Mannco \
-            folders once on a fresh sandbox (POST /sandbox/reset before running them again), with --clock manual so \
-            the cashout stays pending while "Mannco errors" runs.
+            folders once on a fresh sandbox (POST /sandbox/reset before running them again); on a real clock the \
+            cashout is processing 5 s after its request and completed 10 s later, which their tests allow.
             """,
         endpoints: OpenAPIDocument.manncoEndpoints + OpenAPIDocument.manncoAdminEndpoints,
         schemas: OpenAPIDocument.manncoSchemas.merging(OpenAPIDocument.manncoAdminSchemas) { $1 },
