@@ -152,7 +152,7 @@ public final class Sandbox: Sendable {
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         for dialect in configuration.dialects { dialect.register(in: &router, bank: bank) }
-        Dashboard.register(in: &router, forms: configuration.dialects.compactMap(\.dashboardForm))
+        Dashboard.register(in: &router, parts: configuration.dialects.compactMap(\.dashboard))
         APIDocs.register(in: &router, apis: configuration.dialects.compactMap(\.docs))
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics,

@@ -1,8 +1,18 @@
 extension Dashboard {
     /// The page's skeleton: a header with the clock, navigation, and one section per view, with
-    /// the payout APIs' request forms (`forms`, the `#/new` view). The script fills the sections
-    /// from the admin API; every element tests look for has an `id` or a `data-testid`.
-    static func page(forms: String) -> String { #"""
+    /// what the payout APIs add (`parts`: the request forms of the `#/new` view, their own views,
+    /// cards on a cashout's page). The script fills the sections from the admin API; every element
+    /// tests look for has an `id` or a `data-testid`.
+    static func page(parts: [DashboardPart]) -> String {
+        let views = parts.flatMap(\.views)
+        let links = views.map { ##"<a href="#/\##($0.name)" id="nav-\##($0.name)" data-testid="nav-\##($0.name)" data-view="\##($0.name)">\##($0.title)</a>"## }
+        let sections = views.map { "<section id=\"view-\($0.name)\" data-testid=\"view-\($0.name)\" class=\"view\" hidden>\n\($0.content)\n</section>" }
+        let forms = parts.compactMap(\.form)
+        return page(links: links.joined(separator: "\n"), forms: forms.isEmpty ? #"<p class="empty">No payout API here offers a request form.</p>"# : forms.joined(),
+                    cashoutCards: parts.map(\.cashoutCards).joined(), sections: sections.joined(separator: "\n"))
+    }
+
+    private static func page(links: String, forms: String, cashoutCards: String, sections: String) -> String { #"""
         <!doctype html>
         <html lang="en">
         <head>
@@ -15,9 +25,10 @@ extension Dashboard {
         <header class="top">
           <div class="brand"><span class="logo">$</span> CashoutSandbox <span class="tag">staging panel</span></div>
           <nav class="nav" aria-label="Sections">
-            <a href="#/cashouts" id="nav-cashouts" data-testid="nav-cashouts">Cashouts</a>
-            <a href="#/new" id="nav-new" data-testid="nav-new">New cashout</a>
-            <a href="#/merchants" id="nav-merchants" data-testid="nav-merchants">Merchants</a>
+            <a href="#/cashouts" id="nav-cashouts" data-testid="nav-cashouts" data-view="cashouts">Cashouts</a>
+            <a href="#/new" id="nav-new" data-testid="nav-new" data-view="new">New cashout</a>
+            <a href="#/merchants" id="nav-merchants" data-testid="nav-merchants" data-view="merchants">Merchants</a>
+            \#(links)
           </nav>
           <section class="clock" id="clock" data-testid="clock" aria-label="Virtual clock">
             <div class="clock-read">
@@ -47,7 +58,7 @@ extension Dashboard {
           <section id="view-cashouts" data-testid="view-cashouts" class="view" hidden>
             <h1>Cashouts</h1>
             <form class="filters" id="filters" data-testid="filters">
-              <label>Merchant <select id="filter-merchant" data-testid="filter-merchant"><option value="">All</option></select></label>
+              <label>Account <select id="filter-merchant" data-testid="filter-merchant"><option value="">All</option></select></label>
               <label>Status <select id="filter-status" data-testid="filter-status">
                 <option value="">All</option><option>PENDING</option><option>ON_HOLD</option><option>DELIVERED</option>
                 <option>COMPLETED</option><option>REJECTED</option><option>CANCELLED</option></select></label>
@@ -56,7 +67,7 @@ extension Dashboard {
             </form>
             <div class="table-wrap">
               <table class="list" id="cashouts-table" data-testid="cashouts-table">
-                <thead><tr><th>ID</th><th class="hide-narrow">External ID</th><th class="hide-narrow">Merchant</th><th>Country</th><th class="num">Amount</th><th>Status</th><th class="hide-narrow">Created</th></tr></thead>
+                <thead><tr><th>ID</th><th class="hide-narrow">API</th><th class="hide-narrow">External ID</th><th class="hide-narrow">Account</th><th>Country</th><th class="num">Amount</th><th>Status</th><th class="hide-narrow">Created</th></tr></thead>
                 <tbody id="cashouts-body" data-testid="cashouts-body"></tbody>
               </table>
             </div>
@@ -67,6 +78,7 @@ extension Dashboard {
             <p><a href="#/cashouts" data-testid="back-to-list">← Cashouts</a></p>
             <h1>Cashout <span id="cashout-id" data-testid="cashout-id"></span>
               <span id="cashout-status" data-testid="cashout-status" class="badge"></span>
+              <span id="cashout-api-status" data-testid="cashout-api-status" class="badge" hidden></span>
               <span id="cashout-returned" data-testid="cashout-returned" class="badge returned" hidden>returned after completion</span></h1>
             <div class="card">
               <h2>Actions</h2>
@@ -97,12 +109,16 @@ extension Dashboard {
               <div class="table-wrap"><table class="list"><thead><tr><th>At</th><th>Status</th><th>Rejection code</th></tr></thead>
               <tbody id="scheduled-body" data-testid="scheduled-body"></tbody></table></div>
               <p id="scheduled-empty" data-testid="scheduled-empty" class="empty" hidden>Nothing scheduled.</p></div>
-            <div class="card"><h2>Webhooks</h2>
+        \#(cashoutCards)
+            <div class="card" id="webhooks-card" data-testid="webhooks-card"><h2>Webhooks</h2>
               <div id="webhooks" data-testid="webhooks"></div>
               <p id="webhooks-empty" data-testid="webhooks-empty" class="empty" hidden>No notifications yet.</p></div>
           </section>
 
+          <section id="view-new" data-testid="view-new" class="view" hidden>
+            <h1>Request a cashout</h1>
         \#(forms)
+          </section>
           <section id="view-merchants" data-testid="view-merchants" class="view" hidden>
             <h1>Merchants</h1>
             <div class="table-wrap">
@@ -118,6 +134,7 @@ extension Dashboard {
               <p id="ledger-empty" data-testid="ledger-empty" class="empty" hidden>No entries yet.</p>
             </div>
           </section>
+        \#(sections)
         </main>
         <footer class="muted">Virtual time; everything here is the sandbox's admin API (<code>/sandbox/…</code>). Refreshes every 2 s.</footer>
         <script src="/dashboard.js"></script>

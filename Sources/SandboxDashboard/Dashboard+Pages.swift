@@ -1,8 +1,8 @@
 extension Dashboard {
     /// The script's pages (part of `script`, inside its closure): a cashout's page with its
-    /// actions, status history, scheduled bank events and webhooks; the merchants with their
-    /// ledger; the signed request form. A cashout's page starts empty with every action disabled
-    /// (`clearCashout`), and goes back to that when its cashout cannot be read.
+    /// actions, status history, scheduled bank events and webhooks (and the parts' cards,
+    /// `cashoutShown`); the merchants with their ledger. A cashout's page starts empty with every
+    /// action disabled (`clearCashout`), and goes back to that when its cashout cannot be read.
     static let pagesScript = #"""
           // The actions each status allows (the bank's lifecycle; the server has the last word).
           const ALLOWED = {
@@ -23,10 +23,13 @@ extension Dashboard {
             $("cashout-status").textContent = label;
             $("cashout-status").className = "badge";
             $("cashout-returned").hidden = true;
+            $("cashout-api-status").hidden = true;
+            $("webhooks-card").hidden = false;
             for (const id of ["cashout-details", "cashout-fields", "history-body", "scheduled-body", "webhooks"]) $(id).replaceChildren();
             $("scheduled-empty").hidden = true;
             $("webhooks-empty").hidden = true;
             enableActions([]);
+            for (const shown of cashoutShown) shown(null);
           }
 
           async function loadCashout(mine) {
@@ -45,10 +48,13 @@ extension Dashboard {
               return;
             }
             renderCashout(answer.json);
+            for (const shown of cashoutShown) await shown(answer.json, mine);
           }
 
+          // A value is text, or a node (a link).
           function kv(target, pairs) {
-            target.replaceChildren(...pairs.flatMap(([name, value]) => [el("dt", { text: name }), el("dd", { "data-field": name, text: orDash(value) })]));
+            target.replaceChildren(...pairs.flatMap(([name, value]) =>
+              [el("dt", { text: name }), el("dd", { "data-field": name }, value instanceof Node ? value : orDash(value))]));
           }
 
           function renderCashout(c) {
@@ -58,9 +64,16 @@ extension Dashboard {
             $("cashout-status").textContent = c.status;
             $("cashout-status").className = "badge " + c.status;
             $("cashout-returned").hidden = !c.returned_after_completion;
+            // The API's own status word and account name, when its part gives them (`apis`).
+            const own = apis[c.dialect] || {}, word = apiStatus(c.dialect, c.status);
+            $("cashout-api-status").hidden = !word;
+            $("cashout-api-status").textContent = word ? c.dialect + ": " + word : "";
+            $("cashout-api-status").className = "badge api " + (word || "");
+            $("webhooks-card").hidden = own.webhooks === false;
             enableActions(ALLOWED[c.status] || []);
+            const href = own.accountHref ? own.accountHref(c.merchant) : "#/merchants/" + encodeURIComponent(c.merchant);
             kv($("cashout-details"), [
-              ["api", c.dialect], ["merchant", c.merchant], ["external_id", c.external_id], ["country", c.country],
+              ["api", c.dialect], [own.account || "merchant", el("a", { href: href, text: c.merchant })], ["external_id", c.external_id], ["country", c.country],
               ["amount", c.amount + " " + c.currency], ["settlement_amount", c.settlement_amount], ["created_at", time(c.created_at)],
               ["rejection_code", c.rejection_code], ["rejection_reason", c.rejection_reason],
               ["bank_reference_id", c.bank_reference_id], ["status_reason", c.status_reason], ["notification_url", c.notification_url],
@@ -69,12 +82,13 @@ extension Dashboard {
             kv($("cashout-fields"), Object.keys(fields).sort().map((name) => [name, fields[name]]));
             $("history-body").replaceChildren(...(c.history || []).map((h, index) =>
               el("tr", { "data-testid": "history-row-" + index, "data-status": h.status },
-                el("td", {}, badge(h.status)), el("td", { class: "mono", text: time(h.at) }), el("td", { text: h.by }),
+                el("td", {}, badge(h.status), ...apiBadge(c.dialect, h.status)), el("td", { class: "mono", text: time(h.at) }), el("td", { text: h.by }),
                 el("td", { text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
             const scheduled = c.scheduled || [];
             $("scheduled-body").replaceChildren(...scheduled.map((s, index) =>
               el("tr", { "data-testid": "scheduled-row-" + index },
-                el("td", { class: "mono", text: time(s.at) }), el("td", {}, badge(s.status)), el("td", { text: orDash(s.rejection_code) }))));
+                el("td", { class: "mono", text: time(s.at) }), el("td", {}, badge(s.status), ...apiBadge(c.dialect, s.status)),
+                el("td", { text: orDash(s.rejection_code) }))));
             $("scheduled-empty").hidden = scheduled.length > 0;
             const webhooks = c.webhooks || [];
             $("webhooks").replaceChildren(...webhooks.map(renderWebhook));

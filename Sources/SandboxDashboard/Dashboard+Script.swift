@@ -1,22 +1,28 @@
 extension Dashboard {
     /// The page's behaviour, vanilla JavaScript in one closure: the core below (DOM helpers, the
     /// admin token, hash routing, the 2-second poll, the clock and the list), `hmacScript`
-    /// (signing), `pagesScript` (a cashout's page, merchants), the payout APIs' request forms
-    /// (`forms`: each sets up its form, and may add to `viewShown`) and `startScript`.
+    /// (signing), `pagesScript` (a cashout's page, merchants), the payout APIs' parts (`parts`:
+    /// each sets up its form and views, and adds to the hooks) and `startScript`.
     /// A 401 from the admin API (`serve --admin-token`) shows the token form; the token is kept in
     /// sessionStorage and sent as `Authorization: Bearer`. Server data reaches the DOM only
     /// through `textContent` and attributes (the `el` helper), never as HTML.
-    static func script(forms: String) -> String {
-        "\"use strict\";\n(function () {\n" + coreScript + hmacScript + pagesScript + forms + startScript + "})();\n"
+    static func script(parts: String) -> String {
+        "\"use strict\";\n(function () {\n" + coreScript + hmacScript + pagesScript + parts + startScript + "})();\n"
     }
 
     static let coreScript = #"""
           const $ = (id) => document.getElementById(id);
           const POLL_MS = 2000;
-          const state = { view: "cashouts", id: null, login: null, merchants: [], merchantKey: "", countryKey: "" };
-          // What the request forms do when a view is shown, and when the merchants change (each
-          // form's script adds its own).
-          const viewShown = [], merchantsChanged = [];
+          const state = { view: "cashouts", id: null, login: null, key: null, merchants: [], merchantKey: "", accountKey: "", countryKey: "" };
+          // What the payout APIs' parts do (each part's script adds its own): when a view is shown
+          // (`view`), when the merchants change (`merchants`), on every refresh (`view, mine`: an
+          // async function, after the merchants are read), and when a cashout's page has read its
+          // cashout (`cashout, mine`) or is cleared (`null`).
+          const viewShown = [], merchantsChanged = [], refreshers = [], cashoutShown = [];
+          // How the core shows an API's cashouts, by dialect name, given by its part: `status` (the
+          // API's word for each of the admin API's statuses), `account` (what its accounts are
+          // called), `accountHref(id)` (an account's page) and `webhooks: false` (it sends none).
+          const apis = {};
 
           // DOM building: text always goes through text nodes or attributes.
           function el(tag, props, ...children) {
@@ -37,6 +43,13 @@ extension Dashboard {
           const badge = (text, extra) => el("span", { class: "badge " + String(text) + (extra ? " " + extra : ""), text: text });
           const time = (iso) => (iso ? String(iso).replace("T", " ") : "—");
           const orDash = (value) => (value === null || value === undefined || value === "" ? "—" : String(value));
+          // An API's own word for one of the admin API's statuses, when its part gives one (else null).
+          const apiStatus = (dialect, status) => (apis[dialect] && apis[dialect].status && apis[dialect].status[status]) || null;
+          // That word as a badge to put after the admin API's status (nothing when there is none).
+          function apiBadge(dialect, status, testid) {
+            const word = apiStatus(dialect, status);
+            return word ? [" ", el("span", { class: "badge api " + word, "data-testid": testid, text: word })] : [];
+          }
 
           // The admin token (serve --admin-token): asked for on a 401, kept for this tab only.
           const TOKEN_KEY = "cashout-sandbox-admin-token";
@@ -90,8 +103,10 @@ extension Dashboard {
             noticeTimer = setTimeout(() => { box.hidden = true; }, 6000);
           }
 
-          // Routing: #/cashouts, #/cashouts/{id}, #/new, #/merchants, #/merchants/{login}. A hash
-          // that is not valid percent-encoding shows the list.
+          // Routing: #/cashouts, #/cashouts/{id}, #/new, #/merchants, #/merchants/{login}, and each
+          // view in the navigation, #/NAME and #/NAME/{key}. A hash that is not valid
+          // percent-encoding shows the list.
+          const VIEWS = [...document.querySelectorAll(".nav a[data-view]")].map((link) => link.getAttribute("data-view"));
           function parseHash() {
             let parts;
             try {
@@ -100,8 +115,8 @@ extension Dashboard {
               return { view: "cashouts", malformed: true };
             }
             if (parts[0] === "cashouts" && parts[1]) return { view: "cashout", id: parts[1] };
-            if (parts[0] === "new") return { view: "new" };
             if (parts[0] === "merchants") return { view: "merchants", login: parts[1] || null };
+            if (VIEWS.includes(parts[0])) return { view: parts[0], key: parts[1] || null };
             return { view: "cashouts" };
           }
           function route() {
@@ -113,10 +128,10 @@ extension Dashboard {
             state.view = target.view;
             state.id = target.id || null;
             state.login = target.login || null;
-            for (const name of ["cashouts", "cashout", "new", "merchants"]) $("view-" + name).hidden = name !== state.view;
-            for (const name of ["cashouts", "new", "merchants"]) {
-              $("nav-" + name).classList.toggle("active", name === state.view || (name === "cashouts" && state.view === "cashout"));
-            }
+            state.key = target.key || null;
+            for (const section of document.querySelectorAll("main > section.view")) section.hidden = section.id !== "view-" + state.view;
+            const current = state.view === "cashout" ? "cashouts" : state.view;
+            for (const link of document.querySelectorAll(".nav a[data-view]")) link.classList.toggle("active", link.getAttribute("data-view") === current);
             document.body.setAttribute("data-view", state.view);
             if (state.view === "cashout") {
               clearCashout("…");
@@ -142,6 +157,7 @@ extension Dashboard {
             try {
               await loadClock(mine);
               await loadMerchants(mine);
+              for (const refresher of refreshers) await refresher(state.view, mine);
               if (state.view === "cashouts") await loadCashouts(mine);
               else if (state.view === "cashout") await loadCashout(mine);
               else if (state.view === "merchants") await loadLedger(mine);
@@ -179,10 +195,19 @@ extension Dashboard {
             const key = state.merchants.map((m) => m.login).join("\n");
             if (key !== state.merchantKey) {
               state.merchantKey = key;
-              fillSelect($("filter-merchant"), state.merchants.map((m) => m.login), true);
               for (const changed of merchantsChanged) changed(state.merchants);
             }
+            setAccounts("merchants", state.merchants.map((m) => m.login));
             if (state.view === "merchants") renderMerchants();
+          }
+          // The account filter offers the merchants and the accounts each part names (`owner`).
+          const accountLists = {};
+          function setAccounts(owner, ids) {
+            accountLists[owner] = ids;
+            const all = Object.values(accountLists).flat();
+            if (all.join("\n") === state.accountKey) return;
+            state.accountKey = all.join("\n");
+            fillSelect($("filter-merchant"), all, true);
           }
           // Replaces a select's options, keeping its choice (listed even when no longer offered).
           function fillSelect(select, values, all) {
@@ -201,7 +226,8 @@ extension Dashboard {
             if (stale(mine)) return;
             if (!answer.ok) { notice(problem(answer)); return; }
             const all = answer.json.cashouts || [];
-            const countries = [...new Set(all.map((c) => String(c.country)))].sort();
+            // A cashout without a country (some APIs have none) is listed under All only.
+            const countries = [...new Set(all.filter((c) => c.country).map((c) => String(c.country)))].sort();
             if (countries.join(",") !== state.countryKey) {
               state.countryKey = countries.join(",");
               fillSelect($("filter-country"), countries, true);
@@ -211,13 +237,16 @@ extension Dashboard {
               .sort((x, y) => Number(y.cashout_id) - Number(x.cashout_id));
             const rows = cashouts.map((c) => {
               const open = () => { location.hash = "#/cashouts/" + encodeURIComponent(c.cashout_id); };
-              return el("tr", { class: "link", "data-testid": "cashout-row-" + c.cashout_id, "data-id": c.cashout_id, "data-status": c.status, onclick: open },
+              return el("tr", { class: "link", "data-testid": "cashout-row-" + c.cashout_id, "data-id": c.cashout_id, "data-status": c.status,
+                                "data-dialect": c.dialect, onclick: open },
                 el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(c.cashout_id), text: c.cashout_id })),
-                el("td", { class: "mono hide-narrow", text: c.external_id }),
+                el("td", { class: "hide-narrow", "data-testid": "cashout-row-dialect-" + c.cashout_id, text: c.dialect }),
+                el("td", { class: "mono hide-narrow", text: orDash(c.external_id) }),
                 el("td", { class: "hide-narrow", text: c.merchant }),
-                el("td", { text: c.country }),
+                el("td", { text: orDash(c.country) }),
                 el("td", { class: "num", text: c.amount + " " + c.currency }),
                 el("td", {}, el("span", { class: "badge " + c.status, "data-testid": "cashout-row-status-" + c.cashout_id, text: c.status }),
+                  ...apiBadge(c.dialect, c.status, "cashout-row-api-status-" + c.cashout_id),
                   c.returned_after_completion ? el("span", { class: "muted", text: " returned" }) : null),
                 el("td", { class: "mono hide-narrow", text: time(c.created_at) }));
             });

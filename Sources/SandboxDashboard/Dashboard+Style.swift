@@ -21,8 +21,8 @@ extension Dashboard {
         .brand { font-weight: 600; font-size: 16px; white-space: nowrap; }
         .logo { display: inline-block; width: 22px; height: 22px; border-radius: 5px; background: var(--accent); text-align: center; line-height: 22px; }
         .tag { font-size: 11px; font-weight: 500; background: #f0b429; color: #151b2c; border-radius: 3px; padding: 1px 5px; margin-left: 4px; }
-        .nav { display: flex; gap: 4px; }
-        .nav a { color: #cfd6e6; padding: 6px 10px; border-radius: 4px; }
+        .nav { display: flex; flex-wrap: wrap; gap: 4px; } /* the APIs' views add links: they wrap on a phone */
+        .nav a { color: #cfd6e6; padding: 6px 10px; border-radius: 4px; white-space: nowrap; }
         .nav a.active { background: #2b3550; color: #fff; }
         .clock { margin-left: auto; display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
         .clock .muted { color: #9aa5bd; }
@@ -67,6 +67,7 @@ extension Dashboard {
         .badge.delivered { background: #e1f5ec; color: var(--ok); }
         .badge.pending { background: #fff4e0; color: var(--warn); }
         .badge.failed { background: #fde7e8; color: var(--bad); }
+        .badge.api { box-shadow: inset 0 0 0 1px currentColor; font-weight: 500; } /* an API's own status word, beside the sandbox's */
         .actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
         .actions .sep { color: var(--muted); margin-left: 8px; }
         .reject-group { display: inline-flex; gap: 4px; }

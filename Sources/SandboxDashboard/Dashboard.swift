@@ -3,10 +3,11 @@ import SandboxHTTP
 /// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript compiled into
 /// the binary (no build step, no external URLs). The page reads and acts through the admin API
 /// (`/sandbox/...`), and creates cashouts through the payout APIs' own endpoints, like any other
-/// client, with the request form each API gives (`DashboardForm`).
+/// client, with what each API adds to it (`DashboardPart`: its request form, views, cards).
 ///
 /// `GET /` is the page, `GET /dashboard.css` its style and `GET /dashboard.js` its script
-/// (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`).
+/// (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
+/// and each part's views, `#/NAME` and `#/NAME/{key}`).
 public enum Dashboard {
     /// The routes this adds, for tests and documentation.
     public static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js"]
@@ -16,12 +17,12 @@ public enum Dashboard {
     /// `<base>` and forms that only post here.
     public static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
 
-    /// Adds `GET /` and the page's assets to `router`, with the request forms of `forms`.
-    public static func register(in router: inout Router, forms: [DashboardForm]) {
+    /// Adds `GET /` and the page's assets to `router`, with what the payout APIs add (`parts`).
+    public static func register(in router: inout Router, parts: [DashboardPart]) {
         // Each asset's answer is made once, here, not per request.
-        let page = asset(page(forms: forms.map(\.section).joined()), type: "text/html; charset=utf-8")
-        let style = asset(style, type: "text/css; charset=utf-8")
-        let script = asset(script(forms: forms.map(\.script).joined()), type: "text/javascript; charset=utf-8")
+        let page = asset(page(parts: parts), type: "text/html; charset=utf-8")
+        let style = asset(style + parts.map(\.style).joined(), type: "text/css; charset=utf-8")
+        let script = asset(script(parts: parts.map(\.script).joined()), type: "text/javascript; charset=utf-8")
         router.add("GET /") { _ in page }
         router.add("GET /dashboard.css") { _ in style }
         router.add("GET /dashboard.js") { _ in script }
@@ -35,18 +36,49 @@ public enum Dashboard {
     }
 }
 
-/// A payout API's request form on the dashboard: the `#/new` view's section, and the script that
-/// sends it (run inside the page's script, with its helpers: `$`, `el`, `api`, `hmacHex`, `state`,
-/// `problem`, `fillSelect`, and `viewShown` and `merchantsChanged` to act when a view is shown or
-/// the merchants change).
-public struct DashboardForm: Sendable {
-    /// HTML: a `<section id="view-new" class="view" hidden>` with its form.
-    public var section: String
-    /// JavaScript: sets up the form.
+/// What one payout API adds to the dashboard, so that the core page names no API: its request
+/// form in the `#/new` view, views of its own (each with its link in the navigation), cards on a
+/// cashout's page, and the script behind them. Element ids start with the API's name (D24's
+/// form, the first, keeps `new-...`), so that parts never share one.
+///
+/// The script runs inside the page's script, with its helpers: `$`, `el`, `badge`, `time`,
+/// `orDash`, `kv`, `api`, `hmacHex`, `state`, `sequence` and `stale`, `problem`, `notice`,
+/// `fillSelect`, `setAccounts` (the account filter's entries), `refreshNow`; and the hooks it may
+/// add to: `apis[NAME]` (how the core shows the API's cashouts: its status words, its accounts),
+/// `viewShown`, `merchantsChanged`, `refreshers` (run on every refresh) and `cashoutShown` (a
+/// cashout's page read, or cleared).
+public struct DashboardPart: Sendable {
+    /// HTML: a `<form class="card form">` with an `<h2>`, in the `#/new` view; nil for none.
+    public var form: String?
+    /// Its views, in the navigation after the core's.
+    public var views: [DashboardView]
+    /// HTML: cards on every cashout's page, `hidden` until its script shows them for its cashouts.
+    public var cashoutCards: String
+    /// CSS added to the page's style sheet.
+    public var style: String
+    /// JavaScript: sets its form and views up.
     public var script: String
 
-    public init(section: String, script: String) {
-        self.section = section
+    public init(form: String? = nil, views: [DashboardView] = [], cashoutCards: String = "", style: String = "", script: String) {
+        self.form = form
+        self.views = views
+        self.cashoutCards = cashoutCards
+        self.style = style
         self.script = script
+    }
+}
+
+/// A view a payout API adds: `#/NAME` (and `#/NAME/{key}`, `state.key`), a `<section
+/// id="view-NAME">` holding `content`, and a link `nav-NAME` titled `title`.
+public struct DashboardView: Sendable {
+    public var name: String
+    public var title: String
+    /// HTML inside the view's section, from its `<h1>`.
+    public var content: String
+
+    public init(name: String, title: String, content: String) {
+        self.name = name
+        self.title = title
+        self.content = content
     }
 }

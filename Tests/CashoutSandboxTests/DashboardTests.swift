@@ -1,8 +1,10 @@
 import CashoutSandbox
 import SandboxHTTP
+import SandboxJSON
 import Testing
 
-/// The dashboard page is served, self-contained (no external URL) and only names routes that exist.
+/// The dashboard page is served, self-contained (no external URL) and only names routes that exist;
+/// each API's part (D24's form, Mannco's form, views and card) is on it.
 @Suite struct DashboardTests {
     private static func get(_ sandbox: Sandbox, _ target: String) -> HTTPResponse {
         sandbox.respond(to: HTTPRequest(method: "GET", target: target))
@@ -58,14 +60,14 @@ import Testing
         #expect(page.contains(#"<select id="filter-country" data-testid="filter-country"><option value="">All</option></select>"#))
     }
 
-    /// Every `/sandbox/...` or `/v3/...` path the script names is routed: it answers something
-    /// other than "No such endpoint". A literal ending in `/` followed by `+ id + "/suffix"` is
+    /// Every `/sandbox/...` path, or payout API path (`/v3/...`, Mannco's `/user/...` and
+    /// `/cashout/...`), that the script names is routed: it answers something other than "No such endpoint". A literal ending in `/` followed by `+ id + "/suffix"` is
     /// probed with the id `1` (an unknown id answers a JSON 404 that names the cashout or webhook).
     @Test func theScriptOnlyReferencesRoutesThatExist() throws {
         let sandbox = try Sandbox.launch()
         defer { sandbox.stop() }
         let script = Self.get(sandbox, "/dashboard.js").bodyText + Self.get(sandbox, "/").bodyText
-        let pattern = try Regex(#""(/(?:sandbox|v3)/[^"]*)"(?:\s*\+\s*[^"+]+?\s*\+\s*"(/[^"]*)")?"#)
+        let pattern = try Regex(#""(/(?:sandbox|v3|user|cashout)/[^"]*)"(?:\s*\+\s*[^"+]+?\s*\+\s*"(/[^"]*)")?"#)
         var probes: Set<String> = []
         for match in script.matches(of: pattern) {
             guard let path = match.output[1].substring.map(String.init) else { continue }
@@ -73,11 +75,73 @@ import Testing
             probes.insert(path.hasSuffix("/") ? path + "1" + suffix : path)
         }
         #expect(probes.count >= 8, "found \(probes.sorted())")
-        #expect(probes.isSuperset(of: ["/sandbox/cashouts/1/actions", "/sandbox/webhooks/1/redeliver", "/v3/cashout"]), "found \(probes.sorted())")
+        #expect(probes.isSuperset(of: ["/sandbox/cashouts/1/actions", "/sandbox/webhooks/1/redeliver", "/v3/cashout", "/sandbox/users",
+                                       "/sandbox/users/1", "/sandbox/emails", "/user/login", "/cashout/process"]), "found \(probes.sorted())")
         for probe in probes.sorted() {
             var answer = Self.get(sandbox, probe)
             if answer.status == 405 { answer = sandbox.respond(to: HTTPRequest(method: "POST", target: probe, body: Array("{}".utf8))) }
             #expect(!answer.bodyText.contains("No such endpoint"), "\(probe): \(answer.status) \(answer.bodyText)")
         }
+    }
+
+    /// Each API adds its part: both request forms share the one `#/new` view, Mannco's Users and
+    /// Emails views come with their links, its card waits on a cashout's page; no id is used twice.
+    @Test func theAPIsPartsAreOnThePageAndNoIDIsUsedTwice() throws {
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        let page = Self.get(sandbox, "/").bodyText
+        let ids = page.matches(of: try Regex(#"\sid="([^"]*)""#)).compactMap { $0.output[1].substring.map(String.init) }
+        let repeated = Dictionary(grouping: ids) { $0 }.filter { $0.value.count > 1 }.keys.sorted()
+        #expect(repeated.isEmpty, "ids used twice: \(repeated)")
+        for id in ["new-form", "mannco-new-form", "nav-users", "view-users", "nav-emails", "view-emails", "mannco-cashout-emails-card"] {
+            #expect(ids.contains(id), "no element \(id)")
+        }
+        let newView = try #require(page.range(of: #"<section id="view-new""#))
+        let newViewEnd = try #require(page[newView.upperBound...].range(of: "</section>"))
+        let forms = page[newView.upperBound ..< newViewEnd.lowerBound]
+        #expect(forms.contains(#"<form id="new-form""#) && forms.contains(#"<form id="mannco-new-form""#))
+        #expect(page.contains(#"<div class="card" id="mannco-cashout-emails-card" data-testid="mannco-cashout-emails-card" hidden>"#))
+    }
+
+    /// The words the page shows beside the admin API's statuses for a Mannco cashout
+    /// (`apis.mannco.status` in the script) are the ones Mannco's own API answers, at each stage
+    /// of a real cashout over HTTP; and the outbox the cashout's page reads (`/sandbox/emails?user=`
+    /// its merchant) has one email per stage, with those words.
+    @Test func theScriptsManncoStatusWordsAreTheAPIs() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        func send(_ method: String, _ path: String, token: String? = nil, _ body: String = "") throws -> JSON {
+            var headers: HTTPHeaders = body.isEmpty ? [:] : ["Content-Type": "application/json"]
+            if let token { headers.add("Authorization", "Bearer \(token)") }
+            let answer = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+            try #require(answer.status == 200, "\(method) \(path): \(answer.status) \(answer.bodyText)")
+            return try JSON.parse(answer.body)
+        }
+        let text = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/dashboard.js").bodyText
+        let table = try #require(text.firstMatch(of: try Regex(#"apis\.mannco = \{ status: \{([^}]*)\}"#))?.output[1].substring)
+        let words = Dictionary(uniqueKeysWithValues: table.matches(of: try Regex(#"([A-Z_]+): "([a-z]+)""#)).compactMap { match in
+            match.output[1].substring.flatMap { name in match.output[2].substring.map { (String(name), String($0)) } }
+        })
+        #expect(words.count == 9, "\(words)")
+
+        let token = try #require(send("POST", "/user/login", #"{"apiKey":"sandbox_mannco_key"}"#)["content"]?["jwt"]?.stringValue)
+        let made = try send("POST", "/cashout/process", token: token, #"{"amount":100000,"method":"payoneer"}"#)
+        let id = try #require(made["content"]?["cashoutId"]?.numberText)
+        var seen: [String] = []
+        for step in [Duration.zero, .seconds(5), .seconds(10)] {
+            sandbox.advance(by: step)
+            let status = try #require(send("GET", "/sandbox/cashouts/\(id)")["status"]?.stringValue)
+            let history = try send("GET", "/user/getCashoutHistory", token: token)["content"]?["cashouts"]?.arrayValue ?? []
+            let own = history.first { $0["id"]?.numberText == id }?["status"]?.stringValue
+            #expect(words[status] == own, "admin API \(status): the page says \(words[status] ?? "nothing"), Mannco \(own ?? "nothing")")
+            seen.append(own ?? "")
+        }
+        #expect(seen == ["pending", "processing", "completed"])
+        let cashout = try send("GET", "/sandbox/cashouts/\(id)")
+        let merchant = try #require(cashout["merchant"]?.stringValue)
+        let emails = try send("GET", "/sandbox/emails?user=\(merchant)")["emails"]?.arrayValue ?? []
+        #expect(emails.filter { $0["cashout_id"]?.numberText == id }.map { $0["status"]?.stringValue ?? "" } == seen)
     }
 }

@@ -60,8 +60,9 @@ public protocol Dialect: Sendable {
     /// Its part of the OpenAPI document and the Postman collection; nil for none.
     var docs: APIDocsFragment? { get }
 
-    /// Its request form on the dashboard; nil for none.
-    var dashboardForm: DashboardForm? { get }
+    /// What it adds to the dashboard (its request form, views, cards on its cashouts' page); nil
+    /// for nothing.
+    var dashboard: DashboardPart? { get }
 }
 
 extension Dialect {
@@ -69,7 +70,7 @@ extension Dialect {
     public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
     public var builtInScenarioText: String? { nil }
     public var docs: APIDocsFragment? { nil }
-    public var dashboardForm: DashboardForm? { nil }
+    public var dashboard: DashboardPart? { nil }
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
     public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }

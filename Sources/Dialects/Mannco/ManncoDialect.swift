@@ -48,5 +48,6 @@ public struct ManncoDialect: Dialect {
 
     public var docs: APIDocsFragment? { ManncoDocs.fragment }
 
-    public var dashboardForm: DashboardForm? { nil }
+    /// Its users, its email outbox, the emails on its cashouts' page and its request form.
+    public var dashboard: DashboardPart? { ManncoDashboard.part }
 }

@@ -70,5 +70,5 @@ public struct D24Dialect: Dialect {
 
     public var docs: APIDocsFragment? { D24Docs.fragment }
 
-    public var dashboardForm: DashboardForm? { D24DashboardForm.form }
+    public var dashboard: DashboardPart? { D24DashboardForm.part }
 }

@@ -2,15 +2,17 @@ import SandboxD24Rules
 import SandboxDashboard
 
 /// D24's request form on the dashboard: the example Brazilian cashout's fields, sent as a signed
-/// `POST /v3/cashout` (the signature computed in the page with the chosen merchant's secret).
+/// `POST /v3/cashout` (the signature computed in the page with the chosen merchant's secret). The
+/// first API's form, it keeps the ids `new-...` it had when it was the only one.
 enum D24DashboardForm {
-    static let form = DashboardForm(section: section, script: script)
+    static let part = DashboardPart(form: form, script: script)
 
-    static let section = """
-          <section id="view-new" data-testid="view-new" class="view" hidden>
-            <h1>Request a cashout</h1>
-            <p class="muted">Sends a signed <code>POST /v3/cashout</code> (the <code>Payload-Signature</code> is computed here with the merchant's secret). Magic beneficiary names: <code>REJECT 801</code>, <code>LATE REJECT 826</code>, <code>KYC 105</code>, <code>STUCK</code>, <code>NEVER</code>, <code>SLOW</code>.</p>
+    static let form = """
             <form id="new-form" data-testid="new-form" class="card form">
+              <div class="wide">
+                <h2>D24 Cashouts v3</h2>
+                <p class="muted">Sends a signed <code>POST /v3/cashout</code> (the <code>Payload-Signature</code> is computed here with the merchant's secret). Magic beneficiary names: <code>REJECT 801</code>, <code>LATE REJECT 826</code>, <code>KYC 105</code>, <code>STUCK</code>, <code>NEVER</code>, <code>SLOW</code>.</p>
+              </div>
               <label>Merchant <select name="merchant" id="new-merchant" data-testid="new-merchant"></select></label>
               <label>External ID <input name="external_id" id="new-external_id" data-testid="new-external_id" required maxlength="100"></label>
               <label>Country <input name="country" id="new-country" data-testid="new-country" value="\(D24Example.value("country"))" required maxlength="2"></label>
@@ -31,7 +33,6 @@ enum D24DashboardForm {
               </div>
               <details class="wide"><summary>Last request</summary><pre id="new-request" data-testid="new-request"></pre></details>
             </form>
-          </section>
         """
 
     static let script = #"""
