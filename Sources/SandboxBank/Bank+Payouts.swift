@@ -12,6 +12,9 @@ public struct Admission {
 
     /// The account's payouts, newest first (read as far as the check needs).
     public var payouts: some Sequence<Payout> { ids.reversed().lazy.map { table[$0]! } }
+
+    /// The account's newest payout, if any.
+    public var latest: Payout? { ids.last.map { table[$0]! } }
 }
 
 extension Bank {

@@ -162,7 +162,7 @@ extension ScenarioRunner {
         case noResponse(String)
     }
 
-    private func exchange(_ method: String, _ path: String, headers: HTTPHeaders, body: [UInt8]) -> Outcome {
+    func exchange(_ method: String, _ path: String, headers: HTTPHeaders, body: [UInt8]) -> Outcome {
         do {
             return .response(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: body, timeout: .seconds(30)))
         } catch {
@@ -170,7 +170,7 @@ extension ScenarioRunner {
         }
     }
 
-    private func check(_ outcome: Outcome, _ expect: Step.Expectation, action: String) -> String? {
+    func check(_ outcome: Outcome, _ expect: Step.Expectation, action: String) -> String? {
         switch outcome {
         case .noResponse(let why):
             return expect.noResponse ? nil : "\(action): expected a response, got none (\(why))"
@@ -287,23 +287,4 @@ extension ScenarioRunner {
         }
         return nil
     }
-}
-
-/// What a dialect's own steps do through the runner.
-extension ScenarioRunner: ScenarioRun {
-    public var bank: Bank { sandbox.bank }
-
-    public func send(_ request: HTTPRequest, expect: Step.Expectation, action: String) -> (response: HTTPResponse?, problem: String?) {
-        let outcome = exchange(request.method, request.target, headers: request.headers, body: request.body)
-        let response: HTTPResponse? = if case .response(let response) = outcome { response } else { nil }
-        return (response, check(outcome, expect, action: action))
-    }
-
-    public mutating func name(_ name: String, payoutID: Int, reference: String) {
-        references[name] = Reference(cashoutID: payoutID, externalID: reference)
-    }
-
-    public func payoutID(named name: String) -> Int? { references[name]?.cashoutID }
-
-    public mutating func save(_ name: String, _ value: String) { saved[name] = value }
 }

@@ -99,7 +99,7 @@ extension ScenarioLoader {
                 amounts[key] = key == "cents" ? Money(hundredths: Int64(try value.integer(0 ... Int.max))) : try value.money()
             }
             guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\"") }
-            return .expectBalance(merchant: account, amounts: amounts)
+            return .expectBalance(account: account, amounts: amounts)
         default:
             let spec = try body.object(allowed: ["merchant", "count"])
             guard let merchant = spec["merchant"], let count = spec["count"] else { throw body.fail("expected \"merchant\" and \"count\"") }

@@ -15,7 +15,9 @@ public enum Step: Sendable {
     case advanceToNextEvent
     case expectCashout(ref: String, status: Matcher?, reasonCode: String?, bankReference: String?)
     case expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?)
-    case expectBalance(merchant: String, amounts: [String: Money])
+    /// The balance of an account (a merchant's or a user's) by currency; `cents` is the balance in
+    /// hundredths of the account's own currency, as Mannco states a user's.
+    case expectBalance(account: String, amounts: [String: Money])
     case expectLedger(merchant: String, count: Int)
     /// A step of one dialect's own vocabulary (`ScenarioVocabulary.stepActions`), which that
     /// dialect performs.

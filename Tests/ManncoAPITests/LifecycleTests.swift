@@ -34,6 +34,19 @@ import Testing
         #expect(sandbox.bank.notifications().allSatisfy { $0.state == .noURL })
     }
 
+    /// Changes of one instant (forced by the admin) send their emails in the order they happened.
+    @Test func emailsOfOneInstantKeepTheirOrder() throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        let id = try sandbox.processOK(try sandbox.login(), email: "never@example.com")
+        for action in ["deliver", "complete", "reject"] {
+            try sandbox.admin("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"\#(action)"}"#)
+        }
+        let sent = try emails(sandbox)
+        #expect(sent.map { $0["status"]?.stringValue } == ["pending", "processing", "completed", "failed"])
+        #expect(Set(sent.map { $0["at"]?.stringValue }) == ["2026-01-05T09:00:00Z"])
+    }
+
     /// The magic email `fail@…`: processing, then failed and refunded once; the ledger shows both.
     @Test func aFailureRefundsExactlyOnce() throws {
         let sandbox = try startSandbox()

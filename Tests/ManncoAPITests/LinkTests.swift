@@ -45,6 +45,23 @@ import Testing
         #expect(try linked(sandbox) == [])
     }
 
+    /// A link page works for a day of virtual time: an old URL cannot link a method unlinked since.
+    @Test func aLinkPageExpiresAfterADay() throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        let token = try sandbox.login()
+        let response = try sandbox.call("POST", "/cashout/link", token: token, body: #"{"provider":"payoneer"}"#)
+        let url = try #require(JSON.parse(response.body)["content"]?["link"]?.stringValue)
+        _ = try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"payoneer"}"#)
+        try sandbox.advance("23h59m59s")
+        #expect(try HTTPClient.send(method: "GET", url: url).status == 200)
+        _ = try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"payoneer"}"#)
+        try sandbox.advance("1s")
+        let expired = try HTTPClient.send(method: "GET", url: url)
+        #expect(expired.status == 410 && expired.bodyText.contains("Link expired"))
+        #expect(try linked(sandbox) == ["tipalti"])
+    }
+
     @Test func tipaltiLinksAtOnceFromItsPayeeFields() throws {
         let sandbox = try startSandbox(users: [user(linked: [])])
         defer { sandbox.stop() }

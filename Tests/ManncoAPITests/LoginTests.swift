@@ -44,7 +44,7 @@ import Testing
         #expect(curlStyle.status == 200)
     }
 
-    @Test(arguments: [#"{}"#, #"{"apiKey":null}"#, #"{"apiKey":""}"#, #"{"apiKey":42}"#, "", "not json", #"["apiKey"]"#])
+    @Test(arguments: [#"{}"#, #"{"apiKey":null}"#, #"{"apiKey":""}"#, #"{"apiKey":true}"#, "", "not json", #"["apiKey"]"#])
     func aMissingAPIKeyIs300(body: String) throws {
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
@@ -57,6 +57,27 @@ import Testing
         expectError(try sandbox.call("POST", "/user/login", body: #"{"apiKey":"nope"}"#), 403, "Invalid API key")
         expectError(try sandbox.call("POST", "/user/login", body: "apiKey=SANDBOX_MANNCO_KEY", contentType: "application/x-www-form-urlencoded"),
                     403, "Invalid API key")
+        expectError(try sandbox.call("POST", "/user/login", body: #"{"apiKey":42}"#), 403, "Invalid API key")
+    }
+
+    /// A key of digits logs in from a form (where it reads as a number) and from JSON as a string.
+    @Test func aKeyOfDigitsLogsIn() throws {
+        let sandbox = try startSandbox(users: [user(apiKey: "123456")])
+        defer { sandbox.stop() }
+        let form = try sandbox.call("POST", "/user/login", body: "apiKey=123456", contentType: "application/x-www-form-urlencoded")
+        #expect(form.status == 200, "\(form.bodyText)")
+        #expect(try sandbox.call("POST", "/user/login", body: #"{"apiKey":"123456"}"#).status == 200)
+    }
+
+    /// The scheme word is case-insensitive (RFC 9110 §11.1); the token is not.
+    @Test func theBearerSchemeIsCaseInsensitive() throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        let token = try sandbox.login()
+        for scheme in ["bearer", "BEARER", "Bearer"] {
+            let response = try HTTPClient.send(method: "GET", url: sandbox.base + "/user/balance", headers: ["Authorization": "\(scheme) \(token)"])
+            #expect(response.status == 200)
+        }
     }
 
     /// Every protected route, with every kind of bad token: 403 `forbidden`.
@@ -69,14 +90,19 @@ import Testing
         let foreign = JSONWebToken.sign(claims: try #require(Base64URL.decode(parts[1])), key: foreignKey)
         let otherUser = parts[0] + "." + Base64URL.encode(Array(#"{"sub":"76561198000000002","exp":9999999999}"#.utf8)) + "." + parts[2]
         let unsigned = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + parts[1] + "."
-        let noneSigned = JSONWebToken.sign(claims: Array(#"{"sub":"76561198000000001","exp":9999999999}"#.utf8),
-                                           key: HMACSHA256.Key(ManncoToken.secret))
-            .replacingPrefix(Base64URL.encode(JSONWebToken.header), with: Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)))
+        // Signed with the sandbox's own secret, but saying another algorithm, or another issuer, or no expiry.
+        let noneSigned = signed(header: #"{"alg":"none"}"#, claims: #"{"iss":"API","sub":"76561198000000001","exp":9999999999}"#)
+        let otherIssuer = signed(header: #"{"alg":"HS256"}"#, claims: #"{"iss":"me","sub":"76561198000000001","exp":9999999999}"#)
+        let noExpiry = signed(header: #"{"alg":"HS256"}"#, claims: #"{"iss":"API","sub":"76561198000000001"}"#)
+        let fractionalExpiry = signed(header: #"{"alg":"HS256"}"#, claims: #"{"iss":"API","sub":"76561198000000001","exp":9999999999.5}"#)
+        let accepted = signed(header: #"{"alg":"HS256"}"#, claims: #"{"iss":"API","sub":"76561198000000001","exp":9999999999}"#)
+        #expect(try sandbox.balance(accepted) == 1_000_000)  // the same, well formed: what the others differ from
         let routes = [("POST", "/cashout/process"), ("GET", "/user/getCashoutHistory"), ("GET", "/user/balance"),
                       ("POST", "/cashout/link"), ("POST", "/cashout/unlink")]
         for (method, path) in routes {
-            for header in [nil, "Bearer", "Bearer ", "Bearer garbage", "Bearer a.b.c", "Basic \(good)", "bearer \(good)",
-                           "Bearer \(foreign)", "Bearer \(otherUser)", "Bearer \(unsigned)", "Bearer \(noneSigned)", "Bearer \(good)x"] {
+            for header in [nil, "Bearer", "Bearer ", "Bearer garbage", "Bearer a.b.c", "Basic \(good)", "Bearer  \(good)", "Bearer\(good)",
+                           "Bearer \(foreign)", "Bearer \(otherUser)", "Bearer \(unsigned)", "Bearer \(noneSigned)", "Bearer \(otherIssuer)",
+                           "Bearer \(noExpiry)", "Bearer \(fractionalExpiry)", "Bearer \(good)x"] {
                 var headers = HTTPHeaders()
                 if let header { headers.add("Authorization", header) }
                 let response = try HTTPClient.send(method: method, url: sandbox.base + path, headers: headers,
@@ -111,8 +137,9 @@ import Testing
     }
 }
 
-extension String {
-    func replacingPrefix(_ prefix: String, with other: String) -> String {
-        hasPrefix(prefix) ? other + dropFirst(prefix.count) : self
-    }
+/// A token of this header and these claims, signed with the sandbox's secret as a client that
+/// knows it would (independent of the sandbox's own `JSONWebToken.sign`, whose header is fixed).
+private func signed(header: String, claims: String) -> String {
+    let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
+    return input + "." + Base64URL.encode(HMACSHA256.authenticationCode(for: input, key: HMACSHA256.Key(ManncoToken.secret)))
 }

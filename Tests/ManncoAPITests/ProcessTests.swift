@@ -95,6 +95,20 @@ import Testing
         #expect(sandbox.bank.payouts().count == 1)
     }
 
+    /// Not linked comes before pending and the cooldown: with a cashout in flight, a method
+    /// unlinked since is what the answer names.
+    @Test func notLinkedComesBeforePendingAndCooldown() throws {
+        let sandbox = try startSandbox(users: [user(cents: 5_000)])
+        defer { sandbox.stop() }
+        let token = try sandbox.login()
+        _ = try sandbox.processOK(token, amount: 5_000)  // pending, in the cooldown, and the balance is 0 now
+        _ = try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"payoneer"}"#)
+        expectError(try sandbox.process(token, #"{"amount":5000,"method":"payoneer"}"#), 300, "Payment method not linked")
+        expectError(try sandbox.process(token, #"{"amount":5000,"method":"tipalti"}"#), 300, "Pending cashout exists")
+        try sandbox.admin("PUT", "/sandbox/users/\(DefaultUser.id)", #"{"verified":false}"#)
+        expectError(try sandbox.process(token, #"{"amount":5000,"method":"payoneer"}"#), 300, "Account verification required")
+    }
+
     /// 24 hours after the last accepted request, to the millisecond: 23 h 59 m later is refused,
     /// 24 h later allowed. Refused requests do not restart the cooldown.
     @Test func theCooldownIs24HoursAfterTheLastAcceptedRequest() throws {

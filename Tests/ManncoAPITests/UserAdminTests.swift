@@ -40,6 +40,7 @@ import Testing
         ("/sandbox/users/new", #"{"api_key":"k","colour":"red"}"#, 400, "colour: unknown field"),
         ("/sandbox/users/new", #"{"api_key":""}"#, 400, "api_key: expected a non-empty string"),
         ("/sandbox/users/new", "[]", 400, "the body must be a JSON object"),
+        ("/sandbox/users/new", #"{"id":"other","api_key":"k"}"#, 400, "id: expected the path's id, new, or none"),
         ("/sandbox/users/new", #"{"api_key":"sandbox_mannco_key"}"#, 409, "api_key: already the key of user 76561198000000001"),
     ])
     func putErrors(path: String, body: String, status: Int, message: String) throws {

@@ -39,7 +39,8 @@ struct ManncoAPI: Sendable {
 
     /// `POST /user/login {"apiKey"}` (JSON or form): `content.jwt`.
     func login(_ request: HTTPRequest) throws(ManncoError) -> HTTPResponse {
-        guard let key = ManncoBody.fields(request)["apiKey"]?.stringValue, !key.isEmpty else { throw .missing("apiKey") }
+        let given = ManncoBody.fields(request)["apiKey"]
+        guard let key = given?.stringValue ?? given?.numberText, !key.isEmpty else { throw .missing("apiKey") }  // a form's digits read as a number
         guard let account = bank.account(where: { ManncoUser(owned: $0)?.apiKey == key }) else { throw .forbidden(ManncoMessage.invalidAPIKey) }
         return ManncoResponse.success(.object([("jwt", .value(.string(ManncoToken.issue(user: account.id, at: bank.clock.now))))]))
     }
@@ -75,18 +76,21 @@ struct ManncoAPI: Sendable {
     /// pages from 1, 20 a page by default and at most 50.
     func history(_ request: HTTPRequest, user: ManncoUser) throws(ManncoError) -> HTTPResponse {
         let page = try Self.whole(request.query("page"), default: 1, error: ManncoMessage.invalidPage)
-        let size = min(50, try Self.whole(request.query("perpage") ?? request.query("count") ?? request.query("limit"),
-                                          default: 20, error: ManncoMessage.invalidPerpage))
+        let size = min(Self.maximumPageSize, try Self.whole(request.query("perpage") ?? request.query("count") ?? request.query("limit"),
+                                                            default: Self.defaultPageSize, error: ManncoMessage.invalidPerpage))
         let payouts = bank.payouts(account: user.id)
-        let completed = payouts.reduce(Int64(0)) { $0 + ($1.status == .completed ? $1.amount.hundredths : 0) }
+        let completed = payouts.reduce(Money.zero) { $0 + ($1.status == .completed ? $1.amount : .zero) }  // Money's sum saturates
         let skipped = page - 1 > payouts.count ? payouts.count : min(payouts.count, (page - 1) * size)
         let newestFirst = payouts.reversed().dropFirst(skipped)
         return ManncoResponse.success(.object([
             ("cashouts", .array(newestFirst.prefix(size).map { ManncoCashout(payout: $0).historyRow })),
             ("total", .number(Int64(payouts.count))), ("page", .number(Int64(page))), ("perpage", .number(Int64(size))),
-            ("totalCashedOut", .number(completed)),
+            ("totalCashedOut", .number(completed.hundredths)),
         ]))
     }
+
+    /// The history's page size unless told, and the most it gives.
+    static let defaultPageSize = 20, maximumPageSize = 50
 
     /// A query value that is a whole number of at least 1 (`default` when absent).
     private static func whole(_ text: String?, default value: Int, error: String) throws(ManncoError) -> Int {
@@ -106,10 +110,8 @@ enum ManncoAdmission {
         let user = ManncoUser(admission.account)
         guard user.verified else { return refusal(ManncoMessage.verificationRequired) }
         guard user.linked.contains(method.provider) else { return refusal(ManncoMessage.methodNotLinked) }
-        if admission.payouts.contains(where: { $0.status == .pending || $0.status == .onHold || $0.status == .delivered }) {
-            return refusal(ManncoMessage.pendingExists)
-        }
-        if let last = admission.payouts.first(where: { _ in true }), admission.now < last.createdAt.adding(cooldown) {
+        if admission.payouts.contains(where: { ManncoCashout.isOpen($0.status) }) { return refusal(ManncoMessage.pendingExists) }
+        if let last = admission.latest, admission.now < last.createdAt.adding(cooldown) {
             return refusal(ManncoMessage.cooldown)
         }
         return nil

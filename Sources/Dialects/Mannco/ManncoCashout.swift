@@ -18,6 +18,11 @@ struct ManncoCashout {
         }
     }
 
+    /// Whether a cashout in `status` is still `pending` or `processing`: a user may have one.
+    static func isOpen(_ status: PayoutStatus) -> Bool {
+        ["pending", "processing"].contains(Self.status(status))
+    }
+
     var status: String { Self.status(payout.status) }
     var cents: Int64 { payout.amount.hundredths }
     var method: ManncoMethod { payout.fields[Field.method].flatMap(ManncoMethod.init(rawValue:)) ?? .payoneer }

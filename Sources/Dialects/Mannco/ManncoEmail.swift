@@ -16,7 +16,9 @@ public struct ManncoEmail: Sendable, Equatable {
     /// The emails of Mannco's cashouts among `payouts`, in the order they were sent (by time, then
     /// by cashout).
     public static func outbox(of payouts: [Payout]) -> [ManncoEmail] {
-        payouts.filter { $0.dialect == ManncoDialect.name }.flatMap(emails).sorted { ($0.at, $0.cashoutID) < ($1.at, $1.cashoutID) }
+        // Sorted with each email's place as the last key: a cashout's emails of one instant keep their order.
+        payouts.filter { $0.dialect == ManncoDialect.name }.flatMap(emails).enumerated()
+            .sorted { ($0.element.at, $0.element.cashoutID, $0.offset) < ($1.element.at, $1.element.cashoutID, $1.offset) }.map(\.element)
     }
 
     /// The emails of `payout` (a Mannco cashout), oldest first. A status entered again (a held
@@ -39,7 +41,7 @@ public struct ManncoEmail: Sendable, Equatable {
         let net = "$\(Money(hundredths: cashout.cents - cashout.fee))", fee = "$\(Money(hundredths: cashout.fee))"
         switch status {
         case "pending":
-            let due = VirtualTime(milliseconds: cashout.estimatedCompletion * 1000).day
+            let due = cashout.method.estimatedCompletion(from: cashout.payout.createdAt).day
             return ("We received your cashout request #\(id)",
                     "Your cashout of \(amount) to \(method) was requested. After the \(fee) fee you will receive \(net), by \(due).")
         case "processing":

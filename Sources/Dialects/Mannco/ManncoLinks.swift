@@ -35,7 +35,7 @@ struct ManncoLinks: Sendable {
         let provider = try Self.provider(body, allowed: ManncoProvider.allCases)
         guard provider == .tipalti else {
             let host = request.headers["Host"] ?? "localhost"
-            let url = "http://\(host)/cashout/link/\(ManncoToken.linkToken(user: user.id, provider: provider))"
+            let url = "http://\(host)/cashout/link/\(ManncoToken.linkToken(user: user.id, provider: provider, at: bank.clock.now))"
             return ManncoResponse.success(.object([("message", .value(.string(ManncoMessage.linkCreated))), ("link", .value(.string(url))),
                                                    ("provider", .value(.string(provider.rawValue))), ("method", "link")]))
         }
@@ -79,11 +79,17 @@ struct ManncoLinks: Sendable {
     }
 
     /// The page a Payoneer or PayPal link opens: links the method and says so; 404 for a token
-    /// this sandbox did not make, or a user that is gone.
+    /// this sandbox did not make, or a user that is gone; 410 once it expired (a day after it was
+    /// made, so that an old link does not link a method unlinked since).
     func page(_ token: String) -> HTTPResponse {
-        guard let (id, provider) = ManncoToken.link(token),
-              (try? change(id, { account in ManncoUser.setting(provider, linked: true, in: &account); return true })) != nil else {
-            return Self.html(status: 404, title: "Link not found", text: "This link is not one this sandbox made, or its user is gone.")
+        guard let (id, provider, expires) = ManncoToken.link(token) else {
+            return Self.html(status: 404, title: "Link not found", text: "This link is not one this sandbox made.")
+        }
+        guard bank.clock.now.milliseconds / 1000 < expires else {
+            return Self.html(status: 410, title: "Link expired", text: "This link has expired: ask for a new one with POST /cashout/link.")
+        }
+        guard (try? change(id, { account in ManncoUser.setting(provider, linked: true, in: &account); return true })) != nil else {
+            return Self.html(status: 404, title: "Link not found", text: "The user of this link is gone.")
         }
         return Self.html(status: 200, title: "\(provider.title) linked",
                          text: "The \(provider.title) account of user \(id) is linked. You can close this page and request a cashout.")

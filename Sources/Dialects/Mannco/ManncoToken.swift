@@ -5,13 +5,16 @@ import SandboxJSON
 // The API's JWT (spec A.2 and the sandbox's decisions): HS256, signed by the sandbox with one
 // fixed, documented secret (so tokens outlive a restart, and a test can make its own), claims
 // `iss` "API", `sub` the user's id, `iat`, `exp` 31 days later, both unix seconds on the virtual
-// clock, and `API` true. Not bound to the client's address: every client is local.
+// clock, and `API` true. Not bound to the client's address: every client is local. The scheme
+// word `Bearer` is case-insensitive (RFC 9110 §11.1).
 
 /// Issues and checks the tokens of `POST /user/login`.
 public enum ManncoToken {
     /// The HS256 secret of every sandbox (README, "Mannco user cashouts").
     public static let secret = "sandbox_mannco_jwt_secret"
     static let key = HMACSHA256.Key(secret)
+    /// The key of link tokens: derived from the secret, so that no JWT is ever a link token.
+    static let linkKey = HMACSHA256.Key(HMACSHA256.authenticationCode(for: "link pages", key: key))
     /// How long a token is valid: 31 days.
     static let lifetime: Int64 = 31 * 86_400
 
@@ -24,30 +27,34 @@ public enum ManncoToken {
     }
 
     /// The user an `Authorization: Bearer <token>` header names, when the token is this sandbox's,
-    /// says HS256, and has not expired at `now` (`exp` after now); nil otherwise.
+    /// says HS256, was issued by `API`, and has not expired at `now` (`exp` after now); nil otherwise.
     package static func user(authorization: String?, at now: VirtualTime) -> String? {
-        guard let header = authorization, header.hasPrefix("Bearer "),
-              let (headerBytes, claimBytes) = JSONWebToken.verify(header.dropFirst("Bearer ".count), key: key),
+        guard let header = authorization, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer ",
+              let (headerBytes, claimBytes) = JSONWebToken.verify(header.dropFirst(7), key: key),
               (try? JSON.parse(headerBytes))?["alg"] == "HS256",
-              let claims = try? JSON.parse(claimBytes), let user = claims["sub"]?.stringValue,
+              let claims = try? JSON.parse(claimBytes), claims["iss"] == "API", let user = claims["sub"]?.stringValue,
               let expiry = claims["exp"]?.numberText.flatMap({ Int64($0) }), expiry > now.milliseconds / 1000 else { return nil }
         return user
     }
 
-    /// The token of a Payoneer or PayPal link page: the user and the provider, signed, so that the
-    /// page needs no stored state (and its URL works after a restart).
-    package static func linkToken(user: String, provider: ManncoProvider) -> String {
-        let payload = Array("\(provider.rawValue):\(user)".utf8)
-        return Base64URL.encode(payload) + "." + Base64URL.encode(HMACSHA256.authenticationCode(for: [0x6C] + payload, key: key))
+    /// How long a link page works after `POST /cashout/link` made it: a day of virtual time.
+    package static let linkLifetime: Int64 = 86_400
+
+    /// The token of a Payoneer or PayPal link page: the provider, when it expires and the user,
+    /// signed, so that the page needs no stored state (and its URL works after a restart).
+    package static func linkToken(user: String, provider: ManncoProvider, at now: VirtualTime) -> String {
+        let payload = Array("\(provider.rawValue):\(now.milliseconds / 1000 + linkLifetime):\(user)".utf8)
+        return Base64URL.encode(payload) + "." + Base64URL.encode(HMACSHA256.authenticationCode(for: payload, key: linkKey))
     }
 
-    /// The user and provider of a link page's token; nil when this sandbox did not make it.
-    package static func link(_ token: String) -> (user: String, provider: ManncoProvider)? {
+    /// What a link page's token says: nil when this sandbox did not make it.
+    package static func link(_ token: String) -> (user: String, provider: ManncoProvider, expires: Int64)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
-              constantTimeEquals(HMACSHA256.authenticationCode(for: [0x6C] + payload, key: key), signature),
-              let text = String(validating: payload, as: UTF8.self), let colon = text.firstIndex(of: ":"),
-              let provider = ManncoProvider(rawValue: String(text[..<colon])) else { return nil }
-        return (String(text[text.index(after: colon)...]), provider)
+              constantTimeEquals(HMACSHA256.authenticationCode(for: payload, key: linkKey), signature),
+              let text = String(validating: payload, as: UTF8.self) else { return nil }
+        let fields = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, let provider = ManncoProvider(rawValue: String(fields[0])), let expires = Int64(fields[1]) else { return nil }
+        return (String(fields[2]), provider, expires)
     }
 }

@@ -21,6 +21,7 @@ struct ManncoUserAdmin {
     private func put(_ request: HTTPRequest) -> HTTPResponse {
         guard let id = request.parameters["id"], !id.isEmpty, id.count <= 64 else { return Router.error(400, "id: 1 to 64 characters") }
         guard case .object(let body)? = try? JSON.parse(request.body) else { return Router.error(400, "the body must be a JSON object") }
+        if let given = body["id"], given != .string(id) { return Router.error(400, "id: expected the path's id, \(id), or none") }
         if let key = body["api_key"]?.stringValue,
            let other = bank.account(where: { $0.id != id && ManncoUser(owned: $0)?.apiKey == key }) {
             return Router.error(409, "api_key: already the key of user \(other.id)")

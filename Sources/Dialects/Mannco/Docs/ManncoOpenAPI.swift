@@ -125,9 +125,10 @@ extension OpenAPIDocument {
                 ])),
             OpenAPIEndpoint(route: "GET /cashout/link/{token}", operation: OpenAPI.operation(
                 "manncoOpenLink", tag: "Mannco", summary: "Open a Payoneer or PayPal link",
-                description: "The page `POST /cashout/link` answered as `link`: opening it links the method. No token needed.",
+                description: "The page `POST /cashout/link` answered as `link`: opening it links the method. No token needed; it works for a day of virtual time.",
                 parameters: [OpenAPI.path("token", Schema.string(), "The last segment of `link`")],
-                responses: ["200": page("The method is linked"), "404": page("Not a link of this sandbox, or its user is gone")])),
+                responses: ["200": page("The method is linked"), "404": page("Not a link of this sandbox, or its user is gone"),
+                            "410": page("The link expired: it was made more than a day ago")])),
         ]
     }
 
@@ -141,7 +142,7 @@ extension OpenAPIDocument {
 
     /// The default user's Payoneer link, as a sandbox on port 8080 answers it.
     private static var linkExample: String {
-        "http://127.0.0.1:8080/cashout/link/" + ManncoToken.linkToken(user: ManncoDocs.user.id, provider: .payoneer)
+        "http://127.0.0.1:8080/cashout/link/" + ManncoToken.linkToken(user: ManncoDocs.user.id, provider: .payoneer, at: exampleTime)
     }
 
     /// The answer to document 002's example request: the first cashout of a fresh sandbox.
