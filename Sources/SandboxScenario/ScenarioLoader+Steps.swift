@@ -96,9 +96,11 @@ extension ScenarioLoader {
             var amounts: [String: Money] = [:]
             for key in members.keys.sorted() where key != "merchant" && key != "user" {
                 let value = body.child(key, members[key]!)
-                amounts[key] = key == "cents" ? Money(hundredths: Int64(try value.integer(0 ... Int.max))) : try value.money()
+                // `cents`, or `balance` as Mannco's API names it: hundredths of the account's currency.
+                let inCents = key == "cents" || key == "balance"
+                amounts[inCents ? "cents" : key] = inCents ? Money(hundredths: Int64(try value.integer(0 ... Int.max))) : try value.money()
             }
-            guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\"") }
+            guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\" (or \"balance\")") }
             return .expectBalance(account: account, amounts: amounts)
         default:
             let spec = try body.object(allowed: ["merchant", "count"])

@@ -34,6 +34,7 @@ import Testing
                {"expect_emails": {"ref": "c", "count": 1, "statuses": ["pending"], "to": "never@example.com"}},
                {"expect_emails": {"user": "9", "count": 1}},
                {"expect_balance": {"user": "9", "cents": 15000, "USD": "150.00"}},
+               {"expect_balance": {"user": "9", "balance": 15000}},
                {"process_cashout": {"amount": 5000, "method": "tipalti"}, "as": "default"},
                {"expect_balance": {"user": "76561198000000001", "cents": 995000}}
              ]}
@@ -52,6 +53,7 @@ import Testing
         (#"{"expect_emails": {"ref": "nope"}}"#, #"expect_emails: no cashout named "nope" (name one with "as")"#),
         (#"{"expect_emails": {"to": "x@example.com"}}"#, "expect_emails: expected every email to x@example.com, got one to user@example.com"),
         (#"{"expect_balance": {"user": "76561198000000001", "cents": 1}}"#, "expect_balance 76561198000000001: expected 1 cents, got 995000"),
+        (#"{"expect_balance": {"user": "76561198000000001", "balance": 2}}"#, "expect_balance 76561198000000001: expected 2 cents, got 995000"),
         (#"{"expect_balance": {"user": "nobody", "cents": 1}}"#, #"expect_balance: no merchant or user "nobody""#),
     ])
     func aFailureNamesTheStepWhatWasExpectedAndWhatHappened(step: String, message: String) throws {
