@@ -66,8 +66,9 @@ extension ScenarioLoader {
                     case .oneOf(let names): names.map(\.text)
                     default: []
                     }
-                    if names.contains(where: { !PayoutStatus.names.contains($0) }) {
-                        throw node.fail("expected a status: \(ScenarioNode.statusNames)")
+                    if names.contains(where: { !PayoutStatus.names.contains($0) && !vocabulary.statusWords.contains($0) }) {
+                        let words = vocabulary.statusWords.isEmpty ? "" : " (or an API's own word: \(vocabulary.statusWords.sorted().joined(separator: ", ")))"
+                        throw node.fail("expected a status: \(ScenarioNode.statusNames)\(words)")
                     }
                 }
             }

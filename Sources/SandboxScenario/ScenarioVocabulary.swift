@@ -29,14 +29,18 @@ public struct ScenarioVocabulary: Sendable {
     /// Step actions a dialect adds (Mannco's `login`...), each with the check of its body; the
     /// dialect performs them (`Step.dialect`).
     public var stepActions: [String: StepCheck]
+    /// The dialects' own words for their payouts' statuses, which `expect_cashout` takes besides
+    /// the sandbox's names (Mannco's `completed`: see `Dialect.statusWord`).
+    public var statusWords: Set<String>
 
     public init(ruleFields: Set<String> = [], accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
-                declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:]) {
+                declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:], statusWords: Set<String> = []) {
         self.ruleFields = ruleFields
         self.accountSections = accountSections
         self.declineKeys = declineKeys
         self.declineChecks = declineChecks
         self.stepActions = stepActions
+        self.statusWords = statusWords
     }
 
     /// Both vocabularies (for a sandbox of several dialects).
@@ -45,6 +49,7 @@ public struct ScenarioVocabulary: Sendable {
                            accountSections: accountSections.merging(other.accountSections) { first, _ in first },
                            declineKeys: declineKeys.union(other.declineKeys),
                            declineChecks: declineChecks.merging(other.declineChecks) { first, _ in first },
-                           stepActions: stepActions.merging(other.stepActions) { first, _ in first })
+                           stepActions: stepActions.merging(other.stepActions) { first, _ in first },
+                           statusWords: statusWords.union(other.statusWords))
     }
 }

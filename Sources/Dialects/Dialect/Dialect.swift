@@ -57,6 +57,10 @@ public protocol Dialect: Sendable {
     /// body's templates filled in): nil when it holds, else what was expected and what happened.
     func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String?
 
+    /// Its own word for a status of one of its payouts, which a scenario's `expect_cashout` may
+    /// name (listed in `scenarioVocabulary.statusWords`); nil when it has none but the sandbox's.
+    func statusWord(_ status: PayoutStatus) -> String?
+
     /// Its part of the OpenAPI document and the Postman collection; nil for none.
     var docs: APIDocsFragment? { get }
 
@@ -74,6 +78,7 @@ extension Dialect {
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
     public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }
+    public func statusWord(_ status: PayoutStatus) -> String? { nil }
 
     public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         ("\(name) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",

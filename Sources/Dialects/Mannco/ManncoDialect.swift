@@ -34,11 +34,16 @@ public struct ManncoDialect: Dialect {
     }
 
     /// The fields rules match (`user`, `method`, `amount` in dollars, `email`), the `users`
-    /// section, and the steps `login`, `process_cashout`, `link` and `expect_emails`.
+    /// section, the steps `login`, `process_cashout`, `link` and `expect_emails`, and its status
+    /// words for `expect_cashout`.
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
-                           accountSections: ["users": ManncoUser.read], stepActions: ManncoSteps.checks)
+                           accountSections: ["users": ManncoUser.read], stepActions: ManncoSteps.checks,
+                           statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)))
     }
+
+    /// `pending`, `processing`, `completed`, `failed` or `cancelled`.
+    public func statusWord(_ status: PayoutStatus) -> String? { ManncoCashout.status(status) }
 
     public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
         ManncoSteps.perform(step, in: &run)
