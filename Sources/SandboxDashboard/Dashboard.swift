@@ -66,6 +66,19 @@ public struct DashboardPart: Sendable {
         self.style = style
         self.script = script
     }
+
+    /// The end of a request form, the same in every API's: the submit button, the result, and the
+    /// requests sent (ids `PREFIX-submit`, `PREFIX-result`, `PREFIX-request`), then `</form>`.
+    public static func formFooter(prefix: String, requests: String) -> String {
+        """
+                  <div class="wide form-actions">
+                    <button type="submit" id="\(prefix)-submit" data-testid="\(prefix)-submit" class="primary">Request cashout</button>
+                    <span id="\(prefix)-result" data-testid="\(prefix)-result" class="muted"></span>
+                  </div>
+                  <details class="wide"><summary>\(requests)</summary><pre id="\(prefix)-request" data-testid="\(prefix)-request"></pre></details>
+                </form>
+        """
+    }
 }
 
 /// A view a payout API adds: `#/NAME` (and `#/NAME/{key}`, `state.key`), a `<section

@@ -76,12 +76,7 @@ enum ManncoDashboard {
               <label>Amount (cents) <input name="amount" id="mannco-new-amount" data-testid="mannco-new-amount" value="\#(ManncoExample.amount)" required inputmode="numeric"></label>
               <label>Method <select name="method" id="mannco-new-method" data-testid="mannco-new-method">\#(ManncoMethod.allCases.map { "<option>\($0.rawValue)</option>" }.joined())</select></label>
               <label class="wide">Email <input name="email" id="mannco-new-email" data-testid="mannco-new-email" type="email" placeholder="empty: the user's"></label>
-              <div class="wide form-actions">
-                <button type="submit" id="mannco-new-submit" data-testid="mannco-new-submit" class="primary">Request cashout</button>
-                <span id="mannco-new-result" data-testid="mannco-new-result" class="muted"></span>
-              </div>
-              <details class="wide"><summary>Last requests</summary><pre id="mannco-new-request" data-testid="mannco-new-request"></pre></details>
-            </form>
+        \#(DashboardPart.formFooter(prefix: "mannco-new", requests: "Last requests"))
         """#
 
     static let style = """

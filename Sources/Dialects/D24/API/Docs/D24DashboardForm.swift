@@ -27,12 +27,7 @@ enum D24DashboardForm {
               <label>Bank branch <input name="bank_branch" id="new-bank_branch" data-testid="new-bank_branch" value="\(D24Example.value("bank_branch"))"></label>
               <label>Account type <input name="account_type" id="new-account_type" data-testid="new-account_type" value="\(D24Example.value("account_type"))"></label>
               <label class="wide">Notification URL <input name="notification_url" id="new-notification_url" data-testid="new-notification_url" placeholder="empty: the merchant's default"></label>
-              <div class="wide form-actions">
-                <button type="submit" id="new-submit" data-testid="new-submit" class="primary">Request cashout</button>
-                <span id="new-result" data-testid="new-result" class="muted"></span>
-              </div>
-              <details class="wide"><summary>Last request</summary><pre id="new-request" data-testid="new-request"></pre></details>
-            </form>
+        \(DashboardPart.formFooter(prefix: "new", requests: "Last request"))
         """
 
     static let script = #"""
