@@ -44,14 +44,12 @@ enum ManncoSteps {
         guard case .object(var body) = step.body else { return "\(step.action): expected an object" }
         let id = body.removeValue(forKey: "user")?.stringValue
         if step.action == "expect_emails" { return expectEmails(body, user: id, in: run) }
-        let user: ManncoUser
         if step.action == "login", let key = body["api_key"]?.stringValue {
             return login(apiKey: key, step: step, in: &run).problem
         }
-        guard let found = id.map({ run.bank.account(id: $0) }) ?? defaultUser(run.bank), let owned = ManncoUser(owned: found) else {
+        guard let found = id.map({ run.bank.account(id: $0) }) ?? defaultUser(run.bank), let user = ManncoUser(owned: found) else {
             return "\(step.action): no Mannco user \"\(id ?? "")\" (define one in \"users\")"
         }
-        user = owned
         if step.action == "login" { return login(apiKey: user.apiKey, step: step, in: &run).problem }
         let (token, problem) = login(apiKey: user.apiKey, step: Step.DialectStep(action: "\(step.action): login", body: [:]), in: &run)
         guard let token else { return problem }
