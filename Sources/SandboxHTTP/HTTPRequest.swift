@@ -52,6 +52,7 @@ public struct HTTPRequest: Sendable {
         switch version {
         case .http1_1: !headers.contains("Connection", token: "close")
         case .http1_0: headers.contains("Connection", token: "keep-alive")
+        case .http2: true  // streams end, the connection stays
         }
     }
 }

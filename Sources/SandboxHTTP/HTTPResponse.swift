@@ -16,12 +16,16 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes.
     public var body: [UInt8]
+    /// Fields sent after the body (HTTP/2 only: gRPC's `grpc-status` and `grpc-message`); nil for
+    /// none. Over HTTP/1.1 they are left out.
+    public var trailers: HTTPHeaders?
 
     /// Creates a response.
-    public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = [], trailers: HTTPHeaders? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.trailers = trailers
     }
 
     /// A JSON response with sorted keys and `Content-Type: application/json`.
