@@ -37,6 +37,8 @@ public final class HTTPServer: Sendable {
         public var accessLog: AccessLog?
         /// Where every answer is counted, by route and status, with its duration; nil for nowhere.
         public var metrics: HTTPMetrics?
+        /// Which HTTP/2 requests are answered as they stream (``HTTPStreamHandler``); nil: none.
+        public var streamOpener: HTTPStreamOpener?
 
         /// A configuration for `host` and `port`.
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int? = nil) {
