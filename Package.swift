@@ -16,8 +16,10 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
         .target(name: "SandboxJournal"),
+        // HPACK (RFC 7541), HTTP/2's header compression.
+        .target(name: "SandboxHPACK"),
         // Layer 1: HTTP/1.1 server and client on epoll.
-        .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),
+        .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON"]),
         // Layer 2: the dialect-neutral bank core.
         .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.

@@ -20,6 +20,10 @@ final class Connection {
     /// The peer, as accepted.
     var remoteAddress: SocketAddress?
     var parser: HTTPParser
+    /// The HTTP/2 session, once the connection opened with the HTTP/2 preface.
+    var session: HTTP2Session?
+    /// Bytes of the HTTP/2 preface the connection's first bytes matched so far; nil once decided.
+    var prefaceMatched: Int? = 0
     var isClosed = false
     var phase = Phase.open
     /// Response bytes not yet sent, from `outputOffset` on.

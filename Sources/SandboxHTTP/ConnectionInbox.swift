@@ -8,10 +8,11 @@ import Synchronization
 final class ConnectionInbox: Sendable {
     let wakeFD: Int32
     /// A response for the request a connection is waiting on; `serial` tells the connection apart
-    /// from a later one that got the same descriptor.
+    /// from a later one that got the same descriptor; `stream` is the HTTP/2 stream (0 for HTTP/1).
     struct Completion: Sendable {
         let fd: Int32
         let serial: Int
+        var stream: UInt32 = 0
         let response: HTTPResponse
     }
 

@@ -7,7 +7,15 @@ extension EventLoop {
     /// When the connection is next due for closing, from what it is waiting for.
     func updateDeadline(_ connection: Connection) {
         guard connection.phase == .open else { return }
-        if connection.awaiting != nil {
+        if let session = connection.session {
+            if session.isAwaitingHandler {
+                connection.deadline = .max
+            } else if let started = session.oldestReceivingStart {
+                connection.deadline = started + settings.bodyTimeout
+            } else {
+                connection.deadline = connection.lastActivity + settings.idleTimeout
+            }
+        } else if connection.awaiting != nil {
             connection.deadline = .max  // our own response is late, not the client
         } else if connection.hasPendingOutput || connection.parser.isIdle {
             connection.deadline = connection.lastActivity + settings.idleTimeout
@@ -21,6 +29,11 @@ extension EventLoop {
     /// Closes or answers 408 to every connection past its deadline; while stopping, closes idle ones.
     func sweep() {
         for case let connection? in connections {
+            if let session = connection.session {
+                // Stopping, HTTP/2 connections close once their streams are answered (`closeIfDone`).
+                if connection.deadline <= now { close(connection) } else if stopping, session.isIdle { transmit(session, on: connection) }
+                continue
+            }
             let idle = connection.phase == .open && connection.parser.isIdle && !connection.hasPendingOutput
                 && connection.awaiting == nil
             if stopping && idle {
@@ -53,6 +66,11 @@ extension EventLoop {
         listeners.removeAll()
         pausedListeners.removeAll()
         stopDeadline = now + settings.gracePeriod
+        for case let connection? in connections {
+            guard let session = connection.session else { continue }
+            session.goAway()
+            transmit(session, on: connection)
+        }
         sweep()
     }
 }

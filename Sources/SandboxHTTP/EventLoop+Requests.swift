@@ -82,7 +82,9 @@ extension EventLoop {
     /// Sends the response a connection was waiting for, then goes on with its next requests.
     func finish(_ completion: ConnectionInbox.Completion) {
         guard Int(completion.fd) < connections.count, let connection = connections[Int(completion.fd)],
-              connection.serial == completion.serial, let awaited = connection.awaiting else { return }
+              connection.serial == completion.serial else { return }
+        if let session = connection.session { return finish(completion, on: connection, session) }
+        guard let awaited = connection.awaiting else { return }
         connection.awaiting = nil
         write(completion.response, for: awaited, on: connection)
         serve(connection)
@@ -100,7 +102,7 @@ extension EventLoop {
         logAndCount(request, status: response.status)
     }
 
-    private func logAndCount(_ request: AwaitedRequest, status: Int) {
+    func logAndCount(_ request: AwaitedRequest, status: Int) {
         guard settings.accessLog != nil || settings.metrics != nil else { return }
         let nanoseconds = Socket.monotonicNanoseconds() - request.started
         settings.metrics?.record(route: request.route, status: status, nanoseconds: nanoseconds)

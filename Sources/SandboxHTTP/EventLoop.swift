@@ -31,6 +31,7 @@ final class EventLoop: @unchecked Sendable {
         var gracePeriod: Int64
         var accessLog: AccessLog?
         var metrics: HTTPMetrics?
+        var streamOpener: HTTPStreamOpener?
     }
 
     private static let maxEvents: Int32 = 256
@@ -198,16 +199,25 @@ final class EventLoop: @unchecked Sendable {
         if n == 0 {
             connection.peerClosed = true
         } else {
+            let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0 ..< n])
             // Reading alone is not activity: a peer trickling bytes (even empty lines, which the
             // parser skips) must not keep an idle connection open. Answers and sends are.
-            if connection.parser.isIdle { connection.requestStartedAt = now }
-            connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0 ..< n]))
+            let idleBefore = connection.parser.isIdle
+            switch detectProtocol(connection, bytes) {
+            case .undecided: return
+            case .http2: connection.session!.receive(bytes, now: now)
+            case .http1:
+                if idleBefore { connection.requestStartedAt = now }
+                connection.parser.append(bytes)
+            }
         }
+        if let session = connection.session { return serve(connection, session) }
         serve(connection)
     }
 
     private func writable(_ connection: Connection) {
         flush(connection)
+        guard connection.session == nil else { return }
         if !connection.isClosed, !connection.isBacklogged, !connection.hasPendingOutput, !connection.parser.isIdle { serve(connection) }
     }
 

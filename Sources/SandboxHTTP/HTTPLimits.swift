@@ -9,6 +9,8 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Other body limits for some requests, by method and path (`"PUT /sandbox/snapshot"`; the
     /// path is the target before any `?`), such as an upload of saved state.
     public var bodyLimitsByRoute: [String: Int] = [:]
+    /// HTTP/2's own settings and bounds (streams, frames, windows, floods).
+    public var http2 = HTTP2Limits()
 
     /// The defaults: 16 KiB of headers, 100 fields, 1 MiB of body.
     public init() {}

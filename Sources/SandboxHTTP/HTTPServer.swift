@@ -78,7 +78,8 @@ public final class HTTPServer: Sendable {
             idleTimeout: configuration.idleTimeout.milliseconds,
             gracePeriod: configuration.gracePeriod.milliseconds,
             accessLog: configuration.accessLog,
-            metrics: configuration.metrics)
+            metrics: configuration.metrics,
+            streamOpener: configuration.streamOpener)
         do {
             let balancer = try ConnectionBalancer(loops: configuration.threads)
             var loops: [EventLoop] = []

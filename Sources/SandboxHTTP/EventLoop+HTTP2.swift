@@ -1,0 +1,95 @@
+import Glibc
+
+// HTTP/2 on the same port as HTTP/1.1 (RFC 9113 §3.3, prior knowledge): a connection whose first
+// bytes are the client preface is handed to an `HTTP2Session`; anything else is HTTP/1.1 as ever.
+// Each stream's request goes through the same handler (the router) as an HTTP/1.1 request; a
+// response produced off the loop comes back through the inbox with its stream's id.
+extension EventLoop {
+    enum WireProtocol {
+        case undecided
+        case http1
+        case http2
+    }
+
+    /// Matches a new connection's bytes against the preface: HTTP/2 once all of it has arrived,
+    /// HTTP/1 at the first byte that differs. HTTP/1's parser then gets the matched bytes first.
+    func detectProtocol(_ connection: Connection, _ bytes: UnsafeRawBufferPointer) -> WireProtocol {
+        guard let matched = connection.prefaceMatched else { return connection.session == nil ? .http1 : .http2 }
+        let preface = HTTP2Preface.bytes
+        let count = min(bytes.count, preface.count - matched)
+        guard bytes.prefix(count).elementsEqual(preface[matched ..< matched + count]) else {
+            connection.prefaceMatched = nil
+            if matched > 0 { preface[..<matched].withUnsafeBytes { connection.parser.append($0) } }
+            return .http1
+        }
+        guard matched + count == preface.count else {
+            connection.prefaceMatched = matched + count
+            return .undecided
+        }
+        connection.prefaceMatched = nil
+        let session = HTTP2Session(limits: settings.limits, streamOpener: settings.streamOpener, now: now)
+        preface[..<matched].withUnsafeBytes { session.receive($0, now: now) }
+        connection.session = session
+        return .http2
+    }
+
+    /// Answers the requests that `session` has ready, then sends what it wrote.
+    func serve(_ connection: Connection, _ session: HTTP2Session) {
+        while !session.ready.isEmpty, !connection.isClosed {
+            let ready = session.ready
+            session.ready.removeAll(keepingCapacity: true)
+            for (stream, request) in ready { answer(request, stream: stream, on: connection, session) }
+        }
+        transmit(session, on: connection)
+    }
+
+    private func answer(_ request: HTTPRequest, stream: UInt32, on connection: Connection, _ session: HTTP2Session) {
+        let started = settings.accessLog == nil && settings.metrics == nil ? 0 : Socket.monotonicNanoseconds()
+        var request = request
+        request.remoteAddress = connection.remoteAddress
+        let response = handler(request)
+        let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: true, http10: false,
+                                     started: started, route: response.route)
+        connection.lastActivity = now
+        let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
+        if let producer = response.producer, let queue = response.producerQueue {
+            session.streams[stream]?.awaited = awaited
+            queue.async { inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: producer().flattened)) }
+        } else if let starter = response.starter {
+            session.streams[stream]?.awaited = awaited
+            starter { answer in inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: answer.flattened)) }
+        } else {
+            write(response, stream: stream, for: awaited, session)
+        }
+    }
+
+    /// A response produced off the loop for an HTTP/2 stream.
+    func finish(_ completion: ConnectionInbox.Completion, on connection: Connection, _ session: HTTP2Session) {
+        guard let stream = session.streams[completion.stream], let awaited = stream.awaited else { return }
+        stream.awaited = nil
+        write(completion.response, stream: completion.stream, for: awaited, session)
+        serve(connection, session)
+    }
+
+    private func write(_ response: HTTPResponse, stream: UInt32, for request: AwaitedRequest, _ session: HTTP2Session) {
+        if response.dropsConnection {
+            session.reset(stream, .internalError)  // a fault that drops the answer: the stream, not the connection
+            logAndCount(request, status: 0)
+            return
+        }
+        session.respond(stream, with: response, date: date.value)
+        logAndCount(request, status: response.status)
+    }
+
+    /// Moves what the session wrote into the connection's output and sends it; a closed session
+    /// closes the connection once that is sent.
+    func transmit(_ session: HTTP2Session, on connection: Connection) {
+        if !session.output.isEmpty {
+            connection.output.append(contentsOf: session.output)
+            session.output.removeAll(keepingCapacity: session.output.capacity <= 64 * 1024)
+        }
+        session.closeIfDone()
+        if session.isClosed || connection.peerClosed { connection.closeAfterWrite = true }
+        flush(connection)
+    }
+}

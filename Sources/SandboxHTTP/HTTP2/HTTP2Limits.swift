@@ -1,0 +1,27 @@
+/// HTTP/2's settings and bounds, in one place as ``HTTPLimits`` has HTTP/1's. The header-list and
+/// body limits are ``HTTPLimits``' own, so a request meets the same ones over either protocol.
+public struct HTTP2Limits: Sendable, Equatable {
+    /// Streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS); more are refused
+    /// with REFUSED_STREAM.
+    public var maxConcurrentStreams = 1024
+    /// The largest frame payload accepted (SETTINGS_MAX_FRAME_SIZE, 16 KiB to 16 MiB - 1).
+    public var maxFrameSize = 16 * 1024
+    /// The receive window of each stream (SETTINGS_INITIAL_WINDOW_SIZE) and of the connection.
+    public var initialWindowSize = 1 << 20
+    /// The HPACK dynamic table the client may use for what it sends (SETTINGS_HEADER_TABLE_SIZE).
+    public var headerTableSize = 4096
+    /// The compressed bytes of one header block (HEADERS and its CONTINUATIONs) beyond which the
+    /// connection is closed (ENHANCE_YOUR_CALM): a larger list that still fits is answered 431.
+    public var maxHeaderBlockBytes = 256 * 1024
+    /// Request bodies of unfinished streams a connection may hold: the connection's window is not
+    /// reopened beyond it until some finish.
+    public var maxBufferedBodyBytes = 16 << 20
+    /// Frames that cost work but carry no request (PING, SETTINGS, RST_STREAM, PRIORITY,
+    /// WINDOW_UPDATE, empty DATA, CONTINUATION) a connection may send in a burst, and per second
+    /// after it; beyond that it is closed with ENHANCE_YOUR_CALM (floods, such as rapid reset).
+    public var controlFrameBurst = 2000
+    public var controlFramesPerSecond = 1000
+
+    /// The defaults.
+    public init() {}
+}

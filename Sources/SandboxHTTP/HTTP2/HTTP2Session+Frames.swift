@@ -1,0 +1,172 @@
+// What each frame type does on arrival (RFC 9113 §6), with the checks §6 requires of it.
+extension HTTP2Session {
+    func data(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer, now: Int64) {
+        guard frame.stream != 0 else { return fail(.protocolError, "DATA on stream 0") }
+        guard frame.length <= receiveWindow else { return fail(.flowControlError, "DATA beyond the connection's window") }
+        receiveWindow -= frame.length
+        guard frame.stream <= highestStream else { return fail(.protocolError, "DATA on idle stream \(frame.stream)") }
+        guard let body = unpadded(frame, payload) else { return }
+        guard let stream = streams[frame.stream], stream.isReceiving else {
+            // Closed, or half-closed on the client's side: the bytes are counted, then dropped.
+            reopenConnectionWindow()
+            if streams[frame.stream] != nil { reset(frame.stream, .streamClosed) } else { output.appendRSTStream(frame.stream, .streamClosed) }
+            return
+        }
+        guard frame.length <= stream.receiveWindow else { return reset(frame.stream, .flowControlError) }
+        stream.receiveWindow -= frame.length
+        if body.isEmpty && !frame.has(HTTP2Flags.endStream) { spend() }
+        switch stream.receiving {
+        case .streamed(let handler):
+            reopenConnectionWindow()
+            if !body.isEmpty { handler.receive(Array(body), writer: writer(for: stream)) }
+        case .body:
+            guard stream.request.body.count + body.count <= stream.maxBody else {
+                bufferedBodyBytes -= stream.request.body.count
+                stream.request.body = []
+                stream.receiving = .done
+                reopenConnectionWindow()
+                return respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
+            }
+            stream.request.body.append(contentsOf: body)
+            bufferedBodyBytes += body.count
+            reopenConnectionWindow()
+        case .done: break
+        }
+        guard streams[frame.stream] != nil else { return }
+        if frame.has(HTTP2Flags.endStream) {
+            endRequest(of: stream)
+        } else if stream.receiveWindow < settings.initialWindowSize / 2 {
+            output.appendWindowUpdate(stream.id, settings.initialWindowSize - stream.receiveWindow)
+            stream.receiveWindow = settings.initialWindowSize
+        }
+    }
+
+    /// Reopens the connection's window once half is used, while held bodies stay under their bound.
+    func reopenConnectionWindow() {
+        guard receiveWindow < settings.initialWindowSize / 2, bufferedBodyBytes < settings.maxBufferedBodyBytes else { return }
+        output.appendWindowUpdate(0, settings.initialWindowSize - receiveWindow)
+        receiveWindow = settings.initialWindowSize
+    }
+
+    func headers(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer, now: Int64) {
+        guard frame.stream != 0, frame.stream & 1 == 1 else { return fail(.protocolError, "HEADERS on stream \(frame.stream)") }
+        guard var fragment = unpadded(frame, payload) else { return }
+        var selfDependent = false
+        if frame.has(HTTP2Flags.priority) {
+            guard fragment.count >= 5 else { return fail(.frameSizeError, "HEADERS too short for its priority fields") }
+            selfDependent = fragment.uint32(at: 0) & 0x7FFF_FFFF == frame.stream
+            fragment = UnsafeRawBufferPointer(rebasing: fragment[5...])
+        }
+        if frame.stream <= highestStream, streams[frame.stream] == nil {
+            return fail(.streamClosed, "HEADERS on closed stream \(frame.stream)")
+        }
+        headerBlock = HeaderBlock(stream: frame.stream, endStream: frame.has(HTTP2Flags.endStream), bytes: Array(fragment),
+                                  selfDependent: selfDependent)
+        if frame.has(HTTP2Flags.endHeaders) { headerBlockEnded(now: now) }
+    }
+
+    func continuation(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer, now: Int64) {
+        guard headerBlock != nil else { return fail(.protocolError, "CONTINUATION without HEADERS") }
+        spend()
+        guard !isClosed else { return }
+        guard headerBlock!.bytes.count + payload.count <= settings.maxHeaderBlockBytes else {
+            return fail(.enhanceYourCalm, "header block over \(settings.maxHeaderBlockBytes) bytes")
+        }
+        headerBlock!.bytes.append(contentsOf: payload)
+        if frame.has(HTTP2Flags.endHeaders) { headerBlockEnded(now: now) }
+    }
+
+    func settings(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
+        guard frame.stream == 0 else { return fail(.protocolError, "SETTINGS on stream \(frame.stream)") }
+        spend()
+        if frame.has(HTTP2Flags.ack) {
+            if frame.length != 0 { fail(.frameSizeError, "SETTINGS ACK with a payload") }
+            return
+        }
+        guard frame.length % 6 == 0 else { return fail(.frameSizeError, "SETTINGS of \(frame.length) bytes") }
+        markSettingsReceived()
+        for offset in stride(from: 0, to: payload.count, by: 6) {
+            let id = UInt16(payload[offset]) << 8 | UInt16(payload[offset + 1])
+            let value = Int(payload.uint32(at: offset + 2))
+            switch HTTP2SettingID(rawValue: id) {
+            case .enablePush:
+                guard value <= 1 else { return fail(.protocolError, "SETTINGS_ENABLE_PUSH of \(value)") }
+            case .initialWindowSize:
+                guard value <= Int(Int32.max) else { return fail(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE over 2^31-1") }
+                let change = value - peerInitialWindow
+                peerInitialWindow = value
+                for stream in streams.values {
+                    stream.sendWindow += change
+                    guard stream.sendWindow <= Int(Int32.max) else { return fail(.flowControlError, "a stream's window over 2^31-1") }
+                }
+                if change > 0 { resumeBlocked() }
+            case .maxFrameSize:
+                guard (16_384 ... 16_777_215).contains(value) else { return fail(.protocolError, "SETTINGS_MAX_FRAME_SIZE of \(value)") }
+                peerMaxFrameSize = value
+            case .headerTableSize:
+                encoder.setMaxTableSize(min(value, 4096))
+            case .maxConcurrentStreams, .maxHeaderListSize, nil:
+                break  // the server opens no streams; unknown settings are ignored (§6.5.2)
+            }
+        }
+        output.appendFrameHeader(length: 0, type: .settings, flags: HTTP2Flags.ack, stream: 0)
+    }
+
+    func ping(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
+        guard frame.stream == 0 else { return fail(.protocolError, "PING on stream \(frame.stream)") }
+        guard frame.length == 8 else { return fail(.frameSizeError, "PING of \(frame.length) bytes") }
+        spend()
+        if !frame.has(HTTP2Flags.ack) { output.appendFrame(.ping, flags: HTTP2Flags.ack, stream: 0, payload: payload) }
+    }
+
+    func rstStream(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
+        guard frame.stream != 0 else { return fail(.protocolError, "RST_STREAM on stream 0") }
+        guard frame.length == 4 else { return fail(.frameSizeError, "RST_STREAM of \(frame.length) bytes") }
+        guard frame.stream <= highestStream else { return fail(.protocolError, "RST_STREAM on idle stream \(frame.stream)") }
+        spend()
+        if let stream = streams[frame.stream] { close(stream) }
+    }
+
+    func windowUpdate(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
+        guard frame.length == 4 else { return fail(.frameSizeError, "WINDOW_UPDATE of \(frame.length) bytes") }
+        let increment = Int(payload.uint32(at: 0) & 0x7FFF_FFFF)
+        // An update that lets a waiting answer go on is progress; any other costs a token.
+        if frame.stream == 0 ? blocked.isEmpty : streams[frame.stream]?.isBlocked != true { spend() }
+        if frame.stream == 0 {
+            guard increment > 0 else { return fail(.protocolError, "WINDOW_UPDATE of 0") }
+            sendWindow += increment
+            guard sendWindow <= Int(Int32.max) else { return fail(.flowControlError, "the connection's window over 2^31-1") }
+            return resumeBlocked()
+        }
+        guard frame.stream <= highestStream else { return fail(.protocolError, "WINDOW_UPDATE on idle stream \(frame.stream)") }
+        guard let stream = streams[frame.stream] else { return }  // closed: ignored (§6.9)
+        guard increment > 0 else { return reset(stream.id, .protocolError) }
+        stream.sendWindow += increment
+        guard stream.sendWindow <= Int(Int32.max) else { return reset(stream.id, .flowControlError) }
+        sendPending(stream)
+    }
+
+    func priority(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
+        guard frame.stream != 0 else { return fail(.protocolError, "PRIORITY on stream 0") }
+        guard frame.length == 5 else { return reset(frame.stream, .frameSizeError) }
+        spend()
+        if payload.uint32(at: 0) & 0x7FFF_FFFF == frame.stream, streams[frame.stream] != nil { reset(frame.stream, .protocolError) }
+    }
+
+    func goaway(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
+        guard frame.stream == 0 else { return fail(.protocolError, "GOAWAY on stream \(frame.stream)") }
+        guard frame.length >= 8 else { return fail(.frameSizeError, "GOAWAY of \(frame.length) bytes") }
+        spend()
+        markPeerWentAway()
+    }
+
+    /// The payload without its padding (§6.1), or nil after failing the connection.
+    private func unpadded(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard frame.has(HTTP2Flags.padded) else { return payload }
+        guard let padding = payload.first, Int(padding) < payload.count else {
+            fail(.protocolError, "padding longer than the frame")
+            return nil
+        }
+        return UnsafeRawBufferPointer(rebasing: payload[1 ..< payload.count - Int(padding)])
+    }
+}

@@ -1,0 +1,158 @@
+import SandboxHPACK
+
+// Sending answers (RFC 9113 §8.1): HEADERS (and CONTINUATION past the peer's frame size), DATA
+// within both flow-control windows (§5.2), then trailers in a last HEADERS. A stream whose answer
+// is complete before its request is gets RST_STREAM(NO_ERROR), so the client stops sending.
+extension HTTP2Session {
+    /// Fields the server frames itself, or that HTTP/2 forbids (§8.2.2).
+    private static let ownedFields: Set<String> = ["content-length", "date", "connection", "keep-alive", "proxy-connection",
+                                                   "transfer-encoding", "upgrade"]
+
+    /// Answers stream `id` with `response`; dropped if the stream is gone (reset by the client).
+    func respond(_ id: UInt32, with response: HTTPResponse, date: String = "") {
+        guard let stream = streams[id], case .waiting = stream.answering else { return }
+        let headOnly = stream.request.method == "HEAD"
+        let bodyless = response.status == 204 || response.status == 304
+        let body = headOnly || bodyless ? [] : response.body
+        var fields: [(String, String)] = []
+        if response.trailers == nil, !bodyless { fields.append(("content-length", String(response.body.count))) }
+        if !date.isEmpty { fields.append(("date", date)) }
+        writeHeaders(stream.id, status: response.status, response.headers, extra: fields,
+                     endStream: body.isEmpty && response.trailers == nil)
+        if body.isEmpty && response.trailers == nil {
+            finishAnswer(stream)
+            return
+        }
+        stream.answering = .sending
+        queue(body, on: stream)
+        stream.pendingTrailers = response.trailers
+        stream.endAfterPending = true
+        sendPending(stream)
+    }
+
+    /// A writer for a streamed answer on `stream`.
+    func writer(for stream: HTTP2Stream) -> HTTPStreamWriter {
+        HTTPStreamWriter { [weak self, weak stream] part in
+            guard let self, let stream, self.streams[stream.id] === stream else { return }
+            switch (part, stream.answering) {
+            case (.head(let status, let headers), .waiting):
+                writeHeaders(stream.id, status: status, headers, extra: [], endStream: false)
+                stream.answering = .sending
+            case (.data(let bytes), .sending):
+                queue(bytes, on: stream)
+                sendPending(stream)
+            case (.trailers(let trailers), .sending):
+                stream.pendingTrailers = trailers
+                stream.endAfterPending = true
+                sendPending(stream)
+            case (.trailers(let trailers), .waiting):  // trailers only
+                writeHeaders(stream.id, status: 200, trailers, extra: [], endStream: true)
+                finishAnswer(stream)
+            default:
+                break  // out of order, or after the end: dropped
+            }
+        }
+    }
+
+    private func queue(_ bytes: [UInt8], on stream: HTTP2Stream) {
+        if stream.pendingOffset == stream.pendingData.count {
+            stream.pendingData = bytes
+            stream.pendingOffset = 0
+        } else {
+            stream.pendingData.append(contentsOf: bytes)
+        }
+        pendingBytes += bytes.count
+    }
+
+    /// Sends as much of `stream`'s queued answer as the windows allow.
+    func sendPending(_ stream: HTTP2Stream) {
+        while stream.pendingOffset < stream.pendingData.count {
+            let size = min(stream.pendingData.count - stream.pendingOffset, stream.sendWindow, sendWindow, peerMaxFrameSize)
+            guard size > 0 else {
+                if !stream.isBlocked {
+                    stream.isBlocked = true
+                    blocked.append(stream.id)
+                }
+                return
+            }
+            let last = stream.pendingOffset + size == stream.pendingData.count
+            let end = last && stream.endAfterPending && stream.pendingTrailers == nil
+            output.appendFrameHeader(length: size, type: .data, flags: end ? HTTP2Flags.endStream : 0, stream: stream.id)
+            output.append(contentsOf: stream.pendingData[stream.pendingOffset ..< stream.pendingOffset + size])
+            stream.pendingOffset += size
+            stream.sendWindow -= size
+            sendWindow -= size
+            pendingBytes -= size
+        }
+        stream.pendingData = []
+        stream.pendingOffset = 0
+        guard stream.endAfterPending else { return }
+        stream.endAfterPending = false
+        if let trailers = stream.pendingTrailers {
+            stream.pendingTrailers = nil
+            writeHeaders(stream.id, status: nil, trailers, extra: [], endStream: true)
+        }
+        finishAnswer(stream)
+    }
+
+    /// Streams waiting for window get their turn, oldest first.
+    func resumeBlocked() {
+        guard !blocked.isEmpty else { return }
+        let waiting = blocked
+        blocked.removeAll()
+        for id in waiting {
+            guard let stream = streams[id] else { continue }
+            stream.isBlocked = false
+            sendPending(stream)
+        }
+    }
+
+    /// The answer is complete: the stream closes, with RST_STREAM(NO_ERROR) if the client is still sending.
+    private func finishAnswer(_ stream: HTTP2Stream) {
+        stream.answering = .done
+        if stream.isReceiving, case .body = stream.receiving {
+            output.appendRSTStream(stream.id, .noError)
+        } else if stream.isReceiving {
+            return  // a streamed request goes on until its end (the handler ignores the rest)
+        }
+        close(stream)
+        closeIfDone()
+    }
+
+    /// One header block: `:status` (none for trailers), the fields, in HEADERS and CONTINUATION frames.
+    private func writeHeaders(_ id: UInt32, status: Int?, _ headers: HTTPHeaders, extra: [(String, String)], endStream: Bool) {
+        var block: [UInt8] = []
+        encoder.beginBlock(into: &block)
+        if let status { encoder.encode(":status", Self.statusText(status), into: &block) }
+        for (name, value) in extra { encoder.encode(name, value, into: &block) }
+        for field in headers {
+            let name = field.name.lowercased()
+            guard !Self.ownedFields.contains(name), Self.isWritable(name, field.value) else { continue }
+            let sensitive = name == "authorization" || name == "set-cookie" || name == "cookie"
+            encoder.encode(name, field.value, indexing: sensitive ? .never : .incremental, into: &block)
+        }
+        var offset = 0
+        var type = HTTP2FrameType.headers
+        repeat {
+            let size = min(block.count - offset, peerMaxFrameSize)
+            let last = offset + size == block.count
+            var flags: UInt8 = last ? HTTP2Flags.endHeaders : 0
+            if type == .headers, endStream { flags |= HTTP2Flags.endStream }
+            output.appendFrameHeader(length: size, type: type, flags: flags, stream: id)
+            output.append(contentsOf: block[offset ..< offset + size])
+            offset += size
+            type = .continuation
+        } while offset < block.count
+    }
+
+    private static let statusTexts: [String] = (0 ..< 600).map { String($0) }
+
+    private static func statusText(_ status: Int) -> String {
+        statusTexts.indices.contains(status) ? statusTexts[status] : String(status)
+    }
+
+    /// A value without CR, LF or NUL, and a name that is a token: echoing input never splits a field.
+    private static func isWritable(_ name: String, _ value: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(\.isTokenByte) && value.utf8.allSatisfy { $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) }
+    }
+}
