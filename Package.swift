@@ -16,6 +16,8 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
         .target(name: "SandboxJournal"),
+        // HPACK (RFC 7541): HTTP/2 header compression, the encoder, the decoder and their tables.
+        .target(name: "SandboxHPACK"),
         // Layer 1: HTTP/1.1 server and client on epoll.
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxJSON"]),
         // Layer 2: the dialect-neutral bank core.
@@ -56,6 +58,7 @@ let package = Package(
         .target(name: "TestHelpers", dependencies: ["SandboxCrypto"], path: "Tests/TestHelpers"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
+        .testTarget(name: "SandboxHPACKTests", dependencies: ["SandboxHPACK"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
