@@ -16,9 +16,9 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
         .target(name: "SandboxJournal"),
-        // HPACK (RFC 7541), HTTP/2's header compression.
+        // HPACK (RFC 7541): HTTP/2 header compression, the encoder, the decoder and their tables.
         .target(name: "SandboxHPACK"),
-        // Layer 1: HTTP/1.1 server and client on epoll.
+        // Layer 1: HTTP/1.1 and HTTP/2 (h2c) server and HTTP/1.1 client on epoll.
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON"]),
         // Layer 2: the dialect-neutral bank core.
         .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
@@ -58,6 +58,7 @@ let package = Package(
         .target(name: "TestHelpers", dependencies: ["SandboxCrypto"], path: "Tests/TestHelpers"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
+        .testTarget(name: "SandboxHPACKTests", dependencies: ["SandboxHPACK"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
