@@ -63,6 +63,12 @@ public struct GRPCServer: Sendable {
         unaryHandlers[path] = handler
     }
 
+    /// The unary handler registered for `path` (for another protocol on the same methods, such
+    /// as Connect's JSON, to call the same code).
+    public func handler(for path: String) -> GRPCUnaryHandler? {
+        unaryHandlers[path]
+    }
+
     /// The method declared at `path` (`/package.Service/Method`).
     public func method(at path: some StringProtocol) -> MethodSchema? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)

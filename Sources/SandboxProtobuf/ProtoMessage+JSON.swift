@@ -96,7 +96,12 @@ extension ProtoMessage {
             let text: String
             switch json {
             case .number(let number): text = number
-            case .string(let string): text = string
+            case .string(let string):
+                // A number in a string must still be a JSON number (no "inf", "0x1p3", " 1").
+                guard ["NaN", "Infinity", "-Infinity"].contains(string) || (try? JSON.parse(string))?.numberText == string else {
+                    throw fail("expected a number")
+                }
+                text = string
             default: throw fail("expected a number")
             }
             let special = ["NaN": Double.nan, "Infinity": Double.infinity, "-Infinity": -Double.infinity][text]

@@ -1,6 +1,7 @@
 /// A field's type: one of the 15 scalar types, or a message or enum named by its full name
 /// (`"types.Money"`, nested ones as `"types.PayoutEnums.PayoutPriority"`).
 public enum ProtoType: Sendable, Hashable {
+    /// The 15 scalar types, as `.proto` files name them.
     case double, float, int64, uint64, int32, fixed64, fixed32, bool, string, bytes, uint32, sfixed32, sfixed64, sint32, sint64
     /// An embedded message, by full name.
     case message(String)

@@ -73,6 +73,10 @@ import SandboxProtobuf
         #expect(error(#"{"iban": "x", "card": {}}"#) == "iban: oneof method already has card")
         #expect(error(#"{"aString": "x", "a_string": "y"}"#) == "a_string: field given twice (also as aString)")
         #expect(error(#"[]"#) == "expected an object")
+        #expect(error(#"{"aDouble": "inf"}"#) == "aDouble: expected a number")
+        #expect(error(#"{"aDouble": "0x1p3"}"#) == "aDouble: expected a number")
+        #expect(error(#"{"aFloat": 1e39}"#) == "aFloat: expected a float")
+        #expect(error(#"{"aDouble": "1e3"}"#) == nil)
         #expect(error(#"{"#)?.hasPrefix("not JSON") == true)
     }
 
