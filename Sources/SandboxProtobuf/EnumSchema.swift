@@ -1,0 +1,31 @@
+/// An enum: its full name and its values in declaration order (proto3: the first is 0).
+///
+/// ```swift
+/// EnumSchema("types.PayoutStatus", ["PAYOUT_STATUS_UNSPECIFIED": 0, "SUCCESS": 1, "FAILURE": 2])
+/// ```
+public struct EnumSchema: Sendable {
+    /// The full name, e.g. `grpc.health.v1.HealthCheckResponse.ServingStatus`.
+    public let fullName: String
+    /// The values in declaration order.
+    public let values: [(name: String, number: Int32)]
+
+    /// Declares an enum; proto3 wants the first value to be 0.
+    public init(_ fullName: String, _ values: KeyValuePairs<String, Int32>) {
+        precondition(values.first?.value == 0, "enum \(fullName): the first value must be 0")
+        self.fullName = fullName
+        self.values = values.map { (name: $0.key, number: $0.value) }
+    }
+
+    /// The last component of the full name.
+    public var name: String { String(fullName.split(separator: ".").last ?? "") }
+
+    /// The first value's name with this number (open enums keep unknown numbers: nil).
+    public func name(of number: Int32) -> String? {
+        values.first { $0.number == number }?.name
+    }
+
+    /// The number of the value named `name`.
+    public func number(of name: String) -> Int32? {
+        values.first { $0.name == name }?.number
+    }
+}

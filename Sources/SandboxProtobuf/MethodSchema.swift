@@ -1,0 +1,25 @@
+/// One RPC of a service: its name, request and response message types, and which sides stream.
+public struct MethodSchema: Sendable {
+    /// The method's name, e.g. `Get`.
+    public let name: String
+    /// The request message's full name.
+    public let input: String
+    /// The response message's full name.
+    public let output: String
+    /// Whether the client sends a stream of messages.
+    public let clientStreaming: Bool
+    /// Whether the server answers with a stream of messages.
+    public let serverStreaming: Bool
+
+    /// Declares a method; unary unless told otherwise.
+    public init(_ name: String, input: String, output: String, clientStreaming: Bool = false, serverStreaming: Bool = false) {
+        self.name = name
+        self.input = input
+        self.output = output
+        self.clientStreaming = clientStreaming
+        self.serverStreaming = serverStreaming
+    }
+
+    /// Whether one request gets one response.
+    public var isUnary: Bool { !clientStreaming && !serverStreaming }
+}
