@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "SandboxMannco", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect",
                                                       "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Mannco"),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxScenario", "SandboxJSON", "SandboxJournal",
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
         // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",

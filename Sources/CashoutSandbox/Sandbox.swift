@@ -3,6 +3,7 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxDashboard
 import SandboxDialect
+import SandboxGRPC
 import SandboxHTTP
 import SandboxJournal
 import SandboxScenario
@@ -145,7 +146,8 @@ public final class Sandbox: Sendable {
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()
         for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
-        let metrics = SandboxMetrics()
+        let grpc = GRPCServer(files: [])
+        let metrics = SandboxMetrics(grpc: grpc.metrics)
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
         let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
@@ -178,6 +180,8 @@ public final class Sandbox: Sendable {
         // Middleware, outermost first. A request to a name that is not this machine's is refused
         // before anything (and learnt by nothing), when only this machine can connect.
         if Self.listensOnLoopbackOnly(configuration.server) { router.use(HostGuard(allowed: configuration.allowedHosts).check) }
+        // gRPC's methods (health and reflection) as routes, and UNIMPLEMENTED for any other gRPC call.
+        grpc.install(on: &router)
         // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the sender
         // the names it is reached by, so notifications to its sink under those names stay in process.
         let handsOutURLs = router.routeNames.map { (Dashboard.routes + APIDocs.routes).contains($0) }
@@ -212,6 +216,7 @@ public final class Sandbox: Sendable {
         serverConfiguration.limits.bodyLimitsByRoute["PUT /sandbox/snapshot"] =
             max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
         serverConfiguration.metrics = requestMetrics
+        serverConfiguration.streamOpener = grpc.streamOpener
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = ClockDriver(bank: bank)

@@ -91,7 +91,11 @@ extension GRPCServer {
             reply = .failure(GRPCStatus(.unknown, "\(error)"))
         }
         let output = method.output
-        guard reply.isDeferred else { return Self.response(to: reply, output: output) }
+        guard reply.isDeferred else {
+            // Past the deadline, even a ready answer is not sent: the client has given up on it.
+            if let deadline = context.deadline, deadline <= DispatchTime.now() { return Self.deadlineExceeded() }
+            return Self.response(to: reply, output: output)
+        }
         let deadline = context.deadline
         return .deferred { answer in
             let answered = Atomic<Bool>(false)

@@ -1,11 +1,12 @@
 import SandboxBank
+import SandboxGRPC
 import SandboxHTTP
 import SandboxJournal
 import SandboxState
 import Synchronization
 
 /// What `GET /sandbox/metrics` reports, in Prometheus text format 0.0.4: the server's requests
-/// (``HTTPMetrics``), cashouts by status, webhook delivery attempts by outcome, and the build.
+/// (``HTTPMetrics``), gRPC calls by method and status (``GRPCMetrics``), cashouts by status, webhook delivery attempts by outcome, and the build.
 ///
 /// Requests and webhook attempts are counted as they happen, with relaxed atomics (no lock);
 /// cashouts are counted when scraped, from the bank.
@@ -38,9 +39,12 @@ final class SandboxMetrics: Sendable {
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     private let http = AtomicLazyReference<HTTPMetrics>()
+    private let grpc: GRPCMetrics
     private let webhooks: InlineArray<5, Atomic<UInt64>> = InlineArray { _ in Atomic(0) }
 
-    init() {}
+    init(grpc: GRPCMetrics) {
+        self.grpc = grpc
+    }
 
     /// The server's request counters, once the router is complete.
     func attach(_ metrics: HTTPMetrics) {
@@ -55,6 +59,7 @@ final class SandboxMetrics: Sendable {
     func render(bank: Bank, journal: StateJournal? = nil) -> String {
         var text = ""
         http.load()?.render(into: &text)
+        grpc.render(into: &text)
         var counts: [String: Int] = [:]
         for (status, count) in bank.payoutCounts() { counts[status.name, default: 0] += count }
         HTTPMetrics.family("cashout_sandbox_cashouts", "gauge",

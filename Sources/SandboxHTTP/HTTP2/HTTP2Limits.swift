@@ -17,8 +17,9 @@ public struct HTTP2Limits: Sendable, Equatable {
     /// reopened beyond it until some finish.
     public var maxBufferedBodyBytes = 16 << 20
     /// Frames that cost work but carry no request (PING, SETTINGS, RST_STREAM, PRIORITY,
-    /// WINDOW_UPDATE, empty DATA, CONTINUATION) a connection may send in a burst, and per second
-    /// after it; beyond that it is closed with ENHANCE_YOUR_CALM (floods, such as rapid reset).
+    /// CONTINUATION, empty DATA, unknown types, WINDOW_UPDATE for a closed stream) a connection may
+    /// send in a burst, and per second after it; beyond that it is closed with ENHANCE_YOUR_CALM
+    /// (floods, such as rapid reset).
     public var controlFrameBurst = 2000
     public var controlFramesPerSecond = 1000
 

@@ -130,8 +130,9 @@ extension HTTP2Session {
     func windowUpdate(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.length == 4 else { return fail(.frameSizeError, "WINDOW_UPDATE of \(frame.length) bytes") }
         let increment = Int(payload.uint32(at: 0) & 0x7FFF_FFFF)
-        // An update that lets a waiting answer go on is progress; any other costs a token.
-        if frame.stream == 0 ? blocked.isEmpty : streams[frame.stream]?.isBlocked != true { spend() }
+        // Clients open their windows as our DATA arrives, one update per stream and per connection
+        // (grpcio: two per call): that is free. Only updates for streams already closed cost a token.
+        if frame.stream != 0, streams[frame.stream] == nil { spend() }
         if frame.stream == 0 {
             guard increment > 0 else { return fail(.protocolError, "WINDOW_UPDATE of 0") }
             sendWindow += increment

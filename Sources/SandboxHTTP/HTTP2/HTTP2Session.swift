@@ -11,7 +11,8 @@ import SandboxHPACK
 //
 // Bounds against hostile peers: header blocks (HEADERS + CONTINUATION) stop at
 // `maxHeaderBlockBytes`; frames that cost work without carrying a request (PING, SETTINGS,
-// RST_STREAM, PRIORITY, WINDOW_UPDATE, CONTINUATION, empty DATA) draw on a token bucket, and a
+// RST_STREAM, PRIORITY, CONTINUATION, empty DATA, unknown types, WINDOW_UPDATE for a closed
+// stream) draw on a token bucket, and a
 // connection that empties it is closed with ENHANCE_YOUR_CALM (rapid reset, CONTINUATION, PING and
 // SETTINGS floods); the connection's receive window reopens only while the bodies it holds stay
 // under `maxBufferedBodyBytes`. A client that stops reading (a zero window) stalls only itself:
