@@ -55,6 +55,8 @@ import Testing
             # TYPE cashout_sandbox_http_requests_total counter
             # HELP cashout_sandbox_http_request_duration_seconds Time from a whole request to its response, by route pattern.
             # TYPE cashout_sandbox_http_request_duration_seconds histogram
+            # HELP cashout_sandbox_grpc_requests_total gRPC calls answered, by method and status code.
+            # TYPE cashout_sandbox_grpc_requests_total counter
             # HELP cashout_sandbox_cashouts Cashouts by current status (a late return counts as REJECTED).
             # TYPE cashout_sandbox_cashouts gauge
             cashout_sandbox_cashouts{status="PENDING"} 0

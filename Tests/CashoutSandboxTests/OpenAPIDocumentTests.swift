@@ -26,13 +26,14 @@ import Testing
     }
 
     /// Every `router.add("METHOD /path")` in Sources/, read from the code itself (doc comments
-    /// left out), so a new route cannot go undocumented.
+    /// left out), so a new route cannot go undocumented. gRPC's methods (SandboxGRPC adds one route
+    /// per method) are HTTP/2 calls that OpenAPI cannot describe: reflection describes them.
     private static func registeredRoutes() throws -> Set<String> {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
         var routes: Set<String> = []
-        for file in files where file.hasSuffix(".swift") {
+        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("SandboxGRPC/") {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                 var rest = line[...]
