@@ -14,7 +14,7 @@ extension HTTP2Session {
         }
         guard frame.length <= stream.receiveWindow else { return reset(frame.stream, .flowControlError) }
         stream.receiveWindow -= frame.length
-        if body.isEmpty && !frame.has(HTTP2Flags.endStream) { spend() }
+        if body.isEmpty && !frame.has(HTTP2Flags.endStream) { guard spend() else { return } }
         switch stream.receiving {
         case .streamed(let handler):
             reopenConnectionWindow()
@@ -67,8 +67,7 @@ extension HTTP2Session {
 
     func continuation(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer, now: Int64) {
         guard headerBlock != nil else { return fail(.protocolError, "CONTINUATION without HEADERS") }
-        spend()
-        guard !isClosed else { return }
+        guard spend() else { return }
         guard headerBlock!.bytes.count + payload.count <= settings.maxHeaderBlockBytes else {
             return fail(.enhanceYourCalm, "header block over \(settings.maxHeaderBlockBytes) bytes")
         }
@@ -78,7 +77,7 @@ extension HTTP2Session {
 
     func settings(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream == 0 else { return fail(.protocolError, "SETTINGS on stream \(frame.stream)") }
-        spend()
+        guard spend() else { return }
         if frame.has(HTTP2Flags.ack) {
             if frame.length != 0 { fail(.frameSizeError, "SETTINGS ACK with a payload") }
             return
@@ -115,7 +114,7 @@ extension HTTP2Session {
     func ping(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream == 0 else { return fail(.protocolError, "PING on stream \(frame.stream)") }
         guard frame.length == 8 else { return fail(.frameSizeError, "PING of \(frame.length) bytes") }
-        spend()
+        guard spend() else { return }
         if !frame.has(HTTP2Flags.ack) { output.appendFrame(.ping, flags: HTTP2Flags.ack, stream: 0, payload: payload) }
     }
 
@@ -123,7 +122,7 @@ extension HTTP2Session {
         guard frame.stream != 0 else { return fail(.protocolError, "RST_STREAM on stream 0") }
         guard frame.length == 4 else { return fail(.frameSizeError, "RST_STREAM of \(frame.length) bytes") }
         guard frame.stream <= highestStream else { return fail(.protocolError, "RST_STREAM on idle stream \(frame.stream)") }
-        spend()
+        guard spend() else { return }
         if let stream = streams[frame.stream] { close(stream) }
     }
 
@@ -131,7 +130,7 @@ extension HTTP2Session {
         guard frame.length == 4 else { return fail(.frameSizeError, "WINDOW_UPDATE of \(frame.length) bytes") }
         let increment = Int(payload.uint32(at: 0) & 0x7FFF_FFFF)
         // An update that lets a waiting answer go on is progress; any other costs a token.
-        if frame.stream == 0 ? blocked.isEmpty : streams[frame.stream]?.isBlocked != true { spend() }
+        if frame.stream == 0 ? blocked.isEmpty : streams[frame.stream]?.isBlocked != true { guard spend() else { return } }
         if frame.stream == 0 {
             guard increment > 0 else { return fail(.protocolError, "WINDOW_UPDATE of 0") }
             sendWindow += increment
@@ -149,14 +148,14 @@ extension HTTP2Session {
     func priority(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream != 0 else { return fail(.protocolError, "PRIORITY on stream 0") }
         guard frame.length == 5 else { return reset(frame.stream, .frameSizeError) }
-        spend()
+        guard spend() else { return }
         if payload.uint32(at: 0) & 0x7FFF_FFFF == frame.stream, streams[frame.stream] != nil { reset(frame.stream, .protocolError) }
     }
 
     func goaway(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream == 0 else { return fail(.protocolError, "GOAWAY on stream \(frame.stream)") }
         guard frame.length >= 8 else { return fail(.frameSizeError, "GOAWAY of \(frame.length) bytes") }
-        spend()
+        guard spend() else { return }
         markPeerWentAway()
     }
 

@@ -159,7 +159,8 @@ final class HTTP2Session {
             return fail(.protocolError, "a header block must be followed by its CONTINUATION frames")
         }
         guard let type = HTTP2FrameType(rawValue: frame.type) else {
-            return spend()  // unknown frame types are ignored (§4.1), but not for free
+            spend()  // unknown frame types are ignored (§4.1), but not for free
+            return
         }
         switch type {
         case .data: data(frame, payload, now: now)
@@ -194,10 +195,13 @@ final class HTTP2Session {
         if let stream = streams[id] { close(stream) }
     }
 
-    /// Takes a token for a frame that carries no request; the connection fails once none is left.
-    func spend() {
+    /// Takes a token for a frame that carries no request; the connection fails once none is left,
+    /// and then (false) the frame must not be acted on: nothing may follow GOAWAY.
+    @discardableResult
+    func spend() -> Bool {
         tokens -= 1
         if tokens < 0 { fail(.enhanceYourCalm, "too many control frames") }
+        return !isClosed
     }
 
     private func refill(_ now: Int64) {
