@@ -4,12 +4,16 @@ extension HTTP2Session {
         guard frame.stream != 0 else { return fail(.protocolError, "DATA on stream 0") }
         guard frame.length <= receiveWindow else { return fail(.flowControlError, "DATA beyond the connection's window") }
         receiveWindow -= frame.length
-        guard frame.stream <= highestStream else { return fail(.protocolError, "DATA on idle stream \(frame.stream)") }
+        guard isOpened(frame.stream) else { return fail(.protocolError, "DATA on idle stream \(frame.stream)") }
         guard let body = unpadded(frame, payload) else { return }
         guard let stream = streams[frame.stream], stream.isReceiving else {
             // Closed, or half-closed on the client's side: the bytes are counted, then dropped.
             reopenConnectionWindow()
-            if streams[frame.stream] != nil { reset(frame.stream, .streamClosed) } else { output.appendRSTStream(frame.stream, .streamClosed) }
+            if streams[frame.stream] != nil {
+                reset(frame.stream, .streamClosed)
+            } else if frame.stream <= highestStream {
+                output.appendRSTStream(frame.stream, .streamClosed)
+            }
             return
         }
         guard frame.length <= stream.receiveWindow else { return reset(frame.stream, .flowControlError) }
@@ -121,7 +125,7 @@ extension HTTP2Session {
     func rstStream(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream != 0 else { return fail(.protocolError, "RST_STREAM on stream 0") }
         guard frame.length == 4 else { return fail(.frameSizeError, "RST_STREAM of \(frame.length) bytes") }
-        guard frame.stream <= highestStream else { return fail(.protocolError, "RST_STREAM on idle stream \(frame.stream)") }
+        guard isOpened(frame.stream) else { return fail(.protocolError, "RST_STREAM on idle stream \(frame.stream)") }
         guard spend() else { return }
         if let stream = streams[frame.stream] { close(stream) }
     }
@@ -137,7 +141,7 @@ extension HTTP2Session {
             guard sendWindow <= Int(Int32.max) else { return fail(.flowControlError, "the connection's window over 2^31-1") }
             return resumeBlocked()
         }
-        guard frame.stream <= highestStream else { return fail(.protocolError, "WINDOW_UPDATE on idle stream \(frame.stream)") }
+        guard isOpened(frame.stream) else { return fail(.protocolError, "WINDOW_UPDATE on idle stream \(frame.stream)") }
         guard let stream = streams[frame.stream] else { return }  // closed: ignored (§6.9)
         guard increment > 0 else { return reset(stream.id, .protocolError) }
         stream.sendWindow += increment

@@ -20,7 +20,10 @@ extension HTTP2Session {
             guard block.endStream, stream.isReceiving else { return reset(stream.id, .protocolError) }
             return endRequest(of: stream)
         }
-        if isGoingAway { return }  // a stream after GOAWAY's last is ignored (§6.8)
+        if isGoingAway {  // a stream after GOAWAY's last is ignored (§6.8), and so are its frames
+            highestIgnored = max(highestIgnored, block.stream)
+            return
+        }
         highestStream = block.stream
         guard streams.count < settings.maxConcurrentStreams else { return output.appendRSTStream(block.stream, .refusedStream) }
         guard !block.selfDependent else { return output.appendRSTStream(block.stream, .protocolError) }

@@ -43,6 +43,11 @@ final class HTTP2Session {
     var streams: [UInt32: HTTP2Stream] = [:]
     /// The highest stream id the client opened; lower ids not in `streams` are closed.
     var highestStream: UInt32 = 0
+    /// The highest stream id opened after GOAWAY, and ignored: its frames are not an idle stream's.
+    var highestIgnored: UInt32 = 0
+
+    /// Whether the client has opened stream `id` (it may be closed since, or ignored after GOAWAY).
+    func isOpened(_ id: UInt32) -> Bool { id <= highestStream || id <= highestIgnored }
 
     /// Bytes of an incomplete frame (or of the preface) left from earlier reads.
     private var inbound: [UInt8] = []
