@@ -27,8 +27,7 @@ extension HTTP2Session {
             guard stream.request.body.count + body.count <= stream.maxBody else {
                 bufferedBodyBytes -= stream.request.body.count
                 stream.request.body = []
-                stream.receiving = .done
-                reopenConnectionWindow()
+                reopenConnectionWindow()  // still receiving: the answer resets the stream (NO_ERROR)
                 return respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
             }
             stream.request.body.append(contentsOf: body)

@@ -29,7 +29,7 @@ extension HTTP2Session {
         guard !block.selfDependent else { return output.appendRSTStream(block.stream, .protocolError) }
         if tooLarge {
             let stream = open(block.stream, HTTPRequest(method: "GET", target: "/", version: .http2), now: now, endStream: block.endStream)
-            stream.receiving = .done
+            if block.endStream { stream.receiving = .done }  // else the answer resets the stream (NO_ERROR)
             return respond(stream.id, with: Router.error(431, "request header fields over \(limits.maxHeaderBytes) bytes"))
         }
         guard let (request, declaredLength) = Self.request(from: fields) else {
@@ -43,7 +43,6 @@ extension HTTP2Session {
         } else if block.endStream {
             endRequest(of: stream)
         } else if let declaredLength, declaredLength > stream.maxBody {
-            stream.receiving = .done
             respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
         }
     }
