@@ -721,6 +721,44 @@ private final class StreamLog: @unchecked Sendable {
         expectGoaway(unknown, .enhanceYourCalm)
     }
 
+    @Test func windowUpdatesThatSendNothingCostATokenEvenOnABlockedStream() {
+        var limits = HTTPLimits()
+        limits.http2.controlFrameBurst = 50
+        let h = Harness(limits: limits)
+        h.writer.request(1)
+        h.send()
+        h.respond(1, HTTPResponse(body: [UInt8](repeating: 0, count: 100_000)))  // the connection's window is spent
+        for _ in 0 ..< 100 { h.writer.windowUpdate(1, 1) }
+        h.send()
+        expectGoaway(h, .enhanceYourCalm, lastStream: 1)
+        // An update that lets DATA go is free.
+        let free = Harness(limits: limits)
+        free.writer.request(1)
+        free.send()
+        free.respond(1, HTTPResponse(body: [UInt8](repeating: 0, count: 65535 + 100)))
+        for _ in 0 ..< 100 {
+            free.writer.windowUpdate(0, 1)
+            free.writer.windowUpdate(1, 1)
+        }
+        free.send()
+        #expect(free.reader.goaway == nil && free.reader.answers[1]!.ended)
+    }
+
+    @Test func resetsTheClientProvokesCostATokenLikeItsOwn() {
+        // MadeYouReset (CVE-2025-8671): DATA on a half-closed stream makes the server reset a
+        // stream whose handler may still be working; refused and malformed HEADERS likewise.
+        let halfClosed = Self.flood { w, index in
+            w.request(UInt32(index * 2 + 1), "GET", "/later")
+            w.data(UInt32(index * 2 + 1), [1])
+        }
+        expectGoaway(halfClosed, .enhanceYourCalm, lastStream: 99)
+        #expect(halfClosed.session.ready.count == 50)
+        let malformed = Self.flood { w, index in w.headers(UInt32(index * 2 + 1), [(":method", "GET")]) }
+        expectGoaway(malformed, .enhanceYourCalm, lastStream: 99)
+        let badPriority = Self.flood { w, index in w.frame(.priority, stream: UInt32(index * 2 + 1), [0, 0, 0]) }
+        expectGoaway(badPriority, .enhanceYourCalm)
+    }
+
     @Test func theBucketRefillsOverTime() {
         var limits = HTTPLimits()
         limits.http2.controlFrameBurst = 50
