@@ -736,10 +736,8 @@ private final class StreamLog: @unchecked Sendable {
         free.writer.request(1)
         free.send()
         free.respond(1, HTTPResponse(body: [UInt8](repeating: 0, count: 65535 + 100)))
-        for _ in 0 ..< 100 {
-            free.writer.windowUpdate(0, 1)
-            free.writer.windowUpdate(1, 1)
-        }
+        free.writer.windowUpdate(1, 100)
+        for _ in 0 ..< 100 { free.writer.windowUpdate(0, 1) }
         free.send()
         #expect(free.reader.goaway == nil && free.reader.answers[1]!.ended)
     }
