@@ -73,7 +73,7 @@ extension EventLoop {
 
     private func write(_ response: HTTPResponse, stream: UInt32, for request: AwaitedRequest, _ session: HTTP2Session) {
         if response.dropsConnection {
-            session.reset(stream, .internalError)  // a fault that drops the answer: the stream, not the connection
+            session.reset(stream, .internalError, provoked: false)  // a fault that drops the answer: the stream, not the connection
             logAndCount(request, status: 0)
             return
         }

@@ -9,11 +9,7 @@ extension HTTP2Session {
         guard let stream = streams[frame.stream], stream.isReceiving else {
             // Closed, or half-closed on the client's side: the bytes are counted, then dropped.
             reopenConnectionWindow()
-            if streams[frame.stream] != nil {
-                reset(frame.stream, .streamClosed)
-            } else if frame.stream <= highestStream {
-                output.appendRSTStream(frame.stream, .streamClosed)
-            }
+            if frame.stream <= highestStream { reset(frame.stream, .streamClosed) }
             return
         }
         guard frame.length <= stream.receiveWindow else { return reset(frame.stream, .flowControlError) }
@@ -132,8 +128,10 @@ extension HTTP2Session {
     func windowUpdate(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.length == 4 else { return fail(.frameSizeError, "WINDOW_UPDATE of \(frame.length) bytes") }
         let increment = Int(payload.uint32(at: 0) & 0x7FFF_FFFF)
-        // An update that lets a waiting answer go on is progress; any other costs a token.
-        if frame.stream == 0 ? blocked.isEmpty : streams[frame.stream]?.isBlocked != true { guard spend() else { return } }
+        // An update that lets a waiting answer go on (something is written) is progress; any
+        // other costs a token, even on a blocked stream whose connection window stays shut.
+        let written = output.count
+        defer { if output.count == written { spend() } }
         if frame.stream == 0 {
             guard increment > 0 else { return fail(.protocolError, "WINDOW_UPDATE of 0") }
             sendWindow += increment

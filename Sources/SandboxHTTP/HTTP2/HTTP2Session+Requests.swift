@@ -25,15 +25,15 @@ extension HTTP2Session {
             return
         }
         highestStream = block.stream
-        guard streams.count < settings.maxConcurrentStreams else { return output.appendRSTStream(block.stream, .refusedStream) }
-        guard !block.selfDependent else { return output.appendRSTStream(block.stream, .protocolError) }
+        guard streams.count < settings.maxConcurrentStreams else { return reset(block.stream, .refusedStream) }
+        guard !block.selfDependent else { return reset(block.stream, .protocolError) }
         if tooLarge {
             let stream = open(block.stream, HTTPRequest(method: "GET", target: "/", version: .http2), now: now, endStream: block.endStream)
             if block.endStream { stream.receiving = .done }  // else the answer resets the stream (NO_ERROR)
             return respond(stream.id, with: Router.error(431, "request header fields over \(limits.maxHeaderBytes) bytes"))
         }
         guard let (request, declaredLength) = Self.request(from: fields) else {
-            return output.appendRSTStream(block.stream, .protocolError)
+            return reset(block.stream, .protocolError)
         }
         let stream = open(block.stream, request, now: now, endStream: block.endStream)
         stream.declaredLength = declaredLength
