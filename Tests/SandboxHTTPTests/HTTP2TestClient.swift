@@ -251,6 +251,12 @@ final class H2Connection {
         flush()
     }
 
+    /// A client on a connection whose preface and SETTINGS were already sent.
+    init(raw: RawConnection) {
+        self.raw = raw
+        writer = H2Writer()
+    }
+
     /// Sends what the writer holds.
     func flush() {
         raw.send(writer.bytes)
