@@ -194,6 +194,12 @@ final class HTTP2Session {
         headerBlock = nil
     }
 
+    /// The connection is gone (closed by either side, or timed out): streamed handlers still
+    /// listening are cancelled, as ``HTTPStreamHandler/cancel()`` promises.
+    func connectionClosed() {
+        for stream in streams.values { cancelHandler(of: stream) }
+    }
+
     /// A stream error: RST_STREAM with `code`, and the stream is forgotten. A reset the client
     /// provoked costs a token as its own RST_STREAM does: otherwise frames that make the server
     /// reset streams (DATA on a half-closed stream, refused or malformed HEADERS, a bad PRIORITY)
