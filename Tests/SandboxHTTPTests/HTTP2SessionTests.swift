@@ -561,6 +561,16 @@ private final class StreamLog: @unchecked Sendable {
             ("te: gzip", base + [("te", "gzip")]),
             ("bad content-length", base + [("content-length", "-1")]),
             ("two content-lengths", base + [("content-length", "1"), ("content-length", "2")]),
+            // §8.3.1: :path is an absolute path or `*`; §8.2.1: no NUL, CR, LF, no edge whitespace.
+            ("relative :path", [base[0], base[1], (":path", "hello")]),
+            ("space in :path", [base[0], base[1], (":path", "/a b")]),
+            ("control in :path", [base[0], base[1], (":path", "/a\u{7F}")]),
+            ("method not a token", [(":method", "G T"), base[1], base[2]]),
+            ("CR LF in a value", base + [("x-a", "1\r\nx-injected: 2")]),
+            ("NUL in a value", base + [("x-a", "1\u{0}")]),
+            ("leading space in a value", base + [("x-a", " 1")]),
+            ("trailing tab in a value", base + [("x-a", "1\t")]),
+            ("LF in :authority", base + [(":authority", "a\nb")]),
         ]
         let h = Harness()
         var id: UInt32 = 1
@@ -570,7 +580,7 @@ private final class StreamLog: @unchecked Sendable {
             #expect(frames == [H2Frame(.rstStream, stream: id, payload: [0, 0, 0, 1])], "\(name)")
             id += 2
         }
-        h.writer.request(id, "GET", "/", [("te", "trailers")])
+        h.writer.request(id, "GET", "/", [("te", "trailers"), ("x-inner", "a b\tc")])
         h.send()
         #expect(h.ready().map(\.stream) == [id])
         #expect(!h.session.isClosed)
