@@ -101,6 +101,7 @@ extension HTTP2Session {
         var declaredLength: Int?
         var regular = false
         for field in fields {
+            guard isValidValue(field.value) else { return nil }
             if field.name.utf8.first == UInt8(ascii: ":") {
                 guard !regular else { return nil }
                 switch field.name {
@@ -124,9 +125,23 @@ extension HTTP2Session {
             }
             headers.add(field.name, field.value)
         }
-        guard let method, !method.isEmpty, let path, !path.isEmpty, scheme != nil else { return nil }
+        guard let method, !method.isEmpty, method.utf8.allSatisfy(\.isTokenByte), let path, scheme != nil else { return nil }
+        // §8.3.1: an absolute path (a request target as HTTP/1.1's parser takes it), or `*` for OPTIONS.
+        if path == "*" {
+            guard method == "OPTIONS" else { return nil }
+        } else {
+            guard path.utf8.first == UInt8(ascii: "/"), path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        }
         if let authority, !headers.contains("host") { headers.add("host", authority) }
         return (HTTPRequest(method: method, target: path, version: .http2, headers: headers), declaredLength)
+    }
+
+    /// A field value without NUL, CR or LF, and without whitespace at either end (§8.2.1).
+    private static func isValidValue(_ value: String) -> Bool {
+        let bytes = value.utf8
+        if let first = bytes.first, first == .space || first == .tab { return false }
+        if let last = bytes.last, last == .space || last == .tab { return false }
+        return !bytes.contains { $0 == 0 || $0 == .cr || $0 == .lf }
     }
 
     /// A field name: token characters, none of them uppercase (§8.2.1).
