@@ -406,6 +406,27 @@ private final class StreamLog: @unchecked Sendable {
         expectGoaway(h, .protocolError, lastStream: 1)
     }
 
+    @Test func framesOnEvenStreamsAreOnIdleStreams() {
+        // Even ids are the server's; it opens none, so they are idle, below the highest odd id too.
+        for write in [{ (w: inout H2Writer) in w.data(2, [1]) }, { $0.rst(2) }, { $0.windowUpdate(2, 1) }] {
+            let h = Harness()
+            h.writer.request(1)
+            h.writer.request(3)
+            write(&h.writer)
+            h.send()
+            expectGoaway(h, .protocolError, lastStream: 3)
+        }
+        // A bad PRIORITY: a stream error on an opened stream, but RST_STREAM may not name an idle one.
+        let h = Harness()
+        h.writer.request(1)
+        h.writer.frame(.priority, stream: 1, [0, 0, 0])
+        h.send()
+        expectReset(h, 1, .frameSizeError)
+        h.writer.frame(.priority, stream: 2, [0, 0, 0])
+        h.send()
+        expectGoaway(h, .frameSizeError, lastStream: 1)
+    }
+
     @Test func headersOnAnEvenStreamIsAProtocolError() {
         let h = Harness()
         h.writer.request(2)
@@ -763,8 +784,11 @@ private final class StreamLog: @unchecked Sendable {
         #expect(halfClosed.session.ready.count == 50)
         let malformed = Self.flood { w, index in w.headers(UInt32(index * 2 + 1), [(":method", "GET")]) }
         expectGoaway(malformed, .enhanceYourCalm, lastStream: 99)
-        let badPriority = Self.flood { w, index in w.frame(.priority, stream: UInt32(index * 2 + 1), [0, 0, 0]) }
-        expectGoaway(badPriority, .enhanceYourCalm)
+        let badPriority = Self.flood { w, index in
+            w.headers(UInt32(index * 2 + 1), H2Writer.fields(), endStream: false)
+            w.frame(.priority, stream: UInt32(index * 2 + 1), [0, 0, 0])
+        }
+        expectGoaway(badPriority, .enhanceYourCalm, lastStream: 99)
     }
 
     @Test func theBucketRefillsOverTime() {
