@@ -116,14 +116,14 @@ private func checkFrames(_ output: [UInt8], _ input: [UInt8]) {
                 fuzzFail("SETTINGS flags \(flags) length \(length)", input)
             }
         case .ping:
-            guard stream == 0, length == 8, flags == HTTP2Flags.ack else { fuzzFail("PING", input) }
+            guard stream == 0, length == 8, flags == HTTP2Flags.ack else { fuzzFail("PING on stream \(stream), \(length) bytes, flags \(flags)", input) }
         case .goaway:
             guard stream == 0, length >= 8 else { fuzzFail("GOAWAY", input) }
             failed = payload[4 ..< 8] != [0, 0, 0, 0]
         case .windowUpdate:
             guard length == 4, payload[0] & 0x80 == 0, payload != [0, 0, 0, 0] else { fuzzFail("WINDOW_UPDATE \(payload)", input) }
         case .rstStream:
-            guard onStream, length == 4 else { fuzzFail("RST_STREAM", input) }
+            guard onStream, length == 4 else { fuzzFail("RST_STREAM on stream \(stream), \(length) bytes", input) }
             ended.insert(stream)
         case .data:
             guard onStream, !ended.contains(stream), length <= 16_777_215 else { fuzzFail("DATA on stream \(stream)", input) }
