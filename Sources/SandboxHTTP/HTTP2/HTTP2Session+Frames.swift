@@ -148,7 +148,9 @@ extension HTTP2Session {
 
     func priority(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream != 0 else { return fail(.protocolError, "PRIORITY on stream 0") }
-        guard frame.length == 5 else { return reset(frame.stream, .frameSizeError) }
+        guard frame.length == 5 else {  // a stream error, but no RST_STREAM may name an idle stream (§5.1)
+            return isOpened(frame.stream) ? reset(frame.stream, .frameSizeError) : fail(.frameSizeError, "PRIORITY of \(frame.length) bytes")
+        }
         guard spend() else { return }
         if payload.uint32(at: 0) & 0x7FFF_FFFF == frame.stream, streams[frame.stream] != nil { reset(frame.stream, .protocolError) }
     }

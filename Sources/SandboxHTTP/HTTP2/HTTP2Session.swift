@@ -47,7 +47,8 @@ final class HTTP2Session {
     var highestIgnored: UInt32 = 0
 
     /// Whether the client has opened stream `id` (it may be closed since, or ignored after GOAWAY).
-    func isOpened(_ id: UInt32) -> Bool { id <= highestStream || id <= highestIgnored }
+    /// Even ids are the server's, and it opens none: they stay idle.
+    func isOpened(_ id: UInt32) -> Bool { id & 1 == 1 && (id <= highestStream || id <= highestIgnored) }
 
     /// Bytes of an incomplete frame (or of the preface) left from earlier reads.
     private var inbound: [UInt8] = []
