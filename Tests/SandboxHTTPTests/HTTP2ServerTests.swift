@@ -160,6 +160,28 @@ private final class CancelProbe: HTTPStreamHandler, @unchecked Sendable {
         #expect(probes.list.withLock { $0.count == 1 && $0[0].cancelled.load(ordering: .relaxed) })
     }
 
+    @Test func aClientThatOpensNoWindowCannotMakeTheServerHoldUnboundedAnswers() throws {
+        let server = try startTestServer { $0.limits.http2.maxPendingResponseBytes = 1 << 20 }
+        defer { server.stop() }
+        let h2 = try H2Connection(port: server.port, settings: [(.initialWindowSize, 0)])
+        h2.writer.request(1, "GET", "/big")  // 8 MiB, held: the window stays shut
+        h2.writer.request(3, "GET", "/big")
+        h2.writer.request(5, "GET", "/hello")
+        h2.flush()
+        #expect(h2.read { $0.answers[3]?.reset != nil && $0.answers[5]?.reset != nil })
+        #expect(h2.reader.answers[1]?.status == 200 && h2.reader.answers[1]?.reset == nil)
+        #expect(h2.reader.answers[3]?.reset == .refusedStream && h2.reader.answers[5]?.reset == .refusedStream)
+        // Once the held answer is read, the connection serves again.
+        h2.writer.windowUpdate(0, UInt32(Int32.max) - 65535)
+        h2.writer.windowUpdate(1, UInt32(Int32.max))
+        h2.flush()
+        #expect(h2.answer(1)?.body.count == 8 << 20)
+        h2.writer.request(7, "GET", "/hello")
+        h2.writer.settings([(.initialWindowSize, 65535)])
+        h2.flush()
+        #expect(h2.answer(7)?.text == "hello")
+    }
+
     @Test func aFloodIsCalmedDownOverTheWire() throws {
         let server = try startTestServer { $0.limits.http2.controlFrameBurst = 100 }
         defer { server.stop() }
