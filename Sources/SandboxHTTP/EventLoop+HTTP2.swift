@@ -38,7 +38,15 @@ extension EventLoop {
         while !session.ready.isEmpty, !connection.isClosed {
             let ready = session.ready
             session.ready.removeAll(keepingCapacity: true)
-            for (stream, request) in ready { answer(request, stream: stream, on: connection, session) }
+            for (stream, request) in ready {
+                // Answers held for a window the client does not open are held in memory: past the
+                // bound, requests are refused unprocessed (a zero-window reader holds only itself).
+                if session.pendingBytes >= session.settings.maxPendingResponseBytes {
+                    session.reset(stream, .refusedStream)
+                    continue
+                }
+                answer(request, stream: stream, on: connection, session)
+            }
         }
         transmit(session, on: connection)
     }
