@@ -39,6 +39,8 @@ extension EventLoop {
             let ready = session.ready
             session.ready.removeAll(keepingCapacity: true)
             for (stream, request) in ready {
+                // Reset by the client in the same read (rapid reset): nobody waits for the answer.
+                guard session.streams[stream] != nil else { continue }
                 // Answers held for a window the client does not open are held in memory: past the
                 // bound, requests are refused unprocessed (a zero-window reader holds only itself).
                 if session.pendingBytes >= session.settings.maxPendingResponseBytes {
