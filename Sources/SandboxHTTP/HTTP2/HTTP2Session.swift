@@ -11,11 +11,13 @@ import SandboxHPACK
 //
 // Bounds against hostile peers: header blocks (HEADERS + CONTINUATION) stop at
 // `maxHeaderBlockBytes`; frames that cost work without carrying a request (PING, SETTINGS,
-// RST_STREAM, PRIORITY, WINDOW_UPDATE, CONTINUATION, empty DATA) draw on a token bucket, and a
+// RST_STREAM, PRIORITY, WINDOW_UPDATE that sends nothing, CONTINUATION, empty DATA, and the
+// stream errors a client provokes) draw on a token bucket, and a
 // connection that empties it is closed with ENHANCE_YOUR_CALM (rapid reset, CONTINUATION, PING and
 // SETTINGS floods); the connection's receive window reopens only while the bodies it holds stay
 // under `maxBufferedBodyBytes`. A client that stops reading (a zero window) stalls only itself:
-// the event loop stops reading it once its output is full, and its idle timeout closes it.
+// past `maxPendingResponseBytes` of held answers its requests are refused, the event loop stops
+// reading it once its output is full, and its idle timeout closes it.
 //
 // Shutdown (§6.8): `goAway()` sends GOAWAY with the highest stream id seen; streams up to it are
 // answered, later ones ignored, and the loop closes the connection once none is left.
