@@ -38,7 +38,17 @@ extension EventLoop {
         while !session.ready.isEmpty, !connection.isClosed {
             let ready = session.ready
             session.ready.removeAll(keepingCapacity: true)
-            for (stream, request) in ready { answer(request, stream: stream, on: connection, session) }
+            for (stream, request) in ready {
+                // Reset by the client in the same read (rapid reset): nobody waits for the answer.
+                guard session.streams[stream] != nil else { continue }
+                // Answers held for a window the client does not open are held in memory: past the
+                // bound, requests are refused unprocessed (a zero-window reader holds only itself).
+                if session.pendingBytes >= session.settings.maxPendingResponseBytes {
+                    session.reset(stream, .refusedStream)
+                    continue
+                }
+                answer(request, stream: stream, on: connection, session)
+            }
         }
         transmit(session, on: connection)
     }
@@ -73,7 +83,7 @@ extension EventLoop {
 
     private func write(_ response: HTTPResponse, stream: UInt32, for request: AwaitedRequest, _ session: HTTP2Session) {
         if response.dropsConnection {
-            session.reset(stream, .internalError)  // a fault that drops the answer: the stream, not the connection
+            session.reset(stream, .internalError, provoked: false)  // a fault that drops the answer: the stream, not the connection
             logAndCount(request, status: 0)
             return
         }

@@ -224,6 +224,7 @@ final class EventLoop: @unchecked Sendable {
     func close(_ connection: Connection) {
         guard !connection.isClosed else { return }
         connection.isClosed = true
+        connection.session?.connectionClosed()
         connections[Int(connection.fd)] = nil
         openCount -= 1
         Glibc.close(connection.fd)

@@ -16,6 +16,10 @@ public struct HTTP2Limits: Sendable, Equatable {
     /// Request bodies of unfinished streams a connection may hold: the connection's window is not
     /// reopened beyond it until some finish.
     public var maxBufferedBodyBytes = 16 << 20
+    /// Answer bytes a connection may have queued behind flow control (a client that opens no
+    /// window, or reads slowly): past it, further requests are refused (REFUSED_STREAM, which the
+    /// client may retry) until some are sent. One answer may go beyond it on its own.
+    public var maxPendingResponseBytes = 4 << 20
     /// Frames that cost work but carry no request (PING, SETTINGS, RST_STREAM, PRIORITY,
     /// CONTINUATION, empty DATA, unknown types, WINDOW_UPDATE for a closed stream) a connection may
     /// send in a burst, and per second after it; beyond that it is closed with ENHANCE_YOUR_CALM

@@ -4,17 +4,19 @@ extension HTTP2Session {
         guard frame.stream != 0 else { return fail(.protocolError, "DATA on stream 0") }
         guard frame.length <= receiveWindow else { return fail(.flowControlError, "DATA beyond the connection's window") }
         receiveWindow -= frame.length
-        guard frame.stream <= highestStream else { return fail(.protocolError, "DATA on idle stream \(frame.stream)") }
+        guard isOpened(frame.stream) else { return fail(.protocolError, "DATA on idle stream \(frame.stream)") }
         guard let body = unpadded(frame, payload) else { return }
         guard let stream = streams[frame.stream], stream.isReceiving else {
-            // Closed, or half-closed on the client's side: the bytes are counted, then dropped.
+            // Counted against the window, then dropped. A closed stream's DATA may still be in
+            // flight after our RST_STREAM or END_STREAM, and is ignored (§5.1); DATA after the
+            // client's own END_STREAM is a stream error.
             reopenConnectionWindow()
-            if streams[frame.stream] != nil { reset(frame.stream, .streamClosed) } else { output.appendRSTStream(frame.stream, .streamClosed) }
+            if streams[frame.stream] != nil { reset(frame.stream, .streamClosed) }
             return
         }
         guard frame.length <= stream.receiveWindow else { return reset(frame.stream, .flowControlError) }
         stream.receiveWindow -= frame.length
-        if body.isEmpty && !frame.has(HTTP2Flags.endStream) { spend() }
+        if body.isEmpty && !frame.has(HTTP2Flags.endStream) { guard spend() else { return } }
         switch stream.receiving {
         case .streamed(let handler):
             reopenConnectionWindow()
@@ -23,8 +25,7 @@ extension HTTP2Session {
             guard stream.request.body.count + body.count <= stream.maxBody else {
                 bufferedBodyBytes -= stream.request.body.count
                 stream.request.body = []
-                stream.receiving = .done
-                reopenConnectionWindow()
+                reopenConnectionWindow()  // still receiving: the answer resets the stream (NO_ERROR)
                 return respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
             }
             stream.request.body.append(contentsOf: body)
@@ -67,8 +68,7 @@ extension HTTP2Session {
 
     func continuation(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer, now: Int64) {
         guard headerBlock != nil else { return fail(.protocolError, "CONTINUATION without HEADERS") }
-        spend()
-        guard !isClosed else { return }
+        guard spend() else { return }
         guard headerBlock!.bytes.count + payload.count <= settings.maxHeaderBlockBytes else {
             return fail(.enhanceYourCalm, "header block over \(settings.maxHeaderBlockBytes) bytes")
         }
@@ -78,7 +78,7 @@ extension HTTP2Session {
 
     func settings(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream == 0 else { return fail(.protocolError, "SETTINGS on stream \(frame.stream)") }
-        spend()
+        guard spend() else { return }
         if frame.has(HTTP2Flags.ack) {
             if frame.length != 0 { fail(.frameSizeError, "SETTINGS ACK with a payload") }
             return
@@ -115,31 +115,33 @@ extension HTTP2Session {
     func ping(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream == 0 else { return fail(.protocolError, "PING on stream \(frame.stream)") }
         guard frame.length == 8 else { return fail(.frameSizeError, "PING of \(frame.length) bytes") }
-        spend()
+        guard spend() else { return }
         if !frame.has(HTTP2Flags.ack) { output.appendFrame(.ping, flags: HTTP2Flags.ack, stream: 0, payload: payload) }
     }
 
     func rstStream(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream != 0 else { return fail(.protocolError, "RST_STREAM on stream 0") }
         guard frame.length == 4 else { return fail(.frameSizeError, "RST_STREAM of \(frame.length) bytes") }
-        guard frame.stream <= highestStream else { return fail(.protocolError, "RST_STREAM on idle stream \(frame.stream)") }
-        spend()
+        guard isOpened(frame.stream) else { return fail(.protocolError, "RST_STREAM on idle stream \(frame.stream)") }
+        guard spend() else { return }
         if let stream = streams[frame.stream] { close(stream) }
     }
 
     func windowUpdate(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.length == 4 else { return fail(.frameSizeError, "WINDOW_UPDATE of \(frame.length) bytes") }
         let increment = Int(payload.uint32(at: 0) & 0x7FFF_FFFF)
-        // Clients open their windows as our DATA arrives, one update per stream and per connection
-        // (grpcio: two per call): that is free. Only updates for streams already closed cost a token.
-        if frame.stream != 0, streams[frame.stream] == nil { spend() }
+        // An update that lets a waiting answer go on (something is written), or gives back window
+        // our DATA used (clients do so as answers arrive: grpcio twice per call), is progress; any
+        // other costs a token, even on a blocked stream whose connection window stays shut.
+        let written = output.count
+        defer { if output.count == written { chargeUnlessReturned(increment, connection: frame.stream == 0) } }
         if frame.stream == 0 {
             guard increment > 0 else { return fail(.protocolError, "WINDOW_UPDATE of 0") }
             sendWindow += increment
             guard sendWindow <= Int(Int32.max) else { return fail(.flowControlError, "the connection's window over 2^31-1") }
             return resumeBlocked()
         }
-        guard frame.stream <= highestStream else { return fail(.protocolError, "WINDOW_UPDATE on idle stream \(frame.stream)") }
+        guard isOpened(frame.stream) else { return fail(.protocolError, "WINDOW_UPDATE on idle stream \(frame.stream)") }
         guard let stream = streams[frame.stream] else { return }  // closed: ignored (§6.9)
         guard increment > 0 else { return reset(stream.id, .protocolError) }
         stream.sendWindow += increment
@@ -147,17 +149,30 @@ extension HTTP2Session {
         sendPending(stream)
     }
 
+    /// A WINDOW_UPDATE that sent nothing is free while it gives back window our DATA used.
+    private func chargeUnlessReturned(_ increment: Int, connection: Bool) {
+        if connection, connectionWindowOwed > 0 {
+            connectionWindowOwed -= min(increment, connectionWindowOwed)
+        } else if !connection, streamWindowOwed > 0 {
+            streamWindowOwed -= min(increment, streamWindowOwed)
+        } else {
+            spend()
+        }
+    }
+
     func priority(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream != 0 else { return fail(.protocolError, "PRIORITY on stream 0") }
-        guard frame.length == 5 else { return reset(frame.stream, .frameSizeError) }
-        spend()
+        guard frame.length == 5 else {  // a stream error, but no RST_STREAM may name an idle stream (§5.1)
+            return isOpened(frame.stream) ? reset(frame.stream, .frameSizeError) : fail(.frameSizeError, "PRIORITY of \(frame.length) bytes")
+        }
+        guard spend() else { return }
         if payload.uint32(at: 0) & 0x7FFF_FFFF == frame.stream, streams[frame.stream] != nil { reset(frame.stream, .protocolError) }
     }
 
     func goaway(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {
         guard frame.stream == 0 else { return fail(.protocolError, "GOAWAY on stream \(frame.stream)") }
         guard frame.length >= 8 else { return fail(.frameSizeError, "GOAWAY of \(frame.length) bytes") }
-        spend()
+        guard spend() else { return }
         markPeerWentAway()
     }
 

@@ -20,17 +20,20 @@ extension HTTP2Session {
             guard block.endStream, stream.isReceiving else { return reset(stream.id, .protocolError) }
             return endRequest(of: stream)
         }
-        if isGoingAway { return }  // a stream after GOAWAY's last is ignored (§6.8)
+        if isGoingAway {  // a stream after GOAWAY's last is ignored (§6.8), and so are its frames
+            highestIgnored = max(highestIgnored, block.stream)
+            return
+        }
         highestStream = block.stream
-        guard streams.count < settings.maxConcurrentStreams else { return output.appendRSTStream(block.stream, .refusedStream) }
-        guard !block.selfDependent else { return output.appendRSTStream(block.stream, .protocolError) }
+        guard streams.count < settings.maxConcurrentStreams else { return reset(block.stream, .refusedStream) }
+        guard !block.selfDependent else { return reset(block.stream, .protocolError) }
         if tooLarge {
             let stream = open(block.stream, HTTPRequest(method: "GET", target: "/", version: .http2), now: now, endStream: block.endStream)
-            stream.receiving = .done
+            if block.endStream { stream.receiving = .done }  // else the answer resets the stream (NO_ERROR)
             return respond(stream.id, with: Router.error(431, "request header fields over \(limits.maxHeaderBytes) bytes"))
         }
         guard let (request, declaredLength) = Self.request(from: fields) else {
-            return output.appendRSTStream(block.stream, .protocolError)
+            return reset(block.stream, .protocolError)
         }
         let stream = open(block.stream, request, now: now, endStream: block.endStream)
         stream.declaredLength = declaredLength
@@ -40,7 +43,6 @@ extension HTTP2Session {
         } else if block.endStream {
             endRequest(of: stream)
         } else if let declaredLength, declaredLength > stream.maxBody {
-            stream.receiving = .done
             respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
         }
     }
@@ -99,6 +101,7 @@ extension HTTP2Session {
         var declaredLength: Int?
         var regular = false
         for field in fields {
+            guard isValidValue(field.value) else { return nil }
             if field.name.utf8.first == UInt8(ascii: ":") {
                 guard !regular else { return nil }
                 switch field.name {
@@ -122,9 +125,23 @@ extension HTTP2Session {
             }
             headers.add(field.name, field.value)
         }
-        guard let method, !method.isEmpty, let path, !path.isEmpty, scheme != nil else { return nil }
+        guard let method, !method.isEmpty, method.utf8.allSatisfy(\.isTokenByte), let path, scheme != nil else { return nil }
+        // §8.3.1: an absolute path (a request target as HTTP/1.1's parser takes it), or `*` for OPTIONS.
+        if path == "*" {
+            guard method == "OPTIONS" else { return nil }
+        } else {
+            guard path.utf8.first == UInt8(ascii: "/"), path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        }
         if let authority, !headers.contains("host") { headers.add("host", authority) }
         return (HTTPRequest(method: method, target: path, version: .http2, headers: headers), declaredLength)
+    }
+
+    /// A field value without NUL, CR or LF, and without whitespace at either end (§8.2.1).
+    private static func isValidValue(_ value: String) -> Bool {
+        let bytes = value.utf8
+        if let first = bytes.first, first == .space || first == .tab { return false }
+        if let last = bytes.last, last == .space || last == .tab { return false }
+        return !bytes.contains { $0 == 0 || $0 == .cr || $0 == .lf }
     }
 
     /// A field name: token characters, none of them uppercase (§8.2.1).

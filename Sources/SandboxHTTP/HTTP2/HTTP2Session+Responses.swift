@@ -82,6 +82,8 @@ extension HTTP2Session {
             stream.pendingOffset += size
             stream.sendWindow -= size
             sendWindow -= size
+            connectionWindowOwed += size
+            streamWindowOwed += size
             pendingBytes -= size
         }
         stream.pendingData = []

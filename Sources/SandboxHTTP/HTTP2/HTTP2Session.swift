@@ -11,12 +11,13 @@ import SandboxHPACK
 //
 // Bounds against hostile peers: header blocks (HEADERS + CONTINUATION) stop at
 // `maxHeaderBlockBytes`; frames that cost work without carrying a request (PING, SETTINGS,
-// RST_STREAM, PRIORITY, CONTINUATION, empty DATA, unknown types, WINDOW_UPDATE for a closed
-// stream) draw on a token bucket, and a
+// RST_STREAM, PRIORITY, WINDOW_UPDATE that neither sends anything nor gives back window our DATA
+// used, CONTINUATION, empty DATA, and the stream errors a client provokes) draw on a token bucket, and a
 // connection that empties it is closed with ENHANCE_YOUR_CALM (rapid reset, CONTINUATION, PING and
 // SETTINGS floods); the connection's receive window reopens only while the bodies it holds stay
 // under `maxBufferedBodyBytes`. A client that stops reading (a zero window) stalls only itself:
-// the event loop stops reading it once its output is full, and its idle timeout closes it.
+// past `maxPendingResponseBytes` of held answers its requests are refused, the event loop stops
+// reading it once its output is full, and its idle timeout closes it.
 //
 // Shutdown (§6.8): `goAway()` sends GOAWAY with the highest stream id seen; streams up to it are
 // answered, later ones ignored, and the loop closes the connection once none is left.
@@ -44,6 +45,12 @@ final class HTTP2Session {
     var streams: [UInt32: HTTP2Stream] = [:]
     /// The highest stream id the client opened; lower ids not in `streams` are closed.
     var highestStream: UInt32 = 0
+    /// The highest stream id opened after GOAWAY, and ignored: its frames are not an idle stream's.
+    var highestIgnored: UInt32 = 0
+
+    /// Whether the client has opened stream `id` (it may be closed since, or ignored after GOAWAY).
+    /// Even ids are the server's, and it opens none: they stay idle.
+    func isOpened(_ id: UInt32) -> Bool { id & 1 == 1 && (id <= highestStream || id <= highestIgnored) }
 
     /// Bytes of an incomplete frame (or of the preface) left from earlier reads.
     private var inbound: [UInt8] = []
@@ -62,6 +69,10 @@ final class HTTP2Session {
     var bufferedBodyBytes = 0
     /// Streams with DATA or trailers waiting for window, oldest first.
     var blocked: [UInt32] = []
+    /// DATA bytes sent that the client's WINDOW_UPDATEs have not given back yet, for the
+    /// connection and for its streams together: updates within them cost no flood token.
+    var connectionWindowOwed = 0
+    var streamWindowOwed = 0
     /// Response bytes queued behind flow control.
     var pendingBytes = 0
 
@@ -160,7 +171,8 @@ final class HTTP2Session {
             return fail(.protocolError, "a header block must be followed by its CONTINUATION frames")
         }
         guard let type = HTTP2FrameType(rawValue: frame.type) else {
-            return spend()  // unknown frame types are ignored (§4.1), but not for free
+            spend()  // unknown frame types are ignored (§4.1), but not for free
+            return
         }
         switch type {
         case .data: data(frame, payload, now: now)
@@ -189,16 +201,29 @@ final class HTTP2Session {
         headerBlock = nil
     }
 
-    /// A stream error: RST_STREAM with `code`, and the stream is forgotten.
-    func reset(_ id: UInt32, _ code: HTTP2ErrorCode) {
-        output.appendRSTStream(id, code)
-        if let stream = streams[id] { close(stream) }
+    /// The connection is gone (closed by either side, or timed out): streamed handlers still
+    /// listening are cancelled, as ``HTTPStreamHandler/cancel()`` promises.
+    func connectionClosed() {
+        for stream in streams.values { cancelHandler(of: stream) }
     }
 
-    /// Takes a token for a frame that carries no request; the connection fails once none is left.
-    func spend() {
+    /// A stream error: RST_STREAM with `code`, and the stream is forgotten. A reset the client
+    /// provoked costs a token as its own RST_STREAM does: otherwise frames that make the server
+    /// reset streams (DATA on a half-closed stream, refused or malformed HEADERS, a bad PRIORITY)
+    /// would be a free rapid reset (MadeYouReset, CVE-2025-8671).
+    func reset(_ id: UInt32, _ code: HTTP2ErrorCode, provoked: Bool = true) {
+        output.appendRSTStream(id, code)
+        if let stream = streams[id] { close(stream) }
+        if provoked { spend() }
+    }
+
+    /// Takes a token for a frame that carries no request; the connection fails once none is left,
+    /// and then (false) the frame must not be acted on: nothing may follow GOAWAY.
+    @discardableResult
+    func spend() -> Bool {
         tokens -= 1
         if tokens < 0 { fail(.enhanceYourCalm, "too many control frames") }
+        return !isClosed
     }
 
     private func refill(_ now: Int64) {
