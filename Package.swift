@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
         .testTarget(name: "SandboxHPACKTests", dependencies: ["SandboxHPACK"]),
-        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxJSON"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxHPACK", "SandboxJSON"]),
         .testTarget(name: "SandboxProtobufTests", dependencies: ["SandboxProtobuf", "SandboxJSON"]),
         .testTarget(name: "SandboxGRPCTests", dependencies: ["SandboxGRPC", "SandboxHTTP", "SandboxProtobuf"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),

@@ -149,9 +149,12 @@ extension HTTP2Session {
         sendPending(stream)
     }
 
-    /// A WINDOW_UPDATE that sent nothing is free while it gives back window our DATA used.
+    /// A WINDOW_UPDATE that sent nothing is free while it gives back window our DATA used and no
+    /// answer waits for window (then updates that release nothing are a flood, not bookkeeping).
     private func chargeUnlessReturned(_ increment: Int, connection: Bool) {
-        if connection, connectionWindowOwed > 0 {
+        if !blocked.isEmpty {
+            spend()
+        } else if connection, connectionWindowOwed > 0 {
             connectionWindowOwed -= min(increment, connectionWindowOwed)
         } else if !connection, streamWindowOwed > 0 {
             streamWindowOwed -= min(increment, streamWindowOwed)
