@@ -37,6 +37,7 @@ final class EventLoop: @unchecked Sendable {
     private static let maxEvents: Int32 = 256
     static let maxBufferedOutput = 1 << 20
     static let requestsPerTurn = 32
+    static let http2ReadSize = 16 * 1024
     static let lingerTime: Int64 = 2000
 
     private let epoll: Int32
@@ -186,7 +187,9 @@ final class EventLoop: @unchecked Sendable {
 
     private func readable(_ connection: Connection) {
         guard !connection.isBacklogged else { return }  // read again once its backlog is answered
-        let n = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
+        // HTTP/2 reads a quarter of the buffer per turn: a connection's flood of small frames
+        // (rapid reset) is handled a piece at a time, between the other connections' turns.
+        let n = recv(connection.fd, readBuffer.baseAddress, connection.session == nil ? readBuffer.count : Self.http2ReadSize, 0)
         if n < 0 {
             if errno != EAGAIN && errno != EINTR { close(connection) }
             return
