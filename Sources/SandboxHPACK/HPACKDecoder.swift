@@ -123,21 +123,29 @@ public struct HPACKDecoder: Sendable {
     /// follows), then its value.
     private mutating func literal(_ block: UnsafeRawBufferPointer, _ position: inout Int, prefix: Int) throws(HPACKError) -> HPACKHeader {
         let index = try HPACKInteger.decode(block, &position, prefix: prefix)
-        let name = index == 0 ? try string(block, &position) : try field(at: index).name
-        return HPACKHeader(name, try string(block, &position))
+        let name: (text: String, octets: Int)
+        if index == 0 {
+            name = try string(block, &position)
+        } else {
+            let field = try field(at: index)
+            name = (field.name, field.nameOctets)
+        }
+        let value = try string(block, &position)
+        return HPACKHeader(name.text, nameOctets: name.octets, value.text, valueOctets: value.octets)
     }
 
-    /// A string literal (§5.2): a Huffman flag and 7-bit-prefix length, then that many octets.
-    private mutating func string(_ block: UnsafeRawBufferPointer, _ position: inout Int) throws(HPACKError) -> String {
+    /// A string literal (§5.2): a Huffman flag and 7-bit-prefix length, then that many octets;
+    /// the text, and how many octets it was (which the table's sizes count).
+    private mutating func string(_ block: UnsafeRawBufferPointer, _ position: inout Int) throws(HPACKError) -> (text: String, octets: Int) {
         guard position < block.count else { throw .compression("truncated field") }
         let huffman = block[position] & 0x80 != 0
         let length = try HPACKInteger.decode(block, &position, prefix: 7)
         guard length <= block.count - position else { throw .compression("string literal of \(length) octets past the end of the block") }
         let bytes = UnsafeRawBufferPointer(rebasing: block[position ..< position + length])
         position += length
-        guard huffman else { return String(decoding: bytes, as: UTF8.self) }
+        guard huffman else { return (String(decoding: bytes, as: UTF8.self), length) }
         scratch.removeAll(keepingCapacity: true)
         guard Huffman.decode(bytes, into: &scratch) else { throw .compression("invalid Huffman-coded string") }
-        return String(decoding: scratch, as: UTF8.self)
+        return (String(decoding: scratch, as: UTF8.self), scratch.count)
     }
 }
