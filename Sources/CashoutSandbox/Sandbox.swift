@@ -217,6 +217,9 @@ public final class Sandbox: Sendable {
             max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
         serverConfiguration.metrics = requestMetrics
         serverConfiguration.streamOpener = grpc.streamOpener
+        for path in grpc.methodPaths {  // a gRPC message of up to its limit, and its 5-byte frame
+            serverConfiguration.limits.bodyLimitsByRoute["POST \(path)"] = max(serverConfiguration.limits.maxBodyBytes, grpc.maxMessageSize + 5)
+        }
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = ClockDriver(bank: bank)

@@ -36,6 +36,9 @@ public struct GRPCServer: Sendable {
     public let metrics: GRPCMetrics
     /// The largest request message accepted (RESOURCE_EXHAUSTED beyond).
     public var maxMessageSize = GRPCDeframer.defaultMaxMessageSize
+    /// The largest message of a streaming call (health's and reflection's requests are a few
+    /// bytes): a stream's partial message is held in memory, and a connection has many streams.
+    public var maxStreamingMessageSize = 64 * 1024
     /// Answers requests to a method's route whose content type is not gRPC's (the place for
     /// another protocol on the same paths, such as Connect's JSON); nil: HTTP 415, as grpc-go.
     public var nonGRPCHandler: HTTPHandler?
@@ -70,6 +73,11 @@ public struct GRPCServer: Sendable {
     }
 
     /// The method declared at `path` (`/package.Service/Method`).
+    /// Every method's path, `/package.Service/Method`.
+    public var methodPaths: [String] {
+        registry.services.flatMap { service in service.methods.map { "/\(service.fullName)/\($0.name)" } }
+    }
+
     public func method(at path: some StringProtocol) -> MethodSchema? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].isEmpty else { return nil }

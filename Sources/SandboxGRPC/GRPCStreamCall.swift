@@ -21,7 +21,7 @@ final class GRPCStreamCall: HTTPStreamHandler {
         registry = server.registry
         self.method = method
         self.call = call
-        deframer = GRPCDeframer(maxMessageSize: server.maxMessageSize)
+        deframer = GRPCDeframer(maxMessageSize: server.maxStreamingMessageSize)
         path = context.method
         self.metrics = metrics
     }

@@ -31,7 +31,14 @@ extension EventLoop {
         for case let connection? in connections {
             if let session = connection.session {
                 // Stopping, HTTP/2 connections close once their streams are answered (`closeIfDone`).
-                if connection.deadline <= now { close(connection) } else if stopping, session.isIdle { transmit(session, on: connection) }
+                if connection.deadline <= now {
+                    // Idle, or a request too slow: GOAWAY first (§9.1), so the client knows what was answered.
+                    session.fail(.noError, "timed out")
+                    transmit(session, on: connection)
+                    if !connection.isClosed, connection.phase == .open { close(connection) }
+                } else if stopping, session.isIdle {
+                    transmit(session, on: connection)
+                }
                 continue
             }
             let idle = connection.phase == .open && connection.parser.isIdle && !connection.hasPendingOutput

@@ -33,23 +33,34 @@ extension EventLoop {
         return .http2
     }
 
-    /// Answers the requests that `session` has ready, then sends what it wrote.
+    /// Answers the requests that `session` has ready, then sends what it wrote. As for HTTP/1,
+    /// at most `requestsPerTurn` a turn (the rest wait in `backlogged`, and the connection is not
+    /// read meanwhile), and none while `maxBufferedOutput` bytes wait for the client to read them
+    /// (they are answered once it does: `writable`).
     func serve(_ connection: Connection, _ session: HTTP2Session) {
-        while !session.ready.isEmpty, !connection.isClosed {
-            let ready = session.ready
-            session.ready.removeAll(keepingCapacity: true)
-            for (stream, request) in ready {
-                // Reset by the client in the same read (rapid reset): nobody waits for the answer.
-                guard session.streams[stream] != nil else { continue }
-                // Answers held for a window the client does not open are held in memory: past the
-                // bound, requests are refused unprocessed (a zero-window reader holds only itself).
-                if session.pendingBytes >= session.settings.maxPendingResponseBytes {
-                    session.reset(stream, .refusedStream)
-                    continue
+        var answered = 0
+        while answered < session.ready.count, !connection.isClosed {
+            if connection.output.count - connection.outputOffset + session.output.count >= Self.maxBufferedOutput { break }
+            if answered == Self.requestsPerTurn {
+                if !connection.isBacklogged {
+                    connection.isBacklogged = true
+                    backlogged.append(connection)
                 }
-                answer(request, stream: stream, on: connection, session)
+                break
             }
+            let (stream, request) = session.ready[answered]
+            answered += 1
+            // Reset by the client in the same read (rapid reset): nobody waits for the answer.
+            guard session.streams[stream] != nil else { continue }
+            // Answers held for a window the client does not open are held in memory: past the
+            // bound, requests are refused unprocessed (a zero-window reader holds only itself).
+            if session.pendingBytes >= session.settings.maxPendingResponseBytes {
+                session.reset(stream, .refusedStream)
+                continue
+            }
+            answer(request, stream: stream, on: connection, session)
         }
+        session.ready.removeFirst(answered)
         transmit(session, on: connection)
     }
 

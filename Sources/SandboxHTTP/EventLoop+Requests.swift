@@ -51,7 +51,7 @@ extension EventLoop {
         backlogged.removeAll(keepingCapacity: true)
         for connection in turn where !connection.isClosed {
             connection.isBacklogged = false
-            serve(connection)
+            if let session = connection.session { serve(connection, session) } else { serve(connection) }
         }
     }
 

@@ -220,7 +220,10 @@ final class EventLoop: @unchecked Sendable {
 
     private func writable(_ connection: Connection) {
         flush(connection)
-        guard connection.session == nil else { return }
+        if let session = connection.session {
+            if !connection.isClosed, !connection.isBacklogged, !connection.hasPendingOutput, !session.ready.isEmpty { serve(connection, session) }
+            return
+        }
         if !connection.isClosed, !connection.isBacklogged, !connection.hasPendingOutput, !connection.parser.isIdle { serve(connection) }
     }
 

@@ -80,6 +80,12 @@ private final class EchoStream: HTTPStreamHandler, @unchecked Sendable {
     var ended = false
     var cancelled = false
     private var headSent = false
+    /// Whether the answer ends with the request (false: it goes on after it, as a Watch does).
+    let endsWithRequest: Bool
+
+    init(endsWithRequest: Bool = true) {
+        self.endsWithRequest = endsWithRequest
+    }
 
     func receive(_ bytes: [UInt8], writer: HTTPStreamWriter) {
         received.append(bytes)
@@ -93,7 +99,7 @@ private final class EchoStream: HTTPStreamHandler, @unchecked Sendable {
     func end(writer: HTTPStreamWriter) {
         ended = true
         if !headSent { writer(.head(status: 200, headers: [:])) }
-        writer(.trailers(["grpc-status": "0"]))
+        if endsWithRequest { writer(.trailers(["grpc-status": "0"])) } else { writer(.data(Array("watching".utf8))) }
     }
 
     func cancel() { cancelled = true }
@@ -103,8 +109,8 @@ private final class StreamLog: @unchecked Sendable {
     let handlers = Mutex<[EchoStream]>([])
     var opener: HTTPStreamOpener {
         { [self] request in
-            guard request.path == "/stream" else { return nil }
-            let handler = EchoStream()
+            guard request.path == "/stream" || request.path == "/watch" else { return nil }
+            let handler = EchoStream(endsWithRequest: request.path == "/stream")
             handlers.withLock { $0.append(handler) }
             return handler
         }
@@ -434,15 +440,21 @@ private final class StreamLog: @unchecked Sendable {
         expectGoaway(h, .protocolError)
     }
 
-    @Test func headersReusingAClosedStreamIsStreamClosed() {
+    @Test func headersOnAClosedStreamAreDecodedAndIgnored() {
+        // Trailers may be on the way when we close a stream (a 413, a reset): §5.1 has them
+        // ignored, and their block still feeds HPACK's table.
         let h = Harness()
         h.writer.request(1)
         h.writer.request(3)
         h.send()
+        #expect(h.ready().map(\.stream) == [1, 3])
         h.respond(1, HTTPResponse())
-        h.writer.request(1)
+        h.writer.headers(1, [("x-indexed", "kept")], endStream: true)
         h.send()
-        expectGoaway(h, .streamClosed, lastStream: 3)
+        #expect(h.reader.goaway == nil && h.ready().isEmpty)
+        h.writer.headers(5, H2Writer.fields() + [("x-indexed", "kept")], endStream: true)
+        h.send()
+        #expect(h.ready().map { $0.request.headers["x-indexed"] } == ["kept"])
     }
 
     @Test func onlyContinuationMayFollowAnUnfinishedHeaderBlock() {
@@ -541,13 +553,16 @@ private final class StreamLog: @unchecked Sendable {
         limits.maxBodyBytes = 4 << 20
         limits.http2.maxBufferedBodyBytes = 0  // the connection's window never reopens
         let h = Harness(limits: limits)
-        h.writer.headers(1, H2Writer.fields("POST", "/echo"), endStream: false)
-        for _ in 0 ..< 64 { h.writer.data(1, [UInt8](repeating: 0, count: 16384)) }
+        h.writer.headers(3, H2Writer.fields("POST", "/echo"), endStream: false)  // two bodies held: the bound applies
+        h.writer.data(3, [0])
+        h.writer.headers(5, H2Writer.fields("POST", "/echo"), endStream: false)
+        for _ in 0 ..< 63 { h.writer.data(5, [UInt8](repeating: 0, count: 16384)) }
+        h.writer.data(5, [UInt8](repeating: 0, count: 16383))  // with stream 3's byte: the whole window
         h.send()
         #expect(h.reader.goaway == nil)
-        h.writer.data(1, [0])
+        h.writer.data(5, [0])
         h.send()
-        expectGoaway(h, .flowControlError, lastStream: 1)
+        expectGoaway(h, .flowControlError, lastStream: 5)
     }
 
     @Test func dataBeyondTheStreamWindowResetsTheStream() {
@@ -860,6 +875,47 @@ private final class StreamLog: @unchecked Sendable {
         h.writer.ping([1])
         h.send()
         #expect(log.all.map(\.cancelled) == [true, true])
+    }
+
+    @Test func aStreamedAnswerGoingOnAfterItsRequestIsCancelledByReset() {
+        // A server-streaming call (a Watch): the request ends at once, the answer goes on, and
+        // the handler is kept, and cancelled when the client resets the stream.
+        let log = StreamLog()
+        let h = Harness(opener: log.opener)
+        h.writer.headers(1, H2Writer.fields("POST", "/watch"), endStream: false)
+        h.writer.data(1, [1], endStream: true)
+        h.send()
+        #expect(h.reader.answers[1]!.text == "\u{1}watching" && !h.reader.answers[1]!.ended)
+        #expect(h.session.isAwaitingHandler, "an open streamed answer is not idleness")
+        h.writer.rst(1)
+        h.send()
+        #expect(log.all.map(\.cancelled) == [true])
+        #expect(h.session.openStreams == 0 && !h.session.isAwaitingHandler)
+    }
+
+    @Test func aStreamedAnswerThatEndedIsNotCancelled() {
+        let log = StreamLog()
+        let h = Harness(opener: log.opener)
+        h.writer.headers(1, H2Writer.fields("POST", "/stream"), endStream: false)
+        h.writer.data(1, [1], endStream: true)
+        h.send()
+        #expect(h.reader.answers[1]!.ended && log.all.map(\.cancelled) == [false] && h.session.openStreams == 0)
+    }
+
+    @Test func oneLargeBodyPassesTheBoundOnBodiesHeldAtOnce() {
+        // The bound stops many unfinished bodies; a single upload larger than it (a snapshot)
+        // still gets its window back, up to its route's limit.
+        var limits = HTTPLimits()
+        limits.maxBodyBytes = 4 << 20
+        limits.http2.maxBufferedBodyBytes = 64 * 1024
+        let h = Harness(limits: limits)
+        h.writer.headers(1, H2Writer.fields("POST", "/echo"), endStream: false)
+        for _ in 0 ..< 191 { h.writer.data(1, [UInt8](repeating: 7, count: 16384)) }
+        h.send()
+        h.writer.data(1, [7], endStream: true)
+        h.send()
+        #expect(h.reader.goaway == nil)
+        #expect(h.ready().map(\.request.body.count) == [191 * 16384 + 1])
     }
 
     @Test func aStreamedAnswerWaitsForWindow() {

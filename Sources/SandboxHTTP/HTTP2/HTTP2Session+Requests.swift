@@ -20,6 +20,9 @@ extension HTTP2Session {
             guard block.endStream, stream.isReceiving else { return reset(stream.id, .protocolError) }
             return endRequest(of: stream)
         }
+        // A stream already closed, such as one we reset while its trailers were on the way: the
+        // block was decoded for HPACK's sake, and is ignored (§5.1).
+        if block.stream <= highestStream { return }
         if isGoingAway {  // a stream after GOAWAY's last is ignored (§6.8), and so are its frames
             highestIgnored = max(highestIgnored, block.stream)
             return
@@ -39,6 +42,7 @@ extension HTTP2Session {
         stream.declaredLength = declaredLength
         if let opener = streamOpener, let handler = opener(request) {
             stream.receiving = .streamed(handler)
+            stream.handler = handler
             if block.endStream { endRequest(of: stream) }
         } else if block.endStream {
             endRequest(of: stream)
@@ -78,20 +82,24 @@ extension HTTP2Session {
     /// Forgets `stream`; a streamed handler still listening is cancelled.
     func close(_ stream: HTTP2Stream) {
         cancelHandler(of: stream)
-        if case .body = stream.receiving { bufferedBodyBytes -= stream.request.body.count }
+        let held = stream.request.body.count
+        if case .body = stream.receiving { bufferedBodyBytes -= held }
         stream.receiving = .done
         stream.answering = .done
         pendingBytes -= stream.pendingData.count - stream.pendingOffset
         stream.pendingData = []
         stream.pendingOffset = 0
+        unblock(stream)
         streams[stream.id] = nil
+        if held > 0 { reopenConnectionWindow() }
     }
 
+    /// A streamed handler whose answer has not ended is cancelled; either way the stream lets go of it.
     func cancelHandler(of stream: HTTP2Stream) {
-        if case .streamed(let handler) = stream.receiving {
-            stream.receiving = .done
-            handler.cancel()
-        }
+        guard let handler = stream.handler else { return }
+        stream.handler = nil
+        if case .streamed = stream.receiving { stream.receiving = .done }
+        if stream.answering != .done { handler.cancel() }
     }
 
     /// The request a header list makes, and its declared `content-length`; nil when malformed.

@@ -39,6 +39,7 @@ extension HTTP2Session {
                 writeHeaders(stream.id, status: status, headers, extra: [], endStream: false)
                 stream.answering = .sending
             case (.data(let bytes), .sending):
+                guard pendingBytes < settings.maxPendingResponseBytes else { return reset(stream.id, .enhanceYourCalm, provoked: false) }
                 queue(bytes, on: stream)
                 sendPending(stream)
             case (.trailers(let trailers), .sending):
@@ -86,6 +87,7 @@ extension HTTP2Session {
             streamWindowOwed += size
             pendingBytes -= size
         }
+        unblock(stream)
         stream.pendingData = []
         stream.pendingOffset = 0
         guard stream.endAfterPending else { return }
@@ -95,6 +97,13 @@ extension HTTP2Session {
             writeHeaders(stream.id, status: nil, trailers, extra: [], endStream: true)
         }
         finishAnswer(stream)
+    }
+
+    /// Takes `stream` off the list of streams waiting for window.
+    func unblock(_ stream: HTTP2Stream) {
+        guard stream.isBlocked else { return }
+        stream.isBlocked = false
+        blocked.removeAll { $0 == stream.id }
     }
 
     /// Streams waiting for window get their turn, oldest first.

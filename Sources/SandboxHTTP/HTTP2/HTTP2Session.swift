@@ -9,15 +9,14 @@ import SandboxHPACK
 // the session (`isClosed`); a stream error sends RST_STREAM and forgets the stream. Streams
 // beyond `maxConcurrentStreams` are refused (REFUSED_STREAM), so the client may retry them.
 //
-// Bounds against hostile peers: header blocks (HEADERS + CONTINUATION) stop at
-// `maxHeaderBlockBytes`; frames that cost work without carrying a request (PING, SETTINGS,
-// RST_STREAM, PRIORITY, WINDOW_UPDATE that neither sends anything nor gives back window our DATA
-// used, CONTINUATION, empty DATA, and the stream errors a client provokes) draw on a token bucket, and a
-// connection that empties it is closed with ENHANCE_YOUR_CALM (rapid reset, CONTINUATION, PING and
-// SETTINGS floods); the connection's receive window reopens only while the bodies it holds stay
-// under `maxBufferedBodyBytes`. A client that stops reading (a zero window) stalls only itself:
-// past `maxPendingResponseBytes` of held answers its requests are refused, the event loop stops
-// reading it once its output is full, and its idle timeout closes it.
+// Bounds against hostile peers (each in `HTTP2Limits`): header blocks (HEADERS + CONTINUATION) stop
+// at `maxHeaderBlockBytes`; frames that cost work without carrying a request draw on a token bucket
+// (`controlFrameBurst` says which), and a connection that empties it is closed with
+// ENHANCE_YOUR_CALM (rapid reset, CONTINUATION, PING and SETTINGS floods); the connection's receive
+// window reopens only while the bodies it holds stay under `maxBufferedBodyBytes`. A client that
+// stops reading stalls only itself: past `maxPendingResponseBytes` of answers held for window its
+// requests are refused, the event loop answers nothing more while `maxBufferedOutput` bytes wait
+// for it to read, and its idle timeout closes it (with GOAWAY).
 //
 // Shutdown (§6.8): `goAway()` sends GOAWAY with the highest stream id seen; streams up to it are
 // answered, later ones ignored, and the loop closes the connection once none is left.
@@ -253,11 +252,17 @@ final class HTTP2Session {
 
     func markSettingsReceived() { settingsReceived = true }
 
-    /// The oldest start of a stream still receiving its request, for the body timeout.
-    var oldestReceivingStart: Int64? {
-        streams.values.lazy.filter { $0.isReceiving }.map(\.started).min()
+    /// Streams whose request body is being read into memory.
+    var bodiesBeingReceived: Int {
+        streams.values.count { if case .body = $0.receiving { true } else { false } }
     }
 
-    /// Whether a handler is working on a response off the loop.
-    var isAwaitingHandler: Bool { streams.values.contains { $0.awaited != nil } }
+    /// The oldest start of a stream still receiving its request, for the body timeout.
+    var oldestReceivingStart: Int64? {
+        streams.values.lazy.filter { if case .body = $0.receiving { true } else { false } }.map(\.started).min()
+    }
+
+    /// Whether a handler is working on an answer: off the loop, or a streamed exchange still open
+    /// (a Watch, a reflection stream), which no idle timeout cuts.
+    var isAwaitingHandler: Bool { streams.values.contains { $0.awaited != nil || $0.handler != nil } }
 }

@@ -41,6 +41,9 @@ final class HTTP2Stream {
     var endAfterPending = false
     /// In the session's list of streams waiting for window.
     var isBlocked = false
+    /// A streamed request's handler, kept until the stream closes (its request may end long
+    /// before its answer, as a server-streaming call's does).
+    var handler: (any HTTPStreamHandler)?
     /// The handler's answer is being produced off the loop (``HTTPResponse/later(on:_:)``).
     var awaited: AwaitedRequest?
     /// When the request began, for the body timeout.
