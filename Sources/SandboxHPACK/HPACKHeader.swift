@@ -34,4 +34,14 @@ public struct HPACKHeader: Sendable, Hashable, CustomStringConvertible {
 
     /// `name: value`.
     public var description: String { "\(name): \(value)" }
+
+    /// Fields are equal when their names and values are: the octet counts are the table's bookkeeping.
+    public static func == (lhs: HPACKHeader, rhs: HPACKHeader) -> Bool {
+        lhs.name == rhs.name && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(value)
+    }
 }

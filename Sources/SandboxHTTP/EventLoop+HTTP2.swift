@@ -65,23 +65,8 @@ extension EventLoop {
     }
 
     private func answer(_ request: HTTPRequest, stream: UInt32, on connection: Connection, _ session: HTTP2Session) {
-        let started = settings.accessLog == nil && settings.metrics == nil ? 0 : Socket.monotonicNanoseconds()
-        var request = request
-        request.remoteAddress = connection.remoteAddress
-        let response = handler(request)
-        let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: true, http10: false,
-                                     started: started, route: response.route)
-        connection.lastActivity = now
-        let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
-        if let producer = response.producer, let queue = response.producerQueue {
-            session.streams[stream]?.awaited = awaited
-            queue.async { inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: producer().flattened)) }
-        } else if let starter = response.starter {
-            session.streams[stream]?.awaited = awaited
-            starter { answer in inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: answer.flattened)) }
-        } else {
-            write(response, stream: stream, for: awaited, session)
-        }
+        let (response, awaited) = handle(request, on: connection, stream: stream, keepAlive: true)
+        if let response { write(response, stream: stream, for: awaited, session) } else { session.streams[stream]?.awaited = awaited }
     }
 
     /// A response produced off the loop for an HTTP/2 stream.

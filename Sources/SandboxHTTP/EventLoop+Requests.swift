@@ -56,27 +56,33 @@ extension EventLoop {
     }
 
     func answer(_ request: HTTPRequest, on connection: Connection) {
+        let (response, awaited) = handle(request, on: connection, keepAlive: request.keepAlive && !stopping)
+        connection.requestStartedAt = now
+        if let response { write(response, for: awaited, on: connection) } else { connection.awaiting = awaited }
+    }
+
+    /// Runs the handler for a request of `connection` (over HTTP/2, of its `stream`): the answer
+    /// when it is ready now; nil when it is produced off the loop, and comes back through the inbox
+    /// (`finish`). Either way, what logging and counting the answer will need.
+    func handle(_ request: HTTPRequest, on connection: Connection, stream: UInt32 = 0,
+                keepAlive: Bool) -> (HTTPResponse?, AwaitedRequest) {
         let started = settings.accessLog == nil && settings.metrics == nil ? 0 : Socket.monotonicNanoseconds()
         var request = request
         request.remoteAddress = connection.remoteAddress
         let response = handler(request)
-        let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: request.keepAlive && !stopping,
+        let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: keepAlive,
                                      http10: request.version == .http1_0, started: started, route: response.route)
-        connection.requestStartedAt = now
         connection.lastActivity = now
+        let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
         if let producer = response.producer, let queue = response.producerQueue {
-            connection.awaiting = awaited
-            let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
-            queue.async { inbox.complete(.init(fd: fd, serial: serial, response: producer().flattened)) }
-            return
+            queue.async { inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: producer().flattened)) }
+            return (nil, awaited)
         }
         if let starter = response.starter {
-            connection.awaiting = awaited
-            let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
-            starter { answer in inbox.complete(.init(fd: fd, serial: serial, response: answer.flattened)) }
-            return
+            starter { answer in inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: answer.flattened)) }
+            return (nil, awaited)
         }
-        write(response, for: awaited, on: connection)
+        return (response, awaited)
     }
 
     /// Sends the response a connection was waiting for, then goes on with its next requests.
