@@ -78,6 +78,7 @@ let package = Package(
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
                                                        "SandboxCrypto", "SandboxScenario"]),
+        .testTarget(name: "PrismAPITests", dependencies: ["SandboxPrism", "SandboxProtobuf", "SandboxJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
                                                            "SandboxJSON"]),
