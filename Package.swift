@@ -45,6 +45,9 @@ let package = Package(
         // linked methods, history, and the users' email outbox.
         .target(name: "SandboxMannco", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect",
                                                       "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Mannco"),
+        // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service as schemas (Protos/:
+        // the same as .proto text, for protoc).
+        .target(name: "SandboxPrism", dependencies: ["SandboxProtobuf"], path: "Sources/Dialects/Prism", exclude: ["Protos"]),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
                                                        "SandboxCrypto", "SandboxScenario"]),
+        .testTarget(name: "PrismAPITests", dependencies: ["SandboxPrism", "SandboxProtobuf", "SandboxJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
                                                            "SandboxJSON"]),
