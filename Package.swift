@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
-        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDashboard", "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
+        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+                                                       "SandboxProtobuf", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
@@ -49,7 +50,7 @@ let package = Package(
         // the same as .proto text, for protoc).
         .target(name: "SandboxPrism", dependencies: ["SandboxProtobuf"], path: "Sources/Dialects/Prism", exclude: ["Protos"]),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxScenario", "SandboxJSON", "SandboxJournal",
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
         // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",

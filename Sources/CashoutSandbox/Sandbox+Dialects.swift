@@ -2,6 +2,7 @@ import SandboxBank
 import SandboxD24
 import SandboxDialect
 import SandboxMannco
+import SandboxProtobuf
 import SandboxScenario
 
 extension Sandbox {
@@ -50,6 +51,12 @@ extension Sandbox.Configuration {
 extension [any Dialect] {
     /// What their scenario files may say.
     var scenarioVocabulary: ScenarioVocabulary { reduce(ScenarioVocabulary()) { $0.merging($1.scenarioVocabulary) } }
+
+    /// Their gRPC services' files, each file once (two dialects may share an import).
+    var grpcFiles: [ProtoFile] {
+        var seen = Set<String>()
+        return flatMap(\.grpcFiles).filter { seen.insert($0.name).inserted }
+    }
 
     /// Their default accounts.
     var defaultAccounts: [Account] { flatMap(\.defaultAccounts) }

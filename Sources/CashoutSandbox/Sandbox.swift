@@ -146,14 +146,19 @@ public final class Sandbox: Sendable {
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()
         for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
-        let grpc = GRPCServer(files: [])
+        // One gRPC server for every dialect's services (and health and reflection); the dialects
+        // set their handlers once the bank exists, before it is installed on the router.
+        var grpc = GRPCServer(files: configuration.dialects.grpcFiles)
         let metrics = SandboxMetrics(grpc: grpc.metrics)
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
         let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
-        for dialect in configuration.dialects { dialect.register(in: &router, bank: bank) }
+        for dialect in configuration.dialects {
+            dialect.register(in: &router, bank: bank)
+            dialect.registerGRPC(in: &grpc, bank: bank)
+        }
         Dashboard.register(in: &router, parts: configuration.dialects.compactMap(\.dashboard))
         APIDocs.register(in: &router, apis: configuration.dialects.compactMap(\.docs))
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),

@@ -1,8 +1,10 @@
 import SandboxAPIDocs
 import SandboxBank
 import SandboxDashboard
+import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxProtobuf
 import SandboxScenario
 
 /// One payout API the sandbox serves over its one bank: its endpoints, which authenticate,
@@ -25,6 +27,15 @@ public protocol Dialect: Sendable {
 
     /// Adds its endpoints to `router`, serving them over `bank`.
     func register(in router: inout Router, bank: Bank)
+
+    /// The protobuf files of the gRPC services it serves (with everything they import): the
+    /// sandbox's one `GRPCServer` is built from every dialect's, and serves them by reflection.
+    /// Empty for an API without gRPC.
+    var grpcFiles: [ProtoFile] { get }
+
+    /// Sets the handlers of its gRPC methods (declared in `grpcFiles`) on the sandbox's server,
+    /// serving them over `bank`; called before the server is installed on the router.
+    func registerGRPC(in grpc: inout GRPCServer, bank: Bank)
 
     /// `notification`, of one of its payouts, in its wire format and signed; nil when it cannot be
     /// sent (its account is gone).
@@ -71,6 +82,8 @@ public protocol Dialect: Sendable {
 
 extension Dialect {
     public var defaultAccounts: [Account] { [] }
+    public var grpcFiles: [ProtoFile] { [] }
+    public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {}
     public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
     public var builtInScenarioText: String? { nil }
     public var docs: APIDocsFragment? { nil }
