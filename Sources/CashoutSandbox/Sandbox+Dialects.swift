@@ -2,13 +2,14 @@ import SandboxBank
 import SandboxD24
 import SandboxDialect
 import SandboxMannco
+import SandboxPrism
 import SandboxProtobuf
 import SandboxScenario
 
 extension Sandbox {
     /// The APIs a sandbox serves unless its configuration names others (new values each time:
     /// a dialect keeps per-sandbox caches, such as prepared signing keys).
-    public static var standardDialects: [any Dialect] { [D24Dialect(), ManncoDialect()] }
+    public static var standardDialects: [any Dialect] { [D24Dialect(), ManncoDialect(), PrismDialect()] }
 
     /// The standard dialects' names, in order (to tell a standard list without building one).
     static let standardNames = standardDialects.map(\.name)

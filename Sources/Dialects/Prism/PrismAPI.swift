@@ -1,0 +1,173 @@
+import SandboxBank
+import SandboxGRPC
+import SandboxProtobuf
+
+// Hyperswitch Prism's `types.PayoutService` over gRPC (spec prism-payout-service.md): every call
+// authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers
+// (or trailers, for a refused call), and answers the five response fields (`PrismPayout`).
+// Create, Get and Void so far; Transfer, Stage, CreateLink, CreateRecipient and
+// EnrollDisburseAccount answer UNIMPLEMENTED until they are written.
+
+/// Serves the PayoutService dialect's gRPC methods over a `Bank`.
+///
+/// ```swift
+/// var grpc = GRPCServer(files: PrismProtos.files)
+/// PrismAPI(bank: bank, registry: grpc.registry).register(in: &grpc)
+/// ```
+struct PrismAPI: Sendable {
+    let bank: Bank
+    let registry: ProtoRegistry
+
+    /// `/types.PayoutService/<method>`.
+    static func path(_ method: String) -> String { "/\(PrismProtos.serviceName)/\(method)" }
+
+    func register(in grpc: inout GRPCServer) {
+        let api = self
+        grpc.handle(Self.path("Create")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.create(request, caller) } }
+        grpc.handle(Self.path("Get")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.get(request, caller) } }
+        grpc.handle(Self.path("Void")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.void(request, caller) } }
+    }
+
+    /// Authenticates the call and runs `body`; the request id goes back either way.
+    private func call(_ context: GRPCCallContext, _ body: (PrismCaller) throws(GRPCStatus) -> ProtoMessage) -> GRPCReply {
+        let requestID = PrismCaller.requestID(context.metadata, generate: Self.newRequestID)
+        do throws(GRPCStatus) {
+            let caller = try PrismCaller(context.metadata, bank: bank, requestID: requestID)
+            return .message(try body(caller), headers: [PrismCaller.Header.requestID: requestID])
+        } catch {
+            return .failure(error, trailers: [PrismCaller.Header.requestID: requestID])
+        }
+    }
+
+    /// A request id for a call that brings none: `req_` and 16 hex digits.
+    static func newRequestID() -> String {
+        let bits = UInt64.random(in: 0 ... .max)
+        let hex = String(bits, radix: 16)
+        return "req_" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    // MARK: Create
+
+    /// `Create`: pays out now (debit) from `amount` and a method (`payout_method_data` or
+    /// `connector_payout_method_id`); PENDING, then the bank's timeline. A second Create with the
+    /// same `merchant_payout_id` answers the first payout as it stands, and debits nothing.
+    func create(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
+        let output = "types.PayoutServiceCreateResponse"
+        let reference = Self.nonEmpty(request.string("merchant_payout_id"))
+        if let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
+            return PrismPayout.response(output, existing, registry: registry)
+        }
+        let (currency, amount) = try Self.amount(request)
+        let method = request.message("payout_method_data")?.oneofCase("payout_method_data")
+        let methodID = Self.nonEmpty(request.string("connector_payout_method_id"))
+        guard method != nil || methodID != nil else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")) }
+        typealias Field = PrismPayout.Field
+        var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.method: method ?? PrismPayout.storedMethod,
+                              Field.amount: amount.description, Field.currency: currency, Field.requestID: caller.requestID]
+        fields[Field.methodID] = methodID
+        fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
+        fields[Field.recipientName] = Self.recipientName(request)
+        fields[Field.webhookURL] = Self.nonEmpty(request.string("webhook_url"))
+        if request.has("priority") { fields[Field.priority] = request.enumName("priority") }
+        let payout: Payout
+        do throws(PayoutRefusal) {
+            payout = try bank.createPayout(PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference,
+                                                         currency: currency, amount: amount, fields: fields))
+        } catch {
+            if case .duplicateReference = error, let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
+                return PrismPayout.response(output, existing, registry: registry)  // a concurrent Create with the same id won
+            }
+            let (code, message) = try Self.decline(error, currency: currency)
+            return PrismPayout.declined(output, reference: reference, code: code, message: message, registry: registry)
+        }
+        return PrismPayout.response(output, payout, registry: registry)
+    }
+
+    /// `amount`: its currency and value, required and positive.
+    private static func amount(_ request: ProtoMessage) throws(GRPCStatus) -> (currency: String, amount: Money) {
+        guard let money = request.message("amount") else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("amount")) }
+        guard let currency = money.enumName("currency"), currency != "CURRENCY_UNSPECIFIED" else {
+            throw GRPCStatus(.invalidArgument, PrismMessage.missing("amount.currency"))
+        }
+        guard let amount = PrismAmount.money(minor: money.int("minor_amount"), currency: currency) else {
+            throw GRPCStatus(.invalidArgument, PrismMessage.invalid("amount"))
+        }
+        return (currency, amount)
+    }
+
+    /// A bank refusal as the simulated connector's decline (code, message); an account that is
+    /// not the caller's cannot happen once authenticated.
+    private static func decline(_ refusal: PayoutRefusal, currency: String) throws(GRPCStatus) -> (String, String) {
+        switch refusal {
+        case .insufficientFunds: return ("insufficient_funds", PrismMessage.insufficientFunds)
+        case .limitExceeded(let limit): return ("limit_exceeded", PrismMessage.limitExceeded("\(limit)"))
+        case .unsupportedCurrency: return ("unsupported_currency", PrismMessage.unsupportedCurrency(currency))
+        case .belowMinimum(let currency, let amount): return ("amount_too_small", PrismMessage.belowMinimum(currency, amount.description))
+        case .declined(let decline): return (decline.code, decline.message ?? "Declined by the connector")
+        case .unknownAccount, .duplicateReference, .notExecutable:
+            throw GRPCStatus(.unauthenticated, PrismMessage.invalidCredentials)
+        }
+    }
+
+    /// The recipient's name: the method's holder name, else the customer's.
+    private static func recipientName(_ request: ProtoMessage) -> String? {
+        if let data = request.message("payout_method_data"), let member = data.oneofCase("payout_method_data"), let method = data.message(member) {
+            for name in ["card_holder_name", "account_holder_name"] {
+                if let text = text(method, name) { return text }
+            }
+        }
+        return request.message("customer").flatMap { text($0, "name") }
+    }
+
+    /// A string field's value, or a SecretString's, when `message` has the field and it is not empty.
+    private static func text(_ message: ProtoMessage, _ name: String) -> String? {
+        guard message.schema.field(named: name) != nil else { return nil }
+        switch message[name] {
+        case .string(let value)?: return nonEmpty(value)
+        case .message(let secret)? where secret.schema.field(named: "value") != nil: return nonEmpty(secret.string("value"))
+        default: return nil
+        }
+    }
+
+    private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+    // MARK: Get and Void
+
+    /// `Get`: the payout as it stands, by `connector_payout_id` or `merchant_payout_id`.
+    func get(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
+        PrismPayout.response("types.PayoutServiceGetResponse", try payout(request, caller), registry: registry)
+    }
+
+    /// `Void`: cancels a payout not yet sent (PENDING: CANCELLED, refunded); a CANCELLED one
+    /// answers as it is; any other is FAILED_PRECONDITION.
+    func void(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
+        let output = "types.PayoutServiceVoidResponse"
+        let payout = try payout(request, caller)
+        if payout.status == .cancelled { return PrismPayout.response(output, payout, registry: registry) }
+        let voided: Payout?
+        do throws(TransitionError) {
+            voided = try bank.changeStatus(payoutID: payout.id, to: .cancelled, by: "merchant")
+        } catch {
+            throw GRPCStatus(.failedPrecondition, PrismMessage.forbidden("void", status: PrismPayout.status(error.from)))
+        }
+        guard let voided else { throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(String(payout.id))) }
+        return PrismPayout.response(output, voided, registry: registry)
+    }
+
+    /// The caller's payout named by `connector_payout_id` (the sandbox's id) or else
+    /// `merchant_payout_id`: NOT_FOUND when it has none of that id, INVALID_ARGUMENT for no id.
+    private func payout(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> Payout {
+        if let id = Self.nonEmpty(request.string("connector_payout_id")) {
+            guard let number = Int(id), let payout = bank.payout(id: number), payout.account == caller.merchant.id,
+                  payout.dialect == PrismDialect.name else { throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(id)) }
+            return payout
+        }
+        guard let reference = Self.nonEmpty(request.string("merchant_payout_id")) else {
+            throw GRPCStatus(.invalidArgument, PrismMessage.missing("connector_payout_id"))
+        }
+        guard let payout = bank.payout(account: caller.merchant.id, reference: reference) else {
+            throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(reference))
+        }
+        return payout
+    }
+}

@@ -1,0 +1,51 @@
+import SandboxBank
+import SandboxDialect
+import SandboxGRPC
+import SandboxHTTP
+import SandboxProtobuf
+import SandboxScenario
+
+/// Hyperswitch Prism's `types.PayoutService` on the dialect seam: its gRPC methods (`PrismAPI`,
+/// declared in `PrismProtos`), its merchants (`PrismMerchant`: the `prism_merchants` section), and
+/// its magic values (`PrismDialect.builtInScenarioText`).
+public struct PrismDialect: Dialect {
+    /// What its payouts record as their dialect, and what rules name in `"dialect"`.
+    public static let name = "prism"
+    public var name: String { Self.name }
+
+    public init() {}
+
+    /// No HTTP/1.1 routes yet (Connect's JSON comes later).
+    public func register(in router: inout Router, bank: Bank) {}
+
+    public var grpcFiles: [ProtoFile] { PrismProtos.files }
+
+    public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {
+        PrismAPI(bank: bank, registry: grpc.registry).register(in: &grpc)
+    }
+
+    /// None yet: PayoutService webhooks come later.
+    public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
+
+    /// The default merchant `DefaultMerchantId` (API key `sandbox_prism_key`).
+    public var defaultAccounts: [Account] { [PrismMerchant.sandboxDefault] }
+
+    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+        let merchant = PrismMerchant(account)
+        return ("payoutservice merchant: x-merchant-id \(merchant.id), api key \(merchant.apiKey), balance \(account.currency) \(account.balance)",
+                "server.prism_merchant",
+                [("merchant_id", merchant.id), ("api_key", merchant.apiKey), ("currency", account.currency), ("balance", account.balance.description)])
+    }
+
+    /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
+    /// the `prism_merchants` section, and its status words for `expect_cashout`.
+    public var scenarioVocabulary: ScenarioVocabulary {
+        ScenarioVocabulary(ruleFields: PrismPayout.Field.ruleFields, accountSections: [PrismMerchant.section: PrismMerchant.read],
+                           statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)))
+    }
+
+    /// SUCCESS, FAILED, REVERSED... (`PrismPayout.status`).
+    public func statusWord(_ status: PayoutStatus) -> String? { PrismPayout.status(status) }
+
+    public var builtInScenarioText: String? { Self.builtInScenarioText }
+}
