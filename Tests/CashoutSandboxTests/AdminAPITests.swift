@@ -225,7 +225,7 @@ private struct Admin {
             """#)
         #expect(loaded.status == 200)
         #expect(loaded.json["loaded"] == "small ones fail")
-        #expect(loaded.json["merchants"] == ["sandbox_login", "76561198000000001", "acme"])  // every account: merchants and users
+        #expect(loaded.json["merchants"] == ["sandbox_login", "76561198000000001", "DefaultMerchantId", "acme"])  // every account: merchants and users
         let after = try admin.createCashout("c-2", amount: "20.00")
         _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1m"}"#)
         #expect(try admin.call("GET", "/sandbox/cashouts/\(after)").json["status"] == "REJECTED")

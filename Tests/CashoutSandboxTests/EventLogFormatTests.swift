@@ -60,6 +60,6 @@ import Testing
         #expect(lines.count == 1)
         let line = try #require(lines.first)
         #expect(line.contains(#" scenario.loaded name="a \"quoted\" \\ name\nwith a newline, a tab\t and é" rules="#), "\(line)")
-        #expect(line.hasSuffix(#" merchants=["sandbox_login","76561198000000001"]"#), "\(line)")
+        #expect(line.hasSuffix(#" merchants=["sandbox_login","76561198000000001","DefaultMerchantId"]"#), "\(line)")
     }
 }

@@ -46,7 +46,7 @@ import Testing
         #expect(try Fixture.send(second, "POST", "/sandbox/clock/advance", #"{"by":"30d"}"#).status == 200)
         let restored = try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: saved.body)
         #expect(restored.status == 200)
-        #expect(restored.bodyText == #"{"cashouts":4,"clock":"2026-01-05T09:00:20Z","merchants":["sandbox_login","76561198000000001","acme"],"scenarios":1,"status":"restored"}"#)
+        #expect(restored.bodyText == #"{"cashouts":4,"clock":"2026-01-05T09:00:20Z","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"scenarios":1,"status":"restored"}"#)
         #expect(try Fixture.state(second) == Fixture.state(first))
         #expect(try Fixture.send(second, "GET", "/sandbox/snapshot").body == saved.body)
 
