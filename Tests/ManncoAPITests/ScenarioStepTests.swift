@@ -76,7 +76,7 @@ import Testing
         (#"{"expect_emails": {"statuses": ["sent"]}}"#, "steps[0].expect_emails.statuses[0]: expected pending, processing, completed, failed or cancelled"),
         (#"{"expect_emails": {"count": -1}}"#, "steps[0].expect_emails.count: expected a whole number from 0 to 1000000"),
         (#"{"expect_cashout": {"ref": "c", "status": "paid"}}"#,
-         "steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED (or an API's own word: cancelled, completed, failed, pending, processing)"),
+         "steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED (or an API's own word: CANCELLED, EXPIRED, FAILED, INITIATED, PENDING, REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, REVERSED, SUCCESS, cancelled, completed, failed, pending, processing)"),
         (#"{"process_cashout": {"amount": 5000}, "save": {"x": "content"}}"#, #"steps[0].save: expected only with "request""#),
         (#"{"expect_balance": {"user": "1", "merchant": "m", "cents": 1}}"#, "steps[0].expect_balance: expected"),
         (#"{"expect_balance": {"user": "1", "cents": 1.5}}"#, "steps[0].expect_balance.cents: expected a whole number"),
