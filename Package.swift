@@ -48,7 +48,7 @@ let package = Package(
                                                       "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Mannco"),
         // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service as schemas (Protos/:
         // the same as .proto text, for protoc).
-        .target(name: "SandboxPrism", dependencies: ["SandboxBank", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
+        .target(name: "SandboxPrism", dependencies: ["SandboxBank", "SandboxCrypto", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
                                                      "SandboxScenario"], path: "Sources/Dialects/Prism", exclude: ["Protos"]),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON", "SandboxJournal",
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
                                                        "SandboxCrypto", "SandboxScenario"]),
-        .testTarget(name: "PrismAPITests", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "PrismAPITests", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
                                                            "SandboxJSON"]),

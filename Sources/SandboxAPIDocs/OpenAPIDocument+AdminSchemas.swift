@@ -59,10 +59,12 @@ extension OpenAPIDocument {
                 "name": Schema.string(), "answers": Schema.array(of: Schema.integer(), description: "The script still to use"),
                 "requests": Schema.array(of: Schema.object([
                     "at": Schema.time(), "method": Schema.string(example: "POST"), "path": Schema.string(),
-                    "content_type": Schema.nullable("string"), "body": Schema.string(),
+                    "content_type": Schema.nullable("string"),
+                    "headers": Schema.map(of: Schema.string(), description: "Header fields by lowercase name: all received over HTTP; Content-Type and the signature of an in-process notification"),
+                    "body": Schema.string(),
                     "form": Schema.map(of: Schema.string(), description: "The body decoded as a form"),
                     "answered": Schema.integer("The status the sink answered"),
-                ], required: ["at", "method", "path", "content_type", "body", "form", "answered"])),
+                ], required: ["at", "method", "path", "content_type", "headers", "body", "form", "answered"])),
             ], required: ["name", "answers", "requests"]),
             "SinkScript": Schema.object([
                 "answers": Schema.array(of: ["type": "integer", "minimum": 200, "maximum": 599]),

@@ -18,7 +18,10 @@ extension AdminAPI {
                 "answers": .array(sinks.answers(name).map { .number($0) }),
                 "requests": .array(sinks.received(name).map { received in
                     ["at": .string(received.at.iso8601), "method": .string(received.method), "path": .string(received.path),
-                     "content_type": AdminJSON.optional(received.contentType), "body": .string(received.body),
+                     "content_type": AdminJSON.optional(received.contentType),
+                     "headers": .object(Dictionary(received.headers.map { ($0.name.lowercased(), JSON.string($0.value)) },
+                                                   uniquingKeysWith: { first, _ in first })),
+                     "body": .string(received.body),
                      "form": .object(Dictionary((FormURLEncoding.decode(received.body.utf8) ?? []).map { ($0.name, JSON.string($0.value)) },
                                                 uniquingKeysWith: { $1 })),
                      "answered": .number(received.answered)]
@@ -40,7 +43,7 @@ extension AdminAPI {
         }
         router.add("POST /sandbox/sink/{name}") { request in
             let status = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
-                                       path: String(request.path), contentType: request.headers["Content-Type"],
+                                       path: String(request.path), headers: request.headers,
                                        body: String(decoding: request.body, as: UTF8.self))
             return .json(["received": true], status: status)
         }

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxHTTP
 import Synchronization
 
 /// The built-in webhook receivers, `/sandbox/sink/{name}`: each records what it receives and
@@ -13,6 +14,9 @@ public final class SinkStore: Sendable {
         /// The body: received over HTTP, or rendered when first read (a notification delivered
         /// in-process keeps only what it takes to render it, which load scenarios need).
         public var body: String { content.text }
+        /// The header fields: every one received over HTTP; for a notification delivered in
+        /// process, `Content-Type` and those its dialect adds (a signature).
+        public var headers: HTTPHeaders { content.headers(contentType) }
         let content: Content
         /// The status the sink answered.
         public let answered: Int
@@ -20,13 +24,24 @@ public final class SinkStore: Sendable {
 
     /// A received body, or how to render one.
     enum Content: Sendable {
-        case text(String)
-        case rendered(@Sendable () -> String)
+        case text(String, headers: HTTPHeaders)
+        case rendered(@Sendable () -> String, headers: @Sendable (_ body: String) -> HTTPHeaders)
 
         var text: String {
             switch self {
-            case .text(let text): text
-            case .rendered(let render): render()
+            case .text(let text, _): text
+            case .rendered(let render, _): render()
+            }
+        }
+
+        func headers(_ contentType: String?) -> HTTPHeaders {
+            switch self {
+            case .text(_, let headers): return headers
+            case .rendered(let render, let extra):
+                var headers: HTTPHeaders = [:]
+                if let contentType { headers.add("Content-Type", contentType) }
+                for field in extra(render()) { headers.add(field.name, field.value) }
+                return headers
             }
         }
     }
@@ -48,8 +63,8 @@ public final class SinkStore: Sendable {
     public init() {}
 
     /// Records a request and returns the status to answer with.
-    func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?, body: String) -> Int {
-        receive(name, at: at, method: method, path: path, contentType: contentType, content: .text(body))
+    func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders, body: String) -> Int {
+        receive(name, at: at, method: method, path: path, contentType: headers["Content-Type"], content: .text(body, headers: headers))
     }
 
     func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?, content: Content) -> Int {

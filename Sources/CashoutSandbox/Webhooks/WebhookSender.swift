@@ -86,11 +86,14 @@ final class WebhookSender: Sendable {
         if case .sink(let name, let path) = route {
             // Rendered when read.
             let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: rendered.contentType,
-                                       content: .rendered(rendered.body))
+                                       content: .rendered(rendered.body, headers: rendered.headers))
             metrics.count((200 ..< 300).contains(status) ? .delivered : .httpError)
             return DeliveryOutcome(status: status)
         }
-        pool.run { done(self.post(rendered.body(), contentType: rendered.contentType, to: url)) }
+        pool.run {
+            let body = rendered.body()
+            done(self.post(body, headers: rendered.headers(body), contentType: rendered.contentType, to: url))
+        }
         return nil
     }
 
@@ -100,9 +103,11 @@ final class WebhookSender: Sendable {
     }
 
     /// Posts a notification to a receiver and waits for its answer, at most the timeout.
-    private func post(_ body: String, contentType: String, to url: String) -> DeliveryOutcome {
+    private func post(_ body: String, headers extra: HTTPHeaders, contentType: String, to url: String) -> DeliveryOutcome {
+        var headers: HTTPHeaders = ["Content-Type": contentType]
+        for field in extra { headers.add(field.name, field.value) }
         do throws(HTTPClientError) {
-            let response = try HTTPClient.send(method: "POST", url: url, headers: ["Content-Type": contentType],
+            let response = try HTTPClient.send(method: "POST", url: url, headers: headers,
                                                body: Array(body.utf8), timeout: timeout.withLock { $0 })
             metrics.count((200 ..< 300).contains(response.status) ? .delivered : .httpError)
             return DeliveryOutcome(status: response.status, body: String(response.bodyText.prefix(500)))

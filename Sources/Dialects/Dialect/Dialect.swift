@@ -100,13 +100,19 @@ extension Dialect {
 }
 
 /// A notification as its dialect sends it: a `POST` with this content type, whose body is
-/// rendered when needed (the built-in sink renders it only when it is read).
+/// rendered when needed (the built-in sink renders it only when it is read), and the header
+/// fields it adds besides `Content-Type`, made from the body (a signature of it, such as
+/// PayoutService's `X-Webhook-Signature`).
 public struct RenderedNotification: Sendable {
     public var contentType: String
     public var body: @Sendable () -> String
+    /// The extra header fields for a body; none unless the dialect signs in a header.
+    public var headers: @Sendable (_ body: String) -> HTTPHeaders
 
-    public init(contentType: String, body: @escaping @Sendable () -> String) {
+    public init(contentType: String, headers: @escaping @Sendable (_ body: String) -> HTTPHeaders = { _ in [:] },
+                body: @escaping @Sendable () -> String) {
         self.contentType = contentType
+        self.headers = headers
         self.body = body
     }
 

@@ -72,7 +72,8 @@ struct PrismAPI: Sendable {
         let payout: Payout
         do throws(PayoutRefusal) {
             payout = try bank.createPayout(PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference,
-                                                         currency: currency, amount: amount, fields: fields))
+                                                         currency: currency, amount: amount, callbackURL: fields[Field.webhookURL],
+                                                         fields: fields))
         } catch {
             if case .duplicateReference = error, let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
                 return PrismPayout.response(output, existing, registry: registry)  // a concurrent Create with the same id won

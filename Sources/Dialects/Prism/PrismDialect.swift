@@ -24,8 +24,10 @@ public struct PrismDialect: Dialect {
         PrismAPI(bank: bank, registry: grpc.registry).register(in: &grpc)
     }
 
-    /// None yet: PayoutService webhooks come later.
-    public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
+    /// The signed JSON of `PrismWebhook`, to the Create's `webhook_url`.
+    public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+        PrismWebhook.rendered(notification, bank: bank)
+    }
 
     /// The default merchant `DefaultMerchantId` (API key `sandbox_prism_key`).
     public var defaultAccounts: [Account] { [PrismMerchant.sandboxDefault] }

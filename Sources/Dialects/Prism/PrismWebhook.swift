@@ -1,0 +1,74 @@
+import SandboxBank
+import SandboxCrypto
+import SandboxDialect
+import SandboxHTTP
+import SandboxJSON
+
+// PayoutService notifications (spec prism-payout-service.md, "Sandbox decisions": notifications).
+// Prism itself has no outgoing webhook for payouts; the sandbox's decision is a JSON POST to the
+// Create's `webhook_url` on each status change:
+//
+//   {"connector_payout_id":"42","created_at":"2026-01-05T09:00:05.000Z","event_id":"evt_7",
+//    "merchant_payout_id":"order-1","payout_status":"INITIATED"}
+//
+// keys sorted (the sandbox's JSON writer), `merchant_payout_id` null for a payout created without
+// one, `error` only for FAILED and REVERSED (as the `ErrorInfo` of the gRPC responses, by proto
+// field names), `event_id` the notification's id (the same on every retry and redelivery, so a
+// receiver can drop duplicates), `created_at` when the status changed on the virtual clock. Header
+// `X-Webhook-Signature: sha256=<hex>`: the lowercase hex HMAC-SHA256 of the body's bytes keyed
+// with the merchant's API key.
+
+/// The PayoutService wire format of a status notification.
+public enum PrismWebhook {
+    /// The signature header's name.
+    public static let signatureHeader = "X-Webhook-Signature"
+
+    /// The notification: nil when its merchant is gone.
+    static func rendered(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+        guard let apiKey = bank.account(id: notification.account).map({ PrismMerchant($0).apiKey }) else { return nil }
+        let key = HMACSHA256.Key(apiKey)
+        // The reason of a FAILED or REVERSED payout: both are final, so the payout's reason is
+        // the one this change brought whenever the body is rendered.
+        let reason: (code: String, message: String)? = switch notification.status {
+        case .rejected, .returned:
+            bank.payout(id: notification.payoutID).map { payout in
+                notification.status == .rejected
+                    ? (payout.reasonCode ?? "payout_rejected", payout.reason ?? PrismMessage.rejected)
+                    : (payout.reasonCode ?? "payout_reversed", payout.reason ?? PrismMessage.reversed)
+            }
+        default: nil
+        }
+        return RenderedNotification(contentType: "application/json", headers: { body in [signatureHeader: signature(body, key: key)] }) {
+            body(notification, reason: reason)
+        }
+    }
+
+    /// The JSON body.
+    public static func body(_ notification: StatusNotification, reason: (code: String, message: String)?) -> String {
+        var members: [String: JSON] = [
+            "merchant_payout_id": notification.reference.map(JSON.string) ?? .null,
+            "connector_payout_id": .string(String(notification.payoutID)),
+            "payout_status": .string(PrismPayout.status(notification.status)),
+            "event_id": .string(eventID(notification.id)),
+            "created_at": .string(notification.changedAt.iso8601),
+        ]
+        if let reason { members["error"] = error(code: reason.code, message: reason.message) }
+        return JSON.object(members).serializedString()
+    }
+
+    /// `evt_` and the notification's id.
+    public static func eventID(_ notificationID: Int) -> String { "evt_\(notificationID)" }
+
+    /// `sha256=` and the lowercase hex HMAC-SHA256 of `body` keyed with the API key.
+    public static func signature(_ body: String, apiKey: String) -> String { signature(body, key: HMACSHA256.Key(apiKey)) }
+
+    static func signature(_ body: String, key: HMACSHA256.Key) -> String {
+        "sha256=" + Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))
+    }
+
+    /// `ErrorInfo` as JSON: `connector_details {code, message, reason}`, `unified_details {code, message}`.
+    static func error(code: String, message: String) -> JSON {
+        ["connector_details": ["code": .string(code), "message": .string(message), "reason": .string(message)],
+         "unified_details": ["code": .string(code), "message": .string(message)]]
+    }
+}
