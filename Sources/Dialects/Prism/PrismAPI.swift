@@ -5,7 +5,7 @@ import SandboxProtobuf
 // Hyperswitch Prism's `types.PayoutService` over gRPC (spec prism-payout-service.md): every call
 // authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers
 // (or trailers, for a refused call), and answers the five response fields (`PrismPayout`).
-// Create, Get and Void so far; Transfer, Stage, CreateLink, CreateRecipient and
+// Create, Get, Void, Stage and Transfer so far; CreateLink, CreateRecipient and
 // EnrollDisburseAccount answer UNIMPLEMENTED until they are written.
 
 /// Serves the PayoutService dialect's gRPC methods over a `Bank`.
@@ -26,6 +26,8 @@ struct PrismAPI: Sendable {
         grpc.handle(Self.path("Create")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.create(request, caller) } }
         grpc.handle(Self.path("Get")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.get(request, caller) } }
         grpc.handle(Self.path("Void")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.void(request, caller) } }
+        grpc.handle(Self.path("Stage")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.stage(request, caller) } }
+        grpc.handle(Self.path("Transfer")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.transfer(request, caller) } }
     }
 
     /// Authenticates the call and runs `body`; the request id goes back either way.
@@ -131,6 +133,76 @@ struct PrismAPI: Sendable {
     }
 
     private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+    // MARK: Stage and Transfer
+
+    /// `Stage`: a payout staged without a debit, REQUIRES_FULFILLMENT, from `amount` (its
+    /// recipient's name from `customer`). Stage has no payout id of the merchant's: its
+    /// `merchant_quote_id` is the payout's reference, answered as `merchant_payout_id`, by which
+    /// Transfer and Get find it, and a second Stage with the same quote id answers the first.
+    func stage(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
+        let output = "types.PayoutServiceStageResponse"
+        let reference = Self.nonEmpty(request.string("merchant_quote_id"))
+        if let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
+            return PrismPayout.response(output, existing, registry: registry)
+        }
+        let (currency, amount) = try Self.amount(request)
+        typealias Field = PrismPayout.Field
+        var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.amount: amount.description,
+                              Field.currency: currency, Field.requestID: caller.requestID]
+        fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
+        fields[Field.recipientName] = request.message("customer").flatMap { Self.text($0, "name") }
+        return try open(output, PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference, currency: currency,
+                                              amount: amount, status: .staged, fields: fields), reference: reference)
+    }
+
+    /// Creates `payout` (staged, or awaiting details) without a debit: its response, or the
+    /// decline inside an OK response.
+    private func open(_ output: String, _ payout: PayoutRequest, reference: String?) throws(GRPCStatus) -> ProtoMessage {
+        do throws(PayoutRefusal) {
+            return PrismPayout.response(output, try bank.createPayout(payout), registry: registry)
+        } catch {
+            if case .duplicateReference = error, let reference, let existing = bank.payout(account: payout.account, reference: reference) {
+                return PrismPayout.response(output, existing, registry: registry)
+            }
+            let (code, message) = try Self.decline(error, currency: payout.currency)
+            return PrismPayout.declined(output, reference: reference, code: code, message: message, registry: registry)
+        }
+    }
+
+    /// `Transfer`: executes a staged payout (named by `connector_payout_id`, else
+    /// `connector_quote_id`, else `merchant_payout_id`: the Stage's ids): the debit, PENDING, and
+    /// the bank's timeline. NOT_FOUND for an unknown payout; FAILED_PRECONDITION for one that is
+    /// not staged (transferred already, cancelled, or awaiting its recipient's details); a
+    /// balance or limit that refuses the debit is a decline inside an OK response, and the
+    /// payout stays staged.
+    func transfer(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
+        let output = "types.PayoutServiceTransferResponse"
+        var lookup = request
+        if !request.has("connector_payout_id") || request.string("connector_payout_id").isEmpty,
+           let quote = Self.nonEmpty(request.string("connector_quote_id")) {
+            lookup["connector_payout_id"] = .string(quote)
+        }
+        let staged = try payout(lookup, caller)
+        guard staged.status == .staged else {
+            throw GRPCStatus(.failedPrecondition, PrismMessage.notStaged(PrismPayout.status(staged.status)))
+        }
+        let executed: Payout?
+        do throws(PayoutRefusal) {
+            executed = try bank.execute(payoutID: staged.id, by: "merchant")
+        } catch {
+            if case .notExecutable(let status) = error {
+                throw GRPCStatus(.failedPrecondition, PrismMessage.notStaged(PrismPayout.status(status)))
+            }
+            let (code, message) = try Self.decline(error, currency: staged.currency)
+            var declined = PrismPayout.declined(output, reference: staged.reference, code: code, message: message, registry: registry)
+            declined["payout_status"] = .string(PrismPayout.status(staged.status))
+            declined["connector_payout_id"] = .string(String(staged.id))
+            return declined
+        }
+        guard let executed else { throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(String(staged.id))) }
+        return PrismPayout.response(output, executed, registry: registry)
+    }
 
     // MARK: Get and Void
 

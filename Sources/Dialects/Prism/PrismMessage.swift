@@ -15,6 +15,10 @@ public enum PrismMessage {
     public static func forbidden(_ action: String, status: String) -> String {
         "You cannot \(action) this payout because it has status \(status)"
     }
+    /// FAILED_PRECONDITION: Transfer of a payout that is not staged (REQUIRES_FULFILLMENT).
+    public static func notStaged(_ status: String) -> String {
+        "You cannot transfer this payout because it has status \(status): only a staged payout (REQUIRES_FULFILLMENT) is transferred"
+    }
     /// The connector error of a payout refused for the merchant's balance.
     public static let insufficientFunds = "Insufficient balance in the merchant account"
     /// The connector error of a payout over one of the merchant's limits.

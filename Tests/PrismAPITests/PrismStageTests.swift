@@ -1,0 +1,99 @@
+import CashoutSandbox
+import SandboxBank
+import SandboxHTTP
+import SandboxPrism
+import SandboxProtobuf
+import Testing
+
+/// A Stage request: `minor` USD cents for `customer`, under `quote`.
+func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: String = "Ana Lima") -> ProtoMessage {
+    var request = prismRegistry.message("types.PayoutServiceStageRequest")
+    if let quote { request["merchant_quote_id"] = .string(quote) }
+    var money = prismRegistry.message("types.Money")
+    money["minor_amount"] = .int(minor)
+    money["currency"] = .string("USD")
+    request["amount"] = .message(money)
+    var person = prismRegistry.message("types.Customer")
+    if person.schema.field(named: "name") != nil { person["name"] = .string(customer) }
+    request["customer"] = .message(person)
+    return request
+}
+
+/// Stage (no debit, REQUIRES_FULFILLMENT), then Transfer (the debit, PENDING, the timeline).
+@Suite struct PrismStageTests {
+    @Test func stageDebitsNothingAndTransferExecutes() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let staged = try sandbox.prism("Stage", stageRequest())
+        #expect(staged.code == 0 && staged.status == "REQUIRES_FULFILLMENT")
+        #expect(staged.body?.string("merchant_payout_id") == "quote-1")
+        #expect(Int(staged.connectorPayoutID) != nil)
+        #expect(sandbox.balance() == Money("1000000.00"))
+        sandbox.advance(by: .seconds(60))  // no timeline while staged
+        #expect(try sandbox.prism("Get", lookup("Get", connector: staged.connectorPayoutID)).status == "REQUIRES_FULFILLMENT")
+        #expect(try sandbox.prism("Stage", stageRequest(minor: 9999)).connectorPayoutID == staged.connectorPayoutID)  // idempotent
+
+        let transferred = try sandbox.prism("Transfer", lookup("Transfer", connector: staged.connectorPayoutID))
+        #expect(transferred.code == 0 && transferred.status == "PENDING")
+        #expect(transferred.connectorPayoutID == staged.connectorPayoutID)
+        #expect(sandbox.balance() == Money("999975.00"))
+        sandbox.advance(by: .seconds(15))
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "quote-1")).status == "SUCCESS")
+    }
+
+    @Test func transferByMerchantPayoutIDOrQuoteID() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        _ = try sandbox.prism("Stage", stageRequest("q-a"))
+        #expect(try sandbox.prism("Transfer", lookup("Transfer", merchant: "q-a")).status == "PENDING")
+        let second = try sandbox.prism("Stage", stageRequest("q-b"))
+        var byQuote = lookup("Transfer")
+        byQuote["connector_quote_id"] = .string(second.connectorPayoutID)
+        #expect(try sandbox.prism("Transfer", byQuote).status == "PENDING")
+        #expect(sandbox.balance() == Money("999950.00"))
+    }
+
+    @Test func transferOfAnUnknownPayoutIsNotFound() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let unknown = try sandbox.prism("Transfer", lookup("Transfer", connector: "4242"))
+        #expect(unknown.code == 5 && unknown.message == PrismMessage.payoutNotFound("4242"))
+        #expect(try sandbox.prism("Transfer", lookup("Transfer", merchant: "nope")).code == 5)
+        #expect(try sandbox.prism("Transfer", lookup("Transfer")).code == 3)
+    }
+
+    @Test func transferOfAPayoutNotStagedIsAFailedPrecondition() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let created = try sandbox.prism("Create", createRequest())
+        let notStaged = try sandbox.prism("Transfer", lookup("Transfer", connector: created.connectorPayoutID))
+        #expect(notStaged.code == 9 && notStaged.message == PrismMessage.notStaged("PENDING"))
+        _ = try sandbox.prism("Stage", stageRequest())
+        _ = try sandbox.prism("Transfer", lookup("Transfer", merchant: "quote-1"))
+        let again = try sandbox.prism("Transfer", lookup("Transfer", merchant: "quote-1"))
+        #expect(again.code == 9 && again.message == PrismMessage.notStaged("PENDING"))
+        #expect(sandbox.balance() == Money("999965.00"))  // 10.00 + 25.00, each debited once
+    }
+
+    @Test func aStagedPayoutIsVoidedWithoutARefund() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        _ = try sandbox.prism("Stage", stageRequest())
+        #expect(try sandbox.prism("Void", lookup("Void", merchant: "quote-1")).status == "CANCELLED")
+        #expect(try sandbox.prism("Transfer", lookup("Transfer", merchant: "quote-1")).code == 9)
+        #expect(sandbox.balance() == Money("1000000.00"))
+    }
+
+    @Test func aTransferTheBalanceRefusesIsADeclineAndStaysStaged() throws {
+        let sandbox = try startPrismSandbox(extra: [PrismMerchant.account(id: "poor", apiKey: "poor_key", balance: Money("5.00")!)])
+        defer { sandbox.stop() }
+        let poor: HTTPHeaders = ["x-connector": "sandbox", "x-auth": "header-key", "x-api-key": "poor_key", "x-merchant-id": "poor"]
+        let staged = try sandbox.prism("Stage", stageRequest(), headers: poor)
+        #expect(staged.status == "REQUIRES_FULFILLMENT")  // no debit, so no balance check yet
+        let refused = try sandbox.prism("Transfer", lookup("Transfer", merchant: "quote-1"), headers: poor)
+        #expect(refused.code == 0 && refused.status == "REQUIRES_FULFILLMENT")
+        #expect(refused.body?.uint("status_code") == 400)
+        #expect(refused.body?.message("error")?.message("connector_details")?.string("message") == PrismMessage.insufficientFunds)
+        #expect(sandbox.balance("poor") == Money("5.00"))
+    }
+}
