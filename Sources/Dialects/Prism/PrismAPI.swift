@@ -5,7 +5,7 @@ import SandboxProtobuf
 // Hyperswitch Prism's `types.PayoutService` over gRPC (spec prism-payout-service.md): every call
 // authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers
 // (or trailers, for a refused call), and answers the five response fields (`PrismPayout`).
-// Create, Get, Void, Stage and Transfer so far; CreateLink, CreateRecipient and
+// Create, Get, Void, Stage, Transfer and CreateLink so far; CreateRecipient and
 // EnrollDisburseAccount answer UNIMPLEMENTED until they are written.
 
 /// Serves the PayoutService dialect's gRPC methods over a `Bank`.
@@ -27,15 +27,26 @@ struct PrismAPI: Sendable {
         grpc.handle(Self.path("Get")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.get(request, caller) } }
         grpc.handle(Self.path("Void")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.void(request, caller) } }
         grpc.handle(Self.path("Stage")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.stage(request, caller) } }
+        grpc.handle(Self.path("CreateLink")) { request, context in
+            api.call(context) { caller throws(GRPCStatus) in try api.createLink(request, caller, host: context.request.headers["host"]) }
+        }
         grpc.handle(Self.path("Transfer")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.transfer(request, caller) } }
     }
 
     /// Authenticates the call and runs `body`; the request id goes back either way.
     private func call(_ context: GRPCCallContext, _ body: (PrismCaller) throws(GRPCStatus) -> ProtoMessage) -> GRPCReply {
+        call(context) { caller throws(GRPCStatus) -> (ProtoMessage, [(String, String)]) in (try body(caller), []) }
+    }
+
+    /// `call`, for a method that answers header metadata of its own besides the request id.
+    private func call(_ context: GRPCCallContext, _ body: (PrismCaller) throws(GRPCStatus) -> (ProtoMessage, [(String, String)])) -> GRPCReply {
         let requestID = PrismCaller.requestID(context.metadata, generate: Self.newRequestID)
         do throws(GRPCStatus) {
             let caller = try PrismCaller(context.metadata, bank: bank, requestID: requestID)
-            return .message(try body(caller), headers: [PrismCaller.Header.requestID: requestID])
+            let (message, extra) = try body(caller)
+            var headers: GRPCMetadata = [PrismCaller.Header.requestID: requestID]
+            for (name, value) in extra { headers.add(name, value) }
+            return .message(message, headers: headers)
         } catch {
             return .failure(error, trailers: [PrismCaller.Header.requestID: requestID])
         }
@@ -204,6 +215,44 @@ struct PrismAPI: Sendable {
         return PrismPayout.response(output, executed, registry: registry)
     }
 
+    // MARK: CreateLink
+
+    /// `CreateLink`: a payout awaiting its recipient's details, without a debit
+    /// (REQUIRES_PAYOUT_METHOD_DATA), from `amount`, with a page the sandbox serves
+    /// (`PrismLinks`) where the recipient enters them; the payout then goes on as a Create's
+    /// (debit, PENDING, the timeline), or is EXPIRED after `PrismLinks.lifetime`. Idempotent on
+    /// `merchant_payout_id` as Create is.
+    ///
+    /// Where the link goes: Prism's CreateLink response has only the five fields every response
+    /// has, so the sandbox answers the page's URL in the response header metadata `x-payout-link`
+    /// (gRPC clients read it as initial metadata, e.g. grpcurl `-v`, Python `call.initial_metadata()`),
+    /// and records it on the payout as the field `payout_link` (with `payout_link_expires_at`),
+    /// which the admin API's payout record shows (`GET /sandbox/cashouts/{id}`).
+    func createLink(_ request: ProtoMessage, _ caller: PrismCaller, host: String?) throws(GRPCStatus) -> (ProtoMessage, [(String, String)]) {
+        let output = "types.PayoutServiceCreateLinkResponse"
+        let reference = Self.nonEmpty(request.string("merchant_payout_id"))
+        if let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
+            let current = links.expireIfDue(existing)
+            return (PrismPayout.response(output, current, registry: registry), current.fields[PrismPayout.Field.link].map { [(PrismLinks.header, $0)] } ?? [])
+        }
+        let (currency, amount) = try Self.amount(request)
+        typealias Field = PrismPayout.Field
+        let url = PrismLinks.url(host: host, token: PrismLinks.newToken())
+        var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.amount: amount.description,
+                              Field.currency: currency, Field.requestID: caller.requestID, Field.link: url,
+                              Field.linkExpiresAt: bank.clock.now.adding(PrismLinks.lifetime).iso8601]
+        fields[Field.method] = request.message("payout_method_data")?.oneofCase("payout_method_data")
+        fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
+        fields[Field.recipientName] = Self.recipientName(request)
+        fields[Field.webhookURL] = Self.nonEmpty(request.string("webhook_url"))
+        let response = try open(output, PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference,
+                                                      currency: currency, amount: amount, status: .awaitingDetails,
+                                                      callbackURL: fields[Field.webhookURL], fields: fields), reference: reference)
+        return (response, response.string("connector_payout_id").isEmpty ? [] : [(PrismLinks.header, url)])
+    }
+
+    var links: PrismLinks { PrismLinks(bank: bank) }
+
     // MARK: Get and Void
 
     /// `Get`: the payout as it stands, by `connector_payout_id` or `merchant_payout_id`.
@@ -233,7 +282,7 @@ struct PrismAPI: Sendable {
         if let id = Self.nonEmpty(request.string("connector_payout_id")) {
             guard let number = Int(id), let payout = bank.payout(id: number), payout.account == caller.merchant.id,
                   payout.dialect == PrismDialect.name else { throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(id)) }
-            return payout
+            return links.expireIfDue(payout)
         }
         guard let reference = Self.nonEmpty(request.string("merchant_payout_id")) else {
             throw GRPCStatus(.invalidArgument, PrismMessage.missing("connector_payout_id"))
@@ -241,6 +290,6 @@ struct PrismAPI: Sendable {
         guard let payout = bank.payout(account: caller.merchant.id, reference: reference) else {
             throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(reference))
         }
-        return payout
+        return links.expireIfDue(payout)
     }
 }

@@ -15,8 +15,10 @@ public struct PrismDialect: Dialect {
 
     public init() {}
 
-    /// No HTTP/1.1 routes yet (Connect's JSON comes later).
-    public func register(in router: inout Router, bank: Bank) {}
+    /// CreateLink's recipient pages (`PrismLinks`); Connect's JSON comes later.
+    public func register(in router: inout Router, bank: Bank) {
+        PrismLinks(bank: bank).register(in: &router)
+    }
 
     public var grpcFiles: [ProtoFile] { PrismProtos.files }
 

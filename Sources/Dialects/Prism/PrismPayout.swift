@@ -58,6 +58,8 @@ enum PrismPayout {
         static let priority = "priority"
         /// The `x-request-id` of the Create.
         static let requestID = "request_id"
+        /// CreateLink's page for the recipient (`PrismLinks`), and when it expires.
+        static let link = "payout_link", linkExpiresAt = "payout_link_expires_at"
 
         /// What scenario rules may test.
         static let ruleFields: Set<String> = [connector, tenant, method, amount, currency, destinationCurrency, recipientName, priority]
