@@ -40,8 +40,8 @@ struct PrismLinks: Sendable {
     static func url(host: String?, token: String) -> String { "http://\(host ?? "localhost")\(path)\(token)" }
 
     func register(in router: inout Router) {
-        router.add("GET \(Self.path){token}") { request in page(request.parameters["token"] ?? "") }
-        router.add("POST \(Self.path){token}") { request in submit(request.parameters["token"] ?? "", request.body) }
+        router.add("GET /prism/payout-links/{token}") { request in page(request.parameters["token"] ?? "") }
+        router.add("POST /prism/payout-links/{token}") { request in submit(request.parameters["token"] ?? "", request.body) }
     }
 
     /// `payout` expired when it still awaits its details after the link's lifetime.
