@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxGRPC
@@ -52,4 +53,7 @@ public struct PrismDialect: Dialect {
     public func statusWord(_ status: PayoutStatus) -> String? { PrismPayout.status(status) }
 
     public var builtInScenarioText: String? { Self.builtInScenarioText }
+
+    /// CreateLink's pages in the OpenAPI document (`PrismDocs`).
+    public var docs: APIDocsFragment? { PrismDocs.fragment }
 }
