@@ -37,6 +37,11 @@ public struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral 
         entries.append((name, name.hasSuffix("-bin") ? .binary(Array(value.utf8)) : .text(value)))
     }
 
+    /// Adds every entry of `other`, after these.
+    public mutating func append(contentsOf other: GRPCMetadata) {
+        entries += other.entries
+    }
+
     /// Adds a binary entry; `name` must end in `-bin`.
     public mutating func add(_ name: String, binary: [UInt8]) {
         precondition(name.lowercased().hasSuffix("-bin"), "binary metadata names end in -bin: \(name)")

@@ -4,7 +4,8 @@ import SandboxHTTP
 import SandboxProtobuf
 
 // The checks every call goes through, and the unary call itself. Error mappings:
-//   content-type not application/grpc[+proto][;…]   HTTP 415 with a text body (grpc-go's wording)
+//   content-type not application/grpc[+proto][;…]   Connect for application/json and application/proto
+//                                                    (GRPCServer+Connect); else HTTP 415, a text body (grpc-go's wording)
 //   gRPC content type over HTTP/1.x                  HTTP 505 with a text body: use h2c prior knowledge
 //   grpc-encoding other than identity                UNIMPLEMENTED, with grpc-accept-encoding: identity
 //   compressed flag set (no encoding negotiated)     INTERNAL
@@ -34,7 +35,6 @@ extension GRPCServer {
 
     func preflight(_ request: HTTPRequest, path: String) -> Preflight {
         guard Self.isGRPC(request) else {
-            if let nonGRPCHandler { return .refused(nonGRPCHandler(request)) }
             let type = request.headers["content-type"] ?? ""
             return .refused(.text("invalid gRPC request content-type \"\(type)\"", status: 415))
         }
@@ -112,9 +112,7 @@ extension GRPCServer {
         switch reply.outcome {
         case .failure(let status):
             var metadata = reply.headers
-            for (name, value) in reply.trailers.entries {
-                if case .text(let text) = value { metadata.add(name, text) } else if case .binary(let bytes) = value { metadata.add(name, binary: bytes) }
-            }
+            metadata.append(contentsOf: reply.trailers)
             return trailersOnly(status.code == .ok ? GRPCStatus(.unknown, "the handler failed with status OK") : status, metadata: metadata)
         case .message(let message):
             guard message.schema.fullName == output else {

@@ -39,9 +39,6 @@ public struct GRPCServer: Sendable {
     /// The largest message of a streaming call (health's and reflection's requests are a few
     /// bytes): a stream's partial message is held in memory, and a connection has many streams.
     public var maxStreamingMessageSize = 64 * 1024
-    /// Answers requests to a method's route whose content type is not gRPC's (the place for
-    /// another protocol on the same paths, such as Connect's JSON); nil: HTTP 415, as grpc-go.
-    public var nonGRPCHandler: HTTPHandler?
 
     var unaryHandlers: [String: GRPCUnaryHandler] = [:]
     var streamingMethods: [String: GRPCStreamingMethod] = [:]
@@ -115,6 +112,7 @@ public struct GRPCServer: Sendable {
 
     /// Answers a call to a declared method: unary from the whole body, streaming in one batch.
     func respond(to request: HTTPRequest, path: String, method: MethodSchema) -> HTTPResponse {
+        if let encoding = Self.connectEncoding(request) { return respondConnect(to: request, path: path, method: method, encoding: encoding) }
         let context: GRPCCallContext
         switch preflight(request, path: path) {
         case .refused(let response): return response

@@ -63,14 +63,11 @@ import SandboxProtobuf
         #expect(metadata.binary("x-b-bin") == [1])
     }
 
-    @Test func nonGRPCContentTypeIs415() {
-        let response = call(grpcRequest("/test.Payouts/Get", messages: [TestProtos.getRequest("a")], contentType: "application/json"))
+    @Test func aContentTypeNeitherGRPCNorConnectIs415() {
+        // application/json and application/proto are Connect's (GRPCConnectTests).
+        let response = call(grpcRequest("/test.Payouts/Get", messages: [TestProtos.getRequest("a")], contentType: "text/plain"))
         #expect(response.status == 415)
-        #expect(response.bodyText == "invalid gRPC request content-type \"application/json\"")
-        let custom = TestProtos.server { $0.nonGRPCHandler = { _ in .text("connect here", status: 200) } }
-        var router = Router()
-        custom.install(on: &router)
-        #expect(router.respond(to: grpcRequest("/test.Payouts/Get", messages: [], contentType: "application/json")).bodyText == "connect here")
+        #expect(response.bodyText == "invalid gRPC request content-type \"text/plain\"")
     }
 
     @Test func gRPCOverHTTP1Is505() {

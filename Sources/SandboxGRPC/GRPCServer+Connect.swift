@@ -1,0 +1,125 @@
+import SandboxHTTP
+import SandboxJSON
+import SandboxProtobuf
+
+// Connect's unary protocol (https://connectrpc.com/docs/protocol/#unary-request): the same unary
+// methods over plain HTTP, 1.1 or 2, for curl and Postman. `POST /package.Service/Method` with
+// `Content-Type: application/json` (proto3 JSON: field names or lowerCamelCase, enums by name or
+// number, 64-bit integers as strings or numbers) or `application/proto` (the bare message, not
+// framed). Metadata are ordinary headers, `-bin` ones base64.
+// Success: 200, the response message in the request's encoding, header metadata as headers and
+// trailer metadata as `trailer-` headers. Failure: Connect's HTTP status for the code and
+// `{"code":"not_found","message":"…"}`. `Connect-Timeout-Ms` and streaming methods are not
+// served this way (a streaming method answers `unimplemented`).
+extension GRPCServer {
+    enum ConnectEncoding {
+        case json
+        case proto
+    }
+
+    /// The Connect encoding a request's content type names, if it names one.
+    static func connectEncoding(_ request: HTTPRequest) -> ConnectEncoding? {
+        guard let type = request.headers["content-type"] else { return nil }
+        switch type.split(separator: ";", maxSplits: 1).first.map({ $0.trimmingCharacters().lowercased() }) {
+        case "application/json": return .json
+        case "application/proto": return .proto
+        default: return nil
+        }
+    }
+
+    /// A Connect unary call of `method`, counted in ``metrics`` when answered.
+    func respondConnect(to request: HTTPRequest, path: String, method: MethodSchema, encoding: ConnectEncoding) -> HTTPResponse {
+        let metrics = metrics
+        @Sendable func answered(_ response: HTTPResponse, _ code: GRPCStatus.Code) -> HTTPResponse {
+            metrics.record(method: path, code: code)
+            return response
+        }
+        @Sendable func failure(_ status: GRPCStatus, _ metadata: GRPCMetadata = [:]) -> HTTPResponse {
+            answered(Self.connectError(status, metadata), status.code)
+        }
+        guard method.isUnary, let handler = unaryHandlers[path] else {
+            return failure(GRPCStatus(.unimplemented, "\(path) is not served as a Connect unary call"))
+        }
+        let context: GRPCCallContext
+        do {
+            context = GRPCCallContext(method: path, metadata: try GRPCMetadata(requestHeaders: request.headers),
+                                      remoteAddress: request.remoteAddress, request: request)
+        } catch {
+            return failure(error)
+        }
+        let message: ProtoMessage
+        do {
+            message = switch encoding {
+            case .json: try registry.decode(method.input, jsonText: request.body.isEmpty ? Array("{}".utf8) : request.body)
+            case .proto: try registry.decode(method.input, from: request.body)
+            }
+        } catch {
+            return failure(GRPCStatus(.invalidArgument, "could not decode request message: \(error)"))
+        }
+        let reply: GRPCReply
+        do {
+            reply = try handler(message, context)
+        } catch let status as GRPCStatus {
+            reply = .failure(status)
+        } catch {
+            reply = .failure(GRPCStatus(.unknown, "\(error)"))
+        }
+        let output = method.output
+        @Sendable func response(to reply: GRPCReply) -> HTTPResponse {
+            switch reply.outcome {
+            case .failure(let status):
+                var metadata = reply.headers
+                metadata.append(contentsOf: reply.trailers)
+                return failure(status, metadata)
+            case .message(let message) where message.schema.fullName == output:
+                var headers: HTTPHeaders = ["content-type": encoding == .json ? "application/json" : "application/proto"]
+                reply.headers.write(into: &headers)
+                var trailers = HTTPHeaders()
+                reply.trailers.write(into: &trailers)
+                for (name, value) in trailers { headers.add("trailer-" + name, value) }
+                let body = encoding == .json ? message.json().serialized() : message.encoded()
+                return answered(HTTPResponse(status: 200, headers: headers, body: body), .ok)
+            case .message(let message):
+                return failure(GRPCStatus(.internal, "the handler answered a \(message.schema.fullName), the method returns \(output)"))
+            case .deferred:
+                return failure(GRPCStatus(.internal, "a deferred reply was not resolved"))
+            }
+        }
+        guard reply.isDeferred else { return response(to: reply) }
+        return .deferred { answer in reply.resolve { answer(response(to: $0)) } }
+    }
+
+    /// A Connect error: the code's HTTP status, and `{"code","message"}`.
+    static func connectError(_ status: GRPCStatus, _ metadata: GRPCMetadata = [:]) -> HTTPResponse {
+        var body: [String: JSON] = ["code": .string(status.code.connectName)]
+        if !status.message.isEmpty { body["message"] = .string(status.message) }
+        var response = HTTPResponse.json(.object(body), status: status.code.connectHTTPStatus)
+        metadata.write(into: &response.headers)
+        return response
+    }
+}
+
+extension GRPCStatus.Code {
+    /// Connect's name for the code: `not_found` (and `canceled`, with one l).
+    public var connectName: String {
+        self == .cancelled ? "canceled" : name.lowercased()
+    }
+
+    /// The HTTP status Connect answers a unary call that ends with this code.
+    public var connectHTTPStatus: Int {
+        switch self {
+        case .ok: 200
+        case .cancelled: 499
+        case .unknown, .internal, .dataLoss: 500
+        case .invalidArgument, .failedPrecondition, .outOfRange: 400
+        case .deadlineExceeded: 504
+        case .notFound: 404
+        case .alreadyExists, .aborted: 409
+        case .permissionDenied: 403
+        case .resourceExhausted: 429
+        case .unimplemented: 501
+        case .unavailable: 503
+        case .unauthenticated: 401
+        }
+    }
+}
