@@ -64,6 +64,7 @@ extension ScenarioRunner {
                 return "\(step.action): no API of this sandbox performs it"
             }
             step.body = expand(step.body)
+            step.ownExpect = step.ownExpect.map { expand($0) }
             return dialect.perform(step, in: &self)
         }
     }
@@ -278,6 +279,7 @@ extension ScenarioRunner {
             texts += fields.values
         case .dialect(let step):
             collect(step.body)
+            step.ownExpect.map(collect)
             step.expect?.json.map(collect)
             step.expect?.jsonContains.map(collect)
         default:

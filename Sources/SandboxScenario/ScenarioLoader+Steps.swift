@@ -15,12 +15,17 @@ extension ScenarioLoader {
         guard present.count == 1, let action = present.first, let body = fields[action] else {
             throw node.fail("expected exactly one action: \(all.joined(separator: ", "))")
         }
-        let expect = try fields["expect"].map(readExpectation)
         if let check = vocabulary.stepActions[action] {
             if let save = fields["save"] { throw save.fail("expected only with \"request\" (\"as\" names what \(action) makes)") }
             try check(body)
-            return .dialect(Step.DialectStep(action: action, body: body.value, expect: expect, name: try fields["as"]?.string()))
+            if let expectCheck = vocabulary.expectChecks[action] {
+                if let node = fields["expect"] { try expectCheck(node) }
+                return .dialect(Step.DialectStep(action: action, body: body.value, name: try fields["as"]?.string(), ownExpect: fields["expect"]?.value))
+            }
+            return .dialect(Step.DialectStep(action: action, body: body.value, expect: try fields["expect"].map(readExpectation),
+                                             name: try fields["as"]?.string()))
         }
+        let expect = try fields["expect"].map(readExpectation)
         if action != "request" && action != "create_cashout", let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
             throw fields[extra]!.fail("expected only with \"request\" or \"create_cashout\"")
         }

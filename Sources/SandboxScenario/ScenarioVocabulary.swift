@@ -32,15 +32,21 @@ public struct ScenarioVocabulary: Sendable {
     /// The dialects' own words for their payouts' statuses, which `expect_cashout` takes besides
     /// the sandbox's names (Mannco's `completed`: see `Dialect.statusWord`).
     public var statusWords: Set<String>
+    /// Those of `stepActions` whose `expect` has a shape of the dialect's own (PayoutService's
+    /// `grpc_call`: a gRPC status, fields, an error), with its check: the step carries it as
+    /// written (`Step.DialectStep.ownExpect`) instead of the HTTP `expect` of other steps.
+    public var expectChecks: [String: StepCheck]
 
     public init(ruleFields: Set<String> = [], accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
-                declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:], statusWords: Set<String> = []) {
+                declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:], statusWords: Set<String> = [],
+                expectChecks: [String: StepCheck] = [:]) {
         self.ruleFields = ruleFields
         self.accountSections = accountSections
         self.declineKeys = declineKeys
         self.declineChecks = declineChecks
         self.stepActions = stepActions
         self.statusWords = statusWords
+        self.expectChecks = expectChecks
     }
 
     /// Both vocabularies (for a sandbox of several dialects).
@@ -50,6 +56,7 @@ public struct ScenarioVocabulary: Sendable {
                            declineKeys: declineKeys.union(other.declineKeys),
                            declineChecks: declineChecks.merging(other.declineChecks) { first, _ in first },
                            stepActions: stepActions.merging(other.stepActions) { first, _ in first },
-                           statusWords: statusWords.union(other.statusWords))
+                           statusWords: statusWords.union(other.statusWords),
+                           expectChecks: expectChecks.merging(other.expectChecks) { first, _ in first })
     }
 }

@@ -39,12 +39,16 @@ public enum Step: Sendable {
         public var expect: Expectation?
         /// The step's `as`: the name its result gets for later steps.
         public var name: String?
+        /// The step's `expect` as written, when its action reads its own kind
+        /// (`ScenarioVocabulary.expectChecks`); `expect` is then nil.
+        public var ownExpect: JSON?
 
-        public init(action: String, body: JSON, expect: Expectation? = nil, name: String? = nil) {
+        public init(action: String, body: JSON, expect: Expectation? = nil, name: String? = nil, ownExpect: JSON? = nil) {
             self.action = action
             self.body = body
             self.expect = expect
             self.name = name
+            self.ownExpect = ownExpect
         }
     }
 

@@ -43,10 +43,16 @@ public struct PrismDialect: Dialect {
     }
 
     /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
-    /// the `prism_merchants` section, and its status words for `expect_cashout`.
+    /// the `prism_merchants` section, the step `grpc_call` (`PrismSteps`), and its status words
+    /// for `expect_cashout`.
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(ruleFields: PrismPayout.Field.ruleFields, accountSections: [PrismMerchant.section: PrismMerchant.read],
-                           statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)))
+                           stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
+                           expectChecks: PrismSteps.expectChecks)
+    }
+
+    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
+        PrismSteps.perform(step, in: &run)
     }
 
     /// SUCCESS, FAILED, REVERSED... (`PrismPayout.status`).
