@@ -1,0 +1,92 @@
+import CashoutSandbox
+import SandboxRunner
+import SandboxScenario
+import Testing
+
+/// PayoutService's scenario step `grpc_call`: a Connect JSON call made in process, its gRPC
+/// `expect`, `as` for later steps, what the loader refuses, and how a failure reads.
+@Suite struct PrismScenarioStepTests {
+    private func load(_ text: String) throws(ScenarioError) -> Scenario {
+        try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.Configuration().scenarioVocabulary)
+    }
+
+    private func run(_ text: String) throws -> ScenarioResult {
+        ScenarioRunner.run(try load(text))
+    }
+
+    static let create = #"""
+        {"grpc_call": {"method": "Create", "message": {"merchant_payout_id": "po-1", "amount": {"minor_amount": 1000, "currency": "USD"},
+                                                        "payout_method_data": {"card": {"card_number": {"value": "4111111111111111"}}}}},
+         "as": "p1"}
+        """#
+
+    @Test func callsAreMadeAsAConnectClientAndNameTheirPayout() throws {
+        let result = try run(#"""
+            {"prism_merchants": [{"merchant_id": "globex", "api_key": "globex_key", "balance": {"USD": "100.00"}}],
+             "steps": [
+               \#(Self.create),
+               {"expect_cashout": {"ref": "p1", "status": "PENDING"}},
+               {"grpc_call": {"method": "types.PayoutService/Get", "message": {"connectorPayoutId": "{{p1.cashout_id}}"}},
+                "expect": {"status": "OK", "fields": {"connector_payout_id": "{{p1.cashout_id}}", "merchantPayoutId": "{{p1.external_id}}",
+                                                      "payout_status": "PENDING", "status_code": 200}}},
+               {"advance": "15s"},
+               {"expect_cashout": {"ref": "p1", "status": "SUCCESS"}},
+               {"expect_cashout": {"ref": "p1", "status": {"in": ["SUCCESS", "FAILED"]}}},
+               {"grpc_call": {"method": "Get", "message": {"merchant_payout_id": "nope"}}, "expect": {"status": "NOT_FOUND"}},
+               {"grpc_call": {"method": "Get", "metadata": {"x-connector": null}}, "expect": {"status": "INVALID_ARGUMENT"}},
+               {"grpc_call": {"method": "Get", "metadata": {"x-api-key": "wrong"}}, "expect": {"status": "UNAUTHENTICATED"}},
+               {"grpc_call": {"method": "Create", "merchant": "globex",
+                              "message": {"merchant_payout_id": "g-1", "amount": {"minor_amount": 2500, "currency": "USD"},
+                                          "payout_method_data": {"card": {"card_number": {"value": "4111111111111111"}}}}}, "as": "g1"},
+               {"expect_balance": {"merchant": "globex", "USD": "75.00"}},
+               {"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{g1.cashout_id}}"}}, "expect": {"status": "NOT_FOUND"}}
+             ]}
+            """#)
+        #expect(result.failure == nil, "\(result.failure.map { "step \($0.step): \($0.message)" } ?? "")")
+    }
+
+    @Test(arguments: [
+        (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "expect": {"status": "NOT_FOUND"}}"#,
+         "grpc_call Get: expected status NOT_FOUND, got OK"),
+        (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "1"}}}"#,
+         "grpc_call Get: expected status OK, got NOT_FOUND (Payout not found: 1)"),
+        (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "1"}}, "expect": {"status": "NOT_FOUND", "error": "gone"}}"#,
+         #"grpc_call Get: expected error "gone", got "Payout not found: 1""#),
+        (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "as": "again", "expect": {"fields": {"payout_status": "SUCCESS"}}}"#,
+         #"grpc_call Get again: expected payoutStatus "SUCCESS", got "PENDING""#),
+        (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "expect": {"fields": {"nothing_here": 1}}}"#,
+         "grpc_call Get: expected nothingHere 1, got nothing"),
+        (#"{"grpc_call": {"method": "Get", "merchant": "nobody"}}"#, #"grpc_call Get: no PayoutService merchant "nobody""#),
+        (#"{"expect_cashout": {"ref": "p1", "status": "SUCCESS"}}"#, "expect_cashout p1: expected status SUCCESS, got PENDING"),
+    ])
+    func aFailureNamesTheStepWhatWasExpectedAndWhatHappened(step: String, message: String) throws {
+        let result = try run(#"{"steps": [\#(Self.create), \#(step)]}"#)
+        let failure = try #require(result.failure)
+        #expect(failure.step == 2)
+        #expect(failure.message.hasPrefix(message), "\(failure.message)")
+    }
+
+    @Test(arguments: [
+        (#"{"grpc_call": "Create"}"#, "steps[0].grpc_call: expected an object"),
+        (#"{"grpc_call": {"message": {}}}"#, #"steps[0].grpc_call: expected "method""#),
+        (#"{"grpc_call": {"method": "Delete"}}"#, "steps[0].grpc_call.method: expected a method of types.PayoutService"),
+        (#"{"grpc_call": {"method": "Get", "headers": {}}}"#, "steps[0].grpc_call.headers: unknown key"),
+        (#"{"grpc_call": {"method": "Get", "metadata": {"X-Api-Key": "k"}}}"#, "steps[0].grpc_call.metadata.X-Api-Key: expected a lowercase metadata name"),
+        (#"{"grpc_call": {"method": "Get", "metadata": {"x-api-key": 5}}}"#, "steps[0].grpc_call.metadata.x-api-key: expected a string"),
+        (#"{"grpc_call": {"method": "Get", "message": []}}"#, "steps[0].grpc_call.message: expected an object"),
+        (#"{"grpc_call": {"method": "Get"}, "save": {"id": "connectorPayoutId"}}"#, #"steps[0].save: expected only with "request""#),
+        (#"{"grpc_call": {"method": "Get"}, "expect": {"status": 404}}"#, "steps[0].expect.status: expected a string"),
+        (#"{"grpc_call": {"method": "Get"}, "expect": {"status": "not_found"}}"#, "steps[0].expect.status: expected a gRPC status: OK, CANCELLED"),
+        (#"{"grpc_call": {"method": "Get"}, "expect": {"json_contains": {}}}"#, "steps[0].expect.json_contains: unknown key"),
+        (#"{"grpc_call": {"method": "Get"}, "expect": {"fields": []}}"#, "steps[0].expect.fields: expected an object"),
+        (#"{"expect_cashout": {"ref": "p", "status": "success"}}"#, "steps[0].expect_cashout.status: expected a status"),
+    ])
+    func malformedStepsAreRefusedWhenLoaded(step: String, message: String) throws {
+        do {
+            _ = try load(#"{"steps": [\#(step)]}"#)
+            Issue.record("loaded \(step)")
+        } catch {
+            #expect("\(error.path): \(error.expected)".hasPrefix(message), "\(error.path): \(error.expected)")
+        }
+    }
+}
