@@ -23,7 +23,7 @@ let package = Package(
         // Layer 1: HTTP/1.1 and HTTP/2 (h2c) server and HTTP/1.1 client on epoll.
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON"]),
         // Layer 1: gRPC over SandboxHTTP's HTTP/2: unary calls, health, server reflection, metrics.
-        .target(name: "SandboxGRPC", dependencies: ["SandboxHTTP", "SandboxProtobuf"], exclude: ["Protos"]),
+        .target(name: "SandboxGRPC", dependencies: ["SandboxHTTP", "SandboxJSON", "SandboxProtobuf"], exclude: ["Protos"]),
         // Layer 2: the dialect-neutral bank core.
         .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "SandboxHPACKTests", dependencies: ["SandboxHPACK"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxHPACK", "SandboxJSON"]),
         .testTarget(name: "SandboxProtobufTests", dependencies: ["SandboxProtobuf", "SandboxJSON"]),
-        .testTarget(name: "SandboxGRPCTests", dependencies: ["SandboxGRPC", "SandboxHTTP", "SandboxProtobuf"]),
+        .testTarget(name: "SandboxGRPCTests", dependencies: ["SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
