@@ -32,24 +32,27 @@ extension PrismProtos {
         FieldSchema(2, "billing_address", .message("types.Address")),
     ])
 
+    /// Create's fields, which CreateLink's request has too, with the same numbers.
+    private static let createFields = [
+        FieldSchema(1, "merchant_payout_id", .string, .optional),
+        FieldSchema(2, "address", .message("types.PayoutAddress")),
+        FieldSchema(3, "connector_feature_data", .message("types.SecretString"), .optional),
+        FieldSchema(4, "payout_method_data", .message("types.PayoutMethod"), .optional),
+        FieldSchema(5, "connector_quote_id", .string, .optional),
+        FieldSchema(6, "connector_payout_id", .string, .optional),
+        FieldSchema(7, "amount", .message("types.Money")),
+        FieldSchema(8, "destination_currency", .enumeration("types.Currency")),
+        FieldSchema(9, "customer", .message("types.Customer"), .optional),
+        FieldSchema(10, "priority", .enumeration("types.PayoutEnums.PayoutPriority"), .optional),
+        FieldSchema(11, "connector_payout_method_id", .string, .optional),
+        FieldSchema(12, "webhook_url", .string, .optional),
+        FieldSchema(13, "browser_info", .message("types.BrowserInformation"), .optional),
+        FieldSchema(14, "access_token", .message("types.SecretString"), .optional),
+    ]
+
     /// Each RPC's request and response, in payouts.proto's order.
     private static let rpcMessages: [MessageSchema] = [
-        MessageSchema("types.PayoutServiceCreateRequest", [
-            FieldSchema(1, "merchant_payout_id", .string, .optional),
-            FieldSchema(2, "address", .message("types.PayoutAddress")),
-            FieldSchema(3, "connector_feature_data", .message("types.SecretString"), .optional),
-            FieldSchema(4, "payout_method_data", .message("types.PayoutMethod"), .optional),
-            FieldSchema(5, "connector_quote_id", .string, .optional),
-            FieldSchema(6, "connector_payout_id", .string, .optional),
-            FieldSchema(7, "amount", .message("types.Money")),
-            FieldSchema(8, "destination_currency", .enumeration("types.Currency")),
-            FieldSchema(9, "customer", .message("types.Customer"), .optional),
-            FieldSchema(10, "priority", .enumeration("types.PayoutEnums.PayoutPriority"), .optional),
-            FieldSchema(11, "connector_payout_method_id", .string, .optional),
-            FieldSchema(12, "webhook_url", .string, .optional),
-            FieldSchema(13, "browser_info", .message("types.BrowserInformation"), .optional),
-            FieldSchema(14, "access_token", .message("types.SecretString"), .optional),
-        ]),
+        MessageSchema("types.PayoutServiceCreateRequest", createFields),
         payoutResponse("types.PayoutServiceCreateResponse"),
         MessageSchema("types.PayoutServiceTransferRequest", [
             FieldSchema(1, "merchant_payout_id", .string, .optional),
@@ -91,22 +94,7 @@ extension PrismProtos {
             FieldSchema(5, "access_token", .message("types.SecretString"), .optional),
         ]),
         payoutResponse("types.PayoutServiceVoidResponse"),
-        MessageSchema("types.PayoutServiceCreateLinkRequest", [
-            FieldSchema(1, "merchant_payout_id", .string, .optional),
-            FieldSchema(2, "address", .message("types.PayoutAddress")),
-            FieldSchema(3, "connector_feature_data", .message("types.SecretString"), .optional),
-            FieldSchema(4, "payout_method_data", .message("types.PayoutMethod"), .optional),
-            FieldSchema(5, "connector_quote_id", .string, .optional),
-            FieldSchema(6, "connector_payout_id", .string, .optional),
-            FieldSchema(7, "amount", .message("types.Money")),
-            FieldSchema(8, "destination_currency", .enumeration("types.Currency")),
-            FieldSchema(9, "customer", .message("types.Customer"), .optional),
-            FieldSchema(10, "priority", .enumeration("types.PayoutEnums.PayoutPriority"), .optional),
-            FieldSchema(11, "connector_payout_method_id", .string, .optional),
-            FieldSchema(12, "webhook_url", .string, .optional),
-            FieldSchema(13, "browser_info", .message("types.BrowserInformation"), .optional),
-            FieldSchema(14, "access_token", .message("types.SecretString"), .optional),
-        ]),
+        MessageSchema("types.PayoutServiceCreateLinkRequest", createFields),
         payoutResponse("types.PayoutServiceCreateLinkResponse"),
         MessageSchema("types.PayoutServiceCreateRecipientRequest", [
             FieldSchema(1, "merchant_payout_id", .string, .optional),
