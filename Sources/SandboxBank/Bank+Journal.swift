@@ -49,6 +49,10 @@ extension Bank {
                 }
                 clock.advance(to: at)
                 execute(&s, payoutID, by: actor, at: at)
+            case .detailsAdded(let payoutID, let details, let timeline, let at):
+                guard s.payouts[payoutID] != nil else { throw ReplayError(description: "no payout \(payoutID) to add details to") }
+                clock.advance(to: at)
+                add(&s, details, to: payoutID, at: at, timeline: timeline)
             case .statusChanged(let payoutID, let step, let actor, let at):
                 let changed: Payout?
                 do throws(TransitionError) { changed = try change(&s, payoutID, to: step, by: actor, at: at) } catch {
@@ -112,7 +116,7 @@ extension Bank {
     /// `eventRan`, with only creates, status changes and account changes in between.
     private static func endsLegacyDelivery(_ record: BankRecord, _ taken: Int) -> Bool {
         switch record {
-        case .created, .executed, .statusChanged, .account: false
+        case .created, .executed, .detailsAdded, .statusChanged, .account: false
         case .attempt(taken, _, _, true): false
         case .attempt, .stepRan, .eventRan, .clock, .reset: true
         }

@@ -48,16 +48,17 @@ extension Bank {
     }
 
     /// Executes a staged payout, or one awaiting details: checks the limits and the balance,
-    /// debits it, and starts the bank's timeline as for a payout created pending. nil when there is
-    /// no such payout.
+    /// adds `details` to it, debits it, and starts the bank's timeline as for a payout created
+    /// pending. nil when there is no such payout.
     @discardableResult
-    public func execute(payoutID: Int, by actor: String) throws(PayoutRefusal) -> Payout? {
+    public func execute(payoutID: Int, by actor: String, adding details: PayoutDetails = PayoutDetails()) throws(PayoutRefusal) -> Payout? {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout? in
             guard let payout = s.payouts[payoutID] else { return nil }
             guard payout.status.awaitsExecution else { throw .notExecutable(payout.status) }
             guard let account = s.accounts[payout.account] else { throw .unknownAccount }
             try checkFunds(s, account, payout.settlementAmount, at: now)
+            if !details.isEmpty { add(&s, details, to: payoutID, at: now, timeline: nil) }
             execute(&s, payoutID, by: actor, at: now)
             return s.payouts[payoutID]
         }
@@ -68,6 +69,20 @@ extension Bank {
         try! apply(&s, TimelineStep(after: .zero, status: .pending), to: payoutID, at: now, by: actor, executing: true)
         scheduleTimeline(&s, payoutID: payoutID, from: now)
         journal(&s, .executed(payoutID: payoutID, by: actor, at: now))
+    }
+
+    /// Adds `details` to a payout not yet started, and lets the scenario choose its timeline again
+    /// now that it sees them (a rule on the recipient's name entered on a link page), unless
+    /// `timeline` gives the one a journal recorded.
+    func add(_ s: inout State, _ details: PayoutDetails, to payoutID: Int, at now: VirtualTime, timeline: [TimelineStep]?) {
+        guard let payout = s.payouts.modify(payoutID, { (payout) -> Payout in
+            for field in details.fields { payout.fields[field.name] = field.value }
+            if let url = details.callbackURL { payout.callbackURL = url }
+            return payout
+        }) else { return }
+        let timeline = timeline ?? s.configuration.timeline(payout)
+        s.payouts.setTimeline(payoutID, timeline)
+        journal(&s, .detailsAdded(payoutID: payoutID, details, timeline: timeline, at: now))
     }
 
     /// Refuses a debit of `settlement` that the account's limits or balance do not allow.

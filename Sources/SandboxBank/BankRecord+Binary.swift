@@ -6,7 +6,7 @@ import SandboxJournal
 
 extension BankRecord {
     private enum Kind: UInt8, CaseIterable {
-        case created, statusChanged, eventRan, attempt, clock, account, reset, stepRan, executed
+        case created, statusChanged, eventRan, attempt, clock, account, reset, stepRan, executed, detailsAdded
     }
 
     /// Appends the record's binary form to `bytes`.
@@ -34,6 +34,13 @@ extension BankRecord {
             bytes.append(Kind.executed.rawValue)
             BinaryWriter.append(payoutID, to: &bytes)
             BinaryWriter.append(actor, to: &bytes)
+            BinaryWriter.append(at, to: &bytes)
+        case .detailsAdded(let payoutID, let details, let timeline, let at):
+            bytes.append(Kind.detailsAdded.rawValue)
+            BinaryWriter.append(payoutID, to: &bytes)
+            BinaryWriter.append(details.fields, to: &bytes)
+            BinaryWriter.append(details.callbackURL, to: &bytes)
+            BinaryWriter.append(timeline, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
         case .stepRan(let payoutID, let step, let at):
             bytes.append(Kind.stepRan.rawValue)
@@ -77,6 +84,9 @@ extension BankRecord {
             self = .created(request, at: try reader.time(), settlement: try reader.money(), timeline: try reader.timeline(format))
         case .executed:
             self = .executed(payoutID: try reader.int(), by: try reader.string(), at: try reader.time())
+        case .detailsAdded:
+            let (payoutID, details) = (try reader.int(), PayoutDetails(fields: try reader.fields(), callbackURL: try reader.optionalString()))
+            self = .detailsAdded(payoutID: payoutID, details, timeline: try reader.timeline(format), at: try reader.time())
         case .statusChanged:
             self = .statusChanged(payoutID: try reader.int(), to: try reader.step(format), by: try reader.string(),
                                   at: try reader.time())

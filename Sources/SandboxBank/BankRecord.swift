@@ -11,6 +11,9 @@ public enum BankRecord: Sendable, Equatable {
     case created(PayoutRequest, at: VirtualTime, settlement: Money, timeline: [TimelineStep])
     /// A staged payout (or one awaiting details) was executed by `actor` at `at`: debited and pending.
     case executed(payoutID: Int, by: String, at: VirtualTime)
+    /// Details were added to a payout at `at`, as it was executed (a record before `executed`),
+    /// and the scenario chose its `timeline` again.
+    case detailsAdded(payoutID: Int, PayoutDetails, timeline: [TimelineStep], at: VirtualTime)
     /// A payout's status was changed by `actor` (the account through the API, or the admin), at `at`.
     case statusChanged(payoutID: Int, to: TimelineStep, by: String, at: VirtualTime)
     /// Step `step` of a payout's timeline ran at `at`: it was applied, or the lifecycle refused it
@@ -40,6 +43,7 @@ public enum BankRecord: Sendable, Equatable {
         case .clock: "clock moved"
         case .account: "account changed"
         case .executed: "cashout executed"
+        case .detailsAdded: "details added"
         case .reset: "reset"
         }
     }

@@ -18,9 +18,9 @@ public struct Payout: Sendable, Equatable {
     /// What was debited, in the account's settlement currency.
     public let settlementAmount: Money
     /// The request's own fields, by their wire names, for display and scenario matching.
-    public let fields: Fields
+    public internal(set) var fields: Fields
     /// Where notifications go; nil for none.
-    public let callbackURL: String?
+    public internal(set) var callbackURL: String?
     public let createdAt: VirtualTime
     public internal(set) var status: PayoutStatus
     public internal(set) var history: [StatusChange]

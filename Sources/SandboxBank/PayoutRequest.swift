@@ -33,6 +33,21 @@ public struct PayoutRequest: Sendable, Equatable {
     }
 }
 
+/// What a payout learns when it is executed: fields that join (or replace) the request's, and
+/// where its notifications go from then on (a transfer's webhook URL, the recipient's details).
+public struct PayoutDetails: Sendable, Equatable {
+    public var fields: Fields
+    /// nil: where they went before.
+    public var callbackURL: String?
+
+    public init(fields: Fields = [:], callbackURL: String? = nil) {
+        self.fields = fields
+        self.callbackURL = callbackURL
+    }
+
+    var isEmpty: Bool { fields.count == 0 && callbackURL == nil }
+}
+
 /// Why the bank refused to create (or execute) a payout, in the order it checks.
 public enum PayoutRefusal: Error, Sendable, Equatable {
     /// No such account, or one another API owns.

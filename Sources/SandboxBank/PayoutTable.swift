@@ -66,6 +66,12 @@ struct PayoutTable: Sendable {
         plans[index].nextStep = 0
     }
 
+    /// Replaces a payout's timeline (before it started).
+    mutating func setTimeline(_ id: Int, _ timeline: [TimelineStep]) {
+        let index = id - firstID
+        if plans.indices.contains(index) { plans[index].timeline = timeline }
+    }
+
     /// Records which step of a payout's timeline runs next.
     mutating func setNextStep(_ id: Int, _ step: Int) {
         let index = id - firstID

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
+import SandboxJSON
 import SandboxPrism
 import SandboxProtobuf
 import Testing
@@ -95,5 +96,45 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(refused.body?.uint("status_code") == 400)
         #expect(refused.body?.message("error")?.message("connector_details")?.string("message") == PrismMessage.insufficientFunds)
         #expect(sandbox.balance("poor") == Money("5.00"))
+    }
+}
+
+/// What a Transfer or a link page adds to a payout: its method, recipient and webhook URL, which
+/// the scenario's rules (the magic names) then see.
+@Suite struct PrismExecutionDetailsTests {
+    @Test func aTransfersMethodRecipientAndWebhookURLJoinTheStagedPayout() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let staged = try sandbox.prism("Stage", stageRequest("quote-9"))
+        var transfer = lookup("Transfer", connector: staged.connectorPayoutID)
+        transfer["webhook_url"] = .string("\(sandbox.baseURL)/sandbox/sink/transfer")
+        transfer["payout_method_data"] = createRequest(holder: "FAIL Bo Ek")["payout_method_data"]
+        let transferred = try sandbox.prism("Transfer", transfer)
+        #expect(transferred.code == 0 && transferred.status == "PENDING")
+        let payout = try #require(sandbox.bank.payout(id: Int(staged.connectorPayoutID) ?? 0))
+        #expect(payout.fields["method"] == "card")
+        #expect(payout.fields["recipient_name"] == "FAIL Bo Ek")
+        #expect(payout.callbackURL == "\(sandbox.baseURL)/sandbox/sink/transfer")
+        #expect(payout.fields["transfer_request"]?.contains("\"webhookUrl\"") == true)
+        sandbox.advance(by: .seconds(15))
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "quote-9")).status == "FAILED")  // the FAIL magic name
+        let sink = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/transfer").body)
+        let statuses = (sink["requests"]?.arrayValue ?? []).compactMap { try? JSON.parse(Array(($0["body"]?.stringValue ?? "").utf8))["payout_status"]?.stringValue }
+        #expect(statuses == ["PENDING", "INITIATED", "FAILED"])
+    }
+
+    @Test func theNameEnteredOnALinkPageDecidesTheOutcome() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let created = try sandbox.prism("CreateLink", createLinkRequest())
+        let url = try #require(created.response.headers["x-payout-link"])
+        let local = "\(sandbox.baseURL)" + url[url.range(of: "/prism/payout-links/")!.lowerBound...]
+        let sent = try HTTPClient.send(method: "POST", url: local, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                       body: Array("method=ach&holder_name=FAIL+Ana&account=123456789".utf8))
+        #expect(sent.status == 200)
+        let payout = try #require(sandbox.bank.payout(id: Int(created.connectorPayoutID) ?? 0))
+        #expect(payout.fields["method"] == "ach" && payout.fields["recipient_name"] == "FAIL Ana")
+        sandbox.advance(by: .seconds(15))
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "FAILED")
     }
 }

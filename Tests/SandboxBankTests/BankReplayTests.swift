@@ -28,7 +28,10 @@ struct BankReplayTests {
         var configuration = Bank.Configuration()
         // Timelines that depend on the payout, so a replay that asked the scenario again would be caught.
         configuration.timeline = { payout in
-            switch payout.amount.hundredths % 4 {
+            if payout.fields["method"] == "sepa" {  // details added when executed: the timeline chosen again
+                return [TimelineStep(after: .seconds(1), status: .delivered), TimelineStep(after: .seconds(2), status: .rejected, reasonCode: "802")]
+            }
+            return switch payout.amount.hundredths % 4 {
             case 0: [TimelineStep(after: .seconds(60), status: .delivered), TimelineStep(after: .seconds(3600), status: .completed),
                      TimelineStep(after: .seconds(86400), status: .rejected, reasonCode: "826")]
             case 1: [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(5), status: .rejected, reasonCode: "801")]
@@ -57,7 +60,8 @@ struct BankReplayTests {
     static func createRandomPayout(_ live: Bank, _ random: inout SplitMix64, step: Int) -> Int? {
         let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
         var request = PayoutRequest(dialect: "test", account: merchant, reference: "e-\(step)", country: "BR", currency: "USD",
-                                    amount: Money(hundredths: Int64(100 + random.next() % 5000)), status: random.next() % 8 == 0 ? .onHold : .pending,
+                                    amount: Money(hundredths: Int64(100 + random.next() % 5000)),
+                                    status: [.onHold, .staged, .awaitingDetails, .pending, .pending, .pending, .pending, .pending][Int(random.next() % 8)],
                                     callbackURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
         request.fields["beneficiary_name"] = "Ana \(step)"
         return try? live.createPayout(request).id
@@ -71,8 +75,17 @@ struct BankReplayTests {
                                    reasonCode: status == .rejected ? "807" : nil)
     }
 
-    /// Four hundred random commands: creates (some held, some without a URL), status changes by the
-    /// merchant and the admin, advances, redeliveries and merchant changes.
+    /// Executes one of `created` if it is staged or awaits details, some with details that choose
+    /// its timeline again and send its notifications elsewhere.
+    static func executeRandomPayout(_ live: Bank, _ random: inout SplitMix64, among created: [Int]) {
+        guard let id = created.randomElement(using: &random) else { return }
+        let details = random.next() % 2 == 0 ? PayoutDetails() : PayoutDetails(fields: ["method": "sepa"], callbackURL: "http://hook/x\(id)")
+        _ = try? live.execute(payoutID: id, by: "merchant", adding: details)
+    }
+
+    /// Four hundred random commands: creates (some held, staged or awaiting details, some without
+    /// a URL), status changes by the merchant and the admin, executions, advances, redeliveries and
+    /// merchant changes.
     static func drive(_ live: Bank, seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var created: [Int] = []
@@ -81,7 +94,7 @@ struct BankReplayTests {
             case 0 ... 3:
                 if let id = createRandomPayout(live, &random, step: step) { created.append(id) }
             case 4:
-                changeRandomPayout(live, &random, among: created)
+                if random.next() % 2 == 0 { changeRandomPayout(live, &random, among: created) } else { executeRandomPayout(live, &random, among: created) }
             case 5 ... 7:
                 live.advance(by: .seconds(Int64(random.next() % 4000)))
             case 8:

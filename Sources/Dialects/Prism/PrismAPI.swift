@@ -80,17 +80,10 @@ struct PrismAPI: Sendable {
             return PrismPayout.response(output, existing, registry: registry)
         }
         let (currency, amount) = try Self.amount(request)
-        let method = request.message("payout_method_data")?.oneofCase("payout_method_data")
-        let methodID = Self.nonEmpty(request.string("connector_payout_method_id"))
-        guard method != nil || methodID != nil else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")) }
-        let enrolled = methodID.flatMap { PrismRecipients.disburseAccount($0, of: caller.merchant) }
         typealias Field = PrismPayout.Field
         var fields = Self.fields(request, caller, currency: currency, amount: amount)
-        fields[Field.method] = method ?? enrolled?.method ?? PrismPayout.storedMethod
-        fields[Field.methodID] = methodID
-        fields[Field.recipientName] = Self.recipientName(request) ?? enrolled?.recipientName
-        fields[Field.webhookURL] = Self.nonEmpty(request.string("webhook_url"))
-        if request.has("priority") { fields[Field.priority] = request.enumName("priority") }
+        for field in Self.destination(request, caller) { fields[field.name] = field.value }
+        guard fields[Field.method] != nil else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")) }
         let payout: Payout
         do throws(PayoutRefusal) {
             payout = try bank.createPayout(PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference,
@@ -126,6 +119,23 @@ struct PrismAPI: Sendable {
         var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.amount: amount.description,
                               Field.currency: currency, Field.requestID: caller.requestID, Field.request: request.json().serializedString()]
         fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
+        return fields
+    }
+
+    /// Where a request (Create, Transfer) pays out to: the method's type (`payout_method_data`'s
+    /// member, else the disburse account of `connector_payout_method_id`, else `stored` for an id
+    /// the sandbox did not enroll), the id, the recipient's name, the priority and the webhook URL.
+    private static func destination(_ request: ProtoMessage, _ caller: PrismCaller) -> Fields {
+        typealias Field = PrismPayout.Field
+        let methodID = nonEmpty(request.string("connector_payout_method_id"))
+        let enrolled = methodID.flatMap { PrismRecipients.disburseAccount($0, of: caller.merchant) }
+        var fields: Fields = [:]
+        fields[Field.method] = request.message("payout_method_data")?.oneofCase("payout_method_data") ?? enrolled?.method
+            ?? methodID.map { _ in PrismPayout.storedMethod }
+        fields[Field.methodID] = methodID
+        fields[Field.recipientName] = recipientName(request) ?? enrolled?.recipientName
+        fields[Field.webhookURL] = nonEmpty(request.string("webhook_url"))
+        if request.has("priority") { fields[Field.priority] = request.enumName("priority") }
         return fields
     }
 
@@ -206,7 +216,8 @@ struct PrismAPI: Sendable {
 
     /// `Transfer`: executes a staged payout (named by `connector_payout_id`, else
     /// `connector_quote_id`, else `merchant_payout_id`: the Stage's ids): the debit, PENDING, and
-    /// the bank's timeline. NOT_FOUND for an unknown payout; FAILED_PRECONDITION for one that is
+    /// the bank's timeline, chosen again now that the payout has the Transfer's method, recipient
+    /// and `webhook_url` (where its notifications go), and its request as `transfer_request`. NOT_FOUND for an unknown payout; FAILED_PRECONDITION for one that is
     /// not staged (transferred already, cancelled, or awaiting its recipient's details); a
     /// balance or limit that refuses the debit is a decline inside an OK response, and the
     /// payout stays staged.
@@ -223,7 +234,10 @@ struct PrismAPI: Sendable {
         }
         let executed: Payout?
         do throws(PayoutRefusal) {
-            executed = try bank.execute(payoutID: staged.id, by: "merchant")
+            var details = PayoutDetails(fields: Self.destination(request, caller))
+            details.callbackURL = details.fields[PrismPayout.Field.webhookURL]
+            details.fields[PrismPayout.Field.transferRequest] = request.json().serializedString()
+            executed = try bank.execute(payoutID: staged.id, by: "merchant", adding: details)
         } catch {
             if case .notExecutable(let status) = error {
                 throw GRPCStatus(.failedPrecondition, PrismMessage.notStaged(PrismPayout.status(status)))

@@ -76,8 +76,9 @@ struct PrismLinks: Sendable {
         return Self.html(200, "Receive your payout", "Enter where to receive \(amount) (payout \(payout.id)).", raw: form)
     }
 
-    /// The form sent: the payout executed (debit, PENDING, timeline); 400 for a form missing a
-    /// field, 402 when the merchant's balance or limits refuse it now.
+    /// The form sent: the payout executed (debit, PENDING, timeline) with the method and the
+    /// holder's name entered (scenario rules, magic names included, see them); 400 for a form
+    /// missing a field, 402 when the merchant's balance or limits refuse it now.
     func submit(_ token: String, _ body: [UInt8]) -> HTTPResponse {
         guard let payout = payout(token) else { return Self.html(404, "Link not found", "This link is not one this sandbox made.") }
         guard payout.status == .awaitingDetails else { return closed(payout) }
@@ -87,7 +88,8 @@ struct PrismLinks: Sendable {
             return Self.html(400, "Details missing", "Choose a method and enter the holder's name and the account.")
         }
         do throws(PayoutRefusal) {
-            _ = try bank.execute(payoutID: payout.id, by: "recipient")
+            let details: Fields = [PrismPayout.Field.method: form["method"] ?? "", PrismPayout.Field.recipientName: holder]
+            _ = try bank.execute(payoutID: payout.id, by: "recipient", adding: PayoutDetails(fields: details))
         } catch {
             if case .notExecutable = error { return closed(bank.payout(id: payout.id) ?? payout) }
             return Self.html(402, "Payout refused", "The payout cannot be made now: \(error).")

@@ -60,8 +60,9 @@ enum PrismPayout {
         static let requestID = "request_id"
         /// CreateLink's page for the recipient (`PrismLinks`), and when it expires.
         static let link = "payout_link", linkExpiresAt = "payout_link_expires_at"
-        /// The whole request as proto3 JSON: fields the sandbox does not use are kept here.
-        static let request = "request"
+        /// The whole request as proto3 JSON: fields the sandbox does not use are kept here; a
+        /// Transfer's as `transfer_request`.
+        static let request = "request", transferRequest = "transfer_request"
 
         /// What scenario rules may test.
         static let ruleFields: Set<String> = [connector, tenant, method, amount, currency, destinationCurrency, recipientName, priority]
