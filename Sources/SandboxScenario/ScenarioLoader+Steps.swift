@@ -71,10 +71,7 @@ extension ScenarioLoader {
                     case .oneOf(let names): names.map(\.text)
                     default: []
                     }
-                    if names.contains(where: { !PayoutStatus.names.contains($0) && !vocabulary.statusWords.contains($0) }) {
-                        let words = vocabulary.statusWords.isEmpty ? "" : " (or an API's own word: \(vocabulary.statusWords.sorted().joined(separator: ", ")))"
-                        throw node.fail("expected a status: \(ScenarioNode.statusNames)\(words)")
-                    }
+                    if names.contains(where: { !isStatus($0, vocabulary) }) { throw notAStatus(node, vocabulary) }
                 }
             }
             return .expectCashout(ref: try ref.string(), status: status, reasonCode: try spec["rejection_code"]?.reasonCode(0 ... 99999),
@@ -89,8 +86,8 @@ extension ScenarioLoader {
             return .expectWebhooks(
                 ref: try spec["ref"]?.string(), count: try spec["count"]?.integer(0 ... 1_000_000),
                 statuses: try spec["statuses"]?.array().map { (node) throws(ScenarioError) -> String in
-                    _ = try node.status()
-                    return try node.string()
+                    guard case .string(let name) = node.value, isStatus(name, vocabulary) else { throw notAStatus(node, vocabulary) }
+                    return name
                 },
                 fields: expectedFields, attempts: try spec["attempts"]?.integer(0 ... 1_000_000))
         case "expect_balance":
@@ -134,5 +131,16 @@ extension ScenarioLoader {
         let fields = try node.object(allowed: ["status", "json", "json_contains", "no_response"])
         return Step.Expectation(status: try fields["status"]?.integer(100 ... 599), json: fields["json"]?.value,
                                 jsonContains: fields["json_contains"]?.value, noResponse: try fields["no_response"]?.bool() ?? false)
+    }
+
+    /// Whether `name` is a status (`COMPLETED`) or an API's own word for one (Mannco's
+    /// `completed`, PayoutService's `SUCCESS`), as `expect_cashout` and `expect_webhooks` take them.
+    private static func isStatus(_ name: String, _ vocabulary: ScenarioVocabulary) -> Bool {
+        PayoutStatus.names.contains(name) || vocabulary.statusWords.contains(name)
+    }
+
+    private static func notAStatus(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) -> ScenarioError {
+        let words = vocabulary.statusWords.isEmpty ? "" : " (or an API's own word: \(vocabulary.statusWords.sorted().joined(separator: ", ")))"
+        return node.fail("expected a status: \(ScenarioNode.statusNames)\(words)")
     }
 }

@@ -32,6 +32,8 @@ import Testing
                {"advance": "15s"},
                {"expect_cashout": {"ref": "p1", "status": "SUCCESS"}},
                {"expect_cashout": {"ref": "p1", "status": {"in": ["SUCCESS", "FAILED"]}}},
+               {"expect_webhooks": {"ref": "p1", "statuses": ["INITIATED", "SUCCESS"]}},
+               {"expect_webhooks": {"ref": "p1", "statuses": ["DELIVERED", "SUCCESS"]}},
                {"grpc_call": {"method": "Get", "message": {"merchant_payout_id": "nope"}}, "expect": {"status": "NOT_FOUND"}},
                {"grpc_call": {"method": "Get", "metadata": {"x-connector": null}}, "expect": {"status": "INVALID_ARGUMENT"}},
                {"grpc_call": {"method": "Get", "metadata": {"x-api-key": "wrong"}}, "expect": {"status": "UNAUTHENTICATED"}},
@@ -58,11 +60,13 @@ import Testing
          "grpc_call Get: expected nothingHere 1, got nothing"),
         (#"{"grpc_call": {"method": "Get", "merchant": "nobody"}}"#, #"grpc_call Get: no PayoutService merchant "nobody""#),
         (#"{"expect_cashout": {"ref": "p1", "status": "SUCCESS"}}"#, "expect_cashout p1: expected status SUCCESS, got PENDING"),
+        (#"{"advance": "5s"}, {"expect_webhooks": {"ref": "p1", "statuses": ["SUCCESS"]}}"#,
+         "expect_webhooks p1: expected statuses SUCCESS, got DELIVERED (INITIATED)"),
     ])
     func aFailureNamesTheStepWhatWasExpectedAndWhatHappened(step: String, message: String) throws {
         let result = try run(#"{"steps": [\#(Self.create), \#(step)]}"#)
         let failure = try #require(result.failure)
-        #expect(failure.step == 2)
+        #expect(failure.step == (step.hasPrefix(#"{"advance""#) ? 3 : 2))
         #expect(failure.message.hasPrefix(message), "\(failure.message)")
     }
 
@@ -80,6 +84,7 @@ import Testing
         (#"{"grpc_call": {"method": "Get"}, "expect": {"json_contains": {}}}"#, "steps[0].expect.json_contains: unknown key"),
         (#"{"grpc_call": {"method": "Get"}, "expect": {"fields": []}}"#, "steps[0].expect.fields: expected an object"),
         (#"{"expect_cashout": {"ref": "p", "status": "success"}}"#, "steps[0].expect_cashout.status: expected a status"),
+        (#"{"expect_webhooks": {"statuses": ["success"]}}"#, "steps[0].expect_webhooks.statuses[0]: expected a status"),
     ])
     func malformedStepsAreRefusedWhenLoaded(step: String, message: String) throws {
         do {
