@@ -7,8 +7,7 @@ extension ManncoDashboard {
     static let script = #"""
           // Mannco: users, their email outbox and cashouts. Users are read on every refresh: the
           // Users view, the account filter, the form's and the Emails view's user lists use them.
-          apis.mannco = { status: \#(statusWords), account: "user", webhooks: false,
-                          accountHref: (id) => "#/users/" + encodeURIComponent(id) };
+          apis.mannco = { account: "user", webhooks: false, accountHref: (id) => "#/users/" + encodeURIComponent(id) };
           const mannco = { users: [], key: "", editing: null };
           // Cents as dollars, from the digits (exact for any balance): 123456 is $1,234.56.
           function dollars(cents) {

@@ -77,16 +77,20 @@ enum PrismPayout {
         response["payout_status"] = .string(status(payout.status))
         response["connector_payout_id"] = .string(String(payout.id))
         response["status_code"] = .uint(acceptedStatusCode)
-        switch payout.status {
-        case .rejected:
-            response["error"] = .message(error(code: payout.reasonCode ?? "payout_rejected", message: payout.reason ?? PrismMessage.rejected,
-                                               registry: registry))
-        case .returned:
-            response["error"] = .message(error(code: payout.reasonCode ?? "payout_reversed", message: payout.reason ?? PrismMessage.reversed,
-                                               registry: registry))
-        default: break
+        if let failure = failure(payout.status, code: payout.reasonCode, reason: payout.reason) {
+            response["error"] = .message(error(code: failure.code, message: failure.message, registry: registry))
         }
         return response
+    }
+
+    /// The connector error of a FAILED or REVERSED payout: the bank's code and reason, else
+    /// `payout_rejected` or `payout_reversed` and Prism's words; nil for another status.
+    static func failure(_ status: PayoutStatus, code: String?, reason: String?) -> (code: String, message: String)? {
+        switch status {
+        case .rejected: (code ?? "payout_rejected", reason ?? PrismMessage.rejected)
+        case .returned: (code ?? "payout_reversed", reason ?? PrismMessage.reversed)
+        default: nil
+        }
     }
 
     /// A processor decline inside an OK response, as Prism returns one: FAILED, the connector's
