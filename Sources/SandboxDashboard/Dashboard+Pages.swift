@@ -125,7 +125,7 @@ extension Dashboard {
                 a.response_body ? el("pre", { text: a.response_body }) : null));
             return el("div", { class: "webhook", "data-testid": "webhook-" + w.id, "data-state": w.state },
               el("div", { class: "webhook-head" },
-                el("strong", { text: "#" + w.id }), ...statusBadges(w), badge(w.state),
+                el("strong", { text: "#" + w.id }), badge(w.api_status || w.status), badge(w.state),
                 el("span", { class: "mono", text: time(w.changed_at) }),
                 el("span", { class: "mono muted", text: orDash(w.url) }),
                 w.next_attempt_at ? el("span", { class: "muted", text: "next attempt " + time(w.next_attempt_at) }) : null,
@@ -151,7 +151,8 @@ extension Dashboard {
               if (id !== state.id) return;
               if (answer.ok && answer.json) {
                 renderCashout(answer.json);
-                $("action-result").textContent = action + ": now " + answer.json.status + (answer.json.returned_after_completion ? " (returned after completion)" : "");
+                $("action-result").textContent = action + ": now " + (answer.json.api_status || answer.json.status)
+                  + (answer.json.returned_after_completion ? " (returned after completion)" : "");
               } else {
                 $("action-result").textContent = problem(answer);
                 notice(problem(answer));

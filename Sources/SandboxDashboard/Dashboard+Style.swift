@@ -98,7 +98,7 @@ extension Dashboard {
             .grid, .form { grid-template-columns: 1fr; }
             .clock-form input { width: 60px; }
             .list th, .list td { padding: 6px 8px; }
-            .hide-narrow { display: none; }
+            .hide-narrow, #cashouts-body .badge.sandbox { display: none; } /* the list keeps an API's own word */
             h1 { font-size: 18px; }
         }
         """#

@@ -31,7 +31,7 @@ enum PrismDashboard {
                 <h2>PayoutService (Hyperswitch Prism)</h2>
                 <p class="muted">Calls <code>POST /types.PayoutService/Create</code> (or <code>CreateLink</code>, whose recipient enters the method on the page it answers) with Connect's JSON and the merchant's metadata, as curl does. Amounts are <code>minor_amount</code>s. Magic recipient names (a prefix): <code>FAIL</code>, <code>REVERSE</code>, <code>STUCK</code>, <code>DECLINE</code>.</p>
               </div>
-              <label>Method <select name="rpc" id="prism-new-rpc" data-testid="prism-new-rpc">\#(methods.map { "<option>\($0)</option>" }.joined())</select></label>
+              <label>RPC <select name="rpc" id="prism-new-rpc" data-testid="prism-new-rpc">\#(methods.map { "<option>\($0)</option>" }.joined())</select></label>
               <label>\#(PrismCaller.Header.merchantID) <select name="merchant" id="prism-new-merchant" data-testid="prism-new-merchant"></select></label>
               <label>\#(PrismCaller.Header.apiKey) <input name="api_key" id="prism-new-api_key" data-testid="prism-new-api_key" required autocomplete="off"></label>
               <label>\#(PrismCaller.Header.connector) <input name="connector" id="prism-new-connector" data-testid="prism-new-connector" value="sandbox" required></label>
