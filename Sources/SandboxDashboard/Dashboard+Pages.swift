@@ -164,18 +164,19 @@ extension Dashboard {
             }
           }
 
+          // An account's limits as the admin API gives them, in a few words ("daily 500.00", "none").
+          const limitsText = (limits) =>
+            ["transaction", "daily", "monthly"].filter((k) => limits && limits[k]).map((k) => k + " " + limits[k]).join(", ") || "none";
+
           function renderMerchants() {
-            const rows = state.merchants.map((m) => {
-              const limits = m.limits || {};
-              const limitText = ["transaction", "daily", "monthly"].filter((k) => limits[k]).map((k) => k + " " + limits[k]).join(", ") || "none";
-              return el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
-                                onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
+            const rows = state.merchants.map((m) =>
+              el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
+                         onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
                 el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login })),
                 el("td", { class: "mono", text: m.pass }), el("td", { class: "mono", text: m.secret }),
                 el("td", { class: "mono", text: m.read_only_key }),
                 el("td", { class: "num", "data-testid": "merchant-balance-" + m.login, text: m.currency + " " + m.balance }),
-                el("td", { text: limitText }));
-            });
+                el("td", { text: limitsText(m.limits) })));
             $("merchants-body").replaceChildren(...rows);
           }
 

@@ -204,6 +204,24 @@ extension Dashboard {
             setAccounts("merchants", state.merchants.map((m) => m.login));
             if (state.view === "merchants") renderMerchants();
           }
+          // A part's own accounts (Mannco's users, PayoutService's merchants), read on every refresh
+          // from the admin API's `path` (its list `member`, each named by its `id` member): the
+          // account filter offers them, `changed(ids, accounts)` runs when they change, and
+          // `read(accounts, view, mine)` after every read.
+          function readAccounts(owner, path, member, id, changed, read) {
+            let key = null;
+            refreshers.push(async (view, mine) => {
+              const answer = await api("GET", path);
+              if (stale(mine) || !answer.ok || !answer.json) return;
+              const accounts = answer.json[member] || [], ids = accounts.map((account) => account[id]);
+              if (ids.join("\n") !== key) {
+                key = ids.join("\n");
+                setAccounts(owner, ids);
+                changed(ids, accounts);
+              }
+              await read(accounts, view, mine);
+            });
+          }
           // The account filter offers the merchants and the accounts each part names (`owner`).
           const accountLists = {};
           function setAccounts(owner, ids) {

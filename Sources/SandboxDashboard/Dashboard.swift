@@ -43,7 +43,8 @@ public enum Dashboard {
 ///
 /// The script runs inside the page's script, with its helpers: `$`, `el`, `badge`, `time`,
 /// `orDash`, `kv`, `api` (its answer has the `headers` too), `hmacHex`, `state`, `sequence` and
-/// `stale`, `problem`, `notice`, `fillSelect`, `setAccounts` (the account filter's entries),
+/// `stale`, `problem`, `notice`, `fillSelect`, `limitsText`, `setAccounts` (the account filter's
+/// entries) and `readAccounts` (a part's accounts, read on every refresh),
 /// `refreshNow`; and the hooks it may add to: `apis[NAME]` (how the core shows the API's cashouts:
 /// its accounts, rejection codes, the Details card; the status words come from the admin API),
 /// `viewShown`, `merchantsChanged`, `refreshers` (run on every refresh) and `cashoutShown` (a

@@ -14,7 +14,7 @@ extension PrismDashboard {
     static let script = #"""
           // PayoutService: its merchants (read on every refresh: the form, the account filter and
           // its view use them), its payouts' details, and its form.
-          const prism = { merchants: [], key: "" };
+          const prism = { merchants: [] };
           apis.prism = { account: "merchant", rejectionCode: false, details: prismDetails };
 
           // Money.minor_amount from the admin API's two-decimal amount, by the currency's exponent.
@@ -44,31 +44,23 @@ extension PrismDashboard {
             return rows.filter(([, value]) => value !== null && value !== undefined && value !== "");
           }
 
-          refreshers.push(async (view, mine) => {
-            const answer = await api("GET", "/sandbox/prism-merchants");
-            if (stale(mine) || !answer.ok || !answer.json) return;
-            prism.merchants = answer.json.merchants || [];
-            const ids = prism.merchants.map((m) => m.merchant_id);
-            if (ids.join("\n") !== prism.key) {
-              prism.key = ids.join("\n");
-              setAccounts("prism", ids);
-              fillSelect($("prism-new-merchant"), ids, false);
-              if (!$("prism-new-api_key").value) fillKey();
-            }
+          readAccounts("prism", "\#(PrismMerchantAdmin.path)", "merchants", "merchant_id", (ids, merchants) => {
+            prism.merchants = merchants;
+            fillSelect($("prism-new-merchant"), ids, false);
+            if (!$("prism-new-api_key").value) fillKey();
+          }, (merchants, view) => {
+            prism.merchants = merchants;
             if (view === "payoutservice") renderPrismMerchants();
           });
 
           function renderPrismMerchants() {
-            $("prism-merchants-body").replaceChildren(...prism.merchants.map((m) => {
-              const limits = m.limits || {};
-              const limitText = ["transaction", "daily", "monthly"].filter((k) => limits[k]).map((k) => k + " " + limits[k]).join(", ") || "none";
-              return el("tr", { "data-testid": "prism-merchant-row-" + m.merchant_id, "data-id": m.merchant_id },
+            $("prism-merchants-body").replaceChildren(...prism.merchants.map((m) =>
+              el("tr", { "data-testid": "prism-merchant-row-" + m.merchant_id, "data-id": m.merchant_id },
                 el("td", { class: "mono", text: m.merchant_id }), el("td", { class: "mono", text: m.api_key }),
                 el("td", { class: "mono hide-narrow", text: orDash(m.key1) }), el("td", { class: "mono hide-narrow", text: orDash(m.api_secret) }),
                 el("td", { class: "num", "data-testid": "prism-merchant-balance-" + m.merchant_id, text: m.currency + " " + m.balance }),
-                el("td", { class: "hide-narrow", text: limitText }),
-                el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.merchant_id), text: "Ledger" })));
-            }));
+                el("td", { class: "hide-narrow", text: limitsText(m.limits) }),
+                el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.merchant_id), text: "Ledger" })))));
             $("prism-merchants-empty").hidden = prism.merchants.length > 0;
           }
 
