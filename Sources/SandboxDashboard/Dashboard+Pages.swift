@@ -31,6 +31,7 @@ extension Dashboard {
             $("view-cashout").removeAttribute("data-returned");
             $("cashout-status").textContent = label;
             $("cashout-status").className = "badge";
+            $("cashout-status").title = "";
             $("cashout-returned").hidden = true;
             $("cashout-api-status").hidden = true;
             showRejectionCodes(true);
