@@ -48,7 +48,7 @@ let package = Package(
                                                       "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Mannco"),
         // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service as schemas (Protos/:
         // the same as .proto text, for protoc).
-        .target(name: "SandboxPrism", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
+        .target(name: "SandboxPrism", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
                                                      "SandboxScenario"], path: "Sources/Dialects/Prism", exclude: ["Protos"]),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON", "SandboxJournal",

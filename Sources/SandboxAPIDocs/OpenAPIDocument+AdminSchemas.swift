@@ -41,8 +41,8 @@ extension OpenAPIDocument {
                 "merchants": Schema.array(of: Schema.string(example: "sandbox_login")),
                 "scenarios": Schema.integer("Scenarios loaded over the starting ones", example: 1), "clock": Schema.time(),
             ], required: ["status", "cashouts", "merchants", "scenarios", "clock"]),
-            "CashoutSummary": Schema.object(cashoutMembers, required: cashoutMembers.keys.sorted()),
-            "Cashout": Schema.object(cashoutDetail, required: cashoutDetail.keys.sorted()),
+            "CashoutSummary": Schema.object(cashoutMembers, required: required(cashoutMembers)),
+            "Cashout": Schema.object(cashoutDetail, required: required(cashoutDetail)),
             "CashoutAction": Schema.object([
                 "action": Schema.oneOf(["deliver", "complete", "reject", "hold", "release", "cancel"]),
                 "rejection_code": Schema.integer("For `reject`", example: 801),
@@ -54,7 +54,7 @@ extension OpenAPIDocument {
                 "kind": Schema.oneOf(["debit", "refund"]), "amount": Schema.amount(), "balance_after": Schema.amount(),
                 "at": Schema.time(),
             ], required: ["id", "merchant", "cashout_id", "kind", "amount", "balance_after", "at"]),
-            "Webhook": Schema.object(webhookMembers, required: webhookMembers.keys.sorted()),
+            "Webhook": Schema.object(webhookMembers, required: required(webhookMembers)),
             "Sink": Schema.object([
                 "name": Schema.string(), "answers": Schema.array(of: Schema.integer(), description: "The script still to use"),
                 "requests": Schema.array(of: Schema.object([
@@ -74,7 +74,15 @@ extension OpenAPIDocument {
         ]
     }
 
-    private static let statusName = Schema.oneOf(["PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED"])
+    private static let statusName = Schema.oneOf(["STAGED", "AWAITING_DETAILS", "PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED",
+                                                  "CANCELLED", "EXPIRED"])
+    /// Beside a status: the API's own word for it (absent for D24, whose words are the sandbox's).
+    private static let apiStatus = Schema.string("The status in the words of the cashout's own API (Mannco's `completed`, PayoutService's "
+                                                 + "`SUCCESS` or `REVERSED`); absent when they are the sandbox's (D24)", example: "SUCCESS")
+    private static let reasonCode = Schema.either(["integer", "string", "null"], "A number (D24's 8xx) or a text code")
+
+    /// Every member but `api_status`, which only some APIs' cashouts have.
+    private static func required(_ members: [String: JSON]) -> [String] { members.keys.filter { $0 != "api_status" }.sorted() }
     private static let clockMode = Schema.oneOf(["real", "manual"])
 
     private static var cashoutMembers: [String: JSON] {
@@ -82,9 +90,9 @@ extension OpenAPIDocument {
             "cashout_id": Schema.integer(example: 1_000_001), "dialect": Schema.string("The payout API that created it", example: "d24"),
             "merchant": Schema.string("Its account"), "external_id": Schema.nullable("string", "The API's reference, if it has one"),
             "country": Schema.nullable("string"), "currency": Schema.string(), "amount": Schema.amount(),
-            "settlement_amount": Schema.amount("In the merchant's settlement currency"), "status": statusName,
+            "settlement_amount": Schema.amount("In the merchant's settlement currency"), "status": statusName, "api_status": apiStatus,
             "returned_after_completion": Schema.boolean("REJECTED after COMPLETED (a late return, refunded)"),
-            "created_at": Schema.time(), "rejection_code": Schema.either(["integer", "string", "null"], "A number (D24's 8xx) or a text code"), "rejection_reason": Schema.nullable("string"),
+            "created_at": Schema.time(), "rejection_code": reasonCode, "rejection_reason": Schema.nullable("string"),
             "bank_reference_id": Schema.nullable("string"), "status_reason": Schema.nullable("string"),
             "notification_url": Schema.nullable("string"),
         ]
@@ -94,11 +102,11 @@ extension OpenAPIDocument {
         cashoutMembers.merging([
             "fields": Schema.map(of: Schema.string(), description: "The create request's fields, by wire name"),
             "history": Schema.array(of: Schema.object([
-                "status": statusName, "at": Schema.time(), "by": Schema.string(example: "bank"),
-                "rejection_code": Schema.nullable("integer"), "rejection_reason": Schema.nullable("string"),
+                "status": statusName, "api_status": apiStatus, "at": Schema.time(), "by": Schema.string(example: "bank"),
+                "rejection_code": reasonCode, "rejection_reason": Schema.nullable("string"),
             ], required: ["status", "at", "by", "rejection_code", "rejection_reason"])),
             "scheduled": Schema.array(of: Schema.object([
-                "at": Schema.time(), "status": statusName, "rejection_code": Schema.nullable("integer"),
+                "at": Schema.time(), "status": statusName, "api_status": apiStatus, "rejection_code": reasonCode,
             ], required: ["at", "status", "rejection_code"])),
             "webhooks": Schema.array(of: Schema.ref("Webhook")),
         ]) { $1 }
@@ -107,7 +115,7 @@ extension OpenAPIDocument {
     private static var webhookMembers: [String: JSON] {
         [
             "id": Schema.integer(), "cashout_id": Schema.integer(), "merchant": Schema.string(), "external_id": Schema.nullable("string", "The API's reference, if it has one"),
-            "status": statusName, "changed_at": Schema.time(), "url": Schema.nullable("string"),
+            "status": statusName, "api_status": apiStatus, "changed_at": Schema.time(), "url": Schema.nullable("string"),
             "state": Schema.oneOf(["pending", "delivered", "failed", "not_sent"]),
             "next_attempt_at": Schema.nullable("string"),
             "attempts": Schema.array(of: Schema.object([

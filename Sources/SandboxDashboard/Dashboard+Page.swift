@@ -77,8 +77,8 @@ extension Dashboard {
           <section id="view-cashout" data-testid="view-cashout" class="view" hidden>
             <p><a href="#/cashouts" data-testid="back-to-list">← Cashouts</a></p>
             <h1>Cashout <span id="cashout-id" data-testid="cashout-id"></span>
-              <span id="cashout-status" data-testid="cashout-status" class="badge"></span>
               <span id="cashout-api-status" data-testid="cashout-api-status" class="badge" hidden></span>
+              <span id="cashout-status" data-testid="cashout-status" class="badge"></span>
               <span id="cashout-returned" data-testid="cashout-returned" class="badge returned" hidden>returned after completion</span></h1>
             <div class="card">
               <h2>Actions</h2>

@@ -6,6 +6,8 @@ extension Dashboard {
     static let pagesScript = #"""
           // The actions each status allows (the bank's lifecycle; the server has the last word).
           const ALLOWED = {
+            STAGED: ["cancel"],
+            AWAITING_DETAILS: ["cancel"],
             PENDING: ["hold", "cancel", "deliver", "reject"],
             ON_HOLD: ["release", "cancel"],
             DELIVERED: ["complete", "reject"],
@@ -17,13 +19,22 @@ extension Dashboard {
             }
             $("reject-code").disabled = !allowed.includes("reject");
           }
+          // Whether the cashout shown takes D24's numeric rejection codes (its API's part may say not).
+          let rejectionCodes = true;
+          function showRejectionCodes(shown) {
+            rejectionCodes = shown;
+            $("reject-code").hidden = !shown;
+            $("action-late-reject").textContent = shown ? "Late reject (826)" : "Late reject";
+          }
           function clearCashout(label) {
             $("view-cashout").removeAttribute("data-status");
             $("view-cashout").removeAttribute("data-returned");
             $("cashout-status").textContent = label;
             $("cashout-status").className = "badge";
+            $("cashout-status").title = "";
             $("cashout-returned").hidden = true;
             $("cashout-api-status").hidden = true;
+            showRejectionCodes(true);
             $("webhooks-card").hidden = false;
             for (const id of ["cashout-details", "cashout-fields", "history-body", "scheduled-body", "webhooks"]) $(id).replaceChildren();
             $("scheduled-empty").hidden = true;
@@ -61,18 +72,23 @@ extension Dashboard {
             $("view-cashout").setAttribute("data-status", c.status);
             $("view-cashout").setAttribute("data-returned", String(!!c.returned_after_completion));
             $("cashout-id").textContent = c.cashout_id;
+            // Its API's status word first, when it has one; the sandbox's after it, muted.
+            const word = c.api_status;
             $("cashout-status").textContent = c.status;
-            $("cashout-status").className = "badge " + c.status;
-            $("cashout-returned").hidden = !c.returned_after_completion;
-            // The API's own status word and account name, when its part gives them (`apis`).
-            const own = apis[c.dialect] || {}, word = apiStatus(c.dialect, c.status);
+            $("cashout-status").className = "badge " + (word ? "sandbox" : c.status);
+            $("cashout-status").title = word ? "The sandbox's status" : "";
             $("cashout-api-status").hidden = !word;
-            $("cashout-api-status").textContent = word ? c.dialect + ": " + word : "";
-            $("cashout-api-status").className = "badge api " + (word || "");
+            $("cashout-api-status").textContent = word || "";
+            $("cashout-api-status").className = "badge " + (word || "");
+            $("cashout-api-status").title = word ? "Its status in " + c.dialect + "'s words" : "";
+            $("cashout-returned").hidden = !c.returned_after_completion;
+            // How its API's part shows it (`apis`).
+            const own = apis[c.dialect] || {};
             $("webhooks-card").hidden = own.webhooks === false;
+            showRejectionCodes(own.rejectionCode !== false);
             enableActions(ALLOWED[c.status] || []);
             const href = own.accountHref ? own.accountHref(c.merchant) : "#/merchants/" + encodeURIComponent(c.merchant);
-            kv($("cashout-details"), [
+            kv($("cashout-details"), own.details ? own.details(c, href) : [
               ["api", c.dialect], [own.account || "merchant", el("a", { href: href, text: c.merchant })], ["external_id", c.external_id], ["country", c.country],
               ["amount", c.amount + " " + c.currency], ["settlement_amount", c.settlement_amount], ["created_at", time(c.created_at)],
               ["rejection_code", c.rejection_code], ["rejection_reason", c.rejection_reason],
@@ -82,12 +98,12 @@ extension Dashboard {
             kv($("cashout-fields"), Object.keys(fields).sort().map((name) => [name, fields[name]]));
             $("history-body").replaceChildren(...(c.history || []).map((h, index) =>
               el("tr", { "data-testid": "history-row-" + index, "data-status": h.status },
-                el("td", {}, badge(h.status), ...apiBadge(c.dialect, h.status)), el("td", { class: "mono", text: time(h.at) }), el("td", { text: h.by }),
+                el("td", {}, ...statusBadges(h)), el("td", { class: "mono", text: time(h.at) }), el("td", { text: h.by }),
                 el("td", { text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
             const scheduled = c.scheduled || [];
             $("scheduled-body").replaceChildren(...scheduled.map((s, index) =>
               el("tr", { "data-testid": "scheduled-row-" + index },
-                el("td", { class: "mono", text: time(s.at) }), el("td", {}, badge(s.status), ...apiBadge(c.dialect, s.status)),
+                el("td", { class: "mono", text: time(s.at) }), el("td", {}, ...statusBadges(s)),
                 el("td", { text: orDash(s.rejection_code) }))));
             $("scheduled-empty").hidden = scheduled.length > 0;
             const webhooks = c.webhooks || [];
@@ -110,7 +126,7 @@ extension Dashboard {
                 a.response_body ? el("pre", { text: a.response_body }) : null));
             return el("div", { class: "webhook", "data-testid": "webhook-" + w.id, "data-state": w.state },
               el("div", { class: "webhook-head" },
-                el("strong", { text: "#" + w.id }), badge(w.status), badge(w.state),
+                el("strong", { text: "#" + w.id }), badge(w.api_status || w.status), badge(w.state),
                 el("span", { class: "mono", text: time(w.changed_at) }),
                 el("span", { class: "mono muted", text: orDash(w.url) }),
                 w.next_attempt_at ? el("span", { class: "muted", text: "next attempt " + time(w.next_attempt_at) }) : null,
@@ -123,11 +139,11 @@ extension Dashboard {
           async function act(action) {
             const id = state.id;
             let body = { action: action };
-            if (action === "reject") {
+            if (action === "reject" && rejectionCodes) {
               const code = parseInt($("reject-code").value, 10);
               if (!Number.isNaN(code)) body.rejection_code = code;
             }
-            if (action === "late-reject") body = { action: "reject", rejection_code: 826 };
+            if (action === "late-reject") body = rejectionCodes ? { action: "reject", rejection_code: 826 } : { action: "reject" };
             enableActions([]);
             sequence += 1;
             try {
@@ -136,7 +152,8 @@ extension Dashboard {
               if (id !== state.id) return;
               if (answer.ok && answer.json) {
                 renderCashout(answer.json);
-                $("action-result").textContent = action + ": now " + answer.json.status + (answer.json.returned_after_completion ? " (returned after completion)" : "");
+                $("action-result").textContent = action + ": now " + (answer.json.api_status || answer.json.status)
+                  + (answer.json.returned_after_completion ? " (returned after completion)" : "");
               } else {
                 $("action-result").textContent = problem(answer);
                 notice(problem(answer));
@@ -148,18 +165,19 @@ extension Dashboard {
             }
           }
 
+          // An account's limits as the admin API gives them, in a few words ("daily 500.00", "none").
+          const limitsText = (limits) =>
+            ["transaction", "daily", "monthly"].filter((k) => limits && limits[k]).map((k) => k + " " + limits[k]).join(", ") || "none";
+
           function renderMerchants() {
-            const rows = state.merchants.map((m) => {
-              const limits = m.limits || {};
-              const limitText = ["transaction", "daily", "monthly"].filter((k) => limits[k]).map((k) => k + " " + limits[k]).join(", ") || "none";
-              return el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
-                                onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
+            const rows = state.merchants.map((m) =>
+              el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
+                         onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
                 el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login })),
                 el("td", { class: "mono", text: m.pass }), el("td", { class: "mono", text: m.secret }),
                 el("td", { class: "mono", text: m.read_only_key }),
                 el("td", { class: "num", "data-testid": "merchant-balance-" + m.login, text: m.currency + " " + m.balance }),
-                el("td", { text: limitText }));
-            });
+                el("td", { text: limitsText(m.limits) })));
             $("merchants-body").replaceChildren(...rows);
           }
 

@@ -19,9 +19,11 @@ extension Dashboard {
           // async function, after the merchants are read), and when a cashout's page has read its
           // cashout (`cashout, mine`) or is cleared (`null`).
           const viewShown = [], merchantsChanged = [], refreshers = [], cashoutShown = [];
-          // How the core shows an API's cashouts, by dialect name, given by its part: `status` (the
-          // API's word for each of the admin API's statuses), `account` (what its accounts are
-          // called), `accountHref(id)` (an account's page) and `webhooks: false` (it sends none).
+          // How the core shows an API's cashouts, by dialect name, given by its part: `account` (what
+          // its accounts are called), `accountHref(id)` (an account's page), `webhooks: false` (it
+          // sends none), `rejectionCode: false` (its rejections take no D24 code: the page sends none
+          // and the dialect gives its own) and `details(cashout)` (the Details card's rows in its own
+          // terms, instead of the sandbox's). Its status words come with each cashout (`api_status`).
           const apis = {};
 
           // DOM building: text always goes through text nodes or attributes.
@@ -43,12 +45,14 @@ extension Dashboard {
           const badge = (text, extra) => el("span", { class: "badge " + String(text) + (extra ? " " + extra : ""), text: text });
           const time = (iso) => (iso ? String(iso).replace("T", " ") : "—");
           const orDash = (value) => (value === null || value === undefined || value === "" ? "—" : String(value));
-          // An API's own word for one of the admin API's statuses, when its part gives one (else null).
-          const apiStatus = (dialect, status) => (apis[dialect] && apis[dialect].status && apis[dialect].status[status]) || null;
-          // That word as a badge to put after the admin API's status (nothing when there is none).
-          function apiBadge(dialect, status, testid) {
-            const word = apiStatus(dialect, status);
-            return word ? [" ", el("span", { class: "badge api " + word, "data-testid": testid, text: word })] : [];
+          // A status (of a cashout, a history entry, a scheduled event, a webhook) as its API words it,
+          // the admin API's `api_status`, followed by the sandbox's name (the filters' and actions'),
+          // muted; the sandbox's name alone for an API without words of its own (D24). `testid` names
+          // the sandbox's badge, `apiTestid` the API's.
+          function statusBadges(item, testid, apiTestid) {
+            if (!item.api_status) return [el("span", { class: "badge " + item.status, "data-testid": testid, text: item.status })];
+            return [el("span", { class: "badge " + item.api_status, "data-testid": apiTestid, text: item.api_status }), " ",
+                    el("span", { class: "badge sandbox", title: "The sandbox's status", "data-testid": testid, text: item.status })];
           }
 
           // The admin token (serve --admin-token): asked for on a 401, kept for this tab only.
@@ -89,7 +93,7 @@ extension Dashboard {
             try { json = text ? JSON.parse(text) : null; } catch (error) { json = null; }
             // A 401 for a token the user has since replaced says nothing about the new one.
             if (admin && response.status === 401 && token === adminToken()) askForToken(token !== "");
-            return { status: response.status, ok: response.ok, json: json, text: text };
+            return { status: response.status, ok: response.ok, json: json, text: text, headers: response.headers };
           }
           const problem = (answer) => "HTTP " + answer.status + ": " + ((answer.json && (answer.json.message || answer.json.description)) || answer.text || "no body");
 
@@ -200,6 +204,24 @@ extension Dashboard {
             setAccounts("merchants", state.merchants.map((m) => m.login));
             if (state.view === "merchants") renderMerchants();
           }
+          // A part's own accounts (Mannco's users, PayoutService's merchants), read on every refresh
+          // from the admin API's `path` (its list `member`, each named by its `id` member): the
+          // account filter offers them, `changed(ids, accounts)` runs when they change, and
+          // `read(accounts, view, mine)` after every read.
+          function readAccounts(owner, path, member, id, changed, read) {
+            let key = null;
+            refreshers.push(async (view, mine) => {
+              const answer = await api("GET", path);
+              if (stale(mine) || !answer.ok || !answer.json) return;
+              const accounts = answer.json[member] || [], ids = accounts.map((account) => account[id]);
+              if (ids.join("\n") !== key) {
+                key = ids.join("\n");
+                setAccounts(owner, ids);
+                changed(ids, accounts);
+              }
+              await read(accounts, view, mine);
+            });
+          }
           // The account filter offers the merchants and the accounts each part names (`owner`).
           const accountLists = {};
           function setAccounts(owner, ids) {
@@ -245,8 +267,7 @@ extension Dashboard {
                 el("td", { class: "hide-narrow", text: c.merchant }),
                 el("td", { text: orDash(c.country) }),
                 el("td", { class: "num", text: c.amount + " " + c.currency }),
-                el("td", {}, el("span", { class: "badge " + c.status, "data-testid": "cashout-row-status-" + c.cashout_id, text: c.status }),
-                  ...apiBadge(c.dialect, c.status, "cashout-row-api-status-" + c.cashout_id),
+                el("td", {}, ...statusBadges(c, "cashout-row-status-" + c.cashout_id, "cashout-row-api-status-" + c.cashout_id),
                   c.returned_after_completion ? el("span", { class: "muted", text: " returned" }) : null),
                 el("td", { class: "mono hide-narrow", text: time(c.created_at) }));
             });

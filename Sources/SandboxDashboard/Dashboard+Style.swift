@@ -67,7 +67,10 @@ extension Dashboard {
         .badge.delivered { background: #e1f5ec; color: var(--ok); }
         .badge.pending { background: #fff4e0; color: var(--warn); }
         .badge.failed { background: #fde7e8; color: var(--bad); }
-        .badge.api { box-shadow: inset 0 0 0 1px currentColor; font-weight: 500; } /* an API's own status word, beside the sandbox's */
+        .badge.STAGED, .badge.AWAITING_DETAILS { background: #fff4e0; color: var(--warn); }
+        .badge.EXPIRED { background: #eceef1; color: #555e6e; }
+        /* The sandbox's status after an API's own word for it: muted, outlined. */
+        .badge.sandbox { background: transparent; color: var(--muted); box-shadow: inset 0 0 0 1px #d5d9e0; font-weight: 500; }
         .actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
         .actions .sep { color: var(--muted); margin-left: 8px; }
         .reject-group { display: inline-flex; gap: 4px; }
@@ -95,7 +98,7 @@ extension Dashboard {
             .grid, .form { grid-template-columns: 1fr; }
             .clock-form input { width: 60px; }
             .list th, .list td { padding: 6px 8px; }
-            .hide-narrow { display: none; }
+            .hide-narrow, #cashouts-body .badge.sandbox { display: none; } /* the list keeps an API's own word */
             h1 { font-size: 18px; }
         }
         """#

@@ -42,9 +42,11 @@ public enum Dashboard {
 /// form, the first, keeps `new-...`), so that parts never share one.
 ///
 /// The script runs inside the page's script, with its helpers: `$`, `el`, `badge`, `time`,
-/// `orDash`, `kv`, `api`, `hmacHex`, `state`, `sequence` and `stale`, `problem`, `notice`,
-/// `fillSelect`, `setAccounts` (the account filter's entries), `refreshNow`; and the hooks it may
-/// add to: `apis[NAME]` (how the core shows the API's cashouts: its status words, its accounts),
+/// `orDash`, `kv`, `api` (its answer has the `headers` too), `hmacHex`, `state`, `sequence` and
+/// `stale`, `problem`, `notice`, `fillSelect`, `limitsText`, `setAccounts` (the account filter's
+/// entries) and `readAccounts` (a part's accounts, read on every refresh),
+/// `refreshNow`; and the hooks it may add to: `apis[NAME]` (how the core shows the API's cashouts:
+/// its accounts, rejection codes, the Details card; the status words come from the admin API),
 /// `viewShown`, `merchantsChanged`, `refreshers` (run on every refresh) and `cashoutShown` (a
 /// cashout's page read, or cleared).
 public struct DashboardPart: Sendable {
@@ -67,12 +69,13 @@ public struct DashboardPart: Sendable {
         self.script = script
     }
 
-    /// The end of a request form, the same in every API's: the submit button, the result, and the
-    /// requests sent (ids `PREFIX-submit`, `PREFIX-result`, `PREFIX-request`), then `</form>`.
-    public static func formFooter(prefix: String, requests: String) -> String {
+    /// The end of a request form, the same in every API's: the submit button (`submit`), the
+    /// result, and the requests sent (ids `PREFIX-submit`, `PREFIX-result`, `PREFIX-request`),
+    /// then `</form>`.
+    public static func formFooter(prefix: String, requests: String, submit: String = "Request cashout") -> String {
         """
                   <div class="wide form-actions">
-                    <button type="submit" id="\(prefix)-submit" data-testid="\(prefix)-submit" class="primary">Request cashout</button>
+                    <button type="submit" id="\(prefix)-submit" data-testid="\(prefix)-submit" class="primary">\(submit)</button>
                     <span id="\(prefix)-result" data-testid="\(prefix)-result" class="muted"></span>
                   </div>
                   <details class="wide"><summary>\(requests)</summary><pre id="\(prefix)-request" data-testid="\(prefix)-request"></pre></details>

@@ -76,6 +76,7 @@ private struct Admin {
         #expect(try admin.call("GET", "/sandbox/cashouts?status=LOST").status == 400)
         let one = try admin.call("GET", "/sandbox/cashouts/\(first + 1)").json
         #expect(one["status"] == "PENDING")
+        #expect(one["api_status"] == nil)  // D24's words are the sandbox's: none beside them (nor in `scheduled`)
         #expect(one["amount"] == "100.00")
         #expect(one["scheduled"] == [["at": "2026-01-05T09:00:05Z", "status": "DELIVERED", "rejection_code": .null],
                                      ["at": "2026-01-05T09:00:15Z", "status": "COMPLETED", "rejection_code": .null]])

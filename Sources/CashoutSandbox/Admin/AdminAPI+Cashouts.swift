@@ -15,16 +15,22 @@ extension AdminAPI {
             let payouts = bank.payouts(account: request.query("merchant")).filter {
                 status == nil || $0.status.name == status
             }
-            return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false) })])
+            return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords) })])
         }
         router.add("GET /sandbox/cashouts/{id}") { request in
             guard let payout = payout(request) else { return notFound(request) }
-            return .json(AdminJSON.payout(payout, bank: bank, detailed: true))
+            return .json(AdminJSON.payout(payout, bank: bank, detailed: true, words: statusWords))
         }
         router.add("POST /sandbox/cashouts/{id}/actions") { force($0) }
         router.add("GET /sandbox/ledger") { request in
             .json(["entries": .array(bank.ledger(account: request.query("merchant")).map(AdminJSON.ledgerEntry))])
         }
+    }
+
+    /// Each dialect's words for its payouts' statuses (`api_status`).
+    var statusWords: AdminJSON.StatusWords {
+        let dialects = dialects
+        return { dialect, status in dialects[dialect]?.statusWord(status) }
     }
 
     private func payout(_ request: HTTPRequest) -> Payout? {
@@ -68,6 +74,6 @@ extension AdminAPI {
             return .json(["code": 409, "message": .string("cannot \(body["action"]?.stringValue ?? "") a \(from) cashout: \(from) -> \(to) is not allowed"),
                           "from": .string(from), "to": .string(to)], status: 409)
         }
-        return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true))
+        return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true, words: statusWords))
     }
 }

@@ -8,7 +8,7 @@ extension AdminAPI {
     func registerWebhooks(in router: inout Router) {
         router.add("GET /sandbox/webhooks") { request in
             let payoutID = request.query("cashout_id").flatMap { Int($0) }
-            return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map(AdminJSON.notification))])
+            return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map { AdminJSON.notification($0, words: statusWords) })])
         }
         router.add("POST /sandbox/webhooks/{id}/redeliver") { redeliver($0) }
         router.add("GET /sandbox/sink/{name}") { request in
@@ -57,7 +57,7 @@ extension AdminAPI {
         guard existing.url != nil else { return Router.error(409, "webhook \(existing.id) has no notification URL") }
         return .deferred { answer in
             bank.redeliver(notificationID: id) { redelivered in
-                answer(redelivered.map { .json(AdminJSON.notification($0)) } ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
+                answer(redelivered.map { .json(AdminJSON.notification($0, words: statusWords)) } ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
             }
         }
     }

@@ -26,7 +26,7 @@ struct AdminAPI: Sendable {
     let layers: ScenarioLayers
     /// What scenario files may say in the dialects served.
     let vocabulary: ScenarioVocabulary
-    /// The dialects by name, which choose a forced rejection's code.
+    /// The dialects by name, which choose a forced rejection's code and name their statuses.
     let dialects: [String: any Dialect]
     /// What `GET /sandbox/metrics` reports.
     let metrics: SandboxMetrics

@@ -3,15 +3,21 @@ import SandboxJSON
 
 // How the admin API shows the bank's records. Statuses use `PayoutStatus.name`, the names
 // integrators know from the D24 API; a payout returned after completion shows as REJECTED with
-// `"returned_after_completion": true`.
+// `"returned_after_completion": true`. Beside each status, `api_status` is the word of the
+// payout's own API for it (`Dialect.statusWord`: Mannco's `completed`, PayoutService's
+// `REVERSED` for a return), absent for an API whose words are the sandbox's (D24).
 
 package enum AdminJSON {
+    /// The word of a dialect's API for a status (`Dialect.statusWord`), by the dialect's name.
+    typealias StatusWords = @Sendable (_ dialect: String, _ status: PayoutStatus) -> String?
+
     package static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
     package static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
     /// A reason code: a number when it is one (D24's 8xx), else text.
     package static func code(_ text: String?) -> JSON { text.map { code in Int(code).map { .number($0) } ?? .string(code) } ?? .null }
 
-    static func payout(_ payout: Payout, bank: Bank, detailed: Bool) -> JSON {
+    static func payout(_ payout: Payout, bank: Bank, detailed: Bool, words: StatusWords) -> JSON {
+        func word(_ status: PayoutStatus) -> String? { words(payout.dialect, status) }
         var json: [String: JSON] = [
             "cashout_id": .number(payout.id), "dialect": .string(payout.dialect), "merchant": .string(payout.account), "external_id": optional(payout.reference),
             "country": optional(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
@@ -21,28 +27,37 @@ package enum AdminJSON {
             "bank_reference_id": optional(payout.bankReference), "status_reason": optional(payout.statusDetail),
             "notification_url": optional(payout.callbackURL),
         ]
+        json["api_status"] = word(payout.status).map(JSON.string)
         guard detailed else { return .object(json) }
         json["fields"] = .object(Dictionary(payout.fields.map { ($0.name, .string($0.value)) }) { $1 })
         json["history"] = .array(payout.history.map { change in
-            ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
-             "rejection_code": code(change.reasonCode), "rejection_reason": optional(change.reason)]
+            var entry: [String: JSON] = ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
+                                         "rejection_code": code(change.reasonCode), "rejection_reason": optional(change.reason)]
+            entry["api_status"] = word(change.status).map(JSON.string)
+            return .object(entry)
         })
-        json["scheduled"] = .array(bank.scheduledSteps(payoutID: payout.id).map { entry in
-            ["at": .string(entry.at.iso8601), "status": .string(entry.step.status.name),
-             "rejection_code": code(entry.step.reasonCode)]
+        // A scheduled rejection of a payout that will have completed by then is a return.
+        var before = payout.status
+        json["scheduled"] = .array(bank.scheduledSteps(payoutID: payout.id).map { scheduled in
+            let status: PayoutStatus = scheduled.step.status == .rejected && before == .completed ? .returned : scheduled.step.status
+            before = status
+            var entry: [String: JSON] = ["at": .string(scheduled.at.iso8601), "status": .string(status.name),
+                                         "rejection_code": code(scheduled.step.reasonCode)]
+            entry["api_status"] = word(status).map(JSON.string)
+            return .object(entry)
         })
-        json["webhooks"] = .array(bank.notifications(payoutID: payout.id).map(notification))
+        json["webhooks"] = .array(bank.notifications(payoutID: payout.id).map { notification($0, words: words) })
         return .object(json)
     }
 
-    static func notification(_ notification: StatusNotification) -> JSON {
+    static func notification(_ notification: StatusNotification, words: StatusWords) -> JSON {
         let state: String = switch notification.state {
         case .pending: "pending"
         case .delivered: "delivered"
         case .exhausted: "failed"
         case .noURL: "not_sent"
         }
-        return [
+        var json: [String: JSON] = [
             "id": .number(notification.id), "cashout_id": .number(notification.payoutID),
             "merchant": .string(notification.account), "external_id": optional(notification.reference),
             "status": .string(notification.status.name), "changed_at": .string(notification.changedAt.iso8601),
@@ -54,6 +69,8 @@ package enum AdminJSON {
                  "response_body": optional(attempt.outcome.body)]
             }),
         ]
+        json["api_status"] = words(notification.dialect, notification.status).map(JSON.string)
+        return .object(json)
     }
 
     static func ledgerEntry(_ entry: LedgerEntry) -> JSON {

@@ -7,26 +7,19 @@ extension ManncoDashboard {
     static let script = #"""
           // Mannco: users, their email outbox and cashouts. Users are read on every refresh: the
           // Users view, the account filter, the form's and the Emails view's user lists use them.
-          apis.mannco = { status: \#(statusWords), account: "user", webhooks: false,
-                          accountHref: (id) => "#/users/" + encodeURIComponent(id) };
-          const mannco = { users: [], key: "", editing: null };
+          apis.mannco = { account: "user", webhooks: false, accountHref: (id) => "#/users/" + encodeURIComponent(id) };
+          const mannco = { users: [], editing: null };
           // Cents as dollars, from the digits (exact for any balance): 123456 is $1,234.56.
           function dollars(cents) {
             const digits = String(cents).padStart(3, "0");
             return "$" + digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ",") + "." + digits.slice(-2);
           }
 
-          refreshers.push(async (view, mine) => {
-            const answer = await api("GET", "/sandbox/users");
-            if (stale(mine) || !answer.ok || !answer.json) return;
-            mannco.users = answer.json.users || [];
-            const ids = mannco.users.map((u) => u.id);
-            if (ids.join("\n") !== mannco.key) {
-              mannco.key = ids.join("\n");
-              setAccounts("mannco", ids);
-              fillSelect($("mannco-new-user"), ids, false);
-              fillSelect($("mannco-emails-user"), ids, true);
-            }
+          readAccounts("mannco", "/sandbox/users", "users", "id", (ids) => {
+            fillSelect($("mannco-new-user"), ids, false);
+            fillSelect($("mannco-emails-user"), ids, true);
+          }, async (users, view, mine) => {
+            mannco.users = users;
             if (view === "new") emailPlaceholder();
             if (view === "users") renderUsers();
             if (view === "emails") await loadEmails(mine);

@@ -1,4 +1,3 @@
-import SandboxBank
 import SandboxDashboard
 
 /// Mannco on the dashboard: the Users view (`#/users`, `#/users/{id}` to edit one, through
@@ -8,13 +7,6 @@ import SandboxDashboard
 /// Its element ids start with `mannco-`.
 enum ManncoDashboard {
     static let part = DashboardPart(form: form, views: [usersView, emailsView], cashoutCards: cashoutCard, style: style, script: script)
-
-    /// The admin API's status names in Mannco's words, for the list and a cashout's page: written
-    /// from `ManncoCashout.status`, so the page and the API never disagree.
-    static let statusWords: String = {
-        let words = Dictionary(PayoutStatus.allCases.map { ($0.name, ManncoCashout.status($0)) }) { first, _ in first }
-        return "{ " + words.sorted { $0.key < $1.key }.map { "\($0.key): \"\($0.value)\"" }.joined(separator: ", ") + " }"
-    }()
 
     static let usersView = DashboardView(name: "users", title: "Users", content: #"""
             <h1>Users <span class="muted">Mannco</span></h1>

@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxDashboard
 import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
@@ -16,8 +17,8 @@ public struct PrismDialect: Dialect {
 
     public init() {}
 
-    /// CreateLink's recipient pages (`PrismLinks`) and the merchants' admin API
-    /// (`PrismMerchantAdmin`); the methods' Connect JSON comes with the gRPC routes.
+    /// CreateLink's recipient pages (`PrismLinks`) and its merchants in the admin API
+    /// (`PrismMerchantAdmin`); Connect's JSON is the gRPC server's.
     public func register(in router: inout Router, bank: Bank) {
         PrismLinks(bank: bank).register(in: &router)
         PrismMerchantAdmin(bank: bank).register(in: &router)
@@ -57,6 +58,12 @@ public struct PrismDialect: Dialect {
         PrismSteps.perform(step, in: &run)
     }
 
+    /// A rejection forced without a code (the admin API's, the dashboard's) carries the connector
+    /// error its answers give: `payout_rejected`, or `payout_reversed` for a return.
+    public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
+        PrismPayout.failure(afterCompletion ? .returned : .rejected, code: code, reason: nil).map { ($0.code, $0.message) }
+    }
+
     /// SUCCESS, FAILED, REVERSED... (`PrismPayout.status`).
     public func statusWord(_ status: PayoutStatus) -> String? { PrismPayout.status(status) }
 
@@ -64,4 +71,7 @@ public struct PrismDialect: Dialect {
 
     /// CreateLink's pages in the OpenAPI document (`PrismDocs`).
     public var docs: APIDocsFragment? { PrismDocs.fragment }
+
+    /// Its payouts' details, its merchants and a Create/CreateLink form (`PrismDashboard`).
+    public var dashboard: DashboardPart? { PrismDashboard.part }
 }

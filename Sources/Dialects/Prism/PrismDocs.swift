@@ -34,8 +34,8 @@ enum PrismDocs {
                 responses: ["200": page("The payout is on its way"), "400": page("A field is missing"),
                             "402": page("The merchant's balance or limits refuse it now"), "404": page("Not a link of this sandbox"),
                             "410": page("The payout expired, was cancelled, or has its details already")])),
-        ],
-        schemas: [:], securitySchemes: [:], folders: [], variables: [], sessionVariables: [], prerequest: [], create: nil,
+        ] + PrismMerchantAdmin.endpoints,
+        schemas: PrismMerchantAdmin.schemas, securitySchemes: [:], folders: [], variables: [], sessionVariables: [], prerequest: [], create: nil,
         accountVariable: nil)
 
     private static let token = OpenAPI.path("token", ["type": "string", "pattern": "^lnk_[0-9a-f]{32}$"], "The last segment of the link")

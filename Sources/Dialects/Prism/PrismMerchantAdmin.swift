@@ -1,21 +1,25 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 
 /// PayoutService merchants in the sandbox's admin API: `GET /sandbox/prism-merchants` lists them
-/// with their recipients and enrolled disburse accounts, and `PUT /sandbox/prism-merchants/{id}`
+/// with the metadata a call needs (`x-merchant-id`, `x-api-key`, and `x-key1` and `x-api-secret`
+/// when they have them), their balances, limits, recipients and enrolled disburse accounts (the
+/// dashboard's form and its PayoutService view read it), and `PUT /sandbox/prism-merchants/{id}`
 /// creates one or changes the fields given (`api_key`, `key1`, `api_secret`, `currency`,
 /// `balance`, `require_auth`). Errors in the admin API's `{"code","message"}`.
 struct PrismMerchantAdmin {
     let bank: Bank
 
+    /// The admin API's path.
     static let path = "/sandbox/prism-merchants"
 
     func register(in router: inout Router) {
-        router.add("GET \(Self.path)") { _ in
+        router.add("GET /sandbox/prism-merchants") { _ in
             .json(["merchants": .array(bank.accounts.compactMap(PrismMerchant.init(owned:)).map(Self.json))])
         }
-        router.add("PUT \(Self.path)/{id}") { request in put(request) }
+        router.add("PUT /sandbox/prism-merchants/{id}") { request in put(request) }
     }
 
     private func put(_ request: HTTPRequest) -> HTTPResponse {
@@ -37,11 +41,14 @@ struct PrismMerchantAdmin {
         }
     }
 
+    /// The members `PUT` takes.
+    static let updatable = [PrismMerchant.Key.apiKey, PrismMerchant.Key.key1, PrismMerchant.Key.apiSecret, "currency", "balance",
+                            PrismMerchant.Key.requireAuth]
+
     /// Applies the fields present in `body`; returns what is wrong with the first bad one.
     static func apply(_ body: [String: JSON], to account: inout Account) -> String? {
         typealias Key = PrismMerchant.Key
-        let known: Set = ["merchant_id", Key.apiKey, Key.key1, Key.apiSecret, "currency", "balance", Key.requireAuth]
-        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
+        if let unknown = body.keys.sorted().first(where: { $0 != "merchant_id" && !updatable.contains($0) }) { return "\(unknown): unknown field" }
         for key in [Key.apiKey, Key.key1, Key.apiSecret, "currency"] {
             guard let value = body[key] else { continue }
             guard let text = value.stringValue, !text.isEmpty else { return "\(key): expected a non-empty string" }
@@ -62,26 +69,78 @@ struct PrismMerchantAdmin {
 
     /// A merchant as the admin API shows it.
     static func json(_ merchant: PrismMerchant) -> JSON {
+        let account = merchant.account
+        func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
         var recipients: [String: JSON] = [:], methods: [String: JSON] = [:]
-        for setting in merchant.account.settings {
-            if let id = setting.name.dropPrefix(PrismRecipients.Prefix.recipientSetting) {
-                recipients[id] = (try? JSON.parse(Array(setting.value.utf8))) ?? .string(setting.value)
-            } else if let id = setting.name.dropPrefix(PrismRecipients.Prefix.methodSetting) {
-                methods[id] = (try? JSON.parse(Array(setting.value.utf8))) ?? .string(setting.value)
+        for setting in account.settings {
+            let value = (try? JSON.parse(Array(setting.value.utf8))) ?? .string(setting.value)
+            if setting.name.hasPrefix(PrismRecipients.Prefix.recipientSetting) {
+                recipients[String(setting.name.dropFirst(PrismRecipients.Prefix.recipientSetting.count))] = value
+            } else if setting.name.hasPrefix(PrismRecipients.Prefix.methodSetting) {
+                methods[String(setting.name.dropFirst(PrismRecipients.Prefix.methodSetting.count))] = value
             }
         }
         return [
-            "merchant_id": .string(merchant.id), "api_key": .string(merchant.apiKey), "key1": merchant.key1.map(JSON.string) ?? .null,
-            "api_secret": merchant.apiSecret.map(JSON.string) ?? .null, "currency": .string(merchant.account.currency),
-            "balance": .string(merchant.account.balance.description), "require_auth": .bool(merchant.requiresAuth),
-            "recipients": .object(recipients), "payout_methods": .object(methods),
+            "merchant_id": .string(merchant.id), "api_key": .string(merchant.apiKey), "key1": optional(merchant.key1),
+            "api_secret": optional(merchant.apiSecret), "currency": .string(account.currency), "balance": .string(account.balance.description),
+            "limits": ["transaction": optional(account.limits.transaction?.description), "daily": optional(account.limits.daily?.description),
+                       "monthly": optional(account.limits.monthly?.description)],
+            "require_auth": .bool(merchant.requiresAuth), "recipients": .object(recipients), "payout_methods": .object(methods),
         ]
     }
-}
 
-extension String {
-    /// The rest of the string after `prefix`, when it starts with it.
-    fileprivate func dropPrefix(_ prefix: String) -> String? {
-        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+    /// Its operations in the OpenAPI document.
+    static var endpoints: [OpenAPIEndpoint] {
+        let merchantID = OpenAPI.path("id", Schema.string("1 to 64 characters", example: "acme"), "The merchant's `x-merchant-id`")
+        return [
+            OpenAPIEndpoint(route: "GET /sandbox/prism-merchants", operation: OpenAPI.operation(
+                "listPrismMerchants", tag: "Sandbox", summary: "PayoutService merchants",
+                description: "With the metadata their calls need (`x-merchant-id`, `x-api-key`, and `x-key1`, `x-api-secret`), balances, "
+                    + "limits, recipients (CreateRecipient) and enrolled disburse accounts (EnrollDisburseAccount).",
+                responses: ["200": OpenAPI.json("The merchants", Schema.object(["merchants": Schema.array(of: Schema.ref("PrismMerchant"))],
+                                                                               required: ["merchants"]))])),
+            OpenAPIEndpoint(route: "PUT /sandbox/prism-merchants/{id}", operation: OpenAPI.operation(
+                "putPrismMerchant", tag: "Sandbox", summary: "Create or update a PayoutService merchant",
+                description: "Creates the merchant (which needs `api_key`), or changes the members given. `require_auth: false` lets calls "
+                    + "naming it (or none, for DefaultMerchantId) come without credentials.",
+                parameters: [merchantID],
+                body: OpenAPI.body(Schema.ref("PrismMerchantUpdate"), examples: [
+                    "a second merchant": ["api_key": "acme_key", "balance": "5000.00", "currency": "USD"],
+                ]),
+                responses: [
+                    "200": OpenAPI.json("Updated", Schema.ref("PrismMerchant")),
+                    "201": OpenAPI.json("Created", Schema.ref("PrismMerchant")),
+                    "400": OpenAPI.error(400, "the body must be a JSON object", "id: 1 to 64 characters", "limits: unknown field",
+                                         #"a new merchant needs "api_key""#, #"balance: expected a decimal amount such as "5000.00""#,
+                                         "require_auth: expected true or false", "sandbox_login is an account of d24"),
+                    "409": OpenAPI.error(409, "currency: a merchant with payouts keeps its currency"),
+                ])),
+        ]
+    }
+
+    static var schemas: [String: JSON] {
+        let limit = Schema.nullable("string")
+        let recipient = Schema.object(["name": Schema.string(example: "Ana Lima"), "recipient_type": Schema.string(example: "INDIVIDUAL"),
+                                       "method": Schema.string(example: "sepa")])
+        let account = Schema.object(["method": Schema.string(example: "sepa"), "recipient_name": Schema.string(example: "Ana Lima"),
+                                     "recipient": Schema.string(example: "rcp_000001")], required: ["method"])
+        let members: [String: JSON] = [
+            "merchant_id": Schema.string("Its `x-merchant-id`", example: PrismMerchant.defaultID),
+            "api_key": Schema.string("Its `x-api-key`", example: PrismMerchant(PrismMerchant.sandboxDefault).apiKey),
+            "key1": Schema.nullable("string", "Its `x-key1`, if it has one"), "api_secret": Schema.nullable("string", "Its `x-api-secret`, if it has one"),
+            "currency": Schema.string(example: "USD"), "balance": Schema.amount(),
+            "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], required: ["transaction", "daily", "monthly"]),
+            "require_auth": Schema.boolean("false: calls need no credentials"),
+            "recipients": Schema.map(of: recipient, description: "CreateRecipient's recipients, by id (rcp_000001)"),
+            "payout_methods": Schema.map(of: account, description: "EnrollDisburseAccount's accounts, by id (pm_000001)"),
+        ]
+        let nonEmpty = Schema.string().merging(["minLength": 1])
+        return [
+            "PrismMerchant": Schema.object(members, required: members.keys.sorted()),
+            "PrismMerchantUpdate": Schema.object([
+                "merchant_id": Schema.string("Ignored: the path names the merchant"), "api_key": nonEmpty, "key1": nonEmpty,
+                "api_secret": nonEmpty, "currency": nonEmpty, "balance": Schema.amount(), "require_auth": Schema.boolean(),
+            ], description: "Only the members given change."),
+        ]
     }
 }

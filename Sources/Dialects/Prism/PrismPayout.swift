@@ -81,14 +81,8 @@ enum PrismPayout {
     static func response(_ fullName: String, _ payout: Payout, registry: ProtoRegistry) -> ProtoMessage {
         var response = response(fullName, reference: payout.reference, status: status(payout.status), connectorID: String(payout.id),
                                 registry: registry)
-        switch payout.status {
-        case .rejected:
-            response["error"] = .message(error(code: payout.reasonCode ?? "payout_rejected", message: payout.reason ?? PrismMessage.rejected,
-                                               registry: registry))
-        case .returned:
-            response["error"] = .message(error(code: payout.reasonCode ?? "payout_reversed", message: payout.reason ?? PrismMessage.reversed,
-                                               registry: registry))
-        default: break
+        if let failure = failure(payout.status, code: payout.reasonCode, reason: payout.reason) {
+            response["error"] = .message(error(code: failure.code, message: failure.message, registry: registry))
         }
         return response
     }
@@ -101,6 +95,16 @@ enum PrismPayout {
         response["connector_payout_id"] = .string(connectorID)
         response["status_code"] = .uint(acceptedStatusCode)
         return response
+    }
+
+    /// The connector error of a FAILED or REVERSED payout: the bank's code and reason, else
+    /// `payout_rejected` or `payout_reversed` and Prism's words; nil for another status.
+    static func failure(_ status: PayoutStatus, code: String?, reason: String?) -> (code: String, message: String)? {
+        switch status {
+        case .rejected: (code ?? "payout_rejected", reason ?? PrismMessage.rejected)
+        case .returned: (code ?? "payout_reversed", reason ?? PrismMessage.reversed)
+        default: nil
+        }
     }
 
     /// The decline code that answers INELIGIBLE rather than FAILED (the magic name `INELIGIBLE`,

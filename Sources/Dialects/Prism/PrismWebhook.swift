@@ -29,14 +29,8 @@ public enum PrismWebhook {
         let key = HMACSHA256.Key(apiKey)
         // The reason of a FAILED or REVERSED payout: both are final, so the payout's reason is
         // the one this change brought whenever the body is rendered.
-        let reason: (code: String, message: String)? = switch notification.status {
-        case .rejected, .returned:
-            bank.payout(id: notification.payoutID).map { payout in
-                notification.status == .rejected
-                    ? (payout.reasonCode ?? "payout_rejected", payout.reason ?? PrismMessage.rejected)
-                    : (payout.reasonCode ?? "payout_reversed", payout.reason ?? PrismMessage.reversed)
-            }
-        default: nil
+        let reason = bank.payout(id: notification.payoutID).flatMap { payout in
+            PrismPayout.failure(notification.status, code: payout.reasonCode, reason: payout.reason)
         }
         return RenderedNotification(contentType: "application/json", headers: { body in [signatureHeader: signature(body, key: key)] }) {
             body(notification, reason: reason)
