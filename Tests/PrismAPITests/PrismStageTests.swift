@@ -138,3 +138,25 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "FAILED")
     }
 }
+
+/// The admin API's list filters by every status the bank has, by its name or the API's word.
+@Suite struct PrismAdminFilterTests {
+    @Test func stagedPayoutsAreListedByTheSandboxsNameOrPayoutServicesWord() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let staged = try sandbox.prism("Stage", stageRequest())
+        _ = try sandbox.prism("Create", createRequest())
+        func listed(_ status: String) throws -> [String] {
+            let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts?status=\(status)")
+            #expect(response.status == 200, "\(status): \(response.bodyText)")
+            return try JSON.parse(response.body)["cashouts"]?.arrayValue?.compactMap { $0["cashout_id"]?.numberText } ?? []
+        }
+        #expect(try listed("STAGED") == [staged.connectorPayoutID])
+        #expect(try listed("REQUIRES_FULFILLMENT") == [staged.connectorPayoutID])
+        #expect(try listed("PENDING").count == 1)
+        #expect(try listed("EXPIRED").isEmpty)
+        let refused = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts?status=DONE")
+        #expect(refused.status == 400)
+        #expect(refused.bodyText.contains("REQUIRES_FULFILLMENT") && refused.bodyText.contains("STAGED"))
+    }
+}

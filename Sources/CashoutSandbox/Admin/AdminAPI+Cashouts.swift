@@ -8,12 +8,17 @@ import SandboxJSON
 extension AdminAPI {
     func registerCashouts(in router: inout Router) {
         router.add("GET /sandbox/cashouts") { request in
+            // A status by the sandbox's name (STAGED and EXPIRED too), or by an API's own word (SUCCESS).
             let status = request.query("status")
-            guard status.map(PayoutStatus.names.contains) ?? true else {
-                return Router.error(400, "status: expected one of \(PayoutStatus.names.sorted().joined(separator: ", "))")
+            let words = statusWords
+            let known = Set(PayoutStatus.allCases.map(\.name)).union(dialects.values.flatMap { dialect in
+                PayoutStatus.allCases.compactMap { dialect.statusWord($0) }
+            })
+            guard status.map(known.contains) ?? true else {
+                return Router.error(400, "status: expected one of \(known.sorted().joined(separator: ", "))")
             }
             let payouts = bank.payouts(account: request.query("merchant")).filter {
-                status == nil || $0.status.name == status
+                status == nil || $0.status.name == status || words($0.dialect, $0.status) == status
             }
             return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords) })])
         }
