@@ -111,6 +111,7 @@ extension Bank {
         if let reference = request.reference { s.references[request.account, default: [:]][reference] = id }
         if request.status.isDebited { move(&s, payout, .debit, at: now) }
         if request.status == .pending { scheduleTimeline(&s, payoutID: id, from: now) }
+        if request.status.awaitsExecution, let lifetime = request.expiresAfter { schedule(&s, .expiry(payoutID: id), at: now.adding(lifetime)) }
         journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline))
         s.observer?(.created(payout))
         return payout

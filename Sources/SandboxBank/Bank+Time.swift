@@ -130,6 +130,10 @@ extension Bank {
             return .ranStep
         case .delivery(let notificationID, _):
             return .deliver(s.notifications[notificationID - 1], at)
+        case .expiry(let payoutID):
+            // Journaled as the status change it is, which a replay makes again.
+            _ = try? change(&s, payoutID, to: TimelineStep(after: .zero, status: .expired), by: "bank", at: at)
+            return .ranStep
         }
     }
 

@@ -278,6 +278,9 @@ public final class Bank: Sendable {
         case .delivery(let id, let attempt):
             guard s.notifications.indices.contains(id - 1) else { return false }
             return s.notifications[id - 1].state != .pending || attempt < s.notifications[id - 1].scheduledAttempts
+        case .expiry(let payoutID):
+            guard let payout = s.payouts[payoutID] else { return false }
+            return !payout.status.awaitsExecution
         }
     }
 

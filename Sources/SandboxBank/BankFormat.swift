@@ -4,6 +4,9 @@ import SandboxJournal
 /// sandbox reads what an older one wrote. It is the journal file's version
 /// (`JournalFormat.currentVersion`): the bank's records are what a journal holds.
 ///
+/// - 4: a payout staged or awaiting details may expire (`PayoutRequest.expiresAfter`), and a
+///   snapshot's queue holds the expiries; a payout executed may have details added (a record
+///   of its own, which older versions do not read).
 /// - 3: accounts keep their API's settings by name; a payout's reference and country are
 ///   optional, it may start staged; reason codes are text.
 /// - 2: a payout names the API that created it.

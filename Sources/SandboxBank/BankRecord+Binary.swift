@@ -24,6 +24,7 @@ extension BankRecord {
             BinaryWriter.append(at, to: &bytes)
             BinaryWriter.append(settlement, to: &bytes)
             BinaryWriter.append(timeline, to: &bytes)
+            BinaryWriter.append(delay: request.expiresAfter, to: &bytes)
         case .statusChanged(let payoutID, let step, let actor, let at):
             bytes.append(Kind.statusChanged.rawValue)
             BinaryWriter.append(payoutID, to: &bytes)
@@ -81,7 +82,9 @@ extension BankRecord {
             var request = PayoutRequest(dialect: dialect, account: account, reference: reference, country: country, currency: currency,
                                         amount: amount, status: status, callbackURL: try reader.optionalString())
             request.fields = try reader.fields()
-            self = .created(request, at: try reader.time(), settlement: try reader.money(), timeline: try reader.timeline(format))
+            let (at, settlement, timeline) = (try reader.time(), try reader.money(), try reader.timeline(format))
+            if format.version >= 4 { request.expiresAfter = try reader.optionalDelay() }
+            self = .created(request, at: at, settlement: settlement, timeline: timeline)
         case .executed:
             self = .executed(payoutID: try reader.int(), by: try reader.string(), at: try reader.time())
         case .detailsAdded:

@@ -129,6 +129,9 @@ extension BankSnapshot {
             case .delivery(let notificationID, _):  // which attempt: as many as the notification made
                 bytes.append(1)
                 BinaryWriter.append(notificationID, to: &bytes)
+            case .expiry(let payoutID):
+                bytes.append(2)
+                BinaryWriter.append(payoutID, to: &bytes)
             }
         }
     }
@@ -205,13 +208,19 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             let (at, eventSequence) = (try reader.time().milliseconds, try Self.sequence(&reader))
             let start = reader.offset
-            switch try reader.tag(below: 2) {
+            switch try reader.tag(below: format.version >= 4 ? 3 : 2) {
             case 0:
                 let (payoutID, generation, step) = (try knownPayout(&reader), try reader.int(), try reader.int())
                 guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step), generation <= plan.generation else {
                     throw .init(offset: start, reason: "an event for step \(step) (generation \(generation)) of payout \(payoutID) that its timeline does not have")
                 }
                 events.append(.init(at: at, sequence: eventSequence, kind: .timeline(payoutID: payoutID, generation: generation, step: step)))
+            case 2:
+                let payoutID = try knownPayout(&reader)
+                guard s.payouts[payoutID]?.status.awaitsExecution == true else {
+                    throw .init(offset: start, reason: "an expiry of payout \(payoutID), which does not wait to be executed")
+                }
+                events.append(.init(at: at, sequence: eventSequence, kind: .expiry(payoutID: payoutID)))
             default:
                 let id = try reader.int()
                 guard id >= 1, id <= s.notifications.count else { throw .init(offset: start, reason: "unknown notification \(id)") }

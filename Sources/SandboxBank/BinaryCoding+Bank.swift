@@ -30,6 +30,15 @@ extension BinaryWriter {
         for text in [step.reasonCode, step.reason, step.bankReference, step.statusDetail] { append(text, to: &bytes) }
     }
 
+    /// A delay in whole milliseconds, or none.
+    static func append(delay: Duration?, to bytes: inout [UInt8]) {
+        let milliseconds = delay.map { delay in
+            let (seconds, attoseconds) = delay.components
+            return Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        }
+        append(milliseconds, to: &bytes)
+    }
+
     static func append(_ fields: Fields, to bytes: inout [UInt8]) {
         append(UInt64(fields.count), to: &bytes)
         for field in fields {
@@ -116,6 +125,14 @@ extension BinaryReader {
                                 reason: try optionalString(), bankReference: try optionalString(), statusDetail: try optionalString())
         step.businessDays = businessDays
         return step
+    }
+
+    /// A delay written by `append(delay:)`, at most 100 years.
+    mutating func optionalDelay() throws(Malformed) -> Duration? {
+        let start = offset
+        guard let milliseconds = try optionalInt() else { return nil }
+        guard (0 ... 100 * 366 * 86_400_000).contains(milliseconds) else { throw Malformed(offset: start, reason: "a delay out of range") }
+        return .milliseconds(milliseconds)
     }
 
     mutating func fields() throws(Malformed) -> Fields {

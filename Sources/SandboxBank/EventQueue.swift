@@ -7,6 +7,8 @@ struct EventQueue: Sendable {
         /// A notification's delivery attempt after `attempt` scheduled ones, valid while it is
         /// pending and has made just that many.
         case delivery(notificationID: Int, attempt: Int)
+        /// A payout staged or awaiting details expires, valid while it still waits.
+        case expiry(payoutID: Int)
     }
 
     struct Event: Sendable, Equatable {

@@ -17,9 +17,12 @@ public struct PayoutRequest: Sendable, Equatable {
     public var callbackURL: String?
     /// Every field of the request by the dialect's names (shown in the admin API, matched by scenarios).
     public var fields: Fields
+    /// For a payout staged or awaiting details: how long it waits to be executed before the bank
+    /// makes it EXPIRED (a payout link's lifetime); nil: it waits for ever. Whole milliseconds.
+    public var expiresAfter: Duration?
 
     public init(dialect: String, account: String, reference: String? = nil, country: String? = nil, currency: String, amount: Money,
-                status: PayoutStatus = .pending, callbackURL: String? = nil, fields: Fields = [:]) {
+                status: PayoutStatus = .pending, callbackURL: String? = nil, fields: Fields = [:], expiresAfter: Duration? = nil) {
         precondition(status.isStart, "a payout starts pending, on hold, staged or awaiting details")
         self.dialect = dialect
         self.account = account
@@ -30,6 +33,7 @@ public struct PayoutRequest: Sendable, Equatable {
         self.status = status
         self.callbackURL = callbackURL
         self.fields = fields
+        self.expiresAfter = expiresAfter
     }
 }
 

@@ -110,12 +110,13 @@ import Testing
         third.stop()
 
         var newer = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        newer.replaceSubrange(0 ..< 8, with: JournalFormat.header(version: 4))
+        let unknown = JournalFormat.currentVersion + 1
+        newer.replaceSubrange(0 ..< 8, with: JournalFormat.header(version: unknown))
         try Data(newer).write(to: URL(fileURLWithPath: path))
-        #expect(throws: JournalError.unreadableVersion(path: path, version: 4)) { try Self.launch(directory) }
+        #expect(throws: JournalError.unreadableVersion(path: path, version: unknown)) { try Self.launch(directory) }
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == newer)
-        #expect(JournalError.unreadableVersion(path: path, version: 4).description == "\(path) is in journal format 4, which a newer "
-            + "CashoutSandbox wrote; this one reads formats 1-3. Start that version on it, or start this one on an empty --state-dir "
+        #expect(JournalError.unreadableVersion(path: path, version: unknown).description == "\(path) is in journal format \(unknown), which a newer "
+            + "CashoutSandbox wrote; this one reads formats 1-\(JournalFormat.currentVersion). Start that version on it, or start this one on an empty --state-dir "
             + "(the folder is left as it is)")
     }
 

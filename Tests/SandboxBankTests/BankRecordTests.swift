@@ -39,6 +39,8 @@ struct BankRecordTests {
             .detailsAdded(payoutID: 1_000_003, PayoutDetails(), timeline: [], at: at),
             .created(PayoutRequest(dialect: "test", account: "m", currency: "USD", amount: .zero, status: .staged), at: at,
                      settlement: .zero, timeline: []),
+            .created(PayoutRequest(dialect: "test", account: "m", currency: "USD", amount: .zero, status: .awaitingDetails,
+                                   expiresAfter: .seconds(86400)), at: at, settlement: .zero, timeline: []),
             .reset([merchant, .sandboxDefault]),
             .reset([]),
         ]

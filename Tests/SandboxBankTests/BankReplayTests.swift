@@ -64,6 +64,7 @@ struct BankReplayTests {
                                     status: [.onHold, .staged, .awaitingDetails, .pending, .pending, .pending, .pending, .pending][Int(random.next() % 8)],
                                     callbackURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
         request.fields["beneficiary_name"] = "Ana \(step)"
+        if request.status.awaitsExecution, random.next() % 2 == 0 { request.expiresAfter = .seconds(Int64(1 + random.next() % 7200)) }
         return try? live.createPayout(request).id
     }
 

@@ -269,8 +269,7 @@ struct PrismAPI: Sendable {
         let output = "types.PayoutServiceCreateLinkResponse"
         let reference = Self.nonEmpty(request.string("merchant_payout_id"))
         if let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
-            let current = links.expireIfDue(existing)
-            return (PrismPayout.response(output, current, registry: registry), current.fields[PrismPayout.Field.link].map { [(PrismLinks.header, $0)] } ?? [])
+            return (PrismPayout.response(output, existing, registry: registry), existing.fields[PrismPayout.Field.link].map { [(PrismLinks.header, $0)] } ?? [])
         }
         let (currency, amount) = try Self.amount(request)
         typealias Field = PrismPayout.Field
@@ -283,11 +282,11 @@ struct PrismAPI: Sendable {
         fields[Field.webhookURL] = Self.nonEmpty(request.string("webhook_url"))
         let response = try open(output, PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference,
                                                       currency: currency, amount: amount, status: .awaitingDetails,
-                                                      callbackURL: fields[Field.webhookURL], fields: fields), reference: reference)
+                                                      callbackURL: fields[Field.webhookURL], fields: fields, expiresAfter: PrismLinks.lifetime),
+                                reference: reference)
         return (response, response.string("connector_payout_id").isEmpty ? [] : [(PrismLinks.header, url)])
     }
 
-    var links: PrismLinks { PrismLinks(bank: bank) }
 
     // MARK: CreateRecipient and EnrollDisburseAccount
 
@@ -354,7 +353,7 @@ struct PrismAPI: Sendable {
         if let id = Self.nonEmpty(request.string("connector_payout_id")) {
             guard let number = Int(id), let payout = bank.payout(id: number), payout.account == caller.merchant.id,
                   payout.dialect == PrismDialect.name else { throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(id)) }
-            return links.expireIfDue(payout)
+            return payout
         }
         guard let reference = Self.nonEmpty(request.string("merchant_payout_id")) else {
             throw GRPCStatus(.invalidArgument, PrismMessage.missing("connector_payout_id"))
@@ -362,6 +361,6 @@ struct PrismAPI: Sendable {
         guard let payout = bank.payout(account: caller.merchant.id, reference: reference) else {
             throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(reference))
         }
-        return links.expireIfDue(payout)
+        return payout
     }
 }

@@ -8,10 +8,8 @@ import SandboxHTTP
 //   POST /prism/payout-links/{token}   the form (application/x-www-form-urlencoded): the payout is
 //                                      executed (debit, PENDING, the bank's timeline)
 //
-// A link lives `lifetime` (24 hours) on the virtual clock from the CreateLink. A payout still
-// awaiting its details after that is EXPIRED: the bank has no scheduled expiry of its own yet, so
-// the dialect expires it when it next sees it (Get, Void, Transfer, a repeated CreateLink, the
-// page), at that moment of the virtual clock.
+// A link lives `lifetime` (24 hours) on the virtual clock from the CreateLink: the bank makes a
+// payout still awaiting its details EXPIRED then (`PayoutRequest.expiresAfter`), and notifies it.
 
 /// The recipient pages of CreateLink's payouts.
 struct PrismLinks: Sendable {
@@ -44,19 +42,11 @@ struct PrismLinks: Sendable {
         router.add("POST /prism/payout-links/{token}") { request in submit(request.parameters["token"] ?? "", request.body) }
     }
 
-    /// `payout` expired when it still awaits its details after the link's lifetime.
-    func expireIfDue(_ payout: Payout) -> Payout {
-        guard payout.status == .awaitingDetails, let expires = payout.fields[PrismPayout.Field.linkExpiresAt].flatMap(VirtualTime.init(iso8601:)),
-              bank.clock.now >= expires else { return payout }
-        return (try? bank.changeStatus(payoutID: payout.id, to: .expired, by: "sandbox")).flatMap { $0 } ?? bank.payout(id: payout.id) ?? payout
-    }
-
-    /// The payout of a link's token, expired if due; nil for a token this sandbox did not make.
+    /// The payout of a link's token; nil for a token this sandbox did not make.
     private func payout(_ token: String) -> Payout? {
         guard token.hasPrefix("lnk_"), token.utf8.count == 36 else { return nil }
         let suffix = Self.path + token
         return bank.payouts().last { $0.dialect == PrismDialect.name && $0.fields[PrismPayout.Field.link]?.hasSuffix(suffix) == true }
-            .map(expireIfDue)
     }
 
     /// The form, or why there is none: 404 for an unknown link, 410 for one expired or used.
