@@ -5,8 +5,8 @@ import SandboxProtobuf
 // Hyperswitch Prism's `types.PayoutService` over gRPC (spec prism-payout-service.md): every call
 // authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers
 // (or trailers, for a refused call), and answers the five response fields (`PrismPayout`).
-// Create, Get, Void, Stage, Transfer and CreateLink so far; CreateRecipient and
-// EnrollDisburseAccount answer UNIMPLEMENTED until they are written.
+// The eight methods: Create, Get, Void, Stage, Transfer, CreateLink, CreateRecipient and
+// EnrollDisburseAccount.
 
 /// Serves the PayoutService dialect's gRPC methods over a `Bank`.
 ///
@@ -31,6 +31,12 @@ struct PrismAPI: Sendable {
             api.call(context) { caller throws(GRPCStatus) in try api.createLink(request, caller, host: context.request.headers["host"]) }
         }
         grpc.handle(Self.path("Transfer")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.transfer(request, caller) } }
+        grpc.handle(Self.path("CreateRecipient")) { request, context in
+            api.call(context) { caller throws(GRPCStatus) in try api.createRecipient(request, caller) }
+        }
+        grpc.handle(Self.path("EnrollDisburseAccount")) { request, context in
+            api.call(context) { caller throws(GRPCStatus) in try api.enrollDisburseAccount(request, caller) }
+        }
     }
 
     /// Authenticates the call and runs `body`; the request id goes back either way.
@@ -64,6 +70,9 @@ struct PrismAPI: Sendable {
     /// `Create`: pays out now (debit) from `amount` and a method (`payout_method_data` or
     /// `connector_payout_method_id`); PENDING, then the bank's timeline. A second Create with the
     /// same `merchant_payout_id` answers the first payout as it stands, and debits nothing.
+    /// A `connector_payout_method_id` that EnrollDisburseAccount gave pays out to that account
+    /// (its method type and holder's name); any other id is taken as a method stored at the
+    /// connector (method type `stored`).
     func create(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
         let output = "types.PayoutServiceCreateResponse"
         let reference = Self.nonEmpty(request.string("merchant_payout_id"))
@@ -74,12 +83,12 @@ struct PrismAPI: Sendable {
         let method = request.message("payout_method_data")?.oneofCase("payout_method_data")
         let methodID = Self.nonEmpty(request.string("connector_payout_method_id"))
         guard method != nil || methodID != nil else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")) }
+        let enrolled = methodID.flatMap { PrismRecipients.disburseAccount($0, of: caller.merchant) }
         typealias Field = PrismPayout.Field
-        var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.method: method ?? PrismPayout.storedMethod,
-                              Field.amount: amount.description, Field.currency: currency, Field.requestID: caller.requestID]
+        var fields = Self.fields(request, caller, currency: currency, amount: amount)
+        fields[Field.method] = method ?? enrolled?.method ?? PrismPayout.storedMethod
         fields[Field.methodID] = methodID
-        fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
-        fields[Field.recipientName] = Self.recipientName(request)
+        fields[Field.recipientName] = Self.recipientName(request) ?? enrolled?.recipientName
         fields[Field.webhookURL] = Self.nonEmpty(request.string("webhook_url"))
         if request.has("priority") { fields[Field.priority] = request.enumName("priority") }
         let payout: Payout
@@ -109,6 +118,17 @@ struct PrismAPI: Sendable {
         return (currency, amount)
     }
 
+    /// The fields every payout records: the caller's connector, tenant and request id, the
+    /// amount, the destination currency, and the whole request as proto3 JSON (`request`: what
+    /// the sandbox does not use is kept, and the admin API shows it).
+    private static func fields(_ request: ProtoMessage, _ caller: PrismCaller, currency: String, amount: Money) -> Fields {
+        typealias Field = PrismPayout.Field
+        var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.amount: amount.description,
+                              Field.currency: currency, Field.requestID: caller.requestID, Field.request: request.json().serializedString()]
+        fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
+        return fields
+    }
+
     /// A bank refusal as the simulated connector's decline (code, message); an account that is
     /// not the caller's cannot happen once authenticated.
     private static func decline(_ refusal: PayoutRefusal, currency: String) throws(GRPCStatus) -> (String, String) {
@@ -123,14 +143,20 @@ struct PrismAPI: Sendable {
         }
     }
 
-    /// The recipient's name: the method's holder name, else the customer's.
+    /// The recipient's name: the method's holder name, else the customer's, else the billing
+    /// address's first and last names.
+    /// Only the request's fields of those names are read (Stage has no method).
     private static func recipientName(_ request: ProtoMessage) -> String? {
-        if let data = request.message("payout_method_data"), let member = data.oneofCase("payout_method_data"), let method = data.message(member) {
+        func part(_ name: String) -> ProtoMessage? { request.schema.field(named: name) == nil ? nil : request.message(name) }
+        if let data = part("payout_method_data"), let member = data.oneofCase("payout_method_data"), let method = data.message(member) {
             for name in ["card_holder_name", "account_holder_name"] {
                 if let text = text(method, name) { return text }
             }
         }
-        return request.message("customer").flatMap { text($0, "name") }
+        if let name = part("customer").flatMap({ text($0, "name") }) { return name }
+        guard let address = part("address")?.message("billing_address") else { return nil }
+        let names = [text(address, "first_name"), text(address, "last_name")].compactMap { $0 }
+        return names.isEmpty ? nil : names.joined(separator: " ")
     }
 
     /// A string field's value, or a SecretString's, when `message` has the field and it is not empty.
@@ -158,11 +184,8 @@ struct PrismAPI: Sendable {
             return PrismPayout.response(output, existing, registry: registry)
         }
         let (currency, amount) = try Self.amount(request)
-        typealias Field = PrismPayout.Field
-        var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.amount: amount.description,
-                              Field.currency: currency, Field.requestID: caller.requestID]
-        fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
-        fields[Field.recipientName] = request.message("customer").flatMap { Self.text($0, "name") }
+        var fields = Self.fields(request, caller, currency: currency, amount: amount)
+        fields[PrismPayout.Field.recipientName] = Self.recipientName(request)
         return try open(output, PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference, currency: currency,
                                               amount: amount, status: .staged, fields: fields), reference: reference)
     }
@@ -238,11 +261,10 @@ struct PrismAPI: Sendable {
         let (currency, amount) = try Self.amount(request)
         typealias Field = PrismPayout.Field
         let url = PrismLinks.url(host: host, token: PrismLinks.newToken())
-        var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.amount: amount.description,
-                              Field.currency: currency, Field.requestID: caller.requestID, Field.link: url,
-                              Field.linkExpiresAt: bank.clock.now.adding(PrismLinks.lifetime).iso8601]
+        var fields = Self.fields(request, caller, currency: currency, amount: amount)
+        fields[Field.link] = url
+        fields[Field.linkExpiresAt] = bank.clock.now.adding(PrismLinks.lifetime).iso8601
         fields[Field.method] = request.message("payout_method_data")?.oneofCase("payout_method_data")
-        fields[Field.destinationCurrency] = request.enumName("destination_currency").flatMap { $0 == "CURRENCY_UNSPECIFIED" ? nil : $0 }
         fields[Field.recipientName] = Self.recipientName(request)
         fields[Field.webhookURL] = Self.nonEmpty(request.string("webhook_url"))
         let response = try open(output, PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference,
@@ -252,6 +274,42 @@ struct PrismAPI: Sendable {
     }
 
     var links: PrismLinks { PrismLinks(bank: bank) }
+
+    // MARK: CreateRecipient and EnrollDisburseAccount
+
+    /// `CreateRecipient`: a recipient of later payouts (its name from the method's holder, the
+    /// customer or the billing address, its `recipient_type`), kept on the merchant
+    /// (`PrismRecipients`). Answers its id, `rcp_000001`, as `connector_payout_id`, and
+    /// REQUIRES_VENDOR_ACCOUNT_CREATION: its disburse account is enrolled next. No money moves;
+    /// `amount` is not needed.
+    func createRecipient(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
+        let recipient = PrismRecipients.Recipient(
+            name: Self.recipientName(request),
+            type: request.enumName("recipient_type").flatMap { $0 == "PAYOUT_RECIPIENT_TYPE_UNSPECIFIED" ? nil : $0 },
+            method: request.message("payout_method_data")?.oneofCase("payout_method_data"))
+        let id = try recipients.add(recipient, merchant: caller.merchant.id)
+        return PrismPayout.response("types.PayoutServiceCreateRecipientResponse", reference: Self.nonEmpty(request.string("merchant_payout_id")),
+                                    status: PrismPayout.recipientCreated, connectorID: id, registry: registry)
+    }
+
+    /// `EnrollDisburseAccount`: the account a recipient is paid to (`payout_method_data`, needed),
+    /// for the recipient named by `customer.connector_customer_id` when given. Answers its id,
+    /// `pm_000001`, as `connector_payout_id`, and REQUIRES_CREATION: a Create with
+    /// `connector_payout_method_id` set to it pays out to this account.
+    func enrollDisburseAccount(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
+        guard let method = request.message("payout_method_data")?.oneofCase("payout_method_data") else {
+            throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))
+        }
+        let recipientID = request.message("customer").flatMap { Self.text($0, "connector_customer_id") }
+        let recipient = recipientID.flatMap { PrismRecipients.recipient($0, of: caller.merchant) }
+        let account = PrismRecipients.DisburseAccount(method: method, recipientName: Self.recipientName(request) ?? recipient?.name,
+                                                      recipient: recipientID)
+        let id = try recipients.enroll(account, merchant: caller.merchant.id)
+        return PrismPayout.response("types.PayoutServiceEnrollDisburseAccountResponse", reference: Self.nonEmpty(request.string("merchant_payout_id")),
+                                    status: PrismPayout.accountEnrolled, connectorID: id, registry: registry)
+    }
+
+    var recipients: PrismRecipients { PrismRecipients(bank: bank) }
 
     // MARK: Get and Void
 

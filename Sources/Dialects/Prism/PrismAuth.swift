@@ -37,8 +37,19 @@ struct PrismCaller {
     /// Checks, in Prism's order: the connector, the credentials' form, then the merchant and its
     /// key. INVALID_ARGUMENT for a missing or malformed header, UNAUTHENTICATED for a merchant or
     /// key that does not match.
+    /// A merchant with `require_auth: false` takes calls without credentials: its connector is
+    /// the one named, else `sandbox`, and keys are not checked.
     init(_ metadata: GRPCMetadata, bank: Bank, requestID: String) throws(GRPCStatus) {
         self.requestID = requestID
+        let merchantID = Self.present(metadata[Header.merchantID]) ?? PrismMerchant.defaultID
+        tenant = Self.present(metadata[Header.tenantID]) ?? Self.defaultTenant
+        if let open = bank.account(id: merchantID).flatMap(PrismMerchant.init(owned:)), !open.requiresAuth {
+            let named = Self.present(metadata[Header.connector]) ?? Self.present(metadata[Header.payoutConnector]) ?? PrismConnector.sandbox
+            guard let connector = PrismConnector.canonical(named) else { throw GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.connector)) }
+            self.connector = connector
+            merchant = open
+            return
+        }
         let config = try Self.connectorConfig(metadata)
         guard let named = Self.present(metadata[Header.connector]) ?? Self.present(metadata[Header.payoutConnector]) ?? config?.connector else {
             throw GRPCStatus(.invalidArgument, PrismMessage.missing(Header.connector))
@@ -47,8 +58,6 @@ struct PrismCaller {
         self.connector = connector
         let credentials: Credentials
         if let config { credentials = config.credentials } else { credentials = try Self.legacyCredentials(metadata) }
-        let merchantID = Self.present(metadata[Header.merchantID]) ?? PrismMerchant.defaultID
-        tenant = Self.present(metadata[Header.tenantID]) ?? Self.defaultTenant
         guard let merchant = bank.account(id: merchantID).flatMap(PrismMerchant.init(owned:)), credentials.match(merchant) else {
             throw GRPCStatus(.unauthenticated, PrismMessage.invalidCredentials)
         }

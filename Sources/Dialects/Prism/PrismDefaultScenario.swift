@@ -3,8 +3,8 @@
 // PayoutService payouts match them.
 
 extension PrismDialect {
-    /// The built-in rules: a recipient name starting `FAIL`, `REVERSE`, `STUCK` or `DECLINE`
-    /// gives that outcome whatever the connector and method.
+    /// The built-in rules: a recipient name starting `FAIL`, `REVERSE`, `STUCK`, `DECLINE` or
+    /// `INELIGIBLE` gives that outcome whatever the connector and method.
     public static let builtInScenarioText = #"""
         {
           "name": "PayoutService magic recipient names",
@@ -19,7 +19,9 @@ extension PrismDialect {
               {"name": "STUCK", "when": {"dialect": "prism", "recipient_name": {"prefix": "STUCK"}},
                "then": [{"after": "5s", "status": "PROCESSING"}]},
               {"name": "DECLINE", "when": {"dialect": "prism", "recipient_name": {"prefix": "DECLINE"}},
-               "decline": {"code": "card_declined", "message": "The connector declined the payout"}}
+               "decline": {"code": "card_declined", "message": "The connector declined the payout"}},
+              {"name": "INELIGIBLE", "when": {"dialect": "prism", "recipient_name": {"prefix": "INELIGIBLE"}},
+               "decline": {"code": "payout_method_ineligible", "message": "The recipient's payout method is not eligible for this payout"}}
             ]
           }
         }

@@ -16,9 +16,11 @@ public struct PrismDialect: Dialect {
 
     public init() {}
 
-    /// CreateLink's recipient pages (`PrismLinks`); Connect's JSON comes later.
+    /// CreateLink's recipient pages (`PrismLinks`) and the merchants' admin API
+    /// (`PrismMerchantAdmin`); the methods' Connect JSON comes with the gRPC routes.
     public func register(in router: inout Router, bank: Bank) {
         PrismLinks(bank: bank).register(in: &router)
+        PrismMerchantAdmin(bank: bank).register(in: &router)
     }
 
     public var grpcFiles: [ProtoFile] { PrismProtos.files }

@@ -32,9 +32,14 @@ public struct PrismMerchant: Sendable {
     /// What `x-api-secret` must be when the merchant has one (`signature-key`).
     public var apiSecret: String? { account.settings[Key.apiSecret] }
 
+    /// Whether calls must bring credentials (`x-connector` and `x-auth`, or
+    /// `x-connector-config`): true unless the scenario or the admin API set `require_auth: false`,
+    /// for load tests and clients that send no metadata.
+    public var requiresAuth: Bool { account.settings[Key.requireAuth] != "false" }
+
     /// The settings' names, as the scenario file and the admin API spell them.
     public enum Key {
-        public static let apiKey = "api_key", key1 = "key1", apiSecret = "api_secret"
+        public static let apiKey = "api_key", key1 = "key1", apiSecret = "api_secret", requireAuth = "require_auth"
     }
 
     /// The scenario file's section of PayoutService merchants.
@@ -56,15 +61,17 @@ public struct PrismMerchant: Sendable {
     public static let sandboxDefault = account(id: defaultID, apiKey: "sandbox_prism_key", balance: Money(hundredths: 100_000_000))
 
     /// Reads a merchant of the scenario file's `prism_merchants` section:
-    /// `{"merchant_id", "api_key", "key1"?, "api_secret"?, "balance": {"USD": "5000.00"}?, "limits"?}`.
+    /// `{"merchant_id", "api_key", "key1"?, "api_secret"?, "balance": {"USD": "5000.00"}?, "limits"?,
+    /// "require_auth"?}`.
     @Sendable static func read(_ node: ScenarioNode) throws(ScenarioError) -> Account {
-        let fields = try node.object(allowed: ["merchant_id", "api_key", "key1", "api_secret", "balance", "limits"])
+        let fields = try node.object(allowed: ["merchant_id", "api_key", "key1", "api_secret", "balance", "limits", "require_auth"])
         guard let id = fields["merchant_id"] else { throw node.fail("expected \"merchant_id\"") }
         guard let apiKey = fields["api_key"] else { throw node.fail("expected \"api_key\"") }
         let balance = try fields["balance"]?.balance() ?? (currency: "USD", amount: .zero)
         var account = account(id: try id.nonEmptyString(), apiKey: try apiKey.nonEmptyString(), key1: try fields["key1"]?.nonEmptyString(),
                               apiSecret: try fields["api_secret"]?.nonEmptyString(), currency: balance.currency, balance: balance.amount)
         if let limits = fields["limits"] { account.limits = try limits.limits() }
+        if let required = fields["require_auth"], try !required.bool() { account.settings[Key.requireAuth] = "false" }
         return account
     }
 }

@@ -60,10 +60,16 @@ enum PrismPayout {
         static let requestID = "request_id"
         /// CreateLink's page for the recipient (`PrismLinks`), and when it expires.
         static let link = "payout_link", linkExpiresAt = "payout_link_expires_at"
+        /// The whole request as proto3 JSON: fields the sandbox does not use are kept here.
+        static let request = "request"
 
         /// What scenario rules may test.
         static let ruleFields: Set<String> = [connector, tenant, method, amount, currency, destinationCurrency, recipientName, priority]
     }
+
+    /// What CreateRecipient answers (its disburse account is enrolled next), and what
+    /// EnrollDisburseAccount answers (a Create is next), as Hyperswitch's recipient flows do.
+    static let recipientCreated = "REQUIRES_VENDOR_ACCOUNT_CREATION", accountEnrolled = "REQUIRES_CREATION"
 
     /// The method type recorded for a Create that names a stored method.
     static let storedMethod = "stored"
@@ -72,11 +78,8 @@ enum PrismPayout {
     /// payout id, status, the sandbox's id as `connector_payout_id`, status_code 200, and for a
     /// FAILED or REVERSED payout the bank's reason as the connector's error.
     static func response(_ fullName: String, _ payout: Payout, registry: ProtoRegistry) -> ProtoMessage {
-        var response = registry.message(fullName)
-        if let reference = payout.reference { response["merchant_payout_id"] = .string(reference) }
-        response["payout_status"] = .string(status(payout.status))
-        response["connector_payout_id"] = .string(String(payout.id))
-        response["status_code"] = .uint(acceptedStatusCode)
+        var response = response(fullName, reference: payout.reference, status: status(payout.status), connectorID: String(payout.id),
+                                registry: registry)
         switch payout.status {
         case .rejected:
             response["error"] = .message(error(code: payout.reasonCode ?? "payout_rejected", message: payout.reason ?? PrismMessage.rejected,
@@ -89,12 +92,26 @@ enum PrismPayout {
         return response
     }
 
-    /// A processor decline inside an OK response, as Prism returns one: FAILED, the connector's
-    /// error and the unified one, and the connector's HTTP status.
+    /// A response message with the four fields a call the connector accepted answers.
+    static func response(_ fullName: String, reference: String?, status: String, connectorID: String, registry: ProtoRegistry) -> ProtoMessage {
+        var response = registry.message(fullName)
+        if let reference { response["merchant_payout_id"] = .string(reference) }
+        response["payout_status"] = .string(status)
+        response["connector_payout_id"] = .string(connectorID)
+        response["status_code"] = .uint(acceptedStatusCode)
+        return response
+    }
+
+    /// The decline code that answers INELIGIBLE rather than FAILED (the magic name `INELIGIBLE`,
+    /// or a scenario's decline with this code).
+    static let ineligibleCode = "payout_method_ineligible"
+
+    /// A processor decline inside an OK response, as Prism returns one: FAILED (INELIGIBLE for
+    /// `ineligibleCode`), the connector's error and the unified one, and the connector's HTTP status.
     static func declined(_ fullName: String, reference: String?, code: String, message: String, registry: ProtoRegistry) -> ProtoMessage {
         var response = registry.message(fullName)
         if let reference { response["merchant_payout_id"] = .string(reference) }
-        response["payout_status"] = .string(status(.rejected))
+        response["payout_status"] = .string(code == ineligibleCode ? "INELIGIBLE" : status(.rejected))
         response["error"] = .message(error(code: code, message: message, registry: registry))
         response["status_code"] = .uint(declinedStatusCode)
         return response
