@@ -8,7 +8,7 @@ module after generating them), with the admin API read over HTTP/1.1 and a webho
     answer = service.call("Create", service.create("order-1", minor=1000, holder="Ana Lima"))
     answer.code, answer.details, answer.status               # grpc.StatusCode.OK, "", "PENDING"
     answer.initial["x-request-id"]                           # every call sends one: it is echoed
-    Admin(port).balance("DefaultMerchantId", "1000000.00")   # from the ledger, as a Decimal
+    Admin(port).balance("DefaultMerchantId", "1000000.00")   # /sandbox/prism-merchants, checked against the ledger
 
 Every call sends its own `x-request-id` and `call` checks it comes back: in the initial metadata
 (the response headers) of an answered call, in the trailers of a refused one.
@@ -149,10 +149,13 @@ class PayoutService:
 
     @staticmethod
     def card(holder):
-        return payouts_pb2.PayoutMethod(card=payouts_pb2.CardPayout(
-            card_number=payment_methods_pb2.CardNumberType(value="4111111111111111"),
-            card_exp_month=payment_methods_pb2.SecretString(value="12"), card_exp_year=payment_methods_pb2.SecretString(value="2030"),
-            card_holder_name=payment_methods_pb2.SecretString(value=holder)))
+        """A card payout method, held by `holder` (None: no holder name)."""
+        card = payouts_pb2.CardPayout(card_number=payment_methods_pb2.CardNumberType(value="4111111111111111"),
+                                      card_exp_month=payment_methods_pb2.SecretString(value="12"),
+                                      card_exp_year=payment_methods_pb2.SecretString(value="2030"))
+        if holder is not None:
+            card.card_holder_name.value = holder
+        return payouts_pb2.PayoutMethod(card=card)
 
     def create(self, merchant_payout_id, minor=1000, holder="Ana Lima", webhook=None, method=True, amount=True, method_id=None):
         request = payouts_pb2.PayoutServiceCreateRequest(merchant_payout_id=merchant_payout_id, destination_currency=payment_pb2.USD)
@@ -207,14 +210,16 @@ class Admin:
         return self.call("GET", f"/sandbox/ledger?merchant={merchant}")["entries"]
 
     def balance(self, merchant, start):
-        """The merchant's balance as the ledger says it (start when it has no entry); the last
-        entry's balance_after must be the start plus every entry."""
+        """The merchant's balance (GET /sandbox/prism-merchants), which must be what the ledger
+        says: its start plus every entry, the last entry's balance_after."""
+        merchants = self.call("GET", "/sandbox/prism-merchants")["merchants"]
+        balance = Decimal(next(m for m in merchants if m["merchant_id"] == merchant)["balance"])
         entries = self.ledger(merchant)
         summed = Decimal(start) + sum(Decimal(entry["amount"]) for entry in entries)
-        if entries:
-            require(Decimal(entries[-1]["balance_after"]) == summed,
-                    f"{merchant}: the ledger's last balance_after {entries[-1]['balance_after']} is not its start {start} plus its entries, {summed}")
-        return summed
+        require(balance == summed and (not entries or Decimal(entries[-1]["balance_after"]) == summed),
+                f"{merchant}: balance {balance}, but the ledger's start {start} plus its entries is {summed}"
+                + (f" and its last balance_after {entries[-1]['balance_after']}" if entries else ""))
+        return balance
 
     def entries(self, merchant, payout_id, kind):
         """How many `kind` (debit, refund) ledger entries the merchant has for the payout."""
