@@ -7,9 +7,10 @@ import SandboxProtobuf
 import Testing
 
 /// PayoutService payouts in the journal (`--state-dir`) and in snapshots: a pending Create, a
-/// staged payout, a CreateLink payout with its page, a REVERSED payout (debit and refund) and one
-/// with bank steps and webhook retries to come come back identical after a restart and after a
-/// GET → PUT of a snapshot into another sandbox, and go on the same way.
+/// staged payout, a CreateLink payout with its page, a REVERSED payout (debit and refund), one
+/// with bank steps and webhook retries to come, and a recipient with its enrolled account come back
+/// identical after a restart and after a GET → PUT of a snapshot into another sandbox, and go on
+/// the same way.
 @Suite struct PrismPersistenceTests {
     /// Notifications to a port nobody listens on: every sandbox is refused alike, and retries wait.
     static let refused = "http://127.0.0.1:9/hook"
@@ -48,6 +49,8 @@ import Testing
         #expect(try sandbox.prism("Stage", stageRequest("quote-1", minor: 2500)).status == "REQUIRES_FULFILLMENT")
         let link = try sandbox.prism("CreateLink", createLinkRequest("link-1", minor: 4000, webhook: refused))
         #expect(link.status == "REQUIRES_PAYOUT_METHOD_DATA" && link.response.headers["x-payout-link"] != nil)
+        #expect(try sandbox.prism("CreateRecipient", createRecipientRequest(name: "Ana Lima")).connectorPayoutID == "rcp_000001")
+        #expect(try sandbox.prism("EnrollDisburseAccount", enrollRequest(recipient: "rcp_000001")).connectorPayoutID == "pm_000001")
         var later = createRequest("c-2", minor: 700)
         later["webhook_url"] = .string(refused)
         #expect(try sandbox.prism("Create", later).status == "PENDING")
@@ -61,7 +64,8 @@ import Testing
     /// What a client can read back: the admin API's payouts, ledger, webhooks and clock, and each
     /// payout's record and PayoutService Get answer (bytes on the wire, and its status).
     static func state(_ sandbox: Sandbox) throws -> [String] {
-        var shown = try ["/sandbox/cashouts", "/sandbox/ledger?merchant=DefaultMerchantId", "/sandbox/webhooks", "/sandbox/clock"]
+        var shown = try ["/sandbox/cashouts", "/sandbox/ledger?merchant=DefaultMerchantId", "/sandbox/webhooks", "/sandbox/clock",
+                         "/sandbox/prism-merchants"]
             .map { try get(sandbox, $0) }
         for reference in references {
             let answer = try sandbox.prism("Get", lookup("Get", merchant: reference))
@@ -94,14 +98,20 @@ import Testing
                                             body: Array("method=card&holder_name=Ana+Lima&account=4111111111111111".utf8))
         #expect(submitted.status == 200)
         #expect(try sandbox.prism("Create", createRequest("c-3", minor: 300)).connectorPayoutID == "1000007")
+        // The enrolled account pays, and the next recipient and account have the next ids.
+        var enrolled = createRequest("c-4", minor: 200, withMethod: false)
+        enrolled["connector_payout_method_id"] = "pm_000001"
+        #expect(try sandbox.prism("Create", enrolled).connectorPayoutID == "1000008")
+        #expect(try sandbox.prism("CreateRecipient", createRecipientRequest(name: "Bo")).connectorPayoutID == "rcp_000002")
+        #expect(try sandbox.prism("EnrollDisburseAccount", enrollRequest(recipient: "rcp_000002")).connectorPayoutID == "pm_000002")
         sandbox.advance(by: .seconds(3600))
-        for reference in ["c-2", "quote-1", "link-1", "c-3"] {
+        for reference in ["c-2", "quote-1", "link-1", "c-3", "c-4"] {
             let answer = try sandbox.prism("Get", lookup("Get", merchant: reference))
             let record = try get(sandbox, "/sandbox/cashouts/\(answer.connectorPayoutID)")
             #expect(answer.status == "SUCCESS", "\(reference) in \(sandbox.baseURL): \(record)")
         }
-        // 999978.00 - 25.00 (quote-1) - 40.00 (link-1) - 3.00 (c-3).
-        #expect(sandbox.balance() == Money("999910.00"))
+        // 999978.00 - 25.00 (quote-1) - 40.00 (link-1) - 3.00 (c-3) - 2.00 (c-4).
+        #expect(sandbox.balance() == Money("999908.00"))
     }
 
     @Test func payoutsSurviveARestartFromTheStateDirectoryAndGoOn() throws {
