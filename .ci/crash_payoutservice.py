@@ -10,10 +10,14 @@ d24_client.Client carries them. The kinds, for the DefaultMerchantId merchant:
 - `ps repeat`: a Create again with a merchant_payout_id answered before: the same payout;
 - `ps stage`: a Stage, then (counted as `ps transfer`) a Transfer of it most times;
 - `ps link`: a CreateLink, then (`ps link page`) its page submitted (404/410 once expired);
-- `ps void`: a Void of a payout answered before (400 when the lifecycle forbids it).
+- `ps void`: a Void of a payout answered before (400 when the lifecycle forbids it);
+- `ps recipient`: a CreateRecipient, then (`ps enroll`) an EnrollDisburseAccount for it, and most
+  times a Create paying the enrolled account (by connector_payout_method_id).
 
 After each restart: every payout answered is there with its id, none of the declined is; a
-Transfer, a submitted page or a Void answered is in its payout's status; and the merchant's
+Transfer, a submitted page or a Void answered is in its payout's status; every recipient and
+account id answered is the merchant's, and none was answered twice (a lost one's id would be
+handed out again); and the merchant's
 ledger adds up (start plus entries), with one debit for each payout that was executed and a refund
 exactly for each REJECTED one and each CANCELLED one that had been debited.
 """
@@ -24,9 +28,9 @@ from decimal import Decimal
 
 MERCHANT, START = "DefaultMerchantId", Decimal("1000000.00")
 HEADERS = {"x-connector": "sandbox", "x-auth": "header-key", "x-api-key": "sandbox_prism_key"}
-KINDS = {"ps create": 8, "ps repeat": 2, "ps stage": 3, "ps link": 1, "ps void": 2}
+KINDS = {"ps create": 8, "ps repeat": 2, "ps stage": 3, "ps link": 1, "ps void": 2, "ps recipient": 1}
 # Kinds answered inside the ones above: check-crash requires each answered at least once.
-INNER_KINDS = ["ps transfer", "ps link page"]
+INNER_KINDS = ["ps transfer", "ps link page", "ps enroll"]
 NAMES = ["Ana Lima"] * 5 + ["FAIL Ana", "REVERSE Ana", "STUCK Ana", "DECLINE Ana"]
 NOT_DEBITED = {"STAGED", "AWAITING_DETAILS", "EXPIRED"}
 
@@ -39,6 +43,7 @@ class Seen:
         self.created = {}  # merchant_payout_id -> connector_payout_id
         self.recent = collections.deque(maxlen=200)  # (connector_payout_id, merchant_payout_id)
         self.declined, self.transferred, self.submitted, self.cancelled = set(), set(), set(), set()
+        self.enrolled = []  # every rcp_ and pm_ id answered, in order
 
     def add(self, reference, body):
         with self.lock:
@@ -58,6 +63,13 @@ def money(rng):
     return {"minor_amount": rng.randint(100, 50000), "currency": "USD"}
 
 
+def card(holder=None):
+    method = {"card": {"card_number": {"value": "4111111111111111"}}}
+    if holder:
+        method["card"]["card_holder_name"] = {"value": holder}
+    return method
+
+
 def work(client, run, seen, rng, kind, reference, notify):
     """One change of `kind` (`reference` a new merchant_payout_id; `notify` a webhook URL or None),
     counted with run.expect."""
@@ -65,9 +77,7 @@ def work(client, run, seen, rng, kind, reference, notify):
     if kind in ("ps repeat", "ps void") and known is None:
         kind = "ps create"
     if kind == "ps create":
-        message = {"merchant_payout_id": reference, "amount": money(rng),
-                   "payout_method_data": {"card": {"card_number": {"value": "4111111111111111"},
-                                                   "card_holder_name": {"value": rng.choice(NAMES)}}}}
+        message = {"merchant_payout_id": reference, "amount": money(rng), "payout_method_data": card(rng.choice(NAMES))}
         if notify:
             message["webhook_url"] = notify
         status, body = call(client, "Create", message)
@@ -80,8 +90,7 @@ def work(client, run, seen, rng, kind, reference, notify):
             run.unexpected.append(f"ps create: {body}")
         run.expect(kind, status, body, set())
     elif kind == "ps repeat":
-        status, body = call(client, "Create", {"merchant_payout_id": known[1], "amount": money(rng),
-                                               "payout_method_data": {"card": {"card_number": {"value": "4111111111111111"}}}})
+        status, body = call(client, "Create", {"merchant_payout_id": known[1], "amount": money(rng), "payout_method_data": card()})
         if status == 200 and body.get("connectorPayoutId") != known[0]:
             run.unexpected.append(f"ps repeat of {known[1]} ({known[0]}): {body}")
         run.expect(kind, status, body, set())
@@ -113,6 +122,25 @@ def work(client, run, seen, rng, kind, reference, notify):
                     with seen.lock:
                         seen.submitted.add(body["connectorPayoutId"])
                 run.expect("ps link page", status, str(page)[:100], {402, 410})  # the balance; voided or expired first
+    elif kind == "ps recipient":
+        status, body = call(client, "CreateRecipient", {"customer": {"name": rng.choice(NAMES)}, "recipient_type": "INDIVIDUAL"})
+        run.expect(kind, status, body, set())
+        if status != 200:
+            return
+        with seen.lock:
+            seen.enrolled.append(body["connectorPayoutId"])
+        status, body = call(client, "EnrollDisburseAccount", {"payout_method_data": card(),
+                                                              "customer": {"connector_customer_id": body["connectorPayoutId"]}})
+        run.expect("ps enroll", status, body, set())
+        if status == 200:
+            with seen.lock:
+                seen.enrolled.append(body["connectorPayoutId"])
+            if rng.random() < 0.7:
+                status, paid = call(client, "Create", {"merchant_payout_id": reference, "amount": money(rng),
+                                                       "connector_payout_method_id": body["connectorPayoutId"]})
+                if status == 200 and paid.get("payoutStatus") == "PENDING":
+                    seen.add(reference, paid)
+                run.expect("ps create", status, paid, set())
     else:  # ps void
         status, body = call(client, "Void", {"connector_payout_id": known[0]})
         if status == 200 and body.get("payoutStatus") == "CANCELLED":
@@ -131,6 +159,7 @@ def verify(client, seen, problems):
                   (seen.submitted, lambda s: s not in ("AWAITING_DETAILS", "EXPIRED"), "submitted on its page"),
                   (seen.cancelled, lambda s: s == "CANCELLED", "voided")]
         checks = [(set(ids), test, what) for ids, test, what in checks]
+        enrolled = list(seen.enrolled)
     for reference, payout_id in sorted(created.items()):
         found = payouts.get(reference)
         if found is None or str(found["cashout_id"]) != payout_id or found["dialect"] != "prism":
@@ -141,6 +170,13 @@ def verify(client, seen, problems):
         for payout_id in sorted(ids):
             if payout_id in by_id and not test(by_id[payout_id]["status"]):
                 problems.append(f"PayoutService payout {payout_id} was {what} (200) but is {by_id[payout_id]['status']}")
+    merchant = next(m for m in client.get("/sandbox/prism-merchants")["merchants"] if m["merchant_id"] == MERCHANT)
+    kept = set(merchant["recipients"]) | set(merchant["payout_methods"])
+    for given in sorted(set(enrolled) - kept):
+        problems.append(f"{given} was answered by CreateRecipient or EnrollDisburseAccount but {MERCHANT} has no such id")
+    for given, count in sorted(collections.Counter(enrolled).items()):
+        if count > 1:
+            problems.append(f"{given} was answered {count} times: the first was lost and its id given again")
     entries = client.get(f"/sandbox/ledger?merchant={MERCHANT}")["entries"]
     summed = START + sum(Decimal(e["amount"]) for e in entries)
     if entries and Decimal(entries[-1]["balance_after"]) != summed:
