@@ -39,12 +39,13 @@ class Client:
     def __init__(self, port, timeout=30):
         self.port, self.timeout, self.connection = port, timeout, None
 
-    def call(self, method, path, body=None, secret=None, raw=False, token=None):
+    def call(self, method, path, body=None, secret=None, raw=False, token=None, headers=None):
         """Sends `body` (JSON-encoded, or bytes as they are), signed with `secret` when given, with
-        `Authorization: Bearer <token>` when given (Mannco's JWT); returns (HTTP status, the answer's
-        JSON, its text when not JSON, or its bytes with raw=True)."""
+        `Authorization: Bearer <token>` when given (Mannco's JWT) and `headers` over the JSON
+        Content-Type; returns (HTTP status, the answer's JSON, its text when not JSON, or its bytes
+        with raw=True)."""
         data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", **(headers or {})}
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         if secret is not None:

@@ -231,7 +231,8 @@ extension BankSnapshot {
             }
         }
         // The step each payout's timeline runs next: the one queued for its generation (the
-        // latest, in a snapshot before 0.2), else none.
+        // latest, in a snapshot before 0.2), else none; a payout that awaits execution (staged,
+        // or awaiting details) has not started its timeline: `execute` queues its first step.
         var queuedSteps: [Int: Int] = [:]
         for event in events {
             if case .timeline(let payoutID, let generation, let step) = event.kind, generation == s.payouts.plan(payoutID)?.generation {
@@ -239,7 +240,8 @@ extension BankSnapshot {
             }
         }
         for id in firstID ..< s.payouts.nextID {
-            s.payouts.setNextStep(id, queuedSteps[id] ?? s.payouts.plan(id)!.timeline.count)
+            let notStarted = s.payouts[id]!.status.awaitsExecution
+            s.payouts.setNextStep(id, queuedSteps[id] ?? (notStarted ? 0 : s.payouts.plan(id)!.timeline.count))
         }
         s.queue = EventQueue(events: events, sequence: sequence)
         self.init(state: s, time: time)

@@ -86,6 +86,26 @@ struct BankSnapshotTests {
         }
     }
 
+    /// A payout staged or awaiting details has not started its timeline when the snapshot is taken:
+    /// restored, it still runs the whole timeline once executed (it used to stay PENDING, its
+    /// first step taken for one already run).
+    @Test func aPayoutAwaitingExecutionRunsItsTimelineAfterARestore() throws {
+        let bank = { Bank(clock: VirtualClock(mode: .manual, start: Replay.start), accounts: [Replay.acme]) { _ in DeliveryOutcome(status: 200) } }
+        let live = bank()
+        let ids = try [PayoutStatus.staged, .awaitingDetails].map { status in
+            try live.createPayout(PayoutRequest(dialect: "test", account: "acme", reference: "\(status)", country: "BR", currency: "USD",
+                                                amount: Money("10.00")!, status: status)).id
+        }
+        let copy = bank()
+        copy.restore(try Self.decoded(Self.encoded(live.snapshot())))
+        for restored in [live, copy] {
+            for id in ids { #expect(try restored.execute(payoutID: id, by: "merchant")?.status == .pending) }
+            restored.advance(by: .seconds(60))
+            #expect(ids.map { restored.payout(id: $0)?.status } == [.completed, .completed])
+        }
+        #expect(Self.encoded(copy.snapshot()) == Self.encoded(live.snapshot()))
+    }
+
     /// Amounts as large as the admin API allows, refunded onto balances set as high again, pile up
     /// past 15 digits: the bank saturates instead of trapping, and its snapshot still round-trips.
     @Test func balancesPiledUpByRefundsStillSnapshotAndRestore() throws {
