@@ -71,6 +71,16 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         #expect(try sandbox.prism("Get", lookup("Get", connector: created.connectorPayoutID)).status == "FAILED")
     }
 
+    @Test func aMerchantKeepsAThousandRecipients() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        for _ in 0 ..< 1000 { _ = try sandbox.prism("CreateRecipient", createRecipientRequest(name: "Ana")) }
+        let full = try sandbox.prism("CreateRecipient", createRecipientRequest(name: "Ana"))
+        #expect(full.code == 8)
+        #expect(full.message == "The sandbox keeps at most 1000 recipients per merchant: reset the sandbox or use another merchant")
+        #expect(try sandbox.prism("EnrollDisburseAccount", enrollRequest(recipient: "rcp_001000")).connectorPayoutID == "pm_000001")
+    }
+
     @Test func theAdminAPIShowsRecipientsAndAccountsAndMakesMerchants() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }

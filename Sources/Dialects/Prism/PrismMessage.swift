@@ -19,6 +19,10 @@ public enum PrismMessage {
     public static func notStaged(_ status: String) -> String {
         "You cannot transfer this payout because it has status \(status): only a staged payout (REQUIRES_FULFILLMENT) is transferred"
     }
+    /// RESOURCE_EXHAUSTED: the merchant keeps `limit` recipients (or disburse accounts) already.
+    public static func tooMany(_ what: String, _ limit: Int) -> String {
+        "The sandbox keeps at most \(limit) \(what) per merchant: reset the sandbox or use another merchant"
+    }
     /// The connector error of a payout refused for the merchant's balance.
     public static let insufficientFunds = "Insufficient balance in the merchant account"
     /// The connector error of a payout over one of the merchant's limits.

@@ -30,6 +30,10 @@ struct PrismRecipients: Sendable {
         var recipient: String?
     }
 
+    /// How many recipients, and how many disburse accounts, a merchant keeps: each is journaled
+    /// with its whole account, so the sandbox bounds them (`POST /sandbox/reset` starts again).
+    static let limit = 1000
+
     /// The ids' prefixes, and the settings' prefixes that hold them.
     enum Prefix {
         static let recipient = "rcp_", method = "pm_"
@@ -71,17 +75,21 @@ struct PrismRecipients: Sendable {
         text.flatMap { try? JSON.parse(Array($0.utf8)) }?.objectValue
     }
 
-    /// Stores `value` under the next id of `prefix`, in one step under the bank's lock (journaled).
+    /// Stores `value` under the next id of `prefix`, in one step under the bank's lock (journaled);
+    /// RESOURCE_EXHAUSTED past `limit`.
     private func store(_ value: JSON, prefix: String, setting: String, merchant: String) throws(GRPCStatus) -> String {
         var id = ""
         do throws(Bank.AccountChangeError) {
             _ = try bank.updateAccount(id: merchant, creatingFrom: nil) { account in
                 let count = account.settings.count { $0.name.hasPrefix(setting) }
+                guard count < Self.limit else { return "full" }
                 let number = String(count + 1)
                 id = prefix + String(repeating: "0", count: max(0, 6 - number.count)) + number
                 account.settings[setting + id] = value.serializedString()
                 return nil
             }
+        } catch .invalid("full") {
+            throw GRPCStatus(.resourceExhausted, PrismMessage.tooMany(prefix == Prefix.recipient ? "recipients" : "disburse accounts", Self.limit))
         } catch {
             throw GRPCStatus(.unauthenticated, PrismMessage.invalidCredentials)  // the merchant went since the call authenticated
         }
