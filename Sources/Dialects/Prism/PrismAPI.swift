@@ -154,8 +154,7 @@ struct PrismAPI: Sendable {
     }
 
     /// The recipient's name: the method's holder name, else the customer's, else the billing
-    /// address's first and last names.
-    /// Only the request's fields of those names are read (Stage has no method).
+    /// address's first and last names (of the fields the request has: Stage has no method).
     private static func recipientName(_ request: ProtoMessage) -> String? {
         func part(_ name: String) -> ProtoMessage? { request.schema.field(named: name) == nil ? nil : request.message(name) }
         if let data = part("payout_method_data"), let member = data.oneofCase("payout_method_data"), let method = data.message(member) {
@@ -217,10 +216,10 @@ struct PrismAPI: Sendable {
     /// `Transfer`: executes a staged payout (named by `connector_payout_id`, else
     /// `connector_quote_id`, else `merchant_payout_id`: the Stage's ids): the debit, PENDING, and
     /// the bank's timeline, chosen again now that the payout has the Transfer's method, recipient
-    /// and `webhook_url` (where its notifications go), and its request as `transfer_request`. NOT_FOUND for an unknown payout; FAILED_PRECONDITION for one that is
-    /// not staged (transferred already, cancelled, or awaiting its recipient's details); a
-    /// balance or limit that refuses the debit is a decline inside an OK response, and the
-    /// payout stays staged.
+    /// and `webhook_url` (where its notifications go), and its request as `transfer_request`.
+    /// NOT_FOUND for an unknown payout; FAILED_PRECONDITION for one that is not staged
+    /// (transferred already, cancelled, or awaiting its recipient's details); a balance or limit
+    /// that refuses the debit is a decline inside an OK response, and the payout stays staged.
     func transfer(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
         let output = "types.PayoutServiceTransferResponse"
         var lookup = request
