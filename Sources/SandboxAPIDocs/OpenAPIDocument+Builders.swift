@@ -103,6 +103,10 @@ package enum OpenAPI {
         ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]
     }
 
+    package static func header(_ name: String, _ schema: JSON, _ description: String, required: Bool = false) -> JSON {
+        ["name": .string(name), "in": "header", "required": .bool(required), "schema": schema, "description": .string(description)]
+    }
+
     /// A JSON request body; `examples` are named request bodies.
     package static func body(_ schema: JSON, required: Bool = true, examples: [String: JSON] = [:],
                      mediaType: String = "application/json") -> JSON {

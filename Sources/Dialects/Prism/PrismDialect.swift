@@ -16,7 +16,7 @@ public struct PrismDialect: Dialect {
 
     public init() {}
 
-    /// CreateLink's recipient pages (`PrismLinks`); Connect's JSON comes later.
+    /// CreateLink's recipient pages (`PrismLinks`); Connect's JSON is served with the gRPC methods.
     public func register(in router: inout Router, bank: Bank) {
         PrismLinks(bank: bank).register(in: &router)
     }
@@ -60,6 +60,6 @@ public struct PrismDialect: Dialect {
 
     public var builtInScenarioText: String? { Self.builtInScenarioText }
 
-    /// CreateLink's pages in the OpenAPI document (`PrismDocs`).
+    /// The methods as Connect JSON and CreateLink's pages in the OpenAPI document, and a Postman folder (`PrismDocs`).
     public var docs: APIDocsFragment? { PrismDocs.fragment }
 }
