@@ -25,9 +25,11 @@ package struct ConnectMethod: Sendable {
     package var headers: [String: JSON]
     /// The statuses other than OK it can end with, each shown as an example of its HTTP status.
     package var errors: [GRPCStatus]
+    /// OpenAPI links from its 200 answer to the calls that take it further (`OpenAPI.connectLink`).
+    package var links: [String: JSON]
 
     package init(_ name: String, operationID: String, summary: String, description: String, examples: [String: JSON],
-                 answer: JSON? = nil, headers: [String: JSON] = [:], errors: [GRPCStatus]) {
+                 answer: JSON? = nil, headers: [String: JSON] = [:], errors: [GRPCStatus], links: [String: JSON] = [:]) {
         self.name = name
         self.operationID = operationID
         self.summary = summary
@@ -36,6 +38,7 @@ package struct ConnectMethod: Sendable {
         self.answer = answer
         self.headers = headers
         self.errors = errors
+        self.links = links
     }
 }
 
@@ -83,7 +86,14 @@ extension OpenAPI {
         if let answer = method.answer { media["example"] = answer }
         var response: [String: JSON] = ["description": "OK: the response message", "content": ["application/json": .object(media)]]
         if !headers.isEmpty { response["headers"] = .object(headers) }
+        if !method.links.isEmpty { response["links"] = .object(method.links) }
         return .object(response)
+    }
+
+    /// An OpenAPI link to the Connect call `operation` whose body is `body`, where strings such as
+    /// `$response.body#/connectorPayoutId` take values of this answer.
+    package static func connectLink(to operation: String, body: JSON) -> JSON {
+        ["operationId": .string(operation), "requestBody": body]
     }
 
     /// Errors of one HTTP status: `ConnectError`, each status a named example.

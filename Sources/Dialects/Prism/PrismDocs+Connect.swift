@@ -85,7 +85,8 @@ extension PrismDocs {
                           """,
                       examples: ["card": PrismExample.create()],
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000001", "statusCode": 200],
-                      errors: authentication + amountErrors + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))]),
+                      errors: authentication + amountErrors + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))],
+                      links: ["Get": byID("prismGet"), "Void": byID("prismVoid")]),
         ConnectMethod("Get", operationID: "prismGet", summary: "A payout as it stands",
                       description: "By `connectorPayoutId` (the sandbox's id), else `merchantPayoutId`.",
                       examples: ["by id": PrismExample.payout("1000001")],
@@ -106,7 +107,7 @@ extension PrismDocs {
                           """,
                       examples: ["quote": PrismExample.stage()],
                       answer: ["merchantPayoutId": "quote-1", "payoutStatus": "REQUIRES_FULFILLMENT", "connectorPayoutId": "1000002", "statusCode": 200],
-                      errors: authentication + amountErrors),
+                      errors: authentication + amountErrors, links: ["Transfer": byID("prismTransfer")]),
         ConnectMethod("Transfer", operationID: "prismTransfer", summary: "Execute a staged payout",
                       description: """
                           The payout named by `connectorPayoutId`, else `connectorQuoteId`, else `merchantPayoutId` (the \
@@ -137,7 +138,9 @@ extension PrismDocs {
                       examples: ["individual": PrismExample.createRecipient()],
                       answer: ["merchantPayoutId": "recipient-1", "payoutStatus": "REQUIRES_VENDOR_ACCOUNT_CREATION",
                                "connectorPayoutId": "rcp_000001", "statusCode": 200],
-                      errors: authentication),
+                      errors: authentication,
+                      links: ["EnrollDisburseAccount": OpenAPI.connectLink(to: "prismEnrollDisburseAccount", body: PrismExample.enrollDisburseAccount(
+                          recipientID: "$response.body#/connectorPayoutId"))]),
         ConnectMethod("EnrollDisburseAccount", operationID: "prismEnrollDisburseAccount", summary: "Enroll a payout method",
                       description: """
                           `REQUIRES_CREATION`; `connectorPayoutId` is the method's id (`pm_000001`), which a later Create takes \
@@ -146,6 +149,12 @@ extension PrismDocs {
                           """,
                       examples: ["sepa": PrismExample.enrollDisburseAccount(recipientID: "rcp_000001")],
                       answer: ["payoutStatus": "REQUIRES_CREATION", "connectorPayoutId": "pm_000001", "statusCode": 200],
-                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))]),
+                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))],
+                      links: ["Create": OpenAPI.connectLink(to: "prismCreate", body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))]),
     ]
+
+    /// A link to `operation` naming the answer's payout by its `connectorPayoutId`.
+    private static func byID(_ operation: String) -> JSON {
+        OpenAPI.connectLink(to: operation, body: PrismExample.payout("$response.body#/connectorPayoutId"))
+    }
 }
