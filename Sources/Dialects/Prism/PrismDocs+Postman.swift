@@ -42,8 +42,9 @@ extension PostmanCollection {
     }
 
     static var prismRequests: [Item] {
-        var noAmount = PrismExample.create("{{prismPayoutRef}}").objectValue ?? [:]
+        var noAmount = PrismExample.create().objectValue ?? [:]
         noAmount["amount"] = nil
+        noAmount["merchantPayoutId"] = nil  // a payout id it has already would be answered before the amount is read
         return [
             prism("Create", "Create", PrismExample.create("{{prismPayoutRef}}", webhookURL: "{{baseUrl}}/sandbox/sink/postman"),
                   headers: prismMetadata + [(key: PrismCaller.Header.requestID, value: "postman-create")],
