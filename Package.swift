@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal"], exclude: ["Fixtures"]),
+                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
                                                        "SandboxCrypto", "SandboxScenario"]),
