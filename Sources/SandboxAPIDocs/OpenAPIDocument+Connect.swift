@@ -4,10 +4,11 @@ import SandboxProtobuf
 
 // A gRPC service's unary methods as Connect's unary JSON serves them (SandboxGRPC's
 // GRPCServer+Connect.swift), for the OpenAPI document: `POST /<service>/<Method>` with the request
-// message as proto3 JSON, answered 200 with the response message as proto3 JSON, or with a
-// Connect error `{"code","message"}` under its code's HTTP status. The message and enum schemas
-// are made from the service's own declarations (ProtoRegistry+JSONSchema.swift); what a person
-// must say about a method (summary, examples, the statuses it ends with) comes with it.
+// message as proto3 JSON (optional: an empty body is the empty message; the binary
+// `application/proto` is not described), answered 200 with the response message as proto3 JSON,
+// or with a Connect error `{"code","message"}` under its code's HTTP status. The message and enum
+// schemas are made from the service's own declarations (ProtoRegistry+JSONSchema.swift); what a
+// person must say about a method (summary, examples, the statuses it ends with) comes with it.
 
 /// What the OpenAPI document says of one unary method served as Connect JSON, beside what its
 /// declaration gives.
@@ -69,7 +70,8 @@ extension OpenAPI {
             ]
             return OpenAPIEndpoint(route: "POST /\(service.fullName)/\(method.name)", operation: operation(
                 documented.operationID, tag: tag, summary: documented.summary, description: documented.description,
-                parameters: parameters, body: body(Schema.ref(method.input), examples: documented.examples), responses: responses))
+                parameters: parameters, body: body(Schema.ref(method.input), required: false, examples: documented.examples),
+                responses: responses))
         }
         var schemas = registry.jsonSchemas(reachableFrom: declared.flatMap { [$0.input, $0.output] }, refPrefix: "#/components/schemas/")
         schemas[connectError] = Schema.object([

@@ -19,8 +19,10 @@ extension PrismDocs {
         let registry = ProtoRegistry(PrismProtos.files)
         guard let service = registry.service(PrismProtos.serviceName) else { preconditionFailure("no \(PrismProtos.serviceName)") }
         return OpenAPI.connect(service, registry: registry, tag: "PayoutService", parameters: metadata,
-                               headers: [PrismCaller.Header.requestID: ["description": "The call's `x-request-id`, or one made for it",
-                                                                       "schema": ["type": "string"]]],
+                               headers: [PrismCaller.Header.requestID: [
+                                   "description": "The call's `x-request-id`, or one made for it (not for a request that does not decode)",
+                                   "schema": ["type": "string"],
+                               ]],
                                methods: methods.map { method in
                                    var method = method
                                    if unimplemented.contains(method.name) {
@@ -30,24 +32,21 @@ extension PrismDocs {
                                })
     }()
 
-    /// The call's metadata, as headers (`PrismCaller`).
+    /// The call's metadata, as headers (`PrismCaller`), with the default merchant's as examples.
     private static let metadata: [JSON] = {
         typealias Header = PrismCaller.Header
-        let text = ["type": "string"] as JSON
         return [
-            OpenAPI.header(Header.connector, ["type": "string", "examples": ["sandbox"]],
-                           "`sandbox`, or any connector of Prism's list (case-insensitive); or give `x-payout-connector`, or a connector config"),
-            OpenAPI.header(Header.auth, ["type": "string", "enum": ["header-key", "body-key", "signature-key"], "examples": ["header-key"]],
-                           "Which keys follow: `header-key` `x-api-key`; `body-key` and `x-key1`; `signature-key` and `x-api-secret`"),
-            OpenAPI.header(Header.apiKey, ["type": "string", "examples": [.string(merchant.apiKey)]],
-                           "The merchant's API key (`\(merchant.apiKey)` for `\(merchant.id)`)"),
-            OpenAPI.header(Header.key1, text, "With `body-key` and `signature-key`: the merchant's key1, when it has one"),
-            OpenAPI.header(Header.apiSecret, text, "With `signature-key`: the merchant's secret, when it has one"),
-            OpenAPI.header(Header.connectorConfig, text,
-                           #"Instead of `x-auth` and the keys: `{"config":{"Sandbox":{"api_key":"\#(merchant.apiKey)"}}}`"#),
-            OpenAPI.header(Header.merchantID, ["type": "string", "examples": [.string(merchant.id)]], "The merchant (default `\(merchant.id)`)"),
-            OpenAPI.header(Header.tenantID, text, "The tenant (default `\(PrismCaller.defaultTenant)`), recorded on the payout"),
-            OpenAPI.header(Header.requestID, text, "Echoed in the answer's headers; one is made when absent"),
+            OpenAPI.header(Header.connector, "`sandbox`, or any connector of Prism's list (case-insensitive); or give `x-payout-connector`, "
+                               + "or a connector config", example: PrismConnector.sandbox),
+            OpenAPI.header(Header.auth, "Which keys follow: `header-key` `x-api-key`; `body-key` and `x-key1`; `signature-key` and `x-api-secret`",
+                           example: "header-key", schema: Schema.oneOf(["header-key", "body-key", "signature-key"])),
+            OpenAPI.header(Header.apiKey, "The merchant's API key (`\(merchant.apiKey)` for `\(merchant.id)`)", example: merchant.apiKey),
+            OpenAPI.header(Header.key1, "With `body-key` and `signature-key`: the merchant's key1, when it has one"),
+            OpenAPI.header(Header.apiSecret, "With `signature-key`: the merchant's secret, when it has one"),
+            OpenAPI.header(Header.connectorConfig, #"Instead of `x-auth` and the keys: `{"config":{"Sandbox":{"api_key":"\#(merchant.apiKey)"}}}`"#),
+            OpenAPI.header(Header.merchantID, "The merchant (default `\(merchant.id)`)", example: merchant.id),
+            OpenAPI.header(Header.tenantID, "The tenant (default `\(PrismCaller.defaultTenant)`), recorded on the payout"),
+            OpenAPI.header(Header.requestID, "Echoed in the answer's headers; one is made when absent"),
         ]
     }()
 
