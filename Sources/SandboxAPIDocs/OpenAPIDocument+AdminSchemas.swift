@@ -74,12 +74,9 @@ extension OpenAPIDocument {
         ]
     }
 
-    /// A record's status, as `PayoutStatus.name` writes it (staged, awaiting details and expired
-    /// payouts are PayoutService's Stage and CreateLink).
     private static let statusName = Schema.oneOf(["STAGED", "AWAITING_DETAILS", "PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED",
                                                   "CANCELLED", "EXPIRED"])
-    /// A reason code: D24's 8xx as a number, other APIs' words as text (`AdminJSON.code`).
-    private static let rejectionCode = Schema.either(["integer", "string", "null"], "A number (D24's 8xx) or a text code")
+    private static let reasonCode = Schema.either(["integer", "string", "null"], "A number (D24's 8xx) or a text code")
     private static let clockMode = Schema.oneOf(["real", "manual"])
 
     private static var cashoutMembers: [String: JSON] {
@@ -89,7 +86,7 @@ extension OpenAPIDocument {
             "country": Schema.nullable("string"), "currency": Schema.string(), "amount": Schema.amount(),
             "settlement_amount": Schema.amount("In the merchant's settlement currency"), "status": statusName,
             "returned_after_completion": Schema.boolean("REJECTED after COMPLETED (a late return, refunded)"),
-            "created_at": Schema.time(), "rejection_code": rejectionCode, "rejection_reason": Schema.nullable("string"),
+            "created_at": Schema.time(), "rejection_code": reasonCode, "rejection_reason": Schema.nullable("string"),
             "bank_reference_id": Schema.nullable("string"), "status_reason": Schema.nullable("string"),
             "notification_url": Schema.nullable("string"),
         ]
@@ -100,10 +97,10 @@ extension OpenAPIDocument {
             "fields": Schema.map(of: Schema.string(), description: "The create request's fields, by wire name"),
             "history": Schema.array(of: Schema.object([
                 "status": statusName, "at": Schema.time(), "by": Schema.string(example: "bank"),
-                "rejection_code": rejectionCode, "rejection_reason": Schema.nullable("string"),
+                "rejection_code": reasonCode, "rejection_reason": Schema.nullable("string"),
             ], required: ["status", "at", "by", "rejection_code", "rejection_reason"])),
             "scheduled": Schema.array(of: Schema.object([
-                "at": Schema.time(), "status": statusName, "rejection_code": rejectionCode,
+                "at": Schema.time(), "status": statusName, "rejection_code": reasonCode,
             ], required: ["at", "status", "rejection_code"])),
             "webhooks": Schema.array(of: Schema.ref("Webhook")),
         ]) { $1 }
