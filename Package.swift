@@ -31,9 +31,10 @@ let package = Package(
         // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
         .target(name: "SandboxState", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJournal"]),
         // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI
-        // document and Postman collection, each assembled from what the dialects give.
+        // document and Postman collection, each assembled from what the dialects give (gRPC services
+        // documented as Connect's JSON, their message schemas made from their declarations).
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
-        .target(name: "SandboxAPIDocs", dependencies: ["SandboxHTTP", "SandboxJSON"]),
+        .target(name: "SandboxAPIDocs", dependencies: ["SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
                                                        "SandboxProtobuf", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
@@ -76,7 +77,7 @@ let package = Package(
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal"], exclude: ["Fixtures"]),
+                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
                                                        "SandboxCrypto", "SandboxScenario"]),

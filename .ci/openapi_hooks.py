@@ -1,5 +1,6 @@
-"""schemathesis hooks for .ci/check-openapi: sign D24 requests as the default merchant would, and
-send the default Mannco user's JWT on the Mannco routes.
+"""schemathesis hooks for .ci/check-openapi: sign D24 requests as the default merchant would, send
+the default Mannco user's JWT on the Mannco routes, and the default PayoutService merchant's
+metadata on the PayoutService methods.
 
 Without them every generated /v3/cashout body stops at the credentials or the signature check
 (401/403), and the fuzzing never reaches the validations, the bank or the status changes behind
@@ -16,6 +17,11 @@ page) a JWT of the default user, logged in for each request at $CHECK_OPENAPI_UR
 401 and 403 to the checks and the bank. (A `--header` on schemathesis's command line would
 override whatever a hook sets, for every route alike.) Updates aimed at the default user go to
 another id, so they cannot unverify or drain it.
+
+PayoutService calls (`POST /types.PayoutService/<Method>`, Connect's JSON) get the default
+merchant's metadata in place of whatever was generated (`x-connector: sandbox`, `x-auth:
+header-key`, its `x-api-key` and `x-merchant-id`; generated `x-key1`, `x-api-secret` and
+`x-connector-config` dropped), so the generated messages reach the methods, not the metadata check.
 """
 
 import hashlib
@@ -30,6 +36,10 @@ LOGIN, PASSWORD, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"  # 
 READ_ONLY_KEY = "sandbox_read_only"  # the default merchant's, for GET /v3/banks and /v3/exchange_rates
 MANNCO_USER, MANNCO_API_KEY = "76561198000000001", "sandbox_mannco_key"  # the default Mannco user's
 MANNCO_OPEN_ROUTES = {"/user/login", "/cashout/link/{token}"}  # no token needed
+PRISM_PATH = "/types.PayoutService/"
+PRISM_METADATA = {"x-connector": "sandbox", "x-auth": "header-key", "x-api-key": "sandbox_prism_key",
+                  "x-merchant-id": "DefaultMerchantId"}  # the default PayoutService merchant's
+PRISM_DROPPED = {"x-key1", "x-api-secret", "x-connector-config", "x-payout-connector"}
 
 
 def authorization(path):
@@ -58,6 +68,10 @@ def before_call(context, case, kwargs):
     if case.path == "/sandbox/users/{id}" and (case.path_parameters or {}).get("id") == MANNCO_USER:
         # Fuzzing the default user (its verification, balance, links) would stop the Mannco fuzzing early.
         case.path_parameters = {**case.path_parameters, "id": "fuzzed_user"}
+    if case.path.startswith(PRISM_PATH):
+        kept = {name: value for name, value in (case.headers or {}).items()
+                if name.lower() not in PRISM_DROPPED and name.lower() not in PRISM_METADATA}
+        case.headers = {**kept, **PRISM_METADATA}
     token = authorization(case.path)
     if token:
         case.headers = {**(case.headers or {}), "Authorization": token}

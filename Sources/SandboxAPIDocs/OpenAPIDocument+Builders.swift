@@ -103,6 +103,15 @@ package enum OpenAPI {
         ["name": .string(name), "in": "path", "required": true, "schema": schema, "description": .string(description)]
     }
 
+    /// A header parameter; `example` is what tools fill in to try the call.
+    package static func header(_ name: String, _ description: String, example: String? = nil, schema: JSON = Schema.string(),
+                               required: Bool = false) -> JSON {
+        var parameter: [String: JSON] = ["name": .string(name), "in": "header", "required": .bool(required), "schema": schema,
+                                         "description": .string(description)]
+        parameter["example"] = example.map { .string($0) }
+        return .object(parameter)
+    }
+
     /// A JSON request body; `examples` are named request bodies.
     package static func body(_ schema: JSON, required: Bool = true, examples: [String: JSON] = [:],
                      mediaType: String = "application/json") -> JSON {

@@ -189,6 +189,11 @@ extension PostmanCollection {
         return "pm.test('\(member) is \(title)', function () { pm.expect(pm.response.json().\(member)).to.eql(\(javaScriptValue)); });"
     }
 
+    /// `text` as a single-quoted JavaScript string.
+    package static func javaScript(_ text: String) -> String {
+        "'" + text.map { $0 == "'" || $0 == "\\" ? "\\\($0)" : String($0) }.joined() + "'"
+    }
+
     /// A test line saving a member of the JSON answer in a collection variable.
     package static func save(_ member: String, as variable: String) -> String {
         "pm.collectionVariables.set('\(variable)', String(pm.response.json().\(member)));"

@@ -38,7 +38,7 @@ extension GRPCServer {
             answered(Self.connectError(status, metadata), status.code)
         }
         guard method.isUnary, let handler = unaryHandlers[path] else {
-            return failure(GRPCStatus(.unimplemented, "\(path) is not served as a Connect unary call"))
+            return failure(Self.notServedByConnect(path))
         }
         let context: GRPCCallContext
         do {
@@ -54,7 +54,7 @@ extension GRPCServer {
             case .proto: try registry.decode(method.input, from: request.body)
             }
         } catch {
-            return failure(GRPCStatus(.invalidArgument, "could not decode request message: \(error)"))
+            return failure(Self.undecodable(error))
         }
         let reply: GRPCReply
         do {
@@ -87,6 +87,16 @@ extension GRPCServer {
         }
         guard reply.isDeferred else { return response(to: reply) }
         return .deferred { answer in reply.resolve { answer(response(to: $0)) } }
+    }
+
+    /// The status of a Connect call to a method with no unary handler (streaming, or not written yet).
+    public static func notServedByConnect(_ path: String) -> GRPCStatus {
+        GRPCStatus(.unimplemented, "\(path) is not served as a Connect unary call")
+    }
+
+    /// The status of a Connect call whose request message does not decode.
+    public static func undecodable(_ error: any Error) -> GRPCStatus {
+        GRPCStatus(.invalidArgument, "could not decode request message: \(error)")
     }
 
     /// A Connect error: the code's HTTP status, and `{"code","message"}`.

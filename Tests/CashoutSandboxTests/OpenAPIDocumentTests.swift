@@ -1,9 +1,11 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
+import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxMannco
+import SandboxProtobuf
 import Testing
 
 /// `GET /openapi.json`: the document is served as JSON, names the server it was asked on, and
@@ -26,8 +28,9 @@ import Testing
     }
 
     /// Every `router.add("METHOD /path")` in Sources/, read from the code itself (doc comments
-    /// left out), so a new route cannot go undocumented. gRPC's methods (SandboxGRPC adds one route
-    /// per method) are HTTP/2 calls that OpenAPI cannot describe: reflection describes them.
+    /// left out), so a new route cannot go undocumented; and the unary methods of the dialects' gRPC
+    /// services (SandboxGRPC adds one route per method), which Connect's JSON serves as plain HTTP
+    /// POSTs. The gRPC layer's own services, health and reflection, are described by reflection.
     private static func registeredRoutes() throws -> Set<String> {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
@@ -44,6 +47,9 @@ import Testing
                     rest = rest[end...]
                 }
             }
+        }
+        for service in Sandbox.standardDialects.flatMap(\.grpcFiles).flatMap(\.services) {
+            for method in service.methods where method.isUnary { routes.insert("POST /\(service.fullName)/\(method.name)") }
         }
         return routes
     }
@@ -76,7 +82,8 @@ import Testing
         let registered = try Self.registeredRoutes()
         #expect(registered.count >= 29, "reading router.add calls in Sources/ found only \(registered.sorted())")
         #expect(registered.isSuperset(of: ["POST /v3/cashout", "DELETE /v3/cashout/cancel", "GET /v3/exchange_rates",
-                                           "POST /sandbox/cashouts/{id}/actions", "GET /openapi.json", "GET /"]))
+                                           "POST /sandbox/cashouts/{id}/actions", "GET /openapi.json", "GET /",
+                                           "POST /types.PayoutService/Create"]))
         let documented = try Self.documentedRoutes(document(from: sandbox, host: "localhost").json)
         #expect(registered.subtracting(documented).sorted() == [], "registered but not documented")
         #expect(documented.subtracting(registered).sorted() == [], "documented but not registered")

@@ -72,9 +72,10 @@ import Testing
         }
         #expect(values == ["baseUrl=http://127.0.0.1:9999", "apiKey=sandbox_login", "apiPassphrase=sandbox_pass",
                            "apiSignature=sandbox_secret", "readOnlyKey=sandbox_read_only",
-                           "manncoApiKey=sandbox_mannco_key", "manncoUserId=76561198000000001", "adminToken="])
+                           "manncoApiKey=sandbox_mannco_key", "manncoUserId=76561198000000001",
+                           "prismMerchantId=DefaultMerchantId", "prismApiKey=sandbox_prism_key", "adminToken="])
         let types = (environment["values"]?.arrayValue ?? []).compactMap { $0["type"]?.stringValue }
-        #expect(types == ["default", "default", "default", "secret", "default", "secret", "default", "secret"])
+        #expect(types == ["default", "default", "default", "secret", "default", "secret", "default", "default", "secret", "secret"])
     }
 
     @Test func everyAdminRequestSendsTheAdminTokenAndNoOtherDoes() throws {
@@ -101,7 +102,7 @@ import Testing
         let (_, collection) = try get("/postman.json")
         let folders = collection["item"]?.arrayValue ?? []
         #expect(folders.compactMap { $0["name"]?.stringValue }
-            == ["D24 Cashouts API v3", "Errors", "Mannco user cashouts", "Mannco errors", "Sandbox admin"])
+            == ["D24 Cashouts API v3", "Errors", "Mannco user cashouts", "Mannco errors", "PayoutService (Connect JSON)", "Sandbox admin"])
         func requests(_ folder: String) -> [JSON] {
             folders.first { $0["name"]?.stringValue == folder }?["item"]?.arrayValue ?? []
         }

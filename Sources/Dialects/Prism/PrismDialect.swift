@@ -18,7 +18,7 @@ public struct PrismDialect: Dialect {
     public init() {}
 
     /// CreateLink's recipient pages (`PrismLinks`) and its merchants in the admin API
-    /// (`PrismMerchantAdmin`); Connect's JSON is the gRPC server's.
+    /// (`PrismMerchantAdmin`); Connect's JSON is served with the gRPC methods.
     public func register(in router: inout Router, bank: Bank) {
         PrismLinks(bank: bank).register(in: &router)
         PrismMerchantAdmin(bank: bank).register(in: &router)
@@ -69,7 +69,7 @@ public struct PrismDialect: Dialect {
 
     public var builtInScenarioText: String? { Self.builtInScenarioText }
 
-    /// CreateLink's pages in the OpenAPI document (`PrismDocs`).
+    /// The methods as Connect JSON and CreateLink's pages in the OpenAPI document, and a Postman folder (`PrismDocs`).
     public var docs: APIDocsFragment? { PrismDocs.fragment }
 
     /// Its payouts' details, its merchants and a Create/CreateLink form (`PrismDashboard`).

@@ -1,21 +1,31 @@
 import SandboxAPIDocs
 import SandboxJSON
 
-// The PayoutService dialect's HTTP/1.1 routes in the OpenAPI document: so far only CreateLink's
-// recipient pages (PrismLinks). Its gRPC methods are described by its .proto and reflection; the
-// Connect JSON paths, their schemas and a Postman folder come with Connect.
-
+/// PayoutService's part of the sandbox's documents: its eight methods as Connect's JSON
+/// (`PrismDocs+Connect.swift`, schemas made from PrismProtos) and CreateLink's recipient pages in
+/// the OpenAPI document, its folder in the Postman collection (`PrismDocs+Postman.swift`), and
+/// the default merchant's id and API key as collection variables.
 enum PrismDocs {
+    /// The default merchant, whose id and key the documents show.
+    static let merchant = PrismMerchant(PrismMerchant.sandboxDefault)
+
     static let fragment = APIDocsFragment(
         tag: "PayoutService", title: "Hyperswitch Prism PayoutService",
         overview: """
-            PayoutService (`types.PayoutService`) is served over gRPC (h2c) on the same port, its metadata `x-connector`, \
-            `x-auth` and `x-api-key` (the default merchant `\(PrismMerchant.defaultID)`'s key is `sandbox_prism_key`). Its \
-            only HTTP/1.1 routes so far are CreateLink's recipient pages, whose URL CreateLink answers in the response \
-            metadata `x-payout-link`.
+            PayoutService (`types.PayoutService`) is served over gRPC (h2c) on the same port and, as documented here, as \
+            Connect's unary JSON over HTTP/1.1: `POST /types.PayoutService/<Method>` with `Content-Type: application/json`, \
+            the request message as proto3 JSON (field names in lowerCamelCase, as the answers write them, or as the .proto \
+            names them; enums by name or number; 64-bit integers as strings), errors as `{"code","message"}` with Connect's \
+            HTTP status. The metadata are headers: `x-connector`, `x-auth` and `x-api-key` (the default merchant \
+            `\(merchant.id)`'s key is `\(merchant.apiKey)`). CreateLink's recipient pages are plain HTML.
             """,
-        postmanOverview: "",
-        endpoints: [
+        postmanOverview: """
+            PayoutService: its requests send the metadata x-connector: sandbox, x-auth: header-key, x-api-key: \
+            {{prismApiKey}} and x-merchant-id: {{prismMerchantId}} (the default merchant, \(merchant.id) / \
+            \(merchant.apiKey)) as headers, with Connect's JSON bodies. Each create picks a new merchantPayoutId in its own \
+            script, so the folder runs again on a used sandbox.
+            """,
+        endpoints: connect.endpoints + [
             OpenAPIEndpoint(route: "GET /prism/payout-links/{token}", operation: OpenAPI.operation(
                 "prismOpenPayoutLink", tag: "PayoutService", summary: "Open a CreateLink page",
                 description: "The recipient's form (method, holder name, account) of a payout awaiting its details. It works for 24 h of virtual time.",
@@ -35,8 +45,14 @@ enum PrismDocs {
                             "402": page("The merchant's balance or limits refuse it now"), "404": page("Not a link of this sandbox"),
                             "410": page("The payout expired, was cancelled, or has its details already")])),
         ] + PrismMerchantAdmin.endpoints,
-        schemas: PrismMerchantAdmin.schemas, securitySchemes: [:], folders: [], variables: [], sessionVariables: [], prerequest: [], create: nil,
-        accountVariable: nil)
+        schemas: connect.schemas.merging(PrismMerchantAdmin.schemas) { $1 }, securitySchemes: [:],
+        folders: [.init("PayoutService (Connect JSON)", PostmanCollection.prismRequests,
+                        "The eight methods over Connect's JSON: Create, Get, Void; Stage, Transfer; CreateLink; errors both ways; "
+                            + "CreateRecipient, EnrollDisburseAccount and a Create to the enrolled method.")],
+        variables: [.init("prismMerchantId", merchant.id), .init("prismApiKey", merchant.apiKey, secret: true)],
+        sessionVariables: ["prismPayoutRef", "prismPayoutId", "prismQuoteRef", "prismStagedId", "prismLinkRef", "prismLinkToken",
+                           "prismDeclineRef", "prismRecipientRef", "prismRecipientId", "prismMethodId", "prismEnrolledRef"],
+        prerequest: [], create: nil, accountVariable: nil)
 
     private static let token = OpenAPI.path("token", ["type": "string", "pattern": "^lnk_[0-9a-f]{32}$"], "The last segment of the link")
 

@@ -28,11 +28,6 @@ extension PostmanCollection {
         [expect("err", "true"), expect("content", javaScript(message))]
     }
 
-    /// `text` as a single-quoted JavaScript string.
-    private static func javaScript(_ text: String) -> String {
-        "'" + text.map { $0 == "'" || $0 == "\\" ? "\\\($0)" : String($0) }.joined() + "'"
-    }
-
     /// A `POST /cashout/process` body: document 002's example unless told otherwise.
     private static func cashoutBody(amount: Int64 = ManncoExample.amount, method: String = ManncoExample.method.rawValue,
                             email: String = ManncoExample.email) -> String {
