@@ -84,7 +84,7 @@ public struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral 
             if name.hasSuffix("-bin") {
                 // Several values may arrive comma-joined (HTTP/2 allows it); each is base64.
                 for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    guard let bytes = Base64.decode(part.trimmingCharacters()) else {
+                    guard let bytes = Base64.decode(String(Self.trimmingBlanks(part))) else {
                         throw GRPCStatus(.internal, "malformed binary metadata \(name): not base64")
                     }
                     entries.append((name, .binary(bytes)))
@@ -106,5 +106,22 @@ public struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral 
             case .binary(let bytes): headers.add(name, Base64.encode(bytes, padded: false))
             }
         }
+    }
+
+    /// A Content-Type's media type, lowercase, without its parameters and the blanks around it
+    /// (`Application/JSON; charset=utf-8` is `application/json`); nil for none.
+    static func mediaType(_ contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let type = trimmingBlanks(contentType.utf8.firstIndex(of: UInt8(ascii: ";")).map { contentType[..<$0] } ?? contentType[...])
+        return type.utf8.contains(where: { (0x41 ... 0x5A).contains($0) }) ? type.lowercased() : String(type)
+    }
+
+    /// `text` without the spaces and tabs around it.
+    static func trimmingBlanks(_ text: Substring) -> Substring {
+        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = text.utf8.firstIndex(where: { !blank($0) }), let last = text.utf8.lastIndex(where: { !blank($0) }) else {
+            return text[text.endIndex...]
+        }
+        return text[first ... last]
     }
 }

@@ -28,8 +28,7 @@ extension GRPCServer {
     /// Whether the request says it is gRPC: `application/grpc`, `application/grpc+proto`, with
     /// optional parameters.
     static func isGRPC(_ request: HTTPRequest) -> Bool {
-        guard let type = request.headers["content-type"] else { return false }
-        let mediaType = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters() } ?? ""
+        let mediaType = GRPCMetadata.mediaType(request.headers["content-type"])
         return mediaType == "application/grpc" || mediaType == "application/grpc+proto"
     }
 
@@ -162,11 +161,5 @@ extension GRPCServer {
             record(produced)
             answer(produced)
         }
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -19,8 +19,7 @@ extension GRPCServer {
 
     /// The Connect encoding a request's content type names, if it names one.
     static func connectEncoding(_ request: HTTPRequest) -> ConnectEncoding? {
-        guard let type = request.headers["content-type"] else { return nil }
-        switch type.split(separator: ";", maxSplits: 1).first.map({ $0.trimmingCharacters().lowercased() }) {
+        switch GRPCMetadata.mediaType(request.headers["content-type"]) {
         case "application/json": return .json
         case "application/proto": return .proto
         default: return nil

@@ -53,7 +53,8 @@ import Testing
     }
 
     @Test(arguments: ["localhost.evil.example", "127.0.0.1.evil.example", "128.0.0.1", "[::2]", "0.0.0.0", "127.0.0.256",
-                      "[::1]evil.example", "127.0.0.1:80@evil.example", "localhost:", "localhost:8o"])
+                      "[::1]evil.example", "127.0.0.1:80@evil.example", "localhost:", "localhost:8o", "127.0.0.1:", "127.0.0.1:8080x",
+                      "localhostevil.example", "127.0.0.10.evil.example"])
     func namesThatOnlyLookLikeLoopbackAreRefused(host: String) throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }

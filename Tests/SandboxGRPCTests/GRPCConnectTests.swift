@@ -29,6 +29,16 @@ private func connect(_ path: String, _ body: String, contentType: String = "appl
         #expect(connect("/test.Payouts/Get", "").bodyText == #"{"status":"SUCCESS"}"#)
     }
 
+    @Test(arguments: ["application/json", "Application/JSON; charset=utf-8", " application/json ;charset=utf-8", "application/json\t"])
+    func theMediaTypeIsReadWithoutCaseParametersOrBlanks(contentType: String) {
+        #expect(connect("/test.Payouts/Get", #"{"id": "p-4"}"#, contentType: contentType).bodyText == #"{"id":"p-4","status":"SUCCESS"}"#)
+    }
+
+    @Test(arguments: ["application/jsonx", "application/json+x", "text/json", "application/ json", ""])
+    func anotherMediaTypeIsNotConnect(contentType: String) {
+        #expect(connect("/test.Payouts/Get", #"{"id": "p-4"}"#, contentType: contentType).status == 415)
+    }
+
     @Test func aBinaryCallInApplicationProto() throws {
         let response = connect("/test.Payouts/Get", String(decoding: TestProtos.getRequest("p-3"), as: UTF8.self),
                                contentType: "application/proto")

@@ -31,6 +31,7 @@ public struct HostGuard: Sendable {
     }
 
     func isAllowed(_ host: String) -> Bool {
+        if Self.isUsualLoopback(host) { return true }
         let name = Self.name(of: host)
         if Self.isLoopback(name) { return true }
         return allowed.contains { $0 == "*" || $0 == name || ($0.hasPrefix(".") && (name.hasSuffix($0) || "." + name == $0)) }
@@ -50,6 +51,16 @@ public struct HostGuard: Sendable {
         guard port.isEmpty || (port.count > 1 && port.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }) else { return whole }
         if name.hasSuffix(".") { name = name.dropLast() }
         return String(name)
+    }
+
+    /// `127.0.0.1` or `localhost`, with or without a port: what nearly every request names, known
+    /// without taking the header apart.
+    static func isUsualLoopback(_ host: String) -> Bool {
+        for name in ["127.0.0.1", "localhost"] where host.utf8.starts(with: name.utf8) {
+            let port = host.utf8.dropFirst(name.utf8.count)
+            return port.isEmpty || (port.first == UInt8(ascii: ":") && port.count > 1 && port.dropFirst().allSatisfy { (0x30 ... 0x39).contains($0) })
+        }
+        return false
     }
 
     static func isLoopback(_ name: String) -> Bool {

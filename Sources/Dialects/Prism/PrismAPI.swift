@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxGRPC
 import SandboxProtobuf
+import Synchronization
 
 // Hyperswitch Prism's `types.PayoutService` over gRPC (spec prism-payout-service.md): every call
 // authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers
@@ -58,12 +59,15 @@ struct PrismAPI: Sendable {
         }
     }
 
-    /// A request id for a call that brings none: `req_` and 16 hex digits.
+    /// A request id for a call that brings none: `req_` and 16 hex digits, each new (SplitMix64 of
+    /// a counter from a random start: no system call per id).
     static func newRequestID() -> String {
-        let bits = UInt64.random(in: 0 ... .max)
-        let hex = String(bits, radix: 16)
+        var mix = SplitMix64(seed: requestCounter.add(1, ordering: .relaxed).newValue)
+        let hex = String(mix.next(), radix: 16)
         return "req_" + String(repeating: "0", count: 16 - hex.count) + hex
     }
+
+    private static let requestCounter = Atomic<UInt64>(UInt64.random(in: 0 ... .max))
 
     // MARK: Create
 

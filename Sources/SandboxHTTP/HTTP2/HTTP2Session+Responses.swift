@@ -137,7 +137,7 @@ extension HTTP2Session {
         if let status { encoder.encode(":status", Self.statusText(status), into: &block) }
         for (name, value) in extra { encoder.encode(name, value, into: &block) }
         for field in headers {
-            let name = field.name.lowercased()
+            let name = field.name.utf8.contains(where: { (0x41 ... 0x5A).contains($0) }) ? field.name.lowercased() : field.name
             guard !Self.ownedFields.contains(name), Self.isWritable(name, field.value) else { continue }
             let sensitive = name == "authorization" || name == "set-cookie" || name == "cookie"
             encoder.encode(name, field.value, indexing: sensitive ? .never : .incremental, into: &block)
