@@ -47,9 +47,10 @@ extension Bank {
         }
     }
 
-    /// Executes a staged payout, or one awaiting details: checks the limits and the balance,
-    /// adds `details` to it, debits it, and starts the bank's timeline as for a payout created
-    /// pending. nil when there is no such payout.
+    /// Executes a staged payout, or one awaiting details: with `details`, asks the scenario again
+    /// whether to decline it (a rule on the recipient's name entered on a link page); checks the
+    /// limits and the balance, adds `details` to it, debits it, and starts the bank's timeline as
+    /// for a payout created pending. nil when there is no such payout.
     @discardableResult
     public func execute(payoutID: Int, by actor: String, adding details: PayoutDetails = PayoutDetails()) throws(PayoutRefusal) -> Payout? {
         let now = clock.now
@@ -57,11 +58,21 @@ extension Bank {
             guard let payout = s.payouts[payoutID] else { return nil }
             guard payout.status.awaitsExecution else { throw .notExecutable(payout.status) }
             guard let account = s.accounts[payout.account] else { throw .unknownAccount }
+            if !details.isEmpty, let decline = s.configuration.decline(Self.request(payout, adding: details)) { throw .declined(decline) }
             try checkFunds(s, account, payout.settlementAmount, at: now)
             if !details.isEmpty { add(&s, details, to: payoutID, at: now, timeline: nil) }
             execute(&s, payoutID, by: actor, at: now)
             return s.payouts[payoutID]
         }
+    }
+
+    /// The request `payout` would be with `details`, as the scenario's rules see it.
+    private static func request(_ payout: Payout, adding details: PayoutDetails) -> PayoutRequest {
+        var fields = payout.fields
+        for field in details.fields { fields[field.name] = field.value }
+        return PayoutRequest(dialect: payout.dialect, account: payout.account, reference: payout.reference, country: payout.country,
+                             currency: payout.currency, amount: payout.amount, status: payout.status,
+                             callbackURL: details.callbackURL ?? payout.callbackURL, fields: fields)
     }
 
     /// `execute` under the lock, its checks passed (or replayed).
@@ -111,6 +122,8 @@ extension Bank {
         if let reference = request.reference { s.references[request.account, default: [:]][reference] = id }
         if request.status.isDebited { move(&s, payout, .debit, at: now) }
         if request.status == .pending { scheduleTimeline(&s, payoutID: id, from: now) }
+        var request = request
+        request.expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds
         if request.status.awaitsExecution, let lifetime = request.expiresAfter { schedule(&s, .expiry(payoutID: id), at: now.adding(lifetime)) }
         journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline))
         s.observer?(.created(payout))

@@ -7,11 +7,17 @@ public struct ExchangeRates: Sendable {
     /// Units of the currency per USD, in ten-thousandths (5.8829 BRL per USD is 58829).
     public private(set) var perUSD: [String: Int64]
 
-    /// The default table (rates of late 2026, rounded; USD is 1).
+    /// The default table (rates of late 2026, rounded; USD is 1): Latin America's currencies, which
+    /// D24 pays out in, and the world's common payout currencies, which PayoutService's are.
     public static let sandbox = ExchangeRates(perUSD: [
         "USD": 10000, "ARS": 11_800_000, "BOB": 69100, "BRL": 58829, "CLP": 9_512_000, "COP": 41_250_000,
         "CRC": 5_080_000, "DOP": 612_000, "GTQ": 77000, "MXN": 183_500, "NIO": 368_000, "PEN": 37500,
         "PYG": 78_300_000, "SVC": 87500, "UYU": 403_000, "VES": 1_450_000,
+        "EUR": 9200, "GBP": 7900, "CHF": 8800, "SEK": 105_000, "NOK": 108_000, "DKK": 68_600, "PLN": 40_000, "CZK": 232_000,
+        "HUF": 3_650_000, "RON": 45_800, "CAD": 13_900, "AUD": 15_400, "NZD": 16_800, "JPY": 1_500_000, "CNY": 72_000,
+        "HKD": 77_800, "SGD": 13_400, "INR": 840_000, "IDR": 158_000_000, "PHP": 580_000, "THB": 350_000, "MYR": 44_500,
+        "KRW": 13_800_000, "AED": 36_730, "SAR": 37_500, "ILS": 37_000, "TRY": 345_000, "ZAR": 180_000, "NGN": 16_000_000,
+        "KES": 1_290_000, "EGP": 490_000, "KWD": 3070, "BHD": 3770, "JOD": 7090, "OMR": 3850,
     ])
 
     /// A table from raw rates.

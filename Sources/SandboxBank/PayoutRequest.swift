@@ -18,8 +18,12 @@ public struct PayoutRequest: Sendable, Equatable {
     /// Every field of the request by the dialect's names (shown in the admin API, matched by scenarios).
     public var fields: Fields
     /// For a payout staged or awaiting details: how long it waits to be executed before the bank
-    /// makes it EXPIRED (a payout link's lifetime); nil: it waits for ever. Whole milliseconds.
+    /// makes it EXPIRED (a payout link's lifetime); nil: it waits for ever. Whole milliseconds, at
+    /// most `longestExpiry`.
     public var expiresAfter: Duration?
+
+    /// The longest `expiresAfter` kept (a longer one is shortened to it): 100 years.
+    public static let longestExpiry = Duration.seconds(100 * 366 * 86_400)
 
     public init(dialect: String, account: String, reference: String? = nil, country: String? = nil, currency: String, amount: Money,
                 status: PayoutStatus = .pending, callbackURL: String? = nil, fields: Fields = [:], expiresAfter: Duration? = nil) {

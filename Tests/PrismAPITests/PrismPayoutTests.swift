@@ -64,6 +64,19 @@ import Testing
         #expect(sandbox.balance() == Money("999990.00"))
     }
 
+    @Test func anAmountInAnotherCurrencyIsConvertedToTheMerchants() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let euros = try sandbox.prism("Create", createRequest("order-eur", minor: 1250, currency: "EUR"))
+        #expect(euros.code == 0 && euros.status == "PENDING")
+        #expect(sandbox.balance() == Money("999986.41"))  // 12.50 EUR at 0.92 per USD: 13.59 USD
+        let yen = try sandbox.prism("Create", createRequest("order-jpy", minor: 1500, currency: "JPY"))
+        #expect(yen.code == 0 && sandbox.balance() == Money("999976.41"))  // 1500 JPY (no minor units) at 150: 10.00 USD
+        let unknown = try sandbox.prism("Create", createRequest("order-afn", minor: 100, currency: "AFN"))
+        #expect(unknown.status == "FAILED")
+        #expect(unknown.body?.message("error")?.message("connector_details")?.string("code") == "unsupported_currency")
+    }
+
     @Test func getOfAnUnknownPayoutIsNotFound() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }

@@ -123,6 +123,29 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(statuses == ["PENDING", "INITIATED", "FAILED"])
     }
 
+    @Test func aDeclineRuleSeesTheTransfersAndThePagesRecipient() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let staged = try sandbox.prism("Stage", stageRequest("quote-d"))
+        var transfer = lookup("Transfer", connector: staged.connectorPayoutID)
+        transfer["payout_method_data"] = createRequest(holder: "DECLINE Bo")["payout_method_data"]
+        let declined = try sandbox.prism("Transfer", transfer)
+        #expect(declined.code == 0 && declined.status == "REQUIRES_FULFILLMENT")  // declined, and still staged
+        #expect(declined.body?.uint("status_code") == 400)
+        #expect(declined.body?.message("error")?.message("connector_details")?.string("code") == "card_declined")
+        #expect(sandbox.balance() == Money("1000000.00"))
+        #expect(sandbox.bank.payout(id: Int(staged.connectorPayoutID) ?? 0)?.fields["recipient_name"] == "Ana Lima")  // nothing added
+
+        let link = try sandbox.prism("CreateLink", createLinkRequest())
+        let url = try #require(link.response.headers["x-payout-link"])
+        let local = "\(sandbox.baseURL)" + url[url.range(of: "/prism/payout-links/")!.lowerBound...]
+        let refused = try HTTPClient.send(method: "POST", url: local, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                          body: Array("method=card&holder_name=DECLINE+Ana&account=4111111111111111".utf8))
+        #expect(refused.status == 402)
+        #expect(refused.bodyText.contains("The payout cannot be made now: The connector declined the payout."))
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "REQUIRES_PAYOUT_METHOD_DATA")
+    }
+
     @Test func theNameEnteredOnALinkPageDecidesTheOutcome() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }

@@ -145,7 +145,7 @@ struct PrismAPI: Sendable {
 
     /// A bank refusal as the simulated connector's decline (code, message); an account that is
     /// not the caller's cannot happen once authenticated.
-    private static func decline(_ refusal: PayoutRefusal, currency: String) throws(GRPCStatus) -> (String, String) {
+    static func decline(_ refusal: PayoutRefusal, currency: String) throws(GRPCStatus) -> (String, String) {
         switch refusal {
         case .insufficientFunds: return ("insufficient_funds", PrismMessage.insufficientFunds)
         case .limitExceeded(let limit): return ("limit_exceeded", PrismMessage.limitExceeded("\(limit)"))

@@ -82,7 +82,8 @@ struct PrismLinks: Sendable {
             _ = try bank.execute(payoutID: payout.id, by: "recipient", adding: PayoutDetails(fields: details))
         } catch {
             if case .notExecutable = error { return closed(bank.payout(id: payout.id) ?? payout) }
-            return Self.html(402, "Payout refused", "The payout cannot be made now: \(error).")
+            let reason = (try? PrismAPI.decline(error, currency: payout.currency))?.1 ?? PrismMessage.rejected
+            return Self.html(402, "Payout refused", "The payout cannot be made now: \(reason).")
         }
         return Self.html(200, "Payout on its way", "Your details were received: \(payout.currency) \(payout.amount) is on its way.")
     }
