@@ -236,9 +236,14 @@ public final class Bank: Sendable {
         state.withLock { s in s.notifications.indices.contains(id - 1) ? s.notifications[id - 1] : nil }
     }
 
-    /// The bank steps still to come for a payout, with when each is due.
+    /// The bank steps still to come for a payout, with when each is due (its expiry, for one that
+    /// waits to be executed).
     public func scheduledSteps(payoutID: Int) -> [(at: VirtualTime, step: TimelineStep)] {
         state.withLock { s in
+            if let payout = s.payouts[payoutID], payout.status.awaitsExecution {
+                let expiry = s.queue.events.first { $0.kind == .expiry(payoutID: payoutID) }
+                return expiry.map { [(VirtualTime(milliseconds: $0.at), TimelineStep(after: .zero, status: .expired))] } ?? []
+            }
             guard let plan = s.payouts.plan(payoutID), let next = s.queue.events.first(where: {
                 if case .timeline(payoutID, let generation, let step) = $0.kind { return generation == plan.generation && step == plan.nextStep }
                 return false

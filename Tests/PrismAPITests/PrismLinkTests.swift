@@ -70,6 +70,9 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         defer { sandbox.stop() }
         let created = try sandbox.prism("CreateLink", createLinkRequest(webhook: "\(sandbox.baseURL)/sandbox/sink/expiry"))
         let url = try link(sandbox, created)
+        let record = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(created.connectorPayoutID)").body)
+        #expect(record["scheduled"]?[0]?["status"] == "EXPIRED" && record["scheduled"]?[0]?["at"] == "2026-01-06T09:00:00Z")
+        #expect(record["scheduled"]?.arrayValue?.count == 1)
         sandbox.advance(by: .seconds(24 * 3600 - 1))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "REQUIRES_PAYOUT_METHOD_DATA")
         sandbox.advance(by: .seconds(1))

@@ -51,7 +51,11 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         var byQuote = lookup("Transfer")
         byQuote["connector_quote_id"] = .string(second.connectorPayoutID)
         #expect(try sandbox.prism("Transfer", byQuote).status == "PENDING")
-        #expect(sandbox.balance() == Money("999950.00"))
+        _ = try sandbox.prism("Stage", stageRequest("q-c"))
+        var byOwnQuote = lookup("Transfer")
+        byOwnQuote["connector_quote_id"] = "q-c"  // the merchant's own quote id
+        #expect(try sandbox.prism("Transfer", byOwnQuote).status == "PENDING")
+        #expect(sandbox.balance() == Money("999925.00"))
     }
 
     @Test func transferOfAnUnknownPayoutIsNotFound() throws {

@@ -8,17 +8,17 @@ import SandboxJSON
 extension AdminAPI {
     func registerCashouts(in router: inout Router) {
         router.add("GET /sandbox/cashouts") { request in
-            // A status by the sandbox's name (STAGED and EXPIRED too), or by an API's own word (SUCCESS).
+            // A status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word (SUCCESS).
             let status = request.query("status")
             let words = statusWords
-            let known = Set(PayoutStatus.allCases.map(\.name)).union(dialects.values.flatMap { dialect in
-                PayoutStatus.allCases.compactMap { dialect.statusWord($0) }
-            })
+            let names = Set(PayoutStatus.allCases.map(\.name))
+            let known = names.union(dialects.values.flatMap { dialect in PayoutStatus.allCases.compactMap { dialect.statusWord($0) } })
             guard status.map(known.contains) ?? true else {
                 return Router.error(400, "status: expected one of \(known.sorted().joined(separator: ", "))")
             }
+            let byName = status.map(names.contains) ?? true
             let payouts = bank.payouts(account: request.query("merchant")).filter {
-                status == nil || $0.status.name == status || words($0.dialect, $0.status) == status
+                status == nil || (byName ? $0.status.name == status : words($0.dialect, $0.status) == status)
             }
             return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords) })])
         }

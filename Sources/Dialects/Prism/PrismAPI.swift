@@ -226,10 +226,14 @@ struct PrismAPI: Sendable {
     /// that refuses the debit is a decline inside an OK response, and the payout stays staged.
     func transfer(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
         let output = "types.PayoutServiceTransferResponse"
+        // The quote id is the Stage's connector_payout_id, or (a client's own) its merchant_quote_id.
         var lookup = request
-        if !request.has("connector_payout_id") || request.string("connector_payout_id").isEmpty,
-           let quote = Self.nonEmpty(request.string("connector_quote_id")) {
-            lookup["connector_payout_id"] = .string(quote)
+        if request.string("connector_payout_id").isEmpty, let quote = Self.nonEmpty(request.string("connector_quote_id")) {
+            if Int(quote) != nil {
+                lookup["connector_payout_id"] = .string(quote)
+            } else if request.string("merchant_payout_id").isEmpty {
+                lookup["merchant_payout_id"] = .string(quote)
+            }
         }
         let staged = try payout(lookup, caller)
         guard staged.status == .staged else {

@@ -69,7 +69,7 @@ extension PrismDocs {
                       description: """
                           Debits `amount` and pays it to `payoutMethodData` (or an enrolled `connectorPayoutMethodId`): `PENDING`, \
                           `INITIATED` after 5 s and `SUCCESS` 10 s later on the default bank; a recipient named `FAIL…`, `REVERSE…`, \
-                          `STUCK…` or `DECLINE…` picks another outcome. `merchantPayoutId` is unique per merchant: a second Create \
+                          `STUCK…`, `DECLINE…` or `INELIGIBLE…` picks another outcome. `merchantPayoutId` is unique per merchant: a second Create \
                           with it answers the first payout as it stands and debits nothing. \(declines)
                           """,
                       examples: ["card": PrismExample.create()],
@@ -127,7 +127,7 @@ extension PrismDocs {
                       examples: ["individual": PrismExample.createRecipient()],
                       answer: ["merchantPayoutId": "recipient-1", "payoutStatus": "REQUIRES_VENDOR_ACCOUNT_CREATION",
                                "connectorPayoutId": "rcp_000001", "statusCode": 200],
-                      errors: authentication,
+                      errors: authentication + [GRPCStatus(.resourceExhausted, PrismMessage.tooMany("recipients", PrismRecipients.limit))],
                       links: ["EnrollDisburseAccount": OpenAPI.connectLink(to: "prismEnrollDisburseAccount", body: PrismExample.enrollDisburseAccount(
                           recipientID: "$response.body#/connectorPayoutId"))]),
         ConnectMethod("EnrollDisburseAccount", operationID: "prismEnrollDisburseAccount", summary: "Enroll a payout method",
@@ -138,7 +138,8 @@ extension PrismDocs {
                           """,
                       examples: ["sepa": PrismExample.enrollDisburseAccount(recipientID: "rcp_000001")],
                       answer: ["payoutStatus": "REQUIRES_CREATION", "connectorPayoutId": "pm_000001", "statusCode": 200],
-                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))],
+                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")),
+                                                GRPCStatus(.resourceExhausted, PrismMessage.tooMany("disburse accounts", PrismRecipients.limit))],
                       links: ["Create": OpenAPI.connectLink(to: "prismCreate", body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))]),
     ]
 

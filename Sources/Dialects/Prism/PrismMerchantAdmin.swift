@@ -71,15 +71,7 @@ struct PrismMerchantAdmin {
     static func json(_ merchant: PrismMerchant) -> JSON {
         let account = merchant.account
         func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
-        var recipients: [String: JSON] = [:], methods: [String: JSON] = [:]
-        for setting in account.settings {
-            let value = (try? JSON.parse(Array(setting.value.utf8))) ?? .string(setting.value)
-            if setting.name.hasPrefix(PrismRecipients.Prefix.recipientSetting) {
-                recipients[String(setting.name.dropFirst(PrismRecipients.Prefix.recipientSetting.count))] = value
-            } else if setting.name.hasPrefix(PrismRecipients.Prefix.methodSetting) {
-                methods[String(setting.name.dropFirst(PrismRecipients.Prefix.methodSetting.count))] = value
-            }
-        }
+        let (recipients, methods) = PrismRecipients.all(of: merchant)
         return [
             "merchant_id": .string(merchant.id), "api_key": .string(merchant.apiKey), "key1": optional(merchant.key1),
             "api_secret": optional(merchant.apiSecret), "currency": .string(account.currency), "balance": .string(account.balance.description),
@@ -110,7 +102,7 @@ struct PrismMerchantAdmin {
                 responses: [
                     "200": OpenAPI.json("Updated", Schema.ref("PrismMerchant")),
                     "201": OpenAPI.json("Created", Schema.ref("PrismMerchant")),
-                    "400": OpenAPI.error(400, "the body must be a JSON object", "id: 1 to 64 characters", "limits: unknown field",
+                    "400": OpenAPI.error(400, "the body must be a JSON object", "id: 1 to 64 characters", "colour: unknown field",
                                          #"a new merchant needs "api_key""#, #"balance: expected a decimal amount such as "5000.00""#,
                                          "require_auth: expected true or false", "sandbox_login is an account of d24"),
                     "409": OpenAPI.error(409, "currency: a merchant with payouts keeps its currency"),

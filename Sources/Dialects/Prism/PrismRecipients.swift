@@ -71,6 +71,19 @@ struct PrismRecipients: Sendable {
         return DisburseAccount(method: method, recipientName: object["recipient_name"]?.stringValue, recipient: object["recipient"]?.stringValue)
     }
 
+    /// The merchant's recipients and disburse accounts by id, as the admin API shows them.
+    static func all(of merchant: PrismMerchant) -> (recipients: [String: JSON], accounts: [String: JSON]) {
+        var recipients: [String: JSON] = [:], accounts: [String: JSON] = [:]
+        for setting in merchant.account.settings {
+            if setting.name.hasPrefix(Prefix.recipientSetting) {
+                recipients[String(setting.name.dropFirst(Prefix.recipientSetting.count))] = object(setting.value).map(JSON.object)
+            } else if setting.name.hasPrefix(Prefix.methodSetting) {
+                accounts[String(setting.name.dropFirst(Prefix.methodSetting.count))] = object(setting.value).map(JSON.object)
+            }
+        }
+        return (recipients, accounts)
+    }
+
     private static func object(_ text: String?) -> [String: JSON]? {
         text.flatMap { try? JSON.parse(Array($0.utf8)) }?.objectValue
     }
@@ -78,21 +91,23 @@ struct PrismRecipients: Sendable {
     /// Stores `value` under the next id of `prefix`, in one step under the bank's lock (journaled);
     /// RESOURCE_EXHAUSTED past `limit`.
     private func store(_ value: JSON, prefix: String, setting: String, merchant: String) throws(GRPCStatus) -> String {
-        var id = ""
+        var id = "", full = false
         do throws(Bank.AccountChangeError) {
             _ = try bank.updateAccount(id: merchant, creatingFrom: nil) { account in
                 let count = account.settings.count { $0.name.hasPrefix(setting) }
-                guard count < Self.limit else { return "full" }
+                guard count < Self.limit else {
+                    full = true
+                    return nil  // unchanged
+                }
                 let number = String(count + 1)
                 id = prefix + String(repeating: "0", count: max(0, 6 - number.count)) + number
                 account.settings[setting + id] = value.serializedString()
                 return nil
             }
-        } catch .invalid("full") {
-            throw GRPCStatus(.resourceExhausted, PrismMessage.tooMany(prefix == Prefix.recipient ? "recipients" : "disburse accounts", Self.limit))
         } catch {
             throw GRPCStatus(.unauthenticated, PrismMessage.invalidCredentials)  // the merchant went since the call authenticated
         }
+        if full { throw GRPCStatus(.resourceExhausted, PrismMessage.tooMany(prefix == Prefix.recipient ? "recipients" : "disburse accounts", Self.limit)) }
         return id
     }
 }

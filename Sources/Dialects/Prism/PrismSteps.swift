@@ -105,8 +105,11 @@ enum PrismSteps {
             }
         }
         if got == .ok, let name = step.name {
-            guard let id = answer?["connectorPayoutId"]?.stringValue, let payoutID = Int(id) else {
+            guard let id = answer?["connectorPayoutId"]?.stringValue else {
                 return "\(subject): expected a connectorPayoutId to name \"\(name)\", got none"
+            }
+            guard let payoutID = Int(id) else {  // CreateRecipient's rcp_…, EnrollDisburseAccount's pm_…
+                return "\(subject): \"as\" names payouts, and \(id) is not one: write the id it answers where later steps need it"
             }
             let reference = answer?["merchantPayoutId"]?.stringValue ?? message["merchant_payout_id"]?.stringValue
                 ?? message["merchantPayoutId"]?.stringValue ?? id
