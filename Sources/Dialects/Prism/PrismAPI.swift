@@ -104,7 +104,7 @@ struct PrismAPI: Sendable {
     }
 
     /// `amount`: its currency and value, required and positive.
-    private static func amount(_ request: ProtoMessage) throws(GRPCStatus) -> (currency: String, amount: Money) {
+    static func amount(_ request: ProtoMessage) throws(GRPCStatus) -> (currency: String, amount: Money) {
         guard let money = request.message("amount") else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("amount")) }
         guard let currency = money.enumName("currency"), currency != "CURRENCY_UNSPECIFIED" else {
             throw GRPCStatus(.invalidArgument, PrismMessage.missing("amount.currency"))
@@ -118,7 +118,7 @@ struct PrismAPI: Sendable {
     /// The fields every payout records: the caller's connector, tenant and request id, the
     /// amount, the destination currency, and the whole request as proto3 JSON (`request`: what
     /// the sandbox does not use is kept, and the admin API shows it).
-    private static func fields(_ request: ProtoMessage, _ caller: PrismCaller, currency: String, amount: Money) -> Fields {
+    static func fields(_ request: ProtoMessage, _ caller: PrismCaller, currency: String, amount: Money) -> Fields {
         typealias Field = PrismPayout.Field
         var fields: Fields = [Field.connector: caller.connector, Field.tenant: caller.tenant, Field.amount: amount.description,
                               Field.currency: currency, Field.requestID: caller.requestID, Field.request: request.json().serializedString()]
@@ -129,7 +129,7 @@ struct PrismAPI: Sendable {
     /// Where a request (Create, Transfer) pays out to: the method's type (`payout_method_data`'s
     /// member, else the disburse account of `connector_payout_method_id`, else `stored` for an id
     /// the sandbox did not enroll), the id, the recipient's name, the priority and the webhook URL.
-    private static func destination(_ request: ProtoMessage, _ caller: PrismCaller) -> Fields {
+    static func destination(_ request: ProtoMessage, _ caller: PrismCaller) -> Fields {
         typealias Field = PrismPayout.Field
         let methodID = nonEmpty(request.string("connector_payout_method_id"))
         let enrolled = methodID.flatMap { PrismRecipients.disburseAccount($0, of: caller.merchant) }
@@ -159,7 +159,7 @@ struct PrismAPI: Sendable {
 
     /// The recipient's name: the method's holder name, else the customer's, else the billing
     /// address's first and last names (of the fields the request has: Stage has no method).
-    private static func recipientName(_ request: ProtoMessage) -> String? {
+    static func recipientName(_ request: ProtoMessage) -> String? {
         func part(_ name: String) -> ProtoMessage? { request.schema.field(named: name) == nil ? nil : request.message(name) }
         if let data = part("payout_method_data"), let member = data.oneofCase("payout_method_data"), let method = data.message(member) {
             for name in ["card_holder_name", "account_holder_name"] {
@@ -173,7 +173,7 @@ struct PrismAPI: Sendable {
     }
 
     /// A string field's value, or a SecretString's, when `message` has the field and it is not empty.
-    private static func text(_ message: ProtoMessage, _ name: String) -> String? {
+    static func text(_ message: ProtoMessage, _ name: String) -> String? {
         guard message.schema.field(named: name) != nil else { return nil }
         switch message[name] {
         case .string(let value)?: return nonEmpty(value)
@@ -182,154 +182,7 @@ struct PrismAPI: Sendable {
         }
     }
 
-    private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
-
-    // MARK: Stage and Transfer
-
-    /// `Stage`: a payout staged without a debit, REQUIRES_FULFILLMENT, from `amount` (its
-    /// recipient's name from `customer`). Stage has no payout id of the merchant's: its
-    /// `merchant_quote_id` is the payout's reference, answered as `merchant_payout_id`, by which
-    /// Transfer and Get find it, and a second Stage with the same quote id answers the first.
-    func stage(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
-        let output = "types.PayoutServiceStageResponse"
-        let reference = Self.nonEmpty(request.string("merchant_quote_id"))
-        if let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
-            return PrismPayout.response(output, existing, registry: registry)
-        }
-        let (currency, amount) = try Self.amount(request)
-        var fields = Self.fields(request, caller, currency: currency, amount: amount)
-        fields[PrismPayout.Field.recipientName] = Self.recipientName(request)
-        return try open(output, PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference, currency: currency,
-                                              amount: amount, status: .staged, fields: fields), reference: reference)
-    }
-
-    /// Creates `payout` (staged, or awaiting details) without a debit: its response, or the
-    /// decline inside an OK response.
-    private func open(_ output: String, _ payout: PayoutRequest, reference: String?) throws(GRPCStatus) -> ProtoMessage {
-        do throws(PayoutRefusal) {
-            return PrismPayout.response(output, try bank.createPayout(payout), registry: registry)
-        } catch {
-            if case .duplicateReference = error, let reference, let existing = bank.payout(account: payout.account, reference: reference) {
-                return PrismPayout.response(output, existing, registry: registry)
-            }
-            let (code, message) = try Self.decline(error, currency: payout.currency)
-            return PrismPayout.declined(output, reference: reference, code: code, message: message, registry: registry)
-        }
-    }
-
-    /// `Transfer`: executes a staged payout (named by `connector_payout_id`, else
-    /// `connector_quote_id`, else `merchant_payout_id`: the Stage's ids): the debit, PENDING, and
-    /// the bank's timeline, chosen again now that the payout has the Transfer's method, recipient
-    /// and `webhook_url` (where its notifications go), and its request as `transfer_request`.
-    /// NOT_FOUND for an unknown payout; FAILED_PRECONDITION for one that is not staged
-    /// (transferred already, cancelled, or awaiting its recipient's details); a balance or limit
-    /// that refuses the debit is a decline inside an OK response, and the payout stays staged.
-    func transfer(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
-        let output = "types.PayoutServiceTransferResponse"
-        // The quote id is the Stage's connector_payout_id, or (a client's own) its merchant_quote_id.
-        var lookup = request
-        if request.string("connector_payout_id").isEmpty, let quote = Self.nonEmpty(request.string("connector_quote_id")) {
-            if Int(quote) != nil {
-                lookup["connector_payout_id"] = .string(quote)
-            } else if request.string("merchant_payout_id").isEmpty {
-                lookup["merchant_payout_id"] = .string(quote)
-            }
-        }
-        let staged = try payout(lookup, caller)
-        guard staged.status == .staged else {
-            throw GRPCStatus(.failedPrecondition, PrismMessage.notStaged(PrismPayout.status(staged.status)))
-        }
-        let executed: Payout?
-        do throws(PayoutRefusal) {
-            var details = PayoutDetails(fields: Self.destination(request, caller))
-            details.callbackURL = details.fields[PrismPayout.Field.webhookURL]
-            details.fields[PrismPayout.Field.transferRequest] = request.json().serializedString()
-            executed = try bank.execute(payoutID: staged.id, by: "merchant", adding: details)
-        } catch {
-            if case .notExecutable(let status) = error {
-                throw GRPCStatus(.failedPrecondition, PrismMessage.notStaged(PrismPayout.status(status)))
-            }
-            let (code, message) = try Self.decline(error, currency: staged.currency)
-            var declined = PrismPayout.declined(output, reference: staged.reference, code: code, message: message, registry: registry)
-            declined["payout_status"] = .string(PrismPayout.status(staged.status))
-            declined["connector_payout_id"] = .string(String(staged.id))
-            return declined
-        }
-        guard let executed else { throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(String(staged.id))) }
-        return PrismPayout.response(output, executed, registry: registry)
-    }
-
-    // MARK: CreateLink
-
-    /// `CreateLink`: a payout awaiting its recipient's details, without a debit
-    /// (REQUIRES_PAYOUT_METHOD_DATA), from `amount`, with a page the sandbox serves
-    /// (`PrismLinks`) where the recipient enters them; the payout then goes on as a Create's
-    /// (debit, PENDING, the timeline), or is EXPIRED after `PrismLinks.lifetime`. Idempotent on
-    /// `merchant_payout_id` as Create is.
-    ///
-    /// Where the link goes: Prism's CreateLink response has only the five fields every response
-    /// has, so the sandbox answers the page's URL in the response header metadata `x-payout-link`
-    /// (gRPC clients read it as initial metadata, e.g. grpcurl `-v`, Python `call.initial_metadata()`),
-    /// and records it on the payout as the field `payout_link` (with `payout_link_expires_at`),
-    /// which the admin API's payout record shows (`GET /sandbox/cashouts/{id}`).
-    func createLink(_ request: ProtoMessage, _ caller: PrismCaller, host: String?) throws(GRPCStatus) -> (ProtoMessage, [(String, String)]) {
-        let output = "types.PayoutServiceCreateLinkResponse"
-        let reference = Self.nonEmpty(request.string("merchant_payout_id"))
-        if let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
-            return (PrismPayout.response(output, existing, registry: registry), existing.fields[PrismPayout.Field.link].map { [(PrismLinks.header, $0)] } ?? [])
-        }
-        let (currency, amount) = try Self.amount(request)
-        typealias Field = PrismPayout.Field
-        let url = PrismLinks.url(host: host, token: PrismLinks.newToken())
-        var fields = Self.fields(request, caller, currency: currency, amount: amount)
-        fields[Field.link] = url
-        fields[Field.linkExpiresAt] = bank.clock.now.adding(PrismLinks.lifetime).iso8601
-        fields[Field.method] = request.message("payout_method_data")?.oneofCase("payout_method_data")
-        fields[Field.recipientName] = Self.recipientName(request)
-        fields[Field.webhookURL] = Self.nonEmpty(request.string("webhook_url"))
-        let response = try open(output, PayoutRequest(dialect: PrismDialect.name, account: caller.merchant.id, reference: reference,
-                                                      currency: currency, amount: amount, status: .awaitingDetails,
-                                                      callbackURL: fields[Field.webhookURL], fields: fields, expiresAfter: PrismLinks.lifetime),
-                                reference: reference)
-        return (response, response.string("connector_payout_id").isEmpty ? [] : [(PrismLinks.header, url)])
-    }
-
-
-    // MARK: CreateRecipient and EnrollDisburseAccount
-
-    /// `CreateRecipient`: a recipient of later payouts (its name from the method's holder, the
-    /// customer or the billing address, its `recipient_type`), kept on the merchant
-    /// (`PrismRecipients`). Answers its id, `rcp_000001`, as `connector_payout_id`, and
-    /// REQUIRES_VENDOR_ACCOUNT_CREATION: its disburse account is enrolled next. No money moves;
-    /// `amount` is not needed.
-    func createRecipient(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
-        let recipient = PrismRecipients.Recipient(
-            name: Self.recipientName(request),
-            type: request.enumName("recipient_type").flatMap { $0 == "PAYOUT_RECIPIENT_TYPE_UNSPECIFIED" ? nil : $0 },
-            method: request.message("payout_method_data")?.oneofCase("payout_method_data"))
-        let id = try recipients.add(recipient, merchant: caller.merchant.id)
-        return PrismPayout.response("types.PayoutServiceCreateRecipientResponse", reference: Self.nonEmpty(request.string("merchant_payout_id")),
-                                    status: PrismPayout.recipientCreated, connectorID: id, registry: registry)
-    }
-
-    /// `EnrollDisburseAccount`: the account a recipient is paid to (`payout_method_data`, needed),
-    /// for the recipient named by `customer.connector_customer_id` when given. Answers its id,
-    /// `pm_000001`, as `connector_payout_id`, and REQUIRES_CREATION: a Create with
-    /// `connector_payout_method_id` set to it pays out to this account.
-    func enrollDisburseAccount(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
-        guard let method = request.message("payout_method_data")?.oneofCase("payout_method_data") else {
-            throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))
-        }
-        let recipientID = request.message("customer").flatMap { Self.text($0, "connector_customer_id") }
-        let recipient = recipientID.flatMap { PrismRecipients.recipient($0, of: caller.merchant) }
-        let account = PrismRecipients.DisburseAccount(method: method, recipientName: Self.recipientName(request) ?? recipient?.name,
-                                                      recipient: recipientID)
-        let id = try recipients.enroll(account, merchant: caller.merchant.id)
-        return PrismPayout.response("types.PayoutServiceEnrollDisburseAccountResponse", reference: Self.nonEmpty(request.string("merchant_payout_id")),
-                                    status: PrismPayout.accountEnrolled, connectorID: id, registry: registry)
-    }
-
-    var recipients: PrismRecipients { PrismRecipients(bank: bank) }
+    static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
 
     // MARK: Get and Void
 
@@ -356,7 +209,7 @@ struct PrismAPI: Sendable {
 
     /// The caller's payout named by `connector_payout_id` (the sandbox's id) or else
     /// `merchant_payout_id`: NOT_FOUND when it has none of that id, INVALID_ARGUMENT for no id.
-    private func payout(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> Payout {
+    func payout(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> Payout {
         if let id = Self.nonEmpty(request.string("connector_payout_id")) {
             guard let number = Int(id), let payout = bank.payout(id: number), payout.account == caller.merchant.id,
                   payout.dialect == PrismDialect.name else { throw GRPCStatus(.notFound, PrismMessage.payoutNotFound(id)) }
