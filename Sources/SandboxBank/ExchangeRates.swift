@@ -7,8 +7,8 @@ public struct ExchangeRates: Sendable {
     /// Units of the currency per USD, in ten-thousandths (5.8829 BRL per USD is 58829).
     public private(set) var perUSD: [String: Int64]
 
-    /// The default table (rates of late 2026, rounded; USD is 1): Latin America's currencies, which
-    /// D24 pays out in, and the world's common payout currencies, which PayoutService's are.
+    /// The default table (rates of late 2026, rounded; USD is 1): Latin America's currencies, and
+    /// the world's other common payout currencies.
     public static let sandbox = ExchangeRates(perUSD: [
         "USD": 10000, "ARS": 11_800_000, "BOB": 69100, "BRL": 58829, "CLP": 9_512_000, "COP": 41_250_000,
         "CRC": 5_080_000, "DOP": 612_000, "GTQ": 77000, "MXN": 183_500, "NIO": 368_000, "PEN": 37500,
