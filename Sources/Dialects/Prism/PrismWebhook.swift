@@ -8,7 +8,7 @@ import SandboxJSON
 // Prism itself has no outgoing webhook for payouts; the sandbox's decision is a JSON POST to the
 // Create's `webhook_url` on each status change:
 //
-//   {"connector_payout_id":"42","created_at":"2026-01-05T09:00:05.000Z","event_id":"evt_7",
+//   {"connector_payout_id":"42","created_at":"2026-01-05T09:00:05Z","event_id":"evt_7",
 //    "merchant_payout_id":"order-1","payout_status":"INITIATED"}
 //
 // keys sorted (the sandbox's JSON writer), `merchant_payout_id` null for a payout created without
