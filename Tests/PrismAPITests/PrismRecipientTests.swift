@@ -107,6 +107,13 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         #expect(paid.code == 0 && paid.status == "PENDING")
         #expect(sandbox.balance("acme") == Money("240.00"))
 
+        let limited = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"limits":{"transaction":"5.00"}}"#.utf8))
+        let limitedJSON = try JSON.parse(limited.body)
+        #expect(limited.status == 200 && limitedJSON["limits"]?["transaction"] == "5.00")
+        let over = try sandbox.prism("Create", createRequest("order-big", minor: 600, currency: "EUR"), headers: headers)
+        #expect(over.status == "FAILED" && over.body?.message("error")?.message("connector_details")?.string("code") == "limit_exceeded")
+        let badLimit = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"limits":{"daily":"lots"}}"#.utf8))
+        #expect(badLimit.status == 400 && badLimit.bodyText.contains("limits.daily: expected a decimal amount or null"))
         let unknown = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"apikey":"x"}"#.utf8))
         #expect(unknown.status == 400 && unknown.bodyText.contains("apikey: unknown field"))
         let keyless = try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/new", body: Array("{}".utf8))

@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 
@@ -8,7 +9,7 @@ import SandboxJSON
 /// when they have them), their balances, limits, recipients and enrolled disburse accounts (the
 /// dashboard's form and its PayoutService view read it), and `PUT /sandbox/prism-merchants/{id}`
 /// creates one or changes the fields given (`api_key`, `key1`, `api_secret`, `currency`,
-/// `balance`, `require_auth`). Errors in the admin API's `{"code","message"}`.
+/// `balance`, `limits`, `require_auth`). Errors in the admin API's `{"code","message"}`.
 struct PrismMerchantAdmin {
     let bank: Bank
 
@@ -42,7 +43,7 @@ struct PrismMerchantAdmin {
     }
 
     /// The members `PUT` takes.
-    static let updatable = [PrismMerchant.Key.apiKey, PrismMerchant.Key.key1, PrismMerchant.Key.apiSecret, "currency", "balance",
+    static let updatable = [PrismMerchant.Key.apiKey, PrismMerchant.Key.key1, PrismMerchant.Key.apiSecret, "currency", "balance", "limits",
                             PrismMerchant.Key.requireAuth]
 
     /// Applies the fields present in `body`; returns what is wrong with the first bad one.
@@ -60,6 +61,7 @@ struct PrismMerchantAdmin {
             }
             account.balance = money
         }
+        if let limits = body["limits"], let problem = account.limits.apply(limits) { return problem }
         if let required = body[Key.requireAuth] {
             guard let flag = required.boolValue else { return "\(Key.requireAuth): expected true or false" }
             account.settings[Key.requireAuth] = flag ? nil : "false"
@@ -132,6 +134,7 @@ struct PrismMerchantAdmin {
             "PrismMerchantUpdate": Schema.object([
                 "merchant_id": Schema.string("Ignored: the path names the merchant"), "api_key": nonEmpty, "key1": nonEmpty,
                 "api_secret": nonEmpty, "currency": nonEmpty, "balance": Schema.amount(), "require_auth": Schema.boolean(),
+                "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit]),
             ], description: "Only the members given change."),
         ]
     }

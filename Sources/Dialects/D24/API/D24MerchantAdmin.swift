@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 
@@ -56,17 +57,7 @@ struct D24MerchantAdmin {
             }
             merchant.balance = money
         }
-        if let limits = body["limits"] {
-            guard let object = limits.objectValue else { return "limits: expected an object" }
-            for (key, path) in [("transaction", \Account.Limits.transaction), ("daily", \.daily), ("monthly", \.monthly)] {
-                guard let value = object[key] else { continue }
-                if value.isNull { merchant.limits[keyPath: path] = nil; continue }
-                guard let money = value.stringValue.flatMap({ Money($0) }) ?? value.numberText.flatMap({ Money($0) }) else {
-                    return "limits.\(key): expected a decimal amount or null"
-                }
-                merchant.limits[keyPath: path] = money
-            }
-        }
+        if let limits = body["limits"], let problem = merchant.limits.apply(limits) { return problem }
         if let minimums = body["minimum_amounts"] {
             guard let object = minimums.objectValue else { return "minimum_amounts: expected an object of country: amount" }
             var parsed: [String: Money] = [:]
