@@ -73,7 +73,7 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
         let plain = try create(sandbox).get()
         #expect(try decidedBy(sandbox, big) == rule("rule", #"rule "big ones" (bank.rules[1] of scenario "acme bank")"#,
                                                      scenario: "acme bank", rule: "big ones", index: 1))
-        #expect(try decidedBy(sandbox, bo) == rule("rule", #"rule (bank.rules[0] of scenario "acme bank")"#, scenario: "acme bank", rule: nil, index: 0))
+        #expect(try decidedBy(sandbox, bo) == rule("rule", #"rule bank.rules[0] of scenario "acme bank""#, scenario: "acme bank", rule: nil, index: 0))
         #expect(try decidedBy(sandbox, magic) == rule("magic_value", #"magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#,
                                                        scenario: "default bank", rule: "REJECT 801", index: 1))
         #expect(try decidedBy(sandbox, plain) == ["kind": "default", "scenario": "default bank",

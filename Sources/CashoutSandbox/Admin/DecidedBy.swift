@@ -43,10 +43,10 @@ public struct DecidedBy: Sendable, Equatable {
         let scenario = timeline.scenario.map { "scenario \"\($0)\"" }
         switch kind {
         case .rule, .magicValue:
-            let name = timeline.rule.map { " \"\($0)\"" } ?? ""
-            let origin = (kind == .magicValue ? "the built-in " : "") + (scenario ?? "a scenario")
+            let place = "bank.rules[\(timeline.index ?? 0)] of " + (kind == .magicValue ? "the built-in " : "") + (scenario ?? "a scenario")
+            let named = timeline.rule.map { "\"\($0)\" (\(place))" } ?? place  // an unnamed rule: its place
             let drawn = timeline.outcome.map { ", outcomes[\($0)] drawn" } ?? ""
-            return "\(kind == .rule ? "rule" : "magic value")\(name) (bank.rules[\(timeline.index ?? 0)] of \(origin))\(drawn)"
+            return "\(kind == .rule ? "rule" : "magic value") \(named)\(drawn)"
         case .defaultTimeline: return scenario.map { "the default timeline of \($0)" } ?? "the bank's default timeline"
         case .forced: return "forced by the admin API: \(action!.rawValue) at \(forcedAt!.iso8601)"
         case .unknown: return "decided before this sandbox recorded it"
