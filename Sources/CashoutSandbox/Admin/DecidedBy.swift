@@ -16,8 +16,9 @@ public struct DecidedBy: Sendable, Equatable {
     public let kind: Kind
     /// What chose the bank's timeline (for a forced fate too: the timeline the admin ended).
     public let timeline: TimelineDecision
-    /// For `forced`: the action, and when the admin forced it.
+    /// For `forced`: the action.
     public let action: ForcedAction?
+    /// For `forced`: when the admin forced it.
     public let forcedAt: VirtualTime?
 
     /// `payout`'s, whose timeline `timeline` chose. A release is no fate: the timeline starts again.

@@ -3,6 +3,8 @@ import SandboxBank
 /// The outcomes the admin forces (`POST /sandbox/cashouts/{id}/actions`, as a provider's staging
 /// panel offers them), each with the status it sets.
 public enum ForcedAction: String, Sendable, CaseIterable {
+    /// DELIVERED, COMPLETED, REJECTED (a return, once COMPLETED), ON_HOLD, PENDING again (the
+    /// timeline starts over), CANCELLED.
     case deliver, complete, reject, hold, release, cancel
 
     /// Who a cashout's history names for a forced change.
