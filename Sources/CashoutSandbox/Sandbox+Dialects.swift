@@ -68,7 +68,9 @@ extension [any Dialect] {
         return ScenarioSetup(layering: compactMap { dialect in
             dialect.builtInScenarioText.map { text in
                 do {
-                    return try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)", vocabulary: vocabulary)
+                    var scenario = try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)", vocabulary: vocabulary)
+                    scenario.markBuiltIn()
+                    return scenario
                 } catch {
                     preconditionFailure("\(error)")
                 }

@@ -1,3 +1,4 @@
+import CashoutSandbox
 import SandboxBank
 
 /// A cashout as the sandbox reports it: its ids, amount, and status under the sandbox's names
@@ -28,10 +29,13 @@ public struct Cashout: Sendable, Equatable {
     public let returnedAfterCompletion: Bool
     /// Every status it went through, oldest first.
     public let history: [Status]
+    /// What decided its fate: a scenario's rule, a magic value, the default timeline or the
+    /// admin (`decidedBy.summary` says it in words, as the admin API's `decided_by` does).
+    public let decidedBy: DecidedBy
     /// The bank's full record.
     public let payout: Payout
 
-    init(_ payout: Payout) {
+    init(_ payout: Payout, decidedBy: DecidedBy) {
         id = payout.id
         externalID = payout.reference
         merchant = payout.account
@@ -43,6 +47,7 @@ public struct Cashout: Sendable, Equatable {
         bankReferenceID = payout.bankReference
         returnedAfterCompletion = payout.status == .returned
         history = payout.history.map { Status($0.status) }
+        self.decidedBy = decidedBy
         self.payout = payout
     }
 }

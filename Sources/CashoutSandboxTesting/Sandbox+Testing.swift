@@ -84,17 +84,17 @@ extension Sandbox {
 
     /// A merchant's cashout by its `external_id` (the default merchant's unless told).
     public func cashout(externalID: String, merchant: String = D24Merchant.sandboxDefault.id) -> Cashout? {
-        bank.payout(account: merchant, reference: externalID).map(Cashout.init)
+        bank.payout(account: merchant, reference: externalID).map { Cashout($0, decidedBy: decidedBy($0)) }
     }
 
     /// A cashout by the `cashout_id` the API answered.
     public func cashout(id: Int) -> Cashout? {
-        bank.payout(id: id).map(Cashout.init)
+        bank.payout(id: id).map { Cashout($0, decidedBy: decidedBy($0)) }
     }
 
     /// Cashouts in creation order, optionally of one merchant and in one status.
     public func cashouts(merchant: String? = nil, status: Cashout.Status? = nil) -> [Cashout] {
-        bank.payouts(account: merchant).map(Cashout.init).filter { status == nil || $0.status == status }
+        bank.payouts(account: merchant).filter { status == nil || Cashout.Status($0.status) == status }.map { Cashout($0, decidedBy: decidedBy($0)) }
     }
 
     /// The notifications of a cashout, one per status change, oldest first, with their delivery

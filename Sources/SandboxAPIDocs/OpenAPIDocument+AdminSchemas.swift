@@ -43,8 +43,9 @@ extension OpenAPIDocument {
             ], required: ["status", "cashouts", "merchants", "scenarios", "clock"]),
             "CashoutSummary": Schema.object(cashoutMembers, required: required(cashoutMembers)),
             "Cashout": Schema.object(cashoutDetail, required: required(cashoutDetail)),
+            "DecidedBy": decidedBy,
             "CashoutAction": Schema.object([
-                "action": Schema.oneOf(["deliver", "complete", "reject", "hold", "release", "cancel"]),
+                "action": Schema.oneOf(forcedActions),
                 "rejection_code": Schema.integer("For `reject`", example: 801),
                 "rejection_reason": Schema.string("For `reject`; the code's name by default"),
                 "bank_reference_id": Schema.string(), "status_reason": Schema.string(),
@@ -94,8 +95,37 @@ extension OpenAPIDocument {
             "returned_after_completion": Schema.boolean("REJECTED after COMPLETED (a late return, refunded)"),
             "created_at": Schema.time(), "rejection_code": reasonCode, "rejection_reason": Schema.nullable("string"),
             "bank_reference_id": Schema.nullable("string"), "status_reason": Schema.nullable("string"),
-            "notification_url": Schema.nullable("string"),
+            "notification_url": Schema.nullable("string"), "decided_by": Schema.ref("DecidedBy"),
         ]
+    }
+
+    private static let forcedActions = ["deliver", "complete", "reject", "hold", "release", "cancel"]
+
+    /// What decided a cashout's fate: one object per kind, each with a `summary` for people.
+    private static var decidedBy: JSON {
+        let summary = Schema.string("One line for people (the dashboard shows it as it is)",
+                                    example: #"magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#)
+        let variants = [
+            Schema.object([
+                "kind": Schema.oneOf(["rule", "magic_value"], "A rule of a scenario loaded by the user, or of a built-in one (a magic value)"),
+                "summary": summary, "scenario": Schema.string("The rule's scenario, by name", example: "default bank"),
+                "rule": Schema.nullable("string", "The rule's name, if it has one", example: "REJECT 801"),
+                "index": Schema.integer("Its place among its scenario's rules (`bank.rules[index]`)", example: 1),
+                "outcome": Schema.nullable("integer", "The weighted outcome drawn (`outcomes[outcome]`); null for a rule of one timeline"),
+            ], required: ["kind", "summary", "scenario", "rule", "index", "outcome"]),
+            Schema.object([
+                "kind": Schema.oneOf(["default"], "No rule matched: the default timeline"), "summary": summary,
+                "scenario": Schema.nullable("string", "The scenario that set the default timeline, by name (the last one that set it)"),
+            ], required: ["kind", "summary", "scenario"]),
+            Schema.object([
+                "kind": Schema.oneOf(["forced"], "The admin's last forced action (a release gives the timeline back)"), "summary": summary,
+                "action": Schema.oneOf(forcedActions), "at": Schema.time(),
+            ], required: ["kind", "summary", "action", "at"]),
+            Schema.object([
+                "kind": Schema.oneOf(["unknown"], "Journaled by a sandbox that did not record it"), "summary": summary,
+            ], required: ["kind", "summary"]),
+        ]
+        return ["oneOf": .array(variants), "description": "What decided the cashout's fate (README, \"Which rule decided\")"]
     }
 
     private static var cashoutDetail: [String: JSON] {

@@ -39,20 +39,20 @@ extension Bank {
         try state.withLock { (s) throws(ReplayError) in
             if let taken = s.legacyTakenDelivery, Self.endsLegacyDelivery(recorded, taken) { rescheduleLegacyTakenDelivery(&s) }
             switch recorded {
-            case .created(let request, let at, let settlement, let timeline):
+            case .created(let request, let at, let settlement, let timeline, let decision):
                 guard s.accounts[request.account] != nil else { throw ReplayError(description: "a payout of unknown account \(request.account)") }
                 clock.advance(to: at)
-                _ = insert(&s, request, settlement: settlement, at: at, timeline: timeline)
+                _ = insert(&s, request, settlement: settlement, at: at, timeline: DecidedTimeline(timeline, decision: decision))
             case .executed(let payoutID, let actor, let at):
                 guard let payout = s.payouts[payoutID], payout.status.awaitsExecution else {
                     throw ReplayError(description: "no staged payout \(payoutID) to execute")
                 }
                 clock.advance(to: at)
                 execute(&s, payoutID, by: actor, at: at)
-            case .detailsAdded(let payoutID, let details, let timeline, let at):
+            case .detailsAdded(let payoutID, let details, let timeline, let at, let decision):
                 guard s.payouts[payoutID] != nil else { throw ReplayError(description: "no payout \(payoutID) to add details to") }
                 clock.advance(to: at)
-                add(&s, details, to: payoutID, at: at, timeline: timeline)
+                add(&s, details, to: payoutID, at: at, timeline: DecidedTimeline(timeline, decision: decision))
             case .statusChanged(let payoutID, let step, let actor, let at):
                 let changed: Payout?
                 do throws(TransitionError) { changed = try change(&s, payoutID, to: step, by: actor, at: at) } catch {

@@ -85,7 +85,7 @@ extension Bank {
     /// Adds `details` to a payout not yet started, and lets the scenario choose its timeline again
     /// now that it sees them (a rule on the recipient's name entered on a link page), unless
     /// `timeline` gives the one a journal recorded.
-    func add(_ s: inout State, _ details: PayoutDetails, to payoutID: Int, at now: VirtualTime, timeline: [TimelineStep]?) {
+    func add(_ s: inout State, _ details: PayoutDetails, to payoutID: Int, at now: VirtualTime, timeline: DecidedTimeline?) {
         guard let payout = s.payouts.modify(payoutID, { (payout) -> Payout in
             for field in details.fields { payout.fields[field.name] = field.value }
             if let url = details.callbackURL { payout.callbackURL = url }
@@ -93,7 +93,7 @@ extension Bank {
         }) else { return }
         let timeline = timeline ?? s.configuration.timeline(payout)
         s.payouts.setTimeline(payoutID, timeline)
-        journal(&s, .detailsAdded(payoutID: payoutID, details, timeline: timeline, at: now))
+        journal(&s, .detailsAdded(payoutID: payoutID, details, timeline: timeline.steps, at: now, decision: timeline.decision))
     }
 
     /// Refuses a debit of `settlement` that the account's limits or balance do not allow.
@@ -109,7 +109,7 @@ extension Bank {
     /// Adds an accepted payout: debits the account and counts it against the limits (unless it
     /// is staged or awaits details), and starts its timeline when pending. The timeline is the
     /// scenario's choice, unless `timeline` gives the one a journal recorded.
-    func insert(_ s: inout State, _ request: PayoutRequest, settlement: Money, at now: VirtualTime, timeline: [TimelineStep]?) -> Payout {
+    func insert(_ s: inout State, _ request: PayoutRequest, settlement: Money, at now: VirtualTime, timeline: DecidedTimeline?) -> Payout {
         let id = s.payouts.nextID
         let payout = Payout(
             id: id, dialect: request.dialect, account: request.account, reference: request.reference, country: request.country,
@@ -125,7 +125,7 @@ extension Bank {
         var request = request
         request.expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds
         if request.status.awaitsExecution, let lifetime = request.expiresAfter { schedule(&s, .expiry(payoutID: id), at: now.adding(lifetime)) }
-        journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline))
+        journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline.steps, decision: timeline.decision))
         s.observer?(.created(payout))
         return payout
     }

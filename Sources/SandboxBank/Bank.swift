@@ -17,8 +17,9 @@ import Synchronization
 public final class Bank: Sendable {
     /// How the bank behaves.
     public struct Configuration: Sendable {
-        /// The timeline a new payout follows (the scenario engine decides; default: DESIGN.md's).
-        public var timeline: @Sendable (Payout) -> [TimelineStep] = { _ in TimelineStep.defaultTimeline }
+        /// The timeline a new payout follows, and what chose it (the scenario engine decides;
+        /// default: DESIGN.md's).
+        public var timeline: @Sendable (Payout) -> DecidedTimeline = { _ in DecidedTimeline(TimelineStep.defaultTimeline) }
         /// Refuses a payout at creation (a scenario's `decline` rule); nil lets it through.
         public var decline: @Sendable (PayoutRequest) -> Decline? = { _ in nil }
         /// Delays between a failed delivery and the next attempt; one attempt more than entries.
@@ -194,6 +195,12 @@ public final class Bank: Sendable {
 
     public func payout(id: Int) -> Payout? {
         state.withLock { $0.payouts[id] }
+    }
+
+    /// What chose a payout's timeline: at its creation, or again when details were added as it
+    /// was executed. nil when there is no such payout.
+    public func decision(payoutID: Int) -> TimelineDecision? {
+        state.withLock { $0.payouts.decision(payoutID) }
     }
 
     public func payout(account: String, reference: String) -> Payout? {

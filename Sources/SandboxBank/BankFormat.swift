@@ -4,6 +4,9 @@ import SandboxJournal
 /// sandbox reads what an older one wrote. It is the journal file's version
 /// (`JournalFormat.currentVersion`): the bank's records are what a journal holds.
 ///
+/// - 5: a payout records what chose its timeline (`TimelineDecision`): its create and
+///   details-added records end with it; a snapshot holds each decision once, before the
+///   payouts, and each payout its place among them. Older payouts show `unknown`.
 /// - 4: a payout staged or awaiting details may expire (`PayoutRequest.expiresAfter`), and a
 ///   snapshot's queue holds the expiries; a payout executed may have details added (a record
 ///   of its own, which older versions do not read).

@@ -12,7 +12,7 @@ extension BankRecord {
     /// Appends the record's binary form to `bytes`.
     public func encode(into bytes: inout [UInt8]) {
         switch self {
-        case .created(let request, let at, let settlement, let timeline):
+        case .created(let request, let at, let settlement, let timeline, let decision):
             bytes.append(Kind.created.rawValue)
             for text in [request.dialect, request.account] { BinaryWriter.append(text, to: &bytes) }
             for text in [request.reference, request.country] { BinaryWriter.append(text, to: &bytes) }
@@ -25,6 +25,7 @@ extension BankRecord {
             BinaryWriter.append(settlement, to: &bytes)
             BinaryWriter.append(timeline, to: &bytes)
             BinaryWriter.append(delay: request.expiresAfter, to: &bytes)
+            BinaryWriter.append(decision, to: &bytes)
         case .statusChanged(let payoutID, let step, let actor, let at):
             bytes.append(Kind.statusChanged.rawValue)
             BinaryWriter.append(payoutID, to: &bytes)
@@ -36,13 +37,14 @@ extension BankRecord {
             BinaryWriter.append(payoutID, to: &bytes)
             BinaryWriter.append(actor, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
-        case .detailsAdded(let payoutID, let details, let timeline, let at):
+        case .detailsAdded(let payoutID, let details, let timeline, let at, let decision):
             bytes.append(Kind.detailsAdded.rawValue)
             BinaryWriter.append(payoutID, to: &bytes)
             BinaryWriter.append(details.fields, to: &bytes)
             BinaryWriter.append(details.callbackURL, to: &bytes)
             BinaryWriter.append(timeline, to: &bytes)
             BinaryWriter.append(at, to: &bytes)
+            BinaryWriter.append(decision, to: &bytes)
         case .stepRan(let payoutID, let step, let at):
             bytes.append(Kind.stepRan.rawValue)
             BinaryWriter.append(payoutID, to: &bytes)
@@ -84,12 +86,13 @@ extension BankRecord {
             request.fields = try reader.fields()
             let (at, settlement, timeline) = (try reader.time(), try reader.money(), try reader.timeline(format))
             if format.version >= 4 { request.expiresAfter = try reader.optionalDelay() }
-            self = .created(request, at: at, settlement: settlement, timeline: timeline)
+            self = .created(request, at: at, settlement: settlement, timeline: timeline, decision: try reader.decision(format))
         case .executed:
             self = .executed(payoutID: try reader.int(), by: try reader.string(), at: try reader.time())
         case .detailsAdded:
             let (payoutID, details) = (try reader.int(), PayoutDetails(fields: try reader.fields(), callbackURL: try reader.optionalString()))
-            self = .detailsAdded(payoutID: payoutID, details, timeline: try reader.timeline(format), at: try reader.time())
+            let (timeline, at) = (try reader.timeline(format), try reader.time())
+            self = .detailsAdded(payoutID: payoutID, details, timeline: timeline, at: at, decision: try reader.decision(format))
         case .statusChanged:
             self = .statusChanged(payoutID: try reader.int(), to: try reader.step(format), by: try reader.string(),
                                   at: try reader.time())

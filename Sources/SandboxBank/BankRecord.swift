@@ -4,16 +4,18 @@
 /// The journal is logical: replay runs the bank's own code on these records in order, so every
 /// consequence (ledger entries, notifications, the event queue and its order) comes out exactly
 /// as it did. What the bank cannot decide again by itself is in the record: the time, the
-/// timeline the scenario chose, the settlement amount, and what a webhook receiver answered.
+/// timeline the scenario chose and what chose it, the settlement amount, and what a webhook
+/// receiver answered.
 public enum BankRecord: Sendable, Equatable {
-    /// A payout was created at `at` with `timeline` (the scenario's choice), for `settlement` in
-    /// its account's currency (debited then, unless it was staged or awaits details).
-    case created(PayoutRequest, at: VirtualTime, settlement: Money, timeline: [TimelineStep])
+    /// A payout was created at `at` with `timeline` (the scenario's choice, made by `decision`),
+    /// for `settlement` in its account's currency (debited then, unless it was staged or awaits
+    /// details). Journals before format 5 hold no decision: it is `unknown`.
+    case created(PayoutRequest, at: VirtualTime, settlement: Money, timeline: [TimelineStep], decision: TimelineDecision = .unknown)
     /// A staged payout (or one awaiting details) was executed by `actor` at `at`: debited and pending.
     case executed(payoutID: Int, by: String, at: VirtualTime)
     /// Details were added to a payout at `at`, as it was executed (a record before `executed`),
-    /// and the scenario chose its `timeline` again.
-    case detailsAdded(payoutID: Int, PayoutDetails, timeline: [TimelineStep], at: VirtualTime)
+    /// and the scenario chose its `timeline` again, by `decision`.
+    case detailsAdded(payoutID: Int, PayoutDetails, timeline: [TimelineStep], at: VirtualTime, decision: TimelineDecision = .unknown)
     /// A payout's status was changed by `actor` (the account through the API, or the admin), at `at`.
     case statusChanged(payoutID: Int, to: TimelineStep, by: String, at: VirtualTime)
     /// Step `step` of a payout's timeline ran at `at`: it was applied, or the lifecycle refused it

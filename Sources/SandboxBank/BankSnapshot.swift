@@ -88,8 +88,18 @@ extension BankSnapshot {
         for account in accounts { BinaryWriter.append(account, to: &bytes) }
 
         BinaryWriter.append(s.payouts.firstID, to: &bytes)
+        // What chose the timelines: each decision once, in the order the payouts first use it
+        // (so that a restored snapshot writes the same bytes), then each payout's place among them.
+        var places: [Int32: Int] = [:]
+        var decisions: [TimelineDecision] = []
+        for plan in s.payouts.allPlans where places[plan.decision] == nil {
+            places[plan.decision] = decisions.count
+            decisions.append(s.payouts.decisions[Int(plan.decision)])
+        }
+        BinaryWriter.append(UInt64(decisions.count), to: &bytes)
+        for decision in decisions { BinaryWriter.append(decision, to: &bytes) }
         BinaryWriter.append(UInt64(s.payouts.all.count), to: &bytes)
-        for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) { Self.append(payout, plan, to: &bytes) }
+        for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) { Self.append(payout, plan, decision: places[plan.decision]!, to: &bytes) }
 
         BinaryWriter.append(UInt64(s.ledger.count), to: &bytes)
         for entry in s.ledger {
@@ -159,9 +169,14 @@ extension BankSnapshot {
         let firstID = try reader.int()
         guard (1 ... 1 << 52).contains(firstID) else { throw .init(offset: reader.offset, reason: "a first payout id out of range") }
         s.payouts = PayoutTable(firstID: firstID)
+        var decisions: [TimelineDecision] = []
+        if format.version >= 5 {
+            for _ in 0 ..< (try reader.count()) { decisions.append(try reader.decision(format)) }
+        }
         for _ in 0 ..< (try reader.count()) {
             let start = reader.offset
-            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, account: knownAccount)
+            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, account: knownAccount,
+                                                                 decisions: decisions)
             if let reference = payout.reference {
                 guard s.references[payout.account]?[reference] == nil else {
                     throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
@@ -257,7 +272,7 @@ extension BankSnapshot {
         return sequence
     }
 
-    private static func append(_ payout: Payout, _ plan: PayoutTable.Plan, to bytes: inout [UInt8]) {
+    private static func append(_ payout: Payout, _ plan: PayoutTable.Plan, decision: Int, to bytes: inout [UInt8]) {
         for text in [payout.dialect, payout.account] { BinaryWriter.append(text, to: &bytes) }
         for text in [payout.reference, payout.country] { BinaryWriter.append(text, to: &bytes) }
         BinaryWriter.append(payout.currency, to: &bytes)
@@ -278,11 +293,15 @@ extension BankSnapshot {
         for text in [payout.reasonCode, payout.reason, payout.bankReference, payout.statusDetail] { BinaryWriter.append(text, to: &bytes) }
         BinaryWriter.append(plan.timeline, to: &bytes)
         BinaryWriter.append(plan.generation, to: &bytes)
+        BinaryWriter.append(decision, to: &bytes)
     }
 
+    /// A payout, its timeline (with what chose it: its place among `decisions`, none before
+    /// version 5), and the timeline's generation.
     private static func payout(id: Int, _ reader: inout BinaryReader, format: BankFormat,
-                               account: (inout BinaryReader) throws(BinaryReader.Malformed) -> String)
-        throws(BinaryReader.Malformed) -> (Payout, [TimelineStep], generation: Int) {
+                               account: (inout BinaryReader) throws(BinaryReader.Malformed) -> String,
+                               decisions: [TimelineDecision])
+        throws(BinaryReader.Malformed) -> (Payout, DecidedTimeline, generation: Int) {
         let dialect = try format.dialect(&reader)
         let accountID = try account(&reader)
         let (reference, country) = format.version >= 3 ? (try reader.optionalString(), try reader.optionalString())
@@ -307,7 +326,11 @@ extension BankSnapshot {
         let start = reader.offset
         let generation = try reader.int()
         guard (0 ... 1 << 32).contains(generation) else { throw .init(offset: start, reason: "a timeline generation out of range") }
-        return (payout, timeline, generation)
+        guard format.version >= 5 else { return (payout, DecidedTimeline(timeline, decision: .unknown), generation) }
+        let place = reader.offset
+        let decision = try reader.int()
+        guard decisions.indices.contains(decision) else { throw .init(offset: place, reason: "a decision \(decision) the snapshot does not have") }
+        return (payout, DecidedTimeline(timeline, decision: decisions[decision]), generation)
     }
 
     /// A notification's state as a byte: its place here.

@@ -52,6 +52,12 @@ extension BinaryWriter {
         for step in timeline { append(step, to: &bytes) }
     }
 
+    static func append(_ decision: TimelineDecision, to bytes: inout [UInt8]) {
+        bytes.append(decision.kind.rawValue)
+        for text in [decision.scenario, decision.rule] { append(text, to: &bytes) }
+        for number in [decision.index, decision.outcome] { append(number, to: &bytes) }
+    }
+
     static func append(_ outcome: DeliveryOutcome, to bytes: inout [UInt8]) {
         append(outcome.status, to: &bytes)
         append(outcome.error, to: &bytes)
@@ -148,6 +154,17 @@ extension BinaryReader {
         var timeline: [TimelineStep] = []
         for _ in 0 ..< (try count()) { timeline.append(try step(format)) }
         return timeline
+    }
+
+    /// What chose a timeline; `unknown` before version 5, which did not record it.
+    mutating func decision(_ format: BankFormat) throws(Malformed) -> TimelineDecision {
+        guard format.version >= 5 else { return .unknown }
+        let kind = TimelineDecision.Kind(rawValue: try tag(below: UInt8(TimelineDecision.Kind.allCases.count)))!
+        let (scenario, rule) = (try optionalString(), try optionalString())
+        let start = offset
+        let (index, outcome) = (try optionalInt(), try optionalInt())
+        guard [index, outcome].allSatisfy({ ($0 ?? 0) >= 0 }) else { throw Malformed(offset: start, reason: "a negative rule or outcome number") }
+        return TimelineDecision(kind: kind, scenario: scenario, rule: rule, index: index, outcome: outcome)
     }
 
     mutating func outcome() throws(Malformed) -> DeliveryOutcome {

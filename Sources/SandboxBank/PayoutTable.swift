@@ -6,6 +6,8 @@ struct PayoutTable: Sendable {
     /// `nextStep` on, which leaves the steps already queued for them stale.
     struct Plan: Sendable {
         var timeline: [TimelineStep]
+        /// What chose `timeline`: its place in `decisions`.
+        var decision: Int32
         var generation = 0
         /// The step of this generation that runs next (`timeline.count` once none will).
         var nextStep = 0
@@ -14,6 +16,10 @@ struct PayoutTable: Sendable {
     let firstID: Int
     private(set) var all = ChunkedArray<Payout>()
     private var plans = ChunkedArray<Plan>()
+    /// What chose the plans' timelines, each distinct decision once (a few per rule in force),
+    /// so that a plan holds a small number instead of the rule's names.
+    private(set) var decisions: [TimelineDecision] = []
+    private var decisionNumbers: [TimelineDecision: Int32] = [:]
 
     init(firstID: Int) {
         self.firstID = firstID
@@ -46,10 +52,24 @@ struct PayoutTable: Sendable {
     var nextID: Int { firstID + all.count }
 
     /// Adds the next payout and its timeline; its id must be the next in sequence.
-    mutating func append(_ payout: Payout, timeline: [TimelineStep], generation: Int = 0, nextStep: Int = 0) {
+    mutating func append(_ payout: Payout, timeline: DecidedTimeline, generation: Int = 0, nextStep: Int = 0) {
         precondition(payout.id == nextID, "payout ids are handed out in sequence")
         all.append(payout)
-        plans.append(Plan(timeline: timeline, generation: generation, nextStep: nextStep))
+        plans.append(Plan(timeline: timeline.steps, decision: number(of: timeline.decision), generation: generation, nextStep: nextStep))
+    }
+
+    /// `decision`'s place in `decisions`, added the first time it is seen.
+    private mutating func number(of decision: TimelineDecision) -> Int32 {
+        if let number = decisionNumbers[decision] { return number }
+        let number = Int32(decisions.count)
+        decisions.append(decision)
+        decisionNumbers[decision] = number
+        return number
+    }
+
+    /// What chose the timeline of the payout with `id`, or nil.
+    func decision(_ id: Int) -> TimelineDecision? {
+        plan(id).map { decisions[Int($0.decision)] }
     }
 
     /// The plan of the payout with `id`, or nil.
@@ -67,9 +87,11 @@ struct PayoutTable: Sendable {
     }
 
     /// Replaces a payout's timeline (before it started).
-    mutating func setTimeline(_ id: Int, _ timeline: [TimelineStep]) {
+    mutating func setTimeline(_ id: Int, _ timeline: DecidedTimeline) {
         let index = id - firstID
-        if plans.indices.contains(index) { plans[index].timeline = timeline }
+        guard plans.indices.contains(index) else { return }
+        plans[index].timeline = timeline.steps
+        plans[index].decision = number(of: timeline.decision)
     }
 
     /// Records which step of a payout's timeline runs next.

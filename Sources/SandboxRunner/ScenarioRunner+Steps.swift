@@ -25,7 +25,7 @@ extension ScenarioRunner {
         case .advanceToNextEvent:
             sandbox.bank.advanceToNextEvent()
             return nil
-        case .expectCashout(let ref, let status, let reasonCode, let bankReference):
+        case .expectCashout(let ref, let status, let reasonCode, let bankReference, let decidedBy):
             guard let payout = payout(ref) else { return "expect_cashout: no cashout named \"\(ref)\" (name one with \"as\")" }
             // The sandbox's name, or the payout's API's own word for it (Mannco's "completed").
             let word = sandbox.dialects[payout.dialect]?.statusWord(payout.status)
@@ -39,7 +39,7 @@ extension ScenarioRunner {
             if let bankReference, payout.bankReference != bankReference {
                 return "expect_cashout \(ref): expected bank_reference_id \(bankReference), got \(payout.bankReference ?? "none")"
             }
-            return nil
+            return decidedBy.flatMap { check(decidedBy: $0, of: payout, ref: ref) }
         case .expectWebhooks(let ref, let count, let statuses, let fields, let attempts):
             return expectWebhooks(ref: ref, count: count, statuses: statuses, fields: fields, attempts: attempts)
         case .expectBalance(let id, let amounts):

@@ -36,7 +36,7 @@ public struct Matcher: Sendable {
     let patterns = PatternCache()
 
     /// The one value it matches, when it is a plain `eq` (a rule pinned to one dialect).
-    var exactText: String? {
+    public var exactText: String? {
         guard tests.count == 1, case .eq(let operand) = tests[0] else { return nil }
         return operand.text
     }

@@ -2,6 +2,8 @@ import SandboxBank
 
 /// Turns a scenario's rules into the bank's decisions: the first rule whose `when` matches a
 /// payout decides its timeline (or declines it); payouts no rule matches follow the default.
+/// Each timeline comes with what chose it (`TimelineDecision`), made once per rule and outcome
+/// here, so that payouts share them.
 ///
 /// Random choices (delay ranges, weighted outcomes) use a generator seeded by the scenario's seed
 /// and the payout's id, so the same scenario and seed give the same timelines whatever order
@@ -14,18 +16,26 @@ public struct RuleEngine: Sendable {
     private let plans: [Plan?]
     private let defaultPlan: Plan
 
-    public init(rules: [Rule], defaultTimeline: [TimelineStepSpec], seed: UInt64) {
+    /// `defaultScenario` names the scenario the default timeline comes from (nil: none).
+    public init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64) {
         self.rules = rules
         self.defaultTimeline = defaultTimeline
         self.seed = seed
         plans = rules.map { rule in
+            let decision = TimelineDecision(kind: rule.origin.builtIn ? .magicValue : .rule, scenario: rule.origin.scenario, rule: rule.name,
+                                            index: rule.origin.index)
             switch rule.outcome {
-            case .timeline(let steps): .one(Timeline(steps))
-            case .weighted(let choices): .weighted(choices.map { ($0.weight, Timeline($0.steps)) })
-            case .decline: nil
+            case .timeline(let steps): return .one(Timeline(steps, decision))
+            case .weighted(let choices):
+                return .weighted(choices.enumerated().map { outcome, choice in
+                    var drawn = decision
+                    drawn.outcome = outcome
+                    return (choice.weight, Timeline(choice.steps, drawn))
+                })
+            case .decline: return nil
             }
         }
-        defaultPlan = .one(Timeline(defaultTimeline))
+        defaultPlan = .one(Timeline(defaultTimeline, .defaultTimeline(of: defaultScenario)))
     }
 
     /// A rule's timeline, or its weighted choice of timelines.
@@ -34,21 +44,23 @@ public struct RuleEngine: Sendable {
         case weighted([(weight: Int, timeline: Timeline)])
     }
 
-    /// Steps whose delays are resolved per payout; resolved once when none is random, so payouts
-    /// share one array.
+    /// Steps whose delays are resolved per payout (resolved once when none is random, so payouts
+    /// share one array), and what chose them.
     private struct Timeline: Sendable {
         let specs: [TimelineStepSpec]
         let fixed: [TimelineStep]?
+        let decision: TimelineDecision
 
-        init(_ specs: [TimelineStepSpec]) {
+        init(_ specs: [TimelineStepSpec], _ decision: TimelineDecision) {
             self.specs = specs
+            self.decision = decision
             let random = specs.contains { if case .range = $0.after { true } else { false } }
             var unused = SplitMix64(seed: 0)
             fixed = random ? nil : Self.resolve(specs, &unused)
         }
 
-        func steps(_ random: inout SplitMix64) -> [TimelineStep] {
-            fixed ?? Self.resolve(specs, &random)
+        func resolved(_ random: inout SplitMix64) -> DecidedTimeline {
+            DecidedTimeline(fixed ?? Self.resolve(specs, &random), decision: decision)
         }
 
         private static func resolve(_ specs: [TimelineStepSpec], _ random: inout SplitMix64) -> [TimelineStep] {
@@ -64,13 +76,13 @@ public struct RuleEngine: Sendable {
         }
     }
 
-    /// The timeline for a new payout, its random choices resolved.
-    public func timeline(for payout: Payout) -> [TimelineStep] {
+    /// The timeline for a new payout, its random choices resolved, and what chose it.
+    public func timeline(for payout: Payout) -> DecidedTimeline {
         var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
         let index = rules.indices.first { plans[$0] != nil && matches(rules[$0], fields: payout.fields, merchant: payout.account, dialect: payout.dialect) }
         switch index.flatMap({ plans[$0] }) ?? defaultPlan {
-        case .one(let timeline): return timeline.steps(&random)
-        case .weighted(let choices): return Self.pick(choices, &random).steps(&random)
+        case .one(let timeline): return timeline.resolved(&random)
+        case .weighted(let choices): return Self.pick(choices, &random).resolved(&random)
         }
     }
 

@@ -30,6 +30,11 @@ public struct Scenario: Sendable {
         self.name = name
         self.file = file
     }
+
+    /// Marks it as a dialect's built-in scenario: its rules are magic values.
+    public mutating func markBuiltIn() {
+        for index in rules.indices { rules[index].origin.builtIn = true }
+    }
 }
 
 /// "When a payout looks like this, the bank does that."
@@ -38,6 +43,18 @@ public struct Rule: Sendable {
     /// Field name (wire name, or `merchant`, `dialect`) -> matcher; all must match.
     public var when: [String: Matcher]
     public var outcome: Outcome
+    /// Where it is written, for saying which rule decided a payout's timeline.
+    public var origin = Origin()
+
+    /// A rule's scenario and place in it.
+    public struct Origin: Sendable {
+        /// The scenario's name.
+        public var scenario = ""
+        /// Its place among the scenario's rules (`bank.rules[index]`).
+        public var index = 0
+        /// Whether the scenario is a dialect's built-in one: its rules are the magic values.
+        public var builtIn = false
+    }
 
     public enum Outcome: Sendable {
         /// The payout is refused at creation with the dialect's error. (First: listed last, its

@@ -8,7 +8,11 @@ extension ScenarioLoader {
         let bank = try node.object(allowed: ["rules", "default"])
         if let rules = bank["rules"] {
             let fields = vocabulary.ruleFields.union(["merchant", "dialect"])
-            scenario.rules = try rules.array().map { (rule) throws(ScenarioError) -> Rule in try readRule(rule, fields: fields, vocabulary) }
+            scenario.rules = try rules.array().enumerated().map { (index, node) throws(ScenarioError) -> Rule in
+                var rule = try readRule(node, fields: fields, vocabulary)
+                rule.origin = Rule.Origin(scenario: scenario.name, index: index)
+                return rule
+            }
         }
         if let timeline = bank["default"] { scenario.defaultTimeline = try readTimeline(timeline) }
     }
@@ -68,11 +72,14 @@ extension ScenarioLoader {
         return .text(try node.text())
     }
 
+    /// The keys of a matcher's object.
+    static let matcherOperators = ["eq", "in", "prefix", "suffix", "regex", "gt", "gte", "lt", "lte"]
+
     /// An exact value, or an object of operators.
     static func readMatcher(_ node: ScenarioNode) throws(ScenarioError) -> Matcher {
         guard case .object = node.value else { return Matcher(tests: [.eq(try readOperand(node))]) }
-        let operators = try node.object(allowed: ["eq", "in", "prefix", "suffix", "regex", "gt", "gte", "lt", "lte"])
-        guard !operators.isEmpty else { throw node.fail("expected at least one of eq, in, prefix, suffix, regex, gt, gte, lt, lte") }
+        let operators = try node.object(allowed: matcherOperators)
+        guard !operators.isEmpty else { throw node.fail("expected at least one of \(matcherOperators.joined(separator: ", "))") }
         var tests: [Matcher.Test] = []
         for (name, operand) in operators.sorted(by: { $0.key < $1.key }) {
             switch name {

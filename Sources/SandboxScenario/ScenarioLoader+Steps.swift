@@ -60,7 +60,7 @@ extension ScenarioLoader {
             guard try body.bool() else { throw body.fail("expected true") }
             return .advanceToNextEvent
         case "expect_cashout":
-            let spec = try body.object(allowed: ["ref", "status", "rejection_code", "bank_reference_id"])
+            let spec = try body.object(allowed: ["ref", "status", "rejection_code", "bank_reference_id", "decided_by"])
             guard let ref = spec["ref"] else { throw body.fail("expected \"ref\"") }
             var status: Matcher?
             if let node = spec["status"] {
@@ -75,7 +75,7 @@ extension ScenarioLoader {
                 }
             }
             return .expectCashout(ref: try ref.string(), status: status, reasonCode: try spec["rejection_code"]?.reasonCode(0 ... 99999),
-                                  bankReference: try spec["bank_reference_id"]?.string())
+                                  bankReference: try spec["bank_reference_id"]?.string(), decidedBy: try spec["decided_by"].map(readDecidedBy))
         case "expect_webhooks":
             let spec = try body.object(allowed: ["ref", "count", "statuses", "fields", "attempts"])
             var expectedFields: [String: String] = [:]
@@ -125,6 +125,30 @@ extension ScenarioLoader {
         guard pathText.hasPrefix("/") else { throw path.fail("expected a path starting with /") }
         return Step.Request(method: try method.string(), path: pathText, headers: headers,
                             body: try fields["body"]?.string(), json: fields["json"]?.value)
+    }
+
+    /// `expect_cashout`'s `decided_by`: a rule's name, a matcher on it, or an object of `kind`,
+    /// `rule`, `index` and `outcome` (the two kinds of object share no key).
+    static func readDecidedBy(_ node: ScenarioNode) throws(ScenarioError) -> DecidedByExpectation {
+        let keys = ["kind", "rule", "index", "outcome"]
+        guard case .object(let members) = node.value, members.keys.contains(where: keys.contains) else {
+            if case .object(let members) = node.value, let key = members.keys.sorted().first(where: { !matcherOperators.contains($0) }) {
+                throw node.child(key, .null).fail("unknown key (expected a matcher's \(matcherOperators.joined(separator: ", ")), "
+                                                  + "or \(keys.joined(separator: ", ")))")
+            }
+            return DecidedByExpectation(rule: try readMatcher(node))
+        }
+        let spec = try node.object(allowed: keys)
+        var expected = DecidedByExpectation(rule: try spec["rule"].map(readMatcher), index: try spec["index"]?.integer(0 ... 1_000_000),
+                                            outcome: try spec["outcome"]?.integer(0 ... 1_000_000))
+        if let kind = spec["kind"] {
+            let kinds = DecisionKind.allCases.filter { $0 != .unknown }
+            guard let value = DecisionKind(rawValue: try kind.string()), kinds.contains(value) else {
+                throw kind.fail("expected one of \(kinds.map(\.rawValue).joined(separator: ", "))")
+            }
+            expected.kind = value
+        }
+        return expected
     }
 
     static func readExpectation(_ node: ScenarioNode) throws(ScenarioError) -> Step.Expectation {

@@ -2,11 +2,14 @@ import SandboxBank
 
 /// Several scenarios layered into one setup, later over earlier: later rules are tried first,
 /// a later account replaces one with the same id, and the last file that sets the default
-/// timeline, seed, clock or webhook policy wins. Faults add up.
+/// timeline, seed, clock or webhook policy wins. Faults add up. (README's "Which rule decided"
+/// tells users this order.)
 public struct ScenarioSetup: Sendable {
     public var accounts: [Account] = []
     public var rules: [Rule] = []
     public var defaultTimeline: [TimelineStepSpec] = []
+    /// The name of the scenario `defaultTimeline` comes from; nil when none set it.
+    public var defaultScenario: String?
     public var seed: UInt64 = 0
     public var clockMode: VirtualClock.Mode?
     public var clockStart: VirtualTime?
@@ -26,7 +29,7 @@ public struct ScenarioSetup: Sendable {
             accounts.append(account)
         }
         rules = scenario.rules + rules
-        if let timeline = scenario.defaultTimeline { defaultTimeline = timeline }
+        if let timeline = scenario.defaultTimeline { (defaultTimeline, defaultScenario) = (timeline, scenario.name) }
         if let seed = scenario.seed { self.seed = seed }
         if let mode = scenario.clockMode { clockMode = mode }
         if let start = scenario.clockStart { clockStart = start }
@@ -38,7 +41,7 @@ public struct ScenarioSetup: Sendable {
 
     /// The rules as the bank asks for them.
     public var engine: RuleEngine {
-        RuleEngine(rules: rules, defaultTimeline: defaultTimeline, seed: seed)
+        RuleEngine(rules: rules, defaultTimeline: defaultTimeline, defaultScenario: defaultScenario, seed: seed)
     }
 
     /// Points `configuration`'s timeline, declines and retries at this setup.

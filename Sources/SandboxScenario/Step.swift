@@ -13,7 +13,7 @@ public enum Step: Sendable {
     case createCashouts(count: Int, fields: [String: JSON], merchant: String?, prefix: String)
     case advance(Duration)
     case advanceToNextEvent
-    case expectCashout(ref: String, status: Matcher?, reasonCode: String?, bankReference: String?)
+    case expectCashout(ref: String, status: Matcher?, reasonCode: String?, bankReference: String?, decidedBy: DecidedByExpectation? = nil)
     case expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?)
     /// The balance of an account (a merchant's or a user's) by currency; `cents` is the balance in
     /// hundredths of the account's own currency, as Mannco states a user's.

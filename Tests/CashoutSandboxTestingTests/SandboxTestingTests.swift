@@ -56,6 +56,8 @@ struct SandboxTestingTests {
         await sandbox.advance(by: .hours(1))
         #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.status == .rejected)
         #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.rejectionCode == "801")
+        // The scenario is named after its file: scenario.json for JSON text.
+        #expect(sandbox.cashout(externalID: "a-1", merchant: "acme")?.decidedBy.summary == #"the default timeline of scenario "scenario""#)
     }
 
     @Test func aBrokenScenarioSaysWhereAndWhy() async throws {
@@ -99,6 +101,8 @@ struct ManncoTestingTests {
         await sandbox.advance(by: .days(3))
         let cashout = try #require(sandbox.mannco.cashouts().first)
         #expect(cashout.status == .rejected && cashout.returnedAfterCompletion)
+        #expect(cashout.decidedBy.kind == .magicValue && cashout.decidedBy.timeline.rule == "LATE FAIL")
+        #expect(cashout.decidedBy.summary == #"magic value "LATE FAIL" (bank.rules[1] of the built-in scenario "Mannco magic emails")"#)
         #expect(sandbox.mannco.user()?.balanceCents == 1_000_000)
         #expect(sandbox.mannco.emails().map(\.status) == ["pending", "processing", "completed", "failed"])
         #expect(sandbox.mannco.emails(of: "nobody").isEmpty)

@@ -74,7 +74,7 @@ private final class Receiver: Sendable {
         defer { receiver.server.stop() }
         var configuration = Sandbox.Configuration()
         configuration.bank.timeline = { _ in
-            [TimelineStep(after: .milliseconds(300), status: .delivered), TimelineStep(after: .milliseconds(300), status: .completed)]
+            DecidedTimeline([TimelineStep(after: .milliseconds(300), status: .delivered), TimelineStep(after: .milliseconds(300), status: .completed)])
         }
         configuration.webhookTimeout = .seconds(2)
         let sandbox = try Sandbox.launch(configuration)  // a real-time clock
@@ -109,7 +109,7 @@ private final class Receiver: Sendable {
         defer { receiver.server.stop() }
         var configuration = Sandbox.Configuration()
         configuration.bank.timeline = { payout in
-            [TimelineStep(after: .milliseconds(payout.reference == "hang" ? 100 : 600), status: .delivered)]
+            DecidedTimeline([TimelineStep(after: .milliseconds(payout.reference == "hang" ? 100 : 600), status: .delivered)])
         }
         configuration.webhookTimeout = .seconds(2)
         let sandbox = try Sandbox.launch(configuration)
@@ -134,7 +134,7 @@ private final class Receiver: Sendable {
         let folder = NSTemporaryDirectory() + "late-answer-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = Sandbox.Configuration()
-        configuration.bank.timeline = { _ in [TimelineStep(after: .milliseconds(100), status: .delivered)] }
+        configuration.bank.timeline = { _ in DecidedTimeline([TimelineStep(after: .milliseconds(100), status: .delivered)]) }
         configuration.webhookTimeout = .milliseconds(600)
         configuration.stateDirectory = folder
         let first = try Sandbox.launch(configuration)

@@ -52,7 +52,7 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
 @Suite struct WebhookDeliveryTests {
     private func sandbox(timeline: [TimelineStep] = TimelineStep.defaultTimeline) throws -> Sandbox {
         var configuration = Sandbox.Configuration()
-        configuration.bank.timeline = { _ in timeline }
+        configuration.bank.timeline = { _ in DecidedTimeline(timeline) }
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
         return try Sandbox.launch(configuration)
@@ -155,7 +155,7 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
         configuration.webhookTimeout = .milliseconds(150)
-        configuration.bank.timeline = { _ in [TimelineStep(after: .seconds(5), status: .delivered)] }
+        configuration.bank.timeline = { _ in DecidedTimeline([TimelineStep(after: .seconds(5), status: .delivered)]) }
         let sandbox = try Sandbox.launch(configuration)
         defer { sandbox.stop() }
         _ = try create(sandbox, externalID: "t-1", url: "http://127.0.0.1:\(slow.port)/hook")
@@ -192,7 +192,7 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         configuration.server.threads = 1
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
-        configuration.bank.timeline = { _ in [TimelineStep(after: .seconds(5), status: .delivered)] }
+        configuration.bank.timeline = { _ in DecidedTimeline([TimelineStep(after: .seconds(5), status: .delivered)]) }
         let sandbox = try Sandbox.launch(configuration)
         defer { sandbox.stop() }
         _ = try create(sandbox, externalID: "self-1", url: "\(sandbox.baseURL)/not-a-sink")

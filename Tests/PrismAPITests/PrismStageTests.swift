@@ -104,12 +104,22 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
 }
 
 /// What a Transfer or a link page adds to a payout: its method, recipient and webhook URL, which
-/// the scenario's rules (the magic names) then see.
+/// the scenario's rules (the magic names) then see; the admin API's `decided_by` then names them.
 @Suite struct PrismExecutionDetailsTests {
+    static let magicFail: JSON = [
+        "kind": "magic_value", "scenario": "PayoutService magic recipient names", "rule": "FAIL", "index": 0, "outcome": .null,
+        "summary": #"magic value "FAIL" (bank.rules[0] of the built-in scenario "PayoutService magic recipient names")"#,
+    ]
+
+    private func decidedBy(_ sandbox: Sandbox, _ id: String) throws -> JSON? {
+        try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(id)").body)["decided_by"]
+    }
+
     @Test func aTransfersMethodRecipientAndWebhookURLJoinTheStagedPayout() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
         let staged = try sandbox.prism("Stage", stageRequest("quote-9"))
+        #expect(try decidedBy(sandbox, staged.connectorPayoutID)?["kind"] == "default")
         var transfer = lookup("Transfer", connector: staged.connectorPayoutID)
         transfer["webhook_url"] = .string("\(sandbox.baseURL)/sandbox/sink/transfer")
         transfer["payout_method_data"] = createRequest(holder: "FAIL Bo Ek")["payout_method_data"]
@@ -119,6 +129,7 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(payout.fields["method"] == "card")
         #expect(payout.fields["recipient_name"] == "FAIL Bo Ek")
         #expect(payout.callbackURL == "\(sandbox.baseURL)/sandbox/sink/transfer")
+        #expect(try decidedBy(sandbox, staged.connectorPayoutID) == Self.magicFail)  // chosen again when the Transfer named the recipient
         #expect(payout.fields["transfer_request"]?.contains("\"webhookUrl\"") == true)
         sandbox.advance(by: .seconds(15))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "quote-9")).status == "FAILED")  // the FAIL magic name
@@ -161,6 +172,7 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(sent.status == 200)
         let payout = try #require(sandbox.bank.payout(id: Int(created.connectorPayoutID) ?? 0))
         #expect(payout.fields["method"] == "ach" && payout.fields["recipient_name"] == "FAIL Ana")
+        #expect(try decidedBy(sandbox, created.connectorPayoutID) == Self.magicFail)
         sandbox.advance(by: .seconds(15))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "FAILED")
     }

@@ -22,7 +22,7 @@ struct BankRecordTests {
             .created(request, at: at, settlement: Money("-17.00")!, timeline: [
                 TimelineStep(after: .milliseconds(1500), status: .delivered), late,
                 TimelineStep(after: .zero, status: .rejected, reasonCode: "801"),
-            ]),
+            ], decision: TimelineDecision(kind: .rule, scenario: "acme bank ü", rule: "late reversal", index: 3, outcome: 1)),
             .created(PayoutRequest(dialect: "test", account: "m", reference: "", country: "", currency: "", amount: .zero), at: at, settlement: .zero, timeline: []),
             .statusChanged(payoutID: 1_000_001, to: TimelineStep(after: .zero, status: .onHold), by: "merchant", at: at),
             .statusChanged(payoutID: Int.max, to: TimelineStep(after: .zero, status: .cancelled, statusDetail: "asked"), by: "admin",
@@ -35,10 +35,11 @@ struct BankRecordTests {
             .account(merchant),
             .executed(payoutID: 1_000_002, by: "merchant", at: at),
             .detailsAdded(payoutID: 1_000_002, PayoutDetails(fields: ["method": "sepa"], callbackURL: "http://hook"),
-                          timeline: [TimelineStep(after: .seconds(1), status: .delivered)], at: at),
+                          timeline: [TimelineStep(after: .seconds(1), status: .delivered)], at: at,
+                          decision: TimelineDecision(kind: .magicValue, scenario: "the built-in rules", rule: "FAIL", index: 0)),
             .detailsAdded(payoutID: 1_000_003, PayoutDetails(), timeline: [], at: at),
             .created(PayoutRequest(dialect: "test", account: "m", currency: "USD", amount: .zero, status: .staged), at: at,
-                     settlement: .zero, timeline: []),
+                     settlement: .zero, timeline: [], decision: .defaultTimeline(of: nil)),
             .created(PayoutRequest(dialect: "test", account: "m", currency: "USD", amount: .zero, status: .awaitingDetails,
                                    expiresAfter: .seconds(86400)), at: at, settlement: .zero, timeline: []),
             .reset([merchant, .sandboxDefault]),
@@ -56,6 +57,37 @@ struct BankRecordTests {
             return decoded
         }
         #expect(decoded == Self.records)
+    }
+
+    /// Format 4 wrote no decision after a create or details added: such a record reads as
+    /// decided by something unknown.
+    @Test func aFormatFourRecordReadsWithAnUnknownDecision() throws {
+        let format4 = BankFormat(version: 4, legacyDialect: "", legacySettings: { _, _ in [:] })
+        var checked = 0
+        for record in Self.records {
+            let unknown: BankRecord
+            switch record {
+            case .created(let request, let at, let settlement, let timeline, let decision) where decision != .unknown:
+                unknown = .created(request, at: at, settlement: settlement, timeline: timeline)
+            case .detailsAdded(let id, let details, let timeline, let at, let decision) where decision != .unknown:
+                unknown = .detailsAdded(payoutID: id, details, timeline: timeline, at: at)
+            default: continue
+            }
+            // The decision is written last, starting with its kind: the bytes before it are format 4's.
+            var (bytes, unknownBytes): ([UInt8], [UInt8]) = ([], [])
+            record.encode(into: &bytes)
+            unknown.encode(into: &unknownBytes)
+            let format4Bytes = Array(bytes.prefix(zip(bytes, unknownBytes).prefix { $0 == $1 }.count))
+            let read = try format4Bytes.withUnsafeBytes { buffer in
+                var reader = BinaryReader(buffer)
+                let read = try BankRecord(decoding: &reader, format: format4)
+                #expect(reader.isAtEnd)
+                return read
+            }
+            #expect(read == unknown)
+            checked += 1
+        }
+        #expect(checked == 3)
     }
 
     @Test func aRecordCutShortIsAnError() {

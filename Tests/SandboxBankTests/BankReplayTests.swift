@@ -26,18 +26,24 @@ struct BankReplayTests {
 
     static func configuration() -> Bank.Configuration {
         var configuration = Bank.Configuration()
-        // Timelines that depend on the payout, so a replay that asked the scenario again would be caught.
+        // Timelines (and what chose them) that depend on the payout, so a replay that asked the
+        // scenario again would be caught.
         configuration.timeline = { payout in
             if payout.fields["method"] == "sepa" {  // details added when executed: the timeline chosen again
-                return [TimelineStep(after: .seconds(1), status: .delivered), TimelineStep(after: .seconds(2), status: .rejected, reasonCode: "802")]
+                return DecidedTimeline([TimelineStep(after: .seconds(1), status: .delivered),
+                                        TimelineStep(after: .seconds(2), status: .rejected, reasonCode: "802")],
+                                       decision: TimelineDecision(kind: .magicValue, scenario: "built-in", rule: "SEPA 802", index: 4))
             }
-            return switch payout.amount.hundredths % 4 {
+            let rule = Int(payout.amount.hundredths % 4)
+            let steps: [TimelineStep] = switch rule {
             case 0: [TimelineStep(after: .seconds(60), status: .delivered), TimelineStep(after: .seconds(3600), status: .completed),
                      TimelineStep(after: .seconds(86400), status: .rejected, reasonCode: "826")]
             case 1: [TimelineStep(after: .seconds(5), status: .delivered), TimelineStep(after: .seconds(5), status: .rejected, reasonCode: "801")]
             case 2: [TimelineStep(after: .zero, status: .delivered), TimelineStep(after: .seconds(10), status: .completed)]
             default: []
             }
+            return DecidedTimeline(steps, decision: rule == 3 ? .defaultTimeline(of: "replay")
+                : TimelineDecision(kind: .rule, scenario: "replay", rule: rule == 0 ? "late return" : nil, index: rule, outcome: rule == 1 ? 1 : nil))
         }
         return configuration
     }
@@ -51,7 +57,7 @@ struct BankReplayTests {
     static func view(_ bank: Bank) -> [String] {
         bank.state.withLock { s in
             let live = s.queue.events.filter { !Bank.isStale($0, s) }
-            return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0)" } + s.ledger.map { "\($0)" }
+            return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" } + s.ledger.map { "\($0)" }
                 + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })", "\(live)", "\(bank.clock.now)"]
         }
     }

@@ -144,7 +144,7 @@ private final class Harness: Sendable {
     }
 
     @Test func deliveriesStopAtTheFirst2xx() throws {
-        let h = Harness { $0.timeline = { _ in [TimelineStep(after: .seconds(5), status: .delivered)] } }
+        let h = Harness { $0.timeline = { _ in DecidedTimeline([TimelineStep(after: .seconds(5), status: .delivered)]) } }
         h.recorder.answers.withLock { $0 = [503, 404, 204] }
         let payout = try h.create("o-1")
         h.bank.advance(by: .seconds(5 + 30 * 60))

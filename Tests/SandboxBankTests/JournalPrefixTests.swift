@@ -48,7 +48,7 @@ struct JournalPrefixTests {
             if case .timeline = $0.kind { return !Bank.isStale($0, s) }
             return false
         }
-        return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0)" } + s.ledger.map { "\($0)" }
+        return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" } + s.ledger.map { "\($0)" }
             + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })",
                                                  "\(steps)"]
     }

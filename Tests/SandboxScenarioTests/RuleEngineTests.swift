@@ -6,7 +6,7 @@ import Testing
 
 private func rules(_ text: String, seed: UInt64 = 7) throws -> RuleEngine {
     let scenario = try ScenarioLoader.load(Array(text.utf8), file: "r.json", vocabulary: d24Vocabulary)
-    return RuleEngine(rules: scenario.rules, defaultTimeline: scenario.defaultTimeline ?? [], seed: seed)
+    return RuleEngine(rules: scenario.rules, defaultTimeline: scenario.defaultTimeline ?? [], defaultScenario: scenario.name, seed: seed)
 }
 
 private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m") -> Payout {
@@ -26,7 +26,7 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
     ])
     func everyMatcher(when: String, value: String, matches: Bool) throws {
         let engine = try rules(#"{"bank": {"rules": [{"when": \#(when), "then": [{"after": "1s", "status": "DELIVERED"}]}]}}"#)
-        #expect(engine.timeline(for: payout(fields: ["amount": value])).isEmpty == !matches)
+        #expect(engine.timeline(for: payout(fields: ["amount": value])).steps.isEmpty == !matches)
     }
 
     @Test func theFirstMatchingRuleWinsAndMerchantAndDialectCanBeMatched() throws {
@@ -36,9 +36,29 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
           {"when": {"country": "BR"}, "then": [{"after": "2s", "status": "DELIVERED"}]}],
           "default": [{"after": "3s", "status": "DELIVERED"}]}}
         """#)
-        #expect(engine.timeline(for: payout(fields: ["country": "BR"], merchant: "acme")).first?.after == .seconds(1))
-        #expect(engine.timeline(for: payout(fields: ["country": "BR"])).first?.after == .seconds(2))
-        #expect(engine.timeline(for: payout(fields: ["country": "MX"])).first?.after == .seconds(3))
+        #expect(engine.timeline(for: payout(fields: ["country": "BR"], merchant: "acme")).steps.first?.after == .seconds(1))
+        #expect(engine.timeline(for: payout(fields: ["country": "BR"])).steps.first?.after == .seconds(2))
+        #expect(engine.timeline(for: payout(fields: ["country": "MX"])).steps.first?.after == .seconds(3))
+    }
+
+    /// A timeline comes with what chose it: a rule by name (or none) and its place in its
+    /// scenario, or the scenario's default; a built-in scenario's rules are magic values.
+    @Test func eachTimelineSaysWhichRuleOrTheDefaultChoseIt() throws {
+        var scenario = try ScenarioLoader.load(Array(#"""
+        {"name": "acme bank", "bank": {"rules": [
+          {"name": "acme", "when": {"merchant": "acme"}, "then": [{"after": "1s", "status": "DELIVERED"}]},
+          {"when": {"country": "BR"}, "then": [{"after": "2s", "status": "DELIVERED"}]}],
+          "default": [{"after": "3s", "status": "DELIVERED"}]}}
+        """#.utf8), file: "acme.json", vocabulary: d24Vocabulary)
+        let engine = RuleEngine(rules: scenario.rules, defaultTimeline: [], defaultScenario: scenario.name, seed: 1)
+        #expect(engine.timeline(for: payout(fields: ["country": "BR"], merchant: "acme")).decision
+            == TimelineDecision(kind: .rule, scenario: "acme bank", rule: "acme", index: 0))
+        #expect(engine.timeline(for: payout(fields: ["country": "BR"])).decision == TimelineDecision(kind: .rule, scenario: "acme bank", index: 1))
+        #expect(engine.timeline(for: payout(fields: ["country": "MX"])).decision == .defaultTimeline(of: "acme bank"))
+        scenario.markBuiltIn()
+        let magic = RuleEngine(rules: scenario.rules, defaultTimeline: [], seed: 1)
+        #expect(magic.timeline(for: payout(fields: ["country": "BR"])).decision == TimelineDecision(kind: .magicValue, scenario: "acme bank", index: 1))
+        #expect(magic.timeline(for: payout(fields: ["country": "MX"])).decision == .defaultTimeline(of: nil))
     }
 
     @Test func rangesAndWeightsAreRandomButFixedBySeedAndPayout() throws {
@@ -50,15 +70,17 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
         let first = try rules(text, seed: 1)
         let timelines = (0 ..< 200).map { first.timeline(for: payout(id: $0, fields: [:])) }
         #expect(timelines == (0 ..< 200).map { try! rules(text, seed: 1).timeline(for: payout(id: $0, fields: [:])) })
-        #expect(timelines.allSatisfy { $0[0].after >= .seconds(60) && $0[0].after <= .seconds(600) })
-        let rejected = timelines.filter { $0[0].status == .rejected }.count
+        #expect(timelines.allSatisfy { $0.steps[0].after >= .seconds(60) && $0.steps[0].after <= .seconds(600) })
+        let rejected = timelines.filter { $0.steps[0].status == .rejected }.count
         #expect(rejected > 70 && rejected < 130)  // about half
+        // Each says which outcome was drawn.
+        #expect(timelines.allSatisfy { $0.decision.outcome == ($0.steps[0].status == .rejected ? 1 : 0) && $0.decision.index == 0 })
         #expect(timelines != (0 ..< 200).map { try! rules(text, seed: 2).timeline(for: payout(id: $0, fields: [:])) })
     }
 
     @Test func businessDaysSkipTheWeekend() throws {
         let engine = try rules(#"{"bank": {"default": [{"after": "2bd", "status": "DELIVERED"}]}}"#)
-        let step = try #require(engine.timeline(for: payout(fields: [:])).first)
+        let step = try #require(engine.timeline(for: payout(fields: [:])).steps.first)
         // Friday 2026-01-09 10:00 + 2 business days = Tuesday 2026-01-13 10:00.
         #expect(step.due(after: VirtualTime(iso8601: "2026-01-09T10:00:00Z")!).iso8601 == "2026-01-13T10:00:00Z")
         #expect(step.due(after: VirtualTime(iso8601: "2026-01-10T10:00:00Z")!).iso8601 == "2026-01-13T10:00:00Z")  // from Saturday

@@ -55,28 +55,22 @@ extension AdminAPI {
         guard let body = Self.object(request) else { return Self.badBody }
         let rejectionCode = body["rejection_code"]?.numberText.flatMap { Int($0) }.map(String.init)
         if body["rejection_code"] != nil, rejectionCode == nil { return Router.error(400, "rejection_code: expected a whole number") }
-        let target: PayoutStatus
-        switch body["action"]?.stringValue {
-        case "deliver": target = .delivered
-        case "complete": target = .completed
-        case "reject": target = .rejected  // the bank makes it a return when the payout had completed
-        case "hold": target = .onHold
-        case "release": target = .pending
-        case "cancel": target = .cancelled
-        default: return Router.error(400, "action: expected deliver, complete, reject, hold, release or cancel")
+        guard let action = body["action"]?.stringValue.flatMap(ForcedAction.init(rawValue:)) else {
+            return Router.error(400, "action: expected \(ForcedAction.list)")
         }
+        let target = action.status
         var (reasonCode, reason): (String?, String?) = (nil, nil)
         if target == .rejected {
             let forced = dialects[payout.dialect]?.forcedRejection(code: rejectionCode, afterCompletion: payout.status == .completed)
             (reasonCode, reason) = (forced?.code ?? rejectionCode, body["rejection_reason"]?.stringValue ?? forced?.reason)
         }
         do throws(TransitionError) {
-            try bank.changeStatus(payoutID: payout.id, to: target, by: "admin", reasonCode: reasonCode, reason: reason,
+            try bank.changeStatus(payoutID: payout.id, to: target, by: ForcedAction.actor, reasonCode: reasonCode, reason: reason,
                                   bankReference: body["bank_reference_id"]?.stringValue, statusDetail: body["status_reason"]?.stringValue)
         } catch {
             let from = error.from.name
             let to = error.to.name
-            return .json(["code": 409, "message": .string("cannot \(body["action"]?.stringValue ?? "") a \(from) cashout: \(from) -> \(to) is not allowed"),
+            return .json(["code": 409, "message": .string("cannot \(action.rawValue) a \(from) cashout: \(from) -> \(to) is not allowed"),
                           "from": .string(from), "to": .string(to)], status: 409)
         }
         return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true, words: statusWords))

@@ -28,6 +28,7 @@ package enum AdminJSON {
             "notification_url": optional(payout.callbackURL),
         ]
         json["api_status"] = word(payout.status).map(JSON.string)
+        json["decided_by"] = DecidedBy(payout, timeline: bank.decision(payoutID: payout.id) ?? .unknown).json
         guard detailed else { return .object(json) }
         json["fields"] = .object(Dictionary(payout.fields.map { ($0.name, .string($0.value)) }) { $1 })
         json["history"] = .array(payout.history.map { change in
