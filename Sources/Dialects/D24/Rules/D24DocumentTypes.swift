@@ -84,3 +84,15 @@ enum D24DocumentTypes {
         ], typeRequired: false),
     ]
 }
+
+extension D24Countries {
+    /// The `document_type` values `country` accepts, in their documented order, and whether a
+    /// create must send one; `nil` where document types are not checked.
+    ///
+    /// ```swift
+    /// D24Countries.documentTypes(of: "CO")   // (names: ["CC", "NIT", "CE", "PASS"], required: true)
+    /// ```
+    public static func documentTypes(of country: String) -> (names: [String], required: Bool)? {
+        D24DocumentTypes.table(for: country).map { (names: $0.entries.map(\.name), required: $0.typeRequired) }
+    }
+}
