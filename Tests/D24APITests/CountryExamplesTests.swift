@@ -15,25 +15,14 @@ import Testing
     /// Fields every create needs, which the table leaves out of each row.
     static let common: Set = ["external_id", "country", "amount", "document_id", "beneficiary_name"]
 
-    /// The README's two tables of the section, as rows of cells by country.
+    /// The section's two tables: the rules by country, and the examples by country.
     static let readme: (rules: [String: [String]], examples: [String: String]) = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = (try? String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
-        let section = text.components(separatedBy: "### Per-country create fields").dropFirst().first?
-            .components(separatedBy: "\n## ").first ?? ""
         var rules: [String: [String]] = [:], examples: [String: String] = [:]
-        for line in section.split(separator: "\n") where line.hasPrefix("| ") {
-            let cells = line.dropFirst(2).dropLast(2).components(separatedBy: " | ")
-            guard countries.contains(cells[0]) else { continue }
+        for cells in Readme.rows(under: "Per-country create fields") where countries.contains(cells[0]) {
             if cells.count == 2 { examples[cells[0]] = cells[1] } else { rules[cells[0]] = cells }
         }
         return (rules, examples)
     }()
-
-    /// The names written as code in a cell: `` `bank_code` `` gives "bank_code".
-    static func code(_ cell: String) -> [String] {
-        cell.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
-    }
 
     static func example(_ country: String) throws -> D24Example.Fields {
         try #require(D24Example.createFields(country: country))
@@ -60,7 +49,7 @@ import Testing
     @Test(arguments: countries)
     func theREADMEExampleIsD24Example(country: String) throws {
         let cell = try #require(Self.readme.examples[country])
-        let shown = try JSON.parse(Array(try #require(Self.code(cell).first).utf8))
+        let shown = try JSON.parse(Array(try #require(Readme.code(cell).first).utf8))
         let example = try Self.example(country)
         #expect(shown == JSON.object(Dictionary(uniqueKeysWithValues: example.map { ($0.name, JSON.string($0.value)) })))
         #expect(shown.serializedString() == cell.trimmingCharacters(in: CharacterSet(charactersIn: "`")), "keys in the order the sandbox writes them")
@@ -84,7 +73,7 @@ import Testing
             D24FieldValidator.firstError(in: Self.fields(example.filter { $0.name != name })) != nil
         }
         let row = try #require(Self.readme.rules[country])
-        let shown = Self.code(row[2]).filter { name in D24Field.allCases.contains { $0.jsonKey == name } }
+        let shown = Readme.code(row[2]).filter { name in D24Field.allCases.contains { $0.jsonKey == name } }
         #expect(Set(shown) == Set(required).subtracting(Self.common), "column 3 of \(country)'s row")
         #expect(Self.common.isSubset(of: required))
     }
@@ -94,7 +83,7 @@ import Testing
         let row = try #require(Self.readme.rules[country])
         #expect(row[1].components(separatedBy: ", ") == D24Countries.currencies(of: country))
         let types = try #require(D24Countries.documentTypes(of: country))
-        #expect(Self.code(row[3]).filter { $0 == $0.uppercased() && !$0.contains(" ") } == types.names, "column 4 of \(country)'s row")
+        #expect(Readme.code(row[3]).filter { $0 == $0.uppercased() && !$0.contains(" ") } == types.names, "column 4 of \(country)'s row")
     }
 
     /// Where the rules check digits, changing the last digit of the example's document or account
