@@ -83,7 +83,7 @@ import Testing
         let row = try #require(Self.readme.rules[country])
         #expect(row[1].components(separatedBy: ", ") == D24Countries.currencies(of: country))
         let types = try #require(D24Countries.documentTypes(of: country))
-        #expect(Readme.code(row[3]).filter { $0 == $0.uppercased() && !$0.contains(" ") } == types.names, "column 4 of \(country)'s row")
+        #expect(Readme.code(row[3]).filter { $0 == $0.uppercased() && !$0.contains(" ") } == types, "column 4 of \(country)'s row")
     }
 
     /// Where the rules check digits, changing the last digit of the example's document or account

@@ -86,13 +86,13 @@ enum D24DocumentTypes {
 }
 
 extension D24Countries {
-    /// The `document_type` values `country` accepts, in their documented order, and whether a
-    /// create must send one; `nil` where document types are not checked.
+    /// The `document_type` values `country` accepts, in their documented order; `nil` where
+    /// document types are not checked.
     ///
     /// ```swift
-    /// D24Countries.documentTypes(of: "CO")   // (names: ["CC", "NIT", "CE", "PASS"], required: true)
+    /// D24Countries.documentTypes(of: "CO")   // ["CC", "NIT", "CE", "PASS"]
     /// ```
-    public static func documentTypes(of country: String) -> (names: [String], required: Bool)? {
-        D24DocumentTypes.table(for: country).map { (names: $0.entries.map(\.name), required: $0.typeRequired) }
+    public static func documentTypes(of country: String) -> [String]? {
+        D24DocumentTypes.table(for: country)?.entries.map(\.name)
     }
 }

@@ -50,7 +50,8 @@ enum D24Docs {
         sessionVariables: ["newExternalId", "externalId", "cashoutId", "adminCashoutId", "rejectCashoutId", "timelineCashoutId", "webhookId"],
         prerequest: signatureScript,
         create: { name, idVariable, staysPending in
-            PostmanCollection.create(name, cashoutID: idVariable, beneficiaryName: staysPending ? PostmanCollection.pendingName : D24Example.value("beneficiary_name"))
+            PostmanCollection.create(name, cashoutID: idVariable,
+                                     beneficiaryName: staysPending ? PostmanCollection.pendingName : D24Example.value("beneficiary_name"))
         },
         accountVariable: "{{apiKey}}")
 
