@@ -24,16 +24,19 @@ public struct APIDocsFragment: Sendable {
     package var sessionVariables: [String]
     /// Lines of the collection's pre-request script (signing its requests), run before every request.
     package var prerequest: [String]
-    /// A create of one of its payouts for the admin folder: the item's name, and the collection
-    /// variable that keeps the new payout's id.
-    package var create: (@Sendable (_ name: String, _ idVariable: String) -> PostmanCollection.Item)?
+    /// A create of one of its payouts for the admin folder: the item's name, the collection
+    /// variable that keeps the new payout's id, and whether the bank must leave it PENDING (the
+    /// API's magic value for that), so that requests acting on a pending payout pass however long
+    /// a person takes between them.
+    package var create: (@Sendable (_ name: String, _ idVariable: String, _ staysPending: Bool) -> PostmanCollection.Item)?
     /// Its default account's id as the admin folder's requests write it (D24: `{{apiKey}}`).
     package var accountVariable: String?
 
     package init(tag: String, title: String, overview: String, postmanOverview: String, endpoints: [OpenAPIEndpoint], schemas: [String: JSON],
                  securitySchemes: [String: JSON], folders: [PostmanCollection.Folder], variables: [PostmanCollection.Variable],
                  sessionVariables: [String], prerequest: [String],
-                 create: (@Sendable (_ name: String, _ idVariable: String) -> PostmanCollection.Item)?, accountVariable: String?) {
+                 create: (@Sendable (_ name: String, _ idVariable: String, _ staysPending: Bool) -> PostmanCollection.Item)?,
+                 accountVariable: String?) {
         self.tag = tag
         self.title = title
         self.overview = overview

@@ -1,8 +1,9 @@
 import SandboxJSON
 
 // The sandbox's admin calls (/sandbox/...; CashoutSandbox/Admin/AdminAPI*.swift): three cashouts, one
-// forced through deliver, complete and a late rejection, one rejected at once, and one left to the
-// bank's timeline while the clock is advanced; then its webhooks and the sink that received them.
+// forced through deliver, complete and a late rejection, one rejected at once (both left PENDING by
+// the bank, so the forced changes work at any pace), and one left to the bank's timeline while the
+// clock is advanced; then its webhooks and the sink that received them.
 
 extension PostmanCollection {
     /// `POST /sandbox/cashouts/{id}/actions` on the cashout saved in `variable`.
@@ -22,7 +23,7 @@ extension PostmanCollection {
         guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general }
         let account = api.accountVariable ?? ""
         return general + [
-            create("Create a cashout to force", "adminCashoutId"),
+            create("Create a cashout to force", "adminCashoutId", true),
             force("Force deliver", "adminCashoutId", body(["action": "deliver"]),
                   tests: [expect("status", "'DELIVERED'")]),
             force("Force complete", "adminCashoutId", body(["action": "complete", "bank_reference_id": "E2E-POSTMAN"]),
@@ -32,11 +33,11 @@ extension PostmanCollection {
             force("Force a change the lifecycle forbids (409)", "adminCashoutId", body(["action": "complete"]), expect: 409,
                   tests: [expect("from", "'REJECTED'"), expect("to", "'COMPLETED'")]),
 
-            create("Create a cashout to reject", "rejectCashoutId"),
+            create("Create a cashout to reject", "rejectCashoutId", true),
             force("Force reject (801)", "rejectCashoutId", body(["action": "reject", "rejection_code": .literal("801")]),
                   tests: [expect("status", "'REJECTED'"), expect("rejection_code", "801")]),
 
-            create("Create a cashout for the clock", "timelineCashoutId"),
+            create("Create a cashout for the clock", "timelineCashoutId", false),
             Item("Advance the clock to the next event", "POST", "/sandbox/clock/advance", body: body(["to_next_event": .literal("true")]),
                  expect: 200, description: "Runs the next scheduled bank event (and its webhooks).",
                  tests: ["pm.test('events_applied', function () { pm.expect(typeof pm.response.json().events_applied).to.eql('number'); });"]),

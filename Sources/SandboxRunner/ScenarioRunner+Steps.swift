@@ -223,18 +223,22 @@ extension ScenarioRunner {
         }
         let notifications = sandbox.bank.notifications(payoutID: payoutID)
         let subject = ref.map { "expect_webhooks \($0)" } ?? "expect_webhooks"
-        if let count, notifications.count != count { return "\(subject): expected \(count) notifications, got \(notifications.count)" }
+        // A count, the statuses or the attempts that differ come with every delivery made.
+        func failure(_ message: String) -> String {
+            let listing = deliveryListing(notifications)
+            return "\(subject): \(message)" + (listing.isEmpty ? "" : "\n" + listing)
+        }
+        if let count, notifications.count != count { return failure("expected \(count) notifications, got \(notifications.count)") }
         if let statuses {
             // The sandbox's name, or the API's own word for it (PayoutService's SUCCESS), as expect_cashout.
             let actual = notifications.map { ($0.status.name, sandbox.dialects[$0.dialect]?.statusWord($0.status)) }
             if actual.count != statuses.count || zip(statuses, actual).contains(where: { wanted, got in wanted != got.0 && wanted != got.1 }) {
-                let got = actual.map { name, word in word.map { $0 == name ? name : "\(name) (\($0))" } ?? name }
-                return "\(subject): expected statuses \(statuses.joined(separator: ", ")), got \(got.joined(separator: ", "))"
+                return failure("expected statuses \(statuses.joined(separator: ", ")), got \(notifications.map(statusText).joined(separator: ", "))")
             }
         }
         if let attempts {
             let made = notifications.reduce(0) { $0 + $1.attempts.count }
-            if made != attempts { return "\(subject): expected \(attempts) delivery attempts, got \(made)" }
+            if made != attempts { return failure("expected \(attempts) delivery attempts, got \(made)") }
         }
         if !fields.isEmpty, notifications.isEmpty { return "\(subject): expected notifications carrying \(fields.keys.sorted().joined(separator: ", ")), got none" }
         for notification in notifications where !fields.isEmpty {

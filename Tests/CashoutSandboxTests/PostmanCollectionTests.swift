@@ -2,6 +2,7 @@ import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
 import SandboxMannco
+import TestHelpers
 import Testing
 
 /// `GET /postman.json` and `GET /postman/environment.json`. Running every request of the collection
@@ -93,6 +94,37 @@ import Testing
             } else {
                 #expect(authorization != "Bearer {{adminToken}}", "\(url)")
             }
+        }
+    }
+
+    /// The cashouts the collection holds, cancels or forces are still PENDING however long a person
+    /// takes before the next request: their creates, as the collection sends them, with a day of
+    /// the clock after each. (`.ci/check-postman --pace 20s` runs the whole collection so.)
+    @Test func theCashoutsItHoldsCancelsOrForcesStayPendingOnTheDefaultBank() throws {
+        let (_, collection) = try get("/postman.json")
+        func items(_ item: JSON) -> [JSON] {
+            item["item"]?.arrayValue.map { $0.flatMap(items) } ?? [item]
+        }
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        let names = ["Create cashout", "Create a cashout to force", "Create a cashout to reject"]
+        let creates = items(collection).filter { names.contains($0["name"]?.stringValue ?? "") }
+        #expect(creates.count == names.count)
+        for (index, item) in creates.enumerated() {
+            var body = try #require(item["request"]?["body"]?["raw"]?.stringValue)
+            for (variable, value) in ["apiKey": "sandbox_login", "apiPassphrase": "sandbox_pass", "newExternalId": "pace-\(index)",
+                                      "baseUrl": "http://127.0.0.1"] {
+                body = body.replacingOccurrences(of: "{{\(variable)}}", with: value)
+            }
+            let response = sandbox.respond(to: HTTPRequest(method: "POST", target: "/v3/cashout",
+                                                           headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
+                                                           body: Array(body.utf8)))
+            let id = try #require(try JSON.parse(response.body)["cashout_id"]?.stringValue, "\(response.bodyText)")
+            _ = sandbox.respond(to: HTTPRequest(method: "POST", target: "/sandbox/clock/advance", body: Array(#"{"by":"1d"}"#.utf8)))
+            let cashout = try JSON.parse(sandbox.respond(to: HTTPRequest(method: "GET", target: "/sandbox/cashouts/\(id)")).body)
+            #expect(cashout["status"] == "PENDING", "\(item["name"]?.stringValue ?? "")")
         }
     }
 

@@ -61,10 +61,10 @@ import Testing
             """#
         let response = try load(sandbox, scenario)
         #expect(response.status == 200)
-        #expect(response.bodyText == #"{"loaded":"\#(trap.path)","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"rules":38}"#)
+        #expect(response.bodyText == #"{"loaded":"\#(trap.path)","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"rules":39}"#)
         #expect(trap.unread)
         let passwd = try load(sandbox, #"{"$schema": "/etc/passwd", "name": "plain"}"#)
-        #expect(passwd.bodyText == #"{"loaded":"plain","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"rules":38}"#)
+        #expect(passwd.bodyText == #"{"loaded":"plain","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"rules":39}"#)
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -136,6 +136,17 @@ import Testing
         #expect(sandbox.balance() == Money("1000000.00"))
     }
 
+    @Test func theMagicNameNeverLeavesThePayoutPendingUntilItIsVoided() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let created = try sandbox.prism("Create", createRequest("n-1", holder: PrismExample.pendingHolder))
+        #expect(created.status == "PENDING")
+        sandbox.advance(by: .seconds(86_400))
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "n-1")).status == "PENDING")
+        #expect(try sandbox.prism("Void", lookup("Void", merchant: "n-1")).status == "CANCELLED")
+        #expect(sandbox.balance() == Money("1000000.00"))  // refunded
+    }
+
     @Test func insufficientFundsIsADecline() throws {
         let sandbox = try startPrismSandbox(extra: [PrismMerchant.account(id: "poor", apiKey: "poor_key", balance: Money("5.00")!)])
         defer { sandbox.stop() }

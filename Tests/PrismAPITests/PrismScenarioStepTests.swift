@@ -47,6 +47,29 @@ import Testing
         #expect(result.failure == nil, "\(result.failure.map { "step \($0.step): \($0.message)" } ?? "")")
     }
 
+    /// CreateRecipient and EnrollDisburseAccount answer ids that are not payouts: written literally
+    /// in the steps after them, and refused as an `as`, which names payouts.
+    @Test func recipientsAndTheirAccountsAreCalledTooAndTheirIdsAreWrittenOut() throws {
+        let result = try run(#"""
+            {"steps": [
+               {"grpc_call": {"method": "CreateRecipient", "message": {"recipient_type": "INDIVIDUAL", "customer": {"name": "Ana Lima"}}},
+                "expect": {"fields": {"connector_payout_id": "rcp_000001"}}},
+               {"grpc_call": {"method": "types.PayoutService/EnrollDisburseAccount",
+                              "message": {"customer": {"connector_customer_id": "rcp_000001"},
+                                          "payout_method_data": {"sepa": {"iban": {"value": "DE89370400440532013000"}}}}},
+                "expect": {"fields": {"connector_payout_id": "pm_000001"}}},
+               {"grpc_call": {"method": "Create", "message": {"merchant_payout_id": "po-2", "amount": {"minor_amount": 1000, "currency": "USD"},
+                                                              "connector_payout_method_id": "pm_000001"}}, "as": "p2"},
+               {"advance": "15s"},
+               {"expect_cashout": {"ref": "p2", "status": "SUCCESS"}},
+               {"grpc_call": {"method": "CreateRecipient", "message": {"customer": {"name": "Bo"}}}, "as": "r2"}
+             ]}
+            """#)
+        let failure = try #require(result.failure)
+        #expect(failure.step == 6)
+        #expect(failure.message == #"grpc_call CreateRecipient r2: "as" names payouts, and rcp_000002 is not one: write the id it answers where later steps need it"#)
+    }
+
     @Test(arguments: [
         (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "expect": {"status": "NOT_FOUND"}}"#,
          "grpc_call Get: expected status NOT_FOUND, got OK"),

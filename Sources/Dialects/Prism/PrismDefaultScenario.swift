@@ -3,8 +3,8 @@
 // PayoutService payouts match them.
 
 extension PrismDialect {
-    /// The built-in rules: a recipient name starting `FAIL`, `REVERSE`, `STUCK`, `DECLINE` or
-    /// `INELIGIBLE` gives that outcome whatever the connector and method.
+    /// The built-in rules: a recipient name starting `FAIL`, `REVERSE`, `STUCK`, `NEVER`,
+    /// `DECLINE` or `INELIGIBLE` gives that outcome whatever the connector and method.
     public static let builtInScenarioText = #"""
         {
           "name": "PayoutService magic recipient names",
@@ -18,6 +18,7 @@ extension PrismDialect {
                         {"after": "2d", "status": "REJECTED", "rejection_code": "payout_returned", "rejection_reason": "The payout was returned by the recipient's bank"}]},
               {"name": "STUCK", "when": {"dialect": "prism", "recipient_name": {"prefix": "STUCK"}},
                "then": [{"after": "5s", "status": "PROCESSING"}]},
+              {"name": "NEVER", "when": {"dialect": "prism", "recipient_name": {"prefix": "NEVER"}}, "then": []},
               {"name": "DECLINE", "when": {"dialect": "prism", "recipient_name": {"prefix": "DECLINE"}},
                "decline": {"code": "card_declined", "message": "The connector declined the payout"}},
               {"name": "INELIGIBLE", "when": {"dialect": "prism", "recipient_name": {"prefix": "INELIGIBLE"}},

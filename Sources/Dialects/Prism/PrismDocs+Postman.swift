@@ -46,14 +46,17 @@ extension PostmanCollection {
         noAmount["amount"] = nil
         noAmount["merchantPayoutId"] = nil  // a payout id it has already would be answered before the amount is read
         return [
-            prism("Create", "Create", PrismExample.create("{{prismPayoutRef}}", webhookURL: "{{baseUrl}}/sandbox/sink/postman"),
+            prism("Create", "Create", PrismExample.create("{{prismPayoutRef}}", holder: PrismExample.pendingHolder,
+                                                          webhookURL: "{{baseUrl}}/sandbox/sink/postman"),
                   headers: prismMetadata + [(key: PrismCaller.Header.requestID, value: "postman-create")],
-                  description: "USD 10.00 to a card: PENDING, INITIATED after 5 s, SUCCESS 10 s later. Saves connectorPayoutId as prismPayoutId.",
+                  description: "USD 10.00 to a card held by \(PrismExample.pendingHolder): a name starting NEVER (a magic value) keeps it "
+                      + "PENDING, so the Get and Void below work however long you take; any other name is INITIATED after 5 s and "
+                      + "SUCCESS 10 s later, and can no longer be voided. Saves connectorPayoutId as prismPayoutId.",
                   tests: answered("PENDING", saving: "prismPayoutId") + [
                       expect("merchantPayoutId", "pm.collectionVariables.get('prismPayoutRef')"),
                       "pm.test('x-request-id is echoed', function () { pm.expect(pm.response.headers.get('x-request-id')).to.eql('postman-create'); });",
                   ], prerequest: fresh("prismPayoutRef")),
-            prism("Create again (same merchantPayoutId)", "Create", PrismExample.create("{{prismPayoutRef}}"),
+            prism("Create again (same merchantPayoutId)", "Create", PrismExample.create("{{prismPayoutRef}}", holder: PrismExample.pendingHolder),
                   description: "Idempotent: the first payout as it stands, no second debit.",
                   tests: answered("PENDING") + [same("prismPayoutId")]),
             prism("Get", "Get", PrismExample.payout("{{prismPayoutId}}"), tests: answered("PENDING") + [same("prismPayoutId")]),

@@ -14,6 +14,10 @@ public enum PrismExample {
     /// The recipient: on the default bank, a name that is not magic (`PrismDialect.builtInScenarioText`).
     public static let holder = "Ana Lima"
 
+    /// A magic recipient name: the default bank leaves the payout PENDING until a call (Void) or
+    /// the admin API moves it, so a person can Get and Void it at their own pace.
+    public static let pendingHolder = "NEVER Ana Lima"
+
     /// A card held by `holder`.
     public static func card(holder: String = holder) -> JSON {
         ["card": ["cardNumber": ["value": "4111111111111111"], "cardExpMonth": ["value": "12"], "cardExpYear": ["value": "2030"],

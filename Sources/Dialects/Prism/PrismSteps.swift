@@ -17,7 +17,7 @@ enum PrismSteps {
     static let action = "grpc_call"
 
     /// The unary methods of `types.PayoutService` a step may call.
-    static let methods = ["Create", "Get", "Void", "Stage", "Transfer", "CreateLink"]
+    static let methods = ["Create", "Get", "Void", "Stage", "Transfer", "CreateLink", "CreateRecipient", "EnrollDisburseAccount"]
 
     static let checks: [String: ScenarioVocabulary.StepCheck] = [
         action: { node throws(ScenarioError) in

@@ -5,16 +5,19 @@ import SandboxHTTP
 import SandboxJSON
 
 extension D24Dialect {
-    /// A complete Brazilian cashout, for the fields a `create_cashout` step leaves out.
-    static let exampleFields = Dictionary(uniqueKeysWithValues: D24Example.createFields.map { ($0.name, JSON.string($0.value)) })
+    /// The valid cashout of `country` (`D24Example`) as JSON fields; none for a country without one.
+    static func exampleFields(country: String) -> [String: JSON] {
+        Dictionary(uniqueKeysWithValues: (D24Example.createFields(country: country) ?? []).map { ($0.name, JSON.string($0.value)) })
+    }
 
-    /// A signed `POST /v3/cashout`: the step's fields over the Brazilian example (when the country
-    /// is BR or absent), the merchant's `login` and `pass`, the reference as `external_id` unless
-    /// the fields give one, and `notification_url` unless they give one. The body is serialised
-    /// once with a marker where the reference goes, and each create splices its reference in.
+    /// A signed `POST /v3/cashout`: the step's fields over its country's example (BR when the
+    /// step names no country), the merchant's `login` and `pass`, the reference as `external_id`
+    /// unless the fields give one, and `notification_url` unless they give one. The body is
+    /// serialised once with a marker where the reference goes, and each create splices its
+    /// reference in.
     public func scenarioCreate(fields given: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? {
         let merchant = D24Merchant(account)
-        var fields = Self.exampleFields.filter { _ in given["country"] == nil || given["country"] == "BR" }
+        var fields = Self.exampleFields(country: given["country"].map { $0.stringValue ?? "" } ?? "BR")
         fields.merge(given) { $1 }
         fields["login"] = .string(merchant.login)
         fields["pass"] = .string(merchant.pass)

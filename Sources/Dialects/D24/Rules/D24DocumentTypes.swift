@@ -84,3 +84,15 @@ enum D24DocumentTypes {
         ], typeRequired: false),
     ]
 }
+
+extension D24Countries {
+    /// The `document_type` values `country` accepts, in their documented order; `nil` where
+    /// document types are not checked.
+    ///
+    /// ```swift
+    /// D24Countries.documentTypes(of: "CO")   // ["CC", "NIT", "CE", "PASS"]
+    /// ```
+    public static func documentTypes(of country: String) -> [String]? {
+        D24DocumentTypes.table(for: country)?.entries.map(\.name)
+    }
+}

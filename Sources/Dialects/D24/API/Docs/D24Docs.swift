@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxD24Rules
 import SandboxJSON
 
 /// D24's part of the sandbox's documents: its endpoints and schemas in the OpenAPI document
@@ -21,9 +22,11 @@ enum D24Docs {
             The collection's pre-request script signs every /v3/cashout body: Payload-Signature is the lowercase \
             hex HMAC-SHA256 of the body, after variable substitution, with apiSignature.
 
-            Run the folders in order (Collection Runner): creates save cashoutId and friends for the requests \
-            after them. On a real clock a cashout is DELIVERED 5 s after its creation; run the sandbox with \
-            --clock manual to keep it PENDING until the clock is advanced.
+            Run the folders in order (Collection Runner), or send their requests one by one at your own pace: \
+            creates save cashoutId and friends for the requests after them. On the default bank a cashout is \
+            DELIVERED 5 s after its creation and COMPLETED 10 s later, and can no longer be held or cancelled; \
+            so the cashouts that are held, cancelled or forced are created with the magic beneficiary_name \
+            NEVER, which leaves them PENDING until a request moves them.
             """,
         endpoints: OpenAPIDocument.d24Endpoints + OpenAPIDocument.merchantEndpoints,
         schemas: OpenAPIDocument.d24Schemas,
@@ -46,7 +49,10 @@ enum D24Docs {
                     .init("apiSignature", merchant.secret, secret: true), .init("readOnlyKey", merchant.readOnlyKey)],
         sessionVariables: ["newExternalId", "externalId", "cashoutId", "adminCashoutId", "rejectCashoutId", "timelineCashoutId", "webhookId"],
         prerequest: signatureScript,
-        create: { name, idVariable in PostmanCollection.create(name, cashoutID: idVariable) },
+        create: { name, idVariable, staysPending in
+            PostmanCollection.create(name, cashoutID: idVariable,
+                                     beneficiaryName: staysPending ? PostmanCollection.pendingName : D24Example.value("beneficiary_name"))
+        },
         accountVariable: "{{apiKey}}")
 
     /// A fresh `external_id` for each create, then `Payload-Signature` for the signed endpoints,

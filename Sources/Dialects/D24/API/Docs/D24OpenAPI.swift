@@ -227,7 +227,7 @@ extension OpenAPIDocument {
         return fields
     }
 
-    private static let createExample = JSON.object(D24Dialect.exampleFields.merging(["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1",
+    private static let createExample = JSON.object(D24Dialect.exampleFields(country: "BR").merging(["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1",
                   "notification_url": "http://localhost:8080/sandbox/sink/orders"]) { $1 })
 
     private static let countryParameter = OpenAPI.query(

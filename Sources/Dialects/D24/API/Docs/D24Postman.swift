@@ -10,17 +10,23 @@ extension PostmanCollection {
     /// A Brazilian cashout of BRL 100.00 whose notifications go to the sandbox's sink `postman`,
     /// with the external id in `variable` (by default a fresh one: see `signatureScript`).
     static func createBody(externalID variable: String = "newExternalId", amount: String = "100.00",
-                           beneficiaryName: String = "Ana") -> String {
+                           beneficiaryName: String = D24Example.value("beneficiary_name")) -> String {
         let given: [String: String] = ["amount": amount, "beneficiary_name": beneficiaryName]
         return body([("login", "{{apiKey}}"), ("pass", "{{apiPassphrase}}"), ("external_id", .string("{{\(variable)}}"))]
             + D24Example.createFields.map { ($0.name, .string(given[$0.name] ?? $0.value)) }
             + [("notification_url", "{{baseUrl}}/sandbox/sink/postman")])
     }
 
+    /// The magic `beneficiary_name` of the default bank (`scenarios/default.json`) that leaves a
+    /// cashout PENDING: the cashouts the collection holds, cancels or forces, which on the default
+    /// timeline could no longer be held 5 s after their creation, when a person is still reading.
+    static let pendingName = "NEVER"
+
     /// `POST /v3/cashout` with a fresh external id, saving the answer's id in `cashoutID` and the
     /// external id in `externalID` (when given).
-    @Sendable static func create(_ name: String, externalID: String? = nil, cashoutID: String, description: String? = nil) -> Item {
-        Item(name, "POST", "/v3/cashout", body: createBody(), expect: 200, description: description,
+    static func create(_ name: String, externalID: String? = nil, cashoutID: String, beneficiaryName: String,
+                       description: String? = nil) -> Item {
+        Item(name, "POST", "/v3/cashout", body: createBody(beneficiaryName: beneficiaryName), expect: 200, description: description,
              tests: ["pm.test('cashout_id is a string', function () { pm.expect(typeof pm.response.json().cashout_id).to.eql('string'); });",
                      save("cashout_id", as: cashoutID)]
                 + (externalID.map { ["pm.collectionVariables.set('\($0)', pm.collectionVariables.get('newExternalId'));"] } ?? []))
@@ -32,8 +38,11 @@ extension PostmanCollection {
 
     static var d24Requests: [Item] {
         [
-            create("Create cashout", externalID: "externalId", cashoutID: "cashoutId",
-                   description: "POST /v3/cashout: answers {\"cashout_id\":\"1000001\"}. The collection's script picks a new external_id."),
+            create("Create cashout", externalID: "externalId", cashoutID: "cashoutId", beneficiaryName: pendingName,
+                   description: "POST /v3/cashout: answers {\"cashout_id\":\"1000001\"}. The collection's script picks a new external_id. "
+                       + "The beneficiary_name \(pendingName) is a magic value that keeps the cashout PENDING, so the hold, release and "
+                       + "cancel below work however long you take; any other name is DELIVERED after 5 s (then it can no longer be held "
+                       + "or cancelled: 510) and COMPLETED 10 s later."),
             Item("Cashout status (by cashout_id)", "POST", "/v3/cashout/status",
                  body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("{{cashoutId}}")]), expect: 200,
                  description: "0 Pending, 1 Completed, 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold.",
