@@ -84,8 +84,8 @@ private func error(_ text: String) -> String? {
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#, "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599"),
         ("[1]", "x.json: (top level): expected an object"),
-        (#"{"name": "#, "x.json: (top level): valid JSON (unexpected end of input at byte offset 9)"),
-        (#"{"bank": {"default": [], "default": []}}"#, #"x.json: (top level): valid JSON (duplicate key "default" at byte offset 25)"#),
+        (#"{"name": "#, "x.json: (top level): invalid JSON: unexpected end of input at line 1, column 10 (byte offset 9)"),
+        (#"{"bank": {"default": [], "default": []}}"#, #"x.json: (top level): invalid JSON: duplicate key "default" at line 1, column 26 (byte offset 25)"#),
     ])
     func errorsNameTheFileThePathAndWhatWasExpected(text: String, message: String) {
         #expect(error(text) == message)

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The scenario files a command line names: `test` and `validate` take files and folders, `serve
+/// --scenario` files. A path that is not there is a usage error (exit status 2).
+enum ScenarioFiles {
+    /// The `.json` files named, and those in the folders named (not `schema.json`), each folder's sorted.
+    static func find(_ paths: [String]) throws(UsageError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            if try isFolder(path) {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+                files += names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "\(folder)/\($0)" }
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// `path`, which must be a file.
+    static func file(_ path: String) throws(UsageError) -> String {
+        if try isFolder(path) { throw UsageError("\(path) is a folder, not a scenario file") }
+        return path
+    }
+
+    private static func isFolder(_ path: String) throws(UsageError) -> Bool {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw UsageError("no such file or folder: \(path)")
+        }
+        return isFolder.boolValue
+    }
+}
