@@ -1,13 +1,11 @@
-/// The word a user probably meant, for "did you mean" hints: as swift-argument-parser does, a
-/// candidate fewer than 4 edits away (the closest), or else the only one the word begins.
+/// The word a user probably meant, for "did you mean" hints: the only candidate the word begins
+/// (`--sce`: `--scenario`), else as swift-argument-parser does the closest fewer than 4 edits away.
 enum Suggestion {
     /// The closest of `candidates` to `word`, if one is close enough.
     static func closest(to word: String, among candidates: [String]) -> String? {
-        let near = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 < 4 }
-        if let best = near.min(by: { $0.1 < $1.1 }) { return best.0 }
-        let letters = word.drop { $0 == "-" }
         let extending = candidates.filter { $0.hasPrefix(word) }
-        return letters.count >= 2 && extending.count == 1 ? extending[0] : nil
+        if word.drop(while: { $0 == "-" }).count >= 2, extending.count == 1 { return extending[0] }
+        return candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 < 4 }.min { $0.1 < $1.1 }?.0
     }
 
     /// `"; did you mean 'X'?"`, or nothing when no candidate is close.
