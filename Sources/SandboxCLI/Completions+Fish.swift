@@ -30,7 +30,7 @@ extension Completions {
         return lines.joined(separator: "\n")
     }
 
-    /// `complete -c cashout-sandbox -n ... -l port -x -d '...'`.
+    /// `complete -c cashout-sandbox -n ... -l port -r -f -d '...'`.
     private static func fish(_ option: Arguments.Option, condition: String) -> String {
         let short = option.short.map { " -s \($0)" } ?? ""
         let value = option.valueName == nil ? "" : " -r " + fish(option.completion)

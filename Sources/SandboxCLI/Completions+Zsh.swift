@@ -63,6 +63,11 @@ extension Completions {
         return spellings(option).map { quoted(spec($0)) }.joined(separator: " ")
     }
 
+    /// `text` inside single quotes for zsh: `'` becomes `'\''`.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
     /// An `_arguments` action.
     private static func zsh(_ completion: Completion) -> String {
         switch completion {

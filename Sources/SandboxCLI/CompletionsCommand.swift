@@ -1,4 +1,3 @@
-import Foundation
 import SandboxHTTP
 
 /// `cashout-sandbox completions bash|zsh|fish`: a completion script for that shell, made from the
@@ -46,10 +45,5 @@ enum Completions {
     /// `--name` and `-h`, each option's spellings.
     static func spellings(_ option: Arguments.Option) -> [String] {
         (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
-    }
-
-    /// `text` inside single quotes for sh: `'` becomes `'\''`.
-    static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
