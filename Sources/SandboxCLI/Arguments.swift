@@ -1,23 +1,49 @@
-/// A command line's options, read against the options a command declares.
+/// A command line's options, read against the options a command declares (and `Option.common`,
+/// which every command takes).
 ///
-/// Accepts `--name value` and `--name=value`, and flags without values. Anything else is a
-/// ``UsageError`` that names the offending word.
+/// Accepts `--name value` and `--name=value`, flags without values, `-h`, and `--` before
+/// arguments that start with `-`. Anything else is a ``UsageError`` that names the offending word
+/// and, when one is close, the option meant.
 struct Arguments {
-    /// An option a command accepts.
+    /// An option a command accepts. Its help, usage line and shell completions all come from here:
+    /// a value name `a|b` offers `a` and `b`, `FILE` files and `DIR` folders.
     struct Option {
         let name: String
+        let short: Character?
         let valueName: String?
         let help: String
+        /// Shown as `[--name VALUE]...` in the usage line: every value given counts.
+        let repeatable: Bool
 
         /// An option taking a value, shown as `--name VALUE`.
-        static func value(_ name: String, _ valueName: String, _ help: String) -> Option {
-            Option(name: name, valueName: valueName, help: help)
+        static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> Option {
+            Option(name: name, short: nil, valueName: valueName, help: help, repeatable: repeatable)
         }
 
         /// A flag without a value.
         static func flag(_ name: String, _ help: String) -> Option {
-            Option(name: name, valueName: nil, help: help)
+            Option(name: name, short: nil, valueName: nil, help: help, repeatable: false)
         }
+
+        /// The options of every command: `CLI` answers them before the command runs.
+        static let common = [
+            Option(name: "help", short: "h", valueName: nil, help: "Show this help", repeatable: false),
+            flag("version", "Show the version"),
+        ]
+
+        /// The values a value name such as `real|manual` allows; nil for a free value.
+        var choices: [String]? {
+            guard let valueName, valueName.contains("|") else { return nil }
+            return valueName.split(separator: "|").map(String.init)
+        }
+
+        /// `-h, --help` or `--port PORT`, as the list of options shows it.
+        var label: String {
+            (short.map { "-\($0), " } ?? "") + "--\(name)" + (valueName.map { " \($0)" } ?? "")
+        }
+
+        /// `[--port PORT]`, or `[--scenario FILE]...`, as the usage line shows it.
+        var synopsis: String { "[--\(name)\(valueName.map { " \($0)" } ?? "")]\(repeatable ? "..." : "")" }
     }
 
     private(set) var values: [String: [String]] = [:]
@@ -25,18 +51,24 @@ struct Arguments {
 
     /// Reads `words` (the command's own words, without the command name).
     init(_ words: [String], options: [Option], command: String) throws(UsageError) {
+        let options = options + Option.common
         var rest = words[...]
         while let word = rest.popFirst() {
-            guard word.hasPrefix("--"), word != "--" else {
-                if word.hasPrefix("-") && word != "-" { throw UsageError("unknown option '\(word)' for \(command)") }
+            if word == "--" {
+                positional += rest
+                break
+            }
+            guard word.hasPrefix("-"), word != "-" else {
                 positional.append(word)
                 continue
             }
-            let parts = word.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            guard let option = options.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option '--\(name)' for \(command)")
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let named = options.first { "--\($0.name)" == parts[0] || $0.short.map { "-\($0)" } == parts[0] }
+            guard let option = named else {
+                throw UsageError("unknown option '\(parts[0])' for \(command)"
+                    + Suggestion.didYouMean(String(parts[0]), among: options.map { "--\($0.name)" }))
             }
+            let name = option.name
             if option.valueName == nil {
                 guard parts.count == 1 else { throw UsageError("option '--\(name)' takes no value") }
                 values[name, default: []].append("")
@@ -76,14 +108,6 @@ struct Arguments {
                   !host.isEmpty, !url.contains(where: { $0.isWhitespace }) else { return nil }
             return String(url)
         }
-    }
-
-    /// Usage lines for `options`, aligned.
-    static func help(_ options: [Option]) -> String {
-        let left = options.map { "  --\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
-        let width = (left.map(\.count).max() ?? 0) + 2
-        return zip(left, options).map { $0 + String(repeating: " ", count: width - $0.count) + $1.help }
-            .joined(separator: "\n")
     }
 }
 

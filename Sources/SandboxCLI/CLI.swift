@@ -1,71 +1,75 @@
-import CashoutSandbox
 import Glibc
 import SandboxHTTP
 
 /// The `cashout-sandbox` command line.
 ///
-/// Exit status: 0 success, 1 the command failed (e.g. the port is taken), 2 the command line is
-/// wrong (unknown command or option, bad value).
+/// Exit status (`HelpText.exitStatuses`): 0 success; 1 a failure (a test failed, a scenario file
+/// is invalid, the server could not start); 2 the command line cannot be run as written (unknown
+/// command or option, bad value, a file or folder that is not there).
 public enum CLI {
-    static let usage = """
-        cashout-sandbox \(Sandbox.version): a local sandbox for payout (cashout) APIs
-
-        Usage: cashout-sandbox <command> [options]
-
-        Commands:
-          serve      Run the sandbox's HTTP server until interrupted
-          sign       Print the Payload-Signature of a request body (or a notification control)
-          validate   Check scenario files without running them
-          test       Run scenario files with steps as a test suite (JUnit XML with --junit)
-          openapi    Print the OpenAPI 3.1 document
-          postman    Print the Postman collection (or, with --environment, its environment)
-          help       Show this help, or a command's: cashout-sandbox help serve
-
-        Options:
-          --help     Show help
-          --version  Show the version
-        """
-
+    /// Every subcommand, in the order the help lists them.
     static let commands: [any Command.Type] = [
         ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, OpenAPICommand.self, PostmanCommand.self,
+        CompletionsCommand.self, HelpCommand.self,
     ]
+
+    /// The commands' names.
+    static var names: [String] { commands.map { $0.name } }
+
+    /// The subcommand `name` selects.
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.name == name }
+    }
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
+        let command = arguments.first.flatMap(command(named:))
         do {
-            return try dispatch(arguments)
+            return try dispatch(arguments, command)
         } catch {
             printError("error: \(error.message)")
-            printError("Run 'cashout-sandbox --help' for usage.")
+            printError("See 'cashout-sandbox\(command.map { " \($0.name)" } ?? "") --help'.")
             return 2
         }
     }
 
-    private static func dispatch(_ arguments: [String]) throws(UsageError) -> Int32 {
-        guard let command = arguments.first else {
-            printError(usage)
+    private static func dispatch(_ words: [String], _ command: (any Command.Type)?) throws(UsageError) -> Int32 {
+        guard let first = words.first else {
+            printError(HelpText.root)
             return 2
         }
-        let rest = Array(arguments.dropFirst())
-        switch command {
-        case "--help", "-h":
-            StandardOutput.writeLine(usage)
-            return 0
-        case "help":
-            StandardOutput.writeLine(commands.first { $0.name == rest.first }?.usage ?? usage)
-            return 0
-        case "--version":
-            StandardOutput.writeLine("cashout-sandbox \(Sandbox.version)")
-            return 0
-        case let name:
-            guard let command = commands.first(where: { $0.name == name }) else { throw UsageError("unknown command '\(name)'") }
-            let arguments = try Arguments(rest, options: command.options, command: name)
-            if arguments.has("help") {
-                StandardOutput.writeLine(command.usage)
-                return 0
+        guard let command else {
+            switch first {
+            case "-h", "--help": StandardOutput.writeLine(HelpText.root)
+            case "--version": StandardOutput.writeLine(HelpText.version)
+            default: throw UsageError(unknownCommand(first))
             }
-            return try command.run(arguments)
+            return 0
         }
+        let arguments = try Arguments(Array(words.dropFirst()), options: command.options, command: command.name)
+        if arguments.has("help") {
+            StandardOutput.writeLine(command.usage)
+            return 0
+        }
+        if arguments.has("version") {
+            StandardOutput.writeLine(HelpText.version)
+            return 0
+        }
+        return try command.run(arguments)
+    }
+
+    /// Says that `word` is no command, and which one was meant: the closest command's name, or for
+    /// an option the commands that take it (`--port` is `serve`'s).
+    static func unknownCommand(_ word: String) -> String {
+        guard word.hasPrefix("-") else {
+            return "unknown command '\(word)'" + Suggestion.didYouMean(word, among: names)
+        }
+        let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+        let owners = commands.filter { command in command.options.map { "--\($0.name)" }.contains(name) }
+        guard !owners.isEmpty else {
+            return "unknown option '\(name)'" + Suggestion.didYouMean(name, among: Arguments.Option.common.map { "--\($0.name)" })
+        }
+        return "unknown option '\(name)'; did you mean " + owners.map { "'cashout-sandbox \($0.name) \(name)'" }.joined(separator: " or ") + "?"
     }
 
     /// Writes a line to standard error.
@@ -74,4 +78,3 @@ public enum CLI {
         line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
     }
 }
-

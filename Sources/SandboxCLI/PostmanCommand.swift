@@ -6,23 +6,17 @@ import SandboxHTTP
 /// `GET /postman.json` serves it.
 enum PostmanCommand: Command {
     static let name = "postman"
+    static let summary = "Print the Postman collection (or, with --environment, its environment)"
+    static let discussion = """
+        Prints the Postman collection (v2.1) of every D24 endpoint and the admin calls, or with \
+        --environment its environment (the same as GET /postman.json and \
+        GET /postman/environment.json on a running sandbox).
+        """
 
     static let options: [Arguments.Option] = [
         .value("base-url", "URL", "The sandbox the requests go to (default http://127.0.0.1:8080)"),
         .flag("environment", "Print the environment instead of the collection"),
-        .flag("help", "Show this help"),
     ]
-
-    static let usage = """
-        Usage: cashout-sandbox postman [--base-url URL] [--environment]
-
-        Prints the Postman collection (v2.1) of every D24 endpoint and the admin calls, or with
-        --environment its environment (the same as GET /postman.json and
-        GET /postman/environment.json on a running sandbox).
-
-        Options:
-        \(Arguments.help(options))
-        """
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError("postman takes no arguments") }

@@ -9,12 +9,18 @@ import SandboxScenario
 /// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.
 enum ServeCommand: Command {
     static let name = "serve"
+    static let summary = "Run the sandbox's HTTP server until interrupted"
+    static let discussion = """
+        Runs the sandbox until SIGINT or SIGTERM. Prints 'listening on http://HOST:PORT' when ready, \
+        then the clock, the scenarios loaded, the dashboard and docs URLs and the accounts (with \
+        --log-format json, each line an object with its text in "message").
+        """
 
     static let options: [Arguments.Option] = [
         .value("host", "HOST", "Address to bind; localhost = 127.0.0.1 and ::1 (default), 0.0.0.0 = all IPv4"),
         .value("port", "PORT", "Port to listen on; 0 picks a free one (default 8080)"),
         .value("threads", "N", "Event-loop threads (default: one per core)"),
-        .value("scenario", "FILE", "Load a scenario file (repeatable; later files override earlier ones)"),
+        .value("scenario", "FILE", "Load a scenario file (repeatable; later files override earlier ones)", repeatable: true),
         .value("seed", "N", "Fix every random choice (over the scenarios' seed)"),
         .value("clock", "real|manual", "How virtual time moves (default: the scenario's, else real)"),
         .value("time-scale", "N", "Virtual seconds per real second with --clock real (default 1)"),
@@ -28,33 +34,25 @@ enum ServeCommand: Command {
               + "before it, keeping it and the rest in journal.log.unreplayed-OFFSET"),
         .value("admin-token", "TOKEN", "Require 'Authorization: Bearer TOKEN' on the admin API (default: $\(adminTokenVariable))"),
         .value("allowed-host", "NAME", "Answer requests addressed to NAME too while listening on loopback (repeatable; "
-               + ".example.com allows its subdomains, * any name; default: $\(HostGuard.variable), comma-separated)"),
-        .flag("help", "Show this help"),
+               + ".example.com allows its subdomains, * any name; default: $\(HostGuard.variable), comma-separated)", repeatable: true),
     ]
 
     /// The environment variable `--admin-token` defaults to (the option wins when both are set).
     static let adminTokenVariable = "CASHOUT_SANDBOX_ADMIN_TOKEN"
 
-    static let usage = """
-        Usage: cashout-sandbox serve [options]
-
-        Runs the sandbox until SIGINT or SIGTERM. Prints 'listening on http://HOST:PORT' when ready
-        (with --log-format json, as the "message" of a JSON object).
-
-        Options:
-        \(Arguments.help(options))
-        """
-
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(extra)' for serve") }
         var configuration = try configuration(from: arguments)
         let vocabulary = configuration.scenarioVocabulary
+        // A file that is not there is a usage error (2); one that is there but invalid keeps the
+        // server from starting (1), as `validate` and `test` count it a failure.
         for file in arguments.values["scenario"] ?? [] {
+            let path = try ScenarioFiles.file(file)
             do {
-                configuration.scenarios.append(try ScenarioLoader.load(file: file, vocabulary: vocabulary))
+                configuration.scenarios.append(try ScenarioLoader.load(file: path, vocabulary: vocabulary))
             } catch {
                 CLI.printError("error: \(error)")
-                return 2
+                return 1
             }
         }
 
@@ -85,6 +83,7 @@ enum ServeCommand: Command {
             say("\(index == 0 ? "listening on" : "also listening on") http://\(address)", "server.listening",
                 [("url", .string("http://\(address)"))])
         }
+        for (text, event, fields) in startupLines(sandbox, scenarios: configuration.scenarios) { say(text, event, fields) }
         if configuration.adminToken != nil {
             say("admin API: requests to /sandbox/... need Authorization: Bearer <admin token>", "server.admin_token", [])
         } else if !Sandbox.listensOnLoopbackOnly(configuration.server) {

@@ -8,24 +8,20 @@ import SandboxHTTP
 /// spec §2.1), or with `--control` a notification's `control` string (§2.4), for curl sessions.
 enum SignCommand: Command {
     static let name = "sign"
+    static let summary = "Print the Payload-Signature of a request body (or a notification control)"
+    static let discussion = """
+        Prints the Payload-Signature of BODY (or of standard input when BODY is absent): the \
+        lowercase hex HMAC-SHA256 of its exact bytes. With --control EXTERNAL_ID (and no BODY), \
+        prints the uppercase control string of a notification for EXTERNAL_ID instead.
+        """
 
     static let options: [Arguments.Option] = [
         .value("secret", "SECRET", "The API signature (HMAC key) (default sandbox_secret)"),
         .value("control", "EXTERNAL_ID", "Print the notification control for this external_id instead"),
-        .flag("help", "Show this help"),
     ]
 
-    static let usage = """
-        Usage: cashout-sandbox sign [--secret SECRET] [BODY]
-               cashout-sandbox sign [--secret SECRET] --control EXTERNAL_ID
-
-        Prints the Payload-Signature of BODY (or of standard input when BODY is absent): the
-        lowercase hex HMAC-SHA256 of its exact bytes. With --control, prints the uppercase control
-        string of a notification for EXTERNAL_ID.
-
-        Options:
-        \(Arguments.help(options))
-        """
+    static let positional: Positional? = Positional(
+        synopsis: "[BODY]", help: "The exact request body (quote it; '--' before one that starts with '-')", completion: .nothing)
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.count <= 1 else { throw UsageError("sign takes one BODY argument; quote it") }

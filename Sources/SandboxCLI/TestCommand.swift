@@ -6,51 +6,51 @@ import SandboxScenario
 
 /// `cashout-sandbox test [PATH...] [--junit FILE] [--filter TEXT]`: runs every scenario file with
 /// `steps`, each in its own sandbox, side by side. One line per scenario, then `N passed, N failed`;
-/// exit 1 on any failure (an invalid file is a failure).
+/// exit 1 on any failure (a file that cannot be loaded is one), 2 when the paths and the filter
+/// select no scenario with steps (as pytest has a status for "no tests collected").
 enum TestCommand: Command {
     static let name = "test"
+    static let summary = "Run scenario files with steps as a test suite (JUnit XML with --junit)"
+    static let discussion = """
+        Runs every scenario file with "steps" found in PATHs, each in its own in-process sandbox on a \
+        manual clock. Prints one line per scenario and "N passed, N failed"; exits 1 if any failed \
+        (a file that cannot be loaded fails), 2 if no scenario with steps is selected.
+        """
 
     static let options: [Arguments.Option] = [
         .value("junit", "FILE", "Also write the results as JUnit XML"),
         .value("filter", "TEXT", "Only scenarios whose name or file contains TEXT"),
-        .flag("help", "Show this help"),
     ]
 
-    static let usage = """
-        Usage: cashout-sandbox test [PATH...] [--junit FILE] [--filter TEXT]
-
-        Runs every scenario file with "steps" found in PATHs (files, or folders of *.json; default
-        scenarios/), each in its own in-process sandbox on a manual clock. Prints one line per
-        scenario and "N passed, N failed"; exits 1 if any failed.
-
-        Options:
-        \(Arguments.help(options))
-        """
+    static let positional: Positional? = Positional(
+        synopsis: "[PATH...]", help: "Scenario files, or folders of them (*.json but schema.json); default scenarios/",
+        completion: .files)
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
-        let files = try scenarioFiles(arguments.positional.isEmpty ? ["scenarios"] : arguments.positional)
+        let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
         var scenarios: [Scenario] = []
         var results: [ScenarioResult] = []
-        for file in files {
+        for file in try ScenarioFiles.find(paths) {
             do {
                 let scenario = try ScenarioLoader.load(file: file, vocabulary: Sandbox.standardVocabulary)
                 if !scenario.steps.isEmpty { scenarios.append(scenario) }
             } catch {
-                results.append(ScenarioResult(name: file, file: file, failure: (0, "\(error)"), steps: 0, seconds: 0))
+                results.append(ScenarioResult(unloadable: error))
             }
+        }
+        let found = scenarios.count + results.count
+        guard found > 0 else {
+            throw UsageError("no scenario with steps in \(paths.joined(separator: ", ")) (a file needs \"steps\" to be a test)")
         }
         if let filter = arguments.value("filter") {
             scenarios = scenarios.filter { $0.name.contains(filter) || $0.file.contains(filter) }
             results = results.filter { $0.file.contains(filter) }
-        }
-        results += ScenarioRunner.runAll(scenarios)
-        for result in results {
-            if let failure = result.failure {
-                StandardOutput.writeLine("FAIL \(result.name) (\(result.file)): step \(failure.step): \(failure.message)")
-            } else {
-                StandardOutput.writeLine("PASS \(result.name) (\(result.file), \(result.steps) steps)")
+            guard !scenarios.isEmpty || !results.isEmpty else {
+                throw UsageError("--filter '\(filter)' matches none of the \(found) scenarios with steps (it is looked for in their names and files)")
             }
         }
+        results += ScenarioRunner.runAll(scenarios)
+        for result in results { StandardOutput.writeLine(line(result)) }
         let failed = results.filter { !$0.passed }.count
         if let junit = arguments.value("junit") {
             do {
@@ -61,29 +61,13 @@ enum TestCommand: Command {
             }
         }
         StandardOutput.writeLine("\(results.count - failed) passed, \(failed) failed")
-        if results.isEmpty {
-            CLI.printError("error: no scenario with steps to run (a file needs \"steps\" to be a test)")
-            return 1
-        }
         return failed == 0 ? 0 : 1
     }
 
-    /// The `.json` files named or found in folders (not `schema.json`), sorted.
-    private static func scenarioFiles(_ paths: [String]) throws(UsageError) -> [String] {
-        var files: [String] = []
-        for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw UsageError("no such file or folder: \(path)")
-            }
-            if isFolder.boolValue {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
-                files += names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "\(folder)/\($0)" }
-            } else {
-                files.append(path)
-            }
-        }
-        return files
+    /// `PASS name (file, N steps)`, `FAIL name (file): step N: ...`, or for a file that could not
+    /// be loaded `FAIL file: path: what was expected`, the file named once.
+    static func line(_ result: ScenarioResult) -> String {
+        guard let failure = result.failureText else { return "PASS \(result.name) (\(result.file), \(result.steps) steps)" }
+        return "FAIL \(result.name == result.file ? result.file : "\(result.name) (\(result.file))"): \(failure)"
     }
 }

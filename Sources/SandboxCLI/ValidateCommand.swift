@@ -2,23 +2,24 @@ import CashoutSandbox
 import SandboxHTTP
 import SandboxScenario
 
-/// `cashout-sandbox validate FILE...`: checks scenario files without running them. Prints
-/// `ok FILE` or the error (file, JSON path, what was expected) for each; exit 1 if any is invalid.
+/// `cashout-sandbox validate [PATH...]`: checks scenario files without running them, the files
+/// and folders `test` takes. Prints `ok FILE` or the error (file, JSON path, what was expected) for
+/// each; exit 1 if any is invalid.
 enum ValidateCommand: Command {
     static let name = "validate"
-    static let options: [Arguments.Option] = [.flag("help", "Show this help")]
-
-    static let usage = """
-        Usage: cashout-sandbox validate FILE...
-
-        Checks scenario files without running them: prints "ok FILE" for each valid one, and for
-        the others the file, the JSON path and what was expected there. Exits 1 if any is invalid.
+    static let summary = "Check scenario files without running them"
+    static let discussion = """
+        Checks scenario files without running them, as 'test' and 'serve' load them (steps that name \
+        a cashout no earlier step named with "as" included): prints "ok FILE" for each valid one, and \
+        for the others the file, the JSON path and what was expected there. Exits 1 if any is invalid.
         """
+    static let options: [Arguments.Option] = []
+    static let positional: Positional? = TestCommand.positional
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
-        guard !arguments.positional.isEmpty else { throw UsageError("validate needs at least one FILE") }
+        let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
         var invalid = 0
-        for file in arguments.positional {
+        for file in try ScenarioFiles.find(paths) {
             if file == "schema.json" || file.hasSuffix("/schema.json") {
                 StandardOutput.writeLine("skipped \(file) (the JSON Schema of scenario files, not a scenario)")
                 continue

@@ -7,21 +7,42 @@
 /// makes the document invalid, with these exceptions: "unterminated string" points at the
 /// string's opening quote, escape-sequence and UTF-8 errors point at the start of the
 /// offending sequence, and "unexpected end of input" points just past the last byte.
+/// `line` and `column` say the same for people and editors: both start at 1, a line ends at
+/// `\n`, and a column counts characters (Unicode scalars), not bytes.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Zero-based byte offset in the input where the problem was detected.
     public let offset: Int
     /// A short English explanation, for example `"trailing data after value"`.
     public let reason: String
+    /// The line of `offset`, from 1.
+    public let line: Int
+    /// The character of `offset` in its line, from 1.
+    public let column: Int
 
-    /// Creates an error with a byte offset and a reason.
-    public init(offset: Int, reason: String) {
+    /// Creates an error at a byte offset that is `line` and `column` in its input.
+    public init(offset: Int, reason: String, line: Int, column: Int) {
         self.offset = offset
         self.reason = reason
+        self.line = line
+        self.column = column
     }
 
-    /// The reason followed by the byte offset, for logs and error responses.
+    /// The error at `offset` of `input`, its line and column counted there.
+    init(offset: Int, reason: String, in input: UnsafeBufferPointer<UInt8>) {
+        var line = 1
+        var lineStart = 0
+        for index in 0 ..< min(offset, input.count) where input[index] == .lineFeed {
+            line += 1
+            lineStart = index + 1
+        }
+        // A UTF-8 continuation byte (10xxxxxx) is part of the character before it.
+        let characters = input[lineStart ..< min(offset, input.count)].count { $0 & 0xC0 != 0x80 }
+        self.init(offset: offset, reason: reason, line: line, column: characters + 1)
+    }
+
+    /// The reason, then where: `unexpected character 'x' at line 3, column 14 (byte offset 40)`.
     public var description: String {
-        "\(reason) at byte offset \(offset)"
+        "\(reason) at line \(line), column \(column) (byte offset \(offset))"
     }
 }
 
@@ -120,7 +141,7 @@ private struct ByteParser {
         let value = try parseValue()
         skipWhitespace()
         if index < bytes.count {
-            throw JSONParseError(offset: index, reason: "trailing data after value")
+            throw JSONParseError(offset: index, reason: "trailing data after value", in: bytes)
         }
         return value
     }
@@ -172,14 +193,14 @@ private struct ByteParser {
                 index += 1
                 skipWhitespace()
                 if index < bytes.count, bytes[index] == .closeBracket {
-                    throw JSONParseError(offset: comma, reason: "trailing comma in array")
+                    throw JSONParseError(offset: comma, reason: "trailing comma in array", in: bytes)
                 }
             case .closeBracket:
                 index += 1
                 depth -= 1
                 return .array(elements)
             default:
-                throw JSONParseError(offset: index, reason: "expected ',' or ']' in array")
+                throw JSONParseError(offset: index, reason: "expected ',' or ']' in array", in: bytes)
             }
         }
     }
@@ -198,19 +219,19 @@ private struct ByteParser {
         while true {
             guard index < bytes.count else { throw endOfInput() }
             guard bytes[index] == .quote else {
-                throw JSONParseError(offset: index, reason: "expected string key in object")
+                throw JSONParseError(offset: index, reason: "expected string key in object", in: bytes)
             }
             let keyOffset = index
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count else { throw endOfInput() }
             guard bytes[index] == .colon else {
-                throw JSONParseError(offset: index, reason: "expected ':' after object key")
+                throw JSONParseError(offset: index, reason: "expected ':' after object key", in: bytes)
             }
             index += 1
             skipWhitespace()
             if members.updateValue(try parseValue(), forKey: key) != nil, !duplicateKeys {
-                throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\"")
+                throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\"", in: bytes)
             }
             if members.count == 2 { members.reserveCapacity(16) }  // one allocation for most requests, not five
             skipWhitespace()
@@ -221,21 +242,21 @@ private struct ByteParser {
                 index += 1
                 skipWhitespace()
                 if index < bytes.count, bytes[index] == .closeBrace {
-                    throw JSONParseError(offset: comma, reason: "trailing comma in object")
+                    throw JSONParseError(offset: comma, reason: "trailing comma in object", in: bytes)
                 }
             case .closeBrace:
                 index += 1
                 depth -= 1
                 return .object(members)
             default:
-                throw JSONParseError(offset: index, reason: "expected ',' or '}' in object")
+                throw JSONParseError(offset: index, reason: "expected ',' or '}' in object", in: bytes)
             }
         }
     }
 
     mutating func enterContainer() throws(JSONParseError) {
         guard depth < maxDepth else {
-            throw JSONParseError(offset: index, reason: "nesting too deep")
+            throw JSONParseError(offset: index, reason: "nesting too deep", in: bytes)
         }
         depth += 1
     }
@@ -262,18 +283,18 @@ private struct ByteParser {
         if first == .digitZero {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) {
-                throw JSONParseError(offset: index, reason: "leading zero in number")
+                throw JSONParseError(offset: index, reason: "leading zero in number", in: bytes)
             }
         } else if isDigit(first) {
             skipDigits()
         } else {
-            throw JSONParseError(offset: index, reason: "expected digit after '-'")
+            throw JSONParseError(offset: index, reason: "expected digit after '-'", in: bytes)
         }
         if index < bytes.count, bytes[index] == .dot {
             index += 1
             guard index < bytes.count else { throw endOfInput() }
             guard isDigit(bytes[index]) else {
-                throw JSONParseError(offset: index, reason: "expected digit after decimal point")
+                throw JSONParseError(offset: index, reason: "expected digit after decimal point", in: bytes)
             }
             skipDigits()
         }
@@ -284,7 +305,7 @@ private struct ByteParser {
             }
             guard index < bytes.count else { throw endOfInput() }
             guard isDigit(bytes[index]) else {
-                throw JSONParseError(offset: index, reason: "expected digit in exponent")
+                throw JSONParseError(offset: index, reason: "expected digit in exponent", in: bytes)
             }
             skipDigits()
         }
@@ -321,7 +342,7 @@ private struct ByteParser {
                 index += 1
             }
             guard index < bytes.count else {
-                throw JSONParseError(offset: quote, reason: "unterminated string")
+                throw JSONParseError(offset: quote, reason: "unterminated string", in: bytes)
             }
             let byte = bytes[index]
             if byte == .quote {
@@ -341,10 +362,7 @@ private struct ByteParser {
                 try parseEscape(into: &scratch, quote: quote)
                 runStart = index
             } else if byte < 0x20 {
-                throw JSONParseError(
-                    offset: index,
-                    reason: "unescaped control character \(hexByte(byte)) in string"
-                )
+                throw JSONParseError(offset: index, reason: "unescaped control character \(hexByte(byte)) in string", in: bytes)
             } else {
                 try skipUTF8Sequence(quote: quote)
             }
@@ -370,7 +388,7 @@ private struct ByteParser {
         }
         for position in 1 ..< length {
             guard index + position < bytes.count else {
-                throw JSONParseError(offset: quote, reason: "unterminated string")
+                throw JSONParseError(offset: quote, reason: "unterminated string", in: bytes)
             }
             let continuation = bytes[index + position]
             guard continuation >= low, continuation <= high else { throw invalidUTF8(at: index) }
@@ -384,7 +402,7 @@ private struct ByteParser {
     mutating func parseEscape(into out: inout [UInt8], quote: Int) throws(JSONParseError) {
         let start = index
         guard index + 1 < bytes.count else {
-            throw JSONParseError(offset: quote, reason: "unterminated string")
+            throw JSONParseError(offset: quote, reason: "unterminated string", in: bytes)
         }
         let escape = bytes[index + 1]
         index += 2
@@ -403,11 +421,11 @@ private struct ByteParser {
             if scalar >= 0xD800, scalar <= 0xDBFF {
                 // A high surrogate must be followed directly by an escaped low surrogate.
                 guard index < bytes.count else {
-                    throw JSONParseError(offset: quote, reason: "unterminated string")
+                    throw JSONParseError(offset: quote, reason: "unterminated string", in: bytes)
                 }
                 guard bytes[index] == .backslash else { throw unpairedSurrogate(at: start) }
                 guard index + 1 < bytes.count else {
-                    throw JSONParseError(offset: quote, reason: "unterminated string")
+                    throw JSONParseError(offset: quote, reason: "unterminated string", in: bytes)
                 }
                 guard bytes[index + 1] == UInt8(ascii: "u") else { throw unpairedSurrogate(at: start) }
                 let lowStart = index
@@ -421,7 +439,7 @@ private struct ByteParser {
             let shown = escape >= 0x21 && escape <= 0x7E
                 ? "'\\\(Character(Unicode.Scalar(escape)))'"
                 : "'\\' followed by \(hexByte(escape))"
-            throw JSONParseError(offset: start, reason: "invalid escape sequence \(shown)")
+            throw JSONParseError(offset: start, reason: "invalid escape sequence \(shown)", in: bytes)
         }
     }
 
@@ -429,7 +447,7 @@ private struct ByteParser {
         var value: UInt32 = 0
         for _ in 0 ..< 4 {
             guard index < bytes.count else {
-                throw JSONParseError(offset: quote, reason: "unterminated string")
+                throw JSONParseError(offset: quote, reason: "unterminated string", in: bytes)
             }
             let byte = bytes[index]
             let digit: UInt8
@@ -437,7 +455,7 @@ private struct ByteParser {
             case .digitZero ... .digitNine: digit = byte - .digitZero
             case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw JSONParseError(offset: escapeStart, reason: "invalid \\u escape")
+            default: throw JSONParseError(offset: escapeStart, reason: "invalid \\u escape", in: bytes)
             }
             value = value << 4 | UInt32(digit)
             index += 1
@@ -477,23 +495,23 @@ private struct ByteParser {
     }
 
     func endOfInput() -> JSONParseError {
-        JSONParseError(offset: bytes.count, reason: "unexpected end of input")
+        JSONParseError(offset: bytes.count, reason: "unexpected end of input", in: bytes)
     }
 
     func unexpected(at offset: Int) -> JSONParseError {
         let byte = bytes[offset]
         if byte >= 0x21, byte <= 0x7E {
-            return JSONParseError(offset: offset, reason: "unexpected character '\(Character(Unicode.Scalar(byte)))'")
+            return JSONParseError(offset: offset, reason: "unexpected character '\(Character(Unicode.Scalar(byte)))'", in: bytes)
         }
-        return JSONParseError(offset: offset, reason: "unexpected byte \(hexByte(byte))")
+        return JSONParseError(offset: offset, reason: "unexpected byte \(hexByte(byte))", in: bytes)
     }
 
     func invalidUTF8(at offset: Int) -> JSONParseError {
-        JSONParseError(offset: offset, reason: "invalid UTF-8 in string")
+        JSONParseError(offset: offset, reason: "invalid UTF-8 in string", in: bytes)
     }
 
     func unpairedSurrogate(at offset: Int) -> JSONParseError {
-        JSONParseError(offset: offset, reason: "unpaired surrogate in \\u escape")
+        JSONParseError(offset: offset, reason: "unpaired surrogate in \\u escape", in: bytes)
     }
 
     func hexByte(_ byte: UInt8) -> String {

@@ -9,8 +9,7 @@ public enum JUnitReport {
         xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="0" skipped="0" time="\#(seconds(time))">"# + "\n"
         for result in results {
             let opening = #"    <testcase classname="\#(escape(result.file))" name="\#(escape(result.name))" time="\#(seconds(result.seconds))""#
-            if let failure = result.failure {
-                let message = "step \(failure.step): \(failure.message)"
+            if let message = result.failureText {
                 xml += opening + ">\n"
                 xml += #"      <failure message="\#(escape(message))" type="StepFailed">\#(escape(message))</failure>"# + "\n"
                 xml += "    </testcase>\n"

@@ -1,3 +1,5 @@
+import SandboxScenario
+
 /// How a scenario's steps went.
 public struct ScenarioResult: Sendable {
     public let name: String
@@ -13,11 +15,22 @@ public struct ScenarioResult: Sendable {
 
     public var passed: Bool { failure == nil }
 
+    /// The failure in one line: `step 3: expected ...`, or for a failure before any step (a file
+    /// that could not be loaded, a sandbox that could not start) what went wrong alone.
+    public var failureText: String? {
+        failure.map { $0.step == 0 ? $0.message : "step \($0.step): \($0.message)" }
+    }
+
     public init(name: String, file: String, failure: (step: Int, message: String)?, steps: Int, seconds: Double) {
         self.name = name
         self.file = file
         self.failure = failure
         self.steps = steps
         self.seconds = seconds
+    }
+
+    /// A file that could not be loaded: named by its path, failed before any step.
+    public init(unloadable error: ScenarioError) {
+        self.init(name: error.file, file: error.file, failure: (0, error.message), steps: 0, seconds: 0)
     }
 }

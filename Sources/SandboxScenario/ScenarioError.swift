@@ -5,7 +5,12 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     public let path: String
     public let expected: String
 
+    /// Where in the file and what was expected there, without the file's name.
+    public var message: String {
+        "\(path.isEmpty ? "(top level)" : path): \(expected)"
+    }
+
     public var description: String {
-        "\(file): \(path.isEmpty ? "(top level)" : path): \(expected)"
+        "\(file): \(message)"
     }
 }

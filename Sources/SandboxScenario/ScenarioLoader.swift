@@ -29,7 +29,7 @@ public enum ScenarioLoader {
     public static func load(_ bytes: [UInt8], file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         let json: JSON
         do { json = try JSON.parse(bytes, duplicateKeys: false) } catch {
-            throw ScenarioError(file: file, path: "", expected: "valid JSON (\(error))")
+            throw ScenarioError(file: file, path: "", expected: "invalid JSON: \(error)")
         }
         let root = ScenarioNode(value: json, path: "", file: file)
         let sections = vocabulary.accountSections.keys.sorted()
@@ -47,7 +47,7 @@ public enum ScenarioLoader {
         if let bank = top["bank"] { try readBank(bank, into: &scenario, vocabulary: vocabulary) }
         if let faults = top["faults"] { scenario.faults = try faults.array().map(readFault) }
         if let webhooks = top["webhooks"] { try readWebhooks(webhooks, into: &scenario) }
-        if let steps = top["steps"] { scenario.steps = try steps.array().map { (step) throws(ScenarioError) in try readStep(step, vocabulary) } }
+        if let steps = top["steps"] { scenario.steps = try readSteps(steps, vocabulary) }
         return scenario
     }
 

@@ -142,6 +142,7 @@ import Testing
         let lines = run.binary.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "listening on \(run.url)")
         #expect(lines.suffix(2) == ["received SIGTERM, stopping", "stopped"])
-        #expect(lines.allSatisfy { $0 == "listening on \(run.url)" || $0.hasPrefix("merchant: ") || $0.hasPrefix("mannco user: ") || $0.hasPrefix("payoutservice merchant: ") || $0.hasPrefix("received ") || $0 == "stopped" })
+        let startup = ["clock: ", "scenario: ", "dashboard: ", "docs: ", "merchant: ", "mannco user: ", "payoutservice merchant: ", "received "]
+        #expect(lines.allSatisfy { line in line == "listening on \(run.url)" || startup.contains { line.hasPrefix($0) } || line == "stopped" })
     }
 }

@@ -1,4 +1,5 @@
 import CashoutSandbox
+import SandboxJSON
 import SandboxRunner
 import SandboxScenario
 import Testing
@@ -54,7 +55,6 @@ import Testing
         (#"{"expect_cashout": {"ref": "c1", "status": "DELIVERED"}}"#, "expect_cashout c1: expected status DELIVERED, got PENDING (pending)"),
         (#"{"expect_emails": {"count": 2}}"#, "expect_emails: expected 2 emails, got 1"),
         (#"{"expect_emails": {"ref": "c1", "statuses": ["pending", "processing"]}}"#, "expect_emails c1: expected emails for pending, processing, got pending"),
-        (#"{"expect_emails": {"ref": "nope"}}"#, #"expect_emails: no cashout named "nope" (name one with "as")"#),
         (#"{"expect_emails": {"to": "x@example.com"}}"#, "expect_emails: expected every email to x@example.com, got one to user@example.com"),
         (#"{"expect_balance": {"user": "76561198000000001", "cents": 1}}"#, "expect_balance 76561198000000001: expected 1 cents, got 995000"),
         (#"{"expect_balance": {"user": "76561198000000001", "balance": 2}}"#, "expect_balance 76561198000000001: expected 2 cents, got 995000"),
@@ -67,6 +67,13 @@ import Testing
         #expect(failure.message.hasPrefix(message), "\(failure.message)")
     }
 
+    /// A file is refused when loaded (below); a step made in code meets the same refusal when run.
+    @Test func anExpectEmailsStepMadeInCodeNamingNoCashoutFailsWhenRun() throws {
+        var loaded = try load(#"{"steps": [{"process_cashout": {"amount": 5000, "method": "payoneer"}, "as": "c1"}]}"#)
+        loaded.steps.append(.dialect(Step.DialectStep(action: "expect_emails", body: ["ref": "nope"])))
+        #expect(ScenarioRunner.run(loaded).failure?.message == #"expect_emails: no cashout named "nope" (name one with "as")"#)
+    }
+
     @Test(arguments: [
         (#"{"login": {"user": "1", "api_key": "k"}}"#, #"steps[0].login: expected "user" or "api_key", not both"#),
         (#"{"login": {"password": "k"}}"#, "steps[0].login.password: unknown key"),
@@ -75,6 +82,7 @@ import Testing
         (#"{"link": {"provider": "payoneer", "open": "yes"}}"#, "steps[0].link.open: expected true or false"),
         (#"{"expect_emails": {"statuses": ["sent"]}}"#, "steps[0].expect_emails.statuses[0]: expected pending, processing, completed, failed or cancelled"),
         (#"{"expect_emails": {"count": -1}}"#, "steps[0].expect_emails.count: expected a whole number from 0 to 1000000"),
+        (#"{"expect_emails": {"ref": "nope"}}"#, #"steps[0].expect_emails.ref: expected the "as" of an earlier step, got "nope" (none named so far)"#),
         (#"{"expect_cashout": {"ref": "c", "status": "paid"}}"#,
          "steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED (or an API's own word: CANCELLED, EXPIRED, FAILED, INITIATED, PENDING, REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, REVERSED, SUCCESS, cancelled, completed, failed, pending, processing)"),
         (#"{"process_cashout": {"amount": 5000}, "save": {"x": "content"}}"#, #"steps[0].save: expected only with "request""#),

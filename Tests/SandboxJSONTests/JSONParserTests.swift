@@ -178,7 +178,7 @@ struct JSONParserTests {
     @Test func aRepeatedKeyKeepsTheLastValueUnlessDuplicatesAreRefused() throws {
         let text = #"{"a": 1, "b": {"c": 2, "c": 3}}"#
         #expect(try JSON.parse(text) == ["a": 1, "b": ["c": 3]])
-        #expect(throws: JSONParseError(offset: 23, reason: #"duplicate key "c""#)) { try JSON.parse(text, duplicateKeys: false) }
+        #expect(throws: JSONParseError(offset: 23, reason: #"duplicate key "c""#, line: 1, column: 24)) { try JSON.parse(text, duplicateKeys: false) }
         #expect(try JSON.parse(#"{"a": {"c": 1}, "b": {"c": 2}}"#, duplicateKeys: false) == ["a": ["c": 1], "b": ["c": 2]])
     }
 
@@ -255,14 +255,14 @@ struct JSONParserTests {
 
     @Test func honoursACustomDepthLimit() throws {
         #expect(try JSON.parse("[[1]]", maxDepth: 2) == [[1]])
-        #expect(throws: JSONParseError(offset: 2, reason: "nesting too deep")) {
+        #expect(throws: JSONParseError(offset: 2, reason: "nesting too deep", line: 1, column: 3)) {
             try JSON.parse("[[[1]]]", maxDepth: 2)
         }
-        #expect(throws: JSONParseError(offset: 10, reason: "nesting too deep")) {
+        #expect(throws: JSONParseError(offset: 10, reason: "nesting too deep", line: 1, column: 11)) {
             try JSON.parse(#"{"a":{"b":{}}}"#, maxDepth: 2)
         }
         #expect(try JSON.parse("7", maxDepth: 0) == 7)
-        #expect(throws: JSONParseError(offset: 0, reason: "nesting too deep")) {
+        #expect(throws: JSONParseError(offset: 0, reason: "nesting too deep", line: 1, column: 1)) {
             try JSON.parse("[]", maxDepth: 0)
         }
     }
@@ -275,7 +275,7 @@ struct JSONParserTests {
         #expect(try JSON.parse(bytes[1 ..< bytes.count - 1]) == expected)  // slice: offsets from its start
         #expect(try JSON.parse(text.utf8) == expected)
         #expect(try JSON.parse(Substring(text).utf8) == expected)
-        #expect(throws: JSONParseError(offset: 2, reason: "trailing data after value")) {
+        #expect(throws: JSONParseError(offset: 2, reason: "trailing data after value", line: 1, column: 3)) {
             try JSON.parse(Array("1 2".utf8).lazy.map { $0 })
         }
     }
@@ -284,15 +284,40 @@ struct JSONParserTests {
 
     @Test(arguments: rejections)
     func rejectsWithOffsetAndReason(_ rejection: Rejection) {
-        let expected = JSONParseError(offset: rejection.offset, reason: rejection.reason)
-        #expect(throws: expected) { try JSON.parse(rejection.input) }
-        #expect(throws: expected) { try JSON.parse(rejection.input.lazy.map { $0 }) }
+        for parse in [{ try JSON.parse(rejection.input) }, { try JSON.parse(rejection.input.lazy.map { $0 }) }] as [() throws -> JSON] {
+            do {
+                _ = try parse()
+                Issue.record("accepted")
+            } catch let error as JSONParseError {
+                #expect(error.offset == rejection.offset)
+                #expect(error.reason == rejection.reason)
+                // On one line of ASCII, the column is the offset from 1.
+                if !rejection.input.contains(where: { $0 == 0x0A || $0 >= 0x80 }) {
+                    #expect(error.line == 1 && error.column == rejection.offset + 1)
+                }
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
     }
 
-    @Test func errorDescriptionNamesReasonAndOffset() {
-        let error = JSONParseError(offset: 6, reason: "trailing comma in object")
-        #expect(error.description == "trailing comma in object at byte offset 6")
+    @Test func errorDescriptionNamesReasonLineColumnAndOffset() {
+        let error = JSONParseError(offset: 6, reason: "trailing comma in object", line: 1, column: 7)
+        #expect(error.description == "trailing comma in object at line 1, column 7 (byte offset 6)")
         #expect(throws: error) { try JSON.parse(#"{"a":1,}"#) }
+    }
+
+    /// Lines end at \n (\r\n too: the \r is the line's last character); a column counts
+    /// characters, so "é" and "😀" before the error count one each.
+    @Test(arguments: [
+        ("{\n  \"a\": 1,\n  \"b\": x\n}", 19, 3, 8, "unexpected character 'x'"),
+        ("{\r\n\"a\": x}", 8, 2, 6, "unexpected character 'x'"),
+        ("[\n\"é😀\", x]", 12, 2, 7, "unexpected character 'x'"),
+        ("{\"a\": 1,\n\n", 10, 3, 1, "unexpected end of input"),
+        ("\n\n  [1,]", 6, 3, 5, "trailing comma in array"),
+    ] as [(String, Int, Int, Int, String)])
+    func errorsSayTheLineAndColumn(text: String, offset: Int, line: Int, column: Int, reason: String) {
+        #expect(throws: JSONParseError(offset: offset, reason: reason, line: line, column: column)) { try JSON.parse(text) }
     }
 
     @Test func everyTruncationOfAValidDocumentThrows() throws {
@@ -307,7 +332,7 @@ struct JSONParserTests {
                 if error.reason == "unterminated string" {
                     #expect(error.offset < length && prefix[error.offset] == UInt8(ascii: "\""), "prefix \(length): \(error)")
                 } else {
-                    #expect(error == JSONParseError(offset: length, reason: endOfInput), "prefix \(length)")
+                    #expect(error.offset == length && error.reason == endOfInput, "prefix \(length)")
                 }
             }
         }

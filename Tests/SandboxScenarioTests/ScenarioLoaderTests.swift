@@ -84,11 +84,43 @@ private func error(_ text: String) -> String? {
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#, "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599"),
         ("[1]", "x.json: (top level): expected an object"),
-        (#"{"name": "#, "x.json: (top level): valid JSON (unexpected end of input at byte offset 9)"),
-        (#"{"bank": {"default": [], "default": []}}"#, #"x.json: (top level): valid JSON (duplicate key "default" at byte offset 25)"#),
+        (#"{"name": "#, "x.json: (top level): invalid JSON: unexpected end of input at line 1, column 10 (byte offset 9)"),
+        (#"{"bank": {"default": [], "default": []}}"#, #"x.json: (top level): invalid JSON: duplicate key "default" at line 1, column 26 (byte offset 25)"#),
     ])
     func errorsNameTheFileThePathAndWhatWasExpected(text: String, message: String) {
         #expect(error(text) == message)
+    }
+
+    /// A step may refer only to a cashout an earlier step named with "as": by an `expect_...`
+    /// step's `ref`, or by `{{NAME.cashout_id}}` / `{{NAME.external_id}}` in any of its strings.
+    @Test(arguments: [
+        (#"[{"expect_cashout": {"ref": "c1", "status": "PENDING"}}]"#,
+         #"x.json: steps[0].expect_cashout.ref: expected the "as" of an earlier step, got "c1" (none named so far)"#),
+        (#"[{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "c2"}, {"expect_webhooks": {"ref": "c3"}}]"#,
+         #"x.json: steps[2].expect_webhooks.ref: expected the "as" of an earlier step, got "c3" (named so far: c1, c2)"#),
+        (#"[{"create_cashout": {}, "as": "c1"}, {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c9.cashout_id}}"}}]"#,
+         "x.json: steps[1].request.path: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got {{c9.cashout_id}} (named so far: c1)"),
+        (#"[{"request": {"method": "POST", "path": "/x", "json": {"items": [{"id": "a-{{c.external_id}}"}]}}}]"#,
+         "x.json: steps[0].request.json.items[0].id: expected {{NAME.external_id}} with NAME the \"as\" of an earlier step, got {{c.external_id}} (none named so far)"),
+        (#"[{"create_cashout": {"external_id": "{{c.external_id}}-2"}, "as": "c"}]"#,
+         "x.json: steps[0].create_cashout.external_id: expected {{NAME.external_id}} with NAME the \"as\" of an earlier step, got {{c.external_id}} (none named so far)"),
+        (#"[{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "c2", "expect": {"json_contains": {"cashout_id": "{{c2.cashout_id}}"}}}]"#,
+         "x.json: steps[1].expect.json_contains.cashout_id: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got {{c2.cashout_id}} (named so far: c1)"),
+    ])
+    func aStepNamingACashoutNoEarlierStepNamedIsRefused(steps: String, message: String) {
+        #expect(error(#"{"steps": \#(steps)}"#) == message)
+    }
+
+    @Test func stepsMayNameWhatEarlierStepsNamedAndSaved() throws {
+        let scenario = try load(#"""
+        {"steps": [
+          {"create_cashout": {}, "as": "c1", "comment": "{{c9.cashout_id}} in a comment is text"},
+          {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}?base={{base_url}}"}, "save": {"m": "merchant", "x.cashout_id": "id"}},
+          {"request": {"method": "GET", "path": "/sandbox/ledger?merchant={{m}}&other={{x.cashout_id}}&unknown={{later}}"}},
+          {"expect_cashout": {"ref": "c1", "status": "PENDING"}},
+          {"expect_webhooks": {"ref": "c1", "fields": {"external_id": "{{c1.external_id}}"}}}]}
+        """#)
+        #expect(scenario.steps.count == 5)
     }
 
     @Test func aMissingFileIsAnError() {

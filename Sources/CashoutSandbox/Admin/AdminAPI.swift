@@ -111,7 +111,7 @@ struct AdminAPI: Sendable {
     private func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
         let scenario: Scenario
         do { scenario = try ScenarioLoader.load(request.body, file: "request body", vocabulary: vocabulary) } catch {
-            return Router.error(400, "\(error.path.isEmpty ? "(top level)" : error.path): \(error.expected)")
+            return Router.error(400, error.message)
         }
         for account in scenario.accounts {
             do throws(Bank.AccountChangeError) {
