@@ -45,10 +45,12 @@ import Testing
     func theExamplesLoad(action: String) throws {
         let examples = try #require(Self.rows[action])
         for example in examples {
-            let text = #"{"users": [{"id": "2001", "api_key": "k"}], "steps": [\#(example)]}"#
+            // The examples refer to cashouts named c1 and p1 by earlier steps, which the loader checks.
+            let named = #"{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "p1"}"#
+            let text = #"{"users": [{"id": "2001", "api_key": "k"}], "steps": [\#(named), \#(example)]}"#
             #expect(throws: Never.self, "\(example)") {
                 let scenario = try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Self.vocabulary)
-                #expect(scenario.steps.count == 1)
+                #expect(scenario.steps.count == 3)
             }
             #expect(example.hasPrefix(#"{"\#(action)":"#))
         }
