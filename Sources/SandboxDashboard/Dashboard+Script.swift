@@ -1,13 +1,15 @@
 extension Dashboard {
     /// The page's behaviour, vanilla JavaScript in one closure: the core below (DOM helpers, the
     /// admin token, hash routing, the 2-second poll, the clock and the list), `hmacScript`
-    /// (signing), `pagesScript` (a cashout's page, merchants), the payout APIs' parts (`parts`:
+    /// (signing), `pagesScript` (a cashout's page, merchants), `requestsScript` and
+    /// `webhooksScript` (the journals' views), the payout APIs' parts (`parts`:
     /// each sets up its form and views, and adds to the hooks) and `startScript`.
     /// A 401 from the admin API (`serve --admin-token`) shows the token form; the token is kept in
     /// sessionStorage and sent as `Authorization: Bearer`. Server data reaches the DOM only
     /// through `textContent` and attributes (the `el` helper), never as HTML.
     static func script(parts: String) -> String {
-        "\"use strict\";\n(function () {\n" + coreScript + hmacScript + pagesScript + parts + startScript + "})();\n"
+        "\"use strict\";\n(function () {\n" + coreScript + hmacScript + pagesScript + requestsScript + webhooksScript + parts + startScript
+            + "})();\n"
     }
 
     static let coreScript = #"""
@@ -44,6 +46,12 @@ extension Dashboard {
           }
           const badge = (text, extra) => el("span", { class: "badge " + String(text) + (extra ? " " + extra : ""), text: text });
           const time = (iso) => (iso ? String(iso).replace("T", " ") : "—");
+          // An amount always with its currency ("12.50 USD"), as the list shows it.
+          const money = (amount, currency) => (amount === null || amount === undefined ? "—" : String(amount) + (currency ? " " + currency : ""));
+          // The currency of each account's balance (a merchant's, a part's account's), by its id:
+          // a cashout's settlement and a ledger are in it. Without one, `fallback`.
+          const currencies = {};
+          const accountCurrency = (id, fallback) => currencies[id] || fallback || "";
           const orDash = (value) => (value === null || value === undefined || value === "" ? "—" : String(value));
           // A status (of a cashout, a history entry, a scheduled event, a webhook) as its API words it,
           // the admin API's `api_status`, followed by the sandbox's name (the filters' and actions'),
@@ -98,6 +106,7 @@ extension Dashboard {
           const problem = (answer) => "HTTP " + answer.status + ": " + ((answer.json && (answer.json.message || answer.json.description)) || answer.text || "no body");
 
           let noticeTimer = null;
+          const hideNotice = () => { clearTimeout(noticeTimer); $("notice").hidden = true; };
           function notice(text, ok) {
             const box = $("notice");
             box.textContent = text;
@@ -125,6 +134,7 @@ extension Dashboard {
           }
           function route() {
             const target = parseHash();
+            hideNotice();  // what it said was about the page left
             if (target.malformed) {
               notice("Not a page of this dashboard: " + location.hash.slice(0, 80));
               history.replaceState(null, "", "#/cashouts");
@@ -135,7 +145,10 @@ extension Dashboard {
             state.key = target.key || null;
             for (const section of document.querySelectorAll("main > section.view")) section.hidden = section.id !== "view-" + state.view;
             const current = state.view === "cashout" ? "cashouts" : state.view;
-            for (const link of document.querySelectorAll(".nav a[data-view]")) link.classList.toggle("active", link.getAttribute("data-view") === current);
+            for (const link of document.querySelectorAll(".nav a[data-view]")) {
+              link.classList.toggle("active", link.getAttribute("data-view") === current);
+              if (link.classList.contains("active")) showLink(link);
+            }
             document.body.setAttribute("data-view", state.view);
             if (state.view === "cashout") {
               clearCashout("…");
@@ -144,6 +157,13 @@ extension Dashboard {
             }
             for (const shown of viewShown) shown(state.view);
             refreshNow();
+          }
+
+          // On a phone the navigation is one line that scrolls sideways: the current view's link is
+          // scrolled into it (the nav only, never the page).
+          function showLink(link) {
+            const nav = $("nav");
+            if (link.offsetLeft < nav.scrollLeft || link.offsetLeft + link.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = link.offsetLeft - 8;
           }
 
           // Refreshing: one at a time. A request for a refresh while one runs is not lost: it runs
@@ -196,6 +216,7 @@ extension Dashboard {
             const answer = await api("GET", "/sandbox/merchants");
             if (stale(mine) || !answer.ok || !answer.json) return;
             state.merchants = answer.json.merchants || [];
+            for (const m of state.merchants) currencies[m.login] = m.currency;
             const key = state.merchants.map((m) => m.login).join("\n");
             if (key !== state.merchantKey) {
               state.merchantKey = key;
@@ -214,6 +235,7 @@ extension Dashboard {
               const answer = await api("GET", path);
               if (stale(mine) || !answer.ok || !answer.json) return;
               const accounts = answer.json[member] || [], ids = accounts.map((account) => account[id]);
+              for (const account of accounts) if (account.currency) currencies[account[id]] = account.currency;
               if (ids.join("\n") !== key) {
                 key = ids.join("\n");
                 setAccounts(owner, ids);
@@ -265,8 +287,8 @@ extension Dashboard {
                 el("td", { class: "hide-narrow", "data-testid": "cashout-row-dialect-" + c.cashout_id, text: c.dialect }),
                 el("td", { class: "mono hide-narrow", text: orDash(c.external_id) }),
                 el("td", { class: "hide-narrow", text: c.merchant }),
-                el("td", { text: orDash(c.country) }),
-                el("td", { class: "num", text: c.amount + " " + c.currency }),
+                el("td", { class: "hide-narrow", text: orDash(c.country) }),
+                el("td", { class: "num", text: money(c.amount, c.currency) }),
                 el("td", {}, ...statusBadges(c, "cashout-row-status-" + c.cashout_id, "cashout-row-api-status-" + c.cashout_id),
                   c.returned_after_completion ? el("span", { class: "muted", text: " returned" }) : null),
                 el("td", { class: "mono hide-narrow", text: time(c.created_at) }));
@@ -288,6 +310,11 @@ extension Dashboard {
               button.addEventListener("click", () => advance({ by: button.getAttribute("data-by") }));
             }
             $("next-event-button").addEventListener("click", () => advance({ to_next_event: true }));
+            // On a phone the advance controls wait behind a toggle, so that the header stays small.
+            $("clock-toggle").addEventListener("click", () => {
+              const open = $("top").classList.toggle("clock-open");
+              $("clock-toggle").setAttribute("aria-expanded", String(open));
+            });
             for (const id of ["filter-merchant", "filter-status", "filter-country"]) $(id).addEventListener("change", refreshNow);
             for (const button of document.querySelectorAll("#actions button[data-action]")) {
               button.addEventListener("click", () => act(button.getAttribute("data-action")));
