@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.request
 
-from dashboard_page import TOKEN, admin, expect, step
+from dashboard_page import CELL_TEXT, TOKEN, admin, create_by_api, expect, step
 
 WIDTHS = ((1280, 900), (390, 844))
 HEADER_SHARE = 0.15  # of the screen's height, at most, at 390px
@@ -105,7 +105,7 @@ def check_header_stability(page, base, width):
     where = ("(() => { const at = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };"
              " return { header: at('top'), next: at('next-event-button'), nav: at('nav') }; })()")
     before = page.js(where)
-    made = create_cashout(base, f"dash-next-{width}-{int(time.time())}")
+    made = create_by_api(base, f"dash-next-{width}-{int(time.time())}")
     shown = json.dumps(admin(base, "/sandbox/clock")["next_event_at"].replace("T", " "))
     page.wait(f"document.getElementById('clock-next').textContent === {shown}", "next event filled in")
     after = page.js(where)
@@ -200,18 +200,6 @@ def send(base, method, path, body, headers):
         return error.code
 
 
-def create_cashout(base, external_id):
-    body = json.dumps({"login": "sandbox_login", "pass": "sandbox_pass", "external_id": external_id, "country": "BR",
-                       "currency": "BRL", "amount": "10.00", "document_id": "01716001340", "document_type": "CPF",
-                       "beneficiary_name": "Ana", "beneficiary_lastname": "Silva", "bank_code": "001",
-                       "bank_account": "3423422-7", "bank_branch": "1234", "account_type": "C"}).encode()
-    signature = hmac.new(b"sandbox_secret", body, hashlib.sha256).hexdigest()
-    request = urllib.request.Request(base + "/v3/cashout", data=body, method="POST",
-                                     headers={"Content-Type": "application/json", "Payload-Signature": signature})
-    with urllib.request.urlopen(request, timeout=5) as answer:
-        return str(json.load(answer)["cashout_id"])
-
-
 def check_requests_page(page, base):
     # A request refused for its signature (uppercase hex) and one to a path that is not a route.
     body = json.dumps({"login": "sandbox_login", "pass": "sandbox_pass", "external_id": "dash-refused"}).encode()
@@ -229,7 +217,7 @@ def check_requests_page(page, base):
     for width, height in WIDTHS:
         page.size(width, height, mobile=width < 600)
         show(page, "#/requests", "document.querySelectorAll('#requests-rows tr').length >= 2")
-        rows = page.js("[...document.querySelectorAll('#requests-rows tr')].slice(0, 2).map(r => [r.dataset.id, r.children[2].textContent, "
+        rows = page.js(f"[...document.querySelectorAll('#requests-rows tr')].slice(0, 2).map(r => [r.dataset.id, {CELL_TEXT}(r.children[2]), "
                        "r.children[3].textContent, r.children[5].textContent])")
         expect(rows[0][1:] == ["POST /v3/cashouts", "404", "near miss"] and rows[1][1:3] == ["POST /v3/cashout", "401"]
                and rows[1][3] == "signature_mismatch", f"the newest requests are listed as {rows}")

@@ -111,7 +111,7 @@ extension Dashboard {
               <div class="card"><h2>Request fields</h2><dl id="cashout-fields" data-testid="cashout-fields" class="kv"></dl></div>
             </div>
             <div class="card"><h2>Status history</h2>
-              <div class="table-wrap"><table class="list"><thead><tr><th>Status</th><th>At</th><th>By</th><th>Rejection</th></tr></thead>
+              <div class="table-wrap"><table class="list"><thead><tr><th>Status</th><th>At</th><th class="hide-narrow">By</th><th>Rejection</th></tr></thead>
               <tbody id="history-body" data-testid="history-body"></tbody></table></div></div>
             <div class="card"><h2>Scheduled bank events</h2>
               <div class="table-wrap"><table class="list"><thead><tr><th>At</th><th>Status</th><th>Rejection code</th></tr></thead>

@@ -117,8 +117,8 @@ extension Dashboard {
             $("cashout-decided-summary").textContent = decided ? decided.summary : "";
             $("history-body").replaceChildren(...(c.history || []).map((h, index) =>
               el("tr", { "data-testid": "history-row-" + index, "data-status": h.status },
-                el("td", {}, ...statusBadges(h)), el("td", { class: "mono", text: time(h.at) }), el("td", { text: h.by }),
-                el("td", { text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
+                el("td", {}, ...statusBadges(h)), el("td", { class: "mono", text: time(h.at) }), el("td", { class: "hide-narrow", text: h.by }),
+                el("td", { class: "text", text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
             const scheduled = c.scheduled || [];
             $("scheduled-body").replaceChildren(...scheduled.map((s, index) =>
               el("tr", { "data-testid": "scheduled-row-" + index },

@@ -10,7 +10,7 @@ extension Dashboard {
             <div id="requests-body" data-testid="requests-body">
             <form class="filters" id="requests-filters" data-testid="requests-filters">
               <label>Path starts with <input id="requests-path" data-testid="requests-path" autocomplete="off" placeholder="/v3/cashout"></label>
-              <label>Status <input id="requests-status" data-testid="requests-status" list="requests-statuses" autocomplete="off" size="6" placeholder="4xx or 401"></label>
+              <label>Status <input id="requests-status" data-testid="requests-status" list="requests-statuses" autocomplete="off" size="9" placeholder="4xx or 401"></label>
               <datalist id="requests-statuses"><option value="2xx"></option><option value="4xx"></option><option value="5xx"></option><option value="401"></option><option value="404"></option></datalist>
               <button type="submit" id="requests-apply" data-testid="requests-apply">Filter</button>
               <button type="button" id="requests-clear" data-testid="requests-clear" class="danger">Clear journal</button>
@@ -21,16 +21,19 @@ extension Dashboard {
                 <span id="request-title" data-testid="request-title"></span></h2>
               <div id="request-diagnosis" data-testid="request-diagnosis" class="diagnosis" role="note" hidden></div>
               <div class="grid">
-                <div><h3>Request</h3><dl id="request-sent" data-testid="request-sent" class="kv"></dl>
-                  <pre id="request-body" data-testid="request-body"></pre></div>
-                <div><h3>Response</h3><dl id="request-answer" data-testid="request-answer" class="kv"></dl>
-                  <pre id="request-response-body" data-testid="request-response-body"></pre></div>
+                <div><h3>Request</h3><p class="mono" id="request-line" data-testid="request-line"></p>
+                  <dl id="request-sent" data-testid="request-sent" class="kv"></dl>
+                  <h3>Headers</h3><dl id="request-headers" data-testid="request-headers" class="kv mono"></dl>
+                  <h3>Body</h3><pre id="request-body" data-testid="request-body"></pre></div>
+                <div><h3>Response</h3><p class="mono" id="response-line" data-testid="response-line"></p>
+                  <h3>Headers</h3><dl id="response-headers" data-testid="response-headers" class="kv mono"></dl>
+                  <h3>Body</h3><pre id="request-response-body" data-testid="request-response-body"></pre></div>
               </div>
             </div>
             <p id="request-gone" data-testid="request-gone" class="empty" hidden></p>
             <div class="table-wrap">
               <table class="list" id="requests-table" data-testid="requests-table">
-                <thead><tr><th>#</th><th class="hide-narrow">At</th><th>Request</th><th>Status</th><th class="hide-narrow">Route</th><th>Why</th></tr></thead>
+                <thead><tr><th>#</th><th class="hide-narrow">At</th><th>Request</th><th>Status</th><th class="hide-narrow">Route</th><th class="hide-narrow">Why</th></tr></thead>
                 <tbody id="requests-rows" data-testid="requests-rows"></tbody>
               </table>
             </div>
@@ -41,7 +44,6 @@ extension Dashboard {
     static let requestsScript = #"""
           // The Requests view: the journal, read on every refresh while it is shown.
           const journal = { entries: [], shown: null };
-          const httpClass = (status) => "http-" + String(status).charAt(0) + "xx";
           // A body as the journal keeps it: text, or base64 of bytes that are not UTF-8.
           const bodyText = (body, encoding, truncated) =>
             (encoding === "base64" ? "(binary, base64) " : "") + (body || "") + (truncated ? "\n… (truncated)" : "") || "(empty)";
@@ -64,19 +66,21 @@ extension Dashboard {
             $("requests-kept").textContent = answer.json.kept + " kept of " + answer.json.capacity;
             renderRequests();
           });
-          viewShown.push((view) => { if (view !== "requests") journal.shown = null; });
+          viewShown.push(() => showRequest(null));
 
           function renderRequests() {
             $("requests-rows").replaceChildren(...journal.entries.map((r) => {
               const href = "#/requests/" + r.id, why = r.diagnosis ? r.diagnosis.check : r.near_miss ? "near miss" : null;
+              const whyBadge = () => (why ? el("span", { class: "badge why", "data-testid": "request-why-" + r.id, text: why }) : null);
               return el("tr", { class: "link" + (String(r.id) === state.key ? " selected" : ""), "data-testid": "request-row-" + r.id, "data-id": r.id,
                                 onclick: () => { location.hash = href; } },
                 el("td", {}, el("a", { href: href, text: r.id })),
                 el("td", { class: "mono hide-narrow", title: "received " + time(r.received_at), text: time(r.at) }),
-                el("td", { class: "mono path" }, el("strong", { text: r.method + " " }), r.path + (r.query ? "?" + r.query : "")),
+                el("td", { class: "mono path" }, el("strong", { text: r.method + " " }), r.path + (r.query ? "?" + r.query : ""),
+                  why ? el("div", { class: "show-narrow" }, whyBadge()) : null),
                 el("td", {}, el("span", { class: "badge " + httpClass(r.response.status), "data-testid": "request-status-" + r.id, text: r.response.status })),
                 el("td", { class: "hide-narrow", text: r.route ? r.route + (r.dialect ? " (" + r.dialect + ")" : "") : "no route" }),
-                el("td", {}, why ? el("span", { class: "badge why", "data-testid": "request-why-" + r.id, text: why }) : "—"));
+                el("td", { class: "hide-narrow" }, whyBadge() || "—"));
             }));
             $("requests-empty").hidden = journal.entries.length > 0;
             $("requests-count").textContent = journal.entries.length + (journal.entries.length === 1 ? " request" : " requests");
@@ -108,14 +112,15 @@ extension Dashboard {
               }
             }
             if (r.near_miss) {
-              box.append(el("p", { "data-testid": "request-near-miss" }, "No route is " + r.method + " " + r.path + ". Did you mean ",
+              box.append(el("p", { "data-testid": "request-near-miss" }, "No route matches " + r.method + " " + r.path + ". Did you mean ",
                              el("code", { text: r.near_miss }), "?"));
             }
-            kv($("request-sent"), [["method", r.method], ["path", r.path], ["query", r.query], ["protocol", r.protocol],
-                                   ["route", r.route], ["api", r.dialect], ["at", time(r.at)], ["received_at", time(r.received_at)],
-                                   ...headerPairs(r.headers)]);
+            $("request-line").textContent = r.method + " " + r.path + (r.query ? "?" + r.query : "") + " " + r.protocol;
+            kv($("request-sent"), [["route", r.route || "none matched"], ["api", r.dialect], ["at", time(r.at)], ["received_at", time(r.received_at)]]);
+            kv($("request-headers"), headerPairs(r.headers));
             $("request-body").textContent = bodyText(r.body, r.body_encoding, r.body_truncated);
-            kv($("request-answer"), [["status", r.response.status], ...headerPairs(r.response.headers)]);
+            $("response-line").textContent = "HTTP " + r.response.status;
+            kv($("response-headers"), headerPairs(r.response.headers));
             $("request-response-body").textContent = bodyText(r.response.body, r.response.body_encoding, r.response.body_truncated);
           }
 

@@ -45,6 +45,8 @@ extension Dashboard {
             return node;
           }
           const badge = (text, extra) => el("span", { class: "badge " + String(text) + (extra ? " " + extra : ""), text: text });
+          // An HTTP status's badge class, by its class of answer: http-2xx, http-4xx...
+          const httpClass = (status) => "http-" + String(status).charAt(0) + "xx";
           const time = (iso) => (iso ? String(iso).replace("T", " ") : "—");
           // An amount always with its currency ("12.50 USD"), as the list shows it.
           const money = (amount, currency) => (amount === null || amount === undefined ? "—" : String(amount) + (currency ? " " + currency : ""));

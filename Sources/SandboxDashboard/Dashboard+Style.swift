@@ -45,10 +45,11 @@ extension Dashboard {
         input, select { font: inherit; border: 1px solid #c6ccd6; border-radius: 4px; padding: 5px 7px; background: #fff; color: var(--ink); min-height: 32px; max-width: 100%; }
         main { padding: 16px; max-width: 1200px; margin: 0 auto; }
         footer { padding: 8px 16px 24px; text-align: center; font-size: 12px; }
-        .aside { font-size: 12px; font-weight: 400; margin-left: 8px; }
+        .aside { font-size: 12px; font-weight: 400; margin-left: 8px; white-space: nowrap; }
         h3 { font-size: 13px; margin: 8px 0 6px; color: var(--muted); }
         .missing { padding: 12px 14px; border-radius: 6px; background: #fff; border: 1px solid var(--line); border-left: 4px solid var(--bad); margin: 0 0 14px; }
-        .decided { margin: -4px 0 12px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; color: var(--muted); }
+        .decided { margin: -4px 0 12px; color: var(--muted); }
+        .decided .badge { margin: 0 4px; }
         .decided span:last-child { color: var(--ink); }
         .notice { margin: 10px 16px 0; padding: 8px 12px; border-radius: 4px; background: #fdecec; color: var(--bad); border: 1px solid #f3c2c4; }
         .notice.ok { background: #e7f6ef; color: var(--ok); border-color: #b5e2cd; }
@@ -108,7 +109,8 @@ extension Dashboard {
         .badge.http-3xx { background: #e4f0fb; color: var(--info); }
         .badge.http-4xx { background: #fff4e0; color: var(--warn); }
         .badge.http-5xx, .badge.why { background: #fde7e8; color: var(--bad); }
-        .list td.path { white-space: normal; word-break: break-all; min-width: 12ch; }
+        .list td.text { white-space: normal; overflow-wrap: anywhere; min-width: 10ch; }
+        .list td.path { white-space: normal; overflow-wrap: anywhere; }
         .diagnosis { border-left: 4px solid var(--bad); background: #fdf3f3; padding: 8px 12px; border-radius: 4px; margin-bottom: 10px; }
         .diagnosis p { margin: 0 0 6px; }
         .diagnosis-head strong { font-size: 15px; }

@@ -25,18 +25,18 @@ extension Dashboard {
           function renderWebhook(w, listed) {
             const send = (label, path, body) => async () => {
               sequence += 1;
-              const answer = await api("POST", "/sandbox/webhooks/" + encodeURIComponent(w.id) + path, body);
+              const answer = await api("POST", path, body);
               const last = answer.ok && answer.json && (answer.json.attempts || []).slice(-1)[0];
               if (answer.ok) notice(label + " of webhook " + w.id + " sent" + (last ? ": " + attemptAnswer(last) + "." : "."), true);
               else notice(label + " of webhook " + w.id + ": " + problem(answer));
               refreshNow();
             };
             const buttons = w.url ? el("span", { class: "webhook-buttons" },
-              el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: send("A redelivery", "/redeliver"), text: "Redeliver" }),
+              el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: send("A redelivery", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/redeliver"), text: "Redeliver" }),
               el("button", { type: "button", "data-testid": "duplicate-" + w.id, title: "The same notification again, as a provider's at-least-once delivery does",
-                             onclick: send("A duplicate", "/chaos", { kind: "duplicate" }), text: "Send duplicate" }),
+                             onclick: send("A duplicate", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "duplicate" }), text: "Send duplicate" }),
               el("button", { type: "button", class: "danger", "data-testid": "forged-" + w.id, title: "A copy with a wrong signature, which the receiver should refuse",
-                             onclick: send("A forged copy", "/chaos", { kind: "forged" }), text: "Send forged" })) : null;
+                             onclick: send("A forged copy", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "forged" }), text: "Send forged" })) : null;
             const attempts = (w.attempts || []).map((a) =>
               el("li", { "data-testid": "webhook-attempt-" + w.id + "-" + a.number, "data-chaos": a.chaos ? a.chaos.kind : null },
                 el("span", { class: "attempt-head" }, ...spaced(
@@ -44,7 +44,8 @@ extension Dashboard {
                   a.retry ? el("span", { class: "badge retry", "data-testid": "webhook-retry-" + w.id + "-" + a.number, text: "retry" }) : null,
                   a.manual ? el("span", { class: "badge manual", text: "manual" }) : null,
                   a.chaos ? el("span", { class: "badge chaos", "data-testid": "webhook-chaos-" + w.id + "-" + a.number, title: a.chaos.summary, text: a.chaos.kind }) : null,
-                  el("strong", { class: a.response_status === null || a.response_status === undefined ? "muted" : "", text: attemptAnswer(a) }))),
+                  a.response_status === null || a.response_status === undefined ? el("strong", { class: "muted", text: attemptAnswer(a) })
+                    : el("span", { class: "badge " + httpClass(a.response_status), text: attemptAnswer(a) }))),
                 a.chaos && a.chaos.summary ? el("span", { class: "muted chaos-summary", text: a.chaos.summary }) : null,
                 a.response_body ? el("pre", { text: a.response_body }) : null));
             return el("div", { class: "webhook", "data-testid": "webhook-" + w.id, "data-state": w.state },
@@ -56,7 +57,8 @@ extension Dashboard {
                 el("span", { class: "mono muted", text: orDash(w.url) }),
                 w.next_attempt_at ? el("span", { class: "muted", text: "next attempt " + time(w.next_attempt_at) }) : null,
                 buttons),
-              attempts.length ? el("ul", { class: "attempts" }, ...attempts) : el("p", { class: "empty", text: "No attempts yet." }));
+              attempts.length ? el("ul", { class: "attempts" }, ...attempts)
+                : el("p", { class: "empty", text: w.state === "not_sent" ? "Not sent: the cashout has no notification URL." : "No attempts yet." }));
           }
 
           // The Webhooks view, read on every refresh while it is shown; the hash names a cashout.
