@@ -132,13 +132,13 @@ extension Dashboard {
             <h1>Merchants</h1>
             <div class="table-wrap">
               <table class="list" id="merchants-table" data-testid="merchants-table">
-                <thead><tr><th>Login</th><th>Pass</th><th>Secret</th><th>Read-only key</th><th class="num">Balance</th><th>Limits</th></tr></thead>
+                <thead><tr><th>Login</th><th class="hide-narrow">Pass</th><th class="hide-narrow">Secret</th><th class="hide-narrow">Read-only key</th><th class="num">Balance</th><th class="hide-narrow">Limits</th></tr></thead>
                 <tbody id="merchants-body" data-testid="merchants-body"></tbody>
               </table>
             </div>
             <div class="card" id="ledger-card" data-testid="ledger-card" hidden>
               <h2>Ledger: <span id="ledger-merchant" data-testid="ledger-merchant"></span></h2>
-              <div class="table-wrap"><table class="list"><thead><tr><th>#</th><th>At</th><th>Cashout</th><th>Kind</th><th class="num">Amount</th><th class="num">Balance after</th></tr></thead>
+              <div class="table-wrap"><table class="list"><thead><tr><th class="hide-narrow">#</th><th class="hide-narrow">At</th><th>Cashout</th><th class="hide-narrow">Kind</th><th class="num">Amount</th><th class="num hide-narrow">Balance after</th></tr></thead>
               <tbody id="ledger-body" data-testid="ledger-body"></tbody></table></div>
               <p id="ledger-empty" data-testid="ledger-empty" class="empty" hidden>No entries yet.</p>
             </div>

@@ -170,11 +170,12 @@ extension Dashboard {
             const rows = state.merchants.map((m) =>
               el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
                          onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
-                el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login })),
-                el("td", { class: "mono", text: m.pass }), el("td", { class: "mono", text: m.secret }),
-                el("td", { class: "mono", text: m.read_only_key }),
+                el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login }),
+                  el("div", { class: "mono muted show-narrow", text: "pass " + m.pass }), el("div", { class: "mono muted show-narrow", text: "secret " + m.secret })),
+                el("td", { class: "mono hide-narrow", text: m.pass }), el("td", { class: "mono hide-narrow", text: m.secret }),
+                el("td", { class: "mono hide-narrow", text: m.read_only_key }),
                 el("td", { class: "num", "data-testid": "merchant-balance-" + m.login, text: money(m.balance, m.currency) }),
-                el("td", { text: limitsText(m.limits, m.currency) })));
+                el("td", { class: "hide-narrow", text: limitsText(m.limits, m.currency) })));
             $("merchants-body").replaceChildren(...rows);
           }
 
@@ -189,10 +190,11 @@ extension Dashboard {
             const entries = (answer.json.entries || []).slice().reverse(), currency = accountCurrency(login);
             $("ledger-body").replaceChildren(...entries.map((e) =>
               el("tr", { "data-testid": "ledger-row-" + e.id },
-                el("td", { text: e.id }), el("td", { class: "mono", text: time(e.at) }),
-                el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout_id), text: e.cashout_id })),
-                el("td", { text: e.kind }), el("td", { class: "num", text: money(e.amount, currency) }),
-                el("td", { class: "num", text: money(e.balance_after, currency) }))));
+                el("td", { class: "hide-narrow", text: e.id }), el("td", { class: "mono hide-narrow", text: time(e.at) }),
+                el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout_id), text: e.cashout_id }),
+                  el("div", { class: "muted show-narrow", text: e.kind + ", " + time(e.at) })),
+                el("td", { class: "hide-narrow", text: e.kind }), el("td", { class: "num", text: money(e.amount, currency) }),
+                el("td", { class: "num hide-narrow", text: money(e.balance_after, currency) }))));
             $("ledger-empty").hidden = entries.length > 0;
           }
 

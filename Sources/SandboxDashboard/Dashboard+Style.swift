@@ -61,6 +61,7 @@ extension Dashboard {
         .filters label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); gap: 2px; }
         .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; background: var(--card); border: 1px solid var(--line); border-radius: 6px; }
         .card .table-wrap { border: 0; }
+        .table-wrap + .card { margin-top: 14px; }
         table.list { width: 100%; border-collapse: collapse; }
         .list th, .list td { text-align: left; padding: 7px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; vertical-align: top; }
         .list th { font-size: 12px; color: var(--muted); font-weight: 600; background: #fafbfc; }
@@ -134,14 +135,16 @@ extension Dashboard {
             .clock { padding-top: 4px; gap: 4px 8px; flex-wrap: nowrap; }
             .clock-read { flex-direction: column; gap: 0; font-size: 12px; line-height: 1.25; }
             .clock-time { font-size: 12px; }
-            .clock-form { flex-wrap: nowrap; }
+            .clock-form { display: contents; } /* its buttons beside the reading, its advance controls under them */
+            .clock-read { margin-right: auto; }
             .clock-form button { padding: 4px 8px; white-space: nowrap; }
-            .clock-more { display: none; }
+            .clock-more { display: none; order: 1; }
             .top.clock-open .clock { flex-wrap: wrap; }
-            .top.clock-open .clock-more { display: flex; flex-basis: 100%; order: 3; }
-            .top.clock-open .clock-form { flex-wrap: wrap; justify-content: flex-end; }
+            .top.clock-open .clock-more { display: flex; flex-basis: 100%; }
             .clock-toggle { display: inline-block; }
+            .clock-toggle[aria-expanded=true] { background: #2b3550; border-color: #2b3550; color: #fff; }
             main { padding: 10px; }
+            .notice, .token-form { margin: 8px 10px 0; }
             .grid, .form { grid-template-columns: 1fr; }
             .clock-form input { width: 60px; }
             .list th, .list td { padding: 6px 8px; }

@@ -56,7 +56,8 @@ extension PrismDashboard {
           function renderPrismMerchants() {
             $("prism-merchants-body").replaceChildren(...prism.merchants.map((m) =>
               el("tr", { "data-testid": "prism-merchant-row-" + m.merchant_id, "data-id": m.merchant_id },
-                el("td", { class: "mono", text: m.merchant_id }), el("td", { class: "mono", text: m.api_key }),
+                el("td", { class: "mono" }, m.merchant_id, el("div", { class: "muted show-narrow", text: m.api_key })),
+                el("td", { class: "mono hide-narrow", text: m.api_key }),
                 el("td", { class: "mono hide-narrow", text: orDash(m.key1) }), el("td", { class: "mono hide-narrow", text: orDash(m.api_secret) }),
                 el("td", { class: "num", "data-testid": "prism-merchant-balance-" + m.merchant_id, text: money(m.balance, m.currency) }),
                 el("td", { class: "hide-narrow", text: limitsText(m.limits, m.currency) }),
