@@ -97,23 +97,44 @@ def check_polish(page, base, cashout_id, prism_payout):
     page.size(1280, 900)
 
 
+# Where the header and its parts are: none may move as the clock's reading fills in or changes.
+HEADER_PARTS = ("(() => { const at = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };"
+                " return { header: at('top'), nav: at('nav'), now: at('clock-now'), next: at('clock-next'), button: at('next-event-button') }; })()")
+
+
+def moved(before, after):
+    """Whether a part of the header moved or changed size by half a pixel or more (less is rounding)."""
+    return any(abs(a - b) >= 0.5 for part in before for a, b in zip(before[part], after[part]))
+
+
 def check_header_stability(page, base, width):
-    # No event pending ("next event none"), then a cashout's: the header keeps its height and
-    # its controls stay where they were.
+    # Before the clock is first read ("…", no mode) and after: the same header. The first read is
+    # held (`?manual-poll` and `__hold`) to see the page before it.
+    hold = page.call("Page.addScriptToEvaluateOnNewDocument", source="window.__hold = '/sandbox/clock$';")["identifier"]
+    page.navigate(page.js("location.origin") + "/?manual-poll#/cashouts")
+    page.call("Page.removeScriptToEvaluateOnNewDocument", identifier=hold)
+    page.wait("window.__held.length === 1", "the first clock read held")
+    unread = [page.js(HEADER_PARTS), page.text("clock-now"), page.text("clock-mode")]
+    page.js("window.__release()")
+    page.wait("document.getElementById('clock-mode').textContent !== ''", "the clock read")
+    read = [page.js(HEADER_PARTS), page.text("clock-now"), page.text("clock-mode")]
+    expect(not moved(unread[0], read[0]), f"at {width}px the header moved when the clock was first read ({unread[1:]} -> {read[1:]}): {unread[0]} -> {read[0]}")
+    page.navigate(page.js("location.origin") + "/#/cashouts")
+
+    # No event pending ("next event none"), then a cashout's: the same header again.
     admin(base, "/sandbox/clock/advance", "POST", {"by": "30d"})
     show(page, "#/cashouts", "document.getElementById('clock-next').textContent === 'none'")
-    where = ("(() => { const at = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };"
-             " return { header: at('top'), next: at('next-event-button'), nav: at('nav') }; })()")
-    before = page.js(where)
+    before = page.js(HEADER_PARTS)
+    expect(not moved(read[0], before), f"at {width}px the header moved once the clock had events: {read[0]} -> {before}")
     made = create_by_api(base, f"dash-next-{width}-{int(time.time())}")
     shown = json.dumps(admin(base, "/sandbox/clock")["next_event_at"].replace("T", " "))
     page.wait(f"document.getElementById('clock-next').textContent === {shown}", "next event filled in")
-    after = page.js(where)
-    expect(before == after, f"at {width}px the header moved when next event filled in: {before} -> {after}")
+    after = page.js(HEADER_PARTS)
+    expect(not moved(before, after), f"at {width}px the header moved when next event filled in: {before} -> {after}")
     header = assert_layout(page, "#/cashouts", width)
     page.screenshot(f"40-header-next-event-{width}")
-    step(f"{width}px: the header ({header['height']:.0f}px, {header['share']:.1%} of the screen) does not move when "
-         f"next event fills in (cashout {made}); no overflow, no clipped status")
+    step(f"{width}px: the header ({header['height']:.0f}px, {header['share']:.1%} of the screen) does not move when the clock is "
+         f"first read, nor when next event fills in (cashout {made}); no overflow, no clipped status")
 
 
 def check_banner_cleared(page, width):

@@ -127,8 +127,10 @@ extension Dashboard {
           async function clearJournal() {
             sequence += 1;
             const answer = await api("DELETE", "/sandbox/requests");
+            // Back to the list without a hash change, whose navigation would clear the notice.
+            if (state.key) { history.replaceState(null, "", "#/requests"); state.key = null; showRequest(null); }
             if (answer.ok) notice("The request journal is cleared.", true); else notice(problem(answer));
-            if (state.key) location.hash = "#/requests"; else refreshNow();
+            refreshNow();
           }
           $("requests-filters").addEventListener("submit", (event) => { event.preventDefault(); refreshNow(); });
           for (const id of ["requests-path", "requests-status"]) $(id).addEventListener("change", refreshNow);

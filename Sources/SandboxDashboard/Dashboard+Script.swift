@@ -166,7 +166,10 @@ extension Dashboard {
           function showLink(link) {
             const nav = $("nav");
             if (link.offsetLeft < nav.scrollLeft || link.offsetLeft + link.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = link.offsetLeft - 8;
+            navMore();
           }
+          // Whether links are hidden at the right (the style fades its edge then).
+          const navMore = () => $("nav").classList.toggle("more", $("nav").scrollLeft + $("nav").clientWidth < $("nav").scrollWidth - 1);
 
           // Refreshing: one at a time. A request for a refresh while one runs is not lost: it runs
           // again when that one ends. Every refresh and action takes a sequence number, and an
@@ -323,6 +326,8 @@ extension Dashboard {
             }
             $("token-form").addEventListener("submit", useToken);
             window.addEventListener("hashchange", route);
+            $("nav").addEventListener("scroll", navMore, { passive: true });
+            window.addEventListener("resize", navMore);
             document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshNow(); });
             setInterval(poll, POLL_MS);
             route();

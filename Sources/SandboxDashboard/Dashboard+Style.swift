@@ -32,8 +32,9 @@ extension Dashboard {
                  border-top: 1px solid #2b3550; padding-top: 6px; }
         .clock .muted { color: #9aa5bd; }
         .clock-read { display: flex; flex-wrap: wrap; gap: 0 16px; line-height: 1.3; white-space: nowrap; }
-        .clock-time { display: inline-block; min-width: 20ch; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+        .clock-time { display: inline-block; width: 21ch; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
         .clock-read strong.clock-time { color: #fff; }
+        #clock-mode { display: inline-block; min-width: 8ch; } /* "(manual)", empty until read */
         .clock-form, .clock-more { display: flex; flex-wrap: wrap; gap: 4px; }
         .clock-form input { width: 70px; }
         .clock-toggle { display: none; }
@@ -121,28 +122,37 @@ extension Dashboard {
         .form label { display: flex; flex-direction: column; gap: 3px; font-size: 12px; color: var(--muted); }
         .form .wide { grid-column: 1 / -1; }
         .form-actions { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
+        /* Narrower than the brand and every link: the logo alone, the links on one line that
+           scrolls sideways (faded at the right while more is there: .more), the clock's reading
+           on two lines. */
+        @media (max-width: 1100px) {
+            .brand-name { display: none; }
+            .top { flex-wrap: wrap; }
+            .nav { flex: 1 1 0; min-width: 0; flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; }
+            .nav.more { -webkit-mask-image: linear-gradient(to right, #000 calc(100% - 28px), transparent);
+                        mask-image: linear-gradient(to right, #000 calc(100% - 28px), transparent); }
+            .nav::-webkit-scrollbar { display: none; }
+            .clock-read { flex-direction: column; gap: 0; line-height: 1.25; }
+        }
         @media (max-width: 900px) {
             .form { grid-template-columns: 1fr 1fr; }
         }
-        @media (max-width: 640px) {
-            .top { padding: 4px 10px 6px; gap: 4px 8px; }
-            .brand-name, .wide-only { display: none; }
-            .nav { flex: 1 1 0; min-width: 0; flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none;
-                   -webkit-mask-image: linear-gradient(to right, #000 calc(100% - 28px), transparent);
-                   mask-image: linear-gradient(to right, #000 calc(100% - 28px), transparent); } /* "more to the right" */
-            .nav::-webkit-scrollbar { display: none; }
+        /* A phone: the advance controls wait behind the toggle, under the reading when open. */
+        @media (max-width: 700px) {
+            .top { padding: 4px 8px 6px; gap: 4px 8px; }
+            .wide-only { display: none; }
             .nav a { padding: 5px 8px; }
-            .clock { padding-top: 4px; gap: 4px 8px; flex-wrap: nowrap; }
-            .clock-read { flex-direction: column; gap: 0; font-size: 12px; line-height: 1.25; }
-            .clock-time { font-size: 12px; }
-            .clock-form { display: contents; } /* its buttons beside the reading, its advance controls under them */
-            .clock-read { margin-right: auto; }
-            .clock-form button { padding: 4px 8px; white-space: nowrap; }
+            .clock { padding-top: 4px; gap: 4px 6px; } /* one line from 375px; the buttons wrap under the reading below */
+            .clock-read { font-size: 12px; margin-right: auto; }
+            .clock-time { font-size: 12px; width: 20ch; }
+            .clock-form { display: contents; }
+            .clock-form button { padding: 4px 7px; white-space: nowrap; }
             .clock-more { display: none; order: 1; }
-            .top.clock-open .clock { flex-wrap: wrap; }
             .top.clock-open .clock-more { display: flex; flex-basis: 100%; }
             .clock-toggle { display: inline-block; }
             .clock-toggle[aria-expanded=true] { background: #2b3550; border-color: #2b3550; color: #fff; }
+        }
+        @media (max-width: 640px) {
             main { padding: 10px; }
             .notice, .token-form { margin: 8px 10px 0; }
             .grid, .form { grid-template-columns: 1fr; }
