@@ -4,7 +4,7 @@ extension Dashboard {
     /// cards on a cashout's page). The script fills the sections from the admin API; every element
     /// tests look for has an `id` or a `data-testid`.
     static func page(parts: [DashboardPart]) -> String {
-        let views = parts.flatMap(\.views)
+        let views = [requestsView, webhooksView] + parts.flatMap(\.views)
         let links = views.map { ##"<a href="#/\##($0.name)" id="nav-\##($0.name)" data-testid="nav-\##($0.name)" data-view="\##($0.name)">\##($0.title)</a>"## }
         let sections = views.map { "<section id=\"view-\($0.name)\" data-testid=\"view-\($0.name)\" class=\"view\" hidden>\n\($0.content)\n</section>" }
         let forms = parts.compactMap(\.form)
@@ -22,9 +22,9 @@ extension Dashboard {
         <link rel="stylesheet" href="/dashboard.css">
         </head>
         <body>
-        <header class="top">
-          <div class="brand"><span class="logo">$</span> CashoutSandbox <span class="tag">staging panel</span></div>
-          <nav class="nav" aria-label="Sections">
+        <header class="top" id="top" data-testid="header">
+          <div class="brand" title="CashoutSandbox, a staging panel"><span class="logo">$</span><span class="brand-name"> CashoutSandbox <span class="tag">staging panel</span></span></div>
+          <nav class="nav" id="nav" aria-label="Sections">
             <a href="#/cashouts" id="nav-cashouts" data-testid="nav-cashouts" data-view="cashouts">Cashouts</a>
             <a href="#/new" id="nav-new" data-testid="nav-new" data-view="new">New cashout</a>
             <a href="#/merchants" id="nav-merchants" data-testid="nav-merchants" data-view="merchants">Merchants</a>
@@ -32,18 +32,21 @@ extension Dashboard {
           </nav>
           <section class="clock" id="clock" data-testid="clock" aria-label="Virtual clock">
             <div class="clock-read">
-              <span class="muted">Clock <span id="clock-mode" data-testid="clock-mode"></span></span>
-              <strong id="clock-now" data-testid="clock-now">…</strong>
-              <span class="muted">next event <span id="clock-next" data-testid="clock-next">…</span></span>
+              <span class="clock-line"><span class="muted"><span class="wide-only">Clock </span><span id="clock-mode" data-testid="clock-mode"></span></span>
+                <strong id="clock-now" data-testid="clock-now" class="clock-time">…</strong></span>
+              <span class="clock-line muted">next<span class="wide-only"> event</span> <span id="clock-next" data-testid="clock-next" class="clock-time">…</span></span>
             </div>
             <form class="clock-form" id="advance-form" data-testid="advance-form">
-              <label class="sr" for="advance-by">Advance by</label>
-              <input id="advance-by" data-testid="advance-by" name="by" value="1m" size="6" autocomplete="off" placeholder="1h5m">
-              <button type="submit" id="advance-button" data-testid="advance-button">Advance</button>
-              <button type="button" class="quick" data-by="1m" id="advance-1m" data-testid="advance-1m">+1m</button>
-              <button type="button" class="quick" data-by="1h" id="advance-1h" data-testid="advance-1h">+1h</button>
-              <button type="button" class="quick" data-by="1d" id="advance-1d" data-testid="advance-1d">+1d</button>
+              <span class="clock-more" id="clock-more">
+                <label class="sr" for="advance-by">Advance by</label>
+                <input id="advance-by" data-testid="advance-by" name="by" value="1m" size="6" autocomplete="off" placeholder="1h5m">
+                <button type="submit" id="advance-button" data-testid="advance-button">Advance</button>
+                <button type="button" class="quick" data-by="1m" id="advance-1m" data-testid="advance-1m">+1m</button>
+                <button type="button" class="quick" data-by="1h" id="advance-1h" data-testid="advance-1h">+1h</button>
+                <button type="button" class="quick" data-by="1d" id="advance-1d" data-testid="advance-1d">+1d</button>
+              </span>
               <button type="button" id="next-event-button" data-testid="next-event-button">Next event</button>
+              <button type="button" id="clock-toggle" data-testid="clock-toggle" class="clock-toggle" aria-expanded="false" aria-controls="clock-more" title="Advance the clock by…">+…</button>
             </form>
           </section>
         </header>
@@ -67,7 +70,7 @@ extension Dashboard {
             </form>
             <div class="table-wrap">
               <table class="list" id="cashouts-table" data-testid="cashouts-table">
-                <thead><tr><th>ID</th><th class="hide-narrow">API</th><th class="hide-narrow">External ID</th><th class="hide-narrow">Account</th><th>Country</th><th class="num">Amount</th><th>Status</th><th class="hide-narrow">Created</th></tr></thead>
+                <thead><tr><th>ID</th><th class="hide-narrow">API</th><th class="hide-narrow">External ID</th><th class="hide-narrow">Account</th><th class="hide-narrow">Country</th><th class="num">Amount</th><th>Status</th><th class="hide-narrow">Created</th></tr></thead>
                 <tbody id="cashouts-body" data-testid="cashouts-body"></tbody>
               </table>
             </div>
@@ -80,6 +83,11 @@ extension Dashboard {
               <span id="cashout-api-status" data-testid="cashout-api-status" class="badge" hidden></span>
               <span id="cashout-status" data-testid="cashout-status" class="badge"></span>
               <span id="cashout-returned" data-testid="cashout-returned" class="badge returned" hidden>returned after completion</span></h1>
+            <p id="cashout-missing" data-testid="cashout-missing" class="missing" role="alert" hidden></p>
+            <div id="cashout-body" data-testid="cashout-body">
+            <p id="cashout-decided" data-testid="cashout-decided" class="decided" hidden>Decided by
+              <span id="cashout-decided-kind" data-testid="cashout-decided-kind" class="badge"></span>
+              <span id="cashout-decided-summary" data-testid="cashout-decided-summary"></span></p>
             <div class="card">
               <h2>Actions</h2>
               <div class="actions" id="actions" data-testid="actions">
@@ -103,16 +111,17 @@ extension Dashboard {
               <div class="card"><h2>Request fields</h2><dl id="cashout-fields" data-testid="cashout-fields" class="kv"></dl></div>
             </div>
             <div class="card"><h2>Status history</h2>
-              <div class="table-wrap"><table class="list"><thead><tr><th>Status</th><th>At</th><th>By</th><th>Rejection</th></tr></thead>
+              <div class="table-wrap"><table class="list"><thead><tr><th>Status</th><th>At</th><th class="hide-narrow">By</th><th>Rejection</th></tr></thead>
               <tbody id="history-body" data-testid="history-body"></tbody></table></div></div>
             <div class="card"><h2>Scheduled bank events</h2>
               <div class="table-wrap"><table class="list"><thead><tr><th>At</th><th>Status</th><th>Rejection code</th></tr></thead>
               <tbody id="scheduled-body" data-testid="scheduled-body"></tbody></table></div>
               <p id="scheduled-empty" data-testid="scheduled-empty" class="empty" hidden>Nothing scheduled.</p></div>
         \#(cashoutCards)
-            <div class="card" id="webhooks-card" data-testid="webhooks-card"><h2>Webhooks</h2>
+            <div class="card" id="webhooks-card" data-testid="webhooks-card"><h2>Webhooks <a id="cashout-webhooks-link" data-testid="cashout-webhooks-link" class="aside" href="#/webhooks">all of them</a></h2>
               <div id="webhooks" data-testid="webhooks"></div>
               <p id="webhooks-empty" data-testid="webhooks-empty" class="empty" hidden>No notifications yet.</p></div>
+            </div>
           </section>
 
           <section id="view-new" data-testid="view-new" class="view" hidden>
@@ -123,13 +132,13 @@ extension Dashboard {
             <h1>Merchants</h1>
             <div class="table-wrap">
               <table class="list" id="merchants-table" data-testid="merchants-table">
-                <thead><tr><th>Login</th><th>Pass</th><th>Secret</th><th>Read-only key</th><th class="num">Balance</th><th>Limits</th></tr></thead>
+                <thead><tr><th>Login</th><th class="hide-narrow">Pass</th><th class="hide-narrow">Secret</th><th class="hide-narrow">Read-only key</th><th class="num">Balance</th><th class="hide-narrow">Limits</th></tr></thead>
                 <tbody id="merchants-body" data-testid="merchants-body"></tbody>
               </table>
             </div>
             <div class="card" id="ledger-card" data-testid="ledger-card" hidden>
               <h2>Ledger: <span id="ledger-merchant" data-testid="ledger-merchant"></span></h2>
-              <div class="table-wrap"><table class="list"><thead><tr><th>#</th><th>At</th><th>Cashout</th><th>Kind</th><th class="num">Amount</th><th class="num">Balance after</th></tr></thead>
+              <div class="table-wrap"><table class="list"><thead><tr><th class="hide-narrow">#</th><th class="hide-narrow">At</th><th>Cashout</th><th class="hide-narrow">Kind</th><th class="num">Amount</th><th class="num hide-narrow">Balance after</th></tr></thead>
               <tbody id="ledger-body" data-testid="ledger-body"></tbody></table></div>
               <p id="ledger-empty" data-testid="ledger-empty" class="empty" hidden>No entries yet.</p>
             </div>

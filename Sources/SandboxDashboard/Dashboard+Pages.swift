@@ -1,8 +1,9 @@
 extension Dashboard {
     /// The script's pages (part of `script`, inside its closure): a cashout's page with its
-    /// actions, status history, scheduled bank events and webhooks (and the parts' cards,
-    /// `cashoutShown`); the merchants with their ledger. A cashout's page starts empty with every
-    /// action disabled (`clearCashout`), and goes back to that when its cashout cannot be read.
+    /// actions, what decided it, status history, scheduled bank events and webhooks (and the
+    /// parts' cards, `cashoutShown`); the merchants with their ledger. A cashout's page starts
+    /// empty with every action disabled (`clearCashout`), and goes back to that when its cashout
+    /// cannot be read, with one message in place of its cards (`showMissing`).
     static let pagesScript = #"""
           // The actions each status allows (the bank's lifecycle; the server has the last word).
           const ALLOWED = {
@@ -27,6 +28,8 @@ extension Dashboard {
             $("action-late-reject").textContent = shown ? "Late reject (826)" : "Late reject";
           }
           function clearCashout(label) {
+            showMissing(null);
+            $("cashout-decided").hidden = true;
             $("view-cashout").removeAttribute("data-status");
             $("view-cashout").removeAttribute("data-returned");
             $("cashout-status").textContent = label;
@@ -55,11 +58,20 @@ extension Dashboard {
             if (stale(mine) || id !== state.id) return;
             if (!answer.ok) {
               clearCashout(answer.status === 404 ? "NOT FOUND" : "ERROR");
-              $("action-result").textContent = problem(answer);
+              showMissing(answer.status === 404 ? "There is no cashout " + id + " in this sandbox. Check the id, or whether the sandbox was reset."
+                                                : "Cannot read cashout " + id + ": " + problem(answer));
               return;
             }
             renderCashout(answer.json);
             for (const shown of cashoutShown) await shown(answer.json, mine);
+          }
+
+          // A cashout that cannot be read has one message, in place of its page (`null`: none).
+          function showMissing(message) {
+            $("cashout-missing").hidden = !message;
+            $("cashout-missing").textContent = message || "";
+            $("cashout-body").hidden = !!message;
+            $("cashout-status").hidden = !!message;
           }
 
           // A value is text, or a node (a link).
@@ -90,16 +102,23 @@ extension Dashboard {
             const href = own.accountHref ? own.accountHref(c.merchant) : "#/merchants/" + encodeURIComponent(c.merchant);
             kv($("cashout-details"), own.details ? own.details(c, href) : [
               ["api", c.dialect], [own.account || "merchant", el("a", { href: href, text: c.merchant })], ["external_id", c.external_id], ["country", c.country],
-              ["amount", c.amount + " " + c.currency], ["settlement_amount", c.settlement_amount], ["created_at", time(c.created_at)],
+              ["amount", money(c.amount, c.currency)], ["settlement_amount", money(c.settlement_amount, accountCurrency(c.merchant, c.currency))],
+              ["created_at", time(c.created_at)],
               ["rejection_code", c.rejection_code], ["rejection_reason", c.rejection_reason],
               ["bank_reference_id", c.bank_reference_id], ["status_reason", c.status_reason], ["notification_url", c.notification_url],
             ]);
+            // The fields as the request gave them, an amount with the cashout's currency.
             const fields = c.fields || {};
-            kv($("cashout-fields"), Object.keys(fields).sort().map((name) => [name, fields[name]]));
+            kv($("cashout-fields"), Object.keys(fields).sort().map((name) => [name, name === "amount" ? money(fields[name], c.currency) : fields[name]]));
+            const decided = c.decided_by;
+            $("cashout-decided").hidden = !decided;
+            $("cashout-decided-kind").textContent = decided ? String(decided.kind).replace(/_/g, " ") : "";
+            $("cashout-decided-kind").className = "badge decided-" + (decided ? decided.kind : "");
+            $("cashout-decided-summary").textContent = decided ? decided.summary : "";
             $("history-body").replaceChildren(...(c.history || []).map((h, index) =>
               el("tr", { "data-testid": "history-row-" + index, "data-status": h.status },
-                el("td", {}, ...statusBadges(h)), el("td", { class: "mono", text: time(h.at) }), el("td", { text: h.by }),
-                el("td", { text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
+                el("td", {}, ...statusBadges(h)), el("td", { class: "mono", text: time(h.at) }), el("td", { class: "hide-narrow", text: h.by }),
+                el("td", { class: "text", text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
             const scheduled = c.scheduled || [];
             $("scheduled-body").replaceChildren(...scheduled.map((s, index) =>
               el("tr", { "data-testid": "scheduled-row-" + index },
@@ -107,31 +126,9 @@ extension Dashboard {
                 el("td", { text: orDash(s.rejection_code) }))));
             $("scheduled-empty").hidden = scheduled.length > 0;
             const webhooks = c.webhooks || [];
-            $("webhooks").replaceChildren(...webhooks.map(renderWebhook));
+            $("webhooks").replaceChildren(...webhooks.map((w) => renderWebhook(w, false)));
+            $("cashout-webhooks-link").setAttribute("href", "#/webhooks/" + encodeURIComponent(c.cashout_id));
             $("webhooks-empty").hidden = webhooks.length > 0;
-          }
-
-          function renderWebhook(w) {
-            const redeliver = async () => {
-              sequence += 1;
-              const answer = await api("POST", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/redeliver");
-              if (answer.ok) notice("Webhook " + w.id + " sent again.", true); else notice(problem(answer));
-              refreshNow();
-            };
-            const attempts = (w.attempts || []).map((a) =>
-              el("li", { "data-testid": "webhook-attempt-" + w.id + "-" + a.number },
-                el("span", { text: "#" + a.number + " at " + time(a.at) + (a.manual ? " (manual)" : "") + ": " }),
-                a.response_status !== null && a.response_status !== undefined
-                  ? el("strong", { text: "HTTP " + a.response_status }) : el("strong", { class: "muted", text: orDash(a.error) }),
-                a.response_body ? el("pre", { text: a.response_body }) : null));
-            return el("div", { class: "webhook", "data-testid": "webhook-" + w.id, "data-state": w.state },
-              el("div", { class: "webhook-head" },
-                el("strong", { text: "#" + w.id }), badge(w.api_status || w.status), badge(w.state),
-                el("span", { class: "mono", text: time(w.changed_at) }),
-                el("span", { class: "mono muted", text: orDash(w.url) }),
-                w.next_attempt_at ? el("span", { class: "muted", text: "next attempt " + time(w.next_attempt_at) }) : null,
-                w.url ? el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: redeliver, text: "Redeliver" }) : null),
-              attempts.length ? el("ol", { class: "attempts" }, ...attempts) : el("p", { class: "empty", text: "No attempts yet." }));
           }
 
           // An action's answer is newer than any refresh already on its way: those are dropped,
@@ -165,19 +162,20 @@ extension Dashboard {
             }
           }
 
-          // An account's limits as the admin API gives them, in a few words ("daily 500.00", "none").
-          const limitsText = (limits) =>
-            ["transaction", "daily", "monthly"].filter((k) => limits && limits[k]).map((k) => k + " " + limits[k]).join(", ") || "none";
+          // An account's limits as the admin API gives them, in a few words ("daily 500.00 USD", "none").
+          const limitsText = (limits, currency) =>
+            ["transaction", "daily", "monthly"].filter((k) => limits && limits[k]).map((k) => k + " " + money(limits[k], currency)).join(", ") || "none";
 
           function renderMerchants() {
             const rows = state.merchants.map((m) =>
               el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
                          onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
-                el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login })),
-                el("td", { class: "mono", text: m.pass }), el("td", { class: "mono", text: m.secret }),
-                el("td", { class: "mono", text: m.read_only_key }),
-                el("td", { class: "num", "data-testid": "merchant-balance-" + m.login, text: m.currency + " " + m.balance }),
-                el("td", { text: limitsText(m.limits) })));
+                el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login }),
+                  el("div", { class: "mono muted show-narrow", text: "pass " + m.pass }), el("div", { class: "mono muted show-narrow", text: "secret " + m.secret })),
+                el("td", { class: "mono hide-narrow", text: m.pass }), el("td", { class: "mono hide-narrow", text: m.secret }),
+                el("td", { class: "mono hide-narrow", text: m.read_only_key }),
+                el("td", { class: "num", "data-testid": "merchant-balance-" + m.login, text: money(m.balance, m.currency) }),
+                el("td", { class: "hide-narrow", text: limitsText(m.limits, m.currency) })));
             $("merchants-body").replaceChildren(...rows);
           }
 
@@ -189,12 +187,14 @@ extension Dashboard {
             if (stale(mine)) return;
             if (!answer.ok) { notice(problem(answer)); return; }
             $("ledger-merchant").textContent = login;
-            const entries = (answer.json.entries || []).slice().reverse();
+            const entries = (answer.json.entries || []).slice().reverse(), currency = accountCurrency(login);
             $("ledger-body").replaceChildren(...entries.map((e) =>
               el("tr", { "data-testid": "ledger-row-" + e.id },
-                el("td", { text: e.id }), el("td", { class: "mono", text: time(e.at) }),
-                el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout_id), text: e.cashout_id })),
-                el("td", { text: e.kind }), el("td", { class: "num", text: e.amount }), el("td", { class: "num", text: e.balance_after }))));
+                el("td", { class: "hide-narrow", text: e.id }), el("td", { class: "mono hide-narrow", text: time(e.at) }),
+                el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout_id), text: e.cashout_id }),
+                  el("div", { class: "muted show-narrow", text: e.kind + ", " + time(e.at) })),
+                el("td", { class: "hide-narrow", text: e.kind }), el("td", { class: "num", text: money(e.amount, currency) }),
+                el("td", { class: "num hide-narrow", text: money(e.balance_after, currency) }))));
             $("ledger-empty").hidden = entries.length > 0;
           }
 

@@ -1,13 +1,15 @@
 extension Dashboard {
     /// The page's behaviour, vanilla JavaScript in one closure: the core below (DOM helpers, the
-    /// admin token, hash routing, the 2-second poll, the clock and the list), `hmacScript`
-    /// (signing), `pagesScript` (a cashout's page, merchants), the payout APIs' parts (`parts`:
-    /// each sets up its form and views, and adds to the hooks) and `startScript`.
+    /// admin token, hash routing, the 2-second poll, the clock), `listScript` (the accounts and
+    /// the cashouts list), `hmacScript` (signing), `pagesScript` (a cashout's page, merchants),
+    /// `requestsScript` and `webhooksScript` (the journals' views), the payout APIs' parts
+    /// (`parts`: each sets up its form and views, and adds to the hooks) and `startScript`.
     /// A 401 from the admin API (`serve --admin-token`) shows the token form; the token is kept in
     /// sessionStorage and sent as `Authorization: Bearer`. Server data reaches the DOM only
     /// through `textContent` and attributes (the `el` helper), never as HTML.
     static func script(parts: String) -> String {
-        "\"use strict\";\n(function () {\n" + coreScript + hmacScript + pagesScript + parts + startScript + "})();\n"
+        "\"use strict\";\n(function () {\n" + coreScript + listScript + hmacScript + pagesScript + requestsScript + webhooksScript + parts + startScript
+            + "})();\n"
     }
 
     static let coreScript = #"""
@@ -43,7 +45,15 @@ extension Dashboard {
             return node;
           }
           const badge = (text, extra) => el("span", { class: "badge " + String(text) + (extra ? " " + extra : ""), text: text });
+          // An HTTP status's badge class, by its class of answer: http-2xx, http-4xx...
+          const httpClass = (status) => "http-" + String(status).charAt(0) + "xx";
           const time = (iso) => (iso ? String(iso).replace("T", " ") : "—");
+          // An amount always with its currency ("12.50 USD"), as the list shows it.
+          const money = (amount, currency) => (amount === null || amount === undefined ? "—" : String(amount) + (currency ? " " + currency : ""));
+          // The currency of each account's balance (a merchant's, a part's account's), by its id:
+          // a cashout's settlement and a ledger are in it. Without one, `fallback`.
+          const currencies = {};
+          const accountCurrency = (id, fallback) => currencies[id] || fallback || "";
           const orDash = (value) => (value === null || value === undefined || value === "" ? "—" : String(value));
           // A status (of a cashout, a history entry, a scheduled event, a webhook) as its API words it,
           // the admin API's `api_status`, followed by the sandbox's name (the filters' and actions'),
@@ -98,6 +108,7 @@ extension Dashboard {
           const problem = (answer) => "HTTP " + answer.status + ": " + ((answer.json && (answer.json.message || answer.json.description)) || answer.text || "no body");
 
           let noticeTimer = null;
+          const hideNotice = () => { clearTimeout(noticeTimer); $("notice").hidden = true; };
           function notice(text, ok) {
             const box = $("notice");
             box.textContent = text;
@@ -125,6 +136,7 @@ extension Dashboard {
           }
           function route() {
             const target = parseHash();
+            hideNotice();  // what it said was about the page left
             if (target.malformed) {
               notice("Not a page of this dashboard: " + location.hash.slice(0, 80));
               history.replaceState(null, "", "#/cashouts");
@@ -135,7 +147,10 @@ extension Dashboard {
             state.key = target.key || null;
             for (const section of document.querySelectorAll("main > section.view")) section.hidden = section.id !== "view-" + state.view;
             const current = state.view === "cashout" ? "cashouts" : state.view;
-            for (const link of document.querySelectorAll(".nav a[data-view]")) link.classList.toggle("active", link.getAttribute("data-view") === current);
+            for (const link of document.querySelectorAll(".nav a[data-view]")) {
+              link.classList.toggle("active", link.getAttribute("data-view") === current);
+              if (link.classList.contains("active")) showLink(link);
+            }
             document.body.setAttribute("data-view", state.view);
             if (state.view === "cashout") {
               clearCashout("…");
@@ -145,6 +160,16 @@ extension Dashboard {
             for (const shown of viewShown) shown(state.view);
             refreshNow();
           }
+
+          // On a phone the navigation is one line that scrolls sideways: the current view's link is
+          // scrolled into it (the nav only, never the page).
+          function showLink(link) {
+            const nav = $("nav");
+            if (link.offsetLeft < nav.scrollLeft || link.offsetLeft + link.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = link.offsetLeft - 8;
+            navMore();
+          }
+          // Whether links are hidden at the right (the style fades its edge then).
+          const navMore = () => $("nav").classList.toggle("more", $("nav").scrollLeft + $("nav").clientWidth < $("nav").scrollWidth - 1);
 
           // Refreshing: one at a time. A request for a refresh while one runs is not lost: it runs
           // again when that one ends. Every refresh and action takes a sequence number, and an
@@ -192,90 +217,6 @@ extension Dashboard {
             refreshNow();
           }
 
-          async function loadMerchants(mine) {
-            const answer = await api("GET", "/sandbox/merchants");
-            if (stale(mine) || !answer.ok || !answer.json) return;
-            state.merchants = answer.json.merchants || [];
-            const key = state.merchants.map((m) => m.login).join("\n");
-            if (key !== state.merchantKey) {
-              state.merchantKey = key;
-              for (const changed of merchantsChanged) changed(state.merchants);
-            }
-            setAccounts("merchants", state.merchants.map((m) => m.login));
-            if (state.view === "merchants") renderMerchants();
-          }
-          // A part's own accounts (Mannco's users, PayoutService's merchants), read on every refresh
-          // from the admin API's `path` (its list `member`, each named by its `id` member): the
-          // account filter offers them, `changed(ids, accounts)` runs when they change, and
-          // `read(accounts, view, mine)` after every read.
-          function readAccounts(owner, path, member, id, changed, read) {
-            let key = null;
-            refreshers.push(async (view, mine) => {
-              const answer = await api("GET", path);
-              if (stale(mine) || !answer.ok || !answer.json) return;
-              const accounts = answer.json[member] || [], ids = accounts.map((account) => account[id]);
-              if (ids.join("\n") !== key) {
-                key = ids.join("\n");
-                setAccounts(owner, ids);
-                changed(ids, accounts);
-              }
-              await read(accounts, view, mine);
-            });
-          }
-          // The account filter offers the merchants and the accounts each part names (`owner`).
-          const accountLists = {};
-          function setAccounts(owner, ids) {
-            accountLists[owner] = ids;
-            const all = Object.values(accountLists).flat();
-            if (all.join("\n") === state.accountKey) return;
-            state.accountKey = all.join("\n");
-            fillSelect($("filter-merchant"), all, true);
-          }
-          // Replaces a select's options, keeping its choice (listed even when no longer offered).
-          function fillSelect(select, values, all) {
-            const chosen = select.value;
-            const options = chosen && all && !values.includes(chosen) ? values.concat([chosen]) : values;
-            select.replaceChildren(...(all ? [el("option", { value: "", text: "All" })] : []),
-                                   ...options.map((value) => el("option", { value: value, text: value })));
-            if (chosen && options.includes(chosen)) select.value = chosen;
-          }
-
-          async function loadCashouts(mine) {
-            const query = new URLSearchParams();
-            if ($("filter-merchant").value) query.set("merchant", $("filter-merchant").value);
-            if ($("filter-status").value) query.set("status", $("filter-status").value);
-            const answer = await api("GET", "/sandbox/cashouts" + (query.toString() ? "?" + query : ""));
-            if (stale(mine)) return;
-            if (!answer.ok) { notice(problem(answer)); return; }
-            const all = answer.json.cashouts || [];
-            // A cashout without a country (some APIs have none) is listed under All only.
-            const countries = [...new Set(all.filter((c) => c.country).map((c) => String(c.country)))].sort();
-            if (countries.join(",") !== state.countryKey) {
-              state.countryKey = countries.join(",");
-              fillSelect($("filter-country"), countries, true);
-            }
-            const country = $("filter-country").value;
-            const cashouts = all.filter((c) => !country || c.country === country)
-              .sort((x, y) => Number(y.cashout_id) - Number(x.cashout_id));
-            const rows = cashouts.map((c) => {
-              const open = () => { location.hash = "#/cashouts/" + encodeURIComponent(c.cashout_id); };
-              return el("tr", { class: "link", "data-testid": "cashout-row-" + c.cashout_id, "data-id": c.cashout_id, "data-status": c.status,
-                                "data-dialect": c.dialect, onclick: open },
-                el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(c.cashout_id), text: c.cashout_id })),
-                el("td", { class: "hide-narrow", "data-testid": "cashout-row-dialect-" + c.cashout_id, text: c.dialect }),
-                el("td", { class: "mono hide-narrow", text: orDash(c.external_id) }),
-                el("td", { class: "hide-narrow", text: c.merchant }),
-                el("td", { text: orDash(c.country) }),
-                el("td", { class: "num", text: c.amount + " " + c.currency }),
-                el("td", {}, ...statusBadges(c, "cashout-row-status-" + c.cashout_id, "cashout-row-api-status-" + c.cashout_id),
-                  c.returned_after_completion ? el("span", { class: "muted", text: " returned" }) : null),
-                el("td", { class: "mono hide-narrow", text: time(c.created_at) }));
-            });
-            $("cashouts-body").replaceChildren(...rows);
-            $("cashouts-empty").hidden = rows.length > 0;
-            $("cashouts-count").textContent = rows.length + (rows.length === 1 ? " cashout" : " cashouts");
-          }
-
         """#
 
     static let startScript = #"""
@@ -288,12 +229,19 @@ extension Dashboard {
               button.addEventListener("click", () => advance({ by: button.getAttribute("data-by") }));
             }
             $("next-event-button").addEventListener("click", () => advance({ to_next_event: true }));
+            // On a phone the advance controls wait behind a toggle, so that the header stays small.
+            $("clock-toggle").addEventListener("click", () => {
+              const open = $("top").classList.toggle("clock-open");
+              $("clock-toggle").setAttribute("aria-expanded", String(open));
+            });
             for (const id of ["filter-merchant", "filter-status", "filter-country"]) $(id).addEventListener("change", refreshNow);
             for (const button of document.querySelectorAll("#actions button[data-action]")) {
               button.addEventListener("click", () => act(button.getAttribute("data-action")));
             }
             $("token-form").addEventListener("submit", useToken);
             window.addEventListener("hashchange", route);
+            $("nav").addEventListener("scroll", navMore, { passive: true });
+            window.addEventListener("resize", navMore);
             document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshNow(); });
             setInterval(poll, POLL_MS);
             route();

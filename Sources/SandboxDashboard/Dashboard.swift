@@ -7,7 +7,8 @@ import SandboxHTTP
 ///
 /// `GET /` is the page, `GET /dashboard.css` its style and `GET /dashboard.js` its script
 /// (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
-/// and each part's views, `#/NAME` and `#/NAME/{key}`).
+/// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, and each part's
+/// views, `#/NAME` and `#/NAME/{key}`).
 public enum Dashboard {
     /// The routes this adds, for tests and documentation.
     public static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js"]
@@ -42,8 +43,9 @@ public enum Dashboard {
 /// form, the first, keeps `new-...`), so that parts never share one.
 ///
 /// The script runs inside the page's script, with its helpers: `$`, `el`, `badge`, `time`,
-/// `orDash`, `kv`, `api` (its answer has the `headers` too), `hmacHex`, `state`, `sequence` and
-/// `stale`, `problem`, `notice`, `fillSelect`, `limitsText`, `setAccounts` (the account filter's
+/// `orDash`, `money` (an amount with its currency), `kv`, `api` (its answer has the `headers`
+/// too), `hmacHex`, `state`, `sequence` and `stale`, `problem`, `notice`, `fillSelect`,
+/// `limitsText`, `setAccounts` (the account filter's
 /// entries) and `readAccounts` (a part's accounts, read on every refresh),
 /// `refreshNow`; and the hooks it may add to: `apis[NAME]` (how the core shows the API's cashouts:
 /// its accounts, rejection codes, the Details card; the status words come from the admin API),

@@ -77,8 +77,12 @@ import Testing
         #expect(probes.count >= 8, "found \(probes.sorted())")
         #expect(probes.isSuperset(of: ["/sandbox/cashouts/1/actions", "/sandbox/webhooks/1/redeliver", "/v3/cashout", "/sandbox/users",
                                        "/sandbox/users/1", "/sandbox/emails", "/user/login", "/cashout/process",
-                                       "/sandbox/prism-merchants"]), "found \(probes.sorted())")
-        for probe in probes.sorted() {
+                                       "/sandbox/prism-merchants", "/sandbox/requests", "/sandbox/webhooks", "/sandbox/webhooks/1/chaos"]),
+                "found \(probes.sorted())")
+        // Routes that other parts of issue 17 add, not on this branch until they are merged (the
+        // page says so when they answer 404). To be removed at that merge.
+        let awaitingMerge: Set = ["/sandbox/requests", "/sandbox/webhooks/1/chaos"]
+        for probe in probes.sorted() where !awaitingMerge.contains(probe) {
             var answer = Self.get(sandbox, probe)
             if answer.status == 405 { answer = sandbox.respond(to: HTTPRequest(method: "POST", target: probe, body: Array("{}".utf8))) }
             #expect(!answer.bodyText.contains("No such endpoint"), "\(probe): \(answer.status) \(answer.bodyText)")
@@ -94,9 +98,13 @@ import Testing
         let ids = page.matches(of: try Regex(#"\sid="([^"]*)""#)).compactMap { $0.output[1].substring.map(String.init) }
         let repeated = Dictionary(grouping: ids) { $0 }.filter { $0.value.count > 1 }.keys.sorted()
         #expect(repeated.isEmpty, "ids used twice: \(repeated)")
-        for id in ["new-form", "mannco-new-form", "nav-users", "view-users", "nav-emails", "view-emails", "mannco-cashout-emails-card"] {
+        for id in ["new-form", "mannco-new-form", "nav-users", "view-users", "nav-emails", "view-emails", "mannco-cashout-emails-card",
+                   "nav-requests", "view-requests", "nav-webhooks", "view-webhooks", "cashout-missing", "cashout-decided"] {
             #expect(ids.contains(id), "no element \(id)")
         }
+        // The core's views, then the APIs': the journals come before Users.
+        let links = page.matches(of: try Regex(#"\sid="nav-([a-z]+)""#)).compactMap { $0.output[1].substring.map(String.init) }
+        #expect(links == ["cashouts", "new", "merchants", "requests", "webhooks", "users", "emails", "payoutservice"], "\(links)")
         let newView = try #require(page.range(of: #"<section id="view-new""#))
         let newViewEnd = try #require(page[newView.upperBound...].range(of: "</section>"))
         let forms = page[newView.upperBound ..< newViewEnd.lowerBound]

@@ -35,10 +35,10 @@ extension ManncoDashboard {
                                 onclick: () => { location.hash = href; } },
                 el("td", { class: "mono" }, el("a", { href: href, text: u.id })),
                 el("td", { class: "hide-narrow", text: u.email }),
-                el("td", { class: "num", "data-testid": "mannco-user-cents-" + u.id, text: u.balance }),
+                el("td", { class: "num hide-narrow", "data-testid": "mannco-user-cents-" + u.id, text: u.balance }),
                 el("td", { class: "num", "data-testid": "mannco-user-dollars-" + u.id, text: dollars(u.balance) }),
                 el("td", {}, badge(u.verified ? "verified" : "unverified")),
-                el("td", { "data-testid": "mannco-user-linked-" + u.id, text: (u.linked || []).join(", ") || "none" }),
+                el("td", { class: "hide-narrow", "data-testid": "mannco-user-linked-" + u.id, text: (u.linked || []).join(", ") || "none" }),
                 el("td", { class: "mono hide-narrow", text: u.api_key }));
             }));
             $("mannco-users-empty").hidden = mannco.users.length > 0;
@@ -85,13 +85,16 @@ extension ManncoDashboard {
             }
           }
 
-          // An email as a row; `cashout` adds the column linking to its cashout.
+          // An email as a row; `cashout` adds the column linking to its cashout. On a phone the time
+          // and the link go under the subject, so that the status keeps its column on screen.
+          const cashoutLink = (e) => el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout_id), text: e.cashout_id });
           const emailRow = (e, testid, cashout) =>
             el("tr", { "data-testid": testid, "data-status": e.status, "data-cashout-id": e.cashout_id },
-              el("td", { class: "mono", text: time(e.at) }), el("td", { class: "hide-narrow", text: e.to }),
-              el("td", { class: "wrap" }, el("strong", { text: e.subject }), el("div", { class: "muted", text: e.body })),
+              el("td", { class: "mono hide-narrow", text: time(e.at) }), el("td", { class: "hide-narrow", text: e.to }),
+              el("td", { class: "wrap" }, el("strong", { text: e.subject }), el("div", { class: "muted", text: e.body }),
+                el("div", { class: "muted show-narrow" }, time(e.at), cashout ? " · cashout " : null, cashout ? cashoutLink(e) : null)),
               el("td", {}, badge(e.status)),
-              cashout ? el("td", {}, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout_id), text: e.cashout_id })) : null);
+              cashout ? el("td", { class: "hide-narrow" }, cashoutLink(e)) : null);
 
           async function loadEmails(mine) {
             const user = state.key;
@@ -152,7 +155,7 @@ extension ManncoDashboard {
                 const id = String(content.cashoutId);
                 result.setAttribute("data-cashout-id", id);
                 result.append("Created cashout ", el("a", { href: "#/cashouts/" + encodeURIComponent(id), "data-testid": "mannco-new-result-link", text: id }),
-                              " (fee " + content.fee + ", net " + content.netAmount + " cents).");
+                              " (fee " + content.fee + ", net " + content.netAmount + " USD cents).");
               } else {
                 result.textContent = "Refused: " + said(answer);
               }

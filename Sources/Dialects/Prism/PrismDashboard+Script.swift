@@ -33,7 +33,7 @@ extension PrismDashboard {
               ["connector_payout_id", String(c.cashout_id)], ["merchant_payout_id", orDash(c.external_id)], ["payout_status", c.api_status],
               ["\#(Header.merchantID)", el("a", { href: href, text: c.merchant })], ["\#(Header.connector)", f["\#(Field.connector)"]],
               ["\#(Header.tenantID)", f["\#(Field.tenant)"]], ["payout_method_data", method],
-              ["amount", minorAmount(c.amount, c.currency) + " " + c.currency + " (" + c.amount + ")"],
+              ["amount", money(minorAmount(c.amount, c.currency), c.currency) + " (" + money(c.amount, c.currency) + ")"],
               ["destination_currency", f["\#(Field.destinationCurrency)"]], ["recipient", f["\#(Field.recipientName)"]],
               ["priority", f["\#(Field.priority)"]], ["webhook_url", c.notification_url],
               ["payout_link", link ? el("a", { href: link, target: "_blank", rel: "noopener", "data-testid": "prism-payout-link", text: link }) : null],
@@ -56,10 +56,11 @@ extension PrismDashboard {
           function renderPrismMerchants() {
             $("prism-merchants-body").replaceChildren(...prism.merchants.map((m) =>
               el("tr", { "data-testid": "prism-merchant-row-" + m.merchant_id, "data-id": m.merchant_id },
-                el("td", { class: "mono", text: m.merchant_id }), el("td", { class: "mono", text: m.api_key }),
+                el("td", { class: "mono" }, m.merchant_id, el("div", { class: "muted show-narrow", text: m.api_key })),
+                el("td", { class: "mono hide-narrow", text: m.api_key }),
                 el("td", { class: "mono hide-narrow", text: orDash(m.key1) }), el("td", { class: "mono hide-narrow", text: orDash(m.api_secret) }),
-                el("td", { class: "num", "data-testid": "prism-merchant-balance-" + m.merchant_id, text: m.currency + " " + m.balance }),
-                el("td", { class: "hide-narrow", text: limitsText(m.limits) }),
+                el("td", { class: "num", "data-testid": "prism-merchant-balance-" + m.merchant_id, text: money(m.balance, m.currency) }),
+                el("td", { class: "hide-narrow", text: limitsText(m.limits, m.currency) }),
                 el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.merchant_id), text: "Ledger" })))));
             $("prism-merchants-empty").hidden = prism.merchants.length > 0;
           }

@@ -18,7 +18,7 @@ enum PrismDashboard {
             <p class="muted lead">A call to <code>types.PayoutService</code> (gRPC, or Connect JSON: <code>POST /types.PayoutService/Create</code>) names its merchant in its metadata: <code>\#(PrismCaller.Header.merchantID)</code>, <code>\#(PrismCaller.Header.connector): sandbox</code>, <code>\#(PrismCaller.Header.auth): header-key</code> and <code>\#(PrismCaller.Header.apiKey)</code> (with <code>body-key</code> also <code>\#(PrismCaller.Header.key1)</code>, with <code>signature-key</code> also <code>\#(PrismCaller.Header.apiSecret)</code>).</p>
             <div class="table-wrap">
               <table class="list" id="prism-merchants-table" data-testid="prism-merchants-table">
-                <thead><tr><th>\#(PrismCaller.Header.merchantID)</th><th>\#(PrismCaller.Header.apiKey)</th><th class="hide-narrow">\#(PrismCaller.Header.key1)</th><th class="hide-narrow">\#(PrismCaller.Header.apiSecret)</th><th class="num">Balance</th><th class="hide-narrow">Limits</th><th>Ledger</th></tr></thead>
+                <thead><tr><th>\#(PrismCaller.Header.merchantID)</th><th class="hide-narrow">\#(PrismCaller.Header.apiKey)</th><th class="hide-narrow">\#(PrismCaller.Header.key1)</th><th class="hide-narrow">\#(PrismCaller.Header.apiSecret)</th><th class="num">Balance</th><th class="hide-narrow">Limits</th><th>Ledger</th></tr></thead>
                 <tbody id="prism-merchants-body" data-testid="prism-merchants-body"></tbody>
               </table>
             </div>
