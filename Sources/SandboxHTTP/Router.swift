@@ -8,7 +8,8 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// Static paths are a dictionary lookup; paths with `{name}` segments are matched segment by
 /// segment and fill ``HTTPRequest/parameters`` (percent-decoded). `HEAD` falls back to the `GET`
 /// route (the server leaves out the body). A path known under other methods answers 405 with
-/// `Allow`; an unknown path 404. Both bodies are ``error(_:_:)``'s JSON: `{"code":404,"message":"..."}`.
+/// `Allow`; an unknown path 404. Both bodies are ``error(_:_:)``'s JSON: `{"code":404,"message":"..."}`,
+/// the message ending with the route most likely meant when one is close (Router+NearMiss).
 ///
 /// ```swift
 /// var router = Router()
@@ -137,16 +138,24 @@ public struct Router: Sendable {
             }
         }
         guard let handlers else {
-            return (Self.unmatched, { request in Self.error(404, "No such endpoint: \(request.method) \(request.path)") })
+            return (Self.unmatched, { [routeNames] request in
+                let nearMiss = Self.nearMiss(method: request.method, path: request.path, routes: routeNames)
+                var response = Self.error(404, "No such endpoint: \(request.method) \(request.path)" + Self.hint(nearMiss))
+                response.nearMiss = nearMiss
+                return response
+            })
         }
         if let entry = handlers[request.method] { return (entry.id, entry.handler) }
         if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler) }
         var allowed = Set(handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
+        let routes = handlers.values.map { routeNames[$0.id] }
         return (Self.unmatched, { request in
-            var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)")
+            let nearMiss = Self.closestMethod(request.method, among: routes)
+            var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)" + Self.hint(nearMiss))
             response.headers.add("Allow", allow)
+            response.nearMiss = nearMiss
             return response
         })
     }
@@ -156,7 +165,7 @@ public struct Router: Sendable {
         .json(["code": .number(status), "message": .string(message)], status: status)
     }
 
-    private static func split(_ path: Substring) -> [Substring] {
+    static func split(_ path: Substring) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
     }
 
