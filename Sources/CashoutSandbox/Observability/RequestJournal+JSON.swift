@@ -5,8 +5,8 @@ import SandboxProtobuf
 
 // How `GET /sandbox/requests` shows an entry (README, "Why did my request fail?"): header names
 // lowercased (repeated ones joined with ", "), a gRPC response's trailers among its headers, and
-// each body as text when it is UTF-8, as proto3 JSON when it is a gRPC or Connect message of a
-// method the sandbox serves (`json-from-protobuf`), else base64.
+// each body as proto3 JSON when it is a gRPC or Connect message of a method the sandbox serves
+// (`json-from-protobuf`), as text when it is UTF-8 (without NUL, and not a protobuf type), else base64.
 
 extension RequestJournal {
     /// The entry as the admin API shows it.
@@ -52,7 +52,7 @@ extension RequestJournal {
         let (text, encoding): (String, String)
         if !truncated, let grpcPath, let message = grpc.messageJSON(path: grpcPath, contentType: contentType, body: bytes, isRequest: isRequest) {
             (text, encoding) = (message.serializedString(), "json-from-protobuf")
-        } else if let utf8 = Self.text(bytes, truncated: truncated) {
+        } else if !Self.isProtobuf(contentType), let utf8 = Self.text(bytes, truncated: truncated) {
             (text, encoding) = (utf8, "utf8")
         } else {
             (text, encoding) = (Base64.encode(bytes), "base64")
@@ -60,8 +60,16 @@ extension RequestJournal {
         return ["body": .string(text), "body_encoding": .string(encoding), "body_truncated": .bool(truncated)]
     }
 
-    /// The bytes as UTF-8 text, if they are; a body cut inside a character loses that character.
+    /// Whether the content type is gRPC's or Connect's binary one: no text, even when its bytes decode as UTF-8.
+    private static func isProtobuf(_ contentType: String?) -> Bool {
+        guard let type = contentType?.lowercased() else { return false }
+        return type.hasPrefix("application/grpc") || type.hasPrefix("application/proto")
+    }
+
+    /// The bytes as UTF-8 text without NUL (which text does not hold), if they are; a body cut
+    /// inside a character loses that character.
     private static func text(_ bytes: [UInt8], truncated: Bool) -> String? {
+        guard !bytes.contains(0) else { return nil }
         var bytes = bytes[...]
         for _ in 0 ..< (truncated ? 4 : 1) {
             if let text = String(validating: bytes, as: UTF8.self) { return text }

@@ -37,7 +37,7 @@ extension D24Diagnosis {
         let sent = received.lowercased()
         if sent == expected { return ("uppercase_hex", "it is the right HMAC in uppercase hex; D24 wants lowercase", [:]) }
         let code = HMACSHA256.authenticationCode(for: body, key: keys.key(for: merchant))
-        if sent == base64(code).lowercased() {
+        if sent.filter({ $0 != "=" }) == base64(code).lowercased() {
             return ("base64", "it is the right HMAC in base64; D24 wants it as 64 lowercase hex digits", [:])
         }
         func signs(_ bytes: [UInt8], _ secret: String) -> Bool { sent == D24Signature.payload(of: bytes, key: keys.key(secret: secret)) }
@@ -58,10 +58,9 @@ extension D24Diagnosis {
         return ("different_body", "it is a signature over other bytes, or with another secret: sign the exact body sent with \"\(merchant.secret)\"", [:])
     }
 
-    /// Standard base64 with padding (32 bytes: 43 characters and `=`).
+    /// Standard base64 without its padding.
     private static func base64(_ bytes: [UInt8]) -> String {
-        let url = Base64URL.encode(bytes).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }
-        return String(url) + String(repeating: "=", count: (4 - url.count % 4) % 4)
+        String(Base64URL.encode(bytes).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
     }
 
     /// The body serialized the ways clients serialize JSON, each described for the message.
