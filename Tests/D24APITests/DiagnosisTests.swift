@@ -27,6 +27,15 @@ import Testing
         ])
     }
 
+    @Test func aLoginOfAnotherAPIsAccountSaysWhose() throws {
+        let user = Account(id: "76561198000000001", dialect: "mannco", balance: .zero)
+        let sandbox = try startSandbox(merchants: [D24Merchant.sandboxDefault, user])
+        defer { sandbox.stop() }
+        expectError(try sandbox.status(#"{"login":"76561198000000001","pass":"sandbox_pass"}"#), 401, invalidCredentials)
+        #expect(diagnosis(sandbox) == ["check": "unknown_login", "login": "76561198000000001", "merchants": ["sandbox_login"],
+                                       "message": "login \"76561198000000001\" is an account of the mannco API, not a D24 merchant"])
+    }
+
     @Test func missingCredentialsSayWhichAndWhere() throws {
         let sandbox = try startSandbox()
         defer { sandbox.stop() }

@@ -19,7 +19,7 @@ import Synchronization
 final class RequestJournal: Sendable {
     /// One request and its answer, as they were.
     struct Entry: Sendable {
-        let id: Int
+        fileprivate(set) var id: Int
         /// When it arrived, on the virtual clock and (milliseconds since 1970) on the wall clock.
         let at: VirtualTime
         let receivedAt: Int64
@@ -61,20 +61,17 @@ final class RequestJournal: Sendable {
         let requestTruncated = request.body.count > bodyLimit, responseTruncated = response.body.count > bodyLimit
         if requestTruncated { request.body = Array(request.body.prefix(bodyLimit)) }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
-        let pushedOut: Entry? = ring.withLock { ring in
+        // Made outside the lock; inside, it takes its id and trades places with the oldest, which
+        // is freed once the lock is released.
+        var entry = Entry(id: 0, at: at, receivedAt: receivedAt, request: request, response: response,
+                          requestTruncated: requestTruncated, responseTruncated: responseTruncated, route: route, dialect: dialect)
+        ring.withLock { ring in
             ring.lastID += 1
-            let entry = Entry(id: ring.lastID, at: at, receivedAt: receivedAt, request: request, response: response,
-                              requestTruncated: requestTruncated, responseTruncated: responseTruncated, route: route, dialect: dialect)
-            guard ring.entries.count == capacity else {
-                ring.entries.append(entry)
-                return nil
-            }
-            let oldest = ring.entries[ring.next]
-            ring.entries[ring.next] = entry
+            entry.id = ring.lastID
+            guard ring.entries.count == capacity else { return ring.entries.append(entry) }
+            swap(&ring.entries[ring.next], &entry)
             ring.next = (ring.next + 1) % capacity
-            return oldest
         }
-        _ = pushedOut  // freed here, outside the lock
     }
 
     /// Up to `limit` entries that pass `filter`, newest first, and how many are kept in all.

@@ -32,13 +32,16 @@ struct RequestRecorder: Sendable {
         self.clock = clock
         let left = Set(unrecorded + unrecorded.filter { $0.hasPrefix("GET ") }.map { "HEAD " + $0.dropFirst(4) })
         routes = routeNames.enumerated().map { number, name in
-            Route(name: number == Router.unmatched ? nil : name, dialect: dialects[name], recorded: !left.contains(name))
+            guard number != Router.unmatched else { return Route(name: nil, dialect: nil, recorded: true) }
+            let path = name.drop { $0 != " " }.dropFirst()
+            return Route(name: name, dialect: dialects[name], recorded: !left.contains(name) && !Router.path(path, isIn: AdminAPI.group))
         }
     }
 
     func respond(_ request: HTTPRequest, _ number: Int, _ next: HTTPHandler) -> HTTPResponse {
         let route = routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]
-        guard route.recorded, !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
+        // A matched route's group is known from its pattern; only an unmatched path is looked at.
+        guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
         let at = clock.now
         var wall = timespec()
         clock_gettime(CLOCK_REALTIME, &wall)
