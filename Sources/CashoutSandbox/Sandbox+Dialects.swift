@@ -1,6 +1,8 @@
 import SandboxBank
 import SandboxD24
 import SandboxDialect
+import SandboxGRPC
+import SandboxHTTP
 import SandboxMannco
 import SandboxPrism
 import SandboxProtobuf
@@ -76,6 +78,22 @@ extension [any Dialect] {
                 }
             }
         })
+    }
+
+    /// Registers their routes and gRPC handlers; answers the dialect each route belongs to, by
+    /// route name (`"POST /v3/cashout"`, `"POST /types.PayoutService/Create"`).
+    func register(in router: inout Router, grpc: inout GRPCServer, bank: Bank) -> [String: String] {
+        var owners: [String: String] = [:]
+        for dialect in self {
+            let before = router.routeNames.count
+            dialect.register(in: &router, bank: bank)
+            dialect.registerGRPC(in: &grpc, bank: bank)
+            for name in router.routeNames[before...] { owners[name] = dialect.name }
+            for service in dialect.grpcFiles.flatMap(\.services) {
+                for method in service.methods { owners["POST /\(service.fullName)/\(method.name)"] = dialect.name }
+            }
+        }
+        return owners
     }
 
     /// The dialect of that name, by which a payout's notifications are rendered.

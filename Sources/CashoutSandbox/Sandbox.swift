@@ -70,8 +70,14 @@ public final class Sandbox: Sendable {
         /// once it is larger than this and than twice its size after the last compaction.
         public var journalCompactionBytes = 64 << 20
         /// Where to log what happens (cashouts created, status changes, webhook attempts, the clock
-        /// moved, scenarios, resets), one line each; nil (the default) logs nothing and costs nothing.
+        /// moved, scenarios, resets, refused authentication), one line each; nil (the default) logs
+        /// nothing and costs nothing.
         public var eventLog: EventLog?
+        /// How many requests to the payout APIs the request journal keeps (`GET /sandbox/requests`,
+        /// ``Sandbox/requests(limit:)``): the newest push the oldest out; 0 keeps none.
+        public var requestJournalCapacity = 1000
+        /// How many bytes of each request's and answer's body the request journal keeps.
+        public var requestJournalBodyBytes = 16 * 1024
 
         /// The defaults: loopback, a free port, a real-time clock.
         public init() {}
@@ -102,6 +108,8 @@ public final class Sandbox: Sendable {
     private let driver: ClockDriver
     private let journal: StateJournal?
     private let eventLog: EventLog?
+    /// What the payout APIs received and answered (`GET /sandbox/requests`).
+    let requestJournal: RequestJournal
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     public var journalRecovery: Journal.Recovery? { journal?.recovery }
 
@@ -109,9 +117,10 @@ public final class Sandbox: Sendable {
                  sinks: SinkStore,
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
-                 eventLog: EventLog?) {
+                 eventLog: EventLog?, requestJournal: RequestJournal) {
         self.journal = journal
         self.eventLog = eventLog
+        self.requestJournal = requestJournal
         self.handler = handler
         self.server = server
         self.bank = bank
@@ -155,14 +164,12 @@ public final class Sandbox: Sendable {
         let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
-        for dialect in configuration.dialects {
-            dialect.register(in: &router, bank: bank)
-            dialect.registerGRPC(in: &grpc, bank: bank)
-        }
+        let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
+        let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
         Dashboard.register(in: &router, parts: configuration.dialects.compactMap(\.dashboard))
         APIDocs.register(in: &router, apis: configuration.dialects.compactMap(\.docs))
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
-                             layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics,
+                             layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics, requests: requests,
                              eventLog: configuration.eventLog)
         admin.register(in: &router)
         var journal: StateJournal?
@@ -212,6 +219,12 @@ public final class Sandbox: Sendable {
         }
         // Innermost: the scenarios' HTTP faults, on the handlers' answers.
         router.use(faults.respond)
+        // Outermost, once every route is known: the request journal and the log of refused
+        // authentication see each request as it came and each answer as it left.
+        if configuration.requestJournalCapacity > 0 || configuration.eventLog != nil {
+            router.wrap(RequestRecorder(journal: requests, eventLog: configuration.eventLog, clock: clock, routeNames: router.routeNames,
+                                        dialects: routeDialects, unrecorded: Dashboard.routes + APIDocs.routes).respond)
+        }
         // After the journal's replay: what it replays happened before, and is not logged again.
         if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
         let handler = router.respond
@@ -231,7 +244,7 @@ public final class Sandbox: Sendable {
         return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,
-                       journal: journal, eventLog: configuration.eventLog)
+                       journal: journal, eventLog: configuration.eventLog, requestJournal: requests)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

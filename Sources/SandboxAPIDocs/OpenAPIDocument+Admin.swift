@@ -5,7 +5,7 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static var adminEndpoints: [OpenAPIEndpoint] {
-        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints)
+        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + requestJournalEndpoints)
             .map(adminTokenProtected)
     }
 

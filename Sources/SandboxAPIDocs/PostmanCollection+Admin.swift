@@ -11,6 +11,16 @@ extension PostmanCollection {
         Item(name, "POST", "/sandbox/cashouts/{{\(variable)}}/actions", body: body, expect: status, tests: tests)
     }
 
+    /// The request journal: the last requests, the refused ones with their diagnosis, and clearing it.
+    static let requestJournalRequests = [
+        Item("Requests (the request journal)", "GET", "/sandbox/requests?limit=20", expect: 200,
+             description: "The newest requests to the payout APIs and their answers, newest first.",
+             tests: ["pm.test('a journal', function () { pm.expect(pm.response.json().capacity >= 0).to.eql(true); });"]),
+        Item("Refused requests, with why", "GET", "/sandbox/requests?status=4xx", expect: 200,
+             description: "A refused authentication carries its diagnosis (which check failed, and the likely cause); a 404 or 405 the route most likely meant."),
+        Item("Clear the request journal", "DELETE", "/sandbox/requests", expect: 204),
+    ]
+
     /// The admin calls; those on cashouts create them with the first API that can (none without).
     static func adminRequests(_ apis: [APIDocsFragment]) -> [Item] {
         let general = [
@@ -19,7 +29,7 @@ extension PostmanCollection {
             Item("Metrics", "GET", "/sandbox/metrics", expect: 200, description: "Prometheus text format 0.0.4.",
                  tests: ["pm.test('Prometheus text', function () { pm.expect(pm.response.text()).to.include('cashout_sandbox_build_info'); });"]),
             Item("Clear the sink", "DELETE", "/sandbox/sink/postman", expect: 204),
-        ]
+        ] + requestJournalRequests
         guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general }
         let account = api.accountVariable ?? ""
         return general + [

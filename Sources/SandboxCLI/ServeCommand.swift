@@ -32,6 +32,8 @@ enum ServeCommand: Command {
             + "and twice its last compacted size (default 67108864)"),
         .flag("recover", "With --state-dir, start even when a journal record cannot be replayed: from the records "
               + "before it, keeping it and the rest in journal.log.unreplayed-OFFSET"),
+        .value("request-journal", "N", "Keep the last N requests to the payout APIs and their answers for GET /sandbox/requests "
+               + "(default 1000; 0 keeps none)"),
         .value("admin-token", "TOKEN", "Require 'Authorization: Bearer TOKEN' on the admin API (default: $\(adminTokenVariable))"),
         .value("allowed-host", "NAME", "Answer requests addressed to NAME too while listening on loopback (repeatable; "
                + ".example.com allows its subdomains, * any name; default: $\(HostGuard.variable), comma-separated)", repeatable: true),
@@ -135,6 +137,10 @@ enum ServeCommand: Command {
         }
         configuration.server.accessLog = AccessLog.Format(rawValue: format).map { .standardOutput(format: $0) }
         configuration.eventLog = AccessLog.Format(rawValue: format).map { EventLog.standardOutput(format: $0) }
+        configuration.requestJournalCapacity = try arguments.value(
+            "request-journal", default: configuration.requestJournalCapacity, expected: "a number of requests (0-1000000)") {
+            Int($0).flatMap { (0 ... 1_000_000).contains($0) ? $0 : nil }
+        }
         configuration.adminToken = try adminToken(arguments, environment: environment)
         configuration.stateDirectory = arguments.value("state-dir")
         configuration.recoverJournal = arguments.has("recover")

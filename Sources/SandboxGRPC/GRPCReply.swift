@@ -1,3 +1,4 @@
+import SandboxHTTP
 import SandboxProtobuf
 
 /// What a unary handler answers: a response message or a status, with metadata, now or later.
@@ -19,6 +20,9 @@ public struct GRPCReply: Sendable {
     public var headers: GRPCMetadata = [:]
     /// Trailer metadata (sent with the status).
     public var trailers: GRPCMetadata = [:]
+    /// Why a refused call was refused, for the request journal and the event log (never sent):
+    /// the response carries it (``HTTPResponse/diagnosis``).
+    public var diagnosis: Diagnosis?
 
     /// A successful answer: `message`, of the method's output type.
     public static func message(_ message: ProtoMessage, headers: GRPCMetadata = [:], trailers: GRPCMetadata = [:]) -> GRPCReply {

@@ -112,7 +112,9 @@ extension GRPCServer {
         case .failure(let status):
             var metadata = reply.headers
             metadata.append(contentsOf: reply.trailers)
-            return trailersOnly(status.code == .ok ? GRPCStatus(.unknown, "the handler failed with status OK") : status, metadata: metadata)
+            var response = trailersOnly(status.code == .ok ? GRPCStatus(.unknown, "the handler failed with status OK") : status, metadata: metadata)
+            response.diagnosis = reply.diagnosis
+            return response
         case .message(let message):
             guard message.schema.fullName == output else {
                 return trailersOnly(GRPCStatus(.internal, "the handler answered a \(message.schema.fullName), the method returns \(output)"))

@@ -69,7 +69,9 @@ extension GRPCServer {
             case .failure(let status):
                 var metadata = reply.headers
                 metadata.append(contentsOf: reply.trailers)
-                return failure(status, metadata)
+                var response = failure(status, metadata)
+                response.diagnosis = reply.diagnosis
+                return response
             case .message(let message) where message.schema.fullName == output:
                 var headers: HTTPHeaders = ["content-type": encoding == .json ? "application/json" : "application/proto"]
                 reply.headers.write(into: &headers)

@@ -45,6 +45,9 @@ public struct HTTPResponse: Sendable {
     /// Close the connection instead of answering (see ``closeWithoutAnswer``).
     var dropsConnection = false
 
+    /// ``diagnosis`` and ``nearMiss``: for people, never sent.
+    var notes: Notes?
+
     /// No answer at all: the server closes the connection (after any earlier pipelined
     /// responses), as a network fault or a crashed server would.
     public static var closeWithoutAnswer: HTTPResponse {

@@ -8,7 +8,8 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// Static paths are a dictionary lookup; paths with `{name}` segments are matched segment by
 /// segment and fill ``HTTPRequest/parameters`` (percent-decoded). `HEAD` falls back to the `GET`
 /// route (the server leaves out the body). A path known under other methods answers 405 with
-/// `Allow`; an unknown path 404. Both bodies are ``error(_:_:)``'s JSON: `{"code":404,"message":"..."}`.
+/// `Allow`; an unknown path 404. Both bodies are ``error(_:_:)``'s JSON: `{"code":404,"message":"..."}`,
+/// the message ending with the route most likely meant when one is close (Router+NearMiss).
 ///
 /// ```swift
 /// var router = Router()
@@ -43,6 +44,8 @@ public struct Router: Sendable {
     private var exact: [Substring: [String: Entry]] = [:]
     private var patterns: [PatternRoute] = []
     private var middleware: Middleware?
+    /// The routes as a 404 compares them with the path it did not find (Router+NearMiss).
+    private var nearMissCandidates: [NearMissCandidate] = []
 
     /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
     /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
@@ -70,6 +73,17 @@ public struct Router: Sendable {
         self.middleware = { request, route, next in outer(request, route) { middleware($0, route, next) } }
     }
 
+    /// Wraps every answer in `middleware` outside all the middleware used so far: for code that
+    /// must see each request as it came and each answer as it leaves (a journal of requests),
+    /// added once every route is known.
+    public mutating func wrap(_ middleware: @escaping Middleware) {
+        guard let inner = self.middleware else {
+            self.middleware = middleware
+            return
+        }
+        self.middleware = { request, route, next in middleware(request, route) { inner($0, route, next) } }
+    }
+
     /// `use` for the requests of one route group: paths `prefix` and under `prefix/`, routed or
     /// not (a guard of the group answers before a 404 does).
     public mutating func use(group prefix: String, _ middleware: @escaping Middleware) {
@@ -92,6 +106,7 @@ public struct Router: Sendable {
         func entry(replacing existing: Entry?) -> Entry {
             if let existing { return Entry(id: existing.id, handler: handler) }
             routeNames.append("\(method) \(path)")
+            if let candidate = NearMissCandidate("\(method) \(path)") { nearMissCandidates.append(candidate) }
             if method == "GET" { routeNames.append("HEAD \(path)") }
             return Entry(id: routeNames.count - (method == "GET" ? 2 : 1), handler: handler)
         }
@@ -137,16 +152,24 @@ public struct Router: Sendable {
             }
         }
         guard let handlers else {
-            return (Self.unmatched, { request in Self.error(404, "No such endpoint: \(request.method) \(request.path)") })
+            return (Self.unmatched, { [nearMissCandidates] request in
+                let nearMiss = Self.nearMiss(method: request.method, path: request.path, candidates: nearMissCandidates)
+                var response = Self.error(404, "No such endpoint: \(request.method) \(request.path)" + Self.hint(nearMiss))
+                response.nearMiss = nearMiss
+                return response
+            })
         }
         if let entry = handlers[request.method] { return (entry.id, entry.handler) }
         if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler) }
         var allowed = Set(handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
+        let routes = handlers.values.map { routeNames[$0.id] }
         return (Self.unmatched, { request in
-            var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)")
+            let nearMiss = Self.closestMethod(request.method, among: routes)
+            var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)" + Self.hint(nearMiss))
             response.headers.add("Allow", allow)
+            response.nearMiss = nearMiss
             return response
         })
     }
@@ -156,7 +179,7 @@ public struct Router: Sendable {
         .json(["code": .number(status), "message": .string(message)], status: status)
     }
 
-    private static func split(_ path: Substring) -> [Substring] {
+    static func split(_ path: Substring) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
     }
 

@@ -8,8 +8,8 @@ import SandboxState
 import Synchronization
 
 /// The sandbox's own endpoints under `/sandbox/` (DESIGN.md, "Admin API"): health, the clock,
-/// cashouts and forced outcomes, webhooks and the sink, merchants and the ledger. Errors use the
-/// same `{"code": <HTTP status>, "message": "..."}` shape as the router's.
+/// cashouts and forced outcomes, webhooks and the sink, merchants and the ledger, the request
+/// journal. Errors use the same `{"code": <HTTP status>, "message": "..."}` shape as the router's.
 ///
 /// Moving the clock and redelivering send webhooks, which may take seconds or be addressed to this
 /// very server: that work runs on `worker`, one job at a time, never on an event-loop thread.
@@ -30,6 +30,8 @@ struct AdminAPI: Sendable {
     let dialects: [String: any Dialect]
     /// What `GET /sandbox/metrics` reports.
     let metrics: SandboxMetrics
+    /// What `GET /sandbox/requests` shows; a reset clears it.
+    let requests: RequestJournal
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
     var eventLog: EventLog? = nil
     /// Where scenario loads and resets are journaled (with `--state-dir`).
@@ -62,6 +64,7 @@ struct AdminAPI: Sendable {
         registerCashouts(in: &router)
         registerWebhooks(in: &router)
         registerSnapshot(in: &router)
+        registerRequests(in: &router)
     }
 
     /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.2.0"}`
@@ -139,6 +142,7 @@ struct AdminAPI: Sendable {
         let setup = layers.reset()
         bank.reset(accounts: initial.accounts, configuration: initial.bank)
         sinks.clearAll()
+        requests.clear()
         apply(setup, sinksOf: setup.sinkAnswers)
         return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])
     }

@@ -62,6 +62,21 @@ extension EventLog {
                                   ("merchants", body["merchants"] ?? .null)])
     }
 
+    /// `auth.refused`: a payout API refused a request's credentials; the check that failed, what it
+    /// compared (the diagnosis's plain details: lists and objects are in the request journal) and why.
+    func authRefused(method: String, path: Substring, status: Int, _ diagnosis: Diagnosis) {
+        var fields: Fields = [("method", .string(method)), ("path", .string(String(path))), ("status", .number(status)),
+                              ("check", .string(diagnosis.check))]
+        for (key, value) in diagnosis.details.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case .string, .number, .bool: fields.append((key, value))
+            default: continue
+            }
+        }
+        fields.append(("message", .string(diagnosis.message)))
+        event("auth.refused", fields)
+    }
+
     /// `sandbox.reset`: everything forgotten but the clock, which stays at `clock`.
     func reset(clock: VirtualTime) {
         event("sandbox.reset", [("clock", .string(clock.iso8601))])

@@ -32,16 +32,21 @@ struct ManncoAPI: Sendable {
 
     /// The user whose token the request carries, as it is now; 403 `forbidden` without one.
     @Sendable func user(_ request: HTTPRequest) throws(ManncoError) -> ManncoUser {
-        guard let id = ManncoToken.user(authorization: request.headers["Authorization"], at: bank.clock.now),
-              let user = bank.account(id: id).flatMap(ManncoUser.init(owned:)) else { throw .noToken }
-        return user
+        switch ManncoToken.verify(authorization: request.headers["Authorization"], at: bank.clock.now) {
+        case .refused(let diagnosis): throw .diagnosed(.noToken, diagnosis)
+        case .user(let id):
+            guard let user = bank.account(id: id).flatMap(ManncoUser.init(owned:)) else { throw .diagnosed(.noToken, ManncoDiagnosis.unknownUser(id)) }
+            return user
+        }
     }
 
     /// `POST /user/login {"apiKey"}` (JSON or form): `content.jwt`.
     func login(_ request: HTTPRequest) throws(ManncoError) -> HTTPResponse {
         let given = ManncoBody.fields(request)["apiKey"]
         guard let key = given?.stringValue ?? given?.numberText, !key.isEmpty else { throw .missing("apiKey") }  // a form's digits read as a number
-        guard let account = bank.account(where: { ManncoUser(owned: $0)?.apiKey == key }) else { throw .forbidden(ManncoMessage.invalidAPIKey) }
+        guard let account = bank.account(where: { ManncoUser(owned: $0)?.apiKey == key }) else {
+            throw .diagnosed(.forbidden(ManncoMessage.invalidAPIKey), ManncoDiagnosis.unknownAPIKey(key, bank: bank))
+        }
         return ManncoResponse.success(.object([("jwt", .value(.string(ManncoToken.issue(user: account.id, at: bank.clock.now))))]))
     }
 

@@ -11,6 +11,8 @@ enum ManncoError: Error, Equatable {
     case forbidden(String)
     /// Another status a scenario's decline asks for (429, 500).
     case status(Int, String)
+    /// A refusal of authentication, with why it was made (never sent).
+    indirect case diagnosed(ManncoError, Diagnosis)
 
     /// `Missing required parameter: NAME`.
     static func missing(_ name: String) -> ManncoError { .business(ManncoMessage.missing(name)) }
@@ -45,9 +47,13 @@ enum ManncoError: Error, Equatable {
 
     var response: HTTPResponse {
         switch self {
-        case .business(let message): ManncoResponse.error(message, status: 300)
-        case .forbidden(let message): ManncoResponse.error(message, status: 403)
-        case .status(let status, let message): ManncoResponse.error(message, status: status)
+        case .business(let message): return ManncoResponse.error(message, status: 300)
+        case .forbidden(let message): return ManncoResponse.error(message, status: 403)
+        case .status(let status, let message): return ManncoResponse.error(message, status: status)
+        case .diagnosed(let error, let diagnosis):
+            var response = error.response
+            response.diagnosis = diagnosis
+            return response
         }
     }
 }

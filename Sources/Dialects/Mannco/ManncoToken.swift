@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxCrypto
+import SandboxHTTP
 import SandboxJSON
 
 // The API's JWT (spec A.2 and the sandbox's decisions): HS256, signed by the sandbox with one
@@ -26,15 +27,35 @@ public enum ManncoToken {
         return JSONWebToken.sign(claims: claims.serialized(), key: key)
     }
 
+    /// What checking an `Authorization` header found: the user the token names, or why it was refused.
+    package enum Verification {
+        case user(String)
+        case refused(Diagnosis)
+    }
+
     /// The user an `Authorization: Bearer <token>` header names, when the token is this sandbox's,
-    /// says HS256, was issued by `API`, and has not expired at `now` (`exp` after now); nil otherwise.
+    /// says HS256, was issued by `API`, and has not expired at `now` (`exp` after now); else the
+    /// check that failed.
+    package static func verify(authorization: String?, at now: VirtualTime) -> Verification {
+        guard let header = authorization else { return .refused(ManncoDiagnosis.tokenMissing) }
+        guard header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return .refused(ManncoDiagnosis.scheme(header)) }
+        let token = header.dropFirst(7)
+        guard let (headerBytes, claimBytes) = JSONWebToken.verify(token, key: key) else { return .refused(ManncoDiagnosis.unverified(token)) }
+        let algorithm = (try? JSON.parse(headerBytes))?["alg"]
+        guard algorithm == "HS256" else { return .refused(ManncoDiagnosis.algorithm(algorithm)) }
+        guard let claims = try? JSON.parse(claimBytes), claims["iss"] == "API", let user = claims["sub"]?.stringValue else {
+            return .refused(ManncoDiagnosis.claims(claimBytes))
+        }
+        guard let expiry = claims["exp"]?.numberText.flatMap({ Int64($0) }), expiry > now.milliseconds / 1000 else {
+            return .refused(ManncoDiagnosis.expired(claims["exp"], now: now))
+        }
+        return .user(user)
+    }
+
+    /// The user an `Authorization: Bearer <token>` header names (``verify(authorization:at:)``); nil when refused.
     package static func user(authorization: String?, at now: VirtualTime) -> String? {
-        guard let header = authorization, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer ",
-              let (headerBytes, claimBytes) = JSONWebToken.verify(header.dropFirst(7), key: key),
-              (try? JSON.parse(headerBytes))?["alg"] == "HS256",
-              let claims = try? JSON.parse(claimBytes), claims["iss"] == "API", let user = claims["sub"]?.stringValue,
-              let expiry = claims["exp"]?.numberText.flatMap({ Int64($0) }), expiry > now.milliseconds / 1000 else { return nil }
-        return user
+        if case .user(let user) = verify(authorization: authorization, at: now) { return user }
+        return nil
     }
 
     /// How long a link page works after `POST /cashout/link` made it: a day of virtual time.

@@ -48,8 +48,15 @@ struct PrismAPI: Sendable {
     /// `call`, for a method that answers header metadata of its own besides the request id.
     private func call(_ context: GRPCCallContext, _ body: (PrismCaller) throws(GRPCStatus) -> (ProtoMessage, [(String, String)])) -> GRPCReply {
         let requestID = PrismCaller.requestID(context.metadata, generate: Self.newRequestID)
+        let caller: PrismCaller
+        do throws(PrismCaller.Refusal) {
+            caller = try PrismCaller(context.metadata, bank: bank, requestID: requestID)
+        } catch {
+            var reply = GRPCReply.failure(error.status, trailers: [PrismCaller.Header.requestID: requestID])
+            reply.diagnosis = error.diagnosis
+            return reply
+        }
         do throws(GRPCStatus) {
-            let caller = try PrismCaller(context.metadata, bank: bank, requestID: requestID)
             let (message, extra) = try body(caller)
             var headers: GRPCMetadata = [PrismCaller.Header.requestID: requestID]
             for (name, value) in extra { headers.add(name, value) }

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxGRPC
+import SandboxHTTP
 import SandboxJSON
 
 /// Who is calling, read from a call's metadata as Prism reads it (spec, "Sandbox decisions":
@@ -34,33 +35,40 @@ struct PrismCaller {
         metadata[Header.requestID].flatMap { $0.isEmpty ? nil : $0 } ?? generate()
     }
 
+    /// A refused call: its status, and why (never sent: the request journal and the log show it).
+    struct Refusal: Error {
+        let status: GRPCStatus
+        let diagnosis: Diagnosis
+    }
+
     /// Checks, in Prism's order: the connector, the credentials' form, then the merchant and its
     /// key. INVALID_ARGUMENT for a missing or malformed header, UNAUTHENTICATED for a merchant or
-    /// key that does not match.
+    /// key that does not match; each refusal with its diagnosis (PrismAuth+Diagnosis).
     /// A merchant with `require_auth: false` takes calls without credentials: its connector is
     /// the one named, else `sandbox`, and keys are not checked.
-    init(_ metadata: GRPCMetadata, bank: Bank, requestID: String) throws(GRPCStatus) {
+    init(_ metadata: GRPCMetadata, bank: Bank, requestID: String) throws(Refusal) {
         self.requestID = requestID
         let merchantID = Self.present(metadata[Header.merchantID]) ?? PrismMerchant.defaultID
         tenant = Self.present(metadata[Header.tenantID]) ?? Self.defaultTenant
         if let open = bank.account(id: merchantID).flatMap(PrismMerchant.init(owned:)), !open.requiresAuth {
             let named = Self.present(metadata[Header.connector]) ?? Self.present(metadata[Header.payoutConnector]) ?? PrismConnector.sandbox
-            guard let connector = PrismConnector.canonical(named) else { throw GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.connector)) }
+            guard let connector = PrismConnector.canonical(named) else { throw Self.invalid(Header.connector, named) }
             self.connector = connector
             merchant = open
             return
         }
         let config = try Self.connectorConfig(metadata)
         guard let named = Self.present(metadata[Header.connector]) ?? Self.present(metadata[Header.payoutConnector]) ?? config?.connector else {
-            throw GRPCStatus(.invalidArgument, PrismMessage.missing(Header.connector))
+            throw Self.missing(Header.connector)
         }
-        guard let connector = PrismConnector.canonical(named) else { throw GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.connector)) }
+        guard let connector = PrismConnector.canonical(named) else { throw Self.invalid(Header.connector, named) }
         self.connector = connector
         let credentials: Credentials
         if let config { credentials = config.credentials } else { credentials = try Self.legacyCredentials(metadata) }
-        guard let merchant = bank.account(id: merchantID).flatMap(PrismMerchant.init(owned:)), credentials.match(merchant) else {
-            throw GRPCStatus(.unauthenticated, PrismMessage.invalidCredentials)
+        guard let merchant = bank.account(id: merchantID).flatMap(PrismMerchant.init(owned:)) else {
+            throw Self.unknownMerchant(merchantID, credentials, bank: bank)
         }
+        if let mismatch = credentials.mismatch(merchant) { throw Self.wrongKey(mismatch, merchant, bank: bank) }
         self.merchant = merchant
     }
 
@@ -69,48 +77,52 @@ struct PrismCaller {
         return value
     }
 
-    /// The keys a call presents.
+    /// The keys a call presents, and the names it presents them under (for a diagnosis).
     struct Credentials {
         var apiKey: String
         var key1: String?
         var apiSecret: String?
+        /// `x-api-key`, `x-key1`, `x-api-secret`; or the connector config's `api_key`, `key1`, `api_secret`.
+        var names: (apiKey: String, key1: String, apiSecret: String)
 
-        /// Whether they are the merchant's: the key always, key1 and the secret when both sides have them.
-        func match(_ merchant: PrismMerchant) -> Bool {
-            guard apiKey == merchant.apiKey else { return false }
-            if let key1, let expected = merchant.key1, key1 != expected { return false }
-            if let apiSecret, let expected = merchant.apiSecret, apiSecret != expected { return false }
-            return true
+        /// The first key that is not the merchant's (the key always, key1 and the secret when both
+        /// sides have them): its name, what was sent and what the merchant has; nil when they match.
+        func mismatch(_ merchant: PrismMerchant) -> (name: String, received: String, expected: String)? {
+            if apiKey != merchant.apiKey { return (names.apiKey, apiKey, merchant.apiKey) }
+            if let key1, let expected = merchant.key1, key1 != expected { return (names.key1, key1, expected) }
+            if let apiSecret, let expected = merchant.apiSecret, apiSecret != expected { return (names.apiSecret, apiSecret, expected) }
+            return nil
         }
     }
 
     /// `x-auth` and the keys its kind needs: `header-key` (`x-api-key`), `body-key` (+ `x-key1`),
     /// `signature-key` (+ `x-api-secret`).
-    private static func legacyCredentials(_ metadata: GRPCMetadata) throws(GRPCStatus) -> Credentials {
-        guard let auth = present(metadata[Header.auth]) else { throw GRPCStatus(.invalidArgument, PrismMessage.missing(Header.auth)) }
+    private static func legacyCredentials(_ metadata: GRPCMetadata) throws(Refusal) -> Credentials {
+        guard let auth = present(metadata[Header.auth]) else { throw missing(Header.auth) }
         let needed: [String]
         switch auth.lowercased() {
         case "header-key": needed = [Header.apiKey]
         case "body-key": needed = [Header.apiKey, Header.key1]
         case "signature-key": needed = [Header.apiKey, Header.key1, Header.apiSecret]
-        default: throw GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.auth))
+        default: throw invalid(Header.auth, auth)
         }
-        for header in needed where present(metadata[header]) == nil { throw GRPCStatus(.invalidArgument, PrismMessage.missing(header)) }
+        for header in needed where present(metadata[header]) == nil { throw missing(header, auth: auth) }
         return Credentials(apiKey: metadata[Header.apiKey] ?? "", key1: needed.count > 1 ? metadata[Header.key1] : nil,
-                           apiSecret: needed.count > 2 ? metadata[Header.apiSecret] : nil)
+                           apiSecret: needed.count > 2 ? metadata[Header.apiSecret] : nil, names: (Header.apiKey, Header.key1, Header.apiSecret))
     }
 
     /// `x-connector-config`: `{"config":{"<Connector>":{"api_key":…, "key1"?, "api_secret"?}}}`;
     /// nil when absent. Anything else is "Invalid data format: x-connector-config"; a config
     /// without `api_key` is "Missing required field: api_key".
-    private static func connectorConfig(_ metadata: GRPCMetadata) throws(GRPCStatus) -> (connector: String, credentials: Credentials)? {
+    private static func connectorConfig(_ metadata: GRPCMetadata) throws(Refusal) -> (connector: String, credentials: Credentials)? {
         guard let text = present(metadata[Header.connectorConfig]) else { return nil }
         guard let json = try? JSON.parse(Array(text.utf8)), let config = json["config"]?.objectValue, config.count == 1,
               let (connector, settings) = config.first, let fields = settings.objectValue else {
-            throw GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.connectorConfig))
+            throw invalid(Header.connectorConfig, text)
         }
-        guard let apiKey = fields["api_key"]?.stringValue, !apiKey.isEmpty else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("api_key")) }
-        return (connector, Credentials(apiKey: apiKey, key1: fields["key1"]?.stringValue, apiSecret: fields["api_secret"]?.stringValue))
+        guard let apiKey = fields["api_key"]?.stringValue, !apiKey.isEmpty else { throw missing("api_key") }
+        let names = ("\(Header.connectorConfig) api_key", "\(Header.connectorConfig) key1", "\(Header.connectorConfig) api_secret")
+        return (connector, Credentials(apiKey: apiKey, key1: fields["key1"]?.stringValue, apiSecret: fields["api_secret"]?.stringValue, names: names))
     }
 }
 

@@ -96,7 +96,7 @@ public struct D24API: Sendable {
 
     /// `GET /v3/banks?country=BR`: `[{"code":1,"name":"Banco do Brasil"},...]`.
     func banks(_ request: HTTPRequest) -> HTTPResponse {
-        guard authorizedReadOnly(request) else { return Self.invalidReadOnlyKey }
+        if let refusal = readOnlyRefusal(request) { return refusal }
         guard let country = request.query("country"), let banks = D24Countries.banks(of: country) else {
             return HTTPResponse(status: 400)
         }
@@ -105,7 +105,7 @@ public struct D24API: Sendable {
 
     /// `GET /v3/exchange_rates?country=BR&amount=10`: the sandbox rate of the country's currency.
     func exchangeRates(_ request: HTTPRequest) -> HTTPResponse {
-        guard authorizedReadOnly(request) else { return Self.invalidReadOnlyKey }
+        if let refusal = readOnlyRefusal(request) { return refusal }
         let rates = bank.rates
         guard let country = request.query("country"), let currencies = D24Countries.currencies(of: country),
               let currency = currencies.first(where: { $0 != "USD" }) ?? currencies.first,
@@ -116,10 +116,16 @@ public struct D24API: Sendable {
         return .json(["fx_rate": .number(rate), "currency": .string(currency), "converted_amount": .number(converted)])
     }
 
-    private func authorizedReadOnly(_ request: HTTPRequest) -> Bool {
-        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
-        let key = String(header.dropFirst("Bearer ".count))
-        return bank.containsAccount { D24Merchant(owned: $0)?.readOnlyKey == key }
+    /// nil when `Authorization: Bearer <key>` names a merchant's read-only key; else the 401, diagnosed.
+    private func readOnlyRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        let header = request.headers["Authorization"]
+        if let header, header.hasPrefix("Bearer ") {
+            let key = String(header.dropFirst("Bearer ".count))
+            if bank.containsAccount(where: { D24Merchant(owned: $0)?.readOnlyKey == key }) { return nil }
+        }
+        var response = Self.invalidReadOnlyKey
+        response.diagnosis = D24Diagnosis.readOnlyKey(header, bank: bank)
+        return response
     }
 
     /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use.

@@ -13,6 +13,8 @@ struct D24Error: Error, Sendable, Equatable {
     /// KYC refusals (504) carry a reason and its code.
     var reason: String?
     var reasonCode: Int?
+    /// Why authentication failed, beside the answer (never sent).
+    var diagnosis: Diagnosis?
 
     var httpStatus: Int {
         switch code {
@@ -26,7 +28,16 @@ struct D24Error: Error, Sendable, Equatable {
         var body: [String: JSON] = ["code": .number(code), "message": .string(message)]
         if let reason { body["reason"] = .string(reason) }
         if let reasonCode { body["reason_code"] = .number(reasonCode) }
-        return .json(.object(body), status: httpStatus)
+        var response = HTTPResponse.json(.object(body), status: httpStatus)
+        response.diagnosis = diagnosis
+        return response
+    }
+
+    /// This refusal with why it was made.
+    func diagnosed(_ diagnosis: Diagnosis) -> D24Error {
+        var error = self
+        error.diagnosis = diagnosis
+        return error
     }
 
     /// The messages of spec §7.3 for codes a scenario may decline with.

@@ -29,6 +29,8 @@ public struct D24Merchant: Sendable {
     public var secret: String { account.settings[Key.secret] ?? "" }
     /// Read-only key for `Authorization: Bearer` on GET endpoints; empty for none.
     public var readOnlyKey: String { account.settings[Key.readOnlyKey] ?? "" }
+    /// The secret before the admin API last changed it, kept to tell a client still signing with it.
+    public var previousSecret: String? { account.settings[Key.previousSecret] }
     /// Client addresses allowed to call; empty allows any.
     public var allowedIPs: [String] { Self.addresses(account.settings[Key.allowedIPs]) }
 
@@ -41,6 +43,8 @@ public struct D24Merchant: Sendable {
     /// The settings' names, as the scenario file and the admin API spell them.
     public enum Key {
         public static let pass = "pass", secret = "secret", readOnlyKey = "read_only_key", allowedIPs = "allowed_ips"
+        /// Not a scenario's or the admin API's: kept by `PUT /sandbox/merchants` when it changes `secret`.
+        public static let previousSecret = "previous_secret"
     }
 
     /// A new D24 account.

@@ -48,7 +48,11 @@ struct D24MerchantAdmin {
             case .none: continue
             case .some(nil), .some(""?): return "\(key): expected a non-empty string"
             case .some(let value?) where key == "currency": merchant.currency = value
-            case .some(let value?): merchant.settings[key] = value
+            case .some(let value?):
+                if key == D24Merchant.Key.secret, let old = merchant.settings[key], !old.isEmpty, old != value {
+                    merchant.settings[D24Merchant.Key.previousSecret] = old  // to tell a client that still signs with it
+                }
+                merchant.settings[key] = value
             }
         }
         if let balance = body["balance"] {

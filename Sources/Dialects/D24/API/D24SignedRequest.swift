@@ -7,6 +7,7 @@ import SandboxJSON
 // well-formed JSON (502), `login`/`pass` name a merchant (401), `Payload-Signature` is the
 // lowercase hex HMAC-SHA256 of the exact body bytes with the merchant's API signature (302,
 // spec §2.1), and the client's address is allowed when the merchant has an allow-list (402).
+// Each refusal carries its diagnosis (D24Diagnosis): which check failed, and why.
 
 /// A signed request that passed authentication: its JSON body and its merchant.
 struct D24SignedRequest {
@@ -15,18 +16,24 @@ struct D24SignedRequest {
 
     init(_ request: HTTPRequest, bank: Bank, keys: D24SigningKeys) throws(D24Error) {
         guard case .object(let body)? = try? JSON.parse(request.body) else { throw .malformedBody }
-        guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"],
-              let merchant = bank.account(id: login).flatMap(D24Merchant.init(owned:)) else {
-            throw .invalidCredentials
+        guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"] else {
+            throw D24Error.invalidCredentials.diagnosed(D24Diagnosis.missingCredentials(body))
+        }
+        guard let merchant = bank.account(id: login).flatMap(D24Merchant.init(owned:)) else {
+            throw D24Error.invalidCredentials.diagnosed(D24Diagnosis.unknownLogin(login, bank: bank))
         }
         guard constantTimeEquals(pass, merchant.pass) else {
-            throw .invalidCredentials
+            throw D24Error.invalidCredentials.diagnosed(D24Diagnosis.wrongPass(pass, merchant))
         }
         let expected = D24Signature.payload(of: request.body, key: keys.key(for: merchant))
-        guard let signature = request.headers["Payload-Signature"], constantTimeEquals(signature, expected) else {
-            throw .invalidSignature
+        let signature = request.headers["Payload-Signature"]
+        guard let signature, constantTimeEquals(signature, expected) else {
+            throw D24Error.invalidSignature.diagnosed(D24Diagnosis.signature(received: signature, expected: expected, body: request.body,
+                                                                              merchant: merchant, bank: bank, keys: keys))
         }
-        guard merchant.allows(request.remoteAddress?.host) else { throw .unregisteredIP }
+        guard merchant.allows(request.remoteAddress?.host) else {
+            throw D24Error.unregisteredIP.diagnosed(D24Diagnosis.ipNotAllowed(request.remoteAddress?.host, merchant))
+        }
         self.body = body
         self.merchant = merchant
     }

@@ -1,0 +1,52 @@
+import SandboxHTTP
+import SandboxJSON
+
+// The request journal (RequestJournal): what the payout APIs received and answered, newest first,
+// with a diagnosis of each refused authentication and the near miss of each 404 or 405.
+
+extension AdminAPI {
+    /// How many entries `GET /sandbox/requests` answers unless `limit` says.
+    static let defaultRequestLimit = 100
+
+    func registerRequests(in router: inout Router) {
+        router.add("GET /sandbox/requests") { request in listRequests(request) }
+        router.add("DELETE /sandbox/requests") { _ in
+            requests.clear()
+            return HTTPResponse(status: 204)
+        }
+    }
+
+    /// `?limit=N&path=PREFIX&status=CODE|4xx&dialect=NAME`: `{"requests": [...], "kept": N, "capacity": N}`.
+    private func listRequests(_ request: HTTPRequest) -> HTTPResponse {
+        var limit = Self.defaultRequestLimit
+        if let text = request.query("limit") {
+            guard let number = Int(text), number >= 1 else { return Router.error(400, "limit: expected a whole number of at least 1") }
+            limit = number
+        }
+        var statusFilter: ((Int) -> Bool)?
+        if let text = request.query("status") {
+            guard let filter = Self.statusFilter(text) else {
+                return Router.error(400, "status: expected a status code such as 401, or a class such as 4xx")
+            }
+            statusFilter = filter
+        }
+        let dialect = request.query("dialect")
+        if let dialect, dialects[dialect] == nil {
+            return Router.error(400, "dialect: expected one of \(dialects.keys.sorted().joined(separator: ", "))")
+        }
+        let path = request.query("path")
+        let (entries, kept) = requests.entries(limit: limit) { entry in
+            (path.map { entry.request.path.hasPrefix($0) } ?? true) && (statusFilter?(entry.response.status) ?? true)
+                && (dialect.map { entry.dialect == $0 } ?? true)
+        }
+        return .json(["requests": .array(entries.map(requests.json)), "kept": .number(kept), "capacity": .number(requests.capacity)])
+    }
+
+    /// `401`: that status; `4xx` (or `4XX`): the class.
+    private static func statusFilter(_ text: String) -> ((Int) -> Bool)? {
+        guard text.utf8.count == 3 else { return nil }
+        if let code = Int(text), (100 ... 599).contains(code) { return { $0 == code } }
+        guard text.lowercased().hasSuffix("xx"), let digit = Int(text.prefix(1)), (1 ... 5).contains(digit) else { return nil }
+        return { $0 / 100 == digit }
+    }
+}

@@ -1,0 +1,66 @@
+import Glibc
+import SandboxBank
+import SandboxHTTP
+
+/// The middleware that fills the request journal and logs each refused authentication
+/// (`auth.refused`), outside every other, so that it sees each request as it came and each answer
+/// as it left (a guard's, a fault's, a handler's, with their diagnosis).
+///
+/// What is journaled, as WireMock journals the stubs' requests and not its own `/__admin` calls:
+/// the payout APIs' requests, gRPC and Connect calls, and requests no route matched (404, 405);
+/// not the admin API's (`/sandbox/...`: a dashboard polling every second would flood it; the
+/// built-in sink's POSTs with them, since the sink keeps those), nor the dashboard's page and the
+/// documents (`Dashboard.routes`, `APIDocs.routes`).
+struct RequestRecorder: Sendable {
+    private struct Route: Sendable {
+        let name: String?
+        let dialect: String?
+        let recorded: Bool
+    }
+
+    let journal: RequestJournal
+    let eventLog: EventLog?
+    let clock: VirtualClock
+    /// By route number (``Router/routeNames``).
+    private let routes: [Route]
+
+    /// `dialects`: the API of each route name; `unrecorded`: the routes (GET ones: their HEAD twins too) left out.
+    init(journal: RequestJournal, eventLog: EventLog?, clock: VirtualClock, routeNames: [String], dialects: [String: String],
+         unrecorded: [String]) {
+        self.journal = journal
+        self.eventLog = eventLog
+        self.clock = clock
+        let left = Set(unrecorded + unrecorded.filter { $0.hasPrefix("GET ") }.map { "HEAD " + $0.dropFirst(4) })
+        routes = routeNames.enumerated().map { number, name in
+            guard number != Router.unmatched else { return Route(name: nil, dialect: nil, recorded: true) }
+            let path = name.drop { $0 != " " }.dropFirst()
+            return Route(name: name, dialect: dialects[name], recorded: !left.contains(name) && !Router.path(path, isIn: AdminAPI.group))
+        }
+    }
+
+    func respond(_ request: HTTPRequest, _ number: Int, _ next: HTTPHandler) -> HTTPResponse {
+        let route = routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]
+        // A matched route's group is known from its pattern; only an unmatched path is looked at.
+        guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
+        let at = clock.now
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let receivedAt = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
+        let response = next(request)
+        let (journal, eventLog) = (journal, eventLog)
+        @Sendable func record(_ response: HTTPResponse) {
+            journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt)
+            if let diagnosis = response.diagnosis, let eventLog {
+                eventLog.authRefused(method: request.method, path: request.path, status: response.status, diagnosis)
+            }
+        }
+        guard response.isDeferred else {
+            record(response)
+            return response
+        }
+        return response.producingThen { produced, answer in
+            record(produced)
+            answer(produced)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import SandboxJSON
+
+// The request journal, `GET` and `DELETE /sandbox/requests`, as
+// Sources/CashoutSandbox/Admin/AdminAPI+Requests.swift serves it and RequestJournal+JSON writes
+// its entries.
+
+extension OpenAPIDocument {
+    static var requestJournalEndpoints: [OpenAPIEndpoint] {
+        [
+            OpenAPIEndpoint(route: "GET /sandbox/requests", operation: OpenAPI.operation(
+                "listRequests", tag: "Sandbox", summary: "The request journal",
+                description: """
+                    The newest requests to the payout APIs (matched or not; not the admin API's, the dashboard's or the \
+                    documents'), newest first, each with its answer, the route and API, why an authentication was refused \
+                    (`diagnosis`) and, on a 404 or 405, the route most likely meant (`near_miss`).
+                    """,
+                parameters: [
+                    OpenAPI.query("limit", Schema.integer(example: 100), "At most this many (default 100)"),
+                    OpenAPI.query("path", Schema.string(example: "/v3/cashout"), "Only paths starting with this"),
+                    OpenAPI.query("status", Schema.string(example: "4xx"), "Only this answer status (`401`) or class (`4xx`)"),
+                    OpenAPI.query("dialect", Schema.string(example: "d24"), "Only this API's routes"),
+                ],
+                responses: [
+                    "200": OpenAPI.json("The requests", Schema.ref("RequestJournal")),
+                    "400": OpenAPI.error(400, "limit: expected a whole number of at least 1",
+                                         "status: expected a status code such as 401, or a class such as 4xx",
+                                         "dialect: expected one of d24, mannco, prism"),
+                ])),
+            OpenAPIEndpoint(route: "DELETE /sandbox/requests", operation: OpenAPI.operation(
+                "clearRequests", tag: "Sandbox", summary: "Clear the request journal",
+                description: "Forgets every request journaled so far; ids go on increasing.",
+                responses: ["204": OpenAPI.empty("Cleared")])),
+        ]
+    }
+
+    static var requestJournalSchemas: [String: JSON] {
+        let body: [String: JSON] = [
+            "body": Schema.string("The body as text, base64, or a gRPC message as proto3 JSON (see `body_encoding`)"),
+            "body_encoding": Schema.oneOf(["utf8", "base64", "json-from-protobuf"]),
+            "body_truncated": Schema.boolean("Cut at the journal's bound (16 KiB by default)"),
+        ]
+        let headers = Schema.map(of: Schema.string(), description: "By lowercase name; repeated fields joined with \", \"")
+        let request = body.merging([
+            "id": Schema.integer("Increasing from 1, never reused", example: 17), "at": Schema.time("When it arrived, on the virtual clock"),
+            "received_at": Schema.string("When it arrived, on the wall clock", example: "2026-11-24T10:11:12.345Z"),
+            "method": Schema.string(example: "POST"), "path": Schema.string(example: "/v3/cashout"),
+            "query": Schema.nullable("string", "After `?`, as sent"), "protocol": Schema.oneOf(["HTTP/1.0", "HTTP/1.1", "HTTP/2"]),
+            "headers": headers,
+            "route": Schema.nullable("string", "The route that answered; null: none matched", example: "POST /v3/cashout"),
+            "dialect": Schema.nullable("string", "The API of the route", example: "d24"),
+            "response": Schema.object(body.merging([
+                "status": Schema.integer("0: the connection was closed without an answer (a fault)", example: 401),
+                "headers": Schema.map(of: Schema.string(), description: "By lowercase name, a gRPC answer's trailers among them"),
+            ]) { $1 }, required: ["status", "headers", "body", "body_encoding", "body_truncated"]),
+            "diagnosis": Schema.either(["object", "null"], """
+                Why an authentication was refused: `check` (unknown_login, wrong_pass, signature_missing, signature_mismatch, \
+                ip_not_allowed, missing_credentials, authorization_missing, authorization_scheme, unknown_read_only_key, \
+                token_missing, jwt_invalid, jwt_expired, unknown_user, unknown_api_key, metadata, unknown_merchant, wrong_key), \
+                `message`, and what the check compared (`expected_signature`, `received_signature`, `secret`, `likely_cause`...)
+                """),
+            "near_miss": Schema.nullable("string", "On a 404 or 405: the route most likely meant", example: "DELETE /v3/cashout/cancel"),
+        ]) { $1 }
+        return [
+            "RequestJournal": Schema.object([
+                "requests": Schema.array(of: Schema.ref("JournaledRequest"), description: "Newest first"),
+                "kept": Schema.integer("Entries held now", example: 37), "capacity": Schema.integer("The bound", example: 1000),
+            ], required: ["requests", "kept", "capacity"]),
+            "JournaledRequest": Schema.object(request, required: request.keys.sorted()),
+        ]
+    }
+}

@@ -1,0 +1,26 @@
+import SandboxJSON
+import SandboxProtobuf
+
+extension GRPCServer {
+    /// The message a call's body carries, as proto3 JSON, for people reading what was sent (the
+    /// request journal): the request's (`isRequest`) or the response's message of the method at
+    /// `path`, framed (gRPC) or bare (Connect's `application/proto`). Nil when the body is not
+    /// exactly one whole message of that type, or is another content type (Connect's JSON is
+    /// text already).
+    public func messageJSON(path: some StringProtocol, contentType: String?, body: [UInt8], isRequest: Bool) -> JSON? {
+        guard let method = method(at: path) else { return nil }
+        let type = isRequest ? method.input : method.output
+        let message: [UInt8]
+        switch GRPCMetadata.mediaType(contentType) {
+        case "application/grpc", "application/grpc+proto":
+            var deframer = GRPCDeframer(maxMessageSize: body.count)
+            guard let messages = try? deframer.append(body), messages.count == 1, !deframer.hasPartialMessage else { return nil }
+            message = messages[0]
+        case "application/proto":
+            message = body
+        default:
+            return nil
+        }
+        return (try? registry.decode(type, from: message))?.json()
+    }
+}

@@ -1,0 +1,64 @@
+import SandboxJSON
+
+/// Why the sandbox refused a request, written for the person who sent it: the check that failed,
+/// one sentence naming it and its likely cause, and what was compared, in full (a sandbox's
+/// secrets are there to be read).
+///
+/// It travels beside a response (``HTTPResponse/diagnosis``) and is never sent: the API's answer
+/// stays byte for byte the provider's, while the request journal and the event log show why.
+///
+/// ```swift
+/// var response = D24Error.invalidSignature.response
+/// response.diagnosis = Diagnosis("signature_mismatch", "Payload-Signature is uppercase hex: send it in lowercase",
+///                                ["likely_cause": "uppercase_hex"])
+/// ```
+public struct Diagnosis: Sendable, Equatable {
+    /// The check that failed, a word such as `unknown_login` or `signature_mismatch`.
+    public var check: String
+    /// One sentence: what failed and the likely cause.
+    public var message: String
+    /// What the check compared: `expected_signature`, `received_signature`, `likely_cause`...
+    public var details: [String: JSON]
+
+    /// A diagnosis of `check`.
+    public init(_ check: String, _ message: String, _ details: [String: JSON] = [:]) {
+        self.check = check
+        self.message = message
+        self.details = details
+    }
+
+    /// `{"check": …, "message": …, …details}`: as the request journal shows it.
+    public var json: JSON {
+        var object = details
+        object["check"] = .string(check)
+        object["message"] = .string(message)
+        return .object(object)
+    }
+}
+
+extension HTTPResponse {
+    /// What the sandbox knows about an answer beyond its bytes (never sent): one reference, so
+    /// that a response without any costs a pointer.
+    final class Notes: Sendable {
+        let diagnosis: Diagnosis?
+        let nearMiss: String?
+
+        init(diagnosis: Diagnosis?, nearMiss: String?) {
+            self.diagnosis = diagnosis
+            self.nearMiss = nearMiss
+        }
+    }
+
+    /// Why the request was refused, when a check of its credentials failed (never sent).
+    public var diagnosis: Diagnosis? {
+        get { notes?.diagnosis }
+        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss) }
+    }
+
+    /// On a 404 or 405 of the ``Router``: the route the request most likely meant,
+    /// `"DELETE /v3/cashout/cancel"` (never sent but in the error's message).
+    public var nearMiss: String? {
+        get { notes?.nearMiss }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue) }
+    }
+}
