@@ -4,6 +4,9 @@ import SandboxJournal
 /// sandbox reads what an older one wrote. It is the journal file's version
 /// (`JournalFormat.currentVersion`): the bank's records are what a journal holds.
 ///
+/// - 5: webhook chaos: two records (`chaosPlanned`, `chaosAttempt`); in a snapshot, each attempt's
+///   chaos mark, each notification's chaos plan, chaos copies in the queue (event kind 3) and the
+///   chaos rules' counts after the queue.
 /// - 4: a payout staged or awaiting details may expire (`PayoutRequest.expiresAfter`), and a
 ///   snapshot's queue holds the expiries; a payout executed may have details added (a record
 ///   of its own, which older versions do not read).
