@@ -47,6 +47,8 @@ enum TestCommand: Command {
         for result in results {
             if let failure = result.failure {
                 StandardOutput.writeLine("FAIL \(result.name) (\(result.file)): step \(failure.step): \(failure.message)")
+            } else if let expected = result.expectedFailure {
+                StandardOutput.writeLine("XFAIL \(result.name) (\(result.file)): failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)")
             } else {
                 StandardOutput.writeLine("PASS \(result.name) (\(result.file), \(result.steps) steps)")
             }
