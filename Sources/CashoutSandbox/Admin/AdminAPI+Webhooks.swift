@@ -35,11 +35,12 @@ extension AdminAPI {
             ])
         }
         router.add("PUT /sandbox/sink/{name}") { request in
-            guard let script = Self.sinkScript(request) else {
+            let name = request.parameters["name"] ?? ""
+            guard let script = Self.sinkScript(request, over: sinks.script(name)) else {
                 return Router.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
                     + "answers are HTTP statuses 200 to 599, one per request processed")
             }
-            sinks.script(request.parameters["name"] ?? "", script)
+            sinks.script(name, script)
             return HTTPResponse(status: 204)
         }
         router.add("DELETE /sandbox/sink/{name}") { request in
@@ -69,10 +70,11 @@ extension AdminAPI {
         ]
     }
 
-    /// `{"answers": [...], "check_signatures": bool, "deduplicate": bool}`, each optional, nothing else.
-    private static func sinkScript(_ request: HTTPRequest) -> SinkScript? {
-        guard let body = object(request), Set(body.keys).isSubset(of: ["answers", "check_signatures", "deduplicate"]) else { return nil }
-        var script = SinkScript()
+    /// `script` with what the body sets: `{"answers": [...], "check_signatures": bool, "deduplicate": bool}`,
+    /// each optional, nothing else.
+    private static func sinkScript(_ request: HTTPRequest, over script: SinkScript) -> SinkScript? {
+        guard let body = object(request), !body.isEmpty, Set(body.keys).isSubset(of: ["answers", "check_signatures", "deduplicate"]) else { return nil }
+        var script = script
         if let answers = body["answers"] {
             guard let list = answers.arrayValue, case let statuses = list.compactMap({ $0.numberText.flatMap { Int($0) } }),
                   statuses.count == list.count, statuses.allSatisfy({ (200 ... 599).contains($0) }) else { return nil }
