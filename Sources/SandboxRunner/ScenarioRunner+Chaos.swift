@@ -18,7 +18,9 @@ extension ScenarioRunner {
         let notifications = sandbox.bank.notifications(payoutID: payoutID).filter { notification in
             expected.status.map { isStatus($0, notification.status, dialect: notification.dialect) } ?? true
         }
-        let all = notifications.flatMap { notification in notification.attempts.map { (notification, $0) } }
+        // In the order they were made (a held notification's attempt comes after a later one's).
+        let all = notifications.flatMap { notification in notification.attempts.map { (notification, $0) } }.enumerated()
+            .sorted { ($0.element.1.at, $0.offset) < ($1.element.1.at, $1.offset) }.map(\.element)
         let chosen = all.filter { _, attempt in
             switch expected.chaos {
             case nil: true

@@ -20,11 +20,11 @@ extension AdminJSON {
     /// One human line: what was done, and which rule asked (or "sent by hand").
     package static func summary(_ mark: ChaosMark) -> String {
         let copied = mark.copyOf.map { " of attempt \($0)" } ?? ""
-        let later = mark.delay.flatMap { $0 > .zero ? ", \(DurationText.format($0)) after" : nil } ?? ""
+        let later = mark.delay.flatMap { $0 > .zero ? " \(DurationText.format($0))" : nil } ?? ""
         let what: String = switch mark.kind {
-        case .duplicate: "duplicate\(copied)\(later.isEmpty ? "" : later + " it")"
-        case .forged: "forged copy\(copied) (signed with a wrong secret)\(later.isEmpty ? "" : later + " it")"
-        case .replay: mark.after.map { "replay\(later.isEmpty ? "" : later) after webhook \($0) was delivered" } ?? "replay\(copied)"
+        case .duplicate: "duplicate\(copied)\(later.isEmpty ? "" : "," + later + " after it")"
+        case .forged: "forged copy\(copied), signed with a wrong secret\(later.isEmpty ? "" : "," + later + " after it")"
+        case .replay: mark.after.map { "replay\(later) after webhook \($0) was delivered" } ?? "replay\(copied)"
         case .delayed: "delayed by \(mark.delay.map(DurationText.format) ?? "0s")"
         case .outOfOrder: mark.after.map { "held until webhook \($0) was sent" }
             ?? "held \(mark.delay.map(DurationText.format) ?? ""): no later webhook of the cashout was sent"
