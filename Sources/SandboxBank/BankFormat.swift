@@ -4,7 +4,7 @@ import SandboxJournal
 /// sandbox reads what an older one wrote. It is the journal file's version
 /// (`JournalFormat.currentVersion`): the bank's records are what a journal holds.
 ///
-/// - 5: webhook chaos: two records (`chaosPlanned`, `chaosAttempt`); in a snapshot, each attempt's
+/// - 6: webhook chaos: two records (`chaosPlanned`, `chaosAttempt`); in a snapshot, each attempt's
 ///   chaos mark, each notification's chaos plan, chaos copies in the queue (event kind 3) and the
 ///   chaos rules' counts after the queue.
 /// - 4: a payout staged or awaiting details may expire (`PayoutRequest.expiresAfter`), and a

@@ -7,7 +7,7 @@ import SandboxJournal
 extension BankRecord {
     private enum Kind: UInt8, CaseIterable {
         case created, statusChanged, eventRan, attempt, clock, account, reset, stepRan, executed, detailsAdded
-        case chaosPlanned, chaosAttempt  // format 5
+        case chaosPlanned, chaosAttempt  // format 6
     }
 
     /// Appends the record's binary form to `bytes`.
@@ -84,7 +84,7 @@ extension BankRecord {
 
     /// Reads one record written by `encode(into:)` in `format`.
     public init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
-        let kinds = format.version >= 5 ? Kind.allCases.count : Int(Kind.chaosPlanned.rawValue)
+        let kinds = format.version >= 6 ? Kind.allCases.count : Int(Kind.chaosPlanned.rawValue)
         switch Kind(rawValue: try reader.tag(below: UInt8(kinds)))! {
         case .created:
             let (dialect, account) = (try format.dialect(&reader), try reader.string())

@@ -218,7 +218,7 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             let (at, eventSequence) = (try reader.time().milliseconds, try Self.sequence(&reader))
             let start = reader.offset
-            switch try reader.tag(below: format.version >= 5 ? 4 : format.version >= 4 ? 3 : 2) {
+            switch try reader.tag(below: format.version >= 6 ? 4 : format.version >= 4 ? 3 : 2) {
             case 0:
                 let (payoutID, generation, step) = (try knownPayout(&reader), try reader.int(), try reader.int())
                 guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step), generation <= plan.generation else {
@@ -247,7 +247,7 @@ extension BankSnapshot {
                 events.append(.init(at: at, sequence: eventSequence, kind: .delivery(notificationID: id, attempt: notification.scheduledAttempts)))
             }
         }
-        if format.version >= 5 { try Self.readChaos(&reader, into: &s) }
+        if format.version >= 6 { try Self.readChaos(&reader, into: &s) }
         // The step each payout's timeline runs next: the one queued for its generation (the
         // latest, in a snapshot before 0.2), else none; a payout that awaits execution (staged,
         // or awaiting details) has not started its timeline: `execute` queues its first step.
@@ -328,7 +328,7 @@ extension BankSnapshot {
         return (payout, timeline, generation)
     }
 
-    /// The chaos rules' counts (format 5); and, from the notifications' plans, which ones wait for
+    /// The chaos rules' counts (format 6); and, from the notifications' plans, which ones wait for
     /// a later notification of their payout.
     private static func readChaos(_ reader: inout BinaryReader, into s: inout Bank.State) throws(BinaryReader.Malformed) {
         for _ in 0 ..< (try reader.count()) {
@@ -377,12 +377,12 @@ extension BankSnapshot {
         var attempts: [DeliveryAttempt] = []
         for _ in 0 ..< (try reader.count()) {
             let (at, outcome, manual) = (try reader.time(), try reader.outcome(), try reader.bool())
-            let mark = format.version >= 5 ? try reader.optionalChaosMark() : nil
+            let mark = format.version >= 6 ? try reader.optionalChaosMark() : nil
             attempts.append(DeliveryAttempt(number: attempts.count + 1, at: at, outcome: outcome, manual: manual, chaos: mark))
         }
         let next = try reader.bool() ? try reader.time() : nil
         let start = reader.offset
-        let plan = format.version >= 5 ? try reader.optionalChaosPlan() : nil
+        let plan = format.version >= 6 ? try reader.optionalChaosPlan() : nil
         if plan != nil, url == nil { throw .init(offset: start, reason: "a chaos plan for a notification that is never sent") }
         return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, account: payout.account, reference: payout.reference,
                                                 status: status,

@@ -1,6 +1,6 @@
 import SandboxJournal
 
-// Webhook chaos in the bank's binary form (format 5), shared by journal records and snapshots:
+// Webhook chaos in the bank's binary form (format 6), shared by journal records and snapshots:
 //
 //   plan  = matched:(count int*) shift:u8 (0 none, 1 delay, 2 hold) [ms:int rule] copies:(count copy)
 //           [progress: releasedBy:optInt]
