@@ -8,11 +8,8 @@ import SandboxScenario
 
 extension ScenarioRunner {
     func expectDeliveries(_ expected: Step.DeliveriesExpectation) -> String? {
-        var payoutID: Int?
-        if let ref = expected.ref {
-            guard let reference = references[ref] else { return "expect_deliveries: no cashout named \"\(ref)\"" }
-            payoutID = reference.cashoutID
-        }
+        let payoutID: Int?
+        do { payoutID = try cashoutID(expected.ref, for: "expect_deliveries") } catch { return error.message }
         let subject = "expect_deliveries" + (expected.ref.map { " \($0)" } ?? "") + (expected.status.map { " \($0)" } ?? "")
             + (expected.chaos.map { " (chaos \($0))" } ?? "")
         let notifications = sandbox.bank.notifications(payoutID: payoutID).filter { notification in
@@ -41,11 +38,8 @@ extension ScenarioRunner {
     }
 
     func expectSink(_ expected: Step.SinkExpectation) -> String? {
-        var payoutID: Int?
-        if let ref = expected.ref {
-            guard let reference = references[ref] else { return "expect_sink: no cashout named \"\(ref)\"" }
-            payoutID = reference.cashoutID
-        }
+        let payoutID: Int?
+        do { payoutID = try cashoutID(expected.ref, for: "expect_sink") } catch { return error.message }
         let subject = "expect_sink \(expected.name)" + (expected.ref.map { " \($0)" } ?? "") + (expected.status.map { " \($0)" } ?? "")
         let requests = sandbox.sinks.received(expected.name).map { ($0, sandbox.sinks.read($0)) }
         let chosen = requests.filter { _, reading in
@@ -67,6 +61,13 @@ extension ScenarioRunner {
             return "\(received.at.iso8601) \(about): \(received.answered) \(received.verdict.rawValue)" + (received.reason.map { " (\($0))" } ?? "")
         }.joined(separator: "; ")
         return "\(subject): expected \(wanted!) \(name), got \(got); \(listed)"
+    }
+
+    /// The id of the cashout named `ref` (nil without a name); a name no cashout has fails `action`.
+    private func cashoutID(_ ref: String?, for action: String) throws(StepFailure) -> Int? {
+        guard let ref else { return nil }
+        guard let reference = references[ref] else { throw StepFailure(message: "\(action): no cashout named \"\(ref)\"") }
+        return reference.cashoutID
     }
 
     /// Whether `wanted` (the sandbox's name, or the payout's API's word) names `status`.

@@ -145,14 +145,7 @@ extension ScenarioLoader {
         case "drop_after_commit": kind = .dropAfterCommit
         default: throw kindNode.fail("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
         }
-        let every = try fields["every"]?.integer(1 ... 1_000_000)
-        var rate: Double?
-        if let value = fields["rate"] {
-            guard case .number(let text) = value.value, let number = Double(text), (0 ... 1).contains(number) else {
-                throw value.fail("expected a number from 0 to 1")
-            }
-            rate = number
-        }
+        let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
         return Fault(endpoint: endpoint, kind: kind, every: every, rate: rate)
     }

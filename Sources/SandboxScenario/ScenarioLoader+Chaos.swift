@@ -46,14 +46,7 @@ extension ScenarioLoader {
                     if field == "status" { try checkStatuses(when[field]!, condition) }
                 }
             }
-            let every = try fields["every"]?.integer(1 ... 1_000_000)
-            var rate: Double?
-            if let value = fields["rate"] {
-                guard case .number(let text) = value.value, let number = Double(text), (0 ... 1).contains(number) else {
-                    throw value.fail("expected a number from 0 to 1")
-                }
-                rate = number
-            }
+            let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
             if every != nil, rate != nil { throw node.fail("expected at most one of \"every\" or \"rate\"") }
             return ChaosRuleSpec(name: try fields["name"]?.string(), when: when, every: every, rate: rate, kind: kind, delay: delay)
         }
