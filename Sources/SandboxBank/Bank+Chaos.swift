@@ -55,10 +55,23 @@ extension Bank {
         journal(&s, .chaosPlanned(notificationID: id, plan, at: at))
     }
 
-    /// A notification's own attempt, as it is sent.
+    /// A notification's own attempt, as it is sent, with the earliest chaos delivery its answer
+    /// may queue (`chaosFollows`): its own copies after a first attempt, earlier notifications of
+    /// its payout held for it (at once), their replays after its delivery.
     func ownAttempt(_ s: State, notificationID id: Int, at: VirtualTime) -> Sending {
         let notification = s.notifications[id - 1]
-        return Sending(notification, at: at, setsOffChaos: notification.chaos != nil || s.chaosWatch[notification.payoutID] != nil)
+        let first = notification.scheduledAttempts == 0
+        var soonest: Duration?
+        func consider(_ copies: [ChaosPlan.Copy], replays: Bool) {
+            for copy in copies where (copy.kind == .replay) == replays && copy.progress == .waiting { soonest = min(soonest ?? copy.after, copy.after) }
+        }
+        if first, let plan = notification.chaos { consider(plan.copies, replays: false) }
+        for earlier in s.chaosWatch[notification.payoutID] ?? [] where earlier < id {
+            guard let plan = s.notifications[earlier - 1].chaos else { continue }
+            if first, plan.holds(s.notifications[earlier - 1]) { soonest = .zero }
+            if notification.state != .delivered { consider(plan.copies, replays: true) }
+        }
+        return Sending(notification, at: at, chaosFrom: soonest.map { at.adding($0) })
     }
 
     /// One of a notification's chaos copies, as it is sent: forged when it is.

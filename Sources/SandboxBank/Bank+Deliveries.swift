@@ -131,15 +131,15 @@ struct Sending: Sendable {
     let notification: StatusNotification
     let at: VirtualTime
     let mark: ChaosMark?
-    /// Recording its answer may queue chaos deliveries due at once (a copy, a held notification
-    /// released): an advance records it before it runs the next event.
-    let setsOffChaos: Bool
+    /// The earliest time a chaos delivery its answer may queue is due (a copy, a held notification
+    /// released, a replay): an advance records the answer before it runs a later event.
+    let chaosFrom: VirtualTime?
 
-    init(_ notification: StatusNotification, at: VirtualTime, mark: ChaosMark? = nil, setsOffChaos: Bool = false) {
+    init(_ notification: StatusNotification, at: VirtualTime, mark: ChaosMark? = nil, chaosFrom: VirtualTime? = nil) {
         self.notification = notification
         self.at = at
         self.mark = mark
-        self.setsOffChaos = setsOffChaos
+        self.chaosFrom = chaosFrom
     }
 }
 
@@ -153,20 +153,20 @@ struct AwaitedAnswers {
 
     /// What the next event's turn depends on: when the first attempt awaited was due, the
     /// payouts whose notifications are awaited (their next waits: one payout's go out in order),
-    /// and whether an answer awaited may set off chaos (then every event waits).
+    /// and the earliest chaos delivery an answer awaited may queue (a later event waits).
     struct Summary {
         let firstDue: VirtualTime
         let payouts: Set<Int>
-        let setsOffChaos: Bool
+        let chaosFrom: VirtualTime?
     }
 
     private var sent: [Sending] = []
     private var payouts = Set<Int>()
-    private var setsOffChaos = false
+    private var chaosFrom: VirtualTime?
     private var slots = Slots()
 
     var isEmpty: Bool { sent.isEmpty }
-    var summary: Summary? { sent.first.map { Summary(firstDue: $0.at, payouts: payouts, setsOffChaos: setsOffChaos) } }
+    var summary: Summary? { sent.first.map { Summary(firstDue: $0.at, payouts: payouts, chaosFrom: chaosFrom) } }
 
     /// Sends an attempt. An answer known at once (the sink's) is recorded at once when no answer
     /// sent before it is awaited, so that such deliveries keep their place among the events.
@@ -185,7 +185,7 @@ struct AwaitedAnswers {
         }
         sent.append(sending)
         payouts.insert(sending.notification.payoutID)
-        setsOffChaos = setsOffChaos || sending.setsOffChaos
+        if let from = sending.chaosFrom { chaosFrom = min(chaosFrom ?? from, from) }
     }
 
     /// Waits for every answer and records them in the order the attempts were sent.
@@ -200,7 +200,7 @@ struct AwaitedAnswers {
         }
         sent.removeAll(keepingCapacity: true)
         payouts.removeAll(keepingCapacity: true)
-        setsOffChaos = false
+        chaosFrom = nil
         slots = Slots()
     }
 }

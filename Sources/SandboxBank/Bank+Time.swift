@@ -113,15 +113,15 @@ extension Bank {
     /// Takes the first event due by `target` off the queue and runs it, moving the clock to its
     /// time; a delivery is left to the caller, who sends it outside the lock. With answers
     /// `awaiting`, an event as late as the earliest retry of the first of them, a delivery for a
-    /// payout whose earlier notification is on its way, or any event when an answer may set off
-    /// chaos, waits for the answers. The first attempt of a notification is where chaos decides
+    /// payout whose earlier notification is on its way, or an event after the earliest chaos
+    /// delivery an answer may queue, waits for the answers. The first attempt of a notification is where chaos decides
     /// (`decidingChaos`: not when a journal of a version before 0.2 is replayed, which had none).
     func runNextEvent(_ s: inout State, until target: VirtualTime, awaiting: AwaitedAnswers.Summary? = nil,
                       decidingChaos: Bool = true) -> Work {
         dropStaleEvents(&s)
         guard let event = s.queue.first, event.at <= target.milliseconds else { return .none }
         if let awaiting {
-            if awaiting.setsOffChaos { return .awaitAnswers }
+            if let chaos = awaiting.chaosFrom, event.at > chaos.milliseconds { return .awaitAnswers }
             if let earliestRetry = s.configuration.retrySchedule.min(), event.at >= awaiting.firstDue.adding(earliestRetry).milliseconds {
                 return .awaitAnswers
             }
