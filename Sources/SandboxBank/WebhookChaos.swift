@@ -21,7 +21,7 @@ public enum ChaosKind: String, Sendable, CaseIterable {
     case outOfOrder = "out_of_order"
     /// Sent later than due.
     case delayed
-    /// Sent with a wrong signature (D24's `control`, PayoutService's header): the receiver should refuse it.
+    /// Sent with a wrong signature (each API's own: in its body or a header): the receiver should refuse it.
     case forged
     /// Sent again after a later notification of the same payout was delivered.
     case replay
