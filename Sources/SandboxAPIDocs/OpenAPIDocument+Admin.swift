@@ -113,7 +113,8 @@ extension OpenAPIDocument {
                     "409": OpenAPI.error(409, "webhook 1 has no notification URL"),
                 ])),
             OpenAPIEndpoint(route: "GET /sandbox/sink/{name}", operation: OpenAPI.operation(
-                "getSink", tag: "Sink", summary: "What a sink received", description: "Requests with their form decoded, and its script.",
+                "getSink", tag: "Sink", summary: "What a sink received",
+                description: "Requests with their form decoded, what the sink did with each (and which notification it was), and its script.",
                 parameters: [name], responses: ["200": OpenAPI.json("The sink", Schema.ref("Sink"))])),
             OpenAPIEndpoint(route: "PUT /sandbox/sink/{name}", operation: OpenAPI.operation(
                 "scriptSink", tag: "Sink", summary: "Script a sink",

@@ -28,11 +28,14 @@ final class WebhookSender: Sendable {
     private let sinks: SinkStore
     private let timeout: Mutex<Duration>
     private let dialects: [String: any Dialect]
+    /// The dialects in the order they read a received request (by name: the same every run).
+    private let readers: [any Dialect]
     private let metrics: SandboxMetrics
     private let pool: DeliveryPool
 
     init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
         self.dialects = dialects
+        readers = dialects.keys.sorted().map { dialects[$0]! }
         self.sinks = sinks
         self.timeout = Mutex(timeout)
         self.metrics = metrics
@@ -108,10 +111,7 @@ final class WebhookSender: Sendable {
     /// that knows its format says what it is.
     func read(_ request: ReceivedRequest) -> ReceivedNotification? {
         guard let bank = links.withLock({ $0.bank }) else { return nil }
-        for name in dialects.keys.sorted() {
-            if let reading = dialects[name]!.readNotification(request, bank: bank) { return reading }
-        }
-        return nil
+        return readers.lazy.compactMap { $0.readNotification(request, bank: bank) }.first
     }
 
     /// Posts a notification to a receiver and waits for its answer, at most the timeout.
