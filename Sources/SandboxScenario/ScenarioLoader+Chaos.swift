@@ -36,15 +36,8 @@ extension ScenarioLoader {
             guard let delay else { throw node.fail("expected \"\(own.key!)\" for kind \(kind.rawValue)") }
             var when: [String: Matcher] = [:]
             if let conditions = fields["when"] {
-                guard case .object(let members) = conditions.value else { throw conditions.fail("expected an object of field: matcher") }
-                for field in members.keys.sorted() {
-                    guard testable.contains(field) else {
-                        throw conditions.child(field, .null).fail("unknown field (expected one of \(testable.sorted().joined(separator: ", ")))")
-                    }
-                    let condition = conditions.child(field, members[field]!)
-                    when[field] = try readMatcher(condition)
-                    if field == "status" { try checkStatuses(when[field]!, condition) }
-                }
+                when = try readWhen(conditions, fields: testable)
+                if let status = when["status"] { try checkStatuses(status, conditions.child("status", .null)) }
             }
             let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
             if every != nil, rate != nil { throw node.fail("expected at most one of \"every\" or \"rate\"") }
