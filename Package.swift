@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "SandboxProtobufTests", dependencies: ["SandboxProtobuf", "SandboxJSON"]),
         .testTarget(name: "SandboxGRPCTests", dependencies: ["SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
-        .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"]),
+        .testTarget(name: "SandboxBankTests", dependencies: ["SandboxBank", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules", "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",

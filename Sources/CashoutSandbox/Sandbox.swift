@@ -154,7 +154,7 @@ public final class Sandbox: Sendable {
         let mode = configuration.clockMode ?? setup.clockMode ?? .real
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
         let sinks = SinkStore()
-        for (name, answers) in setup.sinkAnswers { sinks.script(name, answers: answers) }
+        for (name, script) in setup.sinks { sinks.script(name, script) }
         // One gRPC server for every dialect's services (and health and reflection); the dialects
         // set their handlers once the bank exists, before it is installed on the router.
         var grpc = GRPCServer(files: configuration.dialects.grpcFiles)
@@ -162,6 +162,7 @@ public final class Sandbox: Sendable {
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
         let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
+        sinks.read { [weak sender] request in sender?.read(request) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)

@@ -5,7 +5,7 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static var adminEndpoints: [OpenAPIEndpoint] {
-        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + requestJournalEndpoints)
+        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + chaosEndpoints + requestJournalEndpoints)
             .map(adminTokenProtected)
     }
 
@@ -113,28 +113,85 @@ extension OpenAPIDocument {
                     "409": OpenAPI.error(409, "webhook 1 has no notification URL"),
                 ])),
             OpenAPIEndpoint(route: "GET /sandbox/sink/{name}", operation: OpenAPI.operation(
-                "getSink", tag: "Sink", summary: "What a sink received", description: "Requests with their form decoded, and its script.",
+                "getSink", tag: "Sink", summary: "What a sink received",
+                description: "Requests with their form decoded, what the sink did with each (and which notification it was), and its script.",
                 parameters: [name], responses: ["200": OpenAPI.json("The sink", Schema.ref("Sink"))])),
             OpenAPIEndpoint(route: "PUT /sandbox/sink/{name}", operation: OpenAPI.operation(
-                "scriptSink", tag: "Sink", summary: "Script a sink's next answers",
-                description: "One HTTP status per request received; 200 once the script is used up.", parameters: [name],
-                body: OpenAPI.body(Schema.ref("SinkScript"), examples: ["fail twice": ["answers": [500, 500, 200]]]),
+                "scriptSink", tag: "Sink", summary: "Script a sink",
+                description: """
+                    Its next answers, one HTTP status per request it processes (200 once the script is used up), and \
+                    whether it acts as a webhook handler: `check_signatures` refuses a wrong signature or `control` with 401, \
+                    `deduplicate` answers 200 to a notification it processed already without processing it again. \
+                    Sets what the body gives; the rest of the script, and what it received, stay.
+                    """, parameters: [name],
+                body: OpenAPI.body(Schema.ref("SinkScript"), examples: [
+                    "fail twice": ["answers": [500, 500, 200]],
+                    "a careful handler": ["check_signatures": true, "deduplicate": true],
+                ]),
                 responses: [
                     "204": OpenAPI.empty("Scripted"),
-                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200]}: HTTP statuses 200 to 599, one per request"#),
+                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
+                                         + "answers are HTTP statuses 200 to 599, one per request processed"),
                 ])),
             OpenAPIEndpoint(route: "DELETE /sandbox/sink/{name}", operation: OpenAPI.operation(
                 "clearSink", tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",
                 parameters: [name], responses: ["204": OpenAPI.empty("Cleared")])),
             OpenAPIEndpoint(route: "POST /sandbox/sink/{name}", operation: OpenAPI.operation(
                 "postToSink", tag: "Sink", summary: "Post to a sink",
-                description: "What a notification does: recorded, and answered with the sink's next scripted status (200 by default).",
+                description: """
+                    What a notification does: recorded, and answered with the sink's next scripted status (200 by default). \
+                    A sink scripted as a handler first reads it as one of the sandbox's notifications: a wrong signature \
+                    gets 401, a notification processed already 200; its answer then says what it did.
+                    """,
                 parameters: [name],
                 body: OpenAPI.body(Schema.map(of: Schema.string(), description: "Any body; notifications are form-encoded"),
                                    required: false, mediaType: "application/x-www-form-urlencoded"),
                 responses: [
                     "200": OpenAPI.json("Received", Schema.ref("SinkReceived")),
                     "default": OpenAPI.json("Received, answered with the scripted status", Schema.ref("SinkReceived")),
+                ])),
+        ]
+    }
+
+    private static var chaosEndpoints: [OpenAPIEndpoint] {
+        let rulesExample: JSON = [
+            ["name": "at least once", "when": ["status": "COMPLETED"], "kind": "duplicate", "after": "30s"],
+            ["kind": "forged", "rate": .number("0.5")],
+            ["when": ["status": "DELIVERED"], "kind": "out_of_order"],
+        ]
+        return [
+            OpenAPIEndpoint(route: "POST /sandbox/webhooks/{id}/chaos", operation: OpenAPI.operation(
+                "sendWebhookChaos", tag: "Sandbox", summary: "Send a duplicate, forged or replayed notification now",
+                description: """
+                    One chaos delivery of the notification, journaled among its attempts with its `chaos` mark: a \
+                    `duplicate` (the same body), a `forged` copy (signed with a wrong secret: the receiver should refuse \
+                    it) or a `replay`. Never retried; the notification's state and retries stay as they are. Answers once \
+                    the receiver's answer is recorded.
+                    """,
+                parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
+                body: OpenAPI.body(Schema.ref("ChaosRequest"), examples: ["forged": ["kind": "forged"], "duplicate": ["kind": "duplicate"]]),
+                responses: [
+                    "200": OpenAPI.json("The notification with the new attempt", Schema.ref("Webhook")),
+                    "400": OpenAPI.error(400, #"expected {"kind": "duplicate"}, "forged" or "replay""#),
+                    "404": OpenAPI.error(404, "no webhook with id 1"),
+                    "409": OpenAPI.error(409, "webhook 1 has no notification URL"),
+                ])),
+            OpenAPIEndpoint(route: "GET /sandbox/webhooks/chaos", operation: OpenAPI.operation(
+                "getWebhookChaos", tag: "Sandbox", summary: "The webhook chaos rules in force",
+                description: "As a scenario file's `webhooks.chaos` holds them (scenarios/README.md); `[]` for none.",
+                responses: ["200": OpenAPI.json("The rules", Schema.array(of: Schema.ref("ChaosRule")), example: rulesExample)])),
+            OpenAPIEndpoint(route: "PUT /sandbox/webhooks/chaos", operation: OpenAPI.operation(
+                "putWebhookChaos", tag: "Sandbox", summary: "Put webhook chaos rules in force",
+                description: """
+                    Replaces the rules in force, as a scenario loaded with only `webhooks.chaos` would (journaled with \
+                    `--state-dir`, kept by snapshots, undone by a reset); `[]` ends the chaos. Each rule's `every` counts \
+                    from zero again. Answers with the rules in force.
+                    """,
+                body: OpenAPI.body(Schema.array(of: Schema.ref("ChaosRule")), examples: ["three kinds": rulesExample, "none": []]),
+                responses: [
+                    "200": OpenAPI.json("The rules in force", Schema.array(of: Schema.ref("ChaosRule"))),
+                    "400": OpenAPI.error(400, #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#,
+                                         "[0].kind: expected one of duplicate, out_of_order, delayed, forged, replay"),
                 ])),
         ]
     }

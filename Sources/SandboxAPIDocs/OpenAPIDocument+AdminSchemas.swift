@@ -58,6 +58,8 @@ extension OpenAPIDocument {
             "Webhook": Schema.object(webhookMembers, required: required(webhookMembers)),
             "Sink": Schema.object([
                 "name": Schema.string(), "answers": Schema.array(of: Schema.integer(), description: "The script still to use"),
+                "check_signatures": Schema.boolean("It refuses a wrong signature or `control` with 401"),
+                "deduplicate": Schema.boolean("It answers 200 to a notification it processed already, without processing it again"),
                 "requests": Schema.array(of: Schema.object([
                     "at": Schema.time(), "method": Schema.string(example: "POST"), "path": Schema.string(),
                     "content_type": Schema.nullable("string"),
@@ -65,15 +67,44 @@ extension OpenAPIDocument {
                     "body": Schema.string(),
                     "form": Schema.map(of: Schema.string(), description: "The body decoded as a form"),
                     "answered": Schema.integer("The status the sink answered"),
-                ], required: ["at", "method", "path", "content_type", "headers", "body", "form", "answered"])),
-            ], required: ["name", "answers", "requests"]),
+                    "verdict": sinkVerdict,
+                    "reason": Schema.nullable("string", "Why it was refused (the signature expected) or failed (a scripted answer)"),
+                    "cashout_id": Schema.nullable("integer", "The cashout of the notification it is, as the sink read it"),
+                    "status": Schema.nullable("string", "The status it reports (null when the sink cannot tell)"),
+                ], required: ["at", "method", "path", "content_type", "headers", "body", "form", "answered", "verdict", "reason",
+                              "cashout_id", "status"])),
+            ], required: ["name", "answers", "check_signatures", "deduplicate", "requests"]),
             "SinkScript": Schema.object([
                 "answers": Schema.array(of: ["type": "integer", "minimum": 200, "maximum": 599]),
-            ], required: ["answers"], open: true),
-            "SinkReceived": Schema.object(["received": ["type": "boolean", "const": true]],
-                                          required: ["received"]),
+                "check_signatures": Schema.boolean("Refuse a wrong signature or `control` with 401 (default false)"),
+                "deduplicate": Schema.boolean("Answer 200 to a notification processed already, and do not process it again (default false)"),
+            ]),
+            "SinkReceived": Schema.object([
+                "received": ["type": "boolean", "const": true],
+                "verdict": sinkVerdict, "reason": Schema.string("Why it was refused or failed"),
+            ], required: ["received"]),
+            "ChaosMark": Schema.object([
+                "kind": chaosKind, "summary": Schema.string("One human line", example: "duplicate of attempt 1 (chaos rule 0 \"at least once\")"),
+                "rule": Schema.nullable("string", "The name of the rule that asked for it"),
+                "index": Schema.nullable("integer", "The rule's place in webhooks.chaos; null when sent by hand"),
+                "copy_of": ["anyOf": [Schema.object(["webhook": Schema.integer(), "attempt": Schema.nullable("integer")], required: ["webhook", "attempt"]),
+                                      ["type": "null"]], "description": "A duplicate, forged copy or replay: the notification and attempt it copies"],
+                "delay": Schema.nullable("string", "delayed: by how long; a rule's copy: how long after what set it off"),
+                "after_webhook": Schema.nullable("integer", "out_of_order: the later notification that released it; replay: the one whose delivery set it off"),
+            ], required: ["kind", "summary", "rule", "index", "copy_of", "delay", "after_webhook"]),
+            "ChaosRequest": Schema.object(["kind": Schema.oneOf(["duplicate", "forged", "replay"])], required: ["kind"]),
+            "ChaosRule": Schema.object([
+                "name": Schema.string(), "when": Schema.map(of: [:], description: "Field -> matcher, as a bank rule's, plus `status`"),
+                "every": Schema.integer("Every Nth notification the rule matches"), "rate": ["type": "number", "minimum": 0, "maximum": 1],
+                "kind": chaosKind,
+                "after": durationOrRange, "delay": durationOrRange, "release_after": durationOrRange,
+            ], required: ["kind"]),
         ]
     }
+
+    private static let chaosKind = Schema.oneOf(["duplicate", "out_of_order", "delayed", "forged", "replay"])
+    private static let sinkVerdict = Schema.oneOf(["processed", "failed", "duplicate", "refused"], "What the sink did with it")
+    private static let durationOrRange = Schema.either(["string", "object"], #"A duration ("30s") or {"min", "max"}"#, example: "30s")
 
     private static let statusName = Schema.oneOf(["STAGED", "AWAITING_DETAILS", "PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED",
                                                   "CANCELLED", "EXPIRED"])
@@ -150,9 +181,12 @@ extension OpenAPIDocument {
             "next_attempt_at": Schema.nullable("string"),
             "attempts": Schema.array(of: Schema.object([
                 "number": Schema.integer(), "at": Schema.time(), "manual": Schema.boolean(),
+                "retry": Schema.boolean("A scheduled retry after a failed attempt"),
+                "chaos": ["anyOf": [Schema.ref("ChaosMark"), ["type": "null"]], "description": "What webhook chaos made it; null for a plain attempt or retry"],
                 "response_status": Schema.nullable("integer"), "error": Schema.nullable("string"),
                 "response_body": Schema.nullable("string"),
-            ], required: ["number", "at", "manual", "response_status", "error", "response_body"])),
+            ], required: ["number", "at", "manual", "retry", "chaos", "response_status", "error", "response_body"])),
+            "chaos_plan": Schema.either(["object", "null"], "What webhook chaos decided for it when its first attempt was due; null for nothing"),
         ]
     }
 }

@@ -21,16 +21,16 @@ extension Bank {
     }
 
     /// Sends an attempt and records its answer when it arrives.
-    func sendAndRecordOnArrival(_ notification: StatusNotification, at: VirtualTime) {
+    func sendAndRecordOnArrival(_ sending: Sending) {
         let deliveries = state.withLock { $0.deliveries }
         deliveries.onTheirWay.enter()
         let recordAnswer = { @Sendable (outcome: DeliveryOutcome) in
             self.state.withLock { s in
-                if s.deliveries === deliveries { self.record(outcome, notificationID: notification.id, at: at, scheduled: true, in: &s) }
+                if s.deliveries === deliveries { self.record(outcome, for: sending, in: &s) }
             }
             deliveries.onTheirWay.leave()
         }
-        if let outcome = deliver(notification, recordAnswer) { recordAnswer(outcome) }
+        if let outcome = deliver(sending.notification, recordAnswer) { recordAnswer(outcome) }
     }
 
     /// Waits until every attempt a clock driver sent has been answered and recorded.
@@ -41,15 +41,28 @@ extension Bank {
     /// Sends a notification once more, now, whatever its state, and calls `done` with it once the
     /// attempt is recorded (nil, at once, when it has no URL).
     public func redeliver(notificationID: Int, then done: @escaping @Sendable (StatusNotification?) -> Void) {
+        sendNow(notificationID: notificationID, chaos: nil, then: done)
+    }
+
+    /// Sends a notification now, as itself or as a chaos copy of `kind` (duplicate, forged or
+    /// replay: an attempt the retry schedule does not count), and calls `done` with it once the
+    /// attempt is recorded (nil, at once, when it has no URL).
+    func sendNow(notificationID: Int, chaos kind: ChaosKind?, then done: @escaping @Sendable (StatusNotification?) -> Void) {
         let (found, deliveries) = state.withLock { s in
             (s.notifications.indices.contains(notificationID - 1) ? s.notifications[notificationID - 1] : nil, s.deliveries)
         }
-        guard let notification = found, notification.url != nil else { return done(nil) }
+        guard var notification = found, notification.url != nil else { return done(nil) }
+        let mark = kind.map { ChaosMark(kind: $0, rule: nil, copyOf: notification.firstOwnAttempt) }
+        notification.forged = kind == .forged
         let at = clock.now
         let recordAnswer = { @Sendable (outcome: DeliveryOutcome) in
             let recorded = self.state.withLock { s -> StatusNotification? in
                 guard s.deliveries === deliveries else { return nil }
-                self.record(outcome, notificationID: notificationID, at: at, scheduled: false, in: &s)
+                if let mark {
+                    self.recordCopy(outcome, notificationID: notificationID, at: at, mark: mark, in: &s)
+                } else {
+                    self.record(outcome, notificationID: notificationID, at: at, scheduled: false, in: &s)
+                }
                 return s.notifications[notificationID - 1]
             }
             done(recorded)
@@ -69,14 +82,28 @@ extension Bank {
         return result.withLock { $0 }
     }
 
+    /// Journals the answer to a delivery an event sent: an attempt of the notification's own, or a chaos copy.
+    func record(_ outcome: DeliveryOutcome, for sending: Sending, in s: inout State) {
+        if let mark = sending.mark {
+            recordCopy(outcome, notificationID: sending.notification.id, at: sending.at, mark: mark, in: &s)
+        } else {
+            record(outcome, notificationID: sending.notification.id, at: sending.at, scheduled: true, in: &s)
+        }
+    }
+
     /// Journals an attempt. A scheduled attempt that fails schedules the next one, or gives up
     /// after the last; a manual redelivery (`scheduled` false) only ever settles a notification
-    /// by succeeding, and leaves its pending retries as they were.
+    /// by succeeding, and leaves its pending retries as they were. The first scheduled attempt,
+    /// and a delivery, may set off webhook chaos (`chaosFollows`).
     func record(_ outcome: DeliveryOutcome, notificationID: Int, at: VirtualTime, scheduled: Bool, in s: inout State) {
+        let index = notificationID - 1
+        let first = scheduled && s.notifications[index].scheduledAttempts == 0
+        let settles = outcome.succeeded && s.notifications[index].state != .delivered
         // Changed in place: copying it out would copy its attempts on every append.
-        s.notifications[notificationID - 1].attempts.append(DeliveryAttempt(
-            number: s.notifications[notificationID - 1].attempts.count + 1, at: at, outcome: outcome, manual: !scheduled))
-        var notification = s.notifications[notificationID - 1]
+        s.notifications[index].attempts.append(DeliveryAttempt(
+            number: s.notifications[index].attempts.count + 1, at: at, outcome: outcome, manual: !scheduled,
+            chaos: first ? Self.shiftMark(s.notifications[index]) : nil))
+        var notification = s.notifications[index]
         if outcome.succeeded {
             notification.state = .delivered
             notification.nextAttemptAt = nil
@@ -91,9 +118,28 @@ extension Bank {
                 notification.nextAttemptAt = nil
             }
         }
-        s.notifications[notificationID - 1] = notification
+        s.notifications[index] = notification
+        if first || settles { chaosFollows(&s, notificationID: notificationID, at: at, firstAttempt: first, delivered: settles) }
         journal(&s, .attempt(notificationID: notificationID, at: at, outcome: outcome, scheduled: scheduled))
-        s.observer?(.deliveryAttempt(notification, notification.attempts[notification.attempts.count - 1]))
+        s.observer?(.deliveryAttempt(s.notifications[index], notification.attempts[notification.attempts.count - 1]))
+    }
+}
+
+/// A delivery an event sends: the notification as it goes out (a forged copy says so), when it
+/// was due, and, for a chaos copy, its mark.
+struct Sending: Sendable {
+    let notification: StatusNotification
+    let at: VirtualTime
+    let mark: ChaosMark?
+    /// The earliest time a chaos delivery its answer may queue is due (a copy, a held notification
+    /// released, a replay): an advance records the answer before it runs a later event.
+    let chaosFrom: VirtualTime?
+
+    init(_ notification: StatusNotification, at: VirtualTime, mark: ChaosMark? = nil, chaosFrom: VirtualTime? = nil) {
+        self.notification = notification
+        self.at = at
+        self.mark = mark
+        self.chaosFrom = chaosFrom
     }
 }
 
@@ -105,51 +151,56 @@ struct AwaitedAnswers {
         let arrived = DispatchSemaphore(value: 0)
     }
 
-    /// What the next event's turn depends on: when the first attempt awaited was due, and the
-    /// payouts whose notifications are awaited (their next waits: one payout's go out in order).
+    /// What the next event's turn depends on: when the first attempt awaited was due, the
+    /// payouts whose notifications are awaited (their next waits: one payout's go out in order),
+    /// and the earliest chaos delivery an answer awaited may queue (a later event waits).
     struct Summary {
         let firstDue: VirtualTime
         let payouts: Set<Int>
+        let chaosFrom: VirtualTime?
     }
 
-    private var sent: [(notificationID: Int, at: VirtualTime)] = []
+    private var sent: [Sending] = []
     private var payouts = Set<Int>()
+    private var chaosFrom: VirtualTime?
     private var slots = Slots()
 
     var isEmpty: Bool { sent.isEmpty }
-    var summary: Summary? { sent.first.map { Summary(firstDue: $0.at, payouts: payouts) } }
+    var summary: Summary? { sent.first.map { Summary(firstDue: $0.at, payouts: payouts, chaosFrom: chaosFrom) } }
 
     /// Sends an attempt. An answer known at once (the sink's) is recorded at once when no answer
     /// sent before it is awaited, so that such deliveries keep their place among the events.
-    mutating func send(_ notification: StatusNotification, at: VirtualTime, by bank: Bank) {
+    mutating func send(_ sending: Sending, by bank: Bank) {
         let (slot, slots) = (sent.count, slots)
-        let atOnce = bank.deliver(notification) { outcome in
+        let atOnce = bank.deliver(sending.notification) { outcome in
             slots.answers.withLock { $0[slot] = outcome }
             slots.arrived.signal()
         }
         if let atOnce {
             if sent.isEmpty {
-                bank.runningEvents { s in bank.record(atOnce, notificationID: notification.id, at: at, scheduled: true, in: &s) }
+                bank.runningEvents { s in bank.record(atOnce, for: sending, in: &s) }
                 return
             }
             slots.answers.withLock { $0[slot] = atOnce }
         }
-        sent.append((notification.id, at))
-        payouts.insert(notification.payoutID)
+        sent.append(sending)
+        payouts.insert(sending.notification.payoutID)
+        if let from = sending.chaosFrom { chaosFrom = min(chaosFrom ?? from, from) }
     }
 
     /// Waits for every answer and records them in the order the attempts were sent.
     mutating func record(into bank: Bank) {
-        for (slot, attempt) in sent.enumerated() {
+        for (slot, sending) in sent.enumerated() {
             var outcome = slots.answers.withLock { $0[slot] }
             while outcome == nil {
                 slots.arrived.wait()
                 outcome = slots.answers.withLock { $0[slot] }
             }
-            bank.runningEvents { s in bank.record(outcome!, notificationID: attempt.notificationID, at: attempt.at, scheduled: true, in: &s) }
+            bank.runningEvents { s in bank.record(outcome!, for: sending, in: &s) }
         }
         sent.removeAll(keepingCapacity: true)
         payouts.removeAll(keepingCapacity: true)
+        chaosFrom = nil
         slots = Slots()
     }
 }

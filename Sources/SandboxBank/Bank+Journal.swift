@@ -70,10 +70,10 @@ extension Bank {
                 clock.advance(to: at)
                 runStep(&s, payoutID: payoutID, step: step, at: at)
             case .eventRan(let at):
-                switch runNextEvent(&s, until: at) {
+                switch runNextEvent(&s, until: at, decidingChaos: false) {
                 case .none, .awaitAnswers: throw ReplayError(description: "no event due at \(at)")
-                case .ranStep: break
-                case .deliver(let notification, _): s.legacyTakenDelivery = notification.id
+                case .ranStep, .moved: break
+                case .deliver(let sending): s.legacyTakenDelivery = sending.notification.id
                 }
             case .attempt(let notificationID, let at, let outcome, let scheduled):
                 guard s.notifications.indices.contains(notificationID - 1) else {
@@ -93,6 +93,10 @@ extension Bank {
                 s.accounts[account.id] = account
             case .reset(let accounts):
                 Self.reset(&s, accounts: accounts, configuration: resetConfiguration)
+            case .chaosPlanned(let notificationID, let plan, let at):
+                try replayChaosPlanned(&s, notificationID: notificationID, plan: plan, at: at)
+            case .chaosAttempt(let notificationID, let at, let outcome, let mark):
+                try replayChaosAttempt(&s, notificationID: notificationID, at: at, outcome: outcome, mark: mark)
             }
         }
     }
@@ -106,7 +110,7 @@ extension Bank {
     /// The event a replayed record stands for is, most often, first in the queue: it is taken off
     /// there. Anywhere else it stays, stale, and is dropped when it comes first (a search of the
     /// queue for it would make a replay slow).
-    private func dropFirstEvent(_ s: inout State, if kind: EventQueue.Kind) {
+    func dropFirstEvent(_ s: inout State, if kind: EventQueue.Kind) {
         dropStaleEvents(&s)
         if s.queue.first?.kind == kind { _ = s.queue.popFirst() }
     }
@@ -118,7 +122,7 @@ extension Bank {
         switch record {
         case .created, .executed, .detailsAdded, .statusChanged, .account: false
         case .attempt(taken, _, _, true): false
-        case .attempt, .stepRan, .eventRan, .clock, .reset: true
+        case .attempt, .stepRan, .eventRan, .clock, .reset, .chaosPlanned, .chaosAttempt: true
         }
     }
 

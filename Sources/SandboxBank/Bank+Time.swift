@@ -12,8 +12,10 @@ extension Bank {
         case awaitAnswers
         /// A timeline step ran (applied, or refused by the lifecycle).
         case ranStep
-        /// A delivery attempt is due: the caller sends it outside the lock.
-        case deliver(StatusNotification, VirtualTime)
+        /// A delivery is due: the caller sends it outside the lock.
+        case deliver(Sending)
+        /// Webhook chaos moved a notification's first attempt (delayed or held): nothing was sent.
+        case moved
     }
 
     /// Moves the clock forward by `duration`, running every event due on the way. Returns how
@@ -110,16 +112,24 @@ extension Bank {
 
     /// Takes the first event due by `target` off the queue and runs it, moving the clock to its
     /// time; a delivery is left to the caller, who sends it outside the lock. With answers
-    /// `awaiting`, an event as late as the earliest retry of the first of them, or a delivery for
-    /// a payout whose earlier notification is on its way, waits for the answers.
-    func runNextEvent(_ s: inout State, until target: VirtualTime, awaiting: AwaitedAnswers.Summary? = nil) -> Work {
+    /// `awaiting`, an event as late as the earliest retry of the first of them, a delivery for a
+    /// payout whose earlier notification is on its way, or an event after the earliest chaos
+    /// delivery an answer may queue, waits for the answers. The first attempt of a notification is where chaos decides
+    /// (`decidingChaos`: not when a journal of a version before 0.2 is replayed, which had none).
+    func runNextEvent(_ s: inout State, until target: VirtualTime, awaiting: AwaitedAnswers.Summary? = nil,
+                      decidingChaos: Bool = true) -> Work {
         dropStaleEvents(&s)
         guard let event = s.queue.first, event.at <= target.milliseconds else { return .none }
         if let awaiting {
+            if let chaos = awaiting.chaosFrom, event.at > chaos.milliseconds { return .awaitAnswers }
             if let earliestRetry = s.configuration.retrySchedule.min(), event.at >= awaiting.firstDue.adding(earliestRetry).milliseconds {
                 return .awaitAnswers
             }
-            if case .delivery(let id, _) = event.kind, awaiting.payouts.contains(s.notifications[id - 1].payoutID) { return .awaitAnswers }
+            switch event.kind {
+            case .delivery(let id, _), .chaos(let id, _):
+                if awaiting.payouts.contains(s.notifications[id - 1].payoutID) { return .awaitAnswers }
+            case .timeline, .expiry: break
+            }
         }
         _ = s.queue.popFirst()
         let at = VirtualTime(milliseconds: event.at)
@@ -128,12 +138,15 @@ extension Bank {
         case .timeline(let payoutID, _, let step):
             runStep(&s, payoutID: payoutID, step: step, at: at)
             return .ranStep
-        case .delivery(let notificationID, _):
-            return .deliver(s.notifications[notificationID - 1], at)
+        case .delivery(let notificationID, let attempt):
+            if attempt == 0, decidingChaos, decideChaos(&s, notificationID: notificationID, at: at) { return .moved }
+            return .deliver(ownAttempt(s, notificationID: notificationID, at: at))
         case .expiry(let payoutID):
             // Journaled as the status change it is, which a replay makes again.
             _ = try? change(&s, payoutID, to: TimelineStep(after: .zero, status: .expired), by: "bank", at: at)
             return .ranStep
+        case .chaos(let notificationID, let copy):
+            return .deliver(chaosCopy(s, notificationID: notificationID, copy: copy, at: at))
         }
     }
 
@@ -176,9 +189,11 @@ extension Bank {
                 awaited.record(into: self)
             case .ranStep:
                 applied += 1
-            case .deliver(let notification, let at):
+            case .moved:
+                break
+            case .deliver(let sending):
                 applied += 1
-                if waitingForAnswers { awaited.send(notification, at: at, by: self) } else { sendAndRecordOnArrival(notification, at: at) }
+                if waitingForAnswers { awaited.send(sending, by: self) } else { sendAndRecordOnArrival(sending) }
             }
         }
     }

@@ -28,6 +28,8 @@ public final class Bank: Sendable {
         public var rates = ExchangeRates.sandbox
         /// The first payout id.
         public var firstPayoutID = 1_000_001
+        /// Webhook chaos (`Bank+Chaos.swift`); nil for none.
+        public var chaos: ChaosPolicy?
 
         public init() {}
     }
@@ -70,6 +72,12 @@ public final class Bank: Sendable {
         /// Replaying a journal of a version before 0.2: the delivery its last `eventRan` took off
         /// the queue, while its attempt is not replayed yet.
         var legacyTakenDelivery: Int?
+        /// How many notifications each chaos rule (by index) matched, for their `every`; counted
+        /// from zero again when the policy changes.
+        var chaosCounts: [Int: Int] = [:]
+        /// Payout -> its notifications whose chaos waits for a later one of the same payout (held,
+        /// or a replay not yet set off), oldest first.
+        var chaosWatch: [Int: [Int]] = [:]
     }
 
     public let clock: VirtualClock
@@ -135,8 +143,13 @@ public final class Bank: Sendable {
 
     /// Changes how the bank behaves from now on (a scenario loaded into a running sandbox);
     /// payouts already created keep their timelines.
+    /// Another chaos policy counts its rules' matches from zero.
     public func reconfigure(_ change: (inout Configuration) -> Void) {
-        state.withLock { change(&$0.configuration) }
+        state.withLock { s in
+            let policy = s.configuration.chaos?.identity
+            change(&s.configuration)
+            if s.configuration.chaos?.identity != policy { s.chaosCounts = [:] }
+        }
     }
 
     /// Every account, in the order they were added.
@@ -280,7 +293,7 @@ public final class Bank: Sendable {
 
     /// Whether a queued event has nothing left to do: a step of a timeline a hold, cancel or forced
     /// change replaced, or that already ran (a replayed journal leaves those queued); an attempt of
-    /// a notification no longer pending, or already made. (An event of something the bank does
+    /// a notification no longer pending, already made or moved; a chaos copy sent. (An event of something the bank does
     /// not have is not stale but broken: a snapshot keeps it, for the decoder to refuse.)
     static func isStale(_ event: EventQueue.Event, _ s: State) -> Bool {
         switch event.kind {
@@ -289,10 +302,17 @@ public final class Bank: Sendable {
             return generation < plan.generation || (generation == plan.generation && step < plan.nextStep)
         case .delivery(let id, let attempt):
             guard s.notifications.indices.contains(id - 1) else { return false }
-            return s.notifications[id - 1].state != .pending || attempt < s.notifications[id - 1].scheduledAttempts
+            let notification = s.notifications[id - 1]
+            // Not when it was moved since (a held notification released early).
+            return notification.state != .pending || attempt < notification.scheduledAttempts || notification.nextAttemptAt?.milliseconds != event.at
         case .expiry(let payoutID):
             guard let payout = s.payouts[payoutID] else { return false }
             return !payout.status.awaitsExecution
+        case .chaos(let id, let copy):
+            guard s.notifications.indices.contains(id - 1), let plan = s.notifications[id - 1].chaos, plan.copies.indices.contains(copy) else {
+                return false
+            }
+            return plan.copies[copy].progress != .due(VirtualTime(milliseconds: event.at))
         }
     }
 

@@ -4,6 +4,9 @@ import SandboxJournal
 /// sandbox reads what an older one wrote. It is the journal file's version
 /// (`JournalFormat.currentVersion`): the bank's records are what a journal holds.
 ///
+/// - 6: webhook chaos: two records (`chaosPlanned`, `chaosAttempt`); in a snapshot, each attempt's
+///   chaos mark, each notification's chaos plan, chaos copies in the queue (event kind 3) and the
+///   chaos rules' counts after the queue.
 /// - 5: a payout records what chose its timeline (`TimelineDecision`): its create and
 ///   details-added records end with it; a snapshot holds each decision once, before the
 ///   payouts, and each payout its place among them. Older payouts show `unknown`.

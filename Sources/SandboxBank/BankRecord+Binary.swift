@@ -7,6 +7,7 @@ import SandboxJournal
 extension BankRecord {
     private enum Kind: UInt8, CaseIterable {
         case created, statusChanged, eventRan, attempt, clock, account, reset, stepRan, executed, detailsAdded
+        case chaosPlanned, chaosAttempt  // format 6
     }
 
     /// Appends the record's binary form to `bytes`.
@@ -69,12 +70,24 @@ extension BankRecord {
             bytes.append(Kind.reset.rawValue)
             BinaryWriter.append(UInt64(accounts.count), to: &bytes)
             for account in accounts { BinaryWriter.append(account, to: &bytes) }
+        case .chaosPlanned(let id, let plan, let at):
+            bytes.append(Kind.chaosPlanned.rawValue)
+            BinaryWriter.append(id, to: &bytes)
+            BinaryWriter.append(plan, progress: false, to: &bytes)
+            BinaryWriter.append(at, to: &bytes)
+        case .chaosAttempt(let id, let at, let outcome, let mark):
+            bytes.append(Kind.chaosAttempt.rawValue)
+            BinaryWriter.append(id, to: &bytes)
+            BinaryWriter.append(at, to: &bytes)
+            BinaryWriter.append(outcome, to: &bytes)
+            BinaryWriter.append(mark, to: &bytes)
         }
     }
 
     /// Reads one record written by `encode(into:)` in `format`.
     public init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
-        switch Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))! {
+        let kinds = format.version >= 6 ? Kind.allCases.count : Int(Kind.chaosPlanned.rawValue)
+        switch Kind(rawValue: try reader.tag(below: UInt8(kinds)))! {
         case .created:
             let (dialect, account) = (try format.dialect(&reader), try reader.string())
             let (reference, country) = format.version >= 3 ? (try reader.optionalString(), try reader.optionalString())
@@ -111,6 +124,10 @@ extension BankRecord {
             var accounts: [Account] = []
             for _ in 0 ..< (try reader.count()) { accounts.append(try reader.account(format)) }
             self = .reset(accounts)
+        case .chaosPlanned:
+            self = .chaosPlanned(notificationID: try reader.int(), try reader.chaosPlan(progress: false), at: try reader.time())
+        case .chaosAttempt:
+            self = .chaosAttempt(notificationID: try reader.int(), at: try reader.time(), outcome: try reader.outcome(), try reader.chaosMark())
         }
     }
 }

@@ -33,6 +33,11 @@ public enum BankRecord: Sendable, Equatable {
     case account(Account)
     /// Everything was forgotten; these accounts remain.
     case reset([Account])
+    /// Webhook chaos decided `plan` for a notification whose first attempt came due at `at`
+    /// (the scenario's choice, as fresh: nothing of it carried out yet).
+    case chaosPlanned(notificationID: Int, ChaosPlan, at: VirtualTime)
+    /// A chaos copy of a notification was sent at `at` (by a rule, or by hand), and answered so.
+    case chaosAttempt(notificationID: Int, at: VirtualTime, outcome: DeliveryOutcome, ChaosMark)
 
     /// What kind of record it is, in words (for errors that point at one).
     public var kind: String {
@@ -47,6 +52,8 @@ public enum BankRecord: Sendable, Equatable {
         case .executed: "cashout executed"
         case .detailsAdded: "details added"
         case .reset: "reset"
+        case .chaosPlanned: "webhook chaos planned"
+        case .chaosAttempt: "webhook chaos delivery"
         }
     }
 }

@@ -55,6 +55,7 @@ extension Bank {
                 s = restored
                 if clockBack { clock.set(to: snapshot.time) } else { clock.advance(to: snapshot.time) }
                 rescheduleTakenDeliveries(&s)
+                rescheduleTakenCopies(&s)
                 wakeIfDue(s)  // due at once, on a manual clock too
                 whileLocked()
             }
@@ -142,7 +143,16 @@ extension BankSnapshot {
             case .expiry(let payoutID):
                 bytes.append(2)
                 BinaryWriter.append(payoutID, to: &bytes)
+            case .chaos(let notificationID, let copy):
+                bytes.append(3)
+                BinaryWriter.append(notificationID, to: &bytes)
+                BinaryWriter.append(copy, to: &bytes)
             }
+        }
+        BinaryWriter.append(UInt64(s.chaosCounts.count), to: &bytes)
+        for (rule, count) in s.chaosCounts.sorted(by: { $0.key < $1.key }) {
+            BinaryWriter.append(rule, to: &bytes)
+            BinaryWriter.append(count, to: &bytes)
         }
     }
 
@@ -223,7 +233,7 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             let (at, eventSequence) = (try reader.time().milliseconds, try Self.sequence(&reader))
             let start = reader.offset
-            switch try reader.tag(below: format.version >= 4 ? 3 : 2) {
+            switch try reader.tag(below: format.version >= 6 ? 4 : format.version >= 4 ? 3 : 2) {
             case 0:
                 let (payoutID, generation, step) = (try knownPayout(&reader), try reader.int(), try reader.int())
                 guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step), generation <= plan.generation else {
@@ -236,6 +246,13 @@ extension BankSnapshot {
                     throw .init(offset: start, reason: "an expiry of payout \(payoutID), which does not wait to be executed")
                 }
                 events.append(.init(at: at, sequence: eventSequence, kind: .expiry(payoutID: payoutID)))
+            case 3:
+                let (id, copy) = (try reader.int(), try reader.int())
+                guard id >= 1, id <= s.notifications.count, let plan = s.notifications[id - 1].chaos, plan.copies.indices.contains(copy),
+                      plan.copies[copy].progress == .due(VirtualTime(milliseconds: at)) else {
+                    throw .init(offset: start, reason: "an event for chaos copy \(copy) of notification \(id), which is not due then")
+                }
+                events.append(.init(at: at, sequence: eventSequence, kind: .chaos(notificationID: id, copy: copy)))
             default:
                 let id = try reader.int()
                 guard id >= 1, id <= s.notifications.count else { throw .init(offset: start, reason: "unknown notification \(id)") }
@@ -245,6 +262,7 @@ extension BankSnapshot {
                 events.append(.init(at: at, sequence: eventSequence, kind: .delivery(notificationID: id, attempt: notification.scheduledAttempts)))
             }
         }
+        if format.version >= 6 { try Self.readChaos(&reader, into: &s) }
         // The step each payout's timeline runs next: the one queued for its generation (the
         // latest, in a snapshot before 0.2), else none; a payout that awaits execution (staged,
         // or awaiting details) has not started its timeline: `execute` queues its first step.
@@ -333,6 +351,20 @@ extension BankSnapshot {
         return (payout, DecidedTimeline(timeline, decision: decisions[decision]), generation)
     }
 
+    /// The chaos rules' counts (format 6); and, from the notifications' plans, which ones wait for
+    /// a later notification of their payout.
+    private static func readChaos(_ reader: inout BinaryReader, into s: inout Bank.State) throws(BinaryReader.Malformed) {
+        for _ in 0 ..< (try reader.count()) {
+            let start = reader.offset
+            let (rule, count) = (try reader.int(), try reader.int())
+            guard rule >= 0, count >= 0, s.chaosCounts[rule] == nil else { throw .init(offset: start, reason: "a chaos rule count out of place") }
+            s.chaosCounts[rule] = count
+        }
+        for notification in s.notifications where notification.chaos?.waitsForLater(notification) == true {
+            s.chaosWatch[notification.payoutID, default: []].append(notification.id)
+        }
+    }
+
     /// A notification's state as a byte: its place here.
     private static let notificationStates: [StatusNotification.State] = [.pending, .delivered, .exhausted, .noURL]
 
@@ -349,9 +381,13 @@ extension BankSnapshot {
             BinaryWriter.append(attempt.at, to: &bytes)
             BinaryWriter.append(attempt.outcome, to: &bytes)
             BinaryWriter.append(attempt.manual, to: &bytes)
+            BinaryWriter.append(attempt.chaos != nil, to: &bytes)
+            if let mark = attempt.chaos { BinaryWriter.append(mark, to: &bytes) }
         }
         BinaryWriter.append(notification.nextAttemptAt != nil, to: &bytes)
         if let next = notification.nextAttemptAt { BinaryWriter.append(next, to: &bytes) }
+        BinaryWriter.append(notification.chaos != nil, to: &bytes)
+        if let plan = notification.chaos { BinaryWriter.append(plan, progress: true, to: &bytes) }
     }
 
     private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader, format: BankFormat)
@@ -363,14 +399,18 @@ extension BankSnapshot {
         let state = Self.notificationStates[Int(try reader.tag(below: UInt8(Self.notificationStates.count)))]
         var attempts: [DeliveryAttempt] = []
         for _ in 0 ..< (try reader.count()) {
-            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: try reader.time(), outcome: try reader.outcome(),
-                                            manual: try reader.bool()))
+            let (at, outcome, manual) = (try reader.time(), try reader.outcome(), try reader.bool())
+            let mark = format.version >= 6 ? try reader.optionalChaosMark() : nil
+            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: at, outcome: outcome, manual: manual, chaos: mark))
         }
         let next = try reader.bool() ? try reader.time() : nil
+        let start = reader.offset
+        let plan = format.version >= 6 ? try reader.optionalChaosPlan() : nil
+        if plan != nil, url == nil { throw .init(offset: start, reason: "a chaos plan for a notification that is never sent") }
         return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, account: payout.account, reference: payout.reference,
                                                 status: status,
                                                 changedAt: changedAt, bankReference: reference, statusDetail: detail, url: url,
                                                 fields: payout.fields),
-                                  state: state, attempts: attempts, nextAttemptAt: next)
+                                  state: state, attempts: attempts, nextAttemptAt: next, chaos: plan)
     }
 }

@@ -28,4 +28,17 @@ public enum DurationText {
         }
         return .milliseconds(total)
     }
+
+    /// `duration` as `parse` reads it, largest units first: `1h5m`, `30s`, `500ms`, `0s`.
+    public static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        var rest = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        guard rest > 0 else { return "0s" }
+        var text = ""
+        for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60000), ("s", 1000), ("ms", 1)] where rest >= size {
+            text += "\(rest / size)\(unit)"
+            rest %= size
+        }
+        return text
+    }
 }

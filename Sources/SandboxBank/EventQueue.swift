@@ -9,6 +9,8 @@ struct EventQueue: Sendable {
         case delivery(notificationID: Int, attempt: Int)
         /// A payout staged or awaiting details expires, valid while it still waits.
         case expiry(payoutID: Int)
+        /// A chaos copy of a notification (`ChaosPlan.copies[copy]`), valid while due then and not sent.
+        case chaos(notificationID: Int, copy: Int)
     }
 
     struct Event: Sendable, Equatable {

@@ -67,9 +67,17 @@ public struct StatusNotification: Sendable, Equatable {
     public internal(set) var attempts: [DeliveryAttempt]
     /// When the next attempt is due, while pending.
     public internal(set) var nextAttemptAt: VirtualTime?
+    /// What webhook chaos does to it, once decided (nil: nothing, or not decided yet).
+    public internal(set) var chaos: ChaosPlan?
+    /// The copy being sent is forged (`ChaosKind.forged`): its dialect signs it with a wrong key.
+    /// Only ever set on the copy handed to the sender.
+    public internal(set) var forged = false
 
-    /// The attempts the retry schedule made (not redeliveries asked for by hand).
-    var scheduledAttempts: Int { attempts.count { !$0.manual } }
+    /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
+    var scheduledAttempts: Int { attempts.count(where: \.isScheduled) }
+
+    /// The number of its first attempt of its own (not a copy), if it made one.
+    var firstOwnAttempt: Int? { attempts.first { $0.chaos?.kind.isCopy != true }?.number }
 
     public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
         let (a, b) = (lhs.change, rhs.change)
@@ -77,6 +85,7 @@ public struct StatusNotification: Sendable, Equatable {
             && a.status == b.status && a.changedAt == b.changedAt && a.bankReference == b.bankReference
             && a.statusDetail == b.statusDetail && a.url == b.url && a.fields == b.fields
             && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt
+            && lhs.chaos == rhs.chaos && lhs.forged == rhs.forged
     }
 }
 
@@ -87,6 +96,24 @@ public struct DeliveryAttempt: Sendable, Equatable {
     public let outcome: DeliveryOutcome
     /// Asked for through the admin API, outside the retry schedule.
     public let manual: Bool
+    /// What webhook chaos did to it; nil for a plain attempt.
+    public let chaos: ChaosMark?
+
+    init(number: Int, at: VirtualTime, outcome: DeliveryOutcome, manual: Bool, chaos: ChaosMark? = nil) {
+        self.number = number
+        self.at = at
+        self.outcome = outcome
+        self.manual = manual
+        self.chaos = chaos
+    }
+
+    /// A retry: an attempt of the retry schedule after its first.
+    public func isRetry(in notification: StatusNotification) -> Bool {
+        isScheduled && notification.attempts.prefix(number - 1).contains(where: \.isScheduled)
+    }
+
+    /// Made by the retry schedule: not asked for by hand, not a chaos copy.
+    var isScheduled: Bool { !manual && chaos?.kind.isCopy != true }
 }
 
 /// What the receiver answered, or why there was no answer.

@@ -67,6 +67,9 @@ enum TestCommand: Command {
     /// `PASS name (file, N steps)`, `FAIL name (file): step N: ...`, or for a file that could not
     /// be loaded `FAIL file: path: what was expected`, the file named once.
     static func line(_ result: ScenarioResult) -> String {
+        if let expected = result.expectedFailure {
+            return "XFAIL \(result.name) (\(result.file)): failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)"
+        }
         guard let failure = result.failureText else { return "PASS \(result.name) (\(result.file), \(result.steps) steps)" }
         return "FAIL \(result.name == result.file ? result.file : "\(result.name) (\(result.file))"): \(failure)"
     }

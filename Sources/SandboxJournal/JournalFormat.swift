@@ -11,7 +11,7 @@
 public enum JournalFormat {
     /// The version new files are written in: what their payloads hold is the user's business
     /// (CashoutSandbox: `BankFormat` says what each version holds).
-    public static let currentVersion: UInt32 = 5
+    public static let currentVersion: UInt32 = 6
     /// The versions a file may have and still be opened.
     public static let readableVersions: ClosedRange<UInt32> = 1 ... currentVersion
     /// The 8 bytes every journal file written now starts with.

@@ -13,6 +13,11 @@ public enum JUnitReport {
                 xml += opening + ">\n"
                 xml += #"      <failure message="\#(escape(message))" type="StepFailed">\#(escape(message))</failure>"# + "\n"
                 xml += "    </testcase>\n"
+            } else if let expected = result.expectedFailure {
+                let message = "failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)"
+                xml += opening + ">\n"
+                xml += "      <system-out>\(escape(message))</system-out>\n"
+                xml += "    </testcase>\n"
             } else {
                 xml += opening + "/>\n"
             }

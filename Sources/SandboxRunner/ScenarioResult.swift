@@ -6,6 +6,9 @@ public struct ScenarioResult: Sendable {
     public let file: String
     /// The first failing step (1-based) and what was expected against what happened; nil: passed.
     public let failure: (step: Int, message: String)?
+    /// A scenario marked `expect_failure` whose step failed, as expected (then it passed): why it
+    /// was expected to, and the failure it showed.
+    public var expectedFailure: (reason: String, step: Int, message: String)?
     public let steps: Int
     public let seconds: Double
     /// Every cashout with its history, scheduled steps and webhook attempts, one JSON line each,

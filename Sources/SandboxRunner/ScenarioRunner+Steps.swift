@@ -55,6 +55,10 @@ extension ScenarioRunner {
                 if account.balance != amount { return "expect_balance \(id): expected \(currency) \(amount), got \(account.balance)" }
             }
             return nil
+        case .expectDeliveries(let expectation):
+            return expectDeliveries(expectation)
+        case .expectSink(let expectation):
+            return expectSink(expectation)
         case .expectLedger(let login, let count):
             guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
             let entries = sandbox.bank.ledgerCount(account: login)
@@ -69,7 +73,7 @@ extension ScenarioRunner {
         }
     }
 
-    private func payout(_ ref: String) -> Payout? {
+    func payout(_ ref: String) -> Payout? {
         references[ref].flatMap { sandbox.bank.payout(id: $0.cashoutID) }
     }
 

@@ -50,6 +50,12 @@ public struct ScenarioRunner {
         }
         sandbox.stop()
         var outcome = result(failure)
+        if let reason = scenario.expectedFailure {
+            // Marked as expected to fail (like pytest's xfail): a failing step passes it, and a
+            // run where every step held fails it.
+            outcome = result(failure == nil ? (scenario.steps.count, "expected a failure (\(reason)), but every step passed") : nil)
+            outcome.expectedFailure = failure.map { (reason, $0.0, $0.1) }
+        }
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }
         // A load scenario leaves hundreds of megabytes of objects: most often freed on another
         // thread (whichever lets go last), so the result and the next scenario need not wait.
@@ -83,7 +89,7 @@ public struct ScenarioRunner {
                     ["status": .string(notification.status.name), "changed_at": .string(notification.changedAt.iso8601),
                      "attempts": .array(notification.attempts.map { attempt in
                          ["at": .string(attempt.at.iso8601), "response_status": AdminJSON.optional(attempt.outcome.status),
-                          "error": AdminJSON.optional(attempt.outcome.error)]
+                          "error": AdminJSON.optional(attempt.outcome.error), "chaos": AdminJSON.optional(attempt.chaos?.kind.rawValue)]
                      })]
                 }),
             ]

@@ -21,10 +21,17 @@ public struct Scenario: Sendable {
     public var faults: [Fault] = []
     public var retrySchedule: [Duration]?
     public var webhookTimeout: Duration?
-    /// Scripted answers of the built-in sinks, by sink name.
-    public var sinkAnswers: [String: [Int]] = [:]
+    /// Webhook chaos (`webhooks.chaos`); nil leaves the chaos in force as it is, `[]` ends it.
+    public var chaos: [ChaosRuleSpec]?
+    /// `webhooks.chaos` as written (what `GET /sandbox/webhooks/chaos` shows).
+    public var chaosJSON: JSON?
+    /// The built-in sinks' scripts, by sink name.
+    public var sinks: [String: SinkScript] = [:]
     /// The steps, when the file is a test.
     public var steps: [Step] = []
+    /// Why the steps are expected to fail (`expect_failure`): the test passes when a step fails,
+    /// and fails when every step passes.
+    public var expectedFailure: String?
 
     public init(name: String, file: String) {
         self.name = name
@@ -101,4 +108,41 @@ public struct Fault: Sendable {
     public var every: Int?
     /// The chance per matching request, seeded, or nil.
     public var rate: Double?
+}
+
+/// A built-in sink's script (`webhooks.sinks.NAME`): its answers, and whether it acts as a small
+/// webhook handler that checks signatures and drops duplicates.
+public struct SinkScript: Sendable, Equatable {
+    /// One HTTP status per request it processes, then 200.
+    public var answers: [Int]
+    /// Refuses (401) a notification whose signature (D24's `control`, PayoutService's header) is wrong.
+    public var checkSignatures: Bool
+    /// Answers 200 to a notification it processed already, without processing it again.
+    public var deduplicate: Bool
+
+    public init(answers: [Int] = [], checkSignatures: Bool = false, deduplicate: Bool = false) {
+        self.answers = answers
+        self.checkSignatures = checkSignatures
+        self.deduplicate = deduplicate
+    }
+}
+
+/// A webhook chaos rule (`webhooks.chaos[i]`): to which notifications, how often, and what.
+public struct ChaosRuleSpec: Sendable {
+    public var name: String?
+    /// Field name (a payout field, `merchant`, `dialect` or the notification's `status`) -> matcher.
+    public var when: [String: Matcher]
+    /// Every Nth notification it matches; nil with `rate` nil: every one.
+    public var every: Int?
+    /// The chance per notification it matches, seeded.
+    public var rate: Double?
+    public var kind: ChaosKind
+    /// `delayed`: the delay; a copy: how long after what sets it off; `out_of_order`: the longest hold.
+    public var delay: Delay
+
+    /// A duration, or a range drawn per notification from the seed.
+    public enum Delay: Sendable, Equatable {
+        case fixed(Duration)
+        case range(min: Duration, max: Duration)
+    }
 }

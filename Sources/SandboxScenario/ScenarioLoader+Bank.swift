@@ -20,16 +20,7 @@ extension ScenarioLoader {
     /// A rule whose `when` tests some of `fields` (the vocabulary's, `merchant` and `dialect`).
     static func readRule(_ node: ScenarioNode, fields: Set<String>, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Rule {
         let rule = try node.object(allowed: ["name", "when", "then", "outcomes", "decline"])
-        var when: [String: Matcher] = [:]
-        if let conditions = rule["when"] {
-            guard case .object(let members) = conditions.value else { throw conditions.fail("expected an object of field: matcher") }
-            for field in members.keys.sorted() {
-                guard fields.contains(field) else {
-                    throw conditions.child(field, .null).fail("unknown field (expected one of \(fields.sorted().joined(separator: ", ")))")
-                }
-                when[field] = try readMatcher(conditions.child(field, members[field]!))
-            }
-        }
+        let when = try rule["when"].map { (node) throws(ScenarioError) in try readWhen(node, fields: fields) } ?? [:]
         let outcomes = ["then", "outcomes", "decline"].filter { rule[$0] != nil }
         guard outcomes.count == 1 else { throw node.fail("expected exactly one of \"then\", \"outcomes\" or \"decline\"") }
         let outcome: Rule.Outcome
@@ -48,6 +39,19 @@ extension ScenarioLoader {
             outcome = .decline(try readDecline(rule["decline"]!, dialect: when["dialect"]?.exactText, vocabulary))
         }
         return Rule(name: try rule["name"]?.string(), when: when, outcome: outcome)
+    }
+
+    /// `{"FIELD": matcher, ...}` on some of `fields`.
+    static func readWhen(_ node: ScenarioNode, fields: Set<String>) throws(ScenarioError) -> [String: Matcher] {
+        guard case .object(let members) = node.value else { throw node.fail("expected an object of field: matcher") }
+        var when: [String: Matcher] = [:]
+        for field in members.keys.sorted() {
+            guard fields.contains(field) else {
+                throw node.child(field, .null).fail("unknown field (expected one of \(fields.sorted().joined(separator: ", ")))")
+            }
+            when[field] = try readMatcher(node.child(field, members[field]!))
+        }
+        return when
     }
 
     /// `{"code", "message"?, ...}`: the keys the dialects allow, checked by the rule's dialect, or
@@ -152,14 +156,7 @@ extension ScenarioLoader {
         case "drop_after_commit": kind = .dropAfterCommit
         default: throw kindNode.fail("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
         }
-        let every = try fields["every"]?.integer(1 ... 1_000_000)
-        var rate: Double?
-        if let value = fields["rate"] {
-            guard case .number(let text) = value.value, let number = Double(text), (0 ... 1).contains(number) else {
-                throw value.fail("expected a number from 0 to 1")
-            }
-            rate = number
-        }
+        let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
         return Fault(endpoint: endpoint, kind: kind, every: every, rate: rate)
     }

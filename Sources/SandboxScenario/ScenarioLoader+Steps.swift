@@ -6,7 +6,7 @@ import SandboxJSON
 
 extension ScenarioLoader {
     static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "expect_cashout",
-                          "expect_webhooks", "expect_balance", "expect_ledger"]
+                          "expect_webhooks", "expect_balance", "expect_ledger"] + chaosActions
 
     static func readStep(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Step {
         let all = actions + vocabulary.stepActions.keys.sorted()
@@ -29,6 +29,7 @@ extension ScenarioLoader {
         if action != "request" && action != "create_cashout", let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
             throw fields[extra]!.fail("expected only with \"request\" or \"create_cashout\"")
         }
+        if chaosActions.contains(action) { return try readChaosStep(action, body, vocabulary) }
         switch action {
         case "request":
             if let name = fields["as"] { throw name.fail("expected only with \"create_cashout\" (use \"save\" with \"request\")") }
@@ -159,11 +160,11 @@ extension ScenarioLoader {
 
     /// Whether `name` is a status (`COMPLETED`) or an API's own word for one (Mannco's
     /// `completed`, PayoutService's `SUCCESS`), as `expect_cashout` and `expect_webhooks` take them.
-    private static func isStatus(_ name: String, _ vocabulary: ScenarioVocabulary) -> Bool {
+    static func isStatus(_ name: String, _ vocabulary: ScenarioVocabulary) -> Bool {
         PayoutStatus.names.contains(name) || vocabulary.statusWords.contains(name)
     }
 
-    private static func notAStatus(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) -> ScenarioError {
+    static func notAStatus(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) -> ScenarioError {
         let words = vocabulary.statusWords.isEmpty ? "" : " (or an API's own word: \(vocabulary.statusWords.sorted().joined(separator: ", ")))"
         return node.fail("expected a status: \(ScenarioNode.statusNames)\(words)")
     }

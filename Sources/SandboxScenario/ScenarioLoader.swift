@@ -14,7 +14,7 @@ import SandboxJSON
 public enum ScenarioLoader {
     /// The top-level keys, in the order messages list them: the dialects' account sections
     /// (`merchants`...) go between the two.
-    static let keysBeforeAccounts = ["$schema", "name", "description", "seed", "clock"]
+    static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "seed", "clock"]
     static let keysAfterAccounts = ["bank", "faults", "webhooks", "steps"]
 
     /// Loads the file at `path`.
@@ -40,14 +40,16 @@ public enum ScenarioLoader {
             scenario.seed = value
         }
         if let clock = top["clock"] { try readClock(clock, into: &scenario) }
+        if let reason = top["expect_failure"] { scenario.expectedFailure = try reason.nonEmptyString() }
         for section in sections {
             guard let node = top[section], let read = vocabulary.accountSections[section] else { continue }
             scenario.accounts += try node.array().map { (node) throws(ScenarioError) in try read(node) }
         }
         if let bank = top["bank"] { try readBank(bank, into: &scenario, vocabulary: vocabulary) }
         if let faults = top["faults"] { scenario.faults = try faults.array().map(readFault) }
-        if let webhooks = top["webhooks"] { try readWebhooks(webhooks, into: &scenario) }
+        if let webhooks = top["webhooks"] { try readWebhooks(webhooks, into: &scenario, vocabulary: vocabulary) }
         if let steps = top["steps"] { scenario.steps = try readSteps(steps, vocabulary) }
+        if let reason = top["expect_failure"], scenario.steps.isEmpty { throw reason.fail("expected only in a file with \"steps\"") }
         return scenario
     }
 
@@ -70,16 +72,14 @@ public enum ScenarioLoader {
         }
     }
 
-    private static func readWebhooks(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
-        let webhooks = try node.object(allowed: ["retry", "timeout", "sinks"])
+    private static func readWebhooks(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary) throws(ScenarioError) {
+        let webhooks = try node.object(allowed: ["retry", "timeout", "sinks", "chaos"])
         if let retry = webhooks["retry"] { scenario.retrySchedule = try retry.array().map { (node) throws(ScenarioError) in try node.duration() } }
         if let timeout = webhooks["timeout"] { scenario.webhookTimeout = try timeout.duration() }
-        if let sinks = webhooks["sinks"] {
-            guard case .object(let members) = sinks.value else { throw sinks.fail("expected an object of sink name: {\"answers\": [...]}") }
-            for name in members.keys.sorted() {
-                let sink = try sinks.child(name, members[name]!).object(allowed: ["answers"])
-                scenario.sinkAnswers[name] = try sink["answers"]?.array().map { (node) throws(ScenarioError) in try node.integer(200 ... 599) } ?? []
-            }
+        if let sinks = webhooks["sinks"] { scenario.sinks = try readSinks(sinks) }
+        if let chaos = webhooks["chaos"] {
+            scenario.chaos = try readChaos(chaos, fields: vocabulary.ruleFields)
+            scenario.chaosJSON = chaos.value
         }
     }
 

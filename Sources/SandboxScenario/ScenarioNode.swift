@@ -55,6 +55,14 @@ public struct ScenarioNode: Sendable {
         return number
     }
 
+    /// A chance: a number from 0 to 1 (faults' and chaos rules' `rate`).
+    func rate() throws(ScenarioError) -> Double {
+        guard case .number(let text) = value, let number = Double(text), (0 ... 1).contains(number) else {
+            throw fail("expected a number from 0 to 1")
+        }
+        return number
+    }
+
     public func bool() throws(ScenarioError) -> Bool {
         guard case .bool(let flag) = value else { throw fail("expected true or false") }
         return flag

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxJSON
 
 /// Several scenarios layered into one setup, later over earlier: later rules are tried first,
 /// a later account replaces one with the same id, and the last file that sets the default
@@ -15,8 +16,11 @@ public struct ScenarioSetup: Sendable {
     public var clockStart: VirtualTime?
     public var retrySchedule: [Duration]?
     public var webhookTimeout: Duration?
-    public var sinkAnswers: [String: [Int]] = [:]
+    public var sinks: [String: SinkScript] = [:]
     public var faults: [Fault] = []
+    /// The webhook chaos rules in force (the last file's that has some), and as written.
+    public var chaos: [ChaosRuleSpec] = []
+    public var chaosJSON: JSON = .array([])
 
     public init(layering scenarios: [Scenario]) {
         for scenario in scenarios { add(scenario) }
@@ -35,8 +39,12 @@ public struct ScenarioSetup: Sendable {
         if let start = scenario.clockStart { clockStart = start }
         if let retry = scenario.retrySchedule { retrySchedule = retry }
         if let timeout = scenario.webhookTimeout { webhookTimeout = timeout }
-        sinkAnswers.merge(scenario.sinkAnswers) { $1 }
+        sinks.merge(scenario.sinks) { $1 }
         faults += scenario.faults
+        if let chaos = scenario.chaos {
+            self.chaos = chaos
+            chaosJSON = scenario.chaosJSON ?? .array([])
+        }
     }
 
     /// The rules as the bank asks for them.
@@ -44,11 +52,12 @@ public struct ScenarioSetup: Sendable {
         RuleEngine(rules: rules, defaultTimeline: defaultTimeline, defaultScenario: defaultScenario, seed: seed)
     }
 
-    /// Points `configuration`'s timeline, declines and retries at this setup.
+    /// Points `configuration`'s timeline, declines, retries and webhook chaos at this setup.
     public func configure(_ configuration: inout Bank.Configuration) {
         let engine = engine
         configuration.timeline = { engine.timeline(for: $0) }
         configuration.decline = { engine.decline(for: $0) }
         if let retrySchedule { configuration.retrySchedule = retrySchedule }
+        configuration.chaos = ChaosEngine(rules: chaos, seed: seed, identity: chaosJSON.serializedString()).policy
     }
 }

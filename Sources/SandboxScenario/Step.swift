@@ -19,6 +19,11 @@ public enum Step: Sendable {
     /// hundredths of the account's own currency, as Mannco states a user's.
     case expectBalance(account: String, amounts: [String: Money])
     case expectLedger(merchant: String, count: Int)
+    /// The delivery attempts of `ref`'s notifications (all cashouts' without it), of one chaos
+    /// kind or `none`: how many, and what the receiver answered to each.
+    case expectDeliveries(DeliveriesExpectation)
+    /// What a built-in sink did with the notifications it received (`SinkScript`).
+    case expectSink(SinkExpectation)
     /// A step of one dialect's own vocabulary (`ScenarioVocabulary.stepActions`), which that
     /// dialect performs.
     case dialect(DialectStep)
@@ -50,6 +55,31 @@ public enum Step: Sendable {
             self.name = name
             self.ownExpect = ownExpect
         }
+    }
+
+    /// `expect_deliveries`: the deliveries that pass the filters, and what must hold of them.
+    public struct DeliveriesExpectation: Sendable {
+        public var ref: String?
+        /// A chaos kind; `none`: plain attempts and retries (no chaos); nil: every delivery.
+        public var chaos: String?
+        /// The notifications' status (a name or an API's word), or nil for every one.
+        public var status: String?
+        public var count: Int?
+        /// What every one of them was answered.
+        public var answered: AnswerMatcher?
+    }
+
+    /// `expect_sink`: the requests a sink received (about `ref`'s cashout, of `status`), and how
+    /// many of them it processed, ignored as duplicates, refused or failed.
+    public struct SinkExpectation: Sendable {
+        public var name: String
+        public var ref: String?
+        public var status: String?
+        public var received: Int?
+        public var processed: Int?
+        public var duplicates: Int?
+        public var refused: Int?
+        public var failed: Int?
     }
 
     /// What a response must look like.

@@ -246,7 +246,7 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         let response = try HTTPClient.send(method: "PUT", url: sink, body: Array(script.utf8))
         #expect(response.status == 400)
         #expect(String(decoding: response.body, as: UTF8.self)
-            == #"{"code":400,"message":"expected {\"answers\": [500, 500, 200]}: HTTP statuses 200 to 599, one per request"}"#)
+            == #"{"code":400,"message":"expected {\"answers\": [500, 500, 200], \"check_signatures\": true, \"deduplicate\": true}, each optional: answers are HTTP statuses 200 to 599, one per request processed"}"#)
         #expect(try JSON.parse(HTTPClient.send(method: "GET", url: sink).body)["answers"] == [])
     }
 }

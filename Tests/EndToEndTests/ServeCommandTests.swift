@@ -205,6 +205,21 @@ import Testing
         #expect(parsed == "testsuites 3 2 3 2\n\(path)/c.json\n")
     }
 
+    /// `expect_failure`: a suite whose step fails passes as XFAIL, showing the failure; one whose
+    /// steps all pass fails.
+    @Test func aSuiteExpectedToFailIsAnXFAILAndOneThatPassesAFailure() throws {
+        let expected = #"{"name": "shows a failure", "expect_failure": "it is PENDING", "steps": [{"create_cashout": {}, "as": "c"}, {"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
+        let unexpected = #"{"name": "passes anyway", "expect_failure": "it is PENDING", "steps": [{"advance": "1s"}]}"#
+        let path = try folder(["a.json": expected, "b.json": unexpected])
+        let (status, out, _) = try RunningBinary.run(["test", "\(path)/a.json"])
+        #expect(status == 0)
+        #expect(out == "XFAIL shows a failure (\(path)/a.json): failed as expected (it is PENDING): step 2: expect_cashout c: expected status COMPLETED, got PENDING\n1 passed, 0 failed\n")
+        let (both, lines, _) = try RunningBinary.run(["test", path])
+        #expect(both == 1)
+        #expect(lines.contains("FAIL passes anyway (\(path)/b.json): step 1: expected a failure (it is PENDING), but every step passed\n"))
+        #expect(lines.hasSuffix("1 passed, 1 failed\n"))
+    }
+
     @Test func filterAndBadPaths() throws {
         let path = try folder(["a.json": Self.passing, "b.json": Self.failing])
         let (status, out, _) = try RunningBinary.run(["test", path, "--filter", "passes"])

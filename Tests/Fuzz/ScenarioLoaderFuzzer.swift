@@ -40,7 +40,7 @@ private func summary(_ scenario: Scenario) -> String {
     start=\(String(describing: scenario.clockStart)) merchants=\(scenario.accounts.map(\.id)) rules=\(rules) \
     default=\(String(describing: scenario.defaultTimeline)) faults=\(scenario.faults.count) \
     retry=\(String(describing: scenario.retrySchedule)) timeout=\(String(describing: scenario.webhookTimeout)) \
-    sinks=\(scenario.sinkAnswers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }) steps=\(scenario.steps.count)
+    sinks=\(scenario.sinks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }) steps=\(scenario.steps.count)
     """
 }
 

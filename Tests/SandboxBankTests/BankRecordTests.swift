@@ -44,6 +44,17 @@ struct BankRecordTests {
                                    expiresAfter: .seconds(86400)), at: at, settlement: .zero, timeline: []),
             .reset([merchant, .sandboxDefault]),
             .reset([]),
+            .chaosPlanned(notificationID: 7, ChaosPlan(shift: .hold(atMost: .seconds(600)), shiftRule: ChaosRule(index: 2, name: "réordonné"),
+                                                       copies: [ChaosPlan.Copy(kind: .replay, after: .milliseconds(1500), rule: ChaosRule(index: 0, name: nil)),
+                                                                ChaosPlan.Copy(kind: .forged, after: .zero, rule: ChaosRule(index: 1, name: "f"))],
+                                                       matched: [0, 1, 2]), at: at),
+            .chaosPlanned(notificationID: 8, ChaosPlan(shift: .delay(.seconds(90)), shiftRule: ChaosRule(index: 0, name: nil)), at: at),
+            .chaosPlanned(notificationID: 9, ChaosPlan(matched: [4]), at: at),
+            .chaosAttempt(notificationID: 7, at: at, outcome: DeliveryOutcome(status: 401, body: "bad control"),
+                          ChaosMark(kind: .forged, rule: ChaosRule(index: 1, name: "f"), copy: 1, copyOf: 1, delay: .zero)),
+            .chaosAttempt(notificationID: 7, at: at, outcome: DeliveryOutcome(error: "timed out"),
+                          ChaosMark(kind: .replay, rule: ChaosRule(index: 0, name: nil), copy: 0, copyOf: 2, delay: .seconds(1), after: 9)),
+            .chaosAttempt(notificationID: 1, at: at, outcome: DeliveryOutcome(status: 200), ChaosMark(kind: .duplicate, rule: nil)),
         ]
     }()
 
@@ -101,6 +112,17 @@ struct BankRecordTests {
                 }
                 #expect(failed, "\(record) cut at \(cut) of \(bytes.count)")
             }
+        }
+    }
+
+    /// Chaos records came with format 6: in an older journal, their kinds are no records at all.
+    @Test func aChaosRecordIsNoRecordOfAnOlderFormat() throws {
+        var bytes: [UInt8] = []
+        for record in Self.records where record.kind.hasPrefix("webhook chaos") { record.encode(into: &bytes) }
+        let older = BankFormat(version: 5, legacyDialect: "", legacySettings: { _, _ in [:] })
+        bytes.withUnsafeBytes { buffer in
+            var reader = BinaryReader(buffer)
+            #expect(throws: BinaryReader.Malformed.self) { try BankRecord(decoding: &reader, format: older) }
         }
     }
 

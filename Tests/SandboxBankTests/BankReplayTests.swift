@@ -24,8 +24,9 @@ struct BankReplayTests {
         }
     }
 
-    static func configuration() -> Bank.Configuration {
+    static func configuration(chaos: ChaosPolicy? = nil) -> Bank.Configuration {
         var configuration = Bank.Configuration()
+        configuration.chaos = chaos
         // Timelines (and what chose them) that depend on the payout, so a replay that asked the
         // scenario again would be caught.
         configuration.timeline = { payout in
@@ -48,8 +49,8 @@ struct BankReplayTests {
         return configuration
     }
 
-    static func bank(_ receiver: Receiver) -> Bank {
-        Bank(clock: VirtualClock(mode: .manual, start: start), configuration: configuration(),
+    static func bank(_ receiver: Receiver, chaos: ChaosPolicy? = nil) -> Bank {
+        Bank(clock: VirtualClock(mode: .manual, start: start), configuration: configuration(chaos: chaos),
              accounts: [.sandboxDefault, acme]) { receiver.answer($0) }
     }
 
@@ -58,7 +59,8 @@ struct BankReplayTests {
         bank.state.withLock { s in
             let live = s.queue.events.filter { !Bank.isStale($0, s) }
             return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" } + s.ledger.map { "\($0)" }
-                + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })", "\(live)", "\(bank.clock.now)"]
+                + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })", "\(live)", "\(bank.clock.now)",
+                                                      "\(s.chaosCounts.sorted { $0.key < $1.key })"]
         }
     }
 

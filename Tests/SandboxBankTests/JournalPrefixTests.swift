@@ -50,7 +50,7 @@ struct JournalPrefixTests {
         }
         return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" } + s.ledger.map { "\($0)" }
             + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })",
-                                                 "\(steps)"]
+                                                 "\(steps)", "\(s.chaosCounts.sorted { $0.key < $1.key })"]
     }
 
     static func drive(_ live: Bank, _ receiver: Receiver, seed: UInt64) {
@@ -91,25 +91,40 @@ struct JournalPrefixTests {
         redeliveries.wait()
         receiver.late.wait()
         live.runDueEvents()
+        live.advance(by: .zero)  // journals the clock, which time passing by itself (case 8) moved
         #expect(created.count > 30)
     }
 
     @Test(arguments: [11, 12, 13] as [UInt64])
     func everyPrefixReplaysToTheStateTheLiveBankHadAtThatRecord(seed: UInt64) throws {
+        try everyPrefixReplays(seed: seed, chaos: nil)
+    }
+
+    /// The same with webhook chaos of every kind: its plans, copies, holds and releases.
+    @Test(arguments: [14, 15] as [UInt64])
+    func everyPrefixWithWebhookChaosReplaysToTheStateTheLiveBankHadAtThatRecord(seed: UInt64) throws {
+        try everyPrefixReplays(seed: seed, chaos: WebhookChaosTests.everyKind())
+    }
+
+    private func everyPrefixReplays(seed: UInt64, chaos: ChaosPolicy?) throws {
         let receiver = Receiver(seed: seed)
-        let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(),
+        let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(chaos: chaos),
                         accounts: [.sandboxDefault, Replay.acme]) { receiver.deliver($0, done: $1) }
         // Under the bank's lock, in record order: the bytes, and the whole state each record left.
         let journal = Mutex<(bytes: [UInt8], views: [[String]])>(([], []))
         live.startRecording { record in journal.withLock { record.encode(into: &$0.bytes) } }
         live.state.withLock { $0.afterRecord = { s in journal.withLock { $0.views.append(Self.view(s)) } } }
         Self.drive(live, receiver, seed: seed)
+        if chaos != nil {
+            let kinds = Set(live.notifications().flatMap { $0.attempts.compactMap(\.chaos?.kind) })
+            #expect(kinds == Set(ChaosKind.allCases))
+        }
         let (bytes, views) = journal.withLock { ($0.bytes, $0.views) }
         #expect(views.count > 300)
 
         // Replaying records one at a time is replaying each prefix: the state after record k is
         // the state a journal cut after record k starts with.
-        let replayed = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(),
+        let replayed = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(chaos: chaos),
                             accounts: [.sandboxDefault, Replay.acme]) { _ in DeliveryOutcome(status: 200) }
         try bytes.withUnsafeBytes { buffer in
             var reader = BinaryReader(buffer)

@@ -52,7 +52,7 @@ private func error(_ text: String) -> String? {
         #expect(scenario.defaultTimeline?.count == 2)
         #expect(scenario.faults.first?.kind == .dropAfterCommit)
         #expect(scenario.retrySchedule == [.seconds(300), .seconds(1500)])
-        #expect(scenario.sinkAnswers == ["acme": [500, 200]])
+        #expect(scenario.sinks == ["acme": SinkScript(answers: [500, 200])])
         #expect(scenario.steps.count == 8)
     }
 
@@ -72,14 +72,14 @@ private func error(_ text: String) -> String? {
         (#"{"faults": [{"kind": "latency", "every": 1, "latency": "1s", "status": 500}]}"#, "x.json: faults[0].status: expected only with kind error"),
         (#"{"bank": {"default": [{"after": "1s", "status": "DELIVERED", "rejection_code": 801}]}}"#, "x.json: bank.default[0].rejection_code: expected only with status REJECTED"),
         (#"{"faults": [{"kind": "explode", "every": 2}]}"#, #"x.json: faults[0].kind: expected "latency", "error", "close" or "drop_after_commit""#),
-        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, expect_cashout, expect_webhooks, expect_balance, expect_ledger"),
+        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, expect_cashout, expect_webhooks, expect_balance, expect_ledger, expect_deliveries, expect_sink"),
         (#"{"steps": [{"advance": "1m", "expect": {"status": 200}}]}"#, #"x.json: steps[0].expect: expected only with "request" or "create_cashout""#),
         (#"{"merchants": [{"login": "a", "pass": "p", "secret": "s", "balance": {"USD": "1", "EUR": "2"}}]}"#,
          #"x.json: merchants[0].balance: expected one settlement currency and its amount, such as {"USD": "5000.00"}"#),
         (#"{"merchants": [{"login": "a", "secret": "s"}]}"#, #"x.json: merchants[0]: expected "pass""#),
         (#"{"clock": {"start": "Monday"}}"#, #"x.json: clock.start: expected a UTC time such as "2026-01-05T09:00:00Z""#),
         (#"{"seed": -1}"#, "x.json: seed: expected a whole number ≥ 0"),
-        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (expected one of: $schema, name, description, seed, clock, merchants, bank, faults, webhooks, steps)"),
+        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (expected one of: $schema, name, description, expect_failure, seed, clock, merchants, bank, faults, webhooks, steps)"),
         (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#, #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#, "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599"),

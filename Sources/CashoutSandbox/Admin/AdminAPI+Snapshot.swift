@@ -65,7 +65,7 @@ extension AdminAPI {
             setup.configure(&configuration)
         }
         sinks.clearAll()
-        apply(setup, sinksOf: setup.sinkAnswers)
+        apply(setup, sinksOf: setup.sinks)
         bank.restore(snapshot.bank, clockBack: clockBack, whileLocked: whileLocked)
     }
 }

@@ -1,8 +1,9 @@
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxScenario
 
-// The notification journal (every attempt), redelivery, and the built-in sink.
+// The notification journal (every attempt), redelivery, webhook chaos, and the built-in sink.
 
 extension AdminAPI {
     func registerWebhooks(in router: inout Router) {
@@ -10,31 +11,36 @@ extension AdminAPI {
             let payoutID = request.query("cashout_id").flatMap { Int($0) }
             return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map { AdminJSON.notification($0, words: statusWords) })])
         }
-        router.add("POST /sandbox/webhooks/{id}/redeliver") { redeliver($0) }
+        router.add("POST /sandbox/webhooks/{id}/redeliver") { send($0, chaos: nil) }
+        router.add("POST /sandbox/webhooks/{id}/chaos") { request in
+            guard let kind = Self.object(request)?["kind"]?.stringValue.flatMap(ChaosKind.init(rawValue:)), kind.isCopy else {
+                return Router.error(400, #"expected {"kind": "duplicate"}, "forged" or "replay""#)
+            }
+            return send(request, chaos: kind)
+        }
+        router.add("GET /sandbox/webhooks/chaos") { _ in .json(layers.setup.chaosJSON) }
+        router.add("PUT /sandbox/webhooks/chaos") { request in .later(on: worker) { putChaos(request) } }
+        registerSink(in: &router)
+    }
+
+    private func registerSink(in router: inout Router) {
         router.add("GET /sandbox/sink/{name}") { request in
             let name = request.parameters["name"] ?? ""
+            let script = sinks.script(name)
             return .json([
                 "name": .string(name),
-                "answers": .array(sinks.answers(name).map { .number($0) }),
-                "requests": .array(sinks.received(name).map { received in
-                    ["at": .string(received.at.iso8601), "method": .string(received.method), "path": .string(received.path),
-                     "content_type": AdminJSON.optional(received.contentType),
-                     "headers": .object(Dictionary(received.headers.map { ($0.name.lowercased(), JSON.string($0.value)) },
-                                                   uniquingKeysWith: { first, _ in first })),
-                     "body": .string(received.body),
-                     "form": .object(Dictionary((FormURLEncoding.decode(received.body.utf8) ?? []).map { ($0.name, JSON.string($0.value)) },
-                                                uniquingKeysWith: { $1 })),
-                     "answered": .number(received.answered)]
-                }),
+                "answers": .array(script.answers.map { .number($0) }),
+                "check_signatures": .bool(script.checkSignatures), "deduplicate": .bool(script.deduplicate),
+                "requests": .array(sinks.received(name).map(sinkRequest)),
             ])
         }
         router.add("PUT /sandbox/sink/{name}") { request in
-            guard let answers = Self.object(request)?["answers"]?.arrayValue,
-                  let statuses = Optional(answers.compactMap { $0.numberText.flatMap { Int($0) } }),
-                  statuses.count == answers.count, statuses.allSatisfy({ (200 ... 599).contains($0) }) else {
-                return Router.error(400, "expected {\"answers\": [500, 500, 200]}: HTTP statuses 200 to 599, one per request")
+            let name = request.parameters["name"] ?? ""
+            guard let script = Self.sinkScript(request, over: sinks.script(name)) else {
+                return Router.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
+                    + "answers are HTTP statuses 200 to 599, one per request processed")
             }
-            sinks.script(request.parameters["name"] ?? "", answers: statuses)
+            sinks.script(name, script)
             return HTTPResponse(status: 204)
         }
         router.add("DELETE /sandbox/sink/{name}") { request in
@@ -42,23 +48,76 @@ extension AdminAPI {
             return HTTPResponse(status: 204)
         }
         router.add("POST /sandbox/sink/{name}") { request in
-            let status = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
+            let answer = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
                                        path: String(request.path), headers: request.headers,
                                        body: String(decoding: request.body, as: UTF8.self))
-            return .json(["received": true], status: status)
+            return .json(answer.body ?? ["received": true], status: answer.status)
         }
     }
 
-    /// Answers once the attempt is recorded, holding no thread while the receiver takes its time.
-    private func redeliver(_ request: HTTPRequest) -> HTTPResponse {
+    /// One request a sink received, with what it did and which notification it was.
+    private func sinkRequest(_ received: SinkStore.Received) -> JSON {
+        let reading = sinks.read(received)
+        return [
+            "at": .string(received.at.iso8601), "method": .string(received.method), "path": .string(received.path),
+            "content_type": AdminJSON.optional(received.contentType),
+            "headers": .object(Dictionary(received.headers.map { ($0.name.lowercased(), JSON.string($0.value)) }, uniquingKeysWith: { first, _ in first })),
+            "body": .string(received.body),
+            "form": .object(Dictionary((FormURLEncoding.decode(received.body.utf8) ?? []).map { ($0.name, JSON.string($0.value)) },
+                                       uniquingKeysWith: { $1 })),
+            "answered": .number(received.answered), "verdict": .string(received.verdict.rawValue), "reason": AdminJSON.optional(received.reason),
+            "cashout_id": reading.map { .number($0.payoutID) } ?? .null, "status": AdminJSON.optional(reading?.status?.name),
+        ]
+    }
+
+    /// `script` with what the body sets: `{"answers": [...], "check_signatures": bool, "deduplicate": bool}`,
+    /// each optional, nothing else.
+    private static func sinkScript(_ request: HTTPRequest, over script: SinkScript) -> SinkScript? {
+        guard let body = object(request), !body.isEmpty, Set(body.keys).isSubset(of: ["answers", "check_signatures", "deduplicate"]) else { return nil }
+        var script = script
+        if let answers = body["answers"] {
+            guard let list = answers.arrayValue, case let statuses = list.compactMap({ $0.numberText.flatMap { Int($0) } }),
+                  statuses.count == list.count, statuses.allSatisfy({ (200 ... 599).contains($0) }) else { return nil }
+            script.answers = statuses
+        }
+        for (key, flag) in [("check_signatures", \SinkScript.checkSignatures), ("deduplicate", \SinkScript.deduplicate)] {
+            guard let value = body[key] else { continue }
+            guard case .bool(let on) = value else { return nil }
+            script[keyPath: flag] = on
+        }
+        return script
+    }
+
+    /// Sends a notification now, as itself (a redelivery) or as a chaos copy; answers once the
+    /// attempt is recorded, holding no thread while the receiver takes its time.
+    private func send(_ request: HTTPRequest, chaos kind: ChaosKind?) -> HTTPResponse {
         guard let id = request.parameters["id"].flatMap({ Int($0) }), let existing = bank.notification(id: id) else {
             return Router.error(404, "no webhook with id \(request.parameters["id"] ?? "")")
         }
         guard existing.url != nil else { return Router.error(409, "webhook \(existing.id) has no notification URL") }
         return .deferred { answer in
-            bank.redeliver(notificationID: id) { redelivered in
-                answer(redelivered.map { .json(AdminJSON.notification($0, words: statusWords)) } ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
+            let done = { @Sendable (sent: StatusNotification?) in
+                answer(sent.map { .json(AdminJSON.notification($0, words: statusWords)) } ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
             }
+            if let kind { bank.sendChaos(notificationID: id, kind: kind, then: done) } else { bank.redeliver(notificationID: id, then: done) }
         }
+    }
+
+    /// Puts chaos rules in force (a scenario's `webhooks.chaos`), as a scenario of their own is
+    /// loaded and journaled; answers with them.
+    private func putChaos(_ request: HTTPRequest) -> HTTPResponse {
+        guard case .array(let rules)? = try? JSON.parse(request.body) else {
+            return Router.error(400, #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#)
+        }
+        let scenario = JSON.object(["name": "PUT /sandbox/webhooks/chaos", "webhooks": ["chaos": .array(rules)]]).serialized()
+        let loaded = loadScenario(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: scenario))
+        guard loaded.status == 200 else {
+            // The loader's path is the scenario's ("webhooks.chaos[0].kind"): the body's is what follows.
+            let message = (try? JSON.parse(loaded.body))?["message"]?.stringValue ?? loaded.bodyText
+            return Router.error(loaded.status, message.hasPrefix("webhooks.chaos") ? String(message.dropFirst("webhooks.chaos".count)) : message)
+        }
+        journal.record(.scenarioLoaded, scenario)
+        eventLog?.scenarioLoaded(loaded)
+        return .json(layers.setup.chaosJSON)
     }
 }

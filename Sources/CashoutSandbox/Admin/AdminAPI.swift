@@ -111,7 +111,7 @@ struct AdminAPI: Sendable {
     /// Loads a scenario (the body, as a file would hold it) on top of those in force: its
     /// merchants are added or replaced, its rules tried first, its policies take over. Payouts
     /// already created keep their timelines. 400 names the JSON path of a mistake.
-    private func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
+    func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
         let scenario: Scenario
         do { scenario = try ScenarioLoader.load(request.body, file: "request body", vocabulary: vocabulary) } catch {
             return Router.error(400, error.message)
@@ -125,16 +125,16 @@ struct AdminAPI: Sendable {
         }
         let setup = layers.add(scenario, source: request.body)
         bank.reconfigure { setup.configure(&$0) }
-        apply(setup, sinksOf: scenario.sinkAnswers)
+        apply(setup, sinksOf: scenario.sinks)
         return .json(["loaded": .string(scenario.name), "rules": .number(setup.rules.count),
                       "merchants": .array(bank.accounts.map { .string($0.id) })])
     }
 
     /// Puts a setup's faults and webhook policy in force, and scripts sinks.
-    func apply(_ setup: ScenarioSetup, sinksOf answers: [String: [Int]]) {
+    func apply(_ setup: ScenarioSetup, sinksOf scripts: [String: SinkScript]) {
         faults.replace(setup.faults, seed: setup.seed)
         if let timeout = setup.webhookTimeout { sender.setTimeout(timeout) }
-        for (name, script) in answers { sinks.script(name, answers: script) }
+        for (name, script) in scripts { sinks.script(name, script) }
     }
 
     /// Back to the start: the initial merchants and bank, no payouts, empty sinks; the clock stays.
@@ -143,7 +143,7 @@ struct AdminAPI: Sendable {
         bank.reset(accounts: initial.accounts, configuration: initial.bank)
         sinks.clearAll()
         requests.clear()
-        apply(setup, sinksOf: setup.sinkAnswers)
+        apply(setup, sinksOf: setup.sinks)
         return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])
     }
 
@@ -204,4 +204,7 @@ final class ScenarioLayers: Sendable {
 
     /// The scenario files loaded since the start or the last reset, as they were sent.
     var sources: [[UInt8]] { current.withLock { $0.sources } }
+
+    /// The setup in force.
+    var setup: ScenarioSetup { current.withLock { $0.setup } }
 }

@@ -66,9 +66,11 @@ package enum AdminJSON {
             "next_attempt_at": optional(notification.nextAttemptAt?.iso8601),
             "attempts": .array(notification.attempts.map { attempt in
                 ["number": .number(attempt.number), "at": .string(attempt.at.iso8601), "manual": .bool(attempt.manual),
+                 "retry": .bool(attempt.isRetry(in: notification)), "chaos": chaos(attempt.chaos, of: notification),
                  "response_status": optional(attempt.outcome.status), "error": optional(attempt.outcome.error),
                  "response_body": optional(attempt.outcome.body)]
             }),
+            "chaos_plan": chaosPlan(notification.chaos),
         ]
         json["api_status"] = words(notification.dialect, notification.status).map(JSON.string)
         return .object(json)

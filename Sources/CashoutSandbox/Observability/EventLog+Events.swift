@@ -38,6 +38,7 @@ extension EventLog {
             fields.append(("outcome", .string(outcome(of: notification, attempt))))
             if let next = notification.nextAttemptAt { fields.append(("next_attempt_at", .string(next.iso8601))) }
             if attempt.manual { fields.append(("manual", .bool(true))) }
+            if let chaos = attempt.chaos { fields.append(("chaos", .string(chaos.kind.rawValue))) }
             fields.append(("at", .string(attempt.at.iso8601)))
             return ("webhook.attempt", fields)
         case .clockAdvanced(let from, let to, let applied):
@@ -47,10 +48,10 @@ extension EventLog {
     }
 
     /// `delivered`, `retrying` (another attempt is scheduled), `exhausted` (no more), or `failed`
-    /// (a manual redelivery that failed, leaving the schedule as it was).
+    /// (a manual redelivery or a chaos copy that failed, leaving the schedule as it was).
     private static func outcome(of notification: StatusNotification, _ attempt: DeliveryAttempt) -> String {
         if attempt.outcome.succeeded { return "delivered" }
-        if attempt.manual { return "failed" }
+        if attempt.manual || attempt.chaos?.kind.isCopy == true { return "failed" }
         return notification.state == .exhausted ? "exhausted" : "retrying"
     }
 

@@ -1,9 +1,17 @@
 import SandboxBank
+import SandboxDialect
 import SandboxHTTP
+import SandboxJSON
+import SandboxScenario
 import Synchronization
 
 /// The built-in webhook receivers, `/sandbox/sink/{name}`: each records what it receives and
 /// answers from a script (e.g. `[500, 500, 200]`, one status per request, then 200).
+///
+/// Scripted as a handler (`SinkScript.checkSignatures`, `.deduplicate`), a sink reads each
+/// request as one of the sandbox's notifications (its dialect's `readNotification`) before it
+/// answers: a wrong signature is refused with 401, a notification it processed already is
+/// answered 200 and not processed again; only what it processes takes a scripted answer.
 public final class SinkStore: Sendable {
     /// One request a sink received.
     public struct Received: Sendable {
@@ -20,6 +28,24 @@ public final class SinkStore: Sendable {
         let content: Content
         /// The status the sink answered.
         public let answered: Int
+        /// What the sink did with it.
+        public let verdict: Verdict
+        /// Why it was refused or failed.
+        public let reason: String?
+        /// The notification it is, as a handler sink read it when it came (see `SinkStore.read`).
+        let reading: ReceivedNotification?
+    }
+
+    /// What a sink did with a request.
+    public enum Verdict: String, Sendable {
+        /// Answered 2xx and acted on.
+        case processed
+        /// Answered a scripted non-2xx: not acted on (its retry will be).
+        case failed
+        /// A notification processed already: answered 200, not acted on again.
+        case duplicate
+        /// Its signature is wrong (or it is no notification of the sandbox's APIs): answered 401.
+        case refused
     }
 
     /// A received body, or how to render one.
@@ -48,31 +74,72 @@ public final class SinkStore: Sendable {
 
     private struct Sink {
         var received: [Received] = []
-        var answers: [Int] = []
+        var script = SinkScript()
+        /// The identities (`ReceivedNotification.identity`) of the notifications it processed.
+        var processed = Set<String>()
 
-        /// Records a request with the next scripted answer (200 when none is left); returns the answer.
-        mutating func receive(_ request: (_ answer: Int) -> Received) -> Int {
-            let answer = answers.isEmpty ? 200 : answers.removeFirst()
-            received.append(request(answer))
-            return answer
+        /// Decides what to do with a request (`reading`: as a handler read it), records it, and
+        /// returns it.
+        mutating func receive(_ reading: ReceivedNotification?, _ request: (Int, Verdict, String?) -> Received) -> Received {
+            let (answer, verdict, reason): (Int, Verdict, String?)
+            let problem = reading == nil ? "not a notification of the sandbox's APIs" : reading?.problem
+            if script.checkSignatures, let problem {
+                (answer, verdict, reason) = (401, .refused, problem)
+            } else if script.deduplicate, let identity = reading?.identity, processed.contains(identity) {
+                (answer, verdict, reason) = (200, .duplicate, nil)
+            } else {
+                answer = script.answers.isEmpty ? 200 : script.answers.removeFirst()
+                let succeeded = (200 ..< 300).contains(answer)
+                (verdict, reason) = succeeded ? (.processed, nil) : (.failed, "scripted answer \(answer)")
+                if succeeded, let identity = reading?.identity { processed.insert(identity) }
+            }
+            let received = request(answer, verdict, reason)
+            self.received.append(received)
+            return received
         }
     }
 
     private let sinks = Mutex<[String: Sink]>([:])
+    /// Reads a request as one of the sandbox's notifications (every dialect's `readNotification`).
+    private let reader = Mutex<(@Sendable (ReceivedRequest) -> ReceivedNotification?)?>(nil)
 
     public init() {}
 
-    /// Records a request and returns the status to answer with.
-    func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders, body: String) -> Int {
+    /// Sets how requests are read as notifications (once the bank exists).
+    func read(with reader: @escaping @Sendable (ReceivedRequest) -> ReceivedNotification?) {
+        self.reader.withLock { $0 = reader }
+    }
+
+    /// Records a request received over HTTP and returns the answer: its status, and for a handler
+    /// sink a body saying what it did.
+    func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders, body: String) -> (status: Int, body: JSON?) {
         receive(name, at: at, method: method, path: path, contentType: headers["Content-Type"], content: .text(body, headers: headers))
     }
 
-    func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?, content: Content) -> Int {
-        sinks.withLock { sinks in
-            sinks[name, default: Sink()].receive { answer in
-                Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: answer)
+    func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?,
+                 content: Content) -> (status: Int, body: JSON?) {
+        var (content, reading) = (content, ReceivedNotification?.none)
+        let handler = sinks.withLock { $0[name].map { $0.script.checkSignatures || $0.script.deduplicate } ?? false }
+        if handler {  // rendered now: a handler reads what it got
+            let request = ReceivedRequest(contentType: contentType, headers: content.headers(contentType), body: content.text)
+            content = .text(request.body, headers: request.headers)
+            reading = reader.withLock { $0 }?(request)
+        }
+        let received = sinks.withLock { sinks in
+            sinks[name, default: Sink()].receive(reading) { answer, verdict, reason in
+                Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: answer, verdict: verdict,
+                         reason: reason, reading: reading)
             }
         }
+        guard handler else { return (received.answered, nil) }
+        var answer: [String: JSON] = ["received": true, "verdict": .string(received.verdict.rawValue)]
+        answer["reason"] = received.reason.map(JSON.string)
+        return (received.answered, .object(answer))
+    }
+
+    /// The notification a received request is, as the sink reads it (nil: none of the sandbox's).
+    public func read(_ received: Received) -> ReceivedNotification? {
+        received.reading ?? reader.withLock { $0 }?(ReceivedRequest(contentType: received.contentType, headers: received.headers, body: received.body))
     }
 
     /// What a sink has received, oldest first.
@@ -80,14 +147,24 @@ public final class SinkStore: Sendable {
         sinks.withLock { $0[name]?.received ?? [] }
     }
 
-    /// The answers still scripted for a sink.
-    public func answers(_ name: String) -> [Int] {
-        sinks.withLock { $0[name]?.answers ?? [] }
+    /// A sink's script now: the answers still scripted, and its handler flags.
+    public func script(_ name: String) -> SinkScript {
+        sinks.withLock { $0[name]?.script ?? SinkScript() }
     }
 
-    /// Scripts a sink's next answers.
+    /// The answers still scripted for a sink.
+    public func answers(_ name: String) -> [Int] {
+        script(name).answers
+    }
+
+    /// Scripts a sink's next answers, keeping its handler flags.
     public func script(_ name: String, answers: [Int]) {
-        sinks.withLock { $0[name, default: Sink()].answers = answers }
+        sinks.withLock { $0[name, default: Sink()].script.answers = answers }
+    }
+
+    /// Scripts a sink: its next answers and its handler flags. What it processed stays processed.
+    public func script(_ name: String, _ script: SinkScript) {
+        sinks.withLock { $0[name, default: Sink()].script = script }
     }
 
     /// Forgets every sink.

@@ -28,11 +28,14 @@ final class WebhookSender: Sendable {
     private let sinks: SinkStore
     private let timeout: Mutex<Duration>
     private let dialects: [String: any Dialect]
+    /// The dialects in the order they read a received request (by name: the same every run).
+    private let readers: [any Dialect]
     private let metrics: SandboxMetrics
     private let pool: DeliveryPool
 
     init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
         self.dialects = dialects
+        readers = dialects.keys.sorted().map { dialects[$0]! }
         self.sinks = sinks
         self.timeout = Mutex(timeout)
         self.metrics = metrics
@@ -81,14 +84,14 @@ final class WebhookSender: Sendable {
     func send(_ notification: StatusNotification, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
         guard let url = notification.url, let (bank, route) = route(url), let rendered = render(notification, bank: bank) else {
             metrics.count(.notSent)
-            return DeliveryOutcome(error: "not sent: no URL or merchant")
+            return DeliveryOutcome(error: notification.forged ? "not sent: its API signs nothing to forge" : "not sent: no URL or merchant")
         }
         if case .sink(let name, let path) = route {
             // Rendered when read.
-            let status = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: rendered.contentType,
+            let answer = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: rendered.contentType,
                                        content: .rendered(rendered.body, headers: rendered.headers))
-            metrics.count((200 ..< 300).contains(status) ? .delivered : .httpError)
-            return DeliveryOutcome(status: status)
+            metrics.count((200 ..< 300).contains(answer.status) ? .delivered : .httpError)
+            return DeliveryOutcome(status: answer.status, body: answer.body?.serializedString())
         }
         pool.run {
             let body = rendered.body()
@@ -97,9 +100,18 @@ final class WebhookSender: Sendable {
         return nil
     }
 
-    /// `notification` as its payout's dialect sends it; nil when the dialect or the account is gone.
+    /// `notification` as its payout's dialect sends it (a forged copy signed with a wrong key);
+    /// nil when the dialect or the account is gone, or the dialect signs nothing to forge.
     func render(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
-        dialects[notification.dialect]?.notification(notification, bank: bank)
+        guard let dialect = dialects[notification.dialect] else { return nil }
+        return notification.forged ? dialect.forgedNotification(notification, bank: bank) : dialect.notification(notification, bank: bank)
+    }
+
+    /// Reads a request a sink received as one of the sandbox's notifications: the first dialect
+    /// that knows its format says what it is.
+    func read(_ request: ReceivedRequest) -> ReceivedNotification? {
+        guard let bank = links.withLock({ $0.bank }) else { return nil }
+        return readers.lazy.compactMap { $0.readNotification(request, bank: bank) }.first
     }
 
     /// Posts a notification to a receiver and waits for its answer, at most the timeout.

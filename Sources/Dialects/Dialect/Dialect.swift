@@ -41,6 +41,15 @@ public protocol Dialect: Sendable {
     /// sent (its account is gone).
     func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification?
 
+    /// `notification` as `notification(_:bank:)` renders it, but signed with a wrong key
+    /// (`RenderedNotification.forgedKey`): webhook chaos's `forged`. nil when it signs nothing.
+    func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification?
+
+    /// What a receiver of one of its notifications can tell from it (the built-in sink acting as a
+    /// handler): which payout, which status, whether its signature holds with the merchant's
+    /// secret. nil when the request is not a notification in its format.
+    func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification?
+
     /// The accounts it starts with when no scenario names others (its default merchant or user).
     var defaultAccounts: [Account] { get }
 
@@ -92,6 +101,8 @@ extension Dialect {
     public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
     public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }
     public func statusWord(_ status: PayoutStatus) -> String? { nil }
+    public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
+    public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? { nil }
 
     public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         ("\(name) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",
@@ -116,14 +127,13 @@ public struct RenderedNotification: Sendable {
         self.body = body
     }
 
+    /// The key a forged notification is signed with (webhook chaos): the right one with `.stale`
+    /// after it, as after a secret was rotated.
+    public static func forgedKey(_ secret: String) -> String { secret + ".stale" }
+
     /// Its fields as a receiver reads them: a form's (the first of a repeated name), or a JSON
     /// object's members (strings and numbers as text); none for another body.
     public var fields: [String: String] {
-        let body = body()
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
-            return Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { first, _ in first }
-        }
-        guard case .object(let members)? = try? JSON.parse(Array(body.utf8)) else { return [:] }
-        return members.compactMapValues { $0.stringValue ?? $0.numberText }
+        ReceivedRequest.fields(contentType: contentType, body: body())
     }
 }

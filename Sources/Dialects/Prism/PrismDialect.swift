@@ -35,6 +35,16 @@ public struct PrismDialect: Dialect {
         PrismWebhook.rendered(notification, bank: bank)
     }
 
+    /// Its `X-Webhook-Signature` made with a wrong API key.
+    public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+        PrismWebhook.rendered(notification, bank: bank, forged: true)
+    }
+
+    /// A JSON body with `event_id` and `connector_payout_id`: its signature header checked.
+    public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
+        PrismWebhook.read(received, bank: bank)
+    }
+
     /// The default merchant `DefaultMerchantId` (API key `sandbox_prism_key`).
     public var defaultAccounts: [Account] { [PrismMerchant.sandboxDefault] }
 

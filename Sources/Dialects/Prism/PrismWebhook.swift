@@ -23,10 +23,10 @@ public enum PrismWebhook {
     /// The signature header's name.
     public static let signatureHeader = "X-Webhook-Signature"
 
-    /// The notification: nil when its merchant is gone.
-    static func rendered(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+    /// The notification (`forged`: signed with a wrong key): nil when its merchant is gone.
+    static func rendered(_ notification: StatusNotification, bank: Bank, forged: Bool = false) -> RenderedNotification? {
         guard let apiKey = bank.account(id: notification.account).map({ PrismMerchant($0).apiKey }) else { return nil }
-        let key = HMACSHA256.Key(apiKey)
+        let key = HMACSHA256.Key(forged ? RenderedNotification.forgedKey(apiKey) : apiKey)
         // The reason of a FAILED or REVERSED payout: both are final, so the payout's reason is
         // the one this change brought whenever the body is rendered.
         let reason = bank.payout(id: notification.payoutID).flatMap { payout in
@@ -48,6 +48,27 @@ public enum PrismWebhook {
         ]
         if let reason { members["error"] = error(code: reason.code, message: reason.message) }
         return JSON.object(members).serializedString()
+    }
+
+    /// What a merchant's handler can tell from a body it received: the payout, whether the
+    /// signature header is the merchant's, and the status (the notification `event_id` names).
+    /// Its identity is `event_id`. nil when it is not a PayoutService notification.
+    static func read(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
+        guard received.contentType?.hasPrefix("application/json") == true,
+              case .object(let members)? = try? JSON.parse(Array(received.body.utf8)),
+              let event = members["event_id"]?.stringValue, let payoutID = members["connector_payout_id"]?.stringValue else { return nil }
+        guard let id = Int(payoutID), let payout = bank.payout(id: id), payout.dialect == PrismDialect.name,
+              let apiKey = bank.account(id: payout.account).map({ PrismMerchant($0).apiKey }) else {
+            return ReceivedNotification(payoutID: Int(payoutID) ?? 0, status: nil, identity: event, problem: "no PayoutService payout \(payoutID)")
+        }
+        let status = (event.hasPrefix("evt_") ? Int(event.dropFirst(4)) : nil).flatMap { bank.notification(id: $0) }.flatMap { $0.payoutID == id ? $0.status : nil }
+        let expected = signature(received.body, apiKey: apiKey)
+        let problem: String? = switch received.headers[signatureHeader] {
+        case nil: "no \(signatureHeader) header"
+        case let sent? where constantTimeEquals(sent, expected): nil
+        case let sent?: "\(signatureHeader) \(sent) is not the merchant's signature of the body: expected \(expected)"
+        }
+        return ReceivedNotification(payoutID: id, status: status, identity: event, problem: problem)
     }
 
     /// `evt_` and the notification's id.

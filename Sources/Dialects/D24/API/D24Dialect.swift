@@ -24,11 +24,25 @@ public struct D24Dialect: Dialect {
     }
 
     public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+        rendered(notification, bank: bank, forged: false)
+    }
+
+    /// Its `control` made with a wrong secret.
+    public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+        rendered(notification, bank: bank, forged: true)
+    }
+
+    private func rendered(_ notification: StatusNotification, bank: Bank, forged: Bool) -> RenderedNotification? {
         guard let secret = bank.account(id: notification.account, { D24Merchant($0).secret }) else { return nil }
         let keys = keys
         return RenderedNotification(contentType: "application/x-www-form-urlencoded") {
-            D24Notification.formBody(notification, key: keys.key(secret: secret))
+            D24Notification.formBody(notification, key: keys.key(secret: forged ? RenderedNotification.forgedKey(secret) : secret))
         }
+    }
+
+    /// A form with `control` and `cashout_id`: its control checked against the merchant's.
+    public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
+        D24Notification.read(received, bank: bank, keys: keys)
     }
 
     /// 807 ERROR_REJECTED_BY_BANK, or 826 WITHDRAWAL_REVERSED after completion; a given code's spec §7.2 name.

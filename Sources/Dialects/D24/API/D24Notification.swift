@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxCrypto
 import SandboxD24Rules
+import SandboxDialect
 import SandboxHTTP
 
 // Notifications of spec §5: a form-encoded POST with date, bank_reference_id, comments,
@@ -22,6 +23,24 @@ public enum D24Notification {
             ("cashout_id", String(notification.payoutID)),
             ("status_reason", notification.statusDetail ?? ""),
         ], spaceAsPlus: false)
+    }
+
+    /// What a merchant's handler can tell from a form it received: the cashout, whether `control`
+    /// is the merchant's, and the status it reports (the payout's change at `date`: the form does
+    /// not name it; of two changes in the same second, the later). Its identity is the whole form
+    /// (a duplicate or a replay is the same form). nil when it is not a D24 notification.
+    static func read(_ received: ReceivedRequest, bank: Bank, keys: D24SigningKeys) -> ReceivedNotification? {
+        guard received.contentType?.hasPrefix("application/x-www-form-urlencoded") == true else { return nil }
+        let fields = received.fields
+        guard let control = fields["control"], let cashoutID = fields["cashout_id"] else { return nil }
+        guard let id = Int(cashoutID), let payout = bank.payout(id: id), payout.dialect == D24Dialect.name,
+              let secret = bank.account(id: payout.account, { D24Merchant($0).secret }) else {
+            return ReceivedNotification(payoutID: Int(cashoutID) ?? 0, status: nil, identity: received.body, problem: "no D24 cashout \(cashoutID)")
+        }
+        let expected = D24Signature.control(externalID: fields["external_id"] ?? "", key: keys.key(secret: secret))
+        let status = payout.history.dropFirst().last { date($0.at) == fields["date"] }?.status
+        return ReceivedNotification(payoutID: id, status: status, identity: received.body, problem: constantTimeEquals(control, expected)
+            ? nil : "control \(control) is not the merchant's for external_id \(fields["external_id"] ?? ""): expected \(expected)")
     }
 
     /// `YYYY-MM-DD HH:MM:SS` in GMT.

@@ -1,0 +1,62 @@
+import SandboxBank
+import SandboxJSON
+
+// Webhook chaos as the admin API shows it: on each attempt, what chaos made it (`chaos`, null for
+// a plain attempt or retry) with a one-line `summary` the dashboard shows as it is; on each
+// notification, the plan chaos decided for it (`chaos_plan`), with what is still to come.
+
+extension AdminJSON {
+    /// `{"kind", "summary", "rule", "index", "copy_of": {"webhook", "attempt"}, "delay", "after_webhook"}`.
+    static func chaos(_ mark: ChaosMark?, of notification: StatusNotification) -> JSON {
+        guard let mark else { return .null }
+        return [
+            "kind": .string(mark.kind.rawValue), "summary": .string(summary(mark)),
+            "rule": optional(mark.rule?.name), "index": optional(mark.rule?.index),
+            "copy_of": mark.kind.isCopy ? ["webhook": .number(notification.id), "attempt": optional(mark.copyOf)] : .null,
+            "delay": optional(mark.delay.map(DurationText.format)), "after_webhook": optional(mark.after),
+        ]
+    }
+
+    /// One human line: what was done, and which rule asked (or "sent by hand").
+    package static func summary(_ mark: ChaosMark) -> String {
+        let copied = mark.copyOf.map { " of attempt \($0)" } ?? ""
+        let later = mark.delay.flatMap { $0 > .zero ? " \(DurationText.format($0))" : nil } ?? ""
+        let what: String = switch mark.kind {
+        case .duplicate: "duplicate\(copied)\(later.isEmpty ? "" : "," + later + " after it")"
+        case .forged: "forged copy\(copied), signed with a wrong secret\(later.isEmpty ? "" : "," + later + " after it")"
+        case .replay: mark.after.map { "replay\(later) after webhook \($0) was delivered" } ?? "replay\(copied)"
+        case .delayed: "delayed by \(mark.delay.map(DurationText.format) ?? "0s")"
+        case .outOfOrder: mark.after.map { "held until webhook \($0) was sent" }
+            ?? "held \(mark.delay.map(DurationText.format) ?? ""): no later webhook of the cashout was sent"
+        }
+        guard let rule = mark.rule else { return what + ", sent by hand" }
+        return what + " (chaos rule \(rule.index)\(rule.name.map { " \"\($0)\"" } ?? ""))"
+    }
+
+    /// `{"shift": {...} | null, "copies": [{"kind", "after", "rule", "index", "state", "due_at", "after_webhook"}]}`, or null.
+    static func chaosPlan(_ plan: ChaosPlan?) -> JSON {
+        guard let plan else { return .null }
+        var shift = JSON.null
+        if let moved = plan.shift {
+            let (kind, delay): (ChaosKind, Duration) = switch moved {
+            case .delay(let delay): (.delayed, delay)
+            case .hold(let atMost): (.outOfOrder, atMost)
+            }
+            shift = ["kind": .string(kind.rawValue), "delay": .string(DurationText.format(delay)), "rule": optional(plan.shiftRule?.name),
+                     "index": optional(plan.shiftRule?.index), "released_by": optional(plan.releasedBy)]
+        }
+        return [
+            "shift": shift,
+            "copies": .array(plan.copies.map { copy in
+                let (state, due): (String, VirtualTime?) = switch copy.progress {
+                case .waiting: ("waiting", nil)
+                case .due(let at): ("due", at)
+                case .sent: ("sent", nil)
+                }
+                return ["kind": .string(copy.kind.rawValue), "after": .string(DurationText.format(copy.after)), "rule": optional(copy.rule.name),
+                        "index": .number(copy.rule.index), "state": .string(state), "due_at": optional(due?.iso8601),
+                        "after_webhook": optional(copy.setOffBy)]
+            }),
+        ]
+    }
+}

@@ -1,0 +1,152 @@
+// Webhook chaos: what real providers do to notifications (deliver twice, out of order, late,
+// with a stale signature, an old one again after a newer one), on the virtual clock.
+//
+// A policy (the scenario's `webhooks.chaos`) decides a plan for a notification when its first
+// attempt comes due, and the bank carries it out:
+// - a shift moves the notification's own first attempt: `delayed` by a duration, or `out_of_order`
+//   (held until the first attempt of a later notification of the same payout is made, then sent
+//   at once; at most `atMost`). That attempt is the notification's own: retried and settling its
+//   state as any, and marked with its chaos;
+// - copies are extra deliveries beside the notification's own attempts: `duplicate` and `forged`
+//   (signed with a wrong key) after its first attempt, `replay` after a later notification of the
+//   same payout was delivered (never, if none is). A copy is sent once: never retried, and its
+//   answer changes neither the notification's state nor its retries.
+// Each decision and each copy's answer is journaled, so a replay carries on the same plan.
+
+/// One of the things webhook chaos does to a delivery.
+public enum ChaosKind: String, Sendable, CaseIterable {
+    /// The same notification sent once more.
+    case duplicate
+    /// Held until a later notification of the same payout was sent.
+    case outOfOrder = "out_of_order"
+    /// Sent later than due.
+    case delayed
+    /// Sent with a wrong signature (each API's own: in its body or a header): the receiver should refuse it.
+    case forged
+    /// Sent again after a later notification of the same payout was delivered.
+    case replay
+
+    /// An extra delivery beside the notification's own attempts (not a shift of its first one).
+    public var isCopy: Bool { self == .duplicate || self == .forged || self == .replay }
+}
+
+/// The chaos rule that asked for something: its place in the rules and its name.
+public struct ChaosRule: Sendable, Equatable {
+    public let index: Int
+    public let name: String?
+
+    public init(index: Int, name: String?) {
+        self.index = index
+        self.name = name
+    }
+}
+
+/// What chaos does to one notification, decided when its first attempt comes due.
+public struct ChaosPlan: Sendable, Equatable {
+    /// How the notification's own first attempt moves.
+    public enum Shift: Sendable, Equatable {
+        /// Made this much later.
+        case delay(Duration)
+        /// Made right after the first attempt of a later notification of the same payout, or
+        /// after this long if none is made by then.
+        case hold(atMost: Duration)
+    }
+
+    /// An extra delivery.
+    public struct Copy: Sendable, Equatable {
+        /// Where it stands.
+        public enum Progress: Sendable, Equatable {
+            /// Waiting for what sets it off (the first attempt; a later notification delivered).
+            case waiting
+            /// Queued for this time.
+            case due(VirtualTime)
+            /// Sent and answered.
+            case sent
+        }
+
+        /// `duplicate`, `forged` or `replay`.
+        public let kind: ChaosKind
+        /// How long after what sets it off it is sent.
+        public let after: Duration
+        public let rule: ChaosRule
+        public internal(set) var progress = Progress.waiting
+        /// A replay's: the later notification whose delivery set it off.
+        public internal(set) var setOffBy: Int?
+
+        public init(kind: ChaosKind, after: Duration, rule: ChaosRule) {
+            self.kind = kind
+            self.after = after
+            self.rule = rule
+        }
+    }
+
+    public var shift: Shift?
+    /// The rule of `shift`.
+    public var shiftRule: ChaosRule?
+    public var copies: [Copy] = []
+    /// The rules whose `when` matched, each counting the notification (for its `every`).
+    public var matched: [Int] = []
+    /// A held notification's: the later one whose first attempt released it (nil while held, or
+    /// when the bound ran out first).
+    public internal(set) var releasedBy: Int?
+
+    public init(shift: Shift? = nil, shiftRule: ChaosRule? = nil, copies: [Copy] = [], matched: [Int] = []) {
+        self.shift = shift
+        self.shiftRule = shiftRule
+        self.copies = copies
+        self.matched = matched
+    }
+
+    /// Whether it waits for a later notification of the same payout: held and not yet sent, or
+    /// with a replay not yet set off.
+    func waitsForLater(_ notification: StatusNotification) -> Bool {
+        holds(notification) || copies.contains { $0.kind == .replay && $0.progress == .waiting }
+    }
+
+    /// Whether it holds `notification` (its own) back still: not released, not sent.
+    func holds(_ notification: StatusNotification) -> Bool {
+        guard case .hold = shift else { return false }
+        return releasedBy == nil && notification.state == .pending && notification.scheduledAttempts == 0
+    }
+}
+
+/// What chaos did to one delivery attempt: kept with it in the webhook journal.
+public struct ChaosMark: Sendable, Equatable {
+    public let kind: ChaosKind
+    /// The rule that asked for it; nil when it was asked for by hand (the admin API).
+    public let rule: ChaosRule?
+    /// Which copy of the notification's plan it is (nil: a shift, or asked for by hand).
+    let copy: Int?
+    /// A copy's: the number of the attempt it copies (the notification's first); nil when the
+    /// notification had made none.
+    public let copyOf: Int?
+    /// `delayed`: by how long; a copy of a rule: how long after what set it off it was sent.
+    public let delay: Duration?
+    /// `out_of_order`: the later notification whose attempt released it (nil: the bound ran out);
+    /// `replay`: the later notification whose delivery set it off.
+    public let after: Int?
+
+    public init(kind: ChaosKind, rule: ChaosRule?, copy: Int? = nil, copyOf: Int? = nil, delay: Duration? = nil, after: Int? = nil) {
+        self.kind = kind
+        self.rule = rule
+        self.copy = copy
+        self.copyOf = copyOf
+        self.delay = delay
+        self.after = after
+    }
+}
+
+/// How chaos decides (the scenario's `webhooks.chaos`): a plan for each notification whose first
+/// attempt comes due.
+public struct ChaosPolicy: Sendable {
+    /// Tells policies apart: a policy with another identity counts matches from zero again.
+    public let identity: String
+    /// The plan for `notification` of `payout`, nil when no rule matched; `counts[i]` is how many
+    /// notifications rule `i` matched before (absent: none; its `every` counts on from there).
+    public let plan: @Sendable (_ notification: StatusNotification, _ payout: Payout, _ counts: [Int: Int]) -> ChaosPlan?
+
+    public init(identity: String, plan: @escaping @Sendable (StatusNotification, Payout, [Int: Int]) -> ChaosPlan?) {
+        self.identity = identity
+        self.plan = plan
+    }
+}

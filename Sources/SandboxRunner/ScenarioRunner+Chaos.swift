@@ -1,0 +1,88 @@
+import CashoutSandbox
+import SandboxBank
+import SandboxScenario
+
+// What receivers did with webhook chaos: `expect_deliveries` looks at the answers the sandbox
+// recorded, `expect_sink` at what a built-in sink did. A failure lists what there was, so a
+// mismatch explains itself.
+
+extension ScenarioRunner {
+    func expectDeliveries(_ expected: Step.DeliveriesExpectation) -> String? {
+        let payoutID: Int?
+        do { payoutID = try cashoutID(expected.ref, for: "expect_deliveries") } catch { return error.message }
+        let subject = "expect_deliveries" + (expected.ref.map { " \($0)" } ?? "") + (expected.status.map { " \($0)" } ?? "")
+            + (expected.chaos.map { " (chaos \($0))" } ?? "")
+        let notifications = sandbox.bank.notifications(payoutID: payoutID).filter { notification in
+            expected.status.map { isStatus($0, notification.status, dialect: notification.dialect) } ?? true
+        }
+        // In the order they were made (a held notification's attempt comes after a later one's).
+        let all = notifications.flatMap { notification in notification.attempts.map { (notification, $0) } }.enumerated()
+            .sorted { ($0.element.1.at, $0.offset) < ($1.element.1.at, $1.offset) }.map(\.element)
+        let chosen = all.filter { _, attempt in
+            switch expected.chaos {
+            case nil: true
+            case "none": attempt.chaos == nil
+            case let kind?: attempt.chaos?.kind.rawValue == kind
+            }
+        }
+        let listed = all.isEmpty ? "no deliveries" : "deliveries: " + all.map(Self.describe).joined(separator: "; ")
+        if let count = expected.count, chosen.count != count {
+            return "\(subject): expected \(count) \(count == 1 ? "delivery" : "deliveries"), got \(chosen.count); \(listed)"
+        }
+        guard let answered = expected.answered else { return nil }
+        if chosen.isEmpty { return "\(subject): expected deliveries answered \(answered.description), got none; \(listed)" }
+        if let wrong = chosen.first(where: { !answered.matches($0.1.outcome.status) }) {
+            return "\(subject): expected every answer \(answered.description), got \(Self.answer(wrong.1.outcome)) to \(Self.describe(wrong)); \(listed)"
+        }
+        return nil
+    }
+
+    func expectSink(_ expected: Step.SinkExpectation) -> String? {
+        let payoutID: Int?
+        do { payoutID = try cashoutID(expected.ref, for: "expect_sink") } catch { return error.message }
+        let subject = "expect_sink \(expected.name)" + (expected.ref.map { " \($0)" } ?? "") + (expected.status.map { " \($0)" } ?? "")
+        let requests = sandbox.sinks.received(expected.name).map { ($0, sandbox.sinks.read($0)) }
+        let chosen = requests.filter { _, reading in
+            if let payoutID, reading?.payoutID != payoutID { return false }
+            guard let wanted = expected.status else { return true }
+            guard let reading, let status = reading.status, let payout = sandbox.bank.payout(id: reading.payoutID) else { return false }
+            return isStatus(wanted, status, dialect: payout.dialect)
+        }
+        let counts: [(String, Int?, Int)] = [
+            ("received", expected.received, chosen.count),
+            ("processed", expected.processed, chosen.count { $0.0.verdict == .processed }),
+            ("duplicates", expected.duplicates, chosen.count { $0.0.verdict == .duplicate }),
+            ("refused", expected.refused, chosen.count { $0.0.verdict == .refused }),
+            ("failed", expected.failed, chosen.count { $0.0.verdict == .failed }),
+        ]
+        guard let (name, wanted, got) = counts.first(where: { $0.1 != nil && $0.1 != $0.2 }) else { return nil }
+        let listed = requests.isEmpty ? "it received nothing" : "requests: " + requests.map { received, reading in
+            let about = reading.map { "cashout \($0.payoutID) \($0.status?.name ?? "?")" } ?? "not a notification"
+            return "\(received.at.iso8601) \(about): \(received.answered) \(received.verdict.rawValue)" + (received.reason.map { " (\($0))" } ?? "")
+        }.joined(separator: "; ")
+        return "\(subject): expected \(wanted!) \(name), got \(got); \(listed)"
+    }
+
+    /// The id of the cashout named `ref` (nil without a name); a name no cashout has fails `action`.
+    private func cashoutID(_ ref: String?, for action: String) throws(StepFailure) -> Int? {
+        guard let ref else { return nil }
+        guard let reference = references[ref] else { throw StepFailure(message: "\(action): no cashout named \"\(ref)\"") }
+        return reference.cashoutID
+    }
+
+    /// Whether `wanted` (the sandbox's name, or the payout's API's word) names `status`.
+    private func isStatus(_ wanted: String, _ status: PayoutStatus, dialect: String) -> Bool {
+        wanted == status.name || wanted == sandbox.dialects[dialect]?.statusWord(status)
+    }
+
+    /// `2026-01-05T09:00:05Z webhook 1 DELIVERED: 401 (forged copy of attempt 1 ...)`.
+    static func describe(_ delivery: (StatusNotification, DeliveryAttempt)) -> String {
+        let (notification, attempt) = delivery
+        let what = attempt.chaos.map { " (\(AdminJSON.summary($0)))" } ?? (attempt.isRetry(in: notification) ? " (retry)" : "")
+        return "\(attempt.at.iso8601) webhook \(notification.id) \(notification.status.name): \(answer(attempt.outcome))\(what)"
+    }
+
+    static func answer(_ outcome: DeliveryOutcome) -> String {
+        outcome.status.map(String.init) ?? "no answer (\(outcome.error ?? "none"))"
+    }
+}

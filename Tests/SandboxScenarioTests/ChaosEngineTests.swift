@@ -1,0 +1,62 @@
+@testable import SandboxBank
+import Testing
+@testable import SandboxScenario
+
+/// The chaos engine: which rules match a notification, which of them act, and what a seed draws.
+@Suite struct ChaosEngineTests {
+    static func engine(_ rules: String, seed: UInt64 = 7) throws -> ChaosEngine {
+        let scenario = try ScenarioLoader.load(Array(#"{"webhooks": {"chaos": \#(rules)}}"#.utf8), file: "c.json", vocabulary: d24Vocabulary)
+        return ChaosEngine(rules: scenario.chaos ?? [], seed: seed, identity: rules)
+    }
+
+    static let payout = Payout(id: 1_000_001, dialect: "d24", account: "acme", reference: "e", country: "BR", currency: "USD", amount: Money("1")!,
+                               settlementAmount: Money("1")!, fields: ["country": "BR"], callbackURL: "http://hook",
+                               createdAt: VirtualTime(milliseconds: 0), status: .delivered, history: [])
+
+    static func notification(_ id: Int, _ status: PayoutStatus) -> StatusNotification {
+        StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: "d24", account: "acme", reference: "e", status: status,
+                                         changedAt: VirtualTime(milliseconds: 0), bankReference: nil, statusDetail: nil, url: "http://hook",
+                                         fields: payout.fields),
+                           state: .pending, attempts: [], nextAttemptAt: nil)
+    }
+
+    @Test func everyMatchingRuleCountsTheNotificationCopiesAddUpAndTheFirstShiftActs() throws {
+        let engine = try Self.engine(#"""
+            [{"when": {"status": "COMPLETED"}, "kind": "duplicate"},
+             {"when": {"country": "BR", "merchant": "acme", "dialect": "d24"}, "kind": "forged", "after": "5s"},
+             {"when": {"status": {"in": ["DELIVERED", "COMPLETED"]}}, "kind": "delayed", "delay": "1m"},
+             {"kind": "out_of_order"},
+             {"when": {"country": "MX"}, "kind": "replay"}]
+            """#)
+        let plan = try #require(engine.plan(for: Self.notification(1, .completed), of: Self.payout, counts: [:]))
+        #expect(plan.matched == [0, 1, 2, 3])
+        #expect(plan.copies.map(\.kind) == [.duplicate, .forged] && plan.copies[1].after == .seconds(5))
+        #expect(plan.shift == .delay(.seconds(60)) && plan.shiftRule == ChaosRule(index: 2, name: nil))
+        let held = try #require(engine.plan(for: Self.notification(2, .rejected), of: Self.payout, counts: [:]))
+        #expect(held.shift == .hold(atMost: .seconds(600)) && held.copies.map(\.kind) == [.forged])
+        #expect(try Self.engine(#"[{"when": {"country": "MX"}, "kind": "replay"}]"#).plan(for: Self.notification(1, .completed), of: Self.payout, counts: [:]) == nil)
+    }
+
+    @Test func everyActsOnTheNthMatchAndRateAndRangesDrawFromTheSeed() throws {
+        let every = try Self.engine(#"[{"kind": "duplicate", "every": 3}]"#)
+        let acted = (0 ..< 6).map { count in every.plan(for: Self.notification(1, .delivered), of: Self.payout, counts: [0: count])!.copies.count }
+        #expect(acted == [0, 0, 1, 0, 0, 1])
+
+        let rules = #"[{"kind": "forged", "rate": 0.5, "after": {"min": "1s", "max": "1h"}}]"#
+        func draws(_ seed: UInt64) throws -> [Duration?] {
+            let engine = try Self.engine(rules, seed: seed)
+            return (1 ... 40).map { engine.plan(for: Self.notification($0, .delivered), of: Self.payout, counts: [:])!.copies.first?.after }
+        }
+        let first = try draws(7)
+        #expect(try draws(7) == first)
+        #expect(try draws(8) != first)
+        let chosen = first.compactMap { $0 }
+        #expect((10 ... 30).contains(chosen.count))
+        #expect(chosen.allSatisfy { (.seconds(1) ... .seconds(3600)).contains($0) } && Set(chosen).count == chosen.count)
+    }
+
+    @Test func noRulesNoPolicy() throws {
+        #expect(try Self.engine("[]").policy == nil)
+        #expect(try Self.engine(#"[{"kind": "replay"}]"#).policy != nil)
+    }
+}
