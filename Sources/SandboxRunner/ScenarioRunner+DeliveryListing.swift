@@ -1,3 +1,4 @@
+import CashoutSandbox
 import SandboxBank
 
 // What a failing expect_webhooks shows under its message: every delivery of the notifications it
@@ -12,27 +13,28 @@ extension ScenarioRunner {
     /// The columns are the attempt's virtual time, the cashout (its `as` name, or its id) when the
     /// notifications are of several, the status change that caused it (with its API's own word, as
     /// `statusText` writes it), the attempt's number and whether it was a retry or a redelivery
-    /// asked for by hand, and last the receiver's answer or why there was none. A notification
+    /// asked for by hand, then the receiver's answer or why there was none, and last what webhook chaos made of
+    /// it (`chaos: duplicate of attempt 1, 10s after it`), if anything. A notification
     /// without an attempt is a line too, at its change's time. `""` when there is nothing to list.
-    /// Each line's cells are made in one place, the loop's `row`: a mark of how a delivery was made
-    /// goes there, as a last cell.
     func deliveryListing(_ notifications: [StatusNotification]) -> String {
         let several = Set(notifications.map(\.payoutID)).count > 1
         let names = Dictionary(references.map { ($0.value.cashoutID, $0.key) }, uniquingKeysWith: min)
         var rows: [(at: VirtualTime, notification: Int, number: Int, cells: [String])] = []
         for notification in notifications {
             let cashout = several ? [names[notification.payoutID] ?? "cashout \(notification.payoutID)"] : []
-            func row(at: VirtualTime, number: Int, attempt: String, answer: String) {
-                rows.append((at, notification.id, number, [at.iso8601] + cashout + [statusText(notification), attempt, answer]))
+            func row(at: VirtualTime, number: Int, attempt: String, answer: String, chaos: ChaosMark? = nil) {
+                let mark = chaos.map { ["chaos: \(AdminJSON.summary($0))"] } ?? []
+                rows.append((at, notification.id, number, [at.iso8601] + cashout + [statusText(notification), attempt, answer] + mark))
             }
             if notification.attempts.isEmpty {
                 row(at: notification.changedAt, number: 0, attempt: "",
                     answer: notification.nextAttemptAt.map { "not sent yet: due at \($0.iso8601)" } ?? "not sent: no notification URL")
             }
             for attempt in notification.attempts {
-                let kind = attempt.manual ? ", redelivered" : attempt.number > 1 ? ", retry" : ""
+                let kind = attempt.manual ? ", redelivered" : attempt.isRetry(in: notification) ? ", retry" : ""
                 row(at: attempt.at, number: attempt.number, attempt: "#\(attempt.number)\(kind)",
-                    answer: attempt.outcome.status.map { "answered \($0)" } ?? "no answer: \(attempt.outcome.error ?? "none recorded")")
+                    answer: attempt.outcome.status.map { "answered \($0)" } ?? "no answer: \(attempt.outcome.error ?? "none recorded")",
+                    chaos: attempt.chaos)
             }
         }
         rows.sort { ($0.at, $0.notification, $0.number) < ($1.at, $1.notification, $1.number) }

@@ -60,4 +60,18 @@ import Testing
                                                                 vocabulary: Sandbox.Configuration().scenarioVocabulary))
         #expect(result.failure?.message == "expect_webhooks: expected 1 notifications, got 0")
     }
+
+    @Test func aChaosDeliveryIsMarkedWithWhatChaosDid() throws {
+        let text = #"""
+            {"name": "chaos listing", "webhooks": {"chaos": [{"name": "twice", "when": {"status": "COMPLETED"}, "kind": "duplicate", "after": "10s"}]},
+             "steps": [{"create_cashout": {}, "as": "c1"}, {"advance": "1m"}, {"expect_webhooks": {"ref": "c1", "attempts": 2}}]}
+            """#
+        let result = ScenarioRunner.run(try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.Configuration().scenarioVocabulary))
+        #expect(result.failure?.message == """
+            expect_webhooks c1: expected 2 delivery attempts, got 3
+              2026-01-05T09:00:05Z  DELIVERED  #1  answered 200
+              2026-01-05T09:00:15Z  COMPLETED  #1  answered 200
+              2026-01-05T09:00:25Z  COMPLETED  #2  answered 200  chaos: duplicate of attempt 1, 10s after it (chaos rule 0 "twice")
+            """)
+    }
 }
