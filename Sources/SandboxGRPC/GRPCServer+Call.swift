@@ -152,8 +152,8 @@ extension GRPCServer {
     func metered(_ response: HTTPResponse, path: String?) -> HTTPResponse {
         let metrics = metrics
         @Sendable func record(_ response: HTTPResponse) {
-            guard let status = response.trailers?["grpc-status"] ?? response.headers["grpc-status"] else { return }
-            metrics.record(method: path, code: Int(status).flatMap(GRPCStatus.Code.init(rawValue:)) ?? .unknown)
+            guard let code = response.grpcStatus else { return }
+            metrics.record(method: path, code: code)
         }
         guard response.isDeferred else {
             record(response)
