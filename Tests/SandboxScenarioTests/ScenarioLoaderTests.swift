@@ -106,6 +106,11 @@ private func error(_ text: String) -> String? {
          "x.json: steps[0].create_cashout.external_id: expected {{NAME.external_id}} with NAME the \"as\" of an earlier step, got {{c.external_id}} (none named so far)"),
         (#"[{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "c2", "expect": {"json_contains": {"cashout_id": "{{c2.cashout_id}}"}}}]"#,
          "x.json: steps[1].expect.json_contains.cashout_id: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got {{c2.cashout_id}} (named so far: c1)"),
+        // A named cashout gives two fields: another is a typo, refused before the run reaches it.
+        (#"[{"create_cashout": {}, "as": "c1"}, {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashoutid}}"}}]"#,
+         "x.json: steps[1].request.path: expected {{c1.cashout_id}} or {{c1.external_id}}, got {{c1.cashoutid}}"),
+        (#"[{"create_cashout": {}, "as": "c1"}, {"expect_webhooks": {"ref": "c1", "fields": {"cashout_id": "{{c1.id}}"}}}]"#,
+         "x.json: steps[1].expect_webhooks.fields.cashout_id: expected {{c1.cashout_id}} or {{c1.external_id}}, got {{c1.id}}"),
     ])
     func aStepNamingACashoutNoEarlierStepNamedIsRefused(steps: String, message: String) {
         #expect(error(#"{"steps": \#(steps)}"#) == message)
