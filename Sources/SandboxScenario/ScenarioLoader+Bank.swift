@@ -89,7 +89,7 @@ extension ScenarioLoader {
             case "suffix": tests.append(.suffix(try operand.string()))
             case "regex":
                 let pattern = try operand.string()
-                guard (try? Regex(pattern)) != nil else { throw operand.fail("expected a valid regular expression") }
+                guard (try? Regex(pattern)) != nil else { throw operand.failShowingValue("expected a valid regular expression") }
                 guard !RegexSafety.hasNestedRepetition(pattern) else {
                     throw operand.fail("expected a regular expression without a repeated group that repeats or alternates "
                                        + "inside, such as (a+)+ or (a|aa)+: matching those can take exponential time")
@@ -126,7 +126,7 @@ extension ScenarioLoader {
             if let value = conditions["endpoint"] {
                 let text = try value.string()
                 guard text.split(separator: " ").count == 2, text.contains(" /"), !text.contains("?") else {
-                    throw value.fail("expected \"METHOD /path\" without a query, such as \"POST /v3/cashout\"")
+                    throw value.failShowingValue("expected \"METHOD /path\" without a query, such as \"POST /v3/cashout\"")
                 }
                 endpoint = text
             }
@@ -150,13 +150,13 @@ extension ScenarioLoader {
             kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
         case "close": kind = .close
         case "drop_after_commit": kind = .dropAfterCommit
-        default: throw kindNode.fail("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
+        default: throw kindNode.failShowingValue("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
         }
         let every = try fields["every"]?.integer(1 ... 1_000_000)
         var rate: Double?
         if let value = fields["rate"] {
             guard case .number(let text) = value.value, let number = Double(text), (0 ... 1).contains(number) else {
-                throw value.fail("expected a number from 0 to 1")
+                throw value.failShowingValue("expected a number from 0 to 1")
             }
             rate = number
         }

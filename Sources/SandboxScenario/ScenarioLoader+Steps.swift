@@ -144,7 +144,7 @@ extension ScenarioLoader {
         if let kind = spec["kind"] {
             let kinds = DecisionKind.allCases.filter { $0 != .unknown }
             guard let value = DecisionKind(rawValue: try kind.string()), kinds.contains(value) else {
-                throw kind.fail("expected one of \(kinds.map(\.rawValue).joined(separator: ", "))")
+                throw kind.failShowingValue("expected one of \(kinds.map(\.rawValue).joined(separator: ", "))")
             }
             expected.kind = value
         }
@@ -165,6 +165,6 @@ extension ScenarioLoader {
 
     private static func notAStatus(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) -> ScenarioError {
         let words = vocabulary.statusWords.isEmpty ? "" : " (or an API's own word: \(vocabulary.statusWords.sorted().joined(separator: ", ")))"
-        return node.fail("expected a status: \(ScenarioNode.statusNames)\(words)")
+        return node.failShowingValue("expected a status: \(ScenarioNode.statusNames)\(words)")
     }
 }
