@@ -25,7 +25,8 @@ extension ScenarioLoader {
             guard case .object(let members) = conditions.value else { throw conditions.fail("expected an object of field: matcher") }
             for field in members.keys.sorted() {
                 guard fields.contains(field) else {
-                    throw conditions.child(field, .null).fail("unknown field (expected one of \(fields.sorted().joined(separator: ", ")))")
+                    let known = fields.sorted()
+                    throw conditions.child(field, .null).fail("unknown field (\(ScenarioNode.didYouMean(field, among: known))expected one of \(known.joined(separator: ", ")))")
                 }
                 when[field] = try readMatcher(conditions.child(field, members[field]!))
             }

@@ -133,7 +133,8 @@ extension ScenarioLoader {
         let keys = ["kind", "rule", "index", "outcome"]
         guard case .object(let members) = node.value, members.keys.contains(where: keys.contains) else {
             if case .object(let members) = node.value, let key = members.keys.sorted().first(where: { !matcherOperators.contains($0) }) {
-                throw node.child(key, .null).fail("unknown key (expected a matcher's \(matcherOperators.joined(separator: ", ")), "
+                let hint = ScenarioNode.didYouMean(key, among: matcherOperators + keys)
+                throw node.child(key, .null).fail("unknown key (\(hint)expected a matcher's \(matcherOperators.joined(separator: ", ")), "
                                                   + "or \(keys.joined(separator: ", ")))")
             }
             return DecidedByExpectation(rule: try readMatcher(node))

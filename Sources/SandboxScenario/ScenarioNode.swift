@@ -31,11 +31,16 @@ public struct ScenarioNode: Sendable {
         var nodes: [String: ScenarioNode] = [:]
         for key in members.keys.sorted() {
             guard allowed.contains(key) else {
-                throw child(key, .null).fail("unknown key (expected one of: \(allowed.joined(separator: ", ")))")
+                throw child(key, .null).fail("unknown key (\(Self.didYouMean(key, among: allowed))expected one of: \(allowed.joined(separator: ", ")))")
             }
             nodes[key] = child(key, members[key]!)
         }
         return nodes
+    }
+
+    /// `did you mean "country"? ` when a candidate is close to `key`, else nothing.
+    static func didYouMean(_ key: String, among candidates: [String]) -> String {
+        Suggestion.closest(to: key, among: candidates).map { "did you mean \"\($0)\"? " } ?? ""
     }
 
     public func array() throws(ScenarioError) -> [ScenarioNode] {

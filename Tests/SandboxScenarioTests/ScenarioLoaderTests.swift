@@ -57,13 +57,13 @@ private func error(_ text: String) -> String? {
     }
 
     @Test(arguments: [
-        (#"{"bank": {"rules": [{"when": {}, "thn": []}]}}"#, "x.json: bank.rules[0].thn: unknown key (expected one of: name, when, then, outcomes, decline)"),
+        (#"{"bank": {"rules": [{"when": {}, "thn": []}]}}"#, "x.json: bank.rules[0].thn: unknown key (did you mean \"then\"? expected one of: name, when, then, outcomes, decline)"),
         (#"{"bank": {"rules": [{"then": []}, {"then": [{"after": "5m", "status": "DELIVERED"}, {"after": "soon", "status": "COMPLETED"}]}]}}"#,
          #"x.json: bank.rules[1].then[1].after: expected a duration such as "30s", "1h5m" or "2d", got "soon""#),
         (#"{"bank": {"default": [{"after": "1s", "status": "PAID"}]}}"#, #"x.json: bank.default[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED, got "PAID""#),
         (#"{"bank": {"rules": [{"when": {}}]}}"#, #"x.json: bank.rules[0]: expected exactly one of "then", "outcomes" or "decline""#),
         (#"{"bank": {"rules": [{"when": {"beneficiary_name": {"regex": "("}}, "then": []}]}}"#, #"x.json: bank.rules[0].when.beneficiary_name.regex: expected a valid regular expression, got "(""#),
-        (#"{"bank": {"rules": [{"when": {"countri": "BR"}, "then": []}]}}"#, "x.json: bank.rules[0].when.countri: unknown field (expected one of account_type, address, amount, bank_account, bank_branch, bank_code, beneficiary_birthdate, beneficiary_id, beneficiary_lastname, beneficiary_name, city, comments, country, currency, dialect, document_id, document_type, email, external_id, merchant, notification_url, on_hold, phone, postal_code, type)"),
+        (#"{"bank": {"rules": [{"when": {"countri": "BR"}, "then": []}]}}"#, "x.json: bank.rules[0].when.countri: unknown field (did you mean \"country\"? expected one of account_type, address, amount, bank_account, bank_branch, bank_code, beneficiary_birthdate, beneficiary_id, beneficiary_lastname, beneficiary_name, city, comments, country, currency, dialect, document_id, document_type, email, external_id, merchant, notification_url, on_hold, phone, postal_code, type)"),
         (#"{"faults": [{"when": {"endpoint": "GET /v3/banks?country=EC"}, "every": 1, "kind": "close"}]}"#, #"x.json: faults[0].when.endpoint: expected "METHOD /path" without a query, such as "POST /v3/cashout", got "GET /v3/banks?country=EC""#),
         (#"{"bank": {"rules": [{"when": {"amount": {"gte": "lots"}}, "then": []}]}}"#, #"x.json: bank.rules[0].when.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
         (#"{"bank": {"rules": [{"then": [{"after": {"min": "5m"}, "status": "DELIVERED"}]}]}}"#, #"x.json: bank.rules[0].then[0].after: expected both "min" and "max""#),
@@ -79,7 +79,7 @@ private func error(_ text: String) -> String? {
         (#"{"merchants": [{"login": "a", "secret": "s"}]}"#, #"x.json: merchants[0]: expected "pass""#),
         (#"{"clock": {"start": "Monday"}}"#, #"x.json: clock.start: expected a UTC time such as "2026-01-05T09:00:00Z", got "Monday""#),
         (#"{"seed": -1}"#, "x.json: seed: expected a whole number ≥ 0, got -1"),
-        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (expected one of: $schema, name, description, seed, clock, merchants, bank, faults, webhooks, steps)"),
+        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, seed, clock, merchants, bank, faults, webhooks, steps)"),
         (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#, #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#, "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599, got 101"),
