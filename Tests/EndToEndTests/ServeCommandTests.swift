@@ -69,7 +69,8 @@ import Testing
         let port = try #require(url.split(separator: ":").last)
         let (status, _, err) = try RunningBinary.run(["serve", "--host", "127.0.0.1", "--port", String(port)])
         #expect(status == 1)
-        #expect(err == "error: cannot start: bind 127.0.0.1:\(port): Address already in use\n")
+        #expect(err == "error: cannot start: bind 127.0.0.1:\(port): Address already in use\n"
+            + "hint: another program holds that port (a sandbox started earlier?): stop it, or choose another with --port (0 picks a free one)\n")
         #expect(first.terminate() == 0)
     }
 
