@@ -80,6 +80,8 @@ import Testing
         #expect(listening.hasPrefix("listening on http://0.0.0.0:"))
         let port = try #require(listening.split(separator: ":").last)
         #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
+        // The URLs to open name localhost: 0.0.0.0 is where it listens, not an address a browser opens everywhere.
+        #expect(binary.line(startingWith: "dashboard: ") == "dashboard: http://localhost:\(port)/")
         #expect(binary.terminate() == 0)
     }
 }
