@@ -17,7 +17,7 @@ extension OpenAPIDocument {
                 parameters: [
                     OpenAPI.query("limit", Schema.integer(example: 100), "At most this many (default 100)"),
                     OpenAPI.query("path", Schema.string(example: "/v3/cashout"), "Only paths starting with this"),
-                    OpenAPI.query("status", Schema.string(example: "4xx"), "Only this answer status (`401`) or class (`4xx`)"),
+                    OpenAPI.query("status", Schema.string(example: "4xx"), "Only this answer status (`401`) or class (`4xx`); a gRPC call, HTTP 200 whatever its outcome, by the status Connect gives its `grpc-status` (`UNAUTHENTICATED` 401)"),
                     OpenAPI.query("dialect", Schema.string(example: "d24"), "Only this API's routes"),
                 ],
                 responses: [

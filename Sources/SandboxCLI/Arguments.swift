@@ -1,3 +1,5 @@
+import SandboxScenario
+
 /// A command line's options, read against the options a command declares (and `Option.common`,
 /// which every command takes).
 ///

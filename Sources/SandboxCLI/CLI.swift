@@ -1,5 +1,6 @@
 import Glibc
 import SandboxHTTP
+import SandboxScenario
 
 /// The `cashout-sandbox` command line.
 ///

@@ -1,4 +1,5 @@
 import SandboxHTTP
+import SandboxScenario
 
 /// `cashout-sandbox completions bash|zsh|fish`: a completion script for that shell, made from the
 /// commands' option tables (the ones the parser reads), so it offers what the parser takes.

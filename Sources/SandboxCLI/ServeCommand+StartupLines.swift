@@ -23,7 +23,9 @@ extension ServeCommand {
         let scenarioLines: [StartupLine] = scenarios.isEmpty
             ? [("scenario: none (the built-in default bank and its magic values decide)", "server.scenario", [])]
             : scenarios.map { ("scenario: \($0.name) (\($0.file))", "server.scenario", [("name", .string($0.name)), ("file", .string($0.file))]) }
-        let base = sandbox.baseURL.absoluteString
+        // Listening on every address (0.0.0.0, [::]) is no address to open in a browser: localhost is.
+        var base = sandbox.baseURL.absoluteString
+        for wildcard in ["//0.0.0.0:", "//[::]:"] { base = base.replacingOccurrences(of: wildcard, with: "//localhost:") }
         return [clockLine] + scenarioLines + [
             ("dashboard: \(base)/", "server.dashboard", [("url", .string("\(base)/"))]),
             ("docs: \(base)/openapi.json (OpenAPI 3.1), \(base)/postman.json (Postman collection)", "server.docs",

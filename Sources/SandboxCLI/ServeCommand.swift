@@ -70,6 +70,9 @@ enum ServeCommand: Command {
             if case JournalError.unreplayable(let path, _, let offset, _) = error {
                 CLI.printError("hint: 'serve --recover' starts from the records before it and keeps it and the rest in \(path).unreplayed-\(offset)")
             }
+            if let socket = error as? SocketError, socket.code == EADDRINUSE {
+                CLI.printError("hint: another program holds that port (a sandbox started earlier?): stop it, or choose another with --port (0 picks a free one)")
+            }
             return 1
         }
         // In JSON a line for people is an object too, its text in "message" (scripts look for "listening on http://").

@@ -35,7 +35,9 @@ extension GRPCServer {
     func preflight(_ request: HTTPRequest, path: String) -> Preflight {
         guard Self.isGRPC(request) else {
             let type = request.headers["content-type"] ?? ""
-            return .refused(.text("invalid gRPC request content-type \"\(type)\"", status: 415))
+            // curl -d sends a form's type unless told: name both protocols the path speaks.
+            return .refused(.text("invalid gRPC request content-type \"\(type)\": send application/grpc (gRPC over HTTP/2), "
+                                      + "or application/json or application/proto (Connect)", status: 415))
         }
         guard request.version == .http2 else { return .refused(Self.needsHTTP2()) }
         if let encoding = request.headers["grpc-encoding"], encoding != "identity" {
@@ -152,8 +154,8 @@ extension GRPCServer {
     func metered(_ response: HTTPResponse, path: String?) -> HTTPResponse {
         let metrics = metrics
         @Sendable func record(_ response: HTTPResponse) {
-            guard let status = response.trailers?["grpc-status"] ?? response.headers["grpc-status"] else { return }
-            metrics.record(method: path, code: Int(status).flatMap(GRPCStatus.Code.init(rawValue:)) ?? .unknown)
+            guard let code = response.grpcStatus else { return }
+            metrics.record(method: path, code: code)
         }
         guard response.isDeferred else {
             record(response)

@@ -11,7 +11,7 @@ import Synchronization
 
 extension ScenarioRunner {
     mutating func perform(_ step: Step) -> String? {
-        if let unknown = unresolvedTemplate(in: step) { return "unknown template \(unknown) (name cashouts with \"as\", values with \"save\")" }
+        if let failure = templateFailure(in: step) { return failure }
         switch step {
         case .request(let request, let expect, let save):
             return send(request, expect: expect, save: save)
@@ -265,45 +265,5 @@ extension ScenarioRunner {
             default: "\(test)"
             }
         }.joined(separator: " and ")
-    }
-
-    /// The first `{{...}}` of the step's strings that nothing fills in, if any.
-    private func unresolvedTemplate(in step: Step) -> String? {
-        var texts: [String] = []
-        func collect(_ json: JSON) {
-            switch json {
-            case .string(let text): texts.append(text)
-            case .array(let elements): elements.forEach(collect)
-            case .object(let members): members.values.forEach(collect)
-            default: break
-            }
-        }
-        switch step {
-        case .request(let request, let expect, _):
-            texts += [request.path, request.body ?? ""] + request.headers.map(\.value)
-            request.json.map(collect)
-            expect?.json.map(collect)
-            expect?.jsonContains.map(collect)
-        case .createCashout(let fields, _, _, let expect):
-            fields.values.forEach(collect)
-            expect?.json.map(collect)
-            expect?.jsonContains.map(collect)
-        case .expectWebhooks(_, _, _, let fields, _):
-            texts += fields.values
-        case .dialect(let step):
-            collect(step.body)
-            step.ownExpect.map(collect)
-            step.expect?.json.map(collect)
-            step.expect?.jsonContains.map(collect)
-        default:
-            break
-        }
-        for text in texts {
-            let expanded = expand(text)
-            if let start = expanded.range(of: "{{"), let end = expanded.range(of: "}}", range: start.upperBound ..< expanded.endIndex) {
-                return String(expanded[start.lowerBound ..< end.upperBound])
-            }
-        }
-        return nil
     }
 }

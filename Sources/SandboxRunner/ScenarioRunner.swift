@@ -96,27 +96,6 @@ public struct ScenarioRunner {
             return line.serializedString()
         }.joined(separator: "\n")
     }
-
-    /// Expands `{{base_url}}`, `{{REF.cashout_id}}`, `{{REF.external_id}}` and saved `{{name}}`s.
-    func expand(_ text: String) -> String {
-        guard text.contains("{{") else { return text }
-        var result = text.replacingOccurrences(of: "{{base_url}}", with: sandbox.baseURL.absoluteString)
-        for (name, reference) in references {
-            result = result.replacingOccurrences(of: "{{\(name).cashout_id}}", with: String(reference.cashoutID))
-                .replacingOccurrences(of: "{{\(name).external_id}}", with: reference.externalID)
-        }
-        for (name, value) in saved { result = result.replacingOccurrences(of: "{{\(name)}}", with: value) }
-        return result
-    }
-
-    func expand(_ json: JSON) -> JSON {
-        switch json {
-        case .string(let text): .string(expand(text))
-        case .array(let elements): .array(elements.map(expand))
-        case .object(let members): .object(members.mapValues(expand))
-        default: json
-        }
-    }
 }
 
 /// Results written from several threads, one slot each.

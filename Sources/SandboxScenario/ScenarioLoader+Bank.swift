@@ -47,7 +47,8 @@ extension ScenarioLoader {
         var when: [String: Matcher] = [:]
         for field in members.keys.sorted() {
             guard fields.contains(field) else {
-                throw node.child(field, .null).fail("unknown field (expected one of \(fields.sorted().joined(separator: ", ")))")
+                let known = fields.sorted()
+                throw node.child(field, .null).fail("unknown field (\(ScenarioNode.didYouMean(field, among: known))expected one of \(known.joined(separator: ", ")))")
             }
             when[field] = try readMatcher(node.child(field, members[field]!))
         }
@@ -93,7 +94,7 @@ extension ScenarioLoader {
             case "suffix": tests.append(.suffix(try operand.string()))
             case "regex":
                 let pattern = try operand.string()
-                guard (try? Regex(pattern)) != nil else { throw operand.fail("expected a valid regular expression") }
+                guard (try? Regex(pattern)) != nil else { throw operand.failShowingValue("expected a valid regular expression") }
                 guard !RegexSafety.hasNestedRepetition(pattern) else {
                     throw operand.fail("expected a regular expression without a repeated group that repeats or alternates "
                                        + "inside, such as (a+)+ or (a|aa)+: matching those can take exponential time")
@@ -130,7 +131,7 @@ extension ScenarioLoader {
             if let value = conditions["endpoint"] {
                 let text = try value.string()
                 guard text.split(separator: " ").count == 2, text.contains(" /"), !text.contains("?") else {
-                    throw value.fail("expected \"METHOD /path\" without a query, such as \"POST /v3/cashout\"")
+                    throw value.failShowingValue("expected \"METHOD /path\" without a query, such as \"POST /v3/cashout\"")
                 }
                 endpoint = text
             }
@@ -154,7 +155,7 @@ extension ScenarioLoader {
             kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
         case "close": kind = .close
         case "drop_after_commit": kind = .dropAfterCommit
-        default: throw kindNode.fail("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
+        default: throw kindNode.failShowingValue("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
         }
         let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }

@@ -33,8 +33,14 @@ extension ScenarioLoader {
             }
             for text in strings(in: node) {
                 guard case .string(let value) = text.value else { continue }
-                for (template, name, field) in templates(in: value) where !named.contains(name) && !saved.contains("\(name).\(field)") {
-                    throw text.fail("expected {{NAME.\(field)}} with NAME the \"as\" of an earlier step, got \(template) (\(soFar))")
+                for (template, name, field) in templates(in: value) where !saved.contains("\(name).\(field)") {
+                    if !templateFields.contains(field), named.contains(name) {
+                        let fields = templateFields.map { "{{\(name).\($0)}}" }.joined(separator: " or ")
+                        throw text.fail("expected \(fields), got \(template)")
+                    }
+                    if templateFields.contains(field), !named.contains(name) {
+                        throw text.fail("expected {{NAME.\(field)}} with NAME the \"as\" of an earlier step, got \(template) (\(soFar))")
+                    }
                 }
             }
         }
@@ -51,13 +57,13 @@ extension ScenarioLoader {
         }
     }
 
-    /// The `{{NAME.cashout_id}}` and `{{NAME.external_id}}` in `text`.
+    /// The `{{NAME.FIELD}}` in `text` (`{{c1.cashout_id}}`, and mistakes such as `{{c1.id}}`).
     private static func templates(in text: String) -> [(template: String, name: String, field: String)] {
         var found: [(String, String, String)] = []
         var rest = text[...]
         while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
             let inside = rest[open.upperBound ..< close.lowerBound]
-            if let dot = inside.lastIndex(of: "."), templateFields.contains(String(inside[inside.index(after: dot)...])) {
+            if let dot = inside.lastIndex(of: ".") {
                 found.append(("{{\(inside)}}", String(inside[..<dot]), String(inside[inside.index(after: dot)...])))
             }
             rest = rest[close.upperBound...]

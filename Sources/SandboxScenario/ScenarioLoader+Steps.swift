@@ -134,7 +134,8 @@ extension ScenarioLoader {
         let keys = ["kind", "rule", "index", "outcome"]
         guard case .object(let members) = node.value, members.keys.contains(where: keys.contains) else {
             if case .object(let members) = node.value, let key = members.keys.sorted().first(where: { !matcherOperators.contains($0) }) {
-                throw node.child(key, .null).fail("unknown key (expected a matcher's \(matcherOperators.joined(separator: ", ")), "
+                let hint = ScenarioNode.didYouMean(key, among: matcherOperators + keys)
+                throw node.child(key, .null).fail("unknown key (\(hint)expected a matcher's \(matcherOperators.joined(separator: ", ")), "
                                                   + "or \(keys.joined(separator: ", ")))")
             }
             return DecidedByExpectation(rule: try readMatcher(node))
@@ -145,7 +146,7 @@ extension ScenarioLoader {
         if let kind = spec["kind"] {
             let kinds = DecisionKind.allCases.filter { $0 != .unknown }
             guard let value = DecisionKind(rawValue: try kind.string()), kinds.contains(value) else {
-                throw kind.fail("expected one of \(kinds.map(\.rawValue).joined(separator: ", "))")
+                throw kind.failShowingValue("expected one of \(kinds.map(\.rawValue).joined(separator: ", "))")
             }
             expected.kind = value
         }
@@ -166,6 +167,6 @@ extension ScenarioLoader {
 
     static func notAStatus(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) -> ScenarioError {
         let words = vocabulary.statusWords.isEmpty ? "" : " (or an API's own word: \(vocabulary.statusWords.sorted().joined(separator: ", ")))"
-        return node.fail("expected a status: \(ScenarioNode.statusNames)\(words)")
+        return node.failShowingValue("expected a status: \(ScenarioNode.statusNames)\(words)")
     }
 }

@@ -36,7 +36,7 @@ public enum ScenarioLoader {
         let top = try root.object(allowed: keysBeforeAccounts + sections + keysAfterAccounts)
         var scenario = Scenario(name: try top["name"]?.string() ?? defaultName(file), file: file)
         if let seed = top["seed"] {
-            guard case .number(let text) = seed.value, let value = UInt64(text) else { throw seed.fail("expected a whole number ≥ 0") }
+            guard case .number(let text) = seed.value, let value = UInt64(text) else { throw seed.failShowingValue("expected a whole number ≥ 0") }
             scenario.seed = value
         }
         if let clock = top["clock"] { try readClock(clock, into: &scenario) }
@@ -61,12 +61,12 @@ public enum ScenarioLoader {
     private static func readClock(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
         let clock = try node.object(allowed: ["mode", "start"])
         if let mode = clock["mode"] {
-            guard let value = VirtualClock.Mode(rawValue: try mode.string()) else { throw mode.fail("expected \"real\" or \"manual\"") }
+            guard let value = VirtualClock.Mode(rawValue: try mode.string()) else { throw mode.failShowingValue("expected \"real\" or \"manual\"") }
             scenario.clockMode = value
         }
         if let start = clock["start"] {
             guard let time = VirtualTime(iso8601: try start.string()) else {
-                throw start.fail("expected a UTC time such as \"2026-01-05T09:00:00Z\"")
+                throw start.failShowingValue("expected a UTC time such as \"2026-01-05T09:00:00Z\"")
             }
             scenario.clockStart = time
         }

@@ -12,6 +12,15 @@ public struct ScenarioNode: Sendable {
         ScenarioError(file: file, path: path, expected: expected)
     }
 
+    /// `fail`, with the value found when it is a single one, so that a typo shows beside what was
+    /// expected: `expected a duration such as "30s", "1h5m" or "2d", got "5 s"`.
+    public func failShowingValue(_ expected: String) -> ScenarioError {
+        switch value {
+        case .string, .number, .bool: fail("\(expected), got \(value.serializedString())")
+        default: fail(expected)
+        }
+    }
+
     public func child(_ key: String, _ value: JSON) -> ScenarioNode {
         ScenarioNode(value: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
     }
@@ -22,11 +31,16 @@ public struct ScenarioNode: Sendable {
         var nodes: [String: ScenarioNode] = [:]
         for key in members.keys.sorted() {
             guard allowed.contains(key) else {
-                throw child(key, .null).fail("unknown key (expected one of: \(allowed.joined(separator: ", ")))")
+                throw child(key, .null).fail("unknown key (\(Self.didYouMean(key, among: allowed))expected one of: \(allowed.joined(separator: ", ")))")
             }
             nodes[key] = child(key, members[key]!)
         }
         return nodes
+    }
+
+    /// `did you mean "country"? ` when a candidate is close to `key`, else nothing.
+    static func didYouMean(_ key: String, among candidates: [String]) -> String {
+        Suggestion.closest(to: key, among: candidates).map { "did you mean \"\($0)\"? " } ?? ""
     }
 
     public func array() throws(ScenarioError) -> [ScenarioNode] {
@@ -50,7 +64,7 @@ public struct ScenarioNode: Sendable {
 
     public func integer(_ range: ClosedRange<Int>) throws(ScenarioError) -> Int {
         guard case .number(let text) = value, let number = Int(text), range.contains(number) else {
-            throw fail("expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw failShowingValue("expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
@@ -58,7 +72,7 @@ public struct ScenarioNode: Sendable {
     /// A chance: a number from 0 to 1 (faults' and chaos rules' `rate`).
     func rate() throws(ScenarioError) -> Double {
         guard case .number(let text) = value, let number = Double(text), (0 ... 1).contains(number) else {
-            throw fail("expected a number from 0 to 1")
+            throw failShowingValue("expected a number from 0 to 1")
         }
         return number
     }
@@ -71,7 +85,7 @@ public struct ScenarioNode: Sendable {
     /// A decimal amount, as a string (`"5000.00"`) or a number.
     public func money() throws(ScenarioError) -> Money {
         guard let text = try? text(), let money = Money(text) else {
-            throw fail("expected an amount with at most two decimals, such as \"5000.00\"")
+            throw failShowingValue("expected an amount with at most two decimals, such as \"5000.00\"")
         }
         return money
     }
@@ -79,7 +93,7 @@ public struct ScenarioNode: Sendable {
     /// A duration such as `"30s"`, `"1h5m"` or `"2d"`.
     public func duration() throws(ScenarioError) -> Duration {
         guard case .string(let text) = value, let duration = DurationText.parse(text) else {
-            throw fail("expected a duration such as \"30s\", \"1h5m\" or \"2d\"")
+            throw failShowingValue("expected a duration such as \"30s\", \"1h5m\" or \"2d\"")
         }
         return duration
     }
@@ -97,7 +111,7 @@ public struct ScenarioNode: Sendable {
             return .range(min: low, max: high)
         }
         guard case .string = value else {
-            throw fail("expected a delay: a duration such as \"5m\", business days such as \"2bd\", or {\"min\",\"max\"}")
+            throw failShowingValue("expected a delay: a duration such as \"5m\", business days such as \"2bd\", or {\"min\",\"max\"}")
         }
         return .fixed(try duration())
     }
@@ -106,7 +120,7 @@ public struct ScenarioNode: Sendable {
     /// another name of DELIVERED, the one other APIs use for "sent to the bank".
     func status() throws(ScenarioError) -> PayoutStatus {
         guard case .string(let name) = value, let status = name == "PROCESSING" ? .delivered : PayoutStatus(name: name) else {
-            throw fail("expected a status: \(ScenarioNode.statusNames)")
+            throw failShowingValue("expected a status: \(ScenarioNode.statusNames)")
         }
         return status
     }

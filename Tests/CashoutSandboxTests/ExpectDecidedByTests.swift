@@ -52,11 +52,11 @@ private func load(_ text: String) throws -> Scenario {
     }
 
     @Test(arguments: [
-        (#"{"kind": "magic"}"#, "steps[0].expect_cashout.decided_by.kind: expected one of rule, magic_value, default, forced"),
+        (#"{"kind": "magic"}"#, #"steps[0].expect_cashout.decided_by.kind: expected one of rule, magic_value, default, forced, got "magic""#),
         (#"{"kind": "rule", "eq": "x"}"#, "steps[0].expect_cashout.decided_by.eq: unknown key (expected one of: kind, rule, index, outcome)"),
-        (#"{"rulle": "x"}"#, "steps[0].expect_cashout.decided_by.rulle: unknown key (expected a matcher's eq, in, prefix, suffix, regex, gt, gte, lt, lte, "
+        (#"{"rulle": "x"}"#, "steps[0].expect_cashout.decided_by.rulle: unknown key (did you mean \"rule\"? expected a matcher's eq, in, prefix, suffix, regex, gt, gte, lt, lte, "
             + "or kind, rule, index, outcome)"),
-        (#"{"outcome": -1}"#, "steps[0].expect_cashout.decided_by.outcome: expected a whole number from 0 to 1000000"),
+        (#"{"outcome": -1}"#, "steps[0].expect_cashout.decided_by.outcome: expected a whole number from 0 to 1000000, got -1"),
     ])
     func aWrongDecidedByIsRefusedWithItsPath(decidedBy: String, message: String) throws {
         do {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SandboxCLI
+import SandboxScenario
 
 /// The pieces the CLI's help and hints are made of.
 @Suite struct HelpTextTests {
@@ -17,6 +18,11 @@ import Testing
         #expect(Suggestion.closest(to: "--xyzzy", among: options) == nil)
         #expect(Suggestion.didYouMean("--hots", among: options) == "; did you mean '--host'?")
         #expect(Suggestion.didYouMean("--nothing-like-it", among: options) == "")
+        // A scenario file's keys: a short word as far from a key as from the others is no typo of it.
+        let keys = ["$schema", "name", "description", "seed", "steps"]
+        #expect(Suggestion.closest(to: "nmae", among: keys) == "name")
+        #expect(Suggestion.closest(to: "file", among: keys) == nil)
+        #expect(Suggestion.closest(to: "$ref", among: keys) == nil)
     }
 
     @Test func wrappingBreaksAtSpacesBefore80ColumnsAndIndentsWhatFollows() {

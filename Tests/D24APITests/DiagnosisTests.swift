@@ -109,6 +109,15 @@ import Testing
                            endsWith: "it was made with merchant other_login's secret \"other_secret\"", extra: ["signed_with": "other_login"])
     }
 
+    /// D24 hands out four credentials; signing with another than the secret is named.
+    @Test(arguments: [("sandbox_pass", "pass (passphrase)"), ("sandbox_login", "login (API key)"), ("sandbox_read_only", "read-only key")])
+    func anotherCredentialOfTheMerchantIsNamed(key: String, name: String) throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        try expectMismatch(sandbox, body: statusBody, signature: sign(statusBody, secret: key), cause: "other_credential",
+                           endsWith: "it was made with the merchant's \(name) \"\(key)\" as the key; the key is its secret (API signature) \"sandbox_secret\"")
+    }
+
     @Test(arguments: [
         // Sent with spaces (Python's json.dumps), signed compact.
         (#"{"login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 999999}"#, #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":999999}"#,

@@ -69,7 +69,8 @@ import Testing
         let port = try #require(url.split(separator: ":").last)
         let (status, _, err) = try RunningBinary.run(["serve", "--host", "127.0.0.1", "--port", String(port)])
         #expect(status == 1)
-        #expect(err == "error: cannot start: bind 127.0.0.1:\(port): Address already in use\n")
+        #expect(err == "error: cannot start: bind 127.0.0.1:\(port): Address already in use\n"
+            + "hint: another program holds that port (a sandbox started earlier?): stop it, or choose another with --port (0 picks a free one)\n")
         #expect(first.terminate() == 0)
     }
 
@@ -79,6 +80,8 @@ import Testing
         #expect(listening.hasPrefix("listening on http://0.0.0.0:"))
         let port = try #require(listening.split(separator: ":").last)
         #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
+        // The URLs to open name localhost: 0.0.0.0 is where it listens, not an address a browser opens everywhere.
+        #expect(binary.line(startingWith: "dashboard: ") == "dashboard: http://localhost:\(port)/")
         #expect(binary.terminate() == 0)
     }
 }
@@ -130,7 +133,7 @@ import Testing
         let bad = try write(#"{"bank": {"rules": [{"when": {}, "then": [{"after": "1m", "status": "PAID"}]}]}}"#)
         let (status, out, _) = try RunningBinary.run(["validate", good, bad])
         #expect(status == 1)
-        #expect(out == "ok \(good)\nerror: \(bad): bank.rules[0].then[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED\n")
+        #expect(out == "ok \(good)\nerror: \(bad): bank.rules[0].then[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED, got \"PAID\"\n")
         #expect(try RunningBinary.run(["validate", good]).0 == 0)
     }
 
@@ -184,7 +187,7 @@ import Testing
         let lines = out.split(separator: "\n").map(String.init)
         #expect(lines.contains("FAIL fails <&> (\(path)/b.json): step 2: expect_cashout c: expected status COMPLETED, got PENDING"))
         // A file that cannot be loaded: one line, the file named once, no step number.
-        #expect(lines.contains(#"FAIL \#(path)/c.json: steps[0].advance: expected a duration such as "30s", "1h5m" or "2d""#))
+        #expect(lines.contains(#"FAIL \#(path)/c.json: steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon""#))
         #expect(lines.last == "1 passed, 2 failed")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return }
         let process = Process()

@@ -37,6 +37,9 @@ import Testing
             """])
         #expect(try refused(sandbox, "Token abc") == ["check": "authorization_scheme", "received": "Token abc",
                                                       "message": #"Authorization must be "Bearer <jwt>", not "Token abc""#])
+        let jwt = token(claims: claims)
+        #expect(try refused(sandbox, jwt) == ["check": "authorization_scheme", "received": .string(jwt),
+                                              "message": #"Authorization holds the token alone: send "Bearer " before it ("Authorization: Bearer <jwt>")"#])
     }
 
     @Test func aTokenThatIsNotThisSandboxsSaysWhy() throws {

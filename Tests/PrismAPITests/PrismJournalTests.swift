@@ -5,6 +5,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxPrism
 import SandboxProtobuf
+import Synchronization
 import Testing
 
 /// PayoutService calls in the request journal: gRPC messages shown as proto3 JSON, trailers among
@@ -42,6 +43,35 @@ import Testing
         #expect(entry["route"] == .null && entry["dialect"] == .null && entry["body_encoding"] == "base64" && entry["body"] == "AAAAAAA=")
         #expect(entry["response"]?["headers"]?["grpc-status"] == "12")
         #expect(entry["response"]?["headers"]?["grpc-message"] == "unknown method Refund for service types.PayoutService")
+    }
+
+    /// A gRPC answer is HTTP 200 whatever its outcome: `?status=` takes the status Connect gives
+    /// its code, so that `4xx` lists refused gRPC calls beside refused Connect and D24 ones.
+    @Test func aRefusedGRPCCallIsFilteredByTheStatusConnectGivesItsCode() throws {
+        let log = Mutex<[UInt8]>([])
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.eventLog = EventLog(format: .text) { bytes in log.withLock { $0 += bytes } }
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        _ = try sandbox.prism("Create", createRequest())                                                                  // 1: OK
+        var wrongKey = defaultAuth
+        wrongKey["x-api-key"] = "nope"
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "order-1"), headers: wrongKey).code == 16)              // 2: UNAUTHENTICATED
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "order-1"), headers: [:]).code == 3)                    // 3: INVALID_ARGUMENT
+        func ids(_ status: String) throws -> [String] {
+            let response = sandbox.respond(to: HTTPRequest(method: "GET", target: "/sandbox/requests?status=\(status)"))
+            return try JSON.parse(response.body)["requests"]?.arrayValue?.compactMap { $0["id"]?.numberText } ?? []
+        }
+        #expect(try ids("4xx") == ["3", "2"])
+        #expect(try ids("401") == ["2"])
+        #expect(try ids("400") == ["3"])
+        #expect(try ids("2xx") == ["1"])
+        #expect(try ids("200") == ["1"])
+        // Its log line names the outcome beside the HTTP status.
+        sandbox.stop()
+        let text = String(decoding: log.withLock { $0 }, as: UTF8.self)
+        #expect(text.contains(" auth.refused method=POST path=/types.PayoutService/Get status=200 grpc_status=UNAUTHENTICATED check=wrong_key "), "\(text)")
     }
 
     private static let acme = PrismMerchant.account(id: "acme", apiKey: "k", key1: "k1", balance: Money("100.00")!)

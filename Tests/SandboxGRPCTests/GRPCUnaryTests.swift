@@ -67,7 +67,8 @@ import SandboxProtobuf
         // application/json and application/proto are Connect's (GRPCConnectTests).
         let response = call(grpcRequest("/test.Payouts/Get", messages: [TestProtos.getRequest("a")], contentType: "text/plain"))
         #expect(response.status == 415)
-        #expect(response.bodyText == "invalid gRPC request content-type \"text/plain\"")
+        #expect(response.bodyText == "invalid gRPC request content-type \"text/plain\": send application/grpc (gRPC over HTTP/2), "
+            + "or application/json or application/proto (Connect)")
     }
 
     @Test func gRPCOverHTTP1Is505() {

@@ -36,7 +36,7 @@ extension AdminAPI {
         }
         let path = request.query("path")
         let (entries, kept) = requests.entries(limit: limit) { entry in
-            (path.map { entry.request.path.hasPrefix($0) } ?? true) && (statusFilter?(entry.response.status) ?? true)
+            (path.map { entry.request.path.hasPrefix($0) } ?? true) && (statusFilter?(entry.filteredStatus) ?? true)
                 && (dialect.map { entry.dialect == $0 } ?? true)
         }
         return .json(["requests": .array(entries.map(requests.json)), "kept": .number(kept), "capacity": .number(requests.capacity)])

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 
@@ -65,9 +66,11 @@ extension EventLog {
 
     /// `auth.refused`: a payout API refused a request's credentials; the check that failed, what it
     /// compared (the diagnosis's plain details: lists and objects are in the request journal) and why.
-    func authRefused(method: String, path: Substring, status: Int, _ diagnosis: Diagnosis) {
-        var fields: Fields = [("method", .string(method)), ("path", .string(String(path))), ("status", .number(status)),
-                              ("check", .string(diagnosis.check))]
+    /// A gRPC call's answer is HTTP 200 whatever its outcome, so its `grpc_status` comes too.
+    func authRefused(method: String, path: Substring, response: HTTPResponse, _ diagnosis: Diagnosis) {
+        var fields: Fields = [("method", .string(method)), ("path", .string(String(path))), ("status", .number(response.status))]
+        if let code = response.grpcStatus { fields.append(("grpc_status", .string(code.name))) }
+        fields.append(("check", .string(diagnosis.check)))
         for (key, value) in diagnosis.details.sorted(by: { $0.key < $1.key }) {
             switch value {
             case .string, .number, .bool: fields.append((key, value))

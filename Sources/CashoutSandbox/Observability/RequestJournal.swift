@@ -31,6 +31,12 @@ final class RequestJournal: Sendable {
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         let route: String?
         let dialect: String?
+
+        /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
+        /// its outcome) the one Connect gives its `grpc-status`, so that `4xx` finds refused calls too.
+        var filteredStatus: Int {
+            response.grpcStatus?.connectHTTPStatus ?? response.status
+        }
     }
 
     private struct Ring {

@@ -51,7 +51,7 @@ struct RequestRecorder: Sendable {
         @Sendable func record(_ response: HTTPResponse) {
             journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt)
             if let diagnosis = response.diagnosis, let eventLog {
-                eventLog.authRefused(method: request.method, path: request.path, status: response.status, diagnosis)
+                eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
             }
         }
         guard response.isDeferred else {

@@ -14,7 +14,12 @@ enum ManncoDiagnosis {
                                             + "\"Authorization: Bearer <jwt>\" with the jwt it answers")
 
     static func scheme(_ header: String) -> Diagnosis {
-        Diagnosis("authorization_scheme", "Authorization must be \"Bearer <jwt>\", not \"\(header.prefix(40))\"", ["received": .string(header)])
+        // The token alone is the usual slip: say so rather than show the start of a long token.
+        if header.split(separator: ".", omittingEmptySubsequences: false).count == 3, !header.contains(" ") {
+            return Diagnosis("authorization_scheme", "Authorization holds the token alone: send \"Bearer \" before it "
+                                 + "(\"Authorization: Bearer <jwt>\")", ["received": .string(header)])
+        }
+        return Diagnosis("authorization_scheme", "Authorization must be \"Bearer <jwt>\", not \"\(header.prefix(40))\"", ["received": .string(header)])
     }
 
     /// A token that `JSONWebToken.verify` refused: malformed, or signed with another secret.

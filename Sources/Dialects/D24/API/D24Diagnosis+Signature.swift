@@ -9,6 +9,8 @@ import SandboxJSON
 //   base64             the right HMAC in base64 (the Java example of some D24 pages)
 //   stale_secret       the merchant's secret before the last PUT /sandbox/merchants changed it
 //   other_merchant     another D24 merchant's secret
+//   other_credential   the merchant's pass, login or read-only key used as the HMAC key (D24
+//                      hands out four credentials; the secret is the one that signs)
 //   reserialized_body  the same JSON serialized otherwise (spaces, indentation, key order, a
 //                      trailing newline): the client signed one string and sent another
 //   not_a_signature    not 64 hex digits at all
@@ -47,6 +49,11 @@ extension D24Diagnosis {
         }
         if let other = merchants(bank).first(where: { $0.login != merchant.login && signs(body, $0.secret) }) {
             return ("other_merchant", "it was made with merchant \(other.login)'s secret \"\(other.secret)\"", ["signed_with": .string(other.login)])
+        }
+        let credentials = [("pass (passphrase)", merchant.pass), ("login (API key)", merchant.login), ("read-only key", merchant.readOnlyKey)]
+        if let (name, value) = credentials.first(where: { !$0.1.isEmpty && $0.1 != merchant.secret && signs(body, $0.1) }) {
+            return ("other_credential", "it was made with the merchant's \(name) \"\(value)\" as the key; the key is its secret "
+                        + "(API signature) \"\(merchant.secret)\"", [:])
         }
         for (variant, bytes) in reserializations(of: body) where bytes != body && signs(bytes, merchant.secret) {
             return ("reserialized_body", "it signs the same JSON serialized otherwise (\(variant)), not the bytes sent: sign the exact string you send",
