@@ -151,17 +151,9 @@ extension GRPCServer {
     /// are not gRPC, such as 415, are not counted).
     func metered(_ response: HTTPResponse, path: String?) -> HTTPResponse {
         let metrics = metrics
-        @Sendable func record(_ response: HTTPResponse) {
+        return response.observed { response in
             guard let status = response.trailers?["grpc-status"] ?? response.headers["grpc-status"] else { return }
             metrics.record(method: path, code: Int(status).flatMap(GRPCStatus.Code.init(rawValue:)) ?? .unknown)
-        }
-        guard response.isDeferred else {
-            record(response)
-            return response
-        }
-        return response.producingThen { produced, answer in
-            record(produced)
-            answer(produced)
         }
     }
 }
