@@ -29,9 +29,8 @@ extension ScenarioRunner {
             guard let payout = payout(ref) else { return "expect_cashout: no cashout named \"\(ref)\" (name one with \"as\")" }
             // The sandbox's name, or the payout's API's own word for it (Mannco's "completed").
             let word = sandbox.dialects[payout.dialect]?.statusWord(payout.status)
-            let name = payout.status.name + (word.map { " (\($0))" } ?? "")
             if let status, !status.matches(payout.status.name), !(word.map(status.matches) ?? false) {
-                return "expect_cashout \(ref): expected status \(Self.describe(status)), got \(name)"
+                return "expect_cashout \(ref): expected status \(Self.describe(status)), got \(statusText(payout.status, dialect: payout.dialect))"
             }
             if let reasonCode, payout.reasonCode != reasonCode {
                 return "expect_cashout \(ref): expected rejection_code \(reasonCode), got \(payout.reasonCode ?? "none")"
