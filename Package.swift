@@ -27,7 +27,7 @@ let package = Package(
         // Layer 2: the dialect-neutral bank core.
         .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
-        .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxJSON"]),
+        .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
         .target(name: "SandboxState", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJournal"]),
         // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI

@@ -88,7 +88,8 @@ public final class VirtualClock: Sendable {
         return VirtualTime(milliseconds: state.virtualAnchor + Int64(min(max(elapsed, 0), room)))
     }
 
-    private static func wallMilliseconds() -> Int64 {
+    /// The wall clock, in milliseconds since 1970 (what the real mode runs on, and logs stamp lines with).
+    public static func wallMilliseconds() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000

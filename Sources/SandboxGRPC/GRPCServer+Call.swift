@@ -153,17 +153,9 @@ extension GRPCServer {
     /// are not gRPC, such as 415, are not counted).
     func metered(_ response: HTTPResponse, path: String?) -> HTTPResponse {
         let metrics = metrics
-        @Sendable func record(_ response: HTTPResponse) {
+        return response.observed { response in
             guard let code = response.grpcStatus else { return }
             metrics.record(method: path, code: code)
-        }
-        guard response.isDeferred else {
-            record(response)
-            return response
-        }
-        return response.producingThen { produced, answer in
-            record(produced)
-            answer(produced)
         }
     }
 }

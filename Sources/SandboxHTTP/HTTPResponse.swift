@@ -113,6 +113,19 @@ public struct HTTPResponse: Sendable {
         return .deferred { answer in then(made, answer) }
     }
 
+    /// This response, `observe` called with it once it is produced (at once for one already
+    /// made): for what counts or records answers (metrics, a journal) and never changes them.
+    public func observed(_ observe: @escaping @Sendable (HTTPResponse) -> Void) -> HTTPResponse {
+        guard isDeferred else {
+            observe(self)
+            return self
+        }
+        return producingThen { produced, answer in
+            observe(produced)
+            answer(produced)
+        }
+    }
+
     /// Whether the real response is produced later (``later(on:_:)``, ``deferred(_:)``).
     public var isDeferred: Bool { producer != nil || starter != nil }
 

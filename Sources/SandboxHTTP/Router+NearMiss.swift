@@ -49,7 +49,7 @@ extension Router {
     /// Of the routes of one path (a 405's), the one whose method is closest to `method`.
     static func closestMethod(_ method: String, among routes: [String]) -> String? {
         let sent = Array(method.utf8)
-        func distance(_ route: String) -> Int { edits(sent, Array(route.prefix { $0 != " " }.utf8), limit: .max) }
+        func distance(_ route: String) -> Int { EditDistance.between(sent, Array(route.prefix { $0 != " " }.utf8)) }
         return routes.sorted().min { distance($0) < distance($1) }
     }
 
@@ -63,14 +63,14 @@ extension Router {
     /// `limit`, answers `limit + 1`.
     private static func distance(_ path: [[UInt8]], _ pattern: [[UInt8]], limit: Int) -> Int {
         func weight(_ segment: [UInt8]) -> Int { segment == [UInt8(ascii: "{")] ? 2 : segment.count + 1 }
-        return rows(pattern.count) { previous, current in
+        return EditDistance.rows(pattern.count) { previous, current in
             previous[0] = 0
             for (j, segment) in pattern.enumerated() { previous[j + 1] = previous[j] + weight(segment) }
             for part in path {
                 current[0] = previous[0] + part.count + 1
                 var smallest = current[0]
                 for (j, segment) in pattern.enumerated() {
-                    let substitution = segment == [UInt8(ascii: "{")] ? (part.isEmpty ? 1 : 0) : edits(part, segment, limit: limit)
+                    let substitution = segment == [UInt8(ascii: "{")] ? (part.isEmpty ? 1 : 0) : EditDistance.between(part, segment, limit: limit)
                     current[j + 1] = min(previous[j] + substitution, previous[j + 1] + part.count + 1, current[j] + weight(segment))
                     smallest = min(smallest, current[j + 1])
                 }
@@ -78,30 +78,6 @@ extension Router {
                 swap(&previous, &current)
             }
             return previous[pattern.count]
-        }
-    }
-
-    /// Levenshtein distance between two byte strings; past `limit`, some number above it.
-    private static func edits(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
-        if a == b { return 0 }
-        guard abs(a.count - b.count) <= limit else { return limit + 1 }
-        return rows(b.count) { previous, current in
-            for j in 0 ... b.count { previous[j] = j }
-            for (i, x) in a.enumerated() {
-                current[0] = i + 1
-                for (j, y) in b.enumerated() { current[j + 1] = min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1) }
-                swap(&previous, &current)
-            }
-            return previous[b.count]
-        }
-    }
-
-    /// Two rows of `count + 1` numbers for a dynamic programme, on the stack (a 404 compares many routes).
-    private static func rows(_ count: Int, _ body: (inout UnsafeMutableBufferPointer<Int>, inout UnsafeMutableBufferPointer<Int>) -> Int) -> Int {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (count + 1)) { buffer in
-            var previous = UnsafeMutableBufferPointer(rebasing: buffer[..<(count + 1)])
-            var current = UnsafeMutableBufferPointer(rebasing: buffer[(count + 1)...])
-            return body(&previous, &current)
         }
     }
 }

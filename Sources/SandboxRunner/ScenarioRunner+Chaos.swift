@@ -64,14 +64,14 @@ extension ScenarioRunner {
     }
 
     /// The id of the cashout named `ref` (nil without a name); a name no cashout has fails `action`.
-    private func cashoutID(_ ref: String?, for action: String) throws(StepFailure) -> Int? {
+    func cashoutID(_ ref: String?, for action: String) throws(StepFailure) -> Int? {
         guard let ref else { return nil }
         guard let reference = references[ref] else { throw StepFailure(message: "\(action): no cashout named \"\(ref)\"") }
         return reference.cashoutID
     }
 
     /// Whether `wanted` (the sandbox's name, or the payout's API's word) names `status`.
-    private func isStatus(_ wanted: String, _ status: PayoutStatus, dialect: String) -> Bool {
+    func isStatus(_ wanted: String, _ status: PayoutStatus, dialect: String) -> Bool {
         wanted == status.name || wanted == sandbox.dialects[dialect]?.statusWord(status)
     }
 

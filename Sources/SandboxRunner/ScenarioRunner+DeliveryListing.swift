@@ -55,8 +55,13 @@ extension ScenarioRunner {
     /// The status a notification reports, by the sandbox's name and, where its API words it
     /// otherwise, that word too: `DELIVERED (INITIATED)`.
     func statusText(_ notification: StatusNotification) -> String {
-        let name = notification.status.name
-        guard let word = sandbox.dialects[notification.dialect]?.statusWord(notification.status), word != name else { return name }
+        statusText(notification.status, dialect: notification.dialect)
+    }
+
+    /// A status of a payout of `dialect`, as `statusText(_:)` writes a notification's.
+    func statusText(_ status: PayoutStatus, dialect: String) -> String {
+        let name = status.name
+        guard let word = sandbox.dialects[dialect]?.statusWord(status), word != name else { return name }
         return "\(name) (\(word))"
     }
 }

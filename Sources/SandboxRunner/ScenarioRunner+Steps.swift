@@ -29,9 +29,8 @@ extension ScenarioRunner {
             guard let payout = payout(ref) else { return "expect_cashout: no cashout named \"\(ref)\" (name one with \"as\")" }
             // The sandbox's name, or the payout's API's own word for it (Mannco's "completed").
             let word = sandbox.dialects[payout.dialect]?.statusWord(payout.status)
-            let name = payout.status.name + (word.map { " (\($0))" } ?? "")
             if let status, !status.matches(payout.status.name), !(word.map(status.matches) ?? false) {
-                return "expect_cashout \(ref): expected status \(Self.describe(status)), got \(name)"
+                return "expect_cashout \(ref): expected status \(Self.describe(status)), got \(statusText(payout.status, dialect: payout.dialect))"
             }
             if let reasonCode, payout.reasonCode != reasonCode {
                 return "expect_cashout \(ref): expected rejection_code \(reasonCode), got \(payout.reasonCode ?? "none")"
@@ -220,11 +219,8 @@ extension ScenarioRunner {
     }
 
     private func expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?) -> String? {
-        var payoutID: Int?
-        if let ref {
-            guard let reference = references[ref] else { return "expect_webhooks: no cashout named \"\(ref)\"" }
-            payoutID = reference.cashoutID
-        }
+        let payoutID: Int?
+        do { payoutID = try cashoutID(ref, for: "expect_webhooks") } catch { return error.message }
         let notifications = sandbox.bank.notifications(payoutID: payoutID)
         let subject = ref.map { "expect_webhooks \($0)" } ?? "expect_webhooks"
         // A count, the statuses or the attempts that differ come with every delivery made.
@@ -235,8 +231,8 @@ extension ScenarioRunner {
         if let count, notifications.count != count { return failure("expected \(count) notifications, got \(notifications.count)") }
         if let statuses {
             // The sandbox's name, or the API's own word for it (PayoutService's SUCCESS), as expect_cashout.
-            let actual = notifications.map { ($0.status.name, sandbox.dialects[$0.dialect]?.statusWord($0.status)) }
-            if actual.count != statuses.count || zip(statuses, actual).contains(where: { wanted, got in wanted != got.0 && wanted != got.1 }) {
+            if notifications.count != statuses.count
+                || zip(statuses, notifications).contains(where: { !isStatus($0, $1.status, dialect: $1.dialect) }) {
                 return failure("expected statuses \(statuses.joined(separator: ", ")), got \(notifications.map(statusText).joined(separator: ", "))")
             }
         }

@@ -1,3 +1,5 @@
+import SandboxHTTP
+
 /// The word a user probably meant, for "did you mean" hints of the command line and of scenario
 /// files: the only candidate the word begins (`--sce`: `--scenario`), else as swift-argument-parser
 /// does the closest fewer than 4 edits away, and no more edits than half the word (a short word
@@ -11,20 +13,7 @@ public enum Suggestion {
     public static func closest(to word: String, among candidates: [String]) -> String? {
         let extending = candidates.filter { $0.hasPrefix(word) }
         if word.drop(while: { $0 == "-" }).count >= 2, extending.count == 1 { return extending[0] }
-        return candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 < 4 && $0.1 * 2 <= word.count }.min { $0.1 < $1.1 }?.0
-    }
-
-    /// The Levenshtein distance: insertions, deletions and substitutions of characters.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
-        let b = Array(b)
-        var previous = Array(0 ... b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        return candidates.map { ($0, EditDistance.between(Array(word), Array($0), limit: 3)) }
+            .filter { $0.1 < 4 && $0.1 * 2 <= word.count }.min { $0.1 < $1.1 }?.0
     }
 }

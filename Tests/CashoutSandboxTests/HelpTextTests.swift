@@ -1,12 +1,13 @@
 import Testing
 @testable import SandboxCLI
+import SandboxHTTP
 import SandboxScenario
 
 /// The pieces the CLI's help and hints are made of.
 @Suite struct HelpTextTests {
     @Test(arguments: [("kitten", "sitting", 3), ("", "abc", 3), ("abc", "", 3), ("--prot", "--port", 2), ("same", "same", 0), ("é", "e", 1)])
     func editDistanceCountsInsertionsDeletionsAndSubstitutions(a: String, b: String, distance: Int) {
-        #expect(Suggestion.editDistance(a, b) == distance)
+        #expect(EditDistance.between(Array(a), Array(b)) == distance)
     }
 
     @Test func theSuggestionIsTheOnlyOneTheWordBeginsElseTheClosest() {

@@ -93,6 +93,12 @@ import Testing
         #expect(failure.message.hasPrefix(message), "\(failure.message)")
     }
 
+    /// The API's word is not written twice where it is the sandbox's name (PENDING, not "PENDING (PENDING)").
+    @Test func expectCashoutNamesAStatusItsAPIWordsAlikeOnce() throws {
+        let result = try run(#"{"steps": [\#(Self.create), {"expect_cashout": {"ref": "p1", "status": "SUCCESS"}}]}"#)
+        #expect(try #require(result.failure).message == "expect_cashout p1: expected status SUCCESS, got PENDING")
+    }
+
     @Test(arguments: [
         (#"{"grpc_call": "Create"}"#, "steps[0].grpc_call: expected an object"),
         (#"{"grpc_call": {"message": {}}}"#, #"steps[0].grpc_call: expected "method""#),

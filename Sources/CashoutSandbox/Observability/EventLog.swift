@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -66,9 +65,7 @@ public final class EventLog: Sendable {
     }
 
     private func enqueue(_ item: Item) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let time = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+        let time = VirtualClock.wallMilliseconds()
         let first = pending.withLock { items in
             items.append((time, item))
             return items.count == 1

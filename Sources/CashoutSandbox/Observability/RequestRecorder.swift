@@ -1,4 +1,3 @@
-import Glibc
 import SandboxBank
 import SandboxHTTP
 
@@ -43,24 +42,13 @@ struct RequestRecorder: Sendable {
         // A matched route's group is known from its pattern; only an unmatched path is looked at.
         guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
         let at = clock.now
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        let receivedAt = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
-        let response = next(request)
+        let receivedAt = VirtualClock.wallMilliseconds()
         let (journal, eventLog) = (journal, eventLog)
-        @Sendable func record(_ response: HTTPResponse) {
+        return next(request).observed { response in
             journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt)
             if let diagnosis = response.diagnosis, let eventLog {
                 eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
             }
-        }
-        guard response.isDeferred else {
-            record(response)
-            return response
-        }
-        return response.producingThen { produced, answer in
-            record(produced)
-            answer(produced)
         }
     }
 }
