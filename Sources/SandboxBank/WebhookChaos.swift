@@ -136,6 +136,25 @@ public struct ChaosMark: Sendable, Equatable {
     }
 }
 
+extension ChaosMark {
+    /// One human line: what was done, and which rule asked (or "sent by hand"), as the admin API's
+    /// `summary`, the dashboard and a failing scenario step show it.
+    public var summary: String {
+        let copied = copyOf.map { " of attempt \($0)" } ?? ""
+        let later = delay.flatMap { $0 > .zero ? " \(DurationText.format($0))" : nil } ?? ""
+        let what: String = switch kind {
+        case .duplicate: "duplicate\(copied)\(later.isEmpty ? "" : "," + later + " after it")"
+        case .forged: "forged copy\(copied), signed with a wrong secret\(later.isEmpty ? "" : "," + later + " after it")"
+        case .replay: after.map { "replay\(later) after webhook \($0) was delivered" } ?? "replay\(copied)"
+        case .delayed: "delayed by \(delay.map(DurationText.format) ?? "0s")"
+        case .outOfOrder: after.map { "held until webhook \($0) was sent" }
+            ?? "held \(delay.map(DurationText.format) ?? ""): no later webhook of the cashout was sent"
+        }
+        guard let rule else { return what + ", sent by hand" }
+        return what + " (chaos rule \(rule.index)\(rule.name.map { " \"\($0)\"" } ?? ""))"
+    }
+}
+
 /// How chaos decides (the scenario's `webhooks.chaos`): a plan for each notification whose first
 /// attempt comes due.
 public struct ChaosPolicy: Sendable {

@@ -25,14 +25,17 @@ extension ScenarioRunner {
             case let kind?: attempt.chaos?.kind.rawValue == kind
             }
         }
-        let listed = all.isEmpty ? "no deliveries" : "deliveries: " + all.map(Self.describe).joined(separator: "; ")
+        // What there was, as a failing expect_webhooks lists it.
+        let listed = all.isEmpty ? "; there were no deliveries" : "\n" + deliveryListing(notifications)
         if let count = expected.count, chosen.count != count {
-            return "\(subject): expected \(count) \(count == 1 ? "delivery" : "deliveries"), got \(chosen.count); \(listed)"
+            return "\(subject): expected \(count) \(count == 1 ? "delivery" : "deliveries"), got \(chosen.count)\(listed)"
         }
         guard let answered = expected.answered else { return nil }
-        if chosen.isEmpty { return "\(subject): expected deliveries answered \(answered.description), got none; \(listed)" }
-        if let wrong = chosen.first(where: { !answered.matches($0.1.outcome.status) }) {
-            return "\(subject): expected every answer \(answered.description), got \(Self.answer(wrong.1.outcome)) to \(Self.describe(wrong)); \(listed)"
+        if chosen.isEmpty { return "\(subject): expected deliveries answered \(answered.description), got none\(listed)" }
+        if let (notification, attempt) = chosen.first(where: { !answered.matches($0.1.outcome.status) }) {
+            let answer = attempt.outcome.status.map { "answered \($0)" } ?? "got no answer (\(attempt.outcome.error ?? "none recorded"))"
+            return "\(subject): expected every answer \(answered.description), but attempt #\(attempt.number) of webhook \(notification.id) "
+                + "(\(notification.status.name), \(attempt.at.iso8601)) \(answer)\(listed)"
         }
         return nil
     }
@@ -73,16 +76,5 @@ extension ScenarioRunner {
     /// Whether `wanted` (the sandbox's name, or the payout's API's word) names `status`.
     func isStatus(_ wanted: String, _ status: PayoutStatus, dialect: String) -> Bool {
         wanted == status.name || wanted == sandbox.dialects[dialect]?.statusWord(status)
-    }
-
-    /// `2026-01-05T09:00:05Z webhook 1 DELIVERED: 401 (forged copy of attempt 1 ...)`.
-    static func describe(_ delivery: (StatusNotification, DeliveryAttempt)) -> String {
-        let (notification, attempt) = delivery
-        let what = attempt.chaos.map { " (\(AdminJSON.summary($0)))" } ?? (attempt.isRetry(in: notification) ? " (retry)" : "")
-        return "\(attempt.at.iso8601) webhook \(notification.id) \(notification.status.name): \(answer(attempt.outcome))\(what)"
-    }
-
-    static func answer(_ outcome: DeliveryOutcome) -> String {
-        outcome.status.map(String.init) ?? "no answer (\(outcome.error ?? "none"))"
     }
 }

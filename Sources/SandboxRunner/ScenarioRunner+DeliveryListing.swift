@@ -23,7 +23,7 @@ extension ScenarioRunner {
         for notification in notifications {
             let cashout = several ? [names[notification.payoutID] ?? "cashout \(notification.payoutID)"] : []
             func row(at: VirtualTime, number: Int, attempt: String, answer: String, chaos: ChaosMark? = nil) {
-                let mark = chaos.map { ["chaos: \(AdminJSON.summary($0))"] } ?? []
+                let mark = chaos.map { ["chaos: \($0.summary)"] } ?? []
                 rows.append((at, notification.id, number, [at.iso8601] + cashout + [statusText(notification), attempt, answer] + mark))
             }
             if notification.attempts.isEmpty {

@@ -39,6 +39,14 @@ import Testing
         #expect(result.failure == nil, "\(result.failure?.message ?? "")")
     }
 
+    /// What a failing expect_deliveries lists of `suite`'s deliveries, as a failing expect_webhooks does.
+    static let listing = #"""
+          2026-01-05T09:00:05Z  DELIVERED  #1  answered 200
+          2026-01-05T09:00:05Z  DELIVERED  #2  answered 401  chaos: forged copy of attempt 1, signed with a wrong secret (chaos rule 0 "stale")
+          2026-01-05T09:00:15Z  COMPLETED  #1  answered 200
+          2026-01-05T09:00:25Z  COMPLETED  #2  answered 200  chaos: duplicate of attempt 1, 10s after it (chaos rule 1)
+        """#
+
     /// A `ref` that no earlier step named is refused when the file is loaded, as for every step.
     @Test(arguments: [
         (#"{"expect_deliveries": {"ref": "zz", "count": 1}}"#, #"t.json: steps[2].expect_deliveries.ref: expected the "as" of an earlier step, got "zz" (named so far: c1)"#),
@@ -55,11 +63,12 @@ import Testing
 
     @Test(arguments: [
         (#"{"expect_deliveries": {"ref": "c1", "chaos": "forged", "answered": "2xx"}}"#,
-         #"expect_deliveries c1 (chaos forged): expected every answer 2xx, got 401 to 2026-01-05T09:00:05Z webhook 1 DELIVERED: 401 (forged copy of attempt 1, signed with a wrong secret (chaos rule 0 "stale")); deliveries: 2026-01-05T09:00:05Z webhook 1 DELIVERED: 200; 2026-01-05T09:00:05Z webhook 1 DELIVERED: 401 (forged copy of attempt 1, signed with a wrong secret (chaos rule 0 "stale")); 2026-01-05T09:00:15Z webhook 2 COMPLETED: 200; 2026-01-05T09:00:25Z webhook 2 COMPLETED: 200 (duplicate of attempt 1, 10s after it (chaos rule 1))"#),
+         "expect_deliveries c1 (chaos forged): expected every answer 2xx, but attempt #2 of webhook 1 (DELIVERED, 2026-01-05T09:00:05Z) answered 401\n"
+            + listing),
         (#"{"expect_deliveries": {"ref": "c1", "chaos": "duplicate", "count": 2}}"#,
-         "expect_deliveries c1 (chaos duplicate): expected 2 deliveries, got 1; deliveries: 2026-01-05T09:00:05Z webhook 1 DELIVERED: 200;"),
+         "expect_deliveries c1 (chaos duplicate): expected 2 deliveries, got 1\n" + listing),
         (#"{"expect_deliveries": {"ref": "c1", "chaos": "replay", "answered": 200}}"#,
-         "expect_deliveries c1 (chaos replay): expected deliveries answered 200, got none; deliveries: "),
+         "expect_deliveries c1 (chaos replay): expected deliveries answered 200, got none\n" + listing),
         (#"{"expect_sink": {"name": "shop", "ref": "c1", "status": "COMPLETED", "processed": 1}}"#,
          "expect_sink shop c1 COMPLETED: expected 1 processed, got 2; requests: 2026-01-05T09:00:05Z cashout 1000001 DELIVERED: 200 processed; "
             + "2026-01-05T09:00:05Z cashout 1000001 DELIVERED: 401 refused (control "),

@@ -10,27 +10,11 @@ extension AdminJSON {
     static func chaos(_ mark: ChaosMark?, of notification: StatusNotification) -> JSON {
         guard let mark else { return .null }
         return [
-            "kind": .string(mark.kind.rawValue), "summary": .string(summary(mark)),
+            "kind": .string(mark.kind.rawValue), "summary": .string(mark.summary),
             "rule": optional(mark.rule?.name), "index": optional(mark.rule?.index),
             "copy_of": mark.kind.isCopy ? ["webhook": .number(notification.id), "attempt": optional(mark.copyOf)] : .null,
             "delay": optional(mark.delay.map(DurationText.format)), "after_webhook": optional(mark.after),
         ]
-    }
-
-    /// One human line: what was done, and which rule asked (or "sent by hand").
-    package static func summary(_ mark: ChaosMark) -> String {
-        let copied = mark.copyOf.map { " of attempt \($0)" } ?? ""
-        let later = mark.delay.flatMap { $0 > .zero ? " \(DurationText.format($0))" : nil } ?? ""
-        let what: String = switch mark.kind {
-        case .duplicate: "duplicate\(copied)\(later.isEmpty ? "" : "," + later + " after it")"
-        case .forged: "forged copy\(copied), signed with a wrong secret\(later.isEmpty ? "" : "," + later + " after it")"
-        case .replay: mark.after.map { "replay\(later) after webhook \($0) was delivered" } ?? "replay\(copied)"
-        case .delayed: "delayed by \(mark.delay.map(DurationText.format) ?? "0s")"
-        case .outOfOrder: mark.after.map { "held until webhook \($0) was sent" }
-            ?? "held \(mark.delay.map(DurationText.format) ?? ""): no later webhook of the cashout was sent"
-        }
-        guard let rule = mark.rule else { return what + ", sent by hand" }
-        return what + " (chaos rule \(rule.index)\(rule.name.map { " \"\($0)\"" } ?? ""))"
     }
 
     /// `{"shift": {...} | null, "copies": [{"kind", "after", "rule", "index", "state", "due_at", "after_webhook"}]}`, or null.
