@@ -1,3 +1,5 @@
+import SandboxBank
+
 /// What a webhook receiver's answer must be (`expect_deliveries`' `answered`): an exact status
 /// (`200`), a class (`"2xx"`, `"4xx"`), `"non-2xx"` (anything but a 2xx answer, no answer at all
 /// included: a timeout, a refused connection), or a matcher of the status (`{"gte": 400}`).
@@ -11,7 +13,7 @@ public enum AnswerMatcher: Sendable {
     /// Whether an answer with `status` (nil: none came) passes.
     public func matches(_ status: Int?) -> Bool {
         switch self {
-        case .not2xx: return !(status.map { (200 ..< 300).contains($0) } ?? false)
+        case .not2xx: return !DeliveryOutcome(status: status).succeeded
         case .status(let expected): return status == expected
         case .family(let first): return status.map { $0 / 100 == first } ?? false
         case .matcher(let matcher, _): return status.map { matcher.matches(String($0)) } ?? false

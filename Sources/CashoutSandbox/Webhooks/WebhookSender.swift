@@ -90,8 +90,9 @@ final class WebhookSender: Sendable {
             // Rendered when read.
             let answer = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: rendered.contentType,
                                        content: .rendered(rendered.body, headers: rendered.headers))
-            metrics.count((200 ..< 300).contains(answer.status) ? .delivered : .httpError)
-            return DeliveryOutcome(status: answer.status, body: answer.body?.serializedString())
+            let outcome = DeliveryOutcome(status: answer.status, body: answer.body?.serializedString())
+            metrics.count(outcome.succeeded ? .delivered : .httpError)
+            return outcome
         }
         pool.run {
             let body = rendered.body()
@@ -121,8 +122,9 @@ final class WebhookSender: Sendable {
         do throws(HTTPClientError) {
             let response = try HTTPClient.send(method: "POST", url: url, headers: headers,
                                                body: Array(body.utf8), timeout: timeout.withLock { $0 })
-            metrics.count((200 ..< 300).contains(response.status) ? .delivered : .httpError)
-            return DeliveryOutcome(status: response.status, body: String(response.bodyText.prefix(500)))
+            let outcome = DeliveryOutcome(status: response.status, body: String(response.bodyText.prefix(500)))
+            metrics.count(outcome.succeeded ? .delivered : .httpError)
+            return outcome
         } catch {
             switch error {
             case .timedOut: metrics.count(.timeout)
