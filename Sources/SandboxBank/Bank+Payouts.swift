@@ -87,7 +87,9 @@ extension Bank {
     /// `timeline` gives the one a journal recorded.
     func add(_ s: inout State, _ details: PayoutDetails, to payoutID: Int, at now: VirtualTime, timeline: DecidedTimeline?) {
         guard let payout = s.payouts.modify(payoutID, { (payout) -> Payout in
-            for field in details.fields { payout.fields[field.name] = field.value }
+            var fields = payout.fields
+            for field in details.fields { fields[field.name] = field.value }
+            payout.fields = fields
             if let url = details.callbackURL { payout.callbackURL = url }
             return payout
         }) else { return }
@@ -179,12 +181,7 @@ extension Bank {
         guard let payout = changed else { return }
         s.observer?(.statusChanged(payout, from: from, by: actor, at: time))
         if from.isDebited != step.status.isDebited { move(&s, payout, from.isDebited ? .refund : .debit, at: time) }
-        let notification = StatusNotification(
-            change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, account: payout.account,
-                          reference: payout.reference, status: step.status, changedAt: time, bankReference: payout.bankReference,
-                          statusDetail: payout.statusDetail, url: payout.callbackURL, fields: payout.fields),
-            state: payout.callbackURL == nil ? .noURL : .pending, attempts: [],
-            nextAttemptAt: payout.callbackURL == nil ? nil : time)
+        let notification = StatusNotification(id: s.notifications.count + 1, of: payout.shared, status: step.status, changedAt: time)
         s.notifications.append(notification)
         if notification.url != nil { schedule(&s, .delivery(notificationID: notification.id, attempt: 0), at: time) }
     }

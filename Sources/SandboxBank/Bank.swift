@@ -47,6 +47,8 @@ public final class Bank: Sendable {
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
         var usage: [String: [Int: Money]] = [:]
         var notifications = ChunkedArray<StatusNotification>()
+        /// The receivers' answers, each distinct one kept once and shared by its attempts.
+        var outcomes = InternTable<DeliveryOutcome>()
         var queue = EventQueue()
         var configuration: Configuration
         /// Receives each change as it is made, under the lock (see `startRecording`).
@@ -250,6 +252,19 @@ public final class Bank: Sendable {
     /// Notifications in order, optionally of one payout.
     public func notifications(payoutID: Int? = nil) -> [StatusNotification] {
         state.withLock { s in payoutID.map { id in s.notifications.filter { $0.payoutID == id } } ?? Array(s.notifications) }
+    }
+
+    /// How many notifications there are, optionally of one payout, and how many attempts they
+    /// made (without copying them).
+    public func notificationCount(payoutID: Int? = nil) -> (notifications: Int, attempts: Int) {
+        state.withLock { s in
+            var counts = (notifications: 0, attempts: 0)
+            for notification in s.notifications where payoutID == nil || notification.payoutID == payoutID {
+                counts.notifications += 1
+                counts.attempts += notification.attempts.count
+            }
+            return counts
+        }
     }
 
     public func notification(id: Int) -> StatusNotification? {

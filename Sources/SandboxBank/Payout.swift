@@ -1,47 +1,157 @@
 /// A payout (a "cashout") as the bank keeps it: what was asked, where it stands, and how it got
 /// there.
+///
+/// A bank holds a million of them, each with a few notifications, so it is kept small: what
+/// changes rarely (`Shared`: the request, where notifications go, the bank's reference) is one
+/// object that the payout's notifications share with it, and a change to it makes a new one, so
+/// that each notification keeps what was true when it was made.
 public struct Payout: Sendable, Equatable {
+    /// All but the status and its history: fixed once made, shared by the payout and its
+    /// notifications (see `Payout`).
+    final class Shared: Sendable {
+        let id: Int
+        let dialect: String
+        let account: String
+        let reference: String?
+        let country: String?
+        let currency: String
+        let amount: Money
+        let settlementAmount: Money
+        let createdAt: VirtualTime
+        let fields: Fields
+        let callbackURL: String?
+        let bankReference: String?
+        let statusDetail: String?
+
+        init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
+             settlementAmount: Money, createdAt: VirtualTime, fields: Fields, callbackURL: String?, bankReference: String?,
+             statusDetail: String?) {
+            self.id = id
+            self.dialect = dialect
+            self.account = account
+            self.reference = reference
+            self.country = country
+            self.currency = currency
+            self.amount = amount
+            self.settlementAmount = settlementAmount
+            self.createdAt = createdAt
+            self.fields = fields
+            self.callbackURL = callbackURL
+            self.bankReference = bankReference
+            self.statusDetail = statusDetail
+        }
+
+        /// A copy with other values for what changes after creation; itself when they are the same.
+        func with(fields: Fields? = nil, callbackURL: String?? = nil, bankReference: String?? = nil, statusDetail: String?? = nil) -> Shared {
+            let fields = fields ?? self.fields
+            let (url, reference, detail) = (callbackURL ?? self.callbackURL, bankReference ?? self.bankReference, statusDetail ?? self.statusDetail)
+            if fields == self.fields, url == self.callbackURL, reference == self.bankReference, detail == self.statusDetail { return self }
+            return Shared(id: id, dialect: dialect, account: account, reference: self.reference, country: country, currency: currency,
+                          amount: amount, settlementAmount: settlementAmount, createdAt: createdAt, fields: fields, callbackURL: url,
+                          bankReference: reference, statusDetail: detail)
+        }
+    }
+
+    private(set) var shared: Shared
+
     /// The sandbox's id, unique across accounts.
-    public let id: Int
+    public var id: Int { shared.id }
     /// The API that created it (`PayoutRequest.dialect`).
-    public let dialect: String
+    public var dialect: String { shared.dialect }
     /// The account it is paid from.
-    public let account: String
+    public var account: String { shared.account }
     /// The caller's own id for it, unique per account; nil when the API gives none.
-    public let reference: String?
+    public var reference: String? { shared.reference }
     /// Where it is paid to, when the API says.
-    public let country: String?
+    public var country: String? { shared.country }
     /// The currency of `amount`.
-    public let currency: String
+    public var currency: String { shared.currency }
     /// The amount asked for, in `currency`.
-    public let amount: Money
+    public var amount: Money { shared.amount }
     /// What was debited, in the account's settlement currency.
-    public let settlementAmount: Money
+    public var settlementAmount: Money { shared.settlementAmount }
+    public var createdAt: VirtualTime { shared.createdAt }
     /// The request's own fields, by their wire names, for display and scenario matching.
-    public internal(set) var fields: Fields
+    public internal(set) var fields: Fields {
+        get { shared.fields }
+        set { shared = shared.with(fields: newValue) }
+    }
     /// Where notifications go; nil for none.
-    public internal(set) var callbackURL: String?
-    public let createdAt: VirtualTime
+    public internal(set) var callbackURL: String? {
+        get { shared.callbackURL }
+        set { shared = shared.with(callbackURL: .some(newValue)) }
+    }
+    /// The bank's own reference for the transfer, once it gives one.
+    public internal(set) var bankReference: String? {
+        get { shared.bankReference }
+        set { shared = shared.with(bankReference: .some(newValue)) }
+    }
+    /// The last explanation the bank gave with a status.
+    public internal(set) var statusDetail: String? {
+        get { shared.statusDetail }
+        set { shared = shared.with(statusDetail: .some(newValue)) }
+    }
     public internal(set) var status: PayoutStatus
     public internal(set) var history: [StatusChange]
     /// Why the bank rejected or returned it: a code and a reason in the words of the scenario or
     /// the admin, which the payout's dialect renders (or replaces with its own default).
     public internal(set) var reasonCode: String?
     public internal(set) var reason: String?
-    /// The bank's own reference for the transfer, once it gives one.
-    public internal(set) var bankReference: String?
-    /// The last explanation the bank gave with a status.
-    public internal(set) var statusDetail: String?
+
+    init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
+         settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
+         history: [StatusChange], reasonCode: String? = nil, reason: String? = nil, bankReference: String? = nil,
+         statusDetail: String? = nil) {
+        shared = Shared(id: id, dialect: dialect, account: account, reference: reference, country: country, currency: currency,
+                        amount: amount, settlementAmount: settlementAmount, createdAt: createdAt, fields: fields,
+                        callbackURL: callbackURL, bankReference: bankReference, statusDetail: statusDetail)
+        self.status = status
+        self.history = history
+        self.reasonCode = reasonCode
+        self.reason = reason
+    }
+
+    public static func == (lhs: Payout, rhs: Payout) -> Bool {
+        let (a, b) = (lhs.shared, rhs.shared)
+        return (a === b || (a.id == b.id && a.dialect == b.dialect && a.account == b.account && a.reference == b.reference
+                            && a.country == b.country && a.currency == b.currency && a.amount == b.amount
+                            && a.settlementAmount == b.settlementAmount && a.createdAt == b.createdAt && a.fields == b.fields
+                            && a.callbackURL == b.callbackURL && a.bankReference == b.bankReference && a.statusDetail == b.statusDetail))
+            && lhs.status == rhs.status && lhs.history == rhs.history && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
+    }
 }
 
 /// One change of a payout's status.
 public struct StatusChange: Sendable, Equatable {
-    public let status: PayoutStatus
+    /// A rejection's code and reason, kept out of line: most changes have none.
+    private final class Reason: Sendable {
+        let code: String?
+        let text: String?
+
+        init(code: String?, text: String?) {
+            self.code = code
+            self.text = text
+        }
+    }
+
     public let at: VirtualTime
     /// Who made it: `merchant` (API), `bank` (timeline), `admin` (forced), `create`.
     public let by: String
-    public let reasonCode: String?
-    public let reason: String?
+    private let why: Reason?
+    public let status: PayoutStatus
+    public var reasonCode: String? { why?.code }
+    public var reason: String? { why?.text }
+
+    init(status: PayoutStatus, at: VirtualTime, by: String, reasonCode: String?, reason: String?) {
+        self.status = status
+        self.at = at
+        self.by = by
+        why = reasonCode == nil && reason == nil ? nil : Reason(code: reasonCode, text: reason)
+    }
+
+    public static func == (lhs: StatusChange, rhs: StatusChange) -> Bool {
+        lhs.status == rhs.status && lhs.at == rhs.at && lhs.by == rhs.by && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
+    }
 }
 
 /// A movement of an account's balance.
