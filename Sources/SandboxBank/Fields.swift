@@ -1,9 +1,12 @@
+import Synchronization
+
 /// Named text values in the order given (a payout's request fields, an account's settings, by the
 /// owning API's names).
 ///
 /// A bank holds one per payout and reads them rarely (scenario matching, rendering a
-/// notification, the admin API), so they are packed into one buffer of UTF-8: each name and value
-/// after its length. A million payouts' twenty fields would otherwise be twenty million strings.
+/// notification, the admin API), so they are packed into one buffer: each name as its number
+/// (`FieldNames`), each value as UTF-8 after its length. A million payouts' twenty fields would
+/// otherwise be forty million strings.
 ///
 /// ```swift
 /// let fields: Fields = ["country": "BR", "amount": "100.00"]
@@ -15,7 +18,8 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         public let value: String
     }
 
-    /// `(name length, name, value length, value)` for each field; lengths as LEB128 varints.
+    /// `(name number, value length, value)` for each field, or `(0, name length, name, value
+    /// length, value)` for a name without a number; numbers and lengths as LEB128 varints.
     private var bytes: [UInt8] = []
 
     public init() {}
@@ -45,15 +49,20 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     public var count: Int { reduce(0) { count, _ in count + 1 } }
 
-    public func makeIterator() -> Iterator { Iterator(bytes: bytes) }
+    public func makeIterator() -> Iterator { Iterator(bytes: bytes, names: FieldNames.all) }
 
     public struct Iterator: IteratorProtocol {
         fileprivate let bytes: [UInt8]
+        fileprivate let names: [String]
         fileprivate var offset = 0
 
         public mutating func next() -> Field? {
             guard let (name, value) = Fields.field(in: bytes, at: &offset) else { return nil }
-            return Field(name: String(decoding: bytes[name], as: UTF8.self), value: String(decoding: bytes[value], as: UTF8.self))
+            let text = switch name {
+            case .number(let number): names[number - 1]
+            case .text(let range): String(decoding: bytes[range], as: UTF8.self)
+            }
+            return Field(name: text, value: String(decoding: bytes[value], as: UTF8.self))
         }
     }
 
@@ -62,44 +71,91 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         lhs.bytes == rhs.bytes || (lhs.count == rhs.count && lhs.allSatisfy { rhs[$0.name] == $0.value })
     }
 
+    /// A field's name: its number, or where its text is.
+    private enum Name: Equatable {
+        case number(Int)
+        case text(Range<Int>)
+    }
+
     /// Where the field named `name` is: its value's bytes, and the whole field's.
     private func find(_ name: String) -> (value: Range<Int>, whole: Range<Int>)? {
+        let number = FieldNames.number(of: name, adding: false)
         var offset = 0
         while case let start = offset, let (found, value) = Self.field(in: bytes, at: &offset) {
-            if bytes[found].elementsEqual(name.utf8) { return (value, start ..< offset) }
+            switch found {
+            case .number(let other): if other == number { return (value, start ..< offset) }
+            case .text(let text): if number == nil, bytes[text].elementsEqual(name.utf8) { return (value, start ..< offset) }
+            }
         }
         return nil
     }
 
-    /// The name's and the value's bytes of the field at `offset`, which moves past it.
-    private static func field(in bytes: [UInt8], at offset: inout Int) -> (name: Range<Int>, value: Range<Int>)? {
+    /// The name and the value's bytes of the field at `offset`, which moves past it.
+    private static func field(in bytes: [UInt8], at offset: inout Int) -> (name: Name, value: Range<Int>)? {
         guard offset < bytes.count else { return nil }
-        let name = text(in: bytes, at: &offset)
+        let number = varint(in: bytes, at: &offset)
+        let name = number == 0 ? Name.text(text(in: bytes, at: &offset)) : .number(number)
         return (name, text(in: bytes, at: &offset))
     }
 
     private static func text(in bytes: [UInt8], at offset: inout Int) -> Range<Int> {
-        var length = 0, shift = 0
-        while true {
-            let byte = bytes[offset]
-            offset += 1
-            length |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
-        }
+        let length = varint(in: bytes, at: &offset)
         defer { offset += length }
         return offset ..< offset + length
     }
 
-    private static func append(_ name: String, _ value: String, to bytes: inout [UInt8]) {
-        for text in [name, value] {
-            var length = text.utf8.count
-            while length >= 0x80 {
-                bytes.append(UInt8(length & 0x7F) | 0x80)
-                length >>= 7
-            }
-            bytes.append(UInt8(length))
-            bytes += text.utf8
+    private static func varint(in bytes: [UInt8], at offset: inout Int) -> Int {
+        var value = 0, shift = 0
+        while true {
+            let byte = bytes[offset]
+            offset += 1
+            value |= Int(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
         }
     }
+
+    private static func append(_ name: String, _ value: String, to bytes: inout [UInt8]) {
+        let number = FieldNames.number(of: name, adding: true)
+        appendVarint(number ?? 0, to: &bytes)
+        if number == nil { appendText(name, to: &bytes) }
+        appendText(value, to: &bytes)
+    }
+
+    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+        appendVarint(text.utf8.count, to: &bytes)
+        bytes += text.utf8
+    }
+
+    private static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+}
+
+/// The names fields have had, each numbered once in the process (from 1), so that a payout's
+/// fields hold one or two bytes per name rather than its text. Names come from the APIs' own
+/// field lists and the scenario's; past `capacity` (names a client made up), a name is kept as
+/// text in the fields that have it.
+package enum FieldNames {
+    package static let capacity = 4096
+    private static let table = Mutex<(numbers: [String: Int], names: [String])>(([:], []))
+
+    /// `name`'s number; a new name gets one when `adding` and there is room.
+    package static func number(of name: String, adding: Bool) -> Int? {
+        table.withLock { table in
+            if let number = table.numbers[name] { return number }
+            guard adding, table.names.count < capacity else { return nil }
+            table.names.append(name)
+            table.numbers[name] = table.names.count
+            return table.names.count
+        }
+    }
+
+    /// Every name with a number, the first being number 1.
+    static var all: [String] { table.withLock { $0.names } }
 }
