@@ -211,8 +211,7 @@ extension Bank {
             s.usage[payout.account, default: [:]][time.dayNumber, default: .zero] += payout.settlementAmount
             s.usage[payout.account, default: [:]][-time.monthNumber, default: .zero] += payout.settlementAmount
         }
-        s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: payout.account, payoutID: payout.id, kind: kind,
-                                    amount: amount, balanceAfter: balanceAfter, at: time))
+        s.appendLedger(payout, kind, amount: amount, balanceAfter: balanceAfter, at: time)
     }
 
     /// `amount` in `currency` expressed in `target`, through USD.

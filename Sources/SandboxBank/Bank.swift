@@ -42,7 +42,7 @@ public final class Bank: Sendable {
         var payoutsByAccount: [String: [Int]] = [:]
         /// Account -> the payout's own reference -> payout id, for payouts made with one.
         var references: [String: [String: Int]] = [:]
-        var ledger = ChunkedArray<LedgerEntry>()
+        var ledger = ChunkedArray<LedgerRecord>()
         /// Amounts counted against daily and monthly limits: account -> period -> total, the period
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
         var usage: [String: [Int: Money]] = [:]
@@ -241,12 +241,12 @@ public final class Bank: Sendable {
 
     /// Ledger entries in order, optionally of one account.
     public func ledger(account: String? = nil) -> [LedgerEntry] {
-        state.withLock { s in account.map { id in s.ledger.filter { $0.account == id } } ?? Array(s.ledger) }
+        state.withLock { s in account.map { id in s.ledgerEntries.filter { $0.account == id } } ?? Array(s.ledgerEntries) }
     }
 
     /// How many ledger entries an account has (without copying them).
     public func ledgerCount(account: String) -> Int {
-        state.withLock { s in s.ledger.count { $0.account == account } }
+        state.withLock { s in s.ledgerEntries.count { $0.account == account } }
     }
 
     /// Notifications in order, optionally of one payout.

@@ -103,7 +103,7 @@ extension BankSnapshot {
         for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) { Self.append(payout, plan, decision: places[plan.decision]!, to: &bytes) }
 
         BinaryWriter.append(UInt64(s.ledger.count), to: &bytes)
-        for entry in s.ledger {
+        for entry in s.ledgerEntries {
             BinaryWriter.append(entry.account, to: &bytes)
             BinaryWriter.append(entry.payoutID, to: &bytes)
             BinaryWriter.append(entry.kind == .refund, to: &bytes)
@@ -205,9 +205,12 @@ extension BankSnapshot {
         }
 
         for _ in 0 ..< (try reader.count()) {
-            s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: try knownAccount(&reader), payoutID: try knownPayout(&reader),
-                                        kind: try reader.bool() ? .refund : .debit, amount: try reader.money(),
-                                        balanceAfter: try reader.money(), at: try reader.time()))
+            let (account, start, payoutID) = (try knownAccount(&reader), reader.offset, try knownPayout(&reader))
+            guard let payout = s.payouts[payoutID], payout.account == account else {
+                throw .init(offset: start, reason: "a ledger entry of payout \(payoutID) in another account than the payout's")
+            }
+            let kind: LedgerEntry.Kind = try reader.bool() ? .refund : .debit
+            s.appendLedger(payout, kind, amount: try reader.money(), balanceAfter: try reader.money(), at: try reader.time())
         }
 
         for _ in 0 ..< (try reader.count()) {

@@ -166,3 +166,30 @@ public struct LedgerEntry: Sendable, Equatable {
     public let balanceAfter: Money
     public let at: VirtualTime
 }
+
+/// A ledger entry as the bank keeps it (32 bytes): its account is its payout's, its id its place.
+struct LedgerRecord: Sendable {
+    let at: VirtualTime
+    let amount: Money
+    let balanceAfter: Money
+    /// The payout's place in the bank's table (its id minus the first id).
+    let payoutIndex: Int32
+    let kind: LedgerEntry.Kind
+}
+
+extension Bank.State {
+    /// Records a movement of `payout`'s account.
+    mutating func appendLedger(_ payout: Payout, _ kind: LedgerEntry.Kind, amount: Money, balanceAfter: Money, at: VirtualTime) {
+        ledger.append(LedgerRecord(at: at, amount: amount, balanceAfter: balanceAfter, payoutIndex: Int32(payout.id - payouts.firstID), kind: kind))
+    }
+
+    /// The ledger's entries, in order.
+    var ledgerEntries: some Collection<LedgerEntry> {
+        ledger.indices.lazy.map { index in
+            let record = ledger[index]
+            let payoutID = payouts.firstID + Int(record.payoutIndex)
+            return LedgerEntry(id: index + 1, account: payouts[payoutID]!.account, payoutID: payoutID, kind: record.kind, amount: record.amount,
+                               balanceAfter: record.balanceAfter, at: record.at)
+        }
+    }
+}
