@@ -394,7 +394,7 @@ extension BankSnapshot {
     }
 
     private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader, format: BankFormat,
-                                     outcomes: inout InternTable<DeliveryOutcome>)
+                                     outcomes: inout InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>)
         throws(BinaryReader.Malformed) -> StatusNotification {
         let (status, changedAt) = (try reader.status(), try reader.time())
         let (reference, detail) = (try reader.optionalString(), try reader.optionalString())
@@ -405,7 +405,7 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             let (at, outcome, manual) = (try reader.time(), try reader.outcome(), try reader.bool())
             let mark = format.version >= 6 ? try reader.optionalChaosMark() : nil
-            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: at, outcome: outcomes.intern(outcome), manual: manual, chaos: mark))
+            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: at, outcome: outcomes.intern(outcome, OutOfLine.init), manual: manual, chaos: mark))
         }
         let next = try reader.bool() ? try reader.time() : nil
         let start = reader.offset

@@ -1,11 +1,9 @@
-import Synchronization
-
 /// Named text values in the order given (a payout's request fields, an account's settings, by the
 /// owning API's names).
 ///
 /// A bank holds one per payout and reads them rarely (scenario matching, rendering a
 /// notification, the admin API), so they are packed into one buffer: each name as its number
-/// (`FieldNames`), each value as UTF-8 after its length. A million payouts' twenty fields would
+/// (`NameTable.fieldNames`), each value as UTF-8 after its length. A million payouts' twenty fields would
 /// otherwise be forty million strings.
 ///
 /// ```swift
@@ -49,7 +47,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     public var count: Int { reduce(0) { count, _ in count + 1 } }
 
-    public func makeIterator() -> Iterator { Iterator(bytes: bytes, names: FieldNames.all) }
+    public func makeIterator() -> Iterator { Iterator(bytes: bytes, names: NameTable.fieldNames.all) }
 
     public struct Iterator: IteratorProtocol {
         fileprivate let bytes: [UInt8]
@@ -79,7 +77,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     /// Where the field named `name` is: its value's bytes, and the whole field's.
     private func find(_ name: String) -> (value: Range<Int>, whole: Range<Int>)? {
-        let number = FieldNames.number(of: name, adding: false)
+        let number = NameTable.fieldNames.number(of: name, adding: false)
         var offset = 0
         while case let start = offset, let (found, value) = Self.field(in: bytes, at: &offset) {
             switch found {
@@ -116,7 +114,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     private static func append(_ name: String, _ value: String, to bytes: inout [UInt8]) {
-        let number = FieldNames.number(of: name, adding: true)
+        let number = NameTable.fieldNames.number(of: name, adding: true)
         appendVarint(number ?? 0, to: &bytes)
         if number == nil { appendText(name, to: &bytes) }
         appendText(value, to: &bytes)
@@ -135,27 +133,4 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
         bytes.append(UInt8(value))
     }
-}
-
-/// The names fields have had, each numbered once in the process (from 1), so that a payout's
-/// fields hold one or two bytes per name rather than its text. Names come from the APIs' own
-/// field lists and the scenario's; past `capacity` (names a client made up), a name is kept as
-/// text in the fields that have it.
-package enum FieldNames {
-    package static let capacity = 4096
-    private static let table = Mutex<(numbers: [String: Int], names: [String])>(([:], []))
-
-    /// `name`'s number; a new name gets one when `adding` and there is room.
-    package static func number(of name: String, adding: Bool) -> Int? {
-        table.withLock { table in
-            if let number = table.numbers[name] { return number }
-            guard adding, table.names.count < capacity else { return nil }
-            table.names.append(name)
-            table.numbers[name] = table.names.count
-            return table.names.count
-        }
-    }
-
-    /// Every name with a number, the first being number 1.
-    static var all: [String] { table.withLock { $0.names } }
 }

@@ -23,21 +23,28 @@ struct OutOfLine<Value: Sendable>: Sendable {
     }
 }
 
-/// Hands out one `OutOfLine` for equal values, so that a million equal outcomes share one.
-/// At most `capacity` values are kept; past that, each gets its own (bounded memory, whatever
-/// the receivers answer).
-struct InternTable<Value: Hashable & Sendable>: Sendable {
-    private var table: [Value: OutOfLine<Value>] = [:]
+/// Hands out one shared form for equal values (an `OutOfLine` outcome, a callback URL's string),
+/// so that a million equal ones cost one. At most `capacity` values are kept; past that, each
+/// gets its own (bounded memory, whatever the receivers answer or the clients send).
+struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
+    private var table: [Value: Shared] = [:]
     private let capacity: Int
 
     init(capacity: Int = 256) {
         self.capacity = capacity
     }
 
-    mutating func intern(_ value: Value) -> OutOfLine<Value> {
+    mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
         if let shared = table[value] { return shared }
-        let boxed = OutOfLine(value)
-        if table.count < capacity { table[value] = boxed }
-        return boxed
+        let shared = share(value)
+        if table.count < capacity { table[value] = shared }
+        return shared
+    }
+}
+
+extension InternTable where Value == Shared {
+    /// The string equal to `text` kept first: its storage is shared.
+    mutating func intern(_ text: Value) -> Value {
+        intern(text) { $0 }
     }
 }

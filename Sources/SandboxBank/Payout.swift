@@ -121,32 +121,39 @@ public struct Payout: Sendable, Equatable {
     }
 }
 
-/// One change of a payout's status.
+/// One change of a payout's status (24 bytes: a payout keeps every one).
 public struct StatusChange: Sendable, Equatable {
-    /// A rejection's code and reason, kept out of line: most changes have none.
-    private final class Reason: Sendable {
+    /// A rejection's code and reason, and an actor without a number: kept out of line, as most
+    /// changes have none.
+    private final class Rare: Sendable {
         let code: String?
-        let text: String?
+        let reason: String?
+        let actor: String?
 
-        init(code: String?, text: String?) {
+        init(code: String?, reason: String?, actor: String?) {
             self.code = code
-            self.text = text
+            self.reason = reason
+            self.actor = actor
         }
     }
 
     public let at: VirtualTime
-    /// Who made it: `merchant` (API), `bank` (timeline), `admin` (forced), `create`.
-    public let by: String
-    private let why: Reason?
+    private let rare: Rare?
+    /// `by`'s number in `NameTable.actors`; 0: in `rare`.
+    private let actor: UInt8
     public let status: PayoutStatus
-    public var reasonCode: String? { why?.code }
-    public var reason: String? { why?.text }
+
+    /// Who made it: `merchant` (API), `bank` (timeline), `admin` (forced), `create`.
+    public var by: String { actor == 0 ? rare?.actor ?? "" : NameTable.actors.name(Int(actor)) }
+    public var reasonCode: String? { rare?.code }
+    public var reason: String? { rare?.reason }
 
     init(status: PayoutStatus, at: VirtualTime, by: String, reasonCode: String?, reason: String?) {
         self.status = status
         self.at = at
-        self.by = by
-        why = reasonCode == nil && reason == nil ? nil : Reason(code: reasonCode, text: reason)
+        actor = NameTable.actors.number(of: by, adding: true).map(UInt8.init) ?? 0
+        let numbered = actor != 0
+        rare = reasonCode == nil && reason == nil && numbered ? nil : Rare(code: reasonCode, reason: reason, actor: numbered ? nil : by)
     }
 
     public static func == (lhs: StatusChange, rhs: StatusChange) -> Bool {

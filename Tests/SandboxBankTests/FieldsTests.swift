@@ -30,10 +30,10 @@ struct FieldsTests {
     @Test func namesPastTheNumberedOnesAreKeptAsText() {
         // More names than get numbers (in this process, whatever other tests numbered): each still
         // found, listed and compared by its text.
-        let names = (0 ..< FieldNames.capacity + 10).map { "made-up-\($0)" }
+        let names = (0 ..< NameTable.fieldNames.capacity + 10).map { "made-up-\($0)" }
         var fields = Fields()
         for name in names.suffix(20) { fields[name] = "v-\(name)" }
-        for name in names { _ = FieldNames.number(of: name, adding: true) }
+        for name in names { _ = NameTable.fieldNames.number(of: name, adding: true) }
         var more = fields
         for name in names.suffix(5) { more[name + "-late"] = "late" }
         #expect(more.count == 25)
