@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value kept out of line, behind one reference: for a part that is large but rare (a
 /// notification's chaos plan) or the same in many owners (a delivery's outcome, see
 /// `InternTable`), so that an owner pays 8 bytes for it rather than its size. It stays a value:
@@ -46,5 +48,20 @@ extension InternTable where Value == Shared {
     /// The string equal to `text` kept first: its storage is shared.
     mutating func intern(_ text: Value) -> Value {
         intern(text) { $0 }
+    }
+}
+
+/// An `InternTable` for the whole process, behind a lock: for values made where no bank is at
+/// hand (a status change's rare parts, a payout's origin).
+final class SharedValues<Value: Hashable & Sendable>: Sendable {
+    private let table: Mutex<InternTable<Value, Value>>
+
+    init(capacity: Int) {
+        table = Mutex(InternTable(capacity: capacity))
+    }
+
+    /// The value equal to `value` kept first (`value` itself when none is, or when full).
+    func intern(_ value: Value) -> Value {
+        table.withLock { $0.intern(value) }
     }
 }

@@ -10,45 +10,78 @@ public struct Payout: Sendable, Equatable {
     /// notifications (see `Payout`).
     final class Shared: Sendable {
         let id: Int
-        let dialect: String
-        let account: String
+        let origin: Origin
         let reference: String?
-        let country: String?
-        let currency: String
         let amount: Money
         let settlementAmount: Money
         let createdAt: VirtualTime
         let fields: Fields
         let callbackURL: String?
-        let bankReference: String?
-        let statusDetail: String?
+        /// The bank's reference and status detail, nil while it gave neither.
+        let bank: BankWords?
 
-        init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
-             settlementAmount: Money, createdAt: VirtualTime, fields: Fields, callbackURL: String?, bankReference: String?,
-             statusDetail: String?) {
+        init(id: Int, origin: Origin, reference: String?, amount: Money, settlementAmount: Money, createdAt: VirtualTime, fields: Fields,
+             callbackURL: String?, bankReference: String?, statusDetail: String?) {
             self.id = id
-            self.dialect = dialect
-            self.account = account
+            self.origin = origin
             self.reference = reference
-            self.country = country
-            self.currency = currency
             self.amount = amount
             self.settlementAmount = settlementAmount
             self.createdAt = createdAt
             self.fields = fields
             self.callbackURL = callbackURL
-            self.bankReference = bankReference
-            self.statusDetail = statusDetail
+            bank = bankReference == nil && statusDetail == nil ? nil : BankWords(reference: bankReference, detail: statusDetail)
         }
+
+        var bankReference: String? { bank?.reference }
+        var statusDetail: String? { bank?.detail }
 
         /// A copy with other values for what changes after creation; itself when they are the same.
         func with(fields: Fields? = nil, callbackURL: String?? = nil, bankReference: String?? = nil, statusDetail: String?? = nil) -> Shared {
             let fields = fields ?? self.fields
             let (url, reference, detail) = (callbackURL ?? self.callbackURL, bankReference ?? self.bankReference, statusDetail ?? self.statusDetail)
             if fields == self.fields, url == self.callbackURL, reference == self.bankReference, detail == self.statusDetail { return self }
-            return Shared(id: id, dialect: dialect, account: account, reference: self.reference, country: country, currency: currency,
-                          amount: amount, settlementAmount: settlementAmount, createdAt: createdAt, fields: fields, callbackURL: url,
-                          bankReference: reference, statusDetail: detail)
+            return Shared(id: id, origin: origin, reference: self.reference, amount: amount, settlementAmount: settlementAmount,
+                          createdAt: createdAt, fields: fields, callbackURL: url, bankReference: reference, statusDetail: detail)
+        }
+    }
+
+    /// Where a payout comes from and what it is in: the same for many payouts, so shared by them
+    /// (`origins`).
+    final class Origin: Hashable, Sendable {
+        let dialect: String
+        let account: String
+        let currency: String
+        let country: String?
+
+        init(dialect: String, account: String, currency: String, country: String?) {
+            self.dialect = dialect
+            self.account = account
+            self.currency = currency
+            self.country = country
+        }
+
+        static func == (lhs: Origin, rhs: Origin) -> Bool {
+            lhs.dialect == rhs.dialect && lhs.account == rhs.account && lhs.currency == rhs.currency && lhs.country == rhs.country
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(account)
+            hasher.combine(currency)
+            hasher.combine(country)
+        }
+    }
+
+    static let origins = SharedValues<Origin>(capacity: 4096)
+
+    /// What the bank said of a payout beyond its status.
+    final class BankWords: Sendable {
+        let reference: String?
+        let detail: String?
+
+        init(reference: String?, detail: String?) {
+            self.reference = reference
+            self.detail = detail
         }
     }
 
@@ -57,15 +90,15 @@ public struct Payout: Sendable, Equatable {
     /// The sandbox's id, unique across accounts.
     public var id: Int { shared.id }
     /// The API that created it (`PayoutRequest.dialect`).
-    public var dialect: String { shared.dialect }
+    public var dialect: String { shared.origin.dialect }
     /// The account it is paid from.
-    public var account: String { shared.account }
+    public var account: String { shared.origin.account }
     /// The caller's own id for it, unique per account; nil when the API gives none.
     public var reference: String? { shared.reference }
     /// Where it is paid to, when the API says.
-    public var country: String? { shared.country }
+    public var country: String? { shared.origin.country }
     /// The currency of `amount`.
-    public var currency: String { shared.currency }
+    public var currency: String { shared.origin.currency }
     /// The amount asked for, in `currency`.
     public var amount: Money { shared.amount }
     /// What was debited, in the account's settlement currency.
@@ -102,9 +135,9 @@ public struct Payout: Sendable, Equatable {
          settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
          history: [StatusChange], reasonCode: String? = nil, reason: String? = nil, bankReference: String? = nil,
          statusDetail: String? = nil) {
-        shared = Shared(id: id, dialect: dialect, account: account, reference: reference, country: country, currency: currency,
-                        amount: amount, settlementAmount: settlementAmount, createdAt: createdAt, fields: fields,
-                        callbackURL: callbackURL, bankReference: bankReference, statusDetail: statusDetail)
+        let origin = Self.origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country))
+        shared = Shared(id: id, origin: origin, reference: reference, amount: amount, settlementAmount: settlementAmount, createdAt: createdAt,
+                        fields: fields, callbackURL: callbackURL, bankReference: bankReference, statusDetail: statusDetail)
         self.status = status
         self.history = history
         self.reasonCode = reasonCode
@@ -113,8 +146,7 @@ public struct Payout: Sendable, Equatable {
 
     public static func == (lhs: Payout, rhs: Payout) -> Bool {
         let (a, b) = (lhs.shared, rhs.shared)
-        return (a === b || (a.id == b.id && a.dialect == b.dialect && a.account == b.account && a.reference == b.reference
-                            && a.country == b.country && a.currency == b.currency && a.amount == b.amount
+        return (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference && a.amount == b.amount
                             && a.settlementAmount == b.settlementAmount && a.createdAt == b.createdAt && a.fields == b.fields
                             && a.callbackURL == b.callbackURL && a.bankReference == b.bankReference && a.statusDetail == b.statusDetail))
             && lhs.status == rhs.status && lhs.history == rhs.history && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
@@ -125,7 +157,7 @@ public struct Payout: Sendable, Equatable {
 public struct StatusChange: Sendable, Equatable {
     /// A rejection's code and reason, and an actor without a number: kept out of line, as most
     /// changes have none.
-    private final class Rare: Sendable {
+    private final class Rare: Hashable, Sendable {
         let code: String?
         let reason: String?
         let actor: String?
@@ -135,6 +167,18 @@ public struct StatusChange: Sendable, Equatable {
             self.reason = reason
             self.actor = actor
         }
+
+        static func == (lhs: Rare, rhs: Rare) -> Bool {
+            lhs.code == rhs.code && lhs.reason == rhs.reason && lhs.actor == rhs.actor
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(code)
+            hasher.combine(reason)
+        }
+
+        /// Rejections share their reasons: a scenario gives a few to a million payouts.
+        static let shared = SharedValues<Rare>(capacity: 4096)
     }
 
     public let at: VirtualTime
@@ -153,7 +197,7 @@ public struct StatusChange: Sendable, Equatable {
         self.at = at
         actor = NameTable.actors.number(of: by, adding: true).map(UInt8.init) ?? 0
         let numbered = actor != 0
-        rare = reasonCode == nil && reason == nil && numbered ? nil : Rare(code: reasonCode, reason: reason, actor: numbered ? nil : by)
+        rare = reasonCode == nil && reason == nil && numbered ? nil : Rare.shared.intern(Rare(code: reasonCode, reason: reason, actor: numbered ? nil : by))
     }
 
     public static func == (lhs: StatusChange, rhs: StatusChange) -> Bool {

@@ -34,8 +34,8 @@ public struct StatusNotification: Sendable, Equatable {
 
     public var payoutID: Int { payout.id }
     /// The API of the payout, which renders the notification.
-    public var dialect: String { payout.dialect }
-    public var account: String { payout.account }
+    public var dialect: String { payout.origin.dialect }
+    public var account: String { payout.origin.account }
     public var reference: String? { payout.reference }
     public var bankReference: String? { payout.bankReference }
     public var statusDetail: String? { payout.statusDetail }
@@ -71,7 +71,7 @@ public struct StatusNotification: Sendable, Equatable {
     public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
         let (a, b) = (lhs.payout, rhs.payout)
         return lhs.id == rhs.id && lhs.status == rhs.status && lhs.changedAt == rhs.changedAt
-            && (a === b || (a.id == b.id && a.dialect == b.dialect && a.account == b.account && a.reference == b.reference
+            && (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference
                             && a.bankReference == b.bankReference && a.statusDetail == b.statusDetail && a.callbackURL == b.callbackURL
                             && a.fields == b.fields))
             && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt
