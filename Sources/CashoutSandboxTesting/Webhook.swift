@@ -17,7 +17,7 @@ public struct Webhook: Sendable {
     init(_ notification: StatusNotification, fields: [String: String]) {
         status = Cashout.Status(notification.status)
         form = fields
-        attempts = notification.attempts
+        attempts = Array(notification.attempts)
         delivered = notification.state == .delivered
     }
 }

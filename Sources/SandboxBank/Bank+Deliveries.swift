@@ -101,7 +101,7 @@ extension Bank {
         let settles = outcome.succeeded && s.notifications[index].state != .delivered
         // Changed in place: copying it out would copy its attempts on every append.
         s.notifications[index].attempts.append(DeliveryAttempt(
-            number: s.notifications[index].attempts.count + 1, at: at, outcome: outcome, manual: !scheduled,
+            number: s.notifications[index].attempts.count + 1, at: at, outcome: s.outcomes.intern(outcome, OutOfLine.init), manual: !scheduled,
             chaos: first ? Self.shiftMark(s.notifications[index]) : nil))
         var notification = s.notifications[index]
         if outcome.succeeded {

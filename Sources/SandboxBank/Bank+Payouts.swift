@@ -87,7 +87,9 @@ extension Bank {
     /// `timeline` gives the one a journal recorded.
     func add(_ s: inout State, _ details: PayoutDetails, to payoutID: Int, at now: VirtualTime, timeline: DecidedTimeline?) {
         guard let payout = s.payouts.modify(payoutID, { (payout) -> Payout in
-            for field in details.fields { payout.fields[field.name] = field.value }
+            var fields = payout.fields
+            for field in details.fields { fields[field.name] = field.value }
+            payout.fields = fields
             if let url = details.callbackURL { payout.callbackURL = url }
             return payout
         }) else { return }
@@ -114,7 +116,8 @@ extension Bank {
         let payout = Payout(
             id: id, dialect: request.dialect, account: request.account, reference: request.reference, country: request.country,
             currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
-            callbackURL: request.callbackURL ?? s.accounts[request.account]!.callbackURL, createdAt: now, status: request.status,
+            callbackURL: (request.callbackURL ?? s.accounts[request.account]!.callbackURL).map { s.urls.intern($0) }, createdAt: now,
+            status: request.status,
             history: Self.history(StatusChange(status: request.status, at: now, by: "create", reasonCode: nil, reason: nil)))
         let timeline = timeline ?? s.configuration.timeline(payout)
         s.payouts.append(payout, timeline: timeline)
@@ -179,12 +182,7 @@ extension Bank {
         guard let payout = changed else { return }
         s.observer?(.statusChanged(payout, from: from, by: actor, at: time))
         if from.isDebited != step.status.isDebited { move(&s, payout, from.isDebited ? .refund : .debit, at: time) }
-        let notification = StatusNotification(
-            change: .init(id: s.notifications.count + 1, payoutID: payoutID, dialect: payout.dialect, account: payout.account,
-                          reference: payout.reference, status: step.status, changedAt: time, bankReference: payout.bankReference,
-                          statusDetail: payout.statusDetail, url: payout.callbackURL, fields: payout.fields),
-            state: payout.callbackURL == nil ? .noURL : .pending, attempts: [],
-            nextAttemptAt: payout.callbackURL == nil ? nil : time)
+        let notification = StatusNotification(id: s.notifications.count + 1, of: payout.shared, status: step.status, changedAt: time)
         s.notifications.append(notification)
         if notification.url != nil { schedule(&s, .delivery(notificationID: notification.id, attempt: 0), at: time) }
     }
@@ -214,8 +212,7 @@ extension Bank {
             s.usage[payout.account, default: [:]][time.dayNumber, default: .zero] += payout.settlementAmount
             s.usage[payout.account, default: [:]][-time.monthNumber, default: .zero] += payout.settlementAmount
         }
-        s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: payout.account, payoutID: payout.id, kind: kind,
-                                    amount: amount, balanceAfter: balanceAfter, at: time))
+        s.appendLedger(payout, kind, amount: amount, balanceAfter: balanceAfter, at: time)
     }
 
     /// `amount` in `currency` expressed in `target`, through USD.

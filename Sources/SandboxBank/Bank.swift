@@ -42,11 +42,15 @@ public final class Bank: Sendable {
         var payoutsByAccount: [String: [Int]] = [:]
         /// Account -> the payout's own reference -> payout id, for payouts made with one.
         var references: [String: [String: Int]] = [:]
-        var ledger = ChunkedArray<LedgerEntry>()
+        var ledger = ChunkedArray<LedgerRecord>()
         /// Amounts counted against daily and monthly limits: account -> period -> total, the period
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
         var usage: [String: [Int: Money]] = [:]
         var notifications = ChunkedArray<StatusNotification>()
+        /// The receivers' answers, each distinct one kept once and shared by its attempts.
+        var outcomes = InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>()
+        /// Callback URLs, each distinct one kept once and shared by its payouts.
+        var urls = InternTable<String, String>()
         var queue = EventQueue()
         var configuration: Configuration
         /// Receives each change as it is made, under the lock (see `startRecording`).
@@ -239,17 +243,30 @@ public final class Bank: Sendable {
 
     /// Ledger entries in order, optionally of one account.
     public func ledger(account: String? = nil) -> [LedgerEntry] {
-        state.withLock { s in account.map { id in s.ledger.filter { $0.account == id } } ?? Array(s.ledger) }
+        state.withLock { s in account.map { id in s.ledgerEntries.filter { $0.account == id } } ?? Array(s.ledgerEntries) }
     }
 
     /// How many ledger entries an account has (without copying them).
     public func ledgerCount(account: String) -> Int {
-        state.withLock { s in s.ledger.count { $0.account == account } }
+        state.withLock { s in s.ledgerEntries.count { $0.account == account } }
     }
 
     /// Notifications in order, optionally of one payout.
     public func notifications(payoutID: Int? = nil) -> [StatusNotification] {
         state.withLock { s in payoutID.map { id in s.notifications.filter { $0.payoutID == id } } ?? Array(s.notifications) }
+    }
+
+    /// How many notifications there are, optionally of one payout, and how many attempts they
+    /// made (without copying them).
+    public func notificationCount(payoutID: Int? = nil) -> (notifications: Int, attempts: Int) {
+        state.withLock { s in
+            var counts = (notifications: 0, attempts: 0)
+            for notification in s.notifications where payoutID == nil || notification.payoutID == payoutID {
+                counts.notifications += 1
+                counts.attempts += notification.attempts.count
+            }
+            return counts
+        }
     }
 
     public func notification(id: Int) -> StatusNotification? {

@@ -103,7 +103,7 @@ extension BankSnapshot {
         for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) { Self.append(payout, plan, decision: places[plan.decision]!, to: &bytes) }
 
         BinaryWriter.append(UInt64(s.ledger.count), to: &bytes)
-        for entry in s.ledger {
+        for entry in s.ledgerEntries {
             BinaryWriter.append(entry.account, to: &bytes)
             BinaryWriter.append(entry.payoutID, to: &bytes)
             BinaryWriter.append(entry.kind == .refund, to: &bytes)
@@ -205,9 +205,12 @@ extension BankSnapshot {
         }
 
         for _ in 0 ..< (try reader.count()) {
-            s.ledger.append(LedgerEntry(id: s.ledger.count + 1, account: try knownAccount(&reader), payoutID: try knownPayout(&reader),
-                                        kind: try reader.bool() ? .refund : .debit, amount: try reader.money(),
-                                        balanceAfter: try reader.money(), at: try reader.time()))
+            let (account, start, payoutID) = (try knownAccount(&reader), reader.offset, try knownPayout(&reader))
+            guard let payout = s.payouts[payoutID], payout.account == account else {
+                throw .init(offset: start, reason: "a ledger entry of payout \(payoutID) in another account than the payout's")
+            }
+            let kind: LedgerEntry.Kind = try reader.bool() ? .refund : .debit
+            s.appendLedger(payout, kind, amount: try reader.money(), balanceAfter: try reader.money(), at: try reader.time())
         }
 
         for _ in 0 ..< (try reader.count()) {
@@ -221,7 +224,7 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             let start = reader.offset
             let payout = s.payouts[try knownPayout(&reader)]!
-            let notification = try Self.notification(id: s.notifications.count + 1, of: payout, &reader, format: format)
+            let notification = try Self.notification(id: s.notifications.count + 1, of: payout, &reader, format: format, outcomes: &s.outcomes)
             guard notification.state != .pending || (notification.url != nil && notification.nextAttemptAt != nil) else {
                 throw .init(offset: start, reason: "a pending notification with nowhere or no time to go")
             }
@@ -390,27 +393,27 @@ extension BankSnapshot {
         if let plan = notification.chaos { BinaryWriter.append(plan, progress: true, to: &bytes) }
     }
 
-    private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader, format: BankFormat)
+    private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader, format: BankFormat,
+                                     outcomes: inout InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>)
         throws(BinaryReader.Malformed) -> StatusNotification {
         let (status, changedAt) = (try reader.status(), try reader.time())
         let (reference, detail) = (try reader.optionalString(), try reader.optionalString())
         if format.version < 3 { _ = try reader.optionalString() }  // one of the payout's fields, now shared with it
         let url = try reader.optionalString()
         let state = Self.notificationStates[Int(try reader.tag(below: UInt8(Self.notificationStates.count)))]
-        var attempts: [DeliveryAttempt] = []
+        var attempts = DeliveryAttempts()
         for _ in 0 ..< (try reader.count()) {
             let (at, outcome, manual) = (try reader.time(), try reader.outcome(), try reader.bool())
             let mark = format.version >= 6 ? try reader.optionalChaosMark() : nil
-            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: at, outcome: outcome, manual: manual, chaos: mark))
+            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: at, outcome: outcomes.intern(outcome, OutOfLine.init), manual: manual, chaos: mark))
         }
         let next = try reader.bool() ? try reader.time() : nil
         let start = reader.offset
         let plan = format.version >= 6 ? try reader.optionalChaosPlan() : nil
         if plan != nil, url == nil { throw .init(offset: start, reason: "a chaos plan for a notification that is never sent") }
-        return StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: payout.dialect, account: payout.account, reference: payout.reference,
-                                                status: status,
-                                                changedAt: changedAt, bankReference: reference, statusDetail: detail, url: url,
-                                                fields: payout.fields),
-                                  state: state, attempts: attempts, nextAttemptAt: next, chaos: plan)
+        // Shares the payout's part when it is as the payout has it now (as it most often is).
+        let shared = payout.shared.with(callbackURL: .some(url), bankReference: .some(reference), statusDetail: .some(detail))
+        return StatusNotification(id: id, of: shared, status: status, changedAt: changedAt,
+                                  state: state, attempts: attempts, nextAttemptAt: .some(next), chaos: plan)
     }
 }

@@ -1,47 +1,208 @@
 /// A payout (a "cashout") as the bank keeps it: what was asked, where it stands, and how it got
 /// there.
+///
+/// A bank holds a million of them, each with a few notifications, so it is kept small: what
+/// changes rarely (`Shared`: the request, where notifications go, the bank's reference) is one
+/// object that the payout's notifications share with it, and a change to it makes a new one, so
+/// that each notification keeps what was true when it was made.
 public struct Payout: Sendable, Equatable {
+    /// All but the status and its history: fixed once made, shared by the payout and its
+    /// notifications (see `Payout`).
+    final class Shared: Sendable {
+        let id: Int
+        let origin: Origin
+        let reference: String?
+        let amount: Money
+        let settlementAmount: Money
+        let createdAt: VirtualTime
+        let fields: Fields
+        let callbackURL: String?
+        /// The bank's reference and status detail, nil while it gave neither.
+        let bank: BankWords?
+
+        init(id: Int, origin: Origin, reference: String?, amount: Money, settlementAmount: Money, createdAt: VirtualTime, fields: Fields,
+             callbackURL: String?, bankReference: String?, statusDetail: String?) {
+            self.id = id
+            self.origin = origin
+            self.reference = reference
+            self.amount = amount
+            self.settlementAmount = settlementAmount
+            self.createdAt = createdAt
+            self.fields = fields
+            self.callbackURL = callbackURL
+            bank = bankReference == nil && statusDetail == nil ? nil : BankWords(reference: bankReference, detail: statusDetail)
+        }
+
+        var bankReference: String? { bank?.reference }
+        var statusDetail: String? { bank?.detail }
+
+        /// A copy with other values for what changes after creation; itself when they are the same.
+        func with(fields: Fields? = nil, callbackURL: String?? = nil, bankReference: String?? = nil, statusDetail: String?? = nil) -> Shared {
+            let fields = fields ?? self.fields
+            let (url, reference, detail) = (callbackURL ?? self.callbackURL, bankReference ?? self.bankReference, statusDetail ?? self.statusDetail)
+            if fields == self.fields, url == self.callbackURL, reference == self.bankReference, detail == self.statusDetail { return self }
+            return Shared(id: id, origin: origin, reference: self.reference, amount: amount, settlementAmount: settlementAmount,
+                          createdAt: createdAt, fields: fields, callbackURL: url, bankReference: reference, statusDetail: detail)
+        }
+    }
+
+    /// Where a payout comes from and what it is in: the same for many payouts, so shared by them
+    /// (`origins`).
+    final class Origin: Hashable, Sendable {
+        let dialect: String
+        let account: String
+        let currency: String
+        let country: String?
+
+        init(dialect: String, account: String, currency: String, country: String?) {
+            self.dialect = dialect
+            self.account = account
+            self.currency = currency
+            self.country = country
+        }
+
+        static func == (lhs: Origin, rhs: Origin) -> Bool {
+            lhs.dialect == rhs.dialect && lhs.account == rhs.account && lhs.currency == rhs.currency && lhs.country == rhs.country
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(account)
+            hasher.combine(currency)
+            hasher.combine(country)
+        }
+    }
+
+    static let origins = SharedValues<Origin>(capacity: 4096)
+
+    /// What the bank said of a payout beyond its status.
+    final class BankWords: Sendable {
+        let reference: String?
+        let detail: String?
+
+        init(reference: String?, detail: String?) {
+            self.reference = reference
+            self.detail = detail
+        }
+    }
+
+    private(set) var shared: Shared
+
     /// The sandbox's id, unique across accounts.
-    public let id: Int
+    public var id: Int { shared.id }
     /// The API that created it (`PayoutRequest.dialect`).
-    public let dialect: String
+    public var dialect: String { shared.origin.dialect }
     /// The account it is paid from.
-    public let account: String
+    public var account: String { shared.origin.account }
     /// The caller's own id for it, unique per account; nil when the API gives none.
-    public let reference: String?
+    public var reference: String? { shared.reference }
     /// Where it is paid to, when the API says.
-    public let country: String?
+    public var country: String? { shared.origin.country }
     /// The currency of `amount`.
-    public let currency: String
+    public var currency: String { shared.origin.currency }
     /// The amount asked for, in `currency`.
-    public let amount: Money
+    public var amount: Money { shared.amount }
     /// What was debited, in the account's settlement currency.
-    public let settlementAmount: Money
+    public var settlementAmount: Money { shared.settlementAmount }
+    public var createdAt: VirtualTime { shared.createdAt }
     /// The request's own fields, by their wire names, for display and scenario matching.
-    public internal(set) var fields: Fields
+    public internal(set) var fields: Fields {
+        get { shared.fields }
+        set { shared = shared.with(fields: newValue) }
+    }
     /// Where notifications go; nil for none.
-    public internal(set) var callbackURL: String?
-    public let createdAt: VirtualTime
+    public internal(set) var callbackURL: String? {
+        get { shared.callbackURL }
+        set { shared = shared.with(callbackURL: .some(newValue)) }
+    }
+    /// The bank's own reference for the transfer, once it gives one.
+    public internal(set) var bankReference: String? {
+        get { shared.bankReference }
+        set { shared = shared.with(bankReference: .some(newValue)) }
+    }
+    /// The last explanation the bank gave with a status.
+    public internal(set) var statusDetail: String? {
+        get { shared.statusDetail }
+        set { shared = shared.with(statusDetail: .some(newValue)) }
+    }
     public internal(set) var status: PayoutStatus
     public internal(set) var history: [StatusChange]
     /// Why the bank rejected or returned it: a code and a reason in the words of the scenario or
     /// the admin, which the payout's dialect renders (or replaces with its own default).
     public internal(set) var reasonCode: String?
     public internal(set) var reason: String?
-    /// The bank's own reference for the transfer, once it gives one.
-    public internal(set) var bankReference: String?
-    /// The last explanation the bank gave with a status.
-    public internal(set) var statusDetail: String?
+
+    init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
+         settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
+         history: [StatusChange], reasonCode: String? = nil, reason: String? = nil, bankReference: String? = nil,
+         statusDetail: String? = nil) {
+        let origin = Self.origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country))
+        shared = Shared(id: id, origin: origin, reference: reference, amount: amount, settlementAmount: settlementAmount, createdAt: createdAt,
+                        fields: fields, callbackURL: callbackURL, bankReference: bankReference, statusDetail: statusDetail)
+        self.status = status
+        self.history = history
+        self.reasonCode = reasonCode
+        self.reason = reason
+    }
+
+    public static func == (lhs: Payout, rhs: Payout) -> Bool {
+        let (a, b) = (lhs.shared, rhs.shared)
+        return (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference && a.amount == b.amount
+                            && a.settlementAmount == b.settlementAmount && a.createdAt == b.createdAt && a.fields == b.fields
+                            && a.callbackURL == b.callbackURL && a.bankReference == b.bankReference && a.statusDetail == b.statusDetail))
+            && lhs.status == rhs.status && lhs.history == rhs.history && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
+    }
 }
 
-/// One change of a payout's status.
+/// One change of a payout's status (24 bytes: a payout keeps every one).
 public struct StatusChange: Sendable, Equatable {
-    public let status: PayoutStatus
+    /// A rejection's code and reason, and an actor without a number: kept out of line, as most
+    /// changes have none.
+    private final class Rare: Hashable, Sendable {
+        let code: String?
+        let reason: String?
+        let actor: String?
+
+        init(code: String?, reason: String?, actor: String?) {
+            self.code = code
+            self.reason = reason
+            self.actor = actor
+        }
+
+        static func == (lhs: Rare, rhs: Rare) -> Bool {
+            lhs.code == rhs.code && lhs.reason == rhs.reason && lhs.actor == rhs.actor
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(code)
+            hasher.combine(reason)
+        }
+
+        /// Rejections share their reasons: a scenario gives a few to a million payouts.
+        static let shared = SharedValues<Rare>(capacity: 4096)
+    }
+
     public let at: VirtualTime
+    private let rare: Rare?
+    /// `by`'s number in `NameTable.actors`; 0: in `rare`.
+    private let actor: UInt8
+    public let status: PayoutStatus
+
     /// Who made it: `merchant` (API), `bank` (timeline), `admin` (forced), `create`.
-    public let by: String
-    public let reasonCode: String?
-    public let reason: String?
+    public var by: String { actor == 0 ? rare?.actor ?? "" : NameTable.actors.name(Int(actor)) }
+    public var reasonCode: String? { rare?.code }
+    public var reason: String? { rare?.reason }
+
+    init(status: PayoutStatus, at: VirtualTime, by: String, reasonCode: String?, reason: String?) {
+        self.status = status
+        self.at = at
+        actor = NameTable.actors.number(of: by, adding: true).map(UInt8.init) ?? 0
+        let numbered = actor != 0
+        rare = reasonCode == nil && reason == nil && numbered ? nil : Rare.shared.intern(Rare(code: reasonCode, reason: reason, actor: numbered ? nil : by))
+    }
+
+    public static func == (lhs: StatusChange, rhs: StatusChange) -> Bool {
+        lhs.status == rhs.status && lhs.at == rhs.at && lhs.by == rhs.by && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
+    }
 }
 
 /// A movement of an account's balance.
@@ -55,4 +216,31 @@ public struct LedgerEntry: Sendable, Equatable {
     public let amount: Money
     public let balanceAfter: Money
     public let at: VirtualTime
+}
+
+/// A ledger entry as the bank keeps it (32 bytes): its account is its payout's, its id its place.
+struct LedgerRecord: Sendable {
+    let at: VirtualTime
+    let amount: Money
+    let balanceAfter: Money
+    /// The payout's place in the bank's table (its id minus the first id).
+    let payoutIndex: Int32
+    let kind: LedgerEntry.Kind
+}
+
+extension Bank.State {
+    /// Records a movement of `payout`'s account.
+    mutating func appendLedger(_ payout: Payout, _ kind: LedgerEntry.Kind, amount: Money, balanceAfter: Money, at: VirtualTime) {
+        ledger.append(LedgerRecord(at: at, amount: amount, balanceAfter: balanceAfter, payoutIndex: Int32(payout.id - payouts.firstID), kind: kind))
+    }
+
+    /// The ledger's entries, in order.
+    var ledgerEntries: some Collection<LedgerEntry> {
+        ledger.indices.lazy.map { index in
+            let record = ledger[index]
+            let payoutID = payouts.firstID + Int(record.payoutIndex)
+            return LedgerEntry(id: index + 1, account: payouts[payoutID]!.account, payoutID: payoutID, kind: record.kind, amount: record.amount,
+                               balanceAfter: record.balanceAfter, at: record.at)
+        }
+    }
 }

@@ -15,63 +15,52 @@ public struct StatusNotification: Sendable, Equatable {
         case noURL
     }
 
-    /// What changed: fixed once made, shared by every copy (a notification is copied to be
-    /// sent and kept by whoever renders it later, so a copy costs one reference, not ten).
-    final class Change: Sendable {
-        let id: Int
-        let payoutID: Int
-        let dialect: String
-        let account: String
-        let reference: String?
-        let status: PayoutStatus
-        let changedAt: VirtualTime
-        let bankReference: String?
-        let statusDetail: String?
-        let url: String?
-        /// The payout's request fields (shared with it, not copied), for the renderer.
-        let fields: Fields
-
-        init(id: Int, payoutID: Int, dialect: String, account: String, reference: String?, status: PayoutStatus, changedAt: VirtualTime,
-             bankReference: String?, statusDetail: String?, url: String?, fields: Fields) {
-            self.id = id
-            self.payoutID = payoutID
-            self.dialect = dialect
-            self.account = account
-            self.reference = reference
-            self.status = status
-            self.changedAt = changedAt
-            self.bankReference = bankReference
-            self.statusDetail = statusDetail
-            self.url = url
-            self.fields = fields
-        }
-    }
-
-    let change: Change
-    public var id: Int { change.id }
-    public var payoutID: Int { change.payoutID }
-    /// The API of the payout, which renders the notification.
-    public var dialect: String { change.dialect }
-    public var account: String { change.account }
-    public var reference: String? { change.reference }
-    /// The status the payout changed to.
-    public var status: PayoutStatus { change.status }
+    /// The payout's part that notifications share, as it was when the status changed (the
+    /// request's fields, where it is sent, the bank's reference): one reference per notification.
+    let payout: Payout.Shared
+    public let id: Int
     /// When it changed (virtual clock).
-    public var changedAt: VirtualTime { change.changedAt }
-    public var bankReference: String? { change.bankReference }
-    public var statusDetail: String? { change.statusDetail }
-    public var url: String? { change.url }
-    /// The payout's request fields, by its API's names.
-    public var fields: Fields { change.fields }
-    public internal(set) var state: State
-    public internal(set) var attempts: [DeliveryAttempt]
+    public let changedAt: VirtualTime
+    private var chaosPlan: OutOfLine<ChaosPlan>?
+    public internal(set) var attempts = DeliveryAttempts()
     /// When the next attempt is due, while pending.
     public internal(set) var nextAttemptAt: VirtualTime?
-    /// What webhook chaos does to it, once decided (nil: nothing, or not decided yet).
-    public internal(set) var chaos: ChaosPlan?
+    /// The status the payout changed to.
+    public let status: PayoutStatus
+    public internal(set) var state: State
     /// The copy being sent is forged (`ChaosKind.forged`): its dialect signs it with a wrong key.
     /// Only ever set on the copy handed to the sender.
     public internal(set) var forged = false
+
+    public var payoutID: Int { payout.id }
+    /// The API of the payout, which renders the notification.
+    public var dialect: String { payout.origin.dialect }
+    public var account: String { payout.origin.account }
+    public var reference: String? { payout.reference }
+    public var bankReference: String? { payout.bankReference }
+    public var statusDetail: String? { payout.statusDetail }
+    public var url: String? { payout.callbackURL }
+    /// The payout's request fields, by its API's names.
+    public var fields: Fields { payout.fields }
+    /// What webhook chaos does to it, once decided (nil: nothing, or not decided yet).
+    public internal(set) var chaos: ChaosPlan? {
+        get { chaosPlan?.value }
+        set { chaosPlan = newValue.map(OutOfLine.init) }
+    }
+
+    /// A notification of `payout`'s change to `status`, pending when it has somewhere to go.
+    init(id: Int, of payout: Payout.Shared, status: PayoutStatus, changedAt: VirtualTime, state: State? = nil,
+         attempts: DeliveryAttempts = DeliveryAttempts(), nextAttemptAt: VirtualTime?? = nil, chaos: ChaosPlan? = nil) {
+        self.payout = payout
+        self.id = id
+        self.status = status
+        self.changedAt = changedAt
+        self.state = state ?? (payout.callbackURL == nil ? .noURL : .pending)
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt ?? (payout.callbackURL == nil ? nil : changedAt)
+        self.chaos = chaos
+    }
+
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
     var scheduledAttempts: Int { attempts.count(where: \.isScheduled) }
@@ -80,10 +69,11 @@ public struct StatusNotification: Sendable, Equatable {
     var firstOwnAttempt: Int? { attempts.first { $0.chaos?.kind.isCopy != true }?.number }
 
     public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
-        let (a, b) = (lhs.change, rhs.change)
-        return a.id == b.id && a.payoutID == b.payoutID && a.dialect == b.dialect && a.account == b.account && a.reference == b.reference
-            && a.status == b.status && a.changedAt == b.changedAt && a.bankReference == b.bankReference
-            && a.statusDetail == b.statusDetail && a.url == b.url && a.fields == b.fields
+        let (a, b) = (lhs.payout, rhs.payout)
+        return lhs.id == rhs.id && lhs.status == rhs.status && lhs.changedAt == rhs.changedAt
+            && (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference
+                            && a.bankReference == b.bankReference && a.statusDetail == b.statusDetail && a.callbackURL == b.callbackURL
+                            && a.fields == b.fields))
             && lhs.state == rhs.state && lhs.attempts == rhs.attempts && lhs.nextAttemptAt == rhs.nextAttemptAt
             && lhs.chaos == rhs.chaos && lhs.forged == rhs.forged
     }
@@ -91,20 +81,33 @@ public struct StatusNotification: Sendable, Equatable {
 
 /// One try at delivering a notification.
 public struct DeliveryAttempt: Sendable, Equatable {
-    public let number: Int
     public let at: VirtualTime
-    public let outcome: DeliveryOutcome
+    /// Shared with the attempts that got the same answer (`InternTable`).
+    private let answer: OutOfLine<DeliveryOutcome>
+    private let mark: OutOfLine<ChaosMark>?
+    private let place: Int32
     /// Asked for through the admin API, outside the retry schedule.
     public let manual: Bool
+
+    public var number: Int { Int(place) }
+    public var outcome: DeliveryOutcome { answer.value }
     /// What webhook chaos did to it; nil for a plain attempt.
-    public let chaos: ChaosMark?
+    public var chaos: ChaosMark? { mark?.value }
+
+    init(number: Int, at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, chaos: ChaosMark? = nil) {
+        place = Int32(clamping: number)
+        self.at = at
+        answer = outcome
+        self.manual = manual
+        mark = chaos.map(OutOfLine.init)
+    }
 
     init(number: Int, at: VirtualTime, outcome: DeliveryOutcome, manual: Bool, chaos: ChaosMark? = nil) {
-        self.number = number
-        self.at = at
-        self.outcome = outcome
-        self.manual = manual
-        self.chaos = chaos
+        self.init(number: number, at: at, outcome: OutOfLine(outcome), manual: manual, chaos: chaos)
+    }
+
+    public static func == (lhs: DeliveryAttempt, rhs: DeliveryAttempt) -> Bool {
+        lhs.number == rhs.number && lhs.at == rhs.at && lhs.outcome == rhs.outcome && lhs.manual == rhs.manual && lhs.chaos == rhs.chaos
     }
 
     /// A retry: an attempt of the retry schedule after its first.
@@ -116,8 +119,28 @@ public struct DeliveryAttempt: Sendable, Equatable {
     var isScheduled: Bool { !manual && chaos?.kind.isCopy != true }
 }
 
+/// A notification's delivery attempts, oldest first. Most notifications make just one, kept
+/// inline: an array of one would cost an allocation for each of a million notifications.
+public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
+    private var first: DeliveryAttempt?
+    private var rest: [DeliveryAttempt] = []
+
+    init() {}
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+
+    public subscript(position: Int) -> DeliveryAttempt {
+        position == 0 ? first! : rest[position - 1]
+    }
+
+    mutating func append(_ attempt: DeliveryAttempt) {
+        if first == nil { first = attempt } else { rest.append(attempt) }
+    }
+}
+
 /// What the receiver answered, or why there was no answer.
-public struct DeliveryOutcome: Sendable, Equatable {
+public struct DeliveryOutcome: Sendable, Hashable {
     /// The HTTP status, when a response arrived.
     public var status: Int?
     /// Why no response arrived (refused, timed out...).

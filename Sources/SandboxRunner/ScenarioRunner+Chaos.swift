@@ -44,26 +44,29 @@ extension ScenarioRunner {
         let payoutID: Int?
         do { payoutID = try cashoutID(expected.ref, for: "expect_sink") } catch { return error.message }
         let subject = "expect_sink \(expected.name)" + (expected.ref.map { " \($0)" } ?? "") + (expected.status.map { " \($0)" } ?? "")
-        let requests = sandbox.sinks.received(expected.name).map { ($0, sandbox.sinks.read($0)) }
-        let chosen = requests.filter { _, reading in
-            if let payoutID, reading?.payoutID != payoutID { return false }
+        // Counted over every request the sink received; a failure lists the last ones it keeps.
+        let counts = sandbox.sinks.counts(expected.name) { tally in
+            if let payoutID, tally.payoutID != payoutID { return false }
             guard let wanted = expected.status else { return true }
-            guard let reading, let status = reading.status, let payout = sandbox.bank.payout(id: reading.payoutID) else { return false }
+            guard let status = tally.status, let id = tally.payoutID, let payout = sandbox.bank.payout(id: id) else { return false }
             return isStatus(wanted, status, dialect: payout.dialect)
         }
-        let counts: [(String, Int?, Int)] = [
-            ("received", expected.received, chosen.count),
-            ("processed", expected.processed, chosen.count { $0.0.verdict == .processed }),
-            ("duplicates", expected.duplicates, chosen.count { $0.0.verdict == .duplicate }),
-            ("refused", expected.refused, chosen.count { $0.0.verdict == .refused }),
-            ("failed", expected.failed, chosen.count { $0.0.verdict == .failed }),
+        let wanted: [(String, Int?, Int)] = [
+            ("received", expected.received, counts.values.reduce(0, +)),
+            ("processed", expected.processed, counts[.processed] ?? 0),
+            ("duplicates", expected.duplicates, counts[.duplicate] ?? 0),
+            ("refused", expected.refused, counts[.refused] ?? 0),
+            ("failed", expected.failed, counts[.failed] ?? 0),
         ]
-        guard let (name, wanted, got) = counts.first(where: { $0.1 != nil && $0.1 != $0.2 }) else { return nil }
-        let listed = requests.isEmpty ? "it received nothing" : "requests: " + requests.map { received, reading in
-            let about = reading.map { "cashout \($0.payoutID) \($0.status?.name ?? "?")" } ?? "not a notification"
-            return "\(received.at.iso8601) \(about): \(received.answered) \(received.verdict.rawValue)" + (received.reason.map { " (\($0))" } ?? "")
-        }.joined(separator: "; ")
-        return "\(subject): expected \(wanted!) \(name), got \(got); \(listed)"
+        guard let (name, expectedCount, got) = wanted.first(where: { $0.1 != nil && $0.1 != $0.2 }) else { return nil }
+        let (requests, total) = (sandbox.sinks.received(expected.name), sandbox.sinks.receivedCount(expected.name))
+        let listed = requests.isEmpty ? "it received nothing" : (total > requests.count ? "the last \(requests.count) of \(total) requests: " : "requests: ")
+            + requests.map { received in
+                let reading = sandbox.sinks.read(received)
+                let about = reading.map { "cashout \($0.payoutID) \($0.status?.name ?? "?")" } ?? "not a notification"
+                return "\(received.at.iso8601) \(about): \(received.answered) \(received.verdict.rawValue)" + (received.reason.map { " (\($0))" } ?? "")
+            }.joined(separator: "; ")
+        return "\(subject): expected \(expectedCount!) \(name), got \(got); \(listed)"
     }
 
     /// The id of the cashout named `ref` (nil without a name); a name no cashout has fails `action`.

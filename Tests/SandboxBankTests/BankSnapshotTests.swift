@@ -129,13 +129,11 @@ struct BankSnapshotTests {
 
     /// Ways to break a snapshot's parts, and what the refusal says.
     enum Breakage: CaseIterable {
-        case ledgerOfUnknownAccount, ledgerOfUnknownPayout, deliveryOfNotificationZero, deliveryOfUnknownNotification
+        case deliveryOfNotificationZero, deliveryOfUnknownNotification
         case stepPastTheTimeline, generationAhead, statusNotInHistory, timeBeforeTheEpoch
 
         var problem: String {
             switch self {
-            case .ledgerOfUnknownAccount: "unknown account nobody"
-            case .ledgerOfUnknownPayout: "unknown payout 7"
             case .deliveryOfNotificationZero: "unknown notification 0"
             case .deliveryOfUnknownNotification: "unknown notification 9"
             case .stepPastTheTimeline, .generationAhead: "that its timeline does not have"
@@ -145,13 +143,7 @@ struct BankSnapshotTests {
         }
 
         func apply(_ s: inout Bank.State) {
-            let entry = { (merchant: String, payoutID: Int) in
-                LedgerEntry(id: 1, account: merchant, payoutID: payoutID, kind: .debit, amount: -Money("1")!, balanceAfter: .zero,
-                            at: Replay.start)
-            }
             switch self {
-            case .ledgerOfUnknownAccount: s.ledger[0] = entry("nobody", 1_000_001)
-            case .ledgerOfUnknownPayout: s.ledger[0] = entry("acme", 7)
             case .deliveryOfNotificationZero: s.queue.schedule(.delivery(notificationID: 0, attempt: 0), at: Replay.start)
             case .deliveryOfUnknownNotification: s.queue.schedule(.delivery(notificationID: 9, attempt: 0), at: Replay.start)
             case .stepPastTheTimeline: s.queue.schedule(.timeline(payoutID: 1_000_001, generation: 0, step: 3), at: Replay.start)
@@ -160,6 +152,29 @@ struct BankSnapshotTests {
             case .timeBeforeTheEpoch: s.queue.schedule(.delivery(notificationID: 1, attempt: 0), at: VirtualTime(milliseconds: -1))
             }
         }
+    }
+
+    /// A ledger entry names its account and its payout (the bank keeps neither: they are the
+    /// payout's): a snapshot whose entry names another is refused.
+    @Test(arguments: [("nobody", 1_000_001, "unknown account nobody"), ("acme", 7, "unknown payout 7"),
+                      ("other", 1_000_001, "a ledger entry of payout 1000001 in another account than the payout's")])
+    func aLedgerEntryOfAnotherAccountOrPayoutIsRefused(account: String, payoutID: Int, problem: String) throws {
+        let live = Replay.bank(Replay.Receiver())
+        _ = try live.updateAccount(id: "other", creatingFrom: Account(id: "other", dialect: "test", balance: .zero)) { _ in nil }
+        _ = try live.createPayout(PayoutRequest(dialect: "test", account: "acme", reference: "o-1", country: "BR", currency: "USD",
+                                                amount: Money("10.00")!, callbackURL: "http://hook"))
+        var bytes = Self.encoded(live.snapshot())
+        func entry(_ account: String, _ payoutID: Int) -> [UInt8] {
+            var entry: [UInt8] = []
+            BinaryWriter.append(account, to: &entry)
+            BinaryWriter.append(payoutID, to: &entry)
+            BinaryWriter.append(false, to: &entry)  // a debit
+            return entry
+        }
+        let written = try #require(bytes.firstRange(of: entry("acme", 1_000_001)))
+        bytes.replaceSubrange(written, with: entry(account, payoutID))
+        let error = try #require(throws: BinaryReader.Malformed.self) { try Self.decoded(bytes) }
+        #expect(error.reason.contains(problem))
     }
 
     /// Snapshots whose parts do not hold together are refused with what is wrong, not restored.

@@ -14,10 +14,7 @@ import Testing
                                createdAt: VirtualTime(milliseconds: 0), status: .delivered, history: [])
 
     static func notification(_ id: Int, _ status: PayoutStatus) -> StatusNotification {
-        StatusNotification(change: .init(id: id, payoutID: payout.id, dialect: "d24", account: "acme", reference: "e", status: status,
-                                         changedAt: VirtualTime(milliseconds: 0), bankReference: nil, statusDetail: nil, url: "http://hook",
-                                         fields: payout.fields),
-                           state: .pending, attempts: [], nextAttemptAt: nil)
+        StatusNotification(id: id, of: payout.shared, status: status, changedAt: VirtualTime(milliseconds: 0), state: .pending, nextAttemptAt: .some(nil))
     }
 
     @Test func everyMatchingRuleCountsTheNotificationCopiesAddUpAndTheFirstShiftActs() throws {

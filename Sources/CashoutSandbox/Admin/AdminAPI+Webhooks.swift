@@ -31,7 +31,7 @@ extension AdminAPI {
                 "name": .string(name),
                 "answers": .array(script.answers.map { .number($0) }),
                 "check_signatures": .bool(script.checkSignatures), "deduplicate": .bool(script.deduplicate),
-                "requests": .array(sinks.received(name).map(sinkRequest)),
+                "requests": .array(sinks.received(name).map(sinkRequest)), "total": .number(sinks.receivedCount(name)),
             ])
         }
         router.add("PUT /sandbox/sink/{name}") { request in

@@ -39,10 +39,8 @@ final class RequestJournal: Sendable {
         }
     }
 
-    private struct Ring {
-        var entries: [Entry] = []
-        /// Where the next entry goes once the ring is full.
-        var next = 0
+    private struct Kept {
+        var entries: Ring<Entry>
         var lastID = 0
     }
 
@@ -52,10 +50,11 @@ final class RequestJournal: Sendable {
     let bodyLimit: Int
     /// Decodes gRPC and Connect bodies for display.
     let grpc: GRPCServer
-    private let ring = Mutex(Ring())
+    private let kept: Mutex<Kept>
 
     init(capacity: Int, bodyLimit: Int, grpc: GRPCServer) {
         self.capacity = max(0, capacity)
+        kept = Mutex(Kept(entries: Ring(capacity: capacity)))
         self.bodyLimit = max(0, bodyLimit)
         self.grpc = grpc
     }
@@ -71,37 +70,29 @@ final class RequestJournal: Sendable {
         // is freed once the lock is released.
         var entry = Entry(id: 0, at: at, receivedAt: receivedAt, request: request, response: response,
                           requestTruncated: requestTruncated, responseTruncated: responseTruncated, route: route, dialect: dialect)
-        ring.withLock { ring in
-            ring.lastID += 1
-            entry.id = ring.lastID
-            guard ring.entries.count == capacity else { return ring.entries.append(entry) }
-            swap(&ring.entries[ring.next], &entry)
-            ring.next = (ring.next + 1) % capacity
+        let pushedOut = kept.withLock { kept in
+            kept.lastID += 1
+            entry.id = kept.lastID
+            return kept.entries.append(entry)
         }
+        _ = pushedOut  // freed here, outside the lock
     }
 
     /// Up to `limit` entries that pass `filter`, newest first, and how many are kept in all.
     func entries(limit: Int, where filter: (Entry) -> Bool = { _ in true }) -> (entries: [Entry], kept: Int) {
-        ring.withLock { ring in
+        kept.withLock { kept in
             var found: [Entry] = []
-            let count = ring.entries.count
-            var index = count < capacity ? count : ring.next  // just past the newest
-            for _ in 0 ..< count where found.count < limit {
-                index = (index - 1 + count) % count
-                if filter(ring.entries[index]) { found.append(ring.entries[index]) }
+            kept.entries.newestFirst { entry in
+                if filter(entry) { found.append(entry) }
+                return found.count < limit
             }
-            return (found, count)
+            return (found, kept.entries.count)
         }
     }
 
     /// Forgets every entry; ids go on from where they were.
     func clear() {
-        let dropped = ring.withLock { ring in
-            let entries = ring.entries
-            ring.entries = []
-            ring.next = 0
-            return entries
-        }
+        let dropped = kept.withLock { $0.entries.removeAll() }
         _ = dropped  // freed here, outside the lock
     }
 }

@@ -37,7 +37,7 @@ public final class SinkStore: Sendable {
     }
 
     /// What a sink did with a request.
-    public enum Verdict: String, Sendable {
+    public enum Verdict: String, Sendable, CaseIterable {
         /// Answered 2xx and acted on.
         case processed
         /// Answered a scripted non-2xx: not acted on (its retry will be).
@@ -72,15 +72,30 @@ public final class SinkStore: Sendable {
         }
     }
 
+    /// What counting needs of each request a sink received, kept for every one (16 bytes) while
+    /// only the last `kept` requests are kept whole.
+    public struct Tally: Sendable {
+        /// The cashout it notified about, and its status, when it is one of the sandbox's notifications.
+        public let payoutID: Int?
+        public let status: PayoutStatus?
+        public let verdict: Verdict
+    }
+
     private struct Sink {
-        var received: [Received] = []
+        var received: Ring<Received>
+        var tallies: [Tally] = []
         var script = SinkScript()
         /// The identities (`ReceivedNotification.identity`) of the notifications it processed.
         var processed = Set<String>()
 
-        /// Decides what to do with a request (`reading`: as a handler read it), records it, and
-        /// returns it.
-        mutating func receive(_ reading: ReceivedNotification?, _ request: (Int, Verdict, String?) -> Received) -> Received {
+        init(keeping kept: Int) {
+            received = Ring(capacity: kept)
+        }
+
+        /// Decides what to do with a request (`reading`: as a handler read it; `about`: the
+        /// notification it is), records it, and returns it with the request it pushed out.
+        mutating func receive(_ reading: ReceivedNotification?, about: (payoutID: Int, status: PayoutStatus?)?,
+                              _ request: (Int, Verdict, String?) -> Received) -> (Received, pushedOut: Received?) {
             let (answer, verdict, reason): (Int, Verdict, String?)
             let problem = reading == nil ? "not a notification of the sandbox's APIs" : reading?.problem
             if script.checkSignatures, let problem {
@@ -89,21 +104,25 @@ public final class SinkStore: Sendable {
                 (answer, verdict, reason) = (200, .duplicate, nil)
             } else {
                 answer = script.answers.isEmpty ? 200 : script.answers.removeFirst()
-                let succeeded = (200 ..< 300).contains(answer)
+                let succeeded = DeliveryOutcome(status: answer).succeeded
                 (verdict, reason) = succeeded ? (.processed, nil) : (.failed, "scripted answer \(answer)")
                 if succeeded, let identity = reading?.identity { processed.insert(identity) }
             }
             let received = request(answer, verdict, reason)
-            self.received.append(received)
-            return received
+            tallies.append(Tally(payoutID: about?.payoutID, status: about?.status, verdict: verdict))
+            return (received, self.received.append(received))
         }
     }
 
+    /// How many requests each sink keeps whole (`GET /sandbox/sink/{name}`); every one is counted.
+    public let kept: Int
     private let sinks = Mutex<[String: Sink]>([:])
     /// Reads a request as one of the sandbox's notifications (every dialect's `readNotification`).
     private let reader = Mutex<(@Sendable (ReceivedRequest) -> ReceivedNotification?)?>(nil)
 
-    public init() {}
+    public init(keeping kept: Int = 1000) {
+        self.kept = kept
+    }
 
     /// Sets how requests are read as notifications (once the bank exists).
     func read(with reader: @escaping @Sendable (ReceivedRequest) -> ReceivedNotification?) {
@@ -113,24 +132,30 @@ public final class SinkStore: Sendable {
     /// Records a request received over HTTP and returns the answer: its status, and for a handler
     /// sink a body saying what it did.
     func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders, body: String) -> (status: Int, body: JSON?) {
-        receive(name, at: at, method: method, path: path, contentType: headers["Content-Type"], content: .text(body, headers: headers))
+        receive(name, at: at, method: method, path: path, contentType: headers["Content-Type"], content: .text(body, headers: headers), about: nil)
     }
 
+    /// Records a request; `about` is the notification it is when the sandbox sent it (else it is
+    /// read to find out).
     func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?,
-                 content: Content) -> (status: Int, body: JSON?) {
+                 content: Content, about: (payoutID: Int, status: PayoutStatus?)?) -> (status: Int, body: JSON?) {
         var (content, reading) = (content, ReceivedNotification?.none)
         let handler = sinks.withLock { $0[name].map { $0.script.checkSignatures || $0.script.deduplicate } ?? false }
-        if handler {  // rendered now: a handler reads what it got
+        if handler || about == nil {  // rendered now: a handler reads what it got
             let request = ReceivedRequest(contentType: contentType, headers: content.headers(contentType), body: content.text)
             content = .text(request.body, headers: request.headers)
             reading = reader.withLock { $0 }?(request)
         }
-        let received = sinks.withLock { sinks in
-            sinks[name, default: Sink()].receive(reading) { answer, verdict, reason in
+        let about = about ?? reading.map { ($0.payoutID, $0.status) }
+        if !handler { reading = nil }  // read only to count it: a plain sink acts on nothing
+        let kept = kept
+        let (received, pushedOut) = sinks.withLock { [reading] sinks in
+            sinks[name, default: Sink(keeping: kept)].receive(reading, about: about) { answer, verdict, reason in
                 Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: answer, verdict: verdict,
                          reason: reason, reading: reading)
             }
         }
+        _ = pushedOut  // freed here, outside the lock
         guard handler else { return (received.answered, nil) }
         var answer: [String: JSON] = ["received": true, "verdict": .string(received.verdict.rawValue)]
         answer["reason"] = received.reason.map(JSON.string)
@@ -142,9 +167,23 @@ public final class SinkStore: Sendable {
         received.reading ?? reader.withLock { $0 }?(ReceivedRequest(contentType: received.contentType, headers: received.headers, body: received.body))
     }
 
-    /// What a sink has received, oldest first.
+    /// The last requests a sink received (at most `kept`), oldest first.
     public func received(_ name: String) -> [Received] {
-        sinks.withLock { $0[name]?.received ?? [] }
+        sinks.withLock { $0[name]?.received.inOrder ?? [] }
+    }
+
+    /// How many requests a sink received in all (kept whole or not).
+    public func receivedCount(_ name: String) -> Int {
+        sinks.withLock { $0[name]?.tallies.count ?? 0 }
+    }
+
+    /// How many of the requests a sink received pass `test`, and what it did with them.
+    public func counts(_ name: String, where test: (Tally) -> Bool) -> [Verdict: Int] {
+        sinks.withLock { sinks in
+            var counts: [Verdict: Int] = [:]
+            for tally in sinks[name]?.tallies ?? [] where test(tally) { counts[tally.verdict, default: 0] += 1 }
+            return counts
+        }
     }
 
     /// A sink's script now: the answers still scripted, and its handler flags.
@@ -159,12 +198,12 @@ public final class SinkStore: Sendable {
 
     /// Scripts a sink's next answers, keeping its handler flags.
     public func script(_ name: String, answers: [Int]) {
-        sinks.withLock { $0[name, default: Sink()].script.answers = answers }
+        sinks.withLock { [kept] in $0[name, default: Sink(keeping: kept)].script.answers = answers }
     }
 
     /// Scripts a sink: its next answers and its handler flags. What it processed stays processed.
     public func script(_ name: String, _ script: SinkScript) {
-        sinks.withLock { $0[name, default: Sink()].script = script }
+        sinks.withLock { [kept] in $0[name, default: Sink(keeping: kept)].script = script }
     }
 
     /// Forgets every sink.

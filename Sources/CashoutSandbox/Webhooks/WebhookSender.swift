@@ -89,7 +89,8 @@ final class WebhookSender: Sendable {
         if case .sink(let name, let path) = route {
             // Rendered when read.
             let answer = sinks.receive(name, at: bank.clock.now, method: "POST", path: path, contentType: rendered.contentType,
-                                       content: .rendered(rendered.body, headers: rendered.headers))
+                                       content: .rendered(rendered.body, headers: rendered.headers),
+                                       about: (notification.payoutID, notification.status))
             let outcome = DeliveryOutcome(status: answer.status, body: answer.body?.serializedString())
             metrics.count(outcome.succeeded ? .delivered : .httpError)
             return outcome

@@ -1,0 +1,48 @@
+/// The last `capacity` elements appended: the newest pushes the oldest out, so a long run keeps
+/// bounded memory (the request journal, what a sink received).
+struct Ring<Element> {
+    let capacity: Int
+    private var elements: [Element] = []
+    /// Where the next element goes once the ring is full.
+    private var next = 0
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    var count: Int { elements.count }
+
+    /// Appends `element`, returning the one it pushed out (for the caller to free outside a lock).
+    @discardableResult
+    mutating func append(_ element: Element) -> Element? {
+        guard capacity > 0 else { return element }
+        guard elements.count == capacity else {
+            elements.append(element)
+            return nil
+        }
+        var element = element
+        swap(&elements[next], &element)
+        next = (next + 1) % capacity
+        return element
+    }
+
+    /// Oldest first.
+    var inOrder: [Element] { Array(elements[next...] + elements[..<next]) }
+
+    /// Newest first, as long as `body` returns true.
+    func newestFirst(_ body: (Element) -> Bool) {
+        var index = elements.count < capacity ? elements.count : next  // just past the newest
+        for _ in 0 ..< elements.count {
+            index = (index - 1 + elements.count) % elements.count
+            guard body(elements[index]) else { return }
+        }
+    }
+
+    /// Empties it, returning what it held (for the caller to free outside a lock).
+    mutating func removeAll() -> [Element] {
+        defer { (elements, next) = ([], 0) }
+        return elements
+    }
+}
+
+extension Ring: Sendable where Element: Sendable {}

@@ -1,0 +1,36 @@
+import Synchronization
+
+/// Names numbered once in the process (from 1), so that what a bank holds a million of keeps a
+/// byte or two per name rather than its text: field names (`Fields`), who changed a status
+/// (`StatusChange.by`). Names come from the code and the scenarios; past `capacity` (names a
+/// client made up), a name gets no number, and its holder keeps it as text.
+package final class NameTable: Sendable {
+    package static let fieldNames = NameTable(capacity: 4096)
+    static let actors = NameTable(capacity: Int(UInt8.max))
+
+    package let capacity: Int
+    private let table = Mutex<(numbers: [String: Int], names: [String])>(([:], []))
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// `name`'s number; a new name gets one when `adding` and there is room.
+    package func number(of name: String, adding: Bool) -> Int? {
+        table.withLock { table in
+            if let number = table.numbers[name] { return number }
+            guard adding, table.names.count < capacity else { return nil }
+            table.names.append(name)
+            table.numbers[name] = table.names.count
+            return table.names.count
+        }
+    }
+
+    /// The name numbered `number`.
+    func name(_ number: Int) -> String {
+        table.withLock { $0.names[number - 1] }
+    }
+
+    /// Every name with a number, the first being number 1.
+    var all: [String] { table.withLock { $0.names } }
+}

@@ -1,0 +1,67 @@
+import Synchronization
+
+/// A value kept out of line, behind one reference: for a part that is large but rare (a
+/// notification's chaos plan) or the same in many owners (a delivery's outcome, see
+/// `InternTable`), so that an owner pays 8 bytes for it rather than its size. It stays a value:
+/// setting it puts a new one behind a new reference.
+struct OutOfLine<Value: Sendable>: Sendable {
+    private final class Box: Sendable {
+        let value: Value
+
+        init(_ value: Value) {
+            self.value = value
+        }
+    }
+
+    private var box: Box
+
+    init(_ value: Value) {
+        box = Box(value)
+    }
+
+    var value: Value {
+        get { box.value }
+        set { box = Box(newValue) }
+    }
+}
+
+/// Hands out one shared form for equal values (an `OutOfLine` outcome, a callback URL's string),
+/// so that a million equal ones cost one. At most `capacity` values are kept; past that, each
+/// gets its own (bounded memory, whatever the receivers answer or the clients send).
+struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
+    private var table: [Value: Shared] = [:]
+    private let capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+    }
+
+    mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
+        if let shared = table[value] { return shared }
+        let shared = share(value)
+        if table.count < capacity { table[value] = shared }
+        return shared
+    }
+}
+
+extension InternTable where Value == Shared {
+    /// The string equal to `text` kept first: its storage is shared.
+    mutating func intern(_ text: Value) -> Value {
+        intern(text) { $0 }
+    }
+}
+
+/// An `InternTable` for the whole process, behind a lock: for values made where no bank is at
+/// hand (a status change's rare parts, a payout's origin).
+final class SharedValues<Value: Hashable & Sendable>: Sendable {
+    private let table: Mutex<InternTable<Value, Value>>
+
+    init(capacity: Int) {
+        table = Mutex(InternTable(capacity: capacity))
+    }
+
+    /// The value equal to `value` kept first (`value` itself when none is, or when full).
+    func intern(_ value: Value) -> Value {
+        table.withLock { $0.intern(value) }
+    }
+}
