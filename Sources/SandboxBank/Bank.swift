@@ -315,16 +315,16 @@ public final class Bank: Sendable {
     static func isStale(_ event: EventQueue.Event, _ s: State) -> Bool {
         switch event.kind {
         case .timeline(let payoutID, let generation, let step):
-            guard let plan = s.payouts.plan(payoutID) else { return false }
+            guard let plan = s.payouts.progress(payoutID) else { return false }
             return generation < plan.generation || (generation == plan.generation && step < plan.nextStep)
         case .delivery(let id, let attempt):
             guard s.notifications.indices.contains(id - 1) else { return false }
-            let notification = s.notifications[id - 1]
-            // Not when it was moved since (a held notification released early).
-            return notification.state != .pending || attempt < notification.scheduledAttempts || notification.nextAttemptAt?.milliseconds != event.at
+            // Read in place (each a field, not a copy). Not when it was moved since (a held notification released early).
+            return s.notifications[id - 1].state != .pending || s.notifications[id - 1].nextAttemptAt?.milliseconds != event.at
+                || attempt < s.notifications[id - 1].scheduledAttempts
         case .expiry(let payoutID):
-            guard let payout = s.payouts[payoutID] else { return false }
-            return !payout.status.awaitsExecution
+            guard let status = s.payouts.status(payoutID) else { return false }
+            return !status.awaitsExecution
         case .chaos(let id, let copy):
             guard s.notifications.indices.contains(id - 1), let plan = s.notifications[id - 1].chaos, plan.copies.indices.contains(copy) else {
                 return false

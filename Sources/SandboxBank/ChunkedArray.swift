@@ -19,9 +19,9 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, Express
     var endIndex: Int { count }
 
     subscript(position: Int) -> Element {
-        get {
+        _read {  // yields in place: reading one field of an element copies nothing else
             precondition(position >= 0 && position < count, "index out of range")
-            return chunks[position >> Self.shift][position & Self.mask]
+            yield chunks[position >> Self.shift][position & Self.mask]
         }
         _modify {
             precondition(position >= 0 && position < count, "index out of range")

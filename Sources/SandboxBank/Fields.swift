@@ -24,7 +24,14 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     /// Later values of the same name replace earlier ones.
     public init<S: Sequence<(String, String)>>(_ pairs: S) {
-        for (name, value) in pairs { self[name] = value }
+        let pairs = Array(pairs)
+        let numbers = NameTable.fieldNames.numbers(of: pairs.map(\.0))
+        let repeated = pairs.indices.contains { i in (0 ..< i).contains { pairs[$0].0 == pairs[i].0 } }
+        if repeated {
+            for (name, value) in pairs { self[name] = value }
+        } else {
+            for ((name, value), number) in zip(pairs, numbers) { Self.append(name, number: number, value, to: &bytes) }
+        }
         bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
     }
 
@@ -114,7 +121,10 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     private static func append(_ name: String, _ value: String, to bytes: inout [UInt8]) {
-        let number = NameTable.fieldNames.number(of: name, adding: true)
+        append(name, number: NameTable.fieldNames.number(of: name, adding: true), value, to: &bytes)
+    }
+
+    private static func append(_ name: String, number: Int?, _ value: String, to bytes: inout [UInt8]) {
         appendVarint(number ?? 0, to: &bytes)
         if number == nil { appendText(name, to: &bytes) }
         appendText(value, to: &bytes)

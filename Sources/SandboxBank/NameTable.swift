@@ -17,13 +17,20 @@ package final class NameTable: Sendable {
 
     /// `name`'s number; a new name gets one when `adding` and there is room.
     package func number(of name: String, adding: Bool) -> Int? {
-        table.withLock { table in
-            if let number = table.numbers[name] { return number }
-            guard adding, table.names.count < capacity else { return nil }
-            table.names.append(name)
-            table.numbers[name] = table.names.count
-            return table.names.count
-        }
+        table.withLock { table in number(of: name, adding: adding, in: &table) }
+    }
+
+    /// The numbers of `names`, new ones added while there is room, under the lock once.
+    func numbers(of names: [String]) -> [Int?] {
+        table.withLock { table in names.map { number(of: $0, adding: true, in: &table) } }
+    }
+
+    private func number(of name: String, adding: Bool, in table: inout (numbers: [String: Int], names: [String])) -> Int? {
+        if let number = table.numbers[name] { return number }
+        guard adding, table.names.count < capacity else { return nil }
+        table.names.append(name)
+        table.numbers[name] = table.names.count
+        return table.names.count
     }
 
     /// The name numbered `number`.

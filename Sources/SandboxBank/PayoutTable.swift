@@ -41,6 +41,12 @@ struct PayoutTable: Sendable {
         }
     }
 
+    /// The status of the payout with `id` (read in place), or nil.
+    func status(_ id: Int) -> PayoutStatus? {
+        let index = id - firstID
+        return all.indices.contains(index) ? all[index].status : nil
+    }
+
     /// Changes the payout with `id` in place (no copy of it or its history); nil if there is none.
     mutating func modify<Result, Failure: Error>(_ id: Int, _ body: (inout Payout) throws(Failure) -> Result) throws(Failure) -> Result? {
         let index = id - firstID
@@ -70,6 +76,12 @@ struct PayoutTable: Sendable {
     /// What chose the timeline of the payout with `id`, or nil.
     func decision(_ id: Int) -> TimelineDecision? {
         plan(id).map { decisions[Int($0.decision)] }
+    }
+
+    /// The generation and next step of the payout with `id`'s plan (read in place), or nil.
+    func progress(_ id: Int) -> (generation: Int, nextStep: Int)? {
+        let index = id - firstID
+        return plans.indices.contains(index) ? (plans[index].generation, plans[index].nextStep) : nil
     }
 
     /// The plan of the payout with `id`, or nil.
