@@ -60,6 +60,7 @@ extension OpenAPIDocument {
                 "name": Schema.string(), "answers": Schema.array(of: Schema.integer(), description: "The script still to use"),
                 "check_signatures": Schema.boolean("It refuses a wrong signature or `control` with 401"),
                 "deduplicate": Schema.boolean("It answers 200 to a notification it processed already, without processing it again"),
+                "total": Schema.integer("How many requests it received in all; `requests` keeps the last 1,000"),
                 "requests": Schema.array(of: Schema.object([
                     "at": Schema.time(), "method": Schema.string(example: "POST"), "path": Schema.string(),
                     "content_type": Schema.nullable("string"),
@@ -73,7 +74,7 @@ extension OpenAPIDocument {
                     "status": Schema.nullable("string", "The status it reports (null when the sink cannot tell)"),
                 ], required: ["at", "method", "path", "content_type", "headers", "body", "form", "answered", "verdict", "reason",
                               "cashout_id", "status"])),
-            ], required: ["name", "answers", "check_signatures", "deduplicate", "requests"]),
+            ], required: ["name", "answers", "check_signatures", "deduplicate", "total", "requests"]),
             "SinkScript": Schema.object([
                 "answers": Schema.array(of: ["type": "integer", "minimum": 200, "maximum": 599]),
                 "check_signatures": Schema.boolean("Refuse a wrong signature or `control` with 401 (default false)"),

@@ -85,12 +85,12 @@ extension ScenarioLoader {
                 for key in members.keys.sorted() { expectedFields[key] = try node.child(key, members[key]!).text() }
             }
             return .expectWebhooks(
-                ref: try spec["ref"]?.string(), count: try spec["count"]?.integer(0 ... 1_000_000),
+                ref: try spec["ref"]?.string(), count: try spec["count"]?.integer(0 ... 100_000_000),
                 statuses: try spec["statuses"]?.array().map { (node) throws(ScenarioError) -> String in
                     guard case .string(let name) = node.value, isStatus(name, vocabulary) else { throw notAStatus(node, vocabulary) }
                     return name
                 },
-                fields: expectedFields, attempts: try spec["attempts"]?.integer(0 ... 1_000_000))
+                fields: expectedFields, attempts: try spec["attempts"]?.integer(0 ... 100_000_000))
         case "expect_balance":
             // An account of any API: a merchant by login, a user by id; amounts by currency, or in cents.
             guard case .object(let members) = body.value, members.keys.filter({ $0 == "merchant" || $0 == "user" }).count == 1,
