@@ -39,6 +39,19 @@ import Testing
         #expect(result.failure == nil, "\(result.failure?.message ?? "")")
     }
 
+    /// A sink keeps its last 1,000 requests whole and counts every one: `expect_sink` counts past
+    /// them, and a failing one lists the last it keeps.
+    @Test func aSinkCountsEveryRequestPastTheThousandItKeeps() throws {
+        let steps = #"""
+            {"steps": [{"create_cashouts": {"count": 600, "fields": {"notification_url": "{{base_url}}/sandbox/sink/many"}}}, {"advance": "1m"},
+                       {"expect_sink": {"name": "many", "received": 1200, "processed": 1200, "failed": 0}}, STEP]}
+            """#
+        #expect(try Self.run(steps.replacingOccurrences(of: ", STEP", with: "")).failure == nil)
+        let failure = try #require(try Self.run(steps.replacingOccurrences(of: "STEP", with: #"{"expect_sink": {"name": "many", "received": 7}}"#)).failure)
+        #expect(failure.message.hasPrefix("expect_sink many: expected 7 received, got 1200; the last 1000 of 1200 requests: "))
+        #expect(failure.message.components(separatedBy: "; ").count == 1 + 1000)
+    }
+
     /// What a failing expect_deliveries lists of `suite`'s deliveries, as a failing expect_webhooks does.
     static let listing = #"""
           2026-01-05T09:00:05Z  DELIVERED  #1  answered 200
