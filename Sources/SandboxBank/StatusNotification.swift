@@ -61,7 +61,6 @@ public struct StatusNotification: Sendable, Equatable {
         self.chaos = chaos
     }
 
-
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
     var scheduledAttempts: Int { attempts.count(where: \.isScheduled) }
 
