@@ -170,13 +170,11 @@ extension Bank {
                 throw TransitionError(from: payout.status, to: step.status)
             }
             payout.status = step.status
-            if step.status == .rejected || step.status == .returned {
-                payout.reasonCode = step.reasonCode
-                payout.reason = step.reason
-            }
+            let rejected = step.status == .rejected || step.status == .returned
+            let (code, reason) = rejected ? (step.reasonCode, step.reason) : (payout.reasonCode, payout.reason)
             if let reference = step.bankReference { payout.bankReference = reference }
             if let detail = step.statusDetail { payout.statusDetail = detail }
-            payout.history.append(StatusChange(status: step.status, at: time, by: actor, reasonCode: payout.reasonCode, reason: payout.reason))
+            payout.history.append(StatusChange(status: step.status, at: time, by: actor, reasonCode: code, reason: reason))
             return payout
         }
         guard let payout = changed else { return }

@@ -339,10 +339,15 @@ extension BankSnapshot {
         guard history.last?.status == status else {
             throw .init(offset: reader.offset, reason: "payout \(id)'s status is not the last of its history")
         }
+        let reasonAt = reader.offset
+        let (code, reason) = (try reader.reasonCode(format), try reader.optionalString())
+        guard code == history.last?.reasonCode, reason == history.last?.reason else {
+            throw .init(offset: reasonAt, reason: "payout \(id)'s rejection reason is not its last change's")
+        }
         let payout = Payout(id: id, dialect: dialect, account: accountID, reference: reference, country: country, currency: currency,
                             amount: amount, settlementAmount: settlement, fields: fields, callbackURL: url, createdAt: createdAt,
-                            status: status, history: history, reasonCode: try reader.reasonCode(format), reason: try reader.optionalString(),
-                            bankReference: try reader.optionalString(), statusDetail: try reader.optionalString())
+                            status: status, history: history, bankReference: try reader.optionalString(),
+                            statusDetail: try reader.optionalString())
         let timeline = try reader.timeline(format)
         let start = reader.offset
         let generation = try reader.int()

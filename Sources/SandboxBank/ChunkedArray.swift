@@ -2,23 +2,23 @@
 /// the list of chunks, not every element: the bank's tables stay cheap to change right after a
 /// snapshot has taken a copy of them (a plain array of 1,000,000 payouts would be copied whole,
 /// under the bank's lock, by the first change).
-struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+package struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
     private static var shift: Int { 12 }
     private static var mask: Int { (1 << shift) - 1 }
 
     private var chunks: [[Element]] = []
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init() {}
+    package init() {}
 
-    init(arrayLiteral elements: Element...) {
+    package init(arrayLiteral elements: Element...) {
         for element in elements { append(element) }
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
 
-    subscript(position: Int) -> Element {
+    package subscript(position: Int) -> Element {
         _read {  // yields in place: reading one field of an element copies nothing else
             precondition(position >= 0 && position < count, "index out of range")
             yield chunks[position >> Self.shift][position & Self.mask]
@@ -29,7 +29,7 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, Express
         }
     }
 
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if count & Self.mask == 0 { chunks.append([]) }
         chunks[chunks.count - 1].append(element)
         count += 1

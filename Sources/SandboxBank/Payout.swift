@@ -127,21 +127,19 @@ public struct Payout: Sendable, Equatable {
     public internal(set) var status: PayoutStatus
     public internal(set) var history: [StatusChange]
     /// Why the bank rejected or returned it: a code and a reason in the words of the scenario or
-    /// the admin, which the payout's dialect renders (or replaces with its own default).
-    public internal(set) var reasonCode: String?
-    public internal(set) var reason: String?
+    /// the admin, which the payout's dialect renders (or replaces with its own default). Each
+    /// change carries the payout's reason as it then was, so these are its last change's.
+    public var reasonCode: String? { history.last?.reasonCode }
+    public var reason: String? { history.last?.reason }
 
     init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
          settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
-         history: [StatusChange], reasonCode: String? = nil, reason: String? = nil, bankReference: String? = nil,
-         statusDetail: String? = nil) {
+         history: [StatusChange], bankReference: String? = nil, statusDetail: String? = nil) {
         let origin = Self.origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country))
         shared = Shared(id: id, origin: origin, reference: reference, amount: amount, settlementAmount: settlementAmount, createdAt: createdAt,
                         fields: fields, callbackURL: callbackURL, bankReference: bankReference, statusDetail: statusDetail)
         self.status = status
         self.history = history
-        self.reasonCode = reasonCode
-        self.reason = reason
     }
 
     public static func == (lhs: Payout, rhs: Payout) -> Bool {
@@ -149,7 +147,7 @@ public struct Payout: Sendable, Equatable {
         return (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference && a.amount == b.amount
                             && a.settlementAmount == b.settlementAmount && a.createdAt == b.createdAt && a.fields == b.fields
                             && a.callbackURL == b.callbackURL && a.bankReference == b.bankReference && a.statusDetail == b.statusDetail))
-            && lhs.status == rhs.status && lhs.history == rhs.history && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
+            && lhs.status == rhs.status && lhs.history == rhs.history
     }
 }
 

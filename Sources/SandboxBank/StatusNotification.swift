@@ -18,13 +18,14 @@ public struct StatusNotification: Sendable, Equatable {
     /// The payout's part that notifications share, as it was when the status changed (the
     /// request's fields, where it is sent, the bank's reference): one reference per notification.
     let payout: Payout.Shared
-    public let id: Int
     /// When it changed (virtual clock).
     public let changedAt: VirtualTime
     private var chaosPlan: OutOfLine<ChaosPlan>?
     public internal(set) var attempts = DeliveryAttempts()
-    /// When the next attempt is due, while pending.
-    public internal(set) var nextAttemptAt: VirtualTime?
+    /// `nextAttemptAt` in milliseconds, `Int64.min` for none (a bank keeps millions: 8 bytes, not 16).
+    private var nextAttemptMilliseconds: Int64
+    /// `id`: a bank numbers its notifications from 1, far fewer than 2^31.
+    private let number: Int32
     /// The status the payout changed to.
     public let status: PayoutStatus
     public internal(set) var state: State
@@ -32,6 +33,12 @@ public struct StatusNotification: Sendable, Equatable {
     /// Only ever set on the copy handed to the sender.
     public internal(set) var forged = false
 
+    public var id: Int { Int(number) }
+    /// When the next attempt is due, while pending.
+    public internal(set) var nextAttemptAt: VirtualTime? {
+        get { nextAttemptMilliseconds == .min ? nil : VirtualTime(milliseconds: nextAttemptMilliseconds) }
+        set { nextAttemptMilliseconds = newValue?.milliseconds ?? .min }
+    }
     public var payoutID: Int { payout.id }
     /// The API of the payout, which renders the notification.
     public var dialect: String { payout.origin.dialect }
@@ -52,13 +59,13 @@ public struct StatusNotification: Sendable, Equatable {
     init(id: Int, of payout: Payout.Shared, status: PayoutStatus, changedAt: VirtualTime, state: State? = nil,
          attempts: DeliveryAttempts = DeliveryAttempts(), nextAttemptAt: VirtualTime?? = nil, chaos: ChaosPlan? = nil) {
         self.payout = payout
-        self.id = id
+        number = Int32(id)
         self.status = status
         self.changedAt = changedAt
         self.state = state ?? (payout.callbackURL == nil ? .noURL : .pending)
         self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt ?? (payout.callbackURL == nil ? nil : changedAt)
-        self.chaos = chaos
+        nextAttemptMilliseconds = (nextAttemptAt ?? (payout.callbackURL == nil ? nil : changedAt))?.milliseconds ?? .min
+        chaosPlan = chaos.map(OutOfLine.init)
     }
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).

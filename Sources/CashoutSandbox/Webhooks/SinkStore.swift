@@ -83,7 +83,7 @@ public final class SinkStore: Sendable {
 
     private struct Sink {
         var received: Ring<Received>
-        var tallies: [Tally] = []
+        var tallies = ChunkedArray<Tally>()  // in chunks: no array twice the size to copy into as it grows
         var script = SinkScript()
         /// The identities (`ReceivedNotification.identity`) of the notifications it processed.
         var processed = Set<String>()
