@@ -6,9 +6,11 @@ import Synchronization
 /// produced off the loop (`HTTPResponse.later`); plus the eventfd that wakes the loop (for these
 /// and for stopping).
 ///
-/// Only what makes the inbox non-empty wakes the loop: a journal's sync that finishes many
-/// responses at once wakes it once, not once per response (each wake is a system call, and a
-/// context switch when the loop sleeps). Nothing is left unseen: the loop clears the wake-up
+/// Only what makes the inbox non-empty wakes the loop, and inside
+/// `HTTPResponse.answeringTogether` not before the end: a journal's sync that finishes many
+/// responses at once wakes each loop once, not once per response (each wake is a system call,
+/// and the woken loop may take the CPU from the thread that woke it, which then hands over the
+/// next response a context switch later). Nothing is left unseen: the loop clears the wake-up
 /// before it takes what is queued, so anything queued after that finds the inbox empty and wakes
 /// it again.
 final class ConnectionInbox: Sendable {
@@ -48,7 +50,7 @@ final class ConnectionInbox: Sendable {
             defer { state.completions.append(completion) }
             return state.isEmpty
         }
-        if wakes { wake() }
+        if wakes { PendingWakes.current?.add(self) ?? wake() }
     }
 
     /// Queues a connection and wakes the owning loop; closes it instead once the loop has ended.

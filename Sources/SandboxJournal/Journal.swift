@@ -54,6 +54,7 @@ public final class Journal: Sendable {
     private let batch = Mutex(Batch())
     private let writer = DispatchQueue(label: "journal-writer")
     private let syncs = Mutex(SyncHistogram())
+    private let callbackScope = Mutex<(@Sendable (_ callbacks: () -> Void) -> Void)?>(nil)
 
     private init(path: String, fd: Int32, size: Int) {
         self.path = path
@@ -166,6 +167,12 @@ public final class Journal: Sendable {
         if start { writer.async { self.writeBatches() } }
     }
 
+    /// Runs each batch's `whenDurable` callbacks inside one call of `scope` (such as
+    /// `HTTPResponse.answeringTogether`, so that the responses they give leave together).
+    public func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
+        callbackScope.withLock { $0 = scope }
+    }
+
     /// Records appended since opening, and how many of them are on disk.
     public var counts: (appended: Int, durable: Int) {
         batch.withLock { ($0.appended, $0.durable) }
@@ -226,7 +233,8 @@ public final class Journal: Sendable {
                 return handler
             }
             grown?()
-            for callback in taken.callbacks { callback(failure) }
+            let callAll = { for callback in taken.callbacks { callback(failure) } }
+            if let scope = callbackScope.withLock({ $0 }) { scope(callAll) } else { callAll() }
         }
     }
 
