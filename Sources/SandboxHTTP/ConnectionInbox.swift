@@ -88,7 +88,8 @@ final class ConnectionInbox: Sendable {
         return pending.withLock { state in
             defer {
                 state.connections.removeAll()
-                state.completions.removeAll()
+                // A new array as large as this one: the next sync's answers fill it without regrowing.
+                state.completions.removeAll(keepingCapacity: true)
             }
             return (state.connections, state.completions)
         }

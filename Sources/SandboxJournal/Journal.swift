@@ -45,6 +45,23 @@ public final class Journal: Sendable {
         /// Called once the file grows past `growthLimit` (see `whenLarger`).
         var growthLimit = Int.max
         var growthHandler: (@Sendable () -> Void)?
+        /// The buffers of the batch being written, emptied, for the next one (see `writeBatches`).
+        var spare = Spare()
+    }
+
+    private struct Spare {
+        /// A buffer above this is let go (a snapshot restored, say), not kept for the next batch.
+        static let largest = 1 << 20
+        var bytes: [UInt8] = []
+        var callbacks: [@Sendable (JournalError?) -> Void] = []
+    }
+
+    /// A batch taken for writing: its bytes, the callbacks waiting for them, and the count of
+    /// records appended once it is on disk.
+    private struct Taken {
+        var bytes: [UInt8]
+        var callbacks: [@Sendable (JournalError?) -> Void]
+        let count: Int
     }
 
     /// The file's path.
@@ -54,7 +71,7 @@ public final class Journal: Sendable {
     private let batch = Mutex(Batch())
     private let writer = DispatchQueue(label: "journal-writer")
     private let syncs = Mutex(SyncHistogram())
-    private let callbackScope = Mutex<(@Sendable (_ callbacks: () -> Void) -> Void)?>(nil)
+    private let callbackScope = Mutex<@Sendable (_ callbacks: () -> Void) -> Void>({ callbacks in callbacks() })
 
     private init(path: String, fd: Int32, size: Int) {
         self.path = path
@@ -197,31 +214,22 @@ public final class Journal: Sendable {
 
     private func writeBatches() {
         while true {
-            let taken = batch.withLock { batch -> (bytes: [UInt8], callbacks: [@Sendable (JournalError?) -> Void], count: Int)? in
+            let taken = batch.withLock { batch -> Taken? in
                 guard !batch.bytes.isEmpty || !batch.callbacks.isEmpty else {
                     batch.writing = false
                     return nil
                 }
-                defer {
-                    batch.fileBytes += batch.bytes.count
-                    batch.bytes = []
-                    batch.callbacks = []
-                }
-                return (batch.bytes, batch.callbacks, batch.appended)
+                // The next batch gathers into the buffers this one's predecessor emptied: at a
+                // steady rate they never grow again (one regrown buffer per batch would be several
+                // reallocations, on the threads that append, each time).
+                let taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: batch.appended)
+                batch.fileBytes += batch.bytes.count
+                (batch.bytes, batch.callbacks) = (batch.spare.bytes, batch.spare.callbacks)
+                batch.spare = Spare()
+                return taken
             }
-            guard let taken else { return }
-            var failure: JournalError?
-            if !taken.bytes.isEmpty {  // empty: only waiters for the batches before
-                do {
-                    try Self.writeAll(fd.withLock { $0 }, taken.bytes, at: nil, path: path)
-                    let started = Self.monotonicSeconds()
-                    try Self.sync(fd.withLock { $0 }, path: path)
-                    let elapsed = Self.monotonicSeconds() - started
-                    syncs.withLock { $0.add(elapsed) }
-                } catch {
-                    failure = error
-                }
-            }
+            guard var taken else { return }
+            let failure = taken.bytes.isEmpty ? nil : write(taken.bytes)  // empty: only waiters for the batches before
             let grown = batch.withLock { batch -> (@Sendable () -> Void)? in
                 if let failure {
                     batch.failure = failure
@@ -233,8 +241,25 @@ public final class Journal: Sendable {
                 return handler
             }
             grown?()
-            let callAll = { for callback in taken.callbacks { callback(failure) } }
-            if let scope = callbackScope.withLock({ $0 }) { scope(callAll) } else { callAll() }
+            let scope = callbackScope.withLock { $0 }
+            scope { for callback in taken.callbacks { callback(failure) } }
+            taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= Spare.largest)
+            taken.callbacks.removeAll(keepingCapacity: true)
+            batch.withLock { $0.spare = Spare(bytes: taken.bytes, callbacks: taken.callbacks) }
+        }
+    }
+
+    /// Writes `bytes` at the end of the file and syncs them; the error, if any.
+    private func write(_ bytes: [UInt8]) -> JournalError? {
+        do throws(JournalError) {
+            try Self.writeAll(fd.withLock { $0 }, bytes, at: nil, path: path)
+            let started = Self.monotonicSeconds()
+            try Self.sync(fd.withLock { $0 }, path: path)
+            let elapsed = Self.monotonicSeconds() - started
+            syncs.withLock { $0.add(elapsed) }
+            return nil
+        } catch {
+            return error
         }
     }
 
