@@ -47,6 +47,10 @@ public final class Journal: Sendable {
         var growthHandler: (@Sendable () -> Void)?
         /// The buffers of the batch being written, emptied, for the next one (see `writeBatches`).
         var spare = Spare()
+        /// What each batch's callbacks run inside (see `runCallbacks(in:)`). A field, not a
+        /// `Mutex` of its own: a function stored as a generic value is rewrapped in a thunk at
+        /// each `withLock`, one more each time.
+        var callbackScope: @Sendable (_ callbacks: () -> Void) -> Void = { callbacks in callbacks() }
     }
 
     private struct Spare {
@@ -71,7 +75,6 @@ public final class Journal: Sendable {
     private let batch = Mutex(Batch())
     private let writer = DispatchQueue(label: "journal-writer")
     private let syncs = Mutex(SyncHistogram())
-    private let callbackScope = Mutex<@Sendable (_ callbacks: () -> Void) -> Void>({ callbacks in callbacks() })
 
     private init(path: String, fd: Int32, size: Int) {
         self.path = path
@@ -187,7 +190,7 @@ public final class Journal: Sendable {
     /// Runs each batch's `whenDurable` callbacks inside one call of `scope` (such as
     /// `HTTPResponse.answeringTogether`, so that the responses they give leave together).
     public func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
-        callbackScope.withLock { $0 = scope }
+        batch.withLock { $0.callbackScope = scope }
     }
 
     /// Records appended since opening, and how many of them are on disk.
@@ -230,18 +233,17 @@ public final class Journal: Sendable {
             }
             guard var taken else { return }
             let failure = taken.bytes.isEmpty ? nil : write(taken.bytes)  // empty: only waiters for the batches before
-            let grown = batch.withLock { batch -> (@Sendable () -> Void)? in
+            let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
                     batch.failure = failure
                 } else {
                     batch.durable = taken.count
                 }
-                guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return nil }
+                guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return (nil, batch.callbackScope) }
                 batch.growthHandler = nil
-                return handler
+                return (handler, batch.callbackScope)
             }
             grown?()
-            let scope = callbackScope.withLock { $0 }
             scope { for callback in taken.callbacks { callback(failure) } }
             taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= Spare.largest)
             taken.callbacks.removeAll(keepingCapacity: true)
