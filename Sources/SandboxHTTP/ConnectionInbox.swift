@@ -5,6 +5,14 @@ import Synchronization
 /// What other threads hand to an event loop: connections accepted by another loop, and responses
 /// produced off the loop (`HTTPResponse.later`); plus the eventfd that wakes the loop (for these
 /// and for stopping).
+///
+/// Only what makes the inbox non-empty wakes the loop, and inside
+/// `HTTPResponse.answeringTogether` not before the end: a journal's sync that finishes many
+/// responses at once wakes each loop once, not once per response (each wake is a system call,
+/// and the woken loop may take the CPU from the thread that woke it, which then hands over the
+/// next response a context switch later). Nothing is left unseen: the loop clears the wake-up
+/// before it takes what is queued, so anything queued after that finds the inbox empty and wakes
+/// it again.
 final class ConnectionInbox: Sendable {
     let wakeFD: Int32
     /// A response for the request a connection is waiting on; `serial` tells the connection apart
@@ -20,6 +28,7 @@ final class ConnectionInbox: Sendable {
         var connections: [(fd: Int32, peer: SocketAddress?)] = []
         var completions: [Completion] = []
         var closed = false
+        var isEmpty: Bool { connections.isEmpty && completions.isEmpty }
     }
 
     private let pending = Mutex(Pending())
@@ -36,21 +45,23 @@ final class ConnectionInbox: Sendable {
 
     /// Hands a finished response to the loop; dropped once the loop has ended. Any thread.
     func complete(_ completion: Completion) {
-        let accepted = pending.withLock { state in
-            if !state.closed { state.completions.append(completion) }
-            return !state.closed
+        let wakes = pending.withLock { state in
+            guard !state.closed else { return false }
+            defer { state.completions.append(completion) }
+            return state.isEmpty
         }
-        if accepted { wake() }
+        if wakes { PendingWakes.current?.add(self) ?? wake() }
     }
 
     /// Queues a connection and wakes the owning loop; closes it instead once the loop has ended.
     /// Any thread.
     func deliver(fd: Int32, peer: SocketAddress?) {
-        let accepted = pending.withLock { state in
-            if !state.closed { state.connections.append((fd, peer)) }
-            return !state.closed
+        let queued = pending.withLock { state -> (accepted: Bool, wakes: Bool) in
+            guard !state.closed else { return (false, false) }
+            defer { state.connections.append((fd, peer)) }
+            return (true, state.isEmpty)
         }
-        if accepted { wake() } else { Glibc.close(fd) }
+        if !queued.accepted { Glibc.close(fd) } else if queued.wakes { wake() }
     }
 
     /// Refuses further connections and closes the queued ones. Owning loop, when it ends.
@@ -69,14 +80,16 @@ final class ConnectionInbox: Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
-    /// Clears the wake-up and returns what was queued. Owning loop only.
+    /// Clears the wake-up, then returns what was queued (in that order: see the type's summary).
+    /// Owning loop only.
     func take() -> (connections: [(fd: Int32, peer: SocketAddress?)], completions: [Completion]) {
         var value: UInt64 = 0
         _ = read(wakeFD, &value, 8)
         return pending.withLock { state in
             defer {
                 state.connections.removeAll()
-                state.completions.removeAll()
+                // A new array as large as this one: the next sync's answers fill it without regrowing.
+                state.completions.removeAll(keepingCapacity: true)
             }
             return (state.connections, state.completions)
         }

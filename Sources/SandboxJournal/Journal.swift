@@ -45,6 +45,27 @@ public final class Journal: Sendable {
         /// Called once the file grows past `growthLimit` (see `whenLarger`).
         var growthLimit = Int.max
         var growthHandler: (@Sendable () -> Void)?
+        /// The buffers of the batch being written, emptied, for the next one (see `writeBatches`).
+        var spare = Spare()
+        /// What each batch's callbacks run inside (see `runCallbacks(in:)`). A field, not a
+        /// `Mutex` of its own: a function stored as a generic value is rewrapped in a thunk at
+        /// each `withLock`, one more each time.
+        var callbackScope: @Sendable (_ callbacks: () -> Void) -> Void = { callbacks in callbacks() }
+    }
+
+    private struct Spare {
+        /// A buffer above this is let go (a snapshot restored, say), not kept for the next batch.
+        static let largest = 1 << 20
+        var bytes: [UInt8] = []
+        var callbacks: [@Sendable (JournalError?) -> Void] = []
+    }
+
+    /// A batch taken for writing: its bytes, the callbacks waiting for them, and the count of
+    /// records appended once it is on disk.
+    private struct Taken {
+        var bytes: [UInt8]
+        var callbacks: [@Sendable (JournalError?) -> Void]
+        let count: Int
     }
 
     /// The file's path.
@@ -166,6 +187,12 @@ public final class Journal: Sendable {
         if start { writer.async { self.writeBatches() } }
     }
 
+    /// Runs each batch's `whenDurable` callbacks inside one call of `scope` (such as
+    /// `HTTPResponse.answeringTogether`, so that the responses they give leave together).
+    public func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
+        batch.withLock { $0.callbackScope = scope }
+    }
+
     /// Records appended since opening, and how many of them are on disk.
     public var counts: (appended: Int, durable: Int) {
         batch.withLock { ($0.appended, $0.durable) }
@@ -190,43 +217,51 @@ public final class Journal: Sendable {
 
     private func writeBatches() {
         while true {
-            let taken = batch.withLock { batch -> (bytes: [UInt8], callbacks: [@Sendable (JournalError?) -> Void], count: Int)? in
+            let taken = batch.withLock { batch -> Taken? in
                 guard !batch.bytes.isEmpty || !batch.callbacks.isEmpty else {
                     batch.writing = false
                     return nil
                 }
-                defer {
-                    batch.fileBytes += batch.bytes.count
-                    batch.bytes = []
-                    batch.callbacks = []
-                }
-                return (batch.bytes, batch.callbacks, batch.appended)
+                // The next batch gathers into the buffers this one's predecessor emptied: at a
+                // steady rate they never grow again (one regrown buffer per batch would be several
+                // reallocations, on the threads that append, each time).
+                let taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: batch.appended)
+                batch.fileBytes += batch.bytes.count
+                (batch.bytes, batch.callbacks) = (batch.spare.bytes, batch.spare.callbacks)
+                batch.spare = Spare()
+                return taken
             }
-            guard let taken else { return }
-            var failure: JournalError?
-            if !taken.bytes.isEmpty {  // empty: only waiters for the batches before
-                do {
-                    try Self.writeAll(fd.withLock { $0 }, taken.bytes, at: nil, path: path)
-                    let started = Self.monotonicSeconds()
-                    try Self.sync(fd.withLock { $0 }, path: path)
-                    let elapsed = Self.monotonicSeconds() - started
-                    syncs.withLock { $0.add(elapsed) }
-                } catch {
-                    failure = error
-                }
-            }
-            let grown = batch.withLock { batch -> (@Sendable () -> Void)? in
+            guard var taken else { return }
+            let failure = taken.bytes.isEmpty ? nil : write(taken.bytes)  // empty: only waiters for the batches before
+            let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
                     batch.failure = failure
                 } else {
                     batch.durable = taken.count
                 }
-                guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return nil }
+                guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return (nil, batch.callbackScope) }
                 batch.growthHandler = nil
-                return handler
+                return (handler, batch.callbackScope)
             }
             grown?()
-            for callback in taken.callbacks { callback(failure) }
+            scope { for callback in taken.callbacks { callback(failure) } }
+            taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= Spare.largest)
+            taken.callbacks.removeAll(keepingCapacity: true)
+            batch.withLock { $0.spare = Spare(bytes: taken.bytes, callbacks: taken.callbacks) }
+        }
+    }
+
+    /// Writes `bytes` at the end of the file and syncs them; the error, if any.
+    private func write(_ bytes: [UInt8]) -> JournalError? {
+        do throws(JournalError) {
+            try Self.writeAll(fd.withLock { $0 }, bytes, at: nil, path: path)
+            let started = Self.monotonicSeconds()
+            try Self.sync(fd.withLock { $0 }, path: path)
+            let elapsed = Self.monotonicSeconds() - started
+            syncs.withLock { $0.add(elapsed) }
+            return nil
+        } catch {
+            return error
         }
     }
 

@@ -72,6 +72,8 @@ package final class StateJournal: Sendable {
         compactedBytes = compacted
         bank.finishReplay()
         let journal = journal
+        // The responses a sync lets go leave together: one wake-up per event loop, not one per response.
+        journal.runCallbacks { callbacks in HTTPResponse.answeringTogether(callbacks) }
         bank.startRecording { record in
             journal.append { bytes in
                 bytes.append(Kind.bank.rawValue)
