@@ -23,6 +23,13 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         for (name, value) in pairs { self[name] = value }
     }
 
+    /// Fields whose names differ (an API's own field list), in this order: nothing is searched for
+    /// an earlier field of the same name, and the list is exactly as long as `pairs`.
+    public init(distinctNames pairs: [(String, String)]) {
+        assert(Set(pairs.map(\.0)).count == pairs.count, "field names repeat")
+        list = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }

@@ -27,7 +27,7 @@ enum D24CountryRulesLookup {
 
 extension D24CountryRules {
     /// `.invalid(.accountType)` unless `account_type` is present and one of `letters`.
-    func requireAccountType(_ request: D24Request, in letters: Set<String>) -> D24FieldError? {
+    func requireAccountType(_ request: D24Request, in letters: [String]) -> D24FieldError? {
         guard let value = request.value(.accountType), letters.contains(value) else {
             return .invalid(.accountType)
         }
@@ -35,7 +35,7 @@ extension D24CountryRules {
     }
 
     /// `.invalid(.accountType)` when `account_type` is present and not one of `letters`.
-    func optionalAccountType(_ request: D24Request, in letters: Set<String>) -> D24FieldError? {
+    func optionalAccountType(_ request: D24Request, in letters: [String]) -> D24FieldError? {
         guard let value = request.value(.accountType) else { return nil }
         return letters.contains(value) ? nil : .invalid(.accountType)
     }

@@ -132,6 +132,18 @@ public enum D24Field: Int, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// The field whose JSON key is `jsonKey`, or nil for a key that names none.
+    ///
+    /// ```swift
+    /// D24Field(jsonKey: "bank_account")   // .bankAccount
+    /// ```
+    public init?(jsonKey: String) {
+        guard let field = Self.byJSONKey[jsonKey] else { return nil }
+        self = field
+    }
+
+    private static let byJSONKey = Dictionary(uniqueKeysWithValues: allCases.map { ($0.jsonKey, $0) })
+
     /// The longest accepted value, in characters, for a request to `country`.
     ///
     /// §4.1's table; where it gives none the sandbox chose: `beneficiary_id` 100,
