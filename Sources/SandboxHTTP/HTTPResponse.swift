@@ -30,8 +30,11 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response with sorted keys and `Content-Type: application/json`.
     public static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: value.serialized())
+        HTTPResponse(status: status, headers: jsonHeaders, body: value.serialized())
     }
+
+    /// Made once: every JSON answer shares them (until one adds a header of its own).
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
 
     /// A plain-text response (`text/plain; charset=utf-8`).
     public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
