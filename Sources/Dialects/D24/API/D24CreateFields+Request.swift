@@ -10,16 +10,17 @@ extension D24CreateFields {
     /// body per field: a load scenario sends a hundred thousand of these.
     init(_ request: D24SignedRequest) throws(D24Error) {
         self.init()
-        var misTyped: D24Field?
-        for (key, value) in request.body {
+        var misTyped: [D24Field] = []
+        for (key, value) in request.body.members {  // in order: a repeated key's last value counts
             guard let field = D24Field(jsonKey: key) else { continue }
             do {
                 self[field] = try D24SignedRequest.text(value, refused: .invalidParam(field.messageName, field.label))
+                if misTyped.contains(field) { misTyped.removeAll { $0 == field } }
             } catch {
-                misTyped = min(misTyped ?? field, field)
+                misTyped.append(field)
             }
         }
-        if let misTyped { throw .invalidParam(misTyped.messageName, misTyped.label) }
+        if let first = misTyped.min() { throw .invalidParam(first.messageName, first.label) }
     }
 
     /// The fields that were sent, by wire name, in the documented order.

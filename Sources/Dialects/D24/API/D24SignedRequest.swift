@@ -11,11 +11,11 @@ import SandboxJSON
 
 /// A signed request that passed authentication: its JSON body and its merchant.
 struct D24SignedRequest {
-    let body: [String: JSON]
+    let body: D24Body
     let merchant: D24Merchant
 
     init(_ request: HTTPRequest, bank: Bank, keys: D24SigningKeys) throws(D24Error) {
-        guard case .object(let body)? = try? JSON.parse(request.body) else { throw .malformedBody }
+        guard let body = D24Body(request.body) else { throw .malformedBody }
         guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"] else {
             throw D24Error.invalidCredentials.diagnosed(D24Diagnosis.missingCredentials(body))
         }
