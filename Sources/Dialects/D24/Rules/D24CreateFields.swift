@@ -54,6 +54,9 @@ public struct D24CreateFields: Sendable, Equatable {
     /// `comments`: free text echoed in notifications (max 200).
     public var comments: String?
 
+    /// A field set with every field absent (set them by ``subscript(_:)``).
+    public init() {}
+
     /// Creates a field set; every field defaults to absent.
     public init(
         externalID: String? = nil, country: String? = nil, currency: String? = nil,
