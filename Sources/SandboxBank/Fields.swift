@@ -11,6 +11,11 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     public struct Field: Sendable, Equatable {
         public let name: String
         public let value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     private var list: [Field] = []
@@ -23,11 +28,11 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         for (name, value) in pairs { self[name] = value }
     }
 
-    /// Fields whose names differ (an API's own field list), in this order: nothing is searched for
-    /// an earlier field of the same name, and the list is exactly as long as `pairs`.
-    public init(distinctNames pairs: [(String, String)]) {
-        assert(Set(pairs.map(\.0)).count == pairs.count, "field names repeat")
-        list = pairs.map { Field(name: $0.0, value: $0.1) }
+    /// Fields whose names differ (an API's own field list), kept as they are: nothing is searched
+    /// for an earlier field of the same name.
+    public init(distinct fields: [Field]) {
+        assert(Set(fields.map(\.name)).count == fields.count, "field names repeat")
+        list = fields
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {

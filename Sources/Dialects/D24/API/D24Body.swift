@@ -4,7 +4,7 @@ import SandboxJSON
 /// value, as a JSON object keeps it. A list rather than a dictionary: a create reads every member
 /// once, and hashing each key into a dictionary would cost more than the rest of the parse.
 struct D24Body {
-    let members: [(key: String, value: JSON)]
+    let members: [JSON.Member]
 
     /// The body of `bytes`; nil when they are not a JSON object.
     init?(_ bytes: [UInt8]) {

@@ -11,10 +11,10 @@ extension D24CreateFields {
     init(_ request: D24SignedRequest) throws(D24Error) {
         self.init()
         var misTyped: [D24Field] = []
-        for (key, value) in request.body.members {  // in order: a repeated key's last value counts
-            guard let field = D24Field(jsonKey: key) else { continue }
+        for member in request.body.members {  // in order: a repeated key's last value counts
+            guard let field = D24Field(jsonKey: member.key) else { continue }
             do {
-                self[field] = try D24SignedRequest.text(value, refused: .invalidParam(field.messageName, field.label))
+                self[field] = try D24SignedRequest.text(member.value, refused: .invalidParam(field.messageName, field.label))
                 if misTyped.contains(field) { misTyped.removeAll { $0 == field } }
             } catch {
                 misTyped.append(field)
@@ -25,11 +25,7 @@ extension D24CreateFields {
 
     /// The fields that were sent, by wire name, in the documented order.
     var wireFields: Fields {
-        var fields: [(String, String)] = []
-        fields.reserveCapacity(D24Field.allCases.count)
-        for field in D24Field.allCases {
-            if let value = self[field] { fields.append((field.jsonKey, value)) }
-        }
-        return Fields(distinctNames: fields)
+        let fields = D24Field.allCases.compactMap { field in self[field].map { Fields.Field(name: field.jsonKey, value: $0) } }
+        return Fields(distinct: fields)
     }
 }
