@@ -11,11 +11,6 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     public struct Field: Sendable, Equatable {
         public let name: String
         public let value: String
-
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     private var list: [Field] = []
@@ -26,13 +21,6 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     public init<S: Sequence<(String, String)>>(_ pairs: S) {
         list.reserveCapacity(pairs.underestimatedCount)
         for (name, value) in pairs { self[name] = value }
-    }
-
-    /// Fields whose names differ (an API's own field list), kept as they are: nothing is searched
-    /// for an earlier field of the same name.
-    public init(distinct fields: [Field]) {
-        assert(Set(fields.map(\.name)).count == fields.count, "field names repeat")
-        list = fields
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {

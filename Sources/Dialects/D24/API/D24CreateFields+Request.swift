@@ -25,7 +25,6 @@ extension D24CreateFields {
 
     /// The fields that were sent, by wire name, in the documented order.
     var wireFields: Fields {
-        let fields = D24Field.allCases.compactMap { field in self[field].map { Fields.Field(name: field.jsonKey, value: $0) } }
-        return Fields(distinct: fields)
+        Fields(D24Field.allCases.compactMap { field in self[field].map { (field.jsonKey, $0) } })
     }
 }
