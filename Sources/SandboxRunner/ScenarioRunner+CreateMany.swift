@@ -19,9 +19,9 @@ extension ScenarioRunner {
         let batches = stride(from: 1, through: count, by: CreateBatch.size).map { $0 ... min(count, $0 + CreateBatch.size - 1) }
         var next = batches.first.map { CreateBatch($0, request) }
         for (number, indices) in batches.enumerated() {
-            guard let batch = next else { break }
+            guard let requests = next?.requests() else { break }
             next = batches.indices.contains(number + 1) ? CreateBatch(batches[number + 1], request) : nil
-            for (index, request) in zip(indices, batch.requests()) {
+            for (index, request) in zip(indices, requests) {
                 let response = sandbox.respond(to: request)
                 guard response.status == 200 else {
                     return "create_cashouts: create \(index) of \(count): expected status 200, got \(response.status) \(response.bodyText)"
@@ -34,7 +34,8 @@ extension ScenarioRunner {
 
 /// The signed requests of one batch of creates, built in the background as soon as it is made.
 private final class CreateBatch: Sendable {
-    /// Two batches are alive at once, the one sent and the one built: 4096 requests in all.
+    /// Two batches are alive at once, the one sent and the next one built meanwhile: 4096 requests
+    /// (a few MB) in all.
     static let size = 2048
 
     private let built = Mutex<[HTTPRequest]>([])
