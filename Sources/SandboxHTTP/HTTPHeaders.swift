@@ -14,6 +14,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Creates a header list from literal pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
+        fields.reserveCapacity(elements.count)
         for (name, value) in elements { add(name, value) }
     }
 

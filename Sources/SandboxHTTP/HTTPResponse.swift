@@ -30,8 +30,16 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response with sorted keys and `Content-Type: application/json`.
     public static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: value.serialized())
+        json(serialized: value.serialized(), status: status)
     }
+
+    /// A JSON response of a body already serialized, with `Content-Type: application/json`.
+    public static func json(serialized body: [UInt8], status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: jsonHeaders, body: body)
+    }
+
+    /// Made once: every JSON answer shares them (until one adds a header of its own).
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
 
     /// A plain-text response (`text/plain; charset=utf-8`).
     public static func text(_ text: String, status: Int = 200) -> HTTPResponse {

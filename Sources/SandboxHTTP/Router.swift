@@ -127,26 +127,34 @@ public struct Router: Sendable {
     /// Finds the route for `request` and runs it (through the middleware); the response carries
     /// the route's number.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        var request = request
-        let (route, handler) = find(&request)
-        var response = middleware.map { $0(request, route, handler) } ?? handler(request)
+        let (route, handler, parameters) = find(request)
+        func run(_ request: HTTPRequest) -> HTTPResponse {
+            middleware.map { $0(request, route, handler) } ?? handler(request)
+        }
+        // A static path's request goes on as it came, not copied.
+        var response = parameters.map { parameters in
+            var request = request
+            request.parameters = parameters
+            return run(request)
+        } ?? run(request)
         response.route = route
         return response
     }
 
-    /// The route's number and handler, with the path parameters filled in; unmatched: 0 and the
-    /// error answer.
-    private func find(_ request: inout HTTPRequest) -> (Int, HTTPHandler) {
+    /// The route's number and handler, and the path parameters of a pattern route; unmatched: 0
+    /// and the error answer.
+    private func find(_ request: HTTPRequest) -> (Int, HTTPHandler, [String: String]?) {
         let path = request.path
         var handlers = exact[path]
+        var parameters: [String: String]?
         if handlers == nil {
             let parts = Self.split(path)
             for route in patterns {
-                guard let parameters = Self.match(route.segments, parts) else { continue }
-                guard let decoded = parameters else {
-                    return (Self.unmatched, { _ in Self.error(400, "malformed percent-encoding in path") })
+                guard let matched = Self.match(route.segments, parts) else { continue }
+                guard let decoded = matched else {
+                    return (Self.unmatched, { _ in Self.error(400, "malformed percent-encoding in path") }, nil)
                 }
-                request.parameters = decoded
+                parameters = decoded
                 handlers = route.handlers
                 break
             }
@@ -157,10 +165,10 @@ public struct Router: Sendable {
                 var response = Self.error(404, "No such endpoint: \(request.method) \(request.path)" + Self.hint(nearMiss))
                 response.nearMiss = nearMiss
                 return response
-            })
+            }, nil)
         }
-        if let entry = handlers[request.method] { return (entry.id, entry.handler) }
-        if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler) }
+        if let entry = handlers[request.method] { return (entry.id, entry.handler, parameters) }
+        if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler, parameters) }
         var allowed = Set(handlers.keys)
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
@@ -171,7 +179,7 @@ public struct Router: Sendable {
             response.headers.add("Allow", allow)
             response.nearMiss = nearMiss
             return response
-        })
+        }, parameters)
     }
 
     /// A JSON error body `{"code": status, "message": message}`: the sandbox's own shape (its admin API's).

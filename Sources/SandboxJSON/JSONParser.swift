@@ -61,16 +61,9 @@ extension JSON {
         maxDepth: Int = 256,
         duplicateKeys: Bool = true
     ) throws(JSONParseError) -> JSON {
-        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
-            parseBuffer(buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
+        try withParser(over: bytes, maxDepth: maxDepth, duplicateKeys: duplicateKeys) { parser throws(JSONParseError) in
+            try parser.parseDocument()
         }
-        if let contiguous {
-            return try contiguous.get()
-        }
-        let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { buffer in
-            parseBuffer(buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
-        }.get()
     }
 
     /// Parses exactly one JSON value from the UTF-8 contents of `string`, with the same rules as the byte overload.
@@ -82,17 +75,26 @@ extension JSON {
         try parse(string.utf8, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
     }
 
-    private static func parseBuffer(
-        _ buffer: UnsafeBufferPointer<UInt8>,
+    /// What `parse` returns of a parser over `bytes`, which are copied only when they are not in
+    /// one buffer already.
+    static func withParser<Parsed>(
+        over bytes: some Collection<UInt8>,
         maxDepth: Int,
-        duplicateKeys: Bool
-    ) -> Result<JSON, JSONParseError> {
-        var parser = ByteParser(bytes: buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
-        do throws(JSONParseError) {
-            return .success(try parser.parseDocument())
-        } catch {
-            return .failure(error)
+        duplicateKeys: Bool,
+        _ parse: (inout ByteParser) throws(JSONParseError) -> Parsed
+    ) throws(JSONParseError) -> Parsed {
+        func run(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Parsed, JSONParseError> {
+            var parser = ByteParser(bytes: buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
+            do throws(JSONParseError) {
+                return .success(try parse(&parser))
+            } catch {
+                return .failure(error)
+            }
         }
+        if let contiguous = bytes.withContiguousStorageIfAvailable(run) {
+            return try contiguous.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer(run).get()
     }
 }
 
@@ -120,7 +122,7 @@ extension UInt8 {
 
 /// Recursive-descent parser over a borrowed byte buffer; valid only inside the closure that
 /// provides the buffer.
-private struct ByteParser {
+struct ByteParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     /// Whether an object may repeat a key (the last one wins).
@@ -139,11 +141,16 @@ private struct ByteParser {
     mutating func parseDocument() throws(JSONParseError) -> JSON {
         skipWhitespace()
         let value = try parseValue()
+        try expectEnd()
+        return value
+    }
+
+    /// Nothing but whitespace after the document's value.
+    mutating func expectEnd() throws(JSONParseError) {
         skipWhitespace()
         if index < bytes.count {
             throw JSONParseError(offset: index, reason: "trailing data after value", in: bytes)
         }
-        return value
     }
 
     /// Parses the value starting at `index`; leading whitespace must already be skipped.
@@ -206,15 +213,31 @@ private struct ByteParser {
     }
 
     mutating func parseObject() throws(JSONParseError) -> JSON {
+        var members: [String: JSON] = [:]
+        let (bytes, duplicateKeys, outermost) = (bytes, duplicateKeys, depth == 0)
+        try parseMembers { key, value, keyOffset throws(JSONParseError) in
+            // The outermost object (a request's body) usually has a dozen members: room for 16 at
+            // once. A nested one grows to 16 at its third member: one allocation for most, not five.
+            if members.isEmpty, outermost { members.reserveCapacity(16) }
+            if members.updateValue(value, forKey: key) != nil, !duplicateKeys {
+                throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\"", in: bytes)
+            }
+            if members.count == 2 { members.reserveCapacity(16) }
+        }
+        return .object(members)
+    }
+
+    /// Parses the object whose `{` is at `index`, handing each member to `member` in order with the
+    /// offset of its key.
+    mutating func parseMembers(_ member: (String, JSON, Int) throws(JSONParseError) -> Void) throws(JSONParseError) {
         try enterContainer()
         index += 1  // '{'
         skipWhitespace()
         guard index < bytes.count else { throw endOfInput() }
-        var members: [String: JSON] = [:]
         if bytes[index] == .closeBrace {
             index += 1
             depth -= 1
-            return .object(members)
+            return
         }
         while true {
             guard index < bytes.count else { throw endOfInput() }
@@ -230,10 +253,7 @@ private struct ByteParser {
             }
             index += 1
             skipWhitespace()
-            if members.updateValue(try parseValue(), forKey: key) != nil, !duplicateKeys {
-                throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\"", in: bytes)
-            }
-            if members.count == 2 { members.reserveCapacity(16) }  // one allocation for most requests, not five
+            try member(key, try parseValue(), keyOffset)
             skipWhitespace()
             guard index < bytes.count else { throw endOfInput() }
             switch bytes[index] {
@@ -247,7 +267,7 @@ private struct ByteParser {
             case .closeBrace:
                 index += 1
                 depth -= 1
-                return .object(members)
+                return
             default:
                 throw JSONParseError(offset: index, reason: "expected ',' or '}' in object", in: bytes)
             }

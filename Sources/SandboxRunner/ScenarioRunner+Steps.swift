@@ -5,7 +5,6 @@ import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
-import Synchronization
 
 // Each step either holds (nil) or says what was expected and what happened instead.
 
@@ -78,7 +77,7 @@ extension ScenarioRunner {
 
     /// The create of the step's account (by default the first dialect's default account), in its
     /// dialect's terms, with notifications to the sink named after the account; or what is wrong.
-    private func prepareCreate(_ given: [String: JSON], account id: String?, action: String) throws(StepFailure) -> ScenarioCreate {
+    func prepareCreate(_ given: [String: JSON], account id: String?, action: String) throws(StepFailure) -> ScenarioCreate {
         guard let id = id ?? sandbox.defaultAccountID, let account = sandbox.bank.account(id: id) else {
             throw StepFailure(message: "\(action): no merchant \"\(id ?? "")\"")
         }
@@ -110,40 +109,6 @@ extension ScenarioRunner {
             references[name] = Reference(cashoutID: id, externalID: reference)
         }
         return nil
-    }
-
-    /// Many creates through the sandbox's handler in-process (no socket): a load scenario's bulk.
-    /// The create is prepared once; only the reference changes. Requests are built and signed in
-    /// batches on every core, then sent one by one in order (so ids and outcomes stay the same
-    /// from run to run).
-    private mutating func createMany(_ count: Int, _ given: [String: JSON], merchant: String?, prefix: String) -> String? {
-        let create: ScenarioCreate
-        do { create = try prepareCreate(given, account: merchant, action: "create_cashouts") } catch { return error.message }
-        if let fixed = create.fixedReference { return "create_cashouts: \"fields\" give every create the reference \(fixed)" }
-        let request = { @Sendable (index: Int) -> HTTPRequest in create.request("\(prefix)-\(index)") }
-        for batch in stride(from: 1, through: count, by: 4096) {
-            let indices = batch ... min(count, batch + 4095)
-            for (index, request) in zip(indices, Self.build(indices, request)) {
-                let response = sandbox.respond(to: request)
-                guard response.status == 200 else {
-                    return "create_cashouts: create \(index) of \(count): expected status 200, got \(response.status) \(response.bodyText)"
-                }
-            }
-        }
-        return nil
-    }
-
-    /// `make` applied to every index, split across the cores; results in order.
-    private static func build<T: Sendable>(_ indices: ClosedRange<Int>, _ make: @Sendable @escaping (Int) -> T) -> [T] {
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count / 256))
-        let parts = Mutex([[T]](repeating: [], count: workers))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let share = indices.count / workers, start = indices.lowerBound + worker * share
-            let end = worker == workers - 1 ? indices.upperBound : start + share - 1
-            let part = (start ... end).map(make)
-            parts.withLock { $0[worker] = part }
-        }
-        return parts.withLock { $0.flatMap { $0 } }
     }
 
     private mutating func send(_ request: Step.Request, expect: Step.Expectation?, save: [String: String]) -> String? {

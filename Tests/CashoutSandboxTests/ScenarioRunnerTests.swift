@@ -77,6 +77,21 @@ private func run(_ text: String) throws -> ScenarioResult {
         #expect(failure.message == #"create_cashouts: create 41 of 41: expected status 200, got 412 {"code":514,"message":"Insufficient funds"}"#)
     }
 
+    @Test func createCashoutsSendsItsBatchesInOrderAndStopsAtTheFirstRefusal() throws {
+        // Several batches, each built while the one before is sent; funds for 4250 creates.
+        let result = try run(#"""
+        {"merchants": [{"login": "bulk", "pass": "p", "secret": "s", "balance": {"USD": "4250.00"}}],
+         "steps": [
+           {"create_cashouts": {"count": 4200, "merchant": "bulk", "fields": {"currency": "USD", "amount": "1.00"}, "external_id_prefix": "b"}},
+           {"request": {"method": "GET", "path": "/sandbox/cashouts/1002049"}, "expect": {"json_contains": {"external_id": "b-2049"}}},
+           {"request": {"method": "GET", "path": "/sandbox/cashouts/1004200"}, "expect": {"json_contains": {"external_id": "b-4200"}}},
+           {"create_cashouts": {"count": 4300, "merchant": "bulk", "fields": {"currency": "USD", "amount": "1.00"}, "external_id_prefix": "c"}}]}
+        """#)
+        let failure = try #require(result.failure)
+        #expect(failure.step == 4)
+        #expect(failure.message == #"create_cashouts: create 51 of 4300: expected status 200, got 412 {"code":514,"message":"Insufficient funds"}"#)
+    }
+
     @Test(arguments: [
         (#"{"create_cashout": {"beneficiary_name": "KYC 105"}, "expect": {"json_contains": {}}}"#, "create_cashout: expected status 200, got 400"),
         (#"{"expect_webhooks": {"ref": "c1", "fields": {"external_id": "x"}}}"#, "expect_webhooks c1: expected notifications carrying external_id, got none"),

@@ -43,12 +43,19 @@ struct RequestRecorder: Sendable {
         guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
         let at = clock.now
         let receivedAt = VirtualClock.wallMilliseconds()
-        let (journal, eventLog) = (journal, eventLog)
-        return next(request).observed { response in
-            journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt)
-            if let diagnosis = response.diagnosis, let eventLog {
-                eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
-            }
+        let response = next(request)
+        // An answer made at once (nearly all) is recorded without a closure to call later.
+        guard response.isDeferred else {
+            record(request, response, route: route, at: at, receivedAt: receivedAt)
+            return response
+        }
+        return response.observed { [self] response in record(request, response, route: route, at: at, receivedAt: receivedAt) }
+    }
+
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64) {
+        journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt)
+        if let diagnosis = response.diagnosis, let eventLog {
+            eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
         }
     }
 }

@@ -11,7 +11,7 @@ import SandboxJSON
 /// The diagnoses of refused D24 authentication.
 enum D24Diagnosis {
     /// `login` or `pass` absent, or not a string.
-    static func missingCredentials(_ body: [String: JSON]) -> Diagnosis {
+    static func missingCredentials(_ body: D24Body) -> Diagnosis {
         let problem = ["login", "pass"].first { if case .string? = body[$0] { false } else { true } } ?? "login"
         let why = body[problem] == nil ? "has no \"\(problem)\"" : "has a \"\(problem)\" that is not a JSON string"
         return Diagnosis("missing_credentials",

@@ -23,14 +23,20 @@ extension D24Dialect {
         fields["pass"] = .string(merchant.pass)
         if fields["notification_url"] == nil { fields["notification_url"] = .string(notificationURL) }
         let fixed = fields["external_id"].flatMap { $0.stringValue ?? $0.numberText }
-        let marker = "\u{FFFE}external-id\u{FFFE}"
-        if fields["external_id"] == nil { fields["external_id"] = .string(marker) }
+        let marker = JSON.string("\u{FFFE}external-id\u{FFFE}")
+        if fields["external_id"] == nil { fields["external_id"] = marker }
         let template = JSON.object(fields).serialized()
         let key = keys.key(for: merchant)
-        let parts = template.firstRange(of: Array(marker.utf8)).map { (Array(template[..<$0.lowerBound]), Array(template[$0.upperBound...])) }
+        let parts = template.firstRange(of: marker.serialized()).map { (template[..<$0.lowerBound], template[$0.upperBound...]) }
         return ScenarioCreate(fixedReference: fixed, request: { reference in
-            // The reference as a JSON string's content: the marker's quotes are the template's.
-            let body = parts.map { head, tail in head + JSON.string(reference).serialized().dropFirst().dropLast() + tail } ?? template
+            let body = parts.map { head, tail in  // the marker (a JSON string, quotes and all) replaced by the reference
+                var body: [UInt8] = []
+                body.reserveCapacity(template.count + reference.utf8.count)
+                body += head
+                JSON.string(reference).write(into: &body)
+                body += tail
+                return body
+            } ?? template
             return HTTPRequest(method: "POST", target: "/v3/cashout",
                                headers: ["Content-Type": "application/json", "Payload-Signature": D24Signature.payload(of: body, key: key)],
                                body: body)

@@ -11,11 +11,11 @@ import SandboxJSON
 
 /// A signed request that passed authentication: its JSON body and its merchant.
 struct D24SignedRequest {
-    let body: [String: JSON]
+    let body: D24Body
     let merchant: D24Merchant
 
     init(_ request: HTTPRequest, bank: Bank, keys: D24SigningKeys) throws(D24Error) {
-        guard case .object(let body)? = try? JSON.parse(request.body) else { throw .malformedBody }
+        guard let body = D24Body(request.body) else { throw .malformedBody }
         guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"] else {
             throw D24Error.invalidCredentials.diagnosed(D24Diagnosis.missingCredentials(body))
         }
@@ -38,14 +38,20 @@ struct D24SignedRequest {
         self.merchant = merchant
     }
 
-    /// A text field: a JSON string, or a number as its literal text (real clients send `amount`,
-    /// `cashout_id` and `bank_code` both ways); nil when absent or null; 300 for anything else.
+    /// A text field: a JSON string, or a number as its literal text; nil when absent or null; 300
+    /// for anything else.
     func text(_ key: String, _ camelCaseName: String, _ label: String) throws(D24Error) -> String? {
-        switch body[key] {
+        try Self.text(body[key], refused: .invalidParam(camelCaseName, label))
+    }
+
+    /// A text field's value: a JSON string, or a number as its literal text (real clients send
+    /// `amount`, `cashout_id` and `bank_code` both ways); nil when absent or null; `refused` for
+    /// anything else.
+    static func text(_ value: JSON?, refused: @autoclosure () -> D24Error) throws(D24Error) -> String? {
+        switch value {
         case nil, .null?: nil
-        case .string(let value)?: value
-        case .number(let value)?: value
-        default: throw .invalidParam(camelCaseName, label)
+        case .string(let value)?, .number(let value)?: value
+        default: throw refused()
         }
     }
 

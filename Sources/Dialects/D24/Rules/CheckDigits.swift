@@ -16,9 +16,11 @@ public enum CheckDigits {
     /// Federal does.
     public static func isValidCPF(_ digits: String) -> Bool {
         guard let d = values(digits, count: 11), !allSame(d) else { return false }
-        return d[9] == mod11(d[0..<9], weights: Array((2...10).reversed()))
-            && d[10] == mod11(d[0..<10], weights: Array((2...11).reversed()))
+        return d[9] == mod11(d[0..<9], weights: cpfWeights.first)
+            && d[10] == mod11(d[0..<10], weights: cpfWeights.second)
     }
+
+    private static let cpfWeights = (first: Array((2...10).reversed()), second: Array((2...11).reversed()))
 
     /// A Brazilian CNPJ: 14 digits, two mod-11 check digits (weights 5..2,9..2 and 6..2,9..2).
     /// Repeated-digit numbers are refused.

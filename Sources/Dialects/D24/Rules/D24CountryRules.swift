@@ -10,8 +10,8 @@ protocol D24CountryRules: Sendable {
 
 /// Finds the rules of a country.
 enum D24CountryRulesLookup {
-    /// The rules for `country`, or `nil` for countries with generic checks only.
-    static func rules(for country: String) -> (any D24CountryRules)? {
+    /// The rules for `country`; none of its own for countries with generic checks only.
+    static func rules(for country: String) -> any D24CountryRules {
         switch country {
         case "BR": D24BrazilRules()
         case "MX": D24MexicoRules()
@@ -20,14 +20,19 @@ enum D24CountryRulesLookup {
         case "CO": D24ColombiaRules()
         case "PE": D24PeruRules()
         case "EC": D24EcuadorRules()
-        default: nil
+        default: D24GenericOnlyRules()
         }
     }
 }
 
+/// The rules of a country with generic checks only: no refusal of its own.
+struct D24GenericOnlyRules: D24CountryRules {
+    func check(_ field: D24Field, in request: D24Request) -> D24FieldError? { nil }
+}
+
 extension D24CountryRules {
     /// `.invalid(.accountType)` unless `account_type` is present and one of `letters`.
-    func requireAccountType(_ request: D24Request, in letters: Set<String>) -> D24FieldError? {
+    func requireAccountType(_ request: D24Request, in letters: [String]) -> D24FieldError? {
         guard let value = request.value(.accountType), letters.contains(value) else {
             return .invalid(.accountType)
         }
@@ -35,7 +40,7 @@ extension D24CountryRules {
     }
 
     /// `.invalid(.accountType)` when `account_type` is present and not one of `letters`.
-    func optionalAccountType(_ request: D24Request, in letters: Set<String>) -> D24FieldError? {
+    func optionalAccountType(_ request: D24Request, in letters: [String]) -> D24FieldError? {
         guard let value = request.value(.accountType) else { return nil }
         return letters.contains(value) ? nil : .invalid(.accountType)
     }

@@ -54,6 +54,9 @@ public struct D24CreateFields: Sendable, Equatable {
     /// `comments`: free text echoed in notifications (max 200).
     public var comments: String?
 
+    /// A field set with every field absent (set them by ``subscript(_:)``).
+    public init() {}
+
     /// Creates a field set; every field defaults to absent.
     public init(
         externalID: String? = nil, country: String? = nil, currency: String? = nil,
@@ -90,28 +93,55 @@ public struct D24CreateFields: Sendable, Equatable {
 
     /// The raw value of `field`, as sent.
     public subscript(field: D24Field) -> String? {
-        switch field {
-        case .externalID: externalID
-        case .country: country
-        case .amount: amount
-        case .currency: currency
-        case .documentID: documentID
-        case .documentType: documentType
-        case .beneficiaryID: beneficiaryID
-        case .beneficiaryName: beneficiaryName
-        case .beneficiaryLastname: beneficiaryLastname
-        case .email: email
-        case .phone: phone
-        case .bankCode: bankCode
-        case .bankAccount: bankAccount
-        case .bankBranch: bankBranch
-        case .accountType: accountType
-        case .address: address
-        case .city: city
-        case .postalCode: postalCode
-        case .beneficiaryBirthdate: beneficiaryBirthdate
-        case .notificationURL: notificationURL
-        case .comments: comments
+        get {
+            switch field {
+            case .externalID: externalID
+            case .country: country
+            case .amount: amount
+            case .currency: currency
+            case .documentID: documentID
+            case .documentType: documentType
+            case .beneficiaryID: beneficiaryID
+            case .beneficiaryName: beneficiaryName
+            case .beneficiaryLastname: beneficiaryLastname
+            case .email: email
+            case .phone: phone
+            case .bankCode: bankCode
+            case .bankAccount: bankAccount
+            case .bankBranch: bankBranch
+            case .accountType: accountType
+            case .address: address
+            case .city: city
+            case .postalCode: postalCode
+            case .beneficiaryBirthdate: beneficiaryBirthdate
+            case .notificationURL: notificationURL
+            case .comments: comments
+            }
+        }
+        set {
+            switch field {
+            case .externalID: externalID = newValue
+            case .country: country = newValue
+            case .amount: amount = newValue
+            case .currency: currency = newValue
+            case .documentID: documentID = newValue
+            case .documentType: documentType = newValue
+            case .beneficiaryID: beneficiaryID = newValue
+            case .beneficiaryName: beneficiaryName = newValue
+            case .beneficiaryLastname: beneficiaryLastname = newValue
+            case .email: email = newValue
+            case .phone: phone = newValue
+            case .bankCode: bankCode = newValue
+            case .bankAccount: bankAccount = newValue
+            case .bankBranch: bankBranch = newValue
+            case .accountType: accountType = newValue
+            case .address: address = newValue
+            case .city: city = newValue
+            case .postalCode: postalCode = newValue
+            case .beneficiaryBirthdate: beneficiaryBirthdate = newValue
+            case .notificationURL: notificationURL = newValue
+            case .comments: comments = newValue
+            }
         }
     }
 }

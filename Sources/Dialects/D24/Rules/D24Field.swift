@@ -132,6 +132,31 @@ public enum D24Field: Int, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// The field whose JSON key is `jsonKey`, or nil for a key that names none.
+    ///
+    /// Found among the keys of the same UTF-8 length rather than by hashing: a create looks up
+    /// every key of its body. No other text equals a key of lowercase ASCII letters and
+    /// underscores (the only non-ASCII characters equal to ASCII ones are `K`, `;` and `` ` ``),
+    /// so the length sorts out every key that could.
+    ///
+    /// ```swift
+    /// D24Field(jsonKey: "bank_account")   // .bankAccount
+    /// ```
+    public init?(jsonKey: String) {
+        let length = jsonKey.utf8.count
+        guard length < Self.byKeyLength.count, let field = Self.byKeyLength[length].first(where: { $0.jsonKey == jsonKey }) else {
+            return nil
+        }
+        self = field
+    }
+
+    /// The fields by the UTF-8 length of their JSON key.
+    private static let byKeyLength: [[D24Field]] = allCases.reduce(into: []) { table, field in
+        let length = field.jsonKey.utf8.count
+        if table.count <= length { table += Array(repeating: [], count: length + 1 - table.count) }
+        table[length].append(field)
+    }
+
     /// The longest accepted value, in characters, for a request to `country`.
     ///
     /// §4.1's table; where it gives none the sandbox chose: `beneficiary_id` 100,

@@ -28,7 +28,7 @@ public enum D24FieldValidator {
         let rules = D24CountryRulesLookup.rules(for: request.country)
         for field in D24Field.allCases {
             if let error = D24GenericChecks.check(field, in: request) { return error }
-            if let rules, let error = rules.check(field, in: request) { return error }
+            if let error = rules.check(field, in: request) { return error }
         }
         return nil
     }
@@ -39,7 +39,7 @@ public enum D24FieldValidator {
         let request = D24Request(fields)
         let rules = D24CountryRulesLookup.rules(for: request.country)
         return D24Field.allCases.compactMap { field in
-            let error = D24GenericChecks.check(field, in: request) ?? rules?.check(field, in: request)
+            let error = D24GenericChecks.check(field, in: request) ?? rules.check(field, in: request)
             return error.map { (field: field, error: $0) }
         }
     }

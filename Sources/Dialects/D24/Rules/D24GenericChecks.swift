@@ -16,22 +16,20 @@ enum D24GenericChecks {
             return request.require(field)
         case .country:
             guard let value, D24Syntax.isUppercaseLetters(value, count: 2) else { return .invalid(field) }
-            return D24Countries.currencies(of: value) == nil ? .countryNotAvailable : nil
+            return request.currencies == nil ? .countryNotAvailable : nil
         case .amount:
             guard let value, D24Syntax.isAmount(value) else { return .invalid(field) }
         case .currency:
             guard let value else { return nil }
             guard D24Syntax.isUppercaseLetters(value, count: 3) else { return .invalid(field) }
-            let accepted = D24Countries.currencies(of: request.country) ?? []
-            return accepted.contains(value) ? nil : .invalidCurrency
+            return request.currencies?.contains(value) == true ? nil : .invalidCurrency
         case .documentID:
             guard let value else { return .invalid(field) }
-            let table = D24DocumentTypes.table(for: request.country)
-            if let table, !table.accepts(value, declaredType: request.value(.documentType)) {
+            if let table = request.documentTypes, !table.accepts(value, declaredType: request.value(.documentType)) {
                 return .invalid(field)
             }
         case .documentType:
-            guard let table = D24DocumentTypes.table(for: request.country) else { return nil }
+            guard let table = request.documentTypes else { return nil }
             guard let value else { return table.typeRequired ? .invalid(field) : nil }
             return table.entry(value) == nil ? .invalid(field) : nil
         case .email:

@@ -11,11 +11,17 @@ struct D24Request: Sendable {
     let country: String
     /// `bank_code` as a number when it is 1-6 ASCII digits, else `nil`.
     let bankCode: Int?
+    /// The currencies `country` accepts (``D24Countries/currencies(of:)``); `nil` outside the table.
+    let currencies: [String]?
+    /// The document types of `country` (``D24DocumentTypes/table(for:)``); `nil` where not checked.
+    let documentTypes: D24DocumentTypes.Table?
 
     init(_ fields: D24CreateFields) {
         self.fields = fields
         self.country = fields.country ?? ""
         self.bankCode = fields.bankCode.flatMap(D24Request.parseBankCode)
+        self.currencies = D24Countries.currencies(of: country)
+        self.documentTypes = D24DocumentTypes.table(for: country)
     }
 
     /// `field`'s value, or `nil` when absent, empty or only whitespace.
