@@ -46,7 +46,7 @@ package final class StateJournal: Sendable {
     package init(directory: String, recover: Bool = false, bank: Bank, resetConfiguration: Bank.Configuration, formats: @escaping BankFormat.Lookup,
                  admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
         try Self.makeDirectory(directory)
-        var assembler = SandboxSnapshot.Assembler(formats: formats)
+        var snapshots = SandboxSnapshot.Decoder(formats: formats)
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
         var format: BankFormat?  // the file's, the same for every record
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload, version in
@@ -60,7 +60,7 @@ package final class StateJournal: Sendable {
                     let record = try BankRecord(decoding: &reader, format: format!)
                     what = "bank record '\(record.kind)'"
                     try bank.replay(record, resetConfiguration: resetConfiguration)
-                case .snapshot: if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
+                case .snapshot: if let snapshot = try snapshots.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
                 case .scenarioLoaded, .reset: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
                 }
             } catch {
