@@ -52,19 +52,18 @@ package final class StateJournal: Sendable {
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload, version in
             var reader = BinaryReader(payload)
             let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
-            var what = "\(kind)"
+            var record: BankRecord?  // named in an error (only then: words cost time at a million records)
             do {
                 switch kind {
                 case .bank:
                     if format == nil { format = formats(Int(version)) }
-                    let record = try BankRecord(decoding: &reader, format: format!)
-                    what = "bank record '\(record.kind)'"
-                    try bank.replay(record, resetConfiguration: resetConfiguration)
+                    record = try BankRecord(decoding: &reader, format: format!)
+                    try bank.replay(record!, resetConfiguration: resetConfiguration)
                 case .snapshot: if let snapshot = try snapshots.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
                 case .scenarioLoaded, .reset: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
                 }
             } catch {
-                throw ReplayFailure(kind: what, reason: error)
+                throw ReplayFailure(kind: record.map { "bank record '\($0.kind)'" } ?? "\(kind)", reason: error)
             }
             leading = leading && kind == .snapshot
             if leading { compacted += JournalFormat.recordHeaderSize + payload.count }

@@ -10,6 +10,8 @@ import SandboxState
 extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
     static let maximumSnapshotBytes = 512 << 20
+    /// The route that takes a snapshot, whose body the server spools to a file.
+    static let snapshotUpload = "PUT /sandbox/snapshot"
 
     func registerSnapshot(in router: inout Router) {
         router.add("GET /sandbox/snapshot") { _ in
@@ -21,7 +23,7 @@ extension AdminAPI {
                                     body: snapshot.file())
             }
         }
-        router.add("PUT /sandbox/snapshot") { request in .later(on: worker) { restore(request) } }
+        router.add(Self.snapshotUpload) { request in .later(on: worker) { restore(request) } }
     }
 
     /// Everything now: the scenarios loaded through the admin API and the bank with its clock.
@@ -33,11 +35,15 @@ extension AdminAPI {
     /// `{"status":"restored","cashouts":3,"merchants":["sandbox_login"],"scenarios":1,"clock":"…"}`
     private func restore(_ request: HTTPRequest) -> HTTPResponse {
         let snapshot: SandboxSnapshot
-        do throws(SandboxSnapshot.Invalid) {
-            snapshot = try SandboxSnapshot(file: request.body, formats: Sandbox.bankFormat)
+        do {
+            // Spooled by the server (read a part at a time), or in memory when handed over in process.
+            snapshot = try request.spooledBody?.withFileDescriptor { try SandboxSnapshot(reading: $0, formats: Sandbox.bankFormat) }
+                ?? SandboxSnapshot(file: request.body, formats: Sandbox.bankFormat)
             try restore(snapshot) { journal.current?.record(snapshot) }
-        } catch {
+        } catch let error as SandboxSnapshot.Invalid {
             return Router.error(400, error.description)
+        } catch {
+            return Router.error(500, "the snapshot could not be read: \(error)")
         }
         eventLog?.restored(cashouts: snapshot.bank.payoutCount, clock: snapshot.bank.time)
         return .json(["status": "restored", "cashouts": .number(snapshot.bank.payoutCount),
