@@ -80,8 +80,11 @@ extension Bank {
 // MARK: - Binary form
 
 extension BankSnapshot {
-    /// Appends the snapshot's binary form (SandboxJournal's `BinaryWriter`) to `bytes`.
-    public func encode(into bytes: inout [UInt8]) {
+    /// Appends the snapshot's binary form (SandboxJournal's `BinaryWriter`) to `bytes`. Whenever
+    /// `bytes` has grown to `limit` or more (between two values), `flush` may take what it holds
+    /// so far (to write it out, so that a million payouts' bytes are never in memory at once).
+    public func encode(into bytes: inout [UInt8], flushingAt limit: Int = .max, _ flush: (inout [UInt8]) -> Void = { _ in }) {
+        func flushIfFull() { if bytes.count >= limit { flush(&bytes) } }
         let s = state
         BinaryWriter.append(time, to: &bytes)
         let accounts = accounts
@@ -100,7 +103,10 @@ extension BankSnapshot {
         BinaryWriter.append(UInt64(decisions.count), to: &bytes)
         for decision in decisions { BinaryWriter.append(decision, to: &bytes) }
         BinaryWriter.append(UInt64(s.payouts.all.count), to: &bytes)
-        for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) { Self.append(payout, plan, decision: places[plan.decision]!, to: &bytes) }
+        for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) {
+            Self.append(payout, plan, decision: places[plan.decision]!, to: &bytes)
+            flushIfFull()
+        }
 
         BinaryWriter.append(UInt64(s.ledger.count), to: &bytes)
         for entry in s.ledger {
@@ -110,6 +116,7 @@ extension BankSnapshot {
             BinaryWriter.append(entry.amount, to: &bytes)
             BinaryWriter.append(entry.balanceAfter, to: &bytes)
             BinaryWriter.append(entry.at, to: &bytes)
+            flushIfFull()
         }
 
         BinaryWriter.append(UInt64(s.usage.count), to: &bytes)
@@ -123,7 +130,10 @@ extension BankSnapshot {
         }
 
         BinaryWriter.append(UInt64(s.notifications.count), to: &bytes)
-        for notification in s.notifications { Self.append(notification, to: &bytes) }
+        for notification in s.notifications {
+            Self.append(notification, to: &bytes)
+            flushIfFull()
+        }
 
         let events = s.queue.events.filter { !Bank.isStale($0, s) }
         BinaryWriter.append(s.queue.lastSequence, to: &bytes)
@@ -148,6 +158,7 @@ extension BankSnapshot {
                 BinaryWriter.append(notificationID, to: &bytes)
                 BinaryWriter.append(copy, to: &bytes)
             }
+            flushIfFull()
         }
         BinaryWriter.append(UInt64(s.chaosCounts.count), to: &bytes)
         for (rule, count) in s.chaosCounts.sorted(by: { $0.key < $1.key }) {

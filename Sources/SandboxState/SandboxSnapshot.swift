@@ -33,29 +33,45 @@ package struct SandboxSnapshot {
         }
     }
 
-    /// The snapshot's bytes cut into journal payloads (kind, flags, at most `partSize` bytes).
-    func payloads() -> [[UInt8]] {
+    /// The snapshot's bytes cut into journal payloads (kind, flags, at most `partSize` bytes),
+    /// each handed to `body` as soon as it is encoded: the whole snapshot's bytes are never in
+    /// memory at once.
+    func forEachPayload(_ body: ([UInt8]) -> Void) {
+        var first = true
+        // Whole parts, while more bytes follow them: only the last part is flagged so.
+        func cut(_ bytes: inout [UInt8]) {
+            var start = 0
+            while bytes.count - start > Self.partSize {
+                body([StateJournal.Kind.snapshot.rawValue, first ? 1 : 0] + bytes[start ..< start + Self.partSize])
+                first = false
+                start += Self.partSize
+            }
+            bytes.removeFirst(start)
+        }
         var bytes: [UInt8] = []
         BinaryWriter.append(Self.version, to: &bytes)
         BinaryWriter.append(UInt64(scenarios.count), to: &bytes)
-        for scenario in scenarios { BinaryWriter.append(bytes: scenario, to: &bytes) }
-        bank.encode(into: &bytes)
-        return stride(from: 0, to: max(bytes.count, 1), by: Self.partSize).map { start in
-            let end = min(start + Self.partSize, bytes.count)
-            return [StateJournal.Kind.snapshot.rawValue, (start == 0 ? 1 : 0) | (end == bytes.count ? 2 : 0)] + bytes[start ..< end]
+        for scenario in scenarios {
+            BinaryWriter.append(bytes: scenario, to: &bytes)
+            cut(&bytes)
         }
+        bank.encode(into: &bytes, flushingAt: 2 * Self.partSize, cut)
+        cut(&bytes)
+        body([StateJournal.Kind.snapshot.rawValue, (first ? 1 : 0) | 2] + bytes)
     }
 
     /// The snapshot's records, framed and checksummed (without the file's header).
     func records() -> [UInt8] {
         var records: [UInt8] = []
-        for payload in payloads() { JournalFormat.appendRecord(to: &records) { $0 += payload } }
+        forEachPayload { payload in JournalFormat.appendRecord(to: &records) { $0 += payload } }
         return records
     }
 
     /// The snapshot as a file.
     package func file() -> [UInt8] {
-        JournalFormat.header + records()
+        var file = JournalFormat.header
+        forEachPayload { payload in JournalFormat.appendRecord(to: &file) { $0 += payload } }
+        return file
     }
 
     /// Reads a snapshot file (`file()`), whose bank reads as `formats` says for its version.

@@ -81,7 +81,7 @@ package final class StateJournal: Sendable {
 
     /// Journals a restored snapshot (call it in order with the bank's records: while the bank is locked).
     package func record(_ snapshot: SandboxSnapshot) {
-        for payload in snapshot.payloads() { journal.append { $0 += payload } }
+        snapshot.forEachPayload { payload in journal.append { $0 += payload } }
     }
 
     /// Compacts the file on `queue` each time it has grown past `minimumBytes` and twice its size
