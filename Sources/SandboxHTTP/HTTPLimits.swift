@@ -13,6 +13,8 @@ public struct HTTPLimits: Sendable, Equatable {
     /// as it arrives instead of memory (an upload of saved state): the handler finds it in
     /// ``HTTPRequest/spooledBody``, and ``HTTPRequest/body`` is empty.
     public var spooledBodyRoutes: Set<String> = []
+    /// Where spooled bodies' files go (each is unlinked as soon as it is made); nil: `$TMPDIR`, or `/tmp`.
+    public var spoolDirectory: String?
     /// HTTP/2's own settings and bounds (streams, frames, windows, floods).
     public var http2 = HTTP2Limits()
 

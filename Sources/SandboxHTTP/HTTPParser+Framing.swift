@@ -39,7 +39,7 @@ extension HTTPParser {
             return complete()
         }
         if mode == .request, limits.spoolsBody(method: head.method, target: head.target) {
-            spool = try SpoolFile()
+            spool = try SpoolFile(in: limits.spoolDirectory)
             spooled = 0
         }
         if mode == .request, let expect = head.headers["Expect"] {

@@ -25,9 +25,9 @@ public struct SpooledBody: Sendable {
 final class SpoolFile: Sendable {
     let fd: Int32
 
-    /// A new file in `$TMPDIR` (or `/tmp`), already unlinked.
-    init() throws(HTTPParseError) {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    /// A new file in `directory` (nil: `$TMPDIR`, or `/tmp`), already unlinked.
+    init(in directory: String?) throws(HTTPParseError) {
+        let directory = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(directory)/cashout-sandbox-body-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .bodyNotStored("\(directory): \(String(cString: strerror(errno)))") }

@@ -206,6 +206,43 @@ import Testing
         #expect(try get(second, "/sandbox/snapshot") == saved)
     }
 
+    /// A snapshot is decoded as its parts arrive; one that turns out broken in a later part is
+    /// refused whole, and what the first parts held is not put in force.
+    @Test func aSnapshotBrokenInALaterPartChangesNothing() throws {
+        let first = try Fixture.launch(nil)
+        defer { first.stop() }
+        let note = String(repeating: "n", count: 400)
+        for index in 0 ..< 2500 {
+            var request = PayoutRequest(dialect: "d24", account: "sandbox_login", reference: "bulk-\(index)", country: "BR", currency: "USD",
+                                        amount: Money("1.00")!)
+            request.fields["comments"] = note
+            _ = try first.bank.createPayout(request)
+        }
+        var large = HTTPLimits()
+        large.maxBodyBytes = 64 << 20
+        let saved = try HTTPClient.send(method: "GET", url: "\(first.baseURL)/sandbox/snapshot", limits: large).body
+        var payloads: [[UInt8]] = []
+        saved.withUnsafeBytes { file in
+            _ = JournalFormat.forEachRecord(in: file, from: JournalFormat.header.count) { payloads.append(Array($0)) }
+        }
+        #expect(payloads.count == 2 && payloads[1][1] == 2, "two parts")
+        // The second part cut in its middle, and said to be the last.
+        var broken = JournalFormat.header
+        JournalFormat.appendRecord(to: &broken) { $0 += payloads[0] }
+        JournalFormat.appendRecord(to: &broken) { $0 += payloads[1].prefix(payloads[1].count / 2) }
+
+        let second = try Fixture.launch(nil)
+        defer { second.stop() }
+        #expect(try Fixture.create(second, "kept").status == 200)
+        let before = try Fixture.state(second, cashouts: 1)
+        let response = try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: broken)
+        #expect(response.status == 400)
+        let message = try JSON.parse(response.body)["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("snapshot byte ") && message.hasSuffix("cut short"), "\(message)")
+        #expect(try Fixture.state(second, cashouts: 1) == before)
+        #expect(second.bank.payouts().count == 1)
+    }
+
     /// On a real-time clock a restart goes on from now, as it does without compaction: the
     /// snapshot a compacted journal starts with does not take the clock back to when it was taken.
     @Test func aRealClockRestartedFromACompactedJournalGoesOnFromNow() throws {

@@ -50,7 +50,7 @@ extension HTTP2Session {
             respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
         } else if limits.spoolsBody(method: request.method, target: request.target) {
             do throws(HTTPParseError) {
-                stream.spool = try SpoolFile()
+                stream.spool = try SpoolFile(in: limits.spoolDirectory)
             } catch {
                 respond(stream.id, with: Router.error(error.status, error.description))
             }
