@@ -10,7 +10,8 @@ import SandboxState
 extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
     static let maximumSnapshotBytes = 512 << 20
-    /// The route that takes a snapshot, whose body the server spools to a file.
+    /// The route that takes a snapshot, whose body the server spools to a file (`router.add` spells
+    /// it out: OpenAPIDocumentTests reads the routes from its calls).
     static let snapshotUpload = "PUT /sandbox/snapshot"
 
     func registerSnapshot(in router: inout Router) {
@@ -23,7 +24,7 @@ extension AdminAPI {
                                     body: snapshot.file())
             }
         }
-        router.add(Self.snapshotUpload) { request in .later(on: worker) { restore(request) } }
+        router.add("PUT /sandbox/snapshot") { request in .later(on: worker) { restore(request) } }
     }
 
     /// Everything now: the scenarios loaded through the admin API and the bank with its clock.
