@@ -39,7 +39,8 @@ extension BankSnapshot {
         /// ledger entry...), and returns the snapshot once its last is read. With a reader whose
         /// bytes `more` may follow, it stops (returning nil) at the first value that runs past
         /// their end, leaving the reader's offset where that value starts: read again from there
-        /// once the next part's bytes are after it. A malformed value throws, as `init(decoding:)`.
+        /// once the next part's bytes are after it. A malformed value throws, as `init(decoding:)`
+        /// does; the decoder is of no more use then.
         public mutating func read(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> BankSnapshot? {
             while stage != .done {
                 guard try reader.whole({ reader throws(BinaryReader.Malformed) in try readNext(&reader) }) != nil else { return nil }

@@ -17,6 +17,8 @@ extension SandboxSnapshot {
         private var scenarios: [[UInt8]] = []
         private var scenariosLeft: Int?
         private var bank: BankSnapshot.Decoder?
+        /// The snapshot, when its bytes ended before its last part.
+        private var completed: SandboxSnapshot?
 
         init(formats: @escaping BankFormat.Lookup) {
             self.formats = formats
@@ -31,14 +33,20 @@ extension SandboxSnapshot {
             pending = nil  // until this part is read: a throw drops the snapshot
             let last = flags & 2 != 0
             bytes.append(contentsOf: payload.dropFirst())
+            if let read = completed {  // it ended before its last part, which may add nothing
+                guard bytes.isEmpty else { throw Invalid(description: "snapshot byte \(decoded): bytes after the snapshot") }
+                if last { return read }
+                pending = bytes
+                return nil
+            }
             let outcome = bytes.withUnsafeBytes { buffer -> Result<(Int, SandboxSnapshot?), BinaryReader.Malformed> in
                 var reader = BinaryReader(buffer, more: !last)
                 do throws(BinaryReader.Malformed) {
                     let snapshot = try read(&reader)
-                    if last {
-                        guard snapshot != nil else { throw BinaryReader.Malformed(offset: reader.offset, reason: "a snapshot cut short") }
-                        guard reader.isAtEnd else { throw BinaryReader.Malformed(offset: reader.offset, reason: "bytes after the snapshot") }
+                    if snapshot != nil, !reader.isAtEnd {
+                        throw BinaryReader.Malformed(offset: reader.offset, reason: "bytes after the snapshot")
                     }
+                    if last, snapshot == nil { throw BinaryReader.Malformed(offset: reader.offset, reason: "a snapshot cut short") }
                     return .success((reader.offset, snapshot))
                 } catch {
                     return .failure(error)
@@ -49,12 +57,12 @@ extension SandboxSnapshot {
             case .success(let result): (consumed, snapshot) = result
             case .failure(let error): throw Invalid(description: "snapshot byte \(decoded + error.offset): \(error.reason)")
             }
-            if !last {
-                bytes.removeSubrange(0 ..< consumed)
-                decoded += consumed
-                pending = bytes
-            }
-            return snapshot
+            if last { return snapshot }
+            bytes.removeSubrange(0 ..< consumed)
+            decoded += consumed
+            pending = bytes
+            completed = snapshot
+            return nil
         }
 
         /// Reads on from `reader`: the version, the scenarios, then the bank.

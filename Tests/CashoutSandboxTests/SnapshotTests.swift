@@ -243,6 +243,33 @@ import Testing
         #expect(second.bank.payouts().count == 1)
     }
 
+    /// The parts a snapshot is cut into are its writer's business: one whose bytes end before its
+    /// last (empty) part restores, and a part with bytes after its end is refused.
+    @Test func aSnapshotEndsWhereItsBytesEndWhateverItsParts() throws {
+        let sandbox = try Fixture.launch(nil)
+        defer { sandbox.stop() }
+        #expect(try Fixture.create(sandbox, "o-1").status == 200)
+        let saved = try Fixture.send(sandbox, "GET", "/sandbox/snapshot").body
+        var payload: [UInt8] = []
+        saved.withUnsafeBytes { file in
+            _ = JournalFormat.forEachRecord(in: file, from: JournalFormat.header.count) { payload = Array($0) }
+        }
+        #expect(payload.prefix(2) == [3, 3], "one part, the first and the last")
+        let file = { (last: [UInt8]) -> [UInt8] in
+            var file = JournalFormat.header
+            JournalFormat.appendRecord(to: &file) { $0 += [3, 1] + payload.dropFirst(2) }
+            JournalFormat.appendRecord(to: &file) { $0 += [3, 2] + last }
+            return file
+        }
+        let put = { (body: [UInt8]) throws -> HTTPResponse in
+            try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/snapshot", body: body)
+        }
+        #expect(try put(file([])).status == 200)
+        let refused = try put(file([0]))
+        #expect(refused.status == 400)
+        #expect(try JSON.parse(refused.body)["message"] == .string("snapshot byte \(payload.count - 2): bytes after the snapshot"))
+    }
+
     /// On a real-time clock a restart goes on from now, as it does without compaction: the
     /// snapshot a compacted journal starts with does not take the clock back to when it was taken.
     @Test func aRealClockRestartedFromACompactedJournalGoesOnFromNow() throws {
