@@ -232,8 +232,10 @@ public final class Sandbox: Sendable {
         let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
         metrics.attach(requestMetrics)
         var serverConfiguration = configuration.server
-        serverConfiguration.limits.bodyLimitsByRoute["PUT /sandbox/snapshot"] =
+        // A snapshot upload may be hundreds of megabytes: it goes to a temporary file as it arrives.
+        serverConfiguration.limits.bodyLimitsByRoute[AdminAPI.snapshotUpload] =
             max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
+        serverConfiguration.limits.spooledBodyRoutes.insert(AdminAPI.snapshotUpload)
         serverConfiguration.metrics = requestMetrics
         serverConfiguration.streamOpener = grpc.streamOpener
         for path in grpc.methodPaths {  // a gRPC message of up to its limit, and its 5-byte frame

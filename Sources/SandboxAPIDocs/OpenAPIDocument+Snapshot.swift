@@ -21,7 +21,8 @@ extension OpenAPIDocument {
                 description: """
                     Replaces the whole state with the snapshot's, the clock included (back, too); the scenarios the \
                     sandbox was started with stay, the snapshot's are loaded over them; the sinks are emptied. Up to \
-                    512 MiB, whatever --max-body says.
+                    512 MiB, whatever --max-body says. The body goes to a temporary file as it arrives ($TMPDIR, else \
+                    /tmp), and is restored from it a part at a time: a broken snapshot changes nothing.
                     """,
                 body: ["required": true, "content": .object([mediaType: file])],
                 responses: [
@@ -29,6 +30,7 @@ extension OpenAPIDocument {
                     "400": OpenAPI.error(400, "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)",
                                          "a record whose checksum does not match at byte 8",
                                          "the snapshot is cut short: its last record is missing"),
+                    "500": OpenAPI.error(500, "the request body could not be stored: /tmp: No space left on device"),
                 ])),
         ]
     }

@@ -80,8 +80,11 @@ extension Bank {
 // MARK: - Binary form
 
 extension BankSnapshot {
-    /// Appends the snapshot's binary form (SandboxJournal's `BinaryWriter`) to `bytes`.
-    public func encode(into bytes: inout [UInt8]) {
+    /// Appends the snapshot's binary form (SandboxJournal's `BinaryWriter`) to `bytes`. Whenever
+    /// `bytes` has grown to `limit` or more (between two values), `flush` may take what it holds
+    /// so far (to write it out, so that a million payouts' bytes are never in memory at once).
+    public func encode(into bytes: inout [UInt8], flushingAt limit: Int = .max, _ flush: (inout [UInt8]) -> Void = { _ in }) {
+        func flushIfFull() { if bytes.count >= limit { flush(&bytes) } }
         let s = state
         BinaryWriter.append(time, to: &bytes)
         let accounts = accounts
@@ -100,7 +103,10 @@ extension BankSnapshot {
         BinaryWriter.append(UInt64(decisions.count), to: &bytes)
         for decision in decisions { BinaryWriter.append(decision, to: &bytes) }
         BinaryWriter.append(UInt64(s.payouts.all.count), to: &bytes)
-        for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) { Self.append(payout, plan, decision: places[plan.decision]!, to: &bytes) }
+        for (payout, plan) in zip(s.payouts.all, s.payouts.allPlans) {
+            Self.append(payout, plan, decision: places[plan.decision]!, to: &bytes)
+            flushIfFull()
+        }
 
         BinaryWriter.append(UInt64(s.ledger.count), to: &bytes)
         for entry in s.ledgerEntries {
@@ -110,6 +116,7 @@ extension BankSnapshot {
             BinaryWriter.append(entry.amount, to: &bytes)
             BinaryWriter.append(entry.balanceAfter, to: &bytes)
             BinaryWriter.append(entry.at, to: &bytes)
+            flushIfFull()
         }
 
         BinaryWriter.append(UInt64(s.usage.count), to: &bytes)
@@ -123,7 +130,10 @@ extension BankSnapshot {
         }
 
         BinaryWriter.append(UInt64(s.notifications.count), to: &bytes)
-        for notification in s.notifications { Self.append(notification, to: &bytes) }
+        for notification in s.notifications {
+            Self.append(notification, to: &bytes)
+            flushIfFull()
+        }
 
         let events = s.queue.events.filter { !Bank.isStale($0, s) }
         BinaryWriter.append(s.queue.lastSequence, to: &bytes)
@@ -148,6 +158,7 @@ extension BankSnapshot {
                 BinaryWriter.append(notificationID, to: &bytes)
                 BinaryWriter.append(copy, to: &bytes)
             }
+            flushIfFull()
         }
         BinaryWriter.append(UInt64(s.chaosCounts.count), to: &bytes)
         for (rule, count) in s.chaosCounts.sorted(by: { $0.key < $1.key }) {
@@ -160,133 +171,17 @@ extension BankSnapshot {
     /// payout, ledger entry, notification and event refers to what exists), so that restoring it
     /// cannot put the bank in a state its own code never makes.
     public init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
-        let time = try reader.time()
-        var s = Bank.State(payouts: PayoutTable(firstID: 0), configuration: Bank.Configuration())
-        for _ in 0 ..< (try reader.count()) {
-            let start = reader.offset
-            let account = try reader.account(format)
-            guard s.accounts[account.id] == nil else { throw .init(offset: start, reason: "account \(account.id) twice") }
-            s.accounts[account.id] = account
-            s.accountOrder.append(account.id)
+        var decoder = Decoder(format: format)
+        guard let snapshot = try decoder.read(&reader) else {  // only a reader of a part stops short
+            throw .init(offset: reader.offset, reason: "a snapshot cut short")
         }
-        let knownAccount = { (reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String in
-            let start = reader.offset
-            let id = try reader.string()
-            guard s.accounts[id] != nil else { throw .init(offset: start, reason: "unknown account \(id)") }
-            return id
-        }
-
-        let firstID = try reader.int()
-        guard (1 ... 1 << 52).contains(firstID) else { throw .init(offset: reader.offset, reason: "a first payout id out of range") }
-        s.payouts = PayoutTable(firstID: firstID)
-        var decisions: [TimelineDecision] = []
-        if format.version >= 5 {
-            for _ in 0 ..< (try reader.count()) { decisions.append(try reader.decision(format)) }
-        }
-        for _ in 0 ..< (try reader.count()) {
-            let start = reader.offset
-            let (payout, timeline, generation) = try Self.payout(id: s.payouts.nextID, &reader, format: format, account: knownAccount,
-                                                                 decisions: decisions)
-            if let reference = payout.reference {
-                guard s.references[payout.account]?[reference] == nil else {
-                    throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
-                }
-                s.references[payout.account, default: [:]][reference] = payout.id
-            }
-            s.payoutsByAccount[payout.account, default: []].append(payout.id)
-            s.payouts.append(payout, timeline: timeline, generation: generation)
-        }
-        let payoutIDs = firstID ..< s.payouts.nextID
-        let knownPayout = { (reader: inout BinaryReader) throws(BinaryReader.Malformed) -> Int in
-            let start = reader.offset
-            let id = try reader.int()
-            guard payoutIDs.contains(id) else { throw .init(offset: start, reason: "unknown payout \(id)") }
-            return id
-        }
-
-        for _ in 0 ..< (try reader.count()) {
-            let (account, start, payoutID) = (try knownAccount(&reader), reader.offset, try knownPayout(&reader))
-            guard let payout = s.payouts[payoutID], payout.account == account else {
-                throw .init(offset: start, reason: "a ledger entry of payout \(payoutID) in another account than the payout's")
-            }
-            let kind: LedgerEntry.Kind = try reader.bool() ? .refund : .debit
-            s.appendLedger(payout, kind, amount: try reader.money(), balanceAfter: try reader.money(), at: try reader.time())
-        }
-
-        for _ in 0 ..< (try reader.count()) {
-            let account = try knownAccount(&reader)
-            for _ in 0 ..< (try reader.count()) {
-                let period = try reader.int()
-                s.usage[account, default: [:]][period] = try reader.money()
-            }
-        }
-
-        for _ in 0 ..< (try reader.count()) {
-            let start = reader.offset
-            let payout = s.payouts[try knownPayout(&reader)]!
-            let notification = try Self.notification(id: s.notifications.count + 1, of: payout, &reader, format: format, outcomes: &s.outcomes)
-            guard notification.state != .pending || (notification.url != nil && notification.nextAttemptAt != nil) else {
-                throw .init(offset: start, reason: "a pending notification with nowhere or no time to go")
-            }
-            s.notifications.append(notification)
-        }
-
-        let sequence = try Self.sequence(&reader)
-        var events: [EventQueue.Event] = []
-        for _ in 0 ..< (try reader.count()) {
-            let (at, eventSequence) = (try reader.time().milliseconds, try Self.sequence(&reader))
-            let start = reader.offset
-            switch try reader.tag(below: format.version >= 6 ? 4 : format.version >= 4 ? 3 : 2) {
-            case 0:
-                let (payoutID, generation, step) = (try knownPayout(&reader), try reader.int(), try reader.int())
-                guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step), generation <= plan.generation else {
-                    throw .init(offset: start, reason: "an event for step \(step) (generation \(generation)) of payout \(payoutID) that its timeline does not have")
-                }
-                events.append(.init(at: at, sequence: eventSequence, kind: .timeline(payoutID: payoutID, generation: generation, step: step)))
-            case 2:
-                let payoutID = try knownPayout(&reader)
-                guard s.payouts[payoutID]?.status.awaitsExecution == true else {
-                    throw .init(offset: start, reason: "an expiry of payout \(payoutID), which does not wait to be executed")
-                }
-                events.append(.init(at: at, sequence: eventSequence, kind: .expiry(payoutID: payoutID)))
-            case 3:
-                let (id, copy) = (try reader.int(), try reader.int())
-                guard id >= 1, id <= s.notifications.count, let plan = s.notifications[id - 1].chaos, plan.copies.indices.contains(copy),
-                      plan.copies[copy].progress == .due(VirtualTime(milliseconds: at)) else {
-                    throw .init(offset: start, reason: "an event for chaos copy \(copy) of notification \(id), which is not due then")
-                }
-                events.append(.init(at: at, sequence: eventSequence, kind: .chaos(notificationID: id, copy: copy)))
-            default:
-                let id = try reader.int()
-                guard id >= 1, id <= s.notifications.count else { throw .init(offset: start, reason: "unknown notification \(id)") }
-                // Snapshots before 0.2 may hold attempts no longer due: they are left out.
-                let notification = s.notifications[id - 1]
-                guard notification.state == .pending, notification.nextAttemptAt?.milliseconds == at else { continue }
-                events.append(.init(at: at, sequence: eventSequence, kind: .delivery(notificationID: id, attempt: notification.scheduledAttempts)))
-            }
-        }
-        if format.version >= 6 { try Self.readChaos(&reader, into: &s) }
-        // The step each payout's timeline runs next: the one queued for its generation (the
-        // latest, in a snapshot before 0.2), else none; a payout that awaits execution (staged,
-        // or awaiting details) has not started its timeline: `execute` queues its first step.
-        var queuedSteps: [Int: Int] = [:]
-        for event in events {
-            if case .timeline(let payoutID, let generation, let step) = event.kind, generation == s.payouts.plan(payoutID)?.generation {
-                queuedSteps[payoutID] = max(step, queuedSteps[payoutID] ?? step)
-            }
-        }
-        for id in firstID ..< s.payouts.nextID {
-            let notStarted = s.payouts[id]!.status.awaitsExecution
-            s.payouts.setNextStep(id, queuedSteps[id] ?? (notStarted ? 0 : s.payouts.plan(id)!.timeline.count))
-        }
-        s.queue = EventQueue(events: events, sequence: sequence)
-        self.init(state: s, time: time)
+        self = snapshot
     }
 
     // MARK: - Parts
 
     /// An event's order among those at the same time: far from overflowing when counted on.
-    private static func sequence(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> Int {
+    static func sequence(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> Int {
         let start = reader.offset
         let sequence = try reader.int()
         guard (0 ... 1 << 62).contains(sequence) else { throw .init(offset: start, reason: "an event sequence out of range") }
@@ -319,9 +214,9 @@ extension BankSnapshot {
 
     /// A payout, its timeline (with what chose it: its place among `decisions`, none before
     /// version 5), and the timeline's generation.
-    private static func payout(id: Int, _ reader: inout BinaryReader, format: BankFormat,
-                               account: (inout BinaryReader) throws(BinaryReader.Malformed) -> String,
-                               decisions: [TimelineDecision])
+    static func payout(id: Int, _ reader: inout BinaryReader, format: BankFormat,
+                       account: (inout BinaryReader) throws(BinaryReader.Malformed) -> String,
+                       decisions: [TimelineDecision])
         throws(BinaryReader.Malformed) -> (Payout, DecidedTimeline, generation: Int) {
         let dialect = try format.dialect(&reader)
         let accountID = try account(&reader)
@@ -359,20 +254,6 @@ extension BankSnapshot {
         return (payout, DecidedTimeline(timeline, decision: decisions[decision]), generation)
     }
 
-    /// The chaos rules' counts (format 6); and, from the notifications' plans, which ones wait for
-    /// a later notification of their payout.
-    private static func readChaos(_ reader: inout BinaryReader, into s: inout Bank.State) throws(BinaryReader.Malformed) {
-        for _ in 0 ..< (try reader.count()) {
-            let start = reader.offset
-            let (rule, count) = (try reader.int(), try reader.int())
-            guard rule >= 0, count >= 0, s.chaosCounts[rule] == nil else { throw .init(offset: start, reason: "a chaos rule count out of place") }
-            s.chaosCounts[rule] = count
-        }
-        for notification in s.notifications where notification.chaos?.waitsForLater(notification) == true {
-            s.chaosWatch[notification.payoutID, default: []].append(notification.id)
-        }
-    }
-
     /// A notification's state as a byte: its place here.
     private static let notificationStates: [StatusNotification.State] = [.pending, .delivered, .exhausted, .noURL]
 
@@ -398,8 +279,8 @@ extension BankSnapshot {
         if let plan = notification.chaos { BinaryWriter.append(plan, progress: true, to: &bytes) }
     }
 
-    private static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader, format: BankFormat,
-                                     outcomes: inout InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>)
+    static func notification(id: Int, of payout: Payout, _ reader: inout BinaryReader, format: BankFormat,
+                             outcomes: inout InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>)
         throws(BinaryReader.Malformed) -> StatusNotification {
         let (status, changedAt) = (try reader.status(), try reader.time())
         let (reference, detail) = (try reader.optionalString(), try reader.optionalString())

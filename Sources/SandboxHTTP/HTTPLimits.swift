@@ -9,6 +9,12 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Other body limits for some requests, by method and path (`"PUT /sandbox/snapshot"`; the
     /// path is the target before any `?`), such as an upload of saved state.
     public var bodyLimitsByRoute: [String: Int] = [:]
+    /// Requests, by method and path as in `bodyLimitsByRoute`, whose body goes to a temporary file
+    /// as it arrives instead of memory (an upload of saved state): the handler finds it in
+    /// ``HTTPRequest/spooledBody``, and ``HTTPRequest/body`` is empty.
+    public var spooledBodyRoutes: Set<String> = []
+    /// Where spooled bodies' files go (each is unlinked as soon as it is made); nil: `$TMPDIR`, or `/tmp`.
+    public var spoolDirectory: String?
     /// HTTP/2's own settings and bounds (streams, frames, windows, floods).
     public var http2 = HTTP2Limits()
 
@@ -19,6 +25,16 @@ public struct HTTPLimits: Sendable, Equatable {
     @inline(__always)
     func maxBodyBytes(method: String, target: String) -> Int {
         guard !bodyLimitsByRoute.isEmpty else { return maxBodyBytes }
-        return bodyLimitsByRoute["\(method) \(target.prefix { $0 != "?" })"] ?? maxBodyBytes
+        return bodyLimitsByRoute[Self.route(method, target)] ?? maxBodyBytes
+    }
+
+    /// Whether a request's body is spooled to a file.
+    @inline(__always)
+    func spoolsBody(method: String, target: String) -> Bool {
+        !spooledBodyRoutes.isEmpty && spooledBodyRoutes.contains(Self.route(method, target))
+    }
+
+    private static func route(_ method: String, _ target: String) -> String {
+        "\(method) \(target.prefix { $0 != "?" })"
     }
 }

@@ -12,6 +12,9 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
     case unsupportedVersion(String)
     /// An `Expect` other than `100-continue` (417).
     case expectationFailed(String)
+    /// A body to spool (``HTTPLimits/spooledBodyRoutes``) could not be written to its file (500):
+    /// the text says why.
+    case bodyNotStored(String)
 
     /// The status a server answers with.
     public var status: Int {
@@ -22,6 +25,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unsupportedTransferEncoding: 501
         case .unsupportedVersion: 505
         case .expectationFailed: 417
+        case .bodyNotStored: 500
         }
     }
 
@@ -33,6 +37,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unsupportedTransferEncoding(let coding): "unsupported transfer coding: \(coding)"
         case .unsupportedVersion(let version): "unsupported HTTP version: \(version)"
         case .expectationFailed(let value): "unsupported expectation: \(value)"
+        case .bodyNotStored(let why): "the request body could not be stored: \(why)"
         }
     }
 }

@@ -38,6 +38,10 @@ extension HTTPParser {
         } else {
             return complete()
         }
+        if mode == .request, limits.spoolsBody(method: head.method, target: head.target) {
+            spool = try SpoolFile(in: limits.spoolDirectory)
+            spooled = 0
+        }
         if mode == .request, let expect = head.headers["Expect"] {
             guard expect.equalsIgnoringASCIICase("100-continue") else { throw .expectationFailed(expect) }
             if head.version == .http1_1, index == buffer.count { return .expectContinue }

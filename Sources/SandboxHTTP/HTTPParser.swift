@@ -56,6 +56,10 @@ public struct HTTPParser: Sendable {
     var state = State.head
     var head = Head()
     var body: [UInt8] = []
+    /// The file the body being read goes to instead of `body`, when its route spools bodies, and
+    /// how many bytes are in it.
+    var spool: SpoolFile?
+    var spooled = 0
     /// The body limit of the message being read (its path's, for a request).
     var bodyLimit = 0
 
@@ -111,7 +115,7 @@ public struct HTTPParser: Sendable {
 
             case .fixedBody(let remaining):
                 let n = min(remaining, buffer.count - index)
-                body.append(contentsOf: buffer[index ..< index + n])
+                try keep(index ..< index + n)
                 index += n
                 if n < remaining {
                     state = .fixedBody(remaining: remaining - n)
@@ -128,13 +132,13 @@ public struct HTTPParser: Sendable {
                 if size == 0 {
                     state = .trailers(bytes: 0)
                 } else {
-                    guard body.count + size <= bodyLimit else { throw .bodyTooLarge }
+                    guard bodyBytes + size <= bodyLimit else { throw .bodyTooLarge }
                     state = .chunkData(remaining: size)
                 }
 
             case .chunkData(let remaining):
                 let n = min(remaining, buffer.count - index)
-                body.append(contentsOf: buffer[index ..< index + n])
+                try keep(index ..< index + n)
                 index += n
                 guard n == remaining else {
                     state = .chunkData(remaining: remaining - n)
@@ -196,11 +200,25 @@ public struct HTTPParser: Sendable {
         self.body = []
         switch mode {
         case .request:
-            return .request(HTTPRequest(method: head.method, target: head.target, version: head.version,
-                                        headers: head.headers, body: body))
+            var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers, body: body)
+            request.spooledBody = spool.map { SpooledBody(file: $0, count: spooled) }
+            spool = nil
+            return .request(request)
         case .response:
             return .response(HTTPResponse(status: head.status, headers: head.headers, body: body))
         }
+    }
+
+    /// The body's bytes read so far.
+    var bodyBytes: Int { spool == nil ? body.count : spooled }
+
+    /// Adds the buffer's bytes in `range` to the body: to its file, if it is spooled.
+    private mutating func keep(_ range: Range<Int>) throws(HTTPParseError) {
+        guard let spool else { return body.append(contentsOf: buffer[range]) }
+        try buffer.withUnsafeBufferPointer { (bytes) throws(HTTPParseError) in
+            try spool.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])), at: spooled)
+        }
+        spooled += range.count
     }
 
     /// Drops consumed bytes so the buffer does not grow across a long keep-alive connection.

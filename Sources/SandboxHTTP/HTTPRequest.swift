@@ -8,8 +8,10 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     /// Header fields in the order received.
     public var headers: HTTPHeaders
-    /// The body bytes (after chunked decoding).
+    /// The body bytes (after chunked decoding); empty when the body is spooled.
     public var body: [UInt8]
+    /// The body, in a temporary file, when its route spools bodies (``HTTPLimits/spooledBodyRoutes``).
+    public var spooledBody: SpooledBody?
     /// Path parameters filled in by the ``Router``, already percent-decoded.
     public var parameters: [String: String] = [:]
     /// The client's address, set by the server (for IP allow-lists).

@@ -77,10 +77,18 @@ public struct BinaryReader {
 
     private let buffer: UnsafeRawBufferPointer
     public private(set) var offset = 0
+    /// Whether more bytes may follow `buffer`'s (see `init(_:more:)`).
+    public let more: Bool
+    /// The last value could not be read for want of bytes that may follow: read it again, from
+    /// where it starts, once they are there. Only with `more`: else the error stands.
+    public private(set) var ranShort = false
 
-    /// A reader over `bytes`, which must stay valid while it is used.
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    /// A reader over `bytes`, which must stay valid while it is used. With `more`, the bytes are
+    /// a part of a longer whole whose next part may follow (a snapshot read as it arrives): a
+    /// value running past their end throws, as always, and sets `ranShort`.
+    public init(_ bytes: UnsafeRawBufferPointer, more: Bool = false) {
         buffer = bytes
+        self.more = more
     }
 
     public var isAtEnd: Bool { offset == buffer.count }
@@ -92,7 +100,7 @@ public struct BinaryReader {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard offset < buffer.count else { throw Malformed(offset: offset, reason: "a number cut short") }
+            guard offset < buffer.count else { throw short(Malformed(offset: offset, reason: "a number cut short")) }
             let byte = buffer[offset]
             offset += 1
             guard shift < 64, shift < 63 || byte <= 1 else { throw Malformed(offset: offset - 1, reason: "a number over 64 bits") }
@@ -112,7 +120,9 @@ public struct BinaryReader {
     }
 
     public mutating func bool() throws(Malformed) -> Bool {
-        guard offset < buffer.count, buffer[offset] <= 1 else { throw Malformed(offset: offset, reason: "expected a flag (0 or 1)") }
+        guard offset < buffer.count, buffer[offset] <= 1 else {
+            throw short(Malformed(offset: offset, reason: "expected a flag (0 or 1)"), if: offset == buffer.count)
+        }
         offset += 1
         return buffer[offset - 1] == 1
     }
@@ -120,10 +130,13 @@ public struct BinaryReader {
     public mutating func string() throws(Malformed) -> String {
         let start = offset
         let count = try uint()
-        guard count <= UInt64(buffer.count - offset) else { throw Malformed(offset: start, reason: "a string cut short") }
-        let utf8 = UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + Int(count)])
+        guard count <= UInt64(buffer.count - offset) else { throw short(Malformed(offset: start, reason: "a string cut short")) }
+        let utf8 = UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + Int(count)]).assumingMemoryBound(to: UInt8.self)
         offset += Int(count)
-        guard let text = String(validating: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
+        // ASCII (nearly every string) is UTF-8 as it is: `String(validating:)` costs a third of
+        // a journal's replay, most of it looking its generic types up.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
             throw Malformed(offset: start, reason: "a string that is not UTF-8")
         }
         return text
@@ -141,7 +154,18 @@ public struct BinaryReader {
     public mutating func count() throws(Malformed) -> Int {
         let start = offset
         let count = try uint()
-        guard count <= UInt64(remaining) else { throw Malformed(offset: start, reason: "a count larger than the payload") }
+        guard count <= UInt64(remaining) else { throw short(Malformed(offset: start, reason: "a count larger than the payload")) }
+        return Int(count)
+    }
+
+    /// A count of things that need not all be in this part of the bytes: `count()`, but while
+    /// `more` may follow, one that the bytes to come may hold (read the things one at a time,
+    /// each of which takes a byte at least, and a corrupt count runs out of them).
+    public mutating func count(spanningParts: Bool) throws(Malformed) -> Int {
+        guard spanningParts, more else { return try count() }
+        let start = offset
+        let count = try uint()
+        guard count <= 1 << 48 else { throw Malformed(offset: start, reason: "a count larger than the payload") }
         return Int(count)
     }
 
@@ -155,8 +179,29 @@ public struct BinaryReader {
 
     /// A byte that names a case: `cases` is how many there are.
     public mutating func tag(below cases: UInt8) throws(Malformed) -> UInt8 {
-        guard offset < buffer.count, buffer[offset] < cases else { throw Malformed(offset: offset, reason: "an unknown record kind") }
+        guard offset < buffer.count, buffer[offset] < cases else {
+            throw short(Malformed(offset: offset, reason: "an unknown record kind"), if: offset == buffer.count)
+        }
         offset += 1
         return buffer[offset - 1]
+    }
+
+    /// What `read` reads, or nil when it runs past the end of bytes that `more` may follow: the
+    /// reader is then back where it was, to read the value again once they are there.
+    public mutating func whole<Value>(_ read: (inout BinaryReader) throws(Malformed) -> Value) throws(Malformed) -> Value? {
+        let before = self
+        do {
+            return try read(&self)
+        } catch {
+            guard ranShort else { throw error }
+            self = before
+            return nil
+        }
+    }
+
+    /// `error`, noting (with `more`) that it may be for want of the bytes to come.
+    private mutating func short(_ error: Malformed, if atTheEnd: Bool = true) -> Malformed {
+        ranShort = more && atTheEnd
+        return error
     }
 }

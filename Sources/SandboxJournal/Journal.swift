@@ -99,29 +99,27 @@ public final class Journal: Sendable {
         var closeOnFailure = true
         defer { if closeOnFailure { Glibc.close(fd) } }
         unlink("\(path).compacting")  // a compaction the last process did not finish
-        var contents = try readAll(fd, path: path)
         var recovery = Recovery()
-        if contents.isEmpty {
-            contents = JournalFormat.header
-            try writeAll(fd, contents, at: 0, path: path)
+        if try fileSize(fd, path: path) == 0 {
+            try writeAll(fd, JournalFormat.header, at: 0, path: path)
             try sync(fd, path: path)
             try syncDirectory(of: path)
         }
-        guard let version = JournalFormat.version(of: contents) else { throw JournalError.notAJournal(path) }
+        let header = try JournalReader.header(of: fd, path: path)
+        guard let version = JournalFormat.version(of: header) else { throw JournalError.notAJournal(path) }
         guard JournalFormat.readableVersions.contains(version) else { throw JournalError.unreadableVersion(path: path, version: version) }
         recovery.version = version
         var refused: String?  // why the record where the replay stopped cannot be replayed
-        let (offset, problem) = contents.withUnsafeBytes { file in
-            JournalFormat.forRecords(in: file, from: JournalFormat.header.count) { payload -> Bool in
-                do {
-                    try replay(payload, version)
-                } catch {
-                    refused = "\(error)"
-                    return false
-                }
-                recovery.records += 1
-                return true
+        var records = JournalReader(fd: fd, path: path, from: header.count)
+        let (offset, problem) = try records.forRecords { payload -> Bool in
+            do {
+                try replay(payload, version)
+            } catch {
+                refused = "\(error)"
+                return false
             }
+            recovery.records += 1
+            return true
         }
         if let refused, !recover {
             throw JournalError.unreplayable(path: path, record: recovery.records + 1, offset: offset, reason: refused)
@@ -129,11 +127,12 @@ public final class Journal: Sendable {
         recovery.validBytes = offset
         if refused != nil || problem != nil {
             let kept = "\(path).\(refused == nil ? "dropped" : "unreplayed")-\(offset)"
-            recovery.droppedBytes = contents.count - offset
+            let size = try fileSize(fd, path: path)
+            recovery.droppedBytes = size - offset
             let what = refused.map { "record \(recovery.records + 1) cannot be replayed (\($0))" } ?? "\(problem!)"
             recovery.problem = "\(what) at byte \(offset) after record \(recovery.records); "
                 + "dropped the last \(recovery.droppedBytes) bytes (kept in \(kept))"
-            try keep(Array(contents[offset...]), at: kept)
+            try keep(fd, from: offset, to: size, at: kept, path: path)
             guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
             try sync(fd, path: path)
         }
@@ -354,18 +353,10 @@ public final class Journal: Sendable {
 
     // MARK: - Files
 
-    private static func readAll(_ fd: Int32, path: String) throws(JournalError) -> [UInt8] {
+    private static func fileSize(_ fd: Int32, path: String) throws(JournalError) -> Int {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system("stat \(path)", errno) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw .system("read \(path)", count == 0 ? EIO : errno) }
-            done += count
-        }
-        return bytes
+        return Int(info.st_size)
     }
 
     /// Writes every byte, at `offset` or (nil) at the file position.
@@ -397,12 +388,20 @@ public final class Journal: Sendable {
         guard fsync(fd) == 0 else { throw .system("fsync \(directory)", errno) }
     }
 
-    private static func keep(_ bytes: [UInt8], at path: String) throws(JournalError) {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .system("open \(path)", errno) }
-        defer { Glibc.close(fd) }
-        try writeAll(fd, bytes, at: 0, path: path)
-        try sync(fd, path: path)
+    /// Copies the bytes of `fd` (the journal at `path`) from `start` to `end` into a new file at `kept`, a chunk at a time.
+    private static func keep(_ fd: Int32, from start: Int, to end: Int, at kept: String, path: String) throws(JournalError) {
+        let copy = Glibc.open(kept, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard copy >= 0 else { throw .system("open \(kept)", errno) }
+        defer { Glibc.close(copy) }
+        var chunk = [UInt8](repeating: 0, count: min(end - start, JournalReader.defaultChunkSize))
+        var done = start
+        while done < end {
+            let count = try JournalReader.read(fd, into: &chunk, at: 0, fileOffset: done, path: path)
+            guard count > 0 else { throw .system("read \(path)", EIO) }
+            try writeAll(copy, Array(chunk[..<min(count, end - done)]), at: done - start, path: kept)
+            done += count
+        }
+        try sync(copy, path: kept)
     }
 
     private static func monotonicSeconds() -> Double {

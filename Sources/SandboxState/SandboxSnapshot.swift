@@ -33,102 +33,99 @@ package struct SandboxSnapshot {
         }
     }
 
-    /// The snapshot's bytes cut into journal payloads (kind, flags, at most `partSize` bytes).
-    func payloads() -> [[UInt8]] {
+    /// The snapshot's bytes cut into journal payloads (kind, flags, at most `partSize` bytes),
+    /// each handed to `body` as soon as it is encoded: the whole snapshot's bytes are never in
+    /// memory at once.
+    func forEachPayload(_ body: ([UInt8]) -> Void) {
+        var first = true
+        // Whole parts, while more bytes follow them: only the last part is flagged so.
+        func cut(_ bytes: inout [UInt8]) {
+            var start = 0
+            while bytes.count - start > Self.partSize {
+                body([StateJournal.Kind.snapshot.rawValue, first ? 1 : 0] + bytes[start ..< start + Self.partSize])
+                first = false
+                start += Self.partSize
+            }
+            bytes.removeFirst(start)
+        }
         var bytes: [UInt8] = []
         BinaryWriter.append(Self.version, to: &bytes)
         BinaryWriter.append(UInt64(scenarios.count), to: &bytes)
-        for scenario in scenarios { BinaryWriter.append(bytes: scenario, to: &bytes) }
-        bank.encode(into: &bytes)
-        return stride(from: 0, to: max(bytes.count, 1), by: Self.partSize).map { start in
-            let end = min(start + Self.partSize, bytes.count)
-            return [StateJournal.Kind.snapshot.rawValue, (start == 0 ? 1 : 0) | (end == bytes.count ? 2 : 0)] + bytes[start ..< end]
+        for scenario in scenarios {
+            BinaryWriter.append(bytes: scenario, to: &bytes)
+            cut(&bytes)
         }
+        bank.encode(into: &bytes, flushingAt: 2 * Self.partSize, cut)
+        cut(&bytes)
+        body([StateJournal.Kind.snapshot.rawValue, (first ? 1 : 0) | 2] + bytes)
     }
 
     /// The snapshot's records, framed and checksummed (without the file's header).
     func records() -> [UInt8] {
         var records: [UInt8] = []
-        for payload in payloads() { JournalFormat.appendRecord(to: &records) { $0 += payload } }
+        forEachPayload { payload in JournalFormat.appendRecord(to: &records) { $0 += payload } }
         return records
     }
 
     /// The snapshot as a file.
     package func file() -> [UInt8] {
-        JournalFormat.header + records()
-    }
-
-    /// Gathers a snapshot's records (their payloads after the kind byte) into its bytes.
-    struct Assembler {
-        private var bytes: [UInt8]?
-        private let formats: BankFormat.Lookup
-
-        init(formats: @escaping BankFormat.Lookup) {
-            self.formats = formats
-        }
-
-        /// Adds one record; returns the snapshot once its last record is in.
-        mutating func add(_ payload: UnsafeRawBufferPointer) throws(Invalid) -> SandboxSnapshot? {
-            guard let flags = payload.first, flags <= 3 else { throw Invalid(description: "a snapshot record without its flags") }
-            if flags & 1 != 0 { bytes = [] }
-            guard bytes != nil else { throw Invalid(description: "a snapshot record without the first one") }
-            bytes!.append(contentsOf: payload.dropFirst())
-            guard flags & 2 != 0, let whole = bytes else { return nil }
-            bytes = nil
-            return try SandboxSnapshot(decoding: whole, formats: formats)
-        }
+        var file = JournalFormat.header
+        forEachPayload { payload in JournalFormat.appendRecord(to: &file) { $0 += payload } }
+        return file
     }
 
     /// Reads a snapshot file (`file()`), whose bank reads as `formats` says for its version.
     package init(file: [UInt8], formats: @escaping BankFormat.Lookup) throws(Invalid) {
-        guard file.starts(with: JournalFormat.magic) else {
-            throw Invalid(description: "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)")
-        }
-        guard let version = JournalFormat.version(of: file), JournalFormat.readableVersions.contains(version) else {
-            throw Invalid(description: "a snapshot of a format this sandbox does not know (a newer sandbox took it)")
-        }
-        var assembler = Assembler(formats: formats)
-        var found: SandboxSnapshot?
         do {
-            let (end, problem) = try file.withUnsafeBytes { buffer in
-                try JournalFormat.forEachRecord(in: buffer, from: JournalFormat.header.count) { payload in
-                    guard found == nil else { throw Invalid(description: "records after the snapshot's last") }
-                    guard payload.first == StateJournal.Kind.snapshot.rawValue else {
-                        throw Invalid(description: "a record that is not part of a snapshot")
-                    }
-                    found = try assembler.add(UnsafeRawBufferPointer(rebasing: payload.dropFirst()))
-                }
+            self = try Self.read(header: Array(file.prefix(JournalFormat.header.count)), formats: formats) { record in
+                try file.withUnsafeBytes { try JournalFormat.forEachRecord(in: $0, from: JournalFormat.header.count, record) }
             }
-            if let problem { throw Invalid(description: "\(problem) at byte \(end)") }
         } catch let error as Invalid {
             throw error
         } catch {
             throw Invalid(description: "\(error)")
         }
-        guard let found else { throw Invalid(description: "the snapshot is cut short: its last record is missing") }
-        self = found
     }
 
-    private init(decoding bytes: [UInt8], formats: BankFormat.Lookup) throws(Invalid) {
-        do {
-            self = try bytes.withUnsafeBytes { buffer in
-                var reader = BinaryReader(buffer)
-                let start = reader.offset
-                let version = try reader.uint()
-                guard BankFormat.readable.contains(Int(version)) else {
-                    throw BinaryReader.Malformed(offset: start, reason: "a snapshot version this sandbox does not know")
-                }
-                var scenarios: [[UInt8]] = []
-                for _ in 0 ..< (try reader.count()) { scenarios.append(try reader.bytes()) }
-                let bank = try BankSnapshot(decoding: &reader, format: formats(Int(version)))
-                guard reader.isAtEnd else { throw BinaryReader.Malformed(offset: reader.offset, reason: "bytes after the snapshot") }
-                return SandboxSnapshot(scenarios: scenarios, bank: bank)
+    /// Reads a snapshot file from `fd` (with `pread`, a part at a time: a large one is never
+    /// in memory whole), whose bank reads as `formats` says for its version. Throws `Invalid`,
+    /// or the `JournalError` of a failed read.
+    package init(reading fd: Int32, formats: @escaping BankFormat.Lookup) throws {
+        let path = "the snapshot"
+        let header = try JournalReader.header(of: fd, path: path)
+        var records = JournalReader(fd: fd, path: path, from: header.count)
+        self = try Self.read(header: header, formats: formats) { record in
+            try records.forRecords { payload in
+                try record(payload)
+                return true
             }
-        } catch let error as BinaryReader.Malformed {
-            throw Invalid(description: "snapshot byte \(error.offset): \(error.reason)")
-        } catch {
-            throw Invalid(description: "\(error)")
         }
+    }
+
+    /// Reads a snapshot file from its `header` and its `records` (which call their argument with
+    /// each whole record's payload, and return where the whole records end and what is wrong
+    /// with what follows them).
+    private static func read(header: [UInt8], formats: @escaping BankFormat.Lookup,
+                             records: ((UnsafeRawBufferPointer) throws -> Void) throws -> (end: Int, problem: JournalFormat.RecordProblem?))
+        throws -> SandboxSnapshot {
+        guard header.starts(with: JournalFormat.magic) else {
+            throw Invalid(description: "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)")
+        }
+        guard let version = JournalFormat.version(of: header), JournalFormat.readableVersions.contains(version) else {
+            throw Invalid(description: "a snapshot of a format this sandbox does not know (a newer sandbox took it)")
+        }
+        var decoder = Decoder(formats: formats)
+        var found: SandboxSnapshot?
+        let (end, problem) = try records { payload in
+            guard found == nil else { throw Invalid(description: "records after the snapshot's last") }
+            guard payload.first == StateJournal.Kind.snapshot.rawValue else {
+                throw Invalid(description: "a record that is not part of a snapshot")
+            }
+            found = try decoder.add(UnsafeRawBufferPointer(rebasing: payload.dropFirst()))
+        }
+        if let problem { throw Invalid(description: "\(problem) at byte \(end)") }
+        guard let found else { throw Invalid(description: "the snapshot is cut short: its last record is missing") }
+        return found
     }
 
     package init(scenarios: [[UInt8]], bank: BankSnapshot) {

@@ -46,25 +46,24 @@ package final class StateJournal: Sendable {
     package init(directory: String, recover: Bool = false, bank: Bank, resetConfiguration: Bank.Configuration, formats: @escaping BankFormat.Lookup,
                  admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
         try Self.makeDirectory(directory)
-        var assembler = SandboxSnapshot.Assembler(formats: formats)
+        var snapshots = SandboxSnapshot.Decoder(formats: formats)
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
         var format: BankFormat?  // the file's, the same for every record
         (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload, version in
             var reader = BinaryReader(payload)
             let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
-            var what = "\(kind)"
+            var record: BankRecord?  // named in an error (only then: words cost time at a million records)
             do {
                 switch kind {
                 case .bank:
                     if format == nil { format = formats(Int(version)) }
-                    let record = try BankRecord(decoding: &reader, format: format!)
-                    what = "bank record '\(record.kind)'"
-                    try bank.replay(record, resetConfiguration: resetConfiguration)
-                case .snapshot: if let snapshot = try assembler.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
+                    record = try BankRecord(decoding: &reader, format: format!)
+                    try bank.replay(record!, resetConfiguration: resetConfiguration)
+                case .snapshot: if let snapshot = try snapshots.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
                 case .scenarioLoaded, .reset: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
                 }
             } catch {
-                throw ReplayFailure(kind: what, reason: error)
+                throw ReplayFailure(kind: record.map { "bank record '\($0.kind)'" } ?? "\(kind)", reason: error)
             }
             leading = leading && kind == .snapshot
             if leading { compacted += JournalFormat.recordHeaderSize + payload.count }
@@ -84,7 +83,7 @@ package final class StateJournal: Sendable {
 
     /// Journals a restored snapshot (call it in order with the bank's records: while the bank is locked).
     package func record(_ snapshot: SandboxSnapshot) {
-        for payload in snapshot.payloads() { journal.append { $0 += payload } }
+        snapshot.forEachPayload { payload in journal.append { $0 += payload } }
     }
 
     /// Compacts the file on `queue` each time it has grown past `minimumBytes` and twice its size

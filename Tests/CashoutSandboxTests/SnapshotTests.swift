@@ -206,6 +206,64 @@ import Testing
         #expect(try get(second, "/sandbox/snapshot") == saved)
     }
 
+    /// A snapshot is decoded as its parts arrive; one that turns out broken in a later part is
+    /// refused whole, and what the first parts held is not put in force.
+    @Test func aSnapshotBrokenInALaterPartChangesNothing() throws {
+        let first = try Fixture.launch(nil)
+        defer { first.stop() }
+        try Self.prepare(first)
+        let bytes = try Self.onlyPart(of: Fixture.send(first, "GET", "/sandbox/snapshot").body)
+        // Its bytes in two parts, the second cut in its middle and said to be the last.
+        let half = bytes.count / 2
+        var broken = JournalFormat.header
+        JournalFormat.appendRecord(to: &broken) { $0 += [3, 1] + bytes[..<half] }
+        JournalFormat.appendRecord(to: &broken) { $0 += [3, 2] + bytes[half ..< half + (bytes.count - half) / 2] }
+
+        let second = try Fixture.launch(nil)
+        defer { second.stop() }
+        #expect(try Fixture.create(second, "kept").status == 200)
+        let before = try Fixture.state(second, cashouts: 1)
+        let response = try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: broken)
+        #expect(response.status == 400)
+        let message = try JSON.parse(response.body)["message"]?.stringValue ?? ""
+        let offset = message.hasPrefix("snapshot byte ") ? Int(message.dropFirst(14).prefix { $0 != ":" }) : nil
+        #expect(offset.map { $0 >= half } == true, "found in the second part: \(message)")
+        #expect(try Fixture.state(second, cashouts: 1) == before)
+        #expect(second.bank.payouts().count == 1)
+    }
+
+    /// The bytes of a snapshot file of one part (after its kind and flags).
+    private static func onlyPart(of file: [UInt8]) throws -> [UInt8] {
+        var payloads: [[UInt8]] = []
+        file.withUnsafeBytes { file in
+            _ = JournalFormat.forEachRecord(in: file, from: JournalFormat.header.count) { payloads.append(Array($0)) }
+        }
+        #expect(payloads.count == 1 && payloads[0].prefix(2) == [3, 3], "one part, the first and the last")
+        return Array(try #require(payloads.first).dropFirst(2))
+    }
+
+    /// The parts a snapshot is cut into are its writer's business: one whose bytes end before its
+    /// last (empty) part restores, and a part with bytes after its end is refused.
+    @Test func aSnapshotEndsWhereItsBytesEndWhateverItsParts() throws {
+        let sandbox = try Fixture.launch(nil)
+        defer { sandbox.stop() }
+        #expect(try Fixture.create(sandbox, "o-1").status == 200)
+        let bytes = try Self.onlyPart(of: Fixture.send(sandbox, "GET", "/sandbox/snapshot").body)
+        let file = { (last: [UInt8]) -> [UInt8] in
+            var file = JournalFormat.header
+            JournalFormat.appendRecord(to: &file) { $0 += [3, 1] + bytes }
+            JournalFormat.appendRecord(to: &file) { $0 += [3, 2] + last }
+            return file
+        }
+        let put = { (body: [UInt8]) throws -> HTTPResponse in
+            try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/snapshot", body: body)
+        }
+        #expect(try put(file([])).status == 200)
+        let refused = try put(file([0]))
+        #expect(refused.status == 400)
+        #expect(try JSON.parse(refused.body)["message"] == .string("snapshot byte \(bytes.count): bytes after the snapshot"))
+    }
+
     /// On a real-time clock a restart goes on from now, as it does without compaction: the
     /// snapshot a compacted journal starts with does not take the clock back to when it was taken.
     @Test func aRealClockRestartedFromACompactedJournalGoesOnFromNow() throws {

@@ -918,6 +918,36 @@ private final class StreamLog: @unchecked Sendable {
         #expect(h.ready().map(\.request.body.count) == [191 * 16384 + 1])
     }
 
+    /// A route that spools its bodies: the DATA go to a file as they arrive, none of it is held
+    /// (the window reopens past the bound on bodies held), and the request carries the file.
+    @Test func aSpooledRouteBodyGoesToAFileAndOverItsLimitIs413() throws {
+        var limits = HTTPLimits()
+        limits.maxBodyBytes = 1024
+        limits.bodyLimitsByRoute["PUT /upload"] = 4 << 20
+        limits.spooledBodyRoutes = ["PUT /upload"]
+        limits.http2.maxBufferedBodyBytes = 64 * 1024
+        let h = Harness(limits: limits)
+        h.writer.headers(1, H2Writer.fields("PUT", "/upload", [("content-length", "\(191 * 16384 + 1)")]), endStream: false)
+        for index in 0 ..< 191 { h.writer.data(1, [UInt8](repeating: UInt8(index), count: 16384)) }
+        h.send()
+        #expect(h.session.bufferedBodyBytes == 0)
+        h.writer.data(1, [7], endStream: true)
+        h.send()
+        #expect(h.reader.goaway == nil)
+        let request = try #require(h.ready().first?.request)
+        #expect(request.body.isEmpty)
+        let spooled = try #require(request.spooledBody)
+        #expect(spooled.count == 191 * 16384 + 1)
+        #expect(readAll(spooled) == (0 ..< 191).flatMap { [UInt8](repeating: UInt8($0), count: 16384) } + [7])
+
+        h.writer.headers(3, H2Writer.fields("PUT", "/upload"), endStream: false)
+        for _ in 0 ..< 257 { h.writer.data(3, [UInt8](repeating: 1, count: 16384)) }
+        h.send()
+        #expect(h.reader.answers[3]?.status == 413)
+        expectReset(h, 3, .noError)
+        #expect(h.session.bufferedBodyBytes == 0)
+    }
+
     @Test func aStreamedAnswerWaitsForWindow() {
         let log = StreamLog()
         let h = Harness(opener: log.opener, settings: [(.initialWindowSize, 3)])

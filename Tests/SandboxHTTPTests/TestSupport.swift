@@ -37,6 +37,10 @@ func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in
     router.add("GET /deferred") { _ in
         .deferred { answer in laterQueue.asyncAfter(deadline: .now() + 0.3) { answer(.text("deferred")) } }
     }
+    router.add("PUT /upload") { request in  // spooled when the server's limits say so (SpooledBodyTests)
+        let spooled = request.spooledBody.map { readAll($0) }
+        return HTTPResponse(headers: ["X-Spooled": spooled == nil ? "no" : "yes"], body: spooled ?? request.body)
+    }
     router.add("GET /echo-header/{value}") { request in
         HTTPResponse(headers: ["X-Echo": request.parameters["value"] ?? "", "X-Fixed": "yes"])
     }
@@ -44,6 +48,20 @@ func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in
 }
 
 private let laterQueue = DispatchQueue(label: "test.later", attributes: .concurrent)
+
+/// Every byte of a spooled body, read from its file.
+func readAll(_ spooled: SpooledBody) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: spooled.count)
+    var done = 0
+    spooled.withFileDescriptor { fd in
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            guard n > 0 else { break }
+            done += n
+        }
+    }
+    return Array(bytes[..<done])
+}
 
 /// A blocking client socket for driving the server byte by byte.
 final class RawConnection {

@@ -10,6 +10,9 @@ import SandboxState
 extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
     static let maximumSnapshotBytes = 512 << 20
+    /// The route that takes a snapshot, whose body the server spools to a file (`router.add` spells
+    /// it out: OpenAPIDocumentTests reads the routes from its calls).
+    static let snapshotUpload = "PUT /sandbox/snapshot"
 
     func registerSnapshot(in router: inout Router) {
         router.add("GET /sandbox/snapshot") { _ in
@@ -33,11 +36,15 @@ extension AdminAPI {
     /// `{"status":"restored","cashouts":3,"merchants":["sandbox_login"],"scenarios":1,"clock":"…"}`
     private func restore(_ request: HTTPRequest) -> HTTPResponse {
         let snapshot: SandboxSnapshot
-        do throws(SandboxSnapshot.Invalid) {
-            snapshot = try SandboxSnapshot(file: request.body, formats: Sandbox.bankFormat)
+        do {
+            // Spooled by the server (read a part at a time), or in memory when handed over in process.
+            snapshot = try request.spooledBody?.withFileDescriptor { try SandboxSnapshot(reading: $0, formats: Sandbox.bankFormat) }
+                ?? SandboxSnapshot(file: request.body, formats: Sandbox.bankFormat)
             try restore(snapshot) { journal.current?.record(snapshot) }
-        } catch {
+        } catch let error as SandboxSnapshot.Invalid {
             return Router.error(400, error.description)
+        } catch {
+            return Router.error(500, "the snapshot could not be read: \(error)")
         }
         eventLog?.restored(cashouts: snapshot.bank.payoutCount, clock: snapshot.bank.time)
         return .json(["status": "restored", "cashouts": .number(snapshot.bank.payoutCount),

@@ -21,6 +21,8 @@ extension HTTP2Session {
         case .streamed(let handler):
             if pendingBytes < settings.maxPendingResponseBytes { reopenConnectionWindow() }
             if !body.isEmpty { handler.receive(Array(body), writer: writer(for: stream)) }
+        case .body where stream.spool != nil:
+            spool(body, of: stream)
         case .body:
             guard stream.request.body.count + body.count <= stream.maxBody else {
                 bufferedBodyBytes -= stream.request.body.count
@@ -40,6 +42,26 @@ extension HTTP2Session {
             output.appendWindowUpdate(stream.id, settings.initialWindowSize - stream.receiveWindow)
             stream.receiveWindow = settings.initialWindowSize
         }
+    }
+
+    /// Writes DATA of a request whose body is spooled to its file (which holds no memory: the
+    /// connection's window reopens as for a streamed request).
+    private func spool(_ body: UnsafeRawBufferPointer, of stream: HTTP2Stream) {
+        guard let spool = stream.spool, case .waiting = stream.answering else { return reopenConnectionWindow() }  // refused: the rest is dropped
+        let failure: HTTPResponse?
+        if stream.spooled + body.count > stream.maxBody {
+            failure = Router.error(413, "request body over \(stream.maxBody) bytes")
+        } else {
+            do throws(HTTPParseError) {
+                try spool.write(body, at: stream.spooled)
+                stream.spooled += body.count
+                failure = nil
+            } catch {
+                failure = Router.error(error.status, error.description)
+            }
+        }
+        reopenConnectionWindow()
+        if let failure { respond(stream.id, with: failure) }  // still receiving: the answer resets the stream (NO_ERROR)
     }
 
     /// Reopens the connection's window once half is used, while held bodies stay under their bound.

@@ -48,6 +48,12 @@ extension HTTP2Session {
             endRequest(of: stream)
         } else if let declaredLength, declaredLength > stream.maxBody {
             respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
+        } else if limits.spoolsBody(method: request.method, target: request.target) {
+            do throws(HTTPParseError) {
+                stream.spool = try SpoolFile(in: limits.spoolDirectory)
+            } catch {
+                respond(stream.id, with: Router.error(error.status, error.description))
+            }
         }
     }
 
@@ -70,7 +76,11 @@ extension HTTP2Session {
         case .body:
             bufferedBodyBytes -= stream.request.body.count
             reopenConnectionWindow()
-            if let declared = stream.declaredLength, declared != stream.request.body.count {
+            if let spool = stream.spool {
+                stream.request.spooledBody = SpooledBody(file: spool, count: stream.spooled)
+                stream.spool = nil
+            }
+            if let declared = stream.declaredLength, declared != stream.request.spooledBody?.count ?? stream.request.body.count {
                 return reset(stream.id, .protocolError)  // §8.1.1: content-length must match the DATA
             }
             ready.append((stream.id, stream.request))

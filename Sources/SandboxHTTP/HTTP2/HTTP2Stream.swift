@@ -31,6 +31,10 @@ final class HTTP2Stream {
     let maxBody: Int
     /// A `content-length` the request declared, checked against its DATA.
     var declaredLength: Int?
+    /// The file the body goes to instead of `request.body`, when its route spools bodies, and
+    /// how many bytes are in it.
+    var spool: SpoolFile?
+    var spooled = 0
     /// What the client may still send before we open the window again, and what we may send.
     var receiveWindow: Int
     var sendWindow: Int
