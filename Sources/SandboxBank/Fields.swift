@@ -26,7 +26,10 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     public init<S: Sequence<(String, String)>>(_ pairs: S) {
         let pairs = Array(pairs)
         let numbers = NameTable.fieldNames.numbers(of: pairs.map(\.0))
-        let repeated = pairs.indices.contains { i in (0 ..< i).contains { pairs[$0].0 == pairs[i].0 } }
+        // Numbers compare faster than names; a name without one is compared as text.
+        let repeated = pairs.indices.contains { i in
+            (0 ..< i).contains { j in numbers[i] != nil ? numbers[j] == numbers[i] : pairs[j].0 == pairs[i].0 }
+        }
         if repeated {
             for (name, value) in pairs { self[name] = value }
         } else {
