@@ -67,7 +67,7 @@ extension BankSnapshot {
                 break
             case .accounts, .decisions, .payouts, .ledger, .usage, .notifications, .events, .chaosCounts:
                 guard let count = left else {
-                    left = try reader.count(spanningParts: true)
+                    left = try reader.countAcrossParts()
                     return
                 }
                 guard count > 0 else {

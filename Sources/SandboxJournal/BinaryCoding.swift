@@ -161,8 +161,8 @@ public struct BinaryReader {
     /// A count of things that need not all be in this part of the bytes: `count()`, but while
     /// `more` may follow, one that the bytes to come may hold (read the things one at a time,
     /// each of which takes a byte at least, and a corrupt count runs out of them).
-    public mutating func count(spanningParts: Bool) throws(Malformed) -> Int {
-        guard spanningParts, more else { return try count() }
+    public mutating func countAcrossParts() throws(Malformed) -> Int {
+        guard more else { return try count() }
         let start = offset
         let count = try uint()
         guard count <= 1 << 48 else { throw Malformed(offset: start, reason: "a count larger than the payload") }

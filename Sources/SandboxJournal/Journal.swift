@@ -85,7 +85,7 @@ public final class Journal: Sendable {
     deinit { fd.withLock { _ = Glibc.close($0) } }
 
     /// Opens (or creates) the journal at `path` and passes each whole record's payload to `replay`,
-    /// in order, with the file's version (`JournalFormat.readableVersions`; a new file gets the
+    /// in order (reading the file a chunk at a time: `JournalReader`), with the file's version (`JournalFormat.readableVersions`; a new file gets the
     /// current one; a file of a version this build does not read is refused, untouched). A torn or corrupt tail is reported in the `Recovery`, copied to
     /// `<path>.dropped-<offset>` and cut off, so appends continue after the last whole record.
     /// A whole record that `replay` refuses (by throwing, having changed nothing) is not skipped:

@@ -86,7 +86,7 @@ extension SandboxSnapshot {
                 return
             }
             guard let left = scenariosLeft else {
-                scenariosLeft = try reader.count(spanningParts: true)
+                scenariosLeft = try reader.countAcrossParts()
                 return
             }
             guard left > 0 else {

@@ -63,15 +63,19 @@ package struct SandboxSnapshot {
     /// The snapshot's records, framed and checksummed (without the file's header).
     func records() -> [UInt8] {
         var records: [UInt8] = []
-        forEachPayload { payload in JournalFormat.appendRecord(to: &records) { $0 += payload } }
+        appendRecords(to: &records)
         return records
     }
 
     /// The snapshot as a file.
     package func file() -> [UInt8] {
         var file = JournalFormat.header
-        forEachPayload { payload in JournalFormat.appendRecord(to: &file) { $0 += payload } }
+        appendRecords(to: &file)
         return file
+    }
+
+    private func appendRecords(to bytes: inout [UInt8]) {
+        forEachPayload { payload in JournalFormat.appendRecord(to: &bytes) { $0 += payload } }
     }
 
     /// Reads a snapshot file (`file()`), whose bank reads as `formats` says for its version.
