@@ -31,7 +31,7 @@ public final class Journal: Sendable {
         public var version = JournalFormat.currentVersion
     }
 
-    private struct Batch {
+    struct Batch {
         var bytes: [UInt8] = []
         var callbacks: [@Sendable (JournalError?) -> Void] = []
         var writing = false
@@ -40,8 +40,10 @@ public final class Journal: Sendable {
         var durable = 0
         /// With a compaction under way: every record's bytes appended since it began.
         var kept: [UInt8]?
-        /// The file's size once the bytes taken so far are written.
+        /// The file's size once the bytes taken so far are written (the end of its records).
         var fileBytes = 0
+        /// Where the zeros written ahead of the records end (see `Reservation`).
+        var reservedEnd = 0
         /// Called once the file grows past `growthLimit` (see `whenLarger`).
         var growthLimit = Int.max
         var growthHandler: (@Sendable () -> Void)?
@@ -53,7 +55,7 @@ public final class Journal: Sendable {
         var callbackScope: @Sendable (_ callbacks: () -> Void) -> Void = { callbacks in callbacks() }
     }
 
-    private struct Spare {
+    struct Spare {
         /// A buffer above this is let go (a snapshot restored, say), not kept for the next batch.
         static let largest = 1 << 20
         var bytes: [UInt8] = []
@@ -66,20 +68,25 @@ public final class Journal: Sendable {
         var bytes: [UInt8]
         var callbacks: [@Sendable (JournalError?) -> Void]
         let count: Int
+        /// Where to write zeros ahead of the records, with them (see `Reservation`).
+        var zeros: Range<Int>?
     }
 
     /// The file's path.
     public let path: String
     /// The open file; replaced by a compaction, on the journal's thread.
-    private let fd: Mutex<Int32>
-    private let batch = Mutex(Batch())
-    private let writer = DispatchQueue(label: "journal-writer")
+    let fd: Mutex<Int32>
+    let batch = Mutex(Batch())
+    let writer = DispatchQueue(label: "journal-writer")
     private let syncs = Mutex(SyncHistogram())
 
     private init(path: String, fd: Int32, size: Int) {
         self.path = path
         self.fd = Mutex(fd)
-        batch.withLock { $0.fileBytes = size }
+        batch.withLock { batch in
+            batch.fileBytes = size
+            batch.reservedEnd = size
+        }
     }
 
     deinit { fd.withLock { _ = Glibc.close($0) } }
@@ -127,7 +134,10 @@ public final class Journal: Sendable {
             throw JournalError.unreplayable(path: path, record: recovery.records + 1, offset: offset, reason: refused)
         }
         recovery.validBytes = offset
-        if refused != nil || problem != nil {
+        if refused == nil, problem != nil, Reservation.holds(contents[offset...]) {
+            // Zeros reserved ahead of the records, which a crash left (see Journal+Reservation).
+            guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
+        } else if refused != nil || problem != nil {
             let kept = "\(path).\(refused == nil ? "dropped" : "unreplayed")-\(offset)"
             recovery.droppedBytes = contents.count - offset
             let what = refused.map { "record \(recovery.records + 1) cannot be replayed (\($0))" } ?? "\(problem!)"
@@ -225,14 +235,18 @@ public final class Journal: Sendable {
                 // The next batch gathers into the buffers this one's predecessor emptied: at a
                 // steady rate they never grow again (one regrown buffer per batch would be several
                 // reallocations, on the threads that append, each time).
-                let taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: batch.appended)
+                var taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: batch.appended)
                 batch.fileBytes += batch.bytes.count
+                if batch.fileBytes > batch.reservedEnd {
+                    taken.zeros = batch.fileBytes ..< batch.fileBytes + Reservation.bytes(past: batch.fileBytes)
+                    batch.reservedEnd = taken.zeros!.upperBound
+                }
                 (batch.bytes, batch.callbacks) = (batch.spare.bytes, batch.spare.callbacks)
                 batch.spare = Spare()
                 return taken
             }
             guard var taken else { return }
-            let failure = taken.bytes.isEmpty ? nil : write(taken.bytes)  // empty: only waiters for the batches before
+            let failure = taken.bytes.isEmpty ? nil : write(taken.bytes, zeros: taken.zeros)  // empty: only waiters for the batches before
             let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
                     batch.failure = failure
@@ -251,10 +265,11 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Writes `bytes` at the end of the file and syncs them; the error, if any.
-    private func write(_ bytes: [UInt8]) -> JournalError? {
+    /// Writes `bytes` at the end of the records, and `zeros` if any, and syncs them; the error, if any.
+    private func write(_ bytes: [UInt8], zeros: Range<Int>?) -> JournalError? {
         do throws(JournalError) {
             try Self.writeAll(fd.withLock { $0 }, bytes, at: nil, path: path)
+            if let zeros { try Self.writeAll(fd.withLock { $0 }, [UInt8](repeating: 0, count: zeros.count), at: zeros.lowerBound, path: path) }
             let started = Self.monotonicSeconds()
             try Self.sync(fd.withLock { $0 }, path: path)
             let elapsed = Self.monotonicSeconds() - started
@@ -344,6 +359,7 @@ public final class Journal: Sendable {
                 batch.bytes.removeFirst(before)
                 batch.kept = nil
                 batch.fileBytes = size
+                batch.reservedEnd = size
                 // Without the directory entry on disk, nothing appended from now on can be called durable.
                 if case .failure(let error) = directory { batch.failure = error }
             }
