@@ -255,6 +255,34 @@ struct JournalTests {
     }
 }
 
+extension JournalTests {
+    /// Many writers waiting at once: syncs are at least `syncInterval` apart (but the first, and
+    /// the last, after which a single writer may be left), each carrying many records.
+    @Test func syncsUnderConcurrentWaitersAreSpacedByTheInterval() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let (journal, _, _) = try open("\(folder.path)/journal.log")
+        let started = DispatchTime.now().uptimeNanoseconds
+        let finished = DispatchGroup()
+        for _ in 0 ..< 32 {  // real threads, waiting at once whatever the number of cores
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                for _ in 0 ..< 40 {
+                    let done = DispatchSemaphore(value: 0)
+                    journal.append({ $0 += Array("record".utf8) }, whenDurable: { _ in done.signal() })
+                    done.wait()
+                }
+            }
+        }
+        finished.wait()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let syncs = Int(journal.syncHistogram.count)
+        #expect(syncs <= Int(elapsed / Journal.syncInterval) + 3, "\(syncs) syncs in \(elapsed) s")
+        #expect(journal.counts == (appended: 32 * 40, durable: 32 * 40))
+    }
+}
+
 struct JournalCompactionTests {
     private static func framed(_ texts: [String]) -> [UInt8] {
         var bytes: [UInt8] = []
