@@ -18,8 +18,20 @@ extension Journal {
         /// How many bytes of zeros to write past `end`: an eighth of the file, between 64 KiB and 4 MiB.
         static func bytes(past end: Int) -> Int { min(max(end / 8, 64 << 10), 4 << 20) }
 
-        /// Whether what follows the last whole record is reserved space only (no torn record).
-        static func holds(_ tail: ArraySlice<UInt8>) -> Bool { tail.allSatisfy { $0 == 0 } }
+        /// Whether the file `fd` (the journal at `path`) holds only zeros from `offset` to its end:
+        /// reserved space, no torn record.
+        static func holds(_ fd: Int32, from offset: Int, path: String) throws(JournalError) -> Bool {
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            var position = offset
+            while true {
+                let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(position)) }
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { throw .system("read \(path)", errno) }
+                if count == 0 { return true }
+                if chunk[..<count].contains(where: { $0 != 0 }) { return false }
+                position += count
+            }
+        }
     }
 
     /// Cuts the zeros reserved ahead of the records off the file, so that it ends with its last

@@ -119,7 +119,7 @@ public final class Journal: Sendable {
             throw JournalError.unreplayable(path: path, record: recovery.records + 1, offset: offset, reason: refused)
         }
         recovery.validBytes = offset
-        if refused == nil, problem != nil, Reservation.holds(contents[offset...]) {
+        if refused == nil, problem != nil, try Reservation.holds(fd, from: offset, path: path) {
             // Zeros reserved ahead of the records, which a crash left (see Journal+Reservation).
             guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
         } else if refused != nil || problem != nil {
