@@ -287,6 +287,7 @@ public final class Sandbox: Sendable {
         sender.detach()
         if journal != nil { bank.stopRecording() }
         journal?.journal.waitUntilDurable()
+        journal?.journal.trimReservedSpace()
         eventLog?.flush()
     }
 }

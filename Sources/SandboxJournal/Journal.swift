@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// `append` adds a record to the next batch; one thread writes each batch with a single `write`
 /// and `fdatasync`, then calls the batch's `whenDurable` callbacks. While a batch is being synced,
-/// new records gather into the next one, so many concurrent writers share each sync.
+/// new records gather into the next one, so many concurrent writers share each sync (see
+/// Journal+Writer). The file is filled with zeros a little ahead of its records, so that a sync
+/// need not write its size (see Journal+Reservation).
 ///
 /// Compaction replaces the file with a shorter one that starts with records standing for
 /// everything before them (a snapshot), while appends go on: see `beginCompaction`.
@@ -31,7 +33,7 @@ public final class Journal: Sendable {
         public var version = JournalFormat.currentVersion
     }
 
-    private struct Batch {
+    struct Batch {
         var bytes: [UInt8] = []
         var callbacks: [@Sendable (JournalError?) -> Void] = []
         var writing = false
@@ -40,8 +42,10 @@ public final class Journal: Sendable {
         var durable = 0
         /// With a compaction under way: every record's bytes appended since it began.
         var kept: [UInt8]?
-        /// The file's size once the bytes taken so far are written.
+        /// The file's size once the bytes taken so far are written (the end of its records).
         var fileBytes = 0
+        /// Where the zeros written ahead of the records end (see Journal+Reservation).
+        var reservedEnd = 0
         /// Called once the file grows past `growthLimit` (see `whenLarger`).
         var growthLimit = Int.max
         var growthHandler: (@Sendable () -> Void)?
@@ -53,33 +57,21 @@ public final class Journal: Sendable {
         var callbackScope: @Sendable (_ callbacks: () -> Void) -> Void = { callbacks in callbacks() }
     }
 
-    private struct Spare {
-        /// A buffer above this is let go (a snapshot restored, say), not kept for the next batch.
-        static let largest = 1 << 20
-        var bytes: [UInt8] = []
-        var callbacks: [@Sendable (JournalError?) -> Void] = []
-    }
-
-    /// A batch taken for writing: its bytes, the callbacks waiting for them, and the count of
-    /// records appended once it is on disk.
-    private struct Taken {
-        var bytes: [UInt8]
-        var callbacks: [@Sendable (JournalError?) -> Void]
-        let count: Int
-    }
-
     /// The file's path.
     public let path: String
     /// The open file; replaced by a compaction, on the journal's thread.
-    private let fd: Mutex<Int32>
-    private let batch = Mutex(Batch())
-    private let writer = DispatchQueue(label: "journal-writer")
-    private let syncs = Mutex(SyncHistogram())
+    let fd: Mutex<Int32>
+    let batch = Mutex(Batch())
+    let writer = DispatchQueue(label: "journal-writer")
+    let syncs = Mutex(SyncHistogram())
 
     private init(path: String, fd: Int32, size: Int) {
         self.path = path
         self.fd = Mutex(fd)
-        batch.withLock { $0.fileBytes = size }
+        batch.withLock { batch in
+            batch.fileBytes = size
+            batch.reservedEnd = size
+        }
     }
 
     deinit { fd.withLock { _ = Glibc.close($0) } }
@@ -125,7 +117,10 @@ public final class Journal: Sendable {
             throw JournalError.unreplayable(path: path, record: recovery.records + 1, offset: offset, reason: refused)
         }
         recovery.validBytes = offset
-        if refused != nil || problem != nil {
+        if refused == nil, problem != nil, try Reservation.holds(fd, from: offset, path: path) {
+            // Zeros reserved ahead of the records, which a crash left (see Journal+Reservation).
+            guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
+        } else if refused != nil || problem != nil {
             let kept = "\(path).\(refused == nil ? "dropped" : "unreplayed")-\(offset)"
             let size = try fileSize(fd, path: path)
             recovery.droppedBytes = size - offset
@@ -186,12 +181,6 @@ public final class Journal: Sendable {
         if start { writer.async { self.writeBatches() } }
     }
 
-    /// Runs each batch's `whenDurable` callbacks inside one call of `scope` (such as
-    /// `HTTPResponse.answeringTogether`, so that the responses they give leave together).
-    public func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
-        batch.withLock { $0.callbackScope = scope }
-    }
-
     /// Records appended since opening, and how many of them are on disk.
     public var counts: (appended: Int, durable: Int) {
         batch.withLock { ($0.appended, $0.durable) }
@@ -211,56 +200,6 @@ public final class Journal: Sendable {
         mutating func add(_ seconds: Double) {
             counts[Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count] += 1
             sum += seconds
-        }
-    }
-
-    private func writeBatches() {
-        while true {
-            let taken = batch.withLock { batch -> Taken? in
-                guard !batch.bytes.isEmpty || !batch.callbacks.isEmpty else {
-                    batch.writing = false
-                    return nil
-                }
-                // The next batch gathers into the buffers this one's predecessor emptied: at a
-                // steady rate they never grow again (one regrown buffer per batch would be several
-                // reallocations, on the threads that append, each time).
-                let taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: batch.appended)
-                batch.fileBytes += batch.bytes.count
-                (batch.bytes, batch.callbacks) = (batch.spare.bytes, batch.spare.callbacks)
-                batch.spare = Spare()
-                return taken
-            }
-            guard var taken else { return }
-            let failure = taken.bytes.isEmpty ? nil : write(taken.bytes)  // empty: only waiters for the batches before
-            let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
-                if let failure {
-                    batch.failure = failure
-                } else {
-                    batch.durable = taken.count
-                }
-                guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return (nil, batch.callbackScope) }
-                batch.growthHandler = nil
-                return (handler, batch.callbackScope)
-            }
-            grown?()
-            scope { for callback in taken.callbacks { callback(failure) } }
-            taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= Spare.largest)
-            taken.callbacks.removeAll(keepingCapacity: true)
-            batch.withLock { $0.spare = Spare(bytes: taken.bytes, callbacks: taken.callbacks) }
-        }
-    }
-
-    /// Writes `bytes` at the end of the file and syncs them; the error, if any.
-    private func write(_ bytes: [UInt8]) -> JournalError? {
-        do throws(JournalError) {
-            try Self.writeAll(fd.withLock { $0 }, bytes, at: nil, path: path)
-            let started = Self.monotonicSeconds()
-            try Self.sync(fd.withLock { $0 }, path: path)
-            let elapsed = Self.monotonicSeconds() - started
-            syncs.withLock { $0.add(elapsed) }
-            return nil
-        } catch {
-            return error
         }
     }
 
@@ -343,6 +282,7 @@ public final class Journal: Sendable {
                 batch.bytes.removeFirst(before)
                 batch.kept = nil
                 batch.fileBytes = size
+                batch.reservedEnd = size
                 // Without the directory entry on disk, nothing appended from now on can be called durable.
                 if case .failure(let error) = directory { batch.failure = error }
             }
@@ -360,7 +300,7 @@ public final class Journal: Sendable {
     }
 
     /// Writes every byte, at `offset` or (nil) at the file position.
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int?, path: String) throws(JournalError) {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int?, path: String) throws(JournalError) {
         var done = 0
         while done < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
@@ -373,7 +313,7 @@ public final class Journal: Sendable {
         }
     }
 
-    private static func sync(_ fd: Int32, path: String) throws(JournalError) {
+    static func sync(_ fd: Int32, path: String) throws(JournalError) {
         while fdatasync(fd) != 0 {
             guard errno == EINTR else { throw .system("fdatasync \(path)", errno) }
         }
@@ -404,7 +344,7 @@ public final class Journal: Sendable {
         try sync(copy, path: kept)
     }
 
-    private static func monotonicSeconds() -> Double {
+    static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

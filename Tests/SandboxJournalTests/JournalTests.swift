@@ -20,10 +20,16 @@ private func open(_ path: String) throws -> (Journal, Journal.Recovery, [String]
     return (journal, recovery, payloads)
 }
 
+/// Appends `texts` and stops cleanly: the file ends with the last record.
 private func write(_ texts: [String], to path: String) throws {
     let (journal, _, _) = try open(path)
     for text in texts { journal.append { $0 += Array(text.utf8) } }
     #expect(journal.waitUntilDurable() == nil)
+    journal.trimReservedSpace()
+}
+
+private func fileSize(_ path: String) throws -> Int {
+    try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
 }
 
 struct CRC32Tests {
@@ -87,6 +93,52 @@ struct JournalTests {
             #expect(journal.waitUntilDurable() == nil)
             #expect(try open(path).2 == ["one", "two", "four"])
         }
+    }
+
+    /// The writer fills the file with zeros ahead of its records (so that a sync need not write its
+    /// size): a crash leaves them, and opening cuts them off without a word; a clean stop leaves none.
+    @Test func zerosReservedAheadOfTheRecordsAreCutOffSilently() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        let (journal, _, _) = try open(path)
+        for text in ["one", "two"] { journal.append { $0 += Array(text.utf8) } }
+        #expect(journal.waitUntilDurable() == nil)
+        let records = 8 + 2 * (8 + 3)
+        #expect(journal.size == records)
+        // Zeros from the end of the batch that reserved them (the first record, or both) on, 64 KiB of them.
+        #expect(try [8 + 11 + 64 * 1024, records + 64 * 1024].contains(fileSize(path)))
+        let crashed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))  // as a crash would leave it
+        #expect(crashed[records...].allSatisfy { $0 == 0 })
+
+        let (reopened, recovery, payloads) = try open(path)
+        #expect(payloads == ["one", "two"])
+        #expect(recovery.records == 2 && recovery.validBytes == records && recovery.droppedBytes == 0 && recovery.problem == nil)
+        #expect(try fileSize(path) == records)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["journal.log"], "nothing kept aside")
+        reopened.append { $0 += Array("three".utf8) }
+        #expect(reopened.waitUntilDurable() == nil)
+        reopened.trimReservedSpace()
+        #expect(try fileSize(path) == records + 8 + 5, "a clean stop ends the file with its last record")
+        #expect(try open(path).2 == ["one", "two", "three"])
+    }
+
+    /// A record torn by a crash before the zeros reserved after it is dropped and reported as any
+    /// torn record is (the zeros with it).
+    @Test func aTornRecordBeforeReservedZerosIsStillDroppedAndReported() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        try write(["one"], to: path)
+        let torn: [UInt8] = [9, 0, 0, 0, 1, 2, 3, 4, 0x61, 0x62]  // a record of 9 bytes, 2 of them written
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        file.seekToEndOfFile()
+        file.write(Data(torn + [UInt8](repeating: 0, count: 100)))
+        file.closeFile()
+        let (_, recovery, payloads) = try open(path)
+        #expect(payloads == ["one"])
+        #expect(recovery.validBytes == 8 + 8 + 3 && recovery.droppedBytes == torn.count + 100)
+        #expect(recovery.problem?.hasPrefix("a record whose checksum does not match at byte 19 after record 1") == true, "\(recovery.problem ?? "")")
     }
 
     /// A flipped bit anywhere in a record (its length, checksum or payload) stops recovery there:
@@ -201,6 +253,34 @@ struct JournalTests {
         for thread in 0 ..< threads {
             #expect(payloads.filter { $0.hasPrefix("\(thread) ") } == (0 ..< perThread).map { "\(thread) \($0)" })
         }
+    }
+}
+
+extension JournalTests {
+    /// Many writers waiting at once: syncs are at least `syncInterval` apart (but the first, and
+    /// the last, after which a single writer may be left), each carrying many records.
+    @Test func syncsUnderConcurrentWaitersAreSpacedByTheInterval() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let (journal, _, _) = try open("\(folder.path)/journal.log")
+        let started = DispatchTime.now().uptimeNanoseconds
+        let finished = DispatchGroup()
+        for _ in 0 ..< 32 {  // real threads, waiting at once whatever the number of cores
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                for _ in 0 ..< 40 {
+                    let done = DispatchSemaphore(value: 0)
+                    journal.append({ $0 += Array("record".utf8) }, whenDurable: { _ in done.signal() })
+                    done.wait()
+                }
+            }
+        }
+        finished.wait()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let syncs = Int(journal.syncHistogram.count)
+        #expect(syncs <= Int(elapsed / Journal.syncInterval) + 3, "\(syncs) syncs in \(elapsed) s")
+        #expect(journal.counts == (appended: 32 * 40, durable: 32 * 40))
     }
 }
 
