@@ -116,7 +116,7 @@ extension Bank {
         let payout = Payout(
             id: id, dialect: request.dialect, account: request.account, reference: request.reference, country: request.country,
             currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
-            callbackURL: (request.callbackURL ?? s.accounts[request.account]!.callbackURL).map { s.urls.intern($0) }, createdAt: now,
+            callbackURL: request.callbackURL ?? s.accounts[request.account]!.callbackURL, createdAt: now,
             status: request.status,
             history: Self.history(StatusChange(status: request.status, at: now, by: "create", reasonCode: nil, reason: nil)))
         let timeline = timeline ?? s.configuration.timeline(payout)

@@ -49,8 +49,6 @@ public final class Bank: Sendable {
         var notifications = ChunkedArray<StatusNotification>()
         /// The receivers' answers, each distinct one kept once and shared by its attempts.
         var outcomes = InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>()
-        /// Callback URLs, each distinct one kept once and shared by its payouts.
-        var urls = InternTable<String, String>()
         var queue = EventQueue()
         var configuration: Configuration
         /// Receives each change as it is made, under the lock (see `startRecording`).

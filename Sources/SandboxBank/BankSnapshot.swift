@@ -246,7 +246,7 @@ extension BankSnapshot {
         let timeline = try reader.timeline(format)
         let start = reader.offset
         let generation = try reader.int()
-        guard (0 ... 1 << 32).contains(generation) else { throw .init(offset: start, reason: "a timeline generation out of range") }
+        guard (0 ..< 1 << 32).contains(generation) else { throw .init(offset: start, reason: "a timeline generation out of range") }
         guard format.version >= 5 else { return (payout, DecidedTimeline(timeline, decision: .unknown), generation) }
         let place = reader.offset
         let decision = try reader.int()

@@ -23,14 +23,64 @@ struct EventQueue: Sendable {
         }
     }
 
-    private var heap: [Event] = []
+    /// An event as the heap keeps it: 32 bytes, not the 48 of an `Event` (whose kind takes 25),
+    /// since a million cashouts queue a million or more at once.
+    private struct Stored {
+        let at: Int64
+        let sequence: Int
+        /// The kind's case in the top two bits, its payout's or notification's id below.
+        let caseAndID: UInt64
+        /// What else the case holds: a timeline's generation (high half) and step (low half), an
+        /// attempt or a copy.
+        let detail: UInt64
+
+        init(_ event: Event) {
+            at = event.at
+            sequence = event.sequence
+            switch event.kind {
+            case .timeline(let payoutID, let generation, let step):
+                (caseAndID, detail) = (Self.pack(0, payoutID), UInt64(Self.half(generation)) << 32 | UInt64(Self.half(step)))
+            case .delivery(let notificationID, let attempt): (caseAndID, detail) = (Self.pack(1, notificationID), UInt64(attempt))
+            case .expiry(let payoutID): (caseAndID, detail) = (Self.pack(2, payoutID), 0)
+            case .chaos(let notificationID, let copy): (caseAndID, detail) = (Self.pack(3, notificationID), UInt64(copy))
+            }
+        }
+
+        var event: Event {
+            let id = Int(caseAndID & (1 << 62 - 1))
+            let kind: Kind = switch caseAndID >> 62 {
+            case 0: .timeline(payoutID: id, generation: Int(detail >> 32), step: Int(detail & 0xFFFF_FFFF))
+            case 1: .delivery(notificationID: id, attempt: Int(detail))
+            case 2: .expiry(payoutID: id)
+            default: .chaos(notificationID: id, copy: Int(detail))
+            }
+            return Event(at: at, sequence: sequence, kind: kind)
+        }
+
+        func precedes(_ other: Stored) -> Bool {
+            at != other.at ? at < other.at : sequence < other.sequence
+        }
+
+        private static func pack(_ kase: UInt64, _ id: Int) -> UInt64 {
+            precondition(id >= 0 && id < 1 << 62, "an event's id out of range")
+            return kase << 62 | UInt64(id)
+        }
+
+        /// A generation or step: counts far below 2^32 (a payout's timeline changed 4 billion times).
+        private static func half(_ count: Int) -> UInt32 {
+            guard let half = UInt32(exactly: count) else { preconditionFailure("an event's count out of range") }
+            return half
+        }
+    }
+
+    private var heap: [Stored] = []
     private var sequence = 0
 
     init() {}
 
     /// A queue holding `events`; the next scheduled gets a sequence number after `sequence` and theirs.
     init(events: [Event], sequence: Int) {
-        heap = events.sorted { $0.precedes($1) }  // a sorted array is a heap
+        heap = events.sorted { $0.precedes($1) }.map(Stored.init)  // a sorted array is a heap
         self.sequence = max(sequence, events.map(\.sequence).max() ?? 0)
     }
 
@@ -38,8 +88,8 @@ struct EventQueue: Sendable {
     var lastSequence: Int { sequence }
 
     var isEmpty: Bool { heap.isEmpty }
-    var first: Event? { heap.first }
-    var events: [Event] { heap.sorted { $0.precedes($1) } }
+    var first: Event? { heap.first?.event }
+    var events: [Event] { heap.sorted { $0.precedes($1) }.map(\.event) }
 
     // Both directions move a hole rather than swapping: each step copies one event, not three.
 
@@ -56,6 +106,7 @@ struct EventQueue: Sendable {
 
     /// Puts an event from `reserve` in the queue.
     mutating func insert(_ event: Event) {
+        let event = Stored(event)
         heap.append(event)
         var hole = heap.count - 1
         while hole > 0 {
@@ -70,7 +121,7 @@ struct EventQueue: Sendable {
     mutating func popFirst() -> Event? {
         guard let first = heap.first else { return nil }
         let last = heap.removeLast()
-        guard !heap.isEmpty else { return first }
+        guard !heap.isEmpty else { return first.event }
         var hole = 0
         while true {
             var child = 2 * hole + 1
@@ -81,6 +132,6 @@ struct EventQueue: Sendable {
             hole = child
         }
         heap[hole] = last
-        return first
+        return first.event
     }
 }

@@ -79,6 +79,46 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         lhs.bytes == rhs.bytes || (lhs.count == rhs.count && lhs.allSatisfy { rhs[$0.name] == $0.value })
     }
 
+    /// Fields compared byte for byte, names and order alike (`==` ignores the order): what
+    /// `Payout.Shared` interns, so that payouts made from one template share one copy.
+    struct Exact: Hashable, Sendable {
+        let fields: Fields
+
+        static func == (lhs: Exact, rhs: Exact) -> Bool { lhs.fields.bytes == rhs.fields.bytes }
+
+        func hash(into hasher: inout Hasher) {
+            fields.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    /// These fields with the value of the first one equal to `value` left empty, and its place;
+    /// nil when none is. `filling(_:at:)` puts it back.
+    func emptying(_ value: String) -> (fields: Fields, place: Int)? {
+        var offset = 0, place = 0
+        while let (_, found) = Self.field(in: bytes, at: &offset) {
+            if bytes[found].elementsEqual(value.utf8) {
+                var emptied = Fields()
+                emptied.bytes = Array(bytes[..<(found.lowerBound - Self.varintLength(found.count))]) + [0] + bytes[found.upperBound...]
+                return (emptied, place)
+            }
+            place += 1
+        }
+        return nil
+    }
+
+    /// These fields with `value` as the value of the one at `place` (left empty by `emptying`).
+    func filling(_ value: String, at place: Int) -> Fields {
+        var offset = 0
+        for _ in 0 ..< place { _ = Self.field(in: bytes, at: &offset) }
+        guard let (_, empty) = Self.field(in: bytes, at: &offset), empty.isEmpty else { preconditionFailure("no empty field at \(place)") }
+        var filled = Fields()
+        filled.bytes.reserveCapacity(bytes.count + value.utf8.count + 2)
+        filled.bytes += bytes[..<(empty.lowerBound - 1)]
+        Self.appendText(value, to: &filled.bytes)
+        filled.bytes += bytes[empty.upperBound...]
+        return filled
+    }
+
     /// A field's name: its number, or where its text is.
     private enum Name: Equatable {
         case number(Int)
@@ -136,6 +176,10 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
         appendVarint(text.utf8.count, to: &bytes)
         bytes += text.utf8
+    }
+
+    private static func varintLength(_ value: Int) -> Int {
+        value < 0x80 ? 1 : 1 + varintLength(value >> 7)
     }
 
     private static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {

@@ -26,8 +26,9 @@ struct OutOfLine<Value: Sendable>: Sendable {
 }
 
 /// Hands out one shared form for equal values (an `OutOfLine` outcome, a callback URL's string),
-/// so that a million equal ones cost one. At most `capacity` values are kept; past that, each
-/// gets its own (bounded memory, whatever the receivers answer or the clients send).
+/// so that a million equal ones cost one. At most `capacity` values are kept; past that, the
+/// table starts afresh (bounded memory, whatever the receivers answer or the clients send, and
+/// the values of a later run are still shared).
 struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     private var table: [Value: Shared] = [:]
     private let capacity: Int
@@ -39,7 +40,8 @@ struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
         if let shared = table[value] { return shared }
         let shared = share(value)
-        if table.count < capacity { table[value] = shared }
+        if table.count == capacity { table.removeAll(keepingCapacity: true) }
+        table[value] = shared
         return shared
     }
 }

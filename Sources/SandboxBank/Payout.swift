@@ -15,60 +15,82 @@ public struct Payout: Sendable, Equatable {
         let amount: Money
         let settlementAmount: Money
         let createdAt: VirtualTime
-        let fields: Fields
-        let callbackURL: String?
+        /// The request's fields, but for the value of the one that is the reference (a D24
+        /// external_id), left empty: payouts made from one template share it (`fieldTemplates`).
+        private let fieldTemplate: Fields
         /// The bank's reference and status detail, nil while it gave neither.
         let bank: BankWords?
+        /// The place of the reference's field in `fieldTemplate`; -1 for none.
+        private let referencePlace: Int32
 
         init(id: Int, origin: Origin, reference: String?, amount: Money, settlementAmount: Money, createdAt: VirtualTime, fields: Fields,
              callbackURL: String?, bankReference: String?, statusDetail: String?) {
             self.id = id
-            self.origin = origin
+            self.origin = origin.callbackURL == callbackURL ? origin : origin.with(callbackURL: callbackURL)
             self.reference = reference
             self.amount = amount
             self.settlementAmount = settlementAmount
             self.createdAt = createdAt
-            self.fields = fields
-            self.callbackURL = callbackURL
+            let (template, place) = reference.flatMap(fields.emptying) ?? (fields, -1)
+            fieldTemplate = Self.fieldTemplates.intern(Fields.Exact(fields: template)).fields
+            referencePlace = Int32(place)
             bank = bankReference == nil && statusDetail == nil ? nil : BankWords(reference: bankReference, detail: statusDetail)
         }
 
+        static let fieldTemplates = SharedValues<Fields.Exact>(capacity: 4096)
+
+        var fields: Fields {
+            guard let reference, referencePlace >= 0 else { return fieldTemplate }
+            return fieldTemplate.filling(reference, at: Int(referencePlace))
+        }
+
+        var callbackURL: String? { origin.callbackURL }
         var bankReference: String? { bank?.reference }
         var statusDetail: String? { bank?.detail }
 
         /// A copy with other values for what changes after creation; itself when they are the same.
         func with(fields: Fields? = nil, callbackURL: String?? = nil, bankReference: String?? = nil, statusDetail: String?? = nil) -> Shared {
-            let fields = fields ?? self.fields
             let (url, reference, detail) = (callbackURL ?? self.callbackURL, bankReference ?? self.bankReference, statusDetail ?? self.statusDetail)
-            if fields == self.fields, url == self.callbackURL, reference == self.bankReference, detail == self.statusDetail { return self }
+            if fields.map({ $0 == self.fields }) ?? true, url == self.callbackURL, reference == self.bankReference, detail == self.statusDetail {
+                return self
+            }
             return Shared(id: id, origin: origin, reference: self.reference, amount: amount, settlementAmount: settlementAmount,
-                          createdAt: createdAt, fields: fields, callbackURL: url, bankReference: reference, statusDetail: detail)
+                          createdAt: createdAt, fields: fields ?? self.fields, callbackURL: url, bankReference: reference, statusDetail: detail)
         }
     }
 
-    /// Where a payout comes from and what it is in: the same for many payouts, so shared by them
-    /// (`origins`).
+    /// Where a payout comes from, what it is in and where its notifications go: the same for
+    /// many payouts, so shared by them (`origins`).
     final class Origin: Hashable, Sendable {
         let dialect: String
         let account: String
         let currency: String
         let country: String?
+        let callbackURL: String?
 
-        init(dialect: String, account: String, currency: String, country: String?) {
+        init(dialect: String, account: String, currency: String, country: String?, callbackURL: String?) {
             self.dialect = dialect
             self.account = account
             self.currency = currency
             self.country = country
+            self.callbackURL = callbackURL
+        }
+
+        /// The shared origin like this one but for where notifications go.
+        func with(callbackURL: String?) -> Origin {
+            origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country, callbackURL: callbackURL))
         }
 
         static func == (lhs: Origin, rhs: Origin) -> Bool {
             lhs.dialect == rhs.dialect && lhs.account == rhs.account && lhs.currency == rhs.currency && lhs.country == rhs.country
+                && lhs.callbackURL == rhs.callbackURL
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(account)
             hasher.combine(currency)
             hasher.combine(country)
+            hasher.combine(callbackURL)
         }
     }
 
@@ -135,7 +157,8 @@ public struct Payout: Sendable, Equatable {
     init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
          settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
          history: [StatusChange], bankReference: String? = nil, statusDetail: String? = nil) {
-        let origin = Self.origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country))
+        let origin = Self.origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country,
+                                                callbackURL: callbackURL))
         shared = Shared(id: id, origin: origin, reference: reference, amount: amount, settlementAmount: settlementAmount, createdAt: createdAt,
                         fields: fields, callbackURL: callbackURL, bankReference: bankReference, statusDetail: statusDetail)
         self.status = status

@@ -8,9 +8,26 @@ struct PayoutTable: Sendable {
         var timeline: [TimelineStep]
         /// What chose `timeline`: its place in `decisions`.
         var decision: Int32
-        var generation = 0
+        /// `generation` and `nextStep`, in 4 bytes each: a plan is 24 bytes, not 32.
+        private var generationCount: UInt32
+        private var nextStepIndex: UInt32
+
+        init(timeline: [TimelineStep], decision: Int32, generation: Int, nextStep: Int) {
+            self.timeline = timeline
+            self.decision = decision
+            generationCount = UInt32(generation)  // a snapshot's are checked below 2^32
+            nextStepIndex = UInt32(nextStep)
+        }
+
+        var generation: Int {
+            get { Int(generationCount) }
+            set { generationCount = UInt32(newValue) }
+        }
         /// The step of this generation that runs next (`timeline.count` once none will).
-        var nextStep = 0
+        var nextStep: Int {
+            get { Int(nextStepIndex) }
+            set { nextStepIndex = UInt32(newValue) }
+        }
     }
 
     let firstID: Int

@@ -15,25 +15,42 @@ public struct StatusNotification: Sendable, Equatable {
         case noURL
     }
 
+    // A bank keeps millions, so this is 64 bytes: what most never have (a chaos plan, a second
+    // attempt) is out of line, and the small fields fill the first attempt's tail (stored
+    // properties are laid out in the order they are declared).
+
     /// The payout's part that notifications share, as it was when the status changed (the
     /// request's fields, where it is sent, the bank's reference): one reference per notification.
     let payout: Payout.Shared
     /// When it changed (virtual clock).
     public let changedAt: VirtualTime
-    private var chaosPlan: OutOfLine<ChaosPlan>?
-    public internal(set) var attempts = DeliveryAttempts()
-    /// `nextAttemptAt` in milliseconds, `Int64.min` for none (a bank keeps millions: 8 bytes, not 16).
+    /// Its chaos plan and its attempts after the first; nil when it has neither.
+    private var extra: OutOfLine<Extra>?
+    /// `nextAttemptAt` in milliseconds, `Int64.min` for none (8 bytes, not 16).
     private var nextAttemptMilliseconds: Int64
-    /// `id`: a bank numbers its notifications from 1, far fewer than 2^31.
-    private let number: Int32
+    private var firstAttempt: DeliveryAttempts.Kept?
     /// The status the payout changed to.
     public let status: PayoutStatus
     public internal(set) var state: State
     /// The copy being sent is forged (`ChaosKind.forged`): its dialect signs it with a wrong key.
     /// Only ever set on the copy handed to the sender.
     public internal(set) var forged = false
+    /// `id`: a bank numbers its notifications from 1, far fewer than 2^31.
+    private let number: Int32
+
+    private struct Extra: Sendable {
+        let chaos: ChaosPlan?
+        let laterAttempts: [DeliveryAttempts.Kept]
+    }
 
     public var id: Int { Int(number) }
+    public internal(set) var attempts: DeliveryAttempts {
+        get { DeliveryAttempts(first: firstAttempt, rest: extra?.value.laterAttempts ?? []) }
+        set {
+            firstAttempt = newValue.first
+            setExtra(chaos: chaos, laterAttempts: newValue.rest)
+        }
+    }
     /// When the next attempt is due, while pending.
     public internal(set) var nextAttemptAt: VirtualTime? {
         get { nextAttemptMilliseconds == .min ? nil : VirtualTime(milliseconds: nextAttemptMilliseconds) }
@@ -51,8 +68,12 @@ public struct StatusNotification: Sendable, Equatable {
     public var fields: Fields { payout.fields }
     /// What webhook chaos does to it, once decided (nil: nothing, or not decided yet).
     public internal(set) var chaos: ChaosPlan? {
-        get { chaosPlan?.value }
-        set { chaosPlan = newValue.map(OutOfLine.init) }
+        get { extra?.value.chaos }
+        set { setExtra(chaos: newValue, laterAttempts: extra?.value.laterAttempts ?? []) }
+    }
+
+    private mutating func setExtra(chaos: ChaosPlan?, laterAttempts: [DeliveryAttempts.Kept]) {
+        extra = chaos == nil && laterAttempts.isEmpty ? nil : OutOfLine(Extra(chaos: chaos, laterAttempts: laterAttempts))
     }
 
     /// A notification of `payout`'s change to `status`, pending when it has somewhere to go.
@@ -63,9 +84,9 @@ public struct StatusNotification: Sendable, Equatable {
         self.status = status
         self.changedAt = changedAt
         self.state = state ?? (payout.callbackURL == nil ? .noURL : .pending)
-        self.attempts = attempts
         nextAttemptMilliseconds = (nextAttemptAt ?? (payout.callbackURL == nil ? nil : changedAt))?.milliseconds ?? .min
-        chaosPlan = chaos.map(OutOfLine.init)
+        firstAttempt = attempts.first
+        setExtra(chaos: chaos, laterAttempts: attempts.rest)
     }
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
@@ -89,8 +110,8 @@ public struct StatusNotification: Sendable, Equatable {
 public struct DeliveryAttempt: Sendable, Equatable {
     public let at: VirtualTime
     /// Shared with the attempts that got the same answer (`InternTable`).
-    private let answer: OutOfLine<DeliveryOutcome>
-    private let mark: OutOfLine<ChaosMark>?
+    fileprivate let answer: OutOfLine<DeliveryOutcome>
+    fileprivate let mark: OutOfLine<ChaosMark>?
     private let place: Int32
     /// Asked for through the admin API, outside the retry schedule.
     public let manual: Bool
@@ -101,11 +122,15 @@ public struct DeliveryAttempt: Sendable, Equatable {
     public var chaos: ChaosMark? { mark?.value }
 
     init(number: Int, at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, chaos: ChaosMark? = nil) {
+        self.init(number: number, at: at, outcome: outcome, manual: manual, mark: chaos.map(OutOfLine.init))
+    }
+
+    fileprivate init(number: Int, at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, mark: OutOfLine<ChaosMark>?) {
         place = Int32(clamping: number)
         self.at = at
         answer = outcome
         self.manual = manual
-        mark = chaos.map(OutOfLine.init)
+        self.mark = mark
     }
 
     init(number: Int, at: VirtualTime, outcome: DeliveryOutcome, manual: Bool, chaos: ChaosMark? = nil) {
@@ -125,23 +150,45 @@ public struct DeliveryAttempt: Sendable, Equatable {
     var isScheduled: Bool { !manual && chaos?.kind.isCopy != true }
 }
 
-/// A notification's delivery attempts, oldest first. Most notifications make just one, kept
-/// inline: an array of one would cost an allocation for each of a million notifications.
+/// A notification's delivery attempts, oldest first, numbered from 1. Most notifications make
+/// just one, which a notification keeps inline: an array of one would cost an allocation for
+/// each of a million notifications.
 public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
-    private var first: DeliveryAttempt?
-    private var rest: [DeliveryAttempt] = []
+    /// An attempt as kept: its number is its place.
+    struct Kept: Sendable {
+        let at: VirtualTime
+        let answer: OutOfLine<DeliveryOutcome>
+        let mark: OutOfLine<ChaosMark>?
+        let manual: Bool
+    }
+
+    fileprivate private(set) var first: Kept?
+    fileprivate private(set) var rest: [Kept] = []
 
     init() {}
+
+    fileprivate init(first: Kept?, rest: [Kept]) {
+        self.first = first
+        self.rest = rest
+    }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { first == nil ? 0 : 1 + rest.count }
 
     public subscript(position: Int) -> DeliveryAttempt {
-        position == 0 ? first! : rest[position - 1]
+        let kept = position == 0 ? first! : rest[position - 1]
+        return DeliveryAttempt(number: position + 1, at: kept.at, outcome: kept.answer, manual: kept.manual, mark: kept.mark)
     }
 
+    /// Adds the attempt numbered `count + 1`.
     mutating func append(_ attempt: DeliveryAttempt) {
-        if first == nil { first = attempt } else { rest.append(attempt) }
+        precondition(attempt.number == count + 1, "attempts are numbered in order")
+        let kept = Kept(at: attempt.at, answer: attempt.answer, mark: attempt.mark, manual: attempt.manual)
+        if first == nil { first = kept } else { rest.append(kept) }
+    }
+
+    public static func == (lhs: DeliveryAttempts, rhs: DeliveryAttempts) -> Bool {
+        lhs.elementsEqual(rhs)
     }
 }
 

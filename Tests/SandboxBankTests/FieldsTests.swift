@@ -1,4 +1,4 @@
-import SandboxBank
+@testable import SandboxBank
 import Testing
 
 /// Fields are packed into one buffer; what goes in comes out, in order, whatever the text.
@@ -42,5 +42,56 @@ struct FieldsTests {
         #expect(Array(more.map(\.name).suffix(5)) == names.suffix(5).map { $0 + "-late" })
         more[names.last! + "-late"] = nil
         #expect(more.count == 24 && more[names.last! + "-late"] == nil)
+    }
+}
+
+/// A payout keeps its fields as a template shared with payouts alike but for their reference (a
+/// D24 external_id), that value left out: every field comes back as it was, wherever the
+/// reference is among them, or when it is none of them.
+struct PayoutFieldsTests {
+    @Test func aPayoutsFieldsComeBackAsGivenWhereverItsReferenceIs() {
+        let long = String(repeating: "é", count: 100)  // a length of two varint bytes
+        let cases: [(fields: Fields, reference: String?)] = [
+            (Fields([("external_id", "ref-1"), ("amount", "10.00")]), "ref-1"),
+            (Fields([("amount", "10.00"), ("external_id", "ref-1")]), "ref-1"),
+            (Fields([("a", "ref-1"), ("b", "ref-1"), ("c", "ref-12")]), "ref-1"),
+            (Fields([("a", "1"), ("note", long), ("b", "2")]), long),
+            (Fields([("a", ""), ("b", "1")]), ""),
+            (Fields([("a", "1")]), "none of them"),
+            (Fields([("a", "1")]), nil),
+            (Fields(), "ref-1"),
+        ]
+        for (fields, reference) in cases {
+            let payout = Self.payout(reference: reference, fields: fields)
+            #expect(payout.fields.map { "\($0.name)=\($0.value)" } == fields.map { "\($0.name)=\($0.value)" })
+        }
+    }
+
+    @Test func aPayoutLikeAnotherButForItsReferenceKeepsItsOwn() {
+        let template: [(String, String)] = [("country", "BR"), ("amount", "10.00")]
+        let first = Self.payout(reference: "first", fields: Fields([("external_id", "first")] + template))
+        let second = Self.payout(reference: "second", fields: Fields([("external_id", "second")] + template))
+        #expect(first.fields["external_id"] == "first" && second.fields["external_id"] == "second")
+        #expect(second.fields.map(\.name) == ["external_id", "country", "amount"])
+    }
+
+    private static func payout(reference: String?, fields: Fields) -> Payout {
+        Payout(id: 1_000_001, dialect: "d24", account: "acme", reference: reference, country: "BR", currency: "USD", amount: Money("1")!,
+               settlementAmount: Money("1")!, fields: fields, callbackURL: nil, createdAt: VirtualTime(milliseconds: 0), status: .pending, history: [])
+    }
+}
+
+/// Interning shares equal values within a bounded table.
+struct InternTableTests {
+    private final class Box: Sendable {}
+
+    @Test func pastItsCapacityATableStartsAfreshAndStillSharesLaterValues() {
+        var table = InternTable<String, Box>(capacity: 2)
+        let a = table.intern("a") { _ in Box() }
+        #expect(table.intern("a") { _ in Box() } === a)
+        _ = table.intern("b") { _ in Box() }
+        let c = table.intern("c") { _ in Box() }  // a third: the table starts afresh with it
+        #expect(table.intern("c") { _ in Box() } === c)
+        #expect(table.intern("a") { _ in Box() } !== a)
     }
 }
