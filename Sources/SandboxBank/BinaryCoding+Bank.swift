@@ -148,8 +148,8 @@ extension BinaryReader {
         return Fields(pairs)
     }
 
-    /// Shared with the equal timelines read before (`TimelineStep.decoded`), as the payouts a rule
-    /// made share its timeline while they live: a journal or snapshot holds one per payout.
+    /// Shared with the equal timelines read before (`TimelineStep.decoded`), as the live payouts
+    /// of a rule share its steps: a journal or a snapshot writes them out once per payout.
     mutating func timeline(_ format: BankFormat) throws(Malformed) -> [TimelineStep] {
         var timeline: [TimelineStep] = []
         for _ in 0 ..< (try count()) { timeline.append(try step(format)) }
@@ -205,7 +205,7 @@ extension BinaryReader {
 
 extension TimelineStep {
     /// The timelines read from journals and snapshots, each distinct one kept once: a million
-    /// payouts of a few rules have a few timelines between them (and a random delay's few
-    /// thousand at most are kept; past that, each is its own).
+    /// payouts of a few rules have a few timelines between them. At most 4,096 are kept (random
+    /// delays can make more): past that, a payout keeps its own.
     static let decoded = SharedValues<[TimelineStep]>(capacity: 4096)
 }
