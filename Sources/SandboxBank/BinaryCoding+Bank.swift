@@ -141,19 +141,19 @@ extension BinaryReader {
         return .milliseconds(milliseconds)
     }
 
+    /// Packed as a payout's fields are when it is made (`Fields.init`): without room to grow.
     mutating func fields() throws(Malformed) -> Fields {
-        var fields = Fields()
-        for _ in 0 ..< (try count()) {
-            let name = try string()
-            fields[name] = try string()
-        }
-        return fields
+        var pairs: [(String, String)] = []
+        for _ in 0 ..< (try count()) { pairs.append((try string(), try string())) }
+        return Fields(pairs)
     }
 
+    /// Shared with the equal timelines read before (`TimelineStep.decoded`), as the live payouts
+    /// of a rule share its steps: a journal or a snapshot writes them out once per payout.
     mutating func timeline(_ format: BankFormat) throws(Malformed) -> [TimelineStep] {
         var timeline: [TimelineStep] = []
         for _ in 0 ..< (try count()) { timeline.append(try step(format)) }
-        return timeline
+        return TimelineStep.decoded.intern(timeline)
     }
 
     /// What chose a timeline; `unknown` before version 5, which did not record it.
@@ -201,4 +201,11 @@ extension BinaryReader {
         }
         return minimums
     }
+}
+
+extension TimelineStep {
+    /// The timelines read from journals and snapshots, each distinct one kept once: a million
+    /// payouts of a few rules have a few timelines between them. At most 4,096 are kept (random
+    /// delays can make more): past that, a payout keeps its own.
+    static let decoded = SharedValues<[TimelineStep]>(capacity: 4096)
 }

@@ -1,5 +1,5 @@
 /// What the bank does with a payout over time: steps relative to the previous one.
-public struct TimelineStep: Sendable, Equatable {
+public struct TimelineStep: Sendable, Hashable {
     public var after: Duration
     /// Business days (Saturday and Sunday skipped) added after `after`, at the same time of day.
     public var businessDays = 0
