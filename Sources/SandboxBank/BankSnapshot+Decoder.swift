@@ -106,12 +106,9 @@ extension BankSnapshot {
             case .decisions:
                 decisions.append(try reader.decision(format))
             case .payouts:
-                let accounts = s.accounts  // not `self`, whose `urls` the call changes
                 let (payout, timeline, generation) = try BankSnapshot.payout(id: s.payouts.nextID, &reader, format: format,
-                                                                             account: { reader throws(BinaryReader.Malformed) in
-                                                                                 try Self.knownAccount(&reader, in: accounts)
-                                                                             },
-                                                                             urls: &s.urls, decisions: decisions)
+                                                                             account: { reader throws(BinaryReader.Malformed) in try knownAccount(&reader) },
+                                                                             decisions: decisions)
                 if let reference = payout.reference {
                     guard s.references[payout.account]?[reference] == nil else {
                         throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
@@ -215,13 +212,9 @@ extension BankSnapshot {
         }
 
         private func knownAccount(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String {
-            try Self.knownAccount(&reader, in: s.accounts)
-        }
-
-        private static func knownAccount(_ reader: inout BinaryReader, in accounts: [String: Account]) throws(BinaryReader.Malformed) -> String {
             let start = reader.offset
             let id = try reader.string()
-            guard accounts[id] != nil else { throw .init(offset: start, reason: "unknown account \(id)") }
+            guard s.accounts[id] != nil else { throw .init(offset: start, reason: "unknown account \(id)") }
             return id
         }
 

@@ -213,11 +213,10 @@ extension BankSnapshot {
     }
 
     /// A payout, its timeline (with what chose it: its place among `decisions`, none before
-    /// version 5), and the timeline's generation. Its callback URL is shared through `urls`, as
-    /// a payout made live shares it (`Bank.insert`).
+    /// version 5), and the timeline's generation.
     static func payout(id: Int, _ reader: inout BinaryReader, format: BankFormat,
                        account: (inout BinaryReader) throws(BinaryReader.Malformed) -> String,
-                       urls: inout InternTable<String, String>, decisions: [TimelineDecision])
+                       decisions: [TimelineDecision])
         throws(BinaryReader.Malformed) -> (Payout, DecidedTimeline, generation: Int) {
         let dialect = try format.dialect(&reader)
         let accountID = try account(&reader)
@@ -226,7 +225,7 @@ extension BankSnapshot {
         let currency = try reader.string()
         let (amount, settlement) = (try reader.money(), try reader.money())
         let fields = try reader.fields()
-        let (url, createdAt, status) = (try reader.optionalString().map { urls.intern($0) }, try reader.time(), try reader.status())
+        let (url, createdAt, status) = (try reader.optionalString(), try reader.time(), try reader.status())
         var history: [StatusChange] = []
         for _ in 0 ..< (try reader.count()) {
             history.append(StatusChange(status: try reader.status(), at: try reader.time(), by: try reader.string(),

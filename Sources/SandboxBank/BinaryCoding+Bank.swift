@@ -206,6 +206,6 @@ extension BinaryReader {
 extension TimelineStep {
     /// The timelines read from journals and snapshots, each distinct one kept once: a million
     /// payouts of a few rules have a few timelines between them. At most 4,096 are kept (random
-    /// delays can make more): past that, a payout keeps its own.
+    /// delays can make more): past that, the table starts afresh (`InternTable`).
     static let decoded = SharedValues<[TimelineStep]>(capacity: 4096)
 }
