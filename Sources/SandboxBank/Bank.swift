@@ -254,17 +254,23 @@ public final class Bank: Sendable {
         state.withLock { s in payoutID.map { id in s.notifications.filter { $0.payoutID == id } } ?? Array(s.notifications) }
     }
 
+    /// Calls `body` with each notification in order, optionally of one payout, read in place:
+    /// a million are not copied. It runs under the bank's lock, so `body` must not call the bank.
+    public func forEachNotification(payoutID: Int? = nil, _ body: (StatusNotification) -> Void) {
+        state.withLock { s in
+            for notification in s.notifications where payoutID == nil || notification.payoutID == payoutID { body(notification) }
+        }
+    }
+
     /// How many notifications there are, optionally of one payout, and how many attempts they
     /// made (without copying them).
     public func notificationCount(payoutID: Int? = nil) -> (notifications: Int, attempts: Int) {
-        state.withLock { s in
-            var counts = (notifications: 0, attempts: 0)
-            for notification in s.notifications where payoutID == nil || notification.payoutID == payoutID {
-                counts.notifications += 1
-                counts.attempts += notification.attempts.count
-            }
-            return counts
+        var counts = (notifications: 0, attempts: 0)
+        forEachNotification(payoutID: payoutID) { notification in
+            counts.notifications += 1
+            counts.attempts += notification.attempts.count
         }
+        return counts
     }
 
     public func notification(id: Int) -> StatusNotification? {
