@@ -38,8 +38,49 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
     }
 
+    /// The fields of `pairs` whose names were numbered beforehand (`Name`): what a dialect makes of
+    /// every request it accepts. Later values of the same name replace earlier ones.
+    public init(_ pairs: [(Name, String)]) {
+        let repeated = pairs.indices.contains { i in (0 ..< i).contains { j in pairs[j].0 == pairs[i].0 } }
+        if repeated {
+            for (name, value) in pairs { self[name.text] = value }
+        } else {
+            for (name, value) in pairs { Self.append(name.text, number: name.number, value, to: &bytes) }
+        }
+        bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
+    }
+
+    /// A field name with its number looked up once, for code that reads or writes the same names
+    /// again and again (each request, each notification): looking a name up takes a lock and a hash.
+    ///
+    /// ```swift
+    /// static let comments = Fields.Name("comments")
+    /// fields[Self.comments]
+    /// ```
+    public struct Name: Sendable, Equatable {
+        public let text: String
+        /// Its number in `NameTable.fieldNames`; nil when the table had no room for it.
+        let number: Int?
+
+        public init(_ text: String) {
+            self.text = text
+            number = NameTable.fieldNames.number(of: text, adding: true)
+        }
+
+        /// By number when both have one (faster than comparing their text).
+        public static func == (lhs: Name, rhs: Name) -> Bool {
+            if let left = lhs.number, let right = rhs.number { return left == right }
+            return lhs.text == rhs.text
+        }
+    }
+
+    /// The value of the field named `name`, found by its number.
+    public subscript(name: Name) -> String? {
+        find(name.text, number: name.number).map { String(decoding: bytes[$0.value], as: UTF8.self) }
     }
 
     public subscript(name: String) -> String? {
@@ -80,14 +121,18 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// A field's name: its number, or where its text is.
-    private enum Name: Equatable {
+    private enum StoredName: Equatable {
         case number(Int)
         case text(Range<Int>)
     }
 
     /// Where the field named `name` is: its value's bytes, and the whole field's.
     private func find(_ name: String) -> (value: Range<Int>, whole: Range<Int>)? {
-        let number = NameTable.fieldNames.number(of: name, adding: false)
+        find(name, number: NameTable.fieldNames.number(of: name, adding: false))
+    }
+
+    /// `find(_:)` with the name's number (nil: it has none) known.
+    private func find(_ name: String, number: Int?) -> (value: Range<Int>, whole: Range<Int>)? {
         var offset = 0
         while case let start = offset, let (found, value) = Self.field(in: bytes, at: &offset) {
             switch found {
@@ -99,10 +144,10 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// The name and the value's bytes of the field at `offset`, which moves past it.
-    private static func field(in bytes: [UInt8], at offset: inout Int) -> (name: Name, value: Range<Int>)? {
+    private static func field(in bytes: [UInt8], at offset: inout Int) -> (name: StoredName, value: Range<Int>)? {
         guard offset < bytes.count else { return nil }
         let number = varint(in: bytes, at: &offset)
-        let name = number == 0 ? Name.text(text(in: bytes, at: &offset)) : .number(number)
+        let name = number == 0 ? StoredName.text(text(in: bytes, at: &offset)) : .number(number)
         return (name, text(in: bytes, at: &offset))
     }
 

@@ -25,6 +25,13 @@ extension D24CreateFields {
 
     /// The fields that were sent, by wire name, in the documented order.
     var wireFields: Fields {
-        Fields(D24Field.allCases.compactMap { field in self[field].map { (field.jsonKey, $0) } })
+        Fields(D24Field.allCases.compactMap { field in self[field].map { (field.wireName, $0) } })
     }
+}
+
+extension D24Field {
+    /// Its wire name as a `Fields.Name`: a create's fields are named without looking each name up.
+    var wireName: Fields.Name { Self.wireNames[rawValue] }
+
+    private static let wireNames = allCases.map { Fields.Name($0.jsonKey) }
 }
