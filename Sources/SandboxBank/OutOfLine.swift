@@ -28,8 +28,12 @@ struct OutOfLine<Value: Sendable>: Sendable {
 /// Hands out one shared form for equal values (an `OutOfLine` outcome, a callback URL's string),
 /// so that a million equal ones cost one. At most `capacity` values are kept; past that, each
 /// gets its own (bounded memory, whatever the receivers answer or the clients send).
+///
+/// The value interned last is compared first, before any hashing: a run interns the same one
+/// again and again (every payout's callback URL, every answer of a sink).
 struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     private var table: [Value: Shared] = [:]
+    private var last: (value: Value, shared: Shared)?
     private let capacity: Int
 
     init(capacity: Int = 256) {
@@ -37,9 +41,15 @@ struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     }
 
     mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
-        if let shared = table[value] { return shared }
-        let shared = share(value)
-        if table.count < capacity { table[value] = shared }
+        if let last, last.value == value { return last.shared }
+        let shared: Shared
+        if let known = table[value] {
+            shared = known
+        } else {
+            shared = share(value)
+            if table.count < capacity { table[value] = shared }
+        }
+        last = (value, shared)
         return shared
     }
 }
