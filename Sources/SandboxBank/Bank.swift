@@ -273,9 +273,10 @@ public final class Bank: Sendable {
     public func notificationCount(payoutID: Int? = nil) -> (notifications: Int, attempts: Int) {
         state.withLock { s in
             var counts = (notifications: 0, attempts: 0)
-            for notification in s.notifications where payoutID == nil || notification.payoutID == payoutID {
+            // Read in place: a million notifications each copied out would each be retained and released.
+            for index in s.notifications.indices where payoutID == nil || s.notifications[index].payoutID == payoutID {
                 counts.notifications += 1
-                counts.attempts += notification.attempts.count
+                counts.attempts += s.notifications[index].attempts.count
             }
             return counts
         }
