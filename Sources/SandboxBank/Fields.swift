@@ -32,10 +32,11 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
         if repeated {
             for (name, value) in pairs { self[name] = value }
+            bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
         } else {
+            bytes.reserveCapacity(zip(pairs, numbers).reduce(0) { $0 + Self.size($1.0.0, number: $1.1, $1.0.1) })  // no room to grow
             for ((name, value), number) in zip(pairs, numbers) { Self.append(name, number: number, value, to: &bytes) }
         }
-        bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
     }
 
     /// The fields of `pairs` whose names were numbered beforehand (`Name`): what a dialect makes of
@@ -44,10 +45,11 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         let repeated = pairs.indices.contains { i in (0 ..< i).contains { j in pairs[j].0 == pairs[i].0 } }
         if repeated {
             for (name, value) in pairs { self[name.text] = value }
+            bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
         } else {
+            bytes.reserveCapacity(pairs.reduce(0) { $0 + Self.size($1.0.text, number: $1.0.number, $1.1) })  // no room to grow
             for (name, value) in pairs { Self.append(name.text, number: name.number, value, to: &bytes) }
         }
-        bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -168,6 +170,20 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
+    /// How many bytes `append` writes for a field: most are never changed, so a buffer of just
+    /// that size is made at once (not outgrown on the way, nor copied to trim it after).
+    private static func size(_ name: String, number: Int?, _ value: String) -> Int {
+        func size(_ text: String) -> Int { varintSize(text.utf8.count) + text.utf8.count }
+        return varintSize(number ?? 0) + (number == nil ? size(name) : 0) + size(value)
+    }
+
+    /// How many bytes `appendVarint` writes for `value`.
+    private static func varintSize(_ value: Int) -> Int {
+        var (value, size) = (value, 1)
+        while value >= 0x80 { (value, size) = (value >> 7, size + 1) }
+        return size
+    }
+
     private static func append(_ name: String, _ value: String, to bytes: inout [UInt8]) {
         append(name, number: NameTable.fieldNames.number(of: name, adding: true), value, to: &bytes)
     }
@@ -180,7 +196,8 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
         appendVarint(text.utf8.count, to: &bytes)
-        bytes += text.utf8
+        var text = text
+        text.withUTF8 { bytes += $0 }  // copied whole, not byte by byte
     }
 
     private static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {

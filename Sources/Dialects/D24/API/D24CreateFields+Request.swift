@@ -25,7 +25,10 @@ extension D24CreateFields {
 
     /// The fields that were sent, by wire name, in the documented order.
     var wireFields: Fields {
-        Fields(D24Field.allCases.compactMap { field in self[field].map { (field.wireName, $0) } })
+        var sent: [(Fields.Name, String)] = []
+        sent.reserveCapacity(D24Field.allCases.count)
+        for field in D24Field.allCases { if let value = self[field] { sent.append((field.wireName, value)) } }  // in order, no growth
+        return Fields(sent)
     }
 }
 
