@@ -204,13 +204,22 @@ extension Bank {
     private func move(_ s: inout State, _ payout: Payout, _ kind: LedgerEntry.Kind, at time: VirtualTime) {
         let amount = kind == .debit ? -payout.settlementAmount : payout.settlementAmount
         guard let index = s.accounts.index(forKey: payout.account) else { return }
-        s.accounts.values[index].balance += amount  // in place: one lookup, no copy of the account
-        let balanceAfter = s.accounts.values[index].balance
-        if kind == .debit {
-            s.usage[payout.account, default: [:]][time.dayNumber, default: .zero] += payout.settlementAmount
-            s.usage[payout.account, default: [:]][-time.monthNumber, default: .zero] += payout.settlementAmount
-        }
+        // In place: one lookup, no copy of the account (reading `values[index]` would copy it).
+        let balanceAfter = Self.add(amount, to: &s.accounts.values[index].balance)
+        if kind == .debit { Self.count(payout.settlementAmount, at: time, in: &s.usage[payout.account, default: [:]]) }
         s.appendLedger(payout, kind, amount: amount, balanceAfter: balanceAfter, at: time)
+    }
+
+    /// Adds `amount` to `balance` and returns the sum.
+    private static func add(_ amount: Money, to balance: inout Money) -> Money {
+        balance += amount
+        return balance
+    }
+
+    /// Counts a debit against its account's daily and monthly limits (the account's usage looked up once).
+    private static func count(_ amount: Money, at time: VirtualTime, in usage: inout [Int: Money]) {
+        usage[time.dayNumber, default: .zero] += amount
+        usage[-time.monthNumber, default: .zero] += amount
     }
 
     /// `amount` in `currency` expressed in `target`, through USD.

@@ -177,8 +177,20 @@ public final class Bank: Sendable {
     }
 
     /// One part of an account (`bank.account(id: "acme", \.balance)`), without copying the rest.
+    /// Inlinable: specialized where it is called (a notification reads its merchant's secret).
+    @inlinable
     public func account<Part: Sendable>(id: String, _ part: (Account) -> Part) -> Part? {
-        state.withLock { s in s.accounts[id].map(part) }
+        var found: Part?
+        withAccount(id: id) { found = part($0) }
+        return found
+    }
+
+    /// Calls `body` with the account `id`, read in place under the lock (not at all when there is none).
+    @usableFromInline
+    func withAccount(id: String, _ body: (Account) -> Void) {
+        state.withLock { s in
+            if let index = s.accounts.index(forKey: id) { body(s.accounts.values[index]) }
+        }
     }
 
     /// Why an account could not be changed.
@@ -258,7 +270,10 @@ public final class Bank: Sendable {
     /// a million are not copied. It runs under the bank's lock, so `body` must not call the bank.
     public func forEachNotification(payoutID: Int? = nil, _ body: (StatusNotification) -> Void) {
         state.withLock { s in
-            for notification in s.notifications where payoutID == nil || notification.payoutID == payoutID { body(notification) }
+            // By index: the subscript yields each in place, where an iterator would copy it out.
+            for index in s.notifications.indices where payoutID == nil || s.notifications[index].payoutID == payoutID {
+                body(s.notifications[index])
+            }
         }
     }
 

@@ -2,37 +2,43 @@
 /// the list of chunks, not every element: the bank's tables stay cheap to change right after a
 /// snapshot has taken a copy of them (a plain array of 1,000,000 payouts would be copied whole,
 /// under the bank's lock, by the first change).
-package struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
-    private static var shift: Int { 12 }
-    private static var mask: Int { (1 << shift) - 1 }
+///
+/// Public and inlinable, not `package`: a package declaration is not specialized in another
+/// module, and a sink's tallies (one append per notification) looked its types up at run time.
+public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+    @usableFromInline static var shift: Int { 12 }
+    @usableFromInline static var mask: Int { (1 << shift) - 1 }
 
-    private var chunks: [[Element]] = []
-    package private(set) var count = 0
+    @usableFromInline var chunks: [[Element]] = []
+    @usableFromInline var storedCount = 0
 
-    package init() {}
+    public init() {}
 
-    package init(arrayLiteral elements: Element...) {
+    public init(arrayLiteral elements: Element...) {
         for element in elements { append(element) }
     }
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { count }
+    @inlinable public var count: Int { storedCount }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { storedCount }
 
-    package subscript(position: Int) -> Element {
+    @inlinable
+    public subscript(position: Int) -> Element {
         _read {  // yields in place: reading one field of an element copies nothing else
-            precondition(position >= 0 && position < count, "index out of range")
+            precondition(position >= 0 && position < storedCount, "index out of range")
             yield chunks[position >> Self.shift][position & Self.mask]
         }
         _modify {
-            precondition(position >= 0 && position < count, "index out of range")
+            precondition(position >= 0 && position < storedCount, "index out of range")
             yield &chunks[position >> Self.shift][position & Self.mask]
         }
     }
 
-    package mutating func append(_ element: Element) {
-        if count & Self.mask == 0 { chunks.append([]) }
+    @inlinable
+    public mutating func append(_ element: Element) {
+        if storedCount & Self.mask == 0 { chunks.append([]) }
         chunks[chunks.count - 1].append(element)
-        count += 1
+        storedCount += 1
     }
 }
 

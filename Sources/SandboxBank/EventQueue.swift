@@ -118,6 +118,9 @@ struct EventQueue: Sendable {
         heap[hole] = event
     }
 
+    /// Floyd's way: the hole left by the first event sinks to the bottom along the earlier child
+    /// (one comparison a level, not two), and the last event, which usually belongs near the
+    /// bottom, climbs back from there.
     mutating func popFirst() -> Event? {
         guard let first = heap.first else { return nil }
         let last = heap.removeLast()
@@ -127,9 +130,14 @@ struct EventQueue: Sendable {
             var child = 2 * hole + 1
             guard child < heap.count else { break }
             if child + 1 < heap.count, heap[child + 1].precedes(heap[child]) { child += 1 }
-            guard heap[child].precedes(last) else { break }
             heap[hole] = heap[child]
             hole = child
+        }
+        while hole > 0 {
+            let parent = (hole - 1) / 2
+            guard last.precedes(heap[parent]) else { break }
+            heap[hole] = heap[parent]
+            hole = parent
         }
         heap[hole] = last
         return first.event

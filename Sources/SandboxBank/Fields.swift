@@ -32,14 +32,57 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
         if repeated {
             for (name, value) in pairs { self[name] = value }
+            bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
         } else {
+            bytes.reserveCapacity(zip(pairs, numbers).reduce(0) { $0 + Self.size($1.0.0, number: $1.1, $1.0.1) })  // no room to grow
             for ((name, value), number) in zip(pairs, numbers) { Self.append(name, number: number, value, to: &bytes) }
         }
-        bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
+    }
+
+    /// The fields of `pairs` whose names were numbered beforehand (`Name`): what a dialect makes of
+    /// every request it accepts. Later values of the same name replace earlier ones.
+    public init(_ pairs: [(Name, String)]) {
+        let repeated = pairs.indices.contains { i in (0 ..< i).contains { j in pairs[j].0 == pairs[i].0 } }
+        if repeated {
+            for (name, value) in pairs { self[name.text] = value }
+            bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
+        } else {
+            bytes.reserveCapacity(pairs.reduce(0) { $0 + Self.size($1.0.text, number: $1.0.number, $1.1) })  // no room to grow
+            for (name, value) in pairs { Self.append(name.text, number: name.number, value, to: &bytes) }
+        }
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
+    }
+
+    /// A field name with its number looked up once, for code that reads or writes the same names
+    /// again and again (each request, each notification): looking a name up takes a lock and a hash.
+    ///
+    /// ```swift
+    /// static let comments = Fields.Name("comments")
+    /// fields[Self.comments]
+    /// ```
+    public struct Name: Sendable, Equatable {
+        public let text: String
+        /// Its number in `NameTable.fieldNames`; nil when the table had no room for it.
+        let number: Int?
+
+        public init(_ text: String) {
+            self.text = text
+            number = NameTable.fieldNames.number(of: text, adding: true)
+        }
+
+        /// By number when both have one (faster than comparing their text).
+        public static func == (lhs: Name, rhs: Name) -> Bool {
+            if let left = lhs.number, let right = rhs.number { return left == right }
+            return lhs.text == rhs.text
+        }
+    }
+
+    /// The value of the field named `name`, found by its number.
+    public subscript(name: Name) -> String? {
+        find(name.text, number: name.number).map { String(decoding: bytes[$0.value], as: UTF8.self) }
     }
 
     public subscript(name: String) -> String? {
@@ -120,14 +163,18 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// A field's name: its number, or where its text is.
-    private enum Name: Equatable {
+    private enum StoredName: Equatable {
         case number(Int)
         case text(Range<Int>)
     }
 
     /// Where the field named `name` is: its value's bytes, and the whole field's.
     private func find(_ name: String) -> (value: Range<Int>, whole: Range<Int>)? {
-        let number = NameTable.fieldNames.number(of: name, adding: false)
+        find(name, number: NameTable.fieldNames.number(of: name, adding: false))
+    }
+
+    /// `find(_:)` with the name's number (nil: it has none) known.
+    private func find(_ name: String, number: Int?) -> (value: Range<Int>, whole: Range<Int>)? {
         var offset = 0
         while case let start = offset, let (found, value) = Self.field(in: bytes, at: &offset) {
             switch found {
@@ -139,10 +186,10 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// The name and the value's bytes of the field at `offset`, which moves past it.
-    private static func field(in bytes: [UInt8], at offset: inout Int) -> (name: Name, value: Range<Int>)? {
+    private static func field(in bytes: [UInt8], at offset: inout Int) -> (name: StoredName, value: Range<Int>)? {
         guard offset < bytes.count else { return nil }
         let number = varint(in: bytes, at: &offset)
-        let name = number == 0 ? Name.text(text(in: bytes, at: &offset)) : .number(number)
+        let name = number == 0 ? StoredName.text(text(in: bytes, at: &offset)) : .number(number)
         return (name, text(in: bytes, at: &offset))
     }
 
@@ -163,6 +210,20 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
+    /// How many bytes `append` writes for a field: most are never changed, so a buffer of just
+    /// that size is made at once (not outgrown on the way, nor copied to trim it after).
+    private static func size(_ name: String, number: Int?, _ value: String) -> Int {
+        func size(_ text: String) -> Int { varintSize(text.utf8.count) + text.utf8.count }
+        return varintSize(number ?? 0) + (number == nil ? size(name) : 0) + size(value)
+    }
+
+    /// How many bytes `appendVarint` writes for `value`.
+    private static func varintSize(_ value: Int) -> Int {
+        var (value, size) = (value, 1)
+        while value >= 0x80 { (value, size) = (value >> 7, size + 1) }
+        return size
+    }
+
     private static func append(_ name: String, _ value: String, to bytes: inout [UInt8]) {
         append(name, number: NameTable.fieldNames.number(of: name, adding: true), value, to: &bytes)
     }
@@ -175,7 +236,8 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
         appendVarint(text.utf8.count, to: &bytes)
-        bytes += text.utf8
+        var text = text
+        text.withUTF8 { bytes += $0 }  // copied whole, not byte by byte
     }
 
     private static func varintLength(_ value: Int) -> Int {

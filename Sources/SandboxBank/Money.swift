@@ -21,19 +21,33 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// leading `-`; nil for non-zero digits past the cents, exponents, other characters, or more
     /// than 15 integer digits.
     public init?(_ text: some StringProtocol) {
-        var digits = Substring(text)
-        let negative = digits.hasPrefix("-")
-        if negative { digits = digits.dropFirst() }
-        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 15, whole.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            return nil
+        // One pass over the bytes (every create parses its amount): only ASCII digits, one `.`
+        // after a digit and one leading `-` count; any other byte refuses.
+        var units: Int64 = 0, cents: Int64 = 0
+        var (wholeDigits, fractionDigits) = (0, 0)
+        var (negative, inFraction) = (false, false)
+        let text = Substring(text)  // concrete: the loop would not be specialized in the modules that call it
+        for (offset, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "-") where offset == 0:
+                negative = true
+            case UInt8(ascii: ".") where !inFraction && wholeDigits > 0:
+                inFraction = true
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"):
+                let digit = Int64(byte - UInt8(ascii: "0"))
+                if !inFraction {
+                    guard wholeDigits < 15 else { return nil }
+                    units = units * 10 + digit
+                    wholeDigits += 1
+                } else {
+                    if fractionDigits < 2 { cents += fractionDigits == 0 ? digit * 10 : digit } else if digit != 0 { return nil }
+                    fractionDigits += 1
+                }
+            default:
+                return nil
+            }
         }
-        var fraction = parts.count == 2 ? parts[1] : ""
-        while fraction.count > 2, fraction.hasSuffix("0") { fraction.removeLast() }
-        guard fraction.count <= 2, parts.count == 1 || !fraction.isEmpty,
-              fraction.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        while fraction.count < 2 { fraction += "0" }
-        guard let units = Int64(whole), let cents = Int64(fraction) else { return nil }
+        guard wholeDigits > 0, !inFraction || fractionDigits > 0 else { return nil }
         hundredths = (units * 100 + cents) * (negative ? -1 : 1)
     }
 

@@ -8,8 +8,16 @@ package final class NameTable: Sendable {
     package static let fieldNames = NameTable(capacity: 4096)
     static let actors = NameTable(capacity: Int(UInt8.max))
 
+    private struct Table {
+        var numbers: [String: Int] = [:]
+        var names: [String] = []
+        /// The name looked up last and its number, compared before any hashing: the same name
+        /// comes again and again (the bank's own changes are all `bank`'s).
+        var last: (name: String, number: Int)?
+    }
+
     package let capacity: Int
-    private let table = Mutex<(numbers: [String: Int], names: [String])>(([:], []))
+    private let table = Mutex(Table())
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -25,11 +33,16 @@ package final class NameTable: Sendable {
         table.withLock { table in names.map { number(of: $0, adding: true, in: &table) } }
     }
 
-    private func number(of name: String, adding: Bool, in table: inout (numbers: [String: Int], names: [String])) -> Int? {
-        if let number = table.numbers[name] { return number }
+    private func number(of name: String, adding: Bool, in table: inout Table) -> Int? {
+        if let last = table.last, last.name == name { return last.number }
+        if let number = table.numbers[name] {
+            table.last = (name, number)
+            return number
+        }
         guard adding, table.names.count < capacity else { return nil }
         table.names.append(name)
         table.numbers[name] = table.names.count
+        table.last = (name, table.names.count)
         return table.names.count
     }
 

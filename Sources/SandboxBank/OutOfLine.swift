@@ -29,8 +29,12 @@ struct OutOfLine<Value: Sendable>: Sendable {
 /// so that a million equal ones cost one. At most `capacity` values are kept; past that, the
 /// table starts afresh (bounded memory, whatever the receivers answer or the clients send, and
 /// the values of a later run are still shared).
+///
+/// The value interned last is compared first, before any hashing: a run interns the same one
+/// again and again (every payout's callback URL, every answer of a sink).
 struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     private var table: [Value: Shared] = [:]
+    private var last: (value: Value, shared: Shared)?
     private let capacity: Int
 
     init(capacity: Int = 256) {
@@ -38,10 +42,16 @@ struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     }
 
     mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
-        if let shared = table[value] { return shared }
-        let shared = share(value)
-        if table.count == capacity { table.removeAll(keepingCapacity: true) }
-        table[value] = shared
+        if let last, last.value == value { return last.shared }
+        let shared: Shared
+        if let known = table[value] {
+            shared = known
+        } else {
+            shared = share(value)
+            if table.count == capacity { table.removeAll(keepingCapacity: true) }
+            table[value] = shared
+        }
+        last = (value, shared)
         return shared
     }
 }

@@ -35,19 +35,21 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
     case expired
 
     /// The statuses this one may change to.
-    public var successors: Set<PayoutStatus> {
-        switch self {
-        case .staged, .awaitingDetails: [.pending, .cancelled, .expired]
-        case .pending: [.onHold, .delivered, .rejected, .cancelled]
-        case .onHold: [.pending, .cancelled]
-        case .delivered: [.completed, .rejected]
-        case .completed: [.returned]
-        case .rejected, .cancelled, .returned, .expired: []
+    public var successors: Set<PayoutStatus> { Set(Self.allCases.filter(canChange)) }
+
+    /// Whether a change to `next` is allowed. (A switch, not a set made on each call: every
+    /// status change asks.)
+    public func canChange(to next: PayoutStatus) -> Bool {
+        switch (self, next) {
+        case (.staged, .pending), (.staged, .cancelled), (.staged, .expired),
+             (.awaitingDetails, .pending), (.awaitingDetails, .cancelled), (.awaitingDetails, .expired),
+             (.pending, .onHold), (.pending, .delivered), (.pending, .rejected), (.pending, .cancelled),
+             (.onHold, .pending), (.onHold, .cancelled),
+             (.delivered, .completed), (.delivered, .rejected),
+             (.completed, .returned): true
+        default: false
         }
     }
-
-    /// Whether a change to `next` is allowed.
-    public func canChange(to next: PayoutStatus) -> Bool { successors.contains(next) }
 
     /// The sandbox's own name for it, which the admin API and scenario files use: STAGED,
     /// AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED (also for a return after

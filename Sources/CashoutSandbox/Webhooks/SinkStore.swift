@@ -92,6 +92,9 @@ public final class SinkStore: Sendable {
             received = Ring(capacity: kept)
         }
 
+        /// It reads what it receives and acts on it (`SinkScript.checkSignatures`, `.deduplicate`).
+        var isHandler: Bool { script.checkSignatures || script.deduplicate }
+
         /// Decides what to do with a request (`reading`: as a handler read it; `about`: the
         /// notification it is), records it, and returns it with the request it pushed out.
         mutating func receive(_ reading: ReceivedNotification?, about: (payoutID: Int, status: PayoutStatus?)?,
@@ -139,8 +142,24 @@ public final class SinkStore: Sendable {
     /// read to find out).
     func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?,
                  content: Content, about: (payoutID: Int, status: PayoutStatus?)?) -> (status: Int, body: JSON?) {
+        let kept = kept
+        func record(_ sink: inout Sink, _ content: Content, _ reading: ReceivedNotification?,
+                    about: (payoutID: Int, status: PayoutStatus?)?) -> (Received, pushedOut: Received?) {
+            sink.receive(reading, about: about) { answer, verdict, reason in
+                Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: answer, verdict: verdict,
+                         reason: reason, reading: reading)
+            }
+        }
+        // A notification the sandbox sent to a plain sink (a load scenario's every one): nothing to
+        // read, so recorded at once, under one lock, the sink looked up once.
+        if let about {
+            let recorded = sinks.withLock { sinks in
+                Self.unlessHandler(&sinks[name, default: Sink(keeping: kept)]) { record(&$0, content, nil, about: about) }
+            }
+            if let (received, _) = recorded { return (received.answered, nil) }  // what it pushed out freed here, outside the lock
+        }
         var (content, reading) = (content, ReceivedNotification?.none)
-        let handler = sinks.withLock { $0[name].map { $0.script.checkSignatures || $0.script.deduplicate } ?? false }
+        let handler = sinks.withLock { $0[name].map(\.isHandler) ?? false }
         if handler || about == nil {  // rendered now: a handler reads what it got
             let request = ReceivedRequest(contentType: contentType, headers: content.headers(contentType), body: content.text)
             content = .text(request.body, headers: request.headers)
@@ -148,18 +167,19 @@ public final class SinkStore: Sendable {
         }
         let about = about ?? reading.map { ($0.payoutID, $0.status) }
         if !handler { reading = nil }  // read only to count it: a plain sink acts on nothing
-        let kept = kept
-        let (received, pushedOut) = sinks.withLock { [reading] sinks in
-            sinks[name, default: Sink(keeping: kept)].receive(reading, about: about) { answer, verdict, reason in
-                Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: answer, verdict: verdict,
-                         reason: reason, reading: reading)
-            }
+        let (received, pushedOut) = sinks.withLock { [content, reading] sinks in
+            record(&sinks[name, default: Sink(keeping: kept)], content, reading, about: about)
         }
         _ = pushedOut  // freed here, outside the lock
         guard handler else { return (received.answered, nil) }
         var answer: [String: JSON] = ["received": true, "verdict": .string(received.verdict.rawValue)]
         answer["reason"] = received.reason.map(JSON.string)
         return (received.answered, .object(answer))
+    }
+
+    /// `body` applied to `sink`, in place, unless it is a handler: nil then.
+    private static func unlessHandler<T>(_ sink: inout Sink, _ body: (inout Sink) -> T) -> T? {
+        sink.isHandler ? nil : body(&sink)
     }
 
     /// The notification a received request is, as the sink reads it (nil: none of the sandbox's).

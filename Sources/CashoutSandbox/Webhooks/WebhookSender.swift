@@ -15,6 +15,8 @@ final class WebhookSender: Sendable {
         var learned = 0
         /// Where each URL seen so far leads (a run sends to few URLs, many times).
         var routes: [String: Route] = [:]
+        /// The URL routed last, compared before hashing it: a run sends to the same one again and again.
+        var last: (url: String, route: Route)?
     }
 
     /// Where a notification URL leads.
@@ -27,15 +29,14 @@ final class WebhookSender: Sendable {
     private let links = Mutex(Links())
     private let sinks: SinkStore
     private let timeout: Mutex<Duration>
-    private let dialects: [String: any Dialect]
-    /// The dialects in the order they read a received request (by name: the same every run).
-    private let readers: [any Dialect]
+    /// The dialects in the order they read a received request (by name: the same every run); a
+    /// notification's is found among these few by its name, without hashing it.
+    private let readers: [(name: String, dialect: any Dialect)]
     private let metrics: SandboxMetrics
     private let pool: DeliveryPool
 
     init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
-        self.dialects = dialects
-        readers = dialects.keys.sorted().map { dialects[$0]! }
+        readers = dialects.keys.sorted().map { ($0, dialects[$0]!) }
         self.sinks = sinks
         self.timeout = Mutex(timeout)
         self.metrics = metrics
@@ -65,7 +66,7 @@ final class WebhookSender: Sendable {
             guard links.learned < 16, !links.sinkPrefixes.contains(where: { Self.hasPrefixIgnoringASCIICase($0, prefix) && $0.count == prefix.count }) else { return }
             links.sinkPrefixes.append(prefix)
             links.learned += 1
-            links.routes.removeAll()  // a URL routed as remote may be one of ours now
+            (links.routes, links.last) = ([:], nil)  // a URL routed as remote may be one of ours now
         }
     }
 
@@ -105,7 +106,7 @@ final class WebhookSender: Sendable {
     /// `notification` as its payout's dialect sends it (a forged copy signed with a wrong key);
     /// nil when the dialect or the account is gone, or the dialect signs nothing to forge.
     func render(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
-        guard let dialect = dialects[notification.dialect] else { return nil }
+        guard let dialect = readers.first(where: { $0.name == notification.dialect })?.dialect else { return nil }
         return notification.forged ? dialect.forgedNotification(notification, bank: bank) : dialect.notification(notification, bank: bank)
     }
 
@@ -113,7 +114,7 @@ final class WebhookSender: Sendable {
     /// that knows its format says what it is.
     func read(_ request: ReceivedRequest) -> ReceivedNotification? {
         guard let bank = links.withLock({ $0.bank }) else { return nil }
-        return readers.lazy.compactMap { $0.readNotification(request, bank: bank) }.first
+        return readers.lazy.compactMap { $0.dialect.readNotification(request, bank: bank) }.first
     }
 
     /// Posts a notification to a receiver and waits for its answer, at most the timeout.
@@ -141,7 +142,11 @@ final class WebhookSender: Sendable {
     private func route(_ url: String) -> (Bank, Route)? {
         links.withLock { links in
             guard let bank = links.bank else { return nil }
-            if let known = links.routes[url] { return (bank, known) }
+            if let last = links.last, last.url == url { return (bank, last.route) }
+            if let known = links.routes[url] {
+                links.last = (url, known)
+                return (bank, known)
+            }
             var route = Route.remote
             if let prefix = links.sinkPrefixes.first(where: { Self.hasPrefixIgnoringASCIICase(url, $0) }),
                case let name = String(url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "/" }), !name.isEmpty {
@@ -149,6 +154,7 @@ final class WebhookSender: Sendable {
             }
             if links.routes.count > 10_000 { links.routes.removeAll() }  // every payout its own URL: keep it bounded
             links.routes[url] = route
+            links.last = (url, route)
             return (bank, route)
         }
     }

@@ -25,6 +25,16 @@ extension D24CreateFields {
 
     /// The fields that were sent, by wire name, in the documented order.
     var wireFields: Fields {
-        Fields(D24Field.allCases.compactMap { field in self[field].map { (field.jsonKey, $0) } })
+        var sent: [(Fields.Name, String)] = []
+        sent.reserveCapacity(D24Field.allCases.count)
+        for field in D24Field.allCases { if let value = self[field] { sent.append((field.wireName, value)) } }  // in order, no growth
+        return Fields(sent)
     }
+}
+
+extension D24Field {
+    /// Its wire name as a `Fields.Name`: a create's fields are named without looking each name up.
+    var wireName: Fields.Name { Self.wireNames[rawValue] }
+
+    private static let wireNames = allCases.map { Fields.Name($0.jsonKey) }
 }

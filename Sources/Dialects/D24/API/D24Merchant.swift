@@ -24,21 +24,24 @@ public struct D24Merchant: Sendable {
     /// API key, sent as `login`: the account's id.
     public var login: String { account.id }
     /// API passphrase, sent as `pass`.
-    public var pass: String { account.settings[Key.pass] ?? "" }
+    public var pass: String { account.settings[Self.numbered.pass] ?? "" }
     /// API signature: the HMAC key for requests and notifications.
-    public var secret: String { account.settings[Key.secret] ?? "" }
+    public var secret: String { account.settings[Self.numbered.secret] ?? "" }
     /// Read-only key for `Authorization: Bearer` on GET endpoints; empty for none.
     public var readOnlyKey: String { account.settings[Key.readOnlyKey] ?? "" }
     /// The secret before the admin API last changed it, kept to tell a client still signing with it.
     public var previousSecret: String? { account.settings[Key.previousSecret] }
     /// Client addresses allowed to call; empty allows any.
-    public var allowedIPs: [String] { Self.addresses(account.settings[Key.allowedIPs]) }
+    public var allowedIPs: [String] { Self.addresses(account.settings[Self.numbered.allowedIPs]) }
 
     /// Whether a client at `address` may call: any, without an allow-list (read without building it).
     func allows(_ address: String?) -> Bool {
-        guard let list = account.settings[Key.allowedIPs] else { return true }
+        guard let list = account.settings[Self.numbered.allowedIPs] else { return true }
         return address.map { address in list.split(separator: ",").contains { $0 == address } } ?? false
     }
+
+    /// The names read on every request and notification, numbered once.
+    private static let numbered = (pass: Fields.Name(Key.pass), secret: Fields.Name(Key.secret), allowedIPs: Fields.Name(Key.allowedIPs))
 
     /// The settings' names, as the scenario file and the admin API spell them.
     public enum Key {

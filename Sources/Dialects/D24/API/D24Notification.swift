@@ -17,7 +17,7 @@ public enum D24Notification {
         return FormURLEncoding.encode([
             ("date", date(notification.changedAt)),
             ("bank_reference_id", notification.bankReference ?? ""),
-            ("comments", notification.fields[D24Field.comments.jsonKey] ?? ""),
+            ("comments", notification.fields[D24Field.comments.wireName] ?? ""),
             ("external_id", externalID),
             ("control", D24Signature.control(externalID: externalID, key: key)),
             ("cashout_id", String(notification.payoutID)),
