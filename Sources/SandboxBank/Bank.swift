@@ -191,8 +191,14 @@ public final class Bank: Sendable {
     @usableFromInline
     func withAccount(id: String, _ body: (Account) -> Void) {
         state.withLock { s in
-            if let index = s.accounts.index(forKey: id) { body(s.accounts.values[index]) }
+            // Reached through `inout`, which Dictionary yields in place; reading `values[index]`
+            // would copy the account (each of its strings and tables retained, then released).
+            if let index = s.accounts.index(forKey: id) { Self.read(&s.accounts.values[index], body) }
         }
+    }
+
+    private static func read<Value>(_ value: inout Value, _ body: (Value) -> Void) {
+        body(value)
     }
 
     /// Why an account could not be changed.
