@@ -352,9 +352,11 @@ public final class Bank: Sendable {
         }
     }
 
-    /// Hands a change, made in full, to the recorder.
-    func journal(_ s: inout State, _ record: BankRecord) {
-        s.recorder?(record)
+    /// Hands a change, made in full, to the recorder. The record is made only when one is
+    /// recording (a sandbox without `--state-dir` records nothing, and each record copies the
+    /// change's request, fields and timeline).
+    func journal(_ s: inout State, _ record: @autoclosure () -> BankRecord) {
+        if let recorder = s.recorder { recorder(record()) }
         s.afterRecord?(s)
     }
 
