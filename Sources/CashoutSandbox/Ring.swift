@@ -14,7 +14,7 @@ struct Ring<Element> {
 
     /// Appends `element`, returning the one it pushed out (for the caller to free outside a lock).
     @discardableResult
-    mutating func append(_ element: Element) -> Element? {
+    mutating func append(_ element: consuming Element) -> Element? {  // consuming: moved in, not copied
         guard capacity > 0 else { return element }
         guard elements.count == capacity else {
             elements.append(element)

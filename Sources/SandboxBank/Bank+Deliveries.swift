@@ -99,29 +99,30 @@ extension Bank {
         let index = notificationID - 1
         let first = scheduled && s.notifications[index].scheduledAttempts == 0
         let settles = outcome.succeeded && s.notifications[index].state != .delivered
-        // Changed in place: copying it out would copy its attempts on every append.
+        // Changed in place: copying it out (and back) would copy its attempts and its references.
         s.notifications[index].attempts.append(DeliveryAttempt(
             number: s.notifications[index].attempts.count + 1, at: at, outcome: s.outcomes.intern(outcome, OutOfLine.init), manual: !scheduled,
             chaos: first ? Self.shiftMark(s.notifications[index]) : nil))
-        var notification = s.notifications[index]
         if outcome.succeeded {
-            notification.state = .delivered
-            notification.nextAttemptAt = nil
-        } else if scheduled, notification.state == .pending {  // not when a redelivery succeeded meanwhile
-            let failures = notification.scheduledAttempts
+            s.notifications[index].state = .delivered
+            s.notifications[index].nextAttemptAt = nil
+        } else if scheduled, s.notifications[index].state == .pending {  // not when a redelivery succeeded meanwhile
+            let failures = s.notifications[index].scheduledAttempts
             if failures <= s.configuration.retrySchedule.count {
                 let next = at.adding(s.configuration.retrySchedule[failures - 1])
-                notification.nextAttemptAt = next
+                s.notifications[index].nextAttemptAt = next
                 schedule(&s, .delivery(notificationID: notificationID, attempt: failures), at: next)
             } else {
-                notification.state = .exhausted
-                notification.nextAttemptAt = nil
+                s.notifications[index].state = .exhausted
+                s.notifications[index].nextAttemptAt = nil
             }
         }
-        s.notifications[index] = notification
-        if first || settles { chaosFollows(&s, notificationID: notificationID, at: at, firstAttempt: first, delivered: settles) }
+        // Without webhook chaos (no plan of its own, no notification waiting for a later one), nothing follows.
+        if first || settles, (first && s.notifications[index].chaos != nil) || !s.chaosWatch.isEmpty {
+            chaosFollows(&s, notificationID: notificationID, at: at, firstAttempt: first, delivered: settles)
+        }
         journal(&s, .attempt(notificationID: notificationID, at: at, outcome: outcome, scheduled: scheduled))
-        s.observer?(.deliveryAttempt(s.notifications[index], notification.attempts[notification.attempts.count - 1]))
+        if let observer = s.observer { observer(.deliveryAttempt(s.notifications[index], s.notifications[index].attempts.last!)) }
     }
 }
 

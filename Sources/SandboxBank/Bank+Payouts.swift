@@ -100,11 +100,12 @@ extension Bank {
 
     /// Refuses a debit of `settlement` that the account's limits or balance do not allow.
     private func checkFunds(_ s: State, _ account: Account, _ settlement: Money, at now: VirtualTime) throws(PayoutRefusal) {
-        let usage = s.usage[account.id] ?? [:]
-        let (day, month) = (now.dayNumber, -now.monthNumber)
         if let limit = account.limits.transaction, settlement > limit { throw .limitExceeded(.transaction) }
-        if let limit = account.limits.daily, (usage[day] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
-        if let limit = account.limits.monthly, (usage[month] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
+        if account.limits.daily != nil || account.limits.monthly != nil {  // the usage looked up only for limits that need it
+            let usage = s.usage[account.id] ?? [:]
+            if let limit = account.limits.daily, (usage[now.dayNumber] ?? .zero) + settlement > limit { throw .limitExceeded(.daily) }
+            if let limit = account.limits.monthly, (usage[-now.monthNumber] ?? .zero) + settlement > limit { throw .limitExceeded(.monthly) }
+        }
         guard settlement <= account.balance else { throw .insufficientFunds }
     }
 

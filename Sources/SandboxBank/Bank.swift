@@ -189,8 +189,14 @@ public final class Bank: Sendable {
     @usableFromInline
     func withAccount(id: String, _ body: (Account) -> Void) {
         state.withLock { s in
-            if let index = s.accounts.index(forKey: id) { body(s.accounts.values[index]) }
+            // Reached through `inout`, which Dictionary yields in place; reading `values[index]`
+            // would copy the account (each of its strings and tables retained, then released).
+            if let index = s.accounts.index(forKey: id) { Self.read(&s.accounts.values[index], body) }
         }
+    }
+
+    private static func read<Value>(_ value: inout Value, _ body: (Value) -> Void) {
+        body(value)
     }
 
     /// Why an account could not be changed.
@@ -352,9 +358,11 @@ public final class Bank: Sendable {
         }
     }
 
-    /// Hands a change, made in full, to the recorder.
-    func journal(_ s: inout State, _ record: BankRecord) {
-        s.recorder?(record)
+    /// Hands a change, made in full, to the recorder. The record is made only when one is
+    /// recording (a sandbox without `--state-dir` records nothing, and each record copies the
+    /// change's request, fields and timeline).
+    func journal(_ s: inout State, _ record: @autoclosure () -> BankRecord) {
+        if let recorder = s.recorder { recorder(record()) }
         s.afterRecord?(s)
     }
 
@@ -368,10 +376,12 @@ public final class Bank: Sendable {
         queue(&s, event)
     }
 
-    /// Puts an event in the queue, waking whoever runs them when it is due already.
+    /// Puts an event in the queue, waking whoever runs them when it is due already. A run of
+    /// events runs what it queues that is due (or, giving way to an advance, leaves it to that
+    /// advance): no one to wake, nor the clock to read, for each of its status changes.
     func queue(_ s: inout State, _ event: EventQueue.Event) {
         s.queue.insert(event)
-        if let wake = s.wake, event.at <= clock.now.milliseconds { wake() }
+        if let wake = s.wake, !s.running, event.at <= clock.now.milliseconds { wake() }
     }
 
     /// Ends an advance: what other requests scheduled meanwhile goes into the queue.

@@ -36,7 +36,13 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, 
 
     @inlinable
     public mutating func append(_ element: Element) {
-        if storedCount & Self.mask == 0 { chunks.append([]) }
+        if storedCount & Self.mask == 0 {
+            chunks.append([])
+            // A chunk after the first gets its whole room at once (the array has shown that it
+            // grows): filling it does not copy its elements into a buffer twice the size, again
+            // and again. (Room not written yet takes no memory.)
+            if chunks.count > 1 { chunks[chunks.count - 1].reserveCapacity(Self.mask + 1) }
+        }
         chunks[chunks.count - 1].append(element)
         storedCount += 1
     }

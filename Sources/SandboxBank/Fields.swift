@@ -39,16 +39,18 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
-    /// The fields of `pairs` whose names were numbered beforehand (`Name`): what a dialect makes of
-    /// every request it accepts. Later values of the same name replace earlier ones.
-    public init(_ pairs: [(Name, String)]) {
-        let repeated = pairs.indices.contains { i in (0 ..< i).contains { j in pairs[j].0 == pairs[i].0 } }
-        if repeated {
-            for (name, value) in pairs { self[name.text] = value }
-            bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
-        } else {
-            bytes.reserveCapacity(pairs.reduce(0) { $0 + Self.size($1.0.text, number: $1.0.number, $1.1) })  // no room to grow
-            for (name, value) in pairs { Self.append(name.text, number: name.number, value, to: &bytes) }
+    /// The fields named `names` (numbered beforehand, and all different), `names[i]` with the value
+    /// `value(i)`, left out when that is nil: what a dialect makes of every request it accepts,
+    /// packed straight into a buffer of their size, the pairs not gathered first.
+    public init(names: [Name], value: (Int) -> String?) {
+        assert(Set(names.map(\.text)).count == names.count, "the names of Fields(names:value:) must all differ")
+        var size = 0
+        for (index, name) in names.enumerated() {
+            if let value = value(index) { size += Self.size(name.text, number: name.number, value) }
+        }
+        bytes.reserveCapacity(size)  // no room to grow
+        for (index, name) in names.enumerated() {
+            if let value = value(index) { Self.append(name.text, number: name.number, value, to: &bytes) }
         }
     }
 

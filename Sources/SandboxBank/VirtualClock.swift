@@ -61,7 +61,7 @@ public final class VirtualClock: Sendable {
         let milliseconds = seconds > limit / 1000 ? limit : max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         return state.withLock { state in
             let now = min(current(state).milliseconds, limit - milliseconds) + milliseconds
-            state = State(virtualAnchor: now, realAnchor: Self.wallMilliseconds())
+            state = State(virtualAnchor: now, realAnchor: realAnchor())
             return VirtualTime(milliseconds: now)
         }
     }
@@ -71,14 +71,20 @@ public final class VirtualClock: Sendable {
     public func advance(to time: VirtualTime) -> VirtualTime {
         state.withLock { state in
             let now = max(current(state).milliseconds, min(time.milliseconds, Self.end.milliseconds))
-            state = State(virtualAnchor: now, realAnchor: Self.wallMilliseconds())
+            state = State(virtualAnchor: now, realAnchor: realAnchor())
             return VirtualTime(milliseconds: now)
         }
     }
 
     /// Puts the clock at `time`, back included: a restored snapshot takes its clock with it.
     public func set(to time: VirtualTime) {
-        state.withLock { $0 = State(virtualAnchor: min(time.milliseconds, Self.end.milliseconds), realAnchor: Self.wallMilliseconds()) }
+        state.withLock { $0 = State(virtualAnchor: min(time.milliseconds, Self.end.milliseconds), realAnchor: realAnchor()) }
+    }
+
+    /// The wall time a new anchor is set at: a manual clock never reads it (nor asks the system
+    /// for it, as it steps to each of the bank's events).
+    private func realAnchor() -> Int64 {
+        mode == .real ? Self.wallMilliseconds() : 0
     }
 
     private func current(_ state: State) -> VirtualTime {

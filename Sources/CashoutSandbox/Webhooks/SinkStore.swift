@@ -81,6 +81,14 @@ public final class SinkStore: Sendable {
         public let verdict: Verdict
     }
 
+    /// What a sink did with a request, and the one it pushed out (freed outside the lock).
+    private struct Recorded {
+        let answered: Int
+        let verdict: Verdict
+        let reason: String?
+        let pushedOut: Received?
+    }
+
     private struct Sink {
         var received: Ring<Received>
         var tallies = ChunkedArray<Tally>()  // in chunks: no array twice the size to copy into as it grows
@@ -96,9 +104,9 @@ public final class SinkStore: Sendable {
         var isHandler: Bool { script.checkSignatures || script.deduplicate }
 
         /// Decides what to do with a request (`reading`: as a handler read it; `about`: the
-        /// notification it is), records it, and returns it with the request it pushed out.
+        /// notification it is), records it, and returns what it did with the request it pushed out.
         mutating func receive(_ reading: ReceivedNotification?, about: (payoutID: Int, status: PayoutStatus?)?,
-                              _ request: (Int, Verdict, String?) -> Received) -> (Received, pushedOut: Received?) {
+                              _ request: (Int, Verdict, String?) -> Received) -> Recorded {
             let (answer, verdict, reason): (Int, Verdict, String?)
             let problem = reading == nil ? "not a notification of the sandbox's APIs" : reading?.problem
             if script.checkSignatures, let problem {
@@ -111,9 +119,8 @@ public final class SinkStore: Sendable {
                 (verdict, reason) = succeeded ? (.processed, nil) : (.failed, "scripted answer \(answer)")
                 if succeeded, let identity = reading?.identity { processed.insert(identity) }
             }
-            let received = request(answer, verdict, reason)
             tallies.append(Tally(payoutID: about?.payoutID, status: about?.status, verdict: verdict))
-            return (received, self.received.append(received))
+            return Recorded(answered: answer, verdict: verdict, reason: reason, pushedOut: received.append(request(answer, verdict, reason)))
         }
     }
 
@@ -144,7 +151,7 @@ public final class SinkStore: Sendable {
                  content: Content, about: (payoutID: Int, status: PayoutStatus?)?) -> (status: Int, body: JSON?) {
         let kept = kept
         func record(_ sink: inout Sink, _ content: Content, _ reading: ReceivedNotification?,
-                    about: (payoutID: Int, status: PayoutStatus?)?) -> (Received, pushedOut: Received?) {
+                    about: (payoutID: Int, status: PayoutStatus?)?) -> Recorded {
             sink.receive(reading, about: about) { answer, verdict, reason in
                 Received(at: at, method: method, path: path, contentType: contentType, content: content, answered: answer, verdict: verdict,
                          reason: reason, reading: reading)
@@ -156,7 +163,7 @@ public final class SinkStore: Sendable {
             let recorded = sinks.withLock { sinks in
                 Self.unlessHandler(&sinks[name, default: Sink(keeping: kept)]) { record(&$0, content, nil, about: about) }
             }
-            if let (received, _) = recorded { return (received.answered, nil) }  // what it pushed out freed here, outside the lock
+            if let recorded { return (recorded.answered, nil) }  // what it pushed out freed here, outside the lock
         }
         var (content, reading) = (content, ReceivedNotification?.none)
         let handler = sinks.withLock { $0[name].map(\.isHandler) ?? false }
@@ -167,14 +174,13 @@ public final class SinkStore: Sendable {
         }
         let about = about ?? reading.map { ($0.payoutID, $0.status) }
         if !handler { reading = nil }  // read only to count it: a plain sink acts on nothing
-        let (received, pushedOut) = sinks.withLock { [content, reading] sinks in
+        let recorded = sinks.withLock { [content, reading] sinks in
             record(&sinks[name, default: Sink(keeping: kept)], content, reading, about: about)
-        }
-        _ = pushedOut  // freed here, outside the lock
-        guard handler else { return (received.answered, nil) }
-        var answer: [String: JSON] = ["received": true, "verdict": .string(received.verdict.rawValue)]
-        answer["reason"] = received.reason.map(JSON.string)
-        return (received.answered, .object(answer))
+        }  // what it pushed out is freed with `recorded`, outside the lock
+        guard handler else { return (recorded.answered, nil) }
+        var answer: [String: JSON] = ["received": true, "verdict": .string(recorded.verdict.rawValue)]
+        answer["reason"] = recorded.reason.map(JSON.string)
+        return (recorded.answered, .object(answer))
     }
 
     /// `body` applied to `sink`, in place, unless it is a handler: nil then.

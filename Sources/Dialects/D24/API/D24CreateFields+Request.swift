@@ -25,10 +25,7 @@ extension D24CreateFields {
 
     /// The fields that were sent, by wire name, in the documented order.
     var wireFields: Fields {
-        var sent: [(Fields.Name, String)] = []
-        sent.reserveCapacity(D24Field.allCases.count)
-        for field in D24Field.allCases { if let value = self[field] { sent.append((field.wireName, value)) } }  // in order, no growth
-        return Fields(sent)
+        Fields(names: D24Field.wireNames) { self[D24Field(rawValue: $0)!] }
     }
 }
 
@@ -36,5 +33,6 @@ extension D24Field {
     /// Its wire name as a `Fields.Name`: a create's fields are named without looking each name up.
     var wireName: Fields.Name { Self.wireNames[rawValue] }
 
-    private static let wireNames = allCases.map { Fields.Name($0.jsonKey) }
+    /// Every field's wire name, in the documented order (`allCases`'s).
+    static let wireNames = allCases.map { Fields.Name($0.jsonKey) }
 }

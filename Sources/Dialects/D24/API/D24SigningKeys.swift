@@ -5,7 +5,14 @@ import Synchronization
 /// HMAC keys prepared once per merchant secret: preparing one costs two SHA-256 blocks, which
 /// every signed request would otherwise pay again.
 public final class D24SigningKeys: Sendable {
-    private let keys = Mutex<[String: HMACSHA256.Key]>([:])
+    private struct Prepared {
+        var keys: [String: HMACSHA256.Key] = [:]
+        /// The secret asked for last and its key, compared before hashing the secret: requests and
+        /// notifications of one merchant ask for the same one again and again.
+        var last: (secret: String, key: HMACSHA256.Key)?
+    }
+
+    private let prepared = Mutex(Prepared())
 
     public init() {}
 
@@ -16,11 +23,17 @@ public final class D24SigningKeys: Sendable {
 
     /// The prepared key of a secret.
     public func key(secret: String) -> HMACSHA256.Key {
-        keys.withLock { keys in
-            if let key = keys[secret] { return key }
-            let key = HMACSHA256.Key(secret)
-            if keys.count > 10_000 { keys.removeAll() }  // secrets rotated by a long run: keep it bounded
-            keys[secret] = key
+        prepared.withLock { prepared in
+            if let last = prepared.last, last.secret == secret { return last.key }
+            let key: HMACSHA256.Key
+            if let known = prepared.keys[secret] {
+                key = known
+            } else {
+                key = HMACSHA256.Key(secret)
+                if prepared.keys.count > 10_000 { prepared.keys.removeAll() }  // secrets rotated by a long run: keep it bounded
+                prepared.keys[secret] = key
+            }
+            prepared.last = (secret, key)
             return key
         }
     }

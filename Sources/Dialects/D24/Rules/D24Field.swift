@@ -144,17 +144,17 @@ public enum D24Field: Int, CaseIterable, Sendable, Comparable {
     /// ```
     public init?(jsonKey: String) {
         let length = jsonKey.utf8.count
-        guard length < Self.byKeyLength.count, let field = Self.byKeyLength[length].first(where: { $0.jsonKey == jsonKey }) else {
+        guard length < Self.byKeyLength.count, let found = Self.byKeyLength[length].first(where: { $0.key == jsonKey }) else {
             return nil
         }
-        self = field
+        self = found.field
     }
 
-    /// The fields by the UTF-8 length of their JSON key.
-    private static let byKeyLength: [[D24Field]] = allCases.reduce(into: []) { table, field in
+    /// The fields and their JSON keys (made once, not on each comparison) by the keys' UTF-8 length.
+    private static let byKeyLength: [[(key: String, field: D24Field)]] = allCases.reduce(into: []) { table, field in
         let length = field.jsonKey.utf8.count
         if table.count <= length { table += Array(repeating: [], count: length + 1 - table.count) }
-        table[length].append(field)
+        table[length].append((field.jsonKey, field))
     }
 
     /// The longest accepted value, in characters, for a request to `country`.
