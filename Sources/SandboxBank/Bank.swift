@@ -376,12 +376,10 @@ public final class Bank: Sendable {
         queue(&s, event)
     }
 
-    /// Puts an event in the queue, waking whoever runs them when it is due already. A run of
-    /// events runs what it queues that is due (or, giving way to an advance, leaves it to that
-    /// advance): no one to wake, nor the clock to read, for each of its status changes.
+    /// Puts an event in the queue, waking whoever runs them when it is due already.
     func queue(_ s: inout State, _ event: EventQueue.Event) {
         s.queue.insert(event)
-        if let wake = s.wake, !s.running, event.at <= clock.now.milliseconds { wake() }
+        if let wake = s.wake, event.at <= clock.now.milliseconds { wake() }
     }
 
     /// Ends an advance: what other requests scheduled meanwhile goes into the queue.
