@@ -15,8 +15,9 @@ public struct Payout: Sendable, Equatable {
         let amount: Money
         let settlementAmount: Money
         let createdAt: VirtualTime
-        /// The request's fields, but for the value of the one that is the reference (a D24
-        /// external_id), left empty: payouts made from one template share it (`fieldTemplates`).
+        /// The request's fields, but for the value of the one that is the reference (most APIs
+        /// send it among the fields too), left empty: payouts made from one template share it
+        /// (`fieldTemplates`).
         private let fieldTemplate: Fields
         /// The bank's reference and status detail, nil while it gave neither.
         let bank: BankWords?
