@@ -130,9 +130,7 @@ extension Bank {
     /// Journals a chaos copy's answer: never retried, and the notification's state and retries
     /// stay as they were.
     func recordCopy(_ outcome: DeliveryOutcome, notificationID id: Int, at: VirtualTime, mark: ChaosMark, in s: inout State) {
-        s.notifications[id - 1].attempts.append(DeliveryAttempt(number: s.notifications[id - 1].attempts.count + 1, at: at,
-                                                                outcome: s.outcomes.intern(outcome, OutOfLine.init),
-                                                                manual: mark.rule == nil, chaos: mark))
+        s.notifications[id - 1].attempts.append(at: at, outcome: s.outcomes.intern(outcome, OutOfLine.init), manual: mark.rule == nil, chaos: mark)
         if let copy = mark.copy { s.notifications[id - 1].chaos!.copies[copy].progress = .sent }
         journal(&s, .chaosAttempt(notificationID: id, at: at, outcome: outcome, mark))
         s.observer?(.deliveryAttempt(s.notifications[id - 1], s.notifications[id - 1].attempts[s.notifications[id - 1].attempts.count - 1]))

@@ -100,9 +100,8 @@ extension Bank {
         let first = scheduled && s.notifications[index].scheduledAttempts == 0
         let settles = outcome.succeeded && s.notifications[index].state != .delivered
         // Changed in place: copying it out (and back) would copy its attempts and its references.
-        s.notifications[index].attempts.append(DeliveryAttempt(
-            number: s.notifications[index].attempts.count + 1, at: at, outcome: s.outcomes.intern(outcome, OutOfLine.init), manual: !scheduled,
-            chaos: first ? Self.shiftMark(s.notifications[index]) : nil))
+        s.notifications[index].attempts.append(at: at, outcome: s.outcomes.intern(outcome, OutOfLine.init), manual: !scheduled,
+                                               chaos: first ? Self.shiftMark(s.notifications[index]) : nil)
         if outcome.succeeded {
             s.notifications[index].state = .delivered
             s.notifications[index].nextAttemptAt = nil

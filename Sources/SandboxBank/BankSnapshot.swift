@@ -291,7 +291,7 @@ extension BankSnapshot {
         for _ in 0 ..< (try reader.count()) {
             let (at, outcome, manual) = (try reader.time(), try reader.outcome(), try reader.bool())
             let mark = format.version >= 6 ? try reader.optionalChaosMark() : nil
-            attempts.append(DeliveryAttempt(number: attempts.count + 1, at: at, outcome: outcomes.intern(outcome, OutOfLine.init), manual: manual, chaos: mark))
+            attempts.append(at: at, outcome: outcomes.intern(outcome, OutOfLine.init), manual: manual, chaos: mark)
         }
         let next = try reader.bool() ? try reader.time() : nil
         let start = reader.offset

@@ -110,8 +110,8 @@ public struct StatusNotification: Sendable, Equatable {
 public struct DeliveryAttempt: Sendable, Equatable {
     public let at: VirtualTime
     /// Shared with the attempts that got the same answer (`InternTable`).
-    fileprivate let answer: OutOfLine<DeliveryOutcome>
-    fileprivate let mark: OutOfLine<ChaosMark>?
+    private let answer: OutOfLine<DeliveryOutcome>
+    private let mark: OutOfLine<ChaosMark>?
     private let place: Int32
     /// Asked for through the admin API, outside the retry schedule.
     public let manual: Bool
@@ -121,20 +121,12 @@ public struct DeliveryAttempt: Sendable, Equatable {
     /// What webhook chaos did to it; nil for a plain attempt.
     public var chaos: ChaosMark? { mark?.value }
 
-    init(number: Int, at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, chaos: ChaosMark? = nil) {
-        self.init(number: number, at: at, outcome: outcome, manual: manual, mark: chaos.map(OutOfLine.init))
-    }
-
     fileprivate init(number: Int, at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, mark: OutOfLine<ChaosMark>?) {
         place = Int32(clamping: number)
         self.at = at
         answer = outcome
         self.manual = manual
         self.mark = mark
-    }
-
-    init(number: Int, at: VirtualTime, outcome: DeliveryOutcome, manual: Bool, chaos: ChaosMark? = nil) {
-        self.init(number: number, at: at, outcome: OutOfLine(outcome), manual: manual, chaos: chaos)
     }
 
     public static func == (lhs: DeliveryAttempt, rhs: DeliveryAttempt) -> Bool {
@@ -180,10 +172,10 @@ public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
         return DeliveryAttempt(number: position + 1, at: kept.at, outcome: kept.answer, manual: kept.manual, mark: kept.mark)
     }
 
-    /// Adds the attempt numbered `count + 1`.
-    mutating func append(_ attempt: DeliveryAttempt) {
-        precondition(attempt.number == count + 1, "attempts are numbered in order")
-        let kept = Kept(at: attempt.at, answer: attempt.answer, mark: attempt.mark, manual: attempt.manual)
+    /// Adds an attempt: its number is `count + 1`. `outcome` is shared with the attempts that got
+    /// the same answer (`InternTable`).
+    mutating func append(at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, chaos: ChaosMark? = nil) {
+        let kept = Kept(at: at, answer: outcome, mark: chaos.map(OutOfLine.init), manual: manual)
         if first == nil { first = kept } else { rest.append(kept) }
     }
 
