@@ -24,21 +24,34 @@ public struct Payout: Sendable, Equatable {
         /// The place of the reference's field in `fieldTemplate`; -1 for none.
         private let referencePlace: Int32
 
-        init(id: Int, origin: Origin, reference: String?, amount: Money, settlementAmount: Money, createdAt: VirtualTime, fields: Fields,
-             callbackURL: String?, bankReference: String?, statusDetail: String?) {
+        convenience init(id: Int, origin: Origin, reference: String?, amount: Money, settlementAmount: Money, createdAt: VirtualTime,
+                         fields: Fields, callbackURL: String?, bankReference: String?, statusDetail: String?) {
+            let (template, place) = Self.template(of: fields, reference: reference)
+            self.init(id: id, origin: origin, reference: reference, amount: amount, settlementAmount: settlementAmount, createdAt: createdAt,
+                      fieldTemplate: template, referencePlace: place, callbackURL: callbackURL, bankReference: bankReference,
+                      statusDetail: statusDetail)
+        }
+
+        private init(id: Int, origin: Origin, reference: String?, amount: Money, settlementAmount: Money, createdAt: VirtualTime,
+                     fieldTemplate: Fields, referencePlace: Int32, callbackURL: String?, bankReference: String?, statusDetail: String?) {
             self.id = id
             self.origin = origin.callbackURL == callbackURL ? origin : origin.with(callbackURL: callbackURL)
             self.reference = reference
             self.amount = amount
             self.settlementAmount = settlementAmount
             self.createdAt = createdAt
-            let (template, place) = reference.flatMap(fields.emptying) ?? (fields, -1)
-            fieldTemplate = Self.fieldTemplates.intern(Fields.Exact(fields: template)).fields
-            referencePlace = Int32(place)
+            self.fieldTemplate = fieldTemplate
+            self.referencePlace = referencePlace
             bank = bankReference == nil && statusDetail == nil ? nil : BankWords(reference: bankReference, detail: statusDetail)
         }
 
         static let fieldTemplates = SharedValues<Fields.Exact>(capacity: 4096)
+
+        /// `fields` with the reference's value left out, shared (`fieldTemplates`), and its place.
+        private static func template(of fields: Fields, reference: String?) -> (Fields, Int32) {
+            let (template, place) = reference.flatMap(fields.emptying) ?? (fields, -1)
+            return (fieldTemplates.intern(Fields.Exact(fields: template)).fields, Int32(place))
+        }
 
         var fields: Fields {
             guard let reference, referencePlace >= 0 else { return fieldTemplate }
@@ -55,8 +68,11 @@ public struct Payout: Sendable, Equatable {
             if fields.map({ $0 == self.fields }) ?? true, url == self.callbackURL, reference == self.bankReference, detail == self.statusDetail {
                 return self
             }
+            // Unchanged fields keep their template as it is, rather than being put together and taken apart again.
+            let (template, place) = fields.map { Self.template(of: $0, reference: self.reference) } ?? (fieldTemplate, referencePlace)
             return Shared(id: id, origin: origin, reference: self.reference, amount: amount, settlementAmount: settlementAmount,
-                          createdAt: createdAt, fields: fields ?? self.fields, callbackURL: url, bankReference: reference, statusDetail: detail)
+                          createdAt: createdAt, fieldTemplate: template, referencePlace: place, callbackURL: url, bankReference: reference,
+                          statusDetail: detail)
         }
     }
 
