@@ -32,16 +32,16 @@ struct OutOfLine<Value: Sendable>: Sendable {
 ///
 /// The value interned last is compared first, before any hashing: a run interns the same one
 /// again and again (every payout's callback URL, every answer of a sink).
-struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
+package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     private var table: [Value: Shared] = [:]
     private var last: (value: Value, shared: Shared)?
     private let capacity: Int
 
-    init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = capacity
     }
 
-    mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
+    package mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
         if let last, last.value == value { return last.shared }
         let shared: Shared
         if let known = table[value] {

@@ -5,14 +5,9 @@ import Synchronization
 /// HMAC keys prepared once per merchant secret: preparing one costs two SHA-256 blocks, which
 /// every signed request would otherwise pay again.
 public final class D24SigningKeys: Sendable {
-    private struct Prepared {
-        var keys: [String: HMACSHA256.Key] = [:]
-        /// The secret asked for last and its key, compared before hashing the secret: requests and
-        /// notifications of one merchant ask for the same one again and again.
-        var last: (secret: String, key: HMACSHA256.Key)?
-    }
-
-    private let prepared = Mutex(Prepared())
+    /// Bounded (secrets rotated by a long run), and the secret asked for last is compared before
+    /// hashing it: requests and notifications of one merchant ask for the same one again and again.
+    private let prepared = Mutex(InternTable<String, HMACSHA256.Key>(capacity: 10_000))
 
     public init() {}
 
@@ -23,18 +18,6 @@ public final class D24SigningKeys: Sendable {
 
     /// The prepared key of a secret.
     public func key(secret: String) -> HMACSHA256.Key {
-        prepared.withLock { prepared in
-            if let last = prepared.last, last.secret == secret { return last.key }
-            let key: HMACSHA256.Key
-            if let known = prepared.keys[secret] {
-                key = known
-            } else {
-                key = HMACSHA256.Key(secret)
-                if prepared.keys.count > 10_000 { prepared.keys.removeAll() }  // secrets rotated by a long run: keep it bounded
-                prepared.keys[secret] = key
-            }
-            prepared.last = (secret, key)
-            return key
-        }
+        prepared.withLock { $0.intern(secret) { HMACSHA256.Key($0) } }
     }
 }
