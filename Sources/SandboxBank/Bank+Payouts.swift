@@ -126,10 +126,10 @@ extension Bank {
         if let reference = request.reference { s.references[request.account, default: [:]][reference] = id }
         if request.status.isDebited { move(&s, payout, .debit, at: now) }
         if request.status == .pending { scheduleTimeline(&s, payoutID: id, from: now) }
-        var request = request
-        request.expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds
-        if request.status.awaitsExecution, let lifetime = request.expiresAfter { schedule(&s, .expiry(payoutID: id), at: now.adding(lifetime)) }
-        journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline.steps, decision: timeline.decision))
+        let expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds
+        if request.status.awaitsExecution, let lifetime = expiresAfter { schedule(&s, .expiry(payoutID: id), at: now.adding(lifetime)) }
+        journal(&s, .created(request.expiring(after: expiresAfter), at: now, settlement: settlement, timeline: timeline.steps,
+                             decision: timeline.decision))
         s.observer?(.created(payout))
         return payout
     }
@@ -228,5 +228,14 @@ extension Bank {
         if currency == target { return amount }
         guard let usd = rates.toUSD(amount, from: currency) else { return nil }
         return rates.fromUSD(usd, to: target)
+    }
+}
+
+extension PayoutRequest {
+    /// This request expiring after `duration` instead.
+    fileprivate func expiring(after duration: Duration?) -> PayoutRequest {
+        var request = self
+        request.expiresAfter = duration
+        return request
     }
 }
