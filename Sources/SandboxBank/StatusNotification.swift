@@ -134,7 +134,10 @@ public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
     init() {}
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+    public var endIndex: Int {
+        guard case .some = first else { return 0 }  // matched, not compared with nil: that copied the attempt
+        return 1 + rest.count
+    }
 
     public subscript(position: Int) -> DeliveryAttempt {
         position == 0 ? first! : rest[position - 1]
