@@ -69,7 +69,11 @@ public struct StatusNotification: Sendable, Equatable {
     }
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
-    var scheduledAttempts: Int { attempts.count(where: \.isScheduled) }
+    var scheduledAttempts: Int {
+        // By index, read in place: `count(where:)` iterated a copy of the notification's attempts
+        // (an event's staleness is checked with this for every delivery).
+        attempts.indices.reduce(0) { count, index in attempts[index].isScheduled ? count + 1 : count }
+    }
 
     /// The number of its first attempt of its own (not a copy), if it made one.
     var firstOwnAttempt: Int? { attempts.first { $0.chaos?.kind.isCopy != true }?.number }
