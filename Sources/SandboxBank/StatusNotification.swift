@@ -69,7 +69,7 @@ public struct StatusNotification: Sendable, Equatable {
     }
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
-    var scheduledAttempts: Int {
+    @inline(__always) var scheduledAttempts: Int {
         // By index, read in place: `count(where:)` iterated a copy of the notification's attempts
         // (an event's staleness is checked with this for every delivery).
         attempts.indices.reduce(0) { count, index in attempts[index].isScheduled ? count + 1 : count }
