@@ -126,10 +126,10 @@ extension Bank {
         if let reference = request.reference { s.references[request.account, default: [:]][reference] = id }
         if request.status.isDebited { move(&s, payout, .debit, at: now) }
         if request.status == .pending { scheduleTimeline(&s, payoutID: id, from: now) }
-        var request = request
-        request.expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds
-        if request.status.awaitsExecution, let lifetime = request.expiresAfter { schedule(&s, .expiry(payoutID: id), at: now.adding(lifetime)) }
-        journal(&s, .created(request, at: now, settlement: settlement, timeline: timeline.steps, decision: timeline.decision))
+        let expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds
+        if request.status.awaitsExecution, let lifetime = expiresAfter { schedule(&s, .expiry(payoutID: id), at: now.adding(lifetime)) }
+        journal(&s, .created(request.expiring(after: expiresAfter), at: now, settlement: settlement, timeline: timeline.steps,
+                             decision: timeline.decision))
         s.observer?(.created(payout))
         return payout
     }
@@ -162,26 +162,26 @@ extension Bank {
     /// checks passed), and queues the notification.
     func apply(_ s: inout State, _ step: TimelineStep, to payoutID: Int, at time: VirtualTime, by actor: String,
                executing: Bool = false) throws(TransitionError) {
-        var step = step
-        var from = step.status
+        var status = step.status  // the step's own, read, not copied with the rest of it
+        var from = status
         let changed = try s.payouts.modify(payoutID) { (payout) throws(TransitionError) -> Payout in
             from = payout.status
-            if step.status == .rejected, payout.status == .completed { step.status = .returned }  // a late rejection
-            guard payout.status.canChange(to: step.status), executing || payout.status.isDebited || !step.status.isDebited else {
-                throw TransitionError(from: payout.status, to: step.status)
+            if status == .rejected, payout.status == .completed { status = .returned }  // a late rejection
+            guard payout.status.canChange(to: status), executing || payout.status.isDebited || !status.isDebited else {
+                throw TransitionError(from: payout.status, to: status)
             }
-            payout.status = step.status
-            let rejected = step.status == .rejected || step.status == .returned
+            payout.status = status
+            let rejected = status == .rejected || status == .returned
             let (code, reason) = rejected ? (step.reasonCode, step.reason) : (payout.reasonCode, payout.reason)
             if let reference = step.bankReference { payout.bankReference = reference }
             if let detail = step.statusDetail { payout.statusDetail = detail }
-            payout.history.append(StatusChange(status: step.status, at: time, by: actor, reasonCode: code, reason: reason))
+            payout.history.append(StatusChange(status: status, at: time, by: actor, reasonCode: code, reason: reason))
             return payout
         }
         guard let payout = changed else { return }
         s.observer?(.statusChanged(payout, from: from, by: actor, at: time))
-        if from.isDebited != step.status.isDebited { move(&s, payout, from.isDebited ? .refund : .debit, at: time) }
-        let notification = StatusNotification(id: s.notifications.count + 1, of: payout.shared, status: step.status, changedAt: time)
+        if from.isDebited != status.isDebited { move(&s, payout, from.isDebited ? .refund : .debit, at: time) }
+        let notification = StatusNotification(id: s.notifications.count + 1, of: payout.shared, status: status, changedAt: time)
         s.notifications.append(notification)
         if notification.url != nil { schedule(&s, .delivery(notificationID: notification.id, attempt: 0), at: time) }
     }
@@ -228,5 +228,14 @@ extension Bank {
         if currency == target { return amount }
         guard let usd = rates.toUSD(amount, from: currency) else { return nil }
         return rates.fromUSD(usd, to: target)
+    }
+}
+
+extension PayoutRequest {
+    /// This request expiring after `duration` instead.
+    fileprivate func expiring(after duration: Duration?) -> PayoutRequest {
+        var request = self
+        request.expiresAfter = duration
+        return request
     }
 }

@@ -190,7 +190,8 @@ public final class Bank: Sendable {
     func withAccount(id: String, _ body: (Account) -> Void) {
         state.withLock { s in
             // Reached through `inout`, which Dictionary yields in place; reading `values[index]`
-            // would copy the account (each of its strings and tables retained, then released).
+            // would copy the account (each of its strings and tables retained, then released). (A
+            // table a snapshot still shares is copied first, as by any change: a few accounts.)
             if let index = s.accounts.index(forKey: id) { Self.read(&s.accounts.values[index], body) }
         }
     }

@@ -41,17 +41,15 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     /// The fields named `names` (numbered beforehand, and all different), `names[i]` with the value
     /// `value(i)`, left out when that is nil: what a dialect makes of every request it accepts,
-    /// packed straight into a buffer of their size, the pairs not gathered first.
+    /// packed straight into a buffer, the pairs not gathered first.
     public init(names: [Name], value: (Int) -> String?) {
         assert(Set(names.map(\.text)).count == names.count, "the names of Fields(names:value:) must all differ")
-        var size = 0
-        for (index, name) in names.enumerated() {
-            if let value = value(index) { size += Self.size(name.text, number: name.number, value) }
+        var packed: [UInt8] = []
+        packed.reserveCapacity(256)  // most requests' fields fit: no growing on the way
+        for index in names.indices {
+            if let value = value(index) { Self.append(names[index].text, number: names[index].number, value, to: &packed) }
         }
-        bytes.reserveCapacity(size)  // no room to grow
-        for (index, name) in names.enumerated() {
-            if let value = value(index) { Self.append(name.text, number: name.number, value, to: &bytes) }
-        }
+        bytes = packed.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {

@@ -83,6 +83,8 @@ struct PayoutTable: Sendable {
 
     /// `decision`'s place in `decisions`, added the first time it is seen.
     private mutating func number(of decision: TimelineDecision) -> Int32 {
+        // The newest is compared first, before any hashing: a load of payouts mostly repeats one rule.
+        if let newest = decisions.last, newest == decision { return Int32(decisions.count - 1) }
         if let number = decisionNumbers[decision] { return number }
         let number = Int32(decisions.count)
         decisions.append(decision)

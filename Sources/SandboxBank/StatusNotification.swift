@@ -90,7 +90,11 @@ public struct StatusNotification: Sendable, Equatable {
     }
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
-    var scheduledAttempts: Int { attempts.count(where: \.isScheduled) }
+    @inline(__always) var scheduledAttempts: Int {
+        // By index, read in place: `count(where:)` iterated a copy of the notification's attempts
+        // (an event's staleness is checked with this for every delivery).
+        attempts.indices.reduce(0) { count, index in attempts[index].isScheduled ? count + 1 : count }
+    }
 
     /// The number of its first attempt of its own (not a copy), if it made one.
     var firstOwnAttempt: Int? { attempts.first { $0.chaos?.kind.isCopy != true }?.number }
@@ -165,7 +169,10 @@ public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+    public var endIndex: Int {
+        guard case .some = first else { return 0 }  // matched, not compared with nil: that copied the attempt
+        return 1 + rest.count
+    }
 
     public subscript(position: Int) -> DeliveryAttempt {
         let kept = position == 0 ? first! : rest[position - 1]

@@ -22,9 +22,47 @@ extension JSON {
     /// let members = try JSON.parseMembers(Array(#"{"login":"acme","amount":10}"#.utf8))
     /// members?.map(\.key)   // ["login", "amount"]
     /// ```
-    public static func parseMembers(_ bytes: some Collection<UInt8>, maxDepth: Int = 256) throws(JSONParseError) -> [Member]? {
+    ///
+    /// A key written as one of `keys` (the same bytes, no escapes) is that very string, not a new
+    /// one: no copy, no second look at its bytes, and comparing it with the key it is is immediate.
+    public static func parseMembers(_ bytes: some Collection<UInt8>, keys: KnownKeys? = nil,
+                                    maxDepth: Int = 256) throws(JSONParseError) -> [Member]? {
         try withParser(over: bytes, maxDepth: maxDepth, duplicateKeys: true) { parser throws(JSONParseError) in
-            try parser.parseDocumentMembers()
+            parser.knownKeys = keys
+            return try parser.parseDocumentMembers()
+        }
+    }
+
+    /// The keys a reader of many documents expects, made once (``parseMembers(_:keys:maxDepth:)``).
+    ///
+    /// ```swift
+    /// static let keys = JSON.KnownKeys(["login", "pass", "amount"])
+    /// let members = try JSON.parseMembers(body, keys: Self.keys)
+    /// ```
+    public struct KnownKeys: Sendable {
+        /// The keys and their UTF-8 bytes, by the number of those bytes.
+        private let byLength: [[(bytes: [UInt8], key: String)]]
+
+        public init(_ keys: some Sequence<String>) {
+            byLength = keys.reduce(into: []) { table, key in
+                let bytes = Array(key.utf8)
+                if table.count <= bytes.count { table += Array(repeating: [], count: bytes.count + 1 - table.count) }
+                if !table[bytes.count].contains(where: { $0.bytes == bytes }) { table[bytes.count].append((bytes, key)) }
+            }
+        }
+
+        /// The known key written as `bytes`, if any.
+        func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            guard bytes.count < byLength.count else { return nil }
+            for candidate in byLength[bytes.count] where Self.equal(candidate.bytes, bytes) { return candidate.key }
+            return nil
+        }
+
+        /// Whether `bytes` are `known`'s, the same number of them (byte by byte, by index: faster
+        /// than a generic comparison of the two collections).
+        private static func equal(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for index in bytes.indices where known[index] != bytes[index] { return false }
+            return true
         }
     }
 }

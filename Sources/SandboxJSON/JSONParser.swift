@@ -127,6 +127,8 @@ struct ByteParser {
     let maxDepth: Int
     /// Whether an object may repeat a key (the last one wins).
     let duplicateKeys: Bool
+    /// Keys handed out as the strings given rather than made again (`JSON.parseMembers(_:keys:maxDepth:)`).
+    var knownKeys: JSON.KnownKeys?
     var index = 0
     var depth = 0
 
@@ -245,7 +247,7 @@ struct ByteParser {
                 throw JSONParseError(offset: index, reason: "expected string key in object", in: bytes)
             }
             let keyOffset = index
-            let key = try parseString()
+            let key = try parseString(known: knownKeys)
             skipWhitespace()
             guard index < bytes.count else { throw endOfInput() }
             guard bytes[index] == .colon else {
@@ -347,8 +349,9 @@ struct ByteParser {
     // MARK: Strings
 
     /// Parses the string whose opening quote is at `index`. Unescaped runs are validated in
-    /// place and copied in bulk; a scratch buffer is used only once an escape appears.
-    mutating func parseString() throws(JSONParseError) -> String {
+    /// place and copied in bulk; a scratch buffer is used only once an escape appears. A string
+    /// written as one of `known`, without escapes, is that one.
+    mutating func parseString(known: JSON.KnownKeys? = nil) throws(JSONParseError) -> String {
         let quote = index
         index += 1
         var runStart = index
@@ -369,7 +372,7 @@ struct ByteParser {
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart ..< index])
                 index += 1
                 if !hasEscapes {
-                    return String(decoding: run, as: UTF8.self)
+                    return known?.key(run) ?? String(decoding: run, as: UTF8.self)
                 }
                 scratch.append(contentsOf: run)
                 return String(decoding: scratch, as: UTF8.self)

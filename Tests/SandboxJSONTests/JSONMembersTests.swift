@@ -13,6 +13,18 @@ struct JSONMembersTests {
         #expect(try JSON.parseMembers(Array("{}".utf8))?.isEmpty == true)
     }
 
+    /// Known keys change nothing but where a key's string comes from: written escaped, in another
+    /// case or with other bytes, a key is read as ever; a value equal to a known key stays a value.
+    @Test func knownKeysReadTheSameMembers() throws {
+        let keys = JSON.KnownKeys(["login", "amount", "kelvin", "", "login"])
+        let text = #"{"login":"amount","\u0061mount":1,"Amount":2,"amoun":3,"\u212Aelvin":4,"":5,"nested":{"login":6},"amount":"x"}"#
+        let read = try #require(try JSON.parseMembers(Array(text.utf8), keys: keys))
+        let plain = try #require(try JSON.parseMembers(Array(text.utf8)))
+        #expect(read == plain)
+        #expect(read.map(\.key) == ["login", "amount", "Amount", "amoun", "\u{212A}elvin", "", "nested", "amount"])
+        #expect(read[0].value == "amount" && read[6].value == ["login": 6])
+    }
+
     @Test(arguments: ["[]", "1", #""{}""#, "null", " [ {} ] "])
     func anotherValueHasNoMembers(_ text: String) throws {
         #expect(try JSON.parseMembers(Array(text.utf8)) == nil)

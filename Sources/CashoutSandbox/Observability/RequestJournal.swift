@@ -19,7 +19,7 @@ import Synchronization
 final class RequestJournal: Sendable {
     /// One request and its answer, as they were.
     struct Entry: Sendable {
-        fileprivate(set) var id: Int
+        let id: Int
         /// When it arrived, on the virtual clock and (milliseconds since 1970) on the wall clock.
         let at: VirtualTime
         let receivedAt: Int64
@@ -66,14 +66,13 @@ final class RequestJournal: Sendable {
         let requestTruncated = request.body.count > bodyLimit, responseTruncated = response.body.count > bodyLimit
         if requestTruncated { request.body = Array(request.body.prefix(bodyLimit)) }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
-        // Made outside the lock; inside, it takes its id and trades places with the oldest, which
-        // is freed once the lock is released.
-        var entry = Entry(id: 0, at: at, receivedAt: receivedAt, request: request, response: response,
-                          requestTruncated: requestTruncated, responseTruncated: responseTruncated, route: route, dialect: dialect)
+        // Made under the lock, where it takes its id, and moved into the ring (not copied); the
+        // oldest, which it pushes out, is freed once the lock is released.
         let pushedOut = kept.withLock { kept in
             kept.lastID += 1
-            entry.id = kept.lastID
-            return kept.entries.append(entry)
+            return kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, request: request, response: response,
+                                             requestTruncated: requestTruncated, responseTruncated: responseTruncated, route: route,
+                                             dialect: dialect))
         }
         _ = pushedOut  // freed here, outside the lock
     }

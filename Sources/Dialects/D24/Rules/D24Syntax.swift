@@ -123,13 +123,15 @@ enum D24Syntax {
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return isHTTPURL(lowercased: text.lowercased()) }
             // ASCII, as nearly every URL is: lowercasing would change letters only, which only the
             // scheme is checked for, so the scheme is compared ignoring case and no copy is made.
-            for scheme in ["https://", "http://"]
-            where bytes.count >= scheme.utf8.count && zip(bytes, scheme.utf8).allSatisfy({ asciiLowercased($0) == $1 }) {
-                return isURLAfterScheme(bytes[scheme.utf8.count...])
+            for scheme in httpSchemes where bytes.count >= scheme.count && zip(bytes, scheme).allSatisfy({ asciiLowercased($0) == $1 }) {
+                return isURLAfterScheme(bytes[scheme.count...])
             }
             return false
         }
     }
+
+    /// `https://` and `http://` as bytes (compared with a buffer's bytes, not through a string's view).
+    private static let httpSchemes = [Array("https://".utf8), Array("http://".utf8)]
 
     private static func isHTTPURL(lowercased lower: String) -> Bool {
         let rest: Substring
