@@ -110,10 +110,9 @@ extension BankSnapshot {
                                                                              account: { reader throws(BinaryReader.Malformed) in try knownAccount(&reader) },
                                                                              decisions: decisions)
                 if let reference = payout.reference {
-                    guard s.references[payout.account]?[reference] == nil else {
+                    guard s.references[payout.account, default: [:]].updateValue(payout.id, forKey: reference) == nil else {
                         throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
                     }
-                    s.references[payout.account, default: [:]][reference] = payout.id
                 }
                 s.payoutsByAccount[payout.account, default: []].append(payout.id)
                 s.payouts.append(payout, timeline: timeline, generation: generation)

@@ -143,9 +143,11 @@ extension BinaryReader {
 
     /// Packed as a payout's fields are when it is made (`Fields.init`): without room to grow.
     mutating func fields() throws(Malformed) -> Fields {
-        var pairs: [(String, String)] = []
-        for _ in 0 ..< (try count()) { pairs.append((try string(), try string())) }
-        return Fields(pairs)
+        let count = try count()
+        var pairs: [Fields.UTF8Pair] = []
+        pairs.reserveCapacity(count)
+        for _ in 0 ..< count { pairs.append((try utf8(), try utf8())) }
+        return Fields(utf8: pairs)
     }
 
     /// Shared with the equal timelines read before (`TimelineStep.decoded`), as the live payouts

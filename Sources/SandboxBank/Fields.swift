@@ -26,11 +26,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     public init<S: Sequence<(String, String)>>(_ pairs: S) {
         let pairs = Array(pairs)
         let numbers = NameTable.fieldNames.numbers(of: pairs.map(\.0))
-        // Numbers compare faster than names; a name without one is compared as text.
-        let repeated = pairs.indices.contains { i in
-            (0 ..< i).contains { j in numbers[i] != nil ? numbers[j] == numbers[i] : pairs[j].0 == pairs[i].0 }
-        }
-        if repeated {
+        if Self.repeats(numbers, sameName: { pairs[$0].0 == pairs[$1].0 }) {
             for (name, value) in pairs { self[name] = value }
             bytes = bytes.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
         } else {
@@ -50,6 +46,35 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
             if let value = value(index) { Self.append(names[index].text, number: names[index].number, value, to: &packed) }
         }
         bytes = packed.withUnsafeBufferPointer { Array($0) }  // no room to grow: most are never changed
+    }
+
+    /// A field's name and value as UTF-8, where a reader found them.
+    typealias UTF8Pair = (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
+
+    /// `init(_:)` for fields read as UTF-8 (a journal's, a snapshot's), packed with no string
+    /// made of a name or a value: a restart reads a million payouts' fields.
+    init(utf8 pairs: [UTF8Pair]) {
+        let numbers = NameTable.fieldNames.numbers(ofUTF8: pairs.map(\.name))
+        if Self.repeats(numbers, sameName: { sameBytes(pairs[$0].name, pairs[$1].name) }) {
+            self = Fields(pairs.map { (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)) })
+            return
+        }
+        var packed: [UInt8] = []
+        packed.reserveCapacity(zip(pairs, numbers).reduce(0) { $0 + Self.size(name: $1.0.name, number: $1.1, value: $1.0.value) })  // no room to grow
+        for ((name, value), number) in zip(pairs, numbers) {
+            Self.appendVarint(number ?? 0, to: &packed)
+            if number == nil { Self.appendText(name, to: &packed) }
+            Self.appendText(value, to: &packed)
+        }
+        bytes = packed
+    }
+
+    /// Whether a name comes twice: numbers compare faster than names; names without one
+    /// (`sameName`, by their places) are compared as text.
+    private static func repeats(_ numbers: [Int?], sameName: (Int, Int) -> Bool) -> Bool {
+        numbers.indices.contains { i in
+            (0 ..< i).contains { j in numbers[i] != nil ? numbers[j] == numbers[i] : numbers[j] == nil && sameName(j, i) }
+        }
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -140,8 +165,12 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         var offset = 0, place = 0
         while let (_, found) = Self.field(in: bytes, at: &offset) {
             if bytes[found].elementsEqual(value.utf8) {
+                let before = bytes[..<(found.lowerBound - Self.varintLength(found.count))]
                 var emptied = Fields()
-                emptied.bytes = Array(bytes[..<(found.lowerBound - Self.varintLength(found.count))]) + [0] + bytes[found.upperBound...]
+                emptied.bytes.reserveCapacity(before.count + 1 + bytes.count - found.upperBound)  // one buffer, of just its size
+                emptied.bytes += before
+                emptied.bytes.append(0)
+                emptied.bytes += bytes[found.upperBound...]
                 return (emptied, place)
             }
             place += 1
@@ -217,6 +246,10 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         return varintSize(number ?? 0) + (number == nil ? size(name) : 0) + size(value)
     }
 
+    private static func size(name: UnsafeBufferPointer<UInt8>, number: Int?, value: UnsafeBufferPointer<UInt8>) -> Int {
+        varintSize(number ?? 0) + (number == nil ? varintSize(name.count) + name.count : 0) + varintSize(value.count) + value.count
+    }
+
     /// How many bytes `appendVarint` writes for `value`.
     private static func varintSize(_ value: Int) -> Int {
         var (value, size) = (value, 1)
@@ -235,9 +268,13 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
-        appendVarint(text.utf8.count, to: &bytes)
         var text = text
-        text.withUTF8 { bytes += $0 }  // copied whole, not byte by byte
+        text.withUTF8 { appendText($0, to: &bytes) }  // copied whole, not byte by byte
+    }
+
+    private static func appendText(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        appendVarint(utf8.count, to: &bytes)
+        bytes += utf8
     }
 
     private static func varintLength(_ value: Int) -> Int {

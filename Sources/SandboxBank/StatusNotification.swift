@@ -91,9 +91,11 @@ public struct StatusNotification: Sendable, Equatable {
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
     @inline(__always) var scheduledAttempts: Int {
-        // By index, read in place: `count(where:)` iterated a copy of the notification's attempts
-        // (an event's staleness is checked with this for every delivery).
-        attempts.indices.reduce(0) { count, index in attempts[index].isScheduled ? count + 1 : count }
+        // Read from where the attempts are kept: `attempts` builds a collection of them (an
+        // event's staleness is checked with this for every delivery).
+        guard let first = firstAttempt else { return 0 }
+        let later = extra?.value.laterAttempts.reduce(0) { count, kept in kept.isScheduled ? count + 1 : count } ?? 0
+        return (first.isScheduled ? 1 : 0) + later
     }
 
     /// The number of its first attempt of its own (not a copy), if it made one.
@@ -144,6 +146,11 @@ public struct DeliveryAttempt: Sendable, Equatable {
 
     /// Made by the retry schedule: not asked for by hand, not a chaos copy.
     var isScheduled: Bool { !manual && chaos?.kind.isCopy != true }
+}
+
+extension DeliveryAttempts.Kept {
+    /// Made by the retry schedule: not asked for by hand, not a chaos copy.
+    var isScheduled: Bool { !manual && mark?.value.kind.isCopy != true }
 }
 
 /// A notification's delivery attempts, oldest first, numbered from 1. Most notifications make

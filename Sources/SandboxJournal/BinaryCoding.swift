@@ -128,6 +128,12 @@ public struct BinaryReader {
     }
 
     public mutating func string() throws(Malformed) -> String {
+        String(decoding: try utf8(), as: UTF8.self)
+    }
+
+    /// A string's bytes, checked to be UTF-8, where they lie in the payload (valid while it is):
+    /// for a reader that keeps them as bytes, with no string made on the way.
+    public mutating func utf8() throws(Malformed) -> UnsafeBufferPointer<UInt8> {
         let start = offset
         let count = try uint()
         guard count <= UInt64(buffer.count - offset) else { throw short(Malformed(offset: start, reason: "a string cut short")) }
@@ -135,11 +141,10 @@ public struct BinaryReader {
         offset += Int(count)
         // ASCII (nearly every string) is UTF-8 as it is: `String(validating:)` costs a third of
         // a journal's replay, most of it looking its generic types up.
-        if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
-        guard let text = String(validating: utf8, as: UTF8.self) else {
+        guard utf8.allSatisfy({ $0 < 0x80 }) || String(validating: utf8, as: UTF8.self) != nil else {
             throw Malformed(offset: start, reason: "a string that is not UTF-8")
         }
-        return text
+        return utf8
     }
 
     /// What `BinaryWriter.append(bytes:to:)` wrote.

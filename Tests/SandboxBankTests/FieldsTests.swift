@@ -1,4 +1,5 @@
 @testable import SandboxBank
+import SandboxJournal
 import Testing
 
 /// Fields are packed into one buffer; what goes in comes out, in order, whatever the text.
@@ -93,5 +94,57 @@ struct InternTableTests {
         let c = table.intern("c") { _ in Box() }  // a third: the table starts afresh with it
         #expect(table.intern("c") { _ in Box() } === c)
         #expect(table.intern("a") { _ in Box() } !== a)
+    }
+}
+
+/// A journal's or a snapshot's fields are read straight from their bytes (`BinaryReader.fields`):
+/// they come back as written, whether their names repeat the list read before or not.
+struct DecodedFieldsTests {
+    @Test func fieldsReadBackAsWrittenWhenTheirNamesRepeatTheLastListOrDiffer() throws {
+        let lists: [[(String, String)]] = [
+            [("country", "BR"), ("beneficiary_name", "Ana 💸"), ("amount", "10.00")],
+            [("country", "MX"), ("beneficiary_name", "Bo"), ("amount", "20.00")],  // the same names: read by place
+            [("country", "MX"), ("beneficiary_lastname", "Silva"), ("amount", "20.00"), ("extra", "")],  // one differs, one more
+            [("amount", "1.00")],
+            [],
+        ]
+        for pairs in lists + lists {
+            let read = try Self.read(pairs)
+            #expect(read.map(\.name) == pairs.map(\.0) && read.map(\.value) == pairs.map(\.1))
+        }
+    }
+
+    @Test func aNameWrittenTwiceKeepsItsLaterValueAsWhenMade() throws {
+        let pairs = [("country", "BR"), ("amount", "10.00"), ("country", "MX")]
+        let read = try Self.read(pairs)
+        #expect(read == Fields(pairs) && read.map(\.name) == ["country", "amount"] && read["country"] == "MX")
+    }
+
+    @Test func aValueThatIsNotUTF8IsRefused() {
+        var bytes: [UInt8] = [1]
+        BinaryWriter.append("country", to: &bytes)
+        bytes += [2, 0xC3, 0x28]  // a two-byte sequence cut by an ASCII byte
+        #expect(throws: BinaryReader.Malformed.self) {
+            try bytes.withUnsafeBytes { buffer in
+                var reader = BinaryReader(buffer)
+                _ = try reader.fields()
+            }
+        }
+    }
+
+    /// `pairs` written as a journal writes fields (a count, then each name and value), read back.
+    private static func read(_ pairs: [(String, String)]) throws -> Fields {
+        var bytes: [UInt8] = []
+        BinaryWriter.append(UInt64(pairs.count), to: &bytes)
+        for (name, value) in pairs {
+            BinaryWriter.append(name, to: &bytes)
+            BinaryWriter.append(value, to: &bytes)
+        }
+        return try bytes.withUnsafeBytes { buffer in
+            var reader = BinaryReader(buffer)
+            let fields = try reader.fields()
+            #expect(reader.isAtEnd)
+            return fields
+        }
     }
 }
