@@ -15,6 +15,9 @@ public struct RuleEngine: Sendable {
     /// `rules`' timelines, and the default, ready to resolve.
     private let plans: [Plan?]
     private let defaultPlan: Plan
+    /// `rules`' conditions, their field names numbered once (`Fields.Name`): each create is
+    /// matched against every rule up to the first that matches.
+    private let conditions: [[(subject: Subject, matcher: Matcher)]]
 
     /// `defaultScenario` names the scenario the default timeline comes from (nil: none).
     public init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64) {
@@ -36,6 +39,22 @@ public struct RuleEngine: Sendable {
             }
         }
         defaultPlan = .one(Timeline(defaultTimeline, .defaultTimeline(of: defaultScenario)))
+        conditions = rules.map { rule in
+            rule.when.map { field, matcher in
+                let subject: Subject = switch field {
+                case "merchant": .merchant
+                case "dialect": .dialect
+                default: .field(Fields.Name(field))
+                }
+                return (subject, matcher)
+            }
+        }
+    }
+
+    /// What a rule's condition looks at.
+    private enum Subject: Sendable {
+        case merchant, dialect
+        case field(Fields.Name)
     }
 
     /// A rule's timeline, or its weighted choice of timelines.
@@ -79,7 +98,8 @@ public struct RuleEngine: Sendable {
     /// The timeline for a new payout, its random choices resolved, and what chose it.
     public func timeline(for payout: Payout) -> DecidedTimeline {
         var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
-        let index = rules.indices.first { plans[$0] != nil && matches(rules[$0], fields: payout.fields, merchant: payout.account, dialect: payout.dialect) }
+        let fields = payout.fields
+        let index = rules.indices.first { plans[$0] != nil && matches(rule: $0, fields: fields, merchant: payout.account, dialect: payout.dialect) }
         switch index.flatMap({ plans[$0] }) ?? defaultPlan {
         case .one(let timeline): return timeline.resolved(&random)
         case .weighted(let choices): return Self.pick(choices, &random).resolved(&random)
@@ -88,19 +108,17 @@ public struct RuleEngine: Sendable {
 
     /// The decline of the first matching rule, if that rule declines.
     public func decline(for request: PayoutRequest) -> Decline? {
-        for rule in rules where matches(rule, fields: request.fields, merchant: request.account, dialect: request.dialect) {
-            if case .decline(let decline) = rule.outcome { return decline }
-            return nil
-        }
-        return nil
+        guard let index = rules.indices.first(where: { matches(rule: $0, fields: request.fields, merchant: request.account, dialect: request.dialect) }),
+              case .decline(let decline) = rules[index].outcome else { return nil }
+        return decline
     }
 
-    private func matches(_ rule: Rule, fields: Fields, merchant: String, dialect: String) -> Bool {
-        rule.when.allSatisfy { field, matcher in
-            switch field {
-            case "merchant": matcher.matches(merchant)
-            case "dialect": matcher.matches(dialect)
-            default: matcher.matches(fields[field])
+    private func matches(rule index: Int, fields: Fields, merchant: String, dialect: String) -> Bool {
+        conditions[index].allSatisfy { subject, matcher in
+            switch subject {
+            case .merchant: matcher.matches(merchant)
+            case .dialect: matcher.matches(dialect)
+            case .field(let name): matcher.matches(fields[name])
             }
         }
     }
