@@ -15,9 +15,11 @@ public struct RuleEngine: Sendable {
     /// `rules`' timelines, and the default, ready to resolve.
     private let plans: [Plan?]
     private let defaultPlan: Plan
-    /// `rules`' conditions, their field names numbered once (`Fields.Name`): each create is
-    /// matched against every rule up to the first that matches.
+    /// `rules`' conditions, the merchant's and the dialect's first. Each create is matched
+    /// against every rule up to the first that matches (the built-in ones are some forty), so the
+    /// fields they look at are read once per match (`fieldNames`, numbered once), not once a rule.
     private let conditions: [[(subject: Subject, matcher: Matcher)]]
+    private let fieldNames: [Fields.Name]
 
     /// `defaultScenario` names the scenario the default timeline comes from (nil: none).
     public init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64) {
@@ -39,22 +41,30 @@ public struct RuleEngine: Sendable {
             }
         }
         defaultPlan = .one(Timeline(defaultTimeline, .defaultTimeline(of: defaultScenario)))
+        var fieldNames: [String] = []
         conditions = rules.map { rule in
             rule.when.map { field, matcher in
                 let subject: Subject = switch field {
                 case "merchant": .merchant
                 case "dialect": .dialect
-                default: .field(Fields.Name(field))
+                default:
+                    .field(fieldNames.firstIndex(of: field) ?? {
+                        fieldNames.append(field)
+                        return fieldNames.count - 1
+                    }())
                 }
                 return (subject, matcher)
-            }
+            }.sorted { $0.subject.isField ? false : $1.subject.isField }
         }
+        self.fieldNames = fieldNames.map(Fields.Name.init)
     }
 
-    /// What a rule's condition looks at.
+    /// What a rule's condition looks at: a field is known by its place in `fieldNames`.
     private enum Subject: Sendable {
         case merchant, dialect
-        case field(Fields.Name)
+        case field(Int)
+
+        var isField: Bool { if case .field = self { true } else { false } }
     }
 
     /// A rule's timeline, or its weighted choice of timelines.
@@ -98,8 +108,8 @@ public struct RuleEngine: Sendable {
     /// The timeline for a new payout, its random choices resolved, and what chose it.
     public func timeline(for payout: Payout) -> DecidedTimeline {
         var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
-        let fields = payout.fields
-        let index = rules.indices.first { plans[$0] != nil && matches(rule: $0, fields: fields, merchant: payout.account, dialect: payout.dialect) }
+        var values = FieldValues(.payout(payout), names: fieldNames)
+        let index = firstMatch(&values, merchant: payout.account, dialect: payout.dialect) { plans[$0] != nil }
         switch index.flatMap({ plans[$0] }) ?? defaultPlan {
         case .one(let timeline): return timeline.resolved(&random)
         case .weighted(let choices): return Self.pick(choices, &random).resolved(&random)
@@ -108,17 +118,61 @@ public struct RuleEngine: Sendable {
 
     /// The decline of the first matching rule, if that rule declines.
     public func decline(for request: PayoutRequest) -> Decline? {
-        guard let index = rules.indices.first(where: { matches(rule: $0, fields: request.fields, merchant: request.account, dialect: request.dialect) }),
+        var values = FieldValues(.fields(request.fields), names: fieldNames)
+        guard let index = firstMatch(&values, merchant: request.account, dialect: request.dialect),
               case .decline(let decline) = rules[index].outcome else { return nil }
         return decline
     }
 
-    private func matches(rule index: Int, fields: Fields, merchant: String, dialect: String) -> Bool {
-        conditions[index].allSatisfy { subject, matcher in
-            switch subject {
-            case .merchant: matcher.matches(merchant)
-            case .dialect: matcher.matches(dialect)
-            case .field(let name): matcher.matches(fields[name])
+    /// The first rule that matches, of those `considered`.
+    private func firstMatch(_ values: inout FieldValues, merchant: String, dialect: String,
+                            considering considered: (Int) -> Bool = { _ in true }) -> Int? {
+        rules: for index in rules.indices where considered(index) {
+            for (subject, matcher) in conditions[index] {
+                let matches = switch subject {
+                case .merchant: matcher.matches(merchant)
+                case .dialect: matcher.matches(dialect)
+                case .field(let place): matcher.matches(values[place])
+                }
+                if !matches { continue rules }
+            }
+            return index
+        }
+        return nil
+    }
+
+    /// The values of the fields the rules look at, by their places in `fieldNames`, each read
+    /// once, when a rule first asks for it (none when the first rule to match looks at none).
+    private struct FieldValues {
+        /// A payout's fields are put together from its template when first read.
+        enum Source {
+            case fields(Fields)
+            case payout(Payout)
+        }
+
+        private var source: Source
+        private let names: [Fields.Name]
+        private var read: [String??] = []
+
+        init(_ source: Source, names: [Fields.Name]) {
+            self.source = source
+            self.names = names
+        }
+
+        subscript(place: Int) -> String? {
+            mutating get {
+                if read.isEmpty { read = Array(repeating: nil, count: names.count) }
+                if let value = read[place] { return value }
+                let fields: Fields
+                switch source {
+                case .fields(let known): fields = known
+                case .payout(let payout):
+                    fields = payout.fields
+                    source = .fields(fields)
+                }
+                let value = fields[names[place]]
+                read[place] = .some(value)
+                return value
             }
         }
     }

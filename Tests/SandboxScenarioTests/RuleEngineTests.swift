@@ -41,6 +41,29 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
         #expect(engine.timeline(for: payout(fields: ["country": "MX"])).steps.first?.after == .seconds(3))
     }
 
+    /// Every condition of a rule must hold, however many fields it looks at and however many
+    /// other rules look at the same ones (each field is read once per match).
+    @Test func aRuleMatchesOnlyWhenAllItsFieldsDoAndFieldsAreSharedBetweenRules() throws {
+        let engine = try rules(#"""
+        {"bank": {"rules": [
+          {"when": {"country": "BR", "amount": {"gt": 100}, "dialect": "d24"}, "then": [{"after": "1s", "status": "DELIVERED"}]},
+          {"when": {"amount": {"gt": 100}, "document_type": "CPF"}, "then": [{"after": "2s", "status": "DELIVERED"}]},
+          {"when": {"country": "MX", "dialect": "mannco"}, "then": [{"after": "3s", "status": "DELIVERED"}]},
+          {"when": {"country": "MX"}, "then": [{"after": "4s", "status": "DELIVERED"}]}],
+          "default": [{"after": "5s", "status": "DELIVERED"}]}}
+        """#)
+        let cases: [(Fields, Duration)] = [
+            (["country": "BR", "amount": "150"], .seconds(1)),
+            (["country": "BR", "amount": "50", "document_type": "CPF"], .seconds(5)),
+            (["country": "AR", "amount": "150", "document_type": "CPF"], .seconds(2)),
+            (["amount": "150"], .seconds(5)),
+            (["country": "MX", "amount": "150"], .seconds(4)),
+        ]
+        for (fields, after) in cases {
+            #expect(engine.timeline(for: payout(fields: fields)).steps.first?.after == after, "\(fields.map { "\($0.name)=\($0.value)" })")
+        }
+    }
+
     /// A timeline comes with what chose it: a rule by name (or none) and its place in its
     /// scenario, or the scenario's default; a built-in scenario's rules are magic values.
     @Test func eachTimelineSaysWhichRuleOrTheDefaultChoseIt() throws {
