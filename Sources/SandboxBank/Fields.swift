@@ -159,26 +159,42 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
-    /// These fields with the value of the first one equal to `value` left empty, and its place;
-    /// nil when none is. `filling(_:at:)` puts it back.
-    func emptying(_ value: String) -> (fields: Fields, place: Int)? {
+    /// Where the first field whose value equals `value` is: its place among the fields, and its
+    /// value's bytes with the length before them (what `emptied(at:)` makes an empty value).
+    func field(valued value: String) -> (place: Int, cut: Range<Int>)? {
         var offset = 0, place = 0
         while let (_, found) = Self.field(in: bytes, at: &offset) {
-            if bytes[found].elementsEqual(value.utf8) {
-                let before = bytes[..<(found.lowerBound - Self.varintLength(found.count))]
-                var emptied = Fields()
-                emptied.bytes.reserveCapacity(before.count + 1 + bytes.count - found.upperBound)  // one buffer, of just its size
-                emptied.bytes += before
-                emptied.bytes.append(0)
-                emptied.bytes += bytes[found.upperBound...]
-                return (emptied, place)
-            }
+            if bytes[found].elementsEqual(value.utf8) { return (place, (found.lowerBound - Self.varintLength(found.count)) ..< found.upperBound) }
             place += 1
         }
         return nil
     }
 
-    /// These fields with `value` as the value of the one at `place` (left empty by `emptying`).
+    /// These fields with the value at `cut` (`field(valued:)`) left empty; `filling(_:at:)` puts
+    /// it back.
+    func emptied(at cut: Range<Int>) -> Fields {
+        var emptied = Fields()
+        emptied.bytes.reserveCapacity(bytes.count - cut.count + 1)  // one buffer, of just its size
+        emptied.bytes += bytes[..<cut.lowerBound]
+        emptied.bytes.append(0)
+        emptied.bytes += bytes[cut.upperBound...]
+        return emptied
+    }
+
+    /// Whether `template` is `emptied(at: cut)`, told without making that.
+    func isEmptied(as template: Fields, at cut: Range<Int>) -> Bool {
+        guard template.bytes.count == bytes.count - cut.count + 1 else { return false }
+        return bytes.withUnsafeBufferPointer { fields in
+            template.bytes.withUnsafeBufferPointer { template in
+                let before = cut.lowerBound
+                return sameBytes(UnsafeBufferPointer(rebasing: template[..<before]), UnsafeBufferPointer(rebasing: fields[..<before]))
+                    && template[before] == 0
+                    && sameBytes(UnsafeBufferPointer(rebasing: template[(before + 1)...]), UnsafeBufferPointer(rebasing: fields[cut.upperBound...]))
+            }
+        }
+    }
+
+    /// These fields with `value` as the value of the one at `place` (left empty by `emptied(at:)`).
     func filling(_ value: String, at place: Int) -> Fields {
         var offset = 0
         for _ in 0 ..< place { _ = Self.field(in: bytes, at: &offset) }

@@ -54,6 +54,12 @@ package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendab
         last = (value, shared)
         return shared
     }
+
+    /// What was shared for the value interned last, if that value passes `test`.
+    package func lastShared(where test: (Value) -> Bool) -> Shared? {
+        guard let last, test(last.value) else { return nil }
+        return last.shared
+    }
 }
 
 extension InternTable where Value == Shared {
@@ -75,5 +81,11 @@ final class SharedValues<Value: Hashable & Sendable>: Sendable {
     /// The value equal to `value` kept first (`value` itself when none is, or when full).
     func intern(_ value: Value) -> Value {
         table.withLock { $0.intern(value) }
+    }
+
+    /// The value interned last when it passes `isLast`, else `intern(make())`: for a caller that
+    /// can tell the value it would make apart without making it.
+    func intern(unlessLast isLast: (Value) -> Bool, _ make: () -> Value) -> Value {
+        table.withLock { table in table.lastShared(where: isLast) ?? table.intern(make()) }
     }
 }

@@ -76,6 +76,25 @@ struct PayoutFieldsTests {
         #expect(second.fields.map(\.name) == ["external_id", "country", "amount"])
     }
 
+    /// A payout's template is compared with the one made last before one is made: payouts made
+    /// one after another that differ anywhere but in their reference keep what is theirs.
+    @Test func payoutsMadeInARowKeepTheirOwnFieldsWhereverTheyDifferFromTheLast() {
+        let rows: [(reference: String, fields: [(String, String)])] = [
+            ("r-1", [("country", "BR"), ("external_id", "r-1"), ("amount", "10.00")]),
+            ("r-2", [("country", "BR"), ("external_id", "r-2"), ("amount", "10.00")]),  // the same template
+            ("r-3", [("country", "BR"), ("external_id", "r-3"), ("amount", "20.00")]),  // after the reference
+            ("r-4", [("country", "MX"), ("external_id", "r-4"), ("amount", "20.00")]),  // before it
+            ("r-5", [("country", "MX"), ("amount", "20.00"), ("external_id", "r-5")]),  // elsewhere
+            ("r-66", [("country", "MX"), ("amount", "20.00"), ("external_id", "r-66")]),  // longer
+            ("MX", [("country", "MX"), ("amount", "20.00"), ("external_id", "MX")]),  // another field's value
+            ("r-8", [("country", "MX"), ("amount", "20.00"), ("external_id", "r-8"), ("note", "")]),  // one more
+        ]
+        for row in rows {
+            let payout = Self.payout(reference: row.reference, fields: Fields(row.fields))
+            #expect(payout.fields.map { "\($0.name)=\($0.value)" } == row.fields.map { "\($0)=\($1)" }, "\(row.reference)")
+        }
+    }
+
     private static func payout(reference: String?, fields: Fields) -> Payout {
         Payout(id: 1_000_001, dialect: "d24", account: "acme", reference: reference, country: "BR", currency: "USD", amount: Money("1")!,
                settlementAmount: Money("1")!, fields: fields, callbackURL: nil, createdAt: VirtualTime(milliseconds: 0), status: .pending, history: [])
