@@ -15,10 +15,12 @@ public struct RuleEngine: Sendable {
     /// `rules`' timelines, and the default, ready to resolve.
     private let plans: [Plan?]
     private let defaultPlan: Plan
-    /// `rules`' conditions, the merchant's and the dialect's first. Each create is matched
-    /// against every rule up to the first that matches (the built-in ones are some forty), so the
-    /// fields they look at are read once per match (`fieldNames`, numbered once), not once a rule.
-    private let conditions: [[(subject: Subject, matcher: Matcher)]]
+    /// Every rule's conditions, one after another (rule i's are `conditions[ranges[i]]`), the
+    /// merchant's and the dialect's first. Each create is matched against every rule up to the
+    /// first that matches (the built-in ones are some forty), so the fields they look at are
+    /// read once per match (`fieldNames`, numbered once), not once a rule.
+    private let conditions: [Condition]
+    private let ranges: [Range<Int>]
     private let fieldNames: [Fields.Name]
 
     /// `defaultScenario` names the scenario the default timeline comes from (nil: none).
@@ -41,9 +43,10 @@ public struct RuleEngine: Sendable {
             }
         }
         defaultPlan = .one(Timeline(defaultTimeline, .defaultTimeline(of: defaultScenario)))
-        var fieldNames: [String] = []
-        conditions = rules.map { rule in
-            rule.when.map { field, matcher in
+        var fieldNames: [String] = [], conditions: [Condition] = [], ranges: [Range<Int>] = []
+        for rule in rules {
+            let start = conditions.count
+            conditions += rule.when.map { field, matcher in
                 let subject: Subject = switch field {
                 case "merchant": .merchant
                 case "dialect": .dialect
@@ -53,10 +56,26 @@ public struct RuleEngine: Sendable {
                         return fieldNames.count - 1
                     }())
                 }
-                return (subject, matcher)
+                return Condition(subject: subject, matcher: matcher)
             }.sorted { $0.subject.isField ? false : $1.subject.isField }
+            ranges.append(start ..< conditions.count)
         }
-        self.fieldNames = fieldNames.map(Fields.Name.init)
+        (self.conditions, self.ranges, self.fieldNames) = (conditions, ranges, fieldNames.map(Fields.Name.init))
+    }
+
+    /// A rule's test of one value.
+    private struct Condition: Sendable {
+        let subject: Subject
+        let matcher: Matcher
+        /// The text it matches when it is a plain `eq` of text (a magic value, a dialect):
+        /// compared as it is, without the matcher's tests.
+        let exact: String?
+
+        init(subject: Subject, matcher: Matcher) {
+            self.subject = subject
+            self.matcher = matcher
+            if matcher.tests.count == 1, case .eq(.text(let text)) = matcher.tests[0] { exact = text } else { exact = nil }
+        }
     }
 
     /// What a rule's condition looks at: a field is known by its place in `fieldNames`.
@@ -128,12 +147,13 @@ public struct RuleEngine: Sendable {
     private func firstMatch(_ values: inout FieldValues, merchant: String, dialect: String,
                             considering considered: (Int) -> Bool = { _ in true }) -> Int? {
         rules: for index in rules.indices where considered(index) {
-            for (subject, matcher) in conditions[index] {
-                let matches = switch subject {
-                case .merchant: matcher.matches(merchant)
-                case .dialect: matcher.matches(dialect)
-                case .field(let place): matcher.matches(values[place])
+            for condition in ranges[index] {
+                let value = switch conditions[condition].subject {
+                case .merchant: merchant
+                case .dialect: dialect
+                case .field(let place): values[place]
                 }
+                let matches = if let exact = conditions[condition].exact { value == exact } else { conditions[condition].matcher.matches(value) }
                 if !matches { continue rules }
             }
             return index
