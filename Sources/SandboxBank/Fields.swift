@@ -18,9 +18,14 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     /// `(name number, value length, value)` for each field, or `(0, name length, name, value
     /// length, value)` for a name without a number; numbers and lengths as LEB128 varints.
-    private var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
 
     public init() {}
+
+    /// Fields already packed (`Fields+Template`).
+    init(packed bytes: [UInt8]) {
+        self.bytes = bytes
+    }
 
     /// Later values of the same name replace earlier ones.
     public init<S: Sequence<(String, String)>>(_ pairs: S) {
@@ -52,20 +57,17 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     typealias UTF8Pair = (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
 
     /// `init(_:)` for fields read as UTF-8 (a journal's, a snapshot's), packed with no string
-    /// made of a name or a value: a restart reads a million payouts' fields.
+    /// made of a value, nor of a name the last fields read had at the same place
+    /// (`NameTable.numbers(ofUTF8:)`): a restart reads a million payouts' fields.
     init(utf8 pairs: [UTF8Pair]) {
         let numbers = NameTable.fieldNames.numbers(ofUTF8: pairs.map(\.name))
-        if Self.repeats(numbers, sameName: { sameBytes(pairs[$0].name, pairs[$1].name) }) {
+        if Self.repeats(numbers, sameName: { pairs[$0].name.same(as: pairs[$1].name) }) {
             self = Fields(pairs.map { (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)) })
             return
         }
         var packed: [UInt8] = []
-        packed.reserveCapacity(zip(pairs, numbers).reduce(0) { $0 + Self.size(name: $1.0.name, number: $1.1, value: $1.0.value) })  // no room to grow
-        for ((name, value), number) in zip(pairs, numbers) {
-            Self.appendVarint(number ?? 0, to: &packed)
-            if number == nil { Self.appendText(name, to: &packed) }
-            Self.appendText(value, to: &packed)
-        }
+        packed.reserveCapacity(zip(pairs, numbers).reduce(0) { $0 + Self.size(nameBytes: $1.0.name.count, number: $1.1, valueBytes: $1.0.value.count) })  // no room to grow
+        for ((name, value), number) in zip(pairs, numbers) { Self.append(name, number: number, value, to: &packed) }
         bytes = packed
     }
 
@@ -159,56 +161,8 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
-    /// Where the first field whose value equals `value` is: its place among the fields, and its
-    /// value's bytes with the length before them (what `emptied(at:)` makes an empty value).
-    func field(valued value: String) -> (place: Int, cut: Range<Int>)? {
-        var offset = 0, place = 0
-        while let (_, found) = Self.field(in: bytes, at: &offset) {
-            if bytes[found].elementsEqual(value.utf8) { return (place, (found.lowerBound - Self.varintLength(found.count)) ..< found.upperBound) }
-            place += 1
-        }
-        return nil
-    }
-
-    /// These fields with the value at `cut` (`field(valued:)`) left empty; `filling(_:at:)` puts
-    /// it back.
-    func emptied(at cut: Range<Int>) -> Fields {
-        var emptied = Fields()
-        emptied.bytes.reserveCapacity(bytes.count - cut.count + 1)  // one buffer, of just its size
-        emptied.bytes += bytes[..<cut.lowerBound]
-        emptied.bytes.append(0)
-        emptied.bytes += bytes[cut.upperBound...]
-        return emptied
-    }
-
-    /// Whether `template` is `emptied(at: cut)`, told without making that.
-    func isEmptied(as template: Fields, at cut: Range<Int>) -> Bool {
-        guard template.bytes.count == bytes.count - cut.count + 1 else { return false }
-        return bytes.withUnsafeBufferPointer { fields in
-            template.bytes.withUnsafeBufferPointer { template in
-                let before = cut.lowerBound
-                return sameBytes(UnsafeBufferPointer(rebasing: template[..<before]), UnsafeBufferPointer(rebasing: fields[..<before]))
-                    && template[before] == 0
-                    && sameBytes(UnsafeBufferPointer(rebasing: template[(before + 1)...]), UnsafeBufferPointer(rebasing: fields[cut.upperBound...]))
-            }
-        }
-    }
-
-    /// These fields with `value` as the value of the one at `place` (left empty by `emptied(at:)`).
-    func filling(_ value: String, at place: Int) -> Fields {
-        var offset = 0
-        for _ in 0 ..< place { _ = Self.field(in: bytes, at: &offset) }
-        guard let (_, empty) = Self.field(in: bytes, at: &offset), empty.isEmpty else { preconditionFailure("no empty field at \(place)") }
-        var filled = Fields()
-        filled.bytes.reserveCapacity(bytes.count + value.utf8.count + 2)
-        filled.bytes += bytes[..<(empty.lowerBound - 1)]
-        Self.appendText(value, to: &filled.bytes)
-        filled.bytes += bytes[empty.upperBound...]
-        return filled
-    }
-
     /// A field's name: its number, or where its text is.
-    private enum StoredName: Equatable {
+    enum StoredName: Equatable {
         case number(Int)
         case text(Range<Int>)
     }
@@ -231,7 +185,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// The name and the value's bytes of the field at `offset`, which moves past it.
-    private static func field(in bytes: [UInt8], at offset: inout Int) -> (name: StoredName, value: Range<Int>)? {
+    static func field(in bytes: [UInt8], at offset: inout Int) -> (name: StoredName, value: Range<Int>)? {
         guard offset < bytes.count else { return nil }
         let number = varint(in: bytes, at: &offset)
         let name = number == 0 ? StoredName.text(text(in: bytes, at: &offset)) : .number(number)
@@ -258,12 +212,11 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     /// How many bytes `append` writes for a field: most are never changed, so a buffer of just
     /// that size is made at once (not outgrown on the way, nor copied to trim it after).
     private static func size(_ name: String, number: Int?, _ value: String) -> Int {
-        func size(_ text: String) -> Int { varintSize(text.utf8.count) + text.utf8.count }
-        return varintSize(number ?? 0) + (number == nil ? size(name) : 0) + size(value)
+        size(nameBytes: name.utf8.count, number: number, valueBytes: value.utf8.count)
     }
 
-    private static func size(name: UnsafeBufferPointer<UInt8>, number: Int?, value: UnsafeBufferPointer<UInt8>) -> Int {
-        varintSize(number ?? 0) + (number == nil ? varintSize(name.count) + name.count : 0) + varintSize(value.count) + value.count
+    private static func size(nameBytes: Int, number: Int?, valueBytes: Int) -> Int {
+        varintSize(number ?? 0) + (number == nil ? varintSize(nameBytes) + nameBytes : 0) + varintSize(valueBytes) + valueBytes
     }
 
     /// How many bytes `appendVarint` writes for `value`.
@@ -283,7 +236,13 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         appendText(value, to: &bytes)
     }
 
-    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+    private static func append(_ name: UnsafeBufferPointer<UInt8>, number: Int?, _ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        appendVarint(number ?? 0, to: &bytes)
+        if number == nil { appendText(name, to: &bytes) }
+        appendText(value, to: &bytes)
+    }
+
+    static func appendText(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { appendText($0, to: &bytes) }  // copied whole, not byte by byte
     }
@@ -293,7 +252,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         bytes += utf8
     }
 
-    private static func varintLength(_ value: Int) -> Int {
+    static func varintLength(_ value: Int) -> Int {
         value < 0x80 ? 1 : 1 + varintLength(value >> 7)
     }
 

@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// Names numbered once in the process (from 1), so that what a bank holds a million of keeps a
@@ -15,7 +14,8 @@ package final class NameTable: Sendable {
         /// The name looked up last and its number, compared before any hashing: the same name
         /// comes again and again (the bank's own changes are all `bank`'s).
         var last: (name: String, number: Int)?
-        /// The names of the last list numbered from UTF-8, by place, and their numbers.
+        /// The names numbered from UTF-8 lately, by their place in their list (the first
+        /// `placesKept`), and their numbers.
         var lastUTF8: [(name: [UInt8], number: Int?)] = []
     }
 
@@ -36,19 +36,29 @@ package final class NameTable: Sendable {
         table.withLock { table in names.map { number(of: $0, adding: true, in: &table) } }
     }
 
-    /// `numbers(of:)` for names read as UTF-8. The last list's names are compared first, place
-    /// by place: a journal's payouts mostly repeat one request's names in one order, and need
-    /// neither a string nor a hash for them.
+    /// `numbers(of:)` for names read as UTF-8. The name read last at the same place of a list
+    /// is compared first: a journal's payouts mostly repeat one request's names in one order, and
+    /// need neither a string nor a hash for them.
     func numbers(ofUTF8 names: [UnsafeBufferPointer<UInt8>]) -> [Int?] {
         table.withLock { table in
             names.indices.map { place in
-                if place < table.lastUTF8.count, table.lastUTF8[place].name.withUnsafeBufferPointer({ sameBytes($0, names[place]) }) { return table.lastUTF8[place].number }
-                let known = (name: Array(names[place]), number: number(of: String(decoding: names[place], as: UTF8.self), adding: true, in: &table))
-                if place < table.lastUTF8.count { table.lastUTF8[place] = known } else { table.lastUTF8.append(known) }
-                return known.number
+                if place < table.lastUTF8.count, table.lastUTF8[place].name.withUnsafeBufferPointer({ $0.same(as: names[place]) }) {
+                    return table.lastUTF8[place].number
+                }
+                let number = number(of: String(decoding: names[place], as: UTF8.self), adding: true, in: &table)
+                if place < table.lastUTF8.count {
+                    table.lastUTF8[place] = (Array(names[place]), number)
+                } else if place < Self.placesKept {
+                    table.lastUTF8.append((Array(names[place]), number))
+                }
+                return number
             }
         }
     }
+
+    /// How many places of the lists numbered from UTF-8 keep their last name (more than any API's
+    /// request has fields).
+    static let placesKept = 64
 
     private func number(of name: String, adding: Bool, in table: inout Table) -> Int? {
         if let last = table.last, last.name == name { return last.number }
@@ -70,9 +80,4 @@ package final class NameTable: Sendable {
 
     /// Every name with a number, the first being number 1.
     var all: [String] { table.withLock { $0.names } }
-}
-
-/// Whether two runs of bytes are the same, compared whole (`memcmp`), not element by element.
-func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
 }

@@ -37,6 +37,9 @@ struct PayoutTable: Sendable {
     /// so that a plan holds a small number instead of the rule's names.
     private(set) var decisions: [TimelineDecision] = []
     private var decisionNumbers: [TimelineDecision: Int32] = [:]
+    /// The place of the decision numbered last, compared before any hashing: a load of payouts
+    /// mostly repeats one rule's.
+    private var lastDecision: Int32?
 
     init(firstID: Int) {
         self.firstID = firstID
@@ -83,12 +86,13 @@ struct PayoutTable: Sendable {
 
     /// `decision`'s place in `decisions`, added the first time it is seen.
     private mutating func number(of decision: TimelineDecision) -> Int32 {
-        // The newest is compared first, before any hashing: a load of payouts mostly repeats one rule.
-        if let newest = decisions.last, newest == decision { return Int32(decisions.count - 1) }
-        if let number = decisionNumbers[decision] { return number }
-        let number = Int32(decisions.count)
-        decisions.append(decision)
-        decisionNumbers[decision] = number
+        if let last = lastDecision, decisions[Int(last)] == decision { return last }
+        let number = decisionNumbers[decision] ?? {
+            decisions.append(decision)
+            decisionNumbers[decision] = Int32(decisions.count - 1)
+            return Int32(decisions.count - 1)
+        }()
+        lastDecision = number
         return number
     }
 

@@ -145,12 +145,14 @@ public struct DeliveryAttempt: Sendable, Equatable {
     }
 
     /// Made by the retry schedule: not asked for by hand, not a chaos copy.
-    var isScheduled: Bool { !manual && chaos?.kind.isCopy != true }
+    var isScheduled: Bool { Self.isScheduled(manual: manual, chaos: chaos) }
+
+    static func isScheduled(manual: Bool, chaos: ChaosMark?) -> Bool { !manual && chaos?.kind.isCopy != true }
 }
 
 extension DeliveryAttempts.Kept {
-    /// Made by the retry schedule: not asked for by hand, not a chaos copy.
-    var isScheduled: Bool { !manual && mark?.value.kind.isCopy != true }
+    /// `DeliveryAttempt.isScheduled`, read where the attempt is kept.
+    var isScheduled: Bool { DeliveryAttempt.isScheduled(manual: manual, chaos: mark?.value) }
 }
 
 /// A notification's delivery attempts, oldest first, numbered from 1. Most notifications make

@@ -128,23 +128,33 @@ public struct BinaryReader {
     }
 
     public mutating func string() throws(Malformed) -> String {
-        String(decoding: try utf8(), as: UTF8.self)
+        let start = offset
+        let utf8 = try bytesOfString()
+        // ASCII (nearly every string) is UTF-8 as it is: `String(validating:)` costs a third of
+        // a journal's replay, most of it looking its generic types up.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw Malformed(offset: start, reason: "a string that is not UTF-8") }
+        return text
     }
 
     /// A string's bytes, checked to be UTF-8, where they lie in the payload (valid while it is):
     /// for a reader that keeps them as bytes, with no string made on the way.
-    public mutating func utf8() throws(Malformed) -> UnsafeBufferPointer<UInt8> {
+    package mutating func utf8() throws(Malformed) -> UnsafeBufferPointer<UInt8> {
         let start = offset
-        let count = try uint()
-        guard count <= UInt64(buffer.count - offset) else { throw short(Malformed(offset: start, reason: "a string cut short")) }
-        let utf8 = UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + Int(count)]).assumingMemoryBound(to: UInt8.self)
-        offset += Int(count)
-        // ASCII (nearly every string) is UTF-8 as it is: `String(validating:)` costs a third of
-        // a journal's replay, most of it looking its generic types up.
+        let utf8 = try bytesOfString()
         guard utf8.allSatisfy({ $0 < 0x80 }) || String(validating: utf8, as: UTF8.self) != nil else {
             throw Malformed(offset: start, reason: "a string that is not UTF-8")
         }
         return utf8
+    }
+
+    /// A length-prefixed string's bytes, unchecked, where they lie in the payload.
+    private mutating func bytesOfString() throws(Malformed) -> UnsafeBufferPointer<UInt8> {
+        let start = offset
+        let count = try uint()
+        guard count <= UInt64(buffer.count - offset) else { throw short(Malformed(offset: start, reason: "a string cut short")) }
+        defer { offset += Int(count) }
+        return UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + Int(count)]).assumingMemoryBound(to: UInt8.self)
     }
 
     /// What `BinaryWriter.append(bytes:to:)` wrote.

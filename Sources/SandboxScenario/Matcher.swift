@@ -41,6 +41,13 @@ public struct Matcher: Sendable {
         return operand.text
     }
 
+    /// The text it matches when it is a plain `eq` of text (a magic value): a value is compared
+    /// with it as it is. Not for a number, which compares as a decimal.
+    public var plainText: String? {
+        guard tests.count == 1, case .eq(.text(let text)) = tests[0] else { return nil }
+        return text
+    }
+
     /// Whether `value` (the field's text; nil when absent) passes every test.
     public func matches(_ value: String?) -> Bool {
         guard let value else { return false }

@@ -67,14 +67,11 @@ public struct RuleEngine: Sendable {
     private struct Condition: Sendable {
         let subject: Subject
         let matcher: Matcher
-        /// The text it matches when it is a plain `eq` of text (a magic value, a dialect):
-        /// compared as it is, without the matcher's tests.
+        /// `matcher.plainText`: compared as it is, without the matcher's tests.
         let exact: String?
 
         init(subject: Subject, matcher: Matcher) {
-            self.subject = subject
-            self.matcher = matcher
-            if matcher.tests.count == 1, case .eq(.text(let text)) = matcher.tests[0] { exact = text } else { exact = nil }
+            (self.subject, self.matcher, exact) = (subject, matcher, matcher.plainText)
         }
     }
 

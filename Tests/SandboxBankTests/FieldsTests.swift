@@ -114,6 +114,47 @@ struct InternTableTests {
         #expect(table.intern("c") { _ in Box() } === c)
         #expect(table.intern("a") { _ in Box() } !== a)
     }
+
+    @Test func theValueInternedLastIsGivenWhenItPassesTheTestAndNothingIsMade() {
+        let values = SharedValues<[Int]>(capacity: 8)
+        let first = values.intern([1, 2])
+        var made = 0
+        let again = values.intern(unlessLast: { $0 == [1, 2] }) { made += 1; return [9] }
+        #expect(again == first && made == 0)
+        let other = values.intern(unlessLast: { $0 == [3] }) { made += 1; return [3] }
+        #expect(other == [3] && made == 1)
+        #expect(values.intern(unlessLast: { _ in false }) { made += 1; return [1, 2] } == first && made == 2)  // made, then found
+    }
+}
+
+/// A template is its fields with the reference's value emptied: told apart from other fields
+/// byte for byte, wherever the reference is and however long.
+struct FieldTemplateTests {
+    @Test func fieldsAreTheirTemplateOnlyWhenTheyDifferInTheEmptiedValueAlone() throws {
+        let long = String(repeating: "r", count: 200)  // a length of two varint bytes
+        let cases: [[(String, String)]] = [
+            [("external_id", "REF"), ("amount", "10.00")],
+            [("amount", "10.00"), ("external_id", "REF")],
+            [("external_id", "REF")],
+            [("a", "1"), ("external_id", "REF"), ("b", "2")],
+        ]
+        for pairs in cases {
+            for reference in ["REF", long, ""] {
+                let fields = Fields(pairs.map { ($0.0, $0.1 == "REF" ? reference : $0.1) })
+                let (place, cut) = try #require(fields.place(ofValue: reference))
+                let template = fields.emptied(at: cut)
+                #expect(fields.isEmptied(as: template, at: cut))
+                #expect(template.filling(reference, at: place) == fields && template.filling(reference, at: place).map(\.name) == fields.map(\.name))
+                // The same shape, one byte off before or after the reference: not its template.
+                for (name, value) in pairs where value != "REF" {
+                    var other = fields
+                    other[name] = String(value.dropLast()) + "9"
+                    let otherCut = try #require(other.place(ofValue: reference)).cut
+                    #expect(!fields.isEmptied(as: other.emptied(at: otherCut), at: cut), "\(name)")
+                }
+            }
+        }
+    }
 }
 
 /// A journal's or a snapshot's fields are read straight from their bytes (`BinaryReader.fields`):
@@ -149,6 +190,32 @@ struct DecodedFieldsTests {
                 _ = try reader.fields()
             }
         }
+    }
+
+    @Test func namesPastATablesCapacityKeepNoNumberWhateverOrderTheyComeIn() {
+        let table = NameTable(capacity: 2)
+        func numbers(_ names: [String]) -> [Int?] {
+            let bytes = names.map { Array($0.utf8) }
+            return withBuffers(bytes) { table.numbers(ofUTF8: $0) }
+        }
+        #expect(numbers(["a", "b", "c"]) == [1, 2, nil])
+        #expect(numbers(["a", "b", "c"]) == [1, 2, nil])  // read by place
+        #expect(numbers(["c", "a"]) == [nil, 1])  // other places
+        #expect(numbers(["b"]) == [2])
+        #expect(numbers(["a", "b", "c", "d"]) == [1, 2, nil, nil])
+    }
+
+    /// `body` with a buffer over each of `arrays` (valid during the call).
+    private func withBuffers<Result>(_ arrays: [[UInt8]], _ body: ([UnsafeBufferPointer<UInt8>]) -> Result) -> Result {
+        var buffers: [UnsafeBufferPointer<UInt8>] = []
+        func next(_ index: Int) -> Result {
+            guard index < arrays.count else { return body(buffers) }
+            return arrays[index].withUnsafeBufferPointer { buffer in
+                buffers.append(buffer)
+                return next(index + 1)
+            }
+        }
+        return next(0)
     }
 
     /// `pairs` written as a journal writes fields (a count, then each name and value), read back.

@@ -73,8 +73,13 @@ struct WebhookChaosTests {
         #expect(notification.state == .delivered && notification.nextAttemptAt == nil)
         #expect(notification.attempts[1].chaos == ChaosMark(kind: .duplicate, rule: Self.rule, copy: 0, copyOf: 1, delay: .seconds(30)))
         #expect(!notification.attempts[1].isRetry(in: notification) && !notification.attempts[1].manual)
+        #expect(notification.scheduledAttempts == 1)  // the copy is not one of the schedule's
+        _ = bank.redeliver(notificationID: 1)
+        let redelivered = try #require(bank.notification(id: 1))
+        #expect(redelivered.attempts.count == 3 && redelivered.attempts[2].manual && redelivered.scheduledAttempts == 1)
+        #expect(redelivered.scheduledAttempts == redelivered.attempts.count(where: \.isScheduled))
         bank.advance(by: .seconds(86400))
-        #expect(receiver.log == ["1", "2", "1"])
+        #expect(receiver.log == ["1", "2", "1", "1"])
     }
 
     @Test func aDuplicateOfAFailingNotificationLeavesItsRetriesAsTheyWere() throws {

@@ -16,12 +16,14 @@ struct JSONMembersTests {
     /// Known keys change nothing but where a key's string comes from: written escaped, in another
     /// case or with other bytes, a key is read as ever; a value equal to a known key stays a value.
     @Test func knownKeysReadTheSameMembers() throws {
-        let keys = JSON.KnownKeys(["login", "amount", "kelvin", "", "login"])
-        let text = #"{"login":"amount","\u0061mount":1,"Amount":2,"amoun":3,"\u212Aelvin":4,"":5,"nested":{"login":6},"amount":"x"}"#
+        let keys = JSON.KnownKeys(["login", "amount", "Kelvin", "", "login"])
+        // "\u{212A}elvin" is written raw: its Kelvin sign is canonically equivalent to "K" (String's
+        // == calls them equal), but its bytes are not the known key's, and stay the client's.
+        let text = #"{"login":"amount","\u0061mount":1,"Amount":2,"amoun":3,"\#u{212A}elvin":4,"":5,"nested":{"login":6},"amount":"x"}"#
         let read = try #require(try JSON.parseMembers(Array(text.utf8), keys: keys))
         let plain = try #require(try JSON.parseMembers(Array(text.utf8)))
         #expect(read == plain)
-        #expect(read.map(\.key) == ["login", "amount", "Amount", "amoun", "\u{212A}elvin", "", "nested", "amount"])
+        #expect(read.map { Array($0.key.utf8) } == ["login", "amount", "Amount", "amoun", "\u{212A}elvin", "", "nested", "amount"].map { Array($0.utf8) })
         #expect(read[0].value == "amount" && read[6].value == ["login": 6])
     }
 

@@ -23,6 +23,7 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
         (#"{"amount": {"prefix": "12"}}"#, "123", true), (#"{"amount": {"suffix": "01"}}"#, "801", true),
         (#"{"amount": {"regex": "[0-9]{3}"}}"#, "123", true), (#"{"amount": {"regex": "[0-9]{3}"}}"#, "1234", false),
         (#"{"amount": "abc"}"#, "ABC", false), (#"{"amount": {"gt": 1}}"#, "many", false),
+        (#"{"amount": "100"}"#, "100.00", false), (#"{"amount": {"eq": "100"}}"#, "100.00", false), (#"{"amount": "100"}"#, "100", true),
     ])
     func everyMatcher(when: String, value: String, matches: Bool) throws {
         let engine = try rules(#"{"bank": {"rules": [{"when": \#(when), "then": [{"after": "1s", "status": "DELIVERED"}]}]}}"#)
