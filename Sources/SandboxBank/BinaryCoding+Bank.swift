@@ -41,9 +41,9 @@ extension BinaryWriter {
 
     static func append(_ fields: Fields, to bytes: inout [UInt8]) {
         append(UInt64(fields.count), to: &bytes)
-        for field in fields {
-            append(field.name, to: &bytes)
-            append(field.value, to: &bytes)
+        fields.forEachUTF8 { name, value in
+            append(bytes: name, to: &bytes)  // a string's form: its length, then its UTF-8
+            append(bytes: value, to: &bytes)
         }
     }
 

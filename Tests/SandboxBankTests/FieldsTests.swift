@@ -174,6 +174,18 @@ struct DecodedFieldsTests {
         }
     }
 
+    @Test func fieldsWrittenAsAJournalWritesThemReadBackTheSame() throws {
+        let long = String(repeating: "é", count: 300)  // a length of two varint bytes
+        let fields = Fields([("country", "BR"), ("beneficiary_name", "Ana 💸"), ("", "empty name"), ("note", long), ("empty", "")])
+        var bytes: [UInt8] = []
+        BinaryWriter.append(fields, to: &bytes)
+        let read = try bytes.withUnsafeBytes { buffer in
+            var reader = BinaryReader(buffer)
+            return try reader.fields()
+        }
+        #expect(read.map(\.name) == fields.map(\.name) && read.map(\.value) == fields.map(\.value) && read.count == 5)
+    }
+
     @Test func aNameWrittenTwiceKeepsItsLaterValueAsWhenMade() throws {
         let pairs = [("country", "BR"), ("amount", "10.00"), ("country", "MX")]
         let read = try Self.read(pairs)
