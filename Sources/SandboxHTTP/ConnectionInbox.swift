@@ -2,9 +2,9 @@ import CEpoll
 import Glibc
 import Synchronization
 
-/// What other threads hand to an event loop: connections accepted by another loop, and responses
-/// produced off the loop (`HTTPResponse.later`); plus the eventfd that wakes the loop (for these
-/// and for stopping).
+/// What other threads hand to an event loop: connections accepted by another loop, responses
+/// produced off the loop (`HTTPResponse.later`), and work handed back to it (`AnsweringLoop`);
+/// plus the eventfd that wakes the loop (for these and for stopping).
 ///
 /// Only what makes the inbox non-empty wakes the loop, and inside
 /// `HTTPResponse.answeringTogether` not before the end: a journal's sync that finishes many
@@ -24,11 +24,25 @@ final class ConnectionInbox: Sendable {
         let response: HTTPResponse
     }
 
-    private struct Pending {
+    /// What is queued. The loop takes it by swapping in the arrays it emptied last time, so at a
+    /// steady rate taking allocates nothing (a new array per take, as large as a sync's answers,
+    /// cost each loop a slow allocation and a consolidation of the allocator's free lists).
+    struct Queued {
         var connections: [(fd: Int32, peer: SocketAddress?)] = []
         var completions: [Completion] = []
+        var tasks: [@Sendable () -> Void] = []
+        var isEmpty: Bool { connections.isEmpty && completions.isEmpty && tasks.isEmpty }
+
+        mutating func removeAll() {
+            connections.removeAll(keepingCapacity: true)
+            completions.removeAll(keepingCapacity: true)
+            tasks.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private struct Pending {
+        var queued = Queued()
         var closed = false
-        var isEmpty: Bool { connections.isEmpty && completions.isEmpty }
     }
 
     private let pending = Mutex(Pending())
@@ -47,10 +61,21 @@ final class ConnectionInbox: Sendable {
     func complete(_ completion: Completion) {
         let wakes = pending.withLock { state in
             guard !state.closed else { return false }
-            defer { state.completions.append(completion) }
-            return state.isEmpty
+            defer { state.queued.completions.append(completion) }
+            return state.queued.isEmpty
         }
         if wakes { PendingWakes.current?.add(self) ?? wake() }
+    }
+
+    /// Runs `task` on the loop, after the events it is handling; at once on the calling thread
+    /// once the loop has ended. Any thread.
+    func run(_ task: @escaping @Sendable () -> Void) {
+        let queued = pending.withLock { state -> (accepted: Bool, wakes: Bool) in
+            guard !state.closed else { return (false, false) }
+            defer { state.queued.tasks.append(task) }
+            return (true, state.queued.isEmpty)
+        }
+        if !queued.accepted { task() } else if queued.wakes { PendingWakes.current?.add(self) ?? wake() }
     }
 
     /// Queues a connection and wakes the owning loop; closes it instead once the loop has ended.
@@ -58,20 +83,22 @@ final class ConnectionInbox: Sendable {
     func deliver(fd: Int32, peer: SocketAddress?) {
         let queued = pending.withLock { state -> (accepted: Bool, wakes: Bool) in
             guard !state.closed else { return (false, false) }
-            defer { state.connections.append((fd, peer)) }
-            return (true, state.isEmpty)
+            defer { state.queued.connections.append((fd, peer)) }
+            return (true, state.queued.isEmpty)
         }
         if !queued.accepted { Glibc.close(fd) } else if queued.wakes { wake() }
     }
 
-    /// Refuses further connections and closes the queued ones. Owning loop, when it ends.
+    /// Refuses further connections and closes the queued ones; runs the queued tasks (their
+    /// answers are dropped). Owning loop, when it ends.
     func close() {
         let left = pending.withLock { state in
             state.closed = true
-            defer { state = Pending(closed: true) }
-            return state.connections
+            defer { state.queued = Queued() }
+            return state.queued
         }
-        for connection in left { Glibc.close(connection.fd) }
+        for connection in left.connections { Glibc.close(connection.fd) }
+        for task in left.tasks { task() }
     }
 
     /// Wakes the owning loop. Any thread.
@@ -80,18 +107,12 @@ final class ConnectionInbox: Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
-    /// Clears the wake-up, then returns what was queued (in that order: see the type's summary).
-    /// Owning loop only.
-    func take() -> (connections: [(fd: Int32, peer: SocketAddress?)], completions: [Completion]) {
+    /// Clears the wake-up, then swaps what was queued into `taken`, emptied first (in that order:
+    /// see the type's summary). Owning loop only.
+    func take(into taken: inout Queued) {
         var value: UInt64 = 0
         _ = read(wakeFD, &value, 8)
-        return pending.withLock { state in
-            defer {
-                state.connections.removeAll()
-                // A new array as large as this one: the next sync's answers fill it without regrowing.
-                state.completions.removeAll(keepingCapacity: true)
-            }
-            return (state.connections, state.completions)
-        }
+        taken.removeAll()
+        pending.withLock { swap(&$0.queued, &taken) }
     }
 }

@@ -60,6 +60,8 @@ final class EventLoop: @unchecked Sendable {
     var logBuffer: [UInt8] = []
     /// Connections with requests left over after their turn, served again after the next wait.
     var backlogged: [Connection] = []
+    /// What the inbox held when last taken, kept to take the next into (see `ConnectionInbox.Queued`).
+    private var taken = ConnectionInbox.Queued()
     var now: Int64 = 0
     private var nextSweep: Int64 = 0
     var stopping = false
@@ -101,6 +103,8 @@ final class EventLoop: @unchecked Sendable {
             for case let connection? in connections { close(connection) }
             inbox.close()
         }
+        AnsweringLoop.setCurrent(inbox)
+        defer { AnsweringLoop.setCurrent(nil) }
         now = Socket.monotonicMilliseconds()
         nextSweep = now + sweepInterval
         date.update()
@@ -130,9 +134,11 @@ final class EventLoop: @unchecked Sendable {
     private func dispatch(_ event: epoll_event) {
         let fd = event.data.fd
         if fd == inbox.wakeFD {
-            let (handed, completions) = inbox.take()
-            for connection in handed { adopt(connection.fd, peer: connection.peer) }
-            for completion in completions { finish(completion) }
+            inbox.take(into: &taken)
+            for connection in taken.connections { adopt(connection.fd, peer: connection.peer) }
+            // Their answers come back through the inbox: one wake-up at the end for all of them.
+            if !taken.tasks.isEmpty { HTTPResponse.answeringTogether { for task in taken.tasks { task() } } }
+            for completion in taken.completions { finish(completion) }
         } else if listeners.contains(fd) {
             accept(on: fd)
         } else if Int(fd) < connections.count, let connection = connections[Int(fd)] {

@@ -55,6 +55,7 @@ public enum BinaryWriter {
     }
 
     /// Length-prefixed bytes (a file's contents, which need not be UTF-8).
+    @inlinable
     public static func append(bytes value: some Collection<UInt8>, to bytes: inout [UInt8]) {
         append(UInt64(value.count), to: &bytes)
         bytes.append(contentsOf: value)

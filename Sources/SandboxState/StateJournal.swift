@@ -140,7 +140,12 @@ package final class StateJournal: Sendable {
         let (appended, durable) = journal.counts
         guard response.isDeferred || appended > durable else { return response }
         return response.producingThen { [journal] produced, answer in
-            journal.whenDurable { error in answer(error.map(Self.failure) ?? produced) }
+            // The answer's observers run on the loop that read the request (see AnsweringLoop).
+            let loop = AnsweringLoop.current
+            journal.whenDurable { error in
+                let answered = error.map(Self.failure) ?? produced
+                if let loop { loop.run { answer(answered) } } else { answer(answered) }
+            }
         }
     }
 
