@@ -59,34 +59,39 @@ final class ConnectionInbox: Sendable {
 
     /// Hands a finished response to the loop; dropped once the loop has ended. Any thread.
     func complete(_ completion: Completion) {
-        let wakes = pending.withLock { state in
-            guard !state.closed else { return false }
-            defer { state.queued.completions.append(completion) }
-            return state.queued.isEmpty
-        }
-        if wakes { PendingWakes.current?.add(self) ?? wake() }
+        if enqueue({ $0.completions.append(completion) }) == .queuedFirst { PendingWakes.current?.add(self) ?? wake() }
     }
 
     /// Runs `task` on the loop, after the events it is handling; at once on the calling thread
     /// once the loop has ended. Any thread.
     func run(_ task: @escaping @Sendable () -> Void) {
-        let queued = pending.withLock { state -> (accepted: Bool, wakes: Bool) in
-            guard !state.closed else { return (false, false) }
-            defer { state.queued.tasks.append(task) }
-            return (true, state.queued.isEmpty)
+        switch enqueue({ $0.tasks.append(task) }) {
+        case .refused: task()
+        case .queuedFirst: PendingWakes.current?.add(self) ?? wake()
+        case .queued: break
         }
-        if !queued.accepted { task() } else if queued.wakes { PendingWakes.current?.add(self) ?? wake() }
     }
 
     /// Queues a connection and wakes the owning loop; closes it instead once the loop has ended.
     /// Any thread.
     func deliver(fd: Int32, peer: SocketAddress?) {
-        let queued = pending.withLock { state -> (accepted: Bool, wakes: Bool) in
-            guard !state.closed else { return (false, false) }
-            defer { state.queued.connections.append((fd, peer)) }
-            return (true, state.queued.isEmpty)
+        switch enqueue({ $0.connections.append((fd, peer)) }) {
+        case .refused: Glibc.close(fd)
+        case .queuedFirst: wake()
+        case .queued: break
         }
-        if !queued.accepted { Glibc.close(fd) } else if queued.wakes { wake() }
+    }
+
+    private enum Enqueued { case refused, queued, queuedFirst }
+
+    /// Adds to the queue unless the loop has ended; `.queuedFirst` when it was empty (the caller wakes the loop).
+    private func enqueue(_ add: (inout Queued) -> Void) -> Enqueued {
+        pending.withLock { state in
+            guard !state.closed else { return .refused }
+            let wasEmpty = state.queued.isEmpty
+            add(&state.queued)
+            return wasEmpty ? .queuedFirst : .queued
+        }
     }
 
     /// Refuses further connections and closes the queued ones; runs the queued tasks (their
@@ -107,12 +112,11 @@ final class ConnectionInbox: Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
-    /// Clears the wake-up, then swaps what was queued into `taken`, emptied first (in that order:
-    /// see the type's summary). Owning loop only.
+    /// Clears the wake-up, then swaps what was queued with `taken`, which the loop emptied (in
+    /// that order: see the type's summary). Owning loop only.
     func take(into taken: inout Queued) {
         var value: UInt64 = 0
         _ = read(wakeFD, &value, 8)
-        taken.removeAll()
         pending.withLock { swap(&$0.queued, &taken) }
     }
 }

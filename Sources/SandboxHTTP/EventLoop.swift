@@ -136,9 +136,9 @@ final class EventLoop: @unchecked Sendable {
         if fd == inbox.wakeFD {
             inbox.take(into: &taken)
             for connection in taken.connections { adopt(connection.fd, peer: connection.peer) }
-            // Their answers come back through the inbox: one wake-up at the end for all of them.
-            if !taken.tasks.isEmpty { HTTPResponse.answeringTogether { for task in taken.tasks { task() } } }
+            for task in taken.tasks { task() }  // their answers come back through the inbox
             for completion in taken.completions { finish(completion) }
+            taken.removeAll()  // not kept alive until the next wake-up: bodies, requests
         } else if listeners.contains(fd) {
             accept(on: fd)
         } else if Int(fd) < connections.count, let connection = connections[Int(fd)] {

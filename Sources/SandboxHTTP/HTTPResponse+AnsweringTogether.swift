@@ -40,5 +40,4 @@ final class PendingWakes {
     func add(_ inbox: ConnectionInbox) {
         if !inboxes.contains(where: { $0 === inbox }) { inboxes.append(inbox) }
     }
-
 }

@@ -140,7 +140,9 @@ public struct HTTPResponse: Sendable {
     /// Whether this answer is a dropped connection (``closeWithoutAnswer``).
     public var isDroppedConnection: Bool { dropsConnection }
 
-    /// The final response: produced-later work (nested too) run now, on the calling thread.
+    /// The final response: produced-later work (nested too) run now, on the calling thread, which
+    /// waits for a deferred answer. Never on an event loop's thread: an answer handed back to that
+    /// loop (`AnsweringLoop`, a journal's sync) would wait for the loop that waits for it.
     public var flattened: HTTPResponse {
         if let producer { return producer().flattened }
         guard let starter else { return self }

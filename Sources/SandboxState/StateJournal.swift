@@ -140,7 +140,8 @@ package final class StateJournal: Sendable {
         let (appended, durable) = journal.counts
         guard response.isDeferred || appended > durable else { return response }
         return response.producingThen { [journal] produced, answer in
-            // The answer's observers run on the loop that read the request (see AnsweringLoop).
+            // Produced on an event loop (nearly all), the answer's observers run on that loop once
+            // the sync lets it go (see AnsweringLoop); produced on a queue, on the journal's thread.
             let loop = AnsweringLoop.current
             journal.whenDurable { error in
                 let answered = error.map(Self.failure) ?? produced
