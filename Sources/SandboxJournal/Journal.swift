@@ -229,14 +229,16 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Replaces the file with one holding `firstRecords` (whole records, as `JournalFormat.appendRecord`
-    /// frames them) and then every record appended since `beginCompaction`, and appends to it from
-    /// then on. The new file is written next to the old one while appends go on, synced, and renamed
-    /// over it: a crash at any moment leaves one whole journal or the other. On failure the old
-    /// file stays in use. Returns the new file's size. (Should the directory fail to sync after the
-    /// rename, the journal fails as a failed `fdatasync` would: every later append reports it.)
+    /// Replaces the file with one holding the records `firstRecords` hands to its argument (whole
+    /// records, as `JournalFormat.appendRecord` frames them, a part at a time: each part is written
+    /// as it comes, so a large snapshot is never in memory whole) and then every record appended
+    /// since `beginCompaction`, and appends to it from then on. The new file is written next to the
+    /// old one while appends go on, synced, and renamed over it: a crash at any moment leaves one
+    /// whole journal or the other. On failure the old file stays in use. Returns the new file's
+    /// size. (Should the directory fail to sync after the rename, the journal fails as a failed
+    /// `fdatasync` would: every later append reports it.)
     @discardableResult
-    public func finishCompaction(firstRecords: [UInt8]) throws(JournalError) -> Int {
+    public func finishCompaction(firstRecords: (_ write: ([UInt8]) -> Void) -> Void) throws(JournalError) -> Int {
         let temporary = "\(path).compacting"
         let newFD = Glibc.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard newFD >= 0 else {
@@ -251,7 +253,19 @@ public final class Journal: Sendable {
                 batch.withLock { $0.kept = nil }
             }
         }
-        try Self.writeAll(newFD, JournalFormat.header + firstRecords, at: nil, path: temporary)
+        try Self.writeAll(newFD, JournalFormat.header, at: nil, path: temporary)
+        var written = JournalFormat.header.count
+        var failure: JournalError?
+        firstRecords { part in
+            guard failure == nil else { return }
+            do throws(JournalError) {
+                try Self.writeAll(newFD, part, at: nil, path: temporary)
+                written += part.count
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
         // The switch, between two batches: the records kept that are already in the old file go
         // to the new one too; those not written yet stay in the batch, for the new file.
         let result = writer.sync { () -> Result<Int, JournalError> in
@@ -276,7 +290,7 @@ public final class Journal: Sendable {
                 defer { old = newFD }
                 return old
             })
-            let size = JournalFormat.header.count + firstRecords.count + tail.count
+            let size = written + tail.count
             let directory = Result { () throws(JournalError) in try Self.syncDirectory(of: path) }
             batch.withLock { batch in
                 batch.bytes.removeFirst(before)

@@ -60,11 +60,17 @@ package struct SandboxSnapshot {
         body([StateJournal.Kind.snapshot.rawValue, (first ? 1 : 0) | 2] + bytes)
     }
 
-    /// The snapshot's records, framed and checksummed (without the file's header).
-    func records() -> [UInt8] {
+    /// The snapshot's records, framed and checksummed (without the file's header), handed to
+    /// `write` about `partSize` bytes at a time: a compaction writes them as they come.
+    func writeRecords(_ write: ([UInt8]) -> Void) {
         var records: [UInt8] = []
-        appendRecords(to: &records)
-        return records
+        forEachPayload { payload in
+            JournalFormat.appendRecord(to: &records) { $0 += payload }
+            guard records.count >= Self.partSize else { return }
+            write(records)
+            records.removeAll(keepingCapacity: true)
+        }
+        if !records.isEmpty { write(records) }
     }
 
     /// The snapshot as a file.

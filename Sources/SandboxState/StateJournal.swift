@@ -120,7 +120,7 @@ package final class StateJournal: Sendable {
         var began = false
         let snapshot = capture { began = journal.beginCompaction() }
         guard began else { return nil }
-        let size = try journal.finishCompaction(firstRecords: snapshot.records())
+        let size = try journal.finishCompaction(firstRecords: snapshot.writeRecords)
         compactions.add(1, ordering: .relaxed)
         return size
     }

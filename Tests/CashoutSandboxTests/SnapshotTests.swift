@@ -116,6 +116,54 @@ import Testing
         #expect(try Fixture.create(second, "next").bodyText == #"{"cashout_id":"1000065"}"#)
     }
 
+    /// A compaction whose snapshot is larger than a journal record (1 MiB) writes it a part at a
+    /// time; a restart from it gives every cashout back.
+    @Test func aCompactionLargerThanARecordIsWrittenInParts() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let compacting = { (configuration: inout Sandbox.Configuration) in configuration.journalCompactionBytes = 256 * 1024 }
+        let first = try Fixture.launch(directory, change: compacting)
+        try Self.prepare(first)
+        func compactions() throws -> Int {
+            let metrics = try Fixture.send(first, "GET", "/sandbox/metrics").bodyText
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("cashout_sandbox_journal_compactions_total ") }
+            return line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+        }
+        func snapshotBytes() throws -> Int {
+            var limits = HTTPLimits()
+            limits.maxBodyBytes = 64 << 20
+            return try HTTPClient.send(method: "GET", url: "\(first.baseURL)/sandbox/snapshot", limits: limits).body.count
+        }
+        // Cashouts until a compaction ran with more than 1 MiB of state to write.
+        var (made, largeSince) = (0, Int?.none)
+        while made < 40_000 {
+            if let largeSince, try compactions() > largeSince { break }
+            for _ in 0 ..< 500 {
+                #expect(try Fixture.create(first, "big-\(made)").status == 200)
+                made += 1
+            }
+            if largeSince == nil, try snapshotBytes() > 1 << 20 { largeSince = try compactions() }
+        }
+        #expect(largeSince != nil && made < 40_000, "a compaction of more than 1 MiB ran (\(made) cashouts)")
+        // What a restart must give back (the lists of every cashout are too large to compare whole).
+        func state(_ sandbox: Sandbox) throws -> [String] {
+            let counts = try Fixture.send(sandbox, "GET", "/sandbox/metrics").bodyText.split(separator: "\n")
+                .filter { $0.hasPrefix("cashout_sandbox_cashouts{") }.joined(separator: "\n")
+            return try ["/sandbox/merchants", "/sandbox/clock"].map { try Fixture.send(sandbox, "GET", $0).bodyText }
+                + [1_000_001, 1_000_002, 1_000_003, 1_000_004, 1_000_005, 1_000_004 + made].map {
+                    try Fixture.send(sandbox, "GET", "/sandbox/cashouts/\($0)").bodyText
+                } + [counts]
+        }
+        let before = try state(first)
+        #expect(before[7].contains("big-\(made - 1)"), "the last cashout made")
+        first.stop()
+
+        let second = try Fixture.launch(directory, change: compacting)
+        defer { second.stop() }
+        #expect(second.journalRecovery?.problem == nil)
+        #expect(try state(second) == before)
+    }
+
     @Test func aSnapshotLargerThanTheBodyLimitIsTakenWhileOtherBodiesAreNot() throws {
         let tight = { (configuration: inout Sandbox.Configuration) in configuration.server.limits.maxBodyBytes = 2048 }
         let first = try Fixture.launch(nil, change: tight)

@@ -303,7 +303,7 @@ struct JournalCompactionTests {
         journal.append { $0 += Array("b1".utf8) }
         #expect(journal.waitUntilDurable() == nil)  // b1 is in the old file already
         journal.append { $0 += Array("b2".utf8) }    // b2 maybe not yet
-        let size = try journal.finishCompaction(firstRecords: Self.framed(["snapshot of a1-a3"]))
+        let size = try journal.finishCompaction { $0(Self.framed(["snapshot of a1-a3"])) }
         journal.append { $0 += Array("c1".utf8) }
         #expect(journal.waitUntilDurable() == nil)
         #expect(size == JournalFormat.header.count + Self.framed(["snapshot of a1-a3", "b1", "b2"]).count)
@@ -311,6 +311,24 @@ struct JournalCompactionTests {
         #expect(try open(path).2 == ["snapshot of a1-a3", "b1", "b2", "c1"])
         #expect(!FileManager.default.fileExists(atPath: "\(path).compacting"))
         #expect(journal.beginCompaction(), "the next one may start")
+    }
+
+    /// The first records may come in parts, each written as it comes: the file holds them in order.
+    @Test func theFirstRecordsMayComeInParts() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        let (journal, _, _) = try open(path)
+        journal.append { $0 += Array("a1".utf8) }
+        #expect(journal.waitUntilDurable() == nil)
+        #expect(journal.beginCompaction())
+        let size = try journal.finishCompaction { write in
+            write(Self.framed(["part 1"]))
+            write([])
+            write(Self.framed(["part 2", "part 3"]))
+        }
+        #expect(size == JournalFormat.header.count + Self.framed(["part 1", "part 2", "part 3"]).count)
+        #expect(try open(path).2 == ["part 1", "part 2", "part 3"])
     }
 
     /// Writers append numbered records under a lock (as the bank does) while compactions run: each
@@ -331,7 +349,7 @@ struct JournalCompactionTests {
                         #expect(journal.beginCompaction())
                         return last
                     }
-                    do { try journal.finishCompaction(firstRecords: Self.framed(["up to \(mark)"])) } catch { Issue.record("\(error)") }
+                    do { try journal.finishCompaction { $0(Self.framed(["up to \(mark)"])) } } catch { Issue.record("\(error)") }
                 }
                 return
             }
@@ -363,7 +381,7 @@ struct JournalCompactionTests {
         #expect(mkdir("\(path).compacting", 0o755) == 0)  // where the new file would go
         #expect(journal.beginCompaction())
         journal.append { $0 += Array("a2".utf8) }
-        #expect(throws: JournalError.self) { try journal.finishCompaction(firstRecords: Self.framed(["snapshot"])) }
+        #expect(throws: JournalError.self) { try journal.finishCompaction { $0(Self.framed(["snapshot"])) } }
         journal.append { $0 += Array("a3".utf8) }
         #expect(journal.waitUntilDurable() == nil)
         #expect(try open(path).2 == ["a1", "a2", "a3"])
