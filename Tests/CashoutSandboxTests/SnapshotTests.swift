@@ -15,6 +15,13 @@ import Testing
         NSTemporaryDirectory() + "snapshot-\(UUID().uuidString)"
     }
 
+    /// The journal's compactions since the start (its metric; -1 without it).
+    private static func compactions(_ sandbox: Sandbox) throws -> Int {
+        let metrics = try Fixture.send(sandbox, "GET", "/sandbox/metrics").bodyText
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("cashout_sandbox_journal_compactions_total ") }
+        return line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+    }
+
     /// A world worth saving: cashouts in four states, a late return to come, a held cashout,
     /// webhooks failing with retries pending (to a port nobody listens on, which refuses any
     /// sandbox alike), a merchant and a rule added by a scenario loaded at run time.
@@ -97,9 +104,7 @@ import Testing
             #expect(try Fixture.create(first, "bulk-\(index)").status == 200)
             if index % 10 == 0 { #expect(try Fixture.send(first, "POST", "/sandbox/clock/advance", #"{"by":"7s"}"#).status == 200) }
         }
-        let metrics = try Fixture.send(first, "GET", "/sandbox/metrics").bodyText
-        let compactions = metrics.split(separator: "\n").first { $0.hasPrefix("cashout_sandbox_journal_compactions_total ") }
-        #expect(compactions.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 2 } == true, "\(compactions ?? "no metric")")
+        #expect(try Self.compactions(first) >= 2)
         let before = try Fixture.state(first, cashouts: 64)
         first.stop()
 
@@ -124,11 +129,6 @@ import Testing
         let compacting = { (configuration: inout Sandbox.Configuration) in configuration.journalCompactionBytes = 256 * 1024 }
         let first = try Fixture.launch(directory, change: compacting)
         try Self.prepare(first)
-        func compactions() throws -> Int {
-            let metrics = try Fixture.send(first, "GET", "/sandbox/metrics").bodyText
-            let line = metrics.split(separator: "\n").first { $0.hasPrefix("cashout_sandbox_journal_compactions_total ") }
-            return line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
-        }
         func snapshotBytes() throws -> Int {
             var limits = HTTPLimits()
             limits.maxBodyBytes = 64 << 20
@@ -137,12 +137,12 @@ import Testing
         // Cashouts until a compaction ran with more than 1 MiB of state to write.
         var (made, largeSince) = (0, Int?.none)
         while made < 40_000 {
-            if let largeSince, try compactions() > largeSince { break }
+            if let largeSince, try Self.compactions(first) > largeSince { break }
             for _ in 0 ..< 500 {
                 #expect(try Fixture.create(first, "big-\(made)").status == 200)
                 made += 1
             }
-            if largeSince == nil, try snapshotBytes() > 1 << 20 { largeSince = try compactions() }
+            if largeSince == nil, try snapshotBytes() > 1 << 20 { largeSince = try Self.compactions(first) }
         }
         #expect(largeSince != nil && made < 40_000, "a compaction of more than 1 MiB ran (\(made) cashouts)")
         // What a restart must give back (the lists of every cashout are too large to compare whole).
