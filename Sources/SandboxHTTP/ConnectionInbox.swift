@@ -59,7 +59,7 @@ final class ConnectionInbox: Sendable {
 
     /// Hands a finished response to the loop; dropped once the loop has ended. Any thread.
     func complete(_ completion: Completion) {
-        if enqueue({ $0.completions.append(completion) }) == .queuedFirst { PendingWakes.current?.add(self) ?? wake() }
+        if enqueue({ $0.completions.append(completion) }) == .queuedFirst { wakeTogether() }
     }
 
     /// Runs `task` on the loop, after the events it is handling; at once on the calling thread
@@ -67,7 +67,7 @@ final class ConnectionInbox: Sendable {
     func run(_ task: @escaping @Sendable () -> Void) {
         switch enqueue({ $0.tasks.append(task) }) {
         case .refused: task()
-        case .queuedFirst: PendingWakes.current?.add(self) ?? wake()
+        case .queuedFirst: wakeTogether()
         case .queued: break
         }
     }
@@ -104,6 +104,12 @@ final class ConnectionInbox: Sendable {
         }
         for connection in left.connections { Glibc.close(connection.fd) }
         for task in left.tasks { task() }
+    }
+
+    /// Wakes the owning loop at the end of the calling thread's `HTTPResponse.answeringTogether`,
+    /// else now.
+    private func wakeTogether() {
+        PendingWakes.current?.add(self) ?? wake()
     }
 
     /// Wakes the owning loop. Any thread.

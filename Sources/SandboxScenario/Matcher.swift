@@ -31,9 +31,18 @@ public struct Matcher: Sendable {
         case less(Money, orEqual: Bool)
     }
 
-    public var tests: [Test]
+    public let tests: [Test]
     /// Its `regex` patterns, compiled on first use and kept as long as the matcher (and its copies).
     let patterns = PatternCache()
+    /// The text it matches when it is a plain `eq` of text (a magic value, a dialect): a value is
+    /// compared with it as it is, without walking the tests (a create meets some forty of them in
+    /// the built-in rules). Not for a number, which compares as a decimal.
+    private let plainText: String?
+
+    public init(tests: [Test]) {
+        self.tests = tests
+        if tests.count == 1, case .eq(.text(let text)) = tests[0] { plainText = text } else { plainText = nil }
+    }
 
     /// The one value it matches, when it is a plain `eq` (a rule pinned to one dialect).
     public var exactText: String? {
@@ -41,16 +50,10 @@ public struct Matcher: Sendable {
         return operand.text
     }
 
-    /// The text it matches when it is a plain `eq` of text (a magic value): a value is compared
-    /// with it as it is. Not for a number, which compares as a decimal.
-    public var plainText: String? {
-        guard tests.count == 1, case .eq(.text(let text)) = tests[0] else { return nil }
-        return text
-    }
-
     /// Whether `value` (the field's text; nil when absent) passes every test.
     public func matches(_ value: String?) -> Bool {
         guard let value else { return false }
+        if let plainText { return value == plainText }
         return tests.allSatisfy { test in
             switch test {
             case .eq(let expected): Self.same(value, expected)

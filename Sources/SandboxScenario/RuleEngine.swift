@@ -67,12 +67,6 @@ public struct RuleEngine: Sendable {
     private struct Condition: Sendable {
         let subject: Subject
         let matcher: Matcher
-        /// `matcher.plainText`: compared as it is, without the matcher's tests.
-        let exact: String?
-
-        init(subject: Subject, matcher: Matcher) {
-            (self.subject, self.matcher, exact) = (subject, matcher, matcher.plainText)
-        }
     }
 
     /// What a rule's condition looks at: a field is known by its place in `fieldNames`.
@@ -150,8 +144,7 @@ public struct RuleEngine: Sendable {
                 case .dialect: dialect
                 case .field(let place): values[place]
                 }
-                let matches = if let exact = conditions[condition].exact { value == exact } else { conditions[condition].matcher.matches(value) }
-                if !matches { continue rules }
+                if !conditions[condition].matcher.matches(value) { continue rules }
             }
             return index
         }

@@ -76,12 +76,8 @@ package struct SandboxSnapshot {
     /// The snapshot as a file.
     package func file() -> [UInt8] {
         var file = JournalFormat.header
-        appendRecords(to: &file)
+        writeRecords { file += $0 }
         return file
-    }
-
-    private func appendRecords(to bytes: inout [UInt8]) {
-        forEachPayload { payload in JournalFormat.appendRecord(to: &bytes) { $0 += payload } }
     }
 
     /// Reads a snapshot file (`file()`), whose bank reads as `formats` says for its version.
