@@ -91,7 +91,9 @@ struct EventQueue: Sendable {
     var first: Event? { heap.first?.event }
     var events: [Event] { heap.sorted { $0.precedes($1) }.map(\.event) }
 
-    // Both directions move a hole rather than swapping: each step copies one event, not three.
+    // A heap of four children per event, not two: half as many levels, each step's children on
+    // one or two cache lines (a million cashouts queue millions, far beyond the caches). Both
+    // directions move a hole rather than swapping: each step copies one event, not three.
 
     mutating func schedule(_ kind: Kind, at time: VirtualTime) {
         insert(reserve(kind, at: time))
@@ -110,7 +112,7 @@ struct EventQueue: Sendable {
         heap.append(event)
         var hole = heap.count - 1
         while hole > 0 {
-            let parent = (hole - 1) / 2
+            let parent = (hole - 1) / 4
             guard event.precedes(heap[parent]) else { break }
             heap[hole] = heap[parent]
             hole = parent
@@ -118,28 +120,30 @@ struct EventQueue: Sendable {
         heap[hole] = event
     }
 
-    /// Floyd's way: the hole left by the first event sinks to the bottom along the earlier child
-    /// (one comparison a level, not two), and the last event, which usually belongs near the
-    /// bottom, climbs back from there.
+    /// Floyd's way: the hole left by the first event sinks to the bottom along the earliest child
+    /// (no comparison with the event that fills it), and the last event, which usually belongs
+    /// near the bottom, climbs back from there.
     mutating func popFirst() -> Event? {
         guard let first = heap.first else { return nil }
         let last = heap.removeLast()
         guard !heap.isEmpty else { return first.event }
-        var hole = 0
-        while true {
-            var child = 2 * hole + 1
-            guard child < heap.count else { break }
-            if child + 1 < heap.count, heap[child + 1].precedes(heap[child]) { child += 1 }
-            heap[hole] = heap[child]
-            hole = child
+        heap.withUnsafeMutableBufferPointer { heap in  // indices below are checked against its count
+            var hole = 0
+            while 4 * hole + 1 < heap.count {
+                let children = 4 * hole + 1 ..< min(4 * hole + 5, heap.count)
+                var earliest = children.lowerBound
+                for child in children.dropFirst() where heap[child].precedes(heap[earliest]) { earliest = child }
+                heap[hole] = heap[earliest]
+                hole = earliest
+            }
+            while hole > 0 {
+                let parent = (hole - 1) / 4
+                guard last.precedes(heap[parent]) else { break }
+                heap[hole] = heap[parent]
+                hole = parent
+            }
+            heap[hole] = last
         }
-        while hole > 0 {
-            let parent = (hole - 1) / 2
-            guard last.precedes(heap[parent]) else { break }
-            heap[hole] = heap[parent]
-            hole = parent
-        }
-        heap[hole] = last
         return first.event
     }
 }

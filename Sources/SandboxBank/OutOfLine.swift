@@ -32,16 +32,19 @@ struct OutOfLine<Value: Sendable>: Sendable {
 ///
 /// The value interned last is compared first, before any hashing: a run interns the same one
 /// again and again (every payout's callback URL, every answer of a sink).
+///
+/// Inlinable, so that another module's table is specialized for its types: a generic one looks
+/// up their metadata at run time on every call, which costs more than the lookup.
 package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
-    private var table: [Value: Shared] = [:]
-    private var last: (value: Value, shared: Shared)?
-    private let capacity: Int
+    @usableFromInline var table: [Value: Shared] = [:]
+    @usableFromInline var last: (value: Value, shared: Shared)?
+    @usableFromInline let capacity: Int
 
     package init(capacity: Int = 256) {
         self.capacity = capacity
     }
 
-    package mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
+    @inlinable package mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
         if let last, last.value == value { return last.shared }
         let shared: Shared
         if let known = table[value] {

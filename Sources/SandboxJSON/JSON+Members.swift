@@ -25,9 +25,12 @@ extension JSON {
     ///
     /// A key written as one of `keys` (the same bytes, no escapes) is that very string, not a new
     /// one: no copy, no second look at its bytes, and comparing it with the key it is is immediate.
-    public static func parseMembers(_ bytes: some Collection<UInt8>, keys: KnownKeys? = nil,
-                                    maxDepth: Int = 256) throws(JSONParseError) -> [Member]? {
-        try withParser(over: bytes, maxDepth: maxDepth, duplicateKeys: true) { parser throws(JSONParseError) in
+    ///
+    /// Bytes in an array, not any collection: a generic parse looks up its types' metadata at
+    /// run time, a cost as large as a small body's parse.
+    public static func parseMembers(_ bytes: [UInt8], keys: KnownKeys? = nil, maxDepth: Int = 256) throws(JSONParseError) -> [Member]? {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            var parser = ByteParser(bytes: buffer, maxDepth: maxDepth, duplicateKeys: true)
             parser.knownKeys = keys
             return try parser.parseDocumentMembers()
         }
