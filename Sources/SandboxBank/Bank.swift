@@ -377,10 +377,12 @@ public final class Bank: Sendable {
         queue(&s, event)
     }
 
-    /// Puts an event in the queue, waking whoever runs them when it is due already.
+    /// Puts an event in the queue, waking whoever runs them when it is due already. Not when a
+    /// run of events on a manual clock scheduled it (a step's notification): that run goes on to
+    /// the time it runs to, and takes it (a real-time clock's run ends at the time it began).
     func queue(_ s: inout State, _ event: EventQueue.Event) {
         s.queue.insert(event)
-        if let wake = s.wake, event.at <= clock.now.milliseconds { wake() }
+        if let wake = s.wake, !(s.running && clock.mode == .manual), event.at <= clock.now.milliseconds { wake() }
     }
 
     /// Ends an advance: what other requests scheduled meanwhile goes into the queue.
