@@ -58,7 +58,7 @@ extension Bank {
     /// A notification's own attempt, as it is sent, with the earliest chaos delivery its answer
     /// may queue (`chaosFollows`): its own copies after a first attempt, earlier notifications of
     /// its payout held for it (at once), their replays after its delivery.
-    func ownAttempt(_ s: State, notificationID id: Int, at: VirtualTime) -> Sending {
+    func ownAttempt(_ s: inout State, notificationID id: Int, at: VirtualTime) -> Sending {
         let notification = s.notifications[id - 1]
         let first = notification.scheduledAttempts == 0
         var soonest: Duration?
@@ -75,7 +75,7 @@ extension Bank {
     }
 
     /// One of a notification's chaos copies, as it is sent: forged when it is.
-    func chaosCopy(_ s: State, notificationID id: Int, copy index: Int, at: VirtualTime) -> Sending {
+    func chaosCopy(_ s: inout State, notificationID id: Int, copy index: Int, at: VirtualTime) -> Sending {
         var notification = s.notifications[id - 1]
         let copy = notification.chaos!.copies[index]
         notification.forged = copy.kind == .forged
@@ -140,7 +140,7 @@ extension Bank {
     /// their way then: their answers are not in it).
     func rescheduleTakenCopies(_ s: inout State) {
         var queued = Set<[Int]>()
-        for event in s.queue.events where !Self.isStale(event, s) {
+        for event in s.queue.events where !s.isStale(event) {
             if case .chaos(let id, let copy) = event.kind { queued.insert([id, copy]) }
         }
         for notification in s.notifications {

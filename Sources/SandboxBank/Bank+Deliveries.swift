@@ -130,7 +130,10 @@ extension Bank {
 struct Sending: Sendable {
     let notification: StatusNotification
     let at: VirtualTime
-    let mark: ChaosMark?
+    /// A chaos copy's mark: out of line (a reference, not its 100 bytes), as most sent have none
+    /// and a run of events moves each one sent several times.
+    private let chaosMark: OutOfLine<ChaosMark>?
+    var mark: ChaosMark? { chaosMark?.value }
     /// The earliest time a chaos delivery its answer may queue is due (a copy, a held notification
     /// released, a replay): an advance records the answer before it runs a later event.
     let chaosFrom: VirtualTime?
@@ -138,7 +141,7 @@ struct Sending: Sendable {
     init(_ notification: StatusNotification, at: VirtualTime, mark: ChaosMark? = nil, chaosFrom: VirtualTime? = nil) {
         self.notification = notification
         self.at = at
-        self.mark = mark
+        chaosMark = mark.map(OutOfLine.init)
         self.chaosFrom = chaosFrom
     }
 }

@@ -140,13 +140,13 @@ extension Bank {
             return .ranStep
         case .delivery(let notificationID, let attempt):
             if attempt == 0, decidingChaos, decideChaos(&s, notificationID: notificationID, at: at) { return .moved }
-            return .deliver(ownAttempt(s, notificationID: notificationID, at: at))
+            return .deliver(ownAttempt(&s, notificationID: notificationID, at: at))
         case .expiry(let payoutID):
             // Journaled as the status change it is, which a replay makes again.
             _ = try? change(&s, payoutID, to: TimelineStep(after: .zero, status: .expired), by: "bank", at: at)
             return .ranStep
         case .chaos(let notificationID, let copy):
-            return .deliver(chaosCopy(s, notificationID: notificationID, copy: copy, at: at))
+            return .deliver(chaosCopy(&s, notificationID: notificationID, copy: copy, at: at))
         }
     }
 

@@ -331,32 +331,7 @@ public final class Bank: Sendable {
 
     /// Removes events at the head of the queue that have nothing left to do.
     func dropStaleEvents(_ s: inout State) {
-        while let event = s.queue.first, Self.isStale(event, s) { _ = s.queue.popFirst() }
-    }
-
-    /// Whether a queued event has nothing left to do: a step of a timeline a hold, cancel or forced
-    /// change replaced, or that already ran (a replayed journal leaves those queued); an attempt of
-    /// a notification no longer pending, already made or moved; a chaos copy sent. (An event of something the bank does
-    /// not have is not stale but broken: a snapshot keeps it, for the decoder to refuse.)
-    static func isStale(_ event: EventQueue.Event, _ s: State) -> Bool {
-        switch event.kind {
-        case .timeline(let payoutID, let generation, let step):
-            guard let plan = s.payouts.progress(payoutID) else { return false }
-            return generation < plan.generation || (generation == plan.generation && step < plan.nextStep)
-        case .delivery(let id, let attempt):
-            guard s.notifications.indices.contains(id - 1) else { return false }
-            // Read in place (each a field, not a copy). Not when it was moved since (a held notification released early).
-            return s.notifications[id - 1].state != .pending || s.notifications[id - 1].nextAttemptAt?.milliseconds != event.at
-                || attempt < s.notifications[id - 1].scheduledAttempts
-        case .expiry(let payoutID):
-            guard let status = s.payouts.status(payoutID) else { return false }
-            return !status.awaitsExecution
-        case .chaos(let id, let copy):
-            guard s.notifications.indices.contains(id - 1), let plan = s.notifications[id - 1].chaos, plan.copies.indices.contains(copy) else {
-                return false
-            }
-            return plan.copies[copy].progress != .due(VirtualTime(milliseconds: event.at))
-        }
+        while let event = s.queue.first, s.isStale(event) { _ = s.queue.popFirst() }
     }
 
     /// Hands a change, made in full, to the recorder. The record is made only when one is
@@ -394,5 +369,35 @@ public final class Bank: Sendable {
     /// Wakes whoever runs due events when the first one is due already.
     func wakeIfDue(_ s: State) {
         if let wake = s.wake, let first = s.queue.first, first.at <= clock.now.milliseconds { wake() }
+    }
+}
+
+extension Bank.State {
+    // A method of the state, not a function taking it: a state passed from an `inout` is copied
+    // whole (432 bytes) at every call.
+
+    /// Whether a queued event has nothing left to do: a step of a timeline a hold, cancel or forced
+    /// change replaced, or that already ran (a replayed journal leaves those queued); an attempt of
+    /// a notification no longer pending, already made or moved; a chaos copy sent. (An event of something the bank does
+    /// not have is not stale but broken: a snapshot keeps it, for the decoder to refuse.)
+    @inline(__always) func isStale(_ event: EventQueue.Event) -> Bool {
+        switch event.kind {
+        case .timeline(let payoutID, let generation, let step):
+            guard let plan = payouts.progress(payoutID) else { return false }
+            return generation < plan.generation || (generation == plan.generation && step < plan.nextStep)
+        case .delivery(let id, let attempt):
+            guard notifications.indices.contains(id - 1) else { return false }
+            // Read in place (each a field, not a copy). Not when it was moved since (a held notification released early).
+            return notifications[id - 1].state != .pending || notifications[id - 1].nextAttemptAt?.milliseconds != event.at
+                || attempt < notifications[id - 1].scheduledAttempts
+        case .expiry(let payoutID):
+            guard let status = payouts.status(payoutID) else { return false }
+            return !status.awaitsExecution
+        case .chaos(let id, let copy):
+            guard notifications.indices.contains(id - 1), let plan = notifications[id - 1].chaos, plan.copies.indices.contains(copy) else {
+                return false
+            }
+            return plan.copies[copy].progress != .due(VirtualTime(milliseconds: event.at))
+        }
     }
 }

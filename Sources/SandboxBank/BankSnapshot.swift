@@ -66,7 +66,7 @@ extension Bank {
     /// its answer is not in it: it is scheduled again, at its due time.
     func rescheduleTakenDeliveries(_ s: inout State) {
         var queued = Set<Int>()
-        for event in s.queue.events where !Self.isStale(event, s) {
+        for event in s.queue.events where !s.isStale(event) {
             if case .delivery(let id, _) = event.kind { queued.insert(id) }
         }
         for notification in s.notifications where notification.state == .pending && !queued.contains(notification.id) {
@@ -135,7 +135,7 @@ extension BankSnapshot {
             flushIfFull()
         }
 
-        let events = s.queue.events.filter { !Bank.isStale($0, s) }
+        let events = s.queue.events.filter { !s.isStale($0) }
         BinaryWriter.append(s.queue.lastSequence, to: &bytes)
         BinaryWriter.append(UInt64(events.count), to: &bytes)
         for event in events {

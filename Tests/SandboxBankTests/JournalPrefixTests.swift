@@ -45,7 +45,7 @@ struct JournalPrefixTests {
     /// then means it is sent again), so pending notifications stand for their attempts.
     static func view(_ s: Bank.State) -> [String] {
         let steps = s.queue.events.filter {
-            if case .timeline = $0.kind { return !Bank.isStale($0, s) }
+            if case .timeline = $0.kind { return !s.isStale($0) }
             return false
         }
         return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" } + s.ledger.map { "\($0)" }
