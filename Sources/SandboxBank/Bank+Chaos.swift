@@ -57,7 +57,8 @@ extension Bank {
 
     /// A notification's own attempt, as it is sent, with the earliest chaos delivery its answer
     /// may queue (`chaosFollows`): its own copies after a first attempt, earlier notifications of
-    /// its payout held for it (at once), their replays after its delivery.
+    /// its payout held for it (at once), their replays after its delivery. (`inout` though it
+    /// only reads: a state passed by value from where it is `inout` is copied whole.)
     func ownAttempt(_ s: inout State, notificationID id: Int, at: VirtualTime) -> Sending {
         let notification = s.notifications[id - 1]
         let first = notification.scheduledAttempts == 0
@@ -74,7 +75,8 @@ extension Bank {
         return Sending(notification, at: at, chaosFrom: soonest.map { at.adding($0) })
     }
 
-    /// One of a notification's chaos copies, as it is sent: forged when it is.
+    /// One of a notification's chaos copies, as it is sent: forged when it is (`inout`: as
+    /// `ownAttempt`).
     func chaosCopy(_ s: inout State, notificationID id: Int, copy index: Int, at: VirtualTime) -> Sending {
         var notification = s.notifications[id - 1]
         let copy = notification.chaos!.copies[index]

@@ -373,8 +373,8 @@ public final class Bank: Sendable {
 }
 
 extension Bank.State {
-    // A method of the state, not a function taking it: a state passed from an `inout` is copied
-    // whole (432 bytes) at every call.
+    // Inlined where the events run: calling a function that reads the state, from where it is
+    // `inout`, copies it whole (432 bytes) first.
 
     /// Whether a queued event has nothing left to do: a step of a timeline a hold, cancel or forced
     /// change replaced, or that already ran (a replayed journal leaves those queued); an attempt of
