@@ -110,14 +110,7 @@ struct EventQueue: Sendable {
     mutating func insert(_ event: Event) {
         let event = Stored(event)
         heap.append(event)
-        var hole = heap.count - 1
-        while hole > 0 {
-            let parent = (hole - 1) / 4
-            guard event.precedes(heap[parent]) else { break }
-            heap[hole] = heap[parent]
-            hole = parent
-        }
-        heap[hole] = event
+        heap.withUnsafeMutableBufferPointer { Self.climb(event, from: $0.count - 1, in: $0) }
     }
 
     /// Floyd's way: the hole left by the first event sinks to the bottom along the earliest child
@@ -136,14 +129,20 @@ struct EventQueue: Sendable {
                 heap[hole] = heap[earliest]
                 hole = earliest
             }
-            while hole > 0 {
-                let parent = (hole - 1) / 4
-                guard last.precedes(heap[parent]) else { break }
-                heap[hole] = heap[parent]
-                hole = parent
-            }
-            heap[hole] = last
+            Self.climb(last, from: hole, in: heap)
         }
         return first.event
+    }
+
+    /// Puts `event` in the hole at `start`, moving it up past the parents it precedes.
+    private static func climb(_ event: Stored, from start: Int, in heap: UnsafeMutableBufferPointer<Stored>) {
+        var hole = start
+        while hole > 0 {
+            let parent = (hole - 1) / 4
+            guard event.precedes(heap[parent]) else { break }
+            heap[hole] = heap[parent]
+            hole = parent
+        }
+        heap[hole] = event
     }
 }
