@@ -59,8 +59,9 @@ extension Bank {
     }
 
     /// Calls `wake` whenever an event is scheduled at or before the clock's time, so that whoever
-    /// runs the bank's events runs it at once, on a manual clock too. It is called under the
-    /// bank's lock: it must only signal, never call the bank or wait.
+    /// runs the bank's events runs it at once, on a manual clock too (there, not for what a run of
+    /// events schedules: that run takes it, see `queue`). It is called under the bank's lock: it
+    /// must only signal, never call the bank or wait.
     public func whenDue(_ wake: @escaping @Sendable () -> Void) {
         state.withLock { $0.wake = wake }
     }

@@ -342,7 +342,7 @@ public final class Bank: Sendable {
         s.afterRecord?(s)
     }
 
-    /// Queues an event, and wakes whoever runs due events when it is due already.
+    /// Queues an event, and wakes whoever runs due events when it is due already (see `queue`).
     /// While an advance runs, what other requests schedule (a create's steps, a hold's
     /// notification) waits until it ends, and then runs when due: an advance runs what was due
     /// when it began and what that leads to, so it ends however busy the sandbox is meanwhile.
@@ -353,8 +353,10 @@ public final class Bank: Sendable {
     }
 
     /// Puts an event in the queue, waking whoever runs them when it is due already. Not when a
-    /// run of events on a manual clock scheduled it (a step's notification): that run goes on to
-    /// the time it runs to, and takes it (a real-time clock's run ends at the time it began).
+    /// run of events on a manual clock scheduled it (a next step, a notification, a retry, a chaos
+    /// copy): that run goes on to the time it runs to and takes it, or, when the clock driver's
+    /// run gives way to an advance, the advance does first. (A real-time clock's run ends at the
+    /// time it began, so there it wakes the driver as before.)
     func queue(_ s: inout State, _ event: EventQueue.Event) {
         s.queue.insert(event)
         if let wake = s.wake, !(s.running && clock.mode == .manual), event.at <= clock.now.milliseconds { wake() }

@@ -120,7 +120,7 @@ struct EventQueue: Sendable {
         guard let first = heap.first else { return nil }
         let last = heap.removeLast()
         guard !heap.isEmpty else { return first.event }
-        heap.withUnsafeMutableBufferPointer { heap in  // indices below are checked against its count
+        heap.withUnsafeMutableBufferPointer { heap in  // every index below is kept within its count
             var hole = 0
             while 4 * hole + 1 < heap.count {
                 let children = 4 * hole + 1 ..< min(4 * hole + 5, heap.count)

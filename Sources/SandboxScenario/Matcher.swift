@@ -36,8 +36,9 @@ public struct Matcher: Sendable {
     let patterns = PatternCache()
     /// The text it matches when it is a plain `eq` of text (a magic value, a dialect): a value is
     /// compared with it as it is, without walking the tests (a create meets some forty of them in
-    /// the built-in rules). Not for a number, which compares as a decimal. (`RuleEngine` reads it
-    /// on its own, in place: passing the whole matcher retains each of its parts.)
+    /// the built-in rules). Not for a number, which compares as a decimal. (`RuleEngine.firstMatch`
+    /// compares with it the same way itself, in place: passing the whole matcher on retains each
+    /// of its parts.)
     let plainText: String?
 
     public init(tests: [Test]) {

@@ -152,7 +152,7 @@ public struct RuleEngine: Sendable {
                     case .field(let place): values[place]
                     }
                     if let text = conditions[condition].matcher.plainText {
-                        if value != text { continue rules }
+                        if value != text { continue rules }  // as `Matcher.matches` compares a plain text
                     } else if !conditions[condition].matcher.matches(value) {
                         continue rules
                     }

@@ -34,6 +34,28 @@ struct EventQueueTests {
     }
 }
 
+extension EventQueueTests {
+    /// A queue restored from a snapshot's events (sorted, as a snapshot lists them) keeps their
+    /// order, and what is scheduled afterwards takes its place among them: ties after them.
+    @Test func aRestoredQueueKeepsItsOrderAmongNewEvents() {
+        var random = SplitMix64(seed: 7)
+        let restored = (1 ... 300).map { id in
+            EventQueue.Event(at: Int64(random.next() % 40), sequence: id, kind: .delivery(notificationID: id, attempt: 0))
+        }.sorted { $0.precedes($1) }
+        var queue = EventQueue(events: restored, sequence: 300)
+        var expected = restored.map { (at: $0.at, sequence: $0.sequence) }
+        for id in 301 ... 600 {
+            let at = Int64(random.next() % 40)
+            queue.schedule(.delivery(notificationID: id, attempt: 0), at: VirtualTime(milliseconds: at))
+            expected.append((at, id))
+        }
+        var popped: [(at: Int64, sequence: Int)] = []
+        while let event = queue.popFirst() { popped.append((event.at, event.sequence)) }
+        expected.sort { ($0.at, $0.sequence) < ($1.at, $1.sequence) }
+        #expect(popped.map(\.at) == expected.map(\.at) && popped.map(\.sequence) == expected.map(\.sequence))
+    }
+}
+
 struct ChunkedArrayTests {
     @Test func behavesAsAnArrayAcrossChunkBoundaries() {
         var chunked = ChunkedArray<Int>()

@@ -32,11 +32,6 @@ struct JSONMembersTests {
         #expect(try JSON.parseMembers(Array(text.utf8)) == nil)
     }
 
-    @Test func readsInputsWithoutContiguousStorage() throws {
-        let bytes = Array(#"{"k":"é"}"#.utf8)
-        #expect(try JSON.parseMembers(bytes.lazy.map { $0 })?.first?.value == "é")
-    }
-
     @Test(arguments: rejections)
     func rejectsAsParseDoes(_ rejection: Rejection) {
         do {
