@@ -36,10 +36,8 @@ public struct Matcher: Sendable {
     let patterns = PatternCache()
     /// The text it matches when it is a plain `eq` of text (a magic value, a dialect): a value is
     /// compared with it as it is, without walking the tests (a create meets some forty of them in
-    /// the built-in rules). Not for a number, which compares as a decimal. (`RuleEngine.firstMatch`
-    /// compares with it the same way itself, in place: passing the whole matcher on retains each
-    /// of its parts.)
-    let plainText: String?
+    /// the built-in rules). Not for a number, which compares as a decimal.
+    private let plainText: String?
 
     public init(tests: [Test]) {
         self.tests = tests
@@ -52,11 +50,17 @@ public struct Matcher: Sendable {
         return operand.text
     }
 
-    /// Whether `value` (the field's text; nil when absent) passes every test.
-    public func matches(_ value: String?) -> Bool {
+    /// Whether `value` (the field's text; nil when absent) passes every test. Inlined, so that a
+    /// plain text is compared where the matcher lies: a call retains and releases each of the
+    /// matcher's parts first, and a create meets some forty matchers twice.
+    @inline(__always) public func matches(_ value: String?) -> Bool {
         guard let value else { return false }
         if let plainText { return value == plainText }
-        return tests.allSatisfy { test in
+        return passesTests(value)
+    }
+
+    private func passesTests(_ value: String) -> Bool {
+        tests.allSatisfy { test in
             switch test {
             case .eq(let expected): Self.same(value, expected)
             case .oneOf(let options): options.contains { Self.same(value, $0) }

@@ -14,9 +14,6 @@ public struct RuleEngine: Sendable {
     public let seed: UInt64
     /// `rules`' timelines, and the default, ready to resolve.
     private let plans: [Plan?]
-    /// Whether each rule has a timeline (else it declines): what `timeline(for:)` considers,
-    /// asked without copying a plan (and retaining its arrays) for each rule it passes.
-    private let hasPlan: [Bool]
     private let defaultPlan: Plan
     /// Every rule's conditions, one after another (rule i's are `conditions[ranges[i]]`), the
     /// merchant's and the dialect's first. Each create is matched against every rule up to the
@@ -45,7 +42,6 @@ public struct RuleEngine: Sendable {
             case .decline: return nil
             }
         }
-        hasPlan = plans.map { $0 != nil }
         defaultPlan = .one(Timeline(defaultTimeline, .defaultTimeline(of: defaultScenario)))
         var fieldNames: [String] = [], conditions: [Condition] = [], ranges: [Range<Int>] = []
         for rule in rules {
@@ -123,7 +119,10 @@ public struct RuleEngine: Sendable {
     public func timeline(for payout: Payout) -> DecidedTimeline {
         var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
         var values = FieldValues(.payout(payout), names: fieldNames)
-        let index = firstMatch(&values, merchant: payout.account, dialect: payout.dialect) { hasPlan[$0] }
+        // Whether a rule has a timeline, read in place: not a copy of its plan per rule passed.
+        let index = plans.withUnsafeBufferPointer { plans in
+            firstMatch(&values, merchant: payout.account, dialect: payout.dialect) { plans[$0] != nil }
+        }
         switch index.flatMap({ plans[$0] }) ?? defaultPlan {
         case .one(let timeline): return timeline.resolved(&random)
         case .weighted(let choices): return Self.pick(choices, &random).resolved(&random)
@@ -139,8 +138,8 @@ public struct RuleEngine: Sendable {
     }
 
     /// The first rule that matches, of those `considered`. The conditions are read in place
-    /// (through the buffer), a plain text's without calling its matcher: a create meets some
-    /// forty conditions twice, and a matcher passed on retains and releases each of its parts.
+    /// (through the buffer): reading an array's element copies it, retaining each of its
+    /// matcher's parts, and a create meets some forty conditions twice.
     private func firstMatch(_ values: inout FieldValues, merchant: String, dialect: String,
                             considering considered: (Int) -> Bool = { _ in true }) -> Int? {
         conditions.withUnsafeBufferPointer { conditions in
@@ -151,11 +150,7 @@ public struct RuleEngine: Sendable {
                     case .dialect: dialect
                     case .field(let place): values[place]
                     }
-                    if let text = conditions[condition].matcher.plainText {
-                        if value != text { continue rules }  // as `Matcher.matches` compares a plain text
-                    } else if !conditions[condition].matcher.matches(value) {
-                        continue rules
-                    }
+                    if !conditions[condition].matcher.matches(value) { continue rules }
                 }
                 return index
             }
