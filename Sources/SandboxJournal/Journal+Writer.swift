@@ -42,24 +42,26 @@ extension Journal {
 
     /// The journal's thread: writes batches until there is none.
     func writeBatches() {
-        var waiters = 0  // on the batch written last
+        var records = 0  // in the batch written last
         var lastSync = 0.0  // when its write started
         while true {
-            // Several clients at once: at most one sync per `syncInterval` (2,500 a second), the
-            // next batch gathering meanwhile. On a small machine a sync costs the CPU of a few
-            // requests (the system calls, the device's interrupts, this thread's wake-ups), and a
-            // fast disk syncs in 0.1 ms: unchecked, syncs of a handful of records each took that
-            // CPU from the requests (.ci/bench-state-dir on 2 cores: 6 records a sync, about 0.7 of
-            // the in-memory rate; with the interval about 0.8). Two clients' requests wait 0.1 ms
-            // more; a lone client's never wait for it.
-            if waiters > 1 { Self.sleep(until: lastSync + Self.syncInterval) }
+            // Several records a sync (several clients changing things at once): at most one sync
+            // per `syncInterval` (2,500 a second), the next batch gathering meanwhile. On a small
+            // machine a sync costs the CPU of a few requests (the system calls, the device's
+            // interrupts, this thread's wake-ups), and a fast disk syncs in 0.1 ms: unchecked,
+            // syncs of a handful of records each took that CPU from the requests
+            // (.ci/bench-state-dir on 2 cores: 6 records a sync, about 0.7 of the in-memory rate;
+            // with the interval about 0.8). Two clients' requests wait 0.1 ms more; a lone
+            // client's wait only when one request journals several records. (Records, not the
+            // callbacks waiting: the server's answers wait with one callback per event loop.)
+            if records > 1 { Self.sleep(until: lastSync + Self.syncInterval) }
             lastSync = Self.monotonicSeconds()
             let taken = batch.withLock { batch -> Taken? in
                 guard !batch.bytes.isEmpty || !batch.callbacks.isEmpty else {
                     batch.writing = false
                     return nil
                 }
-                var taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: batch.appended)
+                var taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: appended.load(ordering: .relaxed))
                 batch.fileBytes += batch.bytes.count
                 if batch.fileBytes > batch.reservedEnd {
                     taken.zeros = batch.fileBytes ..< batch.fileBytes + Reservation.bytes(past: batch.fileBytes)
@@ -70,13 +72,13 @@ extension Journal {
                 return taken
             }
             guard var taken else { return }
-            waiters = taken.callbacks.count
+            records = taken.count - durable.load(ordering: .relaxed)  // only this thread changes it
             let failure = taken.bytes.isEmpty ? nil : write(taken.bytes, zeros: taken.zeros)  // empty: only waiters for the batches before
             let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
                     batch.failure = failure
                 } else {
-                    batch.durable = taken.count
+                    durable.store(taken.count, ordering: .releasing)
                 }
                 guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return (nil, batch.callbackScope) }
                 batch.growthHandler = nil

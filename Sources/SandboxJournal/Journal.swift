@@ -38,8 +38,6 @@ public final class Journal: Sendable {
         var callbacks: [@Sendable (JournalError?) -> Void] = []
         var writing = false
         var failure: JournalError?
-        var appended = 0
-        var durable = 0
         /// With a compaction under way: every record's bytes appended since it began.
         var kept: [UInt8]?
         /// The file's size once the bytes taken so far are written (the end of its records).
@@ -64,6 +62,10 @@ public final class Journal: Sendable {
     let batch = Mutex(Batch())
     let writer = DispatchQueue(label: "journal-writer")
     let syncs = Mutex(SyncHistogram())
+    /// Records appended since opening, and how many of them are on disk: changed under `batch`'s
+    /// lock, read without it (every durable answer reads them, on the event loops).
+    let appended = Atomic<Int>(0)
+    let durable = Atomic<Int>(0)
 
     private init(path: String, fd: Int32, size: Int) {
         self.path = path
@@ -169,7 +171,7 @@ public final class Journal: Sendable {
             if let write {
                 let start = batch.bytes.count
                 JournalFormat.appendRecord(to: &batch.bytes, write)
-                batch.appended += 1
+                appended.add(1, ordering: .relaxed)
                 batch.kept?.append(contentsOf: batch.bytes[start...])
             }
             if let whenDurable { batch.callbacks.append(whenDurable) }
@@ -181,9 +183,10 @@ public final class Journal: Sendable {
         if start { writer.async { self.writeBatches() } }
     }
 
-    /// Records appended since opening, and how many of them are on disk.
+    /// Records appended since opening, and how many of them are on disk (read in that order: a
+    /// record the caller appended is counted in the first, and durable once the second reaches it).
     public var counts: (appended: Int, durable: Int) {
-        batch.withLock { ($0.appended, $0.durable) }
+        (appended.load(ordering: .acquiring), durable.load(ordering: .acquiring))
     }
 
     /// How long each `fdatasync` has taken since opening, as a histogram (for metrics).

@@ -5,6 +5,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import SandboxJournal
+import Synchronization
 import Testing
 
 /// `--state-dir`: a sandbox started on the folder another one used carries on where it stopped:
@@ -167,6 +168,73 @@ import Testing
         #expect(recovery.problem?.hasPrefix("a record of 40 bytes cut short at byte ") == true)
         #expect(try Self.state(second) == before)
         #expect(try Self.create(second, "o-2").bodyText == #"{"cashout_id":"1000002"}"#)
+    }
+
+    /// Creates from many clients at once, each on its own connection: each is answered once its
+    /// record is on disk, whichever event loop read it and however the syncs fall among the
+    /// answers waiting, and a sandbox started on the folder afterwards has every one of them.
+    @Test func concurrentCreatesAreEachAnsweredOnceSaved() throws {
+        let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try Self.launch(directory)
+        let (clients, each) = (16, 8)
+        let answers = Mutex<[String]>([])
+        let finished = DispatchGroup()
+        for client in 0 ..< clients {
+            finished.enter()
+            Thread.detachNewThread {  // real threads: Dispatch's pool could run fewer clients at once
+                defer { finished.leave() }
+                for index in 0 ..< each {
+                    let response = try? Self.create(first, "c\(client)-\(index)")
+                    answers.withLock { $0.append("\(response?.status ?? 0) \(response?.bodyText.hasPrefix(#"{"cashout_id":""#) == true)") }
+                }
+            }
+        }
+        finished.wait()
+        #expect(answers.withLock { $0 } == Array(repeating: "200 true", count: clients * each))
+        let before = try Self.state(first, cashouts: clients * each)
+        first.stop()
+
+        let second = try Self.launch(directory)
+        defer { second.stop() }
+        #expect(try Self.state(second, cashouts: clients * each) == before)
+    }
+
+    /// A change that cannot be saved (here the journal's file turned read-only under it) is
+    /// answered 500, saying why, and so is every change waiting with it or after it; reads go on.
+    @Test func changesThatCannotBeSavedAreAnswered500() throws {
+        let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sandbox = try Self.launch(directory)
+        defer { sandbox.stop() }
+        #expect(try Self.create(sandbox, "saved").status == 200)
+        // The journal's descriptors (the file's, and the lock on the folder) now read a file that
+        // cannot be written: the next write fails.
+        let journalPath = "\(directory)/journal.log"
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == journalPath
+        }
+        try #require(!descriptors.isEmpty)
+        let readOnly = open(journalPath, O_RDONLY | O_CLOEXEC)
+        try #require(readOnly >= 0)
+        for descriptor in descriptors { #expect(dup2(readOnly, descriptor) == descriptor) }
+        close(readOnly)
+
+        let answers = Mutex<[String]>([])
+        let finished = DispatchGroup()
+        for client in 0 ..< 4 {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                let response = try? Self.create(sandbox, "lost-\(client)")
+                answers.withLock { $0.append("\(response?.status ?? 0) \(response?.bodyText ?? "")") }
+            }
+        }
+        finished.wait()
+        let refused = Router.error(500, "the change could not be saved: write \(journalPath): Bad file descriptor").bodyText
+        #expect(answers.withLock { $0 } == Array(repeating: "500 \(refused)", count: 4))
+        #expect(try Self.create(sandbox, "after").bodyText == refused)
+        #expect(try Self.send(sandbox, "GET", "/sandbox/cashouts/1000001").status == 200)
     }
 
     @Test func aStateDirectoryThatIsAFileIsRefused() throws {
