@@ -34,10 +34,12 @@ extension Journal {
         let count: Int
         /// Where to write zeros ahead of the records, with them (see Journal+Reservation).
         var zeros: Range<Int>?
+        /// A write or sync that failed before: this batch is not written, and fails with it.
+        var failed: JournalError?
     }
 
-    /// The least time, in seconds, from one sync's start to the next one's while several
-    /// callbacks wait on each (see Journal+Writer).
+    /// The least time, in seconds, from one sync's start to the next one's while batches carry
+    /// several records each (see `writeBatches`).
     public static let syncInterval = 0.000_4
 
     /// The journal's thread: writes batches until there is none.
@@ -61,7 +63,7 @@ extension Journal {
                     batch.writing = false
                     return nil
                 }
-                var taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: appended.load(ordering: .relaxed))
+                var taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: appended.load(ordering: .relaxed), failed: batch.failure)
                 batch.fileBytes += batch.bytes.count
                 if batch.fileBytes > batch.reservedEnd {
                     taken.zeros = batch.fileBytes ..< batch.fileBytes + Reservation.bytes(past: batch.fileBytes)
@@ -73,7 +75,9 @@ extension Journal {
             }
             guard var taken else { return }
             records = taken.count - durable.load(ordering: .relaxed)  // only this thread changes it
-            let failure = taken.bytes.isEmpty ? nil : write(taken.bytes, zeros: taken.zeros)  // empty: only waiters for the batches before
+            // Empty: only waiters for the batches before, which were written, or failed (records
+            // appended, or waiters added, before that failure was known): so do they.
+            let failure = taken.failed ?? (taken.bytes.isEmpty ? nil : write(taken.bytes, zeros: taken.zeros))
             let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
                     batch.failure = failure
