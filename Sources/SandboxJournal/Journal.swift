@@ -38,7 +38,8 @@ public final class Journal: Sendable {
         var callbacks: [@Sendable (JournalError?) -> Void] = []
         var writing = false
         var failure: JournalError?
-        /// With a compaction under way: every record's bytes appended since it began.
+        /// With a compaction under way: the bytes of the records appended since it began that are
+        /// not in the new file yet.
         var kept: [UInt8]?
         /// The file's size once the bytes taken so far are written (the end of its records).
         var fileBytes = 0
@@ -269,17 +270,26 @@ public final class Journal: Sendable {
             }
         }
         if let failure { throw failure }
-        // The switch, between two batches: the records kept that are already in the old file go
-        // to the new one too; those not written yet stay in the batch, for the new file.
-        let result = writer.sync { () -> Result<Int, JournalError> in
-            let (tail, before) = batch.withLock { batch -> ([UInt8], Int) in
-                let kept = batch.kept ?? []
-                // Bytes appended before `beginCompaction` and not written yet (their appender had not
-                // woken the writer): the first records stand for them, so they are dropped once the
-                // new file is in place. Only this thread takes bytes off the batch's front.
-                let before = max(0, batch.bytes.count - kept.count)
-                return (Array(kept[..<(kept.count - (batch.bytes.count - before))]), before)
+        // Outside the journal's thread, while syncs go on: the records appended meanwhile (each
+        // part as it is taken off `kept`), then a sync of it all. The switch, which holds up every
+        // sync, has only the last records to write and sync.
+        while true {
+            let part = batch.withLock { batch -> [UInt8] in
+                defer { batch.kept = [] }
+                return batch.kept ?? []
             }
+            if part.isEmpty { break }
+            try Self.writeAll(newFD, part, at: nil, path: temporary)
+            written += part.count
+            if part.count < Self.catchUpEnough { break }
+        }
+        try Self.sync(newFD, path: temporary)
+        // The switch, between two batches: the records still kept go to the new file too. Every
+        // byte not yet written to the old file is now in the new one (a record appended before
+        // `beginCompaction` in the first records, after it in `kept`), so the batch drops them.
+        var replaced: Int32?  // the old file's descriptor, closed once syncs go on
+        let result = writer.sync { () -> Result<Int, JournalError> in
+            let (tail, pending) = batch.withLock { batch in (batch.kept ?? [], batch.bytes.count) }
             do throws(JournalError) {
                 try Self.writeAll(newFD, tail, at: nil, path: temporary)
                 try Self.sync(newFD, path: temporary)
@@ -289,14 +299,14 @@ public final class Journal: Sendable {
             }
             // Renamed: the new file is the journal now, whatever happens next.
             keepNew = true
-            Glibc.close(fd.withLock { old in
+            replaced = fd.withLock { old in
                 defer { old = newFD }
                 return old
-            })
+            }
             let size = written + tail.count
             let directory = Result { () throws(JournalError) in try Self.syncDirectory(of: path) }
             batch.withLock { batch in
-                batch.bytes.removeFirst(before)
+                batch.bytes.removeFirst(pending)  // only this thread takes bytes off the batch
                 batch.kept = nil
                 batch.fileBytes = size
                 batch.reservedEnd = size
@@ -305,8 +315,14 @@ public final class Journal: Sendable {
             }
             return .success(size)
         }
+        // The last descriptor of a file renamed over: closing it frees the file's blocks.
+        if let replaced { Glibc.close(replaced) }
         return try result.get()
     }
+
+    /// Bytes of records appended during a compaction under which it stops catching up with
+    /// them outside the journal's thread (see `finishCompaction`).
+    static let catchUpEnough = 256 << 10
 
     // MARK: - Files
 

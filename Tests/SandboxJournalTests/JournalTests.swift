@@ -313,6 +313,27 @@ struct JournalCompactionTests {
         #expect(journal.beginCompaction(), "the next one may start")
     }
 
+    /// Many records appended while the first records are written (more than the compaction
+    /// copies into the new file before its switch) follow them, in order, and so do the later ones.
+    @Test func manyRecordsAppendedDuringACompactionFollowTheFirstRecords() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let path = "\(folder.path)/journal.log"
+        let (journal, _, _) = try open(path)
+        journal.append { $0 += Array("a1".utf8) }
+        #expect(journal.beginCompaction())
+        let kept = (0 ..< 3000).map { "b\($0) " + String(repeating: "x", count: 200) }  // about 600 KB
+        for text in kept[..<1000] { journal.append { $0 += Array(text.utf8) } }
+        #expect(journal.waitUntilDurable() == nil)
+        try journal.finishCompaction { write in
+            for text in kept[1000...] { journal.append { $0 += Array(text.utf8) } }
+            write(Self.framed(["snapshot of a1"]))
+        }
+        journal.append { $0 += Array("c1".utf8) }
+        #expect(journal.waitUntilDurable() == nil)
+        #expect(try open(path).2 == ["snapshot of a1"] + kept + ["c1"])
+    }
+
     /// The first records may come in parts, each written as it comes: the file holds them in order.
     @Test func theFirstRecordsMayComeInParts() throws {
         let folder = Folder()
