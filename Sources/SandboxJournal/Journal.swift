@@ -275,8 +275,9 @@ public final class Journal: Sendable {
         // sync, has only the last records to write and sync.
         while true {
             let part = batch.withLock { batch -> [UInt8] in
-                defer { batch.kept = [] }
-                return batch.kept ?? []
+                guard let kept = batch.kept else { return [] }
+                batch.kept = []
+                return kept
             }
             if part.isEmpty { break }
             try Self.writeAll(newFD, part, at: nil, path: temporary)
