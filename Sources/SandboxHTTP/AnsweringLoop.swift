@@ -5,11 +5,8 @@ import Glibc
 /// what the response's observers then do (record it, count it, free the request) runs on the loop
 /// that read the request, as it does in memory, rather than on the journal's thread, which would
 /// free the loops' memory and contend for their allocator.
-public struct AnsweringLoop: Sendable, Identifiable {
+public struct AnsweringLoop: Sendable {
     private let inbox: ConnectionInbox
-
-    /// The same for every `AnsweringLoop` of one event loop.
-    public var id: ObjectIdentifier { ObjectIdentifier(inbox) }
 
     /// The calling thread's loop; nil off the server's loops (a test calling the handler itself).
     public static var current: AnsweringLoop? {

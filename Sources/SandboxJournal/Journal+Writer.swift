@@ -38,25 +38,23 @@ extension Journal {
         var failed: JournalError?
     }
 
-    /// The least time, in seconds, from one sync's start to the next one's while batches carry
-    /// several records each (see `writeBatches`).
+    /// The least time, in seconds, from one sync's start to the next one's while several
+    /// callbacks wait on each (see `writeBatches`).
     public static let syncInterval = 0.000_4
 
     /// The journal's thread: writes batches until there is none.
     func writeBatches() {
-        var records = 0  // in the batch written last
+        var waiters = 0  // on the batch written last
         var lastSync = 0.0  // when its write started
         while true {
-            // Several records a sync (several clients changing things at once): at most one sync
-            // per `syncInterval` (2,500 a second), the next batch gathering meanwhile. On a small
-            // machine a sync costs the CPU of a few requests (the system calls, the device's
-            // interrupts, this thread's wake-ups), and a fast disk syncs in 0.1 ms: unchecked,
-            // syncs of a handful of records each took that CPU from the requests
-            // (.ci/bench-state-dir on 2 cores: 6 records a sync, about 0.7 of the in-memory rate;
-            // with the interval about 0.8). Two clients' requests wait 0.1 ms more; a lone
-            // client's wait only when one request journals several records. (Records, not the
-            // callbacks waiting: the server's answers wait with one callback per event loop.)
-            if records > 1 { Self.sleep(until: lastSync + Self.syncInterval) }
+            // Several clients at once: at most one sync per `syncInterval` (2,500 a second), the
+            // next batch gathering meanwhile. On a small machine a sync costs the CPU of a few
+            // requests (the system calls, the device's interrupts, this thread's wake-ups), and a
+            // fast disk syncs in 0.1 ms: unchecked, syncs of a handful of records each took that
+            // CPU from the requests (.ci/bench-state-dir on 2 cores: 6 records a sync, about 0.7 of
+            // the in-memory rate; with the interval about 0.8). Two clients' requests wait 0.1 ms
+            // more; a lone client's never wait for it.
+            if waiters > 1 { Self.sleep(until: lastSync + Self.syncInterval) }
             lastSync = Self.monotonicSeconds()
             let taken = batch.withLock { batch -> Taken? in
                 guard !batch.bytes.isEmpty || !batch.callbacks.isEmpty else {
@@ -74,7 +72,7 @@ extension Journal {
                 return taken
             }
             guard var taken else { return }
-            records = taken.count - durable.load(ordering: .relaxed)  // only this thread changes it
+            waiters = taken.callbacks.count
             // Empty: only waiters for the batches before, which were written, or failed (records
             // appended, or waiters added, before that failure was known): so do they.
             let failure = taken.failed ?? (taken.bytes.isEmpty ? nil : write(taken.bytes, zeros: taken.zeros))

@@ -141,13 +141,16 @@ public final class Journal: Sendable {
 
     /// Adds a record holding the bytes `write` appends, to the next batch, and calls `whenDurable`
     /// (on the journal's thread) once it is on disk, or with the error that keeps it from getting
-    /// there. Records reach the file in the order `append` was called.
+    /// there (at once, on the calling thread, once the journal has failed: then the record is not
+    /// added, though it is counted in `counts.appended`, never to be durable). Records reach the
+    /// file in the order `append` was called.
     public func append(_ write: (inout [UInt8]) -> Void, whenDurable: (@Sendable (JournalError?) -> Void)? = nil) {
         withoutActuallyEscaping(write) { enqueue($0, whenDurable: whenDurable) }
     }
 
     /// Calls `done` (on the journal's thread) once every record appended so far is on disk, or with
-    /// the error that keeps them from getting there. Does not wait.
+    /// the error that keeps them from getting there (at once, on the calling thread, once the
+    /// journal has failed). Does not wait.
     public func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
         enqueue(nil, whenDurable: done)
     }
@@ -168,7 +171,12 @@ public final class Journal: Sendable {
     /// Adds the record (if any) and the callback to the next batch, starting the writer if idle.
     private func enqueue(_ write: ((inout [UInt8]) -> Void)?, whenDurable: (@Sendable (JournalError?) -> Void)?) {
         let (start, failure) = batch.withLock { batch -> (Bool, JournalError?) in
-            if let failure = batch.failure { return (false, failure) }
+            if let failure = batch.failure {
+                // Counted all the same: whoever asks whether it is durable (a response deciding
+                // whether to wait for a sync) then waits, and is told the failure.
+                if write != nil { appended.add(1, ordering: .relaxed) }
+                return (false, failure)
+            }
             if let write {
                 let start = batch.bytes.count
                 JournalFormat.appendRecord(to: &batch.bytes, write)
@@ -184,10 +192,10 @@ public final class Journal: Sendable {
         if start { writer.async { self.writeBatches() } }
     }
 
-    /// Records appended since opening, and how many of them are on disk (read in that order: a
-    /// record the caller appended is counted in the first, and durable once the second reaches it).
+    /// Records appended since opening, and how many of them are on disk. A record the caller
+    /// appended is counted in the first; it is durable once the second reaches that count.
     public var counts: (appended: Int, durable: Int) {
-        (appended.load(ordering: .acquiring), durable.load(ordering: .acquiring))
+        (appended.load(ordering: .relaxed), durable.load(ordering: .acquiring))
     }
 
     /// How long each `fdatasync` has taken since opening, as a histogram (for metrics).
@@ -272,7 +280,7 @@ public final class Journal: Sendable {
         if let failure { throw failure }
         // Outside the journal's thread, while syncs go on: the records appended meanwhile (each
         // part as it is taken off `kept`), then a sync of it all. The switch, which holds up every
-        // sync, has only the last records to write and sync.
+        // sync, then writes and syncs only what came after.
         while true {
             let part = batch.withLock { batch -> [UInt8] in
                 guard let kept = batch.kept else { return [] }
@@ -290,7 +298,9 @@ public final class Journal: Sendable {
         // `beginCompaction` in the first records, after it in `kept`), so the batch drops them.
         var replaced: Int32?  // the old file's descriptor, closed once syncs go on
         let result = writer.sync { () -> Result<Int, JournalError> in
-            let (tail, pending) = batch.withLock { batch in (batch.kept ?? [], batch.bytes.count) }
+            let (tail, pending, failed) = batch.withLock { batch in (batch.kept ?? [], batch.bytes.count, batch.failure) }
+            // A failed journal stays as it is: its kept records include changes answered as not saved.
+            if let failed { return .failure(failed) }
             do throws(JournalError) {
                 try Self.writeAll(newFD, tail, at: nil, path: temporary)
                 try Self.sync(newFD, path: temporary)

@@ -30,8 +30,6 @@ package final class StateJournal: Sendable {
     private let compactedBytes: Int
     /// Compactions since the start.
     package let compactions = Atomic<Int>(0)
-    /// Each event loop's answers waiting for a sync.
-    private let heldAnswersByLoop = Mutex<[ObjectIdentifier: HeldAnswers]>([:])
 
     /// A record the replay refused: its kind, and why.
     struct ReplayFailure: Error, CustomStringConvertible {
@@ -141,28 +139,18 @@ package final class StateJournal: Sendable {
         // A response produced later may journal while it is produced: it always waits for a sync.
         let (appended, durable) = journal.counts
         guard response.isDeferred || appended > durable else { return response }
-        return response.producingThen { [self] produced, answer in
-            // Produced on an event loop (nearly all), the answer is held there (see HeldAnswers);
-            // produced on a queue, it is let go on the journal's thread.
-            if let loop = AnsweringLoop.current {
-                heldAnswers(on: loop).hold(produced, untilDurable: journal.counts.appended, answer)
-            } else {
-                journal.whenDurable { error in answer(error.map(Self.failure) ?? produced) }
+        return response.producingThen { [journal] produced, answer in
+            // Produced on an event loop (nearly all), the answer's observers run on that loop once
+            // the sync lets it go (see AnsweringLoop); produced on a queue, on the journal's thread.
+            let loop = AnsweringLoop.current
+            journal.whenDurable { error in
+                let answered = error.map(Self.failure) ?? produced
+                if let loop { loop.run { answer(answered) } } else { answer(answered) }
             }
         }
     }
 
-    /// The answers `loop` holds until a sync (made on the loop's first answer to wait).
-    private func heldAnswers(on loop: AnsweringLoop) -> HeldAnswers {
-        heldAnswersByLoop.withLock { byLoop in
-            if let held = byLoop[loop.id] { return held }
-            let held = HeldAnswers(loop: loop, journal: journal)
-            byLoop[loop.id] = held
-            return held
-        }
-    }
-
-    static func failure(_ error: JournalError) -> HTTPResponse {
+    private static func failure(_ error: JournalError) -> HTTPResponse {
         Router.error(500, "the change could not be saved: \(error)")
     }
 

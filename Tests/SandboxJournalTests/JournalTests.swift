@@ -313,8 +313,8 @@ struct JournalCompactionTests {
         #expect(journal.beginCompaction(), "the next one may start")
     }
 
-    /// Many records appended while the first records are written (more than the compaction
-    /// copies into the new file before its switch) follow them, in order, and so do the later ones.
+    /// Many records appended while the first records are written (more than one part of the
+    /// copy made before the switch) follow them, in order, and so do the later ones.
     @Test func manyRecordsAppendedDuringACompactionFollowTheFirstRecords() throws {
         let folder = Folder()
         defer { folder.remove() }
