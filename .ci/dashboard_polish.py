@@ -279,7 +279,7 @@ def check_requests_page(page, base):
 def check_webhooks_page(page, base, cashout_id):
     webhook = admin(base, f"/sandbox/cashouts/{cashout_id}")["webhooks"][0]["id"]
     if not route_exists(base, "POST /sandbox/webhooks/1/chaos"):
-        show(page, "#/webhooks", f"!!document.querySelector('[data-testid=\"duplicate-{webhook}\"]')")
+        show(page, "#/webhooks", f"!!document.querySelector('#view-webhooks [data-testid=\"duplicate-{webhook}\"]')")
         page.js(f"document.querySelector('#view-webhooks [data-testid=\"duplicate-{webhook}\"]').click()")
         said = page.wait("document.getElementById('notice').checkVisibility() && document.getElementById('notice').textContent", "the refusal")
         expect("HTTP 404" in said, f"Send duplicate without the chaos route: {said!r}")
@@ -287,7 +287,7 @@ def check_webhooks_page(page, base, cashout_id):
         skipped("the chaos marks of Send duplicate and Send forged", f"POST /sandbox/webhooks/{{id}}/chaos answers 404 (the page says {said!r})")
         return
     for kind, button in (("duplicate", "duplicate"), ("forged", "forged")):
-        show(page, "#/webhooks", f"!!document.querySelector('[data-testid=\"{button}-{webhook}\"]')")
+        show(page, "#/webhooks", f"!!document.querySelector('#view-webhooks [data-testid=\"{button}-{webhook}\"]')")
         page.js(f"document.querySelector('#view-webhooks [data-testid=\"{button}-{webhook}\"]').click()")
         page.wait(f"!!document.querySelector('[data-testid=\"webhook-{webhook}\"] li[data-chaos=\"{kind}\"]')", f"the {kind} attempt marked")
     marks = page.js(f"[...document.querySelectorAll('[data-testid=\"webhook-{webhook}\"] li[data-chaos]')].map(li => li.dataset.chaos)")
