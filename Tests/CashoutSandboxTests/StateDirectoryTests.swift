@@ -32,6 +32,23 @@ import Testing
         try Self.send(sandbox, "POST", "/v3/cashout", #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(url ?? "\(sandbox.baseURL)/sandbox/sink/shop")"}"#, signed: true)
     }
 
+    /// What `count` clients at once, each on its own thread, say of what they got (`client`: its
+    /// number), in the order the answers came. Real threads: Dispatch's pool could run fewer at once.
+    static func fromClients(_ count: Int, _ client: @escaping @Sendable (_ client: Int) -> [String]) -> [String] {
+        let answers = Mutex<[String]>([])
+        let finished = DispatchGroup()
+        for number in 0 ..< count {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                let said = client(number)
+                answers.withLock { $0 += said }
+            }
+        }
+        finished.wait()
+        return answers.withLock { $0 }
+    }
+
     /// Everything a user can read back, as the admin API shows it.
     static func state(_ sandbox: Sandbox, cashouts: Int = 4) throws -> [String] {
         try ["/sandbox/cashouts", "/sandbox/ledger", "/sandbox/webhooks", "/sandbox/merchants", "/sandbox/clock"].map {
@@ -178,20 +195,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try Self.launch(directory)
         let (clients, each) = (16, 8)
-        let answers = Mutex<[String]>([])
-        let finished = DispatchGroup()
-        for client in 0 ..< clients {
-            finished.enter()
-            Thread.detachNewThread {  // real threads: Dispatch's pool could run fewer clients at once
-                defer { finished.leave() }
-                for index in 0 ..< each {
-                    let response = try? Self.create(first, "c\(client)-\(index)")
-                    answers.withLock { $0.append("\(response?.status ?? 0) \(response?.bodyText.hasPrefix(#"{"cashout_id":""#) == true)") }
-                }
+        let answers = Self.fromClients(clients) { client in
+            (0 ..< each).map { index in
+                let response = try? Self.create(first, "c\(client)-\(index)")
+                return "\(response?.status ?? 0) \(response?.bodyText.hasPrefix(#"{"cashout_id":""#) == true)"
             }
         }
-        finished.wait()
-        #expect(answers.withLock { $0 } == Array(repeating: "200 true", count: clients * each))
+        #expect(answers == Array(repeating: "200 true", count: clients * each))
         let before = try Self.state(first, cashouts: clients * each)
         first.stop()
 
@@ -223,19 +233,12 @@ import Testing
         }
         close(readOnly)
 
-        let answers = Mutex<[String]>([])
-        let finished = DispatchGroup()
-        for client in 0 ..< 4 {
-            finished.enter()
-            Thread.detachNewThread {
-                defer { finished.leave() }
-                let response = try? Self.create(sandbox, "lost-\(client)")
-                answers.withLock { $0.append("\(response?.status ?? 0) \(response?.bodyText ?? "")") }
-            }
+        let answers = Self.fromClients(4) { client in
+            let response = try? Self.create(sandbox, "lost-\(client)")
+            return ["\(response?.status ?? 0) \(response?.bodyText ?? "")"]
         }
-        finished.wait()
         let refused = Router.error(500, "the change could not be saved: write \(journalPath): Bad file descriptor").bodyText
-        #expect(answers.withLock { $0 } == Array(repeating: "500 \(refused)", count: 4))
+        #expect(answers == Array(repeating: "500 \(refused)", count: 4))
         #expect(try Self.create(sandbox, "after").bodyText == refused)
         #expect(try Self.send(sandbox, "GET", "/sandbox/cashouts/1000001").status == 200)
     }
