@@ -3,8 +3,8 @@ import Glibc
 import Synchronization
 
 /// What other threads hand to an event loop: connections accepted by another loop, responses
-/// produced off the loop (`HTTPResponse.later`), and work handed back to it (`AnsweringLoop`);
-/// plus the eventfd that wakes the loop (for these and for stopping).
+/// produced off the loop (`HTTPResponse.later`), and word that a gate let its held responses go
+/// (`ResponseGate`); plus the eventfd that wakes the loop (for these and for stopping).
 ///
 /// Only what makes the inbox non-empty wakes the loop, and inside
 /// `HTTPResponse.answeringTogether` not before the end: a journal's sync that finishes many
@@ -21,7 +21,7 @@ final class ConnectionInbox: Sendable {
         let fd: Int32
         let serial: Int
         var stream: UInt32 = 0
-        let response: HTTPResponse
+        var response: HTTPResponse
     }
 
     /// What is queued. The loop takes it by swapping in the arrays it emptied last time, so at a
@@ -30,13 +30,14 @@ final class ConnectionInbox: Sendable {
     struct Queued {
         var connections: [(fd: Int32, peer: SocketAddress?)] = []
         var completions: [Completion] = []
-        var tasks: [@Sendable () -> Void] = []
-        var isEmpty: Bool { connections.isEmpty && completions.isEmpty && tasks.isEmpty }
+        /// A gate the loop asked to be woken by let a held response go.
+        var gateOpened = false
+        var isEmpty: Bool { connections.isEmpty && completions.isEmpty && !gateOpened }
 
         mutating func removeAll() {
             connections.removeAll(keepingCapacity: true)
             completions.removeAll(keepingCapacity: true)
-            tasks.removeAll(keepingCapacity: true)
+            gateOpened = false
         }
     }
 
@@ -62,14 +63,9 @@ final class ConnectionInbox: Sendable {
         if enqueue({ $0.completions.append(completion) }) == .queuedFirst { wakeTogether() }
     }
 
-    /// Runs `task` on the loop, after the events it is handling; at once on the calling thread
-    /// once the loop has ended. Any thread.
-    func run(_ task: @escaping @Sendable () -> Void) {
-        switch enqueue({ $0.tasks.append(task) }) {
-        case .refused: task()
-        case .queuedFirst: wakeTogether()
-        case .queued: break
-        }
+    /// Tells the loop that a gate it asked to be woken by let held responses go. Any thread.
+    func gateOpened() {
+        if enqueue({ $0.gateOpened = true }) == .queuedFirst { wakeTogether() }
     }
 
     /// Queues a connection and wakes the owning loop; closes it instead once the loop has ended.
@@ -94,8 +90,7 @@ final class ConnectionInbox: Sendable {
         }
     }
 
-    /// Refuses further connections and closes the queued ones; runs the queued tasks (their
-    /// answers are dropped). Owning loop, when it ends.
+    /// Refuses further connections and closes the queued ones. Owning loop, when it ends.
     func close() {
         let left = pending.withLock { state in
             state.closed = true
@@ -103,7 +98,6 @@ final class ConnectionInbox: Sendable {
             return state.queued
         }
         for connection in left.connections { Glibc.close(connection.fd) }
-        for task in left.tasks { task() }
     }
 
     /// Wakes the owning loop at the end of the calling thread's `HTTPResponse.answeringTogether`,

@@ -63,7 +63,8 @@ extension EventLoop {
 
     /// Runs the handler for a request of `connection` (over HTTP/2, of its `stream`): the answer
     /// when it is ready now; nil when it is produced off the loop, and comes back through the inbox
-    /// (`finish`). Either way, what logging and counting the answer will need.
+    /// (`finish`), or held by a gate (EventLoop+Held). Either way, what logging and counting the
+    /// answer will need.
     func handle(_ request: HTTPRequest, on connection: Connection, stream: UInt32 = 0,
                 keepAlive: Bool) -> (HTTPResponse?, AwaitedRequest) {
         let started = settings.accessLog == nil && settings.metrics == nil ? 0 : Socket.monotonicNanoseconds()
@@ -82,11 +83,17 @@ extension EventLoop {
             starter { answer in inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: answer.flattened)) }
             return (nil, awaited)
         }
+        if response.isHeld {
+            held.append(.init(fd: fd, serial: serial, stream: stream, response: response))
+            return (nil, awaited)
+        }
         return (response, awaited)
     }
 
-    /// Sends the response a connection was waiting for, then goes on with its next requests.
+    /// Sends the response a connection was waiting for, then goes on with its next requests (a
+    /// response a gate holds waits for it first: see EventLoop+Held).
     func finish(_ completion: ConnectionInbox.Completion) {
+        if completion.response.isHeld { return held.append(completion) }
         guard Int(completion.fd) < connections.count, let connection = connections[Int(completion.fd)],
               connection.serial == completion.serial else { return }
         if let session = connection.session { return finish(completion, on: connection, session) }

@@ -62,6 +62,11 @@ final class EventLoop: @unchecked Sendable {
     var backlogged: [Connection] = []
     /// What the inbox held when last taken, kept to take the next into (see `ConnectionInbox.Queued`).
     private var taken = ConnectionInbox.Queued()
+    /// Responses a gate holds, and the array they are swapped into to be looked at (see EventLoop+Held).
+    var held: [ConnectionInbox.Completion] = []
+    var heldLookedAt: [ConnectionInbox.Completion] = []
+    /// Whether a gate was asked to wake this loop, and has not yet.
+    var gateAsked = false
     var now: Int64 = 0
     private var nextSweep: Int64 = 0
     var stopping = false
@@ -103,8 +108,6 @@ final class EventLoop: @unchecked Sendable {
             for case let connection? in connections { close(connection) }
             inbox.close()
         }
-        AnsweringLoop.setCurrent(inbox)
-        defer { AnsweringLoop.setCurrent(nil) }
         now = Socket.monotonicMilliseconds()
         nextSweep = now + sweepInterval
         date.update()
@@ -115,6 +118,7 @@ final class EventLoop: @unchecked Sendable {
             date.update()
             for i in 0 ..< Int(max(count, 0)) { dispatch(events[i]) }
             serveBacklog()
+            releaseHeld()
             if logBuffer.count >= 16 * 1024 { flushLog() }
             if !stopping, stopRequested.load(ordering: .acquiring) { beginStop() }
             if now >= nextSweep {
@@ -136,7 +140,7 @@ final class EventLoop: @unchecked Sendable {
         if fd == inbox.wakeFD {
             inbox.take(into: &taken)
             for connection in taken.connections { adopt(connection.fd, peer: connection.peer) }
-            for task in taken.tasks { task() }  // their answers come back through the inbox
+            if taken.gateOpened { gateAsked = false }  // the held responses go at the turn's end
             for completion in taken.completions { finish(completion) }
             taken.removeAll()  // not kept alive until the next wake-up: bodies, requests
         } else if listeners.contains(fd) {

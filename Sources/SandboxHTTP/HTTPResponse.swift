@@ -56,6 +56,9 @@ public struct HTTPResponse: Sendable {
     /// ``diagnosis`` and ``nearMiss``: for people, never sent.
     var notes: Notes?
 
+    /// The gate this response waits for (``held(by:until:)``); the server holds it until then.
+    var hold: ResponseHold?
+
     /// No answer at all: the server closes the connection (after any earlier pipelined
     /// responses), as a network fault or a crashed server would.
     public static var closeWithoutAnswer: HTTPResponse {
@@ -141,8 +144,9 @@ public struct HTTPResponse: Sendable {
     public var isDroppedConnection: Bool { dropsConnection }
 
     /// The final response: produced-later work (nested too) run now, on the calling thread, which
-    /// waits for a deferred answer. Never on an event loop's thread: an answer handed back to that
-    /// loop (`AnsweringLoop`, a journal's sync) would wait for the loop that waits for it.
+    /// waits for a deferred answer. A response held by a gate stays held (the server holds it;
+    /// ``resolved`` waits for it). Never on an event loop's thread: an answer the loop produces
+    /// would wait for the loop that waits for it.
     public var flattened: HTTPResponse {
         if let producer { return producer().flattened }
         guard let starter else { return self }
@@ -156,10 +160,11 @@ public struct HTTPResponse: Sendable {
         return answer.withLock { $0 ?? HTTPResponse(status: 500) }.flattened
     }
 
-    /// The response as a caller outside the server sees it: ``flattened``, with a dropped
-    /// connection as status 0.
+    /// The response as a caller outside the server sees it: ``flattened``, once its gate lets it
+    /// go (see ``held(by:until:)``), with a dropped connection as status 0.
     public var resolved: HTTPResponse {
-        let final = flattened
+        var final = flattened
+        if let hold = final.hold { final = hold.wait(final) }
         return final.dropsConnection ? HTTPResponse(status: 0) : final
     }
 

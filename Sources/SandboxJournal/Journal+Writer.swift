@@ -2,18 +2,28 @@ import Glibc
 
 // The journal's thread: it takes everything appended since it last looked (the batch), writes it
 // with one `write` and one `fdatasync` while the next batch gathers (group commit), then calls
-// the batch's callbacks, all inside one `runCallbacks` scope, and looks again; it stops when
-// nothing was appended, and the next append starts it.
+// the callbacks waiting for records now on disk, all inside one `runCallbacks` scope, and looks
+// again; it stops when nothing was appended, and the next append starts it.
 //
 // Per batch, not per record: one wake of this thread (none while it is busy), one write, one
 // sync, one scope (for the HTTP server: one wake-up of each event loop for all the answers the
 // batch lets go). Records are framed by `append` on the appending threads; here they are copied
 // once, into the page cache.
 extension Journal {
-    /// Runs each batch's `whenDurable` callbacks inside one call of `scope` (such as
-    /// `HTTPResponse.answeringTogether`, so that the responses they give leave together).
+    /// Runs the `whenDurable` callbacks each sync makes due inside one call of `scope` (such as
+    /// `HTTPResponse.answeringTogether`, so that the responses they let go leave together).
     public func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
         batch.withLock { $0.callbackScope = scope }
+    }
+
+    /// A batch taken for writing: its bytes, and the count of records appended once it is on disk.
+    struct Taken {
+        var bytes: [UInt8]
+        let count: Int
+        /// Where to write zeros ahead of the records, with them (see Journal+Reservation).
+        var zeros: Range<Int>?
+        /// A write or sync that failed before: this batch is not written, and fails with it.
+        var failed: JournalError?
     }
 
     /// The emptied buffers of the batch last written, which the next one gathers into: at a
@@ -23,29 +33,22 @@ extension Journal {
         /// A buffer above this is let go (a snapshot restored, say), not kept for the next batch.
         static let largest = 1 << 20
         var bytes: [UInt8] = []
-        var callbacks: [@Sendable (JournalError?) -> Void] = []
-    }
-
-    /// A batch taken for writing: its bytes, the callbacks waiting for them, and the count of
-    /// records appended once it is on disk.
-    struct Taken {
-        var bytes: [UInt8]
-        var callbacks: [@Sendable (JournalError?) -> Void]
-        let count: Int
-        /// Where to write zeros ahead of the records, with them (see Journal+Reservation).
-        var zeros: Range<Int>?
-        /// A write or sync that failed before: this batch is not written, and fails with it.
-        var failed: JournalError?
+        /// The callbacks a sync makes due (on the journal's thread only).
+        var due: [Waiter] = []
     }
 
     /// The least time, in seconds, from one sync's start to the next one's while several
-    /// callbacks wait on each (see `writeBatches`).
+    /// clients wait on each (see `writeBatches`).
     public static let syncInterval = 0.000_4
 
     /// The journal's thread: writes batches until there is none.
     func writeBatches() {
-        var waiters = 0  // on the batch written last
+        var answers = 0  // clients waiting on the batch written last
         var lastSync = 0.0  // when its write started
+        var due = batch.withLock { batch in
+            defer { batch.spare.due = [] }
+            return batch.spare.due
+        }
         while true {
             // Several clients at once: at most one sync per `syncInterval` (2,500 a second), the
             // next batch gathering meanwhile. On a small machine a sync costs the CPU of a few
@@ -54,44 +57,61 @@ extension Journal {
             // CPU from the requests (.ci/bench-state-dir on 2 cores: 6 records a sync, about 0.7 of
             // the in-memory rate; with the interval about 0.8). Two clients' requests wait 0.1 ms
             // more; a lone client's never wait for it.
-            if waiters > 1 { Self.sleep(until: lastSync + Self.syncInterval) }
+            if answers > 1 { Self.sleep(until: lastSync + Self.syncInterval) }
             lastSync = Self.monotonicSeconds()
             let taken = batch.withLock { batch -> Taken? in
-                guard !batch.bytes.isEmpty || !batch.callbacks.isEmpty else {
+                guard !batch.bytes.isEmpty else {
                     batch.writing = false
                     return nil
                 }
-                var taken = Taken(bytes: batch.bytes, callbacks: batch.callbacks, count: appended.load(ordering: .relaxed), failed: batch.failure)
+                var taken = Taken(bytes: batch.bytes, count: appended.load(ordering: .relaxed), failed: batch.failure)
                 batch.fileBytes += batch.bytes.count
                 if batch.fileBytes > batch.reservedEnd {
                     taken.zeros = batch.fileBytes ..< batch.fileBytes + Reservation.bytes(past: batch.fileBytes)
                     batch.reservedEnd = taken.zeros!.upperBound
                 }
-                (batch.bytes, batch.callbacks) = (batch.spare.bytes, batch.spare.callbacks)
-                batch.spare = Spare()
+                batch.bytes = batch.spare.bytes
+                batch.spare.bytes = []
                 return taken
             }
-            guard var taken else { return }
-            waiters = taken.callbacks.count
-            // Empty: only waiters for the batches before, which were written, or failed (records
-            // appended, or waiters added, before that failure was known): so do they.
-            let failure = taken.failed ?? (taken.bytes.isEmpty ? nil : write(taken.bytes, zeros: taken.zeros))
+            guard var taken else {
+                batch.withLock { $0.spare.due = due }
+                return
+            }
+            let failure = taken.failed ?? write(taken.bytes, zeros: taken.zeros)
             let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
                     batch.failure = failure
+                    hasFailed.store(true, ordering: .releasing)
                 } else {
                     durable.store(taken.count, ordering: .releasing)
                 }
+                Self.move(&batch.waiters, upTo: taken.count, into: &due)
                 guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return (nil, batch.callbackScope) }
                 batch.growthHandler = nil
                 return (handler, batch.callbackScope)
             }
             grown?()
-            scope { for callback in taken.callbacks { callback(failure) } }
+            answers = due.reduce(0) { $0 + $1.answers }
+            scope { for waiter in due { waiter.done(failure) } }
+            due.removeAll(keepingCapacity: true)
             taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= Spare.largest)
-            taken.callbacks.removeAll(keepingCapacity: true)
-            batch.withLock { $0.spare = Spare(bytes: taken.bytes, callbacks: taken.callbacks) }
+            batch.withLock { $0.spare.bytes = taken.bytes }
         }
+    }
+
+    /// Moves the waiters due once `count` records are durable (or failed) from `waiters` to `due`, in order.
+    static func move(_ waiters: inout [Waiter], upTo count: Int, into due: inout [Waiter]) {
+        var kept = 0
+        for waiter in waiters {
+            if waiter.count <= count {
+                due.append(waiter)
+            } else {
+                waiters[kept] = waiter
+                kept += 1
+            }
+        }
+        waiters.removeLast(waiters.count - kept)
     }
 
     private static func sleep(until deadline: Double) {

@@ -5,7 +5,7 @@ import Synchronization
 /// An append-only journal file with group commit and compaction.
 ///
 /// `append` adds a record to the next batch; one thread writes each batch with a single `write`
-/// and `fdatasync`, then calls the batch's `whenDurable` callbacks. While a batch is being synced,
+/// and `fdatasync`, then calls the `whenDurable` callbacks it makes due. While a batch is being synced,
 /// new records gather into the next one, so many concurrent writers share each sync (see
 /// Journal+Writer). The file is filled with zeros a little ahead of its records, so that a sync
 /// need not write its size (see Journal+Reservation).
@@ -33,9 +33,18 @@ public final class Journal: Sendable {
         public var version = JournalFormat.currentVersion
     }
 
+    /// A `whenDurable` callback: due once `count` records are on disk; `answers` say how many
+    /// clients wait on it (see `writeBatches`).
+    struct Waiter {
+        let count: Int
+        let answers: Int
+        let done: @Sendable (JournalError?) -> Void
+    }
+
     struct Batch {
         var bytes: [UInt8] = []
-        var callbacks: [@Sendable (JournalError?) -> Void] = []
+        /// Every callback not yet due, whichever batch it waits for (see `writeBatches`).
+        var waiters: [Waiter] = []
         var writing = false
         var failure: JournalError?
         /// With a compaction under way: the bytes of the records appended since it began that are
@@ -48,7 +57,7 @@ public final class Journal: Sendable {
         /// Called once the file grows past `growthLimit` (see `whenLarger`).
         var growthLimit = Int.max
         var growthHandler: (@Sendable () -> Void)?
-        /// The buffers of the batch being written, emptied, for the next one (see `writeBatches`).
+        /// The buffers of the batch written last, emptied, for the next one (see `writeBatches`).
         var spare = Spare()
         /// What each batch's callbacks run inside (see `runCallbacks(in:)`). A field, not a
         /// `Mutex` of its own: a function stored as a generic value is rewrapped in a thunk at
@@ -67,6 +76,8 @@ public final class Journal: Sendable {
     /// lock, read without it (every durable answer reads them, on the event loops).
     let appended = Atomic<Int>(0)
     let durable = Atomic<Int>(0)
+    /// Set with `Batch.failure`, under the lock, and read without it (see `failure`).
+    let hasFailed = Atomic<Bool>(false)
 
     private init(path: String, fd: Int32, size: Int) {
         self.path = path
@@ -155,6 +166,21 @@ public final class Journal: Sendable {
         enqueue(nil, whenDurable: done)
     }
 
+    /// Calls `done` once the first `count` records appended (`counts.appended` when they were) are
+    /// on disk: on the journal's thread right after the sync that writes the last of them, even if
+    /// that sync had begun before this call; at once, on the calling thread, when they already
+    /// are, or when the journal has failed (with its error). `answers` is how many clients wait on
+    /// it: syncs are spaced while several do (see `writeBatches`).
+    public func whenDurable(count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void) {
+        let (due, failure) = batch.withLock { batch -> (Bool, JournalError?) in
+            if let failure = batch.failure { return (true, failure) }
+            if count <= durable.load(ordering: .relaxed) { return (true, nil) }
+            batch.waiters.append(Waiter(count: count, answers: answers, done: done))
+            return (false, nil)
+        }
+        if due { done(failure) }
+    }
+
     /// Blocks until every record appended so far is on disk (or failed); returns the failure, if any.
     @discardableResult
     public func waitUntilDurable() -> JournalError? {
@@ -168,14 +194,15 @@ public final class Journal: Sendable {
         return result.withLock { $0 }
     }
 
-    /// Adds the record (if any) and the callback to the next batch, starting the writer if idle.
+    /// Adds the record (if any) to the next batch, starting the writer if idle, and the callback,
+    /// due once everything appended so far is on disk (at once when it is).
     private func enqueue(_ write: ((inout [UInt8]) -> Void)?, whenDurable: (@Sendable (JournalError?) -> Void)?) {
-        let (start, failure) = batch.withLock { batch -> (Bool, JournalError?) in
+        let (start, due, failure) = batch.withLock { batch -> (start: Bool, due: Bool, JournalError?) in
             if let failure = batch.failure {
                 // Counted all the same: whoever asks whether it is durable (a response deciding
                 // whether to wait for a sync) then waits, and is told the failure.
                 if write != nil { appended.add(1, ordering: .relaxed) }
-                return (false, failure)
+                return (false, true, failure)
             }
             if let write {
                 let start = batch.bytes.count
@@ -183,13 +210,24 @@ public final class Journal: Sendable {
                 appended.add(1, ordering: .relaxed)
                 batch.kept?.append(contentsOf: batch.bytes[start...])
             }
-            if let whenDurable { batch.callbacks.append(whenDurable) }
-            guard !batch.writing else { return (false, nil) }
+            var due = false
+            if let whenDurable {
+                let count = appended.load(ordering: .relaxed)
+                due = count <= durable.load(ordering: .relaxed)
+                if !due { batch.waiters.append(Waiter(count: count, answers: 1, done: whenDurable)) }
+            }
+            guard !batch.writing, !batch.bytes.isEmpty else { return (false, due, nil) }
             batch.writing = true
-            return (true, nil)
+            return (true, due, nil)
         }
-        if let failure { whenDurable?(failure); return }
+        if due { whenDurable?(failure) }
         if start { writer.async { self.writeBatches() } }
+    }
+
+    /// Why the journal failed, if it has: nothing appended from then on is durable. Read without
+    /// the lock until then (a response held for a sync asks).
+    public var failure: JournalError? {
+        hasFailed.load(ordering: .acquiring) ? batch.withLock { $0.failure } : nil
     }
 
     /// Records appended since opening, and how many of them are on disk. A record the caller
@@ -298,7 +336,9 @@ public final class Journal: Sendable {
         // `beginCompaction` in the first records, after it in `kept`), so the batch drops them.
         var replaced: Int32?  // the old file's descriptor, closed once syncs go on
         let result = writer.sync { () -> Result<Int, JournalError> in
-            let (tail, pending, failed) = batch.withLock { batch in (batch.kept ?? [], batch.bytes.count, batch.failure) }
+            let (tail, pending, moved, failed) = batch.withLock { batch in
+                (batch.kept ?? [], batch.bytes.count, appended.load(ordering: .relaxed), batch.failure)
+            }
             // A failed journal stays as it is: its kept records include changes answered as not saved.
             if let failed { return .failure(failed) }
             do throws(JournalError) {
@@ -315,15 +355,25 @@ public final class Journal: Sendable {
                 return old
             }
             let size = written + tail.count
-            let directory = Result { () throws(JournalError) in try Self.syncDirectory(of: path) }
-            batch.withLock { batch in
+            var directoryFailure: JournalError?
+            do throws(JournalError) { try Self.syncDirectory(of: path) } catch { directoryFailure = error }
+            var due: [Waiter] = []
+            let scope = batch.withLock { batch in
                 batch.bytes.removeFirst(pending)  // only this thread takes bytes off the batch
                 batch.kept = nil
                 batch.fileBytes = size
                 batch.reservedEnd = size
                 // Without the directory entry on disk, nothing appended from now on can be called durable.
-                if case .failure(let error) = directory { batch.failure = error }
+                if let directoryFailure {
+                    batch.failure = directoryFailure
+                    hasFailed.store(true, ordering: .releasing)
+                } else {
+                    durable.store(moved, ordering: .releasing)  // the records the batch dropped are on disk
+                }
+                Self.move(&batch.waiters, upTo: moved, into: &due)
+                return batch.callbackScope
             }
+            scope { for waiter in due { waiter.done(directoryFailure) } }
             return .success(size)
         }
         // The last descriptor of a file renamed over: closing it frees the file's blocks.

@@ -14,7 +14,10 @@ import Synchronization
 ///
 /// When the file has grown to twice its size after the last compaction (and past a minimum), it
 /// is compacted: rewritten as a snapshot of the state, followed by the records made meanwhile.
-package final class StateJournal: Sendable {
+///
+/// It is the gate of the responses that wait for a sync: a response waiting for the first `n`
+/// records appended goes once they are on disk (ticket `n`).
+package final class StateJournal: ResponseGate {
     /// What a payload holds: its first byte.
     package enum Kind: UInt8, CaseIterable {
         case bank = 0
@@ -71,7 +74,7 @@ package final class StateJournal: Sendable {
         compactedBytes = compacted
         bank.finishReplay()
         let journal = journal
-        // The responses a sync lets go leave together: one wake-up per event loop, not one per response.
+        // The responses a sync lets go leave together: one wake-up per event loop.
         journal.runCallbacks { callbacks in HTTPResponse.answeringTogether(callbacks) }
         bank.startRecording { record in
             journal.append { bytes in
@@ -134,20 +137,22 @@ package final class StateJournal: Sendable {
     }
 
     /// `response`, sent once everything journaled so far is on disk (at once when nothing waits);
-    /// a 500 if the journal cannot be written.
+    /// a 500 if the journal cannot be written. The server holds it meanwhile (see `ResponseGate`).
     package func afterSync(_ response: HTTPResponse) -> HTTPResponse {
-        // A response produced later may journal while it is produced: it always waits for a sync.
+        // A response produced later may journal while it is produced: it waits for what was journaled by then.
+        guard !response.isDeferred else { return response.producingThen { [self] produced, answer in answer(afterSync(produced)) } }
         let (appended, durable) = journal.counts
-        guard response.isDeferred || appended > durable else { return response }
-        return response.producingThen { [journal] produced, answer in
-            // Produced on an event loop (nearly all), the answer's observers run on that loop once
-            // the sync lets it go (see AnsweringLoop); produced on a queue, on the journal's thread.
-            let loop = AnsweringLoop.current
-            journal.whenDurable { error in
-                let answered = error.map(Self.failure) ?? produced
-                if let loop { loop.run { answer(answered) } } else { answer(answered) }
-            }
-        }
+        return appended > durable ? response.held(by: self, until: appended) : response
+    }
+
+    /// A response held until `ticket` records are on disk goes then; the journal's failure, as a 500, if it cannot be.
+    package func state(of ticket: Int) -> ResponseGateState {
+        if journal.counts.durable >= ticket { return .open }
+        return journal.failure.map { .failed(Self.failure($0)) } ?? .held
+    }
+
+    package func whenLetGo(_ ticket: Int, answers: Int, _ wake: @escaping @Sendable () -> Void) {
+        journal.whenDurable(count: ticket, answers: answers) { _ in wake() }
     }
 
     private static func failure(_ error: JournalError) -> HTTPResponse {

@@ -1,0 +1,29 @@
+// Responses held by a gate (`HTTPResponse.held(by:until:)`: answers that wait for a journal's
+// sync). The loop keeps them, as the completions they will be, while it goes on serving; at the
+// end of each turn it sends those their gate lets go, and asks the gate to wake it for the first
+// of the rest. So a sync that lets many answers go costs each loop one wake-up, and an answer no
+// callback, task or thread of its own.
+extension EventLoop {
+    /// Sends the held responses whose gate lets them go, and asks to be woken for the rest. At
+    /// the end of each turn; while a gate is asked, nothing held is let go before it wakes the loop.
+    func releaseHeld() {
+        guard !held.isEmpty, !gateAsked else { return }
+        swap(&held, &heldLookedAt)  // what `finish` serves next may be held in turn
+        for var completion in heldLookedAt {
+            let hold = completion.response.hold!
+            switch hold.gate.state(of: hold.ticket) {
+            case .held:
+                held.append(completion)
+                continue
+            case .open: completion.response = completion.response.letGo
+            case .failed(let instead): completion.response = instead
+            }
+            finish(completion)
+        }
+        heldLookedAt.removeAll(keepingCapacity: true)
+        guard let first = held.min(by: { $0.response.hold!.ticket < $1.response.hold!.ticket })?.response.hold else { return }
+        gateAsked = true
+        let inbox = inbox
+        first.gate.whenLetGo(first.ticket, answers: held.count) { inbox.gateOpened() }
+    }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+import Synchronization
+
+/// What a response can be held for until it lets the response go: a journal's sync, for an
+/// answer that reports a change (see ``HTTPResponse/held(by:until:)``). Tickets are counts that
+/// only grow: a gate that lets a ticket go lets every lower one go.
+///
+/// The server keeps a held response on its event loop, with no thread waiting and no callback of
+/// its own, and sends it once the gate lets its ticket go: each loop asks the gate to wake it for
+/// the first ticket it holds, so a sync that lets many answers go wakes each loop once.
+public protocol ResponseGate: AnyObject, Sendable {
+    /// Whether `ticket` is let go; any thread, often.
+    func state(of ticket: Int) -> ResponseGateState
+    /// Calls `wake` once, on any thread, when `ticket`'s state is no longer `.held` (at once if
+    /// it is not). `answers`: how many responses wait on it.
+    func whenLetGo(_ ticket: Int, answers: Int, _ wake: @escaping @Sendable () -> Void)
+}
+
+public enum ResponseGateState: Sendable {
+    case held
+    /// The held response goes.
+    case open
+    /// This response goes instead (the change it reports could not be saved, say).
+    case failed(HTTPResponse)
+}
+
+/// A held response's gate and ticket.
+struct ResponseHold: Sendable {
+    let gate: any ResponseGate
+    let ticket: Int
+
+    /// What to send for `response` once let go, waiting for that on the calling thread (never an event loop's).
+    func wait(_ response: HTTPResponse) -> HTTPResponse {
+        while true {
+            switch gate.state(of: ticket) {
+            case .open: return response.letGo
+            case .failed(let instead): return instead
+            case .held:
+                let letGo = DispatchSemaphore(value: 0)
+                gate.whenLetGo(ticket, answers: 1) { letGo.signal() }
+                letGo.wait()
+            }
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// This response, sent once `gate` lets `ticket` go (or the gate's failure answer instead).
+    /// It is made: observers (``observed(_:)``) see it at once, as it will leave unless the gate
+    /// fails. A response produced later is held once produced.
+    ///
+    /// ```swift
+    /// return response.held(by: journal, until: journal.counts.appended)
+    /// ```
+    public func held(by gate: any ResponseGate, until ticket: Int) -> HTTPResponse {
+        guard !isDeferred else { return producingThen { produced, answer in answer(produced.held(by: gate, until: ticket)) } }
+        var response = self
+        response.hold = ResponseHold(gate: gate, ticket: ticket)
+        return response
+    }
+
+    /// Whether a gate holds this response (``held(by:until:)``).
+    public var isHeld: Bool { hold != nil }
+
+    /// This response, no longer held.
+    var letGo: HTTPResponse {
+        var response = self
+        response.hold = nil
+        return response
+    }
+}
