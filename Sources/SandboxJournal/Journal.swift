@@ -160,8 +160,8 @@ public final class Journal: Sendable {
     }
 
     /// Calls `done` (on the journal's thread) once every record appended so far is on disk, or with
-    /// the error that keeps them from getting there (at once, on the calling thread, once the
-    /// journal has failed). Does not wait.
+    /// the error that keeps them from getting there (at once, on the calling thread, when they
+    /// already are, or once the journal has failed). Does not wait.
     public func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
         enqueue(nil, whenDurable: done)
     }

@@ -284,6 +284,55 @@ extension JournalTests {
     }
 }
 
+/// `whenDurable(count:answers:)`: a wait for the first `count` records appended, as a server's
+/// event loop makes for the answers it holds.
+extension JournalTests {
+    @Test func aWaitForRecordsAlreadyOnDiskIsCalledAtOnce() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let (journal, _, _) = try open("\(folder.path)/journal.log")
+        journal.append { $0 += Array("a".utf8) }
+        journal.append { $0 += Array("b".utf8) }
+        #expect(journal.waitUntilDurable() == nil)
+        let called = Mutex<[JournalError?]>([])
+        journal.whenDurable(count: 2, answers: 1) { error in called.withLock { $0.append(error) } }
+        #expect(called.withLock { $0 } == [nil], "on the calling thread, before returning")
+    }
+
+    /// Threads appending and each waiting for the count it read: every wait is called once, and
+    /// never before its records are on disk.
+    @Test func eachWaitIsCalledOnceItsRecordsAreOnDisk() throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let (journal, _, _) = try open("\(folder.path)/journal.log")
+        let (threads, perThread) = (8, 50)
+        let early = Atomic<Int>(0)
+        let calls = Atomic<Int>(0)
+        let finished = DispatchGroup()
+        for thread in 0 ..< threads {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                for index in 0 ..< perThread {
+                    journal.append { $0 += Array("\(thread) \(index)".utf8) }
+                    let ticket = journal.counts.appended
+                    let done = DispatchSemaphore(value: 0)
+                    journal.whenDurable(count: ticket, answers: 1) { error in
+                        #expect(error == nil)
+                        if journal.counts.durable < ticket { early.add(1, ordering: .relaxed) }
+                        calls.add(1, ordering: .relaxed)
+                        done.signal()
+                    }
+                    done.wait()
+                }
+            }
+        }
+        finished.wait()
+        #expect(calls.load(ordering: .relaxed) == threads * perThread && early.load(ordering: .relaxed) == 0)
+        #expect(try open("\(folder.path)/journal.log").2.count == threads * perThread)
+    }
+}
+
 struct JournalCompactionTests {
     private static func framed(_ texts: [String]) -> [UInt8] {
         var bytes: [UInt8] = []
