@@ -9,6 +9,7 @@ extension EventLoop {
     func releaseHeld() {
         guard !held.isEmpty, !gateAsked else { return }
         swap(&held, &heldLookedAt)  // what `finish` serves next may be held in turn
+        let before = heldLookedAt.count
         for var completion in heldLookedAt {
             let hold = completion.response.hold!
             switch hold.gate.state(of: hold.ticket) {
@@ -20,10 +21,13 @@ extension EventLoop {
             }
             finish(completion)
         }
+        let letGo = before - held.count
+        if letGo > 0 { lastLetGo = letGo }
         heldLookedAt.removeAll(keepingCapacity: true)
         guard let first = held.min(by: { $0.response.hold!.ticket < $1.response.hold!.ticket })?.response.hold else { return }
         gateAsked = true
         let inbox = inbox
-        first.gate.whenLetGo(first.ticket, answers: held.count) { inbox.gateOpened() }
+        // As many as were let go last time, or held now: about how many clients wait in turn on this loop.
+        first.gate.whenLetGo(first.ticket, answers: max(held.count, lastLetGo)) { inbox.gateOpened() }
     }
 }

@@ -65,8 +65,9 @@ final class EventLoop: @unchecked Sendable {
     /// Responses a gate holds, and the array they are swapped into to be looked at (see EventLoop+Held).
     var held: [ConnectionInbox.Completion] = []
     var heldLookedAt: [ConnectionInbox.Completion] = []
-    /// Whether a gate was asked to wake this loop, and has not yet.
+    /// Whether a gate was asked to wake this loop, and has not yet; how many it let go the last time.
     var gateAsked = false
+    var lastLetGo = 0
     var now: Int64 = 0
     private var nextSweep: Int64 = 0
     var stopping = false

@@ -26,15 +26,19 @@ extension Journal {
         var failed: JournalError?
     }
 
-    /// The emptied buffers of the batch last written, which the next one gathers into: at a
-    /// steady rate they never grow again (a batch starting from empty buffers regrows them, with
-    /// several reallocations, on the appending threads, each time).
-    struct Spare {
-        /// A buffer above this is let go (a snapshot restored, say), not kept for the next batch.
-        static let largest = 1 << 20
-        var bytes: [UInt8] = []
-        /// The callbacks a sync makes due (on the journal's thread only).
+    /// What the journal's thread keeps from one run of `writeBatches` to the next (it stops when
+    /// nothing is left to write, and the next append starts it again).
+    struct WriterState {
+        /// The emptied buffer of the batch last written, which the next one gathers into: at a
+        /// steady rate it never grows again (a batch starting from an empty buffer regrows it, with
+        /// several reallocations, on the appending threads, each time). Let go above `largestSpare`.
+        var spareBytes: [UInt8] = []
+        static let largestSpare = 1 << 20
+        /// The callbacks a sync makes due, emptied.
         var due: [Waiter] = []
+        /// The clients the last sync let go and those left waiting, and when its write started.
+        var answers = 0
+        var lastSync = 0.0
     }
 
     /// The least time, in seconds, from one sync's start to the next one's while several
@@ -43,11 +47,9 @@ extension Journal {
 
     /// The journal's thread: writes batches until there is none.
     func writeBatches() {
-        var answers = 0  // clients waiting on the batch written last
-        var lastSync = 0.0  // when its write started
-        var due = batch.withLock { batch in
-            defer { batch.spare.due = [] }
-            return batch.spare.due
+        var state = batch.withLock { batch in
+            defer { batch.writer = WriterState() }
+            return batch.writer
         }
         while true {
             // Several clients at once: at most one sync per `syncInterval` (2,500 a second), the
@@ -57,11 +59,12 @@ extension Journal {
             // CPU from the requests (.ci/bench-state-dir on 2 cores: 6 records a sync, about 0.7 of
             // the in-memory rate; with the interval about 0.8). Two clients' requests wait 0.1 ms
             // more; a lone client's never wait for it.
-            if answers > 1 { Self.sleep(until: lastSync + Self.syncInterval) }
-            lastSync = Self.monotonicSeconds()
+            if state.answers > 1 { Self.sleep(until: state.lastSync + Self.syncInterval) }
+            let started = Self.monotonicSeconds()
             let taken = batch.withLock { batch -> Taken? in
                 guard !batch.bytes.isEmpty else {
                     batch.writing = false
+                    batch.writer = state
                     return nil
                 }
                 var taken = Taken(bytes: batch.bytes, count: appended.load(ordering: .relaxed), failed: batch.failure)
@@ -70,14 +73,11 @@ extension Journal {
                     taken.zeros = batch.fileBytes ..< batch.fileBytes + Reservation.bytes(past: batch.fileBytes)
                     batch.reservedEnd = taken.zeros!.upperBound
                 }
-                batch.bytes = batch.spare.bytes
-                batch.spare.bytes = []
+                batch.bytes = state.spareBytes
                 return taken
             }
-            guard var taken else {
-                batch.withLock { $0.spare.due = due }
-                return
-            }
+            guard var taken else { return }
+            state.lastSync = started
             let failure = taken.failed ?? write(taken.bytes, zeros: taken.zeros)
             let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
@@ -86,17 +86,19 @@ extension Journal {
                 } else {
                     durable.store(taken.count, ordering: .releasing)
                 }
-                Self.move(&batch.waiters, upTo: taken.count, into: &due)
+                Self.move(&batch.waiters, upTo: taken.count, into: &state.due)
+                // A sync no one waits for yet (its clients' servers ask later) leaves the count as it was.
+                let answers = state.due.reduce(0) { $0 + $1.answers } + batch.waiters.reduce(0) { $0 + $1.answers }
+                if answers > 0 { state.answers = answers }
                 guard batch.fileBytes > batch.growthLimit, let handler = batch.growthHandler else { return (nil, batch.callbackScope) }
                 batch.growthHandler = nil
                 return (handler, batch.callbackScope)
             }
             grown?()
-            answers = due.reduce(0) { $0 + $1.answers }
-            scope { for waiter in due { waiter.done(failure) } }
-            due.removeAll(keepingCapacity: true)
-            taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= Spare.largest)
-            batch.withLock { $0.spare.bytes = taken.bytes }
+            scope { for waiter in state.due { waiter.done(failure) } }
+            state.due.removeAll(keepingCapacity: true)
+            taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= WriterState.largestSpare)
+            state.spareBytes = taken.bytes
         }
     }
 

@@ -57,8 +57,8 @@ public final class Journal: Sendable {
         /// Called once the file grows past `growthLimit` (see `whenLarger`).
         var growthLimit = Int.max
         var growthHandler: (@Sendable () -> Void)?
-        /// The buffers of the batch written last, emptied, for the next one (see `writeBatches`).
-        var spare = Spare()
+        /// What the journal's thread keeps while it is stopped (see `writeBatches`).
+        var writer = WriterState()
         /// What each batch's callbacks run inside (see `runCallbacks(in:)`). A field, not a
         /// `Mutex` of its own: a function stored as a generic value is rewrapped in a thunk at
         /// each `withLock`, one more each time.
