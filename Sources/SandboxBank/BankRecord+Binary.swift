@@ -15,8 +15,10 @@ extension BankRecord {
         switch self {
         case .created(let request, let at, let settlement, let timeline, let decision):
             bytes.append(Kind.created.rawValue)
-            for text in [request.dialect, request.account] { BinaryWriter.append(text, to: &bytes) }
-            for text in [request.reference, request.country] { BinaryWriter.append(text, to: &bytes) }
+            BinaryWriter.append(request.dialect, to: &bytes)  // one call each: an array of them would be made and freed per record
+            BinaryWriter.append(request.account, to: &bytes)
+            BinaryWriter.append(request.reference, to: &bytes)
+            BinaryWriter.append(request.country, to: &bytes)
             BinaryWriter.append(request.currency, to: &bytes)
             BinaryWriter.append(request.amount, to: &bytes)
             BinaryWriter.append(request.status, to: &bytes)

@@ -27,7 +27,10 @@ extension BinaryWriter {
         append(attoseconds, to: &bytes)
         append(step.businessDays, to: &bytes)
         append(step.status, to: &bytes)
-        for text in [step.reasonCode, step.reason, step.bankReference, step.statusDetail] { append(text, to: &bytes) }
+        append(step.reasonCode, to: &bytes)  // one call each, as in BankRecord.encode
+        append(step.reason, to: &bytes)
+        append(step.bankReference, to: &bytes)
+        append(step.statusDetail, to: &bytes)
     }
 
     /// A delay in whole milliseconds, or none.
@@ -54,8 +57,10 @@ extension BinaryWriter {
 
     static func append(_ decision: TimelineDecision, to bytes: inout [UInt8]) {
         bytes.append(decision.kind.rawValue)
-        for text in [decision.scenario, decision.rule] { append(text, to: &bytes) }
-        for number in [decision.index, decision.outcome] { append(number, to: &bytes) }
+        append(decision.scenario, to: &bytes)
+        append(decision.rule, to: &bytes)
+        append(decision.index, to: &bytes)
+        append(decision.outcome, to: &bytes)
     }
 
     static func append(_ outcome: DeliveryOutcome, to bytes: inout [UInt8]) {

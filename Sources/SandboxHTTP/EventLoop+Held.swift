@@ -16,7 +16,7 @@ extension EventLoop {
             case .held:
                 held.append(completion)
                 continue
-            case .open: completion.response = completion.response.letGo
+            case .open: completion.response.hold = nil
             case .failed(let instead): completion.response = instead
             }
             finish(completion)
