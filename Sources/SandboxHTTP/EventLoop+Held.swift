@@ -5,23 +5,21 @@
 // callback, task or thread of its own.
 extension EventLoop {
     /// Sends the held responses whose gate lets them go, and asks to be woken for the rest. At
-    /// the end of each turn; while a gate is asked, nothing held is let go before it wakes the loop.
+    /// the end of each turn; while a gate is asked, nothing held is let go before it wakes the loop
+    /// (but what comes back through the inbox already let go goes at once: see `finish`).
     func releaseHeld() {
         guard !held.isEmpty, !gateAsked else { return }
         swap(&held, &heldLookedAt)  // what `finish` serves next may be held in turn
-        let before = heldLookedAt.count
+        var letGo = 0
         for var completion in heldLookedAt {
-            let hold = completion.response.hold!
-            switch hold.gate.state(of: hold.ticket) {
-            case .held:
+            guard let released = completion.response.hold!.release(completion.response) else {
                 held.append(completion)
                 continue
-            case .open: completion.response.hold = nil
-            case .failed(let instead): completion.response = instead
             }
+            completion.response = released
+            letGo += 1
             finish(completion)
         }
-        let letGo = before - held.count
         if letGo > 0 { lastLetGo = letGo }
         heldLookedAt.removeAll(keepingCapacity: true)
         guard let first = held.min(by: { $0.response.hold!.ticket < $1.response.hold!.ticket })?.response.hold else { return }

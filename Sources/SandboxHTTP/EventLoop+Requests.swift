@@ -93,7 +93,11 @@ extension EventLoop {
     /// Sends the response a connection was waiting for, then goes on with its next requests (a
     /// response a gate holds waits for it first: see EventLoop+Held).
     func finish(_ completion: ConnectionInbox.Completion) {
-        if completion.response.isHeld { return held.append(completion) }
+        var completion = completion
+        if let hold = completion.response.hold {
+            guard let released = hold.release(completion.response) else { return held.append(completion) }
+            completion.response = released
+        }
         guard Int(completion.fd) < connections.count, let connection = connections[Int(completion.fd)],
               connection.serial == completion.serial else { return }
         if let session = connection.session { return finish(completion, on: connection, session) }

@@ -91,11 +91,10 @@ public struct HTTPResponse: Sendable {
 
     /// A response given when something else is ready: `start` runs at once and must not block;
     /// whatever it (or what it starts) passes to its argument, once, is sent. For answers that
-    /// wait on another thread's work without holding one, such as a journal's sync.
+    /// wait on another thread's work without holding one (for a journal's sync, see ``held(by:until:)``).
     ///
     /// ```swift
-    /// let done = HTTPResponse.json(["ok": true])
-    /// return .deferred { answer in journal.append(record, whenDurable: { _ in answer(done) }) }
+    /// return .deferred { answer in mailer.send(message) { sent in answer(.text(sent ? "sent" : "failed")) } }
     /// ```
     public static func deferred(_ start: @escaping @Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
         var response = HTTPResponse(status: 0)
@@ -108,7 +107,7 @@ public struct HTTPResponse: Sendable {
     /// ``deferred(_:)``, at once for a response already made. No thread waits for its answer.
     ///
     /// ```swift
-    /// response.producingThen { produced, answer in journal.whenDurable { _ in answer(produced) } }
+    /// response.producingThen { produced, answer in answer(produced.held(by: journal, until: journal.appended)) }
     /// ```
     public func producingThen(_ then: @escaping @Sendable (HTTPResponse, @escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
         if let producer {

@@ -7,16 +7,20 @@ import Synchronization
 ///
 /// The server keeps a held response on its event loop, with no thread waiting and no callback of
 /// its own, and sends it once the gate lets its ticket go: each loop asks the gate to wake it for
-/// the first ticket it holds, so a sync that lets many answers go wakes each loop once.
+/// the lowest ticket it holds, sends what that let go, and asks again for the rest, so a sync
+/// that lets many answers go wakes each loop once. A server's held responses are meant to share
+/// one gate (the sandbox's journal): those of another gate wait until the first one's are let go.
 public protocol ResponseGate: AnyObject, Sendable {
     /// Whether `ticket` is let go; any thread, often.
     func state(of ticket: Int) -> ResponseGateState
     /// Calls `wake` once, on any thread, when `ticket`'s state is no longer `.held` (at once if
-    /// it is not). `answers`: how many responses wait on it.
+    /// it is not). `answers`: about how many clients wait on it.
     func whenLetGo(_ ticket: Int, answers: Int, _ wake: @escaping @Sendable () -> Void)
 }
 
+/// What a gate says of a ticket.
 public enum ResponseGateState: Sendable {
+    /// The response waits.
     case held
     /// The held response goes.
     case open
@@ -29,17 +33,26 @@ struct ResponseHold: Sendable {
     let gate: any ResponseGate
     let ticket: Int
 
-    /// What to send for `response` once let go, waiting for that on the calling thread (never an event loop's).
+    /// What to send for `response` if its gate lets it go now (it, no longer held, or the gate's
+    /// failure answer); nil while it is held.
+    func release(_ response: HTTPResponse) -> HTTPResponse? {
+        switch gate.state(of: ticket) {
+        case .held: return nil
+        case .failed(let instead): return instead
+        case .open:
+            var released = response
+            released.hold = nil
+            return released
+        }
+    }
+
+    /// `release`, waiting for the gate on the calling thread (never an event loop's).
     func wait(_ response: HTTPResponse) -> HTTPResponse {
         while true {
-            switch gate.state(of: ticket) {
-            case .open: return response.letGo
-            case .failed(let instead): return instead
-            case .held:
-                let letGo = DispatchSemaphore(value: 0)
-                gate.whenLetGo(ticket, answers: 1) { letGo.signal() }
-                letGo.wait()
-            }
+            if let released = release(response) { return released }
+            let letGo = DispatchSemaphore(value: 0)
+            gate.whenLetGo(ticket, answers: 1) { letGo.signal() }
+            letGo.wait()
         }
     }
 }
@@ -61,11 +74,4 @@ extension HTTPResponse {
 
     /// Whether a gate holds this response (``held(by:until:)``).
     public var isHeld: Bool { hold != nil }
-
-    /// This response, no longer held.
-    var letGo: HTTPResponse {
-        var response = self
-        response.hold = nil
-        return response
-    }
 }

@@ -6,8 +6,7 @@ import Glibc
 // again; it stops when nothing was appended, and the next append starts it.
 //
 // Per batch, not per record: one wake of this thread (none while it is busy), one write, one
-// sync, one scope (for the HTTP server: one wake-up of each event loop for all the answers the
-// batch lets go). Records are framed by `append` on the appending threads; here they are copied
+// sync, one scope. Records are framed by `append` on the appending threads; here they are copied
 // once, into the page cache.
 extension Journal {
     /// Runs the `whenDurable` callbacks each sync makes due inside one call of `scope` (such as

@@ -166,17 +166,17 @@ public final class Journal: Sendable {
         enqueue(nil, whenDurable: done)
     }
 
-    /// Calls `done` once the first `count` records appended (`counts.appended` when they were) are
-    /// on disk: on the journal's thread right after the sync that writes the last of them, even if
-    /// that sync had begun before this call; at once, on the calling thread, when they already
-    /// are, or when the journal has failed (with its error). `answers` is how many clients wait on
-    /// it: syncs are spaced while several do (see `writeBatches`).
+    /// Calls `done` once the first `count` records appended are on disk (`count` at most
+    /// `counts.appended`, read after appending them): on the journal's thread right after the sync
+    /// that writes the last of them, even if that sync had begun before this call; at once, on the
+    /// calling thread, when they already are, or when the journal has failed (with its error).
+    /// `answers` is about how many clients wait on it: syncs are spaced while several do (see
+    /// `writeBatches`). (Records a compaction's switch writes make their waits due on the thread
+    /// that finishes the compaction.)
     public func whenDurable(count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void) {
         let (due, failure) = batch.withLock { batch -> (Bool, JournalError?) in
             if let failure = batch.failure { return (true, failure) }
-            if count <= durable.load(ordering: .relaxed) { return (true, nil) }
-            batch.waiters.append(Waiter(count: count, answers: answers, done: done))
-            return (false, nil)
+            return (Self.wait(for: count, answers: answers, done, in: &batch, durable: durable.load(ordering: .relaxed)), nil)
         }
         if due { done(failure) }
     }
@@ -210,18 +210,21 @@ public final class Journal: Sendable {
                 appended.add(1, ordering: .relaxed)
                 batch.kept?.append(contentsOf: batch.bytes[start...])
             }
-            var due = false
-            if let whenDurable {
-                let count = appended.load(ordering: .relaxed)
-                due = count <= durable.load(ordering: .relaxed)
-                if !due { batch.waiters.append(Waiter(count: count, answers: 1, done: whenDurable)) }
-            }
+            let due = whenDurable.map { Self.wait(for: appended.load(ordering: .relaxed), answers: 1, $0, in: &batch, durable: durable.load(ordering: .relaxed)) } ?? false
             guard !batch.writing, !batch.bytes.isEmpty else { return (false, due, nil) }
             batch.writing = true
             return (true, due, nil)
         }
         if due { whenDurable?(failure) }
         if start { writer.async { self.writeBatches() } }
+    }
+
+    /// Adds a waiter for `count` records to `batch` unless they are `durable` already: then true (call it now).
+    private static func wait(for count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void,
+                             in batch: inout Batch, durable: Int) -> Bool {
+        guard count > durable else { return true }
+        batch.waiters.append(Waiter(count: count, answers: answers, done: done))
+        return false
     }
 
     /// Why the journal failed, if it has: nothing appended from then on is durable. Read without

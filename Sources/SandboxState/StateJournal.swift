@@ -148,7 +148,10 @@ package final class StateJournal: ResponseGate {
     /// A response held until `ticket` records are on disk goes then; the journal's failure, as a 500, if it cannot be.
     package func state(of ticket: Int) -> ResponseGateState {
         if journal.counts.durable >= ticket { return .open }
-        return journal.failure.map { .failed(Self.failure($0)) } ?? .held
+        guard let failure = journal.failure else { return .held }
+        // The sync that wrote them may have ended after the first look, and a later one failed:
+        // once failed, the count no longer moves, so this look is the last word.
+        return journal.counts.durable >= ticket ? .open : .failed(Self.failure(failure))
     }
 
     package func whenLetGo(_ ticket: Int, answers: Int, _ wake: @escaping @Sendable () -> Void) {

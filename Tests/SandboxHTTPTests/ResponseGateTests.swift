@@ -55,7 +55,7 @@ private final class HandGate: ResponseGate {
 
 /// Responses held by a gate (`HTTPResponse.held(by:until:)`, as a journal's sync holds the answers
 /// that report a change): sent once the gate lets their ticket go, not before, each loop asking
-/// the gate once for all it holds.
+/// the gate to wake it for the lowest ticket it holds.
 @Suite struct ResponseGateTests {
     /// A server whose `POST /change/{ticket}` answers "saved {ticket}", held until that ticket.
     private static func start(_ gate: HandGate, threads: Int = 1) throws -> HTTPServer {
@@ -63,6 +63,10 @@ private final class HandGate: ResponseGate {
         router.add("POST /change/{ticket}") { request in
             let ticket = request.parameters["ticket"] ?? ""
             return HTTPResponse.text("saved \(ticket)").held(by: gate, until: Int(ticket) ?? 0)
+        }
+        router.add("POST /later/{ticket}") { request in  // produced off the loop, then held
+            let ticket = request.parameters["ticket"] ?? ""
+            return HTTPResponse.later(on: .global()) { .text("later \(ticket)") }.held(by: gate, until: Int(ticket) ?? 0)
         }
         router.add("GET /hello") { _ in .text("hello") }
         return try HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: threads), handler: router.respond)
@@ -155,6 +159,19 @@ private final class HandGate: ResponseGate {
         gate.open(upTo: 1)
         #expect(try client.readResponse(method: "POST").bodyText == "saved 1")
         #expect(try client.readResponse().bodyText == "hello")
+    }
+
+    /// A response produced off the loop is held once it is produced.
+    @Test func aResponseProducedLaterIsHeldToo() throws {
+        let gate = HandGate()
+        let server = try Self.start(gate)
+        defer { server.stop() }
+        let client = try RawConnection(port: server.port, receiveTimeout: 0.3)
+        client.send("POST /later/1 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        Self.waitUntil { !gate.asked.isEmpty }
+        #expect(throws: (any Error).self, "held") { try client.readResponse(method: "POST") }
+        gate.open(upTo: 1)
+        #expect(try client.readResponse(method: "POST").bodyText == "later 1")
     }
 
     /// HTTP/2: a held stream does not hold the connection's other streams.
