@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// What a response can be held for until it lets the response go: a journal's sync, for an
 /// answer that reports a change (see ``HTTPResponse/held(by:until:)``). Tickets are counts that
