@@ -122,12 +122,13 @@ import Testing
         let part = try #require(script.range(of: "apis.prism = ").map { script[$0.lowerBound...] })
         let read = Set(part.matches(of: try Regex(#"\bf\["([a-z_]+)"\]"#)).compactMap { $0.output[1].substring.map(String.init) })
         #expect(read.count >= 10, "\(read.sorted())")
+        _ = try Self.connect(sandbox, "EnrollDisburseAccount", #"{"payout_method_data":{"sepa":{"iban":{"value":"DE89370400440532013000"}}}}"#)
         let made = [
             try Self.connect(sandbox, "Create", """
                 {"merchant_payout_id":"f-1","amount":{"minor_amount":100,"currency":"USD"},"destination_currency":"USD","priority":"INSTANT",
                  "payout_method_data":{"card":{"card_number":{"value":"4111111111111111"},"card_holder_name":{"value":"Ana"}}}}
                 """).json,
-            try Self.connect(sandbox, "Create", #"{"merchant_payout_id":"f-2","amount":{"minor_amount":100,"currency":"USD"},"connector_payout_method_id":"pm_1"}"#).json,
+            try Self.connect(sandbox, "Create", #"{"merchant_payout_id":"f-2","amount":{"minor_amount":100,"currency":"USD"},"connector_payout_method_id":"pm_000001"}"#).json,
             try Self.connect(sandbox, "CreateLink", #"{"merchant_payout_id":"f-3","amount":{"minor_amount":100,"currency":"USD"}}"#).json,
         ]
         var recorded: Set<String> = []

@@ -71,6 +71,45 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         #expect(try sandbox.prism("Get", lookup("Get", connector: created.connectorPayoutID)).status == "FAILED")
     }
 
+    /// A connector refuses a method it never stored: an id the sandbox did not hand out, or one
+    /// another merchant enrolled, is NOT_FOUND naming the id, on Create and on Transfer, and no
+    /// money moves.
+    @Test func aMethodIdNeverEnrolledForTheMerchantIsNotFound() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        var unknown = createRequest("order-unknown-method", withMethod: false)
+        unknown["connector_payout_method_id"] = "pm_123"
+        let refused = try sandbox.prism("Create", unknown)
+        #expect(refused.code == 5 && refused.message == PrismMessage.payoutMethodNotFound("pm_123"))
+        #expect(refused.message == "Payout method not found: pm_123")
+        var withData = createRequest("order-data-and-unknown-method")  // payout_method_data does not excuse a wrong id
+        withData["connector_payout_method_id"] = "pm_123"
+        #expect(try sandbox.prism("Create", withData).code == 5)
+
+        let put = try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/acme",
+                                      body: Array(#"{"api_key":"acme_key","balance":"250.00"}"#.utf8))
+        #expect(put.status == 201)
+        var acme = defaultAuth
+        acme["x-merchant-id"] = "acme"
+        acme["x-api-key"] = "acme_key"
+        #expect(try sandbox.prism("EnrollDisburseAccount", enrollRequest(recipient: nil), headers: acme).connectorPayoutID == "pm_000001")
+        var others = createRequest("order-others-method", withMethod: false)
+        others["connector_payout_method_id"] = "pm_000001"
+        let notOurs = try sandbox.prism("Create", others)
+        #expect(notOurs.code == 5 && notOurs.message == "Payout method not found: pm_000001")
+        #expect(try sandbox.prism("Create", others, headers: acme).status == "PENDING")
+
+        let staged = try sandbox.prism("Stage", stageRequest())
+        #expect(staged.status == "REQUIRES_FULFILLMENT")
+        var transfer = prismRegistry.message("types.PayoutServiceTransferRequest")
+        transfer["connector_payout_id"] = .string(staged.connectorPayoutID)
+        transfer["connector_payout_method_id"] = "pm_000001"
+        let transferRefused = try sandbox.prism("Transfer", transfer)
+        #expect(transferRefused.code == 5 && transferRefused.message == "Payout method not found: pm_000001")
+        #expect(sandbox.bank.payout(id: Int(staged.connectorPayoutID) ?? 0)?.status == .staged)
+        #expect(sandbox.balance() == Money("1000000.00"))
+    }
+
     @Test func aMerchantKeepsAThousandRecipients() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }

@@ -40,7 +40,7 @@ extension PrismAPI {
     /// `connector_quote_id`, else `merchant_payout_id`: the Stage's ids): the debit, PENDING, and
     /// the bank's timeline, chosen again now that the payout has the Transfer's method, recipient
     /// and `webhook_url` (where its notifications go), and its request as `transfer_request`.
-    /// NOT_FOUND for an unknown payout; FAILED_PRECONDITION for one that is not staged
+    /// NOT_FOUND for an unknown payout or `connector_payout_method_id`; FAILED_PRECONDITION for one that is not staged
     /// (transferred already, cancelled, or awaiting its recipient's details); a balance or limit
     /// that refuses the debit is a decline inside an OK response, and the payout stays staged.
     func transfer(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
@@ -58,11 +58,11 @@ extension PrismAPI {
         guard staged.status == .staged else {
             throw GRPCStatus(.failedPrecondition, PrismMessage.notStaged(PrismPayout.status(staged.status)))
         }
+        var details = PayoutDetails(fields: try Self.destination(request, caller))
+        details.callbackURL = details.fields[PrismPayout.Field.webhookURL]
+        details.fields[PrismPayout.Field.transferRequest] = request.json().serializedString()
         let executed: Payout?
         do throws(PayoutRefusal) {
-            var details = PayoutDetails(fields: Self.destination(request, caller))
-            details.callbackURL = details.fields[PrismPayout.Field.webhookURL]
-            details.fields[PrismPayout.Field.transferRequest] = request.json().serializedString()
             executed = try bank.execute(payoutID: staged.id, by: "merchant", adding: details)
         } catch {
             if case .notExecutable(let status) = error {

@@ -82,8 +82,8 @@ struct PrismAPI: Sendable {
     /// `connector_payout_method_id`); PENDING, then the bank's timeline. A second Create with the
     /// same `merchant_payout_id` answers the first payout as it stands, and debits nothing.
     /// A `connector_payout_method_id` that EnrollDisburseAccount gave pays out to that account
-    /// (its method type and holder's name); any other id is taken as a method stored at the
-    /// connector (method type `stored`).
+    /// (its method type and holder's name); any other id is NOT_FOUND, as a connector refuses a
+    /// method it never stored.
     func create(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
         let output = "types.PayoutServiceCreateResponse"
         let reference = Self.nonEmpty(request.string("merchant_payout_id"))
@@ -93,7 +93,7 @@ struct PrismAPI: Sendable {
         let (currency, amount) = try Self.amount(request)
         typealias Field = PrismPayout.Field
         var fields = Self.fields(request, caller, currency: currency, amount: amount)
-        for field in Self.destination(request, caller) { fields[field.name] = field.value }
+        for field in try Self.destination(request, caller) { fields[field.name] = field.value }
         guard fields[Field.method] != nil else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")) }
         let payout: Payout
         do throws(PayoutRefusal) {
@@ -134,15 +134,19 @@ struct PrismAPI: Sendable {
     }
 
     /// Where a request (Create, Transfer) pays out to: the method's type (`payout_method_data`'s
-    /// member, else the disburse account of `connector_payout_method_id`, else `stored` for an id
-    /// the sandbox did not enroll), the id, the recipient's name, the priority and the webhook URL.
-    static func destination(_ request: ProtoMessage, _ caller: PrismCaller) -> Fields {
+    /// member, else the disburse account of `connector_payout_method_id`), the id, the recipient's
+    /// name, the priority and the webhook URL. NOT_FOUND for a `connector_payout_method_id` the
+    /// caller's merchant did not enroll (never handed out, or another merchant's).
+    static func destination(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> Fields {
         typealias Field = PrismPayout.Field
         let methodID = nonEmpty(request.string("connector_payout_method_id"))
-        let enrolled = methodID.flatMap { PrismRecipients.disburseAccount($0, of: caller.merchant) }
+        var enrolled: PrismRecipients.DisburseAccount?
+        if let methodID {
+            enrolled = PrismRecipients.disburseAccount(methodID, of: caller.merchant)
+            guard enrolled != nil else { throw GRPCStatus(.notFound, PrismMessage.payoutMethodNotFound(methodID)) }
+        }
         var fields: Fields = [:]
         fields[Field.method] = request.message("payout_method_data")?.oneofCase("payout_method_data") ?? enrolled?.method
-            ?? methodID.map { _ in PrismPayout.storedMethod }
         fields[Field.methodID] = methodID
         fields[Field.recipientName] = recipientName(request) ?? enrolled?.recipientName
         fields[Field.webhookURL] = nonEmpty(request.string("webhook_url"))

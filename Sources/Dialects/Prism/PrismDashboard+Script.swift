@@ -28,7 +28,7 @@ extension PrismDashboard {
           // but for merchant_payout_id.
           function prismDetails(c, href) {
             const f = c.fields || {}, link = f["\#(Field.link)"];
-            const method = f["\#(Field.method)"] === "\#(PrismPayout.storedMethod)" ? "connector_payout_method_id " + f["\#(Field.methodID)"] : f["\#(Field.method)"];
+            const method = f["\#(Field.methodID)"] ? f["\#(Field.method)"] + " (connector_payout_method_id " + f["\#(Field.methodID)"] + ")" : f["\#(Field.method)"];
             const rows = [
               ["connector_payout_id", String(c.cashout_id)], ["merchant_payout_id", orDash(c.external_id)], ["payout_status", c.api_status],
               ["\#(Header.merchantID)", el("a", { href: href, text: c.merchant })], ["\#(Header.connector)", f["\#(Field.connector)"]],

@@ -11,6 +11,8 @@ public enum PrismMessage {
     public static let invalidCredentials = "Invalid credentials: the API key does not match the merchant"
     /// NOT_FOUND: no payout of the merchant has the id given (`connector_payout_id` or `merchant_payout_id`).
     public static func payoutNotFound(_ id: String) -> String { "Payout not found: \(id)" }
+    /// NOT_FOUND: the merchant enrolled no disburse account of this `connector_payout_method_id`.
+    public static func payoutMethodNotFound(_ id: String) -> String { "Payout method not found: \(id)" }
     /// FAILED_PRECONDITION: the lifecycle forbids `action` in the payout's status (a Void after SUCCESS).
     public static func forbidden(_ action: String, status: String) -> String {
         "You cannot \(action) this payout because it has status \(status)"

@@ -43,7 +43,7 @@ enum PrismPayout {
         /// The `x-tenant-id` (default `public`).
         static let tenant = "tenant"
         /// The payout method's type, the member of `payout_method_data` set (`card`, `ach`,
-        /// `sepa`, `paypal`...), or `stored` for a `connector_payout_method_id`.
+        /// `sepa`, `paypal`...), or the enrolled disburse account's for a `connector_payout_method_id`.
         static let method = "method"
         /// `connector_payout_method_id`, when given.
         static let methodID = "connector_payout_method_id"
@@ -71,9 +71,6 @@ enum PrismPayout {
     /// What CreateRecipient answers (its disburse account is enrolled next), and what
     /// EnrollDisburseAccount answers (a Create is next), as Hyperswitch's recipient flows do.
     static let recipientCreated = "REQUIRES_VENDOR_ACCOUNT_CREATION", accountEnrolled = "REQUIRES_CREATION"
-
-    /// The method type recorded for a Create that names a stored method.
-    static let storedMethod = "stored"
 
     /// A response message (`fullName`, one of the eight RPCs') for `payout`: its merchant
     /// payout id, status, the sandbox's id as `connector_payout_id`, status_code 200, and for a
