@@ -53,7 +53,7 @@ enum ServeCommand: Command {
             do {
                 configuration.scenarios.append(try ScenarioLoader.load(file: path, vocabulary: vocabulary))
             } catch {
-                CLI.printError("error: \(error)")
+                for line in error.description.split(separator: "\n") { CLI.printError("error: \(line)") }  // each error of the file
                 return 1
             }
         }

@@ -65,12 +65,14 @@ enum TestCommand: Command {
     }
 
     /// `PASS name (file, N steps)`, `FAIL name (file): step N: ...`, or for a file that could not
-    /// be loaded `FAIL file: path: what was expected`, the file named once.
+    /// be loaded `FAIL file: path: what was expected`, the file named once, and its further errors
+    /// on lines of their own, indented.
     static func line(_ result: ScenarioResult) -> String {
         if let expected = result.expectedFailure {
             return "XFAIL \(result.name) (\(result.file)): failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)"
         }
         guard let failure = result.failureText else { return "PASS \(result.name) (\(result.file), \(result.steps) steps)" }
-        return "FAIL \(result.name == result.file ? result.file : "\(result.name) (\(result.file))"): \(failure)"
+        let text = failure.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
+        return "FAIL \(result.name == result.file ? result.file : "\(result.name) (\(result.file))"): \(text)"
     }
 }

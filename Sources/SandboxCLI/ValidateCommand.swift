@@ -3,8 +3,8 @@ import SandboxHTTP
 import SandboxScenario
 
 /// `cashout-sandbox validate [PATH...]`: checks scenario files without running them, the files
-/// and folders `test` takes. Prints `ok FILE` or the error (file, JSON path, what was expected) for
-/// each; exit 1 if any is invalid.
+/// and folders `test` takes. Prints `ok FILE`, or each of its errors (file, JSON path, what was
+/// expected) as compilers do; exit 1 if any is invalid.
 enum ValidateCommand: Command {
     static let name = "validate"
     static let summary = "Check scenario files without running them"
@@ -28,7 +28,7 @@ enum ValidateCommand: Command {
                 _ = try ScenarioLoader.load(file: file, vocabulary: Sandbox.standardVocabulary)
                 StandardOutput.writeLine("ok \(file)")
             } catch {
-                StandardOutput.writeLine("error: \(error)")
+                for line in error.description.split(separator: "\n") { StandardOutput.writeLine("error: \(line)") }  // each error of the file
                 invalid += 1
             }
         }

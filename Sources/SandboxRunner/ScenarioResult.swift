@@ -17,6 +17,8 @@ public struct ScenarioResult: Sendable {
     public var journal = ""
 
     public var passed: Bool { failure == nil }
+    /// The file could not be loaded: no step ran (an error of the suite, not a failed step).
+    public private(set) var unloadable = false
 
     /// The failure in one line: `step 3: expected ...`, or for a failure before any step (a file
     /// that could not be loaded, a sandbox that could not start) what went wrong alone.
@@ -35,5 +37,6 @@ public struct ScenarioResult: Sendable {
     /// A file that could not be loaded: named by its path, failed before any step.
     public init(unloadable error: ScenarioError) {
         self.init(name: error.file, file: error.file, failure: (0, error.message), steps: 0, seconds: 0)
+        unloadable = true
     }
 }

@@ -4,17 +4,18 @@ import SandboxJSON
 // The `bank` section (rules and the default timeline) and the `faults` section.
 
 extension ScenarioLoader {
-    static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary) throws(ScenarioError) {
-        let bank = try node.object(allowed: ["rules", "default"])
+    static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary, errors: inout ScenarioErrors) {
+        guard let bank = node.object(allowed: ["rules", "default"], errors: &errors) else { return }
         if let rules = bank["rules"] {
             let fields = vocabulary.ruleFields.union(["merchant", "dialect"])
-            scenario.rules = try rules.array().enumerated().map { (index, node) throws(ScenarioError) -> Rule in
-                var rule = try readRule(node, fields: fields, vocabulary)
-                rule.origin = Rule.Origin(scenario: scenario.name, index: index)
-                return rule
-            }
+            let name = scenario.name
+            scenario.rules = errors.each(rules) { (node) throws(ScenarioError) -> Rule in try readRule(node, fields: fields, vocabulary) }
+            for index in scenario.rules.indices { scenario.rules[index].origin = Rule.Origin(scenario: name, index: index) }
         }
-        if let timeline = bank["default"] { scenario.defaultTimeline = try readTimeline(timeline) }
+        if let timeline = bank["default"] {
+            let reach = reach(nil, vocabulary)
+            scenario.defaultTimeline = errors.recover { () throws(ScenarioError) in try readTimeline(timeline, reach: reach, vocabulary) } ?? []
+        }
     }
 
     /// A rule whose `when` tests some of `fields` (the vocabulary's, `merchant` and `dialect`).
@@ -23,15 +24,16 @@ extension ScenarioLoader {
         let when = try rule["when"].map { (node) throws(ScenarioError) in try readWhen(node, fields: fields) } ?? [:]
         let outcomes = ["then", "outcomes", "decline"].filter { rule[$0] != nil }
         guard outcomes.count == 1 else { throw node.fail("expected exactly one of \"then\", \"outcomes\" or \"decline\"") }
+        let reach = reach(when, vocabulary)
         let outcome: Rule.Outcome
         if let then = rule["then"] {
-            outcome = .timeline(try readTimeline(then))
+            outcome = .timeline(try readTimeline(then, reach: reach, vocabulary))
         } else if let weighted = rule["outcomes"] {
             var choices: [(weight: Int, steps: [TimelineStepSpec])] = []
             for choice in try weighted.array() {
                 let fields = try choice.object(allowed: ["weight", "then"])
                 guard let weight = fields["weight"], let then = fields["then"] else { throw choice.fail("expected \"weight\" and \"then\"") }
-                choices.append((try weight.integer(1 ... 1_000_000), try readTimeline(then)))
+                choices.append((try weight.integer(1 ... 1_000_000), try readTimeline(then, reach: reach, vocabulary)))
             }
             guard !choices.isEmpty else { throw weighted.fail("expected at least one outcome") }
             outcome = .weighted(choices)
@@ -107,15 +109,18 @@ extension ScenarioLoader {
         return Matcher(tests: tests)
     }
 
-    static func readTimeline(_ node: ScenarioNode) throws(ScenarioError) -> [TimelineStepSpec] {
+    /// A timeline whose rejection codes one of the dialects it can `reach` answers.
+    static func readTimeline(_ node: ScenarioNode, reach: [String], _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> [TimelineStepSpec] {
         try node.array().map { (node) throws(ScenarioError) -> TimelineStepSpec in
             let fields = try node.object(allowed: ["after", "status", "rejection_code", "rejection_reason", "bank_reference_id", "status_reason"])
             guard let after = fields["after"], let status = fields["status"] else { throw node.fail("expected \"after\" and \"status\"") }
             if try status.status() != .rejected, let code = fields["rejection_code"] ?? fields["rejection_reason"] {
                 throw code.fail("expected only with status REJECTED")
             }
+            let code = try fields["rejection_code"]?.reasonCode()
+            if let code, let node = fields["rejection_code"] { try checkRejectionCode(code, at: node, reach: reach, vocabulary) }
             let step = TimelineStep(after: .zero, status: try status.status(),
-                                    reasonCode: try fields["rejection_code"]?.reasonCode(),
+                                    reasonCode: code,
                                     reason: try fields["rejection_reason"]?.string(),
                                     bankReference: try fields["bank_reference_id"]?.string(),
                                     statusDetail: try fields["status_reason"]?.string())

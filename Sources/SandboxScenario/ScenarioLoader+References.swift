@@ -10,14 +10,20 @@ extension ScenarioLoader {
     static let templateFields = ["cashout_id", "external_id"]
 
     /// Reads the steps, refusing a reference to a name that no earlier step gave.
-    static func readSteps(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> [Step] {
+    /// Steps that fail are left out, their errors kept in `errors`; the names they give still
+    /// count, so one error does not make every later reference one too.
+    static func readSteps(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary, errors: inout ScenarioErrors) -> [Step] {
         var named: [String] = []  // `as` names, in the order given
         var saved: Set<String> = []  // `save` names after `request`, which templates may use too
         var steps: [Step] = []
-        for stepNode in try node.array() {
-            steps.append(try readStep(stepNode, vocabulary))
+        for stepNode in errors.recover({ () throws(ScenarioError) in try node.array() }) ?? [] {
+            let step = errors.recover { () throws(ScenarioError) -> Step in
+                let step = try readStep(stepNode, vocabulary)
+                if case .object(let fields) = stepNode.value { try checkReferences(stepNode, fields, named: named, saved: saved) }
+                return step
+            }
+            if let step { steps.append(step) }
             guard case .object(let fields) = stepNode.value else { continue }
-            try checkReferences(stepNode, fields, named: named, saved: saved)
             if case .string(let name)? = fields["as"], !named.contains(name) { named.append(name) }
             if case .object(let members)? = fields["save"] { saved.formUnion(members.keys) }
         }

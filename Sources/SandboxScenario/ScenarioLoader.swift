@@ -33,23 +33,37 @@ public enum ScenarioLoader {
         }
         let root = ScenarioNode(value: json, path: "", file: file)
         let sections = vocabulary.accountSections.keys.sorted()
-        let top = try root.object(allowed: keysBeforeAccounts + sections + keysAfterAccounts)
-        var scenario = Scenario(name: try top["name"]?.string() ?? defaultName(file), file: file)
-        if let seed = top["seed"] {
-            guard case .number(let text) = seed.value, let value = UInt64(text) else { throw seed.failShowingValue("expected a whole number ≥ 0") }
-            scenario.seed = value
+        var errors = ScenarioErrors()
+        guard let top = root.object(allowed: keysBeforeAccounts + sections + keysAfterAccounts, errors: &errors) else {
+            try errors.throwIfAny()
+            return Scenario(name: defaultName(file), file: file)  // not reached: a value that is no object is an error
         }
-        if let clock = top["clock"] { try readClock(clock, into: &scenario) }
-        if let reason = top["expect_failure"] { scenario.expectedFailure = try reason.nonEmptyString() }
+        let name = top["name"].flatMap { node in errors.recover { () throws(ScenarioError) in try node.string() } }
+        var scenario = Scenario(name: name ?? defaultName(file), file: file)
+        if let seed = top["seed"] {
+            errors.recover { () throws(ScenarioError) in
+                guard case .number(let text) = seed.value, let value = UInt64(text) else { throw seed.failShowingValue("expected a whole number ≥ 0") }
+                scenario.seed = value
+            }
+        }
+        if let clock = top["clock"] { errors.recover { () throws(ScenarioError) in try readClock(clock, into: &scenario) } }
+        if let reason = top["expect_failure"] {
+            errors.recover { () throws(ScenarioError) in scenario.expectedFailure = try reason.nonEmptyString() }
+        }
         for section in sections {
             guard let node = top[section], let read = vocabulary.accountSections[section] else { continue }
-            scenario.accounts += try node.array().map { (node) throws(ScenarioError) in try read(node) }
+            scenario.accounts += errors.each(node) { (node) throws(ScenarioError) in try read(node) }
         }
-        if let bank = top["bank"] { try readBank(bank, into: &scenario, vocabulary: vocabulary) }
-        if let faults = top["faults"] { scenario.faults = try faults.array().map(readFault) }
-        if let webhooks = top["webhooks"] { try readWebhooks(webhooks, into: &scenario, vocabulary: vocabulary) }
-        if let steps = top["steps"] { scenario.steps = try readSteps(steps, vocabulary) }
-        if let reason = top["expect_failure"], scenario.steps.isEmpty { throw reason.fail("expected only in a file with \"steps\"") }
+        if let bank = top["bank"] { readBank(bank, into: &scenario, vocabulary: vocabulary, errors: &errors) }
+        if let faults = top["faults"] { scenario.faults = errors.each(faults, readFault) }
+        if let webhooks = top["webhooks"] {
+            errors.recover { () throws(ScenarioError) in try readWebhooks(webhooks, into: &scenario, vocabulary: vocabulary) }
+        }
+        if let steps = top["steps"] { scenario.steps = readSteps(steps, vocabulary, errors: &errors) }
+        if let reason = top["expect_failure"], top["steps"] == nil {
+            errors.recover { () throws(ScenarioError) in throw reason.fail("expected only in a file with \"steps\"") }
+        }
+        try errors.throwIfAny()
         return scenario
     }
 

@@ -30,12 +30,15 @@ public struct ScenarioNode: Sendable {
         guard case .object(let members) = value else { throw fail("expected an object") }
         var nodes: [String: ScenarioNode] = [:]
         for key in members.keys.sorted() {
-            guard allowed.contains(key) else {
-                throw child(key, .null).fail("unknown key (\(Self.didYouMean(key, among: allowed))expected one of: \(allowed.joined(separator: ", ")))")
-            }
+            guard allowed.contains(key) else { throw unknownKey(key, allowed: allowed) }
             nodes[key] = child(key, members[key]!)
         }
         return nodes
+    }
+
+    /// The refusal of a key outside `allowed`, with the allowed key it probably meant.
+    func unknownKey(_ key: String, allowed: [String]) -> ScenarioError {
+        child(key, .null).fail("unknown key (\(Self.didYouMean(key, among: allowed))expected one of: \(allowed.joined(separator: ", ")))")
     }
 
     /// `did you mean "country"? ` when a candidate is close to `key`, else nothing.

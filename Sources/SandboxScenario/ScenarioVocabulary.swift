@@ -4,7 +4,8 @@ import SandboxBank
 /// fields a rule's `when` may test, their sections of accounts, and what their declines may say.
 ///
 /// ```swift
-/// var vocabulary = ScenarioVocabulary(ruleFields: ["country", "amount"])
+/// var vocabulary = ScenarioVocabulary(dialect: "d24", ruleFields: ["country", "amount"],
+///                                     rejectionCodes: RejectionCodes(listed: [("801", "ERROR_ACCOUNT_CLOSED")]))
 /// vocabulary.accountSections["merchants"] = { node in try readMerchant(node) }
 /// let scenario = try ScenarioLoader.load(file: "late-reversal.json", vocabulary: vocabulary)
 /// ```
@@ -36,10 +37,23 @@ public struct ScenarioVocabulary: Sendable {
     /// `grpc_call`: a gRPC status, fields, an error), with its check: the step carries it as
     /// written (`Step.DialectStep.ownExpect`) instead of the HTTP `expect` of other steps.
     public var expectChecks: [String: StepCheck]
+    /// Each dialect's request fields and rejection codes, by dialect name: which dialects a rule
+    /// can reach (its `dialect`, and the fields its `when` tests), and so which codes its
+    /// timelines may give. A vocabulary that names no dialect checks no code.
+    public var dialects: [String: DialectTerms]
 
-    public init(ruleFields: Set<String> = [], accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
+    /// What one dialect's payouts have for a rule: its request fields, and the rejection codes its answers carry.
+    public struct DialectTerms: Sendable {
+        public var ruleFields: Set<String>
+        public var rejectionCodes: RejectionCodes
+    }
+
+    /// `dialect` names the one dialect this vocabulary is of, whose `rejectionCodes` its answers carry.
+    public init(dialect: String? = nil, ruleFields: Set<String> = [], rejectionCodes: RejectionCodes = RejectionCodes(),
+                accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
                 declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:], statusWords: Set<String> = [],
                 expectChecks: [String: StepCheck] = [:]) {
+        dialects = dialect.map { [$0: DialectTerms(ruleFields: ruleFields, rejectionCodes: rejectionCodes)] } ?? [:]
         self.ruleFields = ruleFields
         self.accountSections = accountSections
         self.declineKeys = declineKeys
@@ -51,12 +65,14 @@ public struct ScenarioVocabulary: Sendable {
 
     /// Both vocabularies (for a sandbox of several dialects).
     public func merging(_ other: ScenarioVocabulary) -> ScenarioVocabulary {
-        ScenarioVocabulary(ruleFields: ruleFields.union(other.ruleFields),
-                           accountSections: accountSections.merging(other.accountSections) { first, _ in first },
-                           declineKeys: declineKeys.union(other.declineKeys),
-                           declineChecks: declineChecks.merging(other.declineChecks) { first, _ in first },
-                           stepActions: stepActions.merging(other.stepActions) { first, _ in first },
-                           statusWords: statusWords.union(other.statusWords),
-                           expectChecks: expectChecks.merging(other.expectChecks) { first, _ in first })
+        var merged = ScenarioVocabulary(ruleFields: ruleFields.union(other.ruleFields),
+                                        accountSections: accountSections.merging(other.accountSections) { first, _ in first },
+                                        declineKeys: declineKeys.union(other.declineKeys),
+                                        declineChecks: declineChecks.merging(other.declineChecks) { first, _ in first },
+                                        stepActions: stepActions.merging(other.stepActions) { first, _ in first },
+                                        statusWords: statusWords.union(other.statusWords),
+                                        expectChecks: expectChecks.merging(other.expectChecks) { first, _ in first })
+        merged.dialects = dialects.merging(other.dialects) { first, _ in first }
+        return merged
     }
 }

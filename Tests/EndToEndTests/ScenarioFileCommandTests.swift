@@ -37,6 +37,30 @@ import Testing
             """)
     }
 
+    /// Every error of a file in one run, each on its line with the file and the path, as a
+    /// compiler reports them; `test` shows the first on the FAIL line and the others under it.
+    @Test func everyErrorOfAFileInOneRun() throws {
+        let text = #"{"sede": 1, "bank": {"rules": [{"when": {"country": "BR"}, "then": [{"after": "1m", "status": "REJECTED", "rejection_code": "eight-oh-one"}]}]}, "steps": [{"advance": "soon"}]}"#
+        let path = try folder(["bad.json": text])
+        let (status, out, _) = try RunningBinary.run(["validate", path])
+        #expect(status == 1)
+        #expect(out == """
+            error: \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, steps)
+            error: \(path)/bad.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "eight-oh-one"
+            error: \(path)/bad.json: steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon"
+
+            """)
+        let (testStatus, testOut, _) = try RunningBinary.run(["test", path])
+        #expect(testStatus == 1)
+        #expect(testOut == """
+            FAIL \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, steps)
+              bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "eight-oh-one"
+              steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon"
+            0 passed, 1 failed
+
+            """)
+    }
+
     @Test func aJSONErrorSaysTheLineAndColumnOnce() throws {
         let path = try folder(["broken.json": "{\n  \"steps\": [\n    {\"advance\": \"1s\"},\n  ]\n}\n"])
         let message = "\(path)/broken.json: (top level): invalid JSON: trailing comma in array at line 3, column 22 (byte offset 36)"

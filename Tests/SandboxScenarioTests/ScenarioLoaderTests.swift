@@ -91,6 +91,67 @@ private func error(_ text: String) -> String? {
         #expect(error(text) == message)
     }
 
+    /// A timeline's rejection code is one D24 answers (spec §7.2's list): a word or a number off
+    /// the list would reach the wire as a code that does not exist. Refused with the path and the
+    /// listed codes nearest it.
+    @Test(arguments: [
+        (#"{"bank": {"rules": [{"then": [{"after": "1m", "status": "REJECTED", "rejection_code": "eight-oh-one"}]}]}}"#,
+         #"x.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "eight-oh-one""#),
+        (#"{"bank": {"default": [{"after": "1m", "status": "REJECTED", "rejection_code": 12345}]}}"#,
+         "x.json: bank.default[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got 12345; nearest: 826 (WITHDRAWAL_REVERSED), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA)"),
+        (#"{"bank": {"rules": [{"outcomes": [{"weight": 1, "then": [{"after": "1m", "status": "REJECTED", "rejection_code": 823}]}]}]}}"#,
+         "x.json: bank.rules[0].outcomes[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got 823; nearest: 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 821 (MONTHLY_LIMIT_EXCEEDED_FOR_USER)"),
+        (#"{"bank": {"rules": [{"then": [{"after": "1m", "status": "REJECTED", "rejection_code": "ERROR_ACCOUNT_CLOSED"}]}]}}"#,
+         #"x.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "ERROR_ACCOUNT_CLOSED"; nearest: 801 (ERROR_ACCOUNT_CLOSED), 800 (ERROR_ACCOUNT_INCORRECT), 802 (ERROR_AMOUNT_INCORRECT)"#),
+    ])
+    func aRejectionCodeD24DoesNotAnswerIsRefused(text: String, message: String) {
+        #expect(error(text) == message)
+    }
+
+    @Test func everyListedRejectionCodeLoads() throws {
+        for code in D24RejectionCodes.names.keys {
+            let scenario = try load(#"{"bank": {"default": [{"after": "1m", "status": "REJECTED", "rejection_code": \#(code)}]}}"#)
+            #expect(scenario.defaultTimeline?.first?.step.reasonCode == String(code))
+        }
+    }
+
+    /// Reading goes on past an error, as a compiler's does: every error of the file in one run,
+    /// in the file's order, each with its path; a step that fails still names its cashout, so a
+    /// later reference to it is no error of its own.
+    @Test func everyErrorOfAFileIsReportedInOneRun() {
+        let text = #"""
+        {"nmae": "typo", "seed": -1,
+         "bank": {"rules": [{"when": {"countri": "BR"}, "then": []}, {"then": []},
+                            {"then": [{"after": "soon", "status": "DELIVERED"}]}],
+                  "default": [{"after": "1s", "status": "PAID"}]},
+         "faults": [{"kind": "close"}, {"kind": "close", "every": 1}],
+         "steps": [{"create_cashout": {}, "as": "c1", "save": {}}, {"expect_cashout": {"ref": "c1"}}, {"advance": "later"}]}
+        """#
+        do {
+            _ = try load(text)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.path == "nmae")
+            #expect(error.all.map(\.path) == ["nmae", "seed", "bank.rules[0].when.countri", "bank.rules[2].then[0].after", "bank.default[0].status",
+                                              "faults[0]", "steps[0].save", "steps[2].advance"])
+            #expect(error.description.split(separator: "\n").count == 8)
+            #expect(error.description.split(separator: "\n").allSatisfy { $0.hasPrefix("x.json: ") })
+            #expect(!error.truncated)
+        }
+    }
+
+    @Test func aFileOfManyErrorsStopsAtTheCap() {
+        let steps = (0 ..< 80).map { _ in #"{"advance": "soon"}"# }.joined(separator: ", ")
+        do {
+            _ = try load(#"{"steps": [\#(steps)]}"#)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.all.count == ScenarioErrors.cap)
+            #expect(error.truncated)
+            #expect(error.message.hasSuffix("\n(stopped after 50 errors)"))
+        }
+    }
+
     /// A step may refer only to a cashout an earlier step named with "as": by an `expect_...`
     /// step's `ref`, or by `{{NAME.cashout_id}}` / `{{NAME.external_id}}` in any of its strings.
     @Test(arguments: [

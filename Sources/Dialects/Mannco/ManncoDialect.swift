@@ -33,12 +33,14 @@ public struct ManncoDialect: Dialect {
                 [("id", user.id), ("api_key", user.apiKey), ("balance_cents", String(user.balanceCents))])
     }
 
-    /// The fields rules match (`user`, `method`, `amount` in dollars, `email`), the `users`
+    /// The fields rules match (`user`, `method`, `amount` in dollars, `email`), word rejection
+    /// codes (`payee_rejected`: its API answers none, the admin API shows them), the `users`
     /// section, the steps `login`, `process_cashout`, `link` and `expect_emails`, and its status
     /// words for `expect_cashout`.
     public var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
-                           accountSections: ["users": ManncoUser.read], stepActions: ManncoSteps.checks,
+        ScenarioVocabulary(dialect: Self.name,
+                           ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
+                           rejectionCodes: RejectionCodes(words: true), accountSections: ["users": ManncoUser.read], stepActions: ManncoSteps.checks,
                            statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)))
     }
 

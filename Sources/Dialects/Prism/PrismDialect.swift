@@ -59,7 +59,8 @@ public struct PrismDialect: Dialect {
     /// the `prism_merchants` section, the step `grpc_call` (`PrismSteps`), and its status words
     /// for `expect_cashout`.
     public var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(ruleFields: PrismPayout.Field.ruleFields, accountSections: [PrismMerchant.section: PrismMerchant.read],
+        ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: RejectionCodes(words: true),
+                           accountSections: [PrismMerchant.section: PrismMerchant.read],
                            stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
                            expectChecks: PrismSteps.expectChecks)
     }

@@ -51,6 +51,9 @@ public struct D24Dialect: Dialect {
         return (String(number), D24RejectionCodes.name(number))
     }
 
+    /// The codes a scenario's timeline may give a D24 cashout: spec §7.2's, and no word code.
+    static let rejectionCodes = RejectionCodes(listed: D24RejectionCodes.names.keys.sorted().map { (String($0), D24RejectionCodes.names[$0]!) })
+
     public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         let merchant = D24Merchant(account)
         return ("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
@@ -64,7 +67,8 @@ public struct D24Dialect: Dialect {
     /// The create request's fields (spec §4.1 wire names) for rules, the `merchants` section, and
     /// declines with spec §7.3's codes (100–999) and a KYC `reason` and `reason_code`.
     public var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(ruleFields: Self.createFields, accountSections: ["merchants": D24Merchant.read],
+        ScenarioVocabulary(dialect: Self.name, ruleFields: Self.createFields, rejectionCodes: Self.rejectionCodes,
+                           accountSections: ["merchants": D24Merchant.read],
                            declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check])
     }
 

@@ -56,7 +56,7 @@ enum D24Status {
 
 /// Rejection codes of spec §7.2.
 public enum D24RejectionCodes {
-    static let names: [Int: String] = [
+    public static let names: [Int: String] = [
         800: "ERROR_ACCOUNT_INCORRECT", 801: "ERROR_ACCOUNT_CLOSED", 802: "ERROR_AMOUNT_INCORRECT", 803: "ERROR_BANK_INVALID",
         804: "ERROR_BANK_BRANCH_INCORRECT", 805: "ERROR_BENEFICIARY_DOCUMENT_ID_INVALID", 806: "ERROR_BENEFICIARY_NAME_INCORRECT",
         807: "ERROR_REJECTED_BY_BANK", 808: "ERROR_OTHER", 809: "WITHDRAWAL_EXPIRED", 810: "LIMIT_EXCEEDED", 811: "RISK_POLICY",
