@@ -58,6 +58,7 @@ public enum OpenAPIDocument {
             asset("GET /", "getDashboard", "The dashboard page", "text/html"),
             asset("GET /dashboard.css", "getDashboardStyle", "The dashboard's style sheet", "text/css"),
             asset("GET /dashboard.js", "getDashboardScript", "The dashboard's script", "text/javascript"),
+            asset("GET /favicon.ico", "getDashboardIcon", "The dashboard's icon (SVG)", "image/svg+xml"),
         ]
     }
 }

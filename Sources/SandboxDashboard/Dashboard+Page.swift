@@ -20,6 +20,7 @@ extension Dashboard {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>CashoutSandbox</title>
         <link rel="stylesheet" href="/dashboard.css">
+        <link rel="icon" type="image/svg+xml" href="/favicon.ico">
         </head>
         <body>
         <header class="top" id="top" data-testid="header">

@@ -5,13 +5,14 @@ import SandboxHTTP
 /// (`/sandbox/...`), and creates cashouts through the payout APIs' own endpoints, like any other
 /// client, with what each API adds to it (`DashboardPart`: its request form, views, cards).
 ///
-/// `GET /` is the page, `GET /dashboard.css` its style and `GET /dashboard.js` its script
-/// (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
+/// `GET /` is the page, `GET /dashboard.css` its style, `GET /dashboard.js` its script and
+/// `GET /favicon.ico` its icon (an SVG: browsers ask for it on every page, so it is served, and
+/// kept out of the request journal with the rest) (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
 /// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, and each part's
 /// views, `#/NAME` and `#/NAME/{key}`).
 public enum Dashboard {
     /// The routes this adds, for tests and documentation.
-    public static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js"]
+    public static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js", "GET /favicon.ico"]
 
     /// The `Content-Security-Policy` of the page and its assets: everything from this origin only
     /// (the script, the style sheet and the `fetch` calls), no inline script or style, no
@@ -27,7 +28,15 @@ public enum Dashboard {
         router.add("GET /") { _ in page }
         router.add("GET /dashboard.css") { _ in style }
         router.add("GET /dashboard.js") { _ in script }
+        let icon = asset(icon, type: "image/svg+xml")
+        router.add("GET /favicon.ico") { _ in icon }
     }
+
+    /// The header's logo: a `$` on the accent's rounded square.
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2454d6"/>\
+        <text x="16" y="23" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">$</text></svg>
+        """
 
     private static func asset(_ text: String, type: String) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [

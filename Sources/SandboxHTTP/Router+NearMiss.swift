@@ -3,7 +3,9 @@
 // segment matches any non-empty one; letters compare without case, so `/v3/Cashout` is a near
 // miss at distance 0), plus one when the method differs. A 404 names a route only when the path
 // is close (a typo, a plural, a version), so that a path from elsewhere gets no puzzling hint;
-// a 405 always names one of the path's own routes, the method closest to the one sent.
+// a 405 always names one of the path's own routes, the method closest to the one sent. A read
+// (GET, HEAD) is pointed to a method that reads: GET, else POST (how RPC-style APIs query: D24's
+// `POST /v3/cashout/status`), never first to one that changes what is there (its `PUT`).
 // Routes are parsed once, when added, and most are ruled out by their length alone: a 404 costs
 // a few microseconds, not a walk through every pattern.
 
@@ -34,23 +36,36 @@ extension Router {
         let parts = split(path).map { Array($0.lowercased().utf8) }
         let length = path.utf8.count
         let limit = max(1, min(4, length / 5))
-        var best: (name: String, score: Int)?
+        var best: (name: String, score: (Int, Int))?
         for candidate in candidates {
             if let other = candidate.length, abs(other - length) > limit { continue }
             guard abs(candidate.segments.count - parts.count) <= limit else { continue }
             let distance = distance(parts, candidate.segments, limit: limit)
             guard distance <= limit else { continue }
-            let score = distance + (candidate.method == method ? 0 : 1)
+            let score = (distance + (candidate.method == method ? 0 : 1), methodRank(sent: method, candidate.method))
             if best == nil || score < best!.score { best = (candidate.name, score) }
         }
         return best?.name
     }
 
-    /// Of the routes of one path (a 405's), the one whose method is closest to `method`.
+    /// Of the routes of one path (a 405's), the one whose method is closest to `method`: a
+    /// method that reads for a read, then the fewest letters apart.
     static func closestMethod(_ method: String, among routes: [String]) -> String? {
         let sent = Array(method.utf8)
-        func distance(_ route: String) -> Int { EditDistance.between(sent, Array(route.prefix { $0 != " " }.utf8)) }
-        return routes.sorted().min { distance($0) < distance($1) }
+        func score(_ route: String) -> (Int, Int) {
+            let other = route.prefix { $0 != " " }
+            return (methodRank(sent: method, other), EditDistance.between(sent, Array(other.utf8)))
+        }
+        return routes.sorted().min { score($0) < score($1) }
+    }
+
+    /// How well a route's method serves a request sent with `sent`: 0 the same; for a read
+    /// (GET, HEAD), 1 GET or POST (which queries in RPC-style APIs) and 2 a method that changes
+    /// what is there; else 1.
+    private static func methodRank(sent: String, _ method: Substring) -> Int {
+        if method == sent { return 0 }
+        guard sent == "GET" || sent == "HEAD" else { return 1 }
+        return method == "GET" || method == "POST" ? 1 : 2
     }
 
     /// `" (did you mean GET /x?)"` for a near miss, else nothing: what an error's message ends with.

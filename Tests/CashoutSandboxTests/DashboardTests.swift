@@ -30,6 +30,22 @@ import Testing
         }
     }
 
+    /// A browser asks for `/favicon.ico` on every page it loads: the page's icon is served (and
+    /// linked), and, like the page, kept out of the request journal, which holds the API calls.
+    @Test func theIconIsServedAndNotJournaled() throws {
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        for target in ["/", "/dashboard.css", "/dashboard.js", "/favicon.ico"] {
+            #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(target)").status == 200, "\(target)")
+        }
+        let icon = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/favicon.ico")
+        #expect(icon.headers["Content-Type"] == "image/svg+xml")
+        #expect(icon.bodyText.hasPrefix("<svg ") && icon.bodyText.hasSuffix("</svg>"))
+        #expect(Self.get(sandbox, "/").bodyText.contains(#"<link rel="icon" type="image/svg+xml" href="/favicon.ico">"#))
+        _ = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/favicon.png")  // not the icon: a 404 is journaled
+        #expect(sandbox.requests(limit: 10).map { $0["path"] } == ["/favicon.png"])
+    }
+
     /// The page and its assets forbid every origin but their own (no inline script or style:
     /// the page has none) and forbid MIME sniffing.
     @Test func thePageAndItsAssetsCarryAContentSecurityPolicyAndNosniff() throws {

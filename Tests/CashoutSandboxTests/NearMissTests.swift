@@ -35,6 +35,9 @@ import Testing
         ("POST", "/v3/cashout/cancel", 405, "Method POST not allowed on /v3/cashout/cancel (did you mean DELETE /v3/cashout/cancel?)",
          "DELETE /v3/cashout/cancel"),
         ("GET", "/v3/cashout", 405, "Method GET not allowed on /v3/cashout (did you mean POST /v3/cashout?)", "POST /v3/cashout"),
+        // A read is pointed to the query (POST), not to the update (PUT), though PUT is fewer letters from GET.
+        ("GET", "/v3/cashout/status", 405, "Method GET not allowed on /v3/cashout/status (did you mean POST /v3/cashout/status?)",
+         "POST /v3/cashout/status"),
         ("PATCH", "/v3/cashout/status", 405, "Method PATCH not allowed on /v3/cashout/status (did you mean PUT /v3/cashout/status?)",
          "PUT /v3/cashout/status"),
     ])
@@ -47,7 +50,7 @@ import Testing
         #expect(sandbox.requests(limit: 1).first?["near_miss"] == .string(nearMiss))
     }
 
-    @Test(arguments: ["/nope", "/v3/refunds", "/api/v1/payouts", "/favicon.ico", "/v3/cashout/status/extra/parts"])
+    @Test(arguments: ["/nope", "/v3/refunds", "/api/v1/payouts", "/robots.txt", "/v3/cashout/status/extra/parts"])
     func aPathFarFromEveryRouteGetsNoHint(path: String) throws {
         let sandbox = try start()
         defer { sandbox.stop() }
