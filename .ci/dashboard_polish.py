@@ -86,6 +86,7 @@ def check_polish(page, base, cashout_id, prism_payout):
     for width, height in WIDTHS:
         page.size(width, height, mobile=width < 600)
         check_header_stability(page, base, width)
+        check_clock_fits(page, base, width, "manual")
         check_banner_cleared(page, width)
         check_missing_cashout(page, width)
         check_currencies(page, cashout_id, prism_payout, width)
@@ -135,6 +136,46 @@ def check_header_stability(page, base, width):
     page.screenshot(f"40-header-next-event-{width}")
     step(f"{width}px: the header ({header['height']:.0f}px, {header['share']:.1%} of the screen) does not move when the clock is "
          f"first read, nor when next event fills in (cashout {made}); no overflow, no clipped status")
+
+
+# The clock's parts: each reading's text (its ink, measured by a Range) inside its own box, and
+# no two of the reading's boxes and the clock's controls overlapping, all inside the screen.
+CLOCK_PARTS = ("(() => { const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };"
+               " const ink = (id) => { const range = document.createRange(); range.selectNodeContents(document.getElementById(id));"
+               " return box(range); };"
+               " const shown = (id) => { const e = document.getElementById(id); return e && e.checkVisibility() ? box(e) : null; };"
+               " return { width: document.documentElement.clientWidth, now: [document.getElementById('clock-now').textContent, ink('clock-now'), shown('clock-now')],"
+               " next: [document.getElementById('clock-next').textContent, ink('clock-next'), shown('clock-next')],"
+               " controls: ['clock-mode', 'next-event-button', 'clock-toggle', 'advance-by', 'advance-button', 'advance-1m', 'advance-1h', 'advance-1d']"
+               ".map((id) => [id, shown(id)]).filter((part) => part[1]) }; })()")
+
+
+def overlap(a, b):
+    """Whether two boxes [left, top, right, bottom] share more than half a pixel each way."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+
+
+def check_clock_fits(page, base, width, clock):
+    """On either clock (a real one reads milliseconds: 2026-11-25 07:01:59.119Z), the time and
+    the next event's fit their boxes, which overlap no control, inside the screen."""
+    show(page, "#/cashouts", "document.getElementById('clock-mode').textContent !== ''")
+    create_by_api(base, f"dash-clock-{clock}-{width}-{int(time.time() * 1000)}")
+    page.wait("/[0-9]$|Z$/.test(document.getElementById('clock-next').textContent)", "the next event's time")
+    parts = page.js(CLOCK_PARTS)
+    boxes = []
+    for name in ("now", "next"):
+        text, ink, own = parts[name]
+        expect(own is not None, f"{clock} clock at {width}px: clock-{name} is not shown")
+        expect(ink[0] >= own[0] - 0.5 and ink[2] <= own[2] + 0.5,
+               f"{clock} clock at {width}px: clock-{name}'s text {text!r} ({ink[0]:.0f}-{ink[2]:.0f}px) is wider than its box ({own[0]:.0f}-{own[2]:.0f}px)")
+        boxes.append((f"clock-{name} {text!r}", own))
+    boxes += [(name, box) for name, box in parts["controls"]]
+    for index, (name, box) in enumerate(boxes):
+        expect(box[0] >= -0.5 and box[2] <= parts["width"] + 0.5, f"{clock} clock at {width}px: {name} ({box[0]:.0f}-{box[2]:.0f}px) is off the screen")
+        for other, other_box in boxes[index + 1:]:
+            expect(not overlap(box, other_box), f"{clock} clock at {width}px: {name} {box} overlaps {other} {other_box}")
+    page.screenshot(f"41-clock-{clock}-{width}")
+    step(f"{width}px, {clock} clock: the time {parts['now'][0]!r} and next event {parts['next'][0]!r} fit their boxes, overlapping no control")
 
 
 def check_banner_cleared(page, width):

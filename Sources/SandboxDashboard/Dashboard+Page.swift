@@ -46,7 +46,7 @@ extension Dashboard {
                 <button type="button" class="quick" data-by="1h" id="advance-1h" data-testid="advance-1h">+1h</button>
                 <button type="button" class="quick" data-by="1d" id="advance-1d" data-testid="advance-1d">+1d</button>
               </span>
-              <button type="button" id="next-event-button" data-testid="next-event-button">Next event</button>
+              <button type="button" id="next-event-button" data-testid="next-event-button" title="Move the clock to the next event">Next<span class="wide-only"> event</span></button>
               <button type="button" id="clock-toggle" data-testid="clock-toggle" class="clock-toggle" aria-expanded="false" aria-controls="clock-more" title="Advance the clock by…">+…</button>
             </form>
           </section>

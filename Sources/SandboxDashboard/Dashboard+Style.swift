@@ -32,7 +32,7 @@ extension Dashboard {
                  border-top: 1px solid #2b3550; padding-top: 6px; }
         .clock .muted { color: #9aa5bd; }
         .clock-read { display: flex; flex-wrap: wrap; gap: 0 16px; line-height: 1.3; white-space: nowrap; }
-        .clock-time { display: inline-block; width: 21ch; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+        .clock-time { display: inline-block; width: 24ch; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
         .clock-read strong.clock-time { color: #fff; }
         #clock-mode { display: inline-block; min-width: 8ch; } /* "(manual)", empty until read */
         .clock-form, .clock-more { display: flex; flex-wrap: wrap; gap: 4px; }
@@ -144,7 +144,7 @@ extension Dashboard {
             .nav a { padding: 5px 8px; }
             .clock { padding-top: 4px; gap: 4px 6px; } /* one line from 375px; the buttons wrap under the reading below */
             .clock-read { font-size: 12px; margin-right: auto; }
-            .clock-time { font-size: 12px; width: 20ch; }
+            .clock-time { font-size: 12px; width: 24ch; }
             .clock-form { display: contents; }
             .clock-form button { padding: 4px 7px; white-space: nowrap; }
             .clock-more { display: none; order: 1; }
