@@ -50,6 +50,10 @@ class PrismMessages:
         return f"Payout not found: {payout_id}"
 
     @staticmethod
+    def method_not_found(method_id):
+        return f"Payout method not found: {method_id}"
+
+    @staticmethod
     def not_staged(status):
         return f"You cannot transfer this payout because it has status {status}: only a staged payout (REQUIRES_FULFILLMENT) is transferred"
 

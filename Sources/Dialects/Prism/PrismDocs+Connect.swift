@@ -59,6 +59,9 @@ extension PrismDocs {
     private static let lookupErrors = [GRPCStatus(.invalidArgument, PrismMessage.missing("connector_payout_id")),
                                        GRPCStatus(.notFound, PrismMessage.payoutNotFound("999"))]
 
+    /// A `connectorPayoutMethodId` the merchant did not enroll.
+    private static let unknownMethod = GRPCStatus(.notFound, PrismMessage.payoutMethodNotFound("pm_999999"))
+
     private static let declines = """
         A decline by the simulated connector (the balance, a limit, a scenario's `decline`, a recipient named `DECLINE…`) \
         is not an error: it is a 200 with `payoutStatus` `FAILED`, `error.connectorDetails` and `statusCode` 400.
@@ -74,7 +77,8 @@ extension PrismDocs {
                           """,
                       examples: ["card": PrismExample.create()],
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000001", "statusCode": 200],
-                      errors: authentication + amountErrors + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))],
+                      errors: authentication + amountErrors + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")),
+                                                               unknownMethod],
                       links: ["Get": byID("prismGet"), "Void": byID("prismVoid")]),
         ConnectMethod("Get", operationID: "prismGet", summary: "A payout as it stands",
                       description: "By `connectorPayoutId` (the sandbox's id), else `merchantPayoutId`.",
@@ -106,7 +110,7 @@ extension PrismDocs {
                           """,
                       examples: ["by id": PrismExample.payout("1000002")],
                       answer: ["merchantPayoutId": "quote-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000002", "statusCode": 200],
-                      errors: authentication + lookupErrors + [GRPCStatus(.failedPrecondition, PrismMessage.notStaged("PENDING"))]),
+                      errors: authentication + lookupErrors + [unknownMethod, GRPCStatus(.failedPrecondition, PrismMessage.notStaged("PENDING"))]),
         ConnectMethod("CreateLink", operationID: "prismCreateLink", summary: "A payout the recipient completes on a page",
                       description: """
                           `REQUIRES_PAYOUT_METHOD_DATA`, without a debit; the answer's header `x-payout-link` is a page of this \

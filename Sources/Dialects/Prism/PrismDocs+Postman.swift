@@ -93,6 +93,8 @@ extension PostmanCollection {
                   prerequest: fresh("prismDeclineRef")),
             prism("Get an unknown payout (404 not_found)", "Get", PrismExample.payout("999999999"), expect: 404,
                   tests: refused("not_found", PrismMessage.payoutNotFound("999999999"))),
+            prism("Create to a method never enrolled (404 not_found)", "Create", PrismExample.create("order-unknown-method", methodID: "pm_999999"),
+                  expect: 404, tests: refused("not_found", PrismMessage.payoutMethodNotFound("pm_999999"))),
             prism("Create without amount (400 invalid_argument)", "Create", .object(noAmount), expect: 400,
                   tests: refused("invalid_argument", PrismMessage.missing("amount"))),
             prism("Wrong API key (401 unauthenticated)", "Get", PrismExample.payout("{{prismPayoutId}}"),
