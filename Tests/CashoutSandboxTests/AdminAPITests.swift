@@ -234,6 +234,13 @@ private struct Admin {
         let bad = try admin.call("POST", "/sandbox/scenario", #"{"bank": {"rules": [{"when": {}, "then": [{"after": "1m"}]}]}}"#)
         #expect(bad.status == 400)
         #expect(bad.json["message"] == #"bank.rules[0].then[0]: expected "after" and "status""#)
+        // Every error of the body, one per line, as `validate` prints them.
+        let worse = try admin.call("POST", "/sandbox/scenario", #"{"sede": 1, "bank": {"rules": [{"when": {}, "then": [{"after": "1m"}]}]}}"#)
+        #expect(worse.status == 400)
+        #expect(worse.json["message"] == .string("""
+            sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, steps)
+            bank.rules[0].then[0]: expected "after" and "status"
+            """))
     }
 
     @Test func aLoadedScenarioBringsItsFaultsAndCannotChangeASettlementCurrencyInUse() throws {
