@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxScenario"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
-        .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxMannco",
+        .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxJSON", "SandboxMannco",
                                                               "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal", "SandboxBank",
                                                    "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),

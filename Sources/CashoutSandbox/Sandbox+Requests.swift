@@ -13,6 +13,19 @@ extension Sandbox {
         requestJournal.entries(limit: limit).entries.map(requestJournal.json)
     }
 
+    /// Verifies what the payout APIs received, as `POST /sandbox/requests/verify` does with the
+    /// same JSON (`{"request": {...}, "count": {"exactly": 2}}` or `{"sequence": [...]}`): its
+    /// HTTP status (200 satisfied, 422 not, 409 unknowable, 400 not a verification) and answer.
+    ///
+    /// ```swift
+    /// let (status, answer) = sandbox.verifyRequests(["request": ["method": "POST", "path": "/v3/cashout"]])
+    /// // 422: answer["near_misses"] lists the requests closest to it, with their "differences"
+    /// ```
+    public func verifyRequests(_ verification: JSON) -> (status: Int, answer: JSON) {
+        let (status, json) = RequestVerification.answer(Array(verification.serializedString().utf8), journal: requestJournal)
+        return (status, json)
+    }
+
     /// Forgets every request journaled so far (`DELETE /sandbox/requests`).
     public func clearRequests() {
         requestJournal.clear()

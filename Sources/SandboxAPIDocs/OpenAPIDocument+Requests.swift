@@ -26,6 +26,30 @@ extension OpenAPIDocument {
                                          "status: expected a status code such as 401, or a class such as 4xx",
                                          "dialect: expected one of d24, mannco, prism"),
                 ])),
+            OpenAPIEndpoint(route: "POST /sandbox/requests/verify", operation: OpenAPI.operation(
+                "verifyRequests", tag: "Sandbox", summary: "Verify what the payout APIs received",
+                description: """
+                    Request verification, as WireMock's and MockServer's: how many journaled requests match `request` \
+                    (each of `method`, `path`, `dialect`, `headers` and `body` optional, each a scenario file's matcher: \
+                    a value, or `{"prefix"}`, `{"regex"}`, `{"in"}`, `{"gte"}`...; `body` fields of a JSON, form, gRPC or \
+                    Connect body as JSON, amounts compared as decimals), against `count` (`exactly`, `at_least` or \
+                    `at_most`; default at least 1); or whether requests matching `sequence` came in that order. A \
+                    verification that needs requests the journal pushed out since it was last cleared is answered 409, \
+                    never guessed: `serve --request-journal N` keeps more.
+                    """,
+                body: OpenAPI.body(Schema.ref("RequestVerification"), examples: [
+                    "count": ["request": ["method": "POST", "path": "/v3/cashout", "dialect": "d24",
+                                          "body": ["amount": ["gte": 100], "country": "BR"]], "count": ["exactly": 2]],
+                    "sequence": ["sequence": [["path": "/v3/cashout"], ["method": "POST", "path": "/v3/cashout/status"]]],
+                ]),
+                responses: [
+                    "200": OpenAPI.json("It holds", Schema.ref("RequestVerificationAnswer"), example: ["ok": true, "count": 2]),
+                    "422": OpenAPI.json("It does not hold: the requests closest to it, with their differences",
+                                        Schema.ref("RequestVerificationAnswer")),
+                    "409": OpenAPI.json("Unknowable: the journal no longer holds requests that would decide it",
+                                        Schema.ref("RequestVerificationAnswer")),
+                    "400": OpenAPI.error(400, #"request.methd: unknown key (did you mean "method"? expected one of: method, path, dialect, headers, body)"#),
+                ])),
             OpenAPIEndpoint(route: "DELETE /sandbox/requests", operation: OpenAPI.operation(
                 "clearRequests", tag: "Sandbox", summary: "Clear the request journal",
                 description: "Forgets every request journaled so far; ids go on increasing.",
@@ -40,6 +64,7 @@ extension OpenAPIDocument {
             "body_truncated": Schema.boolean("Cut at the journal's bound (16 KiB by default)"),
         ]
         let headers = Schema.map(of: Schema.string(), description: "By lowercase name; repeated fields joined with \", \"")
+        let matcher = Schema.either(["string", "number", "object"], "A value, or an object of eq, in, prefix, suffix, regex, gt, gte, lt, lte")
         let request = body.merging([
             "id": Schema.integer("Increasing from 1, never reused", example: 17), "at": Schema.time("When it arrived, on the virtual clock"),
             "received_at": Schema.string("When it arrived, on the wall clock", example: "2026-11-24T10:11:12.345Z"),
@@ -66,6 +91,23 @@ extension OpenAPIDocument {
                 "kept": Schema.integer("Entries held now", example: 37), "capacity": Schema.integer("The bound", example: 1000),
             ], required: ["requests", "kept", "capacity"]),
             "JournaledRequest": Schema.object(request, required: request.keys.sorted()),
+            "RequestPattern": Schema.object([
+                "method": matcher, "path": matcher, "dialect": matcher,
+                "headers": Schema.map(of: matcher, description: "Header name (any case): matcher"),
+                "body": Schema.object([:], open: true),
+            ]),
+            "RequestVerification": Schema.object([
+                "request": Schema.ref("RequestPattern"),
+                "count": Schema.object(["exactly": Schema.integer(), "at_least": Schema.integer(), "at_most": Schema.integer()]),
+                "sequence": Schema.array(of: Schema.ref("RequestPattern"), description: "Requests matching these came in this order"),
+            ]),
+            "RequestVerificationAnswer": Schema.object([
+                "ok": Schema.boolean(), "count": Schema.integer("Requests that match (of a sequence: its requests found in order)"),
+                "expected": Schema.ref("RequestVerification"), "message": Schema.string(),
+                "near_misses": Schema.array(of: Schema.object([:], open: true),
+                                            description: "Journaled requests closest to it, each with its `differences`"),
+                "unknowable": Schema.boolean("The journal no longer holds what would decide it"),
+            ], required: ["ok"]),
         ]
     }
 }

@@ -87,6 +87,14 @@ extension PostmanCollection {
                  description: "The whole state as a file (Send and Download in Postman); PUT it to /sandbox/snapshot, here or in another sandbox, to get it back.",
                  tests: ["pm.test('a snapshot file', function () { pm.expect(pm.response.headers.get('Content-Type')).to.eql('application/vnd.cashout-sandbox.snapshot'); });"]),
             Item("No such cashout (404)", "GET", "/sandbox/cashouts/999999999", expect: 404),
+            Item("Verify what was sent", "POST", "/sandbox/requests/verify",
+                 body: #"{"request": {"method": "POST", "body": {"amount": {"gte": 1}}}, "count": {"at_least": 1}}"#, expect: 200,
+                 description: """
+                     Request verification, as WireMock's: how many journaled requests match (method, path, dialect, headers, \
+                     body fields with the scenario files' matchers). 422 with the near misses when it does not hold; \
+                     {"sequence": [...]} checks an order. The collection's description shows it in a test script.
+                     """,
+                 tests: ["pm.test('verified', function () { pm.expect(pm.response.json().ok).to.eql(true); });"]),
         ]
     }
 }

@@ -80,6 +80,18 @@ public enum PostmanCollection {
             + apis.map { $0.postmanOverview + "\n\n" }.joined() + """
             A sandbox started with --admin-token wants that token on its admin API: set adminToken, which \
             every /sandbox/... request sends as Authorization: Bearer {{adminToken}}.
+
+            To check in a request's Tests what your app sent the sandbox (request verification):
+
+                pm.sendRequest({ url: pm.variables.get('baseUrl') + '/sandbox/requests/verify', method: 'POST',
+                    header: { 'Content-Type': 'application/json' },
+                    body: { mode: 'raw', raw: JSON.stringify({ request: { method: 'POST', path: '/v3/cashout', body: { country: 'BR' } },
+                                                               count: { exactly: 1 } }) } },
+                    function (error, answer) {
+                        pm.test('the app created one BR cashout', function () {
+                            pm.expect(answer.json().ok, JSON.stringify(answer.json().near_misses)).to.eql(true);
+                        });
+                    });
             """
     }
 

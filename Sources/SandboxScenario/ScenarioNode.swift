@@ -8,6 +8,13 @@ public struct ScenarioNode: Sendable {
     public let path: String
     public let file: String
 
+    /// `value` found at `path` (`body.amount`) of `file` (what messages name it by).
+    public init(value: JSON, path: String, file: String) {
+        self.value = value
+        self.path = path
+        self.file = file
+    }
+
     public func fail(_ expected: String) -> ScenarioError {
         ScenarioError(file: file, path: path, expected: expected)
     }

@@ -108,4 +108,34 @@ struct ManncoTestingTests {
         #expect(sandbox.mannco.emails(of: "nobody").isEmpty)
         #expect(sandbox.mannco.user("nobody") == nil)
     }
+
+    /// `verify` as WireMock's: the app's requests counted by matchers, and a failure that shows
+    /// the near misses with their differences.
+    @Test func verifyCountsTheAppsRequestsAndShowsNearMisses() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { sandbox.stop() }
+        for (id, amount) in [("order-1", "150.00"), ("order-2", "50.00"), ("order-3", "100")] {
+            var fields = SandboxTestingTests.brazilian
+            fields["external_id"] = id
+            fields["amount"] = amount
+            let (data, response) = try await URLSession.shared.data(for: try sandbox.signedRequest("POST", "/v3/cashout", fields))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
+        }
+        try await sandbox.verify(.post("/v3/cashout", body: ["amount": .gte(100)]), count: .exactly(2))
+        try await sandbox.verify(.post("/v3/cashout", body: ["country": "BR", "external_id": .prefix("order-")]), count: .exactly(3))
+        try await sandbox.verify(sequence: [.post("/v3/cashout", body: ["external_id": "order-1"]), .post("/v3/cashout", body: ["amount": 100])])
+        do {
+            try await sandbox.verify(.post("/v3/cashout", body: ["amount": .gte(1000)]))
+            Issue.record("verified a request that never came")
+        } catch let failure as RequestVerificationFailure {
+            #expect(failure.description == """
+                expected at least 1 request matching POST /v3/cashout with body.amount >= 1000.00, got 0
+                near misses, closest first:
+                  request 3 POST /v3/cashout: body.amount: expected >= 1000.00, got "100"
+                  request 2 POST /v3/cashout: body.amount: expected >= 1000.00, got "50.00"
+                  request 1 POST /v3/cashout: body.amount: expected >= 1000.00, got "150.00"
+                """)
+            #expect(failure.answer["count"] == 0)
+        }
+    }
 }

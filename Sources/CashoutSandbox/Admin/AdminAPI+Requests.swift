@@ -10,6 +10,7 @@ extension AdminAPI {
 
     func registerRequests(in router: inout Router) {
         router.add("GET /sandbox/requests") { request in listRequests(request) }
+        router.add("POST /sandbox/requests/verify") { request in verify(request) }
         router.add("DELETE /sandbox/requests") { _ in
             requests.clear()
             return HTTPResponse(status: 204)
@@ -40,6 +41,12 @@ extension AdminAPI {
                 && (dialect.map { entry.dialect == $0 } ?? true)
         }
         return .json(["requests": .array(entries.map(requests.json)), "kept": .number(kept), "capacity": .number(requests.capacity)])
+    }
+
+    /// `POST /sandbox/requests/verify` (``RequestVerification``).
+    private func verify(_ request: HTTPRequest) -> HTTPResponse {
+        let answer = RequestVerification.answer(request.body, journal: requests)
+        return answer.status == 400 ? Router.error(400, answer.json["message"]?.stringValue ?? "") : .json(answer.json, status: answer.status)
     }
 
     /// `401`: that status; `4xx` (or `4XX`): the class.

@@ -42,6 +42,8 @@ final class RequestJournal: Sendable {
     private struct Kept {
         var entries: Ring<Entry>
         var lastID = 0
+        /// Entries pushed out since the journal was last cleared: what a verification cannot see.
+        var lost = 0
     }
 
     /// How many entries are kept (0: none, nothing is recorded).
@@ -70,9 +72,11 @@ final class RequestJournal: Sendable {
         // oldest, which it pushes out, is freed once the lock is released.
         let pushedOut = kept.withLock { kept in
             kept.lastID += 1
-            return kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, request: request, response: response,
-                                             requestTruncated: requestTruncated, responseTruncated: responseTruncated, route: route,
-                                             dialect: dialect))
+            let pushedOut = kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, request: request, response: response,
+                                                      requestTruncated: requestTruncated, responseTruncated: responseTruncated,
+                                                      route: route, dialect: dialect))
+            if pushedOut != nil { kept.lost += 1 }
+            return pushedOut
         }
         _ = pushedOut  // freed here, outside the lock
     }
@@ -89,9 +93,26 @@ final class RequestJournal: Sendable {
         }
     }
 
+    /// Every entry kept, oldest first, and how many were pushed out since the journal was last
+    /// cleared (a verification that needs those cannot be answered).
+    func all() -> (entries: [Entry], lost: Int) {
+        kept.withLock { kept in
+            var found: [Entry] = []
+            found.reserveCapacity(kept.entries.count)
+            kept.entries.newestFirst { entry in
+                found.append(entry)
+                return true
+            }
+            return (found.reversed(), kept.lost)
+        }
+    }
+
     /// Forgets every entry; ids go on from where they were.
     func clear() {
-        let dropped = kept.withLock { $0.entries.removeAll() }
+        let dropped = kept.withLock { kept in
+            kept.lost = 0
+            return kept.entries.removeAll()
+        }
         _ = dropped  // freed here, outside the lock
     }
 }

@@ -1,0 +1,36 @@
+import SandboxJSON
+import SandboxScenario
+
+// A verification's answer, the same for `POST /sandbox/requests/verify` and `Sandbox.verifyRequests`:
+// 200 `{"ok": true, "count": N}`; 422 `{"ok": false, "count", "expected", "message",
+// "near_misses"}`, each near miss a journaled request as `GET /sandbox/requests` shows it, with its
+// `differences`; 409 `{"ok": false, "unknowable": true, "message"}` when the journal no longer holds
+// what would decide it; 400 `{"message"}` for a body that is no verification.
+
+extension RequestVerification {
+    static func answer(_ body: [UInt8], journal: RequestJournal) -> (status: Int, json: JSON) {
+        let verification: RequestVerification
+        do {
+            verification = try read(try JSON.parse(body))
+        } catch let error as ScenarioError {
+            return (400, ["message": .string(error.message)])
+        } catch {
+            return (400, ["message": .string(#"expected a JSON object such as {"request": {"method": "POST", "path": "/v3/cashout"}}: \#(error)"#)])
+        }
+        switch verification.outcome(in: journal) {
+        case .satisfied(let count, _):
+            return (200, ["ok": true, "count": .number(count)])
+        case .notSatisfied(let count, _, let message, let nearMisses):
+            let entries = Dictionary(journal.all().entries.map { ($0.id, $0) }) { first, _ in first }
+            let misses: [JSON] = nearMisses.compactMap { miss in
+                guard let entry = entries[miss.entry], case .object(var json) = journal.json(entry) else { return nil }
+                json["differences"] = .array(miss.differences.map(JSON.string))
+                return .object(json)
+            }
+            return (422, ["ok": false, "count": .number(count), "expected": verification.json, "message": .string(message),
+                          "near_misses": .array(misses)])
+        case .unknowable(let message):
+            return (409, ["ok": false, "unknowable": true, "message": .string(message)])
+        }
+    }
+}
