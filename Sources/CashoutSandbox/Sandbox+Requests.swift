@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxScenario
 
 extension Sandbox {
     /// The newest requests the payout APIs received, newest first, at most `limit`, each as
@@ -22,8 +23,19 @@ extension Sandbox {
     /// // 422: answer["near_misses"] lists the requests closest to it, with their "differences"
     /// ```
     public func verifyRequests(_ verification: JSON) -> (status: Int, answer: JSON) {
-        let (status, json) = RequestVerification.answer(Array(verification.serializedString().utf8), journal: requestJournal)
-        return (status, json)
+        RequestVerification.answer(Array(verification.serializedString().utf8), journal: requestJournal)
+    }
+
+    /// `verifyRequests`, for a verification already read (a scenario's `expect_requests`).
+    public func verifyRequests(_ verification: RequestVerification) -> (status: Int, answer: JSON) {
+        verification.answer(journal: requestJournal)
+    }
+
+    /// A near miss of a verification's answer in one line: `request 3 POST /v3/cashout:
+    /// body.amount: expected >= 100.00, got "50.00"`.
+    public static func nearMissLine(_ miss: JSON) -> String {
+        "request \(miss["id"]?.serializedString() ?? "?") \(miss["method"]?.stringValue ?? "") \(miss["path"]?.stringValue ?? ""): "
+            + (miss["differences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
     }
 
     /// Forgets every request journaled so far (`DELETE /sandbox/requests`).

@@ -91,10 +91,7 @@ public struct RequestVerificationFailure: Error, CustomStringConvertible {
         var lines = [answer["message"]?.stringValue ?? answer.serializedString()]
         let misses = answer["near_misses"]?.arrayValue ?? []
         if !misses.isEmpty { lines.append("near misses, closest first:") }
-        for miss in misses {
-            let what = "request \(miss["id"]?.serializedString() ?? "?") \(miss["method"]?.stringValue ?? "") \(miss["path"]?.stringValue ?? "")"
-            lines.append("  \(what): " + (miss["differences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; "))
-        }
+        lines += misses.map { "  " + Sandbox.nearMissLine($0) }
         description = lines.joined(separator: "\n")
     }
 }

@@ -57,6 +57,8 @@ extension ScenarioRunner {
             return expectDeliveries(expectation)
         case .expectSink(let expectation):
             return expectSink(expectation)
+        case .expectRequests(let verification):
+            return expectRequests(expand(verification))
         case .expectLedger(let login, let count):
             guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
             let entries = sandbox.bank.ledgerCount(account: login)

@@ -60,6 +60,8 @@ extension ScenarioRunner {
             expect?.jsonContains.map(collect)
         case .expectWebhooks(_, _, _, let fields, _):
             texts += fields.values
+        case .expectRequests(let verification):
+            collect(verification)
         case .dialect(let step):
             collect(step.body)
             step.ownExpect.map(collect)

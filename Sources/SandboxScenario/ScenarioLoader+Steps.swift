@@ -6,7 +6,7 @@ import SandboxJSON
 
 extension ScenarioLoader {
     static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "expect_cashout",
-                          "expect_webhooks", "expect_balance", "expect_ledger"] + chaosActions
+                          "expect_webhooks", "expect_balance", "expect_ledger", "expect_requests"] + chaosActions
 
     static func readStep(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Step {
         let all = actions + vocabulary.stepActions.keys.sorted()
@@ -91,6 +91,9 @@ extension ScenarioLoader {
                     return name
                 },
                 fields: expectedFields, attempts: try spec["attempts"]?.integer(0 ... 100_000_000))
+        case "expect_requests":
+            _ = try RequestVerification.read(body)
+            return .expectRequests(body.value)
         case "expect_balance":
             // An account of any API: a merchant by login, a user by id; amounts by currency, or in cents.
             guard case .object(let members) = body.value, members.keys.filter({ $0 == "merchant" || $0 == "user" }).count == 1,

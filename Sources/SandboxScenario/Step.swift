@@ -24,6 +24,10 @@ public enum Step: Sendable {
     case expectDeliveries(DeliveriesExpectation)
     /// What a built-in sink did with the notifications it received (`SinkScript`).
     case expectSink(SinkExpectation)
+    /// A request verification over the request journal (`RequestVerification`), as
+    /// `POST /sandbox/requests/verify` takes it: the JSON as written (checked when the file was
+    /// loaded), read again once its templates are filled in.
+    case expectRequests(JSON)
     /// A step of one dialect's own vocabulary (`ScenarioVocabulary.stepActions`), which that
     /// dialect performs.
     case dialect(DialectStep)

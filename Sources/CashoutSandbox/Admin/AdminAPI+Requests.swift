@@ -1,5 +1,6 @@
 import SandboxHTTP
 import SandboxJSON
+import SandboxScenario
 
 // The request journal (RequestJournal): what the payout APIs received and answered, newest first,
 // with a diagnosis of each refused authentication and the near miss of each 404 or 405.
@@ -46,7 +47,7 @@ extension AdminAPI {
     /// `POST /sandbox/requests/verify` (``RequestVerification``).
     private func verify(_ request: HTTPRequest) -> HTTPResponse {
         let answer = RequestVerification.answer(request.body, journal: requests)
-        return answer.status == 400 ? Router.error(400, answer.json["message"]?.stringValue ?? "") : .json(answer.json, status: answer.status)
+        return answer.status == 400 ? Router.error(400, answer.answer["message"]?.stringValue ?? "") : .json(answer.answer, status: answer.status)
     }
 
     /// `401`: that status; `4xx` (or `4XX`): the class.

@@ -1,5 +1,6 @@
 import SandboxHTTP
 import SandboxJSON
+import SandboxScenario
 
 // A journaled request as a verification's pattern reads it: its body as JSON, whichever way it
 // came (RequestPattern).

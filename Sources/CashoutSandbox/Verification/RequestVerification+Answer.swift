@@ -8,16 +8,20 @@ import SandboxScenario
 // what would decide it; 400 `{"message"}` for a body that is no verification.
 
 extension RequestVerification {
-    static func answer(_ body: [UInt8], journal: RequestJournal) -> (status: Int, json: JSON) {
+    static func answer(_ body: [UInt8], journal: RequestJournal) -> (status: Int, answer: JSON) {
         let verification: RequestVerification
         do {
-            verification = try read(try JSON.parse(body))
+            verification = try read(ScenarioNode(value: try JSON.parse(body), path: "", file: "request body"))
         } catch let error as ScenarioError {
             return (400, ["message": .string(error.message)])
         } catch {
             return (400, ["message": .string(#"expected a JSON object such as {"request": {"method": "POST", "path": "/v3/cashout"}}: \#(error)"#)])
         }
-        switch verification.outcome(in: journal) {
+        return verification.answer(journal: journal)
+    }
+
+    func answer(journal: RequestJournal) -> (status: Int, answer: JSON) {
+        switch outcome(in: journal) {
         case .satisfied(let count, _):
             return (200, ["ok": true, "count": .number(count)])
         case .notSatisfied(let count, _, let message, let nearMisses):
@@ -27,7 +31,7 @@ extension RequestVerification {
                 json["differences"] = .array(miss.differences.map(JSON.string))
                 return .object(json)
             }
-            return (422, ["ok": false, "count": .number(count), "expected": verification.json, "message": .string(message),
+            return (422, ["ok": false, "count": .number(count), "expected": json, "message": .string(message),
                           "near_misses": .array(misses)])
         case .unknowable(let message):
             return (409, ["ok": false, "unknowable": true, "message": .string(message)])

@@ -1,6 +1,5 @@
 import SandboxHTTP
 import SandboxJSON
-import SandboxScenario
 
 // How far a journaled request is from a pattern: one difference per part it fails, worded as
 // WireMock's near-miss report words them (`body.amount: expected >= 100, got "50.00"`). None: it
@@ -9,17 +8,21 @@ import SandboxScenario
 extension RequestPattern {
     /// What a request holds for a pattern to test: its parts as the journal keeps them, and its
     /// body as JSON (nil when it has none a pattern can read; `bodyCut` when the journal cut it).
-    struct Subject {
-        let method: String
-        let path: String
-        let dialect: String?
-        let headers: HTTPHeaders
-        let body: JSON?
-        let bodyCut: Bool
+    public struct Subject {
+        public let method: String
+        public let path: String
+        public let dialect: String?
+        public let headers: HTTPHeaders
+        public let body: JSON?
+        public let bodyCut: Bool
+
+        public init(method: String, path: String, dialect: String?, headers: HTTPHeaders, body: JSON?, bodyCut: Bool) {
+            (self.method, self.path, self.dialect, self.headers, self.body, self.bodyCut) = (method, path, dialect, headers, body, bodyCut)
+        }
     }
 
     /// The ways `subject` differs from the pattern, in the pattern's order; empty when it matches.
-    func differences(_ subject: Subject) -> [String] {
+    public func differences(_ subject: Subject) -> [String] {
         var found: [String] = []
         func test(_ name: String, _ matcher: Matcher?, _ value: String?) {
             guard let matcher, !matcher.matches(value) else { return }

@@ -1,5 +1,4 @@
 import SandboxJSON
-import SandboxScenario
 
 /// What a journaled request must be to count in a verification (`POST /sandbox/requests/verify`,
 /// `Sandbox.verify`, the `expect_requests` step): its `method`, `path`, `dialect`, `headers` and
@@ -15,25 +14,29 @@ import SandboxScenario
 /// let pattern = try RequestPattern.read(ScenarioNode(value: ["method": "POST", "path": "/v3/cashout",
 ///                                                            "body": ["amount": ["gte": 100]]], path: "request", file: "request body"))
 /// ```
-struct RequestPattern: Sendable {
+public struct RequestPattern: Sendable {
     /// One tested body field: its path from the body's top (`["beneficiary", "name"]`).
-    struct BodyField: Sendable {
-        let path: [String]
-        let matcher: Matcher
+    public struct BodyField: Sendable {
+        public let path: [String]
+        public let matcher: Matcher
     }
 
-    var method: Matcher?
-    var path: Matcher?
-    var dialect: Matcher?
+    public var method: Matcher?
+    public var path: Matcher?
+    public var dialect: Matcher?
     /// By lowercase name.
-    var headers: [(name: String, matcher: Matcher)] = []
-    var body: [BodyField] = []
+    public var headers: [(name: String, matcher: Matcher)] = []
+    public var body: [BodyField] = []
     /// The pattern as it was written, for answers (`expected`).
-    let json: JSON
+    public let json: JSON
+
+    public init(json: JSON) {
+        self.json = json
+    }
 
     static let keys = ["method", "path", "dialect", "headers", "body"]
 
-    static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
+    public static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
         let parts = try node.object(allowed: keys)
         var pattern = RequestPattern(json: node.value)
         pattern.method = try parts["method"].map(ScenarioLoader.readMatcher)
