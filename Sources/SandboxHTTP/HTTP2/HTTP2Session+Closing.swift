@@ -20,8 +20,8 @@
 extension HTTP2Session {
     /// A stream error: RST_STREAM with `code`, and the stream is forgotten. A reset the client
     /// provoked costs a token as its own RST_STREAM does: otherwise frames that make the server
-    /// reset streams (DATA on a half-closed stream, refused or malformed HEADERS, a bad PRIORITY)
-    /// would be a free rapid reset (MadeYouReset, CVE-2025-8671).
+    /// reset streams (DATA on a half-closed stream or one the client reset, refused or malformed
+    /// HEADERS, a bad PRIORITY) would be a free rapid reset (MadeYouReset, CVE-2025-8671).
     func reset(_ id: UInt32, _ code: HTTP2ErrorCode, provoked: Bool = true) {
         output.appendRSTStream(id, code)
         if let stream = streams[id] { close(stream, .resetByUs) } else { closedStreams.record(id, .resetByUs) }
