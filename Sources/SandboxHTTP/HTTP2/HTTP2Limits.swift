@@ -27,9 +27,9 @@ public struct HTTP2Limits: Sendable, Equatable {
     /// per second after it; beyond that it is closed with ENHANCE_YOUR_CALM (floods, such as rapid
     /// reset). They are: PING, SETTINGS, RST_STREAM, PRIORITY, GOAWAY, CONTINUATION, empty DATA,
     /// unknown frame types, a stream the client makes the server reset (DATA on a half-closed
-    /// stream, refused or malformed HEADERS: "MadeYouReset"), and a WINDOW_UPDATE that sends
-    /// nothing, unless it gives back window our DATA used while no answer waits for window (as
-    /// clients do after each answer: grpcio twice per call).
+    /// stream or on one it reset, refused or malformed HEADERS: "MadeYouReset"), and a
+    /// WINDOW_UPDATE that sends nothing, unless it gives back window our DATA used while no answer
+    /// waits for window (as clients do after each answer: grpcio twice per call).
     public var controlFrameBurst = 2000
     public var controlFramesPerSecond = 1000
 

@@ -7,11 +7,10 @@ extension HTTP2Session {
         guard isOpened(frame.stream) else { return fail(.protocolError, "DATA on idle stream \(frame.stream)") }
         guard let body = unpadded(frame, payload) else { return }
         guard let stream = streams[frame.stream], stream.isReceiving else {
-            // Counted against the window, then dropped. A closed stream's DATA may still be in
-            // flight after our RST_STREAM or END_STREAM, and is ignored (§5.1); DATA after the
-            // client's own END_STREAM is a stream error.
+            // Counted against the window all the same (§5.1). After the client's own END_STREAM
+            // DATA is a stream error; on a closed stream it depends on how the stream closed.
             reopenConnectionWindow()
-            if streams[frame.stream] != nil { reset(frame.stream, .streamClosed) }
+            if streams[frame.stream] != nil { reset(frame.stream, .streamClosed) } else { lateFrame("DATA", on: frame.stream) }
             return
         }
         guard frame.length <= stream.receiveWindow else { return reset(frame.stream, .flowControlError) }
@@ -146,7 +145,7 @@ extension HTTP2Session {
         guard frame.length == 4 else { return fail(.frameSizeError, "RST_STREAM of \(frame.length) bytes") }
         guard isOpened(frame.stream) else { return fail(.protocolError, "RST_STREAM on idle stream \(frame.stream)") }
         guard spend() else { return }
-        if let stream = streams[frame.stream] { close(stream) }
+        if let stream = streams[frame.stream] { close(stream, .resetByPeer) }  // closed already: ignored (§5.1)
     }
 
     func windowUpdate(_ frame: HTTP2FrameHeader, _ payload: UnsafeRawBufferPointer) {

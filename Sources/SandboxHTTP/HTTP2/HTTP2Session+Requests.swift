@@ -17,12 +17,12 @@ extension HTTP2Session {
             tooLarge = true
         }
         if let stream = streams[block.stream] {  // trailers
-            guard block.endStream, stream.isReceiving else { return reset(stream.id, .protocolError) }
+            guard stream.isReceiving else { return reset(stream.id, .streamClosed) }  // half-closed (remote), §5.1
+            guard block.endStream else { return reset(stream.id, .protocolError) }  // trailers end the request (§8.1)
             return endRequest(of: stream)
         }
-        // A stream already closed, such as one we reset while its trailers were on the way: the
-        // block was decoded for HPACK's sake, and is ignored (§5.1).
-        if block.stream <= highestStream { return }
+        // A closed stream (its block was decoded all the same, for HPACK's sake), or a reused id.
+        if block.stream <= highestStream { return lateFrame("HEADERS", on: block.stream) }
         if isGoingAway {  // a stream after GOAWAY's last is ignored (§6.8), and so are its frames
             highestIgnored = max(highestIgnored, block.stream)
             return
@@ -72,7 +72,7 @@ extension HTTP2Session {
         switch receiving {
         case .streamed(let handler):
             handler.end(writer: writer(for: stream))
-            if case .done = stream.answering, !stream.hasPendingOutput { close(stream) }
+            if case .done = stream.answering, !stream.hasPendingOutput { close(stream, .ended) }
         case .body:
             bufferedBodyBytes -= stream.request.body.count
             reopenConnectionWindow()
@@ -85,31 +85,8 @@ extension HTTP2Session {
             }
             ready.append((stream.id, stream.request))
         case .done:
-            if case .done = stream.answering, !stream.hasPendingOutput { close(stream) }
+            if case .done = stream.answering, !stream.hasPendingOutput { close(stream, .ended) }
         }
-    }
-
-    /// Forgets `stream`; a streamed handler still listening is cancelled.
-    func close(_ stream: HTTP2Stream) {
-        cancelHandler(of: stream)
-        let held = stream.request.body.count
-        if case .body = stream.receiving { bufferedBodyBytes -= held }
-        stream.receiving = .done
-        stream.answering = .done
-        pendingBytes -= stream.pendingData.count - stream.pendingOffset
-        stream.pendingData = []
-        stream.pendingOffset = 0
-        unblock(stream)
-        streams[stream.id] = nil
-        if held > 0 { reopenConnectionWindow() }
-    }
-
-    /// A streamed handler whose answer has not ended is cancelled; either way the stream lets go of it.
-    func cancelHandler(of stream: HTTP2Stream) {
-        guard let handler = stream.handler else { return }
-        stream.handler = nil
-        if case .streamed = stream.receiving { stream.receiving = .done }
-        if stream.answering != .done { handler.cancel() }
     }
 
     /// The request a header list makes, and its declared `content-length`; nil when malformed.

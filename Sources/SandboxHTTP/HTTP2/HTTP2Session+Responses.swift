@@ -123,10 +123,12 @@ extension HTTP2Session {
         stream.answering = .done
         if stream.isReceiving, case .body = stream.receiving {
             output.appendRSTStream(stream.id, .noError)
+            close(stream, .resetByUs)
         } else if stream.isReceiving {
             return  // a streamed request goes on until its end (the handler ignores the rest)
+        } else {
+            close(stream, .ended)
         }
-        close(stream)
         closeIfDone()
     }
 

@@ -6,8 +6,9 @@ import SandboxHPACK
 // calls) go to an `HTTPStreamHandler` instead, as their DATA arrives.
 //
 // Errors (RFC 9113 §5.4): a connection error sends GOAWAY with the last stream processed and ends
-// the session (`isClosed`); a stream error sends RST_STREAM and forgets the stream. Streams
-// beyond `maxConcurrentStreams` are refused (REFUSED_STREAM), so the client may retry them.
+// the session (`isClosed`); a stream error sends RST_STREAM and closes the stream. Streams
+// beyond `maxConcurrentStreams` are refused (REFUSED_STREAM), so the client may retry them. What
+// frames on closed streams mean is in `+Closing`.
 //
 // Bounds against hostile peers (each in `HTTP2Limits`): header blocks (HEADERS + CONTINUATION) stop
 // at `maxHeaderBlockBytes`; frames that cost work without carrying a request draw on a token bucket
@@ -44,6 +45,8 @@ final class HTTP2Session {
     var streams: [UInt32: HTTP2Stream] = [:]
     /// The highest stream id the client opened; lower ids not in `streams` are closed.
     var highestStream: UInt32 = 0
+    /// How recent streams closed, for the frames that come after (`+Closing`).
+    var closedStreams = HTTP2ClosedStreams()
     /// The highest stream id opened after GOAWAY, and ignored: its frames are not an idle stream's.
     var highestIgnored: UInt32 = 0
 
@@ -204,16 +207,6 @@ final class HTTP2Session {
     /// listening are cancelled, as ``HTTPStreamHandler/cancel()`` promises.
     func connectionClosed() {
         for stream in streams.values { cancelHandler(of: stream) }
-    }
-
-    /// A stream error: RST_STREAM with `code`, and the stream is forgotten. A reset the client
-    /// provoked costs a token as its own RST_STREAM does: otherwise frames that make the server
-    /// reset streams (DATA on a half-closed stream, refused or malformed HEADERS, a bad PRIORITY)
-    /// would be a free rapid reset (MadeYouReset, CVE-2025-8671).
-    func reset(_ id: UInt32, _ code: HTTP2ErrorCode, provoked: Bool = true) {
-        output.appendRSTStream(id, code)
-        if let stream = streams[id] { close(stream) }
-        if provoked { spend() }
     }
 
     /// Takes a token for a frame that carries no request; the connection fails once none is left,

@@ -1,6 +1,6 @@
 /// One stream of an HTTP/2 connection (RFC 9113 §5.1), from the server's side. A stream enters
 /// the session's table when its HEADERS arrive and leaves it when closed: ids at or below the
-/// highest seen that are not in the table are closed.
+/// highest seen that are not in the table are closed (how, the session's `closedStreams` says).
 final class HTTP2Stream {
     /// How the request is being received.
     enum Receiving {
