@@ -39,11 +39,11 @@ public struct AccessLog: Sendable {
                     to buffer: inout [UInt8]) {
         switch format {
         case .text:
-            buffer.append(contentsOf: time.utf8)
+            buffer.appendUTF8(time)
             buffer.append(UInt8(ascii: " "))
-            buffer.append(contentsOf: method.utf8)
+            buffer.appendUTF8(method)
             buffer.append(UInt8(ascii: " "))
-            buffer.append(contentsOf: path.utf8)
+            buffer.appendUTF8(path)
             buffer.append(UInt8(ascii: " "))
             buffer.appendDecimal(status)
             buffer.append(UInt8(ascii: " "))

@@ -31,7 +31,7 @@ extension EventLoop {
                     break
                 }
                 guard let event else { break }
-                switch event {
+                switch consume event {  // the request moves on to its answer, not copied
                 case .expectContinue: connection.output.append(contentsOf: ResponseEncoder.continueLine)
                 case .request(let request):
                     budget -= 1
@@ -55,8 +55,9 @@ extension EventLoop {
         }
     }
 
-    func answer(_ request: HTTPRequest, on connection: Connection) {
-        let (response, awaited) = handle(request, on: connection, keepAlive: request.keepAlive && !stopping)
+    func answer(_ request: consuming HTTPRequest, on connection: Connection) {
+        let keepAlive = request.keepAlive && !stopping
+        let (response, awaited) = handle(request, on: connection, keepAlive: keepAlive)
         connection.requestStartedAt = now
         if let response { write(response, for: awaited, on: connection) } else { connection.awaiting = awaited }
     }
@@ -65,10 +66,10 @@ extension EventLoop {
     /// when it is ready now; nil when it is produced off the loop, and comes back through the inbox
     /// (`finish`), or held by a gate (EventLoop+Held). Either way, what logging and counting the
     /// answer will need.
-    func handle(_ request: HTTPRequest, on connection: Connection, stream: UInt32 = 0,
+    func handle(_ request: consuming HTTPRequest, on connection: Connection, stream: UInt32 = 0,
                 keepAlive: Bool) -> (HTTPResponse?, AwaitedRequest) {
         let started = settings.accessLog == nil && settings.metrics == nil ? 0 : Socket.monotonicNanoseconds()
-        var request = request
+        var request = request  // moved, not copied: the request is the loop's to give
         request.remoteAddress = connection.remoteAddress
         let response = handler(request)
         let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: keepAlive,
@@ -113,8 +114,8 @@ extension EventLoop {
             logAndCount(request, status: 0)
             return
         }
-        ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.method == "HEAD",
-                              http10: request.http10, dateLine: date.headerLine, into: &connection.output)
+        ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.isHead,
+                              http10: request.http10, dateLine: date.headerLine, into: &connection.output, last: &lastHead)
         if !request.keepAlive { connection.closeAfterWrite = true }
         logAndCount(request, status: response.status)
     }
@@ -136,7 +137,7 @@ extension EventLoop {
     /// `-` for method and path, and closes after it.
     func answer(_ response: HTTPResponse, closing connection: Connection) {
         ResponseEncoder.write(response, keepAlive: false, headOnly: false, http10: false,
-                              dateLine: date.headerLine, into: &connection.output)
+                              dateLine: date.headerLine, into: &connection.output, last: &lastHead)
         connection.closeAfterWrite = true
         settings.metrics?.record(route: Router.unmatched, status: response.status, nanoseconds: nil)
         settings.accessLog?.appendLine(method: "-", path: "-", status: response.status, nanoseconds: 0,

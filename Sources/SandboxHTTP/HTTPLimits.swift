@@ -8,11 +8,14 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maxBodyBytes = 1 << 20
     /// Other body limits for some requests, by method and path (`"PUT /sandbox/snapshot"`; the
     /// path is the target before any `?`), such as an upload of saved state.
-    public var bodyLimitsByRoute: [String: Int] = [:]
+    public var bodyLimitsByRoute: [String: Int] = [:] { didSet { routedPaths = Self.paths(bodyLimitsByRoute.keys, spooledBodyRoutes) } }
     /// Requests, by method and path as in `bodyLimitsByRoute`, whose body goes to a temporary file
     /// as it arrives instead of memory (an upload of saved state): the handler finds it in
     /// ``HTTPRequest/spooledBody``, and ``HTTPRequest/body`` is empty.
-    public var spooledBodyRoutes: Set<String> = []
+    public var spooledBodyRoutes: Set<String> = [] { didSet { routedPaths = Self.paths(bodyLimitsByRoute.keys, spooledBodyRoutes) } }
+    /// The paths the two above name: a request to any other path (nearly all) is told apart by its
+    /// path alone, with no `"METHOD /path"` string made for it.
+    private var routedPaths: Set<Substring> = []
     /// Where spooled bodies' files go (each is unlinked as soon as it is made); nil: `$TMPDIR`, or `/tmp`.
     public var spoolDirectory: String?
     /// HTTP/2's own settings and bounds (streams, frames, windows, floods).
@@ -24,17 +27,27 @@ public struct HTTPLimits: Sendable, Equatable {
     /// The body limit for a request.
     @inline(__always)
     func maxBodyBytes(method: String, target: String) -> Int {
-        guard !bodyLimitsByRoute.isEmpty else { return maxBodyBytes }
-        return bodyLimitsByRoute[Self.route(method, target)] ?? maxBodyBytes
+        guard let route = route(method, target) else { return maxBodyBytes }
+        return bodyLimitsByRoute[route] ?? maxBodyBytes
     }
 
     /// Whether a request's body is spooled to a file.
     @inline(__always)
     func spoolsBody(method: String, target: String) -> Bool {
-        !spooledBodyRoutes.isEmpty && spooledBodyRoutes.contains(Self.route(method, target))
+        guard let route = route(method, target) else { return false }
+        return spooledBodyRoutes.contains(route)
     }
 
-    private static func route(_ method: String, _ target: String) -> String {
-        "\(method) \(target.prefix { $0 != "?" })"
+    /// `"METHOD /path"` of a request to a path named by some route; nil for any other.
+    private func route(_ method: String, _ target: String) -> String? {
+        guard !routedPaths.isEmpty else { return nil }
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+        guard routedPaths.contains(path) else { return nil }
+        return "\(method) \(path)"
+    }
+
+    /// The paths of `"METHOD /path"` routes.
+    private static func paths(_ limited: some Sequence<String>, _ spooled: Set<String>) -> Set<Substring> {
+        Set((Array(limited) + spooled).map { $0.drop { $0 != " " }.dropFirst() })
     }
 }

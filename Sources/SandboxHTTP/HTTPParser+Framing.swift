@@ -4,7 +4,7 @@
 extension HTTPParser {
     /// Chooses how the body is delimited; returns an event when there is one to report right away.
     mutating func startBody() throws(HTTPParseError) -> Event? {
-        bodyLimit = mode == .request ? limits.maxBodyBytes(method: head.method, target: head.target) : limits.maxBodyBytes
+        bodyLimit = limits.maxBodyBytes
         if mode == .response {
             if head.status < 200 {
                 state = .head  // interim response: the real one follows
@@ -14,6 +14,11 @@ extension HTTPParser {
         }
         let codings = head.headers.contains("Transfer-Encoding") ? head.headers.values(for: "Transfer-Encoding") : []
         let lengths = head.headers.contains("Content-Length") ? head.headers.values(for: "Content-Length") : []
+        // A request's route may have a limit of its own, looked up only when it declares a body
+        // (not for the GETs that declare none: that costs a string and a hash per request).
+        if mode == .request, !codings.isEmpty || !lengths.isEmpty {
+            bodyLimit = limits.maxBodyBytes(method: head.method, target: head.target)
+        }
         if !codings.isEmpty {
             guard lengths.isEmpty else { throw .badRequest("both Content-Length and Transfer-Encoding") }
             let list = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces().lowercased() }
