@@ -38,17 +38,9 @@ extension UInt8 {
 }
 
 extension Array where Element == UInt8 {
-    /// Appends the decimal digits of a non-negative `value`, made right to left on the stack.
+    /// Appends the decimal digits of a non-negative `value`.
     mutating func appendDecimal(_ value: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var (rest, at) = (value, digits.count)
-            repeat {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
-        }
+        ByteWriter.append(upTo: 20, to: &self) { $0.putDecimal(value) }
     }
 
     /// Appends a string's UTF-8 bytes, copied where they lie.
