@@ -61,15 +61,15 @@ import Testing
         limits.maxBodyBytes = 10
         limits.bodyLimitsByRoute["PUT /up"] = 100
         limits.spooledBodyRoutes.insert("POST /spool")
-        #expect(limits.maxBodyBytes(method: "PUT", target: "/up") == 100)
-        #expect(limits.maxBodyBytes(method: "PUT", target: "/up?x=1") == 100)
-        #expect(limits.maxBodyBytes(method: "POST", target: "/up") == 10)
-        #expect(limits.maxBodyBytes(method: "PUT", target: "/upload") == 10)
-        #expect(limits.maxBodyBytes(method: "POST", target: "/spool") == 10)
-        #expect(limits.spoolsBody(method: "POST", target: "/spool?y"))
-        #expect(!limits.spoolsBody(method: "PUT", target: "/spool"))
-        #expect(!limits.spoolsBody(method: "PUT", target: "/up"))
+        #expect(limits.body(method: "PUT", target: "/up").limit == 100)
+        #expect(limits.body(method: "PUT", target: "/up?x=1").limit == 100)
+        #expect(limits.body(method: "POST", target: "/up").limit == 10)
+        #expect(limits.body(method: "PUT", target: "/upload").limit == 10)
+        #expect(limits.body(method: "POST", target: "/spool").limit == 10)
+        #expect(limits.body(method: "POST", target: "/spool?y").spooled)
+        #expect(!limits.body(method: "PUT", target: "/spool").spooled)
+        #expect(!limits.body(method: "PUT", target: "/up").spooled)
         limits.bodyLimitsByRoute = [:]
-        #expect(limits.maxBodyBytes(method: "PUT", target: "/up") == 10)
+        #expect(limits.body(method: "PUT", target: "/up").limit == 10)
     }
 }
