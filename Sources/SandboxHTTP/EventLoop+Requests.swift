@@ -31,7 +31,7 @@ extension EventLoop {
                     break
                 }
                 guard let event else { break }
-                switch consume event {  // the request moves on to its answer, not copied
+                switch event {
                 case .expectContinue: connection.output.append(contentsOf: ResponseEncoder.continueLine)
                 case .request(let request):
                     budget -= 1
@@ -55,9 +55,8 @@ extension EventLoop {
         }
     }
 
-    func answer(_ request: consuming HTTPRequest, on connection: Connection) {
-        let keepAlive = request.keepAlive && !stopping
-        let (response, awaited) = handle(request, on: connection, keepAlive: keepAlive)
+    func answer(_ request: HTTPRequest, on connection: Connection) {
+        let (response, awaited) = handle(request, on: connection, keepAlive: request.keepAlive && !stopping)
         connection.requestStartedAt = now
         if let response { write(response, for: awaited, on: connection) } else { connection.awaiting = awaited }
     }
@@ -66,10 +65,10 @@ extension EventLoop {
     /// when it is ready now; nil when it is produced off the loop, and comes back through the inbox
     /// (`finish`), or held by a gate (EventLoop+Held). Either way, what logging and counting the
     /// answer will need.
-    func handle(_ request: consuming HTTPRequest, on connection: Connection, stream: UInt32 = 0,
+    func handle(_ request: HTTPRequest, on connection: Connection, stream: UInt32 = 0,
                 keepAlive: Bool) -> (HTTPResponse?, AwaitedRequest) {
         let started = settings.accessLog == nil && settings.metrics == nil ? 0 : Socket.monotonicNanoseconds()
-        var request = request  // moved, not copied: the request is the loop's to give
+        var request = request
         request.remoteAddress = connection.remoteAddress
         let response = handler(request)
         let awaited = AwaitedRequest(method: request.method, path: request.path, keepAlive: keepAlive,
