@@ -27,7 +27,7 @@ extension Bank {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
             guard let account = s.accounts[request.account], account.dialect == request.dialect else { throw .unknownAccount }
-            if let reference = request.reference, s.references[account.id]?[reference] != nil { throw .duplicateReference }
+            if let reference = request.reference, s.references[account.id]?.id(of: reference, in: s.payouts) != nil { throw .duplicateReference }
             if let admit, let decline = admit(Admission(account: account, now: now, ids: s.payoutsByAccount[account.id] ?? [],
                                                          table: s.payouts)) {
                 throw .declined(decline)
@@ -123,7 +123,7 @@ extension Bank {
         let timeline = timeline ?? s.configuration.timeline(payout)
         s.payouts.append(payout, timeline: timeline)
         s.payoutsByAccount[request.account, default: []].append(id)
-        if let reference = request.reference { s.references[request.account, default: [:]][reference] = id }
+        if let reference = request.reference { s.references[request.account, default: ReferenceIndex()].insert(id, reference: reference, in: s.payouts) }
         if request.status.isDebited { move(&s, payout, .debit, at: now) }
         if request.status == .pending { scheduleTimeline(&s, payoutID: id, from: now) }
         let expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds

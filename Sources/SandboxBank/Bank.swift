@@ -41,7 +41,7 @@ public final class Bank: Sendable {
         /// The ids of each account's payouts, in creation order.
         var payoutsByAccount: [String: [Int]] = [:]
         /// Account -> the payout's own reference -> payout id, for payouts made with one.
-        var references: [String: [String: Int]] = [:]
+        var references: [String: ReferenceIndex] = [:]
         var ledger = ChunkedArray<LedgerRecord>()
         /// Amounts counted against daily and monthly limits: account -> period -> total, the period
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
@@ -238,7 +238,7 @@ public final class Bank: Sendable {
     }
 
     public func payout(account: String, reference: String) -> Payout? {
-        state.withLock { s in s.references[account]?[reference].flatMap { s.payouts[$0] } }
+        state.withLock { s in s.references[account]?.id(of: reference, in: s.payouts).flatMap { s.payouts[$0] } }
     }
 
     /// Payouts in creation order, optionally of one account and/or in one status.

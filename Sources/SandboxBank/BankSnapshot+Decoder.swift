@@ -109,13 +109,14 @@ extension BankSnapshot {
                 let (payout, timeline, generation) = try BankSnapshot.payout(id: s.payouts.nextID, &reader, format: format,
                                                                              account: { reader throws(BinaryReader.Malformed) in try knownAccount(&reader) },
                                                                              decisions: decisions)
-                if let reference = payout.reference {
-                    guard s.references[payout.account, default: [:]].updateValue(payout.id, forKey: reference) == nil else {
-                        throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
-                    }
+                if let reference = payout.reference, s.references[payout.account]?.id(of: reference, in: s.payouts) != nil {
+                    throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
                 }
                 s.payoutsByAccount[payout.account, default: []].append(payout.id)
                 s.payouts.append(payout, timeline: timeline, generation: generation)
+                if let reference = payout.reference {
+                    s.references[payout.account, default: ReferenceIndex()].insert(payout.id, reference: reference, in: s.payouts)
+                }
             case .ledger:
                 let (account, place, payoutID) = (try knownAccount(&reader), reader.offset, try knownPayout(&reader))
                 guard let payout = s.payouts[payoutID], payout.account == account else {

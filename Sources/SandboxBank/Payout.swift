@@ -193,58 +193,6 @@ public struct Payout: Sendable, Equatable {
     }
 }
 
-/// One change of a payout's status (24 bytes: a payout keeps every one).
-public struct StatusChange: Sendable, Equatable {
-    /// A rejection's code and reason, and an actor without a number: kept out of line, as most
-    /// changes have none.
-    private final class Rare: Hashable, Sendable {
-        let code: String?
-        let reason: String?
-        let actor: String?
-
-        init(code: String?, reason: String?, actor: String?) {
-            self.code = code
-            self.reason = reason
-            self.actor = actor
-        }
-
-        static func == (lhs: Rare, rhs: Rare) -> Bool {
-            lhs.code == rhs.code && lhs.reason == rhs.reason && lhs.actor == rhs.actor
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(code)
-            hasher.combine(reason)
-        }
-
-        /// Rejections share their reasons: a scenario gives a few to a million payouts.
-        static let shared = SharedValues<Rare>(capacity: 4096)
-    }
-
-    public let at: VirtualTime
-    private let rare: Rare?
-    /// `by`'s number in `NameTable.actors`; 0: in `rare`.
-    private let actor: UInt8
-    public let status: PayoutStatus
-
-    /// Who made it: `merchant` (API), `bank` (timeline), `admin` (forced), `create`.
-    public var by: String { actor == 0 ? rare?.actor ?? "" : NameTable.actors.name(Int(actor)) }
-    public var reasonCode: String? { rare?.code }
-    public var reason: String? { rare?.reason }
-
-    init(status: PayoutStatus, at: VirtualTime, by: String, reasonCode: String?, reason: String?) {
-        self.status = status
-        self.at = at
-        actor = NameTable.actors.number(of: by, adding: true).map(UInt8.init) ?? 0
-        let numbered = actor != 0
-        rare = reasonCode == nil && reason == nil && numbered ? nil : Rare.shared.intern(Rare(code: reasonCode, reason: reason, actor: numbered ? nil : by))
-    }
-
-    public static func == (lhs: StatusChange, rhs: StatusChange) -> Bool {
-        lhs.status == rhs.status && lhs.at == rhs.at && lhs.by == rhs.by && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
-    }
-}
-
 /// A movement of an account's balance.
 public struct LedgerEntry: Sendable, Equatable {
     public enum Kind: String, Sendable { case debit, refund }

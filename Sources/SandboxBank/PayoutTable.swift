@@ -67,6 +67,12 @@ struct PayoutTable: Sendable {
         return all.indices.contains(index) ? all[index].status : nil
     }
 
+    /// The reference of the payout with `id` (read in place), or nil.
+    func reference(_ id: Int) -> String? {
+        let index = id - firstID
+        return all.indices.contains(index) ? all[index].reference : nil
+    }
+
     /// Changes the payout with `id` in place (no copy of it or its history); nil if there is none.
     mutating func modify<Result, Failure: Error>(_ id: Int, _ body: (inout Payout) throws(Failure) -> Result) throws(Failure) -> Result? {
         let index = id - firstID

@@ -38,26 +38,40 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// `2026-01-05T09:00:00Z` (milliseconds shown only when not zero).
     public var iso8601: String {
-        let p = parts
         var out: [UInt8] = []
         out.reserveCapacity(24)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1 ..< count { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-        }
-        digits(p.year, 4); out.append(UInt8(ascii: "-")); digits(p.month, 2); out.append(UInt8(ascii: "-"))
-        digits(p.day, 2); out.append(UInt8(ascii: "T")); digits(p.hour, 2); out.append(UInt8(ascii: ":"))
-        digits(p.minute, 2); out.append(UInt8(ascii: ":")); digits(p.second, 2)
-        if p.millisecond != 0 {
-            out.append(UInt8(ascii: "."))
-            digits(p.millisecond, 3)
-        }
-        out.append(UInt8(ascii: "Z"))
+        write(iso8601Into: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601``'s bytes to `out`: for answers written as bytes (health), no string made.
+    public func write(iso8601Into out: inout [UInt8]) {
+        let p = parts
+        // Made in place on the stack, then appended at once (health writes one per answer).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            var at = 0
+            func put(_ byte: UInt8) {
+                text[at] = byte
+                at += 1
+            }
+            func digits(_ value: Int, _ count: Int) {
+                var rest = value
+                for place in stride(from: at + count - 1, through: at, by: -1) {
+                    text[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                at += count
+            }
+            digits(p.year, 4); put(UInt8(ascii: "-")); digits(p.month, 2); put(UInt8(ascii: "-"))
+            digits(p.day, 2); put(UInt8(ascii: "T")); digits(p.hour, 2); put(UInt8(ascii: ":"))
+            digits(p.minute, 2); put(UInt8(ascii: ":")); digits(p.second, 2)
+            if p.millisecond != 0 {
+                put(UInt8(ascii: "."))
+                digits(p.millisecond, 3)
+            }
+            put(UInt8(ascii: "Z"))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<at]))
+        }
     }
 
     /// The calendar fields in UTC (proleptic Gregorian; days-from-civil inverse by H. Hinnant).

@@ -34,24 +34,27 @@ public struct AccessLog: Sendable {
         AccessLog(format: format) { bytes in StandardOutput.write(bytes) }
     }
 
-    /// Appends one line to `buffer`, byte by byte (no intermediate strings: this runs per request).
+    /// Appends one line to `buffer` (no intermediate strings: this runs per request).
     func appendLine(method: String, path: Substring, status: Int, nanoseconds: Int64, time: String,
                     to buffer: inout [UInt8]) {
         switch format {
         case .text:
-            buffer.append(contentsOf: time.utf8)
-            buffer.append(UInt8(ascii: " "))
-            buffer.append(contentsOf: method.utf8)
-            buffer.append(UInt8(ascii: " "))
-            buffer.append(contentsOf: path.utf8)
-            buffer.append(UInt8(ascii: " "))
-            buffer.appendDecimal(status)
-            buffer.append(UInt8(ascii: " "))
-            appendMilliseconds(nanoseconds, to: &buffer)
-            buffer.append(contentsOf: "ms\n".utf8)
+            // Made in place and appended at once: each part appended on its own cost about 100 instructions.
+            ByteWriter.append(upTo: time.utf8.count + method.utf8.count + path.utf8.count + 48, to: &buffer) { line in
+                line.put(time)
+                line.put(UInt8(ascii: " "))
+                line.put(method)
+                line.put(UInt8(ascii: " "))
+                line.put(path)
+                line.put(UInt8(ascii: " "))
+                line.putDecimal(status)
+                line.put(UInt8(ascii: " "))
+                Self.putMilliseconds(nanoseconds, to: &line)
+                line.put("ms\n")
+            }
         case .json:
             var millis: [UInt8] = []
-            appendMilliseconds(nanoseconds, to: &millis)
+            ByteWriter.append(upTo: 32, to: &millis) { Self.putMilliseconds(nanoseconds, to: &$0) }
             let line: JSON = ["time": .string(time), "method": .string(method), "path": .string(String(path)),
                               "status": .number(status), "duration_ms": .number(String(decoding: millis, as: UTF8.self))]
             line.write(into: &buffer)
@@ -60,13 +63,13 @@ public struct AccessLog: Sendable {
     }
 
     /// `1.234` for 1,234,567 ns: milliseconds with three decimals.
-    private func appendMilliseconds(_ nanoseconds: Int64, to buffer: inout [UInt8]) {
+    private static func putMilliseconds(_ nanoseconds: Int64, to line: inout ByteWriter) {
         let micros = Int(max(0, nanoseconds) / 1000)
-        buffer.appendDecimal(micros / 1000)
-        buffer.append(UInt8(ascii: "."))
+        line.putDecimal(micros / 1000)
+        line.put(UInt8(ascii: "."))
         let fraction = micros % 1000
-        buffer.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-        buffer.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-        buffer.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        line.put(UInt8(ascii: "0") + UInt8(fraction / 100))
+        line.put(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        line.put(UInt8(ascii: "0") + UInt8(fraction % 10))
     }
 }

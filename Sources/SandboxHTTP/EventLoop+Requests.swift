@@ -113,8 +113,8 @@ extension EventLoop {
             logAndCount(request, status: 0)
             return
         }
-        ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.method == "HEAD",
-                              http10: request.http10, dateLine: date.headerLine, into: &connection.output)
+        ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.isHead,
+                              http10: request.http10, dateLine: date.headerLine, into: &connection.output, last: &lastHead)
         if !request.keepAlive { connection.closeAfterWrite = true }
         logAndCount(request, status: response.status)
     }
@@ -136,7 +136,7 @@ extension EventLoop {
     /// `-` for method and path, and closes after it.
     func answer(_ response: HTTPResponse, closing connection: Connection) {
         ResponseEncoder.write(response, keepAlive: false, headOnly: false, http10: false,
-                              dateLine: date.headerLine, into: &connection.output)
+                              dateLine: date.headerLine, into: &connection.output, last: &lastHead)
         connection.closeAfterWrite = true
         settings.metrics?.record(route: Router.unmatched, status: response.status, nanoseconds: nil)
         settings.accessLog?.appendLine(method: "-", path: "-", status: response.status, nanoseconds: 0,

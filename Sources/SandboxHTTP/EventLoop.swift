@@ -52,12 +52,15 @@ final class EventLoop: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
-    // Loop-thread state.
+    // Loop-thread state. What is changed in place on every request is not checked for exclusive
+    // access at run time (each check cost about 100 instructions; only this thread touches them).
     var connections: [Connection?] = []
     private var openCount = 0
     private var connectionSerial = 0
     var date = DateCache()
-    var logBuffer: [UInt8] = []
+    @exclusivity(unchecked) var logBuffer: [UInt8] = []
+    /// The head of the last HTTP/1 response written after its `Date` line, for the next one alike.
+    @exclusivity(unchecked) var lastHead = ResponseEncoder.Head()
     /// Connections with requests left over after their turn, served again after the next wait.
     var backlogged: [Connection] = []
     /// What the inbox held when last taken, kept to take the next into (see `ConnectionInbox.Queued`).

@@ -58,8 +58,17 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.makeIterator()
     }
 
+    /// Whether a field may be sent as it is: a name that is a token, and a value without CR, LF,
+    /// NUL or another control but tab (echoing input must never split a field or a response).
+    static func isWritable(name: String, value: String) -> Bool {
+        !name.isEmpty && name.utf8.inPlace { $0.allSatisfy(\.isTokenByte) }
+            && value.utf8.inPlace { $0.allSatisfy { $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) } }
+    }
+
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+        // The same fields' storage (shared headers such as a JSON answer's) needs no comparison.
+        let same = lhs.fields.withUnsafeBufferPointer { a in rhs.fields.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
+        return same || lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 }
 

@@ -8,11 +8,14 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maxBodyBytes = 1 << 20
     /// Other body limits for some requests, by method and path (`"PUT /sandbox/snapshot"`; the
     /// path is the target before any `?`), such as an upload of saved state.
-    public var bodyLimitsByRoute: [String: Int] = [:]
+    public var bodyLimitsByRoute: [String: Int] = [:] { didSet { rulesByPath = Self.rules(bodyLimitsByRoute, spooledBodyRoutes) } }
     /// Requests, by method and path as in `bodyLimitsByRoute`, whose body goes to a temporary file
     /// as it arrives instead of memory (an upload of saved state): the handler finds it in
     /// ``HTTPRequest/spooledBody``, and ``HTTPRequest/body`` is empty.
-    public var spooledBodyRoutes: Set<String> = []
+    public var spooledBodyRoutes: Set<String> = [] { didSet { rulesByPath = Self.rules(bodyLimitsByRoute, spooledBodyRoutes) } }
+    /// What the two above say, by path: a request's rule is found by its path and its method
+    /// compared, with no `"METHOD /path"` string made for it (a gRPC call's path has a limit).
+    private var rulesByPath: [Substring: [BodyRule]] = [:]
     /// Where spooled bodies' files go (each is unlinked as soon as it is made); nil: `$TMPDIR`, or `/tmp`.
     public var spoolDirectory: String?
     /// HTTP/2's own settings and bounds (streams, frames, windows, floods).
@@ -21,20 +24,28 @@ public struct HTTPLimits: Sendable, Equatable {
     /// The defaults: 16 KiB of headers, 100 fields, 1 MiB of body.
     public init() {}
 
-    /// The body limit for a request.
-    @inline(__always)
-    func maxBodyBytes(method: String, target: String) -> Int {
-        guard !bodyLimitsByRoute.isEmpty else { return maxBodyBytes }
-        return bodyLimitsByRoute[Self.route(method, target)] ?? maxBodyBytes
+    /// The body limit of a request, and whether its body is spooled to a file.
+    func body(method: String, target: String) -> (limit: Int, spooled: Bool) {
+        guard !rulesByPath.isEmpty else { return (maxBodyBytes, false) }
+        guard let rule = rulesByPath[HTTPRequest.path(of: target)]?.first(where: { $0.method == method }) else { return (maxBodyBytes, false) }
+        return (rule.limit ?? maxBodyBytes, rule.spooled)
     }
 
-    /// Whether a request's body is spooled to a file.
-    @inline(__always)
-    func spoolsBody(method: String, target: String) -> Bool {
-        !spooledBodyRoutes.isEmpty && spooledBodyRoutes.contains(Self.route(method, target))
+    /// A route's own limit and spooling, for its method.
+    private struct BodyRule: Sendable, Equatable {
+        let method: String
+        let limit: Int?
+        let spooled: Bool
     }
 
-    private static func route(_ method: String, _ target: String) -> String {
-        "\(method) \(target.prefix { $0 != "?" })"
+    /// The rules of `"METHOD /path"` routes, by path.
+    private static func rules(_ limits: [String: Int], _ spooled: Set<String>) -> [Substring: [BodyRule]] {
+        var rules: [Substring: [BodyRule]] = [:]
+        for route in Set(limits.keys).union(spooled) {
+            guard let space = route.firstIndex(of: " ") else { continue }  // no request's route
+            rules[route[route.index(after: space)...], default: []].append(
+                BodyRule(method: String(route[..<space]), limit: limits[route], spooled: spooled.contains(route)))
+        }
+        return rules
     }
 }

@@ -4,7 +4,7 @@
 extension HTTPParser {
     /// Chooses how the body is delimited; returns an event when there is one to report right away.
     mutating func startBody() throws(HTTPParseError) -> Event? {
-        bodyLimit = mode == .request ? limits.maxBodyBytes(method: head.method, target: head.target) : limits.maxBodyBytes
+        bodyLimit = limits.maxBodyBytes
         if mode == .response {
             if head.status < 200 {
                 state = .head  // interim response: the real one follows
@@ -12,8 +12,21 @@ extension HTTPParser {
             }
             if requestMethod == "HEAD" || head.status == 204 || head.status == 304 { return complete() }
         }
-        let codings = head.headers.contains("Transfer-Encoding") ? head.headers.values(for: "Transfer-Encoding") : []
-        let lengths = head.headers.contains("Content-Length") ? head.headers.values(for: "Content-Length") : []
+        // The framing fields, in one pass (most requests have one Content-Length or none).
+        var (codings, lengths): ([String], [String]) = ([], [])
+        for field in head.headers {
+            if field.name.equalsIgnoringASCIICase("Content-Length") {
+                lengths.append(field.value)
+            } else if field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
+                codings.append(field.value)
+            }
+        }
+        // A request's route may have rules of its own, looked up only when it declares a body
+        // (not for the GETs that declare none).
+        var spools = false
+        if mode == .request, !codings.isEmpty || !lengths.isEmpty {
+            (bodyLimit, spools) = limits.body(method: head.method, target: head.target)
+        }
         if !codings.isEmpty {
             guard lengths.isEmpty else { throw .badRequest("both Content-Length and Transfer-Encoding") }
             let list = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces().lowercased() }
@@ -38,7 +51,7 @@ extension HTTPParser {
         } else {
             return complete()
         }
-        if mode == .request, limits.spoolsBody(method: head.method, target: head.target) {
+        if spools {
             spool = try SpoolFile(in: limits.spoolDirectory)
             spooled = 0
         }
@@ -50,6 +63,8 @@ extension HTTPParser {
     }
 
     func parseContentLength(_ values: [String]) throws(HTTPParseError) -> Int {
+        // Nearly always one value of digits alone, read as it is.
+        if values.count == 1, let length = values[0].utf8.inPlace(Self.plainLength) { return length }
         var length: Int?
         for item in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
             let digits = item.trimmingSpaces()
@@ -60,6 +75,17 @@ extension HTTPParser {
             length = value
         }
         return length ?? 0
+    }
+
+    /// The value of 1 to 18 digits alone, else nil (for the general reading).
+    private static func plainLength(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard (1 ... 18).contains(digits.count) else { return nil }
+        var value = 0
+        for digit in digits {
+            guard digit.isDigit else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     func parseChunkSize(from start: Int, to end: Int) throws(HTTPParseError) -> Int {

@@ -105,7 +105,7 @@ public struct HTTPParser: Sendable {
                 if mode == .request { skipEmptyLines() }
                 guard let end = try findHeadEnd() else { return nil }
                 head = try parseHead(from: index, to: end)
-                if mode == .request, head.version == .http1_1, head.headers.values(for: "Host").count != 1 {
+                if mode == .request, head.version == .http1_1, head.headers.fields.count(where: { $0.name.equalsIgnoringASCIICase("Host") }) != 1 {
                     throw .badRequest("an HTTP/1.1 request needs exactly one Host header")
                 }
                 index = end + 4

@@ -28,13 +28,22 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The target's path, still percent-encoded: everything before `?`.
-    public var path: Substring {
-        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
-    }
+    public var path: Substring { Self.path(of: target) }
 
     /// The raw query string after `?`, if any.
     public var queryString: Substring? {
-        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[target.index(after: $0)...] }
+        Self.queryMark(of: target).map { target[target.index(after: $0)...] }
+    }
+
+    /// A target's path: everything before `?`.
+    static func path(of target: String) -> Substring {
+        queryMark(of: target).map { target[..<$0] } ?? target[...]
+    }
+
+    /// Where a target's `?` is, found in its bytes where they lie (asked several times a request).
+    private static func queryMark(of target: String) -> String.Index? {
+        let utf8 = target.utf8
+        return utf8.inPlace { $0.firstIndex(of: UInt8(ascii: "?")) }.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     /// The decoded query parameters in order (`+` is a space, as in form encoding); `nil` when the

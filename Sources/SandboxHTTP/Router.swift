@@ -32,16 +32,30 @@ public struct Router: Sendable {
         var handler: HTTPHandler
     }
 
+    /// A path's handlers by method: a handful at most, compared in turn (a small string's
+    /// comparison is one of its bits), not hashed per request.
+    private struct Methods: Sendable {
+        private(set) var entries: [(method: String, entry: Entry)] = []
+
+        subscript(method: String) -> Entry? {
+            get { entries.first { $0.method == method }?.entry }
+            set {
+                entries.removeAll { $0.method == method }
+                if let newValue { entries.append((method, newValue)) }
+            }
+        }
+    }
+
     private struct PatternRoute: Sendable {
         var segments: [Segment]
-        var handlers: [String: Entry]
+        var handlers: Methods
     }
 
     /// Code around every answer, matched or not: the request, its route number, and the route's
     /// handler (or the 404/405/400 answer) to call, or not.
     public typealias Middleware = @Sendable (HTTPRequest, _ route: Int, _ next: HTTPHandler) -> HTTPResponse
 
-    private var exact: [Substring: [String: Entry]] = [:]
+    private var exact: [Substring: Methods] = [:]
     private var patterns: [PatternRoute] = []
     private var middleware: Middleware?
     /// The routes as a 404 compares them with the path it did not find (Router+NearMiss).
@@ -117,7 +131,7 @@ public struct Router: Sendable {
             return Entry(id: routeNames.count - (method == "GET" ? 2 : 1), handler: handler)
         }
         guard path.contains("{") else {
-            exact[path, default: [:]][method] = entry(replacing: exact[path]?[method])
+            exact[path, default: Methods()][method] = entry(replacing: exact[path]?[method])
             return
         }
         let segments = Self.split(path).map { part -> Segment in
@@ -126,7 +140,9 @@ public struct Router: Sendable {
         if let i = patterns.firstIndex(where: { $0.segments == segments }) {
             patterns[i].handlers[method] = entry(replacing: patterns[i].handlers[method])
         } else {
-            patterns.append(PatternRoute(segments: segments, handlers: [method: entry(replacing: nil)]))
+            var handlers = Methods()
+            handlers[method] = entry(replacing: nil)
+            patterns.append(PatternRoute(segments: segments, handlers: handlers))
         }
     }
 
@@ -175,10 +191,10 @@ public struct Router: Sendable {
         }
         if let entry = handlers[request.method] { return (entry.id, entry.handler, parameters) }
         if request.method == "HEAD", let entry = handlers["GET"] { return (entry.id + 1, entry.handler, parameters) }
-        var allowed = Set(handlers.keys)
+        var allowed = Set(handlers.entries.map(\.method))
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
-        let routes = handlers.values.map { routeNames[$0.id] }
+        let routes = handlers.entries.map { routeNames[$0.entry.id] }
         return (Self.unmatched, { request in
             let nearMiss = Self.closestMethod(request.method, among: routes)
             var response = Self.error(405, "Method \(request.method) not allowed on \(request.path)" + Self.hint(nearMiss))

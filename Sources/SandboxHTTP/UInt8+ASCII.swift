@@ -21,22 +21,45 @@ extension UInt8 {
         }
     }
 
-    /// `tchar` of RFC 9110 §5.6.2: the characters of methods and header names.
+    /// `tchar` of RFC 9110 §5.6.2: the characters of methods and header names. A bit of a mask
+    /// per ASCII byte (tested for every byte of every name).
     var isTokenByte: Bool {
-        switch self {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
-        default: false
-        }
+        self < 64 ? (Self.tokenBitsLow >> UInt64(self)) & 1 != 0 : self < 128 && (Self.tokenBitsHigh >> UInt64(self - 64)) & 1 != 0
     }
+
+    /// The token bytes below 64 and from 64 to 127, one bit each.
+    private static let (tokenBitsLow, tokenBitsHigh): (UInt64, UInt64) = {
+        var bits: (UInt64, UInt64) = (0, 0)
+        for byte in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~".utf8 {
+            if byte < 64 { bits.0 |= 1 << UInt64(byte) } else { bits.1 |= 1 << UInt64(byte - 64) }
+        }
+        return bits
+    }()
 }
 
 extension Array where Element == UInt8 {
     /// Appends the decimal digits of a non-negative `value`.
     mutating func appendDecimal(_ value: Int) {
-        if value >= 10 { appendDecimal(value / 10) }
-        append(UInt8(ascii: "0") + UInt8(value % 10))
+        ByteWriter.append(upTo: 20, to: &self) { $0.putDecimal(value) }
+    }
+
+    /// Appends a string's UTF-8 bytes, copied where they lie.
+    @inline(__always)
+    mutating func appendUTF8(_ text: some StringProtocol) {
+        text.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) } ?? append(contentsOf: text.utf8)
+    }
+
+    mutating func appendCRLF() {
+        append(.cr)
+        append(.lf)
+    }
+}
+
+extension String.UTF8View {
+    /// `body` over the bytes where they lie (a native or small string's are contiguous), else over
+    /// a copy: a loop over a buffer, not the view's iterator, on the per-request paths.
+    @inlinable
+    package func inPlace<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withContiguousStorageIfAvailable(body) ?? Array(self).withUnsafeBufferPointer(body)
     }
 }

@@ -56,12 +56,16 @@ public struct HostGuard: Sendable {
     /// `127.0.0.1` or `localhost`, with or without a port: what nearly every request names, known
     /// without taking the header apart.
     static func isUsualLoopback(_ host: String) -> Bool {
-        for name in ["127.0.0.1", "localhost"] where host.utf8.starts(with: name.utf8) {
-            let port = host.utf8.dropFirst(name.utf8.count)
-            return port.isEmpty || (port.first == UInt8(ascii: ":") && port.count > 1 && port.dropFirst().allSatisfy { (0x30 ... 0x39).contains($0) })
+        host.utf8.inPlace { host in  // bytes where they lie: this runs for every request
+            for name in usualNames where host.starts(with: name) {
+                let port = host[name.count...]
+                return port.isEmpty || (port.first == UInt8(ascii: ":") && port.count > 1 && port.dropFirst().allSatisfy { (0x30 ... 0x39).contains($0) })
+            }
+            return false
         }
-        return false
     }
+
+    private static let usualNames = [Array("127.0.0.1".utf8), Array("localhost".utf8)]
 
     static func isLoopback(_ name: String) -> Bool {
         if name == "localhost" || name.hasSuffix(".localhost") || name == "[::1]" { return true }

@@ -31,14 +31,16 @@ extension HTTP2Session {
         guard streams.count < settings.maxConcurrentStreams else { return reset(block.stream, .refusedStream) }
         guard !block.selfDependent else { return reset(block.stream, .protocolError) }
         if tooLarge {
-            let stream = open(block.stream, HTTPRequest(method: "GET", target: "/", version: .http2), now: now, endStream: block.endStream)
+            let stream = open(block.stream, HTTPRequest(method: "GET", target: "/", version: .http2), maxBody: limits.maxBodyBytes, now: now,
+                              endStream: block.endStream)
             if block.endStream { stream.receiving = .done }  // else the answer resets the stream (NO_ERROR)
             return respond(stream.id, with: Router.error(431, "request header fields over \(limits.maxHeaderBytes) bytes"))
         }
         guard let (request, declaredLength) = Self.request(from: fields) else {
             return reset(block.stream, .protocolError)
         }
-        let stream = open(block.stream, request, now: now, endStream: block.endStream)
+        let body = limits.body(method: request.method, target: request.target)
+        let stream = open(block.stream, request, maxBody: body.limit, now: now, endStream: block.endStream)
         stream.declaredLength = declaredLength
         if let opener = streamOpener, let handler = opener(request) {
             stream.receiving = .streamed(handler)
@@ -48,7 +50,7 @@ extension HTTP2Session {
             endRequest(of: stream)
         } else if let declaredLength, declaredLength > stream.maxBody {
             respond(stream.id, with: Router.error(413, "request body over \(stream.maxBody) bytes"))
-        } else if limits.spoolsBody(method: request.method, target: request.target) {
+        } else if body.spooled {
             do throws(HTTPParseError) {
                 stream.spool = try SpoolFile(in: limits.spoolDirectory)
             } catch {
@@ -57,9 +59,8 @@ extension HTTP2Session {
         }
     }
 
-    private func open(_ id: UInt32, _ request: HTTPRequest, now: Int64, endStream: Bool) -> HTTP2Stream {
-        let stream = HTTP2Stream(id: id, request: request,
-                                 maxBody: limits.maxBodyBytes(method: request.method, target: request.target),
+    private func open(_ id: UInt32, _ request: HTTPRequest, maxBody: Int, now: Int64, endStream: Bool) -> HTTP2Stream {
+        let stream = HTTP2Stream(id: id, request: request, maxBody: maxBody,
                                  receiveWindow: settings.initialWindowSize, sendWindow: peerInitialWindow, now: now)
         streams[id] = stream
         return stream

@@ -140,7 +140,7 @@ extension HTTP2Session {
         for (name, value) in extra { encoder.encode(name, value, into: &block) }
         for field in headers {
             let name = field.name.utf8.contains(where: { (0x41 ... 0x5A).contains($0) }) ? field.name.lowercased() : field.name
-            guard !Self.ownedFields.contains(name), Self.isWritable(name, field.value) else { continue }
+            guard !Self.ownedFields.contains(name), HTTPHeaders.isWritable(name: name, value: field.value) else { continue }
             let sensitive = name == "authorization" || name == "set-cookie" || name == "cookie"
             encoder.encode(name, field.value, indexing: sensitive ? .never : .incremental, into: &block)
         }
@@ -164,8 +164,4 @@ extension HTTP2Session {
         statusTexts.indices.contains(status) ? statusTexts[status] : String(status)
     }
 
-    /// A value without CR, LF or NUL, and a name that is a token: echoing input never splits a field.
-    private static func isWritable(_ name: String, _ value: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(\.isTokenByte) && value.utf8.allSatisfy { $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) }
-    }
 }

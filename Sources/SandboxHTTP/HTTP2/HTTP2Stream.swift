@@ -27,7 +27,7 @@ final class HTTP2Stream {
     var answering = Answering.waiting
     /// The request as far as it has arrived.
     var request: HTTPRequest
-    /// The body's limit, by route (``HTTPLimits/maxBodyBytes(method:target:)``).
+    /// The body's limit, by route (``HTTPLimits/body(method:target:)``).
     let maxBody: Int
     /// A `content-length` the request declared, checked against its DATA.
     var declaredLength: Int?
