@@ -30,6 +30,9 @@ let package = Package(
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
         .target(name: "SandboxState", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJournal"]),
+        // Layer 2: the integration report's engine: what an app gets wrong, from the journaled
+        // requests and the deliveries, by checks the dialects pick (it names no API).
+        .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).
@@ -37,23 +40,23 @@ let package = Package(
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
-                                                       "SandboxProtobuf", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
+                                                       "SandboxProtobuf", "SandboxReport", "SandboxScenario"], path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
-        .target(name: "SandboxD24", dependencies: ["SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
+        .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
                                                    "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API"),
         // Mannco.store's user cashouts: login for a JWT, cashouts with fees, cooldown and one pending,
         // linked methods, history, and the users' email outbox.
-        .target(name: "SandboxMannco", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect",
+        .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect",
                                                       "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Mannco"),
         // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service as schemas (Protos/:
         // the same as .proto text, for protoc).
-        .target(name: "SandboxPrism", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
+        .target(name: "SandboxPrism", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
                                                      "SandboxScenario"], path: "Sources/Dialects/Prism", exclude: ["Protos"]),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON", "SandboxJournal",
-                                                       "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs"]),
+                                                       "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs", "SandboxReport"]),
         // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxScenario"]),

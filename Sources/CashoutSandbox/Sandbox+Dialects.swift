@@ -53,7 +53,13 @@ extension Sandbox.Configuration {
 
 extension [any Dialect] {
     /// What their scenario files may say.
-    var scenarioVocabulary: ScenarioVocabulary { reduce(ScenarioVocabulary()) { $0.merging($1.scenarioVocabulary) } }
+    var scenarioVocabulary: ScenarioVocabulary {
+        reduce(ScenarioVocabulary()) { vocabulary, dialect in
+            var merged = vocabulary.merging(dialect.scenarioVocabulary)
+            merged.reportFindings.formUnion(dialect.integrationChecks.map(\.id))
+            return merged
+        }
+    }
 
     /// Their gRPC services' files, each file once (two dialects may share an import).
     var grpcFiles: [ProtoFile] {

@@ -58,7 +58,7 @@ public struct FieldSchema: Sendable {
     }
 
     /// protoc's ToJsonName: underscores dropped, the letter after each one upper-cased.
-    static func jsonName(_ name: String) -> String {
+    public static func jsonName(_ name: String) -> String {
         var result = ""
         var upperNext = false
         for character in name {

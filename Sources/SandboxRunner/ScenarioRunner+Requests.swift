@@ -1,19 +1,78 @@
 import CashoutSandbox
+import Foundation
+import SandboxBank
 import SandboxJSON
 import SandboxScenario
 
-// `expect_requests`: a request verification over the sandbox's request journal, as
-// `POST /sandbox/requests/verify` answers it; a failure says its message and each near miss.
+// The steps that look at what the app under test sent: `expect_requests` (a verification, as
+// `POST /sandbox/requests/verify` answers it), `wait_for_request` (waits for the app) and
+// `expect_report` (the integration report, as `GET /sandbox/report` makes it).
 
 extension ScenarioRunner {
     func expectRequests(_ verification: JSON) -> String? {
         let (status, answer) = sandbox.verifyRequests(verification)
         guard status != 200 else { return nil }
-        var text = "expect_requests: " + (answer["message"]?.stringValue ?? answer.serializedString())
+        return "expect_requests: " + (answer["message"]?.stringValue ?? answer.serializedString()) + Self.nearMisses(answer)
+    }
+
+    /// `; near misses: request 3 POST /v3/cashout: body.amount: …`, or nothing.
+    private static func nearMisses(_ answer: JSON) -> String {
         let misses = answer["near_misses"]?.arrayValue ?? []
-        if !misses.isEmpty {
-            text += "; near misses: " + misses.map(Sandbox.nearMissLine).joined(separator: ", ")
+        return misses.isEmpty ? "" : "; near misses: " + misses.map(Sandbox.nearMissLine).joined(separator: ", ")
+    }
+
+    /// Polls the journal every 10 ms until a request matches (taking it), or `timeout` passes.
+    mutating func waitForRequest(_ json: JSON, timeout: Duration, name: String?) -> String? {
+        let pattern: RequestPattern
+        do { pattern = try RequestPattern.read(ScenarioNode(value: json, path: "wait_for_request.request", file: scenario.file)) } catch {
+            return "wait_for_request: \(error.message)"
         }
-        return text
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let found = sandbox.firstRequest(matching: pattern, excluding: takenRequests) {
+                takenRequests.insert(found.id)
+                guard let name else { return nil }
+                guard let payout = found.payout else {
+                    return "wait_for_request: request \(found.id) (\(found.summary)) created no cashout to name \"\(name)\""
+                }
+                references[name] = Reference(cashoutID: payout.id, externalID: payout.reference ?? "")
+                return nil
+            }
+            guard ContinuousClock.now < deadline else { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let (_, answer) = sandbox.verifyRequests(["request": json])
+        return "wait_for_request: no request matching \(RequestVerification.summary(pattern)) came within \(DurationText.format(timeout))"
+            + Self.nearMisses(answer)
+    }
+
+    func expectReport(_ expected: Step.ReportExpectation) -> String? {
+        let (status, report) = sandbox.integrationReport(account: expected.account)
+        let subject = "expect_report" + (expected.account.map { " \($0)" } ?? "")
+        guard status == 200 else { return "\(subject): \(report["message"]?.stringValue ?? report.serializedString())" }
+        let findings = (report["accounts"]?.arrayValue ?? []).flatMap { account in
+            (account["findings"]?.arrayValue ?? []).map { (account: account["account"]?.stringValue ?? "", finding: $0) }
+        }
+        func listing(_ found: [(account: String, finding: JSON)]) -> String {
+            found.map { account, finding in
+                "\(finding["id"]?.stringValue ?? "") (\(finding["severity"]?.stringValue ?? ""), \(account)): "
+                    + (finding["occurrences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
+            }.joined(separator: "\n")
+        }
+        if expected.noErrors {
+            let errors = findings.filter { $0.finding["severity"] == "error" }
+            if !errors.isEmpty { return "\(subject): expected no errors, got \(errors.count)\n" + listing(errors) }
+        }
+        if let wanted = expected.findings {
+            let got = Set(findings.compactMap { $0.finding["id"]?.stringValue })
+            if got != Set(wanted) {
+                let missing = Set(wanted).subtracting(got).sorted(), extra = got.subtracting(wanted).sorted()
+                let differences = [missing.isEmpty ? nil : "missing \(missing.joined(separator: ", "))",
+                                   extra.isEmpty ? nil : "unexpected \(extra.joined(separator: ", "))"].compactMap { $0 }
+                return "\(subject): expected findings \(wanted.sorted().joined(separator: ", ")), \(differences.joined(separator: "; "))"
+                    + (findings.isEmpty ? "" : "\n" + listing(findings))
+            }
+        }
+        return nil
     }
 }

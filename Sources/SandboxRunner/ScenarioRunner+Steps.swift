@@ -59,6 +59,10 @@ extension ScenarioRunner {
             return expectSink(expectation)
         case .expectRequests(let verification):
             return expectRequests(expand(verification))
+        case .waitForRequest(let request, let timeout, let name):
+            return waitForRequest(expand(request), timeout: timeout, name: name)
+        case .expectReport(let expected):
+            return expectReport(expected)
         case .expectLedger(let login, let count):
             guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
             let entries = sandbox.bank.ledgerCount(account: login)

@@ -21,6 +21,8 @@ public struct ScenarioRunner {
     var references: [String: Reference] = [:]
     var saved: [String: String] = [:]
     var created = 0
+    /// The journaled requests earlier `wait_for_request` steps took.
+    var takenRequests: Set<Int> = []
 
     /// Runs every step of `scenario` and reports the first failure.
     public static func run(_ scenario: Scenario, journal: Bool = false) -> ScenarioResult {

@@ -6,7 +6,7 @@ import SandboxJSON
 
 extension ScenarioLoader {
     static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "expect_cashout",
-                          "expect_webhooks", "expect_balance", "expect_ledger", "expect_requests"] + chaosActions
+                          "expect_webhooks", "expect_balance", "expect_ledger", "expect_requests", "wait_for_request", "expect_report"] + chaosActions
 
     static func readStep(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Step {
         let all = actions + vocabulary.stepActions.keys.sorted()
@@ -26,7 +26,10 @@ extension ScenarioLoader {
                                              name: try fields["as"]?.string()))
         }
         let expect = try fields["expect"].map(readExpectation)
-        if action != "request" && action != "create_cashout", let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
+        if action == "wait_for_request", let extra = fields["expect"] ?? fields["save"] {
+            throw extra.fail("expected only with \"request\" or \"create_cashout\" (\"as\" names the cashout the request created)")
+        }
+        if !["request", "create_cashout", "wait_for_request"].contains(action), let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
             throw fields[extra]!.fail("expected only with \"request\" or \"create_cashout\"")
         }
         if chaosActions.contains(action) { return try readChaosStep(action, body, vocabulary) }
@@ -94,6 +97,27 @@ extension ScenarioLoader {
         case "expect_requests":
             _ = try RequestVerification.read(body)
             return .expectRequests(body.value)
+        case "wait_for_request":
+            let spec = try body.object(allowed: ["request", "timeout"])
+            guard let request = spec["request"] else { throw body.fail("expected \"request\": a request pattern, as expect_requests takes") }
+            _ = try RequestPattern.read(request)
+            let timeout = try spec["timeout"]?.duration() ?? .seconds(30)
+            guard timeout <= .seconds(3600) else { throw spec["timeout"]!.failShowingValue("expected at most 1h") }
+            return .waitForRequest(request: request.value, timeout: timeout, name: try fields["as"]?.string())
+        case "expect_report":
+            let spec = try body.object(allowed: ["account", "no_errors", "findings"])
+            guard spec["no_errors"] != nil || spec["findings"] != nil else {
+                throw body.fail("expected \"no_errors\": true or \"findings\": [ids] (or both)")
+            }
+            let findings = try spec["findings"]?.array().map { (node) throws(ScenarioError) -> String in
+                let id = try node.string()
+                guard vocabulary.reportFindings.contains(id) else {
+                    throw node.failShowingValue("expected a finding's id: \(vocabulary.reportFindings.sorted().joined(separator: ", "))")
+                }
+                return id
+            }
+            return .expectReport(Step.ReportExpectation(account: try spec["account"]?.string(), noErrors: try spec["no_errors"]?.bool() ?? false,
+                                                        findings: findings))
         case "expect_balance":
             // An account of any API: a merchant by login, a user by id; amounts by currency, or in cents.
             guard case .object(let members) = body.value, members.keys.filter({ $0 == "merchant" || $0 == "user" }).count == 1,

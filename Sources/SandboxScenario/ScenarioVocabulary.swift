@@ -41,6 +41,9 @@ public struct ScenarioVocabulary: Sendable {
     /// can reach (its `dialect`, and the fields its `when` tests), and so which codes its
     /// timelines may give. A vocabulary that names no dialect checks no code.
     public var dialects: [String: DialectTerms]
+    /// The integration report's finding ids the dialects' checks can give, which `expect_report`
+    /// may name (`Dialect.integrationChecks`).
+    public var reportFindings: Set<String> = []
 
     /// What one dialect's payouts have for a rule: its request fields, and the rejection codes its answers carry.
     public struct DialectTerms: Sendable {
@@ -73,6 +76,7 @@ public struct ScenarioVocabulary: Sendable {
                                         statusWords: statusWords.union(other.statusWords),
                                         expectChecks: expectChecks.merging(other.expectChecks) { first, _ in first })
         merged.dialects = dialects.merging(other.dialects) { first, _ in first }
+        merged.reportFindings = reportFindings.union(other.reportFindings)
         return merged
     }
 }

@@ -28,6 +28,13 @@ public enum Step: Sendable {
     /// `POST /sandbox/requests/verify` takes it: the JSON as written (checked when the file was
     /// loaded), read again once its templates are filled in.
     case expectRequests(JSON)
+    /// Waits (in real time, at most `timeout`) for a request matching `request` (a request
+    /// pattern as `expect_requests` takes it) that no earlier `wait_for_request` took, made by the
+    /// app under test; `as` names the cashout that request created for later steps.
+    case waitForRequest(request: JSON, timeout: Duration, name: String?)
+    /// The integration report (of `account`, or of every account): no finding of severity
+    /// error, or exactly these findings' ids.
+    case expectReport(ReportExpectation)
     /// A step of one dialect's own vocabulary (`ScenarioVocabulary.stepActions`), which that
     /// dialect performs.
     case dialect(DialectStep)
@@ -84,6 +91,15 @@ public enum Step: Sendable {
         public var duplicates: Int?
         public var refused: Int?
         public var failed: Int?
+    }
+
+    /// `expect_report`: what the integration report must say.
+    public struct ReportExpectation: Sendable {
+        public var account: String?
+        /// No finding of severity `error` (warnings allowed).
+        public var noErrors: Bool
+        /// Exactly these findings, by id (in any order).
+        public var findings: [String]?
     }
 
     /// What a response must look like.

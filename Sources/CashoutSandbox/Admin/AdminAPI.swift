@@ -65,6 +65,7 @@ struct AdminAPI: Sendable {
         registerWebhooks(in: &router)
         registerSnapshot(in: &router)
         registerRequests(in: &router)
+        registerReport(in: &router)
     }
 
     /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.2.0"}`: what the JSON writer

@@ -5,6 +5,7 @@ import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 import SandboxProtobuf
+import SandboxReport
 import SandboxScenario
 
 /// One payout API the sandbox serves over its one bank: its endpoints, which authenticate,
@@ -87,6 +88,14 @@ public protocol Dialect: Sendable {
     /// What it adds to the dashboard (its request form, views, cards on its cashouts' page); nil
     /// for nothing.
     var dashboard: DashboardPart? { get }
+
+    /// What a journaled request to one of its routes was, for the integration report: whose,
+    /// about which payout, what it asked; nil when the report cannot tell (the default).
+    func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts?
+
+    /// The integration report's checks of its accounts (`IntegrationChecks`' that its API can
+    /// show, and its own); none by default.
+    var integrationChecks: [IntegrationCheck] { get }
 }
 
 extension Dialect {
@@ -97,6 +106,8 @@ extension Dialect {
     public var builtInScenarioText: String? { nil }
     public var docs: APIDocsFragment? { nil }
     public var dashboard: DashboardPart? { nil }
+    public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? { nil }
+    public var integrationChecks: [IntegrationCheck] { [] }
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
     public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }

@@ -58,6 +58,14 @@ public enum ManncoToken {
         return nil
     }
 
+    /// The user a Bearer token of this sandbox names, expired or not (the integration report
+    /// follows a user's expired token); nil for a token it did not sign.
+    package static func subject(authorization: String?) -> String? {
+        guard let header = authorization, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer ",
+              let (_, claims) = JSONWebToken.verify(header.dropFirst(7), key: key) else { return nil }
+        return (try? JSON.parse(claims))?["sub"]?.stringValue
+    }
+
     /// How long a link page works after `POST /cashout/link` made it: a day of virtual time.
     package static let linkLifetime: Int64 = 86_400
 

@@ -1,15 +1,23 @@
 import SandboxHTTP
 import SandboxJSON
+import SandboxReport
 import SandboxScenario
 
-// A journaled request as a verification's pattern reads it: its body as JSON, whichever way it
-// came (RequestPattern).
+// A journaled request as a verification's pattern and the integration report read it: its body
+// (and its answer's) as JSON, whichever way it came (RequestPattern, JournaledExchange).
 
 extension RequestJournal {
     func subject(_ entry: Entry) -> RequestPattern.Subject {
         let request = entry.request
         return RequestPattern.Subject(method: request.method, path: String(request.path), dialect: entry.dialect, headers: request.headers,
                                       body: entry.requestTruncated ? nil : bodyJSON(entry), bodyCut: entry.requestTruncated)
+    }
+
+    /// The entry as a dialect reads it for the integration report.
+    func exchange(_ entry: Entry) -> JournaledExchange {
+        JournaledExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
+                          body: entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus, answer: answerJSON(entry),
+                          dropped: entry.response.isDroppedConnection, diagnosis: entry.response.diagnosis)
     }
 
     /// A gRPC or Connect message as proto3 JSON, a JSON body, or a form's fields as strings.
@@ -27,5 +35,16 @@ extension RequestJournal {
             }
         }
         return try? JSON.parse(request.body)
+    }
+
+    /// The answer's body as JSON: a gRPC or Connect message as proto3 JSON, or a JSON body.
+    private func answerJSON(_ entry: Entry) -> JSON? {
+        guard !entry.responseTruncated else { return nil }
+        let response = entry.response
+        if entry.route != nil, let message = grpc.messageJSON(path: entry.request.path, contentType: response.headers["content-type"],
+                                                             body: response.body, isRequest: false) {
+            return message
+        }
+        return try? JSON.parse(response.body)
     }
 }

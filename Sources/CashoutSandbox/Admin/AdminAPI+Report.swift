@@ -1,0 +1,13 @@
+import SandboxHTTP
+import SandboxReport
+
+// `GET /sandbox/report[?account=ID]`: the integration report (README, "What your app gets wrong").
+
+extension AdminAPI {
+    func registerReport(in router: inout Router) {
+        router.add("GET /sandbox/report") { request in
+            let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, dialects: dialects, account: request.query("account"))
+            return .json(json, status: status)
+        }
+    }
+}

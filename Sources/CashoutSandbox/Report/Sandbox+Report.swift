@@ -1,0 +1,86 @@
+import SandboxBank
+import SandboxDialect
+import SandboxJSON
+import SandboxReport
+
+// The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`): the
+// request journal read by each request's dialect (`Dialect.reportFacts`), the accounts' payouts
+// and their notifications to the app, and each account's dialect's checks.
+
+extension IntegrationReport {
+    /// The report of every account that made a request or has a payout, or of `account` alone;
+    /// nil when the request journal pushed requests out since it was last cleared (the report
+    /// would be made from part of the evidence), with how many.
+    static func make(bank: Bank, journal: RequestJournal, dialects: [String: any Dialect],
+                     account only: String? = nil) -> Result<IntegrationReport, Unknowable> {
+        let (entries, lost) = journal.all()
+        guard lost == 0, journal.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: journal.capacity)) }
+        struct Key: Hashable { let dialect: String, account: String }
+        var requests: [Key: [ReportedRequest]] = [:]
+        for entry in entries {
+            guard let name = entry.dialect, let dialect = dialects[name] else { continue }
+            let exchange = journal.exchange(entry)
+            guard let facts = dialect.reportFacts(exchange, bank: bank) else { continue }
+            let account = facts.account ?? ""
+            guard only.map({ $0 == account }) ?? true else { continue }
+            requests[Key(dialect: name, account: account), default: []].append(ReportedRequest(id: entry.id, at: entry.at, exchange: exchange,
+                                                                                                facts: facts))
+        }
+        let payouts = Dictionary(grouping: bank.payouts(account: only)) { Key(dialect: $0.dialect, account: $0.account) }
+        var notifications: [Int: [StatusNotification]] = [:]
+        bank.forEachNotification { notification in
+            // The built-in sink is the sandbox's own receiver, not the app's.
+            guard payouts[Key(dialect: notification.dialect, account: notification.account)] != nil,
+                  !(notification.url ?? "").contains("/sandbox/sink/") else { return }
+            notifications[notification.payoutID, default: []].append(notification)
+        }
+        var keys = Set(requests.keys).union(payouts.keys)
+        if let only, let known = bank.account(id: only) { keys.insert(Key(dialect: known.dialect, account: only)) }
+        let now = bank.clock.now
+        let accounts = keys.sorted { ($0.dialect, $0.account) < ($1.dialect, $1.account) }.compactMap { key -> (AccountEvidence, [IntegrationCheck])? in
+            guard let dialect = dialects[key.dialect] else { return nil }
+            let payouts = payouts[key] ?? []
+            let evidence = AccountEvidence(
+                account: key.account, dialect: key.dialect, known: bank.account(id: key.account)?.dialect == key.dialect,
+                requests: requests[key] ?? [], payouts: payouts, notifications: payouts.flatMap { notifications[$0.id] ?? [] },
+                now: now, statusWord: { dialect.statusWord($0) ?? $0.name })
+            return (evidence, dialect.integrationChecks)
+        }
+        return .success(IntegrationReport(accounts: accounts, at: now))
+    }
+
+    /// The journal pushed out requests the report would need.
+    struct Unknowable: Error {
+        let lost: Int
+        let capacity: Int
+
+        var message: String {
+            guard capacity > 0 else { return "the request journal is off (--request-journal 0): the report has no requests to read" }
+            return "the request journal pushed out \(lost) request\(lost == 1 ? "" : "s") (it keeps \(capacity)): a report now would miss their "
+                + "evidence; start the sandbox with a larger --request-journal, or DELETE /sandbox/requests before the run"
+        }
+    }
+}
+
+extension Sandbox {
+    /// The integration report as `GET /sandbox/report` answers it: 200 and the report (of
+    /// `account` alone when given), 404 for an account the sandbox neither has nor saw, 409
+    /// `{"ok": false, "unknowable": true, "message"}` when the request journal lost evidence.
+    package func integrationReport(account: String? = nil) -> (status: Int, json: JSON) {
+        IntegrationReport.answer(bank: bank, journal: requestJournal, dialects: dialects, account: account)
+    }
+}
+
+extension IntegrationReport {
+    static func answer(bank: Bank, journal: RequestJournal, dialects: [String: any Dialect], account: String?) -> (status: Int, json: JSON) {
+        switch make(bank: bank, journal: journal, dialects: dialects, account: account) {
+        case .failure(let unknowable):
+            return (409, ["ok": false, "unknowable": true, "message": .string(unknowable.message)])
+        case .success(let report):
+            if let account, report.accounts.isEmpty {
+                return (404, ["code": 404, "message": .string("no account \"\(account)\": the sandbox has none of that id, and no request named it")])
+            }
+            return (200, report.json)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import SandboxBank
+import SandboxReport
+import SandboxScenario
+
+// What a scenario's `wait_for_request` looks for: the oldest journaled request that matches a
+// pattern and that no earlier wait took, and the cashout it created.
+
+extension Sandbox {
+    /// A journaled request that matched, and the payout it created (or, its answer lost, committed).
+    package struct MatchedRequest: Sendable {
+        public let id: Int
+        /// `POST /v3/cashout answered 200`.
+        public let summary: String
+        public let payout: Payout?
+    }
+
+    /// The oldest journaled request matching `pattern` whose id is not in `taken`; nil for none yet.
+    package func firstRequest(matching pattern: RequestPattern, excluding taken: Set<Int>) -> MatchedRequest? {
+        let journal = requestJournal
+        guard let entry = journal.all().entries.first(where: { !taken.contains($0.id) && pattern.differences(journal.subject($0)).isEmpty }) else {
+            return nil
+        }
+        let request = entry.request, response = entry.response
+        let answered = response.isDroppedConnection ? "had its answer dropped" : "answered \(entry.filteredStatus)"
+        var payout: Payout?
+        if let dialect = entry.dialect.flatMap({ dialects[$0] }),
+           let facts = dialect.reportFacts(journal.exchange(entry), bank: bank), case .create = facts.action {
+            payout = facts.payoutID.flatMap { bank.payout(id: $0) }
+                ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
+        }
+        return MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout)
+    }
+}

@@ -1,0 +1,51 @@
+import SandboxBank
+import SandboxDialect
+import SandboxJSON
+import SandboxReport
+
+// What the integration report reads in D24 requests, and the checks that apply: D24's notifications
+// carry no status (spec §5), so an app learns a change only by asking `POST /v3/cashout/status`.
+
+extension D24Dialect {
+    static let reportTerms = ReportTerms(statusQuery: "POST /v3/cashout/status", reference: "external_id",
+                                         notificationURL: "your notification_url", notificationSignature: "the control field",
+                                         credentials: "login, pass and Payload-Signature")
+    /// How long after acknowledging a notification an app has to ask for the status.
+    static let followUpWindow = Duration.seconds(60)
+
+    public var integrationChecks: [IntegrationCheck] {
+        let terms = Self.reportTerms
+        return [
+            IntegrationChecks.notificationFailed(terms),
+            IntegrationChecks.notificationNotFollowedUp(terms, within: Self.followUpWindow),
+            IntegrationChecks.lateRejectionMissed(terms, followUp: .statusQuery(within: Self.followUpWindow)),
+            IntegrationChecks.forgedNotificationAccepted(terms),
+            IntegrationChecks.duplicateAfterLostResponse(terms),
+            IntegrationChecks.idempotencyKeyReused(terms),
+            IntegrationChecks.signatureErrors(terms),
+            IntegrationChecks.statusPollingExcessive(terms, limit: 10, per: .seconds(60)),
+        ]
+    }
+
+    /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
+    /// `amount`; a status query names `cashout_id` or `external_id`.
+    public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+        let body = exchange.body
+        func text(_ key: String) -> String? { body?[key].flatMap { $0.stringValue ?? $0.numberText } }
+        var facts = RequestFacts(account: text("login"), reference: text("external_id"))
+        switch exchange.route {
+        case "POST /v3/cashout":
+            let amount = text("amount").map { Money($0)?.description ?? $0 } ?? ""
+            let beneficiary = [text("country"), text("document_id"), text("bank_code"), text("bank_account")]
+                .map { $0 ?? "" }.joined(separator: "/")
+            facts.action = .create(beneficiary: beneficiary, amount: amount)
+            facts.payoutID = exchange.answer?["cashout_id"].flatMap { $0.stringValue ?? $0.numberText }.flatMap { Int($0) }
+        case "POST /v3/cashout/status":
+            facts.action = .statusQuery
+            facts.payoutID = text("cashout_id").flatMap { Int($0) }
+        default:
+            break
+        }
+        return facts
+    }
+}

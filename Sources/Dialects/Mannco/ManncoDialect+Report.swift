@@ -1,0 +1,97 @@
+import SandboxBank
+import SandboxDialect
+import SandboxHTTP
+import SandboxJSON
+import SandboxReport
+
+// What the integration report reads in Mannco requests, and its checks: Mannco's users hear by
+// email, never by webhook, so what an app can get wrong is its calls: retrying a refusal that
+// nothing changed, and going on with a token after it expired.
+
+extension ManncoDialect {
+    static let reportTerms = ReportTerms(statusQuery: "GET /user/getCashoutHistory", reference: "cashoutId", notificationURL: "",
+                                         notificationSignature: "", credentials: "the JWT of POST /user/login, as Authorization: Bearer")
+
+    public var integrationChecks: [IntegrationCheck] {
+        // An expired token is the lifecycle working, not a signing error: expired_token_used
+        // judges what the app did next.
+        [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: ["jwt_expired"]), Self.retriedAfterRefusal, Self.expiredTokenUsed]
+    }
+
+    /// The user is the one the token names (expired or not), or at login the one whose `apiKey`
+    /// it is; a cashout pays `amount` to `method`.
+    public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+        let authorization = exchange.headers["Authorization"]
+        var facts = RequestFacts(account: ManncoToken.subject(authorization: authorization), credential: authorization)
+        let answer = exchange.answer
+        if answer?["success"] == false { facts.refusal = answer?["content"]?.stringValue }
+        switch exchange.route {
+        case "POST /user/login":
+            let key = exchange.body?["apiKey"].flatMap { $0.stringValue ?? $0.numberText }
+            facts.account = key.flatMap { key in bank.account(where: { ManncoUser(owned: $0)?.apiKey == key })?.id }
+        case "POST /cashout/process":
+            func text(_ key: String) -> String { exchange.body?[key].flatMap { $0.stringValue ?? $0.numberText } ?? "" }
+            facts.action = .create(beneficiary: text("method") + "/" + text("email"), amount: text("amount"))
+            facts.payoutID = answer?["content"]?["cashoutId"]?.numberText.flatMap { Int($0) }
+        case "GET /user/getCashoutHistory":
+            facts.action = .statusQuery
+        default:
+            break
+        }
+        return facts
+    }
+
+    /// `retried_after_refusal`: `/cashout/process` sent again, the same, after "Pending cashout
+    /// exists" or "Cooldown period", and refused again for it: nothing had changed.
+    static let retriedAfterRefusal = IntegrationCheck(id: "retried_after_refusal", severity: .warning, advice: """
+        "Pending cashout exists" holds until the open cashout ends and "Cooldown period" for 24 hours after the last \
+        accepted one: show the user why, and offer the cashout again once GET /user/getCashoutHistory shows the \
+        cashout ended (or the cooldown passed), instead of retrying.
+        """) { evidence in
+        var exercised = false
+        var retried: [Occurrence] = []
+        var refused: (request: ReportedRequest, retries: [ReportedRequest])?
+        func close() {
+            guard let chain = refused, !chain.retries.isEmpty else { return }
+            retried.append(Occurrence(cashouts: [], summary: "after \"\(chain.request.facts.refusal ?? "")\", POST /cashout/process was sent "
+                                          + "\(chain.retries.count) more time\(chain.retries.count == 1 ? "" : "s") unchanged, and refused again",
+                                      evidence: ([chain.request] + chain.retries).prefix(IntegrationChecks.evidenceLimit).map { $0.evidence() }))
+        }
+        for request in evidence.requests where request.exchange.route == "POST /cashout/process" {
+            let refusal = request.facts.refusal.flatMap { [ManncoMessage.pendingExists, ManncoMessage.cooldown].contains($0) ? $0 : nil }
+            if let chain = refused, refusal == chain.request.facts.refusal, request.facts.action == chain.request.facts.action {
+                refused?.retries.append(request)
+                continue
+            }
+            close()
+            refused = refusal.map { _ in (request, []) }
+            exercised = exercised || refusal != nil
+        }
+        close()
+        return IntegrationCheck.outcome(exercised: exercised, retried)
+    }
+
+    /// `expired_token_used`: a token sent again after a 403 said it had expired.
+    static let expiredTokenUsed = IntegrationCheck(id: "expired_token_used", severity: .error, advice: """
+        A 403 whose token expired (tokens last 31 days) means logging in again with POST /user/login: \
+        replace the stored token and repeat the call once with the new one.
+        """) { evidence in
+        var expired: [String: ReportedRequest] = [:]
+        var reused: [String: [ReportedRequest]] = [:]
+        for request in evidence.requests {
+            guard let token = request.facts.credential else { continue }
+            if expired[token] != nil {
+                reused[token, default: []].append(request)
+            } else if request.refusal?.check == "jwt_expired" {
+                expired[token] = request
+            }
+        }
+        let occurrences = expired.values.sorted { $0.id < $1.id }.compactMap { first -> Occurrence? in
+            guard let token = first.facts.credential, let again = reused[token] else { return nil }
+            return Occurrence(cashouts: [], summary: "a token refused as expired was sent \(again.count) more time\(again.count == 1 ? "" : "s") "
+                                  + "without logging in again",
+                              evidence: ([first] + again).prefix(IntegrationChecks.evidenceLimit).map { $0.evidence() })
+        }
+        return IntegrationCheck.outcome(exercised: !expired.isEmpty, occurrences)
+    }
+}

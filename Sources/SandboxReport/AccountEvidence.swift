@@ -1,0 +1,70 @@
+import SandboxBank
+import SandboxJSON
+
+/// What the sandbox observed of one account: the requests that named it, its payouts and the
+/// notifications of their changes sent to the app (not those to the built-in sink, which is the
+/// sandbox's own receiver). Checks read it; nothing here is stored.
+public struct AccountEvidence: Sendable {
+    public let account: String
+    public let dialect: String
+    /// Whether the bank has the account (a request may name one it does not).
+    public let known: Bool
+    /// Oldest first.
+    public let requests: [ReportedRequest]
+    public let payouts: [Payout]
+    /// Oldest first, of `payouts`, to the app's own URLs.
+    public let notifications: [StatusNotification]
+    /// The virtual time the report was made at: a window still open decides nothing.
+    public let now: VirtualTime
+    /// The API's own word for a status (D24's `REJECTED`, PayoutService's `SUCCESS`).
+    public let statusWord: @Sendable (PayoutStatus) -> String
+
+    public init(account: String, dialect: String, known: Bool, requests: [ReportedRequest], payouts: [Payout],
+                notifications: [StatusNotification], now: VirtualTime, statusWord: @escaping @Sendable (PayoutStatus) -> String) {
+        self.account = account
+        self.dialect = dialect
+        self.known = known
+        self.requests = requests
+        self.payouts = payouts
+        self.notifications = notifications
+        self.now = now
+        self.statusWord = statusWord
+    }
+
+    /// The account's payout with this merchant id.
+    public func payout(reference: String) -> Payout? {
+        payouts.first { $0.reference == reference }
+    }
+
+    /// The payout a request is about: by the id it names, else by its reference.
+    public func payoutID(of request: ReportedRequest) -> Int? {
+        request.facts.payoutID ?? request.facts.reference.flatMap { payout(reference: $0)?.id }
+    }
+
+    /// The status queries about `payoutID` that were answered, oldest first.
+    public func statusQueries(of payoutID: Int) -> [ReportedRequest] {
+        requests.filter { $0.facts.action == .statusQuery && $0.exchange.succeeded && payoutID == self.payoutID(of: $0) }
+    }
+
+    /// `{"kind": "delivery", "notification": 3, "cashout": 1000001, "status": "REJECTED", "attempt": 1,
+    /// "at": …, "answered": 200, "error": null, "chaos": null}`.
+    public func evidence(_ notification: StatusNotification, _ attempt: DeliveryAttempt) -> Evidence {
+        Evidence(at: attempt.at, json: [
+            "kind": "delivery", "notification": .number(notification.id), "cashout": .number(notification.payoutID),
+            "status": .string(statusWord(notification.status)), "attempt": .number(attempt.number), "at": .string(attempt.at.iso8601),
+            "answered": attempt.outcome.status.map { .number($0) } ?? .null, "error": attempt.outcome.error.map(JSON.string) ?? .null,
+            "chaos": attempt.chaos.map { .string($0.kind.rawValue) } ?? .null,
+        ])
+    }
+}
+
+extension StatusNotification {
+    /// Its own attempts (the retry schedule's and redeliveries), not chaos's copies.
+    public var ownAttempts: [DeliveryAttempt] { attempts.filter { $0.chaos?.kind.isCopy != true } }
+
+    /// Its first own attempt the app answered 2xx.
+    public var acknowledgement: DeliveryAttempt? { ownAttempts.first { $0.outcome.succeeded } }
+
+    /// A reversal after completion: the late rejection an app must not miss.
+    public var isLateRejection: Bool { status == .returned }
+}

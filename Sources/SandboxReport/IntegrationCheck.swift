@@ -1,0 +1,67 @@
+import SandboxBank
+import SandboxJSON
+
+/// One thing the integration report checks of an app, from evidence: a stable `id`, how bad a
+/// failure is, what to do about it, and the check itself over one account's evidence.
+///
+/// The generic checks are in `IntegrationChecks`; a dialect lists the ones its API can show
+/// (`Dialect.integrationChecks`), with its own besides.
+public struct IntegrationCheck: Sendable {
+    public enum Severity: String, Sendable {
+        case error, warning
+    }
+
+    /// What the evidence showed.
+    public enum Outcome: Sendable {
+        /// It was exercised and held.
+        case passed
+        /// Nothing observed either way.
+        case notExercised
+        /// It failed: each occurrence, oldest first.
+        case failed([Occurrence])
+    }
+
+    public let id: String
+    public let severity: Severity
+    /// What to change in the app, in one or two sentences.
+    public let advice: String
+    public let evaluate: @Sendable (AccountEvidence) -> Outcome
+
+    public init(id: String, severity: Severity, advice: String, evaluate: @escaping @Sendable (AccountEvidence) -> Outcome) {
+        self.id = id
+        self.severity = severity
+        self.advice = advice
+        self.evaluate = evaluate
+    }
+
+    /// Passed when exercised, failed with the occurrences found, not exercised otherwise.
+    public static func outcome(exercised: Bool, _ occurrences: [Occurrence]) -> Outcome {
+        occurrences.isEmpty ? (exercised ? .passed : .notExercised) : .failed(occurrences)
+    }
+}
+
+/// One time a check failed: the cashouts it concerns, what happened in a sentence, and the
+/// requests and deliveries that show it.
+public struct Occurrence: Sendable {
+    public var cashouts: [Int]
+    public var summary: String
+    public var evidence: [Evidence]
+
+    public init(cashouts: [Int], summary: String, evidence: [Evidence]) {
+        self.cashouts = cashouts
+        self.summary = summary
+        self.evidence = evidence
+    }
+}
+
+/// A request or a delivery attempt that shows a finding, with its virtual time (evidence is
+/// listed in time order).
+public struct Evidence: Sendable {
+    public let at: VirtualTime
+    public let json: JSON
+
+    public init(at: VirtualTime, json: JSON) {
+        self.at = at
+        self.json = json
+    }
+}

@@ -1,0 +1,247 @@
+import SandboxBank
+
+/// The checks any payout API can show, in its own terms (`ReportTerms`). A dialect picks the ones
+/// that apply to it (`Dialect.integrationChecks`); none of them names an API.
+public enum IntegrationChecks {
+    /// How an app learns a notified change: by asking for the status within a window (D24's
+    /// notifications carry no status), or by the notification itself (PayoutService's carry it,
+    /// so answering 2xx is learning it; a status query also counts).
+    public enum FollowUp: Sendable {
+        case statusQuery(within: Duration)
+        case acknowledgement
+    }
+
+    /// `notification_failed`: every attempt of a notification answered non-2xx or timed out.
+    public static func notificationFailed(_ terms: ReportTerms) -> IntegrationCheck {
+        IntegrationCheck(id: "notification_failed", severity: .error, advice: """
+            Answer every notification at \(terms.notificationURL) with a 2xx once it is stored, within the \
+            sandbox's webhook timeout, and do the slow work afterwards; a notification whose every attempt \
+            fails is never sent again.
+            """) { evidence in
+            let settled = evidence.notifications.filter { $0.state == .delivered || $0.state == .exhausted }
+            let failed = settled.filter { $0.state == .exhausted }.map { notification in
+                Occurrence(cashouts: [notification.payoutID],
+                           summary: "the \(evidence.statusWord(notification.status)) notification of cashout \(notification.payoutID) "
+                               + "failed on all \(notification.ownAttempts.count) attempts",
+                           evidence: notification.ownAttempts.map { evidence.evidence(notification, $0) })
+            }
+            return IntegrationCheck.outcome(exercised: !settled.isEmpty, failed)
+        }
+    }
+
+    /// `notification_not_followed_up`: an acknowledged notification (not a late rejection)
+    /// whose payout the app never asked about within the window.
+    public static func notificationNotFollowedUp(_ terms: ReportTerms, within window: Duration) -> IntegrationCheck {
+        IntegrationCheck(id: "notification_not_followed_up", severity: .error, advice: """
+            A notification says only that a cashout changed: on each one, ask \(terms.statusQuery) for that cashout and act on \
+            the status it answers, within \(DurationText.format(window)).
+            """) { evidence in
+            missedFollowUps(evidence, lateRejections: false, followUp: .statusQuery(within: window), terms: terms)
+        }
+    }
+
+    /// `late_rejection_missed`: the notification of a reversal after completion, not followed up.
+    public static func lateRejectionMissed(_ terms: ReportTerms, followUp: FollowUp) -> IntegrationCheck {
+        let how = switch followUp {
+        case .statusQuery(let window): "ask \(terms.statusQuery) within \(DurationText.format(window)) of its notification"
+        case .acknowledgement: "accept its notification (answer 2xx once stored)"
+        }
+        return IntegrationCheck(id: "late_rejection_missed", severity: .error, advice: """
+            A completed cashout can still be reversed by the bank: \(how), and undo what completion did (credit the user back, \
+            reopen the order).
+            """) { evidence in
+            missedFollowUps(evidence, lateRejections: true, followUp: followUp, terms: terms)
+        }
+    }
+
+    /// The notifications (late rejections, or the others) whose change the app did not learn in
+    /// time; not exercised without any whose window has closed.
+    private static func missedFollowUps(_ evidence: AccountEvidence, lateRejections: Bool, followUp: FollowUp,
+                                        terms: ReportTerms) -> IntegrationCheck.Outcome {
+        var exercised = false
+        var missed: [Occurrence] = []
+        for notification in evidence.notifications where notification.isLateRejection == lateRejections {
+            let own = notification.ownAttempts
+            guard let last = own.last else { continue }  // not sent yet
+            let acknowledged = notification.acknowledgement
+            let queries = evidence.statusQueries(of: notification.payoutID).filter { $0.at >= notification.changedAt }
+            let deadline: VirtualTime
+            switch followUp {
+            case .acknowledgement:
+                guard acknowledged == nil else { exercised = true; continue }
+                guard notification.state == .exhausted else { continue }  // retries to come
+                deadline = last.at
+            case .statusQuery(let window):
+                // Not acknowledged but still retried: the app may yet learn it.
+                guard acknowledged != nil || notification.state == .exhausted else { continue }
+                deadline = (acknowledged ?? last).at.adding(window)
+                if !lateRejections, acknowledged == nil { continue }  // notification_failed's case
+            }
+            if queries.contains(where: { $0.at <= deadline }) { exercised = true; continue }
+            guard evidence.now >= deadline else { continue }  // the window is still open
+            exercised = true
+            let word = evidence.statusWord(notification.status)
+            let summary: String
+            if case .statusQuery = followUp {
+                summary = "the \(word) notification of cashout \(notification.payoutID) was "
+                    + (acknowledged == nil ? "never acknowledged" : "acknowledged") + ", but \(terms.statusQuery) was not asked for it "
+                    + (queries.isEmpty ? "at all" : "in time")
+            } else {
+                summary = "the \(word) notification of cashout \(notification.payoutID) was refused on every attempt"
+            }
+            missed.append(Occurrence(cashouts: [notification.payoutID], summary: summary,
+                                     evidence: own.map { evidence.evidence(notification, $0) } + queries.map { $0.evidence("asked too late") }))
+        }
+        return IntegrationCheck.outcome(exercised: exercised, missed)
+    }
+
+    /// `forged_notification_accepted`: a notification signed with a wrong key answered 2xx.
+    public static func forgedNotificationAccepted(_ terms: ReportTerms) -> IntegrationCheck {
+        IntegrationCheck(id: "forged_notification_accepted", severity: .error, advice: """
+            Check \(terms.notificationSignature) of every notification with the account's secret before acting on it, \
+            and answer a wrong one with a 4xx.
+            """) { evidence in
+            var exercised = false
+            var accepted: [Occurrence] = []
+            for notification in evidence.notifications {
+                for attempt in notification.attempts where attempt.chaos?.kind == .forged && (attempt.outcome.status != nil || attempt.outcome.error != nil) {
+                    exercised = true
+                    guard attempt.outcome.succeeded else { continue }
+                    accepted.append(Occurrence(cashouts: [notification.payoutID],
+                                               summary: "a forged \(evidence.statusWord(notification.status)) notification of cashout "
+                                                   + "\(notification.payoutID) was answered \(attempt.outcome.status ?? 0)",
+                                               evidence: [evidence.evidence(notification, attempt)]))
+                }
+            }
+            return IntegrationCheck.outcome(exercised: exercised, accepted)
+        }
+    }
+
+    /// `duplicate_after_lost_response`: after a create whose answer was lost, a create with a new
+    /// reference for the same beneficiary and amount.
+    public static func duplicateAfterLostResponse(_ terms: ReportTerms) -> IntegrationCheck {
+        IntegrationCheck(id: "duplicate_after_lost_response", severity: .error, advice: """
+            When a create's answer is lost (a timeout, a closed connection), send it again with the same \(terms.reference), \
+            or ask \(terms.statusQuery) by it: a new \(terms.reference) pays the beneficiary twice.
+            """) { evidence in
+            var exercised = false
+            var duplicates: [Occurrence] = []
+            for (index, lost) in evidence.requests.enumerated() where lost.exchange.dropped {
+                guard case .create(let beneficiary, let amount) = lost.facts.action, let reference = lost.facts.reference,
+                      let committed = evidence.payout(reference: reference) else { continue }
+                exercised = true
+                let again = evidence.requests[(index + 1)...].filter { request in
+                    guard case .create(beneficiary, amount) = request.facts.action, let other = request.facts.reference else { return false }
+                    return other != reference
+                }
+                guard let first = again.first else { continue }
+                let second = first.facts.reference.flatMap { evidence.payout(reference: $0) }
+                duplicates.append(Occurrence(
+                    cashouts: [committed.id] + (second.map { [$0.id] } ?? []),
+                    summary: "the answer to the create of \(terms.reference) \(reference) (cashout \(committed.id)) was lost, and the app "
+                        + "created again for the same beneficiary and amount as \(first.facts.reference ?? "")",
+                    evidence: [lost.evidence(), first.evidence("a new \(terms.reference) for the same payout")]))
+            }
+            return IntegrationCheck.outcome(exercised: exercised, duplicates)
+        }
+    }
+
+    /// `idempotency_key_reused`: a reference sent again with another amount or beneficiary.
+    public static func idempotencyKeyReused(_ terms: ReportTerms) -> IntegrationCheck {
+        IntegrationCheck(id: "idempotency_key_reused", severity: .error, advice: """
+            Make \(terms.reference) unique to one payout and send a retry byte for byte as the first try: a retry with \
+            another amount or beneficiary is a new payout and needs a new \(terms.reference).
+            """) { evidence in
+            var first: [String: ReportedRequest] = [:]
+            var exercised = false
+            var reused: [Occurrence] = []
+            for request in evidence.requests {
+                guard case .create(let beneficiary, let amount) = request.facts.action, let reference = request.facts.reference else { continue }
+                guard let earlier = first[reference] else {
+                    first[reference] = request
+                    continue
+                }
+                exercised = true
+                guard earlier.facts.action != request.facts.action, case .create(let was, let wasAmount) = earlier.facts.action else { continue }
+                let what = [wasAmount != amount ? "amount \(wasAmount) then \(amount)" : nil,
+                            was != beneficiary ? "beneficiary \(was) then \(beneficiary)" : nil].compactMap { $0 }
+                let payout = evidence.payout(reference: reference)
+                reused.append(Occurrence(cashouts: payout.map { [$0.id] } ?? [],
+                                         summary: "\(terms.reference) \(reference) was sent again with " + what.joined(separator: " and "),
+                                         evidence: [earlier.evidence(), request.evidence("the same \(terms.reference), another payout")]))
+            }
+            return IntegrationCheck.outcome(exercised: exercised, reused)
+        }
+    }
+
+    /// `signature_errors`: requests refused for their credentials or signature, by cause (but
+    /// the causes `ignoring` names, which other checks judge).
+    public static func signatureErrors(_ terms: ReportTerms, ignoring: Set<String> = []) -> IntegrationCheck {
+        IntegrationCheck(id: "signature_errors", severity: .error, advice: """
+            Each refused request's diagnosis in GET /sandbox/requests says what was wrong and what was expected \
+            (\(terms.credentials)); fix that before production, where a refusal says nothing.
+            """) { evidence in
+            let refused = evidence.requests.filter { $0.refusal.map { !ignoring.contains($0.check) } ?? false }
+            let causes = Dictionary(grouping: refused) { $0.refusal?.check ?? "" }
+            let occurrences = causes.keys.sorted().map { cause -> Occurrence in
+                let requests = causes[cause] ?? []
+                return Occurrence(cashouts: [], summary: "\(requests.count) request\(requests.count == 1 ? "" : "s") refused: \(cause): "
+                                      + (requests.first?.refusal?.message ?? ""),
+                                  evidence: requests.prefix(Self.evidenceLimit).map { $0.evidence($0.refusal?.message) })
+            }
+            return IntegrationCheck.outcome(exercised: !evidence.requests.isEmpty, occurrences)
+        }
+    }
+
+    /// `status_polling_excessive`: more than `limit` status queries of one payout in `window`.
+    public static func statusPollingExcessive(_ terms: ReportTerms, limit: Int, per window: Duration) -> IntegrationCheck {
+        IntegrationCheck(id: "status_polling_excessive", severity: .warning, advice: """
+            Ask \(terms.statusQuery) when a notification comes (and rarely otherwise, with a growing interval), not in a loop: \
+            at most \(limit) a cashout per \(DurationText.format(window)); production rate-limits pollers.
+            """) { evidence in
+            var exercised = false
+            var excessive: [Occurrence] = []
+            for payout in evidence.payouts {
+                let queries = evidence.statusQueries(of: payout.id)
+                exercised = exercised || !queries.isEmpty
+                // The first window that holds more than `limit`: queries[start ... end] within `window`.
+                var start = 0
+                for end in queries.indices {
+                    while queries[end].at > queries[start].at.adding(window) { start += 1 }
+                    guard end - start + 1 > limit else { continue }
+                    excessive.append(Occurrence(cashouts: [payout.id],
+                                                summary: "cashout \(payout.id) was asked \(end - start + 1) times within "
+                                                    + DurationText.format(window) + " (at most \(limit) expected)",
+                                                evidence: queries[start ... end].prefix(Self.evidenceLimit).map { $0.evidence() }))
+                    break
+                }
+            }
+            return IntegrationCheck.outcome(exercised: exercised, excessive)
+        }
+    }
+
+    /// How many requests a finding lists at most as evidence of one occurrence.
+    public static let evidenceLimit = 20
+}
+
+/// How a dialect names what the generic checks talk about, for their advice and summaries.
+public struct ReportTerms: Sendable {
+    /// `POST /v3/cashout/status`.
+    public var statusQuery: String
+    /// `external_id`.
+    public var reference: String
+    /// Where the app receives notifications: `your notification_url`.
+    public var notificationURL: String
+    /// What signs a notification: `the control field`.
+    public var notificationSignature: String
+    /// What authenticates a request: `Payload-Signature, login and pass`.
+    public var credentials: String
+
+    public init(statusQuery: String, reference: String, notificationURL: String, notificationSignature: String, credentials: String) {
+        self.statusQuery = statusQuery
+        self.reference = reference
+        self.notificationURL = notificationURL
+        self.notificationSignature = notificationSignature
+        self.credentials = credentials
+    }
+}

@@ -1,0 +1,78 @@
+import SandboxBank
+import SandboxJSON
+
+/// The integration report: for each account, what its app gets wrong (findings, each with its
+/// evidence and advice), what held (`passed`) and what nothing showed either way
+/// (`not_exercised`). Made from evidence each time it is asked for; nothing is stored.
+///
+/// ```swift
+/// let report = IntegrationReport(accounts: [(evidence, dialect.integrationChecks)], at: clock.now)
+/// report.json   // {"ok": false, "errors": 1, "warnings": 0, "accounts": [...], "at": "…"}
+/// ```
+public struct IntegrationReport: Sendable {
+    /// One check's failure on one account: its occurrences merged.
+    public struct Finding: Sendable {
+        public let check: IntegrationCheck
+        public let occurrences: [Occurrence]
+
+        public var id: String { check.id }
+        /// Every cashout it concerns, ascending.
+        public var cashouts: [Int] { Array(Set(occurrences.flatMap(\.cashouts))).sorted() }
+
+        var json: JSON {
+            ["id": .string(check.id), "severity": .string(check.severity.rawValue), "cashouts": .array(cashouts.map { .number($0) }),
+             "occurrences": .array(occurrences.map { .string($0.summary) }),
+             "evidence": .array(occurrences.flatMap(\.evidence).sorted { $0.at < $1.at }.map(\.json)),
+             "advice": .string(check.advice)]
+        }
+    }
+
+    /// One account's part.
+    public struct AccountReport: Sendable {
+        public let evidence: AccountEvidence
+        public let findings: [Finding]
+        public let passed: [String]
+        public let notExercised: [String]
+
+        init(evidence: AccountEvidence, checks: [IntegrationCheck]) {
+            self.evidence = evidence
+            var findings: [Finding] = [], passed: [String] = [], notExercised: [String] = []
+            for check in checks {
+                switch check.evaluate(evidence) {
+                case .passed: passed.append(check.id)
+                case .notExercised: notExercised.append(check.id)
+                case .failed(let occurrences): findings.append(Finding(check: check, occurrences: occurrences))
+                }
+            }
+            self.findings = findings
+            self.passed = passed
+            self.notExercised = notExercised
+        }
+
+        var json: JSON {
+            ["account": .string(evidence.account), "dialect": .string(evidence.dialect), "known": .bool(evidence.known),
+             "requests": .number(evidence.requests.count), "cashouts": .number(evidence.payouts.count),
+             "findings": .array(findings.map(\.json)), "passed": .array(passed.map(JSON.string)),
+             "not_exercised": .array(notExercised.map(JSON.string))]
+        }
+    }
+
+    public let accounts: [AccountReport]
+    public let at: VirtualTime
+
+    public init(accounts: [(evidence: AccountEvidence, checks: [IntegrationCheck])], at: VirtualTime) {
+        self.accounts = accounts.map { AccountReport(evidence: $0.evidence, checks: $0.checks) }
+        self.at = at
+    }
+
+    public var findings: [Finding] { accounts.flatMap(\.findings) }
+    public var errors: Int { findings.filter { $0.check.severity == .error }.count }
+    public var warnings: Int { findings.filter { $0.check.severity == .warning }.count }
+
+    /// `{"ok": true, "errors": 0, "warnings": 0, "at": "…", "accounts": [...]}`: `ok` when no
+    /// finding is an error.
+    public var json: JSON {
+        ["ok": .bool(errors == 0), "errors": .number(errors), "warnings": .number(warnings), "at": .string(at.iso8601),
+         "accounts": .array(accounts.map(\.json))]
+    }
+}

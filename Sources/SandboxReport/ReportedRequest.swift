@@ -1,0 +1,103 @@
+import SandboxBank
+import SandboxHTTP
+import SandboxJSON
+
+/// One journaled request to a payout API as the integration report reads it: what came and what
+/// was answered, and what its API made of it (`RequestFacts`).
+public struct ReportedRequest: Sendable {
+    /// Its id in the request journal (`GET /sandbox/requests`).
+    public let id: Int
+    /// When it arrived, on the virtual clock.
+    public let at: VirtualTime
+    public let exchange: JournaledExchange
+    public let facts: RequestFacts
+
+    public init(id: Int, at: VirtualTime, exchange: JournaledExchange, facts: RequestFacts) {
+        self.id = id
+        self.at = at
+        self.exchange = exchange
+        self.facts = facts
+    }
+
+    /// Refused for its credentials or signature: the diagnosis the API gave.
+    public var refusal: Diagnosis? { exchange.diagnosis }
+
+    /// `{"kind": "request", "id": 7, "at": …, "method": "POST", "path": "/v3/cashout", "status": 200}`,
+    /// with `note` when given.
+    public func evidence(_ note: String? = nil) -> Evidence {
+        var json: [String: JSON] = ["kind": "request", "id": .number(id), "at": .string(at.iso8601), "method": .string(exchange.method),
+                                    "path": .string(exchange.path), "status": exchange.dropped ? .null : .number(exchange.status)]
+        if exchange.dropped { json["answer"] = "dropped after commit (fault drop_after_commit)" }
+        if let note { json["note"] = .string(note) }
+        return Evidence(at: at, json: .object(json))
+    }
+}
+
+/// A request and its answer, as a dialect reads them to tell the report what they were: bodies
+/// as JSON (a gRPC or Connect message as proto3 JSON, a form's fields as strings), nil when they
+/// were not JSON or were cut.
+public struct JournaledExchange: Sendable {
+    public let method: String
+    public let path: String
+    /// The route that answered (`POST /v3/cashout`), nil for none.
+    public let route: String?
+    public let headers: HTTPHeaders
+    public let body: JSON?
+    /// The HTTP status, or for a gRPC call the one Connect gives its status.
+    public let status: Int
+    public let answer: JSON?
+    /// The connection was closed instead of answering, after the request was handled.
+    public let dropped: Bool
+    public let diagnosis: Diagnosis?
+
+    public init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
+                diagnosis: Diagnosis?) {
+        self.method = method
+        self.path = path
+        self.route = route
+        self.headers = headers
+        self.body = body
+        self.status = status
+        self.answer = answer
+        self.dropped = dropped
+        self.diagnosis = diagnosis
+    }
+
+    /// A 2xx answer.
+    public var succeeded: Bool { (200 ..< 300).contains(status) && !dropped }
+}
+
+/// What a request was, in its API's terms: whose, about which payout, and what it asked.
+public struct RequestFacts: Sendable {
+    public enum Action: Sendable, Equatable {
+        /// A payout created (or asked for: refused, or its answer lost): to whom and how much,
+        /// as one comparable text each.
+        case create(beneficiary: String, amount: String)
+        /// A query of a payout's status.
+        case statusQuery
+        /// Anything else (a login, a listing, a cancel).
+        case other
+    }
+
+    /// The account it names (a D24 login, a Mannco user, a PayoutService merchant), known or not.
+    public var account: String?
+    public var action: Action
+    /// The payout it is about, by the sandbox's id, when the request or its answer says it.
+    public var payoutID: Int?
+    /// The payout it is about, by the merchant's own id (`external_id`, `merchant_payout_id`).
+    public var reference: String?
+    /// What authenticated it (a token), when the API's checks need to tell one from another.
+    public var credential: String?
+    /// The API's own words for a refusal that is not about credentials ("Cooldown period").
+    public var refusal: String?
+
+    public init(account: String?, action: Action = .other, payoutID: Int? = nil, reference: String? = nil, credential: String? = nil,
+                refusal: String? = nil) {
+        self.account = account
+        self.action = action
+        self.payoutID = payoutID
+        self.reference = reference
+        self.credential = credential
+        self.refusal = refusal
+    }
+}
