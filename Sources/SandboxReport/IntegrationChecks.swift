@@ -55,11 +55,11 @@ public enum IntegrationChecks {
     }
 
     /// The notifications (late rejections, or the others) whose change the app did not learn in
-    /// time; not exercised without any whose window has closed.
+    /// time, one occurrence a cashout; not exercised without any whose window has closed.
     private static func missedFollowUps(_ evidence: AccountEvidence, lateRejections: Bool, followUp: FollowUp,
                                         terms: ReportTerms) -> IntegrationCheck.Outcome {
         var exercised = false
-        var missed: [Occurrence] = []
+        var missed: [Int: (words: [String], asked: Bool, evidence: [Evidence])] = [:]
         for notification in evidence.notifications where notification.isLateRejection == lateRejections {
             let own = notification.ownAttempts
             guard let last = own.last else { continue }  // not sent yet
@@ -72,27 +72,32 @@ public enum IntegrationChecks {
                 guard notification.state == .exhausted else { continue }  // retries to come
                 deadline = last.at
             case .statusQuery(let window):
-                // Not acknowledged but still retried: the app may yet learn it.
-                guard acknowledged != nil || notification.state == .exhausted else { continue }
+                // Not acknowledged: notification_failed's case, unless it is a late rejection.
+                guard acknowledged != nil || (lateRejections && notification.state == .exhausted) else { continue }
                 deadline = (acknowledged ?? last).at.adding(window)
-                if !lateRejections, acknowledged == nil { continue }  // notification_failed's case
             }
             if queries.contains(where: { $0.at <= deadline }) { exercised = true; continue }
             guard evidence.now >= deadline else { continue }  // the window is still open
             exercised = true
-            let word = evidence.statusWord(notification.status)
-            let summary: String
-            if case .statusQuery = followUp {
-                summary = "the \(word) notification of cashout \(notification.payoutID) was "
-                    + (acknowledged == nil ? "never acknowledged" : "acknowledged") + ", but \(terms.statusQuery) was not asked for it "
-                    + (queries.isEmpty ? "at all" : "in time")
-            } else {
-                summary = "the \(word) notification of cashout \(notification.payoutID) was refused on every attempt"
-            }
-            missed.append(Occurrence(cashouts: [notification.payoutID], summary: summary,
-                                     evidence: own.map { evidence.evidence(notification, $0) } + queries.map { $0.evidence("asked too late") }))
+            var entry = missed[notification.payoutID] ?? ([], false, [])
+            entry.words.append(evidence.statusWord(notification.status) + (acknowledged == nil ? " (never acknowledged)" : ""))
+            entry.asked = entry.asked || !queries.isEmpty
+            entry.evidence += own.map { evidence.evidence(notification, $0) } + queries.map { $0.evidence("asked too late") }
+            missed[notification.payoutID] = entry
         }
-        return IntegrationCheck.outcome(exercised: exercised, missed)
+        let occurrences = missed.keys.sorted().map { id -> Occurrence in
+            let entry = missed[id]!
+            let what = "the \(entry.words.joined(separator: ", ")) notification\(entry.words.count == 1 ? "" : "s") of cashout \(id)"
+            let summary: String
+            if case .statusQuery(let window) = followUp {
+                summary = what + (entry.words.count == 1 ? " was" : " were") + " not followed by \(terms.statusQuery) "
+                    + (entry.asked ? "within \(DurationText.format(window))" : "at all")
+            } else {
+                summary = what + " was refused on every attempt, and \(terms.statusQuery) was not asked"
+            }
+            return Occurrence(cashouts: [id], summary: summary, evidence: entry.evidence)
+        }
+        return IntegrationCheck.outcome(exercised: exercised, occurrences)
     }
 
     /// `forged_notification_accepted`: a notification signed with a wrong key answered 2xx.

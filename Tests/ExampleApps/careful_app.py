@@ -1,0 +1,32 @@
+"""The careful app: what the integration report expects of a D24 integration.
+
+- A notification is trusted only when its control is the merchant's (a forged one gets 401).
+- Each trusted notification is followed by POST /v3/cashout/status for that cashout: D24's
+  notifications carry no status, so asking is the only way to learn a rejection or a reversal.
+- A create whose answer is lost is not sent with a new external_id: the app asks for the status
+  by its own external_id, and finds the cashout that was made.
+"""
+import hmac
+
+import shop
+
+statuses = {}
+
+
+def on_notification(form):
+    if not hmac.compare_digest(form.get("control", ""), shop.control(form.get("external_id", ""))):
+        return 401
+    answer = shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])})
+    if answer is None or answer[0] != 200:
+        return 503  # not learnt: let the sandbox send it again
+    statuses[form["cashout_id"]] = answer[1].get("cashout_status_description")
+    return 200
+
+
+url = shop.receive_notifications(on_notification)
+for external_id, amount in shop.ORDERS:
+    if shop.call("/v3/cashout", shop.create_fields(external_id, amount, url)) is None:
+        print(f"careful app: the answer to {external_id} was lost; asking for it by its external_id")
+        print("careful app:", shop.call("/v3/cashout/status", {"external_id": external_id}))
+shop.serve_until_quiet()
+print("careful app: learnt", statuses)
