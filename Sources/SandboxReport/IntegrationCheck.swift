@@ -55,13 +55,16 @@ public struct Occurrence: Sendable {
 }
 
 /// A request or a delivery attempt that shows a finding, with its virtual time (evidence is
-/// listed in time order).
+/// listed in time order, requests of the same time in the order they came).
 public struct Evidence: Sendable {
     public let at: VirtualTime
+    /// What orders it among evidence of the same time: a request's journal id.
+    public let sequence: Int
     public let json: JSON
 
-    public init(at: VirtualTime, json: JSON) {
+    public init(at: VirtualTime, sequence: Int = 0, json: JSON) {
         self.at = at
+        self.sequence = sequence
         self.json = json
     }
 }

@@ -22,7 +22,7 @@ public struct IntegrationReport: Sendable {
         var json: JSON {
             ["id": .string(check.id), "severity": .string(check.severity.rawValue), "cashouts": .array(cashouts.map { .number($0) }),
              "occurrences": .array(occurrences.map { .string($0.summary) }),
-             "evidence": .array(occurrences.flatMap(\.evidence).sorted { $0.at < $1.at }.map(\.json)),
+             "evidence": .array(occurrences.flatMap(\.evidence).sorted { ($0.at, $0.sequence) < ($1.at, $1.sequence) }.map(\.json)),
              "advice": .string(check.advice)]
         }
     }

@@ -29,7 +29,7 @@ public struct ReportedRequest: Sendable {
                                     "path": .string(exchange.path), "status": exchange.dropped ? .null : .number(exchange.status)]
         if exchange.dropped { json["answer"] = "dropped after commit (fault drop_after_commit)" }
         if let note { json["note"] = .string(note) }
-        return Evidence(at: at, json: .object(json))
+        return Evidence(at: at, sequence: id, json: .object(json))
     }
 }
 

@@ -1,0 +1,215 @@
+import CashoutSandbox
+import SandboxBank
+import SandboxHTTP
+import SandboxJSON
+import SandboxScenario
+import TestHelpers
+import Testing
+
+/// `GET /sandbox/report`: what an app gets wrong, from the requests it sent and how it answered
+/// the notifications, each finding with its cashouts, evidence and advice; checks with no evidence
+/// `not_exercised`; no report when the request journal lost evidence.
+@Suite struct IntegrationReportTests {
+    private func start(scenario: String? = nil, journal: Int = 1000) throws -> Sandbox {
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.requestJournalCapacity = journal
+        if let scenario {
+            configuration.scenarios = [try ScenarioLoader.load(Array(scenario.utf8), file: "t.json", vocabulary: Sandbox.standardVocabulary)]
+        }
+        return try Sandbox.launch(configuration)
+    }
+
+    /// The app's notification receiver: answers every notification `status`.
+    private func receiver(answering status: Int = 200) throws -> (server: HTTPServer, url: String) {
+        let server = try HTTPServer.start(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0)) { _ in HTTPResponse(status: status) }
+        return (server, "http://\(server.addresses[0])/hook")
+    }
+
+    /// A D24 request signed with `pass` (the merchant's unless told), its fields over `login` and `pass`.
+    @discardableResult
+    private func d24(_ sandbox: Sandbox, _ path: String, _ fields: String, pass: String = "sandbox_pass") throws -> HTTPResponse {
+        let body = #"{"login":"sandbox_login","pass":"\#(pass)",\#(fields)}"#
+        return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)\(path)",
+                                   headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
+                                   body: Array(body.utf8))
+    }
+
+    @discardableResult
+    private func create(_ sandbox: Sandbox, _ externalID: String, amount: String = "100.00", url: String? = nil) throws -> HTTPResponse {
+        try d24(sandbox, "/v3/cashout", #""external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C""#
+                    + (url.map { #","notification_url":"\#($0)""# } ?? ""))
+    }
+
+    private func report(_ sandbox: Sandbox, _ query: String = "") throws -> (status: Int, json: JSON) {
+        let answer = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report\(query)")
+        return (answer.status, try JSON.parse(answer.body))
+    }
+
+    /// The one account's findings by id.
+    private func findings(_ report: JSON) -> [String: JSON] {
+        Dictionary(uniqueKeysWithValues: (report["accounts"]?[0]?["findings"]?.arrayValue ?? []).map { ($0["id"]?.stringValue ?? "", $0) })
+    }
+
+    @Test func refusedRequestsAreSignatureErrorsByCauseAndEveryOtherCheckIsNotExercised() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        try create(sandbox, "o-1")
+        try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#, pass: "wrong")
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":1000001}"#
+        _ = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout/status",
+                                headers: ["Payload-Signature": D24Signing.payloadSignature(body).uppercased()], body: Array(body.utf8))
+        let (status, json) = try report(sandbox)
+        #expect(status == 200)
+        #expect(json["ok"] == false && json["errors"] == 1 && json["warnings"] == 0 && json["at"] == "2026-01-05T09:00:00Z")
+        let account = try #require(json["accounts"]?[0])
+        #expect(account["account"] == "sandbox_login" && account["dialect"] == "d24" && account["known"] == true)
+        #expect(account["requests"] == 3 && account["cashouts"] == 1)
+        let finding = try #require(findings(json)["signature_errors"])
+        #expect(finding["severity"] == "error" && finding["cashouts"] == [])
+        #expect(finding["occurrences"]?.arrayValue?.map { $0.stringValue?.prefix(30) ?? "" } == ["1 request refused: signature_m", "1 request refused: wrong_pass:"])
+        #expect(finding["evidence"]?.arrayValue?.map { $0["id"] } == [2, 3])
+        #expect(finding["evidence"]?[0]?["path"] == "/v3/cashout/status" && finding["evidence"]?[0]?["status"] == 401)
+        #expect(finding["advice"]?.stringValue?.contains("login, pass and Payload-Signature") == true)
+        #expect(account["passed"] == [])
+        #expect(account["not_exercised"] == ["notification_failed", "notification_not_followed_up", "late_rejection_missed",
+                                             "forged_notification_accepted", "duplicate_after_lost_response", "idempotency_key_reused",
+                                             "status_polling_excessive"])
+    }
+
+    @Test func aNotificationAcknowledgedButNeverFollowedUpIsAFindingOnceItsWindowCloses() throws {
+        let sandbox = try start()
+        let (app, url) = try receiver()
+        defer { sandbox.stop(); app.stop() }
+        try create(sandbox, "asked", url: url)
+        try create(sandbox, "ignored", url: url)
+        sandbox.advance(by: .seconds(5))  // both DELIVERED, both acknowledged
+        try d24(sandbox, "/v3/cashout/status", #""external_id":"asked""#)
+        sandbox.advance(by: .seconds(59))  // 09:01:04: every window (60 s after 09:00:05 and 09:00:15) is still open
+        var json = try report(sandbox).json
+        #expect(findings(json)["notification_not_followed_up"] == nil)
+        #expect(json["accounts"]?[0]?["passed"]?.arrayValue?.contains("notification_not_followed_up") == true)  // "asked" was followed up
+        sandbox.advance(by: .seconds(60))
+        json = try report(sandbox).json
+        let finding = try #require(findings(json)["notification_not_followed_up"])
+        #expect(finding["cashouts"] == [1000001, 1000002])
+        #expect(finding["occurrences"] == [
+            "the COMPLETED notification of cashout 1000001 was not followed by POST /v3/cashout/status at all",
+            "the DELIVERED, COMPLETED notifications of cashout 1000002 were not followed by POST /v3/cashout/status at all"])
+        #expect(finding["evidence"]?[0] == ["kind": "delivery", "notification": 2, "cashout": 1000002, "status": "DELIVERED", "attempt": 1,
+                                            "at": "2026-01-05T09:00:05Z", "answered": 200, "error": nil, "chaos": nil])
+        #expect(json["accounts"]?[0]?["passed"] == ["notification_failed", "signature_errors", "status_polling_excessive"])
+    }
+
+    @Test func aNotificationEveryAttemptOfWhichFailedIsAFinding() throws {
+        let sandbox = try start(scenario: #"{"webhooks": {"retry": ["1m"]}}"#)
+        let (app, url) = try receiver(answering: 500)
+        defer { sandbox.stop(); app.stop() }
+        try create(sandbox, "o-1", url: url)
+        sandbox.advance(by: .seconds(300))
+        let finding = try #require(findings(try report(sandbox).json)["notification_failed"])
+        #expect(finding["occurrences"] == ["the DELIVERED notification of cashout 1000001 failed on all 2 attempts",
+                                           "the COMPLETED notification of cashout 1000001 failed on all 2 attempts"])
+        #expect(finding["evidence"]?.arrayValue?.map { $0["answered"] } == [500, 500, 500, 500])
+    }
+
+    @Test func aLateRejectionNotFollowedUpAndAForgedNotificationAcceptedAreFindings() throws {
+        let sandbox = try start(scenario: #"""
+            {"bank": {"rules": [{"when": {"amount": {"gte": 100}}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"},
+                                                                          {"after": "10s", "status": "REJECTED", "rejection_code": 826}]}]},
+             "webhooks": {"chaos": [{"when": {"status": "COMPLETED"}, "kind": "forged"}]}}
+            """#)
+        let (app, url) = try receiver()
+        defer { sandbox.stop(); app.stop() }
+        try create(sandbox, "o-1", url: url)
+        for _ in 0 ..< 3 { sandbox.advance(by: .seconds(5)) }
+        try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#)  // after DELIVERED and COMPLETED, before the reversal
+        sandbox.advance(by: .seconds(70))
+        let found = findings(try report(sandbox).json)
+        #expect(Set(found.keys) == ["late_rejection_missed", "forged_notification_accepted"])
+        #expect(found["late_rejection_missed"]?["occurrences"] == [
+            "the REJECTED notification of cashout 1000001 was not followed by POST /v3/cashout/status at all"])
+        #expect(found["forged_notification_accepted"]?["occurrences"] == ["a forged COMPLETED notification of cashout 1000001 was answered 200"])
+        #expect(found["forged_notification_accepted"]?["evidence"]?[0]?["chaos"] == "forged")
+    }
+
+    @Test func aNewReferenceAfterALostAnswerAndAReusedReferenceAreFindings() throws {
+        let sandbox = try start(scenario: #"{"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 2, "kind": "drop_after_commit"}]}"#)
+        defer { sandbox.stop() }
+        try create(sandbox, "first")
+        #expect(throws: (any Error).self) { try create(sandbox, "lost", amount: "70.00") }  // committed, answer dropped
+        try create(sandbox, "lost-again", amount: "70.00")
+        try create(sandbox, "first", amount: "80.00")  // refused (511): the same id, another amount
+        let found = findings(try report(sandbox).json)
+        #expect(Set(found.keys) == ["duplicate_after_lost_response", "idempotency_key_reused"])
+        #expect(found["duplicate_after_lost_response"]?["cashouts"] == [1000002, 1000003])
+        #expect(found["duplicate_after_lost_response"]?["occurrences"] == [
+            "the answer to the create of external_id lost (cashout 1000002) was lost, and the app created again for the same beneficiary and amount as lost-again"])
+        #expect(found["duplicate_after_lost_response"]?["evidence"]?[0]?["answer"] == "dropped after commit (fault drop_after_commit)")
+        #expect(found["idempotency_key_reused"]?["occurrences"] == ["external_id first was sent again with amount 100.00 then 80.00"])
+        #expect(found["idempotency_key_reused"]?["cashouts"] == [1000001])
+    }
+
+    @Test func pollingOneCashoutMoreThanTenTimesAMinuteIsAWarning() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        try create(sandbox, "o-1")
+        for _ in 0 ..< 11 { try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#) }
+        let json = try report(sandbox).json
+        #expect(json["ok"] == true && json["errors"] == 0 && json["warnings"] == 1)
+        #expect(findings(json)["status_polling_excessive"]?["severity"] == "warning")
+        #expect(findings(json)["status_polling_excessive"]?["occurrences"] == ["cashout 1000001 was asked 11 times within 1m (at most 10 expected)"])
+    }
+
+    @Test func manncoRetriesOfARefusalAndAnExpiredTokenUsedAgain() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        func mannco(_ method: String, _ path: String, token: String? = nil, body: String = "") throws -> JSON {
+            var headers: HTTPHeaders = ["Content-Type": "application/json"]
+            if let token { headers.add("Authorization", "Bearer \(token)") }
+            return try JSON.parse(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8)).body)
+        }
+        let token = try #require(try mannco("POST", "/user/login", body: #"{"apiKey":"sandbox_mannco_key"}"#)["content"]?["jwt"]?.stringValue)
+        for _ in 0 ..< 3 { _ = try mannco("POST", "/cashout/process", token: token, body: #"{"amount":5000,"method":"tipalti"}"#) }
+        sandbox.advance(by: .seconds(32 * 86_400))
+        for _ in 0 ..< 2 { _ = try mannco("GET", "/user/balance", token: token) }
+        let (status, json) = try report(sandbox, "?account=76561198000000001")
+        #expect(status == 200 && json["accounts"]?.arrayValue?.count == 1)
+        #expect(json["accounts"]?[0]?["dialect"] == "mannco")
+        let found = findings(json)
+        #expect(found["retried_after_refusal"]?["occurrences"] == [
+            #"after "Pending cashout exists", POST /cashout/process was sent 1 more time unchanged, and refused again"#])
+        #expect(found["expired_token_used"]?["occurrences"] == ["a token refused as expired was sent 1 more time without logging in again"])
+        #expect(found["signature_errors"] == nil)  // an expired token is not a signing error
+        #expect(json["accounts"]?[0]?["passed"] == ["signature_errors"])
+    }
+
+    @Test func payoutServiceCallsAreReadByTheirMerchantAndFieldNames() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        for (id, minor) in [("p-1", 1000), ("p-1", 2000)] {
+            let body = #"{"merchant_payout_id": "\#(id)", "amount": {"minor_amount": \#(minor), "currency": "USD"}, "payout_method_data": {"card": {}}}"#
+            _ = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
+                                    headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
+                                              "x-api-key": "sandbox_prism_key"], body: Array(body.utf8))
+        }
+        let json = try report(sandbox, "?account=DefaultMerchantId").json
+        #expect(json["accounts"]?[0]?["dialect"] == "prism")
+        #expect(findings(json)["idempotency_key_reused"]?["occurrences"] == ["merchant_payout_id p-1 was sent again with amount USD 1000 then USD 2000"])
+    }
+
+    @Test func anUnknownAccountIs404AndAJournalThatLostRequestsGivesNoReport() throws {
+        let sandbox = try start(journal: 2)
+        defer { sandbox.stop() }
+        #expect(try report(sandbox, "?account=nobody").status == 404)
+        #expect(try report(sandbox, "?account=nobody").json["message"] == #"no account "nobody": the sandbox has none of that id, and no request named it"#)
+        #expect(try report(sandbox).json["accounts"] == [])  // nothing happened yet: an empty report
+        for id in ["a", "b", "c"] { try create(sandbox, id) }
+        let (status, json) = try report(sandbox)
+        #expect(status == 409 && json["ok"] == false && json["unknowable"] == true)
+        #expect(json["message"]?.stringValue?.hasPrefix("the request journal pushed out 1 request (it keeps 2)") == true)
+        _ = try HTTPClient.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests")
+        #expect(try report(sandbox).status == 200)
+    }
+}
