@@ -1,4 +1,6 @@
 import CashoutSandbox
+import Foundation
+import SandboxJSON
 import SandboxRunner
 import SandboxScenario
 import Testing
@@ -65,5 +67,15 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
             #expect(throws: ScenarioError.self) { try run(steps) }
             do { _ = try run(steps) } catch { #expect("\(error)" == message) }
         }
+    }
+}
+
+extension WaitForRequestAndReportStepTests {
+    /// The schema offers editors the ids the dialects' checks give, no more, no fewer.
+    @Test func theSchemaListsEveryFindingTheDialectsGive() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let schema = try JSON.parse(Array(try Data(contentsOf: root.appendingPathComponent("scenarios/schema.json"))))
+        let listed = schema["$defs"]?["expectReport"]?["properties"]?["findings"]?["items"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(Set(listed) == Sandbox.standardVocabulary.reportFindings && listed.count == Set(listed).count)
     }
 }
