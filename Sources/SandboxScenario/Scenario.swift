@@ -32,6 +32,9 @@ public struct Scenario: Sendable {
     /// Why the steps are expected to fail (`expect_failure`): the test passes when a step fails,
     /// and fails when every step passes.
     public var expectedFailure: String?
+    /// Its steps wait for an app under test (`needs_app`): `test` runs it only with `--serve`
+    /// (and the app started by `--exec` or by other means), and skips it otherwise.
+    public var needsApp = false
 
     public init(name: String, file: String) {
         self.name = name

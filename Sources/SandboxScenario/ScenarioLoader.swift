@@ -14,7 +14,7 @@ import SandboxJSON
 public enum ScenarioLoader {
     /// The top-level keys, in the order messages list them: the dialects' account sections
     /// (`merchants`...) go between the two.
-    static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "seed", "clock"]
+    static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
     static let keysAfterAccounts = ["bank", "faults", "webhooks", "steps"]
 
     /// Loads the file at `path`.
@@ -49,6 +49,12 @@ public enum ScenarioLoader {
         if let clock = top["clock"] { errors.recover { () throws(ScenarioError) in try readClock(clock, into: &scenario) } }
         if let reason = top["expect_failure"] {
             errors.recover { () throws(ScenarioError) in scenario.expectedFailure = try reason.nonEmptyString() }
+        }
+        if let needsApp = top["needs_app"] {
+            errors.recover { () throws(ScenarioError) in
+                guard top["steps"] != nil else { throw needsApp.fail("expected only in a file with \"steps\"") }
+                scenario.needsApp = try needsApp.bool()
+            }
         }
         for section in sections {
             guard let node = top[section], let read = vocabulary.accountSections[section] else { continue }

@@ -10,6 +10,9 @@ import SandboxJSON
 
 /// The diagnoses of refused Mannco authentication.
 enum ManncoDiagnosis {
+    /// The check of a token that expired: the integration report follows what the app does next.
+    static let expiredCheck = "jwt_expired"
+
     static let tokenMissing = Diagnosis("token_missing", "No Authorization header: log in with POST /user/login {\"apiKey\"} and send "
                                             + "\"Authorization: Bearer <jwt>\" with the jwt it answers")
 
@@ -51,7 +54,7 @@ enum ManncoDiagnosis {
             return Diagnosis("jwt_invalid", "The token has no \"exp\" of whole unix seconds", ["reason": "claims"])
         }
         let expiry = VirtualTime(milliseconds: seconds * 1000).iso8601
-        return Diagnosis("jwt_expired", "The token expired at \(expiry) (exp \(seconds)); the sandbox's clock is at \(now.iso8601): "
+        return Diagnosis(expiredCheck, "The token expired at \(expiry) (exp \(seconds)); the sandbox's clock is at \(now.iso8601): "
                              + "log in again with POST /user/login", ["exp": .number(text), "expired_at": .string(expiry), "now": .string(now.iso8601)])
     }
 

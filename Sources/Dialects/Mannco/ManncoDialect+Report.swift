@@ -15,7 +15,7 @@ extension ManncoDialect {
     public var integrationChecks: [IntegrationCheck] {
         // An expired token is the lifecycle working, not a signing error: expired_token_used
         // judges what the app did next.
-        [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: ["jwt_expired"]), Self.retriedAfterRefusal, Self.expiredTokenUsed]
+        [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: [ManncoDiagnosis.expiredCheck]), Self.retriedAfterRefusal, Self.expiredTokenUsed]
     }
 
     /// The user is the one the token names (expired or not), or at login the one whose `apiKey`
@@ -82,7 +82,7 @@ extension ManncoDialect {
             guard let token = request.facts.credential else { continue }
             if expired[token] != nil {
                 reused[token, default: []].append(request)
-            } else if request.refusal?.check == "jwt_expired" {
+            } else if request.refusal?.check == ManncoDiagnosis.expiredCheck {
                 expired[token] = request
             }
         }
