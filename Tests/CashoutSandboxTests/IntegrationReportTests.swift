@@ -213,3 +213,28 @@ import Testing
         #expect(try report(sandbox).status == 200)
     }
 }
+
+extension IntegrationReportTests {
+    /// PayoutService's notifications carry the status: an app that accepts one has learnt it, and
+    /// one that refuses every attempt of a reversal's has missed it (with no Get after).
+    @Test func aPayoutServiceReversalRefusedOnEveryAttemptIsMissed() throws {
+        let sandbox = try start(scenario: #"""
+            {"webhooks": {"retry": ["1m"]},
+             "bank": {"rules": [{"when": {"dialect": "prism"}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"},
+                                                                        {"after": "10s", "status": "REJECTED"}]}]}}
+            """#)
+        let (app, url) = try receiver(answering: 503)
+        defer { sandbox.stop(); app.stop() }
+        let body = #"{"merchant_payout_id": "p-1", "amount": {"minor_amount": 1000, "currency": "USD"}, "payout_method_data": {"card": {}}, "webhook_url": "\#(url)"}"#
+        let created = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
+                                          headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
+                                                    "x-api-key": "sandbox_prism_key"], body: Array(body.utf8))
+        #expect(created.status == 200)
+        sandbox.advance(by: .seconds(300))
+        let json = try report(sandbox, "?account=DefaultMerchantId").json
+        let found = findings(json)
+        #expect(Set(found.keys) == ["notification_failed", "late_rejection_missed"])
+        #expect(found["late_rejection_missed"]?["occurrences"]?[0]?.stringValue?.hasSuffix("was refused on every attempt, and Get was not asked") == true)
+        #expect(found["late_rejection_missed"]?["evidence"]?.arrayValue?.map { $0["answered"] } == [503, 503])
+    }
+}
