@@ -75,7 +75,17 @@ public enum CLI {
 
     /// Writes a line to standard error.
     static func printError(_ text: String) {
-        let line = Array((text + "\n").utf8)
-        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        writeError(Array((text + "\n").utf8))
+    }
+
+    /// Writes all of `bytes` to standard error (as much as it takes).
+    static func writeError(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let count = write(2, raw.baseAddress! + offset, raw.count - offset)
+                if count > 0 { offset += count } else if count < 0 && errno == EINTR { continue } else { return }
+            }
+        }
     }
 }

@@ -66,13 +66,7 @@ enum ServeCommand: Command {
         do {
             sandbox = try Sandbox.launch(configuration)
         } catch {
-            CLI.printError("error: cannot start: \(error)")
-            if case JournalError.unreplayable(let path, _, let offset, _) = error {
-                CLI.printError("hint: 'serve --recover' starts from the records before it and keeps it and the rest in \(path).unreplayed-\(offset)")
-            }
-            if let socket = error as? SocketError, socket.code == EADDRINUSE {
-                CLI.printError("hint: another program holds that port (a sandbox started earlier?): stop it, or choose another with --port (0 picks a free one)")
-            }
+            printStartFailure(error)
             return 1
         }
         // In JSON a line for people is an object too, its text in "message" (scripts look for "listening on http://").
@@ -107,15 +101,31 @@ enum ServeCommand: Command {
         return 0
     }
 
+    /// Says why a sandbox could not start (`error: cannot start: ...`), and what to do about it.
+    static func printStartFailure(_ error: any Error) {
+        CLI.printError("error: cannot start: \(error)")
+        if case JournalError.unreplayable(let path, _, let offset, _) = error {
+            CLI.printError("hint: 'serve --recover' starts from the records before it and keeps it and the rest in \(path).unreplayed-\(offset)")
+        }
+        if let socket = error as? SocketError, socket.code == EADDRINUSE {
+            CLI.printError("hint: another program holds that port (a sandbox started earlier?): stop it, or choose another with --port (0 picks a free one)")
+        }
+    }
+
+    /// `--port`: 8080 unless given; 0 picks a free port.
+    static func port(_ arguments: Arguments) throws(UsageError) -> Int {
+        try arguments.value("port", default: 8080, expected: "a port number (0-65535)") {
+            Int($0).flatMap { (0 ... 65535).contains($0) ? $0 : nil }
+        }
+    }
+
     /// The configuration the options ask for; `environment` reads environment variables.
     static func configuration(from arguments: Arguments,
                               environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
         throws(UsageError) -> Sandbox.Configuration {
         var configuration = Sandbox.Configuration()
         configuration.server.host = arguments.value("host") ?? "localhost"
-        configuration.server.port = try arguments.value("port", default: 8080, expected: "a port number (0-65535)") {
-            Int($0).flatMap { (0 ... 65535).contains($0) ? $0 : nil }
-        }
+        configuration.server.port = try port(arguments)
         configuration.server.threads = try arguments.value(
             "threads", default: configuration.server.threads, expected: "a thread count (1-256)") {
             Int($0).flatMap { (1 ... 256).contains($0) ? $0 : nil }

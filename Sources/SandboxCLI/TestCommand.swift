@@ -7,7 +7,8 @@ import SandboxScenario
 /// `cashout-sandbox test [PATH...] [--junit FILE] [--filter TEXT]`: runs every scenario file with
 /// `steps`, each in its own sandbox, side by side. One line per scenario, then `N passed, N failed`;
 /// exit 1 on any failure (a file that cannot be loaded is one), 2 when the paths and the filter
-/// select no scenario with steps (as pytest has a status for "no tests collected").
+/// select no scenario with steps (as pytest has a status for "no tests collected"). With `--serve`,
+/// one file's steps run against a sandbox the user's own app calls (`TestCommand+Serve`).
 enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run scenario files with steps as a test suite (JUnit XML with --junit)"
@@ -15,11 +16,21 @@ enum TestCommand: Command {
         Runs every scenario file with "steps" found in PATHs, each in its own in-process sandbox on a \
         manual clock. Prints one line per scenario and "N passed, N failed"; exits 1 if any failed \
         (a file that cannot be loaded fails), 2 if no scenario with steps is selected.
+
+        With --serve, one scenario file's sandbox listens on --port for your own app while its \
+        steps run. --exec runs CMD with /bin/sh -c once it listens, beside the steps, with \
+        $\(Sandbox.urlVariable) and the accounts' credentials ($CASHOUT_SANDBOX_D24_LOGIN, ...) in \
+        its environment, its output passed through. The run ends when both have ended; it fails if \
+        a step fails or CMD exits other than 0. SIGINT or SIGTERM stops CMD (SIGTERM) and exits 1.
         """
 
     static let options: [Arguments.Option] = [
         .value("junit", "FILE", "Also write the results as JUnit XML"),
         .value("filter", "TEXT", "Only scenarios whose name or file contains TEXT"),
+        .flag("serve", "Run one scenario file's steps against a sandbox on --port that your own app calls meanwhile"),
+        .value("port", "PORT", "With --serve: the port to listen on; 0 picks a free one (default 8080)"),
+        .value("exec", "CMD", "With --serve: run CMD (/bin/sh -c) beside the steps once the sandbox listens; "
+               + "it fails the run unless it exits 0"),
     ]
 
     static let positional: Positional? = Positional(
@@ -27,6 +38,8 @@ enum TestCommand: Command {
         completion: .files)
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
+        if arguments.has("serve") { return try serve(arguments) }
+        for option in ["port", "exec"] where arguments.has(option) { throw UsageError("option '--\(option)' needs '--serve'") }
         let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
         var scenarios: [Scenario] = []
         var results: [ScenarioResult] = []
@@ -50,9 +63,18 @@ enum TestCommand: Command {
             }
         }
         results += ScenarioRunner.runAll(scenarios)
-        for result in results { StandardOutput.writeLine(line(result)) }
+        return report(results, junit: arguments.value("junit"))
+    }
+
+    /// Prints each result's lines and `N passed, N failed`, and writes the JUnit report to
+    /// `junit` if given; the exit status: 1 if any failed, or the report could not be written.
+    static func report(_ results: [ScenarioResult], junit: String?) -> Int32 {
+        for result in results {
+            StandardOutput.writeLine(line(result))
+            if let command = commandLine(result) { StandardOutput.writeLine(command) }
+        }
         let failed = results.filter { !$0.passed }.count
-        if let junit = arguments.value("junit") {
+        if let junit {
             do {
                 try JUnitReport.xml(results).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
@@ -73,6 +95,18 @@ enum TestCommand: Command {
         }
         guard let failure = result.failureText else { return "PASS \(result.name) (\(result.file), \(result.steps) steps)" }
         let text = failure.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
-        return "FAIL \(result.name == result.file ? result.file : "\(result.name) (\(result.file))"): \(text)"
+        return "FAIL \(title(result)): \(text)"
+    }
+
+    /// `FAIL name (file): command exited with status 3: CMD` for a command run beside the steps
+    /// (`--exec`) that failed, whatever the steps did; nil for none, or one that exited with 0.
+    static func commandLine(_ result: ScenarioResult) -> String? {
+        guard let command = result.command, let failure = command.failure else { return nil }
+        return "FAIL \(title(result)): \(failure): \(command.command)"
+    }
+
+    /// `name (file)`, or the file alone when it is the name (a file that could not be loaded).
+    private static func title(_ result: ScenarioResult) -> String {
+        result.name == result.file ? result.file : "\(result.name) (\(result.file))"
     }
 }

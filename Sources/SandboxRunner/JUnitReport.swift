@@ -1,6 +1,8 @@
 /// Scenario results as JUnit XML, the format CI viewers (GitLab, Jenkins, GitHub annotations) read:
 /// one `testsuite`, one `testcase` per scenario, a `failure` with the step and its message, or an
 /// `error` for a file that could not be loaded (no step ran: the suite is broken, not the app).
+/// A command run beside the steps (`test --serve --exec`) adds its own `failure` when it failed,
+/// and its output as `system-out`.
 public enum JUnitReport {
     public static func xml(_ results: [ScenarioResult], suite: String = "cashout-sandbox") -> String {
         let errors = results.filter(\.unloadable).count
@@ -11,22 +13,32 @@ public enum JUnitReport {
         xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" skipped="0" time="\#(seconds(time))">"# + "\n"
         for result in results {
             let opening = #"    <testcase classname="\#(escape(result.file))" name="\#(escape(result.name))" time="\#(seconds(result.seconds))""#
-            if let message = result.failureText {
-                let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
-                xml += opening + ">\n"
-                xml += #"      <\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(message))</\#(element)>"# + "\n"
-                xml += "    </testcase>\n"
-            } else if let expected = result.expectedFailure {
-                let message = "failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)"
-                xml += opening + ">\n"
-                xml += "      <system-out>\(escape(message))</system-out>\n"
-                xml += "    </testcase>\n"
-            } else {
-                xml += opening + "/>\n"
-            }
+            let children = self.children(of: result)
+            xml += children.isEmpty ? opening + "/>\n" : opening + ">\n" + children.map { "      \($0)\n" }.joined() + "    </testcase>\n"
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
+    }
+
+    /// A testcase's elements: a failed step's `failure` (or the `error` of a file not loaded), a
+    /// failed command's `failure`, and a `system-out` with an expected failure and the command's
+    /// output.
+    private static func children(of result: ScenarioResult) -> [String] {
+        var children: [String] = []
+        if let message = result.failureText {
+            let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
+            children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(message))</\#(element)>"#)
+        }
+        if let command = result.command, let failure = command.failure {
+            children.append(#"<failure message="\#(escape(failure))" type="CommandFailed">\#(escape("\(failure): \(command.command)"))</failure>"#)
+        }
+        var output: [String] = []
+        if let expected = result.expectedFailure {
+            output.append("failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)")
+        }
+        if let command = result.command, !command.output.isEmpty { output.append(command.output) }
+        if !output.isEmpty { children.append("<system-out>\(escape(output.joined(separator: "\n")))</system-out>") }
+        return children
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -4,7 +4,8 @@ import SandboxScenario
 public struct ScenarioResult: Sendable {
     public let name: String
     public let file: String
-    /// The first failing step (1-based) and what was expected against what happened; nil: passed.
+    /// The first failing step (1-based) and what was expected against what happened; nil: every
+    /// step held.
     public let failure: (step: Int, message: String)?
     /// A scenario marked `expect_failure` whose step failed, as expected (then it passed): why it
     /// was expected to, and the failure it showed.
@@ -15,8 +16,11 @@ public struct ScenarioResult: Sendable {
     /// when asked for (`ScenarioRunner.run(_:journal:)`): the same scenario and seed give the same
     /// journal byte for byte.
     public var journal = ""
+    /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
+    public var command: CommandOutcome?
 
-    public var passed: Bool { failure == nil }
+    /// Every step held (or failed as expected), and the command beside them, if any, exited with 0.
+    public var passed: Bool { failure == nil && command?.passed != false }
     /// The file could not be loaded: no step ran (an error of the suite, not a failed step).
     public private(set) var unloadable = false
 

@@ -24,20 +24,35 @@ public struct ScenarioRunner {
     /// The journaled requests earlier `wait_for_request` steps took.
     var takenRequests: Set<Int> = []
 
-    /// Runs every step of `scenario` and reports the first failure.
+    /// Runs every step of `scenario` and reports the first failure (or that the sandbox could not
+    /// start, as the failure of step 0).
     public static func run(_ scenario: Scenario, journal: Bool = false) -> ScenarioResult {
+        let started = Date()
+        do {
+            return try run(scenario, journal: journal, serving: Serving())
+        } catch {
+            return ScenarioResult(name: scenario.name, file: scenario.file, failure: (0, "could not start a sandbox: \(error)"),
+                                  steps: scenario.steps.count, seconds: Date().timeIntervalSince(started))
+        }
+    }
+
+    /// Runs every step of `scenario` against a sandbox served as `serving` says, beside
+    /// `serving.beside` if any, and reports the first failure and how `beside` ended. Throws what
+    /// kept the sandbox from starting (`SocketError`: a port in use).
+    public static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving) throws -> ScenarioResult {
         let started = Date()
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
         configuration.clockStart = scenario.clockStart ?? VirtualTime(iso8601: "2026-01-05T09:00:00Z")
         configuration.scenarios = [scenario]
-        configuration.server.threads = 1
+        configuration.server.port = serving.port
+        configuration.server.threads = serving.threads
         func result(_ failure: (Int, String)?) -> ScenarioResult {
             ScenarioResult(name: scenario.name, file: scenario.file, failure: failure, steps: scenario.steps.count,
                            seconds: Date().timeIntervalSince(started))
         }
-        let sandbox: Sandbox
-        do { sandbox = try Sandbox.launch(configuration) } catch { return result((0, "could not start a sandbox: \(error)")) }
+        let sandbox = try Sandbox.launch(configuration)
+        let beside = serving.beside.map { BesideRun($0, sandbox: sandbox) }
         var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
         var failure: (Int, String)?
         for (index, step) in scenario.steps.enumerated() {
@@ -50,6 +65,8 @@ public struct ScenarioRunner {
             // journal on every run.
             sandbox.bank.runDueEvents()
         }
+        // The app beside the steps may still be calling: the sandbox serves it until it ends.
+        let command = beside?.wait()
         sandbox.stop()
         var outcome = result(failure)
         if let reason = scenario.expectedFailure {
@@ -58,6 +75,7 @@ public struct ScenarioRunner {
             outcome = result(failure == nil ? (scenario.steps.count, "expected a failure (\(reason)), but every step passed") : nil)
             outcome.expectedFailure = failure.map { (reason, $0.0, $0.1) }
         }
+        outcome.command = command
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }
         // A load scenario leaves hundreds of megabytes of objects: most often freed on another
         // thread (whichever lets go last), so the result and the next scenario need not wait.

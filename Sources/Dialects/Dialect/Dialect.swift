@@ -62,6 +62,11 @@ public protocol Dialect: Sendable {
     /// fields for JSON logs (D24: `server.merchant` with `login`, `currency`, `balance`).
     func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)])
 
+    /// One of its accounts' credentials as an app reads them from its environment, each under a
+    /// short upper-case name (D24: `LOGIN`, `PASS`, `SECRET_KEY`); the sandbox prefixes them
+    /// (`Sandbox.environment`: `CASHOUT_SANDBOX_D24_LOGIN`). Empty for none.
+    func environment(_ account: Account) -> [(name: String, value: String)]
+
     /// The code and reason of a rejection forced without them (the admin API's `reject`), given
     /// `code` or not, of a payout that had completed (a return) or not; nil leaves them empty.
     func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)?
@@ -119,6 +124,8 @@ extension Dialect {
         ("\(name) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",
          [("dialect", name), ("id", account.id), ("currency", account.currency), ("balance", account.balance.description)])
     }
+
+    public func environment(_ account: Account) -> [(name: String, value: String)] { [] }
 }
 
 /// A notification as its dialect sends it: a `POST` with this content type, whose body is

@@ -33,6 +33,12 @@ public struct ManncoDialect: Dialect {
                 [("id", user.id), ("api_key", user.apiKey), ("balance_cents", String(user.balanceCents))])
     }
 
+    /// `USER_ID` and `API_KEY` (what `POST /user/login` takes).
+    public func environment(_ account: Account) -> [(name: String, value: String)] {
+        let user = ManncoUser(account)
+        return [("USER_ID", user.id), ("API_KEY", user.apiKey)]
+    }
+
     /// The fields rules match (`user`, `method`, `amount` in dollars, `email`), word rejection
     /// codes (`payee_rejected`: its API answers none, the admin API shows them), the `users`
     /// section, the steps `login`, `process_cashout`, `link` and `expect_emails`, and its status

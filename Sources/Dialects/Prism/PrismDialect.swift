@@ -55,6 +55,14 @@ public struct PrismDialect: Dialect {
                 [("merchant_id", merchant.id), ("api_key", merchant.apiKey), ("currency", account.currency), ("balance", account.balance.description)])
     }
 
+    /// `MERCHANT_ID` (`x-merchant-id`), `API_KEY` (`x-api-key`) and, when it has them, `KEY1`
+    /// (`x-key1`) and `API_SECRET` (`x-api-secret`).
+    public func environment(_ account: Account) -> [(name: String, value: String)] {
+        let merchant = PrismMerchant(account)
+        let optional = [("KEY1", merchant.key1), ("API_SECRET", merchant.apiSecret)].compactMap { name, value in value.map { (name: name, value: $0) } }
+        return [("MERCHANT_ID", merchant.id), ("API_KEY", merchant.apiKey)] + optional
+    }
+
     /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
     /// the `prism_merchants` section, the step `grpc_call` (`PrismSteps`), and its status words
     /// for `expect_cashout`.

@@ -61,6 +61,14 @@ public struct D24Dialect: Dialect {
                 [("login", merchant.login), ("currency", account.currency), ("balance", account.balance.description)])
     }
 
+    /// `LOGIN`, `PASS`, `SECRET_KEY` (the API signature, the `Payload-Signature` HMAC key) and,
+    /// when it has one, `READ_ONLY_KEY`.
+    public func environment(_ account: Account) -> [(name: String, value: String)] {
+        let merchant = D24Merchant(account)
+        let readOnly = merchant.readOnlyKey.isEmpty ? [] : [(name: "READ_ONLY_KEY", value: merchant.readOnlyKey)]
+        return [("LOGIN", merchant.login), ("PASS", merchant.pass), ("SECRET_KEY", merchant.secret)] + readOnly
+    }
+
     /// The default merchant (DESIGN.md, "Running").
     public var defaultAccounts: [Account] { [D24Merchant.sandboxDefault] }
 

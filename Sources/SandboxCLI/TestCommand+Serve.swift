@@ -1,0 +1,71 @@
+import CashoutSandbox
+import Foundation
+import Glibc
+import SandboxHTTP
+import SandboxRunner
+import SandboxScenario
+import Synchronization
+
+/// `cashout-sandbox test FILE --serve [--port P] [--exec CMD]`: the user's own app (a shop, a
+/// wallet) against the sandbox. One scenario file's steps run against a sandbox on `--port`,
+/// on the manual clock as `test` runs them; meanwhile the app calls it, started by other means or
+/// by `--exec` (`ExternalCommand`), whose environment says where the sandbox is and the accounts'
+/// credentials (`Sandbox.environment`). The run ends when the steps and the command have both
+/// ended; it fails when a step fails, or when the command exits other than 0 (or is killed).
+extension TestCommand {
+    static func serve(_ arguments: Arguments) throws(UsageError) -> Int32 {
+        guard arguments.positional.count == 1 else {
+            throw UsageError("option '--serve' takes one scenario file with steps, "
+                             + (arguments.positional.isEmpty ? "got none" : "got \(arguments.positional.count): \(arguments.positional.joined(separator: " "))"))
+        }
+        if arguments.has("filter") { throw UsageError("option '--filter' cannot be used with '--serve' (it runs the one file given)") }
+        let file = try ScenarioFiles.file(arguments.positional[0])
+        let port = try ServeCommand.port(arguments)
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioLoader.load(file: file, vocabulary: Sandbox.standardVocabulary)
+        } catch {
+            return report([ScenarioResult(unloadable: error)], junit: arguments.value("junit"))
+        }
+        guard !scenario.steps.isEmpty else {
+            throw UsageError("\(file) has no steps: '--serve' runs the steps of one scenario file (a file needs \"steps\" to be a test)")
+        }
+
+        // As `serve` does: the signals are taken by sigwait (`stopOnSignal`), so every thread
+        // started from here on must have them blocked.
+        SignalWaiter.blockTerminationSignals()
+        let command = arguments.value("exec").map(ExternalCommand.init)
+        stopOnSignal(command)
+        // As many event-loop threads as `serve` has: the app may call concurrently.
+        let serving = ScenarioRunner.Serving(port: port, threads: Sandbox.Configuration().server.threads) { sandbox in
+            StandardOutput.writeLine("serving \(scenario.name) on \(sandbox.baseURL.absoluteString)")
+            return command?.run(environment: sandbox.environment)
+        }
+        let result: ScenarioResult
+        do {
+            result = try ScenarioRunner.run(scenario, serving: serving)
+        } catch {
+            ServeCommand.printStartFailure(error)
+            return 1
+        }
+        let status = report([result], junit: arguments.value("junit"))
+        return interrupted.load(ordering: .acquiring) ? 1 : status
+    }
+
+    /// Set once SIGINT or SIGTERM came: the run fails, whatever the command and the steps did.
+    private static let interrupted = Atomic(false)
+
+    /// On the first SIGINT or SIGTERM: stops the command (SIGTERM to its process group, then
+    /// SIGKILL 5 s later) and exits 1, without a report unless the run ended meanwhile, since a
+    /// step may be waiting for a request that will never come.
+    private static func stopOnSignal(_ command: ExternalCommand?) {
+        Thread.detachNewThread {
+            let signal = SignalWaiter.wait()
+            interrupted.store(true, ordering: .releasing)
+            CLI.printError("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping\(command == nil ? "" : " the command")")
+            command?.stop()
+            // Not exit(): the other threads are still running, and nothing is left to flush.
+            _exit(1)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// How a command run beside a scenario's steps ended (`cashout-sandbox test --serve --exec CMD`:
+/// the user's own app, or its tests, against the sandbox), and the end of what it printed. A
+/// command that did not exit with status 0 fails the scenario, whatever its steps did.
+public struct CommandOutcome: Sendable, Equatable {
+    /// How it ended.
+    public enum Ending: Sendable, Equatable {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal killed it.
+        case signalled(Int32)
+        /// It could not be started, for this reason.
+        case notStarted(String)
+    }
+
+    /// The command line, as given to `/bin/sh -c`.
+    public var command: String
+    public var ending: Ending
+    /// The last `outputLimit` bytes of its standard output and standard error, interleaved as
+    /// they were read (two pipes: of two writes close together, one to each, either may come first).
+    public var output: String
+
+    /// How much of its output is kept: the end, where a failure is told.
+    public static let outputLimit = 64 * 1024
+
+    public init(command: String, ending: Ending, output: String) {
+        self.command = command
+        self.ending = ending
+        self.output = output
+    }
+
+    public var passed: Bool { ending == .exited(0) }
+
+    /// `command exited with status 3`, `command was killed by signal 15 (SIGTERM)`; nil when it
+    /// exited with 0.
+    public var failure: String? {
+        switch ending {
+        case .exited(0): nil
+        case .exited(let status): "command exited with status \(status)"
+        case .signalled(let signal): "command was killed by signal \(signal)\(Self.signalNames[signal].map { " (SIG\($0))" } ?? "")"
+        case .notStarted(let reason): "command could not be started: \(reason)"
+        }
+    }
+
+    /// The signals that commonly end a command, by number (Linux's numbering).
+    private static let signalNames: [Int32: String] = [1: "HUP", 2: "INT", 3: "QUIT", 6: "ABRT", 9: "KILL", 11: "SEGV", 13: "PIPE", 15: "TERM"]
+}
