@@ -15,7 +15,8 @@ enum TestCommand: Command {
     static let discussion = """
         Runs every scenario file with "steps" found in PATHs, each in its own in-process sandbox on a \
         manual clock. Prints one line per scenario and "N passed, N failed"; exits 1 if any failed \
-        (a file that cannot be loaded fails), 2 if no scenario with steps is selected.
+        (a file that cannot be loaded fails), 2 if no scenario with steps is selected. A file with \
+        "needs_app": true waits for your app: it is skipped (SKIP) unless run with --serve.
 
         With --serve, one scenario file's sandbox listens on --port for your own app while its \
         steps run. --exec runs CMD with /bin/sh -c once it listens, beside the steps, with \
@@ -62,7 +63,11 @@ enum TestCommand: Command {
                 throw UsageError("--filter '\(filter)' matches none of the \(found) scenarios with steps (it is looked for in their names and files)")
             }
         }
-        results += ScenarioRunner.runAll(scenarios)
+        // A suite that waits for an app runs beside one (--serve), not here.
+        results += scenarios.filter(\.needsApp).map { scenario in
+            ScenarioResult(skipped: scenario, because: "needs your app: cashout-sandbox test \(scenario.file) --serve --exec CMD")
+        }
+        results += ScenarioRunner.runAll(scenarios.filter { !$0.needsApp })
         return report(results, junit: arguments.value("junit"))
     }
 
@@ -74,6 +79,7 @@ enum TestCommand: Command {
             if let command = commandLine(result) { StandardOutput.writeLine(command) }
         }
         let failed = results.filter { !$0.passed }.count
+        let skipped = results.filter { $0.skipped != nil }.count
         if let junit {
             do {
                 try JUnitReport.xml(results).write(toFile: junit, atomically: true, encoding: .utf8)
@@ -82,7 +88,7 @@ enum TestCommand: Command {
                 return 1
             }
         }
-        StandardOutput.writeLine("\(results.count - failed) passed, \(failed) failed")
+        StandardOutput.writeLine("\(results.count - failed - skipped) passed, \(failed) failed" + (skipped == 0 ? "" : ", \(skipped) skipped"))
         return failed == 0 ? 0 : 1
     }
 
@@ -90,6 +96,7 @@ enum TestCommand: Command {
     /// be loaded `FAIL file: path: what was expected`, the file named once, and its further errors
     /// on lines of their own, indented.
     static func line(_ result: ScenarioResult) -> String {
+        if let reason = result.skipped { return "SKIP \(title(result)): \(reason)" }
         if let expected = result.expectedFailure {
             return "XFAIL \(result.name) (\(result.file)): failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)"
         }

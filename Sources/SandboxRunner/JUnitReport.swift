@@ -7,10 +7,11 @@ public enum JUnitReport {
     public static func xml(_ results: [ScenarioResult], suite: String = "cashout-sandbox") -> String {
         let errors = results.filter(\.unloadable).count
         let failures = results.filter { !$0.passed }.count - errors
+        let skipped = results.filter { $0.skipped != nil }.count
         let time = results.reduce(0) { $0 + $1.seconds }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" time="\#(seconds(time))">"# + "\n"
-        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" skipped="0" time="\#(seconds(time))">"# + "\n"
+        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" time="\#(seconds(time))">"# + "\n"
         for result in results {
             let opening = #"    <testcase classname="\#(escape(result.file))" name="\#(escape(result.name))" time="\#(seconds(result.seconds))""#
             let children = self.children(of: result)
@@ -25,6 +26,7 @@ public enum JUnitReport {
     /// output.
     private static func children(of result: ScenarioResult) -> [String] {
         var children: [String] = []
+        if let reason = result.skipped { children.append(#"<skipped message="\#(escape(reason))"/>"#) }
         if let message = result.failureText {
             let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
             children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(message))</\#(element)>"#)

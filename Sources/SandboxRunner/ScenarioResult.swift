@@ -23,6 +23,8 @@ public struct ScenarioResult: Sendable {
     public var passed: Bool { failure == nil && command?.passed != false }
     /// The file could not be loaded: no step ran (an error of the suite, not a failed step).
     public private(set) var unloadable = false
+    /// Why it was not run (a suite that needs an app, without `--serve`): it neither passed nor failed.
+    public private(set) var skipped: String?
 
     /// The failure in one line: `step 3: expected ...`, or for a failure before any step (a file
     /// that could not be loaded, a sandbox that could not start) what went wrong alone.
@@ -36,6 +38,12 @@ public struct ScenarioResult: Sendable {
         self.failure = failure
         self.steps = steps
         self.seconds = seconds
+    }
+
+    /// A suite not run, and why.
+    public init(skipped scenario: Scenario, because reason: String) {
+        self.init(name: scenario.name, file: scenario.file, failure: nil, steps: scenario.steps.count, seconds: 0)
+        skipped = reason
     }
 
     /// A file that could not be loaded: named by its path, failed before any step.
