@@ -79,7 +79,7 @@ private func error(_ text: String) -> String? {
         (#"{"merchants": [{"login": "a", "secret": "s"}]}"#, #"x.json: merchants[0]: expected "pass""#),
         (#"{"clock": {"start": "Monday"}}"#, #"x.json: clock.start: expected a UTC time such as "2026-01-05T09:00:00Z", got "Monday""#),
         (#"{"seed": -1}"#, "x.json: seed: expected a whole number ≥ 0, got -1"),
-        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, expect_failure, seed, clock, merchants, bank, faults, webhooks, steps)"),
+        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, expect_failure, needs_app, seed, clock, merchants, bank, faults, webhooks, steps)"),
         (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#, #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
         (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#, "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599, got 101"),
