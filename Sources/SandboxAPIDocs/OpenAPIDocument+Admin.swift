@@ -5,7 +5,8 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static var adminEndpoints: [OpenAPIEndpoint] {
-        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + chaosEndpoints + requestJournalEndpoints)
+        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + chaosEndpoints + requestJournalEndpoints
+         + [reportEndpoint])
             .map(adminTokenProtected)
     }
 

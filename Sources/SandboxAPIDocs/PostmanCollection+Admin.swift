@@ -21,6 +21,23 @@ extension PostmanCollection {
         Item("Clear the request journal", "DELETE", "/sandbox/requests", expect: 204),
     ]
 
+    /// The integration report, last: what the app that made the requests before it gets wrong. Its
+    /// test fails while `ok` is false, its name listing each finding (`late_rejection_missed on
+    /// sandbox_login (error)`).
+    static let reportRequest = Item(
+        "What my app gets wrong (report)", "GET", "/sandbox/report", expect: 200,
+        description: """
+            The integration report (GET /sandbox/report[?account=ID]): for each account, what the app that called the \
+            payout APIs gets wrong, from evidence (the requests and notifications that show it), with advice; then the \
+            checks that passed and those nothing exercised. Run your app's flow, then this: its test fails while any \
+            finding is an error, and names them. 409 when the request journal pushed out requests the report needs.
+            """,
+        tests: [
+            "var report = pm.response.json(), findings = [];",
+            "report.accounts.forEach(function (a) { a.findings.forEach(function (f) { findings.push(f.id + ' on ' + a.account + ' (' + f.severity + ')'); }); });",
+            "pm.test(report.ok ? 'ok: no error finding' : 'not ok: ' + findings.join(', '), function () { pm.expect(report.ok).to.eql(true); });",
+        ])
+
     /// The admin calls; those on cashouts create them with the first API that can (none without).
     static func adminRequests(_ apis: [APIDocsFragment]) -> [Item] {
         let general = [
@@ -30,7 +47,7 @@ extension PostmanCollection {
                  tests: ["pm.test('Prometheus text', function () { pm.expect(pm.response.text()).to.include('cashout_sandbox_build_info'); });"]),
             Item("Clear the sink", "DELETE", "/sandbox/sink/postman", expect: 204),
         ] + requestJournalRequests
-        guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general }
+        guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general + [reportRequest] }
         let account = api.accountVariable ?? ""
         return general + [
             create("Create a cashout to force", "adminCashoutId", true),
@@ -95,6 +112,7 @@ extension PostmanCollection {
                      {"sequence": [...]} checks an order. The collection's description shows it in a test script.
                      """,
                  tests: ["pm.test('verified', function () { pm.expect(pm.response.json().ok).to.eql(true); });"]),
+            reportRequest,
         ]
     }
 }

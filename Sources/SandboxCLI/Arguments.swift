@@ -102,14 +102,19 @@ struct Arguments {
 
     /// `--base-url`: an http(s) URL naming a host, without trailing slashes (paths are appended to it).
     func baseURL() throws(UsageError) -> String {
-        try value("base-url", default: "http://127.0.0.1:8080", expected: "an http or https URL such as http://localhost:8080") { text in
-            var url = Substring(text)
-            while url.hasSuffix("/") { url = url.dropLast() }
-            guard let scheme = url.range(of: "://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased()),
-                  let host = url[scheme.upperBound...].split(separator: "/", omittingEmptySubsequences: false).first,
-                  !host.isEmpty, !url.contains(where: { $0.isWhitespace }) else { return nil }
-            return String(url)
-        }
+        try value("base-url", default: "http://127.0.0.1:8080", expected: "an http or https URL such as http://localhost:8080",
+                  Self.baseURL)
+    }
+
+    /// `text` as a base URL, an http(s) URL naming a host, without its trailing slashes; nil when
+    /// it is not one.
+    static func baseURL(_ text: String) -> String? {
+        var url = Substring(text)
+        while url.hasSuffix("/") { url = url.dropLast() }
+        guard let scheme = url.range(of: "://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased()),
+              let host = url[scheme.upperBound...].split(separator: "/", omittingEmptySubsequences: false).first,
+              !host.isEmpty, !url.contains(where: { $0.isWhitespace }) else { return nil }
+        return String(url)
     }
 }
 

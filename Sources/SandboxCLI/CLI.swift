@@ -5,13 +5,14 @@ import SandboxScenario
 /// The `cashout-sandbox` command line.
 ///
 /// Exit status (`HelpText.exitStatuses`): 0 success; 1 a failure (a test failed, a scenario file
-/// is invalid, the server could not start); 2 the command line cannot be run as written (unknown
-/// command or option, bad value, a file or folder that is not there).
+/// is invalid, the server could not start, a report has an error finding); 2 the command line
+/// cannot be run as written (unknown command or option, bad value, a file or folder that is not
+/// there, a sandbox URL that answers no report).
 public enum CLI {
     /// Every subcommand, in the order the help lists them.
     static let commands: [any Command.Type] = [
-        ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, OpenAPICommand.self, PostmanCommand.self,
-        CompletionsCommand.self, HelpCommand.self,
+        ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, ReportCommand.self, OpenAPICommand.self,
+        PostmanCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 
     /// The commands' names.

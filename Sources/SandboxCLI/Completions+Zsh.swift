@@ -11,7 +11,9 @@ extension Completions {
                 let repeated = positional.synopsis.hasSuffix("...]")
                 let optional = positional.synopsis.hasPrefix("[")
                 let name = zshEscaped(positional.synopsis.trimmingCharacters(in: ["[", "]", "."]), colons: true)
-                specs.append(quoted((repeated ? "*" : optional ? ":" : "") + ":\(name):\(zsh(positional.completion))"))
+                // Not " " (no completion) for an argument: zsh then offers no option before it either.
+                let action = positional.completion == .nothing ? "_message \(name)" : zsh(positional.completion)
+                specs.append(quoted((repeated ? "*" : optional ? ":" : "") + ":\(name):\(action)"))
             }
             return "        \(command.name))\n            _arguments -s \\\n                "
                 + specs.joined(separator: " \\\n                ") + "\n            ;;"

@@ -183,8 +183,9 @@ enum ServeCommand: Command {
     }
 
     /// `--admin-token`, else a non-empty `CASHOUT_SANDBOX_ADMIN_TOKEN`, else none. A token is
-    /// visible ASCII without spaces, as an `Authorization: Bearer` header can carry it.
-    private static func adminToken(_ arguments: Arguments, environment: (String) -> String?) throws(UsageError) -> String? {
+    /// visible ASCII without spaces, as an `Authorization: Bearer` header can carry it. (`report`
+    /// reads the token it sends the same way.)
+    static func adminToken(_ arguments: Arguments, environment: (String) -> String?) throws(UsageError) -> String? {
         let isToken = { (text: String) in !text.isEmpty && text.utf8.allSatisfy { (0x21 ... 0x7E).contains($0) } }
         if let option = arguments.value("admin-token") {
             guard isToken(option) else {

@@ -4,7 +4,7 @@ extension Dashboard {
     /// cards on a cashout's page). The script fills the sections from the admin API; every element
     /// tests look for has an `id` or a `data-testid`.
     static func page(parts: [DashboardPart]) -> String {
-        let views = [requestsView, webhooksView] + parts.flatMap(\.views)
+        let views = [requestsView, webhooksView, reportView] + parts.flatMap(\.views)
         let links = views.map { ##"<a href="#/\##($0.name)" id="nav-\##($0.name)" data-testid="nav-\##($0.name)" data-view="\##($0.name)">\##($0.title)</a>"## }
         let sections = views.map { "<section id=\"view-\($0.name)\" data-testid=\"view-\($0.name)\" class=\"view\" hidden>\n\($0.content)\n</section>" }
         let forms = parts.compactMap(\.form)

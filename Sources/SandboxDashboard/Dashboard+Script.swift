@@ -2,14 +2,15 @@ extension Dashboard {
     /// The page's behaviour, vanilla JavaScript in one closure: the core below (DOM helpers, the
     /// admin token, hash routing, the 2-second poll, the clock), `listScript` (the accounts and
     /// the cashouts list), `hmacScript` (signing), `pagesScript` (a cashout's page, merchants),
-    /// `requestsScript` and `webhooksScript` (the journals' views), the payout APIs' parts
-    /// (`parts`: each sets up its form and views, and adds to the hooks) and `startScript`.
+    /// `requestsScript` and `webhooksScript` (the journals' views), `reportScript` (the integration
+    /// report), the payout APIs' parts (`parts`: each sets up its form and views, and adds to the
+    /// hooks) and `startScript`.
     /// A 401 from the admin API (`serve --admin-token`) shows the token form; the token is kept in
     /// sessionStorage and sent as `Authorization: Bearer`. Server data reaches the DOM only
     /// through `textContent` and attributes (the `el` helper), never as HTML.
     static func script(parts: String) -> String {
-        "\"use strict\";\n(function () {\n" + coreScript + listScript + hmacScript + pagesScript + requestsScript + webhooksScript + parts + startScript
-            + "})();\n"
+        "\"use strict\";\n(function () {\n" + coreScript + listScript + hmacScript + pagesScript + requestsScript + webhooksScript + reportScript
+            + parts + startScript + "})();\n"
     }
 
     static let coreScript = #"""

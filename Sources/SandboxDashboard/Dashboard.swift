@@ -8,7 +8,7 @@ import SandboxHTTP
 /// `GET /` is the page, `GET /dashboard.css` its style, `GET /dashboard.js` its script and
 /// `GET /favicon.ico` its icon (an SVG: browsers ask for it on every page, so it is served, and
 /// kept out of the request journal with the rest) (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
-/// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, and each part's
+/// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, `#/report`, `#/report/{account}`, and each part's
 /// views, `#/NAME` and `#/NAME/{key}`).
 public enum Dashboard {
     /// The routes this adds, for tests and documentation.
@@ -23,7 +23,7 @@ public enum Dashboard {
     public static func register(in router: inout Router, parts: [DashboardPart]) {
         // Each asset's answer is made once, here, not per request.
         let page = asset(page(parts: parts), type: "text/html; charset=utf-8")
-        let style = asset(style + parts.map(\.style).joined(), type: "text/css; charset=utf-8")
+        let style = asset(style + reportStyle + parts.map(\.style).joined(), type: "text/css; charset=utf-8")
         let script = asset(script(parts: parts.map(\.script).joined()), type: "text/javascript; charset=utf-8")
         router.add("GET /") { _ in page }
         router.add("GET /dashboard.css") { _ in style }

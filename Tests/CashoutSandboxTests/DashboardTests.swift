@@ -93,7 +93,8 @@ import Testing
         #expect(probes.count >= 8, "found \(probes.sorted())")
         #expect(probes.isSuperset(of: ["/sandbox/cashouts/1/actions", "/sandbox/webhooks/1/redeliver", "/v3/cashout", "/sandbox/users",
                                        "/sandbox/users/1", "/sandbox/emails", "/user/login", "/cashout/process",
-                                       "/sandbox/prism-merchants", "/sandbox/requests", "/sandbox/webhooks", "/sandbox/webhooks/1/chaos"]),
+                                       "/sandbox/prism-merchants", "/sandbox/requests", "/sandbox/webhooks", "/sandbox/webhooks/1/chaos",
+                                       "/sandbox/report"]),
                 "found \(probes.sorted())")
         for probe in probes.sorted() {
             var answer = Self.get(sandbox, probe)
@@ -117,12 +118,31 @@ import Testing
         }
         // The core's views, then the APIs': the journals come before Users.
         let links = page.matches(of: try Regex(#"\sid="nav-([a-z]+)""#)).compactMap { $0.output[1].substring.map(String.init) }
-        #expect(links == ["cashouts", "new", "merchants", "requests", "webhooks", "users", "emails", "payoutservice"], "\(links)")
+        #expect(links == ["cashouts", "new", "merchants", "requests", "webhooks", "report", "users", "emails", "payoutservice"], "\(links)")
         let newView = try #require(page.range(of: #"<section id="view-new""#))
         let newViewEnd = try #require(page[newView.upperBound...].range(of: "</section>"))
         let forms = page[newView.upperBound ..< newViewEnd.lowerBound]
         #expect(forms.contains(#"<form id="new-form""#) && forms.contains(#"<form id="mannco-new-form""#))
         #expect(page.contains(#"<div class="card" id="mannco-cashout-emails-card" data-testid="mannco-cashout-emails-card" hidden>"#))
+    }
+
+    /// The Report view (`#/report`, after the journals' in the navigation) has its places for the
+    /// accounts' reports and for the one message that replaces them (a 409, a 404); the script
+    /// reads `GET /sandbox/report` and draws the report's own words through text nodes only.
+    @Test func theReportViewIsOnThePage() throws {
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        let page = Self.get(sandbox, "/").bodyText
+        #expect(page.contains(##"<a href="#/report" id="nav-report" data-testid="nav-report" data-view="report">Report</a>"##))
+        #expect(page.contains(#"<section id="view-report" data-testid="view-report" class="view" hidden>"#))
+        for id in ["report-at", "report-unavailable", "report-summary", "report-accounts", "report-empty"] {
+            #expect(page.contains(#" id="\#(id)" data-testid="\#(id)""#), "no element \(id)")
+        }
+        let script = Self.get(sandbox, "/dashboard.js").bodyText
+        let report = try #require(script.range(of: "// The Report view").map { script[$0.lowerBound...] })
+        #expect(report.contains(#"api("GET", "/sandbox/report""#))
+        #expect(!report.contains("innerHTML") && !report.contains("insertAdjacentHTML"))
+        #expect(Self.get(sandbox, "/dashboard.css").bodyText.contains(".badge.sev-error"))
     }
 
     /// The word the page shows first for a Mannco cashout, the admin API's `api_status`, is the one

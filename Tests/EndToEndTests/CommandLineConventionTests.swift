@@ -5,7 +5,7 @@ import Testing
 /// that name the command's help and the option meant, and the exit statuses README documents
 /// (0 success; 1 a failure; 2 a bad command line or a file that is not there).
 @Suite struct CommandLineConventionTests {
-    static let commands = ["serve", "sign", "validate", "test", "openapi", "postman", "completions", "help"]
+    static let commands = ["serve", "sign", "validate", "test", "report", "openapi", "postman", "completions", "help"]
 
     @Test(arguments: commands)
     func everyCommandAnswersHelpAndVersion(command: String) throws {
@@ -94,7 +94,7 @@ import Testing
             (["serve", "extra"], 2), (["serve", "--port", "http"], 2), (["serve", "--scenario", folder + "/none.json"], 2),
             (["serve", "--scenario", folder], 2), (["validate", folder + "/none.json"], 2), (["validate", folder + "/empty"], 2),
             (["test", folder + "/none"], 2), (["test", folder + "/empty"], 2), (["test", good, "--filter", "nothing"], 2),
-            (["help", "a", "b"], 2), (["completions", "bash", "zsh"], 2),
+            (["help", "a", "b"], 2), (["completions", "bash", "zsh"], 2), (["report"], 2), (["report", "http://127.0.0.1:1"], 2),
         ]
         for (words, expected) in cases {
             let (status, _, err) = try RunningBinary.run(words)

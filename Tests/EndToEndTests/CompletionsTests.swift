@@ -31,7 +31,9 @@ import Testing
 
     @Test(arguments: [
         (["se"], "serve"),
-        ([""], "serve sign validate test openapi postman completions help -h --help --version"),
+        ([""], "serve sign validate test report openapi postman completions help -h --help --version"),
+        (["rep"], "report"),
+        (["report", "--"], "--account --json --admin-token --help --version"),
         (["serve", "--cl"], "--clock"),
         (["serve", "--clock", "m"], "manual"),
         (["serve", "--clock", "=", "r"], "real"),  // --clock=r: bash splits the word at '='

@@ -1,0 +1,110 @@
+"""The Report page's steps of .ci/check-dashboard (#/report, GET /sandbox/report), at 1280px and
+390px with screenshots: every account's headline, findings (severity, id, occurrences, advice, one
+evidence row per request or delivery), passed and not exercised checks are the admin API's; an
+account named by HTML is shown as its text (nothing of it runs); the page follows the report
+when it changes; one account's page (#/report/ID), and an account the sandbox never saw (one
+message, the 404's). A report the journal cannot make (409) is checked against a sandbox without
+a request journal (`check_report_unknowable`)."""
+
+import hashlib
+import hmac
+import json
+
+from dashboard_page import admin, expect, step
+from dashboard_polish import MESSAGES, WIDTHS, assert_layout, send, show
+
+# An account's login that is HTML: the page must show it, not build it.
+HTML_LOGIN = '<img src=x onerror="window.__xss = 1">'
+
+# What the Report page shows of each account, in order.
+SHOWN = r"""[...document.querySelectorAll('#report-accounts > .report-account')].map((card) => ({
+  account: card.querySelector('h2 > a').textContent,
+  headline: card.querySelector('.report-headline').textContent,
+  findings: [...card.querySelectorAll('.report-finding')].map((f) => ({
+    id: f.querySelector('.report-id').textContent, severity: f.dataset.severity,
+    occurrences: [...f.querySelectorAll('.report-occurrences > li')].map((li) => li.textContent),
+    advice: f.querySelector('.report-advice').textContent,
+    evidence: f.querySelectorAll('.report-evidence tbody tr').length })),
+  passed: [...card.querySelectorAll('[data-testid^="report-passed-"] li')].map((li) => li.textContent),
+  not_exercised: [...card.querySelectorAll('[data-testid^="report-not-exercised-"] li')].map((li) => li.textContent),
+}))"""
+
+
+def plural(count, word):
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def expected(report):
+    """The admin API's report as the page must show it."""
+    accounts = []
+    for a in report["accounts"]:
+        errors = sum(1 for f in a["findings"] if f["severity"] == "error")
+        warnings = len(a["findings"]) - errors
+        accounts.append({
+            "account": a["account"],
+            "headline": (f"{plural(errors, 'error')}, {plural(warnings, 'warning')}" if a["findings"]
+                         else "ok" if a["passed"] else "ok (no check exercised yet)"),
+            "findings": [{"id": f["id"], "severity": f["severity"], "occurrences": f["occurrences"], "advice": "Advice: " + f["advice"],
+                          "evidence": len(f["evidence"])} for f in a["findings"]],
+            "passed": a["passed"], "not_exercised": a["not_exercised"],
+        })
+    return accounts
+
+
+def refuse(base, login):
+    """A D24 create with a wrong pass: a signature_errors finding for `login`."""
+    body = json.dumps({"login": login, "pass": "wrong", "external_id": "dash-report"}).encode()
+    signature = hmac.new(b"sandbox_secret", body, hashlib.sha256).hexdigest()
+    status = send(base, "POST", "/v3/cashout", body, {"Content-Type": "application/json", "Payload-Signature": signature})
+    expect(status == 401, f"a create with a wrong pass answered {status}")
+
+
+def shown_matches(page, base, hash_, what):
+    """Opens `hash_` and waits until the page shows what the admin API's report says now."""
+    report = admin(base, "/sandbox/report" + (f"?account={hash_.split('/')[2]}" if hash_.count("/") == 2 else ""))
+    want = expected(report)
+    show(page, hash_, "document.getElementById('report-accounts').children.length > 0")
+    page.wait(f"JSON.stringify({SHOWN}) === {json.dumps(json.dumps(want, separators=(',', ':'), ensure_ascii=False))}", what, timeout=10)
+    return report
+
+
+def check_report_page(page, base):
+    refuse(base, "sandbox_login")
+    refuse(base, HTML_LOGIN)
+    for width, height in WIDTHS:
+        page.size(width, height, mobile=width < 600)
+        report = shown_matches(page, base, "#/report", f"the Report page at {width}px to show GET /sandbox/report")
+        accounts = [a["account"] for a in report["accounts"]]
+        expect(HTML_LOGIN in accounts and "sandbox_login" in accounts, f"the report's accounts are {accounts}")
+        expect(page.js("window.__xss") is None and page.js("document.querySelectorAll('#report-accounts img').length") == 0,
+               f"the account {HTML_LOGIN!r} was built as HTML")
+        summary = page.text("report-summary")
+        expect(summary.startswith("not ok ") and f"in {plural(len(accounts), 'account')}" in summary, f"the summary says {summary!r}")
+        assert_layout(page, "#/report", width)
+        page.screenshot(f"48-report-{width}")
+        step(f"{width}px: Report shows {len(accounts)} accounts as GET /sandbox/report has them ({summary!r}); "
+             f"the account {HTML_LOGIN!r} as text")
+    page.size(1280, 900)
+    # The page follows the report: a second refused request is a second occurrence's count.
+    refuse(base, "sandbox_login")
+    shown_matches(page, base, "#/report/sandbox_login", "one account's report after another refused request")
+    occurrence = page.js("document.querySelector('.report-occurrences > li').textContent")
+    expect(occurrence.startswith("2 requests refused"), f"after two refused requests the page says {occurrence!r}")
+    expect(page.js("document.getElementById('report-all').checkVisibility()"), "one account's report has no link back to every account's")
+    show(page, "#/report/nobody", "document.getElementById('report-unavailable').checkVisibility()")
+    messages = page.js(MESSAGES)
+    expect(messages == ['report-unavailable: HTTP 404: no account "nobody": the sandbox has none of that id, and no request named it'],
+           f"an unknown account's report shows {messages}")
+    expect(not page.js("document.getElementById('report-body').checkVisibility()"), "an unknown account's report still shows a report")
+    step(f"Report: one account's page follows the report ({occurrence!r}); an unknown account is one message ({messages[0]!r})")
+
+
+def check_report_unknowable(page, base):
+    """On a sandbox without a request journal the report cannot be made: the 409's message alone."""
+    show(page, "#/report", "document.getElementById('report-unavailable').checkVisibility()")
+    said = page.text("report-unavailable")
+    expect(said.startswith("The report cannot be made: the request journal is off (--request-journal 0)"), f"a 409 shows {said!r}")
+    expect(not page.js("document.getElementById('report-body').checkVisibility()") and len(page.js(MESSAGES)) == 1,
+           f"a 409 shows more than its message: {page.js(MESSAGES)}")
+    page.screenshot("49-report-unknowable-1280")
+    step(f"Report on a sandbox without a request journal (409): {said!r}")

@@ -1,0 +1,132 @@
+extension Dashboard {
+    /// The Report view (`#/report`, `#/report/{account}` for one account's): the integration report
+    /// of `GET /sandbox/report`, what the app gets wrong. Per account a headline (ok, or its errors
+    /// and warnings), each finding with its severity, occurrences, advice and evidence (the
+    /// requests and deliveries that show it, linked to the Requests and Webhooks views), then the
+    /// checks that passed and those nothing exercised. A report the request journal can no longer
+    /// make (a 409), or an account the sandbox never saw (a 404), is one message in its place.
+    static let reportView = DashboardView(name: "report", title: "Report", content: #"""
+            <h1>Report <span class="muted" id="report-at" data-testid="report-at"></span></h1>
+            <p id="report-all" data-testid="report-all" hidden><a href="#/report">← every account</a></p>
+            <p id="report-unavailable" data-testid="report-unavailable" class="missing" hidden></p>
+            <div id="report-body" data-testid="report-body">
+            <p id="report-summary" data-testid="report-summary" class="report-summary"></p>
+            <div id="report-accounts" data-testid="report-accounts"></div>
+            <p id="report-empty" data-testid="report-empty" class="empty" hidden>No account has made a request or has a cashout yet: nothing to report.</p>
+            </div>
+        """#)
+
+    static let reportScript = #"""
+          // The Report view, read on every refresh while it is shown; the hash names an account.
+          // Drawn again only when the answer changes (a redraw every poll would undo a selection).
+          let reportShown = null;
+          const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
+          const reportCounts = (errors, warnings) => errors || warnings ? plural(errors, "error") + ", " + plural(warnings, "warning") : "ok";
+
+          refreshers.push(async (view, mine) => {
+            if (view !== "report") { reportShown = null; return; }
+            const account = state.key;
+            const answer = await api("GET", "/sandbox/report" + (account ? "?account=" + encodeURIComponent(account) : ""));
+            if (stale(mine) || account !== state.key) return;
+            const drawn = account + "\n" + answer.status + "\n" + answer.text;
+            if (drawn === reportShown) return;
+            reportShown = drawn;
+            $("report-all").hidden = !account;
+            const report = answer.ok && answer.json && Array.isArray(answer.json.accounts) ? answer.json : null;
+            // 409: the journal lost evidence; 404: no such account; anything else: what it said.
+            $("report-unavailable").hidden = !!report;
+            $("report-unavailable").textContent = report ? "" : answer.json && answer.json.unknowable
+              ? "The report cannot be made: " + answer.json.message + "." : problem(answer);
+            $("report-body").hidden = !report;
+            $("report-at").textContent = report ? "at " + time(report.at) : "";
+            if (!report) return;
+            $("report-summary").replaceChildren(
+              el("span", { class: "badge " + (report.ok ? "report-ok" : "sev-error"), "data-testid": "report-ok", text: report.ok ? "ok" : "not ok" }), " ",
+              reportCounts(report.errors, report.warnings) + " in " + plural(report.accounts.length, "account"));
+            $("report-accounts").replaceChildren(...report.accounts.map(renderReportAccount));
+            $("report-empty").hidden = report.accounts.length > 0;
+          });
+
+          function renderReportAccount(a) {
+            const errors = a.findings.filter((f) => f.severity === "error").length, warnings = a.findings.length - errors;
+            const href = "#/report/" + encodeURIComponent(a.account);
+            return el("div", { class: "card report-account", "data-testid": "report-account-" + a.account, "data-ok": String(errors === 0) },
+              el("h2", {}, el("a", { href: href, text: a.account }), " ", el("span", { class: "badge sandbox", text: a.dialect }),
+                a.known ? null : el("span", { class: "badge sev-warning", title: "The sandbox has no such account: a request named it", text: "unknown account" }),
+                el("span", { class: "aside muted", text: plural(a.requests, "request") + ", " + plural(a.cashouts, "cashout") })),
+              // An account without findings is ok; without a passed check too, that says little yet.
+              el("p", { class: "report-headline " + (errors ? "bad" : warnings ? "warn" : a.passed.length ? "good" : "idle"),
+                        "data-testid": "report-headline-" + a.account,
+                        text: a.findings.length || a.passed.length ? reportCounts(errors, warnings) : "ok (no check exercised yet)" }),
+              ...a.findings.map((f) => renderFinding(a, f)),
+              reportChecks("Passed", a.passed, "report-passed-" + a.account),
+              reportChecks("Not exercised", a.not_exercised, "report-not-exercised-" + a.account));
+          }
+
+          function renderFinding(a, f) {
+            const cashouts = f.cashouts || [];
+            return el("div", { class: "report-finding", "data-testid": "report-finding-" + a.account + "-" + f.id, "data-severity": f.severity },
+              el("div", { class: "report-finding-head" },
+                el("span", { class: "badge sev-" + f.severity, text: f.severity }), el("code", { class: "report-id", text: f.id }),
+                cashouts.length ? el("span", { class: "muted" }, cashouts.length === 1 ? "cashout " : "cashouts ",
+                  ...cashouts.flatMap((id, index) => [index ? ", " : null, el("a", { href: "#/cashouts/" + encodeURIComponent(id), text: id })])) : null),
+              el("ul", { class: "report-occurrences" }, ...(f.occurrences || []).map((text) => el("li", { text: text }))),
+              el("p", { class: "report-advice" }, el("strong", { text: "Advice: " }), f.advice),
+              (f.evidence || []).length ? el("div", { class: "table-wrap" },
+                el("table", { class: "list report-evidence" },
+                  el("thead", {}, el("tr", {}, el("th", { class: "hide-narrow", text: "At" }), el("th", { text: "Evidence" }),
+                    el("th", { text: "Answer" }), el("th", { class: "hide-narrow", text: "Note" }))),
+                  el("tbody", {}, ...f.evidence.map(renderEvidence)))) : null);
+          }
+
+          // A request (linked to the Requests view) or a delivery attempt (to its cashout's webhooks).
+          function renderEvidence(e) {
+            const request = e.kind === "request";
+            const what = request
+              ? el("a", { href: "#/requests/" + encodeURIComponent(e.id), text: "#" + e.id + " " + e.method + " " + e.path })
+              : el("a", { href: "#/webhooks/" + encodeURIComponent(e.cashout), text: "notification " + e.notification + " (" + e.status + ") of cashout "
+                           + e.cashout + ", attempt " + e.attempt });
+            const status = request ? e.status : e.answered;
+            const answer = status === null || status === undefined
+              ? el("span", { class: "muted", text: request ? orDash(e.answer) : orDash(e.error) })
+              : el("span", { class: "badge " + httpClass(status), text: status });
+            const note = request ? e.note : null;
+            return el("tr", { "data-kind": e.kind },
+              el("td", { class: "mono hide-narrow", text: time(e.at) }),
+              el("td", { class: "text" }, what, el("div", { class: "muted mono show-narrow", text: time(e.at) }),
+                note ? el("div", { class: "muted show-narrow", text: note }) : null),
+              el("td", {}, answer, e.chaos ? el("span", { class: "badge chaos", title: "Sent by webhook chaos", text: e.chaos }) : null),
+              el("td", { class: "text hide-narrow", text: orDash(note) }));
+          }
+
+          function reportChecks(title, ids, testid) {
+            return el("div", { class: "report-checks" }, el("h3", { text: title }),
+              (ids || []).length ? el("ul", { "data-testid": testid }, ...ids.map((id) => el("li", {}, el("code", { text: id }))))
+                : el("p", { class: "empty", "data-testid": testid, text: "none" }));
+          }
+
+        """#
+
+    /// The Report view's style: severities as the badges' colours, findings set apart by a rule.
+    static let reportStyle = #"""
+        .badge.sev-error { background: #fde7e8; color: var(--bad); }
+        .badge.sev-warning { background: #fff4e0; color: var(--warn); }
+        .badge.report-ok { background: #e1f5ec; color: var(--ok); }
+        .report-summary { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0 0 12px; }
+        .report-account h2 { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; overflow-wrap: anywhere; }
+        .report-account h2 .aside { margin-left: auto; }
+        .report-headline { margin: 0 0 8px; font-weight: 600; }
+        .report-headline.good { color: var(--ok); }
+        .report-headline.warn { color: var(--warn); }
+        .report-headline.bad { color: var(--bad); }
+        .report-headline.idle { color: var(--muted); }
+        .report-finding { border-top: 1px solid var(--line); padding: 10px 0; }
+        .report-finding-head { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; }
+        .report-id { font-weight: 600; overflow-wrap: anywhere; }
+        .report-occurrences { margin: 6px 0; padding-left: 20px; overflow-wrap: anywhere; }
+        .report-advice { margin: 6px 0; }
+        .report-evidence td .badge + .badge { margin-left: 4px; }
+        .report-checks { border-top: 1px solid var(--line); padding-top: 4px; }
+        .report-checks ul { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 0 0 6px; padding: 0; list-style: none; }
+        """#
+}
