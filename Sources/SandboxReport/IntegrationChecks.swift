@@ -11,6 +11,16 @@ public enum IntegrationChecks {
         case acknowledgement
     }
 
+    /// The checks of an API whose merchants create payouts by their own reference and hear of
+    /// changes by signed notifications, in report order: `notification_not_followed_up` only
+    /// where the app must ask for the status (`followUp` a status query).
+    public static func payoutAPI(_ terms: ReportTerms, followUp: FollowUp) -> [IntegrationCheck] {
+        var checks = [notificationFailed(terms)]
+        if case .statusQuery(let window) = followUp { checks.append(notificationNotFollowedUp(terms, within: window)) }
+        return checks + [lateRejectionMissed(terms, followUp: followUp), forgedNotificationAccepted(terms), duplicateAfterLostResponse(terms),
+                         idempotencyKeyReused(terms), signatureErrors(terms), statusPollingExcessive(terms, limit: 10, per: .seconds(60))]
+    }
+
     /// `notification_failed`: every attempt of a notification answered non-2xx or timed out.
     public static func notificationFailed(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "notification_failed", severity: .error, advice: """

@@ -13,16 +13,7 @@ extension PrismDialect {
                                          credentials: "x-merchant-id, x-auth and the connector's keys in the call's metadata")
 
     public var integrationChecks: [IntegrationCheck] {
-        let terms = Self.reportTerms
-        return [
-            IntegrationChecks.notificationFailed(terms),
-            IntegrationChecks.lateRejectionMissed(terms, followUp: .acknowledgement),
-            IntegrationChecks.forgedNotificationAccepted(terms),
-            IntegrationChecks.duplicateAfterLostResponse(terms),
-            IntegrationChecks.idempotencyKeyReused(terms),
-            IntegrationChecks.signatureErrors(terms),
-            IntegrationChecks.statusPollingExcessive(terms, limit: 10, per: .seconds(60)),
-        ]
+        IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .acknowledgement)
     }
 
     /// The merchant is `x-merchant-id` (`DefaultMerchantId` without it); Create and Transfer pay

@@ -14,17 +14,7 @@ extension D24Dialect {
     static let followUpWindow = Duration.seconds(60)
 
     public var integrationChecks: [IntegrationCheck] {
-        let terms = Self.reportTerms
-        return [
-            IntegrationChecks.notificationFailed(terms),
-            IntegrationChecks.notificationNotFollowedUp(terms, within: Self.followUpWindow),
-            IntegrationChecks.lateRejectionMissed(terms, followUp: .statusQuery(within: Self.followUpWindow)),
-            IntegrationChecks.forgedNotificationAccepted(terms),
-            IntegrationChecks.duplicateAfterLostResponse(terms),
-            IntegrationChecks.idempotencyKeyReused(terms),
-            IntegrationChecks.signatureErrors(terms),
-            IntegrationChecks.statusPollingExcessive(terms, limit: 10, per: .seconds(60)),
-        ]
+        IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .statusQuery(within: Self.followUpWindow))
     }
 
     /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
