@@ -21,15 +21,19 @@ extension ScenarioRunner {
         return misses.isEmpty ? "" : "; near misses: " + misses.map(Sandbox.nearMissLine).joined(separator: ", ")
     }
 
-    /// Polls the journal every 10 ms until a request matches (taking it), or `timeout` passes.
+    /// Polls the journal every 10 ms, reading what came since the last poll, until a request
+    /// matches (taking it), or `timeout` passes.
     mutating func waitForRequest(_ json: JSON, timeout: Duration, name: String?) -> String? {
         let pattern: RequestPattern
         do { pattern = try RequestPattern.read(ScenarioNode(value: json, path: "wait_for_request.request", file: scenario.file)) } catch {
             return "wait_for_request: \(error.message)"
         }
         let deadline = ContinuousClock.now + timeout
+        var checked = 0
         while true {
-            if let found = sandbox.firstRequest(matching: pattern, excluding: takenRequests) {
+            let (match, newest) = sandbox.firstRequest(matching: pattern, excluding: takenRequests, after: checked)
+            checked = newest
+            if let found = match {
                 takenRequests.insert(found.id)
                 guard let name else { return nil }
                 guard let payout = found.payout else {

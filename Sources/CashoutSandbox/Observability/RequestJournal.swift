@@ -107,6 +107,19 @@ final class RequestJournal: Sendable {
         }
     }
 
+    /// The entries kept whose id is after `id`, oldest first: what came since a reader last looked.
+    func entries(after id: Int) -> [Entry] {
+        kept.withLock { kept in
+            var found: [Entry] = []
+            kept.entries.newestFirst { entry in
+                guard entry.id > id else { return false }
+                found.append(entry)
+                return true
+            }
+            return found.reversed()
+        }
+    }
+
     /// Forgets every entry; ids go on from where they were.
     func clear() {
         let dropped = kept.withLock { kept in

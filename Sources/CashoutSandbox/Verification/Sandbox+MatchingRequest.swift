@@ -3,7 +3,8 @@ import SandboxReport
 import SandboxScenario
 
 // What a scenario's `wait_for_request` looks for: the oldest journaled request that matches a
-// pattern and that no earlier wait took, and the cashout it created.
+// pattern and that no earlier wait took, and the cashout it created. Journaled requests do not
+// change, so each poll reads only those that came since the last.
 
 extension Sandbox {
     /// A journaled request that matched, and the payout it created (or, its answer lost, committed).
@@ -14,11 +15,15 @@ extension Sandbox {
         public let payout: Payout?
     }
 
-    /// The oldest journaled request matching `pattern` whose id is not in `taken`; nil for none yet.
-    package func firstRequest(matching pattern: RequestPattern, excluding taken: Set<Int>) -> MatchedRequest? {
+    /// The oldest journaled request after `checked` (a journal id: the requests up to it were
+    /// looked at already) that matches `pattern` and whose id is not in `taken`; nil for none yet,
+    /// with the newest id looked at, where the next look starts.
+    package func firstRequest(matching pattern: RequestPattern, excluding taken: Set<Int>,
+                              after checked: Int) -> (match: MatchedRequest?, checked: Int) {
         let journal = requestJournal
-        guard let entry = journal.all().entries.first(where: { !taken.contains($0.id) && pattern.differences(journal.subject($0)).isEmpty }) else {
-            return nil
+        let entries = journal.entries(after: checked)
+        guard let entry = entries.first(where: { !taken.contains($0.id) && pattern.differences(journal.subject($0)).isEmpty }) else {
+            return (nil, entries.last?.id ?? checked)
         }
         let request = entry.request, response = entry.response
         let answered = response.isDroppedConnection ? "had its answer dropped" : "answered \(entry.filteredStatus)"
@@ -28,6 +33,6 @@ extension Sandbox {
             payout = facts.payoutID.flatMap { bank.payout(id: $0) }
                 ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
         }
-        return MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout)
+        return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout), entry.id)
     }
 }
