@@ -100,7 +100,7 @@ public final class Sandbox: Sendable {
     public let sinks: SinkStore
     private let server: HTTPServer
     private let handler: HTTPHandler
-    private let sender: WebhookSender
+    let sender: WebhookSender
     /// The payout APIs served, by name.
     package let dialects: [String: any Dialect]
     /// The first API's first default account: what a scenario step that names none uses.

@@ -238,3 +238,16 @@ extension IntegrationReportTests {
         #expect(found["late_rejection_missed"]?["evidence"]?.arrayValue?.map { $0["answered"] } == [503, 503])
     }
 }
+
+extension IntegrationReportTests {
+    /// The built-in sink is the sandbox's own receiver: its deliveries say nothing of the app.
+    @Test func notificationsToTheBuiltInSinkAreLeftOut() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        try create(sandbox, "o-1", url: "\(sandbox.baseURL)/sandbox/sink/orders")
+        sandbox.advance(by: .seconds(120))
+        #expect(sandbox.sinks.receivedCount("orders") == 2)
+        let notExercised = try report(sandbox).json["accounts"]?[0]?["not_exercised"]?.arrayValue ?? []
+        #expect(notExercised.contains("notification_failed") && notExercised.contains("notification_not_followed_up"))
+    }
+}

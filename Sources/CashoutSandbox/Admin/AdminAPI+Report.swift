@@ -6,7 +6,7 @@ import SandboxReport
 extension AdminAPI {
     func registerReport(in router: inout Router) {
         router.add("GET /sandbox/report") { request in
-            let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, dialects: dialects, account: request.query("account"))
+            let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, sender: sender, dialects: dialects, account: request.query("account"))
             return .json(json, status: status)
         }
     }

@@ -8,10 +8,11 @@ import SandboxReport
 // and their notifications to the app, and each account's dialect's checks.
 
 extension IntegrationReport {
-    /// The report of every account that made a request or has a payout, or of `account` alone;
-    /// nil when the request journal pushed requests out since it was last cleared (the report
-    /// would be made from part of the evidence), with how many.
-    static func make(bank: Bank, journal: RequestJournal, dialects: [String: any Dialect],
+    /// The report of every account that made a request or has a payout, or of `account` alone,
+    /// from the notifications to the app (not to the sandbox's own sinks, which `sender` tells);
+    /// `Unknowable` when the request journal pushed requests out since it was last cleared (the
+    /// report would be made from part of the evidence).
+    static func make(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
                      account only: String? = nil) -> Result<IntegrationReport, Unknowable> {
         let (entries, lost) = journal.all()
         guard lost == 0, journal.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: journal.capacity)) }
@@ -29,11 +30,12 @@ extension IntegrationReport {
         let payouts = Dictionary(grouping: bank.payouts(account: only)) { Key(dialect: $0.dialect, account: $0.account) }
         var notifications: [Int: [StatusNotification]] = [:]
         bank.forEachNotification { notification in
-            // The built-in sink is the sandbox's own receiver, not the app's.
-            guard payouts[Key(dialect: notification.dialect, account: notification.account)] != nil,
-                  !(notification.url ?? "").contains("/sandbox/sink/") else { return }
+            guard payouts[Key(dialect: notification.dialect, account: notification.account)] != nil else { return }
             notifications[notification.payoutID, default: []].append(notification)
         }
+        // The built-in sink is the sandbox's own receiver, not the app's. (Asked outside the
+        // bank's lock, which `forEachNotification` holds.)
+        notifications = notifications.mapValues { $0.filter { !($0.url.map(sender.isOwnSink) ?? false) } }
         var keys = Set(requests.keys).union(payouts.keys)
         if let only, let known = bank.account(id: only) { keys.insert(Key(dialect: known.dialect, account: only)) }
         let now = bank.clock.now
@@ -67,13 +69,14 @@ extension Sandbox {
     /// `account` alone when given), 404 for an account the sandbox neither has nor saw, 409
     /// `{"ok": false, "unknowable": true, "message"}` when the request journal lost evidence.
     package func integrationReport(account: String? = nil) -> (status: Int, json: JSON) {
-        IntegrationReport.answer(bank: bank, journal: requestJournal, dialects: dialects, account: account)
+        IntegrationReport.answer(bank: bank, journal: requestJournal, sender: sender, dialects: dialects, account: account)
     }
 }
 
 extension IntegrationReport {
-    static func answer(bank: Bank, journal: RequestJournal, dialects: [String: any Dialect], account: String?) -> (status: Int, json: JSON) {
-        switch make(bank: bank, journal: journal, dialects: dialects, account: account) {
+    static func answer(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
+                       account: String?) -> (status: Int, json: JSON) {
+        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account) {
         case .failure(let unknowable):
             return (409, ["ok": false, "unknowable": true, "message": .string(unknowable.message)])
         case .success(let report):

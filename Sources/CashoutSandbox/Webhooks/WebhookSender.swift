@@ -137,6 +137,13 @@ final class WebhookSender: Sendable {
         }
     }
 
+    /// Whether `url` leads to one of the sandbox's own sinks (delivered in process), as a delivery
+    /// to it would be routed.
+    func isOwnSink(_ url: String) -> Bool {
+        if case .sink? = route(url)?.1 { return true }
+        return false
+    }
+
     /// The bank, and where `url` leads: one of the sandbox's own sinks when it starts with one of
     /// its addresses (scheme and host compared without case, as URLs do), anywhere else over HTTP.
     private func route(_ url: String) -> (Bank, Route)? {
