@@ -31,6 +31,14 @@ public struct AccountEvidence: Sendable {
         self.statusWord = statusWord
     }
 
+    /// The creates that passed authentication (a refused one says nothing of what the app pays), oldest first.
+    public var creates: [ReportedRequest] {
+        requests.filter { request in
+            guard case .create = request.facts.action else { return false }
+            return request.refusal == nil
+        }
+    }
+
     /// The account's payout with this merchant id.
     public func payout(reference: String) -> Payout? {
         payouts.first { $0.reference == reference }

@@ -141,11 +141,12 @@ public enum IntegrationChecks {
             """) { evidence in
             var exercised = false
             var duplicates: [Occurrence] = []
-            for (index, lost) in evidence.requests.enumerated() where lost.exchange.dropped {
+            let creates = evidence.creates
+            for (index, lost) in creates.enumerated() where lost.exchange.dropped {
                 guard case .create(let beneficiary, let amount) = lost.facts.action, let reference = lost.facts.reference,
                       let committed = evidence.payout(reference: reference) else { continue }
                 exercised = true
-                let again = evidence.requests[(index + 1)...].filter { request in
+                let again = creates[(index + 1)...].filter { request in
                     guard case .create(beneficiary, amount) = request.facts.action, let other = request.facts.reference else { return false }
                     return other != reference
                 }
@@ -170,7 +171,7 @@ public enum IntegrationChecks {
             var first: [String: ReportedRequest] = [:]
             var exercised = false
             var reused: [Occurrence] = []
-            for request in evidence.requests {
+            for request in evidence.creates {
                 guard case .create(let beneficiary, let amount) = request.facts.action, let reference = request.facts.reference else { continue }
                 guard let earlier = first[reference] else {
                     first[reference] = request

@@ -251,3 +251,17 @@ extension IntegrationReportTests {
         #expect(notExercised.contains("notification_failed") && notExercised.contains("notification_not_followed_up"))
     }
 }
+
+extension IntegrationReportTests {
+    /// A create refused for its signature says nothing of what the app pays: sending its
+    /// external_id again is no evidence of idempotency either way.
+    @Test func aRefusedCreateIsNoEvidenceOfIdempotency() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        try create(sandbox, "o-1")
+        try d24(sandbox, "/v3/cashout", #""external_id":"o-1","country":"BR","currency":"BRL","amount":"999.00""#, pass: "wrong")
+        let account = try #require(try report(sandbox).json["accounts"]?[0])
+        #expect(account["not_exercised"]?.arrayValue?.contains("idempotency_key_reused") == true)
+        #expect(account["findings"]?.arrayValue?.map { $0["id"] } == ["signature_errors"])
+    }
+}
