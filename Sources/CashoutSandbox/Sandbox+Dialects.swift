@@ -55,7 +55,7 @@ extension [any Dialect] {
     /// What their scenario files may say.
     var scenarioVocabulary: ScenarioVocabulary {
         reduce(ScenarioVocabulary()) { vocabulary, dialect in
-            var merged = vocabulary.merging(dialect.scenarioVocabulary)
+            var merged = vocabulary.merging(dialect.vocabulary)
             merged.reportFindings.formUnion(dialect.integrationChecks.map(\.id))
             return merged
         }

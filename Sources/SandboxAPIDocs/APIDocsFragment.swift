@@ -31,12 +31,14 @@ public struct APIDocsFragment: Sendable {
     package var create: (@Sendable (_ name: String, _ idVariable: String, _ staysPending: Bool) -> PostmanCollection.Item)?
     /// Its default account's id as the admin folder's requests write it (D24: `{{apiKey}}`).
     package var accountVariable: String?
+    /// Its accounts in the admin API's `/sandbox/accounts/{dialect}`; nil for none.
+    package var accounts: AccountsDocs?
 
     package init(tag: String, title: String, overview: String, postmanOverview: String, endpoints: [OpenAPIEndpoint], schemas: [String: JSON],
                  securitySchemes: [String: JSON], folders: [PostmanCollection.Folder], variables: [PostmanCollection.Variable],
                  sessionVariables: [String], prerequest: [String],
                  create: (@Sendable (_ name: String, _ idVariable: String, _ staysPending: Bool) -> PostmanCollection.Item)?,
-                 accountVariable: String?) {
+                 accountVariable: String?, accounts: AccountsDocs? = nil) {
         self.tag = tag
         self.title = title
         self.overview = overview
@@ -50,5 +52,6 @@ public struct APIDocsFragment: Sendable {
         self.prerequest = prerequest
         self.create = create
         self.accountVariable = accountVariable
+        self.accounts = accounts
     }
 }

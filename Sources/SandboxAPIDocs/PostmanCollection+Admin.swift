@@ -100,6 +100,8 @@ extension PostmanCollection {
                  description: "It refuses a wrong signature or control with 401, and answers 200 to a notification it processed already without processing it again."),
             Item("Ledger", "GET", "/sandbox/ledger?merchant=\(account)", expect: 200),
             Item("Merchants", "GET", "/sandbox/merchants", expect: 200),
+            Item("Accounts of every API", "GET", "/sandbox/accounts", expect: 200,
+                 description: "By API; GET or PUT /sandbox/accounts/{dialect}/{id} reads, creates or changes one."),
             Item("Save a snapshot", "GET", "/sandbox/snapshot", expect: 200,
                  description: "The whole state as a file (Send and Download in Postman); PUT it to /sandbox/snapshot, here or in another sandbox, to get it back.",
                  tests: ["pm.test('a snapshot file', function () { pm.expect(pm.response.headers.get('Content-Type')).to.eql('application/vnd.cashout-sandbox.snapshot'); });"]),

@@ -13,8 +13,12 @@ private struct EchoDialect: Dialect {
     let name = "echo"
     var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary(ruleFields: ["reference", "amount", "currency"]) }
 
-    /// Its one account, which the bank keeps beside D24's merchants.
-    var defaultAccounts: [Account] { [Account(id: "echo_account", dialect: name, balance: Money("1000.00")!)] }
+    /// Its accounts, neutral ones (`/sandbox/accounts/echo/{id}`), and its one to start with,
+    /// which the bank keeps beside D24's merchants.
+    var accounts: AccountKind? {
+        AccountKind(template: { Account(id: $0, dialect: "echo", balance: .zero) },
+                    defaults: [Account(id: "echo_account", dialect: name, balance: Money("1000.00")!)])
+    }
 
     func register(in router: inout Router, bank: Bank) {
         router.add("POST /echo/payouts") { request in
@@ -102,6 +106,13 @@ private struct EchoDialect: Dialect {
         #expect(received.map(\.body).sorted() == [#"{"id":1000001,"state":"failed"}"#, #"{"id":1000002,"state":"paid"}"#])
         #expect(second.bank.account(id: "echo_account")?.balance == Money("995.00"))
         #expect(second.bank.account(id: "sandbox_login")?.balance == Money("1000000.00"))  // D24's merchant: another API's
+
+        // Its accounts are served by the admin API as neutral ones, from what it declared alone.
+        let put = try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/accounts/echo/echo_two", body: Array(#"{"balance":"5.00"}"#.utf8))
+        #expect(put.status == 201)
+        #expect(put.bodyText == #"{"balance":"5.00","currency":"USD","id":"echo_two","limits":{"daily":null,"monthly":null,"transaction":null},"notification_url":null}"#)
+        let listed = try HTTPClient.send(method: "GET", url: "\(second.baseURL)/sandbox/accounts/echo")
+        #expect(try JSON.parse(listed.body)["accounts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["echo_account", "echo_two"])
     }
 
     /// The documents and the dashboard are assembled from the dialects served: without D24, the

@@ -19,7 +19,7 @@ import SandboxMannco
 import SandboxScenario
 
 private let file = "scenarios/fuzz.json"
-private let vocabulary = D24Dialect().scenarioVocabulary.merging(ManncoDialect().scenarioVocabulary)
+private let vocabulary = D24Dialect().vocabulary.merging(ManncoDialect().vocabulary)
 private let builtIn = try! ScenarioLoader.load(Array(D24Dialect.builtInScenarioText.utf8), file: "default.json", vocabulary: vocabulary)
 
 private func load(_ bytes: [UInt8]) -> Result<Scenario, ScenarioError> {

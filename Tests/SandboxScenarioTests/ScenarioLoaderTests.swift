@@ -5,7 +5,7 @@ import Testing
 @testable import SandboxScenario
 
 /// What D24, the first dialect, adds to the scenario format.
-let d24Vocabulary = D24Dialect().scenarioVocabulary
+let d24Vocabulary = D24Dialect().vocabulary
 
 private func load(_ text: String) throws(ScenarioError) -> Scenario {
     try ScenarioLoader.load(Array(text.utf8), file: "x.json", vocabulary: d24Vocabulary)

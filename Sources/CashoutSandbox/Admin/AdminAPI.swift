@@ -62,6 +62,7 @@ struct AdminAPI: Sendable {
             }
         }
         registerCashouts(in: &router)
+        registerAccounts(in: &router)
         registerWebhooks(in: &router)
         registerSnapshot(in: &router)
         registerRequests(in: &router)

@@ -51,21 +51,13 @@ public protocol Dialect: Sendable {
     /// secret. nil when the request is not a notification in its format.
     func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification?
 
-    /// The accounts it starts with when no scenario names others (its default merchant or user).
-    var defaultAccounts: [Account] { get }
+    /// Its accounts: their scenario section, admin resource, start-up line and credentials for
+    /// an app; nil for an API without accounts of its own.
+    var accounts: AccountKind? { get }
 
-    /// What it adds to the scenario format: the request fields rules test, its account section,
-    /// what its declines say.
+    /// What it adds to the scenario format: the request fields rules test, what its declines say
+    /// (its accounts' section comes from `accounts`).
     var scenarioVocabulary: ScenarioVocabulary { get }
-
-    /// How the start-up log shows one of its accounts: the text line, and the event with its
-    /// fields for JSON logs (D24: `server.merchant` with `login`, `currency`, `balance`).
-    func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)])
-
-    /// One of its accounts' credentials as an app reads them from its environment, each under a
-    /// short upper-case name (D24: `LOGIN`, `PASS`, `SECRET_KEY`); the sandbox prefixes them
-    /// (`Sandbox.environment`: `CASHOUT_SANDBOX_D24_LOGIN`). Empty for none.
-    func environment(_ account: Account) -> [(name: String, value: String)]
 
     /// The code and reason of a rejection forced without them (the admin API's `reject`), given
     /// `code` or not, of a payout that had completed (a return) or not; nil leaves them empty.
@@ -104,7 +96,7 @@ public protocol Dialect: Sendable {
 }
 
 extension Dialect {
-    public var defaultAccounts: [Account] { [] }
+    public var accounts: AccountKind? { nil }
     public var grpcFiles: [ProtoFile] { [] }
     public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {}
     public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
@@ -119,13 +111,28 @@ extension Dialect {
     public func statusWord(_ status: PayoutStatus) -> String? { nil }
     public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
     public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? { nil }
+}
 
-    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
-        ("\(name) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",
-         [("dialect", name), ("id", account.id), ("currency", account.currency), ("balance", account.balance.description)])
+extension Dialect {
+    /// Everything scenario files may say in it: `scenarioVocabulary`, and its accounts' section.
+    public var vocabulary: ScenarioVocabulary {
+        var vocabulary = scenarioVocabulary
+        if let (section, read) = accounts?.section { vocabulary.accountSections[section] = read }
+        return vocabulary
     }
 
-    public func environment(_ account: Account) -> [(name: String, value: String)] { [] }
+    /// The accounts it starts with when no scenario names others.
+    public var defaultAccounts: [Account] { accounts?.defaults ?? [] }
+
+    /// How the start-up log shows one of its accounts (`AccountKind.startupLine`; the neutral line
+    /// for an API without accounts of its own).
+    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+        (accounts?.startupLine ?? AccountKind.neutralLine)(account)
+    }
+
+    /// One of its accounts' credentials as an app reads them from its environment
+    /// (`AccountKind.environment`); none for an API without accounts of its own.
+    public func environment(_ account: Account) -> [(name: String, value: String)] { accounts?.environment(account) ?? [] }
 }
 
 /// A notification as its dialect sends it: a `POST` with this content type, whose body is

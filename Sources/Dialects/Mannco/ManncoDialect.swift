@@ -17,36 +17,25 @@ public struct ManncoDialect: Dialect {
 
     public func register(in router: inout Router, bank: Bank) {
         ManncoAPI(bank: bank).register(in: &router)
-        ManncoUserAdmin(bank: bank).register(in: &router)
+        router.add("GET /sandbox/emails") { request in
+            .json(["emails": .array(ManncoEmail.outbox(of: bank.payouts(account: request.query("user"))).map(\.json))])
+        }
     }
 
     /// None: a Mannco cashout names no callback URL, and its user hears by email.
     public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
 
-    /// The default user (README, "Mannco user cashouts").
-    public var defaultAccounts: [Account] { [ManncoUser.sandboxDefault] }
-
-    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
-        let user = ManncoUser(account)
-        return ("mannco user: id \(user.id), api key \(user.apiKey), balance \(user.balanceCents) cents, "
-                + "linked \(user.linked.map(\.rawValue).joined(separator: ", "))", "server.user",
-                [("id", user.id), ("api_key", user.apiKey), ("balance_cents", String(user.balanceCents))])
-    }
-
-    /// `USER_ID` and `API_KEY` (what `POST /user/login` takes).
-    public func environment(_ account: Account) -> [(name: String, value: String)] {
-        let user = ManncoUser(account)
-        return [("USER_ID", user.id), ("API_KEY", user.apiKey)]
-    }
+    /// Its users (the default has id `76561198000000001`): the `users` section,
+    /// `/sandbox/accounts/mannco/{id}`.
+    public var accounts: AccountKind? { ManncoUser.kind }
 
     /// The fields rules match (`user`, `method`, `amount` in dollars, `email`), word rejection
-    /// codes (`payee_rejected`: its API answers none, the admin API shows them), the `users`
-    /// section, the steps `login`, `process_cashout`, `link` and `expect_emails`, and its status
+    /// codes (`payee_rejected`: its API answers none, the admin API shows them), the steps `login`, `process_cashout`, `link` and `expect_emails`, and its status
     /// words for `expect_cashout`.
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name,
                            ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
-                           rejectionCodes: RejectionCodes(words: true), accountSections: ["users": ManncoUser.read], stepActions: ManncoSteps.checks,
+                           rejectionCodes: RejectionCodes(words: true), stepActions: ManncoSteps.checks,
                            statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)))
     }
 

@@ -44,7 +44,7 @@ extension PrismDashboard {
             return rows.filter(([, value]) => value !== null && value !== undefined && value !== "");
           }
 
-          readAccounts("prism", "\#(PrismMerchantAdmin.path)", "merchants", "merchant_id", (ids, merchants) => {
+          readAccounts("prism", "\#(PrismMerchant.kind.legacyPath!.path)", "merchants", "merchant_id", (ids, merchants) => {
             prism.merchants = merchants;
             fillSelect($("prism-new-merchant"), ids, false);
             if (!$("prism-new-api_key").value) fillKey();

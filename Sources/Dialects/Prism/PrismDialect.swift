@@ -17,11 +17,9 @@ public struct PrismDialect: Dialect {
 
     public init() {}
 
-    /// CreateLink's recipient pages (`PrismLinks`) and its merchants in the admin API
-    /// (`PrismMerchantAdmin`); Connect's JSON is served with the gRPC methods.
+    /// CreateLink's recipient pages (`PrismLinks`); Connect's JSON is served with the gRPC methods.
     public func register(in router: inout Router, bank: Bank) {
         PrismLinks(bank: bank).register(in: &router)
-        PrismMerchantAdmin(bank: bank).register(in: &router)
     }
 
     public var grpcFiles: [ProtoFile] { PrismProtos.files }
@@ -45,30 +43,15 @@ public struct PrismDialect: Dialect {
         PrismWebhook.read(received, bank: bank)
     }
 
-    /// The default merchant `DefaultMerchantId` (API key `sandbox_prism_key`).
-    public var defaultAccounts: [Account] { [PrismMerchant.sandboxDefault] }
-
-    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
-        let merchant = PrismMerchant(account)
-        return ("payoutservice merchant: x-merchant-id \(merchant.id), api key \(merchant.apiKey), balance \(account.currency) \(account.balance)",
-                "server.prism_merchant",
-                [("merchant_id", merchant.id), ("api_key", merchant.apiKey), ("currency", account.currency), ("balance", account.balance.description)])
-    }
-
-    /// `MERCHANT_ID` (`x-merchant-id`), `API_KEY` (`x-api-key`) and, when it has them, `KEY1`
-    /// (`x-key1`) and `API_SECRET` (`x-api-secret`).
-    public func environment(_ account: Account) -> [(name: String, value: String)] {
-        let merchant = PrismMerchant(account)
-        let optional = [("KEY1", merchant.key1), ("API_SECRET", merchant.apiSecret)].compactMap { name, value in value.map { (name: name, value: $0) } }
-        return [("MERCHANT_ID", merchant.id), ("API_KEY", merchant.apiKey)] + optional
-    }
+    /// Its merchants (the default `DefaultMerchantId`, API key `sandbox_prism_key`): the
+    /// `prism_merchants` section, `/sandbox/accounts/prism/{id}`.
+    public var accounts: AccountKind? { PrismMerchant.kind }
 
     /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
-    /// the `prism_merchants` section, the step `grpc_call` (`PrismSteps`), and its status words
+    /// the step `grpc_call` (`PrismSteps`), and its status words
     /// for `expect_cashout`.
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: RejectionCodes(words: true),
-                           accountSections: [PrismMerchant.section: PrismMerchant.read],
                            stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
                            expectChecks: PrismSteps.expectChecks)
     }

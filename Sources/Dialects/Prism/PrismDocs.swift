@@ -44,15 +44,16 @@ enum PrismDocs {
                 responses: ["200": page("The payout is on its way"), "400": page("A field is missing"),
                             "402": page("The merchant's balance or limits refuse it now"), "404": page("Not a link of this sandbox"),
                             "410": page("The payout expired, was cancelled, or has its details already")])),
-        ] + PrismMerchantAdmin.endpoints,
-        schemas: connect.schemas.merging(PrismMerchantAdmin.schemas) { $1 }, securitySchemes: [:],
+        ] + PrismMerchantDocs.endpoints,
+        schemas: connect.schemas.merging(PrismMerchantDocs.schemas) { $1 }, securitySchemes: [:],
         folders: [.init("PayoutService (Connect JSON)", PostmanCollection.prismRequests,
                         "The eight methods over Connect's JSON: Create, Get, Void; Stage, Transfer; CreateLink; errors both ways; "
                             + "CreateRecipient, EnrollDisburseAccount and a Create to the enrolled method.")],
         variables: [.init("prismMerchantId", merchant.id), .init("prismApiKey", merchant.apiKey, secret: true)],
         sessionVariables: ["prismPayoutRef", "prismPayoutId", "prismQuoteRef", "prismStagedId", "prismLinkRef", "prismLinkToken",
                            "prismDeclineRef", "prismRecipientRef", "prismRecipientId", "prismMethodId", "prismEnrolledRef"],
-        prerequest: [], create: nil, accountVariable: nil)
+        prerequest: [], create: nil, accountVariable: nil,
+        accounts: PrismMerchant.kind.docs(dialect: PrismDialect.name))
 
     private static let token = OpenAPI.path("token", ["type": "string", "pattern": "^lnk_[0-9a-f]{32}$"], "The last segment of the link")
 

@@ -20,7 +20,6 @@ public struct D24Dialect: Dialect {
 
     public func register(in router: inout Router, bank: Bank) {
         D24API(bank: bank, keys: keys).register(in: &router)
-        D24MerchantAdmin(bank: bank).register(in: &router)
     }
 
     public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
@@ -54,29 +53,13 @@ public struct D24Dialect: Dialect {
     /// The codes a scenario's timeline may give a D24 cashout: spec §7.2's, and no word code.
     static let rejectionCodes = RejectionCodes(listed: D24RejectionCodes.names.keys.sorted().map { (String($0), D24RejectionCodes.names[$0]!) })
 
-    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
-        let merchant = D24Merchant(account)
-        return ("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
-                + "read-only key \(merchant.readOnlyKey), balance \(account.currency) \(account.balance)", "server.merchant",
-                [("login", merchant.login), ("currency", account.currency), ("balance", account.balance.description)])
-    }
+    /// Its merchants: the `merchants` section, `/sandbox/accounts/d24/{login}`.
+    public var accounts: AccountKind? { D24Merchant.kind }
 
-    /// `LOGIN`, `PASS`, `SECRET_KEY` (the API signature, the `Payload-Signature` HMAC key) and,
-    /// when it has one, `READ_ONLY_KEY`.
-    public func environment(_ account: Account) -> [(name: String, value: String)] {
-        let merchant = D24Merchant(account)
-        let readOnly = merchant.readOnlyKey.isEmpty ? [] : [(name: "READ_ONLY_KEY", value: merchant.readOnlyKey)]
-        return [("LOGIN", merchant.login), ("PASS", merchant.pass), ("SECRET_KEY", merchant.secret)] + readOnly
-    }
-
-    /// The default merchant (DESIGN.md, "Running").
-    public var defaultAccounts: [Account] { [D24Merchant.sandboxDefault] }
-
-    /// The create request's fields (spec §4.1 wire names) for rules, the `merchants` section, and
-    /// declines with spec §7.3's codes (100–999) and a KYC `reason` and `reason_code`.
+    /// The create request's fields (spec §4.1 wire names) for rules, and declines with spec
+    /// §7.3's codes (100–999) and a KYC `reason` and `reason_code`.
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name, ruleFields: Self.createFields, rejectionCodes: Self.rejectionCodes,
-                           accountSections: ["merchants": D24Merchant.read],
                            declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check])
     }
 

@@ -47,5 +47,5 @@ enum ManncoDocs {
         sessionVariables: ["manncoJwt", "manncoLinkToken", "manncoCashoutId"],
         prerequest: [],
         create: nil,
-        accountVariable: nil)
+        accountVariable: nil, accounts: ManncoUser.kind.docs(dialect: ManncoDialect.name))
 }

@@ -1,7 +1,7 @@
 import SandboxAPIDocs
 import SandboxJSON
 
-// Mannco's users and their email outbox in the admin API, as ManncoUserAdmin serves them (as D24
+// Mannco's users and their email outbox in the admin API, as ManncoUser.kind and ManncoDialect serve them (as D24
 // documents its merchants in its own fragment). Errors are the admin API's `{"code","message"}`.
 
 extension OpenAPIDocument {

@@ -53,7 +53,7 @@ enum D24Docs {
             PostmanCollection.create(name, cashoutID: idVariable,
                                      beneficiaryName: staysPending ? PostmanCollection.pendingName : D24Example.value("beneficiary_name"))
         },
-        accountVariable: "{{apiKey}}")
+        accountVariable: "{{apiKey}}", accounts: D24Merchant.kind.docs(dialect: D24Dialect.name))
 
     /// A fresh `external_id` for each create, then `Payload-Signature` for the signed endpoints,
     /// exactly as Postman runs it. Both happen here because the collection's script runs before a

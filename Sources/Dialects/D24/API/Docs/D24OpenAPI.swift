@@ -141,7 +141,7 @@ extension OpenAPIDocument {
 
     // MARK: - Parts
 
-    /// D24's merchants in the admin API (D24MerchantAdmin).
+    /// D24's merchants in the admin API's older path (`D24Merchant.kind`).
     static var merchantEndpoints: [OpenAPIEndpoint] {
         [
             OpenAPIEndpoint(route: "GET /sandbox/merchants", operation: OpenAPI.operation(

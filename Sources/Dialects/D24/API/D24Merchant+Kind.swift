@@ -1,41 +1,37 @@
 import SandboxBank
 import SandboxDialect
-import SandboxHTTP
 import SandboxJSON
 
-/// D24's merchants in the sandbox's admin API (`/sandbox/merchants`): list them, and create or
-/// update one (only the fields given change). Errors in the admin API's `{"code","message"}`.
-struct D24MerchantAdmin {
-    let bank: Bank
-
-    func register(in router: inout Router) {
-        router.add("GET /sandbox/merchants") { _ in
-            .json(["merchants": .array(bank.accounts.compactMap(D24Merchant.init(owned:)).map { Self.json($0.account) })])
-        }
-        router.add("PUT /sandbox/merchants/{login}") { request in
-            guard let login = request.parameters["login"], !login.isEmpty, login.count <= 32 else {
-                return Router.error(400, "login: 1 to 32 characters")
-            }
-            guard case .object(let body)? = try? JSON.parse(request.body) else { return Router.error(400, "the body must be a JSON object") }
-            let template = D24Merchant.account(login: login, pass: "", secret: "", balance: .zero)
-            do throws(Bank.AccountChangeError) {
-                let (merchant, created) = try bank.updateAccount(id: login, creatingFrom: template) { account in
-                    guard D24Merchant(owned: account) != nil else { return "\(login) is an account of \(account.dialect)" }
-                    if let problem = Self.apply(body, to: &account) { return problem }
-                    let merchant = D24Merchant(account)
-                    return merchant.pass.isEmpty || merchant.secret.isEmpty ? "a new merchant needs \"pass\" and \"secret\"" : nil
-                }
-                return .json(Self.json(merchant), status: created ? 201 : 200)
-            } catch .invalid(let problem) {
-                return Router.error(400, problem)
-            } catch {
-                return Router.error(409, "currency: a merchant with cashouts keeps its settlement currency")
-            }
-        }
-    }
+extension D24Merchant {
+    /// D24's merchants on the seam: the scenario's `merchants` section, the admin API's
+    /// `/sandbox/accounts/d24/{login}` (and `/sandbox/merchants`), where a new merchant needs
+    /// `pass` and `secret` and a changed `secret` keeps the old one to tell a client still signing
+    /// with it; the start-up line with every credential, and `LOGIN`, `PASS`, `SECRET_KEY` (the
+    /// `Payload-Signature` HMAC key) and, when it has one, `READ_ONLY_KEY` for an app.
+    static let kind = AccountKind(
+        template: { login in account(login: login, pass: "", secret: "", balance: .zero) }, defaults: [sandboxDefault],
+        section: ("merchants", read), legacyPath: ("/sandbox/merchants", "merchants"), idName: "login", idLimit: 32,
+        schemaNames: ("Merchant", "MerchantUpdate"),
+        apply: { apply($0, to: &$1) },
+        lacking: { account in
+            let merchant = D24Merchant(account)
+            return merchant.pass.isEmpty || merchant.secret.isEmpty ? "a new merchant needs \"pass\" and \"secret\"" : nil
+        },
+        currencyKept: "currency: a merchant with cashouts keeps its settlement currency", json: { json($0) },
+        startupLine: { account in
+            let merchant = D24Merchant(account)
+            return ("merchant: login \(merchant.login), pass \(merchant.pass), secret \(merchant.secret), "
+                    + "read-only key \(merchant.readOnlyKey), balance \(account.currency) \(account.balance)", "server.merchant",
+                    [("login", merchant.login), ("currency", account.currency), ("balance", account.balance.description)])
+        },
+        environment: { account in
+            let merchant = D24Merchant(account)
+            let readOnly = merchant.readOnlyKey.isEmpty ? [] : [(name: "READ_ONLY_KEY", value: merchant.readOnlyKey)]
+            return [("LOGIN", merchant.login), ("PASS", merchant.pass), ("SECRET_KEY", merchant.secret)] + readOnly
+        })
 
     /// Applies the fields present in `body`; returns what is wrong with the first bad one.
-    static func apply(_ body: [String: JSON], to merchant: inout Account) -> String? {
+    @Sendable static func apply(_ body: [String: JSON], to merchant: inout Account) -> String? {
         let known: Set = ["pass", "secret", "read_only_key", "currency", "balance", "limits", "minimum_amounts",
                           "allowed_ips", "notification_url", "login"]
         if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
@@ -87,7 +83,7 @@ struct D24MerchantAdmin {
     }
 
     /// A merchant as the admin API shows it.
-    static func json(_ account: Account) -> JSON {
+    @Sendable static func json(_ account: Account) -> JSON {
         let merchant = D24Merchant(account)
         func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
         return [

@@ -1,0 +1,79 @@
+import SandboxAPIDocs
+import SandboxBank
+import SandboxDialect
+import SandboxHTTP
+import SandboxJSON
+
+// Every API's accounts in one admin resource, as each dialect's `AccountKind` shows and takes them:
+// - `GET /sandbox/accounts`: `{"accounts": {"d24": [...], "mannco": [...], "prism": [...]}}`;
+// - `GET /sandbox/accounts/{dialect}`: `{"accounts": [...]}`;
+// - `GET /sandbox/accounts/{dialect}/{id}`: one account, or 404;
+// - `PUT /sandbox/accounts/{dialect}/{id}`: creates it (201) or changes the members given (200).
+// Each API's older path answers as before: `GET /sandbox/merchants` (`{"merchants": [...]}`) and
+// `PUT /sandbox/merchants/{login}`, `/sandbox/prism-merchants`, `/sandbox/users`.
+
+extension AdminAPI {
+    func registerAccounts(in router: inout Router) {
+        let kinds = dialects.compactMapValues(\.accounts)
+        router.add("GET /sandbox/accounts") { _ in
+            .json(["accounts": .object(Dictionary(uniqueKeysWithValues: kinds.map { dialect, kind in (dialect, .array(list(dialect, kind))) }))])
+        }
+        router.add("GET /sandbox/accounts/{dialect}") { request in
+            guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+            return .json(["accounts": .array(list(dialect, kind))])
+        }
+        router.add("GET /sandbox/accounts/{dialect}/{id}") { request in
+            guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+            let id = request.parameters["id"] ?? ""
+            guard let account = bank.account(id: id), account.dialect == dialect else { return Router.error(404, AccountsResource.noAccount(dialect, id)) }
+            return .json(kind.json(account))
+        }
+        router.add("PUT /sandbox/accounts/{dialect}/{id}") { request in
+            guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+            return put(request, id: request.parameters["id"], dialect: dialect, kind: kind)
+        }
+        for (dialect, kind) in kinds.sorted(by: { $0.key < $1.key }) {
+            guard let (path, listMember) = kind.legacyPath else { continue }
+            router.add("GET \(path)") { _ in .json([listMember: .array(list(dialect, kind))]) }
+            router.add("PUT \(path)/{\(kind.idName)}") { request in
+                put(request, id: request.parameters[kind.idName], dialect: dialect, kind: kind)
+            }
+        }
+    }
+
+    /// The accounts of `dialect`, as it shows them, in the bank's order.
+    private func list(_ dialect: String, _ kind: AccountKind) -> [JSON] {
+        bank.accounts.filter { $0.dialect == dialect }.map(kind.json)
+    }
+
+    /// Creates the account `id` of `dialect`, or changes the members `request`'s body gives.
+    private func put(_ request: HTTPRequest, id: String?, dialect: String, kind: AccountKind) -> HTTPResponse {
+        guard let id, !id.isEmpty, id.count <= kind.idLimit else { return Router.error(400, "\(kind.idName): 1 to \(kind.idLimit) characters") }
+        guard case .object(let body)? = try? JSON.parse(request.body) else { return Router.error(400, AccountsResource.notAnObject) }
+        if let member = kind.idMember, let given = body[member], given != .string(id) {
+            return Router.error(400, "\(member): expected the path's id, \(id), or none")
+        }
+        if let conflict = kind.conflict(id, body, bank) { return Router.error(409, conflict) }
+        do throws(Bank.AccountChangeError) {
+            let (account, created) = try bank.updateAccount(id: id, creatingFrom: kind.template(id)) { account in
+                guard account.dialect == dialect else { return "\(id) is an account of \(account.dialect)" }
+                return kind.apply(body, &account) ?? kind.lacking(account)
+            }
+            return .json(kind.json(account), status: created ? 201 : 200)
+        } catch .invalid(let problem) {
+            return Router.error(400, problem)
+        } catch {
+            return Router.error(409, kind.currencyKept)
+        }
+    }
+
+    /// The dialect the request's path names, with its accounts; nil when it serves none of that name.
+    private static func kind(_ request: HTTPRequest, _ kinds: [String: AccountKind]) -> (String, AccountKind)? {
+        guard let dialect = request.parameters["dialect"], let kind = kinds[dialect] else { return nil }
+        return (dialect, kind)
+    }
+
+    private static func unknownDialect(_ request: HTTPRequest, _ kinds: [String: AccountKind]) -> HTTPResponse {
+        Router.error(404, AccountsResource.unknownAPI(request.parameters["dialect"] ?? "", served: kinds.keys.sorted()))
+    }
+}

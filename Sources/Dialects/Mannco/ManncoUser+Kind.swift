@@ -1,0 +1,72 @@
+import SandboxBank
+import SandboxDialect
+import SandboxJSON
+
+extension ManncoUser {
+    /// Mannco's users on the seam: the scenario's `users` section, the admin API's
+    /// `/sandbox/accounts/mannco/{id}` (and `/sandbox/users`), where a new user needs `api_key`
+    /// and no two users share one; an app reads `USER_ID` and `API_KEY` (what `POST /user/login`
+    /// takes).
+    static let kind = AccountKind(
+        template: { id in account(id: id, apiKey: "", balanceCents: 0) }, defaults: [sandboxDefault],
+        section: ("users", read), legacyPath: ("/sandbox/users", "users"), idMember: "id", schemaNames: ("ManncoUser", "ManncoUserUpdate"),
+        apply: { apply($0, to: &$1) },
+        lacking: { ManncoUser($0).apiKey.isEmpty ? "a new user needs \"api_key\"" : nil },
+        conflict: { id, body, bank in
+            guard let key = body[Key.apiKey]?.stringValue,
+                  let other = bank.account(where: { $0.id != id && ManncoUser(owned: $0)?.apiKey == key }) else { return nil }
+            return "api_key: already the key of user \(other.id)"
+        },
+        currencyKept: "a user keeps its currency", json: { json(ManncoUser($0)) },
+        startupLine: { account in
+            let user = ManncoUser(account)
+            return ("mannco user: id \(user.id), api key \(user.apiKey), balance \(user.balanceCents) cents, "
+                    + "linked \(user.linked.map(\.rawValue).joined(separator: ", "))", "server.user",
+                    [("id", user.id), ("api_key", user.apiKey), ("balance_cents", String(user.balanceCents))])
+        },
+        environment: { account in
+            let user = ManncoUser(account)
+            return [("USER_ID", user.id), ("API_KEY", user.apiKey)]
+        })
+
+    /// Applies the fields present in `body`; returns what is wrong with the first bad one.
+    @Sendable static func apply(_ body: [String: JSON], to account: inout Account) -> String? {
+        let known: Set = ["id", "api_key", "balance", "verified", "linked", "email"]
+        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
+        for key in [ManncoUser.Key.apiKey, ManncoUser.Key.email] {
+            guard let value = body[key] else { continue }
+            guard let text = value.stringValue, !text.isEmpty else { return "\(key): expected a non-empty string" }
+            account.settings[key] = text
+        }
+        if let balance = body["balance"] {
+            guard let cents = balance.numberText.flatMap({ Int64($0) }), (0 ... ManncoProcessRequest.maximumAmount).contains(cents) else {
+                return "balance: expected a whole number of cents, such as 100000"
+            }
+            account.balance = Money(hundredths: cents)
+        }
+        if let verified = body["verified"] {
+            guard let flag = verified.boolValue else { return "verified: expected true or false" }
+            account.settings[ManncoUser.Key.verified] = flag ? nil : "false"
+        }
+        if let linked = body["linked"] {
+            guard let names = linked.arrayValue?.compactMap(\.stringValue), names.count == linked.arrayValue?.count else {
+                return "linked: expected an array of \"payoneer\", \"tipalti\" or \"paypal\""
+            }
+            for provider in ManncoProvider.allCases { ManncoUser.setting(provider, linked: false, in: &account) }
+            for name in names {
+                guard let provider = ManncoProvider(rawValue: name) else { return "linked: \(name) is not payoneer, tipalti or paypal" }
+                ManncoUser.setting(provider, linked: true, in: &account)
+            }
+        }
+        return nil
+    }
+
+    /// A user as the admin API shows it.
+    @Sendable static func json(_ user: ManncoUser) -> JSON {
+        [
+            "id": .string(user.id), "api_key": .string(user.apiKey), "balance": .number(String(user.balanceCents)),
+            "verified": .bool(user.verified), "linked": .array(user.linked.map { .string($0.rawValue) }),
+            "email": .string(user.email), "tipalti_payee_id": user.tipaltiPayeeID.map { .string($0) } ?? .null,
+        ]
+    }
+}
