@@ -1,11 +1,14 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxD24
+import SandboxDashboard
 import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
 import SandboxMannco
 import SandboxPrism
 import SandboxProtobuf
+import SandboxReport
 import SandboxScenario
 
 extension Sandbox {
@@ -56,7 +59,7 @@ extension [any Dialect] {
     var scenarioVocabulary: ScenarioVocabulary {
         reduce(ScenarioVocabulary()) { vocabulary, dialect in
             var merged = vocabulary.merging(dialect.vocabulary)
-            merged.reportFindings.formUnion(dialect.integrationChecks.map(\.id))
+            merged.reportFindings.formUnion((dialect as? any ReportingDialect)?.integrationChecks.map(\.id) ?? [])
             return merged
         }
     }
@@ -74,7 +77,7 @@ extension [any Dialect] {
     var builtInSetup: ScenarioSetup {
         let vocabulary = scenarioVocabulary
         return ScenarioSetup(layering: compactMap { dialect in
-            dialect.builtInScenarioText.map { text in
+            (dialect as? any ScenarioDialect)?.builtInScenarioText.map { text in
                 do {
                     var scenario = try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)", vocabulary: vocabulary)
                     scenario.markBuiltIn()
@@ -104,4 +107,20 @@ extension [any Dialect] {
 
     /// The dialect of that name, by which a payout's notifications are rendered.
     var byName: [String: any Dialect] { Dictionary(map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+
+    /// Their parts of the OpenAPI document and the Postman collection, in their order, each with
+    /// its accounts in the admin API's `/sandbox/accounts/{dialect}`.
+    package var documents: [APIDocsFragment] {
+        compactMap { dialect -> APIDocsFragment? in
+            guard var fragment = (dialect as? any DocumentedDialect)?.docs else { return nil }
+            if let kind = dialect.accounts, let (schema, update) = kind.schemaNames {
+                fragment.accounts = AccountsDocs(dialect: dialect.name, schema: schema, update: update, legacyPath: kind.legacyPath?.path,
+                                                 exampleID: kind.defaults.first?.id ?? "acme", currencyKept: kind.currencyKept)
+            }
+            return fragment
+        }
+    }
+
+    /// Their parts of the dashboard, in their order.
+    var dashboardParts: [DashboardPart] { compactMap { ($0 as? any DashboardDialect)?.dashboard } }
 }

@@ -167,8 +167,8 @@ public final class Sandbox: Sendable {
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
         let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
-        Dashboard.register(in: &router, parts: configuration.dialects.compactMap(\.dashboard))
-        APIDocs.register(in: &router, apis: configuration.dialects.compactMap(\.docs))
+        Dashboard.register(in: &router, parts: configuration.dialects.dashboardParts)
+        APIDocs.register(in: &router, apis: configuration.dialects.documents)
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics, requests: requests,
                              eventLog: configuration.eventLog)

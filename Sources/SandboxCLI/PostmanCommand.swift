@@ -22,7 +22,7 @@ enum PostmanCommand: Command {
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError("postman takes no arguments") }
         let baseURL = try arguments.baseURL()
-        let apis = Sandbox.standardDialects.compactMap(\.docs)
+        let apis = Sandbox.standardDialects.documents
         let document = arguments.has("environment")
             ? PostmanCollection.environment(baseURL: baseURL, apis: apis) : PostmanCollection.collection(baseURL: baseURL, apis: apis)
         StandardOutput.writeLine(document.serializedString())

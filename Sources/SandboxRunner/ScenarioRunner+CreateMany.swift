@@ -4,6 +4,7 @@ import Foundation
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
+import SandboxScenario
 import Synchronization
 
 extension ScenarioRunner {

@@ -9,7 +9,7 @@ import Testing
 
 /// A payout API of a few lines, `POST /echo/payouts` with a JSON body, to show that an API plugs
 /// in through the seam alone: nothing in the bank or the facade knows it.
-private struct EchoDialect: Dialect {
+private struct EchoDialect: Dialect, ScenarioDialect {
     let name = "echo"
     var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary(ruleFields: ["reference", "amount", "currency"]) }
 

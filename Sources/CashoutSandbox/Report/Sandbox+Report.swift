@@ -19,7 +19,7 @@ extension IntegrationReport {
         struct Key: Hashable { let dialect: String, account: String }
         var requests: [Key: [ReportedRequest]] = [:]
         for entry in entries {
-            guard let name = entry.dialect, let dialect = dialects[name] else { continue }
+            guard let name = entry.dialect, let dialect = dialects[name] as? any ReportingDialect else { continue }
             let exchange = journal.exchange(entry)
             guard let facts = dialect.reportFacts(exchange, bank: bank) else { continue }
             let account = facts.account ?? ""
@@ -46,7 +46,7 @@ extension IntegrationReport {
                 account: key.account, dialect: key.dialect, known: bank.account(id: key.account)?.dialect == key.dialect,
                 requests: requests[key] ?? [], payouts: payouts, notifications: payouts.flatMap { notifications[$0.id] ?? [] },
                 now: now, statusWord: { dialect.statusWord($0) ?? $0.name })
-            return (evidence, dialect.integrationChecks)
+            return (evidence, (dialect as? any ReportingDialect)?.integrationChecks ?? [])
         }
         return .success(IntegrationReport(accounts: accounts, at: now))
     }

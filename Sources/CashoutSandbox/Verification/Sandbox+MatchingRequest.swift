@@ -28,7 +28,7 @@ extension Sandbox {
         let request = entry.request, response = entry.response
         let answered = response.isDroppedConnection ? "had its answer dropped" : "answered \(entry.filteredStatus)"
         var payout: Payout?
-        if let dialect = entry.dialect.flatMap({ dialects[$0] }),
+        if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
            let facts = dialect.reportFacts(journal.exchange(entry), bank: bank), case .create = facts.action {
             payout = facts.payoutID.flatMap { bank.payout(id: $0) }
                 ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }

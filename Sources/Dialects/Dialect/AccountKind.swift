@@ -1,4 +1,3 @@
-import SandboxAPIDocs
 import SandboxBank
 import SandboxJSON
 import SandboxScenario
@@ -80,14 +79,6 @@ public struct AccountKind: Sendable {
         self.json = json
         self.startupLine = startupLine
         self.environment = environment
-    }
-
-    /// How the admin API's document shows them under `/sandbox/accounts/{dialect}`, for the
-    /// dialect of that name; nil when they have no schemas.
-    package func docs(dialect: String) -> AccountsDocs? {
-        guard let schemaNames else { return nil }
-        return AccountsDocs(dialect: dialect, schema: schemaNames.account, update: schemaNames.update, legacyPath: legacyPath?.path,
-                            exampleID: defaults.first?.id ?? "acme", currencyKept: currencyKept)
     }
 }
 

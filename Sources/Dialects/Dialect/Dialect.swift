@@ -1,16 +1,16 @@
-import SandboxAPIDocs
 import SandboxBank
-import SandboxDashboard
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 import SandboxProtobuf
-import SandboxReport
 import SandboxScenario
 
 /// One payout API the sandbox serves over its one bank: its endpoints, which authenticate,
 /// validate and answer in the API's own format, and the notifications of its payouts' changes.
-/// The sandbox is assembled from a list of dialects; the bank names none of them.
+/// The sandbox is assembled from a list of dialects; the bank names none of them. What else an
+/// API gives, it gives by conforming to the protocol of that concern, in that concern's module:
+/// `ScenarioDialect` (scenario files), `DocumentedDialect` (the OpenAPI document and Postman),
+/// `DashboardDialect` (the dashboard), `ReportingDialect` (the integration report).
 ///
 /// ```swift
 /// struct EchoDialect: Dialect {
@@ -55,68 +55,30 @@ public protocol Dialect: Sendable {
     /// an app; nil for an API without accounts of its own.
     var accounts: AccountKind? { get }
 
-    /// What it adds to the scenario format: the request fields rules test, what its declines say
-    /// (its accounts' section comes from `accounts`).
-    var scenarioVocabulary: ScenarioVocabulary { get }
-
     /// The code and reason of a rejection forced without them (the admin API's `reject`), given
     /// `code` or not, of a payout that had completed (a return) or not; nil leaves them empty.
     func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)?
 
-    /// Its built-in scenario (`scenarios/default.json` for the first API): rules such as magic
-    /// values, layered under every scenario the user loads; nil for none.
-    var builtInScenarioText: String? { get }
-
-    /// A scenario step's create for `account` (one of its own): `fields` over its example
-    /// payout, notifications to `notificationURL`; nil when its scenarios cannot create payouts.
-    func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate?
-
-    /// Performs one of its own scenario steps (an action of `scenarioVocabulary.stepActions`, its
-    /// body's templates filled in): nil when it holds, else what was expected and what happened.
-    func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String?
-
-    /// Its own word for a status of one of its payouts, which a scenario's `expect_cashout` may
-    /// name (listed in `scenarioVocabulary.statusWords`); nil when it has none but the sandbox's.
+    /// Its own word for a status of one of its payouts, which its answers, the admin API's
+    /// filters and a scenario's `expect_cashout` use; nil when it has none but the sandbox's.
     func statusWord(_ status: PayoutStatus) -> String?
-
-    /// Its part of the OpenAPI document and the Postman collection; nil for none.
-    var docs: APIDocsFragment? { get }
-
-    /// What it adds to the dashboard (its request form, views, cards on its cashouts' page); nil
-    /// for nothing.
-    var dashboard: DashboardPart? { get }
-
-    /// What a journaled request to one of its routes was, for the integration report: whose,
-    /// about which payout, what it asked; nil when the report cannot tell (the default).
-    func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts?
-
-    /// The integration report's checks of its accounts (`IntegrationChecks`' that its API can
-    /// show, and its own); none by default.
-    var integrationChecks: [IntegrationCheck] { get }
 }
 
 extension Dialect {
     public var accounts: AccountKind? { nil }
     public var grpcFiles: [ProtoFile] { [] }
     public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {}
-    public var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary() }
-    public var builtInScenarioText: String? { nil }
-    public var docs: APIDocsFragment? { nil }
-    public var dashboard: DashboardPart? { nil }
-    public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? { nil }
-    public var integrationChecks: [IntegrationCheck] { [] }
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
-    public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
-    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }
     public func statusWord(_ status: PayoutStatus) -> String? { nil }
     public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
     public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? { nil }
 }
 
 extension Dialect {
-    /// Everything scenario files may say in it: `scenarioVocabulary`, and its accounts' section.
+    /// Everything scenario files may say in it: its `ScenarioDialect` vocabulary, if it has one,
+    /// and its accounts' section.
     public var vocabulary: ScenarioVocabulary {
-        var vocabulary = scenarioVocabulary
+        var vocabulary = (self as? any ScenarioDialect)?.scenarioVocabulary ?? ScenarioVocabulary()
         if let (section, read) = accounts?.section { vocabulary.accountSections[section] = read }
         return vocabulary
     }

@@ -86,3 +86,7 @@ enum ManncoDashboard {
         """
 
 }
+
+extension ManncoDialect: DashboardDialect {
+    public var dashboard: DashboardPart { ManncoDashboard.part }
+}

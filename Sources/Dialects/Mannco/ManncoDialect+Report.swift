@@ -8,7 +8,7 @@ import SandboxReport
 // email, never by webhook, so what an app can get wrong is its calls: retrying a refusal that
 // nothing changed, and going on with a token after it expired.
 
-extension ManncoDialect {
+extension ManncoDialect: ReportingDialect {
     static let reportTerms = ReportTerms(statusQuery: "GET /user/getCashoutHistory", reference: "cashoutId", notificationURL: "",
                                          notificationSignature: "", credentials: "the JWT of POST /user/login, as Authorization: Bearer")
 

@@ -54,3 +54,8 @@ enum PrismDashboard {
 
         """
 }
+
+/// Its payouts' details, its merchants and a Create/CreateLink form.
+extension PrismDialect: DashboardDialect {
+    public var dashboard: DashboardPart { PrismDashboard.part }
+}

@@ -7,7 +7,7 @@ import SandboxReport
 // What the integration report reads in PayoutService calls, and the checks that apply: its
 // notifications carry the status, so an app that accepts one (or calls Get) has learnt it.
 
-extension PrismDialect {
+extension PrismDialect: ReportingDialect {
     static let reportTerms = ReportTerms(statusQuery: "Get", reference: "merchant_payout_id", notificationURL: "your webhook_url",
                                          notificationSignature: "the \(PrismWebhook.signatureHeader) header",
                                          credentials: "x-merchant-id, x-auth and the connector's keys in the call's metadata")

@@ -1,11 +1,8 @@
-import SandboxAPIDocs
 import SandboxBank
-import SandboxDashboard
 import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
 import SandboxProtobuf
-import SandboxScenario
 
 /// Hyperswitch Prism's `types.PayoutService` on the dialect seam: its gRPC methods (`PrismAPI`,
 /// declared in `PrismProtos`), its merchants (`PrismMerchant`: the `prism_merchants` section), and
@@ -47,19 +44,6 @@ public struct PrismDialect: Dialect {
     /// `prism_merchants` section, `/sandbox/accounts/prism/{id}`.
     public var accounts: AccountKind? { PrismMerchant.kind }
 
-    /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
-    /// the step `grpc_call` (`PrismSteps`), and its status words
-    /// for `expect_cashout`.
-    public var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: RejectionCodes(words: true),
-                           stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
-                           expectChecks: PrismSteps.expectChecks)
-    }
-
-    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
-        PrismSteps.perform(step, in: &run)
-    }
-
     /// A rejection forced without a code (the admin API's, the dashboard's) carries the connector
     /// error its answers give: `payout_rejected`, or `payout_reversed` for a return.
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
@@ -68,12 +52,4 @@ public struct PrismDialect: Dialect {
 
     /// SUCCESS, FAILED, REVERSED... (`PrismPayout.status`).
     public func statusWord(_ status: PayoutStatus) -> String? { PrismPayout.status(status) }
-
-    public var builtInScenarioText: String? { Self.builtInScenarioText }
-
-    /// The methods as Connect JSON and CreateLink's pages in the OpenAPI document, and a Postman folder (`PrismDocs`).
-    public var docs: APIDocsFragment? { PrismDocs.fragment }
-
-    /// Its payouts' details, its merchants and a Create/CreateLink form (`PrismDashboard`).
-    public var dashboard: DashboardPart? { PrismDashboard.part }
 }

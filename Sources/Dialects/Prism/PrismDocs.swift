@@ -52,12 +52,16 @@ enum PrismDocs {
         variables: [.init("prismMerchantId", merchant.id), .init("prismApiKey", merchant.apiKey, secret: true)],
         sessionVariables: ["prismPayoutRef", "prismPayoutId", "prismQuoteRef", "prismStagedId", "prismLinkRef", "prismLinkToken",
                            "prismDeclineRef", "prismRecipientRef", "prismRecipientId", "prismMethodId", "prismEnrolledRef"],
-        prerequest: [], create: nil, accountVariable: nil,
-        accounts: PrismMerchant.kind.docs(dialect: PrismDialect.name))
+        prerequest: [], create: nil, accountVariable: nil)
 
     private static let token = OpenAPI.path("token", ["type": "string", "pattern": "^lnk_[0-9a-f]{32}$"], "The last segment of the link")
 
     private static func page(_ description: String) -> JSON {
         ["description": .string(description), "content": ["text/html": ["schema": ["type": "string"]]]]
     }
+}
+
+/// The methods as Connect JSON and CreateLink's pages in the OpenAPI document, and a Postman folder.
+extension PrismDialect: DocumentedDialect {
+    public var docs: APIDocsFragment { PrismDocs.fragment }
 }

@@ -3,6 +3,7 @@ import SandboxD24Rules
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
+import SandboxScenario
 
 extension D24Dialect {
     /// The valid cashout of `country` (`D24Example`) as JSON fields; none for a country without one.

@@ -47,5 +47,9 @@ enum ManncoDocs {
         sessionVariables: ["manncoJwt", "manncoLinkToken", "manncoCashoutId"],
         prerequest: [],
         create: nil,
-        accountVariable: nil, accounts: ManncoUser.kind.docs(dialect: ManncoDialect.name))
+        accountVariable: nil)
+}
+
+extension ManncoDialect: DocumentedDialect {
+    public var docs: APIDocsFragment { ManncoDocs.fragment }
 }

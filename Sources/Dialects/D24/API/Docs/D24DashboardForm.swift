@@ -77,3 +77,7 @@ enum D24DashboardForm {
 
         """#
 }
+
+extension D24Dialect: DashboardDialect {
+    public var dashboard: DashboardPart { D24DashboardForm.part }
+}

@@ -53,7 +53,7 @@ enum D24Docs {
             PostmanCollection.create(name, cashoutID: idVariable,
                                      beneficiaryName: staysPending ? PostmanCollection.pendingName : D24Example.value("beneficiary_name"))
         },
-        accountVariable: "{{apiKey}}", accounts: D24Merchant.kind.docs(dialect: D24Dialect.name))
+        accountVariable: "{{apiKey}}")
 
     /// A fresh `external_id` for each create, then `Payload-Signature` for the signed endpoints,
     /// exactly as Postman runs it. Both happen here because the collection's script runs before a
@@ -71,4 +71,8 @@ enum D24Docs {
         "    pm.request.headers.upsert({ key: 'Payload-Signature', value: signature });",
         "}",
     ]
+}
+
+extension D24Dialect: DocumentedDialect {
+    public var docs: APIDocsFragment { D24Docs.fragment }
 }

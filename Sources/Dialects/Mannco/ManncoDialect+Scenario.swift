@@ -1,0 +1,23 @@
+import SandboxBank
+import SandboxScenario
+
+/// What Mannco adds to scenario files: its rule fields, its steps (`ManncoSteps`), its status
+/// words and its built-in scenario (`ManncoDefaultScenario.swift`).
+extension ManncoDialect: ScenarioDialect {
+    /// The fields rules match (`user`, `method`, `amount` in dollars, `email`), word rejection
+    /// codes (`payee_rejected`: its API answers none, the admin API shows them), the steps
+    /// `login`, `process_cashout`, `link` and `expect_emails`, and its status words for
+    /// `expect_cashout`.
+    public var scenarioVocabulary: ScenarioVocabulary {
+        ScenarioVocabulary(dialect: Self.name,
+                           ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
+                           rejectionCodes: RejectionCodes(words: true), stepActions: ManncoSteps.checks,
+                           statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)))
+    }
+
+    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
+        ManncoSteps.perform(step, in: &run)
+    }
+
+    public var builtInScenarioText: String? { Self.builtInScenarioText }
+}

@@ -1,0 +1,20 @@
+import SandboxBank
+import SandboxScenario
+
+/// What PayoutService adds to scenario files: its rule fields, its step (`PrismSteps`), its
+/// status words and its built-in scenario (`PrismDefaultScenario.swift`).
+extension PrismDialect: ScenarioDialect {
+    /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
+    /// the step `grpc_call` (`PrismSteps`), and its status words for `expect_cashout`.
+    public var scenarioVocabulary: ScenarioVocabulary {
+        ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: RejectionCodes(words: true),
+                           stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
+                           expectChecks: PrismSteps.expectChecks)
+    }
+
+    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
+        PrismSteps.perform(step, in: &run)
+    }
+
+    public var builtInScenarioText: String? { Self.builtInScenarioText }
+}

@@ -1,0 +1,13 @@
+import SandboxBank
+
+/// A payout API the integration report can read: what a journaled request to one of its routes
+/// was, and which checks apply to its accounts. The report leaves out the requests of a dialect
+/// that does not conform.
+public protocol ReportingDialect: Sendable {
+    /// What a journaled request to one of its routes was: whose, about which payout, what it
+    /// asked; nil when the report cannot tell.
+    func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts?
+
+    /// The report's checks of its accounts (`IntegrationChecks`' that its API can show, and its own).
+    var integrationChecks: [IntegrationCheck] { get }
+}
