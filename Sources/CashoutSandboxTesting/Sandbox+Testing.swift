@@ -4,7 +4,7 @@ import Foundation
 @_exported import SandboxD24
 import SandboxScenario
 
-// What a Swift team's tests need from an in-process sandbox (DESIGN.md, "In-process"):
+// What a Swift team's tests need from an in-process sandbox (the Testing your app guide, "In-process (Swift tests)"):
 //
 //     let sandbox = try await Sandbox.start(scenario: .file("scenarios/late-reversal.json"))
 //     defer { sandbox.stop() }

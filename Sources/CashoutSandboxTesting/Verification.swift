@@ -98,7 +98,7 @@ public struct RequestVerificationFailure: Error, CustomStringConvertible {
 
 extension Sandbox {
     /// Checks that the app sent `request` `count` times (at least once by default); throws
-    /// ``RequestVerificationFailure`` with the near misses when it did not, or when the request
+    /// ``CashoutSandboxTesting/RequestVerificationFailure`` with the near misses when it did not, or when the request
     /// journal no longer holds what would decide it.
     public func verify(_ request: ExpectedRequest, count: RequestCount = .atLeast(1)) async throws {
         try check(["request": request.json, "count": count.json])

@@ -34,7 +34,7 @@ extension OpenAPIDocument {
             OpenAPIEndpoint(route: "POST /sandbox/scenario", operation: OpenAPI.operation(
                 "loadScenario", tag: "Sandbox", summary: "Load a scenario",
                 description: """
-                    A scenario file's JSON (format in scenarios/README.md, JSON Schema in scenarios/schema.json) \
+                    A scenario file's JSON (format in the Scenario files guide, JSON Schema in scenarios/schema.json) \
                     over the ones in force: its merchants, rules (tried first), faults and webhook policy.
                     """,
                 body: OpenAPI.body(Schema.object([:], open: true, description: "A scenario document"), examples: [
@@ -179,7 +179,7 @@ extension OpenAPIDocument {
                 ])),
             OpenAPIEndpoint(route: "GET /sandbox/webhooks/chaos", operation: OpenAPI.operation(
                 "getWebhookChaos", tag: "Sandbox", summary: "The webhook chaos rules in force",
-                description: "As a scenario file's `webhooks.chaos` holds them (scenarios/README.md); `[]` for none.",
+                description: "As a scenario file's `webhooks.chaos` holds them (the Scenario files guide, 'Webhook chaos'); `[]` for none.",
                 responses: ["200": OpenAPI.json("The rules", Schema.array(of: Schema.ref("ChaosRule")), example: rulesExample)])),
             OpenAPIEndpoint(route: "PUT /sandbox/webhooks/chaos", operation: OpenAPI.operation(
                 "putWebhookChaos", tag: "Sandbox", summary: "Put webhook chaos rules in force",

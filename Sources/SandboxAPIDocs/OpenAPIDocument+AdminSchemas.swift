@@ -157,7 +157,7 @@ extension OpenAPIDocument {
                 "kind": Schema.oneOf(["unknown"], "Journaled by a sandbox that did not record it"), "summary": summary,
             ], required: ["kind", "summary"]),
         ]
-        return ["oneOf": .array(variants), "description": "What decided the cashout's fate (README, \"Which rule decided\")"]
+        return ["oneOf": .array(variants), "description": "What decided the cashout's fate (the Scenario files guide, \"Which rule decided\")"]
     }
 
     private static var cashoutDetail: [String: JSON] {

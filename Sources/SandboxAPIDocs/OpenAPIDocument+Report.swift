@@ -11,7 +11,7 @@ extension OpenAPIDocument {
                 For each account that made a request or has a cashout (or `account` alone): what its app gets wrong, \
                 from evidence, each finding with the requests and delivery attempts that show it and what to change; the \
                 checks that held (`passed`) and those nothing exercised, each by its id (`late_rejection_missed`, \
-                `signature_errors`...; README, "What your app gets wrong"). `ok` when no finding is an error. Made from \
+                `signature_errors`...; the Testing your app guide, "What your app gets wrong"). `ok` when no finding is an error. Made from \
                 the request journal, the cashouts and their notifications each time it is asked for: answered 409, never \
                 guessed, when the journal pushed requests out since it was last cleared (`serve --request-journal N` \
                 keeps more).

@@ -85,7 +85,7 @@ extension PostmanCollection {
                  tests: ["pm.test('a forged attempt', function () { var a = pm.response.json().attempts; pm.expect(a[a.length - 1].chaos.kind).to.eql('forged'); });"]),
             Item("Put webhook chaos rules in force", "PUT", "/sandbox/webhooks/chaos",
                  body: #"[{"name": "at least once", "when": {"status": "COMPLETED"}, "kind": "duplicate", "after": "30s"}]"#, expect: 200,
-                 description: "The rules of a scenario's webhooks.chaos (scenarios/README.md): here every COMPLETED notification is sent twice, 30 s apart.",
+                 description: "The rules of a scenario's webhooks.chaos (the Scenario files guide, 'Webhooks'): here every COMPLETED notification is sent twice, 30 s apart.",
                  tests: ["pm.test('one rule', function () { pm.expect(pm.response.json().length).to.eql(1); });"]),
             Item("Webhook chaos rules", "GET", "/sandbox/webhooks/chaos", expect: 200),
             Item("End webhook chaos", "PUT", "/sandbox/webhooks/chaos", body: "[]", expect: 200,

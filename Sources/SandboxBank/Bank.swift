@@ -18,7 +18,7 @@ public final class Bank: Sendable {
     /// How the bank behaves.
     public struct Configuration: Sendable {
         /// The timeline a new payout follows, and what chose it (the scenario engine decides;
-        /// default: DESIGN.md's).
+        /// default: the default bank's).
         public var timeline: @Sendable (Payout) -> DecidedTimeline = { _ in DecidedTimeline(TimelineStep.defaultTimeline) }
         /// Refuses a payout at creation (a scenario's `decline` rule); nil lets it through.
         public var decline: @Sendable (PayoutRequest) -> Decline? = { _ in nil }

@@ -25,7 +25,7 @@ public struct TimelineStep: Sendable, Hashable {
         time.adding(after).addingBusinessDays(businessDays)
     }
 
-    /// DESIGN.md's default bank: DELIVERED after 5 s, COMPLETED 10 s later.
+    /// The default bank (the Scenario files guide): DELIVERED after 5 s, COMPLETED 10 s later.
     public static let defaultTimeline = [
         TimelineStep(after: .seconds(5), status: .delivered),
         TimelineStep(after: .seconds(10), status: .completed),

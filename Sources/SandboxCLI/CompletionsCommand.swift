@@ -9,7 +9,7 @@ enum CompletionsCommand: Command {
     static let discussion = """
         Prints a script that completes cashout-sandbox's commands, options and their values in that shell. \
         Load it for this session with 'source <(cashout-sandbox completions bash)' (zsh the same, fish: \
-        'cashout-sandbox completions fish | source'), or install it: see the README.
+        'cashout-sandbox completions fish | source'), or install it: see the Running it guide.
         """
     static let options: [Arguments.Option] = []
 

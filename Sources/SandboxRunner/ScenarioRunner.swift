@@ -6,8 +6,8 @@ import SandboxJSON
 import SandboxScenario
 import Synchronization
 
-/// Runs a scenario's steps against its own in-process sandbox on a manual clock (DESIGN.md,
-/// "Step vocabulary"). Without a `clock.start`, the clock starts at 2026-01-05T09:00:00Z, so a
+/// Runs a scenario's steps against its own in-process sandbox on a manual clock (the Scenario
+/// files guide, "Steps"). Without a `clock.start`, the clock starts at 2026-01-05T09:00:00Z, so a
 /// run is the same every time.
 public struct ScenarioRunner {
     /// A created cashout a later step can refer to by name.

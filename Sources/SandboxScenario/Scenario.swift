@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxJSON
 
-// The scenario file format of DESIGN.md ("Scenario files"): accounts (in each dialect's section), the bank's rules and
+// The scenario file format (the Scenario files guide): accounts (in each dialect's section), the bank's rules and
 // default timeline, HTTP faults, the webhook policy, and the steps that make a file a test.
 
 /// A loaded, validated scenario file.

@@ -2,7 +2,7 @@ import Glibc
 import SandboxBank
 import SandboxJSON
 
-/// Reads scenario files: JSON, checked against the format of DESIGN.md. Every refusal names the
+/// Reads scenario files: JSON, checked against the format of the Scenario files guide. Every refusal names the
 /// file, the JSON path and what was expected; unknown keys are refusals too.
 ///
 /// ```swift

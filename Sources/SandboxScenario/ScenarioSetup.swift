@@ -3,7 +3,7 @@ import SandboxJSON
 
 /// Several scenarios layered into one setup, later over earlier: later rules are tried first,
 /// a later account replaces one with the same id, and the last file that sets the default
-/// timeline, seed, clock or webhook policy wins. Faults add up. (README's "Which rule decided"
+/// timeline, seed, clock or webhook policy wins. Faults add up. (the Scenario files guide's "Which rule decided"
 /// tells users this order.)
 public struct ScenarioSetup: Sendable {
     public var accounts: [Account] = []

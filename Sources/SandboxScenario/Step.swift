@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxJSON
 
-/// One step of a scenario that is a test (DESIGN.md, "Step vocabulary").
+/// One step of a scenario that is a test (the Scenario files guide, "Steps").
 public enum Step: Sendable {
     /// A raw HTTP request; `body` is sent byte for byte, `json` serialised. Strings may hold
     /// `{{base_url}}` and `{{REF.cashout_id}}` / `{{REF.external_id}}`.

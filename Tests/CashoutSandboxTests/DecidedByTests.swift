@@ -51,7 +51,7 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
      "index": .number(index), "outcome": outcome.map { .number($0) } ?? .null]
 }
 
-/// `decided_by` (README, "Which rule decided"): a rule by name and index, a magic value, the
+/// `decided_by` (the Scenario files guide, "Which rule decided"): a rule by name and index, a magic value, the
 /// default timeline, a weighted outcome, a forced action; in which order they apply; and that
 /// it is kept across a restart and a snapshot.
 @Suite struct DecidedByTests {
@@ -127,7 +127,7 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
             == #"{"code":400,"message":"action: expected deliver, complete, reject, hold, release or cancel"}"#)
     }
 
-    /// README's order: a later scenario's rules first (one loaded at run time before all), then
+    /// The guide's order: a later scenario's rules first (one loaded at run time before all), then
     /// the magic values, then the last default set; a forced action over any.
     @Test func laterScenariosRulesComeFirstThenMagicValuesThenTheLastDefault() throws {
         let first = #"""

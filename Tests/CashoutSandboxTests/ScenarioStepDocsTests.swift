@@ -2,17 +2,17 @@ import CashoutSandbox
 import Foundation
 import SandboxScenario
 import Testing
+import TestHelpers
 
-// scenarios/README.md documents every step action the loader takes (its own and each API's), in a
-// table row `| `action` | keys | example |`, and each example loads.
+// The guide "Scenario files" documents every step action the loader takes (its own and each API's),
+// in a table row `| `action` | keys | example |`, and each example loads.
 
 @Suite struct ScenarioStepDocsTests {
     static let vocabulary = Sandbox.Configuration().scenarioVocabulary
 
-    /// The rows of scenarios/README.md's step tables: action -> its one-line examples.
+    /// The rows of the guide's step tables: action -> its one-line examples.
     static let rows: [String: [String]] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = (try? String(contentsOf: url.appendingPathComponent("scenarios/README.md"), encoding: .utf8)) ?? ""
+        let text = Guide.text("ScenarioFiles")
         var rows: [String: [String]] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.dropFirst(2).dropLast(2).components(separatedBy: " | ")

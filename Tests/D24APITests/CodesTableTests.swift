@@ -1,14 +1,15 @@
 @testable import SandboxD24
 import CashoutSandbox
 import SandboxHTTP
+import TestHelpers
 import SandboxJSON
 import Testing
 
-// The README's "Codes": every rejection code the sandbox names, with the name a started sandbox
+// The D24 guide's "Codes": every rejection code the sandbox names, with the name a started sandbox
 // answers; every decline code with a message of its own, with the status and message it answers.
 
 @Suite struct CodesTableTests {
-    static let rows = Readme.rows(under: "Codes")
+    static let rows = Guide.rows(in: "D24", under: "Codes")
     static let rejections = rows.filter { $0.count == 3 && $0[1].hasPrefix("`") }
     static let declines = rows.filter { $0.count == 3 && !$0[1].hasPrefix("`") }
 

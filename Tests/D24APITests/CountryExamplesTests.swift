@@ -2,10 +2,11 @@ import CashoutSandbox
 import Foundation
 import SandboxD24Rules
 import SandboxHTTP
+import TestHelpers
 import SandboxJSON
 import Testing
 
-// The README's "Per-country create fields" against the sandbox's own rules: each example is
+// The D24 guide's "Per-country create fields" against the sandbox's own rules: each example is
 // D24Example's and a started sandbox accepts it; the required fields, currencies and document types
 // are what the validator enforces; the check-digit column says "none" exactly where changing a
 // digit of the document or the account goes unnoticed.
@@ -16,9 +17,9 @@ import Testing
     static let common: Set = ["external_id", "country", "amount", "document_id", "beneficiary_name"]
 
     /// The section's two tables: the rules by country, and the examples by country.
-    static let readme: (rules: [String: [String]], examples: [String: String]) = {
+    static let guide: (rules: [String: [String]], examples: [String: String]) = {
         var rules: [String: [String]] = [:], examples: [String: String] = [:]
-        for cells in Readme.rows(under: "Per-country create fields") where countries.contains(cells[0]) {
+        for cells in Guide.rows(in: "D24", under: "Per-country create fields") where countries.contains(cells[0]) {
             if cells.count == 2 { examples[cells[0]] = cells[1] } else { rules[cells[0]] = cells }
         }
         return (rules, examples)
@@ -41,15 +42,15 @@ import Testing
     }
 
     @Test func theTablesHaveARowForEachCountry() {
-        #expect(Self.readme.rules.keys.sorted() == Self.countries.sorted())
-        #expect(Self.readme.examples.keys.sorted() == Self.countries.sorted())
+        #expect(Self.guide.rules.keys.sorted() == Self.countries.sorted())
+        #expect(Self.guide.examples.keys.sorted() == Self.countries.sorted())
         #expect(D24Example.byCountry.map(\.country) == Self.countries)
     }
 
     @Test(arguments: countries)
-    func theREADMEExampleIsD24Example(country: String) throws {
-        let cell = try #require(Self.readme.examples[country])
-        let shown = try JSON.parse(Array(try #require(Readme.code(cell).first).utf8))
+    func theGuidesExampleIsD24Example(country: String) throws {
+        let cell = try #require(Self.guide.examples[country])
+        let shown = try JSON.parse(Array(try #require(Guide.code(cell).first).utf8))
         let example = try Self.example(country)
         #expect(shown == JSON.object(Dictionary(uniqueKeysWithValues: example.map { ($0.name, JSON.string($0.value)) })))
         #expect(shown.serializedString() == cell.trimmingCharacters(in: CharacterSet(charactersIn: "`")), "keys in the order the sandbox writes them")
@@ -72,22 +73,22 @@ import Testing
         let required = ["external_id"] + example.map(\.name).filter { name in
             D24FieldValidator.firstError(in: Self.fields(example.filter { $0.name != name })) != nil
         }
-        let row = try #require(Self.readme.rules[country])
-        let shown = Readme.code(row[2]).filter { name in D24Field.allCases.contains { $0.jsonKey == name } }
+        let row = try #require(Self.guide.rules[country])
+        let shown = Guide.code(row[2]).filter { name in D24Field.allCases.contains { $0.jsonKey == name } }
         #expect(Set(shown) == Set(required).subtracting(Self.common), "column 3 of \(country)'s row")
         #expect(Self.common.isSubset(of: required))
     }
 
     @Test(arguments: countries)
     func theCurrenciesAndDocumentTypesAreTheRules(country: String) throws {
-        let row = try #require(Self.readme.rules[country])
+        let row = try #require(Self.guide.rules[country])
         #expect(row[1].components(separatedBy: ", ") == D24Countries.currencies(of: country))
         let types = try #require(D24Countries.documentTypes(of: country))
-        #expect(Readme.code(row[3]).filter { $0 == $0.uppercased() && !$0.contains(" ") } == types, "column 4 of \(country)'s row")
+        #expect(Guide.code(row[3]).filter { $0 == $0.uppercased() && !$0.contains(" ") } == types, "column 4 of \(country)'s row")
     }
 
     /// Where the rules check digits, changing the last digit of the example's document or account
-    /// is refused; the README's column says which, and "none" where nothing is checked.
+    /// is refused; the guide's column says which, and "none" where nothing is checked.
     @Test(arguments: countries)
     func theCheckDigitsColumnSaysWhatIsChecked(country: String) throws {
         let example = try Self.example(country)
@@ -101,7 +102,7 @@ import Testing
         let checked = ["document_id", "bank_account"].filter(refusedWithLastDigitChanged)
         let expected: [String: [String]] = ["BR": ["document_id"], "MX": ["bank_account"], "AR": ["bank_account"], "PE": ["bank_account"]]
         #expect(checked == expected[country] ?? [])
-        let column = try #require(Self.readme.rules[country])[5]
+        let column = try #require(Self.guide.rules[country])[5]
         #expect(column.hasPrefix("none") == checked.isEmpty, "column 6 of \(country)'s row: \(column)")
     }
 }

@@ -5,8 +5,8 @@ import SandboxJSON
 import Testing
 
 /// On a manual clock, what falls due at the current time runs at once: a merchant's hold or
-/// cancel, or an admin's forced change, is notified without anybody moving the clock (DESIGN.md,
-/// "Clock"). Nothing here advances the clock.
+/// cancel, or an admin's forced change, is notified without anybody moving the clock (the Clock and webhooks
+/// guide, "The clock"). Nothing here advances the clock.
 @Suite struct DueNowTests {
     /// How many notifications the sink `name` received, waiting up to 5 s for `count` (the clock
     /// driver sends them at once, on its own thread).

@@ -4,7 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import Testing
 
-/// The built-in default bank's magic beneficiary names (README, "Magic values").
+/// The built-in default bank's magic beneficiary names (the D24 guide, "Magic values").
 @Suite struct MagicValueTests {
     private func create(_ sandbox: Sandbox, name: String) throws -> HTTPResponse {
         try sandbox.create(#"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"m-1","country":"BR","currency":"USD","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#)

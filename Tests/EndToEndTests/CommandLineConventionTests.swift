@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The conventions every command keeps, run through the built binary: help, version, errors
-/// that name the command's help and the option meant, and the exit statuses README documents
+/// that name the command's help and the option meant, and the exit statuses the Running it guide documents
 /// (0 success; 1 a failure; 2 a bad command line or a file that is not there).
 @Suite struct CommandLineConventionTests {
     static let commands = ["serve", "sign", "validate", "test", "report", "openapi", "postman", "completions", "help"]

@@ -6,7 +6,7 @@ import SandboxJSON
 import Synchronization
 import Testing
 
-/// DESIGN.md, "Running": on SIGTERM the server stops accepting, finishes the requests in flight,
+/// The Running it guide, "Serving": on SIGTERM the server stops accepting, finishes the requests in flight,
 /// flushes, and exits 0; with `--state-dir` nothing it answered is lost.
 @Suite struct GracefulShutdownTests {
     /// One create sent on a keep-alive connection, and what came back.

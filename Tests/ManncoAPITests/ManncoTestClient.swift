@@ -9,7 +9,7 @@ import Testing
 // Shared helpers for the Mannco API tests: every test starts its own sandbox (manual clock at
 // Monday 2026-01-05T09:00:00Z, port 0) and talks to it over real HTTP, as a user's client does.
 
-/// The default user (README, "Mannco user cashouts").
+/// The default user (the Mannco guide, "The default user").
 enum DefaultUser {
     static let id = "76561198000000001"
     static let apiKey = "sandbox_mannco_key"

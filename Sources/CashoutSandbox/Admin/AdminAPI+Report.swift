@@ -1,7 +1,7 @@
 import SandboxHTTP
 import SandboxReport
 
-// `GET /sandbox/report[?account=ID]`: the integration report (README, "What your app gets wrong").
+// `GET /sandbox/report[?account=ID]`: the integration report (the Testing your app guide, "What your app gets wrong").
 
 extension AdminAPI {
     func registerReport(in router: inout Router) {

@@ -7,7 +7,7 @@ import SandboxScenario
 import SandboxState
 import Synchronization
 
-/// The sandbox's own endpoints under `/sandbox/` (DESIGN.md, "Admin API"): health, the clock,
+/// The sandbox's own endpoints under `/sandbox/` (the Running it guide, "Admin API"): health, the clock,
 /// cashouts and forced outcomes, webhooks and the sink, merchants and the ledger, the request
 /// journal. Errors use the same `{"code": <HTTP status>, "message": "..."}` shape as the router's.
 ///

@@ -2,7 +2,7 @@ import SandboxBank
 import SandboxJSON
 import SandboxScenario
 
-/// What decided a cashout's fate, as the admin API's `decided_by` shows it (README, "Which rule
+/// What decided a cashout's fate, as the admin API's `decided_by` shows it (the Scenario files guide, "Which rule
 /// decided"): the admin's last forced outcome, else what chose the bank's timeline: a rule of a
 /// scenario, a magic value (a rule of a dialect's built-in scenario) or the default timeline.
 ///

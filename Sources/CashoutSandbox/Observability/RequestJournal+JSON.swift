@@ -3,7 +3,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxProtobuf
 
-// How `GET /sandbox/requests` shows an entry (README, "Why did my request fail?"): header names
+// How `GET /sandbox/requests` shows an entry (the Testing your app guide, "Why did my request fail?"): header names
 // lowercased (repeated ones joined with ", "), a gRPC response's trailers among its headers, and
 // each body as proto3 JSON when it is a gRPC or Connect message of a method the sandbox serves
 // (`json-from-protobuf`), as text when it is UTF-8 (without NUL, and not a protobuf type), else base64.

@@ -1,5 +1,5 @@
 // Mannco's magic values: rules on the payout email, tried after every scenario's own rules like D24's
-// magic beneficiary names (README, "Mannco user cashouts"). Only Mannco cashouts match them.
+// magic beneficiary names (the Mannco guide, "Magic emails"). Only Mannco cashouts match them.
 
 extension ManncoDialect {
     /// The built-in rules: an email starting `fail@`, `late-fail@`, `stuck@`, `never@`, `slow@` or

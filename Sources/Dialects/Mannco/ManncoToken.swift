@@ -11,7 +11,7 @@ import SandboxJSON
 
 /// Issues and checks the tokens of `POST /user/login`.
 public enum ManncoToken {
-    /// The HS256 secret of every sandbox (README, "Mannco user cashouts").
+    /// The HS256 secret of every sandbox (the Mannco guide, "Endpoints").
     public static let secret = "sandbox_mannco_jwt_secret"
     static let key = HMACSHA256.Key(secret)
     /// The key of link tokens: derived from the secret, so that no JWT is ever a link token.

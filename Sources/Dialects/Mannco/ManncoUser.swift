@@ -58,7 +58,7 @@ public struct ManncoUser: Sendable {
         account.settings[Key.linked] = list.isEmpty ? nil : list.map(\.rawValue).joined(separator: ",")
     }
 
-    /// The user when no scenario defines one (README, "The default user").
+    /// The user when no scenario defines one (the Mannco guide, "The default user").
     public static let sandboxDefault = account(id: "76561198000000001", apiKey: "sandbox_mannco_key", balanceCents: 1_000_000,
                                                linked: [.payoneer, .tipalti], email: "user@example.com")
 

@@ -57,7 +57,7 @@ public struct PrismMerchant: Sendable {
         return Account(id: id, dialect: PrismDialect.name, currency: currency, balance: balance, settings: settings)
     }
 
-    /// The merchant when no scenario defines one (README, "PayoutService").
+    /// The merchant when no scenario defines one (the PayoutService guide, "The default merchant and the metadata").
     public static let sandboxDefault = account(id: defaultID, apiKey: "sandbox_prism_key", balance: Money(hundredths: 100_000_000))
 
     /// Reads a merchant of the scenario file's `prism_merchants` section:

@@ -6,7 +6,7 @@ extension D24Dialect {
     public static let builtInScenarioText = #"""
 {
   "name": "default bank",
-  "description": "The bank every sandbox starts with: DELIVERED after 5 s, COMPLETED 10 s later, and magic beneficiary names for every other outcome (README, 'Magic values').",
+  "description": "The bank every sandbox starts with: DELIVERED after 5 s, COMPLETED 10 s later, and magic beneficiary names for every other outcome (the D24 guide, 'Magic values').",
   "bank": {
     "rules": [
       {

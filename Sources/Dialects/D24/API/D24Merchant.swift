@@ -71,7 +71,7 @@ public struct D24Merchant: Sendable {
         text.map { $0.split(separator: ",").map(String.init) } ?? []
     }
 
-    /// The merchant used when no scenario defines one (DESIGN.md, "Running").
+    /// The merchant used when no scenario defines one (the D24 guide, "The default merchant").
     public static let sandboxDefault = account(login: "sandbox_login", pass: "sandbox_pass", secret: "sandbox_secret",
                                                readOnlyKey: "sandbox_read_only", balance: Money(hundredths: 100_000_000))
 

@@ -1,5 +1,5 @@
 /// Valid cashouts, one per fully validated country (BR, MX, AR, CL, CO, PE, EC): the examples that
-/// the docs (OpenAPI, Postman, the README's per-country table), the dashboard's form and a
+/// the docs (OpenAPI, Postman, the D24 guide's per-country table), the dashboard's form and a
 /// scenario's `create_cashout` defaults use. Each passes its country's rules, check digits
 /// included; a test sends every one to a started sandbox.
 ///
@@ -26,7 +26,7 @@ public enum D24Example {
         createFields.first { $0.name == name }?.value ?? ""
     }
 
-    /// The examples in the order of the README's table. Where the provider's country page gives
+    /// The examples in the order of the D24 guide's table. Where the provider's country page gives
     /// an example (BR's CPF and account, MX's CLABE, PE's CCI) it is that one.
     public static let byCountry: [(country: String, fields: Fields)] = [
         ("BR", [("country", "BR"), ("currency", "BRL"), ("amount", "100.00"), ("document_id", "01716001340"), ("document_type", "CPF"),

@@ -1,5 +1,5 @@
-// DESIGN.md's in-process test, written as an integrator would, and README.md's Swift example
-// word for word (.ci/check-readme compares them). The scenario is the sandbox's own example: its
+// The in-process test of the Testing your app guide, written as an integrator would, word for
+// word (.ci/check-readme compares them). The scenario is the sandbox's own example: its
 // bank reverses BR cashouts of 100 or more two days after they complete. `scenarios` beside
 // Package.swift links to the repository's, so the path works from the repository and from here.
 

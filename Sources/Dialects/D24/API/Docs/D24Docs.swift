@@ -44,7 +44,7 @@ enum D24Docs {
             .init("D24 Cashouts API v3", PostmanCollection.d24Requests, "The merchant's calls, in the order of a cashout's life."),
             .init("Errors", PostmanCollection.errorRequests, "Refusals with the provider's codes and messages."),
         ],
-        // The default merchant (README, "The default merchant"), as the provider's own collection names them.
+        // The default merchant (the D24 guide, "The default merchant"), as the provider's own collection names them.
         variables: [.init("apiKey", merchant.login), .init("apiPassphrase", merchant.pass),
                     .init("apiSignature", merchant.secret, secret: true), .init("readOnlyKey", merchant.readOnlyKey)],
         sessionVariables: ["newExternalId", "externalId", "cashoutId", "adminCashoutId", "rejectCashoutId", "timelineCashoutId", "webhookId"],
