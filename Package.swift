@@ -47,7 +47,8 @@ let package = Package(
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
         .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
-                                                   "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API"),
+                                                   "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API",
+                resources: [.embedInCode("Resources/default.json")]),
         // Mannco.store's user cashouts: login for a JWT, cashouts with fees, cooldown and one pending,
         // linked methods, history, and the users' email outbox.
         .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect",

@@ -3,7 +3,7 @@ import SandboxD24Rules
 import SandboxScenario
 
 /// What D24 adds to scenario files: its create fields for rules, its declines, its built-in
-/// scenario with the magic values (`D24DefaultScenario.swift`), and its creates for steps
+/// scenario with the magic values (`scenarios/default.json`), and its creates for steps
 /// (`D24ScenarioCreate.swift`).
 extension D24Dialect: ScenarioDialect {
     /// The codes a scenario's timeline may give a D24 cashout: spec §7.2's, and no word code.
@@ -29,4 +29,8 @@ extension D24Dialect: ScenarioDialect {
     static let createFields = Set(D24Field.allCases.map(\.jsonKey)).union(["on_hold", "type"])
 
     public var builtInScenarioText: String? { Self.builtInScenarioText }
+
+    /// The built-in default bank with the magic values: `scenarios/default.json`, the one copy,
+    /// compiled in (`Resources/default.json` links to it) so that the binary needs no file to start.
+    public static let builtInScenarioText = String(decoding: PackageResources.default_json, as: UTF8.self)
 }
