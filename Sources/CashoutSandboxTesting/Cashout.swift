@@ -4,13 +4,34 @@ import SandboxBank
 /// A cashout as the sandbox reports it: its ids, amount, and status under the sandbox's names
 /// (`PayoutStatus.name`: a late rejection after completion is REJECTED, as in the D24 API).
 public struct Cashout: Sendable, Equatable {
-    /// The statuses the sandbox reports, by their names.
-    public enum Status: String, Sendable, Equatable {
-        case staged = "STAGED", awaitingDetails = "AWAITING_DETAILS", pending = "PENDING", onHold = "ON_HOLD"
-        case delivered = "DELIVERED", completed = "COMPLETED", rejected = "REJECTED", cancelled = "CANCELLED", expired = "EXPIRED"
+    /// The statuses the sandbox reports, by their names (`rawValue`: `PayoutStatus.name`, "ON_HOLD").
+    public enum Status: Sendable, Equatable, CaseIterable, RawRepresentable {
+        case staged, awaitingDetails, pending, onHold, delivered, completed, rejected, cancelled, expired
 
         init(_ status: PayoutStatus) {
-            self.init(rawValue: status.name)!
+            self = Self.allCases.first { $0.payoutStatus == (status == .returned ? .rejected : status) }!
+        }
+
+        /// The bank's status of that name (a rejection after completion is `rejected` too).
+        var payoutStatus: PayoutStatus {
+            switch self {
+            case .staged: .staged
+            case .awaitingDetails: .awaitingDetails
+            case .pending: .pending
+            case .onHold: .onHold
+            case .delivered: .delivered
+            case .completed: .completed
+            case .rejected: .rejected
+            case .cancelled: .cancelled
+            case .expired: .expired
+            }
+        }
+
+        public var rawValue: String { payoutStatus.name }
+
+        public init?(rawValue: String) {
+            guard let status = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = status
         }
     }
 

@@ -1,3 +1,4 @@
+import SandboxBank
 import SandboxJSON
 
 // The admin API's bodies, member for member as Sources/CashoutSandbox/Admin/AdminJSON.swift and
@@ -107,8 +108,7 @@ extension OpenAPIDocument {
     private static let sinkVerdict = Schema.oneOf(["processed", "failed", "duplicate", "refused"], "What the sink did with it")
     private static let durationOrRange = Schema.either(["string", "object"], #"A duration ("30s") or {"min", "max"}"#, example: "30s")
 
-    private static let statusName = Schema.oneOf(["STAGED", "AWAITING_DETAILS", "PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED",
-                                                  "CANCELLED", "EXPIRED"])
+    private static let statusName = Schema.oneOf(PayoutStatus.allNames)
     /// Beside a status: the API's own word for it (absent for D24, whose words are the sandbox's).
     private static let apiStatus = Schema.string("The status in the words of the cashout's own API (Mannco's `completed`, PayoutService's "
                                                  + "`SUCCESS` or `REVERSED`); absent when they are the sandbox's (D24)", example: "SUCCESS")

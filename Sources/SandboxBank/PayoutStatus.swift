@@ -75,10 +75,17 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
         self = status
     }
 
+    /// Every name a payout's status may have, in lifecycle order: STAGED, AWAITING_DETAILS,
+    /// PENDING, ..., EXPIRED (the names' one list; the admin API's document and the testing
+    /// library take it from here).
+    public static let allNames: [String] = allCases.map(\.name).reduce(into: []) { names, name in
+        if !names.contains(name) { names.append(name) }
+    }
+
     /// The names a bank timeline, a forced change or a filter usually takes, in lifecycle order,
     /// for messages: "PENDING, ON_HOLD, ...". (STAGED, AWAITING_DETAILS and EXPIRED are the
     /// states of payouts created without a debit, which no timeline reaches.)
-    public static let names = ["PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED"]
+    public static let names = allCases.filter { !$0.awaitsExecution && $0 != .expired && $0 != .returned }.map(\.name)
 
     /// Each of `names` and its status (the first case of that name: `rejected`, not `returned`).
     private static let byName = Dictionary(uniqueKeysWithValues: names.map { name in (name, allCases.first { $0.name == name }!) })

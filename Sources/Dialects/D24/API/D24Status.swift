@@ -30,12 +30,11 @@ enum D24Status {
 
     /// The status names `PUT /v3/cashout/status` knows: PENDING and ON_HOLD are accepted, the
     /// others are known but not allowed there (510), anything else is unknown (521).
-    static func status(named name: String) -> PayoutStatus? { byName[name] }
-
-    private static let byName: [String: PayoutStatus] = [
-        "PENDING": .pending, "ON_HOLD": .onHold, "DELIVERED": .delivered, "COMPLETED": .completed, "REJECTED": .rejected,
-        "CANCELLED": .cancelled, "CANCELED": .cancelled,  // the description's spelling, too
-    ]
+    /// D24's words are the sandbox's own (`PayoutStatus.names`), and CANCELED, the description's
+    /// spelling, too.
+    static func status(named name: String) -> PayoutStatus? {
+        name == "CANCELED" ? .cancelled : PayoutStatus(name: name)
+    }
 
     /// `{"cashout_status":1,"cashout_status_description":"Completed"}`, plus `rejection_code`
     /// and `rejection_reason` when rejected and `bank_reference_id` when the bank set one.
