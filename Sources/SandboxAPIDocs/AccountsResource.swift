@@ -13,9 +13,6 @@ package enum AccountsResource {
     /// The 404 of an id that is not an account of that API.
     package static func noAccount(_ dialect: String, _ id: String) -> String { "no \(dialect) account \(id)" }
 
-    /// The 400 of a `PUT` whose body is not a JSON object (on every API's path).
-    package static let notAnObject = "the body must be a JSON object"
-
     /// Its operations for `apis` (those that declare accounts).
     static func endpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
         let declared = apis.compactMap(\.accounts)
@@ -51,7 +48,7 @@ package enum AccountsResource {
                 parameters: [dialect, id], body: OpenAPI.body(update),
                 responses: [
                     "200": OpenAPI.json("Updated", account), "201": OpenAPI.json("Created", account),
-                    "400": OpenAPI.error(400, notAnObject, "colour: unknown field"),
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "colour: unknown field"),
                     "404": OpenAPI.error(404, unknown),
                     "409": OpenAPI.errors(declared.map(\.currencyKept).joined(separator: "; "), declared.map { OpenAPI.failure(409, $0.currencyKept) }),
                 ])),

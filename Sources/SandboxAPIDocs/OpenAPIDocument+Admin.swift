@@ -26,10 +26,10 @@ extension OpenAPIDocument {
                 ]),
                 responses: [
                     "200": OpenAPI.json("The clock after the advance", Schema.ref("Clock")),
-                    "400": OpenAPI.error(400, "the body must be a JSON object", #"by: expected a duration such as "30s", "1h5m" or "2d""#,
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, #"by: expected a duration such as "30s", "1h5m" or "2d""#,
                                          #"to: expected a UTC time such as "2026-01-05T09:00:00Z""#,
                                          #"expected one of "by", "to" or "to_next_event": true"#),
-                    "409": OpenAPI.error(409, "to: 2026-01-01T00:00:00Z is in the past; the clock only moves forward"),
+                    "409": OpenAPI.error(409, AdminMessage.clockInThePast("2026-01-01T00:00:00Z")),
                 ])),
             OpenAPIEndpoint(route: "POST /sandbox/scenario", operation: OpenAPI.operation(
                 "loadScenario", tag: "Sandbox", summary: "Load a scenario",
@@ -45,7 +45,7 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("Loaded", Schema.ref("ScenarioLoaded")),
                     "400": OpenAPI.error(400, "bank.rules[0].then[0].status: expected one of PENDING, ON_HOLD, ..."),
-                    "409": OpenAPI.error(409, "merchants: acme has cashouts and keeps its settlement currency"),
+                    "409": OpenAPI.error(409, AdminMessage.currencyKept("acme")),
                 ])),
             OpenAPIEndpoint(route: "POST /sandbox/reset", operation: OpenAPI.operation(
                 "reset", tag: "Sandbox", summary: "Forget everything but the clock",
@@ -56,7 +56,7 @@ extension OpenAPIDocument {
 
     private static var cashoutEndpoints: [OpenAPIEndpoint] {
         let id = OpenAPI.path("id", Schema.integer(example: 1_000_001), "The cashout id")
-        let noCashout = OpenAPI.error(404, "no cashout with id 1000001")
+        let noCashout = OpenAPI.error(404, AdminMessage.noCashout("1000001"))
         return [
             OpenAPIEndpoint(route: "GET /sandbox/cashouts", operation: OpenAPI.operation(
                 "listCashouts", tag: "Sandbox", summary: "Cashouts", description: "Every cashout, optionally of one merchant or status.",
@@ -80,7 +80,7 @@ extension OpenAPIDocument {
                 body: OpenAPI.body(Schema.ref("CashoutAction"), examples: ["reject": ["action": "reject", "rejection_code": 801]]),
                 responses: [
                     "200": OpenAPI.json("The cashout after the change", Schema.ref("Cashout")),
-                    "400": OpenAPI.error(400, "the body must be a JSON object", "rejection_code: expected a whole number",
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "rejection_code: expected a whole number",
                                          "action: expected deliver, complete, reject, hold, release or cancel"),
                     "404": noCashout,
                     "409": OpenAPI.errors("A change the lifecycle forbids", schema: "TransitionConflict", [
@@ -110,8 +110,8 @@ extension OpenAPIDocument {
                 parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
                 responses: [
                     "200": OpenAPI.json("The notification with the new attempt", Schema.ref("Webhook")),
-                    "404": OpenAPI.error(404, "no webhook with id 1"),
-                    "409": OpenAPI.error(409, "webhook 1 has no notification URL"),
+                    "404": OpenAPI.error(404, AdminMessage.noWebhook("1")),
+                    "409": OpenAPI.error(409, AdminMessage.noNotificationURL(1)),
                 ])),
             OpenAPIEndpoint(route: "GET /sandbox/sink/{name}", operation: OpenAPI.operation(
                 "getSink", tag: "Sink", summary: "What a sink received",
@@ -173,9 +173,9 @@ extension OpenAPIDocument {
                 body: OpenAPI.body(Schema.ref("ChaosRequest"), examples: ["forged": ["kind": "forged"], "duplicate": ["kind": "duplicate"]]),
                 responses: [
                     "200": OpenAPI.json("The notification with the new attempt", Schema.ref("Webhook")),
-                    "400": OpenAPI.error(400, #"expected {"kind": "duplicate"}, "forged" or "replay""#),
-                    "404": OpenAPI.error(404, "no webhook with id 1"),
-                    "409": OpenAPI.error(409, "webhook 1 has no notification URL"),
+                    "400": OpenAPI.error(400, AdminMessage.chaosKind),
+                    "404": OpenAPI.error(404, AdminMessage.noWebhook("1")),
+                    "409": OpenAPI.error(409, AdminMessage.noNotificationURL(1)),
                 ])),
             OpenAPIEndpoint(route: "GET /sandbox/webhooks/chaos", operation: OpenAPI.operation(
                 "getWebhookChaos", tag: "Sandbox", summary: "The webhook chaos rules in force",
@@ -191,7 +191,7 @@ extension OpenAPIDocument {
                 body: OpenAPI.body(Schema.array(of: Schema.ref("ChaosRule")), examples: ["three kinds": rulesExample, "none": []]),
                 responses: [
                     "200": OpenAPI.json("The rules in force", Schema.array(of: Schema.ref("ChaosRule"))),
-                    "400": OpenAPI.error(400, #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#,
+                    "400": OpenAPI.error(400, AdminMessage.chaosRules,
                                          "[0].kind: expected one of duplicate, out_of_order, delayed, forged, replay"),
                 ])),
         ]

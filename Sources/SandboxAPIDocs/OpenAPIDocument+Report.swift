@@ -20,7 +20,7 @@ extension OpenAPIDocument {
                                        "Only this account's (a D24 login, a Mannco user, a PayoutService merchant)")],
             responses: [
                 "200": OpenAPI.json("The report", Schema.ref("IntegrationReport"), example: reportExample),
-                "404": OpenAPI.error(404, #"no account "nobody": the sandbox has none of that id, and no request named it"#),
+                "404": OpenAPI.error(404, AdminMessage.noReportAccount("nobody")),
                 "409": OpenAPI.json("Unknowable: the request journal lost evidence the report needs", Schema.ref("ReportUnknowable"), example: [
                     "ok": false, "unknowable": true,
                     "message": .string("the request journal pushed out 12 requests (it keeps 1000): a report now would miss their evidence; "

@@ -22,7 +22,7 @@ extension OpenAPIDocument {
                 ],
                 responses: [
                     "200": OpenAPI.json("The requests", Schema.ref("RequestJournal")),
-                    "400": OpenAPI.error(400, "limit: expected a whole number of at least 1",
+                    "400": OpenAPI.error(400, AdminMessage.requestLimit,
                                          "status: expected a status code such as 401, or a class such as 4xx",
                                          "dialect: expected one of d24, mannco, prism"),
                 ])),

@@ -49,7 +49,7 @@ extension AdminAPI {
     /// Creates the account `id` of `dialect`, or changes the members `request`'s body gives.
     private func put(_ request: HTTPRequest, id: String?, dialect: String, kind: AccountKind) -> HTTPResponse {
         guard let id, !id.isEmpty, id.count <= kind.idLimit else { return Router.error(400, "\(kind.idName): 1 to \(kind.idLimit) characters") }
-        guard case .object(let body)? = try? JSON.parse(request.body) else { return Router.error(400, AccountsResource.notAnObject) }
+        guard case .object(let body)? = try? JSON.parse(request.body) else { return Router.error(400, AdminMessage.notAnObject) }
         if let member = kind.idMember, let given = body[member], given != .string(id) {
             return Router.error(400, "\(member): expected the path's id, \(id), or none")
         }

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -43,7 +44,7 @@ extension AdminAPI {
     }
 
     private func notFound(_ request: HTTPRequest) -> HTTPResponse {
-        Router.error(404, "no cashout with id \(request.parameters["id"] ?? "")")
+        Router.error(404, AdminMessage.noCashout(request.parameters["id"] ?? ""))
     }
 
     /// `{"action":"deliver|complete|reject|hold|release|cancel","rejection_code":801,

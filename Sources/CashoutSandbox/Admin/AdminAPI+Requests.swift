@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
@@ -22,7 +23,7 @@ extension AdminAPI {
     private func listRequests(_ request: HTTPRequest) -> HTTPResponse {
         var limit = Self.defaultRequestLimit
         if let text = request.query("limit") {
-            guard let number = Int(text), number >= 1 else { return Router.error(400, "limit: expected a whole number of at least 1") }
+            guard let number = Int(text), number >= 1 else { return Router.error(400, AdminMessage.requestLimit) }
             limit = number
         }
         var statusFilter: ((Int) -> Bool)?

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -14,7 +15,7 @@ extension AdminAPI {
         router.add("POST /sandbox/webhooks/{id}/redeliver") { send($0, chaos: nil) }
         router.add("POST /sandbox/webhooks/{id}/chaos") { request in
             guard let kind = Self.object(request)?["kind"]?.stringValue.flatMap(ChaosKind.init(rawValue:)), kind.isCopy else {
-                return Router.error(400, #"expected {"kind": "duplicate"}, "forged" or "replay""#)
+                return Router.error(400, AdminMessage.chaosKind)
             }
             return send(request, chaos: kind)
         }
@@ -92,9 +93,9 @@ extension AdminAPI {
     /// attempt is recorded, holding no thread while the receiver takes its time.
     private func send(_ request: HTTPRequest, chaos kind: ChaosKind?) -> HTTPResponse {
         guard let id = request.parameters["id"].flatMap({ Int($0) }), let existing = bank.notification(id: id) else {
-            return Router.error(404, "no webhook with id \(request.parameters["id"] ?? "")")
+            return Router.error(404, AdminMessage.noWebhook(request.parameters["id"] ?? ""))
         }
-        guard existing.url != nil else { return Router.error(409, "webhook \(existing.id) has no notification URL") }
+        guard existing.url != nil else { return Router.error(409, AdminMessage.noNotificationURL(existing.id)) }
         return .deferred { answer in
             let done = { @Sendable (sent: StatusNotification?) in
                 answer(sent.map { .json(AdminJSON.notification($0, words: statusWords)) } ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
@@ -107,7 +108,7 @@ extension AdminAPI {
     /// loaded and journaled; answers with them.
     private func putChaos(_ request: HTTPRequest) -> HTTPResponse {
         guard case .array(let rules)? = try? JSON.parse(request.body) else {
-            return Router.error(400, #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#)
+            return Router.error(400, AdminMessage.chaosRules)
         }
         let scenario = JSON.object(["name": "PUT /sandbox/webhooks/chaos", "webhooks": ["chaos": .array(rules)]]).serialized()
         let loaded = loadScenario(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: scenario))

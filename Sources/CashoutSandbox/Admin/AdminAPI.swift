@@ -1,4 +1,5 @@
 import Dispatch
+import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxHTTP
@@ -120,7 +121,7 @@ struct AdminAPI: Sendable {
             guard let text = to.stringValue, let time = VirtualTime(iso8601: text) else {
                 return Router.error(400, "to: expected a UTC time such as \"2026-01-05T09:00:00Z\"")
             }
-            guard time >= bank.clock.now else { return Router.error(409, "to: \(text) is in the past; the clock only moves forward") }
+            guard time >= bank.clock.now else { return Router.error(409, AdminMessage.clockInThePast(text)) }
             applied = bank.advance(to: time)
         } else if body["to_next_event"] == .bool(true) {
             applied = bank.advanceToNextEvent()
@@ -142,7 +143,7 @@ struct AdminAPI: Sendable {
             do throws(Bank.AccountChangeError) {
                 _ = try bank.updateAccount(id: account.id, creatingFrom: account) { $0 = account; return nil }
             } catch {
-                return Router.error(409, "merchants: \(account.id) has cashouts and keeps its settlement currency")
+                return Router.error(409, AdminMessage.currencyKept(account.id))
             }
         }
         let setup = layers.add(scenario, source: request.body)
@@ -188,7 +189,7 @@ struct AdminAPI: Sendable {
         return object
     }
 
-    static let badBody = Router.error(400, "the body must be a JSON object")
+    static let badBody = Router.error(400, AdminMessage.notAnObject)
 }
 
 /// The scenario setup in force, shared by the admin endpoints that change it, and the scenario

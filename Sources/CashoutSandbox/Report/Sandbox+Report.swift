@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxJSON
@@ -81,7 +82,7 @@ extension IntegrationReport {
             return (409, ["ok": false, "unknowable": true, "message": .string(unknowable.message)])
         case .success(let report):
             if let account, report.accounts.isEmpty {
-                return (404, ["code": 404, "message": .string("no account \"\(account)\": the sandbox has none of that id, and no request named it")])
+                return (404, ["code": 404, "message": .string(AdminMessage.noReportAccount(account))])
             }
             return (200, report.json)
         }

@@ -25,7 +25,7 @@ enum PrismMerchantDocs {
                 responses: [
                     "200": OpenAPI.json("Updated", Schema.ref("PrismMerchant")),
                     "201": OpenAPI.json("Created", Schema.ref("PrismMerchant")),
-                    "400": OpenAPI.error(400, "the body must be a JSON object", "id: 1 to 64 characters", "colour: unknown field",
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "id: 1 to 64 characters", "colour: unknown field",
                                          #"a new merchant needs "api_key""#, #"balance: expected a decimal amount such as "5000.00""#,
                                          "require_auth: expected true or false", "sandbox_login is an account of d24"),
                     "409": OpenAPI.error(409, "currency: a merchant with payouts keeps its currency"),

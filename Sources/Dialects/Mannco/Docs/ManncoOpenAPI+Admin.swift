@@ -23,7 +23,7 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("Updated", Schema.ref("ManncoUser")),
                     "201": OpenAPI.json("Created", Schema.ref("ManncoUser")),
-                    "400": OpenAPI.error(400, "the body must be a JSON object", "id: 1 to 64 characters", "limit: unknown field",
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "id: 1 to 64 characters", "limit: unknown field",
                                          #"a new user needs "api_key""#, "balance: expected a whole number of cents, such as 100000",
                                          "sandbox_login is an account of d24"),
                     "409": OpenAPI.error(409, "api_key: already the key of user 76561198000000001", "a user keeps its currency"),

@@ -159,7 +159,7 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("Updated", Schema.ref("Merchant")),
                     "201": OpenAPI.json("Created", Schema.ref("Merchant")),
-                    "400": OpenAPI.error(400, "the body must be a JSON object", "login: 1 to 32 characters",
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "login: 1 to 32 characters",
                                          "limit: unknown field", #"a new merchant needs "pass" and "secret""#,
                                          #"balance: expected a decimal amount such as "5000.00""#),
                     "409": OpenAPI.error(409, "currency: a merchant with cashouts keeps its settlement currency"),

@@ -1,0 +1,36 @@
+/// The messages of the admin API's own errors, each written once: the handlers answer them
+/// (`Router.error(404, AdminMessage.noCashout(id))`) and the OpenAPI document shows them, with
+/// example values.
+package enum AdminMessage {
+    /// 400: a body that had to be a JSON object (an action, a clock move, an account's `PUT`...).
+    package static let notAnObject = "the body must be a JSON object"
+
+    /// 404: `GET /sandbox/cashouts/{id}` and its actions.
+    package static func noCashout(_ id: String) -> String { "no cashout with id \(id)" }
+
+    /// 404: a webhook's redelivery or chaos copy.
+    package static func noWebhook(_ id: String) -> String { "no webhook with id \(id)" }
+
+    /// 409: a redelivery or chaos copy of a notification that has nowhere to go.
+    package static func noNotificationURL(_ webhook: Int) -> String { "webhook \(webhook) has no notification URL" }
+
+    /// 409: `POST /sandbox/clock/advance` `{"to"}` a time before now.
+    package static func clockInThePast(_ time: String) -> String { "to: \(time) is in the past; the clock only moves forward" }
+
+    /// 409: `POST /sandbox/scenario` changing the currency of an account that has cashouts.
+    package static func currencyKept(_ account: String) -> String { "merchants: \(account) has cashouts and keeps its settlement currency" }
+
+    /// 400: `POST /sandbox/webhooks/{id}/chaos` without a kind it sends.
+    package static let chaosKind = #"expected {"kind": "duplicate"}, "forged" or "replay""#
+
+    /// 400: `PUT /sandbox/webhooks/chaos` with a body that is not an array of rules.
+    package static let chaosRules = #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#
+
+    /// 400: `GET /sandbox/requests?limit=` that is not a count.
+    package static let requestLimit = "limit: expected a whole number of at least 1"
+
+    /// 404: `GET /sandbox/report?account=` an account the sandbox neither has nor saw.
+    package static func noReportAccount(_ account: String) -> String {
+        "no account \"\(account)\": the sandbox has none of that id, and no request named it"
+    }
+}
