@@ -162,7 +162,6 @@ public final class Sandbox: Sendable {
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
         let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
-        sinks.read { [weak sender] request in sender?.read(request) }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
@@ -190,42 +189,11 @@ public final class Sandbox: Sendable {
             admin.journal.attach(opened)
             journal = opened
         }
-        // Middleware, outermost first. A request to a name that is not this machine's is refused
-        // before anything (and learnt by nothing), when only this machine can connect.
-        if Self.listensOnLoopbackOnly(configuration.server) { router.use(HostGuard(allowed: configuration.allowedHosts).check) }
-        // gRPC's methods (health and reflection) as routes, and UNIMPLEMENTED for any other gRPC call.
-        grpc.install(on: &router)
-        // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the sender
-        // the names it is reached by, so notifications to its sink under those names stay in process.
-        let handsOutURLs = router.routeNames.map { (Dashboard.routes + APIDocs.routes).contains($0) }
-        router.use { request, route, next in
-            if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
-            return next(request)
-        }
-        // Whatever answered inside (a guard, a fault, a handler), a change is on disk before its response leaves.
-        // A read waits only when it changed something itself (a link page opened: a GET that links).
-        if let journal {
-            router.use { request, _, next in
-                guard request.method == "GET" || request.method == "HEAD" else { return journal.afterSync(next(request)) }
-                let before = journal.journal.counts.appended
-                let response = next(request)
-                return journal.journal.counts.appended > before ? journal.afterSync(response) : response
-            }
-        }
-        // The admin API's group: cross-site writes refused, then the admin token.
-        let crossSite = CrossSiteGuard(routes: router.routeNames)
-        let auth = AdminAuth(token: configuration.adminToken, routes: router.routeNames)
-        router.use(group: AdminAPI.group) { request, route, next in
-            crossSite.check(request, route: route) { request in auth?.check(request, route: route, next: next) ?? next(request) }
-        }
-        // Innermost: the scenarios' HTTP faults, on the handlers' answers.
-        router.use(faults.respond)
-        // Outermost, once every route is known: the request journal and the log of refused
-        // authentication see each request as it came and each answer as it left.
-        if configuration.requestJournalCapacity > 0 || configuration.eventLog != nil {
-            router.wrap(RequestRecorder(journal: requests, eventLog: configuration.eventLog, clock: clock, routeNames: router.routeNames,
-                                        dialects: routeDialects, unrecorded: Dashboard.routes + APIDocs.routes).respond)
-        }
+        grpc.addRoutes(to: &router)
+        // Every route is added: the pipeline's stages, outermost first (Sandbox+Pipeline).
+        let parts = PipelineParts(configuration: configuration, routeNames: router.routeNames, routeDialects: routeDialects, requests: requests,
+                                  clock: clock, grpc: grpc, sender: sender, journal: journal, faults: faults)
+        for stage in pipeline(parts) { router.use(stage) }
         // After the journal's replay: what it replays happened before, and is not logged again.
         if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
         let handler = router.respond

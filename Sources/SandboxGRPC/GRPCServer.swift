@@ -85,6 +85,12 @@ public struct GRPCServer: Sendable {
     /// request with a gRPC content type UNIMPLEMENTED (`unknown service …`, `unknown method … for
     /// service …`, as grpc-go words them).
     public func install(on router: inout Router) {
+        addRoutes(to: &router)
+        router.use(unknownCalls)
+    }
+
+    /// Its methods as routes of `router` (``install(on:)`` without ``unknownCalls``).
+    public func addRoutes(to router: inout Router) {
         let server = self
         for service in registry.services {
             for method in service.methods {
@@ -92,7 +98,12 @@ public struct GRPCServer: Sendable {
                 router.add("POST \(path)") { request in server.metered(server.respond(to: request, path: path, method: method), path: path) }
             }
         }
-        router.use { request, route, next in
+    }
+
+    /// The middleware that answers a gRPC call no route took: `UNIMPLEMENTED`, in grpc-go's words.
+    public var unknownCalls: Router.Middleware {
+        let server = self
+        return { request, route, next in
             guard route == Router.unmatched, GRPCServer.isGRPC(request) else { return next(request) }
             return server.metered(server.unknownMethod(request), path: nil)
         }

@@ -75,10 +75,6 @@ extension EventLoop {
                                      http10: request.version == .http1_0, started: started, route: response.route)
         connection.lastActivity = now
         let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
-        if let producer = response.producer, let queue = response.producerQueue {
-            queue.async { inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: producer().flattened)) }
-            return (nil, awaited)
-        }
         if let starter = response.starter {
             starter { answer in inbox.complete(.init(fd: fd, serial: serial, stream: stream, response: answer.flattened)) }
             return (nil, awaited)

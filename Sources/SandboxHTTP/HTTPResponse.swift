@@ -67,10 +67,6 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// Work that produces the real response off the event loop (see ``later(on:_:)``).
-    var producer: (@Sendable () -> HTTPResponse)?
-    var producerQueue: DispatchQueue?
-
     /// A response produced later: `work` runs on `queue`, and what it returns is sent when it
     /// returns. Meanwhile the event loop goes on serving other connections; this one waits, its
     /// later pipelined requests with it. For work that may block (such as sending webhooks, which
@@ -80,10 +76,7 @@ public struct HTTPResponse: Sendable {
     /// router.add("POST /slow") { _ in .later(on: worker) { .text(computeSlowly()) } }
     /// ```
     public static func later(on queue: DispatchQueue, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
-        var response = HTTPResponse(status: 0)
-        response.producer = work
-        response.producerQueue = queue
-        return response
+        .deferred { answer in queue.async { answer(work()) } }
     }
 
     /// Starts work that answers by calling its argument, from any thread (see ``deferred(_:)``).
@@ -103,17 +96,13 @@ public struct HTTPResponse: Sendable {
     }
 
     /// This response passed through `then` once it is produced, `then` answering when it likes,
-    /// from any thread: on the producing queue for ``later(on:_:)``, when given for
-    /// ``deferred(_:)``, at once for a response already made. No thread waits for its answer.
+    /// from any thread: when it is given for ``deferred(_:)`` (and ``later(on:_:)``), at once for
+    /// a response already made. No thread waits for its answer.
     ///
     /// ```swift
     /// response.producingThen { produced, answer in answer(produced.held(by: journal, until: journal.appended)) }
     /// ```
     public func producingThen(_ then: @escaping @Sendable (HTTPResponse, @escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
-        if let producer {
-            let queue = producerQueue ?? .global()
-            return .deferred { answer in queue.async { then(producer().flattened, answer) } }
-        }
         if let starter {
             var response = self
             response.starter = { answer in starter { then($0, answer) } }
@@ -137,17 +126,16 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Whether the real response is produced later (``later(on:_:)``, ``deferred(_:)``).
-    public var isDeferred: Bool { producer != nil || starter != nil }
+    public var isDeferred: Bool { starter != nil }
 
     /// Whether this answer is a dropped connection (``closeWithoutAnswer``).
     public var isDroppedConnection: Bool { dropsConnection }
 
-    /// The final response: produced-later work (nested too) run now, on the calling thread, which
-    /// waits for a deferred answer. A response held by a gate stays held (the server holds it;
-    /// ``resolved`` waits for it). Never on an event loop's thread: an answer the loop produces
-    /// would wait for the loop that waits for it.
+    /// The final response: the calling thread waits for a deferred answer (nested ones too). A
+    /// response held by a gate stays held (the server holds it; ``resolved`` waits for it). Never
+    /// on an event loop's thread, nor on the queue a ``later(on:_:)`` answer runs on: an answer
+    /// produced there would wait for the thread that waits for it.
     public var flattened: HTTPResponse {
-        if let producer { return producer().flattened }
         guard let starter else { return self }
         let answer = Mutex<HTTPResponse?>(nil)
         let ready = DispatchSemaphore(value: 0)

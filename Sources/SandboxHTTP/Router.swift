@@ -101,11 +101,17 @@ public struct Router: Sendable {
     /// `use` for the requests of one route group: paths `prefix` and under `prefix/`, routed or
     /// not (a guard of the group answers before a 404 does).
     public mutating func use(group prefix: String, _ middleware: @escaping Middleware) {
+        use(Self.group(prefix, routeNames: routeNames, middleware))
+    }
+
+    /// `middleware` for the requests of one route group only (see ``use(group:_:)``), of a router
+    /// whose routes are `routeNames`.
+    public static func group(_ prefix: String, routeNames: [String], _ middleware: @escaping Middleware) -> Middleware {
         // A request of a route known now is in the group when its pattern is (read once here, not
         // per request); any other request's path is looked at.
-        let inGroup = routeNames.map { name in Self.path(name.drop { $0 != " " }.dropFirst(), isIn: prefix) }
-        use { request, route, next in
-            let isIn = route != Self.unmatched && route < inGroup.count ? inGroup[route] : Self.path(request.path, isIn: prefix)
+        let inGroup = routeNames.map { name in path(name.drop { $0 != " " }.dropFirst(), isIn: prefix) }
+        return { request, route, next in
+            let isIn = route != unmatched && route < inGroup.count ? inGroup[route] : path(request.path, isIn: prefix)
             return isIn ? middleware(request, route, next) : next(request)
         }
     }

@@ -35,12 +35,15 @@ final class WebhookSender: Sendable {
     private let metrics: SandboxMetrics
     private let pool: DeliveryPool
 
+    /// A sender that delivers to `sinks` in process, and reads what they receive as the
+    /// sandbox's notifications for them.
     init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
         readers = dialects.keys.sorted().map { ($0, dialects[$0]!) }
         self.sinks = sinks
         self.timeout = Mutex(timeout)
         self.metrics = metrics
         pool = DeliveryPool(limit: concurrency)
+        sinks.read { [weak self] request in self?.read(request) }
     }
 
     /// Connects the sender to its bank and its server's addresses (after both exist).

@@ -1,0 +1,83 @@
+import SandboxAPIDocs
+import SandboxBank
+import SandboxDashboard
+import SandboxGRPC
+import SandboxHTTP
+import SandboxState
+
+// What every request goes through on its way to its route's handler, in one list, outermost
+// first: the first stage sees the request as it came and the answer as it leaves, the last one
+// is next to the handler. `Sandbox.launch` adds every route first, then these stages.
+
+extension Sandbox {
+    /// What the stages work with.
+    struct PipelineParts {
+        let configuration: Configuration
+        /// Every route's name, by number (`Router.routeNames`, once every route is added).
+        let routeNames: [String]
+        /// The dialect of each payout API's route, by number.
+        let routeDialects: [String: String]
+        let requests: RequestJournal
+        let clock: VirtualClock
+        let grpc: GRPCServer
+        let sender: WebhookSender
+        let journal: StateJournal?
+        let faults: FaultInjector
+    }
+
+    /// The sandbox's middleware, outermost first; a stage the configuration turns off is left out.
+    static func pipeline(_ parts: PipelineParts) -> [Router.Middleware] {
+        let configuration = parts.configuration
+        let stages: [Router.Middleware?] = [
+            // The request journal and the log of refused authentication: each request as it came,
+            // each answer as it left, whatever answered it (a guard, a fault, a handler).
+            configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
+                ? RequestRecorder(journal: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
+                                  dialects: parts.routeDialects, unrecorded: Dashboard.routes + APIDocs.routes).respond
+                : nil,
+            // A request to a name that is not this machine's is refused before anything is done
+            // with it, when only this machine can connect (against DNS rebinding).
+            listensOnLoopbackOnly(configuration.server) ? HostGuard(allowed: configuration.allowedHosts).check : nil,
+            // A gRPC call that no route took: UNIMPLEMENTED.
+            parts.grpc.unknownCalls,
+            // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the
+            // webhook sender the names it is reached by, so notifications to its sink under those
+            // names stay in process.
+            learnsHosts(routeNames: parts.routeNames, sender: parts.sender),
+            // A change is on disk before the answer that reports it leaves.
+            parts.journal.map(durable),
+            // The admin API: cross-site writes refused, then the admin token.
+            adminGuards(routeNames: parts.routeNames, token: configuration.adminToken),
+            // The scenarios' HTTP faults, on the handlers' answers.
+            parts.faults.respond,
+        ]
+        return stages.compactMap { $0 }
+    }
+
+    private static func learnsHosts(routeNames: [String], sender: WebhookSender) -> Router.Middleware {
+        let handsOutURLs = routeNames.map { (Dashboard.routes + APIDocs.routes).contains($0) }
+        return { request, route, next in
+            if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
+            return next(request)
+        }
+    }
+
+    /// A read waits for the journal only when it changed something itself (a link page opened:
+    /// a GET that links).
+    private static func durable(_ journal: StateJournal) -> Router.Middleware {
+        { request, _, next in
+            guard request.method == "GET" || request.method == "HEAD" else { return journal.afterSync(next(request)) }
+            let before = journal.journal.counts.appended
+            let response = next(request)
+            return journal.journal.counts.appended > before ? journal.afterSync(response) : response
+        }
+    }
+
+    private static func adminGuards(routeNames: [String], token: String?) -> Router.Middleware {
+        let crossSite = CrossSiteGuard(routes: routeNames)
+        let auth = AdminAuth(token: token, routes: routeNames)
+        return Router.group(AdminAPI.group, routeNames: routeNames) { request, route, next in
+            crossSite.check(request, route: route) { request in auth?.check(request, route: route, next: next) ?? next(request) }
+        }
+    }
+}
