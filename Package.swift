@@ -53,10 +53,11 @@ let package = Package(
         // linked methods, history, and the users' email outbox.
         .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect",
                                                       "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Mannco"),
-        // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service as schemas (Protos/:
-        // the same as .proto text, for protoc).
+        // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service read from
+        // Protos/*.proto, the files clients generate stubs from, compiled in.
         .target(name: "SandboxPrism", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
-                                                     "SandboxScenario"], path: "Sources/Dialects/Prism", exclude: ["Protos"]),
+                                                     "SandboxScenario"], path: "Sources/Dialects/Prism",
+                resources: ["services", "payouts", "payment", "payment_methods"].map { .embedInCode("Protos/\($0).proto") }),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON", "SandboxJournal",
                                                        "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs", "SandboxReport"]),

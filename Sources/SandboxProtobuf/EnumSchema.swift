@@ -11,9 +11,14 @@ public struct EnumSchema: Sendable {
 
     /// Declares an enum; proto3 wants the first value to be 0.
     public init(_ fullName: String, _ values: KeyValuePairs<String, Int32>) {
-        precondition(values.first?.value == 0, "enum \(fullName): the first value must be 0")
+        self.init(fullName, values.map { ($0.key, $0.value) })
+    }
+
+    /// Declares an enum from its values in order (as `.proto` text gives them).
+    public init(_ fullName: String, _ values: [(String, Int32)]) {
+        precondition(values.first?.1 == 0, "enum \(fullName): the first value must be 0")
         self.fullName = fullName
-        self.values = values.map { (name: $0.key, number: $0.value) }
+        self.values = values.map { (name: $0.0, number: $0.1) }
     }
 
     /// The last component of the full name.

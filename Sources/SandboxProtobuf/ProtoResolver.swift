@@ -1,0 +1,132 @@
+// Turns parsed `.proto` declarations into schemas: full names, every type reference found as
+// protoc finds it (the innermost scope of its use first, then each enclosing one: in
+// `types.PayoutServiceCreateRequest`, `Money` is tried as `types.PayoutServiceCreateRequest.Money`,
+// then `types.Money`, then `Money`), and the checks the schemas' initializers would otherwise
+// trap on made into errors with their place.
+
+struct ProtoResolver {
+    private enum Kind { case message, enumeration }
+
+    private let parsed: [ProtoParser.File]
+    /// Every message and enum the files declare, by full name.
+    private var types: [String: Kind] = [:]
+
+    init(_ files: [ProtoParser.File]) {
+        parsed = files
+    }
+
+    /// The files' schemas, in their order.
+    mutating func resolved() throws(ProtoTextError) -> [ProtoFile] {
+        let names = Set(parsed.map(\.name))
+        for file in parsed {
+            for (dependency, place) in file.imports where !names.contains(dependency) {
+                throw ProtoTextError(file: file.name, line: place.line, column: place.column,
+                                     message: "imports \"\(dependency)\", which is not among the files read (\(parsed.map(\.name).joined(separator: ", ")))")
+            }
+        }
+        var declared: [String: ProtoParser.Place] = [:]
+        for file in parsed {
+            let prefix = file.package.isEmpty ? "" : file.package + "."
+            func declare(_ fullName: String, _ kind: Kind?, _ place: ProtoParser.Place) throws(ProtoTextError) {
+                guard declared.updateValue(place, forKey: fullName) == nil else {
+                    throw ProtoTextError(file: file.name, line: place.line, column: place.column, message: "\(fullName) is declared twice")
+                }
+                if let kind { types[fullName] = kind }
+            }
+            func declare(_ message: ProtoParser.Message, in scope: String) throws(ProtoTextError) {
+                let fullName = scope + message.name
+                try declare(fullName, .message, message.place)
+                for nested in message.messages { try declare(nested, in: fullName + ".") }
+                for nested in message.enums { try declare(fullName + "." + nested.name, .enumeration, nested.place) }
+            }
+            for message in file.messages { try declare(message, in: prefix) }
+            for schema in file.enums { try declare(prefix + schema.name, .enumeration, schema.place) }
+            for service in file.services { try declare(prefix + service.name, nil, service.place) }
+        }
+        var schemas: [ProtoFile] = []
+        for file in parsed { schemas.append(try resolve(file)) }
+        return schemas
+    }
+
+    private func resolve(_ file: ProtoParser.File) throws(ProtoTextError) -> ProtoFile {
+        let prefix = file.package.isEmpty ? "" : file.package + "."
+        func error(_ place: ProtoParser.Place, _ message: String) -> ProtoTextError {
+            ProtoTextError(file: file.name, line: place.line, column: place.column, message: message)
+        }
+        /// The full name `written` refers to from `scope`, and what it is.
+        func lookUp(_ written: String, from scope: String, _ place: ProtoParser.Place) throws(ProtoTextError) -> (String, Kind) {
+            if written.hasPrefix(".") {
+                let name = String(written.dropFirst())
+                guard let kind = types[name] else { throw error(place, "no message or enum \(name)") }
+                return (name, kind)
+            }
+            var scope = scope
+            while true {
+                let candidate = scope.isEmpty ? written : scope + "." + written
+                if let kind = types[candidate] { return (candidate, kind) }
+                guard let dot = scope.lastIndex(of: ".") else {
+                    if scope.isEmpty { throw error(place, "no message or enum \(written) is declared where it is used") }
+                    scope = ""
+                    continue
+                }
+                scope = String(scope[..<dot])
+            }
+        }
+        func enumeration(_ schema: ProtoParser.Enum, fullName: String) throws(ProtoTextError) -> EnumSchema {
+            guard let first = schema.values.first, first.number == 0 else {
+                throw error(schema.values.first?.place ?? schema.place, "enum \(schema.name): its first value must be 0 (proto3)")
+            }
+            var seen = Set<String>()
+            for value in schema.values where !seen.insert(value.name).inserted {
+                throw error(value.place, "enum \(schema.name): the value \(value.name) is declared twice")
+            }
+            return EnumSchema(fullName, schema.values.map { ($0.name, $0.number) })
+        }
+        func messageSchema(_ message: ProtoParser.Message, fullName: String) throws(ProtoTextError) -> MessageSchema {
+            var numbers = Set<Int>(), names = Set<String>()
+            var fields: [FieldSchema] = []
+            for field in message.fields {
+                guard numbers.insert(field.number).inserted else { throw error(field.place, "\(message.name): field number \(field.number) is used twice") }
+                guard names.insert(field.name).inserted else { throw error(field.place, "\(message.name): the field \(field.name) is declared twice") }
+                let type: ProtoType
+                if let scalar = Self.scalars[field.type] {
+                    type = scalar
+                } else {
+                    let (name, kind) = try lookUp(field.type, from: fullName, field.place)
+                    type = kind == .message ? .message(name) : .enumeration(name)
+                }
+                fields.append(FieldSchema(field.number, field.name, type, field.label, oneof: field.oneof))
+            }
+            var nestedMessages: [MessageSchema] = []
+            for nested in message.messages { nestedMessages.append(try messageSchema(nested, fullName: fullName + "." + nested.name)) }
+            var nestedEnums: [EnumSchema] = []
+            for nested in message.enums { nestedEnums.append(try enumeration(nested, fullName: fullName + "." + nested.name)) }
+            return MessageSchema(fullName, fields, messages: nestedMessages, enums: nestedEnums)
+        }
+        var messages: [MessageSchema] = []
+        for declared in file.messages { messages.append(try messageSchema(declared, fullName: prefix + declared.name)) }
+        var enums: [EnumSchema] = []
+        for declared in file.enums { enums.append(try enumeration(declared, fullName: prefix + declared.name)) }
+        var services: [ServiceSchema] = []
+        for service in file.services {
+            let fullName = prefix + service.name
+            var methods: [MethodSchema] = []
+            for method in service.methods {
+                let input = try lookUp(method.input, from: fullName, method.place)
+                let output = try lookUp(method.output, from: fullName, method.place)
+                guard input.1 == .message, output.1 == .message else { throw error(method.place, "\(method.name): a method takes and returns messages") }
+                methods.append(MethodSchema(method.name, input: input.0, output: output.0, clientStreaming: method.clientStreaming,
+                                            serverStreaming: method.serverStreaming))
+            }
+            services.append(ServiceSchema(fullName, methods))
+        }
+        return ProtoFile(name: file.name, package: file.package, dependencies: file.imports.map(\.name), messages: messages, enums: enums,
+                         services: services)
+    }
+
+    private static let scalars: [String: ProtoType] = [
+        "double": .double, "float": .float, "int64": .int64, "uint64": .uint64, "int32": .int32, "fixed64": .fixed64,
+        "fixed32": .fixed32, "bool": .bool, "string": .string, "bytes": .bytes, "uint32": .uint32, "sfixed32": .sfixed32,
+        "sfixed64": .sfixed64, "sint32": .sint32, "sint64": .sint64,
+    ]
+}

@@ -1,0 +1,40 @@
+/// `.proto` files read into schemas: the one declaration of a gRPC API that the sandbox serves,
+/// from which its decoding, encoding, JSON mapping and reflection descriptors all come.
+///
+/// ```swift
+/// let files = try ProtoText.files([("payouts.proto", payoutsText), ("payment.proto", paymentText)])
+/// let registry = ProtoRegistry(files)
+/// ```
+///
+/// It reads proto3 declarations: `syntax`, `package`, `import`, messages (fields `optional`,
+/// `repeated` or plain, of scalar, message or enum types; `oneof`; nested messages and enums),
+/// enums and services (unary and streaming `rpc`s). What the schemas cannot carry is refused with
+/// its place, rather than left out of the descriptors: options, `map` fields, `reserved`,
+/// extensions, groups and proto2. A type name is looked up as protoc does, from the innermost
+/// scope of its use outwards, in the files given (each file sees all of them).
+public enum ProtoText {
+    /// The files `sources` declare (each a name, as imports name it, and its text), in their
+    /// order; every import must name one of them.
+    public static func files(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ProtoFile] {
+        var parsed: [ProtoParser.File] = []
+        for source in sources {
+            var parser = try ProtoParser(source.text, file: source.name)
+            parsed.append(try parser.file())
+        }
+        var resolver = ProtoResolver(parsed)
+        return try resolver.resolved()
+    }
+}
+
+/// Why `.proto` text could not be read: the file, the place and what was expected.
+public struct ProtoTextError: Error, Equatable, CustomStringConvertible {
+    public let file: String
+    /// 1-based; 0 when the error is about the file as a whole.
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    public var description: String {
+        line == 0 ? "\(file): \(message)" : "\(file):\(line):\(column): \(message)"
+    }
+}
