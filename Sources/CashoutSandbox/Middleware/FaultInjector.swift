@@ -38,10 +38,9 @@ final class FaultInjector: Sendable {
         guard active.load(ordering: .acquiring), let (kind, delay) = decide(request) else { return handler(request) }
         switch kind {
         case .latency:
-            let response = handler(request)
-            return .later(on: delays) {
-                usleep(UInt32(clamping: delay * 1000))
-                return response.flattened
+            // The answer, once made, is given `delay` later: no thread waits meanwhile.
+            return handler(request).producingThen { [delays] produced, answer in
+                delays.asyncAfter(deadline: .now() + .milliseconds(Int(clamping: delay))) { answer(produced) }
             }
         case .error(let status, let body):
             return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
@@ -52,7 +51,7 @@ final class FaultInjector: Sendable {
             // a refusal, such as the 511 a retried create meets, is answered.
             let response = handler(request)
             let lose: @Sendable (HTTPResponse) -> HTTPResponse = { (200 ..< 300).contains($0.status) ? .closeWithoutAnswer : $0 }
-            return response.isDeferred ? .later(on: delays) { lose(response.flattened) } : lose(response)
+            return response.isDeferred ? response.producingThen { produced, answer in answer(lose(produced)) } : lose(response)
         }
     }
 
