@@ -25,31 +25,42 @@ extension Sandbox {
         let faults: FaultInjector
     }
 
+    /// One stage: a struct, not a bare closure in an array, so that the closure is kept and
+    /// called as it is (a closure stored as an array's element is called through a thunk that
+    /// converts its arguments, on every request).
+    struct Stage {
+        let middleware: Router.Middleware
+
+        init(_ middleware: @escaping Router.Middleware) {
+            self.middleware = middleware
+        }
+    }
+
     /// The sandbox's middleware, outermost first; a stage the configuration turns off is left out.
-    static func pipeline(_ parts: PipelineParts) -> [Router.Middleware] {
+    static func pipeline(_ parts: PipelineParts) -> [Stage] {
         let configuration = parts.configuration
-        let stages: [Router.Middleware?] = [
+        let stages: [Stage?] = [
             // The request journal and the log of refused authentication: each request as it came,
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
             configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
-                ? RequestRecorder(journal: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
-                                  dialects: parts.routeDialects, unrecorded: Dashboard.routes + APIDocs.routes).respond
+                ? Stage(RequestRecorder(journal: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
+                                        dialects: parts.routeDialects, unrecorded: Dashboard.routes + APIDocs.routes).respond)
                 : nil,
             // A request to a name that is not this machine's is refused before anything is done
             // with it, when only this machine can connect (against DNS rebinding).
-            listensOnLoopbackOnly(configuration.server) ? HostGuard(allowed: configuration.allowedHosts).check : nil,
+            listensOnLoopbackOnly(configuration.server) ? Stage(HostGuard(allowed: configuration.allowedHosts).check) : nil,
             // A gRPC call that no route took: UNIMPLEMENTED.
-            parts.grpc.unknownCalls,
+            Stage(parts.grpc.unknownCalls),
             // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the
             // webhook sender the names it is reached by, so notifications to its sink under those
             // names stay in process.
-            learnsHosts(routeNames: parts.routeNames, sender: parts.sender),
+            Stage(learnsHosts(routeNames: parts.routeNames, sender: parts.sender)),
             // A change is on disk before the answer that reports it leaves.
-            parts.journal.map(durable),
+            parts.journal.map { Stage(durable($0)) },
             // The admin API: cross-site writes refused, then the admin token.
-            adminGuards(routeNames: parts.routeNames, token: configuration.adminToken),
+            Stage(adminGuards(routeNames: parts.routeNames, token: configuration.adminToken)),
             // The scenarios' HTTP faults, on the handlers' answers.
-            parts.faults.respond,
+            Stage(parts.faults.respond),
         ]
         return stages.compactMap { $0 }
     }

@@ -193,7 +193,7 @@ public final class Sandbox: Sendable {
         // Every route is added: the pipeline's stages, outermost first (Sandbox+Pipeline).
         let parts = PipelineParts(configuration: configuration, routeNames: router.routeNames, routeDialects: routeDialects, requests: requests,
                                   clock: clock, grpc: grpc, sender: sender, journal: journal, faults: faults)
-        for stage in pipeline(parts) { router.use(stage) }
+        for stage in pipeline(parts) { router.use(stage.middleware) }
         // After the journal's replay: what it replays happened before, and is not logged again.
         if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
         let handler = router.respond
