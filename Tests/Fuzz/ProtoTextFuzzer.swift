@@ -1,6 +1,6 @@
 // libFuzzer harness for `.proto` text (ProtoText: lexer, grammar, name resolution). Built and run
-// by .ci/fuzz; seeds in Tests/Fuzz/corpus/proto (the sandbox's own .proto files and a sample of
-// every declaration it reads), dictionary Tests/Fuzz/proto.dict.
+// by .ci/fuzz; seeds made by it from the sandbox's own .proto files (proto_seeds: PayoutService's
+// as one file, health, reflection), dictionary Tests/Fuzz/proto.dict.
 //
 // Any input is a file, `fuzz.proto`, read beside a fixed `base.proto` it may import. The
 // properties, any break of which traps:
