@@ -18,9 +18,10 @@ extension IntegrationReport {
         let (entries, lost) = journal.all()
         guard lost == 0, journal.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: journal.capacity)) }
         struct Key: Hashable { let dialect: String, account: String }
+        let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }  // cast once, not per request
         var requests: [Key: [ReportedRequest]] = [:]
         for entry in entries {
-            guard let name = entry.dialect, let dialect = dialects[name] as? any ReportingDialect else { continue }
+            guard let name = entry.dialect, let dialect = reporting[name] else { continue }
             let exchange = journal.exchange(entry)
             guard let facts = dialect.reportFacts(exchange, bank: bank) else { continue }
             let account = facts.account ?? ""
@@ -47,7 +48,7 @@ extension IntegrationReport {
                 account: key.account, dialect: key.dialect, known: bank.account(id: key.account)?.dialect == key.dialect,
                 requests: requests[key] ?? [], payouts: payouts, notifications: payouts.flatMap { notifications[$0.id] ?? [] },
                 now: now, statusWord: { dialect.statusWord($0) ?? $0.name })
-            return (evidence, (dialect as? any ReportingDialect)?.integrationChecks ?? [])
+            return (evidence, reporting[key.dialect]?.integrationChecks ?? [])
         }
         return .success(IntegrationReport(accounts: accounts, at: now))
     }
