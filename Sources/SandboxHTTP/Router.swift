@@ -87,25 +87,9 @@ public struct Router: Sendable {
         self.middleware = { request, route, next in outer(request, route) { middleware($0, route, next) } }
     }
 
-    /// Wraps every answer in `middleware` outside all the middleware used so far: for code that
-    /// must see each request as it came and each answer as it leaves (a journal of requests),
-    /// added once every route is known.
-    public mutating func wrap(_ middleware: @escaping Middleware) {
-        guard let inner = self.middleware else {
-            self.middleware = middleware
-            return
-        }
-        self.middleware = { request, route, next in middleware(request, route) { inner($0, route, next) } }
-    }
-
-    /// `use` for the requests of one route group: paths `prefix` and under `prefix/`, routed or
-    /// not (a guard of the group answers before a 404 does).
-    public mutating func use(group prefix: String, _ middleware: @escaping Middleware) {
-        use(Self.group(prefix, routeNames: routeNames, middleware))
-    }
-
-    /// `middleware` for the requests of one route group only (see ``use(group:_:)``), of a router
-    /// whose routes are `routeNames`.
+    /// `middleware` for the requests of one route group only, of a router whose routes are
+    /// `routeNames`: paths `prefix` and under `prefix/`, routed or not (a guard of the group
+    /// answers before a 404 does).
     public static func group(_ prefix: String, routeNames: [String], _ middleware: @escaping Middleware) -> Middleware {
         // A request of a route known now is in the group when its pattern is (read once here, not
         // per request); any other request's path is looked at.
