@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import http.client
 import json
+import re
 
 LOGIN, PASS, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"
 
@@ -81,3 +82,28 @@ class Client:
         if self.connection is not None:
             self.connection.close()
         self.connection = None
+
+
+CONTENT_LENGTH = re.compile(rb"\r\ncontent-length: *(\d+)", re.IGNORECASE)
+
+
+def read_answers(sock, count, pending):
+    """Reads count HTTP answers from sock (after the bytes pending); raises unless each is a 200.
+    Returns the bytes read past them."""
+    buffer, position = bytearray(pending), 0
+    while count:
+        end = buffer.find(b"\r\n\r\n", position)
+        length = CONTENT_LENGTH.search(buffer, position, end) if end >= 0 else None
+        if end >= 0 and length is None:
+            raise ValueError(f"an answer without Content-Length: {bytes(buffer[position:end])!r}")
+        if end < 0 or len(buffer) < end + 4 + int(length.group(1)):
+            more = sock.recv(1 << 20)
+            if not more:
+                raise ConnectionError("the server closed the connection")
+            buffer += more
+            continue
+        after = end + 4 + int(length.group(1))
+        if buffer[position + 9:position + 12] != b"200":
+            raise ValueError(f"a request was answered {bytes(buffer[position:after])!r}")
+        position, count = after, count - 1
+    return bytes(buffer[position:])

@@ -125,3 +125,10 @@ class SandboxProcess:
 
     def __exit__(self, *_):
         self.close()
+
+
+def memory(pid):
+    """VmRSS (now) and VmHWM (the peak so far) of a live process, in bytes."""
+    with open(f"/proc/{pid}/status") as status:
+        fields = dict(line.split(":", 1) for line in status)
+    return {name: int(fields[name].split()[0]) * 1024 for name in ("VmRSS", "VmHWM")}

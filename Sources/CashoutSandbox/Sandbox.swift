@@ -110,6 +110,8 @@ public final class Sandbox: Sendable {
     private let eventLog: EventLog?
     /// What the payout APIs received and answered (`GET /sandbox/requests`).
     let requestJournal: RequestJournal
+    /// Where integration reports are made, and those made already.
+    package let reports: ReportCache
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     public var journalRecovery: Journal.Recovery? { journal?.recovery }
 
@@ -117,8 +119,9 @@ public final class Sandbox: Sendable {
                  sinks: SinkStore,
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
-                 eventLog: EventLog?, requestJournal: RequestJournal) {
+                 eventLog: EventLog?, requestJournal: RequestJournal, reports: ReportCache) {
         self.journal = journal
+        self.reports = reports
         self.eventLog = eventLog
         self.requestJournal = requestJournal
         self.handler = handler
@@ -168,9 +171,10 @@ public final class Sandbox: Sendable {
         let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
         Dashboard.register(in: &router, parts: configuration.dialects.dashboardParts)
         APIDocs.register(in: &router, apis: configuration.dialects.documents)
+        let reports = ReportCache()
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics, requests: requests,
-                             eventLog: configuration.eventLog)
+                             reports: reports, eventLog: configuration.eventLog)
         admin.register(in: &router)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
@@ -215,7 +219,7 @@ public final class Sandbox: Sendable {
         return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,
-                       journal: journal, eventLog: configuration.eventLog, requestJournal: requests)
+                       journal: journal, eventLog: configuration.eventLog, requestJournal: requests, reports: reports)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

@@ -91,6 +91,12 @@ public final class Bank: Sendable {
     /// Advances waiting for `runner`: a clock driver's run gives way to them (a lock does not
     /// queue its waiters, and a driver that is woken again and again would take it every time).
     let advancesWaiting = Atomic<Int>(0)
+    /// Counts the changes made (each record journaled, each restore): what a reader caches by.
+    let changeCount = Atomic<Int>(0)
+
+    /// How many changes the bank has made in its life: equal counts, equal state (reports use it
+    /// as part of their `ETag`). Read it before reading the state it stands for.
+    public var changes: Int { changeCount.load(ordering: .acquiring) }
 
     /// Sends a notification: returns what the receiver answered when that is known at once (a
     /// receiver in the same process), else nil, and calls `done` with it later, from any thread,
@@ -338,6 +344,7 @@ public final class Bank: Sendable {
     /// recording (a sandbox without `--state-dir` records nothing, and each record copies the
     /// change's request, fields and timeline).
     func journal(_ s: inout State, _ record: @autoclosure () -> BankRecord) {
+        changeCount.add(1, ordering: .releasing)
         if let recorder = s.recorder { recorder(record()) }
         s.afterRecord?(s)
     }

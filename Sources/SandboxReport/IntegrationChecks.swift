@@ -142,15 +142,25 @@ public enum IntegrationChecks {
             var exercised = false
             var duplicates: [Occurrence] = []
             let creates = evidence.creates
-            for (index, lost) in creates.enumerated() where lost.exchange.dropped {
+            // The creates of each beneficiary and amount, in order: where a lost one's retry is looked for.
+            var samePayout: [String: [ReportedRequest]] = [:]
+            if creates.contains(where: \.exchange.dropped) {
+                for request in creates {
+                    guard case .create(let beneficiary, let amount) = request.facts.action else { continue }
+                    samePayout[beneficiary + "\u{0}" + amount, default: []].append(request)
+                }
+            }
+            for lost in creates where lost.exchange.dropped {
                 guard case .create(let beneficiary, let amount) = lost.facts.action, let reference = lost.facts.reference,
                       let committed = evidence.payout(reference: reference) else { continue }
                 exercised = true
-                let again = creates[(index + 1)...].filter { request in
-                    guard case .create(beneficiary, amount) = request.facts.action, let other = request.facts.reference else { return false }
-                    return other != reference
+                let same = samePayout[beneficiary + "\u{0}" + amount] ?? []
+                var after = 0, end = same.count  // the first of `same` after `lost`, by binary search
+                while after < end {
+                    let middle = (after + end) / 2
+                    if same[middle].id <= lost.id { after = middle + 1 } else { end = middle }
                 }
-                guard let first = again.first else { continue }
+                guard let first = same[after...].first(where: { $0.facts.reference.map { $0 != reference } ?? false }) else { continue }
                 let second = first.facts.reference.flatMap { evidence.payout(reference: $0) }
                 duplicates.append(Occurrence(
                     cashouts: [committed.id] + (second.map { [$0.id] } ?? []),

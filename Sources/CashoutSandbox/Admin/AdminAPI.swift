@@ -33,6 +33,8 @@ struct AdminAPI: Sendable {
     let metrics: SandboxMetrics
     /// What `GET /sandbox/requests` shows; a reset clears it.
     let requests: RequestJournal
+    /// The integration reports, made on a queue of their own (which verifications share).
+    let reports: ReportCache
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
     var eventLog: EventLog? = nil
     /// Where scenario loads and resets are journaled (with `--state-dir`).

@@ -44,6 +44,8 @@ final class RequestJournal: Sendable {
         var lastID = 0
         /// Entries pushed out since the journal was last cleared: what a verification cannot see.
         var lost = 0
+        /// Times it was cleared: with `lastID`, what the entries kept are a function of.
+        var clears = 0
     }
 
     /// How many entries are kept (0: none, nothing is recorded).
@@ -120,10 +122,17 @@ final class RequestJournal: Sendable {
         }
     }
 
+    /// What the entries kept are a function of: the last id given and the times the journal was
+    /// cleared (equal versions, equal entries).
+    var version: (lastID: Int, clears: Int) {
+        kept.withLock { ($0.lastID, $0.clears) }
+    }
+
     /// Forgets every entry; ids go on from where they were.
     func clear() {
         let dropped = kept.withLock { kept in
             kept.lost = 0
+            kept.clears += 1
             return kept.entries.removeAll()
         }
         _ = dropped  // freed here, outside the lock

@@ -14,7 +14,7 @@ extension IntegrationReport {
     /// `Unknowable` when the request journal pushed requests out since it was last cleared (the
     /// report would be made from part of the evidence).
     static func make(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
-                     account only: String? = nil) -> Result<IntegrationReport, Unknowable> {
+                     account only: String? = nil, at now: VirtualTime) -> Result<IntegrationReport, Unknowable> {
         let (entries, lost) = journal.all()
         guard lost == 0, journal.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: journal.capacity)) }
         struct Key: Hashable { let dialect: String, account: String }
@@ -40,7 +40,6 @@ extension IntegrationReport {
         notifications = notifications.mapValues { $0.filter { !($0.url.map(sender.isOwnSink) ?? false) } }
         var keys = Set(requests.keys).union(payouts.keys)
         if let only, let known = bank.account(id: only) { keys.insert(Key(dialect: known.dialect, account: only)) }
-        let now = bank.clock.now
         let accounts = keys.sorted { ($0.dialect, $0.account) < ($1.dialect, $1.account) }.compactMap { key -> (AccountEvidence, [IntegrationCheck])? in
             guard let dialect = dialects[key.dialect] else { return nil }
             let payouts = payouts[key] ?? []
@@ -71,14 +70,14 @@ extension Sandbox {
     /// `account` alone when given), 404 for an account the sandbox neither has nor saw, 409
     /// `{"ok": false, "unknowable": true, "message"}` when the request journal lost evidence.
     package func integrationReport(account: String? = nil) -> (status: Int, json: JSON) {
-        IntegrationReport.answer(bank: bank, journal: requestJournal, sender: sender, dialects: dialects, account: account)
+        IntegrationReport.answer(bank: bank, journal: requestJournal, sender: sender, dialects: dialects, account: account, at: bank.clock.now)
     }
 }
 
 extension IntegrationReport {
     static func answer(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
-                       account: String?) -> (status: Int, json: JSON) {
-        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account) {
+                       account: String?, at now: VirtualTime) -> (status: Int, json: JSON) {
+        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account, at: now) {
         case .failure(let unknowable):
             return (409, ["ok": false, "unknowable": true, "message": .string(unknowable.message)])
         case .success(let report):

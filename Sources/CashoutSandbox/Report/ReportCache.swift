@@ -1,0 +1,72 @@
+import Dispatch
+import SandboxBank
+import SandboxHTTP
+import Synchronization
+
+/// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.
+///
+/// A report reads the whole request journal: over a large one it takes a while, so it is made on
+/// `queue`, off the event loops, where no other client waits for it (verifications, which read the
+/// journal too, run there as well). One at a time: a second asker of the same report, queued
+/// behind the first, finds it made.
+///
+/// A report is a function of the journal's entries, the bank's state and the virtual time, so
+/// their versions name it (``Version``, the answer's `ETag`): an asker that sends its `ETag` back
+/// in `If-None-Match` is answered 304 while none of them moved, as the dashboard does every poll.
+/// On a manual clock that holds until a request or a bank event comes; on a real one the time
+/// moves, and each report is made anew.
+package final class ReportCache: Sendable {
+    /// What a report was made from.
+    struct Version: Equatable {
+        let journal: (lastID: Int, clears: Int)
+        let bankChanges: Int
+        let now: VirtualTime
+
+        /// Read before the evidence, so that an answer is never older than its version says.
+        init(journal: RequestJournal, bank: Bank) {
+            self.journal = journal.version
+            bankChanges = bank.changes
+            now = bank.clock.now
+        }
+
+        /// `"r12.0-345-1767603600000"`, quoted as RFC 9110 §8.8.3 writes an entity tag.
+        var tag: String { "\"r\(journal.lastID).\(journal.clears)-\(bankChanges)-\(now.milliseconds)\"" }
+
+        static func == (a: Version, b: Version) -> Bool {
+            a.journal == b.journal && a.bankChanges == b.bankChanges && a.now == b.now
+        }
+    }
+
+    private struct Made {
+        let version: Version
+        let response: HTTPResponse
+    }
+
+    package let queue = DispatchQueue(label: "cashout-sandbox.report")
+    /// The last answer made for each `?account=` ("" for every account); a handful at most.
+    private let made = Mutex<[String: Made]>([:])
+    private static let kept = 16
+
+    /// The answer already made for `account` at `version`, if any.
+    func answer(account: String?, at version: Version) -> HTTPResponse? {
+        made.withLock { $0[account ?? ""] }.flatMap { $0.version == version ? $0.response : nil }
+    }
+
+    /// Keeps an answer made at `version`.
+    func keep(_ response: HTTPResponse, account: String?, at version: Version) {
+        made.withLock { made in
+            if made.count >= Self.kept { made.removeAll() }
+            made[account ?? ""] = Made(version: version, response: response)
+        }
+    }
+
+    /// Whether an `If-None-Match` value names `tag`: a list of tags, weak ones compared weakly (RFC 9110 §13.1.2).
+    static func matches(_ ifNoneMatch: String, _ tag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            var text = candidate
+            while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+            while text.last == " " || text.last == "\t" { text = text.dropLast() }
+            return (text.hasPrefix("W/") ? text.dropFirst(2) : text) == tag
+        }
+    }
+}
