@@ -9,8 +9,11 @@ a request journal (`check_report_unknowable`)."""
 import hashlib
 import hmac
 import json
+import re
+import time
+import urllib.request
 
-from dashboard_page import admin, expect, step
+from dashboard_page import TOKEN, admin, expect, step
 from dashboard_polish import MESSAGES, WIDTHS, assert_layout, send, show
 
 # An account's login that is HTML: the page must show it, not build it.
@@ -97,6 +100,22 @@ def check_report_page(page, base):
            f"an unknown account's report shows {messages}")
     expect(not page.js("document.getElementById('report-body').checkVisibility()"), "an unknown account's report still shows a report")
     step(f"Report: one account's page follows the report ({occurrence!r}); an unknown account is one message ({messages[0]!r})")
+    # While nothing changes the page sends the report's ETag back, and the report is not made again.
+    show(page, "#/report", "document.getElementById('report-accounts').children.length > 0")
+    before, deadline = not_modified(base), time.monotonic() + 30
+    while not_modified(base) == before:
+        expect(time.monotonic() < deadline, "the page polled the unchanged report for 30 s and was never answered 304")
+        time.sleep(0.2)
+    step(f"Report: polled unchanged, the page sends the ETag back and is answered 304 (GET /sandbox/metrics: {not_modified(base)})")
+
+
+def not_modified(base):
+    """How many report requests were answered 304, as GET /sandbox/metrics counts them."""
+    request = urllib.request.Request(base + "/sandbox/metrics", headers={"Authorization": "Bearer " + TOKEN})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        text = answer.read().decode()
+    match = re.search(r'cashout_sandbox_http_requests_total\{route="GET /sandbox/report",status="304"\} (\d+)', text)
+    return int(match.group(1)) if match else 0
 
 
 def check_report_unknowable(page, base):

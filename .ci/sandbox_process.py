@@ -16,6 +16,7 @@ SIGKILL after 10 s). Extra keyword arguments go to subprocess.Popen (preexec_fn,
 """
 
 import collections
+import os
 import re
 import signal as signals
 import subprocess
@@ -132,3 +133,10 @@ def memory(pid):
     with open(f"/proc/{pid}/status") as status:
         fields = dict(line.split(":", 1) for line in status)
     return {name: int(fields[name].split()[0]) * 1024 for name in ("VmRSS", "VmHWM")}
+
+
+def cpu_seconds(pid):
+    """The CPU time (user + system) a live process used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()  # after the command's name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime, fields 14 and 15

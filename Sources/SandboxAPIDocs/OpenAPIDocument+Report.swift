@@ -14,12 +14,16 @@ extension OpenAPIDocument {
                 `signature_errors`...; the Testing your app guide, "What your app gets wrong"). `ok` when no finding is an error. Made from \
                 the request journal, the cashouts and their notifications each time it is asked for: answered 409, never \
                 guessed, when the journal pushed requests out since it was last cleared (`serve --request-journal N` \
-                keeps more).
+                keeps more). Made off the event loops, so no other request waits for it; its `ETag` names what it was made \
+                from (the journal, the bank's changes, the virtual time), and sent back in `If-None-Match` it is answered 304 \
+                while none of them moved.
                 """,
             parameters: [OpenAPI.query("account", Schema.string(example: "sandbox_login"),
-                                       "Only this account's (a D24 login, a Mannco user, a PayoutService merchant)")],
+                                       "Only this account's (a D24 login, a Mannco user, a PayoutService merchant)"),
+                         OpenAPI.header("If-None-Match", "The ETag of a report already read: 304 while it still holds")],
             responses: [
-                "200": OpenAPI.json("The report", Schema.ref("IntegrationReport"), example: reportExample),
+                "200": reportAnswer,
+                "304": ["description": "Nothing the report reads changed since the one whose ETag was sent", "headers": etag],
                 "404": OpenAPI.error(404, AdminMessage.noReportAccount("nobody")),
                 "409": OpenAPI.json("Unknowable: the request journal lost evidence the report needs", Schema.ref("ReportUnknowable"), example: [
                     "ok": false, "unknowable": true,
@@ -27,6 +31,14 @@ extension OpenAPIDocument {
                         + "start the sandbox with a larger --request-journal, or DELETE /sandbox/requests before the run"),
                 ]),
             ]))
+    }
+
+    private static let etag: JSON = ["ETag": ["description": "What the report was made from", "schema": Schema.string(example: "\"r42.0-317-1767603710000\"")]]
+
+    private static var reportAnswer: JSON {
+        guard case .object(var answer) = OpenAPI.json("The report", Schema.ref("IntegrationReport"), example: reportExample) else { return .null }
+        answer["headers"] = etag
+        return .object(answer)
     }
 
     static var reportSchemas: [String: JSON] {

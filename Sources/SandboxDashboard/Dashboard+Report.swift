@@ -18,16 +18,21 @@ extension Dashboard {
 
     static let reportScript = #"""
           // The Report view, read on every refresh while it is shown; the hash names an account.
-          // Drawn again only when the answer changes (a redraw every poll would undo a selection).
-          let reportShown = null;
+          // Drawn again only when the answer changes (a redraw every poll would undo a selection);
+          // the last answer's ETag goes back as If-None-Match, and a 304 says nothing changed, so
+          // a large report is not made again for every poll.
+          let reportShown = null, reportTag = null;
           const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
           const reportCounts = (errors, warnings) => errors || warnings ? plural(errors, "error") + ", " + plural(warnings, "warning") : "ok";
 
           refreshers.push(async (view, mine) => {
-            if (view !== "report") { reportShown = null; return; }
+            if (view !== "report") { reportShown = reportTag = null; return; }
             const account = state.key;
-            const answer = await api("GET", "/sandbox/report" + (account ? "?account=" + encodeURIComponent(account) : ""));
-            if (stale(mine) || account !== state.key) return;
+            const tag = reportTag && reportTag.account === account ? { "If-None-Match": reportTag.tag } : undefined;
+            const answer = await api("GET", "/sandbox/report" + (account ? "?account=" + encodeURIComponent(account) : ""), undefined, tag);
+            if (stale(mine) || account !== state.key || answer.status === 304) return;
+            const etag = answer.headers.get("ETag");
+            reportTag = etag ? { account: account, tag: etag } : null;
             const drawn = account + "\n" + answer.status + "\n" + answer.text;
             if (drawn === reportShown) return;
             reportShown = drawn;

@@ -3,12 +3,15 @@ import SandboxHTTP
 import SandboxJSON
 
 /// One journaled request to a payout API as the integration report reads it: what came and what
-/// was answered, and what its API made of it (`RequestFacts`).
-public struct ReportedRequest: Sendable {
+/// was answered, and what its API made of it (`RequestFacts`). A class: checks index and filter
+/// a large journal's requests many ways, and share them rather than copy each field.
+public final class ReportedRequest: Sendable {
     /// Its id in the request journal (`GET /sandbox/requests`).
     public let id: Int
     /// When it arrived, on the virtual clock.
     public let at: VirtualTime
+    /// What came and was answered, without the bodies (``JournaledExchange/withoutBodies``): what
+    /// they said is in `facts`.
     public let exchange: JournaledExchange
     public let facts: RequestFacts
 
@@ -65,6 +68,13 @@ public struct JournaledExchange: Sendable {
 
     /// A 2xx answer.
     public var succeeded: Bool { (200 ..< 300).contains(status) && !dropped }
+
+    /// The exchange without its bodies, as a report keeps it once its dialect has read the facts:
+    /// over a large journal, the bodies as JSON would be most of a report's memory.
+    public var withoutBodies: JournaledExchange {
+        JournaledExchange(method: method, path: path, route: route, headers: headers, body: nil, status: status, answer: nil, dropped: dropped,
+                          diagnosis: diagnosis)
+    }
 }
 
 /// What a request was, in its API's terms: whose, about which payout, and what it asked.

@@ -1,5 +1,6 @@
 import CashoutSandbox
 import Dispatch
+import Glibc
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -90,7 +91,7 @@ import Testing
     }
 
     /// While a report (or a verification) is being made, every other request is answered: the
-    /// report queue is held shut here, so the report cannot be answered until it opens, and the
+    /// report worker is held busy here, so the report cannot be answered until it opens, and the
     /// health check and a payout API's request are answered meanwhile.
     @Test(arguments: ["GET /sandbox/report", "POST /sandbox/requests/verify"])
     func aReportBeingMadeHoldsUpNoOtherRequest(_ route: String) throws {
@@ -98,7 +99,7 @@ import Testing
         defer { sandbox.stop() }
         try create(sandbox, "o-1")
         let gate = DispatchSemaphore(value: 0)
-        sandbox.reports.queue.async { gate.wait() }
+        sandbox.reports.worker.run { gate.wait() }
         let answered = Mutex<HTTPResponse?>(nil)
         let done = DispatchSemaphore(value: 0)
         let parts = route.split(separator: " ").map(String.init)
@@ -111,9 +112,26 @@ import Testing
         }
         #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health", timeout: Self.patience).status == 200)
         #expect(try d24(sandbox, "/v3/cashout/status", #""external_id":"o-1""#).status == 200)
-        #expect(answered.withLock { $0 } == nil, "\(route) was answered while its queue was shut")
+        #expect(answered.withLock { $0 } == nil, "\(route) was answered while its worker was busy")
         gate.signal()
         #expect(done.wait(timeout: .now() + .seconds(300)) == .success)
         #expect(answered.withLock { $0?.status } == 200)
+    }
+
+    /// On one or two cores, the report's thread takes what the event loops leave: it runs at nice 10
+    /// (or as nice as the process was started), and only that thread (Linux's nice value is a thread's).
+    @Test func reportsAreMadeOnAThreadBelowTheEventLoopsPriority() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        let nice = Mutex<Int32?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        sandbox.reports.worker.run {
+            nice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + .seconds(300)) == .success)
+        let loops = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)  // what this process was started with
+        #expect(nice.withLock { $0 } == max(10, loops))
+        #expect(try report(sandbox).status == 200)
     }
 }

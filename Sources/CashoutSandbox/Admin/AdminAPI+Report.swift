@@ -13,15 +13,17 @@ extension AdminAPI {
                 return HTTPResponse(status: 304, headers: ["ETag": version.tag])
             }
             if let made = reports.answer(account: account, at: version) { return made }
-            return .later(on: reports.queue) {
-                let version = ReportCache.Version(journal: requests, bank: bank)  // what came while it waited counts too
-                if let made = reports.answer(account: account, at: version) { return made }
-                let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, sender: sender, dialects: dialects, account: account,
-                                                              at: version.now)
-                var response = HTTPResponse.json(json, status: status)
-                if status == 200 { response.headers.add("ETag", version.tag) }
-                reports.keep(response, account: account, at: version)
-                return response
+            return .deferred { answer in
+                reports.worker.run {
+                    let version = ReportCache.Version(journal: requests, bank: bank)  // what came while it waited counts too
+                    if let made = reports.answer(account: account, at: version) { return answer(made) }
+                    let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, sender: sender, dialects: dialects,
+                                                                  account: account, at: version.now)
+                    var response = HTTPResponse.json(json, status: status)
+                    if status == 200 { response.headers.add("ETag", version.tag) }
+                    reports.keep(response, account: account, at: version)
+                    answer(response)
+                }
             }
         }
     }

@@ -13,7 +13,7 @@ extension AdminAPI {
     func registerRequests(in router: inout Router) {
         router.add("GET /sandbox/requests") { request in listRequests(request) }
         // It reads the whole journal: off the event loops, where reports are made.
-        router.add("POST /sandbox/requests/verify") { request in .later(on: reports.queue) { verify(request) } }
+        router.add("POST /sandbox/requests/verify") { request in .deferred { answer in reports.worker.run { answer(verify(request)) } } }
         router.add("DELETE /sandbox/requests") { _ in
             requests.clear()
             return HTTPResponse(status: 204)

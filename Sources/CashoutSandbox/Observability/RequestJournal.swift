@@ -17,8 +17,10 @@ import Synchronization
 /// journal.entries(limit: 100) { $0.response.status == 401 }   // newest first
 /// ```
 final class RequestJournal: Sendable {
-    /// One request and its answer, as they were.
-    struct Entry: Sendable {
+    /// One request and its answer, as they were. A class: a reader takes the whole journal under
+    /// the lock that every request's recording takes, and copies a reference per entry, not
+    /// every field's.
+    final class Entry: Sendable {
         let id: Int
         /// When it arrived, on the virtual clock and (milliseconds since 1970) on the wall clock.
         let at: VirtualTime
@@ -31,6 +33,19 @@ final class RequestJournal: Sendable {
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         let route: String?
         let dialect: String?
+
+        init(id: Int, at: VirtualTime, receivedAt: Int64, request: HTTPRequest, response: HTTPResponse, requestTruncated: Bool,
+             responseTruncated: Bool, route: String?, dialect: String?) {
+            self.id = id
+            self.at = at
+            self.receivedAt = receivedAt
+            self.request = request
+            self.response = response
+            self.requestTruncated = requestTruncated
+            self.responseTruncated = responseTruncated
+            self.route = route
+            self.dialect = dialect
+        }
 
         /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
         /// its outcome) the one Connect gives its `grpc-status`, so that `4xx` finds refused calls too.
@@ -98,15 +113,7 @@ final class RequestJournal: Sendable {
     /// Every entry kept, oldest first, and how many were pushed out since the journal was last
     /// cleared (a verification that needs those cannot be answered).
     func all() -> (entries: [Entry], lost: Int) {
-        kept.withLock { kept in
-            var found: [Entry] = []
-            found.reserveCapacity(kept.entries.count)
-            kept.entries.newestFirst { entry in
-                found.append(entry)
-                return true
-            }
-            return (found.reversed(), kept.lost)
-        }
+        kept.withLock { kept in (kept.entries.inOrder, kept.lost) }
     }
 
     /// The entries kept whose id is after `id`, oldest first: what came since a reader last looked.

@@ -1,14 +1,13 @@
-import Dispatch
 import SandboxBank
 import SandboxHTTP
 import Synchronization
 
 /// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.
 ///
-/// A report reads the whole request journal: over a large one it takes a while, so it is made on
-/// `queue`, off the event loops, where no other client waits for it (verifications, which read the
-/// journal too, run there as well). One at a time: a second asker of the same report, queued
-/// behind the first, finds it made.
+/// A report reads the whole request journal: over a large one it takes a while, so it is made by
+/// `worker`, off the event loops and below their CPU priority, where no other client waits for it
+/// (verifications, which read the journal too, are made there as well). One at a time: a second
+/// asker of the same report, queued behind the first, finds it made.
 ///
 /// A report is a function of the journal's entries, the bank's state and the virtual time, so
 /// their versions name it (``Version``, the answer's `ETag`): an asker that sends its `ETag` back
@@ -42,7 +41,7 @@ package final class ReportCache: Sendable {
         let response: HTTPResponse
     }
 
-    package let queue = DispatchQueue(label: "cashout-sandbox.report")
+    package let worker = BackgroundWorker(name: "cashout-sandbox.report")
     /// The last answer made for each `?account=` ("" for every account); a handful at most.
     private let made = Mutex<[String: Made]>([:])
     private static let kept = 16

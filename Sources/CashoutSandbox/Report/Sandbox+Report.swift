@@ -26,7 +26,7 @@ extension IntegrationReport {
             guard let facts = dialect.reportFacts(exchange, bank: bank) else { continue }
             let account = facts.account ?? ""
             guard only.map({ $0 == account }) ?? true else { continue }
-            requests[Key(dialect: name, account: account), default: []].append(ReportedRequest(id: entry.id, at: entry.at, exchange: exchange,
+            requests[Key(dialect: name, account: account), default: []].append(ReportedRequest(id: entry.id, at: entry.at, exchange: exchange.withoutBodies,
                                                                                                 facts: facts))
         }
         let payouts = Dictionary(grouping: bank.payouts(account: only)) { Key(dialect: $0.dialect, account: $0.account) }
