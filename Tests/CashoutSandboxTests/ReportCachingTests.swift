@@ -88,6 +88,7 @@ import Testing
         #expect(unknown.headers["ETag"] == nil)
         #expect(try report(sandbox, query: "?account=nobody").body == unknown.body)
         #expect(try report(sandbox).body == all.body)
+        #expect(try report(sandbox, query: "?account=").body != all.body)  // an empty account is not every account
     }
 
     /// While a report (or a verification) is being made, every other request is answered: the

@@ -17,23 +17,20 @@ import Synchronization
 package final class ReportCache: Sendable {
     /// What a report was made from.
     struct Version: Equatable {
-        let journal: (lastID: Int, clears: Int)
+        let lastRequest: Int
+        let journalClears: Int
         let bankChanges: Int
         let now: VirtualTime
 
         /// Read before the evidence, so that an answer is never older than its version says.
         init(journal: RequestJournal, bank: Bank) {
-            self.journal = journal.version
+            (lastRequest, journalClears) = journal.version
             bankChanges = bank.changes
             now = bank.clock.now
         }
 
         /// `"r12.0-345-1767603600000"`, quoted as RFC 9110 §8.8.3 writes an entity tag.
-        var tag: String { "\"r\(journal.lastID).\(journal.clears)-\(bankChanges)-\(now.milliseconds)\"" }
-
-        static func == (a: Version, b: Version) -> Bool {
-            a.journal == b.journal && a.bankChanges == b.bankChanges && a.now == b.now
-        }
+        var tag: String { "\"r\(lastRequest).\(journalClears)-\(bankChanges)-\(now.milliseconds)\"" }
     }
 
     private struct Made {
@@ -42,20 +39,20 @@ package final class ReportCache: Sendable {
     }
 
     package let worker = BackgroundWorker(name: "cashout-sandbox.report")
-    /// The last answer made for each `?account=` ("" for every account); a handful at most.
-    private let made = Mutex<[String: Made]>([:])
+    /// The last answer made for each `?account=` (nil for every account's); a handful at most.
+    private let made = Mutex<[String?: Made]>([:])
     private static let kept = 16
 
     /// The answer already made for `account` at `version`, if any.
     func answer(account: String?, at version: Version) -> HTTPResponse? {
-        made.withLock { $0[account ?? ""] }.flatMap { $0.version == version ? $0.response : nil }
+        made.withLock { $0[account] }.flatMap { $0.version == version ? $0.response : nil }
     }
 
     /// Keeps an answer made at `version`.
     func keep(_ response: HTTPResponse, account: String?, at version: Version) {
         made.withLock { made in
             if made.count >= Self.kept { made.removeAll() }
-            made[account ?? ""] = Made(version: version, response: response)
+            made[account] = Made(version: version, response: response)
         }
     }
 
