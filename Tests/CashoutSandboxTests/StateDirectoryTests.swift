@@ -6,6 +6,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxJournal
 import Synchronization
+import TestHelpers
 import Testing
 
 /// `--state-dir`: a sandbox started on the folder another one used carries on where it stopped:
@@ -25,7 +26,7 @@ import Testing
         if signed {
             headers.add("Payload-Signature", Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret"))))
         }
-        return try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+        return try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
     }
 
     static func create(_ sandbox: Sandbox, _ externalID: String, name: String = "Ana", url: String? = nil) throws -> HTTPResponse {
