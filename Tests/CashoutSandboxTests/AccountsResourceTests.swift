@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// Every API's accounts in one admin resource, `/sandbox/accounts/{dialect}/{id}`, over HTTP to a
@@ -15,7 +16,7 @@ import Testing
     ]
 
     private func call(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "") throws -> HTTPResponse {
-        try HTTPClient.send(method: method, url: sandbox.baseURL.absoluteString + path, body: Array(body.utf8))
+        try TestHTTP.send(method: method, url: sandbox.baseURL.absoluteString + path, body: Array(body.utf8))
     }
 
     private func json(_ response: HTTPResponse) throws -> JSON { try JSON.parse(response.body) }

@@ -20,7 +20,7 @@ private struct Admin {
     }
 
     func call(_ method: String, _ path: String, _ body: String? = nil) throws -> (status: Int, json: JSON) {
-        let response = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array((body ?? "").utf8))
+        let response = try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array((body ?? "").utf8))
         return (response.status, response.body.isEmpty ? .null : try JSON.parse(response.body))
     }
 
@@ -29,8 +29,8 @@ private struct Admin {
         let hook = url.map { #","notification_url":"\#($0)""# } ?? ""
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(hook)}"#
         let signature = D24Signing.payloadSignature(body)
-        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
-                                           headers: ["Payload-Signature": signature], body: Array(body.utf8))
+        let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
+                                         headers: ["Payload-Signature": signature], body: Array(body.utf8))
         return try #require(Int(JSON.parse(response.body)["cashout_id"]?.stringValue ?? ""))
     }
 }
@@ -247,14 +247,14 @@ private struct Admin {
         let admin = try Admin()
         defer { admin.sandbox.stop() }
         _ = try admin.call("POST", "/sandbox/scenario", #"{"faults": [{"when": {"endpoint": "GET /v3/banks"}, "every": 1, "kind": "error", "status": 503, "body": "{}"}]}"#)
-        let banks = try HTTPClient.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
+        let banks = try TestHTTP.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
         #expect(banks.status == 503)
         try admin.createCashout("c-1")
         let refused = try admin.call("POST", "/sandbox/scenario", #"{"merchants": [{"login": "sandbox_login", "pass": "p", "secret": "s", "balance": {"BRL": "0.00"}}]}"#)
         #expect(refused.status == 409)
         #expect(try admin.call("GET", "/sandbox/merchants").json["merchants"]?[0]?["currency"] == "USD")
         _ = try admin.call("POST", "/sandbox/reset")
-        let after = try HTTPClient.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
+        let after = try TestHTTP.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
         #expect(after.status == 200)  // the loaded fault is gone with the reset
     }
 
@@ -288,9 +288,9 @@ private struct Admin {
         defer { admin.sandbox.stop() }
         let id = try admin.createCashout("c-1")
         var status: JSON? = nil
-        for _ in 0 ..< 100 where status != "COMPLETED" {
-            usleep(20_000)
+        try Waiting.until {
             status = try admin.call("GET", "/sandbox/cashouts/\(id)").json["status"]
+            return status == "COMPLETED"
         }
         #expect(status == "COMPLETED")
     }

@@ -27,7 +27,7 @@ import Testing
                       headers: HTTPHeaders = [:], body: String = "") throws -> HTTPResponse {
         var headers = headers
         if let authorization { headers.add("Authorization", authorization) }
-        return try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+        return try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
     }
 
     /// Every admin operation the OpenAPI document lists, with `1` for path parameters.

@@ -5,20 +5,25 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import Synchronization
+import TestHelpers
 import Testing
 
 /// A webhook receiver on its own server: `/ok/...` answers 200, `/fail/...` 500, `/hang/...`
-/// never; with `slow`, each answer comes 0–200 ms late (from a seeded sequence, not the clock).
+/// never, `/held/...` 200 once `release` opens; with `slow`, each answer comes 0–200 ms late
+/// (from a seeded sequence, not the clock). Stopping it closes the connections still waiting.
 private final class Receiver: Sendable {
     let slow = Atomic<Bool>(false)
     let requests = Atomic<Int>(0)
+    let release = Latch()
     private let delays = Mutex(SplitMix64(seed: 5))
     private let box = Box()
     let server: HTTPServer
 
     init() throws {
         let box = box
-        server = try HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 2)) { request in
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threads: 2)
+        configuration.gracePeriod = .zero
+        server = try HTTPServer.start(configuration: configuration) { request in
             box.receiver?.answer(request) ?? HTTPResponse(status: 500)
         }
         box.receiver = self
@@ -27,11 +32,19 @@ private final class Receiver: Sendable {
     /// When each request arrived (wall time), by path.
     let arrivals = Mutex<[String: [Date]]>([:])
 
+    /// How many requests arrived at paths starting with `prefix`.
+    func arrived(_ prefix: String) -> Int {
+        arrivals.withLock { $0.filter { $0.key.hasPrefix(prefix) }.map(\.value.count).reduce(0, +) }
+    }
+
     func answer(_ request: HTTPRequest) -> HTTPResponse {
         requests.add(1, ordering: .relaxed)
         arrivals.withLock { $0[String(request.path), default: []].append(Date()) }
-        let status = request.path.hasPrefix("/ok/") ? 200 : 500
+        let status = request.path.hasPrefix("/ok/") || request.path.hasPrefix("/held/") ? 200 : 500
         if request.path.hasPrefix("/hang/") { return .deferred { _ in } }
+        if request.path.hasPrefix("/held/") {
+            return .deferred { [release] answer in release.notify { answer(.json(["received": true], status: status)) } }
+        }
         guard slow.load(ordering: .relaxed) else { return .json(["received": true], status: status) }
         let delay = UInt32(delays.withLock { $0.next() % 200 }) * 1000
         return .deferred { answer in
@@ -56,8 +69,8 @@ private final class Receiver: Sendable {
     private func create(_ sandbox: Sandbox, _ externalID: String, url: String) throws -> Int {
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(url)"}"#
         let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret")))
-        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
-                                           headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: Array(body.utf8))
+        let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
+                                         headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: Array(body.utf8))
         try #require(response.status == 200, "\(response.bodyText)")
         return try #require(JSON.parse(response.body)["cashout_id"]?.stringValue.flatMap { Int($0) })
     }
@@ -65,7 +78,7 @@ private final class Receiver: Sendable {
     private func admin(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "") throws {
         // An advance waits for each round of deliveries it runs: rounds of receivers that hang
         // take the webhook timeout each, several seconds in all.
-        let response = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8), timeout: .seconds(60))
+        let response = try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8))
         try #require(response.status == 200, "\(path): \(response.bodyText)")
     }
 
@@ -76,29 +89,28 @@ private final class Receiver: Sendable {
         configuration.bank.timeline = { _ in
             DecidedTimeline([TimelineStep(after: .milliseconds(300), status: .delivered), TimelineStep(after: .milliseconds(300), status: .completed)])
         }
-        configuration.webhookTimeout = .seconds(2)
+        // Longer than the test waits for anything: whatever happens below happens while the
+        // hanging deliveries are on their way.
+        configuration.webhookTimeout = .seconds(10 * Waiting.seconds)
         let sandbox = try Sandbox.launch(configuration)  // a real-time clock
         defer { sandbox.stop() }
         let hanging = try (0 ..< 6).map { try create(sandbox, "hang-\($0)", url: receiver.url("/hang/\($0)")) }
         let other = try create(sandbox, "other", url: "\(sandbox.baseURL)/sandbox/sink/other")
         let created = try #require(sandbox.bank.payout(id: other)?.createdAt)
-        let remoteSent = Date()  // the remote one's steps are due 300 and 600 ms after its creation, which is after this
         let remote = try create(sandbox, "remote", url: receiver.url("/ok/remote"))
-        Thread.sleep(forTimeInterval: 1.0)  // both steps due after 0.6 s; one hanging delivery alone takes 2 s
-        for id in hanging + [other, remote] { #expect(sandbox.bank.payout(id: id)?.status == .completed, "cashout \(id)") }
-        let delivered = sandbox.sinks.received("other")
-        #expect(delivered.count == 2)
-        // Each notification went out when its change was due, not after anyone's timeout: to the
-        // sink (its own record of when) and to another server's receiver (when it got there).
-        for (index, request) in delivered.enumerated() {
+        #expect(Waiting.until { receiver.arrived("/hang/") == 6 }, "the hanging receivers were not all sent to")
+        // Every cashout completes, each change notified to the sink and to the other server's
+        // receiver...
+        #expect(Waiting.until { (hanging + [other, remote]).allSatisfy { sandbox.bank.payout(id: $0)?.status == .completed } })
+        #expect(Waiting.until { sandbox.sinks.received("other").count == 2 && receiver.arrived("/ok/remote") == 2 })
+        // ...while every hanging delivery is still unanswered: nothing waited for them, nor for
+        // anyone's timeout.
+        let hangingNotifications = sandbox.bank.notifications().filter { $0.url?.contains("/hang/") == true }
+        #expect(hangingNotifications.count >= 6 && hangingNotifications.allSatisfy(\.attempts.isEmpty))
+        // Each notification went out once its change was due (the sink's own record of when).
+        for (index, request) in sandbox.sinks.received("other").enumerated() {
             let due = created.adding(.milliseconds(300 * (index + 1)))
-            #expect(request.at.milliseconds - due.milliseconds < 100, "notification \(index + 1): \(request.at.milliseconds - due.milliseconds) ms late")
-        }
-        let arrived = receiver.arrivals.withLock { $0["/ok/remote"] ?? [] }
-        #expect(arrived.count == 2)
-        for (index, at) in arrived.enumerated() {
-            let late = at.timeIntervalSince(remoteSent) * 1000 - Double(300 * (index + 1))
-            #expect(late < 100, "remote notification \(index + 1): at most \(Int(late)) ms late")
+            #expect(request.at.milliseconds >= due.milliseconds, "notification \(index + 1): \(due.milliseconds - request.at.milliseconds) ms early")
         }
     }
 
@@ -107,22 +119,36 @@ private final class Receiver: Sendable {
     @Test func anAdvanceOnARealClockHoldsUpNoOtherCashout() throws {
         let receiver = try Receiver()
         defer { receiver.server.stop() }
+        let log = Mutex("")
         var configuration = Sandbox.Configuration()
         configuration.bank.timeline = { payout in
             DecidedTimeline([TimelineStep(after: .milliseconds(payout.reference == "hang" ? 100 : 600), status: .delivered)])
         }
-        configuration.webhookTimeout = .seconds(2)
+        configuration.webhookTimeout = .seconds(10 * Waiting.seconds)  // the hanging answer ends when the receiver stops
+        configuration.eventLog = EventLog(format: .json) { bytes in log.withLock { $0 += String(decoding: bytes, as: UTF8.self) } }
         let sandbox = try Sandbox.launch(configuration)
         defer { sandbox.stop() }
         _ = try create(sandbox, "hang", url: receiver.url("/hang/1"))
+        #expect(Waiting.until { receiver.arrived("/hang/1") == 1 }, "the hanging receiver was not sent to")
+        // The advance runs what is due, then waits for the hanging answer...
+        let advanced = Mutex<Result<HTTPResponse, HTTPClientError>?>(nil)
+        Thread.detachNewThread {
+            let result = Result { () throws(HTTPClientError) in
+                try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/clock/advance", body: Array(#"{"by":"0s"}"#.utf8))
+            }
+            advanced.withLock { $0 = result }
+        }
+        #expect(Waiting.until { log.withLock { $0.contains(#""event":"clock.advanced""#) } })
+        // ...while the clock goes on: a cashout created now is notified when its change is due.
         let other = try create(sandbox, "other", url: "\(sandbox.baseURL)/sandbox/sink/other")
         let due = try #require(sandbox.bank.payout(id: other)?.createdAt).adding(.milliseconds(600))
-        Thread.sleep(forTimeInterval: 0.3)  // the hanging receiver holds its notification
-        let started = Date()
-        try admin(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"0s"}"#)
-        #expect(Date().timeIntervalSince(started) > 1.0)  // it waited for the hanging answer (2 s timeout, sent at 0.1 s)
+        #expect(Waiting.until { !sandbox.sinks.received("other").isEmpty })
+        #expect(advanced.withLock { $0 == nil }, "the advance did not wait for the hanging answer")
+        receiver.server.stop()  // the hanging receiver goes: its connection closes unanswered
+        #expect(Waiting.until { advanced.withLock { $0 != nil } })
+        #expect(try advanced.withLock { $0 }?.get().status == 200)
         let delivered = try #require(sandbox.sinks.received("other").first)
-        #expect(delivered.at.milliseconds - due.milliseconds < 100, "\(delivered.at.milliseconds - due.milliseconds) ms late")
+        #expect(delivered.at.milliseconds >= due.milliseconds)
         #expect(sandbox.bank.notifications().first { $0.url == receiver.url("/hang/1") }?.attempts.first?.outcome.error != nil)
     }
 
@@ -135,15 +161,20 @@ private final class Receiver: Sendable {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = Sandbox.Configuration()
         configuration.bank.timeline = { _ in DecidedTimeline([TimelineStep(after: .milliseconds(100), status: .delivered)]) }
-        configuration.webhookTimeout = .milliseconds(600)
+        configuration.webhookTimeout = .seconds(10 * Waiting.seconds)  // the answer comes when the test lets it
         configuration.stateDirectory = folder
         let first = try Sandbox.launch(configuration)
-        _ = try create(first, "hang", url: receiver.url("/hang/1"))
-        Thread.sleep(forTimeInterval: 0.3)  // the attempt is on its way, its answer (a timeout) due at 0.7 s
+        _ = try create(first, "hang", url: receiver.url("/held/1"))
+        #expect(Waiting.until { receiver.arrived("/held/1") == 1 }, "the attempt never left")
         first.stop()
         let second = try Sandbox.launch(configuration)
         _ = try create(second, "after", url: "\(second.baseURL)/sandbox/sink/after")
-        Thread.sleep(forTimeInterval: 0.8)  // past the first one's timeout
+        // The first one's answer arrives now, while the second owns the journal.
+        receiver.release.open()
+        #expect(Waiting.until {
+            first.respond(to: HTTPRequest(method: "GET", target: "/sandbox/metrics")).bodyText
+                .contains(#"cashout_sandbox_webhook_attempts_total{outcome="delivered"} 1"#)
+        }, "the first sandbox never got its answer")
         second.stop()
         let third = try Sandbox.launch(configuration)
         defer { third.stop() }
@@ -157,20 +188,18 @@ private final class Receiver: Sendable {
     @Test func theJournalOfAManualClockDoesNotDependOnHowFastReceiversAnswer() throws {
         let receiver = try Receiver()
         defer { receiver.server.stop() }
-        func run(slow: Bool) throws -> [UInt8] {
-            receiver.slow.store(slow, ordering: .relaxed)
+        func run(webhookTimeout: Duration, paths: [String]) throws -> [UInt8] {
             let folder = NSTemporaryDirectory() + "determinism-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: folder) }
             var configuration = Sandbox.Configuration()
             configuration.clockMode = .manual
             configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
             configuration.stateDirectory = folder
-            configuration.webhookTimeout = .milliseconds(800)  // well above the slowest answer, on a loaded machine too
+            configuration.webhookTimeout = webhookTimeout
             let sandbox = try Sandbox.launch(configuration)
             var ids: [Int] = []
             for index in 0 ..< 12 {
-                let path = ["/ok/", "/fail/", "/hang/"][index % 3] + "\(index)"
-                ids.append(try create(sandbox, "e-\(index)", url: receiver.url(path)))
+                ids.append(try create(sandbox, "e-\(index)", url: receiver.url(paths[index % paths.count] + "\(index)")))
             }
             try admin(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"3s"}"#)
             try admin(sandbox, "POST", "/sandbox/cashouts/\(ids[0])/actions", #"{"action":"hold"}"#)
@@ -182,10 +211,19 @@ private final class Receiver: Sendable {
             sandbox.stop()
             return Array(try Data(contentsOf: URL(fileURLWithPath: "\(folder)/journal.log")))
         }
-        let fast = try run(slow: false)
-        let slow = try run(slow: true)
+        // Receivers that answer, at once or up to 200 ms late: no timeout but the one only a hang reaches.
+        func answering(slow: Bool) throws -> [UInt8] {
+            receiver.slow.store(slow, ordering: .relaxed)
+            return try run(webhookTimeout: Waiting.limit, paths: ["/ok/", "/fail/"])
+        }
+        let fast = try answering(slow: false)
+        let slow = try answering(slow: true)
         #expect(fast.count > 1000)
         #expect(fast == slow)
+        // Receivers that never answer: every attempt times out, whenever its timer fires.
+        let hanging = try run(webhookTimeout: .milliseconds(300), paths: ["/hang/"])
+        #expect(hanging.count > 1000)
+        #expect(try run(webhookTimeout: .milliseconds(300), paths: ["/hang/"]) == hanging)
         #expect(receiver.requests.load(ordering: .relaxed) > 60)
     }
 }

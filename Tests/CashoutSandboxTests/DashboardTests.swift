@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// The dashboard page is served, self-contained (no external URL) and only names routes that exist;
@@ -36,13 +37,13 @@ import Testing
         let sandbox = try Sandbox.launch()
         defer { sandbox.stop() }
         for target in ["/", "/dashboard.css", "/dashboard.js", "/favicon.ico"] {
-            #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(target)").status == 200, "\(target)")
+            #expect(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)\(target)").status == 200, "\(target)")
         }
-        let icon = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/favicon.ico")
+        let icon = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/favicon.ico")
         #expect(icon.headers["Content-Type"] == "image/svg+xml")
         #expect(icon.bodyText.hasPrefix("<svg ") && icon.bodyText.hasSuffix("</svg>"))
         #expect(Self.get(sandbox, "/").bodyText.contains(#"<link rel="icon" type="image/svg+xml" href="/favicon.ico">"#))
-        _ = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/favicon.png")  // not the icon: a 404 is journaled
+        _ = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/favicon.png")  // not the icon: a 404 is journaled
         #expect(sandbox.requests(limit: 10).map { $0["path"] } == ["/favicon.png"])
     }
 
@@ -157,7 +158,7 @@ import Testing
         func send(_ method: String, _ path: String, token: String? = nil, _ body: String = "") throws -> JSON {
             var headers: HTTPHeaders = body.isEmpty ? [:] : ["Content-Type": "application/json"]
             if let token { headers.add("Authorization", "Bearer \(token)") }
-            let answer = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+            let answer = try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
             try #require(answer.status == 200, "\(method) \(path): \(answer.status) \(answer.bodyText)")
             return try JSON.parse(answer.body)
         }

@@ -20,14 +20,14 @@ private func launch(_ scenarios: [String] = [], directory: String? = nil) throws
 }
 
 private func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "") throws -> HTTPResponse {
-    try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8))
+    try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8))
 }
 
 /// A signed D24 create for the default merchant; the cashout's id, or the answer's status when refused.
 private func create(_ sandbox: Sandbox, name: String = "Ana", amount: String = "100.00") throws -> Result<Int, HTTPStatusError> {
     let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(UUID().uuidString)","country":"BR","currency":"BRL","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
-    let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
-                                       headers: ["Payload-Signature": D24Signing.payloadSignature(body)], body: Array(body.utf8))
+    let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
+                                     headers: ["Payload-Signature": D24Signing.payloadSignature(body)], body: Array(body.utf8))
     guard response.status == 200, let id = Int(try JSON.parse(response.body)["cashout_id"]?.stringValue ?? "") else {
         return .failure(HTTPStatusError(status: response.status))
     }
@@ -177,7 +177,7 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
         #expect(try send(restarted, "GET", "/sandbox/cashouts").bodyText == before)
         let restored = try launch()
         defer { restored.stop() }
-        #expect(try HTTPClient.send(method: "PUT", url: "\(restored.baseURL)/sandbox/snapshot", body: snapshot).status == 200)
+        #expect(try TestHTTP.send(method: "PUT", url: "\(restored.baseURL)/sandbox/snapshot", body: snapshot).status == 200)
         #expect(try send(restored, "GET", "/sandbox/cashouts").bodyText == before)
     }
 }

@@ -24,7 +24,7 @@ import Testing
     }
 
     private func post(_ sandbox: Sandbox, _ path: String, _ body: String, headers: HTTPHeaders = [:]) throws -> HTTPResponse {
-        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+        let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
         #expect(response.status == 200, "\(path): \(response.bodyText)")
         return response
     }

@@ -2,6 +2,7 @@ import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// `GET /sandbox/health` is written as bytes around the time (AdminAPI.health): the same bytes the
@@ -21,7 +22,7 @@ import Testing
         defer { sandbox.stop() }
         for step in [0, 1500, 86_400_000] {
             sandbox.advance(by: .milliseconds(step))
-            let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health")
+            let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health")
             let now = try #require(JSON.parse(response.body)["clock"]?["now"]?.stringValue)
             if mode == .manual { #expect(now == sandbox.clock.now.iso8601) }
             #expect(response.body == Self.expected(mode: mode, now: now))

@@ -2,6 +2,7 @@ import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// DNS rebinding: a page on evil.example that makes its name resolve to 127.0.0.1 sends
@@ -19,7 +20,7 @@ import Testing
     }
 
     private func get(_ sandbox: Sandbox, _ path: String, host: String) throws -> HTTPResponse {
-        try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(sandbox.addresses[0].port)\(path)", headers: ["Host": host])
+        try TestHTTP.send(method: "GET", url: "http://127.0.0.1:\(sandbox.addresses[0].port)\(path)", headers: ["Host": host])
     }
 
     static func refusal(_ host: String, allow name: String) -> String {
@@ -36,8 +37,8 @@ import Testing
         #expect(secrets.status == 403)
         #expect(secrets.bodyText == Self.refusal("evil.example:\(port)", allow: "evil.example"))
         #expect(!secrets.bodyText.contains("sandbox_secret"))
-        let reset = try HTTPClient.send(method: "POST", url: "http://127.0.0.1:\(port)/sandbox/reset",
-                                        headers: ["Host": "evil.example:\(port)", "Origin": "http://evil.example:\(port)"])
+        let reset = try TestHTTP.send(method: "POST", url: "http://127.0.0.1:\(port)/sandbox/reset",
+                                      headers: ["Host": "evil.example:\(port)", "Origin": "http://evil.example:\(port)"])
         #expect(reset.status == 403)
         // The D24 API and the dashboard are refused too: every route.
         #expect(try get(sandbox, "/", host: "Evil.Example").status == 403)

@@ -14,6 +14,7 @@ import Testing
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.webhookTimeout = Waiting.limit  // the app's receivers here answer: none is a hang
         configuration.requestJournalCapacity = journal
         if let scenario {
             configuration.scenarios = [try ScenarioLoader.load(Array(scenario.utf8), file: "t.json", vocabulary: Sandbox.standardVocabulary)]
@@ -31,9 +32,9 @@ import Testing
     @discardableResult
     private func d24(_ sandbox: Sandbox, _ path: String, _ fields: String, pass: String = "sandbox_pass") throws -> HTTPResponse {
         let body = #"{"login":"sandbox_login","pass":"\#(pass)",\#(fields)}"#
-        return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)\(path)",
-                                   headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
-                                   body: Array(body.utf8))
+        return try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(path)",
+                                 headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
+                                 body: Array(body.utf8))
     }
 
     @discardableResult
@@ -43,7 +44,7 @@ import Testing
     }
 
     private func report(_ sandbox: Sandbox, _ query: String = "") throws -> (status: Int, json: JSON) {
-        let answer = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report\(query)")
+        let answer = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report\(query)")
         return (answer.status, try JSON.parse(answer.body))
     }
 
@@ -58,8 +59,8 @@ import Testing
         try create(sandbox, "o-1")
         try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#, pass: "wrong")
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":1000001}"#
-        _ = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout/status",
-                                headers: ["Payload-Signature": D24Signing.payloadSignature(body).uppercased()], body: Array(body.utf8))
+        _ = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout/status",
+                              headers: ["Payload-Signature": D24Signing.payloadSignature(body).uppercased()], body: Array(body.utf8))
         let (status, json) = try report(sandbox)
         #expect(status == 200)
         #expect(json["ok"] == false && json["errors"] == 1 && json["warnings"] == 0 && json["at"] == "2026-01-05T09:00:00Z")
@@ -168,7 +169,7 @@ import Testing
         func mannco(_ method: String, _ path: String, token: String? = nil, body: String = "") throws -> JSON {
             var headers: HTTPHeaders = ["Content-Type": "application/json"]
             if let token { headers.add("Authorization", "Bearer \(token)") }
-            return try JSON.parse(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8)).body)
+            return try JSON.parse(try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8)).body)
         }
         let token = try #require(try mannco("POST", "/user/login", body: #"{"apiKey":"sandbox_mannco_key"}"#)["content"]?["jwt"]?.stringValue)
         for _ in 0 ..< 3 { _ = try mannco("POST", "/cashout/process", token: token, body: #"{"amount":5000,"method":"tipalti"}"#) }
@@ -190,8 +191,8 @@ import Testing
         defer { sandbox.stop() }
         for (id, minor) in [("p-1", 1000), ("p-1", 2000)] {
             let body = #"{"merchant_payout_id": "\#(id)", "amount": {"minor_amount": \#(minor), "currency": "USD"}, "payout_method_data": {"card": {}}}"#
-            _ = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
-                                    headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
+            _ = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
+                                  headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
                                               "x-api-key": "sandbox_prism_key"], body: Array(body.utf8))
         }
         let json = try report(sandbox, "?account=DefaultMerchantId").json
@@ -209,7 +210,7 @@ import Testing
         let (status, json) = try report(sandbox)
         #expect(status == 409 && json["ok"] == false && json["unknowable"] == true)
         #expect(json["message"]?.stringValue?.hasPrefix("the request journal pushed out 1 request (it keeps 2)") == true)
-        _ = try HTTPClient.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests")
+        _ = try TestHTTP.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests")
         #expect(try report(sandbox).status == 200)
     }
 }
@@ -226,8 +227,8 @@ extension IntegrationReportTests {
         let (app, url) = try receiver(answering: 503)
         defer { sandbox.stop(); app.stop() }
         let body = #"{"merchant_payout_id": "p-1", "amount": {"minor_amount": 1000, "currency": "USD"}, "payout_method_data": {"card": {}}, "webhook_url": "\#(url)"}"#
-        let created = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
-                                          headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
+        let created = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
+                                        headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
                                                     "x-api-key": "sandbox_prism_key"], body: Array(body.utf8))
         #expect(created.status == 200)
         sandbox.advance(by: .seconds(300))

@@ -40,8 +40,8 @@ import Testing
                          _ fields: String) throws -> HTTPResponse {
             let body = #"{"login":"\#(merchant.login)","pass":"\#(merchant.pass)",\#(fields)}"#
             let signature = D24Signing.payloadSignature(body, secret: merchant.secret)
-            return try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: ["Payload-Signature": signature],
-                                       body: Array(body.utf8))
+            return try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: ["Payload-Signature": signature],
+                                     body: Array(body.utf8))
         }
 
         func asAcme(_ method: String, _ path: String, _ fields: String) throws -> HTTPResponse {
@@ -53,7 +53,7 @@ import Testing
         }
 
         func admin(_ path: String) throws -> JSON {
-            try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(path)").body)
+            try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)\(path)").body)
         }
     }
 

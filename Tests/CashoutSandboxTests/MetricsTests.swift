@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// `GET /sandbox/metrics`: Prometheus text format 0.0.4 over HTTP. (`.ci/check-metrics` parses the
@@ -21,7 +22,7 @@ import Testing
     }
 
     private func get(_ sandbox: Sandbox, _ path: String, _ method: String = "GET", body: String = "") throws -> HTTPResponse {
-        try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8))
+        try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", body: Array(body.utf8))
     }
 
     /// The exposition's sample lines as `name{labels}` to value.
@@ -38,8 +39,8 @@ import Testing
     private func createCashout(_ sandbox: Sandbox, _ externalID: String, url: String) throws {
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(url)"}"#
         let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret")))
-        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout", headers: ["Payload-Signature": signature],
-                                           body: Array(body.utf8))
+        let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout", headers: ["Payload-Signature": signature],
+                                         body: Array(body.utf8))
         #expect(response.status == 200, "\(response.bodyText)")
     }
 
@@ -145,7 +146,7 @@ import Testing
         let sandbox = try sandbox(webhookTimeout: .milliseconds(300))
         defer { sandbox.stop() }
         let sink = "\(sandbox.baseURL)/sandbox/sink/orders"
-        _ = try HTTPClient.send(method: "PUT", url: sink, body: Array(#"{"answers":[500]}"#.utf8))
+        _ = try TestHTTP.send(method: "PUT", url: sink, body: Array(#"{"answers":[500]}"#.utf8))
         try createCashout(sandbox, "to-sink", url: sink)
         try createCashout(sandbox, "to-refused", url: "http://127.0.0.1:\(refused.port)/hook")
         try createCashout(sandbox, "to-silent", url: "http://127.0.0.1:\(silent.port)/hook")
@@ -165,9 +166,9 @@ import Testing
         // A fourth, held and then cancelled (two notifications to the sink, both taken), and the
         // first three COMPLETED at 15 s (one more each); no retry is due within the 4 minutes.
         try createCashout(sandbox, "held", url: sink)
-        _ = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/cashouts/1000004/actions", body: Array(#"{"action":"hold"}"#.utf8))
+        _ = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/cashouts/1000004/actions", body: Array(#"{"action":"hold"}"#.utf8))
         #expect(try samples(sandbox)[#"cashout_sandbox_cashouts{status="ON_HOLD"}"#] == "1")
-        _ = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/cashouts/1000004/actions", body: Array(#"{"action":"cancel"}"#.utf8))
+        _ = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/cashouts/1000004/actions", body: Array(#"{"action":"cancel"}"#.utf8))
         try advance(sandbox, by: "4m")
         metrics = try samples(sandbox)
         #expect(metrics[#"cashout_sandbox_cashouts{status="COMPLETED"}"#] == "3")
@@ -179,13 +180,13 @@ import Testing
         #expect(metrics[#"cashout_sandbox_webhook_attempts_total{outcome="timeout"}"#] == "2")
         #expect(metrics[#"cashout_sandbox_webhook_attempts_total{outcome="not_sent"}"#] == "0")
         // The journal agrees: every attempt it lists was counted once.
-        let journal = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        let journal = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
         #expect(journal["webhooks"]?.arrayValue?.reduce(0) { $0 + ($1["attempts"]?.arrayValue?.count ?? 0) } == 8)
     }
 
     private func advance(_ sandbox: Sandbox, by duration: String) throws {
-        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/clock/advance",
-                                           body: Array(#"{"by":"\#(duration)"}"#.utf8))
+        let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/clock/advance",
+                                         body: Array(#"{"by":"\#(duration)"}"#.utf8))
         #expect(response.status == 200)
     }
 
@@ -195,8 +196,8 @@ import Testing
         let refused = try get(sandbox, "/sandbox/metrics")
         #expect(refused.status == 401)
         #expect(refused.bodyText == AdminTokenTests.missing)
-        let answered = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/metrics",
-                                           headers: ["Authorization": "Bearer metrics-token"])
+        let answered = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/metrics",
+                                         headers: ["Authorization": "Bearer metrics-token"])
         #expect(answered.status == 200)
         #expect(answered.bodyText.contains(#"cashout_sandbox_http_requests_total{route="GET /sandbox/metrics",status="401"} 1"#))
     }
@@ -247,7 +248,7 @@ private final class Listener: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         try #require(connected == 0)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: Waiting.seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var received: [UInt8] = []

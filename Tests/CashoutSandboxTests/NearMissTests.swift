@@ -44,7 +44,7 @@ import Testing
     func aWrongPathOrMethodNamesTheClosestRoute(method: String, path: String, status: Int, message: String, nearMiss: String) throws {
         let sandbox = try start()
         defer { sandbox.stop() }
-        let response = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", body: [])
+        let response = try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", body: [])
         #expect(response.status == status)
         #expect(response.bodyText == JSON.object(["code": .number(status), "message": .string(message)]).serializedString())
         #expect(sandbox.requests(limit: 1).first?["near_miss"] == .string(nearMiss))
@@ -54,7 +54,7 @@ import Testing
     func aPathFarFromEveryRouteGetsNoHint(path: String) throws {
         let sandbox = try start()
         defer { sandbox.stop() }
-        let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(path)")
+        let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)\(path)")
         #expect(response.bodyText == #"{"code":404,"message":"No such endpoint: GET \#(path)"}"#)
         #expect(sandbox.requests(limit: 1).first?["near_miss"] == .null)
     }
@@ -62,7 +62,7 @@ import Testing
     @Test func anAdminPathNamesItsNearMissToo() throws {
         let sandbox = try start()
         defer { sandbox.stop() }
-        let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashout/1000001")
+        let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashout/1000001")
         #expect(response.bodyText == #"{"code":404,"message":"No such endpoint: GET /sandbox/cashout/1000001 (did you mean GET /sandbox/cashouts/{id}?)"}"#)
     }
 
@@ -71,7 +71,7 @@ import Testing
         let output = Mutex<[UInt8]>([])
         let sandbox = try start(eventLog: EventLog(format: format) { bytes in output.withLock { $0 += bytes } })
         let body = #"{"login":"sandbox_login","pass":"nope","cashout_id":1}"#
-        _ = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout/status", body: Array(body.utf8))
+        _ = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout/status", body: Array(body.utf8))
         sandbox.stop()
         let line = try #require(String(decoding: output.withLock { $0 }, as: UTF8.self).split(separator: "\n").first { $0.contains("auth.refused") })
         let message = "pass does not match merchant sandbox_login's passphrase \"sandbox_pass\""

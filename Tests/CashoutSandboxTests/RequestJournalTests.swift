@@ -22,7 +22,7 @@ import Testing
     @discardableResult
     private func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "",
                       headers: HTTPHeaders = [:]) throws -> HTTPResponse {
-        try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+        try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
     }
 
     private func journal(_ sandbox: Sandbox, _ query: String = "") throws -> JSON {
@@ -154,7 +154,7 @@ import Testing
         // Cut inside a character: the character is left out, the text stays text.
         try send(sandbox, "POST", "/v3/cashout", "{\"a\":\"bcdé\"}")
         #expect(try journal(sandbox)["requests"]?[0]?["body"] == "{\"a\":\"bcd")
-        let binary = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout", body: [0xFF, 0xFE, 0x00, 0x41])
+        let binary = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout", body: [0xFF, 0xFE, 0x00, 0x41])
         #expect(binary.status == 400)
         let entry2 = try #require(try journal(sandbox)["requests"]?[0])
         #expect(entry2["body"] == "//4AQQ==" && entry2["body_encoding"] == "base64" && entry2["body_truncated"] == false)

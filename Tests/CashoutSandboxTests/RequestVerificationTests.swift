@@ -21,13 +21,13 @@ import Testing
     @discardableResult
     private func create(_ sandbox: Sandbox, _ externalID: String, amount: String, country: String = "BR") throws -> HTTPResponse {
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"\#(country)","currency":"BRL","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
-        return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
-                                   headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
-                                   body: Array(body.utf8))
+        return try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
+                                 headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
+                                 body: Array(body.utf8))
     }
 
     private func verify(_ sandbox: Sandbox, _ body: String) throws -> (status: Int, json: JSON) {
-        let answer = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/requests/verify", body: Array(body.utf8))
+        let answer = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/requests/verify", body: Array(body.utf8))
         return (answer.status, try JSON.parse(answer.body))
     }
 
@@ -65,7 +65,7 @@ import Testing
         let sandbox = try start()
         defer { sandbox.stop() }
         try create(sandbox, "o-1", amount: "10.00")
-        _ = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/v3/cashouts")  // a 404 is journaled too
+        _ = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/v3/cashouts")  // a 404 is journaled too
         try create(sandbox, "o-2", amount: "20.00")
         let inOrder = try verify(sandbox, #"{"sequence": [{"body": {"external_id": "o-1"}}, {"path": "/v3/cashouts"}, {"body": {"external_id": "o-2"}}]}"#)
         #expect(inOrder.status == 200 && inOrder.json == ["ok": true, "count": 3])
@@ -79,13 +79,13 @@ import Testing
         let sandbox = try start()
         defer { sandbox.stop() }
         let create = #"{"merchant_payout_id":"p-1","amount":{"minor_amount":1000,"currency":"USD"},"payout_method_data":{"card":{"card_number":{"value":"4111111111111111"}}}}"#
-        let created = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
-                                          headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
+        let created = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
+                                        headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
                                                     "x-api-key": "sandbox_prism_key"], body: Array(create.utf8))
         #expect(created.status == 200)
         #expect(try verify(sandbox, #"{"request": {"dialect": "prism", "body": {"merchant_payout_id": "p-1", "amount.minorAmount": 1000, "amount": {"currency": "USD"}}}}"#).status == 200)
-        let login = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/user/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                        body: Array("apiKey=sandbox_mannco_key".utf8))
+        let login = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/user/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                      body: Array("apiKey=sandbox_mannco_key".utf8))
         #expect(login.status == 200)
         #expect(try verify(sandbox, #"{"request": {"path": "/user/login", "dialect": "mannco", "body": {"apiKey": "sandbox_mannco_key"}}}"#).status == 200)
     }
@@ -103,7 +103,7 @@ import Testing
         #expect(exactly.json["unknowable"] == true)
         #expect(exactly.json["message"] == "2 of the requests kept match, and 1 requests were pushed out of the request journal since it was last cleared (it keeps 2: serve --request-journal N keeps more; DELETE /sandbox/requests at the start of a test starts it afresh)")
         #expect(try verify(sandbox, #"{"sequence": [{"body": {"external_id": "o-1"}}]}"#).status == 409)
-        _ = try HTTPClient.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests")
+        _ = try TestHTTP.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests")
         #expect(try verify(sandbox, #"{"request": {"path": "/v3/cashout"}, "count": {"exactly": 0}}"#).json == ["ok": true, "count": 0])
         let nothing = try start(journal: 0)
         defer { nothing.stop() }

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
+import TestHelpers
 import Testing
 
 @Suite struct SandboxTests {
@@ -12,13 +13,13 @@ import Testing
         defer { sandbox.stop() }
         #expect(sandbox.baseURL.absoluteString.hasPrefix("http://127.0.0.1:"))
         #expect(sandbox.baseURL.port != 8080 && sandbox.baseURL.port != 0)
-        let health = try HTTPClient.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")
+        let health = try TestHTTP.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")
         #expect(health.status == 200)
         #expect(health.headers["Content-Type"] == "application/json")
         #expect(health.bodyText == #"{"clock":{"mode":"manual","now":"2026-01-05T09:00:00Z"},"status":"ok","version":"0.2.0"}"#)
 
         #expect(sandbox.advance(by: .seconds(90)) == 0)
-        let later = try HTTPClient.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")
+        let later = try TestHTTP.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")
         #expect(later.bodyText.contains(#""now":"2026-01-05T09:01:30Z""#))
     }
 
@@ -26,12 +27,12 @@ import Testing
         let sandboxes = try await [Sandbox.start(Sandbox.Configuration()), Sandbox.start(Sandbox.Configuration()), Sandbox.start(Sandbox.Configuration())]
         #expect(Set(sandboxes.map(\.baseURL)).count == 3)
         for sandbox in sandboxes {
-            #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health").status == 200)
+            #expect(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health").status == 200)
         }
         for sandbox in sandboxes {
             sandbox.stop()
             #expect(throws: HTTPClientError.self) {
-                try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health", timeout: .seconds(1))
+                try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health")
             }
         }
     }
@@ -39,7 +40,7 @@ import Testing
     @Test func unknownSandboxPathsAnswerJSON404() async throws {
         let sandbox = try await Sandbox.start(Sandbox.Configuration())
         defer { sandbox.stop() }
-        let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/nothing")
+        let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/nothing")
         #expect(response.status == 404)
         #expect(response.bodyText == #"{"code":404,"message":"No such endpoint: GET /sandbox/nothing"}"#)
     }

@@ -4,6 +4,7 @@ import Glibc
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import TestHelpers
 import Testing
 
 /// A scenario's content never makes the sandbox open a file. The only file the loader opens is the
@@ -43,10 +44,10 @@ import Testing
     }
 
     private func load(_ sandbox: Sandbox, _ scenario: String) throws -> HTTPResponse {
-        try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/scenario", body: Array(scenario.utf8), timeout: .seconds(5))
+        try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/scenario", body: Array(scenario.utf8))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(Waiting.testMinutes)))
     func pathsInAScenarioLoadedOverHTTPAreNeverOpened() throws {
         let trap = try Trap()
         defer { trap.remove() }
@@ -67,7 +68,7 @@ import Testing
         #expect(passwd.bodyText == #"{"loaded":"plain","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"rules":39}"#)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(Waiting.testMinutes)))
     func aScenarioFileNamingAnotherFileIsReadAloneByTheLoader() throws {
         let trap = try Trap()
         defer { trap.remove() }

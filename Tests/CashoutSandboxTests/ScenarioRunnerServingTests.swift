@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxRunner
 import SandboxScenario
 import Synchronization
+import TestHelpers
 import Testing
 
 /// `ScenarioRunner.run(_:serving:)`: what runs beside the steps calls the sandbox while they run,
@@ -16,9 +17,9 @@ import Testing
     @Test func besideCallsTheSandboxUntilItEnds() throws {
         let status = Mutex(0)
         let result = try ScenarioRunner.run(Self.suite, serving: ScenarioRunner.Serving(threads: 2) { sandbox in
-            // The steps end long before this: the sandbox still answers, on their clock.
-            Thread.sleep(forTimeInterval: 0.3)
-            let health = try? HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health")
+            // Once the steps have moved the clock (they end before this): the sandbox still answers, on their clock.
+            Waiting.until { sandbox.clock.now.iso8601 == "2026-01-05T09:00:20Z" }
+            let health = try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health")
             status.withLock { $0 = health?.status ?? 0 }
             let said = health.map { String(decoding: $0.body, as: UTF8.self) } ?? ""
             return CommandOutcome(command: "app", ending: .exited(0), output: said)

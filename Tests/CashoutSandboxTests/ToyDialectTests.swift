@@ -5,6 +5,7 @@ import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import TestHelpers
 import Testing
 
 /// A payout API of a few lines, `POST /echo/payouts` with a JSON body, to show that an API plugs
@@ -76,7 +77,7 @@ private struct EchoDialect: Dialect, ScenarioDialect {
 
     private func create(_ sandbox: Sandbox, reference: String, amount: String) throws -> HTTPResponse {
         let body = #"{"account":"echo_account","reference":"\#(reference)","currency":"USD","amount":"\#(amount)","callback":"\#(sandbox.baseURL)/sandbox/sink/echo"}"#
-        return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/echo/payouts", body: Array(body.utf8))
+        return try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/echo/payouts", body: Array(body.utf8))
     }
 
     @Test func aToyDialectPlugsInThroughTheSeamAndSurvivesARestart() throws {
@@ -108,10 +109,10 @@ private struct EchoDialect: Dialect, ScenarioDialect {
         #expect(second.bank.account(id: "sandbox_login")?.balance == Money("1000000.00"))  // D24's merchant: another API's
 
         // Its accounts are served by the admin API as neutral ones, from what it declared alone.
-        let put = try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/accounts/echo/echo_two", body: Array(#"{"balance":"5.00"}"#.utf8))
+        let put = try TestHTTP.send(method: "PUT", url: "\(second.baseURL)/sandbox/accounts/echo/echo_two", body: Array(#"{"balance":"5.00"}"#.utf8))
         #expect(put.status == 201)
         #expect(put.bodyText == #"{"balance":"5.00","currency":"USD","id":"echo_two","limits":{"daily":null,"monthly":null,"transaction":null},"notification_url":null}"#)
-        let listed = try HTTPClient.send(method: "GET", url: "\(second.baseURL)/sandbox/accounts/echo")
+        let listed = try TestHTTP.send(method: "GET", url: "\(second.baseURL)/sandbox/accounts/echo")
         #expect(try JSON.parse(listed.body)["accounts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["echo_account", "echo_two"])
     }
 
@@ -123,7 +124,7 @@ private struct EchoDialect: Dialect, ScenarioDialect {
         configuration.dialects = [EchoDialect()]
         let sandbox = try Sandbox.launch(configuration)
         defer { sandbox.stop() }
-        let get = { (path: String) throws -> HTTPResponse in try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(path)") }
+        let get = { (path: String) throws -> HTTPResponse in try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)\(path)") }
         let openAPI = try JSON.parse(get("/openapi.json").body)
         guard case .object(let paths)? = openAPI["paths"] else { Issue.record("no paths"); return }
         #expect(paths["/sandbox/health"] != nil && !paths.keys.contains { $0.hasPrefix("/v3/") })
@@ -138,6 +139,6 @@ private struct EchoDialect: Dialect, ScenarioDialect {
 
         let standard = try Sandbox.launch(Sandbox.Configuration())
         defer { standard.stop() }
-        #expect(try HTTPClient.send(method: "GET", url: "\(standard.baseURL)/").bodyText.contains(#"id="new-form""#))
+        #expect(try TestHTTP.send(method: "GET", url: "\(standard.baseURL)/").bodyText.contains(#"id="new-form""#))
     }
 }

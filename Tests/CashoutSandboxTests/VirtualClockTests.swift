@@ -16,10 +16,18 @@ import Testing
     }
 
     @Test func realClockFollowsWallTimeTimesTheScale() throws {
+        // The wall time around the clock's start and around the reading bounds what it may say,
+        // however long the test's thread was held up in between.
+        let beforeStart = VirtualClock.wallMilliseconds()
         let clock = VirtualClock(mode: .real, timeScale: 60, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z"))
+        let afterStart = VirtualClock.wallMilliseconds()
         usleep(200_000)  // 0.2 s real = 12 s virtual
+        let beforeReading = VirtualClock.wallMilliseconds()
         let elapsed = clock.now.milliseconds - VirtualTime(iso8601: "2026-01-05T09:00:00Z")!.milliseconds
-        #expect(elapsed >= 11_000 && elapsed < 40_000)
+        let afterReading = VirtualClock.wallMilliseconds()
+        #expect(elapsed >= 11_000)
+        #expect(elapsed >= 60 * (beforeReading - afterStart) && elapsed <= 60 * (afterReading - beforeStart),
+                "\(elapsed) ms virtual for \(beforeReading - afterStart)–\(afterReading - beforeStart) ms real")
     }
 
     @Test func hugeAdvancesAndScalesStopAtTheEndOfTimeInsteadOfTrapping() {

@@ -132,17 +132,17 @@ import Testing
         let form = try #require(sandbox.notification(notification)?.body())
 
         // Not a notification, a scripted failure (not processed), then the same form processed once.
-        let garbage = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", body: Array("hello".utf8))
+        let garbage = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", body: Array("hello".utf8))
         #expect(garbage.status == 401)
         #expect(garbage.bodyText == #"{"reason":"not a notification of the sandbox's APIs","received":true,"verdict":"refused"}"#)
         let headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
         var answers: [String] = []
         for _ in 0 ..< 2 {
-            let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", headers: headers, body: Array(form.utf8))
+            let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", headers: headers, body: Array(form.utf8))
             answers.append("\(response.status) \(response.bodyText)")
         }
         #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", #"{"deduplicate":true}"#).status == 204)
-        let again = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", headers: headers, body: Array(form.utf8))
+        let again = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", headers: headers, body: Array(form.utf8))
         #expect(answers == [#"503 {"reason":"scripted answer 503","received":true,"verdict":"failed"}"#,
                             #"200 {"received":true,"verdict":"processed"}"#])
         #expect(again.bodyText == #"{"received":true,"verdict":"duplicate"}"#)
@@ -151,7 +151,7 @@ import Testing
             ["refused", .null, .null], ["failed", 1_000_001, "DELIVERED"], ["processed", 1_000_001, "DELIVERED"], ["duplicate", 1_000_001, "DELIVERED"],
         ])
         // A plain sink answers as before, and still tells what it was sent.
-        let plain = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/plain", headers: headers, body: Array(form.utf8))
+        let plain = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/plain", headers: headers, body: Array(form.utf8))
         #expect(plain.status == 200 && plain.bodyText == #"{"received":true}"#)
         let seen = try Self.json(sandbox, "GET", "/sandbox/sink/plain").json
         #expect(seen["requests"]?[0]?["verdict"] == "processed" && seen["requests"]?[0]?["cashout_id"] == 1_000_001)
@@ -207,7 +207,7 @@ import Testing
 
         let restored = try Fixture.launch(nil) { $0.server.port = straight.addresses[0].port }  // its sink, as the snapshot's URLs say
         defer { restored.stop() }
-        #expect(try HTTPClient.send(method: "PUT", url: "\(restored.baseURL)/sandbox/snapshot", body: snapshot.body).status == 200)
+        #expect(try TestHTTP.send(method: "PUT", url: "\(restored.baseURL)/sandbox/snapshot", body: snapshot.body).status == 200)
         #expect(try Self.finish(restored) == expected)
     }
 

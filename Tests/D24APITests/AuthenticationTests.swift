@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxD24
+import TestHelpers
 import Testing
 
 /// The four signed endpoints, each with a body that, once authenticated, has a known answer.
@@ -219,7 +220,7 @@ let invalidBody = "Invalid request body - Please check that the JSON is well for
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
         for method in ["GET", "HEAD"] {
-            let response = try HTTPClient.send(method: method, url: sandbox.base + path, timeout: .seconds(30))
+            let response = try TestHTTP.send(method: method, url: sandbox.base + path)
             #expect(response.status == 405, "\(method) \(path): \(response.status) \(response.bodyText)")
             let allow = try #require(response.headers["Allow"], "\(method) \(path) has no Allow header")
             let methods = Set(allow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })

@@ -127,8 +127,7 @@ extension Sandbox {
         case .literal(let value): headers.add("Payload-Signature", value)
         }
         for (name, value) in extra { headers.add(name, value) }
-        return try HTTPClient.send(method: method, url: base + path, headers: headers, body: Array(body.utf8),
-                                   timeout: .seconds(30))
+        return try TestHTTP.send(method: method, url: base + path, headers: headers, body: Array(body.utf8))
     }
 
     func create(_ body: String, signature: Signature = .default) throws -> HTTPResponse {
@@ -172,16 +171,16 @@ extension Sandbox {
     func get(_ pathAndQuery: String, authorization: String? = "Bearer \(Default.readOnlyKey)") throws -> HTTPResponse {
         var headers: HTTPHeaders = [:]
         if let authorization { headers.add("Authorization", authorization) }
-        return try HTTPClient.send(method: "GET", url: base + pathAndQuery, headers: headers, timeout: .seconds(30))
+        return try TestHTTP.send(method: "GET", url: base + pathAndQuery, headers: headers)
     }
 
     /// An admin API call with a JSON body; requires a 2xx answer.
     @discardableResult
     func admin(_ method: String, _ path: String, _ body: String = "",
                sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
-        let response = try HTTPClient.send(method: method, url: base + path,
-                                           headers: body.isEmpty ? [:] : ["Content-Type": "application/json"],
-                                           body: Array(body.utf8), timeout: .seconds(30))
+        let response = try TestHTTP.send(method: method, url: base + path,
+                                         headers: body.isEmpty ? [:] : ["Content-Type": "application/json"],
+                                         body: Array(body.utf8))
         try #require((200 ..< 300).contains(response.status), "admin \(method) \(path): \(response.status) \(response.bodyText)",
                      sourceLocation: sourceLocation)
         return try JSON.parse(response.body)

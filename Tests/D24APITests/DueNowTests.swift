@@ -2,33 +2,34 @@ import CashoutSandbox
 import Foundation
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// On a manual clock, what falls due at the current time runs at once: a merchant's hold or
 /// cancel, or an admin's forced change, is notified without anybody moving the clock (the Clock and webhooks
 /// guide, "The clock"). Nothing here advances the clock.
 @Suite struct DueNowTests {
-    /// How many notifications the sink `name` received, waiting up to 5 s for `count` (the clock
-    /// driver sends them at once, on its own thread).
+    /// How many notifications the sink `name` received, waiting for `count` (the clock driver
+    /// sends them at once, on its own thread).
     private func received(_ sandbox: Sandbox, _ name: String, count: Int) throws -> Int {
-        let deadline = Date().addingTimeInterval(5)
-        while true {
-            let received = try sandbox.admin("GET", "/sandbox/sink/\(name)")["requests"]?.arrayValue?.count ?? 0
-            if received >= count || Date() > deadline { return received }
-            usleep(10_000)
+        var received = 0
+        try Waiting.until {
+            received = try sandbox.admin("GET", "/sandbox/sink/\(name)")["requests"]?.arrayValue?.count ?? 0
+            return received >= count
         }
+        return received
     }
 
-    /// The states of a cashout's notifications, waiting up to 5 s for them to be `expected` (the
-    /// sink has a request before the bank records its answer).
+    /// The states of a cashout's notifications, waiting for them to be `expected` (the sink has a
+    /// request before the bank records its answer).
     private func webhookStates(_ sandbox: Sandbox, cashout id: String, expected: [String]) throws -> [String] {
-        let deadline = Date().addingTimeInterval(5)
-        while true {
+        var states: [String] = []
+        try Waiting.until {
             let webhooks = try sandbox.admin("GET", "/sandbox/webhooks?cashout_id=\(id)")["webhooks"]?.arrayValue ?? []
-            let states = webhooks.compactMap { $0["state"]?.stringValue }
-            if states == expected || Date() > deadline { return states }
-            usleep(10_000)
+            states = webhooks.compactMap { $0["state"]?.stringValue }
+            return states == expected
         }
+        return states
     }
 
     @Test func aHoldAndACancelByTheMerchantAreNotifiedWithoutMovingTheClock() throws {

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
+import TestHelpers
 import Testing
 
 /// Inputs at the edges of the number ranges, and addresses in unusual forms: answered, never fatal.
@@ -23,7 +24,7 @@ import Testing
                     514, "Insufficient funds")
         expectError(try sandbox.create(createBody(externalID: "big3", amount: "9999999999999999", currency: "USD")),
                     300, "amount: Invalid or missing Amount")
-        #expect(try HTTPClient.send(method: "GET", url: sandbox.base + "/sandbox/health").status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: sandbox.base + "/sandbox/health").status == 200)
     }
 
     @Test func anIPv4ClientOfADualStackServerMatchesAnIPv4AllowList() throws {
@@ -35,7 +36,7 @@ import Testing
         defer { sandbox.stop() }
         let url = "http://127.0.0.1:\(sandbox.addresses[0].port)/v3/cashout"
         let body = createBody(externalID: "v4")
-        let response = try HTTPClient.send(method: "POST", url: url, headers: ["Payload-Signature": sign(body)], body: Array(body.utf8))
+        let response = try TestHTTP.send(method: "POST", url: url, headers: ["Payload-Signature": sign(body)], body: Array(body.utf8))
         #expect(response.status == 200)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestHelpers
 
 /// The `cashout-sandbox` executable built beside this test bundle, run as a child process.
 final class RunningBinary: Sendable {
@@ -43,45 +44,39 @@ final class RunningBinary: Sendable {
     var stderr: String { stderrText.text.withLock { $0 } }
     var pid: Int32 { process.processIdentifier }
 
-    /// The first stdout line starting with `prefix`, waiting up to `timeout` seconds.
-    func line(startingWith prefix: String, timeout: Double = 20) -> String? {
-        poll(timeout) { self.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init) }
+    /// The first stdout line starting with `prefix`, waiting for it up to ``Waiting/limit``.
+    func line(startingWith prefix: String) -> String? {
+        Waiting.value { self.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init) }
     }
 
-    /// The URL of `serve`'s `listening on URL` line, waiting for it up to 20 seconds.
+    /// The URL of `serve`'s `listening on URL` line, waiting for it up to ``Waiting/limit``.
     var url: String? {
         line(startingWith: "listening on ").map { String($0.dropFirst("listening on ".count)) }
     }
 
-    /// Stops `serve` with SIGTERM; its exit status (nil if it is still running 10 s later).
+    /// Stops `serve` with SIGTERM; its exit status (nil if it is still running after ``Waiting/limit``).
     func terminate() -> Int32? {
         kill(SIGTERM)
         return exitStatus()
     }
 
-    /// The first stdout line containing `text` (in any `--log-format`), waiting up to `timeout` seconds.
-    func line(containing text: String, timeout: Double = 20) -> String? {
-        poll(timeout) { self.stdout.split(separator: "\n").first { $0.contains(text) }.map(String.init) }
+    /// The first stdout line containing `text` (in any `--log-format`), waiting for it up to ``Waiting/limit``.
+    func line(containing text: String) -> String? {
+        Waiting.value { self.stdout.split(separator: "\n").first { $0.contains(text) }.map(String.init) }
     }
 
-    /// The exit status, waiting up to `timeout` seconds; nil if still running.
-    func exitStatus(timeout: Double = 10) -> Int32? {
-        poll(timeout) { self.process.isRunning ? nil : self.process.terminationStatus }
+    /// The exit status, waiting for the exit up to ``Waiting/limit``; nil if still running.
+    func exitStatus() -> Int32? {
+        Waiting.value { self.process.isRunning ? nil : self.process.terminationStatus }
     }
+
+    /// Whether the process is still running now.
+    var isRunning: Bool { process.isRunning }
 
     func kill(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
 
     deinit {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-    }
-
-    private func poll<T>(_ timeout: Double, _ probe: () -> T?) -> T? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let value = probe() { return value }
-            usleep(20_000)
-        }
-        return probe()
     }
 
     /// Runs the binary to completion: (status, stdout, stderr).
@@ -95,7 +90,9 @@ final class RunningBinary: Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // A command that hangs is killed, so the test fails instead of waiting for ever.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Waiting.seconds)) {
+            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        }
         // Both pipes are read to their end at once: a child blocked on a full pipe would never exit.
         let errors = Mutex(Data())
         let group = DispatchGroup()

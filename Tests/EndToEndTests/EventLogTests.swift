@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// `serve --log-format text|json|off`: one event line per thing that happened, beside the access log.
@@ -45,7 +46,7 @@ import Testing
     }
 
     private func admin(_ url: some StringProtocol, _ path: String, _ body: String) throws -> JSON {
-        let response = try HTTPClient.send(method: "POST", url: url + path, body: Array(body.utf8))
+        let response = try TestHTTP.send(method: "POST", url: url + path, body: Array(body.utf8))
         #expect(response.status == 200, "\(path): \(response.bodyText)")
         return try JSON.parse(response.body)
     }

@@ -4,6 +4,7 @@ import Glibc
 import SandboxHTTP
 import SandboxJSON
 import Synchronization
+import TestHelpers
 import Testing
 
 /// The Running it guide, "Serving": on SIGTERM the server stops accepting, finishes the requests in flight,
@@ -18,7 +19,13 @@ import Testing
     @Test func sigtermFinishesRequestsInFlightAndKeepsEveryAnsweredCreate() throws {
         let directory = NSTemporaryDirectory() + "graceful-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--clock", "manual", "--log-format", "off", "--state-dir", directory]
+        // The held webhook is answered when the test releases it, not given up on meanwhile (the
+        // server's own 5 s would end it, and the advance with it, before the signal on a busy machine).
+        let scenario = directory + ".scenario.json"
+        try #"{"name": "patient webhooks", "webhooks": {"timeout": "\#(Waiting.seconds)s"}}"#.write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--clock", "manual", "--log-format", "off", "--state-dir", directory,
+                         "--scenario", scenario]
         let binary = try RunningBinary(arguments)
         let url = try #require(binary.url)
         let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
@@ -31,11 +38,11 @@ import Testing
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             let result = Result { () throws(HTTPClientError) in
-                try HTTPClient.send(method: "POST", url: url + "/sandbox/clock/advance", body: Array(#"{"by":"6s"}"#.utf8), timeout: .seconds(30))
+                try TestHTTP.send(method: "POST", url: url + "/sandbox/clock/advance", body: Array(#"{"by":"6s"}"#.utf8))
             }
             advanced.withLock { $0 = result }
         }
-        #expect(receiver.waitForRequest(seconds: 10), "the advance never sent its webhook")
+        #expect(receiver.waitForRequest(), "the advance never sent its webhook")
 
         // Four keep-alive connections sending signed creates back to back until the server is gone.
         let sent = Mutex<[Sent]>([])
@@ -43,8 +50,8 @@ import Testing
             DispatchQueue.global().async(group: group) {
                 var connection: KeepAliveConnection?
                 var number = 0
-                let deadline = Date().addingTimeInterval(30)
-                while Date() < deadline {
+                let deadline = ContinuousClock.now + Waiting.limit
+                while ContinuousClock.now < deadline {
                     if connection == nil {
                         connection = KeepAliveConnection(port: port)
                         if connection == nil { return }  // refused: the server has stopped listening
@@ -60,24 +67,20 @@ import Testing
         }
         let answered = { sent.withLock { list in list.count { if case .response = $0.answer { true } else { false } } } }
         // Half a second of creates (and at least 20 answered) before the signal, so some are in flight when it comes.
-        // Up to 20 s for those 20: beside the rest of the suite, the workers' threads may start late.
-        let (enough, busy) = (Date().addingTimeInterval(0.5), Date().addingTimeInterval(20))
-        while answered() < 20 || Date() < enough, Date() < busy { usleep(5_000) }
+        // Beside the rest of the suite, the workers' threads may start late.
+        let enough = ContinuousClock.now + .milliseconds(500)
+        #expect(Waiting.until { answered() >= 20 && ContinuousClock.now >= enough })
 
         binary.kill(SIGTERM)
         #expect(binary.line(startingWith: "received SIGTERM, stopping") != nil)
-        // New connections are refused at once, while the advance still keeps the server running.
-        var refused = false
-        let polling = Date().addingTimeInterval(3)
-        while !refused, Date() < polling {
-            if KeepAliveConnection(port: port, timeoutSeconds: 1) == nil, errno == ECONNREFUSED { refused = true } else { usleep(10_000) }
-        }
+        // New connections are refused while the advance still keeps the server running.
+        let refused = Waiting.until { KeepAliveConnection(port: port) == nil && errno == ECONNREFUSED }
         #expect(refused, "a new connection was still accepted after SIGTERM")
-        #expect(binary.exitStatus(timeout: 0) == nil, "the server exited with a request in flight")
+        #expect(binary.isRunning, "the server exited with a request in flight")
 
         receiver.release()
-        #expect(group.wait(timeout: .now() + 40) == .success)
-        #expect(binary.exitStatus(timeout: 15) == 0)
+        #expect(group.wait(timeout: .now() + .seconds(Waiting.seconds)) == .success)
+        #expect(binary.exitStatus() == 0)
         #expect(binary.line(startingWith: "stopped") != nil)
         // The request in flight at SIGTERM was answered in full, its webhook delivered.
         let advance = try #require(try advanced.withLock { $0 }?.get())
@@ -108,7 +111,7 @@ import Testing
         let url2 = try #require(again.url)
         var limits = HTTPLimits()
         limits.maxBodyBytes = 256 << 20
-        let list = try HTTPClient.send(method: "GET", url: url2 + "/sandbox/cashouts", timeout: .seconds(30), limits: limits)
+        let list = try TestHTTP.send(method: "GET", url: url2 + "/sandbox/cashouts", limits: limits)
         #expect(list.status == 200)
         var stored: [String: (id: Int, status: String)] = [:]
         for cashout in try JSON.parse(list.body)["cashouts"]?.arrayValue ?? [] {
@@ -150,7 +153,7 @@ private final class HeldReceiver: Sendable {
 
     deinit { close(listener) }
 
-    func waitForRequest(seconds: Int) -> Bool { received.wait(timeout: .now() + .seconds(seconds)) == .success }
+    func waitForRequest() -> Bool { received.wait(timeout: .now() + .seconds(Waiting.seconds)) == .success }
     func release() { released.signal() }
     var answered: Bool { done.load(ordering: .acquiring) }
 

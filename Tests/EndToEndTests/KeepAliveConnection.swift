@@ -1,4 +1,5 @@
 import Glibc
+import TestHelpers
 
 /// A blocking HTTP/1.1 client connection that stays open between requests, reading responses by
 /// hand so that a response cut short is seen as such (a client library would hide it).
@@ -15,8 +16,9 @@ final class KeepAliveConnection {
 
     private let fd: Int32
 
-    /// Connects to 127.0.0.1:`port`; nil with `errno` set when refused.
-    init?(port: Int, timeoutSeconds: Int = 10) {
+    /// Connects to 127.0.0.1:`port`; nil with `errno` set when refused. A read waits up to
+    /// ``Waiting/limit`` for the server's answer.
+    init?(port: Int, timeoutSeconds: Int = Waiting.seconds) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)

@@ -3,6 +3,7 @@ import Glibc
 import SandboxBank
 import SandboxHTTP
 import SandboxJournal
+import TestHelpers
 import Testing
 
 /// A journal with a record that cannot be replayed (a bug, a file edited by hand) does not leave
@@ -40,7 +41,7 @@ import Testing
 
         let recovered = try RunningBinary(["serve", "--port", "0", "--host", "127.0.0.1", "--clock", "manual", "--state-dir", folder, "--recover"])
         let recoveredURL = try #require(recovered.url)
-        let kept = try HTTPClient.send(method: "GET", url: recoveredURL + "/sandbox/cashouts/1000001")
+        let kept = try TestHTTP.send(method: "GET", url: recoveredURL + "/sandbox/cashouts/1000001")
         #expect(kept.status == 200 && kept.bodyText.contains(#""external_id":"kept""#))
         #expect(recovered.stderr.contains("warning: journal: record "))
         #expect(recovered.stderr.contains("cannot be replayed (bank record 'timeline step ran': no payout 999 for a timeline step) at byte \(offset)"))

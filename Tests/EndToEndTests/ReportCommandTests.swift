@@ -1,6 +1,7 @@
 import Foundation
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// `cashout-sandbox report URL` against a `serve --port 0` child, as a CI job runs it after the
@@ -17,8 +18,8 @@ import Testing
 
     /// A D24 create refused for its pass: a `signature_errors` finding for sandbox_login.
     private func sendRefused(to url: String, headers: HTTPHeaders = [:]) throws {
-        let refused = try HTTPClient.send(method: "POST", url: url + "/v3/cashout", headers: headers,
-                                          body: Array(#"{"login":"sandbox_login","pass":"wrong"}"#.utf8))
+        let refused = try TestHTTP.send(method: "POST", url: url + "/v3/cashout", headers: headers,
+                                        body: Array(#"{"login":"sandbox_login","pass":"wrong"}"#.utf8))
         #expect(refused.status == 401)
     }
 
@@ -57,7 +58,7 @@ import Testing
     @Test func jsonIsTheSandboxsAnswer() throws {
         let (server, url) = try serve()
         try sendRefused(to: url)
-        let answer = try HTTPClient.send(method: "GET", url: url + "/sandbox/report?account=sandbox_login")
+        let answer = try TestHTTP.send(method: "GET", url: url + "/sandbox/report?account=sandbox_login")
         let (status, out, _) = try RunningBinary.run(["report", url, "--json", "--account", "sandbox_login"])
         #expect(status == 1)
         #expect(out == answer.bodyText + "\n")

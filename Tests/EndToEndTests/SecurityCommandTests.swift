@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandboxHTTP
+import TestHelpers
 import Testing
 
 /// `serve` as a user runs it: loopback only unless `--host` says otherwise, and the admin token
@@ -35,10 +36,10 @@ import Testing
         // Every address line names a loopback address: 127.0.0.1, then ::1 where the machine has IPv6.
         let lines = binary.stdout.split(separator: "\n").filter { $0.contains("listening on http://") }
         #expect(lines.allSatisfy { $0.hasSuffix("//127.0.0.1:\(port)") || $0.hasSuffix("//[::1]:\(port)") }, "\(lines)")
-        #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
         for host in Self.otherIPv4Addresses() {
             #expect(throws: HTTPClientError.self, "\(host):\(port) must not answer") {
-                try HTTPClient.send(method: "GET", url: "http://\(host):\(port)/sandbox/health", timeout: .seconds(2))
+                try TestHTTP.send(method: "GET", url: "http://\(host):\(port)/sandbox/health")
             }
         }
         #expect(binary.terminate() == 0)
@@ -49,26 +50,26 @@ import Testing
         let url = try #require(binary.url)
         #expect(binary.line(startingWith: "admin API: requests to /sandbox/... need Authorization: Bearer <admin token>") != nil)
         #expect(!binary.stdout.contains("option-token"))  // the token itself is never printed
-        #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/health").status == 200)
-        let refused = try HTTPClient.send(method: "GET", url: url + "/sandbox/clock")
+        #expect(try TestHTTP.send(method: "GET", url: url + "/sandbox/health").status == 200)
+        let refused = try TestHTTP.send(method: "GET", url: url + "/sandbox/clock")
         #expect(refused.status == 401)
         #expect(refused.headers["WWW-Authenticate"] == #"Bearer realm="cashout-sandbox admin""#)
-        #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/clock", headers: ["Authorization": "Bearer option-token"]).status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: url + "/sandbox/clock", headers: ["Authorization": "Bearer option-token"]).status == 200)
         #expect(binary.terminate() == 0)
     }
 
     @Test func theEnvironmentVariableSetsTheTokenAndTheOptionWins() throws {
         let fromEnvironment = try RunningBinary(["serve", "--port", "0"], under: ["/usr/bin/env", "CASHOUT_SANDBOX_ADMIN_TOKEN=env-token"])
         let url = try #require(fromEnvironment.url)
-        #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/clock").status == 401)
-        #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/clock", headers: ["Authorization": "Bearer env-token"]).status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: url + "/sandbox/clock").status == 401)
+        #expect(try TestHTTP.send(method: "GET", url: url + "/sandbox/clock", headers: ["Authorization": "Bearer env-token"]).status == 200)
         #expect(fromEnvironment.terminate() == 0)
 
         let both = try RunningBinary(["serve", "--port", "0", "--admin-token", "option-token"],
                                      under: ["/usr/bin/env", "CASHOUT_SANDBOX_ADMIN_TOKEN=env-token"])
         let bothURL = try #require(both.url)
-        #expect(try HTTPClient.send(method: "GET", url: bothURL + "/sandbox/clock", headers: ["Authorization": "Bearer env-token"]).status == 401)
-        #expect(try HTTPClient.send(method: "GET", url: bothURL + "/sandbox/clock", headers: ["Authorization": "Bearer option-token"]).status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: bothURL + "/sandbox/clock", headers: ["Authorization": "Bearer env-token"]).status == 401)
+        #expect(try TestHTTP.send(method: "GET", url: bothURL + "/sandbox/clock", headers: ["Authorization": "Bearer option-token"]).status == 200)
         #expect(both.terminate() == 0)
     }
 
@@ -76,7 +77,7 @@ import Testing
     /// `--allowed-host` (or the environment variable, which the option overrides) names it.
     @Test func onLoopbackOnlyLoopbackNamesAndTheAllowedHostsAreAnswered() throws {
         func status(_ url: String, host: String) throws -> Int {
-            try HTTPClient.send(method: "GET", url: url + "/sandbox/merchants", headers: ["Host": host]).status
+            try TestHTTP.send(method: "GET", url: url + "/sandbox/merchants", headers: ["Host": host]).status
         }
         let binary = try RunningBinary(["serve", "--port", "0", "--allowed-host", "qa-box", "--allowed-host", ".example.com"],
                                        under: ["/usr/bin/env", "CASHOUT_SANDBOX_ALLOWED_HOSTS=from-env"])
@@ -85,7 +86,7 @@ import Testing
         #expect(try status(url, host: "qa-box:8080") == 200)
         #expect(try status(url, host: "api.example.com") == 200)
         #expect(try status(url, host: "from-env") == 403)
-        let refused = try HTTPClient.send(method: "POST", url: url + "/sandbox/reset", headers: ["Host": "evil.example:8080"])
+        let refused = try TestHTTP.send(method: "POST", url: url + "/sandbox/reset", headers: ["Host": "evil.example:8080"])
         #expect(refused.status == 403)
         #expect(refused.bodyText.contains("start it with --allowed-host evil.example (or CASHOUT_SANDBOX_ALLOWED_HOSTS=evil.example)"))
         #expect(binary.terminate() == 0)
@@ -104,7 +105,7 @@ import Testing
         let url = try #require(binary.url)
         #expect(binary.line(startingWith: "admin API: open to anyone who can reach this address") != nil)
         let port = try #require(url.split(separator: ":").last)
-        #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/clock", headers: ["Host": "qa-box.internal"]).status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/clock", headers: ["Host": "qa-box.internal"]).status == 200)
         #expect(binary.terminate() == 0)
 
         let (status, out, err) = try RunningBinary.run(["serve", "--allowed-host", "evil example"])

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// The built `cashout-sandbox` binary, run as a user would.
@@ -32,7 +33,7 @@ import Testing
         #expect(url.hasPrefix("http://127.0.0.1:"))
         #expect(binary.line(startingWith: "also listening on http://[::1]:") != nil)
 
-        let health = try HTTPClient.send(method: "GET", url: url + "/sandbox/health")
+        let health = try TestHTTP.send(method: "GET", url: url + "/sandbox/health")
         #expect(health.status == 200)
         let body = try JSON.parse(health.body)
         #expect(body["status"] == "ok")
@@ -52,7 +53,7 @@ import Testing
         let listening = try JSON.parse(try #require(binary.line(containing: "listening on http://")))
         let url = try #require(listening["message"]?.stringValue?.dropFirst("listening on ".count))
         #expect(listening["url"]?.stringValue == String(url))
-        #expect(try HTTPClient.send(method: "GET", url: url + "/nope?x=1").status == 404)
+        #expect(try TestHTTP.send(method: "GET", url: url + "/nope?x=1").status == 404)
         #expect(binary.terminate() == 0)
         let line = try #require(binary.stdout.split(separator: "\n").first { $0.hasPrefix("{") && $0.contains(#""method""#) })
         let entry = try JSON.parse(String(line))
@@ -79,7 +80,7 @@ import Testing
         let listening = try #require(binary.line(startingWith: "listening on "))
         #expect(listening.hasPrefix("listening on http://0.0.0.0:"))
         let port = try #require(listening.split(separator: ":").last)
-        #expect(try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: "http://127.0.0.1:\(port)/sandbox/health").status == 200)
         // The URLs to open name localhost: 0.0.0.0 is where it listens, not an address a browser opens everywhere.
         #expect(binary.line(startingWith: "dashboard: ") == "dashboard: http://localhost:\(port)/")
         #expect(binary.terminate() == 0)
@@ -94,7 +95,7 @@ import Testing
         let binary = try RunningBinary(["serve", "--port", "0"], under: ["/bin/sh", "-c", "trap '' TERM INT; exec \"$0\" \"$@\""])
         #expect(binary.line(startingWith: "listening on ") != nil)
         binary.kill(signal)
-        #expect(binary.exitStatus(timeout: 5) == 0)
+        #expect(binary.exitStatus() == 0)
     }
 }
 
@@ -108,7 +109,7 @@ import Testing
         let binary = try RunningBinary(["serve", "--port", "0"], under: ["/usr/bin/unshare", "--pid", "--fork", "--mount-proc"])
         let listening = try #require(binary.line(startingWith: "listening on "))
         let url = listening.dropFirst("listening on ".count)
-        #expect(try HTTPClient.send(method: "GET", url: url + "/sandbox/health").status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: url + "/sandbox/health").status == 200)
         // The server is unshare's child; in its own namespace it is PID 1.
         let children = try String(contentsOfFile: "/proc/\(binary.pid)/task/\(binary.pid)/children", encoding: .utf8)
         let server = try #require(Int32(children.split(separator: " ").first ?? ""))
@@ -142,7 +143,7 @@ import Testing
         let binary = try RunningBinary(["serve", "--port", "0", "--scenario", file])
         let url = try #require(binary.url)
         #expect(binary.line(startingWith: "merchant: login acme, pass p, secret s, read-only key , balance USD 5.00") != nil)
-        let health = try HTTPClient.send(method: "GET", url: url + "/sandbox/health")
+        let health = try TestHTTP.send(method: "GET", url: url + "/sandbox/health")
         #expect(health.bodyText.contains(#""mode":"manual","now":"2026-03-02T12:00:00Z""#))
         #expect(binary.terminate() == 0)
     }

@@ -20,9 +20,9 @@ enum SignedCreate {
     /// Sends the create over a new connection.
     static func send(to url: some StringProtocol, externalID: String, notificationURL: String? = nil) throws -> HTTPResponse {
         let body = body(externalID: externalID, notificationURL: notificationURL)
-        return try HTTPClient.send(method: "POST", url: url + "/v3/cashout",
-                                   headers: ["Content-Type": "application/json", "Payload-Signature": signature(body)],
-                                   body: Array(body.utf8))
+        return try TestHTTP.send(method: "POST", url: url + "/v3/cashout",
+                                 headers: ["Content-Type": "application/json", "Payload-Signature": signature(body)],
+                                 body: Array(body.utf8))
     }
 
     /// The same create as raw HTTP/1.1 bytes for a keep-alive connection.

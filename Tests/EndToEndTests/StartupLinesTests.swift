@@ -1,6 +1,7 @@
 import Foundation
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// What `serve` prints once it listens: the clock, the scenarios, the dashboard and the docs,
@@ -32,7 +33,7 @@ import Testing
         #expect(lines[2] == "dashboard: \(url)/")
         #expect(lines[3] == "docs: \(url)/openapi.json (OpenAPI 3.1), \(url)/postman.json (Postman collection)")
         for path in ["/", "/openapi.json", "/postman.json"] {
-            #expect(try HTTPClient.send(method: "GET", url: url + path).status == 200)
+            #expect(try TestHTTP.send(method: "GET", url: url + path).status == 200)
         }
         #expect(binary.terminate() == 0)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestHelpers
 import Testing
 
 /// `test SUITE --serve [--port P] [--exec CMD]`: a suite's steps against a sandbox on a real port,
@@ -125,15 +126,20 @@ import Testing
         let paths = try files(["suite.json": Self.passing])
         let suite = try #require(paths["suite.json"])
         let pids = suite.replacingOccurrences(of: "suite.json", with: "pids")
+        // The background sleep outlasts the test's wait: only a stop ends it in time.
         let run = try RunningBinary(["test", suite, "--serve", "--port", "0",
-                                     "--exec", "sleep 60 & echo $$ $! > \(pids); echo started; wait"])
+                                     "--exec", "sleep \(10 * Waiting.seconds) & echo $$ $! > \(pids); echo started; wait"])
         #expect(run.line(startingWith: "started") != nil)
         let started = try String(contentsOfFile: pids, encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(started.count == 2)
         run.kill(SIGTERM)
         #expect(run.exitStatus() == 1)
         #expect(run.stderr.contains("received SIGTERM, stopping the command\n"))
-        for pid in started { #expect(!Self.runs(pid), "process \(pid) still runs") }
+        // Signalled, each ends as soon as it is scheduled: waited for, not looked at once.
+        for pid in started {
+            #expect(Waiting.until { !Self.runs(pid) }, "process \(pid) still runs")
+            if Self.runs(pid) { kill(pid, SIGKILL) }
+        }
     }
 
     /// Whether `pid` is a process that has not ended (a zombie has: its parent, gone, left it to

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// `POST /cashout/link`, the link page, and `POST /cashout/unlink` (spec A.5).
@@ -23,11 +24,11 @@ import Testing
         #expect(url.hasPrefix("\(sandbox.base)/cashout/link/"))
         #expect(response.bodyText.hasPrefix(#"{"err":false,"success":true,"content":{"message":"Cashout link created successfully","link":""#))
         #expect(try linked(sandbox) == [])  // not before the page is opened
-        let page = try HTTPClient.send(method: "GET", url: url)
+        let page = try TestHTTP.send(method: "GET", url: url)
         #expect(page.status == 200 && page.headers["Content-Type"] == "text/html; charset=utf-8")
         #expect(page.bodyText.contains("is linked"))
         #expect(try linked(sandbox) == [provider])
-        #expect(try HTTPClient.send(method: "GET", url: url).status == 200)  // opening it again changes nothing
+        #expect(try TestHTTP.send(method: "GET", url: url).status == 200)  // opening it again changes nothing
         #expect(try linked(sandbox) == [provider])
         if provider == "payoneer" { _ = try sandbox.processOK(token, amount: 5_000) }
     }
@@ -39,7 +40,7 @@ import Testing
         let url = try #require(JSON.parse(response.body)["content"]?["link"]?.stringValue)
         let forged = String(url.dropLast()) + (url.hasSuffix("A") ? "B" : "A")
         for target in [forged, "\(sandbox.base)/cashout/link/garbage", "\(sandbox.base)/cashout/link/cGF5cGFsOjE.AAAA"] {
-            let page = try HTTPClient.send(method: "GET", url: target)
+            let page = try TestHTTP.send(method: "GET", url: target)
             #expect(page.status == 404 && page.bodyText.contains("Link not found"))
         }
         #expect(try linked(sandbox) == [])
@@ -54,10 +55,10 @@ import Testing
         let url = try #require(JSON.parse(response.body)["content"]?["link"]?.stringValue)
         _ = try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"payoneer"}"#)
         try sandbox.advance("23h59m59s")
-        #expect(try HTTPClient.send(method: "GET", url: url).status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: url).status == 200)
         _ = try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"payoneer"}"#)
         try sandbox.advance("1s")
-        let expired = try HTTPClient.send(method: "GET", url: url)
+        let expired = try TestHTTP.send(method: "GET", url: url)
         #expect(expired.status == 410 && expired.bodyText.contains("Link expired"))
         #expect(try linked(sandbox) == ["tipalti"])
     }

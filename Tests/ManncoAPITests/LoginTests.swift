@@ -3,6 +3,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import SandboxMannco
+import TestHelpers
 import Testing
 
 /// `POST /user/login` and the token every other call needs (spec A.2 and the decisions table).
@@ -75,7 +76,7 @@ import Testing
         defer { sandbox.stop() }
         let token = try sandbox.login()
         for scheme in ["bearer", "BEARER", "Bearer"] {
-            let response = try HTTPClient.send(method: "GET", url: sandbox.base + "/user/balance", headers: ["Authorization": "\(scheme) \(token)"])
+            let response = try TestHTTP.send(method: "GET", url: sandbox.base + "/user/balance", headers: ["Authorization": "\(scheme) \(token)"])
             #expect(response.status == 200)
         }
     }
@@ -105,8 +106,8 @@ import Testing
                            "Bearer \(noExpiry)", "Bearer \(fractionalExpiry)", "Bearer \(good)x"] {
                 var headers = HTTPHeaders()
                 if let header { headers.add("Authorization", header) }
-                let response = try HTTPClient.send(method: method, url: sandbox.base + path, headers: headers,
-                                                   body: Array(#"{"amount":5000,"method":"payoneer","provider":"payoneer"}"#.utf8))
+                let response = try TestHTTP.send(method: method, url: sandbox.base + path, headers: headers,
+                                                 body: Array(#"{"amount":5000,"method":"payoneer","provider":"payoneer"}"#.utf8))
                 expectError(response, 403, "forbidden")
             }
         }

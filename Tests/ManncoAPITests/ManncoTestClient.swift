@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxMannco
 import SandboxScenario
+import TestHelpers
 import Testing
 
 // Shared helpers for the Mannco API tests: every test starts its own sandbox (manual clock at
@@ -59,7 +60,7 @@ extension Sandbox {
         var headers = HTTPHeaders()
         if let contentType, !body.isEmpty { headers.add("Content-Type", contentType) }
         if let token { headers.add("Authorization", "Bearer \(token)") }
-        return try HTTPClient.send(method: method, url: base + path, headers: headers, body: Array(body.utf8), timeout: .seconds(30))
+        return try TestHTTP.send(method: method, url: base + path, headers: headers, body: Array(body.utf8))
     }
 
     /// Logs in and returns the JWT (the login must succeed).

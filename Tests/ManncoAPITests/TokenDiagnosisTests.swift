@@ -4,6 +4,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import SandboxMannco
+import TestHelpers
 import Testing
 
 /// A refused token or API key keeps Mannco's `forbidden` answer and says, in the request
@@ -16,7 +17,7 @@ import Testing
     /// Calls `GET /user/balance` with `authorization` and expects 403 `forbidden`.
     private func refused(_ sandbox: Sandbox, _ authorization: String?, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
         let headers: HTTPHeaders = authorization.map { ["Authorization": $0] } ?? [:]
-        let response = try HTTPClient.send(method: "GET", url: sandbox.base + "/user/balance", headers: headers, timeout: .seconds(30))
+        let response = try TestHTTP.send(method: "GET", url: sandbox.base + "/user/balance", headers: headers)
         expectError(response, 403, ManncoMessage.forbidden, sourceLocation: sourceLocation)
         return try #require(diagnosis(sandbox), sourceLocation: sourceLocation)
     }

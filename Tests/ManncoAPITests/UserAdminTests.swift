@@ -2,6 +2,7 @@ import CashoutSandbox
 import Foundation
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// Users in the admin API (`GET /sandbox/users`, `PUT /sandbox/users/{id}`), users in scenario
@@ -78,7 +79,7 @@ import Testing
         let token = try first.login()
         let link = try first.call("POST", "/cashout/link", token: token, body: #"{"provider":"payoneer"}"#)
         let url = try #require(JSON.parse(link.body)["content"]?["link"]?.stringValue)
-        #expect(try HTTPClient.send(method: "GET", url: url).status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: url).status == 200)
         let done = try first.processOK(token, amount: 10_000)
         try first.advance("1h")  // completed: only the cooldown holds now
         let pending = try first.processOK(try first.login("k42"), amount: 6_000, method: "tipalti", email: "never@example.com")
@@ -111,7 +112,7 @@ import Testing
         #expect(saved.status == 200)
         let second = try startSandbox(users: [])
         defer { second.stop() }
-        let restored = try HTTPClient.send(method: "PUT", url: "\(second.base)/sandbox/snapshot", body: saved.body)
+        let restored = try TestHTTP.send(method: "PUT", url: "\(second.base)/sandbox/snapshot", body: saved.body)
         #expect(restored.status == 200, "\(restored.bodyText)")
         #expect(try second.call("GET", "/sandbox/users").bodyText == (try first.call("GET", "/sandbox/users").bodyText))
         #expect(try second.call("GET", "/sandbox/emails").bodyText == (try first.call("GET", "/sandbox/emails").bodyText))

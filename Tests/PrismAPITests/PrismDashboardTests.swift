@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
+import TestHelpers
 import Testing
 
 /// What the dashboard shows of PayoutService payouts, read where the page reads it, over a real
@@ -14,15 +15,15 @@ import Testing
     private static func connect(_ sandbox: Sandbox, _ method: String, _ body: String) throws -> (response: HTTPResponse, json: JSON) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
                                     "x-api-key": DefaultMerchant.apiKey, "x-merchant-id": DefaultMerchant.id]
-        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/\(method)", headers: headers,
-                                           body: Array(body.utf8))
+        let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/\(method)", headers: headers,
+                                         body: Array(body.utf8))
         try #require(response.status == 200, "\(method): \(response.status) \(response.bodyText)")
         return (response, try JSON.parse(response.body))
     }
 
     private static func admin(_ sandbox: Sandbox, _ path: String, method: String = "GET", body: String = "") throws -> JSON {
-        let response = try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)",
-                                           headers: body.isEmpty ? [:] : ["Content-Type": "application/json"], body: Array(body.utf8))
+        let response = try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)",
+                                         headers: body.isEmpty ? [:] : ["Content-Type": "application/json"], body: Array(body.utf8))
         try #require(response.status == 200, "\(method) \(path): \(response.status) \(response.bodyText)")
         return try JSON.parse(response.body)
     }
@@ -103,7 +104,7 @@ import Testing
     @Test func thePageHasPayoutServicesPartAndReadsFieldsItsPayoutsHave() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
-        let page = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/").bodyText
+        let page = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/").bodyText
         for piece in [#"<form id="prism-new-form""#, #"id="nav-payoutservice""#, #"<section id="view-payoutservice""#,
                       #"<select name="rpc" id="prism-new-rpc" data-testid="prism-new-rpc"><option>Create</option><option>CreateLink</option></select>"#] {
             #expect(page.contains(piece), "the page has no \(piece)")
@@ -118,7 +119,7 @@ import Testing
                                "limits": ["transaction": .null, "daily": .null, "monthly": .null], "require_auth": true,
                                "recipients": [:], "payout_methods": [:]]])
 
-        let script = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/dashboard.js").bodyText
+        let script = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/dashboard.js").bodyText
         let part = try #require(script.range(of: "apis.prism = ").map { script[$0.lowerBound...] })
         let read = Set(part.matches(of: try Regex(#"\bf\["([a-z_]+)"\]"#)).compactMap { $0.output[1].substring.map(String.init) })
         #expect(read.count >= 10, "\(read.sorted())")

@@ -6,6 +6,7 @@ import SandboxJSON
 import SandboxPrism
 import SandboxProtobuf
 import Synchronization
+import TestHelpers
 import Testing
 
 /// PayoutService calls in the request journal: gRPC messages shown as proto3 JSON, trailers among
@@ -118,8 +119,8 @@ import Testing
         // Connect's JSON over HTTP/1.1: the same diagnosis beside Connect's error.
         var connect: HTTPHeaders = ["Content-Type": "application/json"]
         for (name, value) in headers { connect.add(name, value) }
-        let response = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Get", headers: connect,
-                                           body: Array(#"{"merchantPayoutId":"order-1"}"#.utf8))
+        let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Get", headers: connect,
+                                         body: Array(#"{"merchantPayoutId":"order-1"}"#.utf8))
         #expect(response.status == (code == 3 ? 400 : 401))
         let connectEntry = try newest(sandbox)
         #expect(connectEntry["protocol"] == "HTTP/1.1" && connectEntry["body"] == #"{"merchantPayoutId":"order-1"}"#)

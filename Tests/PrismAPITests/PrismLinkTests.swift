@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxPrism
 import SandboxProtobuf
+import TestHelpers
 import Testing
 
 /// A CreateLink request: the Create request's fields without a method.
@@ -39,28 +40,28 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         #expect(url.contains("/prism/payout-links/lnk_"))
 
         // The admin API's payout record shows the link.
-        let record = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(created.connectorPayoutID)").body)
+        let record = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(created.connectorPayoutID)").body)
         #expect(record["fields"]?["payout_link"]?.stringValue == url)
         #expect(record["fields"]?["payout_link_expires_at"] == "2026-01-06T09:00:00Z")
 
-        let page = try HTTPClient.send(method: "GET", url: local(sandbox, url))
+        let page = try TestHTTP.send(method: "GET", url: local(sandbox, url))
         #expect(page.status == 200)
         #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
         #expect(page.bodyText.contains("<form method=\"post\""))
         #expect(page.bodyText.contains("USD 40.00"))
 
-        let missing = try HTTPClient.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                          body: Array("method=card".utf8))
+        let missing = try TestHTTP.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                        body: Array("method=card".utf8))
         #expect(missing.status == 400)
-        let sent = try HTTPClient.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                       body: Array("method=sepa&holder_name=Ana+Lima&account=DE89370400440532013000".utf8))
+        let sent = try TestHTTP.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                     body: Array("method=sepa&holder_name=Ana+Lima&account=DE89370400440532013000".utf8))
         #expect(sent.status == 200)
         #expect(sandbox.balance() == Money("999960.00"))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "PENDING")
         sandbox.advance(by: .seconds(15))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "SUCCESS")
-        #expect(try HTTPClient.send(method: "GET", url: local(sandbox, url)).status == 410)  // used
-        let statuses = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/links").body)["requests"]?
+        #expect(try TestHTTP.send(method: "GET", url: local(sandbox, url)).status == 410)  // used
+        let statuses = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/links").body)["requests"]?
             .arrayValue?.compactMap { $0["body"]?.stringValue.flatMap { try? JSON.parse(Array($0.utf8))["payout_status"]?.stringValue } }
         #expect(statuses == ["PENDING", "INITIATED", "SUCCESS"])
     }
@@ -70,7 +71,7 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         defer { sandbox.stop() }
         let created = try sandbox.prism("CreateLink", createLinkRequest(webhook: "\(sandbox.baseURL)/sandbox/sink/expiry"))
         let url = try link(sandbox, created)
-        let record = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(created.connectorPayoutID)").body)
+        let record = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(created.connectorPayoutID)").body)
         #expect(record["scheduled"]?[0]?["status"] == "EXPIRED" && record["scheduled"]?[0]?["at"] == "2026-01-06T09:00:00Z")
         #expect(record["scheduled"]?.arrayValue?.count == 1)
         sandbox.advance(by: .seconds(24 * 3600 - 1))
@@ -78,13 +79,13 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         sandbox.advance(by: .seconds(1))
         // The bank expires it on time, and says so, without anyone looking at it.
         #expect(sandbox.bank.payout(account: DefaultMerchant.id, reference: "link-1")?.status == .expired)
-        let sink = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/expiry").body)
+        let sink = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/expiry").body)
         let bodies = (sink["requests"]?.arrayValue ?? []).compactMap { $0["body"]?.stringValue }
         #expect(bodies == [#"{"connector_payout_id":"\#(created.connectorPayoutID)","created_at":"2026-01-06T09:00:00Z","event_id":"evt_1","merchant_payout_id":"link-1","payout_status":"EXPIRED"}"#])
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "EXPIRED")
-        #expect(try HTTPClient.send(method: "GET", url: local(sandbox, url)).status == 410)
-        let late = try HTTPClient.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                       body: Array("method=card&holder_name=Ana&account=4111111111111111".utf8))
+        #expect(try TestHTTP.send(method: "GET", url: local(sandbox, url)).status == 410)
+        let late = try TestHTTP.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                     body: Array("method=card&holder_name=Ana&account=4111111111111111".utf8))
         #expect(late.status == 410)
         #expect(sandbox.balance() == Money("1000000.00"))
     }
@@ -94,7 +95,7 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         defer { sandbox.stop() }
         let url = try link(sandbox, try sandbox.prism("CreateLink", createLinkRequest()))
         sandbox.advance(by: .seconds(25 * 3600))
-        #expect(try HTTPClient.send(method: "GET", url: local(sandbox, url)).status == 410)
+        #expect(try TestHTTP.send(method: "GET", url: local(sandbox, url)).status == 410)
         #expect(sandbox.bank.payout(account: DefaultMerchant.id, reference: "link-1")?.status == .expired)
     }
 
@@ -105,9 +106,9 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         let second = try sandbox.prism("CreateLink", createLinkRequest(minor: 1))
         #expect(second.connectorPayoutID == first.connectorPayoutID)
         #expect(second.response.headers["x-payout-link"] == first.response.headers["x-payout-link"])
-        #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/prism/payout-links/lnk_nope").status == 404)
+        #expect(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/prism/payout-links/lnk_nope").status == 404)
         #expect(try sandbox.prism("Transfer", lookup("Transfer", merchant: "link-1")).code == 9)  // not staged
         #expect(try sandbox.prism("Void", lookup("Void", merchant: "link-1")).status == "CANCELLED")
-        #expect(try HTTPClient.send(method: "GET", url: local(sandbox, first.response.headers["x-payout-link"] ?? "")).status == 410)
+        #expect(try TestHTTP.send(method: "GET", url: local(sandbox, first.response.headers["x-payout-link"] ?? "")).status == 410)
     }
 }

@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxProtobuf
+import TestHelpers
 import Testing
 
 /// PayoutService payouts in the journal (`--state-dir`) and in snapshots: a pending Create, a
@@ -27,7 +28,7 @@ import Testing
     static func temporaryDirectory() -> String { NSTemporaryDirectory() + "prism-state-\(UUID().uuidString)" }
 
     static func get(_ sandbox: Sandbox, _ path: String) throws -> String {
-        try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)\(path)").bodyText
+        try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)\(path)").bodyText
     }
 
     /// The payouts, by their merchant payout ids: c-1 PENDING (retries of its notifications to
@@ -93,9 +94,9 @@ import Testing
         #expect(try sandbox.prism("Transfer", lookup("Transfer", merchant: "quote-1")).status == "PENDING")
         #expect(try sandbox.prism("Transfer", lookup("Transfer", merchant: "quote-1")).code == 9)
         #expect(try sandbox.prism("Void", lookup("Void", merchant: "r-1")).code == 9)
-        let submitted = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)\(try linkPath(sandbox))",
-                                            headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                            body: Array("method=card&holder_name=Ana+Lima&account=4111111111111111".utf8))
+        let submitted = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(try linkPath(sandbox))",
+                                          headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                          body: Array("method=card&holder_name=Ana+Lima&account=4111111111111111".utf8))
         #expect(submitted.status == 200)
         #expect(try sandbox.prism("Create", createRequest("c-3", minor: 300)).connectorPayoutID == "1000007")
         // The enrolled account pays, and the next recipient and account have the next ids.
@@ -162,17 +163,17 @@ import Testing
         let first = try Self.launch(nil)
         defer { first.stop() }
         try Self.prepare(first)
-        let saved = try HTTPClient.send(method: "GET", url: "\(first.baseURL)/sandbox/snapshot")
+        let saved = try TestHTTP.send(method: "GET", url: "\(first.baseURL)/sandbox/snapshot")
         #expect(saved.status == 200)
 
         let second = try Self.launch(nil)
         defer { second.stop() }
         #expect(try second.prism("Create", createRequest("elsewhere")).status == "PENDING")  // replaced by the restore
-        let restored = try HTTPClient.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: saved.body)
+        let restored = try TestHTTP.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: saved.body)
         #expect(restored.status == 200)
         #expect(restored.bodyText.hasPrefix(#"{"cashouts":6,"clock":"2026-01-07T09:00:16Z","#))
         #expect(try Self.state(second) == Self.state(first))
-        #expect(try HTTPClient.send(method: "GET", url: "\(second.baseURL)/sandbox/snapshot").body == saved.body)
+        #expect(try TestHTTP.send(method: "GET", url: "\(second.baseURL)/sandbox/snapshot").body == saved.body)
         #expect(try second.prism("Get", lookup("Get", merchant: "elsewhere")).code == 5)
 
         for sandbox in [first, second] { try Self.goOn(sandbox) }
@@ -185,13 +186,13 @@ import Testing
         let source = try Self.launch(nil)
         defer { source.stop() }
         try Self.prepare(source)
-        let saved = try HTTPClient.send(method: "GET", url: "\(source.baseURL)/sandbox/snapshot").body
+        let saved = try TestHTTP.send(method: "GET", url: "\(source.baseURL)/sandbox/snapshot").body
         let expected = try Self.state(source)
 
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try Self.launch(directory)
-        #expect(try HTTPClient.send(method: "PUT", url: "\(first.baseURL)/sandbox/snapshot", body: saved).status == 200)
+        #expect(try TestHTTP.send(method: "PUT", url: "\(first.baseURL)/sandbox/snapshot", body: saved).status == 200)
         first.bank.runDueEvents()  // the restored notifications due now go out again at once: their answers first
         let before = try Self.state(first)
         first.stop()

@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxPrism
 import SandboxProtobuf
+import TestHelpers
 import Testing
 
 /// A CreateRecipient request for a customer named `name`.
@@ -86,8 +87,8 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         withData["connector_payout_method_id"] = "pm_123"
         #expect(try sandbox.prism("Create", withData).code == 5)
 
-        let put = try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/acme",
-                                      body: Array(#"{"api_key":"acme_key","balance":"250.00"}"#.utf8))
+        let put = try TestHTTP.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/acme",
+                                    body: Array(#"{"api_key":"acme_key","balance":"250.00"}"#.utf8))
         #expect(put.status == 201)
         var acme = defaultAuth
         acme["x-merchant-id"] = "acme"
@@ -125,7 +126,7 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         defer { sandbox.stop() }
         _ = try sandbox.prism("CreateRecipient", createRecipientRequest(name: "Ana Lima", type: "COMPANY"))
         _ = try sandbox.prism("EnrollDisburseAccount", enrollRequest(recipient: "rcp_000001"))
-        let listed = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/prism-merchants")
+        let listed = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/prism-merchants")
         #expect(listed.status == 200)
         let merchant = try #require(try JSON.parse(listed.body)["merchants"]?[0])
         #expect(merchant["merchant_id"] == "DefaultMerchantId")
@@ -136,7 +137,7 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         #expect(merchant["payout_methods"] == ["pm_000001": ["method": "sepa", "recipient_name": "Ana Lima", "recipient": "rcp_000001"]])
 
         let url = "\(sandbox.baseURL)/sandbox/prism-merchants/acme"
-        let made = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"api_key":"acme_key","balance":"250.00","currency":"EUR"}"#.utf8))
+        let made = try TestHTTP.send(method: "PUT", url: url, body: Array(#"{"api_key":"acme_key","balance":"250.00","currency":"EUR"}"#.utf8))
         #expect(made.status == 201)
         #expect(try JSON.parse(made.body)["balance"] == "250.00")
         var headers = defaultAuth
@@ -146,21 +147,21 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         #expect(paid.code == 0 && paid.status == "PENDING")
         #expect(sandbox.balance("acme") == Money("240.00"))
 
-        let limited = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"limits":{"transaction":"5.00"}}"#.utf8))
+        let limited = try TestHTTP.send(method: "PUT", url: url, body: Array(#"{"limits":{"transaction":"5.00"}}"#.utf8))
         let limitedJSON = try JSON.parse(limited.body)
         #expect(limited.status == 200 && limitedJSON["limits"]?["transaction"] == "5.00")
         let over = try sandbox.prism("Create", createRequest("order-big", minor: 600, currency: "EUR"), headers: headers)
         #expect(over.status == "FAILED" && over.body?.message("error")?.message("connector_details")?.string("code") == "limit_exceeded")
-        let badLimit = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"limits":{"daily":"lots"}}"#.utf8))
+        let badLimit = try TestHTTP.send(method: "PUT", url: url, body: Array(#"{"limits":{"daily":"lots"}}"#.utf8))
         #expect(badLimit.status == 400 && badLimit.bodyText.contains("limits.daily: expected a decimal amount or null"))
-        let unknown = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"apikey":"x"}"#.utf8))
+        let unknown = try TestHTTP.send(method: "PUT", url: url, body: Array(#"{"apikey":"x"}"#.utf8))
         #expect(unknown.status == 400 && unknown.bodyText.contains("apikey: unknown field"))
-        let keyless = try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/new", body: Array("{}".utf8))
+        let keyless = try TestHTTP.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/new", body: Array("{}".utf8))
         #expect(keyless.status == 400 && keyless.bodyText.contains("a new merchant needs \\\"api_key\\\""))
-        let badFlag = try HTTPClient.send(method: "PUT", url: url, body: Array(#"{"require_auth":"no"}"#.utf8))
+        let badFlag = try TestHTTP.send(method: "PUT", url: url, body: Array(#"{"require_auth":"no"}"#.utf8))
         #expect(badFlag.status == 400 && badFlag.bodyText.contains("require_auth: expected true or false"))
-        let notOurs = try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/sandbox_login",
-                                          body: Array("{}".utf8))
+        let notOurs = try TestHTTP.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/sandbox_login",
+                                        body: Array("{}".utf8))
         #expect(notOurs.status == 400)
     }
 
@@ -168,8 +169,8 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
         #expect(try sandbox.prism("Get", lookup("Get", connector: "1000001"), headers: [:]).message == "Missing required field: x-connector")
-        let opened = try HTTPClient.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/DefaultMerchantId",
-                                         body: Array(#"{"require_auth":false}"#.utf8))
+        let opened = try TestHTTP.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/prism-merchants/DefaultMerchantId",
+                                       body: Array(#"{"require_auth":false}"#.utf8))
         #expect(opened.status == 200)
         let created = try sandbox.prism("Create", createRequest(), headers: [:])
         #expect(created.code == 0 && created.connectorPayoutID == "1000001")
@@ -201,7 +202,7 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         browser["user_agent"] = "Mozilla/5.0"
         request["browser_info"] = .message(browser)
         let created = try sandbox.prism("Create", request)
-        let record = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(created.connectorPayoutID)").body)
+        let record = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(created.connectorPayoutID)").body)
         let kept = try JSON.parse(Array(try #require(record["fields"]?["request"]?.stringValue).utf8))
         #expect(kept["browserInfo"]?["userAgent"] == "Mozilla/5.0")
         #expect(kept["merchantPayoutId"] == "order-1")

@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxPrism
 import SandboxProtobuf
+import TestHelpers
 import Testing
 
 /// A Stage request: `minor` USD cents for `customer`, under `quote`.
@@ -112,7 +113,7 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
     ]
 
     private func decidedBy(_ sandbox: Sandbox, _ id: String) throws -> JSON? {
-        try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(id)").body)["decided_by"]
+        try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(id)").body)["decided_by"]
     }
 
     @Test func aTransfersMethodRecipientAndWebhookURLJoinTheStagedPayout() throws {
@@ -133,7 +134,7 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(payout.fields["transfer_request"]?.contains("\"webhookUrl\"") == true)
         sandbox.advance(by: .seconds(15))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "quote-9")).status == "FAILED")  // the FAIL magic name
-        let sink = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/transfer").body)
+        let sink = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/transfer").body)
         let statuses = (sink["requests"]?.arrayValue ?? []).compactMap { try? JSON.parse(Array(($0["body"]?.stringValue ?? "").utf8))["payout_status"]?.stringValue }
         #expect(statuses == ["PENDING", "INITIATED", "FAILED"])
     }
@@ -154,8 +155,8 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         let link = try sandbox.prism("CreateLink", createLinkRequest())
         let url = try #require(link.response.headers["x-payout-link"])
         let local = "\(sandbox.baseURL)" + url[url.range(of: "/prism/payout-links/")!.lowerBound...]
-        let refused = try HTTPClient.send(method: "POST", url: local, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                          body: Array("method=card&holder_name=DECLINE+Ana&account=4111111111111111".utf8))
+        let refused = try TestHTTP.send(method: "POST", url: local, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                        body: Array("method=card&holder_name=DECLINE+Ana&account=4111111111111111".utf8))
         #expect(refused.status == 402)
         #expect(refused.bodyText.contains("The payout cannot be made now: The connector declined the payout."))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "REQUIRES_PAYOUT_METHOD_DATA")
@@ -167,8 +168,8 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         let created = try sandbox.prism("CreateLink", createLinkRequest())
         let url = try #require(created.response.headers["x-payout-link"])
         let local = "\(sandbox.baseURL)" + url[url.range(of: "/prism/payout-links/")!.lowerBound...]
-        let sent = try HTTPClient.send(method: "POST", url: local, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                       body: Array("method=ach&holder_name=FAIL+Ana&account=123456789".utf8))
+        let sent = try TestHTTP.send(method: "POST", url: local, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                     body: Array("method=ach&holder_name=FAIL+Ana&account=123456789".utf8))
         #expect(sent.status == 200)
         let payout = try #require(sandbox.bank.payout(id: Int(created.connectorPayoutID) ?? 0))
         #expect(payout.fields["method"] == "ach" && payout.fields["recipient_name"] == "FAIL Ana")
@@ -186,7 +187,7 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         let staged = try sandbox.prism("Stage", stageRequest())
         _ = try sandbox.prism("Create", createRequest())
         func listed(_ status: String) throws -> [String] {
-            let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts?status=\(status)")
+            let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts?status=\(status)")
             #expect(response.status == 200, "\(status): \(response.bodyText)")
             return try JSON.parse(response.body)["cashouts"]?.arrayValue?.compactMap { $0["cashout_id"]?.numberText } ?? []
         }
@@ -194,7 +195,7 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(try listed("REQUIRES_FULFILLMENT") == [staged.connectorPayoutID])
         #expect(try listed("PENDING").count == 1)
         #expect(try listed("EXPIRED").isEmpty)
-        let refused = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts?status=DONE")
+        let refused = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts?status=DONE")
         #expect(refused.status == 400)
         #expect(refused.bodyText.contains("REQUIRES_FULFILLMENT") && refused.bodyText.contains("STAGED"))
     }

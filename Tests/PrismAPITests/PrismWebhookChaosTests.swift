@@ -4,6 +4,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import SandboxPrism
+import TestHelpers
 import Testing
 
 /// Webhook chaos in PayoutService's format: a forged notification carries a wrong
@@ -14,16 +15,16 @@ import Testing
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
         let sink = "\(sandbox.baseURL)/sandbox/sink/careful"
-        #expect(try HTTPClient.send(method: "PUT", url: sink, body: Array(#"{"check_signatures":true,"deduplicate":true}"#.utf8)).status == 204)
+        #expect(try TestHTTP.send(method: "PUT", url: sink, body: Array(#"{"check_signatures":true,"deduplicate":true}"#.utf8)).status == 204)
         var request = createRequest("chaos-1")
         request["webhook_url"] = .string(sink)
         let created = try sandbox.prism("Create", request)
         sandbox.advance(by: .seconds(5))
         for kind in ["forged", "duplicate"] {
-            let sent = try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/webhooks/1/chaos", body: Array(#"{"kind":"\#(kind)"}"#.utf8))
+            let sent = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/webhooks/1/chaos", body: Array(#"{"kind":"\#(kind)"}"#.utf8))
             #expect(sent.status == 200)
         }
-        let requests = try JSON.parse(HTTPClient.send(method: "GET", url: sink).body)["requests"]?.arrayValue ?? []
+        let requests = try JSON.parse(TestHTTP.send(method: "GET", url: sink).body)["requests"]?.arrayValue ?? []
         try #require(requests.count == 3)
         // The same body each time; the forged one signed with the API key followed by ".stale".
         let body = try #require(requests[0]["body"]?.stringValue)
@@ -35,7 +36,7 @@ import Testing
             + "is not the merchant's signature of the body: expected \(PrismWebhook.signature(body, apiKey: "sandbox_prism_key"))")
         #expect(requests.allSatisfy { $0["cashout_id"]?.numberText == created.connectorPayoutID && $0["status"] == "DELIVERED" })
         // The journal has the handler's answers.
-        let webhook = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)["webhooks"]?[0]
+        let webhook = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)["webhooks"]?[0]
         let attempts = webhook?["attempts"]?.arrayValue ?? []
         #expect(attempts.map { $0["chaos"]?["kind"]?.stringValue } == [nil, "forged", "duplicate"])
         #expect(attempts[1]["response_body"] == .string(#"{"reason":"\#(requests[1]["reason"]?.stringValue ?? "")","received":true,"verdict":"refused"}"#))

@@ -4,13 +4,14 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import SandboxPrism
+import TestHelpers
 import Testing
 
 /// The signed JSON notifications to `webhook_url`, received by the built-in sink.
 @Suite struct PrismWebhookTests {
     /// The sink's requests, read as a client reads them (GET /sandbox/sink/NAME).
     func sinkRequests(_ sandbox: Sandbox, _ name: String) throws -> [JSON] {
-        let response = try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/\(name)")
+        let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/\(name)")
         return try JSON.parse(response.body)["requests"]?.arrayValue ?? []
     }
 
@@ -58,7 +59,7 @@ import Testing
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
         let sink = "\(sandbox.baseURL)/sandbox/sink/flaky"
-        #expect(try HTTPClient.send(method: "PUT", url: sink, body: Array(#"{"answers":[500]}"#.utf8)).status == 204)
+        #expect(try TestHTTP.send(method: "PUT", url: sink, body: Array(#"{"answers":[500]}"#.utf8)).status == 204)
         var request = createRequest("hook-r")
         request["webhook_url"] = .string(sink)
         _ = try sandbox.prism("Create", request)
@@ -76,7 +77,7 @@ import Testing
         defer { sandbox.stop() }
         _ = try sandbox.prism("Create", createRequest("quiet"))
         sandbox.advance(by: .seconds(15))
-        let journal = try JSON.parse(HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        let journal = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
         #expect(journal["webhooks"]?[0]?["state"] == "not_sent")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestHelpers
 import Testing
 @testable import SandboxBank
 
@@ -177,12 +178,24 @@ private final class Harness: Sendable {
     /// An advance runs what was due when it began and what that leads to; what other requests
     /// schedule meanwhile waits for it to end. So it ends however busy they keep the bank: here
     /// holds and releases, each notified at once to a receiver that answers 20 ms later (one
-    /// payout's notifications go out in order, so the advance could never catch up with them).
+    /// payout's notifications go out in order, so the advance could never catch up with them),
+    /// and, once the advance has begun, not before the busy thread has made another change (so the
+    /// advance waits for answers while they keep scheduling, however the threads are scheduled).
     @Test func anAdvanceEndsWhileOtherRequestsKeepSchedulingWorkDueNow() throws {
+        final class Busy: Sendable {
+            let stop = Atomic<Bool>(false)
+            let gaveUp = Atomic<Bool>(false)
+            let changes = Atomic<Int>(0)
+            /// The changes made when the advance began (`Int.max` before).
+            let atAdvance = Atomic<Int>(Int.max)
+        }
+        let busy = Busy()
         let clock = VirtualClock(mode: .manual, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z"))
         let bank = Bank(clock: clock, accounts: [.sandboxDefault]) { _, done in
             Thread.detachNewThread {
                 usleep(20_000)
+                while !busy.stop.load(ordering: .acquiring), case let mark = busy.atAdvance.load(ordering: .acquiring),
+                      mark != Int.max, busy.changes.load(ordering: .acquiring) <= mark { usleep(1_000) }
                 done(DeliveryOutcome(status: 200))
             }
             return nil
@@ -191,30 +204,27 @@ private final class Harness: Sendable {
             try bank.createPayout(PayoutRequest(dialect: "test", account: "sandbox_login", reference: "o-\($0)", country: "BR", currency: "USD",
                                                 amount: Money("1")!, callbackURL: "http://hook/\($0)")).id
         }
-        final class Busy: Sendable {
-            let stop = Atomic<Bool>(false)
-            let changes = Atomic<Int>(0)
-        }
-        let busy = Busy()
         let started = ContinuousClock.now
-        Thread.detachNewThread {  // for 10 s at most, so that an advance that never ends would end with it
-            while !busy.stop.load(ordering: .relaxed), ContinuousClock.now - started < .seconds(10) {
+        Thread.detachNewThread {  // until the advance ends, or gives up after the tests' wait: an advance that never ends ends with it
+            while !busy.stop.load(ordering: .acquiring) {
+                if ContinuousClock.now - started > Waiting.limit { return busy.gaveUp.store(true, ordering: .releasing) }
                 for id in ids {
                     for status in [PayoutStatus.onHold, .pending] where (try? bank.changeStatus(payoutID: id, to: status, by: "merchant")) != nil {
-                        busy.changes.add(1, ordering: .relaxed)
+                        busy.changes.add(1, ordering: .releasing)
                     }
                 }
                 usleep(5_000)  // 2 notifications per payout every 5 ms: 8 times what its receiver takes in
             }
         }
-        defer { busy.stop.store(true, ordering: .relaxed) }
-        usleep(20_000)  // a few notifications are due when the advance begins
-        let advanced = ContinuousClock.now
+        defer { busy.stop.store(true, ordering: .releasing) }
+        #expect(Waiting.until { busy.changes.load(ordering: .acquiring) >= 16 })  // a few notifications are due when the advance begins
+        let before = busy.changes.load(ordering: .acquiring)
+        busy.atAdvance.store(before, ordering: .releasing)
         bank.advance(by: .seconds(1))
-        let took = ContinuousClock.now - advanced
-        let changesMeanwhile = busy.changes.load(ordering: .relaxed)
-        #expect(took < .seconds(2), "the advance took \(took)")
-        #expect(changesMeanwhile > 20)  // they really kept scheduling while it ran
+        let changesMeanwhile = busy.changes.load(ordering: .acquiring) - before
+        let gaveUp = busy.gaveUp.load(ordering: .acquiring)
+        #expect(!gaveUp, "the advance ended only once the others stopped scheduling")
+        #expect(changesMeanwhile > 0)  // they really kept scheduling while it ran
         #expect(clock.now.iso8601 == "2026-01-05T09:00:01Z")
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import SandboxHPACK
+import TestHelpers
 @testable import SandboxHTTP
 
 // The test side of HTTP/2: a frame builder for what a client sends, a reader for what the server
@@ -245,7 +246,7 @@ final class H2Connection {
     var writer: H2Writer
     var reader = H2Reader()
 
-    init(port: Int, settings: [(HTTP2SettingID, UInt32)] = [], receiveTimeout: Double = 5) throws {
+    init(port: Int, settings: [(HTTP2SettingID, UInt32)] = [], receiveTimeout: Double = Double(Waiting.seconds)) throws {
         raw = try RawConnection(port: port, receiveTimeout: receiveTimeout)
         writer = H2Writer.opening(settings)
         flush()
@@ -273,6 +274,17 @@ final class H2Connection {
             reader.read(Array(buffer[0 ..< n]))
         }
         return true
+    }
+
+    /// Reads what has arrived, without waiting: whether the connection is still open (not closed
+    /// by the server, no GOAWAY).
+    func isOpen() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(raw.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard n > 0 else { return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && reader.goaway == nil }
+            reader.read(Array(buffer[0 ..< n]))
+        }
     }
 
     /// Reads until stream `id` is answered (ended or reset).

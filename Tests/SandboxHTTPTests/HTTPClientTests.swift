@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestHelpers
 import Testing
 @testable import SandboxHTTP
 
@@ -8,8 +9,8 @@ import Testing
         let server = try startTestServer { $0.host = "localhost" }
         defer { server.stop() }
         for host in ["127.0.0.1", "[::1]", "localhost"] {
-            let response = try HTTPClient.send(method: "POST", url: "http://\(host):\(server.port)/echo",
-                                               headers: ["Content-Type": "text/plain"], body: Array("ping \(host)".utf8))
+            let response = try TestHTTP.send(method: "POST", url: "http://\(host):\(server.port)/echo",
+                                             headers: ["Content-Type": "text/plain"], body: Array("ping \(host)".utf8))
             #expect(response.status == 200)
             #expect(response.bodyText == "ping \(host)")
             #expect(response.headers["X-Method"] == "POST")
@@ -19,9 +20,9 @@ import Testing
     @Test func getsFromOurServerWithQueryAndReadsErrors() throws {
         let server = try startTestServer()
         defer { server.stop() }
-        let ok = try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(server.port)/query?a=1")
+        let ok = try TestHTTP.send(method: "GET", url: "http://127.0.0.1:\(server.port)/query?a=1")
         #expect(ok.bodyText == #"{"a":"1"}"#)
-        let missing = try HTTPClient.send(method: "GET", url: "http://127.0.0.1:\(server.port)?x")
+        let missing = try TestHTTP.send(method: "GET", url: "http://127.0.0.1:\(server.port)?x")
         #expect(missing.status == 404)
     }
 
@@ -30,20 +31,22 @@ import Testing
         let peer = try PythonPeer()
         defer { peer.stop() }
         // HTTP/1.0 answer without Content-Length: the body ends when the peer closes.
-        let form = try HTTPClient.send(method: "POST", url: "http://127.0.0.1:\(peer.port)/hook",
-                                       headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                       body: Array("a=1&b=x+y".utf8))
+        let form = try TestHTTP.send(method: "POST", url: "http://127.0.0.1:\(peer.port)/hook",
+                                     headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                     body: Array("a=1&b=x+y".utf8))
         #expect(form.status == 200)
         #expect(form.bodyText == "POST /hook application/x-www-form-urlencoded a=1&b=x+y")
         // HTTP/1.1 chunked answer.
-        let chunked = try HTTPClient.send(method: "POST", url: "http://localhost:\(peer.port)/chunked", body: Array("z".utf8))
+        let chunked = try TestHTTP.send(method: "POST", url: "http://localhost:\(peer.port)/chunked", body: Array("z".utf8))
         #expect(chunked.status == 201)
         #expect(chunked.bodyText == "chunked reply")
-        let failing = try HTTPClient.send(method: "POST", url: "http://127.0.0.1:\(peer.port)/fail", body: [])
+        let failing = try TestHTTP.send(method: "POST", url: "http://127.0.0.1:\(peer.port)/fail", body: [])
         #expect(failing.status == 503)
     }
 
-    @Test func aPeerThatNeverAnswersTimesOut() throws {
+    /// The timeout's own bound is the test's time limit: a client that ignored it would wait for ever.
+    @Test(.timeLimit(.minutes(Waiting.testMinutes)))
+    func aPeerThatNeverAnswersTimesOut() throws {
         // A listening socket nobody accepts from: the kernel completes the handshake, then silence.
         let listener = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0, isIPv6: false))
         defer { close(listener) }
@@ -52,8 +55,7 @@ import Testing
         #expect(throws: HTTPClientError.timedOut) {
             try HTTPClient.send(method: "POST", url: "http://127.0.0.1:\(port)/", timeout: .milliseconds(300))
         }
-        let elapsed = monotonicSeconds() - started
-        #expect(elapsed >= 0.29 && elapsed < 2)
+        #expect(monotonicSeconds() - started >= 0.29)
     }
 
     @Test func aRefusedConnectionIsReported() throws {
@@ -61,7 +63,7 @@ import Testing
         let port = try #require(SocketAddress.local(of: listener)).port
         close(listener)
         #expect {
-            try HTTPClient.send(method: "POST", url: "http://127.0.0.1:\(port)/")
+            try TestHTTP.send(method: "POST", url: "http://127.0.0.1:\(port)/")
         } throws: { error in
             guard case HTTPClientError.connectionFailed(let why) = error else { return false }
             return why.contains("Connection refused")
@@ -70,17 +72,17 @@ import Testing
 
     @Test func headerValuesWithLineBreaksAreRefused() {
         #expect(throws: HTTPClientError.invalidHeader("X-A")) {
-            try HTTPClient.send(method: "POST", url: "http://127.0.0.1:9/", headers: ["X-A": "1\r\nX-B: 2"])
+            try TestHTTP.send(method: "POST", url: "http://127.0.0.1:9/", headers: ["X-A": "1\r\nX-B: 2"])
         }
         #expect(throws: HTTPClientError.invalidHeader("Bad Name")) {
-            try HTTPClient.send(method: "POST", url: "http://127.0.0.1:9/", headers: ["Bad Name": "1"])
+            try TestHTTP.send(method: "POST", url: "http://127.0.0.1:9/", headers: ["Bad Name": "1"])
         }
     }
 
     @Test(arguments: ["https://x/", "ftp://x", "http://", "http://:80/", "http://x:0/", "http://x:99999/", "http://[::1/", "http://u@x/",
                       "http://x/a b", "http://x/a\r\nHost: y"])
     func invalidURLsAreRefused(url: String) {
-        #expect(throws: HTTPClientError.invalidURL(url)) { try HTTPClient.send(method: "GET", url: url) }
+        #expect(throws: HTTPClientError.invalidURL(url)) { try TestHTTP.send(method: "GET", url: url) }
     }
 
     @Test func urlPartsAreSplitForTheRequestLineAndHostHeader() throws {

@@ -1,6 +1,8 @@
 import Dispatch
 import Glibc
 import SandboxJSON
+import Synchronization
+import TestHelpers
 import Testing
 @testable import SandboxHTTP
 
@@ -52,36 +54,39 @@ import Testing
     }
 
     @Test func aResponseProducedLaterKeepsItsPlaceWhileTheLoopServesOthers() throws {
-        let server = try startTestServer { $0.threads = 1 }
+        let held = Held()
+        let server = try startTestServer(held: held) { $0.threads = 1 }
         defer { server.stop() }
         let waiting = try RawConnection(port: server.port)
-        let started = monotonicSeconds()
-        waiting.send("GET /later HTTP/1.1\r\nHost: t\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: t\r\n\r\n")
-        // The only loop thread is free: another client is answered at once.
+        waiting.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(Waiting.until { held.arrived == 1 })
+        // The only loop thread is free: another client is answered while the first answer is held.
         let other = try RawConnection(port: server.port)
         other.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try other.readResponse().bodyText == "hello")
-        #expect(monotonicSeconds() - started < 0.25)
+        // Nothing leaves before the held answer, not even the one pipelined behind it.
+        #expect(waiting.isQuiet(for: 0))
+        held.release.open()
         // The waiting connection gets its answers in request order.
-        #expect(try waiting.readResponse().bodyText == "later")
+        #expect(try waiting.readResponse().bodyText == "held")
         #expect(try waiting.readResponse().bodyText == #"{"id":"2"}"#)
-        #expect(monotonicSeconds() - started >= 0.29)
     }
 
     /// A deferred answer holds no thread while it waits; it is sent when given, in its place.
     @Test func aDeferredResponseIsSentWhenGivenInItsPlace() throws {
-        let server = try startTestServer { $0.threads = 1 }
+        let held = Held()
+        let server = try startTestServer(held: held) { $0.threads = 1 }
         defer { server.stop() }
         let waiting = try RawConnection(port: server.port)
-        let started = monotonicSeconds()
-        waiting.send("GET /deferred HTTP/1.1\r\nHost: t\r\n\r\nGET /items/3 HTTP/1.1\r\nHost: t\r\n\r\n")
+        waiting.send("GET /held-deferred HTTP/1.1\r\nHost: t\r\n\r\nGET /items/3 HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(Waiting.until { held.arrived == 1 })
         let other = try RawConnection(port: server.port)
         other.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try other.readResponse().bodyText == "hello")
-        #expect(monotonicSeconds() - started < 0.25)
-        #expect(try waiting.readResponse().bodyText == "deferred")
+        #expect(waiting.isQuiet(for: 0))
+        held.release.open()
+        #expect(try waiting.readResponse().bodyText == "held deferred")
         #expect(try waiting.readResponse().bodyText == #"{"id":"3"}"#)
-        #expect(monotonicSeconds() - started >= 0.29)
         // In process (no server), the caller waits for it.
         #expect(HTTPResponse.deferred { answer in DispatchQueue.global().async { answer(.text("ok")) } }.flattened.bodyText == "ok")
     }
@@ -222,24 +227,34 @@ import Testing
     }
 
     @Test func stopClosesIdleConnectionsAndRefusesNewOnesAtOnce() throws {
-        let server = try startTestServer()
+        // A grace period far past any wait of the test's: a stop that waited it out would not end in time.
+        let server = try startTestServer { $0.gracePeriod = .seconds(10 * Waiting.seconds) }
         let idle = try RawConnection(port: server.port)
         idle.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try idle.readResponse().status == 200)
-        let started = monotonicSeconds()
-        server.stop()
-        #expect(monotonicSeconds() - started < 1)  // nothing in flight: no grace period to wait out
+        let stopped = Atomic<Bool>(false)
+        let stopper = OSThread(name: "stopper") {
+            server.stop()
+            stopped.store(true, ordering: .releasing)
+        }
+        #expect(Waiting.until { stopped.load(ordering: .acquiring) }, "nothing in flight, yet the stop waits out its grace period")
+        if stopped.load(ordering: .acquiring) { stopper.join() }
         #expect(idle.closedByPeer())
         #expect(throws: SocketError.self) { try RawConnection(port: server.port) }
     }
 
     @Test func stopLetsARequestInFlightFinish() throws {
-        let server = try startTestServer()
+        let held = Held()
+        let server = try startTestServer(held: held) { $0.gracePeriod = Waiting.limit }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-        usleep(50_000)
-        server.stop()
-        #expect(try connection.readResponse().bodyText == "slow")
+        connection.send("GET /held-on-loop HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(Waiting.until { held.arrived == 1 })
+        let stopper = OSThread(name: "stopper") { server.stop() }
+        // New connections are refused once the stop has begun: then the request is let go.
+        #expect(Waiting.until { (try? RawConnection(port: server.port)) == nil })
+        held.release.open()
+        #expect(try connection.readResponse().bodyText == "held on loop")
         #expect(connection.closedByPeer())
+        stopper.join()
     }
 }

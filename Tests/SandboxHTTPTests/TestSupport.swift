@@ -1,11 +1,16 @@
 import Dispatch
 import Glibc
 import SandboxJSON
+import Synchronization
+import TestHelpers
 @testable import SandboxHTTP
 
-/// A server on a free port with routes that echo what they received.
-func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }) throws -> HTTPServer {
+/// A server on a free port with routes that echo what they received, and `/held...` routes that
+/// answer when `held` lets them. Its header, body and idle timeouts are an hour unless the test
+/// sets one: a connection closed within a test's wait was closed by the timer it sets.
+func startTestServer(held: Held? = nil, _ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }) throws -> HTTPServer {
     var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threads: 2)
+    (configuration.headerTimeout, configuration.bodyTimeout, configuration.idleTimeout) = (.seconds(3600), .seconds(3600), .seconds(3600))
     adjust(&configuration)
     var router = Router()
     router.add("GET /hello") { _ in .text("hello") }
@@ -44,10 +49,42 @@ func startTestServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in
     router.add("GET /echo-header/{value}") { request in
         HTTPResponse(headers: ["X-Echo": request.parameters["value"] ?? "", "X-Fixed": "yes"])
     }
+    if let held {
+        router.add("GET /held") { _ in  // produced off the loop, as /later
+            .later(on: laterQueue) {
+                held.arrive()
+                held.release.wait()
+                return .text("held")
+            }
+        }
+        router.add("GET /held-deferred") { _ in  // no thread waits, as /deferred
+            .deferred { answer in
+                held.arrive()
+                held.release.notify { answer(.text("held deferred")) }
+            }
+        }
+        router.add("GET /held-on-loop") { _ in  // the loop's own thread waits, as /slow
+            held.arrive()
+            held.release.wait()
+            return .text("held on loop")
+        }
+    }
     return try HTTPServer.start(configuration: configuration, handler: router.respond)
 }
 
 private let laterQueue = DispatchQueue(label: "test.later", attributes: .concurrent)
+
+/// What a test server's `/held...` routes wait for: they answer once `release` opens, so that a
+/// test sees what happens while they are in flight for as long as it takes to look.
+final class Held: Sendable {
+    let release = Latch()
+    private let count = Atomic<Int>(0)
+
+    /// How many held requests have reached their handler.
+    var arrived: Int { count.load(ordering: .acquiring) }
+
+    fileprivate func arrive() { count.add(1, ordering: .releasing) }
+}
 
 /// Every byte of a spooled body, read from its file.
 func readAll(_ spooled: SpooledBody) -> [UInt8] {
@@ -68,7 +105,9 @@ final class RawConnection {
     let fd: Int32
     private var parser = HTTPParser(mode: .response)
 
-    init(host: String = "127.0.0.1", port: Int, receiveTimeout: Double = 5) throws {
+    /// `receiveTimeout` bounds each read: by default `Waiting.limit`, as a read waits for what
+    /// the server is going to send (`isQuiet(for:)` checks that nothing comes).
+    init(host: String = "127.0.0.1", port: Int, receiveTimeout: Double = Double(Waiting.seconds)) throws {
         guard let address = try SocketAddress.resolve(host: host, port: port).first else { throw SocketError("resolve") }
         fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, csockStream, 0)
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - receiveTimeout.rounded(.down)) * 1_000_000))
@@ -127,6 +166,17 @@ final class RawConnection {
             out += buffer[0 ..< n]
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether nothing arrives (no byte, no close) for `seconds`; 0 asks about now.
+    func isQuiet(for seconds: Double) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, Int32(seconds * 1000)) == 0
+    }
+
+    /// Ends the connection from this side too (a shutdown: the descriptor is closed by `deinit`).
+    func hangUp() {
+        shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// Whether the peer closes the connection within the receive timeout (discarding any bytes).
