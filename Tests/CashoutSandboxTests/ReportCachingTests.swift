@@ -22,9 +22,9 @@ import Testing
     @discardableResult
     private func d24(_ sandbox: Sandbox, _ path: String, _ fields: String) throws -> HTTPResponse {
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass",\#(fields)}"#
-        return try HTTPClient.send(method: "POST", url: "\(sandbox.baseURL)\(path)",
-                                   headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
-                                   body: Array(body.utf8), timeout: Self.patience)
+        return try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(path)",
+                                 headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
+                                 body: Array(body.utf8))
     }
 
     private func create(_ sandbox: Sandbox, _ externalID: String) throws {
@@ -33,12 +33,8 @@ import Testing
     }
 
     private func report(_ sandbox: Sandbox, ifNoneMatch: String? = nil, query: String = "") throws -> HTTPResponse {
-        try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report\(query)", headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:],
-                            timeout: Self.patience)
+        try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report\(query)", headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
     }
-
-    /// Longer than any wait but a hang's.
-    private static let patience = Duration.seconds(300)
 
     @Test func aReportCarriesAnETagThatIfNoneMatchAnswers304UntilARequestABankEventOrTheClockMoves() throws {
         let sandbox = try start()
@@ -70,7 +66,7 @@ import Testing
         try changedReport { _ = try sandbox.bank.changeStatus(payoutID: 1_000_001, to: .onHold, by: "test") }
         try changedReport { sandbox.advance(by: .seconds(1)) }
         try changedReport {
-            let cleared = try HTTPClient.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests", timeout: Self.patience)
+            let cleared = try TestHTTP.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests")
             #expect(cleared.status == 204)
         }
         #expect(try report(sandbox, ifNoneMatch: tags.last).status == 304)
@@ -105,17 +101,16 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let parts = route.split(separator: " ").map(String.init)
         DispatchQueue.global().async {
-            let response = try? HTTPClient.send(method: parts[0], url: "\(sandbox.baseURL)\(parts[1])",
-                                                body: parts[0] == "POST" ? Array(#"{"request": {"path": "/v3/cashout"}}"#.utf8) : [],
-                                                timeout: Self.patience)
+            let response = try? TestHTTP.send(method: parts[0], url: "\(sandbox.baseURL)\(parts[1])",
+                                              body: parts[0] == "POST" ? Array(#"{"request": {"path": "/v3/cashout"}}"#.utf8) : [])
             answered.withLock { $0 = response }
             done.signal()
         }
-        #expect(try HTTPClient.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health", timeout: Self.patience).status == 200)
+        #expect(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health").status == 200)
         #expect(try d24(sandbox, "/v3/cashout/status", #""external_id":"o-1""#).status == 200)
         #expect(answered.withLock { $0 } == nil, "\(route) was answered while its worker was busy")
         gate.signal()
-        #expect(done.wait(timeout: .now() + .seconds(300)) == .success)
+        #expect(done.wait(timeout: .now() + .seconds(Waiting.seconds)) == .success)
         #expect(answered.withLock { $0?.status } == 200)
     }
 
@@ -130,7 +125,7 @@ import Testing
             nice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
             done.signal()
         }
-        #expect(done.wait(timeout: .now() + .seconds(300)) == .success)
+        #expect(done.wait(timeout: .now() + .seconds(Waiting.seconds)) == .success)
         let loops = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)  // what this process was started with
         #expect(nice.withLock { $0 } == max(10, loops))
         #expect(try report(sandbox).status == 200)
