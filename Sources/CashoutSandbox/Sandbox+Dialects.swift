@@ -70,6 +70,12 @@ extension [any Dialect] {
         return flatMap(\.grpcFiles).filter { seen.insert($0.name).inserted }
     }
 
+    /// Their gRPC services, as `grpcFiles` has them, without reading the files.
+    var grpcServices: [ServiceSchema] {
+        var seen = Set<String>()
+        return flatMap(\.grpcServices).filter { seen.insert($0.fullName).inserted }
+    }
+
     /// Their default accounts.
     var defaultAccounts: [Account] { flatMap(\.defaultAccounts) }
 
@@ -98,7 +104,7 @@ extension [any Dialect] {
             dialect.register(in: &router, bank: bank)
             dialect.registerGRPC(in: &grpc, bank: bank)
             for name in router.routeNames[before...] { owners[name] = dialect.name }
-            for service in dialect.grpcFiles.flatMap(\.services) {
+            for service in dialect.grpcServices {
                 for method in service.methods { owners["POST /\(service.fullName)/\(method.name)"] = dialect.name }
             }
         }

@@ -157,7 +157,9 @@ public final class Sandbox: Sendable {
         for (name, script) in setup.sinks { sinks.script(name, script) }
         // One gRPC server for every dialect's services (and health and reflection); the dialects
         // set their handlers once the bank exists, before it is installed on the router.
-        var grpc = GRPCServer(files: configuration.dialects.grpcFiles)
+        // Their .proto files are read by the first call that needs them (or reflection), not here.
+        let dialectList = configuration.dialects
+        var grpc = GRPCServer(services: dialectList.grpcServices) { dialectList.grpcFiles }
         let metrics = SandboxMetrics(grpc: grpc.metrics)
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
@@ -167,7 +169,6 @@ public final class Sandbox: Sendable {
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
         let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
         // Made on first use (the documents took a fifth of a start's instructions).
-        let dialectList = configuration.dialects
         Dashboard.register(in: &router) { dialectList.dashboardParts }
         APIDocs.register(in: &router) { dialectList.documents }
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),

@@ -10,23 +10,34 @@ import Synchronization
 /// router.add("GET /") { _ in page.value }            // made by the first request, then kept
 /// ```
 ///
-/// `make` must not read the same `Lazy` (it would wait for itself).
+/// `make` must not read the same `Lazy` (it would wait for itself). Once made, a read takes no
+/// lock (one atomic load): a `Lazy` can sit on a request's path.
 public final class Lazy<Value: Sendable>: Sendable {
-    private let state: Mutex<Value?> = Mutex(nil)
-    private let make: @Sendable () -> Value
+    private final class Box: Sendable {
+        let value: Value
+
+        init(_ value: Value) {
+            self.value = value
+        }
+    }
+
+    private let made = AtomicLazyReference<Box>()
+    /// What makes the value, until it is made.
+    private let maker: Mutex<(@Sendable () -> Value)?>
 
     /// A value that `make` makes when it is first read.
     public init(_ make: @escaping @Sendable () -> Value) {
-        self.make = make
+        maker = Mutex(make)
     }
 
     /// The value, made now if this is the first read.
     public var value: Value {
-        state.withLock { value in
-            if let value { return value }
-            let made = make()
-            value = made
-            return made
+        if let box = made.load() { return box.value }
+        return maker.withLock { make in
+            if let box = made.load() { return box.value }  // made while this thread waited
+            guard let making = make else { preconditionFailure("a Lazy without its value or its maker") }
+            make = nil
+            return made.storeIfNil(Box(making())).value
         }
     }
 }
