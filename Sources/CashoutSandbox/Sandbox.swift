@@ -144,7 +144,7 @@ public final class Sandbox: Sendable {
         let standard = configuration.dialects.map(\.name) == Sandbox.standardNames
         let dialects = configuration.dialects.byName
         let vocabulary = standard ? Sandbox.standardVocabulary : configuration.scenarioVocabulary
-        var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup
+        var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup(vocabulary: vocabulary)
         setup.accounts = configuration.accounts ?? configuration.dialects.defaultAccounts  // the scenarios' join or replace these
         for scenario in configuration.scenarios { setup.add(scenario) }
         if let seed = configuration.seed { setup.seed = seed }
@@ -204,14 +204,16 @@ public final class Sandbox: Sendable {
         metrics.attach(requestMetrics)
         var serverConfiguration = configuration.server
         // A snapshot upload may be hundreds of megabytes: it goes to a temporary file as it arrives.
-        serverConfiguration.limits.bodyLimitsByRoute[AdminAPI.snapshotUpload] =
-            max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
+        // (The limits are set once: each change of them re-reads them all.)
+        var bodyLimits = serverConfiguration.limits.bodyLimitsByRoute
+        bodyLimits[AdminAPI.snapshotUpload] = max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
+        for path in grpc.methodPaths {  // a gRPC message of up to its limit, and its 5-byte frame
+            bodyLimits["POST \(path)"] = max(serverConfiguration.limits.maxBodyBytes, grpc.maxMessageSize + 5)
+        }
+        serverConfiguration.limits.bodyLimitsByRoute = bodyLimits
         serverConfiguration.limits.spooledBodyRoutes.insert(AdminAPI.snapshotUpload)
         serverConfiguration.metrics = requestMetrics
         serverConfiguration.streamOpener = grpc.streamOpener
-        for path in grpc.methodPaths {  // a gRPC message of up to its limit, and its 5-byte frame
-            serverConfiguration.limits.bodyLimitsByRoute["POST \(path)"] = max(serverConfiguration.limits.maxBodyBytes, grpc.maxMessageSize + 5)
-        }
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = ClockDriver(bank: bank)
