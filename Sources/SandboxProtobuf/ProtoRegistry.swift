@@ -4,8 +4,9 @@ import Synchronization
 /// what server reflection answers from.
 ///
 /// Every message or enum a field names, every method's input and output, and every file a file
-/// imports must be in the registry (declaring one that is not is a programming error and traps
-/// at startup, with the name).
+/// imports must be in the registry (declaring one that is not is a programming error and traps,
+/// with the name, when the registry's tables are made: at once, or on first use for a registry
+/// whose files are read then, ``init(services:files:)``).
 ///
 /// ```swift
 /// let registry = ProtoRegistry([paymentFile, payoutsFile])

@@ -8,8 +8,9 @@ import SandboxProtobuf
 // wire format.
 //
 // Protos/ is the one declaration: its four files are compiled in (`.embedInCode`) and read into
-// schemas when first used (at start only their services, to route the methods), from which decoding, encoding, JSON and the descriptors reflection
-// serves all come. Tests/PrismAPITests checks those descriptors against protoc's, byte for byte.
+// schemas when first used (a start reads only their services, to route the methods), from which
+// decoding, encoding, JSON and the descriptors reflection serves all come. Tests/PrismAPITests
+// checks those descriptors against protoc's, byte for byte.
 
 /// Prism's PayoutService protos, package `types`.
 public enum PrismProtos {
