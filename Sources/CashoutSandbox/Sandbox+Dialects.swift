@@ -20,7 +20,7 @@ extension Sandbox {
     static let standardNames = standardDialects.map(\.name)
 
     /// The standard dialects' built-in scenarios, loaded once.
-    static let standardSetup = standardDialects.builtInSetup
+    static let standardSetup = standardDialects.builtInSetup(vocabulary: standardVocabulary)
 
     /// What scenario files may say in the standard dialects (for loading one before there is a
     /// sandbox).
@@ -51,7 +51,9 @@ extension Sandbox {
 extension Sandbox.Configuration {
     /// What scenario files may say in this configuration's dialects (for loading them:
     /// `ScenarioLoader.load(file:vocabulary:)`).
-    public var scenarioVocabulary: ScenarioVocabulary { dialects.scenarioVocabulary }
+    public var scenarioVocabulary: ScenarioVocabulary {
+        dialects.map(\.name) == Sandbox.standardNames ? Sandbox.standardVocabulary : dialects.scenarioVocabulary
+    }
 }
 
 extension [any Dialect] {
@@ -70,12 +72,19 @@ extension [any Dialect] {
         return flatMap(\.grpcFiles).filter { seen.insert($0.name).inserted }
     }
 
+    /// Their gRPC services, as `grpcFiles` has them, without reading the files.
+    var grpcServices: [ServiceSchema] {
+        var seen = Set<String>()
+        return flatMap(\.grpcServices).filter { seen.insert($0.fullName).inserted }
+    }
+
     /// Their default accounts.
     var defaultAccounts: [Account] { flatMap(\.defaultAccounts) }
 
-    /// Their built-in scenarios, layered in their order.
-    var builtInSetup: ScenarioSetup {
-        let vocabulary = scenarioVocabulary
+    /// Their built-in scenarios, layered in their order, read with their `vocabulary` (theirs
+    /// unless given: made once, a start reads it for more than one thing).
+    func builtInSetup(vocabulary: ScenarioVocabulary? = nil) -> ScenarioSetup {
+        let vocabulary = vocabulary ?? scenarioVocabulary
         return ScenarioSetup(layering: compactMap { dialect in
             (dialect as? any ScenarioDialect)?.builtInScenarioText.map { text in
                 do {
@@ -98,7 +107,7 @@ extension [any Dialect] {
             dialect.register(in: &router, bank: bank)
             dialect.registerGRPC(in: &grpc, bank: bank)
             for name in router.routeNames[before...] { owners[name] = dialect.name }
-            for service in dialect.grpcFiles.flatMap(\.services) {
+            for service in dialect.grpcServices {
                 for method in service.methods { owners["POST /\(service.fullName)/\(method.name)"] = dialect.name }
             }
         }

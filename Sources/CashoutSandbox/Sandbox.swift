@@ -147,7 +147,7 @@ public final class Sandbox: Sendable {
         let standard = configuration.dialects.map(\.name) == Sandbox.standardNames
         let dialects = configuration.dialects.byName
         let vocabulary = standard ? Sandbox.standardVocabulary : configuration.scenarioVocabulary
-        var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup
+        var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup(vocabulary: vocabulary)
         setup.accounts = configuration.accounts ?? configuration.dialects.defaultAccounts  // the scenarios' join or replace these
         for scenario in configuration.scenarios { setup.add(scenario) }
         if let seed = configuration.seed { setup.seed = seed }
@@ -160,7 +160,9 @@ public final class Sandbox: Sendable {
         for (name, script) in setup.sinks { sinks.script(name, script) }
         // One gRPC server for every dialect's services (and health and reflection); the dialects
         // set their handlers once the bank exists, before it is installed on the router.
-        var grpc = GRPCServer(files: configuration.dialects.grpcFiles)
+        // Their .proto files are read by the first call that needs them (or reflection), not here.
+        let dialectList = configuration.dialects
+        var grpc = GRPCServer(services: dialectList.grpcServices) { dialectList.grpcFiles }
         let metrics = SandboxMetrics(grpc: grpc.metrics)
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
@@ -169,8 +171,9 @@ public final class Sandbox: Sendable {
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
         let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
-        Dashboard.register(in: &router, parts: configuration.dialects.dashboardParts)
-        APIDocs.register(in: &router, apis: configuration.dialects.documents)
+        // Made on first use (the documents took a fifth of a start's instructions).
+        Dashboard.register(in: &router) { dialectList.dashboardParts }
+        APIDocs.register(in: &router) { dialectList.documents }
         let reports = ReportCache()
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics, requests: requests,
@@ -205,14 +208,16 @@ public final class Sandbox: Sendable {
         metrics.attach(requestMetrics)
         var serverConfiguration = configuration.server
         // A snapshot upload may be hundreds of megabytes: it goes to a temporary file as it arrives.
-        serverConfiguration.limits.bodyLimitsByRoute[AdminAPI.snapshotUpload] =
-            max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
+        // (The limits are set once: each change of them re-reads them all.)
+        var bodyLimits = serverConfiguration.limits.bodyLimitsByRoute
+        bodyLimits[AdminAPI.snapshotUpload] = max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
+        for path in grpc.methodPaths {  // a gRPC message of up to its limit, and its 5-byte frame
+            bodyLimits["POST \(path)"] = max(serverConfiguration.limits.maxBodyBytes, grpc.maxMessageSize + 5)
+        }
+        serverConfiguration.limits.bodyLimitsByRoute = bodyLimits
         serverConfiguration.limits.spooledBodyRoutes.insert(AdminAPI.snapshotUpload)
         serverConfiguration.metrics = requestMetrics
         serverConfiguration.streamOpener = grpc.streamOpener
-        for path in grpc.methodPaths {  // a gRPC message of up to its limit, and its 5-byte frame
-            serverConfiguration.limits.bodyLimitsByRoute["POST \(path)"] = max(serverConfiguration.limits.maxBodyBytes, grpc.maxMessageSize + 5)
-        }
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
         sender.attach(bank: bank, addresses: server.addresses)
         let driver = ClockDriver(bank: bank)

@@ -10,11 +10,14 @@ public enum APIDocs {
     public static let routes = ["GET /openapi.json", "GET /postman.json", "GET /postman/environment.json"]
 
     /// Adds the documents' routes to `router`: documents of `apis`, in that order, and the admin API.
-    public static func register(in router: inout Router, apis: [APIDocsFragment]) {
-        router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request), apis: apis)) }
-        router.add("GET /postman.json") { request in .json(PostmanCollection.collection(baseURL: baseURL(of: request), apis: apis)) }
+    /// `apis` is called when a document is first asked for, not here (the APIs' parts take longer
+    /// to make than the rest of a start), and its answer kept.
+    public static func register(in router: inout Router, apis: @escaping @Sendable () -> [APIDocsFragment]) {
+        let apis = Lazy(apis)
+        router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request), apis: apis.value)) }
+        router.add("GET /postman.json") { request in .json(PostmanCollection.collection(baseURL: baseURL(of: request), apis: apis.value)) }
         router.add("GET /postman/environment.json") { request in
-            .json(PostmanCollection.environment(baseURL: baseURL(of: request), apis: apis))
+            .json(PostmanCollection.environment(baseURL: baseURL(of: request), apis: apis.value))
         }
     }
 

@@ -20,14 +20,17 @@ public enum Dashboard {
     public static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
 
     /// Adds `GET /` and the page's assets to `router`, with what the payout APIs add (`parts`).
-    public static func register(in router: inout Router, parts: [DashboardPart]) {
-        // Each asset's answer is made once, here, not per request.
-        let page = asset(page(parts: parts), type: "text/html; charset=utf-8")
-        let style = asset(style + reportStyle + parts.map(\.style).joined(), type: "text/css; charset=utf-8")
-        let script = asset(script(parts: parts.map(\.script).joined()), type: "text/javascript; charset=utf-8")
-        router.add("GET /") { _ in page }
-        router.add("GET /dashboard.css") { _ in style }
-        router.add("GET /dashboard.js") { _ in script }
+    /// `parts` is called when the page or an asset is first asked for, not here (a start need not
+    /// pay for a page nobody may open).
+    public static func register(in router: inout Router, parts: @escaping @Sendable () -> [DashboardPart]) {
+        // Each asset's answer is made once, on first use, not per request.
+        let parts = Lazy(parts)
+        let page = Lazy { Self.asset(Self.page(parts: parts.value), type: "text/html; charset=utf-8") }
+        let style = Lazy { Self.asset(Self.style + Self.reportStyle + parts.value.map(\.style).joined(), type: "text/css; charset=utf-8") }
+        let script = Lazy { Self.asset(Self.script(parts: parts.value.map(\.script).joined()), type: "text/javascript; charset=utf-8") }
+        router.add("GET /") { _ in page.value }
+        router.add("GET /dashboard.css") { _ in style.value }
+        router.add("GET /dashboard.js") { _ in script.value }
         let icon = asset(icon, type: "image/svg+xml")
         router.add("GET /favicon.ico") { _ in icon }
     }

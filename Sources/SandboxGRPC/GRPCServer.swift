@@ -45,7 +45,23 @@ public struct GRPCServer: Sendable {
 
     /// A server for the services of `files` (which must include everything they import).
     public init(files: [ProtoFile]) {
-        registry = ProtoRegistry(files + [GRPCHealth.file] + GRPCReflection.files)
+        self.init(registry: ProtoRegistry(files + [GRPCHealth.file] + GRPCReflection.files))
+    }
+
+    /// A server for `services`, declared in the files that `files` gives (with everything they
+    /// import), which it reads when a call, a reflection request or a journaled message first
+    /// needs them, not at start (``ProtoRegistry/init(services:files:)``).
+    ///
+    /// ```swift
+    /// var grpc = GRPCServer(services: try ProtoText.services(sources)) { try! ProtoText.files(sources) }
+    /// ```
+    public init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
+        let own = [GRPCHealth.file] + GRPCReflection.files
+        self.init(registry: ProtoRegistry(services: services + own.flatMap(\.services)) { files() + own })
+    }
+
+    private init(registry: ProtoRegistry) {
+        self.registry = registry
         metrics = GRPCMetrics(methods: registry.services.flatMap { service in service.methods.map { "/\(service.fullName)/\($0.name)" } })
         let registry = registry
         unaryHandlers["/grpc.health.v1.Health/Check"] = { request, _ in try GRPCHealth.check(request, registry: registry) }

@@ -1,6 +1,11 @@
 /// Reason phrases for the status codes the sandbox sends (RFC 9110 §15).
 enum HTTPStatus {
     static func reasonPhrase(_ status: Int) -> String {
+        knownReasonPhrase(status) ?? "Status \(status)"
+    }
+
+    /// The phrase of a status the sandbox sends; nil for any other.
+    static func knownReasonPhrase(_ status: Int) -> String? {
         switch status {
         case 100: "Continue"
         case 200: "OK"
@@ -33,7 +38,7 @@ enum HTTPStatus {
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"
         case 505: "HTTP Version Not Supported"
-        default: "Status \(status)"
+        default: nil
         }
     }
 }

@@ -4,8 +4,12 @@
 enum ResponseEncoder {
     static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     private static let ownedHeaders = ["content-length", "date", "connection", "transfer-encoding"]
-    /// Status lines by status (100-599), made once: an index, not a hash, per response.
-    private static let statusLines: [[UInt8]] = (100 ..< 600).map { Array("HTTP/1.1 \($0) \(HTTPStatus.reasonPhrase($0))\r\n".utf8) }
+    /// Status lines by status (100-599), made once: an index, not a hash, per response. Only the
+    /// statuses the sandbox sends have one (empty for the others, made per response): all 500 took
+    /// a twentieth of a start's instructions.
+    private static let statusLines: [[UInt8]] = (100 ..< 600).map { status in
+        HTTPStatus.knownReasonPhrase(status).map { Array("HTTP/1.1 \(status) \($0)\r\n".utf8) } ?? []
+    }
 
     /// The head after the `Date` line of the last response written, and what it was written from.
     /// A loop keeps one: a run of answers alike (a route's JSON of one length, keep-alive) copies
@@ -35,8 +39,9 @@ enum ResponseEncoder {
     static func write(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool, http10: Bool,
                       dateLine: [UInt8], into out: inout [UInt8], last: inout Head) {
         out.reserveCapacity(out.count + 160 + response.body.count)
-        if (100 ..< 600).contains(response.status) {
-            out.append(contentsOf: statusLines[response.status - 100])
+        let line = (100 ..< 600).contains(response.status) ? statusLines[response.status - 100] : []
+        if !line.isEmpty {
+            out.append(contentsOf: line)
         } else {
             out.append(contentsOf: "HTTP/1.1 \(response.status) \(HTTPStatus.reasonPhrase(response.status))\r\n".utf8)
         }

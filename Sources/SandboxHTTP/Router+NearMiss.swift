@@ -6,8 +6,9 @@
 // a 405 always names one of the path's own routes, the method closest to the one sent. A read
 // (GET, HEAD) is pointed to a method that reads: GET, else POST (how RPC-style APIs query: D24's
 // `POST /v3/cashout/status`), never first to one that changes what is there (its `PUT`).
-// Routes are parsed once, when added, and most are ruled out by their length alone: a 404 costs
-// a few microseconds, not a walk through every pattern.
+// Routes are parsed once, by the first 404 (not when added: a start need not pay for it), and
+// most are ruled out by their length alone: a 404 costs a few microseconds, not a walk through
+// every pattern.
 
 extension Router {
     /// A route as near misses compare it.

@@ -58,8 +58,10 @@ public struct Router: Sendable {
     private var exact: [Substring: Methods] = [:]
     private var patterns: [PatternRoute] = []
     private var middleware: Middleware?
-    /// The routes as a 404 compares them with the path it did not find (Router+NearMiss).
-    private var nearMissCandidates: [NearMissCandidate] = []
+    /// The routes as a 404 compares them with the path it did not find (Router+NearMiss), read
+    /// from `nearMissNames` by the first 404 (a start need not pay for them).
+    private var nearMissCandidates = Lazy<[NearMissCandidate]> { [] }
+    private var nearMissNames: [String] = []
 
     /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
     /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
@@ -116,11 +118,12 @@ public struct Router: Sendable {
         func entry(replacing existing: Entry?) -> Entry {
             if let existing { return Entry(id: existing.id, handler: handler) }
             routeNames.append("\(method) \(path)")
-            if let candidate = NearMissCandidate("\(method) \(path)") { nearMissCandidates.append(candidate) }
+            nearMissNames.append("\(method) \(path)")
+            nearMissCandidates = Lazy { [nearMissNames] in nearMissNames.compactMap(NearMissCandidate.init) }
             if method == "GET" { routeNames.append("HEAD \(path)") }
             return Entry(id: routeNames.count - (method == "GET" ? 2 : 1), handler: handler)
         }
-        guard path.contains("{") else {
+        guard path.utf8.contains(UInt8(ascii: "{")) else {  // bytes: a start adds a hundred routes
             exact[path, default: Methods()][method] = entry(replacing: exact[path]?[method])
             return
         }
@@ -173,7 +176,7 @@ public struct Router: Sendable {
         }
         guard let handlers else {
             return (Self.unmatched, { [nearMissCandidates] request in
-                let nearMiss = Self.nearMiss(method: request.method, path: request.path, candidates: nearMissCandidates)
+                let nearMiss = Self.nearMiss(method: request.method, path: request.path, candidates: nearMissCandidates.value)
                 var response = Self.error(404, "No such endpoint: \(request.method) \(request.path)" + Self.hint(nearMiss))
                 response.nearMiss = nearMiss
                 return response

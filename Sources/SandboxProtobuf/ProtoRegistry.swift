@@ -1,9 +1,12 @@
+import Synchronization
+
 /// A set of ``ProtoFile``s whose type names resolve: where messages are decoded and made, and
 /// what server reflection answers from.
 ///
 /// Every message or enum a field names, every method's input and output, and every file a file
-/// imports must be in the registry (declaring one that is not is a programming error and traps
-/// at startup, with the name).
+/// imports must be in the registry (declaring one that is not is a programming error and traps,
+/// with the name, when the registry's tables are made: at once, or on first use for a registry
+/// whose files are read then, ``init(services:files:)``).
 ///
 /// ```swift
 /// let registry = ProtoRegistry([paymentFile, payoutsFile])
@@ -13,63 +16,101 @@
 /// response["status"] = "SUCCESS"
 /// ```
 public final class ProtoRegistry: Sendable {
-    /// The files in the order given.
-    public let files: [ProtoFile]
-    private let fileIndex: [String: Int]
-    private let messageSchemas: [String: MessageSchema]
-    private let enumSchemas: [String: EnumSchema]
-    private let symbolFiles: [String: String]
+    /// What is looked up by name, made from the files.
+    private final class Tables: Sendable {
+        let files: [ProtoFile]
+        let fileIndex: [String: Int]
+        let messageSchemas: [String: MessageSchema]
+        let enumSchemas: [String: EnumSchema]
+        let symbolFiles: [String: String]
 
-    /// A registry of `files` (and nothing else: imports must be among them).
-    public init(_ files: [ProtoFile]) {
-        self.files = files
-        var fileIndex: [String: Int] = [:]
-        var messages: [String: MessageSchema] = [:]
-        var enums: [String: EnumSchema] = [:]
-        var symbols: [String: String] = [:]
-        for (index, file) in files.enumerated() {
-            precondition(fileIndex.updateValue(index, forKey: file.name) == nil, "file \(file.name) is registered twice")
-            for message in file.messages.flatMap(\.allMessages) { messages[message.fullName] = message }
-            for schema in file.enums + file.messages.flatMap(\.allEnums) { enums[schema.fullName] = schema }
-            for symbol in file.symbols {
-                precondition(symbols.updateValue(file.name, forKey: symbol) == nil, "\(symbol) is defined twice")
-            }
-        }
-        self.fileIndex = fileIndex
-        messageSchemas = messages
-        enumSchemas = enums
-        symbolFiles = symbols
-        for file in files {
-            for dependency in file.dependencies {
-                precondition(fileIndex[dependency] != nil, "\(file.name) imports \(dependency), which is not registered")
-            }
-            for field in file.messages.flatMap(\.allMessages).flatMap(\.fields) {
-                switch field.type {
-                case .message(let name): precondition(messages[name] != nil, "field \(field.name): no message \(name)")
-                case .enumeration(let name): precondition(enums[name] != nil, "field \(field.name): no enum \(name)")
-                default: break
+        init(_ files: [ProtoFile]) {
+            self.files = files
+            var fileIndex: [String: Int] = [:]
+            var messages: [String: MessageSchema] = [:]
+            var enums: [String: EnumSchema] = [:]
+            var symbols: [String: String] = [:]
+            for (index, file) in files.enumerated() {
+                precondition(fileIndex.updateValue(index, forKey: file.name) == nil, "file \(file.name) is registered twice")
+                for message in file.messages.flatMap(\.allMessages) { messages[message.fullName] = message }
+                for schema in file.enums + file.messages.flatMap(\.allEnums) { enums[schema.fullName] = schema }
+                for symbol in file.symbols {
+                    precondition(symbols.updateValue(file.name, forKey: symbol) == nil, "\(symbol) is defined twice")
                 }
             }
-            for method in file.services.flatMap(\.methods) {
-                precondition(messages[method.input] != nil && messages[method.output] != nil,
-                             "method \(method.name): \(method.input) or \(method.output) is not registered")
+            self.fileIndex = fileIndex
+            messageSchemas = messages
+            enumSchemas = enums
+            symbolFiles = symbols
+            for file in files {
+                for dependency in file.dependencies {
+                    precondition(fileIndex[dependency] != nil, "\(file.name) imports \(dependency), which is not registered")
+                }
+                for field in file.messages.flatMap(\.allMessages).flatMap(\.fields) {
+                    switch field.type {
+                    case .message(let name): precondition(messages[name] != nil, "field \(field.name): no message \(name)")
+                    case .enumeration(let name): precondition(enums[name] != nil, "field \(field.name): no enum \(name)")
+                    default: break
+                    }
+                }
+                for method in file.services.flatMap(\.methods) {
+                    precondition(messages[method.input] != nil && messages[method.output] != nil,
+                                 "method \(method.name): \(method.input) or \(method.output) is not registered")
+                }
             }
         }
     }
 
+    /// Every service of every file, in order.
+    public let services: [ServiceSchema]
+    private let tables = AtomicLazyReference<Tables>()
+    /// What reads the files, until they are read (registries made with `init(services:files:)`).
+    private let reader: Mutex<(@Sendable () -> [ProtoFile])?>
+
+    /// A registry of `files` (and nothing else: imports must be among them).
+    public init(_ files: [ProtoFile]) {
+        services = files.flatMap(\.services)
+        reader = Mutex(nil)
+        _ = tables.storeIfNil(Tables(files))
+    }
+
+    /// A registry of the files `files` gives, called once, when anything but `services` is first
+    /// asked for (by any thread; the others wait for it): a server routes its methods from
+    /// `services`, which must be the files' (``ProtoText/services(_:)``), and reads the rest when
+    /// a call first comes.
+    ///
+    /// ```swift
+    /// let registry = ProtoRegistry(services: try ProtoText.services(sources)) { try! ProtoText.files(sources) }
+    /// ```
+    public init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
+        self.services = services
+        reader = Mutex(files)
+    }
+
+    /// The tables, made now if this is the first time they are needed.
+    private var made: Tables {
+        if let tables = tables.load() { return tables }
+        return reader.withLock { reader in
+            if let tables = tables.load() { return tables }
+            guard let read = reader else { preconditionFailure("a registry without tables or a reader") }
+            let files = read()
+            precondition(files.flatMap(\.services).map(\.fullName) == services.map(\.fullName), "the files declare other services than were given")
+            reader = nil
+            return tables.storeIfNil(Tables(files))
+        }
+    }
+
+    /// The files in the order given.
+    public var files: [ProtoFile] { made.files }
+
     /// The message type named `fullName`.
     public func messageSchema(_ fullName: String) -> MessageSchema? {
-        messageSchemas[fullName]
+        made.messageSchemas[fullName]
     }
 
     /// The enum named `fullName`.
     public func enumSchema(_ fullName: String) -> EnumSchema? {
-        enumSchemas[fullName]
-    }
-
-    /// Every service of every file, in order.
-    public var services: [ServiceSchema] {
-        files.flatMap(\.services)
+        made.enumSchemas[fullName]
     }
 
     /// The service named `fullName`.
@@ -79,12 +120,13 @@ public final class ProtoRegistry: Sendable {
 
     /// The file named `name`.
     public func file(named name: String) -> ProtoFile? {
-        fileIndex[name].map { files[$0] }
+        let tables = made
+        return tables.fileIndex[name].map { tables.files[$0] }
     }
 
     /// The file that defines `symbol` (a message, field, enum, enum value, service or method).
     public func file(containingSymbol symbol: String) -> ProtoFile? {
-        symbolFiles[symbol].flatMap(file(named:))
+        made.symbolFiles[symbol].flatMap(file(named:))
     }
 
     /// `file` followed by everything it imports, transitively, each once (what reflection sends).
@@ -102,7 +144,7 @@ public final class ProtoRegistry: Sendable {
 
     /// An empty message of type `fullName` (a programming error if it is not registered).
     public func message(_ fullName: String) -> ProtoMessage {
-        guard let schema = messageSchemas[fullName] else { preconditionFailure("no message type \(fullName)") }
+        guard let schema = made.messageSchemas[fullName] else { preconditionFailure("no message type \(fullName)") }
         return ProtoMessage(schema, registry: self)
     }
 

@@ -17,6 +17,23 @@ struct ProtoResolver {
 
     /// The files' schemas, in their order.
     mutating func resolved() throws(ProtoTextError) -> [ProtoFile] {
+        try declare()
+        var schemas: [ProtoFile] = []
+        for file in parsed { schemas.append(try resolve(file)) }
+        return schemas
+    }
+
+    /// The files' services, in their order, as ``resolved()`` has them, without their messages.
+    mutating func services() throws(ProtoTextError) -> [ServiceSchema] {
+        try declare()
+        var services: [ServiceSchema] = []
+        for file in parsed { services += try self.services(of: file) }
+        return services
+    }
+
+    /// Checks the imports and that no name is declared twice, and notes every message's and
+    /// enum's full name.
+    private mutating func declare() throws(ProtoTextError) {
         let names = Set(parsed.map(\.name))
         for file in parsed {
             for (dependency, place) in file.imports where !names.contains(dependency) {
@@ -43,34 +60,61 @@ struct ProtoResolver {
             for schema in file.enums { try declare(prefix + schema.name, .enumeration, schema.place) }
             for service in file.services { try declare(prefix + service.name, nil, service.place) }
         }
-        var schemas: [ProtoFile] = []
-        for file in parsed { schemas.append(try resolve(file)) }
-        return schemas
+    }
+
+    private static func error(_ file: ProtoParser.File, _ place: ProtoParser.Place, _ message: String) -> ProtoTextError {
+        ProtoTextError(file: file.name, line: place.line, column: place.column, message: message)
+    }
+
+    /// The full name `written` refers to from `scope` in `file`, and what it is.
+    private func lookUp(_ written: String, from scope: String, in file: ProtoParser.File,
+                        _ place: ProtoParser.Place) throws(ProtoTextError) -> (String, Kind) {
+        if written.hasPrefix(".") {
+            let name = String(written.dropFirst())
+            guard let kind = types[name] else { throw Self.error(file, place, "no message or enum \(name)") }
+            return (name, kind)
+        }
+        var scope = scope
+        while true {
+            let candidate = scope.isEmpty ? written : scope + "." + written
+            if let kind = types[candidate] { return (candidate, kind) }
+            guard let dot = scope.lastIndex(of: ".") else {
+                if scope.isEmpty { throw Self.error(file, place, "no message or enum \(written) is declared where it is used") }
+                scope = ""
+                continue
+            }
+            scope = String(scope[..<dot])
+        }
+    }
+
+    /// `file`'s services, their methods' input and output found.
+    private func services(of file: ProtoParser.File) throws(ProtoTextError) -> [ServiceSchema] {
+        let prefix = file.package.isEmpty ? "" : file.package + "."
+        var services: [ServiceSchema] = []
+        for service in file.services {
+            let fullName = prefix + service.name
+            var methods: [MethodSchema] = []
+            for method in service.methods {
+                let input = try lookUp(method.input, from: fullName, in: file, method.place)
+                let output = try lookUp(method.output, from: fullName, in: file, method.place)
+                guard input.1 == .message, output.1 == .message else {
+                    throw Self.error(file, method.place, "\(method.name): a method takes and returns messages")
+                }
+                methods.append(MethodSchema(method.name, input: input.0, output: output.0, clientStreaming: method.clientStreaming,
+                                            serverStreaming: method.serverStreaming))
+            }
+            services.append(ServiceSchema(fullName, methods))
+        }
+        return services
     }
 
     private func resolve(_ file: ProtoParser.File) throws(ProtoTextError) -> ProtoFile {
         let prefix = file.package.isEmpty ? "" : file.package + "."
         func error(_ place: ProtoParser.Place, _ message: String) -> ProtoTextError {
-            ProtoTextError(file: file.name, line: place.line, column: place.column, message: message)
+            Self.error(file, place, message)
         }
-        /// The full name `written` refers to from `scope`, and what it is.
         func lookUp(_ written: String, from scope: String, _ place: ProtoParser.Place) throws(ProtoTextError) -> (String, Kind) {
-            if written.hasPrefix(".") {
-                let name = String(written.dropFirst())
-                guard let kind = types[name] else { throw error(place, "no message or enum \(name)") }
-                return (name, kind)
-            }
-            var scope = scope
-            while true {
-                let candidate = scope.isEmpty ? written : scope + "." + written
-                if let kind = types[candidate] { return (candidate, kind) }
-                guard let dot = scope.lastIndex(of: ".") else {
-                    if scope.isEmpty { throw error(place, "no message or enum \(written) is declared where it is used") }
-                    scope = ""
-                    continue
-                }
-                scope = String(scope[..<dot])
-            }
+            try self.lookUp(written, from: scope, in: file, place)
         }
         func enumeration(_ schema: ProtoParser.Enum, fullName: String) throws(ProtoTextError) -> EnumSchema {
             guard let first = schema.values.first, first.number == 0 else {
@@ -107,21 +151,8 @@ struct ProtoResolver {
         for declared in file.messages { messages.append(try messageSchema(declared, fullName: prefix + declared.name)) }
         var enums: [EnumSchema] = []
         for declared in file.enums { enums.append(try enumeration(declared, fullName: prefix + declared.name)) }
-        var services: [ServiceSchema] = []
-        for service in file.services {
-            let fullName = prefix + service.name
-            var methods: [MethodSchema] = []
-            for method in service.methods {
-                let input = try lookUp(method.input, from: fullName, method.place)
-                let output = try lookUp(method.output, from: fullName, method.place)
-                guard input.1 == .message, output.1 == .message else { throw error(method.place, "\(method.name): a method takes and returns messages") }
-                methods.append(MethodSchema(method.name, input: input.0, output: output.0, clientStreaming: method.clientStreaming,
-                                            serverStreaming: method.serverStreaming))
-            }
-            services.append(ServiceSchema(fullName, methods))
-        }
         return ProtoFile(name: file.name, package: file.package, dependencies: file.imports.map(\.name), messages: messages, enums: enums,
-                         services: services)
+                         services: try services(of: file))
     }
 
     private static let scalars: [String: ProtoType] = [

@@ -16,13 +16,26 @@ public enum ProtoText {
     /// The files `sources` declare (each a name, as imports name it, and its text), in their
     /// order; every import must name one of them.
     public static func files(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ProtoFile] {
+        var resolver = try resolver(sources)
+        return try resolver.resolved()
+    }
+
+    /// The services `sources` declare, in their order, as ``files(_:)`` reads them, without
+    /// making their messages' schemas (the text is read whole and its names and imports checked;
+    /// the messages' fields only by ``files(_:)``): what a server needs to route its methods at
+    /// start-up, a fraction of the work (``ProtoRegistry/init(services:files:)``).
+    public static func services(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ServiceSchema] {
+        var resolver = try resolver(sources)
+        return try resolver.services()
+    }
+
+    private static func resolver(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> ProtoResolver {
         var parsed: [ProtoParser.File] = []
         for source in sources {
             var parser = try ProtoParser(source.text, file: source.name)
             parsed.append(try parser.file())
         }
-        var resolver = ProtoResolver(parsed)
-        return try resolver.resolved()
+        return ProtoResolver(parsed)
     }
 }
 

@@ -56,6 +56,16 @@ import SandboxProtobuf
         #expect(registry.file(containingSymbol: "types.Money.minor_amount")?.name == "payment.proto")
     }
 
+    /// A start routes PayoutService from its services read alone; a call reads the rest.
+    @Test func theServicesReadAloneAreTheFilesServices() {
+        let alone = PrismProtos.services.map { service in [service.fullName] + service.methods.map { "\($0.name)(\($0.input)) \($0.output) \($0.isUnary)" } }
+        let whole = PrismProtos.files.flatMap(\.services).map { service in
+            [service.fullName] + service.methods.map { "\($0.name)(\($0.input)) \($0.output) \($0.isUnary)" }
+        }
+        #expect(alone == whole)
+        #expect(PrismDialect().grpcServices.map(\.fullName) == [PrismProtos.serviceName])
+    }
+
     @Test func theServiceHasTheEightUnaryMethods() throws {
         let service = try #require(registry.service(PrismProtos.serviceName))
         #expect(service.fullName == "types.PayoutService")

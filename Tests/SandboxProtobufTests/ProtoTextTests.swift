@@ -1,5 +1,7 @@
-import Testing
+import Dispatch
 import SandboxProtobuf
+import Synchronization
+import Testing
 
 @Suite struct ProtoTextTests {
     /// `Sample.file` written as a `.proto` file: comments of both kinds, every scalar type, an enum
@@ -91,6 +93,29 @@ import SandboxProtobuf
         #expect(files[0].dependencies == ["b.proto"])
         let method = try #require(files[0].services.first?.methods.first)
         #expect(method.input == "shop.orders.Order" && method.output == "shop.Money" && method.clientStreaming && method.serverStreaming)
+    }
+
+    /// What a start routes from (`ProtoText.services`) is what the whole read gives, and a
+    /// registry that reads its files on first use answers as one given them.
+    @Test func servicesAloneAndALazyRegistryAgreeWithTheWholeRead() throws {
+        let sources = [("sample/everything.proto", Self.everything)]
+        let files = try ProtoText.files(sources)
+        let services = try ProtoText.services(sources)
+        #expect(services.map(\.fullName) == ["sample.Echo"])
+        #expect(services.flatMap(\.methods).map { [$0.name, $0.input, $0.output] } == files.flatMap(\.services).flatMap(\.methods).map { [$0.name, $0.input, $0.output] })
+        let reads = Mutex(0)
+        let lazy = ProtoRegistry(services: services) {
+            reads.withLock { $0 += 1 }
+            return try! ProtoText.files(sources)
+        }
+        #expect(lazy.service("sample.Echo")?.method("Echo")?.input == "sample.Everything")
+        #expect(reads.withLock { $0 } == 0)  // routing needs no file
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in _ = lazy.message("sample.Everything") }
+        #expect(reads.withLock { $0 } == 1)
+        let eager = ProtoRegistry(files)
+        #expect(lazy.files.map(\.descriptorBytes) == eager.files.map(\.descriptorBytes))
+        #expect(lazy.file(containingSymbol: "sample.Everything.Inner.value")?.name == "sample/everything.proto")
+        #expect(lazy.enumSchema("sample.Everything.Level") != nil && lazy.messageSchema("sample.Everything.Inner") != nil)
     }
 
     /// What the schemas cannot carry, and mistakes, are refused with the file, line and column.

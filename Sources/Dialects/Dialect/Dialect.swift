@@ -34,6 +34,11 @@ public protocol Dialect: Sendable {
     /// Empty for an API without gRPC.
     var grpcFiles: [ProtoFile] { get }
 
+    /// The services of `grpcFiles`, in order: what the sandbox routes at start, before it reads
+    /// `grpcFiles` (when a call first needs them). By default read from `grpcFiles`; a dialect
+    /// whose files take long to read gives them cheaper (``ProtoText/services(_:)``).
+    var grpcServices: [ServiceSchema] { get }
+
     /// Sets the handlers of its gRPC methods (declared in `grpcFiles`) on the sandbox's server,
     /// serving them over `bank`; called before the server is installed on the router.
     func registerGRPC(in grpc: inout GRPCServer, bank: Bank)
@@ -67,6 +72,7 @@ public protocol Dialect: Sendable {
 extension Dialect {
     public var accounts: AccountKind? { nil }
     public var grpcFiles: [ProtoFile] { [] }
+    public var grpcServices: [ServiceSchema] { grpcFiles.flatMap(\.services) }
     public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {}
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     public func statusWord(_ status: PayoutStatus) -> String? { nil }

@@ -20,6 +20,7 @@ public struct PrismDialect: Dialect {
     }
 
     public var grpcFiles: [ProtoFile] { PrismProtos.files }
+    public var grpcServices: [ServiceSchema] { PrismProtos.services }
 
     public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {
         PrismAPI(bank: bank, registry: grpc.registry).register(in: &grpc)

@@ -8,21 +8,37 @@ import SandboxProtobuf
 // wire format.
 //
 // Protos/ is the one declaration: its four files are compiled in (`.embedInCode`) and read into
-// schemas when first used, from which decoding, encoding, JSON and the descriptors reflection
-// serves all come. Tests/PrismAPITests checks those descriptors against protoc's, byte for byte.
+// schemas when first used (a start reads only their services, to route the methods), from which
+// decoding, encoding, JSON and the descriptors reflection serves all come. Tests/PrismAPITests
+// checks those descriptors against protoc's, byte for byte.
 
 /// Prism's PayoutService protos, package `types`.
 public enum PrismProtos {
     /// services.proto, payouts.proto, payment.proto and payment_methods.proto.
     public static let files: [ProtoFile] = {
-        let sources = [("services.proto", PackageResources.services_proto), ("payouts.proto", PackageResources.payouts_proto),
-                       ("payment.proto", PackageResources.payment_proto), ("payment_methods.proto", PackageResources.payment_methods_proto)]
         do {
-            return try ProtoText.files(sources.map { ($0, String(decoding: $1, as: UTF8.self)) })
+            return try ProtoText.files(sources)
         } catch {
             preconditionFailure("Protos/ compiled into SandboxPrism does not read: \(error)")
         }
     }()
+
+    /// The services of `files`, read without their messages (a start routes the methods; the
+    /// messages are read when a call first needs them).
+    public static let services: [ServiceSchema] = {
+        do {
+            return try ProtoText.services(sources)
+        } catch {
+            preconditionFailure("Protos/ compiled into SandboxPrism does not read: \(error)")
+        }
+    }()
+
+    /// The files' names, as they import each other, and their text.
+    private static var sources: [(name: String, text: String)] {
+        [("services.proto", PackageResources.services_proto), ("payouts.proto", PackageResources.payouts_proto),
+         ("payment.proto", PackageResources.payment_proto), ("payment_methods.proto", PackageResources.payment_methods_proto)]
+            .map { ($0, String(decoding: $1, as: UTF8.self)) }
+    }
 
     /// The service's full name; its methods are `/types.PayoutService/<Method>`.
     public static let serviceName = "types.PayoutService"
