@@ -59,9 +59,8 @@ public struct Router: Sendable {
     private var patterns: [PatternRoute] = []
     private var middleware: Middleware?
     /// The routes as a 404 compares them with the path it did not find (Router+NearMiss), read
-    /// from `nearMissNames` by the first 404 (a start need not pay for them).
+    /// from `routeNames` by the first 404 (a start need not pay for them).
     private var nearMissCandidates = Lazy<[NearMissCandidate]> { [] }
-    private var nearMissNames: [String] = []
 
     /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
     /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
@@ -118,9 +117,8 @@ public struct Router: Sendable {
         func entry(replacing existing: Entry?) -> Entry {
             if let existing { return Entry(id: existing.id, handler: handler) }
             routeNames.append("\(method) \(path)")
-            nearMissNames.append("\(method) \(path)")
-            nearMissCandidates = Lazy { [nearMissNames] in nearMissNames.compactMap(NearMissCandidate.init) }
             if method == "GET" { routeNames.append("HEAD \(path)") }
+            nearMissCandidates = Lazy { [routeNames] in routeNames.compactMap(NearMissCandidate.init) }  // not unmatched, not HEAD
             return Entry(id: routeNames.count - (method == "GET" ? 2 : 1), handler: handler)
         }
         guard path.utf8.contains(UInt8(ascii: "{")) else {  // bytes: a start adds a hundred routes
