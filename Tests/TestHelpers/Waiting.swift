@@ -16,7 +16,7 @@ public enum Waiting {
     /// ``limit`` in seconds.
     public static let seconds = 120
 
-    /// A test's own time limit (`@Test(.timeLimit(.minutes(Waiting.testMinutes)))`), for a test
+    /// A test's own time limit (the trait `.timeLimit(.minutes(Waiting.testMinutes))`), for a test
     /// that could block for ever where no bound of ours reaches (an `open` of a FIFO): past
     /// ``limit``, so that the test's own waits report first.
     public static let testMinutes = 3
