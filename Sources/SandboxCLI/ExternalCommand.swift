@@ -23,6 +23,8 @@ import Synchronization
 final class ExternalCommand: Sendable {
     /// The command line, as given to `/bin/sh -c`.
     let line: String
+    /// Whether what it writes goes through to our output as it comes (else only kept).
+    private let echo: Bool
     private let state = Mutex(State.notStarted)
     private let output = OutputTail(limit: CommandOutcome.outputLimit)
 
@@ -32,8 +34,9 @@ final class ExternalCommand: Sendable {
         case stopped
     }
 
-    init(_ line: String) {
+    init(_ line: String, echo: Bool = true) {
         self.line = line
+        self.echo = echo
     }
 
     /// Runs it to its end; how it ended, with the end of its output.
@@ -100,7 +103,7 @@ final class ExternalCommand: Sendable {
     /// Copies what `source` carries to `descriptor` and to the kept output, on a thread of its
     /// own, until its end; then closes it.
     private func relay(_ source: Int32, to descriptor: Int32, _ group: DispatchGroup) {
-        let output = self.output
+        let (output, echo) = (self.output, self.echo)
         group.enter()
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -109,7 +112,8 @@ final class ExternalCommand: Sendable {
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
                 let bytes = Array(buffer[..<count])
-                if descriptor == STDOUT_FILENO { StandardOutput.write(bytes) } else { CLI.writeError(bytes) }
+                if !echo {
+                } else if descriptor == STDOUT_FILENO { StandardOutput.write(bytes) } else { CLI.writeError(bytes) }
                 output.append(bytes)
             }
             close(source)

@@ -34,7 +34,7 @@ extension TestCommand {
         // As `serve` does: the signals are taken by sigwait (`stopOnSignal`), so every thread
         // started from here on must have them blocked.
         SignalWaiter.blockTerminationSignals()
-        let command = arguments.value("exec").map(ExternalCommand.init)
+        let command = arguments.value("exec").map { ExternalCommand($0) }
         stopOnSignal(command)
         // As many event-loop threads as `serve` has: the app may call concurrently.
         let serving = ScenarioRunner.Serving(port: port, threads: Sandbox.Configuration().server.threads) { sandbox in

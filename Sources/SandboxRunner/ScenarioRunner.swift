@@ -37,9 +37,11 @@ public struct ScenarioRunner {
     }
 
     /// Runs every step of `scenario` against a sandbox served as `serving` says, beside
-    /// `serving.beside` if any, and reports the first failure and how `beside` ended. Throws what
-    /// kept the sandbox from starting (`SocketError`: a port in use).
-    public static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving) throws -> ScenarioResult {
+    /// `serving.beside` if any, and reports the first failure and how `beside` ended; `examine`
+    /// looks at the sandbox once both have ended, before it stops. Throws what kept the sandbox
+    /// from starting (`SocketError`: a port in use).
+    public static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving,
+                           examine: ((Sandbox) -> Void)? = nil) throws -> ScenarioResult {
         let started = Date()
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
@@ -67,6 +69,7 @@ public struct ScenarioRunner {
         }
         // The app beside the steps may still be calling: the sandbox serves it until it ends.
         let command = beside?.wait()
+        examine?(sandbox)
         sandbox.stop()
         var outcome = result(failure)
         if let reason = scenario.expectedFailure {

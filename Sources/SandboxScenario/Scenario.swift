@@ -35,6 +35,8 @@ public struct Scenario: Sendable {
     /// Its steps wait for an app under test (`needs_app`): `test` runs it only with `--serve`
     /// (and the app started by `--exec` or by other means), and skips it otherwise.
     public var needsApp = false
+    /// The space `cashout-sandbox explore` draws runs from (`explore`); nil: the standard one.
+    public var explore: ExploreSpace?
 
     public init(name: String, file: String) {
         self.name = name
@@ -111,6 +113,8 @@ public struct Fault: Sendable {
     public var every: Int?
     /// The chance per matching request, seeded, or nil.
     public var rate: Double?
+    /// At most this many times (`times`), as MockServer's `remainingTimes`; nil: no limit.
+    public var times: Int?
 }
 
 /// A built-in sink's script (`webhooks.sinks.NAME`): its answers, and whether it acts as a small

@@ -129,7 +129,7 @@ extension ScenarioLoader {
     }
 
     static func readFault(_ node: ScenarioNode) throws(ScenarioError) -> Fault {
-        let fields = try node.object(allowed: ["when", "every", "rate", "kind", "latency", "status", "body"])
+        let fields = try node.object(allowed: ["when", "every", "rate", "times", "kind", "latency", "status", "body"])
         var endpoint: String?
         if let when = fields["when"] {
             let conditions = try when.object(allowed: ["endpoint"])
@@ -164,6 +164,6 @@ extension ScenarioLoader {
         }
         let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
-        return Fault(endpoint: endpoint, kind: kind, every: every, rate: rate)
+        return Fault(endpoint: endpoint, kind: kind, every: every, rate: rate, times: try fields["times"]?.integer(1 ... 1_000_000))
     }
 }

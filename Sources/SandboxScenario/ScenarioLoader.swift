@@ -15,7 +15,7 @@ public enum ScenarioLoader {
     /// The top-level keys, in the order messages list them: the dialects' account sections
     /// (`merchants`...) go between the two.
     static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
-    static let keysAfterAccounts = ["bank", "faults", "webhooks", "steps"]
+    static let keysAfterAccounts = ["bank", "faults", "webhooks", "explore", "steps"]
 
     /// Loads the file at `path`.
     public static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
@@ -64,6 +64,12 @@ public enum ScenarioLoader {
         if let faults = top["faults"] { scenario.faults = errors.each(faults, readFault) }
         if let webhooks = top["webhooks"] {
             errors.recover { () throws(ScenarioError) in try readWebhooks(webhooks, into: &scenario, vocabulary: vocabulary) }
+        }
+        if let explore = top["explore"] {
+            errors.recover { () throws(ScenarioError) in
+                guard top["steps"] != nil else { throw explore.fail("expected only in a file with \"steps\"") }
+                scenario.explore = try readExplore(explore, vocabulary)
+            }
         }
         if let steps = top["steps"] { scenario.steps = readSteps(steps, vocabulary, errors: &errors) }
         if let reason = top["expect_failure"], top["steps"] == nil {

@@ -11,11 +11,13 @@ import Synchronization
 /// A fault with an `endpoint` applies to that `METHOD /path`; one without applies to every API
 /// request but the sandbox's own `/sandbox/...` endpoints (so tests can still look). `every: N`
 /// fires on the Nth, 2Nth... matching request; `rate` draws from a generator seeded by the
-/// scenario's seed, so a sequence of requests meets the same faults every run.
+/// scenario's seed, so a sequence of requests meets the same faults every run; `times: N` stops
+/// a fault after it fired N times.
 final class FaultInjector: Sendable {
     private struct Armed {
         let fault: Fault
         var matched = 0
+        var fired = 0
         var random: SplitMix64
     }
 
@@ -75,7 +77,8 @@ final class FaultInjector: Sendable {
                 } else {
                     fires = Double(armed[index].random.next() >> 11) / Double(1 << 53) < (fault.rate ?? 0)
                 }
-                guard fires, chosen == nil else { continue }
+                guard fires, chosen == nil, fault.times.map({ armed[index].fired < $0 }) ?? true else { continue }
+                armed[index].fired += 1
                 var delay: Int64 = 0
                 if case .latency(let min, let max) = fault.kind {
                     delay = armed[index].random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds)

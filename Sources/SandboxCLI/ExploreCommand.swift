@@ -1,0 +1,110 @@
+import CashoutSandbox
+import Foundation
+import SandboxHTTP
+import SandboxJSON
+import SandboxRunner
+import SandboxScenario
+
+/// `cashout-sandbox explore SUITE --exec CMD [--runs N] [--seed S] [--out DIR] [--junit FILE]`:
+/// the suite run N times beside a fresh CMD each, each run drawing the bank's behaviour from the
+/// suite's `explore` space (`Explorer`). A line per run, the first failing run of each kind shrunk
+/// to a scenario file in DIR, then a summary; exit 1 when any run failed.
+enum ExploreCommand: Command {
+    static let name = "explore"
+    static let summary = "Run a suite many times beside your app, drawing the bank's behaviour; shrink each failure to a scenario file"
+    static let discussion = """
+        Runs SUITE (a scenario file with steps) --runs times, each against a fresh sandbox on a free port \
+        beside a fresh CMD (/bin/sh -c, with the environment of test --serve --exec). Each run draws the \
+        bank's behaviour from the suite's "explore" section (or the standard space): payouts' outcomes \
+        and delays, late reversals, webhook chaos and HTTP faults, by its own seed (run i has seed S+i, \
+        so --seed S --runs 1 runs one again). A run fails when a step fails, CMD exits other than 0, or \
+        the integration report has a finding of severity error. The first failing run of each kind is \
+        written to DIR as a scenario file with what it drew pinned as fixed rules, shrunk to those it \
+        needs to fail the same way: cashout-sandbox test FILE --serve --exec CMD runs it again. \
+        Prints a line per run, then runs, failures, the distinct failures and the files written; exits \
+        1 if any run failed.
+        """
+
+    static let options: [Arguments.Option] = [
+        .value("exec", "CMD", "Your app, or its driver: run with /bin/sh -c beside each run (required)"),
+        .value("runs", "N", "How many runs (default 20)"),
+        .value("seed", "S", "The first run's seed (default: drawn, and printed)"),
+        .value("out", "DIR", "Where failing runs are written, shrunk (default explored)"),
+        .value("junit", "FILE", "Also write the runs as JUnit XML, one testcase each"),
+    ]
+
+    static let positional: Positional? = Positional(synopsis: "SUITE", help: "A scenario file with steps", completion: .files)
+
+    static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
+        guard arguments.positional.count == 1 else {
+            throw UsageError("explore takes one scenario file with steps, "
+                             + (arguments.positional.isEmpty ? "got none" : "got \(arguments.positional.count): \(arguments.positional.joined(separator: " "))"))
+        }
+        guard let command = arguments.value("exec") else { throw UsageError("option '--exec CMD' is required: explore runs your app beside each run") }
+        let runs = try arguments.value("runs", default: 20, expected: "a whole number from 1 to 10000") { Int($0).flatMap { (1 ... 10000).contains($0) ? $0 : nil } }
+        let seed = try arguments.value("seed", default: UInt64.random(in: 1 ... 999_999), expected: "a whole number ≥ 0") { UInt64($0) }
+        let directory = arguments.value("out") ?? "explored"
+        let file = try ScenarioFiles.file(arguments.positional[0])
+
+        SignalWaiter.blockTerminationSignals()
+        let serving = ScenarioRunner.Serving(port: 0, threads: Sandbox.Configuration().server.threads) { sandbox in
+            ExternalCommand(command, echo: false).run(environment: sandbox.environment)
+        }
+        let explorer: Explorer
+        do {
+            explorer = try Explorer(file: file, vocabulary: Sandbox.standardVocabulary, serving: serving)
+        } catch {
+            return TestCommand.report([ScenarioResult(unloadable: error)], junit: arguments.value("junit"))
+        }
+        StandardOutput.writeLine("exploring \(explorer.name) (\(file)): \(runs) run\(runs == 1 ? "" : "s") from seed \(seed)")
+        var results: [Explorer.Run] = []
+        var written: [String: String] = [:]  // failure shrunk for → file
+        for number in 1 ... runs {
+            let run = explorer.run(number: number, seed: seed &+ UInt64(number - 1))
+            results.append(run)
+            StandardOutput.writeLine("run \(number) (seed \(run.seed)): " + (run.passed ? "PASS" : "FAIL \(run.failures.joined(separator: ", "))"))
+            guard let target = run.failures.first else { continue }
+            if let message = run.result.failureText { StandardOutput.writeLine("  " + message.replacingOccurrences(of: "\n", with: "\n  ")) }
+            if let output = run.result.command?.output, run.result.command?.passed == false {
+                let tail = output.split(separator: "\n").suffix(10).map { "  | \($0)" }
+                if !tail.isEmpty { StandardOutput.writeLine(tail.joined(separator: "\n")) }
+            }
+            guard written[target] == nil else { continue }
+            let reproduction = explorer.reproduce(run)
+            let path = "\(directory)/\(stem(file))-seed\(run.seed).json"
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try (reproduction.json.serializedPretty() + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                CLI.printError("error: cannot write \(path): \(error.localizedDescription)")
+                return 1
+            }
+            written[target] = path
+            let how = reproduction.reproduced
+                ? "shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept)"
+                : "NOT reproduced by its fixed rules (it may depend on timing): all \(reproduction.drawn) kept"
+            StandardOutput.writeLine("  \(how), still failing with \(target): \(path)")
+            for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }
+        }
+        let failed = results.filter { !$0.passed }
+        let distinct = Array(Set(failed.compactMap(\.failures.first))).sorted()
+        StandardOutput.writeLine("\(runs) runs, \(failed.count) failed"
+                                 + (distinct.isEmpty ? "" : ", \(distinct.count) distinct: \(distinct.joined(separator: ", "))"))
+        for target in distinct { if let path = written[target] { StandardOutput.writeLine("wrote \(path) (\(target))") } }
+        if let junit = arguments.value("junit") {
+            do {
+                try JUnitReport.xml(results.map(\.result), suite: "cashout-sandbox explore").write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                CLI.printError("error: cannot write \(junit): \(error.localizedDescription)")
+                return 1
+            }
+        }
+        return failed.isEmpty ? 0 : 1
+    }
+
+    /// The file's name without its folder and `.json`.
+    private static func stem(_ file: String) -> String {
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        return base.hasSuffix(".json") ? String(base.dropLast(5)) : base
+    }
+}

@@ -1,0 +1,181 @@
+import CashoutSandbox
+import Foundation
+import SandboxBank
+import SandboxJSON
+import SandboxScenario
+
+/// `cashout-sandbox explore` (the Testing your app guide, "Exploring"): runs one suite again and
+/// again beside the user's app, each run drawing the bank's behaviour from the suite's
+/// `explore` space (`ExploreSpace`) by its own seed. A run fails on a failed step, on a command
+/// that exits other than 0, or on a finding of severity error in the integration report; a failing
+/// run is written as an ordinary scenario file, with what it drew pinned (`ExploredRun`), then
+/// shrunk: whatever can be left out while the same failure still shows is left out.
+///
+/// ```swift
+/// let explorer = try Explorer(file: "scenarios/explore-d24.json", vocabulary: Sandbox.standardVocabulary, serving: serving)
+/// let run = explorer.run(number: 1, seed: 42)   // run.failures: ["ledger_mismatch"]
+/// ```
+public struct Explorer: Sendable {
+    /// The suite as written, without its `explore` section.
+    let suite: [String: JSON]
+    let file: String
+    public let name: String
+    let space: ExploreSpace
+    let vocabulary: ScenarioVocabulary
+    let serving: ScenarioRunner.Serving
+
+    /// Reads and checks the suite at `file`: it must load as a scenario with steps.
+    public init(file: String, vocabulary: ScenarioVocabulary, serving: ScenarioRunner.Serving) throws(ScenarioError) {
+        let scenario = try ScenarioLoader.load(file: file, vocabulary: vocabulary)
+        guard !scenario.steps.isEmpty else { throw ScenarioError(file: file, path: "", expected: "\"steps\": a suite to run beside the app") }
+        guard let bytes = FileManager.default.contents(atPath: file), case .object(var suite) = try? JSON.parse(Array(bytes)) else {
+            throw ScenarioError(file: file, path: "", expected: "a readable file")
+        }
+        suite["explore"] = nil
+        self.suite = suite
+        self.file = file
+        name = scenario.name
+        space = scenario.explore ?? .standard
+        self.vocabulary = vocabulary
+        self.serving = serving
+    }
+
+    /// One run: what the steps, the command and the report said.
+    public struct Run: Sendable {
+        public let number: Int
+        public let seed: UInt64
+        public let result: ScenarioResult
+        /// The ids of the report's findings of severity error, sorted.
+        public let findings: [String]
+        /// What failed, most telling first: the findings, then `step N`, then `command`; empty: it passed.
+        public let failures: [String]
+        /// What the run drew, pinned.
+        let drawn: ExploredRun
+
+        public var passed: Bool { failures.isEmpty }
+    }
+
+    /// Runs the suite once with what `seed` draws from the space.
+    public func run(number: Int, seed: UInt64) -> Run {
+        var json = suite
+        json["seed"] = .number(String(seed))
+        let (rule, chaos, faults) = space.runSections
+        Self.append([rule], to: &json, at: "bank", "rules")
+        Self.append(chaos, to: &json, at: "webhooks", "chaos")
+        Self.append(faults, to: &json, at: nil, "faults")
+        var drawn = ExploredRun()
+        let result = execute(.object(json), number: number, seed: seed) { sandbox in drawn = ExploredRun(sandbox, space: space, vocabulary: vocabulary) }
+        return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures, drawn: drawn)
+    }
+
+    /// The file that reproduces a failing run, shrunk, and how it was made.
+    public struct Reproduction: Sendable {
+        /// The scenario file's JSON.
+        public let json: JSON
+        /// The failure it was shrunk for (the run's first).
+        public let target: String
+        /// Whether the file, run once more, failed the same way (a run whose failure depends on
+        /// timing alone may not).
+        public let reproduced: Bool
+        /// How many pinned rules (outcomes, chaos, faults) the run drew, and how many the file keeps.
+        public let drawn: Int
+        public let kept: Int
+        /// What could not be pinned (a latency fault, a payout no rule field names).
+        public let notes: [String]
+    }
+
+    /// The failing `run` as a scenario file of fixed rules, with every rule whose absence still
+    /// fails the same way left out, and then the delays shortened if it still does.
+    public func reproduce(_ run: Run) -> Reproduction {
+        let target = run.failures.first ?? ""
+        var elements = run.drawn.elements
+        var shortened = false
+        let title = "\(name), explored run \(run.number) (seed \(run.seed))"
+        func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
+            let json = fixed(candidate, shortened: short, title: title, target: target)
+            return execute(json, number: run.number, seed: run.seed, examine: nil).failures.contains(target)
+        }
+        let reproduced = fails(elements, short: false)
+        if reproduced {
+            var index = 0
+            while index < elements.count {
+                var without = elements
+                without.remove(at: index)
+                if fails(without, short: false) { elements = without } else { index += 1 }
+            }
+            shortened = elements.contains(where: \.isTimeline) && fails(elements, short: true)
+        }
+        return Reproduction(json: fixed(elements, shortened: shortened, title: title, target: target), target: target, reproduced: reproduced,
+                            drawn: run.drawn.elements.count, kept: elements.count, notes: run.drawn.notes)
+    }
+
+    /// The suite with `elements` pinned after its own rules, and every other payout of the usual fate.
+    func fixed(_ elements: [ExploredRun.Element], shortened: Bool, title: String, target: String) -> JSON {
+        var json = suite
+        json["name"] = .string(title)
+        json["description"] = .string("""
+            Found by cashout-sandbox explore \(file): fails with \(target). The bank's behaviour that run drew is pinned \
+            below (rules, chaos and faults named "explored"); every other payout takes the usual fate. Rerun it with \
+            cashout-sandbox test THIS_FILE --serve --exec CMD.
+            """)
+        let usual = ExploredRun.fixedTimeline(space.outcomes.first?["then"]?.arrayValue ?? [])
+        Self.append(elements.compactMap { $0.rule(shortened: shortened) } + [["name": "explored: the usual fate", "then": .array(usual)]],
+                    to: &json, at: "bank", "rules")
+        Self.append(elements.compactMap(\.chaos), to: &json, at: "webhooks", "chaos")
+        Self.append(elements.compactMap(\.fault), to: &json, at: nil, "faults")
+        // `test` judges steps, not the report: a finding fails the file by a last step that asks for none.
+        let steps = json["steps"]?.arrayValue ?? []
+        if !target.hasPrefix("step "), target != "command", steps.last?["expect_report"]?["no_errors"] != .bool(true) {
+            Self.append([["comment": "explore judged the report: no finding of severity error", "expect_report": ["no_errors": true]]],
+                        to: &json, at: nil, "steps")
+        }
+        return .object(json)
+    }
+
+    /// Runs `json` as a scenario beside the command: its result, the report's error findings and the failures.
+    private func execute(_ json: JSON, number: Int, seed: UInt64,
+                         examine: ((Sandbox) -> Void)?) -> (result: ScenarioResult, findings: [String], failures: [String]) {
+        let started = Date()
+        let label = "run \(number) (seed \(seed))"
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioLoader.load(json.serialized(), file: file, vocabulary: vocabulary)
+        } catch {
+            let result = ScenarioResult(name: label, file: file, failure: (0, "the explored scenario does not load: \(error.message)"), steps: 0, seconds: 0)
+            return (result, [], ["load"])
+        }
+        var findings: [String] = []
+        var result: ScenarioResult
+        do {
+            result = try ScenarioRunner.run(scenario, serving: serving) { sandbox in
+                let report = sandbox.integrationReport().json
+                findings = Set((report["accounts"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }
+                    .filter { $0["severity"]?.stringValue == "error" }.compactMap { $0["id"]?.stringValue }).sorted()
+                examine?(sandbox)
+            }
+        } catch {
+            result = ScenarioResult(name: scenario.name, file: file, failure: (0, "could not start a sandbox: \(error)"), steps: scenario.steps.count,
+                                    seconds: Date().timeIntervalSince(started))
+        }
+        var failures = findings
+        if let step = result.failure?.step { failures.append(step == 0 ? "start" : "step \(step)") }
+        if result.command?.passed == false { failures.append("command") }
+        // The report's errors fail a run as a step would: written as the failure when no step failed.
+        let failure = result.failure ?? (findings.isEmpty ? nil : (0, "the integration report has errors: \(findings.joined(separator: ", "))"))
+        var named = ScenarioResult(name: label, file: file, failure: failure, steps: result.steps, seconds: result.seconds)
+        named.command = result.command
+        return (named, findings, failures)
+    }
+
+    /// Appends `values` to the array at `json[section][key]` (`json[key]` without a section).
+    private static func append(_ values: [JSON], to json: inout [String: JSON], at section: String?, _ key: String) {
+        guard !values.isEmpty else { return }
+        guard let section else {
+            json[key] = .array((json[key]?.arrayValue ?? []) + values)
+            return
+        }
+        var members = json[section]?.objectValue ?? [:]
+        members[key] = .array((members[key]?.arrayValue ?? []) + values)
+        json[section] = .object(members)
+    }
+}

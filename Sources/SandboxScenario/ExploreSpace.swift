@@ -1,0 +1,122 @@
+import SandboxBank
+import SandboxJSON
+
+/// A suite's `explore` section: the space of bank behaviour `cashout-sandbox explore` draws each
+/// run from (the Testing your app guide, "Exploring"). Each run is the suite with three sections
+/// added: a rule of weighted outcomes that every payout no rule of the suite matches falls under,
+/// chaos rules and fault rules with rates, all drawn from the run's seed. What a run drew is then
+/// read back from the bank, and a failing run is written as fixed rules (`ExploredRun`).
+public struct ExploreSpace: Sendable {
+    /// `{"weight": N, "then": [...]}`, as a rule's `outcomes` are written; the first is the usual fate.
+    public var outcomes: [JSON]
+    /// The chance that a payout whose outcome ends COMPLETED is reversed `lateReversalAfter` later.
+    public var lateReversal: Double
+    public var lateReversalAfter: Duration
+    /// A rate per chaos kind (`duplicate`, `forged`, `replay`, `delayed`, `out_of_order`).
+    public var chaos: [(kind: ChaosKind, rate: Double)]
+    /// A rate per fault kind (`drop_after_commit`, `error`, `latency`).
+    public var faults: [(kind: String, rate: Double)]
+
+    /// The space a suite without an `explore` section, or with `"explore": {}`, gets: it can show
+    /// every finding the reports know that the bank, and not the app alone, brings about.
+    public static let standard = ExploreSpace(
+        outcomes: [
+            ["weight": 6, "then": [["after": ["min": "1s", "max": "10s"], "status": "DELIVERED"],
+                                   ["after": ["min": "1s", "max": "10s"], "status": "COMPLETED"]]],
+            ["weight": 2, "then": [["after": ["min": "1s", "max": "10s"], "status": "REJECTED"]]],
+            ["weight": 1, "then": [["after": ["min": "1s", "max": "10s"], "status": "DELIVERED"],
+                                   ["after": ["min": "1s", "max": "10s"], "status": "REJECTED"]]],
+        ],
+        lateReversal: 0.15, lateReversalAfter: .seconds(30),
+        chaos: [(.duplicate, 0.15), (.forged, 0.15), (.replay, 0.1), (.delayed, 0.1), (.outOfOrder, 0.1)],
+        faults: [("drop_after_commit", 0.1), ("error", 0.05), ("latency", 0.05)])
+
+    /// The fault kinds a space may give rates, and what each fault rule adds to its kind.
+    public static let faultKinds: [String: JSON] = [
+        "drop_after_commit": [:],
+        "error": ["status": 503, "body": .string(errorBody)],
+        "latency": ["latency": ["min": "50ms", "max": "300ms"]],
+    ]
+
+    /// The name of a run's rule of weighted outcomes, and how its chaos rules' names begin: what
+    /// tells what a run drew from what its suite fixed.
+    public static let outcomeRule = "explored outcome"
+    public static let chaosRulePrefix = "explored "
+
+    /// The body of an `error` fault: what tells it, in the request journal, from an API's own answer.
+    public static let errorBody = #"{"message":"explored fault: service unavailable"}"#
+
+    /// What each chaos kind's rule adds: its delay.
+    public static func chaosDelay(_ kind: ChaosKind) -> (key: String, value: String)? {
+        switch kind {
+        case .duplicate, .forged, .replay: ("after", "1s")
+        case .delayed: ("delay", "20s")
+        case .outOfOrder: ("release_after", "30s")
+        }
+    }
+
+    /// The run's sections: a rule with the weighted outcomes (a late reversal split off each
+    /// outcome that completes), the chaos rules and the fault rules, each with its rate.
+    public var runSections: (rule: JSON, chaos: [JSON], faults: [JSON]) {
+        var weighted: [JSON] = []
+        for outcome in outcomes {
+            let weight = Int(outcome["weight"]?.numberText ?? "1") ?? 1
+            let then = outcome["then"]?.arrayValue ?? []
+            guard lateReversal > 0, then.last?["status"]?.stringValue == "COMPLETED" else {
+                weighted.append(["weight": .number(weight * 100), "then": .array(then)])
+                continue
+            }
+            let reversed = Int((Double(weight * 100) * lateReversal).rounded())
+            if weight * 100 - reversed > 0 { weighted.append(["weight": .number(weight * 100 - reversed), "then": .array(then)]) }
+            if reversed > 0 {
+                weighted.append(["weight": .number(reversed), "then": .array(then + [
+                    ["after": .string(DurationText.format(lateReversalAfter)), "status": "REJECTED"],
+                ])])
+            }
+        }
+        let chaosRules: [JSON] = chaos.filter { $0.rate > 0 }.map { kind, rate in
+            var rule: [String: JSON] = ["name": .string(Self.chaosRulePrefix + kind.rawValue), "kind": .string(kind.rawValue), "rate": .number("\(rate)")]
+            if let (key, value) = Self.chaosDelay(kind) { rule[key] = .string(value) }
+            return .object(rule)
+        }
+        let faultRules: [JSON] = faults.filter { $0.rate > 0 }.map { kind, rate in
+            let rule: [String: JSON] = ["kind": .string(kind), "rate": .number("\(rate)")]
+            return .object(rule.merging(Self.faultKinds[kind]?.objectValue ?? [:]) { $1 })
+        }
+        return (["name": .string(Self.outcomeRule), "outcomes": .array(weighted)], chaosRules, faultRules)
+    }
+}
+
+extension ScenarioLoader {
+    /// `{"outcomes": [{"weight", "then"}], "late_reversal": 0.1, "late_reversal_after": "30s",
+    /// "chaos": {"duplicate": 0.1, ...}, "faults": {"drop_after_commit": 0.1, ...}}`; a key left
+    /// out keeps the standard space's.
+    static func readExplore(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> ExploreSpace {
+        let fields = try node.object(allowed: ["outcomes", "late_reversal", "late_reversal_after", "chaos", "faults"])
+        var space = ExploreSpace.standard
+        if let outcomes = fields["outcomes"] {
+            let reach = reach(nil, vocabulary)
+            space.outcomes = try outcomes.array().map { (choice) throws(ScenarioError) -> JSON in
+                let parts = try choice.object(allowed: ["weight", "then"])
+                guard let weight = parts["weight"], let then = parts["then"] else { throw choice.fail("expected \"weight\" and \"then\"") }
+                _ = try weight.integer(1 ... 10000)
+                _ = try readTimeline(then, reach: reach, vocabulary)
+                return choice.value
+            }
+            guard !space.outcomes.isEmpty else { throw outcomes.fail("expected at least one outcome") }
+        }
+        if let rate = fields["late_reversal"] { space.lateReversal = try rate.rate() }
+        if let after = fields["late_reversal_after"] { space.lateReversalAfter = try after.duration() }
+        if let chaos = fields["chaos"] {
+            space.chaos = try chaos.object(allowed: chaosKindNames).sorted { $0.key < $1.key }.map { (name, rate) throws(ScenarioError) in
+                (ChaosKind(rawValue: name)!, try rate.rate())
+            }
+        }
+        if let faults = fields["faults"] {
+            space.faults = try faults.object(allowed: ExploreSpace.faultKinds.keys.sorted()).sorted { $0.key < $1.key }.map { (name, rate) throws(ScenarioError) in
+                (name, try rate.rate())
+            }
+        }
+        return space
+    }
+}
