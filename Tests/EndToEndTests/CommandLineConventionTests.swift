@@ -5,7 +5,7 @@ import Testing
 /// that name the command's help and the option meant, and the exit statuses the Running it guide documents
 /// (0 success; 1 a failure; 2 a bad command line or a file that is not there).
 @Suite struct CommandLineConventionTests {
-    static let commands = ["serve", "sign", "validate", "test", "report", "openapi", "postman", "completions", "help"]
+    static let commands = ["serve", "sign", "validate", "test", "explore", "report", "openapi", "postman", "completions", "help"]
 
     @Test(arguments: commands)
     func everyCommandAnswersHelpAndVersion(command: String) throws {

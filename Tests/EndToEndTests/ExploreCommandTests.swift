@@ -1,0 +1,96 @@
+import Foundation
+import SandboxJSON
+import TestHelpers
+import Testing
+
+/// `explore SUITE --exec CMD`: runs drawn from the suite's space by seed, a line each, the first
+/// failing run written as a scenario file of pinned rules, shrunk, that `test --serve` fails the
+/// same way.
+@Suite struct ExploreCommandTests {
+    /// A folder with `suite.json` holding `text`: its path.
+    private func suite(_ text: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "explore-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: "\(folder)/suite.json", atomically: true, encoding: .utf8)
+        return "\(folder)/suite.json"
+    }
+
+    /// One cashout, which half the runs reject: the step that expects it completed fails then.
+    private static let coinToss = #"""
+        {"name": "coin toss",
+         "explore": {"outcomes": [{"weight": 1, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"}]},
+                                  {"weight": 1, "then": [{"after": {"min": "2s", "max": "9s"}, "status": "REJECTED", "rejection_code": 801}]}],
+                     "late_reversal": 0, "chaos": {}, "faults": {}},
+         "steps": [{"create_cashout": {"external_id": "order-1"}, "as": "c1"}, {"advance": "1m"},
+                   {"expect_cashout": {"ref": "c1", "status": "COMPLETED"}}]}
+        """#
+
+    @Test func failingRunsAreShrunkToAFileThatFailsTheSameWay() throws {
+        let path = try suite(Self.coinToss)
+        let folder = (path as NSString).deletingLastPathComponent
+        let arguments = ["explore", path, "--runs", "8", "--seed", "40", "--exec", "true", "--out", "\(folder)/found", "--junit", "\(folder)/junit.xml"]
+        let (status, out, err) = try RunningBinary.run(arguments)
+        let runs = out.split(separator: "\n").filter { $0.hasPrefix("run ") }
+        #expect(runs.count == 8, "\(out)\(err)")
+        for (index, line) in runs.enumerated() {
+            #expect(line == "run \(index + 1) (seed \(40 + index)): PASS" || line == "run \(index + 1) (seed \(40 + index)): FAIL step 3", "\(line)")
+        }
+        let failed = runs.filter { $0.hasSuffix("FAIL step 3") }
+        try #require(!failed.isEmpty && failed.count < 8, "the seeds drew one fate only: \(out)")
+        #expect(status == 1)
+        #expect(out.contains("\n8 runs, \(failed.count) failed, 1 distinct: step 3\n"), "\(out)")
+        let first = try #require(failed.first?.split(separator: " ")[3].dropLast(2)).description  // run N (seed S): → S
+        let file = "\(folder)/found/suite-seed\(first).json"
+        #expect(out.contains("  shrunk 1 drawn rule to 1, still failing with step 3: \(file)\n"), "\(out)")
+        #expect(out.contains("wrote \(file) (step 3)"), "\(out)")
+        #expect(try String(contentsOfFile: "\(folder)/junit.xml", encoding: .utf8).contains(#"failures="\#(failed.count)""#))
+
+        // The file: the rejection pinned to the cashout by its reference, the usual fate for the rest.
+        let written = try JSON.parse(Array(try #require(FileManager.default.contents(atPath: file))))
+        #expect(written["explore"] == nil)
+        let rules = try #require(written["bank"]?["rules"]?.arrayValue)
+        #expect(rules.count == 2)
+        #expect(rules.first?["when"] == ["external_id": "order-1"])
+        #expect(rules.first?["then"]?[0]?["status"] == "REJECTED")
+        #expect(rules.first?["then"]?[0]?["rejection_code"] == 801)
+        #expect(rules.last == ["name": "explored: the usual fate", "then": [["after": "5s", "status": "DELIVERED"], ["after": "5s", "status": "COMPLETED"]]])
+
+        // It fails the same way as a suite of its own.
+        let (again, output, _) = try RunningBinary.run(["test", file, "--serve", "--port", "0", "--exec", "true"])
+        #expect(again == 1)
+        #expect(output.contains("step 3: expect_cashout c1: expected status COMPLETED, got REJECTED"), "\(output)")
+
+        // The same seed gives the same runs.
+        let (_, repeated, _) = try RunningBinary.run(arguments)
+        #expect(repeated.split(separator: "\n").filter { $0.hasPrefix("run ") } == runs)
+    }
+
+    @Test func everyRunPassingExitsZero() throws {
+        let path = try suite(Self.coinToss.replacingOccurrences(of: #""status": "REJECTED", "rejection_code": 801"#, with: #""status": "DELIVERED"}, {"after": "1s", "status": "COMPLETED""#))
+        let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "3", "--seed", "1", "--exec", "true"])
+        #expect(status == 0, "\(out)\(err)")
+        #expect(out.hasSuffix("3 runs, 0 failed\n"), "\(out)")
+    }
+
+    @Test(arguments: [
+        (["--runs", "2"], "error: option '--exec CMD' is required: explore runs your app beside each run"),
+        (["--exec", "true", "--runs", "0"], "error: option '--runs' expects a whole number from 1 to 10000, got '0'"),
+        (["--exec", "true", "--seed", "-1"], "error: option '--seed' expects a whole number ≥ 0, got '-1'"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let path = try suite(Self.coinToss)
+        let (status, _, err) = try RunningBinary.run(["explore", path] + arguments)
+        #expect(status == 2)
+        #expect(err.hasPrefix(message + "\n"), "\(err)")
+    }
+
+    @Test func aBadExploreSectionIsRefusedWithItsPath() throws {
+        let path = try suite(#"{"explore": {"chaos": {"duplicates": 0.1}}, "steps": [{"advance": "1s"}]}"#)
+        let (status, out, _) = try RunningBinary.run(["explore", path, "--exec", "true"])
+        #expect(status == 1)
+        #expect(out.contains("explore.chaos.duplicates: unknown key (did you mean \"duplicate\"? expected one of: duplicate, out_of_order, delayed, forged, replay)"), "\(out)")
+        let (rate, text, _) = try RunningBinary.run(["validate", try suite(#"{"explore": {"faults": {"error": 2}}, "steps": [{"advance": "1s"}]}"#)])
+        #expect(rate == 1)
+        #expect(text.contains("explore.faults.error: expected a number from 0 to 1, got 2"), "\(text)")
+    }
+}
