@@ -172,6 +172,18 @@ private func run(_ text: String) throws -> ScenarioResult {
         #expect(result.failure == nil)
     }
 
+    @Test func aFaultWithTimesActsThatManyTimesOnly() throws {
+        let result = try run(#"""
+        {"faults": [{"when": {"endpoint": "GET /v3/banks"}, "every": 1, "times": 2, "kind": "error", "status": 503, "body": "{\"code\":503}"}],
+         "steps": [
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}}]}
+        """#)
+        #expect(result.failure == nil)
+    }
+
     @Test func errorCloseAndLatencyFaults() throws {
         let started = Date()
         let result = try run(#"""
