@@ -110,7 +110,7 @@ struct ExploredRun: Sendable {
         if let text = entry["body"]?.stringValue, case .object(let body)? = try? JSON.parse(Array(text.utf8)) {
             let scalars = body.filter { key, value in
                 switch value {
-                case .string, .number, .bool: (fields.contains(key) || key.hasSuffix("_id")) && value.stringValue?.hasPrefix("http") != true
+                case .string, .number, .bool: (fields.contains(key) || key.hasSuffix("_id") || key.hasSuffix("Id")) && value.stringValue?.hasPrefix("http") != true
                 default: false
                 }
             }
