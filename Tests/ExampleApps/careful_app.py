@@ -8,6 +8,7 @@
 """
 import hmac
 
+import common
 import shop
 
 statuses = {}
@@ -28,5 +29,5 @@ for external_id, amount in shop.ORDERS:
     if shop.call("/v3/cashout", shop.create_fields(external_id, amount, url)) is None:
         print(f"careful app: the answer to {external_id} was lost; asking for it by its external_id")
         print("careful app:", shop.call("/v3/cashout/status", {"external_id": external_id}))
-shop.serve_until_quiet()
+common.serve_until_quiet()
 print("careful app: learnt", statuses)
