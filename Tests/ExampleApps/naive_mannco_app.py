@@ -1,7 +1,8 @@
 """The naive Mannco app: what production punishes, one mistake per finding of the integration report.
 
-- When a cashout's answer is lost, or the cashout is refused "Pending cashout exists", it sends the
-  same request again at once, and is refused again (retried_after_refusal).
+- When a cashout's answer is lost it sends the same request again (refused "Pending cashout exists":
+  the first was made); refused "Pending cashout exists", it sends the request again unchanged at
+  once, and is refused again (retried_after_refusal).
 - It keeps its token for ever: after a 403 it goes on sending the same token (expired_token_used).
 """
 import time
