@@ -30,4 +30,4 @@ while time.monotonic() - started < 120:
         print("careful app: history", [(c["amount"], c["status"]) for c in shop.history(tokens[user])[1]["content"]["cashouts"]])
         print("careful app: cashing out again:", shop.process(tokens[user], amount))
         break
-    time.sleep(0.25)
+    time.sleep(0.5)

@@ -25,4 +25,4 @@ while time.monotonic() - started < 120:
         print("naive app: refused; trying again:", shop.history(tokens[user]))
         print("naive app: cashing out again:", shop.process(tokens[user], amount))
         break
-    time.sleep(0.25)
+    time.sleep(0.5)
