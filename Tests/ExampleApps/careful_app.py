@@ -3,11 +3,13 @@
 - A notification is trusted only when its control is the merchant's (a forged one gets 401).
 - Each trusted notification is followed by POST /v3/cashout/status for that cashout: D24's
   notifications carry no status, so asking is the only way to learn a rejection or a reversal.
-- A create whose answer is lost is not sent with a new external_id: the app asks for the status
-  by its own external_id, and finds the cashout that was made.
+- A create whose answer is lost is not sent with a new external_id: the app sends it again as it
+  was (D24 refuses it 511, the external_id being taken), then asks for the status by its own
+  external_id, and finds the cashout that was made.
 """
 import hmac
 
+import common
 import shop
 
 statuses = {}
@@ -25,8 +27,10 @@ def on_notification(form):
 
 url = shop.receive_notifications(on_notification)
 for external_id, amount in shop.ORDERS:
-    if shop.call("/v3/cashout", shop.create_fields(external_id, amount, url)) is None:
-        print(f"careful app: the answer to {external_id} was lost; asking for it by its external_id")
+    fields = shop.create_fields(external_id, amount, url)
+    if shop.call("/v3/cashout", fields) is None:
+        print(f"careful app: the answer to {external_id} was lost; sending it again:", shop.call("/v3/cashout", fields))
+        print("careful app: asking for it by its external_id")
         print("careful app:", shop.call("/v3/cashout/status", {"external_id": external_id}))
-shop.serve_until_quiet()
+common.serve_until_quiet()
 print("careful app: learnt", statuses)

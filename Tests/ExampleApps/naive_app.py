@@ -5,6 +5,7 @@
   nor a reversal after completion (late_rejection_missed).
 - When a create's answer is lost it creates again with a new external_id (duplicate_after_lost_response).
 """
+import common
 import shop
 
 url = shop.receive_notifications(lambda form: 200)
@@ -12,5 +13,5 @@ for external_id, amount in shop.ORDERS:
     if shop.call("/v3/cashout", shop.create_fields(external_id, amount, url)) is None:
         print(f"naive app: the answer to {external_id} was lost; trying again as {external_id}-retry")
         shop.call("/v3/cashout", shop.create_fields(f"{external_id}-retry", amount, url))
-shop.serve_until_quiet()
+common.serve_until_quiet()
 print("naive app: done")

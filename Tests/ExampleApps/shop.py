@@ -1,26 +1,21 @@
-"""What both example apps share: a tiny D24 Cashouts v3 client and a notification receiver.
+"""What the two D24 example apps share: a tiny D24 Cashouts v3 client and a notification receiver.
 
-Standard library only. The sandbox is at $CASHOUT_SANDBOX_URL and the merchant's credentials are
-in $CASHOUT_SANDBOX_D24_LOGIN, _PASS and _SECRET_KEY, as `cashout-sandbox test --serve --exec`
-sets them. The orders are the nine that scenarios/certify.json expects (BRL 101.00 to 109.00).
+Standard library only. The merchant's credentials are in $CASHOUT_SANDBOX_D24_LOGIN, _PASS and
+_SECRET_KEY, as `cashout-sandbox test --serve --exec` sets them. The orders are the nine that scenarios/certify.json expects (BRL 101.00 to 109.00).
 """
 import hashlib
 import hmac
-import http.client
 import json
 import os
-import threading
-import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-BASE = urllib.parse.urlsplit(os.environ["CASHOUT_SANDBOX_URL"])
+import common
+
 LOGIN = os.environ["CASHOUT_SANDBOX_D24_LOGIN"]
 PASS = os.environ["CASHOUT_SANDBOX_D24_PASS"]
 SECRET = os.environ["CASHOUT_SANDBOX_D24_SECRET_KEY"].encode()
 
 ORDERS = [(f"shop-order-{amount}", f"{amount}.00") for amount in range(101, 110)]
-_last_notification = time.monotonic()
 
 
 def call(path, fields):
@@ -28,15 +23,7 @@ def call(path, fields):
     without an answer (the create may still have been made)."""
     body = json.dumps({"login": LOGIN, "pass": PASS, **fields}).encode()
     signature = hmac.new(SECRET, body, hashlib.sha256).hexdigest()
-    connection = http.client.HTTPConnection(BASE.hostname, BASE.port, timeout=10)
-    try:
-        connection.request("POST", path, body, {"Content-Type": "application/json", "Payload-Signature": signature})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"{}")
-    except (http.client.RemoteDisconnected, ConnectionError):
-        return None
-    finally:
-        connection.close()
+    return common.request("POST", path, body, {"Content-Type": "application/json", "Payload-Signature": signature})
 
 
 def create_fields(external_id, amount, notification_url):
@@ -51,29 +38,5 @@ def control(external_id):
 
 
 def receive_notifications(handle):
-    """Serves the app's notification URL on a free port; `handle(form)` answers each with a status."""
-    class Receiver(BaseHTTPRequestHandler):
-        def do_POST(self):
-            global _last_notification
-            _last_notification = time.monotonic()
-            length = int(self.headers.get("Content-Length") or 0)
-            form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
-            status = handle(form)
-            self.send_response(status)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            _last_notification = time.monotonic()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/notifications"
-
-
-def serve_until_quiet(quiet=3.0, limit=120.0):
-    """Keeps receiving until no notification came for `quiet` seconds (the suite has moved on)."""
-    started = time.monotonic()
-    while time.monotonic() - _last_notification < quiet and time.monotonic() - started < limit:
-        time.sleep(0.1)
+    """Serves the app's notification URL; `handle(form)` answers each form-encoded notification with a status."""
+    return common.receive(lambda headers, body: handle(dict(urllib.parse.parse_qsl(body.decode()))))

@@ -1,0 +1,43 @@
+"""The careful PayoutService app: what the integration report expects of a PayoutService integration.
+
+- A webhook is trusted only when its X-Webhook-Signature is the merchant's (a forged one gets 401).
+- A webhook carries the payout's status: the app stores it and answers 200, once per event_id (a
+  redelivered event is answered 200 again and not applied twice). A FAILED or REVERSED payout gives
+  the money back to the user, so the app confirms it with Get before doing so.
+- A Create whose answer is lost is sent again with the same merchant_payout_id: PayoutService answers
+  the payout that was made, and makes no second one.
+"""
+import json
+
+import common
+import payoutservice_shop as shop
+
+statuses = {}
+events = set()
+
+
+def on_webhook(headers, body):
+    if not shop.signed(headers, body):
+        return 401
+    event = json.loads(body)
+    if event["event_id"] in events:
+        return 200
+    status = event["payout_status"]
+    if status in ("FAILED", "REVERSED"):
+        answer = shop.call("Get", {"connector_payout_id": event["connector_payout_id"]})
+        if answer is None or answer[0] != 200:
+            return 503  # not learnt: let the sandbox send it again
+        status = answer[1]["payoutStatus"]
+    statuses[event["merchant_payout_id"]] = status
+    events.add(event["event_id"])
+    return 200
+
+
+url = shop.receive_webhooks(on_webhook)
+for merchant_payout_id, minor_amount in shop.PAYOUTS:
+    message = shop.create_message(merchant_payout_id, minor_amount, url)
+    if shop.call("Create", message) is None:
+        print(f"careful app: the answer to {merchant_payout_id} was lost; creating it again with the same merchant_payout_id")
+        print("careful app:", shop.call("Create", message))
+common.serve_until_quiet()
+print("careful app: learnt", statuses)

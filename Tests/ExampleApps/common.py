@@ -1,0 +1,56 @@
+"""What every example app shares: a JSON POST to the sandbox, a receiver for its notifications,
+and waiting until they stop coming. Standard library only. The sandbox is at $CASHOUT_SANDBOX_URL,
+as `cashout-sandbox test --serve --exec` sets it."""
+import http.client
+import json
+import os
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+BASE = urllib.parse.urlsplit(os.environ["CASHOUT_SANDBOX_URL"])
+_last_notification = time.monotonic()
+
+
+def request(method, path, body=None, headers=None):
+    """Sends one request: (status, JSON answer), or None when the connection closed without an
+    answer (a create may still have been made)."""
+    connection = http.client.HTTPConnection(BASE.hostname, BASE.port, timeout=10)
+    try:
+        connection.request(method, path, body, headers or {})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    except (http.client.RemoteDisconnected, ConnectionError):
+        return None
+    finally:
+        connection.close()
+
+
+def receive(handle):
+    """Serves the app's notification URL on a free port; `handle(headers, body)` answers each
+    with a status. Returns the URL."""
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self):
+            global _last_notification
+            _last_notification = time.monotonic()
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            status = handle(self.headers, body)
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            _last_notification = time.monotonic()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}/notifications"
+
+
+def serve_until_quiet(quiet=3.0, limit=120.0):
+    """Keeps receiving until no notification came for `quiet` seconds (the suite has moved on)."""
+    started = time.monotonic()
+    while time.monotonic() - _last_notification < quiet and time.monotonic() - started < limit:
+        time.sleep(0.1)
