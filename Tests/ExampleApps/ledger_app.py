@@ -18,6 +18,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import common
 import shop
 
 BUGGY = sys.argv[1:] == ["--bug", "lost-then-rejected"]
@@ -90,4 +91,4 @@ url = shop.receive_notifications(on_notification)
 serve_ledger()
 for external_id, amount in shop.ORDERS:
     create(external_id, amount, url)
-shop.serve_until_quiet()
+common.serve_until_quiet()
