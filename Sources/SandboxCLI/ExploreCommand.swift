@@ -88,7 +88,7 @@ enum ExploreCommand: Command {
         }
         let failed = results.filter { !$0.passed }
         let distinct = Array(Set(failed.compactMap(\.failures.first))).sorted()
-        StandardOutput.writeLine("\(runs) runs, \(failed.count) failed"
+        StandardOutput.writeLine("\(runs) run\(runs == 1 ? "" : "s"), \(failed.count) failed"
                                  + (distinct.isEmpty ? "" : ", \(distinct.count) distinct: \(distinct.joined(separator: ", "))"))
         for target in distinct { if let path = written[target] { StandardOutput.writeLine("wrote \(path) (\(target))") } }
         if let junit = arguments.value("junit") {

@@ -43,17 +43,25 @@ struct ExploredRun: Sendable {
     init(_ sandbox: Sandbox, space: ExploreSpace, vocabulary: ScenarioVocabulary) {
         let payouts = sandbox.bank.payouts()
         let usual = (space.outcomes.first?["then"]?.arrayValue ?? []).compactMap { $0["status"]?.stringValue }
-        // The rule field that holds a payout's reference: the key a pinned rule names it by.
+        // What a pinned rule names a payout by: the rule field that holds its reference, else
+        // one whose value no other payout of the run has (its amount, most often).
+        var shared: [String: Int] = [:]
+        for payout in payouts {
+            for field in payout.fields where vocabulary.ruleFields.contains(field.name) { shared[field.name + "\u{0}" + field.value, default: 0] += 1 }
+        }
         func key(_ payout: Payout) -> (field: String, value: String)? {
-            guard let reference = payout.reference else { return nil }
-            return payout.fields.first { $0.value == reference && vocabulary.ruleFields.contains($0.name) }.map { ($0.name, reference) }
+            let fields: [Fields.Field] = payout.fields.filter { vocabulary.ruleFields.contains($0.name) }
+            if let reference = payout.reference, let field = fields.first(where: { $0.value == reference }) { return (field.name, reference) }
+            let unique = fields.filter { shared[$0.name + "\u{0}" + $0.value] == 1 }
+            let field = unique.first { $0.name == "amount" } ?? unique.min { $0.name < $1.name }
+            return field.map { ($0.name, $0.value) }
         }
         for payout in payouts where sandbox.bank.decision(payoutID: payout.id)?.rule == ExploreSpace.outcomeRule {
             let changes = payout.history.filter { $0.by == "bank" }
             // The usual fate, or the start of it (the run ended first), needs no rule.
             guard !usual.starts(with: changes.map(\.status.name)) else { continue }
             guard let (field, reference) = key(payout) else {
-                notes.append("cashout \(payout.id): no field a rule tests holds its reference, so its fate is not pinned")
+                notes.append("cashout \(payout.id): no field a rule tests tells it from the others, so its fate is not pinned")
                 continue
             }
             var previous = payout.createdAt
@@ -75,7 +83,7 @@ struct ExploredRun: Sendable {
                     guard !pinnedChaos.contains(name) else { continue }
                     pinnedChaos.insert(name)
                     guard let (field, reference) = key(payout) else {
-                        notes.append("cashout \(payout.id): no field a rule tests holds its reference, so its \(mark.kind.rawValue) notification is not pinned")
+                        notes.append("cashout \(payout.id): no field a rule tests tells it from the others, so its \(mark.kind.rawValue) notification is not pinned")
                         continue
                     }
                     var rule: [String: JSON] = ["name": .string("explored: \(field) \(reference) \(notification.status.name) \(mark.kind.rawValue)"),
