@@ -1,5 +1,6 @@
 import CashoutSandbox
 import SandboxHTTP
+import SandboxJSON
 import TestHelpers
 import Testing
 
@@ -18,5 +19,15 @@ import Testing
         // Committed: the cashout was made and debited, its answer lost.
         #expect(sandbox.bank.payouts(account: "2").map(\.amount.hundredths) == [600_000])
         #expect(sandbox.bank.payouts(account: "1").map(\.amount.hundredths) == [100_000])
+    }
+
+    /// A ledger names Mannco cashouts by the `cashoutId` they were answered, in Mannco's words.
+    @Test func aLedgerOfManncoCashoutsIsReconciledByCashoutID() throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        let id = try sandbox.processOK(try sandbox.login(), amount: 100_000)
+        let outcome = try sandbox.reconcile(ledger: ["payouts": [["cashout_id": .number(id), "status": "pending", "amount": "999.00"]]]).get()
+        #expect(outcome.mismatches.map(\.occurrence.summary)
+            == ["the app has 999.00 USD for cashout \(id) (cashout_id \"\(id)\"); the bank's is 1000.00 USD"])
     }
 }

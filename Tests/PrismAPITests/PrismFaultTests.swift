@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxReport
 import SandboxScenario
 import TestHelpers
 import Testing
@@ -60,5 +61,22 @@ import Testing
         #expect(retry.status == 200)
         #expect((try JSON.parse(retry.body))["connectorPayoutId"]?.stringValue == String(payout.id))
         #expect(sandbox.bank.payouts(account: DefaultMerchant.id).count == 2)
+    }
+
+    /// A ledger names PayoutService payouts by `merchant_payout_id`, in its status words.
+    @Test func aLedgerOfPayoutServicePayoutsIsReconciledInItsWords() throws {
+        let sandbox = try start(#"{"seed": 1}"#)
+        defer { sandbox.stop() }
+        #expect(try sandbox.prism("Create", createRequest("po-1", minor: 12000)).code == 0)
+        #expect(try sandbox.prism("Create", createRequest("po-2", minor: 500)).code == 0)
+        let id = try #require(sandbox.bank.payout(account: DefaultMerchant.id, reference: "po-1")?.id)
+        let outcome = try sandbox.reconcile(ledger: ["payouts": [["merchant_payout_id": "po-1", "status": "SUCCESS", "amount": "120.00"],
+                                                                 ["merchant_payout_id": "po-2", "status": "pending", "amount": 5]]]).get()
+        #expect(outcome.mismatches.map(\.occurrence.summary)
+            == [#"the app believes cashout \#(id) (merchant_payout_id "po-1") is SUCCESS; the bank's is PENDING"#])
+        let wrongWord = sandbox.reconcile(ledger: ["payouts": [["merchant_payout_id": "po-1", "status": "COMPLETED", "amount": "120.00"]]])
+        #expect(throws: Reconciliation.Problem(
+            "request body", "payouts[0].status: expected one of REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, PENDING, INITIATED, SUCCESS, FAILED, "
+                + #"CANCELLED, REVERSED, EXPIRED, got "COMPLETED""#)) { try wrongWord.get() }
     }
 }
