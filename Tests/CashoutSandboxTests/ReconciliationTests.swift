@@ -98,6 +98,20 @@ import Testing
         #expect(try reconcile(Self.ledger(Self.late, Self.fine), account: "nobody") == #"step 4: expect_reconciled: no account "nobody""#)
     }
 
+    /// A ledger URL that never answers is given up after `Sandbox.ledgerTimeout` (10 s of real time).
+    @Test func aLedgerURLThatHangsIsBoundedByATimeout() throws {
+        let hung = Latch()
+        let server = try HTTPServer.start(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0)) { _ in
+            .deferred { answer in hung.notify { answer(HTTPResponse(status: 200)) } }
+        }
+        defer {
+            hung.open()
+            server.stop()
+        }
+        let url = "http://\(server.addresses[0])/ledger"
+        #expect(try reconcile(location: url) == "step 4: expect_reconciled: ledger \(url): no answer within 10s")
+    }
+
     @Test(arguments: [
         (#"{"app": {"ledger": 5}}"#, "t.json: app.ledger: expected a string"),
         (#"{"app": {"ledger": "https://shop.example/ledger"}}"#, #"t.json: app.ledger: expected an http:// URL or a file path, got "https://shop.example/ledger""#),
