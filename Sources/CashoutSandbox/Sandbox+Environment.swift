@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxDialect
+import SandboxHTTP
 
 /// The environment of an app run beside the sandbox (`cashout-sandbox test --serve --exec`): where
 /// the sandbox is, and the accounts' credentials, so that the app needs no configuration of its own.
@@ -20,12 +21,27 @@ extension Sandbox {
     /// The variable holding the base URL, `http://127.0.0.1:PORT`.
     public static let urlVariable = "CASHOUT_SANDBOX_URL"
 
+    /// The variable holding ``appPort``.
+    public static let appPortVariable = "CASHOUT_SANDBOX_APP_PORT"
+
+    /// A free TCP port on 127.0.0.1 for the app under test to listen on (as Heroku's `$PORT`),
+    /// picked on first use and the same afterwards; 0 when none could be bound.
+    public var appPort: Int {
+        pickedAppPort.withLock { picked in
+            if let picked { return picked }
+            let port = SocketAddress.freePort() ?? 0
+            picked = port
+            return port
+        }
+    }
+
     /// What every variable's name starts with.
     static let environmentPrefix = "CASHOUT_SANDBOX_"
 
-    /// `CASHOUT_SANDBOX_URL`, then each account's credentials, each name once.
+    /// `CASHOUT_SANDBOX_URL`, `CASHOUT_SANDBOX_APP_PORT`, then each account's credentials, each name once.
     public var environment: [(name: String, value: String)] {
-        [(Self.urlVariable, baseURL.absoluteString)] + Self.environment(of: bank.accounts, dialects: dialects)
+        [(Self.urlVariable, baseURL.absoluteString), (Self.appPortVariable, String(appPort))]
+            + Self.environment(of: bank.accounts, dialects: dialects)
     }
 
     /// The credentials of `accounts` as their `dialects` name them, the unqualified names first.

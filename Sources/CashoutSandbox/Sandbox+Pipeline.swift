@@ -60,7 +60,7 @@ extension Sandbox {
             // The admin API: cross-site writes refused, then the admin token.
             Stage(adminGuards(routeNames: parts.routeNames, token: configuration.adminToken)),
             // The scenarios' HTTP faults, on the handlers' answers.
-            Stage(parts.faults.respond),
+            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects, journal: parts.requests)),
         ]
         return stages.compactMap { $0 }
     }

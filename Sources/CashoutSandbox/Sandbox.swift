@@ -8,6 +8,7 @@ import SandboxHTTP
 import SandboxJournal
 import SandboxScenario
 import SandboxState
+import Synchronization
 
 /// A running sandbox: its payout APIs (`Configuration.dialects`) and the admin API over one bank,
 /// on one virtual clock.
@@ -112,6 +113,8 @@ public final class Sandbox: Sendable {
     let requestJournal: RequestJournal
     /// Where integration reports are made, and those made already.
     package let reports: ReportCache
+    /// `CASHOUT_SANDBOX_APP_PORT` once picked (``appPort``).
+    let pickedAppPort = Mutex<Int?>(nil)
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     public var journalRecovery: Journal.Recovery? { journal?.recovery }
 

@@ -33,4 +33,7 @@ package enum AdminMessage {
     package static func noReportAccount(_ account: String) -> String {
         "no account \"\(account)\": the sandbox has none of that id, and no request named it"
     }
+
+    /// `POST /sandbox/reconcile` with a body that is no JSON.
+    package static let reconcileBody = #"expected the app's ledger as JSON, such as {"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "100.00"}]}"#
 }

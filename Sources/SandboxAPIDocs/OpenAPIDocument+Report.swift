@@ -1,7 +1,8 @@
 import SandboxJSON
 
 // The integration report, `GET /sandbox/report`, as Sources/CashoutSandbox/Admin/AdminAPI+Report.swift
-// serves it and Sources/SandboxReport/IntegrationReport.swift writes it.
+// serves it and Sources/SandboxReport/IntegrationReport.swift writes it; `POST /sandbox/reconcile`, the
+// reconciliation it shows (Sources/SandboxReport/Reconciliation.swift).
 
 extension OpenAPIDocument {
     static var reportEndpoint: OpenAPIEndpoint {
@@ -30,6 +31,38 @@ extension OpenAPIDocument {
                     "message": .string("the request journal pushed out 12 requests (it keeps 1000): a report now would miss their evidence; "
                         + "start the sandbox with a larger --request-journal, or DELETE /sandbox/requests before the run"),
                 ]),
+            ]))
+    }
+
+    static var reconcileEndpoint: OpenAPIEndpoint {
+        let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; the bank's is REJECTED (reversed after it completed)"#
+        return OpenAPIEndpoint(route: "POST /sandbox/reconcile", operation: OpenAPI.operation(
+            "reconcile", tag: "Sandbox", summary: "Compare my app's ledger with the bank",
+            description: """
+                Reconciliation (the Testing your app guide, "Reconciliation"): the app's own view of its payouts, one entry \
+                per payout with its API's reference (`external_id` for D24, `merchant_payout_id` for PayoutService, \
+                `cashout_id` for Mannco), the status it believes in its API's words and the amount (a decimal string or \
+                number, at most two decimals), compared with the bank's cashouts (of `account` alone, or of every account). \
+                One mismatch per cashout whose fate (paid, not paid, not decided yet), amount, count or existence differs, \
+                with the bank's history of it. The reconciliation is kept: `GET /sandbox/report` shows it as \
+                `ledger_mismatch` (and its ETag changes). A ledger that cannot be compared (its shape, a status word its \
+                API does not use, a reference the bank never made) is 400 with what was wrong.
+                """,
+            parameters: [OpenAPI.query("account", Schema.string(example: "sandbox_login"), "Only this account's cashouts are compared")],
+            body: OpenAPI.body(Schema.ref("Ledger"), examples: [
+                "d24": ["payouts": [["external_id": "shop-order-101", "status": "COMPLETED", "amount": "101.00"]]],
+            ]),
+            responses: [
+                "200": OpenAPI.json("The mismatches (none: ok)", Schema.ref("Reconciliation"), example: [
+                    "ok": false, "source": "request body", "entries": 1, "at": "2026-01-05T10:05:00Z",
+                    "mismatches": [["account": "sandbox_login", "dialect": "d24", "cashouts": [1_000_001], "summary": .string(summary),
+                                    "evidence": [["kind": "status", "cashout": 1_000_001, "status": "COMPLETED", "at": "2026-01-05T09:01:00Z",
+                                                  "by": "bank"],
+                                                 ["kind": "status", "cashout": 1_000_001, "status": "REJECTED", "at": "2026-01-05T10:01:00Z",
+                                                  "by": "bank"]]]],
+                ]),
+                "400": OpenAPI.error(400, #"ledger request body: payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, got "PAID""#),
+                "404": OpenAPI.error(404, AdminMessage.noReportAccount("nobody")),
             ]))
     }
 
@@ -76,10 +109,34 @@ extension OpenAPIDocument {
                 "cashouts": Schema.array(of: Schema.integer(), description: "Every cashout it concerns, ascending"),
                 "occurrences": Schema.array(of: Schema.string(), description: "One sentence per time it happened, oldest first"),
                 "evidence": Schema.array(of: ["oneOf": [Schema.object(request, required: ["kind", "id", "at", "method", "path", "status"]),
-                                                        Schema.object(delivery, required: delivery.keys.sorted())]],
+                                                        Schema.object(delivery, required: delivery.keys.sorted()),
+                                                        Schema.ref("StatusEvidence")]],
                                          description: "The requests and delivery attempts that show it, in time order"),
                 "advice": Schema.string("What to change in the app"),
             ], required: ["id", "severity", "cashouts", "occurrences", "evidence", "advice"]),
+            "StatusEvidence": Schema.object([
+                "kind": Schema.oneOf(["status"]), "cashout": Schema.integer(example: 1_000_001),
+                "status": Schema.string("The status it changed to, in its API's words", example: "REJECTED"), "at": Schema.time(),
+                "by": Schema.string("Who changed it", example: "bank"),
+            ], required: ["kind", "cashout", "status", "at", "by"]),
+            "Ledger": Schema.object([
+                "payouts": Schema.array(of: Schema.object([
+                    "external_id": Schema.string("D24: the merchant's reference", example: "shop-order-101"),
+                    "merchant_payout_id": Schema.string("PayoutService: the merchant's reference"),
+                    "cashout_id": Schema.either(["string", "integer"], "Mannco: the cashoutId /cashout/process answered"),
+                    "status": Schema.string("What the app believes, in its API's words (any case)", example: "COMPLETED"),
+                    "amount": Schema.either(["string", "number"], "At most two decimals, in the payout's currency", example: "101.00"),
+                ], required: ["status", "amount"], open: true), description: "Exactly one reference key each; other keys are ignored"),
+            ], required: ["payouts"], open: true),
+            "Reconciliation": Schema.object([
+                "ok": Schema.boolean("No mismatch"), "source": Schema.string("Where the ledger was read", example: "request body"),
+                "entries": Schema.integer("The ledger's entries", example: 9), "at": Schema.time("The virtual time it was made at"),
+                "mismatches": Schema.array(of: Schema.object([
+                    "account": Schema.string(example: "sandbox_login"), "dialect": Schema.string(example: "d24"),
+                    "cashouts": Schema.array(of: Schema.integer()), "summary": Schema.string(),
+                    "evidence": Schema.array(of: Schema.ref("StatusEvidence"), description: "The bank's history of the cashouts"),
+                ], required: ["account", "dialect", "cashouts", "summary", "evidence"])),
+            ], required: ["ok", "source", "entries", "at", "mismatches"]),
             "ReportUnknowable": Schema.object([
                 "ok": ["type": "boolean", "const": false], "unknowable": ["type": "boolean", "const": true], "message": Schema.string(),
             ], required: ["ok", "unknowable", "message"]),

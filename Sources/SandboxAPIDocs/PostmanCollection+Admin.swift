@@ -38,6 +38,19 @@ extension PostmanCollection {
             "pm.test(report.ok ? 'ok: no error finding' : 'not ok: ' + findings.join(', '), function () { pm.expect(report.ok).to.eql(true); });",
         ])
 
+    /// A reconciliation of the app's ledger (here an empty one: fill in the app's payouts), after
+    /// the report, which it would otherwise change. Its test names each mismatch.
+    static let reconcileRequest = Item(
+        "Compare my app's ledger (reconcile)", "POST", "/sandbox/reconcile",
+        body: #"{"payouts": [{"external_id": "my-order-1", "status": "COMPLETED", "amount": "100.00"}]}"#, expect: 400,
+        description: """
+            Reconciliation (POST /sandbox/reconcile[?account=ID]): paste your app's ledger, one entry per payout with its \
+            reference (external_id, merchant_payout_id or cashout_id), the status it believes in its API's words and the \
+            amount; the answer lists each cashout where the app and the bank disagree, and the report shows it as \
+            ledger_mismatch. As it stands, the example names a cashout the bank never made: 400, and the message says so.
+            """,
+        tests: ["pm.test(pm.response.json().message || 'reconciled', function () { pm.expect(pm.response.code).to.be.oneOf([200, 400]); });"])
+
     /// The admin calls; those on cashouts create them with the first API that can (none without).
     static func adminRequests(_ apis: [APIDocsFragment]) -> [Item] {
         let general = [
@@ -47,7 +60,7 @@ extension PostmanCollection {
                  tests: ["pm.test('Prometheus text', function () { pm.expect(pm.response.text()).to.include('cashout_sandbox_build_info'); });"]),
             Item("Clear the sink", "DELETE", "/sandbox/sink/postman", expect: 204),
         ] + requestJournalRequests
-        guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general + [reportRequest] }
+        guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general + [reportRequest, reconcileRequest] }
         let account = api.accountVariable ?? ""
         return general + [
             create("Create a cashout to force", "adminCashoutId", true),
@@ -115,6 +128,7 @@ extension PostmanCollection {
                      """,
                  tests: ["pm.test('verified', function () { pm.expect(pm.response.json().ok).to.eql(true); });"]),
             reportRequest,
+            reconcileRequest,
         ]
     }
 }

@@ -20,9 +20,11 @@ enum TestCommand: Command {
 
         With --serve, one scenario file's sandbox listens on --port for your own app while its \
         steps run. --exec runs CMD with /bin/sh -c once it listens, beside the steps, with \
-        $\(Sandbox.urlVariable) and the accounts' credentials ($CASHOUT_SANDBOX_D24_LOGIN, ...) in \
-        its environment, its output passed through. The run ends when both have ended; it fails if \
-        a step fails or CMD exits other than 0. SIGINT or SIGTERM stops CMD (SIGTERM) and exits 1.
+        $\(Sandbox.urlVariable), $\(Sandbox.appPortVariable) (a free port for your app to listen on) and \
+        the accounts' credentials ($CASHOUT_SANDBOX_D24_LOGIN, ...) in its environment, its output \
+        passed through. The run ends when both have ended; it fails if a step fails or CMD exits other \
+        than 0. SIGINT or SIGTERM stops CMD (SIGTERM) and exits 1. A file's "app": {"ledger": URL} is \
+        your app's ledger, compared with the bank after the last step (a mismatch fails the run).
         """
 
     static let options: [Arguments.Option] = [

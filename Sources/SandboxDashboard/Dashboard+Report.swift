@@ -84,8 +84,17 @@ extension Dashboard {
                   el("tbody", {}, ...f.evidence.map(renderEvidence)))) : null);
           }
 
-          // A request (linked to the Requests view) or a delivery attempt (to its cashout's webhooks).
+          // A request (linked to the Requests view), a delivery attempt (to its cashout's webhooks), or a
+          // status change of the bank's (a reconciliation's evidence, to its cashout).
           function renderEvidence(e) {
+            if (e.kind === "status") {
+              return el("tr", { "data-kind": e.kind },
+                el("td", { class: "mono hide-narrow", text: time(e.at) }),
+                el("td", { class: "text" }, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout), text: "cashout " + e.cashout + " became " + e.status }),
+                  el("div", { class: "muted mono show-narrow", text: time(e.at) })),
+                el("td", {}, el("span", { class: "muted", text: "by " + e.by })),
+                el("td", { class: "text hide-narrow", text: "the bank's history" }));
+            }
             const request = e.kind === "request";
             const what = request
               ? el("a", { href: "#/requests/" + encodeURIComponent(e.id), text: "#" + e.id + " " + e.method + " " + e.path })

@@ -18,6 +18,9 @@ public struct AccountEvidence: Sendable {
     public let now: VirtualTime
     /// The API's own word for a status (D24's `REJECTED`, PayoutService's `SUCCESS`).
     public let statusWord: @Sendable (PayoutStatus) -> String
+    /// What the last reconciliation of the app's ledger found on this account (``Reconciliation``):
+    /// nil when none compared it.
+    public var ledgerMismatches: [Occurrence]?
 
     public init(account: String, dialect: String, known: Bool, requests: [ReportedRequest], payouts: [Payout],
                 notifications: [StatusNotification], now: VirtualTime, statusWord: @escaping @Sendable (PayoutStatus) -> String) {

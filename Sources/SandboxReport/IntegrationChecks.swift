@@ -18,7 +18,20 @@ public enum IntegrationChecks {
         var checks = [notificationFailed(terms)]
         if case .statusQuery(let window) = followUp { checks.append(notificationNotFollowedUp(terms, within: window)) }
         return checks + [lateRejectionMissed(terms, followUp: followUp), forgedNotificationAccepted(terms), duplicateAfterLostResponse(terms),
-                         idempotencyKeyReused(terms), signatureErrors(terms), statusPollingExcessive(terms, limit: 10, per: .seconds(60))]
+                         idempotencyKeyReused(terms), signatureErrors(terms), statusPollingExcessive(terms, limit: 10, per: .seconds(60)),
+                         ledgerMismatch(terms)]
+    }
+
+    /// `ledger_mismatch`: the app's own ledger, read by the last reconciliation, disagrees with
+    /// the bank about a payout's money (its fate, its amount, how many there are, or that it exists).
+    public static func ledgerMismatch(_ terms: ReportTerms) -> IntegrationCheck {
+        IntegrationCheck(id: "ledger_mismatch", severity: .error, advice: """
+            Keep one ledger row per cashout, by its \(terms.reference), with the amount sent and the status \(terms.statusQuery) \
+            answers now: a cashout that completed can still be rejected later, and a retried create may have been made before.
+            """) { evidence in
+            guard let occurrences = evidence.ledgerMismatches else { return .notExercised }
+            return occurrences.isEmpty ? .passed : .failed(occurrences)
+        }
     }
 
     /// `notification_failed`: every attempt of a notification answered non-2xx or timed out.

@@ -10,4 +10,11 @@ public protocol ReportingDialect: Sendable {
 
     /// The report's checks of its accounts (`IntegrationChecks`' that its API can show, and its own).
     var integrationChecks: [IntegrationCheck] { get }
+
+    /// How its apps write their ledger for a reconciliation; nil when it takes none.
+    var ledgerTerms: LedgerTerms? { get }
+}
+
+extension ReportingDialect {
+    public var ledgerTerms: LedgerTerms? { nil }
 }

@@ -63,6 +63,8 @@ extension ScenarioRunner {
             return waitForRequest(expand(request), timeout: timeout, name: name)
         case .expectReport(let expected):
             return expectReport(expected)
+        case .expectReconciled(let account, let ledger):
+            return reconcile(ledger ?? scenario.appLedger ?? "", account: account, action: "expect_reconciled")
         case .expectLedger(let login, let count):
             guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
             let entries = sandbox.bank.ledgerCount(account: login)

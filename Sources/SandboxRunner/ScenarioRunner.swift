@@ -67,6 +67,11 @@ public struct ScenarioRunner {
             // journal on every run.
             sandbox.bank.runDueEvents()
         }
+        // The app's ledger, read while the app still runs: after the last step, if every step held.
+        if failure == nil, let ledger = scenario.appLedger,
+           let problem = runner.reconcile(ledger, account: nil, action: "app.ledger, after the last step") {
+            failure = (scenario.steps.count, problem)
+        }
         // The app beside the steps may still be calling: the sandbox serves it until it ends.
         let command = beside?.wait()
         examine?(sandbox)

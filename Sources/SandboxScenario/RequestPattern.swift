@@ -28,7 +28,7 @@ public struct RequestPattern: Sendable {
     public var headers: [(name: String, matcher: Matcher)] = []
     public var body: [BodyField] = []
     /// The pattern as it was written, for answers (`expected`).
-    public let json: JSON
+    public var json: JSON
 
     public init(json: JSON) {
         self.json = json

@@ -19,6 +19,9 @@ public struct Scenario: Sendable {
     /// The timeline of payouts no rule matches; nil keeps the current default.
     public var defaultTimeline: [TimelineStepSpec]?
     public var faults: [Fault] = []
+    /// `app.ledger`: where the app under test shows its ledger (a URL, `${NAME}` expanded when
+    /// read, or a file), reconciled with the bank after the last step.
+    public var appLedger: String?
     public var retrySchedule: [Duration]?
     public var webhookTimeout: Duration?
     /// Webhook chaos (`webhooks.chaos`); nil leaves the chaos in force as it is, `[]` ends it.
@@ -106,8 +109,9 @@ public struct Fault: Sendable {
         case dropAfterCommit
     }
 
-    /// `METHOD /path` the request must have; nil for any.
-    public var endpoint: String?
+    /// What the request must be (`when`: the request pattern of a verification, `endpoint`
+    /// its shorthand for `method` and `path`); nil for any request to a payout API.
+    public var request: RequestPattern?
     public var kind: Kind
     /// Every Nth matching request (the Nth, 2Nth...), or nil.
     public var every: Int?

@@ -130,17 +130,7 @@ extension ScenarioLoader {
 
     static func readFault(_ node: ScenarioNode) throws(ScenarioError) -> Fault {
         let fields = try node.object(allowed: ["when", "every", "rate", "times", "kind", "latency", "status", "body"])
-        var endpoint: String?
-        if let when = fields["when"] {
-            let conditions = try when.object(allowed: ["endpoint"])
-            if let value = conditions["endpoint"] {
-                let text = try value.string()
-                guard text.split(separator: " ").count == 2, text.contains(" /"), !text.contains("?") else {
-                    throw value.failShowingValue("expected \"METHOD /path\" without a query, such as \"POST /v3/cashout\"")
-                }
-                endpoint = text
-            }
-        }
+        let request = try fields["when"].map { (node) throws(ScenarioError) in try readFaultPattern(node) }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
         let kindKeys: [String: [String]] = ["latency": ["latency"], "error": ["status", "body"], "close": [], "drop_after_commit": []]
         if let name = try? kindNode.string(), let allowed = kindKeys[name],
@@ -164,6 +154,26 @@ extension ScenarioLoader {
         }
         let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
-        return Fault(endpoint: endpoint, kind: kind, every: every, rate: rate, times: try fields["times"]?.integer(1 ... 1_000_000))
+        return Fault(request: request, kind: kind, every: every, rate: rate, times: try fields["times"]?.integer(1 ... 1_000_000))
+    }
+
+    /// A fault's `when`: a request pattern as a verification reads it (``RequestPattern/read(_:)``),
+    /// or `endpoint`, its shorthand for `method` and `path`, which may come with the other keys
+    /// but not with those two.
+    static func readFaultPattern(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
+        let parts = try node.object(allowed: ["endpoint"] + RequestPattern.keys)
+        guard case .object(var members) = node.value, let endpoint = parts["endpoint"] else { return try RequestPattern.read(node) }
+        if let both = parts["method"] ?? parts["path"] { throw both.fail("expected only without \"endpoint\" (its shorthand)") }
+        let text = try endpoint.string()
+        let words = text.split(separator: " ")
+        guard words.count == 2, text.contains(" /"), !text.contains("?") else {
+            throw endpoint.failShowingValue("expected \"METHOD /path\" without a query, such as \"POST /v3/cashout\"")
+        }
+        members["endpoint"] = nil
+        members["method"] = .string(String(words[0]))
+        members["path"] = .string(String(words[1]))
+        var pattern = try RequestPattern.read(ScenarioNode(value: .object(members), path: node.path, file: node.file))
+        pattern.json = node.value  // as written
+        return pattern
     }
 }

@@ -6,7 +6,8 @@ import SandboxJSON
 
 extension ScenarioLoader {
     static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "expect_cashout",
-                          "expect_webhooks", "expect_balance", "expect_ledger", "expect_requests", "wait_for_request", "expect_report"] + chaosActions
+                          "expect_webhooks", "expect_balance", "expect_ledger", "expect_requests", "wait_for_request", "expect_report",
+                          "expect_reconciled"] + chaosActions
 
     static func readStep(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Step {
         let all = actions + vocabulary.stepActions.keys.sorted()
@@ -133,6 +134,9 @@ extension ScenarioLoader {
             }
             guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\" (or \"balance\")") }
             return .expectBalance(account: account, amounts: amounts)
+        case "expect_reconciled":
+            let spec = try body.object(allowed: ["account", "ledger"])
+            return .expectReconciled(account: try spec["account"]?.string(), ledger: try spec["ledger"].map(readLedgerLocation))
         default:
             let spec = try body.object(allowed: ["merchant", "count"])
             guard let merchant = spec["merchant"], let count = spec["count"] else { throw body.fail("expected \"merchant\" and \"count\"") }

@@ -15,7 +15,7 @@ public enum ScenarioLoader {
     /// The top-level keys, in the order messages list them: the dialects' account sections
     /// (`merchants`...) go between the two.
     static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
-    static let keysAfterAccounts = ["bank", "faults", "webhooks", "explore", "steps"]
+    static let keysAfterAccounts = ["bank", "faults", "webhooks", "app", "explore", "steps"]
 
     /// Loads the file at `path`.
     public static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
@@ -65,6 +65,7 @@ public enum ScenarioLoader {
         if let webhooks = top["webhooks"] {
             errors.recover { () throws(ScenarioError) in try readWebhooks(webhooks, into: &scenario, vocabulary: vocabulary) }
         }
+        if let app = top["app"] { errors.recover { () throws(ScenarioError) in try readApp(app, into: &scenario) } }
         if let explore = top["explore"] {
             errors.recover { () throws(ScenarioError) in
                 guard top["steps"] != nil else { throw explore.fail("expected only in a file with \"steps\"") }
@@ -72,6 +73,18 @@ public enum ScenarioLoader {
             }
         }
         if let steps = top["steps"] { scenario.steps = readSteps(steps, vocabulary, errors: &errors) }
+        if scenario.appLedger == nil, let steps = top["steps"], case .array(let list) = steps.value {
+            for (index, step) in list.enumerated() {
+                guard case .object(let members) = step, let action = members["expect_reconciled"] else { continue }
+                guard case .object(let body) = action, body["ledger"] != nil else {
+                    errors.recover { () throws(ScenarioError) in
+                        throw ScenarioNode(value: step, path: "steps[\(index)]", file: file).child("expect_reconciled", action)
+                            .fail("expected \"ledger\" here or an \"app\": {\"ledger\": URL or file} section to read the app's ledger from")
+                    }
+                    continue
+                }
+            }
+        }
         if let reason = top["expect_failure"], top["steps"] == nil {
             errors.recover { () throws(ScenarioError) in throw reason.fail("expected only in a file with \"steps\"") }
         }
@@ -120,5 +133,20 @@ public enum ScenarioLoader {
             if n < buffer.count { return ferror(file) == 0 ? bytes : nil }
             if bytes.count > 16 << 20 { return nil }  // a scenario is text, not data
         }
+    }
+
+    /// `{"ledger": URL or file}`: where the app under test shows its own view of its payouts.
+    static func readApp(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
+        let app = try node.object(allowed: ["ledger"])
+        if let ledger = app["ledger"] { scenario.appLedger = try readLedgerLocation(ledger) }
+    }
+
+    /// A ledger's URL (`http://`, `${NAME}` expanded when read) or file path.
+    static func readLedgerLocation(_ node: ScenarioNode) throws(ScenarioError) -> String {
+        let text = try node.nonEmptyString()
+        if text.lowercased().hasPrefix("https://") || (text.contains("://") && !text.lowercased().hasPrefix("http://")) {
+            throw node.failShowingValue("expected an http:// URL or a file path")
+        }
+        return text
     }
 }

@@ -35,6 +35,9 @@ public enum Step: Sendable {
     /// The integration report (of `account`, or of every account): no finding of severity
     /// error, or exactly these findings' ids.
     case expectReport(ReportExpectation)
+    /// The app's ledger (at `ledger`, else the file's `app.ledger`) reconciled with the bank's
+    /// payouts (of `account` alone when given): no mismatch.
+    case expectReconciled(account: String?, ledger: String?)
     /// A step of one dialect's own vocabulary (`ScenarioVocabulary.stepActions`), which that
     /// dialect performs.
     case dialect(DialectStep)

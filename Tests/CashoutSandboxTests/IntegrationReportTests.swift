@@ -1,4 +1,5 @@
 import CashoutSandbox
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -53,6 +54,42 @@ import Testing
         Dictionary(uniqueKeysWithValues: (report["accounts"]?[0]?["findings"]?.arrayValue ?? []).map { ($0["id"]?.stringValue ?? "", $0) })
     }
 
+    /// `POST /sandbox/reconcile` answers the mismatches of the ledger in its body and keeps them:
+    /// the report's `ledger_mismatch` shows the last one (and its ETag changes); the Swift
+    /// library's `reconcile` does the same.
+    @Test func aReconciliationAnswersItsMismatchesAndTheReportShowsTheLastOne() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        try create(sandbox, "a-1", amount: "100.00")
+        let before = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report")
+        #expect((try JSON.parse(before.body))["accounts"]?[0]?["not_exercised"]?.arrayValue?.contains("ledger_mismatch") == true)
+        func reconcile(_ body: String, _ query: String = "") throws -> (status: Int, json: JSON) {
+            let answer = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/reconcile\(query)", body: Array(body.utf8))
+            return (answer.status, try JSON.parse(answer.body))
+        }
+        let wrong = try reconcile(#"{"payouts": [{"external_id": "a-1", "status": "COMPLETED", "amount": "100.00"}]}"#)
+        #expect(wrong.status == 200)
+        #expect(wrong.json["ok"] == false && wrong.json["source"] == "request body" && wrong.json["entries"] == 1)
+        let summary = #"the app believes cashout 1000001 (external_id "a-1") is COMPLETED; the bank's is PENDING"#
+        #expect(wrong.json["mismatches"]?[0]?["summary"]?.stringValue == summary)
+        #expect(wrong.json["mismatches"]?[0]?["evidence"]?[0]?["kind"] == "status")
+        let after = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report")
+        #expect(after.headers["ETag"] != nil && after.headers["ETag"] != before.headers["ETag"])
+        let finding = try #require(findings(try JSON.parse(after.body))["ledger_mismatch"])
+        #expect(finding["severity"] == "error" && finding["occurrences"] == [.string(summary)] && finding["cashouts"] == [1_000_001])
+
+        // The Swift library: a ledger that agrees replaces it, and the check passes.
+        let agreed = sandbox.reconcile(ledger: ["payouts": [["external_id": "a-1", "status": "PENDING", "amount": "100.00"]]])
+        #expect(try agreed.get().mismatches.isEmpty)
+        #expect(try report(sandbox).json["accounts"]?[0]?["passed"]?.arrayValue?.contains("ledger_mismatch") == true)
+
+        #expect(try reconcile("nope").json["message"]?.stringValue == AdminMessage.reconcileBody)
+        #expect(try reconcile(#"{"payouts": 1}"#).status == 400)
+        #expect(try reconcile(#"{"payouts": 1}"#).json["message"]?.stringValue
+            == #"ledger request body: expected an object such as {"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "100.00"}]}, got {"payouts":1}"#)
+        #expect(try reconcile(#"{"payouts": []}"#, "?account=nobody").status == 404)
+    }
+
     @Test func refusedRequestsAreSignatureErrorsByCauseAndEveryOtherCheckIsNotExercised() throws {
         let sandbox = try start()
         defer { sandbox.stop() }
@@ -76,7 +113,7 @@ import Testing
         #expect(account["passed"] == [])
         #expect(account["not_exercised"] == ["notification_failed", "notification_not_followed_up", "late_rejection_missed",
                                              "forged_notification_accepted", "duplicate_after_lost_response", "idempotency_key_reused",
-                                             "status_polling_excessive"])
+                                             "status_polling_excessive", "ledger_mismatch"])
     }
 
     @Test func aNotificationAcknowledgedButNeverFollowedUpIsAFindingOnceItsWindowCloses() throws {

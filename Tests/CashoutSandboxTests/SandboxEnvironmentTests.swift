@@ -2,6 +2,7 @@ import CashoutSandbox
 import Foundation
 import SandboxD24
 import SandboxDialect
+import SandboxHTTP
 import SandboxMannco
 import SandboxScenario
 import Testing
@@ -23,12 +24,24 @@ import Testing
             == ["MERCHANT_ID=DefaultMerchantId", "API_KEY=sandbox_prism_key"])
     }
 
+    /// `CASHOUT_SANDBOX_APP_PORT`: a port nothing listens on yet, the same each time it is asked.
+    @Test func theAppPortIsFreeAndStays() throws {
+        let sandbox = try Sandbox.launch(Sandbox.Configuration())
+        defer { sandbox.stop() }
+        let port = sandbox.appPort
+        #expect(port > 0 && port != sandbox.baseURL.port)
+        #expect(sandbox.environment.first { $0.name == "CASHOUT_SANDBOX_APP_PORT" }?.value == String(port))
+        let app = try HTTPServer.start(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: port)) { _ in HTTPResponse(status: 204) }
+        app.stop()
+        #expect(sandbox.appPort == port)
+    }
+
     @Test func theDefaultAccountsAndTheURL() throws {
         let sandbox = try Sandbox.launch(Sandbox.Configuration())
         defer { sandbox.stop() }
         let variables = Dictionary(uniqueKeysWithValues: sandbox.environment.map { ($0.name, $0.value) })
         #expect(variables == [
-            "CASHOUT_SANDBOX_URL": sandbox.baseURL.absoluteString,
+            "CASHOUT_SANDBOX_URL": sandbox.baseURL.absoluteString, "CASHOUT_SANDBOX_APP_PORT": String(sandbox.appPort),
             "CASHOUT_SANDBOX_D24_LOGIN": "sandbox_login", "CASHOUT_SANDBOX_D24_PASS": "sandbox_pass",
             "CASHOUT_SANDBOX_D24_SECRET_KEY": "sandbox_secret", "CASHOUT_SANDBOX_D24_READ_ONLY_KEY": "sandbox_read_only",
             "CASHOUT_SANDBOX_D24_SANDBOX_LOGIN_LOGIN": "sandbox_login", "CASHOUT_SANDBOX_D24_SANDBOX_LOGIN_PASS": "sandbox_pass",

@@ -184,6 +184,37 @@ private func run(_ text: String) throws -> ScenarioResult {
         #expect(result.failure == nil)
     }
 
+    /// A fault aimed by the request's body drops exactly the create it names, in whatever order
+    /// the creates come; its retry meets D24's 511.
+    @Test(arguments: [["100", "109.50", "120"], ["109.50", "120", "100"], ["120", "100", "109.50"]])
+    func aFaultAimedByBodyAmountDropsExactlyTheTargetedCreate(order: [String]) throws {
+        let steps = order.map { amount in
+            #"{"create_cashout": {"external_id": "o-\#(amount)", "amount": \#(amount)}\#(amount == "109.50" ? #", "expect": {"no_response": true}"# : "")}"#
+        }
+        let result = try run(#"""
+        {"faults": [{"when": {"path": "/v3/cashout", "body": {"amount": {"gte": 109, "lt": 110}}}, "every": 1, "kind": "drop_after_commit"}],
+         "steps": [\#(steps.joined(separator: ",")),
+           {"create_cashout": {"external_id": "o-109.50", "amount": 109.50}, "expect": {"status": 412, "json": {"code": 511, "message": "External ID already used"}}},
+           {"expect_ledger": {"merchant": "sandbox_login", "count": 3}}]}
+        """#)
+        #expect(result.failure == nil, "\(result.failure.map { "step \($0.step): \($0.message)" } ?? "")")
+    }
+
+    /// `every` counts the requests the pattern matches, not every request.
+    @Test func everyCountsOnlyTheRequestsThePatternMatches() throws {
+        let result = try run(#"""
+        {"faults": [{"when": {"endpoint": "POST /v3/cashout", "body": {"country": "BR"}, "headers": {"content-type": {"prefix": "application/json"}}},
+                     "every": 2, "kind": "error", "status": 503, "body": "{\"code\":503}"}],
+         "steps": [
+           {"create_cashout": {"external_id": "a", "country": "BR"}},
+           {"create_cashout": {"external_id": "b", "country": "MX"}},
+           {"create_cashout": {"external_id": "c", "country": "BR"}, "expect": {"status": 503, "json": {"code": 503}}},
+           {"create_cashout": {"external_id": "d", "country": "MX"}},
+           {"create_cashout": {"external_id": "e", "country": "BR"}}]}
+        """#)
+        #expect(result.failure == nil, "\(result.failure.map { "step \($0.step): \($0.message)" } ?? "")")
+    }
+
     @Test func errorCloseAndLatencyFaults() throws {
         let started = Date()
         let result = try run(#"""

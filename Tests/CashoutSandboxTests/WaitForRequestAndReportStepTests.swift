@@ -58,7 +58,7 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
     @Test func stepsThatCannotBeRunAreRefusedWhenTheFileLoads() {
         for (steps, message) in [
             (#"[{"expect_report": {"findings": ["late_rejection"]}}]"#,
-             #"t.json: steps[0].expect_report.findings[0]: expected a finding's id: duplicate_after_lost_response, expired_token_used, forged_notification_accepted, idempotency_key_reused, late_rejection_missed, notification_failed, notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "late_rejection""#),
+             #"t.json: steps[0].expect_report.findings[0]: expected a finding's id: duplicate_after_lost_response, expired_token_used, forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "late_rejection""#),
             (#"[{"expect_report": {}}]"#, #"t.json: steps[0].expect_report: expected "no_errors": true or "findings": [ids] (or both)"#),
             (#"[{"wait_for_request": {"timeout": "1s"}}]"#, #"t.json: steps[0].wait_for_request: expected "request": a request pattern, as expect_requests takes"#),
             (#"[{"wait_for_request": {"request": {}}, "expect": {"status": 200}}]"#,

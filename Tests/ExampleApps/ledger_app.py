@@ -1,94 +1,69 @@
-"""A D24 app that keeps a ledger of its payouts and serves it, for `cashout-sandbox explore`.
+"""An app with a ledger (the Testing your app guide, "Reconciliation"): it follows up every
+notification with POST /v3/cashout/status, and shows its own view of its payouts at
+GET /ledger on $CASHOUT_SANDBOX_APP_PORT.
 
-Careful by default: every notification is checked (control) and followed by POST
-/v3/cashout/status, whose answer is what the ledger believes; a create answered 5xx is sent again
-with the same external_id; a create whose answer was lost, or answered 511 (already made), is
-looked up by its external_id. The ledger is served at $CASHOUT_SANDBOX_APP_PORT/ledger.
-
-With --bug lost-then-rejected it has one bug that only a combination shows: a create whose
-answer was lost is looked up, then booked as paid for good, and the notifications of that cashout,
-though still followed up, no longer change the ledger. A cashout that completes after a lost
-answer is right by luck; one that is rejected is wrong.
+Its bug: once a cashout is COMPLETED its ledger keeps it COMPLETED, so a reversal (REJECTED after
+COMPLETED) is asked for but never recorded. With --careful it records what every answer says.
+It ends once its ledger has been read (or after two minutes).
 """
 import hmac
 import json
 import os
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import common
 import shop
 
-BUGGY = sys.argv[1:] == ["--bug", "lost-then-rejected"]
-ledger = {}      # external_id -> {"external_id", "status", "amount"}
-by_cashout = {}  # cashout_id -> external_id, from the creates' answers (the buggy app's only key)
-lock = threading.Lock()
-
-
-def book(external_id, amount, status):
-    with lock:
-        ledger[external_id] = {"external_id": external_id, "amount": amount, "status": status.upper()}
+CAREFUL = "--careful" in sys.argv
+ORDERS = [("late-1", "101.00"), ("fine-2", "102.00")]
+WORDS = {"Pending": "PENDING", "Completed": "COMPLETED", "Canceled": "CANCELLED", "Rejected": "REJECTED",
+         "Delivered": "DELIVERED", "On Hold": "ON_HOLD"}
+ledger = {external_id: {"status": "PENDING", "amount": amount} for external_id, amount in ORDERS}
+idle = threading.Condition()
+working = 0
+read = threading.Event()
 
 
 def on_notification(form):
+    global working
     if not hmac.compare_digest(form.get("control", ""), shop.control(form.get("external_id", ""))):
         return 401
-    answer = shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])})
-    if answer is None or answer[0] != 200:
-        return 503  # not learnt: the sandbox sends it again
-    # The careful app knows the cashout by the external_id its control vouches for; the buggy
-    # one only by the cashout_id a create answered.
-    external_id = by_cashout.get(form["cashout_id"]) if BUGGY else form["external_id"]
-    if external_id in ledger:
-        book(external_id, ledger[external_id]["amount"], answer[1]["cashout_status_description"])
-    return 200
+    with idle:
+        working += 1
+    try:
+        answer = shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])})
+        if answer is None or answer[0] != 200:
+            return 503
+        entry = ledger[form["external_id"]]
+        if CAREFUL or entry["status"] != "COMPLETED":
+            entry["status"] = WORDS[answer[1]["cashout_status_description"]]
+        return 200
+    finally:
+        with idle:
+            working -= 1
+            idle.notify_all()
 
 
-def create(external_id, amount, url):
-    for _ in range(20):
-        answer = shop.call("/v3/cashout", shop.create_fields(external_id, amount, url))
-        if answer is not None and answer[0] == 200:
-            by_cashout[str(answer[1]["cashout_id"])] = external_id
-            with lock:
-                ledger.setdefault(external_id, {"external_id": external_id, "amount": amount, "status": "PENDING"})
-            return
-        if answer is not None and answer[0] >= 500:
-            time.sleep(0.05)
-            continue
-        # Lost, or answered 511 (made before): look it up by its external_id.
-        for _ in range(20):
-            found = shop.call("/v3/cashout/status", {"external_id": external_id})
-            if found is not None and found[0] == 200:
-                status = found[1]["cashout_status_description"]
-                book(external_id, amount, "COMPLETED" if BUGGY and status.upper() != "REJECTED" else status)
-                return
-            time.sleep(0.05)
-        return
+class Ledger(BaseHTTPRequestHandler):
+    def do_GET(self):
+        with idle:  # what the app is still learning goes in first
+            idle.wait_for(lambda: working == 0, timeout=30)
+            body = json.dumps({"payouts": [{"external_id": key, **entry} for key, entry in ledger.items()]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        read.set()
+
+    def log_message(self, *args):
+        pass
 
 
-def serve_ledger():
-    """GET /ledger on $CASHOUT_SANDBOX_APP_PORT: {"payouts": [{"external_id", "status", "amount"}]}."""
-    class Ledger(BaseHTTPRequestHandler):
-        def do_GET(self):
-            with lock:
-                body = json.dumps({"payouts": list(ledger.values())}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("CASHOUT_SANDBOX_APP_PORT", "0"))), Ledger)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
-
+server = ThreadingHTTPServer(("127.0.0.1", int(os.environ["CASHOUT_SANDBOX_APP_PORT"])), Ledger)
+threading.Thread(target=server.serve_forever, daemon=True).start()
 url = shop.receive_notifications(on_notification)
-serve_ledger()
-for external_id, amount in shop.ORDERS:
-    create(external_id, amount, url)
-common.serve_until_quiet()
+for external_id, amount in ORDERS:
+    shop.call("/v3/cashout", shop.create_fields(external_id, amount, url))
+read.wait(timeout=120)

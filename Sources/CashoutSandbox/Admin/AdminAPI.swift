@@ -162,12 +162,14 @@ struct AdminAPI: Sendable {
         for (name, script) in scripts { sinks.script(name, script) }
     }
 
-    /// Back to the start: the initial merchants and bank, no payouts, empty sinks; the clock stays.
+    /// Back to the start: the initial merchants and bank, no payouts, empty sinks, no
+    /// reconciliation; the clock stays.
     private func reset() -> HTTPResponse {
         let setup = layers.reset()
         bank.reset(accounts: initial.accounts, configuration: initial.bank)
         sinks.clearAll()
         requests.clear()
+        if reports.reconciliation.last != nil { reports.keep(nil) }
         apply(setup, sinksOf: setup.sinks)
         return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])
     }

@@ -1,18 +1,22 @@
 import Dispatch
 import Glibc
 import SandboxBank
+import SandboxGRPC
 import SandboxHTTP
+import SandboxJSON
 import SandboxScenario
 import Synchronization
 
 /// A scenario's HTTP faults around the sandbox's handler: late answers, errors instead of
 /// answers, connections closed, and responses lost after the request was committed.
 ///
-/// A fault with an `endpoint` applies to that `METHOD /path`; one without applies to every API
-/// request but the sandbox's own `/sandbox/...` endpoints (so tests can still look). `every: N`
-/// fires on the Nth, 2Nth... matching request; `rate` draws from a generator seeded by the
-/// scenario's seed, so a sequence of requests meets the same faults every run; `times: N` stops
-/// a fault after it fired N times.
+/// A fault's `when` is a verification's request pattern (`method`, `path`, `dialect`, `headers`,
+/// `body`; `endpoint` for `METHOD /path`), tested against the request before it is handled, its
+/// body read as a verification reads it (a gRPC or Connect message as proto3 JSON). One without
+/// a `path` applies to no request to the sandbox's own `/sandbox/...` endpoints (so tests can
+/// still look). `every: N` fires on the Nth, 2Nth... matching request (only the requests that
+/// match count); `rate` draws from a generator seeded by the scenario's seed, so a sequence of
+/// requests meets the same faults every run; `times: N` stops a fault after it fired N times.
 final class FaultInjector: Sendable {
     private struct Armed {
         let fault: Fault
@@ -35,9 +39,21 @@ final class FaultInjector: Sendable {
         faults.enumerated().map { Armed(fault: $1, random: SplitMix64(seed: seed &+ UInt64($0) &* 0x9E37_79B9)) }
     }
 
-    /// The router middleware: answers `request` with `handler` unless a fault fires.
-    func respond(_ request: HTTPRequest, route _: Int, next handler: HTTPHandler) -> HTTPResponse {
-        guard active.load(ordering: .acquiring), let (kind, delay) = decide(request) else { return handler(request) }
+    /// The router middleware, for routes numbered as `routeNames` (each payout API's route with
+    /// its dialect in `dialects`), reading bodies as `journal` does: answers a request with its
+    /// handler unless a fault fires.
+    func middleware(routeNames: [String], dialects: [String: String], journal: RequestJournal) -> Router.Middleware {
+        let routeDialects = routeNames.map { dialects[$0] }
+        return { [self] request, route, handler in
+            guard active.load(ordering: .acquiring) else { return handler(request) }
+            let dialect = routeDialects.indices.contains(route) ? routeDialects[route] : nil
+            guard let (kind, delay) = decide(request, dialect: dialect, body: { journal.bodyJSON(of: request, routed: route != Router.unmatched) })
+            else { return handler(request) }
+            return respond(request, kind: kind, delay: delay, next: handler)
+        }
+    }
+
+    private func respond(_ request: HTTPRequest, kind: Fault.Kind, delay: Int64, next handler: HTTPHandler) -> HTTPResponse {
         switch kind {
         case .latency:
             // The answer, once made, is given `delay` later: no thread waits meanwhile.
@@ -49,25 +65,34 @@ final class FaultInjector: Sendable {
         case .close:
             return .closeWithoutAnswer
         case .dropAfterCommit:
-            // Only a request that committed (a 2xx) can lose its response after committing;
-            // a refusal, such as the 511 a retried create meets, is answered.
+            // Only a request that committed (a 2xx, and for gRPC an OK status) can lose its
+            // response after committing; a refusal, such as the 511 a retried create meets, is answered.
             let response = handler(request)
-            let lose: @Sendable (HTTPResponse) -> HTTPResponse = { (200 ..< 300).contains($0.status) ? .closeWithoutAnswer : $0 }
+            let lose: @Sendable (HTTPResponse) -> HTTPResponse = { response in
+                (200 ..< 300).contains(response.status) && (response.grpcStatus ?? .ok) == .ok ? .closeWithoutAnswer : response
+            }
             return response.isDeferred ? response.producingThen { produced, answer in answer(lose(produced)) } : lose(response)
         }
     }
 
     /// The fault that fires for this request, if any, and its delay in milliseconds. Every
-    /// matching fault counts the request, whichever fires; the first that fires wins.
-    private func decide(_ request: HTTPRequest) -> (Fault.Kind, Int64)? {
-        let endpoint = "\(request.method) \(request.path)"
+    /// matching fault counts the request, whichever fires; the first that fires wins. The body is
+    /// read once, and only when a pattern tests it.
+    private func decide(_ request: HTTPRequest, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64)? {
+        let isAdmin = Router.path(request.path, isIn: AdminAPI.group)
+        var body: JSON??
+        func subject(_ pattern: RequestPattern) -> RequestPattern.Subject {
+            if !pattern.body.isEmpty, body == nil { body = .some(readBody()) }
+            return RequestPattern.Subject(method: request.method, path: String(request.path), dialect: dialect, headers: request.headers,
+                                          body: body ?? nil, bodyCut: false)
+        }
         return armed.withLock { armed -> (Fault.Kind, Int64)? in
             var chosen: (Fault.Kind, Int64)?
             for index in armed.indices {
                 let fault = armed[index].fault
-                if let wanted = fault.endpoint {
-                    guard wanted == endpoint else { continue }
-                } else if Router.path(request.path, isIn: AdminAPI.group) {
+                if let pattern = fault.request {
+                    guard pattern.path != nil || !isAdmin, pattern.differences(subject(pattern)).isEmpty else { continue }
+                } else if isAdmin {
                     continue
                 }
                 armed[index].matched += 1

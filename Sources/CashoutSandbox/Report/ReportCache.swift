@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxHTTP
+import SandboxReport
 import Synchronization
 
 /// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.
@@ -21,16 +22,19 @@ package final class ReportCache: Sendable {
         let journalClears: Int
         let bankChanges: Int
         let now: VirtualTime
+        /// How many reconciliations were kept (``ReportCache/keep(_:)``).
+        let reconciliations: Int
 
         /// Read before the evidence, so that an answer is never older than its version says.
-        init(journal: RequestJournal, bank: Bank) {
+        init(journal: RequestJournal, bank: Bank, reports: ReportCache) {
             (lastRequest, journalClears) = journal.version
             bankChanges = bank.changes
             now = bank.clock.now
+            reconciliations = reports.reconciliation.count
         }
 
-        /// `"r12.0-345-1767603600000"`, quoted as RFC 9110 §8.8.3 writes an entity tag.
-        var tag: String { "\"r\(lastRequest).\(journalClears)-\(bankChanges)-\(now.milliseconds)\"" }
+        /// `"r12.0-345-1767603600000-1"`, quoted as RFC 9110 §8.8.3 writes an entity tag.
+        var tag: String { "\"r\(lastRequest).\(journalClears)-\(bankChanges)-\(now.milliseconds)-\(reconciliations)\"" }
     }
 
     private struct Made {
@@ -42,6 +46,16 @@ package final class ReportCache: Sendable {
     /// The last answer made for each `?account=` (nil for every account's); a handful at most.
     private let made = Mutex<[String?: Made]>([:])
     private static let kept = 16
+    private let reconciled = Mutex<(last: Reconciliation?, count: Int)>((nil, 0))
+
+    /// The last reconciliation of an app's ledger, which reports show (`ledger_mismatch`), and how
+    /// many were kept: a report's version counts them.
+    package var reconciliation: (last: Reconciliation?, count: Int) { reconciled.withLock { $0 } }
+
+    /// Keeps `reconciliation` as the last one (nil: forgets it, as a reset does).
+    package func keep(_ reconciliation: Reconciliation?) {
+        reconciled.withLock { $0 = (reconciliation, $0.count + 1) }
+    }
 
     /// The answer already made for `account` at `version`, if any.
     func answer(account: String?, at version: Version) -> HTTPResponse? {

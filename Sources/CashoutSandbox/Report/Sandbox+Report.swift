@@ -14,7 +14,8 @@ extension IntegrationReport {
     /// `Unknowable` when the request journal pushed requests out since it was last cleared (the
     /// report would be made from part of the evidence).
     static func make(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
-                     account only: String? = nil, at now: VirtualTime) -> Result<IntegrationReport, Unknowable> {
+                     account only: String? = nil, reconciliation: Reconciliation? = nil,
+                     at now: VirtualTime) -> Result<IntegrationReport, Unknowable> {
         let (entries, lost) = journal.all()
         guard lost == 0, journal.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: journal.capacity)) }
         struct Key: Hashable { let dialect: String, account: String }
@@ -43,10 +44,11 @@ extension IntegrationReport {
         let accounts = keys.sorted { ($0.dialect, $0.account) < ($1.dialect, $1.account) }.compactMap { key -> (AccountEvidence, [IntegrationCheck])? in
             guard let dialect = dialects[key.dialect] else { return nil }
             let payouts = payouts[key] ?? []
-            let evidence = AccountEvidence(
+            var evidence = AccountEvidence(
                 account: key.account, dialect: key.dialect, known: bank.account(id: key.account)?.dialect == key.dialect,
                 requests: requests[key] ?? [], payouts: payouts, notifications: payouts.flatMap { notifications[$0.id] ?? [] },
                 now: now, statusWord: { dialect.statusWord($0) ?? $0.name })
+            evidence.ledgerMismatches = reconciliation?.occurrences(dialect: key.dialect, account: key.account)
             return (evidence, reporting[key.dialect]?.integrationChecks ?? [])
         }
         return .success(IntegrationReport(accounts: accounts, at: now))
@@ -70,14 +72,15 @@ extension Sandbox {
     /// `account` alone when given), 404 for an account the sandbox neither has nor saw, 409
     /// `{"ok": false, "unknowable": true, "message"}` when the request journal lost evidence.
     package func integrationReport(account: String? = nil) -> (status: Int, json: JSON) {
-        IntegrationReport.answer(bank: bank, journal: requestJournal, sender: sender, dialects: dialects, account: account, at: bank.clock.now)
+        IntegrationReport.answer(bank: bank, journal: requestJournal, sender: sender, dialects: dialects, account: account,
+                                 reconciliation: reports.reconciliation.last, at: bank.clock.now)
     }
 }
 
 extension IntegrationReport {
     static func answer(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
-                       account: String?, at now: VirtualTime) -> (status: Int, json: JSON) {
-        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account, at: now) {
+                       account: String?, reconciliation: Reconciliation? = nil, at now: VirtualTime) -> (status: Int, json: JSON) {
+        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account, reconciliation: reconciliation, at: now) {
         case .failure(let unknowable):
             return (409, ["ok": false, "unknowable": true, "message": .string(unknowable.message)])
         case .success(let report):

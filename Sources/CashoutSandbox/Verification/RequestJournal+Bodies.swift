@@ -22,9 +22,14 @@ extension RequestJournal {
 
     /// A gRPC or Connect message as proto3 JSON, a JSON body, or a form's fields as strings.
     private func bodyJSON(_ entry: Entry) -> JSON? {
-        let request = entry.request
+        bodyJSON(of: entry.request, routed: entry.route != nil)
+    }
+
+    /// A request's body as a pattern reads it (`routed`: a route took it, so a gRPC path names a
+    /// method), for a journaled request and for one a fault looks at before it is handled alike.
+    func bodyJSON(of request: HTTPRequest, routed: Bool) -> JSON? {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        if entry.route != nil, let message = grpc.messageJSON(path: request.path, contentType: contentType, body: request.body, isRequest: true) {
+        if routed, let message = grpc.messageJSON(path: request.path, contentType: contentType, body: request.body, isRequest: true) {
             return message
         }
         // JSON first, whatever the type says: D24 reads a JSON body sent as a form (curl -d's default).

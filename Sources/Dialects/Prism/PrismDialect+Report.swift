@@ -16,6 +16,9 @@ extension PrismDialect: ReportingDialect {
         IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .acknowledgement)
     }
 
+    /// A ledger names a payout by its `merchant_payout_id`.
+    public var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "merchant_payout_id") { $0.reference } }
+
     /// The merchant is `x-merchant-id` (`DefaultMerchantId` without it); Create and Transfer pay
     /// `amount` to the enrolled method, or to the method data given; Get names a payout. A message
     /// is read by its proto3 JSON names or, as Connect clients may send them, its field names.

@@ -17,6 +17,9 @@ extension D24Dialect: ReportingDialect {
         IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .statusQuery(within: Self.followUpWindow))
     }
 
+    /// A ledger names a cashout by the merchant's `external_id`.
+    public var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "external_id") { $0.reference } }
+
     /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
     /// `amount`; a status query names `cashout_id` or `external_id`.
     public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {

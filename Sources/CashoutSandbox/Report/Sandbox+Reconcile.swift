@@ -1,0 +1,103 @@
+import Foundation
+import SandboxBank
+import SandboxDialect
+import SandboxHTTP
+import SandboxJSON
+import SandboxReport
+
+// Reconciliation (the Testing your app guide, "Reconciliation"): the app's own ledger of its
+// payouts, read from a URL or a file, compared with the bank; the last one is kept for the
+// integration report (`ledger_mismatch`).
+
+extension Sandbox {
+    /// How long a ledger URL has to answer, connection included.
+    public static let ledgerTimeout = Duration.seconds(10)
+
+    /// `text` with each `${NAME}` replaced by NAME's value in the environment an app run beside
+    /// the sandbox gets: this process's own, then the sandbox's (``environment``), which wins.
+    public func expandingVariables(_ text: String) -> Result<String, Reconciliation.Problem> {
+        guard text.contains("${") else { return .success(text) }
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        var out = "", rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            out += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                return .failure(Reconciliation.Problem(text, "expected } after ${"))
+            }
+            let name = String(rest[start.upperBound ..< end])
+            guard let value = variables[name] else {
+                return .failure(Reconciliation.Problem(text, "${\(name)} is not set in the app's environment"))
+            }
+            out += value
+            rest = rest[rest.index(after: end)...]
+        }
+        return .success(out + rest)
+    }
+
+    /// The ledger at `location` (`${NAME}` expanded first): the JSON an `http://` URL answers to
+    /// a GET within ``ledgerTimeout``, or the JSON in a file.
+    public func readLedger(at location: String) -> Result<JSON, Reconciliation.Problem> {
+        let place: String
+        switch expandingVariables(location) {
+        case .success(let text): place = text
+        case .failure(let problem): return .failure(problem)
+        }
+        let bytes: [UInt8]
+        if place.lowercased().hasPrefix("http://") || place.lowercased().hasPrefix("https://") {
+            guard place.lowercased().hasPrefix("http://") else {
+                return .failure(Reconciliation.Problem(place, "expected an http:// URL (the sandbox reads no https)"))
+            }
+            let response: HTTPResponse
+            do {
+                response = try HTTPClient.send(method: "GET", url: place, headers: ["Accept": "application/json"], timeout: Self.ledgerTimeout)
+            } catch .timedOut {
+                return .failure(Reconciliation.Problem(place, "no answer within \(DurationText.format(Self.ledgerTimeout))"))
+            } catch {
+                return .failure(Reconciliation.Problem(place, "no answer: \(error)"))
+            }
+            guard response.status == 200 else {
+                return .failure(Reconciliation.Problem(place, "answered \(response.status), expected 200 and the ledger as JSON"))
+            }
+            bytes = response.body
+        } else {
+            guard let data = FileManager.default.contents(atPath: place) else {
+                return .failure(Reconciliation.Problem(place, "no such file, or it cannot be read"))
+            }
+            bytes = Array(data)
+        }
+        guard let json = try? JSON.parse(bytes) else {
+            let text = String(decoding: bytes.prefix(60), as: UTF8.self)
+            return .failure(Reconciliation.Problem(place, "expected JSON, got \(JSON.string(text + (bytes.count > 60 ? "..." : "")).serializedString())"))
+        }
+        return .success(json)
+    }
+
+    /// Compares `ledger` (read from `source`) with the bank's payouts, of `account` alone when
+    /// given, and keeps the reconciliation for the integration report (a problem keeps nothing).
+    @discardableResult
+    public func reconcile(ledger: JSON, source: String = "request body", account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
+        Self.reconcile(ledger: ledger, source: source, account: account, bank: bank, dialects: dialects, reports: reports)
+    }
+
+    /// ``reconcile(ledger:source:account:)`` of the sandbox made of these parts (the admin API's).
+    static func reconcile(ledger: JSON, source: String, account: String?, bank: Bank, dialects: [String: any Dialect],
+                          reports: ReportCache) -> Result<Reconciliation, Reconciliation.Problem> {
+        let terms = dialects.compactMapValues { ($0 as? any ReportingDialect)?.ledgerTerms }
+        var words: [String: @Sendable (PayoutStatus) -> String] = [:]
+        for (name, dialect) in dialects where terms[name] != nil { words[name] = { dialect.statusWord($0) ?? $0.name } }
+        let outcome = Reconciliation.make(ledger: ledger, source: source, payouts: bank.payouts(account: account), terms: terms,
+                                          statusWords: words, account: account, at: bank.clock.now)
+        if case .success(let reconciliation) = outcome { reports.keep(reconciliation) }
+        return outcome
+    }
+
+    /// Reads the ledger at `location` and reconciles it (``readLedger(at:)``, ``reconcile(ledger:source:account:)``).
+    @discardableResult
+    public func reconcile(ledgerAt location: String, account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
+        switch readLedger(at: location) {
+        case .success(let json): reconcile(ledger: json, source: (try? expandingVariables(location).get()) ?? location, account: account)
+        case .failure(let problem): .failure(problem)
+        }
+    }
+}

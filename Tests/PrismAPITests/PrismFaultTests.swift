@@ -1,0 +1,82 @@
+import CashoutSandbox
+import SandboxBank
+import SandboxGRPC
+import SandboxHTTP
+import SandboxJSON
+import SandboxReport
+import SandboxScenario
+import TestHelpers
+import Testing
+
+/// Faults aimed at PayoutService calls by their message (read as proto3 JSON, as a verification
+/// reads it), over gRPC and Connect alike; a retried Create answers the payout the lost answer
+/// was about.
+@Suite struct PrismFaultTests {
+    private func start(_ scenario: String) throws -> Sandbox {
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+        configuration.scenarios = [try ScenarioLoader.load(Array(scenario.utf8), file: "t.json", vocabulary: configuration.scenarioVocabulary)]
+        return try Sandbox.launch(configuration)
+    }
+
+    static let fault = #"""
+        {"faults": [{"when": {"path": "/types.PayoutService/Create", "body": {"amount.minor_amount": {"gte": 10900, "lt": 11000}}},
+                     "every": 1, "kind": "drop_after_commit"}]}
+        """#
+
+    @Test func aGRPCCreateAimedByAmountLosesItsAnswerTheOthersAreAnswered() throws {
+        let sandbox = try start(Self.fault)
+        defer { sandbox.stop() }
+        #expect(try sandbox.prism("Create", createRequest("po-1", minor: 12000)).code == 0)
+        let lost = sandbox.respond(to: HTTPRequest(method: "POST", target: "/types.PayoutService/Create", version: .http2,
+                                                   headers: ["content-type": "application/grpc", "te": "trailers", "x-connector": "sandbox",
+                                                             "x-auth": "header-key", "x-api-key": DefaultMerchant.apiKey],
+                                                   body: GRPCDeframer.frame(createRequest("po-2", minor: 10950).encoded())))
+        #expect(lost.status == 0)  // in process, a dropped answer is status 0 (Sandbox.respond(to:))
+        #expect(try sandbox.prism("Create", createRequest("po-3", minor: 11000)).code == 0)
+        let payout = try #require(sandbox.bank.payout(account: DefaultMerchant.id, reference: "po-2"))
+        // Committed: a Get by merchant_payout_id finds it.
+        let found = try sandbox.prism("Get", lookup("Get", merchant: "po-2"))
+        #expect(found.connectorPayoutID == String(payout.id))
+        #expect(sandbox.bank.payouts(account: DefaultMerchant.id).count == 3)
+    }
+
+    @Test func aConnectCreateAimedByAmountLosesItsAnswerAndARetryAnswersTheExistingPayout() throws {
+        let sandbox = try start(Self.fault)
+        defer { sandbox.stop() }
+        func create(_ id: String, minor: Int) throws -> HTTPResponse {
+            var headers: HTTPHeaders = ["Content-Type": "application/json"]
+            for (name, value) in defaultAuth { headers.add(name, value) }
+            let body = #"{"merchantPayoutId":"\#(id)","amount":{"minorAmount":"\#(minor)","currency":"USD"},"#
+                + #""payoutMethodData":{"card":{"cardNumber":{"value":"4111111111111111"}}}}"#
+            return try TestHTTP.send(method: "POST", url: sandbox.baseURL.absoluteString + "/types.PayoutService/Create", headers: headers,
+                                     body: Array(body.utf8))
+        }
+        #expect(try create("c-1", minor: 500).status == 200)
+        #expect(throws: HTTPClientError.self) { try create("c-2", minor: 10999) }
+        let payout = try #require(sandbox.bank.payout(account: DefaultMerchant.id, reference: "c-2"))
+        // A retry with another amount is not aimed at: it answers the payout already made.
+        let retry = try create("c-2", minor: 500)
+        #expect(retry.status == 200)
+        #expect((try JSON.parse(retry.body))["connectorPayoutId"]?.stringValue == String(payout.id))
+        #expect(sandbox.bank.payouts(account: DefaultMerchant.id).count == 2)
+    }
+
+    /// A ledger names PayoutService payouts by `merchant_payout_id`, in its status words.
+    @Test func aLedgerOfPayoutServicePayoutsIsReconciledInItsWords() throws {
+        let sandbox = try start(#"{"seed": 1}"#)
+        defer { sandbox.stop() }
+        #expect(try sandbox.prism("Create", createRequest("po-1", minor: 12000)).code == 0)
+        #expect(try sandbox.prism("Create", createRequest("po-2", minor: 500)).code == 0)
+        let id = try #require(sandbox.bank.payout(account: DefaultMerchant.id, reference: "po-1")?.id)
+        let outcome = try sandbox.reconcile(ledger: ["payouts": [["merchant_payout_id": "po-1", "status": "SUCCESS", "amount": "120.00"],
+                                                                 ["merchant_payout_id": "po-2", "status": "pending", "amount": 5]]]).get()
+        #expect(outcome.mismatches.map(\.occurrence.summary)
+            == [#"the app believes cashout \#(id) (merchant_payout_id "po-1") is SUCCESS; the bank's is PENDING"#])
+        let wrongWord = sandbox.reconcile(ledger: ["payouts": [["merchant_payout_id": "po-1", "status": "COMPLETED", "amount": "120.00"]]])
+        #expect(throws: Reconciliation.Problem(
+            "request body", "payouts[0].status: expected one of REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, PENDING, INITIATED, SUCCESS, FAILED, "
+                + #"CANCELLED, REVERSED, EXPIRED, got "COMPLETED""#)) { try wrongWord.get() }
+    }
+}
