@@ -10,4 +10,12 @@ public protocol ReportingDialect: Sendable {
 
     /// The report's checks of its accounts (`IntegrationChecks`' that its API can show, and its own).
     var integrationChecks: [IntegrationCheck] { get }
+
+    /// Its checks judging by `thresholds` (a suite's `report` key, a `GET /sandbox/report`
+    /// query); `integrationChecks` when none of them reads a threshold.
+    func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck]
+}
+
+extension ReportingDialect {
+    public func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] { integrationChecks }
 }
