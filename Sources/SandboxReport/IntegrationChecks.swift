@@ -196,8 +196,8 @@ public enum IntegrationChecks {
         IntegrationCheck(id: "idempotency_key_reused", severity: .error, advice: """
             Make \(terms.reference) unique to one payout and send a retry byte for byte as the first try: a retry with \
             another amount or beneficiary is a new payout and needs a new \(terms.reference).
-            """, description: "a \(terms.reference) sent again with another amount or beneficiary; exercised once a \(terms.reference) "
-                + "is sent twice") { evidence in
+            """, description: "the same \(terms.reference) sent again with another amount or beneficiary; exercised once one is "
+                + "sent twice") { evidence in
             var first: [String: ReportedRequest] = [:]
             var exercised = false
             var reused: [Occurrence] = []
