@@ -91,6 +91,22 @@ import Testing
         #expect(withoutJournal.terminate() == 0)
     }
 
+    /// `--follow-up-within`, `--polling-limit` and `--polling-per` judge by other thresholds; a bad
+    /// one is the sandbox's 400, exit 2.
+    @Test func theThresholdsAreTheCommandLinesWhenGiven() throws {
+        let (server, url) = try serve()
+        #expect(try SignedCreate.send(to: url, externalID: "report-polled").status == 200)
+        let (status, out, err) = try RunningBinary.run(["report", url, "--json", "--follow-up-within", "2m", "--polling-limit", "20", "--polling-per", "30s"])
+        #expect(status == 0, "\(err)")
+        let report = try JSON.parse(Array(out.utf8))
+        #expect(report["thresholds"] == ["follow_up_within": "2m", "status_polling": ["limit": 20, "per": "30s"]])
+        let (bad, badOut, badErr) = try RunningBinary.run(["report", url, "--polling-limit", "0"])
+        #expect(bad == 2 && badOut.isEmpty)
+        #expect(badErr == "error: no report (HTTP 400): polling_limit: expected a whole number from 1 to 1000000, got \"0\"\n"
+                    + "See 'cashout-sandbox report --help'.\n")
+        #expect(server.terminate() == 0)
+    }
+
     /// The admin token as `serve` takes it: `--admin-token`, else $CASHOUT_SANDBOX_ADMIN_TOKEN.
     @Test func theAdminTokenIsSent() throws {
         let (server, url) = try serve(["--admin-token", "report-token"])
