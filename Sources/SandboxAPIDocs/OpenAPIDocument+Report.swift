@@ -85,7 +85,9 @@ extension OpenAPIDocument {
                     "follow_up_within": Schema.string("How long after a notification the app had to ask for the status", example: "1m"),
                     "status_polling": Schema.object(["limit": Schema.integer(example: 10), "per": Schema.string(example: "1m")], required: ["limit", "per"]),
                 ], required: ["follow_up_within", "status_polling"], description: "What the checks judged by"),
-                "check_descriptions": Schema.map(of: Schema.string(), description: "Each check of the report's accounts, by id: what it looks for and what exercises it"),
+                "check_descriptions": Schema.map(of: Schema.map(of: Schema.string()),
+                                                 description: "Each check of the report's accounts, by their API (an account's dialect) and id: "
+                                                     + "what it looks for and what exercises it, in that API's words"),
                 "accounts": Schema.array(of: Schema.ref("AccountReport"), description: "By API, then account"),
             ], required: ["ok", "errors", "warnings", "at", "checks", "not_exercised", "thresholds", "check_descriptions", "accounts"]),
             "AccountReport": Schema.object([
@@ -115,11 +117,11 @@ extension OpenAPIDocument {
         [
             "ok": false, "errors": 2, "warnings": 0, "at": "2026-01-07T10:10:00Z", "checks": 8, "not_exercised": 4,
             "thresholds": ["follow_up_within": "1m", "status_polling": ["limit": 10, "per": "1m"]],
-            "check_descriptions": [
+            "check_descriptions": ["d24": [
                 "notification_failed": "a notification whose every attempt was answered non-2xx or timed out; exercised once a notification to the app was delivered or gave up",
                 "forged_notification_accepted": .string("a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised "
                     + "by a forged copy once the app has acknowledged a genuine notification (refusing every one shows nothing)"),
-            ],
+            ]],
             "accounts": [[
                 "account": "sandbox_login", "dialect": "d24", "known": true, "requests": 3, "cashouts": 1,
                 "findings": [

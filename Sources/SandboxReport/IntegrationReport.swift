@@ -61,14 +61,19 @@ public struct IntegrationReport: Sendable {
     public let at: VirtualTime
     /// What the checks judged by.
     public let thresholds: ReportThresholds
-    /// Every check of every account, by id: what `check_descriptions` explains.
-    private let checks: [String: IntegrationCheck]
+    /// Every check of every account, by dialect and id: what `check_descriptions` explains (each
+    /// API words its checks its own way).
+    private let checks: [String: [String: IntegrationCheck]]
 
     public init(accounts: [(evidence: AccountEvidence, checks: [IntegrationCheck])], at: VirtualTime, thresholds: ReportThresholds = .standard) {
         self.accounts = accounts.map { AccountReport(evidence: $0.evidence, checks: $0.checks) }
         self.at = at
         self.thresholds = thresholds
-        checks = Dictionary(accounts.flatMap { $0.checks.map { ($0.id, $0) } }) { first, _ in first }
+        var checks: [String: [String: IntegrationCheck]] = [:]
+        for (evidence, list) in accounts {
+            for check in list where checks[evidence.dialect]?[check.id] == nil { checks[evidence.dialect, default: [:]][check.id] = check }
+        }
+        self.checks = checks
     }
 
     public var findings: [Finding] { accounts.flatMap(\.findings) }
@@ -80,14 +85,14 @@ public struct IntegrationReport: Sendable {
     public var notExercised: Int { accounts.reduce(0) { $0 + $1.notExercised.count } }
 
     /// `{"ok": true, "errors": 0, "warnings": 0, "checks": 8, "not_exercised": 6, "at": "…",
-    /// "thresholds": {...}, "check_descriptions": {id: line}, "accounts": [...]}`: `ok` when no
+    /// "thresholds": {...}, "check_descriptions": {dialect: {id: line}}, "accounts": [...]}`: `ok` when no
     /// finding is an error.
     public var json: JSON {
         ["ok": .bool(errors == 0), "errors": .number(errors), "warnings": .number(warnings), "at": .string(at.iso8601),
          "checks": .number(checksMade), "not_exercised": .number(notExercised),
          "thresholds": ["follow_up_within": .string(DurationText.format(thresholds.followUpWithin)),
                         "status_polling": ["limit": .number(thresholds.pollingLimit), "per": .string(DurationText.format(thresholds.pollingPer))]],
-         "check_descriptions": .object(checks.mapValues { .string($0.description ?? $0.advice) }),
+         "check_descriptions": .object(checks.mapValues { .object($0.mapValues { .string($0.description ?? $0.advice) }) }),
          "accounts": .array(accounts.map(\.json))]
     }
 }

@@ -98,10 +98,13 @@ extension ScenarioRunner {
             }
             let missing = required.subtracting(exercised).sorted()
             if !missing.isEmpty {
-                let descriptions = report["check_descriptions"]
+                // Each check as the first account whose API has it describes it.
+                func description(_ id: String) -> String? {
+                    accounts.lazy.compactMap { report["check_descriptions"]?[$0["dialect"]?.stringValue ?? ""]?[id]?.stringValue }.first
+                }
                 return "\(subject): expected \(missing.count == 1 ? "this check" : "these checks") exercised, not exercised: "
                     + missing.joined(separator: ", ") + judged + "\n"
-                    + missing.map { id in "\(id): " + (descriptions?[id]?.stringValue ?? "no account of the report has this check") }
+                    + missing.map { id in "\(id): " + (description(id) ?? "no account of the report has this check") }
                         .joined(separator: "\n")
             }
         }
