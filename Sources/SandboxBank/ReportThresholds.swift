@@ -35,9 +35,4 @@ public struct ReportThresholds: Sendable, Hashable {
     public static func duration(_ text: String) -> Duration? {
         DurationText.parse(text).flatMap { durations.contains($0) ? $0 : nil }
     }
-
-    /// `follow_up_within=1m, status_polling=10 per 1m`: as a failure or a report says what it judged by.
-    public var description: String {
-        "follow_up_within \(DurationText.format(followUpWithin)), status_polling \(pollingLimit) per \(DurationText.format(pollingPer))"
-    }
 }
