@@ -3,6 +3,7 @@ import Foundation
 import SandboxJSON
 import SandboxRunner
 import SandboxScenario
+import TestHelpers
 import Testing
 
 private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
@@ -130,5 +131,22 @@ extension WaitForRequestAndReportStepTests {
             expect_report: expected no findings, unexpected signature_errors (1 error, 0 warnings; 7 of 8 checks not exercised)
             signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase "sandbox_pass"
             """#)
+    }
+}
+
+extension WaitForRequestAndReportStepTests {
+    /// The suite's `report` key is what `expect_report` judges by: two status queries are too many
+    /// when the suite allows one.
+    @Test func expectReportJudgesByTheSuitesThresholds() throws {
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"p"}"#
+        let query = #"{"request": {"method": "POST", "path": "/v3/cashout/status", "headers": {"Payload-Signature": "\#(D24Signing.payloadSignature(body))"}, "#
+            + #""body": \#(JSON.string(body).serializedString())}, "expect": {"status": 200}},"#
+        let steps = #"[{"create_cashout": {"external_id": "p"}}, \#(query) \#(query) {"expect_report": {"findings": []}}]"#
+        #expect(try run(steps).failure == nil)
+        let strict = try run(steps, setup: #""report": {"status_polling": {"limit": 1, "per": "1h"}}, "#)
+        #expect(strict.failure?.message.hasPrefix(
+            "expect_report: expected no findings, unexpected status_polling_excessive (0 errors, 1 warning; 6 of 8 checks not exercised)\n"
+                + "status_polling_excessive (warning, sandbox_login): cashout 1000001 was asked 2 times within 1h (at most 1 expected)") == true,
+                "\(strict.failureText ?? "")")
     }
 }
