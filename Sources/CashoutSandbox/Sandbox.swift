@@ -177,7 +177,7 @@ public final class Sandbox: Sendable {
         // Made on first use (the documents took a fifth of a start's instructions).
         Dashboard.register(in: &router) { dialectList.dashboardParts }
         APIDocs.register(in: &router) { dialectList.documents }
-        let reports = ReportCache()
+        let reports = ReportCache(thresholds: setup.reportThresholds)
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics, requests: requests,
                              reports: reports, eventLog: configuration.eventLog)

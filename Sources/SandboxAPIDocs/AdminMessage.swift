@@ -1,3 +1,5 @@
+import SandboxBank
+
 /// The messages of the admin API's own errors, each written once: the handlers answer them
 /// (`Router.error(404, AdminMessage.noCashout(id))`) and the OpenAPI document shows them, with
 /// example values.
@@ -28,6 +30,14 @@ package enum AdminMessage {
 
     /// 400: `GET /sandbox/requests?limit=` that is not a count.
     package static let requestLimit = "limit: expected a whole number of at least 1"
+
+    /// 400: `GET /sandbox/report?follow_up_within=` (or `polling_per`) not a duration of the range.
+    package static func reportDuration(_ name: String, _ value: String) -> String {
+        "\(name): \(ReportThresholds.durationExpected), got \"\(value)\""
+    }
+
+    /// 400: `GET /sandbox/report?polling_limit=` not a count of the range.
+    package static func reportLimit(_ value: String) -> String { "polling_limit: \(ReportThresholds.limitExpected), got \"\(value)\"" }
 
     /// 404: `GET /sandbox/report?account=` an account the sandbox neither has nor saw.
     package static func noReportAccount(_ account: String) -> String {

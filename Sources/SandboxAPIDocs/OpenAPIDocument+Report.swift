@@ -12,19 +12,33 @@ extension OpenAPIDocument {
                 For each account that made a request or has a cashout (or `account` alone): what its app gets wrong, \
                 from evidence, each finding with the requests and delivery attempts that show it and what to change; the \
                 checks that held (`passed`) and those nothing exercised, each by its id (`late_rejection_missed`, \
-                `signature_errors`...; the Testing your app guide, "What your app gets wrong"). `ok` when no finding is an error. Made from \
+                `signature_errors`...; the Testing your app guide, "What your app gets wrong"), each explained in a line in \
+                `check_descriptions`. `ok` when no finding is an error; `checks` and `not_exercised` count what it judged (a clean \
+                report with most checks not exercised judged little). Its thresholds (`thresholds`) are the loaded scenarios' \
+                (their `report` key), or the query's; by default 1m to follow a notification up and 10 status queries of a \
+                cashout per 1m. Made from \
                 the request journal, the cashouts and their notifications each time it is asked for: answered 409, never \
                 guessed, when the journal pushed requests out since it was last cleared (`serve --request-journal N` \
                 keeps more). Made off the event loops, so no other request waits for it; its `ETag` names what it was made \
-                from (the journal, the bank's changes, the virtual time), and sent back in `If-None-Match` it is answered 304 \
-                while none of them moved.
+                from (the journal, the bank's changes, the virtual time, thresholds other than the standard ones), and sent \
+                back in `If-None-Match` it is answered 304 while none of them moved.
                 """,
             parameters: [OpenAPI.query("account", Schema.string(example: "sandbox_login"),
                                        "Only this account's (a D24 login, a Mannco user, a PayoutService merchant)"),
+                         OpenAPI.query("follow_up_within", Schema.string(example: "2m"),
+                                       "D24: how long after acknowledging a notification the app has to ask POST /v3/cashout/status "
+                                           + "(notification_not_followed_up, late_rejection_missed); a duration from 1s to 7d. "
+                                           + "Default: the scenarios' report.follow_up_within, else 1m"),
+                         OpenAPI.query("polling_limit", Schema.integer(example: 20),
+                                       "status_polling_excessive: the most status queries of one cashout within polling_per, 1 to 1000000. "
+                                           + "Default: the scenarios' report.status_polling.limit, else 10"),
+                         OpenAPI.query("polling_per", Schema.string(example: "1m"),
+                                       "The window polling_limit counts in, from 1s to 7d. Default: the scenarios' report.status_polling.per, else 1m"),
                          OpenAPI.header("If-None-Match", "The ETag of a report already read: 304 while it still holds")],
             responses: [
                 "200": reportAnswer,
                 "304": ["description": "Nothing the report reads changed since the one whose ETag was sent", "headers": etag],
+                "400": OpenAPI.error(400, AdminMessage.reportDuration("follow_up_within", "soon"), AdminMessage.reportLimit("0")),
                 "404": OpenAPI.error(404, AdminMessage.noReportAccount("nobody")),
                 "409": OpenAPI.json("Unknowable: the request journal lost evidence the report needs", Schema.ref("ReportUnknowable"), example: [
                     "ok": false, "unknowable": true,
@@ -86,7 +100,10 @@ extension OpenAPIDocument {
         let delivery = [
             "kind": Schema.oneOf(["delivery"]), "notification": Schema.integer("The notification (GET /sandbox/webhooks)", example: 3),
             "cashout": Schema.integer(example: 1_000_001), "status": Schema.string("The status it reported, in its API's words", example: "REJECTED"),
-            "attempt": Schema.integer(example: 1), "at": Schema.time(),
+            "attempt": Schema.nullable("integer", "Its number among the notification's own attempts (the first, the retries, redeliveries), "
+                                           + "as an occurrence counts them; null for a copy webhook chaos sent", example: 1),
+            "copy_of": Schema.nullable("integer", "A chaos copy's: the own attempt it copies; null for an own attempt"),
+            "at": Schema.time(),
             "answered": Schema.nullable("integer", "The app's HTTP status; null: no answer (see error)"),
             "error": Schema.nullable("string", "Why there was no answer", example: "timed out"),
             "chaos": Schema.either(["string", "null"], "The webhook chaos that sent it (duplicate, forged...); null for its own attempts"),
@@ -95,8 +112,17 @@ extension OpenAPIDocument {
             "IntegrationReport": Schema.object([
                 "ok": Schema.boolean("No finding is an error"), "errors": Schema.integer("Findings that are errors", example: 1),
                 "warnings": Schema.integer("Findings that are warnings", example: 0), "at": Schema.time("The virtual time it was made at"),
+                "checks": Schema.integer("Checks made: each account's, added up", example: 8),
+                "not_exercised": Schema.integer("Of them, those nothing exercised either way", example: 4),
+                "thresholds": Schema.object([
+                    "follow_up_within": Schema.string("How long after a notification the app had to ask for the status", example: "1m"),
+                    "status_polling": Schema.object(["limit": Schema.integer(example: 10), "per": Schema.string(example: "1m")], required: ["limit", "per"]),
+                ], required: ["follow_up_within", "status_polling"], description: "What the checks judged by"),
+                "check_descriptions": Schema.map(of: Schema.map(of: Schema.string()),
+                                                 description: "Each check of the report's accounts, by their API (an account's dialect) and id: "
+                                                     + "what it looks for and what exercises it, in that API's words"),
                 "accounts": Schema.array(of: Schema.ref("AccountReport"), description: "By API, then account"),
-            ], required: ["ok", "errors", "warnings", "at", "accounts"]),
+            ], required: ["ok", "errors", "warnings", "at", "checks", "not_exercised", "thresholds", "check_descriptions", "accounts"]),
             "AccountReport": Schema.object([
                 "account": Schema.string(example: "sandbox_login"), "dialect": Schema.string("Its API", example: "d24"),
                 "known": Schema.boolean("The sandbox has the account (false: only a request named it)"),
@@ -146,7 +172,13 @@ extension OpenAPIDocument {
     /// A D24 app that missed a late rejection, and sent a request with a wrong pass.
     private static var reportExample: JSON {
         [
-            "ok": false, "errors": 2, "warnings": 0, "at": "2026-01-07T10:10:00Z",
+            "ok": false, "errors": 2, "warnings": 0, "at": "2026-01-07T10:10:00Z", "checks": 8, "not_exercised": 4,
+            "thresholds": ["follow_up_within": "1m", "status_polling": ["limit": 10, "per": "1m"]],
+            "check_descriptions": ["d24": [
+                "notification_failed": "a notification whose every attempt was answered non-2xx or timed out; exercised once a notification to the app was delivered or gave up",
+                "forged_notification_accepted": .string("a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised "
+                    + "by a forged copy once the app has acknowledged a genuine notification (refusing every one shows nothing)"),
+            ]],
             "accounts": [[
                 "account": "sandbox_login", "dialect": "d24", "known": true, "requests": 3, "cashouts": 1,
                 "findings": [
@@ -154,7 +186,7 @@ extension OpenAPIDocument {
                         "id": "late_rejection_missed", "severity": "error", "cashouts": [1_000_001],
                         "occurrences": ["the REJECTED notification of cashout 1000001 was acknowledged, but POST /v3/cashout/status was not asked for it at all"],
                         "evidence": [[
-                            "kind": "delivery", "notification": 3, "cashout": 1_000_001, "status": "REJECTED", "attempt": 1,
+                            "kind": "delivery", "notification": 3, "cashout": 1_000_001, "status": "REJECTED", "attempt": 1, "copy_of": .null,
                             "at": "2026-01-07T10:05:00Z", "answered": 200, "error": .null, "chaos": .null,
                         ]],
                         "advice": .string("A completed cashout can still be reversed by the bank: ask POST /v3/cashout/status within 1m of "

@@ -1,9 +1,11 @@
+import CashoutSandbox
 import SandboxJSON
 
 extension ReportCommand {
     /// The report for a terminal, wrapped at 80 columns: per account a line with what it did and
     /// its counts, each finding (severity, id, the cashouts it concerns; its occurrences, evidence
-    /// and advice under it), then `passed:` and `not exercised:`; last `N errors, N warnings`.
+    /// and advice under it), then `passed:` and `not exercised:`; last `N errors, N warnings`, and
+    /// how many checks nothing exercised (a clean report that judged little says so).
     ///
     /// ```
     /// sandbox_login (d24; 3 requests, 1 cashout): 1 error, 0 warnings
@@ -15,13 +17,13 @@ extension ReportCommand {
     ///   passed: notification_failed, notification_not_followed_up
     ///   not exercised: forged_notification_accepted, idempotency_key_reused
     ///
-    /// 1 error, 0 warnings
+    /// 1 error, 0 warnings; 2 of 8 checks not exercised
     /// ```
     static func summary(of report: JSON) -> String {
         let accounts = report["accounts"]?.arrayValue ?? []
         var lines = accounts.isEmpty ? ["No account has made a request or has a cashout: nothing to report.", ""] : []
         for account in accounts { lines += self.lines(of: account) + [""] }
-        lines.append(counts(errors: count(report["errors"]), warnings: count(report["warnings"])))
+        lines.append(Sandbox.reportTally(report))
         return lines.joined(separator: "\n")
     }
 
@@ -31,7 +33,7 @@ extension ReportCommand {
         let facts = [text(account["dialect"])] + (account["known"]?.boolValue == false ? ["unknown account"] : [])
         let activity = plural(count(account["requests"]), "request") + ", " + plural(count(account["cashouts"]), "cashout")
         var lines = ["\(text(account["account"])) (\(facts.joined(separator: ", ")); \(activity)): "
-                     + (findings.isEmpty ? "ok" : counts(errors: errors, warnings: findings.count - errors))]
+                     + (findings.isEmpty ? "ok" : counts(errors: errors, warnings: findings.count - errors)) + idle(account)]
         for finding in findings {
             let severity = text(finding["severity"])
             let cashouts = (finding["cashouts"]?.arrayValue ?? []).map { text($0) }
@@ -59,12 +61,22 @@ extension ReportCommand {
         }
         let answer = evidence["answered"].flatMap(\.numberText) ?? evidence["error"]?.stringValue ?? "no answer"
         let chaos = evidence["chaos"]?.stringValue.map { " [\($0)]" } ?? ""
-        return "notification \(text(evidence["notification"])) (\(text(evidence["status"]))) attempt \(text(evidence["attempt"]))\(chaos) at \(at): \(answer)"
+        // A chaos copy is no attempt of the notification's own: it names the one it copies.
+        let attempt = evidence["attempt"]?.numberText.map { "attempt \($0)" }
+            ?? "copy" + (evidence["copy_of"]?.numberText.map { " of attempt \($0)" } ?? "")
+        return "notification \(text(evidence["notification"])) (\(text(evidence["status"]))) \(attempt)\(chaos) at \(at): \(answer)"
     }
 
     /// `label` then `body`, wrapped at 80 columns, its next lines indented by `indent`.
     private static func wrapped(_ label: String, _ body: String, indent: Int) -> String {
         label + HelpText.wrap(body.split(separator: " ").map(String.init), start: label.count, indent: indent)
+    }
+
+    /// `; 6 of 8 checks not exercised`, or nothing when each was.
+    private static func idle(_ account: JSON) -> String {
+        let idle = account["not_exercised"]?.arrayValue?.count ?? 0
+        let checks = idle + (account["passed"]?.arrayValue?.count ?? 0) + (account["findings"]?.arrayValue?.count ?? 0)
+        return idle == 0 ? "" : "; \(idle) of \(plural(checks, "check")) not exercised"
     }
 
     private static func counts(errors: Int, warnings: Int) -> String { plural(errors, "error") + ", " + plural(warnings, "warning") }

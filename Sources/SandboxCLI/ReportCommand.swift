@@ -2,7 +2,8 @@ import Glibc
 import SandboxHTTP
 import SandboxJSON
 
-/// `cashout-sandbox report URL [--account ID] [--json] [--admin-token TOKEN]`: the integration
+/// `cashout-sandbox report URL [--account ID] [--follow-up-within D] [--polling-limit N] [--polling-per D] [--json]
+/// [--admin-token TOKEN]`: the integration
 /// report of a running sandbox (`GET /sandbox/report`), for a terminal or a CI job: the findings
 /// per account and a last line `N errors, N warnings` (`ReportCommand+Summary`), or the JSON as
 /// the sandbox answered it. Exit 0 when no finding is an error, 1 when one is, 2 (a `UsageError`:
@@ -16,13 +17,18 @@ enum ReportCommand: Command {
         Reads the integration report of the sandbox at URL (GET URL/sandbox/report): for each account, \
         what the app that called its payout APIs gets wrong, each finding with its severity, id, \
         occurrences, evidence and advice; then the checks that passed and those nothing exercised, and \
-        "N errors, N warnings". With --json, prints the report as the sandbox answered it. Exits 0 when \
+        "N errors, N warnings; N of N checks not exercised" (a clean report that exercised few checks judged \
+        little). The thresholds are the suite's (its "report" key) unless --follow-up-within, --polling-limit or \
+        --polling-per set them (default 1m, 10 per 1m). With --json, prints the report as the sandbox answered it. Exits 0 when \
         no finding is an error, 1 when one is, 2 when the sandbox cannot be reached or makes no report \
         (an account it never saw, a request journal that pushed out requests, a refused admin token).
         """
 
     static let options: [Arguments.Option] = [
         .value("account", "ID", "Only this account's report (a D24 login, a Mannco user, a PayoutService merchant)"),
+        .value("follow-up-within", "DURATION", "How long after a notification the app has to ask for the status, such as 2m (D24)"),
+        .value("polling-limit", "N", "The most status queries of one cashout --polling-per allows"),
+        .value("polling-per", "DURATION", "The window --polling-limit counts in, such as 1m"),
         .flag("json", "Print the report's JSON as the sandbox answers it"),
         .value("admin-token", "TOKEN", "Send 'Authorization: Bearer TOKEN' to the admin API (default: $\(ServeCommand.adminTokenVariable))"),
     ]
@@ -37,7 +43,9 @@ enum ReportCommand: Command {
             throw UsageError("expected the sandbox's URL, an http URL such as http://127.0.0.1:8080 (it serves no TLS), got '\(given)'")
         }
         let token = try ServeCommand.adminToken(arguments) { getenv($0).map { String(cString: $0) } }
-        let query = arguments.value("account").map { "?" + FormURLEncoding.encode([("account", $0)], spaceAsPlus: false) } ?? ""
+        let parameters = [("account", "account"), ("follow-up-within", "follow_up_within"), ("polling-limit", "polling_limit"),
+                          ("polling-per", "polling_per")].compactMap { option, name in arguments.value(option).map { (name, $0) } }
+        let query = parameters.isEmpty ? "" : "?" + FormURLEncoding.encode(parameters, spaceAsPlus: false)
         // A report lists every occurrence with its evidence: a long run's is larger than a request.
         var limits = HTTPLimits()
         limits.maxBodyBytes = 1 << 30

@@ -1,16 +1,20 @@
 extension Dashboard {
     /// The Report view (`#/report`, `#/report/{account}` for one account's): the integration report
-    /// of `GET /sandbox/report`, what the app gets wrong. Per account a headline (ok, or its errors
-    /// and warnings), each finding with its severity, occurrences, advice and evidence (the
-    /// requests and deliveries that show it, linked to the Requests and Webhooks views), then the
-    /// checks that passed and those nothing exercised. A report the request journal can no longer
-    /// make (a 409), or an account the sandbox never saw (a 404), is one message in its place.
+    /// of `GET /sandbox/report`, what the app gets wrong. A summary (its counts, and how many checks
+    /// nothing exercised) and an index of the findings, each a link to its details; then per
+    /// account a headline (ok, or its errors and warnings), each finding with its severity,
+    /// occurrences, advice and evidence (the requests and deliveries that show it, linked to the
+    /// Requests and Webhooks views; a forged notification answered 2xx marked as the failure it
+    /// is), then the checks that passed and those nothing exercised, each with what it looks for.
+    /// A report the request journal can no longer make (a 409), or an account the sandbox never
+    /// saw (a 404), is one message in its place.
     static let reportView = DashboardView(name: "report", title: "Report", content: #"""
             <h1>Report <span class="muted" id="report-at" data-testid="report-at"></span></h1>
             <p id="report-all" data-testid="report-all" hidden><a href="#/report">← every account</a></p>
             <p id="report-unavailable" data-testid="report-unavailable" class="missing" hidden></p>
             <div id="report-body" data-testid="report-body">
             <p id="report-summary" data-testid="report-summary" class="report-summary"></p>
+            <ul id="report-index" data-testid="report-index" class="report-index" hidden></ul>
             <div id="report-accounts" data-testid="report-accounts"></div>
             <p id="report-empty" data-testid="report-empty" class="empty" hidden>No account has made a request or has a cashout yet: nothing to report.</p>
             </div>
@@ -24,6 +28,8 @@ extension Dashboard {
           let reportShown = null, reportTag = null;
           const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
           const reportCounts = (errors, warnings) => errors || warnings ? plural(errors, "error") + ", " + plural(warnings, "warning") : "ok";
+          // "; 6 of 8 checks not exercised": a clean report that exercised few checks judged little.
+          const reportIdle = (idle, checks) => idle ? "; " + idle + " of " + plural(checks, "check") + " not exercised" : "";
 
           refreshers.push(async (view, mine) => {
             if (view !== "report") { reportShown = reportTag = null; return; }
@@ -47,12 +53,23 @@ extension Dashboard {
             if (!report) return;
             $("report-summary").replaceChildren(
               el("span", { class: "badge " + (report.ok ? "report-ok" : "sev-error"), "data-testid": "report-ok", text: report.ok ? "ok" : "not ok" }), " ",
-              reportCounts(report.errors, report.warnings) + " in " + plural(report.accounts.length, "account"));
-            $("report-accounts").replaceChildren(...report.accounts.map(renderReportAccount));
+              reportCounts(report.errors, report.warnings) + " in " + plural(report.accounts.length, "account")
+                + reportIdle(report.not_exercised || 0, report.checks || 0));
+            const index = [];
+            $("report-accounts").replaceChildren(...report.accounts.map((a) => renderReportAccount(a, (report.check_descriptions || {})[a.dialect] || {}, index)));
+            // Every finding at the top, errors first: one line each, a link to its details below.
+            index.sort((x, y) => (x.f.severity === "error" ? 0 : 1) - (y.f.severity === "error" ? 0 : 1));
+            $("report-index").replaceChildren(...index.map(({ a, f, node }) => el("li", { "data-testid": "report-index-" + a.account + "-" + f.id },
+              el("span", { class: "badge sev-" + f.severity, text: f.severity }), " ",
+              el("a", { href: "#/report/" + encodeURIComponent(a.account), class: "report-id",
+                        onclick: (event) => { event.preventDefault(); node.scrollIntoView({ block: "start" }); }, text: f.id }),
+              el("span", { class: "muted", text: " " + (report.accounts.length > 1 ? a.account + ": " : "")
+                + plural((f.occurrences || []).length, "occurrence") }))));
+            $("report-index").hidden = index.length === 0;
             $("report-empty").hidden = report.accounts.length > 0;
           });
 
-          function renderReportAccount(a) {
+          function renderReportAccount(a, descriptions, index) {
             const errors = a.findings.filter((f) => f.severity === "error").length, warnings = a.findings.length - errors;
             const href = "#/report/" + encodeURIComponent(a.account);
             return el("div", { class: "card report-account", "data-testid": "report-account-" + a.account, "data-ok": String(errors === 0) },
@@ -62,10 +79,12 @@ extension Dashboard {
               // An account without findings is ok; without a passed check too, that says little yet.
               el("p", { class: "report-headline " + (errors ? "bad" : warnings ? "warn" : a.passed.length ? "good" : "idle"),
                         "data-testid": "report-headline-" + a.account,
-                        text: a.findings.length || a.passed.length ? reportCounts(errors, warnings) : "ok (no check exercised yet)" }),
-              ...a.findings.map((f) => renderFinding(a, f)),
-              reportChecks("Passed", a.passed, "report-passed-" + a.account),
-              reportChecks("Not exercised", a.not_exercised, "report-not-exercised-" + a.account));
+                        text: a.findings.length || a.passed.length
+                          ? reportCounts(errors, warnings) + reportIdle(a.not_exercised.length, a.findings.length + a.passed.length + a.not_exercised.length)
+                          : "ok (no check exercised yet)" }),
+              ...a.findings.map((f) => { const node = renderFinding(a, f); index.push({ a: a, f: f, node: node }); return node; }),
+              reportChecks("Passed", a.passed, descriptions, "report-passed-" + a.account),
+              reportChecks("Not exercised", a.not_exercised, descriptions, "report-not-exercised-" + a.account));
           }
 
           function renderFinding(a, f) {
@@ -80,12 +99,14 @@ extension Dashboard {
               (f.evidence || []).length ? el("div", { class: "table-wrap" },
                 el("table", { class: "list report-evidence" },
                   el("thead", {}, el("tr", {}, el("th", { class: "hide-narrow", text: "At" }), el("th", { text: "Evidence" }),
-                    el("th", { text: "Answer" }), el("th", { class: "hide-narrow", text: "Note" }))),
+                    el("th", { text: "Answer" }))),
                   el("tbody", {}, ...f.evidence.map(renderEvidence)))) : null);
           }
 
           // A request (linked to the Requests view), a delivery attempt (to its cashout's webhooks), or a
-          // status change of the bank's (a reconciliation's evidence, to its cashout).
+          // status change of the bank's (a reconciliation's evidence, to its cashout): an attempt of the
+          // notification's own by its number, a chaos copy as the copy it is. What the evidence shows,
+          // when it says (a request's note, a forged copy accepted), is under it.
           function renderEvidence(e) {
             if (e.kind === "status") {
               return el("tr", { "data-kind": e.kind },
@@ -96,26 +117,32 @@ extension Dashboard {
                 el("td", { class: "text hide-narrow", text: "the bank's history" }));
             }
             const request = e.kind === "request";
+            const attempt = e.attempt !== null && e.attempt !== undefined ? "attempt " + e.attempt
+              : "copy" + (e.copy_of !== null && e.copy_of !== undefined ? " of attempt " + e.copy_of : "");
             const what = request
               ? el("a", { href: "#/requests/" + encodeURIComponent(e.id), text: "#" + e.id + " " + e.method + " " + e.path })
               : el("a", { href: "#/webhooks/" + encodeURIComponent(e.cashout), text: "notification " + e.notification + " (" + e.status + ") of cashout "
-                           + e.cashout + ", attempt " + e.attempt });
+                           + e.cashout + ", " + attempt });
             const status = request ? e.status : e.answered;
+            // A forged copy answered 2xx is the failure itself: red, not a 2xx's green.
+            const accepted = !request && e.chaos === "forged" && status >= 200 && status < 300;
             const answer = status === null || status === undefined
               ? el("span", { class: "muted", text: request ? orDash(e.answer) : orDash(e.error) })
-              : el("span", { class: "badge " + httpClass(status), text: status });
-            const note = request ? e.note : null;
+              : el("span", { class: "badge " + (accepted ? "sev-error" : httpClass(status)), "data-testid": accepted ? "report-forged-accepted" : null,
+                             title: accepted ? "A forged notification answered " + status + ": it should have been refused with a 4xx" : null, text: status });
+            const note = request ? e.note : accepted ? "forged: signed with a wrong key, and accepted" : null;
             return el("tr", { "data-kind": e.kind },
               el("td", { class: "mono hide-narrow", text: time(e.at) }),
               el("td", { class: "text" }, what, el("div", { class: "muted mono show-narrow", text: time(e.at) }),
-                note ? el("div", { class: "muted show-narrow", text: note }) : null),
-              el("td", {}, answer, e.chaos ? el("span", { class: "badge chaos", title: "Sent by webhook chaos", text: e.chaos }) : null),
-              el("td", { class: "text hide-narrow", text: orDash(note) }));
+                note ? el("div", { class: "muted report-note", text: note }) : null),
+              el("td", {}, answer, e.chaos ? el("span", { class: "badge chaos", title: "Sent by webhook chaos", text: e.chaos }) : null));
           }
 
-          function reportChecks(title, ids, testid) {
+          // Each check by its id and what it looks for (and what exercises it), as the report describes it.
+          function reportChecks(title, ids, descriptions, testid) {
             return el("div", { class: "report-checks" }, el("h3", { text: title }),
-              (ids || []).length ? el("ul", { "data-testid": testid }, ...ids.map((id) => el("li", {}, el("code", { text: id }))))
+              (ids || []).length ? el("ul", { "data-testid": testid }, ...ids.map((id) => el("li", {}, el("code", { text: id }),
+                descriptions[id] ? el("span", { class: "muted", text: ": " + descriptions[id] }) : null)))
                 : el("p", { class: "empty", "data-testid": testid, text: "none" }));
           }
 
@@ -141,6 +168,11 @@ extension Dashboard {
         .report-advice { margin: 6px 0; }
         .report-evidence td .badge + .badge { margin-left: 4px; }
         .report-checks { border-top: 1px solid var(--line); padding-top: 4px; }
-        .report-checks ul { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 0 0 6px; padding: 0; list-style: none; }
+        .report-checks ul { margin: 0 0 6px; padding: 0; list-style: none; overflow-wrap: anywhere; }
+        .report-checks li { margin: 2px 0; }
+        .report-index { margin: 0 0 12px; padding: 0; list-style: none; }
+        .report-index li { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; margin: 2px 0; overflow-wrap: anywhere; }
+        .report-note { overflow-wrap: anywhere; }
+        .report-finding { scroll-margin-top: 12px; }
         """#
 }

@@ -69,11 +69,16 @@ public struct AccountEvidence: Sendable {
     }
 
     /// `{"kind": "delivery", "notification": 3, "cashout": 1000001, "status": "REJECTED", "attempt": 1,
-    /// "at": …, "answered": 200, "error": null, "chaos": null}`.
+    /// "copy_of": null, "at": …, "answered": 200, "error": null, "chaos": null}`. `attempt` counts the
+    /// notification's own attempts only, as "failed on all 6 attempts" does; a chaos copy has none,
+    /// and `copy_of` is the own attempt it copies.
     public func evidence(_ notification: StatusNotification, _ attempt: DeliveryAttempt) -> Evidence {
-        Evidence(at: attempt.at, json: [
+        let own = notification.ownNumber
+        let copy = attempt.chaos?.kind.isCopy == true
+        return Evidence(at: attempt.at, json: [
             "kind": "delivery", "notification": .number(notification.id), "cashout": .number(notification.payoutID),
-            "status": .string(statusWord(notification.status)), "attempt": .number(attempt.number), "at": .string(attempt.at.iso8601),
+            "status": .string(statusWord(notification.status)), "attempt": copy ? .null : own(attempt.number).map { .number($0) } ?? .null,
+            "copy_of": copy ? attempt.chaos?.copyOf.flatMap(own).map { .number($0) } ?? .null : .null, "at": .string(attempt.at.iso8601),
             "answered": attempt.outcome.status.map { .number($0) } ?? .null, "error": attempt.outcome.error.map(JSON.string) ?? .null,
             "chaos": attempt.chaos.map { .string($0.kind.rawValue) } ?? .null,
         ])
@@ -83,6 +88,13 @@ public struct AccountEvidence: Sendable {
 extension StatusNotification {
     /// Its own attempts (the retry schedule's and redeliveries), not chaos's copies.
     public var ownAttempts: [DeliveryAttempt] { attempts.filter { $0.chaos?.kind.isCopy != true } }
+
+    /// The number among its own attempts of the attempt numbered `number` among all of them (the
+    /// admin API's numbering, copies included); nil for a copy or no such attempt.
+    public func ownNumber(_ number: Int) -> Int? {
+        guard attempts.indices.contains(number - 1), attempts[attempts.startIndex + number - 1].chaos?.kind.isCopy != true else { return nil }
+        return attempts.prefix(number).filter { $0.chaos?.kind.isCopy != true }.count
+    }
 
     /// Its first own attempt the app answered 2xx.
     public var acknowledgement: DeliveryAttempt? { ownAttempts.first { $0.outcome.succeeded } }

@@ -25,12 +25,17 @@ public struct IntegrationCheck: Sendable {
     public let severity: Severity
     /// What to change in the app, in one or two sentences.
     public let advice: String
+    /// What it looks for and what exercises it, in a line (the report's `check_descriptions`,
+    /// beside a passed or not-exercised check's id); its advice when nil.
+    public let description: String?
     public let evaluate: @Sendable (AccountEvidence) -> Outcome
 
-    public init(id: String, severity: Severity, advice: String, evaluate: @escaping @Sendable (AccountEvidence) -> Outcome) {
+    public init(id: String, severity: Severity, advice: String, description: String? = nil,
+                evaluate: @escaping @Sendable (AccountEvidence) -> Outcome) {
         self.id = id
         self.severity = severity
         self.advice = advice
+        self.description = description
         self.evaluate = evaluate
     }
 

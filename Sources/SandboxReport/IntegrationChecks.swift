@@ -13,12 +13,14 @@ public enum IntegrationChecks {
 
     /// The checks of an API whose merchants create payouts by their own reference and hear of
     /// changes by signed notifications, in report order: `notification_not_followed_up` only
-    /// where the app must ask for the status (`followUp` a status query).
-    public static func payoutAPI(_ terms: ReportTerms, followUp: FollowUp) -> [IntegrationCheck] {
+    /// where the app must ask for the status (`followUp` a status query). `thresholds` sets the
+    /// polling limit (the follow-up window is `followUp`'s).
+    public static func payoutAPI(_ terms: ReportTerms, followUp: FollowUp, thresholds: ReportThresholds) -> [IntegrationCheck] {
         var checks = [notificationFailed(terms)]
         if case .statusQuery(let window) = followUp { checks.append(notificationNotFollowedUp(terms, within: window)) }
         return checks + [lateRejectionMissed(terms, followUp: followUp), forgedNotificationAccepted(terms), duplicateAfterLostResponse(terms),
-                         idempotencyKeyReused(terms), signatureErrors(terms), statusPollingExcessive(terms, limit: 10, per: .seconds(60)),
+                         idempotencyKeyReused(terms), signatureErrors(terms),
+                         statusPollingExcessive(terms, limit: thresholds.pollingLimit, per: thresholds.pollingPer),
                          ledgerMismatch(terms)]
     }
 
@@ -40,7 +42,8 @@ public enum IntegrationChecks {
             Answer every notification at \(terms.notificationURL) with a 2xx once it is stored, within the \
             sandbox's webhook timeout, and do the slow work afterwards; a notification whose every attempt \
             fails is never sent again.
-            """) { evidence in
+            """, description: "a notification whose every attempt was answered non-2xx or timed out; exercised once a notification "
+                + "to the app was delivered or gave up") { evidence in
             let settled = evidence.notifications.filter { $0.state == .delivered || $0.state == .exhausted }
             let failed = settled.filter { $0.state == .exhausted }.map { notification in
                 Occurrence(cashouts: [notification.payoutID],
@@ -58,7 +61,8 @@ public enum IntegrationChecks {
         IntegrationCheck(id: "notification_not_followed_up", severity: .error, advice: """
             A notification says only that a cashout changed: on each one, ask \(terms.statusQuery) for that cashout and act on \
             the status it answers, within \(DurationText.format(window)).
-            """) { evidence in
+            """, description: "a notification the app acknowledged but did not follow with \(terms.statusQuery) within "
+                + "\(DurationText.format(window)); exercised once an acknowledged notification was followed up or its window closed") { evidence in
             missedFollowUps(evidence, lateRejections: false, followUp: .statusQuery(within: window), terms: terms)
         }
     }
@@ -69,10 +73,15 @@ public enum IntegrationChecks {
         case .statusQuery(let window): "ask \(terms.statusQuery) within \(DurationText.format(window)) of its notification"
         case .acknowledgement: "accept its notification (answer 2xx once stored)"
         }
+        let missed = switch followUp {
+        case .statusQuery(let window): "not followed by \(terms.statusQuery) within \(DurationText.format(window))"
+        case .acknowledgement: "refused on every attempt"
+        }
         return IntegrationCheck(id: "late_rejection_missed", severity: .error, advice: """
             A completed cashout can still be reversed by the bank: \(how), and undo what completion did (credit the user back, \
             reopen the order).
-            """) { evidence in
+            """, description: "a reversal after completion whose notification was \(missed); exercised by a late rejection (a cashout "
+                + "completed, then rejected by the bank)") { evidence in
             missedFollowUps(evidence, lateRejections: true, followUp: followUp, terms: terms)
         }
     }
@@ -123,17 +132,22 @@ public enum IntegrationChecks {
         return IntegrationCheck.outcome(exercised: exercised, occurrences)
     }
 
-    /// `forged_notification_accepted`: a notification signed with a wrong key answered 2xx.
+    /// `forged_notification_accepted`: a notification signed with a wrong key answered 2xx. A
+    /// forged copy refused shows something only when the app acknowledges genuine ones: an app
+    /// that refuses every notification (or answers each 500) refuses forged ones without checking
+    /// anything, so a refusal counts only once the account's app has acknowledged one of its own.
     public static func forgedNotificationAccepted(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "forged_notification_accepted", severity: .error, advice: """
             Check \(terms.notificationSignature) of every notification with the account's secret before acting on it, \
             and answer a wrong one with a 4xx.
-            """) { evidence in
+            """, description: "a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised by a "
+                + "forged copy once the app has acknowledged a genuine notification (refusing every one shows nothing)") { evidence in
+            let acknowledgesGenuine = evidence.notifications.contains { $0.acknowledgement != nil }
             var exercised = false
             var accepted: [Occurrence] = []
             for notification in evidence.notifications {
                 for attempt in notification.attempts where attempt.chaos?.kind == .forged && (attempt.outcome.status != nil || attempt.outcome.error != nil) {
-                    exercised = true
+                    exercised = exercised || acknowledgesGenuine || attempt.outcome.succeeded
                     guard attempt.outcome.succeeded else { continue }
                     accepted.append(Occurrence(cashouts: [notification.payoutID],
                                                summary: "a forged \(evidence.statusWord(notification.status)) notification of cashout "
@@ -151,7 +165,9 @@ public enum IntegrationChecks {
         IntegrationCheck(id: "duplicate_after_lost_response", severity: .error, advice: """
             When a create's answer is lost (a timeout, a closed connection), send it again with the same \(terms.reference), \
             or ask \(terms.statusQuery) by it: a new \(terms.reference) pays the beneficiary twice.
-            """) { evidence in
+            """, description: "after a create whose answer was lost, a new \(terms.reference) for the same beneficiary and amount; "
+                + "exercised by a lost answer (fault drop_after_commit) the app then acted on: "
+                + "a retry, \(terms.statusQuery) or another create") { evidence in
             var exercised = false
             var duplicates: [Occurrence] = []
             let creates = evidence.creates
@@ -166,7 +182,9 @@ public enum IntegrationChecks {
             for lost in creates where lost.exchange.dropped {
                 guard case .create(let beneficiary, let amount) = lost.facts.action, let reference = lost.facts.reference,
                       let committed = evidence.payout(reference: reference) else { continue }
-                exercised = true
+                // An app that did nothing after the lost answer (or not yet) showed nothing either way.
+                exercised = exercised || creates.contains { $0.id > lost.id && $0.facts.reference == reference }
+                    || evidence.statusQueries(of: committed.id).contains { $0.id > lost.id }
                 let same = samePayout[beneficiary + "\u{0}" + amount] ?? []
                 var after = 0, end = same.count  // the first of `same` after `lost`, by binary search
                 while after < end {
@@ -174,6 +192,7 @@ public enum IntegrationChecks {
                     if same[middle].id <= lost.id { after = middle + 1 } else { end = middle }
                 }
                 guard let first = same[after...].first(where: { $0.facts.reference.map { $0 != reference } ?? false }) else { continue }
+                exercised = true
                 let second = first.facts.reference.flatMap { evidence.payout(reference: $0) }
                 duplicates.append(Occurrence(
                     cashouts: [committed.id] + (second.map { [$0.id] } ?? []),
@@ -190,7 +209,8 @@ public enum IntegrationChecks {
         IntegrationCheck(id: "idempotency_key_reused", severity: .error, advice: """
             Make \(terms.reference) unique to one payout and send a retry byte for byte as the first try: a retry with \
             another amount or beneficiary is a new payout and needs a new \(terms.reference).
-            """) { evidence in
+            """, description: "the same \(terms.reference) sent again with another amount or beneficiary; exercised once one is "
+                + "sent twice") { evidence in
             var first: [String: ReportedRequest] = [:]
             var exercised = false
             var reused: [Occurrence] = []
@@ -219,7 +239,7 @@ public enum IntegrationChecks {
         IntegrationCheck(id: "signature_errors", severity: .error, advice: """
             Each refused request's diagnosis in GET /sandbox/requests says what was wrong and what was expected \
             (\(terms.credentials)); fix that before production, where a refusal says nothing.
-            """) { evidence in
+            """, description: "requests refused for their credentials or signature (\(terms.credentials)); exercised by any request") { evidence in
             let refused = evidence.requests.filter { $0.refusal.map { !ignoring.contains($0.check) } ?? false }
             let causes = Dictionary(grouping: refused) { $0.refusal?.check ?? "" }
             let occurrences = causes.keys.sorted().map { cause -> Occurrence in
@@ -232,28 +252,32 @@ public enum IntegrationChecks {
         }
     }
 
-    /// `status_polling_excessive`: more than `limit` status queries of one payout in `window`.
+    /// `status_polling_excessive`: more than `limit` status queries of one payout in `window`;
+    /// an occurrence says the most that any one window held (and how many in all, when more).
     public static func statusPollingExcessive(_ terms: ReportTerms, limit: Int, per window: Duration) -> IntegrationCheck {
         IntegrationCheck(id: "status_polling_excessive", severity: .warning, advice: """
             Ask \(terms.statusQuery) when a notification comes (and rarely otherwise, with a growing interval), not in a loop: \
             at most \(limit) a cashout per \(DurationText.format(window)); production rate-limits pollers.
-            """) { evidence in
+            """, description: "more than \(limit) \(terms.statusQuery) of one cashout within \(DurationText.format(window)); "
+                + "exercised by any status query") { evidence in
             var exercised = false
             var excessive: [Occurrence] = []
             for payout in evidence.payouts {
                 let queries = evidence.statusQueries(of: payout.id)
                 exercised = exercised || !queries.isEmpty
-                // The first window that holds more than `limit`: queries[start ... end] within `window`.
+                // The fullest window: queries[worst] within `window`, the most of any.
                 var start = 0
+                var worst = 0 ..< 0
                 for end in queries.indices {
                     while queries[end].at > queries[start].at.adding(window) { start += 1 }
-                    guard end - start + 1 > limit else { continue }
-                    excessive.append(Occurrence(cashouts: [payout.id],
-                                                summary: "cashout \(payout.id) was asked \(end - start + 1) times within "
-                                                    + DurationText.format(window) + " (at most \(limit) expected)",
-                                                evidence: queries[start ... end].prefix(Self.evidenceLimit).map { $0.evidence() }))
-                    break
+                    if end + 1 - start > worst.count { worst = start ..< end + 1 }
                 }
+                guard worst.count > limit else { continue }
+                let total = queries.count > worst.count ? " (\(queries.count) in all)" : ""
+                excessive.append(Occurrence(cashouts: [payout.id],
+                                            summary: "cashout \(payout.id) was asked \(worst.count) times within "
+                                                + DurationText.format(window) + total + " (at most \(limit) expected)",
+                                            evidence: queries[worst].prefix(Self.evidenceLimit).map { $0.evidence() }))
             }
             return IntegrationCheck.outcome(exercised: exercised, excessive)
         }

@@ -7,7 +7,7 @@ import SandboxJSON
 ///
 /// ```swift
 /// let report = IntegrationReport(accounts: [(evidence, dialect.integrationChecks)], at: clock.now)
-/// report.json   // {"ok": false, "errors": 1, "warnings": 0, "accounts": [...], "at": "…"}
+/// report.json   // {"ok": false, "errors": 1, "warnings": 0, "checks": 8, "not_exercised": 5, "accounts": [...], "at": "…"}
 /// ```
 public struct IntegrationReport: Sendable {
     /// One check's failure on one account: its occurrences merged.
@@ -59,20 +59,40 @@ public struct IntegrationReport: Sendable {
 
     public let accounts: [AccountReport]
     public let at: VirtualTime
+    /// What the checks judged by.
+    public let thresholds: ReportThresholds
+    /// Every check of every account, by dialect and id: what `check_descriptions` explains (each
+    /// API words its checks its own way).
+    private let checks: [String: [String: IntegrationCheck]]
 
-    public init(accounts: [(evidence: AccountEvidence, checks: [IntegrationCheck])], at: VirtualTime) {
+    public init(accounts: [(evidence: AccountEvidence, checks: [IntegrationCheck])], at: VirtualTime, thresholds: ReportThresholds = .standard) {
         self.accounts = accounts.map { AccountReport(evidence: $0.evidence, checks: $0.checks) }
         self.at = at
+        self.thresholds = thresholds
+        var checks: [String: [String: IntegrationCheck]] = [:]
+        for (evidence, list) in accounts {
+            for check in list where checks[evidence.dialect]?[check.id] == nil { checks[evidence.dialect, default: [:]][check.id] = check }
+        }
+        self.checks = checks
     }
 
     public var findings: [Finding] { accounts.flatMap(\.findings) }
     public var errors: Int { findings.filter { $0.check.severity == .error }.count }
     public var warnings: Int { findings.filter { $0.check.severity == .warning }.count }
+    /// How many checks were made: each account's.
+    public var checksMade: Int { accounts.reduce(0) { $0 + $1.findings.count + $1.passed.count + $1.notExercised.count } }
+    /// How many of them nothing exercised: a clean report with many says little.
+    public var notExercised: Int { accounts.reduce(0) { $0 + $1.notExercised.count } }
 
-    /// `{"ok": true, "errors": 0, "warnings": 0, "at": "…", "accounts": [...]}`: `ok` when no
+    /// `{"ok": true, "errors": 0, "warnings": 0, "checks": 8, "not_exercised": 6, "at": "…",
+    /// "thresholds": {...}, "check_descriptions": {dialect: {id: line}}, "accounts": [...]}`: `ok` when no
     /// finding is an error.
     public var json: JSON {
         ["ok": .bool(errors == 0), "errors": .number(errors), "warnings": .number(warnings), "at": .string(at.iso8601),
+         "checks": .number(checksMade), "not_exercised": .number(notExercised),
+         "thresholds": ["follow_up_within": .string(DurationText.format(thresholds.followUpWithin)),
+                        "status_polling": ["limit": .number(thresholds.pollingLimit), "per": .string(DurationText.format(thresholds.pollingPer))]],
+         "check_descriptions": .object(checks.mapValues { .object($0.mapValues { .string($0.description ?? $0.advice) }) }),
          "accounts": .array(accounts.map(\.json))]
     }
 }

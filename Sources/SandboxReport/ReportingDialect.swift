@@ -13,8 +13,13 @@ public protocol ReportingDialect: Sendable {
 
     /// How its apps write their ledger for a reconciliation; nil when it takes none.
     var ledgerTerms: LedgerTerms? { get }
+
+    /// Its checks judging by `thresholds` (a suite's `report` key, a `GET /sandbox/report`
+    /// query); `integrationChecks` when none of them reads a threshold.
+    func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck]
 }
 
 extension ReportingDialect {
     public var ledgerTerms: LedgerTerms? { nil }
+    public func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] { integrationChecks }
 }

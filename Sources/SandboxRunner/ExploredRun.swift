@@ -94,15 +94,16 @@ struct ExploredRun: Sendable {
                 }
             }
         }
+        let references = Set(payouts.compactMap(\.reference))
         for entry in sandbox.requests(limit: Int.max).reversed() {
-            guard let fault = Self.fault(answering: entry, fields: vocabulary.ruleFields) else { continue }
+            guard let fault = Self.fault(answering: entry, fields: vocabulary.ruleFields, references: references) else { continue }
             elements.append(.fault(fault))
         }
     }
 
     /// The fault rule that gives this journaled request the answer it got from an explored
     /// fault, once: nil when a handler answered it.
-    private static func fault(answering entry: JSON, fields: Set<String>) -> JSON? {
+    private static func fault(answering entry: JSON, fields: Set<String>, references: Set<String>) -> JSON? {
         let response = entry["response"]
         let kind: [String: JSON]
         switch response?["status"]?.numberText {
@@ -122,7 +123,9 @@ struct ExploredRun: Sendable {
                 default: false
                 }
             }
-            if !scalars.isEmpty { pattern["body"] = .object(scalars) }
+            // A payout's reference names it alone.
+            let reference = scalars.first { $0.value.stringValue.map(references.contains) ?? false }
+            if let (key, value) = reference { pattern["body"] = [key: value] } else if !scalars.isEmpty { pattern["body"] = .object(scalars) }
         }
         return .object(kind.merging(["when": .object(pattern), "every": 1, "times": 1]) { $1 })
     }

@@ -22,7 +22,8 @@ extension ScenarioRunner {
     }
 
     /// Polls the journal every 10 ms, reading what came since the last poll, until a request
-    /// matches (taking it), or `timeout` passes.
+    /// matches (taking it), or `timeout` passes. A create the API refused fails the step, with or
+    /// without `as`: it created nothing, even when its reference names a cashout made before.
     mutating func waitForRequest(_ json: JSON, timeout: Duration, name: String?) -> String? {
         let pattern: RequestPattern
         do { pattern = try RequestPattern.read(ScenarioNode(value: json, path: "wait_for_request.request", file: scenario.file)) } catch {
@@ -35,6 +36,10 @@ extension ScenarioRunner {
             checked = newest
             if let found = match {
                 takenRequests.insert(found.id)
+                if let refusal = found.refusal {
+                    return "wait_for_request: request \(found.id) (\(found.summary)) is a create the API refused: \(refusal)"
+                        + (name.map { "; it created no cashout to name \"\($0)\"" } ?? "")
+                }
                 guard let name else { return nil }
                 guard let payout = found.payout else {
                     return "wait_for_request: request \(found.id) (\(found.summary)) created no cashout to name \"\(name)\""
@@ -50,13 +55,17 @@ extension ScenarioRunner {
             + Self.nearMisses(answer)
     }
 
+    /// The report's errors, its exact findings, the checks it exercised: what `expected` asks. A
+    /// failure says what the report judged (`1 error, 0 warnings; 6 of 8 checks not exercised`).
     func expectReport(_ expected: Step.ReportExpectation) -> String? {
         let (status, report) = sandbox.integrationReport(account: expected.account)
         let subject = "expect_report" + (expected.account.map { " \($0)" } ?? "")
         guard status == 200 else { return "\(subject): \(report["message"]?.stringValue ?? report.serializedString())" }
-        let findings = (report["accounts"]?.arrayValue ?? []).flatMap { account in
+        let accounts = report["accounts"]?.arrayValue ?? []
+        let findings = accounts.flatMap { account in
             (account["findings"]?.arrayValue ?? []).map { (account: account["account"]?.stringValue ?? "", finding: $0) }
         }
+        let judged = " (" + Sandbox.reportTally(report) + ")"
         func listing(_ found: [(account: String, finding: JSON)]) -> String {
             found.map { account, finding in
                 "\(finding["id"]?.stringValue ?? "") (\(finding["severity"]?.stringValue ?? ""), \(account)): "
@@ -65,7 +74,7 @@ extension ScenarioRunner {
         }
         if expected.noErrors {
             let errors = findings.filter { $0.finding["severity"] == "error" }
-            if !errors.isEmpty { return "\(subject): expected no errors, got \(errors.count)\n" + listing(errors) }
+            if !errors.isEmpty { return "\(subject): expected no errors, got \(errors.count)\(judged)\n" + listing(errors) }
         }
         if let wanted = expected.findings {
             let got = Set(findings.compactMap { $0.finding["id"]?.stringValue })
@@ -73,8 +82,30 @@ extension ScenarioRunner {
                 let missing = Set(wanted).subtracting(got).sorted(), extra = got.subtracting(wanted).sorted()
                 let differences = [missing.isEmpty ? nil : "missing \(missing.joined(separator: ", "))",
                                    extra.isEmpty ? nil : "unexpected \(extra.joined(separator: ", "))"].compactMap { $0 }
-                return "\(subject): expected findings \(wanted.sorted().joined(separator: ", ")), \(differences.joined(separator: "; "))"
+                let what = wanted.isEmpty ? "no findings" : "findings \(wanted.sorted().joined(separator: ", "))"
+                return "\(subject): expected \(what), \(differences.joined(separator: "; "))\(judged)"
                     + (findings.isEmpty ? "" : "\n" + listing(findings))
+            }
+        }
+        if let wanted = expected.exercised {
+            func ids(_ key: String) -> Set<String> {
+                Set(accounts.flatMap { ($0[key]?.arrayValue ?? []).compactMap(\.stringValue) })
+            }
+            let exercised = ids("passed").union(findings.compactMap { $0.finding["id"]?.stringValue })
+            let required: Set<String> = switch wanted {
+            case .all: exercised.union(ids("not_exercised"))
+            case .checks(let listed): Set(listed)
+            }
+            let missing = required.subtracting(exercised).sorted()
+            if !missing.isEmpty {
+                // Each check as the first account whose API has it describes it.
+                func description(_ id: String) -> String? {
+                    accounts.lazy.compactMap { report["check_descriptions"]?[$0["dialect"]?.stringValue ?? ""]?[id]?.stringValue }.first
+                }
+                return "\(subject): expected \(missing.count == 1 ? "this check" : "these checks") exercised, not exercised: "
+                    + missing.joined(separator: ", ") + judged + "\n"
+                    + missing.map { id in "\(id): " + (description(id) ?? "no account of the report has this check") }
+                        .joined(separator: "\n")
             }
         }
         return nil

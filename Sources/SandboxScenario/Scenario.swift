@@ -30,6 +30,8 @@ public struct Scenario: Sendable {
     public var chaosJSON: JSON?
     /// The built-in sinks' scripts, by sink name.
     public var sinks: [String: SinkScript] = [:]
+    /// `report`: the thresholds the integration report judges by; each nil keeps the one in force.
+    public var report = ReportSettings()
     /// The steps, when the file is a test.
     public var steps: [Step] = []
     /// Why the steps are expected to fail (`expect_failure`): the test passes when a step fails,
@@ -49,6 +51,19 @@ public struct Scenario: Sendable {
     /// Marks it as a dialect's built-in scenario: its rules are magic values.
     public mutating func markBuiltIn() {
         for index in rules.indices { rules[index].origin.builtIn = true }
+    }
+}
+
+/// A scenario's `report` key: `{"follow_up_within": "2m", "status_polling": {"limit": 20, "per": "1m"}}`.
+public struct ReportSettings: Sendable {
+    public var followUpWithin: Duration?
+    public var pollingLimit: Int?
+    public var pollingPer: Duration?
+
+    /// `thresholds` with what these set.
+    public func applied(to thresholds: ReportThresholds) -> ReportThresholds {
+        ReportThresholds(followUpWithin: followUpWithin ?? thresholds.followUpWithin, pollingLimit: pollingLimit ?? thresholds.pollingLimit,
+                         pollingPer: pollingPer ?? thresholds.pollingPer)
     }
 }
 

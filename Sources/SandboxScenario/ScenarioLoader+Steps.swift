@@ -106,19 +106,30 @@ extension ScenarioLoader {
             guard timeout <= .seconds(3600) else { throw spec["timeout"]!.failShowingValue("expected at most 1h") }
             return .waitForRequest(request: request.value, timeout: timeout, name: try fields["as"]?.string())
         case "expect_report":
-            let spec = try body.object(allowed: ["account", "no_errors", "findings"])
-            guard spec["no_errors"] != nil || spec["findings"] != nil else {
-                throw body.fail("expected \"no_errors\": true or \"findings\": [ids] (or both)")
+            let spec = try body.object(allowed: ["account", "no_errors", "findings", "exercised"])
+            guard spec["no_errors"] != nil || spec["findings"] != nil || spec["exercised"] != nil else {
+                throw body.fail("expected \"no_errors\": true, \"findings\": [ids] or \"exercised\": [ids] or \"all\" (or more than one)")
             }
-            let findings = try spec["findings"]?.array().map { (node) throws(ScenarioError) -> String in
+            func checkID(_ node: ScenarioNode, _ what: String) throws(ScenarioError) -> String {
                 let id = try node.string()
                 guard vocabulary.reportFindings.contains(id) else {
-                    throw node.failShowingValue("expected a finding's id: \(vocabulary.reportFindings.sorted().joined(separator: ", "))")
+                    throw node.failShowingValue("expected \(what): \(vocabulary.reportFindings.sorted().joined(separator: ", "))")
                 }
                 return id
             }
+            let findings = try spec["findings"]?.array().map { (node) throws(ScenarioError) in try checkID(node, "a finding's id") }
+            var exercised: Step.ReportExpectation.Exercised?
+            if let node = spec["exercised"] {
+                if case .string = node.value {
+                    guard try node.string() == "all" else { throw node.failShowingValue("expected \"all\" or an array of checks' ids") }
+                    exercised = .all
+                } else {
+                    guard case .array = node.value else { throw node.failShowingValue("expected \"all\" or an array of checks' ids") }
+                    exercised = .checks(try node.array().map { (node) throws(ScenarioError) in try checkID(node, "a check's id") })
+                }
+            }
             return .expectReport(Step.ReportExpectation(account: try spec["account"]?.string(), noErrors: try spec["no_errors"]?.bool() ?? false,
-                                                        findings: findings))
+                                                        findings: findings, exercised: exercised))
         case "expect_balance":
             // An account of any API: a merchant by login, a user by id; amounts by currency, or in cents.
             guard case .object(let members) = body.value, members.keys.filter({ $0 == "merchant" || $0 == "user" }).count == 1,

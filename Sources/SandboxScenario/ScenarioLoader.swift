@@ -15,7 +15,7 @@ public enum ScenarioLoader {
     /// The top-level keys, in the order messages list them: the dialects' account sections
     /// (`merchants`...) go between the two.
     static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
-    static let keysAfterAccounts = ["bank", "faults", "webhooks", "app", "explore", "steps"]
+    static let keysAfterAccounts = ["bank", "faults", "webhooks", "app", "explore", "report", "steps"]
 
     /// Loads the file at `path`.
     public static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
@@ -72,6 +72,7 @@ public enum ScenarioLoader {
                 scenario.explore = try readExplore(explore, vocabulary)
             }
         }
+        if let report = top["report"] { errors.recover { () throws(ScenarioError) in scenario.report = try readReport(report) } }
         if let steps = top["steps"] { scenario.steps = readSteps(steps, vocabulary, errors: &errors) }
         if scenario.appLedger == nil, let steps = top["steps"], case .array(let list) = steps.value {
             for (index, step) in list.enumerated() {
@@ -109,6 +110,26 @@ public enum ScenarioLoader {
             }
             scenario.clockStart = time
         }
+    }
+
+    /// `report`: `{"follow_up_within": "2m", "status_polling": {"limit": 20, "per": "1m"}}`, each part optional.
+    private static func readReport(_ node: ScenarioNode) throws(ScenarioError) -> ReportSettings {
+        let report = try node.object(allowed: ["follow_up_within", "status_polling"])
+        func duration(_ node: ScenarioNode) throws(ScenarioError) -> Duration {
+            guard let duration = ReportThresholds.duration(try node.string()) else { throw node.failShowingValue(ReportThresholds.durationExpected) }
+            return duration
+        }
+        var settings = ReportSettings()
+        if let within = report["follow_up_within"] { settings.followUpWithin = try duration(within) }
+        if let polling = report["status_polling"] {
+            let parts = try polling.object(allowed: ["limit", "per"])
+            guard !parts.isEmpty else { throw polling.fail("expected \"limit\" (the most status queries of one cashout) or \"per\" (within how long), or both") }
+            if let limit = parts["limit"] {
+                settings.pollingLimit = try limit.integer(ReportThresholds.limits)
+            }
+            if let per = parts["per"] { settings.pollingPer = try duration(per) }
+        }
+        return settings
     }
 
     private static func readWebhooks(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary) throws(ScenarioError) {

@@ -21,6 +21,8 @@ public struct ScenarioSetup: Sendable {
     /// The webhook chaos rules in force (the last file's that has some), and as written.
     public var chaos: [ChaosRuleSpec] = []
     public var chaosJSON: JSON = .array([])
+    /// What the integration report judges by (the files' `report` keys, the last one's on top).
+    public var reportThresholds = ReportThresholds.standard
 
     public init(layering scenarios: [Scenario]) {
         for scenario in scenarios { add(scenario) }
@@ -41,6 +43,7 @@ public struct ScenarioSetup: Sendable {
         if let timeout = scenario.webhookTimeout { webhookTimeout = timeout }
         sinks.merge(scenario.sinks) { $1 }
         faults += scenario.faults
+        reportThresholds = scenario.report.applied(to: reportThresholds)
         if let chaos = scenario.chaos {
             self.chaos = chaos
             chaosJSON = scenario.chaosJSON ?? .array([])

@@ -103,6 +103,16 @@ public enum Step: Sendable {
         public var noErrors: Bool
         /// Exactly these findings, by id (in any order).
         public var findings: [String]?
+        /// These checks exercised (failed or passed, not `not_exercised`).
+        public var exercised: Exercised?
+
+        public enum Exercised: Sendable, Equatable {
+            /// Every check of the account's API; with no `account`, every check of the reported
+            /// accounts' APIs, each exercised by one of them at least.
+            case all
+            /// These, by id; with no `account`, each exercised by one reported account at least.
+            case checks([String])
+        }
     }
 
     /// What a response must look like.

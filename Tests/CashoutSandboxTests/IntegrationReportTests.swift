@@ -101,6 +101,12 @@ import Testing
         let (status, json) = try report(sandbox)
         #expect(status == 200)
         #expect(json["ok"] == false && json["errors"] == 1 && json["warnings"] == 0 && json["at"] == "2026-01-05T09:00:00Z")
+        // What it judged: 8 checks, 7 of them with nothing to judge; by which thresholds; each check in a line.
+        #expect(json["checks"] == 8 && json["not_exercised"] == 7)
+        #expect(json["thresholds"] == ["follow_up_within": "1m", "status_polling": ["limit": 10, "per": "1m"]])
+        #expect(json["check_descriptions"]?.objectValue?.keys.sorted() == ["d24"] && json["check_descriptions"]?["d24"]?.objectValue?.count == 8)
+        #expect(json["check_descriptions"]?["d24"]?["forged_notification_accepted"]?.stringValue?.hasPrefix(
+            "a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised by a forged copy once the app") == true)
         let account = try #require(json["accounts"]?[0])
         #expect(account["account"] == "sandbox_login" && account["dialect"] == "d24" && account["known"] == true)
         #expect(account["requests"] == 3 && account["cashouts"] == 1)
@@ -136,7 +142,7 @@ import Testing
             "the COMPLETED notification of cashout 1000001 was not followed by POST /v3/cashout/status at all",
             "the DELIVERED, COMPLETED notifications of cashout 1000002 were not followed by POST /v3/cashout/status at all"])
         #expect(finding["evidence"]?[0] == ["kind": "delivery", "notification": 2, "cashout": 1000002, "status": "DELIVERED", "attempt": 1,
-                                            "at": "2026-01-05T09:00:05Z", "answered": 200, "error": nil, "chaos": nil])
+                                            "copy_of": nil, "at": "2026-01-05T09:00:05Z", "answered": 200, "error": nil, "chaos": nil])
         #expect(json["accounts"]?[0]?["passed"] == ["notification_failed", "signature_errors", "status_polling_excessive"])
     }
 
@@ -170,6 +176,9 @@ import Testing
             "the REJECTED notification of cashout 1000001 was not followed by POST /v3/cashout/status at all"])
         #expect(found["forged_notification_accepted"]?["occurrences"] == ["a forged COMPLETED notification of cashout 1000001 was answered 200"])
         #expect(found["forged_notification_accepted"]?["evidence"]?[0]?["chaos"] == "forged")
+        // A copy is no attempt of the notification's own: it names the one it copies.
+        #expect(found["forged_notification_accepted"]?["evidence"]?[0]?["attempt"] == .null)
+        #expect(found["forged_notification_accepted"]?["evidence"]?[0]?["copy_of"] == 1)
     }
 
     @Test func aNewReferenceAfterALostAnswerAndAReusedReferenceAreFindings() throws {
@@ -301,5 +310,101 @@ extension IntegrationReportTests {
         let account = try #require(try report(sandbox).json["accounts"]?[0])
         #expect(account["not_exercised"]?.arrayValue?.contains("idempotency_key_reused") == true)
         #expect(account["findings"]?.arrayValue?.map { $0["id"] } == ["signature_errors"])
+    }
+}
+
+/// What a report judged: a count that says how often the app polled, numbers that agree with the
+/// summary, checks an app passes only by refusing everything left not exercised, and thresholds
+/// set by the suite or the query.
+extension IntegrationReportTests {
+    @Test func pollingSaysTheMostQueriesAnyWindowHeldAndHowManyInAll() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        try create(sandbox, "o-1")
+        for _ in 0 ..< 30 { try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#) }
+        #expect(findings(try report(sandbox).json)["status_polling_excessive"]?["occurrences"] == [
+            "cashout 1000001 was asked 30 times within 1m (at most 10 expected)"])
+        // 5 more two minutes on: the fullest window still holds 30, of 35 in all.
+        sandbox.advance(by: .seconds(120))
+        for _ in 0 ..< 5 { try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#) }
+        let finding = try #require(findings(try report(sandbox).json)["status_polling_excessive"])
+        #expect(finding["occurrences"] == ["cashout 1000001 was asked 30 times within 1m (35 in all) (at most 10 expected)"])
+        #expect(finding["evidence"]?.arrayValue?.count == 20)  // the first 20 of the fullest window
+    }
+
+    @Test func anAppThatRefusesEveryNotificationExercisesNoForgedCopyAndItsAttemptsAreNumberedAsItsOwn() throws {
+        let sandbox = try start(scenario: #"""
+            {"webhooks": {"retry": ["1m"], "chaos": [{"when": {"status": "DELIVERED"}, "kind": "forged"}]}}
+            """#)
+        let (app, url) = try receiver(answering: 500)
+        defer { sandbox.stop(); app.stop() }
+        try create(sandbox, "o-1", url: url)
+        sandbox.advance(by: .seconds(300))
+        let json = try report(sandbox).json
+        let account = try #require(json["accounts"]?[0])
+        // The forged copy was refused, as every genuine one was: that shows nothing of a signature check.
+        #expect(account["not_exercised"]?.arrayValue?.contains("forged_notification_accepted") == true)
+        #expect(account["passed"]?.arrayValue?.contains("forged_notification_accepted") == false)
+        let failed = try #require(findings(json)["notification_failed"])
+        #expect(failed["occurrences"]?[0] == "the DELIVERED notification of cashout 1000001 failed on all 2 attempts")
+        // Numbered 1 and 2 as "all 2 attempts" counts them, though the forged copy went out between them.
+        let delivered = (failed["evidence"]?.arrayValue ?? []).filter { $0["status"] == "DELIVERED" }
+        #expect(delivered.map { $0["attempt"] } == [1, 2])
+        #expect(delivered.allSatisfy { $0["chaos"] == .null && $0["copy_of"] == .null })
+        let webhooks = try JSON.parse(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)
+        let places = webhooks["webhooks"]?.arrayValue?.first { $0["status"] == "DELIVERED" }?["attempts"]?.arrayValue?.map { $0["number"] }
+        #expect(places == [1, 2, 3], "the admin API numbers every attempt, the copy among them: \(webhooks)")
+    }
+
+    /// An app that does nothing after a lost answer (yet) shows nothing either way.
+    @Test func aLostAnswerNothingFollowedIsNotExercised() throws {
+        let sandbox = try start(scenario: #"{"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 1, "kind": "drop_after_commit"}]}"#)
+        defer { sandbox.stop() }
+        #expect(throws: (any Error).self) { try create(sandbox, "lost") }
+        var account = try #require(try report(sandbox).json["accounts"]?[0])
+        #expect(account["not_exercised"]?.arrayValue?.contains("duplicate_after_lost_response") == true)
+        try d24(sandbox, "/v3/cashout/status", #""external_id":"lost""#)  // asked by its external_id: the right thing
+        account = try #require(try report(sandbox).json["accounts"]?[0])
+        #expect(account["passed"]?.arrayValue?.contains("duplicate_after_lost_response") == true)
+    }
+
+    @Test func theThresholdsAreTheSuitesUnlessTheQuerySetsThemAndEachIsCachedApart() throws {
+        let sandbox = try start(scenario: #"{"report": {"follow_up_within": "2m", "status_polling": {"limit": 40}}}"#)
+        let (app, url) = try receiver()
+        defer { sandbox.stop(); app.stop() }
+        try create(sandbox, "o-1", url: url)
+        sandbox.advance(by: .seconds(5))  // DELIVERED and COMPLETED, acknowledged
+        sandbox.advance(by: .seconds(90))
+        for _ in 0 ..< 30 { try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#) }  // 90 s after: within the suite's 2m
+        sandbox.advance(by: .seconds(300))
+        let suite = try report(sandbox)
+        #expect(suite.status == 200 && findings(suite.json).isEmpty)
+        #expect(suite.json["thresholds"] == ["follow_up_within": "2m", "status_polling": ["limit": 40, "per": "1m"]])
+        let strict = try report(sandbox, "?follow_up_within=1m&polling_limit=10&polling_per=30s")
+        #expect(Set(findings(strict.json).keys) == ["notification_not_followed_up", "status_polling_excessive"])
+        #expect(findings(strict.json)["status_polling_excessive"]?["occurrences"] == ["cashout 1000001 was asked 30 times within 30s (at most 10 expected)"])
+        #expect(findings(strict.json)["notification_not_followed_up"]?["advice"]?.stringValue?.hasSuffix("within 1m.") == true)
+        // Each set of thresholds has its own ETag; the suite's is the plain one.
+        let suiteTag = try #require(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report").headers["ETag"])
+        let strictTag = try #require(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report?polling_limit=10").headers["ETag"])
+        #expect(suiteTag != strictTag && strictTag.hasSuffix("-t2m.10.1m\""))
+        let again = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report?polling_limit=10", headers: ["If-None-Match": suiteTag])
+        #expect(again.status == 200)
+        #expect(findings(try JSON.parse(again.body))["status_polling_excessive"] != nil)
+        #expect(findings(try report(sandbox).json).isEmpty)  // the suite's answer, not the last one made
+    }
+
+    @Test func badThresholdsInTheQueryAre400() throws {
+        let sandbox = try start()
+        defer { sandbox.stop() }
+        for (query, message) in [
+            ("?follow_up_within=soon", #"follow_up_within: expected a duration from 1s to 7d, such as "2m", got "soon""#),
+            ("?polling_per=0s", #"polling_per: expected a duration from 1s to 7d, such as "2m", got "0s""#),
+            ("?polling_limit=0", #"polling_limit: expected a whole number from 1 to 1000000, got "0""#),
+            ("?polling_limit=ten", #"polling_limit: expected a whole number from 1 to 1000000, got "ten""#),
+        ] {
+            let (status, json) = try report(sandbox, query)
+            #expect(status == 400 && json == ["code": 400, "message": .string(message)], "\(query)")
+        }
     }
 }

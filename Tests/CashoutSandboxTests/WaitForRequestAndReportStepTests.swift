@@ -3,6 +3,7 @@ import Foundation
 import SandboxJSON
 import SandboxRunner
 import SandboxScenario
+import TestHelpers
 import Testing
 
 private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
@@ -48,18 +49,21 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
         #expect(try run("[\(refused) {\"expect_report\": {\"findings\": [\"signature_errors\"]}}]").failure == nil)
         let failing = try run("[\(refused) {\"expect_report\": {\"no_errors\": true}}]")
         #expect(failing.failure?.message == #"""
-            expect_report: expected no errors, got 1
+            expect_report: expected no errors, got 1 (1 error, 0 warnings; 7 of 8 checks not exercised)
             signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase "sandbox_pass"
             """#)
         let wrong = try run("[\(refused) {\"expect_report\": {\"account\": \"sandbox_login\", \"findings\": [\"late_rejection_missed\"]}}]")
-        #expect(wrong.failure?.message.hasPrefix("expect_report sandbox_login: expected findings late_rejection_missed, missing late_rejection_missed; unexpected signature_errors\n") == true)
+        #expect(wrong.failure?.message.hasPrefix("expect_report sandbox_login: expected findings late_rejection_missed, missing late_rejection_missed; unexpected signature_errors (1 error, 0 warnings; 7 of 8 checks not exercised)\n") == true)
     }
 
     @Test func stepsThatCannotBeRunAreRefusedWhenTheFileLoads() {
         for (steps, message) in [
             (#"[{"expect_report": {"findings": ["late_rejection"]}}]"#,
              #"t.json: steps[0].expect_report.findings[0]: expected a finding's id: duplicate_after_lost_response, expired_token_used, forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "late_rejection""#),
-            (#"[{"expect_report": {}}]"#, #"t.json: steps[0].expect_report: expected "no_errors": true or "findings": [ids] (or both)"#),
+            (#"[{"expect_report": {}}]"#, #"t.json: steps[0].expect_report: expected "no_errors": true, "findings": [ids] or "exercised": [ids] or "all" (or more than one)"#),
+            (#"[{"expect_report": {"exercised": "some"}}]"#, #"t.json: steps[0].expect_report.exercised: expected "all" or an array of checks' ids, got "some""#),
+            (#"[{"expect_report": {"exercised": ["forged"]}}]"#,
+             #"t.json: steps[0].expect_report.exercised[0]: expected a check's id: duplicate_after_lost_response, expired_token_used, forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "forged""#),
             (#"[{"wait_for_request": {"timeout": "1s"}}]"#, #"t.json: steps[0].wait_for_request: expected "request": a request pattern, as expect_requests takes"#),
             (#"[{"wait_for_request": {"request": {}}, "expect": {"status": 200}}]"#,
              #"t.json: steps[0].expect: expected only with "request" or "create_cashout" ("as" names the cashout the request created)"#),
@@ -77,5 +81,72 @@ extension WaitForRequestAndReportStepTests {
         let schema = try JSON.parse(Array(try Data(contentsOf: root.appendingPathComponent("scenarios/schema.json"))))
         let listed = schema["$defs"]?["expectReport"]?["properties"]?["findings"]?["items"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(Set(listed) == Sandbox.standardVocabulary.reportFindings && listed.count == Set(listed).count)
+    }
+}
+
+/// A refused create fails a wait; `expect_report` asks for checks exercised, and its failures say
+/// what the report judged.
+extension WaitForRequestAndReportStepTests {
+    /// Its external_id names a cashout already, but the retry created nothing: `as` names none.
+    @Test func aWaitThatTakesARefusedCreateFails() throws {
+        let result = try run(#"""
+            [{"create_cashout": {"external_id": "a", "amount": "100.00"}},
+             {"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": {"status": 412}},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "as": "first"},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "as": "again"}]
+            """#)
+        #expect(result.failure?.step == 4)
+        #expect(result.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"message":"External ID already used"}; it created no cashout to name "again""#)
+        let unnamed = try run(#"""
+            [{"create_cashout": {"external_id": "a", "amount": "100.00"}},
+             {"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": {"status": 412}},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout", "body": {"external_id": "a"}}}},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout", "body": {"external_id": "a"}}}}]
+            """#)
+        #expect(unnamed.failure?.step == 4)
+        #expect(unnamed.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"message":"External ID already used"}"#)
+    }
+
+    @Test func expectReportAsksForChecksExercised() throws {
+        #expect(try run(#"[{"create_cashout": {}}, {"expect_report": {"no_errors": true, "exercised": ["signature_errors"]}}]"#).failure == nil)
+        let all = try run(#"[{"create_cashout": {}}, {"expect_report": {"account": "sandbox_login", "no_errors": true, "exercised": "all"}}]"#)
+        let lines = all.failure?.message.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.first == "expect_report sandbox_login: expected these checks exercised, not exercised: duplicate_after_lost_response, "
+            + "forged_notification_accepted, idempotency_key_reused, late_rejection_missed, notification_failed, notification_not_followed_up, "
+            + "status_polling_excessive (0 errors, 0 warnings; 7 of 8 checks not exercised)")
+        #expect(lines.count == 8 && lines.contains("idempotency_key_reused: the same external_id sent again with another amount or beneficiary; "
+                                                    + "exercised once one is sent twice"))
+        let some = try run(#"[{"create_cashout": {}}, {"expect_report": {"exercised": ["signature_errors", "forged_notification_accepted"]}}]"#)
+        #expect(some.failure?.message == """
+            expect_report: expected this check exercised, not exercised: forged_notification_accepted (0 errors, 0 warnings; 7 of 8 checks not exercised)
+            forged_notification_accepted: a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised by a forged copy \
+            once the app has acknowledged a genuine notification (refusing every one shows nothing)
+            """)
+    }
+
+    @Test func expectingNoFindingsSaysSo() throws {
+        let refused = #"{"request": {"method": "POST", "path": "/v3/cashout", "body": "{\"login\":\"sandbox_login\",\"pass\":\"no\"}"}},"#
+        let result = try run("[\(refused) {\"expect_report\": {\"findings\": []}}]")
+        #expect(result.failure?.message == #"""
+            expect_report: expected no findings, unexpected signature_errors (1 error, 0 warnings; 7 of 8 checks not exercised)
+            signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase "sandbox_pass"
+            """#)
+    }
+}
+
+extension WaitForRequestAndReportStepTests {
+    /// The suite's `report` key is what `expect_report` judges by: two status queries are too many
+    /// when the suite allows one.
+    @Test func expectReportJudgesByTheSuitesThresholds() throws {
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"p"}"#
+        let query = #"{"request": {"method": "POST", "path": "/v3/cashout/status", "headers": {"Payload-Signature": "\#(D24Signing.payloadSignature(body))"}, "#
+            + #""body": \#(JSON.string(body).serializedString())}, "expect": {"status": 200}},"#
+        let steps = #"[{"create_cashout": {"external_id": "p"}}, \#(query) \#(query) {"expect_report": {"findings": []}}]"#
+        #expect(try run(steps).failure == nil)
+        let strict = try run(steps, setup: #""report": {"status_polling": {"limit": 1, "per": "1h"}}, "#)
+        #expect(strict.failure?.message.hasPrefix(
+            "expect_report: expected no findings, unexpected status_polling_excessive (0 errors, 1 warning; 6 of 8 checks not exercised)\n"
+                + "status_polling_excessive (warning, sandbox_login): cashout 1000001 was asked 2 times within 1h (at most 1 expected)") == true,
+                "\(strict.failureText ?? "")")
     }
 }

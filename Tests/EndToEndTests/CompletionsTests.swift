@@ -33,7 +33,7 @@ import Testing
         (["se"], "serve"),
         ([""], "serve sign validate test report openapi postman completions help -h --help --version"),
         (["rep"], "report"),
-        (["report", "--"], "--account --json --admin-token --help --version"),
+        (["report", "--"], "--account --follow-up-within --polling-limit --polling-per --json --admin-token --help --version"),
         (["serve", "--cl"], "--clock"),
         (["serve", "--clock", "m"], "manual"),
         (["serve", "--clock", "=", "r"], "real"),  // --clock=r: bash splits the word at '='

@@ -32,8 +32,10 @@ import Testing
         // With or without a trailing slash.
         let (status, out, err) = try RunningBinary.run(["report", url + "/"])
         #expect(status == 0, "\(err)")
-        #expect(out.hasPrefix("sandbox_login (d24; 1 request, 1 cashout): ok\n  passed: signature_errors\n  not exercised: "), "\(out)")
-        #expect(out.hasSuffix("\n\n0 errors, 0 warnings\n"))
+        // A clean report that exercised one check of eight says so, on its account's line and last.
+        #expect(out.hasPrefix("sandbox_login (d24; 1 request, 1 cashout): ok; 7 of 8 checks not exercised\n  passed: signature_errors\n  not exercised: "),
+                "\(out)")
+        #expect(out.hasSuffix("\n\n0 errors, 0 warnings; 7 of 8 checks not exercised\n"))
         #expect(server.terminate() == 0)
     }
 
@@ -43,13 +45,13 @@ import Testing
         let (status, out, _) = try RunningBinary.run(["report", url])
         #expect(status == 1)
         let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.first == "sandbox_login (d24; 1 request, 0 cashouts): 1 error, 0 warnings")
+        #expect(lines.first == "sandbox_login (d24; 1 request, 0 cashouts): 1 error, 0 warnings; 7 of 8 checks not exercised")
         #expect(lines.contains("  error   signature_errors"), "\(out)")
         #expect(lines.contains { $0.hasPrefix("    - 1 request refused: wrong_pass: ") }, "\(out)")
         #expect(lines.contains { $0.hasPrefix("    evidence: #1 POST /v3/cashout at ") && $0.hasSuffix(": 401") }, "\(out)")
         #expect(lines.contains { $0.hasPrefix("    advice: ") })
         #expect(lines.contains("  passed: none"))
-        #expect(out.hasSuffix("\n\n1 error, 0 warnings\n"))
+        #expect(out.hasSuffix("\n\n1 error, 0 warnings; 7 of 8 checks not exercised\n"))
         #expect(lines.allSatisfy { $0.count <= 80 || $0 == lines[0] }, "\(out)")
         #expect(server.terminate() == 0)
     }
@@ -87,6 +89,22 @@ import Testing
         #expect(unknowable == 2)
         #expect(unknowableErr.hasPrefix("error: no report (HTTP 409): the request journal is off (--request-journal 0)"), "\(unknowableErr)")
         #expect(withoutJournal.terminate() == 0)
+    }
+
+    /// `--follow-up-within`, `--polling-limit` and `--polling-per` judge by other thresholds; a bad
+    /// one is the sandbox's 400, exit 2.
+    @Test func theThresholdsAreTheCommandLinesWhenGiven() throws {
+        let (server, url) = try serve()
+        #expect(try SignedCreate.send(to: url, externalID: "report-polled").status == 200)
+        let (status, out, err) = try RunningBinary.run(["report", url, "--json", "--follow-up-within", "2m", "--polling-limit", "20", "--polling-per", "30s"])
+        #expect(status == 0, "\(err)")
+        let report = try JSON.parse(Array(out.utf8))
+        #expect(report["thresholds"] == ["follow_up_within": "2m", "status_polling": ["limit": 20, "per": "30s"]])
+        let (bad, badOut, badErr) = try RunningBinary.run(["report", url, "--polling-limit", "0"])
+        #expect(bad == 2 && badOut.isEmpty)
+        #expect(badErr == "error: no report (HTTP 400): polling_limit: expected a whole number from 1 to 1000000, got \"0\"\n"
+                    + "See 'cashout-sandbox report --help'.\n")
+        #expect(server.terminate() == 0)
     }
 
     /// The admin token as `serve` takes it: `--admin-token`, else $CASHOUT_SANDBOX_ADMIN_TOKEN.

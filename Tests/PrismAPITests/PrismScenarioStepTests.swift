@@ -1,5 +1,6 @@
 import CashoutSandbox
 import SandboxRunner
+import SandboxJSON
 import SandboxScenario
 import Testing
 
@@ -122,5 +123,46 @@ import Testing
         } catch {
             #expect("\(error.path): \(error.expected)".hasPrefix(message), "\(error.path): \(error.expected)")
         }
+    }
+}
+
+extension PrismScenarioStepTests {
+    /// A Create the API refused (a gRPC status but OK, as Connect answers it) fails a wait for it;
+    /// a retried Create with the same merchant_payout_id is answered the existing payout (OK), and
+    /// names it.
+    @Test func aWaitForARefusedCreateFailsAndARetriedOneNamesTheExistingPayout() throws {
+        let result = try run(#"""
+            {"steps": [
+               \#(Self.create),
+               {"grpc_call": {"method": "Create", "message": {"merchant_payout_id": "po-1", "amount": {"minor_amount": 1000, "currency": "USD"},
+                                                               "payout_method_data": {"card": {"card_number": {"value": "4111111111111111"}}}}},
+                "expect": {"status": "OK"}},
+               {"grpc_call": {"method": "Create", "message": {"merchant_payout_id": "po-2", "amount": {"minor_amount": 1000, "currency": "USD"},
+                                                               "connector_payout_method_id": "pm_404"}},
+                "expect": {"status": "NOT_FOUND"}},
+               {"wait_for_request": {"request": {"path": "/types.PayoutService/Create"}}, "as": "first"},
+               {"wait_for_request": {"request": {"path": "/types.PayoutService/Create"}}, "as": "retried"},
+               {"expect_cashout": {"ref": "retried", "status": "PENDING"}},
+               {"request": {"method": "GET", "path": "/sandbox/cashouts/{{retried.cashout_id}}"}, "expect": {"status": 200, "json_contains": {"external_id": "po-1"}}},
+               {"wait_for_request": {"request": {"path": "/types.PayoutService/Create"}}, "as": "refused"}
+             ]}
+            """#)
+        #expect(result.failure?.step == 8)
+        #expect(result.failure?.message == #"wait_for_request: request 3 (POST /types.PayoutService/Create answered 404) is a create the API refused: {"code":"not_found","message":"Payout method not found: pm_404"}; it created no cashout to name "refused""#)
+    }
+}
+
+extension PrismScenarioStepTests {
+    /// Over gRPC (HTTP/2, a grpc-status trailer) a refused Create is one too: what a wait for it
+    /// says is its status and message.
+    @Test func aCreateRefusedOverGRPCIsARefusalForAWait() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        let answer = try sandbox.prism("Create", createRequest(withMethod: false))
+        #expect(answer.code == 3)
+        let pattern = try RequestPattern.read(ScenarioNode(value: ["path": "/types.PayoutService/Create"], path: "request", file: "t.json"))
+        let found = try #require(sandbox.firstRequest(matching: pattern, excluding: [], after: 0).match)
+        #expect(found.payout == nil)
+        #expect(found.refusal == "grpc-status INVALID_ARGUMENT: \(answer.message ?? "")" && answer.message?.isEmpty == false)
     }
 }

@@ -155,9 +155,10 @@ struct AdminAPI: Sendable {
                       "merchants": .array(bank.accounts.map { .string($0.id) })])
     }
 
-    /// Puts a setup's faults and webhook policy in force, and scripts sinks.
+    /// Puts a setup's faults, webhook policy and report thresholds in force, and scripts sinks.
     func apply(_ setup: ScenarioSetup, sinksOf scripts: [String: SinkScript]) {
         faults.replace(setup.faults, seed: setup.seed)
+        reports.thresholds = setup.reportThresholds
         if let timeout = setup.webhookTimeout { sender.setTimeout(timeout) }
         for (name, script) in scripts { sinks.script(name, script) }
     }

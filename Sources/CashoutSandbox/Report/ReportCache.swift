@@ -14,7 +14,11 @@ import Synchronization
 /// their versions name it (``Version``, the answer's `ETag`): an asker that sends its `ETag` back
 /// in `If-None-Match` is answered 304 while none of them moved, as the dashboard does every poll.
 /// On a manual clock that holds until a request or a bank event comes; on a real one the time
-/// moves, and each report is made anew.
+/// moves, and each report is made anew. The thresholds it judges by (the suite's, or the query's)
+/// are part of what names it.
+///
+/// It keeps the thresholds of the scenario setup in force (its `report` key), which a query
+/// without its own uses.
 package final class ReportCache: Sendable {
     /// What a report was made from.
     struct Version: Equatable {
@@ -33,8 +37,19 @@ package final class ReportCache: Sendable {
             reconciliations = reports.reconciliation.count
         }
 
-        /// `"r12.0-345-1767603600000-1"`, quoted as RFC 9110 §8.8.3 writes an entity tag.
-        var tag: String { "\"r\(lastRequest).\(journalClears)-\(bankChanges)-\(now.milliseconds)-\(reconciliations)\"" }
+        /// `"r12.0-345-1767603600000-1"` (the last number counts the reconciliations), quoted as RFC 9110 §8.8.3 writes an entity tag; with
+        /// thresholds other than the standard ones, `-t2m.20.1m` (follow-up window, polling limit and window) before the quote.
+        func tag(_ thresholds: ReportThresholds) -> String {
+            let judged = thresholds == .standard ? ""
+                : "-t\(DurationText.format(thresholds.followUpWithin)).\(thresholds.pollingLimit).\(DurationText.format(thresholds.pollingPer))"
+            return "\"r\(lastRequest).\(journalClears)-\(bankChanges)-\(now.milliseconds)-\(reconciliations)\(judged)\""
+        }
+    }
+
+    /// What an answer is kept by: the account asked for (nil: every account's), and the thresholds.
+    private struct Key: Hashable {
+        let account: String?
+        let thresholds: ReportThresholds
     }
 
     private struct Made {
@@ -43,8 +58,8 @@ package final class ReportCache: Sendable {
     }
 
     package let worker = BackgroundWorker(name: "cashout-sandbox.report")
-    /// The last answer made for each `?account=` (nil for every account's); a handful at most.
-    private let made = Mutex<[String?: Made]>([:])
+    /// The last answer made for each `?account=` (nil for every account's) and thresholds; a handful at most.
+    private let made = Mutex<[Key: Made]>([:])
     private static let kept = 16
     private let reconciled = Mutex<(last: Reconciliation?, count: Int)>((nil, 0))
 
@@ -56,17 +71,28 @@ package final class ReportCache: Sendable {
     package func keep(_ reconciliation: Reconciliation?) {
         reconciled.withLock { $0 = (reconciliation, $0.count + 1) }
     }
+    private let setThresholds: Mutex<ReportThresholds>
 
-    /// The answer already made for `account` at `version`, if any.
-    func answer(account: String?, at version: Version) -> HTTPResponse? {
-        made.withLock { $0[account] }.flatMap { $0.version == version ? $0.response : nil }
+    init(thresholds: ReportThresholds = .standard) {
+        setThresholds = Mutex(thresholds)
+    }
+
+    /// The thresholds of the scenario setup in force: what a report judges by unless asked otherwise.
+    package var thresholds: ReportThresholds {
+        get { setThresholds.withLock { $0 } }
+        set { setThresholds.withLock { $0 = newValue } }
+    }
+
+    /// The answer already made for `account` by `thresholds` at `version`, if any.
+    func answer(account: String?, thresholds: ReportThresholds, at version: Version) -> HTTPResponse? {
+        made.withLock { $0[Key(account: account, thresholds: thresholds)] }.flatMap { $0.version == version ? $0.response : nil }
     }
 
     /// Keeps an answer made at `version`.
-    func keep(_ response: HTTPResponse, account: String?, at version: Version) {
+    func keep(_ response: HTTPResponse, account: String?, thresholds: ReportThresholds, at version: Version) {
         made.withLock { made in
             if made.count >= Self.kept { made.removeAll() }
-            made[account] = Made(version: version, response: response)
+            made[Key(account: account, thresholds: thresholds)] = Made(version: version, response: response)
         }
     }
 

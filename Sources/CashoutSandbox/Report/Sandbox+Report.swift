@@ -12,9 +12,9 @@ extension IntegrationReport {
     /// The report of every account that made a request or has a payout, or of `account` alone,
     /// from the notifications to the app (not to the sandbox's own sinks, which `sender` tells);
     /// `Unknowable` when the request journal pushed requests out since it was last cleared (the
-    /// report would be made from part of the evidence).
+    /// report would be made from part of the evidence). Its checks judge by `thresholds`.
     static func make(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
-                     account only: String? = nil, reconciliation: Reconciliation? = nil,
+                     account only: String? = nil, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil,
                      at now: VirtualTime) -> Result<IntegrationReport, Unknowable> {
         let (entries, lost) = journal.all()
         guard lost == 0, journal.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: journal.capacity)) }
@@ -49,9 +49,9 @@ extension IntegrationReport {
                 requests: requests[key] ?? [], payouts: payouts, notifications: payouts.flatMap { notifications[$0.id] ?? [] },
                 now: now, statusWord: { dialect.statusWord($0) ?? $0.name })
             evidence.ledgerMismatches = reconciliation?.occurrences(dialect: key.dialect, account: key.account)
-            return (evidence, reporting[key.dialect]?.integrationChecks ?? [])
+            return (evidence, reporting[key.dialect]?.integrationChecks(thresholds) ?? [])
         }
-        return .success(IntegrationReport(accounts: accounts, at: now))
+        return .success(IntegrationReport(accounts: accounts, at: now, thresholds: thresholds))
     }
 
     /// The journal pushed out requests the report would need.
@@ -71,16 +71,29 @@ extension Sandbox {
     /// The integration report as `GET /sandbox/report` answers it: 200 and the report (of
     /// `account` alone when given), 404 for an account the sandbox neither has nor saw, 409
     /// `{"ok": false, "unknowable": true, "message"}` when the request journal lost evidence.
-    package func integrationReport(account: String? = nil) -> (status: Int, json: JSON) {
+    /// Judged by `thresholds`, else by those of the scenario setup in force.
+    package func integrationReport(account: String? = nil, thresholds: ReportThresholds? = nil) -> (status: Int, json: JSON) {
         IntegrationReport.answer(bank: bank, journal: requestJournal, sender: sender, dialects: dialects, account: account,
-                                 reconciliation: reports.reconciliation.last, at: bank.clock.now)
+                                 thresholds: thresholds ?? reports.thresholds, reconciliation: reports.reconciliation.last, at: bank.clock.now)
+    }
+
+    /// What a report judged, in a line: `0 errors, 0 warnings; 6 of 8 checks not exercised` (the
+    /// part after `;` only when a check was not exercised), as `cashout-sandbox report` ends and
+    /// a failed `expect_report` says.
+    package static func reportTally(_ report: JSON) -> String {
+        func count(_ key: String) -> Int { report[key]?.numberText.flatMap { Int($0) } ?? 0 }
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        let (checks, idle) = (count("checks"), count("not_exercised"))
+        return plural(count("errors"), "error") + ", " + plural(count("warnings"), "warning")
+            + (idle == 0 ? "" : "; \(idle) of \(plural(checks, "check")) not exercised")
     }
 }
 
 extension IntegrationReport {
     static func answer(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
-                       account: String?, reconciliation: Reconciliation? = nil, at now: VirtualTime) -> (status: Int, json: JSON) {
-        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account, reconciliation: reconciliation, at: now) {
+                       account: String?, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil, at now: VirtualTime) -> (status: Int, json: JSON) {
+        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account, thresholds: thresholds,
+                    reconciliation: reconciliation, at: now) {
         case .failure(let unknowable):
             return (409, ["ok": false, "unknowable": true, "message": .string(unknowable.message)])
         case .success(let report):

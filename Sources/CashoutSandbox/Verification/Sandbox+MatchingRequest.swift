@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxGRPC
 import SandboxReport
 import SandboxScenario
 
@@ -13,6 +14,10 @@ extension Sandbox {
         /// `POST /v3/cashout answered 200`.
         public let summary: String
         public let payout: Payout?
+        /// A create its API refused (any answer but a 2xx, a gRPC status but OK; not one whose
+        /// answer was lost): what it answered, `{"code":511,...}` or `grpc-status ALREADY_EXISTS: ...`.
+        /// It created nothing, whatever cashout its reference already names.
+        public let refusal: String?
     }
 
     /// The oldest journaled request after `checked` (a journal id: the requests up to it were
@@ -28,11 +33,21 @@ extension Sandbox {
         let request = entry.request, response = entry.response
         let answered = response.isDroppedConnection ? "had its answer dropped" : "answered \(entry.filteredStatus)"
         var payout: Payout?
+        var refusal: String?
+        let exchange = journal.exchange(entry)
         if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
-           let facts = dialect.reportFacts(journal.exchange(entry), bank: bank), case .create = facts.action {
-            payout = facts.payoutID.flatMap { bank.payout(id: $0) }
-                ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
+           let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action {
+            if exchange.succeeded || exchange.dropped {
+                payout = facts.payoutID.flatMap { bank.payout(id: $0) }
+                    ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
+            } else if let status = response.grpcStatus, status != .ok {
+                let message = response.trailers?["grpc-message"] ?? response.headers["grpc-message"]
+                refusal = "grpc-status \(status.name)" + (message.map { ": " + GRPCStatus.percentDecoded($0) } ?? "")
+            } else {
+                let body = response.bodyText
+                refusal = body.isEmpty ? "an empty body" : String(body.prefix(300))
+            }
         }
-        return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout), entry.id)
+        return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout, refusal: refusal), entry.id)
     }
 }

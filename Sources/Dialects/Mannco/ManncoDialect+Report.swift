@@ -52,7 +52,8 @@ extension ManncoDialect: ReportingDialect {
         "Pending cashout exists" holds until the open cashout ends and "Cooldown period" for 24 hours after the last \
         accepted one: show the user why, and offer the cashout again once GET /user/getCashoutHistory shows the \
         cashout ended (or the cooldown passed), instead of retrying.
-        """) { evidence in
+        """, description: "POST /cashout/process sent again unchanged after \"Pending cashout exists\" or \"Cooldown period\", and "
+            + "refused again; exercised by such a refusal") { evidence in
         var exercised = false
         var retried: [Occurrence] = []
         var refused: (request: ReportedRequest, retries: [ReportedRequest])?
@@ -80,7 +81,7 @@ extension ManncoDialect: ReportingDialect {
     static let expiredTokenUsed = IntegrationCheck(id: "expired_token_used", severity: .error, advice: """
         A 403 whose token expired (tokens last 31 days) means logging in again with POST /user/login: \
         replace the stored token and repeat the call once with the new one.
-        """) { evidence in
+        """, description: "a token sent again after a 403 said it had expired; exercised once a token is refused as expired") { evidence in
         var expired: [String: ReportedRequest] = [:]
         var reused: [String: [ReportedRequest]] = [:]
         for request in evidence.requests {

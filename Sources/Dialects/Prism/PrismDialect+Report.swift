@@ -12,8 +12,10 @@ extension PrismDialect: ReportingDialect {
                                          notificationSignature: "the \(PrismWebhook.signatureHeader) header",
                                          credentials: "x-merchant-id, x-auth and the connector's keys in the call's metadata")
 
-    public var integrationChecks: [IntegrationCheck] {
-        IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .acknowledgement)
+    public var integrationChecks: [IntegrationCheck] { integrationChecks(.standard) }
+
+    public func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] {
+        IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .acknowledgement, thresholds: thresholds)
     }
 
     /// A ledger names a payout by its `merchant_payout_id`.

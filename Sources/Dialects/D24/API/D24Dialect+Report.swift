@@ -10,11 +10,11 @@ extension D24Dialect: ReportingDialect {
     static let reportTerms = ReportTerms(statusQuery: "POST /v3/cashout/status", reference: "external_id",
                                          notificationURL: "your notification_url", notificationSignature: "the control field",
                                          credentials: "login, pass and Payload-Signature")
-    /// How long after acknowledging a notification an app has to ask for the status.
-    static let followUpWindow = Duration.seconds(60)
+    public var integrationChecks: [IntegrationCheck] { integrationChecks(.standard) }
 
-    public var integrationChecks: [IntegrationCheck] {
-        IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .statusQuery(within: Self.followUpWindow))
+    /// An app has `followUpWithin` after acknowledging a notification to ask for the status.
+    public func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] {
+        IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .statusQuery(within: thresholds.followUpWithin), thresholds: thresholds)
     }
 
     /// A ledger names a cashout by the merchant's `external_id`.
