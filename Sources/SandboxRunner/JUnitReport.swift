@@ -22,8 +22,8 @@ public enum JUnitReport {
     }
 
     /// A testcase's elements: a failed step's `failure` (or the `error` of a file not loaded), a
-    /// failed command's `failure`, and a `system-out` with an expected failure and the command's
-    /// output.
+    /// failed command's `failure`, and a `system-out` with an expected failure, the run's notes
+    /// (a step that went on while the app was busy) and the command's output.
     private static func children(of result: ScenarioResult) -> [String] {
         var children: [String] = []
         if let reason = result.skipped { children.append(#"<skipped message="\#(escape(reason))"/>"#) }
@@ -38,6 +38,7 @@ public enum JUnitReport {
         if let expected = result.expectedFailure {
             output.append("failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)")
         }
+        output += result.notes
         if let command = result.command, !command.output.isEmpty { output.append(command.output) }
         if !output.isEmpty { children.append("<system-out>\(escape(output.joined(separator: "\n")))</system-out>") }
         return children

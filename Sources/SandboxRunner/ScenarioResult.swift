@@ -16,6 +16,9 @@ public struct ScenarioResult: Sendable {
     /// when asked for (`ScenarioRunner.run(_:journal:)`): the same scenario and seed give the same
     /// journal byte for byte.
     public var journal = ""
+    /// What the run noted without failing: a step that went on while the app was still busy
+    /// (`step 4: the app was still busy after 10s; the clock moved anyway`).
+    public var notes: [String] = []
     /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
     public var command: CommandOutcome?
 
