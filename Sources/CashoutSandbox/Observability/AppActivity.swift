@@ -20,6 +20,9 @@ public final class AppActivity: Sendable {
 
     init() {}
 
+    /// The app's requests and the deliveries to it not yet answered.
+    public var inFlight: Int { busy.load(ordering: .acquiring) }
+
     /// A request or a delivery starts.
     func begin() {
         busy.add(1, ordering: .relaxed)
