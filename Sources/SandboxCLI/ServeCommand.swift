@@ -38,9 +38,9 @@ enum ServeCommand: Command {
         allowedHostOption,
     ]
 
-    /// `--host`, which `test --serve` takes too, with its own default.
-    static func hostOption(default text: String) -> Arguments.Option {
-        .value("host", "HOST", "Address to bind; \(text) (default), 0.0.0.0 = all IPv4 (an app in another container or machine)")
+    /// `--host`, which `test --serve` takes too (`lead`: "With --serve: "), with its own default.
+    static func hostOption(_ lead: String = "", default text: String) -> Arguments.Option {
+        .value("host", "HOST", "\(lead)\(lead.isEmpty ? "A" : "a")ddress to bind; \(text) (default), 0.0.0.0 = all IPv4 (an app in another container or machine)")
     }
 
     /// `--allowed-host`, which `test --serve` takes too.

@@ -42,10 +42,10 @@ enum TestCommand: Command {
         .value("port", "PORT", "With --serve: the port to listen on; 0 picks a free one (default 8080)"),
         .value("exec", "CMD", "With --serve: run CMD (/bin/sh -c) beside the steps once the sandbox listens; "
                + "it fails the run unless it exits 0"),
-        ServeCommand.hostOption(default: "127.0.0.1"),
+        ServeCommand.hostOption("With --serve: ", default: "127.0.0.1"),
         ServeCommand.allowedHostOption,
         .value("quiet-period", "DURATION", "With --serve: before each advance, advance_to_next_event and expect_report step, "
-               + "wait until the app has made no request and been sent no notification for DURATION of real time (default 200ms; 0 waits not)"),
+               + "wait until the app has made no request and been sent no notification for DURATION of real time (default 200ms; 0: no wait)"),
         .value("quiet-limit", "DURATION", "With --serve: wait at most DURATION for the app to go quiet, then go on and note it (default 10s)"),
         .value("grace", "DURATION", "With --exec: when a step fails, CMD gets SIGTERM, and SIGKILL DURATION later if still running (default 10s)"),
     ]
