@@ -128,7 +128,7 @@ enum TestCommand: Command {
     /// `FAIL name (file): command exited with status 3: CMD` for a command run beside the steps
     /// (`--exec`) that failed, whatever the steps did; nil for none, or one that exited with 0.
     static func commandLine(_ result: ScenarioResult) -> String? {
-        guard let command = result.command, let failure = command.failure else { return nil }
+        guard let command = result.command, let failure = result.commandFailure else { return nil }
         return "FAIL \(title(result)): \(failure): \(command.command)"
     }
 

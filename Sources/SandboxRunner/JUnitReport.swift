@@ -31,7 +31,7 @@ public enum JUnitReport {
             let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
             children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(message))</\#(element)>"#)
         }
-        if let command = result.command, let failure = command.failure {
+        if let command = result.command, let failure = result.commandFailure {
             children.append(#"<failure message="\#(escape(failure))" type="CommandFailed">\#(escape("\(failure): \(command.command)"))</failure>"#)
         }
         var output: [String] = []

@@ -98,6 +98,34 @@ import Testing
         #expect(try JSON.parse(answer.body) == ["code": 404, "message": .string(message)])
     }
 
+    /// A failed step calls `stepFailed` (where `test --exec` stops the command) before the run
+    /// waits for what runs beside; the command's failure then says why it was stopped, and does not
+    /// fail a suite whose step was expected to fail.
+    @Test func aFailedStepStopsWhatRunsBeside() throws {
+        func run(_ top: String) throws -> ScenarioResult {
+            let suite = try ScenarioLoader.load(Array(#"""
+                {"name": "s", \#(top)"steps": [{"expect_ledger": {"merchant": "sandbox_login", "count": 0}}, {"expect_ledger": {"merchant": "sandbox_login", "count": 5}}]}
+                """#.utf8), file: "s.json", vocabulary: Sandbox.standardVocabulary)
+            let stopped = Latch()
+            let serving = ScenarioRunner.Serving(beside: { _ in
+                // An app that waits for the clock: it ends only when stopped.
+                stopped.wait()
+                return CommandOutcome(command: "app", ending: .signalled(15), output: "")
+            }, stepFailed: { step in if step == 2 { stopped.open() } })
+            return try ScenarioRunner.run(suite, serving: serving)
+        }
+        let failed = try run("")
+        #expect(!failed.passed)
+        #expect(failed.failure?.step == 2)
+        #expect(failed.commandFailure == "command was killed by signal 15 (SIGTERM): stopped after step 2 failed")
+        #expect(JUnitReport.xml([failed]).contains(#"<failure message="command was killed by signal 15 (SIGTERM): stopped after step 2 failed" type="CommandFailed">"#))
+        let expected = try run(#""expect_failure": "the ledger is empty", "#)
+        #expect(expected.passed)
+        #expect(expected.expectedFailure?.step == 2)
+        #expect(expected.command?.stoppedAfterStep == 2)
+        #expect(expected.commandFailure == nil)
+    }
+
     @Test func aSettleThatIsNotAQuietPeriodIsRefusedWhenTheFileLoads() {
         for (settle, message) in [
             (#""2m""#, #"t.json: steps[0].settle: expected a quiet period from 1ms to 1m, got "2m""#),
