@@ -40,7 +40,8 @@ enum ServeCommand: Command {
 
     /// `--host`, which `test --serve` takes too (`lead`: "With --serve: "), with its own default.
     static func hostOption(_ lead: String = "", default text: String) -> Arguments.Option {
-        .value("host", "HOST", "\(lead)\(lead.isEmpty ? "A" : "a")ddress to bind; \(text) (default), 0.0.0.0 = all IPv4 (an app in another container or machine)")
+        .value("host", "HOST", "\(lead)\(lead.isEmpty ? "A" : "a")ddress to bind; \(text) (default), "
+               + "0.0.0.0 = all IPv4 (an app in another container or machine)")
     }
 
     /// `--allowed-host`, which `test --serve` takes too.
@@ -177,7 +178,8 @@ enum ServeCommand: Command {
 
     /// `--allowed-host` values, else `CASHOUT_SANDBOX_ALLOWED_HOSTS` split at commas: host names
     /// (letters, digits, `-`, `.`, a leading `.`), IPv6 addresses in brackets, or `*`.
-    static func allowedHosts(_ arguments: Arguments, environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(UsageError) -> [String] {
+    static func allowedHosts(_ arguments: Arguments, environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
+        throws(UsageError) -> [String] {
         let given = arguments.values["allowed-host"]
             ?? (environment(HostGuard.variable) ?? "").split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
         for name in given where name != "*" {

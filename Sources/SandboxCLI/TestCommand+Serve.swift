@@ -26,7 +26,9 @@ extension TestCommand {
         let quietPeriod = try duration(arguments, "quiet-period", default: ScenarioRunner.Serving.defaultQuietPeriod, upTo: .seconds(60))
         let quietLimit = try duration(arguments, "quiet-limit", default: ScenarioRunner.Serving.defaultQuietLimit, upTo: .seconds(3600))
         let grace = try duration(arguments, "grace", default: .seconds(10), upTo: .seconds(3600))
-        if arguments.has("grace"), !arguments.has("exec") { throw UsageError("option '--grace' needs '--exec' (it is how long a stopped command may take)") }
+        if arguments.has("grace"), !arguments.has("exec") {
+            throw UsageError("option '--grace' needs '--exec' (it is how long a stopped command may take)")
+        }
         let scenario: Scenario
         do {
             scenario = try ScenarioLoader.load(file: file, vocabulary: Sandbox.standardVocabulary)
