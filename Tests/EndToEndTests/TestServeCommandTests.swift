@@ -159,6 +159,24 @@ import Testing
         }
     }
 
+    /// A step that moves the clock waits for a quiet period (the steps' own requests count), at
+    /// most `--quiet-limit`; then it goes on, and the output and the JUnit report note it.
+    @Test func aStepThatCouldNotWaitForQuietIsNoted() throws {
+        let suite = try #require(try files(["suite.json": Self.passing])["suite.json"])
+        let junit = suite.replacingOccurrences(of: "suite.json", with: "report.xml")
+        let (status, out, err) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--quiet-period", "1m",
+                                                        "--quiet-limit", "100ms", "--junit", junit])
+        #expect(status == 0, "\(out)\(err)")
+        #expect(out.hasSuffix("""
+            PASS shop (\(suite), 3 steps)
+            NOTE shop (\(suite)): step 2: the app was still busy after 100ms; the clock moved anyway
+            1 passed, 0 failed
+
+            """), "\(out)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<system-out>step 2: the app was still busy after 100ms; the clock moved anyway</system-out>"))
+    }
+
     /// `--host 0.0.0.0`, for an app in another container: every IPv4 address; an address that
     /// does not resolve is refused as `serve` refuses it.
     @Test func hostBindsTheAddressGiven() throws {
