@@ -23,6 +23,7 @@ extension Sandbox {
         let sender: WebhookSender
         let journal: StateJournal?
         let faults: FaultInjector
+        let activity: AppActivity
     }
 
     /// One stage: a struct, not a bare closure in an array, so that the closure is kept and
@@ -44,7 +45,8 @@ extension Sandbox {
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
             configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
                 ? Stage(RequestRecorder(journal: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
-                                        dialects: parts.routeDialects, unrecorded: Dashboard.routes + APIDocs.routes).respond)
+                                        dialects: parts.routeDialects, unrecorded: Dashboard.routes + APIDocs.routes,
+                                        activity: parts.activity).respond)
                 : nil,
             // A request to a name that is not this machine's is refused before anything is done
             // with it, when only this machine can connect (against DNS rebinding).

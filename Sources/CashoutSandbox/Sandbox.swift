@@ -111,6 +111,11 @@ public final class Sandbox: Sendable {
     private let eventLog: EventLog?
     /// What the payout APIs received and answered (`GET /sandbox/requests`).
     let requestJournal: RequestJournal
+    /// The app's requests and the deliveries to it in flight, and when the last ended: what
+    /// `test --serve` waits on before the clock moves.
+    public let activity: AppActivity
+    /// How far a suite's steps run against this sandbox have come (`GET /sandbox/suite`).
+    public let suite: SuiteProgress
     /// Where integration reports are made, and those made already.
     package let reports: ReportCache
     /// `CASHOUT_SANDBOX_APP_PORT` once picked (``appPort``).
@@ -122,8 +127,10 @@ public final class Sandbox: Sendable {
                  sinks: SinkStore,
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
-                 eventLog: EventLog?, requestJournal: RequestJournal, reports: ReportCache) {
+                 eventLog: EventLog?, requestJournal: RequestJournal, reports: ReportCache, activity: AppActivity, suite: SuiteProgress) {
         self.journal = journal
+        self.activity = activity
+        self.suite = suite
         self.reports = reports
         self.eventLog = eventLog
         self.requestJournal = requestJournal
@@ -169,7 +176,17 @@ public final class Sandbox: Sendable {
         let metrics = SandboxMetrics(grpc: grpc.metrics)
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                    concurrency: configuration.webhookConcurrency, metrics: metrics)
-        let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { sender.send($0, done: $1) }
+        let activity = AppActivity()
+        let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { notification, done in
+            // A delivery to the app is its activity until answered; one to the built-in sink, answered at once, is not.
+            activity.begin()
+            let outcome = sender.send(notification) { outcome in
+                done(outcome)
+                activity.end()
+            }
+            if outcome != nil { activity.cancel() }
+            return outcome
+        }
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
@@ -178,9 +195,10 @@ public final class Sandbox: Sendable {
         Dashboard.register(in: &router) { dialectList.dashboardParts }
         APIDocs.register(in: &router) { dialectList.documents }
         let reports = ReportCache(thresholds: setup.reportThresholds)
+        let suite = SuiteProgress()
         let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics, requests: requests,
-                             reports: reports, eventLog: configuration.eventLog)
+                             reports: reports, suite: suite, eventLog: configuration.eventLog)
         admin.register(in: &router)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
@@ -202,7 +220,7 @@ public final class Sandbox: Sendable {
         grpc.addRoutes(to: &router)
         // Every route is added: the pipeline's stages, outermost first (Sandbox+Pipeline).
         let parts = PipelineParts(configuration: configuration, routeNames: router.routeNames, routeDialects: routeDialects, requests: requests,
-                                  clock: clock, grpc: grpc, sender: sender, journal: journal, faults: faults)
+                                  clock: clock, grpc: grpc, sender: sender, journal: journal, faults: faults, activity: activity)
         for stage in pipeline(parts) { router.use(stage.middleware) }
         // After the journal's replay: what it replays happened before, and is not logged again.
         if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
@@ -227,7 +245,8 @@ public final class Sandbox: Sendable {
         return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,
-                       journal: journal, eventLog: configuration.eventLog, requestJournal: requests, reports: reports)
+                       journal: journal, eventLog: configuration.eventLog, requestJournal: requests, reports: reports,
+                       activity: activity, suite: suite)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

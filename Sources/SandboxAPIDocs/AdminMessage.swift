@@ -28,6 +28,9 @@ package enum AdminMessage {
     /// 400: `PUT /sandbox/webhooks/chaos` with a body that is not an array of rules.
     package static let chaosRules = #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#
 
+    /// 404: `GET /sandbox/suite` of a sandbox that runs no suite's steps (`serve`).
+    package static let noSuite = "no suite is running: GET /sandbox/suite answers while 'cashout-sandbox test SUITE --serve' runs a suite's steps"
+
     /// 400: `GET /sandbox/requests?limit=` that is not a count.
     package static let requestLimit = "limit: expected a whole number of at least 1"
 

@@ -6,7 +6,7 @@ import SandboxJSON
 extension OpenAPIDocument {
     static var adminEndpoints: [OpenAPIEndpoint] {
         (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + chaosEndpoints + requestJournalEndpoints
-         + [reportEndpoint, reconcileEndpoint])
+         + [reportEndpoint, reconcileEndpoint, suiteEndpoint])
             .map(adminTokenProtected)
     }
 

@@ -80,6 +80,35 @@ extension OpenAPIDocument {
             ]))
     }
 
+    static var suiteEndpoint: OpenAPIEndpoint {
+        OpenAPIEndpoint(route: "GET /sandbox/suite", operation: OpenAPI.operation(
+            "getSuite", tag: "Sandbox", summary: "Whether the suite's steps are over",
+            description: """
+                While `cashout-sandbox test SUITE --serve` runs a suite's steps against this sandbox: `running` (with the \
+                step running now), `passed` (every step held) or `failed` (with the step that failed and why). The command \
+                `--exec` runs gets its URL as `$CASHOUT_SANDBOX_SUITE_URL`: a driver polls it until `state` is no longer \
+                `running`, then prints what it learnt and exits (the Testing your app guide, "Knowing when the steps are \
+                over"). A sandbox that runs no suite (`serve`) answers 404.
+                """,
+            responses: [
+                "200": OpenAPI.json("How far the steps have come", Schema.ref("SuiteProgress"), example: [
+                    "state": "failed", "step": 5, "steps": 12,
+                    "failure": "step 5: expect_cashout order-1: expected status COMPLETED, got PENDING",
+                ]),
+                "404": OpenAPI.error(404, AdminMessage.noSuite),
+            ]))
+    }
+
+    static var suiteSchemas: [String: JSON] {
+        ["SuiteProgress": Schema.object([
+            "state": Schema.oneOf(["running", "passed", "failed"], "running: steps are left; passed: every step held; failed: a step failed"),
+            "step": Schema.integer("The step running now (from 1), the one that failed, or the last when every step held", example: 5),
+            "steps": Schema.integer("The suite's steps", example: 12),
+            "failure": Schema.nullable("string", "The failed step and what was expected against what happened; null unless failed",
+                                       example: "step 5: expect_cashout order-1: expected status COMPLETED, got PENDING"),
+        ], required: ["state", "step", "steps", "failure"])]
+    }
+
     private static let etag: JSON = ["ETag": ["description": "What the report was made from", "schema": Schema.string(example: "\"r42.0-317-1767603710000\"")]]
 
     private static var reportAnswer: JSON {

@@ -62,6 +62,11 @@ extension PostmanCollection {
             Item("Metrics", "GET", "/sandbox/metrics", expect: 200, description: "Prometheus text format 0.0.4.",
                  tests: ["pm.test('Prometheus text', function () { pm.expect(pm.response.text()).to.include('cashout_sandbox_build_info'); });"]),
             Item("Clear the sink", "DELETE", "/sandbox/sink/postman", expect: 204),
+            Item("Suite (whether its steps are over)", "GET", "/sandbox/suite", expect: 404,
+                 description: """
+                    While 'cashout-sandbox test SUITE --serve' runs a suite's steps: {"state": "running"|"passed"|"failed", "step", \
+                    "steps", "failure"}. A sandbox started with 'serve' runs none, and answers 404.
+                    """),
         ] + requestJournalRequests
         guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general + [reportRequest, reconcileRequest] }
         let account = api.accountVariable ?? ""

@@ -69,9 +69,9 @@ final class ExternalCommand: Sendable {
         return CommandOutcome(command: line, ending: ending, output: output.text)
     }
 
-    /// Sends its process group SIGTERM, and SIGKILL if it is still running `grace` seconds later;
+    /// Sends its process group SIGTERM, and SIGKILL if it is still running `grace` later;
     /// returns once it has ended (or at once when it was not started: then it never is).
-    func stop(grace: Double = 5) {
+    func stop(grace: Duration = .seconds(5)) {
         let signalled = state.withLock { state in
             switch state {
             case .notStarted: state = .stopped
@@ -81,8 +81,8 @@ final class ExternalCommand: Sendable {
             return if case .running = state { true } else { false }
         }
         guard signalled else { return }
-        let deadline = Date().addingTimeInterval(grace)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + grace
+        while ContinuousClock.now < deadline {
             if state.withLock({ if case .running = $0 { false } else { true } }) { return }
             usleep(20_000)
         }

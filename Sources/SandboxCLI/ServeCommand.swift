@@ -17,7 +17,7 @@ enum ServeCommand: Command {
         """
 
     static let options: [Arguments.Option] = [
-        .value("host", "HOST", "Address to bind; localhost = 127.0.0.1 and ::1 (default), 0.0.0.0 = all IPv4"),
+        hostOption(default: "localhost = 127.0.0.1 and ::1"),
         .value("port", "PORT", "Port to listen on; 0 picks a free one (default 8080)"),
         .value("threads", "N", "Event-loop threads (default: one per core)"),
         .value("scenario", "FILE", "Load a scenario file (repeatable; later files override earlier ones)", repeatable: true),
@@ -35,9 +35,19 @@ enum ServeCommand: Command {
         .value("request-journal", "N", "Keep the last N requests to the payout APIs and their answers for GET /sandbox/requests "
                + "(default 1000; 0 keeps none)"),
         .value("admin-token", "TOKEN", "Require 'Authorization: Bearer TOKEN' on the admin API (default: $\(adminTokenVariable))"),
-        .value("allowed-host", "NAME", "Answer requests addressed to NAME too while listening on loopback (repeatable; "
-               + ".example.com allows its subdomains, * any name; default: $\(HostGuard.variable), comma-separated)", repeatable: true),
+        allowedHostOption,
     ]
+
+    /// `--host`, which `test --serve` takes too (`lead`: "With --serve: "), with its own default.
+    static func hostOption(_ lead: String = "", default text: String) -> Arguments.Option {
+        .value("host", "HOST", "\(lead)\(lead.isEmpty ? "A" : "a")ddress to bind; \(text) (default), "
+               + "0.0.0.0 = all IPv4 (an app in another container or machine)")
+    }
+
+    /// `--allowed-host`, which `test --serve` takes too.
+    static let allowedHostOption = Arguments.Option.value(
+        "allowed-host", "NAME", "Answer requests addressed to NAME too while listening on loopback (repeatable; "
+            + ".example.com allows its subdomains, * any name; default: $\(HostGuard.variable), comma-separated)", repeatable: true)
 
     /// The environment variable `--admin-token` defaults to (the option wins when both are set).
     static let adminTokenVariable = "CASHOUT_SANDBOX_ADMIN_TOKEN"
@@ -168,7 +178,8 @@ enum ServeCommand: Command {
 
     /// `--allowed-host` values, else `CASHOUT_SANDBOX_ALLOWED_HOSTS` split at commas: host names
     /// (letters, digits, `-`, `.`, a leading `.`), IPv6 addresses in brackets, or `*`.
-    private static func allowedHosts(_ arguments: Arguments, environment: (String) -> String?) throws(UsageError) -> [String] {
+    static func allowedHosts(_ arguments: Arguments, environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
+        throws(UsageError) -> [String] {
         let given = arguments.values["allowed-host"]
             ?? (environment(HostGuard.variable) ?? "").split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
         for name in given where name != "*" {

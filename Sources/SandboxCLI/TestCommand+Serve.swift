@@ -1,6 +1,7 @@
 import CashoutSandbox
 import Foundation
 import Glibc
+import SandboxBank
 import SandboxHTTP
 import SandboxRunner
 import SandboxScenario
@@ -21,6 +22,13 @@ extension TestCommand {
         if arguments.has("filter") { throw UsageError("option '--filter' cannot be used with '--serve' (it runs the one file given)") }
         let file = try ScenarioFiles.file(arguments.positional[0])
         let port = try ServeCommand.port(arguments)
+        let allowedHosts = try ServeCommand.allowedHosts(arguments)
+        let quietPeriod = try duration(arguments, "quiet-period", default: ScenarioRunner.Serving.defaultQuietPeriod, upTo: .seconds(60))
+        let quietLimit = try duration(arguments, "quiet-limit", default: ScenarioRunner.Serving.defaultQuietLimit, upTo: .seconds(3600))
+        let grace = try duration(arguments, "grace", default: .seconds(10), upTo: .seconds(3600))
+        if arguments.has("grace"), !arguments.has("exec") {
+            throw UsageError("option '--grace' needs '--exec' (it is how long a stopped command may take)")
+        }
         let scenario: Scenario
         do {
             scenario = try ScenarioLoader.load(file: file, vocabulary: Sandbox.standardVocabulary)
@@ -37,10 +45,15 @@ extension TestCommand {
         let command = arguments.value("exec").map { ExternalCommand($0) }
         stopOnSignal(command)
         // As many event-loop threads as `serve` has: the app may call concurrently.
-        let serving = ScenarioRunner.Serving(port: port, threads: Sandbox.Configuration().server.threads) { sandbox in
-            StandardOutput.writeLine("serving \(scenario.name) on \(sandbox.baseURL.absoluteString)")
-            return command?.run(environment: sandbox.environment)
-        }
+        let serving = ScenarioRunner.Serving(
+            port: port, host: arguments.value("host") ?? "127.0.0.1", allowedHosts: allowedHosts, threads: Sandbox.Configuration().server.threads,
+            quietPeriod: quietPeriod == .zero ? nil : quietPeriod, quietLimit: quietLimit,
+            beside: { sandbox in
+                StandardOutput.writeLine("serving \(scenario.name) on \(sandbox.baseURL.absoluteString)")
+                return command?.run(environment: sandbox.environment + [(suiteVariable, "\(sandbox.baseURL.absoluteString)/sandbox/suite")])
+            },
+            // A driver waiting for the clock would wait for ever: the run ends at the failed step.
+            stepFailed: stopper(command, grace: grace))
         let result: ScenarioResult
         do {
             result = try ScenarioRunner.run(scenario, serving: serving)
@@ -50,6 +63,20 @@ extension TestCommand {
         }
         let status = report([result], junit: arguments.value("junit"))
         return interrupted.load(ordering: .acquiring) ? 1 : status
+    }
+
+    /// What stops `command` when a step fails; nil without one.
+    private static func stopper(_ command: ExternalCommand?, grace: Duration) -> (@Sendable (Int) -> Void)? {
+        guard let command else { return nil }
+        return { _ in command.stop(grace: grace) }
+    }
+
+    /// `--NAME DURATION` (`500ms`, `10s`), from 0 to `maximum`; `fallback` when not given.
+    private static func duration(_ arguments: Arguments, _ name: String, default fallback: Duration, upTo maximum: Duration)
+        throws(UsageError) -> Duration {
+        try arguments.value(name, default: fallback, expected: "a duration such as 500ms or 10s, at most \(DurationText.format(maximum))") {
+            ($0 == "0" ? .zero : DurationText.parse($0)).flatMap { $0 <= maximum ? $0 : nil }
+        }
     }
 
     /// Set once SIGINT or SIGTERM came: the run fails, whatever the command and the steps did.

@@ -22,10 +22,20 @@ enum TestCommand: Command {
         steps run. --exec runs CMD with /bin/sh -c once it listens, beside the steps, with \
         $\(Sandbox.urlVariable), $\(Sandbox.appPortVariable) (a free port for your app to listen on) and \
         the accounts' credentials ($CASHOUT_SANDBOX_D24_LOGIN, ...) in its environment, its output \
-        passed through. The run ends when both have ended; it fails if a step fails or CMD exits other \
-        than 0. SIGINT or SIGTERM stops CMD (SIGTERM) and exits 1. A file's "app": {"ledger": URL} is \
-        your app's ledger, compared with the bank after the last step (a mismatch fails the run).
+        passed through, and $\(suiteVariable): GET it to learn whether the steps are running, passed or \
+        failed. The run ends when both have ended; it fails if a step fails or CMD exits other than 0. \
+        A failed step stops CMD (SIGTERM, then SIGKILL after --grace). SIGINT or SIGTERM stops CMD \
+        (SIGTERM) and exits 1. A file's "app": {"ledger": URL} is your app's ledger, compared with the \
+        bank after the last step (a mismatch fails the run).
+
+        Before each step that moves the clock or reads the report, the run waits until the app has \
+        been quiet for --quiet-period of real time (no request to a payout API, no notification \
+        being delivered to it), at most --quiet-limit; a {"settle": "500ms"} step waits so \
+        explicitly. --host 0.0.0.0 serves an app in another container.
         """
+
+    /// The environment variable naming `GET /sandbox/suite` for the command `--exec` runs.
+    static let suiteVariable = "CASHOUT_SANDBOX_SUITE_URL"
 
     static let options: [Arguments.Option] = [
         .value("junit", "FILE", "Also write the results as JUnit XML"),
@@ -34,7 +44,16 @@ enum TestCommand: Command {
         .value("port", "PORT", "With --serve: the port to listen on; 0 picks a free one (default 8080)"),
         .value("exec", "CMD", "With --serve: run CMD (/bin/sh -c) beside the steps once the sandbox listens; "
                + "it fails the run unless it exits 0"),
+        ServeCommand.hostOption("With --serve: ", default: "127.0.0.1"),
+        ServeCommand.allowedHostOption,
+        .value("quiet-period", "DURATION", "With --serve: before each advance, advance_to_next_event and expect_report step, "
+               + "wait until the app has made no request and been sent no notification for DURATION of real time (default 200ms; 0: no wait)"),
+        .value("quiet-limit", "DURATION", "With --serve: wait at most DURATION for the app to go quiet, then go on and note it (default 10s)"),
+        .value("grace", "DURATION", "With --exec: when a step fails, CMD gets SIGTERM, and SIGKILL DURATION later if still running (default 10s)"),
     ]
+
+    /// The options that only `--serve` takes.
+    static let serveOptions = ["port", "exec", "host", "allowed-host", "quiet-period", "quiet-limit", "grace"]
 
     static let positional: Positional? = Positional(
         synopsis: "[PATH...]", help: "Scenario files, or folders of them (*.json but schema.json); default scenarios/",
@@ -42,7 +61,7 @@ enum TestCommand: Command {
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         if arguments.has("serve") { return try serve(arguments) }
-        for option in ["port", "exec"] where arguments.has(option) { throw UsageError("option '--\(option)' needs '--serve'") }
+        for option in serveOptions where arguments.has(option) { throw UsageError("option '--\(option)' needs '--serve'") }
         let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
         var scenarios: [Scenario] = []
         var results: [ScenarioResult] = []
@@ -78,6 +97,7 @@ enum TestCommand: Command {
     static func report(_ results: [ScenarioResult], junit: String?) -> Int32 {
         for result in results {
             StandardOutput.writeLine(line(result))
+            for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
             if let command = commandLine(result) { StandardOutput.writeLine(command) }
         }
         let failed = results.filter { !$0.passed }.count
@@ -110,7 +130,7 @@ enum TestCommand: Command {
     /// `FAIL name (file): command exited with status 3: CMD` for a command run beside the steps
     /// (`--exec`) that failed, whatever the steps did; nil for none, or one that exited with 0.
     static func commandLine(_ result: ScenarioResult) -> String? {
-        guard let command = result.command, let failure = command.failure else { return nil }
+        guard let command = result.command, let failure = result.commandFailure else { return nil }
         return "FAIL \(title(result)): \(failure): \(command.command)"
     }
 

@@ -18,6 +18,9 @@ public struct CommandOutcome: Sendable, Equatable {
     /// The last `outputLimit` bytes of its standard output and standard error, interleaved as
     /// they were read (two pipes: of two writes close together, one to each, either may come first).
     public var output: String
+    /// The step (from 1) whose failure stopped it (`test --serve --exec` ends the run there); nil
+    /// when it ended by itself.
+    public var stoppedAfterStep: Int?
 
     /// How much of its output is kept: the end, where a failure is told.
     public static let outputLimit = 64 * 1024
@@ -30,10 +33,17 @@ public struct CommandOutcome: Sendable, Equatable {
 
     public var passed: Bool { ending == .exited(0) }
 
-    /// `command exited with status 3`, `command was killed by signal 15 (SIGTERM)`; nil when it
-    /// exited with 0.
+    /// `command exited with status 3`, `command was killed by signal 15 (SIGTERM)`, with
+    /// `: stopped after step 5 failed` when the run stopped it; nil when it exited with 0.
     public var failure: String? {
-        switch ending {
+        ending.failure.map { text in stoppedAfterStep.map { "\(text): stopped after step \($0) failed" } ?? text }
+    }
+}
+
+extension CommandOutcome.Ending {
+    /// How it ended, as a failure; nil for status 0.
+    var failure: String? {
+        switch self {
         case .exited(0): nil
         case .exited(let status): "command exited with status \(status)"
         case .signalled(let signal): "command was killed by signal \(signal)\(Self.signalNames[signal].map { " (SIG\($0))" } ?? "")"
@@ -42,5 +52,5 @@ public struct CommandOutcome: Sendable, Equatable {
     }
 
     /// The signals that commonly end a command, by number (Linux's numbering).
-    private static let signalNames: [Int32: String] = [1: "HUP", 2: "INT", 3: "QUIT", 6: "ABRT", 9: "KILL", 11: "SEGV", 13: "PIPE", 15: "TERM"]
+    static let signalNames: [Int32: String] = [1: "HUP", 2: "INT", 3: "QUIT", 6: "ABRT", 9: "KILL", 11: "SEGV", 13: "PIPE", 15: "TERM"]
 }

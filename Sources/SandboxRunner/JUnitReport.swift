@@ -22,8 +22,8 @@ public enum JUnitReport {
     }
 
     /// A testcase's elements: a failed step's `failure` (or the `error` of a file not loaded), a
-    /// failed command's `failure`, and a `system-out` with an expected failure and the command's
-    /// output.
+    /// failed command's `failure`, and a `system-out` with an expected failure, the run's notes
+    /// (a step that went on while the app was busy) and the command's output.
     private static func children(of result: ScenarioResult) -> [String] {
         var children: [String] = []
         if let reason = result.skipped { children.append(#"<skipped message="\#(escape(reason))"/>"#) }
@@ -31,13 +31,14 @@ public enum JUnitReport {
             let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
             children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(message))</\#(element)>"#)
         }
-        if let command = result.command, let failure = command.failure {
+        if let command = result.command, let failure = result.commandFailure {
             children.append(#"<failure message="\#(escape(failure))" type="CommandFailed">\#(escape("\(failure): \(command.command)"))</failure>"#)
         }
         var output: [String] = []
         if let expected = result.expectedFailure {
             output.append("failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)")
         }
+        output += result.notes
         if let command = result.command, !command.output.isEmpty { output.append(command.output) }
         if !output.isEmpty { children.append("<system-out>\(escape(output.joined(separator: "\n")))</system-out>") }
         return children

@@ -16,11 +16,21 @@ public struct ScenarioResult: Sendable {
     /// when asked for (`ScenarioRunner.run(_:journal:)`): the same scenario and seed give the same
     /// journal byte for byte.
     public var journal = ""
+    /// What the run noted without failing: a step that went on while the app was still busy
+    /// (`step 4: the app was still busy after 10s; the clock moved anyway`).
+    public var notes: [String] = []
     /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
     public var command: CommandOutcome?
 
     /// Every step held (or failed as expected), and the command beside them, if any, exited with 0.
-    public var passed: Bool { failure == nil && command?.passed != false }
+    public var passed: Bool { failure == nil && commandFailure == nil }
+
+    /// How the command beside the steps failed, when that fails the run: nil when it exited with
+    /// 0, or when the run stopped it after a step that failed as expected (`expect_failure`).
+    public var commandFailure: String? {
+        guard let command, expectedFailure == nil || command.stoppedAfterStep == nil else { return nil }
+        return command.failure
+    }
     /// The file could not be loaded: no step ran (an error of the suite, not a failed step).
     public private(set) var unloadable = false
     /// Why it was not run (a suite that needs an app, without `--serve`): it neither passed nor failed.

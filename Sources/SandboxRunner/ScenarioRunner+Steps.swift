@@ -24,6 +24,8 @@ extension ScenarioRunner {
         case .advanceToNextEvent:
             sandbox.bank.advanceToNextEvent()
             return nil
+        case .settle:
+            return nil  // the run waited before the step (ScenarioRunner.waitForQuiet)
         case .expectCashout(let ref, let status, let reasonCode, let bankReference, let decidedBy):
             guard let payout = payout(ref) else { return "expect_cashout: no cashout named \"\(ref)\" (name one with \"as\")" }
             // The sandbox's name, or the payout's API's own word for it (Mannco's "completed").

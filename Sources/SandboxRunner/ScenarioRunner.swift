@@ -48,16 +48,22 @@ public struct ScenarioRunner {
         configuration.clockStart = scenario.clockStart ?? VirtualTime(iso8601: "2026-01-05T09:00:00Z")
         configuration.scenarios = [scenario]
         configuration.server.port = serving.port
+        configuration.server.host = serving.host
+        configuration.allowedHosts = serving.allowedHosts
         configuration.server.threads = serving.threads
         func result(_ failure: (Int, String)?) -> ScenarioResult {
             ScenarioResult(name: scenario.name, file: scenario.file, failure: failure, steps: scenario.steps.count,
                            seconds: Date().timeIntervalSince(started))
         }
         let sandbox = try Sandbox.launch(configuration)
+        sandbox.suite.start(steps: scenario.steps.count)
         let beside = serving.beside.map { BesideRun($0, sandbox: sandbox) }
         var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
         var failure: (Int, String)?
+        var notes: [String] = []
         for (index, step) in scenario.steps.enumerated() {
+            sandbox.suite.step(index + 1)
+            if let note = waitForQuiet(before: step, serving: serving, sandbox: sandbox) { notes.append("step \(index + 1): \(note)") }
             if let problem = runner.perform(step) {
                 failure = (index + 1, problem)
                 break
@@ -72,8 +78,11 @@ public struct ScenarioRunner {
            let problem = runner.reconcile(ledger, account: nil, action: "app.ledger, after the last step") {
             failure = (scenario.steps.count, problem)
         }
+        sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" })
+        if let failure, let stepFailed = serving.stepFailed { stepFailed(failure.0) }
         // The app beside the steps may still be calling: the sandbox serves it until it ends.
-        let command = beside?.wait()
+        var command = beside?.wait()
+        if let failure, serving.stepFailed != nil { command?.stoppedAfterStep = failure.0 }
         examine?(sandbox)
         sandbox.stop()
         var outcome = result(failure)
@@ -83,12 +92,34 @@ public struct ScenarioRunner {
             outcome = result(failure == nil ? (scenario.steps.count, "expected a failure (\(reason)), but every step passed") : nil)
             outcome.expectedFailure = failure.map { (reason, $0.0, $0.1) }
         }
+        outcome.notes = notes
         outcome.command = command
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }
         // A load scenario leaves hundreds of megabytes of objects: most often freed on another
         // thread (whichever lets go last), so the result and the next scenario need not wait.
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(sandbox) {} }
         return outcome
+    }
+
+    /// Waits, before a step that moves the clock or reads the report, for the app to go quiet
+    /// (`Serving.quietPeriod`), and before a `settle` step for its own period; what to note when
+    /// the app was still busy at `Serving.quietLimit`, nil otherwise.
+    private static func waitForQuiet(before step: Step, serving: Serving, sandbox: Sandbox) -> String? {
+        let period: Duration
+        switch step {
+        case .settle(let own): period = own
+        case .advance, .advanceToNextEvent, .expectReport:
+            guard let quiet = serving.quietPeriod else { return nil }
+            period = quiet
+        default: return nil
+        }
+        guard !sandbox.activity.waitUntilQuiet(for: period, atMost: serving.quietLimit) else { return nil }
+        let limit = DurationText.format(serving.quietLimit)
+        return switch step {
+        case .settle: "the app was still busy after \(limit); went on anyway"
+        case .expectReport: "the app was still busy after \(limit); the report was read anyway"
+        default: "the app was still busy after \(limit); the clock moved anyway"
+        }
     }
 
     /// Runs scenarios side by side (each in its own sandbox); results in the order given.

@@ -5,7 +5,7 @@ import SandboxJSON
 // `as` where they apply).
 
 extension ScenarioLoader {
-    static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "expect_cashout",
+    static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "settle", "expect_cashout",
                           "expect_webhooks", "expect_balance", "expect_ledger", "expect_requests", "wait_for_request", "expect_report",
                           "expect_reconciled"] + chaosActions
 
@@ -61,6 +61,10 @@ extension ScenarioLoader {
                                    prefix: try spec["external_id_prefix"]?.string() ?? "bulk")
         case "advance":
             return .advance(try body.duration())
+        case "settle":
+            let period = try body.duration()
+            guard period > .zero, period <= .seconds(60) else { throw body.failShowingValue("expected a quiet period from 1ms to 1m") }
+            return .settle(period)
         case "advance_to_next_event":
             guard try body.bool() else { throw body.fail("expected true") }
             return .advanceToNextEvent

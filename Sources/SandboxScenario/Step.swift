@@ -13,6 +13,10 @@ public enum Step: Sendable {
     case createCashouts(count: Int, fields: [String: JSON], merchant: String?, prefix: String)
     case advance(Duration)
     case advanceToNextEvent
+    /// Waits (in real time, at most the run's quiet limit) until the app under test has made no
+    /// request and been sent no notification for this long: what it does in the background after
+    /// answering is then done before the next step.
+    case settle(Duration)
     case expectCashout(ref: String, status: Matcher?, reasonCode: String?, bankReference: String?, decidedBy: DecidedByExpectation? = nil)
     case expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?)
     /// The balance of an account (a merchant's or a user's) by currency; `cents` is the balance in

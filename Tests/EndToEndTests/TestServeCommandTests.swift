@@ -66,17 +66,62 @@ import Testing
         #expect(output.split(separator: "\n").sorted() == ["app &lt;ok&gt; &amp; done", "to stderr"], "\(xml)")
     }
 
-    @Test func aFailingStepFailsTheSuiteThoughTheCommandPasses() throws {
-        let suite = try #require(try files(["suite.json": Self.failing])["suite.json"])
-        let (status, out, _) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--exec", Self.app])
+    /// The app makes `GET /v3/ready` (which step 1 waits for), then waits for the clock for ever;
+    /// step 2 fails. (`trap` makes it ignore SIGTERM, as a driver that handles it badly does.)
+    private static func stopped(_ trap: String) -> String {
+        #"\#(trap)curl -s "$CASHOUT_SANDBOX_URL/v3/ready" > /dev/null; echo waiting; sleep \#(10 * Waiting.seconds)"#
+    }
+
+    private static let failingAfterTheApp = #"""
+        {"name": "shop", "steps": [{"wait_for_request": {"request": {"path": "/v3/ready"}}}, {"expect_ledger": {"merchant": "sandbox_login", "count": 5}}]}
+        """#
+
+    /// A failed step ends the run: the command gets SIGTERM, and the failure says so.
+    @Test func aFailingStepStopsTheCommand() throws {
+        let paths = try files(["suite.json": Self.failingAfterTheApp])
+        let suite = try #require(paths["suite.json"])
+        let junit = suite.replacingOccurrences(of: "suite.json", with: "report.xml")
+        let command = Self.stopped("")
+        let (status, out, _) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--exec", command, "--junit", junit])
         #expect(status == 1)
         #expect(out.hasSuffix("""
-            app <ok> & done
-            FAIL shop (\(suite)): step 2: expect_cashout c1: expected status COMPLETED, got PENDING
+            waiting
+            FAIL shop (\(suite)): step 2: expect_ledger sandbox_login: expected 5 entries, got 0
+            FAIL shop (\(suite)): command was killed by signal 15 (SIGTERM): stopped after step 2 failed: \(command)
             0 passed, 1 failed
 
             """), "\(out)")
-        #expect(!out.contains("command exited"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<failure message="command was killed by signal 15 (SIGTERM): stopped after step 2 failed" type="CommandFailed">"#))
+    }
+
+    /// A command that ignores SIGTERM is killed `--grace` later.
+    @Test func aCommandThatIgnoresSIGTERMIsKilledAfterTheGrace() throws {
+        let suite = try #require(try files(["suite.json": Self.failingAfterTheApp])["suite.json"])
+        let command = Self.stopped("trap '' TERM; ")
+        let (status, out, _) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--grace", "100ms", "--exec", command])
+        #expect(status == 1)
+        #expect(out.contains("FAIL shop (\(suite)): command was killed by signal 9 (SIGKILL): stopped after step 2 failed: \(command)\n"), "\(out)")
+    }
+
+    /// The command learns where the steps are from `$CASHOUT_SANDBOX_SUITE_URL`.
+    @Test func theCommandIsToldWhereToAskWhetherTheStepsAreOver() throws {
+        let suite = try #require(try files(["suite.json": Self.passing])["suite.json"])
+        let driver = #"until curl -s "$CASHOUT_SANDBOX_SUITE_URL" | grep -q '"state":"passed"'; do sleep 0.05; done; echo over"#
+        let (status, out, err) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--exec", driver])
+        #expect(status == 0, "\(out)\(err)")
+        #expect(out.hasSuffix("over\nPASS shop (\(suite), 3 steps)\n1 passed, 0 failed\n"), "\(out)")
+    }
+
+    /// An app that answers each notification at once and asks for the status 100 ms later, on a
+    /// thread of its own, gets a clean report: each step that moves the clock waits for it.
+    @Test func anAppThatFollowsUpInTheBackgroundPassesTheCertifySuite() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let app = root.appendingPathComponent("Tests/ExampleApps/background_app.py").path
+        let suite = root.appendingPathComponent("scenarios/certify.json").path
+        let (status, out, err) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--exec", "python3 \(app)"])
+        #expect(status == 0, "\(out)\(err)")
+        #expect(out.contains("background app: the suite passed\n"))
     }
 
     /// Without `--exec`, the sandbox serves until the steps end (for an app started otherwise).
@@ -93,6 +138,15 @@ import Testing
         let (suite, other, bare) = (paths["suite.json"]!, paths["other.json"]!, paths["bare.json"]!)
         let cases: [([String], String)] = [
             (["test", suite, "--exec", "true"], "error: option '--exec' needs '--serve'"),
+            (["test", suite, "--host", "0.0.0.0"], "error: option '--host' needs '--serve'"),
+            (["test", suite, "--quiet-period", "1s"], "error: option '--quiet-period' needs '--serve'"),
+            (["test", suite, "--serve", "--grace", "1s"], "error: option '--grace' needs '--exec' (it is how long a stopped command may take)"),
+            (["test", suite, "--serve", "--quiet-period", "soon"],
+             "error: option '--quiet-period' expects a duration such as 500ms or 10s, at most 1m, got 'soon'"),
+            (["test", suite, "--serve", "--quiet-limit", "2h"],
+             "error: option '--quiet-limit' expects a duration such as 500ms or 10s, at most 1h, got '2h'"),
+            (["test", suite, "--serve", "--allowed-host", "bad host"],
+             "error: option '--allowed-host' expects a host name such as qa-box, .example.com, [fd00::1] or *, got 'bad host'"),
             (["test", suite, other, "--serve"], "error: option '--serve' takes one scenario file with steps, got 2: \(suite) \(other)"),
             (["test", "--serve"], "error: option '--serve' takes one scenario file with steps, got none"),
             (["test", bare, "--serve"], "error: \(bare) has no steps: '--serve' runs the steps of one scenario file (a file needs \"steps\" to be a test)"),
@@ -103,6 +157,37 @@ import Testing
             #expect(out.isEmpty)
             #expect(err == "\(message)\nSee 'cashout-sandbox test --help'.\n")
         }
+    }
+
+    /// A step that moves the clock waits for a quiet period (the steps' own requests count), at
+    /// most `--quiet-limit`; then it goes on, and the output and the JUnit report note it.
+    @Test func aStepThatCouldNotWaitForQuietIsNoted() throws {
+        let suite = try #require(try files(["suite.json": Self.passing])["suite.json"])
+        let junit = suite.replacingOccurrences(of: "suite.json", with: "report.xml")
+        let (status, out, err) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--quiet-period", "1m",
+                                                        "--quiet-limit", "100ms", "--junit", junit])
+        #expect(status == 0, "\(out)\(err)")
+        #expect(out.hasSuffix("""
+            PASS shop (\(suite), 3 steps)
+            NOTE shop (\(suite)): step 2: the app was still busy after 100ms; the clock moved anyway
+            1 passed, 0 failed
+
+            """), "\(out)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<system-out>step 2: the app was still busy after 100ms; the clock moved anyway</system-out>"))
+    }
+
+    /// `--host 0.0.0.0`, for an app in another container: every IPv4 address; an address that
+    /// does not resolve is refused as `serve` refuses it.
+    @Test func hostBindsTheAddressGiven() throws {
+        let suite = try #require(try files(["suite.json": Self.passing])["suite.json"])
+        let (status, out, err) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--host", "0.0.0.0", "--exec", Self.app])
+        #expect(status == 0, "\(out)\(err)")
+        #expect(out.hasPrefix("serving shop on http://0.0.0.0:"))
+        let (refused, none, said) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--host", "no.such.host.invalid"])
+        #expect(refused == 1)
+        #expect(none.isEmpty)
+        #expect(said == "error: cannot start: resolve no.such.host.invalid: Name or service not known\n")
     }
 
     @Test func aPortInUseIsRefusedAsServeRefusesIt() throws {

@@ -1,5 +1,5 @@
 """What every example app shares: a JSON POST to the sandbox, a receiver for its notifications,
-and waiting until they stop coming. Standard library only. The sandbox is at $CASHOUT_SANDBOX_URL,
+and waiting until the suite's steps are over. Standard library only. The sandbox is at $CASHOUT_SANDBOX_URL,
 as `cashout-sandbox test --serve --exec` sets it."""
 import http.client
 import json
@@ -49,8 +49,29 @@ def receive(handle):
     return f"http://127.0.0.1:{server.server_port}/notifications"
 
 
+def suite_state():
+    """GET $CASHOUT_SANDBOX_SUITE_URL: running, passed or failed (None when it cannot be asked)."""
+    url = urllib.parse.urlsplit(os.environ.get("CASHOUT_SANDBOX_SUITE_URL", ""))
+    if not url.hostname:
+        return None
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=5)
+    try:
+        connection.request("GET", url.path)
+        response = connection.getresponse()
+        return json.loads(response.read()).get("state") if response.status == 200 else None
+    except (OSError, ValueError):
+        return None
+    finally:
+        connection.close()
+
+
 def serve_until_quiet(quiet=3.0, limit=120.0):
-    """Keeps receiving until no notification came for `quiet` seconds (the suite has moved on)."""
+    """Keeps receiving until the suite's steps are over ($CASHOUT_SANDBOX_SUITE_URL says passed or
+    failed); without that URL, until no notification came for `quiet` seconds. Never past `limit`.
+    Returns the suite's state (None without one)."""
     started = time.monotonic()
-    while time.monotonic() - _last_notification < quiet and time.monotonic() - started < limit:
+    while time.monotonic() - started < limit:
+        state = suite_state()
+        if state in ("passed", "failed") or (state is None and time.monotonic() - _last_notification >= quiet):
+            return state
         time.sleep(0.1)

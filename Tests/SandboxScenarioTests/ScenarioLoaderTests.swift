@@ -82,7 +82,7 @@ private func error(_ text: String) -> String? {
         (#"{"faults": [{"kind": "latency", "every": 1, "latency": "1s", "status": 500}]}"#, "x.json: faults[0].status: expected only with kind error"),
         (#"{"bank": {"default": [{"after": "1s", "status": "DELIVERED", "rejection_code": 801}]}}"#, "x.json: bank.default[0].rejection_code: expected only with status REJECTED"),
         (#"{"faults": [{"kind": "explode", "every": 2}]}"#, #"x.json: faults[0].kind: expected "latency", "error", "close" or "drop_after_commit", got "explode""#),
-        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, expect_cashout, expect_webhooks, expect_balance, expect_ledger, expect_requests, wait_for_request, expect_report, expect_reconciled, expect_deliveries, expect_sink"),
+        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, settle, expect_cashout, expect_webhooks, expect_balance, expect_ledger, expect_requests, wait_for_request, expect_report, expect_reconciled, expect_deliveries, expect_sink"),
         (#"{"steps": [{"advance": "1m", "expect": {"status": 200}}]}"#, #"x.json: steps[0].expect: expected only with "request" or "create_cashout""#),
         (#"{"merchants": [{"login": "a", "pass": "p", "secret": "s", "balance": {"USD": "1", "EUR": "2"}}]}"#,
          #"x.json: merchants[0].balance: expected one settlement currency and its amount, such as {"USD": "5000.00"}"#),

@@ -35,6 +35,8 @@ struct AdminAPI: Sendable {
     let requests: RequestJournal
     /// The integration reports, made on a queue of their own (which verifications share).
     let reports: ReportCache
+    /// How far the steps of a suite run against this sandbox have come (`GET /sandbox/suite`).
+    let suite: SuiteProgress
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
     var eventLog: EventLog? = nil
     /// Where scenario loads and resets are journaled (with `--state-dir`).
@@ -70,6 +72,7 @@ struct AdminAPI: Sendable {
         registerSnapshot(in: &router)
         registerRequests(in: &router)
         registerReport(in: &router)
+        registerSuite(in: &router)
     }
 
     /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.2.0"}`: what the JSON writer

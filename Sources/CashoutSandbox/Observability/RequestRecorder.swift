@@ -20,13 +20,16 @@ struct RequestRecorder: Sendable {
     let journal: RequestJournal
     let eventLog: EventLog?
     let clock: VirtualClock
+    /// Each request recorded is the app's activity until answered.
+    let activity: AppActivity
     /// By route number (``Router/routeNames``).
     private let routes: [Route]
 
     /// `dialects`: the API of each route name; `unrecorded`: the routes (GET ones: their HEAD twins too) left out.
     init(journal: RequestJournal, eventLog: EventLog?, clock: VirtualClock, routeNames: [String], dialects: [String: String],
-         unrecorded: [String]) {
+         unrecorded: [String], activity: AppActivity) {
         self.journal = journal
+        self.activity = activity
         self.eventLog = eventLog
         self.clock = clock
         let left = Set(unrecorded + unrecorded.filter { $0.hasPrefix("GET ") }.map { "HEAD " + $0.dropFirst(4) })
@@ -43,6 +46,7 @@ struct RequestRecorder: Sendable {
         guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
         let at = clock.now
         let receivedAt = VirtualClock.wallMilliseconds()
+        activity.begin()
         let response = next(request)
         // An answer made at once (nearly all) is recorded without a closure to call later.
         guard response.isDeferred else {
@@ -53,6 +57,7 @@ struct RequestRecorder: Sendable {
     }
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64) {
+        defer { activity.end() }
         journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt)
         if let diagnosis = response.diagnosis, let eventLog {
             eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)

@@ -1,0 +1,14 @@
+import SandboxAPIDocs
+import SandboxHTTP
+
+// `GET /sandbox/suite`: how far the steps of the suite run against this sandbox have come
+// (`SuiteProgress`), or 404 when none runs (`serve`).
+
+extension AdminAPI {
+    func registerSuite(in router: inout Router) {
+        router.add("GET /sandbox/suite") { _ in
+            guard let json = suite.json else { return Router.error(404, AdminMessage.noSuite) }
+            return .json(json)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import SandboxJSON
+import Synchronization
+
+/// How far the steps of the suite run against this sandbox have come (`cashout-sandbox test
+/// --serve`), as `GET /sandbox/suite` answers it: so that the app's driver, run beside the steps,
+/// knows when they are over (the Testing your app guide, "Knowing when the steps are over").
+/// A sandbox started otherwise (`serve`) runs no suite: the endpoint answers 404.
+///
+/// ```swift
+/// sandbox.suite.start(steps: 12)
+/// sandbox.suite.step(1)          // {"state": "running", "step": 1, "steps": 12, "failure": null}
+/// sandbox.suite.end(failure: nil) // {"state": "passed", "step": 12, ...}
+/// ```
+public final class SuiteProgress: Sendable {
+    private struct State {
+        var steps = 0
+        var step = 0
+        /// nil: running; then whether it passed, and the failure.
+        var ended: (passed: Bool, failure: String?)?
+    }
+
+    /// nil: no suite runs against this sandbox.
+    private let state = Mutex<State?>(nil)
+
+    init() {}
+
+    /// A suite of `steps` steps starts (none running yet).
+    public func start(steps: Int) {
+        state.withLock { $0 = State(steps: steps) }
+    }
+
+    /// Step `number` (from 1) starts.
+    public func step(_ number: Int) {
+        state.withLock { $0?.step = number }
+    }
+
+    /// The steps are over: every one held (`failure` nil), or the one running failed so.
+    public func end(failure: String?) {
+        state.withLock { state in
+            guard var ended = state else { return }
+            if failure == nil { ended.step = ended.steps }
+            ended.ended = (failure == nil, failure)
+            state = ended
+        }
+    }
+
+    /// `GET /sandbox/suite`'s answer; nil when no suite runs.
+    public var json: JSON? {
+        state.withLock { state in
+            state.map { state in
+                let name = state.ended.map { $0.passed ? "passed" : "failed" } ?? "running"
+                return ["state": .string(name), "step": .number(state.step), "steps": .number(state.steps),
+                        "failure": state.ended?.failure.map(JSON.string) ?? .null]
+            }
+        }
+    }
+}

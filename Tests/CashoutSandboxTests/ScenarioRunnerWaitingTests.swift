@@ -1,0 +1,144 @@
+import CashoutSandbox
+import Foundation
+import SandboxHTTP
+import SandboxJSON
+import SandboxRunner
+import SandboxScenario
+import Synchronization
+import TestHelpers
+import Testing
+
+/// What a run beside an app waits for: the app to go quiet before the clock moves
+/// (`Serving.quietPeriod`) or at a `settle` step, at most `Serving.quietLimit` (then noted); and
+/// `GET /sandbox/suite`, which tells the app's driver when the steps are over. The app's activity
+/// here is a request the sandbox holds (a latency fault), made before the request a step waits
+/// for: when the step sees that one, the held one is in flight whatever the machine's speed.
+@Suite struct ScenarioRunnerWaitingTests {
+    /// Step 1 waits for `GET /v3/ready`; step 2 is `wait`; step 3 checks that the held status
+    /// request was answered by then.
+    private static func suite(wait: String, latency: String) throws -> Scenario {
+        try ScenarioLoader.load(Array(#"""
+            {"name": "waits",
+             "faults": [{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "latency", "latency": "\#(latency)", "every": 1}],
+             "steps": [
+              {"wait_for_request": {"request": {"path": "/v3/ready"}}},
+              \#(wait),
+              {"expect_requests": {"request": {"path": "/v3/cashout/status"}, "count": {"exactly": 1}}}]}
+            """#.utf8), file: "waits.json", vocabulary: Sandbox.standardVocabulary)
+    }
+
+    /// The app: a status request (held by the fault) and, once that is in flight, `GET /v3/ready`.
+    private static let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+        Thread.detachNewThread { _ = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout/status", body: Array("{}".utf8)) }
+        Waiting.until { sandbox.activity.inFlight == 1 }
+        _ = try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/v3/ready")
+        return nil
+    }
+
+    @Test func settleWaitsForTheRequestsInFlight() throws {
+        let serving = ScenarioRunner.Serving(threads: 2, quietLimit: Waiting.limit, beside: Self.app)
+        let result = try ScenarioRunner.run(try Self.suite(wait: #"{"settle": "20ms"}"#, latency: "300ms"), serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "")")
+        #expect(result.notes.isEmpty)
+    }
+
+    /// With a quiet period (as `test --serve` has), an `advance` waits as a `settle` does.
+    @Test func anAdvanceWaitsForTheAppWithAQuietPeriod() throws {
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(20), quietLimit: Waiting.limit, beside: Self.app)
+        let result = try ScenarioRunner.run(try Self.suite(wait: #"{"advance": "1s"}"#, latency: "300ms"), serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "")")
+    }
+
+    /// An app still busy at the limit: the step goes on (the held request is not answered by
+    /// the next step), and the result and the JUnit report note it.
+    @Test func anAppStillBusyAtTheLimitIsNoted() throws {
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(20), quietLimit: .milliseconds(50), beside: Self.app)
+        let result = try ScenarioRunner.run(try Self.suite(wait: #"{"settle": "20ms"}"#, latency: "\(Waiting.seconds)s"), serving: serving)
+        #expect(result.notes == ["step 2: the app was still busy after 50ms; went on anyway"])
+        #expect(result.failure?.step == 3)
+        #expect(JUnitReport.xml([result]).contains("<system-out>step 2: the app was still busy after 50ms; went on anyway</system-out>"))
+    }
+
+    /// `GET /sandbox/suite` while the steps run, once they failed, once they passed; 404 outside a suite.
+    @Test func theSuiteEndpointSaysWhereTheStepsAre() throws {
+        func suite(_ last: String) throws -> Scenario {
+            try ScenarioLoader.load(Array(#"""
+                {"name": "s", "steps": [{"wait_for_request": {"request": {"path": "/v3/ready"}}}, \#(last)]}
+                """#.utf8), file: "s.json", vocabulary: Sandbox.standardVocabulary)
+        }
+        // The driver: reads the suite, makes the request step 1 waits for, then reads it until the steps are over.
+        let driver: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+            let url = "\(sandbox.baseURL)/sandbox/suite"
+            let first = (try? TestHTTP.send(method: "GET", url: url)).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+            _ = try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/v3/ready")
+            let last = Waiting.value { () -> String? in
+                guard let answer = try? TestHTTP.send(method: "GET", url: url), let json = try? JSON.parse(answer.body),
+                      json["state"] != "running" else { return nil }
+                return String(decoding: answer.body, as: UTF8.self)
+            }
+            return CommandOutcome(command: "driver", ending: .exited(0), output: first + "\n" + (last ?? ""))
+        }
+        let failed = try ScenarioRunner.run(try suite(#"{"expect_ledger": {"merchant": "sandbox_login", "count": 5}}"#),
+                                            serving: ScenarioRunner.Serving(beside: driver))
+        let states = try (failed.command?.output ?? "").split(separator: "\n").map { try JSON.parse(Array($0.utf8)) }
+        #expect(states == [
+            ["state": "running", "step": 1, "steps": 2, "failure": .null],
+            ["state": "failed", "step": 2, "steps": 2, "failure": "step 2: expect_ledger sandbox_login: expected 5 entries, got 0"],
+        ])
+        let passed = try ScenarioRunner.run(try suite(#"{"expect_ledger": {"merchant": "sandbox_login", "count": 0}}"#),
+                                            serving: ScenarioRunner.Serving(beside: driver))
+        #expect(try passed.command?.output.split(separator: "\n").last.map { try JSON.parse(Array($0.utf8)) }
+                == ["state": "passed", "step": 2, "steps": 2, "failure": .null])
+
+        let sandbox = try Sandbox.launch(Sandbox.Configuration())
+        defer { sandbox.stop() }
+        let answer = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")
+        #expect(answer.status == 404)
+        let message = "no suite is running: GET /sandbox/suite answers while 'cashout-sandbox test SUITE --serve' runs a suite's steps"
+        #expect(try JSON.parse(answer.body) == ["code": 404, "message": .string(message)])
+    }
+
+    /// A failed step calls `stepFailed` (where `test --exec` stops the command) before the run
+    /// waits for what runs beside; the command's failure then says why it was stopped, and does not
+    /// fail a suite whose step was expected to fail.
+    @Test func aFailedStepStopsWhatRunsBeside() throws {
+        func run(_ top: String) throws -> ScenarioResult {
+            let suite = try ScenarioLoader.load(Array(#"""
+                {"name": "s", \#(top)"steps": [{"expect_ledger": {"merchant": "sandbox_login", "count": 0}}, {"expect_ledger": {"merchant": "sandbox_login", "count": 5}}]}
+                """#.utf8), file: "s.json", vocabulary: Sandbox.standardVocabulary)
+            let stopped = Latch()
+            let serving = ScenarioRunner.Serving(beside: { _ in
+                // An app that waits for the clock: it ends only when stopped.
+                stopped.wait()
+                return CommandOutcome(command: "app", ending: .signalled(15), output: "")
+            }, stepFailed: { step in if step == 2 { stopped.open() } })
+            return try ScenarioRunner.run(suite, serving: serving)
+        }
+        let failed = try run("")
+        #expect(!failed.passed)
+        #expect(failed.failure?.step == 2)
+        #expect(failed.commandFailure == "command was killed by signal 15 (SIGTERM): stopped after step 2 failed")
+        #expect(JUnitReport.xml([failed]).contains(#"<failure message="command was killed by signal 15 (SIGTERM): stopped after step 2 failed" type="CommandFailed">"#))
+        let expected = try run(#""expect_failure": "the ledger is empty", "#)
+        #expect(expected.passed)
+        #expect(expected.expectedFailure?.step == 2)
+        #expect(expected.command?.stoppedAfterStep == 2)
+        #expect(expected.commandFailure == nil)
+    }
+
+    @Test func aSettleThatIsNotAQuietPeriodIsRefusedWhenTheFileLoads() {
+        for (settle, message) in [
+            (#""2m""#, #"t.json: steps[0].settle: expected a quiet period from 1ms to 1m, got "2m""#),
+            (#""0s""#, #"t.json: steps[0].settle: expected a quiet period from 1ms to 1m, got "0s""#),
+            ("5", #"t.json: steps[0].settle: expected a duration such as "30s", "1h5m" or "2d", got 5"#),
+        ] {
+            do {
+                _ = try ScenarioLoader.load(Array(#"{"name": "t", "steps": [{"settle": \#(settle)}]}"#.utf8), file: "t.json",
+                                            vocabulary: Sandbox.standardVocabulary)
+                Issue.record("\(settle) was accepted")
+            } catch {
+                #expect("\(error)" == message)
+            }
+        }
+    }
+}
