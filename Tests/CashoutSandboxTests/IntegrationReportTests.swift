@@ -101,10 +101,10 @@ import Testing
         let (status, json) = try report(sandbox)
         #expect(status == 200)
         #expect(json["ok"] == false && json["errors"] == 1 && json["warnings"] == 0 && json["at"] == "2026-01-05T09:00:00Z")
-        // What it judged: 8 checks, 7 of them with nothing to judge; by which thresholds; each check in a line.
-        #expect(json["checks"] == 8 && json["not_exercised"] == 7)
+        // What it judged: 9 checks, 8 of them with nothing to judge; by which thresholds; each check in a line.
+        #expect(json["checks"] == 9 && json["not_exercised"] == 8)
         #expect(json["thresholds"] == ["follow_up_within": "1m", "status_polling": ["limit": 10, "per": "1m"]])
-        #expect(json["check_descriptions"]?.objectValue?.keys.sorted() == ["d24"] && json["check_descriptions"]?["d24"]?.objectValue?.count == 8)
+        #expect(json["check_descriptions"]?.objectValue?.keys.sorted() == ["d24"] && json["check_descriptions"]?["d24"]?.objectValue?.count == 9)
         #expect(json["check_descriptions"]?["d24"]?["forged_notification_accepted"]?.stringValue?.hasPrefix(
             "a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised by a forged copy once the app") == true)
         let account = try #require(json["accounts"]?[0])

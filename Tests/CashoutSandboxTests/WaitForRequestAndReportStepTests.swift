@@ -49,11 +49,11 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
         #expect(try run("[\(refused) {\"expect_report\": {\"findings\": [\"signature_errors\"]}}]").failure == nil)
         let failing = try run("[\(refused) {\"expect_report\": {\"no_errors\": true}}]")
         #expect(failing.failure?.message == #"""
-            expect_report: expected no errors, got 1 (1 error, 0 warnings; 7 of 8 checks not exercised)
+            expect_report: expected no errors, got 1 (1 error, 0 warnings; 8 of 9 checks not exercised)
             signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase "sandbox_pass"
             """#)
         let wrong = try run("[\(refused) {\"expect_report\": {\"account\": \"sandbox_login\", \"findings\": [\"late_rejection_missed\"]}}]")
-        #expect(wrong.failure?.message.hasPrefix("expect_report sandbox_login: expected findings late_rejection_missed, missing late_rejection_missed; unexpected signature_errors (1 error, 0 warnings; 7 of 8 checks not exercised)\n") == true)
+        #expect(wrong.failure?.message.hasPrefix("expect_report sandbox_login: expected findings late_rejection_missed, missing late_rejection_missed; unexpected signature_errors (1 error, 0 warnings; 8 of 9 checks not exercised)\n") == true)
     }
 
     @Test func stepsThatCannotBeRunAreRefusedWhenTheFileLoads() {
@@ -112,13 +112,13 @@ extension WaitForRequestAndReportStepTests {
         let all = try run(#"[{"create_cashout": {}}, {"expect_report": {"account": "sandbox_login", "no_errors": true, "exercised": "all"}}]"#)
         let lines = all.failure?.message.split(separator: "\n").map(String.init) ?? []
         #expect(lines.first == "expect_report sandbox_login: expected these checks exercised, not exercised: duplicate_after_lost_response, "
-            + "forged_notification_accepted, idempotency_key_reused, late_rejection_missed, notification_failed, notification_not_followed_up, "
-            + "status_polling_excessive (0 errors, 0 warnings; 7 of 8 checks not exercised)")
-        #expect(lines.count == 8 && lines.contains("idempotency_key_reused: the same external_id sent again with another amount or beneficiary; "
+            + "forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, "
+            + "notification_not_followed_up, status_polling_excessive (0 errors, 0 warnings; 8 of 9 checks not exercised)")
+        #expect(lines.count == 9 && lines.contains("idempotency_key_reused: the same external_id sent again with another amount or beneficiary; "
                                                     + "exercised once one is sent twice"))
         let some = try run(#"[{"create_cashout": {}}, {"expect_report": {"exercised": ["signature_errors", "forged_notification_accepted"]}}]"#)
         #expect(some.failure?.message == """
-            expect_report: expected this check exercised, not exercised: forged_notification_accepted (0 errors, 0 warnings; 7 of 8 checks not exercised)
+            expect_report: expected this check exercised, not exercised: forged_notification_accepted (0 errors, 0 warnings; 8 of 9 checks not exercised)
             forged_notification_accepted: a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised by a forged copy \
             once the app has acknowledged a genuine notification (refusing every one shows nothing)
             """)
@@ -128,7 +128,7 @@ extension WaitForRequestAndReportStepTests {
         let refused = #"{"request": {"method": "POST", "path": "/v3/cashout", "body": "{\"login\":\"sandbox_login\",\"pass\":\"no\"}"}},"#
         let result = try run("[\(refused) {\"expect_report\": {\"findings\": []}}]")
         #expect(result.failure?.message == #"""
-            expect_report: expected no findings, unexpected signature_errors (1 error, 0 warnings; 7 of 8 checks not exercised)
+            expect_report: expected no findings, unexpected signature_errors (1 error, 0 warnings; 8 of 9 checks not exercised)
             signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase "sandbox_pass"
             """#)
     }
@@ -145,7 +145,7 @@ extension WaitForRequestAndReportStepTests {
         #expect(try run(steps).failure == nil)
         let strict = try run(steps, setup: #""report": {"status_polling": {"limit": 1, "per": "1h"}}, "#)
         #expect(strict.failure?.message.hasPrefix(
-            "expect_report: expected no findings, unexpected status_polling_excessive (0 errors, 1 warning; 6 of 8 checks not exercised)\n"
+            "expect_report: expected no findings, unexpected status_polling_excessive (0 errors, 1 warning; 7 of 9 checks not exercised)\n"
                 + "status_polling_excessive (warning, sandbox_login): cashout 1000001 was asked 2 times within 1h (at most 1 expected)") == true,
                 "\(strict.failureText ?? "")")
     }
