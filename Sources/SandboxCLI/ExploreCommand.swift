@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxRunner
 import SandboxScenario
+import Synchronization
 
 /// `cashout-sandbox explore SUITE --exec CMD [--runs N] [--seed S] [--out DIR] [--junit FILE]`:
 /// the suite run N times beside a fresh CMD each, each run drawing the bank's behaviour from the
@@ -31,7 +32,7 @@ enum ExploreCommand: Command {
         .value("seed", "S", "The first run's seed (default: drawn, and printed)"),
         .value("out", "DIR", "Where failing runs are written, shrunk (default explored)"),
         .value("junit", "FILE", "Also write the runs as JUnit XML, one testcase each"),
-    ]
+    ] + TestCommand.waitingOptions(serve: "", exec: "")
 
     static let positional: Positional? = Positional(synopsis: "SUITE", help: "A scenario file with steps", completion: .files)
 
@@ -46,10 +47,22 @@ enum ExploreCommand: Command {
         let directory = arguments.value("out") ?? "explored"
         let file = try ScenarioFiles.file(arguments.positional[0])
 
+        let (quietPeriod, quietLimit, grace) = try TestCommand.waiting(arguments)
+
+        // As `test --serve`: the signals are taken by sigwait, so every thread started from here
+        // on must have them blocked. Each run starts CMD afresh; a failed step, or a signal, stops
+        // the run's own.
         SignalWaiter.blockTerminationSignals()
-        let serving = ScenarioRunner.Serving(port: 0, threads: Sandbox.Configuration().server.threads) { sandbox in
-            ExternalCommand(command, echo: false).run(environment: sandbox.environment)
-        }
+        let current = Mutex<ExternalCommand?>(nil)
+        TestCommand.stopOnSignal(stopping: " the command") { current.withLock { $0 }?.stop() }
+        let serving = ScenarioRunner.Serving(
+            port: 0, threads: Sandbox.Configuration().server.threads, quietPeriod: quietPeriod, quietLimit: quietLimit,
+            beside: { sandbox in
+                let run = ExternalCommand(command, echo: false)
+                current.withLock { $0 = run }
+                return run.run(environment: TestCommand.commandEnvironment(sandbox))
+            },
+            stepFailed: { _ in current.withLock { $0 }?.stop(grace: grace) })
         let explorer: Explorer
         do {
             explorer = try Explorer(file: file, vocabulary: Sandbox.standardVocabulary, serving: serving)

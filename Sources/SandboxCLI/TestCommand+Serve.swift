@@ -23,9 +23,7 @@ extension TestCommand {
         let file = try ScenarioFiles.file(arguments.positional[0])
         let port = try ServeCommand.port(arguments)
         let allowedHosts = try ServeCommand.allowedHosts(arguments)
-        let quietPeriod = try duration(arguments, "quiet-period", default: ScenarioRunner.Serving.defaultQuietPeriod, upTo: .seconds(60))
-        let quietLimit = try duration(arguments, "quiet-limit", default: ScenarioRunner.Serving.defaultQuietLimit, upTo: .seconds(3600))
-        let grace = try duration(arguments, "grace", default: .seconds(10), upTo: .seconds(3600))
+        let (quietPeriod, quietLimit, grace) = try waiting(arguments)
         if arguments.has("grace"), !arguments.has("exec") {
             throw UsageError("option '--grace' needs '--exec' (it is how long a stopped command may take)")
         }
@@ -43,14 +41,14 @@ extension TestCommand {
         // started from here on must have them blocked.
         SignalWaiter.blockTerminationSignals()
         let command = arguments.value("exec").map { ExternalCommand($0) }
-        stopOnSignal(command)
+        stopOnSignal(stopping: command == nil ? "" : " the command") { command?.stop() }
         // As many event-loop threads as `serve` has: the app may call concurrently.
         let serving = ScenarioRunner.Serving(
             port: port, host: arguments.value("host") ?? "127.0.0.1", allowedHosts: allowedHosts, threads: Sandbox.Configuration().server.threads,
-            quietPeriod: quietPeriod == .zero ? nil : quietPeriod, quietLimit: quietLimit,
+            quietPeriod: quietPeriod, quietLimit: quietLimit,
             beside: { sandbox in
                 StandardOutput.writeLine("serving \(scenario.name) on \(sandbox.baseURL.absoluteString)")
-                return command?.run(environment: sandbox.environment + [(suiteVariable, "\(sandbox.baseURL.absoluteString)/sandbox/suite")])
+                return command?.run(environment: commandEnvironment(sandbox))
             },
             // A driver waiting for the clock would wait for ever: the run ends at the failed step.
             stepFailed: stopper(command, grace: grace))
@@ -71,6 +69,20 @@ extension TestCommand {
         return { _ in command.stop(grace: grace) }
     }
 
+    /// `--quiet-period` (nil for 0: no wait), `--quiet-limit` and `--grace`, or their defaults.
+    static func waiting(_ arguments: Arguments) throws(UsageError) -> (quietPeriod: Duration?, quietLimit: Duration, grace: Duration) {
+        let quietPeriod = try duration(arguments, "quiet-period", default: ScenarioRunner.Serving.defaultQuietPeriod, upTo: .seconds(60))
+        return (quietPeriod == .zero ? nil : quietPeriod,
+                try duration(arguments, "quiet-limit", default: ScenarioRunner.Serving.defaultQuietLimit, upTo: .seconds(3600)),
+                try duration(arguments, "grace", default: .seconds(10), upTo: .seconds(3600)))
+    }
+
+    /// What `--exec`'s command gets besides our own environment: the sandbox's
+    /// (`Sandbox.environment`) and where to ask whether the steps are over.
+    static func commandEnvironment(_ sandbox: Sandbox) -> [(name: String, value: String)] {
+        sandbox.environment + [(suiteVariable, "\(sandbox.baseURL.absoluteString)/sandbox/suite")]
+    }
+
     /// `--NAME DURATION` (`500ms`, `10s`), from 0 to `maximum`; `fallback` when not given.
     private static func duration(_ arguments: Arguments, _ name: String, default fallback: Duration, upTo maximum: Duration)
         throws(UsageError) -> Duration {
@@ -82,15 +94,15 @@ extension TestCommand {
     /// Set once SIGINT or SIGTERM came: the run fails, whatever the command and the steps did.
     private static let interrupted = Atomic(false)
 
-    /// On the first SIGINT or SIGTERM: stops the command (SIGTERM to its process group, then
+    /// On the first SIGINT or SIGTERM: `stop`s the command (SIGTERM to its process group, then
     /// SIGKILL 5 s later) and exits 1, without a report unless the run ended meanwhile, since a
-    /// step may be waiting for a request that will never come.
-    private static func stopOnSignal(_ command: ExternalCommand?) {
+    /// step may be waiting for a request that will never come. `what` ends "stopping".
+    static func stopOnSignal(stopping what: String, _ stop: @escaping @Sendable () -> Void) {
         Thread.detachNewThread {
             let signal = SignalWaiter.wait()
             interrupted.store(true, ordering: .releasing)
-            CLI.printError("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping\(command == nil ? "" : " the command")")
-            command?.stop()
+            CLI.printError("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping\(what)")
+            stop()
             // Not exit(): the other threads are still running, and nothing is left to flush.
             _exit(1)
         }

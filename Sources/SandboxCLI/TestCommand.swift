@@ -46,11 +46,16 @@ enum TestCommand: Command {
                + "it fails the run unless it exits 0"),
         ServeCommand.hostOption("With --serve: ", default: "127.0.0.1"),
         ServeCommand.allowedHostOption,
-        .value("quiet-period", "DURATION", "With --serve: before each advance, advance_to_next_event and expect_report step, "
-               + "wait until the app has made no request and been sent no notification for DURATION of real time (default 200ms; 0: no wait)"),
-        .value("quiet-limit", "DURATION", "With --serve: wait at most DURATION for the app to go quiet, then go on and note it (default 10s)"),
-        .value("grace", "DURATION", "With --exec: when a step fails, CMD gets SIGTERM, and SIGKILL DURATION later if still running (default 10s)"),
-    ]
+    ] + waitingOptions(serve: "With --serve: ", exec: "With --exec: ")
+
+    /// `--quiet-period`, `--quiet-limit` and `--grace`, which `explore` takes too; `serve` and
+    /// `exec` begin their help (what they need).
+    static func waitingOptions(serve: String, exec: String) -> [Arguments.Option] {
+        [.value("quiet-period", "DURATION", serve + "before each advance, advance_to_next_event and expect_report step, "
+                + "wait until the app has made no request and been sent no notification for DURATION of real time (default 200ms; 0: no wait)"),
+         .value("quiet-limit", "DURATION", serve + "wait at most DURATION for the app to go quiet, then go on and note it (default 10s)"),
+         .value("grace", "DURATION", exec + "when a step fails, CMD gets SIGTERM, and SIGKILL DURATION later if still running (default 10s)")]
+    }
 
     /// The options that only `--serve` takes.
     static let serveOptions = ["port", "exec", "host", "allowed-host", "quiet-period", "quiet-limit", "grace"]

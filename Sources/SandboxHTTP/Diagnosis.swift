@@ -42,23 +42,32 @@ extension HTTPResponse {
     final class Notes: Sendable {
         let diagnosis: Diagnosis?
         let nearMiss: String?
+        let unhandled: Bool
 
-        init(diagnosis: Diagnosis?, nearMiss: String?) {
+        init(diagnosis: Diagnosis?, nearMiss: String?, unhandled: Bool) {
             self.diagnosis = diagnosis
             self.nearMiss = nearMiss
+            self.unhandled = unhandled
         }
     }
 
     /// Why the request was refused, when a check of its credentials failed (never sent).
     public var diagnosis: Diagnosis? {
         get { notes?.diagnosis }
-        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss) }
+        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, unhandled: unhandled) }
     }
 
     /// On a 404 or 405 of the ``Router``: the route the request most likely meant,
     /// `"DELETE /v3/cashout/cancel"` (never sent but in the error's message).
     public var nearMiss: String? {
         get { notes?.nearMiss }
-        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue) }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, unhandled: unhandled) }
+    }
+
+    /// A scenario's fault answered (an error, a closed connection) before any handler saw the
+    /// request: its API neither made nor refused anything (never sent).
+    public var unhandled: Bool {
+        get { notes?.unhandled ?? false }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, unhandled: newValue) }
     }
 }

@@ -23,7 +23,9 @@ extension ScenarioRunner {
 
     /// Polls the journal every 10 ms, reading what came since the last poll, until a request
     /// matches (taking it), or `timeout` passes. A create the API refused fails the step, with or
-    /// without `as`: it created nothing, even when its reference names a cashout made before.
+    /// without `as`: it created nothing, even when its reference names a cashout made before. One a
+    /// scenario's fault answered before the API saw it (an error, a closed connection) is taken and
+    /// passed over: the app's retry is what the step waits for.
     mutating func waitForRequest(_ json: JSON, timeout: Duration, name: String?) -> String? {
         let pattern: RequestPattern
         do { pattern = try RequestPattern.read(ScenarioNode(value: json, path: "wait_for_request.request", file: scenario.file)) } catch {
@@ -34,6 +36,10 @@ extension ScenarioRunner {
         while true {
             let (match, newest) = sandbox.firstRequest(matching: pattern, excluding: takenRequests, after: checked)
             checked = newest
+            if let found = match, found.unhandled {
+                takenRequests.insert(found.id)  // a fault answered it: the app's retry is the request waited for
+                continue
+            }
             if let found = match {
                 takenRequests.insert(found.id)
                 if let refusal = found.refusal {

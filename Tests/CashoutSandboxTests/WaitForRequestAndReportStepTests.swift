@@ -107,6 +107,21 @@ extension WaitForRequestAndReportStepTests {
         #expect(unnamed.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"message":"External ID already used"}"#)
     }
 
+    /// A fault answered the first create before D24 saw it (a 503, a closed connection): neither
+    /// made nor refused, it is passed over, and the wait names what the retry made.
+    @Test(arguments: [#""kind": "error", "status": 503"#, #""kind": "close""#])
+    func aWaitPassesOverACreateAFaultAnswered(fault: String) throws {
+        let result = try run(#"""
+            [{"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": {\#(fault.hasSuffix("503") ? #""status": 503"# : #""no_response": true"#)}},
+             {"create_cashout": {"external_id": "a", "amount": "100.00"}},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "as": "made"},
+             {"expect_cashout": {"ref": "made", "status": "PENDING"}},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}, "timeout": "1ms"}}]
+            """#, setup: #""faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 1, "times": 1, \#(fault)}], "#)
+        #expect(result.failure?.step == 5, "\(result.failureText ?? "")")
+        #expect(result.failure?.message.hasPrefix("wait_for_request: no request matching POST /v3/cashout came within 1ms") == true)
+    }
+
     @Test func expectReportAsksForChecksExercised() throws {
         #expect(try run(#"[{"create_cashout": {}}, {"expect_report": {"no_errors": true, "exercised": ["signature_errors"]}}]"#).failure == nil)
         let all = try run(#"[{"create_cashout": {}}, {"expect_report": {"account": "sandbox_login", "no_errors": true, "exercised": "all"}}]"#)

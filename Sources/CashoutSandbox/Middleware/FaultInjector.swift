@@ -61,9 +61,13 @@ final class FaultInjector: Sendable {
                 delays.asyncAfter(deadline: .now() + .milliseconds(Int(clamping: delay))) { answer(produced) }
             }
         case .error(let status, let body):
-            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            var response = HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            response.unhandled = true
+            return response
         case .close:
-            return .closeWithoutAnswer
+            var response = HTTPResponse.closeWithoutAnswer
+            response.unhandled = true
+            return response
         case .dropAfterCommit:
             // Only a request that committed (a 2xx, and for gRPC an OK status) can lose its
             // response after committing; a refusal, such as the 511 a retried create meets, is answered.

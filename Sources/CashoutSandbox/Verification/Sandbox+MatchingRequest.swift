@@ -18,6 +18,9 @@ extension Sandbox {
         /// answer was lost): what it answered, `{"code":511,...}` or `grpc-status ALREADY_EXISTS: ...`.
         /// It created nothing, whatever cashout its reference already names.
         public let refusal: String?
+        /// A scenario's fault answered it (an error, a closed connection) before its API saw it:
+        /// neither made nor refused, it waits for the app's retry.
+        public let unhandled: Bool
     }
 
     /// The oldest journaled request after `checked` (a journal id: the requests up to it were
@@ -35,7 +38,8 @@ extension Sandbox {
         var payout: Payout?
         var refusal: String?
         let exchange = journal.exchange(entry)
-        if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
+        if response.unhandled {
+        } else if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
            let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action {
             if exchange.succeeded || exchange.dropped {
                 payout = facts.payoutID.flatMap { bank.payout(id: $0) }
@@ -48,6 +52,7 @@ extension Sandbox {
                 refusal = body.isEmpty ? "an empty body" : String(body.prefix(300))
             }
         }
-        return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout, refusal: refusal), entry.id)
+        return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout, refusal: refusal,
+                               unhandled: response.unhandled), entry.id)
     }
 }
