@@ -159,7 +159,8 @@ public struct Explorer: Sendable {
         }
         var failures = findings
         if let step = result.failure?.step { failures.append(step == 0 ? "start" : "step \(step)") }
-        if result.command?.passed == false { failures.append("command") }
+        // A command stopped because a step failed failed by that step, not on its own.
+        if result.command?.passed == false, result.command?.stoppedAfterStep == nil { failures.append("command") }
         // The report's errors fail a run as a step would: written as the failure when no step failed.
         let failure = result.failure ?? (findings.isEmpty ? nil : (0, "the integration report has errors: \(findings.joined(separator: ", "))"))
         var named = ScenarioResult(name: label, file: file, failure: failure, steps: result.steps, seconds: result.seconds)

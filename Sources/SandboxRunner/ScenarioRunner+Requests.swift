@@ -25,8 +25,9 @@ extension ScenarioRunner {
     /// matches (taking it), or `timeout` passes. A create the API refused fails the step, with or
     /// without `as`: it created nothing, even when its reference names a cashout made before. One a
     /// scenario's fault answered before the API saw it (an error, a closed connection) is taken and
-    /// passed over: the app's retry is what the step waits for.
-    mutating func waitForRequest(_ json: JSON, timeout: Duration, name: String?) -> String? {
+    /// passed over: the app's retry is what the step waits for. With `status`, the request must have
+    /// been answered so, and a refusal of that status is what the step expected.
+    mutating func waitForRequest(_ json: JSON, timeout: Duration, name: String?, status: Int?) -> String? {
         let pattern: RequestPattern
         do { pattern = try RequestPattern.read(ScenarioNode(value: json, path: "wait_for_request.request", file: scenario.file)) } catch {
             return "wait_for_request: \(error.message)"
@@ -42,7 +43,10 @@ extension ScenarioRunner {
             }
             if let found = match {
                 takenRequests.insert(found.id)
-                if let refusal = found.refusal {
+                if let status, found.status != status {
+                    return "wait_for_request: request \(found.id) (\(found.summary)): expected status \(status)"
+                }
+                if let refusal = found.refusal, status == nil || name != nil {
                     return "wait_for_request: request \(found.id) (\(found.summary)) is a create the API refused: \(refusal)"
                         + (name.map { "; it created no cashout to name \"\($0)\"" } ?? "")
                 }

@@ -61,8 +61,8 @@ extension ScenarioRunner {
             return expectSink(expectation)
         case .expectRequests(let verification):
             return expectRequests(expand(verification))
-        case .waitForRequest(let request, let timeout, let name):
-            return waitForRequest(expand(request), timeout: timeout, name: name)
+        case .waitForRequest(let request, let timeout, let name, let status):
+            return waitForRequest(expand(request), timeout: timeout, name: name, status: status)
         case .expectReport(let expected):
             return expectReport(expected)
         case .expectReconciled(let account, let ledger):

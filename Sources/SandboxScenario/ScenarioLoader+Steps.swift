@@ -27,8 +27,12 @@ extension ScenarioLoader {
                                              name: try fields["as"]?.string()))
         }
         let expect = try fields["expect"].map(readExpectation)
-        if action == "wait_for_request", let extra = fields["expect"] ?? fields["save"] {
+        if action == "wait_for_request", let extra = fields["save"] {
             throw extra.fail("expected only with \"request\" or \"create_cashout\" (\"as\" names the cashout the request created)")
+        }
+        if action == "wait_for_request", let node = fields["expect"] {
+            let parts = try node.object(allowed: ["status"])
+            guard parts["status"] != nil else { throw node.fail("expected \"status\": the answer the app's request had") }
         }
         if !["request", "create_cashout", "wait_for_request"].contains(action), let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
             throw fields[extra]!.fail("expected only with \"request\" or \"create_cashout\"")
@@ -108,7 +112,7 @@ extension ScenarioLoader {
             _ = try RequestPattern.read(request)
             let timeout = try spec["timeout"]?.duration() ?? .seconds(30)
             guard timeout <= .seconds(3600) else { throw spec["timeout"]!.failShowingValue("expected at most 1h") }
-            return .waitForRequest(request: request.value, timeout: timeout, name: try fields["as"]?.string())
+            return .waitForRequest(request: request.value, timeout: timeout, name: try fields["as"]?.string(), status: expect?.status)
         case "expect_report":
             let spec = try body.object(allowed: ["account", "no_errors", "findings", "exercised"])
             guard spec["no_errors"] != nil || spec["findings"] != nil || spec["exercised"] != nil else {

@@ -34,8 +34,9 @@ public enum Step: Sendable {
     case expectRequests(JSON)
     /// Waits (in real time, at most `timeout`) for a request matching `request` (a request
     /// pattern as `expect_requests` takes it) that no earlier `wait_for_request` took, made by the
-    /// app under test; `as` names the cashout that request created for later steps.
-    case waitForRequest(request: JSON, timeout: Duration, name: String?)
+    /// app under test; `as` names the cashout that request created for later steps; `status`, the
+    /// answer it must have had (`expect`), which may be a refusal.
+    case waitForRequest(request: JSON, timeout: Duration, name: String?, status: Int? = nil)
     /// The integration report (of `account`, or of every account): no finding of severity
     /// error, or exactly these findings' ids.
     case expectReport(ReportExpectation)

@@ -65,8 +65,10 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
             (#"[{"expect_report": {"exercised": ["forged"]}}]"#,
              #"t.json: steps[0].expect_report.exercised[0]: expected a check's id: duplicate_after_lost_response, expired_token_used, forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "forged""#),
             (#"[{"wait_for_request": {"timeout": "1s"}}]"#, #"t.json: steps[0].wait_for_request: expected "request": a request pattern, as expect_requests takes"#),
-            (#"[{"wait_for_request": {"request": {}}, "expect": {"status": 200}}]"#,
-             #"t.json: steps[0].expect: expected only with "request" or "create_cashout" ("as" names the cashout the request created)"#),
+            (#"[{"wait_for_request": {"request": {}}, "save": {"id": "cashout_id"}}]"#,
+             #"t.json: steps[0].save: expected only with "request" or "create_cashout" ("as" names the cashout the request created)"#),
+            (#"[{"wait_for_request": {"request": {}}, "expect": {"json": {}}}]"#,
+             #"t.json: steps[0].expect.json: unknown key (expected one of: status)"#),
         ] {
             #expect(throws: ScenarioError.self) { try run(steps) }
             do { _ = try run(steps) } catch { #expect("\(error)" == message) }

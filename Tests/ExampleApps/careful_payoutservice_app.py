@@ -4,10 +4,11 @@
 - A webhook carries the payout's status: the app stores it and answers 200, once per event_id (a
   redelivered event is answered 200 again and not applied twice). A FAILED or REVERSED payout gives
   the money back to the user, so the app confirms it with Get before doing so.
-- A Create whose answer is lost is sent again with the same merchant_payout_id: PayoutService answers
-  the payout that was made, and makes no second one.
+- A Create whose answer is lost, or answered 5xx, is sent again with the same merchant_payout_id:
+  PayoutService answers the payout that was made, and makes no second one.
 """
 import json
+import time
 
 import common
 import payoutservice_shop as shop
@@ -36,8 +37,13 @@ def on_webhook(headers, body):
 url = shop.receive_webhooks(on_webhook)
 for merchant_payout_id, minor_amount in shop.PAYOUTS:
     message = shop.create_message(merchant_payout_id, minor_amount, url)
-    if shop.call("Create", message) is None:
-        print(f"careful app: the answer to {merchant_payout_id} was lost; creating it again with the same merchant_payout_id")
-        print("careful app:", shop.call("Create", message))
+    answer = shop.call("Create", message)
+    for _ in range(20):  # lost, or a 5xx: the same merchant_payout_id again (the payout made, if it was, is answered)
+        if answer is not None and answer[0] < 500:
+            break
+        print(f"careful app: the answer to {merchant_payout_id} was {'lost' if answer is None else answer[0]}; creating it again with the same merchant_payout_id")
+        time.sleep(0.05)
+        answer = shop.call("Create", message)
+        print("careful app:", answer)
 common.serve_until_quiet()
 print("careful app: learnt", statuses)

@@ -21,6 +21,8 @@ extension Sandbox {
         /// A scenario's fault answered it (an error, a closed connection) before its API saw it:
         /// neither made nor refused, it waits for the app's retry.
         public let unhandled: Bool
+        /// The answer's HTTP status (0: none, the connection closed).
+        public let status: Int
     }
 
     /// The oldest journaled request after `checked` (a journal id: the requests up to it were
@@ -53,6 +55,6 @@ extension Sandbox {
             }
         }
         return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout, refusal: refusal,
-                               unhandled: response.unhandled), entry.id)
+                               unhandled: response.unhandled, status: response.isDroppedConnection ? 0 : entry.filteredStatus), entry.id)
     }
 }
