@@ -30,8 +30,10 @@ def on_notification(form):
 
 url = shop.receive_notifications(on_notification)
 for external_id, amount in shop.ORDERS:
-    if shop.call("/v3/cashout", shop.create_fields(external_id, amount, url)) is None:
-        print(f"background app: the answer to {external_id} was lost; asking for it by its external_id")
+    fields = shop.create_fields(external_id, amount, url)
+    if shop.call("/v3/cashout", fields) is None:
+        print(f"background app: the answer to {external_id} was lost; sending it again:", shop.call("/v3/cashout", fields))
+        print(f"background app: asking for it by its external_id")
         print("background app:", shop.call("/v3/cashout/status", {"external_id": external_id}))
 print("background app: the suite", common.serve_until_quiet())
 print("background app: learnt", statuses)
