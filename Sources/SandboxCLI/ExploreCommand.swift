@@ -87,7 +87,7 @@ enum ExploreCommand: Command {
             let path = "\(directory)/\(stem(file))-seed\(run.seed).json"
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                try (reproduction.json.serializedPretty() + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+                try explorer.text(reproduction.json).write(toFile: path, atomically: true, encoding: .utf8)
             } catch {
                 CLI.printError("error: cannot write \(path): \(error.localizedDescription)")
                 return 1

@@ -168,6 +168,25 @@ public struct Explorer: Sendable {
         return (named, findings, failures)
     }
 
+    /// A scenario file's text: its keys in the format's order, each section's members and each
+    /// list's items on lines of their own, what is inside them on one line (a rule, a step).
+    public func text(_ json: JSON) -> String {
+        func render(_ value: JSON, _ indent: String, depth: Int) -> String {
+            switch value {
+            case .object(let members) where depth > 0 && !members.isEmpty:
+                let order = depth == 3 ? ScenarioLoader.topLevelKeys(vocabulary) : []
+                let keys = members.keys.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
+                return "{\n" + keys.map { "\(indent)  \(JSON.string($0).serializedString()): \(render(members[$0]!, indent + "  ", depth: depth - 1))" }
+                    .joined(separator: ",\n") + "\n\(indent)}"
+            case .array(let items) where depth > 0 && !items.isEmpty:
+                return "[\n" + items.map { indent + "  " + $0.serializedString() }.joined(separator: ",\n") + "\n\(indent)]"
+            default:
+                return value.serializedString()
+            }
+        }
+        return render(json, "", depth: 3) + "\n"
+    }
+
     /// Appends `values` to the array at `json[section][key]` (`json[key]` without a section).
     private static func append(_ values: [JSON], to json: inout [String: JSON], at section: String?, _ key: String) {
         guard !values.isEmpty else { return }

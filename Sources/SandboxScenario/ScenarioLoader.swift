@@ -17,6 +17,11 @@ public enum ScenarioLoader {
     static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
     static let keysAfterAccounts = ["bank", "faults", "webhooks", "app", "explore", "report", "steps"]
 
+    /// Every top-level key, in the order messages list them and files are written.
+    public static func topLevelKeys(_ vocabulary: ScenarioVocabulary) -> [String] {
+        keysBeforeAccounts + vocabulary.accountSections.keys.sorted() + keysAfterAccounts
+    }
+
     /// Loads the file at `path`.
     public static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         guard let bytes = readFile(path) else {
@@ -34,7 +39,7 @@ public enum ScenarioLoader {
         let root = ScenarioNode(value: json, path: "", file: file)
         let sections = vocabulary.accountSections.keys.sorted()
         var errors = ScenarioErrors()
-        guard let top = root.object(allowed: keysBeforeAccounts + sections + keysAfterAccounts, errors: &errors) else {
+        guard let top = root.object(allowed: topLevelKeys(vocabulary), errors: &errors) else {
             try errors.throwIfAny()
             return Scenario(name: defaultName(file), file: file)  // not reached: a value that is no object is an error
         }

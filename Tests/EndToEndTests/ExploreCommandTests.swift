@@ -45,8 +45,13 @@ import Testing
         #expect(out.contains("wrote \(file) (step 3)"), "\(out)")
         #expect(try String(contentsOfFile: "\(folder)/junit.xml", encoding: .utf8).contains(#"failures="\#(failed.count)""#))
 
-        // The file: the rejection pinned to the cashout by its reference, the usual fate for the rest.
-        let written = try JSON.parse(Array(try #require(FileManager.default.contents(atPath: file))))
+        // The file: the rejection pinned to the cashout by its reference, the usual fate for the rest;
+        // written in the format's order, a rule or a step a line.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let run = failed.first?.split(separator: " ")[1] ?? ""
+        #expect(text.hasPrefix("{\n  \"name\": \"coin toss, explored run \(run) (seed \(first))\",\n  \"description\": \"Found by cashout-sandbox explore "), "\(text)")
+        #expect(text.contains("\n  \"steps\": [\n    {\"as\":\"c1\",\"create_cashout\":{\"external_id\":\"order-1\"}},\n"), "\(text)")
+        let written = try JSON.parse(Array(text.utf8))
         #expect(written["explore"] == nil)
         let rules = try #require(written["bank"]?["rules"]?.arrayValue)
         #expect(rules.count == 2)
