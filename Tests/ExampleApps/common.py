@@ -49,6 +49,30 @@ def receive(handle):
     return f"http://127.0.0.1:{server.server_port}/notifications"
 
 
+def serve_ledger(payouts):
+    """Serves the app's ledger on $CASHOUT_SANDBOX_APP_PORT (the Testing your app guide,
+    "Reconciliation"): each GET answers {"payouts": payouts()}. Returns an event set once it
+    has been read, as the sandbox does after the suite's last step."""
+    read = threading.Event()
+
+    class Ledger(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"payouts": payouts()}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            read.set()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ["CASHOUT_SANDBOX_APP_PORT"])), Ledger)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return read
+
+
 def suite_state():
     """GET $CASHOUT_SANDBOX_SUITE_URL: running, passed or failed (None when it cannot be asked)."""
     url = urllib.parse.urlsplit(os.environ.get("CASHOUT_SANDBOX_SUITE_URL", ""))

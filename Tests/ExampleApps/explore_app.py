@@ -14,13 +14,11 @@ though still followed up, no longer change the ledger. A cashout that completes 
 answer is right by luck; one that is rejected is wrong.
 """
 import hmac
-import json
-import os
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import common
 import shop
 
 BUGGY = sys.argv[1:] == ["--bug", "lost-then-rejected"]
@@ -31,7 +29,6 @@ lock = threading.Lock()
 
 WORDS = {"Pending": "PENDING", "Completed": "COMPLETED", "Canceled": "CANCELLED", "Rejected": "REJECTED",
          "Delivered": "DELIVERED", "On Hold": "ON_HOLD"}
-read = threading.Event()
 
 
 def book(external_id, amount, status):
@@ -76,28 +73,13 @@ def create(external_id, amount, url):
         return
 
 
-def serve_ledger():
-    """GET /ledger on $CASHOUT_SANDBOX_APP_PORT: {"payouts": [{"external_id", "status", "amount"}]}."""
-    class Ledger(BaseHTTPRequestHandler):
-        def do_GET(self):
-            with lock:
-                body = json.dumps({"payouts": list(ledger.values())}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            read.set()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("CASHOUT_SANDBOX_APP_PORT", "0"))), Ledger)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+def payouts():
+    with lock:
+        return list(ledger.values())
 
 
 url = shop.receive_notifications(on_notification)
-serve_ledger()
+read = common.serve_ledger(payouts)
 for external_id, amount in shop.ORDERS:
     create(external_id, amount, url)
 read.wait(timeout=120)

@@ -7,12 +7,10 @@ COMPLETED) is asked for but never recorded. With --careful it records what every
 It ends once its ledger has been read (or after two minutes).
 """
 import hmac
-import json
-import os
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import common
 import shop
 
 CAREFUL = "--careful" in sys.argv
@@ -22,7 +20,6 @@ WORDS = {"Pending": "PENDING", "Completed": "COMPLETED", "Canceled": "CANCELLED"
 ledger = {external_id: {"status": "PENDING", "amount": amount} for external_id, amount in ORDERS}
 idle = threading.Condition()
 working = 0
-read = threading.Event()
 
 
 def on_notification(form):
@@ -45,24 +42,13 @@ def on_notification(form):
             idle.notify_all()
 
 
-class Ledger(BaseHTTPRequestHandler):
-    def do_GET(self):
-        with idle:  # what the app is still learning goes in first
-            idle.wait_for(lambda: working == 0, timeout=30)
-            body = json.dumps({"payouts": [{"external_id": key, **entry} for key, entry in ledger.items()]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-        read.set()
-
-    def log_message(self, *args):
-        pass
+def payouts():
+    with idle:  # what the app is still learning goes in first
+        idle.wait_for(lambda: working == 0, timeout=30)
+        return [{"external_id": key, **entry} for key, entry in ledger.items()]
 
 
-server = ThreadingHTTPServer(("127.0.0.1", int(os.environ["CASHOUT_SANDBOX_APP_PORT"])), Ledger)
-threading.Thread(target=server.serve_forever, daemon=True).start()
+read = common.serve_ledger(payouts)
 url = shop.receive_notifications(on_notification)
 for external_id, amount in ORDERS:
     shop.call("/v3/cashout", shop.create_fields(external_id, amount, url))
