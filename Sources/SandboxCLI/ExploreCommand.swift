@@ -1,5 +1,6 @@
 import CashoutSandbox
 import Foundation
+import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxRunner
@@ -34,6 +35,8 @@ enum ExploreCommand: Command {
         .value("seed", "S", "The first run's seed (default: drawn, and printed)"),
         .value("out", "DIR", "Where failing runs are written, shrunk (default explored)"),
         .value("junit", "FILE", "Also write the runs as JUnit XML, one testcase each"),
+        .value("timeout", "DURATION", "The longest CMD may run in one run; then it is stopped (SIGTERM, SIGKILL after --grace) "
+               + "and the run fails (default 5m)"),
     ] + TestCommand.waitingOptions(serve: "", exec: "")
 
     static let positional: Positional? = Positional(synopsis: "SUITE", help: "A scenario file with steps", completion: .files)
@@ -50,18 +53,26 @@ enum ExploreCommand: Command {
         let file = try ScenarioFiles.file(arguments.positional[0])
 
         let (quietPeriod, quietLimit, grace) = try TestCommand.waiting(arguments)
+        let timeout = try TestCommand.duration(arguments, "timeout", default: .seconds(300), upTo: .seconds(86400))
 
         // As `test --serve`: the signals are taken by sigwait, so every thread started from here
         // on must have them blocked. Each run starts CMD afresh; a failed step, or a signal, stops
         // the run's own.
         SignalWaiter.blockTerminationSignals()
         let current = Mutex<ExternalCommand?>(nil)
+        let timedOut = Mutex(false)  // the current run's CMD outlived --timeout
         TestCommand.stopOnSignal(stopping: " the command") { current.withLock { $0 }?.stop() }
         let serving = ScenarioRunner.Serving(
             port: 0, threads: Sandbox.Configuration().server.threads, quietPeriod: quietPeriod, quietLimit: quietLimit,
             beside: { sandbox in
                 let run = ExternalCommand(command, echo: false)
                 current.withLock { $0 = run }
+                timedOut.withLock { $0 = false }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: timeout.wholeMilliseconds))) {
+                    guard run.isRunning else { return }
+                    timedOut.withLock { $0 = true }
+                    run.stop(grace: grace)
+                }
                 return run.run(environment: TestCommand.commandEnvironment(sandbox))
             },
             stepFailed: { _ in current.withLock { $0 }?.stop(grace: grace) })
@@ -80,7 +91,11 @@ enum ExploreCommand: Command {
             StandardOutput.writeLine("run \(number) (seed \(run.seed)): " + (run.passed ? "PASS" : "FAIL \(run.failures.joined(separator: ", "))"))
             guard let target = run.failures.first else { continue }
             if let message = run.result.failureText { StandardOutput.writeLine("  " + message.replacingOccurrences(of: "\n", with: "\n  ")) }
-            if let output = run.result.command?.output, run.result.command?.passed == false {
+            if timedOut.withLock({ $0 }) {
+                StandardOutput.writeLine("  CMD was still running \(DurationText.format(timeout)) after it started (--timeout): stopped")
+            }
+            if let command = run.result.command, !command.passed, command.stoppedAfterStep == nil {
+                let output = command.output
                 let tail = output.split(separator: "\n").suffix(10).map { "  | \($0)" }
                 if !tail.isEmpty { StandardOutput.writeLine(tail.joined(separator: "\n")) }
             }
@@ -95,10 +110,9 @@ enum ExploreCommand: Command {
                 return 1
             }
             written[target] = path
-            let how = reproduction.reproduced
-                ? "shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept)"
-                : "NOT reproduced by its fixed rules (it may depend on timing): all \(reproduction.drawn) kept"
-            StandardOutput.writeLine("  \(how), still failing with \(target): \(path)")
+            StandardOutput.writeLine(reproduction.reproduced
+                ? "  shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept), still failing with \(target): \(path)"
+                : "  written unshrunk, all \(reproduction.drawn) drawn rules: \(path) (with them fixed, \(target) did not show again: it may depend on timing)")
             for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }
         }
         let failed = results.filter { !$0.passed }

@@ -69,6 +69,11 @@ final class ExternalCommand: Sendable {
         return CommandOutcome(command: line, ending: ending, output: output.text)
     }
 
+    /// Whether it was started and has not ended.
+    var isRunning: Bool {
+        state.withLock { if case .running = $0 { true } else { false } }
+    }
+
     /// Sends its process group SIGTERM, and SIGKILL if it is still running `grace` later;
     /// returns once it has ended (or at once when it was not started: then it never is).
     func stop(grace: Duration = .seconds(5)) {

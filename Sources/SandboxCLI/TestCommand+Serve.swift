@@ -84,7 +84,7 @@ extension TestCommand {
     }
 
     /// `--NAME DURATION` (`500ms`, `10s`), from 0 to `maximum`; `fallback` when not given.
-    private static func duration(_ arguments: Arguments, _ name: String, default fallback: Duration, upTo maximum: Duration)
+    static func duration(_ arguments: Arguments, _ name: String, default fallback: Duration, upTo maximum: Duration)
         throws(UsageError) -> Duration {
         try arguments.value(name, default: fallback, expected: "a duration such as 500ms or 10s, at most \(DurationText.format(maximum))") {
             ($0 == "0" ? .zero : DurationText.parse($0)).flatMap { $0 <= maximum ? $0 : nil }

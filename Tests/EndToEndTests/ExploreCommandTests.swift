@@ -77,10 +77,20 @@ import Testing
         #expect(out.hasSuffix("3 runs, 0 failed\n"), "\(out)")
     }
 
+    /// A CMD that never exits is stopped at the run's timeout, and the run fails.
+    @Test func aCommandThatNeverExitsIsStoppedAtTheTimeout() throws {
+        let path = try suite(#"{"name": "patient", "explore": {"chaos": {}, "faults": {}}, "steps": [{"advance": "1s"}]}"#)
+        let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "1", "--seed", "1", "--exec", "sleep 1000",
+                                                        "--timeout", "1s", "--grace", "100ms", "--out", path + ".found"])
+        #expect(status == 1, "\(out)\(err)")
+        #expect(out.contains("\nrun 1 (seed 1): FAIL command\n  CMD was still running 1s after it started (--timeout): stopped\n"), "\(out)")
+    }
+
     @Test(arguments: [
         (["--runs", "2"], "error: option '--exec CMD' is required: explore runs your app beside each run"),
         (["--exec", "true", "--runs", "0"], "error: option '--runs' expects a whole number from 1 to 10000, got '0'"),
         (["--exec", "true", "--seed", "-1"], "error: option '--seed' expects a whole number ≥ 0, got '-1'"),
+        (["--exec", "true", "--timeout", "soon"], "error: option '--timeout' expects a duration such as 500ms or 10s, at most 1d, got 'soon'"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let path = try suite(Self.coinToss)
