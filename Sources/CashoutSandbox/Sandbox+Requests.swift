@@ -14,6 +14,13 @@ extension Sandbox {
         requestJournal.entries(limit: limit).entries.map(requestJournal.json)
     }
 
+    /// The journaled requests a scenario's fault answered (an error, a closed connection, an
+    /// answer lost after commit), oldest first: which fault (its place in `faults`), and the
+    /// request as `requests(limit:)` shows it. What `explore` pins of a run.
+    package func faultedRequests() -> [(fault: Int, request: JSON)] {
+        requestJournal.entries(after: 0).compactMap { entry in entry.response.fault.map { ($0.index, requestJournal.json(entry)) } }
+    }
+
     /// Verifies what the payout APIs received, as `POST /sandbox/requests/verify` does with the
     /// same JSON (`{"request": {...}, "count": {"exactly": 2}}` or `{"sequence": [...]}`): its
     /// HTTP status (200 satisfied, 422 not, 409 unknowable, 400 not a verification) and answer.

@@ -68,11 +68,13 @@ enum ExploreCommand: Command {
                 let run = ExternalCommand(command, echo: false)
                 current.withLock { $0 = run }
                 timedOut.withLock { $0 = false }
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: timeout.wholeMilliseconds))) {
+                let watchdog = DispatchWorkItem {
                     guard run.isRunning else { return }
                     timedOut.withLock { $0 = true }
                     run.stop(grace: grace)
                 }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: timeout.wholeMilliseconds)), execute: watchdog)
+                defer { watchdog.cancel() }
                 return run.run(environment: TestCommand.commandEnvironment(sandbox))
             },
             stepFailed: { _ in current.withLock { $0 }?.stop(grace: grace) })
@@ -91,7 +93,8 @@ enum ExploreCommand: Command {
             StandardOutput.writeLine("run \(number) (seed \(run.seed)): " + (run.passed ? "PASS" : "FAIL \(run.failures.joined(separator: ", "))"))
             guard let target = run.failures.first else { continue }
             if let message = run.result.failureText { StandardOutput.writeLine("  " + message.replacingOccurrences(of: "\n", with: "\n  ")) }
-            if timedOut.withLock({ $0 }) {
+            let outlived = timedOut.withLock { $0 }
+            if outlived {
                 StandardOutput.writeLine("  CMD was still running \(DurationText.format(timeout)) after it started (--timeout): stopped")
             }
             if let command = run.result.command, !command.passed, command.stoppedAfterStep == nil {
@@ -100,7 +103,8 @@ enum ExploreCommand: Command {
                 if !tail.isEmpty { StandardOutput.writeLine(tail.joined(separator: "\n")) }
             }
             guard written[target] == nil else { continue }
-            let reproduction = explorer.reproduce(run)
+            // Each try of a shrink would wait out the timeout again: a run CMD outlived is written as it drew.
+            let reproduction = outlived ? explorer.unshrunk(run) : explorer.reproduce(run)
             let path = "\(directory)/\(stem(file))-seed\(run.seed).json"
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -112,7 +116,8 @@ enum ExploreCommand: Command {
             written[target] = path
             StandardOutput.writeLine(reproduction.reproduced
                 ? "  shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept), still failing with \(target): \(path)"
-                : "  written unshrunk, all \(reproduction.drawn) drawn rules: \(path) (with them fixed, \(target) did not show again: it may depend on timing)")
+                : "  written unshrunk, all \(reproduction.drawn) drawn rules: \(path)"
+                    + (outlived ? "" : " (with them fixed, \(target) did not show again: it may depend on timing)"))
             for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }
         }
         let failed = results.filter { !$0.passed }

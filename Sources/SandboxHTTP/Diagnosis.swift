@@ -36,38 +36,53 @@ public struct Diagnosis: Sendable, Equatable {
     }
 }
 
+/// Which of a scenario's faults (its place in `faults`) gave an answer, and whether the handler
+/// had seen the request (a `drop_after_commit`) or not (an `error`, a `close`).
+public struct InjectedFault: Sendable, Equatable {
+    public let index: Int
+    public let handled: Bool
+
+    public init(index: Int, handled: Bool) {
+        self.index = index
+        self.handled = handled
+    }
+}
+
 extension HTTPResponse {
     /// What the sandbox knows about an answer beyond its bytes (never sent): one reference, so
     /// that a response without any costs a pointer.
     final class Notes: Sendable {
         let diagnosis: Diagnosis?
         let nearMiss: String?
-        let unhandled: Bool
+        let fault: InjectedFault?
 
-        init(diagnosis: Diagnosis?, nearMiss: String?, unhandled: Bool) {
+        init(diagnosis: Diagnosis?, nearMiss: String?, fault: InjectedFault?) {
             self.diagnosis = diagnosis
             self.nearMiss = nearMiss
-            self.unhandled = unhandled
+            self.fault = fault
         }
     }
 
     /// Why the request was refused, when a check of its credentials failed (never sent).
     public var diagnosis: Diagnosis? {
         get { notes?.diagnosis }
-        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, unhandled: unhandled) }
+        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, fault: fault) }
     }
 
     /// On a 404 or 405 of the ``Router``: the route the request most likely meant,
     /// `"DELETE /v3/cashout/cancel"` (never sent but in the error's message).
     public var nearMiss: String? {
         get { notes?.nearMiss }
-        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, unhandled: unhandled) }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, fault: fault) }
+    }
+
+    /// The scenario's fault that gave this answer instead of the handler's, if any (never sent).
+    public var fault: InjectedFault? {
+        get { notes?.fault }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: newValue) }
     }
 
     /// A scenario's fault answered (an error, a closed connection) before any handler saw the
-    /// request: its API neither made nor refused anything (never sent).
-    public var unhandled: Bool {
-        get { notes?.unhandled ?? false }
-        set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, unhandled: newValue) }
-    }
+    /// request: its API neither made nor refused anything.
+    public var unhandled: Bool { fault.map { !$0.handled } ?? false }
 }

@@ -40,9 +40,10 @@ struct ExploredRun: Sendable {
     init() {}
 
     /// Reads what a run of `space` drew from its sandbox.
-    init(_ sandbox: Sandbox, space: ExploreSpace, vocabulary: ScenarioVocabulary) {
+    /// `suiteFaults`: how many faults the suite has of its own.
+    init(_ sandbox: Sandbox, space: ExploreSpace, suiteFaults: Int, vocabulary: ScenarioVocabulary) {
         let payouts = sandbox.bank.payouts()
-        let usual = (space.outcomes.first?["then"]?.arrayValue ?? []).compactMap { $0["status"]?.stringValue }
+        let usual = space.usualFate.compactMap { $0["status"]?.stringValue }
         // What a pinned rule names a payout by: the rule field that holds its reference, else
         // one whose value no other payout of the run has (its amount, most often).
         var shared: [String: Int] = [:]
@@ -94,24 +95,18 @@ struct ExploredRun: Sendable {
                 }
             }
         }
+        // The run's faults come after the suite's own: only theirs were drawn.
         let references = Set(payouts.compactMap(\.reference))
-        for entry in sandbox.requests(limit: Int.max).reversed() {
-            guard let fault = Self.fault(answering: entry, fields: vocabulary.ruleFields, references: references) else { continue }
-            elements.append(.fault(fault))
+        let drawn = space.runSections.faults
+        for (index, entry) in sandbox.faultedRequests() where drawn.indices.contains(index - suiteFaults) {
+            var rule = drawn[index - suiteFaults].objectValue ?? [:]
+            rule["rate"] = nil
+            elements.append(.fault(Self.fault(rule, answering: entry, fields: vocabulary.ruleFields, references: references)))
         }
     }
 
-    /// The fault rule that gives this journaled request the answer it got from an explored
-    /// fault, once: nil when a handler answered it.
-    private static func fault(answering entry: JSON, fields: Set<String>, references: Set<String>) -> JSON? {
-        let response = entry["response"]
-        let kind: [String: JSON]
-        switch response?["status"]?.numberText {
-        case "0": kind = ["kind": "drop_after_commit"]
-        case "503" where response?["body"]?.stringValue == ExploreSpace.errorBody:
-            kind = ["kind": "error", "status": 503, "body": .string(ExploreSpace.errorBody)]
-        default: return nil
-        }
+    /// `rule` (an explored fault's, without its rate) for this journaled request alone, once.
+    private static func fault(_ rule: [String: JSON], answering entry: JSON, fields: Set<String>, references: Set<String>) -> JSON {
         var pattern: [String: JSON] = ["method": entry["method"] ?? .null, "path": entry["path"] ?? .null]
         // What tells this request from the others, and from run to run: the body's fields that
         // rules test (a reference, an amount) and its ids (`cashout_id`), not a URL the app
@@ -127,7 +122,7 @@ struct ExploredRun: Sendable {
             let reference = scalars.first { $0.value.stringValue.map(references.contains) ?? false }
             if let (key, value) = reference { pattern["body"] = [key: value] } else if !scalars.isEmpty { pattern["body"] = .object(scalars) }
         }
-        return .object(kind.merging(["when": .object(pattern), "every": 1, "times": 1]) { $1 })
+        return .object(rule.merging(["when": .object(pattern), "every": 1, "times": 1]) { $1 })
     }
 
     /// A timeline with each delay range replaced by its least.

@@ -47,7 +47,8 @@ public struct Explorer: Sendable {
         public let result: ScenarioResult
         /// The ids of the report's findings of severity error, sorted.
         public let findings: [String]
-        /// What failed, most telling first: the findings, then `step N`, then `command`; empty: it passed.
+        /// What failed: the findings (alphabetically), then `step N`, then `command`; the first is what a
+        /// shrink keeps failing. Empty: it passed.
         public let failures: [String]
         /// What the run drew, pinned.
         let drawn: ExploredRun
@@ -64,7 +65,7 @@ public struct Explorer: Sendable {
         Self.append(chaos, to: &json, at: "webhooks", "chaos")
         Self.append(faults, to: &json, at: nil, "faults")
         var drawn = ExploredRun()
-        let result = execute(.object(json), number: number, seed: seed) { sandbox in drawn = ExploredRun(sandbox, space: space, vocabulary: vocabulary) }
+        let result = execute(.object(json), number: number, seed: seed) { sandbox in drawn = ExploredRun(sandbox, space: space, suiteFaults: suite["faults"]?.arrayValue?.count ?? 0, vocabulary: vocabulary) }
         return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures, drawn: drawn)
     }
 
@@ -80,7 +81,7 @@ public struct Explorer: Sendable {
         /// How many pinned rules (outcomes, chaos, faults) the run drew, and how many the file keeps.
         public let drawn: Int
         public let kept: Int
-        /// What could not be pinned (a latency fault, a payout no rule field names).
+        /// What could not be pinned (a payout no rule field tells from the others).
         public let notes: [String]
     }
 
@@ -109,6 +110,14 @@ public struct Explorer: Sendable {
                             drawn: run.drawn.elements.count, kept: elements.count, notes: run.drawn.notes)
     }
 
+    /// The failing `run` as a scenario file of fixed rules, all it drew, not tried again.
+    public func unshrunk(_ run: Run) -> Reproduction {
+        let target = run.failures.first ?? ""
+        let title = "\(name), explored run \(run.number) (seed \(run.seed))"
+        return Reproduction(json: fixed(run.drawn.elements, shortened: false, title: title, target: target), target: target, reproduced: false,
+                            drawn: run.drawn.elements.count, kept: run.drawn.elements.count, notes: run.drawn.notes)
+    }
+
     /// The suite with `elements` pinned after its own rules, and every other payout of the usual fate.
     func fixed(_ elements: [ExploredRun.Element], shortened: Bool, title: String, target: String) -> JSON {
         var json = suite
@@ -118,7 +127,7 @@ public struct Explorer: Sendable {
             below (rules, chaos and faults named "explored"); every other payout takes the usual fate. Rerun it with \
             cashout-sandbox test THIS_FILE --serve --exec CMD.
             """)
-        let usual = ExploredRun.fixedTimeline(space.outcomes.first?["then"]?.arrayValue ?? [])
+        let usual = ExploredRun.fixedTimeline(space.usualFate)
         Self.append(elements.compactMap { $0.rule(shortened: shortened) } + [["name": "explored: the usual fate", "then": .array(usual)]],
                     to: &json, at: "bank", "rules")
         Self.append(elements.compactMap(\.chaos), to: &json, at: "webhooks", "chaos")

@@ -37,7 +37,7 @@ extension ScenarioRunner {
         while true {
             let (match, newest) = sandbox.firstRequest(matching: pattern, excluding: takenRequests, after: checked)
             checked = newest
-            if let found = match, found.unhandled {
+            if let found = match, found.unhandled, found.status != status {
                 takenRequests.insert(found.id)  // a fault answered it: the app's retry is the request waited for
                 continue
             }
@@ -46,7 +46,9 @@ extension ScenarioRunner {
                 if let status, found.status != status {
                     return "wait_for_request: request \(found.id) (\(found.summary)): expected status \(status)"
                 }
-                if let refusal = found.refusal, status == nil || name != nil {
+                // A refusal holds only as the answer expected: never as a 2xx (a gRPC error travels
+                // in a 200), and never for `as`, since it made nothing to name.
+                if let refusal = found.refusal, status == nil || name != nil || (200 ..< 300).contains(status ?? 0) {
                     return "wait_for_request: request \(found.id) (\(found.summary)) is a create the API refused: \(refusal)"
                         + (name.map { "; it created no cashout to name \"\($0)\"" } ?? "")
                 }

@@ -9,6 +9,8 @@ import SandboxJSON
 public struct ExploreSpace: Sendable {
     /// `{"weight": N, "then": [...]}`, as a rule's `outcomes` are written; the first is the usual fate.
     public var outcomes: [JSON]
+    /// The first outcome's timeline: what a payout not otherwise pinned takes in a shrunk file.
+    public var usualFate: [JSON] { outcomes.first?["then"]?.arrayValue ?? [] }
     /// The chance that a payout whose outcome ends COMPLETED is reversed `lateReversalAfter` later.
     public var lateReversal: Double
     public var lateReversalAfter: Duration
@@ -43,7 +45,7 @@ public struct ExploreSpace: Sendable {
     public static let outcomeRule = "explored outcome"
     public static let chaosRulePrefix = "explored "
 
-    /// The body of an `error` fault: what tells it, in the request journal, from an API's own answer.
+    /// The body of an explored `error` fault.
     public static let errorBody = #"{"message":"explored fault: service unavailable"}"#
 
     /// What each chaos kind's rule adds: its delay.

@@ -109,6 +109,29 @@ extension WaitForRequestAndReportStepTests {
         #expect(unnamed.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"message":"External ID already used"}"#)
     }
 
+    /// A refusal the suite expects (`expect` its status) holds; one it does not, or another answer, fails.
+    @Test func aWaitMayExpectTheAnswerARefusal() throws {
+        let steps = #"""
+            [{"create_cashout": {"external_id": "a", "amount": "100.00"}},
+             {"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": {"status": 412}},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "expect": {"status": 200}, "as": "made"},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "expect": {"status": STATUS}}]
+            """#
+        #expect(try run(steps.replacingOccurrences(of: "STATUS", with: "412")).failure == nil)
+        let other = try run(steps.replacingOccurrences(of: "STATUS", with: "200"))
+        #expect(other.failure?.step == 4)
+        #expect(other.failure?.message == "wait_for_request: request 2 (POST /v3/cashout answered 412): expected status 200")
+    }
+
+    /// A wait that expects the fault's own answer takes it.
+    @Test func aWaitMayExpectAFaultsAnswer() throws {
+        let result = try run(#"""
+            [{"create_cashout": {"external_id": "a"}, "expect": {"status": 503}},
+             {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "expect": {"status": 503}}]
+            """#, setup: #""faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 1, "times": 1, "kind": "error", "status": 503}], "#)
+        #expect(result.failure == nil, "\(result.failureText ?? "")")
+    }
+
     /// A fault answered the first create before D24 saw it (a 503, a closed connection): neither
     /// made nor refused, it is passed over, and the wait names what the retry made.
     @Test(arguments: [#""kind": "error", "status": 503"#, #""kind": "close""#])

@@ -47,13 +47,14 @@ final class FaultInjector: Sendable {
         return { [self] request, route, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
             let dialect = routeDialects.indices.contains(route) ? routeDialects[route] : nil
-            guard let (kind, delay) = decide(request, dialect: dialect, body: { journal.bodyJSON(of: request, routed: route != Router.unmatched) })
+            guard let (kind, delay, index) = decide(request, dialect: dialect, body: { journal.bodyJSON(of: request, routed: route != Router.unmatched) })
             else { return handler(request) }
-            return respond(request, kind: kind, delay: delay, next: handler)
+            return respond(request, kind: kind, delay: delay, index: index, next: handler)
         }
     }
 
-    private func respond(_ request: HTTPRequest, kind: Fault.Kind, delay: Int64, next handler: HTTPHandler) -> HTTPResponse {
+    /// What fault `index` (of `kind`) makes of the request; its answer, when it is the fault's, says so (`HTTPResponse.fault`).
+    private func respond(_ request: HTTPRequest, kind: Fault.Kind, delay: Int64, index: Int, next handler: HTTPHandler) -> HTTPResponse {
         switch kind {
         case .latency:
             // The answer, once made, is given `delay` later: no thread waits meanwhile.
@@ -62,18 +63,21 @@ final class FaultInjector: Sendable {
             }
         case .error(let status, let body):
             var response = HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
-            response.unhandled = true
+            response.fault = InjectedFault(index: index, handled: false)
             return response
         case .close:
             var response = HTTPResponse.closeWithoutAnswer
-            response.unhandled = true
+            response.fault = InjectedFault(index: index, handled: false)
             return response
         case .dropAfterCommit:
             // Only a request that committed (a 2xx, and for gRPC an OK status) can lose its
             // response after committing; a refusal, such as the 511 a retried create meets, is answered.
             let response = handler(request)
             let lose: @Sendable (HTTPResponse) -> HTTPResponse = { response in
-                (200 ..< 300).contains(response.status) && (response.grpcStatus ?? .ok) == .ok ? .closeWithoutAnswer : response
+                guard (200 ..< 300).contains(response.status) && (response.grpcStatus ?? .ok) == .ok else { return response }
+                var lost = HTTPResponse.closeWithoutAnswer
+                lost.fault = InjectedFault(index: index, handled: true)
+                return lost
             }
             return response.isDeferred ? response.producingThen { produced, answer in answer(lose(produced)) } : lose(response)
         }
@@ -82,7 +86,7 @@ final class FaultInjector: Sendable {
     /// The fault that fires for this request, if any, and its delay in milliseconds. Every
     /// matching fault counts the request, whichever fires; the first that fires wins. The body is
     /// read once, and only when a pattern tests it.
-    private func decide(_ request: HTTPRequest, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64)? {
+    private func decide(_ request: HTTPRequest, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64, Int)? {
         let isAdmin = Router.path(request.path, isIn: AdminAPI.group)
         var body: JSON??
         func subject(_ pattern: RequestPattern) -> RequestPattern.Subject {
@@ -90,8 +94,8 @@ final class FaultInjector: Sendable {
             return RequestPattern.Subject(method: request.method, path: String(request.path), dialect: dialect, headers: request.headers,
                                           body: body ?? nil, bodyCut: false)
         }
-        return armed.withLock { armed -> (Fault.Kind, Int64)? in
-            var chosen: (Fault.Kind, Int64)?
+        return armed.withLock { armed -> (Fault.Kind, Int64, Int)? in
+            var chosen: (Fault.Kind, Int64, Int)?
             for index in armed.indices {
                 let fault = armed[index].fault
                 if let pattern = fault.request {
@@ -112,7 +116,7 @@ final class FaultInjector: Sendable {
                 if case .latency(let min, let max) = fault.kind {
                     delay = armed[index].random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds)
                 }
-                chosen = (fault.kind, delay)
+                chosen = (fault.kind, delay, index)
             }
             return chosen
         }
