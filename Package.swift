@@ -63,7 +63,7 @@ let package = Package(
                                                        "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs", "SandboxReport"]),
         // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
-                                                      "SandboxScenario"]),
+                                                      "SandboxReport", "SandboxScenario"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxJSON", "SandboxMannco",
                                                               "SandboxScenario"]),
@@ -84,12 +84,12 @@ let package = Package(
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules", "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf"], exclude: ["Fixtures"]),
+                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf", "SandboxAPIDocs"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
                                                        "SandboxCrypto", "SandboxScenario"]),
         .testTarget(name: "PrismAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON",
-                                                      "SandboxRunner", "SandboxScenario"], exclude: ["Fixtures"]),
+                                                      "SandboxReport", "SandboxRunner", "SandboxScenario"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
                                                            "SandboxJSON"]),

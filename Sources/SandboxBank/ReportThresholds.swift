@@ -4,7 +4,8 @@
 /// `GET /sandbox/report` query overrides them. Here, not in the report's module, because scenario
 /// files read them too.
 public struct ReportThresholds: Sendable, Hashable {
-    /// How long after acknowledging a notification an app has to ask for the status (D24).
+    /// How long after acknowledging a notification an app has to ask for the status (an API whose
+    /// notifications carry none).
     public var followUpWithin: Duration
     /// At most this many status queries of one cashout...
     public var pollingLimit: Int
