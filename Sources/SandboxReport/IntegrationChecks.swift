@@ -30,7 +30,8 @@ public enum IntegrationChecks {
         IntegrationCheck(id: "ledger_mismatch", severity: .error, advice: """
             Keep one ledger row per cashout, by its \(terms.reference), with the amount sent and the status \(terms.statusQuery) \
             answers now: a cashout that completed can still be rejected later, and a retried create may have been made before.
-            """) { evidence in
+            """, description: "the app's own ledger disagrees with the bank about a cashout's fate, amount, count or existence; "
+                + "exercised by a reconciliation (a suite's app.ledger, expect_reconciled, POST /sandbox/reconcile)") { evidence in
             guard let occurrences = evidence.ledgerMismatches else { return .notExercised }
             return occurrences.isEmpty ? .passed : .failed(occurrences)
         }
