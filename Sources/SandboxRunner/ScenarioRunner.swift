@@ -105,16 +105,18 @@ public struct ScenarioRunner {
     /// (`Serving.quietPeriod`), and before a `settle` step for its own period; what to note when
     /// the app was still busy at `Serving.quietLimit`, nil otherwise.
     private static func waitForQuiet(before step: Step, serving: Serving, sandbox: Sandbox) -> String? {
-        let period: Duration
+        let period: Duration, bound: Duration
         switch step {
-        case .settle(let own): period = own
+        case .settle(let own):
+            // A settle asks for its own period, however long: the limit is how much longer the app may stay busy.
+            (period, bound) = (own, own + serving.quietLimit)
         case .advance, .advanceToNextEvent, .expectReport:
             guard let quiet = serving.quietPeriod else { return nil }
-            period = quiet
+            (period, bound) = (quiet, serving.quietLimit)
         default: return nil
         }
-        guard !sandbox.activity.waitUntilQuiet(for: period, atMost: serving.quietLimit) else { return nil }
-        let limit = DurationText.format(serving.quietLimit)
+        guard !sandbox.activity.waitUntilQuiet(for: period, atMost: bound) else { return nil }
+        let limit = DurationText.format(bound)
         return switch step {
         case .settle: "the app was still busy after \(limit); went on anyway"
         case .expectReport: "the app was still busy after \(limit); the report was read anyway"

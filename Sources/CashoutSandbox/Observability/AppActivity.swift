@@ -42,11 +42,10 @@ public final class AppActivity: Sendable {
 
     /// Waits until nothing has been in flight for `period` of real time, checking at most every
     /// 10 ms (sleeping to the moment the period would end when nothing is in flight); gives up
-    /// after `limit` beyond the period (a period longer than the limit can still be waited for).
-    /// True: quiet; false: still busy then.
+    /// after `limit`. True: quiet; false: still busy after `limit`.
     public func waitUntilQuiet(for period: Duration, atMost limit: Duration) -> Bool {
         let periodNanos = Self.nanoseconds(period)
-        let deadline = Self.now() + periodNanos + Self.nanoseconds(limit)
+        let deadline = Self.now() + Self.nanoseconds(limit)
         while true {
             let now = Self.now()
             let inFlight = busy.load(ordering: .acquiring)
