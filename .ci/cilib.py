@@ -1,6 +1,6 @@
-"""A `cashout-sandbox serve` child process for the CI checks (python3 stdlib only).
+"""Shared plumbing of the CI checks (python3 stdlib only). A `cashout-sandbox serve` child process:
 
-    from sandbox_process import SandboxProcess, SandboxError
+    from cilib import SandboxProcess, SandboxError
 
     with SandboxProcess(binary, ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]) as server:
         ...  # server.url ("http://127.0.0.1:PORT"), server.port, server.pid
