@@ -118,10 +118,13 @@ extension [any Dialect] {
     var byName: [String: any Dialect] { Dictionary(map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
 
     /// Their parts of the OpenAPI document and the Postman collection, in their order, each with
-    /// its accounts in the admin API's `/sandbox/accounts/{dialect}`.
+    /// its name, its accounts in the admin API's `/sandbox/accounts/{dialect}` and its ledger's
+    /// reference key.
     package var documents: [APIDocsFragment] {
         compactMap { dialect -> APIDocsFragment? in
             guard var fragment = (dialect as? any DocumentedDialect)?.docs else { return nil }
+            fragment.dialect = dialect.name
+            fragment.ledgerReference = (dialect as? any ReportingDialect)?.ledgerTerms.map { ($0.referenceKey, $0.referenceMeaning) }
             if let kind = dialect.accounts, let (schema, update) = kind.schemaNames {
                 fragment.accounts = AccountsDocs(dialect: dialect.name, schema: schema, update: update, legacyPath: kind.legacyPath?.path,
                                                  exampleID: kind.defaults.first?.id ?? "acme", currencyKept: kind.currencyKept)

@@ -33,6 +33,11 @@ public struct APIDocsFragment: Sendable {
     package var accountVariable: String?
     /// Its accounts in the admin API's `/sandbox/accounts/{dialect}`; nil for none.
     package var accounts: AccountsDocs?
+    /// Its dialect's name (`Dialect.name`), which the admin API's `dialect` parameters take.
+    package var dialect = ""
+    /// The key of its payouts in a reconciliation's ledger and what it is (`LedgerTerms`); nil
+    /// when it takes no ledger.
+    package var ledgerReference: (key: String, meaning: String)?
 
     package init(tag: String, title: String, overview: String, postmanOverview: String, endpoints: [OpenAPIEndpoint], schemas: [String: JSON],
                  securitySchemes: [String: JSON], folders: [PostmanCollection.Folder], variables: [PostmanCollection.Variable],

@@ -4,9 +4,10 @@ import SandboxJSON
 // them; bodies as AdminJSON writes them. Errors are `{"code": <HTTP status>, "message": "..."}`.
 
 extension OpenAPIDocument {
-    static var adminEndpoints: [OpenAPIEndpoint] {
-        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + chaosEndpoints + requestJournalEndpoints
-         + [reportEndpoint, reconcileEndpoint, suiteEndpoint])
+    /// The admin API's endpoints, with the APIs served where an endpoint names them.
+    static func adminEndpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
+        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + chaosEndpoints
+         + requestJournalEndpoints(apis) + [reportEndpoint, reconcileEndpoint(apis), suiteEndpoint])
             .map(adminTokenProtected)
     }
 

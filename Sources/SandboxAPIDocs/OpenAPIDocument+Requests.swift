@@ -5,8 +5,9 @@ import SandboxJSON
 // its entries.
 
 extension OpenAPIDocument {
-    static var requestJournalEndpoints: [OpenAPIEndpoint] {
-        [
+    static func requestJournalEndpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
+        let dialects = apis.map(\.dialect)
+        return [
             OpenAPIEndpoint(route: "GET /sandbox/requests", operation: OpenAPI.operation(
                 "listRequests", tag: "Sandbox", summary: "The request journal",
                 description: """
@@ -18,13 +19,13 @@ extension OpenAPIDocument {
                     OpenAPI.query("limit", Schema.integer(example: 100), "At most this many (default 100)"),
                     OpenAPI.query("path", Schema.string(example: "/v3/cashout"), "Only paths starting with this"),
                     OpenAPI.query("status", Schema.string(example: "4xx"), "Only this answer status (`401`) or class (`4xx`); a gRPC call, HTTP 200 whatever its outcome, by the status Connect gives its `grpc-status` (`UNAUTHENTICATED` 401)"),
-                    OpenAPI.query("dialect", Schema.string(example: "d24"), "Only this API's routes"),
+                    OpenAPI.query("dialect", Schema.oneOf(dialects), "Only this API's routes"),
                 ],
                 responses: [
                     "200": OpenAPI.json("The requests", Schema.ref("RequestJournal")),
                     "400": OpenAPI.error(400, AdminMessage.requestLimit,
                                          "status: expected a status code such as 401, or a class such as 4xx",
-                                         "dialect: expected one of d24, mannco, prism"),
+                                         "dialect: expected one of \(dialects.sorted().joined(separator: ", "))"),
                 ])),
             OpenAPIEndpoint(route: "POST /sandbox/requests/verify", operation: OpenAPI.operation(
                 "verifyRequests", tag: "Sandbox", summary: "Verify what the payout APIs received",
