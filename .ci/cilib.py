@@ -213,8 +213,8 @@ def signature(secret, body):
 
 
 def signed(path, fields, secret=SECRET):
-    """A signed POST of `fields` as compact JSON, as raw HTTP/1.1 bytes (for pipeline)."""
-    body = json.dumps(fields, separators=(",", ":")).encode()
+    """A signed POST of `fields` as compact JSON (or of the bytes given), as raw HTTP/1.1 bytes (for pipeline)."""
+    body = fields if isinstance(fields, bytes) else json.dumps(fields, separators=(",", ":")).encode()
     return (b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nPayload-Signature: %s\r\n"
             b"Content-Length: %d\r\n\r\n%s" % (path.encode(), signature(secret, body).encode(), len(body), body))
 
