@@ -43,16 +43,14 @@ class SandboxError(RuntimeError):
 
 
 class SandboxProcess:
-    def __init__(self, binary, args=(), timeout=30.0, keep=200, **popen):
-        """`popen` goes to subprocess.Popen (cwd, env...); `keep`: how many output lines tail() holds."""
+    def __init__(self, binary, args=(), timeout=30.0, keep=200, **popen):  # popen: cwd, env... for subprocess.Popen
         self.command, self.timeout, self.popen = [binary, "serve", *args], timeout, popen
         self.process = self.url = self.host = self.port = None
         self.startup, self.lines, self._listening = [], collections.deque(maxlen=keep), threading.Event()
         self.start()
 
     def start(self):
-        """Starts the server (again, after it stopped); returns self once it listens. `startup` holds
-        the lines before `listening on`."""
+        """Starts the server (again, after it stopped); returns self once it listens (`startup`: the lines before)."""
         self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, text=True, errors="replace", **self.popen)
         self.startup, self.url, self.port = [], None, None
@@ -82,9 +80,7 @@ class SandboxProcess:
                 else:
                     self.startup.append(line)
 
-    @property
-    def pid(self):
-        return self.process.pid
+    pid = property(lambda self: self.process.pid)
 
     def alive(self):
         return self.process is not None and self.process.poll() is None
@@ -128,11 +124,8 @@ class SandboxProcess:
             self.process.kill()
         return self.process.wait()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *_):
-        self.close()
+    __enter__ = lambda self: self  # noqa: E731
+    __exit__ = lambda self, *_: self.close()  # noqa: E731
 
 
 def memory(pid):
@@ -148,8 +141,6 @@ def cpu_seconds(pid):
         fields = stat.read().rsplit(")", 1)[1].split()  # after the command's name, which may hold spaces
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime, fields 14 and 15
 
-
-# Reporting.
 
 class CheckFailed(Exception):
     """An answer the check did not expect, or an invariant that does not hold."""
@@ -167,8 +158,7 @@ def step(text):
     print(f"- {text}", flush=True)
 
 
-def release_build():
-    """Builds the release binary (quick when it is up to date); its path."""
+def release_build():  # quick when it is up to date
     subprocess.run(["swift", "build", "-c", "release", "--product", "cashout-sandbox"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     return os.path.join(ROOT, ".build", "release", "cashout-sandbox")
@@ -258,8 +248,7 @@ class Client:
 
     def get(self, path):
         status, body = self.call("GET", path)
-        if status != 200:
-            raise Broken(f"GET {path}: HTTP {status} {str(body)[:300]}")
+        require(status == 200, f"GET {path}: HTTP {status} {str(body)[:300]}")
         return body
 
     def close(self):
