@@ -67,10 +67,11 @@ import Testing
         samplerDone.wait()
         let shared = run.shared.withLock { $0 }
         #expect(shared.problems.isEmpty, "under load: \(shared.problems.count) problems:\n\(shared.problems.prefix(15).joined(separator: "\n"))")
+        guard shared.problems.isEmpty else { return }
+        // The load did what it is for: samples raced it, and it made cashouts and balance changes (far fewer than the seeded mix makes).
         #expect(shared.samples >= Self.samplesDuringLoad)
         #expect(shared.created.count > 50, "only \(shared.created.count) creates answered 200: \(shared.answers)")
         #expect(shared.sets.count > 0, "no balance was changed during the load")
-        guard shared.problems.isEmpty else { return }
 
         // The quiet state, exactly.
         let before = try AdminState.read(port: port)
