@@ -27,7 +27,9 @@ final class APIClient {
         let request = Array((head + "\r\n" + body).utf8)
         for attempt in 0 ..< 2 {
             let reused = connection != nil
-            guard let open = connection ?? KeepAliveConnection(port: port) else { throw Failure(description: "\(method) \(path): connection refused") }
+            guard let open = connection ?? KeepAliveConnection(port: port) else {
+                throw Failure(description: "\(method) \(path): connection refused")
+            }
             connection = open
             switch open.exchange(request) {
             case .response(let status, let closes, let bytes):

@@ -22,6 +22,24 @@ import Testing
 /// falls). Every answer must be one the API documents for that request (no 5xx). The load is a
 /// number of requests per client, not a time: it goes on until the sampler has also finished a
 /// few rounds while it ran, so the size of the run does not depend on the machine's speed.
+///
+/// Each round of the sampler checks its reads against the reads before and after them:
+/// - no balance is negative, and each merchant's balance is one its ledger passed through between
+///   the two ledger reads around it: the starting balance (or the one last set) minus debits plus
+///   refunds, exactly; the ledger only grows, and each `balance_after` follows from the last;
+/// - exactly one debit per cashout, of its settlement amount; at most one refund, of the same
+///   amount, after it, and only for a REJECTED or CANCELLED cashout (and every such cashout has one);
+/// - no cashout is listed twice, a status's list holds only that status, and a cashout seen in one
+///   status and later in another moved forward along the lifecycle; every create answered 200 is listed;
+/// - a cashout's status is the last step of its history, each step is a change the lifecycle
+///   allows, and its notifications are its status changes, in order, with consistent attempts.
+///
+/// After the load the same checks hold exactly on the quiet state (the status lists partition the
+/// list, each balance is its ledger's last, `GET /sandbox/webhooks` is the cashout pages'
+/// notifications), the journal was compacted at least once, and the full admin state (every cashout
+/// with history, schedule and notifications; the ledger; merchants; the webhook journal with every
+/// attempt; the clock) is exactly the same after SIGTERM (exit 0) and a start on the same folder.
+/// 30 days later the money and lifecycle checks hold again, and no notification is still pending.
 @Suite struct ConcurrencyInvariantsTests {
     static let clients = 6
     static let requestsPerClient = 60
@@ -324,8 +342,10 @@ private final class LoadRun: Sendable {
         return (kind, String(sent.status))
     }
 
-    private func send(_ kind: Kind, known: Created?, client: APIClient, rng: inout SplitMix64, name: String) throws(APIClient.Failure) -> (status: Int, body: JSON) {
-        func d24(_ method: String, _ path: String, _ cashout: Created, _ fields: [String: JSON]) throws(APIClient.Failure) -> (status: Int, body: JSON) {
+    private func send(_ kind: Kind, known: Created?, client: APIClient, rng: inout SplitMix64, name: String)
+        throws(APIClient.Failure) -> (status: Int, body: JSON) {
+        func d24(_ method: String, _ path: String, _ cashout: Created, _ fields: [String: JSON])
+            throws(APIClient.Failure) -> (status: Int, body: JSON) {
             let merchant = Merchant.byLogin[cashout.merchant]!
             let body = JSON(fields.merging(["login": .string(merchant.login), "pass": .string(merchant.pass),
                                             "external_id": .string(cashout.externalID)]) { $1 })
@@ -490,7 +510,8 @@ private enum Checks {
 
     /// The balances a merchant's ledger passed through, in order, each with the number of entries
     /// before it; a balance set counts from where it was made. A broken chain goes to `problems`.
-    static func ledgerStates(_ merchant: Merchant, entries: [JSON], sets: [BalanceSet], problems: inout [String]) -> [(position: Int, balance: Money)] {
+    static func ledgerStates(_ merchant: Merchant, entries: [JSON], sets: [BalanceSet], problems: inout [String])
+        -> [(position: Int, balance: Money)] {
         var value = merchant.start
         var states = [(position: 0, balance: value)]
         let setsAt = Dictionary(grouping: sets.filter { $0.merchant == merchant.login }, by: \.position)
@@ -504,7 +525,8 @@ private enum Checks {
                 continue
             }
             if after != value + amount {
-                problems.append("ledger \(merchant.login) entry \(entry["id"] ?? .null): balance_after \(after) but \(value) + \(amount) = \(value + amount)")
+                problems.append("ledger \(merchant.login) entry \(entry["id"] ?? .null): "
+                    + "balance_after \(after) but \(value) + \(amount) = \(value + amount)")
             }
             if after < .zero { problems.append("ledger \(merchant.login) entry \(entry["id"] ?? .null): negative balance_after \(after)") }
             value = after
@@ -523,7 +545,9 @@ private enum Checks {
                       sets: [BalanceSet], exact: Bool, problems: inout [String]) {
         let ids = ledgerAfter.map { $0["id"]?.int ?? -1 }
         if ids != Array(Set(ids)).sorted() { problems.append("ledger ids not unique and increasing") }
-        if Array(ledgerAfter.prefix(ledgerBefore.count)) != ledgerBefore { problems.append("the ledger changed an entry it had shown (it may only grow)") }
+        if Array(ledgerAfter.prefix(ledgerBefore.count)) != ledgerBefore {
+            problems.append("the ledger changed an entry it had shown (it may only grow)")
+        }
         let before = Dictionary(grouping: ledgerBefore) { $0.text("merchant") }
         let after = Dictionary(grouping: ledgerAfter) { $0.text("merchant") }
         for listed in merchants {
@@ -579,7 +603,8 @@ private enum Checks {
         }
         for (cashoutID, refund) in refunds {
             let debit = debits[cashoutID]
-            if debit == nil || refund["amount"]?.money != debit?["amount"]?.money.map({ -$0 }) || (refund["id"]?.int ?? 0) < (debit?["id"]?.int ?? 0) {
+            if debit == nil || refund["amount"]?.money != debit?["amount"]?.money.map({ -$0 })
+                || (refund["id"]?.int ?? 0) < (debit?["id"]?.int ?? 0) {
                 problems.append("refund \(refund["id"] ?? .null) for cashout \(cashoutID) does not match its debit \(debit ?? .null)")
             }
             let status = listedAfter[cashoutID]?.text("status")
@@ -633,7 +658,8 @@ private enum Checks {
         if status != history.last?.text("status") {
             problems.append("cashout \(cashoutID): status \(status) but its history ends with \(history.last?.text("status") ?? "")")
         }
-        let late = history.count > 1 && history[history.count - 1].text("status") == "REJECTED" && history[history.count - 2].text("status") == "COMPLETED"
+        let late = history.count > 1 && history[history.count - 1].text("status") == "REJECTED"
+            && history[history.count - 2].text("status") == "COMPLETED"
         if let returned, returned != late {
             problems.append("cashout \(cashoutID): returned_after_completion \(returned), history \(history.map { $0.text("status") })")
         }
@@ -659,7 +685,8 @@ private enum Checks {
         case "failed" where succeeded || scheduled.count != 6 || next:
             problems.append("\(place): failed after \(scheduled.count) scheduled attempts (success \(succeeded))")
         case "pending" where succeeded || !next || scheduled.count >= 6:
-            problems.append("\(place): pending, next attempt \(webhook["next_attempt_at"] ?? .null), \(scheduled.count) attempts (success \(succeeded))")
+            problems.append("\(place): pending, next attempt \(webhook["next_attempt_at"] ?? .null), "
+                + "\(scheduled.count) attempts (success \(succeeded))")
         case "not_sent", "delivered", "failed", "pending":
             break
         default:
@@ -692,7 +719,8 @@ private enum Checks {
         }
         for cashout in cashouts {
             let id = cashout["cashout_id"]?.int ?? 0
-            let steps: [JSON] = [["status": "PENDING", "at": cashout["created_at"] ?? .null, "by": "create"]] + (changes.removeValue(forKey: id) ?? [])
+            let creation: JSON = ["status": "PENDING", "at": cashout["created_at"] ?? .null, "by": "create"]
+            let steps = [creation] + (changes.removeValue(forKey: id) ?? [])
             history(id, status: cashout.text("status"), returned: cashout["returned_after_completion"]?.boolValue, steps, problems: &problems)
         }
         for id in changes.keys.sorted() { problems.append("notifications for cashout \(id), which is not listed") }
@@ -706,7 +734,11 @@ private enum Checks {
             switch (left, right) {
             case (.object(let a), .object(let b)):
                 for key in Set(a.keys).union(b.keys).sorted() {
-                    if let x = a[key], let y = b[key] { walk(x, y, "\(path).\(key)") } else { out.append("\(path).\(key): \(a[key] ?? "missing") vs \(b[key] ?? "missing")") }
+                    if let x = a[key], let y = b[key] {
+                        walk(x, y, "\(path).\(key)")
+                    } else {
+                        out.append("\(path).\(key): \(a[key] ?? "missing") vs \(b[key] ?? "missing")")
+                    }
                 }
             case (.array(let a), .array(let b)):
                 if a.count != b.count { out.append("\(path): \(a.count) items vs \(b.count)") }

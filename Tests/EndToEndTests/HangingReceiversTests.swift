@@ -48,7 +48,7 @@ import Testing
         """#
 
     @Test(.timeLimit(.minutes(Waiting.testMinutes)))
-    func receiversThatNeverAnswerHoldUpNoOtherCashoutNorReceiver() throws {
+    func whileAHundredReceiversHangEveryOtherCashoutChangesAndIsNotified() throws {
         let hangingReceiver = try HangingReceiver()
         defer { hangingReceiver.close() }
         let fastReceiver = try FastReceiver()
@@ -89,7 +89,8 @@ import Testing
         #expect(completed, "not every cashout completed")
         #expect(Waiting.until { fastReceiver.requests.count >= 2 * Self.fast }, "the fast receiver got \(fastReceiver.requests.count) notifications")
         #expect(Waiting.until { (try? client.get("/sandbox/sink/\(Self.sinkName)"))?.list("requests").count ?? 0 >= 2 * Self.sink })
-        #expect(Waiting.until { hangingReceiver.requests.count >= 2 * Self.hanging }, "the hanging receivers got \(hangingReceiver.requests.count) notifications")
+        #expect(Waiting.until { hangingReceiver.requests.count >= 2 * Self.hanging },
+                "the hanging receivers got \(hangingReceiver.requests.count) notifications")
 
         // 4. ...while every hanging delivery was on its way.
         #expect(hangingReceiver.closedBySandbox == 0, "the sandbox gave up on \(hangingReceiver.closedBySandbox) hanging deliveries")
@@ -126,9 +127,12 @@ import Testing
             for (index, id) in ids.enumerated() {
                 let detail = try #require(details[id])
                 let mine = zip(paths, forms).filter { $0.0 == "\(prefix)\(index)" }.map(\.1)
-                let changes = Set(detail.list("history").dropFirst().map { String($0.text("at").prefix(19)).replacingOccurrences(of: "T", with: " ") })
+                let changes = Set(detail.list("history").dropFirst().map {
+                    String($0.text("at").prefix(19)).replacingOccurrences(of: "T", with: " ")
+                })
+                let control = D24Signing.control(externalID: detail.text("external_id"))
                 #expect(mine.count == 2 && Set(mine.compactMap { $0["date"] }) == changes
-                    && mine.allSatisfy { $0["cashout_id"] == String(id) && $0["control"] == D24Signing.control(externalID: detail.text("external_id")) },
+                    && mine.allSatisfy { $0["cashout_id"] == String(id) && $0["control"] == control },
                         "cashout \(id) at \(prefix)\(index): \(mine), changes \(changes)")
             }
         }
@@ -138,7 +142,8 @@ import Testing
             let due = try #require(details[id]).list("history").dropFirst().compactMap { $0["at"]?.stringValue.flatMap(VirtualInstant.init) }
             let arrived = sinkRequests.filter { request in request["form"]?["cashout_id"]?.stringValue == String(id) }
                 .compactMap { $0["at"]?.stringValue.flatMap(VirtualInstant.init) }
-            #expect(arrived.count == 2 && zip(arrived, due).allSatisfy { $0.milliseconds >= $1.milliseconds }, "cashout \(id): sink at \(arrived), due \(due)")
+            #expect(arrived.count == 2 && zip(arrived, due).allSatisfy { $0.milliseconds >= $1.milliseconds },
+                    "cashout \(id): sink at \(arrived), due \(due)")
         }
 
         // The test ends the hang: the advance answers, and each hanging notification's one attempt
