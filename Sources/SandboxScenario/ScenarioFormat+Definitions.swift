@@ -1,7 +1,9 @@
+import SandboxBank
 import SandboxJSON
 
 // The scenario format's definitions (`#/$defs/...` of scenarios/schema.json) and top-level keys,
-// each with the description the schema shows: the format of the Scenario files guide.
+// each with the description the schema shows: the format of the Scenario files guide. Those that
+// depend on the dialects (their fields, steps, codes, words) are functions of the vocabulary.
 
 extension ScenarioFormat {
     static let duration: KeySpec = .string("""
@@ -31,7 +33,7 @@ extension ScenarioFormat {
         are not allowed here).
         """, [.ref("duration"), .ref("delayRange")])
 
-    static let status: KeySpec = .string("A payout status as the APIs show it.", enum: ["PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED"])
+    static let status: KeySpec = .string("A payout status as the APIs show it.", enum: PayoutStatus.names)
 
     static let amount: KeySpec = .anyOf("""
         A decimal amount, as a string ("5000.00", preferred: exact) or a JSON number: an optional -, 1 to 15 \
@@ -66,15 +68,27 @@ extension ScenarioFormat {
         prefix, suffix, regex, gt, gte, lt, lte (all must hold). A payout without the field never matches.
         """, [.ref("text"), .ref("matcherObject")])
 
-    static let cashoutStatus: KeySpec = .anyOf("""
-        A status by the sandbox's name, or by the word of the cashout's API: Mannco's pending, processing, \
-        completed, failed or cancelled; PayoutService's REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, \
-        PENDING, INITIATED, SUCCESS, FAILED, CANCELLED, REVERSED or EXPIRED.
+    static let balance: KeySpec = KeySpec("""
+        The settlement currency and its starting balance, exactly one entry, such as {"USD": "5000.00"}.
+        """).with("type", "object").with("propertyNames", KeySpec().with("pattern", "^[A-Z]{3}$")).with("additionalProperties", KeySpec.ref("amount", "The starting balance.")).with("minProperties", JSON.number("1")).with("maxProperties", JSON.number("1"))
+
+    static let limits: KeySpec = .object("""
+        Amount limits in the settlement currency (days and months by the virtual clock's UTC date).
         """, [
-        .ref("status"),
-        KeySpec().with("enum", ["pending", "processing", "completed", "failed", "cancelled"]),
-        KeySpec().with("enum", ["REQUIRES_FULFILLMENT", "REQUIRES_PAYOUT_METHOD_DATA", "INITIATED", "SUCCESS", "FAILED", "REVERSED", "EXPIRED"]),
+        ("transaction", .ref("amount", "The most one payout may be.")),
+        ("daily", .ref("amount", "The most all payouts of one day may add up to.")),
+        ("monthly", .ref("amount", "The most all payouts of one month may add up to.")),
     ])
+
+    static func cashoutStatus(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+        .anyOf("""
+            A status by the sandbox's name, or by the word of the cashout's API: Mannco's pending, processing, \
+            completed, failed or cancelled; PayoutService's REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, \
+            PENDING, INITIATED, SUCCESS, FAILED, CANCELLED, REVERSED or EXPIRED.
+            """, [
+            .ref("status"),
+        ] + statusWordSchemas(vocabulary))
+    }
 
     static let statusMatcher: KeySpec = .anyOf("""
         A status name (PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, or an API's own word \
@@ -95,217 +109,72 @@ extension ScenarioFormat {
         ]).with("minProperties", JSON.number("1")),
     ])
 
-    static let timelineStep: KeySpec = .object("One status change of a payout, after a delay relative to the previous step.", [
-        ("after", .ref("delay", """
-            The delay after the previous step (or after creation): a duration ("5m"), business days ("2bd") or \
-            {"min", "max"}.
-            """)),
-        ("status", .anyOf("The status the payout moves to (PROCESSING is another name of DELIVERED).", [.ref("status"), .const("PROCESSING")])),
-        ("rejection_code", .oneOf("""
-            The rejection code (with status REJECTED), one an API the rule can reach answers: D24 one of its \
-            codes (801 ERROR_ACCOUNT_CLOSED, 826 WITHDRAWAL_REVERSED...), Mannco and PayoutService a word code \
-            such as payee_rejected or R01.
-            """, [
-            KeySpec().with("enum", [JSON.number("800"), JSON.number("801"), JSON.number("802"), JSON.number("803"), JSON.number("804"), JSON.number("805"), JSON.number("806"), JSON.number("807"), JSON.number("808"), JSON.number("809"), JSON.number("810"), JSON.number("811"), JSON.number("812"), JSON.number("813"), JSON.number("814"), JSON.number("815"), JSON.number("816"), JSON.number("817"), JSON.number("818"), JSON.number("819"), JSON.number("820"), JSON.number("821"), JSON.number("822"), JSON.number("824"), JSON.number("826")]),
-            .string(pattern: "^[A-Za-z][A-Za-z0-9_]*$"),
-        ])),
-        ("rejection_reason", .string("The rejection reason text, e.g. \"ERROR_ACCOUNT_CLOSED\".")),
-        ("bank_reference_id", .string("The bank's reference for the payout, e.g. \"E2E123\".")),
-        ("status_reason", .string("Free text explaining the status, shown by the APIs.")),
-    ], required: ["after", "status"]).with("allOf", [
-        KeySpec().with("if", KeySpec().with("not", KeySpec().with("properties", named: [
-            ("status", .const("REJECTED")),
-        ]))).with("then", KeySpec().with("not", KeySpec.anyOf([.requiring("rejection_code"), .requiring("rejection_reason")]))),
-    ])
+    static func timelineStep(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+        .object("One status change of a payout, after a delay relative to the previous step.", [
+            ("after", .ref("delay", """
+                The delay after the previous step (or after creation): a duration ("5m"), business days ("2bd") or \
+                {"min", "max"}.
+                """)),
+            ("status", .anyOf("The status the payout moves to (PROCESSING is another name of DELIVERED).", [.ref("status"), .const("PROCESSING")])),
+            ("rejection_code", .oneOf("""
+                The rejection code (with status REJECTED), one an API the rule can reach answers: D24 one of its \
+                codes (801 ERROR_ACCOUNT_CLOSED, 826 WITHDRAWAL_REVERSED...), Mannco and PayoutService a word code \
+                such as payee_rejected or R01.
+                """, rejectionCodeSchemas(vocabulary))),
+            ("rejection_reason", .string("The rejection reason text, e.g. \"ERROR_ACCOUNT_CLOSED\".")),
+            ("bank_reference_id", .string("The bank's reference for the payout, e.g. \"E2E123\".")),
+            ("status_reason", .string("Free text explaining the status, shown by the APIs.")),
+        ], required: ["after", "status"]).with("allOf", [
+            KeySpec().with("if", KeySpec().with("not", KeySpec().with("properties", named: [
+                ("status", .const("REJECTED")),
+            ]))).with("then", KeySpec().with("not", KeySpec.anyOf([.requiring("rejection_code"), .requiring("rejection_reason")]))),
+        ])
+    }
 
     static let timeline: KeySpec = .array("The status changes of a payout, in order (may be empty: the payout stays PENDING).", of: .ref("timelineStep"))
 
-    static let decline: KeySpec = .object("""
-        Refuse the payout at creation with the dialect's error. What it may say depends on the rule's \
-        when.dialect: a rule for one named dialect ("dialect": "mannco" or {"eq": "mannco"}) meets only that \
-        dialect's check (d24: d24Decline; mannco, see manncoDecline, and any other name: none); any other \
-        rule meets D24's check (d24Decline).
-        """, [
-        ("code", .ref("text", """
-            The dialect's error code: D24's 100 to 999 (e.g. 504), Mannco's HTTP status (300, 403, 429 or 500).
-            """)),
-        ("message", .string("The error message (default: the dialect's message for the code).")),
-        ("reason", .ref("text", "D24: the error's reason text.")),
-        ("reason_code", .ref("text", "D24: the error's reason code, e.g. 105.")),
-    ], required: ["code"])
-
-    static let d24Decline: KeySpec = KeySpec("""
-        What D24's check adds to a decline (a rule that names no one dialect, or names d24): code 100 to 999 \
-        and reason_code 0 to 99999, each a whole number or a string of its digits.
-        """).with("properties", named: [
-        ("code", .oneOf("""
-            An error code from 100 to 999 (D24 spec §7.3), e.g. 504. The HTTP status is 400 for 504 and 502, 401 \
-            for 401/402/302/524, and 412 otherwise.
-            """, [.integer(100 ... 999), .string(pattern: "^\\+?0*[1-9][0-9]{2}$")])),
-        ("reason_code", .oneOf("A reason code from 0 to 99999, e.g. 105 (with 504: the KYC shape).", [.integer(0 ... 99999), .string(pattern: "^(\\+?0*[0-9]{1,5}|-0+)$")])),
-    ])
-
-    static let manncoDecline: KeySpec = KeySpec("""
-        A decline of a rule for Mannco only ("dialect": "mannco"): answered with {"err": true, "success": \
-        false, "content": message}. Mannco checks nothing more (reason and reason_code are allowed and \
-        unused).
-        """).with("properties", named: [
-        ("code", KeySpec("The HTTP status of the answer: 300, 403, 429 or 500; any other code answers 300.").with("$ref", "#/$defs/text").with("examples", [JSON.number("300"), JSON.number("403"), JSON.number("429"), JSON.number("500")])),
-        ("message", .string("The answer's content (default \"Cashout declined\").")),
-    ])
+    static func decline(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+        .object("""
+            Refuse the payout at creation with the dialect's error. What it may say depends on the rule's \
+            when.dialect: a rule for one named dialect ("dialect": "mannco" or {"eq": "mannco"}) meets only that \
+            dialect's check (d24: d24Decline; mannco, see manncoDecline, and any other name: none); any other \
+            rule meets D24's check (d24Decline).
+            """, [
+            ("code", .ref("text", """
+                The dialect's error code: D24's 100 to 999 (e.g. 504), Mannco's HTTP status (300, 403, 429 or 500).
+                """)),
+            ("message", .string("The error message (default: the dialect's message for the code).")),
+        ] + vocabulary.format.declineKeys, required: ["code"])
+    }
 
     static let weightedOutcome: KeySpec = .object("One timeline of a weighted choice.", [
         ("weight", .integer("The relative weight of this timeline (chosen at random, seeded, per payout).", 1 ... 1000000)),
         ("then", .ref("timeline", "The timeline when this outcome is chosen.")),
     ], required: ["weight", "then"])
 
-    static let rule: KeySpec = .object("""
-        "When a payout looks like this, the bank does that." Rules are tried in order; the first whose \
-        `when` matches decides. Exactly one of then, outcomes or decline.
-        """, [
-        ("name", .string("A name for the rule (for messages and the dashboard).")),
-        ("when", .object("""
-            Field -> matcher; all must match (absent or {}: every payout). Fields are D24's create request wire \
-            names (e.g. country, amount, bank_account, beneficiary_name) and Mannco's cashout fields (user, \
-            method, amount, email), plus merchant (the account) and dialect. A field the payout does not have \
-            never matches.
+    static func rule(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+        .object("""
+            "When a payout looks like this, the bank does that." Rules are tried in order; the first whose \
+            `when` matches decides. Exactly one of then, outcomes or decline.
             """, [
-            ("merchant", .ref("matcher", "Matches the payout's account: a D24 merchant's login, a Mannco user's id.")),
-            ("dialect", .ref("matcher", """
-                Matches the API the payout came through: d24 or mannco. A rule whose dialect is one plain value (or \
-                {"eq": value} alone) has that dialect's decline.
-                """)),
-            ("connector", .ref("matcher", "PayoutService: matches the x-connector named, lowercase (sandbox, stripe, adyen...).")),
-            ("tenant", .ref("matcher", "PayoutService: matches the x-tenant-id (default public).")),
-            ("recipient_name", .ref("matcher", """
-                PayoutService: matches the recipient's name: the payout method's holder name, else the customer's \
-                name.
-                """)),
-            ("destination_currency", .ref("matcher", "PayoutService: matches destination_currency (USD...).")),
-            ("priority", .ref("matcher", "PayoutService: matches the priority (INSTANT, FAST, REGULAR...).")),
-            ("user", .ref("matcher", "Mannco: matches the user's id (e.g. \"76561198000000001\").")),
-            ("method", .ref("matcher", """
-                Mannco: matches the cashout's method, payoneer or tipalti. PayoutService: the payout method type \
-                (card, ach, bacs, sepa, pix, paypal, venmo, interac...; for a connector_payout_method_id, the \
-                enrolled method's type).
-                """)),
-            ("external_id", .ref("matcher", "Matches the external id create field.")),
-            ("country", .ref("matcher", "Matches the country create field.")),
-            ("currency", .ref("matcher", "Matches the currency create field.")),
-            ("amount", .ref("matcher", """
-                Matches the amount in the currency's major unit, for every API: D24's amount create field \
-                ("150.00"); a Mannco cashout's cents in dollars (100000 cents is "1000.00", so it matches {"gte": \
-                1000}).
-                """)),
-            ("document_id", .ref("matcher", "Matches the document id create field.")),
-            ("document_type", .ref("matcher", "Matches the document type create field.")),
-            ("beneficiary_id", .ref("matcher", "Matches the beneficiary id create field.")),
-            ("beneficiary_name", .ref("matcher", "Matches the beneficiary name create field.")),
-            ("beneficiary_lastname", .ref("matcher", "Matches the beneficiary lastname create field.")),
-            ("email", .ref("matcher", """
-                Matches D24's email create field; for Mannco, the cashout's email (the request's, else the user's). \
-                Mannco's magic emails (fail@, late-fail@, stuck@, never@, slow@, decline@...) are rules on it.
-                """)),
-            ("phone", .ref("matcher", "Matches the phone create field.")),
-            ("bank_code", .ref("matcher", "Matches the bank code create field.")),
-            ("bank_account", .ref("matcher", "Matches the bank account create field.")),
-            ("bank_branch", .ref("matcher", "Matches the bank branch create field.")),
-            ("account_type", .ref("matcher", "Matches the account type create field.")),
-            ("address", .ref("matcher", "Matches the address create field.")),
-            ("city", .ref("matcher", "Matches the city create field.")),
-            ("postal_code", .ref("matcher", "Matches the postal code create field.")),
-            ("beneficiary_birthdate", .ref("matcher", "Matches the beneficiary birthdate create field.")),
-            ("notification_url", .ref("matcher", "Matches the notification url create field.")),
-            ("comments", .ref("matcher", "Matches the comments create field.")),
-            ("on_hold", .ref("matcher", "Matches the on hold create field.")),
-            ("type", .ref("matcher", "Matches the type create field.")),
-        ])),
-        ("then", .ref("timeline", "The timeline of matching payouts.")),
-        ("outcomes", .array("Timelines chosen at random by weight (seeded, per payout).", of: .ref("weightedOutcome")).with("minItems", JSON.number("1"))),
-        ("decline", .ref("decline", "Refuse matching payouts at creation.")),
-    ]).with("oneOf", [.requiring("then"), .requiring("outcomes"), .requiring("decline")]).with("allOf", [
-        KeySpec("A rule for Mannco only: its decline is Mannco's.").with("if", KeySpec().with("required", ["when"]).with("properties", named: [
-            ("when", KeySpec().with("required", ["dialect"]).with("properties", named: [
-                ("dialect", .anyOf([
-                    .const("mannco"),
-                    .object([
-                        ("eq", .const("mannco")),
-                    ], required: ["eq"], closed: false).with("maxProperties", JSON.number("1")),
-                ])),
-            ])),
-        ])).with("then", KeySpec().with("properties", named: [
-            ("decline", .ref("manncoDecline")),
-        ])),
-        KeySpec("Unless the rule names one dialect other than d24, its decline meets D24's check.").with("if", KeySpec().with("required", ["when"]).with("properties", named: [
-            ("when", KeySpec().with("required", ["dialect"]).with("properties", named: [
-                ("dialect", .anyOf([
-                    KeySpec().with("$ref", "#/$defs/text").with("not", KeySpec.const("d24")),
-                    .object([
-                        ("eq", KeySpec().with("not", KeySpec.const("d24"))),
-                    ], required: ["eq"], closed: false).with("maxProperties", JSON.number("1")),
-                ])),
-            ])),
-        ])).with("else", KeySpec().with("properties", named: [
-            ("decline", .ref("d24Decline")),
-        ])),
-    ])
-
-    static let merchant: KeySpec = .object("A merchant account: credentials, settlement balance, limits.", [
-        ("login", .string("The merchant's login (X-Login); also how steps and rules name it.", minLength: 1)),
-        ("pass", .string("The merchant's password (X-Trans-Key).", minLength: 1)),
-        ("secret", .string("The secret key that signs requests and notifications.", minLength: 1)),
-        ("read_only_key", .string("The read-only API key (default: none).")),
-        ("balance", KeySpec("""
-            The settlement currency and its starting balance, exactly one entry, such as {"USD": "5000.00"}.
-            """).with("type", "object").with("propertyNames", KeySpec().with("pattern", "^[A-Z]{3}$")).with("additionalProperties", KeySpec.ref("amount", "The starting balance.")).with("minProperties", JSON.number("1")).with("maxProperties", JSON.number("1"))),
-        ("limits", .object("""
-            Amount limits in the settlement currency (days and months by the virtual clock's UTC date).
-            """, [
-            ("transaction", .ref("amount", "The most one payout may be.")),
-            ("daily", .ref("amount", "The most all payouts of one day may add up to.")),
-            ("monthly", .ref("amount", "The most all payouts of one month may add up to.")),
-        ])),
-        ("minimum_amounts", KeySpec("Country code -> the smallest payout amount accepted there, e.g. {\"BR\": \"10.00\"}.").with("type", "object").with("additionalProperties", KeySpec.ref("amount", "The smallest amount accepted in this country."))),
-        ("allowed_ips", .array("The client addresses the merchant may call from (absent: any).", of: .string("An IPv4 or IPv6 address."))),
-        ("notification_url", .string("The default notification (webhook) URL for the merchant's payouts.")),
-    ], required: ["login", "pass", "secret"])
-
-    static let prismMerchant: KeySpec = .object("""
-        A PayoutService merchant: its x-merchant-id, API key (x-api-key or the connector config's api_key), \
-        optional key1 and secret, balance and limits. Added to the default merchant DefaultMerchantId (API \
-        key sandbox_prism_key).
-        """, [
-        ("merchant_id", .string("What x-merchant-id names it by.", minLength: 1)),
-        ("api_key", .string("What x-api-key (or x-connector-config's api_key) must be.", minLength: 1)),
-        ("key1", .string("What x-key1 must be (x-auth body-key, signature-key).", minLength: 1)),
-        ("api_secret", .string("What x-api-secret must be (x-auth signature-key).", minLength: 1)),
-        ("balance", KeySpec().with("$ref", "#/$defs/merchant/properties/balance")),
-        ("limits", KeySpec().with("$ref", "#/$defs/merchant/properties/limits")),
-        ("require_auth", .boolean("""
-            false: calls naming this merchant (or none, for DefaultMerchantId) need no x-connector, x-auth or \
-            keys; the connector is the one named, else sandbox (default true).
-            """)),
-    ], required: ["merchant_id", "api_key"])
-
-    static let user: KeySpec = .object("""
-        A Mannco user: id, API key, balance in cents, verification, linked payout methods, email. Added to \
-        the default user 76561198000000001 (API key sandbox_mannco_key).
-        """, [
-        ("id", .string("""
-            The user's id, a Steam64-style string such as "76561198000000042": the JWT's sub, and how steps \
-            (user) and rules (user, merchant) name it.
-            """, minLength: 1)),
-        ("api_key", .string("What POST /user/login takes as apiKey.", minLength: 1)),
-        ("balance", .integer("The starting balance in cents (USD), a whole number from 0 to 2^53 (default 0).", 0 ... 9007199254740992)),
-        ("verified", .boolean("false: POST /cashout/process answers \"Account verification required\" (default true).")),
-        ("linked", .array("""
-            The payout methods linked, in order (default none): cashouts go to payoneer or tipalti; paypal can \
-            only be linked.
-            """, of: .string(enum: ["payoneer", "tipalti", "paypal"]))),
-        ("email", .string("""
-            Where the cashout emails go unless a cashout names another address (default user-ID@example.com).
-            """, minLength: 1)),
-    ], required: ["id", "api_key"])
+            ("name", .string("A name for the rule (for messages and the dashboard).")),
+            ("when", .object("""
+                Field -> matcher; all must match (absent or {}: every payout). Fields are D24's create request wire \
+                names (e.g. country, amount, bank_account, beneficiary_name) and Mannco's cashout fields (user, \
+                method, amount, email), plus merchant (the account) and dialect. A field the payout does not have \
+                never matches.
+                """, [
+                ("merchant", .ref("matcher", "Matches the payout's account: a D24 merchant's login, a Mannco user's id.")),
+                ("dialect", .ref("matcher", """
+                    Matches the API the payout came through: d24 or mannco. A rule whose dialect is one plain value (or \
+                    {"eq": value} alone) has that dialect's decline.
+                    """)),
+            ] + ruleFieldSchemas(vocabulary))),
+            ("then", .ref("timeline", "The timeline of matching payouts.")),
+            ("outcomes", .array("Timelines chosen at random by weight (seeded, per payout).", of: .ref("weightedOutcome")).with("minItems", JSON.number("1"))),
+            ("decline", .ref("decline", "Refuse matching payouts at creation.")),
+        ]).with("oneOf", [.requiring("then"), .requiring("outcomes"), .requiring("decline")]).with("allOf", vocabulary.format.ruleChecks)
+    }
 
     static let fault: KeySpec = .object("""
         An HTTP fault: what it does (kind), to which requests (when) and how often (exactly one of every or \
@@ -449,72 +318,74 @@ extension ScenarioFormat {
         ("attempts", .integer("The number of deliveries, retries included.", 0 ... 100000000)),
     ])
 
-    static let notificationStatus: KeySpec = KeySpec("A status a notification reports, by the sandbox's name.").with("enum", ["STAGED", "AWAITING_DETAILS", "PENDING", "ON_HOLD", "DELIVERED", "COMPLETED", "REJECTED", "CANCELLED", "EXPIRED"])
+    static let notificationStatus: KeySpec = .oneOf(values: PayoutStatus.allNames.map { .string($0) }, "A status a notification reports, by the sandbox's name.")
 
     static let chaosDelay: KeySpec = .anyOf("A duration (\"30s\"), or a range {\"min\", \"max\"} drawn per notification from the seed.", [.ref("duration"), .ref("delayRange")])
 
-    static let chaosRule: KeySpec = .object("""
-        A webhook chaos rule: to which notifications (when), how often (every or rate; neither: every one it \
-        matches), and what (kind). A notification is decided on when its first attempt is due.
-        """, [
-        ("name", .string("A name for the rule (shown in the webhook journal).")),
-        ("when", .object("""
-            Field -> matcher; all must match (absent or {}: every notification): the bank rules' fields of the \
-            payout (its create fields, merchant, dialect), and the notification's status.
+    static func chaosRule(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+        .object("""
+            A webhook chaos rule: to which notifications (when), how often (every or rate; neither: every one it \
+            matches), and what (kind). A notification is decided on when its first attempt is due.
             """, [
-            ("status", .anyOf("""
-                The notification's status by the sandbox's name (STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, \
-                DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED), or a matcher object whose eq and in operands \
-                are such names.
+            ("name", .string("A name for the rule (shown in the webhook journal).")),
+            ("when", .object("""
+                Field -> matcher; all must match (absent or {}: every notification): the bank rules' fields of the \
+                payout (its create fields, merchant, dialect), and the notification's status.
                 """, [
-                .ref("notificationStatus"),
-                .object([
-                    ("eq", .ref("notificationStatus", "Equals this status.")),
-                    ("in", .array("Equals one of these statuses.", of: .ref("notificationStatus"))),
-                    ("prefix", .string("Starts with this text.")),
-                    ("suffix", .string("Ends with this text.")),
-                    ("regex", .string("The whole value matches this regular expression (Swift Regex syntax).", format: "regex")),
-                    ("gt", .ref("amount", "A decimal amount greater than this.")),
-                    ("gte", .ref("amount", "A decimal amount greater than or equal to this.")),
-                    ("lt", .ref("amount", "A decimal amount less than this.")),
-                    ("lte", .ref("amount", "A decimal amount less than or equal to this.")),
-                ]).with("minProperties", JSON.number("1")),
+                ("status", .anyOf("""
+                    The notification's status by the sandbox's name (STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, \
+                    DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED), or a matcher object whose eq and in operands \
+                    are such names.
+                    """, [
+                    .ref("notificationStatus"),
+                    .object([
+                        ("eq", .ref("notificationStatus", "Equals this status.")),
+                        ("in", .array("Equals one of these statuses.", of: .ref("notificationStatus"))),
+                        ("prefix", .string("Starts with this text.")),
+                        ("suffix", .string("Ends with this text.")),
+                        ("regex", .string("The whole value matches this regular expression (Swift Regex syntax).", format: "regex")),
+                        ("gt", .ref("amount", "A decimal amount greater than this.")),
+                        ("gte", .ref("amount", "A decimal amount greater than or equal to this.")),
+                        ("lt", .ref("amount", "A decimal amount less than this.")),
+                        ("lte", .ref("amount", "A decimal amount less than or equal to this.")),
+                    ]).with("minProperties", JSON.number("1")),
+                ])),
+            ], closed: false).with("propertyNames", .oneOf(values: chaosFields(vocabulary).map { .string($0) })).with("additionalProperties", KeySpec.ref("matcher"))),
+            ("every", .integer("Every Nth notification the rule matches (the Nth, 2Nth...).", 1 ... 1000000)),
+            ("rate", .number("The chance for each notification it matches, 0 to 1, drawn from the seed.").with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
+            ("kind", KeySpec("""
+                duplicate: the same notification once more; forged: a copy with a wrong signature (D24's control, \
+                PayoutService's X-Webhook-Signature); replay: the notification again after a later one of the same \
+                cashout was delivered; delayed: its first attempt later; out_of_order: its first attempt held until \
+                a later notification of the same cashout was sent.
+                """).with("enum", ["duplicate", "out_of_order", "delayed", "forged", "replay"])),
+            ("after", .ref("chaosDelay", """
+                duplicate, forged, replay: how long after what sets it off it is sent (the first attempt; for a \
+                replay, the later notification's delivery). Default 0s.
+                """)),
+            ("delay", .ref("chaosDelay", "delayed (required): how much later its first attempt is made.")),
+            ("release_after", .ref("chaosDelay", "out_of_order: the longest it is held when no later notification comes (default 10m).")),
+        ], required: ["kind"]).with("not", KeySpec.requiring("every", "rate")).with("allOf", [
+            KeySpec().with("if", KeySpec().with("properties", named: [
+                ("kind", .const("delayed")),
+            ])).with("then", KeySpec().with("required", ["delay"]).with("properties", named: [
+                ("after", .absent),
+                ("release_after", .absent),
             ])),
-        ], closed: false).with("propertyNames", KeySpec().with("enum", ["account_type", "address", "amount", "bank_account", "bank_branch", "bank_code", "beneficiary_birthdate", "beneficiary_id", "beneficiary_lastname", "beneficiary_name", "city", "comments", "connector", "country", "currency", "destination_currency", "dialect", "document_id", "document_type", "email", "external_id", "merchant", "method", "notification_url", "on_hold", "phone", "postal_code", "priority", "recipient_name", "status", "tenant", "type", "user"])).with("additionalProperties", KeySpec.ref("matcher"))),
-        ("every", .integer("Every Nth notification the rule matches (the Nth, 2Nth...).", 1 ... 1000000)),
-        ("rate", .number("The chance for each notification it matches, 0 to 1, drawn from the seed.").with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
-        ("kind", KeySpec("""
-            duplicate: the same notification once more; forged: a copy with a wrong signature (D24's control, \
-            PayoutService's X-Webhook-Signature); replay: the notification again after a later one of the same \
-            cashout was delivered; delayed: its first attempt later; out_of_order: its first attempt held until \
-            a later notification of the same cashout was sent.
-            """).with("enum", ["duplicate", "out_of_order", "delayed", "forged", "replay"])),
-        ("after", .ref("chaosDelay", """
-            duplicate, forged, replay: how long after what sets it off it is sent (the first attempt; for a \
-            replay, the later notification's delivery). Default 0s.
-            """)),
-        ("delay", .ref("chaosDelay", "delayed (required): how much later its first attempt is made.")),
-        ("release_after", .ref("chaosDelay", "out_of_order: the longest it is held when no later notification comes (default 10m).")),
-    ], required: ["kind"]).with("not", KeySpec.requiring("every", "rate")).with("allOf", [
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", .const("delayed")),
-        ])).with("then", KeySpec().with("required", ["delay"]).with("properties", named: [
-            ("after", .absent),
-            ("release_after", .absent),
-        ])),
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", .const("out_of_order")),
-        ])).with("then", KeySpec().with("properties", named: [
-            ("after", .absent),
-            ("delay", .absent),
-        ])),
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", KeySpec().with("enum", ["duplicate", "forged", "replay"])),
-        ])).with("then", KeySpec().with("properties", named: [
-            ("delay", .absent),
-            ("release_after", .absent),
-        ])),
-    ])
+            KeySpec().with("if", KeySpec().with("properties", named: [
+                ("kind", .const("out_of_order")),
+            ])).with("then", KeySpec().with("properties", named: [
+                ("after", .absent),
+                ("delay", .absent),
+            ])),
+            KeySpec().with("if", KeySpec().with("properties", named: [
+                ("kind", KeySpec().with("enum", ["duplicate", "forged", "replay"])),
+            ])).with("then", KeySpec().with("properties", named: [
+                ("delay", .absent),
+                ("release_after", .absent),
+            ])),
+        ])
+    }
 
     static let answerMatcher: KeySpec = .anyOf("""
         A receiver's answer: an HTTP status (200), a class ("2xx", "4xx", "5xx"), "non-2xx" (anything but a \
@@ -582,21 +453,24 @@ extension ScenarioFormat {
         ("timeout", .ref("duration", "How long to wait at most (default 30s, at most 1h).")),
     ], required: ["request"])
 
-    static let expectReport: KeySpec = .object("""
-        What the integration report (GET /sandbox/report) must say: no finding of severity error, exactly \
-        these findings, these checks exercised (any of them together).
-        """, [
-        ("account", .string("Only this account's findings (a D24 login, a Mannco user, a PayoutService merchant).")),
-        ("no_errors", .boolean("true: no finding of severity error (warnings allowed).")),
-        ("findings", .array("Exactly these findings' ids, in any order.", of: KeySpec().with("enum", ["notification_failed", "notification_not_followed_up", "late_rejection_missed", "forged_notification_accepted", "duplicate_after_lost_response", "idempotency_key_reused", "signature_errors", "status_polling_excessive", "retried_after_refusal", "expired_token_used", "ledger_mismatch"]))),
-        ("exercised", .oneOf("""
-            These checks exercised (failed or passed, not not_exercised), or "all": every check of the account's \
-            API; with no account, each check of the reported accounts' APIs exercised by one of them at least.
+    static func expectReport(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+        let findings = KeySpec.oneOf(values: vocabulary.reportFindings.sorted().map { .string($0) })
+        return .object("""
+            What the integration report (GET /sandbox/report) must say: no finding of severity error, exactly \
+            these findings, these checks exercised (any of them together).
             """, [
-            .const("all"),
-            .array(of: KeySpec().with("enum", ["notification_failed", "notification_not_followed_up", "late_rejection_missed", "forged_notification_accepted", "duplicate_after_lost_response", "idempotency_key_reused", "signature_errors", "status_polling_excessive", "retried_after_refusal", "expired_token_used", "ledger_mismatch"])),
-        ])),
-    ]).with("anyOf", [.requiring("no_errors"), .requiring("findings"), .requiring("exercised")])
+            ("account", .string("Only this account's findings (a D24 login, a Mannco user, a PayoutService merchant).")),
+            ("no_errors", .boolean("true: no finding of severity error (warnings allowed).")),
+            ("findings", .array("Exactly these findings' ids, in any order.", of: findings)),
+            ("exercised", .oneOf("""
+                These checks exercised (failed or passed, not not_exercised), or "all": every check of the account's \
+                API; with no account, each check of the reported accounts' APIs exercised by one of them at least.
+                """, [
+                .const("all"),
+                .array(of: findings),
+            ])),
+        ]).with("anyOf", [.requiring("no_errors"), .requiring("findings"), .requiring("exercised")])
+    }
 
     static let expectRequests: KeySpec = .object("A request verification: request and count (default at least 1), or a sequence.", [
         ("request", .ref("requestPattern")),
@@ -627,14 +501,33 @@ extension ScenarioFormat {
         ("count", .integer("The expected number of entries.", 0 ... 100000000)),
     ], required: ["merchant", "count"])
 
-    static let step: KeySpec = .object("""
-        One step of a test: exactly one action (request, create_cashout, create_cashouts, advance, \
-        advance_to_next_event, settle, expect_cashout, expect_webhooks, expect_balance, expect_ledger, \
-        expect_requests, wait_for_request, expect_report, expect_reconciled, expect_deliveries, expect_sink, \
-        Mannco's login, process_cashout, link, expect_emails, and PayoutService's grpc_call), plus expect \
-        (with request, create_cashout, wait_for_request (its status only), a Mannco step or grpc_call: a \
-        gRPC expectation), save (with request) and as (with create_cashout, a Mannco step or grpc_call).
-        """, [
+    static func step(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+        let description = """
+            One step of a test: exactly one action (request, create_cashout, create_cashouts, advance, \
+            advance_to_next_event, settle, expect_cashout, expect_webhooks, expect_balance, expect_ledger, \
+            expect_requests, wait_for_request, expect_report, expect_reconciled, expect_deliveries, expect_sink, \
+            Mannco's login, process_cashout, link, expect_emails, and PayoutService's grpc_call), plus expect \
+            (with request, create_cashout, wait_for_request (its status only), a Mannco step or grpc_call: a \
+            gRPC expectation), save (with request) and as (with create_cashout, a Mannco step or grpc_call).
+            """
+        let properties = stepProperties
+        let dialectActions = vocabulary.format.steps.map(\.0)
+        let actions = coreActions.map(\.0) + dialectActions
+        let others = properties.filter { ["expect", "save", "as", "comment"].contains($0.0) }
+        var spec = KeySpec.object(description, coreActions + vocabulary.format.steps + others).with("oneOf", actions.map { .requiring($0) })
+        spec = spec.withExpectations(vocabulary.format.stepExpectations)
+        return spec.with("dependentSchemas", named: [
+            ("expect", .anyOf((["request", "create_cashout", "wait_for_request"] + dialectActions).map { .requiring($0) })),
+            ("save", .requiring("request")),
+            ("as", .anyOf((["create_cashout", "wait_for_request"] + dialectActions).map { .requiring($0) })),
+        ])
+    }
+
+    /// The core actions (the dialects add theirs).
+    static var coreActions: [(String, KeySpec)] { stepProperties.filter { !["expect", "save", "as", "comment"].contains($0.0) } }
+
+    /// A step's keys but the dialects' actions.
+    static let stepProperties: [(String, KeySpec)] = [
         ("request", .ref("request", "Send a raw HTTP request.")),
         ("create_cashout", .ref("createCashout", "Create a cashout, signed, for a merchant.")),
         ("create_cashouts", .ref("createCashouts", """
@@ -676,18 +569,6 @@ extension ScenarioFormat {
             ("account", .string()),
             ("ledger", .ref("ledgerLocation")),
         ])),
-        ("login", .ref("login", """
-            Mannco: POST /user/login with a user's API key; saves the JWT as {{NAME}} (as, default jwt).
-            """)),
-        ("process_cashout", .ref("processCashout", "Mannco: POST /cashout/process as a user (logged in by the step) with these body fields.")),
-        ("link", .ref("link", """
-            Mannco: POST /cashout/link as a user (logged in by the step), and open the link page it answers.
-            """)),
-        ("expect_emails", .ref("expectEmails", "Mannco: check the emails sent about cashouts.")),
-        ("grpc_call", .ref("grpcCall", """
-            PayoutService: one unary call of types.PayoutService, made in process as a Connect JSON client (POST \
-            /types.PayoutService/METHOD, application/json, the metadata as headers).
-            """)),
         ("expect", KeySpec("""
             What the response must look like (with request, create_cashout, or a Mannco step: its call, POST \
             /user/login for login, the endpoint for the others; default status 200). With grpc_call: a gRPC \
@@ -701,142 +582,7 @@ extension ScenarioFormat {
             and unused with link and expect_emails.
             """)),
         ("comment", KeySpec("Free text for readers; ignored.")),
-    ]).with("oneOf", [
-        .requiring("request"),
-        .requiring("create_cashout"),
-        .requiring("create_cashouts"),
-        .requiring("advance"),
-        .requiring("advance_to_next_event"),
-        .requiring("settle"),
-        .requiring("expect_cashout"),
-        .requiring("expect_webhooks"),
-        .requiring("expect_balance"),
-        .requiring("expect_ledger"),
-        .requiring("expect_deliveries"),
-        .requiring("expect_sink"),
-        .requiring("expect_requests"),
-        .requiring("wait_for_request"),
-        .requiring("expect_report"),
-        .requiring("expect_reconciled"),
-        .requiring("login"),
-        .requiring("process_cashout"),
-        .requiring("link"),
-        .requiring("expect_emails"),
-        .requiring("grpc_call"),
-    ]).with("if", KeySpec.requiring("grpc_call")).with("then", KeySpec().with("properties", named: [
-        ("expect", .ref("grpcExpectation")),
-    ])).with("else", KeySpec().with("properties", named: [
-        ("expect", .ref("expectation")),
-    ])).with("dependentSchemas", named: [
-        ("expect", .anyOf([
-            .requiring("request"),
-            .requiring("create_cashout"),
-            .requiring("wait_for_request"),
-            .requiring("login"),
-            .requiring("process_cashout"),
-            .requiring("link"),
-            .requiring("expect_emails"),
-            .requiring("grpc_call"),
-        ])),
-        ("save", .requiring("request")),
-        ("as", .anyOf([
-            .requiring("create_cashout"),
-            .requiring("wait_for_request"),
-            .requiring("login"),
-            .requiring("process_cashout"),
-            .requiring("link"),
-            .requiring("expect_emails"),
-            .requiring("grpc_call"),
-        ])),
-    ])
-
-    static let grpcCall: KeySpec = .object("""
-        A unary call of types.PayoutService. The metadata sent is the merchant's credentials (x-connector \
-        sandbox, x-auth header-key, x-api-key, and x-merchant-id for a merchant other than \
-        DefaultMerchantId) with the step's metadata on top (null drops one).
-        """, [
-        ("method", KeySpec("""
-            The method: Create, Get, Void, Stage, Transfer, CreateLink, CreateRecipient or \
-            EnrollDisburseAccount, or its full name types.PayoutService/Create.
-            """).with("enum", ["Create", "Get", "Void", "Stage", "Transfer", "CreateLink", "CreateRecipient", "EnrollDisburseAccount", "types.PayoutService/Create", "types.PayoutService/Get", "types.PayoutService/Void", "types.PayoutService/Stage", "types.PayoutService/Transfer", "types.PayoutService/CreateLink", "types.PayoutService/CreateRecipient", "types.PayoutService/EnrollDisburseAccount", "/types.PayoutService/Create", "/types.PayoutService/Get", "/types.PayoutService/Void", "/types.PayoutService/Stage", "/types.PayoutService/Transfer", "/types.PayoutService/CreateLink", "/types.PayoutService/CreateRecipient", "/types.PayoutService/EnrollDisburseAccount"])),
-        ("merchant", .string("The PayoutService merchant whose credentials the call carries (default DefaultMerchantId).", minLength: 1)),
-        ("metadata", KeySpec("Metadata name (lowercase) -> value, over the merchant's credentials; null drops one.").with("type", "object").with("propertyNames", KeySpec().with("pattern", "^[^A-Z]+$")).with("additionalProperties", KeySpec().with("type", ["string", "null"]))),
-        ("message", KeySpec("""
-            The request message in proto3 JSON (proto field names or lowerCamelCase); default {}. Strings may \
-            hold templates.
-            """).with("type", "object")),
-    ], required: ["method"])
-
-    static let grpcExpectation: KeySpec = .object("How a grpc_call must end.", [
-        ("status", KeySpec("""
-            The gRPC status code's name (default OK); Connect's answer is mapped back (HTTP 200 is OK, else its \
-            code).
-            """).with("enum", ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"])),
-        ("fields", KeySpec("""
-            A subset of the response message in proto3 JSON (keys: proto field names or lowerCamelCase; 64-bit \
-            integers compared by text); checked when the call ends OK.
-            """).with("type", "object")),
-        ("error", .string("The exact grpc-message of a call that fails.")),
-    ])
-
-    static let userID: KeySpec = .string("""
-        A Mannco user's id (absent: the default user 76561198000000001 if the bank has it, else the first \
-        Mannco user).
-        """, minLength: 1)
-
-    static let login: KeySpec = .object("""
-        Whose API key to log in with: {"user": ID} (that user's key), {"api_key": KEY} (an unknown key \
-        answers 403 Invalid API key), or {} (the default user). Not both.
-        """, [
-        ("user", .ref("userID")),
-        ("api_key", .string("The apiKey to send.", minLength: 1)),
-    ]).with("not", KeySpec.requiring("user", "api_key"))
-
-    static let processCashout: KeySpec = .object("""
-        The body of POST /cashout/process (sent as JSON as given, so that refusals can be tested), plus \
-        user. Without expect, the answer must be 200.
-        """, [
-        ("user", .ref("userID")),
-        ("amount", KeySpec("The amount in cents, a JSON integer (50 USD minimum: 5000).")),
-        ("method", KeySpec("payoneer (2 % fee) or tipalti (1.5 % fee).")),
-        ("email", KeySpec("""
-            Where this cashout's emails go (default: the user's email); magic emails such as fail@example.com \
-            choose its fate.
-            """)),
-    ], closed: false).with("additionalProperties", KeySpec("Another body field, sent as is (the API ignores unknown fields)."))
-
-    static let link: KeySpec = .object("""
-        The body of POST /cashout/link (sent as JSON as given), plus user and open. Payoneer and PayPal \
-        answer a link page, which the step opens (unless open is false) to complete the link; Tipalti links \
-        at once from its payee fields.
-        """, [
-        ("user", .ref("userID")),
-        ("open", .boolean("""
-            false: do not open the link page Payoneer or PayPal answer, so the method stays unlinked (default \
-            true).
-            """)),
-        ("provider", KeySpec("payoneer, paypal or tipalti.")),
-        ("payeeType", KeySpec("Tipalti: Individual (default) or Company.")),
-        ("firstName", KeySpec("Tipalti, an Individual: required.")),
-        ("lastName", KeySpec("Tipalti, an Individual: required.")),
-        ("companyName", KeySpec("Tipalti, a Company: required.")),
-        ("email", KeySpec("Tipalti: required.")),
-        ("address", KeySpec("Tipalti: required, {\"address1\", \"city\", \"postalCode\", \"country\"}.")),
-    ], closed: false).with("additionalProperties", KeySpec("Another body field, sent as is."))
-
-    static let expectEmails: KeySpec = .object("Checks the emails of Mannco cashouts (one per status a cashout enters), oldest first.", [
-        ("user", .string("Only this user's cashouts (absent: every user's).")),
-        ("ref", .string("Only this cashout (its \"as\" name from process_cashout).")),
-        ("count", .integer("The number of emails.", 0 ... 1000000)),
-        ("statuses", .array("The Mannco statuses they announce, in order.", of: .ref("manncoStatus"))),
-        ("to", .string("The address every one of them went to.")),
-    ])
-
-    static let manncoStatus: KeySpec = .string("""
-        A Mannco cashout status: pending (PENDING, ON_HOLD), processing (DELIVERED, a timeline's \
-        PROCESSING), completed (COMPLETED), failed (REJECTED, also after completion) or cancelled \
-        (CANCELLED).
-        """, enum: ["pending", "processing", "completed", "failed", "cancelled"])
+    ]
 
     static let createCashouts: KeySpec = .object("A bulk of signed creates.", [
         ("count", .integer("How many cashouts (1 to 10,000,000).", 1 ... 10000000)),
@@ -847,62 +593,6 @@ extension ScenarioFormat {
         ("merchant", .string("The merchant's login (default: the default merchant).")),
         ("external_id_prefix", .string("External ids are PREFIX-1, PREFIX-2... (default bulk).")),
     ], required: ["count"])
-
-    static let definitions: [(String, KeySpec)] = [
-        ("duration", duration),
-        ("businessDays", businessDays),
-        ("delayRange", delayRange),
-        ("delay", delay),
-        ("latency", latency),
-        ("status", status),
-        ("amount", amount),
-        ("text", text),
-        ("matcherObject", matcherObject),
-        ("matcher", matcher),
-        ("cashoutStatus", cashoutStatus),
-        ("statusMatcher", statusMatcher),
-        ("timelineStep", timelineStep),
-        ("timeline", timeline),
-        ("decline", decline),
-        ("d24Decline", d24Decline),
-        ("manncoDecline", manncoDecline),
-        ("weightedOutcome", weightedOutcome),
-        ("rule", rule),
-        ("merchant", merchant),
-        ("prism_merchant", prismMerchant),
-        ("user", user),
-        ("fault", fault),
-        ("webhooks", webhooks),
-        ("request", request),
-        ("expectation", expectation),
-        ("createCashout", createCashout),
-        ("expectCashout", expectCashout),
-        ("decidedBy", decidedBy),
-        ("expectWebhooks", expectWebhooks),
-        ("notificationStatus", notificationStatus),
-        ("chaosDelay", chaosDelay),
-        ("chaosRule", chaosRule),
-        ("answerMatcher", answerMatcher),
-        ("expectDeliveries", expectDeliveries),
-        ("expectSink", expectSink),
-        ("requestPattern", requestPattern),
-        ("ledgerLocation", ledgerLocation),
-        ("waitForRequest", waitForRequest),
-        ("expectReport", expectReport),
-        ("expectRequests", expectRequests),
-        ("expectBalance", expectBalance),
-        ("expectLedger", expectLedger),
-        ("step", step),
-        ("grpcCall", grpcCall),
-        ("grpcExpectation", grpcExpectation),
-        ("userID", userID),
-        ("login", login),
-        ("processCashout", processCashout),
-        ("link", link),
-        ("expectEmails", expectEmails),
-        ("manncoStatus", manncoStatus),
-        ("createCashouts", createCashouts),
-    ]
 
     static let topSchema: KeySpec = .string("The schema this file follows (for editors): scenarios/schema.json or its $id.")
 
@@ -932,17 +622,6 @@ extension ScenarioFormat {
     ^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{3})?Z$
     """)),
     ])
-
-    static let topMerchants: KeySpec = .array("D24 merchant accounts; one with the same login as an earlier layer replaces it.", of: .ref("merchant"))
-
-    static let topUsers: KeySpec = .array("""
-        Mannco users (the user cashouts API); one with the same id as an earlier layer replaces it.
-        """, of: .ref("user"))
-
-    static let topPrismMerchants: KeySpec = .array("""
-        PayoutService (Hyperswitch Prism gRPC) merchants, called with x-merchant-id; one with the same \
-        merchant_id as an earlier layer replaces it.
-        """, of: .ref("prism_merchant"))
 
     static let topBank: KeySpec = .object("How the bank treats payouts: rules tried in order, and the default timeline.", [
         ("rules", .array("Tried in order; the first whose when matches decides.", of: .ref("rule"))),
@@ -1011,23 +690,4 @@ extension ScenarioFormat {
 
     static let topSteps: KeySpec = .array("The steps that make the file a test (run by `cashout-sandbox test`).", of: .ref("step"))
 
-    static let topLevel: [(String, KeySpec)] = [
-        ("$schema", topSchema),
-        ("name", topName),
-        ("description", topDescription),
-        ("expect_failure", topExpectFailure),
-        ("needs_app", topNeedsApp),
-        ("seed", topSeed),
-        ("clock", topClock),
-        ("merchants", topMerchants),
-        ("users", topUsers),
-        ("prism_merchants", topPrismMerchants),
-        ("bank", topBank),
-        ("faults", topFaults),
-        ("webhooks", topWebhooks),
-        ("app", topApp),
-        ("explore", topExplore),
-        ("report", topReport),
-        ("steps", topSteps),
-    ]
 }
