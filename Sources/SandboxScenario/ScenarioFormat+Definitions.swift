@@ -300,7 +300,7 @@ extension ScenarioFormat {
             ("kind", KeySpec("""
                 rule (a scenario's), magic_value (a rule of an API's built-in scenario), default (no rule matched) \
                 or forced (POST /sandbox/cashouts/{id}/actions; a release gives the timeline back).
-                """).with("enum", ["rule", "magic_value", "default", "forced"])),
+                """).with("enum", .array(DecisionKind.allCases.filter { $0 != .unknown }.map { .string($0.rawValue) }))),
             ("rule", .ref("matcher", "The rule's name, or a matcher on it.")),
             ("index", .integer("The rule's place among its scenario's rules: bank.rules[index], from 0.", 0 ... 1000000)),
             ("outcome", .integer("The weighted outcome drawn: outcomes[outcome], from 0.", 0 ... 1000000)),
@@ -358,7 +358,7 @@ extension ScenarioFormat {
                 PayoutService's X-Webhook-Signature); replay: the notification again after a later one of the same \
                 cashout was delivered; delayed: its first attempt later; out_of_order: its first attempt held until \
                 a later notification of the same cashout was sent.
-                """).with("enum", ["duplicate", "out_of_order", "delayed", "forged", "replay"])),
+                """).with("enum", .array(ChaosKind.allCases.map { .string($0.rawValue) }))),
             ("after", .ref("chaosDelay", """
                 duplicate, forged, replay: how long after what sets it off it is sent (the first attempt; for a \
                 replay, the later notification's delivery). Default 0s.
@@ -402,7 +402,7 @@ extension ScenarioFormat {
         answered.
         """, [
         ("ref", .string("The cashout (its \"as\" name); absent: every cashout's.")),
-        ("chaos", KeySpec("Only deliveries of this chaos kind, or none (no chaos); absent: every delivery.").with("enum", ["none", "duplicate", "out_of_order", "delayed", "forged", "replay"])),
+        ("chaos", KeySpec("Only deliveries of this chaos kind, or none (no chaos); absent: every delivery.").with("enum", .array((["none"] + ChaosKind.allCases.map(\.rawValue)).map { .string($0) }))),
         ("status", .ref("cashoutStatus", "Only the notifications of this status.")),
         ("count", .integer("How many such deliveries.", 0 ... 1000000)),
         ("answered", .ref("answerMatcher", "What every such delivery was answered (at least one must exist).")),
@@ -614,7 +614,7 @@ extension ScenarioFormat {
     static let topSeed: KeySpec = .integer("Fixes every random choice (delay ranges, weighted outcomes, fault rates).").with("minimum", JSON.number("0")).with("maximum", JSON.number("18446744073709551615"))
 
     static let topClock: KeySpec = .object("The virtual clock.", [
-        ("mode", .string("real: runs with wall time (scaled); manual: moves only when told.", enum: ["real", "manual"])),
+        ("mode", .string("real: runs with wall time (scaled); manual: moves only when told.", enum: VirtualClock.Mode.allCases.map(\.rawValue))),
         ("start", .string("""
             The start time, UTC, such as "2026-01-05T09:00:00Z" (milliseconds optional: \
             "2026-01-05T09:00:00.250Z").

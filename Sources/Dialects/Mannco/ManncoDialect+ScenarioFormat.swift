@@ -119,7 +119,7 @@ extension ManncoDialect {
         A Mannco cashout status: pending (PENDING, ON_HOLD), processing (DELIVERED, a timeline's \
         PROCESSING), completed (COMPLETED), failed (REJECTED, also after completion) or cancelled \
         (CANCELLED).
-        """, enum: ["pending", "processing", "completed", "failed", "cancelled"])
+        """, enum: statusWords)
 
     static let declineFormat: KeySpec = KeySpec("""
         A decline of a rule for Mannco only ("dialect": "mannco"): answered with {"err": true, "success": \

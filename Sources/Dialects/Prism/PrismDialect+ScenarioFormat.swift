@@ -68,7 +68,7 @@ extension PrismSteps {
         ("method", KeySpec("""
             The method: Create, Get, Void, Stage, Transfer, CreateLink, CreateRecipient or \
             EnrollDisburseAccount, or its full name types.PayoutService/Create.
-            """).with("enum", ["Create", "Get", "Void", "Stage", "Transfer", "CreateLink", "CreateRecipient", "EnrollDisburseAccount", "types.PayoutService/Create", "types.PayoutService/Get", "types.PayoutService/Void", "types.PayoutService/Stage", "types.PayoutService/Transfer", "types.PayoutService/CreateLink", "types.PayoutService/CreateRecipient", "types.PayoutService/EnrollDisburseAccount", "/types.PayoutService/Create", "/types.PayoutService/Get", "/types.PayoutService/Void", "/types.PayoutService/Stage", "/types.PayoutService/Transfer", "/types.PayoutService/CreateLink", "/types.PayoutService/CreateRecipient", "/types.PayoutService/EnrollDisburseAccount"])),
+            """).with("enum", .array((methods + methods.map { "\(PrismProtos.serviceName)/\($0)" } + methods.map { "/\(PrismProtos.serviceName)/\($0)" }).map { .string($0) }))),
         ("merchant", .string("The PayoutService merchant whose credentials the call carries (default DefaultMerchantId).", minLength: 1)),
         ("metadata", KeySpec("Metadata name (lowercase) -> value, over the merchant's credentials; null drops one.").with("type", "object").with("propertyNames", KeySpec().with("pattern", "^[^A-Z]+$")).with("additionalProperties", KeySpec().with("type", ["string", "null"]))),
         ("message", KeySpec("""
@@ -81,7 +81,7 @@ extension PrismSteps {
         ("status", KeySpec("""
             The gRPC status code's name (default OK); Connect's answer is mapped back (HTTP 200 is OK, else its \
             code).
-            """).with("enum", ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"])),
+            """).with("enum", .array(GRPCStatus.Code.allCases.map { .string($0.name) }))),
         ("fields", KeySpec("""
             A subset of the response message in proto3 JSON (keys: proto field names or lowerCamelCase; 64-bit \
             integers compared by text); checked when the call ends OK.
