@@ -234,11 +234,6 @@ extension ScenarioFormat {
             "125m"].
             """, of: .ref("duration"))),
         ("timeout", .ref("duration", "How long a delivery attempt waits for an answer.")),
-        ("chaos", .array("""
-            Webhook chaos: what real providers do to notifications (duplicates, out-of-order, late, forged, \
-            replayed), on the virtual clock and seeded. Every rule whose when matches a notification acts on it \
-            when chosen (every / rate); replaces the chaos of earlier layers ([] ends it).
-            """, of: .ref("chaosRule"))),
         ("sinks", KeySpec("Sink name -> its script; the built-in sink /sandbox/sink/{name} answers with these.").with("type", "object").with("additionalProperties", KeySpec.object("A built-in sink's script.", [
             ("answers", .array("""
                 The HTTP statuses the sink answers, one per request it processes, e.g. [500, 500, 200]; then 200.
@@ -252,6 +247,11 @@ extension ScenarioFormat {
                 a processed one) without processing it again (default false).
                 """)),
         ]))),
+        ("chaos", .array("""
+            Webhook chaos: what real providers do to notifications (duplicates, out-of-order, late, forged, \
+            replayed), on the virtual clock and seeded. Every rule whose when matches a notification acts on it \
+            when chosen (every / rate); replaces the chaos of earlier layers ([] ends it).
+            """, of: .ref("chaosRule"))),
     ])
 
     static let request: KeySpec = .object("""
@@ -545,14 +545,6 @@ extension ScenarioFormat {
         ("expect_webhooks", .ref("expectWebhooks", "Check the notifications sent.")),
         ("expect_balance", .ref("expectBalance", "Check a merchant's or a user's balance.")),
         ("expect_ledger", .ref("expectLedger", "Check an account's ledger.")),
-        ("expect_deliveries", .ref("expectDeliveries", """
-            Check the delivery attempts of a cashout's notifications: of one chaos kind, how many, what the \
-            receiver answered.
-            """)),
-        ("expect_sink", .ref("expectSink", """
-            Check what a built-in sink did with what it received: processed, duplicates ignored, refused, \
-            failed.
-            """)),
         ("expect_requests", .ref("expectRequests", """
             Verify what the sandbox received (as POST /sandbox/requests/verify): how many journaled requests \
             match a pattern, or that requests matching these came in this order.
@@ -569,6 +561,14 @@ extension ScenarioFormat {
             ("account", .string()),
             ("ledger", .ref("ledgerLocation")),
         ])),
+        ("expect_deliveries", .ref("expectDeliveries", """
+            Check the delivery attempts of a cashout's notifications: of one chaos kind, how many, what the \
+            receiver answered.
+            """)),
+        ("expect_sink", .ref("expectSink", """
+            Check what a built-in sink did with what it received: processed, duplicates ignored, refused, \
+            failed.
+            """)),
         ("expect", KeySpec("""
             What the response must look like (with request, create_cashout, or a Mannco step: its call, POST \
             /user/login for login, the endpoint for the others; default status 200). With grpc_call: a gRPC \
