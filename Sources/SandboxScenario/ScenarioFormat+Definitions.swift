@@ -144,7 +144,8 @@ extension ScenarioFormat {
                 The dialect's error code: D24's 100 to 999 (e.g. 504), Mannco's HTTP status (300, 403, 429 or 500).
                 """)),
             ("message", .string("The error message (default: the dialect's message for the code).")),
-        ] + vocabulary.format.declineKeys, required: ["code"])
+        ] + vocabulary.format.declineKeys + vocabulary.declineKeys.subtracting(vocabulary.format.declineKeys.map(\.0)).sorted().map { ($0, KeySpec()) },
+        required: ["code"])
     }
 
     static let weightedOutcome: KeySpec = .object("One timeline of a weighted choice.", [
@@ -511,10 +512,14 @@ extension ScenarioFormat {
             gRPC expectation), save (with request) and as (with create_cashout, a Mannco step or grpc_call).
             """
         let properties = stepProperties
-        let dialectActions = vocabulary.format.steps.map(\.0)
+        // A dialect's step it declares no schema for takes any body.
+        let steps = vocabulary.format.steps + vocabulary.stepActions.keys.sorted().filter { action in
+            !vocabulary.format.steps.contains { $0.0 == action }
+        }.map { ($0, KeySpec()) }
+        let dialectActions = steps.map(\.0)
         let actions = coreActions.map(\.0) + dialectActions
         let others = properties.filter { ["expect", "save", "as", "comment"].contains($0.0) }
-        var spec = KeySpec.object(description, coreActions + vocabulary.format.steps + others).with("oneOf", actions.map { .requiring($0) })
+        var spec = KeySpec.object(description, coreActions + steps + others).with("oneOf", actions.map { .requiring($0) })
         spec = spec.withExpectations(vocabulary.format.stepExpectations)
         return spec.with("dependentSchemas", named: [
             ("expect", .anyOf((["request", "create_cashout", "wait_for_request"] + dialectActions).map { .requiring($0) })),

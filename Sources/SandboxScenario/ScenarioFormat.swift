@@ -62,7 +62,9 @@ public enum ScenarioFormat {
 
     /// Each dialect's own words for statuses, beside the sandbox's names (one enum per dialect).
     static func statusWordSchemas(_ vocabulary: ScenarioVocabulary) -> [KeySpec] {
-        vocabulary.format.statusWordGroups.compactMap { words in
+        let declared = vocabulary.format.statusWordGroups
+        let undeclared = vocabulary.statusWords.subtracting(declared.joined()).sorted()  // a dialect's that declares none
+        return (declared + [undeclared]).compactMap { words in
             let words = words.filter { !PayoutStatus.names.contains($0) }
             return words.isEmpty ? nil : .oneOf(values: words.map { .string($0) })
         }
@@ -86,7 +88,9 @@ public enum ScenarioFormat {
     /// The fields a rule's `when` tests, each described by every dialect that has it, in the dialects' order.
     static func ruleFieldSchemas(_ vocabulary: ScenarioVocabulary) -> [(String, KeySpec)] {
         var fields: [(String, [String])] = []
-        for (field, text) in vocabulary.format.ruleFields {
+        let declared = Set(vocabulary.format.ruleFields.map(\.0))
+        let undeclared = vocabulary.ruleFields.subtracting(declared).sorted().map { ($0, String?.none) }  // a dialect's that describes none
+        for (field, text) in vocabulary.format.ruleFields + undeclared {
             if let index = fields.firstIndex(where: { $0.0 == field }) {
                 if let text, !fields[index].1.contains(text) { fields[index].1.append(text) }
             } else {

@@ -142,3 +142,19 @@ private struct EchoDialect: Dialect, ScenarioDialect {
         #expect(try TestHTTP.send(method: "GET", url: "\(standard.baseURL)/").bodyText.contains(#"id="new-form""#))
     }
 }
+
+extension ToyDialectTests {
+    /// The scenario schema reads the dialect list: registered beside the three, the toy dialect's
+    /// rule fields are keys a rule's `when` and a chaos rule's `when` may name, as the loader takes them.
+    @Test func theScenarioSchemaHasTheToyDialectsRuleFields() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.dialects = Sandbox.standardDialects + [EchoDialect()]
+        let schema = try JSON.parse(ScenarioFormat.schema(configuration.scenarioVocabulary).schemaText)
+        let when = schema["$defs"]?["rule"]?["properties"]?["when"]?["properties"]?.objectValue ?? [:]
+        #expect(when["reference"] != nil && when["country"] != nil)
+        let chaos = schema["$defs"]?["chaosRule"]?["properties"]?["when"]?["propertyNames"]?["enum"]?.arrayValue ?? []
+        #expect(chaos.contains("reference"))
+        let standard = try JSON.parse(ScenarioFormat.schema(Sandbox.standardVocabulary).schemaText)
+        #expect(standard["$defs"]?["rule"]?["properties"]?["when"]?["properties"]?["reference"] == nil)
+    }
+}
