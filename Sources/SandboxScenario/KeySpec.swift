@@ -85,7 +85,11 @@ public struct KeySpec: Sendable {
 
     func setting(_ keyword: String, _ value: Value) -> KeySpec {
         var copy = self
-        if let index = copy.keywords.firstIndex(where: { $0.0 == keyword }) { copy.keywords[index].1 = value } else { copy.keywords.append((keyword, value)) }
+        if let index = copy.keywords.firstIndex(where: { $0.0 == keyword }) {
+            copy.keywords[index].1 = value
+        } else {
+            copy.keywords.append((keyword, value))
+        }
         return copy
     }
 

@@ -70,7 +70,13 @@ extension ScenarioFormat {
 
     static let balance: KeySpec = KeySpec("""
         The settlement currency and its starting balance, exactly one entry, such as {"USD": "5000.00"}.
-        """).with("type", "object").with("propertyNames", KeySpec().with("pattern", "^[A-Z]{3}$")).with("additionalProperties", KeySpec.ref("amount", "The starting balance.")).with("minProperties", JSON.number("1")).with("maxProperties", JSON.number("1"))
+        """)
+            .with("type", "object")
+            .with("propertyNames", KeySpec()
+            .with("pattern", "^[A-Z]{3}$"))
+            .with("additionalProperties", KeySpec.ref("amount", "The starting balance."))
+            .with("minProperties", JSON.number("1"))
+            .with("maxProperties", JSON.number("1"))
 
     static let limits: KeySpec = .object("""
         Amount limits in the settlement currency (days and months by the virtual clock's UTC date).
@@ -131,7 +137,8 @@ extension ScenarioFormat {
         ])
     }
 
-    static let timeline: KeySpec = .array("The status changes of a payout, in order (may be empty: the payout stays PENDING).", of: .ref("timelineStep"))
+    static let timeline: KeySpec = .array("The status changes of a payout, in order (may be empty: the payout stays PENDING).",
+                                          of: .ref("timelineStep"))
 
     static func decline(_ vocabulary: ScenarioVocabulary) -> KeySpec {
         .object("""
@@ -144,7 +151,7 @@ extension ScenarioFormat {
                 The dialect's error code: D24's 100 to 999 (e.g. 504), Mannco's HTTP status (300, 403, 429 or 500).
                 """)),
             ("message", .string("The error message (default: the dialect's message for the code).")),
-        ] + vocabulary.format.declineKeys + vocabulary.declineKeys.subtracting(vocabulary.format.declineKeys.map(\.0)).sorted().map { ($0, KeySpec()) },
+        ] + vocabulary.format.declineKeys + undeclaredDeclineKeys(vocabulary),
         required: ["code"])
     }
 
@@ -172,7 +179,8 @@ extension ScenarioFormat {
                     """)),
             ] + ruleFieldSchemas(vocabulary))),
             ("then", .ref("timeline", "The timeline of matching payouts.")),
-            ("outcomes", .array("Timelines chosen at random by weight (seeded, per payout).", of: .ref("weightedOutcome")).with("minItems", JSON.number("1"))),
+            ("outcomes", .array("Timelines chosen at random by weight (seeded, per payout).", of: .ref("weightedOutcome"))
+                .with("minItems", JSON.number("1"))),
             ("decline", .ref("decline", "Refuse matching payouts at creation.")),
         ]).with("oneOf", [.requiring("then"), .requiring("outcomes"), .requiring("decline")]).with("allOf", vocabulary.format.ruleChecks)
     }
@@ -186,7 +194,8 @@ extension ScenarioFormat {
             expect_requests takes it, tested before the request is handled; endpoint is a shorthand for method \
             and path, not combined with them.
             """, [
-            ("endpoint", .string("\"METHOD /path\" the request must have, such as \"POST /v3/cashout\".", pattern: "^( *[^ ]+ +/[^ ]* *| +/[^ ]* +[^ ]+ *)$")),
+            ("endpoint", .string("\"METHOD /path\" the request must have, such as \"POST /v3/cashout\".",
+                                 pattern: "^( *[^ ]+ +/[^ ]* *| +/[^ ]* +[^ ]+ *)$")),
             ("method", .ref("matcher")),
             ("path", .ref("matcher")),
             ("dialect", .ref("matcher")),
@@ -196,7 +205,9 @@ extension ScenarioFormat {
             ("endpoint", KeySpec().with("not", KeySpec.anyOf([.requiring("method"), .requiring("path")]))),
         ])),
         ("every", .integer("Act on every Nth matching request (the Nth, 2Nth...).", 1 ... 1000000)),
-        ("rate", .number("The chance, 0 to 1, that a matching request is hit (seeded).").with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
+        ("rate", .number("The chance, 0 to 1, that a matching request is hit (seeded).")
+            .with("minimum", JSON.number("0"))
+            .with("maximum", JSON.number("1"))),
         ("times", .integer("Act at most this many times, as MockServer's remainingTimes (absent: no limit).", 1 ... 1000000)),
         ("kind", .string("""
             latency: answer late; error: answer with status and body instead of handling the request; close: \
@@ -220,7 +231,10 @@ extension ScenarioFormat {
         ])),
         KeySpec().with("if", KeySpec().with("properties", named: [
             ("kind", KeySpec().with("enum", ["close", "drop_after_commit"])),
-        ]).with("required", ["kind"])).with("then", KeySpec().with("not", KeySpec.anyOf([.requiring("latency"), .requiring("status"), .requiring("body")]))),
+        ])
+            .with("required", ["kind"]))
+            .with("then", KeySpec()
+            .with("not", KeySpec.anyOf([.requiring("latency"), .requiring("status"), .requiring("body")]))),
         KeySpec().with("if", KeySpec().with("properties", named: [
             ("kind", .const("latency")),
         ]).with("required", ["kind"])).with("then", KeySpec().with("not", KeySpec.anyOf([.requiring("status"), .requiring("body")]))),
@@ -235,7 +249,9 @@ extension ScenarioFormat {
             "125m"].
             """, of: .ref("duration"))),
         ("timeout", .ref("duration", "How long a delivery attempt waits for an answer.")),
-        ("sinks", KeySpec("Sink name -> its script; the built-in sink /sandbox/sink/{name} answers with these.").with("type", "object").with("additionalProperties", KeySpec.object("A built-in sink's script.", [
+        ("sinks", KeySpec("Sink name -> its script; the built-in sink /sandbox/sink/{name} answers with these.")
+            .with("type", "object")
+            .with("additionalProperties", KeySpec.object("A built-in sink's script.", [
             ("answers", .array("""
                 The HTTP statuses the sink answers, one per request it processes, e.g. [500, 500, 200]; then 200.
                 """, of: .integer("An HTTP status, 200 to 599 (a sink cannot answer 1xx: that is not a final answer).", 200 ... 599))),
@@ -285,7 +301,9 @@ extension ScenarioFormat {
     static let expectCashout: KeySpec = .object("Checks a cashout created by an earlier step.", [
         ("ref", .string("The name given with \"as\" by a create_cashout step.")),
         ("status", .ref("statusMatcher", "The expected status, or a matcher such as {\"in\": [\"DELIVERED\", \"COMPLETED\"]}.")),
-        ("rejection_code", .oneOf("The expected rejection code: a number, or a text code.", [.integer(0 ... 99999), .string(pattern: "[^0-9]", minLength: 1)])),
+        ("rejection_code", .oneOf("The expected rejection code: a number, or a text code.", [
+            .integer(0 ... 99999), .string(pattern: "[^0-9]", minLength: 1),
+        ])),
         ("bank_reference_id", .string("The expected bank reference.")),
         ("decided_by", .ref("decidedBy", "What decided the cashout's fate, as the admin API's decided_by shows it.")),
     ], required: ["ref"])
@@ -315,13 +333,17 @@ extension ScenarioFormat {
             The statuses that caused them, in order: the sandbox's names, or the payout's API's own words \
             (PayoutService's INITIATED, SUCCESS, REVERSED).
             """, of: .ref("cashoutStatus"))),
-        ("fields", KeySpec("Form field -> value each notification carries.").with("type", "object").with("additionalProperties", KeySpec.ref("text", "The field's expected value (compared as text)."))),
+        ("fields", KeySpec("Form field -> value each notification carries.")
+            .with("type", "object")
+            .with("additionalProperties", KeySpec.ref("text", "The field's expected value (compared as text)."))),
         ("attempts", .integer("The number of deliveries, retries included.", 0 ... 100000000)),
     ])
 
-    static let notificationStatus: KeySpec = .oneOf(values: PayoutStatus.allNames.map { .string($0) }, "A status a notification reports, by the sandbox's name.")
+    static let notificationStatus: KeySpec = .oneOf(values: PayoutStatus.allNames.map { .string($0) },
+                                                    "A status a notification reports, by the sandbox's name.")
 
-    static let chaosDelay: KeySpec = .anyOf("A duration (\"30s\"), or a range {\"min\", \"max\"} drawn per notification from the seed.", [.ref("duration"), .ref("delayRange")])
+    static let chaosDelay: KeySpec = .anyOf("A duration (\"30s\"), or a range {\"min\", \"max\"} drawn per notification from the seed.",
+                                            [.ref("duration"), .ref("delayRange")])
 
     static func chaosRule(_ vocabulary: ScenarioVocabulary) -> KeySpec {
         .object("""
@@ -351,9 +373,13 @@ extension ScenarioFormat {
                         ("lte", .ref("amount", "A decimal amount less than or equal to this.")),
                     ]).with("minProperties", JSON.number("1")),
                 ])),
-            ], closed: false).with("propertyNames", .oneOf(values: chaosFields(vocabulary).map { .string($0) })).with("additionalProperties", KeySpec.ref("matcher"))),
+            ], closed: false)
+                .with("propertyNames", .oneOf(values: chaosFields(vocabulary).map { .string($0) }))
+                .with("additionalProperties", KeySpec.ref("matcher"))),
             ("every", .integer("Every Nth notification the rule matches (the Nth, 2Nth...).", 1 ... 1000000)),
-            ("rate", .number("The chance for each notification it matches, 0 to 1, drawn from the seed.").with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
+            ("rate", .number("The chance for each notification it matches, 0 to 1, drawn from the seed.")
+                .with("minimum", JSON.number("0"))
+                .with("maximum", JSON.number("1"))),
             ("kind", KeySpec("""
                 duplicate: the same notification once more; forged: a copy with a wrong signature (D24's control, \
                 PayoutService's X-Webhook-Signature); replay: the notification again after a later one of the same \
@@ -403,7 +429,8 @@ extension ScenarioFormat {
         answered.
         """, [
         ("ref", .string("The cashout (its \"as\" name); absent: every cashout's.")),
-        ("chaos", KeySpec("Only deliveries of this chaos kind, or none (no chaos); absent: every delivery.").with("enum", .array((["none"] + ChaosKind.allCases.map(\.rawValue)).map { .string($0) }))),
+        ("chaos", KeySpec("Only deliveries of this chaos kind, or none (no chaos); absent: every delivery.")
+            .with("enum", .array((["none"] + ChaosKind.allCases.map(\.rawValue)).map { .string($0) }))),
         ("status", .ref("cashoutStatus", "Only the notifications of this status.")),
         ("count", .integer("How many such deliveries.", 0 ... 1000000)),
         ("answered", .ref("answerMatcher", "What every such delivery was answered (at least one must exist).")),
@@ -480,7 +507,8 @@ extension ScenarioFormat {
             ("at_least", .integer(0 ... 100000000)),
             ("at_most", .integer(0 ... 100000000)),
         ]).with("minProperties", JSON.number("1")).with("maxProperties", JSON.number("1"))),
-        ("sequence", .array("Requests matching these came in this order (others may come between).", of: .ref("requestPattern")).with("minItems", JSON.number("1"))),
+        ("sequence", .array("Requests matching these came in this order (others may come between).", of: .ref("requestPattern"))
+            .with("minItems", JSON.number("1"))),
     ]).with("not", KeySpec.anyOf([.requiring("sequence", "request"), .requiring("sequence", "count")]))
 
     static let expectBalance: KeySpec = .object("""
@@ -495,7 +523,10 @@ extension ScenarioFormat {
             cents).
             """, 0 ... 9223372036854775807)),
         ("balance", .integer("The same as cents, by the name Mannco's GET /user/balance gives it.", 0 ... 9223372036854775807)),
-    ], closed: false).with("additionalProperties", KeySpec.ref("amount", "Currency (the account's, e.g. USD) -> the expected balance.")).with("oneOf", [.requiring("merchant"), .requiring("user")]).with("minProperties", JSON.number("2"))
+    ], closed: false)
+        .with("additionalProperties", KeySpec.ref("amount", "Currency (the account's, e.g. USD) -> the expected balance."))
+        .with("oneOf", [.requiring("merchant"), .requiring("user")])
+        .with("minProperties", JSON.number("2"))
 
     static let expectLedger: KeySpec = .object("Checks the number of ledger entries (debits and refunds) of an account.", [
         ("merchant", .string("The account: a D24 merchant's login, or a Mannco user's id.")),
@@ -579,7 +610,9 @@ extension ScenarioFormat {
             /user/login for login, the endpoint for the others; default status 200). With grpc_call: a gRPC \
             expectation (default status OK).
             """)),
-        ("save", KeySpec("With request: name -> JSON key of the response whose value later strings can use.").with("type", "object").with("additionalProperties", KeySpec.string("The JSON key of the response body whose value is saved under this name."))),
+        ("save", KeySpec("With request: name -> JSON key of the response whose value later strings can use.")
+            .with("type", "object")
+            .with("additionalProperties", KeySpec.string("The JSON key of the response body whose value is saved under this name."))),
         ("as", .string("""
             With create_cashout, wait_for_request (the cashout the request created), process_cashout or \
             grpc_call (the payout of the answer's connectorPayoutId): the name later steps use for this cashout \
@@ -616,7 +649,9 @@ extension ScenarioFormat {
         Only in a file with steps.
         """)
 
-    static let topSeed: KeySpec = .integer("Fixes every random choice (delay ranges, weighted outcomes, fault rates).").with("minimum", JSON.number("0")).with("maximum", JSON.number("18446744073709551615"))
+    static let topSeed: KeySpec = .integer("Fixes every random choice (delay ranges, weighted outcomes, fault rates).")
+        .with("minimum", JSON.number("0"))
+        .with("maximum", JSON.number("18446744073709551615"))
 
     static let topClock: KeySpec = .object("The virtual clock.", [
         ("mode", .string("real: runs with wall time (scaled); manual: moves only when told.", enum: VirtualClock.Mode.allCases.map(\.rawValue))),

@@ -100,6 +100,11 @@ public enum ScenarioFormat {
         return fields.map { field, texts in (field, .ref("matcher", texts.isEmpty ? nil : texts.joined(separator: " "))) }
     }
 
+    /// The keys a dialect's declines may hold that it declares no schema for (any value).
+    static func undeclaredDeclineKeys(_ vocabulary: ScenarioVocabulary) -> [(String, KeySpec)] {
+        vocabulary.declineKeys.subtracting(vocabulary.format.declineKeys.map(\.0)).sorted().map { ($0, KeySpec()) }
+    }
+
     /// What a chaos rule's `when` may test: the dialects' fields, `merchant`, `dialect` and `status`.
     static func chaosFields(_ vocabulary: ScenarioVocabulary) -> [String] {
         vocabulary.ruleFields.union(["merchant", "dialect", "status"]).sorted()

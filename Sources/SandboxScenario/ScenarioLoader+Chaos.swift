@@ -75,7 +75,8 @@ extension ScenarioLoader {
         var sinks: [String: SinkScript] = [:]
         for name in members.keys.sorted() {
             let sink = try node.child(name, members[name]!).object(allowed: ScenarioFormat.Keys.sink)
-            sinks[name] = SinkScript(answers: try sink["answers"]?.array().map { (node) throws(ScenarioError) in try node.integer(ScenarioFormat.Ranges.sinkAnswer) } ?? [],
+            let answers = try sink["answers"]?.array().map { (node) throws(ScenarioError) in try node.integer(ScenarioFormat.Ranges.sinkAnswer) }
+            sinks[name] = SinkScript(answers: answers ?? [],
                                      checkSignatures: try sink["check_signatures"]?.bool() ?? false,
                                      deduplicate: try sink["deduplicate"]?.bool() ?? false)
         }

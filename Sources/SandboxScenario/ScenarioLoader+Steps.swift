@@ -60,7 +60,8 @@ extension ScenarioLoader {
                 guard case .object(let members) = fields.value else { throw fields.fail("expected an object of create fields") }
                 values = members
             }
-            return .createCashouts(count: try count.integer(ScenarioFormat.Ranges.createCount), fields: values, merchant: try spec["merchant"]?.string(),
+            return .createCashouts(count: try count.integer(ScenarioFormat.Ranges.createCount), fields: values,
+                                   merchant: try spec["merchant"]?.string(),
                                    prefix: try spec["external_id_prefix"]?.string() ?? "bulk")
         case "advance":
             return .advance(try body.duration())

@@ -31,7 +31,8 @@ import Testing
     /// Each dialect's enums come from their owners: the schema lists every status word and finding.
     @Test func theSchemaListsTheDialectsWords() throws {
         let schema = try JSON.parse(ScenarioFormat.schema(Sandbox.standardVocabulary).schemaText)
-        let statuses = schema["$defs"]?["cashoutStatus"]?["anyOf"]?.arrayValue?.flatMap { $0["enum"]?.arrayValue ?? [] }.compactMap(\.stringValue) ?? []
+        let choices = schema["$defs"]?["cashoutStatus"]?["anyOf"]?.arrayValue ?? []
+        let statuses = choices.flatMap { $0["enum"]?.arrayValue ?? [] }.compactMap(\.stringValue)
         #expect(Set(statuses).union(PayoutStatus.names) == Sandbox.standardVocabulary.statusWords.union(PayoutStatus.names))
         let codes = schema["$defs"]?["timelineStep"]?["properties"]?["rejection_code"]?["oneOf"]?[0]?["enum"]?.arrayValue ?? []
         #expect(codes.contains(.number("826")))

@@ -58,8 +58,9 @@ public struct AccountKind: Sendable {
     /// shows and takes `currency`, `balance`, `limits` and `notification_url` (`neutralJSON`,
     /// `applyNeutral`), the start-up log says its id and balance, and an app reads no credentials.
     public init(template: @escaping @Sendable (_ id: String) -> Account, defaults: [Account] = [],
-                section: (name: String, read: ScenarioVocabulary.AccountReader)? = nil, sectionFormat: KeySpec? = nil,
+                section: (name: String, read: ScenarioVocabulary.AccountReader)? = nil,
                 legacyPath: (path: String, listMember: String)? = nil, idName: String = "id", idLimit: Int = 64, idMember: String? = nil,
+                sectionFormat: KeySpec? = nil,
                 schemaNames: (account: String, update: String)? = nil,
                 apply: @escaping @Sendable (_ body: [String: JSON], _ account: inout Account) -> String? = AccountKind.applyNeutral,
                 lacking: @escaping @Sendable (Account) -> String? = { _ in nil },

@@ -126,7 +126,9 @@ extension ManncoDialect {
         false, "content": message}. Mannco checks nothing more (reason and reason_code are allowed and \
         unused).
         """).with("properties", named: [
-        ("code", KeySpec("The HTTP status of the answer: 300, 403, 429 or 500; any other code answers 300.").with("$ref", "#/$defs/text").with("examples", [JSON.number("300"), JSON.number("403"), JSON.number("429"), JSON.number("500")])),
+        ("code", KeySpec("The HTTP status of the answer: 300, 403, 429 or 500; any other code answers 300.")
+            .with("$ref", "#/$defs/text")
+            .with("examples", [JSON.number("300"), JSON.number("403"), JSON.number("429"), JSON.number("500")])),
         ("message", .string("The answer's content (default \"Cashout declined\").")),
     ])
 }

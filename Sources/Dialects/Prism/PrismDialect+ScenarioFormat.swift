@@ -13,7 +13,9 @@ extension PrismDialect {
         ruleFields: [
             (PrismPayout.Field.connector, "PayoutService: matches the x-connector named, lowercase (sandbox, stripe, adyen...)."),
             (PrismPayout.Field.tenant, "PayoutService: matches the x-tenant-id (default public)."),
-            (PrismPayout.Field.recipientName, "PayoutService: matches the recipient's name: the payout method's holder name, else the customer's name."),
+            (PrismPayout.Field.recipientName, """
+                PayoutService: matches the recipient's name: the payout method's holder name, else the customer's name.
+                """),
             (PrismPayout.Field.destinationCurrency, "PayoutService: matches destination_currency (USD...)."),
             (PrismPayout.Field.priority, "PayoutService: matches the priority (INSTANT, FAST, REGULAR...)."),
             (PrismPayout.Field.method, """
@@ -60,6 +62,9 @@ extension PrismDialect {
 }
 
 extension PrismSteps {
+    /// Each method by its name, its full name and its path (`Create`, `types.PayoutService/Create`, `/types.PayoutService/Create`).
+    static let methodNames = methods + methods.map { "\(PrismProtos.serviceName)/\($0)" } + methods.map { "/\(PrismProtos.serviceName)/\($0)" }
+
     static let callFormat: KeySpec = .object("""
         A unary call of types.PayoutService. The metadata sent is the merchant's credentials (x-connector \
         sandbox, x-auth header-key, x-api-key, and x-merchant-id for a merchant other than \
@@ -68,9 +73,15 @@ extension PrismSteps {
         ("method", KeySpec("""
             The method: Create, Get, Void, Stage, Transfer, CreateLink, CreateRecipient or \
             EnrollDisburseAccount, or its full name types.PayoutService/Create.
-            """).with("enum", .array((methods + methods.map { "\(PrismProtos.serviceName)/\($0)" } + methods.map { "/\(PrismProtos.serviceName)/\($0)" }).map { .string($0) }))),
+            """)
+                .with("enum", .array(methodNames.map { .string($0) }))),
         ("merchant", .string("The PayoutService merchant whose credentials the call carries (default DefaultMerchantId).", minLength: 1)),
-        ("metadata", KeySpec("Metadata name (lowercase) -> value, over the merchant's credentials; null drops one.").with("type", "object").with("propertyNames", KeySpec().with("pattern", "^[^A-Z]+$")).with("additionalProperties", KeySpec().with("type", ["string", "null"]))),
+        ("metadata", KeySpec("Metadata name (lowercase) -> value, over the merchant's credentials; null drops one.")
+            .with("type", "object")
+            .with("propertyNames", KeySpec()
+            .with("pattern", "^[^A-Z]+$"))
+            .with("additionalProperties", KeySpec()
+            .with("type", ["string", "null"]))),
         ("message", KeySpec("""
             The request message in proto3 JSON (proto field names or lowerCamelCase); default {}. Strings may \
             hold templates.

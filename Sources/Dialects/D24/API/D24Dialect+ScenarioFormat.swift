@@ -10,7 +10,9 @@ extension D24Dialect {
     /// Its merchants' definition, the fields its rules test, its declines' keys and check.
     static let scenarioFormat = ScenarioVocabulary.Format(
         definitions: [("merchant", merchantFormat), ("d24Decline", declineFormat)],
-        ruleFields: (D24Field.allCases.map(\.jsonKey) + ["on_hold", "type"]).map { field in (field, ruleFieldText[field] ?? "Matches the \(field.replacing("_", with: " ")) create field.") },
+        ruleFields: (D24Field.allCases.map(\.jsonKey) + ["on_hold", "type"]).map { field in
+            (field, ruleFieldText[field] ?? "Matches the \(field.replacing("_", with: " ")) create field.")
+        },
         declineKeys: [
             ("reason", .ref("text", "D24: the error's reason text.")),
             ("reason_code", .ref("text", "D24: the error's reason code, e.g. 105.")),
@@ -25,7 +27,8 @@ extension D24Dialect {
     ]
 
     /// The scenario file's `merchants`.
-    static let merchantsFormat: KeySpec = .array("D24 merchant accounts; one with the same login as an earlier layer replaces it.", of: .ref("merchant"))
+    static let merchantsFormat: KeySpec = .array("D24 merchant accounts; one with the same login as an earlier layer replaces it.",
+                                                 of: .ref("merchant"))
 
     static let merchantFormat: KeySpec = .object("A merchant account: credentials, settlement balance, limits.", [
         ("login", .string("The merchant's login (X-Login); also how steps and rules name it.", minLength: 1)),
@@ -34,7 +37,9 @@ extension D24Dialect {
         ("read_only_key", .string("The read-only API key (default: none).")),
         ("balance", .ref("balance")),
         ("limits", .ref("limits")),
-        ("minimum_amounts", KeySpec("Country code -> the smallest payout amount accepted there, e.g. {\"BR\": \"10.00\"}.").with("type", "object").with("additionalProperties", KeySpec.ref("amount", "The smallest amount accepted in this country."))),
+        ("minimum_amounts", KeySpec("Country code -> the smallest payout amount accepted there, e.g. {\"BR\": \"10.00\"}.")
+            .with("type", "object")
+            .with("additionalProperties", KeySpec.ref("amount", "The smallest amount accepted in this country."))),
         ("allowed_ips", .array("The client addresses the merchant may call from (absent: any).", of: .string("An IPv4 or IPv6 address."))),
         ("notification_url", .string("The default notification (webhook) URL for the merchant's payouts.")),
     ], required: ["login", "pass", "secret"])
@@ -47,6 +52,8 @@ extension D24Dialect {
             An error code from 100 to 999 (D24 spec §7.3), e.g. 504. The HTTP status is 400 for 504 and 502, 401 \
             for 401/402/302/524, and 412 otherwise.
             """, [.integer(100 ... 999), .string(pattern: "^\\+?0*[1-9][0-9]{2}$")])),
-        ("reason_code", .oneOf("A reason code from 0 to 99999, e.g. 105 (with 504: the KYC shape).", [.integer(0 ... 99999), .string(pattern: "^(\\+?0*[0-9]{1,5}|-0+)$")])),
+        ("reason_code", .oneOf("A reason code from 0 to 99999, e.g. 105 (with 504: the KYC shape).", [
+            .integer(0 ... 99999), .string(pattern: "^(\\+?0*[0-9]{1,5}|-0+)$"),
+        ])),
     ])
 }
