@@ -21,6 +21,8 @@ extension ScenarioFormat {
         static let timelineStep = ScenarioFormat.timelineStep(none).keys
         static let fault = ScenarioFormat.fault.keys
         static let faultWhen = ScenarioFormat.fault.property("when")!.keys
+        /// A fault's kinds, in the order messages list them.
+        static let faultKinds = ScenarioFormat.fault.property("kind")!.enumStrings
         static let webhooks = ScenarioFormat.webhooks.keys
         static let sink = ScenarioFormat.webhooks.property("sinks")!.spec("additionalProperties")!.keys
         static let chaosRule = ScenarioFormat.chaosRule(none).keys

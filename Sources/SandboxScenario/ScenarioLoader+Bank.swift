@@ -150,7 +150,9 @@ extension ScenarioLoader {
             kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
         case "close": kind = .close
         case "drop_after_commit": kind = .dropAfterCommit
-        default: throw kindNode.failShowingValue("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
+        default:
+            let kinds = ScenarioFormat.Keys.faultKinds.map { "\"\($0)\"" }
+            throw kindNode.failShowingValue("expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!)")
         }
         let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
