@@ -3,7 +3,9 @@ import SandboxJSON
 /// One key (or value) of the scenario format, declared as data: its type, its enum or range, its
 /// description, the keys of an object in order. The loader reads its checks from these
 /// declarations (`ScenarioFormat`), and `cashout-sandbox schema` prints them as a JSON Schema
-/// (draft 2020-12, the keywords of https://json-schema.org/draft/2020-12/json-schema-validation).
+/// (draft 2020-12: https://json-schema.org/draft/2020-12/json-schema-validation, "A Vocabulary for
+/// Structural Validation"). What JSON Schema cannot say (a date's calendar, `min` not after `max`)
+/// stays code in the loader.
 ///
 /// ```swift
 /// let clock = KeySpec.object("The virtual clock.", [
@@ -11,7 +13,7 @@ import SandboxJSON
 ///     ("start", .string("The start time, UTC.", pattern: "^[0-9]{4}-...Z$")),
 /// ])
 /// clock.keys             // ["mode", "start"]: what the loader allows, in the order its messages list them
-/// clock.schema           // {"description": ..., "type": "object", "properties": {...}, "additionalProperties": false}
+/// clock.schemaText       // {"description": ..., "type": "object", "properties": {...}, "additionalProperties": false}
 /// ```
 public struct KeySpec: Sendable {
     /// A keyword's value: JSON as written, a schema, schemas, or schemas by name (`properties`).
