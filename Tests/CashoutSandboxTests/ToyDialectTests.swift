@@ -226,3 +226,19 @@ extension EchoDialect: DashboardDialect {
         #expect(page.contains(#"id="view-echo""#) && page.contains("<h1>Echo payouts</h1>"))
     }
 }
+
+extension ToyDialectTests {
+    /// The scenario schema reads the dialect list: registered beside the three, the toy dialect's
+    /// rule fields are keys a rule's `when` and a chaos rule's `when` may name, as the loader takes them.
+    @Test func theScenarioSchemaHasTheToyDialectsRuleFields() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.dialects = Sandbox.standardDialects + [EchoDialect()]
+        let schema = try JSON.parse(ScenarioFormat.schema(configuration.scenarioVocabulary).schemaText)
+        let when = schema["$defs"]?["rule"]?["properties"]?["when"]?["properties"]?.objectValue ?? [:]
+        #expect(when["reference"] != nil && when["country"] != nil)
+        let chaos = schema["$defs"]?["chaosRule"]?["properties"]?["when"]?["propertyNames"]?["enum"]?.arrayValue ?? []
+        #expect(chaos.contains("reference"))
+        let standard = try JSON.parse(ScenarioFormat.schema(Sandbox.standardVocabulary).schemaText)
+        #expect(standard["$defs"]?["rule"]?["properties"]?["when"]?["properties"]?["reference"] == nil)
+    }
+}
