@@ -41,8 +41,9 @@ class SandboxError(RuntimeError):
     """The server did not start, or did not stop as expected."""
 
 class SandboxProcess:
-    def __init__(self, binary, args=(), timeout=30.0, keep=200, **popen):  # popen: cwd, env... for subprocess.Popen
-        self.command, self.timeout, self.popen = [binary, "serve", *args], timeout, popen
+    def __init__(self, binary, args=(), timeout=30.0, keep=200, argv=None, **popen):  # popen: cwd, env... for subprocess.Popen
+        # argv: a whole command line (a Dockerfile's ENTRYPOINT + CMD) in place of `BINARY serve ARGS`
+        self.command, self.timeout, self.popen = argv or [binary, "serve", *args], timeout, popen
         self.process = self.url = self.host = self.port = None
         self.startup, self.lines, self._listening = [], collections.deque(maxlen=keep), threading.Event()
         self.start()
@@ -148,6 +149,14 @@ def require(condition, message):
 
 def step(text):
     print(f"- {text}", flush=True)
+
+class Failures(list):
+    """The failed conditions of a check that goes on after one: `failures.require(condition, message)`."""
+
+    def require(self, condition, message):
+        if not condition:
+            self.append(message)
+        return condition
 
 def release_build():  # quick when it is up to date
     subprocess.run(["swift", "build", "-c", "release", "--product", "cashout-sandbox"], cwd=ROOT, check=True,
