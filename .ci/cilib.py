@@ -8,7 +8,7 @@
 
 Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after
 `timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
-blocks on a full pipe. Also: step/require reporting, D24 signing and a keep-alive JSON client,
+blocks on a full pipe. Also: step/require reporting (Failures: record and go on), D24 signing and a keep-alive JSON client,
 pipelined HTTP/1.1 load, urllib fetches, the release build, PyPI installs and grpcio stubs of the
 project's own .proto files.
 """
