@@ -8,7 +8,7 @@
 
 Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after
 `timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
-blocks on a full pipe. Also: step/require reporting, D24 signing and a keep-alive JSON client,
+blocks on a full pipe. Also: step/require reporting (Failures: record and go on), D24 signing and a keep-alive JSON client,
 pipelined HTTP/1.1 load, urllib fetches, the release build, PyPI installs and grpcio stubs of the
 project's own .proto files.
 """
@@ -37,14 +37,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCAL = ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]
 LISTENING = re.compile(r"listening on (http://(\[[^\]]*\]|[^\s:/]+):(\d+))")
 
-
 class SandboxError(RuntimeError):
     """The server did not start, or did not stop as expected."""
 
-
 class SandboxProcess:
-    def __init__(self, binary, args=(), timeout=30.0, keep=200, **popen):  # popen: cwd, env... for subprocess.Popen
-        self.command, self.timeout, self.popen = [binary, "serve", *args], timeout, popen
+    def __init__(self, binary, args=(), timeout=30.0, keep=200, argv=None, **popen):  # popen: cwd, env... for subprocess.Popen
+        # argv: a whole command line (a Dockerfile's ENTRYPOINT + CMD) in place of `BINARY serve ARGS`
+        self.command, self.timeout, self.popen = argv or [binary, "serve", *args], timeout, popen
         self.process = self.url = self.host = self.port = None
         self.startup, self.lines, self._listening = [], collections.deque(maxlen=keep), threading.Event()
         self.start()
@@ -127,13 +126,11 @@ class SandboxProcess:
     __enter__ = lambda self: self  # noqa: E731
     __exit__ = lambda self, *_: self.close()  # noqa: E731
 
-
 def memory(pid):
     """VmRSS (now) and VmHWM (the peak so far) of a live process, in bytes."""
     with open(f"/proc/{pid}/status") as status:
         fields = dict(line.split(":", 1) for line in status)
     return {name: int(fields[name].split()[0]) * 1024 for name in ("VmRSS", "VmHWM")}
-
 
 def cpu_seconds(pid):
     """The CPU time (user + system) a live process used so far."""
@@ -141,28 +138,30 @@ def cpu_seconds(pid):
         fields = stat.read().rsplit(")", 1)[1].split()  # after the command's name, which may hold spaces
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime, fields 14 and 15
 
-
 class CheckFailed(Exception):
     """An answer the check did not expect, or an invariant that does not hold."""
 
-
 Broken = CheckFailed
-
 
 def require(condition, message):
     if not condition:
         raise CheckFailed(message)
 
-
 def step(text):
     print(f"- {text}", flush=True)
 
+class Failures(list):
+    """The failed conditions of a check that goes on after one: `failures.require(condition, message)`."""
+
+    def require(self, condition, message):
+        if not condition:
+            self.append(message)
+        return condition
 
 def release_build():  # quick when it is up to date
     subprocess.run(["swift", "build", "-c", "release", "--product", "cashout-sandbox"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     return os.path.join(ROOT, ".build", "release", "cashout-sandbox")
-
 
 def pip_install(*packages):
     """Installs PyPI packages for this user (Debian's Python refuses that unless told: PEP 668)."""
@@ -174,7 +173,6 @@ def pip_install(*packages):
     if site.getusersitepackages() not in sys.path:
         sys.path.append(site.getusersitepackages())
 
-
 def fetch(url, data=None, headers=None, method=None, timeout=10):
     """(status, headers, body bytes) of one request; an error status is an answer too."""
     try:
@@ -183,11 +181,9 @@ def fetch(url, data=None, headers=None, method=None, timeout=10):
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
 
-
 # D24: the default merchant, a valid Brazilian create, the Payload-Signature, a keep-alive JSON client.
 
 LOGIN, PASS, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"
-
 
 def create_fields(external_id, amount, name="Ana", login=LOGIN, password=PASS, currency="BRL"):
     """The fields of a valid signed create for Brazil (CPF, Banco do Brasil)."""
@@ -196,18 +192,15 @@ def create_fields(external_id, amount, name="Ana", login=LOGIN, password=PASS, c
             "beneficiary_lastname": "Silva", "bank_code": "001", "bank_account": "3423422-7", "bank_branch": "1234",
             "account_type": "C"}
 
-
 def signature(secret, body):
     """The Payload-Signature of `body` (bytes): lowercase hex HMAC-SHA256."""
     return hmac.new(secret, body, hashlib.sha256).hexdigest()
-
 
 def signed(path, fields, secret=SECRET):
     """A signed POST of `fields` as compact JSON (or of the bytes given), as raw HTTP/1.1 bytes (for pipeline)."""
     body = fields if isinstance(fields, bytes) else json.dumps(fields, separators=(",", ":")).encode()
     return (b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nPayload-Signature: %s\r\n"
             b"Content-Length: %d\r\n\r\n%s" % (path.encode(), signature(secret, body).encode(), len(body), body))
-
 
 class Client:
     """One keep-alive connection to 127.0.0.1:port; reconnects after an error (a GET is tried twice)."""
@@ -256,9 +249,7 @@ class Client:
             self.connection.close()
         self.connection = None
 
-
 CONTENT_LENGTH = re.compile(rb"\r\ncontent-length: *(\d+)", re.IGNORECASE)
-
 
 def read_answers(sock, count, pending):
     """Reads count HTTP answers from sock (after the bytes pending); raises unless each is a 200.
@@ -280,7 +271,6 @@ def read_answers(sock, count, pending):
             raise ValueError(f"a request was answered {bytes(buffer[position:after])!r}")
         position, count = after, count - 1
     return bytes(buffer[position:])
-
 
 def pipeline(port, count, request, connections=8, batch=64):
     """Sends request(0) ... request(count - 1) (raw bytes), `batch` at a time pipelined on each of
@@ -306,7 +296,6 @@ def pipeline(port, count, request, connections=8, batch=64):
     if failures:
         sys.exit(f"filling the server failed: {failures[0]}")
 
-
 # gRPC: grpcio from PyPI, and Python stubs of every .proto of the project (Sources/**/Protos/**/*.proto).
 
 def install_grpc():
@@ -314,7 +303,6 @@ def install_grpc():
     # Found, not imported: grpc_health's descriptors would clash with the project's health.proto.
     if not all(importlib.util.find_spec(module) for module in ["grpc", "grpc_tools", "grpc_health", "grpc_reflection"]):
         pip_install("grpcio", "grpcio-tools", "grpcio-health-checking", "grpcio-reflection")
-
 
 def generate_stubs(directory):
     """Messages and grpc stubs for every .proto, generated by grpcio-tools into `directory` (put first
