@@ -51,7 +51,8 @@ enum CrashChecks {
             }
         }
         for merchant in merchants where (merchant["balance"]?.money ?? .zero) < .zero {
-            problems.append("merchant \(merchant["login"]?.stringValue ?? "?") has a negative balance \(merchant["balance"]?.money?.description ?? "?")")
+            let (login, balance) = (merchant["login"]?.stringValue ?? "?", merchant["balance"]?.money?.description ?? "?")
+            problems.append("merchant \(login) has a negative balance \(balance)")
         }
         return (cashouts, merchants)
     }
@@ -203,14 +204,16 @@ enum CrashChecks {
         for (reference, id) in log.payouts.sorted(by: { $0.key < $1.key }) {
             let found = payouts[reference]
             if found?["cashout_id"]?.int.map(String.init) != id || found?["dialect"] != "prism" {
-                problems.append("PayoutService payout \(reference) was answered as \(id) but is \(found?["cashout_id"]?.int.map(String.init) ?? "gone")")
+                let now = found?["cashout_id"]?.int.map(String.init) ?? "gone"
+                problems.append("PayoutService payout \(reference) was answered as \(id) but is \(now)")
             }
         }
         for reference in log.declined.intersection(payouts.keys).sorted() {
             problems.append("PayoutService Create \(reference) was declined, but there is a payout \(payouts[reference]?["cashout_id"]?.int ?? 0)")
         }
         let answered: [(Set<String>, (String) -> Bool, String)] = [
-            (log.transferred, { $0 != "STAGED" }, "transferred"), (log.submitted, { !["AWAITING_DETAILS", "EXPIRED"].contains($0) }, "submitted on its page"),
+            (log.transferred, { $0 != "STAGED" }, "transferred"),
+            (log.submitted, { !["AWAITING_DETAILS", "EXPIRED"].contains($0) }, "submitted on its page"),
             (log.voided, { $0 == "CANCELLED" }, "voided"),
         ]
         for (ids, holds, what) in answered {

@@ -144,7 +144,8 @@ struct CrashLoad: Sendable {
             ["kind": "delayed", "rate": .number("0.01"), "delay": ["min": "1s", "max": "30s"]],
         ]
         let accounts = (0 ..< users).map { n -> JSON in
-            ["id": .string("crash-user-\(n)"), "api_key": .string("crash-key-\(n)"), "balance": .number(userStartCents), "linked": ["payoneer", "tipalti"]]
+            ["id": .string("crash-user-\(n)"), "api_key": .string("crash-key-\(n)"), "balance": .number(userStartCents),
+             "linked": ["payoneer", "tipalti"]]
         }
         return ["name": "crash", "users": .array(accounts),
                 "webhooks": ["sinks": ["flaky": ["answers": .array(sinkAnswers.map { .number($0) })]], "chaos": chaos,
@@ -190,7 +191,8 @@ struct CrashLoad: Sendable {
         switch change {
         case .cancel, .hold, .release, .action, .redeliver:
             guard let recent else { return d24Create(on: connection, reference: reference, &rng) }
-            return d24Change(change, of: change == .release ? held.map { (id: $0.key, externalID: $0.value) } ?? recent : recent, on: connection, &rng)
+            let target = change == .release ? held.map { (id: $0.key, externalID: $0.value) } ?? recent : recent
+            return d24Change(change, of: target, on: connection, &rng)
         case .manncoCashout, .manncoRelink:
             return mannco(change, on: connection, &rng)
         case .psCreate, .psRepeat, .psStage, .psLink, .psVoid, .psRecipient:
@@ -247,8 +249,9 @@ struct CrashLoad: Sendable {
             }
             run.expect(change, answer, allowed: [412])  // 412 {"code":510}: the lifecycle forbids it
         case .action:
-            var action: [String: JSON] = ["action": .string(["deliver", "complete", "reject", "hold", "release", "cancel"].randomElement(using: &rng)!)]
-            if action["action"] == "reject" && Bool.random(using: &rng) { action["rejection_code"] = .number([801, 805, 826].randomElement(using: &rng)!) }
+            let name = ["deliver", "complete", "reject", "hold", "release", "cancel"].randomElement(using: &rng)!
+            var action: [String: JSON] = ["action": .string(name)]
+            if name == "reject" && Bool.random(using: &rng) { action["rejection_code"] = .number([801, 805, 826].randomElement(using: &rng)!) }
             answer = connection.call("POST", "/sandbox/cashouts/\(cashout.id)/actions", .object(action))
             if let answer, answer.status == 200 {
                 let history = answer.json["history"]?.elements ?? []
@@ -345,7 +348,8 @@ struct CrashLoad: Sendable {
             run.expect(change, answer)
         case .psRepeat:
             let (id, again) = known!
-            let answer = prism("Create", ["merchant_payout_id": .string(again), "amount": Self.money(&rng), "payout_method_data": Self.card()], on: connection)
+            let answer = prism("Create", ["merchant_payout_id": .string(again), "amount": Self.money(&rng), "payout_method_data": Self.card()],
+                               on: connection)
             if let answer, answer.status == 200, answer.json["connectorPayoutId"]?.stringValue != id {
                 run.log.withLock { $0.unexpected.append("ps repeat of \(again) (\(id)): \(answer.text)") }
             }
@@ -375,7 +379,8 @@ struct CrashLoad: Sendable {
                   Int.random(in: 0 ..< 10, using: &rng) < 8, let link = payout.json["fields"]?["payout_link"]?.stringValue,
                   let path = link.range(of: "/", options: [], range: link.index(link.startIndex, offsetBy: "http://".count) ..< link.endIndex)
             else { return true }
-            let page = connection.call("POST", String(link[path.lowerBound...]), raw: Array("method=card&holder_name=Ana+Lima&account=4111111111111111".utf8),
+            let form = Array("method=card&holder_name=Ana+Lima&account=4111111111111111".utf8)
+            let page = connection.call("POST", String(link[path.lowerBound...]), raw: form,
                                        headers: [("Content-Type", "application/x-www-form-urlencoded")])
             if let page, page.status == 200 { run.log.withLock { _ = $0.submitted.insert(id) } }
             run.expect(.psLinkPage, page, allowed: [402, 410])  // the balance; voided or expired first
@@ -385,14 +390,14 @@ struct CrashLoad: Sendable {
             run.expect(change, answer)
             guard answer.status == 200, let recipient = answer.json["connectorPayoutId"]?.stringValue else { return true }
             run.log.withLock { $0.enrolled.append(recipient) }
-            let enrolled = prism("EnrollDisburseAccount", ["payout_method_data": Self.card(), "customer": ["connector_customer_id": .string(recipient)]],
-                                 on: connection)
+            let enrolled = prism("EnrollDisburseAccount",
+                                 ["payout_method_data": Self.card(), "customer": ["connector_customer_id": .string(recipient)]], on: connection)
             run.expect(.psEnroll, enrolled)
             guard let enrolled, enrolled.status == 200, let account = enrolled.json["connectorPayoutId"]?.stringValue else { return true }
             run.log.withLock { $0.enrolled.append(account) }
             if Int.random(in: 0 ..< 10, using: &rng) < 7 {
-                let paid = prism("Create", ["merchant_payout_id": .string(reference), "amount": Self.money(&rng), "connector_payout_method_id": .string(account)],
-                                 on: connection)
+                let paid = prism("Create", ["merchant_payout_id": .string(reference), "amount": Self.money(&rng),
+                                            "connector_payout_method_id": .string(account)], on: connection)
                 if let paid, paid.status == 200, paid.json["payoutStatus"] == "PENDING" { record(reference, paid) }
                 run.expect(.psCreate, paid)
             }
@@ -506,7 +511,8 @@ struct CrashLoad: Sendable {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }
 

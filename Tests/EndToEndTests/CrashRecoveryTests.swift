@@ -12,7 +12,8 @@ import Testing
 @Suite struct CrashRecoveryTests {
     /// The journal of the report (16 clients creating cashouts on a manual clock advanced 5 s twice
     /// a second, killed four times), which version 0.1 refused to start on.
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/journal-cannot-start.log.gz").path
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/journal-cannot-start.log.gz").path
 
     @Test func theJournalVersion01CouldNotStartOnStartsWithEveryCashoutAndABalancedLedger() throws {
         let directory = NSTemporaryDirectory() + "crash-fixture-\(UUID().uuidString)"
@@ -20,7 +21,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Self.gunzip(Self.fixture, to: directory + "/journal.log")
 
-        let binary = try RunningBinary(["serve", "--host", "127.0.0.1", "--port", "0", "--clock", "manual", "--log-format", "off", "--state-dir", directory])
+        let binary = try RunningBinary(["serve", "--host", "127.0.0.1", "--port", "0", "--clock", "manual", "--log-format", "off",
+                                        "--state-dir", directory])
         let url = try #require(binary.url, "the fixture journal did not start: \(binary.stderr)")
         #expect(binary.line(startingWith: "state:")?.hasPrefix("state: 228748 changes replayed") == true, "\(binary.stdout)")
         let sandbox = SandboxReader(url: url)

@@ -92,7 +92,7 @@ extension JSON {
     var elements: [JSON] { arrayValue ?? [] }
 }
 
-/// SplitMix64: a seeded generator, so that a load's mix of requests is the same on every run.
+/// SplitMix64: a seeded generator, so that each load client's choices repeat from run to run.
 struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
