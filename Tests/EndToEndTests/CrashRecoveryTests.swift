@@ -45,7 +45,7 @@ import Testing
     /// Rounds of load are this many: each is killed, restarted and checked.
     static let rounds = 7
     /// Load clients beside the clock client and the admin client.
-    static let clients = 6
+    static let clients = 4
 
     /// `serve --clock manual --state-dir DIR --compact-after 256KiB --scenario FILE` (the scenario
     /// scripts the built-in sink `flaky` and webhook chaos of every kind), killed with SIGKILL in
