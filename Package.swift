@@ -92,6 +92,6 @@ let package = Package(
                                                       "SandboxReport", "SandboxRunner", "SandboxScenario"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
-                                                           "SandboxJSON"]),
+                                                           "SandboxJSON"], exclude: ["Fixtures"]),
     ]
 )
