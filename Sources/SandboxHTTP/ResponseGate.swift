@@ -65,10 +65,11 @@ extension HTTPResponse {
     /// return response.held(by: journal, until: journal.counts.appended)
     /// ```
     public func held(by gate: any ResponseGate, until ticket: Int) -> HTTPResponse {
-        guard !isDeferred else { return producingThen { produced, answer in answer(produced.held(by: gate, until: ticket)) } }
-        var response = self
-        response.hold = ResponseHold(gate: gate, ticket: ticket)
-        return response
+        map(ResponseHold(gate: gate, ticket: ticket)) { hold, produced in
+            var response = produced
+            response.hold = hold
+            return response
+        }
     }
 
     /// Whether a gate holds this response (``held(by:until:)``).

@@ -47,13 +47,11 @@ struct RequestRecorder: Sendable {
         let at = clock.now
         let receivedAt = VirtualClock.wallMilliseconds()
         activity.begin()
-        let response = next(request)
-        // An answer made at once (nearly all) is recorded without a closure to call later.
-        guard response.isDeferred else {
-            record(request, response, route: route, at: at, receivedAt: receivedAt)
+        return next(request).map((self, request, route, at, receivedAt)) { context, response in
+            let (recorder, request, route, at, receivedAt) = context
+            recorder.record(request, response, route: route, at: at, receivedAt: receivedAt)
             return response
         }
-        return response.observed { [self] response in record(request, response, route: route, at: at, receivedAt: receivedAt) }
     }
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64) {
