@@ -166,8 +166,9 @@ public final class Sandbox: Sendable {
         let accounts = setup.accounts
         let mode = configuration.clockMode ?? setup.clockMode ?? .real
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
-        // Built in dependency order, each part handed what it needs as it is made; what is made
-        // later reaches what was made before, never the other way (the Architecture guide, "Wiring").
+        // Built in dependency order: each part is handed, as it is made, the parts made before it
+        // (the Architecture guide, "How a sandbox is put together"). Two are handed something
+        // later, each said where: the sinks their reader, the sender its server's addresses.
         let sinks = SinkStore()
         for (name, script) in setup.sinks { sinks.script(name, script) }
         // One gRPC server for every dialect's services (and health and reflection); the dialects

@@ -58,7 +58,7 @@ struct ResponseHold: Sendable {
 
 extension HTTPResponse {
     /// This response, sent once `gate` lets `ticket` go (or the gate's failure answer instead).
-    /// It is made: observers (``observed(_:)``) see it at once, as it will leave unless the gate
+    /// It is made: what maps it (``map(_:_:)``) sees it at once, as it will leave unless the gate
     /// fails. A response produced later is held once produced.
     ///
     /// ```swift
