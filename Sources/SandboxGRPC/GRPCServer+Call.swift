@@ -125,6 +125,12 @@ extension GRPCServer {
         return HTTPResponse(status: 200, headers: headers)
     }
 
+    /// What counting an answer that comes later needs.
+    private struct Metering: Sendable {
+        let metrics: GRPCMetrics
+        let path: String?
+    }
+
     static func deadlineExceeded() -> HTTPResponse {
         trailersOnly(GRPCStatus(.deadlineExceeded, "deadline exceeded (grpc-timeout)"))
     }
@@ -138,8 +144,13 @@ extension GRPCServer {
     /// `response`, counted in ``metrics`` by its grpc-status when it is produced (answers that
     /// are not gRPC, such as 415, are not counted).
     func metered(_ response: HTTPResponse, path: String?) -> HTTPResponse {
-        response.map((metrics, path)) { context, response in
-            if let code = response.grpcStatus { context.0.record(method: context.1, code: code) }
+        // An answer made at once (every unary one) is counted in place, without a context for `map`.
+        guard response.isDeferred else {
+            if let code = response.grpcStatus { metrics.record(method: path, code: code) }
+            return response
+        }
+        return response.map(Metering(metrics: metrics, path: path)) { metering, response in
+            if let code = response.grpcStatus { metering.metrics.record(method: metering.path, code: code) }
             return response
         }
     }

@@ -100,8 +100,10 @@ public struct HTTPResponse: Sendable {
     /// waits: `transform` may itself answer later (return a pending answer), and a pending answer
     /// that answers with another is followed to its end before `transform` sees it.
     ///
-    /// `transform` captures nothing: what it needs comes as `context`, so that an answer made at
-    /// once (nearly all) costs no closure; `context` is kept only for a pending one.
+    /// `transform` captures nothing: what it needs comes as `context` (a small struct or a class),
+    /// so that an answer made at once (nearly all) costs no closure; `context` is kept only for a
+    /// pending one. A stage on a hot path whose context would copy the request handles a made answer
+    /// in place first (`isDeferred`), as the request journal's does.
     ///
     /// ```swift
     /// response.map(journal) { journal, produced in produced.held(by: journal, until: journal.appended) }
