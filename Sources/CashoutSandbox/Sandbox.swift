@@ -166,6 +166,9 @@ public final class Sandbox: Sendable {
         let accounts = setup.accounts
         let mode = configuration.clockMode ?? setup.clockMode ?? .real
         let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
+        // Built in dependency order: each part is handed, as it is made, the parts made before it
+        // (the Architecture guide, "How a sandbox is put together"). Two are handed something
+        // later, each said where: the sinks their reader, the sender its server's addresses.
         let sinks = SinkStore()
         for (name, script) in setup.sinks { sinks.script(name, script) }
         // One gRPC server for every dialect's services (and health and reflection); the dialects
@@ -173,20 +176,25 @@ public final class Sandbox: Sendable {
         // Their .proto files are read by the first call that needs them (or reflection), not here.
         let dialectList = configuration.dialects
         var grpc = GRPCServer(services: dialectList.grpcServices) { dialectList.grpcFiles }
-        let metrics = SandboxMetrics(grpc: grpc.metrics)
+        let webhookCounts = WebhookCounts()
         let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
-                                   concurrency: configuration.webhookConcurrency, metrics: metrics)
+                                   concurrency: configuration.webhookConcurrency, counts: webhookCounts)
         let activity = AppActivity()
-        let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { notification, done in
+        // The bank hands itself to each delivery: the sender holds no bank.
+        let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { bank, notification, done in
             // A delivery to the app is its activity until answered; one to the built-in sink, answered at once, is not.
             activity.begin()
-            let outcome = sender.send(notification) { outcome in
+            let outcome = sender.send(notification, bank: bank) { outcome in
                 done(outcome)
                 activity.end()
             }
             if outcome != nil { activity.cancel() }
             return outcome
         }
+        // The sinks read what they receive as the bank's notifications. They are made before the
+        // bank (the sender delivers to them), so they are handed its reader now, which holds the
+        // bank weakly: the bank holds the sender, which holds the sinks.
+        sinks.read(with: sender.reader(of: bank))
         let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
@@ -196,37 +204,41 @@ public final class Sandbox: Sendable {
         APIDocs.register(in: &router) { dialectList.documents }
         let reports = ReportCache(thresholds: setup.reportThresholds)
         let suite = SuiteProgress()
-        let admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
-                             layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, metrics: metrics, requests: requests,
+        var admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
+                             layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, requests: requests,
                              reports: reports, suite: suite, eventLog: configuration.eventLog)
-        admin.register(in: &router)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
+            // The journal replays through the admin before the admin journals anything: the admin
+            // is handed the journal once it is open, before its routes exist.
             // A manual clock goes on from the last time journaled, not from now: the replay starts
             // it at the journal's first time (records only move it forward). A journal with no
             // time in it leaves it where it started. A real clock goes on from now.
             let start = clock.now
             if mode == .manual { clock.set(to: VirtualTime(milliseconds: 0)) }
             defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
+            let replaying = admin
             let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank, resetConfiguration: bankConfiguration,
                                           formats: Sandbox.bankFormat,
-                                          admin: admin.replay, restore: { try admin.restore($0, clockBack: mode == .manual) })
-            try opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: admin.worker) { whileLocked in
-                admin.snapshot(whileLocked: whileLocked)
+                                          admin: replaying.replay, restore: { try replaying.restore($0, clockBack: mode == .manual) })
+            try opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: replaying.worker) { whileLocked in
+                replaying.snapshot(whileLocked: whileLocked)
             }
-            admin.journal.attach(opened)
+            admin.journal = opened
             journal = opened
         }
+        admin.register(in: &router)
         grpc.addRoutes(to: &router)
-        // Every route is added: the pipeline's stages, outermost first (Sandbox+Pipeline).
+        // Every route is added: the metrics, counted by route, and the pipeline's stages,
+        // outermost first (Sandbox+Pipeline).
+        let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
+        admin.serveMetrics(SandboxMetrics(http: requestMetrics, grpc: grpc.metrics, webhooks: webhookCounts), in: &router)
         let parts = PipelineParts(configuration: configuration, routeNames: router.routeNames, routeDialects: routeDialects, requests: requests,
                                   clock: clock, grpc: grpc, sender: sender, journal: journal, faults: faults, activity: activity)
         for stage in pipeline(parts) { router.use(stage.middleware) }
         // After the journal's replay: what it replays happened before, and is not logged again.
         if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
         let handler = router.respond
-        let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
-        metrics.attach(requestMetrics)
         var serverConfiguration = configuration.server
         // A snapshot upload may be hundreds of megabytes: it goes to a temporary file as it arrives.
         // (The limits are set once: each change of them re-reads them all.)
@@ -240,7 +252,9 @@ public final class Sandbox: Sendable {
         serverConfiguration.metrics = requestMetrics
         serverConfiguration.streamOpener = grpc.streamOpener
         let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
-        sender.attach(bank: bank, addresses: server.addresses)
+        // The one part wired after it is made: the server starts last (it needs the finished
+        // router), and its addresses (a free port, with port 0) exist only once it binds.
+        sender.attach(addresses: server.addresses)
         let driver = ClockDriver(bank: bank)
         return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
@@ -283,7 +297,7 @@ public final class Sandbox: Sendable {
     public func stop() {
         server.stop()
         driver.stop()
-        sender.detach()
+        sender.stop()
         if journal != nil { bank.stopRecording() }
         journal?.journal.waitUntilDurable()
         journal?.journal.trimReservedSpace()

@@ -6,7 +6,7 @@ import SandboxScenario
 
 // What a Swift team's tests need from an in-process sandbox (the Testing your app guide, "In-process (Swift tests)"):
 //
-//     let sandbox = try await Sandbox.start(scenario: .file("scenarios/late-reversal.json"))
+//     let sandbox = try await Sandbox.start(scenario: .file("scenarios/late-reversal-826.json"))
 //     defer { sandbox.stop() }
 //     // point the client under test at sandbox.baseURL with sandbox.defaultMerchant
 //     await sandbox.advance(by: .days(2))

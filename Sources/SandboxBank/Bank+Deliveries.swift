@@ -30,7 +30,7 @@ extension Bank {
             }
             deliveries.onTheirWay.leave()
         }
-        if let outcome = deliver(sending.notification, recordAnswer) { recordAnswer(outcome) }
+        if let outcome = deliver(self, sending.notification, recordAnswer) { recordAnswer(outcome) }
     }
 
     /// Waits until every attempt a clock driver sent has been answered and recorded.
@@ -67,7 +67,7 @@ extension Bank {
             }
             done(recorded)
         }
-        if let outcome = deliver(notification, recordAnswer) { recordAnswer(outcome) }
+        if let outcome = deliver(self, notification, recordAnswer) { recordAnswer(outcome) }
     }
 
     /// `redeliver(notificationID:then:)`, waiting for the answer.
@@ -175,7 +175,7 @@ struct AwaitedAnswers {
     /// sent before it is awaited, so that such deliveries keep their place among the events.
     mutating func send(_ sending: Sending, by bank: Bank) {
         let (slot, slots) = (sent.count, slots)
-        let atOnce = bank.deliver(sending.notification) { outcome in
+        let atOnce = bank.deliver(bank, sending.notification) { outcome in
             slots.answers.withLock { $0[slot] = outcome }
             slots.arrived.signal()
         }

@@ -98,10 +98,11 @@ public final class Bank: Sendable {
     /// as part of their `ETag`). Read it before reading the state it stands for.
     public var changes: Int { changeCount.load(ordering: .acquiring) }
 
-    /// Sends a notification: returns what the receiver answered when that is known at once (a
-    /// receiver in the same process), else nil, and calls `done` with it later, from any thread,
-    /// exactly once.
-    public typealias Deliver = @Sendable (_ notification: StatusNotification,
+    /// Sends a notification of `bank` (the bank that calls it hands itself over, so that what
+    /// delivers need not hold it): returns what the receiver answered when that is known at once
+    /// (a receiver in the same process), else nil, and calls `done` with it later, from any
+    /// thread, exactly once.
+    public typealias Deliver = @Sendable (_ bank: Bank, _ notification: StatusNotification,
                                           _ done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome?
 
     /// A bank with `accounts`, on `clock`; `deliver` sends notifications.
@@ -121,7 +122,7 @@ public final class Bank: Sendable {
     public convenience init(clock: VirtualClock, configuration: Configuration = Configuration(),
                             accounts: [Account] = [],
                             sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
-        self.init(clock: clock, configuration: configuration, accounts: accounts) { notification, _ in sender(notification) }
+        self.init(clock: clock, configuration: configuration, accounts: accounts) { _, notification, _ in sender(notification) }
     }
 
     // MARK: - Reading

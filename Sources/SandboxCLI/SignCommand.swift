@@ -5,7 +5,8 @@ import SandboxD24
 import SandboxHTTP
 
 /// `cashout-sandbox sign`: the `Payload-Signature` of a body (lowercase hex HMAC-SHA256, D24
-/// spec §2.1), or with `--control` a notification's `control` string (§2.4), for curl sessions.
+/// D24's page "Calculating the Payload-Signature"), or with `--control` a notification's `control` string (its page
+/// "Notifications"), for curl sessions.
 enum SignCommand: Command {
     static let name = "sign"
     static let summary = "Print the Payload-Signature of a request body (or a notification control)"

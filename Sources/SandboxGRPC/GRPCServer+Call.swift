@@ -91,21 +91,9 @@ extension GRPCServer {
         } catch {
             reply = .failure(GRPCStatus(.unknown, "\(error)"))
         }
-        let output = method.output
-        guard reply.isDeferred else {
-            // Past the deadline, even a ready answer is not sent: the client has given up on it.
-            if let deadline = context.deadline, deadline <= DispatchTime.now() { return Self.deadlineExceeded() }
-            return Self.response(to: reply, output: output)
-        }
-        let deadline = context.deadline
-        return .deferred { answer in
-            let answered = Atomic<Bool>(false)
-            let once: @Sendable (HTTPResponse) -> Void = { response in
-                if !answered.exchange(true, ordering: .acquiringAndReleasing) { answer(response) }
-            }
-            if let deadline { DispatchQueue.global().asyncAfter(deadline: deadline) { once(Self.deadlineExceeded()) } }
-            reply.resolve { once(Self.response(to: $0, output: output)) }
-        }
+        // Past the deadline, even a ready answer is not sent: the client has given up on it.
+        if let deadline = context.deadline, deadline <= DispatchTime.now() { return Self.deadlineExceeded() }
+        return Self.response(to: reply, output: method.output)
     }
 
     /// The HTTP answer to a resolved reply: the message framed with OK trailers, or trailers-only.
@@ -126,8 +114,6 @@ extension GRPCServer {
             var trailers: HTTPHeaders = ["grpc-status": "0"]
             reply.trailers.write(into: &trailers)
             return HTTPResponse(status: 200, headers: headers, body: GRPCDeframer.frame(message.encoded()), trailers: trailers)
-        case .deferred:
-            return trailersOnly(GRPCStatus(.internal, "a deferred reply was not resolved"))
         }
     }
 
@@ -137,6 +123,12 @@ extension GRPCServer {
         if !status.message.isEmpty { headers.add("grpc-message", GRPCStatus.percentEncoded(status.message)) }
         metadata.write(into: &headers)
         return HTTPResponse(status: 200, headers: headers)
+    }
+
+    /// What counting an answer that comes later needs.
+    private struct Metering: Sendable {
+        let metrics: GRPCMetrics
+        let path: String?
     }
 
     static func deadlineExceeded() -> HTTPResponse {
@@ -152,10 +144,14 @@ extension GRPCServer {
     /// `response`, counted in ``metrics`` by its grpc-status when it is produced (answers that
     /// are not gRPC, such as 415, are not counted).
     func metered(_ response: HTTPResponse, path: String?) -> HTTPResponse {
-        let metrics = metrics
-        return response.observed { response in
-            guard let code = response.grpcStatus else { return }
-            metrics.record(method: path, code: code)
+        // An answer made at once (every unary one) is counted in place, without a context for `map`.
+        guard response.isDeferred else {
+            if let code = response.grpcStatus { metrics.record(method: path, code: code) }
+            return response
+        }
+        return response.map(Metering(metrics: metrics, path: path)) { metering, response in
+            if let code = response.grpcStatus { metering.metrics.record(method: metering.path, code: code) }
+            return response
         }
     }
 }

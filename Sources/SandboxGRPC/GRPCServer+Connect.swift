@@ -64,7 +64,7 @@ extension GRPCServer {
             reply = .failure(GRPCStatus(.unknown, "\(error)"))
         }
         let output = method.output
-        @Sendable func response(to reply: GRPCReply) -> HTTPResponse {
+        func response(to reply: GRPCReply) -> HTTPResponse {
             switch reply.outcome {
             case .failure(let status):
                 var metadata = reply.headers
@@ -82,12 +82,9 @@ extension GRPCServer {
                 return answered(HTTPResponse(status: 200, headers: headers, body: body), .ok)
             case .message(let message):
                 return failure(GRPCStatus(.internal, "the handler answered a \(message.schema.fullName), the method returns \(output)"))
-            case .deferred:
-                return failure(GRPCStatus(.internal, "a deferred reply was not resolved"))
             }
         }
-        guard reply.isDeferred else { return response(to: reply) }
-        return .deferred { answer in reply.resolve { answer(response(to: $0)) } }
+        return response(to: reply)
     }
 
     /// The status of a Connect call to a method with no unary handler (streaming, or not written yet).

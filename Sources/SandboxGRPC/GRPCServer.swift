@@ -85,12 +85,12 @@ public struct GRPCServer: Sendable {
         unaryHandlers[path]
     }
 
-    /// The method declared at `path` (`/package.Service/Method`).
     /// Every method's path, `/package.Service/Method`.
     public var methodPaths: [String] {
         registry.services.flatMap { service in service.methods.map { "/\(service.fullName)/\($0.name)" } }
     }
 
+    /// The method declared at `path` (`/package.Service/Method`).
     public func method(at path: some StringProtocol) -> MethodSchema? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].isEmpty else { return nil }

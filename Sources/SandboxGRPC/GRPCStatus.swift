@@ -69,7 +69,8 @@ public struct GRPCStatus: Error, Sendable, Equatable, CustomStringConvertible {
         return out
     }
 
-    /// A `grpc-message` value decoded; malformed escapes are kept as they are, as the spec asks.
+    /// A `grpc-message` value decoded; malformed escapes are kept as they are, as gRPC's
+    /// PROTOCOL-HTTP2.md asks ("Responses": Status-Message).
     public static func percentDecoded(_ text: String) -> String {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []

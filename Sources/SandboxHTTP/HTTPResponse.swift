@@ -80,7 +80,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Starts work that answers by calling its argument, from any thread (see ``deferred(_:)``).
-    var starter: (@Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void)?
+    @usableFromInline var starter: (@Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void)?
 
     /// A response given when something else is ready: `start` runs at once and must not block;
     /// whatever it (or what it starts) passes to its argument, once, is sent. For answers that
@@ -95,34 +95,37 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// This response passed through `then` once it is produced, `then` answering when it likes,
-    /// from any thread: when it is given for ``deferred(_:)`` (and ``later(on:_:)``), at once for
-    /// a response already made. No thread waits for its answer.
+    /// This answer passed through `transform` once it is produced: at once for an answer made
+    /// already, when it is given for a pending one (``deferred(_:)``, ``later(on:_:)``). No thread
+    /// waits: `transform` may itself answer later (return a pending answer), and a pending answer
+    /// that answers with another is followed to its end before `transform` sees it.
+    ///
+    /// `transform` captures nothing: what it needs comes as `context` (a small struct or a class),
+    /// so that an answer made at once (nearly all) costs no closure; `context` is kept only for a
+    /// pending one. A stage on a hot path whose context would copy the request handles a made answer
+    /// in place first (`isDeferred`), as the request journal's does.
     ///
     /// ```swift
-    /// response.producingThen { produced, answer in answer(produced.held(by: journal, until: journal.appended)) }
+    /// response.map(journal) { journal, produced in produced.held(by: journal, until: journal.appended) }
+    /// response.map(metrics) { metrics, produced in metrics.count(produced); return produced }
     /// ```
-    public func producingThen(_ then: @escaping @Sendable (HTTPResponse, @escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
-        if let starter {
-            var response = self
-            response.starter = { answer in starter { then($0, answer) } }
-            return response
+    @inlinable
+    public func map<Context: Sendable>(_ context: Context,
+                                       _ transform: @escaping @Sendable (Context, HTTPResponse) -> HTTPResponse) -> HTTPResponse {
+        guard let starter else { return transform(context, self) }
+        var response = self
+        response.starter = { answer in
+            starter { produced in produced.resolve { transform(context, $0).resolve(answer) } }
         }
-        let made = self
-        return .deferred { answer in then(made, answer) }
+        return response
     }
 
-    /// This response, `observe` called with it once it is produced (at once for one already
-    /// made): for what counts or records answers (metrics, a journal) and never changes them.
-    public func observed(_ observe: @escaping @Sendable (HTTPResponse) -> Void) -> HTTPResponse {
-        guard isDeferred else {
-            observe(self)
-            return self
-        }
-        return producingThen { produced, answer in
-            observe(produced)
-            answer(produced)
-        }
+    /// Passes the answer, once produced (pending ones started, nested ones too), to `answer`:
+    /// at once for an answer made already.
+    @usableFromInline
+    func resolve(_ answer: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard let starter else { return answer(self) }
+        starter { $0.resolve(answer) }
     }
 
     /// Whether the real response is produced later (``later(on:_:)``, ``deferred(_:)``).

@@ -58,17 +58,18 @@ struct ResponseHold: Sendable {
 
 extension HTTPResponse {
     /// This response, sent once `gate` lets `ticket` go (or the gate's failure answer instead).
-    /// It is made: observers (``observed(_:)``) see it at once, as it will leave unless the gate
+    /// It is made: what maps it (``map(_:_:)``) sees it at once, as it will leave unless the gate
     /// fails. A response produced later is held once produced.
     ///
     /// ```swift
     /// return response.held(by: journal, until: journal.counts.appended)
     /// ```
     public func held(by gate: any ResponseGate, until ticket: Int) -> HTTPResponse {
-        guard !isDeferred else { return producingThen { produced, answer in answer(produced.held(by: gate, until: ticket)) } }
-        var response = self
-        response.hold = ResponseHold(gate: gate, ticket: ticket)
-        return response
+        map(ResponseHold(gate: gate, ticket: ticket)) { hold, produced in
+            var response = produced
+            response.hold = hold
+            return response
+        }
     }
 
     /// Whether a gate holds this response (``held(by:until:)``).

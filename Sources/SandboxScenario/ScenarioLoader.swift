@@ -6,7 +6,7 @@ import SandboxJSON
 /// file, the JSON path and what was expected; unknown keys are refusals too.
 ///
 /// ```swift
-/// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal.json", vocabulary: Sandbox.standardVocabulary)
+/// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal-826.json", vocabulary: Sandbox.standardVocabulary)
 /// ```
 ///
 /// What the dialects add (request fields rules test, account sections, declines) comes in

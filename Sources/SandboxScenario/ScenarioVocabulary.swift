@@ -7,7 +7,7 @@ import SandboxBank
 /// var vocabulary = ScenarioVocabulary(dialect: "d24", ruleFields: ["country", "amount"],
 ///                                     rejectionCodes: RejectionCodes(listed: [("801", "ERROR_ACCOUNT_CLOSED")]))
 /// vocabulary.accountSections["merchants"] = { node in try readMerchant(node) }
-/// let scenario = try ScenarioLoader.load(file: "late-reversal.json", vocabulary: vocabulary)
+/// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal-826.json", vocabulary: vocabulary)
 /// ```
 public struct ScenarioVocabulary: Sendable {
     /// Reads one account of a section (a dialect's own keys, with `ScenarioNode`'s readers).

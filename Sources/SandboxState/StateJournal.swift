@@ -140,9 +140,10 @@ package final class StateJournal: ResponseGate {
     /// a 500 if the journal cannot be written. The server holds it meanwhile (see `ResponseGate`).
     package func afterSync(_ response: HTTPResponse) -> HTTPResponse {
         // A response produced later may journal while it is produced: it waits for what was journaled by then.
-        guard !response.isDeferred else { return response.producingThen { [self] produced, answer in answer(afterSync(produced)) } }
-        let (appended, durable) = journal.counts
-        return appended > durable ? response.held(by: self, until: appended) : response
+        response.map(self) { gate, produced in
+            let (appended, durable) = gate.journal.counts
+            return appended > durable ? produced.held(by: gate, until: appended) : produced
+        }
     }
 
     /// A response held until `ticket` records are on disk goes then; the journal's failure, as a 500, if it cannot be.

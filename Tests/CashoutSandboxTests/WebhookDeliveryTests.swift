@@ -258,7 +258,7 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
     }
 }
 
-/// The spec's own control vector (§2.4).
+/// The `control` example of D24's page "Notifications".
 enum D24ControlVector {
     static func compute() -> String {
         D24Signing.control(externalID: "cashoutID1234", secret: "your_cashout_api_signature")

@@ -1,6 +1,6 @@
 import Testing
 
-/// `cashout-sandbox sign`, checked on the spec's own vectors (D24 §2.1, §2.4).
+/// `cashout-sandbox sign`, checked on D24's own examples ("Calculating the Payload-Signature", "Notifications").
 @Suite struct SignCommandTests {
     @Test func signsABodyGivenAsAnArgument() throws {
         let (status, out, _) = try RunningBinary.run(["sign", "--secret", "cashout_secret_key",

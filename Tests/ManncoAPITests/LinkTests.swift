@@ -4,7 +4,7 @@ import SandboxJSON
 import TestHelpers
 import Testing
 
-/// `POST /cashout/link`, the link page, and `POST /cashout/unlink` (spec A.5).
+/// `POST /cashout/link`, the link page, and `POST /cashout/unlink` (the Mannco guide, "Endpoints").
 @Suite struct LinkTests {
     private func linked(_ sandbox: Sandbox, _ id: String = DefaultUser.id) throws -> [String] {
         let users = try sandbox.admin("GET", "/sandbox/users")["users"]?.arrayValue ?? []

@@ -6,7 +6,7 @@ import SandboxMannco
 import TestHelpers
 import Testing
 
-/// `POST /user/login` and the token every other call needs (spec A.2 and the decisions table).
+/// `POST /user/login` and the token every other call needs (Mannco.store's API docs, "Authentication"; the Mannco guide).
 @Suite struct LoginTests {
     @Test func aJSONLoginAnswersAJWTWithTheSpecsClaimsOnTheVirtualClock() throws {
         let sandbox = try startSandbox()

@@ -7,7 +7,7 @@ import SandboxMannco
 import Synchronization
 import Testing
 
-/// `POST /cashout/process`: document 002's rules in the spec's order, fees, the estimate, and the
+/// `POST /cashout/process`: the rules in the Mannco guide's order, fees, the estimate, and the
 /// one-pending and cooldown rules under concurrency.
 @Suite struct ProcessTests {
     @Test func documentTwosExampleIsAccepted() throws {
@@ -65,7 +65,7 @@ import Testing
         #expect(try JSON.parse(response.body)["content"]?["fee"] == 75)
     }
 
-    /// The business rules, each one failing alone, and in the spec's order when several fail:
+    /// The business rules, each one failing alone, and in the Mannco guide's order when several fail:
     /// minimum, verification, method linked, pending, cooldown, balance.
     @Test func businessRulesInTheSpecsOrder() throws {
         let sandbox = try startSandbox(users: [
@@ -134,7 +134,7 @@ import Testing
         expectError(try sandbox.process(token, #"{"amount":5000,"method":"payoneer"}"#), 300, "Cooldown period")
     }
 
-    /// Fees: 2 % and 1.5 % of the amount, to whole cents, halves away from zero (spec "Fee").
+    /// Fees: 2 % and 1.5 % of the amount, to whole cents, halves away from zero (the Mannco guide).
     @Test(arguments: [
         ("payoneer", 5_000, 100), ("payoneer", 5_025, 101), ("payoneer", 5_024, 100), ("payoneer", 100_000, 2_000),
         ("tipalti", 5_000, 75), ("tipalti", 5_001, 75), ("tipalti", 5_100, 77), ("tipalti", 5_033, 75), ("tipalti", 5_034, 76),

@@ -4,7 +4,7 @@ import SandboxHTTP
 import SandboxPrism
 import Testing
 
-/// Metadata authentication exactly as the spec's decisions table says.
+/// Metadata authentication exactly as the PayoutService guide says ("The default merchant and the metadata").
 @Suite struct PrismAuthTests {
     private func expectStatus(_ sandbox: Sandbox, _ headers: HTTPHeaders, _ code: Int, _ message: String?,
                               sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -191,7 +191,7 @@ private final class Harness: Sendable {
         }
         let busy = Busy()
         let clock = VirtualClock(mode: .manual, start: VirtualTime(iso8601: "2026-01-05T09:00:00Z"))
-        let bank = Bank(clock: clock, accounts: [.sandboxDefault]) { _, done in
+        let bank = Bank(clock: clock, accounts: [.sandboxDefault]) { _, _, done in
             Thread.detachNewThread {
                 usleep(20_000)
                 while !busy.stop.load(ordering: .acquiring), case let mark = busy.atAdvance.load(ordering: .acquiring),

@@ -109,7 +109,7 @@ struct JournalPrefixTests {
     private func everyPrefixReplays(seed: UInt64, chaos: ChaosPolicy?) throws {
         let receiver = Receiver(seed: seed)
         let live = Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: Replay.configuration(chaos: chaos),
-                        accounts: [.sandboxDefault, Replay.acme]) { receiver.deliver($0, done: $1) }
+                        accounts: [.sandboxDefault, Replay.acme]) { receiver.deliver($1, done: $2) }
         // Under the bank's lock, in record order: the bytes, and the whole state each record left.
         let journal = Mutex<(bytes: [UInt8], views: [[String]])>(([], []))
         live.startRecording { record in journal.withLock { record.encode(into: &$0.bytes) } }

@@ -1,5 +1,5 @@
-// Amount syntax: D24 Cashouts v3 spec §4.1 ("Big Decimal, up to 2 decimals") and the
-// decision table (numbers sent as strings are accepted; non-numeric strings -> 300).
+// Amount syntax: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint" ("Big Decimal, up to 2 decimals"),
+// and the Behaviour and choices guide (numbers sent as strings are accepted; non-numeric strings -> 300).
 
 import SandboxD24Rules
 import Testing

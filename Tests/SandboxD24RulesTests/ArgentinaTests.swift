@@ -1,4 +1,4 @@
-// Argentina: D24 Cashouts v3 spec §8 🇦🇷 (CBU/CVU check digits and bank prefix, e-mail and
+// Argentina: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇦🇷 (CBU/CVU check digits and bank prefix, e-mail and
 // last name required, iCash 998) and the generic document table (DNI, CUIT/CUIL).
 
 import SandboxD24Rules

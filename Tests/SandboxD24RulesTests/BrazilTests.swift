@@ -1,4 +1,4 @@
-// Brazil: D24 Cashouts v3 spec §8 🇧🇷 (required fields, CPF/CNPJ, account regex per bank,
+// Brazil: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇧🇷 (required fields, CPF/CNPJ, account regex per bank,
 // branch, account type, PIX keys 10000/10001/10002).
 
 import SandboxD24Rules

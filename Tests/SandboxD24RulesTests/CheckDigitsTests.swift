@@ -1,4 +1,4 @@
-// Check-digit validators on the examples of D24 Cashouts v3 spec §8 (CPF 01716001340, CLABE
+// Check-digit validators on the examples of D24's Cashouts docs (docs.d24.com), "Countries validations" (CPF 01716001340, CLABE
 // 021790064060296642, CCI 00219300153895206813) and well-known published numbers.
 
 import SandboxD24Rules

@@ -1,4 +1,4 @@
-// Chile: D24 Cashouts v3 spec §8 🇨🇱 (bank_code required, account 6-16 digits, account type
+// Chile: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇨🇱 (bank_code required, account 6-16 digits, account type
 // C/S/V, RUT/RUN/ID of length 8-9).
 
 import SandboxD24Rules

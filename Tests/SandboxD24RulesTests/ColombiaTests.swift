@@ -1,4 +1,4 @@
-// Colombia: D24 Cashouts v3 spec §8 🇨🇴 (required document_type, last name, phone, address;
+// Colombia: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇨🇴 (required document_type, last name, phone, address;
 // account formats; Nequi, Daviplata, Efecty, Punto Red).
 
 import SandboxD24Rules

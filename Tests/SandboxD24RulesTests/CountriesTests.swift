@@ -1,12 +1,12 @@
-// Country data: D24 Cashouts v3 spec §8 (currency list), §4.5 (/v3/banks) and the decision
-// table ("Countries": full validation for BR, MX, AR, CL, CO, PE, EC).
+// Country data: D24's Cashouts docs (docs.d24.com), "Countries Specifications" (currency list), "Cashout Bank Codes"
+// (/v3/banks), and the Behaviour and choices guide (full validation for BR, MX, AR, CL, CO, PE, EC).
 
 import SandboxD24Rules
 import Testing
 
 @Suite("Countries")
 struct CountriesTests {
-    @Test("Currencies of the spec's list")
+    @Test("Currencies of D24's list")
     func currencies() {
         let expected: [String: [String]] = [
             "AR": ["ARS", "USD"], "BR": ["BRL", "USD"], "CL": ["CLP", "USD"], "CO": ["COP", "USD"],

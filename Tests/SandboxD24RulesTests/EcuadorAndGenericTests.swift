@@ -1,5 +1,5 @@
-// Ecuador (D24 Cashouts v3 spec §8 🇪🇨: USD only, bank_code required, account 5-20 digits,
-// account type C/S) and a generic-only country (decision table "Countries": UY and the rest).
+// Ecuador (D24's Cashouts docs (docs.d24.com), "Countries validations" 🇪🇨: USD only, bank_code required, account 5-20 digits,
+// account type C/S) and a generic-only country (the Behaviour and choices guide: UY and the rest).
 
 import SandboxD24Rules
 import Testing

@@ -1,5 +1,5 @@
-// Valid create requests per country (spec §8's examples where it gives one) and helpers to
-// build failing variants: D24 Cashouts v3 spec §4.1 and §8.
+// Valid create requests per country (the examples of D24's "Countries validations" pages where they
+// give one) and helpers to build failing variants: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint".
 
 import SandboxD24Rules
 import Testing
@@ -13,7 +13,7 @@ enum Fixtures {
         bankAccount: "3423422-7", bankBranch: "1234", accountType: "C",
         notificationURL: "https://webhook.site/url")
 
-    /// Mexico with the spec's example CLABE (HSBC, 021).
+    /// Mexico with D24's example CLABE (HSBC, 021).
     static let mexico = D24CreateFields(
         externalID: "mx-1", country: "MX", currency: "MXN", amount: "250.75",
         documentID: "GODE561231HDFRRN09", documentType: "CURP", beneficiaryName: "Juan",
@@ -39,7 +39,7 @@ enum Fixtures {
         beneficiaryLastname: "Gómez", phone: "+57 310 4028587", bankCode: "007",
         bankAccount: "12345678901", accountType: "S", address: "Calle 1 # 2-3")
 
-    /// Peru with the spec's example CCI (BCP, 002).
+    /// Peru with D24's example CCI (BCP, 002).
     static let peru = D24CreateFields(
         externalID: "pe-1", country: "PE", currency: "PEN", amount: "80",
         documentID: "12345678", documentType: "DNI", beneficiaryName: "Rosa",
@@ -85,7 +85,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-/// Appends the check digit(s) the algorithms of spec §8 give, computed independently of the
+/// Appends the check digit(s) the algorithms of D24's "Countries validations" pages give, computed independently of the
 /// library, to build valid numbers with chosen prefixes.
 enum Numbers {
     static func digits(_ text: String) -> [Int] { text.map { Int(String($0))! } }

@@ -1,6 +1,6 @@
-// Field formats shared by all countries: the e-mail expression of D24 Cashouts v3 spec §8
-// ("Generic document validation table" notes), phone (§4.1, max 20 characters), account
-// type (§7.6), birthdate and notification_url (sandbox choices).
+// Field formats shared by all countries: the e-mail expression of D24's Cashouts docs (docs.d24.com), "Countries
+// Specifications" (the document validation table's notes), phone ("Cashout Creation Endpoint", max 20
+// characters), account type (the same page), birthdate and notification_url (sandbox choices).
 
 import SandboxD24Rules
 import Testing

@@ -1,6 +1,6 @@
-// Generic checks and the one-field-per-response order: D24 Cashouts v3 spec §4.1 (required
-// fields, max lengths), §7.3 (518, 526, 303) and the decision table (validation message
-// format, notification_url optional).
+// Generic checks and the one-field-per-response order: D24's Cashouts docs (docs.d24.com),
+// "Cashout Creation Endpoint" (required fields, max lengths) and "API Codes" (518, 526, 303); the D24
+// guide, "Codes" (validation message format), and Behaviour and choices (notification_url optional).
 
 import SandboxD24Rules
 import Testing

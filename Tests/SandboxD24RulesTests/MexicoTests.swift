@@ -1,4 +1,4 @@
-// Mexico: D24 Cashouts v3 spec §8 🇲🇽 (CLABE check digit and bank prefix, card numbers
+// Mexico: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇲🇽 (CLABE check digit and bank prefix, card numbers
 // refused, required last name, documents 7-18).
 
 import SandboxD24Rules

@@ -1,4 +1,4 @@
-// Peru: D24 Cashouts v3 spec §8 🇵🇪 (CCI check digits and bank prefix, 18-digit "...00"
+// Peru: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇵🇪 (CCI check digits and bank prefix, 18-digit "...00"
 // accounts, Yape/Plin with phone, document_type required).
 
 import SandboxD24Rules

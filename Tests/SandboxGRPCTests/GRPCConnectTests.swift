@@ -63,7 +63,7 @@ private func connect(_ path: String, _ body: String, contentType: String = "appl
         }
     }
 
-    @Test func aDeferredAnswerIsAnsweredWhenReady() {
+    @Test func aSlowAnswerIsAnsweredWhenReady() {
         #expect(connect("/test.Payouts/Slow", #"{"id": "later", "delayMs": 20}"#).bodyText == #"{"id":"later"}"#)
     }
 

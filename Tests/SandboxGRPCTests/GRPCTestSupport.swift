@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SandboxHTTP
 import SandboxProtobuf
 @testable import SandboxGRPC
@@ -25,7 +26,7 @@ enum TestProtos {
         ])])
 
     /// The server: Get echoes the id (and the metadata it got, back as metadata); Slow answers
-    /// after delay_ms on another thread; Wrong answers the wrong message type.
+    /// after delay_ms, on the calling thread (as a slow handler does); Wrong answers the wrong message type.
     static func server(configure: (inout GRPCServer) -> Void = { _ in }) -> GRPCServer {
         var server = GRPCServer(files: [common, file])
         let registry = server.registry
@@ -44,10 +45,8 @@ enum TestProtos {
             let delay = Int(request.int("delay_ms"))
             var response = registry.message("test.GetResponse")
             response["id"] = .string(request.string("id"))
-            let reply = GRPCReply.message(response)
-            return .deferred { answer in
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { answer(reply) }
-            }
+            Thread.sleep(forTimeInterval: Double(delay) / 1000)  // a handler that takes its time, as a slow one does
+            return .message(response)
         }
         server.handle("/test.Payouts/Wrong") { request, _ in .message(request) }
         configure(&server)

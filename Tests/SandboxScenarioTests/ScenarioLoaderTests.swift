@@ -108,7 +108,7 @@ private func error(_ text: String) -> String? {
         #expect(error(text) == message)
     }
 
-    /// A timeline's rejection code is one D24 answers (spec §7.2's list): a word or a number off
+    /// A timeline's rejection code is one D24 answers (the list of D24's "API Codes" page): a word or a number off
     /// the list would reach the wire as a code that does not exist. Refused with the path and the
     /// listed codes nearest it.
     @Test(arguments: [

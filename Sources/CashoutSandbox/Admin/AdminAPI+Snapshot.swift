@@ -40,7 +40,7 @@ extension AdminAPI {
             // Spooled by the server (read a part at a time), or in memory when handed over in process.
             snapshot = try request.spooledBody?.withFileDescriptor { try SandboxSnapshot(reading: $0, formats: Sandbox.bankFormat) }
                 ?? SandboxSnapshot(file: request.body, formats: Sandbox.bankFormat)
-            try restore(snapshot) { journal.current?.record(snapshot) }
+            try restore(snapshot) { journal?.record(snapshot) }
         } catch let error as SandboxSnapshot.Invalid {
             return Router.error(400, error.description)
         } catch {

@@ -117,7 +117,7 @@ extension AdminAPI {
             let message = (try? JSON.parse(loaded.body))?["message"]?.stringValue ?? loaded.bodyText
             return Router.error(loaded.status, message.hasPrefix("webhooks.chaos") ? String(message.dropFirst("webhooks.chaos".count)) : message)
         }
-        journal.record(.scenarioLoaded, scenario)
+        journal?.record(.scenarioLoaded, scenario)
         eventLog?.scenarioLoaded(loaded)
         return .json(layers.setup.chaosJSON)
     }

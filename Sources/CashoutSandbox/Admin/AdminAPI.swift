@@ -29,8 +29,6 @@ struct AdminAPI: Sendable {
     let vocabulary: ScenarioVocabulary
     /// The dialects by name, which choose a forced rejection's code and name their statuses.
     let dialects: [String: any Dialect]
-    /// What `GET /sandbox/metrics` reports.
-    let metrics: SandboxMetrics
     /// What `GET /sandbox/requests` shows; a reset clears it.
     let requests: RequestJournal
     /// The integration reports, made on a queue of their own (which verifications share).
@@ -39,29 +37,29 @@ struct AdminAPI: Sendable {
     let suite: SuiteProgress
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
     var eventLog: EventLog? = nil
-    /// Where scenario loads and resets are journaled (with `--state-dir`).
-    let journal = AdminJournal()
+    /// Where scenario loads, resets and restores are journaled (with `--state-dir`): nil while
+    /// the journal replays through this admin (what it replays is journaled already), set before
+    /// the routes are registered.
+    var journal: StateJournal? = nil
     let worker = DispatchQueue(label: "cashout-sandbox.admin")
 
     func register(in router: inout Router) {
         router.add("GET /sandbox/health") { _ in health() }
         router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
-        router.add("GET /sandbox/metrics") { _ in
-            HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType],
-                         body: Array(metrics.render(bank: bank, journal: journal.current).utf8))
-        }
+        // In its place among the routes (its number orders the metrics), answered by `serveMetrics`.
+        router.add("GET /sandbox/metrics") { _ in Router.error(503, "the metrics are not made yet") }
         router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
         router.add("POST /sandbox/scenario") { request in
             .later(on: worker) {
                 let response = loadScenario(request)
-                if response.status == 200 { journal.record(.scenarioLoaded, request.body) }
+                if response.status == 200 { journal?.record(.scenarioLoaded, request.body) }
                 if response.status == 200, let eventLog { eventLog.scenarioLoaded(response) }
                 return response
             }
         }
         router.add("POST /sandbox/reset") { _ in
             .later(on: worker) {
-                journal.record(.reset)
+                journal?.record(.reset)
                 defer { eventLog?.reset(clock: bank.clock.now) }
                 return reset()
             }
@@ -73,6 +71,16 @@ struct AdminAPI: Sendable {
         registerRequests(in: &router)
         registerReport(in: &router)
         registerSuite(in: &router)
+    }
+
+    /// Answers `GET /sandbox/metrics` from `metrics`, made once `router` knows every route (the
+    /// request counters are by route, this one among them): the route added by `register` keeps
+    /// its number.
+    func serveMetrics(_ metrics: SandboxMetrics, in router: inout Router) {
+        router.add("GET /sandbox/metrics") { [journal] _ in
+            HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType],
+                         body: Array(metrics.render(bank: bank, journal: journal).utf8))
+        }
     }
 
     /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.2.0"}`: what the JSON writer

@@ -53,13 +53,19 @@ final class FaultInjector: Sendable {
         }
     }
 
+    /// A latency fault's delay, and the queue that waits it out.
+    private struct Latency: Sendable {
+        let queue: DispatchQueue
+        let milliseconds: Int64
+    }
+
     /// What fault `index` (of `kind`) makes of the request; its answer, when it is the fault's, says so (`HTTPResponse.fault`).
     private func respond(_ request: HTTPRequest, kind: Fault.Kind, delay: Int64, index: Int, next handler: HTTPHandler) -> HTTPResponse {
         switch kind {
         case .latency:
             // The answer, once made, is given `delay` later: no thread waits meanwhile.
-            return handler(request).producingThen { [delays] produced, answer in
-                delays.asyncAfter(deadline: .now() + .milliseconds(Int(clamping: delay))) { answer(produced) }
+            return handler(request).map(Latency(queue: delays, milliseconds: delay)) { latency, produced in
+                .deferred { answer in latency.queue.asyncAfter(deadline: .now() + .milliseconds(Int(clamping: latency.milliseconds))) { answer(produced) } }
             }
         case .error(let status, let body):
             var response = HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
@@ -72,14 +78,12 @@ final class FaultInjector: Sendable {
         case .dropAfterCommit:
             // Only a request that committed (a 2xx, and for gRPC an OK status) can lose its
             // response after committing; a refusal, such as the 511 a retried create meets, is answered.
-            let response = handler(request)
-            let lose: @Sendable (HTTPResponse) -> HTTPResponse = { response in
+            return handler(request).map(index) { index, response in
                 guard (200 ..< 300).contains(response.status) && (response.grpcStatus ?? .ok) == .ok else { return response }
                 var lost = HTTPResponse.closeWithoutAnswer
                 lost.fault = InjectedFault(index: index, handled: true)
                 return lost
             }
-            return response.isDeferred ? response.producingThen { produced, answer in answer(lose(produced)) } : lose(response)
         }
     }
 

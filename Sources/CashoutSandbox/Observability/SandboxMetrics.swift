@@ -5,14 +5,12 @@ import SandboxJournal
 import SandboxState
 import Synchronization
 
-/// What `GET /sandbox/metrics` reports, in Prometheus text format 0.0.4: the server's requests
-/// (``HTTPMetrics``), gRPC calls by method and status (``GRPCMetrics``), cashouts by status, webhook delivery attempts by outcome, and the build.
-///
-/// Requests and webhook attempts are counted as they happen, with relaxed atomics (no lock);
-/// cashouts are counted when scraped, from the bank.
-final class SandboxMetrics: Sendable {
+/// How webhook delivery attempts ended, counted as they happen with relaxed atomics (no lock):
+/// the sender's part of `GET /sandbox/metrics`, made before the sender (and the bank it delivers
+/// for), long before the router and its request counters.
+final class WebhookCounts: Sendable {
     /// How a webhook delivery attempt ended (`cashout_sandbox_webhook_attempts_total{outcome=...}`).
-    enum WebhookOutcome: Int, CaseIterable {
+    enum Outcome: Int, CaseIterable {
         /// The receiver answered 2xx.
         case delivered
         /// The receiver answered, not 2xx (retried).
@@ -36,29 +34,37 @@ final class SandboxMetrics: Sendable {
         }
     }
 
+    private let counts: InlineArray<5, Atomic<UInt64>> = InlineArray { _ in Atomic(0) }
+
+    init() {}
+
+    func count(_ outcome: Outcome) {
+        counts[outcome.rawValue].wrappingAdd(1, ordering: .relaxed)
+    }
+
+    subscript(_ outcome: Outcome) -> UInt64 {
+        counts[outcome.rawValue].load(ordering: .relaxed)
+    }
+}
+
+/// What `GET /sandbox/metrics` reports, in Prometheus text format 0.0.4: the server's requests
+/// (``HTTPMetrics``), gRPC calls by method and status (``GRPCMetrics``), cashouts by status, webhook delivery attempts by outcome
+/// (``WebhookCounts``), and the build.
+///
+/// Made once the router knows every route (the request counters are by route), from parts made
+/// before: requests, gRPC calls and webhook attempts are counted as they happen, with relaxed
+/// atomics (no lock); cashouts are counted when scraped, from the bank.
+struct SandboxMetrics: Sendable {
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    private let http = AtomicLazyReference<HTTPMetrics>()
-    private let grpc: GRPCMetrics
-    private let webhooks: InlineArray<5, Atomic<UInt64>> = InlineArray { _ in Atomic(0) }
-
-    init(grpc: GRPCMetrics) {
-        self.grpc = grpc
-    }
-
-    /// The server's request counters, once the router is complete.
-    func attach(_ metrics: HTTPMetrics) {
-        _ = http.storeIfNil(metrics)
-    }
-
-    func count(_ outcome: WebhookOutcome) {
-        webhooks[outcome.rawValue].wrappingAdd(1, ordering: .relaxed)
-    }
+    let http: HTTPMetrics
+    let grpc: GRPCMetrics
+    let webhooks: WebhookCounts
 
     /// The whole exposition.
     func render(bank: Bank, journal: StateJournal? = nil) -> String {
         var text = ""
-        http.load()?.render(into: &text)
+        http.render(into: &text)
         grpc.render(into: &text)
         var counts: [String: Int] = [:]
         for (status, count) in bank.payoutCounts() { counts[status.name, default: 0] += count }
@@ -69,8 +75,8 @@ final class SandboxMetrics: Sendable {
         }
         HTTPMetrics.family("cashout_sandbox_webhook_attempts_total", "counter",
                            "Webhook delivery attempts (retries and redeliveries included), by outcome.", into: &text)
-        for outcome in WebhookOutcome.allCases {
-            text += "cashout_sandbox_webhook_attempts_total{outcome=\"\(outcome.label)\"} \(webhooks[outcome.rawValue].load(ordering: .relaxed))\n"
+        for outcome in WebhookCounts.Outcome.allCases {
+            text += "cashout_sandbox_webhook_attempts_total{outcome=\"\(outcome.label)\"} \(webhooks[outcome])\n"
         }
         if let journal {
             let histogram = journal.journal.syncHistogram

@@ -8,7 +8,8 @@ import Synchronization
 /// the HTTP client on a `DeliveryPool` thread, so that many are on their way at once.
 final class WebhookSender: Sendable {
     private struct Links {
-        var bank: Bank?
+        /// Whether it delivers: from when the server listens (`attach(addresses:)`) until `stop()`.
+        var open = false
         /// `http://127.0.0.1:PORT/sandbox/sink/` and the like, for each address the server is on.
         var sinkPrefixes: [String] = []
         /// How many of them came from `Host` headers (see `learn(host:)`).
@@ -32,27 +33,40 @@ final class WebhookSender: Sendable {
     /// The dialects in the order they read a received request (by name: the same every run); a
     /// notification's is found among these few by its name, without hashing it.
     private let readers: [(name: String, dialect: any Dialect)]
-    private let metrics: SandboxMetrics
+    private let counts: WebhookCounts
     private let pool: DeliveryPool
 
-    /// A sender that delivers to `sinks` in process, and reads what they receive as the
-    /// sandbox's notifications for them.
-    init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, metrics: SandboxMetrics) {
+    /// A sender that delivers to `sinks` in process, and counts its attempts in `counts`. It
+    /// holds no bank: the bank hands itself to each delivery (`send(_:bank:done:)`).
+    init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, counts: WebhookCounts) {
         readers = dialects.keys.sorted().map { ($0, dialects[$0]!) }
         self.sinks = sinks
         self.timeout = Mutex(timeout)
-        self.metrics = metrics
+        self.counts = counts
         pool = DeliveryPool(limit: concurrency)
-        sinks.read { [weak self] request in self?.read(request) }
     }
 
-    /// Connects the sender to its bank and its server's addresses (after both exist).
-    func attach(bank: Bank, addresses: [SocketAddress]) {
+    /// How the sinks read what they receive as `bank`'s notifications (`SinkStore.read(with:)`):
+    /// holding the bank weakly, since the bank holds this sender (through its delivery callback)
+    /// and the sender the sinks.
+    func reader(of bank: Bank) -> @Sendable (ReceivedRequest) -> ReceivedNotification? {
+        { [weak self, weak bank] request in
+            guard let self, let bank else { return nil }
+            return self.read(request, bank: bank)
+        }
+    }
+
+    /// Opens the sender once its server listens, with the addresses it listens on: a URL that
+    /// starts with one of them is one of the sandbox's own sinks. This one cannot be passed to
+    /// `init`: the server starts last (it needs the finished router, which needs the bank, which
+    /// needs this sender), and its addresses (a free port, with port 0) exist only once it binds.
+    /// Until then the sender delivers nothing, as after `stop()`.
+    func attach(addresses: [SocketAddress]) {
         let hosts = addresses.flatMap { address -> [String] in
             let loopback = address.host == "127.0.0.1" || address.host == "::1" || address.host == "0.0.0.0" || address.host == "::"
             return loopback ? ["127.0.0.1:\(address.port)", "localhost:\(address.port)", "[::1]:\(address.port)"] : ["\(address)"]
         }
-        links.withLock { $0 = Links(bank: bank, sinkPrefixes: hosts.map { "http://\($0)/sandbox/sink/" }) }
+        links.withLock { $0 = Links(open: true, sinkPrefixes: hosts.map { "http://\($0)/sandbox/sink/" }) }
     }
 
     /// Counts `host`, a `Host` header the sandbox was reached by, as one of its own addresses, so
@@ -78,16 +92,16 @@ final class WebhookSender: Sendable {
         timeout.withLock { $0 = duration }
     }
 
-    /// Drops the reference to the bank (which holds this sender): call when stopping.
-    func detach() {
+    /// Stops delivering (every later attempt is not sent) and reading: call when stopping.
+    func stop() {
         links.withLock { $0 = Links() }
     }
 
-    /// Delivers `notification` (the bank's `Deliver`): returns the outcome at once for the sink;
+    /// Delivers `notification` of `bank` (the bank's `Deliver`): returns the outcome at once for the sink;
     /// anywhere else it returns nil and calls `done` with the outcome from a pool thread.
-    func send(_ notification: StatusNotification, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
-        guard let url = notification.url, let (bank, route) = route(url), let rendered = render(notification, bank: bank) else {
-            metrics.count(.notSent)
+    func send(_ notification: StatusNotification, bank: Bank, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
+        guard let url = notification.url, let route = route(url), let rendered = render(notification, bank: bank) else {
+            counts.count(.notSent)
             return DeliveryOutcome(error: notification.forged ? "not sent: its API signs nothing to forge" : "not sent: no URL or merchant")
         }
         if case .sink(let name, let path) = route {
@@ -96,7 +110,7 @@ final class WebhookSender: Sendable {
                                        content: .rendered(rendered.body, headers: rendered.headers),
                                        about: (notification.payoutID, notification.status))
             let outcome = DeliveryOutcome(status: answer.status, body: answer.body?.serializedString())
-            metrics.count(outcome.succeeded ? .delivered : .httpError)
+            counts.count(outcome.succeeded ? .delivered : .httpError)
             return outcome
         }
         pool.run {
@@ -113,10 +127,10 @@ final class WebhookSender: Sendable {
         return notification.forged ? dialect.forgedNotification(notification, bank: bank) : dialect.notification(notification, bank: bank)
     }
 
-    /// Reads a request a sink received as one of the sandbox's notifications: the first dialect
+    /// Reads a request a sink received as one of `bank`'s notifications: the first dialect
     /// that knows its format says what it is.
-    func read(_ request: ReceivedRequest) -> ReceivedNotification? {
-        guard let bank = links.withLock({ $0.bank }) else { return nil }
+    func read(_ request: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
+        guard links.withLock({ $0.open }) else { return nil }
         return readers.lazy.compactMap { $0.dialect.readNotification(request, bank: bank) }.first
     }
 
@@ -128,13 +142,13 @@ final class WebhookSender: Sendable {
             let response = try HTTPClient.send(method: "POST", url: url, headers: headers,
                                                body: Array(body.utf8), timeout: timeout.withLock { $0 })
             let outcome = DeliveryOutcome(status: response.status, body: String(response.bodyText.prefix(500)))
-            metrics.count(outcome.succeeded ? .delivered : .httpError)
+            counts.count(outcome.succeeded ? .delivered : .httpError)
             return outcome
         } catch {
             switch error {
-            case .timedOut: metrics.count(.timeout)
-            case .invalidURL, .invalidHeader: metrics.count(.notSent)  // e.g. https: the client speaks plain HTTP
-            case .cannotResolve, .connectionFailed, .malformedResponse: metrics.count(.connectionError)
+            case .timedOut: counts.count(.timeout)
+            case .invalidURL, .invalidHeader: counts.count(.notSent)  // e.g. https: the client speaks plain HTTP
+            case .cannotResolve, .connectionFailed, .malformedResponse: counts.count(.connectionError)
             }
             return DeliveryOutcome(error: "\(error)")
         }
@@ -143,19 +157,20 @@ final class WebhookSender: Sendable {
     /// Whether `url` leads to one of the sandbox's own sinks (delivered in process), as a delivery
     /// to it would be routed.
     func isOwnSink(_ url: String) -> Bool {
-        if case .sink? = route(url)?.1 { return true }
+        if case .sink? = route(url) { return true }
         return false
     }
 
-    /// The bank, and where `url` leads: one of the sandbox's own sinks when it starts with one of
-    /// its addresses (scheme and host compared without case, as URLs do), anywhere else over HTTP.
-    private func route(_ url: String) -> (Bank, Route)? {
+    /// Where `url` leads: one of the sandbox's own sinks when it starts with one of its addresses
+    /// (scheme and host compared without case, as URLs do), anywhere else over HTTP; nil while
+    /// the sender is not open.
+    private func route(_ url: String) -> Route? {
         links.withLock { links in
-            guard let bank = links.bank else { return nil }
-            if let last = links.last, last.url == url { return (bank, last.route) }
+            guard links.open else { return nil }
+            if let last = links.last, last.url == url { return last.route }
             if let known = links.routes[url] {
                 links.last = (url, known)
-                return (bank, known)
+                return known
             }
             var route = Route.remote
             if let prefix = links.sinkPrefixes.first(where: { Self.hasPrefixIgnoringASCIICase(url, $0) }),
@@ -165,7 +180,7 @@ final class WebhookSender: Sendable {
             if links.routes.count > 10_000 { links.routes.removeAll() }  // every payout its own URL: keep it bounded
             links.routes[url] = route
             links.last = (url, route)
-            return (bank, route)
+            return route
         }
     }
 

@@ -2,7 +2,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 
-// The Mannco.store user cashout API (spec, document 002 and A.2–A.6): login for a JWT, then
+// The Mannco.store user cashout API (Mannco.store's API docs, and the Mannco guide): login for a JWT, then
 // cashouts to Payoneer or Tipalti with fees, a minimum, one pending cashout and a 24-hour
 // cooldown, the history and the balance, and linking payout methods. Every answer is the
 // `err/success/content` envelope (`ManncoResponse`); errors are `ManncoError`s.
@@ -52,7 +52,7 @@ struct ManncoAPI: Sendable {
 
     /// `POST /cashout/process {"amount","method","email"?}`: the input, the minimum, then the
     /// bank's atomic checks (verification, the method linked, one pending cashout, the cooldown;
-    /// the scenario's declines; the balance), each refusal in the spec's order.
+    /// the scenario's declines; the balance), each refusal in the order the Mannco guide gives.
     func process(_ request: HTTPRequest, user: ManncoUser) throws(ManncoError) -> HTTPResponse {
         let input = try ManncoProcessRequest(ManncoBody.fields(request))
         guard input.amount >= ManncoProcessRequest.minimumAmount else { throw .business(ManncoMessage.belowMinimum) }

@@ -1,7 +1,7 @@
 import SandboxBank
 
 /// A payout of the Mannco API as its user sees it: Mannco's status names, the cashout's method,
-/// fee and times (spec A.4, A.6), all read from the bank's payout.
+/// fee and times (the Mannco guide, "Endpoints"), all read from the bank's payout.
 struct ManncoCashout {
     let payout: Payout
 

@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxJSON
 
-/// "You will receive email notifications at each stage" (document 002): the emails of a cashout,
+/// "You will receive email notifications at each stage" (Mannco.store's API docs, "Cashout"): the emails of a cashout,
 /// one per status it enters (pending, processing, completed, failed, cancelled), read from the
 /// bank's record of its changes, so the outbox survives a restart with the payouts.
 public struct ManncoEmail: Sendable, Equatable {

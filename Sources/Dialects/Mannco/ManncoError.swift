@@ -2,7 +2,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 
-/// A refusal in Mannco's terms (spec A.3): HTTP 300 for a business error, 403 `forbidden`, each
+/// A refusal in Mannco's terms (Mannco.store's API docs, "Introduction"): HTTP 300 for a business error, 403 `forbidden`, each
 /// with `{"err":true,"success":false,"content":"<message>"}`.
 enum ManncoError: Error, Equatable {
     /// HTTP 300, the server's `error` type.

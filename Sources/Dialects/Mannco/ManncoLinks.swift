@@ -2,7 +2,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 
-// Linking payout methods (spec A.5, document 002's original contract, in the err/success/content
+// Linking payout methods (Mannco.store's API docs, the older "Cashout" page's contract, in the err/success/content
 // envelope): `POST /cashout/link {"provider"}` and `POST /cashout/unlink {"provider"}`. Payoneer and
 // PayPal answer a URL the user opens to finish: here a page the sandbox serves, which links the
 // method when opened. Tipalti links at once from its payee fields.
@@ -108,7 +108,7 @@ struct ManncoLinks: Sendable {
     }
 }
 
-/// Tipalti's payee fields on `POST /cashout/link` (spec A.5): `payeeType` Individual (the
+/// Tipalti's payee fields on `POST /cashout/link` (the Mannco guide, "Endpoints"): `payeeType` Individual (the
 /// default) or Company; `firstName` and `lastName` for an individual, `companyName` for a
 /// company; `email`; `address` with `address1`, `city`, `postalCode` and `country`.
 enum TipaltiPayee {

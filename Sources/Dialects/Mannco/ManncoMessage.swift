@@ -1,5 +1,5 @@
-/// Every message the Mannco API answers with, as `content` (spec A.2–A.5 and the sandbox's
-/// decisions): the one home of their wording, for the endpoints, the documents and the tests.
+/// Every message the Mannco API answers with, as `content` (Mannco.store's API docs,
+/// "Authentication" and "Cashout", and the Mannco guide): the one home of their wording, for the endpoints, the documents and the tests.
 public enum ManncoMessage {
     // Input, in the order checked.
     public static func missing(_ parameter: String) -> String { "Missing required parameter: \(parameter)" }
@@ -35,7 +35,7 @@ public enum ManncoMessage {
     public static let payoneerUnlinked = "Payoneer cashout method unlinked successfully"
 }
 
-/// The example cashout of document 002 (`{"amount":100000,"method":"payoneer","email":"payment@example.com"}`),
+/// The example cashout of Mannco.store's API docs, "Cashout" (`{"amount":100000,"method":"payoneer","email":"payment@example.com"}`),
 /// for the documents, the dashboard's form and the tests: written once.
 public enum ManncoExample {
     public static let amount: Int64 = 100_000

@@ -1,7 +1,7 @@
 import SandboxBank
 
-// Document 002's fee table: Payoneer 2 %, 1–3 business days; Tipalti 1.5 %, 3–5 business days;
-// a $50 minimum for both. The sandbox's decisions (spec, "Fee" and "Estimated completion"): the fee
+// Mannco's fee table (its API docs, "Cashout"): Payoneer 2 %, 1–3 business days; Tipalti 1.5 %, 3–5 business days;
+// a $50 minimum for both. The sandbox's choices (the Mannco guide, "Endpoints"): the fee
 // is rounded to whole cents, halves away from zero, and withheld from the amount; the estimate is
 // the upper bound in business days (Saturdays and Sundays skipped, UTC).
 

@@ -1,6 +1,6 @@
 import SandboxJSON
 
-/// The body of `POST /cashout/process`, its input checked in the spec's order: `amount` and
+/// The body of `POST /cashout/process`, its input checked in the Mannco guide's order: `amount` and
 /// `method` present (not null), then `amount` a positive JSON integer of at most 2^53 cents, then
 /// `method` one of `payoneer` and `tipalti`, then `email` an address when given. Unknown fields
 /// are ignored.

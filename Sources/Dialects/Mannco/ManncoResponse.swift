@@ -1,7 +1,7 @@
 import SandboxHTTP
 import SandboxJSON
 
-/// Mannco's envelope (spec A.3): `{"err":false,"success":true,"content":…}` or
+/// Mannco's envelope (Mannco.store's API docs, "Introduction"): `{"err":false,"success":true,"content":…}` or
 /// `{"err":true,"success":false,"content":"<message>"}`, written with their members in the
 /// documents' order (the sandbox's own JSON writer sorts keys).
 enum ManncoResponse {

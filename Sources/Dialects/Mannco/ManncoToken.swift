@@ -3,7 +3,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 
-// The API's JWT (spec A.2 and the sandbox's decisions): HS256, signed by the sandbox with one
+// The API's JWT (Mannco.store's API docs, "Authentication"; the Mannco guide): HS256, signed by the sandbox with one
 // fixed, documented secret (so tokens outlive a restart, and a test can make its own), claims
 // `iss` "API", `sub` the user's id, `iat`, `exp` 31 days later, both unix seconds on the virtual
 // clock, and `API` true. Not bound to the client's address: every client is local. The scheme

@@ -79,7 +79,7 @@ public struct ManncoUser: Sendable {
 }
 
 /// A payout method a user can link: Payoneer and Tipalti take cashouts; PayPal can only be linked
-/// (document 002's original contract).
+/// (the original contract, on the older "Cashout" page of Mannco.store's API docs).
 public enum ManncoProvider: String, Sendable, CaseIterable {
     case payoneer, tipalti, paypal
 

@@ -3,7 +3,7 @@ import SandboxGRPC
 import SandboxProtobuf
 import Synchronization
 
-// Hyperswitch Prism's `types.PayoutService` over gRPC (spec prism-payout-service.md): every call
+// Hyperswitch Prism's `types.PayoutService` over gRPC (Protos/payouts.proto, and the PayoutService guide): every call
 // authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers
 // (or trailers, for a refused call), and answers the five response fields (`PrismPayout`).
 // The eight methods: Create, Get, Void, Stage, Transfer, CreateLink, CreateRecipient and

@@ -3,8 +3,8 @@ import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 
-/// Who is calling, read from a call's metadata as Prism reads it (spec, "Sandbox decisions":
-/// metadata): the connector (`x-connector`, or newer clients' `x-payout-connector`), the
+/// Who is calling, read from a call's metadata as Prism reads it (the PayoutService guide, "The default merchant and
+/// the metadata"): the connector (`x-connector`, or newer clients' `x-payout-connector`), the
 /// credentials (`x-auth` with `x-api-key`, `x-key1`, `x-api-secret`, or `x-connector-config`
 /// instead), the merchant (`x-merchant-id`, default `DefaultMerchantId`), the tenant
 /// (`x-tenant-id`, default `public`) and the request id (`x-request-id`, generated when absent).

@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxHTTP
 
-// CreateLink's recipient page (spec prism-payout-service.md, "Sandbox decisions": flows). Prism
+// CreateLink's recipient page (the PayoutService guide, "Flows"). Prism
 // leaves the page to the processor; the sandbox serves one over HTTP/1.1 on its port:
 //
 //   GET  /prism/payout-links/{token}   a small form: method (card, sepa, ach), holder name, account

@@ -1,5 +1,5 @@
 // Every gRPC status message the PayoutService dialect gives, in one place: the handlers throw
-// these and the tests expect them (spec prism-payout-service.md, "Sandbox decisions": errors).
+// these and the tests expect them (the PayoutService guide, "Errors, two ways").
 
 /// The PayoutService dialect's status messages, worded as Prism words them.
 public enum PrismMessage {

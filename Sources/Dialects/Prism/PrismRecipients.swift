@@ -2,8 +2,7 @@ import SandboxBank
 import SandboxGRPC
 import SandboxJSON
 
-// CreateRecipient and EnrollDisburseAccount (spec prism-payout-service.md, "Sandbox decisions":
-// flows). Prism's sample flow is CreateRecipient → EnrollDisburseAccount → Create. The sandbox
+// CreateRecipient and EnrollDisburseAccount (the PayoutService guide, "Flows"). Prism's sample flow is CreateRecipient → EnrollDisburseAccount → Create. The sandbox
 // keeps recipients and enrolled accounts on the merchant's bank account, one setting each
 // (`recipient.rcp_000001`, `payout_method.pm_000001`, a small JSON object), so that the journal,
 // snapshots and the admin API keep them as they keep every account's settings.

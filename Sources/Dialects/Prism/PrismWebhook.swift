@@ -4,7 +4,7 @@ import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 
-// PayoutService notifications (spec prism-payout-service.md, "Sandbox decisions": notifications).
+// PayoutService notifications (the PayoutService guide, "Webhooks").
 // Prism itself has no outgoing webhook for payouts; the sandbox's decision is a JSON POST to the
 // Create's `webhook_url` on each status change:
 //

@@ -3,7 +3,7 @@ import SandboxD24Rules
 import SandboxHTTP
 import SandboxJSON
 
-// The D24 Cashouts API v3 endpoints (spec §3, §4): create, status, update status and cancel,
+// The D24 Cashouts API v3 endpoints (D24's Cashouts docs (docs.d24.com), "Endpoints"): create, status, update status and cancel,
 // signed with `Payload-Signature`; bank codes and exchange rates, with the read-only key.
 
 /// Serves the D24 dialect over a `Bank`.

@@ -5,7 +5,7 @@ import SandboxJSON
 
 // A Payload-Signature that does not match: the signature expected over the exact bytes received,
 // the one received, the secret, and the likely cause, tried in this order:
-//   uppercase_hex      the right HMAC in uppercase (spec §2.1: lowercase only)
+//   uppercase_hex      the right HMAC in uppercase ("Calculating the Payload-Signature": lowercase only)
 //   base64             the right HMAC in base64 (the Java example of some D24 pages)
 //   stale_secret       the merchant's secret before the last PUT /sandbox/merchants changed it
 //   other_merchant     another D24 merchant's secret

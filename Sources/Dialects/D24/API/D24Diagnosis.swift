@@ -2,8 +2,8 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 
-// Why a D24 request was refused, in the decision table's order (spec "Sandbox decisions":
-// credentials check order): the credentials in the body, the passphrase, the signature
+// Why a D24 request was refused, in the documented order (the Behaviour and
+// choices guide, the credentials check order): the credentials in the body, the passphrase, the signature
 // (D24Diagnosis+Signature), the IP allow-list; and the read-only key of the GET endpoints. Built
 // only when a check fails; the answer's bytes stay the provider's (D24Error), the diagnosis
 // travels beside them to the request journal and the log.

@@ -4,7 +4,7 @@ import SandboxJSON
 import SandboxReport
 
 // What the integration report reads in D24 requests, and the checks that apply: D24's notifications
-// carry no status (spec §5), so an app learns a change only by asking `POST /v3/cashout/status`.
+// carry no status (D24's page "Notifications"), so an app learns a change only by asking `POST /v3/cashout/status`.
 
 extension D24Dialect: ReportingDialect {
     static let reportTerms = ReportTerms(statusQuery: "POST /v3/cashout/status", reference: "external_id",

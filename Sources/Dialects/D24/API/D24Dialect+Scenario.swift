@@ -6,11 +6,11 @@ import SandboxScenario
 /// scenario with the magic values (`scenarios/default.json`), and its creates for steps
 /// (`D24ScenarioCreate.swift`).
 extension D24Dialect: ScenarioDialect {
-    /// The codes a scenario's timeline may give a D24 cashout: spec §7.2's, and no word code.
+    /// The codes a scenario's timeline may give a D24 cashout: those of D24's "API Codes" page, and no word code.
     static let rejectionCodes = RejectionCodes(listed: D24RejectionCodes.names.keys.sorted().map { (String($0), D24RejectionCodes.names[$0]!) })
 
-    /// The create request's fields (spec §4.1 wire names) for rules, and declines with spec
-    /// §7.3's codes (100–999) and a KYC `reason` and `reason_code`.
+    /// The create request's fields (wire names of D24's "Cashout Creation Endpoint") for rules, and
+    /// declines with the codes of D24's "API Codes" page (100–999) and a KYC `reason` and `reason_code`.
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name, ruleFields: Self.createFields, rejectionCodes: Self.rejectionCodes,
                            declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check], format: Self.scenarioFormat)

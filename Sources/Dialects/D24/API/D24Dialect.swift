@@ -41,7 +41,7 @@ public struct D24Dialect: Dialect {
         D24Notification.read(received, bank: bank, keys: keys)
     }
 
-    /// 807 ERROR_REJECTED_BY_BANK, or 826 WITHDRAWAL_REVERSED after completion; a given code's spec §7.2 name.
+    /// 807 ERROR_REJECTED_BY_BANK, or 826 WITHDRAWAL_REVERSED after completion; a given code's name on D24's "API Codes" page.
     public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
         let number = code.flatMap { Int($0) } ?? (afterCompletion ? 826 : 807)
         return (String(number), D24RejectionCodes.name(number))

@@ -3,7 +3,8 @@ import SandboxD24Rules
 import SandboxHTTP
 import SandboxJSON
 
-// D24 Cashouts v3 refusals: codes and messages of spec §7.3, HTTP statuses of the decision table
+// D24 Cashouts v3 refusals: codes and messages of D24's Cashouts docs (docs.d24.com), "API Codes"; HTTP statuses as the D24
+// guide, "Codes", gives them
 // (401 for 401/402/302/524; 400 for 502 and KYC; 412 for every other business or validation code).
 
 /// A refusal in the API's own shape: `{"code": N, "message": "..."}`.
@@ -40,7 +41,7 @@ struct D24Error: Error, Sendable, Equatable {
         return error
     }
 
-    /// The messages of spec §7.3 for codes a scenario may decline with.
+    /// The messages of D24's "API Codes" page for codes a scenario may decline with.
     static let standardMessages: [Int: String] = [
         300: "Invalid params", 302: "Invalid control string", 303: "Invalid bank code", 401: "Invalid credentials",
         402: "Unregistered IP address (Go to API Access to whitelist the IP in the Merchant Panel)",
@@ -113,7 +114,7 @@ extension D24Error {
         }
     }
 
-    /// The word spec §7.3's 508 message names each limit with.
+    /// The word the 508 message of D24's "API Codes" page names each limit with.
     static func word(_ limit: PayoutRefusal.Limit) -> String {
         switch limit {
         case .transaction: "TRANSACTION"

@@ -4,9 +4,9 @@ import SandboxD24Rules
 import SandboxDialect
 import SandboxHTTP
 
-// Notifications of spec §5: a form-encoded POST with date, bank_reference_id, comments,
+// Notifications (D24's Cashouts docs (docs.d24.com), "Notifications"): a form-encoded POST with date, bank_reference_id, comments,
 // external_id, control, cashout_id and status_reason, in that order; the status itself is not
-// sent (the merchant asks for it). `control`: `D24Signature.control` (spec §2.4).
+// sent (the merchant asks for it). `control`: `D24Signature.control` (the same page).
 
 /// The D24 wire format of a status notification.
 public enum D24Notification {

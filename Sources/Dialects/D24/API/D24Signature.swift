@@ -1,7 +1,7 @@
 import SandboxCrypto
 
 /// D24's two signatures, written once for the endpoints, the notifications, the CLI, the runner
-/// and the testing library (spec §2.4):
+/// and the testing library (D24's page "Notifications"):
 /// - `Payload-Signature`: lowercase hex HMAC-SHA256 of the request body's exact bytes, keyed with
 ///   the merchant's API signature (its secret);
 /// - a notification's `control`: uppercase hex HMAC-SHA256 of `"Be4" + external_id + "Bo7"`.

@@ -3,10 +3,10 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 
-// Authentication of the signed cashout endpoints, in the decision table's order: the body is
+// Authentication of the signed cashout endpoints, in the order the D24 guide gives: the body is
 // well-formed JSON (502), `login`/`pass` name a merchant (401), `Payload-Signature` is the
 // lowercase hex HMAC-SHA256 of the exact body bytes with the merchant's API signature (302,
-// spec §2.1), and the client's address is allowed when the merchant has an allow-list (402).
+// D24's page "Calculating the Payload-Signature"), and the client's address is allowed when the merchant has an allow-list (402).
 // Each refusal carries its diagnosis (D24Diagnosis): which check failed, and why.
 
 /// A signed request that passed authentication: its JSON body and its merchant.

@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxJSON
 
-// Status codes and descriptions of spec §6 and the decision table: 0 Pending, 1 Completed,
+// Status codes and descriptions of D24's Cashouts docs (docs.d24.com), "Status flow", and the D24 guide: 0 Pending, 1 Completed,
 // 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold. A payout returned after completion is REJECTED.
 
 /// The D24 view of a payout's status.
@@ -53,7 +53,7 @@ enum D24Status {
     }
 }
 
-/// Rejection codes of spec §7.2.
+/// Rejection codes of D24's "API Codes" page.
 public enum D24RejectionCodes {
     public static let names: [Int: String] = [
         800: "ERROR_ACCOUNT_INCORRECT", 801: "ERROR_ACCOUNT_CLOSED", 802: "ERROR_AMOUNT_INCORRECT", 803: "ERROR_BANK_INVALID",

@@ -1,4 +1,4 @@
-// Check-digit algorithms of D24 Cashouts v3 spec §8: CPF/CNPJ (Brazil, mod 11), CLABE (Mexico,
+// Check-digit algorithms of D24's Cashouts docs (docs.d24.com), "Countries validations": CPF/CNPJ (Brazil, mod 11), CLABE (Mexico,
 // weights 3-7-1), CBU/CVU (Argentina, BCRA blocks), CCI (Peru, two 1-2 digit-sum checks) and
 // Luhn (Mexican card detection).
 

@@ -1,4 +1,4 @@
-// Argentina: D24 Cashouts v3 spec §8 🇦🇷 (required fields, CBU/CVU check digits, bank code
+// Argentina: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇦🇷 (required fields, CBU/CVU check digits, bank code
 // from the CBU prefix, iCash 998 with e-mail).
 
 /// Argentina's rules.

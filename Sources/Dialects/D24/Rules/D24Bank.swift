@@ -1,4 +1,4 @@
-// One entry of the bank list served by GET /v3/banks: D24 Cashouts v3, spec §4.5.
+// One entry of the bank list served by GET /v3/banks: D24's Cashouts docs (docs.d24.com), "Cashout Bank Codes".
 
 /// A bank as `/v3/banks` lists it: the numeric `code` clients send as `bank_code`, and a name.
 public struct D24Bank: Sendable, Equatable {

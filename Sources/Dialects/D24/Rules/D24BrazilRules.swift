@@ -1,4 +1,4 @@
-// Brazil: D24 Cashouts v3 spec §8 🇧🇷 (required fields, account regex per bank, PIX keys
+// Brazil: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇧🇷 (required fields, account regex per bank, PIX keys
 // 10000/10001/10002) and the generic document table (CPF/CNPJ verifier digits).
 
 /// Brazil's rules.

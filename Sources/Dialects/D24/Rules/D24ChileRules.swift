@@ -1,5 +1,5 @@
-// Chile: D24 Cashouts v3 spec §8 🇨🇱 (required bank_code, account `^\d{6,16}$`, account
-// type C/S/V) and §7.6.
+// Chile: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇨🇱 (required bank_code, account `^\d{6,16}$`,
+// account type C/S/V).
 
 /// Chile's rules: `bank_code` required; `bank_account` 6-16 digits; `account_type` required,
 /// one of `C` (checking), `S` (savings), `V` (vista/salary).

@@ -1,4 +1,4 @@
-// Colombia: D24 Cashouts v3 spec §8 🇨🇴 (required fields, account formats per bank, Nequi
+// Colombia: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇨🇴 (required fields, account formats per bank, Nequi
 // 1507 / Daviplata 1551 mobile accounts, Efecty 10003 and Punto Red 10006 cash networks).
 
 /// Colombia's rules.

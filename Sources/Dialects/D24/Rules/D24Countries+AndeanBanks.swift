@@ -1,6 +1,6 @@
 // Bank lists for Colombia (D24's codes, with the Nequi/Daviplata wallets and the Efecty/Punto
 // Red cash networks), Peru (CCI bank codes, Yape 901, Plin 902) and Ecuador (the D24 Ecuador
-// page): D24 Cashouts v3 spec §8 Colombia/Peru/Ecuador and §4.5.
+// page): D24's Cashouts docs (docs.d24.com), "Countries validations" (Colombia, Peru, Ecuador) and "Cashout Bank Codes".
 
 extension D24Countries {
     /// Colombia: the D24 Colombia page's banks, plus wallets and cash networks.

@@ -1,8 +1,9 @@
 // Bank lists for Brazil (COMPE codes plus D24's PIX key codes) and Mexico (Banxico codes, the
-// first three digits of a CLABE): D24 Cashouts v3 spec §8 Brazil/Mexico and §4.5.
+// first three digits of a CLABE): D24's Cashouts docs (docs.d24.com), "Countries validations" (Brazil, Mexico) and
+// "Cashout Bank Codes".
 
 extension D24Countries {
-    /// Brazil: the banks of the spec's account table plus well-known COMPE codes, and the PIX
+    /// Brazil: the banks of D24's Brazil account table plus well-known COMPE codes, and the PIX
     /// pseudo-banks 10000 (phone key), 10001 (e-mail key), 10002 (CPF key).
     static let brazilBanks: [D24Bank] = [
         D24Bank(1, "Banco do Brasil"), D24Bank(3, "Banco da Amazônia"),

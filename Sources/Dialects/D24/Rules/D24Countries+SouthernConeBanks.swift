@@ -1,6 +1,6 @@
 // Bank lists for Argentina (BCRA entity codes, the first three digits of a CBU; 000 for CVU
-// virtual accounts; 998 iCash) and Chile (the codes on the D24 Chile page): D24 Cashouts v3
-// spec §8 Argentina/Chile and §4.5.
+// virtual accounts; 998 iCash) and Chile (the codes on the D24 Chile page): D24's Cashouts docs (docs.d24.com),
+// "Countries validations" (Argentina, Chile) and "Cashout Bank Codes".
 
 extension D24Countries {
     /// Argentina: BCRA entity codes, plus 000 (CVU, virtual accounts) and 998 (iCash).

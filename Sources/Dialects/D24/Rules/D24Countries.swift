@@ -1,5 +1,5 @@
-// Countries, currencies and bank lists of D24 Cashouts v3: spec §8 (first paragraph: the
-// "Countries and currencies" list), §4.5 (/v3/banks) and the decision table ("Countries").
+// Countries, currencies and bank lists: D24's Cashouts docs (docs.d24.com), "Countries Specifications" (the "Countries
+// and currencies" list) and "Cashout Bank Codes" (/v3/banks); the Behaviour and choices guide (countries).
 
 /// The sandbox's country data: accepted currencies, bank lists and which countries get the
 /// full per-country validation.
@@ -10,7 +10,7 @@
 /// D24Countries.hasFullValidation("UY")     // false
 /// ```
 public enum D24Countries {
-    /// ISO country -> accepted currencies, local first. Exactly the spec's list, read
+    /// ISO country -> accepted currencies, local first. Exactly D24's list, read
     /// literally: a country listed with a single currency accepts only that one.
     static let currencyTable: [String: [String]] = [
         "AR": ["ARS", "USD"], "BR": ["BRL", "USD"], "CL": ["CLP", "USD"],
@@ -45,9 +45,9 @@ public enum D24Countries {
     /// The bank list `/v3/banks` serves and `bank_code` is validated against, as
     /// `(code, name)` in ascending code order.
     ///
-    /// BR, MX, AR, CL, CO, PE and EC have realistic lists (the spec's plus well-known banks
+    /// BR, MX, AR, CL, CO, PE and EC have realistic lists (D24's pages' plus well-known banks
     /// with their national codes). The other currency-table countries return an empty list:
-    /// the spec has no D24 data for them, so their `bank_code` is not checked against a list
+    /// D24's pages have no data for them, so their `bank_code` is not checked against a list
     /// (any code of up to 6 digits passes). `nil` for countries outside the currency table.
     public static func banks(of country: String) -> [(code: Int, name: String)]? {
         bankEntries(of: country)?.map { (code: $0.code, name: $0.name) }

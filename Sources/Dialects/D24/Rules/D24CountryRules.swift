@@ -1,5 +1,5 @@
-// The per-country layer of field validation: D24 Cashouts v3 spec §8 ("Countries
-// validations": BR, MX, AR, CL, CO, PE, EC) and the decision table ("Countries").
+// The per-country layer of field validation: D24's Cashouts docs (docs.d24.com), "Countries validations" (BR, MX, AR,
+// CL, CO, PE, EC), and the Behaviour and choices guide (which countries are fully validated).
 
 /// Rules one fully validated country adds on top of ``D24GenericChecks``.
 protocol D24CountryRules: Sendable {

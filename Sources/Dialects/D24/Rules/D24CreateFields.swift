@@ -1,4 +1,4 @@
-// The create-cashout request body as text: D24 Cashouts v3, spec §4.1 (POST /v3/cashout fields).
+// The create-cashout request body as text: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint".
 
 /// The create request's fields as the client sent them, already decoded to text.
 ///

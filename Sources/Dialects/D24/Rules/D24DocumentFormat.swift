@@ -1,5 +1,5 @@
-// Formats of beneficiary documents: D24 Cashouts v3 spec §8, "Generic document validation
-// table" (numeric lengths, CPF/CNPJ verifier digits) and the per-country pages.
+// Formats of beneficiary documents: D24's Cashouts docs (docs.d24.com), "Countries Specifications" (the document
+// validation table: numeric lengths, CPF/CNPJ verifier digits) and the "Countries validations" pages.
 
 /// The shape a `document_id` must have for one document type.
 enum D24DocumentFormat: Sendable {
@@ -12,7 +12,7 @@ enum D24DocumentFormat: Sendable {
     /// A Brazilian CNPJ: 12 to 14 digits (leading zeros may be dropped) with valid verifier digits.
     case cnpj
     /// A Chilean RUN/RUT without dots or hyphen: 7-8 digits then a digit or `K` (length 8-9).
-    /// The modulus-11 verifier is not checked (the spec states no check-digit rule).
+    /// The modulus-11 verifier is not checked (D24's pages state no check-digit rule).
     case chileanRUT
 
     /// Whether `text` has this format.

@@ -1,6 +1,6 @@
-// Accepted `document_type` values and their `document_id` formats per country: D24 Cashouts
-// v3 spec §8 ("Generic document validation table"; CO and PE require the type). Rows the spec
-// could not retrieve (MX formats, PE, EC) are the sandbox's choices, documented below.
+// Accepted `document_type` values and their `document_id` formats per country: D24's Cashouts docs (docs.d24.com),
+// "Countries Specifications" (the document validation table; CO and PE require the type). Rows D24's
+// pages do not give (MX formats, PE, EC) are the sandbox's choices, documented below.
 
 /// The document types a fully validated country accepts.
 ///
@@ -16,7 +16,7 @@
 /// - EC (sandbox choice): `CI` 10 digits, `RUC` 13 digits, `PASS` 5-20 letters/digits.
 ///
 /// Without a `document_type` (where it is optional) the `document_id` must match one of the
-/// country's formats. Other countries: any `document_id` and `document_type` within §4.1's
+/// country's formats. Other countries: any `document_id` and `document_type` within the "Cashout Creation Endpoint"
 /// lengths. Types are matched case-sensitively (uppercase, as documented).
 enum D24DocumentTypes {
     /// One accepted type and its format.

@@ -1,4 +1,4 @@
-// Ecuador: D24 Cashouts v3 spec §8 🇪🇨 (required fields, account `^\d{5,20}$`, account type
+// Ecuador: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇪🇨 (required fields, account `^\d{5,20}$`, account type
 // C/S; USD only through the currency table).
 
 /// Ecuador's rules: `beneficiary_lastname` and `bank_code` required; `bank_account` 5-20

@@ -1,6 +1,6 @@
 // The create-cashout fields in their documented order, with the names and limits the API's
-// validation messages use: D24 Cashouts v3, spec §4.1 (field table) and the decision table
-// ("Validation message format").
+// validation messages use: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint" (field table), and the
+// D24 guide, "Codes" (the validation message format).
 
 /// One validated field of the create request, in the documented field order.
 ///
@@ -159,7 +159,7 @@ public enum D24Field: Int, CaseIterable, Sendable, Comparable {
 
     /// The longest accepted value, in characters, for a request to `country`.
     ///
-    /// §4.1's table; where it gives none the sandbox chose: `beneficiary_id` 100,
+    /// the "Cashout Creation Endpoint" table; where it gives none the sandbox chose: `beneficiary_id` 100,
     /// `beneficiary_birthdate` 10 (`YYYY-MM-DD`), `notification_url` 2048, `comments` 200
     /// (the notification's limit). `address` is 255 (the table; its "200" note is UNCERTAIN).
     /// `email` is 255 in Colombia (its country page), 100 elsewhere. `amount` and `bank_code`

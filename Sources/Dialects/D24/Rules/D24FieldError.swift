@@ -1,5 +1,5 @@
-// Field-validation refusals in the API's own error shape: D24 Cashouts v3, spec §7.3 (codes
-// 300, 303, 518, 526) and the decision table ("Validation message format").
+// Field-validation refusals in the API's own error shape: D24's Cashouts docs (docs.d24.com), "API Codes" (codes
+// 300, 303, 518, 526), and the D24 guide, "Codes" (the validation message format).
 
 /// A refusal in the API's own shape: `{"code": code, "message": message}`.
 ///
@@ -24,7 +24,7 @@ public struct D24FieldError: Error, Sendable, Equatable {
         D24FieldError(code: 300, message: "\(field.messageName): Invalid or missing \(field.label)")
     }
 
-    /// Code 300 for a Mexican card number sent as `bank_account` (§8 Mexico).
+    /// Code 300 for a Mexican card number sent as `bank_account` ("Countries validations", Mexico).
     public static let creditCardAccount = D24FieldError(
         code: 300, message: "bankAccount: Invalid bank account, it shouldn't be a credit card")
 

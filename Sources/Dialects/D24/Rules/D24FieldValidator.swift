@@ -1,5 +1,5 @@
-// Field validation of POST /v3/cashout: D24 Cashouts v3 spec §4.1, §7.3, §8 and the decision
-// table ("Validation message format": code 300, `<camelCaseField>: <reason>`, one field per
+// Field validation of POST /v3/cashout: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint", "API Codes",
+// "Countries validations"; and the D24 guide, "Codes" (the validation message format: code 300, `<camelCaseField>: <reason>`, one field per
 // response, the first failing in the documented order).
 
 /// Validates a create request's fields the way D24 does, one field at a time.

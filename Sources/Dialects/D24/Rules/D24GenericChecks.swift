@@ -1,6 +1,7 @@
-// The checks every country gets: D24 Cashouts v3 spec §4.1 (required fields, max lengths),
-// §7.3 (518, 526, 303), §7.6 (account types), §8 (common fields, currency list, email regex,
-// document table) and the decision table (notification_url optional, numbers as strings).
+// The checks every country gets: D24's Cashouts docs (docs.d24.com): "Cashout Creation Endpoint" (required fields, max
+// lengths, account types), "API Codes" (518, 526, 303), "Countries Specifications" (common fields,
+// currency list, email regex, document table); and the Behaviour and choices guide (notification_url
+// optional, numbers as strings).
 
 /// Per-field checks that apply whatever the country; country rules run after these.
 enum D24GenericChecks {

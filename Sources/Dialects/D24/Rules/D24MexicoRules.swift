@@ -1,4 +1,4 @@
-// Mexico: D24 Cashouts v3 spec §8 🇲🇽 (required fields, CLABE check digit and bank prefix,
+// Mexico: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇲🇽 (required fields, CLABE check digit and bank prefix,
 // card numbers refused on the bank-transfer endpoint).
 
 /// Mexico's rules.

@@ -1,4 +1,4 @@
-// Peru: D24 Cashouts v3 spec §8 🇵🇪 (required fields, CCI check digits and bank prefix, the
+// Peru: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇵🇪 (required fields, CCI check digits and bank prefix, the
 // 18-digit "...00" form, Yape 901 / Plin 902 with phone).
 
 /// Peru's rules.

@@ -1,5 +1,5 @@
-// The validation context of one create request: D24 Cashouts v3 spec §4.1 (fields) and the
-// decision table ("Numbers sent as strings": bank_code "001" and 1 are the same code).
+// The validation context of one create request: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint" (fields),
+// and the Behaviour and choices guide (numbers sent as strings: bank_code "001" and 1 are the same code).
 
 /// A create request seen by the rules: the raw fields plus values derived once.
 ///

@@ -1,5 +1,5 @@
-// Hand-written matchers for the formats of D24 Cashouts v3 spec §4.1 and §8 (amount, email
-// regex of the "Countries Specifications" page, phone, account patterns, dates, URLs).
+// Hand-written matchers for the formats of D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint" and
+// "Countries Specifications" (amount, email regex of that page, phone, account patterns, dates, URLs).
 // Plain loops over UTF-8 bytes: no Foundation, no Regex.
 
 /// Small, allocation-light format matchers shared by the country rules.

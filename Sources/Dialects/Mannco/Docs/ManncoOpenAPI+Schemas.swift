@@ -61,7 +61,7 @@ extension OpenAPIDocument {
     /// A cashout's statuses, as the user sees them (ManncoCashout.status).
     static let statuses = ["pending", "processing", "completed", "failed", "cancelled"]
 
-    /// `POST /cashout/link`'s members: the provider, and Tipalti's payee fields (spec A.5).
+    /// `POST /cashout/link`'s members: the provider, and Tipalti's payee fields (the Mannco guide, "Endpoints").
     private static var linkFields: [String: JSON] {
         let text = Schema.string()
         return [

@@ -145,7 +145,7 @@ extension OpenAPIDocument {
         "http://127.0.0.1:8080/cashout/link/" + ManncoToken.linkToken(user: ManncoDocs.user.id, provider: .payoneer, at: exampleTime)
     }
 
-    /// The answer to document 002's example request: the first cashout of a fresh sandbox.
+    /// The answer to the example request of Mannco.store's API docs ("Cashout"), named "document 002": the first cashout of a fresh sandbox.
     private static var cashoutExample: JSON {
         let fee = ManncoExample.method.fee(ManncoExample.amount)
         return ["cashoutId": 1_000_001, "amount": whole(ManncoExample.amount), "method": .string(ManncoExample.method.rawValue),

@@ -28,7 +28,7 @@ extension PostmanCollection {
         [expect("err", "true"), expect("content", javaScript(message))]
     }
 
-    /// A `POST /cashout/process` body: document 002's example unless told otherwise.
+    /// A `POST /cashout/process` body: the example of Mannco.store's API docs ("Cashout") unless told otherwise.
     private static func cashoutBody(amount: Int64 = ManncoExample.amount, method: String = ManncoExample.method.rawValue,
                             email: String = ManncoExample.email) -> String {
         body([("amount", .literal(String(amount))), ("method", .string(method)), ("email", .string(email))])

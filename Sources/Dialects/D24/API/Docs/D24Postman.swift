@@ -3,7 +3,7 @@ import SandboxD24Rules
 import SandboxJSON
 
 // The merchant's D24 calls and their refusals. Codes and messages are the sandbox's own
-// (SandboxD24/D24Error.swift), HTTP statuses those of its decision table: 401 for credentials and
+// (SandboxD24/D24Error.swift), HTTP statuses those of the D24 guide, "Codes": 401 for credentials and
 // signature, 400 for malformed JSON and KYC, 412 for the rest.
 
 extension PostmanCollection {
