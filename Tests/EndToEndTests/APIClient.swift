@@ -58,9 +58,6 @@ final class APIClient {
 }
 
 extension JSON {
-    /// A number or a numeric string as an `Int` (the admin API's ids are numbers, D24's strings).
-    var int: Int? { numberText.flatMap { Int($0) } ?? stringValue.flatMap { Int($0) } }
-
     /// The elements of the array member `key`; empty when there is none.
     func list(_ key: String) -> [JSON] { self[key]?.arrayValue ?? [] }
 

@@ -34,6 +34,7 @@ final class RunningBinary: Sendable {
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                buffer.ended.store(true, ordering: .releasing)
                 return
             }
             buffer.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
@@ -65,9 +66,13 @@ final class RunningBinary: Sendable {
         Waiting.value { self.stdout.split(separator: "\n").first { $0.contains(text) }.map(String.init) }
     }
 
-    /// The exit status, waiting for the exit up to ``Waiting/limit``; nil if still running.
+    /// The exit status, waiting for the exit up to ``Waiting/limit``; nil if still running. Once
+    /// it has exited, what it wrote is read to the pipes' end first, so `stdout` and `stderr` hold
+    /// all of it (a child it left running may hold a pipe open: then up to the limit as well).
     func exitStatus() -> Int32? {
-        Waiting.value { self.process.isRunning ? nil : self.process.terminationStatus }
+        guard let status = Waiting.value({ self.process.isRunning ? nil : self.process.terminationStatus }) else { return nil }
+        _ = Waiting.until { self.stdoutText.ended.load(ordering: .acquiring) && self.stderrText.ended.load(ordering: .acquiring) }
+        return status
     }
 
     /// Whether the process is still running now.
@@ -104,7 +109,8 @@ final class RunningBinary: Sendable {
     }
 }
 
-/// Text a pipe's handler thread appends to while the test reads it.
+/// Text a pipe's handler thread appends to while the test reads it, and whether it reached the end.
 private final class OutputBuffer: Sendable {
     let text = Mutex("")
+    let ended = Atomic(false)
 }
