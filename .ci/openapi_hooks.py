@@ -14,9 +14,14 @@ Each request gets the `Authorization` its route takes: D24's read-only lookups t
 merchant's read-only key, Mannco routes (`/user/...`, `/cashout/...` but the login and the link
 page) a JWT of the default user, logged in for each request at $CHECK_OPENAPI_URL: a token lives
 31 days of the virtual clock, which the fuzzing moves on by years. So the fuzzing gets past the
-401 and 403 to the checks and the bank. (A `--header` on schemathesis's command line would
-override whatever a hook sets, for every route alike.) Updates aimed at the default user go to
-another id, so they cannot unverify or drain it.
+401 and 403 to the checks and the bank. The signature and the `Authorization` are set by an auth
+provider, not a hook, so schemathesis's `ignored_auth` check knows them for credentials and
+tries each operation without them too. Updates aimed at the default user go to another id, so
+they cannot unverify or drain it.
+
+An account's `PUT` may name the account's own id in its body (`merchant_id`, `id`) only as the
+path names it: JSON Schema cannot say "equal to the path parameter", so a body generated as valid
+gets the path's id there, as a client copying a `GET` answer would send it.
 
 PayoutService calls (`POST /types.PayoutService/<Method>`, Connect's JSON) get the default
 merchant's metadata in place of whatever was generated (`x-connector: sandbox`, `x-auth:
@@ -40,6 +45,8 @@ PRISM_PATH = "/types.PayoutService/"
 PRISM_METADATA = {"x-connector": "sandbox", "x-auth": "header-key", "x-api-key": "sandbox_prism_key",
                   "x-merchant-id": "DefaultMerchantId"}  # the default PayoutService merchant's
 PRISM_DROPPED = {"x-key1", "x-api-secret", "x-connector-config", "x-payout-connector"}
+ID_MEMBERS = {"prism": "merchant_id", "mannco": "id"}  # an account's id in its PUT body, by dialect
+ACCOUNT_PATHS = {"/sandbox/prism-merchants/{id}": "prism", "/sandbox/users/{id}": "mannco", "/sandbox/accounts/{dialect}/{id}": None}
 
 
 def authorization(path):
@@ -60,6 +67,25 @@ def mannco_jwt():
         return json.load(response)["content"]["jwt"]
 
 
+@schemathesis.auth(refresh_interval=None)
+class Credentials:
+    """The credentials each route takes, as an auth provider: schemathesis knows them for credentials,
+    so `ignored_auth` sends its probes without them (and with wrong ones) and expects a refusal."""
+
+    def get(self, case, context):
+        if case.path.startswith("/v3/cashout"):
+            return "signed"
+        return authorization(case.path)
+
+    def set(self, case, data, context):
+        if data != "signed":
+            case.headers = {**(case.headers or {}), "Authorization": data}
+        elif isinstance(case.body, dict):  # not an object: sent unsigned, the server must refuse it
+            body = json.dumps({**case.body, "login": LOGIN, "pass": PASSWORD}).encode()
+            case.body = body
+            case.headers = {**(case.headers or {}), "Payload-Signature": hmac.new(SECRET, body, hashlib.sha256).hexdigest()}
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if case.path == "/sandbox/merchants/{login}" and (case.path_parameters or {}).get("login") == LOGIN:
@@ -68,18 +94,16 @@ def before_call(context, case, kwargs):
     if case.path == "/sandbox/users/{id}" and (case.path_parameters or {}).get("id") == MANNCO_USER:
         # Fuzzing the default user (its verification, balance, links) would stop the Mannco fuzzing early.
         case.path_parameters = {**case.path_parameters, "id": "fuzzed_user"}
+    if case.method.upper() == "PUT" and case.path in ACCOUNT_PATHS and isinstance(case.body, dict) and \
+            case.meta is not None and not case.meta.generation.mode.is_negative:
+        parameters = case.path_parameters or {}
+        member = ID_MEMBERS.get(ACCOUNT_PATHS[case.path] or parameters.get("dialect"))
+        if member in case.body and "id" in parameters:
+            case.body = {**case.body, member: parameters["id"]}
     if case.path.startswith(PRISM_PATH):
         kept = {name: value for name, value in (case.headers or {}).items()
                 if name.lower() not in PRISM_DROPPED and name.lower() not in PRISM_METADATA}
         case.headers = {**kept, **PRISM_METADATA}
-    token = authorization(case.path)
-    if token:
-        case.headers = {**(case.headers or {}), "Authorization": token}
-    if not case.path.startswith("/v3/cashout") or not isinstance(case.body, dict):
-        return
-    body = json.dumps({**case.body, "login": LOGIN, "pass": PASSWORD}).encode()
-    case.body = body
-    case.headers = {**(case.headers or {}), "Payload-Signature": hmac.new(SECRET, body, hashlib.sha256).hexdigest()}
 
 
 @schemathesis.hook

@@ -1,3 +1,4 @@
+import SandboxBank
 import SandboxJSON
 
 // The integration report, `GET /sandbox/report`, as Sources/CashoutSandbox/Admin/AdminAPI+Report.swift
@@ -25,14 +26,15 @@ extension OpenAPIDocument {
                 """,
             parameters: [OpenAPI.query("account", Schema.string(example: "sandbox_login"),
                                        "Only this account's (a D24 login, a Mannco user, a PayoutService merchant)"),
-                         OpenAPI.query("follow_up_within", Schema.string(example: "2m"),
+                         OpenAPI.query("follow_up_within", Schema.string(example: "2m", pattern: DurationText.pattern),
                                        "D24: how long after acknowledging a notification the app has to ask POST /v3/cashout/status "
                                            + "(notification_not_followed_up, late_rejection_missed); a duration from 1s to 7d. "
                                            + "Default: the scenarios' report.follow_up_within, else 1m"),
-                         OpenAPI.query("polling_limit", Schema.integer(example: 20),
+                         OpenAPI.query("polling_limit", Schema.integer(example: 20, minimum: ReportThresholds.limits.lowerBound,
+                                                                      maximum: ReportThresholds.limits.upperBound),
                                        "status_polling_excessive: the most status queries of one cashout within polling_per, 1 to 1000000. "
                                            + "Default: the scenarios' report.status_polling.limit, else 10"),
-                         OpenAPI.query("polling_per", Schema.string(example: "1m"),
+                         OpenAPI.query("polling_per", Schema.string(example: "1m", pattern: DurationText.pattern),
                                        "The window polling_limit counts in, from 1s to 7d. Default: the scenarios' report.status_polling.per, else 1m"),
                          OpenAPI.header("If-None-Match", "The ETag of a report already read: 304 while it still holds")],
             responses: [

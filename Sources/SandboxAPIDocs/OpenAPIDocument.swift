@@ -14,7 +14,7 @@ public enum OpenAPIDocument {
         return [
             "openapi": "3.1.0",
             "info": [
-                "title": "CashoutSandbox", "version": "0.2.0",
+                "title": "CashoutSandbox", "version": .string(SandboxVersion.current),
                 "description": .string(
                     "A local stand-in for \(titles.isEmpty ? "payout APIs" : titles) (same paths, fields, codes and messages) with a "
                     + "scriptable bank on a virtual clock, and the sandbox's own admin API under `/sandbox/`. "
@@ -31,7 +31,7 @@ public enum OpenAPIDocument {
                 ["name": "Sink", "description": "The built-in webhook receiver"],
                 ["name": "Documents", "description": "This document, the Postman collection, the dashboard"],
             ]),
-            "paths": OpenAPI.paths(apis.flatMap { $0.endpoints.map(adminTokenProtected) } + adminEndpoints + AccountsResource.endpoints(apis) + documentEndpoints),
+            "paths": OpenAPI.paths(apis.flatMap { $0.endpoints.map(adminTokenProtected) } + adminEndpoints(apis) + AccountsResource.endpoints(apis) + documentEndpoints),
             "components": [
                 "schemas": .object(apis.reduce(adminSchemas.merging(requestJournalSchemas) { $1 }.merging(reportSchemas) { $1 }
                     .merging(suiteSchemas) { $1 }) { $0.merging($1.schemas) { $1 } }),

@@ -4,8 +4,9 @@ import SandboxJSON
 // ProtoMessage+JSON.swift writes and reads, derived from the schemas declared in Swift, so the
 // documents describe messages from the same declarations the server decodes them with:
 // - a message is an object whose properties are its fields by lowerCamelCase JSON name (what
-//   answers use; requests may also use the .proto names, so objects stay open), each described
-//   by its .proto name and number; a message or enum field is a `$ref` to its own schema;
+//   answers use), each described by its .proto name and number; requests may also use the .proto
+//   names (`patternProperties`, matching exactly that name), and nothing else (a member of no
+//   field is refused, so `additionalProperties: false`); a message or enum field is a `$ref`;
 // - 64-bit integers are decimal strings, 32-bit ones integers with their range, bytes base64
 //   strings, float and double numbers or "NaN", "Infinity", "-Infinity";
 // - an enum is a string of its value names (requests may give the number instead);
@@ -39,18 +40,22 @@ extension ProtoRegistry {
 
     private func jsonSchema(of message: MessageSchema, refPrefix: String) -> JSON {
         var properties: [String: JSON] = [:]
+        var protoNames: [String: JSON] = [:]
         for field in message.fields {
             let value = Self.jsonSchema(of: field.type, refPrefix: refPrefix)
             var property = field.label == .repeated ? ["type": "array", "items": .object(value)] : value
             property["description"] = .string(Self.describe(field))
             properties[field.jsonName] = .object(property)
+            if field.name != field.jsonName { protoNames["^\(field.name)$"] = .object(property) }
         }
         var lines = ["`\(message.fullName)`."]
         for oneof in message.oneofs {
             let members = message.fields.filter { $0.oneof == oneof }.map { "`\($0.jsonName)`" }
             lines.append("oneof `\(oneof)`: at most one of \(members.joined(separator: ", ")).")
         }
-        var schema: [String: JSON] = ["type": "object", "properties": .object(properties), "description": .string(lines.joined(separator: " "))]
+        var schema: [String: JSON] = ["type": "object", "properties": .object(properties), "additionalProperties": false,
+                                      "description": .string(lines.joined(separator: " "))]
+        if !protoNames.isEmpty { schema["patternProperties"] = .object(protoNames) }
         if message.oneofs.count == 1, message.fields.allSatisfy({ $0.oneof != nil }) { schema["maxProperties"] = 1 }
         return .object(schema)
     }

@@ -14,8 +14,8 @@ import SandboxJSON
 public enum ScenarioLoader {
     /// The top-level keys, in the order messages list them: the dialects' account sections
     /// (`merchants`...) go between the two.
-    static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
-    static let keysAfterAccounts = ["bank", "faults", "webhooks", "app", "explore", "report", "steps"]
+    package static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
+    package static let keysAfterAccounts = ["bank", "faults", "webhooks", "app", "explore", "report", "steps"]
 
     /// Every top-level key, in the order messages list them and files are written.
     public static func topLevelKeys(_ vocabulary: ScenarioVocabulary) -> [String] {
