@@ -40,7 +40,9 @@ import Testing
             var declared = schema.objectValue ?? [:]
             declared["required"] = components[name]?["required"]
             #expect(components[name] == .object(declared), "\(name) is not the schema made from its declaration")
-            #expect(schema["additionalProperties"] == false, "\(name) is not closed: the server refuses a member of no field")
+            if schema["type"] == "object" {
+                #expect(schema["additionalProperties"] == false, "\(name) is not closed: the server refuses a member of no field")
+            }
         }
         for method in service.methods {
             let operation = try #require(json["paths"]?["/types.PayoutService/\(method.name)"]?["post"], "\(method.name) is not documented")
