@@ -7,6 +7,7 @@ Without them every generated /v3/cashout body stops at the credentials or the si
 them. Each JSON object body gets the default merchant's `login` and `pass`, is serialized once,
 and gets a `Payload-Signature` over exactly those bytes (lowercase hex HMAC-SHA256 keyed by the
 merchant's secret, as D24 asks). The body is sent as those bytes, so the signature always matches.
+A body generated invalid is signed as it is, without the merchant's `login` and `pass` added.
 Bodies that are not objects (null, arrays, strings) go out unsigned: the server must refuse them.
 Merchant updates aimed at the default merchant go to another login, so they cannot lock it out.
 
@@ -36,6 +37,7 @@ import os
 import urllib.request
 
 import schemathesis
+from schemathesis.core.parameters import ParameterLocation
 
 LOGIN, PASSWORD, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"  # the default merchant's
 READ_ONLY_KEY = "sandbox_read_only"  # the default merchant's, for GET /v3/banks and /v3/exchange_rates
@@ -81,7 +83,9 @@ class Credentials:
         if data != "signed":
             case.headers = {**(case.headers or {}), "Authorization": data}
         elif isinstance(case.body, dict):  # not an object: sent unsigned, the server must refuse it
-            body = json.dumps({**case.body, "login": LOGIN, "pass": PASSWORD}).encode()
+            # A body generated invalid keeps its (missing, mistyped) credentials: only a valid one gets the merchant's.
+            negative = case.meta is not None and case.meta.is_negative_at(ParameterLocation.BODY)
+            body = json.dumps(case.body if negative else {**case.body, "login": LOGIN, "pass": PASSWORD}).encode()
             case.body = body
             case.headers = {**(case.headers or {}), "Payload-Signature": hmac.new(SECRET, body, hashlib.sha256).hexdigest()}
 
@@ -95,7 +99,7 @@ def before_call(context, case, kwargs):
         # Fuzzing the default user (its verification, balance, links) would stop the Mannco fuzzing early.
         case.path_parameters = {**case.path_parameters, "id": "fuzzed_user"}
     if case.method.upper() == "PUT" and case.path in ACCOUNT_PATHS and isinstance(case.body, dict) and \
-            case.meta is not None and not case.meta.generation.mode.is_negative:
+            case.meta is not None and not case.meta.is_negative_at(ParameterLocation.BODY):
         parameters = case.path_parameters or {}
         member = ID_MEMBERS.get(ACCOUNT_PATHS[case.path] or parameters.get("dialect"))
         if member in case.body and "id" in parameters:

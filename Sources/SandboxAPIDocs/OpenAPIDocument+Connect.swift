@@ -28,7 +28,8 @@ package struct ConnectMethod: Sendable {
     package var errors: [GRPCStatus]
     /// OpenAPI links from its 200 answer to the calls that take it further (`OpenAPI.connectLink`).
     package var links: [String: JSON]
-    /// The request's members its handler refuses to go without (JSON names), `required` in its schema.
+    /// The request's fields its handler refuses to go without, by .proto name (`payout_method_data`):
+    /// `required` in its schema, by JSON name.
     package var required: [String]
 
     package init(_ name: String, operationID: String, summary: String, description: String, examples: [String: JSON],
@@ -79,7 +80,13 @@ extension OpenAPI {
         }
         var schemas = registry.jsonSchemas(reachableFrom: declared.flatMap { [$0.input, $0.output] }, refPrefix: "#/components/schemas/")
         for (documented, method) in zip(methods, declared) where !documented.required.isEmpty {
-            schemas[method.input] = schemas[method.input]?.merging(["required": .array(documented.required.sorted().map { .string($0) })])
+            let names = documented.required.map { name in
+                guard let field = registry.messageSchema(method.input)?.field(named: name) else {
+                    preconditionFailure("\(method.input) has no field \(name)")
+                }
+                return field.jsonName
+            }
+            schemas[method.input] = schemas[method.input]?.merging(["required": .array(names.sorted().map { .string($0) })])
         }
         schemas[connectError] = Schema.object([
             "code": Schema.oneOf(GRPCStatus.Code.allCases.filter { $0 != .ok }.map(\.connectName),

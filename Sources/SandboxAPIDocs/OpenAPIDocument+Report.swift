@@ -6,6 +6,9 @@ import SandboxJSON
 // reconciliation it shows (Sources/SandboxReport/Reconciliation.swift).
 
 extension OpenAPIDocument {
+    /// The reference keys of a ledger's entries (each API's `LedgerTerms.referenceKey`), one per entry.
+    private static let ledgerReferences = ["cashout_id", "external_id", "merchant_payout_id"]
+
     static var reportEndpoint: OpenAPIEndpoint {
         OpenAPIEndpoint(route: "GET /sandbox/report", operation: OpenAPI.operation(
             "getReport", tag: "Sandbox", summary: "What my app gets wrong (the integration report)",
@@ -178,12 +181,13 @@ extension OpenAPIDocument {
             ], required: ["kind", "cashout", "status", "at", "by"]),
             "Ledger": Schema.object([
                 "payouts": Schema.array(of: Schema.object([
-                    "external_id": Schema.string("D24: the merchant's reference", example: "shop-order-101"),
-                    "merchant_payout_id": Schema.string("PayoutService: the merchant's reference"),
+                    "external_id": Schema.string("D24: the merchant's reference", example: "shop-order-101", minLength: 1),
+                    "merchant_payout_id": Schema.string("PayoutService: the merchant's reference", minLength: 1),
                     "cashout_id": Schema.either(["string", "integer"], "Mannco: the cashoutId /cashout/process answered"),
                     "status": Schema.string("What the app believes, in its API's words (any case)", example: "COMPLETED"),
                     "amount": Schema.either(["string", "number"], "At most two decimals, in the payout's currency", example: "101.00"),
-                ], required: ["status", "amount"], open: true), description: "Exactly one reference key each; other keys are ignored"),
+                ], required: ["status", "amount"], open: true).merging(["oneOf": .array(ledgerReferences.map { ["required": [.string($0)]] })]),
+                    description: "Exactly one reference key each; other keys are ignored"),
             ], required: ["payouts"], open: true),
             "Reconciliation": Schema.object([
                 "ok": Schema.boolean("No mismatch"), "source": Schema.string("Where the ledger was read", example: "request body"),

@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxScenario
 
 // The request journal, `GET` and `DELETE /sandbox/requests`, as
 // Sources/CashoutSandbox/Admin/AdminAPI+Requests.swift serves it and RequestJournal+JSON writes
@@ -97,11 +98,18 @@ extension OpenAPIDocument {
                 "headers": Schema.map(of: matcher, description: "Header name (any case): matcher"),
                 "body": Schema.object([:], open: true),
             ]),
-            "RequestVerification": Schema.object([
-                "request": Schema.ref("RequestPattern"),
-                "count": Schema.object(["exactly": Schema.integer(), "at_least": Schema.integer(), "at_most": Schema.integer()]),
-                "sequence": Schema.array(of: Schema.ref("RequestPattern"), description: "Requests matching these came in this order"),
-            ]),
+            // As RequestVerification.read takes it: a pattern with a count of one bound, or a sequence, never both.
+            "RequestVerification": Schema.exactlyOne([
+                Schema.object([
+                    "request": Schema.ref("RequestPattern"),
+                    "count": Schema.exactlyOne(RequestVerification.countForms.map { form in
+                        Schema.object([form: Schema.integer(minimum: RequestVerification.countRange.lowerBound,
+                                                            maximum: RequestVerification.countRange.upperBound)], required: [form])
+                    }, description: "One bound; default at least 1"),
+                ]),
+                Schema.object(["sequence": Schema.array(of: Schema.ref("RequestPattern"), description: "Requests matching these came in this order")
+                    .merging(["minItems": 1])], required: ["sequence"]),
+            ], description: "`request` (any request when absent) with a `count`, or a `sequence`"),
             "RequestVerificationAnswer": Schema.object([
                 "ok": Schema.boolean(), "count": Schema.integer("Requests that match (of a sequence: its requests found in order)"),
                 "expected": Schema.ref("RequestVerification"), "message": Schema.string(),

@@ -4,9 +4,9 @@ import SandboxJSON
 // ProtoMessage+JSON.swift writes and reads, derived from the schemas declared in Swift, so the
 // documents describe messages from the same declarations the server decodes them with:
 // - a message is an object whose properties are its fields by lowerCamelCase JSON name (what
-//   answers use), each described by its .proto name and number; requests may also use the .proto
-//   names (`patternProperties`, matching exactly that name), and nothing else (a member of no
-//   field is refused, so `additionalProperties: false`); a message or enum field is a `$ref`;
+//   answers use), each described by its .proto name and number, and nothing else: a member of no
+//   field is refused (`additionalProperties: false`; requests may also name a field as the .proto
+//   does, which the schema leaves to the description); a message or enum field is a `$ref`;
 // - 64-bit integers are decimal strings, 32-bit ones integers with their range, bytes base64
 //   strings, float and double numbers or "NaN", "Infinity", "-Infinity";
 // - an enum is a string of its value names (requests may give the number instead);
@@ -40,13 +40,11 @@ extension ProtoRegistry {
 
     private func jsonSchema(of message: MessageSchema, refPrefix: String) -> JSON {
         var properties: [String: JSON] = [:]
-        var protoNames: [String: JSON] = [:]
         for field in message.fields {
             let value = Self.jsonSchema(of: field.type, refPrefix: refPrefix)
             var property = field.label == .repeated ? ["type": "array", "items": .object(value)] : value
             property["description"] = .string(Self.describe(field))
             properties[field.jsonName] = .object(property)
-            if field.name != field.jsonName { protoNames["^\(field.name)$"] = .object(property) }
         }
         var lines = ["`\(message.fullName)`."]
         for oneof in message.oneofs {
@@ -55,7 +53,6 @@ extension ProtoRegistry {
         }
         var schema: [String: JSON] = ["type": "object", "properties": .object(properties), "additionalProperties": false,
                                       "description": .string(lines.joined(separator: " "))]
-        if !protoNames.isEmpty { schema["patternProperties"] = .object(protoNames) }
         if message.oneofs.count == 1, message.fields.allSatisfy({ $0.oneof != nil }) { schema["maxProperties"] = 1 }
         return .object(schema)
     }

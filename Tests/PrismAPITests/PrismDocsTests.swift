@@ -64,7 +64,8 @@ import Testing
             let input = try #require(service.method(method)?.input)
             #expect(components[input]?["required"] == ["amount"], "\(method) refuses a request without amount")
         }
-        #expect(components["types.PayoutServiceCreateRequest"]?["patternProperties"]?["^merchant_payout_id$"]?["type"] == "string")
+        let enroll = try #require(service.method("EnrollDisburseAccount")?.input)
+        #expect(components[enroll]?["required"] == ["payoutMethodData"])
         let money = components["types.Money"]?["properties"]
         #expect(money?["minorAmount"]?["type"] == "string" && money?["currency"]?["$ref"] == "#/components/schemas/types.Currency")
         #expect(components["types.PayoutEnums.PayoutStatus"]?["enum"]?.arrayValue?.contains("REQUIRES_FULFILLMENT") == true)

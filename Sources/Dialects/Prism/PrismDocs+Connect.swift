@@ -143,9 +143,10 @@ extension PrismDocs {
                           """,
                       examples: ["sepa": PrismExample.enrollDisburseAccount(recipientID: "rcp_000001")],
                       answer: ["payoutStatus": "REQUIRES_CREATION", "connectorPayoutId": "pm_000001", "statusCode": 200],
-                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")),
+                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing(PrismAPI.payoutMethodField)),
                                                 GRPCStatus(.resourceExhausted, PrismMessage.tooMany("disburse accounts", PrismRecipients.limit))],
-                      links: ["Create": OpenAPI.connectLink(to: "prismCreate", body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))]),
+                      links: ["Create": OpenAPI.connectLink(to: "prismCreate", body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))],
+                      required: [PrismAPI.payoutMethodField]),
     ]
 
     /// A link to `operation` naming the answer's payout by its `connectorPayoutId`.

@@ -183,7 +183,7 @@ extension OpenAPIDocument {
     private static var merchantUpdate: [String: JSON] {
         let amount = Schema.either(["string", "number"], example: "5000.00")
         let limit = Schema.either(["string", "number", "null"], example: "1000.00")
-        return [
+        var members: [String: JSON] = [
             "login": Schema.string("Ignored: the path names the merchant"),
             "pass": Schema.string(), "secret": Schema.string(), "read_only_key": Schema.string(),
             "currency": Schema.string(example: "USD"), "balance": amount,
@@ -191,6 +191,8 @@ extension OpenAPIDocument {
             "minimum_amounts": Schema.map(of: amount, description: "By country"),
             "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
         ]
+        for key in D24Merchant.textKeys { members[key] = members[key]?.merging(["minLength": 1]) }
+        return members
     }
 
 
