@@ -108,9 +108,8 @@ extension OpenAPIDocument {
     static var d24Schemas: [String: JSON] {
         let status = Schema.integer("0 Pending, 1 Completed, 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold")
         return [
-            "CreateCashoutRequest": Schema.object(createFields, required: [
-                "login", "pass", "external_id", "country", "amount", "document_id", "beneficiary_name",
-            ], open: true, description: "Country pages add required fields (bank details, document type...)."),
+            "CreateCashoutRequest": Schema.object(createFields, required: createRequired, open: true,
+                                                  description: "Country pages add required fields (bank details, document type...)."),
             "CreateCashoutResponse": Schema.object(["cashout_id": Schema.string("The cashout's id, as text", example: "1000001")],
                                                    required: ["cashout_id"]),
             "CashoutStatusRequest": Schema.object(credentials.merging(ids) { $1 }, required: ["login", "pass"], open: true),
@@ -184,7 +183,7 @@ extension OpenAPIDocument {
         let amount = Schema.either(["string", "number"], example: "5000.00")
         let limit = Schema.either(["string", "number", "null"], example: "1000.00")
         var members: [String: JSON] = [
-            "login": Schema.string("Ignored: the path names the merchant"),
+            "login": ["description": "Ignored, whatever its value: the path names the merchant"],
             "pass": Schema.string(), "secret": Schema.string(), "read_only_key": Schema.string(),
             "currency": Schema.string(example: "USD"), "balance": amount,
             "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], open: true),
@@ -201,10 +200,21 @@ extension OpenAPIDocument {
         "pass": Schema.string("The merchant's passphrase", example: "sandbox_pass"),
     ]
 
+    /// A status query's, cancel's or update's ids; null is absent.
     private static let ids: [String: JSON] = [
-        "cashout_id": Schema.either(["integer", "string"], "The id `POST /v3/cashout` answered", example: 1_000_001),
-        "external_id": Schema.string("The merchant's own id", example: "order-1", minLength: 1),
+        "cashout_id": Schema.either(["integer", "string", "null"], "The id `POST /v3/cashout` answered", example: 1_000_001),
+        "external_id": orNull(Schema.string("The merchant's own id", example: "order-1", minLength: 1)),
     ]
+
+    /// The create fields every country requires.
+    private static let createRequired = ["login", "pass", "external_id", "country", "amount", "document_id", "beneficiary_name"]
+
+    /// `schema` that may also be `null`, which D24 reads as absent (Behaviour and choices).
+    private static func orNull(_ schema: JSON) -> JSON {
+        if let values = schema["enum"]?.arrayValue { return schema.merging(["enum": .array(values + [.null])]) }
+        let types = schema["type"]?.arrayValue ?? [schema["type"] ?? "string"]
+        return schema.merging(["type": .array(types + ["null"])])
+    }
 
     /// The create fields in the documented order, with the lengths the sandbox enforces
     /// (`D24Field.maxLength`, the longest of any country: `email` is longer in Colombia).
@@ -230,7 +240,8 @@ extension OpenAPIDocument {
         fields["currency"] = Schema.string("ISO 4217, uppercase; the country's local currency when absent", example: "BRL")
         fields["amount"] = Schema.either(["string", "number"], "Up to two decimals", example: "100.00")
         fields["bank_code"] = Schema.either(["string", "integer"], "A code of `GET /v3/banks`", example: "001")
-        fields["on_hold"] = Schema.boolean("Create the cashout ON_HOLD")
+        fields["on_hold"] = ["enum": [true, false, "true", "false"], "description": "Create the cashout ON_HOLD (`true`, or the string)"]
+        for (name, schema) in fields where !createRequired.contains(name) { fields[name] = orNull(schema) }  // null is absent
         return fields
     }
 
