@@ -80,11 +80,14 @@ class Credentials:
         return authorization(case.path)
 
     def set(self, case, data, context):
+        probed = getattr(getattr(getattr(case.meta, "phase", None), "data", None), "parameter", None)
+        if probed in ("Authorization", "Payload-Signature"):  # a case about that header's absence or value: left as generated
+            return
         if data != "signed":
             case.headers = {**(case.headers or {}), "Authorization": data}
         elif isinstance(case.body, dict):  # not an object: sent unsigned, the server must refuse it
             # A body generated invalid keeps its (missing, mistyped) credentials: only a valid one gets the merchant's.
-            negative = case.meta is not None and case.meta.is_negative_at(ParameterLocation.BODY)
+            negative = case.meta is not None and (case.meta.generation.mode.is_negative or case.meta.is_negative_at(ParameterLocation.BODY))
             body = json.dumps(case.body if negative else {**case.body, "login": LOGIN, "pass": PASSWORD}).encode()
             case.body = body
             case.headers = {**(case.headers or {}), "Payload-Signature": hmac.new(SECRET, body, hashlib.sha256).hexdigest()}
