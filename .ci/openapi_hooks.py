@@ -2,23 +2,16 @@
 the default Mannco user's JWT on the Mannco routes, and the default PayoutService merchant's
 metadata on the PayoutService methods.
 
-Without them every generated /v3/cashout body stops at the credentials or the signature check
-(401/403), and the fuzzing never reaches the validations, the bank or the status changes behind
-them. Each JSON object body gets the default merchant's `login` and `pass`, is serialized once,
-and gets a `Payload-Signature` over exactly those bytes (lowercase hex HMAC-SHA256 keyed by the
-merchant's secret, as D24 asks). The body is sent as those bytes, so the signature always matches.
-A body generated invalid is signed as it is, without the merchant's `login` and `pass` added.
-Bodies that are not objects (null, arrays, strings) go out unsigned: the server must refuse them.
-Merchant updates aimed at the default merchant go to another login, so they cannot lock it out.
-
-Each request gets the `Authorization` its route takes: D24's read-only lookups the default
-merchant's read-only key, Mannco routes (`/user/...`, `/cashout/...` but the login and the link
-page) a JWT of the default user, logged in for each request at $CHECK_OPENAPI_URL: a token lives
-31 days of the virtual clock, which the fuzzing moves on by years. So the fuzzing gets past the
-401 and 403 to the checks and the bank. The signature and the `Authorization` are set by an auth
-provider, not a hook, so schemathesis's `ignored_auth` check knows them for credentials and
-tries each operation without them too. Updates aimed at the default user go to another id, so
-they cannot unverify or drain it.
+Without them the fuzzing stops at the credentials (401/403) and never reaches the validations
+and the bank. A D24 JSON object body gets the default merchant's `login` and `pass` (unless it was
+generated invalid), is serialized once and signed over exactly those bytes (`Payload-Signature`,
+lowercase hex HMAC-SHA256 keyed by the merchant's secret); other bodies go out unsigned. Other
+routes get the `Authorization` they take: D24's lookups the read-only key, Mannco's a JWT of the
+default user, logged in for each request at $CHECK_OPENAPI_URL (a token lives 31 days of the
+virtual clock, which the fuzzing moves on by years). Both are set by an auth provider, not a hook,
+so schemathesis's `ignored_auth` check knows them for credentials and tries each operation
+without them too. Updates aimed at the default merchant or user go to another id, so they cannot
+lock the fuzzing out.
 
 An account's `PUT` may name the account's own id in its body (`merchant_id`, `id`) only as the
 path names it: JSON Schema cannot say "equal to the path parameter", so a body generated as valid
