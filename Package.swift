@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules", "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf", "SandboxAPIDocs"], exclude: ["Fixtures"]),
+                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf", "SandboxAPIDocs", "SandboxReport", "SandboxDashboard"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
                                                        "SandboxCrypto", "SandboxScenario"]),
@@ -92,6 +92,6 @@ let package = Package(
                                                       "SandboxReport", "SandboxRunner", "SandboxScenario"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
-                                                           "SandboxJSON"]),
+                                                           "SandboxJSON"], exclude: ["Fixtures"]),
     ]
 )

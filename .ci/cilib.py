@@ -1,47 +1,55 @@
-"""Shared plumbing of the CI checks (python3 stdlib only). A `cashout-sandbox serve` child process:
+"""The one shared module of the .ci checks and benchmarks (python3 stdlib; grpcio when asked for).
 
-    from cilib import SandboxProcess, SandboxError
+    from cilib import LOCAL, SandboxProcess, require, step
 
-    with SandboxProcess(binary, ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]) as server:
-        ...  # server.url ("http://127.0.0.1:PORT"), server.port, server.pid
-        server.stop()  # SIGTERM; raises SandboxError unless it exits 0 within 10 s
+    with SandboxProcess(binary, LOCAL + ["--log-format", "off"]) as server:  # `BINARY serve ARGS`
+        ...  # server.url, server.port, server.pid; server.tail(n): the last lines it printed
+        server.stop()  # SIGTERM; SandboxError unless it exits 0 within 10 s
 
-The arguments after `serve` are the caller's. Starting waits for the `listening on http://HOST:PORT`
-line (within `timeout` seconds, else SandboxError with the exit status and the output so far). A
-daemon thread reads the combined stdout and stderr from the first byte to the end, so the server
-never blocks on a full pipe: `startup` holds every line before the `listening on` line, and
-`tail(n)` the last lines (up to `keep`) for error messages. `stop()` is the checked stop;
-`close()`, also run on leaving a `with` block, the clean-up that never raises (SIGTERM, then
-SIGKILL after 10 s). Extra keyword arguments go to subprocess.Popen (preexec_fn, env, cwd...).
+Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after
+`timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
+blocks on a full pipe. Also: step/require reporting (Failures: record and go on), D24 signing and a keep-alive JSON client,
+pipelined HTTP/1.1 load, urllib fetches, the release build, PyPI installs and grpcio stubs of the
+project's own .proto files.
 """
 
 import collections
+import glob
+import hashlib
+import hmac
+import http.client
+import importlib
+import importlib.util
+import json
 import os
 import re
 import signal as signals
+import site
+import socket
 import subprocess
+import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOCAL = ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]
 LISTENING = re.compile(r"listening on (http://(\[[^\]]*\]|[^\s:/]+):(\d+))")
-
 
 class SandboxError(RuntimeError):
     """The server did not start, or did not stop as expected."""
 
-
 class SandboxProcess:
-    def __init__(self, binary, args=(), timeout=30.0, keep=200, **popen):
-        self.command = [binary, "serve", *args]
-        self.timeout, self.popen = timeout, popen
+    def __init__(self, binary, args=(), timeout=30.0, keep=200, argv=None, **popen):  # popen: cwd, env... for subprocess.Popen
+        # argv: a whole command line (a Dockerfile's ENTRYPOINT + CMD) in place of `BINARY serve ARGS`
+        self.command, self.timeout, self.popen = argv or [binary, "serve", *args], timeout, popen
         self.process = self.url = self.host = self.port = None
-        self.startup = []
-        self.lines = collections.deque(maxlen=keep)
-        self._listening = threading.Event()
+        self.startup, self.lines, self._listening = [], collections.deque(maxlen=keep), threading.Event()
         self.start()
 
     def start(self):
-        """Starts the server (again, after it stopped) and waits for its `listening on` line; returns self."""
+        """Starts the server (again, after it stopped); returns self once it listens (`startup`: the lines before)."""
         self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, text=True, errors="replace", **self.popen)
         self.startup, self.url, self.port = [], None, None
@@ -50,8 +58,7 @@ class SandboxProcess:
         deadline = time.monotonic() + self.timeout
         while not self._listening.wait(0.05):
             if self.process.poll() is not None or time.monotonic() > deadline:
-                self._listening.wait(0.2)  # the reader may still be on the last lines
-                if self._listening.is_set():
+                if self._listening.wait(0.2):  # the reader may still be on the last lines
                     break
                 status = self.process.poll()
                 self.kill()
@@ -72,15 +79,12 @@ class SandboxProcess:
                 else:
                     self.startup.append(line)
 
-    @property
-    def pid(self):
-        return self.process.pid
+    pid = property(lambda self: self.process.pid)
 
     def alive(self):
         return self.process is not None and self.process.poll() is None
 
     def tail(self, count=20):
-        """The last `count` lines the server printed (at most `keep`)."""
         return list(self.lines)[-count:]
 
     def send_signal(self, signal):
@@ -88,19 +92,17 @@ class SandboxProcess:
             self.process.send_signal(signal)
 
     def stop(self, signal=signals.SIGTERM, expect_exit=0, timeout=10.0):
-        """Sends `signal` and waits up to `timeout` s; returns the exit status. SandboxError, with the
-        last output lines, when it does not exit in time (it is killed first) or exits otherwise
-        than `expect_exit` (None: any status)."""
+        """Sends `signal`; the exit status. SandboxError (with the last output) when it does not exit
+        within `timeout` s (it is killed) or exits otherwise than `expect_exit` (None: any)."""
         self.send_signal(signal)
+        name = signals.Signals(signal).name
         try:
             status = self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise SandboxError(f"the server did not exit within {timeout:g}s of {signals.Signals(signal).name}; "
-                               f"last output:\n" + "\n".join(self.tail()))
+            raise SandboxError(f"the server did not exit within {timeout:g}s of {name}; last output:\n" + "\n".join(self.tail()))
         if expect_exit is not None and status != expect_exit:
-            raise SandboxError(f"the server exited {status} on {signals.Signals(signal).name}, expected {expect_exit}; "
-                               f"last output:\n" + "\n".join(self.tail()))
+            raise SandboxError(f"the server exited {status} on {name}, expected {expect_exit}; last output:\n" + "\n".join(self.tail()))
         return status
 
     def close(self, timeout=10.0):
@@ -116,17 +118,13 @@ class SandboxProcess:
         return self.kill()
 
     def kill(self):
-        """SIGKILL unless it has exited, and waits for it; returns the exit status."""
+        """SIGKILL unless it has exited; the exit status."""
         if self.process.poll() is None:
             self.process.kill()
         return self.process.wait()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *_):
-        self.close()
-
+    __enter__ = lambda self: self  # noqa: E731
+    __exit__ = lambda self, *_: self.close()  # noqa: E731
 
 def memory(pid):
     """VmRSS (now) and VmHWM (the peak so far) of a live process, in bytes."""
@@ -134,9 +132,198 @@ def memory(pid):
         fields = dict(line.split(":", 1) for line in status)
     return {name: int(fields[name].split()[0]) * 1024 for name in ("VmRSS", "VmHWM")}
 
-
 def cpu_seconds(pid):
     """The CPU time (user + system) a live process used so far."""
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()  # after the command's name, which may hold spaces
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime, fields 14 and 15
+
+class CheckFailed(Exception):
+    """An answer the check did not expect, or an invariant that does not hold."""
+
+Broken = CheckFailed
+
+def require(condition, message):
+    if not condition:
+        raise CheckFailed(message)
+
+def step(text):
+    print(f"- {text}", flush=True)
+
+class Failures(list):
+    """The failed conditions of a check that goes on after one: `failures.require(condition, message)`."""
+
+    def require(self, condition, message):
+        if not condition:
+            self.append(message)
+        return condition
+
+def release_build():  # quick when it is up to date
+    subprocess.run(["swift", "build", "-c", "release", "--product", "cashout-sandbox"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    return os.path.join(ROOT, ".build", "release", "cashout-sandbox")
+
+def pip_install(*packages):
+    """Installs PyPI packages for this user (Debian's Python refuses that unless told: PEP 668)."""
+    print("missing: pip install " + " ".join(packages), flush=True)
+    base = [sys.executable, "-m", "pip", "install", "--quiet", "--user", *packages]
+    if subprocess.run(base).returncode != 0:
+        subprocess.run(base + ["--break-system-packages"], check=True)
+    importlib.invalidate_caches()
+    if site.getusersitepackages() not in sys.path:
+        sys.path.append(site.getusersitepackages())
+
+def fetch(url, data=None, headers=None, method=None, timeout=10):
+    """(status, headers, body bytes) of one request; an error status is an answer too."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data, headers or {}, method=method), timeout=timeout) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+# D24: the default merchant, a valid Brazilian create, the Payload-Signature, a keep-alive JSON client.
+
+LOGIN, PASS, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"
+
+def create_fields(external_id, amount, name="Ana", login=LOGIN, password=PASS, currency="BRL"):
+    """The fields of a valid signed create for Brazil (CPF, Banco do Brasil)."""
+    return {"login": login, "pass": password, "external_id": external_id, "country": "BR", "currency": currency,
+            "amount": amount, "document_id": "01716001340", "document_type": "CPF", "beneficiary_name": name,
+            "beneficiary_lastname": "Silva", "bank_code": "001", "bank_account": "3423422-7", "bank_branch": "1234",
+            "account_type": "C"}
+
+def signature(secret, body):
+    """The Payload-Signature of `body` (bytes): lowercase hex HMAC-SHA256."""
+    return hmac.new(secret, body, hashlib.sha256).hexdigest()
+
+def signed(path, fields, secret=SECRET):
+    """A signed POST of `fields` as compact JSON (or of the bytes given), as raw HTTP/1.1 bytes (for pipeline)."""
+    body = fields if isinstance(fields, bytes) else json.dumps(fields, separators=(",", ":")).encode()
+    return (b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nPayload-Signature: %s\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (path.encode(), signature(secret, body).encode(), len(body), body))
+
+class Client:
+    """One keep-alive connection to 127.0.0.1:port; reconnects after an error (a GET is tried twice)."""
+
+    def __init__(self, port, timeout=30):
+        self.port, self.timeout, self.connection = port, timeout, None
+
+    def call(self, method, path, body=None, secret=None, raw=False, token=None, headers=None):
+        """Sends `body` (JSON-encoded, or bytes as they are), signed with `secret` when given, with
+        `Authorization: Bearer <token>` when given and `headers` over the JSON Content-Type; returns
+        (HTTP status, the answer's JSON, its text when not JSON, or its bytes with raw=True)."""
+        data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json", **(headers or {})}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        if secret is not None:
+            headers["Payload-Signature"] = signature(secret, data)
+        for attempt in range(2):
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+                self.connection.request(method, path, body=data, headers=headers)
+                response = self.connection.getresponse()
+                answer = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.close()
+                if raw:
+                    return response.status, answer
+                try:
+                    return response.status, json.loads(answer) if answer else None
+                except ValueError:
+                    return response.status, answer.decode(errors="replace")
+            except (OSError, http.client.HTTPException):
+                self.close()
+                if attempt or method != "GET":
+                    raise
+        raise AssertionError("unreachable")
+
+    def get(self, path):
+        status, body = self.call("GET", path)
+        require(status == 200, f"GET {path}: HTTP {status} {str(body)[:300]}")
+        return body
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+        self.connection = None
+
+CONTENT_LENGTH = re.compile(rb"\r\ncontent-length: *(\d+)", re.IGNORECASE)
+
+def read_answers(sock, count, pending):
+    """Reads count HTTP answers from sock (after the bytes pending); raises unless each is a 200.
+    Returns the bytes read past them."""
+    buffer, position = bytearray(pending), 0
+    while count:
+        end = buffer.find(b"\r\n\r\n", position)
+        length = CONTENT_LENGTH.search(buffer, position, end) if end >= 0 else None
+        if end >= 0 and length is None:
+            raise ValueError(f"an answer without Content-Length: {bytes(buffer[position:end])!r}")
+        if end < 0 or len(buffer) < end + 4 + int(length.group(1)):
+            more = sock.recv(1 << 20)
+            if not more:
+                raise ConnectionError("the server closed the connection")
+            buffer += more
+            continue
+        after = end + 4 + int(length.group(1))
+        if buffer[position + 9:position + 12] != b"200":
+            raise ValueError(f"a request was answered {bytes(buffer[position:after])!r}")
+        position, count = after, count - 1
+    return bytes(buffer[position:])
+
+def pipeline(port, count, request, connections=8, batch=64):
+    """Sends request(0) ... request(count - 1) (raw bytes), `batch` at a time pipelined on each of
+    `connections` connections; exits unless every one is answered 200."""
+    failures = []
+
+    def connection(first):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=3600) as sock:
+                pending = b""
+                for start in range(first, count, batch * connections):
+                    indices = range(start, min(start + batch, count))
+                    sock.sendall(b"".join(request(index) for index in indices))
+                    pending = read_answers(sock, len(indices), pending)
+        except Exception as error:  # noqa: BLE001 - reported once every thread ended
+            failures.append(f"{type(error).__name__}: {error}")
+
+    threads = [threading.Thread(target=connection, args=(index * batch,)) for index in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        sys.exit(f"filling the server failed: {failures[0]}")
+
+# gRPC: grpcio from PyPI, and Python stubs of every .proto of the project (Sources/**/Protos/**/*.proto).
+
+def install_grpc():
+    """grpcio, grpcio-tools, grpcio-health-checking and grpcio-reflection, when missing."""
+    # Found, not imported: grpc_health's descriptors would clash with the project's health.proto.
+    if not all(importlib.util.find_spec(module) for module in ["grpc", "grpc_tools", "grpc_health", "grpc_reflection"]):
+        pip_install("grpcio", "grpcio-tools", "grpcio-health-checking", "grpcio-reflection")
+
+def generate_stubs(directory):
+    """Messages and grpc stubs for every .proto, generated by grpcio-tools into `directory` (put first
+    on sys.path); returns {relative path: descriptor set file}. A .proto under `grpc/` (health,
+    reflection) goes to the package `project_protos`: a top-level `grpc` package is grpcio's own."""
+    from grpc_tools import protoc
+    roots = sorted(glob.glob(os.path.join(ROOT, "Sources", "**", "Protos"), recursive=True))
+    files = [(root, os.path.relpath(path, root)) for root in roots
+             for path in sorted(glob.glob(os.path.join(root, "**", "*.proto"), recursive=True))]
+    require(files, "no .proto files under Sources/**/Protos")
+    descriptors = {}
+    for root, relative in files:
+        descriptors[relative] = os.path.join(directory, relative.replace("/", "_") + ".pb")
+        require(protoc.main(["protoc", f"-I{root}", f"--python_out={directory}", f"--grpc_python_out={directory}",
+                             f"--descriptor_set_out={descriptors[relative]}", relative]) == 0, f"protoc failed on {relative}")
+    if os.path.isdir(os.path.join(directory, "grpc")):
+        os.rename(os.path.join(directory, "grpc"), os.path.join(directory, "project_protos"))
+        for path in glob.glob(os.path.join(directory, "project_protos", "**", "*.py"), recursive=True):
+            with open(path) as f:
+                text = f.read()
+            with open(path, "w") as f:
+                f.write(re.sub(r"^from grpc\.(\w)", r"from project_protos.\1", text, flags=re.M))
+    sys.path.insert(0, directory)
+    return descriptors

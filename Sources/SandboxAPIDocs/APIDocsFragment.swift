@@ -39,8 +39,11 @@ public struct APIDocsFragment: Sendable {
     /// The top-level keys it adds to scenario files (its account sections: `merchants`), which
     /// `POST /sandbox/scenario` takes beside the others.
     package var scenarioSections: [String] = []
-    /// Its dialect's name (`d24`), which the admin API's `?dialect=` filters take.
+    /// Its dialect's name (`Dialect.name`), which the admin API's `dialect` parameters take.
     package var dialect = ""
+    /// The key of its payouts in a reconciliation's ledger and what it is (`LedgerTerms`); nil
+    /// when it takes no ledger.
+    package var ledgerReference: (key: String, meaning: String)?
 
     package init(tag: String, title: String, overview: String, postmanOverview: String, endpoints: [OpenAPIEndpoint], schemas: [String: JSON],
                  securitySchemes: [String: JSON], folders: [PostmanCollection.Folder], variables: [PostmanCollection.Variable],

@@ -26,8 +26,7 @@ package enum AccountsResource {
         return [
             OpenAPIEndpoint(route: "GET /sandbox/accounts", operation: OpenAPI.operation(
                 "listAccounts", tag: "Sandbox", summary: "Every API's accounts",
-                description: "By API, each account as its API's own path shows it (D24's merchants with their credentials, "
-                    + "Mannco's users, PayoutService's merchants).",
+                description: "By API (\(names.joined(separator: ", "))), each account as its API's own path shows it.",
                 responses: ["200": OpenAPI.json("The accounts by API", Schema.object([
                     "accounts": Schema.object(Dictionary(uniqueKeysWithValues: names.map { ($0, Schema.array(of: account)) }), required: names),
                 ], required: ["accounts"]))])),

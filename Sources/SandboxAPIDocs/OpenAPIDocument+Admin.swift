@@ -6,20 +6,19 @@ import SandboxScenario
 // them; bodies as AdminJSON writes them. Errors are `{"code": <HTTP status>, "message": "..."}`.
 
 extension OpenAPIDocument {
-    /// With what `apis` add to the admin API's inputs: their words for the statuses (`GET
-    /// /sandbox/cashouts?status=`), their scenario sections, their names (`?dialect=`).
+    /// The admin API's endpoints, with the APIs served where an endpoint names them: their names,
+    /// their words for the statuses (`GET /sandbox/cashouts?status=`), their scenario sections.
     static func adminEndpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
         (clockEndpoints(scenarioSections: apis.flatMap(\.scenarioSections)) + snapshotEndpoints + [metricsEndpoint]
          + cashoutEndpoints(statusWords: apis.flatMap(\.statusWords)) + webhookEndpoints + chaosEndpoints
-         + requestJournalEndpoints(dialects: apis.map(\.dialect).filter { !$0.isEmpty })
-         + [reportEndpoint, reconcileEndpoint, suiteEndpoint])
+         + requestJournalEndpoints(apis) + [reportEndpoint, reconcileEndpoint(apis), suiteEndpoint])
             .map(adminTokenProtected)
     }
 
     private static func clockEndpoints(scenarioSections: [String]) -> [OpenAPIEndpoint] {
         // The top-level keys as the loader takes them (ScenarioLoader.topLevelKeys), each as
         // scenarios/schema.json describes it; any other is refused.
-        let scenarioKeys = ScenarioLoader.keysBeforeAccounts + scenarioSections.sorted() + ScenarioLoader.keysAfterAccounts
+        let scenarioKeys = ScenarioLoader.topLevelKeys(ScenarioVocabulary()) + scenarioSections.sorted()
         return [
             OpenAPIEndpoint(route: "GET /sandbox/health", operation: OpenAPI.operation(
                 "getHealth", tag: "Sandbox", summary: "Health", description: "Status, version and the virtual clock.",

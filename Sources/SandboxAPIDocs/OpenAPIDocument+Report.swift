@@ -6,8 +6,6 @@ import SandboxJSON
 // reconciliation it shows (Sources/SandboxReport/Reconciliation.swift).
 
 extension OpenAPIDocument {
-    /// The reference keys of a ledger's entries (each API's `LedgerTerms.referenceKey`), one per entry.
-    private static let ledgerReferences = ["cashout_id", "external_id", "merchant_payout_id"]
 
     static var reportEndpoint: OpenAPIEndpoint {
         OpenAPIEndpoint(route: "GET /sandbox/report", operation: OpenAPI.operation(
@@ -28,7 +26,7 @@ extension OpenAPIDocument {
                 back in `If-None-Match` it is answered 304 while none of them moved.
                 """,
             parameters: [OpenAPI.query("account", Schema.string(example: "sandbox_login"),
-                                       "Only this account's (a D24 login, a Mannco user, a PayoutService merchant)"),
+                                       "Only this account's, by its id in its API (as `GET /sandbox/accounts` lists them)"),
                          OpenAPI.query("follow_up_within", Schema.string(example: "2m", pattern: DurationText.pattern),
                                        "D24: how long after acknowledging a notification the app has to ask POST /v3/cashout/status "
                                            + "(notification_not_followed_up, late_rejection_missed); a duration from 1s to 7d. "
@@ -53,15 +51,15 @@ extension OpenAPIDocument {
             ]))
     }
 
-    static var reconcileEndpoint: OpenAPIEndpoint {
+    static func reconcileEndpoint(_ apis: [APIDocsFragment]) -> OpenAPIEndpoint {
+        let references = apis.compactMap { api in api.ledgerReference.map { "`\($0.key)` for \(api.tag)" } }.joined(separator: ", ")
         let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; the bank's is REJECTED (reversed after it completed)"#
         return OpenAPIEndpoint(route: "POST /sandbox/reconcile", operation: OpenAPI.operation(
             "reconcile", tag: "Sandbox", summary: "Compare my app's ledger with the bank",
             description: """
                 Reconciliation (the Testing your app guide, "Reconciliation"): the app's own view of its payouts, one entry \
-                per payout with its API's reference (`external_id` for D24, `merchant_payout_id` for PayoutService, \
-                `cashout_id` for Mannco), the status it believes in its API's words and the amount (a decimal string or \
-                number, at most two decimals), compared with the bank's cashouts (of `account` alone, or of every account). \
+                per payout with its API's reference (\(references)), the status it believes in its API's words and the \
+                amount (a decimal string or number, at most two decimals), compared with the bank's cashouts (of `account` alone, or of every account). \
                 One mismatch per cashout whose fate (paid, not paid, not decided yet), amount, count or existence differs, \
                 with the bank's history of it. The reconciliation is kept: `GET /sandbox/report` shows it as \
                 `ledger_mismatch` (and its ETag changes). A ledger that cannot be compared (its shape, a status word its \
@@ -122,7 +120,10 @@ extension OpenAPIDocument {
         return .object(answer)
     }
 
-    static var reportSchemas: [String: JSON] {
+    static func reportSchemas(_ apis: [APIDocsFragment]) -> [String: JSON] {
+        let references = apis.compactMap { api in
+            api.ledgerReference.map { ($0.key, Schema.either(["string", "integer"], "\(api.tag): \($0.meaning)")) }
+        }
         let checks = Schema.array(of: Schema.string(example: "notification_failed"))
         let request = [
             "kind": Schema.oneOf(["request"]), "id": Schema.integer("Its id in the request journal (GET /sandbox/requests)", example: 7),
@@ -180,14 +181,11 @@ extension OpenAPIDocument {
                 "by": Schema.string("Who changed it", example: "bank"),
             ], required: ["kind", "cashout", "status", "at", "by"]),
             "Ledger": Schema.object([
-                "payouts": Schema.array(of: Schema.object([
-                    "external_id": Schema.string("D24: the merchant's reference", example: "shop-order-101", minLength: 1),
-                    "merchant_payout_id": Schema.string("PayoutService: the merchant's reference", minLength: 1),
-                    "cashout_id": Schema.either(["string", "integer"], "Mannco: the cashoutId /cashout/process answered"),
+                "payouts": Schema.array(of: Schema.object(Dictionary(uniqueKeysWithValues: references).merging([
                     "status": Schema.string("What the app believes, in its API's words (any case)", example: "COMPLETED"),
                     "amount": Schema.either(["string", "number"], "At most two decimals, in the payout's currency", example: "101.00"),
-                ], required: ["status", "amount"], open: true).merging(["oneOf": .array(ledgerReferences.map { ["required": [.string($0)]] })]),
-                    description: "Exactly one reference key each; other keys are ignored"),
+                ]) { $1 }, required: ["status", "amount"], open: true)
+                    .merging(["oneOf": .array(references.map { ["required": [.string($0.0)]] })]), description: "Exactly one reference key each; other keys are ignored"),
             ], required: ["payouts"], open: true),
             "Reconciliation": Schema.object([
                 "ok": Schema.boolean("No mismatch"), "source": Schema.string("Where the ledger was read", example: "request body"),

@@ -6,9 +6,9 @@ import SandboxScenario
 // its entries.
 
 extension OpenAPIDocument {
-    /// `dialects`: the APIs' names, which `?dialect=` takes.
-    static func requestJournalEndpoints(dialects: [String]) -> [OpenAPIEndpoint] {
-        [
+    static func requestJournalEndpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
+        let dialects = apis.map(\.dialect)
+        return [
             OpenAPIEndpoint(route: "GET /sandbox/requests", operation: OpenAPI.operation(
                 "listRequests", tag: "Sandbox", summary: "The request journal",
                 description: """
@@ -20,13 +20,13 @@ extension OpenAPIDocument {
                     OpenAPI.query("limit", Schema.integer(example: 100, minimum: AdminLimits.requestLimitMinimum), "At most this many (default 100)"),
                     OpenAPI.query("path", Schema.string(example: "/v3/cashout"), "Only paths starting with this"),
                     OpenAPI.query("status", Schema.string(example: "4xx", pattern: "^[1-5]([0-9]{2}|[xX]{2})$"), "Only this answer status (`401`) or class (`4xx`); a gRPC call, HTTP 200 whatever its outcome, by the status Connect gives its `grpc-status` (`UNAUTHENTICATED` 401)"),
-                    OpenAPI.query("dialect", dialects.isEmpty ? Schema.string(example: "d24") : Schema.oneOf(dialects), "Only this API's routes"),
+                    OpenAPI.query("dialect", Schema.oneOf(dialects), "Only this API's routes"),
                 ],
                 responses: [
                     "200": OpenAPI.json("The requests", Schema.ref("RequestJournal")),
                     "400": OpenAPI.error(400, AdminMessage.requestLimit,
                                          "status: expected a status code such as 401, or a class such as 4xx",
-                                         "dialect: expected one of d24, mannco, prism"),
+                                         "dialect: expected one of \(dialects.sorted().joined(separator: ", "))"),
                 ])),
             OpenAPIEndpoint(route: "POST /sandbox/requests/verify", operation: OpenAPI.operation(
                 "verifyRequests", tag: "Sandbox", summary: "Verify what the payout APIs received",

@@ -33,7 +33,7 @@ public enum OpenAPIDocument {
             ]),
             "paths": OpenAPI.paths(apis.flatMap { $0.endpoints.map(adminTokenProtected) } + adminEndpoints(apis) + AccountsResource.endpoints(apis) + documentEndpoints),
             "components": [
-                "schemas": .object(apis.reduce(adminSchemas.merging(requestJournalSchemas) { $1 }.merging(reportSchemas) { $1 }
+                "schemas": .object(apis.reduce(adminSchemas.merging(requestJournalSchemas) { $1 }.merging(reportSchemas(apis)) { $1 }
                     .merging(suiteSchemas) { $1 }) { $0.merging($1.schemas) { $1 } }),
                 "securitySchemes": .object(apis.reduce(["AdminToken": adminTokenScheme]) { $0.merging($1.securitySchemes) { $1 } }),
             ],

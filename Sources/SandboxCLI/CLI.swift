@@ -12,6 +12,7 @@ public enum CLI {
     /// Every subcommand, in the order the help lists them.
     static let commands: [any Command.Type] = [
         ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, ExploreCommand.self, ReportCommand.self, OpenAPICommand.self,
+        SchemaCommand.self,
         PostmanCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 

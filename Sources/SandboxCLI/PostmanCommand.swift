@@ -8,8 +8,7 @@ enum PostmanCommand: Command {
     static let name = "postman"
     static let summary = "Print the Postman collection (or, with --environment, its environment)"
     static let discussion = """
-        Prints the Postman collection (v2.1) of every payout API (D24, Mannco, PayoutService's \
-        Connect JSON) and the admin calls, or with \
+        Prints the Postman collection (v2.1) of every payout API served and the admin calls, or with \
         --environment its environment (the same as GET /postman.json and \
         GET /postman/environment.json on a running sandbox).
         """

@@ -25,7 +25,7 @@ enum ReportCommand: Command {
         """
 
     static let options: [Arguments.Option] = [
-        .value("account", "ID", "Only this account's report (a D24 login, a Mannco user, a PayoutService merchant)"),
+        .value("account", "ID", "Only this account's report, by its id in its API (GET /sandbox/accounts lists them)"),
         .value("follow-up-within", "DURATION", "How long after a notification the app has to ask for the status, such as 2m (D24)"),
         .value("polling-limit", "N", "The most status queries of one cashout --polling-per allows"),
         .value("polling-per", "DURATION", "The window --polling-limit counts in, such as 1m"),

@@ -6,11 +6,14 @@ import SandboxJSON
 public struct LedgerTerms: Sendable {
     /// `external_id`, `merchant_payout_id`, `cashout_id`.
     public let referenceKey: String
+    /// What that reference is, for the documents (`the merchant's reference`).
+    public let referenceMeaning: String
     /// The reference the app knows a payout by (its own, or the id the API answered).
     public let reference: @Sendable (Payout) -> String?
 
-    public init(referenceKey: String, reference: @escaping @Sendable (Payout) -> String?) {
+    public init(referenceKey: String, meaning: String = "the merchant's reference", reference: @escaping @Sendable (Payout) -> String?) {
         self.referenceKey = referenceKey
+        self.referenceMeaning = meaning
         self.reference = reference
     }
 }

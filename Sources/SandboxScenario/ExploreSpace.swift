@@ -94,7 +94,7 @@ extension ScenarioLoader {
     /// "chaos": {"duplicate": 0.1, ...}, "faults": {"drop_after_commit": 0.1, ...}}`; a key left
     /// out keeps the standard space's.
     static func readExplore(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> ExploreSpace {
-        let fields = try node.object(allowed: ["outcomes", "late_reversal", "late_reversal_after", "chaos", "faults"])
+        let fields = try node.object(allowed: ScenarioFormat.Keys.explore)
         var space = ExploreSpace.standard
         if let outcomes = fields["outcomes"] {
             let reach = reach(nil, vocabulary)

@@ -26,6 +26,9 @@ public struct RejectionCodes: Sendable {
         listed.contains { $0.code == code } || (words && Self.isWord(code))
     }
 
+    /// A word code as a JSON Schema `pattern`: a letter, then letters, digits or `_`.
+    public static let wordPattern = "^[A-Za-z][A-Za-z0-9_]*$"
+
     /// A letter, then letters, digits or `_`.
     static func isWord(_ code: String) -> Bool {
         guard let first = code.utf8.first, first.isLetter else { return false }

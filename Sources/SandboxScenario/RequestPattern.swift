@@ -34,7 +34,7 @@ public struct RequestPattern: Sendable {
         self.json = json
     }
 
-    static let keys = ["method", "path", "dialect", "headers", "body"]
+    static let keys = ScenarioFormat.Keys.requestPattern
 
     public static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
         let parts = try node.object(allowed: keys)

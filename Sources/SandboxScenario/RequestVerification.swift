@@ -55,12 +55,12 @@ public struct RequestVerification: Sendable {
     public static let countRange = 0 ... 100_000_000
 
     /// The forms of a count, each with one bound: `{"exactly": 2}`.
-    public static let countForms = ["exactly", "at_least", "at_most"]
+    public static let countForms = ScenarioFormat.Keys.requestCount
 
     /// Reads `{"request", "count"}` or `{"sequence"}` at `node` (a request's body, a scenario
     /// step's); each error names its JSON path.
     public static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestVerification {
-        let parts = try node.object(allowed: ["request", "count", "sequence"])
+        let parts = try node.object(allowed: ScenarioFormat.Keys.expectRequests)
         if let sequence = parts["sequence"] {
             if let extra = parts["request"] ?? parts["count"] { throw extra.fail("expected only without \"sequence\"") }
             let patterns = try sequence.array().map { (node) throws(ScenarioError) in try RequestPattern.read(node) }
@@ -71,7 +71,7 @@ public struct RequestVerification: Sendable {
             ?? RequestPattern(json: .object([:]))
         var count = Count.atLeast(1)
         if let node = parts["count"] {
-            let bounds = try node.object(allowed: countForms)
+            let bounds = try node.object(allowed: ScenarioFormat.Keys.requestCount)
             guard bounds.count == 1, let (name, value) = bounds.first else {
                 throw node.fail("expected one of \"exactly\", \"at_least\" or \"at_most\"")
             }

@@ -5,7 +5,7 @@ import SandboxJSON
 
 extension ScenarioLoader {
     static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary, errors: inout ScenarioErrors) {
-        guard let bank = node.object(allowed: ["rules", "default"], errors: &errors) else { return }
+        guard let bank = node.object(allowed: ScenarioFormat.Keys.bank, errors: &errors) else { return }
         if let rules = bank["rules"] {
             let fields = vocabulary.ruleFields.union(["merchant", "dialect"])
             let name = scenario.name
@@ -20,7 +20,7 @@ extension ScenarioLoader {
 
     /// A rule whose `when` tests some of `fields` (the vocabulary's, `merchant` and `dialect`).
     static func readRule(_ node: ScenarioNode, fields: Set<String>, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Rule {
-        let rule = try node.object(allowed: ["name", "when", "then", "outcomes", "decline"])
+        let rule = try node.object(allowed: ScenarioFormat.Keys.rule)
         let when = try rule["when"].map { (node) throws(ScenarioError) in try readWhen(node, fields: fields) } ?? [:]
         let outcomes = ["then", "outcomes", "decline"].filter { rule[$0] != nil }
         guard outcomes.count == 1 else { throw node.fail("expected exactly one of \"then\", \"outcomes\" or \"decline\"") }
@@ -31,9 +31,9 @@ extension ScenarioLoader {
         } else if let weighted = rule["outcomes"] {
             var choices: [(weight: Int, steps: [TimelineStepSpec])] = []
             for choice in try weighted.array() {
-                let fields = try choice.object(allowed: ["weight", "then"])
+                let fields = try choice.object(allowed: ScenarioFormat.Keys.weightedOutcome)
                 guard let weight = fields["weight"], let then = fields["then"] else { throw choice.fail("expected \"weight\" and \"then\"") }
-                choices.append((try weight.integer(1 ... 1_000_000), try readTimeline(then, reach: reach, vocabulary)))
+                choices.append((try weight.integer(ScenarioFormat.Ranges.weight), try readTimeline(then, reach: reach, vocabulary)))
             }
             guard !choices.isEmpty else { throw weighted.fail("expected at least one outcome") }
             outcome = .weighted(choices)
@@ -61,7 +61,7 @@ extension ScenarioLoader {
     /// by every dialect when the rule is for any.
     static func readDecline(_ node: ScenarioNode, dialect: String?, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Decline {
         let keys = vocabulary.declineKeys.sorted()
-        let members = try node.object(allowed: ["code", "message"] + keys)
+        let members = try node.object(allowed: ScenarioFormat.Keys.decline + keys)
         guard let code = members["code"] else { throw node.fail("expected \"code\"") }
         var decline = Decline(code: try code.text(), message: try members["message"]?.string())
         for key in keys { decline.details[key] = try members[key]?.text() }
@@ -112,7 +112,7 @@ extension ScenarioLoader {
     /// A timeline whose rejection codes one of the dialects it can `reach` answers.
     static func readTimeline(_ node: ScenarioNode, reach: [String], _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> [TimelineStepSpec] {
         try node.array().map { (node) throws(ScenarioError) -> TimelineStepSpec in
-            let fields = try node.object(allowed: ["after", "status", "rejection_code", "rejection_reason", "bank_reference_id", "status_reason"])
+            let fields = try node.object(allowed: ScenarioFormat.Keys.timelineStep)
             guard let after = fields["after"], let status = fields["status"] else { throw node.fail("expected \"after\" and \"status\"") }
             if try status.status() != .rejected, let code = fields["rejection_code"] ?? fields["rejection_reason"] {
                 throw code.fail("expected only with status REJECTED")
@@ -129,7 +129,7 @@ extension ScenarioLoader {
     }
 
     static func readFault(_ node: ScenarioNode) throws(ScenarioError) -> Fault {
-        let fields = try node.object(allowed: ["when", "every", "rate", "times", "kind", "latency", "status", "body"])
+        let fields = try node.object(allowed: ScenarioFormat.Keys.fault)
         let request = try fields["when"].map { (node) throws(ScenarioError) in try readFaultPattern(node) }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
         let kindKeys: [String: [String]] = ["latency": ["latency"], "error": ["status", "body"], "close": [], "drop_after_commit": []]
@@ -150,18 +150,20 @@ extension ScenarioLoader {
             kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
         case "close": kind = .close
         case "drop_after_commit": kind = .dropAfterCommit
-        default: throw kindNode.failShowingValue("expected \"latency\", \"error\", \"close\" or \"drop_after_commit\"")
+        default:
+            let kinds = ScenarioFormat.Keys.faultKinds.map { "\"\($0)\"" }
+            throw kindNode.failShowingValue("expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!)")
         }
-        let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
+        let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
-        return Fault(request: request, kind: kind, every: every, rate: rate, times: try fields["times"]?.integer(1 ... 1_000_000))
+        return Fault(request: request, kind: kind, every: every, rate: rate, times: try fields["times"]?.integer(ScenarioFormat.Ranges.faultTimes))
     }
 
     /// A fault's `when`: a request pattern as a verification reads it (``RequestPattern/read(_:)``),
     /// or `endpoint`, its shorthand for `method` and `path`, which may come with the other keys
     /// but not with those two.
     static func readFaultPattern(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
-        let parts = try node.object(allowed: ["endpoint"] + RequestPattern.keys)
+        let parts = try node.object(allowed: ScenarioFormat.Keys.faultWhen)
         guard case .object(var members) = node.value, let endpoint = parts["endpoint"] else { return try RequestPattern.read(node) }
         if let both = parts["method"] ?? parts["path"] { throw both.fail("expected only without \"endpoint\" (its shorthand)") }
         let text = try endpoint.string()

@@ -21,7 +21,7 @@ extension ScenarioLoader {
     static func readChaos(_ node: ScenarioNode, fields: Set<String>) throws(ScenarioError) -> [ChaosRuleSpec] {
         let testable = fields.union(["merchant", "dialect", "status"])
         return try node.array().map { (node) throws(ScenarioError) -> ChaosRuleSpec in
-            let fields = try node.object(allowed: ["name", "when", "every", "rate", "kind", "after", "delay", "release_after"])
+            let fields = try node.object(allowed: ScenarioFormat.Keys.chaosRule)
             guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\": \(chaosKindNames.joined(separator: ", "))") }
             guard let kind = ChaosKind(rawValue: try kindNode.string()) else {
                 throw kindNode.fail("expected one of \(chaosKindNames.joined(separator: ", "))")
@@ -39,7 +39,7 @@ extension ScenarioLoader {
                 when = try readWhen(conditions, fields: testable)
                 if let status = when["status"] { try checkStatuses(status, conditions.child("status", .null)) }
             }
-            let (every, rate) = (try fields["every"]?.integer(1 ... 1_000_000), try fields["rate"]?.rate())
+            let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.chaosEvery), try fields["rate"]?.rate())
             if every != nil, rate != nil { throw node.fail("expected at most one of \"every\" or \"rate\"") }
             return ChaosRuleSpec(name: try fields["name"]?.string(), when: when, every: every, rate: rate, kind: kind, delay: delay)
         }
@@ -74,8 +74,9 @@ extension ScenarioLoader {
         guard case .object(let members) = node.value else { throw node.fail("expected an object of sink name: {\"answers\": [...]}") }
         var sinks: [String: SinkScript] = [:]
         for name in members.keys.sorted() {
-            let sink = try node.child(name, members[name]!).object(allowed: ["answers", "check_signatures", "deduplicate"])
-            sinks[name] = SinkScript(answers: try sink["answers"]?.array().map { (node) throws(ScenarioError) in try node.integer(200 ... 599) } ?? [],
+            let sink = try node.child(name, members[name]!).object(allowed: ScenarioFormat.Keys.sink)
+            let answers = try sink["answers"]?.array().map { (node) throws(ScenarioError) in try node.integer(ScenarioFormat.Ranges.sinkAnswer) }
+            sinks[name] = SinkScript(answers: answers ?? [],
                                      checkSignatures: try sink["check_signatures"]?.bool() ?? false,
                                      deduplicate: try sink["deduplicate"]?.bool() ?? false)
         }
@@ -89,7 +90,7 @@ extension ScenarioLoader {
     /// `expect_deliveries` or `expect_sink`.
     static func readChaosStep(_ action: String, _ body: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Step {
         if action == "expect_deliveries" {
-            let spec = try body.object(allowed: ["ref", "chaos", "status", "count", "answered"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.expectDeliveries)
             guard spec["count"] != nil || spec["answered"] != nil else { throw body.fail("expected \"count\" or \"answered\"") }
             var chaos: String?
             if let node = spec["chaos"] {
@@ -100,13 +101,13 @@ extension ScenarioLoader {
             }
             return .expectDeliveries(Step.DeliveriesExpectation(
                 ref: try spec["ref"]?.string(), chaos: chaos, status: try spec["status"].map { (node) throws(ScenarioError) in try readStatus(node, vocabulary) },
-                count: try spec["count"]?.integer(0 ... 1_000_000), answered: try spec["answered"].map(readAnswer)))
+                count: try spec["count"]?.integer(ScenarioFormat.Ranges.deliveries), answered: try spec["answered"].map(readAnswer)))
         }
-        let spec = try body.object(allowed: ["name", "ref", "status", "received", "processed", "duplicates", "refused", "failed"])
+        let spec = try body.object(allowed: ScenarioFormat.Keys.expectSink)
         guard let name = spec["name"] else { throw body.fail("expected \"name\": the sink's") }
         let counts = ["received", "processed", "duplicates", "refused", "failed"]
         guard counts.contains(where: { spec[$0] != nil }) else { throw body.fail("expected at least one of \(counts.joined(separator: ", "))") }
-        func count(_ key: String) throws(ScenarioError) -> Int? { try spec[key]?.integer(0 ... 1_000_000) }
+        func count(_ key: String) throws(ScenarioError) -> Int? { try spec[key]?.integer(ScenarioFormat.Ranges.sinkCount) }
         return .expectSink(Step.SinkExpectation(
             name: try name.nonEmptyString(), ref: try spec["ref"]?.string(),
             status: try spec["status"].map { (node) throws(ScenarioError) in try readStatus(node, vocabulary) },

@@ -5,13 +5,12 @@ import SandboxJSON
 // `as` where they apply).
 
 extension ScenarioLoader {
-    static let actions = ["request", "create_cashout", "create_cashouts", "advance", "advance_to_next_event", "settle", "expect_cashout",
-                          "expect_webhooks", "expect_balance", "expect_ledger", "expect_requests", "wait_for_request", "expect_report",
-                          "expect_reconciled"] + chaosActions
+    /// The steps' own actions, as `ScenarioFormat` declares them (the dialects add theirs).
+    static let actions = ScenarioFormat.Keys.actions
 
     static func readStep(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Step {
         let all = actions + vocabulary.stepActions.keys.sorted()
-        let fields = try node.object(allowed: all + ["expect", "save", "as", "comment"])
+        let fields = try node.object(allowed: all + ScenarioFormat.Keys.stepExtras)
         let present = all.filter { fields[$0] != nil }
         guard present.count == 1, let action = present.first, let body = fields[action] else {
             throw node.fail("expected exactly one action: \(all.joined(separator: ", "))")
@@ -54,14 +53,15 @@ extension ScenarioLoader {
             values["merchant"] = nil
             return .createCashout(fields: values, merchant: merchant, name: try fields["as"]?.string(), expect: expect)
         case "create_cashouts":
-            let spec = try body.object(allowed: ["count", "fields", "merchant", "external_id_prefix"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.createCashouts)
             guard let count = spec["count"] else { throw body.fail("expected \"count\"") }
             var values: [String: JSON] = [:]
             if let fields = spec["fields"] {
                 guard case .object(let members) = fields.value else { throw fields.fail("expected an object of create fields") }
                 values = members
             }
-            return .createCashouts(count: try count.integer(1 ... 10_000_000), fields: values, merchant: try spec["merchant"]?.string(),
+            return .createCashouts(count: try count.integer(ScenarioFormat.Ranges.createCount), fields: values,
+                                   merchant: try spec["merchant"]?.string(),
                                    prefix: try spec["external_id_prefix"]?.string() ?? "bulk")
         case "advance":
             return .advance(try body.duration())
@@ -73,7 +73,7 @@ extension ScenarioLoader {
             guard try body.bool() else { throw body.fail("expected true") }
             return .advanceToNextEvent
         case "expect_cashout":
-            let spec = try body.object(allowed: ["ref", "status", "rejection_code", "bank_reference_id", "decided_by"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.expectCashout)
             guard let ref = spec["ref"] else { throw body.fail("expected \"ref\"") }
             var status: Matcher?
             if let node = spec["status"] {
@@ -90,31 +90,31 @@ extension ScenarioLoader {
             return .expectCashout(ref: try ref.string(), status: status, reasonCode: try spec["rejection_code"]?.reasonCode(0 ... 99999),
                                   bankReference: try spec["bank_reference_id"]?.string(), decidedBy: try spec["decided_by"].map(readDecidedBy))
         case "expect_webhooks":
-            let spec = try body.object(allowed: ["ref", "count", "statuses", "fields", "attempts"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.expectWebhooks)
             var expectedFields: [String: String] = [:]
             if let node = spec["fields"] {
                 guard case .object(let members) = node.value else { throw node.fail("expected an object of form field: value") }
                 for key in members.keys.sorted() { expectedFields[key] = try node.child(key, members[key]!).text() }
             }
             return .expectWebhooks(
-                ref: try spec["ref"]?.string(), count: try spec["count"]?.integer(0 ... 100_000_000),
+                ref: try spec["ref"]?.string(), count: try spec["count"]?.integer(ScenarioFormat.Ranges.webhookCount),
                 statuses: try spec["statuses"]?.array().map { (node) throws(ScenarioError) -> String in
                     guard case .string(let name) = node.value, isStatus(name, vocabulary) else { throw notAStatus(node, vocabulary) }
                     return name
                 },
-                fields: expectedFields, attempts: try spec["attempts"]?.integer(0 ... 100_000_000))
+                fields: expectedFields, attempts: try spec["attempts"]?.integer(ScenarioFormat.Ranges.webhookAttempts))
         case "expect_requests":
             _ = try RequestVerification.read(body)
             return .expectRequests(body.value)
         case "wait_for_request":
-            let spec = try body.object(allowed: ["request", "timeout"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.waitForRequest)
             guard let request = spec["request"] else { throw body.fail("expected \"request\": a request pattern, as expect_requests takes") }
             _ = try RequestPattern.read(request)
             let timeout = try spec["timeout"]?.duration() ?? .seconds(30)
             guard timeout <= .seconds(3600) else { throw spec["timeout"]!.failShowingValue("expected at most 1h") }
             return .waitForRequest(request: request.value, timeout: timeout, name: try fields["as"]?.string(), status: expect?.status)
         case "expect_report":
-            let spec = try body.object(allowed: ["account", "no_errors", "findings", "exercised"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.expectReport)
             guard spec["no_errors"] != nil || spec["findings"] != nil || spec["exercised"] != nil else {
                 throw body.fail("expected \"no_errors\": true, \"findings\": [ids] or \"exercised\": [ids] or \"all\" (or more than one)")
             }
@@ -154,17 +154,17 @@ extension ScenarioLoader {
             guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\" (or \"balance\")") }
             return .expectBalance(account: account, amounts: amounts)
         case "expect_reconciled":
-            let spec = try body.object(allowed: ["account", "ledger"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.expectReconciled)
             return .expectReconciled(account: try spec["account"]?.string(), ledger: try spec["ledger"].map(readLedgerLocation))
         default:
-            let spec = try body.object(allowed: ["merchant", "count"])
+            let spec = try body.object(allowed: ScenarioFormat.Keys.expectLedger)
             guard let merchant = spec["merchant"], let count = spec["count"] else { throw body.fail("expected \"merchant\" and \"count\"") }
-            return .expectLedger(merchant: try merchant.string(), count: try count.integer(0 ... 100_000_000))
+            return .expectLedger(merchant: try merchant.string(), count: try count.integer(ScenarioFormat.Ranges.ledgerCount))
         }
     }
 
     static func readRequest(_ node: ScenarioNode) throws(ScenarioError) -> Step.Request {
-        let fields = try node.object(allowed: ["method", "path", "headers", "body", "json"])
+        let fields = try node.object(allowed: ScenarioFormat.Keys.request)
         guard let method = fields["method"], let path = fields["path"] else { throw node.fail("expected \"method\" and \"path\"") }
         var headers: [(name: String, value: String)] = []
         if let node = fields["headers"] {
@@ -204,8 +204,8 @@ extension ScenarioLoader {
     }
 
     static func readExpectation(_ node: ScenarioNode) throws(ScenarioError) -> Step.Expectation {
-        let fields = try node.object(allowed: ["status", "json", "json_contains", "no_response"])
-        return Step.Expectation(status: try fields["status"]?.integer(100 ... 599), json: fields["json"]?.value,
+        let fields = try node.object(allowed: ScenarioFormat.Keys.expectation)
+        return Step.Expectation(status: try fields["status"]?.integer(ScenarioFormat.Ranges.expectedStatus), json: fields["json"]?.value,
                                 jsonContains: fields["json_contains"]?.value, noResponse: try fields["no_response"]?.bool() ?? false)
     }
 

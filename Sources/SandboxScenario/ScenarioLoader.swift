@@ -12,14 +12,9 @@ import SandboxJSON
 /// What the dialects add (request fields rules test, account sections, declines) comes in
 /// `vocabulary`: this module knows none of them.
 public enum ScenarioLoader {
-    /// The top-level keys, in the order messages list them: the dialects' account sections
-    /// (`merchants`...) go between the two.
-    package static let keysBeforeAccounts = ["$schema", "name", "description", "expect_failure", "needs_app", "seed", "clock"]
-    package static let keysAfterAccounts = ["bank", "faults", "webhooks", "app", "explore", "report", "steps"]
-
     /// Every top-level key, in the order messages list them and files are written.
     public static func topLevelKeys(_ vocabulary: ScenarioVocabulary) -> [String] {
-        keysBeforeAccounts + vocabulary.accountSections.keys.sorted() + keysAfterAccounts
+        ScenarioFormat.topLevel(vocabulary).map(\.0)
     }
 
     /// Loads the file at `path`.
@@ -104,7 +99,7 @@ public enum ScenarioLoader {
     }
 
     private static func readClock(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
-        let clock = try node.object(allowed: ["mode", "start"])
+        let clock = try node.object(allowed: ScenarioFormat.Keys.clock)
         if let mode = clock["mode"] {
             guard let value = VirtualClock.Mode(rawValue: try mode.string()) else { throw mode.failShowingValue("expected \"real\" or \"manual\"") }
             scenario.clockMode = value
@@ -119,7 +114,7 @@ public enum ScenarioLoader {
 
     /// `report`: `{"follow_up_within": "2m", "status_polling": {"limit": 20, "per": "1m"}}`, each part optional.
     private static func readReport(_ node: ScenarioNode) throws(ScenarioError) -> ReportSettings {
-        let report = try node.object(allowed: ["follow_up_within", "status_polling"])
+        let report = try node.object(allowed: ScenarioFormat.Keys.report)
         func duration(_ node: ScenarioNode) throws(ScenarioError) -> Duration {
             guard let duration = ReportThresholds.duration(try node.string()) else { throw node.failShowingValue(ReportThresholds.durationExpected) }
             return duration
@@ -127,7 +122,7 @@ public enum ScenarioLoader {
         var settings = ReportSettings()
         if let within = report["follow_up_within"] { settings.followUpWithin = try duration(within) }
         if let polling = report["status_polling"] {
-            let parts = try polling.object(allowed: ["limit", "per"])
+            let parts = try polling.object(allowed: ScenarioFormat.Keys.statusPolling)
             guard !parts.isEmpty else { throw polling.fail("expected \"limit\" (the most status queries of one cashout) or \"per\" (within how long), or both") }
             if let limit = parts["limit"] {
                 settings.pollingLimit = try limit.integer(ReportThresholds.limits)
@@ -138,7 +133,7 @@ public enum ScenarioLoader {
     }
 
     private static func readWebhooks(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary) throws(ScenarioError) {
-        let webhooks = try node.object(allowed: ["retry", "timeout", "sinks", "chaos"])
+        let webhooks = try node.object(allowed: ScenarioFormat.Keys.webhooks)
         if let retry = webhooks["retry"] { scenario.retrySchedule = try retry.array().map { (node) throws(ScenarioError) in try node.duration() } }
         if let timeout = webhooks["timeout"] { scenario.webhookTimeout = try timeout.duration() }
         if let sinks = webhooks["sinks"] { scenario.sinks = try readSinks(sinks) }
@@ -163,7 +158,7 @@ public enum ScenarioLoader {
 
     /// `{"ledger": URL or file}`: where the app under test shows its own view of its payouts.
     static func readApp(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
-        let app = try node.object(allowed: ["ledger"])
+        let app = try node.object(allowed: ScenarioFormat.Keys.app)
         if let ledger = app["ledger"] { scenario.appLedger = try readLedgerLocation(ledger) }
     }
 

@@ -114,7 +114,7 @@ public struct ScenarioNode: Sendable {
             return .businessDays(days)
         }
         if case .object = value {
-            let range = try object(allowed: ["min", "max"])
+            let range = try object(allowed: ScenarioFormat.Keys.delayRange)
             guard let min = range["min"], let max = range["max"] else { throw fail("expected both \"min\" and \"max\"") }
             let (low, high) = (try min.duration(), try max.duration())
             guard low <= high else { throw fail("expected \"min\" not after \"max\"") }
@@ -152,7 +152,7 @@ extension ScenarioNode {
 
     /// `{"transaction", "daily", "monthly"}`, each optional.
     public func limits() throws(ScenarioError) -> Account.Limits {
-        let entries = try object(allowed: ["transaction", "daily", "monthly"])
+        let entries = try object(allowed: ScenarioFormat.Keys.limits)
         return Account.Limits(transaction: try entries["transaction"]?.money(), daily: try entries["daily"]?.money(),
                               monthly: try entries["monthly"]?.money())
     }

@@ -44,6 +44,8 @@ public struct ScenarioVocabulary: Sendable {
     /// The integration report's finding ids the dialects' checks can give, which `expect_report`
     /// may name (`Dialect.integrationChecks`).
     public var reportFindings: Set<String> = []
+    /// What the dialects add to the format's declarations (scenarios/schema.json), in their order.
+    public var format = Format()
 
     /// What one dialect's payouts have for a rule: its request fields, and the rejection codes its answers carry.
     public struct DialectTerms: Sendable {
@@ -55,7 +57,7 @@ public struct ScenarioVocabulary: Sendable {
     public init(dialect: String? = nil, ruleFields: Set<String> = [], rejectionCodes: RejectionCodes = RejectionCodes(),
                 accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
                 declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:], statusWords: Set<String> = [],
-                expectChecks: [String: StepCheck] = [:]) {
+                expectChecks: [String: StepCheck] = [:], format: Format = Format()) {
         dialects = dialect.map { [$0: DialectTerms(ruleFields: ruleFields, rejectionCodes: rejectionCodes)] } ?? [:]
         self.ruleFields = ruleFields
         self.accountSections = accountSections
@@ -64,6 +66,7 @@ public struct ScenarioVocabulary: Sendable {
         self.stepActions = stepActions
         self.statusWords = statusWords
         self.expectChecks = expectChecks
+        self.format = format
     }
 
     /// Both vocabularies (for a sandbox of several dialects).
@@ -77,6 +80,7 @@ public struct ScenarioVocabulary: Sendable {
                                         expectChecks: expectChecks.merging(other.expectChecks) { first, _ in first })
         merged.dialects = dialects.merging(other.dialects) { first, _ in first }
         merged.reportFindings = reportFindings.union(other.reportFindings)
+        merged.format = format.merging(other.format)
         return merged
     }
 }

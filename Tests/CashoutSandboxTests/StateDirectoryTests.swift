@@ -101,7 +101,7 @@ import Testing
     /// shows what 0.2.x showed byte for byte (and, of what decided each cashout, that it was
     /// decided before the sandbox recorded it), is rewritten in the current format before anything
     /// is appended, and goes on; a newer format is refused, untouched. (Format 1, the report's
-    /// journal, is started by .ci/check-crash.)
+    /// journal, is started by EndToEndTests' CrashRecoveryTests.)
     @Test func aFormatTwoJournalIsReadAndRewrittenAndANewerOneIsRefused() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }

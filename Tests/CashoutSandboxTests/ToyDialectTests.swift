@@ -1,15 +1,19 @@
 import CashoutSandbox
 import Foundation
+import SandboxAPIDocs
 import SandboxBank
+import SandboxDashboard
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
+import SandboxReport
 import SandboxScenario
 import TestHelpers
 import Testing
 
 /// A payout API of a few lines, `POST /echo/payouts` with a JSON body, to show that an API plugs
-/// in through the seam alone: nothing in the bank or the facade knows it.
+/// in through the seam alone: nothing in the bank or the facade knows it. Its part of the
+/// documents, the report and the dashboard is its own too (the extensions below).
 private struct EchoDialect: Dialect, ScenarioDialect {
     let name = "echo"
     var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary(ruleFields: ["reference", "amount", "currency"]) }
@@ -53,6 +57,52 @@ private struct EchoDialect: Dialect, ScenarioDialect {
         case .completed: "paid"
         case .rejected, .cancelled, .returned, .expired: "failed"
         }
+    }
+}
+
+/// Its part of the OpenAPI document and the Postman collection: one endpoint, one folder, its accounts.
+extension EchoDialect: DocumentedDialect {
+    var docs: APIDocsFragment {
+        APIDocsFragment(
+            tag: "Echo", title: "Echo payouts", overview: "Echo routes take no credentials.", postmanOverview: "Echo: no credentials.",
+            endpoints: [OpenAPIEndpoint(route: "POST /echo/payouts", operation: OpenAPI.operation(
+                "createEchoPayout", tag: "Echo", summary: "Create an echo payout", description: "A payout of the echo API.",
+                body: OpenAPI.body(Schema.object(["account": Schema.string(), "reference": Schema.string()], required: ["account", "reference"])),
+                responses: ["201": OpenAPI.json("Created", Schema.object(["id": Schema.integer(), "state": Schema.string()]))]))],
+            schemas: ["EchoAccount": Schema.object(["id": Schema.string()], open: true), "EchoAccountUpdate": Schema.object([:], open: true)],
+            securitySchemes: [:],
+            folders: [.init("Echo payouts", [PostmanCollection.Item("Create an echo payout", "POST", "/echo/payouts",
+                                                                    body: #"{"account":"echo_account","reference":"r1","currency":"USD","amount":"5.00"}"#, expect: 201)],
+                            "The echo API's one call.")],
+            variables: [], sessionVariables: [], prerequest: [], create: nil, accountVariable: nil,
+            accounts: AccountsDocs(dialect: "echo", schema: "EchoAccount", update: "EchoAccountUpdate", legacyPath: nil,
+                                   exampleID: "echo_account", currencyKept: "an echo account keeps its currency"))
+    }
+}
+
+/// Its checks in the integration report: one of its own, which any echo create exercises.
+extension EchoDialect: ReportingDialect {
+    func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+        let body = exchange.body
+        return RequestFacts(account: body?["account"]?.stringValue,
+                            action: .create(beneficiary: body?["reference"]?.stringValue ?? "", amount: body?["amount"]?.stringValue ?? ""),
+                            payoutID: exchange.answer?["id"]?.numberText.flatMap { Int($0) }, reference: body?["reference"]?.stringValue)
+    }
+
+    var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "reference") { $0.reference } }
+
+    var integrationChecks: [IntegrationCheck] {
+        [IntegrationCheck(id: "echo_reference_echoed", severity: .warning, advice: "Send a reference.",
+                          description: "Each echo create sends a reference.") { evidence in
+            evidence.requests.isEmpty ? .notExercised : .passed
+        }]
+    }
+}
+
+/// Its view in the dashboard.
+extension EchoDialect: DashboardDialect {
+    var dashboard: DashboardPart {
+        DashboardPart(views: [DashboardView(name: "echo", title: "Echo", content: "<h1>Echo payouts</h1>")], script: "")
     }
 }
 
@@ -117,8 +167,8 @@ private struct EchoDialect: Dialect, ScenarioDialect {
     }
 
     /// The documents and the dashboard are assembled from the dialects served: without D24, the
-    /// OpenAPI document and the Postman collection hold the admin API alone, and the dashboard has
-    /// no request form, while its page still loads the same way.
+    /// OpenAPI document and the Postman collection hold the echo API's part and the admin API's
+    /// alone, and the dashboard has no request form, while its page still loads the same way.
     @Test func documentsAndTheDashboardComeFromTheDialectsServed() throws {
         var configuration = Sandbox.Configuration()
         configuration.dialects = [EchoDialect()]
@@ -131,8 +181,8 @@ private struct EchoDialect: Dialect, ScenarioDialect {
         #expect(paths["/sandbox/merchants"] == nil)  // D24's merchants come with D24
         #expect(openAPI["components"]?["securitySchemes"]?["PayloadSignature"] == nil)
         let postman = try JSON.parse(get("/postman.json").body)
-        #expect(postman["item"]?.arrayValue?.map { $0["name"]?.stringValue } == ["Sandbox admin"])
-        #expect(postman["info"]?["name"] == "CashoutSandbox: admin API")
+        #expect(postman["item"]?.arrayValue?.map { $0["name"]?.stringValue } == ["Echo payouts", "Sandbox admin"])
+        #expect(postman["info"]?["name"] == "CashoutSandbox: Echo payouts")
         #expect(postman["event"] == nil)  // no API to sign for
         let page = try get("/").bodyText
         #expect(page.contains(#"id="view-cashouts""#) && !page.contains(#"id="new-form""#))
@@ -140,5 +190,55 @@ private struct EchoDialect: Dialect, ScenarioDialect {
         let standard = try Sandbox.launch(Sandbox.Configuration())
         defer { standard.stop() }
         #expect(try TestHTTP.send(method: "GET", url: "\(standard.baseURL)/").bodyText.contains(#"id="new-form""#))
+    }
+
+    /// Registered beside the three, the echo API appears in every place that lists the APIs: the
+    /// OpenAPI document, the Postman collection, the accounts, the report, the dashboard and the
+    /// scenario format, from its own file alone.
+    @Test func aFourthAPIAppearsEverywhereTheAPIsAreListed() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.dialects = Sandbox.standardDialects + [EchoDialect()]
+        configuration.clockMode = .manual
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        let get = { (path: String) throws -> JSON in try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)\(path)").body) }
+
+        let openAPI = try get("/openapi.json")
+        #expect(openAPI["paths"]?["/echo/payouts"]?["post"]?["tags"] == ["Echo"])
+        #expect(openAPI["tags"]?.arrayValue?.compactMap { $0["name"]?.stringValue }.contains("Echo") == true)
+        #expect(openAPI["paths"]?["/sandbox/accounts/{dialect}"]?["get"]?["parameters"]?[0]?["schema"]?["enum"] == ["d24", "mannco", "prism", "echo"])
+        #expect(openAPI["paths"]?["/sandbox/requests"]?["get"]?["parameters"]?.arrayValue?.first { $0["name"] == "dialect" }?["schema"]?["enum"]
+                == ["d24", "mannco", "prism", "echo"])
+        #expect(openAPI["components"]?["schemas"]?["Ledger"]?["properties"]?["payouts"]?["items"]?["properties"]?["reference"]?["description"]
+                == "Echo: the merchant's reference")
+        let postman = try get("/postman.json")
+        #expect(postman["item"]?.arrayValue?.compactMap { $0["name"]?.stringValue }.contains("Echo payouts") == true)
+
+        #expect(try create(sandbox, reference: "r1", amount: "5.00").status == 201)
+        let accounts = try get("/sandbox/accounts")
+        #expect(accounts["accounts"]?["echo"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["echo_account"])
+        let report = try get("/sandbox/report?account=echo_account")
+        #expect(report["accounts"]?[0]?["dialect"] == "echo")
+        #expect(report["accounts"]?[0]?["passed"] == ["echo_reference_echoed"])
+        #expect(report["check_descriptions"]?["echo"]?["echo_reference_echoed"] == "Each echo create sends a reference.")
+
+        let page = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/").bodyText
+        #expect(page.contains(#"id="view-echo""#) && page.contains("<h1>Echo payouts</h1>"))
+    }
+}
+
+extension ToyDialectTests {
+    /// The scenario schema reads the dialect list: registered beside the three, the toy dialect's
+    /// rule fields are keys a rule's `when` and a chaos rule's `when` may name, as the loader takes them.
+    @Test func theScenarioSchemaHasTheToyDialectsRuleFields() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.dialects = Sandbox.standardDialects + [EchoDialect()]
+        let schema = try JSON.parse(ScenarioFormat.schema(configuration.scenarioVocabulary).schemaText)
+        let when = schema["$defs"]?["rule"]?["properties"]?["when"]?["properties"]?.objectValue ?? [:]
+        #expect(when["reference"] != nil && when["country"] != nil)
+        let chaos = schema["$defs"]?["chaosRule"]?["properties"]?["when"]?["propertyNames"]?["enum"]?.arrayValue ?? []
+        #expect(chaos.contains("reference"))
+        let standard = try JSON.parse(ScenarioFormat.schema(Sandbox.standardVocabulary).schemaText)
+        #expect(standard["$defs"]?["rule"]?["properties"]?["when"]?["properties"]?["reference"] == nil)
     }
 }

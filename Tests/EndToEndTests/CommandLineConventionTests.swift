@@ -5,7 +5,7 @@ import Testing
 /// that name the command's help and the option meant, and the exit statuses the Running it guide documents
 /// (0 success; 1 a failure; 2 a bad command line or a file that is not there).
 @Suite struct CommandLineConventionTests {
-    static let commands = ["serve", "sign", "validate", "test", "explore", "report", "openapi", "postman", "completions", "help"]
+    static let commands = ["serve", "sign", "validate", "test", "explore", "report", "openapi", "schema", "postman", "completions", "help"]
 
     @Test(arguments: commands)
     func everyCommandAnswersHelpAndVersion(command: String) throws {
@@ -87,10 +87,11 @@ import Testing
         try #"{"steps": [{"create_cashout": {}, "as": "c"}, {"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
             .write(toFile: failing, atomically: true, encoding: .utf8)
         let cases: [([String], Int32)] = [
-            (["sign", "{}"], 0), (["sign", "--control", "x"], 0), (["openapi"], 0), (["postman"], 0), (["completions", "fish"], 0),
+            (["sign", "{}"], 0), (["sign", "--control", "x"], 0), (["openapi"], 0), (["schema"], 0), (["postman"], 0), (["completions", "fish"], 0),
             (["validate", good], 0), (["test", good], 0), (["help", "test"], 0),
             (["validate", good, bad], 1), (["test", good, failing], 1), (["test", bad], 1), (["serve", "--scenario", bad], 1),
-            (["sign", "a", "b"], 2), (["sign", "--control", "x", "{}"], 2), (["openapi", "extra"], 2), (["postman", "--base-url", "ftp://x"], 2),
+            (["sign", "a", "b"], 2), (["sign", "--control", "x", "{}"], 2), (["openapi", "extra"], 2),
+            (["schema", "extra"], 2), (["postman", "--base-url", "ftp://x"], 2),
             (["serve", "extra"], 2), (["serve", "--port", "http"], 2), (["serve", "--scenario", folder + "/none.json"], 2),
             (["serve", "--scenario", folder], 2), (["validate", folder + "/none.json"], 2), (["validate", folder + "/empty"], 2),
             (["test", folder + "/none"], 2), (["test", folder + "/empty"], 2), (["test", good, "--filter", "nothing"], 2),

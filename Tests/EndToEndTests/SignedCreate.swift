@@ -3,10 +3,11 @@ import SandboxHTTP
 
 /// A signed `POST /v3/cashout` for the default merchant, as an integration sends it.
 enum SignedCreate {
-    /// The body of a BR cashout of 100.00 BRL with `externalID`.
-    static func body(externalID: String, notificationURL: String? = nil) -> String {
-        var body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","#
-            + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","#
+    /// The body of a BR cashout with `externalID`: 100.00 BRL for the default merchant unless told otherwise.
+    static func body(externalID: String, notificationURL: String? = nil, login: String = "sandbox_login", pass: String = "sandbox_pass",
+                     currency: String = "BRL", amount: String = "100.00", name: String = "Ana") -> String {
+        var body = #"{"login":"\#(login)","pass":"\#(pass)","external_id":"\#(externalID)","country":"BR","currency":"\#(currency)","#
+            + #""amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","#
             + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C""#
         if let notificationURL { body += #","notification_url":"\#(notificationURL)""# }
         return body + "}"

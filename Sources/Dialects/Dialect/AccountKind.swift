@@ -17,6 +17,10 @@ public struct AccountKind: Sendable {
     /// The scenario file's top-level key holding them (`merchants`), and its reader of one; nil
     /// when scenarios cannot name them.
     public var section: (name: String, read: ScenarioVocabulary.AccountReader)?
+    /// That section's declaration in the scenario format (its description, and its accounts'
+    /// definition: `.array("D24 merchant accounts...", of: .ref("merchant"))`); nil leaves it out of
+    /// scenarios/schema.json.
+    public var sectionFormat: KeySpec?
     /// Their admin path before `/sandbox/accounts/{dialect}` (`/sandbox/merchants`), which still
     /// answers, and the member of its list (`{"merchants": [...]}`); nil for none.
     public var legacyPath: (path: String, listMember: String)?
@@ -56,6 +60,7 @@ public struct AccountKind: Sendable {
     public init(template: @escaping @Sendable (_ id: String) -> Account, defaults: [Account] = [],
                 section: (name: String, read: ScenarioVocabulary.AccountReader)? = nil,
                 legacyPath: (path: String, listMember: String)? = nil, idName: String = "id", idLimit: Int = 64, idMember: String? = nil,
+                sectionFormat: KeySpec? = nil,
                 schemaNames: (account: String, update: String)? = nil,
                 apply: @escaping @Sendable (_ body: [String: JSON], _ account: inout Account) -> String? = AccountKind.applyNeutral,
                 lacking: @escaping @Sendable (Account) -> String? = { _ in nil },
@@ -65,6 +70,7 @@ public struct AccountKind: Sendable {
                 startupLine: @escaping @Sendable (Account) -> (text: String, event: String, fields: [(String, String)]) = AccountKind.neutralLine,
                 environment: @escaping @Sendable (Account) -> [(name: String, value: String)] = { _ in [] }) {
         self.section = section
+        self.sectionFormat = sectionFormat
         self.legacyPath = legacyPath
         self.idName = idName
         self.idLimit = idLimit

@@ -85,7 +85,10 @@ extension Dialect {
     /// and its accounts' section.
     public var vocabulary: ScenarioVocabulary {
         var vocabulary = (self as? any ScenarioDialect)?.scenarioVocabulary ?? ScenarioVocabulary()
-        if let (section, read) = accounts?.section { vocabulary.accountSections[section] = read }
+        if let (section, read) = accounts?.section {
+            vocabulary.accountSections[section] = read
+            if let format = accounts?.sectionFormat { vocabulary.format.accountSections.append((section, format)) }
+        }
         return vocabulary
     }
 

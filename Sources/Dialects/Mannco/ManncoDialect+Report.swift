@@ -21,7 +21,7 @@ extension ManncoDialect: ReportingDialect {
 
     /// A ledger names a cashout by the `cashoutId` `/cashout/process` answered (Mannco takes no
     /// reference of the app's).
-    public var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "cashout_id") { String($0.id) } }
+    public var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "cashout_id", meaning: "the cashoutId /cashout/process answered") { String($0.id) } }
 
     /// The user is the one the token names (expired or not), or at login the one whose `apiKey`
     /// it is; a cashout pays `amount` to `method`.

@@ -12,7 +12,7 @@ extension ManncoDialect: ScenarioDialect {
         ScenarioVocabulary(dialect: Self.name,
                            ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
                            rejectionCodes: RejectionCodes(words: true), stepActions: ManncoSteps.checks,
-                           statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)))
+                           statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)), format: Self.scenarioFormat)
     }
 
     public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {

@@ -15,7 +15,7 @@ import SandboxScenario
 enum ManncoSteps {
     static let checks: [String: ScenarioVocabulary.StepCheck] = [
         "login": { node throws(ScenarioError) in
-            let fields = try node.object(allowed: ["user", "api_key"])
+            let fields = try node.object(allowed: ManncoDialect.loginFormat.keys)
             if fields.count > 1 { throw node.fail("expected \"user\" or \"api_key\", not both") }
             for value in fields.values { _ = try value.nonEmptyString() }
         },
@@ -29,11 +29,12 @@ enum ManncoSteps {
             if let open = members["open"] { _ = try node.child("open", open).bool() }
         },
         "expect_emails": { node throws(ScenarioError) in
-            let fields = try node.object(allowed: ["user", "ref", "count", "statuses", "to"])
-            _ = try fields["count"]?.integer(0 ... 1_000_000)
+            let fields = try node.object(allowed: ManncoDialect.expectEmailsFormat.keys)
+            _ = try fields["count"]?.integer(ManncoDialect.expectEmailsFormat.property("count")!.range)
             for status in try fields["statuses"]?.array() ?? [] {
-                guard ["pending", "processing", "completed", "failed", "cancelled"].contains(try status.string()) else {
-                    throw status.fail("expected pending, processing, completed, failed or cancelled")
+                let words = ManncoDialect.statusWords
+                guard words.contains(try status.string()) else {
+                    throw status.fail("expected \(words.dropLast().joined(separator: ", ")) or \(words.last!)")
                 }
             }
             for key in ["user", "ref", "to"] { _ = try fields[key]?.string() }

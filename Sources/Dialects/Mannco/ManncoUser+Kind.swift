@@ -9,7 +9,8 @@ extension ManncoUser {
     /// takes).
     static let kind = AccountKind(
         template: { id in account(id: id, apiKey: "", balanceCents: 0) }, defaults: [sandboxDefault],
-        section: ("users", read), legacyPath: ("/sandbox/users", "users"), idMember: "id", schemaNames: ("ManncoUser", "ManncoUserUpdate"),
+        section: ("users", read), legacyPath: ("/sandbox/users", "users"), idMember: "id", sectionFormat: ManncoDialect.usersFormat,
+        schemaNames: ("ManncoUser", "ManncoUserUpdate"),
         apply: { apply($0, to: &$1) },
         lacking: { ManncoUser($0).apiKey.isEmpty ? "a new user needs \"api_key\"" : nil },
         conflict: { id, body, bank in

@@ -65,7 +65,7 @@ public struct ManncoUser: Sendable {
     /// Reads a user of the scenario file's `users` section:
     /// `{"id", "api_key", "balance": cents, "verified": true, "linked": ["payoneer"], "email"}`.
     @Sendable static func read(_ node: ScenarioNode) throws(ScenarioError) -> Account {
-        let fields = try node.object(allowed: ["id", "api_key", "balance", "verified", "linked", "email"])
+        let fields = try node.object(allowed: ManncoDialect.userFormat.keys)
         guard let id = fields["id"] else { throw node.fail("expected \"id\"") }
         guard let apiKey = fields["api_key"] else { throw node.fail("expected \"api_key\"") }
         let linked = try fields["linked"]?.array().map { (node) throws(ScenarioError) -> ManncoProvider in

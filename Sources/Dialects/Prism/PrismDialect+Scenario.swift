@@ -9,7 +9,7 @@ extension PrismDialect: ScenarioDialect {
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: RejectionCodes(words: true),
                            stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
-                           expectChecks: PrismSteps.expectChecks)
+                           expectChecks: PrismSteps.expectChecks, format: Self.scenarioFormat)
     }
 
     public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {

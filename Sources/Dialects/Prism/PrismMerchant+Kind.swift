@@ -13,6 +13,7 @@ extension PrismMerchant {
     static let kind = AccountKind(
         template: { id in account(id: id, apiKey: "", balance: .zero) }, defaults: [sandboxDefault],
         section: (section, read), legacyPath: ("/sandbox/prism-merchants", "merchants"), idMember: "merchant_id",
+        sectionFormat: PrismDialect.merchantsFormat,
         schemaNames: ("PrismMerchant", "PrismMerchantUpdate"),
         apply: { apply($0, to: &$1) },
         lacking: { PrismMerchant($0).apiKey.isEmpty ? "a new merchant needs \"api_key\"" : nil },

@@ -64,7 +64,7 @@ public struct PrismMerchant: Sendable {
     /// `{"merchant_id", "api_key", "key1"?, "api_secret"?, "balance": {"USD": "5000.00"}?, "limits"?,
     /// "require_auth"?}`.
     @Sendable static func read(_ node: ScenarioNode) throws(ScenarioError) -> Account {
-        let fields = try node.object(allowed: ["merchant_id", "api_key", "key1", "api_secret", "balance", "limits", "require_auth"])
+        let fields = try node.object(allowed: PrismDialect.merchantFormat.keys)
         guard let id = fields["merchant_id"] else { throw node.fail("expected \"merchant_id\"") }
         guard let apiKey = fields["api_key"] else { throw node.fail("expected \"api_key\"") }
         let balance = try fields["balance"]?.balance() ?? (currency: "USD", amount: .zero)

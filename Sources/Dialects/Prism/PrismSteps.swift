@@ -21,7 +21,7 @@ enum PrismSteps {
 
     static let checks: [String: ScenarioVocabulary.StepCheck] = [
         action: { node throws(ScenarioError) in
-            let fields = try node.object(allowed: ["method", "merchant", "metadata", "message"])
+            let fields = try node.object(allowed: callFormat.keys)
             guard let method = fields["method"] else { throw node.fail("expected \"method\": one of \(methods.joined(separator: ", "))") }
             if methodName(try method.string()) == nil {
                 throw method.fail("expected a method of \(PrismProtos.serviceName): \(methods.joined(separator: ", ")) (or \"\(PrismProtos.serviceName)/Create\"...)")
@@ -42,7 +42,7 @@ enum PrismSteps {
 
     static let expectChecks: [String: ScenarioVocabulary.StepCheck] = [
         action: { node throws(ScenarioError) in
-            let fields = try node.object(allowed: ["status", "fields", "error"])
+            let fields = try node.object(allowed: expectationFormat.keys)
             if let status = fields["status"], case let name = try status.string(), !GRPCStatus.Code.allCases.contains(where: { $0.name == name }) {
                 throw status.fail("expected a gRPC status: \(GRPCStatus.Code.allCases.map(\.name).joined(separator: ", "))")
             }

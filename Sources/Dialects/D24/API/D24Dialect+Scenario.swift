@@ -13,7 +13,7 @@ extension D24Dialect: ScenarioDialect {
     /// §7.3's codes (100–999) and a KYC `reason` and `reason_code`.
     public var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name, ruleFields: Self.createFields, rejectionCodes: Self.rejectionCodes,
-                           declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check])
+                           declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check], format: Self.scenarioFormat)
     }
 
     @Sendable private static func check(_ decline: Decline) -> (key: String, expected: String)? {

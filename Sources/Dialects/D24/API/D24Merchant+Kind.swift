@@ -14,6 +14,7 @@ extension D24Merchant {
     static let kind = AccountKind(
         template: { login in account(login: login, pass: "", secret: "", balance: .zero) }, defaults: [sandboxDefault],
         section: ("merchants", read), legacyPath: ("/sandbox/merchants", "merchants"), idName: "login", idLimit: 32,
+        sectionFormat: D24Dialect.merchantsFormat,
         schemaNames: ("Merchant", "MerchantUpdate"),
         apply: { apply($0, to: &$1) },
         lacking: { account in

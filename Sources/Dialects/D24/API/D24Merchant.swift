@@ -77,8 +77,7 @@ public struct D24Merchant: Sendable {
 
     /// Reads a merchant of the scenario file's `merchants` section.
     @Sendable static func read(_ node: ScenarioNode) throws(ScenarioError) -> Account {
-        let fields = try node.object(allowed: ["login", "pass", "secret", "read_only_key", "balance", "limits",
-                                               "minimum_amounts", "allowed_ips", "notification_url"])
+        let fields = try node.object(allowed: D24Dialect.merchantFormat.keys)
         func required(_ key: String) throws(ScenarioError) -> String {
             guard let field = fields[key] else { throw node.fail("expected \"\(key)\"") }
             return try field.nonEmptyString()

@@ -1,0 +1,44 @@
+import CashoutSandbox
+import Foundation
+import SandboxJSON
+import SandboxScenario
+import Testing
+
+/// The documents of Tests/ScenarioCases/cases.json, which also hold scenarios/schema.json to the
+/// loader (.ci/check-scenarios checks the schema's side): the loader takes every valid one, and
+/// refuses every invalid one and every known gap (what JSON Schema cannot say, so the schema takes it).
+@Suite struct ScenarioCasesTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let text: String
+        var testDescription: String { name }
+    }
+
+    static func cases(_ group: String) -> [Case] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ScenarioCases/cases.json")
+        guard let data = try? Data(contentsOf: url), let json = try? JSON.parse(Array(data)) else { return [] }
+        return json[group]?.arrayValue?.compactMap { entry in
+            guard let name = entry["name"]?.stringValue, let text = entry["text"]?.stringValue else { return nil }
+            return Case(name: name, text: text)
+        } ?? []
+    }
+
+    static func load(_ text: String) throws(ScenarioError) {
+        _ = try ScenarioLoader.load(Array(text.utf8), file: "case.json", vocabulary: Sandbox.standardVocabulary)
+    }
+
+    @Test func theCasesAreThere() {
+        #expect(Self.cases("valid").count >= 10 && Self.cases("invalid").count >= 200 && Self.cases("known_gaps").count >= 10)
+    }
+
+    @Test(arguments: cases("valid"))
+    func theLoaderTakesAValidDocument(_ document: Case) throws {
+        try Self.load(document.text)
+    }
+
+    @Test(arguments: cases("invalid") + cases("known_gaps"))
+    func theLoaderRefusesAnInvalidDocument(_ document: Case) {
+        #expect(throws: ScenarioError.self) { try Self.load(document.text) }
+    }
+}
