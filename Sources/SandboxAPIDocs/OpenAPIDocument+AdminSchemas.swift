@@ -96,7 +96,8 @@ extension OpenAPIDocument {
                 "delay": Schema.nullable("string", "delayed: by how long; a rule's copy: how long after what set it off"),
                 "after_webhook": Schema.nullable("integer", "out_of_order: the later notification that released it; replay: the one whose delivery set it off"),
             ], required: ["kind", "summary", "rule", "index", "copy_of", "delay", "after_webhook"]),
-            "ChaosRequest": Schema.object(["kind": Schema.oneOf(["duplicate", "forged", "replay"])], required: ["kind"]),
+            "ChaosRequest": Schema.object(["kind": Schema.oneOf(["duplicate", "forged", "replay"])], required: ["kind"], open: true,
+                                          description: "Other members are ignored"),
             "ChaosRule": Schema.object([
                 "name": Schema.string(), "when": Schema.map(of: [:], description: "Field -> matcher, as a bank rule's, plus `status`"),
                 "every": Schema.integer("Every Nth notification the rule matches"), "rate": ["type": "number", "minimum": 0, "maximum": 1],
