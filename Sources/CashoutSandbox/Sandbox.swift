@@ -85,7 +85,7 @@ public final class Sandbox: Sendable {
     }
 
     /// The sandbox's version, as `--version` and `/sandbox/health` report it.
-    public static let version = "0.2.0"
+    public static let version = SandboxVersion.current
 
     /// `http://127.0.0.1:PORT`: the base URL to point clients at.
     public let baseURL: URL

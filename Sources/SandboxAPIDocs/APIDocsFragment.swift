@@ -33,6 +33,12 @@ public struct APIDocsFragment: Sendable {
     package var accountVariable: String?
     /// Its accounts in the admin API's `/sandbox/accounts/{dialect}`; nil for none.
     package var accounts: AccountsDocs?
+    /// Its own words for the statuses (`Dialect.statusWord`: Mannco's `completed`), which
+    /// `GET /sandbox/cashouts?status=` takes beside the sandbox's names.
+    package var statusWords: [String] = []
+    /// The top-level keys it adds to scenario files (its account sections: `merchants`), which
+    /// `POST /sandbox/scenario` takes beside the others.
+    package var scenarioSections: [String] = []
     /// Its dialect's name (`Dialect.name`), which the admin API's `dialect` parameters take.
     package var dialect = ""
     /// The key of its payouts in a reconciliation's ledger and what it is (`LedgerTerms`); nil

@@ -16,6 +16,12 @@ package enum AdminMessage {
     /// 409: a redelivery or chaos copy of a notification that has nowhere to go.
     package static func noNotificationURL(_ webhook: Int) -> String { "webhook \(webhook) has no notification URL" }
 
+    /// 400: `POST /sandbox/clock/advance` with none of its three forms, or more than one member.
+    package static let advanceForms = #"expected one of "by", "to" or "to_next_event": true"#
+
+    /// 400: a member that must be a string (a forced action's `status_reason`...) given another value.
+    package static func expectedString(_ key: String) -> String { "\(key): expected a string" }
+
     /// 409: `POST /sandbox/clock/advance` `{"to"}` a time before now.
     package static func clockInThePast(_ time: String) -> String { "to: \(time) is in the past; the clock only moves forward" }
 
@@ -32,7 +38,7 @@ package enum AdminMessage {
     package static let noSuite = "no suite is running: GET /sandbox/suite answers while 'cashout-sandbox test SUITE --serve' runs a suite's steps"
 
     /// 400: `GET /sandbox/requests?limit=` that is not a count.
-    package static let requestLimit = "limit: expected a whole number of at least 1"
+    package static let requestLimit = "limit: expected a whole number of at least \(AdminLimits.requestLimitMinimum)"
 
     /// 400: `GET /sandbox/report?follow_up_within=` (or `polling_per`) not a duration of the range.
     package static func reportDuration(_ name: String, _ value: String) -> String {
@@ -49,4 +55,11 @@ package enum AdminMessage {
 
     /// `POST /sandbox/reconcile` with a body that is no JSON.
     package static let reconcileBody = #"expected the app's ledger as JSON, such as {"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "100.00"}]}"#
+}
+
+/// Bounds the admin API's handlers check, each written once: the handlers check them and the
+/// OpenAPI document shows them.
+package enum AdminLimits {
+    /// `GET /sandbox/requests?limit=`: the fewest requests asked for.
+    package static let requestLimitMinimum = 1
 }

@@ -1,18 +1,25 @@
+import SandboxBank
 import SandboxJSON
+import SandboxScenario
 
 // The sandbox's own endpoints under /sandbox/ as Sources/CashoutSandbox/Admin/AdminAPI*.swift serves
 // them; bodies as AdminJSON writes them. Errors are `{"code": <HTTP status>, "message": "..."}`.
 
 extension OpenAPIDocument {
-    /// The admin API's endpoints, with the APIs served where an endpoint names them.
+    /// The admin API's endpoints, with the APIs served where an endpoint names them: their names,
+    /// their words for the statuses (`GET /sandbox/cashouts?status=`), their scenario sections.
     static func adminEndpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
-        (clockEndpoints + snapshotEndpoints + [metricsEndpoint] + cashoutEndpoints + webhookEndpoints + chaosEndpoints
+        (clockEndpoints(scenarioSections: apis.flatMap(\.scenarioSections)) + snapshotEndpoints + [metricsEndpoint]
+         + cashoutEndpoints(statusWords: apis.flatMap(\.statusWords)) + webhookEndpoints + chaosEndpoints
          + requestJournalEndpoints(apis) + [reportEndpoint, reconcileEndpoint(apis), suiteEndpoint])
             .map(adminTokenProtected)
     }
 
-    private static var clockEndpoints: [OpenAPIEndpoint] {
-        [
+    private static func clockEndpoints(scenarioSections: [String]) -> [OpenAPIEndpoint] {
+        // The top-level keys as the loader takes them (ScenarioLoader.topLevelKeys), each as
+        // scenarios/schema.json describes it; any other is refused.
+        let scenarioKeys = ScenarioLoader.topLevelKeys(ScenarioVocabulary()) + scenarioSections.sorted()
+        return [
             OpenAPIEndpoint(route: "GET /sandbox/health", operation: OpenAPI.operation(
                 "getHealth", tag: "Sandbox", summary: "Health", description: "Status, version and the virtual clock.",
                 responses: ["200": OpenAPI.json("Up", Schema.ref("Health"))])),
@@ -29,7 +36,7 @@ extension OpenAPIDocument {
                     "200": OpenAPI.json("The clock after the advance", Schema.ref("Clock")),
                     "400": OpenAPI.error(400, AdminMessage.notAnObject, #"by: expected a duration such as "30s", "1h5m" or "2d""#,
                                          #"to: expected a UTC time such as "2026-01-05T09:00:00Z""#,
-                                         #"expected one of "by", "to" or "to_next_event": true"#),
+                                         AdminMessage.advanceForms),
                     "409": OpenAPI.error(409, AdminMessage.clockInThePast("2026-01-01T00:00:00Z")),
                 ])),
             OpenAPIEndpoint(route: "POST /sandbox/scenario", operation: OpenAPI.operation(
@@ -38,7 +45,8 @@ extension OpenAPIDocument {
                     A scenario file's JSON (format in the Scenario files guide, JSON Schema in scenarios/schema.json) \
                     over the ones in force: its merchants, rules (tried first), faults and webhook policy.
                     """,
-                body: OpenAPI.body(Schema.object([:], open: true, description: "A scenario document"), examples: [
+                body: OpenAPI.body(Schema.object(Dictionary(uniqueKeysWithValues: scenarioKeys.map { ($0, ["description": "See scenarios/schema.json"]) }),
+                                                 description: "A scenario document"), examples: [
                     "decline": ["name": "KYC decline", "bank": ["rules": [
                         ["when": ["beneficiary_name": "Minor"], "decline": ["code": 504, "reason_code": 105]],
                     ]]],
@@ -55,7 +63,9 @@ extension OpenAPIDocument {
         ]
     }
 
-    private static var cashoutEndpoints: [OpenAPIEndpoint] {
+    private static func cashoutEndpoints(statusWords: [String]) -> [OpenAPIEndpoint] {
+        // As the handler reads it: a status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word.
+        let statuses = Set(PayoutStatus.allCases.map(\.name) + statusWords).sorted()
         let id = OpenAPI.path("id", Schema.integer(example: 1_000_001), "The cashout id")
         let noCashout = OpenAPI.error(404, AdminMessage.noCashout("1000001"))
         return [
@@ -63,12 +73,12 @@ extension OpenAPIDocument {
                 "listCashouts", tag: "Sandbox", summary: "Cashouts", description: "Every cashout, optionally of one merchant or status.",
                 parameters: [
                     OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's"),
-                    OpenAPI.query("status", Schema.string(example: "PENDING"), "Only in this status (PENDING, ON_HOLD, ...)"),
+                    OpenAPI.query("status", Schema.oneOf(statuses), "Only in this status, by the sandbox's name or the cashout's API's word"),
                 ],
                 responses: [
                     "200": OpenAPI.json("The cashouts", Schema.object(["cashouts": Schema.array(of: Schema.ref("CashoutSummary"))],
                                                                       required: ["cashouts"])),
-                    "400": OpenAPI.error(400, "status: expected one of CANCELLED, COMPLETED, DELIVERED, ON_HOLD, PENDING, REJECTED"),
+                    "400": OpenAPI.error(400, "status: expected one of \(statuses.joined(separator: ", "))"),
                 ])),
             OpenAPIEndpoint(route: "GET /sandbox/cashouts/{id}", operation: OpenAPI.operation(
                 "getCashout", tag: "Sandbox", summary: "One cashout",
@@ -82,7 +92,8 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("The cashout after the change", Schema.ref("Cashout")),
                     "400": OpenAPI.error(400, AdminMessage.notAnObject, "rejection_code: expected a whole number",
-                                         "action: expected deliver, complete, reject, hold, release or cancel"),
+                                         "action: expected \(ForcedAction.list)",
+                                         AdminMessage.expectedString("status_reason")),
                     "404": noCashout,
                     "409": OpenAPI.errors("A change the lifecycle forbids", schema: "TransitionConflict", [
                         ["code": 409, "message": "cannot hold a COMPLETED cashout: COMPLETED -> ON_HOLD is not allowed",

@@ -19,7 +19,7 @@ extension OpenAPIDocument {
                 "from": statusName, "to": statusName,
             ], required: ["code", "message", "from", "to"]),
             "Health": Schema.object([
-                "status": Schema.oneOf(["ok"]), "version": Schema.string(example: "0.2.0"),
+                "status": Schema.oneOf(["ok"]), "version": Schema.string(example: SandboxVersion.current),
                 "clock": Schema.object(["mode": clockMode, "now": Schema.time()], required: ["mode", "now"]),
             ], required: ["status", "version", "clock"]),
             "Clock": Schema.object([
@@ -27,11 +27,13 @@ extension OpenAPIDocument {
                 "next_event_at": Schema.nullable("string", "The next scheduled bank event or delivery"),
                 "events_applied": Schema.integer("After an advance: how many events ran", example: 2),
             ], required: ["mode", "now", "next_event_at"]),
-            "AdvanceClockRequest": Schema.object([
-                "by": Schema.string("A duration: `30s`, `1h5m`, `2d`", example: "2d"),
-                "to": Schema.string("A UTC time, not in the past", example: "2026-01-07T00:00:00Z"),
-                "to_next_event": Schema.boolean("`true`: to the next scheduled event"),
-            ], open: true, description: "One of `by`, `to` or `to_next_event`."),
+            "AdvanceClockRequest": Schema.exactlyOne([
+                Schema.object(["by": Schema.string("A duration: `30s`, `1h5m`, `2d` (at most 100 years)", example: "2d",
+                                                   pattern: DurationText.pattern)], required: ["by"]),
+                Schema.object(["to": Schema.string("A UTC time, not in the past", example: "2026-01-07T00:00:00Z",
+                                                   pattern: VirtualTime.iso8601Pattern)], required: ["to"]),
+                Schema.object(["to_next_event": ["const": true, "description": "To the next scheduled event"]], required: ["to_next_event"]),
+            ], description: "Exactly one of `by`, `to` or `to_next_event`, and nothing else."),
             "ScenarioLoaded": Schema.object([
                 "loaded": Schema.string("The scenario's name"), "rules": Schema.integer("Rules now in force"),
                 "merchants": Schema.array(of: Schema.string()),
@@ -94,7 +96,8 @@ extension OpenAPIDocument {
                 "delay": Schema.nullable("string", "delayed: by how long; a rule's copy: how long after what set it off"),
                 "after_webhook": Schema.nullable("integer", "out_of_order: the later notification that released it; replay: the one whose delivery set it off"),
             ], required: ["kind", "summary", "rule", "index", "copy_of", "delay", "after_webhook"]),
-            "ChaosRequest": Schema.object(["kind": Schema.oneOf(["duplicate", "forged", "replay"])], required: ["kind"]),
+            "ChaosRequest": Schema.object(["kind": Schema.oneOf(["duplicate", "forged", "replay"])], required: ["kind"], open: true,
+                                          description: "Other members are ignored"),
             "ChaosRule": Schema.object([
                 "name": Schema.string(), "when": Schema.map(of: [:], description: "Field -> matcher, as a bank rule's, plus `status`"),
                 "every": Schema.integer("Every Nth notification the rule matches"), "rate": ["type": "number", "minimum": 0, "maximum": 1],
@@ -131,7 +134,7 @@ extension OpenAPIDocument {
         ]
     }
 
-    private static let forcedActions = ["deliver", "complete", "reject", "hold", "release", "cancel"]
+    private static let forcedActions = ForcedAction.allCases.map(\.rawValue)
 
     /// What decided a cashout's fate: one object per kind, each with a `summary` for people.
     private static var decidedBy: JSON {

@@ -48,12 +48,25 @@ package enum Schema {
         annotated(["type": "array", "items": items], description, nil)
     }
 
-    package static func string(_ description: String? = nil, example: String? = nil) -> JSON {
-        annotated(["type": "string"], description, example.map { .string($0) })
+    /// A string; `pattern` the regular expression its handler reads, `minLength` its shortest.
+    package static func string(_ description: String? = nil, example: String? = nil, pattern: String? = nil, minLength: Int? = nil) -> JSON {
+        var schema: [String: JSON] = ["type": "string"]
+        schema["pattern"] = pattern.map { .string($0) }
+        schema["minLength"] = minLength.map { .number($0) }
+        return annotated(schema, description, example.map { .string($0) })
     }
 
-    package static func integer(_ description: String? = nil, example: Int? = nil) -> JSON {
-        annotated(["type": "integer"], description, example.map { .number($0) })
+    /// A whole number (JSON Schema counts `100.0` as one), in `range` when given.
+    package static func integer(_ description: String? = nil, example: Int? = nil, minimum: Int? = nil, maximum: Int? = nil) -> JSON {
+        var schema: [String: JSON] = ["type": "integer"]
+        schema["minimum"] = minimum.map { .number($0) }
+        schema["maximum"] = maximum.map { .number($0) }
+        return annotated(schema, description, example.map { .number($0) })
+    }
+
+    /// Exactly one of `alternatives` (each a closed object with its own required members).
+    package static func exactlyOne(_ alternatives: [JSON], description: String) -> JSON {
+        ["oneOf": .array(alternatives), "description": .string(description)]
     }
 
     package static func boolean(_ description: String? = nil) -> JSON {

@@ -4,8 +4,8 @@ import SandboxProtobuf
 
 // A gRPC service's unary methods as Connect's unary JSON serves them (SandboxGRPC's
 // GRPCServer+Connect.swift), for the OpenAPI document: `POST /<service>/<Method>` with the request
-// message as proto3 JSON (optional: an empty body is the empty message; the binary
-// `application/proto` is not described), answered 200 with the response message as proto3 JSON,
+// message as proto3 JSON (required: without `Content-Type: application/json` a call is taken for
+// gRPC and answered 415; `{}` is the empty message; the binary `application/proto` is not described), answered 200 with the response message as proto3 JSON,
 // or with a Connect error `{"code","message"}` under its code's HTTP status. The message and enum
 // schemas are made from the service's own declarations (ProtoRegistry+JSONSchema.swift); what a
 // person must say about a method (summary, examples, the statuses it ends with) comes with it.
@@ -28,9 +28,13 @@ package struct ConnectMethod: Sendable {
     package var errors: [GRPCStatus]
     /// OpenAPI links from its 200 answer to the calls that take it further (`OpenAPI.connectLink`).
     package var links: [String: JSON]
+    /// The request's fields its handler refuses to go without, by .proto name (`payout_method_data`):
+    /// `required` in its schema, by JSON name.
+    package var required: [String]
 
     package init(_ name: String, operationID: String, summary: String, description: String, examples: [String: JSON],
-                 answer: JSON? = nil, headers: [String: JSON] = [:], errors: [GRPCStatus], links: [String: JSON] = [:]) {
+                 answer: JSON? = nil, headers: [String: JSON] = [:], errors: [GRPCStatus], links: [String: JSON] = [:],
+                 required: [String] = []) {
         self.name = name
         self.operationID = operationID
         self.summary = summary
@@ -40,6 +44,7 @@ package struct ConnectMethod: Sendable {
         self.headers = headers
         self.errors = errors
         self.links = links
+        self.required = required
     }
 }
 
@@ -70,10 +75,19 @@ extension OpenAPI {
             ]
             return OpenAPIEndpoint(route: "POST /\(service.fullName)/\(method.name)", operation: operation(
                 documented.operationID, tag: tag, summary: documented.summary, description: documented.description,
-                parameters: parameters, body: body(Schema.ref(method.input), required: false, examples: documented.examples),
+                parameters: parameters, body: body(Schema.ref(method.input), examples: documented.examples),
                 responses: responses))
         }
         var schemas = registry.jsonSchemas(reachableFrom: declared.flatMap { [$0.input, $0.output] }, refPrefix: "#/components/schemas/")
+        for (documented, method) in zip(methods, declared) where !documented.required.isEmpty {
+            let names = documented.required.map { name in
+                guard let field = registry.messageSchema(method.input)?.field(named: name) else {
+                    preconditionFailure("\(method.input) has no field \(name)")
+                }
+                return field.jsonName
+            }
+            schemas[method.input] = schemas[method.input]?.merging(["required": .array(names.sorted().map { .string($0) })])
+        }
         schemas[connectError] = Schema.object([
             "code": Schema.oneOf(GRPCStatus.Code.allCases.filter { $0 != .ok }.map(\.connectName),
                                  "The gRPC status code in Connect's words; the HTTP status follows from it"),

@@ -1,3 +1,4 @@
+import SandboxBank
 import SandboxJSON
 
 // The integration report, `GET /sandbox/report`, as Sources/CashoutSandbox/Admin/AdminAPI+Report.swift
@@ -5,6 +6,7 @@ import SandboxJSON
 // reconciliation it shows (Sources/SandboxReport/Reconciliation.swift).
 
 extension OpenAPIDocument {
+
     static var reportEndpoint: OpenAPIEndpoint {
         OpenAPIEndpoint(route: "GET /sandbox/report", operation: OpenAPI.operation(
             "getReport", tag: "Sandbox", summary: "What my app gets wrong (the integration report)",
@@ -25,14 +27,15 @@ extension OpenAPIDocument {
                 """,
             parameters: [OpenAPI.query("account", Schema.string(example: "sandbox_login"),
                                        "Only this account's, by its id in its API (as `GET /sandbox/accounts` lists them)"),
-                         OpenAPI.query("follow_up_within", Schema.string(example: "2m"),
+                         OpenAPI.query("follow_up_within", Schema.string(example: "2m", pattern: DurationText.pattern),
                                        "D24: how long after acknowledging a notification the app has to ask POST /v3/cashout/status "
                                            + "(notification_not_followed_up, late_rejection_missed); a duration from 1s to 7d. "
                                            + "Default: the scenarios' report.follow_up_within, else 1m"),
-                         OpenAPI.query("polling_limit", Schema.integer(example: 20),
+                         OpenAPI.query("polling_limit", Schema.integer(example: 20, minimum: ReportThresholds.limits.lowerBound,
+                                                                      maximum: ReportThresholds.limits.upperBound),
                                        "status_polling_excessive: the most status queries of one cashout within polling_per, 1 to 1000000. "
                                            + "Default: the scenarios' report.status_polling.limit, else 10"),
-                         OpenAPI.query("polling_per", Schema.string(example: "1m"),
+                         OpenAPI.query("polling_per", Schema.string(example: "1m", pattern: DurationText.pattern),
                                        "The window polling_limit counts in, from 1s to 7d. Default: the scenarios' report.status_polling.per, else 1m"),
                          OpenAPI.header("If-None-Match", "The ETag of a report already read: 304 while it still holds")],
             responses: [
@@ -181,7 +184,8 @@ extension OpenAPIDocument {
                 "payouts": Schema.array(of: Schema.object(Dictionary(uniqueKeysWithValues: references).merging([
                     "status": Schema.string("What the app believes, in its API's words (any case)", example: "COMPLETED"),
                     "amount": Schema.either(["string", "number"], "At most two decimals, in the payout's currency", example: "101.00"),
-                ]) { $1 }, required: ["status", "amount"], open: true), description: "Exactly one reference key each; other keys are ignored"),
+                ]) { $1 }, required: ["status", "amount"], open: true)
+                    .merging(["oneOf": .array(references.map { ["required": [.string($0.0)]] })]), description: "Exactly one reference key each; other keys are ignored"),
             ], required: ["payouts"], open: true),
             "Reconciliation": Schema.object([
                 "ok": Schema.boolean("No mismatch"), "source": Schema.string("Where the ledger was read", example: "request body"),

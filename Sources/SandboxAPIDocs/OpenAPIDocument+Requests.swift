@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxScenario
 
 // The request journal, `GET` and `DELETE /sandbox/requests`, as
 // Sources/CashoutSandbox/Admin/AdminAPI+Requests.swift serves it and RequestJournal+JSON writes
@@ -16,9 +17,9 @@ extension OpenAPIDocument {
                     (`diagnosis`) and, on a 404 or 405, the route most likely meant (`near_miss`).
                     """,
                 parameters: [
-                    OpenAPI.query("limit", Schema.integer(example: 100), "At most this many (default 100)"),
+                    OpenAPI.query("limit", Schema.integer(example: 100, minimum: AdminLimits.requestLimitMinimum, maximum: Int.max), "At most this many (default 100)"),
                     OpenAPI.query("path", Schema.string(example: "/v3/cashout"), "Only paths starting with this"),
-                    OpenAPI.query("status", Schema.string(example: "4xx"), "Only this answer status (`401`) or class (`4xx`); a gRPC call, HTTP 200 whatever its outcome, by the status Connect gives its `grpc-status` (`UNAUTHENTICATED` 401)"),
+                    OpenAPI.query("status", Schema.string(example: "4xx", pattern: "^[1-5]([0-9]{2}|[xX]{2})$"), "Only this answer status (`401`) or class (`4xx`); a gRPC call, HTTP 200 whatever its outcome, by the status Connect gives its `grpc-status` (`UNAUTHENTICATED` 401)"),
                     OpenAPI.query("dialect", Schema.oneOf(dialects), "Only this API's routes"),
                 ],
                 responses: [
@@ -65,7 +66,18 @@ extension OpenAPIDocument {
             "body_truncated": Schema.boolean("Cut at the journal's bound (16 KiB by default)"),
         ]
         let headers = Schema.map(of: Schema.string(), description: "By lowercase name; repeated fields joined with \", \"")
-        let matcher = Schema.either(["string", "number", "object"], "A value, or an object of eq, in, prefix, suffix, regex, gt, gte, lt, lte")
+        // As ScenarioLoader.readMatcher reads it: a value, or an object of at least one operator.
+        let value = Schema.either(["string", "number", "boolean"])
+        let operators: [String: JSON] = Dictionary(uniqueKeysWithValues: ScenarioLoader.matcherOperators.map { name in
+            switch name {
+            case "in": (name, Schema.array(of: value))
+            case "prefix", "suffix", "regex": (name, Schema.string())
+            case "gt", "gte", "lt", "lte": (name, Schema.either(["string", "number"], "A decimal amount"))
+            default: (name, value)
+            }
+        })
+        let matcher: JSON = ["anyOf": [value, Schema.object(operators).merging(["minProperties": 1])],
+                             "description": .string("A value, or an object of \(ScenarioLoader.matcherOperators.joined(separator: ", "))")]
         let request = body.merging([
             "id": Schema.integer("Increasing from 1, never reused", example: 17), "at": Schema.time("When it arrived, on the virtual clock"),
             "received_at": Schema.string("When it arrived, on the wall clock", example: "2026-11-24T10:11:12.345Z"),
@@ -97,11 +109,18 @@ extension OpenAPIDocument {
                 "headers": Schema.map(of: matcher, description: "Header name (any case): matcher"),
                 "body": Schema.object([:], open: true),
             ]),
-            "RequestVerification": Schema.object([
-                "request": Schema.ref("RequestPattern"),
-                "count": Schema.object(["exactly": Schema.integer(), "at_least": Schema.integer(), "at_most": Schema.integer()]),
-                "sequence": Schema.array(of: Schema.ref("RequestPattern"), description: "Requests matching these came in this order"),
-            ]),
+            // As RequestVerification.read takes it: a pattern with a count of one bound, or a sequence, never both.
+            "RequestVerification": Schema.exactlyOne([
+                Schema.object([
+                    "request": Schema.ref("RequestPattern"),
+                    "count": Schema.exactlyOne(RequestVerification.countForms.map { form in
+                        Schema.object([form: Schema.integer(minimum: RequestVerification.countRange.lowerBound,
+                                                            maximum: RequestVerification.countRange.upperBound)], required: [form])
+                    }, description: "One bound; default at least 1"),
+                ]),
+                Schema.object(["sequence": Schema.array(of: Schema.ref("RequestPattern"), description: "Requests matching these came in this order")
+                    .merging(["minItems": 1])], required: ["sequence"]),
+            ], description: "`request` (any request when absent) with a `count`, or a `sequence`"),
             "RequestVerificationAnswer": Schema.object([
                 "ok": Schema.boolean(), "count": Schema.integer("Requests that match (of a sequence: its requests found in order)"),
                 "expected": Schema.ref("RequestVerification"), "message": Schema.string(),

@@ -14,7 +14,7 @@ public enum OpenAPIDocument {
         return [
             "openapi": "3.1.0",
             "info": [
-                "title": "CashoutSandbox", "version": "0.2.0",
+                "title": "CashoutSandbox", "version": .string(SandboxVersion.current),
                 "description": .string(
                     "A local stand-in for \(titles.isEmpty ? "payout APIs" : titles) (same paths, fields, codes and messages) with a "
                     + "scriptable bank on a virtual clock, and the sandbox's own admin API under `/sandbox/`. "

@@ -1,6 +1,10 @@
 /// Durations written as in scenario files and the admin API: a sequence of number-unit pairs,
 /// units `ms`, `s`, `m`, `h`, `d` (e.g. `500ms`, `30s`, `1h5m`, `2d`).
 public enum DurationText {
+    /// What `parse` reads, as a regular expression (for JSON Schemas): one or more counts of up to
+    /// 12 digits, each with its unit. `parse` also refuses a total over 100 years.
+    public static let pattern = "^([0-9]{1,12}(ms|s|m|h|d))+$"
+
     /// The duration, or nil when the text is not such a sequence (or longer than 100 years).
     public static func parse(_ text: String) -> Duration? {
         let limit: Int64 = 100 * 366 * 86_400_000

@@ -82,6 +82,43 @@ extension JSON {
         return text
     }
 
+    /// The number as an `Int` when it is a whole one (`100`, `100.0`, `1e2`: what JSON Schema counts
+    /// as an `integer`) in `Int`'s range; otherwise `nil` (`100.5`, a string, ...).
+    public var integerValue: Int? {
+        guard case .number(let text) = self else { return nil }
+        if let value = Int(text) { return value }
+        var rest = Substring(text)
+        let sign = rest.first == "-" ? "-" : ""
+        if !sign.isEmpty { rest = rest.dropFirst() }
+        let whole = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !whole.isEmpty else { return nil }
+        rest = rest.dropFirst(whole.count)
+        var fraction = Substring("")
+        if rest.first == "." {
+            fraction = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            guard !fraction.isEmpty else { return nil }
+            rest = rest.dropFirst(fraction.count + 1)
+        }
+        var exponent = 0
+        if let marker = rest.first, marker == "e" || marker == "E" {
+            let digits = rest.dropFirst().drop { $0 == "+" || $0 == "-" }
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(rest.dropFirst().drop { $0 == "+" }),
+                  abs(value) <= 40 else { return nil }
+            exponent = value
+        } else if !rest.isEmpty {
+            return nil
+        }
+        var digits = String(whole + fraction)
+        exponent -= fraction.count
+        if exponent >= 0 {
+            digits += String(repeating: "0", count: exponent)
+        } else {
+            guard digits.suffix(-exponent).allSatisfy({ $0 == "0" }) else { return nil }
+            digits = String(digits.dropLast(-exponent))
+        }
+        return Int(sign + (digits.isEmpty ? "0" : digits))
+    }
+
     /// The members if this is an object; otherwise `nil`.
     public var objectValue: [String: JSON]? {
         guard case .object(let members) = self else { return nil }

@@ -120,7 +120,7 @@ extension ProtoMessage {
                 }
                 return .enumeration(number)
             }
-            guard case .number(let text) = json, !text.hasPrefix("+"), let number = Int32(text) else { throw fail("expected an enum name or number") }
+            guard let number = json.integerValue.flatMap(Int32.init(exactly:)) else { throw fail("expected an enum name or number") }
             return .enumeration(number)
         case .message(let name):
             guard let schema = registry.messageSchema(name) else { throw fail("no message type \(name)") }
@@ -132,11 +132,14 @@ extension ProtoMessage {
             case .string(let string): text = string
             default: throw fail("expected an integer")
             }
+            // A whole number in any JSON form (`100`, `100.0`, `1e2`), quoted or not, as proto3 JSON
+            // takes it (protobuf.dev, "ProtoJSON Format", the int32/int64 rows of the mapping table).
+            let whole = text.hasPrefix("+") ? nil : (Int64(text) ?? JSON.number(text).integerValue.map(Int64.init))
             if let range = type.signedRange {
-                guard !text.hasPrefix("+"), let number = Int64(text), range.contains(number) else { throw fail("expected a \(type.protoName)") }
+                guard let number = whole, range.contains(number) else { throw fail("expected a \(type.protoName)") }
                 return .int(number)
             }
-            guard !text.hasPrefix("+"), let number = UInt64(text), number <= type.unsignedMax ?? 0 else {
+            guard !text.hasPrefix("+"), let number = UInt64(text) ?? whole.flatMap(UInt64.init(exactly:)), number <= type.unsignedMax ?? 0 else {
                 throw fail("expected a \(type.protoName)")
             }
             return .uint(number)

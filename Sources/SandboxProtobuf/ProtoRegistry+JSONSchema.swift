@@ -4,8 +4,9 @@ import SandboxJSON
 // ProtoMessage+JSON.swift writes and reads, derived from the schemas declared in Swift, so the
 // documents describe messages from the same declarations the server decodes them with:
 // - a message is an object whose properties are its fields by lowerCamelCase JSON name (what
-//   answers use; requests may also use the .proto names, so objects stay open), each described
-//   by its .proto name and number; a message or enum field is a `$ref` to its own schema;
+//   answers use), each described by its .proto name and number, and nothing else: a member of no
+//   field is refused (`additionalProperties: false`; requests may also name a field as the .proto
+//   does, which the schema leaves to the description); a message or enum field is a `$ref`;
 // - 64-bit integers are decimal strings, 32-bit ones integers with their range, bytes base64
 //   strings, float and double numbers or "NaN", "Infinity", "-Infinity";
 // - an enum is a string of its value names (requests may give the number instead);
@@ -50,7 +51,8 @@ extension ProtoRegistry {
             let members = message.fields.filter { $0.oneof == oneof }.map { "`\($0.jsonName)`" }
             lines.append("oneof `\(oneof)`: at most one of \(members.joined(separator: ", ")).")
         }
-        var schema: [String: JSON] = ["type": "object", "properties": .object(properties), "description": .string(lines.joined(separator: " "))]
+        var schema: [String: JSON] = ["type": "object", "properties": .object(properties), "additionalProperties": false,
+                                      "description": .string(lines.joined(separator: " "))]
         if message.oneofs.count == 1, message.fields.allSatisfy({ $0.oneof != nil }) { schema["maxProperties"] = 1 }
         return .object(schema)
     }

@@ -51,6 +51,12 @@ public struct RequestVerification: Sendable {
         }
     }
 
+    /// What a count's bound may be.
+    public static let countRange = 0 ... 100_000_000
+
+    /// The forms of a count, each with one bound: `{"exactly": 2}`.
+    public static let countForms = ScenarioFormat.Keys.requestCount
+
     /// Reads `{"request", "count"}` or `{"sequence"}` at `node` (a request's body, a scenario
     /// step's); each error names its JSON path.
     public static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestVerification {
@@ -69,7 +75,7 @@ public struct RequestVerification: Sendable {
             guard bounds.count == 1, let (name, value) = bounds.first else {
                 throw node.fail("expected one of \"exactly\", \"at_least\" or \"at_most\"")
             }
-            let number = try value.integer(0 ... 100_000_000)
+            let number = try value.integer(countRange)
             count = name == "exactly" ? .exactly(number) : name == "at_least" ? .atLeast(number) : .atMost(number)
         }
         return RequestVerification(kind: .count(pattern, count))

@@ -55,6 +55,11 @@ private struct Admin {
         (#"{"to":"2026-01-01T00:00:00Z"}"#, 409, "to: 2026-01-01T00:00:00Z is in the past; the clock only moves forward"),
         ("{}", 400, #"expected one of "by", "to" or "to_next_event": true"#),
         ("[1]", 400, "the body must be a JSON object"),
+        // One advance per call: a second member is refused, not ignored (Behaviour and choices).
+        (#"{"by":"2d","to_next_event":{}}"#, 400, #"expected one of "by", "to" or "to_next_event": true"#),
+        (#"{"by":"2d","to":"2026-01-07T00:00:00Z"}"#, 400, #"expected one of "by", "to" or "to_next_event": true"#),
+        (#"{"by":"2d","comment":"x"}"#, 400, #"expected one of "by", "to" or "to_next_event": true"#),
+        (#"{"to_next_event":false}"#, 400, #"expected one of "by", "to" or "to_next_event": true"#),
     ])
     func badClockRequestsSayWhatWasExpected(body: String, status: Int, message: String) throws {
         let admin = try Admin()
@@ -107,6 +112,55 @@ private struct Admin {
         let sink = try admin.call("GET", "/sandbox/sink/a").json
         #expect(sink["requests"]?.arrayValue?.count == 3 && sink["total"] == 3)
         #expect(try admin.call("GET", "/sandbox/merchants").json["merchants"]?[0]?["balance"] == "1000000.00")
+    }
+
+    @Test func aTwoMemberAdvanceLeavesTheClockWhereItWas() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        #expect(try admin.call("POST", "/sandbox/clock/advance", #"{"by":"2d","to_next_event":{}}"#).status == 400)
+        #expect(try admin.call("GET", "/sandbox/clock").json["now"] == "2026-01-05T09:00:00Z")
+    }
+
+    @Test(arguments: ["status_reason", "bank_reference_id", "rejection_reason"])
+    func aForcedActionsTextThatIsNotAStringIsRefusedNotDropped(key: String) throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let id = try admin.createCashout("c-1")
+        let refused = try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"hold","\#(key)":{}}"#)
+        #expect(refused.status == 400)
+        #expect(refused.json == ["code": 400, "message": .string("\(key): expected a string")])
+        #expect(try admin.call("GET", "/sandbox/cashouts/\(id)").json["status"] == "PENDING")
+        let held = try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"hold","status_reason":"KYC review"}"#)
+        #expect(held.status == 200)
+        #expect(held.json["status"] == "ON_HOLD")
+        #expect(held.json["status_reason"] == "KYC review")
+    }
+
+    @Test func aRejectionCodeWrittenAsAWholeDecimalIsTheWholeNumber() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let first = try admin.createCashout("c-1")
+        let rejected = try admin.call("POST", "/sandbox/cashouts/\(first)/actions", #"{"action":"reject","rejection_code":801.0}"#)
+        #expect(rejected.status == 200)
+        #expect(rejected.json["rejection_code"] == 801)
+        let second = try admin.createCashout("c-2")
+        let refused = try admin.call("POST", "/sandbox/cashouts/\(second)/actions", #"{"action":"reject","rejection_code":801.5}"#)
+        #expect(refused.json == ["code": 400, "message": "rejection_code: expected a whole number"])
+    }
+
+    @Test func anEmptySinkScriptChangesNothingAndIsAccepted() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let sink = "\(admin.sandbox.baseURL)/sandbox/sink/orders"
+        #expect(try TestHTTP.send(method: "PUT", url: sink, body: Array(#"{"answers":[500,200.0],"deduplicate":true}"#.utf8)).status == 204)
+        let empty = try TestHTTP.send(method: "PUT", url: sink, body: Array("{}".utf8))
+        #expect(empty.status == 204)
+        #expect(empty.body.isEmpty)
+        let script = try admin.call("GET", "/sandbox/sink/orders").json
+        #expect(script["answers"] == [500, 200])
+        #expect(script["deduplicate"] == true)
+        #expect(script["check_signatures"] == false)
+        #expect(try TestHTTP.send(method: "PUT", url: sink, body: Array(#"{"colour":"red"}"#.utf8)).status == 400)
     }
 
     @Test func theLedgerListsDebitsAndRefundsWithTheBalanceAfter() throws {

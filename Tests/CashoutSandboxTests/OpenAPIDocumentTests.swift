@@ -1,11 +1,13 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
+import SandboxD24Rules
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxMannco
 import SandboxProtobuf
+import SandboxScenario
 import Testing
 
 /// `GET /openapi.json`: the document is served as JSON, names the server it was asked on, and
@@ -140,6 +142,33 @@ import Testing
     /// The Mannco operations' examples are exactly what a fresh sandbox answers at the documents'
     /// time: the login example's token, the balance, the example cashout and its history; a second
     /// cashout is the documented 300, no token the documented 403.
+    /// What the handlers check, the document says, read from the same declarations: the version,
+    /// the statuses a listing takes (the sandbox's names and each API's words), D24's countries,
+    /// the journal's smallest `limit`, the clock's three exclusive forms, a scenario's top-level keys.
+    @Test func theConstraintsComeFromWhatTheHandlersCheck() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let json = try document(from: sandbox, host: "localhost").json
+        #expect(json["info"]?["version"] == .string(Sandbox.version))
+        func parameter(_ path: String, _ name: String) -> JSON? {
+            json["paths"]?[path]?["get"]?["parameters"]?.arrayValue?.first { $0["name"] == .string(name) }?["schema"]
+        }
+        let statuses = (parameter("/sandbox/cashouts", "status")?["enum"]?.arrayValue ?? []).compactMap { $0.stringValue }
+        let words = Sandbox.standardDialects.flatMap { dialect in PayoutStatus.allCases.compactMap(dialect.statusWord) }
+        #expect(Set(statuses) == Set(PayoutStatus.allCases.map(\.name) + words))
+        #expect(statuses.contains("SUCCESS") && statuses.contains("completed") && statuses.contains("STAGED"))
+        #expect(parameter("/v3/banks", "country")?["enum"] == .array(D24Countries.allCountries.map { .string($0) }))
+        #expect(parameter("/sandbox/requests", "limit")?["minimum"] == 1)
+        let advance = try #require(json["components"]?["schemas"]?["AdvanceClockRequest"]?["oneOf"]?.arrayValue)
+        #expect(advance.map { $0["required"] } == [["by"], ["to"], ["to_next_event"]])
+        #expect(advance.allSatisfy { $0["additionalProperties"] == false })
+        let scenario = json["paths"]?["/sandbox/scenario"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]
+        #expect(scenario?["additionalProperties"] == false)
+        #expect(Set(scenario?["properties"]?.objectValue?.keys.map { $0 } ?? []) == Set(ScenarioLoader.topLevelKeys(Sandbox.standardVocabulary)))
+        let create = json["components"]?["schemas"]?["CreateCashoutRequest"]?["properties"]?["external_id"]
+        #expect(create?["minLength"] == 1)
+    }
+
     @Test func theManncoExamplesAreWhatTheSandboxAnswers() throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }

@@ -125,7 +125,10 @@ import Testing
         #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", #"{"check_signatures":true}"#).status == 204)
         #expect(try Self.json(sandbox, "GET", "/sandbox/sink/h").json["answers"] == [503])
         #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", #"{"deduplicate":true,"check_signatures":1}"#).status == 400)
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", "{}").status == 400)
+        // `{}` sets nothing, as a scenario's sink entry `{}` does (Behaviour and choices, "A sink script of `{}`").
+        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", "{}").status == 204)
+        let kept = try Self.json(sandbox, "GET", "/sandbox/sink/h").json
+        #expect(kept["answers"] == [503] && kept["check_signatures"] == true && kept["deduplicate"] == false)
         #expect(try Fixture.create(sandbox, "o-1", url: "http://127.0.0.1:9/hook").status == 200)  // never reaches the sink
         #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
         let notification = try #require(sandbox.bank.notification(id: 1))

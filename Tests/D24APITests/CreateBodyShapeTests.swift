@@ -13,6 +13,18 @@ import Testing
         expectError(try sandbox.create(createBody(extra: #","comments":["a"]"#)), 300, "comments: Invalid or missing Comments")
     }
 
+    /// Text fields are JSON strings, as the provider's field table types them; only `amount` and
+    /// `bank_code` are read from a number too (Behaviour and choices, "D24 text fields are JSON strings").
+    @Test func aNumberInATextFieldIsRefusedExternalIDIncluded() throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        expectError(try sandbox.create(createBody(extra: #","external_id":7"#)), 300, "externalId: Invalid or missing External ID")
+        expectError(try sandbox.create(createBody(extra: #","document_id":1716001340"#)), 300, "documentId: Invalid or missing Document ID")
+        expectError(try sandbox.status("{" + credentials() + #","external_id":7}"#), 300, "externalId: Invalid or missing External ID")
+        #expect(try sandbox.admin("GET", "/sandbox/cashouts")["cashouts"]?.arrayValue == [])
+        expectOK(try sandbox.create(createBody(externalID: "7", amount: "100.5")), #"{"cashout_id":"1000001"}"#)
+    }
+
     @Test func nullIsAbsent() throws {
         let sandbox = try startSandbox()
         defer { sandbox.stop() }

@@ -1,4 +1,5 @@
 import CashoutSandbox
+import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxPrism
@@ -34,13 +35,22 @@ import Testing
         let components = try #require(json["components"]?["schemas"]?.objectValue)
         let made = prismRegistry.jsonSchemas(reachableFrom: service.methods.flatMap { [$0.input, $0.output] }, refPrefix: "#/components/schemas/")
         #expect(made.count > 40)
-        for (name, schema) in made { #expect(components[name] == schema, "\(name) is not the schema made from its declaration") }
+        for (name, schema) in made {
+            // The members a method's handler requires are added to its request's schema (ConnectMethod.required).
+            var declared = schema.objectValue ?? [:]
+            declared["required"] = components[name]?["required"]
+            #expect(components[name] == .object(declared), "\(name) is not the schema made from its declaration")
+            if schema["type"] == "object" {
+                #expect(schema["additionalProperties"] == false, "\(name) is not closed: the server refuses a member of no field")
+            }
+        }
         for method in service.methods {
             let operation = try #require(json["paths"]?["/types.PayoutService/\(method.name)"]?["post"], "\(method.name) is not documented")
             #expect(operation["tags"] == ["PayoutService"])
             let headers = (operation["parameters"]?.arrayValue ?? []).filter { $0["in"] == "header" }.compactMap { $0["name"]?.stringValue }
             #expect(Set(headers).isSuperset(of: ["x-connector", "x-auth", "x-api-key", "x-merchant-id", "x-request-id"]))
             #expect(operation["requestBody"]?["content"]?["application/json"]?["schema"]?["$ref"] == .string("#/components/schemas/\(method.input)"))
+            #expect(operation["requestBody"]?["required"] == true, "without a JSON body the call is taken for gRPC (415)")
             let answer = operation["responses"]?["200"]?["content"]?["application/json"]
             #expect(answer?["schema"]?["$ref"] == .string("#/components/schemas/\(method.output)"))
             for status in ["400", "401"] {
@@ -50,6 +60,12 @@ import Testing
                 #expect(throws: Never.self) { try prismRegistry.decode(method.input, json: example["value"] ?? .null) }
             }
         }
+        for method in ["Create", "Stage", "CreateLink"] {
+            let input = try #require(service.method(method)?.input)
+            #expect(components[input]?["required"] == ["amount"], "\(method) refuses a request without amount")
+        }
+        let enroll = try #require(service.method("EnrollDisburseAccount")?.input)
+        #expect(components[enroll]?["required"] == ["payoutMethodData"])
         let money = components["types.Money"]?["properties"]
         #expect(money?["minorAmount"]?["type"] == "string" && money?["currency"]?["$ref"] == "#/components/schemas/types.Currency")
         #expect(components["types.PayoutEnums.PayoutStatus"]?["enum"]?.arrayValue?.contains("REQUIRES_FULFILLMENT") == true)
@@ -58,6 +74,27 @@ import Testing
 
     /// Sent in the order PrismDocs lists them (a payout's flows) to a fresh sandbox, each
     /// method's example gets the answer shown; the errors shown are what the sandbox answers too.
+    /// The document types integers as JSON Schema does: `1000.0` and `1e3` are the integer 1000,
+    /// as proto3 JSON reads them too; `1000.5` is no integer.
+    @Test func aWholeAmountWrittenAsADecimalOrWithAnExponentIsTheInteger() throws {
+        let sandbox = try startPrismSandbox()
+        defer { sandbox.stop() }
+        func create(_ id: String, _ minor: String) throws -> (status: Int, json: JSON, headers: HTTPHeaders) {
+            let body = #"{"merchantPayoutId":"\#(id)","amount":{"minorAmount":\#(minor),"currency":"USD"},"#
+                + #""payoutMethodData":{"card":{"cardNumber":{"value":"4111111111111111"}}}}"#
+            return try connect(sandbox, "Create", try JSON.parse(Array(body.utf8)))
+        }
+        for (id, minor) in [("w-1", "1000.0"), ("w-2", "1e3"), ("w-3", #""1000.00""#), ("w-4", "10.00e2")] {
+            let answer = try create(id, minor)
+            #expect(answer.status == 200 && answer.json["payoutStatus"] == "PENDING", "\(minor): \(answer.json)")
+            #expect(sandbox.bank.payout(account: DefaultMerchant.id, reference: id)?.amount == Money("10.00"), "\(minor)")
+        }
+        let fraction = try create("w-5", "1000.5")
+        #expect(fraction.status == 400)
+        #expect(fraction.json["code"] == "invalid_argument")
+        #expect(sandbox.bank.payout(account: DefaultMerchant.id, reference: "w-5") == nil)
+    }
+
     @Test func theExamplesAreWhatAFreshSandboxAnswers() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }

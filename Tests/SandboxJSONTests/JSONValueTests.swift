@@ -3,6 +3,19 @@ import SandboxJSON
 
 @Suite("JSON value")
 struct JSONValueTests {
+    /// JSON Schema's `integer`: any number whose value is whole, however it is written.
+    @Test(arguments: [("100", 100), ("100.0", 100), ("1e2", 100), ("1E+2", 100), ("10.00e1", 100), ("-7.000", -7), ("0e-3", 0),
+                      ("1500e-1", 150), ("-0", 0)])
+    func aWholeNumberInAnyFormIsAnInteger(text: String, value: Int) {
+        #expect(JSON.number(text).integerValue == value)
+    }
+
+    @Test(arguments: ["100.5", "1e-2", "15e-1", "1e40", "99999999999999999999", "1.", ".5", "-", "", "1e", "1e+", "--1"])
+    func aFractionOrAnOverflowIsNoInteger(text: String) {
+        #expect(JSON.number(text).integerValue == nil)
+        #expect(JSON.string("100").integerValue == nil)
+    }
+
     @Test func literalsBuildTheMatchingCases() {
         let null: JSON = nil
         let yes: JSON = true

@@ -54,10 +54,15 @@ extension AdminAPI {
     private func force(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
         guard let body = Self.object(request) else { return Self.badBody }
-        let rejectionCode = body["rejection_code"]?.numberText.flatMap { Int($0) }.map(String.init)
+        let rejectionCode = body["rejection_code"]?.integerValue.map(String.init)
         if body["rejection_code"] != nil, rejectionCode == nil { return Router.error(400, "rejection_code: expected a whole number") }
         guard let action = body["action"]?.stringValue.flatMap(ForcedAction.init(rawValue:)) else {
             return Router.error(400, "action: expected \(ForcedAction.list)")
+        }
+        // A reason, reference or status detail that is not text is refused, not dropped (Behaviour and choices,
+        // "A forced action's texts").
+        if let key = ["rejection_reason", "bank_reference_id", "status_reason"].first(where: { body[$0] != nil && body[$0]?.stringValue == nil }) {
+            return Router.error(400, AdminMessage.expectedString(key))
         }
         let target = action.status
         var (reasonCode, reason): (String?, String?) = (nil, nil)

@@ -24,7 +24,7 @@ extension AdminAPI {
     private func listRequests(_ request: HTTPRequest) -> HTTPResponse {
         var limit = Self.defaultRequestLimit
         if let text = request.query("limit") {
-            guard let number = Int(text), number >= 1 else { return Router.error(400, AdminMessage.requestLimit) }
+            guard let number = Int(text), number >= AdminLimits.requestLimitMinimum else { return Router.error(400, AdminMessage.requestLimit) }
             limit = number
         }
         var statusFilter: ((Int) -> Bool)?

@@ -72,12 +72,12 @@ extension AdminAPI {
     }
 
     /// `script` with what the body sets: `{"answers": [...], "check_signatures": bool, "deduplicate": bool}`,
-    /// each optional, nothing else.
+    /// each optional (`{}` changes nothing, as in a scenario's `sinks`), nothing else.
     private static func sinkScript(_ request: HTTPRequest, over script: SinkScript) -> SinkScript? {
-        guard let body = object(request), !body.isEmpty, Set(body.keys).isSubset(of: ["answers", "check_signatures", "deduplicate"]) else { return nil }
+        guard let body = object(request), Set(body.keys).isSubset(of: ["answers", "check_signatures", "deduplicate"]) else { return nil }
         var script = script
         if let answers = body["answers"] {
-            guard let list = answers.arrayValue, case let statuses = list.compactMap({ $0.numberText.flatMap { Int($0) } }),
+            guard let list = answers.arrayValue, case let statuses = list.compactMap(\.integerValue),
                   statuses.count == list.count, statuses.allSatisfy({ (200 ... 599).contains($0) }) else { return nil }
             script.answers = statuses
         }

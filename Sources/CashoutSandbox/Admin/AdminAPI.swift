@@ -121,9 +121,11 @@ struct AdminAPI: Sendable {
         return .object(json)
     }
 
-    /// `{"by":"2d"}`, `{"to":"2026-01-07T00:00:00Z"}` or `{"to_next_event":true}`.
+    /// `{"by":"2d"}`, `{"to":"2026-01-07T00:00:00Z"}` or `{"to_next_event":true}`: exactly one member
+    /// (two would say two different advances; Behaviour and choices, "One advance per call").
     private func advanceClock(_ request: HTTPRequest) -> HTTPResponse {
         guard let body = Self.object(request) else { return Self.badBody }
+        guard body.count == 1 else { return Router.error(400, AdminMessage.advanceForms) }
         let applied: Int
         if let by = body["by"] {
             guard let text = by.stringValue, let duration = DurationText.parse(text) else {
@@ -139,7 +141,7 @@ struct AdminAPI: Sendable {
         } else if body["to_next_event"] == .bool(true) {
             applied = bank.advanceToNextEvent()
         } else {
-            return Router.error(400, "expected one of \"by\", \"to\" or \"to_next_event\": true")
+            return Router.error(400, AdminMessage.advanceForms)
         }
         return .json(clockJSON(applied: applied))
     }

@@ -20,13 +20,16 @@ extension PrismAPI {
                                     status: PrismPayout.recipientCreated, connectorID: id, registry: registry)
     }
 
+    /// The field EnrollDisburseAccount requires (the OpenAPI document's `required`).
+    static let payoutMethodField = "payout_method_data"
+
     /// `EnrollDisburseAccount`: the account a recipient is paid to (`payout_method_data`, needed),
     /// for the recipient named by `customer.connector_customer_id` when given. Answers its id,
     /// `pm_000001`, as `connector_payout_id`, and REQUIRES_CREATION: a Create with
     /// `connector_payout_method_id` set to it pays out to this account.
     func enrollDisburseAccount(_ request: ProtoMessage, _ caller: PrismCaller) throws(GRPCStatus) -> ProtoMessage {
-        guard let method = request.message("payout_method_data")?.oneofCase("payout_method_data") else {
-            throw GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data"))
+        guard let method = request.message(Self.payoutMethodField)?.oneofCase(Self.payoutMethodField) else {
+            throw GRPCStatus(.invalidArgument, PrismMessage.missing(Self.payoutMethodField))
         }
         let recipientID = request.message("customer").flatMap { Self.text($0, "connector_customer_id") }
         let recipient = recipientID.flatMap { PrismRecipients.recipient($0, of: caller.merchant) }

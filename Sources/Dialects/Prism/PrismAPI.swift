@@ -110,9 +110,12 @@ struct PrismAPI: Sendable {
         return PrismPayout.response(output, payout, registry: registry)
     }
 
+    /// The member of Create, Stage and CreateLink that `amount(_:)` requires (the OpenAPI document's `required`).
+    static let amountField = "amount"
+
     /// `amount`: its currency and value, required and positive.
     static func amount(_ request: ProtoMessage) throws(GRPCStatus) -> (currency: String, amount: Money) {
-        guard let money = request.message("amount") else { throw GRPCStatus(.invalidArgument, PrismMessage.missing("amount")) }
+        guard let money = request.message(amountField) else { throw GRPCStatus(.invalidArgument, PrismMessage.missing(amountField)) }
         guard let currency = money.enumName("currency"), currency != "CURRENCY_UNSPECIFIED" else {
             throw GRPCStatus(.invalidArgument, PrismMessage.missing("amount.currency"))
         }

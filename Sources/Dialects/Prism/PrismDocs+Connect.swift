@@ -51,7 +51,7 @@ extension PrismDocs {
     }()
 
     /// Why an amount is refused.
-    private static let amountErrors = [GRPCStatus(.invalidArgument, PrismMessage.missing("amount")),
+    private static let amountErrors = [GRPCStatus(.invalidArgument, PrismMessage.missing(PrismAPI.amountField)),
                                        GRPCStatus(.invalidArgument, PrismMessage.missing("amount.currency")),
                                        GRPCStatus(.invalidArgument, PrismMessage.invalid("amount"))]
 
@@ -79,7 +79,7 @@ extension PrismDocs {
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000001", "statusCode": 200],
                       errors: authentication + amountErrors + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")),
                                                                unknownMethod],
-                      links: ["Get": byID("prismGet"), "Void": byID("prismVoid")]),
+                      links: ["Get": byID("prismGet"), "Void": byID("prismVoid")], required: [PrismAPI.amountField]),
         ConnectMethod("Get", operationID: "prismGet", summary: "A payout as it stands",
                       description: "By `connectorPayoutId` (the sandbox's id), else `merchantPayoutId`.",
                       examples: ["by id": PrismExample.payout("1000001")],
@@ -100,7 +100,7 @@ extension PrismDocs {
                           """,
                       examples: ["quote": PrismExample.stage()],
                       answer: ["merchantPayoutId": "quote-1", "payoutStatus": "REQUIRES_FULFILLMENT", "connectorPayoutId": "1000002", "statusCode": 200],
-                      errors: authentication + amountErrors, links: ["Transfer": byID("prismTransfer")]),
+                      errors: authentication + amountErrors, links: ["Transfer": byID("prismTransfer")], required: [PrismAPI.amountField]),
         ConnectMethod("Transfer", operationID: "prismTransfer", summary: "Execute a staged payout",
                       description: """
                           The payout named by `connectorPayoutId`, else `connectorQuoteId`, else `merchantPayoutId` (the \
@@ -120,9 +120,10 @@ extension PrismDocs {
                       examples: ["link": PrismExample.createLink()],
                       answer: ["merchantPayoutId": "link-1", "payoutStatus": "REQUIRES_PAYOUT_METHOD_DATA", "connectorPayoutId": "1000003",
                                "statusCode": 200],
-                      headers: [PrismLinks.header: ["description": "The recipient's page", "required": true,
+                      headers: [PrismLinks.header: ["description": .string("The recipient's page; absent when the answer has none: a decline, or a replay "
+                                                        + "(the same `merchantPayoutId`) of a payout made without a link, by Create or Stage"), "required": false,
                                                     "schema": ["type": "string", "format": "uri"]]],
-                      errors: authentication + amountErrors),
+                      errors: authentication + amountErrors, required: [PrismAPI.amountField]),
         ConnectMethod("CreateRecipient", operationID: "prismCreateRecipient", summary: "Register a recipient",
                       description: """
                           `REQUIRES_VENDOR_ACCOUNT_CREATION`; `connectorPayoutId` is the recipient's id (`rcp_000001`, counted \
@@ -142,9 +143,10 @@ extension PrismDocs {
                           """,
                       examples: ["sepa": PrismExample.enrollDisburseAccount(recipientID: "rcp_000001")],
                       answer: ["payoutStatus": "REQUIRES_CREATION", "connectorPayoutId": "pm_000001", "statusCode": 200],
-                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")),
+                      errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing(PrismAPI.payoutMethodField)),
                                                 GRPCStatus(.resourceExhausted, PrismMessage.tooMany("disburse accounts", PrismRecipients.limit))],
-                      links: ["Create": OpenAPI.connectLink(to: "prismCreate", body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))]),
+                      links: ["Create": OpenAPI.connectLink(to: "prismCreate", body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))],
+                      required: [PrismAPI.payoutMethodField]),
     ]
 
     /// A link to `operation` naming the answer's payout by its `connectorPayoutId`.

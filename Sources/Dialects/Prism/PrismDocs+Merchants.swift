@@ -27,7 +27,8 @@ enum PrismMerchantDocs {
                     "201": OpenAPI.json("Created", Schema.ref("PrismMerchant")),
                     "400": OpenAPI.error(400, AdminMessage.notAnObject, "id: 1 to 64 characters", "colour: unknown field",
                                          #"a new merchant needs "api_key""#, #"balance: expected a decimal amount such as "5000.00""#,
-                                         "require_auth: expected true or false", "sandbox_login is an account of d24"),
+                                         "require_auth: expected true or false", "sandbox_login is an account of d24",
+                                         "merchant_id: expected the path's id, acme, or none"),
                     "409": OpenAPI.error(409, "currency: a merchant with payouts keeps its currency"),
                 ])),
         ]
@@ -53,7 +54,7 @@ enum PrismMerchantDocs {
         return [
             "PrismMerchant": Schema.object(members, required: members.keys.sorted()),
             "PrismMerchantUpdate": Schema.object([
-                "merchant_id": Schema.string("Ignored: the path names the merchant"), "api_key": nonEmpty, "key1": nonEmpty,
+                "merchant_id": Schema.string("The path's id, or absent: a merchant's id does not change, so another is refused (400)"), "api_key": nonEmpty, "key1": nonEmpty,
                 "api_secret": nonEmpty, "currency": nonEmpty, "balance": Schema.amount(), "require_auth": Schema.boolean(),
                 "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit]),
             ], description: "Only the members given change."),

@@ -4,7 +4,7 @@ import SandboxJSON
 
 extension D24CreateFields {
     /// The create request's fields as text, checked for JSON type in the documented field order:
-    /// the first field that is neither a string nor a number is refused with 300.
+    /// the first field that is not a string (nor a number, for `amount` and `bank_code`) is refused with 300.
     ///
     /// One pass over the body's members, each key looked up once, rather than a lookup in the
     /// body per field: a load scenario sends a hundred thousand of these.
@@ -14,7 +14,7 @@ extension D24CreateFields {
         for member in request.body.members {  // in order: a repeated key's last value counts
             guard let field = D24Field(jsonKey: member.key) else { continue }
             do {
-                self[field] = try D24SignedRequest.text(member.value, refused: .invalidParam(field.messageName, field.label))
+                self[field] = try D24SignedRequest.text(member.value, numbers: field.takesNumbers, refused: .invalidParam(field.messageName, field.label))
                 if misTyped.contains(field) { misTyped.removeAll { $0 == field } }
             } catch {
                 misTyped.append(field)

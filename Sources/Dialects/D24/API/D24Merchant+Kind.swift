@@ -3,6 +3,9 @@ import SandboxDialect
 import SandboxJSON
 
 extension D24Merchant {
+    /// The members of a merchant's `PUT` that are non-empty strings (the OpenAPI document's `minLength`).
+    static let textKeys = [Key.pass, Key.secret, Key.readOnlyKey, "currency"]
+
     /// D24's merchants on the seam: the scenario's `merchants` section, the admin API's
     /// `/sandbox/accounts/d24/{login}` (and `/sandbox/merchants`), where a new merchant needs
     /// `pass` and `secret` and a changed `secret` keeps the old one to tell a client still signing
@@ -40,7 +43,7 @@ extension D24Merchant {
             guard let value = body[key] else { return .none }
             return .some(value.stringValue)
         }
-        for key in [D24Merchant.Key.pass, D24Merchant.Key.secret, D24Merchant.Key.readOnlyKey, "currency"] {
+        for key in D24Merchant.textKeys {
             switch text(key) {
             case .none: continue
             case .some(nil), .some(""?): return "\(key): expected a non-empty string"

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxCrypto
+import SandboxD24Rules
 import SandboxHTTP
 import SandboxJSON
 
@@ -44,13 +45,14 @@ struct D24SignedRequest {
         try Self.text(body[key], refused: .invalidParam(camelCaseName, label))
     }
 
-    /// A text field's value: a JSON string, or a number as its literal text (real clients send
-    /// `amount`, `cashout_id` and `bank_code` both ways); nil when absent or null; `refused` for
-    /// anything else.
-    static func text(_ value: JSON?, refused: @autoclosure () -> D24Error) throws(D24Error) -> String? {
+    /// A text field's value: a JSON string, or (when `numbers`) a number as its literal text (real
+    /// clients send `amount`, `cashout_id` and `bank_code` both ways); nil when absent or null;
+    /// `refused` for anything else.
+    static func text(_ value: JSON?, numbers: Bool = true, refused: @autoclosure () -> D24Error) throws(D24Error) -> String? {
         switch value {
         case nil, .null?: nil
-        case .string(let value)?, .number(let value)?: value
+        case .string(let value)?: value
+        case .number(let value)? where numbers: value
         default: throw refused()
         }
     }
@@ -62,8 +64,9 @@ struct D24SignedRequest {
         return id
     }
 
+    /// `external_id`: a JSON string, as at creation (``D24Field/takesNumbers``).
     func externalID() throws(D24Error) -> String? {
-        try text("external_id", "externalId", "External ID")
+        try Self.text(body["external_id"], numbers: D24Field.externalID.takesNumbers, refused: .invalidParam("externalId", "External ID"))
     }
 
     /// The merchant's own payout named by `cashout_id` (which decides when both ids are sent) or

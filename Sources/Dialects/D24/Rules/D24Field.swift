@@ -157,6 +157,11 @@ public enum D24Field: Int, CaseIterable, Sendable, Comparable {
         table[length].append((field.jsonKey, field))
     }
 
+    /// Whether a JSON number is taken as its literal text: `amount` and `bank_code`, which real
+    /// clients send both ways. Every other field is a JSON string, as the provider's docs type them:
+    /// a number is refused with 300 (HTTP 412).
+    public var takesNumbers: Bool { self == .amount || self == .bankCode }
+
     /// The longest accepted value, in characters, for a request to `country`.
     ///
     /// the "Cashout Creation Endpoint" table; where it gives none the sandbox chose: `beneficiary_id` 100,

@@ -49,7 +49,7 @@ extension OpenAPIDocument {
         return [
             "ManncoUser": Schema.object(user, required: user.keys.sorted()),
             "ManncoUserUpdate": Schema.object([
-                "id": Schema.string("Ignored: the path names the user"), "api_key": nonEmpty,
+                "id": Schema.string("The path's id, or absent: a user's id does not change, so another is refused (400)"), "api_key": nonEmpty,
                 "balance": cents("The balance").merging(["minimum": 0, "maximum": whole(ManncoProcessRequest.maximumAmount)]),
                 "verified": Schema.boolean(), "linked": providers, "email": nonEmpty,
             ], description: "Only the members given change."),

@@ -91,7 +91,8 @@ extension OpenAPIDocument {
                 description: "The sandbox's fixed rate from USD to the country's local currency, and `amount` USD converted.",
                 parameters: [
                     countryParameter,
-                    OpenAPI.query("amount", Schema.string("A positive USD amount, at most two decimals", example: "10"),
+                    OpenAPI.query("amount", Schema.string("A positive USD amount, at most two decimals", example: "10",
+                                                         pattern: #"^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$"#).merging(["not": ["pattern": #"^0(\.0{1,2})?$"#]]),
                                   "USD to convert (default 1)"),
                 ],
                 security: ["ReadOnlyKey"],
@@ -107,9 +108,8 @@ extension OpenAPIDocument {
     static var d24Schemas: [String: JSON] {
         let status = Schema.integer("0 Pending, 1 Completed, 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold")
         return [
-            "CreateCashoutRequest": Schema.object(createFields, required: [
-                "login", "pass", "external_id", "country", "amount", "document_id", "beneficiary_name",
-            ], open: true, description: "Country pages add required fields (bank details, document type...)."),
+            "CreateCashoutRequest": Schema.object(createFields, required: createRequired, open: true,
+                                                  description: "Country pages add required fields (bank details, document type...)."),
             "CreateCashoutResponse": Schema.object(["cashout_id": Schema.string("The cashout's id, as text", example: "1000001")],
                                                    required: ["cashout_id"]),
             "CashoutStatusRequest": Schema.object(credentials.merging(ids) { $1 }, required: ["login", "pass"], open: true),
@@ -182,14 +182,16 @@ extension OpenAPIDocument {
     private static var merchantUpdate: [String: JSON] {
         let amount = Schema.either(["string", "number"], example: "5000.00")
         let limit = Schema.either(["string", "number", "null"], example: "1000.00")
-        return [
-            "login": Schema.string("Ignored: the path names the merchant"),
+        var members: [String: JSON] = [
+            "login": ["description": "Ignored, whatever its value: the path names the merchant"],
             "pass": Schema.string(), "secret": Schema.string(), "read_only_key": Schema.string(),
             "currency": Schema.string(example: "USD"), "balance": amount,
             "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], open: true),
             "minimum_amounts": Schema.map(of: amount, description: "By country"),
             "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
         ]
+        for key in D24Merchant.textKeys { members[key] = members[key]?.merging(["minLength": 1]) }
+        return members
     }
 
 
@@ -198,32 +200,48 @@ extension OpenAPIDocument {
         "pass": Schema.string("The merchant's passphrase", example: "sandbox_pass"),
     ]
 
+    /// A status query's, cancel's or update's ids; null is absent.
     private static let ids: [String: JSON] = [
-        "cashout_id": Schema.either(["integer", "string"], "The id `POST /v3/cashout` answered", example: 1_000_001),
-        "external_id": Schema.string("The merchant's own id", example: "order-1"),
+        "cashout_id": Schema.either(["integer", "string", "null"], "The id `POST /v3/cashout` answered", example: 1_000_001),
+        "external_id": orNull(Schema.string("The merchant's own id", example: "order-1", minLength: 1)),
     ]
 
-    /// The create fields in the documented order, with the lengths the sandbox enforces.
+    /// The create fields every country requires.
+    private static let createRequired = ["login", "pass", "external_id", "country", "amount", "document_id", "beneficiary_name"]
+
+    /// `schema` that may also be `null`, which D24 reads as absent (Behaviour and choices).
+    private static func orNull(_ schema: JSON) -> JSON {
+        if let values = schema["enum"]?.arrayValue { return schema.merging(["enum": .array(values + [.null])]) }
+        let types = schema["type"]?.arrayValue ?? [schema["type"] ?? "string"]
+        return schema.merging(["type": .array(types + ["null"])])
+    }
+
+    /// The create fields in the documented order, with the lengths the sandbox enforces
+    /// (`D24Field.maxLength`, the longest of any country: `email` is longer in Colombia).
     private static var createFields: [String: JSON] {
         var fields = credentials
-        let texts: [(String, Int, String)] = [
-            ("external_id", 100, "Unique per merchant"), ("document_id", 40, "The beneficiary's document number"),
-            ("document_type", 15, "CPF, CNPJ, DNI, RUT, CURP... (per country)"), ("beneficiary_id", 100, ""),
-            ("beneficiary_name", 100, "Magic values in the default bank: `REJECT 801`, `KYC 105`, `STUCK`, `NEVER`, `SLOW`..."),
-            ("beneficiary_lastname", 100, ""), ("email", 255, "At most 100 characters outside Colombia"), ("phone", 20, ""),
-            ("bank_account", 30, ""), ("bank_branch", 15, ""), ("account_type", 1, "`C` checking, `S` savings..."),
-            ("address", 255, ""), ("city", 100, ""), ("postal_code", 20, ""),
-            ("beneficiary_birthdate", 10, "`YYYY-MM-DD`"), ("notification_url", 2048, "Absolute http(s) URL for status notifications"),
-            ("comments", 200, ""),
+        let texts: [(D24Field, String)] = [
+            (.externalID, "Unique per merchant"), (.documentID, "The beneficiary's document number"),
+            (.documentType, "CPF, CNPJ, DNI, RUT, CURP... (per country)"), (.beneficiaryID, ""),
+            (.beneficiaryName, "Magic values in the default bank: `REJECT 801`, `KYC 105`, `STUCK`, `NEVER`, `SLOW`..."),
+            (.beneficiaryLastname, ""), (.email, "At most 100 characters outside Colombia"), (.phone, ""),
+            (.bankAccount, ""), (.bankBranch, ""), (.accountType, "`C` checking, `S` savings..."),
+            (.address, ""), (.city, ""), (.postalCode, ""),
+            (.beneficiaryBirthdate, "`YYYY-MM-DD`"), (.notificationURL, "Absolute http(s) URL for status notifications"),
+            (.comments, ""),
         ]
-        for (name, length, description) in texts {
-            fields[name] = Schema.string(description.isEmpty ? nil : description).merging(["maxLength": .number(length)])
+        for (field, description) in texts {
+            let longest = [nil, "CO"].compactMap { field.maxLength(country: $0) }.max() ?? 0
+            fields[field.jsonKey] = Schema.string(description.isEmpty ? nil : description).merging(["maxLength": .number(longest)])
         }
+        // An empty external_id counts as absent, and it is required (Behaviour and choices, "Field validation").
+        fields["external_id"] = fields["external_id"]?.merging(["minLength": 1])
         fields["country"] = Schema.string("ISO 3166-1 alpha-2, uppercase", example: "BR")
         fields["currency"] = Schema.string("ISO 4217, uppercase; the country's local currency when absent", example: "BRL")
         fields["amount"] = Schema.either(["string", "number"], "Up to two decimals", example: "100.00")
         fields["bank_code"] = Schema.either(["string", "integer"], "A code of `GET /v3/banks`", example: "001")
-        fields["on_hold"] = Schema.boolean("Create the cashout ON_HOLD")
+        fields["on_hold"] = ["enum": [true, false, "true", "false"], "description": "Create the cashout ON_HOLD (`true`, or the string)"]
+        for (name, schema) in fields where !createRequired.contains(name) { fields[name] = orNull(schema) }  // null is absent
         return fields
     }
 
@@ -231,7 +249,7 @@ extension OpenAPIDocument {
                   "notification_url": "http://localhost:8080/sandbox/sink/orders"]) { $1 })
 
     private static let countryParameter = OpenAPI.query(
-        "country", Schema.string("ISO 3166-1 alpha-2", example: "BR"), "The country", required: true)
+        "country", Schema.oneOf(D24Countries.allCountries, "ISO 3166-1 alpha-2: a country of the currency table"), "The country", required: true)
 
     private static let malformedBody = OpenAPI.failure(502, "Invalid request body - Please check that the JSON is well formatted")
     private static let notFound = OpenAPI.failure(509, "Cashout not found with this ID")
