@@ -473,10 +473,6 @@ private struct AdminState {
     }
 }
 
-private extension JSON {
-    var money: Money? { (stringValue ?? numberText).flatMap { Money($0) } }
-}
-
 /// The invariants, each adding what breaks it to `problems`.
 private enum Checks {
     /// The exact checks of a sample, on a state read while nothing ran.

@@ -135,6 +135,8 @@ final class NonReader: Sendable {
     }
 
     let pipelined: Int
+    /// The client's end of the connection.
+    let localPort: Int
     private let fd: Int32
     private let shared: Shared
     private let done: DispatchSemaphore
@@ -144,6 +146,7 @@ final class NonReader: Sendable {
         let fd = RawSocket.connect(port: port, receiveBuffer: 64 * 1024)
         RawSocket.setNonBlocking(fd)
         self.fd = fd
+        localPort = RawSocket.localPort(fd)
         let shared = Shared()
         self.shared = shared
         let pipeline = [[UInt8]](repeating: healthRequest, count: pipelined).flatMap { $0 }

@@ -37,9 +37,8 @@ enum H2 {
     /// `GET path`: literal fields without indexing named by static entries 2 :method, 6 :scheme,
     /// 4 :path, 1 :authority (RFC 7541 §6.2.2); every value shorter than 127 bytes.
     static func requestBlock(_ path: String) -> [UInt8] {
-        [(2, "GET"), (6, "http"), (4, path), (1, "127.0.0.1")].flatMap { (index: UInt8, value: String) in
-            [index, UInt8(value.utf8.count)] + Array(value.utf8)
-        }
+        let fields: [(UInt8, String)] = [(2, "GET"), (6, "http"), (4, path), (1, "127.0.0.1")]
+        return fields.flatMap { field in [field.0, UInt8(field.1.utf8.count)] + Array(field.1.utf8) }
     }
 
     static func errorName(_ payload: some Collection<UInt8>) -> String {
@@ -144,31 +143,15 @@ final class H2Flood: Sendable {
     init(port: Int, pairs: [(UInt16, UInt32)] = [], reads: Bool = true, opening: [UInt8] = [], batch: @escaping Batch) {
         let shared = Shared()
         self.shared = shared
-            var endings: [String: Int] = [:]
-        var connections = 0
-        var sent = 0
-    }
-
-    private final class Shared: Sendable {
-        let state = Mutex(State())
-        let stopping = Atomic<Bool>(false)
-    }
-
-    private let shared: Shared
-    private let done: DispatchSemaphore
-
-    init(port: Int, pairs: [(UInt16, UInt32)] = [], reads: Bool = true, opening: [UInt8] = [], batch: @escaping Batch) {
-        let shared = Shared()
-        self.shared = shared
         done = detached {
-            while !stopping.load(ordering: .acquiring) {
+            while !shared.stopping.load(ordering: .acquiring) {
                 let fd = H2.open(port: port, pairs)
                 guard fd >= 0 else {
-                    state.withLock { $0.endings["connect error", default: 0] += 1 }
+                    shared.state.withLock { $0.endings["connect error", default: 0] += 1 }
                     usleep(50_000)
                     continue
                 }
-                let number = state.withLock { $0.connections += 1; return $0.connections }
+                let number = shared.state.withLock { $0.connections += 1; return $0.connections }
                 RawSocket.setNonBlocking(fd)
                 var pending = opening
                 var index = 0
@@ -176,7 +159,7 @@ final class H2Flood: Sendable {
                 var goaway: String?
                 var how: String?
                 var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-                while !stopping.load(ordering: .acquiring) && how == nil {
+                while !shared.stopping.load(ordering: .acquiring) && how == nil {
                     if pending.isEmpty {
                         pending = batch(number, index)
                         index += 1
@@ -184,7 +167,7 @@ final class H2Flood: Sendable {
                     let n = pending.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if n > 0 {
                         pending.removeFirst(n)
-                        state.withLock { $0.sent += n }
+                        shared.state.withLock { $0.sent += n }
                     } else if errno == EAGAIN {
                         usleep(1000)
                     } else if errno != EINTR {
@@ -204,7 +187,7 @@ final class H2Flood: Sendable {
                 }
                 close(fd)
                 let ending = goaway.map { "GOAWAY \($0)" } ?? how ?? "held"
-                state.withLock { $0.endings[ending, default: 0] += 1 }
+                shared.state.withLock { $0.endings[ending, default: 0] += 1 }
             }
         }
     }

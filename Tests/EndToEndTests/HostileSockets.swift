@@ -32,8 +32,8 @@ final class HostileServer {
     var nofileLimit: Int { field(of: "limits", line: "Max open files", index: 3) }
 
     private func field(of file: String, line prefix: String, index: Int) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(binary.pid)/\(file)", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return -1 }
+        let text = RawSocket.procFile("/proc/\(binary.pid)/\(file)")
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return -1 }
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         return fields.count > index ? Int(fields[index]) ?? -1 : -1
     }
@@ -44,7 +44,7 @@ final class HostileServer {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(count) else { return }
         limit.rlim_cur = min(limit.rlim_max, rlim_t(count))
-        setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 }
 
@@ -102,6 +102,41 @@ enum RawSocket {
         return n > 0 ? Array(buffer[0 ..< n]) : []
     }
 
+    /// The local port of a connected socket.
+    static func localPort(_ fd: Int32) -> Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The kernel's queues of the TCP socket from 127.0.0.1:`local` to 127.0.0.1:`remote`, from
+    /// `/proc/net/tcp`: bytes sent and not yet taken by the peer (`tx_queue`), bytes received and not
+    /// yet read by the socket's owner (`rx_queue`); nil when there is no such socket.
+    static func queues(local: Int, remote: Int) -> (sent: Int, unread: Int)? {
+        let table = procFile("/proc/net/tcp")
+        let addresses = (String(format: "0100007F:%04X", local), String(format: "0100007F:%04X", remote))
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 4, fields[1] == addresses.0, fields[2] == addresses.1 else { continue }
+            let queues = fields[4].split(separator: ":")
+            guard queues.count == 2, let sent = Int(queues[0], radix: 16), let unread = Int(queues[1], radix: 16) else { return nil }
+            return (sent, unread)
+        }
+        return nil
+    }
+
+    /// A file of `/proc` read to its end (Foundation reads only the first page of one: its size says 0).
+    static func procFile(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while case let n = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), n > 0 { bytes += buffer[0 ..< n] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Everything the peer sends until it closes, waiting up to `limit` (a hang) for the close.
     static func readUntilClose(_ fd: Int32, limit: Duration = Waiting.limit) -> (data: [UInt8], closed: Bool, reset: Bool) {
         let deadline = ContinuousClock.now + limit
@@ -137,12 +172,18 @@ struct ResponseStream {
     mutating func append(_ bytes: [UInt8]) {
         guard !garbage else { return }
         buffer += bytes
-        let separator: [UInt8] = [13, 10, 13, 10]
-        while true {
-            let found = buffer.withUnsafeBytes { all in
-                separator.withUnsafeBytes { memmem(all.baseAddress! + start, all.count - start, $0.baseAddress, 4) }
+        while start < buffer.count {
+            let headEnd: Int? = buffer.withUnsafeBytes { all in
+                let base = all.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                var index = start
+                while index + 3 < all.count {
+                    guard let found = memchr(base + index, 13, all.count - index - 3) else { return nil }
+                    let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if base[at + 1] == 10 && base[at + 2] == 13 && base[at + 3] == 10 { return at }
+                    index = at + 1
+                }
+                return nil
             }
-            let headEnd = buffer.withUnsafeBytes { all in found.map { all.baseAddress!.distance(to: UnsafeRawPointer($0)) } }
             guard let end = headEnd else { break }
             let head = String(decoding: buffer[start ..< end], as: UTF8.self).lowercased().split(separator: "\r\n")
             guard let line = head.first, line.hasPrefix("http/1."), line.count >= 12, let status = Int(line.dropFirst(9).prefix(3)) else {

@@ -84,8 +84,6 @@ struct Unexpected: Error, CustomStringConvertible {
 }
 
 extension JSON {
-    /// An integer given as a JSON number or a string of digits (ids are both, by API).
-    var int: Int? { numberText.flatMap { Int($0) } ?? stringValue.flatMap { Int($0) } }
     /// An amount given as a string or a number, exactly (never a `Double`).
     var money: Money? { (stringValue ?? numberText).flatMap { Money($0) } }
     /// The elements of an array, or none.
