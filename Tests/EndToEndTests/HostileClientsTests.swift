@@ -26,9 +26,10 @@ import Testing
 ///
 /// 1. Held together: 1,000 idle connections, 50 slow-header clients (a byte every 200 ms, each
 ///    answered 408 about 10 s after its first byte, then closed), 5 garbage clients (an error or
-///    a close), 5 half-closed sockets (closed at once, answering only the whole requests before
-///    the half-close), and a non-reader pipelining 40,000 requests; every connection accepted;
-///    the normal client's requests all 200 among them; the non-reader then gets its 40,000
+///    a close), 5 half-closed sockets (closed without a timeout's 408, answering only the whole
+///    requests before the half-close), and a non-reader pipelining some 40,000 requests, which the server stops
+///    reading while their answers wait; every connection accepted;
+///    the normal client's requests all 200 among them; the non-reader then gets all its
 ///    answers, all 200, while the normal client's requests made as it reads are all 200 too.
 /// 2. Bodies: a declared `max-body + 1` refused with 413 on its head alone; a chunked body of
 ///    exactly `max-body` not answered, one byte more 413; 100 MB bodies, declared and chunked,
@@ -45,7 +46,16 @@ import Testing
     static let requests = 200
     static let idle = 1000
     static let slow = 50
-    static let pipelined = 40_000
+    /// Requests the non-reader pipelines: 40,000, or more where the kernel's send buffers may be
+    /// larger, so that their answers (some 200 bytes each) are half as much again as all that can
+    /// hold them while the server reads no further: 1 MiB of its own buffer (the Behaviour and
+    /// choices guide, "HTTP behaviour you can rely on"), the kernel's largest send buffer
+    /// (`net.ipv4.tcp_wmem`'s third value, 4 MiB by default) and the client's 64 KiB receive
+    /// buffer (doubled by the kernel).
+    static let pipelined: Int = {
+        let sendBufferMax = RawSocket.procFile("/proc/sys/net/ipv4/tcp_wmem").split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) }
+        return max(40_000, (1 << 20 + (sendBufferMax ?? 4 << 20) + 128 << 10) * 3 / 2 / 200)
+    }()
     static let maxRSSKiB = 256 * 1024
 
     /// The checks every test ends with.
@@ -82,18 +92,17 @@ import Testing
                 "the server did not accept every connection: \(server.descriptors) descriptors, expected >= \(expected)")
         #expect(server.nofileLimit > HostileServer.softNofile, "the server kept RLIMIT_NOFILE \(server.nofileLimit)")
 
-        // Under the attack: every attacker connected, no slow client answered yet, the non-reader unread.
+        // Under the attack.
         #expect(Waiting.until { nonReader.requestsSent > 0 }, "the non-reader sent nothing")
         #expect(normalClient(port: port, requests: Self.requests) == ["200": Self.requests], "under attack")
         // Still there after the normal client's last answer: the idle clients and the non-reader (the slow-header ones
         // may have had their 408 by now, on a busy machine).
         #expect(server.descriptors >= descriptorsAtStart + Self.idle + 1 && nonReader.error == nil,
                 "the attackers were not all connected while the normal client ran: \(server.descriptors), \(nonReader.error ?? "")")
-        // The server holds the non-reader back: its 40,000 answers (some 200 bytes each, 8 MB) are more than the server
-        // buffers for one connection (1 MiB, the Behaviour and choices guide) and the kernel's socket buffers between
-        // them (at most 4 MiB and the client's 64 KiB) hold, so it stops reading that client's requests while their
-        // answers wait. What it has not read sits in the kernel's queues: the client's unsent bytes and the server's
-        // socket's unread ones (`/proc/net/tcp`, the same network namespace). A server that read on would leave none.
+        // The server holds the non-reader back: the answers are more than can wait for it (``pipelined``), so the
+        // server stops reading its requests. What it has not read sits in the kernel's queues: the client's unsent
+        // bytes and the server's socket's unread ones (`/proc/net/tcp`: the same network namespace). A server that
+        // read on would leave none there, once the client had sent them all.
         let unread = Waiting.value { () -> Int? in
             let client = RawSocket.queues(local: nonReader.localPort, remote: port)?.sent ?? 0
             let server = RawSocket.queues(local: port, remote: nonReader.localPort)?.unread ?? 0
@@ -340,7 +349,9 @@ import Testing
         }
         return [
             H2Attack(description: "rapid reset", calmed: true) { _, index in
-                streams(index, 500).flatMap { H2.frame(H2.headers, H2.endStream | H2.endHeaders, $0, health) + H2.frame(H2.rstStream, 0, $0, H2.bigEndian(8)) }
+                streams(index, 500).flatMap {
+                    H2.frame(H2.headers, H2.endStream | H2.endHeaders, $0, health) + H2.frame(H2.rstStream, 0, $0, H2.bigEndian(8))  // CANCEL
+                }
             },
             // 16 KiB frames on even connections (the header-block bound), 16-byte ones on odd (the control-frame bucket).
             H2Attack(description: "CONTINUATION flood", opening: H2.frame(H2.headers, H2.endStream, 1, health), calmed: true) { connection, _ in
