@@ -473,7 +473,6 @@ private struct AdminState {
     }
 }
 
-
 /// The invariants, each adding what breaks it to `problems`.
 private enum Checks {
     /// The exact checks of a sample, on a state read while nothing ran.
