@@ -135,19 +135,7 @@ private final class HeldReceiver: Sendable {
     private let done = Atomic<Bool>(false)
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        listener = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackListener.open(backlog: 4)
         DispatchQueue.global().async { [self] in serveOne() }
     }
 

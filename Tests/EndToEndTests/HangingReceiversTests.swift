@@ -243,22 +243,7 @@ private final class HangingReceiver: Sendable {
     }
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard fd >= 0, bound, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else {
-            Glibc.close(fd)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackListener.open(backlog: 1024, nonBlocking: true)
         Thread.detachNewThread { [self] in run() }
     }
 
