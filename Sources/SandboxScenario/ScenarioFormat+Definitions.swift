@@ -48,20 +48,27 @@ extension ScenarioFormat {
         or a boolean ("true"/"false").
         """).with("type", ["string", "number", "boolean"])
 
-    static let matcherObject: KeySpec = .object("""
+    /// A matcher object, of at least one operator: `eq` and `in` over its own operand, and the text
+    /// and amount operators every matcher has.
+    static func operators(_ description: String? = nil, eq: KeySpec, in: KeySpec) -> KeySpec {
+        .object(description, [
+            ("eq", eq),
+            ("in", `in`),
+            ("prefix", .string("Starts with this text.")),
+            ("suffix", .string("Ends with this text.")),
+            ("regex", .string("The whole value matches this regular expression (Swift Regex syntax).", format: "regex")),
+            ("gt", .ref("amount", "A decimal amount greater than this.")),
+            ("gte", .ref("amount", "A decimal amount greater than or equal to this.")),
+            ("lt", .ref("amount", "A decimal amount less than this.")),
+            ("lte", .ref("amount", "A decimal amount less than or equal to this.")),
+        ]).with("minProperties", JSON.number("1"))
+    }
+
+    static let matcherObject: KeySpec = operators("""
         An object of operators, all of which must hold: eq, in, prefix, suffix, regex, gt, gte, lt, lte (at \
         least one).
-        """, [
-        ("eq", .ref("text", "Equals this value (as text; numbers compare as decimals: 100 equals \"100.00\").")),
-        ("in", .array("Equals one of these values.", of: .ref("text"))),
-        ("prefix", .string("Starts with this text.")),
-        ("suffix", .string("Ends with this text.")),
-        ("regex", .string("The whole value matches this regular expression (Swift Regex syntax).", format: "regex")),
-        ("gt", .ref("amount", "A decimal amount greater than this.")),
-        ("gte", .ref("amount", "A decimal amount greater than or equal to this.")),
-        ("lt", .ref("amount", "A decimal amount less than this.")),
-        ("lte", .ref("amount", "A decimal amount less than or equal to this.")),
-    ]).with("minProperties", JSON.number("1"))
+        """, eq: .ref("text", "Equals this value (as text; numbers compare as decimals: 100 equals \"100.00\")."),
+        in: .array("Equals one of these values.", of: .ref("text")))
 
     static let matcher: KeySpec = .anyOf("""
         A test on one field: an exact value (string, number or boolean), or an object of operators eq, in, \
@@ -102,17 +109,7 @@ extension ScenarioFormat {
         ["DELIVERED", "COMPLETED"]} (an eq operand must be a status name).
         """, [
         .ref("cashoutStatus"),
-        .object([
-            ("eq", .ref("cashoutStatus", "Equals this status.")),
-            ("in", .array("Equals one of these statuses.", of: .ref("cashoutStatus"))),
-            ("prefix", .string("Starts with this text.")),
-            ("suffix", .string("Ends with this text.")),
-            ("regex", .string("The whole value matches this regular expression (Swift Regex syntax).", format: "regex")),
-            ("gt", .ref("amount", "A decimal amount greater than this.")),
-            ("gte", .ref("amount", "A decimal amount greater than or equal to this.")),
-            ("lt", .ref("amount", "A decimal amount less than this.")),
-            ("lte", .ref("amount", "A decimal amount less than or equal to this.")),
-        ]).with("minProperties", JSON.number("1")),
+        operators(eq: .ref("cashoutStatus", "Equals this status."), in: .array("Equals one of these statuses.", of: .ref("cashoutStatus"))),
     ])
 
     static func timelineStep(_ vocabulary: ScenarioVocabulary) -> KeySpec {
@@ -361,17 +358,8 @@ extension ScenarioFormat {
                     are such names.
                     """, [
                     .ref("notificationStatus"),
-                    .object([
-                        ("eq", .ref("notificationStatus", "Equals this status.")),
-                        ("in", .array("Equals one of these statuses.", of: .ref("notificationStatus"))),
-                        ("prefix", .string("Starts with this text.")),
-                        ("suffix", .string("Ends with this text.")),
-                        ("regex", .string("The whole value matches this regular expression (Swift Regex syntax).", format: "regex")),
-                        ("gt", .ref("amount", "A decimal amount greater than this.")),
-                        ("gte", .ref("amount", "A decimal amount greater than or equal to this.")),
-                        ("lt", .ref("amount", "A decimal amount less than this.")),
-                        ("lte", .ref("amount", "A decimal amount less than or equal to this.")),
-                    ]).with("minProperties", JSON.number("1")),
+                    operators(eq: .ref("notificationStatus", "Equals this status."),
+                              in: .array("Equals one of these statuses.", of: .ref("notificationStatus"))),
                 ])),
             ], closed: false)
                 .with("propertyNames", .oneOf(values: chaosFields(vocabulary).map { .string($0) }))
