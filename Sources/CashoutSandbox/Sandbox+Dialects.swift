@@ -14,7 +14,7 @@ import SandboxScenario
 extension Sandbox {
     /// The APIs a sandbox serves unless its configuration names others (new values each time:
     /// a dialect keeps per-sandbox caches, such as prepared signing keys).
-    public static var standardDialects: [any Dialect] { [D24Dialect(), ManncoDialect(), PrismDialect()] }
+    package static var standardDialects: [any Dialect] { [D24Dialect(), ManncoDialect(), PrismDialect()] }
 
     /// The standard dialects' names, in order (to tell a standard list without building one).
     static let standardNames = standardDialects.map(\.name)
@@ -51,7 +51,7 @@ extension Sandbox {
 extension Sandbox.Configuration {
     /// What scenario files may say in this configuration's dialects (for loading them:
     /// `ScenarioLoader.load(file:vocabulary:)`).
-    public var scenarioVocabulary: ScenarioVocabulary {
+    package var scenarioVocabulary: ScenarioVocabulary {
         dialects.map(\.name) == Sandbox.standardNames ? Sandbox.standardVocabulary : dialects.scenarioVocabulary
     }
 }

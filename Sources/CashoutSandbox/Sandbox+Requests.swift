@@ -34,13 +34,13 @@ extension Sandbox {
     }
 
     /// `verifyRequests`, for a verification already read (a scenario's `expect_requests`).
-    public func verifyRequests(_ verification: RequestVerification) -> (status: Int, answer: JSON) {
+    package func verifyRequests(_ verification: RequestVerification) -> (status: Int, answer: JSON) {
         verification.answer(journal: requestJournal)
     }
 
     /// A near miss of a verification's answer in one line: `request 3 POST /v3/cashout:
     /// body.amount: expected >= 100.00, got "50.00"`.
-    public static func nearMissLine(_ miss: JSON) -> String {
+    package static func nearMissLine(_ miss: JSON) -> String {
         "request \(miss["id"]?.serializedString() ?? "?") \(miss["method"]?.stringValue ?? "") \(miss["path"]?.stringValue ?? ""): "
             + (miss["differences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
     }

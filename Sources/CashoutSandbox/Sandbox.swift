@@ -34,12 +34,12 @@ public final class Sandbox: Sendable {
         /// The payout APIs served, each with its routes, notifications and scenario vocabulary. A
         /// list other than `Sandbox.standardDialects` layers its dialects' built-in scenarios over
         /// `bank`'s timeline and declines.
-        public var dialects: [any Dialect] = Sandbox.standardDialects
+        package var dialects: [any Dialect] = Sandbox.standardDialects
         /// The accounts the bank starts with; nil: each dialect's default (D24's `sandbox_login`).
-        public var accounts: [Account]?
+        package var accounts: [Account]?
         /// How the bank behaves (timelines, retries, rates): the built-in default bank with its
         /// magic values unless changed here or by `scenarios`.
-        public var bank: Bank.Configuration = {
+        package var bank: Bank.Configuration = {
             var configuration = Bank.Configuration()
             Sandbox.standardSetup.configure(&configuration)
             return configuration
@@ -90,9 +90,9 @@ public final class Sandbox: Sendable {
     /// `http://127.0.0.1:PORT`: the base URL to point clients at.
     public let baseURL: URL
     /// The addresses the server listens on.
-    public let addresses: [SocketAddress]
+    package let addresses: [SocketAddress]
     /// The virtual clock.
-    public var clock: VirtualClock { bank.clock }
+    package var clock: VirtualClock { bank.clock }
     /// The bank behind the APIs: for this package's tools and tests only, since calling it
     /// directly would pass by every API's checks (users go through the APIs, the admin API and
     /// CashoutSandboxTesting).
@@ -121,7 +121,7 @@ public final class Sandbox: Sendable {
     /// `CASHOUT_SANDBOX_APP_PORT` once picked (``appPort``).
     let pickedAppPort = Mutex<Int?>(nil)
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
-    public var journalRecovery: Journal.Recovery? { journal?.recovery }
+    package var journalRecovery: Journal.Recovery? { journal?.recovery }
 
     private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, dialects: [String: any Dialect], defaultAccountID: String?,
                  sinks: SinkStore,
@@ -265,7 +265,7 @@ public final class Sandbox: Sendable {
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,
     /// and the `Host` check guards against DNS rebinding); false when it binds another or cannot tell.
-    public static func listensOnLoopbackOnly(_ server: HTTPServer.Configuration) -> Bool {
+    package static func listensOnLoopbackOnly(_ server: HTTPServer.Configuration) -> Bool {
         guard let addresses = try? SocketAddress.resolve(host: server.host, port: server.port, passive: true), !addresses.isEmpty else {
             return false
         }
@@ -275,7 +275,7 @@ public final class Sandbox: Sendable {
     /// Answers a request in-process, exactly as the server would (routes, dialects, faults), without
     /// a socket. A response produced later (`HTTPResponse.later`) is waited for; a fault that drops
     /// the connection answers with status 0.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         handler(request).resolved
     }
 

@@ -54,7 +54,7 @@ public struct Cashout: Sendable, Equatable {
     /// admin (`decidedBy.summary` says it in words, as the admin API's `decided_by` does).
     public let decidedBy: DecidedBy
     /// The bank's full record.
-    public let payout: Payout
+    package let payout: Payout
 
     init(_ payout: Payout, decidedBy: DecidedBy) {
         id = payout.id

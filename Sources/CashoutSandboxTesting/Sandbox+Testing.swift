@@ -51,10 +51,14 @@ extension Sandbox {
         return try await start(configuration)
     }
 
+    /// The login of the merchant every sandbox has unless a scenario replaces it: `sandbox_login`
+    /// (pass `sandbox_pass`, secret `sandbox_secret`); the reads' default merchant.
+    public static let defaultMerchantLogin = D24Merchant.sandboxDefault.id
+
     /// The merchant every sandbox has unless a scenario replaces it: `sandbox_login`,
     /// `sandbox_pass`, secret `sandbox_secret`.
     public var defaultMerchant: D24Merchant {
-        d24Merchant(D24Merchant.sandboxDefault.id) ?? D24Merchant(D24Merchant.sandboxDefault)
+        d24Merchant(Self.defaultMerchantLogin) ?? D24Merchant(D24Merchant.sandboxDefault)
     }
 
     /// A merchant by login, with its current balance.
@@ -83,7 +87,7 @@ extension Sandbox {
     // MARK: - Cashouts, webhooks, ledger
 
     /// A merchant's cashout by its `external_id` (the default merchant's unless told).
-    public func cashout(externalID: String, merchant: String = D24Merchant.sandboxDefault.id) -> Cashout? {
+    public func cashout(externalID: String, merchant: String = Sandbox.defaultMerchantLogin) -> Cashout? {
         bank.payout(account: merchant, reference: externalID).map { Cashout($0, decidedBy: decidedBy($0)) }
     }
 
@@ -99,18 +103,18 @@ extension Sandbox {
 
     /// The notifications of a cashout, one per status change, oldest first, with their delivery
     /// attempts.
-    public func webhooks(to externalID: String, merchant: String = D24Merchant.sandboxDefault.id) -> [Webhook] {
+    public func webhooks(to externalID: String, merchant: String = Sandbox.defaultMerchantLogin) -> [Webhook] {
         guard let payout = bank.payout(account: merchant, reference: externalID) else { return [] }
         return bank.notifications(payoutID: payout.id).map { Webhook($0, fields: notification($0)?.fields ?? [:]) }
     }
 
     /// A merchant's balance movements, oldest first.
-    public func ledger(of merchant: String = D24Merchant.sandboxDefault.id) -> [LedgerEntry] {
+    public func ledger(of merchant: String = Sandbox.defaultMerchantLogin) -> [LedgerEntry] {
         bank.ledger(account: merchant)
     }
 
     /// A merchant's available balance.
-    public func balance(of merchant: String = D24Merchant.sandboxDefault.id) -> Money? {
+    public func balance(of merchant: String = Sandbox.defaultMerchantLogin) -> Money? {
         bank.account(id: merchant)?.balance
     }
 }

@@ -9,7 +9,7 @@ import FoundationNetworking
 extension Sandbox {
     /// The `Payload-Signature` of a body: lowercase hex HMAC-SHA256 of its exact bytes with the
     /// merchant's secret (the default merchant's unless told).
-    public func signature(for body: some Collection<UInt8>, merchant: String = D24Merchant.sandboxDefault.id) throws(UnknownMerchant) -> String {
+    public func signature(for body: some Collection<UInt8>, merchant: String = Sandbox.defaultMerchantLogin) throws(UnknownMerchant) -> String {
         Sandbox.signature(for: body, secret: try account(merchant).secret)
     }
 
@@ -22,7 +22,7 @@ extension Sandbox {
     /// JSON body, and its `Payload-Signature`, e.g.
     /// `sandbox.signedRequest("POST", "/v3/cashout", ["external_id": "order-1", ...])`.
     public func signedRequest(_ method: String, _ path: String, _ fields: [String: Any & Sendable],
-                              merchant: String = D24Merchant.sandboxDefault.id) throws -> URLRequest {
+                              merchant: String = Sandbox.defaultMerchantLogin) throws -> URLRequest {
         let account = try account(merchant)
         var body = fields
         body["login"] = account.login

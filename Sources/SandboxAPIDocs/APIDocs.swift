@@ -5,14 +5,14 @@ import SandboxJSON
 /// document (`GET /openapi.json`) and the Postman collection and environment
 /// (`GET /postman.json`, `GET /postman/environment.json`). Each names the server by the address
 /// the request came in on, so an import works as is.
-public enum APIDocs {
+package enum APIDocs {
     /// The documents' routes.
-    public static let routes = ["GET /openapi.json", "GET /postman.json", "GET /postman/environment.json"]
+    package static let routes = ["GET /openapi.json", "GET /postman.json", "GET /postman/environment.json"]
 
     /// Adds the documents' routes to `router`: documents of `apis`, in that order, and the admin API.
     /// `apis` is called when a document is first asked for, not here (the APIs' parts take longer
     /// to make than the rest of a start), and its answer kept.
-    public static func register(in router: inout Router, apis: @escaping @Sendable () -> [APIDocsFragment]) {
+    package static func register(in router: inout Router, apis: @escaping @Sendable () -> [APIDocsFragment]) {
         let apis = Lazy(apis)
         router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request), apis: apis.value)) }
         router.add("GET /postman.json") { request in .json(PostmanCollection.collection(baseURL: baseURL(of: request), apis: apis.value)) }

@@ -4,7 +4,7 @@ import SandboxJSON
 /// paths, schemas, security schemes) and of the Postman collection (folders, variables, a
 /// collection-level script). A dialect gives one (`Dialect.docs`); the documents are assembled
 /// from the dialects served, in their order, around the admin API's own part.
-public struct APIDocsFragment: Sendable {
+package struct APIDocsFragment: Sendable {
     /// The OpenAPI tag of its operations (`D24`).
     package var tag: String
     /// Its name in titles (`D24 Cashouts API v3`).

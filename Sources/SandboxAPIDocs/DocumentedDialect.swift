@@ -1,5 +1,5 @@
 /// A payout API with its part of the OpenAPI document and the Postman collection: the documents
 /// are assembled from the dialects served that conform, in their order.
-public protocol DocumentedDialect: Sendable {
+package protocol DocumentedDialect: Sendable {
     var docs: APIDocsFragment { get }
 }

@@ -7,9 +7,9 @@ import SandboxJSON
 /// let document = OpenAPIDocument.document(serverURL: "http://127.0.0.1:8080", apis: [d24.docs!])
 /// document["paths"]?["/v3/cashout"]?["post"]?["operationId"]   // "createCashout"
 /// ```
-public enum OpenAPIDocument {
+package enum OpenAPIDocument {
     /// The document of `apis` (in their order) and the admin API, with `serverURL` as its only server.
-    public static func document(serverURL: String, apis: [APIDocsFragment]) -> JSON {
+    package static func document(serverURL: String, apis: [APIDocsFragment]) -> JSON {
         let titles = apis.map { "the \($0.title)" }.joined(separator: ", ")
         return [
             "openapi": "3.1.0",

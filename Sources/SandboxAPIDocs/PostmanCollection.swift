@@ -9,7 +9,7 @@ import SandboxJSON
 /// `/sandbox/...` request sends `Authorization: Bearer {{adminToken}}`). Requests run in order
 /// (Collection Runner or `.ci/check-postman`): the create requests save the ids later requests
 /// use, and each request's test checks its HTTP status.
-public enum PostmanCollection {
+package enum PostmanCollection {
     static let schema = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
 
     /// A folder of requests.
@@ -39,7 +39,7 @@ public enum PostmanCollection {
         }
     }
 
-    public static func collection(baseURL: String, apis: [APIDocsFragment]) -> JSON {
+    package static func collection(baseURL: String, apis: [APIDocsFragment]) -> JSON {
         let prerequest = apis.flatMap(\.prerequest)
         var collection: JSON = [
             "info": [
@@ -57,7 +57,7 @@ public enum PostmanCollection {
         return collection
     }
 
-    public static func environment(baseURL: String, apis: [APIDocsFragment]) -> JSON {
+    package static func environment(baseURL: String, apis: [APIDocsFragment]) -> JSON {
         [
             "name": "CashoutSandbox (local)",
             "_postman_variable_scope": "environment",

@@ -1,37 +1,37 @@
 /// An account that one API owns (a merchant of one, a user of another): a balance in its
 /// settlement currency, limits, and what the owning API keeps with it, which the bank does not read.
-public struct Account: Sendable, Equatable {
+package struct Account: Sendable, Equatable {
     /// Unique in the bank, across APIs.
-    public var id: String
+    package var id: String
     /// The API that owns it (`Dialect.name`): only that API's requests use it.
-    public var dialect: String
+    package var dialect: String
     /// The settlement currency of the balance.
-    public var currency: String
+    package var currency: String
     /// Available balance in `currency`.
-    public var balance: Money
+    package var balance: Money
     /// Limits in the settlement currency; nil for none.
-    public var limits: Limits
+    package var limits: Limits
     /// Minimum payout amount per country, in the settlement currency.
-    public var minimumAmounts: [String: Money]
+    package var minimumAmounts: [String: Money]
     /// Where notifications go when a payout names no URL.
-    public var callbackURL: String?
+    package var callbackURL: String?
     /// What the owning API keeps with the account (credentials, settings), by its own names.
-    public var settings: Fields
+    package var settings: Fields
 
     /// Per-payout, per-day and per-month limits (days and months of the virtual clock, UTC).
-    public struct Limits: Sendable, Equatable {
-        public var transaction: Money?
-        public var daily: Money?
-        public var monthly: Money?
+    package struct Limits: Sendable, Equatable {
+        package var transaction: Money?
+        package var daily: Money?
+        package var monthly: Money?
 
-        public init(transaction: Money? = nil, daily: Money? = nil, monthly: Money? = nil) {
+        package init(transaction: Money? = nil, daily: Money? = nil, monthly: Money? = nil) {
             self.transaction = transaction
             self.daily = daily
             self.monthly = monthly
         }
     }
 
-    public init(id: String, dialect: String, currency: String = "USD", balance: Money, limits: Limits = Limits(),
+    package init(id: String, dialect: String, currency: String = "USD", balance: Money, limits: Limits = Limits(),
                 minimumAmounts: [String: Money] = [:], callbackURL: String? = nil, settings: Fields = [:]) {
         self.id = id
         self.dialect = dialect

@@ -9,13 +9,13 @@ extension Bank {
     /// Sends a chaos copy of a notification now (`duplicate`, `forged` or `replay`), and calls
     /// `done` with the notification once its answer is recorded (nil, at once, when it has no URL).
     /// Like a redelivery, outside the retry schedule; unlike one, it never settles the notification.
-    public func sendChaos(notificationID: Int, kind: ChaosKind, then done: @escaping @Sendable (StatusNotification?) -> Void) {
+    package func sendChaos(notificationID: Int, kind: ChaosKind, then done: @escaping @Sendable (StatusNotification?) -> Void) {
         precondition(kind.isCopy, "only a copy can be sent by hand")
         sendNow(notificationID: notificationID, chaos: kind, then: done)
     }
 
     /// `sendChaos(notificationID:kind:then:)`, waiting for the answer.
-    public func sendChaos(notificationID: Int, kind: ChaosKind) -> StatusNotification? {
+    package func sendChaos(notificationID: Int, kind: ChaosKind) -> StatusNotification? {
         let answered = DispatchSemaphore(value: 0)
         let result = Mutex<StatusNotification?>(nil)
         sendChaos(notificationID: notificationID, kind: kind) { notification in

@@ -40,7 +40,7 @@ extension Bank {
 
     /// Sends a notification once more, now, whatever its state, and calls `done` with it once the
     /// attempt is recorded (nil, at once, when it has no URL).
-    public func redeliver(notificationID: Int, then done: @escaping @Sendable (StatusNotification?) -> Void) {
+    package func redeliver(notificationID: Int, then done: @escaping @Sendable (StatusNotification?) -> Void) {
         sendNow(notificationID: notificationID, chaos: nil, then: done)
     }
 
@@ -71,7 +71,7 @@ extension Bank {
     }
 
     /// `redeliver(notificationID:then:)`, waiting for the answer.
-    public func redeliver(notificationID: Int) -> StatusNotification? {
+    package func redeliver(notificationID: Int) -> StatusNotification? {
         let answered = DispatchSemaphore(value: 0)
         let result = Mutex<StatusNotification?>(nil)
         redeliver(notificationID: notificationID) { notification in

@@ -8,24 +8,24 @@
 extension Bank {
     /// A record that does not fit the state it is replayed onto: the journal is not this bank's,
     /// or was changed by hand. Replaying it changed nothing.
-    public struct ReplayError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ReplayError: Error, CustomStringConvertible {
+        package let description: String
 
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     /// Passes every change from now on to `recorder`, under the bank's lock, in the order the
     /// changes are made (so it must be quick: encode and append, nothing that waits).
-    public func startRecording(_ recorder: @escaping @Sendable (BankRecord) -> Void) {
+    package func startRecording(_ recorder: @escaping @Sendable (BankRecord) -> Void) {
         state.withLock { $0.recorder = recorder }
     }
 
     /// Passes no more changes on, and drops the answers of attempts still on their way: once a
     /// sandbox stops, its journal may be another's (started on the same folder), and an attempt
     /// whose answer was not journaled is sent again by whoever replays it, as after a crash.
-    public func stopRecording() {
+    package func stopRecording() {
         state.withLock { s in
             s.recorder = nil
             s.deliveries = Deliveries()
@@ -35,7 +35,7 @@ extension Bank {
     /// Makes a recorded change again (call before `startRecording`). `reset` starts again with
     /// `resetConfiguration`, as the live reset did. A record that does not fit throws before
     /// changing anything, so the bank stays as the records before it left it.
-    public func replay(_ recorded: BankRecord, resetConfiguration: Configuration) throws(ReplayError) {
+    package func replay(_ recorded: BankRecord, resetConfiguration: Configuration) throws(ReplayError) {
         try state.withLock { (s) throws(ReplayError) in
             if let taken = s.legacyTakenDelivery, Self.endsLegacyDelivery(recorded, taken) { rescheduleLegacyTakenDelivery(&s) }
             switch recorded {
@@ -103,7 +103,7 @@ extension Bank {
 
     /// After the last record: a delivery an old journal's last `eventRan` took off the queue, and
     /// whose attempt was never journaled (the process stopped while sending it), is queued again.
-    public func finishReplay() {
+    package func finishReplay() {
         state.withLock { rescheduleLegacyTakenDelivery(&$0) }
     }
 

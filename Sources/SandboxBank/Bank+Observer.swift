@@ -2,7 +2,7 @@
 // nothing of what an observer does with them; it only promises to call it, in order.
 
 /// Something that happened in the bank, as an observer sees it.
-public enum BankEvent: Sendable {
+package enum BankEvent: Sendable {
     /// A payout was accepted, in the status its request asked for (`PayoutRequest.status`).
     case created(Payout)
     /// A payout changed status: `payout` is as it is after the change, `by` says who changed it
@@ -23,7 +23,7 @@ extension Bank {
     /// ```swift
     /// bank.observe { event in log.enqueue(event) }
     /// ```
-    public func observe(_ observer: @escaping @Sendable (BankEvent) -> Void) {
+    package func observe(_ observer: @escaping @Sendable (BankEvent) -> Void) {
         state.withLock { $0.observer = observer }
     }
 }

@@ -4,17 +4,17 @@
 /// What a dialect's own check sees when a payout is created (`Bank.createPayout(_:admitting:)`):
 /// the account and its payouts as they are under the bank's lock, so the check and the creation
 /// are one step whatever the concurrency (one pending payout per account, a cooldown...).
-public struct Admission {
-    public let account: Account
-    public let now: VirtualTime
+package struct Admission {
+    package let account: Account
+    package let now: VirtualTime
     fileprivate let ids: [Int]
     fileprivate let table: PayoutTable
 
     /// The account's payouts, newest first (read as far as the check needs).
-    public var payouts: some Sequence<Payout> { ids.reversed().lazy.map { table[$0]! } }
+    package var payouts: some Sequence<Payout> { ids.reversed().lazy.map { table[$0]! } }
 
     /// The account's newest payout, if any.
-    public var latest: Payout? { ids.last.map { table[$0]! } }
+    package var latest: Payout? { ids.last.map { table[$0]! } }
 }
 
 extension Bank {
@@ -22,7 +22,7 @@ extension Bank {
     /// `admit`, the scenario's declines, the currency, the minimum amount, and (when it starts
     /// pending or on hold) the limits and the balance; debits it, and starts the bank's timeline
     /// when it starts pending. A staged payout, or one awaiting details, is debited by `execute`.
-    public func createPayout(_ request: PayoutRequest, admitting admit: ((Admission) -> Decline?)? = nil)
+    package func createPayout(_ request: PayoutRequest, admitting admit: ((Admission) -> Decline?)? = nil)
         throws(PayoutRefusal) -> Payout {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout in
@@ -52,7 +52,7 @@ extension Bank {
     /// limits and the balance, adds `details` to it, debits it, and starts the bank's timeline as
     /// for a payout created pending. nil when there is no such payout.
     @discardableResult
-    public func execute(payoutID: Int, by actor: String, adding details: PayoutDetails = PayoutDetails()) throws(PayoutRefusal) -> Payout? {
+    package func execute(payoutID: Int, by actor: String, adding details: PayoutDetails = PayoutDetails()) throws(PayoutRefusal) -> Payout? {
         let now = clock.now
         return try state.withLock { (s) throws(PayoutRefusal) -> Payout? in
             guard let payout = s.payouts[payoutID] else { return nil }
@@ -138,7 +138,7 @@ extension Bank {
     /// by anyone but the bank's own timeline replaces the timeline: releasing a held payout starts
     /// it again from the beginning, any other change ends it.
     @discardableResult
-    public func changeStatus(payoutID: Int, to status: PayoutStatus, by actor: String, reasonCode: String? = nil,
+    package func changeStatus(payoutID: Int, to status: PayoutStatus, by actor: String, reasonCode: String? = nil,
                              reason: String? = nil, bankReference: String? = nil,
                              statusDetail: String? = nil) throws(TransitionError) -> Payout? {
         let now = clock.now

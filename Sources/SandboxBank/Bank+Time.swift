@@ -22,19 +22,19 @@ extension Bank {
     /// many events ran (status changes and delivery attempts). It returns once every delivery
     /// due on the way has been answered (or timed out), and their retries due on the way made.
     @discardableResult
-    public func advance(by duration: Duration) -> Int {
+    package func advance(by duration: Duration) -> Int {
         move { $0.adding(duration) }
     }
 
     /// Moves the clock forward to `time` (never back), running every event due on the way.
     @discardableResult
-    public func advance(to time: VirtualTime) -> Int {
+    package func advance(to time: VirtualTime) -> Int {
         move { _ in time }
     }
 
     /// Moves the clock to the next scheduled event and runs everything due then; 0 if none is.
     @discardableResult
-    public func advanceToNextEvent() -> Int {
+    package func advanceToNextEvent() -> Int {
         move { now in self.nextEventAt.map { max($0, now) } }
     }
 
@@ -43,7 +43,7 @@ extension Bank {
     /// `yieldingToAdvances` (a manual clock's driver): stops early, once the answers awaited are
     /// recorded, when an advance waits to run; the advance runs what is still due first.
     @discardableResult
-    public func runDueEvents(yieldingToAdvances: Bool = false) -> Int {
+    package func runDueEvents(yieldingToAdvances: Bool = false) -> Int {
         runner.withLock { _ in
             waitForDeliveriesOnTheirWay()
             return runEvents(until: clock.now, waitingForAnswers: true, yielding: yieldingToAdvances)
@@ -54,7 +54,7 @@ extension Bank {
     /// waiting: each answer is recorded when it arrives. What a real-time clock's driver calls;
     /// it stops early when an advance waits to run.
     @discardableResult
-    public func startDueEvents() -> Int {
+    package func startDueEvents() -> Int {
         runner.withLock { _ in runEvents(until: clock.now, waitingForAnswers: false, yielding: true) }
     }
 
@@ -62,7 +62,7 @@ extension Bank {
     /// runs the bank's events runs it at once, on a manual clock too (there, not for what a run of
     /// events schedules: that run takes it, see `queue`). It is called under the bank's lock: it
     /// must only signal, never call the bank or wait.
-    public func whenDue(_ wake: @escaping @Sendable () -> Void) {
+    package func whenDue(_ wake: @escaping @Sendable () -> Void) {
         state.withLock { $0.wake = wake }
     }
 

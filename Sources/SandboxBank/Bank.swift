@@ -14,24 +14,24 @@ import Synchronization
 ///                                                  currency: "USD", amount: Money("100")!))
 /// bank.advance(by: .seconds(15))   // DELIVERED, then COMPLETED
 /// ```
-public final class Bank: Sendable {
+package final class Bank: Sendable {
     /// How the bank behaves.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The timeline a new payout follows, and what chose it (the scenario engine decides;
         /// default: the default bank's).
-        public var timeline: @Sendable (Payout) -> DecidedTimeline = { _ in DecidedTimeline(TimelineStep.defaultTimeline) }
+        package var timeline: @Sendable (Payout) -> DecidedTimeline = { _ in DecidedTimeline(TimelineStep.defaultTimeline) }
         /// Refuses a payout at creation (a scenario's `decline` rule); nil lets it through.
-        public var decline: @Sendable (PayoutRequest) -> Decline? = { _ in nil }
+        package var decline: @Sendable (PayoutRequest) -> Decline? = { _ in nil }
         /// Delays between a failed delivery and the next attempt; one attempt more than entries.
-        public var retrySchedule: [Duration] = [.seconds(300), .seconds(1500), .seconds(7500), .seconds(37500), .seconds(187_500)]
+        package var retrySchedule: [Duration] = [.seconds(300), .seconds(1500), .seconds(7500), .seconds(37500), .seconds(187_500)]
         /// Conversion to settlement currencies.
-        public var rates = ExchangeRates.sandbox
+        package var rates = ExchangeRates.sandbox
         /// The first payout id.
-        public var firstPayoutID = 1_000_001
+        package var firstPayoutID = 1_000_001
         /// Webhook chaos (`Bank+Chaos.swift`); nil for none.
-        public var chaos: ChaosPolicy?
+        package var chaos: ChaosPolicy?
 
-        public init() {}
+        package init() {}
     }
 
     struct State: Sendable {
@@ -82,7 +82,7 @@ public final class Bank: Sendable {
         var chaosWatch: [Int: [Int]] = [:]
     }
 
-    public let clock: VirtualClock
+    package let clock: VirtualClock
     /// Sends a notification: returns the outcome when it is known at once, else calls its second argument with it later.
     let deliver: Deliver
     let state: Mutex<State>
@@ -96,17 +96,17 @@ public final class Bank: Sendable {
 
     /// How many changes the bank has made in its life: equal counts, equal state (reports use it
     /// as part of their `ETag`). Read it before reading the state it stands for.
-    public var changes: Int { changeCount.load(ordering: .acquiring) }
+    package var changes: Int { changeCount.load(ordering: .acquiring) }
 
     /// Sends a notification of `bank` (the bank that calls it hands itself over, so that what
     /// delivers need not hold it): returns what the receiver answered when that is known at once
     /// (a receiver in the same process), else nil, and calls `done` with it later, from any
     /// thread, exactly once.
-    public typealias Deliver = @Sendable (_ bank: Bank, _ notification: StatusNotification,
+    package typealias Deliver = @Sendable (_ bank: Bank, _ notification: StatusNotification,
                                           _ done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome?
 
     /// A bank with `accounts`, on `clock`; `deliver` sends notifications.
-    public init(clock: VirtualClock, configuration: Configuration = Configuration(),
+    package init(clock: VirtualClock, configuration: Configuration = Configuration(),
                 accounts: [Account] = [], deliver: @escaping Deliver) {
         self.clock = clock
         self.deliver = deliver
@@ -119,7 +119,7 @@ public final class Bank: Sendable {
     }
 
     /// A bank whose notifications `sender` delivers, each on the thread that sends it (tests, tools).
-    public convenience init(clock: VirtualClock, configuration: Configuration = Configuration(),
+    package convenience init(clock: VirtualClock, configuration: Configuration = Configuration(),
                             accounts: [Account] = [],
                             sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
         self.init(clock: clock, configuration: configuration, accounts: accounts) { _, notification, _ in sender(notification) }
@@ -128,11 +128,11 @@ public final class Bank: Sendable {
     // MARK: - Reading
 
     /// The exchange rates conversions use.
-    public var rates: ExchangeRates { state.withLock { $0.configuration.rates } }
+    package var rates: ExchangeRates { state.withLock { $0.configuration.rates } }
 
     /// Forgets every payout, ledger entry, notification and scheduled event, and starts again
     /// with `accounts` and `configuration` (ids count from the first again). The clock stays.
-    public func reset(accounts: [Account], configuration: Configuration) {
+    package func reset(accounts: [Account], configuration: Configuration) {
         runner.withLock { _ in
             state.withLock { s in
                 Self.reset(&s, accounts: accounts, configuration: configuration)
@@ -153,7 +153,7 @@ public final class Bank: Sendable {
     /// Changes how the bank behaves from now on (a scenario loaded into a running sandbox);
     /// payouts already created keep their timelines.
     /// Another chaos policy counts its rules' matches from zero.
-    public func reconfigure(_ change: (inout Configuration) -> Void) {
+    package func reconfigure(_ change: (inout Configuration) -> Void) {
         state.withLock { s in
             let policy = s.configuration.chaos?.identity
             change(&s.configuration)
@@ -162,21 +162,21 @@ public final class Bank: Sendable {
     }
 
     /// Every account, in the order they were added.
-    public var accounts: [Account] {
+    package var accounts: [Account] {
         state.withLock { s in s.accountOrder.compactMap { s.accounts[$0] } }
     }
 
-    public func account(id: String) -> Account? {
+    package func account(id: String) -> Account? {
         state.withLock { $0.accounts[id] }
     }
 
     /// Whether an account passes `test`, without copying the accounts.
-    public func containsAccount(where test: (Account) -> Bool) -> Bool {
+    package func containsAccount(where test: (Account) -> Bool) -> Bool {
         state.withLock { $0.accounts.values.contains(where: test) }
     }
 
     /// The first account, in the order they were added, that passes `test`.
-    public func account(where test: (Account) -> Bool) -> Account? {
+    package func account(where test: (Account) -> Bool) -> Account? {
         state.withLock { s in
             for id in s.accountOrder { if let account = s.accounts[id], test(account) { return account } }
             return nil
@@ -186,7 +186,7 @@ public final class Bank: Sendable {
     /// One part of an account (`bank.account(id: "acme", \.balance)`), without copying the rest.
     /// Inlinable: specialized where it is called (a notification reads its merchant's secret).
     @inlinable
-    public func account<Part: Sendable>(id: String, _ part: (Account) -> Part) -> Part? {
+    package func account<Part: Sendable>(id: String, _ part: (Account) -> Part) -> Part? {
         var found: Part?
         withAccount(id: id) { found = part($0) }
         return found
@@ -208,7 +208,7 @@ public final class Bank: Sendable {
     }
 
     /// Why an account could not be changed.
-    public enum AccountChangeError: Error, Sendable, Equatable {
+    package enum AccountChangeError: Error, Sendable, Equatable {
         /// `change` refused: the text says which field and why.
         case invalid(String)
         /// The settlement currency of an account with payouts cannot change (their amounts and
@@ -218,7 +218,7 @@ public final class Bank: Sendable {
 
     /// Changes (or, with `template`, creates) an account in one step under the lock, so a debit
     /// or refund happening meanwhile is never overwritten. Returns the account and whether it is new.
-    public func updateAccount(id: String, creatingFrom template: Account?,
+    package func updateAccount(id: String, creatingFrom template: Account?,
                                _ change: (inout Account) -> String?) throws(AccountChangeError) -> (Account, created: Bool) {
         try state.withLock { (s) throws(AccountChangeError) -> (Account, created: Bool) in
             let existing = s.accounts[id]
@@ -234,22 +234,22 @@ public final class Bank: Sendable {
         }
     }
 
-    public func payout(id: Int) -> Payout? {
+    package func payout(id: Int) -> Payout? {
         state.withLock { $0.payouts[id] }
     }
 
     /// What chose a payout's timeline: at its creation, or again when details were added as it
     /// was executed. nil when there is no such payout.
-    public func decision(payoutID: Int) -> TimelineDecision? {
+    package func decision(payoutID: Int) -> TimelineDecision? {
         state.withLock { $0.payouts.decision(payoutID) }
     }
 
-    public func payout(account: String, reference: String) -> Payout? {
+    package func payout(account: String, reference: String) -> Payout? {
         state.withLock { s in s.references[account]?.id(of: reference, in: s.payouts).flatMap { s.payouts[$0] } }
     }
 
     /// Payouts in creation order, optionally of one account and/or in one status.
-    public func payouts(account: String? = nil, status: PayoutStatus? = nil) -> [Payout] {
+    package func payouts(account: String? = nil, status: PayoutStatus? = nil) -> [Payout] {
         state.withLock { s in
             guard let account else { return s.payouts.all.filter { status == nil || $0.status == status } }
             return (s.payoutsByAccount[account] ?? []).compactMap { s.payouts[$0] }.filter { status == nil || $0.status == status }
@@ -257,7 +257,7 @@ public final class Bank: Sendable {
     }
 
     /// How many payouts are in each status (without copying them).
-    public func payoutCounts() -> [PayoutStatus: Int] {
+    package func payoutCounts() -> [PayoutStatus: Int] {
         state.withLock { s in
             var counts: [PayoutStatus: Int] = [:]
             for payout in s.payouts.all { counts[payout.status, default: 0] += 1 }
@@ -266,23 +266,23 @@ public final class Bank: Sendable {
     }
 
     /// Ledger entries in order, optionally of one account.
-    public func ledger(account: String? = nil) -> [LedgerEntry] {
+    package func ledger(account: String? = nil) -> [LedgerEntry] {
         state.withLock { s in account.map { id in s.ledgerEntries.filter { $0.account == id } } ?? Array(s.ledgerEntries) }
     }
 
     /// How many ledger entries an account has (without copying them).
-    public func ledgerCount(account: String) -> Int {
+    package func ledgerCount(account: String) -> Int {
         state.withLock { s in s.ledgerEntries.count { $0.account == account } }
     }
 
     /// Notifications in order, optionally of one payout.
-    public func notifications(payoutID: Int? = nil) -> [StatusNotification] {
+    package func notifications(payoutID: Int? = nil) -> [StatusNotification] {
         state.withLock { s in payoutID.map { id in s.notifications.filter { $0.payoutID == id } } ?? Array(s.notifications) }
     }
 
     /// Calls `body` with each notification in order, optionally of one payout, read in place:
     /// a million are not copied. It runs under the bank's lock, so `body` must not call the bank.
-    public func forEachNotification(payoutID: Int? = nil, _ body: (StatusNotification) -> Void) {
+    package func forEachNotification(payoutID: Int? = nil, _ body: (StatusNotification) -> Void) {
         state.withLock { s in
             // By index: the subscript yields each in place, where an iterator would copy it out.
             for index in s.notifications.indices where payoutID == nil || s.notifications[index].payoutID == payoutID {
@@ -293,7 +293,7 @@ public final class Bank: Sendable {
 
     /// How many notifications there are, optionally of one payout, and how many attempts they
     /// made (without copying them).
-    public func notificationCount(payoutID: Int? = nil) -> (notifications: Int, attempts: Int) {
+    package func notificationCount(payoutID: Int? = nil) -> (notifications: Int, attempts: Int) {
         var counts = (notifications: 0, attempts: 0)
         forEachNotification(payoutID: payoutID) { notification in
             counts.notifications += 1
@@ -302,13 +302,13 @@ public final class Bank: Sendable {
         return counts
     }
 
-    public func notification(id: Int) -> StatusNotification? {
+    package func notification(id: Int) -> StatusNotification? {
         state.withLock { s in s.notifications.indices.contains(id - 1) ? s.notifications[id - 1] : nil }
     }
 
     /// The bank steps still to come for a payout, with when each is due (its expiry, for one that
     /// waits to be executed).
-    public func scheduledSteps(payoutID: Int) -> [(at: VirtualTime, step: TimelineStep)] {
+    package func scheduledSteps(payoutID: Int) -> [(at: VirtualTime, step: TimelineStep)] {
         state.withLock { s in
             if let payout = s.payouts[payoutID], payout.status.awaitsExecution {
                 let expiry = s.queue.events.first { $0.kind == .expiry(payoutID: payoutID) }
@@ -329,7 +329,7 @@ public final class Bank: Sendable {
     }
 
     /// When the next scheduled event that will still do something is due, if any.
-    public var nextEventAt: VirtualTime? {
+    package var nextEventAt: VirtualTime? {
         state.withLock { s in
             dropStaleEvents(&s)
             return s.queue.first.map { VirtualTime(milliseconds: $0.at) }

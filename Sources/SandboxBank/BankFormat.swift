@@ -19,28 +19,28 @@ import SandboxJournal
 /// - 1 (sandboxes up to 0.2.0): it names none. Before 3, every account and payout was the one
 ///   API's there was, which the reader names (`legacyDialect`), with its three credentials
 ///   (`legacySettings`).
-public struct BankFormat: Sendable {
+package struct BankFormat: Sendable {
     /// The format of each version: how whoever reads old files names their dialect and settings.
-    public typealias Lookup = @Sendable (_ version: Int) -> BankFormat
+    package typealias Lookup = @Sendable (_ version: Int) -> BankFormat
 
-    public static let currentVersion = Int(JournalFormat.currentVersion)
-    public static let current = BankFormat(version: currentVersion, legacyDialect: "", legacySettings: { _, _ in [:] })
+    package static let currentVersion = Int(JournalFormat.currentVersion)
+    package static let current = BankFormat(version: currentVersion, legacyDialect: "", legacySettings: { _, _ in [:] })
 
-    public let version: Int
+    package let version: Int
     /// The dialect of what versions before 3 hold.
-    public let legacyDialect: String
+    package let legacyDialect: String
     /// An account's settings from the three credential strings and the allowed addresses that
     /// versions before 3 hold.
-    public let legacySettings: @Sendable (_ credentials: [String], _ addresses: [String]) -> Fields
+    package let legacySettings: @Sendable (_ credentials: [String], _ addresses: [String]) -> Fields
 
-    public init(version: Int, legacyDialect: String, legacySettings: @escaping @Sendable ([String], [String]) -> Fields) {
+    package init(version: Int, legacyDialect: String, legacySettings: @escaping @Sendable ([String], [String]) -> Fields) {
         self.version = version
         self.legacyDialect = legacyDialect
         self.legacySettings = legacySettings
     }
 
     /// The versions this sandbox reads.
-    public static let readable = Int(JournalFormat.readableVersions.lowerBound) ... currentVersion
+    package static let readable = Int(JournalFormat.readableVersions.lowerBound) ... currentVersion
 
     /// A payout's dialect: read, or the legacy one in version 1.
     func dialect(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String {

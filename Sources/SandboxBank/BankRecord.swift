@@ -6,7 +6,7 @@
 /// as it did. What the bank cannot decide again by itself is in the record: the time, the
 /// timeline the scenario chose and what chose it, the settlement amount, and what a webhook
 /// receiver answered.
-public enum BankRecord: Sendable, Equatable {
+package enum BankRecord: Sendable, Equatable {
     /// A payout was created at `at` with `timeline` (the scenario's choice, made by `decision`),
     /// for `settlement` in its account's currency (debited then, unless it was staged or awaits
     /// details). Journals before format 5 hold no decision: it is `unknown`.
@@ -40,7 +40,7 @@ public enum BankRecord: Sendable, Equatable {
     case chaosAttempt(notificationID: Int, at: VirtualTime, outcome: DeliveryOutcome, ChaosMark)
 
     /// What kind of record it is, in words (for errors that point at one).
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .created: "cashout created"
         case .statusChanged: "status changed"

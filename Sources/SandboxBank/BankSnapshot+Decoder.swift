@@ -14,7 +14,7 @@ extension BankSnapshot {
     ///     keep the bytes from reader.offset on for the next part
     /// }
     /// ```
-    public struct Decoder {
+    package struct Decoder {
         /// Where the form is: its parts, in order (`encode(into:)`).
         private enum Stage {
             case time, accounts, firstID, decisions, payouts, ledger, usage, notifications, sequence, events, chaosCounts, done
@@ -31,7 +31,7 @@ extension BankSnapshot {
         private var events: [EventQueue.Event] = []
 
         /// A decoder of a snapshot in `format`.
-        public init(format: BankFormat = .current) {
+        package init(format: BankFormat = .current) {
             self.format = format
         }
 
@@ -41,7 +41,7 @@ extension BankSnapshot {
         /// their end, leaving the reader's offset where that value starts: read again from there
         /// once the next part's bytes are after it. A malformed value throws, as `init(decoding:)`
         /// does; the decoder is of no more use then.
-        public mutating func read(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> BankSnapshot? {
+        package mutating func read(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> BankSnapshot? {
             while stage != .done {
                 guard try reader.whole({ reader throws(BinaryReader.Malformed) in try readNext(&reader) }) != nil else { return nil }
             }

@@ -11,21 +11,21 @@ import SandboxJournal
 /// saved.encode(into: &bytes)                        // to a file, another process...
 /// other.restore(try BankSnapshot(decoding: &reader))  // the same world, clock included
 /// ```
-public struct BankSnapshot: Sendable {
+package struct BankSnapshot: Sendable {
     var state: Bank.State
     /// The clock's time when it was taken.
-    public let time: VirtualTime
+    package let time: VirtualTime
 
     /// How many payouts it holds.
-    public var payoutCount: Int { state.payouts.all.count }
+    package var payoutCount: Int { state.payouts.all.count }
     /// Its accounts, in the order they were added.
-    public var accounts: [Account] { state.accountOrder.compactMap { state.accounts[$0] } }
+    package var accounts: [Account] { state.accountOrder.compactMap { state.accounts[$0] } }
 }
 
 extension Bank {
     /// The whole state now. `whileLocked` runs before any other change can be made, so a journal
     /// can mark where the snapshot stands among its records.
-    public func snapshot(whileLocked: (BankSnapshot) -> Void = { _ in }) -> BankSnapshot {
+    package func snapshot(whileLocked: (BankSnapshot) -> Void = { _ in }) -> BankSnapshot {
         state.withLock { s in
             var copy = s  // copy on write: the arrays are shared until the bank changes them
             copy.recorder = nil
@@ -42,7 +42,7 @@ extension Bank {
     /// `clockBack` is false: a real-time clock replaying a journal keeps the time it has); the
     /// configuration stays. Waits for events being run. `whileLocked` runs before any other
     /// change can be made (to journal the restore in order).
-    public func restore(_ snapshot: BankSnapshot, clockBack: Bool = true, whileLocked: () -> Void = {}) {
+    package func restore(_ snapshot: BankSnapshot, clockBack: Bool = true, whileLocked: () -> Void = {}) {
         runner.withLock { _ in
             state.withLock { s in
                 var restored = snapshot.state
@@ -84,7 +84,7 @@ extension BankSnapshot {
     /// Appends the snapshot's binary form (SandboxJournal's `BinaryWriter`) to `bytes`. Whenever
     /// `bytes` has grown to `limit` or more (between two values), `flush` may take what it holds
     /// so far (to write it out, so that a million payouts' bytes are never in memory at once).
-    public func encode(into bytes: inout [UInt8], flushingAt limit: Int = .max, _ flush: (inout [UInt8]) -> Void = { _ in }) {
+    package func encode(into bytes: inout [UInt8], flushingAt limit: Int = .max, _ flush: (inout [UInt8]) -> Void = { _ in }) {
         func flushIfFull() { if bytes.count >= limit { flush(&bytes) } }
         let s = state
         BinaryWriter.append(time, to: &bytes)
@@ -171,7 +171,7 @@ extension BankSnapshot {
     /// Reads a snapshot written by `encode(into:)`, and checks that it holds together (every
     /// payout, ledger entry, notification and event refers to what exists), so that restoring it
     /// cannot put the bank in a state its own code never makes.
-    public init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
+    package init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
         var decoder = Decoder(format: format)
         guard let snapshot = try decoder.read(&reader) else {  // only a reader of a part stops short
             throw .init(offset: reader.offset, reason: "a snapshot cut short")

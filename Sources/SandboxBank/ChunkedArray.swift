@@ -5,25 +5,25 @@
 ///
 /// Public and inlinable, not `package`: a package declaration is not specialized in another
 /// module, and a sink's tallies (one append per notification) looked its types up at run time.
-public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+package struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
     @usableFromInline static var shift: Int { 12 }
     @usableFromInline static var mask: Int { (1 << shift) - 1 }
 
     @usableFromInline var chunks: [[Element]] = []
     @usableFromInline var storedCount = 0
 
-    public init() {}
+    package init() {}
 
-    public init(arrayLiteral elements: Element...) {
+    package init(arrayLiteral elements: Element...) {
         for element in elements { append(element) }
     }
 
-    @inlinable public var count: Int { storedCount }
-    @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { storedCount }
+    @inlinable package var count: Int { storedCount }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { storedCount }
 
     @inlinable
-    public subscript(position: Int) -> Element {
+    package subscript(position: Int) -> Element {
         _read {  // yields in place: reading one field of an element copies nothing else
             precondition(position >= 0 && position < storedCount, "index out of range")
             yield chunks[position >> Self.shift][position & Self.mask]
@@ -35,7 +35,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, 
     }
 
     @inlinable
-    public mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if storedCount & Self.mask == 0 {
             chunks.append([])
             // A chunk after the first gets its whole room at once (the array has shown that it

@@ -1,14 +1,14 @@
 /// A refusal at creation decided by the scenario or the dialect's own atomic checks (not by the
 /// bank's checks): the dialect answers with its own error for `code`.
-public struct Decline: Sendable, Equatable {
+package struct Decline: Sendable, Equatable {
     /// The dialect's code for the refusal, as the scenario wrote it.
-    public var code: String
+    package var code: String
     /// The message; nil for the dialect's standard one for `code`.
-    public var message: String?
+    package var message: String?
     /// Anything else the dialect answers with, by its own names.
-    public var details: Fields
+    package var details: Fields
 
-    public init(code: String, message: String? = nil, details: Fields = [:]) {
+    package init(code: String, message: String? = nil, details: Fields = [:]) {
         self.code = code
         self.message = message
         self.details = details

@@ -1,12 +1,12 @@
 /// Durations written as in scenario files and the admin API: a sequence of number-unit pairs,
 /// units `ms`, `s`, `m`, `h`, `d` (e.g. `500ms`, `30s`, `1h5m`, `2d`).
-public enum DurationText {
+package enum DurationText {
     /// What `parse` reads, as a regular expression (for JSON Schemas): one or more counts of up to
     /// 12 digits, each with its unit. `parse` also refuses a total over 100 years.
-    public static let pattern = "^([0-9]{1,12}(ms|s|m|h|d))+$"
+    package static let pattern = "^([0-9]{1,12}(ms|s|m|h|d))+$"
 
     /// The duration, or nil when the text is not such a sequence (or longer than 100 years).
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         let limit: Int64 = 100 * 366 * 86_400_000
         var total: Int64 = 0
         var rest = Substring(text)
@@ -34,7 +34,7 @@ public enum DurationText {
     }
 
     /// `duration` as `parse` reads it, largest units first: `1h5m`, `30s`, `500ms`, `0s`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         var rest = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         guard rest > 0 else { return "0s" }

@@ -3,13 +3,13 @@
 ///
 /// Conversions round half away from zero to the cent, in 128-bit arithmetic; a result beyond what
 /// `Money` holds is clamped to its largest value (no balance covers it), never a crash.
-public struct ExchangeRates: Sendable {
+package struct ExchangeRates: Sendable {
     /// Units of the currency per USD, in ten-thousandths (5.8829 BRL per USD is 58829).
-    public private(set) var perUSD: [String: Int64]
+    package private(set) var perUSD: [String: Int64]
 
     /// The default table (rates of late 2026, rounded; USD is 1): Latin America's currencies, and
     /// the world's other common payout currencies.
-    public static let sandbox = ExchangeRates(perUSD: [
+    package static let sandbox = ExchangeRates(perUSD: [
         "USD": 10000, "ARS": 11_800_000, "BOB": 69100, "BRL": 58829, "CLP": 9_512_000, "COP": 41_250_000,
         "CRC": 5_080_000, "DOP": 612_000, "GTQ": 77000, "MXN": 183_500, "NIO": 368_000, "PEN": 37500,
         "PYG": 78_300_000, "SVC": 87500, "UYU": 403_000, "VES": 1_450_000,
@@ -21,29 +21,29 @@ public struct ExchangeRates: Sendable {
     ])
 
     /// A table from raw rates.
-    public init(perUSD: [String: Int64]) {
+    package init(perUSD: [String: Int64]) {
         self.perUSD = perUSD
     }
 
     /// The rate as decimal text, e.g. `5.8829`, trailing zeros dropped.
-    public func rateText(_ currency: String) -> String? {
+    package func rateText(_ currency: String) -> String? {
         perUSD[currency].map { Self.decimalText(Int128($0), scale: 4) }
     }
 
     /// `amount` (in `currency`) in USD, or nil for a currency without a rate.
-    public func toUSD(_ amount: Money, from currency: String) -> Money? {
+    package func toUSD(_ amount: Money, from currency: String) -> Money? {
         guard let rate = perUSD[currency] else { return nil }
         return Money(hundredths: Self.divideRounding(Int128(amount.hundredths) * 10000, by: Int128(rate)))
     }
 
     /// `amount` USD in `currency`, or nil for a currency without a rate.
-    public func fromUSD(_ amount: Money, to currency: String) -> Money? {
+    package func fromUSD(_ amount: Money, to currency: String) -> Money? {
         guard let rate = perUSD[currency] else { return nil }
         return Money(hundredths: Self.divideRounding(Int128(amount.hundredths) * Int128(rate), by: 10000))
     }
 
     /// The exact product of a USD amount and the rate, as decimal text (`10` × `5.8829` = `58.829`).
-    public func convertedText(_ usd: Money, to currency: String) -> String? {
+    package func convertedText(_ usd: Money, to currency: String) -> String? {
         guard let rate = perUSD[currency] else { return nil }
         return Self.decimalText(Int128(usd.hundredths) * Int128(rate), scale: 6)
     }

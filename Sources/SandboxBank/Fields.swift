@@ -10,17 +10,17 @@
 /// let fields: Fields = ["country": "BR", "amount": "100.00"]
 /// fields["country"]   // "BR"
 /// ```
-public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
-    public struct Field: Sendable, Equatable {
-        public let name: String
-        public let value: String
+package struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    package struct Field: Sendable, Equatable {
+        package let name: String
+        package let value: String
     }
 
     /// `(name number, value length, value)` for each field, or `(0, name length, name, value
     /// length, value)` for a name without a number; numbers and lengths as LEB128 varints.
     private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
     /// Fields already packed (`Fields+Template`).
     init(packed bytes: [UInt8]) {
@@ -28,7 +28,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// Later values of the same name replace earlier ones.
-    public init<S: Sequence<(String, String)>>(_ pairs: S) {
+    package init<S: Sequence<(String, String)>>(_ pairs: S) {
         let pairs = Array(pairs)
         let numbers = NameTable.fieldNames.numbers(of: pairs.map(\.0))
         if Self.repeats(numbers, sameName: { pairs[$0].0 == pairs[$1].0 }) {
@@ -43,7 +43,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     /// The fields named `names` (numbered beforehand, and all different), `names[i]` with the value
     /// `value(i)`, left out when that is nil: what a dialect makes of every request it accepts,
     /// packed straight into a buffer, the pairs not gathered first.
-    public init(names: [Name], value: (Int) -> String?) {
+    package init(names: [Name], value: (Int) -> String?) {
         assert(Set(names.map(\.text)).count == names.count, "the names of Fields(names:value:) must all differ")
         var packed: [UInt8] = []
         packed.reserveCapacity(256)  // most requests' fields fit: no growing on the way
@@ -79,7 +79,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
@@ -90,29 +90,29 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     /// static let comments = Fields.Name("comments")
     /// fields[Self.comments]
     /// ```
-    public struct Name: Sendable, Equatable {
-        public let text: String
+    package struct Name: Sendable, Equatable {
+        package let text: String
         /// Its number in `NameTable.fieldNames`; nil when the table had no room for it.
         let number: Int?
 
-        public init(_ text: String) {
+        package init(_ text: String) {
             self.text = text
             number = NameTable.fieldNames.number(of: text, adding: true)
         }
 
         /// By number when both have one (faster than comparing their text).
-        public static func == (lhs: Name, rhs: Name) -> Bool {
+        package static func == (lhs: Name, rhs: Name) -> Bool {
             if let left = lhs.number, let right = rhs.number { return left == right }
             return lhs.text == rhs.text
         }
     }
 
     /// The value of the field named `name`, found by its number.
-    public subscript(name: Name) -> String? {
+    package subscript(name: Name) -> String? {
         find(name.text, number: name.number).map { String(decoding: bytes[$0.value], as: UTF8.self) }
     }
 
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get { find(name).map { String(decoding: bytes[$0.value], as: UTF8.self) } }
         set {
             var packed: [UInt8] = []
@@ -126,7 +126,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// Counted over the packed fields, with no string made.
-    public var count: Int {
+    package var count: Int {
         var (offset, count) = (0, 0)
         while Self.field(in: bytes, at: &offset) != nil { count += 1 }
         return count
@@ -150,14 +150,14 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(bytes: bytes, names: NameTable.fieldNames.all) }
+    package func makeIterator() -> Iterator { Iterator(bytes: bytes, names: NameTable.fieldNames.all) }
 
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         fileprivate let bytes: [UInt8]
         fileprivate let names: [String]
         fileprivate var offset = 0
 
-        public mutating func next() -> Field? {
+        package mutating func next() -> Field? {
             guard let (name, value) = Fields.field(in: bytes, at: &offset) else { return nil }
             let text = switch name {
             case .number(let number): names[number - 1]
@@ -168,7 +168,7 @@ public struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// Equal when they hold the same names and values, whatever the order.
-    public static func == (lhs: Fields, rhs: Fields) -> Bool {
+    package static func == (lhs: Fields, rhs: Fields) -> Bool {
         lhs.bytes == rhs.bytes || (lhs.count == rhs.count && lhs.allSatisfy { rhs[$0.name] == $0.value })
     }
 

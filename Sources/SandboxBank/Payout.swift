@@ -5,7 +5,7 @@
 /// changes rarely (`Shared`: the request, where notifications go, the bank's reference) is one
 /// object that the payout's notifications share with it, and a change to it makes a new one, so
 /// that each notification keeps what was true when it was made.
-public struct Payout: Sendable, Equatable {
+package struct Payout: Sendable, Equatable {
     /// All but the status and its history: fixed once made, shared by the payout and its
     /// notifications (see `Payout`).
     final class Shared: Sendable {
@@ -129,49 +129,49 @@ public struct Payout: Sendable, Equatable {
     private(set) var shared: Shared
 
     /// The sandbox's id, unique across accounts.
-    public var id: Int { shared.id }
+    package var id: Int { shared.id }
     /// The API that created it (`PayoutRequest.dialect`).
-    public var dialect: String { shared.origin.dialect }
+    package var dialect: String { shared.origin.dialect }
     /// The account it is paid from.
-    public var account: String { shared.origin.account }
+    package var account: String { shared.origin.account }
     /// The caller's own id for it, unique per account; nil when the API gives none.
-    public var reference: String? { shared.reference }
+    package var reference: String? { shared.reference }
     /// Where it is paid to, when the API says.
-    public var country: String? { shared.origin.country }
+    package var country: String? { shared.origin.country }
     /// The currency of `amount`.
-    public var currency: String { shared.origin.currency }
+    package var currency: String { shared.origin.currency }
     /// The amount asked for, in `currency`.
-    public var amount: Money { shared.amount }
+    package var amount: Money { shared.amount }
     /// What was debited, in the account's settlement currency.
-    public var settlementAmount: Money { shared.settlementAmount }
-    public var createdAt: VirtualTime { shared.createdAt }
+    package var settlementAmount: Money { shared.settlementAmount }
+    package var createdAt: VirtualTime { shared.createdAt }
     /// The request's own fields, by their wire names, for display and scenario matching.
-    public internal(set) var fields: Fields {
+    package internal(set) var fields: Fields {
         get { shared.fields }
         set { shared = shared.with(fields: newValue) }
     }
     /// Where notifications go; nil for none.
-    public internal(set) var callbackURL: String? {
+    package internal(set) var callbackURL: String? {
         get { shared.callbackURL }
         set { shared = shared.with(callbackURL: .some(newValue)) }
     }
     /// The bank's own reference for the transfer, once it gives one.
-    public internal(set) var bankReference: String? {
+    package internal(set) var bankReference: String? {
         get { shared.bankReference }
         set { shared = shared.with(bankReference: .some(newValue)) }
     }
     /// The last explanation the bank gave with a status.
-    public internal(set) var statusDetail: String? {
+    package internal(set) var statusDetail: String? {
         get { shared.statusDetail }
         set { shared = shared.with(statusDetail: .some(newValue)) }
     }
-    public internal(set) var status: PayoutStatus
-    public internal(set) var history: [StatusChange]
+    package internal(set) var status: PayoutStatus
+    package internal(set) var history: [StatusChange]
     /// Why the bank rejected or returned it: a code and a reason in the words of the scenario or
     /// the admin, which the payout's dialect renders (or replaces with its own default). Each
     /// change carries the payout's reason as it then was, so these are its last change's.
-    public var reasonCode: String? { history.last?.reasonCode }
-    public var reason: String? { history.last?.reason }
+    package var reasonCode: String? { history.last?.reasonCode }
+    package var reason: String? { history.last?.reason }
 
     init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
          settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
@@ -184,7 +184,7 @@ public struct Payout: Sendable, Equatable {
         self.history = history
     }
 
-    public static func == (lhs: Payout, rhs: Payout) -> Bool {
+    package static func == (lhs: Payout, rhs: Payout) -> Bool {
         let (a, b) = (lhs.shared, rhs.shared)
         return (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference && a.amount == b.amount
                             && a.settlementAmount == b.settlementAmount && a.createdAt == b.createdAt && a.fields == b.fields

@@ -1,31 +1,31 @@
 /// A request to pay out, as a dialect hands it to the bank after its own validation.
-public struct PayoutRequest: Sendable, Equatable {
+package struct PayoutRequest: Sendable, Equatable {
     /// The API it came through (`Dialect.name`): it renders the payout's notifications.
-    public var dialect: String
+    package var dialect: String
     /// The account it is paid from, which `dialect` owns.
-    public var account: String
+    package var account: String
     /// The caller's own id for it, unique per account; nil for none.
-    public var reference: String?
+    package var reference: String?
     /// Where it goes, when the API says (the account's minimum amounts are per country).
-    public var country: String?
-    public var currency: String
-    public var amount: Money
+    package var country: String?
+    package var currency: String
+    package var amount: Money
     /// The status it starts in: `pending` or `onHold` (debited at once), `staged` or
     /// `awaitingDetails` (debited when executed, `Bank.execute`).
-    public var status: PayoutStatus
+    package var status: PayoutStatus
     /// nil: the account's default URL, if any.
-    public var callbackURL: String?
+    package var callbackURL: String?
     /// Every field of the request by the dialect's names (shown in the admin API, matched by scenarios).
-    public var fields: Fields
+    package var fields: Fields
     /// For a payout staged or awaiting details: how long it waits to be executed before the bank
     /// makes it EXPIRED (a payout link's lifetime); nil: it waits for ever. Whole milliseconds, at
     /// most `longestExpiry`.
-    public var expiresAfter: Duration?
+    package var expiresAfter: Duration?
 
     /// The longest `expiresAfter` kept (a longer one is shortened to it): 100 years.
-    public static let longestExpiry = Duration.seconds(100 * 366 * 86_400)
+    package static let longestExpiry = Duration.seconds(100 * 366 * 86_400)
 
-    public init(dialect: String, account: String, reference: String? = nil, country: String? = nil, currency: String, amount: Money,
+    package init(dialect: String, account: String, reference: String? = nil, country: String? = nil, currency: String, amount: Money,
                 status: PayoutStatus = .pending, callbackURL: String? = nil, fields: Fields = [:], expiresAfter: Duration? = nil) {
         precondition(status.isStart, "a payout starts pending, on hold, staged or awaiting details")
         self.dialect = dialect
@@ -43,12 +43,12 @@ public struct PayoutRequest: Sendable, Equatable {
 
 /// What a payout learns when it is executed: fields that join (or replace) the request's, and
 /// where its notifications go from then on (a transfer's webhook URL, the recipient's details).
-public struct PayoutDetails: Sendable, Equatable {
-    public var fields: Fields
+package struct PayoutDetails: Sendable, Equatable {
+    package var fields: Fields
     /// nil: where they went before.
-    public var callbackURL: String?
+    package var callbackURL: String?
 
-    public init(fields: Fields = [:], callbackURL: String? = nil) {
+    package init(fields: Fields = [:], callbackURL: String? = nil) {
         self.fields = fields
         self.callbackURL = callbackURL
     }
@@ -57,7 +57,7 @@ public struct PayoutDetails: Sendable, Equatable {
 }
 
 /// Why the bank refused to create (or execute) a payout, in the order it checks.
-public enum PayoutRefusal: Error, Sendable, Equatable {
+package enum PayoutRefusal: Error, Sendable, Equatable {
     /// No such account, or one another API owns.
     case unknownAccount
     /// The account already used this reference.
@@ -74,11 +74,11 @@ public enum PayoutRefusal: Error, Sendable, Equatable {
     case notExecutable(PayoutStatus)
 
     /// Which limit.
-    public enum Limit: Sendable { case transaction, daily, monthly }
+    package enum Limit: Sendable { case transaction, daily, monthly }
 }
 
 /// A status change that the lifecycle does not allow.
-public struct TransitionError: Error, Sendable, Equatable {
-    public let from: PayoutStatus
-    public let to: PayoutStatus
+package struct TransitionError: Error, Sendable, Equatable {
+    package let from: PayoutStatus
+    package let to: PayoutStatus
 }

@@ -3,37 +3,37 @@
 /// status queries of one cashout a window allows. A suite sets them (its `report` key), and a
 /// `GET /sandbox/report` query overrides them. Here, not in the report's module, because scenario
 /// files read them too.
-public struct ReportThresholds: Sendable, Hashable {
+package struct ReportThresholds: Sendable, Hashable {
     /// How long after acknowledging a notification an app has to ask for the status (an API whose
     /// notifications carry none).
-    public var followUpWithin: Duration
+    package var followUpWithin: Duration
     /// At most this many status queries of one cashout...
-    public var pollingLimit: Int
+    package var pollingLimit: Int
     /// ...within this long.
-    public var pollingPer: Duration
+    package var pollingPer: Duration
 
-    public init(followUpWithin: Duration, pollingLimit: Int, pollingPer: Duration) {
+    package init(followUpWithin: Duration, pollingLimit: Int, pollingPer: Duration) {
         self.followUpWithin = followUpWithin
         self.pollingLimit = pollingLimit
         self.pollingPer = pollingPer
     }
 
     /// Today's: 60 s to follow up, at most 10 queries a cashout per 60 s.
-    public static let standard = ReportThresholds(followUpWithin: .seconds(60), pollingLimit: 10, pollingPer: .seconds(60))
+    package static let standard = ReportThresholds(followUpWithin: .seconds(60), pollingLimit: 10, pollingPer: .seconds(60))
 
     /// The durations either may be.
-    public static let durations: ClosedRange<Duration> = .seconds(1) ... .seconds(7 * 86_400)
+    package static let durations: ClosedRange<Duration> = .seconds(1) ... .seconds(7 * 86_400)
     /// The polling limits.
-    public static let limits: ClosedRange<Int> = 1 ... 1_000_000
+    package static let limits: ClosedRange<Int> = 1 ... 1_000_000
 
     /// What a bad duration gets: `expected a duration from 1s to 7d, such as "2m"`.
-    public static let durationExpected = "expected a duration from \(DurationText.format(durations.lowerBound)) to "
+    package static let durationExpected = "expected a duration from \(DurationText.format(durations.lowerBound)) to "
         + "\(DurationText.format(durations.upperBound)), such as \"2m\""
     /// What a bad limit gets.
-    public static let limitExpected = "expected a whole number from \(limits.lowerBound) to \(limits.upperBound)"
+    package static let limitExpected = "expected a whole number from \(limits.lowerBound) to \(limits.upperBound)"
 
     /// The duration `text` names, when it is one of `durations`.
-    public static func duration(_ text: String) -> Duration? {
+    package static func duration(_ text: String) -> Duration? {
         DurationText.parse(text).flatMap { durations.contains($0) ? $0 : nil }
     }
 }

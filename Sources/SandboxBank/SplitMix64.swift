@@ -1,13 +1,13 @@
 /// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64): the same seed gives the
 /// same sequence on every platform, which `SystemRandomNumberGenerator` cannot.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,7 +16,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A number in `range`, uniformly.
-    public mutating func next(in range: ClosedRange<Int64>) -> Int64 {
+    package mutating func next(in range: ClosedRange<Int64>) -> Int64 {
         let span = UInt64(range.upperBound - range.lowerBound) &+ 1
         return span == 0 ? Int64(bitPattern: next()) : range.lowerBound + Int64(next() % span)
     }

@@ -1,7 +1,7 @@
 /// One change of a payout's status. A payout keeps every one (a load of 100,000 cashouts keeps
 /// 400,000), so it is 16 bytes: its time, who made it and the status packed in one word, and
 /// what most changes lack (a rejection's code and reason, an actor without a number) out of line.
-public struct StatusChange: Sendable, Equatable {
+package struct StatusChange: Sendable, Equatable {
     /// A rejection's code and reason, an actor without a number, and a time too far from 1970 to
     /// be packed (none the clock reaches): kept out of line, as most changes have none.
     private final class Rare: Hashable, Sendable {
@@ -42,14 +42,14 @@ public struct StatusChange: Sendable, Equatable {
         return PayoutStatus.allCases
     }()
 
-    public var at: VirtualTime { rare?.at ?? VirtualTime(milliseconds: Int64(bitPattern: packed) >> 12) }
-    public var status: PayoutStatus { Self.statuses[Int(packed & 0xF)] }
+    package var at: VirtualTime { rare?.at ?? VirtualTime(milliseconds: Int64(bitPattern: packed) >> 12) }
+    package var status: PayoutStatus { Self.statuses[Int(packed & 0xF)] }
     private var actor: Int { Int(packed >> 4 & 0xFF) }
 
     /// Who made it: `merchant` (API), `bank` (timeline), `admin` (forced), `create`.
-    public var by: String { actor == 0 ? rare?.actor ?? "" : NameTable.actors.name(actor) }
-    public var reasonCode: String? { rare?.code }
-    public var reason: String? { rare?.reason }
+    package var by: String { actor == 0 ? rare?.actor ?? "" : NameTable.actors.name(actor) }
+    package var reasonCode: String? { rare?.code }
+    package var reason: String? { rare?.reason }
 
     init(status: PayoutStatus, at: VirtualTime, by: String, reasonCode: String?, reason: String?) {
         let actor = NameTable.actors.number(of: by, adding: true).map(UInt8.init) ?? 0
@@ -61,7 +61,7 @@ public struct StatusChange: Sendable, Equatable {
             : Rare.shared.intern(Rare(code: reasonCode, reason: reason, actor: numbered ? nil : by, at: packable ? nil : at))
     }
 
-    public static func == (lhs: StatusChange, rhs: StatusChange) -> Bool {
+    package static func == (lhs: StatusChange, rhs: StatusChange) -> Bool {
         lhs.status == rhs.status && lhs.at == rhs.at && lhs.by == rhs.by && lhs.reasonCode == rhs.reasonCode && lhs.reason == rhs.reason
     }
 }

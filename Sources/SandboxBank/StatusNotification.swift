@@ -2,9 +2,9 @@
 ///
 /// What it carries is neutral; the dialect of its payout renders it in its own wire format and
 /// signature when it is sent (`Dialect.notification`).
-public struct StatusNotification: Sendable, Equatable {
+package struct StatusNotification: Sendable, Equatable {
     /// Where delivery stands.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Waiting for its next attempt.
         case pending
         /// A 2xx answer was received.
@@ -23,18 +23,18 @@ public struct StatusNotification: Sendable, Equatable {
     /// request's fields, where it is sent, the bank's reference): one reference per notification.
     let payout: Payout.Shared
     /// When it changed (virtual clock).
-    public let changedAt: VirtualTime
+    package let changedAt: VirtualTime
     /// Its chaos plan and its attempts after the first; nil when it has neither.
     private var extra: OutOfLine<Extra>?
     /// `nextAttemptAt` in milliseconds, `Int64.min` for none (8 bytes, not 16).
     private var nextAttemptMilliseconds: Int64
     private var firstAttempt: DeliveryAttempts.Kept?
     /// The status the payout changed to.
-    public let status: PayoutStatus
-    public internal(set) var state: State
+    package let status: PayoutStatus
+    package internal(set) var state: State
     /// The copy being sent is forged (`ChaosKind.forged`): its dialect signs it with a wrong key.
     /// Only ever set on the copy handed to the sender.
-    public internal(set) var forged = false
+    package internal(set) var forged = false
     /// `id`: a bank numbers its notifications from 1, far fewer than 2^31.
     private let number: Int32
 
@@ -43,8 +43,8 @@ public struct StatusNotification: Sendable, Equatable {
         let laterAttempts: [DeliveryAttempts.Kept]
     }
 
-    public var id: Int { Int(number) }
-    public internal(set) var attempts: DeliveryAttempts {
+    package var id: Int { Int(number) }
+    package internal(set) var attempts: DeliveryAttempts {
         get { DeliveryAttempts(first: firstAttempt, rest: extra?.value.laterAttempts ?? []) }
         set {
             firstAttempt = newValue.first
@@ -52,22 +52,22 @@ public struct StatusNotification: Sendable, Equatable {
         }
     }
     /// When the next attempt is due, while pending.
-    public internal(set) var nextAttemptAt: VirtualTime? {
+    package internal(set) var nextAttemptAt: VirtualTime? {
         get { nextAttemptMilliseconds == .min ? nil : VirtualTime(milliseconds: nextAttemptMilliseconds) }
         set { nextAttemptMilliseconds = newValue?.milliseconds ?? .min }
     }
-    public var payoutID: Int { payout.id }
+    package var payoutID: Int { payout.id }
     /// The API of the payout, which renders the notification.
-    public var dialect: String { payout.origin.dialect }
-    public var account: String { payout.origin.account }
-    public var reference: String? { payout.reference }
-    public var bankReference: String? { payout.bankReference }
-    public var statusDetail: String? { payout.statusDetail }
-    public var url: String? { payout.callbackURL }
+    package var dialect: String { payout.origin.dialect }
+    package var account: String { payout.origin.account }
+    package var reference: String? { payout.reference }
+    package var bankReference: String? { payout.bankReference }
+    package var statusDetail: String? { payout.statusDetail }
+    package var url: String? { payout.callbackURL }
     /// The payout's request fields, by its API's names.
-    public var fields: Fields { payout.fields }
+    package var fields: Fields { payout.fields }
     /// What webhook chaos does to it, once decided (nil: nothing, or not decided yet).
-    public internal(set) var chaos: ChaosPlan? {
+    package internal(set) var chaos: ChaosPlan? {
         get { extra?.value.chaos }
         set { setExtra(chaos: newValue, laterAttempts: extra?.value.laterAttempts ?? []) }
     }
@@ -101,7 +101,7 @@ public struct StatusNotification: Sendable, Equatable {
     /// The number of its first attempt of its own (not a copy), if it made one.
     var firstOwnAttempt: Int? { attempts.first { $0.chaos?.kind.isCopy != true }?.number }
 
-    public static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
+    package static func == (lhs: StatusNotification, rhs: StatusNotification) -> Bool {
         let (a, b) = (lhs.payout, rhs.payout)
         return lhs.id == rhs.id && lhs.status == rhs.status && lhs.changedAt == rhs.changedAt
             && (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference
@@ -125,7 +125,7 @@ public struct DeliveryAttempt: Sendable, Equatable {
     public var number: Int { Int(place) }
     public var outcome: DeliveryOutcome { answer.value }
     /// What webhook chaos did to it; nil for a plain attempt.
-    public var chaos: ChaosMark? { mark?.value }
+    package var chaos: ChaosMark? { mark?.value }
 
     fileprivate init(number: Int, at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, mark: OutOfLine<ChaosMark>?) {
         place = Int32(clamping: number)
@@ -140,7 +140,7 @@ public struct DeliveryAttempt: Sendable, Equatable {
     }
 
     /// A retry: an attempt of the retry schedule after its first.
-    public func isRetry(in notification: StatusNotification) -> Bool {
+    package func isRetry(in notification: StatusNotification) -> Bool {
         isScheduled && notification.attempts.prefix(number - 1).contains(where: \.isScheduled)
     }
 
@@ -158,7 +158,7 @@ extension DeliveryAttempts.Kept {
 /// A notification's delivery attempts, oldest first, numbered from 1. Most notifications make
 /// just one, which a notification keeps inline: an array of one would cost an allocation for
 /// each of a million notifications.
-public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
+package struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
     /// An attempt as kept: its number is its place.
     struct Kept: Sendable {
         let at: VirtualTime
@@ -177,13 +177,13 @@ public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
         self.rest = rest
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int {
         guard case .some = first else { return 0 }  // matched, not compared with nil: that copied the attempt
         return 1 + rest.count
     }
 
-    public subscript(position: Int) -> DeliveryAttempt {
+    package subscript(position: Int) -> DeliveryAttempt {
         let kept = position == 0 ? first! : rest[position - 1]
         return DeliveryAttempt(number: position + 1, at: kept.at, outcome: kept.answer, manual: kept.manual, mark: kept.mark)
     }
@@ -195,7 +195,7 @@ public struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
         if first == nil { first = kept } else { rest.append(kept) }
     }
 
-    public static func == (lhs: DeliveryAttempts, rhs: DeliveryAttempts) -> Bool {
+    package static func == (lhs: DeliveryAttempts, rhs: DeliveryAttempts) -> Bool {
         lhs.elementsEqual(rhs)
     }
 }

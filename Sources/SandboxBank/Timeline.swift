@@ -1,16 +1,16 @@
 /// What the bank does with a payout over time: steps relative to the previous one.
-public struct TimelineStep: Sendable, Hashable {
-    public var after: Duration
+package struct TimelineStep: Sendable, Hashable {
+    package var after: Duration
     /// Business days (Saturday and Sunday skipped) added after `after`, at the same time of day.
-    public var businessDays = 0
-    public var status: PayoutStatus
+    package var businessDays = 0
+    package var status: PayoutStatus
     /// With a rejection: its code and reason (see `Payout.reasonCode`).
-    public var reasonCode: String?
-    public var reason: String?
-    public var bankReference: String?
-    public var statusDetail: String?
+    package var reasonCode: String?
+    package var reason: String?
+    package var bankReference: String?
+    package var statusDetail: String?
 
-    public init(after: Duration, status: PayoutStatus, reasonCode: String? = nil, reason: String? = nil,
+    package init(after: Duration, status: PayoutStatus, reasonCode: String? = nil, reason: String? = nil,
                 bankReference: String? = nil, statusDetail: String? = nil) {
         self.after = after
         self.status = status
@@ -21,12 +21,12 @@ public struct TimelineStep: Sendable, Hashable {
     }
 
     /// When this step is due, the previous one having happened at `time`.
-    public func due(after time: VirtualTime) -> VirtualTime {
+    package func due(after time: VirtualTime) -> VirtualTime {
         time.adding(after).addingBusinessDays(businessDays)
     }
 
     /// The default bank (the Scenario files guide): DELIVERED after 5 s, COMPLETED 10 s later.
-    public static let defaultTimeline = [
+    package static let defaultTimeline = [
         TimelineStep(after: .seconds(5), status: .delivered),
         TimelineStep(after: .seconds(10), status: .completed),
     ]

@@ -43,11 +43,11 @@ public struct TimelineDecision: Sendable, Hashable {
 }
 
 /// A payout's timeline, and what chose it.
-public struct DecidedTimeline: Sendable, Equatable {
-    public var steps: [TimelineStep]
-    public var decision: TimelineDecision
+package struct DecidedTimeline: Sendable, Equatable {
+    package var steps: [TimelineStep]
+    package var decision: TimelineDecision
 
-    public init(_ steps: [TimelineStep], decision: TimelineDecision = .defaultTimeline(of: nil)) {
+    package init(_ steps: [TimelineStep], decision: TimelineDecision = .defaultTimeline(of: nil)) {
         self.steps = steps
         self.decision = decision
     }

@@ -29,19 +29,19 @@ public final class VirtualClock: Sendable {
     }
 
     /// How the clock moves.
-    public let mode: Mode
+    package let mode: Mode
     /// Virtual milliseconds per real millisecond in `real` mode.
-    public let timeScale: Double
+    package let timeScale: Double
 
     /// The largest time scale: a virtual year passes in about 30 real seconds.
-    public static let maximumTimeScale: Double = 1_000_000
+    package static let maximumTimeScale: Double = 1_000_000
 
     /// The latest time the clock reaches (year 9999): advancing stops there instead of overflowing.
-    public static let end = VirtualTime(milliseconds: 253_402_300_799_999)
+    package static let end = VirtualTime(milliseconds: 253_402_300_799_999)
     private let state: Mutex<State>
 
     /// A clock starting at `start` (default: now, to the second).
-    public init(mode: Mode, timeScale: Double = 1, start: VirtualTime? = nil) {
+    package init(mode: Mode, timeScale: Double = 1, start: VirtualTime? = nil) {
         self.mode = mode
         self.timeScale = timeScale.isFinite ? min(max(timeScale, 0), Self.maximumTimeScale) : 1
         let wall = Self.wallMilliseconds()
@@ -49,13 +49,13 @@ public final class VirtualClock: Sendable {
     }
 
     /// The current virtual time.
-    public var now: VirtualTime {
+    package var now: VirtualTime {
         state.withLock { current($0) }
     }
 
     /// Moves the clock forward by `duration` (negative durations are ignored).
     @discardableResult
-    public func advance(by duration: Duration) -> VirtualTime {
+    package func advance(by duration: Duration) -> VirtualTime {
         let (seconds, attoseconds) = duration.components
         let limit = Self.end.milliseconds
         let milliseconds = seconds > limit / 1000 ? limit : max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
@@ -68,7 +68,7 @@ public final class VirtualClock: Sendable {
 
     /// Moves the clock forward to `time`; a time in the past leaves it where it is.
     @discardableResult
-    public func advance(to time: VirtualTime) -> VirtualTime {
+    package func advance(to time: VirtualTime) -> VirtualTime {
         state.withLock { state in
             let now = max(current(state).milliseconds, min(time.milliseconds, Self.end.milliseconds))
             state = State(virtualAnchor: now, realAnchor: realAnchor())
@@ -77,7 +77,7 @@ public final class VirtualClock: Sendable {
     }
 
     /// Puts the clock at `time`, back included: a restored snapshot takes its clock with it.
-    public func set(to time: VirtualTime) {
+    package func set(to time: VirtualTime) {
         state.withLock { $0 = State(virtualAnchor: min(time.milliseconds, Self.end.milliseconds), realAnchor: realAnchor()) }
     }
 
@@ -95,7 +95,7 @@ public final class VirtualClock: Sendable {
     }
 
     /// The wall clock, in milliseconds since 1970 (what the real mode runs on, and logs stamp lines with).
-    public static func wallMilliseconds() -> Int64 {
+    package static func wallMilliseconds() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000

@@ -14,7 +14,7 @@
 // Each decision and each copy's answer is journaled, so a replay carries on the same plan.
 
 /// One of the things webhook chaos does to a delivery.
-public enum ChaosKind: String, Sendable, CaseIterable {
+package enum ChaosKind: String, Sendable, CaseIterable {
     /// The same notification sent once more.
     case duplicate
     /// Held until a later notification of the same payout was sent.
@@ -27,24 +27,24 @@ public enum ChaosKind: String, Sendable, CaseIterable {
     case replay
 
     /// An extra delivery beside the notification's own attempts (not a shift of its first one).
-    public var isCopy: Bool { self == .duplicate || self == .forged || self == .replay }
+    package var isCopy: Bool { self == .duplicate || self == .forged || self == .replay }
 }
 
 /// The chaos rule that asked for something: its place in the rules and its name.
-public struct ChaosRule: Sendable, Equatable {
-    public let index: Int
-    public let name: String?
+package struct ChaosRule: Sendable, Equatable {
+    package let index: Int
+    package let name: String?
 
-    public init(index: Int, name: String?) {
+    package init(index: Int, name: String?) {
         self.index = index
         self.name = name
     }
 }
 
 /// What chaos does to one notification, decided when its first attempt comes due.
-public struct ChaosPlan: Sendable, Equatable {
+package struct ChaosPlan: Sendable, Equatable {
     /// How the notification's own first attempt moves.
-    public enum Shift: Sendable, Equatable {
+    package enum Shift: Sendable, Equatable {
         /// Made this much later.
         case delay(Duration)
         /// Made right after the first attempt of a later notification of the same payout, or
@@ -53,9 +53,9 @@ public struct ChaosPlan: Sendable, Equatable {
     }
 
     /// An extra delivery.
-    public struct Copy: Sendable, Equatable {
+    package struct Copy: Sendable, Equatable {
         /// Where it stands.
-        public enum Progress: Sendable, Equatable {
+        package enum Progress: Sendable, Equatable {
             /// Waiting for what sets it off (the first attempt; a later notification delivered).
             case waiting
             /// Queued for this time.
@@ -65,32 +65,32 @@ public struct ChaosPlan: Sendable, Equatable {
         }
 
         /// `duplicate`, `forged` or `replay`.
-        public let kind: ChaosKind
+        package let kind: ChaosKind
         /// How long after what sets it off it is sent.
-        public let after: Duration
-        public let rule: ChaosRule
-        public internal(set) var progress = Progress.waiting
+        package let after: Duration
+        package let rule: ChaosRule
+        package internal(set) var progress = Progress.waiting
         /// A replay's: the later notification whose delivery set it off.
-        public internal(set) var setOffBy: Int?
+        package internal(set) var setOffBy: Int?
 
-        public init(kind: ChaosKind, after: Duration, rule: ChaosRule) {
+        package init(kind: ChaosKind, after: Duration, rule: ChaosRule) {
             self.kind = kind
             self.after = after
             self.rule = rule
         }
     }
 
-    public var shift: Shift?
+    package var shift: Shift?
     /// The rule of `shift`.
-    public var shiftRule: ChaosRule?
-    public var copies: [Copy] = []
+    package var shiftRule: ChaosRule?
+    package var copies: [Copy] = []
     /// The rules whose `when` matched, each counting the notification (for its `every`).
-    public var matched: [Int] = []
+    package var matched: [Int] = []
     /// A held notification's: the later one whose first attempt released it (nil while held, or
     /// when the bound ran out first).
-    public internal(set) var releasedBy: Int?
+    package internal(set) var releasedBy: Int?
 
-    public init(shift: Shift? = nil, shiftRule: ChaosRule? = nil, copies: [Copy] = [], matched: [Int] = []) {
+    package init(shift: Shift? = nil, shiftRule: ChaosRule? = nil, copies: [Copy] = [], matched: [Int] = []) {
         self.shift = shift
         self.shiftRule = shiftRule
         self.copies = copies
@@ -111,22 +111,22 @@ public struct ChaosPlan: Sendable, Equatable {
 }
 
 /// What chaos did to one delivery attempt: kept with it in the webhook journal.
-public struct ChaosMark: Sendable, Equatable {
-    public let kind: ChaosKind
+package struct ChaosMark: Sendable, Equatable {
+    package let kind: ChaosKind
     /// The rule that asked for it; nil when it was asked for by hand (the admin API).
-    public let rule: ChaosRule?
+    package let rule: ChaosRule?
     /// Which copy of the notification's plan it is (nil: a shift, or asked for by hand).
     let copy: Int?
     /// A copy's: the number of the attempt it copies (the notification's first); nil when the
     /// notification had made none.
-    public let copyOf: Int?
+    package let copyOf: Int?
     /// `delayed`: by how long; a copy of a rule: how long after what set it off it was sent.
-    public let delay: Duration?
+    package let delay: Duration?
     /// `out_of_order`: the later notification whose attempt released it (nil: the bound ran out);
     /// `replay`: the later notification whose delivery set it off.
-    public let after: Int?
+    package let after: Int?
 
-    public init(kind: ChaosKind, rule: ChaosRule?, copy: Int? = nil, copyOf: Int? = nil, delay: Duration? = nil, after: Int? = nil) {
+    package init(kind: ChaosKind, rule: ChaosRule?, copy: Int? = nil, copyOf: Int? = nil, delay: Duration? = nil, after: Int? = nil) {
         self.kind = kind
         self.rule = rule
         self.copy = copy
@@ -139,7 +139,7 @@ public struct ChaosMark: Sendable, Equatable {
 extension ChaosMark {
     /// One human line: what was done, and which rule asked (or "sent by hand"), as the admin API's
     /// `summary`, the dashboard and a failing scenario step show it.
-    public var summary: String {
+    package var summary: String {
         let copied = copyOf.map { " of attempt \($0)" } ?? ""
         let later = delay.flatMap { $0 > .zero ? " \(DurationText.format($0))" : nil } ?? ""
         let what: String = switch kind {
@@ -157,14 +157,14 @@ extension ChaosMark {
 
 /// How chaos decides (the scenario's `webhooks.chaos`): a plan for each notification whose first
 /// attempt comes due.
-public struct ChaosPolicy: Sendable {
+package struct ChaosPolicy: Sendable {
     /// Tells policies apart: a policy with another identity counts matches from zero again.
-    public let identity: String
+    package let identity: String
     /// The plan for `notification` of `payout`, nil when no rule matched; `counts[i]` is how many
     /// notifications rule `i` matched before (absent: none; its `every` counts on from there).
-    public let plan: @Sendable (_ notification: StatusNotification, _ payout: Payout, _ counts: [Int: Int]) -> ChaosPlan?
+    package let plan: @Sendable (_ notification: StatusNotification, _ payout: Payout, _ counts: [Int: Int]) -> ChaosPlan?
 
-    public init(identity: String, plan: @escaping @Sendable (StatusNotification, Payout, [Int: Int]) -> ChaosPlan?) {
+    package init(identity: String, plan: @escaping @Sendable (StatusNotification, Payout, [Int: Int]) -> ChaosPlan?) {
         self.identity = identity
         self.plan = plan
     }

@@ -8,7 +8,7 @@ import SandboxScenario
 /// is invalid, the server could not start, a report has an error finding); 2 the command line
 /// cannot be run as written (unknown command or option, bad value, a file or folder that is not
 /// there, a sandbox URL that answers no report).
-public enum CLI {
+package enum CLI {
     /// Every subcommand, in the order the help lists them.
     static let commands: [any Command.Type] = [
         ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, ExploreCommand.self, ReportCommand.self, OpenAPICommand.self,
@@ -25,7 +25,7 @@ public enum CLI {
     }
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         let command = arguments.first.flatMap(command(named:))
         do {
             return try dispatch(arguments, command)

@@ -7,7 +7,7 @@
 /// Base64URL.encode(Array("hi?".utf8))   // "aGk_"
 /// Base64URL.decode("aGk_")              // [104, 105, 63]
 /// ```
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The value of each byte of the alphabet; 0xFF for any other byte.
@@ -18,7 +18,7 @@ public enum Base64URL {
     }()
 
     /// The encoding of `bytes`, without `=` padding.
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var iterator = bytes.makeIterator()
@@ -34,7 +34,7 @@ public enum Base64URL {
     /// The bytes `text` encodes; nil for a byte outside the alphabet, padding, a length that no
     /// encoding has (one more than a multiple of four), or stray bits in the last character
     /// (so that each byte string has exactly one encoding).
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let input = Array(text.utf8)
         guard input.count % 4 != 1 else { return nil }
         var out: [UInt8] = []

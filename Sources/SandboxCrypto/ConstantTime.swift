@@ -20,7 +20,7 @@
 /// else { return .unauthorized }
 /// ```
 @inlinable
-public func constantTimeEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+package func constantTimeEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     // Contiguous storage (arrays, native strings' UTF-8) takes the pointer path: the generic
     // zip showed up on the signed-request hot path.
@@ -51,6 +51,6 @@ public func constantTimeEquals(_ a: some Collection<UInt8>, _ b: some Collection
 /// constantTimeEquals(Hex.uppercase(mac), request.headers["Signature"] ?? "")
 /// ```
 @inlinable
-public func constantTimeEquals(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
+package func constantTimeEquals(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
     constantTimeEquals(a.utf8, b.utf8)
 }

@@ -23,9 +23,9 @@
 /// hmac.update("Bo7".utf8)
 /// let signature = Hex.uppercase(hmac.finalize())
 /// ```
-public struct HMACSHA256: Sendable {
+package struct HMACSHA256: Sendable {
     /// The size in bytes of an HMAC-SHA-256 authentication code.
-    public static let byteCount = SHA256.digestByteCount
+    package static let byteCount = SHA256.digestByteCount
 
     /// A prepared HMAC-SHA-256 key: the SHA-256 states that have already
     /// absorbed `K0 ^ ipad` and `K0 ^ opad`.
@@ -37,7 +37,7 @@ public struct HMACSHA256: Sendable {
     /// let key = HMACSHA256.Key(secretBytes)
     /// let key2 = HMACSHA256.Key("your_cashout_api_signature")
     /// ```
-    public struct Key: Sendable {
+    package struct Key: Sendable {
         @usableFromInline let inner: SHA256
         @usableFromInline let outer: SHA256
 
@@ -49,7 +49,7 @@ public struct HMACSHA256: Sendable {
         /// let key = HMACSHA256.Key([0x0b, 0x0b, 0x0b])
         /// ```
         @inlinable
-        public init(_ key: some Sequence<UInt8>) {
+        package init(_ key: some Sequence<UInt8>) {
             if let prepared = key.withContiguousStorageIfAvailable({ Key(rawKey: UnsafeRawBufferPointer($0)) }) {
                 self = prepared
             } else {
@@ -63,7 +63,7 @@ public struct HMACSHA256: Sendable {
         /// let key = HMACSHA256.Key("cashout_secret_key")
         /// ```
         @inlinable
-        public init(_ key: some StringProtocol) {
+        package init(_ key: some StringProtocol) {
             self.init(key.utf8)
         }
 
@@ -104,7 +104,7 @@ public struct HMACSHA256: Sendable {
     /// var hmac = HMACSHA256(key: key)
     /// ```
     @inlinable
-    public init(key: Key) {
+    package init(key: Key) {
         inner = key.inner
         outer = key.outer
     }
@@ -115,7 +115,7 @@ public struct HMACSHA256: Sendable {
     /// body.withUnsafeBytes { hmac.update($0) }
     /// ```
     @inlinable
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         inner.update(bytes)
     }
 
@@ -125,7 +125,7 @@ public struct HMACSHA256: Sendable {
     /// hmac.update("cashoutID1234".utf8)
     /// ```
     @inlinable
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         inner.update(bytes)
     }
 
@@ -134,7 +134,7 @@ public struct HMACSHA256: Sendable {
     /// ```swift
     /// let mac: [UInt8] = hmac.finalize()
     /// ```
-    public consuming func finalize() -> [UInt8] {
+    package consuming func finalize() -> [UInt8] {
         let innerDigest = inner.finalizeState()
         var outer = self.outer
         var digestBytes = SHA256.zeroBlock
@@ -151,7 +151,7 @@ public struct HMACSHA256: Sendable {
     /// let mac = HMACSHA256.authenticationCode(for: Array(body.utf8), key: key)
     /// ```
     @inlinable
-    public static func authenticationCode(for message: some Sequence<UInt8>, key: Key) -> [UInt8] {
+    package static func authenticationCode(for message: some Sequence<UInt8>, key: Key) -> [UInt8] {
         var hmac = HMACSHA256(key: key)
         hmac.update(message)
         return hmac.finalize()
@@ -163,7 +163,7 @@ public struct HMACSHA256: Sendable {
     /// let mac = HMACSHA256.authenticationCode(for: "Be4cashoutID1234Bo7", key: key)
     /// ```
     @inlinable
-    public static func authenticationCode(for message: some StringProtocol, key: Key) -> [UInt8] {
+    package static func authenticationCode(for message: some StringProtocol, key: Key) -> [UInt8] {
         authenticationCode(for: message.utf8, key: key)
     }
 
@@ -175,7 +175,7 @@ public struct HMACSHA256: Sendable {
     ///     HMACSHA256.authenticationCode(for: "Be4cashoutID1234Bo7", key: "your_cashout_api_signature"))
     /// ```
     @inlinable
-    public static func authenticationCode(for message: some StringProtocol, key: some StringProtocol) -> [UInt8] {
+    package static func authenticationCode(for message: some StringProtocol, key: some StringProtocol) -> [UInt8] {
         authenticationCode(for: message.utf8, key: Key(key))
     }
 }

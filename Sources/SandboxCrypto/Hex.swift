@@ -9,14 +9,14 @@
 /// Hex.decode("DeadBeef")                    // [0xde, 0xad, 0xbe, 0xef]
 /// Hex.decode("abc")                         // nil (odd length)
 /// ```
-public enum Hex {
+package enum Hex {
     /// Encodes `bytes` as lowercase hexadecimal, two characters per byte.
     ///
     /// ```swift
     /// Hex.lowercase(SHA256.hash(Array("abc".utf8)))   // "ba7816bf…"
     /// ```
     @inlinable
-    public static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
+    package static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
         encode(bytes, alphabetOffset: 0x61 &- 10)
     }
 
@@ -26,7 +26,7 @@ public enum Hex {
     /// Hex.uppercase([0x0a, 0xff])   // "0AFF"
     /// ```
     @inlinable
-    public static func uppercase(_ bytes: some Sequence<UInt8>) -> String {
+    package static func uppercase(_ bytes: some Sequence<UInt8>) -> String {
         encode(bytes, alphabetOffset: 0x41 &- 10)
     }
 
@@ -39,7 +39,7 @@ public enum Hex {
     /// Hex.decode("00ff") // [0x00, 0xff]
     /// Hex.decode("0g")   // nil
     /// ```
-    public static func decode(_ string: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ string: some StringProtocol) -> [UInt8]? {
         let utf8 = string.utf8
         let characterCount = utf8.count
         guard characterCount % 2 == 0 else { return nil }

@@ -9,12 +9,12 @@
 /// let token = JSONWebToken.sign(claims: Array(#"{"sub":"42"}"#.utf8), key: key)
 /// JSONWebToken.verify(token, key: key)   // the claims' bytes; nil for a token not signed with key
 /// ```
-public enum JSONWebToken {
+package enum JSONWebToken {
     /// The header every token this makes carries: `{"alg":"HS256","typ":"JWT"}`.
-    public static let header = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)
+    package static let header = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)
 
     /// A token whose payload is `claims` (a JSON object's bytes), signed with `key`.
-    public static func sign(claims: [UInt8], key: HMACSHA256.Key) -> String {
+    package static func sign(claims: [UInt8], key: HMACSHA256.Key) -> String {
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(claims)
         return signingInput + "." + Base64URL.encode(HMACSHA256.authenticationCode(for: signingInput, key: key))
     }
@@ -23,7 +23,7 @@ public enum JSONWebToken {
     /// its first two parts (compared in constant time); nil for anything else. The header's
     /// `alg` is for the caller to check: a token of another algorithm that `key` happens to
     /// sign still names it.
-    public static func verify(_ token: some StringProtocol, key: HMACSHA256.Key) -> (header: [UInt8], claims: [UInt8])? {
+    package static func verify(_ token: some StringProtocol, key: HMACSHA256.Key) -> (header: [UInt8], claims: [UInt8])? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let header = Base64URL.decode(parts[0]), let claims = Base64URL.decode(parts[1]),
               let signature = Base64URL.decode(parts[2]) else { return nil }

@@ -25,12 +25,12 @@ import CSHA256
 /// The type is a small value (about 120 bytes) with no references, so copying a
 /// hasher forks the computation: ``HMACSHA256`` relies on this to reuse states
 /// that have already absorbed the padded key.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// The size in bytes of a SHA-256 digest.
-    public static let digestByteCount = 32
+    package static let digestByteCount = 32
 
     /// The size in bytes of a SHA-256 message block.
-    public static let blockByteCount = 64
+    package static let blockByteCount = 64
 
     /// The eight 32-bit working hash values H0…H7.
     @usableFromInline
@@ -81,7 +81,7 @@ public struct SHA256: Sendable {
     /// var hasher = SHA256()
     /// ```
     @inlinable
-    public init() {}
+    package init() {}
 
     /// Absorbs the bytes in `bytes` into the running hash.
     ///
@@ -90,7 +90,7 @@ public struct SHA256: Sendable {
     /// ```swift
     /// body.withUnsafeBytes { hasher.update($0) }
     /// ```
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var input = base
         var remaining = bytes.count
@@ -137,7 +137,7 @@ public struct SHA256: Sendable {
     /// hasher.update("cashoutID1234".utf8)
     /// ```
     @inlinable
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { elements in
             self.update(UnsafeRawBufferPointer(elements))
         }
@@ -174,7 +174,7 @@ public struct SHA256: Sendable {
     /// ```swift
     /// let digest: [UInt8] = hasher.finalize()
     /// ```
-    public consuming func finalize() -> [UInt8] {
+    package consuming func finalize() -> [UInt8] {
         let words = finalizeState()
         return [UInt8](unsafeUninitializedCapacity: 32) { out, initialized in
             words.store(into: UnsafeMutableRawBufferPointer(out))
@@ -219,7 +219,7 @@ public struct SHA256: Sendable {
     /// Hex.lowercase(digest)   // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     /// ```
     @inlinable
-    public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()

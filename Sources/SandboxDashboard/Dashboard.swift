@@ -10,19 +10,19 @@ import SandboxHTTP
 /// kept out of the request journal with the rest) (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
 /// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, `#/report`, `#/report/{account}`, and each part's
 /// views, `#/NAME` and `#/NAME/{key}`).
-public enum Dashboard {
+package enum Dashboard {
     /// The routes this adds, for tests and documentation.
-    public static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js", "GET /favicon.ico"]
+    package static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js", "GET /favicon.ico"]
 
     /// The `Content-Security-Policy` of the page and its assets: everything from this origin only
     /// (the script, the style sheet and the `fetch` calls), no inline script or style, no
     /// `<base>` and forms that only post here.
-    public static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
+    package static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
 
     /// Adds `GET /` and the page's assets to `router`, with what the payout APIs add (`parts`).
     /// `parts` is called when the page or an asset is first asked for, not here (a start need not
     /// pay for a page nobody may open).
-    public static func register(in router: inout Router, parts: @escaping @Sendable () -> [DashboardPart]) {
+    package static func register(in router: inout Router, parts: @escaping @Sendable () -> [DashboardPart]) {
         // Each asset's answer is made once, on first use, not per request.
         let parts = Lazy(parts)
         let page = Lazy { Self.asset(Self.page(parts: parts.value), type: "text/html; charset=utf-8") }
@@ -63,19 +63,19 @@ public enum Dashboard {
 /// its accounts, rejection codes, the Details card; the status words come from the admin API),
 /// `viewShown`, `merchantsChanged`, `refreshers` (run on every refresh) and `cashoutShown` (a
 /// cashout's page read, or cleared).
-public struct DashboardPart: Sendable {
+package struct DashboardPart: Sendable {
     /// HTML: a `<form class="card form">` with an `<h2>`, in the `#/new` view; nil for none.
-    public var form: String?
+    package var form: String?
     /// Its views, in the navigation after the core's.
-    public var views: [DashboardView]
+    package var views: [DashboardView]
     /// HTML: cards on every cashout's page, `hidden` until its script shows them for its cashouts.
-    public var cashoutCards: String
+    package var cashoutCards: String
     /// CSS added to the page's style sheet.
-    public var style: String
+    package var style: String
     /// JavaScript: sets its form and views up.
-    public var script: String
+    package var script: String
 
-    public init(form: String? = nil, views: [DashboardView] = [], cashoutCards: String = "", style: String = "", script: String) {
+    package init(form: String? = nil, views: [DashboardView] = [], cashoutCards: String = "", style: String = "", script: String) {
         self.form = form
         self.views = views
         self.cashoutCards = cashoutCards
@@ -86,7 +86,7 @@ public struct DashboardPart: Sendable {
     /// The end of a request form, the same in every API's: the submit button (`submit`), the
     /// result, and the requests sent (ids `PREFIX-submit`, `PREFIX-result`, `PREFIX-request`),
     /// then `</form>`.
-    public static func formFooter(prefix: String, requests: String, submit: String = "Request cashout") -> String {
+    package static func formFooter(prefix: String, requests: String, submit: String = "Request cashout") -> String {
         """
                   <div class="wide form-actions">
                     <button type="submit" id="\(prefix)-submit" data-testid="\(prefix)-submit" class="primary">\(submit)</button>
@@ -100,13 +100,13 @@ public struct DashboardPart: Sendable {
 
 /// A view a payout API adds: `#/NAME` (and `#/NAME/{key}`, `state.key`), a `<section
 /// id="view-NAME">` holding `content`, and a link `nav-NAME` titled `title`.
-public struct DashboardView: Sendable {
-    public var name: String
-    public var title: String
+package struct DashboardView: Sendable {
+    package var name: String
+    package var title: String
     /// HTML inside the view's section, from its `<h1>`.
-    public var content: String
+    package var content: String
 
-    public init(name: String, title: String, content: String) {
+    package init(name: String, title: String, content: String) {
         self.name = name
         self.title = title
         self.content = content

@@ -2,20 +2,20 @@ import Dispatch
 import SandboxHTTP
 
 /// What a handler knows about its call besides the request message.
-public struct GRPCCallContext: Sendable {
+package struct GRPCCallContext: Sendable {
     /// The method's path, e.g. `/types.PayoutService/Get`.
-    public let method: String
+    package let method: String
     /// The request's custom metadata (`-bin` values decoded).
-    public let metadata: GRPCMetadata
+    package let metadata: GRPCMetadata
     /// The client's address, when the server knows it.
-    public let remoteAddress: SocketAddress?
+    package let remoteAddress: SocketAddress?
     /// When the client stops waiting (from `grpc-timeout`), or nil for no deadline.
-    public let deadline: DispatchTime?
+    package let deadline: DispatchTime?
     /// The HTTP/2 request as it arrived (its body is the framed request).
-    public let request: HTTPRequest
+    package let request: HTTPRequest
 
     /// A context; the server makes these, tests may too.
-    public init(method: String, metadata: GRPCMetadata = [:], remoteAddress: SocketAddress? = nil,
+    package init(method: String, metadata: GRPCMetadata = [:], remoteAddress: SocketAddress? = nil,
                 deadline: DispatchTime? = nil, request: HTTPRequest) {
         self.method = method
         self.metadata = metadata

@@ -9,29 +9,29 @@
 /// for message in try deframer.append(chunk) { handle(message) }
 /// if deframer.hasPartialMessage { /* the body ended inside a message */ }
 /// ```
-public struct GRPCDeframer: Sendable {
+package struct GRPCDeframer: Sendable {
     /// The largest message accepted (RESOURCE_EXHAUSTED beyond, as soon as its prefix arrives).
-    public let maxMessageSize: Int
+    package let maxMessageSize: Int
     private var buffer: [UInt8] = []
     private var start = 0
 
     /// gRPC's default limit: 4 MiB.
-    public static let defaultMaxMessageSize = 4 << 20
+    package static let defaultMaxMessageSize = 4 << 20
 
     /// A deframer that accepts messages up to `maxMessageSize` bytes.
-    public init(maxMessageSize: Int = defaultMaxMessageSize) {
+    package init(maxMessageSize: Int = defaultMaxMessageSize) {
         self.maxMessageSize = maxMessageSize
     }
 
     /// `message` with its 5-byte prefix (not compressed).
-    public static func frame(_ message: [UInt8]) -> [UInt8] {
+    package static func frame(_ message: [UInt8]) -> [UInt8] {
         let length = UInt32(truncatingIfNeeded: message.count)
         return [0, UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + message
     }
 
     /// Adds `bytes` and returns the messages they complete. A compressed message is INTERNAL
     /// (the sandbox supports identity encoding only), an oversized one RESOURCE_EXHAUSTED.
-    public mutating func append(_ bytes: some Collection<UInt8>) throws(GRPCStatus) -> [[UInt8]] {
+    package mutating func append(_ bytes: some Collection<UInt8>) throws(GRPCStatus) -> [[UInt8]] {
         buffer.append(contentsOf: bytes)
         var messages: [[UInt8]] = []
         while buffer.count - start >= 5 {
@@ -60,5 +60,5 @@ public struct GRPCDeframer: Sendable {
     }
 
     /// Whether bytes of an unfinished message are waiting.
-    public var hasPartialMessage: Bool { start < buffer.count }
+    package var hasPartialMessage: Bool { start < buffer.count }
 }

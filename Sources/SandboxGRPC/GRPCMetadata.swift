@@ -13,43 +13,43 @@ import SandboxProtobuf
 /// var reply = GRPCReply.message(response)
 /// reply.trailers.add("x-journal-offset", "42")
 /// ```
-public struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+package struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// A value: text, or bytes for a `-bin` name.
-    public enum Content: Sendable, Equatable {
+    package enum Content: Sendable, Equatable {
         case text(String)
         case binary([UInt8])
     }
 
     /// The entries in order, names lowercase.
-    public private(set) var entries: [(name: String, value: Content)] = []
+    package private(set) var entries: [(name: String, value: Content)] = []
 
     /// Empty metadata.
-    public init() {}
+    package init() {}
 
     /// Text entries from literal pairs.
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         for (name, value) in elements { add(name, value) }
     }
 
     /// Adds a text entry (a `-bin` name takes the text's UTF-8 bytes).
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         let name = name.lowercased()
         entries.append((name, name.hasSuffix("-bin") ? .binary(Array(value.utf8)) : .text(value)))
     }
 
     /// Adds every entry of `other`, after these.
-    public mutating func append(contentsOf other: GRPCMetadata) {
+    package mutating func append(contentsOf other: GRPCMetadata) {
         entries += other.entries
     }
 
     /// Adds a binary entry; `name` must end in `-bin`.
-    public mutating func add(_ name: String, binary: [UInt8]) {
+    package mutating func add(_ name: String, binary: [UInt8]) {
         precondition(name.lowercased().hasSuffix("-bin"), "binary metadata names end in -bin: \(name)")
         entries.append((name.lowercased(), .binary(binary)))
     }
 
     /// The first text value of `name`.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         let name = name.lowercased()
         for entry in entries where entry.name == name {
             if case .text(let text) = entry.value { return text }
@@ -58,7 +58,7 @@ public struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral 
     }
 
     /// The first binary value of `name` (a `-bin` name).
-    public func binary(_ name: String) -> [UInt8]? {
+    package func binary(_ name: String) -> [UInt8]? {
         let name = name.lowercased()
         for entry in entries where entry.name == name {
             if case .binary(let bytes) = entry.value { return bytes }
@@ -67,10 +67,10 @@ public struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral 
     }
 
     /// Whether there are no entries.
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// Equal when the same entries are in the same order.
-    public static func == (lhs: GRPCMetadata, rhs: GRPCMetadata) -> Bool {
+    package static func == (lhs: GRPCMetadata, rhs: GRPCMetadata) -> Bool {
         lhs.entries.elementsEqual(rhs.entries) { $0.name == $1.name && $0.value == $1.value }
     }
 

@@ -9,7 +9,7 @@ import SandboxProtobuf
 /// return .message(response)
 /// return .failure(GRPCStatus(.notFound, "no payout \(id)"))
 /// ```
-public struct GRPCReply: Sendable {
+package struct GRPCReply: Sendable {
     enum Outcome: Sendable {
         case message(ProtoMessage)
         case failure(GRPCStatus)
@@ -17,20 +17,20 @@ public struct GRPCReply: Sendable {
 
     var outcome: Outcome
     /// Response header metadata (sent before the message).
-    public var headers: GRPCMetadata = [:]
+    package var headers: GRPCMetadata = [:]
     /// Trailer metadata (sent with the status).
-    public var trailers: GRPCMetadata = [:]
+    package var trailers: GRPCMetadata = [:]
     /// Why a refused call was refused, for the request journal and the event log (never sent):
     /// the response carries it (``HTTPResponse/diagnosis``).
-    public var diagnosis: Diagnosis?
+    package var diagnosis: Diagnosis?
 
     /// A successful answer: `message`, of the method's output type.
-    public static func message(_ message: ProtoMessage, headers: GRPCMetadata = [:], trailers: GRPCMetadata = [:]) -> GRPCReply {
+    package static func message(_ message: ProtoMessage, headers: GRPCMetadata = [:], trailers: GRPCMetadata = [:]) -> GRPCReply {
         GRPCReply(outcome: .message(message), headers: headers, trailers: trailers)
     }
 
     /// A failed call: `status` (not OK), sent trailers-only with `trailers`.
-    public static func failure(_ status: GRPCStatus, trailers: GRPCMetadata = [:]) -> GRPCReply {
+    package static func failure(_ status: GRPCStatus, trailers: GRPCMetadata = [:]) -> GRPCReply {
         GRPCReply(outcome: .failure(status), trailers: trailers)
     }
 }

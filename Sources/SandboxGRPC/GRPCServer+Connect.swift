@@ -88,12 +88,12 @@ extension GRPCServer {
     }
 
     /// The status of a Connect call to a method with no unary handler (streaming, or not written yet).
-    public static func notServedByConnect(_ path: String) -> GRPCStatus {
+    package static func notServedByConnect(_ path: String) -> GRPCStatus {
         GRPCStatus(.unimplemented, "\(path) is not served as a Connect unary call")
     }
 
     /// The status of a Connect call whose request message does not decode.
-    public static func undecodable(_ error: any Error) -> GRPCStatus {
+    package static func undecodable(_ error: any Error) -> GRPCStatus {
         GRPCStatus(.invalidArgument, "could not decode request message: \(error)")
     }
 
@@ -109,12 +109,12 @@ extension GRPCServer {
 
 extension GRPCStatus.Code {
     /// Connect's name for the code: `not_found` (and `canceled`, with one l).
-    public var connectName: String {
+    package var connectName: String {
         self == .cancelled ? "canceled" : name.lowercased()
     }
 
     /// The HTTP status Connect answers a unary call that ends with this code.
-    public var connectHTTPStatus: Int {
+    package var connectHTTPStatus: Int {
         switch self {
         case .ok: 200
         case .cancelled: 499

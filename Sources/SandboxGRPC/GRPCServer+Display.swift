@@ -7,7 +7,7 @@ extension GRPCServer {
     /// `path`, framed (gRPC) or bare (Connect's `application/proto`). Nil when the body is not
     /// exactly one whole message of that type, or is another content type (Connect's JSON is
     /// text already).
-    public func messageJSON(path: some StringProtocol, contentType: String?, body: [UInt8], isRequest: Bool) -> JSON? {
+    package func messageJSON(path: some StringProtocol, contentType: String?, body: [UInt8], isRequest: Bool) -> JSON? {
         // The type first: it is cheaper to tell than the method, and most bodies a report reads are JSON.
         let message: [UInt8]
         switch GRPCMetadata.mediaType(contentType) {

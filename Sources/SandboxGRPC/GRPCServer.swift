@@ -10,7 +10,7 @@ import SandboxProtobuf
 
 /// A unary method's handler: the decoded request and the call's context in, a reply out.
 /// Thrown ``GRPCStatus`` errors are the call's status; other errors are UNKNOWN.
-public typealias GRPCUnaryHandler = @Sendable (ProtoMessage, GRPCCallContext) throws -> GRPCReply
+package typealias GRPCUnaryHandler = @Sendable (ProtoMessage, GRPCCallContext) throws -> GRPCReply
 
 /// The gRPC services the sandbox serves: the ones declared in its ``ProtoFile``s, plus
 /// `grpc.health.v1.Health` and server reflection (`grpc.reflection.v1` and `v1alpha`).
@@ -29,22 +29,22 @@ public typealias GRPCUnaryHandler = @Sendable (ProtoMessage, GRPCCallContext) th
 /// ```
 ///
 /// Register handlers before ``install(on:)``: the router keeps the server as it was then.
-public struct GRPCServer: Sendable {
+package struct GRPCServer: Sendable {
     /// The declared files and the health and reflection files: what reflection serves.
-    public let registry: ProtoRegistry
+    package let registry: ProtoRegistry
     /// Calls answered, by method and status code.
-    public let metrics: GRPCMetrics
+    package let metrics: GRPCMetrics
     /// The largest request message accepted (RESOURCE_EXHAUSTED beyond).
-    public var maxMessageSize = GRPCDeframer.defaultMaxMessageSize
+    package var maxMessageSize = GRPCDeframer.defaultMaxMessageSize
     /// The largest message of a streaming call (health's and reflection's requests are a few
     /// bytes): a stream's partial message is held in memory, and a connection has many streams.
-    public var maxStreamingMessageSize = 64 * 1024
+    package var maxStreamingMessageSize = 64 * 1024
 
     var unaryHandlers: [String: GRPCUnaryHandler] = [:]
     var streamingMethods: [String: GRPCStreamingMethod] = [:]
 
     /// A server for the services of `files` (which must include everything they import).
-    public init(files: [ProtoFile]) {
+    package init(files: [ProtoFile]) {
         self.init(registry: ProtoRegistry(files + [GRPCHealth.file] + GRPCReflection.files))
     }
 
@@ -55,7 +55,7 @@ public struct GRPCServer: Sendable {
     /// ```swift
     /// var grpc = GRPCServer(services: try ProtoText.services(sources)) { try! ProtoText.files(sources) }
     /// ```
-    public init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
+    package init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
         let own = [GRPCHealth.file] + GRPCReflection.files
         self.init(registry: ProtoRegistry(services: services + own.flatMap(\.services)) { files() + own })
     }
@@ -73,7 +73,7 @@ public struct GRPCServer: Sendable {
 
     /// Sets the handler of the unary method at `path` (`/package.Service/Method`), which must be
     /// declared in the server's files.
-    public mutating func handle(_ path: String, _ handler: @escaping GRPCUnaryHandler) {
+    package mutating func handle(_ path: String, _ handler: @escaping GRPCUnaryHandler) {
         guard let method = method(at: path) else { preconditionFailure("no method \(path) in the server's files") }
         precondition(method.isUnary, "\(path) is a streaming method")
         unaryHandlers[path] = handler
@@ -81,17 +81,17 @@ public struct GRPCServer: Sendable {
 
     /// The unary handler registered for `path` (for another protocol on the same methods, such
     /// as Connect's JSON, to call the same code).
-    public func handler(for path: String) -> GRPCUnaryHandler? {
+    package func handler(for path: String) -> GRPCUnaryHandler? {
         unaryHandlers[path]
     }
 
     /// Every method's path, `/package.Service/Method`.
-    public var methodPaths: [String] {
+    package var methodPaths: [String] {
         registry.services.flatMap { service in service.methods.map { "/\(service.fullName)/\($0.name)" } }
     }
 
     /// The method declared at `path` (`/package.Service/Method`).
-    public func method(at path: some StringProtocol) -> MethodSchema? {
+    package func method(at path: some StringProtocol) -> MethodSchema? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].isEmpty else { return nil }
         return registry.service(String(parts[1]))?.method(String(parts[2]))
@@ -100,13 +100,13 @@ public struct GRPCServer: Sendable {
     /// Adds a `POST` route for every declared method, and middleware that answers any other
     /// request with a gRPC content type UNIMPLEMENTED (`unknown service …`, `unknown method … for
     /// service …`, as grpc-go words them).
-    public func install(on router: inout Router) {
+    package func install(on router: inout Router) {
         addRoutes(to: &router)
         router.use(unknownCalls)
     }
 
     /// Its methods as routes of `router` (``install(on:)`` without ``unknownCalls``).
-    public func addRoutes(to router: inout Router) {
+    package func addRoutes(to router: inout Router) {
         let server = self
         for service in registry.services {
             for method in service.methods {
@@ -117,7 +117,7 @@ public struct GRPCServer: Sendable {
     }
 
     /// The middleware that answers a gRPC call no route took: `UNIMPLEMENTED`, in grpc-go's words.
-    public var unknownCalls: Router.Middleware {
+    package var unknownCalls: Router.Middleware {
         let server = self
         return { request, route, next in
             guard route == Router.unmatched, GRPCServer.isGRPC(request) else { return next(request) }
@@ -127,7 +127,7 @@ public struct GRPCServer: Sendable {
 
     /// Streams the declared streaming methods' calls (give it to the HTTP server's
     /// configuration); nil for everything else, which the router answers.
-    public var streamOpener: HTTPStreamOpener {
+    package var streamOpener: HTTPStreamOpener {
         let server = self
         return { request in
             let path = String(request.path)

@@ -7,15 +7,15 @@
 /// ```swift
 /// throw GRPCStatus(.notFound, "no payout po_1")
 /// ```
-public struct GRPCStatus: Error, Sendable, Equatable, CustomStringConvertible {
+package struct GRPCStatus: Error, Sendable, Equatable, CustomStringConvertible {
     /// The canonical status codes.
-    public enum Code: Int, Sendable, CaseIterable {
+    package enum Code: Int, Sendable, CaseIterable {
         case ok = 0, cancelled, unknown, invalidArgument, deadlineExceeded, notFound, alreadyExists, permissionDenied,
              resourceExhausted, failedPrecondition, aborted, outOfRange, unimplemented, `internal`, unavailable, dataLoss,
              unauthenticated
 
         /// The canonical name, e.g. `NOT_FOUND` (what metrics and logs show).
-        public var name: String {
+        package var name: String {
             switch self {
             case .ok: "OK"
             case .cancelled: "CANCELLED"
@@ -39,24 +39,24 @@ public struct GRPCStatus: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The code.
-    public var code: Code
+    package var code: Code
     /// The message (plain text; percent-encoded only on the wire).
-    public var message: String
+    package var message: String
 
     /// A status with a code and a message.
-    public init(_ code: Code, _ message: String = "") {
+    package init(_ code: Code, _ message: String = "") {
         self.code = code
         self.message = message
     }
 
     /// Success.
-    public static let ok = GRPCStatus(.ok)
+    package static let ok = GRPCStatus(.ok)
 
     /// `CODE: message`.
-    public var description: String { message.isEmpty ? code.name : "\(code.name): \(message)" }
+    package var description: String { message.isEmpty ? code.name : "\(code.name): \(message)" }
 
     /// `message` as the `grpc-message` header carries it.
-    public static func percentEncoded(_ message: String) -> String {
+    package static func percentEncoded(_ message: String) -> String {
         var out = ""
         for byte in message.utf8 {
             if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "%") {
@@ -71,7 +71,7 @@ public struct GRPCStatus: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A `grpc-message` value decoded; malformed escapes are kept as they are, as gRPC's
     /// PROTOCOL-HTTP2.md asks ("Responses": Status-Message).
-    public static func percentDecoded(_ text: String) -> String {
+    package static func percentDecoded(_ text: String) -> String {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         var index = 0

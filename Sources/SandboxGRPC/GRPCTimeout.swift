@@ -3,10 +3,10 @@
 // u (microseconds), n (nanoseconds).
 
 /// Parses `grpc-timeout` values.
-public enum GRPCTimeout {
+package enum GRPCTimeout {
     /// The timeout in nanoseconds, or nil when `value` is not a valid grpc-timeout. Timeouts past
     /// Int64 nanoseconds (about 292 years; 8 digits of hours reach 11,000) are capped there.
-    public static func nanoseconds(_ value: String) -> Int64? {
+    package static func nanoseconds(_ value: String) -> Int64? {
         let bytes = Array(value.utf8)
         guard (2 ... 9).contains(bytes.count), let unit = bytes.last else { return nil }
         var amount: Int64 = 0

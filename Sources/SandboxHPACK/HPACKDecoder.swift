@@ -15,12 +15,12 @@
 /// `.headerListTooLarge`); the table holds at most the advertised `maxTableSize`. Bounding the
 /// block itself is the framing layer's business. So no literal, however long, is a compression
 /// error for its length alone.
-public struct HPACKDecoder: Sendable {
+package struct HPACKDecoder: Sendable {
     /// The largest header list `decode` returns, in RFC 9113 §6.5.2 octets (name + value + 32
     /// per field); SETTINGS_MAX_HEADER_LIST_SIZE.
-    public var maxHeaderListSize: Int
+    package var maxHeaderListSize: Int
     /// The SETTINGS_HEADER_TABLE_SIZE this side advertised: a size update above it is an error.
-    public private(set) var maxTableSize: Int
+    package private(set) var maxTableSize: Int
     private var table: HPACKDynamicTable
     /// Set when `maxTableSize` went below the table's maximum: the next block must start with a
     /// size update (RFC 7541 §4.2).
@@ -29,34 +29,34 @@ public struct HPACKDecoder: Sendable {
 
     /// A decoder whose table starts at (and may grow to) `maxTableSize`, the advertised
     /// SETTINGS_HEADER_TABLE_SIZE, and that refuses lists over `maxHeaderListSize`.
-    public init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 16 * 1024) {
+    package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 16 * 1024) {
         self.maxTableSize = max(0, maxTableSize)
         self.maxHeaderListSize = maxHeaderListSize
         table = HPACKDynamicTable(maxSize: self.maxTableSize, lookups: false)
     }
 
     /// The dynamic table's current size in RFC 7541 §4.1 octets.
-    public var dynamicTableSize: Int { table.size }
+    package var dynamicTableSize: Int { table.size }
 
     /// The dynamic table's current maximum size: the peer encoder's last size update.
-    public var dynamicTableMaxSize: Int { table.maxSize }
+    package var dynamicTableMaxSize: Int { table.maxSize }
 
     /// The number of entries in the dynamic table.
-    public var dynamicTableCount: Int { table.count }
+    package var dynamicTableCount: Int { table.count }
 
     /// The dynamic table's entry at `index` (1 is the newest), or nil (for tests and diagnostics).
-    public func dynamicTableEntry(_ index: Int) -> HPACKHeader? { table[index] }
+    package func dynamicTableEntry(_ index: Int) -> HPACKHeader? { table[index] }
 
     /// This side now advertises `size` as SETTINGS_HEADER_TABLE_SIZE (call once the peer has
     /// acknowledged the SETTINGS). When it is below the table's current maximum, the next block
     /// must start with a size update to at most `size`, or it is a compression error.
-    public mutating func setMaxTableSize(_ size: Int) {
+    package mutating func setMaxTableSize(_ size: Int) {
         maxTableSize = max(0, size)
         if maxTableSize < table.maxSize { sizeUpdateRequired = true }
     }
 
     /// Decodes one complete header block (HEADERS + CONTINUATION fragments already joined).
-    public mutating func decode(_ block: [UInt8]) throws(HPACKError) -> [HPACKHeader] {
+    package mutating func decode(_ block: [UInt8]) throws(HPACKError) -> [HPACKHeader] {
         let result: Result<[HPACKHeader], HPACKError> = block.withUnsafeBytes { buffer in
             do throws(HPACKError) { return .success(try decode(buffer)) } catch { return .failure(error) }
         }
@@ -66,7 +66,7 @@ public struct HPACKDecoder: Sendable {
     /// Decodes one complete header block (HEADERS + CONTINUATION fragments already joined).
     /// After a compression error the decoder is out of step and must be discarded; after
     /// `.headerListTooLarge` it is in step and decodes the next block.
-    public mutating func decode(_ block: UnsafeRawBufferPointer) throws(HPACKError) -> [HPACKHeader] {
+    package mutating func decode(_ block: UnsafeRawBufferPointer) throws(HPACKError) -> [HPACKHeader] {
         var headers: [HPACKHeader] = []
         var listSize = 0
         var tooLarge = false

@@ -5,9 +5,9 @@
 /// A `.compression` error leaves the decoder's dynamic table out of step with the peer's encoder:
 /// the connection must end with COMPRESSION_ERROR (RFC 9113 §4.3). `.headerListTooLarge` does not:
 /// the decoder processed the whole block first, so only the stream is refused.
-public struct HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of failure.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A malformed block: HTTP/2 COMPRESSION_ERROR, a connection error.
         case compression(String)
         /// The decoded list exceeds `maxHeaderListSize` (RFC 9113 §6.5.2); the table is in sync.
@@ -15,22 +15,22 @@ public struct HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Which failure this is.
-    public var kind: Kind
+    package var kind: Kind
 
     /// An error of this kind.
-    public init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     /// A malformed block, for `reason`: HTTP/2 COMPRESSION_ERROR.
-    public static func compression(_ reason: String) -> HPACKError { HPACKError(.compression(reason)) }
+    package static func compression(_ reason: String) -> HPACKError { HPACKError(.compression(reason)) }
 
     /// The decoded header list is larger than the decoder's `maxHeaderListSize`.
-    public static let headerListTooLarge = HPACKError(.headerListTooLarge)
+    package static let headerListTooLarge = HPACKError(.headerListTooLarge)
 
     /// Whether this is `.headerListTooLarge` (a stream error), rather than a compression error.
-    public var isHeaderListTooLarge: Bool { kind == .headerListTooLarge }
+    package var isHeaderListTooLarge: Bool { kind == .headerListTooLarge }
 
     /// A one-line account of the failure.
-    public var description: String {
+    package var description: String {
         switch kind {
         case .compression(let reason): "HPACK compression error: \(reason)"
         case .headerListTooLarge: "HPACK: the header list is larger than the advertised maximum"

@@ -7,23 +7,23 @@
 /// Huffman.encode(Array("no-cache".utf8), into: &out)   // a8 eb 10 64 9c bf
 /// Huffman.decode(bytes)                                // nil when invalid
 /// ```
-public enum Huffman {
+package enum Huffman {
     /// Appends the encoding of `bytes`, padded to an octet with the most significant bits of EOS.
-    public static func encode(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
+    package static func encode(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
         if bytes.withContiguousStorageIfAvailable({ encode(buffer: $0, into: &out) }) == nil {
             Array(bytes).withUnsafeBufferPointer { encode(buffer: $0, into: &out) }
         }
     }
 
     /// The number of octets `encode` appends for `bytes`.
-    public static func encodedCount(_ bytes: some Collection<UInt8>) -> Int {
+    package static func encodedCount(_ bytes: some Collection<UInt8>) -> Int {
         if let count = bytes.withContiguousStorageIfAvailable({ encodedCount(buffer: $0) }) { return count }
         return Array(bytes).withUnsafeBufferPointer { encodedCount(buffer: $0) }
     }
 
     /// The octets `bytes` encodes; nil when it is invalid: an EOS symbol, padding longer than
     /// 7 bits, or padding that is not all ones (RFC 7541 §5.2).
-    public static func decode(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 8 / 5)
         return decode(bytes, into: &out) ? out : nil

@@ -19,18 +19,18 @@ public struct AccessLog: Sendable {
     }
 
     /// The line format.
-    public var format: Format
+    package var format: Format
     /// Receives a batch of complete lines.
-    public var write: @Sendable ([UInt8]) -> Void
+    package var write: @Sendable ([UInt8]) -> Void
 
     /// A log that hands batches to `write`.
-    public init(format: Format, write: @escaping @Sendable ([UInt8]) -> Void) {
+    package init(format: Format, write: @escaping @Sendable ([UInt8]) -> Void) {
         self.format = format
         self.write = write
     }
 
     /// A log on standard output; batches from different loops never interleave.
-    public static func standardOutput(format: Format) -> AccessLog {
+    package static func standardOutput(format: Format) -> AccessLog {
         AccessLog(format: format) { bytes in StandardOutput.write(bytes) }
     }
 

@@ -12,23 +12,23 @@ import SandboxJSON
 /// response.diagnosis = Diagnosis("signature_mismatch", "Payload-Signature is uppercase hex: send it in lowercase",
 ///                                ["likely_cause": "uppercase_hex"])
 /// ```
-public struct Diagnosis: Sendable, Equatable {
+package struct Diagnosis: Sendable, Equatable {
     /// The check that failed, a word such as `unknown_login` or `signature_mismatch`.
-    public var check: String
+    package var check: String
     /// One sentence: what failed and the likely cause.
-    public var message: String
+    package var message: String
     /// What the check compared: `expected_signature`, `received_signature`, `likely_cause`...
-    public var details: [String: JSON]
+    package var details: [String: JSON]
 
     /// A diagnosis of `check`.
-    public init(_ check: String, _ message: String, _ details: [String: JSON] = [:]) {
+    package init(_ check: String, _ message: String, _ details: [String: JSON] = [:]) {
         self.check = check
         self.message = message
         self.details = details
     }
 
     /// `{"check": …, "message": …, …details}`: as the request journal shows it.
-    public var json: JSON {
+    package var json: JSON {
         var object = details
         object["check"] = .string(check)
         object["message"] = .string(message)
@@ -38,11 +38,11 @@ public struct Diagnosis: Sendable, Equatable {
 
 /// Which of a scenario's faults (its place in `faults`) gave an answer, and whether the handler
 /// had seen the request (a `drop_after_commit`) or not (an `error`, a `close`).
-public struct InjectedFault: Sendable, Equatable {
-    public let index: Int
-    public let handled: Bool
+package struct InjectedFault: Sendable, Equatable {
+    package let index: Int
+    package let handled: Bool
 
-    public init(index: Int, handled: Bool) {
+    package init(index: Int, handled: Bool) {
         self.index = index
         self.handled = handled
     }
@@ -64,25 +64,25 @@ extension HTTPResponse {
     }
 
     /// Why the request was refused, when a check of its credentials failed (never sent).
-    public var diagnosis: Diagnosis? {
+    package var diagnosis: Diagnosis? {
         get { notes?.diagnosis }
         set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, fault: fault) }
     }
 
     /// On a 404 or 405 of the ``Router``: the route the request most likely meant,
     /// `"DELETE /v3/cashout/cancel"` (never sent but in the error's message).
-    public var nearMiss: String? {
+    package var nearMiss: String? {
         get { notes?.nearMiss }
         set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, fault: fault) }
     }
 
     /// The scenario's fault that gave this answer instead of the handler's, if any (never sent).
-    public var fault: InjectedFault? {
+    package var fault: InjectedFault? {
         get { notes?.fault }
         set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: newValue) }
     }
 
     /// A scenario's fault answered (an error, a closed connection) before any handler saw the
     /// request: its API neither made nor refused anything.
-    public var unhandled: Bool { fault.map { !$0.handled } ?? false }
+    package var unhandled: Bool { fault.map { !$0.handled } ?? false }
 }

@@ -6,9 +6,9 @@
 /// EditDistance.between(Array("--prot"), Array("--port"))            // 2
 /// EditDistance.between(Array("cashout".utf8), Array("cashouts".utf8)) // 1
 /// ```
-public enum EditDistance {
+package enum EditDistance {
     /// The distance from `a` to `b`; once it is surely over `limit`, some number above `limit`.
-    public static func between<Element: Equatable>(_ a: [Element], _ b: [Element], limit: Int = .max) -> Int {
+    package static func between<Element: Equatable>(_ a: [Element], _ b: [Element], limit: Int = .max) -> Int {
         if a == b { return 0 }
         guard abs(a.count - b.count) <= limit else { return limit + 1 }
         return rows(b.count) { previous, current in

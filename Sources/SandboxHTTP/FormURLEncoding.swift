@@ -1,12 +1,12 @@
 /// Percent-encoding (RFC 3986 §2.1) and `application/x-www-form-urlencoded` bodies and queries
 /// (WHATWG URL standard §5: `&`-separated pairs, `+` is a space).
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     /// Decodes `a=1&b=x+y` into ordered pairs; `nil` on a malformed `%` escape or invalid UTF-8.
     ///
     /// ```swift
     /// FormURLEncoding.decode("amount=10.50&name=Jo%C3%A3o+S".utf8)  // [("amount","10.50"),("name","João S")]
     /// ```
-    public static func decode(_ bytes: some Collection<UInt8>) -> [(name: String, value: String)]? {
+    package static func decode(_ bytes: some Collection<UInt8>) -> [(name: String, value: String)]? {
         var pairs: [(name: String, value: String)] = []
         for part in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let equals = part.firstIndex(of: UInt8(ascii: "="))
@@ -22,7 +22,7 @@ public enum FormURLEncoding {
     /// Encodes pairs as a form body, escaping everything but `A-Z a-z 0-9 * - . _`; spaces become
     /// `+` as browsers send them, or `%20` (as D24's notifications have them) when `spaceAsPlus`
     /// is false.
-    public static func encode(_ pairs: [(name: String, value: String)], spaceAsPlus: Bool = true) -> String {
+    package static func encode(_ pairs: [(name: String, value: String)], spaceAsPlus: Bool = true) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count * 3 + 2 })
         for (index, pair) in pairs.enumerated() {
@@ -36,7 +36,7 @@ public enum FormURLEncoding {
 
     /// Decodes `%XX` escapes (and `+` when `plusAsSpace`); `nil` when an escape is malformed or
     /// the result is not UTF-8.
-    public static func percentDecode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool = false) -> String? {
+    package static func percentDecode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool = false) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex

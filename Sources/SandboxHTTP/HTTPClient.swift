@@ -10,11 +10,11 @@ import Glibc
 ///                                    body: Array("a=1".utf8), timeout: .seconds(5))
 /// response.status  // 200
 /// ```
-public enum HTTPClient {
+package enum HTTPClient {
     /// Sends one request and waits for the response, at most `timeout` in all (connect included).
     /// `Host` is the URL's authority unless `headers` has one.
     /// Call it off the event-loop threads: it blocks.
-    public static func send(method: String, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+    package static func send(method: String, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                             timeout: Duration = .seconds(5), limits: HTTPLimits = HTTPLimits()) throws(HTTPClientError) -> HTTPResponse {
         let target = try URLParts(url)
         for field in headers where !field.name.utf8.allSatisfy(\.isTokenByte) || field.name.isEmpty
@@ -125,7 +125,7 @@ public enum HTTPClient {
 }
 
 /// Why a client request failed.
-public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not `http://host[:port]/path`.
     case invalidURL(String)
     /// A header name is not a token, or a value holds CR, LF or NUL.
@@ -139,7 +139,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// The peer's answer was not valid HTTP/1.x.
     case malformedResponse(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL: \(url)"
         case .invalidHeader(let name): "invalid header: \(name)"

@@ -5,29 +5,29 @@
 /// headers.add("Content-Type", "application/json")
 /// headers["content-type"]  // "application/json"
 /// ```
-public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in the order they were received or added.
-    public private(set) var fields: [(name: String, value: String)] = []
+    package private(set) var fields: [(name: String, value: String)] = []
 
     /// Creates an empty header list.
-    public init() {}
+    package init() {}
 
     /// Creates a header list from literal pairs, in order.
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields.reserveCapacity(elements.count)
         for (name, value) in elements { add(name, value) }
     }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// Appends a field, keeping any existing ones with the same name.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))
     }
 
     /// The first value of `name`, or `nil`; setting replaces every field of that name.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
         set {
             fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
@@ -36,25 +36,25 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// Every value of `name`, in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
 
     /// Whether a field named `name` is present.
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         fields.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// Whether a field named `name` lists `token` among its comma-separated values, ignoring case
     /// (for `Connection: keep-alive, Upgrade` and the like).
-    public func contains(_ name: String, token: String) -> Bool {
+    package func contains(_ name: String, token: String) -> Bool {
         fields.contains { field in
             field.name.equalsIgnoringASCIICase(name)
                 && field.value.split(separator: ",").contains { $0.trimmingSpaces().equalsIgnoringASCIICase(token) }
         }
     }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
 
@@ -65,7 +65,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             && value.utf8.inPlace { $0.allSatisfy { $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) } }
     }
 
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         // The same fields' storage (shared headers such as a JSON answer's) needs no comparison.
         let same = lhs.fields.withUnsafeBufferPointer { a in rhs.fields.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
         return same || lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }

@@ -20,9 +20,9 @@ import Synchronization
 /// var text = ""
 /// metrics.render(into: &text)  // cashout_sandbox_http_requests_total{route="GET /x",status="200"} 3 ...
 /// ```
-public final class HTTPMetrics: Sendable {
+package final class HTTPMetrics: Sendable {
     /// Upper bounds of the duration histogram's buckets, in seconds (`+Inf` comes after them).
-    public static let bucketBounds = ["0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5",
+    package static let bucketBounds = ["0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5",
                                       "1", "2.5", "5", "10"]
     private static let bucketNanoseconds: [Int64] = [500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
                                                      50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000,
@@ -48,18 +48,18 @@ public final class HTTPMetrics: Sendable {
     }
 
     /// The route names, by number; 0 is `unmatched`.
-    public let routes: [String]
+    package let routes: [String]
     private let counters: [RouteSlot]
 
     /// Counters for `routes` (``Router/routeNames``: number 0 is `unmatched`).
-    public init(routes: [String]) {
+    package init(routes: [String]) {
         self.routes = routes.isEmpty ? ["unmatched"] : routes
         counters = self.routes.map { _ in RouteSlot() }
     }
 
     /// Counts one answer. `nanoseconds` nil: counted by status only (a request the parser refused
     /// before any handler ran has no duration worth a bucket).
-    public func record(route: Int, status: Int, nanoseconds: Int64?) {
+    package func record(route: Int, status: Int, nanoseconds: Int64?) {
         let route = (counters.indices.contains(route) ? counters[route] : counters[0]).made
         route.statuses[(100 ... 599).contains(status) ? status : 0].wrappingAdd(1, ordering: .relaxed)
         guard let nanoseconds else { return }
@@ -71,7 +71,7 @@ public final class HTTPMetrics: Sendable {
 
     /// Appends `cashout_sandbox_http_requests_total` and `cashout_sandbox_http_request_duration_seconds`
     /// with their HELP and TYPE lines; series that never counted anything are left out.
-    public func render(into text: inout String) {
+    package func render(into text: inout String) {
         Self.family("cashout_sandbox_http_requests_total", "counter",
                     "HTTP requests answered, by route pattern and status (status 0: closed without an answer).", into: &text)
         for (name, slot) in zip(routes, counters) {
@@ -103,7 +103,7 @@ public final class HTTPMetrics: Sendable {
     }
 
     /// Appends a metric family's `# HELP` and `# TYPE` lines (`type`: counter, gauge, histogram).
-    public static func family(_ name: String, _ type: String, _ help: String, into text: inout String) {
+    package static func family(_ name: String, _ type: String, _ help: String, into text: inout String) {
         text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
 
@@ -114,7 +114,7 @@ public final class HTTPMetrics: Sendable {
     }
 
     /// A label value as the format wants it: backslash, double quote and line feed escaped.
-    public static func escape(_ value: String) -> String {
+    package static func escape(_ value: String) -> String {
         guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
         var escaped = ""
         for character in value {

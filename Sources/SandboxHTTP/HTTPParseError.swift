@@ -1,5 +1,5 @@
 /// Why a message could not be parsed, and the status a server answers with before closing.
-public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Malformed syntax or framing (400); the text says what was wrong.
     case badRequest(String)
     /// The header section is over ``HTTPLimits/maxHeaderBytes`` or ``HTTPLimits/maxHeaderCount`` (431).
@@ -17,7 +17,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
     case bodyNotStored(String)
 
     /// The status a server answers with.
-    public var status: Int {
+    package var status: Int {
         switch self {
         case .badRequest: 400
         case .headerTooLarge: 431
@@ -29,7 +29,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badRequest(let why): why
         case .headerTooLarge: "header section too large"

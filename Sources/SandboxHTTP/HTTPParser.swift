@@ -15,12 +15,12 @@
 /// parser.append(bytes)
 /// while let event = try parser.next() { ... }
 /// ```
-public struct HTTPParser: Sendable {
+package struct HTTPParser: Sendable {
     /// Which kind of message the stream carries.
-    public enum Mode: Sendable { case request, response }
+    package enum Mode: Sendable { case request, response }
 
     /// What the parser found.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// A request's head asked for `Expect: 100-continue` and its body has not arrived yet.
         case expectContinue
         /// A complete request.
@@ -65,40 +65,40 @@ public struct HTTPParser: Sendable {
 
     /// The method of the request a response answers, which decides whether it has a body (HEAD
     /// responses do not). Client side only.
-    public var requestMethod = "GET"
+    package var requestMethod = "GET"
 
     /// Creates a parser for one connection.
-    public init(mode: Mode, limits: HTTPLimits = HTTPLimits()) {
+    package init(mode: Mode, limits: HTTPLimits = HTTPLimits()) {
         self.mode = mode
         self.limits = limits
     }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.append(contentsOf: bytes)
     }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: some Sequence<UInt8>) {
+    package mutating func append(_ bytes: some Sequence<UInt8>) {
         compact()
         buffer.append(contentsOf: bytes)
     }
 
     /// Whether no part of a message is buffered: between messages, nothing pending.
-    public var isIdle: Bool {
+    package var isIdle: Bool {
         if case .head = state { return index == buffer.count }
         return false
     }
 
     /// Whether the parser is waiting for a head (as opposed to a body).
-    public var isReadingHead: Bool {
+    package var isReadingHead: Bool {
         if case .head = state { return true }
         return false
     }
 
     /// The next complete message or interim event, or nil when more bytes are needed.
-    public mutating func next() throws(HTTPParseError) -> Event? {
+    package mutating func next() throws(HTTPParseError) -> Event? {
         while true {
             switch state {
             case .head:
@@ -181,7 +181,7 @@ public struct HTTPParser: Sendable {
 
     /// Call when the peer closed its side: completes a response that is delimited by the close, and
     /// reports a message cut short. Nil when nothing was pending.
-    public mutating func finish() throws(HTTPParseError) -> Event? {
+    package mutating func finish() throws(HTTPParseError) -> Event? {
         switch state {
         case .untilClose:
             return complete()

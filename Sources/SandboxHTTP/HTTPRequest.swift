@@ -1,24 +1,24 @@
 /// A complete HTTP request, body included, as the parser hands it to a handler.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// The method token as sent, e.g. `POST` (methods are case-sensitive, RFC 9110 §9.1).
-    public var method: String
+    package var method: String
     /// The request-target exactly as sent, e.g. `/v3/banks?country=BR`.
-    public var target: String
+    package var target: String
     /// The protocol version of the request line.
-    public var version: HTTPVersion
+    package var version: HTTPVersion
     /// Header fields in the order received.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes (after chunked decoding); empty when the body is spooled.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The body, in a temporary file, when its route spools bodies (``HTTPLimits/spooledBodyRoutes``).
-    public var spooledBody: SpooledBody?
+    package var spooledBody: SpooledBody?
     /// Path parameters filled in by the ``Router``, already percent-decoded.
-    public var parameters: [String: String] = [:]
+    package var parameters: [String: String] = [:]
     /// The client's address, set by the server (for IP allow-lists).
-    public var remoteAddress: SocketAddress?
+    package var remoteAddress: SocketAddress?
 
     /// Creates a request; the server's parser and tests use this.
-    public init(method: String, target: String, version: HTTPVersion = .http1_1,
+    package init(method: String, target: String, version: HTTPVersion = .http1_1,
                 headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method
         self.target = target
@@ -28,10 +28,10 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The target's path, still percent-encoded: everything before `?`.
-    public var path: Substring { Self.path(of: target) }
+    package var path: Substring { Self.path(of: target) }
 
     /// The raw query string after `?`, if any.
-    public var queryString: Substring? {
+    package var queryString: Substring? {
         Self.queryMark(of: target).map { target[target.index(after: $0)...] }
     }
 
@@ -48,18 +48,18 @@ public struct HTTPRequest: Sendable {
 
     /// The decoded query parameters in order (`+` is a space, as in form encoding); `nil` when the
     /// query has malformed percent-escapes or invalid UTF-8.
-    public var queryItems: [(name: String, value: String)]? {
+    package var queryItems: [(name: String, value: String)]? {
         guard let queryString else { return [] }
         return FormURLEncoding.decode(queryString.utf8)
     }
 
     /// The first decoded value of the query parameter `name`.
-    public func query(_ name: String) -> String? {
+    package func query(_ name: String) -> String? {
         queryItems?.first { $0.name == name }?.value
     }
 
     /// Whether the connection stays open after this request (RFC 9112 §9.3).
-    public var keepAlive: Bool {
+    package var keepAlive: Bool {
         switch version {
         case .http1_1: !headers.contains("Connection", token: "close")
         case .http1_0: headers.contains("Connection", token: "keep-alive")

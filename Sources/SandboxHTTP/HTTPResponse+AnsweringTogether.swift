@@ -9,7 +9,7 @@ extension HTTPResponse {
     /// ```swift
     /// HTTPResponse.answeringTogether { for waiting in synced { waiting.answer(.text("saved")) } }
     /// ```
-    public static func answeringTogether(_ body: () -> Void) {
+    package static func answeringTogether(_ body: () -> Void) {
         guard PendingWakes.current == nil else { return body() }  // an outer call wakes them
         let pending = PendingWakes()
         pthread_setspecific(PendingWakes.key, Unmanaged.passUnretained(pending).toOpaque())

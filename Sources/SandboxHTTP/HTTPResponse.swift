@@ -9,19 +9,19 @@ import SandboxJSON
 /// HTTPResponse.json(["status": "ok"])
 /// HTTPResponse(status: 204)
 /// ```
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
-    public var status: Int
+    package var status: Int
     /// Header fields; `Content-Length`, `Date` and `Connection` are added by the server.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// Fields sent after the body (HTTP/2 only: gRPC's `grpc-status` and `grpc-message`); nil for
     /// none. Over HTTP/1.1 they are left out.
-    public var trailers: HTTPHeaders?
+    package var trailers: HTTPHeaders?
 
     /// Creates a response.
-    public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = [], trailers: HTTPHeaders? = nil) {
+    package init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = [], trailers: HTTPHeaders? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -29,12 +29,12 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A JSON response with sorted keys and `Content-Type: application/json`.
-    public static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
+    package static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
         json(serialized: value.serialized(), status: status)
     }
 
     /// A JSON response of a body already serialized, with `Content-Type: application/json`.
-    public static func json(serialized body: [UInt8], status: Int = 200) -> HTTPResponse {
+    package static func json(serialized body: [UInt8], status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: jsonHeaders, body: body)
     }
 
@@ -42,13 +42,13 @@ public struct HTTPResponse: Sendable {
     private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
 
     /// A plain-text response (`text/plain; charset=utf-8`).
-    public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
+    package static func text(_ text: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
     }
 
     /// The number of the ``Router`` route that answered (``Router/routeNames``); 0 when none did.
     /// The server's ``HTTPMetrics`` count by it.
-    public internal(set) var route = Router.unmatched
+    package internal(set) var route = Router.unmatched
 
     /// Close the connection instead of answering (see ``closeWithoutAnswer``).
     var dropsConnection = false
@@ -61,7 +61,7 @@ public struct HTTPResponse: Sendable {
 
     /// No answer at all: the server closes the connection (after any earlier pipelined
     /// responses), as a network fault or a crashed server would.
-    public static var closeWithoutAnswer: HTTPResponse {
+    package static var closeWithoutAnswer: HTTPResponse {
         var response = HTTPResponse(status: 0)
         response.dropsConnection = true
         return response
@@ -75,7 +75,7 @@ public struct HTTPResponse: Sendable {
     /// ```swift
     /// router.add("POST /slow") { _ in .later(on: worker) { .text(computeSlowly()) } }
     /// ```
-    public static func later(on queue: DispatchQueue, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+    package static func later(on queue: DispatchQueue, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
         .deferred { answer in queue.async { answer(work()) } }
     }
 
@@ -89,7 +89,7 @@ public struct HTTPResponse: Sendable {
     /// ```swift
     /// return .deferred { answer in mailer.send(message) { sent in answer(.text(sent ? "sent" : "failed")) } }
     /// ```
-    public static func deferred(_ start: @escaping @Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
+    package static func deferred(_ start: @escaping @Sendable (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
         var response = HTTPResponse(status: 0)
         response.starter = start
         return response
@@ -110,7 +110,7 @@ public struct HTTPResponse: Sendable {
     /// response.map(metrics) { metrics, produced in metrics.count(produced); return produced }
     /// ```
     @inlinable
-    public func map<Context: Sendable>(_ context: Context,
+    package func map<Context: Sendable>(_ context: Context,
                                        _ transform: @escaping @Sendable (Context, HTTPResponse) -> HTTPResponse) -> HTTPResponse {
         guard let starter else { return transform(context, self) }
         var response = self
@@ -129,16 +129,16 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Whether the real response is produced later (``later(on:_:)``, ``deferred(_:)``).
-    public var isDeferred: Bool { starter != nil }
+    package var isDeferred: Bool { starter != nil }
 
     /// Whether this answer is a dropped connection (``closeWithoutAnswer``).
-    public var isDroppedConnection: Bool { dropsConnection }
+    package var isDroppedConnection: Bool { dropsConnection }
 
     /// The final response: the calling thread waits for a deferred answer (nested ones too). A
     /// response held by a gate stays held (the server holds it; ``resolved`` waits for it). Never
     /// on an event loop's thread, nor on the queue a ``later(on:_:)`` answer runs on: an answer
     /// produced there would wait for the thread that waits for it.
-    public var flattened: HTTPResponse {
+    package var flattened: HTTPResponse {
         guard let starter else { return self }
         let answer = Mutex<HTTPResponse?>(nil)
         let ready = DispatchSemaphore(value: 0)
@@ -152,12 +152,12 @@ public struct HTTPResponse: Sendable {
 
     /// The response as a caller outside the server sees it: ``flattened``, once its gate lets it
     /// go (see ``held(by:until:)``), with a dropped connection as status 0.
-    public var resolved: HTTPResponse {
+    package var resolved: HTTPResponse {
         var final = flattened
         if let hold = final.hold { final = hold.wait(final) }
         return final.dropsConnection ? HTTPResponse(status: 0) : final
     }
 
     /// The body decoded as UTF-8 (for clients and tests).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }

@@ -24,7 +24,7 @@ public final class HTTPServer: Sendable {
         /// Event-loop threads; defaults to the number of cores.
         public var threads: Int
         /// Header and body size limits.
-        public var limits = HTTPLimits()
+        package var limits = HTTPLimits()
         /// How long a client may take to send a request head, from its first byte.
         public var headerTimeout: Duration = .seconds(10)
         /// How long a client may take to send a whole request, head and body.
@@ -34,11 +34,11 @@ public final class HTTPServer: Sendable {
         /// How long `stop()` waits for requests in flight.
         public var gracePeriod: Duration = .seconds(5)
         /// The access log; nil for none.
-        public var accessLog: AccessLog?
+        package var accessLog: AccessLog?
         /// Where every answer is counted, by route and status, with its duration; nil for nowhere.
-        public var metrics: HTTPMetrics?
+        package var metrics: HTTPMetrics?
         /// Which HTTP/2 requests are answered as they stream (``HTTPStreamHandler``); nil: none.
-        public var streamOpener: HTTPStreamOpener?
+        package var streamOpener: HTTPStreamOpener?
 
         /// A configuration for `host` and `port`.
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int? = nil) {
@@ -49,14 +49,14 @@ public final class HTTPServer: Sendable {
     }
 
     /// The addresses the server is listening on, with the actual port.
-    public let addresses: [SocketAddress]
+    package let addresses: [SocketAddress]
     private let listeners: [Int32]
     private let loops: [EventLoop]
     /// The running loop threads; emptied (under the lock, so a second caller waits) by `stop()`.
     private let threads: Mutex<[OSThread]>
 
     /// The port the server is listening on.
-    public var port: Int { addresses[0].port }
+    package var port: Int { addresses[0].port }
 
     private init(addresses: [SocketAddress], listeners: [Int32], loops: [EventLoop]) {
         self.addresses = addresses
@@ -68,7 +68,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds, listens and starts the event loops.
-    public static func start(configuration: Configuration, handler: @escaping HTTPHandler) throws(SocketError) -> HTTPServer {
+    package static func start(configuration: Configuration, handler: @escaping HTTPHandler) throws(SocketError) -> HTTPServer {
         signal(SIGPIPE, SIG_IGN)  // a peer that vanishes mid-response must not kill the process
         let (addresses, listeners) = try bind(configuration)
         let settings = EventLoop.Settings(
@@ -97,7 +97,7 @@ public final class HTTPServer: Sendable {
     /// Stops accepting (new connections are refused at once), lets requests in flight finish (up
     /// to the grace period), closes every connection and returns once the loop threads have
     /// ended. Safe to call more than once, from any thread but a handler's.
-    public func stop() {
+    package func stop() {
         threads.withLock { threads in
             guard !threads.isEmpty else { return }
             // Shut, not closed: the loops still have the descriptors registered, and a closed

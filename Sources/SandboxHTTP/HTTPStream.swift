@@ -4,30 +4,30 @@
 
 /// One part of a streamed answer, in the order they must come: one `head`, any number of `data`,
 /// then `trailers`, which end the stream.
-public enum HTTPStreamPart {
+package enum HTTPStreamPart {
     case head(status: Int, headers: HTTPHeaders)
     case data([UInt8])
     case trailers(HTTPHeaders)
 }
 
 /// Writes a streamed answer's parts. Valid until the stream ends; writes after that are dropped.
-public struct HTTPStreamWriter {
+package struct HTTPStreamWriter {
     private let write: (HTTPStreamPart) -> Void
 
     /// A writer that hands each part to `write` (the server's; tests collect them).
-    public init(_ write: @escaping (HTTPStreamPart) -> Void) {
+    package init(_ write: @escaping (HTTPStreamPart) -> Void) {
         self.write = write
     }
 
     /// Sends `part` (queued behind flow control if the peer's window is closed).
-    public func callAsFunction(_ part: HTTPStreamPart) {
+    package func callAsFunction(_ part: HTTPStreamPart) {
         write(part)
     }
 }
 
 /// A request answered as it streams, created by the server's ``HTTPServer/Configuration/streamOpener``
 /// when a stream's headers arrive.
-public protocol HTTPStreamHandler: AnyObject {
+package protocol HTTPStreamHandler: AnyObject {
     /// Bytes of the request body as they arrive, in order (one DATA frame's payload).
     func receive(_ bytes: [UInt8], writer: HTTPStreamWriter)
     /// The request body ended.
@@ -38,4 +38,4 @@ public protocol HTTPStreamHandler: AnyObject {
 
 /// Decides, from a stream's request head (its body still empty), whether it is streamed: a handler
 /// to stream it, or nil to read the whole body and answer through the server's ``HTTPHandler``.
-public typealias HTTPStreamOpener = @Sendable (HTTPRequest) -> (any HTTPStreamHandler)?
+package typealias HTTPStreamOpener = @Sendable (HTTPRequest) -> (any HTTPStreamHandler)?

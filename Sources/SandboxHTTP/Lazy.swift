@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// `make` must not read the same `Lazy` (it would wait for itself). Once made, a read takes no
 /// lock (one atomic load): a `Lazy` can sit on a request's path.
-public final class Lazy<Value: Sendable>: Sendable {
+package final class Lazy<Value: Sendable>: Sendable {
     private final class Box: Sendable {
         let value: Value
 
@@ -26,12 +26,12 @@ public final class Lazy<Value: Sendable>: Sendable {
     private let maker: Mutex<(@Sendable () -> Value)?>
 
     /// A value that `make` makes when it is first read.
-    public init(_ make: @escaping @Sendable () -> Value) {
+    package init(_ make: @escaping @Sendable () -> Value) {
         maker = Mutex(make)
     }
 
     /// The value, made now if this is the first read.
-    public var value: Value {
+    package var value: Value {
         if let box = made.load() { return box.value }
         return maker.withLock { make in
             if let box = made.load() { return box.value }  // made while this thread waited

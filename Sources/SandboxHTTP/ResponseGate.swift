@@ -9,7 +9,7 @@ import Dispatch
 /// the lowest ticket it holds, sends what that let go, and asks again for the rest, so a sync
 /// that lets many answers go wakes each loop once. A server's held responses are meant to share
 /// one gate (the sandbox's journal): those of another gate wait until the first one's are let go.
-public protocol ResponseGate: AnyObject, Sendable {
+package protocol ResponseGate: AnyObject, Sendable {
     /// Whether `ticket` is let go; any thread, often.
     func state(of ticket: Int) -> ResponseGateState
     /// Calls `wake` once, on any thread, when `ticket`'s state is no longer `.held` (at once if
@@ -18,7 +18,7 @@ public protocol ResponseGate: AnyObject, Sendable {
 }
 
 /// What a gate says of a ticket.
-public enum ResponseGateState: Sendable {
+package enum ResponseGateState: Sendable {
     /// The response waits.
     case held
     /// The held response goes.
@@ -64,7 +64,7 @@ extension HTTPResponse {
     /// ```swift
     /// return response.held(by: journal, until: journal.counts.appended)
     /// ```
-    public func held(by gate: any ResponseGate, until ticket: Int) -> HTTPResponse {
+    package func held(by gate: any ResponseGate, until ticket: Int) -> HTTPResponse {
         map(ResponseHold(gate: gate, ticket: ticket)) { hold, produced in
             var response = produced
             response.hold = hold
@@ -73,5 +73,5 @@ extension HTTPResponse {
     }
 
     /// Whether a gate holds this response (``held(by:until:)``).
-    public var isHeld: Bool { hold != nil }
+    package var isHeld: Bool { hold != nil }
 }

@@ -1,7 +1,7 @@
 import SandboxJSON
 
 /// A request handler: runs on an event-loop thread and returns the response.
-public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
 /// Maps `"METHOD /path/{param}"` routes to handlers.
 ///
@@ -20,7 +20,7 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// Every route has a number (``routeNames`` gives its `"METHOD /pattern"`; 0 is `unmatched`, for
 /// 404, 405 and malformed paths), which ``use(_:)`` middleware sees and every response carries to
 /// the server's ``HTTPMetrics``: labels stay bounded however many paths clients invent.
-public struct Router: Sendable {
+package struct Router: Sendable {
     private enum Segment: Sendable, Equatable {
         case literal(Substring)
         case parameter(String)
@@ -53,7 +53,7 @@ public struct Router: Sendable {
 
     /// Code around every answer, matched or not: the request, its route number, and the route's
     /// handler (or the 404/405/400 answer) to call, or not.
-    public typealias Middleware = @Sendable (HTTPRequest, _ route: Int, _ next: HTTPHandler) -> HTTPResponse
+    package typealias Middleware = @Sendable (HTTPRequest, _ route: Int, _ next: HTTPHandler) -> HTTPResponse
 
     private var exact: [Substring: Methods] = [:]
     private var patterns: [PatternRoute] = []
@@ -64,13 +64,13 @@ public struct Router: Sendable {
 
     /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
     /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
-    public private(set) var routeNames = ["unmatched"]
+    package private(set) var routeNames = ["unmatched"]
 
     /// The number of unmatched requests (unknown paths, wrong methods, malformed paths).
-    public static let unmatched = 0
+    package static let unmatched = 0
 
     /// Creates an empty router.
-    public init() {}
+    package init() {}
 
     /// Wraps every answer in `middleware`, registered outermost first: the first call's runs
     /// first, and each later one inside the earlier ones, next to the handler.
@@ -80,7 +80,7 @@ public struct Router: Sendable {
     ///     request.headers["Authorization"] == nil ? Router.error(401, "who are you?") : next(request)
     /// }
     /// ```
-    public mutating func use(_ middleware: @escaping Middleware) {
+    package mutating func use(_ middleware: @escaping Middleware) {
         guard let outer = self.middleware else {
             self.middleware = middleware
             return
@@ -91,7 +91,7 @@ public struct Router: Sendable {
     /// `middleware` for the requests of one route group only, of a router whose routes are
     /// `routeNames`: paths `prefix` and under `prefix/`, routed or not (a guard of the group
     /// answers before a 404 does).
-    public static func group(_ prefix: String, routeNames: [String], _ middleware: @escaping Middleware) -> Middleware {
+    package static func group(_ prefix: String, routeNames: [String], _ middleware: @escaping Middleware) -> Middleware {
         // A request of a route known now is in the group when its pattern is (read once here, not
         // per request); any other request's path is looked at.
         let inGroup = routeNames.map { name in path(name.drop { $0 != " " }.dropFirst(), isIn: prefix) }
@@ -102,14 +102,14 @@ public struct Router: Sendable {
     }
 
     /// Whether `path` is `prefix` or under `prefix/`.
-    public static func path(_ path: Substring, isIn prefix: String) -> Bool {
+    package static func path(_ path: Substring, isIn prefix: String) -> Bool {
         let (path, prefix) = (path.utf8, prefix.utf8)  // bytes: no Unicode rules on the hot path
         guard path.starts(with: prefix) else { return false }
         return path.count == prefix.count || path[path.index(path.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "/")
     }
 
     /// Adds a route written `"METHOD /path"`; segments in braces are parameters.
-    public mutating func add(_ route: String, _ handler: @escaping HTTPHandler) {
+    package mutating func add(_ route: String, _ handler: @escaping HTTPHandler) {
         let parts = route.split(separator: " ", maxSplits: 1)
         precondition(parts.count == 2 && parts[1].hasPrefix("/"), "route must be \"METHOD /path\": \(route)")
         let method = String(parts[0])
@@ -139,7 +139,7 @@ public struct Router: Sendable {
 
     /// Finds the route for `request` and runs it (through the middleware); the response carries
     /// the route's number.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         let (route, handler, parameters) = find(request)
         func run(_ request: HTTPRequest) -> HTTPResponse {
             middleware.map { $0(request, route, handler) } ?? handler(request)
@@ -196,7 +196,7 @@ public struct Router: Sendable {
     }
 
     /// A JSON error body `{"code": status, "message": message}`: the sandbox's own shape (its admin API's).
-    public static func error(_ status: Int, _ message: String) -> HTTPResponse {
+    package static func error(_ status: Int, _ message: String) -> HTTPResponse {
         .json(["code": .number(status), "message": .string(message)], status: status)
     }
 

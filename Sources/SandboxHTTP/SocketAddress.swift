@@ -2,20 +2,20 @@ import CEpoll
 import Glibc
 
 /// An IPv4 or IPv6 address and port, as bound or connected.
-public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
+package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     /// The numeric host, e.g. `127.0.0.1` or `::1`.
-    public let host: String
+    package let host: String
     /// The port.
-    public let port: Int
+    package let port: Int
     /// Whether this is an IPv6 address.
-    public let isIPv6: Bool
+    package let isIPv6: Bool
 
     /// `127.0.0.1:8080` or `[::1]:8080`: the authority part of a URL.
-    public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// Resolves `host` (a numeric address or a name) to addresses for `port`, IPv4 first.
     /// `localhost` is both loopbacks, `127.0.0.1` and `::1`, whatever `/etc/hosts` says.
-    public static func resolve(host: String, port: Int, passive: Bool = false) throws(SocketError) -> [SocketAddress] {
+    package static func resolve(host: String, port: Int, passive: Bool = false) throws(SocketError) -> [SocketAddress] {
         if host == "localhost" {
             return [SocketAddress(host: "127.0.0.1", port: port, isIPv6: false),
                     SocketAddress(host: "::1", port: port, isIPv6: true)]
@@ -93,7 +93,7 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     /// A TCP port on `host` that no socket listens on now, picked by the system (a listening
     /// socket bound to port 0, closed at once); nil when none can be bound. Another process may
     /// take it before its user does: the usual risk of a port handed out (Heroku's `$PORT`).
-    public static func freePort(on host: String = "127.0.0.1") -> Int? {
+    package static func freePort(on host: String = "127.0.0.1") -> Int? {
         guard let address = try? resolve(host: host, port: 0, passive: true).first,
               let fd = try? Socket.listen(on: address, backlog: 1) else { return nil }
         defer { close(fd) }
@@ -113,13 +113,13 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A failed socket call, with the system's explanation.
-public struct SocketError: Error, Sendable, CustomStringConvertible {
+package struct SocketError: Error, Sendable, CustomStringConvertible {
     /// What was attempted, e.g. `bind 127.0.0.1:8080`.
-    public let operation: String
+    package let operation: String
     /// The system's message, e.g. `Address already in use`.
-    public let message: String
+    package let message: String
     /// The errno value, when there was one.
-    public var code: Int32 = 0
+    package var code: Int32 = 0
 
     init(operation: String, message: String) {
         self.operation = operation
@@ -133,5 +133,5 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
         self.code = code
     }
 
-    public var description: String { "\(operation): \(message)" }
+    package var description: String { "\(operation): \(message)" }
 }

@@ -10,13 +10,13 @@ import Glibc
 ///     try spooled.withFileDescriptor { fd in try read(fd) }   // with pread: the offset is yours
 /// }
 /// ```
-public struct SpooledBody: Sendable {
+package struct SpooledBody: Sendable {
     let file: SpoolFile
     /// The body's length in bytes.
-    public let count: Int
+    package let count: Int
 
     /// Calls `body` with the file's descriptor, valid while it runs. Read it with `pread`.
-    public func withFileDescriptor<Result>(_ body: (Int32) throws -> Result) rethrows -> Result {
+    package func withFileDescriptor<Result>(_ body: (Int32) throws -> Result) rethrows -> Result {
         try withExtendedLifetime(file) { try body(file.fd) }
     }
 }

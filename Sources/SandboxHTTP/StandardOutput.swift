@@ -2,11 +2,11 @@ import Glibc
 import Synchronization
 
 /// Serialized writes to file descriptor 1, shared by the access log and the CLI's own messages.
-public enum StandardOutput {
+package enum StandardOutput {
     private static let lock = Mutex(())
 
     /// Writes all of `bytes` to standard output as one uninterrupted block.
-    public static func write(_ bytes: [UInt8]) {
+    package static func write(_ bytes: [UInt8]) {
         lock.withLock { _ in
             bytes.withUnsafeBytes { raw in
                 var offset = 0
@@ -19,7 +19,7 @@ public enum StandardOutput {
     }
 
     /// Writes a line of text.
-    public static func writeLine(_ text: String) {
+    package static func writeLine(_ text: String) {
         write(Array((text + "\n").utf8))
     }
 }

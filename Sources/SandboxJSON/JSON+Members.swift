@@ -5,10 +5,10 @@
 extension JSON {
     /// A member of an object: its key and value.
     public struct Member: Sendable, Equatable {
-        public let key: String
-        public let value: JSON
+        package let key: String
+        package let value: JSON
 
-        public init(key: String, value: JSON) {
+        package init(key: String, value: JSON) {
             self.key = key
             self.value = value
         }
@@ -28,7 +28,7 @@ extension JSON {
     ///
     /// Bytes in an array, not any collection: a generic parse looks up its types' metadata at
     /// run time, a cost as large as a small body's parse.
-    public static func parseMembers(_ bytes: [UInt8], keys: KnownKeys? = nil, maxDepth: Int = 256) throws(JSONParseError) -> [Member]? {
+    package static func parseMembers(_ bytes: [UInt8], keys: KnownKeys? = nil, maxDepth: Int = 256) throws(JSONParseError) -> [Member]? {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
             var parser = ByteParser(bytes: buffer, maxDepth: maxDepth, duplicateKeys: true)
             parser.knownKeys = keys
@@ -46,7 +46,7 @@ extension JSON {
         /// The keys and their UTF-8 bytes, by the number of those bytes.
         private let byLength: [[(bytes: [UInt8], key: String)]]
 
-        public init(_ keys: some Sequence<String>) {
+        package init(_ keys: some Sequence<String>) {
             byLength = keys.reduce(into: []) { table, key in
                 let bytes = Array(key.utf8)
                 if table.count <= bytes.count { table += Array(repeating: [], count: bytes.count + 1 - table.count) }

@@ -9,9 +9,9 @@
 /// try reader.int()      // 1000001
 /// try reader.string()   // "BR"
 /// ```
-public enum BinaryWriter {
+package enum BinaryWriter {
     @inline(__always)
-    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -21,22 +21,22 @@ public enum BinaryWriter {
     }
 
     @inline(__always)
-    public static func append(_ value: Int, to bytes: inout [UInt8]) {
+    package static func append(_ value: Int, to bytes: inout [UInt8]) {
         append(Int64(value), to: &bytes)
     }
 
     @inline(__always)
-    public static func append(_ value: Int64, to bytes: inout [UInt8]) {
+    package static func append(_ value: Int64, to bytes: inout [UInt8]) {
         append(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &bytes)  // zigzag: small magnitudes stay small
     }
 
     @inline(__always)
-    public static func append(_ value: Bool, to bytes: inout [UInt8]) {
+    package static func append(_ value: Bool, to bytes: inout [UInt8]) {
         bytes.append(value ? 1 : 0)
     }
 
     @inline(__always)
-    public static func append(_ value: String, to bytes: inout [UInt8]) {
+    package static func append(_ value: String, to bytes: inout [UInt8]) {
         var value = value
         value.withUTF8 { utf8 in
             append(UInt64(utf8.count), to: &bytes)
@@ -44,60 +44,60 @@ public enum BinaryWriter {
         }
     }
 
-    public static func append(_ value: String?, to bytes: inout [UInt8]) {
+    package static func append(_ value: String?, to bytes: inout [UInt8]) {
         append(value != nil, to: &bytes)
         if let value { append(value, to: &bytes) }
     }
 
-    public static func append(_ value: Int?, to bytes: inout [UInt8]) {
+    package static func append(_ value: Int?, to bytes: inout [UInt8]) {
         append(value != nil, to: &bytes)
         if let value { append(value, to: &bytes) }
     }
 
     /// Length-prefixed bytes (a file's contents, which need not be UTF-8).
     @inlinable
-    public static func append(bytes value: some Collection<UInt8>, to bytes: inout [UInt8]) {
+    package static func append(bytes value: some Collection<UInt8>, to bytes: inout [UInt8]) {
         append(UInt64(value.count), to: &bytes)
         bytes.append(contentsOf: value)
     }
 }
 
 /// Reads what `BinaryWriter` wrote, in the same order; throws on anything short or malformed.
-public struct BinaryReader {
-    public struct Malformed: Error, Equatable, CustomStringConvertible {
-        public let offset: Int
-        public let reason: String
+package struct BinaryReader {
+    package struct Malformed: Error, Equatable, CustomStringConvertible {
+        package let offset: Int
+        package let reason: String
 
-        public init(offset: Int, reason: String) {
+        package init(offset: Int, reason: String) {
             self.offset = offset
             self.reason = reason
         }
 
-        public var description: String { "malformed journal payload at byte \(offset): \(reason)" }
+        package var description: String { "malformed journal payload at byte \(offset): \(reason)" }
     }
 
     private let buffer: UnsafeRawBufferPointer
-    public private(set) var offset = 0
+    package private(set) var offset = 0
     /// Whether more bytes may follow `buffer`'s (see `init(_:more:)`).
-    public let more: Bool
+    package let more: Bool
     /// The last value could not be read for want of bytes that may follow: read it again, from
     /// where it starts, once they are there. Only with `more`: else the error stands.
-    public private(set) var ranShort = false
+    package private(set) var ranShort = false
 
     /// A reader over `bytes`, which must stay valid while it is used. With `more`, the bytes are
     /// a part of a longer whole whose next part may follow (a snapshot read as it arrives): a
     /// value running past their end throws, as always, and sets `ranShort`.
-    public init(_ bytes: UnsafeRawBufferPointer, more: Bool = false) {
+    package init(_ bytes: UnsafeRawBufferPointer, more: Bool = false) {
         buffer = bytes
         self.more = more
     }
 
-    public var isAtEnd: Bool { offset == buffer.count }
+    package var isAtEnd: Bool { offset == buffer.count }
 
     /// Bytes not read yet.
-    public var remaining: Int { buffer.count - offset }
+    package var remaining: Int { buffer.count - offset }
 
-    public mutating func uint() throws(Malformed) -> UInt64 {
+    package mutating func uint() throws(Malformed) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -111,16 +111,16 @@ public struct BinaryReader {
         }
     }
 
-    public mutating func int64() throws(Malformed) -> Int64 {
+    package mutating func int64() throws(Malformed) -> Int64 {
         let raw = try uint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    public mutating func int() throws(Malformed) -> Int {
+    package mutating func int() throws(Malformed) -> Int {
         Int(try int64())
     }
 
-    public mutating func bool() throws(Malformed) -> Bool {
+    package mutating func bool() throws(Malformed) -> Bool {
         guard offset < buffer.count, buffer[offset] <= 1 else {
             throw short(Malformed(offset: offset, reason: "expected a flag (0 or 1)"), if: offset == buffer.count)
         }
@@ -128,7 +128,7 @@ public struct BinaryReader {
         return buffer[offset - 1] == 1
     }
 
-    public mutating func string() throws(Malformed) -> String {
+    package mutating func string() throws(Malformed) -> String {
         let start = offset
         let utf8 = try bytesOfString()
         // ASCII (nearly every string) is UTF-8 as it is: `String(validating:)` costs a third of
@@ -159,7 +159,7 @@ public struct BinaryReader {
     }
 
     /// What `BinaryWriter.append(bytes:to:)` wrote.
-    public mutating func bytes() throws(Malformed) -> [UInt8] {
+    package mutating func bytes() throws(Malformed) -> [UInt8] {
         let count = try count()
         defer { offset += count }
         return Array(UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + count]))
@@ -167,7 +167,7 @@ public struct BinaryReader {
 
     /// A count of things to read next, at most what is left of the payload (each takes one byte
     /// at least), so a corrupt count cannot make a reader reserve or loop for more.
-    public mutating func count() throws(Malformed) -> Int {
+    package mutating func count() throws(Malformed) -> Int {
         let start = offset
         let count = try uint()
         guard count <= UInt64(remaining) else { throw short(Malformed(offset: start, reason: "a count larger than the payload")) }
@@ -177,7 +177,7 @@ public struct BinaryReader {
     /// A count of things that need not all be in this part of the bytes: `count()`, but while
     /// `more` may follow, one that the bytes to come may hold (read the things one at a time,
     /// each of which takes a byte at least, and a corrupt count runs out of them).
-    public mutating func countAcrossParts() throws(Malformed) -> Int {
+    package mutating func countAcrossParts() throws(Malformed) -> Int {
         guard more else { return try count() }
         let start = offset
         let count = try uint()
@@ -185,16 +185,16 @@ public struct BinaryReader {
         return Int(count)
     }
 
-    public mutating func optionalString() throws(Malformed) -> String? {
+    package mutating func optionalString() throws(Malformed) -> String? {
         try bool() ? try string() : nil
     }
 
-    public mutating func optionalInt() throws(Malformed) -> Int? {
+    package mutating func optionalInt() throws(Malformed) -> Int? {
         try bool() ? try int() : nil
     }
 
     /// A byte that names a case: `cases` is how many there are.
-    public mutating func tag(below cases: UInt8) throws(Malformed) -> UInt8 {
+    package mutating func tag(below cases: UInt8) throws(Malformed) -> UInt8 {
         guard offset < buffer.count, buffer[offset] < cases else {
             throw short(Malformed(offset: offset, reason: "an unknown record kind"), if: offset == buffer.count)
         }
@@ -204,7 +204,7 @@ public struct BinaryReader {
 
     /// What `read` reads, or nil when it runs past the end of bytes that `more` may follow: the
     /// reader is then back where it was, to read the value again once they are there.
-    public mutating func whole<Value>(_ read: (inout BinaryReader) throws(Malformed) -> Value) throws(Malformed) -> Value? {
+    package mutating func whole<Value>(_ read: (inout BinaryReader) throws(Malformed) -> Value) throws(Malformed) -> Value? {
         let before = self
         do {
             return try read(&self)

@@ -36,7 +36,7 @@ extension Journal {
 
     /// Cuts the zeros reserved ahead of the records off the file, so that it ends with its last
     /// record (on a clean stop, after `waitUntilDurable`; appends after it reserve space again).
-    public func trimReservedSpace() {
+    package func trimReservedSpace() {
         writer.sync {  // between batches: every byte taken is written
             batch.withLock { batch in
                 guard batch.reservedEnd > batch.fileBytes else { return }

@@ -11,7 +11,7 @@ import Glibc
 extension Journal {
     /// Runs the `whenDurable` callbacks each sync makes due inside one call of `scope` (such as
     /// `HTTPResponse.answeringTogether`, so that the responses they let go leave together).
-    public func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
+    package func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
         batch.withLock { $0.callbackScope = scope }
     }
 
@@ -42,7 +42,7 @@ extension Journal {
 
     /// The least time, in seconds, from one sync's start to the next one's while several
     /// clients wait on each (see `writeBatches`).
-    public static let syncInterval = 0.000_4
+    package static let syncInterval = 0.000_4
 
     /// The journal's thread: writes batches until there is none.
     func writeBatches() {

@@ -17,20 +17,20 @@ import Synchronization
 /// let (journal, recovery) = try Journal.open(path: "state/journal.log") { payload, version in apply(payload) }
 /// journal.append({ $0 += Array("hello".utf8) }) { error in respond(error == nil ? 200 : 500) }
 /// ```
-public final class Journal: Sendable {
+package final class Journal: Sendable {
     /// What `open` found: the records replayed, and the tail it dropped, if any.
-    public struct Recovery: Sendable, Equatable {
+    package struct Recovery: Sendable, Equatable {
         /// Whole records replayed.
-        public var records = 0
+        package var records = 0
         /// Bytes of whole records (the header included).
-        public var validBytes = 0
+        package var validBytes = 0
         /// Bytes after the last whole record that were cut off the file.
-        public var droppedBytes = 0
+        package var droppedBytes = 0
         /// Why they were dropped, and where the dropped bytes were kept (`<path>.dropped-<offset>`).
-        public var problem: String?
+        package var problem: String?
         /// The file's version as opened. One older than `JournalFormat.currentVersion` must be
         /// compacted (rewritten in the current one) before anything is appended to it.
-        public var version = JournalFormat.currentVersion
+        package var version = JournalFormat.currentVersion
     }
 
     /// A `whenDurable` callback: due once `count` records are on disk; `answers` say how many
@@ -66,7 +66,7 @@ public final class Journal: Sendable {
     }
 
     /// The file's path.
-    public let path: String
+    package let path: String
     /// The open file; replaced by a compaction, on the journal's thread.
     let fd: Mutex<Int32>
     let batch = Mutex(Batch())
@@ -98,7 +98,7 @@ public final class Journal: Sendable {
     /// the opening fails with `JournalError.unreplayable`, which says where, unless `recover` is
     /// set: then that record and every one after it are copied to `<path>.unreplayed-<offset>`
     /// and cut off, as a torn tail is. A compaction's unfinished file (`<path>.compacting`) is removed.
-    public static func open(path: String, recover: Bool = false,
+    package static func open(path: String, recover: Bool = false,
                             replay: (_ payload: UnsafeRawBufferPointer, _ version: UInt32) throws -> Void) throws -> (Journal, Recovery) {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
@@ -155,14 +155,14 @@ public final class Journal: Sendable {
     /// there (at once, on the calling thread, once the journal has failed: then the record is not
     /// added, though it is counted in `counts.appended`, never to be durable). Records reach the
     /// file in the order `append` was called.
-    public func append(_ write: (inout [UInt8]) -> Void, whenDurable: (@Sendable (JournalError?) -> Void)? = nil) {
+    package func append(_ write: (inout [UInt8]) -> Void, whenDurable: (@Sendable (JournalError?) -> Void)? = nil) {
         withoutActuallyEscaping(write) { enqueue($0, whenDurable: whenDurable) }
     }
 
     /// Calls `done` (on the journal's thread) once every record appended so far is on disk, or with
     /// the error that keeps them from getting there (at once, on the calling thread, when they
     /// already are, or once the journal has failed). Does not wait.
-    public func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
+    package func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
         enqueue(nil, whenDurable: done)
     }
 
@@ -173,7 +173,7 @@ public final class Journal: Sendable {
     /// `answers` is about how many clients wait on it: syncs are spaced while several do (see
     /// `writeBatches`). (Records a compaction's switch writes make their waits due on the thread
     /// that finishes the compaction.)
-    public func whenDurable(count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void) {
+    package func whenDurable(count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void) {
         let (due, failure) = batch.withLock { batch -> (Bool, JournalError?) in
             if let failure = batch.failure { return (true, failure) }
             return (Self.wait(for: count, answers: answers, done, in: &batch, durable: durable.load(ordering: .relaxed)), nil)
@@ -183,7 +183,7 @@ public final class Journal: Sendable {
 
     /// Blocks until every record appended so far is on disk (or failed); returns the failure, if any.
     @discardableResult
-    public func waitUntilDurable() -> JournalError? {
+    package func waitUntilDurable() -> JournalError? {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<JournalError?>(nil)
         enqueue(nil) { error in
@@ -229,26 +229,26 @@ public final class Journal: Sendable {
 
     /// Why the journal failed, if it has: nothing appended from then on is durable. Read without
     /// the lock until then (a response held for a sync asks).
-    public var failure: JournalError? {
+    package var failure: JournalError? {
         hasFailed.load(ordering: .acquiring) ? batch.withLock { $0.failure } : nil
     }
 
     /// Records appended since opening, and how many of them are on disk. A record the caller
     /// appended is counted in the first; it is durable once the second reaches that count.
-    public var counts: (appended: Int, durable: Int) {
+    package var counts: (appended: Int, durable: Int) {
         (appended.load(ordering: .relaxed), durable.load(ordering: .acquiring))
     }
 
     /// How long each `fdatasync` has taken since opening, as a histogram (for metrics).
-    public var syncHistogram: SyncHistogram { syncs.withLock { $0 } }
+    package var syncHistogram: SyncHistogram { syncs.withLock { $0 } }
 
     /// Counts of `fdatasync` durations: `counts[i]` is how many took at most `bounds[i]` seconds
     /// (and more than the bound before); the last count is the rest.
-    public struct SyncHistogram: Sendable, Equatable {
-        public static let bounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
-        public var counts = [UInt64](repeating: 0, count: bounds.count + 1)
-        public var sum: Double = 0
-        public var count: UInt64 { counts.reduce(0, +) }
+    package struct SyncHistogram: Sendable, Equatable {
+        package static let bounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+        package var counts = [UInt64](repeating: 0, count: bounds.count + 1)
+        package var sum: Double = 0
+        package var count: UInt64 { counts.reduce(0, +) }
 
         mutating func add(_ seconds: Double) {
             counts[Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count] += 1
@@ -259,11 +259,11 @@ public final class Journal: Sendable {
     // MARK: - Compaction
 
     /// The file's size, counting the records taken for writing.
-    public var size: Int { batch.withLock { $0.fileBytes } }
+    package var size: Int { batch.withLock { $0.fileBytes } }
 
     /// Calls `handler` once, on the journal's thread, when the file grows past `bytes` (to start
     /// a compaction, for instance, elsewhere: `finishCompaction` waits for the journal's thread).
-    public func whenLarger(than bytes: Int, _ handler: @escaping @Sendable () -> Void) {
+    package func whenLarger(than bytes: Int, _ handler: @escaping @Sendable () -> Void) {
         batch.withLock { batch in
             batch.growthLimit = bytes
             batch.growthHandler = handler
@@ -274,7 +274,7 @@ public final class Journal: Sendable {
     /// appended before this call, and the records appended after it follow them. Call it where
     /// appends are ordered with the state those records describe (under the lock the appends
     /// are made under). False when a compaction is already under way.
-    public func beginCompaction() -> Bool {
+    package func beginCompaction() -> Bool {
         batch.withLock { batch in
             guard batch.kept == nil else { return false }
             batch.kept = []
@@ -291,7 +291,7 @@ public final class Journal: Sendable {
     /// size. (Should the directory fail to sync after the rename, the journal fails as a failed
     /// `fdatasync` would: every later append reports it.)
     @discardableResult
-    public func finishCompaction(firstRecords: (_ write: ([UInt8]) -> Void) -> Void) throws(JournalError) -> Int {
+    package func finishCompaction(firstRecords: (_ write: ([UInt8]) -> Void) -> Void) throws(JournalError) -> Int {
         let temporary = "\(path).compacting"
         let newFD = Glibc.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard newFD >= 0 else {
@@ -449,7 +449,7 @@ public final class Journal: Sendable {
 }
 
 /// Why the journal could not be read or written.
-public enum JournalError: Error, Equatable, CustomStringConvertible {
+package enum JournalError: Error, Equatable, CustomStringConvertible {
     /// A system call failed: what was done, and errno.
     case system(String, Int32)
     /// The file is not empty and does not start with the journal header.
@@ -460,7 +460,7 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     /// it made, for `reason`.
     case unreplayable(path: String, record: Int, offset: Int, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
         case .notAJournal(let path): "\(path) is not a CashoutSandbox journal (it does not start with CSJ1)"

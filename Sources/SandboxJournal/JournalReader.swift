@@ -8,9 +8,9 @@ import Glibc
 /// var reader = JournalReader(fd: fd, path: path, from: JournalFormat.header.count)
 /// let (end, problem) = try reader.forRecords { payload in apply(payload); return true }
 /// ```
-public struct JournalReader {
+package struct JournalReader {
     /// How much is read at a time (a record larger than this is read whole all the same).
-    public static let defaultChunkSize = 4 << 20
+    package static let defaultChunkSize = 4 << 20
 
     private let fd: Int32
     private let path: String
@@ -24,7 +24,7 @@ public struct JournalReader {
 
     /// A reader of the records of the file open at `fd` (read with `pread`: the file position
     /// is left alone) from byte `offset` on; `path` names the file in errors.
-    public init(fd: Int32, path: String, from offset: Int, chunkSize: Int = defaultChunkSize) {
+    package init(fd: Int32, path: String, from offset: Int, chunkSize: Int = defaultChunkSize) {
         self.fd = fd
         self.path = path
         self.start = offset
@@ -36,7 +36,7 @@ public struct JournalReader {
     /// the whole records end (where the refused record starts) and, when the bytes after them
     /// are not a whole record, what is wrong with them: as `JournalFormat.forRecords` does on
     /// the file's bytes.
-    public mutating func forRecords(while body: (UnsafeRawBufferPointer) throws -> Bool) throws -> (end: Int, problem: JournalFormat.RecordProblem?) {
+    package mutating func forRecords(while body: (UnsafeRawBufferPointer) throws -> Bool) throws -> (end: Int, problem: JournalFormat.RecordProblem?) {
         while true {
             let found = window.withUnsafeBytes { JournalFormat.record(in: $0, at: position) }
             switch found {
@@ -72,7 +72,7 @@ public struct JournalReader {
 
     /// The first bytes of the file open at `fd`: its header (`JournalFormat.header`), or fewer
     /// when the file is shorter.
-    public static func header(of fd: Int32, path: String) throws(JournalError) -> [UInt8] {
+    package static func header(of fd: Int32, path: String) throws(JournalError) -> [UInt8] {
         var header = JournalFormat.header
         header.removeSubrange(try read(fd, into: &header, at: 0, fileOffset: 0, path: path)...)
         return header

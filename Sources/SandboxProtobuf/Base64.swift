@@ -7,11 +7,11 @@
 /// Base64.encode(Array("hi".utf8), padded: false)  // "aGk"
 /// Base64.decode("aGk")                            // [0x68, 0x69]
 /// ```
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The standard-alphabet encoding, with `=` padding unless `padded` is false.
-    public static func encode(_ bytes: [UInt8], padded: Bool = true) -> String {
+    package static func encode(_ bytes: [UInt8], padded: Bool = true) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -27,7 +27,7 @@ public enum Base64 {
     }
 
     /// The bytes `text` encodes (either alphabet, padding optional), or nil when it is not base64.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var digits = Array(text.utf8)
         if digits.count % 4 == 0, digits.last == UInt8(ascii: "=") {
             digits.removeLast()

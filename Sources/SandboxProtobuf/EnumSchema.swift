@@ -3,34 +3,34 @@
 /// ```swift
 /// EnumSchema("types.PayoutStatus", ["PAYOUT_STATUS_UNSPECIFIED": 0, "SUCCESS": 1, "FAILURE": 2])
 /// ```
-public struct EnumSchema: Sendable {
+package struct EnumSchema: Sendable {
     /// The full name, e.g. `grpc.health.v1.HealthCheckResponse.ServingStatus`.
-    public let fullName: String
+    package let fullName: String
     /// The values in declaration order.
-    public let values: [(name: String, number: Int32)]
+    package let values: [(name: String, number: Int32)]
 
     /// Declares an enum; proto3 wants the first value to be 0.
-    public init(_ fullName: String, _ values: KeyValuePairs<String, Int32>) {
+    package init(_ fullName: String, _ values: KeyValuePairs<String, Int32>) {
         self.init(fullName, values.map { ($0.key, $0.value) })
     }
 
     /// Declares an enum from its values in order (as `.proto` text gives them).
-    public init(_ fullName: String, _ values: [(String, Int32)]) {
+    package init(_ fullName: String, _ values: [(String, Int32)]) {
         precondition(values.first?.1 == 0, "enum \(fullName): the first value must be 0")
         self.fullName = fullName
         self.values = values.map { (name: $0.0, number: $0.1) }
     }
 
     /// The last component of the full name.
-    public var name: String { String(fullName.split(separator: ".").last ?? "") }
+    package var name: String { String(fullName.split(separator: ".").last ?? "") }
 
     /// The first value's name with this number (open enums keep unknown numbers: nil).
-    public func name(of number: Int32) -> String? {
+    package func name(of number: Int32) -> String? {
         values.first { $0.number == number }?.name
     }
 
     /// The number of the value named `name`.
-    public func number(of name: String) -> Int32? {
+    package func number(of name: String) -> Int32? {
         values.first { $0.name == name }?.number
     }
 }

@@ -8,9 +8,9 @@
 ///
 /// Map fields are not supported (the sandbox's protos have none); a `map<K, V>` would be a
 /// repeated nested entry message.
-public struct FieldSchema: Sendable {
+package struct FieldSchema: Sendable {
     /// How many values a field holds, and whether it tracks presence.
-    public enum Label: Sendable, Equatable {
+    package enum Label: Sendable, Equatable {
         /// proto3's plain singular field: absent when it holds the zero value.
         case singular
         /// proto3 `optional`: has presence, so a zero value is kept and sent.
@@ -20,20 +20,20 @@ public struct FieldSchema: Sendable {
     }
 
     /// The field number.
-    public let number: Int
+    package let number: Int
     /// The field's name in the `.proto` file (`snake_case`).
-    public let name: String
+    package let name: String
     /// The value type.
-    public let type: ProtoType
+    package let type: ProtoType
     /// Singular, optional or repeated.
-    public let label: Label
+    package let label: Label
     /// The oneof this field belongs to, if any.
-    public let oneof: String?
+    package let oneof: String?
     /// The proto3 JSON name: `name` in lowerCamelCase, as protoc derives it.
-    public let jsonName: String
+    package let jsonName: String
 
     /// Declares a field.
-    public init(_ number: Int, _ name: String, _ type: ProtoType, _ label: Label = .singular, oneof: String? = nil) {
+    package init(_ number: Int, _ name: String, _ type: ProtoType, _ label: Label = .singular, oneof: String? = nil) {
         precondition((1 ... ProtobufReader.maxFieldNumber).contains(number) && !(19000 ... 19999).contains(number),
                      "field \(name): number \(number) is not allowed")
         precondition(oneof == nil || label == .singular, "field \(name): oneof members are singular")
@@ -46,7 +46,7 @@ public struct FieldSchema: Sendable {
     }
 
     /// Whether the field tracks presence: `optional`, oneof members and singular messages.
-    public var hasPresence: Bool {
+    package var hasPresence: Bool {
         switch label {
         case .optional: return true
         case .repeated: return false
@@ -58,7 +58,7 @@ public struct FieldSchema: Sendable {
     }
 
     /// protoc's ToJsonName: underscores dropped, the letter after each one upper-cased.
-    public static func jsonName(_ name: String) -> String {
+    package static func jsonName(_ name: String) -> String {
         var result = ""
         var upperNext = false
         for character in name {

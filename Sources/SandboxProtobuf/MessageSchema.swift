@@ -11,20 +11,20 @@
 ///
 /// Nested types are declared inside their parent, with full names that extend the parent's
 /// (`"types.PayoutEnums"` holds `"types.PayoutEnums.PayoutPriority"`).
-public struct MessageSchema: Sendable {
+package struct MessageSchema: Sendable {
     /// The full name, e.g. `types.PayoutServiceGetRequest`.
-    public let fullName: String
+    package let fullName: String
     /// The fields in declaration order.
-    public let fields: [FieldSchema]
+    package let fields: [FieldSchema]
     /// Messages declared inside this one.
-    public let messages: [MessageSchema]
+    package let messages: [MessageSchema]
     /// Enums declared inside this one.
-    public let enums: [EnumSchema]
+    package let enums: [EnumSchema]
     private let indexByNumber: [Int: Int]
     private let indexByName: [String: Int]
 
     /// Declares a message. Field numbers and names must be unique.
-    public init(_ fullName: String, _ fields: [FieldSchema], messages: [MessageSchema] = [], enums: [EnumSchema] = []) {
+    package init(_ fullName: String, _ fields: [FieldSchema], messages: [MessageSchema] = [], enums: [EnumSchema] = []) {
         self.fullName = fullName
         self.fields = fields
         self.messages = messages
@@ -45,20 +45,20 @@ public struct MessageSchema: Sendable {
     }
 
     /// The last component of the full name.
-    public var name: String { String(fullName.split(separator: ".").last ?? "") }
+    package var name: String { String(fullName.split(separator: ".").last ?? "") }
 
     /// The field numbered `number`.
-    public func field(number: Int) -> FieldSchema? {
+    package func field(number: Int) -> FieldSchema? {
         indexByNumber[number].map { fields[$0] }
     }
 
     /// The field named `name`: its `.proto` name, or its lowerCamelCase JSON name.
-    public func field(named name: String) -> FieldSchema? {
+    package func field(named name: String) -> FieldSchema? {
         indexByName[name].map { fields[$0] }
     }
 
     /// The real (declared) oneofs, in the order their first member appears.
-    public var oneofs: [String] {
+    package var oneofs: [String] {
         var names: [String] = []
         for case let name? in fields.map(\.oneof) where !names.contains(name) { names.append(name) }
         return names

@@ -1,18 +1,18 @@
 /// One RPC of a service: its name, request and response message types, and which sides stream.
-public struct MethodSchema: Sendable {
+package struct MethodSchema: Sendable {
     /// The method's name, e.g. `Get`.
-    public let name: String
+    package let name: String
     /// The request message's full name.
-    public let input: String
+    package let input: String
     /// The response message's full name.
-    public let output: String
+    package let output: String
     /// Whether the client sends a stream of messages.
-    public let clientStreaming: Bool
+    package let clientStreaming: Bool
     /// Whether the server answers with a stream of messages.
-    public let serverStreaming: Bool
+    package let serverStreaming: Bool
 
     /// Declares a method; unary unless told otherwise.
-    public init(_ name: String, input: String, output: String, clientStreaming: Bool = false, serverStreaming: Bool = false) {
+    package init(_ name: String, input: String, output: String, clientStreaming: Bool = false, serverStreaming: Bool = false) {
         self.name = name
         self.input = input
         self.output = output
@@ -21,5 +21,5 @@ public struct MethodSchema: Sendable {
     }
 
     /// Whether one request gets one response.
-    public var isUnary: Bool { !clientStreaming && !serverStreaming }
+    package var isUnary: Bool { !clientStreaming && !serverStreaming }
 }

@@ -4,22 +4,22 @@
 /// let file = ProtoFile(name: "grpc/health/v1/health.proto", package: "grpc.health.v1",
 ///                      messages: [checkRequest, checkResponse], services: [health])
 /// ```
-public struct ProtoFile: Sendable {
+package struct ProtoFile: Sendable {
     /// The file's path as imports name it, e.g. `grpc/health/v1/health.proto`.
-    public let name: String
+    package let name: String
     /// The package, e.g. `grpc.health.v1` (every type's full name starts with it).
-    public let package: String
+    package let package: String
     /// The files this one imports, by name.
-    public let dependencies: [String]
+    package let dependencies: [String]
     /// Top-level messages (nested ones are inside them).
-    public let messages: [MessageSchema]
+    package let messages: [MessageSchema]
     /// Top-level enums.
-    public let enums: [EnumSchema]
+    package let enums: [EnumSchema]
     /// Services.
-    public let services: [ServiceSchema]
+    package let services: [ServiceSchema]
 
     /// Declares a proto3 file.
-    public init(name: String, package: String, dependencies: [String] = [], messages: [MessageSchema] = [],
+    package init(name: String, package: String, dependencies: [String] = [], messages: [MessageSchema] = [],
                 enums: [EnumSchema] = [], services: [ServiceSchema] = []) {
         self.name = name
         self.package = package
@@ -37,7 +37,7 @@ public struct ProtoFile: Sendable {
     /// The fully qualified names this file defines, as reflection's `file_containing_symbol`
     /// looks them up: messages (nested too), their fields, enums, enum values (in the enum's
     /// enclosing scope, as protobuf scopes them), services and their methods.
-    public var symbols: [String] {
+    package var symbols: [String] {
         var names: [String] = []
         func scope(of fullName: String) -> String {
             fullName.split(separator: ".").dropLast().joined(separator: ".")

@@ -6,14 +6,14 @@
 
 extension ProtoMessage {
     /// The wire-format bytes.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = ProtobufWriter()
         write(into: &writer)
         return writer.bytes
     }
 
     /// Appends the wire-format fields to `writer`.
-    public func write(into writer: inout ProtobufWriter) {
+    package func write(into writer: inout ProtobufWriter) {
         for number in values.keys.sorted() {
             guard let field = schema.field(number: number), let value = values[number] else { continue }
             guard case .list(let elements) = value else {
@@ -58,7 +58,7 @@ extension ProtoMessage {
     }
 
     /// Reads fields from `reader` into this message until the reader's end.
-    public mutating func merge(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package mutating func merge(from reader: inout ProtobufReader) throws(ProtobufError) {
         while true {
             let start = reader.offset
             guard let (number, wireType) = try reader.nextTag() else { return }

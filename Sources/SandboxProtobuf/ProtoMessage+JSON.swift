@@ -11,7 +11,7 @@ import SandboxJSON
 
 extension ProtoMessage {
     /// The message as proto3 JSON.
-    public func json() -> JSON {
+    package func json() -> JSON {
         var members: [String: JSON] = [:]
         for (number, value) in values {
             guard let field = schema.field(number: number) else { continue }
@@ -52,7 +52,7 @@ extension ProtoMessage {
 
     /// Reads proto3 JSON (an object) into a new message of this one's type; errors name the
     /// field path.
-    public init(json: JSON, schema: MessageSchema, registry: ProtoRegistry, path: String = "") throws(ProtobufError) {
+    package init(json: JSON, schema: MessageSchema, registry: ProtoRegistry, path: String = "") throws(ProtobufError) {
         self.init(schema, registry: registry)
         guard case .object(let members) = json else { throw .invalidJSON(path: path, reason: "expected an object") }
         var seen: [Int: String] = [:]
@@ -149,13 +149,13 @@ extension ProtoMessage {
 
 extension ProtoRegistry {
     /// Reads proto3 JSON as a `fullName` message.
-    public func decode(_ fullName: String, json: JSON) throws(ProtobufError) -> ProtoMessage {
+    package func decode(_ fullName: String, json: JSON) throws(ProtobufError) -> ProtoMessage {
         guard let schema = messageSchema(fullName) else { throw .invalidJSON(path: "", reason: "no message type \(fullName)") }
         return try ProtoMessage(json: json, schema: schema, registry: self)
     }
 
     /// Reads proto3 JSON text as a `fullName` message.
-    public func decode(_ fullName: String, jsonText: some Collection<UInt8>) throws(ProtobufError) -> ProtoMessage {
+    package func decode(_ fullName: String, jsonText: some Collection<UInt8>) throws(ProtobufError) -> ProtoMessage {
         let json: JSON
         do {
             json = try JSON.parse(jsonText)

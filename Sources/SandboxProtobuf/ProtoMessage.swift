@@ -16,24 +16,24 @@
 ///
 /// Names are the `.proto` names or their lowerCamelCase JSON names. An unknown name, or a value
 /// of the wrong kind, is a programming error and traps with both named.
-public struct ProtoMessage: Sendable, Equatable {
+package struct ProtoMessage: Sendable, Equatable {
     /// The message's type.
-    public let schema: MessageSchema
+    package let schema: MessageSchema
     /// Where the types of nested fields resolve.
-    public let registry: ProtoRegistry
+    package let registry: ProtoRegistry
     /// The values set, by field number.
-    public internal(set) var values: [Int: ProtoValue] = [:]
+    package internal(set) var values: [Int: ProtoValue] = [:]
     /// Wire bytes (tags and values) of fields the schema does not define, re-emitted on encode.
-    public var unknownFields: [UInt8] = []
+    package var unknownFields: [UInt8] = []
 
     /// An empty message of type `schema`.
-    public init(_ schema: MessageSchema, registry: ProtoRegistry) {
+    package init(_ schema: MessageSchema, registry: ProtoRegistry) {
         self.schema = schema
         self.registry = registry
     }
 
     /// Equal when of the same type with the same values and unknown bytes.
-    public static func == (lhs: ProtoMessage, rhs: ProtoMessage) -> Bool {
+    package static func == (lhs: ProtoMessage, rhs: ProtoMessage) -> Bool {
         lhs.schema.fullName == rhs.schema.fullName && lhs.values == rhs.values && lhs.unknownFields == rhs.unknownFields
     }
 
@@ -43,7 +43,7 @@ public struct ProtoMessage: Sendable, Equatable {
     }
 
     /// The value of field `name`, nil when unset; setting nil clears it.
-    public subscript(name: String) -> ProtoValue? {
+    package subscript(name: String) -> ProtoValue? {
         get { values[field(name).number] }
         set {
             let field = field(name)
@@ -56,74 +56,74 @@ public struct ProtoMessage: Sendable, Equatable {
     }
 
     /// Whether field `name` is set (for fields without presence: holds a non-zero value).
-    public func has(_ name: String) -> Bool { values[field(name).number] != nil }
+    package func has(_ name: String) -> Bool { values[field(name).number] != nil }
 
     /// A string field's value, "" when unset.
-    public func string(_ name: String) -> String {
+    package func string(_ name: String) -> String {
         if case .string(let value)? = self[name] { return value }
         return ""
     }
 
     /// A signed integer field's value, 0 when unset.
-    public func int(_ name: String) -> Int64 {
+    package func int(_ name: String) -> Int64 {
         if case .int(let value)? = self[name] { return value }
         return 0
     }
 
     /// An unsigned integer field's value, 0 when unset.
-    public func uint(_ name: String) -> UInt64 {
+    package func uint(_ name: String) -> UInt64 {
         if case .uint(let value)? = self[name] { return value }
         return 0
     }
 
     /// A bool field's value, false when unset.
-    public func bool(_ name: String) -> Bool {
+    package func bool(_ name: String) -> Bool {
         if case .bool(let value)? = self[name] { return value }
         return false
     }
 
     /// A bytes field's value, empty when unset.
-    public func bytes(_ name: String) -> [UInt8] {
+    package func bytes(_ name: String) -> [UInt8] {
         if case .bytes(let value)? = self[name] { return value }
         return []
     }
 
     /// An enum field's number, 0 when unset.
-    public func enumNumber(_ name: String) -> Int32 {
+    package func enumNumber(_ name: String) -> Int32 {
         if case .enumeration(let value)? = self[name] { return value }
         return 0
     }
 
     /// An enum field's value name (nil for a number the enum does not define).
-    public func enumName(_ name: String) -> String? {
+    package func enumName(_ name: String) -> String? {
         guard case .enumeration(let type) = field(name).type else { return nil }
         return registry.enumSchema(type)?.name(of: enumNumber(name))
     }
 
     /// A message field's value, nil when unset.
-    public func message(_ name: String) -> ProtoMessage? {
+    package func message(_ name: String) -> ProtoMessage? {
         if case .message(let value)? = self[name] { return value }
         return nil
     }
 
     /// A repeated field's values, empty when unset.
-    public func list(_ name: String) -> [ProtoValue] {
+    package func list(_ name: String) -> [ProtoValue] {
         if case .list(let values)? = self[name] { return values }
         return []
     }
 
     /// A repeated message field's messages.
-    public func messages(_ name: String) -> [ProtoMessage] {
+    package func messages(_ name: String) -> [ProtoMessage] {
         list(name).compactMap { if case .message(let value) = $0 { value } else { nil } }
     }
 
     /// A repeated string field's strings.
-    public func strings(_ name: String) -> [String] {
+    package func strings(_ name: String) -> [String] {
         list(name).compactMap { if case .string(let value) = $0 { value } else { nil } }
     }
 
     /// The name of the member of oneof `oneof` that is set, or nil.
-    public func oneofCase(_ oneof: String) -> String? {
+    package func oneofCase(_ oneof: String) -> String? {
         schema.fields.first { $0.oneof == oneof && values[$0.number] != nil }?.name
     }
 

@@ -23,7 +23,7 @@ extension ProtoRegistry {
     /// schemas["types.PayoutServiceGetRequest"]?["properties"]?["merchantPayoutId"]
     /// // {"type": "string", "description": "`merchant_payout_id` = 1, optional"}
     /// ```
-    public func jsonSchemas(reachableFrom roots: [String], refPrefix: String) -> [String: JSON] {
+    package func jsonSchemas(reachableFrom roots: [String], refPrefix: String) -> [String: JSON] {
         var schemas: [String: JSON] = [:]
         var pending = roots
         while let name = pending.popLast() {

@@ -15,7 +15,7 @@ import Synchronization
 /// var response = registry.message("types.PayoutServiceGetResponse")
 /// response["status"] = "SUCCESS"
 /// ```
-public final class ProtoRegistry: Sendable {
+package final class ProtoRegistry: Sendable {
     /// What is looked up by name, made from the files.
     private final class Tables: Sendable {
         let files: [ProtoFile]
@@ -62,13 +62,13 @@ public final class ProtoRegistry: Sendable {
     }
 
     /// Every service of every file, in order.
-    public let services: [ServiceSchema]
+    package let services: [ServiceSchema]
     private let tables = AtomicLazyReference<Tables>()
     /// What reads the files, until they are read (registries made with `init(services:files:)`).
     private let reader: Mutex<(@Sendable () -> [ProtoFile])?>
 
     /// A registry of `files` (and nothing else: imports must be among them).
-    public init(_ files: [ProtoFile]) {
+    package init(_ files: [ProtoFile]) {
         services = files.flatMap(\.services)
         reader = Mutex(nil)
         _ = tables.storeIfNil(Tables(files))
@@ -82,7 +82,7 @@ public final class ProtoRegistry: Sendable {
     /// ```swift
     /// let registry = ProtoRegistry(services: try ProtoText.services(sources)) { try! ProtoText.files(sources) }
     /// ```
-    public init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
+    package init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
         self.services = services
         reader = Mutex(files)
     }
@@ -101,36 +101,36 @@ public final class ProtoRegistry: Sendable {
     }
 
     /// The files in the order given.
-    public var files: [ProtoFile] { made.files }
+    package var files: [ProtoFile] { made.files }
 
     /// The message type named `fullName`.
-    public func messageSchema(_ fullName: String) -> MessageSchema? {
+    package func messageSchema(_ fullName: String) -> MessageSchema? {
         made.messageSchemas[fullName]
     }
 
     /// The enum named `fullName`.
-    public func enumSchema(_ fullName: String) -> EnumSchema? {
+    package func enumSchema(_ fullName: String) -> EnumSchema? {
         made.enumSchemas[fullName]
     }
 
     /// The service named `fullName`.
-    public func service(_ fullName: String) -> ServiceSchema? {
+    package func service(_ fullName: String) -> ServiceSchema? {
         services.first { $0.fullName == fullName }
     }
 
     /// The file named `name`.
-    public func file(named name: String) -> ProtoFile? {
+    package func file(named name: String) -> ProtoFile? {
         let tables = made
         return tables.fileIndex[name].map { tables.files[$0] }
     }
 
     /// The file that defines `symbol` (a message, field, enum, enum value, service or method).
-    public func file(containingSymbol symbol: String) -> ProtoFile? {
+    package func file(containingSymbol symbol: String) -> ProtoFile? {
         made.symbolFiles[symbol].flatMap(file(named:))
     }
 
     /// `file` followed by everything it imports, transitively, each once (what reflection sends).
-    public func withDependencies(_ file: ProtoFile) -> [ProtoFile] {
+    package func withDependencies(_ file: ProtoFile) -> [ProtoFile] {
         var result: [ProtoFile] = []
         var seen: Set<String> = []
         var pending = [file]
@@ -143,13 +143,13 @@ public final class ProtoRegistry: Sendable {
     }
 
     /// An empty message of type `fullName` (a programming error if it is not registered).
-    public func message(_ fullName: String) -> ProtoMessage {
+    package func message(_ fullName: String) -> ProtoMessage {
         guard let schema = made.messageSchemas[fullName] else { preconditionFailure("no message type \(fullName)") }
         return ProtoMessage(schema, registry: self)
     }
 
     /// Decodes wire-format `bytes` as a `fullName` message.
-    public func decode(_ fullName: String, from bytes: [UInt8]) throws(ProtobufError) -> ProtoMessage {
+    package func decode(_ fullName: String, from bytes: [UInt8]) throws(ProtobufError) -> ProtoMessage {
         var message = self.message(fullName)
         var reader = ProtobufReader(bytes)
         try message.merge(from: &reader)

@@ -12,10 +12,10 @@
 /// its place, rather than left out of the descriptors: options, `map` fields, `reserved`,
 /// extensions, groups and proto2. A type name is looked up as protoc does, from the innermost
 /// scope of its use outwards, in the files given (each file sees all of them).
-public enum ProtoText {
+package enum ProtoText {
     /// The files `sources` declare (each a name, as imports name it, and its text), in their
     /// order; every import must name one of them.
-    public static func files(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ProtoFile] {
+    package static func files(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ProtoFile] {
         var resolver = try resolver(sources)
         return try resolver.resolved()
     }
@@ -24,7 +24,7 @@ public enum ProtoText {
     /// making their messages' schemas (the text is read whole and its names and imports checked;
     /// the messages' fields only by ``files(_:)``): what a server needs to route its methods at
     /// start-up, a fraction of the work (``ProtoRegistry/init(services:files:)``).
-    public static func services(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ServiceSchema] {
+    package static func services(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ServiceSchema] {
         var resolver = try resolver(sources)
         return try resolver.services()
     }
@@ -40,14 +40,14 @@ public enum ProtoText {
 }
 
 /// Why `.proto` text could not be read: the file, the place and what was expected.
-public struct ProtoTextError: Error, Equatable, CustomStringConvertible {
-    public let file: String
+package struct ProtoTextError: Error, Equatable, CustomStringConvertible {
+    package let file: String
     /// 1-based; 0 when the error is about the file as a whole.
-    public let line: Int
-    public let column: Int
-    public let message: String
+    package let line: Int
+    package let column: Int
+    package let message: String
 
-    public var description: String {
+    package var description: String {
         line == 0 ? "\(file): \(message)" : "\(file):\(line):\(column): \(message)"
     }
 }

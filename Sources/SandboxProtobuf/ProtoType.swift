@@ -1,6 +1,6 @@
 /// A field's type: one of the 15 scalar types, or a message or enum named by its full name
 /// (`"types.Money"`, nested ones as `"types.PayoutEnums.PayoutPriority"`).
-public enum ProtoType: Sendable, Hashable {
+package enum ProtoType: Sendable, Hashable {
     /// The 15 scalar types, as `.proto` files name them.
     case double, float, int64, uint64, int32, fixed64, fixed32, bool, string, bytes, uint32, sfixed32, sfixed64, sint32, sint64
     /// An embedded message, by full name.
@@ -9,7 +9,7 @@ public enum ProtoType: Sendable, Hashable {
     case enumeration(String)
 
     /// `FieldDescriptorProto.Type`'s number (TYPE_DOUBLE = 1 … TYPE_SINT64 = 18).
-    public var descriptorNumber: Int {
+    package var descriptorNumber: Int {
         switch self {
         case .double: 1
         case .float: 2
@@ -32,7 +32,7 @@ public enum ProtoType: Sendable, Hashable {
     }
 
     /// The wire type of one value of this type.
-    public var wireType: WireType {
+    package var wireType: WireType {
         switch self {
         case .double, .fixed64, .sfixed64: .fixed64
         case .float, .fixed32, .sfixed32: .fixed32
@@ -42,10 +42,10 @@ public enum ProtoType: Sendable, Hashable {
     }
 
     /// Whether repeated values may be packed (every scalar but string and bytes, and enums).
-    public var isPackable: Bool { wireType != .lengthDelimited }
+    package var isPackable: Bool { wireType != .lengthDelimited }
 
     /// The referenced message or enum's full name.
-    public var typeName: String? {
+    package var typeName: String? {
         switch self {
         case .message(let name), .enumeration(let name): name
         default: nil
@@ -74,7 +74,7 @@ public enum ProtoType: Sendable, Hashable {
     }
 
     /// The name `.proto` files use (`int32`, `string`, or the type's full name).
-    public var protoName: String {
+    package var protoName: String {
         switch self {
         case .message(let name), .enumeration(let name): name
         default: "\(self)"

@@ -10,7 +10,7 @@
 /// message["status"] = "SUCCESS"               // an enum by name, stored as .enumeration(number)
 /// message["tags"] = ["a", "b"]                // .list
 /// ```
-public enum ProtoValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+package enum ProtoValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral {
     /// int32, int64, sint32, sint64, sfixed32, sfixed64.
     case int(Int64)
@@ -34,13 +34,13 @@ public enum ProtoValue: Sendable, Equatable, ExpressibleByStringLiteral, Express
     case list([ProtoValue])
 
     /// A string value.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An integer value (converted to the field's kind when set).
-    public init(integerLiteral value: Int64) { self = .int(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
     /// A bool value.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// A list value.
-    public init(arrayLiteral elements: ProtoValue...) { self = .list(elements) }
+    package init(arrayLiteral elements: ProtoValue...) { self = .list(elements) }
 
     /// Whether this is the proto3 zero value a field without presence leaves off the wire.
     var isZero: Bool {

@@ -3,7 +3,7 @@
 /// The binary decoder never reads out of bounds and never traps: every malformed input ends in
 /// one of these. JSON errors name the field path (`amount.currency`) so a scenario author can
 /// find the typo.
-public enum ProtobufError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ProtobufError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input ended in the middle of a tag or value.
     case truncated
     /// A varint ran past 10 bytes, or its tenth byte carried bits beyond 64.
@@ -24,7 +24,7 @@ public enum ProtobufError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidJSON(path: String, reason: String)
 
     /// A one-line explanation, for gRPC status messages and logs.
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated: "truncated message"
         case .varintTooLong: "varint longer than 10 bytes"

@@ -5,23 +5,23 @@
 ///     MethodSchema("Check", input: "grpc.health.v1.HealthCheckRequest", output: "grpc.health.v1.HealthCheckResponse"),
 /// ])
 /// ```
-public struct ServiceSchema: Sendable {
+package struct ServiceSchema: Sendable {
     /// The full name, e.g. `types.PayoutService`.
-    public let fullName: String
+    package let fullName: String
     /// The methods in declaration order.
-    public let methods: [MethodSchema]
+    package let methods: [MethodSchema]
 
     /// Declares a service.
-    public init(_ fullName: String, _ methods: [MethodSchema]) {
+    package init(_ fullName: String, _ methods: [MethodSchema]) {
         self.fullName = fullName
         self.methods = methods
     }
 
     /// The last component of the full name.
-    public var name: String { String(fullName.split(separator: ".").last ?? "") }
+    package var name: String { String(fullName.split(separator: ".").last ?? "") }
 
     /// The method named `name`.
-    public func method(_ name: String) -> MethodSchema? {
+    package func method(_ name: String) -> MethodSchema? {
         methods.first { $0.name == name }
     }
 }

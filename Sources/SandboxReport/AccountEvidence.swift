@@ -4,25 +4,25 @@ import SandboxJSON
 /// What the sandbox observed of one account: the requests that named it, its payouts and the
 /// notifications of their changes sent to the app (not those to the built-in sink, which is the
 /// sandbox's own receiver). Checks read it; nothing here is stored.
-public struct AccountEvidence: Sendable {
-    public let account: String
-    public let dialect: String
+package struct AccountEvidence: Sendable {
+    package let account: String
+    package let dialect: String
     /// Whether the bank has the account (a request may name one it does not).
-    public let known: Bool
+    package let known: Bool
     /// Oldest first.
-    public let requests: [ReportedRequest]
-    public let payouts: [Payout]
+    package let requests: [ReportedRequest]
+    package let payouts: [Payout]
     /// Oldest first, of `payouts`, to the app's own URLs.
-    public let notifications: [StatusNotification]
+    package let notifications: [StatusNotification]
     /// The virtual time the report was made at: a window still open decides nothing.
-    public let now: VirtualTime
+    package let now: VirtualTime
     /// The API's own word for a status (D24's `REJECTED`, PayoutService's `SUCCESS`).
-    public let statusWord: @Sendable (PayoutStatus) -> String
+    package let statusWord: @Sendable (PayoutStatus) -> String
     /// What the last reconciliation of the app's ledger found on this account (``Reconciliation``):
     /// nil when none compared it.
-    public var ledgerMismatches: [Occurrence]?
+    package var ledgerMismatches: [Occurrence]?
 
-    public init(account: String, dialect: String, known: Bool, requests: [ReportedRequest], payouts: [Payout],
+    package init(account: String, dialect: String, known: Bool, requests: [ReportedRequest], payouts: [Payout],
                 notifications: [StatusNotification], now: VirtualTime, statusWord: @escaping @Sendable (PayoutStatus) -> String) {
         self.account = account
         self.dialect = dialect
@@ -49,22 +49,22 @@ public struct AccountEvidence: Sendable {
     }
 
     /// The creates that passed authentication (a refused one says nothing of what the app pays), oldest first.
-    public let creates: [ReportedRequest]
+    package let creates: [ReportedRequest]
     private let payoutsByReference: [String: Payout]
     private let queriesByPayout: [Int: [ReportedRequest]]
 
     /// The account's payout with this merchant id.
-    public func payout(reference: String) -> Payout? {
+    package func payout(reference: String) -> Payout? {
         payoutsByReference[reference]
     }
 
     /// The payout a request is about: by the id it names, else by its reference.
-    public func payoutID(of request: ReportedRequest) -> Int? {
+    package func payoutID(of request: ReportedRequest) -> Int? {
         request.facts.payoutID ?? request.facts.reference.flatMap { payout(reference: $0)?.id }
     }
 
     /// The status queries about `payoutID` that were answered, oldest first.
-    public func statusQueries(of payoutID: Int) -> [ReportedRequest] {
+    package func statusQueries(of payoutID: Int) -> [ReportedRequest] {
         queriesByPayout[payoutID] ?? []
     }
 
@@ -72,7 +72,7 @@ public struct AccountEvidence: Sendable {
     /// "copy_of": null, "at": …, "answered": 200, "error": null, "chaos": null}`. `attempt` counts the
     /// notification's own attempts only, as "failed on all 6 attempts" does; a chaos copy has none,
     /// and `copy_of` is the own attempt it copies.
-    public func evidence(_ notification: StatusNotification, _ attempt: DeliveryAttempt) -> Evidence {
+    package func evidence(_ notification: StatusNotification, _ attempt: DeliveryAttempt) -> Evidence {
         let own = notification.ownNumber
         let copy = attempt.chaos?.kind.isCopy == true
         return Evidence(at: attempt.at, json: [
@@ -87,18 +87,18 @@ public struct AccountEvidence: Sendable {
 
 extension StatusNotification {
     /// Its own attempts (the retry schedule's and redeliveries), not chaos's copies.
-    public var ownAttempts: [DeliveryAttempt] { attempts.filter { $0.chaos?.kind.isCopy != true } }
+    package var ownAttempts: [DeliveryAttempt] { attempts.filter { $0.chaos?.kind.isCopy != true } }
 
     /// The number among its own attempts of the attempt numbered `number` among all of them (the
     /// admin API's numbering, copies included); nil for a copy or no such attempt.
-    public func ownNumber(_ number: Int) -> Int? {
+    package func ownNumber(_ number: Int) -> Int? {
         guard attempts.indices.contains(number - 1), attempts[attempts.startIndex + number - 1].chaos?.kind.isCopy != true else { return nil }
         return attempts.prefix(number).filter { $0.chaos?.kind.isCopy != true }.count
     }
 
     /// Its first own attempt the app answered 2xx.
-    public var acknowledgement: DeliveryAttempt? { ownAttempts.first { $0.outcome.succeeded } }
+    package var acknowledgement: DeliveryAttempt? { ownAttempts.first { $0.outcome.succeeded } }
 
     /// A reversal after completion: the late rejection an app must not miss.
-    public var isLateRejection: Bool { status == .returned }
+    package var isLateRejection: Bool { status == .returned }
 }

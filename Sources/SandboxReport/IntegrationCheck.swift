@@ -6,13 +6,13 @@ import SandboxJSON
 ///
 /// The generic checks are in `IntegrationChecks`; a dialect lists the ones its API can show
 /// (`Dialect.integrationChecks`), with its own besides.
-public struct IntegrationCheck: Sendable {
-    public enum Severity: String, Sendable {
+package struct IntegrationCheck: Sendable {
+    package enum Severity: String, Sendable {
         case error, warning
     }
 
     /// What the evidence showed.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// It was exercised and held.
         case passed
         /// Nothing observed either way.
@@ -21,16 +21,16 @@ public struct IntegrationCheck: Sendable {
         case failed([Occurrence])
     }
 
-    public let id: String
-    public let severity: Severity
+    package let id: String
+    package let severity: Severity
     /// What to change in the app, in one or two sentences.
-    public let advice: String
+    package let advice: String
     /// What it looks for and what exercises it, in a line (the report's `check_descriptions`,
     /// beside a passed or not-exercised check's id); its advice when nil.
-    public let description: String?
-    public let evaluate: @Sendable (AccountEvidence) -> Outcome
+    package let description: String?
+    package let evaluate: @Sendable (AccountEvidence) -> Outcome
 
-    public init(id: String, severity: Severity, advice: String, description: String? = nil,
+    package init(id: String, severity: Severity, advice: String, description: String? = nil,
                 evaluate: @escaping @Sendable (AccountEvidence) -> Outcome) {
         self.id = id
         self.severity = severity
@@ -40,19 +40,19 @@ public struct IntegrationCheck: Sendable {
     }
 
     /// Passed when exercised, failed with the occurrences found, not exercised otherwise.
-    public static func outcome(exercised: Bool, _ occurrences: [Occurrence]) -> Outcome {
+    package static func outcome(exercised: Bool, _ occurrences: [Occurrence]) -> Outcome {
         occurrences.isEmpty ? (exercised ? .passed : .notExercised) : .failed(occurrences)
     }
 }
 
 /// One time a check failed: the cashouts it concerns, what happened in a sentence, and the
 /// requests and deliveries that show it.
-public struct Occurrence: Sendable {
-    public var cashouts: [Int]
-    public var summary: String
-    public var evidence: [Evidence]
+package struct Occurrence: Sendable {
+    package var cashouts: [Int]
+    package var summary: String
+    package var evidence: [Evidence]
 
-    public init(cashouts: [Int], summary: String, evidence: [Evidence]) {
+    package init(cashouts: [Int], summary: String, evidence: [Evidence]) {
         self.cashouts = cashouts
         self.summary = summary
         self.evidence = evidence
@@ -61,13 +61,13 @@ public struct Occurrence: Sendable {
 
 /// A request or a delivery attempt that shows a finding, with its virtual time (evidence is
 /// listed in time order, requests of the same time in the order they came).
-public struct Evidence: Sendable {
-    public let at: VirtualTime
+package struct Evidence: Sendable {
+    package let at: VirtualTime
     /// What orders it among evidence of the same time: a request's journal id.
-    public let sequence: Int
-    public let json: JSON
+    package let sequence: Int
+    package let json: JSON
 
-    public init(at: VirtualTime, sequence: Int = 0, json: JSON) {
+    package init(at: VirtualTime, sequence: Int = 0, json: JSON) {
         self.at = at
         self.sequence = sequence
         self.json = json

@@ -2,11 +2,11 @@ import SandboxBank
 
 /// The checks any payout API can show, in its own terms (`ReportTerms`). A dialect picks the ones
 /// that apply to it (`Dialect.integrationChecks`); none of them names an API.
-public enum IntegrationChecks {
+package enum IntegrationChecks {
     /// How an app learns a notified change: by asking for the status within a window (D24's
     /// notifications carry no status), or by the notification itself (PayoutService's carry it,
     /// so answering 2xx is learning it; a status query also counts).
-    public enum FollowUp: Sendable {
+    package enum FollowUp: Sendable {
         case statusQuery(within: Duration)
         case acknowledgement
     }
@@ -15,7 +15,7 @@ public enum IntegrationChecks {
     /// changes by signed notifications, in report order: `notification_not_followed_up` only
     /// where the app must ask for the status (`followUp` a status query). `thresholds` sets the
     /// polling limit (the follow-up window is `followUp`'s).
-    public static func payoutAPI(_ terms: ReportTerms, followUp: FollowUp, thresholds: ReportThresholds) -> [IntegrationCheck] {
+    package static func payoutAPI(_ terms: ReportTerms, followUp: FollowUp, thresholds: ReportThresholds) -> [IntegrationCheck] {
         var checks = [notificationFailed(terms)]
         if case .statusQuery(let window) = followUp { checks.append(notificationNotFollowedUp(terms, within: window)) }
         return checks + [lateRejectionMissed(terms, followUp: followUp), forgedNotificationAccepted(terms), duplicateAfterLostResponse(terms),
@@ -26,7 +26,7 @@ public enum IntegrationChecks {
 
     /// `ledger_mismatch`: the app's own ledger, read by the last reconciliation, disagrees with
     /// the bank about a payout's money (its fate, its amount, how many there are, or that it exists).
-    public static func ledgerMismatch(_ terms: ReportTerms) -> IntegrationCheck {
+    package static func ledgerMismatch(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "ledger_mismatch", severity: .error, advice: """
             Keep one ledger row per cashout, by its \(terms.reference), with the amount sent and the status \(terms.statusQuery) \
             answers now: a cashout that completed can still be rejected later, and a retried create may have been made before.
@@ -38,7 +38,7 @@ public enum IntegrationChecks {
     }
 
     /// `notification_failed`: every attempt of a notification answered non-2xx or timed out.
-    public static func notificationFailed(_ terms: ReportTerms) -> IntegrationCheck {
+    package static func notificationFailed(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "notification_failed", severity: .error, advice: """
             Answer every notification at \(terms.notificationURL) with a 2xx once it is stored, within the \
             sandbox's webhook timeout, and do the slow work afterwards; a notification whose every attempt \
@@ -58,7 +58,7 @@ public enum IntegrationChecks {
 
     /// `notification_not_followed_up`: an acknowledged notification (not a late rejection)
     /// whose payout the app never asked about within the window.
-    public static func notificationNotFollowedUp(_ terms: ReportTerms, within window: Duration) -> IntegrationCheck {
+    package static func notificationNotFollowedUp(_ terms: ReportTerms, within window: Duration) -> IntegrationCheck {
         IntegrationCheck(id: "notification_not_followed_up", severity: .error, advice: """
             A notification says only that a cashout changed: on each one, ask \(terms.statusQuery) for that cashout and act on \
             the status it answers, within \(DurationText.format(window)).
@@ -69,7 +69,7 @@ public enum IntegrationChecks {
     }
 
     /// `late_rejection_missed`: the notification of a reversal after completion, not followed up.
-    public static func lateRejectionMissed(_ terms: ReportTerms, followUp: FollowUp) -> IntegrationCheck {
+    package static func lateRejectionMissed(_ terms: ReportTerms, followUp: FollowUp) -> IntegrationCheck {
         let how = switch followUp {
         case .statusQuery(let window): "ask \(terms.statusQuery) within \(DurationText.format(window)) of its notification"
         case .acknowledgement: "accept its notification (answer 2xx once stored)"
@@ -137,7 +137,7 @@ public enum IntegrationChecks {
     /// forged copy refused shows something only when the app acknowledges genuine ones: an app
     /// that refuses every notification (or answers each 500) refuses forged ones without checking
     /// anything, so a refusal counts only once the account's app has acknowledged one of its own.
-    public static func forgedNotificationAccepted(_ terms: ReportTerms) -> IntegrationCheck {
+    package static func forgedNotificationAccepted(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "forged_notification_accepted", severity: .error, advice: """
             Check \(terms.notificationSignature) of every notification with the account's secret before acting on it, \
             and answer a wrong one with a 4xx.
@@ -162,7 +162,7 @@ public enum IntegrationChecks {
 
     /// `duplicate_after_lost_response`: after a create whose answer was lost, a create with a new
     /// reference for the same beneficiary and amount.
-    public static func duplicateAfterLostResponse(_ terms: ReportTerms) -> IntegrationCheck {
+    package static func duplicateAfterLostResponse(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "duplicate_after_lost_response", severity: .error, advice: """
             When a create's answer is lost (a timeout, a closed connection), send it again with the same \(terms.reference), \
             or ask \(terms.statusQuery) by it: a new \(terms.reference) pays the beneficiary twice.
@@ -206,7 +206,7 @@ public enum IntegrationChecks {
     }
 
     /// `idempotency_key_reused`: a reference sent again with another amount or beneficiary.
-    public static func idempotencyKeyReused(_ terms: ReportTerms) -> IntegrationCheck {
+    package static func idempotencyKeyReused(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "idempotency_key_reused", severity: .error, advice: """
             Make \(terms.reference) unique to one payout and send a retry byte for byte as the first try: a retry with \
             another amount or beneficiary is a new payout and needs a new \(terms.reference).
@@ -236,7 +236,7 @@ public enum IntegrationChecks {
 
     /// `signature_errors`: requests refused for their credentials or signature, by cause (but
     /// the causes `ignoring` names, which other checks judge).
-    public static func signatureErrors(_ terms: ReportTerms, ignoring: Set<String> = []) -> IntegrationCheck {
+    package static func signatureErrors(_ terms: ReportTerms, ignoring: Set<String> = []) -> IntegrationCheck {
         IntegrationCheck(id: "signature_errors", severity: .error, advice: """
             Each refused request's diagnosis in GET /sandbox/requests says what was wrong and what was expected \
             (\(terms.credentials)); fix that before production, where a refusal says nothing.
@@ -255,7 +255,7 @@ public enum IntegrationChecks {
 
     /// `status_polling_excessive`: more than `limit` status queries of one payout in `window`;
     /// an occurrence says the most that any one window held (and how many in all, when more).
-    public static func statusPollingExcessive(_ terms: ReportTerms, limit: Int, per window: Duration) -> IntegrationCheck {
+    package static func statusPollingExcessive(_ terms: ReportTerms, limit: Int, per window: Duration) -> IntegrationCheck {
         IntegrationCheck(id: "status_polling_excessive", severity: .warning, advice: """
             Ask \(terms.statusQuery) when a notification comes (and rarely otherwise, with a growing interval), not in a loop: \
             at most \(limit) a cashout per \(DurationText.format(window)); production rate-limits pollers.
@@ -285,23 +285,23 @@ public enum IntegrationChecks {
     }
 
     /// How many requests a finding lists at most as evidence of one occurrence.
-    public static let evidenceLimit = 20
+    package static let evidenceLimit = 20
 }
 
 /// How a dialect names what the generic checks talk about, for their advice and summaries.
-public struct ReportTerms: Sendable {
+package struct ReportTerms: Sendable {
     /// `POST /v3/cashout/status`.
-    public var statusQuery: String
+    package var statusQuery: String
     /// `external_id`.
-    public var reference: String
+    package var reference: String
     /// Where the app receives notifications: `your notification_url`.
-    public var notificationURL: String
+    package var notificationURL: String
     /// What signs a notification: `the control field`.
-    public var notificationSignature: String
+    package var notificationSignature: String
     /// What authenticates a request: `Payload-Signature, login and pass`.
-    public var credentials: String
+    package var credentials: String
 
-    public init(statusQuery: String, reference: String, notificationURL: String, notificationSignature: String, credentials: String) {
+    package init(statusQuery: String, reference: String, notificationURL: String, notificationSignature: String, credentials: String) {
         self.statusQuery = statusQuery
         self.reference = reference
         self.notificationURL = notificationURL

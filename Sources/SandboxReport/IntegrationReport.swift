@@ -9,15 +9,15 @@ import SandboxJSON
 /// let report = IntegrationReport(accounts: [(evidence, dialect.integrationChecks)], at: clock.now)
 /// report.json   // {"ok": false, "errors": 1, "warnings": 0, "checks": 8, "not_exercised": 5, "accounts": [...], "at": "…"}
 /// ```
-public struct IntegrationReport: Sendable {
+package struct IntegrationReport: Sendable {
     /// One check's failure on one account: its occurrences merged.
-    public struct Finding: Sendable {
-        public let check: IntegrationCheck
-        public let occurrences: [Occurrence]
+    package struct Finding: Sendable {
+        package let check: IntegrationCheck
+        package let occurrences: [Occurrence]
 
-        public var id: String { check.id }
+        package var id: String { check.id }
         /// Every cashout it concerns, ascending.
-        public var cashouts: [Int] { Array(Set(occurrences.flatMap(\.cashouts))).sorted() }
+        package var cashouts: [Int] { Array(Set(occurrences.flatMap(\.cashouts))).sorted() }
 
         var json: JSON {
             ["id": .string(check.id), "severity": .string(check.severity.rawValue), "cashouts": .array(cashouts.map { .number($0) }),
@@ -28,11 +28,11 @@ public struct IntegrationReport: Sendable {
     }
 
     /// One account's part.
-    public struct AccountReport: Sendable {
-        public let evidence: AccountEvidence
-        public let findings: [Finding]
-        public let passed: [String]
-        public let notExercised: [String]
+    package struct AccountReport: Sendable {
+        package let evidence: AccountEvidence
+        package let findings: [Finding]
+        package let passed: [String]
+        package let notExercised: [String]
 
         init(evidence: AccountEvidence, checks: [IntegrationCheck]) {
             self.evidence = evidence
@@ -57,15 +57,15 @@ public struct IntegrationReport: Sendable {
         }
     }
 
-    public let accounts: [AccountReport]
-    public let at: VirtualTime
+    package let accounts: [AccountReport]
+    package let at: VirtualTime
     /// What the checks judged by.
-    public let thresholds: ReportThresholds
+    package let thresholds: ReportThresholds
     /// Every check of every account, by dialect and id: what `check_descriptions` explains (each
     /// API words its checks its own way).
     private let checks: [String: [String: IntegrationCheck]]
 
-    public init(accounts: [(evidence: AccountEvidence, checks: [IntegrationCheck])], at: VirtualTime, thresholds: ReportThresholds = .standard) {
+    package init(accounts: [(evidence: AccountEvidence, checks: [IntegrationCheck])], at: VirtualTime, thresholds: ReportThresholds = .standard) {
         self.accounts = accounts.map { AccountReport(evidence: $0.evidence, checks: $0.checks) }
         self.at = at
         self.thresholds = thresholds
@@ -76,18 +76,18 @@ public struct IntegrationReport: Sendable {
         self.checks = checks
     }
 
-    public var findings: [Finding] { accounts.flatMap(\.findings) }
-    public var errors: Int { findings.filter { $0.check.severity == .error }.count }
-    public var warnings: Int { findings.filter { $0.check.severity == .warning }.count }
+    package var findings: [Finding] { accounts.flatMap(\.findings) }
+    package var errors: Int { findings.filter { $0.check.severity == .error }.count }
+    package var warnings: Int { findings.filter { $0.check.severity == .warning }.count }
     /// How many checks were made: each account's.
-    public var checksMade: Int { accounts.reduce(0) { $0 + $1.findings.count + $1.passed.count + $1.notExercised.count } }
+    package var checksMade: Int { accounts.reduce(0) { $0 + $1.findings.count + $1.passed.count + $1.notExercised.count } }
     /// How many of them nothing exercised: a clean report with many says little.
-    public var notExercised: Int { accounts.reduce(0) { $0 + $1.notExercised.count } }
+    package var notExercised: Int { accounts.reduce(0) { $0 + $1.notExercised.count } }
 
     /// `{"ok": true, "errors": 0, "warnings": 0, "checks": 8, "not_exercised": 6, "at": "…",
     /// "thresholds": {...}, "check_descriptions": {dialect: {id: line}}, "accounts": [...]}`: `ok` when no
     /// finding is an error.
-    public var json: JSON {
+    package var json: JSON {
         ["ok": .bool(errors == 0), "errors": .number(errors), "warnings": .number(warnings), "at": .string(at.iso8601),
          "checks": .number(checksMade), "not_exercised": .number(notExercised),
          "thresholds": ["follow_up_within": .string(DurationText.format(thresholds.followUpWithin)),

@@ -3,15 +3,15 @@ import SandboxJSON
 
 /// How one payout API's app writes its ledger (the Testing your app guide, "Reconciliation"):
 /// the key of its reference for a payout, that reference, and its words for the statuses.
-public struct LedgerTerms: Sendable {
+package struct LedgerTerms: Sendable {
     /// `external_id`, `merchant_payout_id`, `cashout_id`.
-    public let referenceKey: String
+    package let referenceKey: String
     /// What that reference is, for the documents (`the merchant's reference`).
-    public let referenceMeaning: String
+    package let referenceMeaning: String
     /// The reference the app knows a payout by (its own, or the id the API answered).
-    public let reference: @Sendable (Payout) -> String?
+    package let reference: @Sendable (Payout) -> String?
 
-    public init(referenceKey: String, meaning: String = "the merchant's reference", reference: @escaping @Sendable (Payout) -> String?) {
+    package init(referenceKey: String, meaning: String = "the merchant's reference", reference: @escaping @Sendable (Payout) -> String?) {
         self.referenceKey = referenceKey
         self.referenceMeaning = meaning
         self.reference = reference
@@ -32,9 +32,9 @@ public struct LedgerTerms: Sendable {
 public struct Reconciliation: Sendable {
     /// One payout where the app and the bank disagree.
     public struct Mismatch: Sendable {
-        public let dialect: String
-        public let account: String
-        public let occurrence: Occurrence
+        package let dialect: String
+        package let account: String
+        package let occurrence: Occurrence
     }
 
     /// Where the ledger was read (a URL, a file, `the request body`).
@@ -62,16 +62,16 @@ public struct Reconciliation: Sendable {
     }
 
     /// The occurrences of `account` of `dialect`, nil when this reconciliation did not compare it.
-    public func occurrences(dialect: String, account: String) -> [Occurrence]? {
+    package func occurrences(dialect: String, account: String) -> [Occurrence]? {
         guard accounts.contains(dialect + "/" + account) else { return nil }
         return mismatches.filter { $0.dialect == dialect && $0.account == account }.map(\.occurrence)
     }
 
     /// A ledger the sandbox cannot compare: where it was read and what was wrong.
     public struct Problem: Error, Sendable, Equatable {
-        public let message: String
+        package let message: String
 
-        public init(_ source: String, _ what: String) {
+        package init(_ source: String, _ what: String) {
             message = "ledger \(source): \(what)"
         }
     }
@@ -101,7 +101,7 @@ public struct Reconciliation: Sendable {
     /// those of `account` when given, else those of every account whose dialect has `terms`.
     /// `statusWords`: each dialect's word for a status. A ledger of the wrong shape, with a word
     /// its API does not use, or naming a payout the bank did not make is a `Problem`.
-    public static func make(ledger: JSON, source: String, payouts allPayouts: [Payout], terms: [String: LedgerTerms],
+    package static func make(ledger: JSON, source: String, payouts allPayouts: [Payout], terms: [String: LedgerTerms],
                             statusWords: [String: @Sendable (PayoutStatus) -> String], account: String?,
                             at now: VirtualTime) -> Result<Reconciliation, Problem> {
         let payouts = allPayouts.filter { payout in terms[payout.dialect] != nil && (account.map { payout.account == $0 } ?? true) }

@@ -5,17 +5,17 @@ import SandboxJSON
 /// One journaled request to a payout API as the integration report reads it: what came and what
 /// was answered, and what its API made of it (`RequestFacts`). A class: checks index and filter
 /// a large journal's requests many ways, and share them rather than copy each field.
-public final class ReportedRequest: Sendable {
+package final class ReportedRequest: Sendable {
     /// Its id in the request journal (`GET /sandbox/requests`).
-    public let id: Int
+    package let id: Int
     /// When it arrived, on the virtual clock.
-    public let at: VirtualTime
+    package let at: VirtualTime
     /// What came and was answered, without the bodies (``JournaledExchange/withoutBodies``): what
     /// they said is in `facts`.
-    public let exchange: JournaledExchange
-    public let facts: RequestFacts
+    package let exchange: JournaledExchange
+    package let facts: RequestFacts
 
-    public init(id: Int, at: VirtualTime, exchange: JournaledExchange, facts: RequestFacts) {
+    package init(id: Int, at: VirtualTime, exchange: JournaledExchange, facts: RequestFacts) {
         self.id = id
         self.at = at
         self.exchange = exchange
@@ -23,11 +23,11 @@ public final class ReportedRequest: Sendable {
     }
 
     /// Refused for its credentials or signature: the diagnosis the API gave.
-    public var refusal: Diagnosis? { exchange.diagnosis }
+    package var refusal: Diagnosis? { exchange.diagnosis }
 
     /// `{"kind": "request", "id": 7, "at": …, "method": "POST", "path": "/v3/cashout", "status": 200}`,
     /// with `note` when given.
-    public func evidence(_ note: String? = nil) -> Evidence {
+    package func evidence(_ note: String? = nil) -> Evidence {
         var json: [String: JSON] = ["kind": "request", "id": .number(id), "at": .string(at.iso8601), "method": .string(exchange.method),
                                     "path": .string(exchange.path), "status": exchange.dropped ? .null : .number(exchange.status)]
         if exchange.dropped { json["answer"] = "dropped after commit (fault drop_after_commit)" }
@@ -39,21 +39,21 @@ public final class ReportedRequest: Sendable {
 /// A request and its answer, as a dialect reads them to tell the report what they were: bodies
 /// as JSON (a gRPC or Connect message as proto3 JSON, a form's fields as strings), nil when they
 /// were not JSON or were cut.
-public struct JournaledExchange: Sendable {
-    public let method: String
-    public let path: String
+package struct JournaledExchange: Sendable {
+    package let method: String
+    package let path: String
     /// The route that answered (`POST /v3/cashout`), nil for none.
-    public let route: String?
-    public let headers: HTTPHeaders
-    public let body: JSON?
+    package let route: String?
+    package let headers: HTTPHeaders
+    package let body: JSON?
     /// The HTTP status, or for a gRPC call the one Connect gives its status.
-    public let status: Int
-    public let answer: JSON?
+    package let status: Int
+    package let answer: JSON?
     /// The connection was closed instead of answering, after the request was handled.
-    public let dropped: Bool
-    public let diagnosis: Diagnosis?
+    package let dropped: Bool
+    package let diagnosis: Diagnosis?
 
-    public init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
+    package init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
                 diagnosis: Diagnosis?) {
         self.method = method
         self.path = path
@@ -67,19 +67,19 @@ public struct JournaledExchange: Sendable {
     }
 
     /// A 2xx answer.
-    public var succeeded: Bool { (200 ..< 300).contains(status) && !dropped }
+    package var succeeded: Bool { (200 ..< 300).contains(status) && !dropped }
 
     /// The exchange without its bodies, as a report keeps it once its dialect has read the facts:
     /// over a large journal, the bodies as JSON would be most of a report's memory.
-    public var withoutBodies: JournaledExchange {
+    package var withoutBodies: JournaledExchange {
         JournaledExchange(method: method, path: path, route: route, headers: headers, body: nil, status: status, answer: nil, dropped: dropped,
                           diagnosis: diagnosis)
     }
 }
 
 /// What a request was, in its API's terms: whose, about which payout, and what it asked.
-public struct RequestFacts: Sendable {
-    public enum Action: Sendable, Equatable {
+package struct RequestFacts: Sendable {
+    package enum Action: Sendable, Equatable {
         /// A payout created (or asked for: refused, or its answer lost): to whom and how much,
         /// as one comparable text each.
         case create(beneficiary: String, amount: String)
@@ -90,18 +90,18 @@ public struct RequestFacts: Sendable {
     }
 
     /// The account it names (a D24 login, a Mannco user, a PayoutService merchant), known or not.
-    public var account: String?
-    public var action: Action
+    package var account: String?
+    package var action: Action
     /// The payout it is about, by the sandbox's id, when the request or its answer says it.
-    public var payoutID: Int?
+    package var payoutID: Int?
     /// The payout it is about, by the merchant's own id (`external_id`, `merchant_payout_id`).
-    public var reference: String?
+    package var reference: String?
     /// What authenticated it (a token), when the API's checks need to tell one from another.
-    public var credential: String?
+    package var credential: String?
     /// The API's own words for a refusal that is not about credentials ("Cooldown period").
-    public var refusal: String?
+    package var refusal: String?
 
-    public init(account: String?, action: Action = .other, payoutID: Int? = nil, reference: String? = nil, credential: String? = nil,
+    package init(account: String?, action: Action = .other, payoutID: Int? = nil, reference: String? = nil, credential: String? = nil,
                 refusal: String? = nil) {
         self.account = account
         self.action = action

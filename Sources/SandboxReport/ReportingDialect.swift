@@ -3,7 +3,7 @@ import SandboxBank
 /// A payout API the integration report can read: what a journaled request to one of its routes
 /// was, and which checks apply to its accounts. The report leaves out the requests of a dialect
 /// that does not conform.
-public protocol ReportingDialect: Sendable {
+package protocol ReportingDialect: Sendable {
     /// What a journaled request to one of its routes was: whose, about which payout, what it
     /// asked; nil when the report cannot tell.
     func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts?
@@ -20,6 +20,6 @@ public protocol ReportingDialect: Sendable {
 }
 
 extension ReportingDialect {
-    public var ledgerTerms: LedgerTerms? { nil }
-    public func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] { integrationChecks }
+    package var ledgerTerms: LedgerTerms? { nil }
+    package func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] { integrationChecks }
 }

@@ -1,9 +1,9 @@
 /// How a command run beside a scenario's steps ended (`cashout-sandbox test --serve --exec CMD`:
 /// the user's own app, or its tests, against the sandbox), and the end of what it printed. A
 /// command that did not exit with status 0 fails the scenario, whatever its steps did.
-public struct CommandOutcome: Sendable, Equatable {
+package struct CommandOutcome: Sendable, Equatable {
     /// How it ended.
-    public enum Ending: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         /// It exited with this status.
         case exited(Int32)
         /// A signal killed it.
@@ -13,29 +13,29 @@ public struct CommandOutcome: Sendable, Equatable {
     }
 
     /// The command line, as given to `/bin/sh -c`.
-    public var command: String
-    public var ending: Ending
+    package var command: String
+    package var ending: Ending
     /// The last `outputLimit` bytes of its standard output and standard error, interleaved as
     /// they were read (two pipes: of two writes close together, one to each, either may come first).
-    public var output: String
+    package var output: String
     /// The step (from 1) whose failure stopped it (`test --serve --exec` ends the run there); nil
     /// when it ended by itself.
-    public var stoppedAfterStep: Int?
+    package var stoppedAfterStep: Int?
 
     /// How much of its output is kept: the end, where a failure is told.
-    public static let outputLimit = 64 * 1024
+    package static let outputLimit = 64 * 1024
 
-    public init(command: String, ending: Ending, output: String) {
+    package init(command: String, ending: Ending, output: String) {
         self.command = command
         self.ending = ending
         self.output = output
     }
 
-    public var passed: Bool { ending == .exited(0) }
+    package var passed: Bool { ending == .exited(0) }
 
     /// `command exited with status 3`, `command was killed by signal 15 (SIGTERM)`, with
     /// `: stopped after step 5 failed` when the run stopped it; nil when it exited with 0.
-    public var failure: String? {
+    package var failure: String? {
         ending.failure.map { text in stoppedAfterStep.map { "\(text): stopped after step \($0) failed" } ?? text }
     }
 }

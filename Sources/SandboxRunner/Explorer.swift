@@ -15,17 +15,17 @@ import SandboxScenario
 /// let explorer = try Explorer(file: "scenarios/explore-d24.json", vocabulary: Sandbox.standardVocabulary, serving: serving)
 /// let run = explorer.run(number: 1, seed: 42)   // run.failures: ["ledger_mismatch"]
 /// ```
-public struct Explorer: Sendable {
+package struct Explorer: Sendable {
     /// The suite as written, without its `explore` section.
     let suite: [String: JSON]
     let file: String
-    public let name: String
+    package let name: String
     let space: ExploreSpace
     let vocabulary: ScenarioVocabulary
     let serving: ScenarioRunner.Serving
 
     /// Reads and checks the suite at `file`: it must load as a scenario with steps.
-    public init(file: String, vocabulary: ScenarioVocabulary, serving: ScenarioRunner.Serving) throws(ScenarioError) {
+    package init(file: String, vocabulary: ScenarioVocabulary, serving: ScenarioRunner.Serving) throws(ScenarioError) {
         let scenario = try ScenarioLoader.load(file: file, vocabulary: vocabulary)
         guard !scenario.steps.isEmpty else { throw ScenarioError(file: file, path: "", expected: "\"steps\": a suite to run beside the app") }
         guard let bytes = FileManager.default.contents(atPath: file), case .object(var suite) = try? JSON.parse(Array(bytes)) else {
@@ -41,23 +41,23 @@ public struct Explorer: Sendable {
     }
 
     /// One run: what the steps, the command and the report said.
-    public struct Run: Sendable {
-        public let number: Int
-        public let seed: UInt64
-        public let result: ScenarioResult
+    package struct Run: Sendable {
+        package let number: Int
+        package let seed: UInt64
+        package let result: ScenarioResult
         /// The ids of the report's findings of severity error, sorted.
-        public let findings: [String]
+        package let findings: [String]
         /// What failed: the findings (alphabetically), then `step N`, then `command`; the first is what a
         /// shrink keeps failing. Empty: it passed.
-        public let failures: [String]
+        package let failures: [String]
         /// What the run drew, pinned.
         let drawn: ExploredRun
 
-        public var passed: Bool { failures.isEmpty }
+        package var passed: Bool { failures.isEmpty }
     }
 
     /// Runs the suite once with what `seed` draws from the space.
-    public func run(number: Int, seed: UInt64) -> Run {
+    package func run(number: Int, seed: UInt64) -> Run {
         var json = suite
         json["seed"] = .number(String(seed))
         let (rule, chaos, faults) = space.runSections
@@ -70,24 +70,24 @@ public struct Explorer: Sendable {
     }
 
     /// The file that reproduces a failing run, shrunk, and how it was made.
-    public struct Reproduction: Sendable {
+    package struct Reproduction: Sendable {
         /// The scenario file's JSON.
-        public let json: JSON
+        package let json: JSON
         /// The failure it was shrunk for (the run's first).
-        public let target: String
+        package let target: String
         /// Whether the file, run once more, failed the same way (a run whose failure depends on
         /// timing alone may not).
-        public let reproduced: Bool
+        package let reproduced: Bool
         /// How many pinned rules (outcomes, chaos, faults) the run drew, and how many the file keeps.
-        public let drawn: Int
-        public let kept: Int
+        package let drawn: Int
+        package let kept: Int
         /// What could not be pinned (a payout no rule field tells from the others).
-        public let notes: [String]
+        package let notes: [String]
     }
 
     /// The failing `run` as a scenario file of fixed rules, with every rule whose absence still
     /// fails the same way left out, and then the delays shortened if it still does.
-    public func reproduce(_ run: Run) -> Reproduction {
+    package func reproduce(_ run: Run) -> Reproduction {
         let target = run.failures.first ?? ""
         var elements = run.drawn.elements
         var shortened = false
@@ -111,7 +111,7 @@ public struct Explorer: Sendable {
     }
 
     /// The failing `run` as a scenario file of fixed rules, all it drew, not tried again.
-    public func unshrunk(_ run: Run) -> Reproduction {
+    package func unshrunk(_ run: Run) -> Reproduction {
         let target = run.failures.first ?? ""
         let title = "\(name), explored run \(run.number) (seed \(run.seed))"
         return Reproduction(json: fixed(run.drawn.elements, shortened: false, title: title, target: target), target: target, reproduced: false,
@@ -179,7 +179,7 @@ public struct Explorer: Sendable {
 
     /// A scenario file's text: its keys in the format's order, each section's members and each
     /// list's items on lines of their own, what is inside them on one line (a rule, a step).
-    public func text(_ json: JSON) -> String {
+    package func text(_ json: JSON) -> String {
         func render(_ value: JSON, _ indent: String, depth: Int) -> String {
             switch value {
             case .object(let members) where depth > 0 && !members.isEmpty:

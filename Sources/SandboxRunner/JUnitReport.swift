@@ -3,8 +3,8 @@
 /// `error` for a file that could not be loaded (no step ran: the suite is broken, not the app).
 /// A command run beside the steps (`test --serve --exec`) adds its own `failure` when it failed,
 /// and its output as `system-out`.
-public enum JUnitReport {
-    public static func xml(_ results: [ScenarioResult], suite: String = "cashout-sandbox") -> String {
+package enum JUnitReport {
+    package static func xml(_ results: [ScenarioResult], suite: String = "cashout-sandbox") -> String {
         let errors = results.filter(\.unloadable).count
         let failures = results.filter { !$0.passed }.count - errors
         let skipped = results.filter { $0.skipped != nil }.count

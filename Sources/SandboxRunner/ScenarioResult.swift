@@ -1,48 +1,48 @@
 import SandboxScenario
 
 /// How a scenario's steps went.
-public struct ScenarioResult: Sendable {
-    public let name: String
-    public let file: String
+package struct ScenarioResult: Sendable {
+    package let name: String
+    package let file: String
     /// The first failing step (1-based) and what was expected against what happened; nil: every
     /// step held.
-    public let failure: (step: Int, message: String)?
+    package let failure: (step: Int, message: String)?
     /// A scenario marked `expect_failure` whose step failed, as expected (then it passed): why it
     /// was expected to, and the failure it showed.
-    public var expectedFailure: (reason: String, step: Int, message: String)?
-    public let steps: Int
-    public let seconds: Double
+    package var expectedFailure: (reason: String, step: Int, message: String)?
+    package let steps: Int
+    package let seconds: Double
     /// Every cashout with its history, scheduled steps and webhook attempts, one JSON line each,
     /// when asked for (`ScenarioRunner.run(_:journal:)`): the same scenario and seed give the same
     /// journal byte for byte.
-    public var journal = ""
+    package var journal = ""
     /// What the run noted without failing: a step that went on while the app was still busy
     /// (`step 4: the app was still busy after 10s; the clock moved anyway`).
-    public var notes: [String] = []
+    package var notes: [String] = []
     /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
-    public var command: CommandOutcome?
+    package var command: CommandOutcome?
 
     /// Every step held (or failed as expected), and the command beside them, if any, exited with 0.
-    public var passed: Bool { failure == nil && commandFailure == nil }
+    package var passed: Bool { failure == nil && commandFailure == nil }
 
     /// How the command beside the steps failed, when that fails the run: nil when it exited with
     /// 0, or when the run stopped it after a step that failed as expected (`expect_failure`).
-    public var commandFailure: String? {
+    package var commandFailure: String? {
         guard let command, expectedFailure == nil || command.stoppedAfterStep == nil else { return nil }
         return command.failure
     }
     /// The file could not be loaded: no step ran (an error of the suite, not a failed step).
-    public private(set) var unloadable = false
+    package private(set) var unloadable = false
     /// Why it was not run (a suite that needs an app, without `--serve`): it neither passed nor failed.
-    public private(set) var skipped: String?
+    package private(set) var skipped: String?
 
     /// The failure in one line: `step 3: expected ...`, or for a failure before any step (a file
     /// that could not be loaded, a sandbox that could not start) what went wrong alone.
-    public var failureText: String? {
+    package var failureText: String? {
         failure.map { $0.step == 0 ? $0.message : "step \($0.step): \($0.message)" }
     }
 
-    public init(name: String, file: String, failure: (step: Int, message: String)?, steps: Int, seconds: Double) {
+    package init(name: String, file: String, failure: (step: Int, message: String)?, steps: Int, seconds: Double) {
         self.name = name
         self.file = file
         self.failure = failure
@@ -51,13 +51,13 @@ public struct ScenarioResult: Sendable {
     }
 
     /// A suite not run, and why.
-    public init(skipped scenario: Scenario, because reason: String) {
+    package init(skipped scenario: Scenario, because reason: String) {
         self.init(name: scenario.name, file: scenario.file, failure: nil, steps: scenario.steps.count, seconds: 0)
         skipped = reason
     }
 
     /// A file that could not be loaded: named by its path, failed before any step.
-    public init(unloadable error: ScenarioError) {
+    package init(unloadable error: ScenarioError) {
         self.init(name: error.file, file: error.file, failure: (0, error.message), steps: 0, seconds: 0)
         unloadable = true
     }

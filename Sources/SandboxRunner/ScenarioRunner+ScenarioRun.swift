@@ -5,19 +5,19 @@ import SandboxScenario
 
 /// What a dialect's own steps do through the runner.
 extension ScenarioRunner: ScenarioRun {
-    public var bank: Bank { sandbox.bank }
+    package var bank: Bank { sandbox.bank }
 
-    public func send(_ request: HTTPRequest, expect: Step.Expectation, action: String) -> (response: HTTPResponse?, problem: String?) {
+    package func send(_ request: HTTPRequest, expect: Step.Expectation, action: String) -> (response: HTTPResponse?, problem: String?) {
         let outcome = exchange(request.method, request.target, headers: request.headers, body: request.body)
         let response: HTTPResponse? = if case .response(let response) = outcome { response } else { nil }
         return (response, check(outcome, expect, action: action))
     }
 
-    public mutating func name(_ name: String, payoutID: Int, reference: String) {
+    package mutating func name(_ name: String, payoutID: Int, reference: String) {
         references[name] = Reference(cashoutID: payoutID, externalID: reference)
     }
 
-    public func payoutID(named name: String) -> Int? { references[name]?.cashoutID }
+    package func payoutID(named name: String) -> Int? { references[name]?.cashoutID }
 
-    public mutating func save(_ name: String, _ value: String) { saved[name] = value }
+    package mutating func save(_ name: String, _ value: String) { saved[name] = value }
 }

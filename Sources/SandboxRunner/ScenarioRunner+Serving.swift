@@ -6,40 +6,40 @@ extension ScenarioRunner {
     /// Where a run's sandbox listens, and what runs beside its steps: by default a free port and
     /// one event-loop thread (the steps send one request at a time); `test --serve` gives a port
     /// the user's app calls, more threads for the app's concurrent calls, and the app's command.
-    public struct Serving: Sendable {
+    package struct Serving: Sendable {
         /// The port; 0 picks a free one.
-        public var port: Int
+        package var port: Int
         /// The address to bind (`Sandbox.Configuration.server.host`): loopback unless an app on
         /// another machine or container calls (`0.0.0.0`).
-        public var host: String
+        package var host: String
         /// The host names answered besides the machine's own while bound to loopback only
         /// (`Sandbox.Configuration.allowedHosts`).
-        public var allowedHosts: [String]
+        package var allowedHosts: [String]
         /// Event-loop threads.
-        public var threads: Int
+        package var threads: Int
         /// Runs on a thread of its own once the sandbox listens, while the steps run; the run ends
         /// when both have ended, and what it answers is the result's `command`. The sandbox's clock
         /// is still the steps' to move.
-        public var beside: (@Sendable (Sandbox) -> CommandOutcome?)?
+        package var beside: (@Sendable (Sandbox) -> CommandOutcome?)?
         /// Before each step that moves the clock (`advance`, `advance_to_next_event`) or reads the
         /// report (`expect_report`), the run waits until the app has been quiet for this long in
         /// real time (`Sandbox.activity`); nil: it does not wait (no app calls). A `settle` step
         /// waits for its own period whatever this is.
-        public var quietPeriod: Duration?
+        package var quietPeriod: Duration?
         /// The longest a step waits for the app to go quiet; then it goes on, and the result notes it.
-        public var quietLimit: Duration
+        package var quietLimit: Duration
         /// Called on the steps' thread when a step fails (its number, from 1), before the run
         /// waits for `beside` to end: `test --serve --exec` stops the command there, since a
         /// driver waiting for the clock would otherwise wait for ever.
-        public var stepFailed: (@Sendable (Int) -> Void)?
+        package var stepFailed: (@Sendable (Int) -> Void)?
 
         /// The quiet period `test --serve` waits for by default: longer than an app takes to
         /// follow up a notification it has just answered, short beside a suite's run.
-        public static let defaultQuietPeriod: Duration = .milliseconds(200)
+        package static let defaultQuietPeriod: Duration = .milliseconds(200)
         /// How long a step waits for the app to go quiet by default.
-        public static let defaultQuietLimit: Duration = .seconds(10)
+        package static let defaultQuietLimit: Duration = .seconds(10)
 
-        public init(port: Int = 0, host: String = "127.0.0.1", allowedHosts: [String] = [], threads: Int = 1,
+        package init(port: Int = 0, host: String = "127.0.0.1", allowedHosts: [String] = [], threads: Int = 1,
                     quietPeriod: Duration? = nil, quietLimit: Duration = defaultQuietLimit,
                     beside: (@Sendable (Sandbox) -> CommandOutcome?)? = nil, stepFailed: (@Sendable (Int) -> Void)? = nil) {
             self.port = port

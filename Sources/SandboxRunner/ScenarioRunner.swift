@@ -9,7 +9,7 @@ import Synchronization
 /// Runs a scenario's steps against its own in-process sandbox on a manual clock (the Scenario
 /// files guide, "Steps"). Without a `clock.start`, the clock starts at 2026-01-05T09:00:00Z, so a
 /// run is the same every time.
-public struct ScenarioRunner {
+package struct ScenarioRunner {
     /// A created cashout a later step can refer to by name.
     struct Reference {
         let cashoutID: Int
@@ -26,7 +26,7 @@ public struct ScenarioRunner {
 
     /// Runs every step of `scenario` and reports the first failure (or that the sandbox could not
     /// start, as the failure of step 0).
-    public static func run(_ scenario: Scenario, journal: Bool = false) -> ScenarioResult {
+    package static func run(_ scenario: Scenario, journal: Bool = false) -> ScenarioResult {
         let started = Date()
         do {
             return try run(scenario, journal: journal, serving: Serving())
@@ -40,7 +40,7 @@ public struct ScenarioRunner {
     /// `serving.beside` if any, and reports the first failure and how `beside` ended; `examine`
     /// looks at the sandbox once both have ended, before it stops. Throws what kept the sandbox
     /// from starting (`SocketError`: a port in use).
-    public static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving,
+    package static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving,
                            examine: ((Sandbox) -> Void)? = nil) throws -> ScenarioResult {
         let started = Date()
         var configuration = Sandbox.Configuration()
@@ -125,7 +125,7 @@ public struct ScenarioRunner {
     }
 
     /// Runs scenarios side by side (each in its own sandbox); results in the order given.
-    public static func runAll(_ scenarios: [Scenario], parallel: Int = ProcessInfo.processInfo.activeProcessorCount) -> [ScenarioResult] {
+    package static func runAll(_ scenarios: [Scenario], parallel: Int = ProcessInfo.processInfo.activeProcessorCount) -> [ScenarioResult] {
         let results = ResultSlots(count: scenarios.count)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = max(1, parallel)

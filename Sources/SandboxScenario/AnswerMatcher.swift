@@ -3,7 +3,7 @@ import SandboxBank
 /// What a webhook receiver's answer must be (`expect_deliveries`' `answered`): an exact status
 /// (`200`), a class (`"2xx"`, `"4xx"`), `"non-2xx"` (anything but a 2xx answer, no answer at all
 /// included: a timeout, a refused connection), or a matcher of the status (`{"gte": 400}`).
-public enum AnswerMatcher: Sendable {
+package enum AnswerMatcher: Sendable {
     case status(Int)
     /// `first`xx: 2 for 2xx.
     case family(Int)
@@ -11,7 +11,7 @@ public enum AnswerMatcher: Sendable {
     case matcher(Matcher, written: String)
 
     /// Whether an answer with `status` (nil: none came) passes.
-    public func matches(_ status: Int?) -> Bool {
+    package func matches(_ status: Int?) -> Bool {
         switch self {
         case .not2xx: return !DeliveryOutcome(status: status).succeeded
         case .status(let expected): return status == expected
@@ -21,7 +21,7 @@ public enum AnswerMatcher: Sendable {
     }
 
     /// As written, for messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .status(let status): "\(status)"
         case .family(let first): "\(first)xx"

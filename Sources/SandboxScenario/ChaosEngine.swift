@@ -9,27 +9,27 @@ import SandboxBank
 /// Random choices (a rate, a delay range) use a generator seeded by the scenario's seed, the
 /// notification's id and the rule's place, so the same scenario and seed give the same chaos
 /// whatever the timing of deliveries.
-public struct ChaosEngine: Sendable {
-    public let rules: [ChaosRuleSpec]
-    public let seed: UInt64
+package struct ChaosEngine: Sendable {
+    package let rules: [ChaosRuleSpec]
+    package let seed: UInt64
     /// The rules as written: another text is another policy (its counts start again).
     let identity: String
 
-    public init(rules: [ChaosRuleSpec], seed: UInt64, identity: String) {
+    package init(rules: [ChaosRuleSpec], seed: UInt64, identity: String) {
         self.rules = rules
         self.seed = seed
         self.identity = identity
     }
 
     /// nil without rules.
-    public var policy: ChaosPolicy? {
+    package var policy: ChaosPolicy? {
         guard !rules.isEmpty else { return nil }
         let engine = self
         return ChaosPolicy(identity: "\(seed) \(identity)") { engine.plan(for: $0, of: $1, counts: $2) }
     }
 
     /// The plan for a notification whose first attempt is due; nil when no rule matches it.
-    public func plan(for notification: StatusNotification, of payout: Payout, counts: [Int: Int]) -> ChaosPlan? {
+    package func plan(for notification: StatusNotification, of payout: Payout, counts: [Int: Int]) -> ChaosPlan? {
         var plan = ChaosPlan()
         for (index, rule) in rules.enumerated() where matches(rule, notification, payout) {
             plan.matched.append(index)

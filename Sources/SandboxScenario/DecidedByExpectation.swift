@@ -15,16 +15,16 @@ public enum DecisionKind: String, Sendable, CaseIterable {
 /// `expect_cashout`'s `decided_by`: a rule's name, a matcher on it, or an object of `kind`,
 /// `rule`, `index` and `outcome`. A rule's name, index or outcome holds only when a rule (or a
 /// magic value) decided.
-public struct DecidedByExpectation: Sendable {
-    public var kind: DecisionKind?
+package struct DecidedByExpectation: Sendable {
+    package var kind: DecisionKind?
     /// The rule's name.
-    public var rule: Matcher?
+    package var rule: Matcher?
     /// The rule's place among its scenario's rules (`bank.rules[index]`).
-    public var index: Int?
+    package var index: Int?
     /// The weighted outcome drawn (`outcomes[outcome]`).
-    public var outcome: Int?
+    package var outcome: Int?
 
-    public init(kind: DecisionKind? = nil, rule: Matcher? = nil, index: Int? = nil, outcome: Int? = nil) {
+    package init(kind: DecisionKind? = nil, rule: Matcher? = nil, index: Int? = nil, outcome: Int? = nil) {
         self.kind = kind
         self.rule = rule
         self.index = index

@@ -6,22 +6,22 @@ import SandboxJSON
 /// added: a rule of weighted outcomes that every payout no rule of the suite matches falls under,
 /// chaos rules and fault rules with rates, all drawn from the run's seed. What a run drew is then
 /// read back from the bank, and a failing run is written as fixed rules (`ExploredRun`).
-public struct ExploreSpace: Sendable {
+package struct ExploreSpace: Sendable {
     /// `{"weight": N, "then": [...]}`, as a rule's `outcomes` are written; the first is the usual fate.
-    public var outcomes: [JSON]
+    package var outcomes: [JSON]
     /// The first outcome's timeline: what a payout not otherwise pinned takes in a shrunk file.
-    public var usualFate: [JSON] { outcomes.first?["then"]?.arrayValue ?? [] }
+    package var usualFate: [JSON] { outcomes.first?["then"]?.arrayValue ?? [] }
     /// The chance that a payout whose outcome ends COMPLETED is reversed `lateReversalAfter` later.
-    public var lateReversal: Double
-    public var lateReversalAfter: Duration
+    package var lateReversal: Double
+    package var lateReversalAfter: Duration
     /// A rate per chaos kind (`duplicate`, `forged`, `replay`, `delayed`, `out_of_order`).
-    public var chaos: [(kind: ChaosKind, rate: Double)]
+    package var chaos: [(kind: ChaosKind, rate: Double)]
     /// A rate per fault kind (`drop_after_commit`, `error`, `latency`).
-    public var faults: [(kind: String, rate: Double)]
+    package var faults: [(kind: String, rate: Double)]
 
     /// The space a suite without an `explore` section, or with `"explore": {}`, gets: it can show
     /// every finding the reports know that the bank, and not the app alone, brings about.
-    public static let standard = ExploreSpace(
+    package static let standard = ExploreSpace(
         outcomes: [
             ["weight": 6, "then": [["after": ["min": "1s", "max": "10s"], "status": "DELIVERED"],
                                    ["after": ["min": "1s", "max": "10s"], "status": "COMPLETED"]]],
@@ -34,7 +34,7 @@ public struct ExploreSpace: Sendable {
         faults: [("drop_after_commit", 0.1), ("error", 0.05), ("latency", 0.05)])
 
     /// The fault kinds a space may give rates, and what each fault rule adds to its kind.
-    public static let faultKinds: [String: JSON] = [
+    package static let faultKinds: [String: JSON] = [
         "drop_after_commit": [:],
         "error": ["status": 503, "body": .string(errorBody)],
         "latency": ["latency": ["min": "50ms", "max": "300ms"]],
@@ -42,14 +42,14 @@ public struct ExploreSpace: Sendable {
 
     /// The name of a run's rule of weighted outcomes, and how its chaos rules' names begin: what
     /// tells what a run drew from what its suite fixed.
-    public static let outcomeRule = "explored outcome"
-    public static let chaosRulePrefix = "explored "
+    package static let outcomeRule = "explored outcome"
+    package static let chaosRulePrefix = "explored "
 
     /// The body of an explored `error` fault.
-    public static let errorBody = #"{"message":"explored fault: service unavailable"}"#
+    package static let errorBody = #"{"message":"explored fault: service unavailable"}"#
 
     /// What each chaos kind's rule adds: its delay.
-    public static func chaosDelay(_ kind: ChaosKind) -> (key: String, value: String)? {
+    package static func chaosDelay(_ kind: ChaosKind) -> (key: String, value: String)? {
         switch kind {
         case .duplicate, .forged, .replay: ("after", "1s")
         case .delayed: ("delay", "20s")
@@ -59,7 +59,7 @@ public struct ExploreSpace: Sendable {
 
     /// The run's sections: a rule with the weighted outcomes (a late reversal split off each
     /// outcome that completes), the chaos rules and the fault rules, each with its rate.
-    public var runSections: (rule: JSON, chaos: [JSON], faults: [JSON]) {
+    package var runSections: (rule: JSON, chaos: [JSON], faults: [JSON]) {
         var weighted: [JSON] = []
         for outcome in outcomes {
             let weight = Int(outcome["weight"]?.numberText ?? "1") ?? 1

@@ -15,7 +15,7 @@ import SandboxJSON
 /// clock.keys             // ["mode", "start"]: what the loader allows, in the order its messages list them
 /// clock.schemaText       // {"description": ..., "type": "object", "properties": {...}, "additionalProperties": false}
 /// ```
-public struct KeySpec: Sendable {
+package struct KeySpec: Sendable {
     /// A keyword's value: JSON as written, a schema, schemas, or schemas by name (`properties`).
     indirect enum Value: Sendable {
         case json(JSON)
@@ -30,60 +30,60 @@ public struct KeySpec: Sendable {
     var refusesAll = false
 
     /// The schema no value meets: `"properties": {"key": false}` says `key` must be absent.
-    public static var absent: KeySpec {
+    package static var absent: KeySpec {
         var spec = KeySpec()
         spec.refusesAll = true
         return spec
     }
 
     /// A schema of `description` alone (any value), to which keywords are added.
-    public init(_ description: String? = nil) {
+    package init(_ description: String? = nil) {
         if let description { keywords.append(("description", .json(.string(description)))) }
     }
 
     // MARK: - Reading a declaration
 
     /// The value of `keyword`, as JSON (nil when absent or a schema).
-    public subscript(keyword: String) -> JSON? {
+    package subscript(keyword: String) -> JSON? {
         for (name, value) in keywords where name == keyword { if case .json(let json) = value { return json } }
         return nil
     }
 
     /// The schema under `keyword` (`items`, `not`...).
-    public func spec(_ keyword: String) -> KeySpec? {
+    package func spec(_ keyword: String) -> KeySpec? {
         for (name, value) in keywords where name == keyword { if case .spec(let spec) = value { return spec } }
         return nil
     }
 
     /// An object's property names, in the order they are declared: the keys the loader allows.
-    public var keys: [String] { properties.map(\.0) }
+    package var keys: [String] { properties.map(\.0) }
 
     /// An object's properties, in the order they are declared.
-    public var properties: [(String, KeySpec)] {
+    package var properties: [(String, KeySpec)] {
         for (name, value) in keywords where name == "properties" { if case .named(let members) = value { return members } }
         return []
     }
 
     /// The property `key`'s declaration.
-    public func property(_ key: String) -> KeySpec? { properties.first { $0.0 == key }?.1 }
+    package func property(_ key: String) -> KeySpec? { properties.first { $0.0 == key }?.1 }
 
     /// An integer's `minimum ... maximum`.
-    public var range: ClosedRange<Int> {
+    package var range: ClosedRange<Int> {
         let low = self["minimum"]?.numberText.flatMap { Int($0) } ?? Int.min
         let high = self["maximum"]?.numberText.flatMap { Int($0) } ?? Int.max
         return low ... high
     }
 
     /// A string's `enum`.
-    public var enumStrings: [String] { self["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    package var enumStrings: [String] { self["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
 
     // MARK: - Building one
 
     /// This schema with `keyword` set to `value` (replacing an earlier one).
-    public func with(_ keyword: String, _ value: JSON) -> KeySpec { setting(keyword, .json(value)) }
-    public func with(_ keyword: String, _ spec: KeySpec) -> KeySpec { setting(keyword, .spec(spec)) }
-    public func with(_ keyword: String, _ specs: [KeySpec]) -> KeySpec { setting(keyword, .specs(specs)) }
-    public func with(_ keyword: String, named members: [(String, KeySpec)]) -> KeySpec { setting(keyword, .named(members)) }
+    package func with(_ keyword: String, _ value: JSON) -> KeySpec { setting(keyword, .json(value)) }
+    package func with(_ keyword: String, _ spec: KeySpec) -> KeySpec { setting(keyword, .spec(spec)) }
+    package func with(_ keyword: String, _ specs: [KeySpec]) -> KeySpec { setting(keyword, .specs(specs)) }
+    package func with(_ keyword: String, named members: [(String, KeySpec)]) -> KeySpec { setting(keyword, .named(members)) }
 
     func setting(_ keyword: String, _ value: Value) -> KeySpec {
         var copy = self
@@ -96,7 +96,7 @@ public struct KeySpec: Sendable {
     }
 
     /// This schema with `description` (first, as schemas print it).
-    public func described(_ description: String) -> KeySpec {
+    package func described(_ description: String) -> KeySpec {
         var copy = self
         copy.keywords.removeAll { $0.0 == "description" }
         copy.keywords.insert(("description", .json(.string(description))), at: 0)
@@ -104,9 +104,9 @@ public struct KeySpec: Sendable {
     }
 
     /// This object with `members` added after its properties.
-    public func adding(_ members: [(String, KeySpec)]) -> KeySpec { with("properties", named: properties + members) }
+    package func adding(_ members: [(String, KeySpec)]) -> KeySpec { with("properties", named: properties + members) }
 
-    public static func string(_ description: String? = nil, enum values: [String]? = nil, pattern: String? = nil, minLength: Int? = nil,
+    package static func string(_ description: String? = nil, enum values: [String]? = nil, pattern: String? = nil, minLength: Int? = nil,
                               format: String? = nil) -> KeySpec {
         var spec = KeySpec(description).with("type", "string")
         if let values { spec = spec.with("enum", .array(values.map { .string($0) })) }
@@ -116,20 +116,20 @@ public struct KeySpec: Sendable {
         return spec
     }
 
-    public static func integer(_ description: String? = nil, _ range: ClosedRange<Int>? = nil) -> KeySpec {
+    package static func integer(_ description: String? = nil, _ range: ClosedRange<Int>? = nil) -> KeySpec {
         var spec = KeySpec(description).with("type", "integer")
         if let range { spec = spec.with("minimum", .number(range.lowerBound)).with("maximum", .number(range.upperBound)) }
         return spec
     }
 
-    public static func integer(_ range: ClosedRange<Int>) -> KeySpec { integer(nil, range) }
+    package static func integer(_ range: ClosedRange<Int>) -> KeySpec { integer(nil, range) }
 
-    public static func number(_ description: String? = nil) -> KeySpec { KeySpec(description).with("type", "number") }
+    package static func number(_ description: String? = nil) -> KeySpec { KeySpec(description).with("type", "number") }
 
-    public static func boolean(_ description: String? = nil) -> KeySpec { KeySpec(description).with("type", "boolean") }
+    package static func boolean(_ description: String? = nil) -> KeySpec { KeySpec(description).with("type", "boolean") }
 
     /// An object of these properties, in this order; any other key is refused unless `closed` is false.
-    public static func object(_ description: String? = nil, _ properties: [(String, KeySpec)], required: [String] = [],
+    package static func object(_ description: String? = nil, _ properties: [(String, KeySpec)], required: [String] = [],
                               closed: Bool = true) -> KeySpec {
         var spec = KeySpec(description).with("type", "object").with("properties", named: properties)
         if !required.isEmpty { spec = spec.with("required", .array(required.map { .string($0) })) }
@@ -137,35 +137,35 @@ public struct KeySpec: Sendable {
         return spec
     }
 
-    public static func object(_ properties: [(String, KeySpec)], required: [String] = [], closed: Bool = true) -> KeySpec {
+    package static func object(_ properties: [(String, KeySpec)], required: [String] = [], closed: Bool = true) -> KeySpec {
         object(nil, properties, required: required, closed: closed)
     }
 
-    public static func array(_ description: String? = nil, of items: KeySpec) -> KeySpec {
+    package static func array(_ description: String? = nil, of items: KeySpec) -> KeySpec {
         KeySpec(description).with("type", "array").with("items", items)
     }
 
     /// A value as the definition `name` declares it (`#/$defs/name`).
-    public static func ref(_ name: String, _ description: String? = nil) -> KeySpec { KeySpec(description).with("$ref", .string("#/$defs/\(name)")) }
+    package static func ref(_ name: String, _ description: String? = nil) -> KeySpec { KeySpec(description).with("$ref", .string("#/$defs/\(name)")) }
 
-    public static func anyOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec { KeySpec(description).with("anyOf", choices) }
-    public static func oneOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec { KeySpec(description).with("oneOf", choices) }
-    public static func anyOf(_ choices: [KeySpec]) -> KeySpec { anyOf(nil, choices) }
-    public static func oneOf(_ choices: [KeySpec]) -> KeySpec { oneOf(nil, choices) }
+    package static func anyOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec { KeySpec(description).with("anyOf", choices) }
+    package static func oneOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec { KeySpec(description).with("oneOf", choices) }
+    package static func anyOf(_ choices: [KeySpec]) -> KeySpec { anyOf(nil, choices) }
+    package static func oneOf(_ choices: [KeySpec]) -> KeySpec { oneOf(nil, choices) }
 
     /// Exactly `value`.
-    public static func const(_ value: JSON, _ description: String? = nil) -> KeySpec { KeySpec(description).with("const", value) }
+    package static func const(_ value: JSON, _ description: String? = nil) -> KeySpec { KeySpec(description).with("const", value) }
 
     /// One of `values`.
-    public static func oneOf(values: [JSON], _ description: String? = nil) -> KeySpec { KeySpec(description).with("enum", .array(values)) }
+    package static func oneOf(values: [JSON], _ description: String? = nil) -> KeySpec { KeySpec(description).with("enum", .array(values)) }
 
     /// An object that has `key` (for `oneOf`, `anyOf`, `dependentSchemas`...).
-    public static func requiring(_ keys: String...) -> KeySpec { KeySpec().with("required", .array(keys.map { .string($0) })) }
+    package static func requiring(_ keys: String...) -> KeySpec { KeySpec().with("required", .array(keys.map { .string($0) })) }
 
     // MARK: - Printing
 
     /// As JSON Schema text: two-space indentation, keywords and properties in their declared order.
-    public var schemaText: String {
+    package var schemaText: String {
         var out = ""
         Self.write(.object(self), indent: 0, into: &out)
         return out

@@ -1,7 +1,7 @@
 /// A matcher as a verification's difference shows what it expected: `"BR"`, `>= 100`,
 /// `one of "BR", "MX"`, `prefix "order-"`, `matching /[0-9]+/`; several tests joined by `and`.
 extension Matcher: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         tests.map { test in
             switch test {
             case .eq(let value): Self.quoted(value)

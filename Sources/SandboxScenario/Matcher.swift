@@ -6,14 +6,14 @@ import Synchronization
 /// `gt`, `gte`, `lt`, `lte` (all must hold). A string operand compares as text (`"0801"` is not
 /// `"801"`); a number operand, and the order operators, compare exactly as decimals (`100`
 /// equals `"100.00"`).
-public struct Matcher: Sendable {
+package struct Matcher: Sendable {
     /// A value to compare with: text, or a number written as a JSON number.
-    public enum Operand: Sendable, Equatable {
+    package enum Operand: Sendable, Equatable {
         case text(String)
         case number(Money)
 
         /// The operand as written, for messages.
-        public var text: String {
+        package var text: String {
             switch self {
             case .text(let text): text
             case .number(let number): number.description
@@ -21,7 +21,7 @@ public struct Matcher: Sendable {
         }
     }
 
-    public enum Test: Sendable {
+    package enum Test: Sendable {
         case eq(Operand)
         case oneOf([Operand])
         case prefix(String)
@@ -31,7 +31,7 @@ public struct Matcher: Sendable {
         case less(Money, orEqual: Bool)
     }
 
-    public let tests: [Test]
+    package let tests: [Test]
     /// Its `regex` patterns, compiled on first use and kept as long as the matcher (and its copies).
     let patterns = PatternCache()
     /// The text it matches when it is a plain `eq` of text (a magic value, a dialect): a value is
@@ -39,13 +39,13 @@ public struct Matcher: Sendable {
     /// the built-in rules). Not for a number, which compares as a decimal.
     private let plainText: String?
 
-    public init(tests: [Test]) {
+    package init(tests: [Test]) {
         self.tests = tests
         if tests.count == 1, case .eq(.text(let text)) = tests[0] { plainText = text } else { plainText = nil }
     }
 
     /// The one value it matches, when it is a plain `eq` (a rule pinned to one dialect).
-    public var exactText: String? {
+    package var exactText: String? {
         guard tests.count == 1, case .eq(let operand) = tests[0] else { return nil }
         return operand.text
     }
@@ -53,7 +53,7 @@ public struct Matcher: Sendable {
     /// Whether `value` (the field's text; nil when absent) passes every test. Inlined, so that a
     /// plain text is compared where the matcher lies: a call retains and releases each of the
     /// matcher's parts first, and a create meets some forty matchers twice.
-    @inline(__always) public func matches(_ value: String?) -> Bool {
+    @inline(__always) package func matches(_ value: String?) -> Bool {
         guard let value else { return false }
         if let plainText { return value == plainText }
         return passesTests(value)

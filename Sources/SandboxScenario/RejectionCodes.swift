@@ -10,24 +10,24 @@ import SandboxHTTP
 /// d24.knows("801")         // true
 /// words.knows("eight-oh-one")   // false: a word code has no "-"
 /// ```
-public struct RejectionCodes: Sendable {
+package struct RejectionCodes: Sendable {
     /// Codes answered as they are written, each with its name (D24's `801`, `ERROR_ACCOUNT_CLOSED`).
-    public var listed: [(code: String, name: String)]
+    package var listed: [(code: String, name: String)]
     /// Whether word codes are answered as written: a letter, then letters, digits or `_`
     /// (`payee_rejected`, `R01`), as a processor's error codes are.
-    public var words: Bool
+    package var words: Bool
 
-    public init(listed: [(code: String, name: String)] = [], words: Bool = false) {
+    package init(listed: [(code: String, name: String)] = [], words: Bool = false) {
         self.listed = listed
         self.words = words
     }
 
-    public func knows(_ code: String) -> Bool {
+    package func knows(_ code: String) -> Bool {
         listed.contains { $0.code == code } || (words && Self.isWord(code))
     }
 
     /// A word code as a JSON Schema `pattern`: a letter, then letters, digits or `_`.
-    public static let wordPattern = "^[A-Za-z][A-Za-z0-9_]*$"
+    package static let wordPattern = "^[A-Za-z][A-Za-z0-9_]*$"
 
     /// A letter, then letters, digits or `_`.
     static func isWord(_ code: String) -> Bool {

@@ -8,21 +8,21 @@ import SandboxJSON
 extension RequestPattern {
     /// What a request holds for a pattern to test: its parts as the journal keeps them, and its
     /// body as JSON (nil when it has none a pattern can read; `bodyCut` when the journal cut it).
-    public struct Subject {
-        public let method: String
-        public let path: String
-        public let dialect: String?
-        public let headers: HTTPHeaders
-        public let body: JSON?
-        public let bodyCut: Bool
+    package struct Subject {
+        package let method: String
+        package let path: String
+        package let dialect: String?
+        package let headers: HTTPHeaders
+        package let body: JSON?
+        package let bodyCut: Bool
 
-        public init(method: String, path: String, dialect: String?, headers: HTTPHeaders, body: JSON?, bodyCut: Bool) {
+        package init(method: String, path: String, dialect: String?, headers: HTTPHeaders, body: JSON?, bodyCut: Bool) {
             (self.method, self.path, self.dialect, self.headers, self.body, self.bodyCut) = (method, path, dialect, headers, body, bodyCut)
         }
     }
 
     /// The ways `subject` differs from the pattern, in the pattern's order; empty when it matches.
-    public func differences(_ subject: Subject) -> [String] {
+    package func differences(_ subject: Subject) -> [String] {
         var found: [String] = []
         func test(_ name: String, _ matcher: Matcher?, _ value: String?) {
             guard let matcher, !matcher.matches(value) else { return }

@@ -14,29 +14,29 @@ import SandboxJSON
 /// let pattern = try RequestPattern.read(ScenarioNode(value: ["method": "POST", "path": "/v3/cashout",
 ///                                                            "body": ["amount": ["gte": 100]]], path: "request", file: "request body"))
 /// ```
-public struct RequestPattern: Sendable {
+package struct RequestPattern: Sendable {
     /// One tested body field: its path from the body's top (`["beneficiary", "name"]`).
-    public struct BodyField: Sendable {
-        public let path: [String]
-        public let matcher: Matcher
+    package struct BodyField: Sendable {
+        package let path: [String]
+        package let matcher: Matcher
     }
 
-    public var method: Matcher?
-    public var path: Matcher?
-    public var dialect: Matcher?
+    package var method: Matcher?
+    package var path: Matcher?
+    package var dialect: Matcher?
     /// By lowercase name.
-    public var headers: [(name: String, matcher: Matcher)] = []
-    public var body: [BodyField] = []
+    package var headers: [(name: String, matcher: Matcher)] = []
+    package var body: [BodyField] = []
     /// The pattern as it was written, for answers (`expected`).
-    public var json: JSON
+    package var json: JSON
 
-    public init(json: JSON) {
+    package init(json: JSON) {
         self.json = json
     }
 
     static let keys = ScenarioFormat.Keys.requestPattern
 
-    public static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
+    package static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
         let parts = try node.object(allowed: keys)
         var pattern = RequestPattern(json: node.value)
         pattern.method = try parts["method"].map(ScenarioLoader.readMatcher)

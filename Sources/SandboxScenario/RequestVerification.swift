@@ -9,11 +9,11 @@ import SandboxJSON
 /// N`), and once it has pushed one out since it was last cleared, a verification that needs the
 /// requests it no longer has (an `exactly`, an `at_most` within its bound, an `at_least` or a
 /// sequence not found among those kept) is `unknowable`, never answered as if they had not come.
-public struct RequestVerification: Sendable {
-    public enum Count: Sendable, Equatable {
+package struct RequestVerification: Sendable {
+    package enum Count: Sendable, Equatable {
         case exactly(Int), atLeast(Int), atMost(Int)
 
-        public var json: JSON {
+        package var json: JSON {
             switch self {
             case .exactly(let n): ["exactly": .number(n)]
             case .atLeast(let n): ["at_least": .number(n)]
@@ -21,13 +21,13 @@ public struct RequestVerification: Sendable {
             }
         }
 
-        public var wanted: Int {
+        package var wanted: Int {
             switch self {
             case .exactly(let n), .atLeast(let n), .atMost(let n): n
             }
         }
 
-        public var words: String {
+        package var words: String {
             switch self {
             case .exactly(let n): "exactly \(n)"
             case .atLeast(let n): "at least \(n)"
@@ -36,15 +36,15 @@ public struct RequestVerification: Sendable {
         }
     }
 
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case count(RequestPattern, Count)
         case sequence([RequestPattern])
     }
 
-    public let kind: Kind
+    package let kind: Kind
 
     /// The verification as asked, with its count's default filled in: an answer's `expected`.
-    public var json: JSON {
+    package var json: JSON {
         switch kind {
         case .count(let pattern, let count): ["request": pattern.json, "count": count.json]
         case .sequence(let patterns): ["sequence": .array(patterns.map(\.json))]
@@ -52,14 +52,14 @@ public struct RequestVerification: Sendable {
     }
 
     /// What a count's bound may be.
-    public static let countRange = 0 ... 100_000_000
+    package static let countRange = 0 ... 100_000_000
 
     /// The forms of a count, each with one bound: `{"exactly": 2}`.
-    public static let countForms = ScenarioFormat.Keys.requestCount
+    package static let countForms = ScenarioFormat.Keys.requestCount
 
     /// Reads `{"request", "count"}` or `{"sequence"}` at `node` (a request's body, a scenario
     /// step's); each error names its JSON path.
-    public static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestVerification {
+    package static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestVerification {
         let parts = try node.object(allowed: ScenarioFormat.Keys.expectRequests)
         if let sequence = parts["sequence"] {
             if let extra = parts["request"] ?? parts["count"] { throw extra.fail("expected only without \"sequence\"") }
@@ -82,7 +82,7 @@ public struct RequestVerification: Sendable {
     }
 
     /// `POST /v3/cashout with body.amount >= 100, body.country "BR"`, or `any request`.
-    public static func summary(_ pattern: RequestPattern) -> String {
+    package static func summary(_ pattern: RequestPattern) -> String {
         var words: [String] = []
         if let method = pattern.method { words.append(method.exactText ?? "method \(method)") }
         if let path = pattern.path { words.append(path.exactText ?? "path \(path)") }

@@ -8,10 +8,10 @@ import SandboxBank
 /// Random choices (delay ranges, weighted outcomes) use a generator seeded by the scenario's seed
 /// and the payout's id, so the same scenario and seed give the same timelines whatever order
 /// concurrent requests arrive in.
-public struct RuleEngine: Sendable {
-    public let rules: [Rule]
-    public let defaultTimeline: [TimelineStepSpec]
-    public let seed: UInt64
+package struct RuleEngine: Sendable {
+    package let rules: [Rule]
+    package let defaultTimeline: [TimelineStepSpec]
+    package let seed: UInt64
     /// `rules`' timelines, and the default, ready to resolve.
     private let plans: [Plan?]
     private let defaultPlan: Plan
@@ -24,7 +24,7 @@ public struct RuleEngine: Sendable {
     private let fieldNames: [Fields.Name]
 
     /// `defaultScenario` names the scenario the default timeline comes from (nil: none).
-    public init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64) {
+    package init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64) {
         self.rules = rules
         self.defaultTimeline = defaultTimeline
         self.seed = seed
@@ -116,7 +116,7 @@ public struct RuleEngine: Sendable {
     }
 
     /// The timeline for a new payout, its random choices resolved, and what chose it.
-    public func timeline(for payout: Payout) -> DecidedTimeline {
+    package func timeline(for payout: Payout) -> DecidedTimeline {
         var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
         var values = FieldValues(.payout(payout), names: fieldNames)
         // Whether a rule has a timeline, read in place: not a copy of its plan per rule passed.
@@ -130,7 +130,7 @@ public struct RuleEngine: Sendable {
     }
 
     /// The decline of the first matching rule, if that rule declines.
-    public func decline(for request: PayoutRequest) -> Decline? {
+    package func decline(for request: PayoutRequest) -> Decline? {
         var values = FieldValues(.fields(request.fields), names: fieldNames)
         guard let index = firstMatch(&values, merchant: request.account, dialect: request.dialect),
               case .decline(let decline) = rules[index].outcome else { return nil }
@@ -207,7 +207,7 @@ public struct RuleEngine: Sendable {
 
 extension Duration {
     /// The duration in whole milliseconds.
-    public var wholeMilliseconds: Int64 {
+    package var wholeMilliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

@@ -6,87 +6,87 @@ import SandboxJSON
 
 /// A loaded, validated scenario file.
 public struct Scenario: Sendable {
-    public var name: String
+    package var name: String
     /// The file it came from (for messages).
-    public var file: String
+    package var file: String
     /// Fixes every random choice.
-    public var seed: UInt64?
-    public var clockMode: VirtualClock.Mode?
-    public var clockStart: VirtualTime?
+    package var seed: UInt64?
+    package var clockMode: VirtualClock.Mode?
+    package var clockStart: VirtualTime?
     /// The accounts of every dialect's section.
-    public var accounts: [Account] = []
-    public var rules: [Rule] = []
+    package var accounts: [Account] = []
+    package var rules: [Rule] = []
     /// The timeline of payouts no rule matches; nil keeps the current default.
-    public var defaultTimeline: [TimelineStepSpec]?
-    public var faults: [Fault] = []
+    package var defaultTimeline: [TimelineStepSpec]?
+    package var faults: [Fault] = []
     /// `app.ledger`: where the app under test shows its ledger (a URL, `${NAME}` expanded when
     /// read, or a file), reconciled with the bank after the last step.
-    public var appLedger: String?
-    public var retrySchedule: [Duration]?
-    public var webhookTimeout: Duration?
+    package var appLedger: String?
+    package var retrySchedule: [Duration]?
+    package var webhookTimeout: Duration?
     /// Webhook chaos (`webhooks.chaos`); nil leaves the chaos in force as it is, `[]` ends it.
-    public var chaos: [ChaosRuleSpec]?
+    package var chaos: [ChaosRuleSpec]?
     /// `webhooks.chaos` as written (what `GET /sandbox/webhooks/chaos` shows).
-    public var chaosJSON: JSON?
+    package var chaosJSON: JSON?
     /// The built-in sinks' scripts, by sink name.
-    public var sinks: [String: SinkScript] = [:]
+    package var sinks: [String: SinkScript] = [:]
     /// `report`: the thresholds the integration report judges by; each nil keeps the one in force.
-    public var report = ReportSettings()
+    package var report = ReportSettings()
     /// The steps, when the file is a test.
-    public var steps: [Step] = []
+    package var steps: [Step] = []
     /// Why the steps are expected to fail (`expect_failure`): the test passes when a step fails,
     /// and fails when every step passes.
-    public var expectedFailure: String?
+    package var expectedFailure: String?
     /// Its steps wait for an app under test (`needs_app`): `test` runs it only with `--serve`
     /// (and the app started by `--exec` or by other means), and skips it otherwise.
-    public var needsApp = false
+    package var needsApp = false
     /// The space `cashout-sandbox explore` draws runs from (`explore`); nil: the standard one.
-    public var explore: ExploreSpace?
+    package var explore: ExploreSpace?
 
-    public init(name: String, file: String) {
+    package init(name: String, file: String) {
         self.name = name
         self.file = file
     }
 
     /// Marks it as a dialect's built-in scenario: its rules are magic values.
-    public mutating func markBuiltIn() {
+    package mutating func markBuiltIn() {
         for index in rules.indices { rules[index].origin.builtIn = true }
     }
 }
 
 /// A scenario's `report` key: `{"follow_up_within": "2m", "status_polling": {"limit": 20, "per": "1m"}}`.
-public struct ReportSettings: Sendable {
-    public var followUpWithin: Duration?
-    public var pollingLimit: Int?
-    public var pollingPer: Duration?
+package struct ReportSettings: Sendable {
+    package var followUpWithin: Duration?
+    package var pollingLimit: Int?
+    package var pollingPer: Duration?
 
     /// `thresholds` with what these set.
-    public func applied(to thresholds: ReportThresholds) -> ReportThresholds {
+    package func applied(to thresholds: ReportThresholds) -> ReportThresholds {
         ReportThresholds(followUpWithin: followUpWithin ?? thresholds.followUpWithin, pollingLimit: pollingLimit ?? thresholds.pollingLimit,
                          pollingPer: pollingPer ?? thresholds.pollingPer)
     }
 }
 
 /// "When a payout looks like this, the bank does that."
-public struct Rule: Sendable {
-    public var name: String?
+package struct Rule: Sendable {
+    package var name: String?
     /// Field name (wire name, or `merchant`, `dialect`) -> matcher; all must match.
-    public var when: [String: Matcher]
-    public var outcome: Outcome
+    package var when: [String: Matcher]
+    package var outcome: Outcome
     /// Where it is written, for saying which rule decided a payout's timeline.
-    public var origin = Origin()
+    package var origin = Origin()
 
     /// A rule's scenario and place in it.
-    public struct Origin: Sendable {
+    package struct Origin: Sendable {
         /// The scenario's name.
-        public var scenario = ""
+        package var scenario = ""
         /// Its place among the scenario's rules (`bank.rules[index]`).
-        public var index = 0
+        package var index = 0
         /// Whether the scenario is a dialect's built-in one: its rules are the magic values.
-        public var builtIn = false
+        package var builtIn = false
     }
 
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The payout is refused at creation with the dialect's error. (First: listed last, its
         /// payload's pointers carried the enum's tag bits, and LeakSanitizer in `.ci/fuzz` took
         /// the built-in scenario's declines for leaks; case 0 has no tag bits.)
@@ -99,21 +99,21 @@ public struct Rule: Sendable {
 }
 
 /// A timeline step as written: its delay may be a range or business days, resolved per payout.
-public struct TimelineStepSpec: Sendable, Equatable {
-    public enum Delay: Sendable, Equatable {
+package struct TimelineStepSpec: Sendable, Equatable {
+    package enum Delay: Sendable, Equatable {
         case fixed(Duration)
         case range(min: Duration, max: Duration)
         /// Whole business days (Saturday and Sunday skipped), at the same time of day.
         case businessDays(Int)
     }
 
-    public var after: Delay
-    public var step: TimelineStep
+    package var after: Delay
+    package var step: TimelineStep
 }
 
 /// An HTTP fault: what it does, to which requests, and how often.
-public struct Fault: Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct Fault: Sendable {
+    package enum Kind: Sendable, Equatable {
         /// Answer late: fixed or a range.
         case latency(min: Duration, max: Duration)
         /// Answer with this status and body instead of handling the request.
@@ -126,27 +126,27 @@ public struct Fault: Sendable {
 
     /// What the request must be (`when`: the request pattern of a verification, `endpoint`
     /// its shorthand for `method` and `path`); nil for any request to a payout API.
-    public var request: RequestPattern?
-    public var kind: Kind
+    package var request: RequestPattern?
+    package var kind: Kind
     /// Every Nth matching request (the Nth, 2Nth...), or nil.
-    public var every: Int?
+    package var every: Int?
     /// The chance per matching request, seeded, or nil.
-    public var rate: Double?
+    package var rate: Double?
     /// At most this many times (`times`), as MockServer's `remainingTimes`; nil: no limit.
-    public var times: Int?
+    package var times: Int?
 }
 
 /// A built-in sink's script (`webhooks.sinks.NAME`): its answers, and whether it acts as a small
 /// webhook handler that checks signatures and drops duplicates.
-public struct SinkScript: Sendable, Equatable {
+package struct SinkScript: Sendable, Equatable {
     /// One HTTP status per request it processes, then 200.
-    public var answers: [Int]
+    package var answers: [Int]
     /// Refuses (401) a notification whose signature (D24's `control`, PayoutService's header) is wrong.
-    public var checkSignatures: Bool
+    package var checkSignatures: Bool
     /// Answers 200 to a notification it processed already, without processing it again.
-    public var deduplicate: Bool
+    package var deduplicate: Bool
 
-    public init(answers: [Int] = [], checkSignatures: Bool = false, deduplicate: Bool = false) {
+    package init(answers: [Int] = [], checkSignatures: Bool = false, deduplicate: Bool = false) {
         self.answers = answers
         self.checkSignatures = checkSignatures
         self.deduplicate = deduplicate
@@ -154,20 +154,20 @@ public struct SinkScript: Sendable, Equatable {
 }
 
 /// A webhook chaos rule (`webhooks.chaos[i]`): to which notifications, how often, and what.
-public struct ChaosRuleSpec: Sendable {
-    public var name: String?
+package struct ChaosRuleSpec: Sendable {
+    package var name: String?
     /// Field name (a payout field, `merchant`, `dialect` or the notification's `status`) -> matcher.
-    public var when: [String: Matcher]
+    package var when: [String: Matcher]
     /// Every Nth notification it matches; nil with `rate` nil: every one.
-    public var every: Int?
+    package var every: Int?
     /// The chance per notification it matches, seeded.
-    public var rate: Double?
-    public var kind: ChaosKind
+    package var rate: Double?
+    package var kind: ChaosKind
     /// `delayed`: the delay; a copy: how long after what sets it off; `out_of_order`: the longest hold.
-    public var delay: Delay
+    package var delay: Delay
 
     /// A duration, or a range drawn per notification from the seed.
-    public enum Delay: Sendable, Equatable {
+    package enum Delay: Sendable, Equatable {
         case fixed(Duration)
         case range(min: Duration, max: Duration)
     }

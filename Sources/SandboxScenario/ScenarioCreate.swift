@@ -10,15 +10,15 @@ import SandboxJSON
 /// let create = dialect.scenarioCreate(fields: ["amount": "50.00"], account: account, notificationURL: sink)!
 /// let request = create.request(create.fixedReference ?? "my-scenario-1")
 /// ```
-public struct ScenarioCreate: Sendable {
+package struct ScenarioCreate: Sendable {
     /// The reference the step's fields give (D24: `external_id`); nil when each create takes one.
-    public var fixedReference: String?
+    package var fixedReference: String?
     /// The signed request of the create whose reference is this (ignored when fixed).
-    public var request: @Sendable (String) -> HTTPRequest
+    package var request: @Sendable (String) -> HTTPRequest
     /// The new payout's id from a successful answer.
-    public var payoutID: @Sendable (HTTPResponse) -> Int?
+    package var payoutID: @Sendable (HTTPResponse) -> Int?
 
-    public init(fixedReference: String?, request: @escaping @Sendable (String) -> HTTPRequest,
+    package init(fixedReference: String?, request: @escaping @Sendable (String) -> HTTPRequest,
                 payoutID: @escaping @Sendable (HTTPResponse) -> Int?) {
         self.fixedReference = fixedReference
         self.request = request

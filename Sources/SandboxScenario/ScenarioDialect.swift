@@ -5,7 +5,7 @@ import SandboxJSON
 /// `AccountKind` gives): the request fields rules test and what its declines say, its own steps,
 /// its creates for the `create_cashout` step, and its built-in scenario. A dialect that scenarios
 /// may talk about conforms; one that does not is served all the same.
-public protocol ScenarioDialect: Sendable {
+package protocol ScenarioDialect: Sendable {
     /// Its name, as the dialect seam's `Dialect.name`.
     var name: String { get }
 
@@ -27,7 +27,7 @@ public protocol ScenarioDialect: Sendable {
 }
 
 extension ScenarioDialect {
-    public var builtInScenarioText: String? { nil }
-    public func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
-    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }
+    package var builtInScenarioText: String? { nil }
+    package func scenarioCreate(fields: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? { nil }
+    package func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? { "\(step.action): not a step of \(name)" }
 }

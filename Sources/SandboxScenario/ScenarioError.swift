@@ -1,34 +1,34 @@
 /// What is wrong in a scenario file: where (file and JSON path, e.g. `bank.rules[2].then[1].after`)
 /// and what was expected there. A file with several errors is refused with the first, which
 /// carries the others in `more`, in the order of the file.
-public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let file: String
-    public let path: String
-    public let expected: String
+package struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let file: String
+    package let path: String
+    package let expected: String
     /// The file's further errors (up to `ScenarioErrors.cap` in all), each on its own.
-    public var more: [ScenarioError] = []
+    package var more: [ScenarioError] = []
     /// The file may have more errors than these: reading stopped at the cap.
-    public var truncated = false
+    package var truncated = false
 
-    public init(file: String, path: String, expected: String) {
+    package init(file: String, path: String, expected: String) {
         self.file = file
         self.path = path
         self.expected = expected
     }
 
     /// This error and its `more`, each alone.
-    public var all: [ScenarioError] {
+    package var all: [ScenarioError] {
         [ScenarioError(file: file, path: path, expected: expected)] + more
     }
 
     /// Where in the file and what was expected there, without the file's name; one line per
     /// error when there are several.
-    public var message: String {
+    package var message: String {
         lines { $0.located }
     }
 
     /// `message`, each line beginning with the file's name.
-    public var description: String {
+    package var description: String {
         lines { "\($0.file): \($0.located)" }
     }
 

@@ -5,9 +5,9 @@ import SandboxJSON
 /// and the JSON Schema `cashout-sandbox schema` prints (scenarios/schema.json). The dialects add
 /// their parts (`ScenarioVocabulary.Format`); enums come from their owners (`PayoutStatus`, each
 /// dialect's `RejectionCodes` and status words, the report's checks).
-public enum ScenarioFormat {
+package enum ScenarioFormat {
     /// The JSON Schema (draft 2020-12) of scenario files in `vocabulary`'s dialects.
-    public static func schema(_ vocabulary: ScenarioVocabulary) -> KeySpec {
+    package static func schema(_ vocabulary: ScenarioVocabulary) -> KeySpec {
         KeySpec()
             .with("$schema", "https://json-schema.org/draft/2020-12/schema")
             .with("$id", "https://cashout-sandbox.local/scenario.schema.json")
@@ -113,7 +113,7 @@ public enum ScenarioFormat {
     /// The rule's check of its decline for `dialect`: with `checked`, a rule that names no other
     /// dialect has a decline of `definition` (the dialect checks every rule's but those for
     /// another); else a rule for `dialect` alone has one (its description, the dialect checking none).
-    public static func declineCheck(dialect: String, checked: Bool, definition: String, _ description: String) -> KeySpec {
+    package static func declineCheck(dialect: String, checked: Bool, definition: String, _ description: String) -> KeySpec {
         let exactly = KeySpec.anyOf([
             .const(.string(dialect)),
             .object([("eq", .const(.string(dialect)))], required: ["eq"], closed: false).with("maxProperties", 1),

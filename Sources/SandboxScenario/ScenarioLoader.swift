@@ -13,12 +13,12 @@ import SandboxJSON
 /// `vocabulary`: this module knows none of them.
 public enum ScenarioLoader {
     /// Every top-level key, in the order messages list them and files are written.
-    public static func topLevelKeys(_ vocabulary: ScenarioVocabulary) -> [String] {
+    package static func topLevelKeys(_ vocabulary: ScenarioVocabulary) -> [String] {
         ScenarioFormat.topLevel(vocabulary).map(\.0)
     }
 
     /// Loads the file at `path`.
-    public static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
+    package static func load(file path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         guard let bytes = readFile(path) else {
             throw ScenarioError(file: path, path: "", expected: "a readable file")
         }
@@ -26,7 +26,7 @@ public enum ScenarioLoader {
     }
 
     /// Loads a scenario from its bytes; `file` names it in messages.
-    public static func load(_ bytes: [UInt8], file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
+    package static func load(_ bytes: [UInt8], file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         let json: JSON
         do { json = try JSON.parse(bytes, duplicateKeys: false) } catch {
             throw ScenarioError(file: file, path: "", expected: "invalid JSON: \(error)")

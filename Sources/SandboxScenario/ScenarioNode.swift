@@ -3,37 +3,37 @@ import SandboxJSON
 
 /// A JSON value of a scenario file with the path that led to it, so every refusal can say where
 /// it is. Dialects read their own sections with it (`ScenarioVocabulary.accountSections`).
-public struct ScenarioNode: Sendable {
-    public let value: JSON
-    public let path: String
-    public let file: String
+package struct ScenarioNode: Sendable {
+    package let value: JSON
+    package let path: String
+    package let file: String
 
     /// `value` found at `path` (`body.amount`) of `file` (what messages name it by).
-    public init(value: JSON, path: String, file: String) {
+    package init(value: JSON, path: String, file: String) {
         self.value = value
         self.path = path
         self.file = file
     }
 
-    public func fail(_ expected: String) -> ScenarioError {
+    package func fail(_ expected: String) -> ScenarioError {
         ScenarioError(file: file, path: path, expected: expected)
     }
 
     /// `fail`, with the value found when it is a single one, so that a typo shows beside what was
     /// expected: `expected a duration such as "30s", "1h5m" or "2d", got "5 s"`.
-    public func failShowingValue(_ expected: String) -> ScenarioError {
+    package func failShowingValue(_ expected: String) -> ScenarioError {
         switch value {
         case .string, .number, .bool: fail("\(expected), got \(value.serializedString())")
         default: fail(expected)
         }
     }
 
-    public func child(_ key: String, _ value: JSON) -> ScenarioNode {
+    package func child(_ key: String, _ value: JSON) -> ScenarioNode {
         ScenarioNode(value: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
     }
 
     /// The members of an object; a key outside `allowed` is an error (a typo never passes silently).
-    public func object(allowed: [String]) throws(ScenarioError) -> [String: ScenarioNode] {
+    package func object(allowed: [String]) throws(ScenarioError) -> [String: ScenarioNode] {
         guard case .object(let members) = value else { throw fail("expected an object") }
         var nodes: [String: ScenarioNode] = [:]
         for key in members.keys.sorted() {
@@ -53,18 +53,18 @@ public struct ScenarioNode: Sendable {
         Suggestion.closest(to: key, among: candidates).map { "did you mean \"\($0)\"? " } ?? ""
     }
 
-    public func array() throws(ScenarioError) -> [ScenarioNode] {
+    package func array() throws(ScenarioError) -> [ScenarioNode] {
         guard case .array(let elements) = value else { throw fail("expected an array") }
         return elements.enumerated().map { ScenarioNode(value: $1, path: "\(path)[\($0)]", file: file) }
     }
 
-    public func string() throws(ScenarioError) -> String {
+    package func string() throws(ScenarioError) -> String {
         guard case .string(let text) = value else { throw fail("expected a string") }
         return text
     }
 
     /// A string, or a number as its text.
-    public func text() throws(ScenarioError) -> String {
+    package func text() throws(ScenarioError) -> String {
         switch value {
         case .string(let text), .number(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
@@ -72,7 +72,7 @@ public struct ScenarioNode: Sendable {
         }
     }
 
-    public func integer(_ range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+    package func integer(_ range: ClosedRange<Int>) throws(ScenarioError) -> Int {
         guard case .number(let text) = value, let number = Int(text), range.contains(number) else {
             throw failShowingValue("expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
@@ -87,13 +87,13 @@ public struct ScenarioNode: Sendable {
         return number
     }
 
-    public func bool() throws(ScenarioError) -> Bool {
+    package func bool() throws(ScenarioError) -> Bool {
         guard case .bool(let flag) = value else { throw fail("expected true or false") }
         return flag
     }
 
     /// A decimal amount, as a string (`"5000.00"`) or a number.
-    public func money() throws(ScenarioError) -> Money {
+    package func money() throws(ScenarioError) -> Money {
         guard let text = try? text(), let money = Money(text) else {
             throw failShowingValue("expected an amount with at most two decimals, such as \"5000.00\"")
         }
@@ -101,7 +101,7 @@ public struct ScenarioNode: Sendable {
     }
 
     /// A duration such as `"30s"`, `"1h5m"` or `"2d"`.
-    public func duration() throws(ScenarioError) -> Duration {
+    package func duration() throws(ScenarioError) -> Duration {
         guard case .string(let text) = value, let duration = DurationText.parse(text) else {
             throw failShowingValue("expected a duration such as \"30s\", \"1h5m\" or \"2d\"")
         }
@@ -142,7 +142,7 @@ public struct ScenarioNode: Sendable {
 // The parts of an account every dialect's section can share.
 extension ScenarioNode {
     /// `{"USD": "5000.00"}`: one settlement currency and its amount.
-    public func balance() throws(ScenarioError) -> (currency: String, amount: Money) {
+    package func balance() throws(ScenarioError) -> (currency: String, amount: Money) {
         guard case .object(let members) = value, members.count == 1, let (currency, amount) = members.first,
               currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
             throw fail("expected one settlement currency and its amount, such as {\"USD\": \"5000.00\"}")
@@ -151,14 +151,14 @@ extension ScenarioNode {
     }
 
     /// `{"transaction", "daily", "monthly"}`, each optional.
-    public func limits() throws(ScenarioError) -> Account.Limits {
+    package func limits() throws(ScenarioError) -> Account.Limits {
         let entries = try object(allowed: ScenarioFormat.Keys.limits)
         return Account.Limits(transaction: try entries["transaction"]?.money(), daily: try entries["daily"]?.money(),
                               monthly: try entries["monthly"]?.money())
     }
 
     /// `{"BR": "10.00", ...}`: an amount per country.
-    public func amountsByCountry() throws(ScenarioError) -> [String: Money] {
+    package func amountsByCountry() throws(ScenarioError) -> [String: Money] {
         guard case .object(let members) = value else { throw fail("expected an object of country: amount") }
         var amounts: [String: Money] = [:]
         for country in members.keys.sorted() { amounts[country] = try child(country, members[country]!).money() }
@@ -175,7 +175,7 @@ extension ScenarioNode {
     }
 
     /// A string that is not empty.
-    public func nonEmptyString() throws(ScenarioError) -> String {
+    package func nonEmptyString() throws(ScenarioError) -> String {
         let text = try string()
         guard !text.isEmpty else { throw fail("expected a non-empty string") }
         return text

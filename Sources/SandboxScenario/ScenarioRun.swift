@@ -12,7 +12,7 @@ import SandboxHTTP
 ///     ...
 /// }
 /// ```
-public protocol ScenarioRun {
+package protocol ScenarioRun {
     /// The bank of the sandbox the scenario runs in (read it; change it through requests).
     var bank: Bank { get }
     /// Sends `request` to the sandbox and checks the answer against `expect`: the response (nil

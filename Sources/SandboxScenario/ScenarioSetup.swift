@@ -5,31 +5,31 @@ import SandboxJSON
 /// a later account replaces one with the same id, and the last file that sets the default
 /// timeline, seed, clock or webhook policy wins. Faults add up. (the Scenario files guide's "Which rule decided"
 /// tells users this order.)
-public struct ScenarioSetup: Sendable {
-    public var accounts: [Account] = []
-    public var rules: [Rule] = []
-    public var defaultTimeline: [TimelineStepSpec] = []
+package struct ScenarioSetup: Sendable {
+    package var accounts: [Account] = []
+    package var rules: [Rule] = []
+    package var defaultTimeline: [TimelineStepSpec] = []
     /// The name of the scenario `defaultTimeline` comes from; nil when none set it.
-    public var defaultScenario: String?
-    public var seed: UInt64 = 0
-    public var clockMode: VirtualClock.Mode?
-    public var clockStart: VirtualTime?
-    public var retrySchedule: [Duration]?
-    public var webhookTimeout: Duration?
-    public var sinks: [String: SinkScript] = [:]
-    public var faults: [Fault] = []
+    package var defaultScenario: String?
+    package var seed: UInt64 = 0
+    package var clockMode: VirtualClock.Mode?
+    package var clockStart: VirtualTime?
+    package var retrySchedule: [Duration]?
+    package var webhookTimeout: Duration?
+    package var sinks: [String: SinkScript] = [:]
+    package var faults: [Fault] = []
     /// The webhook chaos rules in force (the last file's that has some), and as written.
-    public var chaos: [ChaosRuleSpec] = []
-    public var chaosJSON: JSON = .array([])
+    package var chaos: [ChaosRuleSpec] = []
+    package var chaosJSON: JSON = .array([])
     /// What the integration report judges by (the files' `report` keys, the last one's on top).
-    public var reportThresholds = ReportThresholds.standard
+    package var reportThresholds = ReportThresholds.standard
 
-    public init(layering scenarios: [Scenario]) {
+    package init(layering scenarios: [Scenario]) {
         for scenario in scenarios { add(scenario) }
     }
 
     /// Puts `scenario` on top.
-    public mutating func add(_ scenario: Scenario) {
+    package mutating func add(_ scenario: Scenario) {
         for account in scenario.accounts {
             accounts.removeAll { $0.id == account.id }
             accounts.append(account)
@@ -51,12 +51,12 @@ public struct ScenarioSetup: Sendable {
     }
 
     /// The rules as the bank asks for them.
-    public var engine: RuleEngine {
+    package var engine: RuleEngine {
         RuleEngine(rules: rules, defaultTimeline: defaultTimeline, defaultScenario: defaultScenario, seed: seed)
     }
 
     /// Points `configuration`'s timeline, declines, retries and webhook chaos at this setup.
-    public func configure(_ configuration: inout Bank.Configuration) {
+    package func configure(_ configuration: inout Bank.Configuration) {
         let engine = engine
         configuration.timeline = { engine.timeline(for: $0) }
         configuration.decline = { engine.decline(for: $0) }

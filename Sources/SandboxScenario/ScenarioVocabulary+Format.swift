@@ -9,29 +9,29 @@
 /// format.definitions = [("echoPing", .object("A ping.", [("times", .integer(1 ... 10))]))]
 /// ```
 extension ScenarioVocabulary {
-    public struct Format: Sendable {
+    package struct Format: Sendable {
         /// Definitions it adds (`#/$defs/NAME`): its accounts', its steps' bodies...
-        public var definitions: [(String, KeySpec)] = []
+        package var definitions: [(String, KeySpec)] = []
         /// The fields its rules test, each with what it adds to the field's description (nil:
         /// nothing, a field another dialect describes). A field several dialects test gets each
         /// one's text, in the dialects' order.
-        public var ruleFields: [(String, String?)] = []
+        package var ruleFields: [(String, String?)] = []
         /// Its step actions, each as a step's property: its description and its body's schema.
-        public var steps: [(String, KeySpec)] = []
+        package var steps: [(String, KeySpec)] = []
         /// Those of its steps whose `expect` has a shape of its own, with that shape.
-        public var stepExpectations: [(String, KeySpec)] = []
+        package var stepExpectations: [(String, KeySpec)] = []
         /// The keys its declines may hold besides `code` and `message`.
-        public var declineKeys: [(String, KeySpec)] = []
+        package var declineKeys: [(String, KeySpec)] = []
         /// What a rule's decline must be when the rule is for it (`ScenarioFormat.declineCheck`).
-        public var ruleChecks: [KeySpec] = []
+        package var ruleChecks: [KeySpec] = []
         /// Its own words for the statuses of its payouts, in lifecycle order.
-        public var statusWords: [String] = []
+        package var statusWords: [String] = []
         /// Each dialect's `statusWords`, in the dialects' order (a merged vocabulary's).
         var statusWordGroups: [[String]] = []
         /// Its accounts' top-level section (`merchants`), as the `AccountKind` declares it.
-        public var accountSections: [(String, KeySpec)] = []
+        package var accountSections: [(String, KeySpec)] = []
 
-        public init(definitions: [(String, KeySpec)] = [], ruleFields: [(String, String?)] = [], steps: [(String, KeySpec)] = [],
+        package init(definitions: [(String, KeySpec)] = [], ruleFields: [(String, String?)] = [], steps: [(String, KeySpec)] = [],
                     stepExpectations: [(String, KeySpec)] = [], declineKeys: [(String, KeySpec)] = [], ruleChecks: [KeySpec] = [],
                     statusWords: [String] = []) {
             self.definitions = definitions

@@ -11,50 +11,50 @@ import SandboxBank
 /// ```
 public struct ScenarioVocabulary: Sendable {
     /// Reads one account of a section (a dialect's own keys, with `ScenarioNode`'s readers).
-    public typealias AccountReader = @Sendable (ScenarioNode) throws(ScenarioError) -> Account
+    package typealias AccountReader = @Sendable (ScenarioNode) throws(ScenarioError) -> Account
     /// What is wrong with a decline in one dialect's terms: the key, and what it expected.
-    public typealias DeclineCheck = @Sendable (Decline) -> (key: String, expected: String)?
+    package typealias DeclineCheck = @Sendable (Decline) -> (key: String, expected: String)?
     /// Checks the body of one of a dialect's step actions when a file is loaded.
-    public typealias StepCheck = @Sendable (ScenarioNode) throws(ScenarioError) -> Void
+    package typealias StepCheck = @Sendable (ScenarioNode) throws(ScenarioError) -> Void
 
     /// Request fields a rule's `when` may test, by the dialects' names (besides `merchant` and
     /// `dialect`, which every payout has).
-    public var ruleFields: Set<String>
+    package var ruleFields: Set<String>
     /// Top-level keys holding accounts, with the reader of each (`merchants`: D24's).
-    public var accountSections: [String: AccountReader]
+    package var accountSections: [String: AccountReader]
     /// Keys a rule's `decline` may hold besides `code` and `message` (kept in `Decline.details`).
-    public var declineKeys: Set<String>
+    package var declineKeys: Set<String>
     /// Each dialect's check of a decline, by dialect name: a rule whose `when` names one dialect
     /// meets its check, any other rule every check.
-    public var declineChecks: [String: DeclineCheck]
+    package var declineChecks: [String: DeclineCheck]
     /// Step actions a dialect adds (Mannco's `login`...), each with the check of its body; the
     /// dialect performs them (`Step.dialect`).
-    public var stepActions: [String: StepCheck]
+    package var stepActions: [String: StepCheck]
     /// The dialects' own words for their payouts' statuses, which `expect_cashout` takes besides
     /// the sandbox's names (Mannco's `completed`: see `Dialect.statusWord`).
-    public var statusWords: Set<String>
+    package var statusWords: Set<String>
     /// Those of `stepActions` whose `expect` has a shape of the dialect's own (PayoutService's
     /// `grpc_call`: a gRPC status, fields, an error), with its check: the step carries it as
     /// written (`Step.DialectStep.ownExpect`) instead of the HTTP `expect` of other steps.
-    public var expectChecks: [String: StepCheck]
+    package var expectChecks: [String: StepCheck]
     /// Each dialect's request fields and rejection codes, by dialect name: which dialects a rule
     /// can reach (its `dialect`, and the fields its `when` tests), and so which codes its
     /// timelines may give. A vocabulary that names no dialect checks no code.
-    public var dialects: [String: DialectTerms]
+    package var dialects: [String: DialectTerms]
     /// The integration report's finding ids the dialects' checks can give, which `expect_report`
     /// may name (`Dialect.integrationChecks`).
-    public var reportFindings: Set<String> = []
+    package var reportFindings: Set<String> = []
     /// What the dialects add to the format's declarations (scenarios/schema.json), in their order.
-    public var format = Format()
+    package var format = Format()
 
     /// What one dialect's payouts have for a rule: its request fields, and the rejection codes its answers carry.
-    public struct DialectTerms: Sendable {
-        public var ruleFields: Set<String>
-        public var rejectionCodes: RejectionCodes
+    package struct DialectTerms: Sendable {
+        package var ruleFields: Set<String>
+        package var rejectionCodes: RejectionCodes
     }
 
     /// `dialect` names the one dialect this vocabulary is of, whose `rejectionCodes` its answers carry.
-    public init(dialect: String? = nil, ruleFields: Set<String> = [], rejectionCodes: RejectionCodes = RejectionCodes(),
+    package init(dialect: String? = nil, ruleFields: Set<String> = [], rejectionCodes: RejectionCodes = RejectionCodes(),
                 accountSections: [String: AccountReader] = [:], declineKeys: Set<String> = [],
                 declineChecks: [String: DeclineCheck] = [:], stepActions: [String: StepCheck] = [:], statusWords: Set<String> = [],
                 expectChecks: [String: StepCheck] = [:], format: Format = Format()) {
@@ -70,7 +70,7 @@ public struct ScenarioVocabulary: Sendable {
     }
 
     /// Both vocabularies (for a sandbox of several dialects).
-    public func merging(_ other: ScenarioVocabulary) -> ScenarioVocabulary {
+    package func merging(_ other: ScenarioVocabulary) -> ScenarioVocabulary {
         var merged = ScenarioVocabulary(ruleFields: ruleFields.union(other.ruleFields),
                                         accountSections: accountSections.merging(other.accountSections) { first, _ in first },
                                         declineKeys: declineKeys.union(other.declineKeys),

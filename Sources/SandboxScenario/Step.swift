@@ -2,7 +2,7 @@ import SandboxBank
 import SandboxJSON
 
 /// One step of a scenario that is a test (the Scenario files guide, "Steps").
-public enum Step: Sendable {
+package enum Step: Sendable {
     /// A raw HTTP request; `body` is sent byte for byte, `json` serialised. Strings may hold
     /// `{{base_url}}` and `{{REF.cashout_id}}` / `{{REF.external_id}}`.
     case request(Request, expect: Expectation?, save: [String: String])
@@ -47,27 +47,27 @@ public enum Step: Sendable {
     /// dialect performs.
     case dialect(DialectStep)
 
-    public struct Request: Sendable {
-        public var method: String
-        public var path: String
-        public var headers: [(name: String, value: String)]
-        public var body: String?
-        public var json: JSON?
+    package struct Request: Sendable {
+        package var method: String
+        package var path: String
+        package var headers: [(name: String, value: String)]
+        package var body: String?
+        package var json: JSON?
     }
 
     /// A step a dialect adds: its action, its body as the file wrote it (checked by the dialect
     /// when the file was loaded), and the `expect` and `as` it may carry.
-    public struct DialectStep: Sendable {
-        public var action: String
-        public var body: JSON
-        public var expect: Expectation?
+    package struct DialectStep: Sendable {
+        package var action: String
+        package var body: JSON
+        package var expect: Expectation?
         /// The step's `as`: the name its result gets for later steps.
-        public var name: String?
+        package var name: String?
         /// The step's `expect` as written, when its action reads its own kind
         /// (`ScenarioVocabulary.expectChecks`); `expect` is then nil.
-        public var ownExpect: JSON?
+        package var ownExpect: JSON?
 
-        public init(action: String, body: JSON, expect: Expectation? = nil, name: String? = nil, ownExpect: JSON? = nil) {
+        package init(action: String, body: JSON, expect: Expectation? = nil, name: String? = nil, ownExpect: JSON? = nil) {
             self.action = action
             self.body = body
             self.expect = expect
@@ -77,41 +77,41 @@ public enum Step: Sendable {
     }
 
     /// `expect_deliveries`: the deliveries that pass the filters, and what must hold of them.
-    public struct DeliveriesExpectation: Sendable {
-        public var ref: String?
+    package struct DeliveriesExpectation: Sendable {
+        package var ref: String?
         /// A chaos kind; `none`: plain attempts and retries (no chaos); nil: every delivery.
-        public var chaos: String?
+        package var chaos: String?
         /// The notifications' status (a name or an API's word), or nil for every one.
-        public var status: String?
-        public var count: Int?
+        package var status: String?
+        package var count: Int?
         /// What every one of them was answered.
-        public var answered: AnswerMatcher?
+        package var answered: AnswerMatcher?
     }
 
     /// `expect_sink`: the requests a sink received (about `ref`'s cashout, of `status`), and how
     /// many of them it processed, ignored as duplicates, refused or failed.
-    public struct SinkExpectation: Sendable {
-        public var name: String
-        public var ref: String?
-        public var status: String?
-        public var received: Int?
-        public var processed: Int?
-        public var duplicates: Int?
-        public var refused: Int?
-        public var failed: Int?
+    package struct SinkExpectation: Sendable {
+        package var name: String
+        package var ref: String?
+        package var status: String?
+        package var received: Int?
+        package var processed: Int?
+        package var duplicates: Int?
+        package var refused: Int?
+        package var failed: Int?
     }
 
     /// `expect_report`: what the integration report must say.
-    public struct ReportExpectation: Sendable {
-        public var account: String?
+    package struct ReportExpectation: Sendable {
+        package var account: String?
         /// No finding of severity `error` (warnings allowed).
-        public var noErrors: Bool
+        package var noErrors: Bool
         /// Exactly these findings, by id (in any order).
-        public var findings: [String]?
+        package var findings: [String]?
         /// These checks exercised (failed or passed, not `not_exercised`).
-        public var exercised: Exercised?
+        package var exercised: Exercised?
 
-        public enum Exercised: Sendable, Equatable {
+        package enum Exercised: Sendable, Equatable {
             /// Every check of the account's API; with no `account`, every check of the reported
             /// accounts' APIs, each exercised by one of them at least.
             case all
@@ -121,16 +121,16 @@ public enum Step: Sendable {
     }
 
     /// What a response must look like.
-    public struct Expectation: Sendable {
-        public var status: Int?
+    package struct Expectation: Sendable {
+        package var status: Int?
         /// The whole body equals this.
-        public var json: JSON?
+        package var json: JSON?
         /// These keys equal, nested the same way; others may be there too.
-        public var jsonContains: JSON?
+        package var jsonContains: JSON?
         /// The connection closed without an answer.
-        public var noResponse: Bool
+        package var noResponse: Bool
 
-        public init(status: Int? = nil, json: JSON? = nil, jsonContains: JSON? = nil, noResponse: Bool = false) {
+        package init(status: Int? = nil, json: JSON? = nil, jsonContains: JSON? = nil, noResponse: Bool = false) {
             self.status = status
             self.json = json
             self.jsonContains = jsonContains

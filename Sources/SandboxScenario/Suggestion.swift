@@ -8,9 +8,9 @@ import SandboxHTTP
 /// ```swift
 /// Suggestion.closest(to: "--prot", among: ["--port", "--host"])   // "--port"
 /// ```
-public enum Suggestion {
+package enum Suggestion {
     /// The closest of `candidates` to `word`, if one is close enough.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let extending = candidates.filter { $0.hasPrefix(word) }
         if word.drop(while: { $0 == "-" }).count >= 2, extending.count == 1 { return extending[0] }
         return candidates.map { ($0, EditDistance.between(Array(word), Array($0), limit: 3)) }

@@ -45,7 +45,7 @@ public final class SuiteProgress: Sendable {
     }
 
     /// `GET /sandbox/suite`'s answer; nil when no suite runs.
-    public var json: JSON? {
+    package var json: JSON? {
         state.withLock { state in
             state.map { state in
                 let name = state.ended.map { $0.passed ? "passed" : "failed" } ?? "running"

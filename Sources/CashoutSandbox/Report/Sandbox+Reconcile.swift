@@ -15,7 +15,7 @@ extension Sandbox {
 
     /// `text` with each `${NAME}` replaced by NAME's value in the environment an app run beside
     /// the sandbox gets: this process's own, then the sandbox's (``environment``), which wins.
-    public func expandingVariables(_ text: String) -> Result<String, Reconciliation.Problem> {
+    package func expandingVariables(_ text: String) -> Result<String, Reconciliation.Problem> {
         guard text.contains("${") else { return .success(text) }
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
@@ -37,7 +37,7 @@ extension Sandbox {
 
     /// The ledger at `location` (`${NAME}` expanded first): the JSON an `http://` URL answers to
     /// a GET within ``ledgerTimeout``, or the JSON in a file.
-    public func readLedger(at location: String) -> Result<JSON, Reconciliation.Problem> {
+    package func readLedger(at location: String) -> Result<JSON, Reconciliation.Problem> {
         let place: String
         switch expandingVariables(location) {
         case .success(let text): place = text
@@ -92,7 +92,7 @@ extension Sandbox {
         return outcome
     }
 
-    /// Reads the ledger at `location` and reconciles it (``readLedger(at:)``, ``reconcile(ledger:source:account:)``).
+    /// Reads the ledger at `location` and reconciles it (`readLedger(at:)`, ``reconcile(ledger:source:account:)``).
     @discardableResult
     public func reconcile(ledgerAt location: String, account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
         switch readLedger(at: location) {

@@ -24,7 +24,7 @@ public final class SinkStore: Sendable {
         public var body: String { content.text }
         /// The header fields: every one received over HTTP; for a notification delivered in
         /// process, `Content-Type` and those its dialect adds (a signature).
-        public var headers: HTTPHeaders { content.headers(contentType) }
+        package var headers: HTTPHeaders { content.headers(contentType) }
         let content: Content
         /// The status the sink answered.
         public let answered: Int
@@ -189,7 +189,7 @@ public final class SinkStore: Sendable {
     }
 
     /// The notification a received request is, as the sink reads it (nil: none of the sandbox's).
-    public func read(_ received: Received) -> ReceivedNotification? {
+    package func read(_ received: Received) -> ReceivedNotification? {
         received.reading ?? reader.withLock { $0 }?(ReceivedRequest(contentType: received.contentType, headers: received.headers, body: received.body))
     }
 
@@ -213,7 +213,7 @@ public final class SinkStore: Sendable {
     }
 
     /// A sink's script now: the answers still scripted, and its handler flags.
-    public func script(_ name: String) -> SinkScript {
+    package func script(_ name: String) -> SinkScript {
         sinks.withLock { $0[name]?.script ?? SinkScript() }
     }
 
@@ -228,7 +228,7 @@ public final class SinkStore: Sendable {
     }
 
     /// Scripts a sink: its next answers and its handler flags. What it processed stays processed.
-    public func script(_ name: String, _ script: SinkScript) {
+    package func script(_ name: String, _ script: SinkScript) {
         sinks.withLock { [kept] in $0[name, default: Sink(keeping: kept)].script = script }
     }
 

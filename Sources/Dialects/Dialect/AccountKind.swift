@@ -13,51 +13,51 @@ import SandboxScenario
 /// refuses an account `lacking` what it needs; its errors are the admin API's `{"code","message"}`:
 /// 400 for a bad id or body, 409 for a `conflict` with another account or a currency change on an
 /// account with payouts.
-public struct AccountKind: Sendable {
+package struct AccountKind: Sendable {
     /// The scenario file's top-level key holding them (`merchants`), and its reader of one; nil
     /// when scenarios cannot name them.
-    public var section: (name: String, read: ScenarioVocabulary.AccountReader)?
+    package var section: (name: String, read: ScenarioVocabulary.AccountReader)?
     /// That section's declaration in the scenario format (its description, and its accounts'
     /// definition: `.array("D24 merchant accounts...", of: .ref("merchant"))`); nil leaves it out of
     /// scenarios/schema.json.
-    public var sectionFormat: KeySpec?
+    package var sectionFormat: KeySpec?
     /// Their admin path before `/sandbox/accounts/{dialect}` (`/sandbox/merchants`), which still
     /// answers, and the member of its list (`{"merchants": [...]}`); nil for none.
-    public var legacyPath: (path: String, listMember: String)?
+    package var legacyPath: (path: String, listMember: String)?
     /// What the id is called in messages and the older path (`login`), and its longest length.
-    public var idName: String
-    public var idLimit: Int
+    package var idName: String
+    package var idLimit: Int
     /// The body member that may repeat the path's id (`merchant_id`); nil when none is checked.
-    public var idMember: String?
+    package var idMember: String?
     /// The accounts it starts with when no scenario names others.
-    public var defaults: [Account]
+    package var defaults: [Account]
     /// The OpenAPI schemas of one account and of a `PUT`'s body, by their names in the document;
     /// nil leaves its accounts out of the document.
-    public var schemaNames: (account: String, update: String)?
+    package var schemaNames: (account: String, update: String)?
     /// A new account named `id`, before `apply` gives it the body's members.
-    public var template: @Sendable (_ id: String) -> Account
+    package var template: @Sendable (_ id: String) -> Account
     /// Applies the members present in a `PUT`'s body; what is wrong with the first bad one.
-    public var apply: @Sendable (_ body: [String: JSON], _ account: inout Account) -> String?
+    package var apply: @Sendable (_ body: [String: JSON], _ account: inout Account) -> String?
     /// What a created or changed account still lacks (`a new merchant needs "api_key"`); nil when none.
-    public var lacking: @Sendable (Account) -> String?
+    package var lacking: @Sendable (Account) -> String?
     /// What a `PUT` of `body` to `id` conflicts with among the other accounts (409); nil for nothing.
-    public var conflict: @Sendable (_ id: String, _ body: [String: JSON], _ bank: Bank) -> String?
+    package var conflict: @Sendable (_ id: String, _ body: [String: JSON], _ bank: Bank) -> String?
     /// The 409's message for a currency change on an account with payouts.
-    public var currencyKept: String
+    package var currencyKept: String
     /// One account as the admin API shows it.
-    public var json: @Sendable (Account) -> JSON
+    package var json: @Sendable (Account) -> JSON
     /// How the start-up log shows one: the text line, and the event with its fields for JSON logs
     /// (D24: `server.merchant` with `login`, `currency`, `balance`).
-    public var startupLine: @Sendable (Account) -> (text: String, event: String, fields: [(String, String)])
+    package var startupLine: @Sendable (Account) -> (text: String, event: String, fields: [(String, String)])
     /// Its credentials as an app reads them from its environment, each under a short upper-case
     /// name (D24: `LOGIN`, `PASS`, `SECRET_KEY`); the sandbox prefixes them
     /// (`CASHOUT_SANDBOX_D24_LOGIN`).
-    public var environment: @Sendable (Account) -> [(name: String, value: String)]
+    package var environment: @Sendable (Account) -> [(name: String, value: String)]
 
     /// Accounts made from `template`; what is not given is the neutral account's: the admin API
     /// shows and takes `currency`, `balance`, `limits` and `notification_url` (`neutralJSON`,
     /// `applyNeutral`), the start-up log says its id and balance, and an app reads no credentials.
-    public init(template: @escaping @Sendable (_ id: String) -> Account, defaults: [Account] = [],
+    package init(template: @escaping @Sendable (_ id: String) -> Account, defaults: [Account] = [],
                 section: (name: String, read: ScenarioVocabulary.AccountReader)? = nil,
                 legacyPath: (path: String, listMember: String)? = nil, idName: String = "id", idLimit: Int = 64, idMember: String? = nil,
                 sectionFormat: KeySpec? = nil,
@@ -90,7 +90,7 @@ public struct AccountKind: Sendable {
 
 extension AccountKind {
     /// An account as any API's is: `{"id", "currency", "balance", "limits", "notification_url"}`.
-    @Sendable public static func neutralJSON(_ account: Account) -> JSON {
+    @Sendable package static func neutralJSON(_ account: Account) -> JSON {
         func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
         return [
             "id": .string(account.id), "currency": .string(account.currency), "balance": .string(account.balance.description),
@@ -102,7 +102,7 @@ extension AccountKind {
 
     /// Applies `currency`, `balance` (a decimal amount), `limits` and `notification_url` (a URL or
     /// null); any other member is an unknown field.
-    @Sendable public static func applyNeutral(_ body: [String: JSON], to account: inout Account) -> String? {
+    @Sendable package static func applyNeutral(_ body: [String: JSON], to account: inout Account) -> String? {
         let known: Set = ["id", "currency", "balance", "limits", "notification_url"]
         if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
         if let currency = body["currency"] {
@@ -124,7 +124,7 @@ extension AccountKind {
     }
 
     /// `echo account: echo_account, balance USD 1000.00`, event `server.account`.
-    @Sendable public static func neutralLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+    @Sendable package static func neutralLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         ("\(account.dialect) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",
          [("dialect", account.dialect), ("id", account.id), ("currency", account.currency), ("balance", account.balance.description)])
     }

@@ -7,7 +7,7 @@ import SandboxJSON
 extension Account.Limits {
     /// Applies `{"transaction", "daily", "monthly"}` (decimal amounts; null removes one; absent
     /// ones stay); returns what is wrong with the first bad member, in the admin API's words.
-    public mutating func apply(_ json: JSON) -> String? {
+    package mutating func apply(_ json: JSON) -> String? {
         guard let object = json.objectValue else { return "limits: expected an object" }
         for (key, path) in [("transaction", \Account.Limits.transaction), ("daily", \.daily), ("monthly", \.monthly)] {
             guard let value = object[key] else { continue }

@@ -21,7 +21,7 @@ import SandboxScenario
 ///     func notification(_ change: StatusNotification, bank: Bank) -> RenderedNotification? { ... }
 /// }
 /// ```
-public protocol Dialect: Sendable {
+package protocol Dialect: Sendable {
     /// A short lowercase name: recorded on every payout it creates (`PayoutRequest.dialect`), so
     /// that its notifications go out in its format, and matched by a scenario rule's `dialect`.
     var name: String { get }
@@ -70,20 +70,20 @@ public protocol Dialect: Sendable {
 }
 
 extension Dialect {
-    public var accounts: AccountKind? { nil }
-    public var grpcFiles: [ProtoFile] { [] }
-    public var grpcServices: [ServiceSchema] { grpcFiles.flatMap(\.services) }
-    public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {}
-    public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
-    public func statusWord(_ status: PayoutStatus) -> String? { nil }
-    public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
-    public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? { nil }
+    package var accounts: AccountKind? { nil }
+    package var grpcFiles: [ProtoFile] { [] }
+    package var grpcServices: [ServiceSchema] { grpcFiles.flatMap(\.services) }
+    package func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {}
+    package func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
+    package func statusWord(_ status: PayoutStatus) -> String? { nil }
+    package func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
+    package func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? { nil }
 }
 
 extension Dialect {
     /// Everything scenario files may say in it: its `ScenarioDialect` vocabulary, if it has one,
     /// and its accounts' section.
-    public var vocabulary: ScenarioVocabulary {
+    package var vocabulary: ScenarioVocabulary {
         var vocabulary = (self as? any ScenarioDialect)?.scenarioVocabulary ?? ScenarioVocabulary()
         if let (section, read) = accounts?.section {
             vocabulary.accountSections[section] = read
@@ -93,30 +93,30 @@ extension Dialect {
     }
 
     /// The accounts it starts with when no scenario names others.
-    public var defaultAccounts: [Account] { accounts?.defaults ?? [] }
+    package var defaultAccounts: [Account] { accounts?.defaults ?? [] }
 
     /// How the start-up log shows one of its accounts (`AccountKind.startupLine`; the neutral line
     /// for an API without accounts of its own).
-    public func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+    package func startupLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         (accounts?.startupLine ?? AccountKind.neutralLine)(account)
     }
 
     /// One of its accounts' credentials as an app reads them from its environment
     /// (`AccountKind.environment`); none for an API without accounts of its own.
-    public func environment(_ account: Account) -> [(name: String, value: String)] { accounts?.environment(account) ?? [] }
+    package func environment(_ account: Account) -> [(name: String, value: String)] { accounts?.environment(account) ?? [] }
 }
 
 /// A notification as its dialect sends it: a `POST` with this content type, whose body is
 /// rendered when needed (the built-in sink renders it only when it is read), and the header
 /// fields it adds besides `Content-Type`, made from the body (a signature of it, such as
 /// PayoutService's `X-Webhook-Signature`).
-public struct RenderedNotification: Sendable {
-    public var contentType: String
-    public var body: @Sendable () -> String
+package struct RenderedNotification: Sendable {
+    package var contentType: String
+    package var body: @Sendable () -> String
     /// The extra header fields for a body; none unless the dialect signs in a header.
-    public var headers: @Sendable (_ body: String) -> HTTPHeaders
+    package var headers: @Sendable (_ body: String) -> HTTPHeaders
 
-    public init(contentType: String, headers: @escaping @Sendable (_ body: String) -> HTTPHeaders = { _ in [:] },
+    package init(contentType: String, headers: @escaping @Sendable (_ body: String) -> HTTPHeaders = { _ in [:] },
                 body: @escaping @Sendable () -> String) {
         self.contentType = contentType
         self.headers = headers
@@ -125,11 +125,11 @@ public struct RenderedNotification: Sendable {
 
     /// The key a forged notification is signed with (webhook chaos): the right one with `.stale`
     /// after it, as after a secret was rotated.
-    public static func forgedKey(_ secret: String) -> String { secret + ".stale" }
+    package static func forgedKey(_ secret: String) -> String { secret + ".stale" }
 
     /// Its fields as a receiver reads them: a form's (the first of a repeated name), or a JSON
     /// object's members (strings and numbers as text); none for another body.
-    public var fields: [String: String] {
+    package var fields: [String: String] {
         ReceivedRequest.fields(contentType: contentType, body: body())
     }
 }

@@ -3,12 +3,12 @@ import SandboxHTTP
 import SandboxJSON
 
 /// A request a webhook receiver got, as it got it.
-public struct ReceivedRequest: Sendable {
-    public var contentType: String?
-    public var headers: HTTPHeaders
-    public var body: String
+package struct ReceivedRequest: Sendable {
+    package var contentType: String?
+    package var headers: HTTPHeaders
+    package var body: String
 
-    public init(contentType: String?, headers: HTTPHeaders, body: String) {
+    package init(contentType: String?, headers: HTTPHeaders, body: String) {
         self.contentType = contentType
         self.headers = headers
         self.body = body
@@ -16,7 +16,7 @@ public struct ReceivedRequest: Sendable {
 
     /// Its fields: a form's (the first of a repeated name), or a JSON object's members (strings
     /// and numbers as text); none for another body.
-    public var fields: [String: String] { Self.fields(contentType: contentType ?? "", body: body) }
+    package var fields: [String: String] { Self.fields(contentType: contentType ?? "", body: body) }
 
     static func fields(contentType: String, body: String) -> [String: String] {
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
@@ -29,19 +29,19 @@ public struct ReceivedRequest: Sendable {
 
 /// What a receiver can tell from a notification it got (`Dialect.readNotification`): what a
 /// webhook handler checks before it acts, and what it acts on.
-public struct ReceivedNotification: Sendable, Equatable {
+package struct ReceivedNotification: Sendable, Equatable {
     /// The payout it is about.
-    public var payoutID: Int
+    package var payoutID: Int
     /// The status it reports, when the receiver can tell (D24's form carries none: the time of the
     /// change says which).
-    public var status: PayoutStatus?
+    package var status: PayoutStatus?
     /// Equal for every delivery of the same notification (a retry, a duplicate, a replay): what a
     /// handler that drops duplicates keys on (PayoutService's `event_id`; D24's whole form).
-    public var identity: String
+    package var identity: String
     /// Why it must be refused (a wrong signature, an unknown payout); nil when it holds.
-    public var problem: String?
+    package var problem: String?
 
-    public init(payoutID: Int, status: PayoutStatus?, identity: String, problem: String?) {
+    package init(payoutID: Int, status: PayoutStatus?, identity: String, problem: String?) {
         self.payoutID = payoutID
         self.status = status
         self.identity = identity

@@ -88,5 +88,5 @@ enum ManncoDashboard {
 }
 
 extension ManncoDialect: DashboardDialect {
-    public var dashboard: DashboardPart { ManncoDashboard.part }
+    package var dashboard: DashboardPart { ManncoDashboard.part }
 }

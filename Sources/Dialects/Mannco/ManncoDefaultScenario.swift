@@ -4,7 +4,7 @@
 extension ManncoDialect {
     /// The built-in rules: an email starting `fail@`, `late-fail@`, `stuck@`, `never@`, `slow@` or
     /// `decline@` gives that outcome whatever the method.
-    public static let builtInScenarioText = #"""
+    package static let builtInScenarioText = #"""
         {
           "name": "Mannco magic emails",
           "bank": {

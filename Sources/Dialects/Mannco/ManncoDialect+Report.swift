@@ -12,7 +12,7 @@ extension ManncoDialect: ReportingDialect {
     static let reportTerms = ReportTerms(statusQuery: "GET /user/getCashoutHistory", reference: "cashoutId", notificationURL: "",
                                          notificationSignature: "", credentials: "the JWT of POST /user/login, as Authorization: Bearer")
 
-    public var integrationChecks: [IntegrationCheck] {
+    package var integrationChecks: [IntegrationCheck] {
         // An expired token is the lifecycle working, not a signing error: expired_token_used
         // judges what the app did next.
         [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: [ManncoDiagnosis.expiredCheck]), Self.retriedAfterRefusal, Self.expiredTokenUsed,
@@ -21,11 +21,11 @@ extension ManncoDialect: ReportingDialect {
 
     /// A ledger names a cashout by the `cashoutId` `/cashout/process` answered (Mannco takes no
     /// reference of the app's).
-    public var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "cashout_id", meaning: "the cashoutId /cashout/process answered") { String($0.id) } }
+    package var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "cashout_id", meaning: "the cashoutId /cashout/process answered") { String($0.id) } }
 
     /// The user is the one the token names (expired or not), or at login the one whose `apiKey`
     /// it is; a cashout pays `amount` to `method`.
-    public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+    package func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
         let authorization = exchange.headers["Authorization"]
         var facts = RequestFacts(account: ManncoToken.subject(authorization: authorization), credential: authorization)
         let answer = exchange.answer

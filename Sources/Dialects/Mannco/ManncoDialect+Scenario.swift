@@ -8,16 +8,16 @@ extension ManncoDialect: ScenarioDialect {
     /// codes (`payee_rejected`: its API answers none, the admin API shows them), the steps
     /// `login`, `process_cashout`, `link` and `expect_emails`, and its status words for
     /// `expect_cashout`.
-    public var scenarioVocabulary: ScenarioVocabulary {
+    package var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name,
                            ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
                            rejectionCodes: RejectionCodes(words: true), stepActions: ManncoSteps.checks,
                            statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)), format: Self.scenarioFormat)
     }
 
-    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
+    package func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
         ManncoSteps.perform(step, in: &run)
     }
 
-    public var builtInScenarioText: String? { Self.builtInScenarioText }
+    package var builtInScenarioText: String? { Self.builtInScenarioText }
 }

@@ -5,14 +5,14 @@ import SandboxHTTP
 /// Mannco.store's user cashouts on the dialect seam: its endpoints (`ManncoAPI`, `ManncoLinks`),
 /// its users (`ManncoUser`: the `users` section, `/sandbox/users`), and its notifications, which
 /// are emails to the user (`ManncoEmail`, `/sandbox/emails`), never webhooks.
-public struct ManncoDialect: Dialect {
+package struct ManncoDialect: Dialect {
     /// What its payouts record as their dialect.
-    public static let name = "mannco"
-    public var name: String { Self.name }
+    package static let name = "mannco"
+    package var name: String { Self.name }
 
-    public init() {}
+    package init() {}
 
-    public func register(in router: inout Router, bank: Bank) {
+    package func register(in router: inout Router, bank: Bank) {
         ManncoAPI(bank: bank).register(in: &router)
         router.add("GET /sandbox/emails") { request in
             .json(["emails": .array(ManncoEmail.outbox(of: bank.payouts(account: request.query("user"))).map(\.json))])
@@ -20,12 +20,12 @@ public struct ManncoDialect: Dialect {
     }
 
     /// None: a Mannco cashout names no callback URL, and its user hears by email.
-    public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
+    package func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
 
     /// Its users (the default has id `76561198000000001`): the `users` section,
     /// `/sandbox/accounts/mannco/{id}`.
-    public var accounts: AccountKind? { ManncoUser.kind }
+    package var accounts: AccountKind? { ManncoUser.kind }
 
     /// `pending`, `processing`, `completed`, `failed` or `cancelled`.
-    public func statusWord(_ status: PayoutStatus) -> String? { ManncoCashout.status(status) }
+    package func statusWord(_ status: PayoutStatus) -> String? { ManncoCashout.status(status) }
 }

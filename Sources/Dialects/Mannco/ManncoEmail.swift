@@ -15,7 +15,7 @@ public struct ManncoEmail: Sendable, Equatable {
 
     /// The emails of Mannco's cashouts among `payouts`, in the order they were sent (by time, then
     /// by cashout).
-    public static func outbox(of payouts: [Payout]) -> [ManncoEmail] {
+    package static func outbox(of payouts: [Payout]) -> [ManncoEmail] {
         // Sorted with each email's place as the last key: a cashout's emails of one instant keep their order.
         payouts.filter { $0.dialect == ManncoDialect.name }.flatMap(emails).enumerated()
             .sorted { ($0.element.at, $0.element.cashoutID, $0.offset) < ($1.element.at, $1.element.cashoutID, $1.offset) }.map(\.element)

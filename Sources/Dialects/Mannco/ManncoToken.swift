@@ -10,9 +10,9 @@ import SandboxJSON
 // word `Bearer` is case-insensitive (RFC 9110 §11.1).
 
 /// Issues and checks the tokens of `POST /user/login`.
-public enum ManncoToken {
+package enum ManncoToken {
     /// The HS256 secret of every sandbox (the Mannco guide, "Endpoints").
-    public static let secret = "sandbox_mannco_jwt_secret"
+    package static let secret = "sandbox_mannco_jwt_secret"
     static let key = HMACSHA256.Key(secret)
     /// The key of link tokens: derived from the secret, so that no JWT is ever a link token.
     static let linkKey = HMACSHA256.Key(HMACSHA256.authenticationCode(for: "link pages", key: key))
@@ -20,7 +20,7 @@ public enum ManncoToken {
     static let lifetime: Int64 = 31 * 86_400
 
     /// A token for `user`, issued at `now`.
-    public static func issue(user: String, at now: VirtualTime) -> String {
+    package static func issue(user: String, at now: VirtualTime) -> String {
         let issued = now.milliseconds / 1000
         let claims: JSON = ["iss": "API", "sub": .string(user), "iat": .number(String(issued)),
                             "exp": .number(String(issued + lifetime)), "API": true]

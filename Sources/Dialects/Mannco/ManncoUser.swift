@@ -10,14 +10,14 @@ import SandboxScenario
 /// ManncoUser(account).linked   // [.payoneer]
 /// ```
 public struct ManncoUser: Sendable {
-    public let account: Account
+    package let account: Account
 
-    public init(_ account: Account) {
+    package init(_ account: Account) {
         self.account = account
     }
 
     /// `account` as a Mannco user; nil when another API owns it.
-    public init?(owned account: Account) {
+    package init?(owned account: Account) {
         guard account.dialect == ManncoDialect.name else { return nil }
         self.account = account
     }
@@ -39,11 +39,11 @@ public struct ManncoUser: Sendable {
 
     /// The settings' names, as the scenario file and the admin API spell them.
     public enum Key {
-        public static let apiKey = "api_key", verified = "verified", linked = "linked", email = "email", tipaltiPayeeID = "tipalti_payee_id"
+        package static let apiKey = "api_key", verified = "verified", linked = "linked", email = "email", tipaltiPayeeID = "tipalti_payee_id"
     }
 
     /// A new Mannco user; its email is `user-ID@example.com` unless given.
-    public static func account(id: String, apiKey: String, balanceCents: Int64, verified: Bool = true, linked: [ManncoProvider] = [],
+    package static func account(id: String, apiKey: String, balanceCents: Int64, verified: Bool = true, linked: [ManncoProvider] = [],
                                email: String? = nil) -> Account {
         var settings: Fields = [Key.apiKey: apiKey, Key.email: email ?? "user-\(id)@example.com"]
         if !verified { settings[Key.verified] = "false" }
@@ -59,7 +59,7 @@ public struct ManncoUser: Sendable {
     }
 
     /// The user when no scenario defines one (the Mannco guide, "The default user").
-    public static let sandboxDefault = account(id: "76561198000000001", apiKey: "sandbox_mannco_key", balanceCents: 1_000_000,
+    package static let sandboxDefault = account(id: "76561198000000001", apiKey: "sandbox_mannco_key", balanceCents: 1_000_000,
                                                linked: [.payoneer, .tipalti], email: "user@example.com")
 
     /// Reads a user of the scenario file's `users` section:

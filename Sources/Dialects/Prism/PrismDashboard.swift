@@ -57,5 +57,5 @@ enum PrismDashboard {
 
 /// Its payouts' details, its merchants and a Create/CreateLink form.
 extension PrismDialect: DashboardDialect {
-    public var dashboard: DashboardPart { PrismDashboard.part }
+    package var dashboard: DashboardPart { PrismDashboard.part }
 }

@@ -5,7 +5,7 @@
 extension PrismDialect {
     /// The built-in rules: a recipient name starting `FAIL`, `REVERSE`, `STUCK`, `NEVER`,
     /// `DECLINE` or `INELIGIBLE` gives that outcome whatever the connector and method.
-    public static let builtInScenarioText = #"""
+    package static let builtInScenarioText = #"""
         {
           "name": "PayoutService magic recipient names",
           "bank": {

@@ -12,19 +12,19 @@ extension PrismDialect: ReportingDialect {
                                          notificationSignature: "the \(PrismWebhook.signatureHeader) header",
                                          credentials: "x-merchant-id, x-auth and the connector's keys in the call's metadata")
 
-    public var integrationChecks: [IntegrationCheck] { integrationChecks(.standard) }
+    package var integrationChecks: [IntegrationCheck] { integrationChecks(.standard) }
 
-    public func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] {
+    package func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] {
         IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .acknowledgement, thresholds: thresholds)
     }
 
     /// A ledger names a payout by its `merchant_payout_id`.
-    public var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "merchant_payout_id") { $0.reference } }
+    package var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "merchant_payout_id") { $0.reference } }
 
     /// The merchant is `x-merchant-id` (`DefaultMerchantId` without it); Create and Transfer pay
     /// `amount` to the enrolled method, or to the method data given; Get names a payout. A message
     /// is read by its proto3 JSON names or, as Connect clients may send them, its field names.
-    public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+    package func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
         func member(_ json: JSON?, _ name: String) -> JSON? {
             json?[FieldSchema.jsonName(name)] ?? json?[name]
         }

@@ -6,15 +6,15 @@ import SandboxScenario
 extension PrismDialect: ScenarioDialect {
     /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
     /// the step `grpc_call` (`PrismSteps`), and its status words for `expect_cashout`.
-    public var scenarioVocabulary: ScenarioVocabulary {
+    package var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: RejectionCodes(words: true),
                            stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
                            expectChecks: PrismSteps.expectChecks, format: Self.scenarioFormat)
     }
 
-    public func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
+    package func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
         PrismSteps.perform(step, in: &run)
     }
 
-    public var builtInScenarioText: String? { Self.builtInScenarioText }
+    package var builtInScenarioText: String? { Self.builtInScenarioText }
 }

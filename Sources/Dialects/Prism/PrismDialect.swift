@@ -7,50 +7,50 @@ import SandboxProtobuf
 /// Hyperswitch Prism's `types.PayoutService` on the dialect seam: its gRPC methods (`PrismAPI`,
 /// declared in `PrismProtos`), its merchants (`PrismMerchant`: the `prism_merchants` section), and
 /// its magic values (`PrismDialect.builtInScenarioText`).
-public struct PrismDialect: Dialect {
+package struct PrismDialect: Dialect {
     /// What its payouts record as their dialect, and what rules name in `"dialect"`.
-    public static let name = "prism"
-    public var name: String { Self.name }
+    package static let name = "prism"
+    package var name: String { Self.name }
 
-    public init() {}
+    package init() {}
 
     /// CreateLink's recipient pages (`PrismLinks`); Connect's JSON is served with the gRPC methods.
-    public func register(in router: inout Router, bank: Bank) {
+    package func register(in router: inout Router, bank: Bank) {
         PrismLinks(bank: bank).register(in: &router)
     }
 
-    public var grpcFiles: [ProtoFile] { PrismProtos.files }
-    public var grpcServices: [ServiceSchema] { PrismProtos.services }
+    package var grpcFiles: [ProtoFile] { PrismProtos.files }
+    package var grpcServices: [ServiceSchema] { PrismProtos.services }
 
-    public func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {
+    package func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {
         PrismAPI(bank: bank, registry: grpc.registry).register(in: &grpc)
     }
 
     /// The signed JSON of `PrismWebhook`, to the Create's `webhook_url`.
-    public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+    package func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
         PrismWebhook.rendered(notification, bank: bank)
     }
 
     /// Its `X-Webhook-Signature` made with a wrong API key.
-    public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+    package func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
         PrismWebhook.rendered(notification, bank: bank, forged: true)
     }
 
     /// A JSON body with `event_id` and `connector_payout_id`: its signature header checked.
-    public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
+    package func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
         PrismWebhook.read(received, bank: bank)
     }
 
     /// Its merchants (the default `DefaultMerchantId`, API key `sandbox_prism_key`): the
     /// `prism_merchants` section, `/sandbox/accounts/prism/{id}`.
-    public var accounts: AccountKind? { PrismMerchant.kind }
+    package var accounts: AccountKind? { PrismMerchant.kind }
 
     /// A rejection forced without a code (the admin API's, the dashboard's) carries the connector
     /// error its answers give: `payout_rejected`, or `payout_reversed` for a return.
-    public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
+    package func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
         PrismPayout.failure(afterCompletion ? .returned : .rejected, code: code, reason: nil).map { ($0.code, $0.message) }
     }
 
     /// SUCCESS, FAILED, REVERSED... (`PrismPayout.status`).
-    public func statusWord(_ status: PayoutStatus) -> String? { PrismPayout.status(status) }
+    package func statusWord(_ status: PayoutStatus) -> String? { PrismPayout.status(status) }
 }

@@ -63,5 +63,5 @@ enum PrismDocs {
 
 /// The methods as Connect JSON and CreateLink's pages in the OpenAPI document, and a Postman folder.
 extension PrismDialect: DocumentedDialect {
-    public var docs: APIDocsFragment { PrismDocs.fragment }
+    package var docs: APIDocsFragment { PrismDocs.fragment }
 }

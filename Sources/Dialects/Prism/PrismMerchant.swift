@@ -10,46 +10,46 @@ import SandboxScenario
 /// let account = PrismMerchant.account(id: "acme", apiKey: "k", balance: Money("5000.00")!)
 /// PrismMerchant(account).apiKey   // "k"
 /// ```
-public struct PrismMerchant: Sendable {
-    public let account: Account
+package struct PrismMerchant: Sendable {
+    package let account: Account
 
-    public init(_ account: Account) {
+    package init(_ account: Account) {
         self.account = account
     }
 
     /// `account` as a PayoutService merchant; nil when another API owns it.
-    public init?(owned account: Account) {
+    package init?(owned account: Account) {
         guard account.dialect == PrismDialect.name else { return nil }
         self.account = account
     }
 
     /// The `x-merchant-id` it is called with: the account's id.
-    public var id: String { account.id }
+    package var id: String { account.id }
     /// What `x-api-key` (or the connector config's `api_key`) must be.
-    public var apiKey: String { account.settings[Key.apiKey] ?? "" }
+    package var apiKey: String { account.settings[Key.apiKey] ?? "" }
     /// What `x-key1` must be when the merchant has one (`body-key`, `signature-key`).
-    public var key1: String? { account.settings[Key.key1] }
+    package var key1: String? { account.settings[Key.key1] }
     /// What `x-api-secret` must be when the merchant has one (`signature-key`).
-    public var apiSecret: String? { account.settings[Key.apiSecret] }
+    package var apiSecret: String? { account.settings[Key.apiSecret] }
 
     /// Whether calls must bring credentials (`x-connector` and `x-auth`, or
     /// `x-connector-config`): true unless the scenario or the admin API set `require_auth: false`,
     /// for load tests and clients that send no metadata.
-    public var requiresAuth: Bool { account.settings[Key.requireAuth] != "false" }
+    package var requiresAuth: Bool { account.settings[Key.requireAuth] != "false" }
 
     /// The settings' names, as the scenario file and the admin API spell them.
-    public enum Key {
-        public static let apiKey = "api_key", key1 = "key1", apiSecret = "api_secret", requireAuth = "require_auth"
+    package enum Key {
+        package static let apiKey = "api_key", key1 = "key1", apiSecret = "api_secret", requireAuth = "require_auth"
     }
 
     /// The scenario file's section of PayoutService merchants.
-    public static let section = "prism_merchants"
+    package static let section = "prism_merchants"
 
     /// The merchant an `x-merchant-id`-less call uses, as Prism defaults it.
-    public static let defaultID = "DefaultMerchantId"
+    package static let defaultID = "DefaultMerchantId"
 
     /// A new merchant.
-    public static func account(id: String, apiKey: String, key1: String? = nil, apiSecret: String? = nil, currency: String = "USD",
+    package static func account(id: String, apiKey: String, key1: String? = nil, apiSecret: String? = nil, currency: String = "USD",
                                balance: Money) -> Account {
         var settings: Fields = [Key.apiKey: apiKey]
         if let key1 { settings[Key.key1] = key1 }
@@ -58,7 +58,7 @@ public struct PrismMerchant: Sendable {
     }
 
     /// The merchant when no scenario defines one (the PayoutService guide, "The default merchant and the metadata").
-    public static let sandboxDefault = account(id: defaultID, apiKey: "sandbox_prism_key", balance: Money(hundredths: 100_000_000))
+    package static let sandboxDefault = account(id: defaultID, apiKey: "sandbox_prism_key", balance: Money(hundredths: 100_000_000))
 
     /// Reads a merchant of the scenario file's `prism_merchants` section:
     /// `{"merchant_id", "api_key", "key1"?, "api_secret"?, "balance": {"USD": "5000.00"}?, "limits"?,

@@ -13,9 +13,9 @@ import SandboxProtobuf
 // checks those descriptors against protoc's, byte for byte.
 
 /// Prism's PayoutService protos, package `types`.
-public enum PrismProtos {
+package enum PrismProtos {
     /// services.proto, payouts.proto, payment.proto and payment_methods.proto.
-    public static let files: [ProtoFile] = {
+    package static let files: [ProtoFile] = {
         do {
             return try ProtoText.files(sources)
         } catch {
@@ -25,7 +25,7 @@ public enum PrismProtos {
 
     /// The services of `files`, read without their messages (a start routes the methods; the
     /// messages are read when a call first needs them).
-    public static let services: [ServiceSchema] = {
+    package static let services: [ServiceSchema] = {
         do {
             return try ProtoText.services(sources)
         } catch {
@@ -41,5 +41,5 @@ public enum PrismProtos {
     }
 
     /// The service's full name; its methods are `/types.PayoutService/<Method>`.
-    public static let serviceName = "types.PayoutService"
+    package static let serviceName = "types.PayoutService"
 }

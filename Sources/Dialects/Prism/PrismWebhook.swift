@@ -19,9 +19,9 @@ import SandboxJSON
 // with the merchant's API key.
 
 /// The PayoutService wire format of a status notification.
-public enum PrismWebhook {
+package enum PrismWebhook {
     /// The signature header's name.
-    public static let signatureHeader = "X-Webhook-Signature"
+    package static let signatureHeader = "X-Webhook-Signature"
 
     /// The notification (`forged`: signed with a wrong key): nil when its merchant is gone.
     static func rendered(_ notification: StatusNotification, bank: Bank, forged: Bool = false) -> RenderedNotification? {
@@ -38,7 +38,7 @@ public enum PrismWebhook {
     }
 
     /// The JSON body.
-    public static func body(_ notification: StatusNotification, reason: (code: String, message: String)?) -> String {
+    package static func body(_ notification: StatusNotification, reason: (code: String, message: String)?) -> String {
         var members: [String: JSON] = [
             "merchant_payout_id": notification.reference.map(JSON.string) ?? .null,
             "connector_payout_id": .string(String(notification.payoutID)),
@@ -72,10 +72,10 @@ public enum PrismWebhook {
     }
 
     /// `evt_` and the notification's id.
-    public static func eventID(_ notificationID: Int) -> String { "evt_\(notificationID)" }
+    package static func eventID(_ notificationID: Int) -> String { "evt_\(notificationID)" }
 
     /// `sha256=` and the lowercase hex HMAC-SHA256 of `body` keyed with the API key.
-    public static func signature(_ body: String, apiKey: String) -> String { signature(body, key: HMACSHA256.Key(apiKey)) }
+    package static func signature(_ body: String, apiKey: String) -> String { signature(body, key: HMACSHA256.Key(apiKey)) }
 
     static func signature(_ body: String, key: HMACSHA256.Key) -> String {
         "sha256=" + Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))

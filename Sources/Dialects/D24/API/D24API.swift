@@ -12,16 +12,16 @@ import SandboxJSON
 /// var router = Router()
 /// D24API(bank: bank).register(in: &router)
 /// ```
-public struct D24API: Sendable {
+package struct D24API: Sendable {
     let bank: Bank
     let keys: D24SigningKeys
 
-    public init(bank: Bank, keys: D24SigningKeys = D24SigningKeys()) {
+    package init(bank: Bank, keys: D24SigningKeys = D24SigningKeys()) {
         self.bank = bank
         self.keys = keys
     }
 
-    public func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         router.add("POST /v3/cashout") { answer($0, create) }
         router.add("POST /v3/cashout/status") { answer($0, status) }
         router.add("PUT /v3/cashout/status") { answer($0, updateStatus) }

@@ -10,19 +10,19 @@ extension D24Dialect: ReportingDialect {
     static let reportTerms = ReportTerms(statusQuery: "POST /v3/cashout/status", reference: "external_id",
                                          notificationURL: "your notification_url", notificationSignature: "the control field",
                                          credentials: "login, pass and Payload-Signature")
-    public var integrationChecks: [IntegrationCheck] { integrationChecks(.standard) }
+    package var integrationChecks: [IntegrationCheck] { integrationChecks(.standard) }
 
     /// An app has `followUpWithin` after acknowledging a notification to ask for the status.
-    public func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] {
+    package func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] {
         IntegrationChecks.payoutAPI(Self.reportTerms, followUp: .statusQuery(within: thresholds.followUpWithin), thresholds: thresholds)
     }
 
     /// A ledger names a cashout by the merchant's `external_id`.
-    public var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "external_id") { $0.reference } }
+    package var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "external_id") { $0.reference } }
 
     /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
     /// `amount`; a status query names `cashout_id` or `external_id`.
-    public func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+    package func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
         let body = exchange.body
         func text(_ key: String) -> String? { body?[key].flatMap { $0.stringValue ?? $0.numberText } }
         var facts = RequestFacts(account: text("login"), reference: text("external_id"))

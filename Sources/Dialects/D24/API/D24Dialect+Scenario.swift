@@ -11,7 +11,7 @@ extension D24Dialect: ScenarioDialect {
 
     /// The create request's fields (wire names of D24's "Cashout Creation Endpoint") for rules, and
     /// declines with the codes of D24's "API Codes" page (100–999) and a KYC `reason` and `reason_code`.
-    public var scenarioVocabulary: ScenarioVocabulary {
+    package var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name, ruleFields: Self.createFields, rejectionCodes: Self.rejectionCodes,
                            declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check], format: Self.scenarioFormat)
     }
@@ -28,9 +28,9 @@ extension D24Dialect: ScenarioDialect {
     /// fields, so a rule on them matches nothing (kept so that such files still load).
     static let createFields = Set(D24Field.allCases.map(\.jsonKey)).union(["on_hold", "type"])
 
-    public var builtInScenarioText: String? { Self.builtInScenarioText }
+    package var builtInScenarioText: String? { Self.builtInScenarioText }
 
     /// The built-in default bank with the magic values: `scenarios/default.json`, the one copy,
     /// compiled in (`Resources/default.json` links to it) so that the binary needs no file to start.
-    public static let builtInScenarioText = String(decoding: PackageResources.default_json, as: UTF8.self)
+    package static let builtInScenarioText = String(decoding: PackageResources.default_json, as: UTF8.self)
 }

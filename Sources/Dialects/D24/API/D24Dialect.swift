@@ -6,25 +6,25 @@ import SandboxHTTP
 /// The D24 Cashouts API v3 on the dialect seam: its endpoints (`D24API`), its signed form
 /// notifications (`D24Notification`), the create fields scenario rules match, and the built-in
 /// scenario with its magic values.
-public struct D24Dialect: Dialect {
+package struct D24Dialect: Dialect {
     /// What its payouts record as their dialect.
-    public static let name = "d24"
-    public var name: String { Self.name }
+    package static let name = "d24"
+    package var name: String { Self.name }
     /// Prepared HMAC keys, shared by the endpoints and the notifications.
     let keys = D24SigningKeys()
 
-    public init() {}
+    package init() {}
 
-    public func register(in router: inout Router, bank: Bank) {
+    package func register(in router: inout Router, bank: Bank) {
         D24API(bank: bank, keys: keys).register(in: &router)
     }
 
-    public func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+    package func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
         rendered(notification, bank: bank, forged: false)
     }
 
     /// Its `control` made with a wrong secret.
-    public func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+    package func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
         rendered(notification, bank: bank, forged: true)
     }
 
@@ -37,16 +37,16 @@ public struct D24Dialect: Dialect {
     }
 
     /// A form with `control` and `cashout_id`: its control checked against the merchant's.
-    public func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
+    package func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
         D24Notification.read(received, bank: bank, keys: keys)
     }
 
     /// 807 ERROR_REJECTED_BY_BANK, or 826 WITHDRAWAL_REVERSED after completion; a given code's name on D24's "API Codes" page.
-    public func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
+    package func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? {
         let number = code.flatMap { Int($0) } ?? (afterCompletion ? 826 : 807)
         return (String(number), D24RejectionCodes.name(number))
     }
 
     /// Its merchants: the `merchants` section, `/sandbox/accounts/d24/{login}`.
-    public var accounts: AccountKind? { D24Merchant.kind }
+    package var accounts: AccountKind? { D24Merchant.kind }
 }

@@ -9,14 +9,14 @@ import SandboxScenario
 /// D24Merchant(account).secret   // "s"
 /// ```
 public struct D24Merchant: Sendable {
-    public let account: Account
+    package let account: Account
 
-    public init(_ account: Account) {
+    package init(_ account: Account) {
         self.account = account
     }
 
     /// `account` as a D24 merchant; nil when another API owns it (a D24 login cannot use it).
-    public init?(owned account: Account) {
+    package init?(owned account: Account) {
         guard account.dialect == D24Dialect.name else { return nil }
         self.account = account
     }
@@ -45,13 +45,13 @@ public struct D24Merchant: Sendable {
 
     /// The settings' names, as the scenario file and the admin API spell them.
     public enum Key {
-        public static let pass = "pass", secret = "secret", readOnlyKey = "read_only_key", allowedIPs = "allowed_ips"
+        package static let pass = "pass", secret = "secret", readOnlyKey = "read_only_key", allowedIPs = "allowed_ips"
         /// Not a scenario's or the admin API's: kept by `PUT /sandbox/merchants` when it changes `secret`.
-        public static let previousSecret = "previous_secret"
+        package static let previousSecret = "previous_secret"
     }
 
     /// A new D24 account.
-    public static func account(login: String, pass: String, secret: String, readOnlyKey: String = "", currency: String = "USD",
+    package static func account(login: String, pass: String, secret: String, readOnlyKey: String = "", currency: String = "USD",
                                balance: Money, limits: Account.Limits = Account.Limits(), minimumAmounts: [String: Money] = [:],
                                allowedIPs: [String] = [], callbackURL: String? = nil) -> Account {
         Account(id: login, dialect: D24Dialect.name, currency: currency, balance: balance, limits: limits,
@@ -60,7 +60,7 @@ public struct D24Merchant: Sendable {
     }
 
     /// The settings of the credentials (`allowed_ips` joined by commas; empty ones left out).
-    public static func settings(pass: String, secret: String, readOnlyKey: String, allowedIPs: [String]) -> Fields {
+    package static func settings(pass: String, secret: String, readOnlyKey: String, allowedIPs: [String]) -> Fields {
         var settings: Fields = [Key.pass: pass, Key.secret: secret]
         if !readOnlyKey.isEmpty { settings[Key.readOnlyKey] = readOnlyKey }
         if !allowedIPs.isEmpty { settings[Key.allowedIPs] = allowedIPs.joined(separator: ",") }
@@ -72,7 +72,7 @@ public struct D24Merchant: Sendable {
     }
 
     /// The merchant used when no scenario defines one (the D24 guide, "The default merchant").
-    public static let sandboxDefault = account(login: "sandbox_login", pass: "sandbox_pass", secret: "sandbox_secret",
+    package static let sandboxDefault = account(login: "sandbox_login", pass: "sandbox_pass", secret: "sandbox_secret",
                                                readOnlyKey: "sandbox_read_only", balance: Money(hundredths: 100_000_000))
 
     /// Reads a merchant of the scenario file's `merchants` section.

@@ -16,7 +16,7 @@ extension D24Dialect {
     /// unless the fields give one, and `notification_url` unless they give one. The body is
     /// serialised once with a marker where the reference goes, and each create splices its
     /// reference in.
-    public func scenarioCreate(fields given: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? {
+    package func scenarioCreate(fields given: [String: JSON], account: Account, notificationURL: String) -> ScenarioCreate? {
         let merchant = D24Merchant(account)
         var fields = Self.exampleFields(country: given["country"].map { $0.stringValue ?? "" } ?? "BR")
         fields.merge(given) { $1 }

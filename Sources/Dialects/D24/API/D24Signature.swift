@@ -5,19 +5,19 @@ import SandboxCrypto
 /// - `Payload-Signature`: lowercase hex HMAC-SHA256 of the request body's exact bytes, keyed with
 ///   the merchant's API signature (its secret);
 /// - a notification's `control`: uppercase hex HMAC-SHA256 of `"Be4" + external_id + "Bo7"`.
-public enum D24Signature {
+package enum D24Signature {
     /// The `Payload-Signature` of `body`.
-    public static func payload(of body: some Collection<UInt8>, secret: String) -> String {
+    package static func payload(of body: some Collection<UInt8>, secret: String) -> String {
         payload(of: body, key: HMACSHA256.Key(secret))
     }
 
     /// The `Payload-Signature` of `body`, with the secret already prepared as a key.
-    public static func payload(of body: some Collection<UInt8>, key: HMACSHA256.Key) -> String {
+    package static func payload(of body: some Collection<UInt8>, key: HMACSHA256.Key) -> String {
         Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))
     }
 
     /// The `control` of a notification of `externalID`.
-    public static func control(externalID: String, key: HMACSHA256.Key) -> String {
+    package static func control(externalID: String, key: HMACSHA256.Key) -> String {
         Hex.uppercase(HMACSHA256.authenticationCode(for: "Be4" + externalID + "Bo7", key: key))
     }
 }

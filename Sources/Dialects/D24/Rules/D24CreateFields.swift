@@ -10,55 +10,55 @@
 /// let fields = D24CreateFields(externalID: "30000000001", country: "BR", amount: "100",
 ///                              documentID: "01716001340", beneficiaryName: "User")
 /// ```
-public struct D24CreateFields: Sendable, Equatable {
+package struct D24CreateFields: Sendable, Equatable {
     /// `external_id`: the merchant's unique id for the cashout (max 100).
-    public var externalID: String?
+    package var externalID: String?
     /// `country`: ISO 3166-1 alpha-2, uppercase.
-    public var country: String?
+    package var country: String?
     /// `currency`: ISO 4217; absent means the country's local currency.
-    public var currency: String?
+    package var currency: String?
     /// `amount`: a decimal number with up to 2 decimals, in `currency`.
-    public var amount: String?
+    package var amount: String?
     /// `document_id`: the beneficiary's document number (max 40).
-    public var documentID: String?
+    package var documentID: String?
     /// `document_type`: e.g. `CPF`, `CURP`, `CC` (max 15).
-    public var documentType: String?
+    package var documentType: String?
     /// `beneficiary_id`: the merchant's id of the beneficiary.
-    public var beneficiaryID: String?
+    package var beneficiaryID: String?
     /// `beneficiary_name` (max 100).
-    public var beneficiaryName: String?
+    package var beneficiaryName: String?
     /// `beneficiary_lastname` (max 100).
-    public var beneficiaryLastname: String?
+    package var beneficiaryLastname: String?
     /// `email` (max 100; 255 in Colombia).
-    public var email: String?
+    package var email: String?
     /// `phone` (max 20 characters).
-    public var phone: String?
+    package var phone: String?
     /// `bank_code`: a code served by `/v3/banks`, as text (`"001"` or `"1"`).
-    public var bankCode: String?
+    package var bankCode: String?
     /// `bank_account` (max 30).
-    public var bankAccount: String?
+    package var bankAccount: String?
     /// `bank_branch` (max 15).
-    public var bankBranch: String?
+    package var bankBranch: String?
     /// `account_type`: one letter, `C`, `S` or `V`.
-    public var accountType: String?
+    package var accountType: String?
     /// `address` (max 255).
-    public var address: String?
+    package var address: String?
     /// `city` (max 100).
-    public var city: String?
+    package var city: String?
     /// `postal_code` (max 20).
-    public var postalCode: String?
+    package var postalCode: String?
     /// `beneficiary_birthdate`: `YYYY-MM-DD`.
-    public var beneficiaryBirthdate: String?
+    package var beneficiaryBirthdate: String?
     /// `notification_url`: where status changes are posted.
-    public var notificationURL: String?
+    package var notificationURL: String?
     /// `comments`: free text echoed in notifications (max 200).
-    public var comments: String?
+    package var comments: String?
 
     /// A field set with every field absent (set them by ``subscript(_:)``).
-    public init() {}
+    package init() {}
 
     /// Creates a field set; every field defaults to absent.
-    public init(
+    package init(
         externalID: String? = nil, country: String? = nil, currency: String? = nil,
         amount: String? = nil, documentID: String? = nil, documentType: String? = nil,
         beneficiaryID: String? = nil, beneficiaryName: String? = nil,
@@ -92,7 +92,7 @@ public struct D24CreateFields: Sendable, Equatable {
     }
 
     /// The raw value of `field`, as sent.
-    public subscript(field: D24Field) -> String? {
+    package subscript(field: D24Field) -> String? {
         get {
             switch field {
             case .externalID: externalID

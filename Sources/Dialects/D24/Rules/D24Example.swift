@@ -8,27 +8,27 @@
 /// D24Example.createFields(country: "MX")?.first { $0.name == "bank_account" }?.value
 ///                                                           // "021790064060296642" (a CLABE)
 /// ```
-public enum D24Example {
+package enum D24Example {
     /// The create fields besides the credentials, the external id and the notification URL.
-    public typealias Fields = [(name: String, value: String)]
+    package typealias Fields = [(name: String, value: String)]
 
     /// The Brazilian cashout of BRL 100.00 (a CPF and a bank account whose check digits pass): the
     /// one example of the docs and the dashboard.
-    public static var createFields: Fields { byCountry[0].fields }
+    package static var createFields: Fields { byCountry[0].fields }
 
     /// The example of `country`, or `nil` for a country without full validation.
-    public static func createFields(country: String) -> Fields? {
+    package static func createFields(country: String) -> Fields? {
         byCountry.first { $0.country == country }?.fields
     }
 
     /// The Brazilian example's value of `name` ("" for a field it leaves out).
-    public static func value(_ name: String) -> String {
+    package static func value(_ name: String) -> String {
         createFields.first { $0.name == name }?.value ?? ""
     }
 
     /// The examples in the order of the D24 guide's table. Where the provider's country page gives
     /// an example (BR's CPF and account, MX's CLABE, PE's CCI) it is that one.
-    public static let byCountry: [(country: String, fields: Fields)] = [
+    package static let byCountry: [(country: String, fields: Fields)] = [
         ("BR", [("country", "BR"), ("currency", "BRL"), ("amount", "100.00"), ("document_id", "01716001340"), ("document_type", "CPF"),
                 ("beneficiary_name", "Ana"), ("beneficiary_lastname", "Silva"), ("bank_code", "001"), ("bank_account", "3423422-7"),
                 ("bank_branch", "1234"), ("account_type", "C")]),

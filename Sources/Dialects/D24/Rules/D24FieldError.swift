@@ -7,33 +7,33 @@
 /// D24FieldError.invalid(.bankAccount)
 /// // code 300, "bankAccount: Invalid or missing Bank account"
 /// ```
-public struct D24FieldError: Error, Sendable, Equatable {
+package struct D24FieldError: Error, Sendable, Equatable {
     /// The API code, e.g. 300.
-    public let code: Int
+    package let code: Int
     /// The API message, e.g. `bankAccount: Invalid or missing Bank account`.
-    public let message: String
+    package let message: String
 
     /// Creates an error with any code and message.
-    public init(code: Int, message: String) {
+    package init(code: Int, message: String) {
         self.code = code
         self.message = message
     }
 
     /// Code 300 for `field`: `<camelCaseField>: Invalid or missing <Label>`.
-    public static func invalid(_ field: D24Field) -> D24FieldError {
+    package static func invalid(_ field: D24Field) -> D24FieldError {
         D24FieldError(code: 300, message: "\(field.messageName): Invalid or missing \(field.label)")
     }
 
     /// Code 300 for a Mexican card number sent as `bank_account` ("Countries validations", Mexico).
-    public static let creditCardAccount = D24FieldError(
+    package static let creditCardAccount = D24FieldError(
         code: 300, message: "bankAccount: Invalid bank account, it shouldn't be a credit card")
 
     /// Code 303: `bank_code` (or the bank prefix of an account number) is not a listed bank.
-    public static let invalidBankCode = D24FieldError(code: 303, message: "Invalid bank code")
+    package static let invalidBankCode = D24FieldError(code: 303, message: "Invalid bank code")
 
     /// Code 518: the country is not in the currency table.
-    public static let countryNotAvailable = D24FieldError(code: 518, message: "Country not available")
+    package static let countryNotAvailable = D24FieldError(code: 518, message: "Country not available")
 
     /// Code 526: the currency is not accepted for the country.
-    public static let invalidCurrency = D24FieldError(code: 526, message: "Invalid currency")
+    package static let invalidCurrency = D24FieldError(code: 526, message: "Invalid currency")
 }

@@ -51,5 +51,5 @@ enum ManncoDocs {
 }
 
 extension ManncoDialect: DocumentedDialect {
-    public var docs: APIDocsFragment { ManncoDocs.fragment }
+    package var docs: APIDocsFragment { ManncoDocs.fragment }
 }

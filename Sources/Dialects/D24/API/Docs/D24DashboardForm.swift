@@ -79,5 +79,5 @@ enum D24DashboardForm {
 }
 
 extension D24Dialect: DashboardDialect {
-    public var dashboard: DashboardPart { D24DashboardForm.part }
+    package var dashboard: DashboardPart { D24DashboardForm.part }
 }

@@ -74,5 +74,5 @@ enum D24Docs {
 }
 
 extension D24Dialect: DocumentedDialect {
-    public var docs: APIDocsFragment { D24Docs.fragment }
+    package var docs: APIDocsFragment { D24Docs.fragment }
 }
