@@ -37,38 +37,45 @@ let package = Package(
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
-        .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf", "SandboxScenario"]),
+        .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
+                                                       "SandboxScenario"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         // The wire and the accounts; what an API adds to scenario files, the documents, the dashboard
         // and the report, it adds by conforming to those modules' own protocols (ScenarioDialect...).
-        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf", "SandboxScenario"],
+        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
+                                                       "SandboxScenario"],
                 path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
-        .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON",
-                                                   "SandboxCrypto", "SandboxScenario"], path: "Sources/Dialects/D24/API",
+        .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules",
+                                                   "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario"],
+                path: "Sources/Dialects/D24/API",
                 resources: [.embedInCode("Resources/default.json")]),
         // Mannco.store's user cashouts: login for a JWT, cashouts with fees, cooldown and one pending,
         // linked methods, history, and the users' email outbox.
-        .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect",
-                                                      "SandboxHTTP", "SandboxJSON", "SandboxScenario"], path: "Sources/Dialects/Mannco"),
+        .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard",
+                                                      "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario"],
+                path: "Sources/Dialects/Mannco"),
         // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service read from
         // Protos/*.proto, the files clients generate stubs from, compiled in.
-        .target(name: "SandboxPrism", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
+        .target(name: "SandboxPrism", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard",
+                                                     "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
                                                      "SandboxScenario"], path: "Sources/Dialects/Prism",
                 resources: ["services", "payouts", "payment", "payment_methods"].map { .embedInCode("Protos/\($0).proto") }),
         // Layer 4: the facade users embed, and the command line on top of it.
-        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect", "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON", "SandboxJournal",
-                                                       "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs", "SandboxReport"]),
+        .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
+                                                       "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
+                                                       "SandboxJournal", "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs",
+                                                       "SandboxReport"]),
         // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxReport", "SandboxScenario"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxJSON", "SandboxMannco",
                                                               "SandboxScenario"]),
-        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal", "SandboxBank",
-                                                   "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal",
+                                                   "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
@@ -83,15 +90,19 @@ let package = Package(
         .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "SandboxBank", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
-        .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules", "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                            "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf", "SandboxAPIDocs", "SandboxReport", "SandboxDashboard"], exclude: ["Fixtures"]),
-        .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP", "SandboxJSON", "SandboxBank"]),
-        .testTarget(name: "ManncoAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP", "SandboxJSON", "SandboxBank",
-                                                       "SandboxCrypto", "SandboxScenario"]),
-        .testTarget(name: "PrismAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON",
-                                                      "SandboxReport", "SandboxRunner", "SandboxScenario"], exclude: ["Fixtures"]),
+        .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules",
+                                                                "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
+                                                                "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf",
+                                                                "SandboxAPIDocs", "SandboxReport", "SandboxDashboard"], exclude: ["Fixtures"]),
+        .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP",
+                                                        "SandboxJSON", "SandboxBank"]),
+        .testTarget(name: "ManncoAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP",
+                                                           "SandboxJSON", "SandboxBank", "SandboxCrypto", "SandboxScenario"]),
+        .testTarget(name: "PrismAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxGRPC",
+                                                          "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON", "SandboxReport",
+                                                          "SandboxRunner", "SandboxScenario"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
-                                                           "SandboxJSON"], exclude: ["Fixtures"]),
+                                                          "SandboxJSON"], exclude: ["Fixtures"]),
     ]
 )
