@@ -8,9 +8,9 @@
 
 Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after
 `timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
-blocks on a full pipe. Also: step/require reporting (Failures: record and go on), D24 signing and a keep-alive JSON client,
-pipelined HTTP/1.1 load, urllib fetches, the release build, PyPI installs and grpcio stubs of the
-project's own .proto files.
+blocks on a full pipe. Also: step/require/wait_until reporting, D24 signing and a keep-alive JSON client,
+pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, and
+grpcio stubs of the project's own .proto files.
 """
 
 import collections
@@ -18,11 +18,13 @@ import glob
 import hashlib
 import hmac
 import http.client
+import http.server
 import importlib
 import importlib.util
 import json
 import os
 import re
+import shutil
 import signal as signals
 import site
 import socket
@@ -81,20 +83,14 @@ class SandboxProcess:
 
     pid = property(lambda self: self.process.pid)
 
-    def alive(self):
-        return self.process is not None and self.process.poll() is None
-
     def tail(self, count=20):
         return list(self.lines)[-count:]
-
-    def send_signal(self, signal):
-        if self.alive():
-            self.process.send_signal(signal)
 
     def stop(self, signal=signals.SIGTERM, expect_exit=0, timeout=10.0):
         """Sends `signal`; the exit status. SandboxError (with the last output) when it does not exit
         within `timeout` s (it is killed) or exits otherwise than `expect_exit` (None: any)."""
-        self.send_signal(signal)
+        if self.process.poll() is None:
+            self.process.send_signal(signal)
         name = signals.Signals(signal).name
         try:
             status = self.process.wait(timeout=timeout)
@@ -141,8 +137,6 @@ def cpu_seconds(pid):
 class CheckFailed(Exception):
     """An answer the check did not expect, or an invariant that does not hold."""
 
-Broken = CheckFailed
-
 def require(condition, message):
     if not condition:
         raise CheckFailed(message)
@@ -150,18 +144,25 @@ def require(condition, message):
 def step(text):
     print(f"- {text}", flush=True)
 
-class Failures(list):
-    """The failed conditions of a check that goes on after one: `failures.require(condition, message)`."""
-
-    def require(self, condition, message):
-        if not condition:
-            self.append(message)
-        return condition
+def wait_until(condition, what, timeout=10, interval=0.05):
+    """condition()'s first true value, asked every `interval` s; CheckFailed once `timeout` s passed without one."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        require(time.monotonic() < deadline, f"timed out after {timeout:g}s waiting for {what}")
+        time.sleep(interval)
+    return value
 
 def release_build():  # quick when it is up to date
     subprocess.run(["swift", "build", "-c", "release", "--product", "cashout-sandbox"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     return os.path.join(ROOT, ".build", "release", "cashout-sandbox")
+
+def apt_install(package, *commands):
+    """Installs a Debian package unless every one of `commands` is on PATH already."""
+    if not all(shutil.which(command) for command in commands):
+        print(f"{', '.join(commands)} missing: apt-get install -y {package}", flush=True)
+        subprocess.run(["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True, stdout=subprocess.DEVNULL)
 
 def pip_install(*packages):
     """Installs PyPI packages for this user (Debian's Python refuses that unless told: PEP 668)."""
@@ -180,6 +181,37 @@ def fetch(url, data=None, headers=None, method=None, timeout=10):
             return answer.status, dict(answer.headers), answer.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
+
+class Receiver(http.server.ThreadingHTTPServer):
+    """A notification receiver on 127.0.0.1 (`url`, serving until shutdown()) that answers every POST 200
+    and checks nothing; `received`: (path, headers with lowercase names, body bytes), in order."""
+
+    daemon_threads = True
+
+    def __init__(self):
+        self.received, self.changed = [], threading.Condition()
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            log_message = lambda *_: None  # noqa: E731
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with receiver.changed:
+                    receiver.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                    receiver.changed.notify_all()
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server_address[1]}"
+        threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def wait(self, condition, timeout=10):
+        """Waits until condition() holds (or `timeout` s passed), as notifications arrive; its last value."""
+        with self.changed:
+            return self.changed.wait_for(condition, timeout)
 
 # D24: the default merchant, a valid Brazilian create, the Payload-Signature, a keep-alive JSON client.
 
@@ -238,11 +270,6 @@ class Client:
                 if attempt or method != "GET":
                     raise
         raise AssertionError("unreachable")
-
-    def get(self, path):
-        status, body = self.call("GET", path)
-        require(status == 200, f"GET {path}: HTTP {status} {str(body)[:300]}")
-        return body
 
     def close(self):
         if self.connection is not None:
