@@ -79,6 +79,8 @@ def bearer(token):
     return lambda case: setattr(case, "headers", {**(case.headers or {}), "Authorization": f"Bearer {token()}"})
 
 
+METADATA = "PayoutServiceMetadata"  # what the log calls PRISM_METADATA
+APPLIED = {}  # id(case): the credentials set on it, for the log
 CREDENTIALS = {  # by scheme name (components.securitySchemes): what sets the credential on a case
     "PayloadSignature": signed,
     "ReadOnlyKey": bearer(lambda: READ_ONLY_KEY),
@@ -98,6 +100,7 @@ class Credentials:
         for scheme in data or ():
             if header(scheme) != probed:  # a case about that header's absence or value is left as generated
                 CREDENTIALS[scheme](case)
+                APPLIED.setdefault(id(case), []).append(scheme)
 
 
 @schemathesis.hook
@@ -118,15 +121,18 @@ def before_call(context, case, kwargs):
         kept = {name: value for name, value in (case.headers or {}).items()
                 if name.lower() not in PRISM_DROPPED and name.lower() not in PRISM_METADATA}
         case.headers = {**kept, **PRISM_METADATA}
+        APPLIED.setdefault(id(case), []).append(METADATA)
 
 
 @schemathesis.hook
 def after_call(context, case, response):
-    """Appends `METHOD path status` to $CHECK_OPENAPI_LOG, so the check can show what the fuzzing reached."""
+    """Appends `METHOD path status CREDENTIALS` (`+`-joined, `-` for none) to $CHECK_OPENAPI_LOG, so the
+    check can show what the fuzzing reached with the credentials the hooks set."""
+    applied = "+".join(APPLIED.pop(id(case), [])) or "-"
     log = os.environ.get("CHECK_OPENAPI_LOG")
     if log:
         with open(log, "a") as file:
-            file.write(f"{case.method.upper()} {case.path} {response.status_code}\n")
+            file.write(f"{case.method.upper()} {case.path} {response.status_code} {applied}\n")
 
 
 # PUT /sandbox/snapshot takes a snapshot file; generated values (strings) are sent as their UTF-8
