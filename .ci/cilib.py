@@ -10,7 +10,7 @@ Starting waits for the `listening on http://HOST:PORT` line (SandboxError with t
 `timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
 blocks on a full pipe. Also: step/require/wait_until reporting, D24 signing and a keep-alive JSON client,
 pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, a
-check's command line and verdict, and grpcio stubs of the project's own .proto files with a channel to a sandbox.
+check's command line, and grpcio stubs of the project's own .proto files with a channel to a sandbox.
 """
 
 import argparse
@@ -167,16 +167,8 @@ def checking(server):
         sys.exit(1)
     server.stop()
 
-def verdict(name, problems):
-    """Prints each problem and `name: passed` (or FAILED); the exit status."""
-    for problem in problems:
-        print("FAIL", problem)
-    print(f"{name}:", "FAILED" if problems else "passed")
-    return 1 if problems else 0
-
 def shown_run(command, shown, timeout, **options):
-    """subprocess.run of `command` in ROOT (output captured as text, no stdin), printed as `$ shown`,
-    its exit status and output."""
+    """subprocess.run in ROOT (output captured as text, no stdin), printed: `$ shown`, the exit status, the output."""
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, **options)
     print(f"$ {shown}\nexit {done.returncode}\n{done.stdout}{done.stderr}")
     return done
