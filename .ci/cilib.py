@@ -156,17 +156,6 @@ def arguments(doc, **options):
         parser.add_argument("--" + name.replace("_", "-"), type=type(default), default=default)
     return parser.parse_args()
 
-@contextlib.contextmanager
-def checking(server):
-    """Around a check's body against `server`: a CheckFailed is printed with the server's last lines and
-    exits 1; otherwise the server must then stop with status 0."""
-    try:
-        yield server
-    except CheckFailed as failure:
-        print(f"FAIL: {failure}\nserver output (last lines):\n" + "\n".join(server.tail(30)), file=sys.stderr)
-        sys.exit(1)
-    server.stop()
-
 def shown_run(command, shown, timeout, **options):
     """subprocess.run in ROOT (output captured as text, no stdin), printed: `$ shown`, the exit status, the output."""
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, **options)
@@ -361,15 +350,21 @@ def pipeline(port, count, request, connections=8, batch=64):
 def grpc_sandbox(binary, keep=200):
     """grpcio, grpcio-tools, grpcio-health-checking and grpcio-reflection (installed when missing), a sandbox
     (`BINARY serve LOCAL`), the project's stubs generated in a scratch folder, and a channel to the
-    sandbox: yields (server, channel, the descriptor set files of generate_stubs)."""
+    sandbox: yields (server, channel, the descriptor set files of generate_stubs). A CheckFailed in the
+    block is printed with the server's last lines and exits 1; otherwise the server must stop with status 0."""
     # Found, not imported: grpc_health's descriptors would clash with the project's health.proto.
     pip_install("grpcio", "grpcio-tools", "grpcio-health-checking", "grpcio-reflection",
                 modules=["grpc", "grpc_tools", "grpc_health", "grpc_reflection"])
     with tempfile.TemporaryDirectory() as directory, SandboxProcess(binary, LOCAL, keep=keep) as server:
         descriptors = generate_stubs(directory)
         import grpc
-        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            yield server, channel, descriptors
+        try:
+            with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+                yield server, channel, descriptors
+        except CheckFailed as failure:
+            print(f"FAIL: {failure}\nserver output (last lines):\n" + "\n".join(server.tail(30)), file=sys.stderr)
+            sys.exit(1)
+        server.stop()
 
 GRPCAnswer = collections.namedtuple("GRPCAnswer", "code details response initial trailing")
 
