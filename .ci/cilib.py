@@ -9,11 +9,13 @@
 Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after
 `timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
 blocks on a full pipe. Also: step/require/wait_until reporting, D24 signing and a keep-alive JSON client,
-pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, and
-grpcio stubs of the project's own .proto files.
+pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, a
+check's command line, and grpcio stubs of the project's own .proto files with a channel to a sandbox.
 """
 
+import argparse
 import collections
+import contextlib
 import glob
 import hashlib
 import hmac
@@ -30,6 +32,7 @@ import site
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -144,6 +147,21 @@ def require(condition, message):
 def step(text):
     print(f"- {text}", flush=True)
 
+def arguments(doc, **options):
+    """A check's command line: BINARY (made absolute), and `--NAME VALUE` for each option (name=default,
+    the value converted to the default's type); argparse's usage and exit 2 otherwise."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary", type=os.path.abspath)
+    for name, default in options.items():
+        parser.add_argument("--" + name.replace("_", "-"), type=type(default), default=default)
+    return parser.parse_args()
+
+def shown_run(command, shown, timeout, **options):
+    """subprocess.run in ROOT (output captured as text, no stdin), printed: `$ shown`, the exit status, the output."""
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, **options)
+    print(f"$ {shown}\nexit {done.returncode}\n{done.stdout}{done.stderr}")
+    return done
+
 def wait_until(condition, what, timeout=10, interval=0.05):
     """condition()'s first true value, asked every `interval` s; CheckFailed once `timeout` s passed without one."""
     deadline = time.monotonic() + timeout
@@ -164,8 +182,11 @@ def apt_install(package, *commands):
         subprocess.run(["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
         subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True, stdout=subprocess.DEVNULL)
 
-def pip_install(*packages):
-    """Installs PyPI packages for this user (Debian's Python refuses that unless told: PEP 668)."""
+def pip_install(*packages, modules=()):
+    """Installs PyPI packages for this user (Debian's Python refuses that unless told: PEP 668) unless every
+    one of `modules` is found (found, not imported)."""
+    if modules and all(importlib.util.find_spec(module) for module in modules):
+        return
     print("missing: pip install " + " ".join(packages), flush=True)
     base = [sys.executable, "-m", "pip", "install", "--quiet", "--user", *packages]
     if subprocess.run(base).returncode != 0:
@@ -325,11 +346,39 @@ def pipeline(port, count, request, connections=8, batch=64):
 
 # gRPC: grpcio from PyPI, and Python stubs of every .proto of the project (Sources/**/Protos/**/*.proto).
 
-def install_grpc():
-    """grpcio, grpcio-tools, grpcio-health-checking and grpcio-reflection, when missing."""
+@contextlib.contextmanager
+def grpc_sandbox(binary, keep=200):
+    """grpcio, grpcio-tools, grpcio-health-checking and grpcio-reflection (installed when missing), a sandbox
+    (`BINARY serve LOCAL`), the project's stubs generated in a scratch folder, and a channel to the
+    sandbox: yields (server, channel, the descriptor set files of generate_stubs). A CheckFailed in the
+    block is printed with the server's last lines and exits 1; otherwise the server must stop with status 0."""
     # Found, not imported: grpc_health's descriptors would clash with the project's health.proto.
-    if not all(importlib.util.find_spec(module) for module in ["grpc", "grpc_tools", "grpc_health", "grpc_reflection"]):
-        pip_install("grpcio", "grpcio-tools", "grpcio-health-checking", "grpcio-reflection")
+    pip_install("grpcio", "grpcio-tools", "grpcio-health-checking", "grpcio-reflection",
+                modules=["grpc", "grpc_tools", "grpc_health", "grpc_reflection"])
+    with tempfile.TemporaryDirectory() as directory, SandboxProcess(binary, LOCAL, keep=keep) as server:
+        descriptors = generate_stubs(directory)
+        import grpc
+        try:
+            with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+                yield server, channel, descriptors
+        except CheckFailed as failure:
+            print(f"FAIL: {failure}\nserver output (last lines):\n" + "\n".join(server.tail(30)), file=sys.stderr)
+            sys.exit(1)
+        server.stop()
+
+GRPCAnswer = collections.namedtuple("GRPCAnswer", "code details response initial trailing")
+
+def grpc_call(method, request, **options):
+    """One unary call through a grpcio stub's `method` (options: metadata, timeout, compression...),
+    answered or refused: its code, details ("" when none), response (None when refused), and initial
+    and trailing metadata as dicts."""
+    import grpc
+    try:
+        response, outcome = method.with_call(request, **options)
+    except grpc.RpcError as error:
+        response, outcome = None, error
+    return GRPCAnswer(outcome.code(), outcome.details() or "", response, dict(outcome.initial_metadata() or ()),
+                      dict(outcome.trailing_metadata() or ()))
 
 def generate_stubs(directory):
     """Messages and grpc stubs for every .proto, generated by grpcio-tools into `directory` (put first
