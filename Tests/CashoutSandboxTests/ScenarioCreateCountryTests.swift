@@ -29,7 +29,8 @@ import Testing
 
     @Test func theStepsFieldsWinOverTheExample() throws {
         let result = try run(#"""
-            {"create_cashout": {"merchant": "latam", "country": "PE", "currency": "USD", "amount": "12.00", "document_type": "RUC", "document_id": "20123456789"}, "as": "c1"},
+            {"create_cashout": {"merchant": "latam", "country": "PE", "currency": "USD", "amount": "12.00", "document_type": "RUC", "document_id": \#
+            "20123456789"}, "as": "c1"},
             {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"},
              "expect": {"json_contains": {"amount": "12.00", "currency": "USD",
                                           "fields": {"document_type": "RUC", "document_id": "20123456789", "bank_account": "00219300153895206813"}}}}
@@ -39,6 +40,7 @@ import Testing
 
     @Test func aCountryWithoutAnExampleGetsNoDefaults() throws {
         let result = try run(#"{"create_cashout": {"merchant": "latam", "country": "UY"}}"#)
-        #expect(result.failure?.message == #"create_cashout: expected status 200, got 412 {"code":300,"message":"amount: Invalid or missing Amount"}"#)
+        #expect(result.failure?.message == #"create_cashout: expected status 200, got 412 {"code":300,"message":"amount: Invalid or missing "#
+                                           + #"Amount"}"#)
     }
 }

@@ -330,7 +330,8 @@ private final class StreamLog: @unchecked Sendable {
             ready += session.ready
             session.ready = []
         }
-        for (id, request) in ready { session.respond(id, with: HTTPResponse(headers: ["x-path": request.target], body: Array("answer to \(id)".utf8))) }
+        for (id,
+             request) in ready { session.respond(id, with: HTTPResponse(headers: ["x-path": request.target], body: Array("answer to \(id)".utf8))) }
         return (describe(ready), session.output)
     }
 
