@@ -106,7 +106,7 @@ import Testing
         #expect(ids(try journal(sandbox, "?dialect=d24&status=200&path=/v3/b")) == [3])
         #expect(try journal(sandbox, "?status=4xx")["kept"] == 5)
         for (query, message) in [("?limit=0", "limit: expected a whole number of at least 1"),
-                                 ("?limit=ten", "limit: expected a whole number of at least 1"), 
+                                 ("?limit=ten", "limit: expected a whole number of at least 1"),
                                  ("?status=40", "status: expected a status code such as 401, or a class such as 4xx"),
                                  ("?status=6xx", "status: expected a status code such as 401, or a class such as 4xx"),
                                  ("?dialect=D24", "dialect: expected one of d24, mannco, prism")] {

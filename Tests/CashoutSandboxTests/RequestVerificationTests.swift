@@ -99,7 +99,7 @@ import Testing
                            #"{"request": {"dialect": "prism", "body": {"merchant_payout_id": "p-1", "amount.minorAmount": 1000, "amount": "#
                            + #"{"currency": "USD"}}}}"#).status == 200)
         let login = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/user/login",
-                                      headers: ["Content-Type": "application/x-www-form-urlencoded"], 
+                                      headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                       body: Array("apiKey=sandbox_mannco_key".utf8))
         #expect(login.status == 200)
         #expect(try verify(sandbox,

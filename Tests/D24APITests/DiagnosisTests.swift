@@ -125,11 +125,11 @@ import Testing
     @Test(arguments: [
         // Sent with spaces (Python's json.dumps), signed compact.
         (#"{"login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 999999}"#,
-         #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":999999}"#, 
+         #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":999999}"#,
          "keys in the order sent, no spaces"),
         // Sent compact, signed with the keys sorted.
         (#"{"pass":"sandbox_pass","login":"sandbox_login","cashout_id":999999}"#,
-         #"{"cashout_id":999999,"login":"sandbox_login","pass":"sandbox_pass"}"#, 
+         #"{"cashout_id":999999,"login":"sandbox_login","pass":"sandbox_pass"}"#,
          "keys sorted, no spaces"),
         // Sent compact, signed pretty-printed.
         (#"{"login":"sandbox_login","pass":"sandbox_pass","ids":[1,2],"none":{}}"#,

@@ -35,7 +35,7 @@ import Testing
         // A clean report that exercised one check of eight says so, on its account's line and last.
         #expect(out.hasPrefix("sandbox_login (d24; 1 request, 1 cashout): ok; 8 of 9 checks not exercised\n  passed: signature_errors\n  not "
                               + "exercised: "),
-                
+
                 "\(out)")
         #expect(out.hasSuffix("\n\n0 errors, 0 warnings; 8 of 9 checks not exercised\n"))
         #expect(server.terminate() == 0)

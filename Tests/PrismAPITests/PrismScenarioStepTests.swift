@@ -81,7 +81,7 @@ import Testing
          #"grpc_call Get: expected error "gone", got "Payout not found: 1""#),
         (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "as": "again", "expect": {"fields": "#
          + #"{"payout_status": "SUCCESS"}}}"#,
-         
+
          #"grpc_call Get again: expected payoutStatus "SUCCESS", got "PENDING""#),
         (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "expect": {"fields": {"nothing_here": 1}}}"#,
          "grpc_call Get: expected nothingHere 1, got nothing"),

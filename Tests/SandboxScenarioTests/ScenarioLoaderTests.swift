@@ -223,7 +223,7 @@ private func error(_ text: String) -> String? {
          + "(none named so far)"),
         (#"[{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "c2", "expect": {"json_contains": {"cashout_id": "#
          + #""{{c2.cashout_id}}"}}}]"#,
-         
+
          "x.json: steps[1].expect.json_contains.cashout_id: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got "
          + "{{c2.cashout_id}} (named so far: c1)"),
         // A named cashout gives two fields: another is a typo, refused before the run reaches it.
