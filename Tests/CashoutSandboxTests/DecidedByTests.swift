@@ -75,11 +75,11 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
         let plain = try create(sandbox).get()
         #expect(try decidedBy(sandbox, big) == rule("rule", #"rule "big ones" (bank.rules[1] of scenario "acme bank")"#,
                                                      scenario: "acme bank", rule: "big ones", index: 1))
-        #expect(try decidedBy(sandbox,
-                              bo) == rule("rule", #"rule bank.rules[0] of scenario "acme bank""#, scenario: "acme bank", rule: nil, index: 0))
-        #expect(try decidedBy(sandbox,
-                              magic) == rule("magic_value", #"magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#,
-                                                       scenario: "default bank", rule: "REJECT 801", index: 1))
+        #expect(try decidedBy(sandbox, bo)
+                == rule("rule", #"rule bank.rules[0] of scenario "acme bank""#, scenario: "acme bank", rule: nil, index: 0))
+        #expect(try decidedBy(sandbox, magic)
+                == rule("magic_value", #"magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#,
+                        scenario: "default bank", rule: "REJECT 801", index: 1))
         #expect(try decidedBy(sandbox, plain) == ["kind": "default", "scenario": "default bank",
                                                    "summary": #"the default timeline of scenario "default bank""#])
         // The decision is the bank's at creation: it stays as the timeline runs.
@@ -151,8 +151,8 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
                                                     rule: "manual review", index: 0))
         #expect(try create(sandbox, name: "KYC 101") == .failure(HTTPStatusError(status: 400)))  // no rule of theirs matches
         #expect(try decidedBy(sandbox, create(sandbox, name: "REJECT 802").get())?["kind"] == "magic_value")
-        #expect(try decidedBy(sandbox,
-                              create(sandbox).get()) == ["kind": "default", "scenario": "A", "summary": #"the default timeline of scenario "A""#])
+        #expect(try decidedBy(sandbox, create(sandbox).get())
+                == ["kind": "default", "scenario": "A", "summary": #"the default timeline of scenario "A""#])
 
         #expect(try send(sandbox, "POST", "/sandbox/scenario",
                          #"{"name": "C", "bank": {"rules": [{"name": "from C", "when": {"beneficiary_name": "Bo"}, "then": []}]}}"#).status == 200)

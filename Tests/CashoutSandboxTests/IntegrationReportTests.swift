@@ -259,8 +259,8 @@ import Testing
         let sandbox = try start(journal: 2)
         defer { sandbox.stop() }
         #expect(try report(sandbox, "?account=nobody").status == 404)
-        #expect(try report(sandbox,
-                           "?account=nobody").json["message"] == #"no account "nobody": the sandbox has none of that id, and no request named it"#)
+        #expect(try report(sandbox, "?account=nobody").json["message"]
+                == #"no account "nobody": the sandbox has none of that id, and no request named it"#)
         #expect(try report(sandbox).json["accounts"] == [])  // nothing happened yet: an empty report
         for id in ["a", "b", "c"] { try create(sandbox, id) }
         let (status, json) = try report(sandbox)

@@ -73,9 +73,9 @@ import Testing
     @Test func theAdminAPITheSinkTheDashboardAndTheDocumentsAreNotJournaled() throws {
         let sandbox = try start()
         defer { sandbox.stop() }
-        for (method,
-             path) in [("GET", "/sandbox/health"), ("GET", "/sandbox/cashouts"), ("GET", "/sandbox/nothing"), ("POST", "/sandbox/sink/orders"),
-                               ("GET", "/"), ("HEAD", "/"), ("GET", "/dashboard.js"), ("GET", "/openapi.json"), ("GET", "/postman.json"),
+        for (method, path) in [("GET", "/sandbox/health"), ("GET", "/sandbox/cashouts"), ("GET", "/sandbox/nothing"),
+                               ("POST", "/sandbox/sink/orders"), ("GET", "/"), ("HEAD", "/"), ("GET", "/dashboard.js"), ("GET", "/openapi.json"),
+                               ("GET", "/postman.json"),
                                ("GET", "/postman/environment.json"), ("GET", "/sandbox/requests")] {
             try send(sandbox, method, path)
         }

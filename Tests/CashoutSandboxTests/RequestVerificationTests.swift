@@ -55,14 +55,14 @@ import Testing
                               + #"{"exactly": 2}}"#)
         #expect(none.status == 422)
         #expect(none.json["ok"] == false && none.json["count"] == 1)
-        #expect(none.json["message"] == #"expected exactly 2 requests matching POST /v3/cashout with body.amount >= 100.00, body.country "BR", "#
-                                        + #"got 1"#)
+        #expect(none.json["message"] == .string(#"expected exactly 2 requests matching POST /v3/cashout with body.amount >= 100.00, body.country "#
+                                                + #""BR", got 1"#))
         #expect(none.json["expected"] == ["request": ["method": "POST", "path": "/v3/cashout", "body": ["amount": ["gte": 100], "country": "BR"]],
                                           "count": ["exactly": 2]])
         #expect(none.json["near_misses"] == [])  // one matched: no near miss is listed
         let missing = try verify(sandbox, #"{"request": {"path": "/v3/cashout", "body": {"amount": {"gte": 1000}, "country": "BR"}}}"#)
-        #expect(missing.status == 422 && missing.json["message"] == #"expected at least 1 request matching /v3/cashout with body.amount >= "#
-                                                                    + #"1000.00, body.country "BR", got 0"#)
+        #expect(missing.status == 422 && missing.json["message"] == .string(#"expected at least 1 request matching /v3/cashout with body.amount >= "#
+                                                                            + #"1000.00, body.country "BR", got 0"#))
         let misses = try #require(missing.json["near_misses"]?.arrayValue)
         #expect(misses.map { $0["differences"] } == [[#"body.amount: expected >= 1000.00, got "150.00""#],
                                                       [#"body.amount: expected >= 1000.00, got "50.00""#],
@@ -81,8 +81,8 @@ import Testing
         #expect(inOrder.status == 200 && inOrder.json == ["ok": true, "count": 3])
         let reversed = try verify(sandbox, #"{"sequence": [{"body": {"external_id": "o-2"}}, {"body": {"external_id": "o-1"}}]}"#)
         #expect(reversed.status == 422)
-        #expect(reversed.json["message"] == #"expected the requests in order; request 2 of the sequence, any request with body.external_id "o-1", "#
-                                            + #"did not come after request 3"#)
+        #expect(reversed.json["message"] == .string(#"expected the requests in order; request 2 of the sequence, any request with body.external_id "#
+                                                    + #""o-1", did not come after request 3"#))
     }
 
     /// Connect JSON (proto3 JSON, either case of field names) and a form body are read as JSON too.
@@ -117,9 +117,9 @@ import Testing
         let exactly = try verify(sandbox, #"{"request": {"path": "/v3/cashout"}, "count": {"exactly": 3}}"#)
         #expect(exactly.status == 409)
         #expect(exactly.json["unknowable"] == true)
-        #expect(exactly.json["message"] == "2 of the requests kept match, and 1 requests were pushed out of the request journal since it was last "
-                                           + "cleared (it keeps 2: serve --request-journal N keeps more; DELETE /sandbox/requests at the start of a "
-                                           + "test starts it afresh)")
+        #expect(exactly.json["message"] == .string("2 of the requests kept match, and 1 requests were pushed out of the request journal since it was "
+                                                   + "last cleared (it keeps 2: serve --request-journal N keeps more; DELETE /sandbox/requests at "
+                                                   + "the start of a test starts it afresh)"))
         #expect(try verify(sandbox, #"{"sequence": [{"body": {"external_id": "o-1"}}]}"#).status == 409)
         _ = try TestHTTP.send(method: "DELETE", url: "\(sandbox.baseURL)/sandbox/requests")
         #expect(try verify(sandbox, #"{"request": {"path": "/v3/cashout"}, "count": {"exactly": 0}}"#).json == ["ok": true, "count": 0])

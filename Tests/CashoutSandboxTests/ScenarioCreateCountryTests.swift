@@ -16,7 +16,8 @@ import Testing
 
     @Test(arguments: D24Example.byCountry.map(\.country))
     func aStepNamingOnlyTheCountryCreatesItsExample(country: String) throws {
-        let example = JSON.object(Dictionary(uniqueKeysWithValues: try #require(D24Example.createFields(country: country)).map { ($0.name, JSON.string($0.value)) }))
+        let fields = try #require(D24Example.createFields(country: country))
+        let example = JSON.object(Dictionary(uniqueKeysWithValues: fields.map { ($0.name, JSON.string($0.value)) }))
         let result = try run(#"""
             {"create_cashout": {"merchant": "latam", "country": "\#(country)"}, "as": "c1"},
             {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"},

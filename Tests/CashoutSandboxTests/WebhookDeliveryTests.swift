@@ -38,7 +38,8 @@ private final class Receiver: Sendable {
 
 /// Python's `hmac`, as an independent check of the control string (nil without python3).
 private func pythonControl(secret: String, externalID: String) throws -> String? {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return nil }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+        || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return nil }
     let process = Process()
     let output = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -94,7 +95,8 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         #expect(received[0].path == "/hooks/d24")
         #expect(received[0].headers["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(String(decoding: received[0].body, as: UTF8.self) ==
-            "date=2026-01-05%2009%3A00%3A05&bank_reference_id=&comments=order%2042&external_id=cashoutID1234&control=\(expectedControl)&cashout_id=1000001&status_reason=")
+            "date=2026-01-05%2009%3A00%3A05&bank_reference_id=&comments=order%2042&external_id=cashoutID1234"
+                + "&control=\(expectedControl)&cashout_id=1000001&status_reason=")
         #expect(String(decoding: received[1].body, as: UTF8.self).hasPrefix("date=2026-01-05%2009%3A00%3A15&"))
         let fields = try #require(FormURLEncoding.decode(received[1].body))
         #expect(fields.map(\.name) == ["date", "bank_reference_id", "comments", "external_id", "control", "cashout_id", "status_reason"])

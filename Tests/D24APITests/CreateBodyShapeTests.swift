@@ -8,7 +8,8 @@ import Testing
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
         // bank_account comes first in the body, after amount in the documented order.
-        let body = #"{"bank_account":true,"# + createBody(amount: "{}").replacingOccurrences(of: #""bank_account":"3423422-7","#, with: "").dropFirst()
+        let body = #"{"bank_account":true,"#
+            + createBody(amount: "{}").replacingOccurrences(of: #""bank_account":"3423422-7","#, with: "").dropFirst()
         expectError(try sandbox.create(body), 300, "amount: Invalid or missing Amount")
         expectError(try sandbox.create(createBody(extra: #","comments":["a"]"#)), 300, "comments: Invalid or missing Comments")
     }

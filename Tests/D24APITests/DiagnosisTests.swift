@@ -22,8 +22,8 @@ import Testing
         expectError(try sandbox.status(#"{"login":"nobody","pass":"sandbox_pass"}"#), 401, invalidCredentials)
         #expect(diagnosis(sandbox) == [
             "check": "unknown_login", "login": "nobody", "merchants": ["sandbox_login", "other_login"],
-            "message": "login \"nobody\" is not a merchant of this sandbox: its D24 merchants are sandbox_login, other_login (GET "
-                       + "/sandbox/merchants lists them)",
+            "message": .string("login \"nobody\" is not a merchant of this sandbox: its D24 merchants are sandbox_login, other_login (GET "
+                               + "/sandbox/merchants lists them)"),
         ])
     }
 
@@ -64,8 +64,8 @@ import Testing
         expectError(try sandbox.status(statusBody, signature: .missing), 302, invalidControlString)
         #expect(diagnosis(sandbox) == [
             "check": "signature_missing", "login": "sandbox_login", "expected_signature": .string(sign(statusBody)), "secret": "sandbox_secret",
-            "message": "No Payload-Signature header: send the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with merchant "
-                       + "sandbox_login's secret \"sandbox_secret\"",
+            "message": .string("No Payload-Signature header: send the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with merchant "
+                               + "sandbox_login's secret \"sandbox_secret\""),
         ])
     }
 
@@ -162,8 +162,8 @@ import Testing
         expectError(try sandbox.status(statusBody), 402, unregisteredIP)
         #expect(diagnosis(sandbox) == [
             "check": "ip_not_allowed", "login": "sandbox_login", "address": "127.0.0.1", "allowed_ips": ["10.9.9.9"],
-            "message": "The request came from 127.0.0.1, which is not on merchant sandbox_login's allow-list (10.9.9.9): add it with PUT "
-                       + "/sandbox/merchants/sandbox_login {\"allowed_ips\": [...]}",
+            "message": .string("The request came from 127.0.0.1, which is not on merchant sandbox_login's allow-list (10.9.9.9): add it with PUT "
+                               + "/sandbox/merchants/sandbox_login {\"allowed_ips\": [...]}"),
         ])
     }
 

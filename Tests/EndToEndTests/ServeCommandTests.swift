@@ -194,7 +194,8 @@ import Testing
         // A file that cannot be loaded: one line, the file named once, no step number.
         #expect(lines.contains(#"FAIL \#(path)/c.json: steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon""#))
         #expect(lines.last == "1 passed, 2 failed")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return }
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

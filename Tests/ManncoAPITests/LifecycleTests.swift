@@ -25,8 +25,8 @@ import Testing
         #expect(sent.map { $0["at"]?.stringValue } == ["2026-01-05T09:00:00Z", "2026-01-05T09:00:05Z", "2026-01-05T09:00:15Z"])
         #expect(sent.allSatisfy { $0["to"] == "payment@example.com" && $0["cashout_id"] == .number(id) })
         #expect(sent[0]["subject"]?.stringValue == "We received your cashout request #\(id)")
-        #expect(sent[0]["body"] == "Your cashout of $1000.00 to Payoneer was requested. After the $20.00 fee you will receive $980.00, by "
-                                   + "2026-01-08.")
+        #expect(sent[0]["body"] == .string("Your cashout of $1000.00 to Payoneer was requested. After the $20.00 fee you will receive $980.00, by "
+                                           + "2026-01-08."))
         #expect(sent[2]["subject"]?.stringValue == "Your cashout #\(id) is complete")
         #expect(try sandbox.balance(token) == 900_000)
         #expect(try emails(sandbox, user: "nobody").isEmpty)

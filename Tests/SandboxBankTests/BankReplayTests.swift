@@ -58,10 +58,11 @@ struct BankReplayTests {
     static func view(_ bank: Bank) -> [String] {
         bank.state.withLock { s in
             let live = s.queue.events.filter { !s.isStale($0) }
-            return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" } + s.ledger.map { "\($0)" }
-                + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })",
-                                                     "\(live)", "\(bank.clock.now)",
-                                                      "\(s.chaosCounts.sorted { $0.key < $1.key })"]
+            return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" }
+                + s.ledger.map { "\($0)" } + s.notifications.map { "\($0)" }
+                + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })",
+                   "\(live)", "\(bank.clock.now)",
+                   "\(s.chaosCounts.sorted { $0.key < $1.key })"]
         }
     }
 

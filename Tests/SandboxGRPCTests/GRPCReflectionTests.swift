@@ -151,7 +151,8 @@ import SandboxProtobuf
         expected += text("\u{07}service\u{18}\u{01} \u{01}(\tR\u{07}service\"") + [0xB1, 0x01]
         expected += text("\n\u{13}HealthCheckResponse\u{12}I\n\u{06}status\u{18}\u{01} "
                          + "\u{01}(\u{0E}21.grpc.health.v1.HealthCheckResponse.ServingStatusR\u{06}status\"O\n")
-        expected += text("\rServingStatus\u{12}\u{0B}\n\u{07}UNKNOWN\u{10}\u{00}\u{12}\u{0B}\n\u{07}SERVING\u{10}\u{01}\u{12}\u{0F}\n\u{0B}NOT_SERVING\u{10}\u{02}")
+        expected += text("\rServingStatus\u{12}\u{0B}\n\u{07}UNKNOWN\u{10}\u{00}\u{12}\u{0B}\n\u{07}SERVING\u{10}\u{01}"
+                         + "\u{12}\u{0F}\n\u{0B}NOT_SERVING\u{10}\u{02}")
         expected += text("\u{12}\u{13}\n\u{0F}SERVICE_UNKNOWN\u{10}\u{03}2") + [0xAE, 0x01]
         expected += text("\n\u{06}Health\u{12}P\n\u{05}Check\u{12}\".grpc.health.v1.HealthCheckRequest\u{1A}#.grpc.health.v1.HealthCheckResponse")
         expected += text("\u{12}R\n\u{05}Watch\u{12}\".grpc.health.v1.HealthCheckRequest\u{1A}#.grpc.health.v1.HealthCheckResponse0\u{01}")

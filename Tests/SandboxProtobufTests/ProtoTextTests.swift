@@ -102,8 +102,8 @@ import Testing
         let files = try ProtoText.files(sources)
         let services = try ProtoText.services(sources)
         #expect(services.map(\.fullName) == ["sample.Echo"])
-        #expect(services.flatMap(\.methods).map { [$0.name, $0.input,
-                                                   $0.output] } == files.flatMap(\.services).flatMap(\.methods).map { [$0.name, $0.input, $0.output] })
+        #expect(services.flatMap(\.methods).map { [$0.name, $0.input, $0.output] }
+                == files.flatMap(\.services).flatMap(\.methods).map { [$0.name, $0.input, $0.output] })
         let reads = Mutex(0)
         let lazy = ProtoRegistry(services: services) {
             reads.withLock { $0 += 1 }
