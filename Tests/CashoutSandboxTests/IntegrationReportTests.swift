@@ -198,8 +198,8 @@ import Testing
         #expect(Set(found.keys) == ["duplicate_after_lost_response", "idempotency_key_reused"])
         #expect(found["duplicate_after_lost_response"]?["cashouts"] == [1000002, 1000003])
         #expect(found["duplicate_after_lost_response"]?["occurrences"] == [
-            "the answer to the create of external_id lost (cashout 1000002) was lost, and the app created again for the same beneficiary and amount "
-            + "as lost-again"])
+            .string("the answer to the create of external_id lost (cashout 1000002) was lost, and the app created again for the same beneficiary "
+                    + "and amount as lost-again")])
         #expect(found["duplicate_after_lost_response"]?["evidence"]?[0]?["answer"] == "dropped after commit (fault drop_after_commit)")
         #expect(found["idempotency_key_reused"]?["occurrences"] == ["external_id first was sent again with amount 100.00 then 80.00"])
         #expect(found["idempotency_key_reused"]?["cashouts"] == [1000001])
@@ -251,8 +251,8 @@ import Testing
         }
         let json = try report(sandbox, "?account=DefaultMerchantId").json
         #expect(json["accounts"]?[0]?["dialect"] == "prism")
-        #expect(findings(json)["idempotency_key_reused"]?["occurrences"] == ["merchant_payout_id p-1 was sent again with amount USD 1000 then USD "
-                                                                             + "2000"])
+        #expect(findings(json)["idempotency_key_reused"]?["occurrences"]
+                == ["merchant_payout_id p-1 was sent again with amount USD 1000 then USD 2000"])
     }
 
     @Test func anUnknownAccountIs404AndAJournalThatLostRequestsGivesNoReport() throws {
@@ -395,8 +395,8 @@ extension IntegrationReportTests {
         #expect(suite.json["thresholds"] == ["follow_up_within": "2m", "status_polling": ["limit": 40, "per": "1m"]])
         let strict = try report(sandbox, "?follow_up_within=1m&polling_limit=10&polling_per=30s")
         #expect(Set(findings(strict.json).keys) == ["notification_not_followed_up", "status_polling_excessive"])
-        #expect(findings(strict.json)["status_polling_excessive"]?["occurrences"] == ["cashout 1000001 was asked 30 times within 30s (at most 10 "
-                                                                                      + "expected)"])
+        #expect(findings(strict.json)["status_polling_excessive"]?["occurrences"]
+                == ["cashout 1000001 was asked 30 times within 30s (at most 10 expected)"])
         #expect(findings(strict.json)["notification_not_followed_up"]?["advice"]?.stringValue?.hasSuffix("within 1m.") == true)
         // Each set of thresholds has its own ETag; the suite's is the plain one.
         let suiteTag = try #require(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report").headers["ETag"])

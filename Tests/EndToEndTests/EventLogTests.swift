@@ -67,8 +67,8 @@ import Testing
         #expect(without.first == ["event": "server.listening", "message": .string("listening on \(run.url)"), "url": .string(run.url)])
         #expect(without.contains {
             $0["event"] == "server.merchant" && $0["login"] == "sandbox_login" && $0["currency"] == "USD" && $0["balance"] == "1000000.00"
-                && $0["message"] == "merchant: login sandbox_login, pass sandbox_pass, secret sandbox_secret, read-only key sandbox_read_only, "
-                                    + "balance USD 1000000.00"
+                && $0["message"] == .string("merchant: login sandbox_login, pass sandbox_pass, secret sandbox_secret, read-only key "
+                                            + "sandbox_read_only, balance USD 1000000.00")
         })
         #expect(without.suffix(2) == [
             ["event": "server.stopping", "message": "received SIGTERM, stopping", "signal": "SIGTERM"],

@@ -117,8 +117,9 @@ private func checkFrames(_ output: [UInt8], _ input: [UInt8]) {
                 fuzzFail("SETTINGS flags \(flags) length \(length)", input)
             }
         case .ping:
-            guard stream == 0, length == 8, flags == HTTP2Flags.ack else { fuzzFail("PING on stream \(stream), \(length) bytes, flags \(flags)",
-                                                                                    input) }
+            guard stream == 0, length == 8, flags == HTTP2Flags.ack else {
+                fuzzFail("PING on stream \(stream), \(length) bytes, flags \(flags)", input)
+            }
         case .goaway:
             guard stream == 0, length >= 8 else { fuzzFail("GOAWAY", input) }
             failed = payload[4 ..< 8] != [0, 0, 0, 0]
