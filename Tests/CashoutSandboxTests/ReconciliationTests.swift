@@ -79,8 +79,10 @@ import Testing
          #"payouts[0].external_id: "nope" names no cashout the bank made"#),
         (ledger(#"{"status": "COMPLETED", "amount": "1.00"}"#), "payouts[0]: expected exactly one of cashout_id, external_id, merchant_payout_id"),
         (ledger(#"{"external_id": "late-1", "status": "PAID", "amount": "1.00"}"#),
-         #"payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, got "#
-         + #""PAID""#),
+         #"""
+         payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, \#
+         got "PAID"
+         """#),
         (ledger(#"{"external_id": "late-1", "status": "REJECTED", "amount": 1.005}"#),
          #"payouts[0].amount: expected an amount with at most two decimals, such as "100.00", got 1.005"#),
         ("<html>", #"expected JSON, got "<html>""#),
