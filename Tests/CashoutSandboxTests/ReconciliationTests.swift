@@ -67,7 +67,7 @@ import Testing
          #"step 4: expect_reconciled: ledger_mismatch: the app believes cashout 1000001 (external_id "late-1") is PENDING; the bank's is REJECTED "#
          + #"(reversed after it completed); "#
             + #"the app believes cashout 1000002 (external_id "fine-2") is DELIVERED; the bank's is COMPLETED"#),
-    ])
+    ] as [(String, String)])
     func eachMismatchFailsTheStep(ledger: String, message: String) throws {
         let failure = try reconcile(ledger)
         #expect(failure == message)
