@@ -116,8 +116,8 @@ import Testing
         #expect(account["requests"] == 3 && account["cashouts"] == 1)
         let finding = try #require(findings(json)["signature_errors"])
         #expect(finding["severity"] == "error" && finding["cashouts"] == [])
-        #expect(finding["occurrences"]?.arrayValue?.map { $0.stringValue?.prefix(30) ?? "" } == ["1 request refused: signature_m", "1 request "
-                + "refused: wrong_pass:"])
+        #expect(finding["occurrences"]?.arrayValue?.map { $0.stringValue?.prefix(30) ?? "" }
+                == ["1 request refused: signature_m", "1 request refused: wrong_pass:"])
         #expect(finding["evidence"]?.arrayValue?.map { $0["id"] } == [2, 3])
         #expect(finding["evidence"]?[0]?["path"] == "/v3/cashout/status" && finding["evidence"]?[0]?["status"] == 401)
         #expect(finding["advice"]?.stringValue?.contains("login, pass and Payload-Signature") == true)
