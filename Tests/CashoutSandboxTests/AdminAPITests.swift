@@ -27,7 +27,9 @@ private struct Admin {
     @discardableResult
     func createCashout(_ externalID: String, amount: String = "100.00", url: String? = nil) throws -> Int {
         let hook = url.map { #","notification_url":"\#($0)""# } ?? ""
-        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(hook)}"#
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","#
+                   + #""amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","#
+                   + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(hook)}"#
         let signature = D24Signing.payloadSignature(body)
         let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
                                          headers: ["Payload-Signature": signature], body: Array(body.utf8))
@@ -95,7 +97,8 @@ private struct Admin {
         defer { admin.sandbox.stop() }
         let id = try admin.createCashout("c-1", url: "\(admin.sandbox.baseURL)/sandbox/sink/a")
         #expect(try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"deliver"}"#).json["status"] == "DELIVERED")
-        #expect(try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"complete","bank_reference_id":"E2E1"}"#).json["bank_reference_id"] == "E2E1")
+        #expect(try admin.call("POST", "/sandbox/cashouts/\(id)/actions",
+                               #"{"action":"complete","bank_reference_id":"E2E1"}"#).json["bank_reference_id"] == "E2E1")
         let late = try admin.call("POST", "/sandbox/cashouts/\(id)/actions", #"{"action":"reject"}"#).json
         #expect(late["status"] == "REJECTED")
         #expect(late["returned_after_completion"] == true)
@@ -179,7 +182,8 @@ private struct Admin {
         let admin = try Admin()
         defer { admin.sandbox.stop() }
         let created = try admin.call("PUT", "/sandbox/merchants/acme",
-                                     #"{"pass":"acme_pass","secret":"acme_secret","read_only_key":"acme_ro","balance":"5000.00","limits":{"daily":"100.00"},"minimum_amounts":{"BR":"10.00"},"allowed_ips":["127.0.0.1"]}"#)
+                                     #"{"pass":"acme_pass","secret":"acme_secret","read_only_key":"acme_ro","balance":"5000.00","#
+                                     + #""limits":{"daily":"100.00"},"minimum_amounts":{"BR":"10.00"},"allowed_ips":["127.0.0.1"]}"#)
         #expect(created.status == 201)
         #expect(created.json["balance"] == "5000.00")
         #expect(created.json["limits"] == ["transaction": .null, "daily": "100.00", "monthly": .null])
@@ -280,7 +284,8 @@ private struct Admin {
             """#)
         #expect(loaded.status == 200)
         #expect(loaded.json["loaded"] == "small ones fail")
-        #expect(loaded.json["merchants"] == ["sandbox_login", "76561198000000001", "DefaultMerchantId", "acme"])  // every account: merchants and users
+        // every account: merchants and users
+        #expect(loaded.json["merchants"] == ["sandbox_login", "76561198000000001", "DefaultMerchantId", "acme"])
         let after = try admin.createCashout("c-2", amount: "20.00")
         _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1m"}"#)
         #expect(try admin.call("GET", "/sandbox/cashouts/\(after)").json["status"] == "REJECTED")
@@ -292,7 +297,8 @@ private struct Admin {
         let worse = try admin.call("POST", "/sandbox/scenario", #"{"sede": 1, "bank": {"rules": [{"when": {}, "then": [{"after": "1m"}]}]}}"#)
         #expect(worse.status == 400)
         #expect(worse.json["message"] == .string("""
-            sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
+            sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, needs_app, seed, clock, merchants, \
+            prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
             bank.rules[0].then[0]: expected "after" and "status"
             """))
     }
@@ -300,22 +306,27 @@ private struct Admin {
     @Test func aLoadedScenarioBringsItsFaultsAndCannotChangeASettlementCurrencyInUse() throws {
         let admin = try Admin()
         defer { admin.sandbox.stop() }
-        _ = try admin.call("POST", "/sandbox/scenario", #"{"faults": [{"when": {"endpoint": "GET /v3/banks"}, "every": 1, "kind": "error", "status": 503, "body": "{}"}]}"#)
-        let banks = try TestHTTP.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
+        _ = try admin.call("POST", "/sandbox/scenario",
+                           #"{"faults": [{"when": {"endpoint": "GET /v3/banks"}, "every": 1, "kind": "error", "status": 503, "body": "{}"}]}"#)
+        let banks = try TestHTTP.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC",
+                                      headers: ["Authorization": "Bearer sandbox_read_only"])
         #expect(banks.status == 503)
         try admin.createCashout("c-1")
-        let refused = try admin.call("POST", "/sandbox/scenario", #"{"merchants": [{"login": "sandbox_login", "pass": "p", "secret": "s", "balance": {"BRL": "0.00"}}]}"#)
+        let refused = try admin.call("POST", "/sandbox/scenario",
+                                     #"{"merchants": [{"login": "sandbox_login", "pass": "p", "secret": "s", "balance": {"BRL": "0.00"}}]}"#)
         #expect(refused.status == 409)
         #expect(try admin.call("GET", "/sandbox/merchants").json["merchants"]?[0]?["currency"] == "USD")
         _ = try admin.call("POST", "/sandbox/reset")
-        let after = try TestHTTP.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"])
+        let after = try TestHTTP.send(method: "GET", url: "\(admin.sandbox.baseURL)/v3/banks?country=EC",
+                                      headers: ["Authorization": "Bearer sandbox_read_only"])
         #expect(after.status == 200)  // the loaded fault is gone with the reset
     }
 
     @Test func aLatencyFaultOnAnAdminEndpointStillRunsIt() throws {
         let admin = try Admin()
         defer { admin.sandbox.stop() }
-        _ = try admin.call("POST", "/sandbox/scenario", #"{"faults": [{"when": {"endpoint": "POST /sandbox/clock/advance"}, "every": 1, "kind": "latency", "latency": "50ms"}]}"#)
+        _ = try admin.call("POST", "/sandbox/scenario",
+                           #"{"faults": [{"when": {"endpoint": "POST /sandbox/clock/advance"}, "every": 1, "kind": "latency", "latency": "50ms"}]}"#)
         let moved = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1h"}"#)
         #expect(moved.status == 200)
         #expect(moved.json["now"] == "2026-01-05T10:00:00Z")

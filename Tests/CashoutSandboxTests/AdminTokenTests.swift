@@ -126,7 +126,10 @@ import Testing
     @Test func theD24APITheDashboardAndTheDocumentsNeedNoAdminToken() throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }
-        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"order-1","country":"BR","currency":"USD","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(sandbox.baseURL)/sandbox/sink/orders"}"#
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"order-1","country":"BR","currency":"USD","amount":"100.00","#
+                   + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","#
+                   + #""bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
+                   + #""notification_url":"\#(sandbox.baseURL)/sandbox/sink/orders"}"#
         let signature = D24Signing.payloadSignature(body)
         let created = try send(sandbox, "POST", "/v3/cashout", headers: ["Payload-Signature": signature], body: body)
         #expect(created.bodyText == #"{"cashout_id":"1000001"}"#)

@@ -47,7 +47,8 @@ import Testing
                        {"expect_sink": {"name": "many", "received": 1200, "processed": 1200, "failed": 0}}, STEP]}
             """#
         #expect(try Self.run(steps.replacingOccurrences(of: ", STEP", with: "")).failure == nil)
-        let failure = try #require(try Self.run(steps.replacingOccurrences(of: "STEP", with: #"{"expect_sink": {"name": "many", "received": 7}}"#)).failure)
+        let failure = try #require(try Self.run(steps.replacingOccurrences(of: "STEP",
+                                                                           with: #"{"expect_sink": {"name": "many", "received": 7}}"#)).failure)
         #expect(failure.message.hasPrefix("expect_sink many: expected 7 received, got 1200; the last 1000 of 1200 requests: "))
         #expect(failure.message.components(separatedBy: "; ").count == 1 + 1000)
     }
@@ -62,8 +63,10 @@ import Testing
 
     /// A `ref` that no earlier step named is refused when the file is loaded, as for every step.
     @Test(arguments: [
-        (#"{"expect_deliveries": {"ref": "zz", "count": 1}}"#, #"t.json: steps[2].expect_deliveries.ref: expected the "as" of an earlier step, got "zz" (named so far: c1)"#),
-        (#"{"expect_sink": {"name": "shop", "ref": "zz", "processed": 1}}"#, #"t.json: steps[2].expect_sink.ref: expected the "as" of an earlier step, got "zz" (named so far: c1)"#),
+        (#"{"expect_deliveries": {"ref": "zz", "count": 1}}"#,
+         #"t.json: steps[2].expect_deliveries.ref: expected the "as" of an earlier step, got "zz" (named so far: c1)"#),
+        (#"{"expect_sink": {"name": "shop", "ref": "zz", "processed": 1}}"#,
+         #"t.json: steps[2].expect_sink.ref: expected the "as" of an earlier step, got "zz" (named so far: c1)"#),
     ])
     func aRefNamedByNoEarlierStepIsRefusedWhenLoaded(step: String, message: String) {
         #expect(throws: ScenarioError.self) { try Self.run(Self.suite(step)) }
@@ -76,7 +79,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"expect_deliveries": {"ref": "c1", "chaos": "forged", "answered": "2xx"}}"#,
-         "expect_deliveries c1 (chaos forged): expected every answer 2xx, but attempt #2 of webhook 1 (DELIVERED, 2026-01-05T09:00:05Z) answered 401\n"
+         "expect_deliveries c1 (chaos forged): expected every answer 2xx, but attempt #2 of webhook 1 (DELIVERED, 2026-01-05T09:00:05Z) answered "
+         + "401\n"
             + listing),
         (#"{"expect_deliveries": {"ref": "c1", "chaos": "duplicate", "count": 2}}"#,
          "expect_deliveries c1 (chaos duplicate): expected 2 deliveries, got 1\n" + listing),
@@ -101,7 +105,8 @@ import Testing
         let shown = try #require(result.expectedFailure)
         #expect(shown.reason == "the handler acts twice on a duplicate")
         #expect(shown.step == 3 && shown.message.hasPrefix("expect_sink shop COMPLETED: expected 1 processed, got 2"))
-        #expect(JUnitReport.xml([result]).contains("<system-out>failed as expected (the handler acts twice on a duplicate): step 3: expect_sink shop"))
+        #expect(JUnitReport.xml([result]).contains("<system-out>failed as expected (the handler acts twice on a duplicate): step 3: expect_sink "
+                                                   + "shop"))
         #expect(JUnitReport.xml([result]).contains(#"failures="0""#))
 
         // Deduplicating, the handler passes the step: then the suite fails, saying so.
@@ -114,7 +119,8 @@ import Testing
 
     @Test func expectFailureNeedsStepsAndAReason() throws {
         let vocabulary = Sandbox.Configuration().scenarioVocabulary
-        #expect(throws: ScenarioError.self) { try ScenarioLoader.load(Array(#"{"expect_failure": "x"}"#.utf8), file: "t.json", vocabulary: vocabulary) }
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.load(Array(#"{"expect_failure": "x"}"#.utf8), file: "t.json",
+                                                                      vocabulary: vocabulary) }
         do {
             _ = try ScenarioLoader.load(Array(#"{"expect_failure": "", "steps": [{"advance": "1s"}]}"#.utf8), file: "t.json", vocabulary: vocabulary)
             Issue.record("an empty reason was accepted")

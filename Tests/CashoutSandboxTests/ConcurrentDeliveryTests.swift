@@ -67,7 +67,9 @@ private final class Receiver: Sendable {
 /// journal does not depend on how fast receivers answer.
 @Suite struct ConcurrentDeliveryTests {
     private func create(_ sandbox: Sandbox, _ externalID: String, url: String) throws -> Int {
-        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(url)"}"#
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","#
+                   + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
+                   + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(url)"}"#
         let signature = Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret")))
         let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
                                          headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: Array(body.utf8))
@@ -87,7 +89,8 @@ private final class Receiver: Sendable {
         defer { receiver.server.stop() }
         var configuration = Sandbox.Configuration()
         configuration.bank.timeline = { _ in
-            DecidedTimeline([TimelineStep(after: .milliseconds(300), status: .delivered), TimelineStep(after: .milliseconds(300), status: .completed)])
+            DecidedTimeline([TimelineStep(after: .milliseconds(300), status: .delivered),
+                             TimelineStep(after: .milliseconds(300), status: .completed)])
         }
         // Longer than the test waits for anything: whatever happens below happens while the
         // hanging deliveries are on their way.

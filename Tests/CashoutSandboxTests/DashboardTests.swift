@@ -78,7 +78,8 @@ import Testing
     }
 
     /// Every `/sandbox/...` path, or payout API path (`/v3/...`, Mannco's `/user/...` and
-    /// `/cashout/...`), that the script names is routed: it answers something other than "No such endpoint". A literal ending in `/` followed by `+ id + "/suffix"` is
+    /// `/cashout/...`), that the script names is routed: it answers something other than "No such endpoint". A literal ending in `/` followed by `+
+    /// id + "/suffix"` is
     /// probed with the id `1` (an unknown id answers a JSON 404 that names the cashout or webhook).
     @Test func theScriptOnlyReferencesRoutesThatExist() throws {
         let sandbox = try Sandbox.launch()

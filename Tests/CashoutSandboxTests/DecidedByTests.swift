@@ -25,7 +25,9 @@ private func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: 
 
 /// A signed D24 create for the default merchant; the cashout's id, or the answer's status when refused.
 private func create(_ sandbox: Sandbox, name: String = "Ana", amount: String = "100.00") throws -> Result<Int, HTTPStatusError> {
-    let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(UUID().uuidString)","country":"BR","currency":"BRL","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
+    let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(UUID().uuidString)","country":"BR","currency":"BRL","#
+               + #""amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","#
+               + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
     let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
                                      headers: ["Payload-Signature": D24Signing.payloadSignature(body)], body: Array(body.utf8))
     guard response.status == 200, let id = Int(try JSON.parse(response.body)["cashout_id"]?.stringValue ?? "") else {
@@ -73,9 +75,11 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
         let plain = try create(sandbox).get()
         #expect(try decidedBy(sandbox, big) == rule("rule", #"rule "big ones" (bank.rules[1] of scenario "acme bank")"#,
                                                      scenario: "acme bank", rule: "big ones", index: 1))
-        #expect(try decidedBy(sandbox, bo) == rule("rule", #"rule bank.rules[0] of scenario "acme bank""#, scenario: "acme bank", rule: nil, index: 0))
-        #expect(try decidedBy(sandbox, magic) == rule("magic_value", #"magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#,
-                                                       scenario: "default bank", rule: "REJECT 801", index: 1))
+        #expect(try decidedBy(sandbox, bo)
+                == rule("rule", #"rule bank.rules[0] of scenario "acme bank""#, scenario: "acme bank", rule: nil, index: 0))
+        #expect(try decidedBy(sandbox, magic)
+                == rule("magic_value", #"magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#,
+                        scenario: "default bank", rule: "REJECT 801", index: 1))
         #expect(try decidedBy(sandbox, plain) == ["kind": "default", "scenario": "default bank",
                                                    "summary": #"the default timeline of scenario "default bank""#])
         // The decision is the bank's at creation: it stays as the timeline runs.
@@ -143,12 +147,15 @@ private func rule(_ kind: String, _ summary: String, scenario: String, rule: Str
         #expect(try decidedBy(sandbox, bo)?["rule"] == "from B")
         // A rule of the user's that matches a magic value wins: KYC 105 is accepted.
         let kyc = try create(sandbox, name: "KYC 105").get()
-        #expect(try decidedBy(sandbox, kyc) == rule("rule", #"rule "manual review" (bank.rules[0] of scenario "A")"#, scenario: "A", rule: "manual review", index: 0))
+        #expect(try decidedBy(sandbox, kyc) == rule("rule", #"rule "manual review" (bank.rules[0] of scenario "A")"#, scenario: "A",
+                                                    rule: "manual review", index: 0))
         #expect(try create(sandbox, name: "KYC 101") == .failure(HTTPStatusError(status: 400)))  // no rule of theirs matches
         #expect(try decidedBy(sandbox, create(sandbox, name: "REJECT 802").get())?["kind"] == "magic_value")
-        #expect(try decidedBy(sandbox, create(sandbox).get()) == ["kind": "default", "scenario": "A", "summary": #"the default timeline of scenario "A""#])
+        #expect(try decidedBy(sandbox, create(sandbox).get())
+                == ["kind": "default", "scenario": "A", "summary": #"the default timeline of scenario "A""#])
 
-        #expect(try send(sandbox, "POST", "/sandbox/scenario", #"{"name": "C", "bank": {"rules": [{"name": "from C", "when": {"beneficiary_name": "Bo"}, "then": []}]}}"#).status == 200)
+        #expect(try send(sandbox, "POST", "/sandbox/scenario",
+                         #"{"name": "C", "bank": {"rules": [{"name": "from C", "when": {"beneficiary_name": "Bo"}, "then": []}]}}"#).status == 200)
         let later = try create(sandbox, name: "Bo").get()
         #expect(try decidedBy(sandbox, later)?["summary"] == #"rule "from C" (bank.rules[0] of scenario "C")"#)
         #expect(try decidedBy(sandbox, bo)?["rule"] == "from B")  // the decision was made at creation

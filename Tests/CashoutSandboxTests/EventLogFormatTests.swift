@@ -30,7 +30,9 @@ import Testing
     }
 
     private func create(_ sandbox: Sandbox, _ externalID: String) throws {
-        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"12.30","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"USD","#
+                   + #""amount":"12.30","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
+                   + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
         let signature = D24Signing.payloadSignature(body)
         _ = try post(sandbox, "/v3/cashout", body, headers: ["Payload-Signature": signature])
     }

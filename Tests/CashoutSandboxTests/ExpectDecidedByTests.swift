@@ -24,13 +24,17 @@ private func load(_ text: String) throws -> Scenario {
         (#"{"expect_cashout": {"ref": "c1", "decided_by": "REJECT 801"}}"#,
          #"expect_cashout c1: expected decided_by rule "REJECT 801", got the default timeline of scenario "default bank""#),
         (#"{"expect_cashout": {"ref": "m1", "decided_by": "REJECT 802"}}"#,
-         #"expect_cashout m1: expected decided_by rule "REJECT 802", got magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#),
+         #"expect_cashout m1: expected decided_by rule "REJECT 802", got magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default "#
+         + #"bank")"#),
         (#"{"expect_cashout": {"ref": "m1", "decided_by": {"kind": "rule", "rule": {"prefix": "REJECT"}}}}"#,
-         #"expect_cashout m1: expected decided_by kind rule, rule prefix("REJECT"), got magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#),
+         #"expect_cashout m1: expected decided_by kind rule, rule prefix("REJECT"), got magic value "REJECT 801" (bank.rules[1] of the built-in "#
+         + #"scenario "default bank")"#),
         (#"{"expect_cashout": {"ref": "m1", "decided_by": {"index": 2}}}"#,
-         #"expect_cashout m1: expected decided_by bank.rules[2], got magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#),
+         #"expect_cashout m1: expected decided_by bank.rules[2], got magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default "#
+         + #"bank")"#),
         (#"{"expect_cashout": {"ref": "m1", "decided_by": {"outcome": 0}}}"#,
-         #"expect_cashout m1: expected decided_by outcomes[0], got magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default bank")"#),
+         #"expect_cashout m1: expected decided_by outcomes[0], got magic value "REJECT 801" (bank.rules[1] of the built-in scenario "default "#
+         + #"bank")"#),
         (#"{"expect_cashout": {"ref": "c1", "decided_by": {"kind": "forced"}}}"#,
          #"expect_cashout c1: expected decided_by kind forced, got the default timeline of scenario "default bank""#),
         (#"{"expect_cashout": {"ref": "held", "decided_by": {"kind": "default"}}}"#,
@@ -54,7 +58,9 @@ private func load(_ text: String) throws -> Scenario {
     @Test(arguments: [
         (#"{"kind": "magic"}"#, #"steps[0].expect_cashout.decided_by.kind: expected one of rule, magic_value, default, forced, got "magic""#),
         (#"{"kind": "rule", "eq": "x"}"#, "steps[0].expect_cashout.decided_by.eq: unknown key (expected one of: kind, rule, index, outcome)"),
-        (#"{"rulle": "x"}"#, "steps[0].expect_cashout.decided_by.rulle: unknown key (did you mean \"rule\"? expected a matcher's eq, in, prefix, suffix, regex, gt, gte, lt, lte, "
+        (#"{"rulle": "x"}"#,
+         "steps[0].expect_cashout.decided_by.rulle: unknown key (did you mean \"rule\"? expected a matcher's eq, in, prefix, suffix, regex, gt, "
+         + "gte, lt, lte, "
             + "or kind, rule, index, outcome)"),
         (#"{"outcome": -1}"#, "steps[0].expect_cashout.decided_by.outcome: expected a whole number from 0 to 1000000, got -1"),
     ])

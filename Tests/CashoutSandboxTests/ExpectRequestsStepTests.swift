@@ -26,7 +26,8 @@ private func run(_ steps: String) throws -> ScenarioResult {
              {"expect_requests": {"request": {"path": "/v3/cashout", "body": {"amount": {"gte": 100}}}}}]
             """#)
         #expect(failing.failure?.step == 2)
-        #expect(failing.failure?.message == #"expect_requests: expected at least 1 request matching /v3/cashout with body.amount >= 100.00, got 0; near misses: request 1 POST /v3/cashout: body.amount: expected >= 100.00, got "50.00""#)
+        #expect(failing.failure?.message == #"expect_requests: expected at least 1 request matching /v3/cashout with body.amount >= 100.00, got 0; "#
+                                            + #"near misses: request 1 POST /v3/cashout: body.amount: expected >= 100.00, got "50.00""#)
     }
 
     @Test func aStepThatIsNoVerificationIsRefusedWhenTheFileLoads() {
@@ -34,7 +35,8 @@ private func run(_ steps: String) throws -> ScenarioResult {
             _ = try run(#"[{"expect_requests": {"request": {"methd": "POST"}}}]"#)
             Issue.record("loaded")
         } catch {
-            #expect("\(error)" == #"t.json: steps[0].expect_requests.request.methd: unknown key (did you mean "method"? expected one of: method, path, dialect, headers, body)"#)
+            #expect("\(error)" == #"t.json: steps[0].expect_requests.request.methd: unknown key (did you mean "method"? expected one of: method, "#
+                                  + #"path, dialect, headers, body)"#)
         }
     }
 }

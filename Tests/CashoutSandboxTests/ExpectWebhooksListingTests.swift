@@ -20,7 +20,8 @@ import Testing
                {"advance": "2h"},
                \#(expectation)]}
             """#
-        let result = ScenarioRunner.run(try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.Configuration().scenarioVocabulary))
+        let result = ScenarioRunner.run(try ScenarioLoader.load(Array(text.utf8), file: "t.json",
+                                                                vocabulary: Sandbox.Configuration().scenarioVocabulary))
         let failure = try #require(result.failure)
         #expect(failure.step == 6)
         return failure.message
@@ -63,10 +64,12 @@ import Testing
 
     @Test func aChaosDeliveryIsMarkedWithWhatChaosDid() throws {
         let text = #"""
-            {"name": "chaos listing", "webhooks": {"chaos": [{"name": "twice", "when": {"status": "COMPLETED"}, "kind": "duplicate", "after": "10s"}]},
+            {"name": "chaos listing", "webhooks": {"chaos": [{"name": "twice", "when": {"status": "COMPLETED"}, "kind": "duplicate", "after": \#
+            "10s"}]},
              "steps": [{"create_cashout": {}, "as": "c1"}, {"advance": "1m"}, {"expect_webhooks": {"ref": "c1", "attempts": 2}}]}
             """#
-        let result = ScenarioRunner.run(try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.Configuration().scenarioVocabulary))
+        let result = ScenarioRunner.run(try ScenarioLoader.load(Array(text.utf8), file: "t.json",
+                                                                vocabulary: Sandbox.Configuration().scenarioVocabulary))
         #expect(result.failure?.message == """
             expect_webhooks c1: expected 2 delivery attempts, got 3
               2026-01-05T09:00:05Z  DELIVERED  #1  answered 200

@@ -40,7 +40,10 @@ import Testing
 
     @discardableResult
     private func create(_ sandbox: Sandbox, _ externalID: String, amount: String = "100.00", url: String? = nil) throws -> HTTPResponse {
-        try d24(sandbox, "/v3/cashout", #""external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"\#(amount)","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C""#
+        try d24(sandbox, "/v3/cashout",
+                #""external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"\#(amount)","document_id":"01716001340","#
+                + #""document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","#
+                + #""bank_branch":"1234","account_type":"C""#
                     + (url.map { #","notification_url":"\#($0)""# } ?? ""))
     }
 
@@ -86,7 +89,8 @@ import Testing
         #expect(try reconcile("nope").json["message"]?.stringValue == AdminMessage.reconcileBody)
         #expect(try reconcile(#"{"payouts": 1}"#).status == 400)
         #expect(try reconcile(#"{"payouts": 1}"#).json["message"]?.stringValue
-            == #"ledger request body: expected an object such as {"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "100.00"}]}, got {"payouts":1}"#)
+            == #"ledger request body: expected an object such as {"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "#
+               + #""100.00"}]}, got {"payouts":1}"#)
         #expect(try reconcile(#"{"payouts": []}"#, "?account=nobody").status == 404)
     }
 
@@ -112,7 +116,8 @@ import Testing
         #expect(account["requests"] == 3 && account["cashouts"] == 1)
         let finding = try #require(findings(json)["signature_errors"])
         #expect(finding["severity"] == "error" && finding["cashouts"] == [])
-        #expect(finding["occurrences"]?.arrayValue?.map { $0.stringValue?.prefix(30) ?? "" } == ["1 request refused: signature_m", "1 request refused: wrong_pass:"])
+        #expect(finding["occurrences"]?.arrayValue?.map { $0.stringValue?.prefix(30) ?? "" }
+                == ["1 request refused: signature_m", "1 request refused: wrong_pass:"])
         #expect(finding["evidence"]?.arrayValue?.map { $0["id"] } == [2, 3])
         #expect(finding["evidence"]?[0]?["path"] == "/v3/cashout/status" && finding["evidence"]?[0]?["status"] == 401)
         #expect(finding["advice"]?.stringValue?.contains("login, pass and Payload-Signature") == true)
@@ -160,7 +165,8 @@ import Testing
 
     @Test func aLateRejectionNotFollowedUpAndAForgedNotificationAcceptedAreFindings() throws {
         let sandbox = try start(scenario: #"""
-            {"bank": {"rules": [{"when": {"amount": {"gte": 100}}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"},
+            {"bank": {"rules": [{"when": {"amount": {"gte": 100}}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": \#
+            "COMPLETED"},
                                                                           {"after": "10s", "status": "REJECTED", "rejection_code": 826}]}]},
              "webhooks": {"chaos": [{"when": {"status": "COMPLETED"}, "kind": "forged"}]}}
             """#)
@@ -192,7 +198,8 @@ import Testing
         #expect(Set(found.keys) == ["duplicate_after_lost_response", "idempotency_key_reused"])
         #expect(found["duplicate_after_lost_response"]?["cashouts"] == [1000002, 1000003])
         #expect(found["duplicate_after_lost_response"]?["occurrences"] == [
-            "the answer to the create of external_id lost (cashout 1000002) was lost, and the app created again for the same beneficiary and amount as lost-again"])
+            .string("the answer to the create of external_id lost (cashout 1000002) was lost, and the app created again for the same beneficiary "
+                    + "and amount as lost-again")])
         #expect(found["duplicate_after_lost_response"]?["evidence"]?[0]?["answer"] == "dropped after commit (fault drop_after_commit)")
         #expect(found["idempotency_key_reused"]?["occurrences"] == ["external_id first was sent again with amount 100.00 then 80.00"])
         #expect(found["idempotency_key_reused"]?["cashouts"] == [1000001])
@@ -236,21 +243,24 @@ import Testing
         let sandbox = try start()
         defer { sandbox.stop() }
         for (id, minor) in [("p-1", 1000), ("p-1", 2000)] {
-            let body = #"{"merchant_payout_id": "\#(id)", "amount": {"minor_amount": \#(minor), "currency": "USD"}, "payout_method_data": {"card": {}}}"#
+            let body = #"{"merchant_payout_id": "\#(id)", "amount": {"minor_amount": \#(minor), "currency": "USD"}, "payout_method_data": {"card": "#
+                       + #"{}}}"#
             _ = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
                                   headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
                                               "x-api-key": "sandbox_prism_key"], body: Array(body.utf8))
         }
         let json = try report(sandbox, "?account=DefaultMerchantId").json
         #expect(json["accounts"]?[0]?["dialect"] == "prism")
-        #expect(findings(json)["idempotency_key_reused"]?["occurrences"] == ["merchant_payout_id p-1 was sent again with amount USD 1000 then USD 2000"])
+        #expect(findings(json)["idempotency_key_reused"]?["occurrences"]
+                == ["merchant_payout_id p-1 was sent again with amount USD 1000 then USD 2000"])
     }
 
     @Test func anUnknownAccountIs404AndAJournalThatLostRequestsGivesNoReport() throws {
         let sandbox = try start(journal: 2)
         defer { sandbox.stop() }
         #expect(try report(sandbox, "?account=nobody").status == 404)
-        #expect(try report(sandbox, "?account=nobody").json["message"] == #"no account "nobody": the sandbox has none of that id, and no request named it"#)
+        #expect(try report(sandbox, "?account=nobody").json["message"]
+                == #"no account "nobody": the sandbox has none of that id, and no request named it"#)
         #expect(try report(sandbox).json["accounts"] == [])  // nothing happened yet: an empty report
         for id in ["a", "b", "c"] { try create(sandbox, id) }
         let (status, json) = try report(sandbox)
@@ -267,12 +277,14 @@ extension IntegrationReportTests {
     @Test func aPayoutServiceReversalRefusedOnEveryAttemptIsMissed() throws {
         let sandbox = try start(scenario: #"""
             {"webhooks": {"retry": ["1m"]},
-             "bank": {"rules": [{"when": {"dialect": "prism"}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"},
+             "bank": {"rules": [{"when": {"dialect": "prism"}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": \#
+            "COMPLETED"},
                                                                         {"after": "10s", "status": "REJECTED"}]}]}}
             """#)
         let (app, url) = try receiver(answering: 503)
         defer { sandbox.stop(); app.stop() }
-        let body = #"{"merchant_payout_id": "p-1", "amount": {"minor_amount": 1000, "currency": "USD"}, "payout_method_data": {"card": {}}, "webhook_url": "\#(url)"}"#
+        let body = #"{"merchant_payout_id": "p-1", "amount": {"minor_amount": 1000, "currency": "USD"}, "payout_method_data": {"card": {}}, "#
+                   + #""webhook_url": "\#(url)"}"#
         let created = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create",
                                         headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
                                                     "x-api-key": "sandbox_prism_key"], body: Array(body.utf8))
@@ -281,7 +293,8 @@ extension IntegrationReportTests {
         let json = try report(sandbox, "?account=DefaultMerchantId").json
         let found = findings(json)
         #expect(Set(found.keys) == ["notification_failed", "late_rejection_missed"])
-        #expect(found["late_rejection_missed"]?["occurrences"]?[0]?.stringValue?.hasSuffix("was refused on every attempt, and Get was not asked") == true)
+        #expect(found["late_rejection_missed"]?["occurrences"]?[0]?.stringValue?.hasSuffix("was refused on every attempt, and Get was not "
+                + "asked") == true)
         #expect(found["late_rejection_missed"]?["evidence"]?.arrayValue?.map { $0["answered"] } == [503, 503])
     }
 }
@@ -382,7 +395,8 @@ extension IntegrationReportTests {
         #expect(suite.json["thresholds"] == ["follow_up_within": "2m", "status_polling": ["limit": 40, "per": "1m"]])
         let strict = try report(sandbox, "?follow_up_within=1m&polling_limit=10&polling_per=30s")
         #expect(Set(findings(strict.json).keys) == ["notification_not_followed_up", "status_polling_excessive"])
-        #expect(findings(strict.json)["status_polling_excessive"]?["occurrences"] == ["cashout 1000001 was asked 30 times within 30s (at most 10 expected)"])
+        #expect(findings(strict.json)["status_polling_excessive"]?["occurrences"]
+                == ["cashout 1000001 was asked 30 times within 30s (at most 10 expected)"])
         #expect(findings(strict.json)["notification_not_followed_up"]?["advice"]?.stringValue?.hasSuffix("within 1m.") == true)
         // Each set of thresholds has its own ETag; the suite's is the plain one.
         let suiteTag = try #require(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/report").headers["ETag"])

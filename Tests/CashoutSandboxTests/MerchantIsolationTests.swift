@@ -32,7 +32,9 @@ import Testing
         }
 
         static func createFields(_ externalID: String) -> String {
-            #""external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C""#
+            #""external_id":"\#(externalID)","country":"BR","currency":"USD","amount":"100.00","document_id":"01716001340","document_type":"CPF","#
+            + #""beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","#
+            + #""account_type":"C""#
         }
 
         /// A signed D24 call; `fields` is the body's members after the credentials.

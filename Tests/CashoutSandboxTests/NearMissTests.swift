@@ -63,7 +63,8 @@ import Testing
         let sandbox = try start()
         defer { sandbox.stop() }
         let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashout/1000001")
-        #expect(response.bodyText == #"{"code":404,"message":"No such endpoint: GET /sandbox/cashout/1000001 (did you mean GET /sandbox/cashouts/{id}?)"}"#)
+        #expect(response.bodyText == #"{"code":404,"message":"No such endpoint: GET /sandbox/cashout/1000001 (did you mean GET "#
+                                     + #"/sandbox/cashouts/{id}?)"}"#)
     }
 
     @Test(arguments: [AccessLog.Format.text, .json])
@@ -77,7 +78,10 @@ import Testing
         let message = "pass does not match merchant sandbox_login's passphrase \"sandbox_pass\""
         switch format {
         case .text:
-            #expect(line.hasSuffix(#" auth.refused method=POST path=/v3/cashout/status status=401 check=wrong_pass expected_pass=sandbox_pass login=sandbox_login received_pass=nope message="pass does not match merchant sandbox_login's passphrase \"sandbox_pass\"""#), "\(line)")
+            #expect(line.hasSuffix(#" auth.refused method=POST path=/v3/cashout/status status=401 check=wrong_pass expected_pass=sandbox_pass "#
+                                   + #"login=sandbox_login received_pass=nope message="pass does not match merchant sandbox_login's passphrase "#
+                                   + #"\"sandbox_pass\"""#),
+                    "\(line)")
         case .json:
             var json = try JSON.parse(Array(line.utf8))
             #expect(json["time"]?.stringValue?.hasSuffix("Z") == true)

@@ -119,7 +119,8 @@ import Testing
                 body = body.replacingOccurrences(of: "{{\(variable)}}", with: value)
             }
             let response = sandbox.respond(to: HTTPRequest(method: "POST", target: "/v3/cashout",
-                                                           headers: ["Content-Type": "application/json", "Payload-Signature": D24Signing.payloadSignature(body)],
+                                                           headers: ["Content-Type": "application/json",
+                                                                     "Payload-Signature": D24Signing.payloadSignature(body)],
                                                            body: Array(body.utf8)))
             let id = try #require(try JSON.parse(response.body)["cashout_id"]?.stringValue, "\(response.bodyText)")
             _ = sandbox.respond(to: HTTPRequest(method: "POST", target: "/sandbox/clock/advance", body: Array(#"{"by":"1d"}"#.utf8)))

@@ -11,7 +11,8 @@ import Testing
 @Suite struct ReconciliationTests {
     /// `late-1` completes a minute after it is made and is reversed an hour later; every other cashout completes.
     static let bank = #"""
-        "bank": {"rules": [{"when": {"external_id": "late-1"}, "then": [{"after": "30s", "status": "DELIVERED"}, {"after": "30s", "status": "COMPLETED"},
+        "bank": {"rules": [{"when": {"external_id": "late-1"}, "then": [{"after": "30s", "status": "DELIVERED"}, {"after": "30s", "status": \#
+        "COMPLETED"},
                                                                         {"after": "1h", "status": "REJECTED"}]},
                            {"when": {}, "then": [{"after": "30s", "status": "DELIVERED"}, {"after": "30s", "status": "COMPLETED"}]}]}
         """#
@@ -52,17 +53,21 @@ import Testing
 
     @Test(arguments: [
         (ledger(#"{"external_id": "late-1", "status": "COMPLETED", "amount": "101.00"}"#, fine),
-         #"step 4: expect_reconciled: ledger_mismatch: the app believes cashout 1000001 (external_id "late-1") is COMPLETED; the bank's is REJECTED (reversed after it completed)"#),
+         #"step 4: expect_reconciled: ledger_mismatch: the app believes cashout 1000001 (external_id "late-1") is COMPLETED; the bank's is "#
+         + #"REJECTED (reversed after it completed)"#),
         (ledger(late, fine, fine),
-         #"step 4: expect_reconciled: ledger_mismatch: the app's ledger has external_id "fine-2" 2 times (payouts[1], payouts[2]); the bank made one cashout, 1000002"#),
+         #"step 4: expect_reconciled: ledger_mismatch: the app's ledger has external_id "fine-2" 2 times (payouts[1], payouts[2]); the bank made "#
+         + #"one cashout, 1000002"#),
         (ledger(late, #"{"external_id": "fine-2", "status": "COMPLETED", "amount": "120.00"}"#),
          #"step 4: expect_reconciled: ledger_mismatch: the app has 120.00 BRL for cashout 1000002 (external_id "fine-2"); the bank's is 102.00 BRL"#),
         (ledger(late),
          #"step 4: expect_reconciled: ledger_mismatch: cashout 1000002 (external_id "fine-2", 102.00 BRL, COMPLETED) is not in the app's ledger"#),
-        (ledger(#"{"external_id": "late-1", "status": "PENDING", "amount": "101.00"}"#, #"{"external_id": "fine-2", "status": "DELIVERED", "amount": "102.00"}"#),
-         #"step 4: expect_reconciled: ledger_mismatch: the app believes cashout 1000001 (external_id "late-1") is PENDING; the bank's is REJECTED (reversed after it completed); "#
+        (ledger(#"{"external_id": "late-1", "status": "PENDING", "amount": "101.00"}"#,
+                #"{"external_id": "fine-2", "status": "DELIVERED", "amount": "102.00"}"#),
+         #"step 4: expect_reconciled: ledger_mismatch: the app believes cashout 1000001 (external_id "late-1") is PENDING; the bank's is REJECTED "#
+         + #"(reversed after it completed); "#
             + #"the app believes cashout 1000002 (external_id "fine-2") is DELIVERED; the bank's is COMPLETED"#),
-    ])
+    ] as [(String, String)])
     func eachMismatchFailsTheStep(ledger: String, message: String) throws {
         let failure = try reconcile(ledger)
         #expect(failure == message)
@@ -70,10 +75,14 @@ import Testing
 
     @Test(arguments: [
         ("[]", #"expected an object such as {"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "100.00"}]}, got []"#),
-        (ledger(#"{"external_id": "nope", "status": "COMPLETED", "amount": "1.00"}"#), #"payouts[0].external_id: "nope" names no cashout the bank made"#),
+        (ledger(#"{"external_id": "nope", "status": "COMPLETED", "amount": "1.00"}"#),
+         #"payouts[0].external_id: "nope" names no cashout the bank made"#),
         (ledger(#"{"status": "COMPLETED", "amount": "1.00"}"#), "payouts[0]: expected exactly one of cashout_id, external_id, merchant_payout_id"),
         (ledger(#"{"external_id": "late-1", "status": "PAID", "amount": "1.00"}"#),
-         #"payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, got "PAID""#),
+         #"""
+         payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, \#
+         got "PAID"
+         """#),
         (ledger(#"{"external_id": "late-1", "status": "REJECTED", "amount": 1.005}"#),
          #"payouts[0].amount: expected an amount with at most two decimals, such as "100.00", got 1.005"#),
         ("<html>", #"expected JSON, got "<html>""#),
@@ -85,7 +94,8 @@ import Testing
     }
 
     @Test func aLedgerThatCannotBeReadFailsWithItsURLOrPath() throws {
-        #expect(try reconcile(location: "/nonexistent/ledger.json") == "step 4: expect_reconciled: ledger /nonexistent/ledger.json: no such file, or it cannot be read")
+        #expect(try reconcile(location: "/nonexistent/ledger.json") == "step 4: expect_reconciled: ledger /nonexistent/ledger.json: no such file, "
+                                                                       + "or it cannot be read")
         let server = try HTTPServer.start(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0)) { _ in HTTPResponse(status: 500) }
         defer { server.stop() }
         let url = "http://\(server.addresses[0])/ledger"
@@ -94,7 +104,8 @@ import Testing
         let failure = try #require(try reconcile(location: "http://127.0.0.1:\(closed)/ledger"))
         #expect(failure.hasPrefix("step 4: expect_reconciled: ledger http://127.0.0.1:\(closed)/ledger: no answer: connection failed: "))
         #expect(try reconcile(location: "http://127.0.0.1:${CASHOUT_SANDBOX_NO_SUCH_VARIABLE}/ledger")
-            == "step 4: expect_reconciled: ledger http://127.0.0.1:${CASHOUT_SANDBOX_NO_SUCH_VARIABLE}/ledger: ${CASHOUT_SANDBOX_NO_SUCH_VARIABLE} is not set in the app's environment")
+            == "step 4: expect_reconciled: ledger http://127.0.0.1:${CASHOUT_SANDBOX_NO_SUCH_VARIABLE}/ledger: ${CASHOUT_SANDBOX_NO_SUCH_VARIABLE} "
+               + "is not set in the app's environment")
         #expect(try reconcile(Self.ledger(Self.late, Self.fine), account: "nobody") == #"step 4: expect_reconciled: no account "nobody""#)
     }
 
@@ -114,7 +125,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"app": {"ledger": 5}}"#, "t.json: app.ledger: expected a string"),
-        (#"{"app": {"ledger": "https://shop.example/ledger"}}"#, #"t.json: app.ledger: expected an http:// URL or a file path, got "https://shop.example/ledger""#),
+        (#"{"app": {"ledger": "https://shop.example/ledger"}}"#,
+         #"t.json: app.ledger: expected an http:// URL or a file path, got "https://shop.example/ledger""#),
         (#"{"app": {"ledgr": "x"}}"#, #"t.json: app.ledgr: unknown key (did you mean "ledger"? expected one of: ledger)"#),
         (#"{"steps": [{"expect_reconciled": {}}]}"#,
          #"t.json: steps[0].expect_reconciled: expected "ledger" here or an "app": {"ledger": URL or file} section to read the app's ledger from"#),
@@ -160,7 +172,8 @@ import Testing
             #expect(result.failure == nil, "\(result.failure.map { "step \($0.step): \($0.message)" } ?? "")")
         } else {
             #expect(result.failure?.step == 8)
-            #expect(result.failure?.message == #"app.ledger, after the last step: ledger_mismatch: the app believes cashout 1000001 (external_id "late-1") is COMPLETED; the bank's is REJECTED (reversed after it completed)"#)
+            #expect(result.failure?.message == #"app.ledger, after the last step: ledger_mismatch: the app believes cashout 1000001 (external_id "#
+                                               + #""late-1") is COMPLETED; the bank's is REJECTED (reversed after it completed)"#)
         }
     }
 }

@@ -28,7 +28,10 @@ import Testing
     }
 
     private func create(_ sandbox: Sandbox, _ externalID: String) throws {
-        let answer = try d24(sandbox, "/v3/cashout", #""external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C""#)
+        let answer = try d24(sandbox, "/v3/cashout",
+                             #""external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","#
+                             + #""document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","#
+                             + #""bank_account":"3423422-7","bank_branch":"1234","account_type":"C""#)
         #expect(answer.status == 200)
     }
 

@@ -35,13 +35,17 @@ import Testing
         journal["requests"]?.arrayValue?.compactMap { $0["id"]?.numberText.flatMap { Int($0) } } ?? []
     }
 
-    private static let createBody = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"j-1","country":"BR","currency":"USD","amount":"12.30","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
+    private static let createBody = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"j-1","country":"BR","currency":"USD","#
+                                    + #""amount":"12.30","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","#
+                                    + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","#
+                                    + #""account_type":"C"}"#
 
     @Test func anEntryHoldsTheRequestItsAnswerTheRouteAndTheAPI() throws {
         let sandbox = try start()
         defer { sandbox.stop() }
         let signature = D24Signing.payloadSignature(Self.createBody)
-        try send(sandbox, "POST", "/v3/cashout?trace=1", Self.createBody, headers: ["Content-Type": "application/json", "Payload-Signature": signature])
+        try send(sandbox, "POST", "/v3/cashout?trace=1", Self.createBody,
+                 headers: ["Content-Type": "application/json", "Payload-Signature": signature])
         let journal = try journal(sandbox)
         #expect(journal["kept"] == 1)
         #expect(journal["capacity"] == 1000)
@@ -69,8 +73,9 @@ import Testing
     @Test func theAdminAPITheSinkTheDashboardAndTheDocumentsAreNotJournaled() throws {
         let sandbox = try start()
         defer { sandbox.stop() }
-        for (method, path) in [("GET", "/sandbox/health"), ("GET", "/sandbox/cashouts"), ("GET", "/sandbox/nothing"), ("POST", "/sandbox/sink/orders"),
-                               ("GET", "/"), ("HEAD", "/"), ("GET", "/dashboard.js"), ("GET", "/openapi.json"), ("GET", "/postman.json"),
+        for (method, path) in [("GET", "/sandbox/health"), ("GET", "/sandbox/cashouts"), ("GET", "/sandbox/nothing"),
+                               ("POST", "/sandbox/sink/orders"), ("GET", "/"), ("HEAD", "/"), ("GET", "/dashboard.js"), ("GET", "/openapi.json"),
+                               ("GET", "/postman.json"),
                                ("GET", "/postman/environment.json"), ("GET", "/sandbox/requests")] {
             try send(sandbox, method, path)
         }
@@ -100,7 +105,8 @@ import Testing
         #expect(ids(try journal(sandbox, "?dialect=mannco")) == [4])
         #expect(ids(try journal(sandbox, "?dialect=d24&status=200&path=/v3/b")) == [3])
         #expect(try journal(sandbox, "?status=4xx")["kept"] == 5)
-        for (query, message) in [("?limit=0", "limit: expected a whole number of at least 1"), ("?limit=ten", "limit: expected a whole number of at least 1"),
+        for (query, message) in [("?limit=0", "limit: expected a whole number of at least 1"),
+                                 ("?limit=ten", "limit: expected a whole number of at least 1"),
                                  ("?status=40", "status: expected a status code such as 401, or a class such as 4xx"),
                                  ("?status=6xx", "status: expected a status code such as 401, or a class such as 4xx"),
                                  ("?dialect=D24", "dialect: expected one of d24, mannco, prism")] {

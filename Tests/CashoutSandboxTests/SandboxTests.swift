@@ -24,7 +24,8 @@ import Testing
     }
 
     @Test func severalInstancesRunSideBySideAndStopForGood() async throws {
-        let sandboxes = try await [Sandbox.start(Sandbox.Configuration()), Sandbox.start(Sandbox.Configuration()), Sandbox.start(Sandbox.Configuration())]
+        let sandboxes = try await [Sandbox.start(Sandbox.Configuration()), Sandbox.start(Sandbox.Configuration()),
+                                   Sandbox.start(Sandbox.Configuration())]
         #expect(Set(sandboxes.map(\.baseURL)).count == 3)
         for sandbox in sandboxes {
             #expect(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/health").status == 200)

@@ -16,7 +16,8 @@ import Testing
 
     @Test(arguments: D24Example.byCountry.map(\.country))
     func aStepNamingOnlyTheCountryCreatesItsExample(country: String) throws {
-        let example = JSON.object(Dictionary(uniqueKeysWithValues: try #require(D24Example.createFields(country: country)).map { ($0.name, JSON.string($0.value)) }))
+        let fields = try #require(D24Example.createFields(country: country))
+        let example = JSON.object(Dictionary(uniqueKeysWithValues: fields.map { ($0.name, JSON.string($0.value)) }))
         let result = try run(#"""
             {"create_cashout": {"merchant": "latam", "country": "\#(country)"}, "as": "c1"},
             {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"},
@@ -29,7 +30,8 @@ import Testing
 
     @Test func theStepsFieldsWinOverTheExample() throws {
         let result = try run(#"""
-            {"create_cashout": {"merchant": "latam", "country": "PE", "currency": "USD", "amount": "12.00", "document_type": "RUC", "document_id": "20123456789"}, "as": "c1"},
+            {"create_cashout": {"merchant": "latam", "country": "PE", "currency": "USD", "amount": "12.00", "document_type": "RUC", "document_id": \#
+            "20123456789"}, "as": "c1"},
             {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"},
              "expect": {"json_contains": {"amount": "12.00", "currency": "USD",
                                           "fields": {"document_type": "RUC", "document_id": "20123456789", "bank_account": "00219300153895206813"}}}}
@@ -39,6 +41,7 @@ import Testing
 
     @Test func aCountryWithoutAnExampleGetsNoDefaults() throws {
         let result = try run(#"{"create_cashout": {"merchant": "latam", "country": "UY"}}"#)
-        #expect(result.failure?.message == #"create_cashout: expected status 200, got 412 {"code":300,"message":"amount: Invalid or missing Amount"}"#)
+        #expect(result.failure?.message == #"create_cashout: expected status 200, got 412 {"code":300,"message":"amount: Invalid or missing "#
+                                           + #"Amount"}"#)
     }
 }

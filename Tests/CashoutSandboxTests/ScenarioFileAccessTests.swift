@@ -13,7 +13,8 @@ import Testing
 /// key is refused). Proved with a FIFO: opening one for reading blocks until a writer comes, and a
 /// writer's non-blocking open fails with ENXIO while no reader has it open.
 @Suite struct ScenarioFileAccessTests {
-    static let topLevelKeys = "$schema, name, description, expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps"
+    static let topLevelKeys = "$schema, name, description, expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, "
+                              + "webhooks, app, explore, report, steps"
 
     /// A FIFO in a fresh folder, and a check that nobody has it open for reading.
     private struct Trap {
@@ -62,7 +63,8 @@ import Testing
             """#
         let response = try load(sandbox, scenario)
         #expect(response.status == 200)
-        #expect(response.bodyText == #"{"loaded":"\#(trap.path)","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"rules":39}"#)
+        #expect(response.bodyText == #"{"loaded":"\#(trap.path)","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"#
+                                     + #""rules":39}"#)
         #expect(trap.unread)
         let passwd = try load(sandbox, #"{"$schema": "/etc/passwd", "name": "plain"}"#)
         #expect(passwd.bodyText == #"{"loaded":"plain","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"rules":39}"#)

@@ -34,15 +34,23 @@ private func rule(_ when: String, code: String) -> String {
 
     @Test(arguments: [
         (#"{"country": "BR"}"#, #""payee_rejected""#,
-         #"r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "payee_rejected""#),
+         #"r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of "#
+         + #"its list, 800 to 826), got "payee_rejected""#),
         (#"{"dialect": "d24"}"#, "12345",
-         "r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got 12345; nearest: 826 (WITHDRAWAL_REVERSED), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA)"),
+         "r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its "
+         + "list, 800 to 826), got 12345; nearest: 826 (WITHDRAWAL_REVERSED), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 822 "
+         + "(ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA)"),
         (#"{"dialect": "mannco"}"#, "801",
-         "r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (mannco: a word code such as payee_rejected or R01: a letter, then letters, digits or _), got 801"),
+         "r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (mannco: a word code such as "
+         + "payee_rejected or R01: a letter, then letters, digits or _), got 801"),
         (#"{"amount": {"gte": 1}}"#, #""eight-oh-one""#,
-         #"r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that an API it reaches answers (d24: one of the 25 codes of its list, 800 to 826; mannco and prism: a word code such as payee_rejected or R01: a letter, then letters, digits or _), got "eight-oh-one""#),
+         #"r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that an API it reaches answers (d24: one of the 25 codes of its "#
+         + #"list, 800 to 826; mannco and prism: a word code such as payee_rejected or R01: a letter, then letters, digits or _), got "#
+         + #""eight-oh-one""#),
         (#"{"amount": {"gte": 1}}"#, "12345",
-         "r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that an API it reaches answers (d24: one of the 25 codes of its list, 800 to 826; mannco and prism: a word code such as payee_rejected or R01: a letter, then letters, digits or _), got 12345; nearest: 826 (WITHDRAWAL_REVERSED), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA)"),
+         "r.json: bank.rules[0].then[0].rejection_code: expected a rejection code that an API it reaches answers (d24: one of the 25 codes of its "
+         + "list, 800 to 826; mannco and prism: a word code such as payee_rejected or R01: a letter, then letters, digits or _), got 12345; "
+         + "nearest: 826 (WITHDRAWAL_REVERSED), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA)"),
     ])
     func aCodeNoAPITheRuleReachesAnswersIsRefused(when: String, code: String, message: String) {
         #expect(error(rule(when, code: code)) == message)
@@ -53,6 +61,7 @@ private func rule(_ when: String, code: String) -> String {
         let timeline = { (code: String) in #"{"bank": {"default": [{"after": "1m", "status": "REJECTED", "rejection_code": \#(code)}]}}"# }
         #expect(error(timeline("807")) == nil)
         #expect(error(timeline(#""payout_rejected""#)) == nil)
-        #expect(error(timeline(#""807-x""#))?.hasPrefix("r.json: bank.default[0].rejection_code: expected a rejection code that an API it reaches answers") == true)
+        #expect(error(timeline(#""807-x""#))?.hasPrefix("r.json: bank.default[0].rejection_code: expected a rejection code that an API it reaches "
+                                                        + "answers") == true)
     }
 }

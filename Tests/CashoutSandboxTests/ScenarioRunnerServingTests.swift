@@ -11,7 +11,8 @@ import Testing
 /// the sandbox serves it until it ends, and how it ended is in the result and the JUnit report.
 @Suite struct ScenarioRunnerServingTests {
     private static let suite = try! ScenarioLoader.load(
-        Array(#"{"name": "shop", "steps": [{"create_cashout": {}, "as": "c1"}, {"advance": "20s"}, {"expect_cashout": {"ref": "c1", "status": "COMPLETED"}}]}"#.utf8),
+        Array((#"{"name": "shop", "steps": [{"create_cashout": {}, "as": "c1"}, {"advance": "20s"}, {"expect_cashout": {"ref": "c1", "status": "#
+               + #""COMPLETED"}}]}"#).utf8),
         file: "shop.json", vocabulary: Sandbox.standardVocabulary)
 
     @Test func besideCallsTheSandboxUntilItEnds() throws {
@@ -38,7 +39,8 @@ import Testing
         #expect(result.command?.failure == "command exited with status 3")
         let xml = JUnitReport.xml([result])
         #expect(xml.contains(#"failures="1""#))
-        #expect(xml.contains(#"<failure message="command exited with status 3" type="CommandFailed">command exited with status 3: make check</failure>"#))
+        #expect(xml.contains(#"<failure message="command exited with status 3" type="CommandFailed">command exited with status 3: make "#
+                             + #"check</failure>"#))
         #expect(xml.contains("<system-out>&lt;ok&gt; &amp; &quot;done&quot;\u{FFFD}\n</system-out>"))
         #expect(CommandOutcome(command: "x", ending: .signalled(15), output: "").failure == "command was killed by signal 15 (SIGTERM)")
     }

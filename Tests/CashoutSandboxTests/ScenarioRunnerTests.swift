@@ -30,7 +30,8 @@ private func run(_ text: String) throws -> ScenarioResult {
                              "fields": {"cashout_id": "{{c1.cashout_id}}", "external_id": "{{c1.external_id}}"}}},
         {"expect_balance": {"merchant": "acme", "USD": "5000.00"}},
         {"expect_ledger": {"merchant": "acme", "count": 2}},
-        {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"}, "expect": {"status": 200, "json_contains": {"status": "REJECTED"}}, "save": {"merchant": "merchant"}},
+        {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"}, "expect": {"status": 200, "json_contains": {"status": \#
+    "REJECTED"}}, "save": {"merchant": "merchant"}},
         {"request": {"method": "GET", "path": "/sandbox/ledger?merchant={{merchant}}"}, "expect": {"json_contains": {}}}]}
     """#
 
@@ -45,11 +46,15 @@ private func run(_ text: String) throws -> ScenarioResult {
         (#"{"expect_cashout": {"ref": "c1", "rejection_code": 801}}"#, "expect_cashout c1: expected rejection_code 801, got none"),
         (#"{"expect_webhooks": {"ref": "c1", "count": 2}}"#, "expect_webhooks c1: expected 2 notifications, got 0"),
         (#"{"expect_balance": {"merchant": "sandbox_login", "USD": "1.00"}}"#, "expect_balance sandbox_login: expected USD 1.00, got 999983.00"),
-        (#"{"expect_balance": {"merchant": "sandbox_login", "BRL": "1.00"}}"#, "expect_balance sandbox_login: expected a BRL balance, the account settles in USD"),
+        (#"{"expect_balance": {"merchant": "sandbox_login", "BRL": "1.00"}}"#,
+         "expect_balance sandbox_login: expected a BRL balance, the account settles in USD"),
         (#"{"expect_ledger": {"merchant": "sandbox_login", "count": 5}}"#, "expect_ledger sandbox_login: expected 5 entries, got 1"),
-        (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"status": 404}}"#, "request GET /sandbox/health: expected status 404, got 200"),
-        (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"json_contains": {"status": "down"}}}"#, "request GET /sandbox/health: expected a body containing {\"status\":\"down\"}, got"),
-        (#"{"create_cashout": {"amount": "1.234"}}"#, "create_cashout: expected status 200, got 412 {\"code\":300,\"message\":\"amount: Invalid or missing Amount\"}"),
+        (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"status": 404}}"#,
+         "request GET /sandbox/health: expected status 404, got 200"),
+        (#"{"request": {"method": "GET", "path": "/sandbox/health"}, "expect": {"json_contains": {"status": "down"}}}"#,
+         "request GET /sandbox/health: expected a body containing {\"status\":\"down\"}, got"),
+        (#"{"create_cashout": {"amount": "1.234"}}"#,
+         "create_cashout: expected status 200, got 412 {\"code\":300,\"message\":\"amount: Invalid or missing Amount\"}"),
     ])
     func aFailureNamesTheStepWhatWasExpectedAndWhatHappened(step: String, message: String) throws {
         let result = try run(#"{"steps": [{"create_cashout": {}, "as": "c1"}, \#(step)]}"#)
@@ -94,7 +99,8 @@ private func run(_ text: String) throws -> ScenarioResult {
 
     @Test(arguments: [
         (#"{"create_cashout": {"beneficiary_name": "KYC 105"}, "expect": {"json_contains": {}}}"#, "create_cashout: expected status 200, got 400"),
-        (#"{"expect_webhooks": {"ref": "c1", "fields": {"external_id": "x"}}}"#, "expect_webhooks c1: expected notifications carrying external_id, got none"),
+        (#"{"expect_webhooks": {"ref": "c1", "fields": {"external_id": "x"}}}"#,
+         "expect_webhooks c1: expected notifications carrying external_id, got none"),
         (#"{"expect_ledger": {"merchant": "nobody", "count": 0}}"#, #"expect_ledger: no merchant "nobody""#),
     ])
     func expectationsThatMustNotPassByAccident(step: String, message: String) throws {
@@ -105,7 +111,8 @@ private func run(_ text: String) throws -> ScenarioResult {
     /// A file naming a cashout no earlier step named is refused when loaded (ScenarioLoaderTests);
     /// steps made in code meet the same refusal when they run.
     @Test func stepsMadeInCodeNamingNoCashoutFailWhenRun() throws {
-        var loaded = try scenario(#"{"steps": [{"create_cashout": {}, "as": "c1"}, {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}"}}]}"#)
+        var loaded = try scenario(#"{"steps": [{"create_cashout": {}, "as": "c1"}, {"request": {"method": "GET", "path": "#
+                                  + #""/sandbox/cashouts/{{c1.cashout_id}}"}}]}"#)
         loaded.steps[0] = .createCashout(fields: [:], merchant: nil, name: "c2", expect: nil)
         #expect(ScenarioRunner.run(loaded).failure?.message == "unknown template {{c1.cashout_id}}: known so far are {{base_url}}, "
             + #"{{c2.cashout_id}}, {{c2.external_id}} (name cashouts with "as", values with "save")"#)
@@ -152,10 +159,14 @@ private func run(_ text: String) throws -> ScenarioResult {
            {"when": {"endpoint": "GET /v3/banks"}, "every": 3, "kind": "error", "status": 503, "body": "first"},
            {"every": 2, "kind": "error", "status": 502, "body": "second"}],
          "steps": [
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 502}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 502}}]}
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 200}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 502}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 503}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 502}}]}
         """#)
         #expect(result.failure == nil)
     }
@@ -176,10 +187,14 @@ private func run(_ text: String) throws -> ScenarioResult {
         let result = try run(#"""
         {"faults": [{"when": {"endpoint": "GET /v3/banks"}, "every": 1, "times": 2, "kind": "error", "status": 503, "body": "{\"code\":503}"}],
          "steps": [
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}}]}
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 503}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 503}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 200}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 200}}]}
         """#)
         #expect(result.failure == nil)
     }
@@ -189,12 +204,14 @@ private func run(_ text: String) throws -> ScenarioResult {
     @Test(arguments: [["100", "109.50", "120"], ["109.50", "120", "100"], ["120", "100", "109.50"]])
     func aFaultAimedByBodyAmountDropsExactlyTheTargetedCreate(order: [String]) throws {
         let steps = order.map { amount in
-            #"{"create_cashout": {"external_id": "o-\#(amount)", "amount": \#(amount)}\#(amount == "109.50" ? #", "expect": {"no_response": true}"# : "")}"#
+            #"{"create_cashout": {"external_id": "o-\#(amount)", "#
+            + #""amount": \#(amount)}\#(amount == "109.50" ? #", "expect": {"no_response": true}"# : "")}"#
         }
         let result = try run(#"""
         {"faults": [{"when": {"path": "/v3/cashout", "body": {"amount": {"gte": 109, "lt": 110}}}, "every": 1, "kind": "drop_after_commit"}],
          "steps": [\#(steps.joined(separator: ",")),
-           {"create_cashout": {"external_id": "o-109.50", "amount": 109.50}, "expect": {"status": 412, "json": {"code": 511, "message": "External ID already used"}}},
+           {"create_cashout": {"external_id": "o-109.50", "amount": 109.50}, "expect": {"status": 412, "json": {"code": 511, "message": "External \#
+        ID already used"}}},
            {"expect_ledger": {"merchant": "sandbox_login", "count": 3}}]}
         """#)
         #expect(result.failure == nil, "\(result.failure.map { "step \($0.step): \($0.message)" } ?? "")")
@@ -223,10 +240,14 @@ private func run(_ text: String) throws -> ScenarioResult {
            {"when": {"endpoint": "GET /v3/banks"}, "every": 2, "kind": "error", "status": 503, "body": "{\"code\":503}"},
            {"when": {"endpoint": "GET /v3/exchange_rates"}, "rate": 1, "kind": "latency", "latency": {"min": "300ms", "max": "300ms"}}],
          "steps": [
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 200}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"status": 503, "json": {"code": 503}}},
-           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"no_response": true}},
-           {"request": {"method": "GET", "path": "/v3/exchange_rates?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": {"json": {"converted_amount": 1, "currency": "USD", "fx_rate": 1}}}]}
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 200}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"status": 503, "json": {"code": 503}}},
+           {"request": {"method": "GET", "path": "/v3/banks?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, "expect": \#
+        {"no_response": true}},
+           {"request": {"method": "GET", "path": "/v3/exchange_rates?country=EC", "headers": {"Authorization": "Bearer sandbox_read_only"}}, \#
+        "expect": {"json": {"converted_amount": 1, "currency": "USD", "fx_rate": 1}}}]}
         """#)
         #expect(result.failure == nil)
         #expect(Date().timeIntervalSince(started) >= 0.3)
@@ -235,7 +256,8 @@ private func run(_ text: String) throws -> ScenarioResult {
     @Test func theSameScenarioAndSeedGiveTheSameJournalByteForByte() throws {
         let text = #"""
         {"seed": 42, "bank": {"rules": [{"when": {}, "outcomes": [
-            {"weight": 3, "then": [{"after": {"min": "1m", "max": "2h"}, "status": "DELIVERED"}, {"after": {"min": "1m", "max": "1d"}, "status": "COMPLETED"}]},
+            {"weight": 3, "then": [{"after": {"min": "1m", "max": "2h"}, "status": "DELIVERED"}, {"after": {"min": "1m", "max": "1d"}, "status": \#
+        "COMPLETED"}]},
             {"weight": 1, "then": [{"after": {"min": "1s", "max": "10m"}, "status": "REJECTED", "rejection_code": 801}]}]}]},
          "webhooks": {"sinks": {"sandbox_login": {"answers": [500, 200, 503]}}},
          "steps": [

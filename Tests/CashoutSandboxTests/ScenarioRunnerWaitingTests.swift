@@ -104,7 +104,8 @@ import Testing
     @Test func aFailedStepStopsWhatRunsBeside() throws {
         func run(_ top: String) throws -> ScenarioResult {
             let suite = try ScenarioLoader.load(Array(#"""
-                {"name": "s", \#(top)"steps": [{"expect_ledger": {"merchant": "sandbox_login", "count": 0}}, {"expect_ledger": {"merchant": "sandbox_login", "count": 5}}]}
+                {"name": "s", \#(top)"steps": [{"expect_ledger": {"merchant": "sandbox_login", "count": 0}}, {"expect_ledger": {"merchant": \#
+                "sandbox_login", "count": 5}}]}
                 """#.utf8), file: "s.json", vocabulary: Sandbox.standardVocabulary)
             let stopped = Latch()
             let serving = ScenarioRunner.Serving(beside: { _ in
@@ -118,7 +119,8 @@ import Testing
         #expect(!failed.passed)
         #expect(failed.failure?.step == 2)
         #expect(failed.commandFailure == "command was killed by signal 15 (SIGTERM): stopped after step 2 failed")
-        #expect(JUnitReport.xml([failed]).contains(#"<failure message="command was killed by signal 15 (SIGTERM): stopped after step 2 failed" type="CommandFailed">"#))
+        #expect(JUnitReport.xml([failed]).contains(#"<failure message="command was killed by signal 15 (SIGTERM): stopped after step 2 failed" "#
+                                                   + #"type="CommandFailed">"#))
         let expected = try run(#""expect_failure": "the ledger is empty", "#)
         #expect(expected.passed)
         #expect(expected.expectedFailure?.step == 2)

@@ -33,7 +33,10 @@ import Testing
         #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
         #expect(try Fixture.create(sandbox, "o-3", url: refused).status == 200)
         #expect(try Fixture.send(sandbox, "POST", "/sandbox/cashouts/1000003/actions", #"{"action":"hold"}"#).status == 200)
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/scenario", #"{"name":"acme","merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}],"bank":{"rules":[{"when":{"beneficiary_name":"SLOW"},"then":[{"after":"1d","status":"DELIVERED"}]}]}}"#).status == 200)
+        #expect(try Fixture.send(sandbox, "POST", "/sandbox/scenario",
+                                 #"{"name":"acme","merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}],"#
+                                 + #""bank":{"rules":[{"when":{"beneficiary_name":"SLOW"},"then":[{"after":"1d","#
+                                 + #""status":"DELIVERED"}]}]}}"#).status == 200)
         #expect(try Fixture.create(sandbox, "o-4", name: "SLOW", url: refused).status == 200)
         // The hold's notification, due now, is sent by the clock driver on its own thread: an
         // advance of 0s returns once what is due has run, so the world is whole before anyone looks.
@@ -57,7 +60,8 @@ import Testing
         #expect(try Fixture.send(second, "POST", "/sandbox/clock/advance", #"{"by":"30d"}"#).status == 200)
         let restored = try TestHTTP.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: saved.body)
         #expect(restored.status == 200)
-        #expect(restored.bodyText == #"{"cashouts":4,"clock":"2026-01-05T09:00:20Z","merchants":["sandbox_login","76561198000000001","DefaultMerchantId","acme"],"scenarios":1,"status":"restored"}"#)
+        #expect(restored.bodyText == #"{"cashouts":4,"clock":"2026-01-05T09:00:20Z","merchants":["sandbox_login","76561198000000001","#
+                                     + #""DefaultMerchantId","acme"],"scenarios":1,"status":"restored"}"#)
         #expect(try Fixture.state(second) == Fixture.state(first))
         #expect(try Fixture.send(second, "GET", "/sandbox/snapshot").body == saved.body)
 

@@ -24,13 +24,19 @@ import Testing
     static func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "", signed: Bool = false) throws -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         if signed {
-            headers.add("Payload-Signature", Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret"))))
+            headers.add("Payload-Signature",
+                        Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret"))))
         }
         return try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
     }
 
     static func create(_ sandbox: Sandbox, _ externalID: String, name: String = "Ana", url: String? = nil) throws -> HTTPResponse {
-        try Self.send(sandbox, "POST", "/v3/cashout", #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","notification_url":"\#(url ?? "\(sandbox.baseURL)/sandbox/sink/shop")"}"#, signed: true)
+        try Self.send(sandbox, "POST", "/v3/cashout",
+                      #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","#
+                      + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","#
+                      + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
+                      + #""notification_url":"\#(url ?? "\(sandbox.baseURL)/sandbox/sink/shop")"}"#,
+                      signed: true)
     }
 
     /// What `count` clients at once, each on its own thread, say of what they got (`client`: its
@@ -70,7 +76,8 @@ import Testing
         // of 0s returns once it is answered, before the sink's script changes and anyone looks.
         #expect(try Self.send(first, "POST", "/sandbox/clock/advance", #"{"by":"0s"}"#).status == 200)
         #expect(try Self.send(first, "PUT", "/sandbox/sink/shop", #"{"answers":[500]}"#).status == 204)
-        #expect(try Self.send(first, "POST", "/sandbox/scenario", #"{"merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}]}"#).status == 200)
+        #expect(try Self.send(first, "POST", "/sandbox/scenario",
+                              #"{"merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}]}"#).status == 200)
         #expect(try Self.create(first, "o-4").status == 200)
         let before = try Self.state(first)
         // Each group commit's fdatasync is timed.
@@ -143,7 +150,8 @@ import Testing
         #expect(throws: JournalError.unreadableVersion(path: path, version: unknown)) { try Self.launch(directory) }
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == newer)
         #expect(JournalError.unreadableVersion(path: path, version: unknown).description == "\(path) is in journal format \(unknown), which a newer "
-            + "CashoutSandbox wrote; this one reads formats 1-\(JournalFormat.currentVersion). Start that version on it, or start this one on an empty --state-dir "
+            + "CashoutSandbox wrote; this one reads formats 1-\(JournalFormat.currentVersion). Start that version on it, or start this one on an "
+              + "empty --state-dir "
             + "(the folder is left as it is)")
     }
 

@@ -72,7 +72,8 @@ extension EchoDialect: DocumentedDialect {
             schemas: ["EchoAccount": Schema.object(["id": Schema.string()], open: true), "EchoAccountUpdate": Schema.object([:], open: true)],
             securitySchemes: [:],
             folders: [.init("Echo payouts", [PostmanCollection.Item("Create an echo payout", "POST", "/echo/payouts",
-                                                                    body: #"{"account":"echo_account","reference":"r1","currency":"USD","amount":"5.00"}"#, expect: 201)],
+                                                                    body: #"{"account":"echo_account","reference":"r1","currency":"USD","#
+                                                                          + #""amount":"5.00"}"#, expect: 201)],
                             "The echo API's one call.")],
             variables: [], sessionVariables: [], prerequest: [], create: nil, accountVariable: nil,
             accounts: AccountsDocs(dialect: "echo", schema: "EchoAccount", update: "EchoAccountUpdate", legacyPath: nil,
@@ -121,12 +122,14 @@ extension EchoDialect: DashboardDialect {
         configuration.clockMode = .manual
         configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
         configuration.stateDirectory = folder
-        configuration.scenarios = [try ScenarioLoader.load(Array(Self.scenario.utf8), file: "echo.json", vocabulary: configuration.scenarioVocabulary)]
+        configuration.scenarios = [try ScenarioLoader.load(Array(Self.scenario.utf8), file: "echo.json",
+                                                           vocabulary: configuration.scenarioVocabulary)]
         return configuration
     }
 
     private func create(_ sandbox: Sandbox, reference: String, amount: String) throws -> HTTPResponse {
-        let body = #"{"account":"echo_account","reference":"\#(reference)","currency":"USD","amount":"\#(amount)","callback":"\#(sandbox.baseURL)/sandbox/sink/echo"}"#
+        let body = #"{"account":"echo_account","reference":"\#(reference)","currency":"USD","amount":"\#(amount)","#
+                   + #""callback":"\#(sandbox.baseURL)/sandbox/sink/echo"}"#
         return try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/echo/payouts", body: Array(body.utf8))
     }
 
@@ -161,7 +164,8 @@ extension EchoDialect: DashboardDialect {
         // Its accounts are served by the admin API as neutral ones, from what it declared alone.
         let put = try TestHTTP.send(method: "PUT", url: "\(second.baseURL)/sandbox/accounts/echo/echo_two", body: Array(#"{"balance":"5.00"}"#.utf8))
         #expect(put.status == 201)
-        #expect(put.bodyText == #"{"balance":"5.00","currency":"USD","id":"echo_two","limits":{"daily":null,"monthly":null,"transaction":null},"notification_url":null}"#)
+        #expect(put.bodyText == #"{"balance":"5.00","currency":"USD","id":"echo_two","limits":{"daily":null,"monthly":null,"transaction":null},"#
+                                + #""notification_url":null}"#)
         let listed = try TestHTTP.send(method: "GET", url: "\(second.baseURL)/sandbox/accounts/echo")
         #expect(try JSON.parse(listed.body)["accounts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["echo_account", "echo_two"])
     }

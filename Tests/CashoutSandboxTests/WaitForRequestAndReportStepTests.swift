@@ -21,7 +21,8 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
              {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout", "body": {"amount": 100}}}, "as": "first"},
              {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout", "body": {"amount": 100}}}, "as": "second"},
              {"expect_cashout": {"ref": "first", "status": "PENDING"}},
-             {"request": {"method": "GET", "path": "/sandbox/cashouts/{{second.cashout_id}}"}, "expect": {"status": 200, "json_contains": {"external_id": "b"}}}]
+             {"request": {"method": "GET", "path": "/sandbox/cashouts/{{second.cashout_id}}"}, "expect": {"status": 200, "json_contains": \#
+            {"external_id": "b"}}}]
             """#)
         #expect(result.failure == nil, "\(result.failureText ?? "")")
     }
@@ -32,7 +33,8 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
              {"wait_for_request": {"request": {"path": "/v3/cashout", "body": {"amount": {"gte": 100}}}, "timeout": "200ms"}}]
             """#)
         #expect(result.failure?.step == 2)
-        #expect(result.failure?.message == #"wait_for_request: no request matching /v3/cashout with body.amount >= 100.00 came within 200ms; near misses: request 1 POST /v3/cashout: body.amount: expected >= 100.00, got "50.00""#)
+        #expect(result.failure?.message == #"wait_for_request: no request matching /v3/cashout with body.amount >= 100.00 came within 200ms; near "#
+                                           + #"misses: request 1 POST /v3/cashout: body.amount: expected >= 100.00, got "50.00""#)
     }
 
     @Test func aWaitNamingARequestThatCreatedNothingFails() throws {
@@ -50,21 +52,31 @@ private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
         let failing = try run("[\(refused) {\"expect_report\": {\"no_errors\": true}}]")
         #expect(failing.failure?.message == #"""
             expect_report: expected no errors, got 1 (1 error, 0 warnings; 8 of 9 checks not exercised)
-            signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase "sandbox_pass"
+            signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase \#
+            "sandbox_pass"
             """#)
         let wrong = try run("[\(refused) {\"expect_report\": {\"account\": \"sandbox_login\", \"findings\": [\"late_rejection_missed\"]}}]")
-        #expect(wrong.failure?.message.hasPrefix("expect_report sandbox_login: expected findings late_rejection_missed, missing late_rejection_missed; unexpected signature_errors (1 error, 0 warnings; 8 of 9 checks not exercised)\n") == true)
+        #expect(wrong.failure?.message.hasPrefix("expect_report sandbox_login: expected findings late_rejection_missed, missing "
+                                                 + "late_rejection_missed; unexpected signature_errors (1 error, 0 warnings; 8 of 9 checks not "
+                                                 + "exercised)\n") == true)
     }
 
     @Test func stepsThatCannotBeRunAreRefusedWhenTheFileLoads() {
         for (steps, message) in [
             (#"[{"expect_report": {"findings": ["late_rejection"]}}]"#,
-             #"t.json: steps[0].expect_report.findings[0]: expected a finding's id: duplicate_after_lost_response, expired_token_used, forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "late_rejection""#),
-            (#"[{"expect_report": {}}]"#, #"t.json: steps[0].expect_report: expected "no_errors": true, "findings": [ids] or "exercised": [ids] or "all" (or more than one)"#),
-            (#"[{"expect_report": {"exercised": "some"}}]"#, #"t.json: steps[0].expect_report.exercised: expected "all" or an array of checks' ids, got "some""#),
+             #"t.json: steps[0].expect_report.findings[0]: expected a finding's id: duplicate_after_lost_response, expired_token_used, "#
+             + #"forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, "#
+             + #"notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "late_rejection""#),
+            (#"[{"expect_report": {}}]"#,
+             #"t.json: steps[0].expect_report: expected "no_errors": true, "findings": [ids] or "exercised": [ids] or "all" (or more than one)"#),
+            (#"[{"expect_report": {"exercised": "some"}}]"#,
+             #"t.json: steps[0].expect_report.exercised: expected "all" or an array of checks' ids, got "some""#),
             (#"[{"expect_report": {"exercised": ["forged"]}}]"#,
-             #"t.json: steps[0].expect_report.exercised[0]: expected a check's id: duplicate_after_lost_response, expired_token_used, forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "forged""#),
-            (#"[{"wait_for_request": {"timeout": "1s"}}]"#, #"t.json: steps[0].wait_for_request: expected "request": a request pattern, as expect_requests takes"#),
+             #"t.json: steps[0].expect_report.exercised[0]: expected a check's id: duplicate_after_lost_response, expired_token_used, "#
+             + #"forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, "#
+             + #"notification_not_followed_up, retried_after_refusal, signature_errors, status_polling_excessive, got "forged""#),
+            (#"[{"wait_for_request": {"timeout": "1s"}}]"#,
+             #"t.json: steps[0].wait_for_request: expected "request": a request pattern, as expect_requests takes"#),
             (#"[{"wait_for_request": {"request": {}}, "save": {"id": "cashout_id"}}]"#,
              #"t.json: steps[0].save: expected only with "request" or "create_cashout" ("as" names the cashout the request created)"#),
             (#"[{"wait_for_request": {"request": {}}, "expect": {"json": {}}}]"#,
@@ -98,7 +110,8 @@ extension WaitForRequestAndReportStepTests {
              {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "as": "again"}]
             """#)
         #expect(result.failure?.step == 4)
-        #expect(result.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"message":"External ID already used"}; it created no cashout to name "again""#)
+        #expect(result.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"#
+                                           + #""message":"External ID already used"}; it created no cashout to name "again""#)
         let unnamed = try run(#"""
             [{"create_cashout": {"external_id": "a", "amount": "100.00"}},
              {"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": {"status": 412}},
@@ -106,7 +119,8 @@ extension WaitForRequestAndReportStepTests {
              {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout", "body": {"external_id": "a"}}}}]
             """#)
         #expect(unnamed.failure?.step == 4)
-        #expect(unnamed.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"message":"External ID already used"}"#)
+        #expect(unnamed.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"#
+                                            + #""message":"External ID already used"}"#)
     }
 
     /// A refusal the suite expects (`expect` its status) holds; one it does not, or another answer, fails.
@@ -137,7 +151,8 @@ extension WaitForRequestAndReportStepTests {
     @Test(arguments: [#""kind": "error", "status": 503"#, #""kind": "close""#])
     func aWaitPassesOverACreateAFaultAnswered(fault: String) throws {
         let result = try run(#"""
-            [{"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": {\#(fault.hasSuffix("503") ? #""status": 503"# : #""no_response": true"#)}},
+            [{"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": \#
+            {\#(fault.hasSuffix("503") ? #""status": 503"# : #""no_response": true"#)}},
              {"create_cashout": {"external_id": "a", "amount": "100.00"}},
              {"wait_for_request": {"request": {"method": "POST", "path": "/v3/cashout"}}, "as": "made"},
              {"expect_cashout": {"ref": "made", "status": "PENDING"}},
@@ -158,8 +173,10 @@ extension WaitForRequestAndReportStepTests {
                                                     + "exercised once one is sent twice"))
         let some = try run(#"[{"create_cashout": {}}, {"expect_report": {"exercised": ["signature_errors", "forged_notification_accepted"]}}]"#)
         #expect(some.failure?.message == """
-            expect_report: expected this check exercised, not exercised: forged_notification_accepted (0 errors, 0 warnings; 8 of 9 checks not exercised)
-            forged_notification_accepted: a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised by a forged copy \
+            expect_report: expected this check exercised, not exercised: forged_notification_accepted (0 errors, 0 warnings; 8 of 9 checks not \
+            exercised)
+            forged_notification_accepted: a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised by a forged \
+            copy \
             once the app has acknowledged a genuine notification (refusing every one shows nothing)
             """)
     }
@@ -169,7 +186,8 @@ extension WaitForRequestAndReportStepTests {
         let result = try run("[\(refused) {\"expect_report\": {\"findings\": []}}]")
         #expect(result.failure?.message == #"""
             expect_report: expected no findings, unexpected signature_errors (1 error, 0 warnings; 8 of 9 checks not exercised)
-            signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase "sandbox_pass"
+            signature_errors (error, sandbox_login): 1 request refused: wrong_pass: pass does not match merchant sandbox_login's passphrase \#
+            "sandbox_pass"
             """#)
     }
 }
@@ -179,7 +197,8 @@ extension WaitForRequestAndReportStepTests {
     /// when the suite allows one.
     @Test func expectReportJudgesByTheSuitesThresholds() throws {
         let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"p"}"#
-        let query = #"{"request": {"method": "POST", "path": "/v3/cashout/status", "headers": {"Payload-Signature": "\#(D24Signing.payloadSignature(body))"}, "#
+        let query = #"{"request": {"method": "POST", "path": "/v3/cashout/status", "headers": {"Payload-Signature": "#
+                    + #""\#(D24Signing.payloadSignature(body))"}, "#
             + #""body": \#(JSON.string(body).serializedString())}, "expect": {"status": 200}},"#
         let steps = #"[{"create_cashout": {"external_id": "p"}}, \#(query) \#(query) {"expect_report": {"findings": []}}]"#
         #expect(try run(steps).failure == nil)

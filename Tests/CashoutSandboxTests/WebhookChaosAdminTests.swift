@@ -52,7 +52,8 @@ import Testing
         (#"[{"kind":"duplicate","delay":"1m"}]"#, "[0].delay: expected only with kind delayed"),
         (#"[{"kind":"forged","every":2,"rate":0.5}]"#, #"[0]: expected at most one of "every" or "rate""#),
         (#"[{"kind":"forged","when":{"status":"SUCCESS"}}]"#,
-         "[0].when.status: expected a status by the sandbox's name: AWAITING_DETAILS, CANCELLED, COMPLETED, DELIVERED, EXPIRED, ON_HOLD, PENDING, REJECTED, STAGED"),
+         "[0].when.status: expected a status by the sandbox's name: AWAITING_DETAILS, CANCELLED, COMPLETED, DELIVERED, EXPIRED, ON_HOLD, PENDING, "
+         + "REJECTED, STAGED"),
     ])
     func badRulesAreRefusedWithWhereAndWhy(body: String, message: String) throws {
         let sandbox = try Fixture.launch(nil)
@@ -104,11 +105,14 @@ import Testing
     @Test func aChaosDeliveryNowNeedsAWebhookWithAURLAndAKindThatCanBeSentNow() throws {
         let sandbox = try Fixture.launch(nil)
         defer { sandbox.stop() }
-        let noURL = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"o-9","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
+        let noURL = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"o-9","country":"BR","currency":"BRL","amount":"100.00","#
+                    + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
+                    + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
         #expect(try Fixture.send(sandbox, "POST", "/v3/cashout", noURL, signed: true).status == 200)
         #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
         let badKind = Self.error(400, #"expected {"kind": "duplicate"}, "forged" or "replay""#)
-        #expect(try Self.json(sandbox, "POST", "/sandbox/webhooks/99/chaos", #"{"kind":"duplicate"}"#) == (404, Self.error(404, "no webhook with id 99")))
+        #expect(try Self.json(sandbox, "POST", "/sandbox/webhooks/99/chaos",
+                              #"{"kind":"duplicate"}"#) == (404, Self.error(404, "no webhook with id 99")))
         #expect(try Self.json(sandbox, "POST", "/sandbox/webhooks/x/chaos", #"{"kind":"duplicate"}"#).status == 404)
         #expect(try Self.json(sandbox, "POST", "/sandbox/webhooks/1/chaos", #"{"kind":"delayed"}"#) == (400, badKind))
         #expect(try Self.json(sandbox, "POST", "/sandbox/webhooks/1/chaos", "[]") == (400, badKind))
@@ -151,7 +155,8 @@ import Testing
         #expect(again.bodyText == #"{"received":true,"verdict":"duplicate"}"#)
         let requests = try Self.json(sandbox, "GET", "/sandbox/sink/h").json["requests"]?.arrayValue ?? []
         #expect(requests.map { [$0["verdict"], $0["cashout_id"], $0["status"]] } == [
-            ["refused", .null, .null], ["failed", 1_000_001, "DELIVERED"], ["processed", 1_000_001, "DELIVERED"], ["duplicate", 1_000_001, "DELIVERED"],
+            ["refused", .null,
+             .null], ["failed", 1_000_001, "DELIVERED"], ["processed", 1_000_001, "DELIVERED"], ["duplicate", 1_000_001, "DELIVERED"],
         ])
         // A plain sink answers as before, and still tells what it was sent.
         let plain = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/plain", headers: headers, body: Array(form.utf8))
@@ -165,7 +170,8 @@ import Testing
 
     /// Chaos still to come when a sandbox stops: a DELIVERED notification held, a COMPLETED one's
     /// duplicate due a minute after it was sent.
-    static let pending = #"{"webhooks":{"chaos":[{"when":{"status":"DELIVERED"},"kind":"out_of_order"},{"when":{"status":"COMPLETED"},"kind":"duplicate","after":"1m"},{"when":{"status":"DELIVERED"},"kind":"replay","after":"2m"}]}}"#
+    static let pending = #"{"webhooks":{"chaos":[{"when":{"status":"DELIVERED"},"kind":"out_of_order"},{"when":{"status":"COMPLETED"},"#
+                         + #""kind":"duplicate","after":"1m"},{"when":{"status":"DELIVERED"},"kind":"replay","after":"2m"}]}}"#
 
     static func prepare(_ sandbox: Sandbox) throws {
         #expect(try Fixture.send(sandbox, "POST", "/sandbox/scenario", pending).status == 200)

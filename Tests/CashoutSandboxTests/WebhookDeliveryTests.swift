@@ -38,11 +38,15 @@ private final class Receiver: Sendable {
 
 /// Python's `hmac`, as an independent check of the control string (nil without python3).
 private func pythonControl(secret: String, externalID: String) throws -> String? {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return nil }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+        || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return nil }
     let process = Process()
     let output = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import hmac,hashlib,sys; print(hmac.new(sys.argv[1].encode(), ('Be4'+sys.argv[2]+'Bo7').encode(), hashlib.sha256).hexdigest().upper())", secret, externalID]
+    process.arguments = ["python3", "-c",
+                         "import hmac,hashlib,sys; print(hmac.new(sys.argv[1].encode(), ('Be4'+sys.argv[2]+'Bo7').encode(), "
+                         + "hashlib.sha256).hexdigest().upper())",
+                         secret, externalID]
     process.standardOutput = output
     try process.run()
     process.waitUntilExit()
@@ -60,7 +64,10 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
     }
 
     private func create(_ sandbox: Sandbox, externalID: String, url: String) throws -> HTTPResponse {
-        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","comments":"order 42","notification_url":"\#(url)"}"#
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","#
+                   + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
+                   + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","comments":"order 42","#
+                   + #""notification_url":"\#(url)"}"#
         let signature = D24Signing.payloadSignature(body)
         return try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
                                  headers: ["Content-Type": "application/json", "Payload-Signature": signature], body: Array(body.utf8))
@@ -88,7 +95,8 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         #expect(received[0].path == "/hooks/d24")
         #expect(received[0].headers["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(String(decoding: received[0].body, as: UTF8.self) ==
-            "date=2026-01-05%2009%3A00%3A05&bank_reference_id=&comments=order%2042&external_id=cashoutID1234&control=\(expectedControl)&cashout_id=1000001&status_reason=")
+            "date=2026-01-05%2009%3A00%3A05&bank_reference_id=&comments=order%2042&external_id=cashoutID1234"
+                + "&control=\(expectedControl)&cashout_id=1000001&status_reason=")
         #expect(String(decoding: received[1].body, as: UTF8.self).hasPrefix("date=2026-01-05%2009%3A00%3A15&"))
         let fields = try #require(FormURLEncoding.decode(received[1].body))
         #expect(fields.map(\.name) == ["date", "bank_reference_id", "comments", "external_id", "control", "cashout_id", "status_reason"])
@@ -253,7 +261,8 @@ private func pythonControl(secret: String, externalID: String) throws -> String?
         let response = try TestHTTP.send(method: "PUT", url: sink, body: Array(script.utf8))
         #expect(response.status == 400)
         #expect(String(decoding: response.body, as: UTF8.self)
-            == #"{"code":400,"message":"expected {\"answers\": [500, 500, 200], \"check_signatures\": true, \"deduplicate\": true}, each optional: answers are HTTP statuses 200 to 599, one per request processed"}"#)
+            == #"{"code":400,"message":"expected {\"answers\": [500, 500, 200], \"check_signatures\": true, \"deduplicate\": true}, each optional: "#
+               + #"answers are HTTP statuses 200 to 599, one per request processed"}"#)
         #expect(try JSON.parse(TestHTTP.send(method: "GET", url: sink).body)["answers"] == [])
     }
 }

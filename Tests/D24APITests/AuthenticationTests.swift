@@ -33,7 +33,9 @@ enum SignedEndpoint: String, CaseIterable, CustomTestStringConvertible, Sendable
     var rest: String {
         switch self {
         case .create:
-            #""external_id":"auth-1","country":"BR","currency":"BRL","amount":100,"document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C""#
+            #""external_id":"auth-1","country":"BR","currency":"BRL","amount":100,"document_id":"01716001340","document_type":"CPF","#
+            + #""beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","#
+            + #""account_type":"C""#
         case .status: #""cashout_id":999999"#
         case .updateStatus: #""cashout_id":999999,"status":"ON_HOLD""#
         case .cancel: #""cashout_id":999999,"external_id":"nope""#
@@ -136,7 +138,10 @@ let invalidBody = "Invalid request body - Please check that the JSON is well for
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
         // Unusual key order and whitespace: fine as long as the HMAC covers exactly these bytes.
-        let body = "{\n  \"amount\" : \"25.00\", \"currency\":\"BRL\",\"country\":\"BR\",\t\"pass\":\"sandbox_pass\",\"login\":\"sandbox_login\",\"external_id\":\"ws-1\",\"document_id\":\"01716001340\",\"document_type\":\"CPF\",\"beneficiary_name\":\"Ana\",\"beneficiary_lastname\":\"Silva\",\"bank_code\":\"001\",\"bank_account\":\"3423422-7\",\"bank_branch\":\"1234\",\"account_type\":\"C\"\n}\n"
+        let body = "{\n  \"amount\" : \"25.00\", \"currency\":\"BRL\",\"country\":\"BR\",\t\"pass\":\"sandbox_pass\",\"login\":\"sandbox_login\","
+                   + "\"external_id\":\"ws-1\",\"document_id\":\"01716001340\",\"document_type\":\"CPF\",\"beneficiary_name\":\"Ana\","
+                   + "\"beneficiary_lastname\":\"Silva\",\"bank_code\":\"001\",\"bank_account\":\"3423422-7\",\"bank_branch\":\"1234\","
+                   + "\"account_type\":\"C\"\n}\n"
         expectOK(try sandbox.create(body), #"{"cashout_id":"1000001"}"#)
         // Non-ASCII bytes are hashed as UTF-8.
         let accented = createBody(externalID: "ws-2").replacingOccurrences(of: #""Ana""#, with: #""Ana María""#)

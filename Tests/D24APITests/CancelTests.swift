@@ -57,7 +57,8 @@ func cancelBody(id: String, externalID: String) -> String {
         defer { sandbox.stop() }
         _ = try sandbox.createOK(externalID: "c-1")
         expectError(try sandbox.cancel(#"{\#(credentials()),"external_id":"c-1"}"#), 300, "cashoutId: Invalid or missing Cashout ID")
-        expectError(try sandbox.cancel(#"{\#(credentials()),"cashout_id":"abc","external_id":"c-1"}"#), 300, "cashoutId: Invalid or missing Cashout ID")
+        expectError(try sandbox.cancel(#"{\#(credentials()),"cashout_id":"abc","external_id":"c-1"}"#), 300,
+                    "cashoutId: Invalid or missing Cashout ID")
         expectOK(try sandbox.statusOf("1000001"), pendingJSON)
         #expect(try sandbox.balance() == "999983.00")
     }

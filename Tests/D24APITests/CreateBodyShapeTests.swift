@@ -8,7 +8,8 @@ import Testing
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
         // bank_account comes first in the body, after amount in the documented order.
-        let body = #"{"bank_account":true,"# + createBody(amount: "{}").replacingOccurrences(of: #""bank_account":"3423422-7","#, with: "").dropFirst()
+        let body = #"{"bank_account":true,"#
+            + createBody(amount: "{}").replacingOccurrences(of: #""bank_account":"3423422-7","#, with: "").dropFirst()
         expectError(try sandbox.create(body), 300, "amount: Invalid or missing Amount")
         expectError(try sandbox.create(createBody(extra: #","comments":["a"]"#)), 300, "comments: Invalid or missing Comments")
     }
@@ -37,8 +38,10 @@ import Testing
         defer { sandbox.stop() }
         expectOK(try sandbox.create(createBody(externalID: "t-1", amount: "[1]", extra: #","amount":"100""#)), #"{"cashout_id":"1000001"}"#)
         expectError(try sandbox.create(createBody(externalID: "t-2", extra: #","amount":[1]"#)), 300, "amount: Invalid or missing Amount")
-        expectError(try sandbox.create(createBody(externalID: "t-3", extra: #","bank_account":"1""#)), 300, "bankAccount: Invalid or missing Bank account")
-        expectOK(try sandbox.create(createBody(externalID: "t-4", login: "nobody", extra: #","login":"sandbox_login""#)), #"{"cashout_id":"1000002"}"#)
+        expectError(try sandbox.create(createBody(externalID: "t-3", extra: #","bank_account":"1""#)), 300,
+                    "bankAccount: Invalid or missing Bank account")
+        expectOK(try sandbox.create(createBody(externalID: "t-4", login: "nobody", extra: #","login":"sandbox_login""#)),
+                 #"{"cashout_id":"1000002"}"#)
         let cashouts = try sandbox.admin("GET", "/sandbox/cashouts")["cashouts"]?.arrayValue ?? []
         #expect(cashouts.compactMap { $0["amount"]?.stringValue } == ["100.00", "100.00"])
     }

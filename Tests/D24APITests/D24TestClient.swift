@@ -105,7 +105,9 @@ func expectOK(_ response: HTTPResponse, _ body: String, sourceLocation: SourceLo
 /// A valid Brazilian create body (the example of D24's "Create a cashout" reference page), with overridable parts.
 func createBody(externalID: String = "o-1", amount: String = "100", currency: String = "BRL",
                 login: String = Default.login, pass: String = Default.pass, extra: String = "") -> String {
-    #"{"login":"\#(login)","pass":"\#(pass)","external_id":"\#(externalID)","country":"BR","currency":"\#(currency)","amount":\#(amount),"document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(extra)}"#
+    #"{"login":"\#(login)","pass":"\#(pass)","external_id":"\#(externalID)","country":"BR","currency":"\#(currency)","amount":\#(amount),"#
+    + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","#
+    + #""bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(extra)}"#
 }
 
 /// A credentials prefix for bodies written by hand.

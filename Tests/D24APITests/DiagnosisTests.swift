@@ -22,7 +22,8 @@ import Testing
         expectError(try sandbox.status(#"{"login":"nobody","pass":"sandbox_pass"}"#), 401, invalidCredentials)
         #expect(diagnosis(sandbox) == [
             "check": "unknown_login", "login": "nobody", "merchants": ["sandbox_login", "other_login"],
-            "message": "login \"nobody\" is not a merchant of this sandbox: its D24 merchants are sandbox_login, other_login (GET /sandbox/merchants lists them)",
+            "message": .string("login \"nobody\" is not a merchant of this sandbox: its D24 merchants are sandbox_login, other_login (GET "
+                               + "/sandbox/merchants lists them)"),
         ])
     }
 
@@ -63,7 +64,8 @@ import Testing
         expectError(try sandbox.status(statusBody, signature: .missing), 302, invalidControlString)
         #expect(diagnosis(sandbox) == [
             "check": "signature_missing", "login": "sandbox_login", "expected_signature": .string(sign(statusBody)), "secret": "sandbox_secret",
-            "message": "No Payload-Signature header: send the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with merchant sandbox_login's secret \"sandbox_secret\"",
+            "message": .string("No Payload-Signature header: send the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with merchant "
+                               + "sandbox_login's secret \"sandbox_secret\""),
         ])
     }
 
@@ -75,7 +77,8 @@ import Testing
         var expected: [String: JSON] = ["check": "signature_mismatch", "login": "sandbox_login", "secret": .string(secret),
                                         "expected_signature": .string(sign(sent, secret: secret)),
                                         "received_signature": .string(signature), "likely_cause": .string(cause),
-                                        "message": .string("Payload-Signature does not match the HMAC-SHA256 of the body with merchant sandbox_login's secret: " + ending)]
+                                        "message": .string("Payload-Signature does not match the HMAC-SHA256 of the body with merchant "
+                                                           + "sandbox_login's secret: " + ending)]
         expected.merge(extra) { $1 }
         #expect(diagnosis(sandbox) == .object(expected), sourceLocation: sourceLocation)
     }
@@ -115,15 +118,18 @@ import Testing
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
         try expectMismatch(sandbox, body: statusBody, signature: sign(statusBody, secret: key), cause: "other_credential",
-                           endsWith: "it was made with the merchant's \(name) \"\(key)\" as the key; the key is its secret (API signature) \"sandbox_secret\"")
+                           endsWith: "it was made with the merchant's \(name) \"\(key)\" as the key; the key is its secret (API signature) "
+                                     + "\"sandbox_secret\"")
     }
 
     @Test(arguments: [
         // Sent with spaces (Python's json.dumps), signed compact.
-        (#"{"login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 999999}"#, #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":999999}"#,
+        (#"{"login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 999999}"#,
+         #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":999999}"#,
          "keys in the order sent, no spaces"),
         // Sent compact, signed with the keys sorted.
-        (#"{"pass":"sandbox_pass","login":"sandbox_login","cashout_id":999999}"#, #"{"cashout_id":999999,"login":"sandbox_login","pass":"sandbox_pass"}"#,
+        (#"{"pass":"sandbox_pass","login":"sandbox_login","cashout_id":999999}"#,
+         #"{"cashout_id":999999,"login":"sandbox_login","pass":"sandbox_pass"}"#,
          "keys sorted, no spaces"),
         // Sent compact, signed pretty-printed.
         (#"{"login":"sandbox_login","pass":"sandbox_pass","ids":[1,2],"none":{}}"#,
@@ -156,16 +162,20 @@ import Testing
         expectError(try sandbox.status(statusBody), 402, unregisteredIP)
         #expect(diagnosis(sandbox) == [
             "check": "ip_not_allowed", "login": "sandbox_login", "address": "127.0.0.1", "allowed_ips": ["10.9.9.9"],
-            "message": "The request came from 127.0.0.1, which is not on merchant sandbox_login's allow-list (10.9.9.9): add it with PUT /sandbox/merchants/sandbox_login {\"allowed_ips\": [...]}",
+            "message": .string("The request came from 127.0.0.1, which is not on merchant sandbox_login's allow-list (10.9.9.9): add it with PUT "
+                               + "/sandbox/merchants/sandbox_login {\"allowed_ips\": [...]}"),
         ])
     }
 
     @Test(arguments: [
-        (nil, "authorization_missing", #"No Authorization header: send "Authorization: Bearer <read-only key>" (sandbox_login's is sandbox_read_only)"#),
+        (nil, "authorization_missing",
+         #"No Authorization header: send "Authorization: Bearer <read-only key>" (sandbox_login's is sandbox_read_only)"#),
         ("Basic c2FuZGJveA==", "authorization_scheme",
-         #"Authorization must be "Bearer <read-only key>" (the word Bearer, one space, the key), not "Basic c2FuZGJveA==" (sandbox_login's is sandbox_read_only)"#),
+         #"Authorization must be "Bearer <read-only key>" (the word Bearer, one space, the key), not "Basic c2FuZGJveA==" (sandbox_login's is "#
+         + #"sandbox_read_only)"#),
         ("bearer sandbox_read_only", "authorization_scheme",
-         #"Authorization must be "Bearer <read-only key>" (the word Bearer, one space, the key), not "bearer sandbox_read_only" (sandbox_login's is sandbox_read_only)"#),
+         #"Authorization must be "Bearer <read-only key>" (the word Bearer, one space, the key), not "bearer sandbox_read_only" (sandbox_login's "#
+         + #"is sandbox_read_only)"#),
         ("Bearer sandbox_login", "unknown_read_only_key",
          #""sandbox_login" is merchant sandbox_login's login (API key), not its read-only key "sandbox_read_only""#),
         ("Bearer nope", "unknown_read_only_key", #""nope" is no merchant's read-only key (sandbox_login's is sandbox_read_only)"#),

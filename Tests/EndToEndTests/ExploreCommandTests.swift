@@ -28,7 +28,8 @@ import Testing
     @Test func failingRunsAreShrunkToAFileThatFailsTheSameWay() throws {
         let path = try suite(Self.coinToss)
         let folder = (path as NSString).deletingLastPathComponent
-        let arguments = ["explore", path, "--runs", "8", "--seed", "40", "--exec", "true", "--out", "\(folder)/found", "--junit", "\(folder)/junit.xml"]
+        let arguments = ["explore", path, "--runs", "8", "--seed", "40", "--exec", "true", "--out", "\(folder)/found", "--junit",
+                         "\(folder)/junit.xml"]
         let (status, out, err) = try RunningBinary.run(arguments)
         let runs = out.split(separator: "\n").filter { $0.hasPrefix("run ") }
         #expect(runs.count == 8, "\(out)\(err)")
@@ -49,7 +50,9 @@ import Testing
         // written in the format's order, a rule or a step a line.
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let run = failed.first?.split(separator: " ")[1] ?? ""
-        #expect(text.hasPrefix("{\n  \"name\": \"coin toss, explored run \(run) (seed \(first))\",\n  \"description\": \"Found by cashout-sandbox explore "), "\(text)")
+        #expect(text.hasPrefix("{\n  \"name\": \"coin toss, explored run \(run) (seed \(first))\",\n  \"description\": \"Found by cashout-sandbox "
+                               + "explore "),
+                "\(text)")
         #expect(text.contains("\n  \"steps\": [\n    {\"as\":\"c1\",\"create_cashout\":{\"external_id\":\"order-1\"}},\n"), "\(text)")
         let written = try JSON.parse(Array(text.utf8))
         #expect(written["explore"] == nil)
@@ -58,7 +61,8 @@ import Testing
         #expect(rules.first?["when"] == ["external_id": "order-1"])
         #expect(rules.first?["then"]?[0]?["status"] == "REJECTED")
         #expect(rules.first?["then"]?[0]?["rejection_code"] == 801)
-        #expect(rules.last == ["name": "explored: the usual fate", "then": [["after": "5s", "status": "DELIVERED"], ["after": "5s", "status": "COMPLETED"]]])
+        #expect(rules.last == ["name": "explored: the usual fate",
+                               "then": [["after": "5s", "status": "DELIVERED"], ["after": "5s", "status": "COMPLETED"]]])
 
         // It fails the same way as a suite of its own.
         let (again, output, _) = try RunningBinary.run(["test", file, "--serve", "--port", "0", "--exec", "true"])
@@ -71,7 +75,8 @@ import Testing
     }
 
     @Test func everyRunPassingExitsZero() throws {
-        let path = try suite(Self.coinToss.replacingOccurrences(of: #""status": "REJECTED", "rejection_code": 801"#, with: #""status": "DELIVERED"}, {"after": "1s", "status": "COMPLETED""#))
+        let path = try suite(Self.coinToss.replacingOccurrences(of: #""status": "REJECTED", "rejection_code": 801"#,
+                                                                with: #""status": "DELIVERED"}, {"after": "1s", "status": "COMPLETED""#))
         let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "3", "--seed", "1", "--exec", "true"])
         #expect(status == 0, "\(out)\(err)")
         #expect(out.hasSuffix("3 runs, 0 failed\n"), "\(out)")
@@ -104,7 +109,9 @@ import Testing
         let path = try suite(#"{"explore": {"chaos": {"duplicates": 0.1}}, "steps": [{"advance": "1s"}]}"#)
         let (status, out, _) = try RunningBinary.run(["explore", path, "--exec", "true"])
         #expect(status == 1)
-        #expect(out.contains("explore.chaos.duplicates: unknown key (did you mean \"duplicate\"? expected one of: duplicate, out_of_order, delayed, forged, replay)"), "\(out)")
+        #expect(out.contains("explore.chaos.duplicates: unknown key (did you mean \"duplicate\"? expected one of: duplicate, out_of_order, delayed, "
+                             + "forged, replay)"),
+                "\(out)")
         let (rate, text, _) = try RunningBinary.run(["validate", try suite(#"{"explore": {"faults": {"error": 2}}, "steps": [{"advance": "1s"}]}"#)])
         #expect(rate == 1)
         #expect(text.contains("explore.faults.error: expected a number from 0 to 1, got 2"), "\(text)")

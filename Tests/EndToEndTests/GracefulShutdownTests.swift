@@ -22,7 +22,8 @@ import Testing
         // The held webhook is answered when the test releases it, not given up on meanwhile (the
         // server's own 5 s would end it, and the advance with it, before the signal on a busy machine).
         let scenario = directory + ".scenario.json"
-        try #"{"name": "patient webhooks", "webhooks": {"timeout": "\#(Waiting.seconds)s"}}"#.write(toFile: scenario, atomically: true, encoding: .utf8)
+        try (#"{"name": "patient webhooks", "webhooks": {"timeout": "#
+             + #""\#(Waiting.seconds)s"}}"#).write(toFile: scenario, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: scenario) }
         let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--clock", "manual", "--log-format", "off", "--state-dir", directory,
                          "--scenario", scenario]

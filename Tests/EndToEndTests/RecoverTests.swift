@@ -44,7 +44,8 @@ import Testing
         let kept = try TestHTTP.send(method: "GET", url: recoveredURL + "/sandbox/cashouts/1000001")
         #expect(kept.status == 200 && kept.bodyText.contains(#""external_id":"kept""#))
         #expect(recovered.stderr.contains("warning: journal: record "))
-        #expect(recovered.stderr.contains("cannot be replayed (bank record 'timeline step ran': no payout 999 for a timeline step) at byte \(offset)"))
+        #expect(recovered.stderr.contains("cannot be replayed (bank record 'timeline step ran': no payout 999 for a timeline step) at "
+                                          + "byte \(offset)"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).unreplayed-\(offset)")) == Data(tail))
         #expect(recovered.terminate() == 0)
     }

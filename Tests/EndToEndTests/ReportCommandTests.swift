@@ -33,7 +33,9 @@ import Testing
         let (status, out, err) = try RunningBinary.run(["report", url + "/"])
         #expect(status == 0, "\(err)")
         // A clean report that exercised one check of eight says so, on its account's line and last.
-        #expect(out.hasPrefix("sandbox_login (d24; 1 request, 1 cashout): ok; 8 of 9 checks not exercised\n  passed: signature_errors\n  not exercised: "),
+        #expect(out.hasPrefix("sandbox_login (d24; 1 request, 1 cashout): ok; 8 of 9 checks not exercised\n  passed: signature_errors\n  not "
+                              + "exercised: "),
+
                 "\(out)")
         #expect(out.hasSuffix("\n\n0 errors, 0 warnings; 8 of 9 checks not exercised\n"))
         #expect(server.terminate() == 0)
@@ -81,7 +83,8 @@ import Testing
         let (server, url) = try serve()
         let (unknown, out, unknownErr) = try RunningBinary.run(["report", url, "--account", "no body"])
         #expect(unknown == 2 && out.isEmpty)
-        #expect(unknownErr == "error: no report (HTTP 404): no account \"no body\": the sandbox has none of that id, and no request named it\n" + hint)
+        #expect(unknownErr == "error: no report (HTTP 404): no account \"no body\": the sandbox has none of that id, and no request named "
+                              + "it\n" + hint)
         #expect(server.terminate() == 0)
 
         let (withoutJournal, journalURL) = try serve(["--request-journal", "0"])
@@ -96,7 +99,8 @@ import Testing
     @Test func theThresholdsAreTheCommandLinesWhenGiven() throws {
         let (server, url) = try serve()
         #expect(try SignedCreate.send(to: url, externalID: "report-polled").status == 200)
-        let (status, out, err) = try RunningBinary.run(["report", url, "--json", "--follow-up-within", "2m", "--polling-limit", "20", "--polling-per", "30s"])
+        let (status, out,
+             err) = try RunningBinary.run(["report", url, "--json", "--follow-up-within", "2m", "--polling-limit", "20", "--polling-per", "30s"])
         #expect(status == 0, "\(err)")
         let report = try JSON.parse(Array(out.utf8))
         #expect(report["thresholds"] == ["follow_up_within": "2m", "status_polling": ["limit": 20, "per": "30s"]])
@@ -113,7 +117,8 @@ import Testing
         try sendRefused(to: url)
         let (refused, _, refusedErr) = try RunningBinary.run(["report", url])
         #expect(refused == 2)
-        #expect(refusedErr.hasPrefix("error: the sandbox wants its admin token (HTTP 401): pass --admin-token TOKEN or set $CASHOUT_SANDBOX_ADMIN_TOKEN\n"))
+        #expect(refusedErr.hasPrefix("error: the sandbox wants its admin token (HTTP 401): pass --admin-token TOKEN or set "
+                                     + "$CASHOUT_SANDBOX_ADMIN_TOKEN\n"))
         #expect(try RunningBinary.run(["report", url, "--admin-token", "report-token"]).0 == 1)
         let (wrong, _, wrongErr) = try RunningBinary.run(["report", url, "--admin-token", "other"])
         #expect(wrong == 2 && wrongErr.hasPrefix("error: no report (HTTP 401): invalid admin token"), "\(wrongErr)")
@@ -125,7 +130,8 @@ import Testing
 
     @Test(arguments: [
         (["report"], "report needs the sandbox's URL, such as http://127.0.0.1:8080"),
-        (["report", "localhost:8080"], "expected the sandbox's URL, an http URL such as http://127.0.0.1:8080 (it serves no TLS), got 'localhost:8080'"),
+        (["report", "localhost:8080"],
+         "expected the sandbox's URL, an http URL such as http://127.0.0.1:8080 (it serves no TLS), got 'localhost:8080'"),
         (["report", "https://127.0.0.1:8080"],
          "expected the sandbox's URL, an http URL such as http://127.0.0.1:8080 (it serves no TLS), got 'https://127.0.0.1:8080'"),
         (["report", "http://a", "http://b"], "unexpected argument 'http://b' for report"),

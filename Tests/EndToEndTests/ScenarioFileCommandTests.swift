@@ -22,7 +22,8 @@ import Testing
         #expect(out == """
             ok \(path)/a.json
             error: \(path)/b.json: steps[1].expect_cashout.ref: expected the "as" of an earlier step, got "c2" (named so far: c1)
-            error: \(path)/c.json: steps[0].request.path: expected {{NAME.cashout_id}} with NAME the "as" of an earlier step, got {{c1.cashout_id}} (none named so far)
+            error: \(path)/c.json: steps[0].request.path: expected {{NAME.cashout_id}} with NAME the "as" of an earlier step, got {{c1.cashout_id}} \
+            (none named so far)
 
             """)
         // `test` refuses the same files when it loads them, with the same message, one line each.
@@ -30,7 +31,8 @@ import Testing
         #expect(testStatus == 1)
         #expect(testOut == """
             FAIL \(path)/b.json: steps[1].expect_cashout.ref: expected the "as" of an earlier step, got "c2" (named so far: c1)
-            FAIL \(path)/c.json: steps[0].request.path: expected {{NAME.cashout_id}} with NAME the "as" of an earlier step, got {{c1.cashout_id}} (none named so far)
+            FAIL \(path)/c.json: steps[0].request.path: expected {{NAME.cashout_id}} with NAME the "as" of an earlier step, got {{c1.cashout_id}} \
+            (none named so far)
             PASS a (\(path)/a.json, 2 steps)
             1 passed, 2 failed
 
@@ -40,21 +42,26 @@ import Testing
     /// Every error of a file in one run, each on its line with the file and the path, as a
     /// compiler reports them; `test` shows the first on the FAIL line and the others under it.
     @Test func everyErrorOfAFileInOneRun() throws {
-        let text = #"{"sede": 1, "bank": {"rules": [{"when": {"country": "BR"}, "then": [{"after": "1m", "status": "REJECTED", "rejection_code": "eight-oh-one"}]}]}, "steps": [{"advance": "soon"}]}"#
+        let text = #"{"sede": 1, "bank": {"rules": [{"when": {"country": "BR"}, "then": [{"after": "1m", "status": "REJECTED", "rejection_code": "#
+                   + #""eight-oh-one"}]}]}, "steps": [{"advance": "soon"}]}"#
         let path = try folder(["bad.json": text])
         let (status, out, _) = try RunningBinary.run(["validate", path])
         #expect(status == 1)
         #expect(out == """
-            error: \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
-            error: \(path)/bad.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "eight-oh-one"
+            error: \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, \
+            needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
+            error: \(path)/bad.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of \
+            the 25 codes of its list, 800 to 826), got "eight-oh-one"
             error: \(path)/bad.json: steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon"
 
             """)
         let (testStatus, testOut, _) = try RunningBinary.run(["test", path])
         #expect(testStatus == 1)
         #expect(testOut == """
-            FAIL \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
-              bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "eight-oh-one"
+            FAIL \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, expect_failure, needs_app, \
+            seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
+              bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its \
+            list, 800 to 826), got "eight-oh-one"
               steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon"
             0 passed, 1 failed
 

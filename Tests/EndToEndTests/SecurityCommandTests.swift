@@ -111,7 +111,8 @@ import Testing
         let (status, out, err) = try RunningBinary.run(["serve", "--allowed-host", "evil example"])
         #expect(status == 2)
         #expect(out.isEmpty)
-        #expect(err.hasPrefix("error: option '--allowed-host' expects a host name such as qa-box, .example.com, [fd00::1] or *, got 'evil example'\n"))
+        #expect(err.hasPrefix("error: option '--allowed-host' expects a host name such as qa-box, .example.com, [fd00::1] or *, got 'evil "
+                              + "example'\n"))
     }
 
     @Test func aBadTokenIsAUsageError() throws {

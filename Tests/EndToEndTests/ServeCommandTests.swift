@@ -134,12 +134,14 @@ import Testing
         let bad = try write(#"{"bank": {"rules": [{"when": {}, "then": [{"after": "1m", "status": "PAID"}]}]}}"#)
         let (status, out, _) = try RunningBinary.run(["validate", good, bad])
         #expect(status == 1)
-        #expect(out == "ok \(good)\nerror: \(bad): bank.rules[0].then[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED, got \"PAID\"\n")
+        #expect(out == "ok \(good)\nerror: \(bad): bank.rules[0].then[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, "
+                       + "REJECTED or CANCELLED, got \"PAID\"\n")
         #expect(try RunningBinary.run(["validate", good]).0 == 0)
     }
 
     @Test func serveLoadsScenarioMerchantsAndClock() throws {
-        let file = try write(#"{"clock": {"mode": "manual", "start": "2026-03-02T12:00:00Z"}, "merchants": [{"login": "acme", "pass": "p", "secret": "s", "balance": {"USD": "5.00"}}]}"#)
+        let file = try write(#"{"clock": {"mode": "manual", "start": "2026-03-02T12:00:00Z"}, "merchants": [{"login": "acme", "pass": "p", "#
+                             + #""secret": "s", "balance": {"USD": "5.00"}}]}"#)
         let binary = try RunningBinary(["serve", "--port", "0", "--scenario", file])
         let url = try #require(binary.url)
         #expect(binary.line(startingWith: "merchant: login acme, pass p, secret s, read-only key , balance USD 5.00") != nil)
@@ -170,8 +172,10 @@ import Testing
         return path
     }
 
-    private static let passing = #"{"name": "passes", "steps": [{"create_cashout": {}, "as": "c"}, {"advance": "15s"}, {"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
-    private static let failing = #"{"name": "fails <&>", "steps": [{"create_cashout": {}, "as": "c"}, {"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
+    private static let passing = #"{"name": "passes", "steps": [{"create_cashout": {}, "as": "c"}, {"advance": "15s"}, {"expect_cashout": {"ref": "#
+                                 + #""c", "status": "COMPLETED"}}]}"#
+    private static let failing = #"{"name": "fails <&>", "steps": [{"create_cashout": {}, "as": "c"}, {"expect_cashout": {"ref": "c", "status": "#
+                                 + #""COMPLETED"}}]}"#
 
     @Test func passingSuitesExitZeroWithOneLineEachAndASummary() throws {
         let path = try folder(["a.json": Self.passing, "no-steps.json": #"{"name": "bank only"}"#])
@@ -190,7 +194,8 @@ import Testing
         // A file that cannot be loaded: one line, the file named once, no step number.
         #expect(lines.contains(#"FAIL \#(path)/c.json: steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon""#))
         #expect(lines.last == "1 passed, 2 failed")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else { return }
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -215,12 +220,14 @@ import Testing
     /// `expect_failure`: a suite whose step fails passes as XFAIL, showing the failure; one whose
     /// steps all pass fails.
     @Test func aSuiteExpectedToFailIsAnXFAILAndOneThatPassesAFailure() throws {
-        let expected = #"{"name": "shows a failure", "expect_failure": "it is PENDING", "steps": [{"create_cashout": {}, "as": "c"}, {"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
+        let expected = #"{"name": "shows a failure", "expect_failure": "it is PENDING", "steps": [{"create_cashout": {}, "as": "c"}, "#
+                       + #"{"expect_cashout": {"ref": "c", "status": "COMPLETED"}}]}"#
         let unexpected = #"{"name": "passes anyway", "expect_failure": "it is PENDING", "steps": [{"advance": "1s"}]}"#
         let path = try folder(["a.json": expected, "b.json": unexpected])
         let (status, out, _) = try RunningBinary.run(["test", "\(path)/a.json"])
         #expect(status == 0)
-        #expect(out == "XFAIL shows a failure (\(path)/a.json): failed as expected (it is PENDING): step 2: expect_cashout c: expected status COMPLETED, got PENDING\n1 passed, 0 failed\n")
+        #expect(out == "XFAIL shows a failure (\(path)/a.json): failed as expected (it is PENDING): step 2: expect_cashout c: expected status "
+                       + "COMPLETED, got PENDING\n1 passed, 0 failed\n")
         let (both, lines, _) = try RunningBinary.run(["test", path])
         #expect(both == 1)
         #expect(lines.contains("FAIL passes anyway (\(path)/b.json): step 1: expected a failure (it is PENDING), but every step passed\n"))

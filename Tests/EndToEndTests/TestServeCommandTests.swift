@@ -73,7 +73,8 @@ import Testing
     }
 
     private static let failingAfterTheApp = #"""
-        {"name": "shop", "steps": [{"wait_for_request": {"request": {"path": "/v3/ready"}}}, {"expect_ledger": {"merchant": "sandbox_login", "count": 5}}]}
+        {"name": "shop", "steps": [{"wait_for_request": {"request": {"path": "/v3/ready"}}}, {"expect_ledger": {"merchant": "sandbox_login", \#
+        "count": 5}}]}
         """#
 
     /// A failed step ends the run: the command gets SIGTERM, and the failure says so.
@@ -149,7 +150,8 @@ import Testing
              "error: option '--allowed-host' expects a host name such as qa-box, .example.com, [fd00::1] or *, got 'bad host'"),
             (["test", suite, other, "--serve"], "error: option '--serve' takes one scenario file with steps, got 2: \(suite) \(other)"),
             (["test", "--serve"], "error: option '--serve' takes one scenario file with steps, got none"),
-            (["test", bare, "--serve"], "error: \(bare) has no steps: '--serve' runs the steps of one scenario file (a file needs \"steps\" to be a test)"),
+            (["test", bare, "--serve"],
+             "error: \(bare) has no steps: '--serve' runs the steps of one scenario file (a file needs \"steps\" to be a test)"),
         ]
         for (arguments, message) in cases {
             let (status, out, err) = try RunningBinary.run(arguments)
@@ -215,7 +217,8 @@ import Testing
         let run = try RunningBinary(["test", suite, "--serve", "--port", "0",
                                      "--exec", "sleep \(10 * Waiting.seconds) & echo $$ $! > \(pids); echo started; wait"])
         #expect(run.line(startingWith: "started") != nil)
-        let started = try String(contentsOfFile: pids, encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let started = try String(contentsOfFile: pids,
+                                 encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(started.count == 2)
         run.kill(SIGTERM)
         #expect(run.exitStatus() == 1)

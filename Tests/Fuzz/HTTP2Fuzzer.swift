@@ -100,7 +100,8 @@ private func checkFrames(_ output: [UInt8], _ input: [UInt8]) {
         guard output.count - offset >= 9 else { fuzzFail("output ends inside a frame header", input) }
         let length = Int(output[offset]) << 16 | Int(output[offset + 1]) << 8 | Int(output[offset + 2])
         let type = output[offset + 3], flags = output[offset + 4]
-        let stream = UInt32(output[offset + 5]) << 24 | UInt32(output[offset + 6]) << 16 | UInt32(output[offset + 7]) << 8 | UInt32(output[offset + 8])
+        let stream = UInt32(output[offset + 5]) << 24 | UInt32(output[offset + 6]) << 16
+            | UInt32(output[offset + 7]) << 8 | UInt32(output[offset + 8])
         guard output.count - offset - 9 >= length else { fuzzFail("output ends inside a frame", input) }
         let payload = Array(output[offset + 9 ..< offset + 9 + length])
         offset += 9 + length
@@ -116,7 +117,9 @@ private func checkFrames(_ output: [UInt8], _ input: [UInt8]) {
                 fuzzFail("SETTINGS flags \(flags) length \(length)", input)
             }
         case .ping:
-            guard stream == 0, length == 8, flags == HTTP2Flags.ack else { fuzzFail("PING on stream \(stream), \(length) bytes, flags \(flags)", input) }
+            guard stream == 0, length == 8, flags == HTTP2Flags.ack else {
+                fuzzFail("PING on stream \(stream), \(length) bytes, flags \(flags)", input)
+            }
         case .goaway:
             guard stream == 0, length >= 8 else { fuzzFail("GOAWAY", input) }
             failed = payload[4 ..< 8] != [0, 0, 0, 0]
@@ -171,7 +174,9 @@ private func run(_ input: [UInt8], cuts: [Int], limits: HTTPLimits) -> (ready: [
         answer(id, request, on: session)
     }
     session.closeIfDone()
-    let described = ready.map { "\($0.stream) \($0.request.method) \($0.request.target) \($0.request.headers.fields.map { "\($0.name)=\($0.value)" }) \($0.request.body)" }
+    let described = ready.map {
+        "\($0.stream) \($0.request.method) \($0.request.target) \($0.request.headers.fields.map { "\($0.name)=\($0.value)" }) \($0.request.body)"
+    }
     return (described, session.output)
 }
 

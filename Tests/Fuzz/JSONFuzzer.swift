@@ -69,7 +69,9 @@ public func jsonFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
         let rewritten = again.serialized()
         guard rewritten == written else {
-            fuzzFail("serialized is not a fixed point: \(String(decoding: written, as: UTF8.self).debugDescription) then \(String(decoding: rewritten, as: UTF8.self).debugDescription)", input)
+            fuzzFail("serialized is not a fixed point: \(String(decoding: written, as: UTF8.self).debugDescription) "
+                     + "then \(String(decoding: rewritten, as: UTF8.self).debugDescription)",
+                     input)
         }
     }
 

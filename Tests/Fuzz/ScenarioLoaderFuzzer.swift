@@ -63,8 +63,8 @@ private func exercise(_ scenario: Scenario, _ input: [UInt8]) {
                                         currency: fields["currency"] ?? "USD", amount: Money(fields["amount"] ?? "1") ?? Money(hundredths: 100),
                                         fields: fields)
             let declined = engine.decline(for: request) != nil
-            let payout = Payout(id: 1_000_001 + i, dialect: request.dialect, account: merchant, reference: request.reference, country: request.country,
-                                currency: request.currency, amount: request.amount, settlementAmount: request.amount,
+            let payout = Payout(id: 1_000_001 + i, dialect: request.dialect, account: merchant, reference: request.reference,
+                                country: request.country, currency: request.currency, amount: request.amount, settlementAmount: request.amount,
                                 fields: fields, callbackURL: nil, createdAt: VirtualTime(milliseconds: 0),
                                 status: .pending, history: [])
             let steps = engine.timeline(for: payout)

@@ -40,7 +40,9 @@ import Testing
         _ = try sandbox.processOK(token, amount: 100_000, method: "tipalti")
         let pending = try sandbox.call("GET", "/user/getCashoutHistory", token: token)
         // Monday 09:00 + 5 business days: the next Monday.
-        #expect(pending.bodyText == #"{"err":false,"success":true,"content":{"cashouts":[{"id":1000001,"amount":100000,"method":"tipalti","status":"pending","requestedAt":1767603600,"completedAt":null,"estimatedCompletionAt":1768208400,"transactionId":null}],"total":1,"page":1,"perpage":20,"totalCashedOut":0}}"#)
+        #expect(pending.bodyText == #"{"err":false,"success":true,"content":{"cashouts":[{"id":1000001,"amount":100000,"method":"tipalti","#
+                                    + #""status":"pending","requestedAt":1767603600,"completedAt":null,"estimatedCompletionAt":1768208400,"#
+                                    + #""transactionId":null}],"total":1,"page":1,"perpage":20,"totalCashedOut":0}}"#)
         try sandbox.advance("5s")
         #expect(try page(sandbox, token, "")["cashouts"]?[0]?["status"] == "processing")
         try sandbox.admin("POST", "/sandbox/cashouts/1000001/actions", #"{"action":"complete","bank_reference_id":"TX-9"}"#)

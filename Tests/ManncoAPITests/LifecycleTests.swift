@@ -25,7 +25,8 @@ import Testing
         #expect(sent.map { $0["at"]?.stringValue } == ["2026-01-05T09:00:00Z", "2026-01-05T09:00:05Z", "2026-01-05T09:00:15Z"])
         #expect(sent.allSatisfy { $0["to"] == "payment@example.com" && $0["cashout_id"] == .number(id) })
         #expect(sent[0]["subject"]?.stringValue == "We received your cashout request #\(id)")
-        #expect(sent[0]["body"] == "Your cashout of $1000.00 to Payoneer was requested. After the $20.00 fee you will receive $980.00, by 2026-01-08.")
+        #expect(sent[0]["body"] == .string("Your cashout of $1000.00 to Payoneer was requested. After the $20.00 fee you will receive $980.00, by "
+                                           + "2026-01-08."))
         #expect(sent[2]["subject"]?.stringValue == "Your cashout #\(id) is complete")
         #expect(try sandbox.balance(token) == 900_000)
         #expect(try emails(sandbox, user: "nobody").isEmpty)
@@ -61,7 +62,8 @@ import Testing
         #expect(ledger.map { $0["kind"] } == ["debit", "refund"])
         #expect(ledger.map { $0["amount"] } == ["-500.00", "500.00"])
         #expect(try emails(sandbox).map { $0["status"]?.stringValue } == ["pending", "processing", "failed"])
-        #expect(try emails(sandbox).last?["body"]?.stringValue == "Payoneer could not pay your cashout of $500.00 (The payee account refused the payment). $500.00 was returned to your balance.")
+        #expect(try emails(sandbox).last?["body"]?.stringValue == "Payoneer could not pay your cashout of $500.00 (The payee account refused the "
+                                                                  + "payment). $500.00 was returned to your balance.")
         // A second rejection is not allowed, and nothing moves.
         let again = try sandbox.call("POST", "/sandbox/cashouts/\(id)/actions", body: #"{"action":"reject"}"#)
         #expect(again.status == 409)

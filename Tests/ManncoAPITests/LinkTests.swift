@@ -67,9 +67,11 @@ import Testing
         let sandbox = try startSandbox(users: [user(linked: [])])
         defer { sandbox.stop() }
         let token = try sandbox.login()
-        let body = #"{"provider":"tipalti","firstName":"Ana","lastName":"Silva","email":"ana@example.com","address":{"address1":"1 Main St","city":"Austin","postalCode":"78701","country":"US"}}"#
+        let body = #"{"provider":"tipalti","firstName":"Ana","lastName":"Silva","email":"ana@example.com","address":{"address1":"1 Main St","#
+                   + #""city":"Austin","postalCode":"78701","country":"US"}}"#
         let first = try sandbox.call("POST", "/cashout/link", token: token, body: body)
-        #expect(first.bodyText == #"{"err":false,"success":true,"content":{"message":"Tipalti payee account created successfully","provider":"tipalti","payeeId":"payee_76561198000000001","alreadyExists":false}}"#)
+        #expect(first.bodyText == #"{"err":false,"success":true,"content":{"message":"Tipalti payee account created successfully","#
+                                  + #""provider":"tipalti","payeeId":"payee_76561198000000001","alreadyExists":false}}"#)
         #expect(try linked(sandbox) == ["tipalti"])
         let again = try sandbox.call("POST", "/cashout/link", token: token, body: body)
         #expect(try JSON.parse(again.body)["content"]?["alreadyExists"] == true)
@@ -104,7 +106,8 @@ import Testing
         expectError(try sandbox.call("POST", "/cashout/unlink", token: token, body: "{}"), 300, "Missing required parameter: provider")
         expectError(try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"tipalti"}"#), 300, "Invalid provider")
         let response = try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"payoneer"}"#)
-        #expect(response.bodyText == #"{"err":false,"success":true,"content":{"message":"Payoneer cashout method unlinked successfully","provider":"payoneer"}}"#)
+        #expect(response.bodyText == #"{"err":false,"success":true,"content":{"message":"Payoneer cashout method unlinked successfully","#
+                                     + #""provider":"payoneer"}}"#)
         #expect(try linked(sandbox) == ["tipalti"])
         expectError(try sandbox.call("POST", "/cashout/unlink", token: token, body: #"{"provider":"payoneer"}"#), 300,
                     "Failed to unlink cashout method. The method may not be linked or an error occurred.")

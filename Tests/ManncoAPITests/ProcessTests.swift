@@ -17,7 +17,9 @@ import Testing
         let response = try sandbox.process(token, #"{"amount":100000,"method":"payoneer","email":"payment@example.com"}"#)
         #expect(response.status == 200)
         // Monday 09:00 + 3 business days: Thursday 2026-01-08 09:00:00Z.
-        #expect(response.bodyText == #"{"err":false,"success":true,"content":{"cashoutId":1000001,"amount":100000,"method":"payoneer","fee":2000,"netAmount":98000,"status":"pending","estimatedCompletion":"1767862800","message":"Cashout request submitted successfully"}}"#)
+        #expect(response.bodyText == #"{"err":false,"success":true,"content":{"cashoutId":1000001,"amount":100000,"method":"payoneer","fee":2000,"#
+                                     + #""netAmount":98000,"status":"pending","estimatedCompletion":"1767862800","message":"Cashout request "#
+                                     + #"submitted successfully"}}"#)
         #expect(try sandbox.balance(token) == 900_000)
         let payout = try #require(sandbox.bank.payout(id: 1_000_001))
         #expect(payout.dialect == "mannco" && payout.account == DefaultUser.id && payout.status == .pending)

@@ -40,7 +40,8 @@ import Testing
                                                       "message": #"Authorization must be "Bearer <jwt>", not "Token abc""#])
         let jwt = token(claims: claims)
         #expect(try refused(sandbox, jwt) == ["check": "authorization_scheme", "received": .string(jwt),
-                                              "message": #"Authorization holds the token alone: send "Bearer " before it ("Authorization: Bearer <jwt>")"#])
+                                              "message": .string(#"Authorization holds the token alone: send "Bearer " before it ("Authorization: "#
+                                                                 + #"Bearer <jwt>")"#)])
     }
 
     @Test func aTokenThatIsNotThisSandboxsSaysWhy() throws {
@@ -50,7 +51,8 @@ import Testing
             "message": "The token is not a JWT: three base64url parts separated by dots (1 part(s) received)"])
         #expect(try refused(sandbox, "Bearer " + token(claims: claims, secret: "another secret")) == [
             "check": "jwt_invalid", "reason": "signature", "secret": "sandbox_mannco_jwt_secret",
-            "message": #"The token's signature is not this sandbox's: it signs tokens with HS256 and the secret "sandbox_mannco_jwt_secret"; get one from POST /user/login"#,
+            "message": .string(#"The token's signature is not this sandbox's: it signs tokens with HS256 and the secret "#
+                               + #""sandbox_mannco_jwt_secret"; get one from POST /user/login"#),
         ])
         #expect(try refused(sandbox, "Bearer " + token(header: #"{"alg":"none"}"#, claims: claims)) == [
             "check": "jwt_invalid", "reason": "algorithm", "message": #"The token's header says alg "none"; this sandbox takes HS256 only"#,
@@ -69,7 +71,8 @@ import Testing
         sandbox.advance(by: .seconds(31 * 86_400))
         #expect(try refused(sandbox, "Bearer " + jwt) == [
             "check": "jwt_expired", "exp": 1_770_282_000, "expired_at": "2026-02-05T09:00:00Z", "now": "2026-02-05T09:00:00Z",
-            "message": "The token expired at 2026-02-05T09:00:00Z (exp 1770282000); the sandbox's clock is at 2026-02-05T09:00:00Z: log in again with POST /user/login",
+            "message": .string("The token expired at 2026-02-05T09:00:00Z (exp 1770282000); the sandbox's clock is at 2026-02-05T09:00:00Z: log in "
+                               + "again with POST /user/login"),
         ])
     }
 
@@ -78,7 +81,8 @@ import Testing
         defer { sandbox.stop() }
         let ghost = ManncoToken.issue(user: "76561198000000099", at: sandbox.clock.now)
         #expect(try refused(sandbox, "Bearer " + ghost) == ["check": "unknown_user", "user": "76561198000000099", "message": """
-            The token names user 76561198000000099, which this sandbox does not have (any more: a reset forgets users the admin API made); log in again
+            The token names user 76561198000000099, which this sandbox does not have (any more: a reset forgets users the admin API made); log in \
+            again
             """])
     }
 
@@ -91,7 +95,8 @@ import Testing
             "message": #"apiKey "76561198000000001" is no user's API key: it is a user's id; that user's API key is "sandbox_mannco_key""#,
         ])
         expectError(try sandbox.call("POST", "/user/login", body: #"{"apiKey":"nope"}"#), 403, ManncoMessage.invalidAPIKey)
-        #expect(diagnosis(sandbox)?["message"] == #"apiKey "nope" is no user's API key (user 76561198000000001's is "sandbox_mannco_key"; GET /sandbox/users lists them)"#)
+        #expect(diagnosis(sandbox)?["message"] == .string(#"apiKey "nope" is no user's API key (user 76561198000000001's is "sandbox_mannco_key"; "#
+                                                          + #"GET /sandbox/users lists them)"#))
         // A good token has none.
         _ = try sandbox.call("GET", "/user/balance", token: try sandbox.login())
         #expect(diagnosis(sandbox) == .null)

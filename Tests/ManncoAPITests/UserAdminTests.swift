@@ -12,7 +12,8 @@ import Testing
         let sandbox = try Sandbox.launch(Sandbox.Configuration())
         defer { sandbox.stop() }
         let response = try sandbox.call("GET", "/sandbox/users")
-        #expect(response.bodyText == #"{"users":[{"api_key":"sandbox_mannco_key","balance":1000000,"email":"user@example.com","id":"76561198000000001","linked":["payoneer","tipalti"],"tipalti_payee_id":null,"verified":true}]}"#)
+        #expect(response.bodyText == #"{"users":[{"api_key":"sandbox_mannco_key","balance":1000000,"email":"user@example.com","#
+                                     + #""id":"76561198000000001","linked":["payoneer","tipalti"],"tipalti_payee_id":null,"verified":true}]}"#)
     }
 
     @Test func putCreatesAUserAndChangesOnlyTheFieldsGiven() throws {
@@ -20,7 +21,8 @@ import Testing
         defer { sandbox.stop() }
         let created = try sandbox.call("PUT", "/sandbox/users/42", body: #"{"api_key":"k42","balance":7000,"linked":["tipalti"]}"#)
         #expect(created.status == 201)
-        #expect(created.bodyText == #"{"api_key":"k42","balance":7000,"email":"user-42@example.com","id":"42","linked":["tipalti"],"tipalti_payee_id":null,"verified":true}"#)
+        #expect(created.bodyText == #"{"api_key":"k42","balance":7000,"email":"user-42@example.com","id":"42","linked":["tipalti"],"#
+                                    + #""tipalti_payee_id":null,"verified":true}"#)
         let token = try sandbox.login("k42")
         expectError(try sandbox.process(token, #"{"amount":5000,"method":"payoneer"}"#), 300, "Payment method not linked")
         let changed = try sandbox.call("PUT", "/sandbox/users/42", body: #"{"verified":false,"email":"new@example.com"}"#)
@@ -62,11 +64,14 @@ import Testing
     }
 
     @Test func scenarioUsersAreReadWithTheirDefaults() throws {
-        let scenario = #"{"users": [{"id": "7", "api_key": "k7", "balance": 12345, "verified": false, "linked": ["paypal"], "email": "seven@example.com"}, {"id": "8", "api_key": "k8"}]}"#
+        let scenario = #"{"users": [{"id": "7", "api_key": "k7", "balance": 12345, "verified": false, "linked": ["paypal"], "email": "#
+                       + #""seven@example.com"}, {"id": "8", "api_key": "k8"}]}"#
         let sandbox = try startSandbox(users: [], scenario: scenario)
         defer { sandbox.stop() }
         let users = try sandbox.call("GET", "/sandbox/users").bodyText
-        #expect(users == #"{"users":[{"api_key":"k7","balance":12345,"email":"seven@example.com","id":"7","linked":["paypal"],"tipalti_payee_id":null,"verified":false},{"api_key":"k8","balance":0,"email":"user-8@example.com","id":"8","linked":[],"tipalti_payee_id":null,"verified":true}]}"#)
+        #expect(users == #"{"users":[{"api_key":"k7","balance":12345,"email":"seven@example.com","id":"7","linked":["paypal"],"#
+                         + #""tipalti_payee_id":null,"verified":false},{"api_key":"k8","balance":0,"email":"user-8@example.com","id":"8","#
+                         + #""linked":[],"tipalti_payee_id":null,"verified":true}]}"#)
     }
 
     /// Users, a link made through the link page, a pending cashout, the cooldown and the emails

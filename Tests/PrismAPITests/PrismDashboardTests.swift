@@ -106,7 +106,8 @@ import Testing
         defer { sandbox.stop() }
         let page = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/").bodyText
         for piece in [#"<form id="prism-new-form""#, #"id="nav-payoutservice""#, #"<section id="view-payoutservice""#,
-                      #"<select name="rpc" id="prism-new-rpc" data-testid="prism-new-rpc"><option>Create</option><option>CreateLink</option></select>"#] {
+                      #"<select name="rpc" id="prism-new-rpc" "#
+                      + #"data-testid="prism-new-rpc"><option>Create</option><option>CreateLink</option></select>"#] {
             #expect(page.contains(piece), "the page has no \(piece)")
         }
         let newView = try #require(page.range(of: #"<section id="view-new""#))
@@ -129,7 +130,9 @@ import Testing
                 {"merchant_payout_id":"f-1","amount":{"minor_amount":100,"currency":"USD"},"destination_currency":"USD","priority":"INSTANT",
                  "payout_method_data":{"card":{"card_number":{"value":"4111111111111111"},"card_holder_name":{"value":"Ana"}}}}
                 """).json,
-            try Self.connect(sandbox, "Create", #"{"merchant_payout_id":"f-2","amount":{"minor_amount":100,"currency":"USD"},"connector_payout_method_id":"pm_000001"}"#).json,
+            try Self.connect(sandbox, "Create",
+                             #"{"merchant_payout_id":"f-2","amount":{"minor_amount":100,"currency":"USD"},"#
+                             + #""connector_payout_method_id":"pm_000001"}"#).json,
             try Self.connect(sandbox, "CreateLink", #"{"merchant_payout_id":"f-3","amount":{"minor_amount":100,"currency":"USD"}}"#).json,
         ]
         var recorded: Set<String> = []

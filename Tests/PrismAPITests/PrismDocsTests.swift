@@ -112,7 +112,8 @@ import Testing
         }
 
         func documented(_ method: String, _ status: String, _ message: String) -> JSON? {
-            json["paths"]?["/types.PayoutService/\(method)"]?["post"]?["responses"]?[status]?["content"]?["application/json"]?["examples"]?[message]?["value"]
+            let response = json["paths"]?["/types.PayoutService/\(method)"]?["post"]?["responses"]?[status]
+            return response?["content"]?["application/json"]?["examples"]?[message]?["value"]
         }
         let unknown = try connect(sandbox, "Get", PrismExample.payout("999"))
         #expect(unknown.status == 404 && unknown.json == documented("Get", "404", PrismMessage.payoutNotFound("999")))

@@ -76,7 +76,8 @@ import Testing
             == [#"the app believes cashout \#(id) (merchant_payout_id "po-1") is SUCCESS; the bank's is PENDING"#])
         let wrongWord = sandbox.reconcile(ledger: ["payouts": [["merchant_payout_id": "po-1", "status": "COMPLETED", "amount": "120.00"]]])
         #expect(throws: Reconciliation.Problem(
-            "request body", "payouts[0].status: expected one of REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, PENDING, INITIATED, SUCCESS, FAILED, "
+            "request body", "payouts[0].status: expected one of REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, PENDING, INITIATED, SUCCESS, "
+                            + "FAILED, "
                 + #"CANCELLED, REVERSED, EXPIRED, got "COMPLETED""#)) { try wrongWord.get() }
     }
 }

@@ -72,7 +72,8 @@ import Testing
         // Its log line names the outcome beside the HTTP status.
         sandbox.stop()
         let text = String(decoding: log.withLock { $0 }, as: UTF8.self)
-        #expect(text.contains(" auth.refused method=POST path=/types.PayoutService/Get status=200 grpc_status=UNAUTHENTICATED check=wrong_key "), "\(text)")
+        #expect(text.contains(" auth.refused method=POST path=/types.PayoutService/Get status=200 grpc_status=UNAUTHENTICATED check=wrong_key "),
+                "\(text)")
     }
 
     private static let acme = PrismMerchant.account(id: "acme", apiKey: "k", key1: "k1", balance: Money("100.00")!)
@@ -83,7 +84,8 @@ import Testing
         (["x-connector": "nosuchpay"], 3, ["check": "metadata", "header": "x-connector", "received": "nosuchpay",
           "message": #"x-connector is "nosuchpay", expected a connector Prism knows, such as sandbox, stripe or adyen"#]),
         (["x-connector": "sandbox"], 3, ["check": "metadata", "header": "x-auth",
-          "message": "The call has no x-auth metadata: say how the keys come: x-auth: header-key (with x-api-key), body-key (+ x-key1) or signature-key (+ x-api-secret)"]),
+          "message": .string("The call has no x-auth metadata: say how the keys come: x-auth: header-key (with x-api-key), body-key (+ x-key1) or "
+                             + "signature-key (+ x-api-secret)")]),
         (["x-connector": "sandbox", "x-auth": "magic"], 3, ["check": "metadata", "header": "x-auth", "received": "magic",
           "message": #"x-auth is "magic", expected header-key, body-key or signature-key"#]),
         (["x-connector": "sandbox", "x-auth": "body-key", "x-api-key": "k"], 3, ["check": "metadata", "header": "x-key1",
@@ -97,10 +99,12 @@ import Testing
           "merchant_id": "ghost", "merchants": ["DefaultMerchantId", "acme"],
           "message": #"x-merchant-id "ghost" is no PayoutService merchant (DefaultMerchantId, acme; GET /sandbox/prism-merchants lists them)"#]),
         (["x-connector": "sandbox", "x-auth": "header-key", "x-api-key": "wrong", "x-merchant-id": "acme"], 16, ["check": "wrong_key",
-          "merchant_id": "acme", "key": "x-api-key", "received": "wrong", "expected": "k", "message": #"x-api-key "wrong" is not merchant acme's, "k""#]),
+          "merchant_id": "acme", "key": "x-api-key", "received": "wrong", "expected": "k",
+          "message": #"x-api-key "wrong" is not merchant acme's, "k""#]),
         (["x-connector": "sandbox", "x-auth": "header-key", "x-api-key": "sandbox_prism_key", "x-merchant-id": "acme"], 16, ["check": "wrong_key",
           "merchant_id": "acme", "key": "x-api-key", "received": "sandbox_prism_key", "expected": "k",
-          "message": #"x-api-key "sandbox_prism_key" is not merchant acme's, "k": it is merchant DefaultMerchantId's key; send x-merchant-id: DefaultMerchantId"#]),
+          "message": .string(#"x-api-key "sandbox_prism_key" is not merchant acme's, "k": it is merchant DefaultMerchantId's key; send "#
+                             + #"x-merchant-id: DefaultMerchantId"#)]),
         (["x-connector": "sandbox", "x-auth": "body-key", "x-api-key": "k", "x-key1": "no", "x-merchant-id": "acme"], 16, ["check": "wrong_key",
           "merchant_id": "acme", "key": "x-key1", "received": "no", "expected": "k1", "message": #"x-key1 "no" is not merchant acme's, "k1""#]),
         (["x-connector-config": #"{"config":{"Stripe":{"api_key":"no"}}}"#, "x-merchant-id": "acme"], 16, ["check": "wrong_key",

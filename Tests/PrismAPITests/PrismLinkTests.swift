@@ -81,7 +81,8 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         #expect(sandbox.bank.payout(account: DefaultMerchant.id, reference: "link-1")?.status == .expired)
         let sink = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/expiry").body)
         let bodies = (sink["requests"]?.arrayValue ?? []).compactMap { $0["body"]?.stringValue }
-        #expect(bodies == [#"{"connector_payout_id":"\#(created.connectorPayoutID)","created_at":"2026-01-06T09:00:00Z","event_id":"evt_1","merchant_payout_id":"link-1","payout_status":"EXPIRED"}"#])
+        #expect(bodies == [#"{"connector_payout_id":"\#(created.connectorPayoutID)","created_at":"2026-01-06T09:00:00Z","event_id":"evt_1","#
+                           + #""merchant_payout_id":"link-1","payout_status":"EXPIRED"}"#])
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "EXPIRED")
         #expect(try TestHTTP.send(method: "GET", url: local(sandbox, url)).status == 410)
         let late = try TestHTTP.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],

@@ -68,7 +68,8 @@ import Testing
             """#)
         let failure = try #require(result.failure)
         #expect(failure.step == 6)
-        #expect(failure.message == #"grpc_call CreateRecipient r2: "as" names payouts, and rcp_000002 is not one: write the id it answers where later steps need it"#)
+        #expect(failure.message == #"grpc_call CreateRecipient r2: "as" names payouts, and rcp_000002 is not one: write the id it answers where "#
+                                   + #"later steps need it"#)
     }
 
     @Test(arguments: [
@@ -78,7 +79,9 @@ import Testing
          "grpc_call Get: expected status OK, got NOT_FOUND (Payout not found: 1)"),
         (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "1"}}, "expect": {"status": "NOT_FOUND", "error": "gone"}}"#,
          #"grpc_call Get: expected error "gone", got "Payout not found: 1""#),
-        (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "as": "again", "expect": {"fields": {"payout_status": "SUCCESS"}}}"#,
+        (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "as": "again", "expect": {"fields": "#
+         + #"{"payout_status": "SUCCESS"}}}"#,
+
          #"grpc_call Get again: expected payoutStatus "SUCCESS", got "PENDING""#),
         (#"{"grpc_call": {"method": "Get", "message": {"connector_payout_id": "{{p1.cashout_id}}"}}, "expect": {"fields": {"nothing_here": 1}}}"#,
          "grpc_call Get: expected nothingHere 1, got nothing"),
@@ -105,7 +108,8 @@ import Testing
         (#"{"grpc_call": {"message": {}}}"#, #"steps[0].grpc_call: expected "method""#),
         (#"{"grpc_call": {"method": "Delete"}}"#, "steps[0].grpc_call.method: expected a method of types.PayoutService"),
         (#"{"grpc_call": {"method": "Get", "headers": {}}}"#, "steps[0].grpc_call.headers: unknown key"),
-        (#"{"grpc_call": {"method": "Get", "metadata": {"X-Api-Key": "k"}}}"#, "steps[0].grpc_call.metadata.X-Api-Key: expected a lowercase metadata name"),
+        (#"{"grpc_call": {"method": "Get", "metadata": {"X-Api-Key": "k"}}}"#,
+         "steps[0].grpc_call.metadata.X-Api-Key: expected a lowercase metadata name"),
         (#"{"grpc_call": {"method": "Get", "metadata": {"x-api-key": 5}}}"#, "steps[0].grpc_call.metadata.x-api-key: expected a string"),
         (#"{"grpc_call": {"method": "Get", "message": []}}"#, "steps[0].grpc_call.message: expected an object"),
         (#"{"grpc_call": {"method": "Get"}, "save": {"id": "connectorPayoutId"}}"#, #"steps[0].save: expected only with "request""#),
@@ -143,12 +147,15 @@ extension PrismScenarioStepTests {
                {"wait_for_request": {"request": {"path": "/types.PayoutService/Create"}}, "as": "first"},
                {"wait_for_request": {"request": {"path": "/types.PayoutService/Create"}}, "as": "retried"},
                {"expect_cashout": {"ref": "retried", "status": "PENDING"}},
-               {"request": {"method": "GET", "path": "/sandbox/cashouts/{{retried.cashout_id}}"}, "expect": {"status": 200, "json_contains": {"external_id": "po-1"}}},
+               {"request": {"method": "GET", "path": "/sandbox/cashouts/{{retried.cashout_id}}"}, "expect": {"status": 200, "json_contains": \#
+            {"external_id": "po-1"}}},
                {"wait_for_request": {"request": {"path": "/types.PayoutService/Create"}}, "as": "refused"}
              ]}
             """#)
         #expect(result.failure?.step == 8)
-        #expect(result.failure?.message == #"wait_for_request: request 3 (POST /types.PayoutService/Create answered 404) is a create the API refused: {"code":"not_found","message":"Payout method not found: pm_404"}; it created no cashout to name "refused""#)
+        #expect(result.failure?.message == #"wait_for_request: request 3 (POST /types.PayoutService/Create answered 404) is a create the API "#
+                                           + #"refused: {"code":"not_found","message":"Payout method not found: pm_404"}; it created no cashout to "#
+                                           + #"name "refused""#)
     }
 }
 

@@ -45,7 +45,8 @@ import SandboxProtobuf
             // Every import is used (protoc warns about one that is not).
             for dependency in file.dependencies {
                 let theirs = registry.file(named: dependency).map(defined) ?? []
-                let used = file.messages.flatMap(\.fields).compactMap(\.type.typeName) + file.services.flatMap(\.methods).flatMap { [$0.input, $0.output] }
+                let used = file.messages.flatMap(\.fields).compactMap(\.type.typeName)
+                    + file.services.flatMap(\.methods).flatMap { [$0.input, $0.output] }
                 #expect(used.contains(where: theirs.contains), "\(file.name) imports \(dependency) without using it")
             }
         }
@@ -58,7 +59,9 @@ import SandboxProtobuf
 
     /// A start routes PayoutService from its services read alone; a call reads the rest.
     @Test func theServicesReadAloneAreTheFilesServices() {
-        let alone = PrismProtos.services.map { service in [service.fullName] + service.methods.map { "\($0.name)(\($0.input)) \($0.output) \($0.isUnary)" } }
+        let alone = PrismProtos.services.map { service in
+            [service.fullName] + service.methods.map { "\($0.name)(\($0.input)) \($0.output) \($0.isUnary)" }
+        }
         let whole = PrismProtos.files.flatMap(\.services).map { service in
             [service.fullName] + service.methods.map { "\($0.name)(\($0.input)) \($0.output) \($0.isUnary)" }
         }
@@ -136,9 +139,11 @@ import SandboxProtobuf
         #expect(banks.values.count == 161 && banks.name(of: 46) == nil && banks.name(of: 104) == nil)
         #expect(banks.number(of: "BawagPskAg") == 47 && banks.number(of: "BankiSpbdzielcze") == 105 && banks.number(of: "Absa") == 162)
         let countries = try #require(registry.enumSchema("types.CountryAlpha2"))
-        #expect(countries.values.count == 250 && countries.number(of: "US") == 1 && countries.number(of: "DE") == 84 && countries.number(of: "ZW") == 249)
+        #expect(countries.values.count == 250 && countries.number(of: "US") == 1 && countries.number(of: "DE") == 84
+                && countries.number(of: "ZW") == 249)
         let currencies = try #require(registry.enumSchema("types.Currency"))
-        #expect(currencies.values.count == 161 && currencies.number(of: "EUR") == 45 && currencies.number(of: "USD") == 146 && currencies.number(of: "ZWL") == 160)
+        #expect(currencies.values.count == 161 && currencies.number(of: "EUR") == 45 && currencies.number(of: "USD") == 146
+                && currencies.number(of: "ZWL") == 160)
         let methods = try #require(registry.enumSchema("types.PaymentMethodType"))
         #expect(methods.values.count == 113 && methods.number(of: "SEPA_BANK_TRANSFER") == 74 && methods.number(of: "OPEN_BANKING") == 112)
         let networks = try #require(registry.enumSchema("types.CardNetwork"))

@@ -21,7 +21,8 @@ import Testing
         let created = try sandbox.prism("Create", request)
         sandbox.advance(by: .seconds(5))
         for kind in ["forged", "duplicate"] {
-            let sent = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/webhooks/1/chaos", body: Array(#"{"kind":"\#(kind)"}"#.utf8))
+            let sent = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/webhooks/1/chaos",
+                                         body: Array(#"{"kind":"\#(kind)"}"#.utf8))
             #expect(sent.status == 200)
         }
         let requests = try JSON.parse(TestHTTP.send(method: "GET", url: sink).body)["requests"]?.arrayValue ?? []
@@ -39,7 +40,8 @@ import Testing
         let webhook = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/webhooks").body)["webhooks"]?[0]
         let attempts = webhook?["attempts"]?.arrayValue ?? []
         #expect(attempts.map { $0["chaos"]?["kind"]?.stringValue } == [nil, "forged", "duplicate"])
-        #expect(attempts[1]["response_body"] == .string(#"{"reason":"\#(requests[1]["reason"]?.stringValue ?? "")","received":true,"verdict":"refused"}"#))
+        #expect(attempts[1]["response_body"] == .string(#"{"reason":"\#(requests[1]["reason"]?.stringValue ?? "")","received":true,"#
+                                                        + #""verdict":"refused"}"#))
         #expect(webhook?["state"] == "delivered")
     }
 }

@@ -27,8 +27,10 @@ import Testing
         #expect(requests.count == 2)
         let id = created.connectorPayoutID
         let expected = [
-            #"{"connector_payout_id":"\#(id)","created_at":"2026-01-05T09:00:05Z","event_id":"evt_1","merchant_payout_id":"hook-1","payout_status":"INITIATED"}"#,
-            #"{"connector_payout_id":"\#(id)","created_at":"2026-01-05T09:00:15Z","event_id":"evt_2","merchant_payout_id":"hook-1","payout_status":"SUCCESS"}"#,
+            #"{"connector_payout_id":"\#(id)","created_at":"2026-01-05T09:00:05Z","event_id":"evt_1","merchant_payout_id":"hook-1","#
+            + #""payout_status":"INITIATED"}"#,
+            #"{"connector_payout_id":"\#(id)","created_at":"2026-01-05T09:00:15Z","event_id":"evt_2","merchant_payout_id":"hook-1","#
+            + #""payout_status":"SUCCESS"}"#,
         ]
         #expect(requests.compactMap { $0["body"]?.stringValue } == expected)
         for (received, body) in zip(requests, expected) {

@@ -58,9 +58,11 @@ struct BankReplayTests {
     static func view(_ bank: Bank) -> [String] {
         bank.state.withLock { s in
             let live = s.queue.events.filter { !s.isStale($0) }
-            return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" } + s.ledger.map { "\($0)" }
-                + s.notifications.map { "\($0)" } + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })", "\(live)", "\(bank.clock.now)",
-                                                      "\(s.chaosCounts.sorted { $0.key < $1.key })"]
+            return ["\(s.accountOrder.map { s.accounts[$0]! })"] + s.payouts.all.map { "\($0) \(s.payouts.decision($0.id)!)" }
+                + s.ledger.map { "\($0)" } + s.notifications.map { "\($0)" }
+                + ["\(s.usage.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted { $0.key < $1.key }) })",
+                   "\(live)", "\(bank.clock.now)",
+                   "\(s.chaosCounts.sorted { $0.key < $1.key })"]
         }
     }
 
@@ -69,7 +71,8 @@ struct BankReplayTests {
         let merchant = random.next() % 2 == 0 ? "acme" : "sandbox_login"
         var request = PayoutRequest(dialect: "test", account: merchant, reference: "e-\(step)", country: "BR", currency: "USD",
                                     amount: Money(hundredths: Int64(100 + random.next() % 5000)),
-                                    status: [.onHold, .staged, .awaitingDetails, .pending, .pending, .pending, .pending, .pending][Int(random.next() % 8)],
+                                    status: [.onHold, .staged, .awaitingDetails, .pending, .pending, .pending, .pending,
+                                             .pending][Int(random.next() % 8)],
                                     callbackURL: random.next() % 5 == 0 ? nil : "http://hook/\(step)")
         request.fields["beneficiary_name"] = "Ana \(step)"
         if request.status.awaitsExecution, random.next() % 2 == 0 { request.expiresAfter = .seconds(Int64(1 + random.next() % 7200)) }
@@ -103,7 +106,8 @@ struct BankReplayTests {
             case 0 ... 3:
                 if let id = createRandomPayout(live, &random, step: step) { created.append(id) }
             case 4:
-                if random.next() % 2 == 0 { changeRandomPayout(live, &random, among: created) } else { executeRandomPayout(live, &random, among: created) }
+                if random.next() % 2 == 0 { changeRandomPayout(live, &random,
+                                                               among: created) } else { executeRandomPayout(live, &random, among: created) }
             case 5 ... 7:
                 live.advance(by: .seconds(Int64(random.next() % 4000)))
             case 8:

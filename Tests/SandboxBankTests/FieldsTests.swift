@@ -97,7 +97,8 @@ struct PayoutFieldsTests {
 
     private static func payout(reference: String?, fields: Fields) -> Payout {
         Payout(id: 1_000_001, dialect: "d24", account: "acme", reference: reference, country: "BR", currency: "USD", amount: Money("1")!,
-               settlementAmount: Money("1")!, fields: fields, callbackURL: nil, createdAt: VirtualTime(milliseconds: 0), status: .pending, history: [])
+               settlementAmount: Money("1")!, fields: fields, callbackURL: nil, createdAt: VirtualTime(milliseconds: 0), status: .pending,
+               history: [])
     }
 }
 

@@ -134,7 +134,8 @@ struct JournalPrefixTests {
                 let actual = replayed.state.withLock { Self.view($0) }
                 if actual != expected {
                     let line = actual.indices.first { $0 >= expected.count || actual[$0] != expected[$0] } ?? actual.count
-                    let (replayedLine, liveLine) = (line < actual.count ? actual[line] : "nothing", line < expected.count ? expected[line] : "nothing")
+                    let (replayedLine,
+                         liveLine) = (line < actual.count ? actual[line] : "nothing", line < expected.count ? expected[line] : "nothing")
                     Issue.record("after record \(index + 1) (\(record.kind)): replayed \(replayedLine)\nlive: \(liveLine)")
                     return
                 }

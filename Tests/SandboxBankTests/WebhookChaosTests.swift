@@ -158,7 +158,8 @@ struct WebhookChaosTests {
         #expect(receiver.log == ["1", "2", "2"])
         bank.advance(by: .seconds(60))
         #expect(Self.attempts(bank, 1) == ["+5 own 200", "+375 replay 200"])
-        #expect(bank.notification(id: 1)!.attempts[1].chaos == ChaosMark(kind: .replay, rule: Self.rule, copy: 0, copyOf: 1, delay: .seconds(60), after: 2))
+        #expect(bank.notification(id: 1)!.attempts[1].chaos == ChaosMark(kind: .replay, rule: Self.rule, copy: 0, copyOf: 1, delay: .seconds(60),
+                                                                         after: 2))
         bank.advance(by: .seconds(86400))
         #expect(Self.attempts(bank, 2) == ["+15 own 500", "+315 own 200"])  // the last notification has nothing later
     }

@@ -51,9 +51,12 @@ private func connect(_ path: String, _ body: String, contentType: String = "appl
         let cases: [(String, String, Int, String)] = [
             ("/test.Payouts/Get", #"{"id": "missing"}"#, 404, #"{"code":"not_found","message":"no payout \"missing\" 100% ✓"}"#),
             ("/test.Payouts/Get", #"{"id": "boom"}"#, 500, #"{"code":"unknown","message":"the handler broke"}"#),
-            ("/test.Payouts/Get", #"{"nope": 1}"#, 400, #"{"code":"invalid_argument","message":"could not decode request message: nope: unknown field"}"#),
-            ("/test.Payouts/Unhandled", "{}", 501, #"{"code":"unimplemented","message":"/test.Payouts/Unhandled is not served as a Connect unary call"}"#),
-            ("/test.Payouts/Wrong", #"{"id": "x"}"#, 500, #"{"code":"internal","message":"the handler answered a test.GetRequest, the method returns test.GetResponse"}"#),
+            ("/test.Payouts/Get", #"{"nope": 1}"#, 400,
+             #"{"code":"invalid_argument","message":"could not decode request message: nope: unknown field"}"#),
+            ("/test.Payouts/Unhandled", "{}", 501,
+             #"{"code":"unimplemented","message":"/test.Payouts/Unhandled is not served as a Connect unary call"}"#),
+            ("/test.Payouts/Wrong", #"{"id": "x"}"#, 500,
+             #"{"code":"internal","message":"the handler answered a test.GetRequest, the method returns test.GetResponse"}"#),
         ]
         for (path, body, status, expected) in cases {
             let response = connect(path, body)

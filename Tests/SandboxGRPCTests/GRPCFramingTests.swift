@@ -53,7 +53,8 @@ import Testing
     @Test func statusCodesHaveTheirCanonicalNames() {
         #expect(GRPCStatus.Code.allCases.count == 17)
         #expect(GRPCStatus.Code.unauthenticated.rawValue == 16)
-        #expect(GRPCStatus.Code.allCases.map(\.name).prefix(6) == ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND"])
+        #expect(GRPCStatus.Code.allCases.map(\.name).prefix(6) == ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+                                                                   "NOT_FOUND"])
         #expect(GRPCStatus.Code.internal.name == "INTERNAL")
         #expect(GRPCStatus(.notFound, "x").description == "NOT_FOUND: x")
     }

@@ -53,7 +53,8 @@ import SandboxProtobuf
         let handler = try #require(server.streamOpener(grpcRequest("/grpc.health.v1.Health/Watch", messages: [])))
         let collector = StreamCollector()
         handler.receive(GRPCDeframer.frame(checkRequest("nope")), writer: collector.writer)
-        #expect(collector.messages.map { try? server.registry.decode("grpc.health.v1.HealthCheckResponse", from: $0).enumName("status") } == ["SERVICE_UNKNOWN"])
+        #expect(collector.messages.map { try? server.registry.decode("grpc.health.v1.HealthCheckResponse",
+                                                                     from: $0).enumName("status") } == ["SERVICE_UNKNOWN"])
     }
 
     @Test func watchReadFromAWholeBodyAnswersOnceAndEnds() throws {

@@ -106,7 +106,8 @@ import SandboxProtobuf
     }
 
     @Test func v1alphaToo() throws {
-        let (responses, trailers) = try exchange([request("list_services", "", package: "grpc.reflection.v1alpha")], package: "grpc.reflection.v1alpha")
+        let (responses,
+             trailers) = try exchange([request("list_services", "", package: "grpc.reflection.v1alpha")], package: "grpc.reflection.v1alpha")
         #expect(responses.first?.message("list_services_response")?.messages("service").count == 4)
         #expect(trailers?["grpc-status"] == "0")
     }
@@ -120,7 +121,8 @@ import SandboxProtobuf
     @Test func readFromAWholeBodyThroughTheRouter() throws {
         let router = TestProtos.router(server)
         let response = router.respond(to: grpcRequest("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
-                                                      messages: [request("list_services", ""), request("file_by_filename", "test/common.proto")])).resolved
+                                                      messages: [request("list_services", ""),
+                                                                 request("file_by_filename", "test/common.proto")])).resolved
         var deframer = GRPCDeframer()
         #expect(try deframer.append(response.body).count == 2)
         #expect(response.trailers?["grpc-status"] == "0")
@@ -147,8 +149,10 @@ import SandboxProtobuf
         func text(_ string: String) -> [UInt8] { Array(string.utf8) }
         var expected = text("\n\u{1B}grpc/health/v1/health.proto\u{12}\u{0E}grpc.health.v1\".\n\u{12}HealthCheckRequest\u{12}\u{18}\n")
         expected += text("\u{07}service\u{18}\u{01} \u{01}(\tR\u{07}service\"") + [0xB1, 0x01]
-        expected += text("\n\u{13}HealthCheckResponse\u{12}I\n\u{06}status\u{18}\u{01} \u{01}(\u{0E}21.grpc.health.v1.HealthCheckResponse.ServingStatusR\u{06}status\"O\n")
-        expected += text("\rServingStatus\u{12}\u{0B}\n\u{07}UNKNOWN\u{10}\u{00}\u{12}\u{0B}\n\u{07}SERVING\u{10}\u{01}\u{12}\u{0F}\n\u{0B}NOT_SERVING\u{10}\u{02}")
+        expected += text("\n\u{13}HealthCheckResponse\u{12}I\n\u{06}status\u{18}\u{01} "
+                         + "\u{01}(\u{0E}21.grpc.health.v1.HealthCheckResponse.ServingStatusR\u{06}status\"O\n")
+        expected += text("\rServingStatus\u{12}\u{0B}\n\u{07}UNKNOWN\u{10}\u{00}\u{12}\u{0B}\n\u{07}SERVING\u{10}\u{01}"
+                         + "\u{12}\u{0F}\n\u{0B}NOT_SERVING\u{10}\u{02}")
         expected += text("\u{12}\u{13}\n\u{0F}SERVICE_UNKNOWN\u{10}\u{03}2") + [0xAE, 0x01]
         expected += text("\n\u{06}Health\u{12}P\n\u{05}Check\u{12}\".grpc.health.v1.HealthCheckRequest\u{1A}#.grpc.health.v1.HealthCheckResponse")
         expected += text("\u{12}R\n\u{05}Watch\u{12}\".grpc.health.v1.HealthCheckRequest\u{1A}#.grpc.health.v1.HealthCheckResponse0\u{01}")

@@ -109,7 +109,8 @@ import TestHelpers
     }
 
     @Test func unimplementedWording() {
-        #expect(grpcStatus(call(grpcRequest("/test.Payouts/Unhandled", messages: [TestProtos.getRequest("a")]))) == (12, "method Unhandled not implemented"))
+        #expect(grpcStatus(call(grpcRequest("/test.Payouts/Unhandled",
+                                            messages: [TestProtos.getRequest("a")]))) == (12, "method Unhandled not implemented"))
         #expect(grpcStatus(call(grpcRequest("/test.Payouts/Nope", messages: []))) == (12, "unknown method Nope for service test.Payouts"))
         #expect(grpcStatus(call(grpcRequest("/pkg.Svc/M", messages: []))) == (12, "unknown service pkg.Svc"))
         #expect(grpcStatus(call(grpcRequest("/nothing", messages: []))) == (12, "malformed method name: \"/nothing\""))

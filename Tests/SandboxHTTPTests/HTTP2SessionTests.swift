@@ -70,7 +70,10 @@ func expectReset(_ harness: Harness, _ stream: UInt32, _ code: HTTP2ErrorCode,
 
 /// A request as text, to compare requests from different feeds.
 private func describe(_ ready: [(stream: UInt32, request: HTTPRequest)]) -> [String] {
-    ready.map { "\($0.stream) \($0.request.method) \($0.request.target) \($0.request.version) \($0.request.headers.fields.map { "\($0.name)=\($0.value)" }) \($0.request.body)" }
+    ready.map {
+        "\($0.stream) \($0.request.method) \($0.request.target) \($0.request.version) "
+            + "\($0.request.headers.fields.map { "\($0.name)=\($0.value)" }) \($0.request.body)"
+    }
 }
 
 /// Records what a streamed exchange gets, and answers: head at the first bytes, an echo of each,
@@ -330,7 +333,8 @@ private final class StreamLog: @unchecked Sendable {
             ready += session.ready
             session.ready = []
         }
-        for (id, request) in ready { session.respond(id, with: HTTPResponse(headers: ["x-path": request.target], body: Array("answer to \(id)".utf8))) }
+        for (id,
+             request) in ready { session.respond(id, with: HTTPResponse(headers: ["x-path": request.target], body: Array("answer to \(id)".utf8))) }
         return (describe(ready), session.output)
     }
 

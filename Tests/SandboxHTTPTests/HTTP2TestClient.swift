@@ -44,7 +44,8 @@ struct H2Frame: Equatable, CustomStringConvertible {
 
     /// SETTINGS' pairs.
     var settings: [(UInt16, UInt32)] {
-        stride(from: 0, to: payload.count - payload.count % 6, by: 6).map { (UInt16(payload[$0]) << 8 | UInt16(payload[$0 + 1]), Self.uint32(payload, $0 + 2)) }
+        stride(from: 0, to: payload.count - payload.count % 6,
+               by: 6).map { (UInt16(payload[$0]) << 8 | UInt16(payload[$0 + 1]), Self.uint32(payload, $0 + 2)) }
     }
 
     var bytes: [UInt8] {

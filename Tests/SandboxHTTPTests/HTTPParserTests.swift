@@ -27,7 +27,8 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
 }
 
 @Suite struct HTTPParserTests {
-    static let postWithBody = "POST /v3/cashout?x=1 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"a\":\"b c\"}"
+    static let postWithBody = "POST /v3/cashout?x=1 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"a\":\"b "
+                              + "c\"}"
 
     @Test func parsesRequestLineHeadersAndBody() throws {
         let request = try #require(requests(try parse(Self.postWithBody)).first)
@@ -63,7 +64,8 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
 
     @Test(arguments: [1, 5, 1000])
     func chunkedBodyIsDecodedWithExtensionsAndTrailers(split: Int) throws {
-        let text = "POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5 \r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: t\r\n\r\nGET /next HTTP/1.1\r\nHost: t\r\n\r\n"
+        let text = "POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5 \r\npedia\r\nE\r\n "
+                   + "in\r\n\r\nchunks.\r\n0\r\nX-Trailer: t\r\n\r\nGET /next HTTP/1.1\r\nHost: t\r\n\r\n"
         let parsed = requests(try parse(text, split: split))
         #expect(parsed.map(\.target) == ["/c", "/next"])
         #expect(parsed.first?.body == Array("Wikipedia in\r\n\r\nchunks.".utf8))
@@ -92,7 +94,8 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
     }
 
     @Test func http10AndKeepAliveRules() throws {
-        let parsed = requests(try parse("GET / HTTP/1.0\r\n\r\nGET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n"))
+        let parsed = requests(try parse("GET / HTTP/1.0\r\n\r\nGET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\nGET / HTTP/1.1\r\nHost: "
+                                        + "t\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n"))
         #expect(parsed.map(\.version) == [.http1_0, .http1_0, .http1_1, .http1_1])
         #expect(parsed.map(\.keepAlive) == [false, true, false, true])
     }
@@ -184,7 +187,8 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
     }
 
     @Test func chunkDataMustEndWithCRLF() {
-        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n") == .badRequest("chunk data not followed by CRLF"))
+        #expect(parseError("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n") == .badRequest("chunk data not followed "
+                + "by CRLF"))
     }
 
     @Test func otherHTTPVersionsAre505() {

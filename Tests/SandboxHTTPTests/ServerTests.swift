@@ -48,7 +48,8 @@ import Testing
         let server = try startTestServer()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /items/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow HTTP/1.1\r\nHost: t\r\n\r\nPOST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabcGET /items/4 HTTP/1.1\r\nHost: t\r\n\r\n")
+        connection.send("GET /items/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow HTTP/1.1\r\nHost: t\r\n\r\nPOST /echo HTTP/1.1\r\nHost: "
+                        + "t\r\nContent-Length: 3\r\n\r\nabcGET /items/4 HTTP/1.1\r\nHost: t\r\n\r\n")
         let bodies = try (0 ..< 4).map { _ in try connection.readResponse().bodyText }
         #expect(bodies == [#"{"id":"1"}"#, "slow", "abc", #"{"id":"4"}"#])
     }
@@ -159,8 +160,10 @@ import Testing
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
         let body = "date=2020-03-12%2020%3A26%3A11&bank_reference_id=&external_id=cashoutV35381&cashout_id=60067"
-        connection.send("POST /form HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        #expect(try connection.readResponse().bodyText == #"{"bank_reference_id":"","cashout_id":"60067","date":"2020-03-12 20:26:11","external_id":"cashoutV35381"}"#)
+        connection.send("POST /form HTTP/1.1\r\nHost: t\r\nContent-Type: "
+                        + "application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        #expect(try connection.readResponse().bodyText == #"{"bank_reference_id":"","cashout_id":"60067","date":"2020-03-12 20:26:11","#
+                                                          + #""external_id":"cashoutV35381"}"#)
     }
 
     @Test func unknownPathIs404AndWrongMethodIs405WithAllow() throws {

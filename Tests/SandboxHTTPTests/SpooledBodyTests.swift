@@ -38,7 +38,8 @@ import Testing
     @Test(arguments: [1, 2, 7, 64, 10_000])
     func aSpooledBodyIsInItsFileWhateverItsFramingAndSplits(split: Int) throws {
         let next = "GET /after HTTP/1.1\r\nHost: t\r\n\r\n"
-        let fixed = try Self.requests("PUT /upload?x=1 HTTP/1.1\r\nHost: t\r\nContent-Length: 300\r\n\r\n", Self.body + Array(next.utf8), split: split)
+        let fixed = try Self.requests("PUT /upload?x=1 HTTP/1.1\r\nHost: t\r\nContent-Length: 300\r\n\r\n", Self.body + Array(next.utf8),
+                                      split: split)
         let chunked = try Self.requests("PUT /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n",
                                         Self.chunked(Self.body) + Array(next.utf8), split: split)
         for requests in [fixed, chunked] {
@@ -52,7 +53,8 @@ import Testing
     }
 
     @Test func otherRoutesKeepTheirBodiesInMemory() throws {
-        let request = try #require(try Self.requests("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\n", Array("hello".utf8), split: 3).first)
+        let request = try #require(try Self.requests("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\n", Array("hello".utf8),
+                                                     split: 3).first)
         #expect(request.spooledBody == nil && request.body == Array("hello".utf8))
         let empty = try #require(try Self.requests("PUT /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", [], split: 100).first)
         #expect(empty.spooledBody == nil && empty.body.isEmpty, "nothing to spool")

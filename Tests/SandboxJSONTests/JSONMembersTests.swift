@@ -23,7 +23,8 @@ struct JSONMembersTests {
         let read = try #require(try JSON.parseMembers(Array(text.utf8), keys: keys))
         let plain = try #require(try JSON.parseMembers(Array(text.utf8)))
         #expect(read == plain)
-        #expect(read.map { Array($0.key.utf8) } == ["login", "amount", "Amount", "amoun", "\u{212A}elvin", "", "nested", "amount"].map { Array($0.utf8) })
+        #expect(read.map { Array($0.key.utf8) } == ["login", "amount", "Amount", "amoun", "\u{212A}elvin", "", "nested",
+                                                    "amount"].map { Array($0.utf8) })
         #expect(read[0].value == "amount" && read[6].value == ["login": 6])
     }
 

@@ -158,7 +158,8 @@ let rejections: [Rejection] = [
     Rejection(bytes: [0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22], 3, "invalid UTF-8 in string"),  // after an escape
     // Depth.
     Rejection(String(repeating: "[", count: 257) + String(repeating: "]", count: 257), 256, "nesting too deep", comparableWithPython: false),
-    Rejection(String(repeating: #"{"a":"#, count: 257) + "1" + String(repeating: "}", count: 257), 256 * 5, "nesting too deep", comparableWithPython: false),
+    Rejection(String(repeating: #"{"a":"#, count: 257) + "1" + String(repeating: "}", count: 257), 256 * 5, "nesting too deep",
+              comparableWithPython: false),
 ]
 
 /// Valid documents that exercise every construct; also fed to Python for accept parity.
@@ -321,7 +322,8 @@ struct JSONParserTests {
     }
 
     @Test func everyTruncationOfAValidDocumentThrows() throws {
-        let document = Array(#"{"amount":"100.50","n":-12.5e+3,"list":[true,false,null,{"k":"\u00e9\ud83d\ude00\n\/"}],"raw":"é😀中","e":{},"a":[ ]}"#.utf8)
+        let document = Array((#"{"amount":"100.50","n":-12.5e+3,"list":[true,false,null,{"k":"\u00e9\ud83d\ude00\n\/"}],"raw":"é😀中","e":{},"#
+                              + #""a":[ ]}"#).utf8)
         _ = try JSON.parse(document)
         for length in 0 ..< document.count {
             let prefix = Array(document[..<length])

@@ -38,7 +38,8 @@ struct JSONWriterTests {
 
     @Test func escapesEveryControlCharacter() {
         let controls = String(decoding: Array(0 ..< 0x20) as [UInt8], as: UTF8.self)
-        let expected = #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f""#
+        let expected = #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
+            + #"\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f""#
         #expect(JSON.string(controls).serializedString() == expected)
         #expect(JSON.object([controls: .null]).serializedString() == "{\(expected):null}")
     }

@@ -21,7 +21,8 @@ struct BinaryCodingTests {
     @Test func everyKindOfValueComesBackAsWritten() throws {
         var random = SystemRandomNumberGenerator()
         let extremes: [Int64] = [0, 1, -1, 63, -64, 64, .max, .min, .max - 1, .min + 1]
-        let numbers = extremes + (0 ..< 2000).map { _ in Int64.random(in: .min ... .max, using: &random) >> Int64.random(in: 0 ... 63, using: &random) }
+        let numbers = extremes + (0 ..< 2000).map { _ in Int64.random(in: .min ... .max,
+                                                                      using: &random) >> Int64.random(in: 0 ... 63, using: &random) }
         let strings = ["", "BR", "São Paulo", "💸 \u{0}", String(repeating: "x", count: 300)]
         var bytes: [UInt8] = []
         for number in numbers { BinaryWriter.append(number, to: &bytes) }

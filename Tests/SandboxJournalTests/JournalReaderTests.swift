@@ -87,7 +87,8 @@ struct JournalReaderTests {
         let (_, recovery) = try Journal.open(path: path) { payload, _ in replayed.append(Array(payload)) }
         #expect(replayed == records)
         #expect(recovery.records == 5 && recovery.validBytes == valid && recovery.droppedBytes == 2_500_000)
-        #expect(recovery.problem == "a record of 3000000 bytes cut short at byte \(valid) after record 5; dropped the last 2500000 bytes (kept in \(path).dropped-\(valid))")
+        #expect(recovery.problem == "a record of 3000000 bytes cut short at byte \(valid) after record 5; dropped the last 2500000 bytes (kept "
+                                    + "in \(path).dropped-\(valid))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).dropped-\(valid)")) == Data(torn.prefix(2_500_000)))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == valid)
     }

@@ -87,7 +87,8 @@ struct JournalTests {
             #expect(payloads == ["one", "two"])
             #expect(recovery.records == 2 && recovery.validBytes == lastRecord && recovery.droppedBytes == cut - lastRecord)
             let header = cut - lastRecord < 8 ? "a record header cut short" : "a record of 5 bytes cut short"
-            #expect(recovery.problem == "\(header) at byte \(lastRecord) after record 2; dropped the last \(cut - lastRecord) bytes (kept in \(path).dropped-\(lastRecord))")
+            #expect(recovery.problem == "\(header) at byte \(lastRecord) after record 2; dropped the last \(cut - lastRecord) bytes (kept "
+                                        + "in \(path).dropped-\(lastRecord))")
             #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).dropped-\(lastRecord)")) == Data(whole[lastRecord ..< cut]))
             journal.append { $0 += Array("four".utf8) }
             #expect(journal.waitUntilDurable() == nil)
@@ -157,7 +158,8 @@ struct JournalTests {
             let (_, recovery, payloads) = try open(path)
             #expect(payloads == ["alpha"], "byte \(index)")
             #expect(recovery.droppedBytes == whole.count - second)
-            #expect(recovery.problem?.hasSuffix("at byte \(second) after record 1; dropped the last \(whole.count - second) bytes (kept in \(path).dropped-\(second))") == true)
+            #expect(recovery.problem?.hasSuffix("at byte \(second) after record 1; dropped the last \(whole.count - second) bytes (kept "
+                                                + "in \(path).dropped-\(second))") == true)
         }
     }
 

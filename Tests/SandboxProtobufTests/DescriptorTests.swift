@@ -50,8 +50,10 @@ import SandboxProtobuf
     @Test func fieldsComeInNumberOrderAsProtocWritesThem() {
         let schema = MessageSchema("p.M", [FieldSchema(1, "a_b", .message("p.M"), .optional)])
         let file = ProtoFile(name: "p.proto", package: "p", messages: [schema])
-        // message_type { name "M" field { name "a_b" number 1 label 1 type 11 type_name ".p.M" oneof_index 0 json_name "aB" proto3_optional true } oneof_decl { name "_a_b" } }
-        let expected = "0a 07 70 2e 70 72 6f 74 6f 12 01 70 22 27 0a 01 4d 12 1a 0a 03 61 5f 62 18 01 20 01 28 0b 32 04 2e 70 2e 4d 48 00 52 02 61 42 88 01 01 42 06 0a 04 5f 61 5f 62 62 06 70 72 6f 74 6f 33"
+        // message_type { name "M" field { name "a_b" number 1 label 1 type 11 type_name ".p.M" oneof_index 0 json_name "aB" proto3_optional true }
+        // oneof_decl { name "_a_b" } }
+        let expected = "0a 07 70 2e 70 72 6f 74 6f 12 01 70 22 27 0a 01 4d 12 1a 0a 03 61 5f 62 18 01 20 01 28 0b 32 04 2e 70 2e 4d 48 00 52 02 61 "
+                       + "42 88 01 01 42 06 0a 04 5f 61 5f 62 62 06 70 72 6f 74 6f 33"
         #expect(hex(file.descriptorBytes) == expected)
     }
 }

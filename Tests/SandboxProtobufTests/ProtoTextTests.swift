@@ -102,7 +102,8 @@ import Testing
         let files = try ProtoText.files(sources)
         let services = try ProtoText.services(sources)
         #expect(services.map(\.fullName) == ["sample.Echo"])
-        #expect(services.flatMap(\.methods).map { [$0.name, $0.input, $0.output] } == files.flatMap(\.services).flatMap(\.methods).map { [$0.name, $0.input, $0.output] })
+        #expect(services.flatMap(\.methods).map { [$0.name, $0.input, $0.output] }
+                == files.flatMap(\.services).flatMap(\.methods).map { [$0.name, $0.input, $0.output] })
         let reads = Mutex(0)
         let lazy = ProtoRegistry(services: services) {
             reads.withLock { $0 += 1 }
@@ -129,20 +130,23 @@ import Testing
         ("syntax = \"proto3\";\nmessage A { required int32 a = 1; }", "f.proto:2:13: proto2's 'required' is not read"),
         ("syntax = \"proto3\";\nmessage A { int32 a = 1 [json_name = \"b\"]; }", "f.proto:2:25: expected ';' (field options are not read), got '['"),
         ("syntax = \"proto3\";\nmessage A { int32 a = 0; }", "f.proto:2:23: field number 0 is not allowed (1 to 536870911, but 19000 to 19999)"),
-        ("syntax = \"proto3\";\nmessage A { int32 a = 19500; }", "f.proto:2:23: field number 19500 is not allowed (1 to 536870911, but 19000 to 19999)"),
+        ("syntax = \"proto3\";\nmessage A { int32 a = 19500; }",
+         "f.proto:2:23: field number 19500 is not allowed (1 to 536870911, but 19000 to 19999)"),
         ("syntax = \"proto3\";\nmessage A { int32 a = 536870912; }", "f.proto:2:23: the field number 536870912 is out of range (at most 536870911)"),
         ("syntax = \"proto3\";\nmessage A { int32 a = 1; int32 b = 1; }", "f.proto:2:26: A: field number 1 is used twice"),
         ("syntax = \"proto3\";\nmessage A { int32 a = 1; string a = 2; }", "f.proto:2:26: A: the field a is declared twice"),
         ("syntax = \"proto3\";\nenum E { ONE = 1; }", "f.proto:2:10: enum E: its first value must be 0 (proto3)"),
         ("syntax = \"proto3\";\nenum E { ZERO = 0; ZERO = 1; }", "f.proto:2:20: enum E: the value ZERO is declared twice"),
-        ("syntax = \"proto3\";\nenum E { ZERO = 0; BIG = 2147483648; }", "f.proto:2:26: the value's number 2147483648 is out of range (at most 2147483647)"),
+        ("syntax = \"proto3\";\nenum E { ZERO = 0; BIG = 2147483648; }",
+         "f.proto:2:26: the value's number 2147483648 is out of range (at most 2147483647)"),
         ("syntax = \"proto3\";\nmessage A { Missing m = 1; }", "f.proto:2:13: no message or enum Missing is declared where it is used"),
         ("syntax = \"proto3\";\nmessage A { .a.A m = 1; }", "f.proto:2:13: no message or enum a.A"),
         ("syntax = \"proto3\";\nmessage A {}\nmessage A {}", "f.proto:3:1: A is declared twice"),
         ("syntax = \"proto3\";\nimport \"other.proto\";", "f.proto:2:1: imports \"other.proto\", which is not among the files read (f.proto)"),
         ("syntax = \"proto3\";\nimport public \"other.proto\";", "f.proto:2:8: expected a plain import (public imports are not read), got 'public'"),
         ("syntax = \"proto3\";\npackage a;\npackage b;", "f.proto:3:1: expected one package statement per file, got 'package'"),
-        ("syntax = \"proto3\";\nmessage A { oneof o { optional int32 a = 1; } }", "f.proto:2:23: expected a field without a label (a oneof's fields are singular), got 'optional'"),
+        ("syntax = \"proto3\";\nmessage A { oneof o { optional int32 a = 1; } }",
+         "f.proto:2:23: expected a field without a label (a oneof's fields are singular), got 'optional'"),
         ("syntax = \"proto3\";\nenum E { ZERO = 0; }\nservice S { rpc M(E) returns (E); }", "f.proto:3:13: M: a method takes and returns messages"),
         ("syntax = \"proto3\";\nmessage A {\n  int32 a = 1;", "f.proto:3:14: expected '}' closing message A, got the end of the file"),
         ("syntax = \"proto3\";\n/* never closed", "f.proto:2:1: a comment that is never closed with */"),

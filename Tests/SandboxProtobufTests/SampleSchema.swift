@@ -32,7 +32,8 @@ enum Sample {
     static let status = EnumSchema("sample.Status", ["STATUS_UNSPECIFIED": 0, "PENDING": 1, "SUCCESS": 2, "NEGATIVE": -1])
 
     static let file = ProtoFile(name: "sample/everything.proto", package: "sample", messages: [everything], enums: [status],
-                                services: [ServiceSchema("sample.Echo", [MethodSchema("Echo", input: "sample.Everything", output: "sample.Everything")])])
+                                services: [ServiceSchema("sample.Echo",
+                                                         [MethodSchema("Echo", input: "sample.Everything", output: "sample.Everything")])])
 
     static let registry = ProtoRegistry([file, ProtoFile.descriptorSubset])
 

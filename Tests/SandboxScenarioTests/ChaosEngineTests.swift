@@ -14,7 +14,8 @@ import Testing
                                createdAt: VirtualTime(milliseconds: 0), status: .delivered, history: [])
 
     static func notification(_ id: Int, _ status: PayoutStatus) -> StatusNotification {
-        StatusNotification(id: id, of: payout.shared, status: status, changedAt: VirtualTime(milliseconds: 0), state: .pending, nextAttemptAt: .some(nil))
+        StatusNotification(id: id, of: payout.shared, status: status, changedAt: VirtualTime(milliseconds: 0), state: .pending,
+                           nextAttemptAt: .some(nil))
     }
 
     @Test func everyMatchingRuleCountsTheNotificationCopiesAddUpAndTheFirstShiftActs() throws {
@@ -31,7 +32,8 @@ import Testing
         #expect(plan.shift == .delay(.seconds(60)) && plan.shiftRule == ChaosRule(index: 2, name: nil))
         let held = try #require(engine.plan(for: Self.notification(2, .rejected), of: Self.payout, counts: [:]))
         #expect(held.shift == .hold(atMost: .seconds(600)) && held.copies.map(\.kind) == [.forged])
-        #expect(try Self.engine(#"[{"when": {"country": "MX"}, "kind": "replay"}]"#).plan(for: Self.notification(1, .completed), of: Self.payout, counts: [:]) == nil)
+        #expect(try Self.engine(#"[{"when": {"country": "MX"}, "kind": "replay"}]"#).plan(for: Self.notification(1, .completed), of: Self.payout,
+                                                                                          counts: [:]) == nil)
     }
 
     @Test func everyActsOnTheNthMatchAndRateAndRangesDrawFromTheSeed() throws {

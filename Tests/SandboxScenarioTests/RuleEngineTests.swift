@@ -81,7 +81,8 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
         #expect(engine.timeline(for: payout(fields: ["country": "MX"])).decision == .defaultTimeline(of: "acme bank"))
         scenario.markBuiltIn()
         let magic = RuleEngine(rules: scenario.rules, defaultTimeline: [], seed: 1)
-        #expect(magic.timeline(for: payout(fields: ["country": "BR"])).decision == TimelineDecision(kind: .magicValue, scenario: "acme bank", index: 1))
+        #expect(magic.timeline(for: payout(fields: ["country": "BR"])).decision == TimelineDecision(kind: .magicValue, scenario: "acme "
+                + "bank", index: 1))
         #expect(magic.timeline(for: payout(fields: ["country": "MX"])).decision == .defaultTimeline(of: nil))
     }
 
@@ -119,7 +120,8 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
         func request(_ fields: Fields) -> PayoutRequest {
             PayoutRequest(dialect: "d24", account: "m", reference: "e", country: "BR", currency: "USD", amount: Money("1")!, fields: fields)
         }
-        #expect(engine.decline(for: request(["beneficiary_name": "KYC 105"])) == Decline(code: "504", details: ["reason": "Underage user detected", "reason_code": "105"]))
+        #expect(engine.decline(for: request(["beneficiary_name": "KYC 105"]))
+                == Decline(code: "504", details: ["reason": "Underage user detected", "reason_code": "105"]))
         #expect(engine.decline(for: request(["beneficiary_name": "KYC 105", "document_id": "1"])) == nil)
         #expect(engine.decline(for: request(["beneficiary_name": "Ana"])) == nil)
     }

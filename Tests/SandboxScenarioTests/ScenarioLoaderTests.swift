@@ -57,52 +57,81 @@ private func error(_ text: String) -> String? {
     }
 
     @Test(arguments: [
-        (#"{"bank": {"rules": [{"when": {}, "thn": []}]}}"#, "x.json: bank.rules[0].thn: unknown key (did you mean \"then\"? expected one of: name, when, then, outcomes, decline)"),
+        (#"{"bank": {"rules": [{"when": {}, "thn": []}]}}"#,
+         "x.json: bank.rules[0].thn: unknown key (did you mean \"then\"? expected one of: name, when, then, outcomes, decline)"),
         (#"{"bank": {"rules": [{"then": []}, {"then": [{"after": "5m", "status": "DELIVERED"}, {"after": "soon", "status": "COMPLETED"}]}]}}"#,
          #"x.json: bank.rules[1].then[1].after: expected a duration such as "30s", "1h5m" or "2d", got "soon""#),
-        (#"{"bank": {"default": [{"after": "1s", "status": "PAID"}]}}"#, #"x.json: bank.default[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED, got "PAID""#),
+        (#"{"bank": {"default": [{"after": "1s", "status": "PAID"}]}}"#,
+         #"x.json: bank.default[0].status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED, got "PAID""#),
         (#"{"bank": {"rules": [{"when": {}}]}}"#, #"x.json: bank.rules[0]: expected exactly one of "then", "outcomes" or "decline""#),
-        (#"{"bank": {"rules": [{"when": {"beneficiary_name": {"regex": "("}}, "then": []}]}}"#, #"x.json: bank.rules[0].when.beneficiary_name.regex: expected a valid regular expression, got "(""#),
-        (#"{"bank": {"rules": [{"when": {"countri": "BR"}, "then": []}]}}"#, "x.json: bank.rules[0].when.countri: unknown field (did you mean \"country\"? expected one of account_type, address, amount, bank_account, bank_branch, bank_code, beneficiary_birthdate, beneficiary_id, beneficiary_lastname, beneficiary_name, city, comments, country, currency, dialect, document_id, document_type, email, external_id, merchant, notification_url, on_hold, phone, postal_code, type)"),
-        (#"{"faults": [{"when": {"endpoint": "GET /v3/banks?country=EC"}, "every": 1, "kind": "close"}]}"#, #"x.json: faults[0].when.endpoint: expected "METHOD /path" without a query, such as "POST /v3/cashout", got "GET /v3/banks?country=EC""#),
-        (#"{"faults": [{"when": {"endpoint": "POST /v3/cashout", "path": "/v3/cashout"}, "every": 1, "kind": "close"}]}"#, #"x.json: faults[0].when.path: expected only without "endpoint" (its shorthand)"#),
-        (#"{"faults": [{"when": {"path": "/v3/cashout", "body": {"amount": {"gte": "lots"}}}, "every": 1, "kind": "close"}]}"#, #"x.json: faults[0].when.body.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
-        (#"{"faults": [{"when": {"headers": ["x"]}, "every": 1, "kind": "close"}]}"#, "x.json: faults[0].when.headers: expected an object of header name: matcher"),
-        (#"{"faults": [{"when": {"bdy": {}}, "every": 1, "kind": "close"}]}"#, #"x.json: faults[0].when.bdy: unknown key (did you mean "body"? expected one of: endpoint, method, path, dialect, headers, body)"#),
-        (#"{"bank": {"rules": [{"when": {"amount": {"gte": "lots"}}, "then": []}]}}"#, #"x.json: bank.rules[0].when.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
-        (#"{"bank": {"rules": [{"then": [{"after": {"min": "5m"}, "status": "DELIVERED"}]}]}}"#, #"x.json: bank.rules[0].then[0].after: expected both "min" and "max""#),
+        (#"{"bank": {"rules": [{"when": {"beneficiary_name": {"regex": "("}}, "then": []}]}}"#,
+         #"x.json: bank.rules[0].when.beneficiary_name.regex: expected a valid regular expression, got "(""#),
+        (#"{"bank": {"rules": [{"when": {"countri": "BR"}, "then": []}]}}"#,
+         "x.json: bank.rules[0].when.countri: unknown field (did you mean \"country\"? expected one of account_type, address, amount, bank_account, "
+         + "bank_branch, bank_code, beneficiary_birthdate, beneficiary_id, beneficiary_lastname, beneficiary_name, city, comments, country, "
+         + "currency, dialect, document_id, document_type, email, external_id, merchant, notification_url, on_hold, phone, postal_code, type)"),
+        (#"{"faults": [{"when": {"endpoint": "GET /v3/banks?country=EC"}, "every": 1, "kind": "close"}]}"#,
+         #"x.json: faults[0].when.endpoint: expected "METHOD /path" without a query, such as "POST /v3/cashout", got "GET /v3/banks?country=EC""#),
+        (#"{"faults": [{"when": {"endpoint": "POST /v3/cashout", "path": "/v3/cashout"}, "every": 1, "kind": "close"}]}"#,
+         #"x.json: faults[0].when.path: expected only without "endpoint" (its shorthand)"#),
+        (#"{"faults": [{"when": {"path": "/v3/cashout", "body": {"amount": {"gte": "lots"}}}, "every": 1, "kind": "close"}]}"#,
+         #"x.json: faults[0].when.body.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
+        (#"{"faults": [{"when": {"headers": ["x"]}, "every": 1, "kind": "close"}]}"#,
+         "x.json: faults[0].when.headers: expected an object of header name: matcher"),
+        (#"{"faults": [{"when": {"bdy": {}}, "every": 1, "kind": "close"}]}"#,
+         #"x.json: faults[0].when.bdy: unknown key (did you mean "body"? expected one of: endpoint, method, path, dialect, headers, body)"#),
+        (#"{"bank": {"rules": [{"when": {"amount": {"gte": "lots"}}, "then": []}]}}"#,
+         #"x.json: bank.rules[0].when.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
+        (#"{"bank": {"rules": [{"then": [{"after": {"min": "5m"}, "status": "DELIVERED"}]}]}}"#,
+         #"x.json: bank.rules[0].then[0].after: expected both "min" and "max""#),
         (#"{"faults": [{"kind": "close"}]}"#, #"x.json: faults[0]: expected exactly one of "every" or "rate""#),
         (#"{"faults": [{"kind": "close", "every": 1, "times": 0}]}"#, "x.json: faults[0].times: expected a whole number from 1 to 1000000, got 0"),
         (#"{"explore": {}}"#, #"x.json: explore: expected only in a file with "steps""#),
         (#"{"explore": {"outcomes": []}, "steps": []}"#, "x.json: explore.outcomes: expected at least one outcome"),
         (#"{"explore": {"outcomes": [{"weight": 1}]}, "steps": []}"#, #"x.json: explore.outcomes[0]: expected "weight" and "then""#),
         (#"{"explore": {"late_reversal": 1.5}, "steps": []}"#, "x.json: explore.late_reversal: expected a number from 0 to 1, got 1.5"),
-        (#"{"explore": {"faults": {"close": 0.1}}, "steps": []}"#, "x.json: explore.faults.close: unknown key (expected one of: drop_after_commit, error, latency)"),
+        (#"{"explore": {"faults": {"close": 0.1}}, "steps": []}"#,
+         "x.json: explore.faults.close: unknown key (expected one of: drop_after_commit, error, latency)"),
         (#"{"faults": [{"kind": "close", "every": 1, "latency": "1s"}]}"#, "x.json: faults[0].latency: expected only with kind latency"),
-        (#"{"faults": [{"kind": "latency", "every": 1, "latency": "1s", "status": 500}]}"#, "x.json: faults[0].status: expected only with kind error"),
-        (#"{"bank": {"default": [{"after": "1s", "status": "DELIVERED", "rejection_code": 801}]}}"#, "x.json: bank.default[0].rejection_code: expected only with status REJECTED"),
-        (#"{"faults": [{"kind": "explode", "every": 2}]}"#, #"x.json: faults[0].kind: expected "latency", "error", "close" or "drop_after_commit", got "explode""#),
-        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#, "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, settle, expect_cashout, expect_webhooks, expect_balance, expect_ledger, expect_requests, wait_for_request, expect_report, expect_reconciled, expect_deliveries, expect_sink"),
-        (#"{"steps": [{"advance": "1m", "expect": {"status": 200}}]}"#, #"x.json: steps[0].expect: expected only with "request" or "create_cashout""#),
+        (#"{"faults": [{"kind": "latency", "every": 1, "latency": "1s", "status": 500}]}"#,
+         "x.json: faults[0].status: expected only with kind error"),
+        (#"{"bank": {"default": [{"after": "1s", "status": "DELIVERED", "rejection_code": 801}]}}"#,
+         "x.json: bank.default[0].rejection_code: expected only with status REJECTED"),
+        (#"{"faults": [{"kind": "explode", "every": 2}]}"#,
+         #"x.json: faults[0].kind: expected "latency", "error", "close" or "drop_after_commit", got "explode""#),
+        (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#,
+         "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, settle, "
+         + "expect_cashout, expect_webhooks, expect_balance, expect_ledger, expect_requests, wait_for_request, expect_report, expect_reconciled, "
+         + "expect_deliveries, expect_sink"),
+        (#"{"steps": [{"advance": "1m", "expect": {"status": 200}}]}"#,
+         #"x.json: steps[0].expect: expected only with "request" or "create_cashout""#),
         (#"{"merchants": [{"login": "a", "pass": "p", "secret": "s", "balance": {"USD": "1", "EUR": "2"}}]}"#,
          #"x.json: merchants[0].balance: expected one settlement currency and its amount, such as {"USD": "5000.00"}"#),
         (#"{"merchants": [{"login": "a", "secret": "s"}]}"#, #"x.json: merchants[0]: expected "pass""#),
         (#"{"clock": {"start": "Monday"}}"#, #"x.json: clock.start: expected a UTC time such as "2026-01-05T09:00:00Z", got "Monday""#),
         (#"{"seed": -1}"#, "x.json: seed: expected a whole number ≥ 0, got -1"),
-        (#"{"nmae": "typo"}"#, "x.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, expect_failure, needs_app, seed, clock, merchants, bank, faults, webhooks, app, explore, report, steps)"),
-        (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#, #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
-        (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#, "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
-        (#"{"report": {"follow_up_within": "1ms"}}"#, #"x.json: report.follow_up_within: expected a duration from 1s to 7d, such as "2m", got "1ms""#),
+        (#"{"nmae": "typo"}"#,
+         "x.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, expect_failure, needs_app, seed, clock, "
+         + "merchants, bank, faults, webhooks, app, explore, report, steps)"),
+        (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#,
+         #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
+        (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#,
+         "x.json: steps[0].expect_cashout.status: expected a status: PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED or CANCELLED"),
+        (#"{"report": {"follow_up_within": "1ms"}}"#,
+         #"x.json: report.follow_up_within: expected a duration from 1s to 7d, such as "2m", got "1ms""#),
         (#"{"report": {"status_polling": {"limit": 0}}}"#, "x.json: report.status_polling.limit: expected a whole number from 1 to 1000000, got 0"),
-        (#"{"report": {"status_polling": {"per": "8d"}}}"#, #"x.json: report.status_polling.per: expected a duration from 1s to 7d, such as "2m", got "8d""#),
+        (#"{"report": {"status_polling": {"per": "8d"}}}"#,
+         #"x.json: report.status_polling.per: expected a duration from 1s to 7d, such as "2m", got "8d""#),
         (#"{"report": {"status_polling": {}}}"#,
          #"x.json: report.status_polling: expected "limit" (the most status queries of one cashout) or "per" (within how long), or both"#),
         (#"{"report": {"polling": 20}}"#,
          #"x.json: report.polling: unknown key (expected one of: follow_up_within, status_polling)"#),
-        (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#, "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599, got 101"),
+        (#"{"webhooks": {"sinks": {"acme": {"answers": [500, 101]}}}}"#,
+         "x.json: webhooks.sinks.acme.answers[1]: expected a whole number from 200 to 599, got 101"),
         ("[1]", "x.json: (top level): expected an object"),
         (#"{"name": "#, "x.json: (top level): invalid JSON: unexpected end of input at line 1, column 10 (byte offset 9)"),
-        (#"{"bank": {"default": [], "default": []}}"#, #"x.json: (top level): invalid JSON: duplicate key "default" at line 1, column 26 (byte offset 25)"#),
+        (#"{"bank": {"default": [], "default": []}}"#,
+         #"x.json: (top level): invalid JSON: duplicate key "default" at line 1, column 26 (byte offset 25)"#),
     ])
     func errorsNameTheFileThePathAndWhatWasExpected(text: String, message: String) {
         #expect(error(text) == message)
@@ -113,13 +142,20 @@ private func error(_ text: String) -> String? {
     /// listed codes nearest it.
     @Test(arguments: [
         (#"{"bank": {"rules": [{"then": [{"after": "1m", "status": "REJECTED", "rejection_code": "eight-oh-one"}]}]}}"#,
-         #"x.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "eight-oh-one""#),
+         #"x.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of "#
+         + #"its list, 800 to 826), got "eight-oh-one""#),
         (#"{"bank": {"default": [{"after": "1m", "status": "REJECTED", "rejection_code": 12345}]}}"#,
-         "x.json: bank.default[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got 12345; nearest: 826 (WITHDRAWAL_REVERSED), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA)"),
+         "x.json: bank.default[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, "
+         + "800 to 826), got 12345; nearest: 826 (WITHDRAWAL_REVERSED), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 822 "
+         + "(ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA)"),
         (#"{"bank": {"rules": [{"outcomes": [{"weight": 1, "then": [{"after": "1m", "status": "REJECTED", "rejection_code": 823}]}]}]}}"#,
-         "x.json: bank.rules[0].outcomes[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got 823; nearest: 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), 821 (MONTHLY_LIMIT_EXCEEDED_FOR_USER)"),
+         "x.json: bank.rules[0].outcomes[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 "
+         + "codes of its list, 800 to 826), got 823; nearest: 822 (ACCOUNT_NAME_REQUIRED_TO_BE_IN_KATAKANA), 824 (REJECTED_BY_THIRD_PARTY_CONTROL), "
+         + "821 (MONTHLY_LIMIT_EXCEEDED_FOR_USER)"),
         (#"{"bank": {"rules": [{"then": [{"after": "1m", "status": "REJECTED", "rejection_code": "ERROR_ACCOUNT_CLOSED"}]}]}}"#,
-         #"x.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its list, 800 to 826), got "ERROR_ACCOUNT_CLOSED"; nearest: 801 (ERROR_ACCOUNT_CLOSED), 800 (ERROR_ACCOUNT_INCORRECT), 802 (ERROR_AMOUNT_INCORRECT)"#),
+         #"x.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of "#
+         + #"its list, 800 to 826), got "ERROR_ACCOUNT_CLOSED"; nearest: 801 (ERROR_ACCOUNT_CLOSED), 800 (ERROR_ACCOUNT_INCORRECT), 802 "#
+         + #"(ERROR_AMOUNT_INCORRECT)"#),
     ])
     func aRejectionCodeD24DoesNotAnswerIsRefused(text: String, message: String) {
         #expect(error(text) == message)
@@ -177,13 +213,19 @@ private func error(_ text: String) -> String? {
         (#"[{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "c2"}, {"expect_webhooks": {"ref": "c3"}}]"#,
          #"x.json: steps[2].expect_webhooks.ref: expected the "as" of an earlier step, got "c3" (named so far: c1, c2)"#),
         (#"[{"create_cashout": {}, "as": "c1"}, {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c9.cashout_id}}"}}]"#,
-         "x.json: steps[1].request.path: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got {{c9.cashout_id}} (named so far: c1)"),
+         "x.json: steps[1].request.path: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got {{c9.cashout_id}} (named so far: "
+         + "c1)"),
         (#"[{"request": {"method": "POST", "path": "/x", "json": {"items": [{"id": "a-{{c.external_id}}"}]}}}]"#,
-         "x.json: steps[0].request.json.items[0].id: expected {{NAME.external_id}} with NAME the \"as\" of an earlier step, got {{c.external_id}} (none named so far)"),
+         "x.json: steps[0].request.json.items[0].id: expected {{NAME.external_id}} with NAME the \"as\" of an earlier step, got {{c.external_id}} "
+         + "(none named so far)"),
         (#"[{"create_cashout": {"external_id": "{{c.external_id}}-2"}, "as": "c"}]"#,
-         "x.json: steps[0].create_cashout.external_id: expected {{NAME.external_id}} with NAME the \"as\" of an earlier step, got {{c.external_id}} (none named so far)"),
-        (#"[{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "c2", "expect": {"json_contains": {"cashout_id": "{{c2.cashout_id}}"}}}]"#,
-         "x.json: steps[1].expect.json_contains.cashout_id: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got {{c2.cashout_id}} (named so far: c1)"),
+         "x.json: steps[0].create_cashout.external_id: expected {{NAME.external_id}} with NAME the \"as\" of an earlier step, got {{c.external_id}} "
+         + "(none named so far)"),
+        (#"[{"create_cashout": {}, "as": "c1"}, {"create_cashout": {}, "as": "c2", "expect": {"json_contains": {"cashout_id": "#
+         + #""{{c2.cashout_id}}"}}}]"#,
+
+         "x.json: steps[1].expect.json_contains.cashout_id: expected {{NAME.cashout_id}} with NAME the \"as\" of an earlier step, got "
+         + "{{c2.cashout_id}} (named so far: c1)"),
         // A named cashout gives two fields: another is a typo, refused before the run reaches it.
         (#"[{"create_cashout": {}, "as": "c1"}, {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashoutid}}"}}]"#,
          "x.json: steps[1].request.path: expected {{c1.cashout_id}} or {{c1.external_id}}, got {{c1.cashoutid}}"),
@@ -198,7 +240,8 @@ private func error(_ text: String) -> String? {
         let scenario = try load(#"""
         {"steps": [
           {"create_cashout": {}, "as": "c1", "comment": "{{c9.cashout_id}} in a comment is text"},
-          {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}?base={{base_url}}"}, "save": {"m": "merchant", "x.cashout_id": "id"}},
+          {"request": {"method": "GET", "path": "/sandbox/cashouts/{{c1.cashout_id}}?base={{base_url}}"}, "save": {"m": "merchant", \#
+        "x.cashout_id": "id"}},
           {"request": {"method": "GET", "path": "/sandbox/ledger?merchant={{m}}&other={{x.cashout_id}}&unknown={{later}}"}},
           {"expect_cashout": {"ref": "c1", "status": "PENDING"}},
           {"expect_webhooks": {"ref": "c1", "fields": {"external_id": "{{c1.external_id}}"}}}]}
@@ -233,14 +276,16 @@ enum URLPath {
 struct RegexSafetyTests {
     @Test(arguments: ["(a+)+", "^(a|aa)+$", "(a*)*", "(\\d?){2,}", "((ab)+c)*", "(x(?:y+))+"])
     func nestedRepetitionIsRefused(pattern: String) {
-        let text = #"{"bank": {"rules": [{"when": {"comments": {"regex": "\#(pattern.replacingOccurrences(of: "\\", with: "\\\\"))"}}, "then": []}]}}"#
+        let text = #"{"bank": {"rules": [{"when": {"comments": {"regex": "\#(pattern.replacingOccurrences(of: "\\", with: "\\\\"))"}}, "then": "#
+                   + #"[]}]}}"#
         #expect(error(text) == "x.json: bank.rules[0].when.comments.regex: expected a regular expression without a repeated group "
             + "that repeats or alternates inside, such as (a+)+ or (a|aa)+: matching those can take exponential time")
     }
 
     @Test(arguments: ["^\\d{11}$", "^(BR|MX)$", "[a+]+", "\\(a+\\)+", "(abc)+", "^E2E-[0-9A-F]{8}$", "(?:ab)?c+", "a+b*"])
     func ordinaryPatternsLoad(pattern: String) {
-        let text = #"{"bank": {"rules": [{"when": {"comments": {"regex": "\#(pattern.replacingOccurrences(of: "\\", with: "\\\\"))"}}, "then": []}]}}"#
+        let text = #"{"bank": {"rules": [{"when": {"comments": {"regex": "\#(pattern.replacingOccurrences(of: "\\", with: "\\\\"))"}}, "then": "#
+                   + #"[]}]}}"#
         #expect(error(text) == nil)
     }
 }
