@@ -88,7 +88,8 @@ extension [any Dialect] {
         return ScenarioSetup(layering: compactMap { dialect in
             (dialect as? any ScenarioDialect)?.builtInScenarioText.map { text in
                 do {
-                    var scenario = try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)", vocabulary: vocabulary)
+                    var scenario = try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)",
+                                                           vocabulary: vocabulary)
                     scenario.markBuiltIn()
                     return scenario
                 } catch {

@@ -218,8 +218,8 @@ public final class Sandbox: Sendable {
             if mode == .manual { clock.set(to: VirtualTime(milliseconds: 0)) }
             defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
             let replaying = admin
-            let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank, resetConfiguration: bankConfiguration,
-                                          formats: Sandbox.bankFormat,
+            let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank,
+                                          resetConfiguration: bankConfiguration, formats: Sandbox.bankFormat,
                                           admin: replaying.replay, restore: { try replaying.restore($0, clockBack: mode == .manual) })
             try opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: replaying.worker) { whileLocked in
                 replaying.snapshot(whileLocked: whileLocked)

@@ -41,7 +41,8 @@ extension Sandbox {
             switch scenario {
             case .file(let path): configuration.scenarios = [try ScenarioLoader.load(file: path, vocabulary: configuration.scenarioVocabulary)]
             case .json(let text):
-                configuration.scenarios = [try ScenarioLoader.load(Array(text.utf8), file: "scenario.json", vocabulary: configuration.scenarioVocabulary)]
+                configuration.scenarios = [try ScenarioLoader.load(Array(text.utf8), file: "scenario.json",
+                                                                   vocabulary: configuration.scenarioVocabulary)]
             case .builtIn: break
             }
         } catch {

@@ -49,7 +49,8 @@ package enum AccountsResource {
                     "200": OpenAPI.json("Updated", account), "201": OpenAPI.json("Created", account),
                     "400": OpenAPI.error(400, AdminMessage.notAnObject, "colour: unknown field"),
                     "404": OpenAPI.error(404, unknown),
-                    "409": OpenAPI.errors(declared.map(\.currencyKept).joined(separator: "; "), declared.map { OpenAPI.failure(409, $0.currencyKept) }),
+                    "409": OpenAPI.errors(declared.map(\.currencyKept).joined(separator: "; "),
+                                          declared.map { OpenAPI.failure(409, $0.currencyKept) }),
                 ])),
         ]
     }

@@ -54,7 +54,8 @@ package enum AdminMessage {
     }
 
     /// `POST /sandbox/reconcile` with a body that is no JSON.
-    package static let reconcileBody = #"expected the app's ledger as JSON, such as {"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "100.00"}]}"#
+    package static let reconcileBody = #"expected the app's ledger as JSON, such as "#
+        + #"{"payouts": [{"external_id": "order-1", "status": "COMPLETED", "amount": "100.00"}]}"#
 }
 
 /// Bounds the admin API's handlers check, each written once: the handlers check them and the

@@ -45,7 +45,9 @@ extension OpenAPIDocument {
                     A scenario file's JSON (format in the Scenario files guide, JSON Schema in scenarios/schema.json) \
                     over the ones in force: its merchants, rules (tried first), faults and webhook policy.
                     """,
-                body: OpenAPI.body(Schema.object(Dictionary(uniqueKeysWithValues: scenarioKeys.map { ($0, ["description": "See scenarios/schema.json"]) }),
+                body: OpenAPI.body(Schema.object(Dictionary(uniqueKeysWithValues: scenarioKeys.map { key in
+                                                     (key, ["description": "See scenarios/schema.json"])
+                                                 }),
                                                  description: "A scenario document"), examples: [
                     "decline": ["name": "KYC decline", "bank": ["rules": [
                         ["when": ["beneficiary_name": "Minor"], "decline": ["code": 504, "reason_code": 105]],
@@ -143,7 +145,8 @@ extension OpenAPIDocument {
                 ]),
                 responses: [
                     "204": OpenAPI.empty("Scripted"),
-                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
+                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "#
+                                         + #""deduplicate": true}, each optional: "#
                                          + "answers are HTTP statuses 200 to 599, one per request processed"),
                 ])),
             OpenAPIEndpoint(route: "DELETE /sandbox/sink/{name}", operation: OpenAPI.operation(

@@ -67,7 +67,8 @@ extension OpenAPIDocument {
                 "requests": Schema.array(of: Schema.object([
                     "at": Schema.time(), "method": Schema.string(example: "POST"), "path": Schema.string(),
                     "content_type": Schema.nullable("string"),
-                    "headers": Schema.map(of: Schema.string(), description: "Header fields by lowercase name: all received over HTTP; Content-Type and the signature of an in-process notification"),
+                    "headers": Schema.map(of: Schema.string(), description: "Header fields by lowercase name: all received over HTTP; "
+                                              + "Content-Type and the signature of an in-process notification"),
                     "body": Schema.string(),
                     "form": Schema.map(of: Schema.string(), description: "The body decoded as a form"),
                     "answered": Schema.integer("The status the sink answered"),
@@ -91,10 +92,12 @@ extension OpenAPIDocument {
                 "kind": chaosKind, "summary": Schema.string("One human line", example: "duplicate of attempt 1 (chaos rule 0 \"at least once\")"),
                 "rule": Schema.nullable("string", "The name of the rule that asked for it"),
                 "index": Schema.nullable("integer", "The rule's place in webhooks.chaos; null when sent by hand"),
-                "copy_of": ["anyOf": [Schema.object(["webhook": Schema.integer(), "attempt": Schema.nullable("integer")], required: ["webhook", "attempt"]),
+                "copy_of": ["anyOf": [Schema.object(["webhook": Schema.integer(), "attempt": Schema.nullable("integer")],
+                                                    required: ["webhook", "attempt"]),
                                       ["type": "null"]], "description": "A duplicate, forged copy or replay: the notification and attempt it copies"],
                 "delay": Schema.nullable("string", "delayed: by how long; a rule's copy: how long after what set it off"),
-                "after_webhook": Schema.nullable("integer", "out_of_order: the later notification that released it; replay: the one whose delivery set it off"),
+                "after_webhook": Schema.nullable("integer", "out_of_order: the later notification that released it; "
+                                                     + "replay: the one whose delivery set it off"),
             ], required: ["kind", "summary", "rule", "index", "copy_of", "delay", "after_webhook"]),
             "ChaosRequest": Schema.object(["kind": Schema.oneOf(["duplicate", "forged", "replay"])], required: ["kind"], open: true,
                                           description: "Other members are ignored"),
@@ -179,14 +182,16 @@ extension OpenAPIDocument {
 
     private static var webhookMembers: [String: JSON] {
         [
-            "id": Schema.integer(), "cashout_id": Schema.integer(), "merchant": Schema.string(), "external_id": Schema.nullable("string", "The API's reference, if it has one"),
+            "id": Schema.integer(), "cashout_id": Schema.integer(), "merchant": Schema.string(),
+            "external_id": Schema.nullable("string", "The API's reference, if it has one"),
             "status": statusName, "api_status": apiStatus, "changed_at": Schema.time(), "url": Schema.nullable("string"),
             "state": Schema.oneOf(["pending", "delivered", "failed", "not_sent"]),
             "next_attempt_at": Schema.nullable("string"),
             "attempts": Schema.array(of: Schema.object([
                 "number": Schema.integer(), "at": Schema.time(), "manual": Schema.boolean(),
                 "retry": Schema.boolean("A scheduled retry after a failed attempt"),
-                "chaos": ["anyOf": [Schema.ref("ChaosMark"), ["type": "null"]], "description": "What webhook chaos made it; null for a plain attempt or retry"],
+                "chaos": ["anyOf": [Schema.ref("ChaosMark"), ["type": "null"]],
+                          "description": "What webhook chaos made it; null for a plain attempt or retry"],
                 "response_status": Schema.nullable("integer"), "error": Schema.nullable("string"),
                 "response_body": Schema.nullable("string"),
             ], required: ["number", "at", "manual", "retry", "chaos", "response_status", "error", "response_body"])),

@@ -5,7 +5,8 @@ import SandboxProtobuf
 // A gRPC service's unary methods as Connect's unary JSON serves them (SandboxGRPC's
 // GRPCServer+Connect.swift), for the OpenAPI document: `POST /<service>/<Method>` with the request
 // message as proto3 JSON (required: without `Content-Type: application/json` a call is taken for
-// gRPC and answered 415; `{}` is the empty message; the binary `application/proto` is not described), answered 200 with the response message as proto3 JSON,
+// gRPC and answered 415; `{}` is the empty message; the binary `application/proto` is not described),
+// answered 200 with the response message as proto3 JSON,
 // or with a Connect error `{"code","message"}` under its code's HTTP status. The message and enum
 // schemas are made from the service's own declarations (ProtoRegistry+JSONSchema.swift); what a
 // person must say about a method (summary, examples, the statuses it ends with) comes with it.
@@ -70,7 +71,8 @@ extension OpenAPI {
                 responses[String(status)] = connectErrors(group, headers: headers)
             }
             responses["415"] = [
-                "description": "Without `Content-Type: application/json` (or `application/proto`) the call is taken for gRPC, whose content type it lacks",
+                "description": .string("Without `Content-Type: application/json` (or `application/proto`) the call is taken for gRPC, "
+                                           + "whose content type it lacks"),
                 "content": ["text/plain": ["schema": Schema.string()]],
             ]
             return OpenAPIEndpoint(route: "POST /\(service.fullName)/\(method.name)", operation: operation(

@@ -36,7 +36,8 @@ extension OpenAPIDocument {
                                        "status_polling_excessive: the most status queries of one cashout within polling_per, 1 to 1000000. "
                                            + "Default: the scenarios' report.status_polling.limit, else 10"),
                          OpenAPI.query("polling_per", Schema.string(example: "1m", pattern: DurationText.pattern),
-                                       "The window polling_limit counts in, from 1s to 7d. Default: the scenarios' report.status_polling.per, else 1m"),
+                                       "The window polling_limit counts in, from 1s to 7d. "
+                                           + "Default: the scenarios' report.status_polling.per, else 1m"),
                          OpenAPI.header("If-None-Match", "The ETag of a report already read: 304 while it still holds")],
             responses: [
                 "200": reportAnswer,
@@ -53,13 +54,15 @@ extension OpenAPIDocument {
 
     static func reconcileEndpoint(_ apis: [APIDocsFragment]) -> OpenAPIEndpoint {
         let references = apis.compactMap { api in api.ledgerReference.map { "`\($0.key)` for \(api.tag)" } }.joined(separator: ", ")
-        let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; the bank's is REJECTED (reversed after it completed)"#
+        let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; "#
+            + "the bank's is REJECTED (reversed after it completed)"
         return OpenAPIEndpoint(route: "POST /sandbox/reconcile", operation: OpenAPI.operation(
             "reconcile", tag: "Sandbox", summary: "Compare my app's ledger with the bank",
             description: """
                 Reconciliation (the Testing your app guide, "Reconciliation"): the app's own view of its payouts, one entry \
                 per payout with its API's reference (\(references)), the status it believes in its API's words and the \
-                amount (a decimal string or number, at most two decimals), compared with the bank's cashouts (of `account` alone, or of every account). \
+                amount (a decimal string or number, at most two decimals), compared with the bank's cashouts \
+                (of `account` alone, or of every account). \
                 One mismatch per cashout whose fate (paid, not paid, not decided yet), amount, count or existence differs, \
                 with the bank's history of it. The reconciliation is kept: `GET /sandbox/report` shows it as \
                 `ledger_mismatch` (and its ETag changes). A ledger that cannot be compared (its shape, a status word its \
@@ -78,7 +81,8 @@ extension OpenAPIDocument {
                                                  ["kind": "status", "cashout": 1_000_001, "status": "REJECTED", "at": "2026-01-05T10:01:00Z",
                                                   "by": "bank"]]]],
                 ]),
-                "400": OpenAPI.error(400, #"ledger request body: payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, got "PAID""#),
+                "400": OpenAPI.error(400, "ledger request body: payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, "
+                                         + #"DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, got "PAID""#),
                 "404": OpenAPI.error(404, AdminMessage.noReportAccount("nobody")),
             ]))
     }
@@ -112,7 +116,9 @@ extension OpenAPIDocument {
         ], required: ["state", "step", "steps", "failure"])]
     }
 
-    private static let etag: JSON = ["ETag": ["description": "What the report was made from", "schema": Schema.string(example: "\"r42.0-317-1767603710000\"")]]
+    private static let etag: JSON = [
+        "ETag": ["description": "What the report was made from", "schema": Schema.string(example: "\"r42.0-317-1767603710000\"")],
+    ]
 
     private static var reportAnswer: JSON {
         guard case .object(var answer) = OpenAPI.json("The report", Schema.ref("IntegrationReport"), example: reportExample) else { return .null }
@@ -151,7 +157,8 @@ extension OpenAPIDocument {
                 "not_exercised": Schema.integer("Of them, those nothing exercised either way", example: 4),
                 "thresholds": Schema.object([
                     "follow_up_within": Schema.string("How long after a notification the app had to ask for the status", example: "1m"),
-                    "status_polling": Schema.object(["limit": Schema.integer(example: 10), "per": Schema.string(example: "1m")], required: ["limit", "per"]),
+                    "status_polling": Schema.object(["limit": Schema.integer(example: 10), "per": Schema.string(example: "1m")],
+                                                    required: ["limit", "per"]),
                 ], required: ["follow_up_within", "status_polling"], description: "What the checks judged by"),
                 "check_descriptions": Schema.map(of: Schema.map(of: Schema.string()),
                                                  description: "Each check of the report's accounts, by their API (an account's dialect) and id: "
@@ -185,7 +192,8 @@ extension OpenAPIDocument {
                     "status": Schema.string("What the app believes, in its API's words (any case)", example: "COMPLETED"),
                     "amount": Schema.either(["string", "number"], "At most two decimals, in the payout's currency", example: "101.00"),
                 ]) { $1 }, required: ["status", "amount"], open: true)
-                    .merging(["oneOf": .array(references.map { ["required": [.string($0.0)]] })]), description: "Exactly one reference key each; other keys are ignored"),
+                    .merging(["oneOf": .array(references.map { ["required": [.string($0.0)]] })]),
+                                        description: "Exactly one reference key each; other keys are ignored"),
             ], required: ["payouts"], open: true),
             "Reconciliation": Schema.object([
                 "ok": Schema.boolean("No mismatch"), "source": Schema.string("Where the ledger was read", example: "request body"),
@@ -208,16 +216,18 @@ extension OpenAPIDocument {
             "ok": false, "errors": 2, "warnings": 0, "at": "2026-01-07T10:10:00Z", "checks": 8, "not_exercised": 4,
             "thresholds": ["follow_up_within": "1m", "status_polling": ["limit": 10, "per": "1m"]],
             "check_descriptions": ["d24": [
-                "notification_failed": "a notification whose every attempt was answered non-2xx or timed out; exercised once a notification to the app was delivered or gave up",
-                "forged_notification_accepted": .string("a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; exercised "
-                    + "by a forged copy once the app has acknowledged a genuine notification (refusing every one shows nothing)"),
+                "notification_failed": .string("a notification whose every attempt was answered non-2xx or timed out; exercised "
+                    + "once a notification to the app was delivered or gave up"),
+                "forged_notification_accepted": .string("a notification signed with a wrong key (webhook chaos's forged copy) answered 2xx; "
+                    + "exercised by a forged copy once the app has acknowledged a genuine notification (refusing every one shows nothing)"),
             ]],
             "accounts": [[
                 "account": "sandbox_login", "dialect": "d24", "known": true, "requests": 3, "cashouts": 1,
                 "findings": [
                     [
                         "id": "late_rejection_missed", "severity": "error", "cashouts": [1_000_001],
-                        "occurrences": ["the REJECTED notification of cashout 1000001 was acknowledged, but POST /v3/cashout/status was not asked for it at all"],
+                        "occurrences": [.string("the REJECTED notification of cashout 1000001 was acknowledged, "
+                                                    + "but POST /v3/cashout/status was not asked for it at all")],
                         "evidence": [[
                             "kind": "delivery", "notification": 3, "cashout": 1_000_001, "status": "REJECTED", "attempt": 1, "copy_of": .null,
                             "at": "2026-01-07T10:05:00Z", "answered": 200, "error": .null, "chaos": .null,
@@ -237,7 +247,8 @@ extension OpenAPIDocument {
                     ],
                 ],
                 "passed": ["notification_failed", "notification_not_followed_up"],
-                "not_exercised": ["forged_notification_accepted", "duplicate_after_lost_response", "idempotency_key_reused", "status_polling_excessive"],
+                "not_exercised": ["forged_notification_accepted", "duplicate_after_lost_response", "idempotency_key_reused",
+                                  "status_polling_excessive"],
             ]],
         ]
     }

@@ -17,9 +17,12 @@ extension OpenAPIDocument {
                     (`diagnosis`) and, on a 404 or 405, the route most likely meant (`near_miss`).
                     """,
                 parameters: [
-                    OpenAPI.query("limit", Schema.integer(example: 100, minimum: AdminLimits.requestLimitMinimum, maximum: Int.max), "At most this many (default 100)"),
+                    OpenAPI.query("limit", Schema.integer(example: 100, minimum: AdminLimits.requestLimitMinimum, maximum: Int.max),
+                                  "At most this many (default 100)"),
                     OpenAPI.query("path", Schema.string(example: "/v3/cashout"), "Only paths starting with this"),
-                    OpenAPI.query("status", Schema.string(example: "4xx", pattern: "^[1-5]([0-9]{2}|[xX]{2})$"), "Only this answer status (`401`) or class (`4xx`); a gRPC call, HTTP 200 whatever its outcome, by the status Connect gives its `grpc-status` (`UNAUTHENTICATED` 401)"),
+                    OpenAPI.query("status", Schema.string(example: "4xx", pattern: "^[1-5]([0-9]{2}|[xX]{2})$"),
+                                  "Only this answer status (`401`) or class (`4xx`); a gRPC call, HTTP 200 whatever its outcome, "
+                                      + "by the status Connect gives its `grpc-status` (`UNAUTHENTICATED` 401)"),
                     OpenAPI.query("dialect", Schema.oneOf(dialects), "Only this API's routes"),
                 ],
                 responses: [
@@ -50,7 +53,8 @@ extension OpenAPIDocument {
                                         Schema.ref("RequestVerificationAnswer")),
                     "409": OpenAPI.json("Unknowable: the journal no longer holds requests that would decide it",
                                         Schema.ref("RequestVerificationAnswer")),
-                    "400": OpenAPI.error(400, #"request.methd: unknown key (did you mean "method"? expected one of: method, path, dialect, headers, body)"#),
+                    "400": OpenAPI.error(400, #"request.methd: unknown key (did you mean "method"? "#
+                                             + "expected one of: method, path, dialect, headers, body)"),
                 ])),
             OpenAPIEndpoint(route: "DELETE /sandbox/requests", operation: OpenAPI.operation(
                 "clearRequests", tag: "Sandbox", summary: "Clear the request journal",

@@ -31,7 +31,8 @@ package enum OpenAPIDocument {
                 ["name": "Sink", "description": "The built-in webhook receiver"],
                 ["name": "Documents", "description": "This document, the Postman collection, the dashboard"],
             ]),
-            "paths": OpenAPI.paths(apis.flatMap { $0.endpoints.map(adminTokenProtected) } + adminEndpoints(apis) + AccountsResource.endpoints(apis) + documentEndpoints),
+            "paths": OpenAPI.paths(apis.flatMap { $0.endpoints.map(adminTokenProtected) } + adminEndpoints(apis)
+                                       + AccountsResource.endpoints(apis) + documentEndpoints),
             "components": [
                 "schemas": .object(apis.reduce(adminSchemas.merging(requestJournalSchemas) { $1 }.merging(reportSchemas(apis)) { $1 }
                     .merging(suiteSchemas) { $1 }) { $0.merging($1.schemas) { $1 } }),

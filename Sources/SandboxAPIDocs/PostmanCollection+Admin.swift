@@ -17,7 +17,8 @@ extension PostmanCollection {
              description: "The newest requests to the payout APIs and their answers, newest first.",
              tests: ["pm.test('a journal', function () { pm.expect(pm.response.json().capacity >= 0).to.eql(true); });"]),
         Item("Refused requests, with why", "GET", "/sandbox/requests?status=4xx", expect: 200,
-             description: "A refused authentication carries its diagnosis (which check failed, and the likely cause); a 404 or 405 the route most likely meant."),
+             description: "A refused authentication carries its diagnosis (which check failed, and the likely cause); "
+                 + "a 404 or 405 the route most likely meant."),
         Item("Clear the request journal", "DELETE", "/sandbox/requests", expect: 204),
     ]
 
@@ -36,9 +37,11 @@ extension PostmanCollection {
             """,
         tests: [
             "var report = pm.response.json(), findings = [];",
-            "report.accounts.forEach(function (a) { a.findings.forEach(function (f) { findings.push(f.id + ' on ' + a.account + ' (' + f.severity + ')'); }); });",
+            "report.accounts.forEach(function (a) { a.findings.forEach(function (f) { "
+                + "findings.push(f.id + ' on ' + a.account + ' (' + f.severity + ')'); }); });",
             "var idle = report.not_exercised ? '; ' + report.not_exercised + ' of ' + report.checks + ' checks not exercised' : '';",
-            "pm.test((report.ok ? 'ok: no error finding' : 'not ok: ' + findings.join(', ')) + idle, function () { pm.expect(report.ok).to.eql(true); });",
+            "pm.test((report.ok ? 'ok: no error finding' : 'not ok: ' + findings.join(', ')) + idle, "
+                + "function () { pm.expect(report.ok).to.eql(true); });",
         ])
 
     /// A reconciliation of the app's ledger (here an empty one: fill in the app's payouts), after
@@ -92,21 +95,26 @@ extension PostmanCollection {
             Item("Advance the clock by 1 minute", "POST", "/sandbox/clock/advance", body: body(["by": "1m"]), expect: 200,
                  description: "Also {\"to\":\"2026-01-07T00:00:00Z\"}. Every event due on the way runs, in time order."),
             Item("Cashout (admin view)", "GET", "/sandbox/cashouts/{{timelineCashoutId}}", expect: 200,
-                 description: "Fields, status history, scheduled bank steps, webhooks, and what decided its fate (decided_by: here the default timeline).",
+                 description: "Fields, status history, scheduled bank steps, webhooks, and what decided its fate "
+                     + "(decided_by: here the default timeline).",
                  tests: [expect("status", "'COMPLETED'"), expect("decided_by.kind", "'default'")]),
             Item("Cashouts", "GET", "/sandbox/cashouts?merchant=\(account)", expect: 200),
             Item("Webhooks of a cashout", "GET", "/sandbox/webhooks?cashout_id={{timelineCashoutId}}", expect: 200,
                  tests: [save("webhooks[0].id", as: "webhookId")]),
             Item("Redeliver a webhook", "POST", "/sandbox/webhooks/{{webhookId}}/redeliver", expect: 200),
             Item("Send a duplicate of a webhook", "POST", "/sandbox/webhooks/{{webhookId}}/chaos", body: body(["kind": "duplicate"]), expect: 200,
-                 description: "Webhook chaos, now: the same notification once more (also \"forged\": signed with a wrong secret, or \"replay\"). Marked in its attempts; never retried.",
-                 tests: ["pm.test('a duplicate attempt', function () { var a = pm.response.json().attempts; pm.expect(a[a.length - 1].chaos.kind).to.eql('duplicate'); });"]),
+                 description: "Webhook chaos, now: the same notification once more (also \"forged\": signed with a wrong secret, "
+                     + "or \"replay\"). Marked in its attempts; never retried.",
+                 tests: ["pm.test('a duplicate attempt', function () { var a = pm.response.json().attempts; "
+                             + "pm.expect(a[a.length - 1].chaos.kind).to.eql('duplicate'); });"]),
             Item("Send a forged webhook", "POST", "/sandbox/webhooks/{{webhookId}}/chaos", body: body(["kind": "forged"]), expect: 200,
                  description: "Signed with a wrong secret: a careful receiver answers it 401.",
-                 tests: ["pm.test('a forged attempt', function () { var a = pm.response.json().attempts; pm.expect(a[a.length - 1].chaos.kind).to.eql('forged'); });"]),
+                 tests: ["pm.test('a forged attempt', function () { var a = pm.response.json().attempts; "
+                             + "pm.expect(a[a.length - 1].chaos.kind).to.eql('forged'); });"]),
             Item("Put webhook chaos rules in force", "PUT", "/sandbox/webhooks/chaos",
                  body: #"[{"name": "at least once", "when": {"status": "COMPLETED"}, "kind": "duplicate", "after": "30s"}]"#, expect: 200,
-                 description: "The rules of a scenario's webhooks.chaos (the Scenario files guide, 'Webhooks'): here every COMPLETED notification is sent twice, 30 s apart.",
+                 description: "The rules of a scenario's webhooks.chaos (the Scenario files guide, 'Webhooks'): "
+                     + "here every COMPLETED notification is sent twice, 30 s apart.",
                  tests: ["pm.test('one rule', function () { pm.expect(pm.response.json().length).to.eql(1); });"]),
             Item("Webhook chaos rules", "GET", "/sandbox/webhooks/chaos", expect: 200),
             Item("End webhook chaos", "PUT", "/sandbox/webhooks/chaos", body: "[]", expect: 200,
@@ -118,14 +126,17 @@ extension PostmanCollection {
                  description: "Its next answers, one per request: here a failure then a success, to see a retry."),
             Item("Script the sink as a careful handler", "PUT", "/sandbox/sink/postman",
                  body: body(["check_signatures": .literal("true"), "deduplicate": .literal("true")]), expect: 204,
-                 description: "It refuses a wrong signature or control with 401, and answers 200 to a notification it processed already without processing it again."),
+                 description: "It refuses a wrong signature or control with 401, and answers 200 to a notification it processed already "
+                     + "without processing it again."),
             Item("Ledger", "GET", "/sandbox/ledger?merchant=\(account)", expect: 200),
             Item("Merchants", "GET", "/sandbox/merchants", expect: 200),
             Item("Accounts of every API", "GET", "/sandbox/accounts", expect: 200,
                  description: "By API; GET or PUT /sandbox/accounts/{dialect}/{id} reads, creates or changes one."),
             Item("Save a snapshot", "GET", "/sandbox/snapshot", expect: 200,
-                 description: "The whole state as a file (Send and Download in Postman); PUT it to /sandbox/snapshot, here or in another sandbox, to get it back.",
-                 tests: ["pm.test('a snapshot file', function () { pm.expect(pm.response.headers.get('Content-Type')).to.eql('application/vnd.cashout-sandbox.snapshot'); });"]),
+                 description: "The whole state as a file (Send and Download in Postman); PUT it to /sandbox/snapshot, "
+                     + "here or in another sandbox, to get it back.",
+                 tests: ["pm.test('a snapshot file', function () { "
+                             + "pm.expect(pm.response.headers.get('Content-Type')).to.eql('application/vnd.cashout-sandbox.snapshot'); });"]),
             Item("No such cashout (404)", "GET", "/sandbox/cashouts/999999999", expect: 404),
             Item("Verify what was sent", "POST", "/sandbox/requests/verify",
                  body: #"{"request": {"method": "POST", "body": {"amount": {"gte": 1}}}, "count": {"at_least": 1}}"#, expect: 200,

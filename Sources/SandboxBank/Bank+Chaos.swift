@@ -64,7 +64,9 @@ extension Bank {
         let first = notification.scheduledAttempts == 0
         var soonest: Duration?
         func consider(_ copies: [ChaosPlan.Copy], replays: Bool) {
-            for copy in copies where (copy.kind == .replay) == replays && copy.progress == .waiting { soonest = min(soonest ?? copy.after, copy.after) }
+            for copy in copies where (copy.kind == .replay) == replays && copy.progress == .waiting {
+                soonest = min(soonest ?? copy.after, copy.after)
+            }
         }
         if first, let plan = notification.chaos { consider(plan.copies, replays: false) }
         for earlier in s.chaosWatch[notification.payoutID] ?? [] where earlier < id {

@@ -123,7 +123,9 @@ extension Bank {
         let timeline = timeline ?? s.configuration.timeline(payout)
         s.payouts.append(payout, timeline: timeline)
         s.payoutsByAccount[request.account, default: []].append(id)
-        if let reference = request.reference { s.references[request.account, default: ReferenceIndex()].insert(id, reference: reference, in: s.payouts) }
+        if let reference = request.reference {
+            s.references[request.account, default: ReferenceIndex()].insert(id, reference: reference, in: s.payouts)
+        }
         if request.status.isDebited { move(&s, payout, .debit, at: now) }
         if request.status == .pending { scheduleTimeline(&s, payoutID: id, from: now) }
         let expiresAfter = request.expiresAfter.map { min(max($0, .zero), PayoutRequest.longestExpiry) }  // what a journal holds

@@ -107,7 +107,9 @@ extension BankSnapshot {
                 decisions.append(try reader.decision(format))
             case .payouts:
                 let (payout, timeline, generation) = try BankSnapshot.payout(id: s.payouts.nextID, &reader, format: format,
-                                                                             account: { reader throws(BinaryReader.Malformed) in try knownAccount(&reader) },
+                                                                             account: { reader throws(BinaryReader.Malformed) in
+                                                                                 try knownAccount(&reader)
+                                                                             },
                                                                              decisions: decisions)
                 if let reference = payout.reference, s.references[payout.account]?.id(of: reference, in: s.payouts) != nil {
                     throw .init(offset: start, reason: "reference \(reference) twice for \(payout.account)")
@@ -159,7 +161,8 @@ extension BankSnapshot {
             case 0:
                 let (payoutID, generation, step) = (try knownPayout(&reader), try reader.int(), try reader.int())
                 guard let plan = s.payouts.plan(payoutID), plan.timeline.indices.contains(step), generation <= plan.generation else {
-                    throw .init(offset: start, reason: "an event for step \(step) (generation \(generation)) of payout \(payoutID) that its timeline does not have")
+                    throw .init(offset: start,
+                                reason: "an event for step \(step) (generation \(generation)) of payout \(payoutID) that its timeline does not have")
                 }
                 return .init(at: at, sequence: eventSequence, kind: .timeline(payoutID: payoutID, generation: generation, step: step))
             case 2:

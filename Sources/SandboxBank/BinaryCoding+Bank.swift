@@ -142,7 +142,8 @@ extension BinaryReader {
     mutating func optionalDelay() throws(Malformed) -> Duration? {
         let start = offset
         guard let milliseconds = try optionalInt() else { return nil }
-        guard (0 ... 100 * 366 * 86_400_000).contains(milliseconds) else { throw Malformed(offset: start, reason: "a delay out of range") }  // PayoutRequest.longestExpiry
+        // PayoutRequest.longestExpiry
+        guard (0 ... 100 * 366 * 86_400_000).contains(milliseconds) else { throw Malformed(offset: start, reason: "a delay out of range") }
         return .milliseconds(milliseconds)
     }
 

@@ -66,7 +66,9 @@ package struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
             return
         }
         var packed: [UInt8] = []
-        packed.reserveCapacity(zip(pairs, numbers).reduce(0) { $0 + Self.size(nameBytes: $1.0.name.count, number: $1.1, valueBytes: $1.0.value.count) })  // no room to grow
+        packed.reserveCapacity(zip(pairs, numbers).reduce(0) {  // no room to grow
+            $0 + Self.size(nameBytes: $1.0.name.count, number: $1.1, valueBytes: $1.0.value.count)
+        })
         for ((name, value), number) in zip(pairs, numbers) { Self.append(name, number: number, value, to: &packed) }
         bytes = packed
     }

@@ -49,9 +49,13 @@ package struct Payout: Sendable, Equatable {
 
         /// `fields` with the reference's value left out, shared (`fieldTemplates`), and its place.
         private static func template(of fields: Fields, reference: String?) -> (Fields, Int32) {
-            guard let (place, cut) = reference.flatMap(fields.place(ofValue:)) else { return (fieldTemplates.intern(Fields.Exact(fields: fields)).fields, -1) }
+            guard let (place, cut) = reference.flatMap(fields.place(ofValue:)) else {
+                return (fieldTemplates.intern(Fields.Exact(fields: fields)).fields, -1)
+            }
             // Most creates repeat the template before theirs: it is compared first, without making one.
-            let template = fieldTemplates.intern(unlessLast: { fields.isEmptied(as: $0.fields, at: cut) }) { Fields.Exact(fields: fields.emptied(at: cut)) }
+            let template = fieldTemplates.intern(unlessLast: { fields.isEmptied(as: $0.fields, at: cut) }) {
+                Fields.Exact(fields: fields.emptied(at: cut))
+            }
             return (template.fields, Int32(place))
         }
 

@@ -44,10 +44,15 @@ enum ExploreCommand: Command {
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.count == 1 else {
             throw UsageError("explore takes one scenario file with steps, "
-                             + (arguments.positional.isEmpty ? "got none" : "got \(arguments.positional.count): \(arguments.positional.joined(separator: " "))"))
+                             + (arguments.positional.isEmpty
+                                 ? "got none" : "got \(arguments.positional.count): \(arguments.positional.joined(separator: " "))"))
         }
-        guard let command = arguments.value("exec") else { throw UsageError("option '--exec CMD' is required: explore runs your app beside each run") }
-        let runs = try arguments.value("runs", default: 20, expected: "a whole number from 1 to 10000") { Int($0).flatMap { (1 ... 10000).contains($0) ? $0 : nil } }
+        guard let command = arguments.value("exec") else {
+            throw UsageError("option '--exec CMD' is required: explore runs your app beside each run")
+        }
+        let runs = try arguments.value("runs", default: 20, expected: "a whole number from 1 to 10000") {
+            Int($0).flatMap { (1 ... 10000).contains($0) ? $0 : nil }
+        }
         let seed = try arguments.value("seed", default: UInt64.random(in: 1 ... 999_999), expected: "a whole number ≥ 0") { UInt64($0) }
         let directory = arguments.value("out") ?? "explored"
         let file = try ScenarioFiles.file(arguments.positional[0])
@@ -115,7 +120,8 @@ enum ExploreCommand: Command {
             }
             written[target] = path
             StandardOutput.writeLine(reproduction.reproduced
-                ? "  shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept), still failing with \(target): \(path)"
+                ? "  shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept), "
+                    + "still failing with \(target): \(path)"
                 : "  written unshrunk, all \(reproduction.drawn) drawn rules: \(path)"
                     + (outlived ? "" : " (with them fixed, \(target) did not show again: it may depend on timing)"))
             for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }

@@ -118,7 +118,8 @@ enum ServeCommand: Command {
             CLI.printError("hint: 'serve --recover' starts from the records before it and keeps it and the rest in \(path).unreplayed-\(offset)")
         }
         if let socket = error as? SocketError, socket.code == EADDRINUSE {
-            CLI.printError("hint: another program holds that port (a sandbox started earlier?): stop it, or choose another with --port (0 picks a free one)")
+            CLI.printError("hint: another program holds that port (a sandbox started earlier?): stop it, "
+                           + "or choose another with --port (0 picks a free one)")
         }
     }
 

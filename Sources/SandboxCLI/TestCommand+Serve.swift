@@ -17,7 +17,8 @@ extension TestCommand {
     static func serve(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.count == 1 else {
             throw UsageError("option '--serve' takes one scenario file with steps, "
-                             + (arguments.positional.isEmpty ? "got none" : "got \(arguments.positional.count): \(arguments.positional.joined(separator: " "))"))
+                             + (arguments.positional.isEmpty
+                                 ? "got none" : "got \(arguments.positional.count): \(arguments.positional.joined(separator: " "))"))
         }
         if arguments.has("filter") { throw UsageError("option '--filter' cannot be used with '--serve' (it runs the one file given)") }
         let file = try ScenarioFiles.file(arguments.positional[0])

@@ -55,7 +55,8 @@ enum TestCommand: Command {
         func help(_ prefix: String, _ text: String) -> String { prefix.isEmpty ? text.prefix(1).uppercased() + text.dropFirst() : prefix + text }
         return [.value("quiet-period", "DURATION", help(serve, "before each advance, advance_to_next_event and expect_report step, "
                 + "wait until the app has made no request and been sent no notification for DURATION of real time (default 200ms; 0: no wait)")),
-         .value("quiet-limit", "DURATION", help(serve, "wait at most DURATION for the app to go quiet (a settle step: its own period and DURATION more), then go on and note it (default 10s)")),
+         .value("quiet-limit", "DURATION", help(serve, "wait at most DURATION for the app to go quiet (a settle step: its own period and "
+                + "DURATION more), then go on and note it (default 10s)")),
          .value("grace", "DURATION", help(exec, "when a step fails, CMD gets SIGTERM, and SIGKILL DURATION later if still running (default 10s)"))]
     }
 

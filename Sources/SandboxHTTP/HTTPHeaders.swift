@@ -67,7 +67,9 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         // The same fields' storage (shared headers such as a JSON answer's) needs no comparison.
-        let same = lhs.fields.withUnsafeBufferPointer { a in rhs.fields.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
+        let same = lhs.fields.withUnsafeBufferPointer { a in
+            rhs.fields.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+        }
         return same || lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 }

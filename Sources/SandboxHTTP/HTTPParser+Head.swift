@@ -100,7 +100,9 @@ extension HTTPParser {
     /// last head: a keep-alive client sends much the same head each time), not a new one made and checked.
     static func string(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, reusing previous: String?) -> String {
         let part = UnsafeBufferPointer(rebasing: bytes)
-        if let previous, previous.utf8.inPlace({ $0.count == part.count && (part.isEmpty || memcmp($0.baseAddress!, part.baseAddress!, part.count) == 0) }) {
+        if let previous, previous.utf8.inPlace({
+            $0.count == part.count && (part.isEmpty || memcmp($0.baseAddress!, part.baseAddress!, part.count) == 0)
+        }) {
             return previous
         }
         return String(decoding: part, as: UTF8.self)

@@ -54,7 +54,8 @@ package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         case AF_INET:
             var v4 = raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
             inet_ntop(AF_INET, &v4.sin_addr, &text, socklen_t(text.count))
-            self.init(host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port: Int(UInt16(bigEndian: v4.sin_port)), isIPv6: false)
+            self.init(host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                      port: Int(UInt16(bigEndian: v4.sin_port)), isIPv6: false)
         case AF_INET6:
             var v6 = raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
             inet_ntop(AF_INET6, &v6.sin6_addr, &text, socklen_t(text.count))

@@ -92,8 +92,8 @@ package final class Journal: Sendable {
 
     /// Opens (or creates) the journal at `path` and passes each whole record's payload to `replay`,
     /// in order (reading the file a chunk at a time: `JournalReader`), with the file's version (`JournalFormat.readableVersions`; a new file gets the
-    /// current one; a file of a version this build does not read is refused, untouched). A torn or corrupt tail is reported in the `Recovery`, copied to
-    /// `<path>.dropped-<offset>` and cut off, so appends continue after the last whole record.
+    /// current one; a file of a version this build does not read is refused, untouched). A torn or corrupt tail is reported in the
+    /// `Recovery`, copied to `<path>.dropped-<offset>` and cut off, so appends continue after the last whole record.
     /// A whole record that `replay` refuses (by throwing, having changed nothing) is not skipped:
     /// the opening fails with `JournalError.unreplayable`, which says where, unless `recover` is
     /// set: then that record and every one after it are copied to `<path>.unreplayed-<offset>`
@@ -210,7 +210,9 @@ package final class Journal: Sendable {
                 appended.add(1, ordering: .relaxed)
                 batch.kept?.append(contentsOf: batch.bytes[start...])
             }
-            let due = whenDurable.map { Self.wait(for: appended.load(ordering: .relaxed), answers: 1, $0, in: &batch, durable: durable.load(ordering: .relaxed)) } ?? false
+            let due = whenDurable.map {
+                Self.wait(for: appended.load(ordering: .relaxed), answers: 1, $0, in: &batch, durable: durable.load(ordering: .relaxed))
+            } ?? false
             guard !batch.writing, !batch.bytes.isEmpty else { return (false, due, nil) }
             batch.writing = true
             return (true, due, nil)

@@ -36,7 +36,8 @@ package struct JournalReader {
     /// the whole records end (where the refused record starts) and, when the bytes after them
     /// are not a whole record, what is wrong with them: as `JournalFormat.forRecords` does on
     /// the file's bytes.
-    package mutating func forRecords(while body: (UnsafeRawBufferPointer) throws -> Bool) throws -> (end: Int, problem: JournalFormat.RecordProblem?) {
+    package mutating func forRecords(while body: (UnsafeRawBufferPointer) throws -> Bool)
+        throws -> (end: Int, problem: JournalFormat.RecordProblem?) {
         while true {
             let found = window.withUnsafeBytes { JournalFormat.record(in: $0, at: position) }
             switch found {

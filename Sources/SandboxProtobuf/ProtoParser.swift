@@ -226,7 +226,8 @@ struct ProtoParser {
     private func error(_ expected: String) -> ProtoTextError {
         guard let token = peek else {
             let last = tokens.last
-            return ProtoTextError(file: fileName, line: last?.line ?? 1, column: last?.column ?? 1, message: "expected \(expected), got the end of the file")
+            return ProtoTextError(file: fileName, line: last?.line ?? 1, column: last?.column ?? 1,
+                                  message: "expected \(expected), got the end of the file")
         }
         return ProtoTextError(file: fileName, line: token.line, column: token.column, message: "expected \(expected), got \(token.shown)")
     }
@@ -291,7 +292,8 @@ struct ProtoParser {
     private mutating func integer(_ expected: String, upTo limit: UInt64) throws(ProtoTextError) -> UInt64 {
         guard let token = peek, case .integer(let value) = token.kind else { throw error(expected) }
         guard value <= limit else {
-            throw ProtoTextError(file: fileName, line: token.line, column: token.column, message: "\(expected) \(value) is out of range (at most \(limit))")
+            throw ProtoTextError(file: fileName, line: token.line, column: token.column,
+                                 message: "\(expected) \(value) is out of range (at most \(limit))")
         }
         position += 1
         return value

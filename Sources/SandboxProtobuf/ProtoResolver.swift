@@ -38,7 +38,8 @@ struct ProtoResolver {
         for file in parsed {
             for (dependency, place) in file.imports where !names.contains(dependency) {
                 throw ProtoTextError(file: file.name, line: place.line, column: place.column,
-                                     message: "imports \"\(dependency)\", which is not among the files read (\(parsed.map(\.name).joined(separator: ", ")))")
+                                     message: "imports \"\(dependency)\", which is not among the files read "
+                                         + "(\(parsed.map(\.name).joined(separator: ", ")))")
             }
         }
         var declared: [String: ProtoParser.Place] = [:]
@@ -130,8 +131,12 @@ struct ProtoResolver {
             var numbers = Set<Int>(), names = Set<String>()
             var fields: [FieldSchema] = []
             for field in message.fields {
-                guard numbers.insert(field.number).inserted else { throw error(field.place, "\(message.name): field number \(field.number) is used twice") }
-                guard names.insert(field.name).inserted else { throw error(field.place, "\(message.name): the field \(field.name) is declared twice") }
+                guard numbers.insert(field.number).inserted else {
+                    throw error(field.place, "\(message.name): field number \(field.number) is used twice")
+                }
+                guard names.insert(field.name).inserted else {
+                    throw error(field.place, "\(message.name): the field \(field.name) is declared twice")
+                }
                 let type: ProtoType
                 if let scalar = Self.scalars[field.type] {
                     type = scalar

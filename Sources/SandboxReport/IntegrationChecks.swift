@@ -147,7 +147,8 @@ package enum IntegrationChecks {
             var exercised = false
             var accepted: [Occurrence] = []
             for notification in evidence.notifications {
-                for attempt in notification.attempts where attempt.chaos?.kind == .forged && (attempt.outcome.status != nil || attempt.outcome.error != nil) {
+                for attempt in notification.attempts
+                    where attempt.chaos?.kind == .forged && (attempt.outcome.status != nil || attempt.outcome.error != nil) {
                     exercised = exercised || acknowledgesGenuine || attempt.outcome.succeeded
                     guard attempt.outcome.succeeded else { continue }
                     accepted.append(Occurrence(cashouts: [notification.payoutID],

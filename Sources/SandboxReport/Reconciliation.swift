@@ -106,7 +106,8 @@ public struct Reconciliation: Sendable {
                             at now: VirtualTime) -> Result<Reconciliation, Problem> {
         let payouts = allPayouts.filter { payout in terms[payout.dialect] != nil && (account.map { payout.account == $0 } ?? true) }
         let keys = Set(terms.values.map(\.referenceKey)).sorted()
-        let example = #"{"payouts": [{"\#(keys.contains("external_id") ? "external_id" : keys.first ?? "external_id")": "order-1", "status": "COMPLETED", "amount": "100.00"}]}"#
+        let exampleKey = keys.contains("external_id") ? "external_id" : keys.first ?? "external_id"
+        let example = #"{"payouts": [{"\#(exampleKey)": "order-1", "status": "COMPLETED", "amount": "100.00"}]}"#
         guard case .object(let top) = ledger, case .array(let items)? = top["payouts"] else {
             return .failure(Problem(source, "expected an object such as \(example), got \(excerpt(ledger))"))
         }
@@ -169,7 +170,8 @@ public struct Reconciliation: Sendable {
             let name = "\(key) \(JSON.string(first.reference).serializedString())"
             let ids = made.map { String($0.id) }.joined(separator: ", ")
             if known.count > 1 {
-                add(made, "the app's ledger has \(name) \(known.count) times (payouts[\(known.map { String($0.index) }.joined(separator: "], payouts["))]); "
+                let places = known.map { String($0.index) }.joined(separator: "], payouts[")
+                add(made, "the app's ledger has \(name) \(known.count) times (payouts[\(places)]); "
                     + "the bank made \(made.count == 1 ? "one cashout" : "\(made.count) cashouts"), \(ids)")
                 continue
             }
@@ -184,15 +186,16 @@ public struct Reconciliation: Sendable {
                 add(made, "the app believes cashout \(payout.id) (\(name)) is \(first.word); the bank's is \(words(payout.status))\(reversed)")
             }
             if first.amount != payout.amount {
-                add(made, "the app has \(first.amount) \(payout.currency) for cashout \(payout.id) (\(name)); the bank's is \(payout.amount) \(payout.currency)")
+                add(made, "the app has \(first.amount) \(payout.currency) for cashout \(payout.id) (\(name)); "
+                    + "the bank's is \(payout.amount) \(payout.currency)")
             }
         }
         for payout in payouts {
             guard let terms = terms[payout.dialect], let reference = terms.reference(payout) else { continue }
             guard entries[terms.referenceKey + " " + reference] == nil else { continue }
             let words = statusWords[payout.dialect] ?? { $0.name }
-            add([payout], "cashout \(payout.id) (\(terms.referenceKey) \(JSON.string(reference).serializedString()), \(payout.amount) \(payout.currency), "
-                + "\(words(payout.status))) is not in the app's ledger")
+            add([payout], "cashout \(payout.id) (\(terms.referenceKey) \(JSON.string(reference).serializedString()), "
+                + "\(payout.amount) \(payout.currency), \(words(payout.status))) is not in the app's ledger")
         }
         var compared = Set<String>()
         for payout in payouts { compared.insert(payout.dialect + "/" + payout.account) }

@@ -48,7 +48,9 @@ struct ExploredRun: Sendable {
         // one whose value no other payout of the run has (its amount, most often).
         var shared: [String: Int] = [:]
         for payout in payouts {
-            for field in payout.fields where vocabulary.ruleFields.contains(field.name) { shared[field.name + "\u{0}" + field.value, default: 0] += 1 }
+            for field in payout.fields where vocabulary.ruleFields.contains(field.name) {
+                shared[field.name + "\u{0}" + field.value, default: 0] += 1
+            }
         }
         func key(_ payout: Payout) -> (field: String, value: String)? {
             let fields: [Fields.Field] = payout.fields.filter { vocabulary.ruleFields.contains($0.name) }
@@ -84,7 +86,8 @@ struct ExploredRun: Sendable {
                     guard !pinnedChaos.contains(name) else { continue }
                     pinnedChaos.insert(name)
                     guard let (field, reference) = key(payout) else {
-                        notes.append("cashout \(payout.id): no field a rule tests tells it from the others, so its \(mark.kind.rawValue) notification is not pinned")
+                        notes.append("cashout \(payout.id): no field a rule tests tells it from the others, "
+                                     + "so its \(mark.kind.rawValue) notification is not pinned")
                         continue
                     }
                     var rule: [String: JSON] = ["name": .string("explored: \(field) \(reference) \(notification.status.name) \(mark.kind.rawValue)"),
@@ -114,7 +117,8 @@ struct ExploredRun: Sendable {
         if let text = entry["body"]?.stringValue, case .object(let body)? = try? JSON.parse(Array(text.utf8)) {
             let scalars = body.filter { key, value in
                 switch value {
-                case .string, .number, .bool: (fields.contains(key) || key.hasSuffix("_id") || key.hasSuffix("Id")) && value.stringValue?.hasPrefix("http") != true
+                case .string, .number, .bool:
+                    (fields.contains(key) || key.hasSuffix("_id") || key.hasSuffix("Id")) && value.stringValue?.hasPrefix("http") != true
                 default: false
                 }
             }

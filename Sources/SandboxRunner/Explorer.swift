@@ -65,7 +65,9 @@ package struct Explorer: Sendable {
         Self.append(chaos, to: &json, at: "webhooks", "chaos")
         Self.append(faults, to: &json, at: nil, "faults")
         var drawn = ExploredRun()
-        let result = execute(.object(json), number: number, seed: seed) { sandbox in drawn = ExploredRun(sandbox, space: space, suiteFaults: suite["faults"]?.arrayValue?.count ?? 0, vocabulary: vocabulary) }
+        let result = execute(.object(json), number: number, seed: seed) { sandbox in
+            drawn = ExploredRun(sandbox, space: space, suiteFaults: suite["faults"]?.arrayValue?.count ?? 0, vocabulary: vocabulary)
+        }
         return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures, drawn: drawn)
     }
 
@@ -150,7 +152,8 @@ package struct Explorer: Sendable {
         do {
             scenario = try ScenarioLoader.load(json.serialized(), file: file, vocabulary: vocabulary)
         } catch {
-            let result = ScenarioResult(name: label, file: file, failure: (0, "the explored scenario does not load: \(error.message)"), steps: 0, seconds: 0)
+            let result = ScenarioResult(name: label, file: file, failure: (0, "the explored scenario does not load: \(error.message)"),
+                                        steps: 0, seconds: 0)
             return (result, [], ["load"])
         }
         var findings: [String] = []
@@ -185,8 +188,9 @@ package struct Explorer: Sendable {
             case .object(let members) where depth > 0 && !members.isEmpty:
                 let order = depth == 3 ? ScenarioLoader.topLevelKeys(vocabulary) : []
                 let keys = members.keys.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
-                return "{\n" + keys.map { "\(indent)  \(JSON.string($0).serializedString()): \(render(members[$0]!, indent + "  ", depth: depth - 1))" }
-                    .joined(separator: ",\n") + "\n\(indent)}"
+                return "{\n" + keys.map { key in
+                    "\(indent)  \(JSON.string(key).serializedString()): \(render(members[key]!, indent + "  ", depth: depth - 1))"
+                }.joined(separator: ",\n") + "\n\(indent)}"
             case .array(let items) where depth > 0 && !items.isEmpty:
                 return "[\n" + items.map { indent + "  " + $0.serializedString() }.joined(separator: ",\n") + "\n\(indent)]"
             default:

@@ -11,7 +11,8 @@ package enum JUnitReport {
         let time = results.reduce(0) { $0 + $1.seconds }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" time="\#(seconds(time))">"# + "\n"
-        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" time="\#(seconds(time))">"# + "\n"
+        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" "#
+            + #"skipped="\#(skipped)" time="\#(seconds(time))">"# + "\n"
         for result in results {
             let opening = #"    <testcase classname="\#(escape(result.file))" name="\#(escape(result.name))" time="\#(seconds(result.seconds))""#
             let children = self.children(of: result)

@@ -37,7 +37,8 @@ extension ScenarioRunner {
         }
         // What there was, as a failing expect_webhooks lists it.
         let listed = {
-            attempts == 0 ? "; there were no deliveries" : "\n" + self.deliveryListing(self.sandbox.bank.notifications(payoutID: payoutID).filter(ofStatus))
+            attempts == 0
+                ? "; there were no deliveries" : "\n" + self.deliveryListing(self.sandbox.bank.notifications(payoutID: payoutID).filter(ofStatus))
         }
         if let count = expected.count, chosen != count {
             return "\(subject): expected \(count) \(count == 1 ? "delivery" : "deliveries"), got \(chosen)\(listed())"
@@ -72,11 +73,13 @@ extension ScenarioRunner {
         ]
         guard let (name, expectedCount, got) = wanted.first(where: { $0.1 != nil && $0.1 != $0.2 }) else { return nil }
         let (requests, total) = (sandbox.sinks.received(expected.name), sandbox.sinks.receivedCount(expected.name))
-        let listed = requests.isEmpty ? "it received nothing" : (total > requests.count ? "the last \(requests.count) of \(total) requests: " : "requests: ")
+        let listed = requests.isEmpty
+            ? "it received nothing" : (total > requests.count ? "the last \(requests.count) of \(total) requests: " : "requests: ")
             + requests.map { received in
                 let reading = sandbox.sinks.read(received)
                 let about = reading.map { "cashout \($0.payoutID) \($0.status?.name ?? "?")" } ?? "not a notification"
-                return "\(received.at.iso8601) \(about): \(received.answered) \(received.verdict.rawValue)" + (received.reason.map { " (\($0))" } ?? "")
+                return "\(received.at.iso8601) \(about): \(received.answered) \(received.verdict.rawValue)"
+                    + (received.reason.map { " (\($0))" } ?? "")
             }.joined(separator: "; ")
         return "\(subject): expected \(expectedCount!) \(name), got \(got); \(listed)"
     }

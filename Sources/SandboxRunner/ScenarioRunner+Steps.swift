@@ -46,7 +46,9 @@ extension ScenarioRunner {
             guard let account = sandbox.bank.account(id: id) else { return "expect_balance: no merchant or user \"\(id)\"" }
             for (currency, amount) in amounts.sorted(by: { $0.key < $1.key }) {
                 if currency == "cents" {
-                    if account.balance != amount { return "expect_balance \(id): expected \(amount.hundredths) cents, got \(account.balance.hundredths)" }
+                    if account.balance != amount {
+                        return "expect_balance \(id): expected \(amount.hundredths) cents, got \(account.balance.hundredths)"
+                    }
                     continue
                 }
                 guard currency == account.currency else {
@@ -148,7 +150,8 @@ extension ScenarioRunner {
 
     func exchange(_ method: String, _ path: String, headers: HTTPHeaders, body: [UInt8]) -> Outcome {
         do {
-            return .response(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: body, timeout: .seconds(30)))
+            return .response(try HTTPClient.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: body,
+                                                 timeout: .seconds(30)))
         } catch {
             return .noResponse("\(error)")
         }
@@ -216,7 +219,9 @@ extension ScenarioRunner {
             }
         }
         if let attempts, made.attempts != attempts { return failure("expected \(attempts) delivery attempts, got \(made.attempts)") }
-        if !fields.isEmpty, notifications.isEmpty { return "\(subject): expected notifications carrying \(fields.keys.sorted().joined(separator: ", ")), got none" }
+        if !fields.isEmpty, notifications.isEmpty {
+            return "\(subject): expected notifications carrying \(fields.keys.sorted().joined(separator: ", ")), got none"
+        }
         for notification in notifications where !fields.isEmpty {
             let sent = sandbox.notification(notification)?.fields ?? [:]
             for (key, value) in fields.sorted(by: { $0.key < $1.key }) {

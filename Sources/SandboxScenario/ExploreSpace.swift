@@ -77,7 +77,8 @@ package struct ExploreSpace: Sendable {
             }
         }
         let chaosRules: [JSON] = chaos.filter { $0.rate > 0 }.map { kind, rate in
-            var rule: [String: JSON] = ["name": .string(Self.chaosRulePrefix + kind.rawValue), "kind": .string(kind.rawValue), "rate": .number("\(rate)")]
+            var rule: [String: JSON] = ["name": .string(Self.chaosRulePrefix + kind.rawValue), "kind": .string(kind.rawValue),
+                                        "rate": .number("\(rate)")]
             if let (key, value) = Self.chaosDelay(kind) { rule[key] = .string(value) }
             return .object(rule)
         }
@@ -115,7 +116,8 @@ extension ScenarioLoader {
             }
         }
         if let faults = fields["faults"] {
-            space.faults = try faults.object(allowed: ExploreSpace.faultKinds.keys.sorted()).sorted { $0.key < $1.key }.map { (name, rate) throws(ScenarioError) in
+            let rates = try faults.object(allowed: ExploreSpace.faultKinds.keys.sorted())
+            space.faults = try rates.sorted { $0.key < $1.key }.map { (name, rate) throws(ScenarioError) in
                 (name, try rate.rate())
             }
         }

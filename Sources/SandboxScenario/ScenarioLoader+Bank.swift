@@ -50,7 +50,8 @@ extension ScenarioLoader {
         for field in members.keys.sorted() {
             guard fields.contains(field) else {
                 let known = fields.sorted()
-                throw node.child(field, .null).fail("unknown field (\(ScenarioNode.didYouMean(field, among: known))expected one of \(known.joined(separator: ", ")))")
+                throw node.child(field, .null).fail("unknown field (\(ScenarioNode.didYouMean(field, among: known))"
+                                                        + "expected one of \(known.joined(separator: ", ")))")
             }
             when[field] = try readMatcher(node.child(field, members[field]!))
         }

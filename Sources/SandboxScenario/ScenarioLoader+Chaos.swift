@@ -100,7 +100,8 @@ extension ScenarioLoader {
                 }
             }
             return .expectDeliveries(Step.DeliveriesExpectation(
-                ref: try spec["ref"]?.string(), chaos: chaos, status: try spec["status"].map { (node) throws(ScenarioError) in try readStatus(node, vocabulary) },
+                ref: try spec["ref"]?.string(), chaos: chaos,
+                status: try spec["status"].map { (node) throws(ScenarioError) in try readStatus(node, vocabulary) },
                 count: try spec["count"]?.integer(ScenarioFormat.Ranges.deliveries), answered: try spec["answered"].map(readAnswer)))
         }
         let spec = try body.object(allowed: ScenarioFormat.Keys.expectSink)

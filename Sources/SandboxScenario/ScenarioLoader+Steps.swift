@@ -20,7 +20,8 @@ extension ScenarioLoader {
             try check(body)
             if let expectCheck = vocabulary.expectChecks[action] {
                 if let node = fields["expect"] { try expectCheck(node) }
-                return .dialect(Step.DialectStep(action: action, body: body.value, name: try fields["as"]?.string(), ownExpect: fields["expect"]?.value))
+                return .dialect(Step.DialectStep(action: action, body: body.value, name: try fields["as"]?.string(),
+                                                 ownExpect: fields["expect"]?.value))
             }
             return .dialect(Step.DialectStep(action: action, body: body.value, expect: try fields["expect"].map(readExpectation),
                                              name: try fields["as"]?.string()))
@@ -33,7 +34,8 @@ extension ScenarioLoader {
             let parts = try node.object(allowed: ["status"])
             guard parts["status"] != nil else { throw node.fail("expected \"status\": the answer the app's request had") }
         }
-        if !["request", "create_cashout", "wait_for_request"].contains(action), let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
+        if !["request", "create_cashout", "wait_for_request"].contains(action),
+           let extra = ["expect", "save", "as"].first(where: { fields[$0] != nil }) {
             throw fields[extra]!.fail("expected only with \"request\" or \"create_cashout\"")
         }
         if chaosActions.contains(action) { return try readChaosStep(action, body, vocabulary) }
@@ -151,7 +153,9 @@ extension ScenarioLoader {
                 let inCents = key == "cents" || key == "balance"
                 amounts[inCents ? "cents" : key] = inCents ? Money(hundredths: Int64(try value.integer(0 ... Int.max))) : try value.money()
             }
-            guard !amounts.isEmpty else { throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\" (or \"balance\")") }
+            guard !amounts.isEmpty else {
+                throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\" (or \"balance\")")
+            }
             return .expectBalance(account: account, amounts: amounts)
         case "expect_reconciled":
             let spec = try body.object(allowed: ScenarioFormat.Keys.expectReconciled)

@@ -42,7 +42,9 @@ public enum ScenarioLoader {
         var scenario = Scenario(name: name ?? defaultName(file), file: file)
         if let seed = top["seed"] {
             errors.recover { () throws(ScenarioError) in
-                guard case .number(let text) = seed.value, let value = UInt64(text) else { throw seed.failShowingValue("expected a whole number ≥ 0") }
+                guard case .number(let text) = seed.value, let value = UInt64(text) else {
+                    throw seed.failShowingValue("expected a whole number ≥ 0")
+                }
                 scenario.seed = value
             }
         }
@@ -123,7 +125,9 @@ public enum ScenarioLoader {
         if let within = report["follow_up_within"] { settings.followUpWithin = try duration(within) }
         if let polling = report["status_polling"] {
             let parts = try polling.object(allowed: ScenarioFormat.Keys.statusPolling)
-            guard !parts.isEmpty else { throw polling.fail("expected \"limit\" (the most status queries of one cashout) or \"per\" (within how long), or both") }
+            guard !parts.isEmpty else {
+                throw polling.fail("expected \"limit\" (the most status queries of one cashout) or \"per\" (within how long), or both")
+            }
             if let limit = parts["limit"] {
                 settings.pollingLimit = try limit.integer(ReportThresholds.limits)
             }

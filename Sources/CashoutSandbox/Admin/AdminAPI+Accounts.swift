@@ -25,7 +25,9 @@ extension AdminAPI {
         router.add("GET /sandbox/accounts/{dialect}/{id}") { request in
             guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
             let id = request.parameters["id"] ?? ""
-            guard let account = bank.account(id: id), account.dialect == dialect else { return Router.error(404, AccountsResource.noAccount(dialect, id)) }
+            guard let account = bank.account(id: id), account.dialect == dialect else {
+                return Router.error(404, AccountsResource.noAccount(dialect, id))
+            }
             return .json(kind.json(account))
         }
         router.add("PUT /sandbox/accounts/{dialect}/{id}") { request in

@@ -29,8 +29,8 @@ extension AdminAPI {
                     let version = ReportCache.Version(journal: requests, bank: bank, reports: reports)  // what came while it waited counts too
                     if let made = reports.answer(account: account, thresholds: thresholds, at: version) { return answer(made) }
                     let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, sender: sender, dialects: dialects,
-                                                                  account: account, thresholds: thresholds, reconciliation: reports.reconciliation.last,
-                                                                  at: version.now)
+                                                                  account: account, thresholds: thresholds,
+                                                                  reconciliation: reports.reconciliation.last, at: version.now)
                     var response = HTTPResponse.json(json, status: status)
                     if status == 200 { response.headers.add("ETag", version.tag(thresholds)) }
                     reports.keep(response, account: account, thresholds: thresholds, at: version)
@@ -44,7 +44,8 @@ extension AdminAPI {
             if let account, bank.account(id: account) == nil { return Router.error(404, AdminMessage.noReportAccount(account)) }
             return .deferred { answer in
                 reports.worker.run {
-                    switch Sandbox.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, dialects: dialects, reports: reports) {
+                    switch Sandbox.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, dialects: dialects,
+                                             reports: reports) {
                     case .success(let reconciliation): answer(.json(reconciliation.json))
                     case .failure(let problem): answer(Router.error(400, problem.message))
                     }

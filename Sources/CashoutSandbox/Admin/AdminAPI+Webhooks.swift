@@ -62,7 +62,8 @@ extension AdminAPI {
         return [
             "at": .string(received.at.iso8601), "method": .string(received.method), "path": .string(received.path),
             "content_type": AdminJSON.optional(received.contentType),
-            "headers": .object(Dictionary(received.headers.map { ($0.name.lowercased(), JSON.string($0.value)) }, uniquingKeysWith: { first, _ in first })),
+            "headers": .object(Dictionary(received.headers.map { ($0.name.lowercased(), JSON.string($0.value)) },
+                                          uniquingKeysWith: { first, _ in first })),
             "body": .string(received.body),
             "form": .object(Dictionary((FormURLEncoding.decode(received.body.utf8) ?? []).map { ($0.name, JSON.string($0.value)) },
                                        uniquingKeysWith: { $1 })),
@@ -98,7 +99,8 @@ extension AdminAPI {
         guard existing.url != nil else { return Router.error(409, AdminMessage.noNotificationURL(existing.id)) }
         return .deferred { answer in
             let done = { @Sendable (sent: StatusNotification?) in
-                answer(sent.map { .json(AdminJSON.notification($0, words: statusWords)) } ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
+                answer(sent.map { .json(AdminJSON.notification($0, words: statusWords)) }
+                    ?? Router.error(409, "webhook \(id) is gone: the sandbox was reset or restored"))
             }
             if let kind { bank.sendChaos(notificationID: id, kind: kind, then: done) } else { bank.redeliver(notificationID: id, then: done) }
         }

@@ -19,7 +19,8 @@ package enum AdminJSON {
     static func payout(_ payout: Payout, bank: Bank, detailed: Bool, words: StatusWords) -> JSON {
         func word(_ status: PayoutStatus) -> String? { words(payout.dialect, status) }
         var json: [String: JSON] = [
-            "cashout_id": .number(payout.id), "dialect": .string(payout.dialect), "merchant": .string(payout.account), "external_id": optional(payout.reference),
+            "cashout_id": .number(payout.id), "dialect": .string(payout.dialect), "merchant": .string(payout.account),
+            "external_id": optional(payout.reference),
             "country": optional(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
             "settlement_amount": .string(payout.settlementAmount.description), "status": .string(payout.status.name),
             "returned_after_completion": .bool(payout.status == .returned), "created_at": .string(payout.createdAt.iso8601),

@@ -47,7 +47,9 @@ final class FaultInjector: Sendable {
         return { [self] request, route, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
             let dialect = routeDialects.indices.contains(route) ? routeDialects[route] : nil
-            guard let (kind, delay, index) = decide(request, dialect: dialect, body: { journal.bodyJSON(of: request, routed: route != Router.unmatched) })
+            guard let (kind, delay, index) = decide(request, dialect: dialect, body: {
+                journal.bodyJSON(of: request, routed: route != Router.unmatched)
+            })
             else { return handler(request) }
             return respond(request, kind: kind, delay: delay, index: index, next: handler)
         }
@@ -65,7 +67,9 @@ final class FaultInjector: Sendable {
         case .latency:
             // The answer, once made, is given `delay` later: no thread waits meanwhile.
             return handler(request).map(Latency(queue: delays, milliseconds: delay)) { latency, produced in
-                .deferred { answer in latency.queue.asyncAfter(deadline: .now() + .milliseconds(Int(clamping: latency.milliseconds))) { answer(produced) } }
+                .deferred { answer in
+                    latency.queue.asyncAfter(deadline: .now() + .milliseconds(Int(clamping: latency.milliseconds))) { answer(produced) }
+                }
             }
         case .error(let status, let body):
             var response = HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))

@@ -59,7 +59,8 @@ public struct HostGuard: Sendable {
         host.utf8.inPlace { host in  // bytes where they lie: this runs for every request
             for name in usualNames where host.starts(with: name) {
                 let port = host[name.count...]
-                return port.isEmpty || (port.first == UInt8(ascii: ":") && port.count > 1 && port.dropFirst().allSatisfy { (0x30 ... 0x39).contains($0) })
+                return port.isEmpty
+                    || (port.first == UInt8(ascii: ":") && port.count > 1 && port.dropFirst().allSatisfy { (0x30 ... 0x39).contains($0) })
             }
             return false
         }

@@ -133,7 +133,8 @@ public final class EventLog: Sendable {
 
     /// A value in a text line: a plain word as is, anything else (spaces, quotes, `=`) as JSON.
     private static func appendText(_ value: JSON, to bytes: inout [UInt8]) {
-        if case .string(let text) = value, !text.isEmpty, text.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 != 0x5C && $0 != 0x7F }) {
+        if case .string(let text) = value, !text.isEmpty,
+           text.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 != 0x5C && $0 != 0x7F }) {
             bytes.append(contentsOf: text.utf8)
         } else {
             value.write(into: &bytes)

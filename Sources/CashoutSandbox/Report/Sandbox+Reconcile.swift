@@ -68,7 +68,8 @@ extension Sandbox {
         }
         guard let json = try? JSON.parse(bytes) else {
             let text = String(decoding: bytes.prefix(60), as: UTF8.self)
-            return .failure(Reconciliation.Problem(place, "expected JSON, got \(JSON.string(text + (bytes.count > 60 ? "..." : "")).serializedString())"))
+            let shown = JSON.string(text + (bytes.count > 60 ? "..." : "")).serializedString()
+            return .failure(Reconciliation.Problem(place, "expected JSON, got \(shown)"))
         }
         return .success(json)
     }

@@ -27,8 +27,8 @@ extension IntegrationReport {
             guard let facts = dialect.reportFacts(exchange, bank: bank) else { continue }
             let account = facts.account ?? ""
             guard only.map({ $0 == account }) ?? true else { continue }
-            requests[Key(dialect: name, account: account), default: []].append(ReportedRequest(id: entry.id, at: entry.at, exchange: exchange.withoutBodies,
-                                                                                                facts: facts))
+            requests[Key(dialect: name, account: account), default: []]
+                .append(ReportedRequest(id: entry.id, at: entry.at, exchange: exchange.withoutBodies, facts: facts))
         }
         let payouts = Dictionary(grouping: bank.payouts(account: only)) { Key(dialect: $0.dialect, account: $0.account) }
         var notifications: [Int: [StatusNotification]] = [:]
@@ -41,7 +41,8 @@ extension IntegrationReport {
         notifications = notifications.mapValues { $0.filter { !($0.url.map(sender.isOwnSink) ?? false) } }
         var keys = Set(requests.keys).union(payouts.keys)
         if let only, let known = bank.account(id: only) { keys.insert(Key(dialect: known.dialect, account: only)) }
-        let accounts = keys.sorted { ($0.dialect, $0.account) < ($1.dialect, $1.account) }.compactMap { key -> (AccountEvidence, [IntegrationCheck])? in
+        let sorted = keys.sorted { ($0.dialect, $0.account) < ($1.dialect, $1.account) }
+        let accounts = sorted.compactMap { key -> (AccountEvidence, [IntegrationCheck])? in
             guard let dialect = dialects[key.dialect] else { return nil }
             let payouts = payouts[key] ?? []
             var evidence = AccountEvidence(
@@ -91,7 +92,8 @@ extension Sandbox {
 
 extension IntegrationReport {
     static func answer(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
-                       account: String?, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil, at now: VirtualTime) -> (status: Int, json: JSON) {
+                       account: String?, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil,
+                       at now: VirtualTime) -> (status: Int, json: JSON) {
         switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account, thresholds: thresholds,
                     reconciliation: reconciliation, at: now) {
         case .failure(let unknowable):

@@ -190,7 +190,8 @@ public final class SinkStore: Sendable {
 
     /// The notification a received request is, as the sink reads it (nil: none of the sandbox's).
     package func read(_ received: Received) -> ReceivedNotification? {
-        received.reading ?? reader.withLock { $0 }?(ReceivedRequest(contentType: received.contentType, headers: received.headers, body: received.body))
+        received.reading
+            ?? reader.withLock { $0 }?(ReceivedRequest(contentType: received.contentType, headers: received.headers, body: received.body))
     }
 
     /// The last requests a sink received (at most `kept`), oldest first.

@@ -76,11 +76,15 @@ final class WebhookSender: Sendable {
     func learn(host: String) {
         // A host name or address with its port: letters, digits, `-._:[]` (nothing that could end the URL's authority).
         guard !host.isEmpty, host.utf8.count <= 255,
-              host.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0" ... "9").contains($0) || "-._:[]".unicodeScalars.contains($0)) })
+              host.unicodeScalars.allSatisfy({
+                  $0.isASCII && ($0.properties.isAlphabetic || ("0" ... "9").contains($0) || "-._:[]".unicodeScalars.contains($0))
+              })
         else { return }
         let prefix = "http://\(host)/sandbox/sink/"
         links.withLock { links in
-            guard links.learned < 16, !links.sinkPrefixes.contains(where: { Self.hasPrefixIgnoringASCIICase($0, prefix) && $0.count == prefix.count }) else { return }
+            guard links.learned < 16,
+                  !links.sinkPrefixes.contains(where: { Self.hasPrefixIgnoringASCIICase($0, prefix) && $0.count == prefix.count })
+            else { return }
             links.sinkPrefixes.append(prefix)
             links.learned += 1
             (links.routes, links.last) = ([:], nil)  // a URL routed as remote may be one of ours now

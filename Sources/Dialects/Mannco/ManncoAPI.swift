@@ -35,7 +35,9 @@ struct ManncoAPI: Sendable {
         switch ManncoToken.verify(authorization: request.headers["Authorization"], at: bank.clock.now) {
         case .refused(let diagnosis): throw .diagnosed(.noToken, diagnosis)
         case .user(let id):
-            guard let user = bank.account(id: id).flatMap(ManncoUser.init(owned:)) else { throw .diagnosed(.noToken, ManncoDiagnosis.unknownUser(id)) }
+            guard let user = bank.account(id: id).flatMap(ManncoUser.init(owned:)) else {
+                throw .diagnosed(.noToken, ManncoDiagnosis.unknownUser(id))
+            }
             return user
         }
     }

@@ -11,10 +11,12 @@ extension ManncoDialect {
             "rules": [
               {"name": "FAIL", "when": {"dialect": "mannco", "email": {"prefix": "fail@"}},
                "then": [{"after": "5s", "status": "PROCESSING"},
-                        {"after": "10s", "status": "REJECTED", "rejection_code": "payee_rejected", "rejection_reason": "The payee account refused the payment"}]},
+                        {"after": "10s", "status": "REJECTED", "rejection_code": "payee_rejected", \#
+        "rejection_reason": "The payee account refused the payment"}]},
               {"name": "LATE FAIL", "when": {"dialect": "mannco", "email": {"prefix": "late-fail@"}},
                "then": [{"after": "5s", "status": "PROCESSING"}, {"after": "10s", "status": "COMPLETED"},
-                        {"after": "2d", "status": "REJECTED", "rejection_code": "payment_returned", "rejection_reason": "The payment was returned after completion"}]},
+                        {"after": "2d", "status": "REJECTED", "rejection_code": "payment_returned", \#
+        "rejection_reason": "The payment was returned after completion"}]},
               {"name": "STUCK", "when": {"dialect": "mannco", "email": {"prefix": "stuck@"}},
                "then": [{"after": "5s", "status": "PROCESSING"}]},
               {"name": "NEVER", "when": {"dialect": "mannco", "email": {"prefix": "never@"}}, "then": []},

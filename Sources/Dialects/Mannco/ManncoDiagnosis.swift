@@ -22,7 +22,8 @@ enum ManncoDiagnosis {
             return Diagnosis("authorization_scheme", "Authorization holds the token alone: send \"Bearer \" before it "
                                  + "(\"Authorization: Bearer <jwt>\")", ["received": .string(header)])
         }
-        return Diagnosis("authorization_scheme", "Authorization must be \"Bearer <jwt>\", not \"\(header.prefix(40))\"", ["received": .string(header)])
+        return Diagnosis("authorization_scheme", "Authorization must be \"Bearer <jwt>\", not \"\(header.prefix(40))\"",
+                         ["received": .string(header)])
     }
 
     /// A token that `JSONWebToken.verify` refused: malformed, or signed with another secret.
@@ -33,7 +34,8 @@ enum ManncoDiagnosis {
                              ["reason": "malformed"])
         }
         return Diagnosis("jwt_invalid", "The token's signature is not this sandbox's: it signs tokens with HS256 and the secret "
-                             + "\"\(ManncoToken.secret)\"; get one from POST /user/login", ["reason": "signature", "secret": .string(ManncoToken.secret)])
+                             + "\"\(ManncoToken.secret)\"; get one from POST /user/login",
+                         ["reason": "signature", "secret": .string(ManncoToken.secret)])
     }
 
     static func algorithm(_ algorithm: JSON?) -> Diagnosis {
@@ -55,7 +57,8 @@ enum ManncoDiagnosis {
         }
         let expiry = VirtualTime(milliseconds: seconds * 1000).iso8601
         return Diagnosis(expiredCheck, "The token expired at \(expiry) (exp \(seconds)); the sandbox's clock is at \(now.iso8601): "
-                             + "log in again with POST /user/login", ["exp": .number(text), "expired_at": .string(expiry), "now": .string(now.iso8601)])
+                             + "log in again with POST /user/login",
+                         ["exp": .number(text), "expired_at": .string(expiry), "now": .string(now.iso8601)])
     }
 
     /// A valid token whose `sub` names no user (any more: a reset, a restored snapshot).

@@ -15,13 +15,15 @@ extension ManncoDialect: ReportingDialect {
     package var integrationChecks: [IntegrationCheck] {
         // An expired token is the lifecycle working, not a signing error: expired_token_used
         // judges what the app did next.
-        [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: [ManncoDiagnosis.expiredCheck]), Self.retriedAfterRefusal, Self.expiredTokenUsed,
-         IntegrationChecks.ledgerMismatch(Self.reportTerms)]
+        [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: [ManncoDiagnosis.expiredCheck]), Self.retriedAfterRefusal,
+         Self.expiredTokenUsed, IntegrationChecks.ledgerMismatch(Self.reportTerms)]
     }
 
     /// A ledger names a cashout by the `cashoutId` `/cashout/process` answered (Mannco takes no
     /// reference of the app's).
-    package var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "cashout_id", meaning: "the cashoutId /cashout/process answered") { String($0.id) } }
+    package var ledgerTerms: LedgerTerms? {
+        LedgerTerms(referenceKey: "cashout_id", meaning: "the cashoutId /cashout/process answered") { String($0.id) }
+    }
 
     /// The user is the one the token names (expired or not), or at login the one whose `apiKey`
     /// it is; a cashout pays `amount` to `method`.

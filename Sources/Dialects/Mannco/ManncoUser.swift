@@ -29,7 +29,9 @@ public struct ManncoUser: Sendable {
     /// `POST /cashout/process` needs a verified account.
     public var verified: Bool { account.settings[Key.verified] != "false" }
     /// The payout methods linked, in the order linked.
-    public var linked: [ManncoProvider] { (account.settings[Key.linked] ?? "").split(separator: ",").compactMap { ManncoProvider(rawValue: String($0)) } }
+    public var linked: [ManncoProvider] {
+        (account.settings[Key.linked] ?? "").split(separator: ",").compactMap { ManncoProvider(rawValue: String($0)) }
+    }
     /// Where the cashout emails go unless a cashout names another address.
     public var email: String { account.settings[Key.email] ?? "" }
     /// The Tipalti payee created when Tipalti was linked, if it was.
@@ -69,7 +71,9 @@ public struct ManncoUser: Sendable {
         guard let id = fields["id"] else { throw node.fail("expected \"id\"") }
         guard let apiKey = fields["api_key"] else { throw node.fail("expected \"api_key\"") }
         let linked = try fields["linked"]?.array().map { (node) throws(ScenarioError) -> ManncoProvider in
-            guard let provider = ManncoProvider(rawValue: try node.string()) else { throw node.fail("expected \"payoneer\", \"tipalti\" or \"paypal\"") }
+            guard let provider = ManncoProvider(rawValue: try node.string()) else {
+                throw node.fail("expected \"payoneer\", \"tipalti\" or \"paypal\"")
+            }
             return provider
         } ?? []
         return account(id: try id.nonEmptyString(), apiKey: try apiKey.nonEmptyString(),

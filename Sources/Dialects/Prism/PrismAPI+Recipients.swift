@@ -36,7 +36,8 @@ extension PrismAPI {
         let account = PrismRecipients.DisburseAccount(method: method, recipientName: Self.recipientName(request) ?? recipient?.name,
                                                       recipient: recipientID)
         let id = try recipients.enroll(account, merchant: caller.merchant.id)
-        return PrismPayout.response("types.PayoutServiceEnrollDisburseAccountResponse", reference: Self.nonEmpty(request.string("merchant_payout_id")),
+        return PrismPayout.response("types.PayoutServiceEnrollDisburseAccountResponse",
+                                    reference: Self.nonEmpty(request.string("merchant_payout_id")),
                                     status: PrismPayout.accountEnrolled, connectorID: id, registry: registry)
     }
 

@@ -95,7 +95,8 @@ extension PrismAPI {
         let output = "types.PayoutServiceCreateLinkResponse"
         let reference = Self.nonEmpty(request.string("merchant_payout_id"))
         if let reference, let existing = bank.payout(account: caller.merchant.id, reference: reference) {
-            return (PrismPayout.response(output, existing, registry: registry), existing.fields[PrismPayout.Field.link].map { [(PrismLinks.header, $0)] } ?? [])
+            let link = existing.fields[PrismPayout.Field.link].map { [(PrismLinks.header, $0)] } ?? []
+            return (PrismPayout.response(output, existing, registry: registry), link)
         }
         let (currency, amount) = try Self.amount(request)
         typealias Field = PrismPayout.Field

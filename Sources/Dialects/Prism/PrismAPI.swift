@@ -31,7 +31,9 @@ struct PrismAPI: Sendable {
         grpc.handle(Self.path("CreateLink")) { request, context in
             api.call(context) { caller throws(GRPCStatus) in try api.createLink(request, caller, host: context.request.headers["host"]) }
         }
-        grpc.handle(Self.path("Transfer")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.transfer(request, caller) } }
+        grpc.handle(Self.path("Transfer")) { request, context in
+            api.call(context) { caller throws(GRPCStatus) in try api.transfer(request, caller) }
+        }
         grpc.handle(Self.path("CreateRecipient")) { request, context in
             api.call(context) { caller throws(GRPCStatus) in try api.createRecipient(request, caller) }
         }

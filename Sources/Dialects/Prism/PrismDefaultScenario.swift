@@ -12,10 +12,12 @@ extension PrismDialect {
             "rules": [
               {"name": "FAIL", "when": {"dialect": "prism", "recipient_name": {"prefix": "FAIL"}},
                "then": [{"after": "5s", "status": "PROCESSING"},
-                        {"after": "10s", "status": "REJECTED", "rejection_code": "account_closed", "rejection_reason": "The recipient's account is closed"}]},
+                        {"after": "10s", "status": "REJECTED", "rejection_code": "account_closed", \#
+        "rejection_reason": "The recipient's account is closed"}]},
               {"name": "REVERSE", "when": {"dialect": "prism", "recipient_name": {"prefix": "REVERSE"}},
                "then": [{"after": "5s", "status": "PROCESSING"}, {"after": "10s", "status": "COMPLETED"},
-                        {"after": "2d", "status": "REJECTED", "rejection_code": "payout_returned", "rejection_reason": "The payout was returned by the recipient's bank"}]},
+                        {"after": "2d", "status": "REJECTED", "rejection_code": "payout_returned", \#
+        "rejection_reason": "The payout was returned by the recipient's bank"}]},
               {"name": "STUCK", "when": {"dialect": "prism", "recipient_name": {"prefix": "STUCK"}},
                "then": [{"after": "5s", "status": "PROCESSING"}]},
               {"name": "NEVER", "when": {"dialect": "prism", "recipient_name": {"prefix": "NEVER"}}, "then": []},

@@ -43,7 +43,8 @@ extension PrismDocs {
     /// What every call can end with before its method runs: the metadata refused.
     private static let authentication: [GRPCStatus] = {
         typealias Header = PrismCaller.Header
-        return [GRPCStatus(.invalidArgument, PrismMessage.missing(Header.connector)), GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.connector)),
+        return [GRPCStatus(.invalidArgument, PrismMessage.missing(Header.connector)),
+                GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.connector)),
                 GRPCStatus(.invalidArgument, PrismMessage.missing(Header.auth)), GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.auth)),
                 GRPCStatus(.invalidArgument, PrismMessage.missing(Header.apiKey)),
                 GRPCStatus(.invalidArgument, PrismMessage.invalid(Header.connectorConfig)),
@@ -72,7 +73,8 @@ extension PrismDocs {
                       description: """
                           Debits `amount` and pays it to `payoutMethodData` (or an enrolled `connectorPayoutMethodId`): `PENDING`, \
                           `INITIATED` after 5 s and `SUCCESS` 10 s later on the default bank; a recipient named `FAIL…`, `REVERSE…`, \
-                          `STUCK…`, `DECLINE…` or `INELIGIBLE…` picks another outcome. `merchantPayoutId` is unique per merchant: a second Create \
+                          `STUCK…`, `DECLINE…` or `INELIGIBLE…` picks another outcome. \
+                          `merchantPayoutId` is unique per merchant: a second Create \
                           with it answers the first payout as it stands and debits nothing. \(declines)
                           """,
                       examples: ["card": PrismExample.create()],
@@ -99,7 +101,8 @@ extension PrismDocs {
                           `merchantPayoutId`, and unique per merchant as Create's id is. \(declines)
                           """,
                       examples: ["quote": PrismExample.stage()],
-                      answer: ["merchantPayoutId": "quote-1", "payoutStatus": "REQUIRES_FULFILLMENT", "connectorPayoutId": "1000002", "statusCode": 200],
+                      answer: ["merchantPayoutId": "quote-1", "payoutStatus": "REQUIRES_FULFILLMENT", "connectorPayoutId": "1000002",
+                               "statusCode": 200],
                       errors: authentication + amountErrors, links: ["Transfer": byID("prismTransfer")], required: [PrismAPI.amountField]),
         ConnectMethod("Transfer", operationID: "prismTransfer", summary: "Execute a staged payout",
                       description: """
@@ -120,9 +123,11 @@ extension PrismDocs {
                       examples: ["link": PrismExample.createLink()],
                       answer: ["merchantPayoutId": "link-1", "payoutStatus": "REQUIRES_PAYOUT_METHOD_DATA", "connectorPayoutId": "1000003",
                                "statusCode": 200],
-                      headers: [PrismLinks.header: ["description": .string("The recipient's page; absent when the answer has none: a decline, or a replay "
-                                                        + "(the same `merchantPayoutId`) of a payout made without a link, by Create or Stage"), "required": false,
-                                                    "schema": ["type": "string", "format": "uri"]]],
+                      headers: [PrismLinks.header: [
+                          "description": .string("The recipient's page; absent when the answer has none: a decline, or a replay "
+                              + "(the same `merchantPayoutId`) of a payout made without a link, by Create or Stage"),
+                          "required": false, "schema": ["type": "string", "format": "uri"],
+                      ]],
                       errors: authentication + amountErrors, required: [PrismAPI.amountField]),
         ConnectMethod("CreateRecipient", operationID: "prismCreateRecipient", summary: "Register a recipient",
                       description: """
@@ -145,7 +150,8 @@ extension PrismDocs {
                       answer: ["payoutStatus": "REQUIRES_CREATION", "connectorPayoutId": "pm_000001", "statusCode": 200],
                       errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing(PrismAPI.payoutMethodField)),
                                                 GRPCStatus(.resourceExhausted, PrismMessage.tooMany("disburse accounts", PrismRecipients.limit))],
-                      links: ["Create": OpenAPI.connectLink(to: "prismCreate", body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))],
+                      links: ["Create": OpenAPI.connectLink(to: "prismCreate",
+                                                            body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))],
                       required: [PrismAPI.payoutMethodField]),
     ]
 

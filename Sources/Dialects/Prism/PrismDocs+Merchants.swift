@@ -43,7 +43,8 @@ enum PrismMerchantDocs {
         let members: [String: JSON] = [
             "merchant_id": Schema.string("Its `x-merchant-id`", example: PrismMerchant.defaultID),
             "api_key": Schema.string("Its `x-api-key`", example: PrismMerchant(PrismMerchant.sandboxDefault).apiKey),
-            "key1": Schema.nullable("string", "Its `x-key1`, if it has one"), "api_secret": Schema.nullable("string", "Its `x-api-secret`, if it has one"),
+            "key1": Schema.nullable("string", "Its `x-key1`, if it has one"),
+            "api_secret": Schema.nullable("string", "Its `x-api-secret`, if it has one"),
             "currency": Schema.string(example: "USD"), "balance": Schema.amount(),
             "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], required: ["transaction", "daily", "monthly"]),
             "require_auth": Schema.boolean("false: calls need no credentials"),
@@ -54,7 +55,8 @@ enum PrismMerchantDocs {
         return [
             "PrismMerchant": Schema.object(members, required: members.keys.sorted()),
             "PrismMerchantUpdate": Schema.object([
-                "merchant_id": Schema.string("The path's id, or absent: a merchant's id does not change, so another is refused (400)"), "api_key": nonEmpty, "key1": nonEmpty,
+                "merchant_id": Schema.string("The path's id, or absent: a merchant's id does not change, so another is refused (400)"),
+                "api_key": nonEmpty, "key1": nonEmpty,
                 "api_secret": nonEmpty, "currency": nonEmpty, "balance": Schema.amount(), "require_auth": Schema.boolean(),
                 "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit]),
             ], description: "Only the members given change."),

@@ -54,7 +54,8 @@ extension PostmanCollection {
                       + "SUCCESS 10 s later, and can no longer be voided. Saves connectorPayoutId as prismPayoutId.",
                   tests: answered("PENDING", saving: "prismPayoutId") + [
                       expect("merchantPayoutId", "pm.collectionVariables.get('prismPayoutRef')"),
-                      "pm.test('x-request-id is echoed', function () { pm.expect(pm.response.headers.get('x-request-id')).to.eql('postman-create'); });",
+                      "pm.test('x-request-id is echoed', function () { "
+                          + "pm.expect(pm.response.headers.get('x-request-id')).to.eql('postman-create'); });",
                   ], prerequest: fresh("prismPayoutRef")),
             prism("Create again (same merchantPayoutId)", "Create", PrismExample.create("{{prismPayoutRef}}", holder: PrismExample.pendingHolder),
                   description: "Idempotent: the first payout as it stands, no second debit.",

@@ -28,7 +28,8 @@ enum PrismDocs {
         endpoints: connect.endpoints + [
             OpenAPIEndpoint(route: "GET /prism/payout-links/{token}", operation: OpenAPI.operation(
                 "prismOpenPayoutLink", tag: "PayoutService", summary: "Open a CreateLink page",
-                description: "The recipient's form (method, holder name, account) of a payout awaiting its details. It works for 24 h of virtual time.",
+                description: "The recipient's form (method, holder name, account) of a payout awaiting its details. "
+                    + "It works for 24 h of virtual time.",
                 parameters: [token],
                 responses: ["200": page("The form"), "404": page("Not a link of this sandbox"),
                             "410": page("The payout expired, was cancelled, or has its details already")])),

@@ -20,13 +20,17 @@ extension PrismMerchant {
         currencyKept: "currency: a merchant with payouts keeps its currency", json: { json(PrismMerchant($0)) },
         startupLine: { account in
             let merchant = PrismMerchant(account)
-            return ("payoutservice merchant: x-merchant-id \(merchant.id), api key \(merchant.apiKey), balance \(account.currency) \(account.balance)",
+            return ("payoutservice merchant: x-merchant-id \(merchant.id), api key \(merchant.apiKey), "
+                        + "balance \(account.currency) \(account.balance)",
                     "server.prism_merchant",
-                    [("merchant_id", merchant.id), ("api_key", merchant.apiKey), ("currency", account.currency), ("balance", account.balance.description)])
+                    [("merchant_id", merchant.id), ("api_key", merchant.apiKey), ("currency", account.currency),
+                     ("balance", account.balance.description)])
         },
         environment: { account in
             let merchant = PrismMerchant(account)
-            let optional = [("KEY1", merchant.key1), ("API_SECRET", merchant.apiSecret)].compactMap { name, value in value.map { (name: name, value: $0) } }
+            let optional = [("KEY1", merchant.key1), ("API_SECRET", merchant.apiSecret)].compactMap { name, value in
+                value.map { (name: name, value: $0) }
+            }
             return [("MERCHANT_ID", merchant.id), ("API_KEY", merchant.apiKey)] + optional
         })
 

@@ -2,7 +2,8 @@ import SandboxBank
 import SandboxGRPC
 import SandboxJSON
 
-// CreateRecipient and EnrollDisburseAccount (the PayoutService guide, "Flows"). Prism's sample flow is CreateRecipient → EnrollDisburseAccount → Create. The sandbox
+// CreateRecipient and EnrollDisburseAccount (the PayoutService guide, "Flows"). Prism's sample flow is
+// CreateRecipient → EnrollDisburseAccount → Create. The sandbox
 // keeps recipients and enrolled accounts on the merchant's bank account, one setting each
 // (`recipient.rcp_000001`, `payout_method.pm_000001`, a small JSON object), so that the journal,
 // snapshots and the admin API keep them as they keep every account's settings.
@@ -106,7 +107,9 @@ struct PrismRecipients: Sendable {
         } catch {
             throw GRPCStatus(.unauthenticated, PrismMessage.invalidCredentials)  // the merchant went since the call authenticated
         }
-        if full { throw GRPCStatus(.resourceExhausted, PrismMessage.tooMany(prefix == Prefix.recipient ? "recipients" : "disburse accounts", Self.limit)) }
+        if full {
+            throw GRPCStatus(.resourceExhausted, PrismMessage.tooMany(prefix == Prefix.recipient ? "recipients" : "disburse accounts", Self.limit))
+        }
         return id
     }
 }

@@ -24,11 +24,14 @@ enum PrismSteps {
             let fields = try node.object(allowed: callFormat.keys)
             guard let method = fields["method"] else { throw node.fail("expected \"method\": one of \(methods.joined(separator: ", "))") }
             if methodName(try method.string()) == nil {
-                throw method.fail("expected a method of \(PrismProtos.serviceName): \(methods.joined(separator: ", ")) (or \"\(PrismProtos.serviceName)/Create\"...)")
+                throw method.fail("expected a method of \(PrismProtos.serviceName): \(methods.joined(separator: ", ")) "
+                                      + "(or \"\(PrismProtos.serviceName)/Create\"...)")
             }
             _ = try fields["merchant"]?.nonEmptyString()
             if let metadata = fields["metadata"] {
-                guard case .object(let members) = metadata.value else { throw metadata.fail("expected an object of metadata name: value (null drops one)") }
+                guard case .object(let members) = metadata.value else {
+                    throw metadata.fail("expected an object of metadata name: value (null drops one)")
+                }
                 for key in members.keys.sorted() {
                     let value = metadata.child(key, members[key]!)
                     if key.isEmpty || key != key.lowercased() { throw value.fail("expected a lowercase metadata name") }
@@ -36,7 +39,9 @@ enum PrismSteps {
                     _ = try value.string()
                 }
             }
-            if let message = fields["message"], message.value.objectValue == nil { throw message.fail("expected an object: the request message in proto3 JSON") }
+            if let message = fields["message"], message.value.objectValue == nil {
+                throw message.fail("expected an object: the request message in proto3 JSON")
+            }
         },
     ]
 

@@ -61,7 +61,8 @@ package enum PrismWebhook {
               let apiKey = bank.account(id: payout.account).map({ PrismMerchant($0).apiKey }) else {
             return ReceivedNotification(payoutID: Int(payoutID) ?? 0, status: nil, identity: event, problem: "no PayoutService payout \(payoutID)")
         }
-        let status = (event.hasPrefix("evt_") ? Int(event.dropFirst(4)) : nil).flatMap { bank.notification(id: $0) }.flatMap { $0.payoutID == id ? $0.status : nil }
+        let status = (event.hasPrefix("evt_") ? Int(event.dropFirst(4)) : nil).flatMap { bank.notification(id: $0) }
+            .flatMap { $0.payoutID == id ? $0.status : nil }
         let expected = signature(received.body, apiKey: apiKey)
         let problem: String? = switch received.headers[signatureHeader] {
         case nil: "no \(signatureHeader) header"

@@ -14,7 +14,8 @@ extension D24CreateFields {
         for member in request.body.members {  // in order: a repeated key's last value counts
             guard let field = D24Field(jsonKey: member.key) else { continue }
             do {
-                self[field] = try D24SignedRequest.text(member.value, numbers: field.takesNumbers, refused: .invalidParam(field.messageName, field.label))
+                self[field] = try D24SignedRequest.text(member.value, numbers: field.takesNumbers,
+                                                        refused: .invalidParam(field.messageName, field.label))
                 if misTyped.contains(field) { misTyped.removeAll { $0 == field } }
             } catch {
                 misTyped.append(field)

@@ -56,13 +56,15 @@ extension D24Diagnosis {
                         + "(API signature) \"\(merchant.secret)\"", [:])
         }
         for (variant, bytes) in reserializations(of: body) where bytes != body && signs(bytes, merchant.secret) {
-            return ("reserialized_body", "it signs the same JSON serialized otherwise (\(variant)), not the bytes sent: sign the exact string you send",
+            return ("reserialized_body", "it signs the same JSON serialized otherwise (\(variant)), not the bytes sent: "
+                        + "sign the exact string you send",
                     ["signed_body": .string(String(decoding: bytes, as: UTF8.self))])
         }
         if sent.utf8.count != 64 || !sent.utf8.allSatisfy(\.isLowercaseHexDigit) {
             return ("not_a_signature", "it is not 64 hex digits (\(received.utf8.count) characters received)", [:])
         }
-        return ("different_body", "it is a signature over other bytes, or with another secret: sign the exact body sent with \"\(merchant.secret)\"", [:])
+        return ("different_body", "it is a signature over other bytes, or with another secret: "
+                    + "sign the exact body sent with \"\(merchant.secret)\"", [:])
     }
 
     /// Standard base64 without its padding.

@@ -27,7 +27,8 @@ enum D24Diagnosis {
             return Diagnosis("unknown_login", "login \"\(login)\" is an account of the \(other.dialect) API, not a D24 merchant", details)
         }
         let known = merchants.isEmpty ? "it has none" : "its D24 merchants are " + merchants.prefix(5).joined(separator: ", ")
-        return Diagnosis("unknown_login", "login \"\(login)\" is not a merchant of this sandbox: \(known) (GET /sandbox/merchants lists them)", details)
+        return Diagnosis("unknown_login", "login \"\(login)\" is not a merchant of this sandbox: \(known) (GET /sandbox/merchants lists them)",
+                         details)
     }
 
     /// `pass` is not the merchant's passphrase.
@@ -51,7 +52,8 @@ enum D24Diagnosis {
     /// The GET endpoints' `Authorization: Bearer <read-only key>`, missing or matching no merchant.
     static func readOnlyKey(_ header: String?, bank: Bank) -> Diagnosis {
         let merchants = merchants(bank)
-        let keys: JSON = .object(Dictionary(merchants.filter { !$0.readOnlyKey.isEmpty }.prefix(20).map { ($0.login, .string($0.readOnlyKey)) }) { $1 })
+        let keyed = merchants.filter { !$0.readOnlyKey.isEmpty }.prefix(20)
+        let keys: JSON = .object(Dictionary(keyed.map { ($0.login, .string($0.readOnlyKey)) }) { $1 })
         let example = merchants.first { !$0.readOnlyKey.isEmpty }.map { " (\($0.login)'s is \($0.readOnlyKey))" } ?? ""
         guard let header else {
             return Diagnosis("authorization_missing", "No Authorization header: send \"Authorization: Bearer <read-only key>\"\(example)",

@@ -125,7 +125,8 @@ extension OpenAPIDocument {
                 ])),
             OpenAPIEndpoint(route: "GET /cashout/link/{token}", operation: OpenAPI.operation(
                 "manncoOpenLink", tag: "Mannco", summary: "Open a Payoneer or PayPal link",
-                description: "The page `POST /cashout/link` answered as `link`: opening it links the method. No token needed; it works for a day of virtual time.",
+                description: "The page `POST /cashout/link` answered as `link`: opening it links the method. "
+                    + "No token needed; it works for a day of virtual time.",
                 parameters: [OpenAPI.path("token", Schema.string(), "The last segment of `link`")],
                 responses: ["200": page("The method is linked"), "404": page("Not a link of this sandbox, or its user is gone"),
                             "410": page("The link expired: it was made more than a day ago")])),

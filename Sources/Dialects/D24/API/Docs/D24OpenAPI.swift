@@ -92,7 +92,8 @@ extension OpenAPIDocument {
                 parameters: [
                     countryParameter,
                     OpenAPI.query("amount", Schema.string("A positive USD amount, at most two decimals", example: "10",
-                                                         pattern: #"^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$"#).merging(["not": ["pattern": #"^0(\.0{1,2})?$"#]]),
+                                                         pattern: #"^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$"#)
+                                      .merging(["not": ["pattern": #"^0(\.0{1,2})?$"#]]),
                                   "USD to convert (default 1)"),
                 ],
                 security: ["ReadOnlyKey"],
@@ -245,8 +246,10 @@ extension OpenAPIDocument {
         return fields
     }
 
-    private static let createExample = JSON.object(D24Dialect.exampleFields(country: "BR").merging(["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1",
-                  "notification_url": "http://localhost:8080/sandbox/sink/orders"]) { $1 })
+    private static let createExample = JSON.object(D24Dialect.exampleFields(country: "BR").merging([
+        "login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1",
+        "notification_url": "http://localhost:8080/sandbox/sink/orders",
+    ]) { $1 })
 
     private static let countryParameter = OpenAPI.query(
         "country", Schema.oneOf(D24Countries.allCountries, "ISO 3166-1 alpha-2: a country of the currency table"), "The country", required: true)

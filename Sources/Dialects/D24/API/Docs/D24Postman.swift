@@ -46,7 +46,8 @@ extension PostmanCollection {
             Item("Cashout status (by cashout_id)", "POST", "/v3/cashout/status",
                  body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("{{cashoutId}}")]), expect: 200,
                  description: "0 Pending, 1 Completed, 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold.",
-                 tests: ["pm.test('cashout_status is a number', function () { pm.expect(typeof pm.response.json().cashout_status).to.eql('number'); });"]),
+                 tests: ["pm.test('cashout_status is a number', function () { "
+                             + "pm.expect(typeof pm.response.json().cashout_status).to.eql('number'); });"]),
             Item("Cashout status (by external_id)", "POST", "/v3/cashout/status",
                  body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "external_id": "{{externalId}}"]), expect: 200),
             Item("Put cashout on hold", "PUT", "/v3/cashout/status", body: statusBody("ON_HOLD"), expect: 200,
