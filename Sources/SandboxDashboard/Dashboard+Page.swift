@@ -5,10 +5,15 @@ extension Dashboard {
     /// tests look for has an `id` or a `data-testid`.
     static func page(parts: [DashboardPart]) -> String {
         let views = [requestsView, webhooksView, reportView] + parts.flatMap(\.views)
-        let links = views.map { ##"<a href="#/\##($0.name)" id="nav-\##($0.name)" data-testid="nav-\##($0.name)" data-view="\##($0.name)">\##($0.title)</a>"## }
-        let sections = views.map { "<section id=\"view-\($0.name)\" data-testid=\"view-\($0.name)\" class=\"view\" hidden>\n\($0.content)\n</section>" }
+        let links = views.map {
+            ##"<a href="#/\##($0.name)" id="nav-\##($0.name)" data-testid="nav-\##($0.name)" data-view="\##($0.name)">\##($0.title)</a>"##
+        }
+        let sections = views.map {
+            "<section id=\"view-\($0.name)\" data-testid=\"view-\($0.name)\" class=\"view\" hidden>\n\($0.content)\n</section>"
+        }
         let forms = parts.compactMap(\.form)
-        return page(links: links.joined(separator: "\n"), forms: forms.isEmpty ? #"<p class="empty">No payout API here offers a request form.</p>"# : forms.joined(),
+        return page(links: links.joined(separator: "\n"),
+                    forms: forms.isEmpty ? #"<p class="empty">No payout API here offers a request form.</p>"# : forms.joined(),
                     cashoutCards: parts.map(\.cashoutCards).joined(), sections: sections.joined(separator: "\n"))
     }
 
@@ -24,7 +29,8 @@ extension Dashboard {
         </head>
         <body>
         <header class="top" id="top" data-testid="header">
-          <div class="brand" title="CashoutSandbox, a staging panel"><span class="logo">$</span><span class="brand-name"> CashoutSandbox <span class="tag">staging panel</span></span></div>
+          <div class="brand" title="CashoutSandbox, a staging panel"><span class="logo">$</span>\#
+        <span class="brand-name"> CashoutSandbox <span class="tag">staging panel</span></span></div>
           <nav class="nav" id="nav" aria-label="Sections">
             <a href="#/cashouts" id="nav-cashouts" data-testid="nav-cashouts" data-view="cashouts">Cashouts</a>
             <a href="#/new" id="nav-new" data-testid="nav-new" data-view="new">New cashout</a>
@@ -33,9 +39,11 @@ extension Dashboard {
           </nav>
           <section class="clock" id="clock" data-testid="clock" aria-label="Virtual clock">
             <div class="clock-read">
-              <span class="clock-line"><span class="muted"><span class="wide-only">Clock </span><span id="clock-mode" data-testid="clock-mode"></span></span>
+              <span class="clock-line"><span class="muted"><span class="wide-only">Clock </span><span id="clock-mode" data-testid="clock-mode">\#
+        </span></span>
                 <strong id="clock-now" data-testid="clock-now" class="clock-time">…</strong></span>
-              <span class="clock-line muted">next<span class="wide-only"> event</span> <span id="clock-next" data-testid="clock-next" class="clock-time">…</span></span>
+              <span class="clock-line muted">next<span class="wide-only"> event</span> <span id="clock-next" data-testid="clock-next" \#
+        class="clock-time">…</span></span>
             </div>
             <form class="clock-form" id="advance-form" data-testid="advance-form">
               <span class="clock-more" id="clock-more">
@@ -46,14 +54,17 @@ extension Dashboard {
                 <button type="button" class="quick" data-by="1h" id="advance-1h" data-testid="advance-1h">+1h</button>
                 <button type="button" class="quick" data-by="1d" id="advance-1d" data-testid="advance-1d">+1d</button>
               </span>
-              <button type="button" id="next-event-button" data-testid="next-event-button" title="Move the clock to the next event">Next<span class="wide-only"> event</span></button>
-              <button type="button" id="clock-toggle" data-testid="clock-toggle" class="clock-toggle" aria-expanded="false" aria-controls="clock-more" title="Advance the clock by…">+…</button>
+              <button type="button" id="next-event-button" data-testid="next-event-button" title="Move the clock to the next event">Next<span \#
+        class="wide-only"> event</span></button>
+              <button type="button" id="clock-toggle" data-testid="clock-toggle" class="clock-toggle" aria-expanded="false" \#
+        aria-controls="clock-more" title="Advance the clock by…">+…</button>
             </form>
           </section>
         </header>
         <div id="notice" data-testid="notice" class="notice" role="status" hidden></div>
         <form id="token-form" data-testid="token-form" class="token-form" hidden>
-          <label for="token-input">This sandbox's admin API wants its admin token (<code>serve --admin-token</code>). It is kept for this tab only.</label>
+          <label for="token-input">This sandbox's admin API wants its admin token (<code>serve --admin-token</code>). \#
+        It is kept for this tab only.</label>
           <input id="token-input" data-testid="token-input" name="token" type="password" autocomplete="off" required>
           <button type="submit" id="token-submit" data-testid="token-submit">Use token</button>
           <span id="token-error" data-testid="token-error" role="alert"></span>
@@ -71,7 +82,8 @@ extension Dashboard {
             </form>
             <div class="table-wrap">
               <table class="list" id="cashouts-table" data-testid="cashouts-table">
-                <thead><tr><th>ID</th><th class="hide-narrow">API</th><th class="hide-narrow">External ID</th><th class="hide-narrow">Account</th><th class="hide-narrow">Country</th><th class="num">Amount</th><th>Status</th><th class="hide-narrow">Created</th></tr></thead>
+                <thead><tr><th>ID</th><th class="hide-narrow">API</th><th class="hide-narrow">External ID</th><th class="hide-narrow">Account</th>\#
+        <th class="hide-narrow">Country</th><th class="num">Amount</th><th>Status</th><th class="hide-narrow">Created</th></tr></thead>
                 <tbody id="cashouts-body" data-testid="cashouts-body"></tbody>
               </table>
             </div>
@@ -103,7 +115,8 @@ extension Dashboard {
                   <input id="reject-code" data-testid="reject-code" disabled type="number" min="100" max="99999" value="801" title="Rejection code">
                   <button type="button" disabled data-action="reject" id="action-reject" data-testid="action-reject" class="danger">Reject</button>
                 </span>
-                <button type="button" disabled data-action="late-reject" id="action-late-reject" data-testid="action-late-reject" class="danger">Late reject (826)</button>
+                <button type="button" disabled data-action="late-reject" id="action-late-reject" data-testid="action-late-reject" \#
+        class="danger">Late reject (826)</button>
               </div>
               <p id="action-result" data-testid="action-result" class="muted"></p>
             </div>
@@ -112,14 +125,16 @@ extension Dashboard {
               <div class="card"><h2>Request fields</h2><dl id="cashout-fields" data-testid="cashout-fields" class="kv"></dl></div>
             </div>
             <div class="card"><h2>Status history</h2>
-              <div class="table-wrap"><table class="list"><thead><tr><th>Status</th><th>At</th><th class="hide-narrow">By</th><th>Rejection</th></tr></thead>
+              <div class="table-wrap"><table class="list"><thead><tr><th>Status</th><th>At</th><th class="hide-narrow">By</th><th>Rejection</th>\#
+        </tr></thead>
               <tbody id="history-body" data-testid="history-body"></tbody></table></div></div>
             <div class="card"><h2>Scheduled bank events</h2>
               <div class="table-wrap"><table class="list"><thead><tr><th>At</th><th>Status</th><th>Rejection code</th></tr></thead>
               <tbody id="scheduled-body" data-testid="scheduled-body"></tbody></table></div>
               <p id="scheduled-empty" data-testid="scheduled-empty" class="empty" hidden>Nothing scheduled.</p></div>
         \#(cashoutCards)
-            <div class="card" id="webhooks-card" data-testid="webhooks-card"><h2>Webhooks <a id="cashout-webhooks-link" data-testid="cashout-webhooks-link" class="aside" href="#/webhooks">all of them</a></h2>
+            <div class="card" id="webhooks-card" data-testid="webhooks-card"><h2>Webhooks <a id="cashout-webhooks-link" \#
+        data-testid="cashout-webhooks-link" class="aside" href="#/webhooks">all of them</a></h2>
               <div id="webhooks" data-testid="webhooks"></div>
               <p id="webhooks-empty" data-testid="webhooks-empty" class="empty" hidden>No notifications yet.</p></div>
             </div>
@@ -133,13 +148,15 @@ extension Dashboard {
             <h1>Merchants</h1>
             <div class="table-wrap">
               <table class="list" id="merchants-table" data-testid="merchants-table">
-                <thead><tr><th>Login</th><th class="hide-narrow">Pass</th><th class="hide-narrow">Secret</th><th class="hide-narrow">Read-only key</th><th class="num">Balance</th><th class="hide-narrow">Limits</th></tr></thead>
+                <thead><tr><th>Login</th><th class="hide-narrow">Pass</th><th class="hide-narrow">Secret</th>\#
+        <th class="hide-narrow">Read-only key</th><th class="num">Balance</th><th class="hide-narrow">Limits</th></tr></thead>
                 <tbody id="merchants-body" data-testid="merchants-body"></tbody>
               </table>
             </div>
             <div class="card" id="ledger-card" data-testid="ledger-card" hidden>
               <h2>Ledger: <span id="ledger-merchant" data-testid="ledger-merchant"></span></h2>
-              <div class="table-wrap"><table class="list"><thead><tr><th class="hide-narrow">#</th><th class="hide-narrow">At</th><th>Cashout</th><th class="hide-narrow">Kind</th><th class="num">Amount</th><th class="num hide-narrow">Balance after</th></tr></thead>
+              <div class="table-wrap"><table class="list"><thead><tr><th class="hide-narrow">#</th><th class="hide-narrow">At</th><th>Cashout</th>\#
+        <th class="hide-narrow">Kind</th><th class="num">Amount</th><th class="num hide-narrow">Balance after</th></tr></thead>
               <tbody id="ledger-body" data-testid="ledger-body"></tbody></table></div>
               <p id="ledger-empty" data-testid="ledger-empty" class="empty" hidden>No entries yet.</p>
             </div>

@@ -101,7 +101,8 @@ extension Dashboard {
             enableActions(ALLOWED[c.status] || []);
             const href = own.accountHref ? own.accountHref(c.merchant) : "#/merchants/" + encodeURIComponent(c.merchant);
             kv($("cashout-details"), own.details ? own.details(c, href) : [
-              ["api", c.dialect], [own.account || "merchant", el("a", { href: href, text: c.merchant })], ["external_id", c.external_id], ["country", c.country],
+              ["api", c.dialect], [own.account || "merchant", el("a", { href: href, text: c.merchant })], ["external_id", c.external_id], \#
+        ["country", c.country],
               ["amount", money(c.amount, c.currency)], ["settlement_amount", money(c.settlement_amount, accountCurrency(c.merchant, c.currency))],
               ["created_at", time(c.created_at)],
               ["rejection_code", c.rejection_code], ["rejection_reason", c.rejection_reason],
@@ -109,7 +110,8 @@ extension Dashboard {
             ]);
             // The fields as the request gave them, an amount with the cashout's currency.
             const fields = c.fields || {};
-            kv($("cashout-fields"), Object.keys(fields).sort().map((name) => [name, name === "amount" ? money(fields[name], c.currency) : fields[name]]));
+            kv($("cashout-fields"), Object.keys(fields).sort().map((name) => [name, name === "amount" ? money(fields[name], \#
+        c.currency) : fields[name]]));
             const decided = c.decided_by;
             $("cashout-decided").hidden = !decided;
             $("cashout-decided-kind").textContent = decided ? String(decided.kind).replace(/_/g, " ") : "";
@@ -118,7 +120,8 @@ extension Dashboard {
             $("history-body").replaceChildren(...(c.history || []).map((h, index) =>
               el("tr", { "data-testid": "history-row-" + index, "data-status": h.status },
                 el("td", {}, ...statusBadges(h)), el("td", { class: "mono", text: time(h.at) }), el("td", { class: "hide-narrow", text: h.by }),
-                el("td", { class: "text", text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " + orDash(h.rejection_reason) }))));
+                el("td", { class: "text", text: h.rejection_code === null || h.rejection_code === undefined ? "—" : h.rejection_code + " " \#
+        + orDash(h.rejection_reason) }))));
             const scheduled = c.scheduled || [];
             $("scheduled-body").replaceChildren(...scheduled.map((s, index) =>
               el("tr", { "data-testid": "scheduled-row-" + index },
@@ -164,14 +167,16 @@ extension Dashboard {
 
           // An account's limits as the admin API gives them, in a few words ("daily 500.00 USD", "none").
           const limitsText = (limits, currency) =>
-            ["transaction", "daily", "monthly"].filter((k) => limits && limits[k]).map((k) => k + " " + money(limits[k], currency)).join(", ") || "none";
+            ["transaction", "daily", "monthly"].filter((k) => limits && limits[k]).map((k) => k + " " + money(limits[k], \#
+        currency)).join(", ") || "none";
 
           function renderMerchants() {
             const rows = state.merchants.map((m) =>
               el("tr", { class: "link" + (m.login === state.login ? " selected" : ""), "data-testid": "merchant-row-" + m.login,
                          onclick: () => { location.hash = "#/merchants/" + encodeURIComponent(m.login); } },
                 el("td", {}, el("a", { href: "#/merchants/" + encodeURIComponent(m.login), text: m.login }),
-                  el("div", { class: "mono muted show-narrow", text: "pass " + m.pass }), el("div", { class: "mono muted show-narrow", text: "secret " + m.secret })),
+                  el("div", { class: "mono muted show-narrow", text: "pass " + m.pass }), el("div", { class: "mono muted show-narrow", \#
+        text: "secret " + m.secret })),
                 el("td", { class: "mono hide-narrow", text: m.pass }), el("td", { class: "mono hide-narrow", text: m.secret }),
                 el("td", { class: "mono hide-narrow", text: m.read_only_key }),
                 el("td", { class: "num", "data-testid": "merchant-balance-" + m.login, text: money(m.balance, m.currency) }),

@@ -16,7 +16,8 @@ extension Dashboard {
             <p id="report-summary" data-testid="report-summary" class="report-summary"></p>
             <ul id="report-index" data-testid="report-index" class="report-index" hidden></ul>
             <div id="report-accounts" data-testid="report-accounts"></div>
-            <p id="report-empty" data-testid="report-empty" class="empty" hidden>No account has made a request or has a cashout yet: nothing to report.</p>
+            <p id="report-empty" data-testid="report-empty" class="empty" hidden>No account has made a request or has a cashout yet: nothing to \#
+        report.</p>
             </div>
         """#)
 
@@ -52,11 +53,13 @@ extension Dashboard {
             $("report-at").textContent = report ? "at " + time(report.at) : "";
             if (!report) return;
             $("report-summary").replaceChildren(
-              el("span", { class: "badge " + (report.ok ? "report-ok" : "sev-error"), "data-testid": "report-ok", text: report.ok ? "ok" : "not ok" }), " ",
+              el("span", { class: "badge " + (report.ok ? "report-ok" : "sev-error"), "data-testid": "report-ok", \#
+        text: report.ok ? "ok" : "not ok" }), " ",
               reportCounts(report.errors, report.warnings) + " in " + plural(report.accounts.length, "account")
                 + reportIdle(report.not_exercised || 0, report.checks || 0));
             const index = [];
-            $("report-accounts").replaceChildren(...report.accounts.map((a) => renderReportAccount(a, (report.check_descriptions || {})[a.dialect] || {}, index)));
+            $("report-accounts").replaceChildren(...report.accounts.map((a) => renderReportAccount(a, \#
+        (report.check_descriptions || {})[a.dialect] || {}, index)));
             // Every finding at the top, errors first: one line each, a link to its details below.
             index.sort((x, y) => (x.f.severity === "error" ? 0 : 1) - (y.f.severity === "error" ? 0 : 1));
             $("report-index").replaceChildren(...index.map(({ a, f, node }) => el("li", { "data-testid": "report-index-" + a.account + "-" + f.id },
@@ -74,13 +77,15 @@ extension Dashboard {
             const href = "#/report/" + encodeURIComponent(a.account);
             return el("div", { class: "card report-account", "data-testid": "report-account-" + a.account, "data-ok": String(errors === 0) },
               el("h2", {}, el("a", { href: href, text: a.account }), " ", el("span", { class: "badge sandbox", text: a.dialect }),
-                a.known ? null : el("span", { class: "badge sev-warning", title: "The sandbox has no such account: a request named it", text: "unknown account" }),
+                a.known ? null : el("span", { class: "badge sev-warning", title: "The sandbox has no such account: a request named it", \#
+        text: "unknown account" }),
                 el("span", { class: "aside muted", text: plural(a.requests, "request") + ", " + plural(a.cashouts, "cashout") })),
               // An account without findings is ok; without a passed check too, that says little yet.
               el("p", { class: "report-headline " + (errors ? "bad" : warnings ? "warn" : a.passed.length ? "good" : "idle"),
                         "data-testid": "report-headline-" + a.account,
                         text: a.findings.length || a.passed.length
-                          ? reportCounts(errors, warnings) + reportIdle(a.not_exercised.length, a.findings.length + a.passed.length + a.not_exercised.length)
+                          ? reportCounts(errors, warnings) + reportIdle(a.not_exercised.length, \#
+        a.findings.length + a.passed.length + a.not_exercised.length)
                           : "ok (no check exercised yet)" }),
               ...a.findings.map((f) => { const node = renderFinding(a, f); index.push({ a: a, f: f, node: node }); return node; }),
               reportChecks("Passed", a.passed, descriptions, "report-passed-" + a.account),
@@ -93,7 +98,8 @@ extension Dashboard {
               el("div", { class: "report-finding-head" },
                 el("span", { class: "badge sev-" + f.severity, text: f.severity }), el("code", { class: "report-id", text: f.id }),
                 cashouts.length ? el("span", { class: "muted" }, cashouts.length === 1 ? "cashout " : "cashouts ",
-                  ...cashouts.flatMap((id, index) => [index ? ", " : null, el("a", { href: "#/cashouts/" + encodeURIComponent(id), text: id })])) : null),
+                  ...cashouts.flatMap((id, index) => [index ? ", " : null, el("a", { href: "#/cashouts/" + encodeURIComponent(id), \#
+        text: id })])) : null),
               el("ul", { class: "report-occurrences" }, ...(f.occurrences || []).map((text) => el("li", { text: text }))),
               el("p", { class: "report-advice" }, el("strong", { text: "Advice: " }), f.advice),
               (f.evidence || []).length ? el("div", { class: "table-wrap" },
@@ -111,7 +117,8 @@ extension Dashboard {
             if (e.kind === "status") {
               return el("tr", { "data-kind": e.kind },
                 el("td", { class: "mono hide-narrow", text: time(e.at) }),
-                el("td", { class: "text" }, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout), text: "cashout " + e.cashout + " became " + e.status }),
+                el("td", { class: "text" }, el("a", { href: "#/cashouts/" + encodeURIComponent(e.cashout), \#
+        text: "cashout " + e.cashout + " became " + e.status }),
                   el("div", { class: "muted mono show-narrow", text: time(e.at) })),
                 el("td", {}, el("span", { class: "muted", text: "by " + e.by })),
                 el("td", { class: "text hide-narrow", text: "the bank's history" }));
@@ -121,15 +128,18 @@ extension Dashboard {
               : "copy" + (e.copy_of !== null && e.copy_of !== undefined ? " of attempt " + e.copy_of : "");
             const what = request
               ? el("a", { href: "#/requests/" + encodeURIComponent(e.id), text: "#" + e.id + " " + e.method + " " + e.path })
-              : el("a", { href: "#/webhooks/" + encodeURIComponent(e.cashout), text: "notification " + e.notification + " (" + e.status + ") of cashout "
+              : el("a", { href: "#/webhooks/" + encodeURIComponent(e.cashout), text: "notification " + e.notification + " (" + e.status \#
+        + ") of cashout "
                            + e.cashout + ", " + attempt });
             const status = request ? e.status : e.answered;
             // A forged copy answered 2xx is the failure itself: red, not a 2xx's green.
             const accepted = !request && e.chaos === "forged" && status >= 200 && status < 300;
             const answer = status === null || status === undefined
               ? el("span", { class: "muted", text: request ? orDash(e.answer) : orDash(e.error) })
-              : el("span", { class: "badge " + (accepted ? "sev-error" : httpClass(status)), "data-testid": accepted ? "report-forged-accepted" : null,
-                             title: accepted ? "A forged notification answered " + status + ": it should have been refused with a 4xx" : null, text: status });
+              : el("span", { class: "badge " + (accepted ? "sev-error" : httpClass(status)), \#
+        "data-testid": accepted ? "report-forged-accepted" : null,
+                             title: accepted ? "A forged notification answered " + status + ": it should have been refused with a 4xx" : null, \#
+        text: status });
             const note = request ? e.note : accepted ? "forged: signed with a wrong key, and accepted" : null;
             return el("tr", { "data-kind": e.kind },
               el("td", { class: "mono hide-narrow", text: time(e.at) }),

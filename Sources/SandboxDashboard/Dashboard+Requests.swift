@@ -10,8 +10,10 @@ extension Dashboard {
             <div id="requests-body" data-testid="requests-body">
             <form class="filters" id="requests-filters" data-testid="requests-filters">
               <label>Path starts with <input id="requests-path" data-testid="requests-path" autocomplete="off" placeholder="/v3/cashout"></label>
-              <label>Status <input id="requests-status" data-testid="requests-status" list="requests-statuses" autocomplete="off" size="9" placeholder="4xx or 401"></label>
-              <datalist id="requests-statuses"><option value="2xx"></option><option value="4xx"></option><option value="5xx"></option><option value="401"></option><option value="404"></option></datalist>
+              <label>Status <input id="requests-status" data-testid="requests-status" list="requests-statuses" autocomplete="off" size="9" \#
+        placeholder="4xx or 401"></label>
+              <datalist id="requests-statuses"><option value="2xx"></option><option value="4xx"></option><option value="5xx"></option>\#
+        <option value="401"></option><option value="404"></option></datalist>
               <button type="submit" id="requests-apply" data-testid="requests-apply">Filter</button>
               <button type="button" id="requests-clear" data-testid="requests-clear" class="danger">Clear journal</button>
               <span class="muted" id="requests-count" data-testid="requests-count"></span>
@@ -33,7 +35,8 @@ extension Dashboard {
             <p id="request-gone" data-testid="request-gone" class="empty" hidden></p>
             <div class="table-wrap">
               <table class="list" id="requests-table" data-testid="requests-table">
-                <thead><tr><th>#</th><th class="hide-narrow">At</th><th>Request</th><th>Status</th><th class="hide-narrow">Route</th><th class="hide-narrow">Why</th></tr></thead>
+                <thead><tr><th>#</th><th class="hide-narrow">At</th><th>Request</th><th>Status</th><th class="hide-narrow">Route</th>\#
+        <th class="hide-narrow">Why</th></tr></thead>
                 <tbody id="requests-rows" data-testid="requests-rows"></tbody>
               </table>
             </div>
@@ -72,23 +75,27 @@ extension Dashboard {
             $("requests-rows").replaceChildren(...journal.entries.map((r) => {
               const href = "#/requests/" + r.id, why = r.diagnosis ? r.diagnosis.check : r.near_miss ? "near miss" : null;
               const whyBadge = () => (why ? el("span", { class: "badge why", "data-testid": "request-why-" + r.id, text: why }) : null);
-              return el("tr", { class: "link" + (String(r.id) === state.key ? " selected" : ""), "data-testid": "request-row-" + r.id, "data-id": r.id,
+              return el("tr", { class: "link" + (String(r.id) === state.key ? " selected" : ""), "data-testid": "request-row-" + r.id, \#
+        "data-id": r.id,
                                 onclick: () => { location.hash = href; } },
                 el("td", {}, el("a", { href: href, text: r.id })),
                 el("td", { class: "mono hide-narrow", title: "received " + time(r.received_at), text: time(r.at) }),
                 el("td", { class: "mono path" }, el("strong", { text: r.method + " " }), r.path + (r.query ? "?" + r.query : ""),
                   why ? el("div", { class: "show-narrow" }, whyBadge()) : null),
-                el("td", {}, el("span", { class: "badge " + httpClass(r.response.status), "data-testid": "request-status-" + r.id, text: r.response.status })),
+                el("td", {}, el("span", { class: "badge " + httpClass(r.response.status), "data-testid": "request-status-" + r.id, \#
+        text: r.response.status })),
                 el("td", { class: "hide-narrow", text: r.route ? r.route + (r.dialect ? " (" + r.dialect + ")" : "") : "no route" }),
                 el("td", { class: "hide-narrow" }, whyBadge() || "—"));
             }));
             $("requests-empty").hidden = journal.entries.length > 0;
             $("requests-count").textContent = journal.entries.length + (journal.entries.length === 1 ? " request" : " requests");
             // The one chosen stays shown (also when a filter hides its row) until another is chosen.
-            const chosen = journal.entries.find((r) => String(r.id) === state.key) || (journal.shown && String(journal.shown.id) === state.key ? journal.shown : null);
+            const chosen = journal.entries.find((r) => String(r.id) === state.key) || (journal.shown && String(journal.shown.id) === state.key \#
+        ? journal.shown : null);
             $("request-gone").hidden = !state.key || !!chosen;
             $("request-gone").textContent = state.key && !chosen
-              ? "Request " + state.key + " is not among those listed: it was cleared, or pushed out of the journal, or is older than the newest " + journal.entries.length + "." : "";
+              ? "Request " + state.key + " is not among those listed: it was cleared, or pushed out of the journal, or is older than the newest " + \#
+        journal.entries.length + "." : "";
             // Entries do not change once kept: one is drawn again only when another is chosen (a
             // redraw every poll would undo a selection of its text).
             if ((chosen && chosen.id) !== (journal.shown && journal.shown.id)) showRequest(chosen);
@@ -103,7 +110,8 @@ extension Dashboard {
             box.hidden = !d && !r.near_miss;
             box.replaceChildren();
             if (d) {
-              box.append(el("p", { class: "diagnosis-head" }, el("span", { class: "badge why", text: d.check }), " ", el("strong", { "data-testid": "request-diagnosis-message", text: d.message })));
+              box.append(el("p", { class: "diagnosis-head" }, el("span", { class: "badge why", text: d.check }), " ", el("strong", \#
+        { "data-testid": "request-diagnosis-message", text: d.message })));
               const details = Object.keys(d).filter((key) => key !== "check" && key !== "message");
               if (details.length) {
                 const list = el("dl", { class: "kv" });
@@ -116,7 +124,8 @@ extension Dashboard {
                              el("code", { text: r.near_miss }), "?"));
             }
             $("request-line").textContent = r.method + " " + r.path + (r.query ? "?" + r.query : "") + " " + r.protocol;
-            kv($("request-sent"), [["route", r.route || "none matched"], ["api", r.dialect], ["at", time(r.at)], ["received_at", time(r.received_at)]]);
+            kv($("request-sent"), [["route", r.route || "none matched"], ["api", r.dialect], ["at", time(r.at)], ["received_at", \#
+        time(r.received_at)]]);
             kv($("request-headers"), headerPairs(r.headers));
             $("request-body").textContent = bodyText(r.body, r.body_encoding, r.body_truncated);
             $("response-line").textContent = "HTTP " + r.response.status;

@@ -106,7 +106,8 @@ extension Dashboard {
             if (admin && response.status === 401 && token === adminToken()) askForToken(token !== "");
             return { status: response.status, ok: response.ok, json: json, text: text, headers: response.headers };
           }
-          const problem = (answer) => "HTTP " + answer.status + ": " + ((answer.json && (answer.json.message || answer.json.description)) || answer.text || "no body");
+          const problem = (answer) => "HTTP " + answer.status + ": " + ((answer.json && (answer.json.message || answer.json.description)) \#
+        || answer.text || "no body");
 
           let noticeTimer = null;
           const hideNotice = () => { clearTimeout(noticeTimer); $("notice").hidden = true; };
@@ -166,7 +167,8 @@ extension Dashboard {
           // scrolled into it (the nav only, never the page).
           function showLink(link) {
             const nav = $("nav");
-            if (link.offsetLeft < nav.scrollLeft || link.offsetLeft + link.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = link.offsetLeft - 8;
+            if (link.offsetLeft < nav.scrollLeft || link.offsetLeft + link.offsetWidth > nav.scrollLeft + nav.clientWidth) \#
+        nav.scrollLeft = link.offsetLeft - 8;
             navMore();
           }
           // Whether links are hidden at the right (the style fades its edge then).

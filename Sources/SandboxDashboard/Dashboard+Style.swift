@@ -23,7 +23,8 @@ extension Dashboard {
            behind a toggle (#clock-toggle). */
         .top { background: #151b2c; color: #fff; padding: 8px 16px; display: flex; flex-wrap: wrap; gap: 6px 24px; align-items: center; }
         .brand { font-weight: 600; font-size: 16px; white-space: nowrap; }
-        .logo { display: inline-block; width: 22px; height: 22px; border-radius: 5px; background: var(--accent); text-align: center; line-height: 22px; }
+        .logo { display: inline-block; width: 22px; height: 22px; border-radius: 5px; background: var(--accent); text-align: center; \#
+        line-height: 22px; }
         .tag { font-size: 11px; font-weight: 500; background: #f0b429; color: #151b2c; border-radius: 3px; padding: 1px 5px; margin-left: 4px; }
         .nav { position: relative; display: flex; flex-wrap: wrap; gap: 4px; }
         .nav a { color: #cfd6e6; padding: 6px 10px; border-radius: 4px; white-space: nowrap; }
@@ -38,29 +39,34 @@ extension Dashboard {
         .clock-form, .clock-more { display: flex; flex-wrap: wrap; gap: 4px; }
         .clock-form input { width: 70px; }
         .clock-toggle { display: none; }
-        button { font: inherit; border: 1px solid #c6ccd6; background: #fff; color: var(--ink); border-radius: 4px; padding: 5px 10px; cursor: pointer; min-height: 32px; }
+        button { font: inherit; border: 1px solid #c6ccd6; background: #fff; color: var(--ink); border-radius: 4px; padding: 5px 10px; \#
+        cursor: pointer; min-height: 32px; }
         button:hover:not(:disabled) { border-color: var(--accent); }
         button:disabled { opacity: .45; cursor: not-allowed; }
         button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
         button.danger:not(:disabled) { color: var(--bad); border-color: #e7b4b6; }
-        input, select { font: inherit; border: 1px solid #c6ccd6; border-radius: 4px; padding: 5px 7px; background: #fff; color: var(--ink); min-height: 32px; max-width: 100%; }
+        input, select { font: inherit; border: 1px solid #c6ccd6; border-radius: 4px; padding: 5px 7px; background: #fff; color: var(--ink); \#
+        min-height: 32px; max-width: 100%; }
         main { padding: 16px; max-width: 1200px; margin: 0 auto; }
         footer { padding: 8px 16px 24px; text-align: center; font-size: 12px; }
         .aside { font-size: 12px; font-weight: 400; margin-left: 8px; white-space: nowrap; }
         h3 { font-size: 13px; margin: 8px 0 6px; color: var(--muted); }
-        .missing { padding: 12px 14px; border-radius: 6px; background: #fff; border: 1px solid var(--line); border-left: 4px solid var(--bad); margin: 0 0 14px; }
+        .missing { padding: 12px 14px; border-radius: 6px; background: #fff; border: 1px solid var(--line); border-left: 4px solid var(--bad); \#
+        margin: 0 0 14px; }
         .decided { margin: -4px 0 12px; color: var(--muted); }
         .decided .badge { margin: 0 4px; }
         .decided span:last-child { color: var(--ink); }
         .notice { margin: 10px 16px 0; padding: 8px 12px; border-radius: 4px; background: #fdecec; color: var(--bad); border: 1px solid #f3c2c4; }
         .notice.ok { background: #e7f6ef; color: var(--ok); border-color: #b5e2cd; }
-        .token-form { margin: 10px 16px 0; padding: 10px 12px; border-radius: 4px; background: #fff8e5; border: 1px solid #f0d9a0; display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+        .token-form { margin: 10px 16px 0; padding: 10px 12px; border-radius: 4px; background: #fff8e5; border: 1px solid #f0d9a0; display: flex; \#
+        flex-wrap: wrap; gap: 8px; align-items: center; }
         .token-form label { flex-basis: 100%; }
         .card { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; margin-bottom: 14px; }
         .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 14px; }
         .filters { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: end; margin-bottom: 10px; }
         .filters label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); gap: 2px; }
-        .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; background: var(--card); border: 1px solid var(--line); border-radius: 6px; }
+        .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; background: var(--card); border: 1px solid var(--line); \#
+        border-radius: 6px; }
         .card .table-wrap { border: 0; }
         .table-wrap + .card { margin-top: 14px; }
         table.list { width: 100%; border-collapse: collapse; }
@@ -72,7 +78,8 @@ extension Dashboard {
         .num { text-align: right !important; font-variant-numeric: tabular-nums; }
         .show-narrow { display: none; } /* what a phone shows in place of a hidden column */
         .empty { color: var(--muted); padding: 8px 0; margin: 0; }
-        .badge { display: inline-block; font-size: 11.5px; font-weight: 600; letter-spacing: .02em; padding: 2px 7px; border-radius: 10px; background: #eef0f3; color: #444c5c; white-space: nowrap; }
+        .badge { display: inline-block; font-size: 11.5px; font-weight: 600; letter-spacing: .02em; padding: 2px 7px; border-radius: 10px; \#
+        background: #eef0f3; color: #444c5c; white-space: nowrap; }
         .badge.PENDING { background: #fff4e0; color: var(--warn); }
         .badge.ON_HOLD { background: #efe9fb; color: #6b3fc2; }
         .badge.DELIVERED { background: #e4f0fb; color: var(--info); }

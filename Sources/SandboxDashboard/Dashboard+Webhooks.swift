@@ -8,7 +8,8 @@ extension Dashboard {
     static let webhooksView = DashboardView(name: "webhooks", title: "Webhooks", content: #"""
             <h1>Webhooks</h1>
             <form class="filters" id="webhooks-filters" data-testid="webhooks-filters">
-              <label>Cashout <input id="webhooks-cashout" data-testid="webhooks-cashout" autocomplete="off" inputmode="numeric" size="10" placeholder="all"></label>
+              <label>Cashout <input id="webhooks-cashout" data-testid="webhooks-cashout" autocomplete="off" inputmode="numeric" size="10" \#
+        placeholder="all"></label>
               <span class="muted" id="webhooks-count" data-testid="webhooks-count"></span>
             </form>
             <div class="card"><div id="webhooks-all" data-testid="webhooks-all"></div>
@@ -17,7 +18,8 @@ extension Dashboard {
 
     static let webhooksScript = #"""
           // What the receiver answered to an attempt: its HTTP status, or why there was none.
-          const attemptAnswer = (a) => (a.response_status === null || a.response_status === undefined ? orDash(a.error) : "HTTP " + a.response_status);
+          const attemptAnswer = (a) => (a.response_status === null || a.response_status === undefined ? orDash(a.error) : "HTTP " \#
+        + a.response_status);
           // Nodes with a space between them, for their text as one line (`null`s left out).
           const spaced = (...nodes) => nodes.filter((node) => node).flatMap((node, index) => (index ? [" ", node] : [node]));
           // A notification with its attempts and the buttons that send it again; `listed` adds a
@@ -32,18 +34,24 @@ extension Dashboard {
               refreshNow();
             };
             const buttons = w.url ? el("span", { class: "webhook-buttons" },
-              el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: send("A redelivery", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/redeliver"), text: "Redeliver" }),
-              el("button", { type: "button", "data-testid": "duplicate-" + w.id, title: "The same notification again, as a provider's at-least-once delivery does",
-                             onclick: send("A duplicate", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "duplicate" }), text: "Send duplicate" }),
-              el("button", { type: "button", class: "danger", "data-testid": "forged-" + w.id, title: "A copy with a wrong signature, which the receiver should refuse",
-                             onclick: send("A forged copy", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "forged" }), text: "Send forged" })) : null;
+              el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: send("A redelivery", \#
+        "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/redeliver"), text: "Redeliver" }),
+              el("button", { type: "button", "data-testid": "duplicate-" + w.id, title: \#
+        "The same notification again, as a provider's at-least-once delivery does",
+                             onclick: send("A duplicate", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "duplicate" }), \#
+        text: "Send duplicate" }),
+              el("button", { type: "button", class: "danger", "data-testid": "forged-" + w.id, \#
+        title: "A copy with a wrong signature, which the receiver should refuse",
+                             onclick: send("A forged copy", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "forged" }), \#
+        text: "Send forged" })) : null;
             const attempts = (w.attempts || []).map((a) =>
               el("li", { "data-testid": "webhook-attempt-" + w.id + "-" + a.number, "data-chaos": a.chaos ? a.chaos.kind : null },
                 el("span", { class: "attempt-head" }, ...spaced(
                   el("span", { class: "attempt-number", text: "Attempt " + a.number }), el("span", { class: "mono", text: time(a.at) }),
                   a.retry ? el("span", { class: "badge retry", "data-testid": "webhook-retry-" + w.id + "-" + a.number, text: "retry" }) : null,
                   a.manual ? el("span", { class: "badge manual", text: "manual" }) : null,
-                  a.chaos ? el("span", { class: "badge chaos", "data-testid": "webhook-chaos-" + w.id + "-" + a.number, title: a.chaos.summary, text: a.chaos.kind }) : null,
+                  a.chaos ? el("span", { class: "badge chaos", "data-testid": "webhook-chaos-" + w.id + "-" + a.number, title: a.chaos.summary, \#
+        text: a.chaos.kind }) : null,
                   a.response_status === null || a.response_status === undefined ? el("strong", { class: "muted", text: attemptAnswer(a) })
                     : el("span", { class: "badge " + httpClass(a.response_status), text: attemptAnswer(a) }))),
                 a.chaos && a.chaos.summary ? el("span", { class: "muted chaos-summary", text: a.chaos.summary }) : null,

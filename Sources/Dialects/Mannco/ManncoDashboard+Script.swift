@@ -56,7 +56,8 @@ extension ManncoDashboard {
             $("mannco-edit-balance").value = user.balance;
             $("mannco-edit-api_key").value = user.api_key;
             $("mannco-edit-verified").checked = !!user.verified;
-            for (const box of document.querySelectorAll("#mannco-edit-form input[name=linked]")) box.checked = (user.linked || []).includes(box.value);
+            for (const box of document.querySelectorAll("#mannco-edit-form input[name=linked]")) box.checked = (user.linked \#
+        || []).includes(box.value);
             $("mannco-edit-emails").setAttribute("href", "#/emails/" + encodeURIComponent(user.id));
           }
           async function saveUser(event) {
@@ -126,7 +127,8 @@ extension ManncoDashboard {
 
           // The request form: what a client does, in the page. Mannco answers an error in
           // `content` (HTTP 300 for a business error, 403 for a refused key or token).
-          const said = (answer) => "HTTP " + answer.status + ": " + (answer.json && typeof answer.json.content === "string" ? answer.json.content : answer.text);
+          const said = (answer) => "HTTP " + answer.status + ": " + (answer.json && typeof answer.json.content === "string" ? answer.json.content \#
+        : answer.text);
           function emailPlaceholder() {
             const user = mannco.users.find((u) => u.id === $("mannco-new-user").value);
             $("mannco-new-email").placeholder = user ? "empty: the user's, " + user.email : "empty: the user's";
@@ -148,13 +150,15 @@ extension ManncoDashboard {
               const jwt = login.json && login.json.content && login.json.content.jwt;
               if (!jwt) { result.textContent = "Login refused: " + said(login); return; }
               const answer = await api("POST", "/cashout/process", body, { Authorization: "Bearer " + jwt });
-              log.textContent += "\n\nPOST /cashout/process\nAuthorization: Bearer " + jwt + "\n\n" + JSON.stringify(body) + "\n\n→ HTTP " + answer.status + " " + answer.text;
+              log.textContent += "\n\nPOST /cashout/process\nAuthorization: Bearer " + jwt + "\n\n" + JSON.stringify(body) + "\n\n→ HTTP " + \#
+        answer.status + " " + answer.text;
               const content = answer.json && answer.json.content;
               result.replaceChildren();
               if (answer.ok && content && content.cashoutId) {
                 const id = String(content.cashoutId);
                 result.setAttribute("data-cashout-id", id);
-                result.append("Created cashout ", el("a", { href: "#/cashouts/" + encodeURIComponent(id), "data-testid": "mannco-new-result-link", text: id }),
+                result.append("Created cashout ", el("a", { href: "#/cashouts/" + encodeURIComponent(id), "data-testid": "mannco-new-result-link", \#
+        text: id }),
                               " (fee " + content.fee + ", net " + content.netAmount + " USD cents).");
               } else {
                 result.textContent = "Refused: " + said(answer);

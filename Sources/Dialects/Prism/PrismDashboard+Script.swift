@@ -28,7 +28,8 @@ extension PrismDashboard {
           // but for merchant_payout_id.
           function prismDetails(c, href) {
             const f = c.fields || {}, link = f["\#(Field.link)"];
-            const method = f["\#(Field.methodID)"] ? f["\#(Field.method)"] + " (connector_payout_method_id " + f["\#(Field.methodID)"] + ")" : f["\#(Field.method)"];
+            const method = f["\#(Field.methodID)"] ? f["\#(Field.method)"] + " (connector_payout_method_id " + f["\#(Field.methodID)"] + ")" \#
+        : f["\#(Field.method)"];
             const rows = [
               ["connector_payout_id", String(c.cashout_id)], ["merchant_payout_id", orDash(c.external_id)], ["payout_status", c.api_status],
               ["\#(Header.merchantID)", el("a", { href: href, text: c.merchant })], ["\#(Header.connector)", f["\#(Field.connector)"]],
@@ -36,7 +37,8 @@ extension PrismDashboard {
               ["amount", money(minorAmount(c.amount, c.currency), c.currency) + " (" + money(c.amount, c.currency) + ")"],
               ["destination_currency", f["\#(Field.destinationCurrency)"]], ["recipient", f["\#(Field.recipientName)"]],
               ["priority", f["\#(Field.priority)"]], ["webhook_url", c.notification_url],
-              ["payout_link", link ? el("a", { href: link, target: "_blank", rel: "noopener", "data-testid": "prism-payout-link", text: link }) : null],
+              ["payout_link", link ? el("a", { href: link, target: "_blank", rel: "noopener", "data-testid": "prism-payout-link", \#
+        text: link }) : null],
               ["payout_link_expires_at", f["\#(Field.linkExpiresAt)"] ? time(f["\#(Field.linkExpiresAt)"]) : null],
               ["error", c.rejection_code !== null && c.rejection_code !== undefined ? c.rejection_code + ": " + orDash(c.rejection_reason) : null],
               ["created_at", time(c.created_at)], ["\#(Header.requestID)", f["\#(Field.requestID)"]],
@@ -90,7 +92,8 @@ extension PrismDashboard {
                               "\#(Header.apiKey)": $("prism-new-api_key").value.trim(), "\#(Header.merchantID)": $("prism-new-merchant").value };
             // Digits go as a JSON number; anything else as typed, for the API to refuse.
             const minor = $("prism-new-minor_amount").value.trim();
-            const body = { amount: { minor_amount: /^[0-9]{1,15}$/.test(minor) ? Number(minor) : minor, currency: $("prism-new-currency").value.trim() } };
+            const body = { amount: { minor_amount: /^[0-9]{1,15}$/.test(minor) ? Number(minor) : minor, \#
+        currency: $("prism-new-currency").value.trim() } };
             const id = $("prism-new-merchant_payout_id").value.trim();
             if (id) body.merchant_payout_id = id;
             if (rpc === "Create") body.payout_method_data = { [$("prism-new-method").value]: METHODS[$("prism-new-method").value](name) };
@@ -104,14 +107,17 @@ extension PrismDashboard {
             try {
               const answer = await api("POST", path, text, headers);
               const link = answer.headers.get("\#(PrismLinks.header)");
-              $("prism-new-request").textContent += "\n\n→ HTTP " + answer.status + (link ? "\n\#(PrismLinks.header): " + link : "") + "\n" + answer.text;
+              $("prism-new-request").textContent += "\n\n→ HTTP " + answer.status + (link ? "\n\#(PrismLinks.header): " + link : "") + "\n" \#
+        + answer.text;
               const reply = answer.json || {}, payout = reply.connectorPayoutId, error = reply.error && reply.error.connectorDetails;
               result.replaceChildren();
               if (answer.ok && payout) {
                 result.setAttribute("data-cashout-id", payout);
-                result.append("Created payout ", el("a", { href: "#/cashouts/" + encodeURIComponent(payout), "data-testid": "prism-new-result-link", text: payout }),
+                result.append("Created payout ", el("a", { href: "#/cashouts/" + encodeURIComponent(payout), \#
+        "data-testid": "prism-new-result-link", text: payout }),
                               " (" + reply.payoutStatus + ")" + (link ? ": its page " : "."));
-                if (link) result.append(el("a", { href: link, target: "_blank", rel: "noopener", "data-testid": "prism-new-result-page", text: link }));
+                if (link) result.append(el("a", { href: link, target: "_blank", rel: "noopener", "data-testid": "prism-new-result-page", \#
+        text: link }));
                 $("prism-new-merchant_payout_id").value = freshPayoutID();
               } else if (answer.ok) {
                 result.textContent = "Declined: " + reply.payoutStatus + (error ? ", " + error.code + ": " + error.message : "");

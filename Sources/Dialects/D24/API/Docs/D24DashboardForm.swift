@@ -11,22 +11,36 @@ enum D24DashboardForm {
             <form id="new-form" data-testid="new-form" class="card form">
               <div class="wide">
                 <h2>D24 Cashouts v3</h2>
-                <p class="muted">Sends a signed <code>POST /v3/cashout</code> (the <code>Payload-Signature</code> is computed here with the merchant's secret). Magic beneficiary names: <code>REJECT 801</code>, <code>LATE REJECT 826</code>, <code>KYC 105</code>, <code>STUCK</code>, <code>NEVER</code>, <code>SLOW</code>.</p>
+                <p class="muted">Sends a signed <code>POST /v3/cashout</code> (the <code>Payload-Signature</code> is computed here with the \
+        merchant's secret). Magic beneficiary names: <code>REJECT 801</code>, <code>LATE REJECT 826</code>, <code>KYC 105</code>, \
+        <code>STUCK</code>, <code>NEVER</code>, <code>SLOW</code>.</p>
               </div>
               <label>Merchant <select name="merchant" id="new-merchant" data-testid="new-merchant"></select></label>
               <label>External ID <input name="external_id" id="new-external_id" data-testid="new-external_id" required maxlength="100"></label>
-              <label>Country <input name="country" id="new-country" data-testid="new-country" value="\(D24Example.value("country"))" required maxlength="2"></label>
-              <label>Currency <input name="currency" id="new-currency" data-testid="new-currency" value="\(D24Example.value("currency"))" required maxlength="3"></label>
-              <label>Amount <input name="amount" id="new-amount" data-testid="new-amount" value="\(D24Example.value("amount"))" required inputmode="decimal"></label>
-              <label>Document ID <input name="document_id" id="new-document_id" data-testid="new-document_id" value="\(D24Example.value("document_id"))"></label>
-              <label>Document type <input name="document_type" id="new-document_type" data-testid="new-document_type" value="\(D24Example.value("document_type"))"></label>
-              <label>Beneficiary name <input name="beneficiary_name" id="new-beneficiary_name" data-testid="new-beneficiary_name" value="\(D24Example.value("beneficiary_name"))"></label>
-              <label>Beneficiary last name <input name="beneficiary_lastname" id="new-beneficiary_lastname" data-testid="new-beneficiary_lastname" value="\(D24Example.value("beneficiary_lastname"))"></label>
-              <label>Bank code <input name="bank_code" id="new-bank_code" data-testid="new-bank_code" value="\(D24Example.value("bank_code"))"></label>
-              <label>Bank account <input name="bank_account" id="new-bank_account" data-testid="new-bank_account" value="\(D24Example.value("bank_account"))"></label>
-              <label>Bank branch <input name="bank_branch" id="new-bank_branch" data-testid="new-bank_branch" value="\(D24Example.value("bank_branch"))"></label>
-              <label>Account type <input name="account_type" id="new-account_type" data-testid="new-account_type" value="\(D24Example.value("account_type"))"></label>
-              <label class="wide">Notification URL <input name="notification_url" id="new-notification_url" data-testid="new-notification_url" placeholder="empty: the merchant's default"></label>
+              <label>Country <input name="country" id="new-country" data-testid="new-country" value="\(D24Example.value("country"))" required \
+        maxlength="2"></label>
+              <label>Currency <input name="currency" id="new-currency" data-testid="new-currency" value="\(D24Example.value("currency"))" required \
+        maxlength="3"></label>
+              <label>Amount <input name="amount" id="new-amount" data-testid="new-amount" value="\(D24Example.value("amount"))" required \
+        inputmode="decimal"></label>
+              <label>Document ID <input name="document_id" id="new-document_id" data-testid="new-document_id" \
+        value="\(D24Example.value("document_id"))"></label>
+              <label>Document type <input name="document_type" id="new-document_type" data-testid="new-document_type" \
+        value="\(D24Example.value("document_type"))"></label>
+              <label>Beneficiary name <input name="beneficiary_name" id="new-beneficiary_name" data-testid="new-beneficiary_name" \
+        value="\(D24Example.value("beneficiary_name"))"></label>
+              <label>Beneficiary last name <input name="beneficiary_lastname" id="new-beneficiary_lastname" data-testid="new-beneficiary_lastname" \
+        value="\(D24Example.value("beneficiary_lastname"))"></label>
+              <label>Bank code <input name="bank_code" id="new-bank_code" data-testid="new-bank_code" value="\(D24Example.value("bank_code"))">\
+        </label>
+              <label>Bank account <input name="bank_account" id="new-bank_account" data-testid="new-bank_account" \
+        value="\(D24Example.value("bank_account"))"></label>
+              <label>Bank branch <input name="bank_branch" id="new-bank_branch" data-testid="new-bank_branch" \
+        value="\(D24Example.value("bank_branch"))"></label>
+              <label>Account type <input name="account_type" id="new-account_type" data-testid="new-account_type" \
+        value="\(D24Example.value("account_type"))"></label>
+              <label class="wide">Notification URL <input name="notification_url" id="new-notification_url" data-testid="new-notification_url" \
+        placeholder="empty: the merchant's default"></label>
         \(DashboardPart.formFooter(prefix: "new", requests: "Last request"))
         """
 
@@ -55,7 +69,8 @@ enum D24DashboardForm {
               if (answer.ok && answer.json && answer.json.cashout_id) {
                 const id = String(answer.json.cashout_id);
                 result.setAttribute("data-cashout-id", id);
-                result.append("Created cashout ", el("a", { href: "#/cashouts/" + encodeURIComponent(id), "data-testid": "new-result-link", text: id }), ".");
+                result.append("Created cashout ", el("a", { href: "#/cashouts/" + encodeURIComponent(id), "data-testid": "new-result-link", \#
+        text: id }), ".");
                 $("new-external_id").value = freshExternalID();
               } else {
                 result.removeAttribute("data-cashout-id");
