@@ -59,9 +59,12 @@ import Testing
     }
 
     @Test func aRefusedConnectionIsReported() throws {
-        let listener = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0, isIPv6: false))
-        let port = try #require(SocketAddress.local(of: listener)).port
-        close(listener)
+        // A socket bound but not listening: a connection to its port is refused, and while it stays
+        // bound no other socket takes the port (a closed listener's port may be taken at once).
+        let bound = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(bound) }
+        #expect(SocketAddress(host: "127.0.0.1", port: 0, isIPv6: false).withSockAddr { bind(bound, $0, $1) } == 0)
+        let port = try #require(SocketAddress.local(of: bound)).port
         #expect {
             try TestHTTP.send(method: "POST", url: "http://127.0.0.1:\(port)/")
         } throws: { error in
