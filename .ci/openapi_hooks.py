@@ -40,7 +40,6 @@ PRISM_DROPPED = {"x-key1", "x-api-secret", "x-connector-config", "x-payout-conne
 ID_MEMBERS = {"prism": "merchant_id", "mannco": "id"}  # an account's id in its PUT body, by dialect
 ACCOUNT_PATHS = {"/sandbox/prism-merchants/{id}": "prism", "/sandbox/users/{id}": "mannco", "/sandbox/accounts/{dialect}/{id}": None}
 
-
 def call(method, path, body=None):
     """The JSON answer of the sandbox under test."""
     request = urllib.request.Request(f"{os.environ['CHECK_OPENAPI_URL']}{path}", method=method,
@@ -49,22 +48,18 @@ def call(method, path, body=None):
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)
 
-
 @functools.cache
 def document():
     return call("GET", "/openapi.json")
-
 
 def operation(case):
     """The case's operation in the document (a case may send another method, to see it refused)."""
     return document()["paths"][case.operation.path][case.operation.method.lower()]
 
-
 def header(scheme):
     """The header that carries `scheme`'s credential."""
     scheme = document()["components"]["securitySchemes"][scheme]
     return scheme["name"] if scheme["type"] == "apiKey" else "Authorization"
-
 
 def signed(case):
     if isinstance(case.body, dict):  # not an object: sent unsigned, the server must refuse it
@@ -74,10 +69,8 @@ def signed(case):
         case.body = body
         case.headers = {**(case.headers or {}), "Payload-Signature": hmac.new(SECRET, body, hashlib.sha256).hexdigest()}
 
-
 def bearer(token):
     return lambda case: setattr(case, "headers", {**(case.headers or {}), "Authorization": f"Bearer {token()}"})
-
 
 METADATA = "PayoutServiceMetadata"  # what the log calls PRISM_METADATA
 APPLIED = {}  # id(case): the credentials set on it, for the log
@@ -86,7 +79,6 @@ CREDENTIALS = {  # by scheme name (components.securitySchemes): what sets the cr
     "ReadOnlyKey": bearer(lambda: READ_ONLY_KEY),
     "ManncoJWT": bearer(lambda: call("POST", "/user/login", {"apiKey": MANNCO_API_KEY})["content"]["jwt"]),
 }
-
 
 @schemathesis.auth(refresh_interval=None)
 class Credentials:
@@ -101,7 +93,6 @@ class Credentials:
             if header(scheme) != probed:  # a case about that header's absence or value is left as generated
                 CREDENTIALS[scheme](case)
                 APPLIED.setdefault(id(case), []).append(scheme)
-
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
@@ -123,7 +114,6 @@ def before_call(context, case, kwargs):
         case.headers = {**kept, **PRISM_METADATA}
         APPLIED.setdefault(id(case), []).append(METADATA)
 
-
 @schemathesis.hook
 def after_call(context, case, response):
     """Appends `METHOD path status CREDENTIALS` (`+`-joined, `-` for none) to $CHECK_OPENAPI_LOG, so the
@@ -133,7 +123,6 @@ def after_call(context, case, response):
     if log:
         with open(log, "a") as file:
             file.write(f"{case.method.upper()} {case.path} {response.status_code} {applied}\n")
-
 
 # PUT /sandbox/snapshot takes a snapshot file; generated values (strings) are sent as their UTF-8
 # bytes, which the sandbox must refuse with a 400 naming what is wrong.
