@@ -24,7 +24,7 @@ extension Sandbox {
 
     /// What scenario files may say in the standard dialects (for loading one before there is a
     /// sandbox).
-    public static let standardVocabulary = standardDialects.scenarioVocabulary
+    package static let standardVocabulary = standardDialects.scenarioVocabulary
 
     /// How to read the bank's binary form of `version`: before version 3, every account and
     /// payout was D24's.

@@ -46,7 +46,7 @@ public final class Sandbox: Sendable {
         }()
         /// Scenario files layered over the built-in default bank, later over earlier: their
         /// merchants, rules, default timeline, clock, seed and webhook policy.
-        public var scenarios: [Scenario] = []
+        package var scenarios: [Scenario] = []
         /// Fixes every random choice (over the scenarios' own `seed`).
         public var seed: UInt64?
         /// How long a webhook delivery may take.

@@ -6,7 +6,7 @@ public enum ForcedAction: String, Sendable, CaseIterable {
     case deliver, complete, reject, hold, release, cancel
 
     /// Who a cashout's history names for a forced change.
-    public static let actor = "admin"
+    package static let actor = "admin"
 
     /// The status it sets (a rejection of a COMPLETED cashout: the bank makes it a return).
     public var status: PayoutStatus {
@@ -21,11 +21,11 @@ public enum ForcedAction: String, Sendable, CaseIterable {
     }
 
     /// The action that set `status`, if one does.
-    public init?(setting status: PayoutStatus) {
+    package init?(setting status: PayoutStatus) {
         guard let action = Self.allCases.first(where: { $0.status == (status == .returned ? .rejected : status) }) else { return nil }
         self = action
     }
 
     /// "deliver, complete, reject, hold, release or cancel"
-    public static let list = allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or \(allCases.last!.rawValue)"
+    package static let list = allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or \(allCases.last!.rawValue)"
 }

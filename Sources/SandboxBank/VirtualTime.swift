@@ -12,7 +12,7 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// What `init?(iso8601:)` reads, as a regular expression (for JSON Schemas): a UTC time to the
     /// second or the millisecond, `2026-01-05T09:00:00Z`.
-    public static let iso8601Pattern = #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{3})?Z$"#
+    package static let iso8601Pattern = #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{3})?Z$"#
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.
     public init?(iso8601 text: String) {

@@ -5,7 +5,7 @@ import SandboxJSON
 // default timeline, HTTP faults, the webhook policy, and the steps that make a file a test.
 
 /// A loaded, validated scenario file.
-public struct Scenario: Sendable {
+package struct Scenario: Sendable {
     package var name: String
     /// The file it came from (for messages).
     package var file: String

@@ -11,7 +11,7 @@ import SandboxJSON
 ///
 /// What the dialects add (request fields rules test, account sections, declines) comes in
 /// `vocabulary`: this module knows none of them.
-public enum ScenarioLoader {
+package enum ScenarioLoader {
     /// Every top-level key, in the order messages list them and files are written.
     package static func topLevelKeys(_ vocabulary: ScenarioVocabulary) -> [String] {
         ScenarioFormat.topLevel(vocabulary).map(\.0)

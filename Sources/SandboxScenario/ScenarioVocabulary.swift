@@ -9,7 +9,7 @@ import SandboxBank
 /// vocabulary.accountSections["merchants"] = { node in try readMerchant(node) }
 /// let scenario = try ScenarioLoader.load(file: "scenarios/late-reversal-826.json", vocabulary: vocabulary)
 /// ```
-public struct ScenarioVocabulary: Sendable {
+package struct ScenarioVocabulary: Sendable {
     /// Reads one account of a section (a dialect's own keys, with `ScenarioNode`'s readers).
     package typealias AccountReader = @Sendable (ScenarioNode) throws(ScenarioError) -> Account
     /// What is wrong with a decline in one dialect's terms: the key, and what it expected.
