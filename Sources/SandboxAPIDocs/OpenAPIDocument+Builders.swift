@@ -56,7 +56,7 @@ package enum Schema {
         return annotated(schema, description, example.map { .string($0) })
     }
 
-    /// A whole number (JSON Schema counts `100.0` as one), in `range` when given.
+    /// A whole number (JSON Schema counts `100.0` as one), between `minimum` and `maximum` when given.
     package static func integer(_ description: String? = nil, example: Int? = nil, minimum: Int? = nil, maximum: Int? = nil) -> JSON {
         var schema: [String: JSON] = ["type": "integer"]
         schema["minimum"] = minimum.map { .number($0) }

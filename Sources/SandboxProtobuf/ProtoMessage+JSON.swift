@@ -134,7 +134,7 @@ extension ProtoMessage {
             }
             // A whole number in any JSON form (`100`, `100.0`, `1e2`), quoted or not, as proto3 JSON
             // takes it (protobuf.dev, "ProtoJSON Format", the int32/int64 rows of the mapping table).
-            let whole = text.hasPrefix("+") ? nil : (Int64(text) ?? JSON.number(text).integerValue.map(Int64.init))
+            let whole = text.hasPrefix("+") ? nil : JSON.number(text).integerValue.map(Int64.init)
             if let range = type.signedRange {
                 guard let number = whole, range.contains(number) else { throw fail("expected a \(type.protoName)") }
                 return .int(number)
