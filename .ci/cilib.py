@@ -54,11 +54,9 @@ class SandboxProcess:
         self.start()
 
     def start(self):
-        """Starts the server (again, after it stopped); returns self once it listens (`startup`: the lines before)."""
+        """Starts the server; returns self once it listens (`startup`: the lines before)."""
         self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, text=True, errors="replace", **self.popen)
-        self.startup, self.url, self.port = [], None, None
-        self._listening.clear()
         threading.Thread(target=self._drain, args=(self.process,), daemon=True).start()
         deadline = time.monotonic() + self.timeout
         while not self._listening.wait(0.05):
@@ -106,8 +104,6 @@ class SandboxProcess:
 
     def close(self, timeout=10.0):
         """Clean-up that never raises: SIGTERM if it still runs, SIGKILL after `timeout` s; the exit status."""
-        if self.process is None:
-            return None
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -261,14 +257,11 @@ class Client:
     def __init__(self, port, timeout=30):
         self.port, self.timeout, self.connection = port, timeout, None
 
-    def call(self, method, path, body=None, secret=None, raw=False, token=None, headers=None):
-        """Sends `body` (JSON-encoded, or bytes as they are), signed with `secret` when given, with
-        `Authorization: Bearer <token>` when given and `headers` over the JSON Content-Type; returns
-        (HTTP status, the answer's JSON, its text when not JSON, or its bytes with raw=True)."""
+    def call(self, method, path, body=None, secret=None, raw=False):
+        """Sends `body` (JSON-encoded, or bytes as they are) as JSON, signed with `secret` when given;
+        returns (HTTP status, the answer's JSON, its text when not JSON, or its bytes with raw=True)."""
         data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-        headers = {"Content-Type": "application/json", **(headers or {})}
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
+        headers = {"Content-Type": "application/json"}
         if secret is not None:
             headers["Payload-Signature"] = signature(secret, data)
         for attempt in range(2):

@@ -22,16 +22,14 @@ names it: JSON Schema cannot say "equal to the path parameter", so a body genera
 path's id there, as a client copying a `GET` answer would send it.
 """
 import functools
-import hashlib
-import hmac
 import json
 import os
-import urllib.request
 
 import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 
-LOGIN, PASSWORD, SECRET = "sandbox_login", "sandbox_pass", b"sandbox_secret"  # the default merchant's
+from cilib import LOGIN, PASS, SECRET, fetch, require, signature  # the default merchant's credentials
+
 READ_ONLY_KEY = "sandbox_read_only"  # the default merchant's
 MANNCO_USER, MANNCO_API_KEY = "76561198000000001", "sandbox_mannco_key"  # the default Mannco user's
 PRISM_METADATA = {"x-connector": "sandbox", "x-auth": "header-key", "x-api-key": "sandbox_prism_key",
@@ -42,11 +40,10 @@ ACCOUNT_PATHS = {"/sandbox/prism-merchants/{id}": "prism", "/sandbox/users/{id}"
 
 def call(method, path, body=None):
     """The JSON answer of the sandbox under test."""
-    request = urllib.request.Request(f"{os.environ['CHECK_OPENAPI_URL']}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
+    status, _, answer = fetch(f"{os.environ['CHECK_OPENAPI_URL']}{path}", None if body is None else json.dumps(body).encode(),
+                              {"Content-Type": "application/json"}, method)
+    require(status < 400, f"{method} {path}: HTTP {status} {answer[:200]!r}")
+    return json.loads(answer)
 
 @functools.cache
 def document():
@@ -65,9 +62,9 @@ def signed(case):
     if isinstance(case.body, dict):  # not an object: sent unsigned, the server must refuse it
         # A body generated invalid keeps its (missing, mistyped) credentials: only a valid one gets the merchant's.
         negative = case.meta is not None and (case.meta.generation.mode.is_negative or case.meta.is_negative_at(ParameterLocation.BODY))
-        body = json.dumps(case.body if negative else {**case.body, "login": LOGIN, "pass": PASSWORD}).encode()
+        body = json.dumps(case.body if negative else {**case.body, "login": LOGIN, "pass": PASS}).encode()
         case.body = body
-        case.headers = {**(case.headers or {}), "Payload-Signature": hmac.new(SECRET, body, hashlib.sha256).hexdigest()}
+        case.headers = {**(case.headers or {}), "Payload-Signature": signature(SECRET, body)}
 
 def bearer(token):
     return lambda case: setattr(case, "headers", {**(case.headers or {}), "Authorization": f"Bearer {token()}"})
