@@ -64,6 +64,11 @@ extension ScenarioFormat {
         ]).with("minProperties", JSON.number("1"))
     }
 
+    /// A matcher object over statuses: `eq` one of the `definition`'s names, `in` a list of them.
+    static func statusOperators(_ definition: String) -> KeySpec {
+        operators(eq: .ref(definition, "Equals this status."), in: .array("Equals one of these statuses.", of: .ref(definition)))
+    }
+
     static let matcherObject: KeySpec = operators("""
         An object of operators, all of which must hold: eq, in, prefix, suffix, regex, gt, gte, lt, lte (at \
         least one).
@@ -109,7 +114,7 @@ extension ScenarioFormat {
         ["DELIVERED", "COMPLETED"]} (an eq operand must be a status name).
         """, [
         .ref("cashoutStatus"),
-        operators(eq: .ref("cashoutStatus", "Equals this status."), in: .array("Equals one of these statuses.", of: .ref("cashoutStatus"))),
+        statusOperators("cashoutStatus"),
     ])
 
     static func timelineStep(_ vocabulary: ScenarioVocabulary) -> KeySpec {
@@ -358,8 +363,7 @@ extension ScenarioFormat {
                     are such names.
                     """, [
                     .ref("notificationStatus"),
-                    operators(eq: .ref("notificationStatus", "Equals this status."),
-                              in: .array("Equals one of these statuses.", of: .ref("notificationStatus"))),
+                    statusOperators("notificationStatus"),
                 ])),
             ], closed: false)
                 .with("propertyNames", .oneOf(values: chaosFields(vocabulary).map { .string($0) }))

@@ -39,10 +39,10 @@ struct D24SignedRequest {
         self.merchant = merchant
     }
 
-    /// A text field: a JSON string, or a number as its literal text; nil when absent or null; 300
-    /// for anything else.
-    func text(_ key: String, _ camelCaseName: String, _ label: String) throws(D24Error) -> String? {
-        try Self.text(body[key], refused: .invalidParam(camelCaseName, label))
+    /// A text field: a JSON string, or (when `numbers`) a number as its literal text; nil when absent
+    /// or null; 300 for anything else.
+    func text(_ key: String, _ camelCaseName: String, _ label: String, numbers: Bool = true) throws(D24Error) -> String? {
+        try Self.text(body[key], numbers: numbers, refused: .invalidParam(camelCaseName, label))
     }
 
     /// A text field's value: a JSON string, or (when `numbers`) a number as its literal text (real
@@ -66,7 +66,7 @@ struct D24SignedRequest {
 
     /// `external_id`: a JSON string, as at creation (``D24Field/takesNumbers``).
     func externalID() throws(D24Error) -> String? {
-        try Self.text(body["external_id"], numbers: D24Field.externalID.takesNumbers, refused: .invalidParam("externalId", "External ID"))
+        try text("external_id", "externalId", "External ID", numbers: D24Field.externalID.takesNumbers)
     }
 
     /// The merchant's own payout named by `cashout_id` (which decides when both ids are sent) or
