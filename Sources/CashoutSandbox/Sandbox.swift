@@ -183,12 +183,18 @@ public final class Sandbox: Sendable {
         // The bank hands itself to each delivery: the sender holds no bank.
         let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { bank, notification, done in
             // A delivery to the app is its activity until answered; one to the built-in sink, answered at once, is not.
-            activity.begin()
+            // Its turn is taken before it is sent: whatever the app does about it comes after.
+            let turn = activity.begin()
             let outcome = sender.send(notification, bank: bank) { outcome in
                 done(outcome)
                 activity.end()
             }
-            if outcome != nil { activity.cancel() }
+            // A forged copy tells the app nothing to follow up: only what the bank says is its to act on.
+            if outcome != nil {
+                activity.cancel()
+            } else if !notification.forged {
+                activity.pushed(turn: turn, payoutID: notification.payoutID)
+            }
             return outcome
         }
         // The sinks read what they receive as the bank's notifications. They are made before the

@@ -31,7 +31,10 @@ enum TestCommand: Command {
         Before each step that moves the clock or reads the report, the run waits until the app has \
         been quiet for --quiet-period of real time (no request to a payout API, no notification \
         being delivered to it), at most --quiet-limit; a {"settle": "500ms"} step waits so \
-        explicitly. --host 0.0.0.0 serves an app in another container.
+        explicitly. Inside an advance the clock stops after each instant that notified the app (until \
+        it is quiet again, or has read the payout) and after each change of a payout it polls (until \
+        it has read it again), each at most --quiet-limit. --host 0.0.0.0 serves an app in another \
+        container.
         """
 
     /// The environment variable naming `GET /sandbox/suite` for the command `--exec` runs.
@@ -54,9 +57,10 @@ enum TestCommand: Command {
         // "With --serve: before...", or "Before..." without a prefix.
         func help(_ prefix: String, _ text: String) -> String { prefix.isEmpty ? text.prefix(1).uppercased() + text.dropFirst() : prefix + text }
         return [.value("quiet-period", "DURATION", help(serve, "before each advance, advance_to_next_event and expect_report step, "
-                + "wait until the app has made no request and been sent no notification for DURATION of real time (default 200ms; 0: no wait)")),
-         .value("quiet-limit", "DURATION", help(serve, "wait at most DURATION for the app to go quiet (a settle step: its own period and "
-                + "DURATION more), then go on and note it (default 10s)")),
+                + "and after each instant an advance notifies the app of, wait until the app has made no request and been sent no "
+                + "notification for DURATION of real time (default 200ms; 0: no wait)")),
+         .value("quiet-limit", "DURATION", help(serve, "wait at most DURATION for the app to go quiet, or to read a payout it polls "
+                + "once it changed (a settle step: its own period and DURATION more), then go on and note it (default 10s)")),
          .value("grace", "DURATION", help(exec, "when a step fails, CMD gets SIGTERM, and SIGKILL DURATION later if still running (default 10s)"))]
     }
 

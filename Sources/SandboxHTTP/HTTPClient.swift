@@ -11,6 +11,10 @@ import Glibc
 /// response.status  // 200
 /// ```
 package enum HTTPClient {
+    /// The `User-Agent` it sends unless told another: what tells the sandbox's own requests (a
+    /// suite's steps, its notifications) from the app's.
+    package static let userAgent = "cashout-sandbox"
+
     /// Sends one request and waits for the response, at most `timeout` in all (connect included).
     /// `Host` is the URL's authority unless `headers` has one.
     /// Call it off the event-loop threads: it blocks.
@@ -30,7 +34,7 @@ package enum HTTPClient {
 
         var message = Array("\(method) \(target.pathAndQuery) HTTP/1.1\r\n".utf8)
         if headers["Host"] == nil { message += "Host: \(target.authority)\r\n".utf8 }  // a given Host wins (a proxy's name)
-        if headers["User-Agent"] == nil { message += "User-Agent: cashout-sandbox\r\n".utf8 }
+        if headers["User-Agent"] == nil { message += "User-Agent: \(Self.userAgent)\r\n".utf8 }
         if !body.isEmpty || method == "POST" || method == "PUT" { message += "Content-Length: \(body.count)\r\n".utf8 }
         message += "Connection: close\r\n".utf8
         for field in headers { message += "\(field.name): \(field.value)\r\n".utf8 }

@@ -100,6 +100,8 @@ package struct RequestFacts: Sendable {
     package var credential: String?
     /// The API's own words for a refusal that is not about credentials ("Cooldown period").
     package var refusal: String?
+    /// The payouts whose status a listing answered (Mannco's cashout history), by the sandbox's ids.
+    package var listed: [Int] = []
 
     package init(account: String?, action: Action = .other, payoutID: Int? = nil, reference: String? = nil, credential: String? = nil,
                 refusal: String? = nil) {

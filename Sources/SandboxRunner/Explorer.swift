@@ -177,6 +177,8 @@ package struct Explorer: Sendable {
         let failure = result.failure ?? (findings.isEmpty ? nil : (0, "the integration report has errors: \(findings.joined(separator: ", "))"))
         var named = ScenarioResult(name: label, file: file, failure: failure, steps: result.steps, seconds: result.seconds)
         named.command = result.command
+        named.notes = result.notes
+        named.clockStops = result.clockStops
         return (named, findings, failures)
     }
 

@@ -22,11 +22,15 @@ package enum JUnitReport {
         return xml
     }
 
-    /// A testcase's elements: a failed step's `failure` (or the `error` of a file not loaded), a
-    /// failed command's `failure`, and a `system-out` with an expected failure, the run's notes
-    /// (a step that went on while the app was busy) and the command's output.
+    /// A testcase's elements: how many times the clock stopped for the app (a property), a failed
+    /// step's `failure` (or the `error` of a file not loaded), a failed command's `failure`, and a
+    /// `system-out` with an expected failure, the run's notes (a step that went on while the app was
+    /// busy) and the command's output.
     private static func children(of result: ScenarioResult) -> [String] {
         var children: [String] = []
+        if result.clockStops > 0 {
+            children.append(#"<properties><property name="clock_stops" value="\#(result.clockStops)"/></properties>"#)
+        }
         if let reason = result.skipped { children.append(#"<skipped message="\#(escape(reason))"/>"#) }
         if let message = result.failureText {
             let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")

@@ -19,6 +19,8 @@ package struct ScenarioResult: Sendable {
     /// What the run noted without failing: a step that went on while the app was still busy
     /// (`step 4: the app was still busy after 10s; the clock moved anyway`).
     package var notes: [String] = []
+    /// How many times the clock stopped for the app beside the steps (`AppTurns`).
+    package var clockStops = 0
     /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
     package var command: CommandOutcome?
 

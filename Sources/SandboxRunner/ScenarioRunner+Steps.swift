@@ -19,10 +19,19 @@ extension ScenarioRunner {
         case .createCashouts(let count, let fields, let merchant, let prefix):
             return createMany(count, fields, merchant: merchant, prefix: prefix)
         case .advance(let duration):
-            sandbox.bank.advance(by: duration)
+            // Beside an app, the clock stops for it on the way (`AppTurns`).
+            guard turns != nil else {
+                sandbox.bank.advance(by: duration)
+                return nil
+            }
+            note = turns?.advance(to: sandbox.bank.clock.now.adding(duration))
             return nil
         case .advanceToNextEvent:
-            sandbox.bank.advanceToNextEvent()
+            guard turns != nil else {
+                sandbox.bank.advanceToNextEvent()
+                return nil
+            }
+            note = turns?.advance(to: nil)
             return nil
         case .settle:
             return nil  // the run waited before the step (ScenarioRunner.waitForQuiet)

@@ -23,6 +23,10 @@ package struct ScenarioRunner {
     var created = 0
     /// The journaled requests earlier `wait_for_request` steps took.
     var takenRequests: Set<Int> = []
+    /// With an app beside the steps (a quiet period): the clock's stops for it.
+    var turns: AppTurns?
+    /// What the step being run noted (the app kept the clock waiting past the quiet limit).
+    var note: String?
 
     /// Runs every step of `scenario` and reports the first failure (or that the sandbox could not
     /// start, as the failure of step 0).
@@ -59,12 +63,15 @@ package struct ScenarioRunner {
         sandbox.suite.start(steps: scenario.steps.count)
         let beside = serving.beside.map { BesideRun($0, sandbox: sandbox) }
         var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
+        runner.turns = serving.quietPeriod.map { AppTurns(sandbox: sandbox, quietPeriod: $0, quietLimit: serving.quietLimit) }
         var failure: (Int, String)?
         var notes: [String] = []
         for (index, step) in scenario.steps.enumerated() {
             sandbox.suite.step(index + 1)
             if let note = waitForQuiet(before: step, serving: serving, sandbox: sandbox) { notes.append("step \(index + 1): \(note)") }
-            if let problem = runner.perform(step) {
+            let problem = runner.perform(step)
+            if let note = runner.note.take() { notes.append("step \(index + 1): \(note)") }
+            if let problem {
                 failure = (index + 1, problem)
                 break
             }
@@ -74,9 +81,11 @@ package struct ScenarioRunner {
             sandbox.bank.runDueEvents()
         }
         // The app's ledger, read while the app still runs: after the last step, if every step held.
-        if failure == nil, let ledger = scenario.appLedger,
-           let problem = runner.reconcile(ledger, account: nil, action: "app.ledger, after the last step") {
-            failure = (scenario.steps.count, problem)
+        if failure == nil, let ledger = scenario.appLedger {
+            if let note = waitForQuiet(before: nil, serving: serving, sandbox: sandbox) { notes.append("after the last step: \(note)") }
+            if let problem = runner.reconcile(ledger, account: nil, action: "app.ledger, after the last step") {
+                failure = (scenario.steps.count, problem)
+            }
         }
         sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" })
         if let failure, let stepFailed = serving.stepFailed { stepFailed(failure.0) }
@@ -93,6 +102,7 @@ package struct ScenarioRunner {
             outcome.expectedFailure = failure.map { (reason, $0.0, $0.1) }
         }
         outcome.notes = notes
+        outcome.clockStops = runner.turns?.stops ?? 0
         outcome.command = command
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }
         // A load scenario leaves hundreds of megabytes of objects: most often freed on another
@@ -101,25 +111,28 @@ package struct ScenarioRunner {
         return outcome
     }
 
-    /// Waits, before a step that moves the clock or reads the report, for the app to go quiet
-    /// (`Serving.quietPeriod`), and before a `settle` step for its own period; what to note when
-    /// the app was still busy at `Serving.quietLimit`, nil otherwise.
-    private static func waitForQuiet(before step: Step, serving: Serving, sandbox: Sandbox) -> String? {
+    /// Waits, before a step that moves the clock or reads what the app did (the report, its
+    /// ledger), for the app to go quiet (`Serving.quietPeriod`), and at a `settle` step for its own
+    /// period, counted from the step's start; what to note when the app was still busy at
+    /// `Serving.quietLimit`, nil otherwise. (`step` nil: the ledger read after the last step.)
+    private static func waitForQuiet(before step: Step?, serving: Serving, sandbox: Sandbox) -> String? {
         let period: Duration, bound: Duration
+        var since: Int64 = 0
         switch step {
         case .settle(let own):
             // A settle asks for its own period, however long: the limit is how much longer the app may stay busy.
-            (period, bound) = (own, own + serving.quietLimit)
-        case .advance, .advanceToNextEvent, .expectReport:
+            (period, bound, since) = (own, own + serving.quietLimit, AppActivity.now())
+        case .advance, .advanceToNextEvent, .expectReport, .expectReconciled, nil:
             guard let quiet = serving.quietPeriod else { return nil }
             (period, bound) = (quiet, serving.quietLimit)
         default: return nil
         }
-        guard !sandbox.activity.waitUntilQuiet(for: period, atMost: bound) else { return nil }
+        guard !sandbox.activity.waitUntilQuiet(for: period, atMost: bound, since: since) else { return nil }
         let limit = DurationText.format(bound)
         return switch step {
         case .settle: "the app was still busy after \(limit); went on anyway"
         case .expectReport: "the app was still busy after \(limit); the report was read anyway"
+        case .expectReconciled, nil: "the app was still busy after \(limit); its ledger was read anyway"
         default: "the app was still busy after \(limit); the clock moved anyway"
         }
     }

@@ -144,3 +144,102 @@ import Testing
         }
     }
 }
+
+/// The clock waits for the app inside an advance, whatever its length (`AppTurns`): an app that
+/// polls sees every status a payout takes, and one that follows up a notification a moment later,
+/// on a thread of its own, does so at the notification's virtual time.
+@Suite struct ClockStopsForTheAppTests {
+    /// The app's own client: any `User-Agent` but the sandbox's, whose requests are a suite's steps'.
+    private static func send(_ method: String, _ url: String, _ headers: HTTPHeaders = [:], _ body: String = "") -> JSON? {
+        var headers = headers
+        headers.add("User-Agent", "test-app")
+        return (try? TestHTTP.send(method: method, url: url, headers: headers, body: Array(body.utf8))).flatMap { try? JSON.parse($0.body) }
+    }
+
+    /// Whether the suite's steps are over (`GET /sandbox/suite`).
+    private static func over(_ sandbox: Sandbox) -> Bool {
+        send("GET", "\(sandbox.baseURL)/sandbox/suite")?["state"] != "running"
+    }
+
+    /// A Mannco app polls its user's history (it hears of nothing else) every 300 ms, while one
+    /// `advance` of a day runs a cashout through processing, completed and a late failure: each
+    /// stop waits for its next poll, so it sees the completion before the failure.
+    @Test func aPollingAppSeesEveryStatusOfADayLongAdvance() throws {
+        let suite = try ScenarioLoader.load(Array(#"""
+            {"name": "polled",
+             "bank": {"rules": [{"when": {"dialect": "mannco"}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"},
+                                {"after": "30s", "status": "REJECTED", "rejection_code": "payment_returned"}]}]},
+             "steps": [{"wait_for_request": {"request": {"path": "/cashout/process"}}, "as": "c"}, {"advance": "1d"},
+                       {"expect_cashout": {"ref": "c", "status": "failed"}}]}
+            """#.utf8), file: "polled.json", vocabulary: Sandbox.standardVocabulary)
+        let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+            let jwt = Self.send("POST", "\(sandbox.baseURL)/user/login", [:], #"{"apiKey": "sandbox_mannco_key"}"#)?["content"]?["jwt"]?.stringValue ?? ""
+            let bearer: HTTPHeaders = ["Authorization": "Bearer \(jwt)"]
+            _ = Self.send("POST", "\(sandbox.baseURL)/cashout/process", bearer, #"{"amount": 10000, "method": "payoneer"}"#)
+            var seen: [String] = []
+            while !Self.over(sandbox) {
+                let status = Self.send("GET", "\(sandbox.baseURL)/user/getCashoutHistory", bearer)?["content"]?["cashouts"]?[0]?["status"]?.stringValue
+                if let status, seen.last != status { seen.append(status) }
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            return CommandOutcome(command: "poller", ending: .exited(0), output: seen.joined(separator: " "))
+        }
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(20), quietLimit: Waiting.limit, beside: app)
+        let result = try ScenarioRunner.run(suite, serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "")")
+        // Its first poll may come after the first change: the statuses the clock stopped for are what it must see.
+        #expect(result.command?.output.hasSuffix("processing completed failed") == true, "\(result.command?.output ?? "")")
+        #expect(result.clockStops == 3)
+        #expect(result.notes.isEmpty)
+    }
+}
+
+extension ClockStopsForTheAppTests {
+    /// A D24 app answers each notification at once and asks `POST /v3/cashout/status` 50 ms later
+    /// on a thread of its own; the suite moves the clock by an hour, a day and three days, across a
+    /// completion and a reversal two days later: the report finds every notification followed up.
+    @Test func anAppThatFollowsUpInTheBackgroundIsInTimeInsideDayLongAdvances() throws {
+        let suite = try ScenarioLoader.load(Array(#"""
+            {"name": "days",
+             "bank": {"rules": [{"when": {"external_id": "late"}, "then": [{"after": "5m", "status": "DELIVERED"}, {"after": "1h", "status": "COMPLETED"},
+                                {"after": "2d", "status": "REJECTED", "rejection_code": 826}]}]},
+             "steps": [{"wait_for_request": {"request": {"path": "/v3/cashout"}}}, {"advance": "1h"}, {"advance": "1d"}, {"advance": "3d"},
+                       {"expect_report": {"no_errors": true, "exercised": ["notification_not_followed_up", "late_rejection_missed"]}}]}
+            """#.utf8), file: "days.json", vocabulary: Sandbox.standardVocabulary)
+        let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+            @Sendable func signed(_ path: String, _ fields: String) {
+                let body = #"{"login":"sandbox_login","pass":"sandbox_pass",\#(fields)}"#
+                _ = Self.send("POST", "\(sandbox.baseURL)\(path)", ["Payload-Signature": D24Signing.payloadSignature(body)], body)
+            }
+            let receiver = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 1)) { request in
+                let form = FormURLEncoding.decode(request.body) ?? []
+                let id = form.first { $0.name == "cashout_id" }?.value ?? ""
+                Thread.detachNewThread {
+                    Thread.sleep(forTimeInterval: 0.05)
+                    signed("/v3/cashout/status", #""cashout_id":\#(id)"#)
+                }
+                return HTTPResponse(status: 200)
+            }
+            defer { receiver?.stop() }
+            signed("/v3/cashout", #""external_id":"late","country":"BR","currency":"BRL","amount":"100.00","document_id":"01716001340","#
+                + #""document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","#
+                + #""bank_branch":"1234","account_type":"C","notification_url":"http://127.0.0.1:\#(receiver?.port ?? 0)/hook""#)
+            while !Self.over(sandbox) { Thread.sleep(forTimeInterval: 0.05) }
+            return nil
+        }
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(200), quietLimit: Waiting.limit, beside: app)
+        let result = try ScenarioRunner.run(suite, serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "")")
+        #expect(result.clockStops == 3)  // DELIVERED, COMPLETED, REJECTED
+    }
+
+    /// A `settle` waits its own period from the step's start, even when the app was quiet before it.
+    @Test func settleWaitsItsPeriodFromTheStepsStart() throws {
+        let suite = try ScenarioLoader.load(Array(#"{"name": "s", "steps": [{"settle": "300ms"}, {"settle": "300ms"}]}"#.utf8), file: "s.json",
+                                            vocabulary: Sandbox.standardVocabulary)
+        let started = ContinuousClock.now
+        let result = try ScenarioRunner.run(suite, serving: ScenarioRunner.Serving(quietLimit: Waiting.limit))
+        #expect(result.passed)
+        #expect(ContinuousClock.now - started >= .milliseconds(600))
+    }
+}

@@ -5,10 +5,13 @@ import Synchronization
 /// What the app under test is doing with the sandbox, as far as the sandbox can see: the requests
 /// to a payout API not yet answered, the webhook deliveries to it not yet answered, and when the
 /// last of either ended. `cashout-sandbox test --serve` waits for the app to go quiet before the
-/// clock moves (the Testing your app guide, "Real time and virtual time"), so that an app that
-/// answers a notification first and asks for the status a moment later is judged on what it did.
+/// clock moves, and stops the clock for it after each instant that concerns it (the Testing your
+/// app guide, "Real time and virtual time"), so that an app that answers a notification first and
+/// asks for the status a moment later is judged on what it did.
 ///
-/// Two counters and a time, atomics only: every journaled request passes here twice.
+/// Each request and delivery takes a turn as it begins, a number counting up: a request whose
+/// turn is after a delivery's came after that delivery began, whatever the threads did. Counters
+/// and a time, atomics only on the request path: every journaled request passes here twice.
 ///
 /// ```swift
 /// if !sandbox.activity.waitUntilQuiet(for: .milliseconds(200), atMost: .seconds(10)) { print("still busy") }
@@ -17,15 +20,40 @@ public final class AppActivity: Sendable {
     private let busy = Atomic<Int>(0)
     /// When the last request or delivery ended, in nanoseconds of the monotonic clock; 0: none yet.
     private let lastEnd = Atomic<Int64>(0)
+    /// The last turn given.
+    private let turns = Atomic<Int>(0)
+    /// The deliveries to the app that began, newest last: at most `pushesKept`, and how many in all.
+    private let pushes = Mutex<(kept: [Push], count: Int)>(([], 0))
+    private static let pushesKept = 4096
+
+    /// A delivery to the app that began: its turn and its payout.
+    package struct Push: Sendable, Equatable {
+        package let turn: Int
+        package let payoutID: Int
+    }
 
     init() {}
 
     /// The app's requests and the deliveries to it not yet answered.
     public var inFlight: Int { busy.load(ordering: .acquiring) }
 
-    /// A request or a delivery starts.
-    func begin() {
+    /// The last turn given: what began after now has a greater one.
+    package var turn: Int { turns.load(ordering: .acquiring) }
+
+    /// A request or a delivery begins: its turn.
+    @discardableResult
+    func begin() -> Int {
         busy.add(1, ordering: .relaxed)
+        return turns.add(1, ordering: .acquiringAndReleasing).newValue
+    }
+
+    /// The delivery that began at `turn` (``begin()``) is one to the app, of a notification of `payoutID`.
+    func pushed(turn: Int, payoutID: Int) {
+        pushes.withLock { pushes in
+            pushes.count += 1
+            pushes.kept.append(Push(turn: turn, payoutID: payoutID))
+            if pushes.kept.count > 2 * Self.pushesKept { pushes.kept.removeFirst(pushes.kept.count - Self.pushesKept) }
+        }
     }
 
     /// It ended (answered, refused, timed out): the app was active until now.
@@ -40,31 +68,53 @@ public final class AppActivity: Sendable {
         busy.subtract(1, ordering: .releasing)
     }
 
-    /// Waits until nothing has been in flight for `period` of real time, checking at most every
-    /// 10 ms (sleeping to the moment the period would end when nothing is in flight); gives up
-    /// after `limit`. True: quiet; false: still busy after `limit`.
-    public func waitUntilQuiet(for period: Duration, atMost limit: Duration) -> Bool {
-        let periodNanos = Self.nanoseconds(period)
-        let deadline = Self.now() + Self.nanoseconds(limit)
-        while true {
-            let now = Self.now()
-            let inFlight = busy.load(ordering: .acquiring)
-            let quietSince = lastEnd.load(ordering: .relaxed)
-            let left = quietSince + periodNanos - now
-            if inFlight == 0, left <= 0 { return true }
-            guard now < deadline else { return false }
-            let nap = inFlight == 0 ? min(left, deadline - now) : min(10_000_000, deadline - now)
-            Thread.sleep(forTimeInterval: Double(max(nap, 1_000_000)) / 1e9)
+    /// How many deliveries to the app began in all.
+    package var deliveriesBegun: Int { pushes.withLock { $0.count } }
+
+    /// The deliveries to the app that began after `turn`, when `count` had begun (``deliveriesBegun``);
+    /// nil when more began since than are kept.
+    package func pushes(after turn: Int, count: Int) -> [Push]? {
+        pushes.withLock { pushes in
+            let new = pushes.kept.filter { $0.turn > turn }
+            return new.count >= pushes.count - count ? new : nil
         }
     }
 
-    private static func now() -> Int64 {
+    /// Waits until nothing has been in flight for `period` of real time, measured from the end of
+    /// the last request or delivery and from `since` (a moment of ``now()``, such as a step's
+    /// start), checking at most every 10 ms (sleeping to the moment the period would end when
+    /// nothing is in flight); gives up after `limit`. True: quiet; false: still busy after `limit`.
+    public func waitUntilQuiet(for period: Duration, atMost limit: Duration) -> Bool {
+        waitUntilQuiet(for: period, atMost: limit, since: 0)
+    }
+
+    package func waitUntilQuiet(for period: Duration, atMost limit: Duration, since: Int64) -> Bool {
+        let deadline = Self.now() + Self.nanoseconds(limit)
+        while true {
+            let now = Self.now()
+            guard let left = quietLeft(for: period, since: since, now: now) else { return true }
+            guard now < deadline else { return false }
+            Thread.sleep(forTimeInterval: Double(max(min(left, deadline - now), 1_000_000)) / 1e9)
+        }
+    }
+
+    /// Nil when nothing has been in flight for `period` since the last end and since `since`;
+    /// else how long to look again after, in nanoseconds (10 ms while something is in flight).
+    package func quietLeft(for period: Duration, since: Int64, now: Int64 = now()) -> Int64? {
+        let inFlight = busy.load(ordering: .acquiring)
+        let left = max(lastEnd.load(ordering: .relaxed), since) + Self.nanoseconds(period) - now
+        if inFlight == 0, left <= 0 { return nil }
+        return inFlight == 0 ? left : 10_000_000
+    }
+
+    /// The monotonic clock, in nanoseconds: what `since` is measured in.
+    package static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
+    package static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

@@ -25,6 +25,9 @@ final class RequestJournal: Sendable {
         /// When it arrived, on the virtual clock and (milliseconds since 1970) on the wall clock.
         let at: VirtualTime
         let receivedAt: Int64
+        /// Its turn among the app's requests and the deliveries to it (``AppActivity``): what
+        /// began before it has a smaller one; 0 when it was recorded without one.
+        let turn: Int
         /// The request and the answer, bodies cut at the journal's `bodyLimit` (then `...Truncated`).
         let request: HTTPRequest
         let response: HTTPResponse
@@ -34,11 +37,12 @@ final class RequestJournal: Sendable {
         let route: String?
         let dialect: String?
 
-        init(id: Int, at: VirtualTime, receivedAt: Int64, request: HTTPRequest, response: HTTPResponse, requestTruncated: Bool,
+        init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, request: HTTPRequest, response: HTTPResponse, requestTruncated: Bool,
              responseTruncated: Bool, route: String?, dialect: String?) {
             self.id = id
             self.at = at
             self.receivedAt = receivedAt
+            self.turn = turn
             self.request = request
             self.response = response
             self.requestTruncated = requestTruncated
@@ -79,7 +83,8 @@ final class RequestJournal: Sendable {
     }
 
     /// Keeps a request and its answer, pushing the oldest out when full.
-    func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64) {
+    func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64,
+                turn: Int = 0) {
         guard capacity > 0 else { return }
         var request = request, response = response
         let requestTruncated = request.body.count > bodyLimit, responseTruncated = response.body.count > bodyLimit
@@ -89,9 +94,9 @@ final class RequestJournal: Sendable {
         // oldest, which it pushes out, is freed once the lock is released.
         let pushedOut = kept.withLock { kept in
             kept.lastID += 1
-            let pushedOut = kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, request: request, response: response,
-                                                      requestTruncated: requestTruncated, responseTruncated: responseTruncated,
-                                                      route: route, dialect: dialect))
+            let pushedOut = kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, turn: turn, request: request,
+                                                      response: response, requestTruncated: requestTruncated,
+                                                      responseTruncated: responseTruncated, route: route, dialect: dialect))
             if pushedOut != nil { kept.lost += 1 }
             return pushedOut
         }

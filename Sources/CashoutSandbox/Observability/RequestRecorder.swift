@@ -46,16 +46,17 @@ struct RequestRecorder: Sendable {
         guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
         let at = clock.now
         let receivedAt = VirtualClock.wallMilliseconds()
-        activity.begin()
+        let turn = activity.begin()
         let response = next(request)
         // An answer made at once (nearly all) is recorded in place: handing the request to `map`
         // as its context copies it, which cost a signed D24 status 1,700 instructions (callgrind).
         guard response.isDeferred else {
-            record(request, response, route: route, at: at, receivedAt: receivedAt)
+            record(request, response, route: route, at: at, receivedAt: receivedAt, turn: turn)
             return response
         }
-        return response.map(Pending(recorder: self, request: request, route: route, at: at, receivedAt: receivedAt)) { pending, response in
-            pending.recorder.record(pending.request, response, route: pending.route, at: pending.at, receivedAt: pending.receivedAt)
+        return response.map(Pending(recorder: self, request: request, route: route, at: at, receivedAt: receivedAt, turn: turn)) { pending, response in
+            pending.recorder.record(pending.request, response, route: pending.route, at: pending.at, receivedAt: pending.receivedAt,
+                                    turn: pending.turn)
             return response
         }
     }
@@ -67,11 +68,12 @@ struct RequestRecorder: Sendable {
         let route: Route
         let at: VirtualTime
         let receivedAt: Int64
+        let turn: Int
     }
 
-    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64) {
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64, turn: Int) {
         defer { activity.end() }
-        journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt)
+        journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt, turn: turn)
         if let diagnosis = response.diagnosis, let eventLog {
             eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
         }

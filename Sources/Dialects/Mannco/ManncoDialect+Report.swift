@@ -42,6 +42,7 @@ extension ManncoDialect: ReportingDialect {
             facts.payoutID = answer?["content"]?["cashoutId"]?.numberText.flatMap { Int($0) }
         case "GET /user/getCashoutHistory":
             facts.action = .statusQuery
+            facts.listed = (answer?["content"]?["cashouts"]?.arrayValue ?? []).compactMap { $0["id"]?.numberText.flatMap { Int($0) } }
         default:
             break
         }
