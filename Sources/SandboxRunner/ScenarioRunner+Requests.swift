@@ -22,18 +22,24 @@ extension ScenarioRunner {
     }
 
     /// Polls the journal every 10 ms, reading what came since the last poll, until a request
-    /// matches (taking it), or `timeout` passes. A create the API refused fails the step, with or
-    /// without `as`: it created nothing, even when its reference names a cashout made before. One a
-    /// scenario's fault answered before the API saw it (an error, a closed connection) is taken and
-    /// passed over: the app's retry is what the step waits for. With `status`, the request must have
-    /// been answered so, and a refusal of that status is what the step expected.
+    /// matches (taking it), or `timeout` passes. A create the API refused is passed over when the
+    /// app sends a matching request again (a login and the same cashout after a 403, a retry after
+    /// a 5xx, a fixed signature after a 401); it fails the step, with or without `as`, once the app
+    /// has been quiet for the quiet period without sending one: it created nothing, even when its
+    /// reference names a cashout made before. One a scenario's fault answered before the API saw it
+    /// (an error, a closed connection) is taken and passed over: the app's retry is what the step
+    /// waits for. With `status`, the request must have been answered so, and a refusal of that
+    /// status is what the step expected.
     mutating func waitForRequest(_ json: JSON, timeout: Duration, name: String?, status: Int?) -> String? {
         let pattern: RequestPattern
         do { pattern = try RequestPattern.read(ScenarioNode(value: json, path: "wait_for_request.request", file: scenario.file)) } catch {
             return "wait_for_request: \(error.message)"
         }
         let deadline = ContinuousClock.now + timeout
+        let quietPeriod = turns?.quietPeriod ?? Serving.defaultQuietPeriod
         var checked = 0
+        // The last refused create, and when it was seen: the app may still send it again.
+        var refused: (message: String, since: Int64)?
         while true {
             let (match, newest) = sandbox.firstRequest(matching: pattern, excluding: takenRequests, after: checked)
             checked = newest
@@ -49,8 +55,10 @@ extension ScenarioRunner {
                 // A refusal holds only as the answer expected: never as a 2xx (a gRPC error travels
                 // in a 200), and never for `as`, since it made nothing to name.
                 if let refusal = found.refusal, status == nil || name != nil || (200 ..< 300).contains(status ?? 0) {
-                    return "wait_for_request: request \(found.id) (\(found.summary)) is a create the API refused: \(refusal)"
-                        + (name.map { "; it created no cashout to name \"\($0)\"" } ?? "")
+                    refused = ("wait_for_request: request \(found.id) (\(found.summary)) is a create the API refused: \(refusal)"
+                        + (name.map { "; it created no cashout to name \"\($0)\"" } ?? "") + ", and the app sent no matching request again",
+                               AppActivity.now())
+                    continue
                 }
                 guard let name else { return nil }
                 guard let payout = found.payout else {
@@ -59,9 +67,11 @@ extension ScenarioRunner {
                 references[name] = Reference(cashoutID: payout.id, externalID: payout.reference ?? "")
                 return nil
             }
+            if let refused, sandbox.activity.quietLeft(for: quietPeriod, since: refused.since) == nil { return refused.message }
             guard ContinuousClock.now < deadline else { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
+        if let refused { return refused.message }
         let (_, answer) = sandbox.verifyRequests(["request": json])
         return "wait_for_request: no request matching \(RequestVerification.summary(pattern)) came within \(DurationText.format(timeout))"
             + Self.nearMisses(answer)

@@ -111,7 +111,8 @@ extension WaitForRequestAndReportStepTests {
             """#)
         #expect(result.failure?.step == 4)
         #expect(result.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"#
-                                           + #""message":"External ID already used"}; it created no cashout to name "again""#)
+                                           + #""message":"External ID already used"}; it created no cashout to name "again", and the app sent no "#
+                                           + "matching request again")
         let unnamed = try run(#"""
             [{"create_cashout": {"external_id": "a", "amount": "100.00"}},
              {"create_cashout": {"external_id": "a", "amount": "100.00"}, "expect": {"status": 412}},
@@ -120,7 +121,7 @@ extension WaitForRequestAndReportStepTests {
             """#)
         #expect(unnamed.failure?.step == 4)
         #expect(unnamed.failure?.message == #"wait_for_request: request 2 (POST /v3/cashout answered 412) is a create the API refused: {"code":511,"#
-                                            + #""message":"External ID already used"}"#)
+                                            + #""message":"External ID already used"}, and the app sent no matching request again"#)
     }
 
     /// A refusal the suite expects (`expect` its status) holds; one it does not, or another answer, fails.
@@ -207,5 +208,60 @@ extension WaitForRequestAndReportStepTests {
             "expect_report: expected no findings, unexpected status_polling_excessive (0 errors, 1 warning; 7 of 9 checks not exercised)\n"
                 + "status_polling_excessive (warning, sandbox_login): cashout 1000001 was asked 2 times within 1h (at most 1 expected)") == true,
                 "\(strict.failureText ?? "")")
+    }
+}
+
+/// A refusal the app recovers from does not fail the wait: it takes the matching request the app
+/// sends again, as an app that logs in again after a 403, or fixes its signature after a refusal.
+extension WaitForRequestAndReportStepTests {
+    private static func recovering(_ app: @escaping @Sendable (Sandbox) -> Void) throws -> ScenarioResult {
+        let suite = try ScenarioLoader.load(Array(#"""
+            {"name": "recovers", "steps": [{"wait_for_request": {"request": {"path": {"in": ["/cashout/process", "/v3/cashout"]}}}, "as": "c"},
+                                           {"expect_cashout": {"ref": "c", "status": {"in": ["pending", "PENDING"]}}}]}
+            """#.utf8), file: "r.json", vocabulary: Sandbox.standardVocabulary)
+        return try ScenarioRunner.run(suite, serving: ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(200), quietLimit: Waiting.limit,
+                                                                              beside: { sandbox in
+            app(sandbox)
+            return nil
+        }))
+    }
+
+    /// A Mannco app whose cached token is refused (403) logs in and sends the same cashout.
+    @Test func aLoginAndTheSameCashoutAfterA403Pass() throws {
+        let result = try Self.recovering { sandbox in
+            let process = Array(#"{"amount": 10000, "method": "payoneer"}"#.utf8)
+            let refused = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/cashout/process", headers: ["Authorization": "Bearer stale"],
+                                             body: process)
+            #expect(refused?.status == 403)
+            let login = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/user/login", body: Array(#"{"apiKey": "sandbox_mannco_key"}"#.utf8))
+            let jwt = login.flatMap { try? JSON.parse($0.body) }?["content"]?["jwt"]?.stringValue ?? ""
+            _ = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/cashout/process", headers: ["Authorization": "Bearer \(jwt)"], body: process)
+        }
+        #expect(result.passed, "\(result.failureText ?? "")")
+    }
+
+    /// A D24 app refused for its signature sends the create again, signed right.
+    @Test func aCreateSignedRightAfterARefusalPasses() throws {
+        let result = try Self.recovering { sandbox in
+            let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"x","country":"BR","currency":"BRL","amount":"10.00","#
+                + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","#
+                + #""bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
+            for signature in [D24Signing.payloadSignature(body).uppercased(), D24Signing.payloadSignature(body)] {
+                _ = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout", headers: ["Payload-Signature": signature],
+                                       body: Array(body.utf8))
+            }
+        }
+        #expect(result.passed, "\(result.failureText ?? "")")
+    }
+
+    /// One that does not send it again fails once it has gone quiet, naming the refusal.
+    @Test func aRefusalNotSentAgainFailsOnceTheAppIsQuiet() throws {
+        let result = try Self.recovering { sandbox in
+            _ = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/cashout/process", headers: ["Authorization": "Bearer stale"],
+                                   body: Array(#"{"amount": 10000, "method": "payoneer"}"#.utf8))
+        }
+        #expect(result.failure?.step == 1)
+        #expect(result.failure?.message == #"wait_for_request: request 1 (POST /cashout/process answered 403) is a create the API refused: "#
+                + #"{"err":true,"success":false,"content":"forbidden"}; it created no cashout to name "c", and the app sent no matching request again"#)
     }
 }
