@@ -82,7 +82,9 @@ enum ExploreCommand: Command {
                 defer { watchdog.cancel() }
                 return run.run(environment: TestCommand.commandEnvironment(sandbox))
             },
-            stepFailed: { _ in current.withLock { $0 }?.stop(grace: grace) })
+            stepFailed: { _ in current.withLock { $0 }?.stop(grace: grace) },
+            // Nothing a run's CMD started outlives the run.
+            ended: { current.withLock { $0 }?.stop(grace: grace) })
         let explorer: Explorer
         do {
             explorer = try Explorer(file: file, vocabulary: Sandbox.standardVocabulary, serving: serving)

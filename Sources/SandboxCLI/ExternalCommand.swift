@@ -29,7 +29,9 @@ final class ExternalCommand: Sendable {
     private let output = OutputTail(limit: CommandOutcome.outputLimit)
 
     private enum State {
-        case notStarted, running(pid_t), ended
+        case notStarted, running(pid_t)
+        /// `/bin/sh` ended; what it started may still run in its process group, numbered `group`.
+        case ended(group: pid_t)
         /// `stop()` came first: it is not started.
         case stopped
     }
@@ -39,7 +41,8 @@ final class ExternalCommand: Sendable {
         self.echo = echo
     }
 
-    /// Runs it to its end; how it ended, with the end of its output.
+    /// Runs `/bin/sh` to its end; how it ended, with the end of its output. What it left running in
+    /// its process group (a server started in the background) runs on until `stop(grace:)`.
     func run(environment: [(name: String, value: String)]) -> CommandOutcome {
         let variables = ProcessInfo.processInfo.environment.merging(environment.map { ($0.name, $0.value) }) { $1 }
         let (out, err) = (Self.pipe(), Self.pipe())
@@ -69,37 +72,72 @@ final class ExternalCommand: Sendable {
         return CommandOutcome(command: line, ending: ending, output: output.text)
     }
 
-    /// Whether it was started and has not ended.
+    /// Whether `/bin/sh` was started and has not ended.
     var isRunning: Bool {
         state.withLock { if case .running = $0 { true } else { false } }
     }
 
-    /// Sends its process group SIGTERM, and SIGKILL if it is still running `grace` later;
-    /// returns once it has ended (or at once when it was not started: then it never is).
+    /// Sends its process group SIGTERM, and SIGKILL if anything of it (`/bin/sh`, or what it
+    /// started) is still running `grace` later; returns once all of it has ended (or at once when
+    /// it was not started: then it never is).
     func stop(grace: Duration = .seconds(5)) {
-        let signalled = state.withLock { state in
+        let group: pid_t? = state.withLock { state in
             switch state {
-            case .notStarted: state = .stopped
-            case .running(let pid): kill(-pid, SIGTERM)
-            case .ended, .stopped: break
+            case .notStarted:
+                state = .stopped
+                return nil
+            case .running(let pid), .ended(let pid):
+                return pid
+            case .stopped:
+                return nil
             }
-            return if case .running = state { true } else { false }
         }
-        guard signalled else { return }
+        guard let group, Self.groupIsAlive(group) || isRunning else { return }
+        kill(-group, SIGTERM)
         let deadline = ContinuousClock.now + grace
         while ContinuousClock.now < deadline {
-            if state.withLock({ if case .running = $0 { false } else { true } }) { return }
+            if !isRunning && !Self.groupIsAlive(group) { return }
             usleep(20_000)
         }
-        state.withLock { if case .running(let pid) = $0 { _ = kill(-pid, SIGKILL) } }
+        kill(-group, SIGKILL)
+        let killed = ContinuousClock.now + .seconds(5)  // a process stuck in the kernel dies when it leaves it
+        while (isRunning || Self.groupIsAlive(group)) && ContinuousClock.now < killed { usleep(10_000) }
+    }
+
+    /// Whether a process of the group numbered `group` is still running: one in `/proc` whose
+    /// `stat` names the group and that is not a zombie (an orphan whose reaper never reaps, as a
+    /// container's first process may not, has ended all the same). A group's number is not given
+    /// to another process while any process of it lives.
+    private static func groupIsAlive(_ group: pid_t) -> Bool {
+        guard kill(-group, 0) == 0 else { return false }
+        guard let processes = opendir("/proc") else { return true }
+        defer { closedir(processes) }
+        while let entry = readdir(processes) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.first?.isNumber == true, let stat = Self.contents("/proc/\(name)/stat"), let close = stat.lastIndex(of: ")") else { continue }
+            // "pid (comm) state ppid pgrp ...": the command may hold spaces and parentheses, the rest not.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 2, fields[2] == "\(group)", fields[0] != "Z" { return true }
+        }
+        return false
+    }
+
+    /// The start of a file of `/proc` (whose size reads as 0, so read as a stream), nil when it cannot be read.
+    private static func contents(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { Glibc.close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
     }
 
     /// Waits for `pid` to end: its wait status. It is marked ended before it is reaped, so that
-    /// `stop()` never signals a process group whose number was given to another.
+    /// `stop()` never takes a process group whose number was given to another for this one.
     private func wait(_ pid: pid_t) -> Int32 {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-        state.withLock { $0 = .ended }
+        state.withLock { $0 = .ended(group: pid) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status

@@ -52,7 +52,9 @@ extension TestCommand {
                 return command?.run(environment: commandEnvironment(sandbox))
             },
             // A driver waiting for the clock would wait for ever: the run ends at the failed step.
-            stepFailed: stopper(command, grace: grace))
+            stepFailed: stopper(command, grace: grace),
+            // Nothing the command started outlives the run.
+            ended: { command?.stop(grace: grace) })
         let result: ScenarioResult
         do {
             result = try ScenarioRunner.run(scenario, serving: serving)

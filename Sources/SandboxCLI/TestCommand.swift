@@ -111,6 +111,11 @@ enum TestCommand: Command {
             StandardOutput.writeLine(line(result))
             for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
             if let command = commandLine(result) { StandardOutput.writeLine(command) }
+            // Stopped after a failed step, it failed by that step; but one that ignored SIGTERM is worth knowing of.
+            if let command = result.command, command.stoppedAfterStep != nil, command.ending == .signalled(SIGKILL),
+               let failure = command.failure {
+                StandardOutput.writeLine("NOTE \(title(result)): \(failure) (it ignored SIGTERM for --grace): \(command.command)")
+            }
         }
         let failed = results.filter { !$0.passed }.count
         let skipped = results.filter { $0.skipped != nil }.count

@@ -28,9 +28,9 @@ package struct ScenarioResult: Sendable {
     package var passed: Bool { failure == nil && commandFailure == nil }
 
     /// How the command beside the steps failed, when that fails the run: nil when it exited with
-    /// 0, or when the run stopped it after a step that failed as expected (`expect_failure`).
+    /// 0, or when the run stopped it after a step failed (that step's failure is the run's).
     package var commandFailure: String? {
-        guard let command, expectedFailure == nil || command.stoppedAfterStep == nil else { return nil }
+        guard let command, command.stoppedAfterStep == nil else { return nil }
         return command.failure
     }
     /// The file could not be loaded: no step ran (an error of the suite, not a failed step).

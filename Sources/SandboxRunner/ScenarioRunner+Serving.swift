@@ -32,6 +32,9 @@ extension ScenarioRunner {
         /// waits for `beside` to end: `test --serve --exec` stops the command there, since a
         /// driver waiting for the clock would otherwise wait for ever.
         package var stepFailed: (@Sendable (Int) -> Void)?
+        /// Called once the steps and `beside` have both ended, before the sandbox stops: `test
+        /// --serve --exec` stops there what the command left running.
+        package var ended: (@Sendable () -> Void)?
 
         /// The quiet period `test --serve` waits for by default: longer than an app takes to
         /// follow up a notification it has just answered, short beside a suite's run.
@@ -41,7 +44,8 @@ extension ScenarioRunner {
 
         package init(port: Int = 0, host: String = "127.0.0.1", allowedHosts: [String] = [], threads: Int = 1,
                     quietPeriod: Duration? = nil, quietLimit: Duration = defaultQuietLimit,
-                    beside: (@Sendable (Sandbox) -> CommandOutcome?)? = nil, stepFailed: (@Sendable (Int) -> Void)? = nil) {
+                    beside: (@Sendable (Sandbox) -> CommandOutcome?)? = nil, stepFailed: (@Sendable (Int) -> Void)? = nil,
+                    ended: (@Sendable () -> Void)? = nil) {
             self.port = port
             self.host = host
             self.allowedHosts = allowedHosts
@@ -50,6 +54,7 @@ extension ScenarioRunner {
             self.quietLimit = quietLimit
             self.beside = beside
             self.stepFailed = stepFailed
+            self.ended = ended
         }
     }
 }

@@ -61,6 +61,8 @@ package struct ScenarioRunner {
         }
         let sandbox = try Sandbox.launch(configuration)
         sandbox.suite.start(steps: scenario.steps.count)
+        // At its first step from the start: the app, started next, never sees step 0.
+        if !scenario.steps.isEmpty { sandbox.suite.step(1) }
         let beside = serving.beside.map { BesideRun($0, sandbox: sandbox) }
         var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
         runner.turns = serving.quietPeriod.map { AppTurns(sandbox: sandbox, quietPeriod: $0, quietLimit: serving.quietLimit) }
@@ -91,6 +93,7 @@ package struct ScenarioRunner {
         if let failure, let stepFailed = serving.stepFailed { stepFailed(failure.0) }
         // The app beside the steps may still be calling: the sandbox serves it until it ends.
         var command = beside?.wait()
+        serving.ended?()
         if let failure, serving.stepFailed != nil { command?.stoppedAfterStep = failure.0 }
         examine?(sandbox)
         sandbox.stop()
