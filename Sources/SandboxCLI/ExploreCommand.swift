@@ -97,9 +97,12 @@ enum ExploreCommand: Command {
         for number in 1 ... runs {
             let run = explorer.run(number: number, seed: seed &+ UInt64(number - 1))
             results.append(run)
-            StandardOutput.writeLine("run \(number) (seed \(run.seed)): " + (run.passed ? "PASS" : "FAIL \(run.failures.joined(separator: ", "))"))
+            let verdict = run.passed ? "PASS" + (run.result.ledgerSummary.map { " (\($0))" } ?? "") : "FAIL \(run.failures.joined(separator: ", "))"
+            StandardOutput.writeLine("run \(number) (seed \(run.seed)): \(verdict)")
             guard let target = run.failures.first else { continue }
-            if let message = run.result.failureText { StandardOutput.writeLine("  " + message.replacingOccurrences(of: "\n", with: "\n  ")) }
+            for message in [run.result.failureText, run.result.ledgerFailure].compactMap({ $0 }) {
+                StandardOutput.writeLine("  " + message.replacingOccurrences(of: "\n", with: "\n  "))
+            }
             let outlived = timedOut.withLock { $0 }
             if outlived {
                 StandardOutput.writeLine("  CMD was still running \(DurationText.format(timeout)) after it started (--timeout): stopped")
@@ -110,8 +113,9 @@ enum ExploreCommand: Command {
                 if !tail.isEmpty { StandardOutput.writeLine(tail.joined(separator: "\n")) }
             }
             guard written[target] == nil else { continue }
-            // Each try of a shrink would wait out the timeout again: a run CMD outlived is written as it drew.
-            let reproduction = outlived ? explorer.unshrunk(run) : explorer.reproduce(run)
+            // Each try of a shrink would wait out the timeout again: a run CMD outlived is written as
+            // it drew; so is one whose ledger could not be read, which no draw of the bank's brings about.
+            let reproduction = outlived || target == "ledger" ? explorer.unshrunk(run) : explorer.reproduce(run)
             let path = "\(directory)/\(stem(file))-seed\(run.seed).json"
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -125,7 +129,8 @@ enum ExploreCommand: Command {
                 ? "  shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept), "
                     + "still failing with \(target): \(path)"
                 : "  written unshrunk, all \(reproduction.drawn) drawn rules: \(path)"
-                    + (outlived ? "" : " (with them fixed, \(target) did not show again: it may depend on timing)"))
+                    + (outlived ? "" : target == "ledger" ? " (the app's ledger could not be read: fix that first, whatever the bank drew)"
+                        : " (with them fixed, \(target) did not show again: it may depend on timing)"))
             for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }
         }
         let failed = results.filter { !$0.passed }

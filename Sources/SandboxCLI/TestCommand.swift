@@ -109,6 +109,9 @@ enum TestCommand: Command {
     static func report(_ results: [ScenarioResult], junit: String?) -> Int32 {
         for result in results {
             StandardOutput.writeLine(line(result))
+            if let ledger = result.ledgerFailure {
+                StandardOutput.writeLine("FAIL \(title(result)): \(ledger.replacingOccurrences(of: "\n", with: "\n  "))")
+            }
             for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
             if let command = commandLine(result) { StandardOutput.writeLine(command) }
             // Stopped after a failed step, it failed by that step; but one that ignored SIGTERM is worth knowing of.
@@ -139,7 +142,9 @@ enum TestCommand: Command {
         if let expected = result.expectedFailure {
             return "XFAIL \(result.name) (\(result.file)): failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)"
         }
-        guard let failure = result.failureText else { return "PASS \(result.name) (\(result.file), \(result.steps) steps)" }
+        guard let failure = result.failureText else {
+            return "PASS \(result.name) (\(result.file), \(result.steps) steps\(result.ledgerSummary.map { ", \($0)" } ?? ""))"
+        }
         let text = failure.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
         return "FAIL \(title(result)): \(text)"
     }

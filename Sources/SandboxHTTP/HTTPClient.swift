@@ -60,13 +60,16 @@ package enum HTTPClient {
                         Socket.setNoDelay(fd)
                         return fd
                     }
-                    lastError = .connectionFailed("\(address): \(SocketError("connect", errno: error).message)")
+                    let why = "\(address): \(SocketError("connect", errno: error).message)"
+                    lastError = error == ECONNREFUSED ? .refused(why) : .connectionFailed(why)
                 } catch {
                     close(fd)
                     throw error
                 }
             } else {
-                lastError = .connectionFailed("\(address): \(SocketError("connect").message)")
+                let refused = errno == ECONNREFUSED
+                let why = "\(address): \(SocketError("connect").message)"
+                lastError = refused ? .refused(why) : .connectionFailed(why)
             }
             close(fd)
         }
@@ -136,8 +139,10 @@ package enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidHeader(String)
     /// The host name did not resolve.
     case cannotResolve(String)
-    /// No address accepted the connection (refused, unreachable), or it broke.
+    /// No address accepted the connection (unreachable), or it broke.
     case connectionFailed(String)
+    /// Nothing listens there: each address refused the connection (the last one's error is told).
+    case refused(String)
     /// The deadline passed before the whole response arrived.
     case timedOut
     /// The peer's answer was not valid HTTP/1.x.
@@ -148,7 +153,7 @@ package enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidURL(let url): "invalid URL: \(url)"
         case .invalidHeader(let name): "invalid header: \(name)"
         case .cannotResolve(let host): "cannot resolve host \(host)"
-        case .connectionFailed(let why): "connection failed: \(why)"
+        case .connectionFailed(let why), .refused(let why): "connection failed: \(why)"
         case .timedOut: "timed out"
         case .malformedResponse(let why): "malformed response: \(why)"
         }

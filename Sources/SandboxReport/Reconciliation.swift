@@ -70,9 +70,13 @@ public struct Reconciliation: Sendable {
     /// A ledger the sandbox cannot compare: where it was read and what was wrong.
     public struct Problem: Error, Sendable, Equatable {
         package let message: String
+        /// Nothing listens where the ledger was to be read (a connection refused): the app serves
+        /// none, rather than a broken one.
+        package let unserved: Bool
 
-        package init(_ source: String, _ what: String) {
+        package init(_ source: String, _ what: String, unserved: Bool = false) {
             message = "ledger \(source): \(what)"
+            self.unserved = unserved
         }
     }
 

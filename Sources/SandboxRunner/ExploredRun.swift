@@ -100,7 +100,7 @@ struct ExploredRun: Sendable {
         }
         // The run's faults come after the suite's own: only theirs were drawn.
         let references = Set(payouts.compactMap(\.reference))
-        let drawn = space.runSections.faults
+        let drawn = space.runSections(vocabulary).faults
         for (index, entry) in sandbox.faultedRequests() where drawn.indices.contains(index - suiteFaults) {
             var rule = drawn[index - suiteFaults].objectValue ?? [:]
             rule["rate"] = nil

@@ -60,8 +60,8 @@ package struct Explorer: Sendable {
     package func run(number: Int, seed: UInt64) -> Run {
         var json = suite
         json["seed"] = .number(String(seed))
-        let (rule, chaos, faults) = space.runSections
-        Self.append([rule], to: &json, at: "bank", "rules")
+        let (rules, chaos, faults) = space.runSections(vocabulary)
+        Self.append(rules, to: &json, at: "bank", "rules")
         Self.append(chaos, to: &json, at: "webhooks", "chaos")
         Self.append(faults, to: &json, at: nil, "faults")
         var drawn = ExploredRun()
@@ -170,7 +170,14 @@ package struct Explorer: Sendable {
                                     seconds: Date().timeIntervalSince(started))
         }
         var failures = findings
-        if let step = result.failure?.step { failures.append(step == 0 ? "start" : "step \(step)") }
+        // The ledger after the steps failed the run: by its mismatch (the report's ledger_mismatch
+        // finding) or, unread, as "ledger"; a step's failure is the step's.
+        if case .failed(let message, let unreadable) = result.ledger, result.failure?.message == message {
+            if unreadable { failures.append("ledger") }
+        } else if let step = result.failure?.step {
+            failures.append(step == 0 ? "start" : "step \(step)")
+        }
+        if unreadableLedger(result), result.ledgerFailure != nil { failures.append("ledger") }
         // A command stopped because a step failed failed by that step, not on its own.
         if result.command?.passed == false, result.command?.stoppedAfterStep == nil { failures.append("command") }
         // The report's errors fail a run as a step would: written as the failure when no step failed.
@@ -178,8 +185,14 @@ package struct Explorer: Sendable {
         var named = ScenarioResult(name: label, file: file, failure: failure, steps: result.steps, seconds: result.seconds)
         named.command = result.command
         named.notes = result.notes
+        named.ledger = result.ledger
         named.clockStops = result.clockStops
         return (named, findings, failures)
+    }
+
+    /// Whether the app's ledger could not be read after the steps.
+    private func unreadableLedger(_ result: ScenarioResult) -> Bool {
+        if case .failed(_, unreadable: true) = result.ledger { true } else { false }
     }
 
     /// A scenario file's text: its keys in the format's order, each section's members and each

@@ -36,6 +36,9 @@ package enum JUnitReport {
             let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
             children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(message))</\#(element)>"#)
         }
+        if let ledger = result.ledgerFailure {
+            children.append(#"<failure message="\#(escape(ledger))" type="LedgerMismatch">\#(escape(ledger))</failure>"#)
+        }
         if let command = result.command, let failure = result.commandFailure {
             children.append(#"<failure message="\#(escape(failure))" type="CommandFailed">\#(escape("\(failure): \(command.command)"))</failure>"#)
         }

@@ -19,6 +19,8 @@ package struct ScenarioResult: Sendable {
     /// What the run noted without failing: a step that went on while the app was still busy
     /// (`step 4: the app was still busy after 10s; the clock moved anyway`).
     package var notes: [String] = []
+    /// What the app's ledger (`app.ledger`) came to after the steps; nil: the suite names none.
+    package var ledger: Ledger?
     /// How many times the clock stopped for the app beside the steps (`AppTurns`).
     package var clockStops = 0
     /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
@@ -33,6 +35,33 @@ package struct ScenarioResult: Sendable {
         guard let command, command.stoppedAfterStep == nil else { return nil }
         return command.failure
     }
+    /// The app's ledger read after the steps.
+    package enum Ledger: Sendable, Equatable {
+        /// It agreed with the bank on this many payouts.
+        case reconciled(Int)
+        /// Nothing answered where it was to be read.
+        case notChecked
+        /// It disagreed, or could not be read (`unreadable`): the message. When no step failed,
+        /// it is the run's `failure` too; else a failure of its own beside the step's.
+        case failed(String, unreadable: Bool)
+    }
+
+    /// What a passing run says of the ledger: `ledger: 7 payouts reconciled`, `ledger not checked`;
+    /// nil without one.
+    package var ledgerSummary: String? {
+        switch ledger {
+        case .reconciled(let count): "ledger: \(count) payout\(count == 1 ? "" : "s") reconciled"
+        case .notChecked: "ledger not checked"
+        case .failed, nil: nil
+        }
+    }
+
+    /// A failure besides the failed step's: the app's ledger that disagreed after it.
+    package var ledgerFailure: String? {
+        guard case .failed(let message, _) = ledger, failure?.message != message else { return nil }
+        return message
+    }
+
     /// The file could not be loaded: no step ran (an error of the suite, not a failed step).
     package private(set) var unloadable = false
     /// Why it was not run (a suite that needs an app, without `--serve`): it neither passed nor failed.

@@ -5,16 +5,29 @@ import SandboxReport
 // step, and the reconciliation after the last step when the file names `app.ledger`.
 
 extension ScenarioRunner {
-    /// The app's ledger at `location` reconciled with the bank (of `account` alone when given):
-    /// nil when they agree, else what failed, `action` first.
-    func reconcile(_ location: String, account: String?, action: String) -> String? {
-        if let account, sandbox.bank.account(id: account) == nil { return "\(action): no account \"\(account)\"" }
+    /// What comparing the app's ledger with the bank came to.
+    enum LedgerOutcome: Equatable {
+        /// They agree, on this many of the ledger's entries.
+        case agreed(Int)
+        /// Nothing answered where the ledger was to be read: the app serves none (not a failure;
+        /// `ledger_mismatch` stays not exercised). The problem, in a sentence.
+        case notServed(String)
+        /// They disagree (`ledger_mismatch`), or the ledger could not be read (`unreadable`): what
+        /// failed, `action` first.
+        case failed(String, unreadable: Bool)
+    }
+
+    /// The app's ledger at `location` reconciled with the bank (of `account` alone when given).
+    func reconcile(_ location: String, account: String?, action: String) -> LedgerOutcome {
+        if let account, sandbox.bank.account(id: account) == nil { return .failed("\(action): no account \"\(account)\"", unreadable: false) }
         switch sandbox.reconcile(ledgerAt: location, account: account) {
+        case .failure(let problem) where problem.unserved:
+            return .notServed("ledger not checked: \(problem.message)")
         case .failure(let problem):
-            return "\(action): \(problem.message)"
+            return .failed("\(action): \(problem.message)", unreadable: true)
         case .success(let reconciliation):
-            guard !reconciliation.mismatches.isEmpty else { return nil }
-            return "\(action): ledger_mismatch: \(reconciliation.summary)"
+            guard !reconciliation.mismatches.isEmpty else { return .agreed(reconciliation.entries) }
+            return .failed("\(action): ledger_mismatch: \(reconciliation.summary)", unreadable: false)
         }
     }
 }

@@ -77,7 +77,13 @@ extension ScenarioRunner {
         case .expectReport(let expected):
             return expectReport(expected)
         case .expectReconciled(let account, let ledger):
-            return reconcile(ledger ?? scenario.appLedger ?? "", account: account, action: "expect_reconciled")
+            switch reconcile(ledger ?? scenario.appLedger ?? "", account: account, action: "expect_reconciled") {
+            case .agreed: return nil
+            case .notServed(let sentence):
+                note = "expect_reconciled: \(sentence)"
+                return nil
+            case .failed(let message, _): return message
+            }
         case .expectLedger(let login, let count):
             guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }
             let entries = sandbox.bank.ledgerCount(account: login)

@@ -82,11 +82,19 @@ package struct ScenarioRunner {
             // journal on every run.
             sandbox.bank.runDueEvents()
         }
-        // The app's ledger, read while the app still runs: after the last step, if every step held.
-        if failure == nil, let ledger = scenario.appLedger {
+        // The app's ledger, read while the app still runs, after the last step or the failed one: a
+        // mismatch is a failure of its own beside a failed step's.
+        var ledger: ScenarioResult.Ledger?
+        if let location = scenario.appLedger {
             if let note = waitForQuiet(before: nil, serving: serving, sandbox: sandbox) { notes.append("after the last step: \(note)") }
-            if let problem = runner.reconcile(ledger, account: nil, action: "app.ledger, after the last step") {
-                failure = (scenario.steps.count, problem)
+            switch runner.reconcile(location, account: nil, action: "app.ledger, after \(failure == nil ? "the last step" : "the failed step")") {
+            case .agreed(let entries): ledger = .reconciled(entries)
+            case .notServed(let sentence):
+                ledger = .notChecked
+                notes.append(sentence)
+            case .failed(let message, let unreadable):
+                ledger = .failed(message, unreadable: unreadable)
+                if failure == nil { failure = (scenario.steps.count, message) }
             }
         }
         sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" })
@@ -105,6 +113,7 @@ package struct ScenarioRunner {
             outcome.expectedFailure = failure.map { (reason, $0.0, $0.1) }
         }
         outcome.notes = notes
+        outcome.ledger = ledger
         outcome.clockStops = runner.turns?.stops ?? 0
         outcome.command = command
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }

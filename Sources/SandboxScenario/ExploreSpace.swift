@@ -57,25 +57,37 @@ package struct ExploreSpace: Sendable {
         }
     }
 
-    /// The run's sections: a rule with the weighted outcomes (a late reversal split off each
-    /// outcome that completes), the chaos rules and the fault rules, each with its rate.
-    package var runSections: (rule: JSON, chaos: [JSON], faults: [JSON]) {
-        var weighted: [JSON] = []
-        for outcome in outcomes {
-            let weight = Int(outcome["weight"]?.numberText ?? "1") ?? 1
-            let then = outcome["then"]?.arrayValue ?? []
-            guard lateReversal > 0, then.last?["status"]?.stringValue == "COMPLETED" else {
-                weighted.append(["weight": .number(weight * 100), "then": .array(then)])
-                continue
+    /// The run's sections: the rules with the weighted outcomes (a late reversal split off each
+    /// outcome that completes, with its API's late-rejection code: one rule for each API of
+    /// `vocabulary` that has one, then one for any payout), the chaos rules and the fault rules,
+    /// each with its rate.
+    package func runSections(_ vocabulary: ScenarioVocabulary) -> (rules: [JSON], chaos: [JSON], faults: [JSON]) {
+        func rule(lateCode: String?) -> JSON {
+            var weighted: [JSON] = []
+            for outcome in outcomes {
+                let weight = Int(outcome["weight"]?.numberText ?? "1") ?? 1
+                let then = outcome["then"]?.arrayValue ?? []
+                guard lateReversal > 0, then.last?["status"]?.stringValue == "COMPLETED" else {
+                    weighted.append(["weight": .number(weight * 100), "then": .array(then)])
+                    continue
+                }
+                let reversed = Int((Double(weight * 100) * lateReversal).rounded())
+                if weight * 100 - reversed > 0 { weighted.append(["weight": .number(weight * 100 - reversed), "then": .array(then)]) }
+                if reversed > 0 {
+                    var step: [String: JSON] = ["after": .string(DurationText.format(lateReversalAfter)), "status": "REJECTED"]
+                    if let lateCode { step["rejection_code"] = Int(lateCode) == nil ? .string(lateCode) : .number(lateCode) }
+                    weighted.append(["weight": .number(reversed), "then": .array(then + [.object(step)])])
+                }
             }
-            let reversed = Int((Double(weight * 100) * lateReversal).rounded())
-            if weight * 100 - reversed > 0 { weighted.append(["weight": .number(weight * 100 - reversed), "then": .array(then)]) }
-            if reversed > 0 {
-                weighted.append(["weight": .number(reversed), "then": .array(then + [
-                    ["after": .string(DurationText.format(lateReversalAfter)), "status": "REJECTED"],
-                ])])
-            }
+            return ["name": .string(Self.outcomeRule), "outcomes": .array(weighted)]
         }
+        let lateCodes = lateReversal > 0 ? vocabulary.dialects.compactMap { name, terms in terms.rejectionCodes.lateRejection.map { (name, $0) } }
+            .sorted { $0.0 < $1.0 } : []
+        let rules = lateCodes.map { name, code -> JSON in
+            var dialectRule = rule(lateCode: code).objectValue ?? [:]
+            dialectRule["when"] = ["dialect": .string(name)]
+            return .object(dialectRule)
+        } + [rule(lateCode: nil)]
         let chaosRules: [JSON] = chaos.filter { $0.rate > 0 }.map { kind, rate in
             var rule: [String: JSON] = ["name": .string(Self.chaosRulePrefix + kind.rawValue), "kind": .string(kind.rawValue),
                                         "rate": .number("\(rate)")]
@@ -86,14 +98,14 @@ package struct ExploreSpace: Sendable {
             let rule: [String: JSON] = ["kind": .string(kind), "rate": .number("\(rate)")]
             return .object(rule.merging(Self.faultKinds[kind]?.objectValue ?? [:]) { $1 })
         }
-        return (["name": .string(Self.outcomeRule), "outcomes": .array(weighted)], chaosRules, faultRules)
+        return (rules, chaosRules, faultRules)
     }
 }
 
 extension ScenarioLoader {
     /// `{"outcomes": [{"weight", "then"}], "late_reversal": 0.1, "late_reversal_after": "30s",
     /// "chaos": {"duplicate": 0.1, ...}, "faults": {"drop_after_commit": 0.1, ...}}`; a key left
-    /// out keeps the standard space's.
+    /// out keeps the standard space's, inside `chaos` and `faults` too (a rate of 0 switches a kind off).
     static func readExplore(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary) throws(ScenarioError) -> ExploreSpace {
         let fields = try node.object(allowed: ScenarioFormat.Keys.explore)
         var space = ExploreSpace.standard
@@ -110,16 +122,14 @@ extension ScenarioLoader {
         }
         if let rate = fields["late_reversal"] { space.lateReversal = try rate.rate() }
         if let after = fields["late_reversal_after"] { space.lateReversalAfter = try after.duration() }
+        // A kind left out keeps the standard rate; 0 switches it off.
         if let chaos = fields["chaos"] {
-            space.chaos = try chaos.object(allowed: chaosKindNames).sorted { $0.key < $1.key }.map { (name, rate) throws(ScenarioError) in
-                (ChaosKind(rawValue: name)!, try rate.rate())
-            }
+            let rates = try chaos.object(allowed: chaosKindNames)
+            space.chaos = try space.chaos.map { (kind, rate) throws(ScenarioError) in (kind, try rates[kind.rawValue]?.rate() ?? rate) }
         }
         if let faults = fields["faults"] {
             let rates = try faults.object(allowed: ExploreSpace.faultKinds.keys.sorted())
-            space.faults = try rates.sorted { $0.key < $1.key }.map { (name, rate) throws(ScenarioError) in
-                (name, try rate.rate())
-            }
+            space.faults = try space.faults.map { (kind, rate) throws(ScenarioError) in (kind, try rates[kind]?.rate() ?? rate) }
         }
         return space
     }

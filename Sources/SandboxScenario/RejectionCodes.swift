@@ -16,10 +16,14 @@ package struct RejectionCodes: Sendable {
     /// Whether word codes are answered as written: a letter, then letters, digits or `_`
     /// (`payee_rejected`, `R01`), as a processor's error codes are.
     package var words: Bool
+    /// The code a reversal after completion carries (D24's 826, `WITHDRAWAL_REVERSED`), which an
+    /// explored late reversal gives; nil: none of its own.
+    package var lateRejection: String?
 
-    package init(listed: [(code: String, name: String)] = [], words: Bool = false) {
+    package init(listed: [(code: String, name: String)] = [], words: Bool = false, lateRejection: String? = nil) {
         self.listed = listed
         self.words = words
+        self.lateRejection = lateRejection
     }
 
     package func knows(_ code: String) -> Bool {

@@ -688,7 +688,8 @@ extension ScenarioFormat {
             """).with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
         ("late_reversal_after", .ref("duration", "How long after completing a late reversal comes (default 30s).")),
         ("chaos", .object("""
-            A rate per chaos kind (default: duplicate and forged 0.15; replay, delayed and out_of_order 0.1).
+            A rate per chaos kind (default: duplicate and forged 0.15; replay, delayed and out_of_order 0.1); a kind \
+            left out keeps its default, 0 switches it off.
             """, [
             ("duplicate", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
             ("forged", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
@@ -698,7 +699,7 @@ extension ScenarioFormat {
         ])),
         ("faults", .object("""
             A rate per fault kind, on every API request (default: drop_after_commit 0.1, error 0.05, latency \
-            0.05).
+            0.05); a kind left out keeps its default, 0 switches it off.
             """, [
             ("drop_after_commit", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
             ("error", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),

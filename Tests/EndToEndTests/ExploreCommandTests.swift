@@ -15,12 +15,16 @@ import Testing
         return "\(folder)/suite.json"
     }
 
+    /// Every chaos and fault kind switched off (a kind left out keeps the standard space's rate).
+    static let noChaosNorFaults = #""chaos": {"duplicate": 0, "forged": 0, "replay": 0, "delayed": 0, "out_of_order": 0}, "#
+        + #""faults": {"drop_after_commit": 0, "error": 0, "latency": 0}"#
+
     /// One cashout, which half the runs reject: the step that expects it completed fails then.
     private static let coinToss = #"""
         {"name": "coin toss",
          "explore": {"outcomes": [{"weight": 1, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"}]},
                                   {"weight": 1, "then": [{"after": {"min": "2s", "max": "9s"}, "status": "REJECTED", "rejection_code": 801}]}],
-                     "late_reversal": 0, "chaos": {}, "faults": {}},
+                     "late_reversal": 0, \#(ExploreCommandTests.noChaosNorFaults)},
          "steps": [{"create_cashout": {"external_id": "order-1"}, "as": "c1"}, {"advance": "1m"},
                    {"expect_cashout": {"ref": "c1", "status": "COMPLETED"}}]}
         """#
@@ -82,9 +86,24 @@ import Testing
         #expect(out.hasSuffix("3 runs, 0 failed\n"), "\(out)")
     }
 
+    /// An explored late reversal carries its API's late-rejection code: D24's 826. A kind left out
+    /// of `chaos` keeps its standard rate (the suite sets each of them to 0, and so draws none).
+    @Test func aLateReversalCarriesTheAPIsCode() throws {
+        let path = try suite(#"""
+            {"name": "reversed",
+             "explore": {"outcomes": [{"weight": 1, "then": [{"after": "1s", "status": "DELIVERED"}, {"after": "1s", "status": "COMPLETED"}]}],
+                         "late_reversal": 1, \#(Self.noChaosNorFaults)},
+             "steps": [{"create_cashout": {"external_id": "r-1"}, "as": "c"}, {"advance": "1m"},
+                       {"expect_cashout": {"ref": "c", "status": "REJECTED", "rejection_code": 826}}]}
+            """#)
+        let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "2", "--seed", "1", "--exec", "true"])
+        #expect(status == 0, "\(out)\(err)")
+        #expect(out.hasSuffix("2 runs, 0 failed\n"), "\(out)")
+    }
+
     /// A CMD that never exits is stopped at the run's timeout, and the run fails.
     @Test func aCommandThatNeverExitsIsStoppedAtTheTimeout() throws {
-        let path = try suite(#"{"name": "patient", "explore": {"chaos": {}, "faults": {}}, "steps": [{"advance": "1s"}]}"#)
+        let path = try suite(#"{"name": "patient", "explore": {\#(Self.noChaosNorFaults)}, "steps": [{"advance": "1s"}]}"#)
         let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "1", "--seed", "1", "--exec", "sleep 1000",
                                                         "--timeout", "1s", "--grace", "100ms", "--out", path + ".found"])
         #expect(status == 1, "\(out)\(err)")

@@ -68,8 +68,8 @@ import Testing
         #expect {
             try TestHTTP.send(method: "POST", url: "http://127.0.0.1:\(port)/")
         } throws: { error in
-            guard case HTTPClientError.connectionFailed(let why) = error else { return false }
-            return why.contains("Connection refused")
+            guard case HTTPClientError.refused(let why) = error else { return false }
+            return why.contains("Connection refused") && "\(error)".hasPrefix("connection failed: ")
         }
     }
 

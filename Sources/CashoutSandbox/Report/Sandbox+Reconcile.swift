@@ -53,6 +53,8 @@ extension Sandbox {
                 response = try HTTPClient.send(method: "GET", url: place, headers: ["Accept": "application/json"], timeout: Self.ledgerTimeout)
             } catch .timedOut {
                 return .failure(Reconciliation.Problem(place, "no answer within \(DurationText.format(Self.ledgerTimeout))"))
+            } catch .refused(let why) {
+                return .failure(Reconciliation.Problem(place, "no answer: \(HTTPClientError.refused(why))", unserved: true))
             } catch {
                 return .failure(Reconciliation.Problem(place, "no answer: \(error)"))
             }

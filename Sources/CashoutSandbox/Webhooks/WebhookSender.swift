@@ -152,7 +152,7 @@ final class WebhookSender: Sendable {
             switch error {
             case .timedOut: counts.count(.timeout)
             case .invalidURL, .invalidHeader: counts.count(.notSent)  // e.g. https: the client speaks plain HTTP
-            case .cannotResolve, .connectionFailed, .malformedResponse: counts.count(.connectionError)
+            case .cannotResolve, .connectionFailed, .refused, .malformedResponse: counts.count(.connectionError)
             }
             return DeliveryOutcome(error: "\(error)")
         }

@@ -15,7 +15,7 @@ extension ManncoDialect {
         "rejection_reason": "The payee account refused the payment"}]},
               {"name": "LATE FAIL", "when": {"dialect": "mannco", "email": {"prefix": "late-fail@"}},
                "then": [{"after": "5s", "status": "PROCESSING"}, {"after": "10s", "status": "COMPLETED"},
-                        {"after": "2d", "status": "REJECTED", "rejection_code": "payment_returned", \#
+                        {"after": "2d", "status": "REJECTED", "rejection_code": "\#(rejectionCodes.lateRejection!)", \#
         "rejection_reason": "The payment was returned after completion"}]},
               {"name": "STUCK", "when": {"dialect": "mannco", "email": {"prefix": "stuck@"}},
                "then": [{"after": "5s", "status": "PROCESSING"}]},

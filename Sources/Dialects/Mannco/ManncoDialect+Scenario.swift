@@ -11,9 +11,12 @@ extension ManncoDialect: ScenarioDialect {
     package var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(dialect: Self.name,
                            ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
-                           rejectionCodes: RejectionCodes(words: true), stepActions: ManncoSteps.checks,
+                           rejectionCodes: Self.rejectionCodes, stepActions: ManncoSteps.checks,
                            statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)), format: Self.scenarioFormat)
     }
+
+    /// Word codes; a cashout returned after it completed is `payment_returned`.
+    static let rejectionCodes = RejectionCodes(words: true, lateRejection: "payment_returned")
 
     package func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
         ManncoSteps.perform(step, in: &run)

@@ -16,7 +16,7 @@ extension PrismDialect {
         "rejection_reason": "The recipient's account is closed"}]},
               {"name": "REVERSE", "when": {"dialect": "prism", "recipient_name": {"prefix": "REVERSE"}},
                "then": [{"after": "5s", "status": "PROCESSING"}, {"after": "10s", "status": "COMPLETED"},
-                        {"after": "2d", "status": "REJECTED", "rejection_code": "payout_returned", \#
+                        {"after": "2d", "status": "REJECTED", "rejection_code": "\#(rejectionCodes.lateRejection!)", \#
         "rejection_reason": "The payout was returned by the recipient's bank"}]},
               {"name": "STUCK", "when": {"dialect": "prism", "recipient_name": {"prefix": "STUCK"}},
                "then": [{"after": "5s", "status": "PROCESSING"}]},

@@ -7,10 +7,13 @@ extension PrismDialect: ScenarioDialect {
     /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
     /// the step `grpc_call` (`PrismSteps`), and its status words for `expect_cashout`.
     package var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: RejectionCodes(words: true),
+        ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: Self.rejectionCodes,
                            stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
                            expectChecks: PrismSteps.expectChecks, format: Self.scenarioFormat)
     }
+
+    /// Word codes; a payout reversed after it succeeded is `payout_returned`.
+    static let rejectionCodes = RejectionCodes(words: true, lateRejection: "payout_returned")
 
     package func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
         PrismSteps.perform(step, in: &run)

@@ -7,7 +7,9 @@ import SandboxScenario
 /// (`D24ScenarioCreate.swift`).
 extension D24Dialect: ScenarioDialect {
     /// The codes a scenario's timeline may give a D24 cashout: those of D24's "API Codes" page, and no word code.
-    static let rejectionCodes = RejectionCodes(listed: D24RejectionCodes.names.keys.sorted().map { (String($0), D24RejectionCodes.names[$0]!) })
+    /// A reversal after completion is 826 (`WITHDRAWAL_REVERSED`).
+    static let rejectionCodes = RejectionCodes(listed: D24RejectionCodes.names.keys.sorted().map { (String($0), D24RejectionCodes.names[$0]!) },
+                                               lateRejection: "826")
 
     /// The create request's fields (wire names of D24's "Cashout Creation Endpoint") for rules, and
     /// declines with the codes of D24's "API Codes" page (100–999) and a KYC `reason` and `reason_code`.
