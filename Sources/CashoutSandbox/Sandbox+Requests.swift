@@ -1,3 +1,5 @@
+import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
 
@@ -48,5 +50,33 @@ extension Sandbox {
     /// Forgets every request journaled so far (`DELETE /sandbox/requests`).
     public func clearRequests() {
         requestJournal.clear()
+    }
+}
+
+extension Sandbox {
+    /// What journaled request `id` was about, as a fault reads it (``RequestSubject``): its account,
+    /// whether it asked for a payout, and the payout it named; nil when the journal has no such request.
+    package func requestAbout(_ id: Int) -> (account: String?, creates: Bool, payout: Payout?)? {
+        guard let entry = requestJournal.entries(after: id - 1).first, entry.id == id else { return nil }
+        let about = subject(of: entry)
+        return (about.account, about.creates, about.payout)
+    }
+
+    /// Which of the journaled requests up to request `id` that `fault`'s `when` takes request `id`
+    /// is (1 for the first): what a pinned fault's `every` names. Nil when `when` does not take it.
+    package func occurrence(ofRequest id: Int, among fault: Fault) -> Int? {
+        var count = 0
+        for entry in requestJournal.entries(after: 0) where entry.id <= id {
+            let isAdmin = Router.path(entry.request.path, isIn: AdminAPI.group)
+            guard FaultInjector.takes(fault, isAdmin: isAdmin, { _ in requestJournal.subject(entry) }, { subject(of: entry) }) else { continue }
+            count += 1
+            if entry.id == id { return count }
+        }
+        return nil
+    }
+
+    private func subject(of entry: RequestJournal.Entry) -> RequestSubject {
+        RequestSubject.describing(dialects: dialects, bank: bank)(entry.request, entry.route, entry.dialect,
+                                                                   requestJournal.bodyJSON(of: entry.request, routed: entry.route != nil))
     }
 }

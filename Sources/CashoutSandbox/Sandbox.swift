@@ -201,7 +201,7 @@ public final class Sandbox: Sendable {
         // bank (the sender delivers to them), so they are handed its reader now, which holds the
         // bank weakly: the bank holds the sender, which holds the sinks.
         sinks.read(with: sender.reader(of: bank))
-        let faults = FaultInjector(faults: setup.faults, seed: setup.seed)
+        let faults = FaultInjector(faults: setup.faults, seed: setup.seed, describe: RequestSubject.describing(dialects: dialects, bank: bank))
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
         let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)

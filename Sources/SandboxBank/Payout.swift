@@ -177,6 +177,25 @@ package struct Payout: Sendable, Equatable {
     package var reasonCode: String? { history.last?.reasonCode }
     package var reason: String? { history.last?.reason }
 
+    /// What the payout is, as the same app would ask for it again in another run: its API, account,
+    /// currency, amount and fields, but for its reference and URLs (which an app makes anew each
+    /// run, and which point at a port of the run's), as a stable hash. Random draws keyed on it
+    /// (webhook chaos) do not depend on the order payouts were made in.
+    package var contentKey: UInt64 {
+        var hash = StableHash()
+        for text in [dialect, account, currency, amount.description] { hash.combine(text) }
+        for field in fields.sorted(by: { $0.name < $1.name }) where field.value != reference && !Self.isURL(field.value) {
+            hash.combine(field.name)
+            hash.combine(field.value)
+        }
+        return hash.value
+    }
+
+    /// An `http://` or `https://` URL.
+    package static func isURL(_ value: String) -> Bool {
+        value.hasPrefix("http://") || value.hasPrefix("https://")
+    }
+
     init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
          settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
          history: [StatusChange], bankReference: String? = nil, statusDetail: String? = nil) {

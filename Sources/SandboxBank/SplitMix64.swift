@@ -21,3 +21,34 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
         return span == 0 ? Int64(bitPattern: next()) : range.lowerBound + Int64(next() % span)
     }
 }
+
+/// A 64-bit FNV-1a hash of texts: the same texts give the same number in every process and on
+/// every platform, which Swift's `Hasher` (seeded per process) does not. What a draw is keyed on
+/// (`Payout.contentKey`, a fault's request).
+package struct StableHash: Sendable {
+    package private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    package init() {}
+
+    /// Adds `text`, then a separator, so that ("ab", "c") and ("a", "bc") differ.
+    package mutating func combine(_ text: some StringProtocol) {
+        for byte in text.utf8 { mix(byte) }
+        mix(0xFF)
+    }
+
+    package mutating func combine(_ number: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+        mix(0xFF)
+    }
+
+    private mutating func mix(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+
+    /// The hash of `texts`, in order.
+    package static func of(_ texts: String...) -> UInt64 {
+        var hash = StableHash()
+        for text in texts { hash.combine(text) }
+        return hash.value
+    }
+}

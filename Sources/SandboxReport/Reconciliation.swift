@@ -34,6 +34,8 @@ public struct Reconciliation: Sendable {
     public struct Mismatch: Sendable {
         package let dialect: String
         package let account: String
+        /// What the app and the bank disagree on: `fate`, `count`, `amount` or `existence`.
+        package let kind: String
         package let occurrence: Occurrence
     }
 
@@ -153,7 +155,7 @@ public struct Reconciliation: Sendable {
             entries[slot, default: []].append(Entry(index: index, reference: reference, word: word, fate: Fate(status), amount: amount))
         }
         var mismatches: [Mismatch] = []
-        func add(_ payouts: [Payout], _ summary: String) {
+        func add(_ kind: String, _ payouts: [Payout], _ summary: String) {
             guard let first = payouts.first else { return }
             let words = statusWords[first.dialect] ?? { $0.name }
             let evidence = payouts.flatMap { payout in
@@ -164,7 +166,7 @@ public struct Reconciliation: Sendable {
                     ])
                 }
             }
-            mismatches.append(Mismatch(dialect: first.dialect, account: first.account,
+            mismatches.append(Mismatch(dialect: first.dialect, account: first.account, kind: kind,
                                        occurrence: Occurrence(cashouts: payouts.map(\.id), summary: summary, evidence: evidence)))
         }
         for slot in order {
@@ -175,22 +177,22 @@ public struct Reconciliation: Sendable {
             let ids = made.map { String($0.id) }.joined(separator: ", ")
             if known.count > 1 {
                 let places = known.map { String($0.index) }.joined(separator: "], payouts[")
-                add(made, "the app's ledger has \(name) \(known.count) times (payouts[\(places)]); "
+                add("count", made, "the app's ledger has \(name) \(known.count) times (payouts[\(places)]); "
                     + "the bank made \(made.count == 1 ? "one cashout" : "\(made.count) cashouts"), \(ids)")
                 continue
             }
             if made.count > 1 {
-                add(made, "the bank made \(made.count) cashouts for \(name) (\(ids)); the app's ledger has one")
+                add("count", made, "the bank made \(made.count) cashouts for \(name) (\(ids)); the app's ledger has one")
                 continue
             }
             let payout = made[0]
             let words = statusWords[payout.dialect] ?? { $0.name }
             if first.fate != Fate(payout.status) {
                 let reversed = payout.status == .returned ? " (reversed after it completed)" : ""
-                add(made, "the app believes cashout \(payout.id) (\(name)) is \(first.word); the bank's is \(words(payout.status))\(reversed)")
+                add("fate", made, "the app believes cashout \(payout.id) (\(name)) is \(first.word); the bank's is \(words(payout.status))\(reversed)")
             }
             if first.amount != payout.amount {
-                add(made, "the app has \(first.amount) \(payout.currency) for cashout \(payout.id) (\(name)); "
+                add("amount", made, "the app has \(first.amount) \(payout.currency) for cashout \(payout.id) (\(name)); "
                     + "the bank's is \(payout.amount) \(payout.currency)")
             }
         }
@@ -198,7 +200,7 @@ public struct Reconciliation: Sendable {
             guard let terms = terms[payout.dialect], let reference = terms.reference(payout) else { continue }
             guard entries[terms.referenceKey + " " + reference] == nil else { continue }
             let words = statusWords[payout.dialect] ?? { $0.name }
-            add([payout], "cashout \(payout.id) (\(terms.referenceKey) \(JSON.string(reference).serializedString()), "
+            add("existence", [payout], "cashout \(payout.id) (\(terms.referenceKey) \(JSON.string(reference).serializedString()), "
                 + "\(payout.amount) \(payout.currency), \(words(payout.status))) is not in the app's ledger")
         }
         var compared = Set<String>()

@@ -4,10 +4,12 @@ import SandboxJSON
 import SandboxScenario
 
 /// What an explored run drew from its space, read back from the sandbox once it ended and written
-/// as fixed rules in the scenario format: each payout whose fate was not the usual one, a rule
-/// naming it by its reference with the timeline it took; each chaos copy or shift, a chaos rule
-/// for that payout's notification of that status; each fault that changed an answer, a fault rule
-/// for that request (its method, path and body), once.
+/// as fixed rules in the scenario format, each naming what survives a new run of the same app
+/// (never an id the app makes, which it may make anew each run): each payout whose fate was not
+/// the usual one, a rule naming it by its content (its amount, else what tells it from the run's
+/// other payouts) with the timeline it took; each chaos copy or shift, a chaos rule for that
+/// payout's notification of that status; each fault that changed an answer, a fault rule for that
+/// request by its occurrence (the 3rd status query of the payout of 104.00: `every: 3`, once).
 struct ExploredRun: Sendable {
     /// One pinned rule.
     enum Element: Sendable {
@@ -44,26 +46,12 @@ struct ExploredRun: Sendable {
     init(_ sandbox: Sandbox, space: ExploreSpace, suiteFaults: Int, vocabulary: ScenarioVocabulary) {
         let payouts = sandbox.bank.payouts()
         let usual = space.usualFate.compactMap { $0["status"]?.stringValue }
-        // What a pinned rule names a payout by: the rule field that holds its reference, else
-        // one whose value no other payout of the run has (its amount, most often).
-        var shared: [String: Int] = [:]
-        for payout in payouts {
-            for field in payout.fields where vocabulary.ruleFields.contains(field.name) {
-                shared[field.name + "\u{0}" + field.value, default: 0] += 1
-            }
-        }
-        func key(_ payout: Payout) -> (field: String, value: String)? {
-            let fields: [Fields.Field] = payout.fields.filter { vocabulary.ruleFields.contains($0.name) }
-            if let reference = payout.reference, let field = fields.first(where: { $0.value == reference }) { return (field.name, reference) }
-            let unique = fields.filter { shared[$0.name + "\u{0}" + $0.value] == 1 }
-            let field = unique.first { $0.name == "amount" } ?? unique.min { $0.name < $1.name }
-            return field.map { ($0.name, $0.value) }
-        }
+        let names = PayoutNames(payouts, ruleFields: vocabulary.ruleFields)
         for payout in payouts where sandbox.bank.decision(payoutID: payout.id)?.rule == ExploreSpace.outcomeRule {
             let changes = payout.history.filter { $0.by == "bank" }
             // The usual fate, or the start of it (the run ended first), needs no rule.
             guard !usual.starts(with: changes.map(\.status.name)) else { continue }
-            guard let (field, reference) = key(payout) else {
+            guard let when = names.when(payout) else {
                 notes.append("cashout \(payout.id): no field a rule tests tells it from the others, so its fate is not pinned")
                 continue
             }
@@ -75,24 +63,22 @@ struct ExploredRun: Sendable {
                 previous = change.at
                 return .object(step)
             }
-            elements.append(.timeline(when: [field: .string(reference)], then: then, name: "explored: \(field) \(reference)"))
+            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))"))
         }
         var pinnedChaos: Set<String> = []
         for payout in payouts {
             for notification in sandbox.bank.notifications(payoutID: payout.id) {
                 for attempt in notification.attempts {
                     guard let mark = attempt.chaos, mark.rule?.name?.hasPrefix(ExploreSpace.chaosRulePrefix) == true else { continue }
-                    let name = "explored: cashout \(payout.id) \(notification.status.name) \(mark.kind.rawValue)"
-                    guard !pinnedChaos.contains(name) else { continue }
-                    pinnedChaos.insert(name)
-                    guard let (field, reference) = key(payout) else {
+                    guard pinnedChaos.insert("\(payout.id) \(notification.status.name) \(mark.kind.rawValue)").inserted else { continue }
+                    guard var when = names.when(payout) else {
                         notes.append("cashout \(payout.id): no field a rule tests tells it from the others, "
                                      + "so its \(mark.kind.rawValue) notification is not pinned")
                         continue
                     }
-                    var rule: [String: JSON] = ["name": .string("explored: \(field) \(reference) \(notification.status.name) \(mark.kind.rawValue)"),
-                                                "when": [field: .string(reference), "status": .string(notification.status.name)],
-                                                "kind": .string(mark.kind.rawValue)]
+                    let name = "explored: \(PayoutNames.describe(when)) \(notification.status.name) \(mark.kind.rawValue)"
+                    when["status"] = .string(notification.status.name)
+                    var rule: [String: JSON] = ["name": .string(name), "when": .object(when), "kind": .string(mark.kind.rawValue)]
                     if let (key, value) = ExploreSpace.chaosDelay(mark.kind) { rule[key] = .string(value) }
                     elements.append(.chaos(.object(rule)))
                 }
@@ -104,29 +90,34 @@ struct ExploredRun: Sendable {
         for (index, entry) in sandbox.faultedRequests() where drawn.indices.contains(index - suiteFaults) {
             var rule = drawn[index - suiteFaults].objectValue ?? [:]
             rule["rate"] = nil
-            elements.append(.fault(Self.fault(rule, answering: entry, fields: vocabulary.ruleFields, references: references)))
-        }
-    }
-
-    /// `rule` (an explored fault's, without its rate) for this journaled request alone, once.
-    private static func fault(_ rule: [String: JSON], answering entry: JSON, fields: Set<String>, references: Set<String>) -> JSON {
-        var pattern: [String: JSON] = ["method": entry["method"] ?? .null, "path": entry["path"] ?? .null]
-        // What tells this request from the others, and from run to run: the body's fields that
-        // rules test (a reference, an amount) and its ids (`cashout_id`), not a URL the app
-        // listens on this time.
-        if let text = entry["body"]?.stringValue, case .object(let body)? = try? JSON.parse(Array(text.utf8)) {
-            let scalars = body.filter { key, value in
-                switch value {
-                case .string, .number, .bool:
-                    (fields.contains(key) || key.hasSuffix("_id") || key.hasSuffix("Id")) && value.stringValue?.hasPrefix("http") != true
-                default: false
+            guard let id = entry["id"]?.numberText.flatMap({ Int($0) }), let about = sandbox.requestAbout(id) else { continue }
+            var when: [String: JSON] = ["method": entry["method"] ?? .null, "path": entry["path"] ?? .null]
+            if about.creates {
+                // A create by what it asks for: its body's fields that rules test, but for the
+                // reference the app made and a URL it listens on this time.
+                if let text = entry["body"]?.stringValue, case .object(let body)? = try? JSON.parse(Array(text.utf8)) {
+                    let content = body.filter { key, value in
+                        guard vocabulary.ruleFields.contains(key), let text = value.stringValue ?? value.numberText else { return false }
+                        return !references.contains(text) && !Payout.isURL(text)
+                    }
+                    if !content.isEmpty { when["body"] = .object(content) }
                 }
+            } else if let payout = about.payout {
+                guard let named = names.when(payout) else {
+                    notes.append("a \(entry["method"]?.stringValue ?? "") \(entry["path"]?.stringValue ?? "") of cashout \(payout.id): no field a rule "
+                                 + "tests tells the cashout from the others, so its fault is not pinned")
+                    continue
+                }
+                when["payout"] = .object(named)
+            } else if let account = about.account {
+                when["account"] = .string(account)
             }
-            // A payout's reference names it alone.
-            let reference = scalars.first { $0.value.stringValue.map(references.contains) ?? false }
-            if let (key, value) = reference { pattern["body"] = [key: value] } else if !scalars.isEmpty { pattern["body"] = .object(scalars) }
+            rule["when"] = .object(when)
+            // Its occurrence among the requests the rule takes: what fails the same way in a new run.
+            guard let fault = try? ScenarioLoader.readFault(ScenarioNode(value: .object(rule.merging(["every": 1]) { $1 }), path: "", file: "")),
+                  let occurrence = sandbox.occurrence(ofRequest: id, among: fault) else { continue }
+            elements.append(.fault(.object(rule.merging(["every": .number(occurrence), "times": 1]) { $1 })))
         }
-        return .object(rule.merging(["when": .object(pattern), "every": 1, "times": 1]) { $1 })
     }
 
     /// A timeline with each delay range replaced by its least.
@@ -136,5 +127,43 @@ struct ExploredRun: Sendable {
             members["after"] = least
             return .object(members)
         }
+    }
+}
+
+/// What a pinned rule names a payout of a run by: its amount when no other payout of the run has
+/// it, else the one field a rule tests that no other has, else all such fields together when
+/// they tell it apart; never its reference or a URL, which the app makes anew each run.
+private struct PayoutNames {
+    private let ruleFields: Set<String>
+    private var shared: [String: Int] = [:]
+    private var contents: [UInt64: Int] = [:]
+
+    init(_ payouts: [Payout], ruleFields: Set<String>) {
+        self.ruleFields = ruleFields
+        for payout in payouts {
+            for field in content(payout) { shared[field.name + "\u{0}" + field.value, default: 0] += 1 }
+            contents[payout.contentKey, default: 0] += 1
+        }
+    }
+
+    /// The rule fields of `payout` that may name it.
+    private func content(_ payout: Payout) -> [Fields.Field] {
+        payout.fields.filter { ruleFields.contains($0.name) && $0.value != payout.reference && !Payout.isURL($0.value) }
+    }
+
+    /// A rule's `when` that takes `payout` alone among the run's payouts; nil when none can.
+    func when(_ payout: Payout) -> [String: JSON]? {
+        let fields = content(payout)
+        let unique = fields.filter { shared[$0.name + "\u{0}" + $0.value] == 1 }
+        if let field = unique.first(where: { $0.name == "amount" }) ?? unique.min(by: { $0.name < $1.name }) {
+            return [field.name: .string(field.value)]
+        }
+        guard contents[payout.contentKey] == 1, !fields.isEmpty else { return nil }
+        return Dictionary(fields.map { ($0.name, JSON.string($0.value)) }) { first, _ in first }
+    }
+
+    /// `amount 104.00`, or each field so.
+    static func describe(_ when: [String: JSON]) -> String {
+        when.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.stringValue ?? $0.value.serializedString())" }.joined(separator: ", ")
     }
 }

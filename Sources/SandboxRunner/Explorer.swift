@@ -47,9 +47,14 @@ package struct Explorer: Sendable {
         package let result: ScenarioResult
         /// The ids of the report's findings of severity error, sorted.
         package let findings: [String]
-        /// What failed: the findings (alphabetically), then `step N`, then `command`; the first is what a
-        /// shrink keeps failing. Empty: it passed.
+        /// What failed: the findings (alphabetically), then `step N`, then `command`; the first is
+        /// what a shrink keeps failing. Empty: it passed.
         package let failures: [String]
+        /// Each failure in full, in the same order: a finding on each payout it concerns (by the
+        /// payout's content, `Payout.contentKey`, which a new run of the same app gives the same
+        /// payout) and, for a ledger mismatch, of what kind: `ledger_mismatch fate 8301…`. "The same
+        /// failure" of a shrink is the first of these.
+        let signatures: [String]
         /// What the run drew, pinned.
         let drawn: ExploredRun
 
@@ -68,7 +73,8 @@ package struct Explorer: Sendable {
         let result = execute(.object(json), number: number, seed: seed) { sandbox in
             drawn = ExploredRun(sandbox, space: space, suiteFaults: suite["faults"]?.arrayValue?.count ?? 0, vocabulary: vocabulary)
         }
-        return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures, drawn: drawn)
+        return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures,
+                   signatures: result.signatures, drawn: drawn)
     }
 
     /// The file that reproduces a failing run, shrunk, and how it was made.
@@ -87,16 +93,22 @@ package struct Explorer: Sendable {
         package let notes: [String]
     }
 
+    /// How many times in a row a try must fail the same way to count as failing so.
+    static let tries = 3
+
     /// The failing `run` as a scenario file of fixed rules, with every rule whose absence still
-    /// fails the same way left out, and then the delays shortened if it still does.
+    /// fails the same way left out, and then the delays shortened if it still does. The same way is
+    /// the same failure (`Run.signatures`' first: the finding, on the same payout, of the same
+    /// kind), in each of `tries` tries: a try that fails otherwise, or passes once, keeps the rule.
     package func reproduce(_ run: Run) -> Reproduction {
         let target = run.failures.first ?? ""
+        let signature = run.signatures.first ?? target
         var elements = run.drawn.elements
         var shortened = false
         let title = "\(name), explored run \(run.number) (seed \(run.seed))"
         func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
             let json = fixed(candidate, shortened: short, title: title, target: target)
-            return execute(json, number: run.number, seed: run.seed, examine: nil).failures.contains(target)
+            return (1 ... Self.tries).allSatisfy { _ in execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature) }
         }
         let reproduced = fails(elements, short: false)
         if reproduced {
@@ -143,9 +155,10 @@ package struct Explorer: Sendable {
         return .object(json)
     }
 
-    /// Runs `json` as a scenario beside the command: its result, the report's error findings and the failures.
+    /// Runs `json` as a scenario beside the command: its result, the report's error findings, the
+    /// failures and their signatures (`Run.signatures`).
     private func execute(_ json: JSON, number: Int, seed: UInt64,
-                         examine: ((Sandbox) -> Void)?) -> (result: ScenarioResult, findings: [String], failures: [String]) {
+                         examine: ((Sandbox) -> Void)?) -> (result: ScenarioResult, findings: [String], failures: [String], signatures: [String]) {
         let started = Date()
         let label = "run \(number) (seed \(seed))"
         let scenario: Scenario
@@ -154,15 +167,18 @@ package struct Explorer: Sendable {
         } catch {
             let result = ScenarioResult(name: label, file: file, failure: (0, "the explored scenario does not load: \(error.message)"),
                                         steps: 0, seconds: 0)
-            return (result, [], ["load"])
+            return (result, [], ["load"], ["load"])
         }
         var findings: [String] = []
+        var signatures: [String] = []
         var result: ScenarioResult
         do {
             result = try ScenarioRunner.run(scenario, serving: serving) { sandbox in
                 let report = sandbox.integrationReport().json
-                findings = Set((report["accounts"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }
-                    .filter { $0["severity"]?.stringValue == "error" }.compactMap { $0["id"]?.stringValue }).sorted()
+                let errors = (report["accounts"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }
+                    .filter { $0["severity"]?.stringValue == "error" }
+                findings = Set(errors.compactMap { $0["id"]?.stringValue }).sorted()
+                signatures = Self.signatures(of: errors, sandbox: sandbox)
                 examine?(sandbox)
             }
         } catch {
@@ -182,12 +198,32 @@ package struct Explorer: Sendable {
         if result.command?.passed == false, result.command?.stoppedAfterStep == nil { failures.append("command") }
         // The report's errors fail a run as a step would: written as the failure when no step failed.
         let failure = result.failure ?? (findings.isEmpty ? nil : (0, "the integration report has errors: \(findings.joined(separator: ", "))"))
+        signatures += failures.filter { !findings.contains($0) }
         var named = ScenarioResult(name: label, file: file, failure: failure, steps: result.steps, seconds: result.seconds)
         named.command = result.command
         named.notes = result.notes
         named.ledger = result.ledger
         named.clockStops = result.clockStops
-        return (named, findings, failures)
+        return (named, findings, failures, signatures)
+    }
+
+    /// Each error finding on each payout it concerns, by the payout's content; a ledger mismatch
+    /// with its kind (the last reconciliation's): `late_rejection_missed 8301…`,
+    /// `ledger_mismatch fate 8301…`. Sorted, as the findings are.
+    private static func signatures(of errors: [JSON], sandbox: Sandbox) -> [String] {
+        func content(_ ids: [Int]) -> String {
+            ids.compactMap { sandbox.bank.payout(id: $0).map { String($0.contentKey) } }.sorted().joined(separator: " ")
+        }
+        var signatures: [String] = []
+        for finding in errors {
+            guard let id = finding["id"]?.stringValue, id != "ledger_mismatch" else { continue }
+            let occurrences = finding["cashouts"]?.arrayValue?.compactMap { $0.numberText.flatMap { Int($0) } } ?? []
+            signatures += occurrences.isEmpty ? [id] : occurrences.map { "\(id) \(content([$0]))" }
+        }
+        for mismatch in sandbox.reports.reconciliation.last?.mismatches ?? [] {
+            signatures.append("ledger_mismatch \(mismatch.kind) \(content(mismatch.occurrence.cashouts))")
+        }
+        return signatures.sorted()
     }
 
     /// Whether the app's ledger could not be read after the steps.

@@ -6,9 +6,10 @@ import SandboxBank
 /// Copies add up; of the rules that move the notification's first attempt (`delayed`,
 /// `out_of_order`), the first chosen acts.
 ///
-/// Random choices (a rate, a delay range) use a generator seeded by the scenario's seed, the
-/// notification's id and the rule's place, so the same scenario and seed give the same chaos
-/// whatever the timing of deliveries.
+/// Random choices (a rate, a delay range) use a generator seeded by the scenario's seed, what the
+/// notification is about (its payout's `contentKey` and its status) and the rule's place, so the
+/// same scenario and seed give the same chaos whatever the timing of deliveries, and whatever
+/// order the app made its payouts in.
 package struct ChaosEngine: Sendable {
     package let rules: [ChaosRuleSpec]
     package let seed: UInt64
@@ -33,7 +34,8 @@ package struct ChaosEngine: Sendable {
         var plan = ChaosPlan()
         for (index, rule) in rules.enumerated() where matches(rule, notification, payout) {
             plan.matched.append(index)
-            var random = SplitMix64(seed: seed ^ UInt64(notification.id) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index + 1) &* 0xD1B5_4A32_D192_ED03)
+            var random = SplitMix64(seed: seed ^ StableHash.of(String(payout.contentKey), notification.status.name) &* 0x9E37_79B9_7F4A_7C15
+                                        ^ UInt64(index + 1) &* 0xD1B5_4A32_D192_ED03)
             if let every = rule.every, ((counts[index] ?? 0) + 1) % every != 0 { continue }
             if let rate = rule.rate, Double(random.next() >> 11) / Double(1 << 53) >= rate { continue }
             let delay: Duration = switch rule.delay {

@@ -36,6 +36,9 @@ package struct RequestPattern: Sendable {
 
     static let keys = ScenarioFormat.Keys.requestPattern
 
+    /// It tests nothing: every request matches.
+    package var isEmpty: Bool { method == nil && path == nil && dialect == nil && headers.isEmpty && body.isEmpty }
+
     package static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
         let parts = try node.object(allowed: keys)
         var pattern = RequestPattern(json: node.value)

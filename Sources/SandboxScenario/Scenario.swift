@@ -127,6 +127,11 @@ package struct Fault: Sendable {
     /// What the request must be (`when`: the request pattern of a verification, `endpoint`
     /// its shorthand for `method` and `path`); nil for any request to a payout API.
     package var request: RequestPattern?
+    /// `when.account`: the account the request names.
+    package var account: Matcher?
+    /// `when.payout`: field (or `merchant`, `dialect`) -> matcher, tested on the payout the request
+    /// names; empty: any request.
+    package var payout: [String: Matcher] = [:]
     package var kind: Kind
     /// Every Nth matching request (the Nth, 2Nth...), or nil.
     package var every: Int?

@@ -203,11 +203,24 @@ extension ScenarioFormat {
             ("dialect", .ref("matcher")),
             ("headers", KeySpec().with("$ref", "#/$defs/requestPattern/properties/headers")),
             ("body", KeySpec().with("$ref", "#/$defs/requestPattern/properties/body")),
+            ("account", .ref("matcher", """
+                The account the request names (a D24 login, a Mannco user, a PayoutService merchant), as the \
+                integration report reads it.
+                """)),
+            ("payout", KeySpec("""
+                The payout the request names (by the sandbox's id or the app's reference), tested as a bank \
+                rule's when tests a payout: field (or merchant, dialect): matcher. A request that names none \
+                (a create, a listing) does not match.
+                """).with("type", "object").with("additionalProperties", KeySpec.ref("matcher"))),
         ]).with("dependentSchemas", named: [
             ("endpoint", KeySpec().with("not", KeySpec.anyOf([.requiring("method"), .requiring("path")]))),
         ])),
         ("every", .integer("Act on every Nth matching request (the Nth, 2Nth...).", 1 ... 1000000)),
-        ("rate", .number("The chance, 0 to 1, that a matching request is hit (seeded).")
+        ("rate", .number("""
+            The chance, 0 to 1, that a matching request is hit, drawn from the seed and what the request is about \
+            (its API, route, account, the payout it creates or names, and its occurrence among such requests), \
+            never from the order requests arrive in.
+            """)
             .with("minimum", JSON.number("0"))
             .with("maximum", JSON.number("1"))),
         ("times", .integer("Act at most this many times, as MockServer's remainingTimes (absent: no limit).", 1 ... 1000000)),

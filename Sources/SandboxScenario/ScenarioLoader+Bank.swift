@@ -129,9 +129,18 @@ extension ScenarioLoader {
         }
     }
 
-    static func readFault(_ node: ScenarioNode) throws(ScenarioError) -> Fault {
+    package static func readFault(_ node: ScenarioNode) throws(ScenarioError) -> Fault {
         let fields = try node.object(allowed: ScenarioFormat.Keys.fault)
-        let request = try fields["when"].map { (node) throws(ScenarioError) in try readFaultPattern(node) }
+        var request = try fields["when"].map { (node) throws(ScenarioError) in try readFaultPattern(node) }
+        let about = try fields["when"]?.object(allowed: ScenarioFormat.Keys.faultWhen)
+        let account = try about?["account"].map(readMatcher)
+        var payout: [String: Matcher] = [:]
+        if let node = about?["payout"] {
+            guard case .object(let members) = node.value else { throw node.fail("expected an object of field: matcher") }
+            for name in members.keys.sorted() { payout[name] = try readMatcher(node.child(name, members[name]!)) }
+        }
+        // A `when` of these alone tests no request's method, path or body.
+        if let pattern = request, pattern.isEmpty { request = nil }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
         let kindKeys: [String: [String]] = ["latency": ["latency"], "error": ["status", "body"], "close": [], "drop_after_commit": []]
         if let name = try? kindNode.string(), let allowed = kindKeys[name],
@@ -157,7 +166,8 @@ extension ScenarioLoader {
         }
         let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
-        return Fault(request: request, kind: kind, every: every, rate: rate, times: try fields["times"]?.integer(ScenarioFormat.Ranges.faultTimes))
+        return Fault(request: request, account: account, payout: payout, kind: kind, every: every, rate: rate,
+                     times: try fields["times"]?.integer(ScenarioFormat.Ranges.faultTimes))
     }
 
     /// A fault's `when`: a request pattern as a verification reads it (``RequestPattern/read(_:)``),
@@ -165,7 +175,15 @@ extension ScenarioLoader {
     /// but not with those two.
     static func readFaultPattern(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
         let parts = try node.object(allowed: ScenarioFormat.Keys.faultWhen)
-        guard case .object(var members) = node.value, let endpoint = parts["endpoint"] else { return try RequestPattern.read(node) }
+        guard case .object(var members) = node.value else { return try RequestPattern.read(node) }
+        // What the request is about is the fault's to test (`Fault.account`, `Fault.payout`), not the pattern's.
+        members["account"] = nil
+        members["payout"] = nil
+        guard let endpoint = parts["endpoint"] else {
+            var pattern = try RequestPattern.read(ScenarioNode(value: .object(members), path: node.path, file: node.file))
+            pattern.json = node.value  // as written
+            return pattern
+        }
         if let both = parts["method"] ?? parts["path"] { throw both.fail("expected only without \"endpoint\" (its shorthand)") }
         let text = try endpoint.string()
         let words = text.split(separator: " ")

@@ -12,42 +12,45 @@ import Synchronization
 ///
 /// A fault's `when` is a verification's request pattern (`method`, `path`, `dialect`, `headers`,
 /// `body`; `endpoint` for `METHOD /path`), tested against the request before it is handled, its
-/// body read as a verification reads it (a gRPC or Connect message as proto3 JSON). One without
-/// a `path` applies to no request to the sandbox's own `/sandbox/...` endpoints (so tests can
-/// still look). `every: N` fires on the Nth, 2Nth... matching request (only the requests that
-/// match count); `rate` draws from a generator seeded by the scenario's seed, so a sequence of
-/// requests meets the same faults every run; `times: N` stops a fault after it fired N times.
+/// body read as a verification reads it (a gRPC or Connect message as proto3 JSON), and what the
+/// request is about (`account`, `payout`: ``RequestSubject``). One without a `path` applies to no
+/// request to the sandbox's own `/sandbox/...` endpoints (so tests can still look). `every: N`
+/// fires on the Nth, 2Nth... matching request (only the requests that match count); `rate` draws
+/// from the scenario's seed and what the request is about, with its occurrence among the
+/// requests about the same (the 3rd status query of the same payout), never from the order
+/// requests arrive in: an app that sends from several threads meets the same faults every run;
+/// `times: N` stops a fault after it fired N times.
 final class FaultInjector: Sendable {
     private struct Armed {
         let fault: Fault
         var matched = 0
         var fired = 0
-        var random: SplitMix64
+        /// The requests it matched, by what they are about (`RequestSubject.identity`).
+        var occurrences: [String: Int] = [:]
     }
 
-    private let armed: Mutex<[Armed]>
+    private let armed: Mutex<(faults: [Armed], seed: UInt64)>
     /// Whether any fault is armed: the request path skips the lock when none is.
     private let active: Atomic<Bool>
     private let delays = DispatchQueue(label: "cashout-sandbox.latency", attributes: .concurrent)
+    /// What a request is about, for a draw and for `account` and `payout`.
+    private let describe: RequestSubject.Describe
 
-    init(faults: [Fault], seed: UInt64) {
-        armed = Mutex(Self.arm(faults, seed: seed))
+    init(faults: [Fault], seed: UInt64, describe: @escaping RequestSubject.Describe) {
+        armed = Mutex((faults.map { Armed(fault: $0) }, seed))
         active = Atomic(!faults.isEmpty)
-    }
-
-    private static func arm(_ faults: [Fault], seed: UInt64) -> [Armed] {
-        faults.enumerated().map { Armed(fault: $1, random: SplitMix64(seed: seed &+ UInt64($0) &* 0x9E37_79B9)) }
+        self.describe = describe
     }
 
     /// The router middleware, for routes numbered as `routeNames` (each payout API's route with
     /// its dialect in `dialects`), reading bodies as `journal` does: answers a request with its
     /// handler unless a fault fires.
     func middleware(routeNames: [String], dialects: [String: String], journal: RequestJournal) -> Router.Middleware {
-        let routeDialects = routeNames.map { dialects[$0] }
+        let routes = routeNames.map { ($0, dialects[$0]) }
         return { [self] request, route, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
-            let dialect = routeDialects.indices.contains(route) ? routeDialects[route] : nil
-            guard let (kind, delay, index) = decide(request, dialect: dialect, body: {
+            let (name, dialect) = routes.indices.contains(route) && route != Router.unmatched ? routes[route] : (nil, nil)
+            guard let (kind, delay, index) = decide(request, route: name, dialect: dialect, body: {
                 journal.bodyJSON(of: request, routed: route != Router.unmatched)
             })
             else { return handler(request) }
@@ -93,36 +96,50 @@ final class FaultInjector: Sendable {
 
     /// The fault that fires for this request, if any, and its delay in milliseconds. Every
     /// matching fault counts the request, whichever fires; the first that fires wins. The body is
-    /// read once, and only when a pattern tests it.
-    private func decide(_ request: HTTPRequest, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64, Int)? {
+    /// read once, and only when a pattern tests it; what the request is about, once, and only when
+    /// a fault draws or tests it.
+    private func decide(_ request: HTTPRequest, route: String?, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64, Int)? {
         let isAdmin = Router.path(request.path, isIn: AdminAPI.group)
         var body: JSON??
+        func readOnce() -> JSON? {
+            if body == nil { body = .some(readBody()) }
+            return body ?? nil
+        }
         func subject(_ pattern: RequestPattern) -> RequestPattern.Subject {
-            if !pattern.body.isEmpty, body == nil { body = .some(readBody()) }
-            return RequestPattern.Subject(method: request.method, path: String(request.path), dialect: dialect, headers: request.headers,
-                                          body: body ?? nil, bodyCut: false)
+            RequestPattern.Subject(method: request.method, path: String(request.path), dialect: dialect, headers: request.headers,
+                                   body: pattern.body.isEmpty ? nil : readOnce(), bodyCut: false)
+        }
+        var about: RequestSubject?
+        func aboutOnce() -> RequestSubject {
+            if let about { return about }
+            let described = describe(request, route, dialect, readOnce())
+            about = described
+            return described
         }
         return armed.withLock { armed -> (Fault.Kind, Int64, Int)? in
             var chosen: (Fault.Kind, Int64, Int)?
-            for index in armed.indices {
-                let fault = armed[index].fault
-                if let pattern = fault.request {
-                    guard pattern.path != nil || !isAdmin, pattern.differences(subject(pattern)).isEmpty else { continue }
-                } else if isAdmin {
-                    continue
-                }
-                armed[index].matched += 1
+            for index in armed.faults.indices {
+                let fault = armed.faults[index].fault
+                guard Self.takes(fault, isAdmin: isAdmin, subject, aboutOnce) else { continue }
+                armed.faults[index].matched += 1
+                var random: SplitMix64?
                 let fires: Bool
                 if let every = fault.every {
-                    fires = armed[index].matched % every == 0
+                    fires = armed.faults[index].matched % every == 0
                 } else {
-                    fires = Double(armed[index].random.next() >> 11) / Double(1 << 53) < (fault.rate ?? 0)
+                    let identity = aboutOnce().identity
+                    armed.faults[index].occurrences[identity, default: 0] += 1
+                    var draw = SplitMix64(seed: armed.seed ^ StableHash.of(String(index), identity,
+                                                                             String(armed.faults[index].occurrences[identity]!)))
+                    fires = Double(draw.next() >> 11) / Double(1 << 53) < (fault.rate ?? 0)
+                    random = draw
                 }
-                guard fires, chosen == nil, fault.times.map({ armed[index].fired < $0 }) ?? true else { continue }
-                armed[index].fired += 1
+                guard fires, chosen == nil, fault.times.map({ armed.faults[index].fired < $0 }) ?? true else { continue }
+                armed.faults[index].fired += 1
                 var delay: Int64 = 0
                 if case .latency(let min, let max) = fault.kind {
-                    delay = armed[index].random.next(in: min.wholeMilliseconds ... max.wholeMilliseconds)
+                    var draw = random ?? SplitMix64(seed: armed.seed ^ StableHash.of(String(index), String(armed.faults[index].matched)))
+                    delay = draw.next(in: min.wholeMilliseconds ... max.wholeMilliseconds)
                 }
                 chosen = (fault.kind, delay, index)
             }
@@ -130,10 +147,22 @@ final class FaultInjector: Sendable {
         }
     }
 
+    /// Whether `fault`'s `when` takes a request: its pattern (no path: no admin request), the
+    /// account and the payout it is about.
+    static func takes(_ fault: Fault, isAdmin: Bool, _ subject: (RequestPattern) -> RequestPattern.Subject,
+                      _ about: () -> RequestSubject) -> Bool {
+        if let pattern = fault.request {
+            guard pattern.path != nil || !isAdmin, pattern.differences(subject(pattern)).isEmpty else { return false }
+        } else if isAdmin {
+            return false
+        }
+        if let account = fault.account, !account.matches(about().account) { return false }
+        return fault.payout.isEmpty || (about().payout.map { RequestSubject.matches(fault.payout, $0) } ?? false)
+    }
+
     /// Replaces the faults (a scenario loaded at run time, or a reset); counters start again.
     func replace(_ faults: [Fault], seed: UInt64) {
-        let fresh = Self.arm(faults, seed: seed)
-        armed.withLock { $0 = fresh }
+        armed.withLock { $0 = (faults.map { Armed(fault: $0) }, seed) }
         active.store(!faults.isEmpty, ordering: .releasing)
     }
 }

@@ -1,0 +1,57 @@
+import SandboxBank
+import SandboxDialect
+import SandboxHTTP
+import SandboxJSON
+import SandboxReport
+import SandboxScenario
+
+/// What a request is about, as a scenario's faults read it before it is handled: the account it
+/// names, the payout it names, and an identity that is the same for the same request of the same
+/// app in another run (its API and route, its account, and the payout it asks for or names by
+/// content, never an id the app makes), which a rate's draw is keyed on.
+struct RequestSubject: Sendable {
+    /// Describes a request: the request, its route's name and API (nil when no route matched), its body as JSON.
+    typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ dialect: String?, _ body: JSON?) -> RequestSubject
+
+    let identity: String
+    let account: String?
+    /// It asks for a payout to be made.
+    var creates = false
+    /// The payout it names by the sandbox's id or the app's reference (not a create's: that one is asked for).
+    let payout: Payout?
+
+    /// Whether `payout` passes each test of a fault's `payout` (field, `merchant` or `dialect`: matcher).
+    static func matches(_ tests: [String: Matcher], _ payout: Payout) -> Bool {
+        tests.allSatisfy { name, matcher in
+            switch name {
+            case "merchant": matcher.matches(payout.account)
+            case "dialect": matcher.matches(payout.dialect)
+            default: matcher.matches(payout.fields[name])
+            }
+        }
+    }
+
+    /// What each request is about, read by its API (`ReportingDialect.reportFacts`) from the bank:
+    /// a create by its beneficiary and amount; a request naming a payout by that payout's content
+    /// (`Payout.contentKey`); any other by its route and account.
+    static func describing(dialects: [String: any Dialect], bank: Bank) -> Describe {
+        let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }
+        return { request, route, dialect, body in
+            let place = route ?? "\(request.method) \(request.path)"
+            let exchange = JournaledExchange(method: request.method, path: String(request.path), route: route, headers: request.headers,
+                                             body: body, status: 0, answer: nil, dropped: false, diagnosis: nil)
+            guard let name = dialect, let facts = reporting[name]?.reportFacts(exchange, bank: bank) else {
+                return RequestSubject(identity: place, account: nil, payout: nil)
+            }
+            let account = facts.account ?? ""
+            if case .create(let beneficiary, let amount) = facts.action {
+                return RequestSubject(identity: [name, place, account, "create", beneficiary, amount].joined(separator: "\u{0}"),
+                                      account: facts.account, creates: true, payout: nil)
+            }
+            let payout = facts.payoutID.flatMap { bank.payout(id: $0) }
+                ?? facts.reference.flatMap { reference in bank.payout(account: account, reference: reference) }
+            let about = payout.map { "payout \($0.contentKey)" } ?? ""
+            return RequestSubject(identity: [name, place, account, about].joined(separator: "\u{0}"), account: facts.account, payout: payout)
+        }
+    }
+}
