@@ -212,9 +212,15 @@ package enum IntegrationChecks {
             Make \(terms.reference) unique to one payout and send a retry byte for byte as the first try: a retry with \
             another amount or beneficiary is a new payout and needs a new \(terms.reference).
             """, description: "the same \(terms.reference) sent again with another amount or beneficiary; exercised once one is "
-                + "sent twice") { evidence in
+                + "sent twice, or looked up (\(terms.statusQuery) by it) after its create's answer was lost: the two ways to "
+                + "recover a lost answer") { evidence in
             var first: [String: ReportedRequest] = [:]
-            var exercised = false
+            // An app that recovers a lost answer by looking the payout up by its reference uses the
+            // reference as a resend would: either path exercises the check.
+            var exercised = evidence.creates.contains { lost in
+                guard lost.exchange.dropped, let reference = lost.facts.reference else { return false }
+                return evidence.requests.contains { $0.id > lost.id && $0.facts.action == .statusQuery && $0.facts.reference == reference }
+            }
             var reused: [Occurrence] = []
             for request in evidence.creates {
                 guard case .create(let beneficiary, let amount) = request.facts.action, let reference = request.facts.reference else { continue }

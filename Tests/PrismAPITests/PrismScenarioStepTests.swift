@@ -155,7 +155,7 @@ extension PrismScenarioStepTests {
         #expect(result.failure?.step == 8)
         #expect(result.failure?.message == #"wait_for_request: request 3 (POST /types.PayoutService/Create answered 404) is a create the API "#
                                            + #"refused: {"code":"not_found","message":"Payout method not found: pm_404"}; it created no cashout to "#
-                                           + #"name "refused""#)
+                                           + #"name "refused", and the app sent no matching request again"#)
     }
 }
 

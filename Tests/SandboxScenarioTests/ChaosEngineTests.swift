@@ -41,15 +41,28 @@ import Testing
         let acted = (0 ..< 6).map { count in every.plan(for: Self.notification(1, .delivered), of: Self.payout, counts: [0: count])!.copies.count }
         #expect(acted == [0, 0, 1, 0, 0, 1])
 
+        // Forty payouts of as many amounts, each notified DELIVERED, in one order or the other.
         let rules = #"[{"kind": "forged", "rate": 0.5, "after": {"min": "1s", "max": "1h"}}]"#
-        func draws(_ seed: UInt64) throws -> [Duration?] {
+        func payout(_ cents: Int) -> Payout {
+            Payout(id: 1_000_000 + cents, dialect: "d24", account: "acme", reference: "e-\(cents)", country: "BR", currency: "USD",
+                   amount: Money(hundredths: Int64(cents)), settlementAmount: Money(hundredths: Int64(cents)), fields: ["country": "BR"],
+                   callbackURL: "http://hook", createdAt: VirtualTime(milliseconds: 0), status: .delivered, history: [])
+        }
+        func draws(_ seed: UInt64, reversed: Bool = false) throws -> [Int: Duration?] {
             let engine = try Self.engine(rules, seed: seed)
-            return (1 ... 40).map { engine.plan(for: Self.notification($0, .delivered), of: Self.payout, counts: [:])!.copies.first?.after }
+            let amounts = reversed ? Array((1 ... 40).reversed()) : Array(1 ... 40)
+            return Dictionary(uniqueKeysWithValues: amounts.enumerated().map { number, cents in
+                let notification = StatusNotification(id: number + 1, of: payout(cents).shared, status: .delivered,
+                                                      changedAt: VirtualTime(milliseconds: 0), state: .pending, nextAttemptAt: .some(nil))
+                return (cents, engine.plan(for: notification, of: payout(cents), counts: [:])!.copies.first?.after)
+            })
         }
         let first = try draws(7)
         #expect(try draws(7) == first)
+        // What a payout draws is its content's, whatever the order (and ids) its notifications came in.
+        #expect(try draws(7, reversed: true) == first)
         #expect(try draws(8) != first)
-        let chosen = first.compactMap { $0 }
+        let chosen = first.values.compactMap { $0 }
         #expect((10 ... 30).contains(chosen.count))
         #expect(chosen.allSatisfy { (.seconds(1) ... .seconds(3600)).contains($0) } && Set(chosen).count == chosen.count)
     }

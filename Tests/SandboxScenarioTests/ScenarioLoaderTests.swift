@@ -79,7 +79,8 @@ private func error(_ text: String) -> String? {
         (#"{"faults": [{"when": {"headers": ["x"]}, "every": 1, "kind": "close"}]}"#,
          "x.json: faults[0].when.headers: expected an object of header name: matcher"),
         (#"{"faults": [{"when": {"bdy": {}}, "every": 1, "kind": "close"}]}"#,
-         #"x.json: faults[0].when.bdy: unknown key (did you mean "body"? expected one of: endpoint, method, path, dialect, headers, body)"#),
+         #"x.json: faults[0].when.bdy: unknown key (did you mean "body"? expected one of: endpoint, method, path, dialect, headers, body, "#
+         + "account, payout)"),
         (#"{"bank": {"rules": [{"when": {"amount": {"gte": "lots"}}, "then": []}]}}"#,
          #"x.json: bank.rules[0].when.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
         (#"{"bank": {"rules": [{"then": [{"after": {"min": "5m"}, "status": "DELIVERED"}]}]}}"#,

@@ -16,7 +16,7 @@ extension ManncoDialect: ReportingDialect {
         // An expired token is the lifecycle working, not a signing error: expired_token_used
         // judges what the app did next.
         [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: [ManncoDiagnosis.expiredCheck]), Self.retriedAfterRefusal,
-         Self.expiredTokenUsed, IntegrationChecks.ledgerMismatch(Self.reportTerms)]
+         Self.expiredTokenUsed, Self.duplicateAfterLostResponse, IntegrationChecks.ledgerMismatch(Self.reportTerms)]
     }
 
     /// A ledger names a cashout by the `cashoutId` `/cashout/process` answered (Mannco takes no
@@ -78,6 +78,49 @@ extension ManncoDialect: ReportingDialect {
         }
         close()
         return IntegrationCheck.outcome(exercised: exercised, retried)
+    }
+
+    /// `duplicate_after_lost_response`: a cashout whose answer was lost, sent again before the app
+    /// looked at its history. Mannco takes no reference of the app's, so a blind resend is refused
+    /// "Pending cashout exists" (the first was made: an app that books that as refused gives the
+    /// seller the money back) or, the first having ended already, pays a second time.
+    static let duplicateAfterLostResponse = IntegrationCheck(id: "duplicate_after_lost_response", severity: .error, advice: """
+        When the answer to POST /cashout/process is lost (a timeout, a closed connection), the cashout may have been \
+        made: look for it in GET /user/getCashoutHistory (same amount and method, requested since you sent it) before \
+        sending it again. A resend is refused "Pending cashout exists" while the first is open, or pays twice once it \
+        has ended.
+        """, description: "a cashout whose answer was lost sent again without a look at GET /user/getCashoutHistory first; "
+            + "exercised by a lost answer (fault drop_after_commit) the app then acted on: a history read or another "
+            + "cashout") { evidence in
+        var exercised = false
+        var blind: [Occurrence] = []
+        let answered = Set(evidence.creates.compactMap(\.facts.payoutID))
+        for lost in evidence.creates where lost.exchange.dropped {
+            // What the app did next: a look at the history, or a cashout.
+            let next = evidence.requests.first { request in
+                guard request.id > lost.id else { return false }
+                if case .create = request.facts.action { return true }
+                return request.facts.action == .statusQuery && request.exchange.succeeded
+            }
+            guard let next else { continue }
+            exercised = true
+            guard next.facts.action == lost.facts.action else { continue }
+            let made = evidence.payouts.first { $0.createdAt == lost.at && !answered.contains($0.id) }
+            let what = next.facts.payoutID.map { "and a second cashout, \($0), was made" }
+                ?? next.facts.refusal.map { "refused \"\($0)\": an app that books that as refused pays the seller back" } ?? "refused"
+            blind.append(Occurrence(
+                cashouts: (made.map { [$0.id] } ?? []) + (next.facts.payoutID.map { [$0] } ?? []),
+                summary: "the answer to a cashout of \(ManncoDialect.amountText(lost)) was lost\(made.map { " (cashout \($0.id) was made)" } ?? ""), "
+                    + "and the app sent it again without looking at GET /user/getCashoutHistory: \(what)",
+                evidence: [lost.evidence(), next.evidence("sent again without a look at the history")]))
+        }
+        return IntegrationCheck.outcome(exercised: exercised, blind)
+    }
+
+    /// `amount 10100, method payoneer`, as a cashout request was sent.
+    private static func amountText(_ request: ReportedRequest) -> String {
+        guard case .create(let beneficiary, let amount) = request.facts.action else { return "" }
+        return "amount \(amount) (cents) by \(beneficiary.split(separator: "/").first.map(String.init) ?? beneficiary)"
     }
 
     /// `expired_token_used`: a token sent again after a 403 said it had expired.
