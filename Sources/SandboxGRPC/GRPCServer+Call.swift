@@ -27,7 +27,7 @@ extension GRPCServer {
 
     /// Whether the request says it is gRPC: `application/grpc`, `application/grpc+proto`, with
     /// optional parameters.
-    static func isGRPC(_ request: HTTPRequest) -> Bool {
+    package static func isGRPC(_ request: HTTPRequest) -> Bool {
         let mediaType = GRPCMetadata.mediaType(request.headers["content-type"])
         return mediaType == "application/grpc" || mediaType == "application/grpc+proto"
     }
@@ -118,7 +118,7 @@ extension GRPCServer {
     }
 
     /// A response of headers only (HTTP 200): the status, with `metadata`.
-    static func trailersOnly(_ status: GRPCStatus, metadata: GRPCMetadata = [:]) -> HTTPResponse {
+    package static func trailersOnly(_ status: GRPCStatus, metadata: GRPCMetadata = [:]) -> HTTPResponse {
         var headers: HTTPHeaders = ["content-type": "application/grpc", "grpc-status": String(status.code.rawValue)]
         if !status.message.isEmpty { headers.add("grpc-message", GRPCStatus.percentEncoded(status.message)) }
         metadata.write(into: &headers)

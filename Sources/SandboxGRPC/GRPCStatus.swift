@@ -49,6 +49,22 @@ package struct GRPCStatus: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The status a gRPC client gives a call answered with HTTP `status` instead of a gRPC answer (a
+    /// proxy's error): 401 UNAUTHENTICATED, 403 PERMISSION_DENIED, 404 UNIMPLEMENTED, 429, 502,
+    /// 503 and 504 UNAVAILABLE, 400 INTERNAL, any other UNKNOWN (gRPC's "HTTP to gRPC Status Code
+    /// Mapping", doc/http-grpc-status-mapping.md).
+    package init(httpStatus status: Int, _ message: String) {
+        let code: Code = switch status {
+        case 400: .internal
+        case 401: .unauthenticated
+        case 403: .permissionDenied
+        case 404: .unimplemented
+        case 429, 502, 503, 504: .unavailable
+        default: .unknown
+        }
+        self.init(code, message)
+    }
+
     /// Success.
     package static let ok = GRPCStatus(.ok)
 

@@ -79,7 +79,9 @@ extension EventLoop {
 
     private func write(_ response: HTTPResponse, stream: UInt32, for request: AwaitedRequest, _ session: HTTP2Session) {
         if response.dropsConnection {
-            session.reset(stream, .internalError, provoked: false)  // a fault that drops the answer: the stream, not the connection
+            // A fault that loses the answer looks like the network losing it: the connection ends, as
+            // over HTTP/1.1 (a gRPC client sees UNAVAILABLE, safe to retry, not a stream's INTERNAL).
+            session.drop()
             logAndCount(request, status: 0)
             return
         }

@@ -63,6 +63,28 @@ import Testing
         #expect(sandbox.bank.payouts(account: DefaultMerchant.id).count == 2)
     }
 
+    /// An `error` fault on a gRPC call answers as a gRPC client sees an HTTP error of a proxy: its
+    /// status (503: UNAVAILABLE, safe to retry) with the body's message, in a trailers-only answer.
+    /// Over Connect, the HTTP status and body as written.
+    @Test func anErrorFaultAnswersAGRPCCallWithAGRPCStatus() throws {
+        let sandbox = try start(#"""
+            {"faults": [{"when": {"path": "/types.PayoutService/Get"}, "every": 1, "kind": "error", "status": 503,
+                         "body": "{\"message\":\"explored fault: service unavailable\"}"}]}
+            """#)
+        defer { sandbox.stop() }
+        let answer = sandbox.respond(to: HTTPRequest(method: "POST", target: "/types.PayoutService/Get", version: .http2,
+                                                     headers: ["content-type": "application/grpc", "te": "trailers", "x-connector": "sandbox",
+                                                               "x-auth": "header-key", "x-api-key": DefaultMerchant.apiKey],
+                                                     body: GRPCDeframer.frame(lookup("Get", merchant: "po-1").encoded())))
+        #expect(answer.status == 200 && answer.body.isEmpty)
+        #expect(answer.headers["grpc-status"] == "14" && answer.headers["grpc-message"] == "explored fault: service unavailable")
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        for (name, value) in defaultAuth { headers.add(name, value) }
+        let connect = try TestHTTP.send(method: "POST", url: sandbox.baseURL.absoluteString + "/types.PayoutService/Get", headers: headers,
+                                        body: Array(#"{"merchantPayoutId":"po-1"}"#.utf8))
+        #expect(connect.status == 503 && connect.bodyText == #"{"message":"explored fault: service unavailable"}"#)
+    }
+
     /// A ledger names PayoutService payouts by `merchant_payout_id`, in its status words.
     @Test func aLedgerOfPayoutServicePayoutsIsReconciledInItsWords() throws {
         let sandbox = try start(#"{"seed": 1}"#)

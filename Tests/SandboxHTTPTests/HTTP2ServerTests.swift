@@ -43,6 +43,19 @@ private final class CancelProbe: HTTPStreamHandler, @unchecked Sendable {
         #expect(try almost.readResponse().status == 405)
     }
 
+    /// An answer dropped on purpose (a fault that loses it) ends the connection as the network
+    /// would: no frame of the server's, not a RST_STREAM that a gRPC client takes for INTERNAL.
+    @Test func aDroppedAnswerEndsTheConnectionWithoutAFrame() throws {
+        let server = try startTestServer()
+        defer { server.stop() }
+        let h2 = try H2Connection(port: server.port)
+        h2.writer.request(1, "GET", "/dropped")
+        h2.flush()
+        #expect(!h2.read(until: { _ in false }))  // read until the server closes the connection
+        #expect(h2.reader.answers[1]?.reset == nil && h2.reader.answers[1]?.status == nil && h2.reader.goaway == nil)
+        #expect(!h2.reader.frames.contains { $0.kind == .rstStream })
+    }
+
     @Test func thePrefaceMayArriveByteByByte() throws {
         let server = try startTestServer()
         defer { server.stop() }

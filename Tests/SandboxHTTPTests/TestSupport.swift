@@ -33,6 +33,7 @@ func startTestServer(held: Held? = nil, _ adjust: (inout HTTPServer.Configuratio
     }
     router.add("GET /peer") { request in .text(request.remoteAddress?.host ?? "?") }
     router.add("GET /nothing") { _ in HTTPResponse(status: 204) }
+    router.add("GET /dropped") { _ in .closeWithoutAnswer }
     router.add("GET /later") { _ in
         .later(on: laterQueue) {
             usleep(300_000)

@@ -75,7 +75,11 @@ final class FaultInjector: Sendable {
                 }
             }
         case .error(let status, let body):
-            var response = HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            // A gRPC call is answered as a gRPC server behind a failing proxy would be: the status
+            // its client maps the HTTP one to, with the body's message, in trailers.
+            var response = GRPCServer.isGRPC(request)
+                ? GRPCServer.trailersOnly(GRPCStatus(httpStatus: status, Self.message(of: body, status: status)))
+                : HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
             response.fault = InjectedFault(index: index, handled: false)
             return response
         case .close:
@@ -92,6 +96,12 @@ final class FaultInjector: Sendable {
                 return lost
             }
         }
+    }
+
+    /// An error fault's body as a gRPC message: its JSON `message`, else the body, else `HTTP 503`.
+    private static func message(of body: String, status: Int) -> String {
+        if let message = (try? JSON.parse(Array(body.utf8)))?["message"]?.stringValue { return message }
+        return body.isEmpty ? "HTTP \(status)" : body
     }
 
     /// The fault that fires for this request, if any, and its delay in milliseconds. Every

@@ -203,6 +203,17 @@ final class HTTP2Session {
         headerBlock = nil
     }
 
+    /// Ends the session at once, as a connection the network dropped ends: no frame, and what was
+    /// not sent yet is lost (a fault that loses an answer, `HTTPResponse.closeWithoutAnswer`).
+    func drop() {
+        guard !isClosed else { return }
+        isClosed = true
+        output.removeAll()
+        for stream in streams.values { cancelHandler(of: stream) }
+        streams.removeAll()
+        headerBlock = nil
+    }
+
     /// The connection is gone (closed by either side, or timed out): streamed handlers still
     /// listening are cancelled, as ``HTTPStreamHandler/cancel()`` promises.
     func connectionClosed() {
