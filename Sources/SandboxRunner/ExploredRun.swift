@@ -14,15 +14,24 @@ struct ExploredRun: Sendable {
     /// One pinned rule.
     enum Element: Sendable {
         /// A payout's timeline: `when` names it; `then` as it happened.
-        case timeline(when: [String: JSON], then: [JSON], name: String)
-        case chaos(JSON)
-        case fault(JSON)
+        case timeline(when: [String: JSON], then: [JSON], name: String, payout: UInt64)
+        case chaos(JSON, payout: UInt64)
+        /// `payout`: the payout it made or named, nil when neither is known.
+        case fault(JSON, payout: UInt64?)
+
+        /// The content (`Payout.contentKey`) of the payout it concerns; nil when not known.
+        var payout: UInt64? {
+            switch self {
+            case .timeline(_, _, _, let payout), .chaos(_, let payout): payout
+            case .fault(_, let payout): payout
+            }
+        }
 
         var isTimeline: Bool { if case .timeline = self { true } else { false } }
 
         /// As a rule of `bank.rules`; `shortened`, every delay but the first 1 s.
         func rule(shortened: Bool) -> JSON? {
-            guard case .timeline(let when, let then, let name) = self else { return nil }
+            guard case .timeline(let when, let then, let name, _) = self else { return nil }
             let steps = shortened ? then.map { step -> JSON in
                 var members = step.objectValue ?? [:]
                 members["after"] = "1s"
@@ -31,8 +40,8 @@ struct ExploredRun: Sendable {
             return ["name": .string(name), "when": .object(when), "then": .array(steps)]
         }
 
-        var chaos: JSON? { if case .chaos(let rule) = self { rule } else { nil } }
-        var fault: JSON? { if case .fault(let rule) = self { rule } else { nil } }
+        var chaos: JSON? { if case .chaos(let rule, _) = self { rule } else { nil } }
+        var fault: JSON? { if case .fault(let rule, _) = self { rule } else { nil } }
     }
 
     private(set) var elements: [Element] = []
@@ -63,7 +72,7 @@ struct ExploredRun: Sendable {
                 previous = change.at
                 return .object(step)
             }
-            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))"))
+            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))", payout: payout.contentKey))
         }
         var pinnedChaos: Set<String> = []
         for payout in payouts {
@@ -80,7 +89,7 @@ struct ExploredRun: Sendable {
                     when["status"] = .string(notification.status.name)
                     var rule: [String: JSON] = ["name": .string(name), "when": .object(when), "kind": .string(mark.kind.rawValue)]
                     if let (key, value) = ExploreSpace.chaosDelay(mark.kind) { rule[key] = .string(value) }
-                    elements.append(.chaos(.object(rule)))
+                    elements.append(.chaos(.object(rule), payout: payout.contentKey))
                 }
             }
         }
@@ -116,7 +125,8 @@ struct ExploredRun: Sendable {
             // Its occurrence among the requests the rule takes: what fails the same way in a new run.
             guard let fault = try? ScenarioLoader.readFault(ScenarioNode(value: .object(rule.merging(["every": 1]) { $1 }), path: "", file: "")),
                   let occurrence = sandbox.occurrence(ofRequest: id, among: fault) else { continue }
-            elements.append(.fault(.object(rule.merging(["every": .number(occurrence), "times": 1]) { $1 })))
+            let concerned = about.payout ?? sandbox.payoutMade(byRequest: id)
+            elements.append(.fault(.object(rule.merging(["every": .number(occurrence), "times": 1]) { $1 }), payout: concerned?.contentKey))
         }
     }
 

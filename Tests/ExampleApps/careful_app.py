@@ -6,13 +6,14 @@
 - A create whose answer is lost is not sent with a new external_id: the app sends it again as it
   was (D24 refuses it 511, the external_id being taken), then asks for the status by its own
   external_id, and finds the cashout that was made.
+- It keeps a ledger of what each answer said, served at $CASHOUT_SANDBOX_APP_PORT/ledger.
 """
 import hmac
 
 import common
 import shop
 
-statuses = {}
+ledger = common.Ledger("external_id")
 
 
 def on_notification(form):
@@ -21,16 +22,23 @@ def on_notification(form):
     answer = shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])})
     if answer is None or answer[0] != 200:
         return 503  # not learnt: let the sandbox send it again
-    statuses[form["cashout_id"]] = answer[1].get("cashout_status_description")
+    ledger.book(form["external_id"], shop.WORDS[answer[1]["cashout_status_description"]])
     return 200
 
 
+ledger.serve()
 url = shop.receive_notifications(on_notification)
 for external_id, amount in shop.ORDERS:
     fields = shop.create_fields(external_id, amount, url)
-    if shop.call("/v3/cashout", fields) is None:
-        print(f"careful app: the answer to {external_id} was lost; sending it again:", shop.call("/v3/cashout", fields))
-        print("careful app: asking for it by its external_id")
-        print("careful app:", shop.call("/v3/cashout/status", {"external_id": external_id}))
+    answer = shop.call("/v3/cashout", fields)
+    if answer is not None and answer[0] == 200:
+        ledger.made(external_id, amount, "PENDING")
+        continue
+    print(f"careful app: the answer to {external_id} was lost; sending it again:", shop.call("/v3/cashout", fields))
+    print("careful app: asking for it by its external_id")
+    found = shop.call("/v3/cashout/status", {"external_id": external_id})
+    print("careful app:", found)
+    if found is not None and found[0] == 200:
+        ledger.made(external_id, amount, shop.WORDS[found[1]["cashout_status_description"]])
 common.serve_until_quiet()
-print("careful app: learnt", statuses)
+print("careful app: learnt", ledger.payouts())

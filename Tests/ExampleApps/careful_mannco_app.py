@@ -1,33 +1,121 @@
-"""The careful Mannco app: what the integration report expects of a Mannco integration.
+"""The careful Mannco app: what the integration report expects of a Mannco integration, written as a
+PHP or Python shop's cashouts page is. Mannco sends no notifications: the app learns what became of
+each cashout by polling GET /user/getCashoutHistory, every 2 s ($POLL_SECONDS), for every user.
 
-- A cashout whose answer is lost is looked for in GET /user/getCashoutHistory, not sent again.
+- A cashout whose answer is lost (or answered 5xx) is looked for in the user's history (a cashout
+  of that amount and method the ledger does not have yet) before it is sent again: a blind resend
+  is refused "Pending cashout exists", or pays twice.
 - A refusal that only time changes ("Pending cashout exists", "Cooldown period") is shown to the
-  user, and the cashout offered again once the history shows the first one ended: never retried as it was.
-- A 403 on a token that has expired (tokens last 31 days) means logging in again, then repeating the call.
+  user, never retried as it was.
+- A 403 (tokens last 31 days) means logging in again, then repeating the call.
+- Its ledger (cashout_id, the status in Mannco's words, the gross amount in dollars) is served at
+  $CASHOUT_SANDBOX_APP_PORT/ledger; a refused cashout has no entry.
+
+The users and cashouts are scenarios/certify-mannco.json's (and scenarios/explore-mannco.json's):
+when user 101's token is refused on the month-later poll, user 101 logs in again and cashes out
+109.00. --refresh-on-create: the app's page and its payment worker each keep a token of their own
+(the page logs in again once the first cashout moved on); after the month the page's is refused
+first, and the worker sends that cashout with its cached token, is refused 403, logs in and sends
+the same cashout again. --bug completed-stays: a cashout the ledger holds as completed stays so,
+though the history shows it failed (returned) later.
 """
+import os
+import sys
 import time
 
+import common
 import mannco_shop as shop
 
-tokens = {user: shop.login(user) for user in shop.USERS}
-for user, amount in shop.FIRST_ROUND:
-    if shop.process(tokens[user], amount) is None:
-        found = [c for c in shop.history(tokens[user])[1]["content"]["cashouts"] if c["amount"] == amount]
-        print(f"careful app: the answer to user {user}'s cashout was lost; its history shows {found}")
-user, amount = shop.AGAIN
-status, answer = shop.process(tokens[user], amount)
-print(f"careful app: user {user} is told: {answer['content']}")
-shop.process(tokens[shop.LAST[0]], shop.LAST[1])
+POLL = float(os.environ.get("POLL_SECONDS", "2"))
+STAYS = "completed-stays" in sys.argv
+REFRESH_ON_CREATE = "--refresh-on-create" in sys.argv
+ledger = common.Ledger("cashout_id")
+tokens = {user: shop.login(user) for user in shop.USERS}  # the payment worker's (and the page's, but with --refresh-on-create)
+page_tokens = {}
 
-# User 101's cashouts page, refreshed until the user comes back a month later (the token has expired by then).
-user, amount = shop.A_MONTH_LATER
-started = time.monotonic()
-while time.monotonic() - started < 120:
-    status, answer = shop.history(tokens[user])
-    if status == 403:
-        print(f"careful app: user {user}'s token was refused ({answer}); logging in again")
-        tokens[user] = shop.login(user)
-        print("careful app: history", [(c["amount"], c["status"]) for c in shop.history(tokens[user])[1]["content"]["cashouts"]])
-        print("careful app: cashing out again:", shop.process(tokens[user], amount))
-        break
-    time.sleep(0.5)
+
+def dollars(cents):
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def page_token(user):
+    return page_tokens.get(user, tokens[user])
+
+
+def history(user):
+    """The user's cashouts (a list), logging in again after a 403; None when it cannot be read."""
+    answer = shop.history(page_token(user))
+    if answer is not None and answer[0] == 403:
+        (page_tokens if user in page_tokens else tokens)[user] = shop.login(user)
+        answer = shop.history(page_token(user))
+    cashouts = answer[1]["content"]["cashouts"] if answer is not None and answer[0] == 200 else None
+    # The page's own session, from a login once the clock has moved (a token of its own).
+    if REFRESH_ON_CREATE and user not in page_tokens and any(c["status"] != "pending" for c in cashouts or []):
+        page_tokens[user] = shop.login(user)
+    return cashouts
+
+
+def book(cashouts):
+    for cashout in cashouts:
+        if STAYS and ledger.status(cashout["id"]) == "completed":
+            continue
+        if ledger.status(cashout["id"]) is not None:
+            ledger.book(cashout["id"], cashout["status"])
+
+
+def cash_out(user, amount):
+    """Sends the cashout once, and books it; looks for it in the history when the answer is lost."""
+    for _ in range(20):
+        answer = shop.process(tokens[user], amount)
+        if answer is not None and answer[0] == 403:
+            print(f"careful app: user {user}'s token was refused; logging in again")
+            tokens[user] = shop.login(user)
+            continue
+        if answer is not None and answer[0] < 500:
+            content = answer[1]["content"]
+            if answer[1].get("success"):
+                ledger.made(content["cashoutId"], dollars(amount), content["status"])
+            else:
+                print(f"careful app: user {user} is told: {content}")
+            return
+        # Lost, or a 5xx: made or not? The history says.
+        for _ in range(20):
+            cashouts = history(user)
+            if cashouts is not None:
+                break
+            time.sleep(0.05)
+        known = {entry["cashout_id"] for entry in ledger.payouts()}
+        found = [c for c in cashouts or [] if c["amount"] == amount and c["method"] == "payoneer" and c["id"] not in known]
+        print(f"careful app: the answer to user {user}'s cashout of {amount} was {'lost' if answer is None else answer[0]}; "
+              f"its history shows {found}")
+        if found:
+            ledger.made(found[0]["id"], dollars(amount), found[0]["status"])
+            return
+        time.sleep(0.05)
+
+
+def poll():
+    """The cashouts page of every user, refreshed every POLL seconds until the suite is over. User
+    101 comes back when its token is refused (a month later), and cashes out again."""
+    came_back = False
+    while common.suite_state() not in ("passed", "failed"):
+        for user in shop.USERS:
+            if not came_back and user == shop.A_MONTH_LATER[0]:
+                answer = shop.history(page_token(user))
+                if answer is not None and answer[0] == 403:
+                    came_back = True
+                    (page_tokens if user in page_tokens else tokens)[user] = shop.login(user)
+                    cash_out(*shop.A_MONTH_LATER)  # with --refresh-on-create, by the worker's cached token first
+            cashouts = history(user)
+            if cashouts is not None:
+                book(cashouts)
+        time.sleep(POLL)
+
+
+ledger.serve()
+for user, amount in shop.FIRST_ROUND:
+    cash_out(user, amount)
+cash_out(*shop.AGAIN)
+cash_out(*shop.LAST)
+poll()
+print("careful app: ledger", sorted((entry["cashout_id"], entry["status"]) for entry in ledger.payouts()))

@@ -6,6 +6,7 @@
   the money back to the user, so the app confirms it with Get before doing so.
 - A Create whose answer is lost, or answered 5xx, is sent again with the same merchant_payout_id:
   PayoutService answers the payout that was made, and makes no second one.
+- It keeps a ledger of what it learnt, served at $CASHOUT_SANDBOX_APP_PORT/ledger.
 """
 import json
 import time
@@ -13,7 +14,7 @@ import time
 import common
 import payoutservice_shop as shop
 
-statuses = {}
+ledger = common.Ledger("merchant_payout_id")
 events = set()
 
 
@@ -29,11 +30,12 @@ def on_webhook(headers, body):
         if answer is None or answer[0] != 200:
             return 503  # not learnt: let the sandbox send it again
         status = answer[1]["payoutStatus"]
-    statuses[event["merchant_payout_id"]] = status
+    ledger.book(event["merchant_payout_id"], status)
     events.add(event["event_id"])
     return 200
 
 
+ledger.serve()
 url = shop.receive_webhooks(on_webhook)
 for merchant_payout_id, minor_amount in shop.PAYOUTS:
     message = shop.create_message(merchant_payout_id, minor_amount, url)
@@ -45,5 +47,7 @@ for merchant_payout_id, minor_amount in shop.PAYOUTS:
         time.sleep(0.05)
         answer = shop.call("Create", message)
         print("careful app:", answer)
+    if answer is not None and answer[0] == 200:
+        ledger.made(merchant_payout_id, f"{minor_amount // 100}.{minor_amount % 100:02d}", answer[1]["payoutStatus"])
 common.serve_until_quiet()
-print("careful app: learnt", statuses)
+print("careful app: learnt", ledger.payouts())

@@ -49,6 +49,42 @@ def receive(handle):
     return f"http://127.0.0.1:{server.server_port}/notifications"
 
 
+class Ledger:
+    """The app's own view of its payouts, as the Testing your app guide's "Reconciliation" asks
+    for: one entry per payout the API took, by the reference the app knows it by (`key`:
+    external_id, merchant_payout_id, or Mannco's cashout_id), with the status the app believes in
+    the API's own words and the amount it asked for. A refused request has no entry."""
+
+    def __init__(self, key):
+        self.key = key
+        self.entries = {}
+        self.lock = threading.Lock()
+
+    def made(self, reference, amount, status):
+        """A payout the API took: its amount, and `status` unless something was learnt of it already
+        (a notification can come before the create's answer is read)."""
+        with self.lock:
+            self.entries.setdefault(str(reference), {self.key: reference, "status": status})["amount"] = amount
+
+    def book(self, reference, status):
+        """Records the status the app learnt of a payout it made."""
+        with self.lock:
+            entry = self.entries.setdefault(str(reference), {self.key: reference})
+            entry["status"] = status
+
+    def status(self, reference):
+        with self.lock:
+            return self.entries.get(str(reference), {}).get("status")
+
+    def payouts(self):
+        with self.lock:
+            return [dict(entry) for entry in self.entries.values()]
+
+    def serve(self):
+        """Serves it at $CASHOUT_SANDBOX_APP_PORT/ledger (`serve_ledger`)."""
+        return serve_ledger(self.payouts)
+
+
 def serve_ledger(payouts):
     """Serves the app's ledger on $CASHOUT_SANDBOX_APP_PORT (the Testing your app guide,
     "Reconciliation"): each GET answers {"payouts": payouts()}. Returns an event set once it

@@ -27,14 +27,12 @@ by_cashout = {}  # cashout_id -> external_id, from the creates' answers (the bug
 lock = threading.Lock()
 
 
-WORDS = {"Pending": "PENDING", "Completed": "COMPLETED", "Canceled": "CANCELLED", "Rejected": "REJECTED",
-         "Delivered": "DELIVERED", "On Hold": "ON_HOLD"}
 
 
 def book(external_id, amount, status):
     """Books a status in D24's words (the status answer's cashout_status_description)."""
     with lock:
-        ledger[external_id] = {"external_id": external_id, "amount": amount, "status": WORDS.get(status, status)}
+        ledger[external_id] = {"external_id": external_id, "amount": amount, "status": shop.WORDS.get(status, status)}
 
 
 def on_notification(form):

@@ -15,8 +15,6 @@ import shop
 
 CAREFUL = "--careful" in sys.argv
 ORDERS = [("late-1", "101.00"), ("fine-2", "102.00")]
-WORDS = {"Pending": "PENDING", "Completed": "COMPLETED", "Canceled": "CANCELLED", "Rejected": "REJECTED",
-         "Delivered": "DELIVERED", "On Hold": "ON_HOLD"}
 ledger = {external_id: {"status": "PENDING", "amount": amount} for external_id, amount in ORDERS}
 idle = threading.Condition()
 working = 0
@@ -34,7 +32,7 @@ def on_notification(form):
             return 503
         entry = ledger[form["external_id"]]
         if CAREFUL or entry["status"] != "COMPLETED":
-            entry["status"] = WORDS[answer[1]["cashout_status_description"]]
+            entry["status"] = shop.WORDS[answer[1]["cashout_status_description"]]
         return 200
     finally:
         with idle:

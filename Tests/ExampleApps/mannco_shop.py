@@ -8,6 +8,7 @@ out 109.00.
 """
 import json
 import os
+import time
 
 import common
 
@@ -20,11 +21,15 @@ PENDING_EXISTS = "Pending cashout exists"
 
 
 def login(user):
-    """POST /user/login with the user's API key: the JWT."""
+    """POST /user/login with the user's API key: the JWT (tried again while the answer is lost or a 5xx)."""
     key = os.environ[f"CASHOUT_SANDBOX_MANNCO_{user}_API_KEY"]
-    status, answer = common.request("POST", "/user/login", json.dumps({"apiKey": key}).encode(), {"Content-Type": "application/json"})
-    assert status == 200, answer
-    return answer["content"]["jwt"]
+    for _ in range(20):
+        answer = common.request("POST", "/user/login", json.dumps({"apiKey": key}).encode(), {"Content-Type": "application/json"})
+        if answer is not None and answer[0] < 500:
+            assert answer[0] == 200, answer
+            return answer[1]["content"]["jwt"]
+        time.sleep(0.05)
+    raise SystemExit(f"user {user} could not log in")
 
 
 def process(token, amount):

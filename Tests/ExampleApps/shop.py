@@ -16,6 +16,9 @@ PASS = os.environ["CASHOUT_SANDBOX_D24_PASS"]
 SECRET = os.environ["CASHOUT_SANDBOX_D24_SECRET_KEY"].encode()
 
 ORDERS = [(f"shop-order-{amount}", f"{amount}.00") for amount in range(101, 110)]
+# D24's status descriptions (POST /v3/cashout/status: cashout_status_description) as a ledger writes them.
+WORDS = {"Pending": "PENDING", "Completed": "COMPLETED", "Canceled": "CANCELLED", "Rejected": "REJECTED",
+         "Delivered": "DELIVERED", "On Hold": "ON_HOLD"}
 
 
 def call(path, fields):

@@ -44,8 +44,7 @@ extension Sandbox {
         } else if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
            let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action {
             if exchange.succeeded || exchange.dropped {
-                payout = facts.payoutID.flatMap { bank.payout(id: $0) }
-                    ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
+                payout = payoutMade(facts)
             } else if let status = response.grpcStatus, status != .ok {
                 let message = response.trailers?["grpc-message"] ?? response.headers["grpc-message"]
                 refusal = "grpc-status \(status.name)" + (message.map { ": " + GRPCStatus.percentDecoded($0) } ?? "")
@@ -56,5 +55,23 @@ extension Sandbox {
         }
         return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout, refusal: refusal,
                                unhandled: response.unhandled, status: response.isDroppedConnection ? 0 : entry.filteredStatus), entry.id)
+    }
+
+    /// The payout a create committed (answered, or its answer lost), by its facts: the id it
+    /// answered, else its reference.
+    func payoutMade(_ facts: RequestFacts) -> Payout? {
+        facts.payoutID.flatMap { bank.payout(id: $0) }
+            ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
+    }
+
+    /// The payout journaled request `id` made, if it was a create that committed.
+    package func payoutMade(byRequest id: Int) -> Payout? {
+        guard let entry = requestJournal.entries(after: id - 1).first, entry.id == id, !entry.response.unhandled,
+              let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
+        let exchange = requestJournal.exchange(entry)
+        guard exchange.succeeded || exchange.dropped, let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action else {
+            return nil
+        }
+        return payoutMade(facts)
     }
 }
