@@ -43,16 +43,18 @@ def page_token(user):
 
 
 def history(user):
-    """The user's cashouts (a list), logging in again after a 403; None when it cannot be read."""
+    """The user's cashouts (a list) and whether its token had been refused (then it logged in again);
+    None when they could not be read."""
     answer = shop.history(page_token(user))
-    if answer is not None and answer[0] == 403:
+    refused = answer is not None and answer[0] == 403
+    if refused:
         (page_tokens if user in page_tokens else tokens)[user] = shop.login(user)
         answer = shop.history(page_token(user))
     cashouts = answer[1]["content"]["cashouts"] if answer is not None and answer[0] == 200 else None
     # The page's own session, from a login once the clock has moved (a token of its own).
     if REFRESH_ON_CREATE and user not in page_tokens and any(c["status"] != "pending" for c in cashouts or []):
         page_tokens[user] = shop.login(user)
-    return cashouts
+    return cashouts, refused
 
 
 def book(cashouts):
@@ -80,7 +82,7 @@ def cash_out(user, amount):
             return
         # Lost, or a 5xx: made or not? The history says.
         for _ in range(20):
-            cashouts = history(user)
+            cashouts, _ = history(user)
             if cashouts is not None:
                 break
             time.sleep(0.05)
@@ -100,13 +102,10 @@ def poll():
     came_back = False
     while common.suite_state() not in ("passed", "failed"):
         for user in shop.USERS:
-            if not came_back and user == shop.A_MONTH_LATER[0]:
-                answer = shop.history(page_token(user))
-                if answer is not None and answer[0] == 403:
-                    came_back = True
-                    (page_tokens if user in page_tokens else tokens)[user] = shop.login(user)
-                    cash_out(*shop.A_MONTH_LATER)  # with --refresh-on-create, by the worker's cached token first
-            cashouts = history(user)
+            cashouts, refused = history(user)
+            if refused and not came_back and user == shop.A_MONTH_LATER[0]:
+                came_back = True
+                cash_out(*shop.A_MONTH_LATER)  # with --refresh-on-create, by the worker's cached token first
             if cashouts is not None:
                 book(cashouts)
         time.sleep(POLL)

@@ -7,13 +7,24 @@
 - A Create whose answer is lost, or answered 5xx, is sent again with the same merchant_payout_id:
   PayoutService answers the payout that was made, and makes no second one.
 - It keeps a ledger of what it learnt, served at $CASHOUT_SANDBOX_APP_PORT/ledger.
+
+--recover-with-get: a Create whose answer is lost (or a 5xx) is looked up with Get by its
+merchant_payout_id first, and sent again only when Get finds none (the other way to recover).
+--ids-per-run: each merchant_payout_id ends with a suffix made anew each run, as an app whose ids
+come from its own database does. --bug reversed-as-success: a REVERSED webhook, confirmed with
+Get all the same, is booked as SUCCESS.
 """
 import json
+import os
+import sys
 import time
 
 import common
 import payoutservice_shop as shop
 
+RECOVER_WITH_GET = "--recover-with-get" in sys.argv
+REVERSED_AS_SUCCESS = "reversed-as-success" in sys.argv
+SUFFIX = f"-{os.urandom(3).hex()}" if "--ids-per-run" in sys.argv else ""
 ledger = common.Ledger("merchant_payout_id")
 events = set()
 
@@ -30,6 +41,8 @@ def on_webhook(headers, body):
         if answer is None or answer[0] != 200:
             return 503  # not learnt: let the sandbox send it again
         status = answer[1]["payoutStatus"]
+    if REVERSED_AS_SUCCESS and status == "REVERSED":
+        status = "SUCCESS"
     ledger.book(event["merchant_payout_id"], status)
     events.add(event["event_id"])
     return 200
@@ -37,15 +50,28 @@ def on_webhook(headers, body):
 
 ledger.serve()
 url = shop.receive_webhooks(on_webhook)
-for merchant_payout_id, minor_amount in shop.PAYOUTS:
+def recovered(merchant_payout_id):
+    """The answer of Get by merchant_payout_id for a Create whose answer was lost: the payout when it
+    was made, None when it was not (or Get could not tell)."""
+    for _ in range(20):
+        answer = shop.call("Get", {"merchant_payout_id": merchant_payout_id})
+        if answer is not None and answer[0] < 500:
+            return answer if answer[0] == 200 else None
+        time.sleep(0.05)
+    return None
+
+
+for base_id, minor_amount in shop.PAYOUTS:
+    merchant_payout_id = base_id + SUFFIX
     message = shop.create_message(merchant_payout_id, minor_amount, url)
     answer = shop.call("Create", message)
     for _ in range(20):  # lost, or a 5xx: the same merchant_payout_id again (the payout made, if it was, is answered)
         if answer is not None and answer[0] < 500:
             break
-        print(f"careful app: the answer to {merchant_payout_id} was {'lost' if answer is None else answer[0]}; creating it again with the same merchant_payout_id")
+        print(f"careful app: the answer to {merchant_payout_id} was {'lost' if answer is None else answer[0]}; "
+              + ("looking it up with Get" if RECOVER_WITH_GET else "creating it again with the same merchant_payout_id"))
         time.sleep(0.05)
-        answer = shop.call("Create", message)
+        answer = (RECOVER_WITH_GET and recovered(merchant_payout_id)) or shop.call("Create", message)
         print("careful app:", answer)
     if answer is not None and answer[0] == 200:
         ledger.made(merchant_payout_id, f"{minor_amount // 100}.{minor_amount % 100:02d}", answer[1]["payoutStatus"])
