@@ -189,7 +189,8 @@ public struct Reconciliation: Sendable {
             let words = statusWords[payout.dialect] ?? { $0.name }
             if first.fate != Fate(payout.status) {
                 let reversed = payout.status == .returned ? " (reversed after it completed)" : ""
-                add("fate", made, "the app believes cashout \(payout.id) (\(name)) is \(first.word); the bank's is \(words(payout.status))\(reversed)")
+                add("fate", made,
+                    "the app believes cashout \(payout.id) (\(name)) is \(first.word); the bank's is \(words(payout.status))\(reversed)")
             }
             if first.amount != payout.amount {
                 add("amount", made, "the app has \(first.amount) \(payout.currency) for cashout \(payout.id) (\(name)); "

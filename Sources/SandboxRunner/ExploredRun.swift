@@ -113,8 +113,9 @@ struct ExploredRun: Sendable {
                 }
             } else if let payout = about.payout {
                 guard let named = names.when(payout) else {
-                    notes.append("a \(entry["method"]?.stringValue ?? "") \(entry["path"]?.stringValue ?? "") of cashout \(payout.id): no field a rule "
-                                 + "tests tells the cashout from the others, so its fault is not pinned")
+                    let request = "\(entry["method"]?.stringValue ?? "") \(entry["path"]?.stringValue ?? "")"
+                    notes.append("a \(request) of cashout \(payout.id): no field a rule tests tells the cashout from the others, "
+                                 + "so its fault is not pinned")
                     continue
                 }
                 when["payout"] = .object(named)

@@ -108,7 +108,9 @@ package struct Explorer: Sendable {
         let title = "\(name), explored run \(run.number) (seed \(run.seed))"
         func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
             let json = fixed(candidate, shortened: short, title: title, target: target)
-            return (1 ... Self.tries).allSatisfy { _ in execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature) }
+            return (1 ... Self.tries).allSatisfy { _ in
+                execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature)
+            }
         }
         let reproduced = fails(elements, short: false)
         if reproduced {

@@ -87,7 +87,9 @@ package struct ScenarioRunner {
         var ledger: ScenarioResult.Ledger?
         // (Not again after an `expect_reconciled` that failed: it has just compared the ledger.)
         var failedReconciling = false
-        if let step = failure?.0, scenario.steps.indices.contains(step - 1), case .expectReconciled = scenario.steps[step - 1] { failedReconciling = true }
+        if let step = failure?.0, scenario.steps.indices.contains(step - 1), case .expectReconciled = scenario.steps[step - 1] {
+            failedReconciling = true
+        }
         if let location = scenario.appLedger, !failedReconciling {
             if let note = waitForQuiet(before: nil, serving: serving, sandbox: sandbox) { notes.append("after the last step: \(note)") }
             switch runner.reconcile(location, account: nil, action: "app.ledger, after \(failure == nil ? "the last step" : "the failed step")") {

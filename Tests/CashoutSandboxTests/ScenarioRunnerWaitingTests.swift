@@ -168,18 +168,21 @@ import Testing
     @Test func aPollingAppSeesEveryStatusOfADayLongAdvance() throws {
         let suite = try ScenarioLoader.load(Array(#"""
             {"name": "polled",
-             "bank": {"rules": [{"when": {"dialect": "mannco"}, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"},
+             "bank": {"rules": [{"when": {"dialect": "mannco"},
+                                 "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"},
                                 {"after": "30s", "status": "REJECTED", "rejection_code": "payment_returned"}]}]},
              "steps": [{"wait_for_request": {"request": {"path": "/cashout/process"}}, "as": "c"}, {"advance": "1d"},
                        {"expect_cashout": {"ref": "c", "status": "failed"}}]}
             """#.utf8), file: "polled.json", vocabulary: Sandbox.standardVocabulary)
         let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
-            let jwt = Self.send("POST", "\(sandbox.baseURL)/user/login", [:], #"{"apiKey": "sandbox_mannco_key"}"#)?["content"]?["jwt"]?.stringValue ?? ""
+            let login = Self.send("POST", "\(sandbox.baseURL)/user/login", [:], #"{"apiKey": "sandbox_mannco_key"}"#)
+            let jwt = login?["content"]?["jwt"]?.stringValue ?? ""
             let bearer: HTTPHeaders = ["Authorization": "Bearer \(jwt)"]
             _ = Self.send("POST", "\(sandbox.baseURL)/cashout/process", bearer, #"{"amount": 10000, "method": "payoneer"}"#)
             var seen: [String] = []
             while !Self.over(sandbox) {
-                let status = Self.send("GET", "\(sandbox.baseURL)/user/getCashoutHistory", bearer)?["content"]?["cashouts"]?[0]?["status"]?.stringValue
+                let history = Self.send("GET", "\(sandbox.baseURL)/user/getCashoutHistory", bearer)
+                let status = history?["content"]?["cashouts"]?[0]?["status"]?.stringValue
                 if let status, seen.last != status { seen.append(status) }
                 Thread.sleep(forTimeInterval: 0.3)
             }
@@ -202,7 +205,8 @@ extension ClockStopsForTheAppTests {
     @Test func anAppThatFollowsUpInTheBackgroundIsInTimeInsideDayLongAdvances() throws {
         let suite = try ScenarioLoader.load(Array(#"""
             {"name": "days",
-             "bank": {"rules": [{"when": {"external_id": "late"}, "then": [{"after": "5m", "status": "DELIVERED"}, {"after": "1h", "status": "COMPLETED"},
+             "bank": {"rules": [{"when": {"external_id": "late"},
+                                 "then": [{"after": "5m", "status": "DELIVERED"}, {"after": "1h", "status": "COMPLETED"},
                                 {"after": "2d", "status": "REJECTED", "rejection_code": 826}]}]},
              "steps": [{"wait_for_request": {"request": {"path": "/v3/cashout"}}}, {"advance": "1h"}, {"advance": "1d"}, {"advance": "3d"},
                        {"expect_report": {"no_errors": true, "exercised": ["notification_not_followed_up", "late_rejection_missed"]}}]}

@@ -233,9 +233,11 @@ extension WaitForRequestAndReportStepTests {
             let refused = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/cashout/process", headers: ["Authorization": "Bearer stale"],
                                              body: process)
             #expect(refused?.status == 403)
-            let login = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/user/login", body: Array(#"{"apiKey": "sandbox_mannco_key"}"#.utf8))
+            let login = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/user/login",
+                                           body: Array(#"{"apiKey": "sandbox_mannco_key"}"#.utf8))
             let jwt = login.flatMap { try? JSON.parse($0.body) }?["content"]?["jwt"]?.stringValue ?? ""
-            _ = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/cashout/process", headers: ["Authorization": "Bearer \(jwt)"], body: process)
+            _ = try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/cashout/process", headers: ["Authorization": "Bearer \(jwt)"],
+                                   body: process)
         }
         #expect(result.passed, "\(result.failureText ?? "")")
     }
@@ -262,6 +264,7 @@ extension WaitForRequestAndReportStepTests {
         }
         #expect(result.failure?.step == 1)
         #expect(result.failure?.message == #"wait_for_request: request 1 (POST /cashout/process answered 403) is a create the API refused: "#
-                + #"{"err":true,"success":false,"content":"forbidden"}; it created no cashout to name "c", and the app sent no matching request again"#)
+                + #"{"err":true,"success":false,"content":"forbidden"}; it created no cashout to name "c", and the app sent no matching "#
+                + "request again")
     }
 }

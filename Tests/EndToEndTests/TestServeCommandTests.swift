@@ -127,7 +127,9 @@ import Testing
             #expect(!started.isEmpty)
             for pid in started {
                 // Gone, or a zombie its reaper has yet to collect.
-                let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
+                // (Read as a stream: a file of /proc says its size is 0.)
+                let stat = FileHandle(forReadingAtPath: "/proc/\(pid)/stat").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) }
+                let state = stat?.split(separator: ")").last?.split(separator: " ").first
                 #expect(state == nil || state == "Z", "process \(pid) of the command outlived the run")
             }
         }

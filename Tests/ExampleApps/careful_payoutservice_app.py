@@ -2,7 +2,8 @@
 
 - A webhook is trusted only when its X-Webhook-Signature is the merchant's (a forged one gets 401).
 - A webhook carries the payout's status: the app stores it and answers 200, once per event_id (a
-  redelivered event is answered 200 again and not applied twice). A FAILED or REVERSED payout gives
+  redelivered event is answered 200 again and not applied twice), and never goes back: a webhook
+  delivered late (INITIATED after SUCCESS) is answered 200 and not applied. A FAILED or REVERSED payout gives
   the money back to the user, so the app confirms it with Get before doing so.
 - A Create whose answer is lost, or answered 5xx, is sent again with the same merchant_payout_id:
   PayoutService answers the payout that was made, and makes no second one.
@@ -27,6 +28,9 @@ REVERSED_AS_SUCCESS = "reversed-as-success" in sys.argv
 SUFFIX = f"-{os.urandom(3).hex()}" if "--ids-per-run" in sys.argv else ""
 ledger = common.Ledger("merchant_payout_id")
 events = set()
+# How far along a status is: a payout moves forward only (a reversal comes after a success).
+RANK = {"REQUIRES_FULFILLMENT": 0, "REQUIRES_PAYOUT_METHOD_DATA": 0, "PENDING": 1, "INITIATED": 2, "SUCCESS": 3, "FAILED": 3,
+        "CANCELLED": 3, "EXPIRED": 3, "REVERSED": 4}
 
 
 def on_webhook(headers, body):
@@ -43,7 +47,8 @@ def on_webhook(headers, body):
         status = answer[1]["payoutStatus"]
     if REVERSED_AS_SUCCESS and status == "REVERSED":
         status = "SUCCESS"
-    ledger.book(event["merchant_payout_id"], status)
+    if RANK.get(status, 0) >= RANK.get(ledger.status(event["merchant_payout_id"]), 0):
+        ledger.book(event["merchant_payout_id"], status)
     events.add(event["event_id"])
     return 200
 

@@ -78,6 +78,10 @@ private func error(_ text: String) -> String? {
          #"x.json: faults[0].when.body.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
         (#"{"faults": [{"when": {"headers": ["x"]}, "every": 1, "kind": "close"}]}"#,
          "x.json: faults[0].when.headers: expected an object of header name: matcher"),
+        (#"{"faults": [{"when": {"payout": 5}, "every": 1, "kind": "close"}]}"#,
+         "x.json: faults[0].when.payout: expected an object of field: matcher"),
+        (#"{"faults": [{"when": {"payout": {"amount": {"gte": "lots"}}}, "every": 1, "kind": "close"}]}"#,
+         #"x.json: faults[0].when.payout.amount.gte: expected an amount with at most two decimals, such as "5000.00", got "lots""#),
         (#"{"faults": [{"when": {"bdy": {}}, "every": 1, "kind": "close"}]}"#,
          #"x.json: faults[0].when.bdy: unknown key (did you mean "body"? expected one of: endpoint, method, path, dialect, headers, body, "#
          + "account, payout)"),

@@ -54,7 +54,8 @@ struct RequestRecorder: Sendable {
             record(request, response, route: route, at: at, receivedAt: receivedAt, turn: turn)
             return response
         }
-        return response.map(Pending(recorder: self, request: request, route: route, at: at, receivedAt: receivedAt, turn: turn)) { pending, response in
+        let pending = Pending(recorder: self, request: request, route: route, at: at, receivedAt: receivedAt, turn: turn)
+        return response.map(pending) { pending, response in
             pending.recorder.record(pending.request, response, route: pending.route, at: pending.at, receivedAt: pending.receivedAt,
                                     turn: pending.turn)
             return response

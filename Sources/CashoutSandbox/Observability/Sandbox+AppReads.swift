@@ -21,7 +21,8 @@ extension Sandbox {
         let journal = requestJournal
         let entries = journal.entries(after: checked)
         let reads = entries.compactMap { entry -> AppRead? in
-            guard entry.request.headers["User-Agent"] != HTTPClient.userAgent, let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
+            guard entry.request.headers["User-Agent"] != HTTPClient.userAgent,
+                  let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
             let exchange = journal.exchange(entry)
             guard exchange.succeeded, let facts = dialect.reportFacts(exchange, bank: bank) else { return nil }
             var shown = facts.listed
