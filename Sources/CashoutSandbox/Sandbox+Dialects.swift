@@ -85,7 +85,7 @@ extension [any Dialect] {
     /// unless given: made once, a start reads it for more than one thing).
     func builtInSetup(vocabulary: ScenarioVocabulary? = nil) -> ScenarioSetup {
         let vocabulary = vocabulary ?? scenarioVocabulary
-        return ScenarioSetup(layering: compactMap { dialect in
+        var setup = ScenarioSetup(layering: compactMap { dialect in
             (dialect as? any ScenarioDialect)?.builtInScenarioText.map { text in
                 do {
                     var scenario = try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)",
@@ -97,6 +97,8 @@ extension [any Dialect] {
                 }
             }
         })
+        setup.contentFields = vocabulary.ruleFields
+        return setup
     }
 
     /// Registers their routes and gRPC handlers; answers the dialect each route belongs to, by

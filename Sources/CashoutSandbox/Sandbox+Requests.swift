@@ -76,7 +76,6 @@ extension Sandbox {
     }
 
     private func subject(of entry: RequestJournal.Entry) -> RequestSubject {
-        RequestSubject.describing(dialects: dialects, bank: bank)(entry.request, entry.route, entry.dialect,
-                                                                   requestJournal.bodyJSON(of: entry.request, routed: entry.route != nil))
+        subjects(entry.request, entry.route, entry.dialect, requestJournal.bodyJSON(of: entry.request, routed: entry.route != nil))
     }
 }

@@ -111,6 +111,8 @@ public final class Sandbox: Sendable {
     private let eventLog: EventLog?
     /// What the payout APIs received and answered (`GET /sandbox/requests`).
     let requestJournal: RequestJournal
+    /// What a request is about, as a fault reads it (``RequestSubject``).
+    let subjects: RequestSubject.Describe
     /// The app's requests and the deliveries to it in flight, and when the last ended: what
     /// `test --serve` waits on before the clock moves.
     public let activity: AppActivity
@@ -127,8 +129,10 @@ public final class Sandbox: Sendable {
                  sinks: SinkStore,
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
-                 eventLog: EventLog?, requestJournal: RequestJournal, reports: ReportCache, activity: AppActivity, suite: SuiteProgress) {
+                 eventLog: EventLog?, requestJournal: RequestJournal, reports: ReportCache, activity: AppActivity, suite: SuiteProgress,
+                 subjects: @escaping RequestSubject.Describe) {
         self.journal = journal
+        self.subjects = subjects
         self.activity = activity
         self.suite = suite
         self.reports = reports
@@ -201,7 +205,8 @@ public final class Sandbox: Sendable {
         // bank (the sender delivers to them), so they are handed its reader now, which holds the
         // bank weakly: the bank holds the sender, which holds the sinks.
         sinks.read(with: sender.reader(of: bank))
-        let faults = FaultInjector(faults: setup.faults, seed: setup.seed, describe: RequestSubject.describing(dialects: dialects, bank: bank))
+        let subjects = RequestSubject.describing(dialects: dialects, bank: bank, contentFields: vocabulary.ruleFields)
+        let faults = FaultInjector(faults: setup.faults, seed: setup.seed, describe: subjects)
         var router = Router()
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
         let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
@@ -266,7 +271,7 @@ public final class Sandbox: Sendable {
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,
                        journal: journal, eventLog: configuration.eventLog, requestJournal: requests, reports: reports,
-                       activity: activity, suite: suite)
+                       activity: activity, suite: suite, subjects: subjects)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

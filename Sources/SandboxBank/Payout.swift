@@ -178,13 +178,15 @@ package struct Payout: Sendable, Equatable {
     package var reason: String? { history.last?.reason }
 
     /// What the payout is, as the same app would ask for it again in another run: its API, account,
-    /// currency, amount and fields, but for its reference and URLs (which an app makes anew each
-    /// run, and which point at a port of the run's), as a stable hash. Random draws keyed on it
-    /// (webhook chaos) do not depend on the order payouts were made in.
-    package var contentKey: UInt64 {
+    /// currency, amount and its fields named in `contentFields` (its API's rule fields: what it
+    /// asked for), but for its reference and URLs (which an app makes anew each run, and which point
+    /// at a port of the run's), as a stable hash. Random draws keyed on it (webhook chaos, faults)
+    /// do not depend on the order payouts were made in, nor on the ids the app made.
+    package func contentKey(_ contentFields: Set<String>) -> UInt64 {
         var hash = StableHash()
         for text in [dialect, account, currency, amount.description] { hash.combine(text) }
-        for field in fields.sorted(by: { $0.name < $1.name }) where field.value != reference && !Self.isURL(field.value) {
+        for field in fields.sorted(by: { $0.name < $1.name })
+        where contentFields.contains(field.name) && field.value != reference && !Self.isURL(field.value) {
             hash.combine(field.name)
             hash.combine(field.value)
         }

@@ -72,7 +72,7 @@ struct ExploredRun: Sendable {
                 previous = change.at
                 return .object(step)
             }
-            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))", payout: payout.contentKey))
+            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))", payout: payout.contentKey(vocabulary.ruleFields)))
         }
         var pinnedChaos: Set<String> = []
         for payout in payouts {
@@ -89,7 +89,7 @@ struct ExploredRun: Sendable {
                     when["status"] = .string(notification.status.name)
                     var rule: [String: JSON] = ["name": .string(name), "when": .object(when), "kind": .string(mark.kind.rawValue)]
                     if let (key, value) = ExploreSpace.chaosDelay(mark.kind) { rule[key] = .string(value) }
-                    elements.append(.chaos(.object(rule), payout: payout.contentKey))
+                    elements.append(.chaos(.object(rule), payout: payout.contentKey(vocabulary.ruleFields)))
                 }
             }
         }
@@ -127,7 +127,7 @@ struct ExploredRun: Sendable {
             guard let fault = try? ScenarioLoader.readFault(ScenarioNode(value: .object(rule.merging(["every": 1]) { $1 }), path: "", file: "")),
                   let occurrence = sandbox.occurrence(ofRequest: id, among: fault) else { continue }
             let concerned = about.payout ?? sandbox.payoutMade(byRequest: id)
-            elements.append(.fault(.object(rule.merging(["every": .number(occurrence), "times": 1]) { $1 }), payout: concerned?.contentKey))
+            elements.append(.fault(.object(rule.merging(["every": .number(occurrence), "times": 1]) { $1 }), payout: concerned?.contentKey(vocabulary.ruleFields)))
         }
     }
 
@@ -153,7 +153,7 @@ private struct PayoutNames {
         self.ruleFields = ruleFields
         for payout in payouts {
             for field in content(payout) { shared[field.name + "\u{0}" + field.value, default: 0] += 1 }
-            contents[payout.contentKey, default: 0] += 1
+            contents[payout.contentKey(ruleFields), default: 0] += 1
         }
     }
 
@@ -169,7 +169,7 @@ private struct PayoutNames {
         if let field = unique.first(where: { $0.name == "amount" }) ?? unique.min(by: { $0.name < $1.name }) {
             return [field.name: .string(field.value)]
         }
-        guard contents[payout.contentKey] == 1, !fields.isEmpty else { return nil }
+        guard contents[payout.contentKey(ruleFields)] == 1, !fields.isEmpty else { return nil }
         return Dictionary(fields.map { ($0.name, JSON.string($0.value)) }) { first, _ in first }
     }
 

@@ -185,7 +185,7 @@ package struct Explorer: Sendable {
                 let errors = (report["accounts"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }
                     .filter { $0["severity"]?.stringValue == "error" }
                 findings = Set(errors.compactMap { $0["id"]?.stringValue }).sorted()
-                signatures = Self.signatures(of: errors, sandbox: sandbox)
+                signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
                 examine?(sandbox)
             }
         } catch {
@@ -217,9 +217,9 @@ package struct Explorer: Sendable {
     /// Each error finding on each payout it concerns, by the payout's content; a ledger mismatch
     /// with its kind (the last reconciliation's): `late_rejection_missed 8301…`,
     /// `ledger_mismatch fate 8301…`. Sorted, as the findings are.
-    private static func signatures(of errors: [JSON], sandbox: Sandbox) -> [String] {
+    private static func signatures(of errors: [JSON], sandbox: Sandbox, contentFields: Set<String>) -> [String] {
         func content(_ ids: [Int]) -> String {
-            ids.compactMap { sandbox.bank.payout(id: $0).map { String($0.contentKey) } }.sorted().joined(separator: " ")
+            ids.compactMap { sandbox.bank.payout(id: $0).map { String($0.contentKey(contentFields)) } }.sorted().joined(separator: " ")
         }
         var signatures: [String] = []
         for finding in errors {

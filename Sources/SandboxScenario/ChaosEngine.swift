@@ -1,4 +1,5 @@
 import SandboxBank
+import Synchronization
 
 /// Turns a scenario's `webhooks.chaos` rules into the bank's chaos policy: every rule whose `when`
 /// matches a notification (its payout's fields, `merchant`, `dialect`, and the notification's
@@ -7,19 +8,24 @@ import SandboxBank
 /// `out_of_order`), the first chosen acts.
 ///
 /// Random choices (a rate, a delay range) use a generator seeded by the scenario's seed, what the
-/// notification is about (its payout's `contentKey` and its status) and the rule's place, so the
-/// same scenario and seed give the same chaos whatever the timing of deliveries, and whatever
-/// order the app made its payouts in.
+/// notification is about (its payout's `contentKey` and its status, and its occurrence among
+/// notifications about the same) and the rule's place, so the same scenario and seed give the
+/// same chaos whatever the timing of deliveries, and whatever order the app made its payouts in.
 package struct ChaosEngine: Sendable {
     package let rules: [ChaosRuleSpec]
     package let seed: UInt64
     /// The rules as written: another text is another policy (its counts start again).
     let identity: String
+    /// The payout fields that say what a payout is (`Payout.contentKey`).
+    let contentFields: Set<String>
+    /// How many notifications of each content and status were planned: two payouts alike draw apart.
+    private let planned = Occurrences()
 
-    package init(rules: [ChaosRuleSpec], seed: UInt64, identity: String) {
+    package init(rules: [ChaosRuleSpec], seed: UInt64, identity: String, contentFields: Set<String> = []) {
         self.rules = rules
         self.seed = seed
         self.identity = identity
+        self.contentFields = contentFields
     }
 
     /// nil without rules.
@@ -32,10 +38,11 @@ package struct ChaosEngine: Sendable {
     /// The plan for a notification whose first attempt is due; nil when no rule matches it.
     package func plan(for notification: StatusNotification, of payout: Payout, counts: [Int: Int]) -> ChaosPlan? {
         var plan = ChaosPlan()
+        let about = StableHash.of(String(payout.contentKey(contentFields)), notification.status.name)
+        let drawnFor = StableHash.of(String(about), String(planned.next(about)))
         for (index, rule) in rules.enumerated() where matches(rule, notification, payout) {
             plan.matched.append(index)
-            var random = SplitMix64(seed: seed ^ StableHash.of(String(payout.contentKey), notification.status.name) &* 0x9E37_79B9_7F4A_7C15
-                                        ^ UInt64(index + 1) &* 0xD1B5_4A32_D192_ED03)
+            var random = SplitMix64(seed: seed ^ drawnFor &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index + 1) &* 0xD1B5_4A32_D192_ED03)
             if let every = rule.every, ((counts[index] ?? 0) + 1) % every != 0 { continue }
             if let rate = rule.rate, Double(random.next() >> 11) / Double(1 << 53) >= rate { continue }
             let delay: Duration = switch rule.delay {
@@ -63,6 +70,19 @@ package struct ChaosEngine: Sendable {
             case "status": matcher.matches(notification.status.name)
             default: matcher.matches(payout.fields[field])
             }
+        }
+    }
+}
+
+/// Counts per key, for draws keyed on what they are for: the nth of its kind.
+final class Occurrences: Sendable {
+    private let counts = Mutex<[UInt64: Int]>([:])
+
+    /// How many times `key` came, this one included.
+    func next(_ key: UInt64) -> Int {
+        counts.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key]!
         }
     }
 }

@@ -23,6 +23,9 @@ package struct ScenarioSetup: Sendable {
     package var chaosJSON: JSON = .array([])
     /// What the integration report judges by (the files' `report` keys, the last one's on top).
     package var reportThresholds = ReportThresholds.standard
+    /// The payout fields that say what a payout is (the dialects' rule fields), which chaos draws are
+    /// keyed on (`Payout.contentKey`).
+    package var contentFields: Set<String> = []
 
     package init(layering scenarios: [Scenario]) {
         for scenario in scenarios { add(scenario) }
@@ -61,6 +64,6 @@ package struct ScenarioSetup: Sendable {
         configuration.timeline = { engine.timeline(for: $0) }
         configuration.decline = { engine.decline(for: $0) }
         if let retrySchedule { configuration.retrySchedule = retrySchedule }
-        configuration.chaos = ChaosEngine(rules: chaos, seed: seed, identity: chaosJSON.serializedString()).policy
+        configuration.chaos = ChaosEngine(rules: chaos, seed: seed, identity: chaosJSON.serializedString(), contentFields: contentFields).policy
     }
 }

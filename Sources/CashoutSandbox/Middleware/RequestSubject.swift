@@ -33,8 +33,8 @@ struct RequestSubject: Sendable {
 
     /// What each request is about, read by its API (`ReportingDialect.reportFacts`) from the bank:
     /// a create by its beneficiary and amount; a request naming a payout by that payout's content
-    /// (`Payout.contentKey`); any other by its route and account.
-    static func describing(dialects: [String: any Dialect], bank: Bank) -> Describe {
+    /// (`Payout.contentKey`, over `contentFields`); any other by its route and account.
+    static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
         let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }
         return { request, route, dialect, body in
             let place = route ?? "\(request.method) \(request.path)"
@@ -50,7 +50,7 @@ struct RequestSubject: Sendable {
             }
             let payout = facts.payoutID.flatMap { bank.payout(id: $0) }
                 ?? facts.reference.flatMap { reference in bank.payout(account: account, reference: reference) }
-            let about = payout.map { "payout \($0.contentKey)" } ?? ""
+            let about = payout.map { "payout \($0.contentKey(contentFields))" } ?? ""
             return RequestSubject(identity: [name, place, account, about].joined(separator: "\u{0}"), account: facts.account, payout: payout)
         }
     }
