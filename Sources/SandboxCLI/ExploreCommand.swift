@@ -19,14 +19,16 @@ enum ExploreCommand: Command {
         beside a fresh CMD (/bin/sh -c, with the environment of test --serve --exec). Each run draws the \
         bank's behaviour from the suite's "explore" section (or the standard space): payouts' outcomes \
         and delays, late reversals, webhook chaos and HTTP faults, by its own seed (run i has seed S+i-1, \
-        so --seed S --runs 1 runs the first again). As under test --serve, each step that moves the \
-        clock first waits for the app to go quiet, and a failed step stops CMD. A run fails when a step \
-        fails, CMD exits other than 0, the app's ledger (the suite's "app") disagrees with the bank, or \
-        the integration report has a finding of severity error. The first failing run of each kind is \
-        written to DIR as a scenario file with what it drew pinned as fixed rules, shrunk to those it \
-        needs to fail the same way: cashout-sandbox test FILE --serve --exec CMD runs it again. \
-        Prints a line per run, then runs, failures, the distinct failures and the files written; exits \
-        1 if any run failed.
+        so --seed S --runs 1 runs the first again: a draw depends on what it is for, never on the \
+        order requests arrive in). As under test --serve, each step that moves the clock first waits \
+        for the app to go quiet, the clock stops for the app inside each advance, and a failed step \
+        stops CMD's process group. A run fails when a step fails, CMD exits other than 0, the app's \
+        ledger (the suite's "app") disagrees with the bank, or the integration report has a finding of \
+        severity error. The first failing run of each kind is written to DIR as a scenario file with \
+        what it drew pinned as fixed rules (by what the app asks for, never an id it makes), shrunk to \
+        those it needs to fail the same way (the same finding on the same payout, in 3 tries of 3): \
+        cashout-sandbox test FILE --serve --exec CMD runs it again. Prints a line per run, then runs, \
+        failures, the distinct failures and the files written; exits 1 if any run failed.
         """
 
     static let options: [Arguments.Option] = [

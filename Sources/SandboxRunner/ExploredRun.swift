@@ -72,7 +72,8 @@ struct ExploredRun: Sendable {
                 previous = change.at
                 return .object(step)
             }
-            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))", payout: payout.contentKey(vocabulary.ruleFields)))
+            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))",
+                                      payout: payout.contentKey(vocabulary.ruleFields)))
         }
         var pinnedChaos: Set<String> = []
         for payout in payouts {
@@ -127,7 +128,8 @@ struct ExploredRun: Sendable {
             guard let fault = try? ScenarioLoader.readFault(ScenarioNode(value: .object(rule.merging(["every": 1]) { $1 }), path: "", file: "")),
                   let occurrence = sandbox.occurrence(ofRequest: id, among: fault) else { continue }
             let concerned = about.payout ?? sandbox.payoutMade(byRequest: id)
-            elements.append(.fault(.object(rule.merging(["every": .number(occurrence), "times": 1]) { $1 }), payout: concerned?.contentKey(vocabulary.ruleFields)))
+            let pinned = rule.merging(["every": .number(occurrence), "times": 1]) { $1 }
+            elements.append(.fault(.object(pinned), payout: concerned?.contentKey(vocabulary.ruleFields)))
         }
     }
 
