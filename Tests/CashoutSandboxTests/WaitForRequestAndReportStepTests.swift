@@ -171,7 +171,8 @@ extension WaitForRequestAndReportStepTests {
             + "forged_notification_accepted, idempotency_key_reused, late_rejection_missed, ledger_mismatch, notification_failed, "
             + "notification_not_followed_up, status_polling_excessive (0 errors, 0 warnings; 8 of 9 checks not exercised)")
         #expect(lines.count == 9 && lines.contains("idempotency_key_reused: the same external_id sent again with another amount or beneficiary; "
-                                                    + "exercised once one is sent twice"))
+                                                    + "exercised once one is sent twice, or looked up (POST /v3/cashout/status by it) "
+                                                    + "after its create's answer was lost: the two ways to recover a lost answer"))
         let some = try run(#"[{"create_cashout": {}}, {"expect_report": {"exercised": ["signature_errors", "forged_notification_accepted"]}}]"#)
         #expect(some.failure?.message == """
             expect_report: expected this check exercised, not exercised: forged_notification_accepted (0 errors, 0 warnings; 8 of 9 checks not \
