@@ -81,7 +81,7 @@ public final class AppActivity: Sendable {
     }
 
     /// Waits until nothing has been in flight for `period` of real time, measured from the end of
-    /// the last request or delivery and from `since` (a moment of ``now()``, such as a step's
+    /// the last request or delivery and from `since` (a moment of `AppActivity.now()`, such as a step's
     /// start), checking at most every 10 ms (sleeping to the moment the period would end when
     /// nothing is in flight); gives up after `limit`. True: quiet; false: still busy after `limit`.
     public func waitUntilQuiet(for period: Duration, atMost limit: Duration) -> Bool {
