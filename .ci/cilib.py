@@ -22,6 +22,7 @@ import hmac
 import http.client
 import http.server
 import importlib
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -190,6 +191,14 @@ def pip_install(*packages, modules=()):
     importlib.invalidate_caches()
     if site.getusersitepackages() not in sys.path:
         sys.path.append(site.getusersitepackages())
+    # A module this process imported before the install (typing_extensions) may now have a newer copy
+    # that the new packages need: mixing the two fails at import, so the script starts again.
+    stale = [name for name, module in list(sys.modules.items())
+             if "." not in name and getattr(module, "__file__", None)
+             and (spec := importlib.machinery.PathFinder.find_spec(name)) and spec.origin != module.__file__]
+    if stale:
+        print(f"restarting: pip replaced {', '.join(sorted(stale))}, already imported", flush=True)
+        os.execv(sys.executable, [sys.executable, *sys.argv])
 
 def fetch(url, data=None, headers=None, method=None, timeout=10):
     """(status, headers, body bytes) of one request; an error status is an answer too."""
