@@ -16,13 +16,17 @@ final class ClockDriver: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(bank: Bank) {
+    /// `mayRun`: whether events may run now (not while the journal cannot write: what they change
+    /// could not be saved; `wake` once they may again).
+    init(bank: Bank, mayRun: @escaping @Sendable () -> Bool = { true }) {
         let realTime = bank.clock.mode == .real
         bank.whenDue { [weak self] in self?.signal() }
         Thread.detachNewThread { [self] in
             while !stopped.load(ordering: .acquiring) {
                 woken.store(false, ordering: .releasing)
-                if realTime {
+                if !mayRun() {
+                    _ = wake.wait(timeout: .now() + .milliseconds(10))
+                } else if realTime {
                     bank.startDueEvents()
                     _ = wake.wait(timeout: .now() + .milliseconds(10))
                 } else {
@@ -33,6 +37,9 @@ final class ClockDriver: Sendable {
             finished.signal()
         }
     }
+
+    /// Runs what is due now (once the journal writes again, say).
+    func runDue() { signal() }
 
     /// Wakes the thread, unless it was woken already and has not run since.
     private func signal() {

@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxDashboard
 import SandboxGRPC
 import SandboxHTTP
+import SandboxJSON
 import SandboxState
 
 // What every request goes through on its way to its route's handler, in one list, outermost
@@ -58,7 +59,7 @@ extension Sandbox {
             // names stay in process.
             Stage(learnsHosts(routeNames: parts.routeNames, sender: parts.sender)),
             // A change is on disk before the answer that reports it leaves.
-            parts.journal.map { Stage(durable($0)) },
+            parts.journal.map { Stage(durable($0, grpcRoutes: Set(parts.grpc.methodPaths.map { "POST \($0)" }), routeNames: parts.routeNames)) },
             // The admin API: cross-site writes refused, then the admin token.
             Stage(adminGuards(routeNames: parts.routeNames, token: configuration.adminToken)),
             // The scenarios' HTTP faults, on the handlers' answers.
@@ -76,13 +77,27 @@ extension Sandbox {
     }
 
     /// A read waits for the journal only when it changed something itself (a link page opened:
-    /// a GET that links).
-    private static func durable(_ journal: StateJournal) -> Router.Middleware {
-        { request, _, next in
-            guard request.method == "GET" || request.method == "HEAD" else { return journal.afterSync(next(request)) }
+    /// a GET that links). While the journal cannot write, every request is a read unless it
+    /// changes something: then it waits, and is refused with a 503 in its API's format once what
+    /// it changed is undone (Running it, "When the disk fails"). A status query still answers.
+    private static func durable(_ journal: StateJournal, grpcRoutes: Set<String>, routeNames: [String]) -> Router.Middleware {
+        let calls = routeNames.map { grpcRoutes.contains($0) }
+        return { request, route, next in
+            let refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = calls[route] ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : nil
+            let reads = request.method == "GET" || request.method == "HEAD"
+            if !reads && journal.refusal() == nil { return journal.afterSync(next(request), refusedAs: refusedAs) }
             let before = journal.journal.counts.appended
-            let response = next(request)
-            return journal.journal.counts.appended > before ? journal.afterSync(response) : response
+            return journal.afterSync(next(request), since: before, refusedAs: refusedAs)
+        }
+    }
+
+    /// A change refused for the journal, as a gRPC call (trailers only) or a Connect call is
+    /// answered: UNAVAILABLE, which clients retry, with the refusal's message.
+    private static func grpcRefusal(grpc: Bool) -> @Sendable (HTTPResponse) -> HTTPResponse {
+        { refusal in
+            let message = (try? JSON.parse(refusal.body))?["message"]?.stringValue ?? "the change could not be saved"
+            let status = GRPCStatus(.unavailable, message)
+            return grpc ? GRPCServer.trailersOnly(status) : GRPCServer.connectError(status)
         }
     }
 

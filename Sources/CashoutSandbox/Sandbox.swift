@@ -70,6 +70,9 @@ public final class Sandbox: Sendable {
         /// With `stateDirectory`: the journal is compacted (rewritten as a snapshot of the state)
         /// once it is larger than this and than twice its size after the last compaction.
         public var journalCompactionBytes = 64 << 20
+        /// With `stateDirectory`: the journal's file operations (tests make them fail: see
+        /// `JournalFiles`).
+        package var journalFiles = JournalFiles.system
         /// Where to log what happens (cashouts created, status changes, webhook attempts, the clock
         /// moved, scenarios, resets, refused authentication), one line each; nil (the default) logs
         /// nothing and costs nothing.
@@ -229,12 +232,14 @@ public final class Sandbox: Sendable {
             if mode == .manual { clock.set(to: VirtualTime(milliseconds: 0)) }
             defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
             let replaying = admin
-            let opened = try StateJournal(directory: directory, recover: configuration.recoverJournal, bank: bank,
-                                          resetConfiguration: bankConfiguration, formats: Sandbox.bankFormat,
-                                          admin: replaying.replay, restore: { try replaying.restore($0, clockBack: mode == .manual) })
+            let live = StateJournal.Replay(bank: bank, resetConfiguration: bankConfiguration, formats: Sandbox.bankFormat,
+                                           admin: replaying.replay, restore: { try replaying.restore($0, clockBack: mode == .manual) })
+            let opened = try StateJournal(directory: directory, files: configuration.journalFiles, recover: configuration.recoverJournal,
+                                          replay: live)
             try opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: replaying.worker) { whileLocked in
                 replaying.snapshot(whileLocked: whileLocked)
             }
+            undoFailedWrites(of: opened, admin: replaying, start: start, manualClock: mode == .manual)
             admin.journal = opened
             journal = opened
         }
@@ -266,7 +271,8 @@ public final class Sandbox: Sendable {
         // The one part wired after it is made: the server starts last (it needs the finished
         // router), and its addresses (a free port, with port 0) exist only once it binds.
         sender.attach(addresses: server.addresses)
-        let driver = ClockDriver(bank: bank)
+        let driver = ClockDriver(bank: bank) { [journal] in journal?.journal.failure == nil }
+        journal?.whenWritingAgain { driver.runDue() }
         return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,

@@ -77,7 +77,7 @@ enum ServeCommand: Command {
             sandbox = try Sandbox.launch(configuration)
         } catch {
             printStartFailure(error)
-            return 1
+            return error is StateDirectoryError ? 2 : 1
         }
         // In JSON a line for people is an object too, its text in "message" (scripts look for "listening on http://").
         let say = { (text: String, event: String, fields: EventLog.Fields) in

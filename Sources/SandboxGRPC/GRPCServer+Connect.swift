@@ -98,7 +98,7 @@ extension GRPCServer {
     }
 
     /// A Connect error: the code's HTTP status, and `{"code","message"}`.
-    static func connectError(_ status: GRPCStatus, _ metadata: GRPCMetadata = [:]) -> HTTPResponse {
+    package static func connectError(_ status: GRPCStatus, _ metadata: GRPCMetadata = [:]) -> HTTPResponse {
         var body: [String: JSON] = ["code": .string(status.code.connectName)]
         if !status.message.isEmpty { body["message"] = .string(status.message) }
         var response = HTTPResponse.json(.object(body), status: status.code.connectHTTPStatus)

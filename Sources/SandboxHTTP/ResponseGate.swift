@@ -31,13 +31,15 @@ package enum ResponseGateState: Sendable {
 struct ResponseHold: Sendable {
     let gate: any ResponseGate
     let ticket: Int
+    /// Turns the gate's failure answer into this response's own format (a gRPC status, say).
+    let refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)?
 
     /// What to send for `response` if its gate lets it go now (it, no longer held, or the gate's
     /// failure answer); nil while it is held.
     func release(_ response: HTTPResponse) -> HTTPResponse? {
         switch gate.state(of: ticket) {
         case .held: return nil
-        case .failed(let instead): return instead
+        case .failed(let instead): return refusedAs?(instead) ?? instead
         case .open:
             var released = response
             released.hold = nil
@@ -57,15 +59,16 @@ struct ResponseHold: Sendable {
 }
 
 extension HTTPResponse {
-    /// This response, sent once `gate` lets `ticket` go (or the gate's failure answer instead).
-    /// It is made: what maps it (``map(_:_:)``) sees it at once, as it will leave unless the gate
-    /// fails. A response produced later is held once produced.
+    /// This response, sent once `gate` lets `ticket` go (or the gate's failure answer instead,
+    /// through `refusedAs` when given). It is made: what maps it (``map(_:_:)``) sees it at once,
+    /// as it will leave unless the gate fails. A response produced later is held once produced.
     ///
     /// ```swift
     /// return response.held(by: journal, until: journal.counts.appended)
     /// ```
-    package func held(by gate: any ResponseGate, until ticket: Int) -> HTTPResponse {
-        map(ResponseHold(gate: gate, ticket: ticket)) { hold, produced in
+    package func held(by gate: any ResponseGate, until ticket: Int,
+                      refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = nil) -> HTTPResponse {
+        map(ResponseHold(gate: gate, ticket: ticket, refusedAs: refusedAs)) { hold, produced in
             var response = produced
             response.hold = hold
             return response

@@ -21,8 +21,9 @@ extension Journal {
         let count: Int
         /// Where to write zeros ahead of the records, with them (see Journal+Reservation).
         var zeros: Range<Int>?
-        /// A write or sync that failed before: this batch is not written, and fails with it.
-        var failed: JournalError?
+        /// Where the file's records start and end once it is written.
+        let start: Int
+        let end: Int
     }
 
     /// What the journal's thread keeps from one run of `writeBatches` to the next (it stops when
@@ -66,7 +67,8 @@ extension Journal {
                     batch.writer = state
                     return nil
                 }
-                var taken = Taken(bytes: batch.bytes, count: appended.load(ordering: .relaxed), failed: batch.failure)
+                var taken = Taken(bytes: batch.bytes, count: appended.load(ordering: .relaxed), start: batch.fileBytes,
+                                  end: batch.fileBytes + batch.bytes.count)
                 batch.fileBytes += batch.bytes.count
                 if batch.fileBytes > batch.reservedEnd {
                     taken.zeros = batch.fileBytes ..< batch.fileBytes + Reservation.bytes(past: batch.fileBytes)
@@ -77,13 +79,17 @@ extension Journal {
             }
             guard var taken else { return }
             state.lastSync = started
-            let failure = taken.failed ?? write(taken.bytes, zeros: taken.zeros)
+            let failure = write(taken.bytes, at: taken.start, zeros: taken.zeros)
+            // A failed write may have left part of the batch, or all of it: cut off (Journal+Failure).
+            let cut = failure == nil || cutBack(to: taken.start)
+            var failed: Failed?
             let (grown, scope) = batch.withLock { batch -> ((@Sendable () -> Void)?, @Sendable (() -> Void) -> Void) in
                 if let failure {
-                    batch.failure = failure
-                    hasFailed.store(true, ordering: .releasing)
+                    batch.failing.cutNeeded = !cut
+                    failed = fail(&batch, failure)
                 } else {
                     durable.store(taken.count, ordering: .releasing)
+                    batch.durableBytes = taken.end
                 }
                 Self.move(&batch.waiters, upTo: taken.count, into: &state.due)
                 // A sync no one waits for yet (its clients' servers ask later) leaves the count as it was.
@@ -94,10 +100,24 @@ extension Journal {
                 return (handler, batch.callbackScope)
             }
             grown?()
-            scope { for waiter in state.due { waiter.done(failure) } }
+            failed?.tell()
+            scope { for waiter in state.due { waiter.done(nil) } }
             state.due.removeAll(keepingCapacity: true)
             taken.bytes.removeAll(keepingCapacity: taken.bytes.capacity <= WriterState.largestSpare)
             state.spareBytes = taken.bytes
+        }
+    }
+
+    /// Writes zeros over `range` (see Journal+Reservation); false, with the file cut back to the
+    /// range's start, when they do not fit: a disk too full for them may still take the records.
+    private func reserve(_ range: Range<Int>) -> Bool {
+        let fd = fd.withLock { $0 }
+        do throws(JournalError) {
+            try Self.writeAll(fd, [UInt8](repeating: 0, count: range.count), at: range.lowerBound, path: path, files: files)
+            return true
+        } catch {
+            _ = files.truncate(fd, range.lowerBound)
+            return false
         }
     }
 
@@ -120,13 +140,15 @@ extension Journal {
         if seconds > 0 { usleep(UInt32(seconds * 1e6)) }
     }
 
-    /// Writes `bytes` at the end of the records, and `zeros` if any, and syncs them; the error, if any.
-    private func write(_ bytes: [UInt8], zeros: Range<Int>?) -> JournalError? {
+    /// Writes `bytes` at `offset` (the end of the records), and `zeros` if any, and syncs them; the error, if any.
+    private func write(_ bytes: [UInt8], at offset: Int, zeros: Range<Int>?) -> JournalError? {
         do throws(JournalError) {
-            try Self.writeAll(fd.withLock { $0 }, bytes, at: nil, path: path)
-            if let zeros { try Self.writeAll(fd.withLock { $0 }, [UInt8](repeating: 0, count: zeros.count), at: zeros.lowerBound, path: path) }
+            try Self.writeAll(fd.withLock { $0 }, bytes, at: offset, path: path, files: files)
+            if let zeros, !reserve(zeros) {
+                batch.withLock { $0.reservedEnd = zeros.lowerBound }  // a full disk: the records are written, and synced below
+            }
             let started = Self.monotonicSeconds()
-            try Self.sync(fd.withLock { $0 }, path: path)
+            try Self.sync(fd.withLock { $0 }, path: path, files: files)
             let elapsed = Self.monotonicSeconds() - started
             syncs.withLock { $0.add(elapsed) }
             return nil

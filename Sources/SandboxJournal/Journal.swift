@@ -46,7 +46,12 @@ package final class Journal: Sendable {
         /// Every callback not yet due, whichever batch it waits for (see `writeBatches`).
         var waiters: [Waiter] = []
         var writing = false
+        /// Why the journal cannot write now (see Journal+Failure); nil while it can.
         var failure: JournalError?
+        /// What the journal keeps while it fails, and of failures past (see Journal+Failure).
+        var failing = Failing()
+        /// The file's size up to its last durable record: where a failed write is cut back to.
+        var durableBytes = 0
         /// With a compaction under way: the bytes of the records appended since it began that are
         /// not in the new file yet.
         var kept: [UInt8]?
@@ -78,13 +83,19 @@ package final class Journal: Sendable {
     let durable = Atomic<Int>(0)
     /// Set with `Batch.failure`, under the lock, and read without it (see `failure`).
     let hasFailed = Atomic<Bool>(false)
+    /// The highest count of records refused after a failed write (see `fate(of:)`), read without the lock.
+    let refusedThrough = Atomic<Int>(0)
+    /// The file operations (the system's, or a test's that fails them).
+    let files: JournalFiles
 
-    private init(path: String, fd: Int32, size: Int) {
+    private init(path: String, fd: Int32, size: Int, files: JournalFiles) {
         self.path = path
         self.fd = Mutex(fd)
+        self.files = files
         batch.withLock { batch in
             batch.fileBytes = size
             batch.reservedEnd = size
+            batch.durableBytes = size
         }
     }
 
@@ -98,18 +109,23 @@ package final class Journal: Sendable {
     /// the opening fails with `JournalError.unreplayable`, which says where, unless `recover` is
     /// set: then that record and every one after it are copied to `<path>.unreplayed-<offset>`
     /// and cut off, as a torn tail is. A compaction's unfinished file (`<path>.compacting`) is removed.
-    package static func open(path: String, recover: Bool = false,
+    package static func open(path: String, files: JournalFiles = .system, recover: Bool = false,
                             replay: (_ payload: UnsafeRawBufferPointer, _ version: UInt32) throws -> Void) throws -> (Journal, Recovery) {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = files.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
         var closeOnFailure = true
         defer { if closeOnFailure { Glibc.close(fd) } }
         unlink("\(path).compacting")  // a compaction the last process did not finish
         var recovery = Recovery()
         if try fileSize(fd, path: path) == 0 {
-            try writeAll(fd, JournalFormat.header, at: 0, path: path)
-            try sync(fd, path: path)
-            try syncDirectory(of: path)
+            do {
+                try writeAll(fd, JournalFormat.header, at: 0, path: path, files: files)
+                try sync(fd, path: path, files: files)
+                try syncDirectory(of: path, files: files)
+            } catch {
+                unlink(path)  // no journal of one torn header left behind
+                throw error
+            }
         }
         let header = try JournalReader.header(of: fd, path: path)
         guard let version = JournalFormat.version(of: header) else { throw JournalError.notAJournal(path) }
@@ -133,7 +149,7 @@ package final class Journal: Sendable {
         recovery.validBytes = offset
         if refused == nil, problem != nil, try Reservation.holds(fd, from: offset, path: path) {
             // Zeros reserved ahead of the records, which a crash left (see Journal+Reservation).
-            guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
+            guard files.truncate(fd, offset) == 0 else { throw JournalError.system("truncate \(path)", errno) }
         } else if refused != nil || problem != nil {
             let kept = "\(path).\(refused == nil ? "dropped" : "unreplayed")-\(offset)"
             let size = try fileSize(fd, path: path)
@@ -141,13 +157,13 @@ package final class Journal: Sendable {
             let what = refused.map { "record \(recovery.records + 1) cannot be replayed (\($0))" } ?? "\(problem!)"
             recovery.problem = "\(what) at byte \(offset) after record \(recovery.records); "
                 + "dropped the last \(recovery.droppedBytes) bytes (kept in \(kept))"
-            try keep(fd, from: offset, to: size, at: kept, path: path)
-            guard ftruncate(fd, off_t(offset)) == 0 else { throw JournalError.system("truncate \(path)", errno) }
-            try sync(fd, path: path)
+            try keep(fd, from: offset, to: size, at: kept, path: path, files: files)
+            guard files.truncate(fd, offset) == 0 else { throw JournalError.system("truncate \(path)", errno) }
+            try sync(fd, path: path, files: files)
         }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw JournalError.system("seek \(path)", errno) }
         closeOnFailure = false
-        return (Journal(path: path, fd: fd, size: offset), recovery)
+        return (Journal(path: path, fd: fd, size: offset, files: files), recovery)
     }
 
     /// Adds a record holding the bytes `write` appends, to the next batch, and calls `whenDurable`
@@ -174,11 +190,10 @@ package final class Journal: Sendable {
     /// `writeBatches`). (Records a compaction's switch writes make their waits due on the thread
     /// that finishes the compaction.)
     package func whenDurable(count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void) {
-        let (due, failure) = batch.withLock { batch -> (Bool, JournalError?) in
-            if let failure = batch.failure { return (true, failure) }
-            return (Self.wait(for: count, answers: answers, done, in: &batch, durable: durable.load(ordering: .relaxed)), nil)
+        let due = batch.withLock { batch in
+            Self.wait(for: count, answers: answers, done, in: &batch, decided: decided(batch))
         }
-        if due { done(failure) }
+        if due { done(refusal(of: count)) }
     }
 
     /// Blocks until every record appended so far is on disk (or failed); returns the failure, if any.
@@ -195,14 +210,15 @@ package final class Journal: Sendable {
     }
 
     /// Adds the record (if any) to the next batch, starting the writer if idle, and the callback,
-    /// due once everything appended so far is on disk (at once when it is).
+    /// due once everything appended so far is on disk or refused (at once when it is).
     private func enqueue(_ write: ((inout [UInt8]) -> Void)?, whenDurable: (@Sendable (JournalError?) -> Void)?) {
-        let (start, due, failure) = batch.withLock { batch -> (start: Bool, due: Bool, JournalError?) in
-            if let failure = batch.failure {
-                // Counted all the same: whoever asks whether it is durable (a response deciding
-                // whether to wait for a sync) then waits, and is told the failure.
+        let (start, due, failed) = batch.withLock { batch -> (start: Bool, due: Bool, failed: Failed?) in
+            if batch.failure != nil {
+                // Counted, not written: it is refused once what it changed is undone (Journal+Failure).
                 if write != nil { appended.add(1, ordering: .relaxed) }
-                return (false, true, failure)
+                let failed = write == nil ? nil : unwrittenAppended(&batch)
+                let due = whenDurable.map { Self.wait(for: appended.load(ordering: .relaxed), answers: 1, $0, in: &batch, decided: decided(batch)) }
+                return (false, due ?? false, failed)
             }
             if let write {
                 let start = batch.bytes.count
@@ -211,26 +227,28 @@ package final class Journal: Sendable {
                 batch.kept?.append(contentsOf: batch.bytes[start...])
             }
             let due = whenDurable.map {
-                Self.wait(for: appended.load(ordering: .relaxed), answers: 1, $0, in: &batch, durable: durable.load(ordering: .relaxed))
+                Self.wait(for: appended.load(ordering: .relaxed), answers: 1, $0, in: &batch, decided: decided(batch))
             } ?? false
             guard !batch.writing, !batch.bytes.isEmpty else { return (false, due, nil) }
             batch.writing = true
             return (true, due, nil)
         }
-        if due { whenDurable?(failure) }
+        failed?.tell()
+        if due { whenDurable?(refusal(of: appended.load(ordering: .relaxed))) }
         if start { writer.async { self.writeBatches() } }
     }
 
-    /// Adds a waiter for `count` records to `batch` unless they are `durable` already: then true (call it now).
-    private static func wait(for count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void,
-                             in batch: inout Batch, durable: Int) -> Bool {
-        guard count > durable else { return true }
+    /// Adds a waiter for `count` records to `batch` unless their fate is `decided` already (on
+    /// disk, or refused): then true (call it now).
+    static func wait(for count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void,
+                     in batch: inout Batch, decided: Int) -> Bool {
+        guard count > decided else { return true }
         batch.waiters.append(Waiter(count: count, answers: answers, done: done))
         return false
     }
 
-    /// Why the journal failed, if it has: nothing appended from then on is durable. Read without
-    /// the lock until then (a response held for a sync asks).
+    /// Why the journal cannot write now, if it cannot (see Journal+Failure). Read without the lock
+    /// while it can (a response held for a sync asks).
     package var failure: JournalError? {
         hasFailed.load(ordering: .acquiring) ? batch.withLock { $0.failure } : nil
     }
@@ -295,7 +313,7 @@ package final class Journal: Sendable {
     @discardableResult
     package func finishCompaction(firstRecords: (_ write: ([UInt8]) -> Void) -> Void) throws(JournalError) -> Int {
         let temporary = "\(path).compacting"
-        let newFD = Glibc.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let newFD = files.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard newFD >= 0 else {
             batch.withLock { $0.kept = nil }
             throw .system("open \(temporary)", errno)
@@ -308,13 +326,13 @@ package final class Journal: Sendable {
                 batch.withLock { $0.kept = nil }
             }
         }
-        try Self.writeAll(newFD, JournalFormat.header, at: nil, path: temporary)
+        try Self.writeAll(newFD, JournalFormat.header, at: nil, path: temporary, files: files)
         var written = JournalFormat.header.count
         var failure: JournalError?
         firstRecords { part in
             guard failure == nil else { return }
             do throws(JournalError) {
-                try Self.writeAll(newFD, part, at: nil, path: temporary)
+                try Self.writeAll(newFD, part, at: nil, path: temporary, files: files)
                 written += part.count
             } catch {
                 failure = error
@@ -331,25 +349,27 @@ package final class Journal: Sendable {
                 return kept
             }
             if part.isEmpty { break }
-            try Self.writeAll(newFD, part, at: nil, path: temporary)
+            try Self.writeAll(newFD, part, at: nil, path: temporary, files: files)
             written += part.count
             if part.count < Self.catchUpEnough { break }
         }
-        try Self.sync(newFD, path: temporary)
+        try Self.sync(newFD, path: temporary, files: files)
         // The switch, between two batches: the records still kept go to the new file too. Every
         // byte not yet written to the old file is now in the new one (a record appended before
         // `beginCompaction` in the first records, after it in `kept`), so the batch drops them.
         var replaced: Int32?  // the old file's descriptor, closed once syncs go on
         let result = writer.sync { () -> Result<Int, JournalError> in
             let (tail, pending, moved, failed) = batch.withLock { batch in
-                (batch.kept ?? [], batch.bytes.count, appended.load(ordering: .relaxed), batch.failure)
+                (batch.kept, batch.bytes.count, appended.load(ordering: .relaxed), batch.failure)
             }
-            // A failed journal stays as it is: its kept records include changes answered as not saved.
+            // A write failed since the compaction began (which drops `kept`): its snapshot may hold
+            // changes that are refused, so the old file stays.
             if let failed { return .failure(failed) }
+            guard let tail else { return .failure(.system("compact \(path)", ECANCELED)) }
             do throws(JournalError) {
-                try Self.writeAll(newFD, tail, at: nil, path: temporary)
-                try Self.sync(newFD, path: temporary)
-                guard rename(temporary, path) == 0 else { throw .system("rename \(temporary) to \(path)", errno) }
+                try Self.writeAll(newFD, tail, at: nil, path: temporary, files: files)
+                try Self.sync(newFD, path: temporary, files: files)
+                guard files.rename(temporary, path) == 0 else { throw .system("rename \(temporary) to \(path)", errno) }
             } catch {
                 return .failure(error)
             }
@@ -361,24 +381,23 @@ package final class Journal: Sendable {
             }
             let size = written + tail.count
             var directoryFailure: JournalError?
-            do throws(JournalError) { try Self.syncDirectory(of: path) } catch { directoryFailure = error }
+            do throws(JournalError) { try Self.syncDirectory(of: path, files: files) } catch { directoryFailure = error }
             var due: [Waiter] = []
-            let scope = batch.withLock { batch in
+            let (scope, directoryFailed) = batch.withLock { batch in
                 batch.bytes.removeFirst(pending)  // only this thread takes bytes off the batch
                 batch.kept = nil
                 batch.fileBytes = size
                 batch.reservedEnd = size
-                // Without the directory entry on disk, nothing appended from now on can be called durable.
-                if let directoryFailure {
-                    batch.failure = directoryFailure
-                    hasFailed.store(true, ordering: .releasing)
-                } else {
-                    durable.store(moved, ordering: .releasing)  // the records the batch dropped are on disk
-                }
+                batch.durableBytes = size
+                // The records the batch dropped are in the file, which a restart reads if the rename
+                // reached the disk. Without the folder's entry synced, the journal fails: nothing more
+                // is called durable until it can write again (Journal+Failure).
+                durable.store(moved, ordering: .releasing)
                 Self.move(&batch.waiters, upTo: moved, into: &due)
-                return batch.callbackScope
+                return (batch.callbackScope, directoryFailure.map { fail(&batch, $0) })
             }
-            scope { for waiter in due { waiter.done(directoryFailure) } }
+            scope { for waiter in due { waiter.done(nil) } }
+            directoryFailed?.tell()
             return .success(size)
         }
         // The last descriptor of a file renamed over: closing it frees the file's blocks.
@@ -399,12 +418,11 @@ package final class Journal: Sendable {
     }
 
     /// Writes every byte, at `offset` or (nil) at the file position.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int?, path: String) throws(JournalError) {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int?, path: String, files: JournalFiles) throws(JournalError) {
         var done = 0
         while done < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
-                offset.map { pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t($0 + done)) }
-                    ?? Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                files.write(fd, buffer.baseAddress! + done, buffer.count - done, at: offset.map { $0 + done })
             }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { throw .system("write \(path)", count == 0 ? EIO : errno) }
@@ -412,24 +430,25 @@ package final class Journal: Sendable {
         }
     }
 
-    static func sync(_ fd: Int32, path: String) throws(JournalError) {
-        while fdatasync(fd) != 0 {
+    static func sync(_ fd: Int32, path: String, files: JournalFiles) throws(JournalError) {
+        while files.sync(fd) != 0 {
             guard errno == EINTR else { throw .system("fdatasync \(path)", errno) }
         }
     }
 
     /// Makes a new file's directory entry durable.
-    static func syncDirectory(of path: String) throws(JournalError) {
+    static func syncDirectory(of path: String, files: JournalFiles) throws(JournalError) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
-        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = files.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .system("open \(directory)", errno) }
         defer { Glibc.close(fd) }
-        guard fsync(fd) == 0 else { throw .system("fsync \(directory)", errno) }
+        guard files.sync(fd, full: true) == 0 else { throw .system("fsync \(directory)", errno) }
     }
 
     /// Copies the bytes of `fd` (the journal at `path`) from `start` to `end` into a new file at `kept`, a chunk at a time.
-    private static func keep(_ fd: Int32, from start: Int, to end: Int, at kept: String, path: String) throws(JournalError) {
-        let copy = Glibc.open(kept, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    private static func keep(_ fd: Int32, from start: Int, to end: Int, at kept: String, path: String,
+                             files: JournalFiles) throws(JournalError) {
+        let copy = files.open(kept, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard copy >= 0 else { throw .system("open \(kept)", errno) }
         defer { Glibc.close(copy) }
         var chunk = [UInt8](repeating: 0, count: min(end - start, JournalReader.defaultChunkSize))
@@ -437,10 +456,10 @@ package final class Journal: Sendable {
         while done < end {
             let count = try JournalReader.read(fd, into: &chunk, at: 0, fileOffset: done, path: path)
             guard count > 0 else { throw .system("read \(path)", EIO) }
-            try writeAll(copy, Array(chunk[..<min(count, end - done)]), at: done - start, path: kept)
+            try writeAll(copy, Array(chunk[..<min(count, end - done)]), at: done - start, path: kept, files: files)
             done += count
         }
-        try sync(copy, path: kept)
+        try sync(copy, path: kept, files: files)
     }
 
     static func monotonicSeconds() -> Double {
@@ -452,6 +471,11 @@ package final class Journal: Sendable {
 
 /// Why the journal could not be read or written.
 package enum JournalError: Error, Equatable, CustomStringConvertible {
+    /// The names of the errors a disk gives, which a message shows beside their text (an
+    /// operator searches for `ENOSPC`, not for its wording).
+    static let names: [Int32: String] = [ENOSPC: "ENOSPC", EIO: "EIO", EROFS: "EROFS", EDQUOT: "EDQUOT", EACCES: "EACCES",
+                                         EPERM: "EPERM", ENOTDIR: "ENOTDIR", ENOENT: "ENOENT", EFBIG: "EFBIG"]
+
     /// A system call failed: what was done, and errno.
     case system(String, Int32)
     /// The file is not empty and does not start with the journal header.
@@ -464,7 +488,7 @@ package enum JournalError: Error, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
+        case .system(let what, let code): "\(what): \(String(cString: strerror(code)))\(Self.names[code].map { " (\($0))" } ?? "")"
         case .notAJournal(let path): "\(path) is not a CashoutSandbox journal (it does not start with CSJ1)"
         case .unreadableVersion(let path, let version):
             "\(path) is in journal format \(version), which a newer CashoutSandbox wrote; this one reads formats "

@@ -21,13 +21,17 @@ package struct JournalReader {
     /// Where the next record begins, within `window`.
     private var position = 0
     private var atEnd = false
+    /// Where reading stops, as if the file ended there.
+    private let end: Int
 
     /// A reader of the records of the file open at `fd` (read with `pread`: the file position
-    /// is left alone) from byte `offset` on; `path` names the file in errors.
-    package init(fd: Int32, path: String, from offset: Int, chunkSize: Int = defaultChunkSize) {
+    /// is left alone) from byte `offset` on, up to byte `end` (the file's end unless given);
+    /// `path` names the file in errors.
+    package init(fd: Int32, path: String, from offset: Int, to end: Int = .max, chunkSize: Int = defaultChunkSize) {
         self.fd = fd
         self.path = path
         self.start = offset
+        self.end = end
         self.chunkSize = max(chunkSize, JournalFormat.recordHeaderSize)
     }
 
@@ -61,10 +65,10 @@ package struct JournalReader {
         window.removeSubrange(0 ..< position)
         start += position
         position = 0
-        let target = max(count, chunkSize)
+        let target = min(max(count, chunkSize), max(end - start, 0))
         while window.count < count, !atEnd {
             let filled = window.count
-            window.append(contentsOf: repeatElement(0, count: target - filled))
+            window.append(contentsOf: repeatElement(0, count: max(target - filled, 0)))
             let got = try Self.read(fd, into: &window, at: filled, fileOffset: start + filled, path: path)
             window.removeSubrange(filled + got ..< window.count)
             atEnd = got == 0

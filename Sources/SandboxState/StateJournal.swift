@@ -33,6 +33,33 @@ package final class StateJournal: ResponseGate {
     private let compactedBytes: Int
     /// Compactions since the start.
     package let compactions = Atomic<Int>(0)
+    /// Where each part of the file's records goes, as it is replayed.
+    package struct Replay {
+        package let bank: Bank
+        /// What a journaled reset starts the bank again with.
+        package let resetConfiguration: Bank.Configuration
+        /// How the bank's records of each journal version read.
+        package let formats: BankFormat.Lookup
+        /// The admin changes the bank does not see.
+        package let admin: (Kind, UnsafeRawBufferPointer) throws -> Void
+        /// A snapshot restored, or the one a compaction starts the file with.
+        package let restore: (SandboxSnapshot) throws -> Void
+
+        package init(bank: Bank, resetConfiguration: Bank.Configuration, formats: @escaping BankFormat.Lookup,
+                     admin: @escaping (Kind, UnsafeRawBufferPointer) throws -> Void, restore: @escaping (SandboxSnapshot) throws -> Void) {
+            self.bank = bank
+            self.resetConfiguration = resetConfiguration
+            self.formats = formats
+            self.admin = admin
+            self.restore = restore
+        }
+    }
+    /// What undoes the changes of records refused after a failed write (StateJournal+Failure).
+    let undoing = Mutex<Undoing?>(nil)
+    /// The folder's lock (`flock`), held while the sandbox runs: one sandbox a folder.
+    private let lock: Int32
+
+    deinit { close(lock) }
 
     /// A record the replay refused: its kind, and why.
     struct ReplayFailure: Error, CustomStringConvertible {
@@ -46,32 +73,18 @@ package final class StateJournal: ResponseGate {
     /// replayed stops the opening (`JournalError.unreplayable` names it) unless `recover` is set:
     /// then the sandbox starts from the records before it, and it and the rest are kept aside.
     /// `formats` says how the bank's records of each journal version read.
-    package init(directory: String, recover: Bool = false, bank: Bank, resetConfiguration: Bank.Configuration, formats: @escaping BankFormat.Lookup,
-                 admin: (Kind, UnsafeRawBufferPointer) throws -> Void, restore: (SandboxSnapshot) throws -> Void) throws {
-        try Self.makeDirectory(directory)
-        var snapshots = SandboxSnapshot.Decoder(formats: formats)
+    package init(directory: String, files: JournalFiles = .system, recover: Bool = false, replay: Replay) throws {
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
-        var format: BankFormat?  // the file's, the same for every record
-        (journal, recovery) = try Journal.open(path: "\(directory)/journal.log", recover: recover) { payload, version in
-            var reader = BinaryReader(payload)
-            let kind = Kind(rawValue: try reader.tag(below: UInt8(Kind.allCases.count)))!
-            var record: BankRecord?  // named in an error (only then: words cost time at a million records)
-            do {
-                switch kind {
-                case .bank:
-                    if format == nil { format = formats(Int(version)) }
-                    record = try BankRecord(decoding: &reader, format: format!)
-                    try bank.replay(record!, resetConfiguration: resetConfiguration)
-                case .snapshot: if let snapshot = try snapshots.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try restore(snapshot) }
-                case .scenarioLoaded, .reset: try admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
-                }
-            } catch {
-                throw ReplayFailure(kind: record.map { "bank record '\($0.kind)'" } ?? "\(kind)", reason: error)
+        var replayer = Replayer(replay)
+        (journal, recovery, lock) = try StateDirectory.open(directory, files: files) { path in
+            try Journal.open(path: path, files: files, recover: recover) { payload, version in
+                let kind = try replayer.replay(payload, version: version)
+                leading = leading && kind == .snapshot
+                if leading { compacted += JournalFormat.recordHeaderSize + payload.count }
             }
-            leading = leading && kind == .snapshot
-            if leading { compacted += JournalFormat.recordHeaderSize + payload.count }
         }
         compactedBytes = compacted
+        let bank = replay.bank
         bank.finishReplay()
         let journal = journal
         // The responses a sync lets go leave together: one wake-up per event loop.
@@ -137,38 +150,64 @@ package final class StateJournal: ResponseGate {
     }
 
     /// `response`, sent once everything journaled so far is on disk (at once when nothing waits);
-    /// a 500 if the journal cannot be written. The server holds it meanwhile (see `ResponseGate`).
-    package func afterSync(_ response: HTTPResponse) -> HTTPResponse {
+    /// a 503 (through `refusedAs`, when given) if it could not be written. The server holds it
+    /// meanwhile (see `ResponseGate`). With `since` (a count of records appended before the
+    /// request), it goes at once when nothing was appended after it: a read.
+    package func afterSync(_ response: HTTPResponse, since before: Int? = nil,
+                           refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = nil) -> HTTPResponse {
         // A response produced later may journal while it is produced: it waits for what was journaled by then.
         response.map(self) { gate, produced in
             let (appended, durable) = gate.journal.counts
-            return appended > durable ? produced.held(by: gate, until: appended) : produced
+            if let before, appended == before { return produced }
+            return appended > durable ? produced.held(by: gate, until: appended, refusedAs: refusedAs) : produced
         }
     }
 
-    /// A response held until `ticket` records are on disk goes then; the journal's failure, as a 500, if it cannot be.
+    /// A response held until `ticket` records are on disk goes then; a 503 if they were refused
+    /// (a write failed: see StateJournal+Failure).
     package func state(of ticket: Int) -> ResponseGateState {
-        if journal.counts.durable >= ticket { return .open }
-        guard let failure = journal.failure else { return .held }
-        // The sync that wrote them may have ended after the first look, and a later one failed:
-        // once failed, the count no longer moves, so this look is the last word.
-        return journal.counts.durable >= ticket ? .open : .failed(Self.failure(failure))
+        switch journal.fate(of: ticket) {
+        case .durable: .open
+        case .pending: .held
+        case .refused(let error): .failed(Self.refusal(error))
+        }
     }
 
     package func whenLetGo(_ ticket: Int, answers: Int, _ wake: @escaping @Sendable () -> Void) {
         journal.whenDurable(count: ticket, answers: answers) { _ in wake() }
     }
+}
 
-    private static func failure(_ error: JournalError) -> HTTPResponse {
-        Router.error(500, "the change could not be saved: \(error)")
+/// Reads the file's records into a `Replay`'s parts.
+struct Replayer {
+    let replay: StateJournal.Replay
+    var snapshots: SandboxSnapshot.Decoder
+    /// The file's, the same for every record.
+    var format: BankFormat?
+
+    init(_ replay: StateJournal.Replay) {
+        self.replay = replay
+        snapshots = SandboxSnapshot.Decoder(formats: replay.formats)
     }
 
-    private static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o755) == 0 { return }
-        let code = errno
-        var info = stat()
-        guard code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw JournalError.system("state directory \(path)", code == EEXIST ? ENOTDIR : code)
+    /// Replays one record; returns its kind.
+    mutating func replay(_ payload: UnsafeRawBufferPointer, version: UInt32) throws -> StateJournal.Kind {
+        var reader = BinaryReader(payload)
+        let kind = StateJournal.Kind(rawValue: try reader.tag(below: UInt8(StateJournal.Kind.allCases.count)))!
+        var record: BankRecord?  // named in an error (only then: words cost time at a million records)
+        do {
+            switch kind {
+            case .bank:
+                if format == nil { format = replay.formats(Int(version)) }
+                record = try BankRecord(decoding: &reader, format: format!)
+                try replay.bank.replay(record!, resetConfiguration: replay.resetConfiguration)
+            case .snapshot:
+                if let snapshot = try snapshots.add(UnsafeRawBufferPointer(rebasing: payload[1...])) { try replay.restore(snapshot) }
+            case .scenarioLoaded, .reset: try replay.admin(kind, UnsafeRawBufferPointer(rebasing: payload[1...]))
+            }
+        } catch {
+            throw StateJournal.ReplayFailure(kind: record.map { "bank record '\($0.kind)'" } ?? "\(kind)", reason: error)
         }
+        return kind
     }
 }

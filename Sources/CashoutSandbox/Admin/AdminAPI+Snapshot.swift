@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
@@ -56,8 +57,10 @@ extension AdminAPI {
     /// its merchants, cashouts, ledger, webhooks, schedule and clock; the sinks are emptied.
     /// `whileLocked` runs while nothing else can change (to journal the restore in order).
     /// `clockBack` false keeps a clock that is later than the snapshot's (replaying a journal on a
-    /// real-time clock, which goes on from now).
-    func restore(_ snapshot: SandboxSnapshot, clockBack: Bool = true, whileLocked: () -> Void = {}) throws(SandboxSnapshot.Invalid) {
+    /// real-time clock, which goes on from now). `clearingSinks` false keeps what the sinks
+    /// received (undoing a failed write: Sandbox+DiskFailure).
+    func restore(_ snapshot: SandboxSnapshot, clockBack: Bool = true, clearingSinks: Bool = true,
+                 whileLocked: () -> Void = {}) throws(SandboxSnapshot.Invalid) {
         var scenarios: [(Scenario, source: [UInt8])] = []
         for (index, source) in snapshot.scenarios.enumerated() {
             do {
@@ -71,8 +74,18 @@ extension AdminAPI {
             configuration = initial.bank
             setup.configure(&configuration)
         }
-        sinks.clearAll()
+        if clearingSinks { sinks.clearAll() }
         apply(setup, sinksOf: setup.sinks)
         bank.restore(snapshot.bank, clockBack: clockBack, whileLocked: whileLocked)
+    }
+
+    /// An admin like this one, but over `bank` and parts of its own that nobody serves: what
+    /// replays a journal's records to read back the state it holds (Sandbox+DiskFailure).
+    func replaying(into bank: Bank) -> AdminAPI {
+        let noFaults = FaultInjector(faults: [], seed: 0) { _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
+        return AdminAPI(bank: bank, sinks: SinkStore(), faults: noFaults, sender: sender,
+                 initial: initial, layers: layers.fresh(), vocabulary: vocabulary, dialects: dialects,
+                 requests: RequestJournal(capacity: 0, bodyLimit: 0, grpc: GRPCServer(services: [], files: { [] })),
+                 reports: ReportCache(), suite: SuiteProgress())
     }
 }

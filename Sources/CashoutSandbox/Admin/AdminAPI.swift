@@ -87,6 +87,12 @@ struct AdminAPI: Sendable {
     /// makes of ``healthJSON(mode:now:)``, written as bytes around the time (probes and benchmarks call it
     /// thousands of times a second; the object, its dictionaries and strings cost 15k instructions).
     private func health() -> HTTPResponse {
+        if let journal, case let health = journal.journal.health, let failure = health.failure {
+            // The journal cannot write: changes are refused (Running it, "When the disk fails").
+            let state: JSON = ["state": "failing", "error": .string(failure.description),
+                               "since": AdminJSON.optional(health.since.map { VirtualTime(milliseconds: Int64($0 * 1000)).iso8601 })]
+            return .json(Self.healthJSON(mode: bank.clock.mode, now: bank.clock.now.iso8601, journal: state), status: 503)
+        }
         let (head, tail) = bank.clock.mode == .real ? Self.realHealth : Self.manualHealth
         var body: [UInt8] = []
         body.reserveCapacity(head.count + 24 + tail.count)
@@ -97,8 +103,12 @@ struct AdminAPI: Sendable {
     }
 
     /// The health answer as a JSON value (its byte form's reference, which the tests compare with).
-    static func healthJSON(mode: VirtualClock.Mode, now: String) -> JSON {
-        ["status": "ok", "version": .string(Sandbox.version), "clock": ["mode": .string(mode.rawValue), "now": .string(now)]]
+    /// With `journal` (its state, while it cannot write), the answer of a failing sandbox.
+    static func healthJSON(mode: VirtualClock.Mode, now: String, journal: JSON? = nil) -> JSON {
+        var health: [String: JSON] = ["status": journal == nil ? "ok" : "failing", "version": .string(Sandbox.version),
+                                      "clock": ["mode": .string(mode.rawValue), "now": .string(now)]]
+        health["journal"] = journal
+        return .object(health)
     }
 
     /// The health answer's bytes before and after its time, one pair per clock mode, cut from
@@ -229,6 +239,9 @@ final class ScenarioLayers: Sendable {
             return current.setup
         }
     }
+
+    /// Layers that start as these started, with nothing loaded.
+    func fresh() -> ScenarioLayers { ScenarioLayers(initial) }
 
     /// Back to the setup the sandbox started with, which it returns.
     func reset() -> ScenarioSetup {

@@ -95,6 +95,16 @@ struct SandboxMetrics: Sendable {
             HTTPMetrics.family("cashout_sandbox_journal_compactions_total", "counter",
                                "Times the journal was rewritten as a snapshot since the start.", into: &text)
             text += "cashout_sandbox_journal_compactions_total \(journal.compactions.load(ordering: .relaxed))\n"
+            let health = journal.journal.health
+            HTTPMetrics.family("cashout_sandbox_journal_failing", "gauge",
+                               "1 while the journal cannot write (changes are refused with 503), else 0.", into: &text)
+            text += "cashout_sandbox_journal_failing \(health.failure == nil ? 0 : 1)\n"
+            HTTPMetrics.family("cashout_sandbox_journal_failed_writes_total", "counter",
+                               "Journal writes and syncs that failed since the start (each failed batch, each failed retry).", into: &text)
+            text += "cashout_sandbox_journal_failed_writes_total \(health.failedWrites)\n"
+            HTTPMetrics.family("cashout_sandbox_journal_failing_seconds_total", "counter",
+                               "Seconds the journal has spent unable to write since the start.", into: &text)
+            text += "cashout_sandbox_journal_failing_seconds_total \(health.failingSeconds)\n"
         }
         HTTPMetrics.family("cashout_sandbox_build_info", "gauge", "The sandbox's version.", into: &text)
         text += "cashout_sandbox_build_info{version=\"\(HTTPMetrics.escape(Sandbox.version))\"} 1\n"
