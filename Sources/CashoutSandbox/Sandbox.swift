@@ -318,6 +318,7 @@ public final class Sandbox: Sendable {
         if journal != nil { bank.stopRecording() }
         journal?.journal.waitUntilDurable()
         journal?.journal.trimReservedSpace()
+        journal?.unlock()
         eventLog?.flush()
     }
 }

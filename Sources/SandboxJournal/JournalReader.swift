@@ -68,7 +68,7 @@ package struct JournalReader {
         let target = min(max(count, chunkSize), max(end - start, 0))
         while window.count < count, !atEnd {
             let filled = window.count
-            window.append(contentsOf: repeatElement(0, count: max(target - filled, 0)))
+            window.append(contentsOf: [UInt8](repeating: 0, count: max(target - filled, 0)))  // not repeatElement: slow unoptimized
             let got = try Self.read(fd, into: &window, at: filled, fileOffset: start + filled, path: path)
             window.removeSubrange(filled + got ..< window.count)
             atEnd = got == 0

@@ -56,10 +56,18 @@ package final class StateJournal: ResponseGate {
     }
     /// What undoes the changes of records refused after a failed write (StateJournal+Failure).
     let undoing = Mutex<Undoing?>(nil)
-    /// The folder's lock (`flock`), held while the sandbox runs: one sandbox a folder.
-    private let lock: Int32
+    /// The folder's lock (`flock`), held until `unlock`: one sandbox a folder. -1 once let go.
+    private let lock: Mutex<Int32>
 
-    deinit { close(lock) }
+    deinit { unlock() }
+
+    /// Lets the folder go, for another sandbox to start on it (a stopped one's last step).
+    package func unlock() {
+        lock.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
 
     /// A record the replay refused: its kind, and why.
     struct ReplayFailure: Error, CustomStringConvertible {
@@ -76,7 +84,8 @@ package final class StateJournal: ResponseGate {
     package init(directory: String, files: JournalFiles = .system, recover: Bool = false, replay: Replay) throws {
         var (compacted, leading) = (0, true)  // the snapshot records the file starts with, if any
         var replayer = Replayer(replay)
-        (journal, recovery, lock) = try StateDirectory.open(directory, files: files) { path in
+        let locked: Int32
+        (journal, recovery, locked) = try StateDirectory.open(directory, files: files) { path in
             try Journal.open(path: path, files: files, recover: recover) { payload, version in
                 let kind = try replayer.replay(payload, version: version)
                 leading = leading && kind == .snapshot
@@ -84,6 +93,7 @@ package final class StateJournal: ResponseGate {
             }
         }
         compactedBytes = compacted
+        lock = Mutex(locked)
         let bank = replay.bank
         bank.finishReplay()
         let journal = journal

@@ -222,37 +222,40 @@ import Testing
         #expect(try Self.state(second, cashouts: clients * each) == before)
     }
 
-    /// A change that cannot be saved (here the journal's file turned read-only under it) is
-    /// answered 500, saying why, and so is every change waiting with it or after it; reads go on.
-    @Test func changesThatCannotBeSavedAreAnswered500() throws {
+    /// While the disk is full, a change is answered 503 with Retry-After, saying why, and so is
+    /// every change waiting with it; reads go on, the health check says so, and once space returns
+    /// the next change is saved, with no restart (Running it, "When the disk fails").
+    @Test func changesThatCannotBeSavedAreRefusedUntilSpaceReturns() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sandbox = try Self.launch(directory)
+        let faults = DiskFaults()
+        let sandbox = try Self.launch(directory) { $0.journalFiles = faults.files }
         defer { sandbox.stop() }
         #expect(try Self.create(sandbox, "saved").status == 200)
-        // The journal's descriptor now reads a file that cannot be written: its next write fails.
-        // (Found by its path, which is this test's own: other tests' journals are left alone.)
+        faults.arm(at: 1, persistent: true, only: [.write])  // a full disk: cutting a file back still works
         let journalPath = "\(directory)/journal.log"
-        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }.filter {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == journalPath
-        }
-        try #require(!descriptors.isEmpty)
-        let readOnly = open(journalPath, O_RDONLY | O_CLOEXEC)
-        try #require(readOnly >= 0)
-        for descriptor in descriptors {
-            #expect(dup2(readOnly, descriptor) == descriptor)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // as the journal opened it: not inherited by processes other tests start
-        }
-        close(readOnly)
-
         let answers = Self.fromClients(4) { client in
             let response = try? Self.create(sandbox, "lost-\(client)")
-            return ["\(response?.status ?? 0) \(response?.bodyText ?? "")"]
+            return ["\(response?.status ?? 0) \(response?.headers["Retry-After"] ?? "-") \(response?.bodyText ?? "")"]
         }
-        let refused = Router.error(500, "the change could not be saved: write \(journalPath): Bad file descriptor").bodyText
-        #expect(answers == Array(repeating: "500 \(refused)", count: 4))
-        #expect(try Self.create(sandbox, "after").bodyText == refused)
+        let refused = #"503 1 {"code":503,"message":"the change could not be saved: write \#(journalPath): No space left on device "#
+            + #"(ENOSPC); nothing was changed, try again later"}"#
+        #expect(Set(answers) == [refused], "\(answers)")
         #expect(try Self.send(sandbox, "GET", "/sandbox/cashouts/1000001").status == 200)
+        #expect(try Self.send(sandbox, "GET", "/sandbox/cashouts/1000002").status == 404)
+        let health = try Self.send(sandbox, "GET", "/sandbox/health")
+        #expect(health.status == 503)
+        let journal = try JSON.parse(health.body)["journal"]
+        #expect(journal?["state"] == "failing" && journal?["error"]?.stringValue == "write \(journalPath): No space left on device (ENOSPC)")
+        #expect(journal?["since"]?.stringValue?.hasSuffix("Z") == true)
+        let metrics = try Self.send(sandbox, "GET", "/sandbox/metrics").bodyText
+        #expect(metrics.contains("cashout_sandbox_journal_failing 1\n"))
+
+        faults.lift()
+        #expect(try Self.create(sandbox, "lost-0").bodyText == #"{"cashout_id":"1000002"}"#)
+        #expect(try Self.send(sandbox, "GET", "/sandbox/health").status == 200)
+        let after = try Self.send(sandbox, "GET", "/sandbox/metrics").bodyText
+        #expect(after.contains("cashout_sandbox_journal_failing 0\n") && !after.contains("cashout_sandbox_journal_failed_writes_total 0\n"))
     }
 
     @Test func aStateDirectoryThatIsAFileIsRefused() throws {
