@@ -34,6 +34,11 @@ package struct JournalFiles: Sendable {
         fails(.open) ? -1 : Glibc.open(path, flags, mode)
     }
 
+    /// `mkdir` (a fault on `open` fails it too: both make a name in a folder).
+    package func makeFolder(_ path: String) -> Int32 {
+        fails(.open) ? -1 : mkdir(path, 0o755)
+    }
+
     /// `pwrite` at `offset`, or `write` at the file position when nil.
     func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, at offset: Int?) -> Int {
         if fails(.write) { return -1 }

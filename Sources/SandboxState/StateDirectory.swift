@@ -14,7 +14,7 @@ enum StateDirectory {
         var made = (folder: false, file: false)
         var lock: Int32 = -1
         do {
-            made.folder = try makeFolder(directory)
+            made.folder = try makeFolder(directory, files: files)
             lock = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard lock >= 0 else { throw JournalError.system("open", errno) }
             guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
@@ -38,12 +38,13 @@ enum StateDirectory {
     }
 
     /// Makes the folder, or checks that it is one; true when it made it.
-    private static func makeFolder(_ path: String) throws(JournalError) -> Bool {
-        if mkdir(path, 0o755) == 0 { return true }
+    private static func makeFolder(_ path: String, files: JournalFiles) throws -> Bool {
+        if files.makeFolder(path) == 0 { return true }
         let code = errno
         var info = stat()
-        guard code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw .system("make it", code == EEXIST ? ENOTDIR : code)
+        guard code == EEXIST else { throw JournalError.system("cannot be made", code) }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw StateDirectoryError(directory: path, cause: "it is a file, not a folder")
         }
         return false
     }

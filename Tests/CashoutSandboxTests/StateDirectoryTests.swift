@@ -258,10 +258,49 @@ import Testing
         #expect(after.contains("cashout_sandbox_journal_failing 0\n") && !after.contains("cashout_sandbox_journal_failed_writes_total 0\n"))
     }
 
-    @Test func aStateDirectoryThatIsAFileIsRefused() throws {
-        let path = NSTemporaryDirectory() + "state-file-\(UUID().uuidString)"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: (any Error).self) { try Self.launch(path) }
+    /// A folder the sandbox cannot use stops the start, naming the folder and the cause, and
+    /// leaves nothing it made: a new folder is removed, a journal already there is left as it was.
+    @Test func aFolderThatCannotBeUsedStopsTheStartAndLeavesNothing() throws {
+        let base = NSTemporaryDirectory() + "state-bad-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        func refusal(_ directory: String, _ files: JournalFiles) -> StateDirectoryError? {
+            do {
+                _ = try Self.launch(directory) { $0.journalFiles = files }
+                return nil
+            } catch {
+                return error as? StateDirectoryError
+            }
+        }
+        let readOnly = JournalFiles { $0 == .open ? EROFS : nil }
+        let full = JournalFiles { $0 == .write ? ENOSPC : nil }
+        #expect(refusal("\(base)/new", readOnly)?.description == "state directory \(base)/new: cannot be made: Read-only file system (EROFS)")
+        #expect(refusal("\(base)/new", full)?.description
+            == "state directory \(base)/new: write \(base)/new/journal.log: No space left on device (ENOSPC)")
+        #expect(!FileManager.default.fileExists(atPath: "\(base)/new"))
+        // A journal of a sandbox that ran before, on a disk now full.
+        let used = try Self.launch("\(base)/used")
+        #expect(try Self.create(used, "o-1").status == 200)
+        used.stop()
+        let journal = try Data(contentsOf: URL(fileURLWithPath: "\(base)/used/journal.log"))
+        #expect(refusal("\(base)/used", full)?.cause == "write \(base)/used/journal.log: No space left on device (ENOSPC)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(base)/used/journal.log")) == journal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(base)/used") == ["journal.log"])
+        #expect(FileManager.default.createFile(atPath: "\(base)/file", contents: Data("x".utf8)))
+        #expect(refusal("\(base)/file", .system)?.cause == "it is a file, not a folder")
+    }
+
+    /// One sandbox a folder: a second one started on it is refused until the first stops.
+    @Test func aFolderInUseIsRefusedUntilItsSandboxStops() throws {
+        let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try Self.launch(directory)
+        #expect(throws: StateDirectoryError(directory: directory,
+                                            cause: "another sandbox is using it (stop it, or start this one on another folder)")) {
+            try Self.launch(directory)
+        }
+        first.stop()
+        let second = try Self.launch(directory)
+        second.stop()
     }
 }

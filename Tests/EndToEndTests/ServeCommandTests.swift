@@ -75,6 +75,24 @@ import Testing
         #expect(first.terminate() == 0)
     }
 
+    /// A `--state-dir` that cannot be used exits 2, naming the folder and why (Running it, "When the disk fails").
+    @Test func aStateDirectoryThatCannotBeUsedExitsTwoAndSaysWhy() throws {
+        let path = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        let (status, _, err) = try RunningBinary.run(["serve", "--port", "0", "--state-dir", path])
+        #expect(status == 2)
+        #expect(err == "error: cannot start: state directory \(path): it is a file, not a folder\n")
+        try FileManager.default.removeItem(atPath: path)
+        let first = try RunningBinary(["serve", "--port", "0", "--state-dir", path])
+        _ = try #require(first.line(startingWith: "listening on "))
+        let (taken, _, said) = try RunningBinary.run(["serve", "--port", "0", "--state-dir", path])
+        #expect(taken == 2)
+        #expect(said == "error: cannot start: state directory \(path): another sandbox is using it (stop it, or start this one on "
+            + "another folder)\n")
+        #expect(first.terminate() == 0)
+    }
+
     @Test func bindsAllInterfacesWhenAsked() throws {
         let binary = try RunningBinary(["serve", "--host", "0.0.0.0", "--port", "0"])
         let listening = try #require(binary.line(startingWith: "listening on "))
