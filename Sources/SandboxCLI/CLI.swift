@@ -7,7 +7,7 @@ import SandboxScenario
 /// Exit status (`HelpText.exitStatuses`): 0 success; 1 a failure (a test failed, a scenario file
 /// is invalid, the server could not start, a report has an error finding); 2 the command line
 /// cannot be run as written (unknown command or option, bad value, a file or folder that is not
-/// there, a sandbox URL that answers no report).
+/// there, a `--state-dir` that cannot be used, a sandbox URL that answers no report).
 package enum CLI {
     /// Every subcommand, in the order the help lists them.
     static let commands: [any Command.Type] = [

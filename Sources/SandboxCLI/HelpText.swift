@@ -13,7 +13,7 @@ enum HelpText {
     /// What each exit status means: the same for every command.
     static let exitStatuses = "Exit status: 0 success; 1 a failure (a test failed, a scenario file is invalid, "
         + "the server could not start, a report has an error); 2 a bad command line, a file or folder that is not there, "
-        + "or a sandbox that answers no report."
+        + "a --state-dir that cannot be used, or a sandbox that answers no report."
 
     /// The help of `cashout-sandbox` itself.
     static var root: String {

@@ -61,6 +61,7 @@ extension Dashboard {
             </form>
           </section>
         </header>
+        <div id="journal-banner" data-testid="journal-banner" class="notice" role="alert" hidden></div>
         <div id="notice" data-testid="notice" class="notice" role="status" hidden></div>
         <form id="token-form" data-testid="token-form" class="token-form" hidden>
           <label for="token-input">This sandbox's admin API wants its admin token (<code>serve --admin-token</code>). \#

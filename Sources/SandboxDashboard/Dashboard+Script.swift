@@ -188,6 +188,7 @@ extension Dashboard {
             const mine = ++sequence;
             try {
               await loadClock(mine);
+              await loadHealth(mine);
               await loadMerchants(mine);
               for (const refresher of refreshers) await refresher(state.view, mine);
               if (state.view === "cashouts") await loadCashouts(mine);
@@ -208,6 +209,17 @@ extension Dashboard {
             $("clock-mode").textContent = "(" + orDash(answer.json.mode) + ")";
             $("clock-now").textContent = time(answer.json.now);
             $("clock-next").textContent = answer.json.next_event_at ? time(answer.json.next_event_at) : "none";
+          }
+          // While --state-dir's disk cannot be written, a banner says so (Running it, "When the disk fails").
+          async function loadHealth(mine) {
+            const answer = await api("GET", "/sandbox/health");
+            if (stale(mine)) return;
+            const journal = answer.json && answer.json.journal;
+            $("journal-banner").hidden = !journal;
+            if (journal) {
+              $("journal-banner").textContent = "Changes are not being saved: " + journal.error + " (since " + time(journal.since)
+                + "). Each change is refused with 503 until the disk takes writes again; reads go on.";
+            }
           }
           async function advance(body) {
             sequence += 1;
