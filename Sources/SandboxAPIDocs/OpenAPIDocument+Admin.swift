@@ -21,8 +21,11 @@ extension OpenAPIDocument {
         let scenarioKeys = ScenarioLoader.topLevelKeys(ScenarioVocabulary()) + scenarioSections.sorted()
         return [
             OpenAPIEndpoint(route: "GET /sandbox/health", operation: OpenAPI.operation(
-                "getHealth", tag: "Sandbox", summary: "Health", description: "Status, version and the virtual clock.",
-                responses: ["200": OpenAPI.json("Up", Schema.ref("Health"))])),
+                "getHealth", tag: "Sandbox", summary: "Health",
+                description: "Status, version and the virtual clock; with `--state-dir`, 503 and the journal's state while the disk "
+                    + "cannot be written (changes are refused meanwhile: Running it, \"When the disk fails\").",
+                responses: ["200": OpenAPI.json("Up", Schema.ref("Health")),
+                            "503": OpenAPI.json("Up, but changes cannot be saved", Schema.ref("Health"))])),
             OpenAPIEndpoint(route: "GET /sandbox/clock", operation: OpenAPI.operation(
                 "getClock", tag: "Sandbox", summary: "The virtual clock", description: "Mode, now, and the next scheduled event.",
                 responses: ["200": OpenAPI.json("The clock", Schema.ref("Clock"))])),

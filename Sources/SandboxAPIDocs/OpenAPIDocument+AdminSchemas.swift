@@ -19,8 +19,12 @@ extension OpenAPIDocument {
                 "from": statusName, "to": statusName,
             ], required: ["code", "message", "from", "to"]),
             "Health": Schema.object([
-                "status": Schema.oneOf(["ok"]), "version": Schema.string(example: SandboxVersion.current),
+                "status": Schema.oneOf(["ok", "failing"]), "version": Schema.string(example: SandboxVersion.current),
                 "clock": Schema.object(["mode": clockMode, "now": Schema.time()], required: ["mode", "now"]),
+                "journal": Schema.object([
+                    "state": Schema.oneOf(["failing"]), "since": Schema.time(),
+                    "error": Schema.string(example: "write state/journal.log: No space left on device (ENOSPC)"),
+                ], required: ["state", "since", "error"]),
             ], required: ["status", "version", "clock"]),
             "Clock": Schema.object([
                 "mode": clockMode, "now": Schema.time(),
