@@ -100,7 +100,7 @@ let package = Package(
                                                            "SandboxJSON", "SandboxBank", "SandboxCrypto", "SandboxScenario"]),
         .testTarget(name: "PrismAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxGRPC",
                                                           "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON", "SandboxReport",
-                                                          "SandboxRunner", "SandboxScenario"], exclude: ["Fixtures"]),
+                                                          "SandboxRunner", "SandboxScenario", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
                                                           "SandboxJSON"], exclude: ["Fixtures"]),

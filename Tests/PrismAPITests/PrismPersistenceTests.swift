@@ -3,7 +3,9 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxJournal
 import SandboxProtobuf
+import Synchronization
 import TestHelpers
 import Testing
 
@@ -200,5 +202,39 @@ import Testing
         defer { second.stop() }
         #expect(try Self.state(second) == before)
         #expect(before == expected)
+    }
+}
+
+/// While `--state-dir`'s disk is full, a PayoutService change is refused as its clients expect a
+/// retryable failure: UNAVAILABLE over gRPC, `unavailable` over Connect, with the cause; a Get
+/// still answers; once space returns the same Create is made (Running it, "When the disk fails").
+@Suite struct PrismDiskFullTests {
+    @Test func aChangeIsRefusedUnavailableWhileTheDiskIsFullAndMadeOnceSpaceReturns() throws {
+        let directory = PrismPersistenceTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let full = Atomic<Bool>(false)
+        var configuration = Sandbox.Configuration()
+        configuration.clockMode = .manual
+        configuration.stateDirectory = directory
+        configuration.journalFiles = JournalFiles { operation in operation == .write && full.load(ordering: .relaxed) ? ENOSPC : nil }
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        #expect(try sandbox.prism("Create", createRequest("d-1", minor: 1000)).code == 0)
+        full.store(true, ordering: .relaxed)
+        let message = "the change could not be saved: write \(directory)/journal.log: No space left on device (ENOSPC); "
+            + "nothing was changed, try again later"
+        let refused = try sandbox.prism("Create", createRequest("d-2", minor: 1000))
+        #expect(refused.code == 14 && refused.message == message && refused.response.body.isEmpty)
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        for (name, value) in defaultAuth { headers.add(name, value) }
+        let connect = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/types.PayoutService/Create", headers: headers,
+                                        body: Array(#"{"merchantPayoutId":"d-2","amount":{"minorAmount":"1000","currency":"USD"},"#.utf8)
+                                            + Array(#""payoutMethodData":{"card":{"cardNumber":{"value":"4111111111111111"}}}}"#.utf8))
+        #expect(connect.status == 503)
+        #expect(try JSON.parse(connect.body) == ["code": "unavailable", "message": .string(message)])
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "d-1")).code == 0)
+        #expect(sandbox.bank.payout(account: DefaultMerchant.id, reference: "d-2") == nil)
+        full.store(false, ordering: .relaxed)
+        #expect(try sandbox.prism("Create", createRequest("d-2", minor: 1000)).status == "PENDING")
     }
 }
