@@ -82,14 +82,24 @@ extension Sandbox {
     /// it changed is undone (Running it, "When the disk fails"). A status query still answers.
     private static func durable(_ journal: StateJournal, grpcRoutes: Set<String>, routeNames: [String]) -> Router.Middleware {
         let calls = routeNames.map { grpcRoutes.contains($0) }
+        let sends = routeNames.map { sendsWebhooks.contains($0) }
         return { request, route, next in
             let refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = calls[route] ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : nil
-            let reads = request.method == "GET" || request.method == "HEAD"
-            if !reads && journal.refusal() == nil { return journal.afterSync(next(request), refusedAs: refusedAs) }
             let before = journal.journal.counts.appended
-            return journal.afterSync(next(request), since: before, refusedAs: refusedAs)
+            let reads = request.method == "GET" || request.method == "HEAD"
+            guard !reads, let error = journal.refusal() else {
+                return journal.afterSync(next(request), since: before, readsWait: !reads, refusedAs: refusedAs)
+            }
+            // What runs events or sends webhooks is refused before it runs: its webhooks would tell
+            // an app of changes then undone. Anything else runs, as a read unless it changes something.
+            if sends[route] { return StateJournal.refusal(error) }
+            return journal.afterSync(next(request), since: before, readsWait: false, refusedAs: refusedAs)
         }
     }
+
+    /// The admin routes that run the bank's events or send webhooks.
+    private static let sendsWebhooks: Set = ["POST /sandbox/clock/advance", "POST /sandbox/webhooks/{id}/redeliver",
+                                             "POST /sandbox/webhooks/{id}/chaos"]
 
     /// A change refused for the journal, as a gRPC call (trailers only) or a Connect call is
     /// answered: UNAVAILABLE, which clients retry, with the refusal's message.

@@ -316,7 +316,9 @@ public final class Sandbox: Sendable {
         driver.stop()
         sender.stop()
         if journal != nil { bank.stopRecording() }
-        journal?.journal.waitUntilDurable()
+        // A journal that cannot write has nothing more to save: what waits is refused (undone) or
+        // held for a cut that a restart makes anyway (Journal+Failure).
+        if journal?.journal.failure == nil { journal?.journal.waitUntilDurable() }
         journal?.journal.trimReservedSpace()
         journal?.unlock()
         eventLog?.flush()

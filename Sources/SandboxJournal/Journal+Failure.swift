@@ -41,8 +41,17 @@ extension Journal {
         var handler: (@Sendable () -> Void)?
         /// The owner has been told, and has not refused them yet.
         var told = false
-        /// The file still holds bytes past `durableBytes` that a cut did not remove.
+        /// The file still holds bytes past `durableBytes` that a cut did not remove (or did not
+        /// sync): nothing is refused until a cut succeeds, or a restart could bring it back.
         var cutNeeded = false
+        /// The folder's entry of a compacted file is not known to be on disk: synced before the
+        /// journal writes again.
+        var folderNeeded = false
+        /// The owner undid the records, but they wait for the cut to be refused.
+        var refusalOwed = false
+        /// Tries to cut that failed in a row: after `cutTries`, what waits is refused all the same
+        /// (an answer is owed; Running it, "When the disk fails", says what a restart may then bring back).
+        var cutFailures = 0
         /// Counts of records refused, each range with its error, oldest first.
         var refused: [(range: ClosedRange<Int>, error: JournalError)] = []
         var since: Double?
@@ -76,8 +85,12 @@ extension Journal {
     /// returned function is called (call it outside the caller's locks). Call it while nothing can
     /// be appended (under the lock the appends are made under), once their changes are undone.
     package func refuseUnwritten() -> @Sendable () -> Void {
-        let failed = batch.withLock { batch in
+        let failed = batch.withLock { batch -> Failed in
             batch.failing.told = false
+            guard !batch.failing.cutNeeded else {
+                batch.failing.refusalOwed = true  // refused once `heal` has cut the file back
+                return Failed()
+            }
             return refuse(&batch)
         }
         return { failed.tell() }
@@ -90,31 +103,55 @@ extension Journal {
     package func heal() -> JournalError? {
         guard hasFailed.load(ordering: .acquiring) else { return nil }
         return writer.sync { () -> JournalError? in
-            let (cut, end, told) = batch.withLock { ($0.failing.cutNeeded, $0.durableBytes, $0.failing.told) }
+            let (cut, folder, end, told) = batch.withLock { ($0.failing.cutNeeded, $0.failing.folderNeeded, $0.durableBytes, $0.failing.told) }
             if told { return failure }
             let zeros = Self.probeBytes
             var error: JournalError?
+            var owed: Failed?
             do throws(JournalError) {
                 let fd = fd.withLock { $0 }
                 if cut {
                     guard files.truncate(fd, end) == 0 else { throw .system("truncate \(path)", errno) }
+                    try Self.sync(fd, path: path, files: files)
+                    // Cut back for good: what the owner undid may now be refused.
+                    owed = batch.withLock { batch -> Failed in
+                        batch.failing.cutNeeded = false
+                        batch.failing.cutFailures = 0
+                        guard batch.failing.refusalOwed else { return Failed() }
+                        batch.failing.refusalOwed = false
+                        return refuse(&batch)
+                    }
+                }
+                if folder {
+                    try Self.syncDirectory(of: path, files: files)
+                    batch.withLock { $0.failing.folderNeeded = false }
                 }
                 try Self.writeAll(fd, [UInt8](repeating: 0, count: zeros), at: end, path: path, files: files)
                 try Self.sync(fd, path: path, files: files)
             } catch let failed {
                 error = failed
+                if cut, owed == nil {  // the cut itself failed
+                    owed = batch.withLock { batch -> Failed in
+                        batch.failing.cutFailures += 1
+                        guard batch.failing.refusalOwed, batch.failing.cutFailures >= Self.cutTries else { return Failed() }
+                        batch.failing.refusalOwed = false
+                        return refuse(&batch)
+                    }
+                }
             }
+            owed?.tell()
             return batch.withLock { batch -> JournalError? in
                 if let error {
                     batch.failure = error
                     batch.failing.failedWrites += 1
                     return error
                 }
-                batch.failing.cutNeeded = false
                 batch.reservedEnd = end + zeros
                 batch.fileBytes = end
-                // Something appended meanwhile must be undone first.
-                guard !batch.failing.told, decided(batch) >= appended.load(ordering: .relaxed) else { return batch.failure }
+                // Something appended meanwhile must be undone first, and refused.
+                guard !batch.failing.told, !batch.failing.refusalOwed, decided(batch) >= appended.load(ordering: .relaxed) else {
+                    return batch.failure
+                }
                 batch.failure = nil
                 batch.failing.since = nil
                 batch.failing.failedSeconds += Self.monotonicSeconds() - batch.failing.startedMonotonic
@@ -155,6 +192,9 @@ extension Journal {
         }
     }
 
+    /// How many tries to cut the file back fail before what waits for it is refused all the same.
+    static let cutTries = 5
+
     /// What `probe` and `heal` write: a page.
     static let probeBytes = 4096
 
@@ -180,6 +220,13 @@ extension Journal {
     /// The highest count whose fate is known (on disk, or refused).
     func decided(_ batch: Batch) -> Int {
         max(durable.load(ordering: .relaxed), batch.failing.refused.last?.range.upperBound ?? 0)
+    }
+
+    /// Why a record after the first `before` and up to the `through`th was refused, if any was:
+    /// a response that waits for `through` records is refused when any of its own was.
+    package func refusal(after before: Int, through: Int) -> JournalError? {
+        guard before < refusedThrough.load(ordering: .acquiring) else { return nil }
+        return batch.withLock { batch in batch.failing.refused.last { $0.range.overlaps(before + 1 ... max(before + 1, through)) }?.error }
     }
 
     /// Why the record `count` was refused; nil when it was not.

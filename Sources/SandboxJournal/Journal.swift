@@ -389,12 +389,18 @@ package final class Journal: Sendable {
                 batch.fileBytes = size
                 batch.reservedEnd = size
                 batch.durableBytes = size
-                // The records the batch dropped are in the file, which a restart reads if the rename
-                // reached the disk. Without the folder's entry synced, the journal fails: nothing more
-                // is called durable until it can write again (Journal+Failure).
-                durable.store(moved, ordering: .releasing)
+                if let directoryFailure {
+                    // Without the folder's entry on disk, a crash may bring the old file back: the
+                    // records the batch dropped (the new file's last `pending` bytes) are cut and
+                    // refused, and the entry is synced before the journal writes again.
+                    batch.durableBytes = size - pending
+                    batch.failing.cutNeeded = true
+                    batch.failing.folderNeeded = true
+                    return (batch.callbackScope, Optional(fail(&batch, directoryFailure)))
+                }
+                durable.store(moved, ordering: .releasing)  // the records the batch dropped are on disk
                 Self.move(&batch.waiters, upTo: moved, into: &due)
-                return (batch.callbackScope, directoryFailure.map { fail(&batch, $0) })
+                return (batch.callbackScope, nil)
             }
             scope { for waiter in due { waiter.done(nil) } }
             directoryFailed?.tell()

@@ -56,13 +56,17 @@ package final class StateJournal: ResponseGate {
     }
     /// What undoes the changes of records refused after a failed write (StateJournal+Failure).
     let undoing = Mutex<Undoing?>(nil)
+    /// A request is trying to write again (`refusal()`).
+    let healing = Atomic<Bool>(false)
     /// The folder's lock (`flock`), held until `unlock`: one sandbox a folder. -1 once let go.
     private let lock: Mutex<Int32>
 
     deinit { unlock() }
 
-    /// Lets the folder go, for another sandbox to start on it (a stopped one's last step).
+    /// Lets the folder go, for another sandbox to start on it (a stopped one's last step): no
+    /// retry writes to it from then on.
     package func unlock() {
+        undoing.withLock { $0 = nil }
         lock.withLock { fd in
             if fd >= 0 { close(fd) }
             fd = -1
@@ -161,14 +165,20 @@ package final class StateJournal: ResponseGate {
 
     /// `response`, sent once everything journaled so far is on disk (at once when nothing waits);
     /// a 503 (through `refusedAs`, when given) if it could not be written. The server holds it
-    /// meanwhile (see `ResponseGate`). With `since` (a count of records appended before the
-    /// request), it goes at once when nothing was appended after it: a read.
-    package func afterSync(_ response: HTTPResponse, since before: Int? = nil,
+    /// meanwhile (see `ResponseGate`). `before` is the count of records appended before the
+    /// request: when nothing was appended after it, a read goes at once (`readsWait` false), or
+    /// waits for what others journaled (true: what it reports is on disk before it is told).
+    package func afterSync(_ response: HTTPResponse, since before: Int, readsWait: Bool = true,
                            refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = nil) -> HTTPResponse {
         // A response produced later may journal while it is produced: it waits for what was journaled by then.
         response.map(self) { gate, produced in
             let (appended, durable) = gate.journal.counts
-            if let before, appended == before { return produced }
+            if appended == before && !readsWait { return produced }
+            // A record of its own refused already (then undone): not saved, whatever came after it.
+            if appended > before, let error = gate.journal.refusal(after: before, through: appended) {
+                let refusal = Self.refusal(error)
+                return refusedAs?(refusal) ?? refusal
+            }
             return appended > durable ? produced.held(by: gate, until: appended, refusedAs: refusedAs) : produced
         }
     }

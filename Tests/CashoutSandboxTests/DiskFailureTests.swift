@@ -8,8 +8,9 @@ import TestHelpers
 import Testing
 
 /// Fails a journal's file operations as a test says: the Nth of them from `arm` on (all kinds
-/// counted together, or only those `arm` names), once or from then on until `lift` ("space
-/// returns"). A write fails with ENOSPC, any other operation with EIO.
+/// counted together, or only those `arm` names), once, or as a full disk from then on until
+/// `lift` ("space returns"): then every write and every file made fails too, while syncs and
+/// cuts work. A write fails with ENOSPC, any other operation with EIO.
 final class DiskFaults: Sendable {
     private struct Plan {
         var calls = 0
@@ -27,7 +28,8 @@ final class DiskFaults: Sendable {
             plan.withLock { plan -> Int32? in
                 guard plan.only?.contains(operation) ?? true else { return nil }
                 plan.calls += 1
-                guard let at = plan.failAt, plan.calls == at || (plan.persistent && plan.calls > at) else { return nil }
+                let full = plan.persistent && [.write, .open].contains(operation)
+                guard let at = plan.failAt, plan.calls == at || (full && plan.calls > at) else { return nil }
                 plan.failed += 1
                 return operation == .write ? ENOSPC : EIO
             }
@@ -141,6 +143,24 @@ final class DiskFaults: Sendable {
         defer { restarted.stop() }
         #expect(try Fixture.send(restarted, "GET", "/sandbox/snapshot").body == live, "\(context): the state after a restart differs")
         return counts
+    }
+
+    /// A failed write whose cut cannot be made either (EIO on every operation): the change is
+    /// undone in memory at once, and its answer, held while the cut is tried again, is a 503 after
+    /// a few tries (a restart may then find the record: Running it, "When the disk fails").
+    @Test func aChangeWhoseCutFailsIsAnsweredAfterAFewTries() throws {
+        let directory = NSTemporaryDirectory() + "disk-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let broken = Atomic<Bool>(false)
+        let sandbox = try Self.launch(directory, files: JournalFiles { _ in broken.load(ordering: .relaxed) ? EIO : nil })
+        defer { sandbox.stop() }
+        #expect(try Fixture.create(sandbox, "w-1").status == 200)
+        broken.store(true, ordering: .relaxed)
+        let refused = try Fixture.create(sandbox, "w-2")
+        #expect(refused.status == 503 && refused.bodyText.contains("Input/output error (EIO)"), "\(refused.bodyText)")
+        #expect(try !Self.has(sandbox, "w-2"))
+        broken.store(false, ordering: .relaxed)
+        #expect(try Fixture.create(sandbox, "w-3").status == 200)
     }
 
     @Test func everyFileOperationOfTheWorkloadFailedOnceThenUntilSpaceReturns() throws {
