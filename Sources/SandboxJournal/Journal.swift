@@ -168,16 +168,16 @@ package final class Journal: Sendable {
 
     /// Adds a record holding the bytes `write` appends, to the next batch, and calls `whenDurable`
     /// (on the journal's thread) once it is on disk, or with the error that keeps it from getting
-    /// there (at once, on the calling thread, once the journal has failed: then the record is not
-    /// added, though it is counted in `counts.appended`, never to be durable). Records reach the
-    /// file in the order `append` was called.
+    /// there once it is refused (while the journal fails, the record is not added, though it is
+    /// counted in `counts.appended`, and refused once its owner has undone it: Journal+Failure).
+    /// Records reach the file in the order `append` was called.
     package func append(_ write: (inout [UInt8]) -> Void, whenDurable: (@Sendable (JournalError?) -> Void)? = nil) {
         withoutActuallyEscaping(write) { enqueue($0, whenDurable: whenDurable) }
     }
 
     /// Calls `done` (on the journal's thread) once every record appended so far is on disk, or with
-    /// the error that keeps them from getting there (at once, on the calling thread, when they
-    /// already are, or once the journal has failed). Does not wait.
+    /// the error that keeps them from getting there once they are refused (at once, on the calling
+    /// thread, when their fate is known already). Does not wait.
     package func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
         enqueue(nil, whenDurable: done)
     }
@@ -185,7 +185,7 @@ package final class Journal: Sendable {
     /// Calls `done` once the first `count` records appended are on disk (`count` at most
     /// `counts.appended`, read after appending them): on the journal's thread right after the sync
     /// that writes the last of them, even if that sync had begun before this call; at once, on the
-    /// calling thread, when they already are, or when the journal has failed (with its error).
+    /// calling thread, when they already are, or when they were refused (with the error: Journal+Failure).
     /// `answers` is about how many clients wait on it: syncs are spaced while several do (see
     /// `writeBatches`). (Records a compaction's switch writes make their waits due on the thread
     /// that finishes the compaction.)
@@ -196,7 +196,7 @@ package final class Journal: Sendable {
         if due { done(refusal(of: count)) }
     }
 
-    /// Blocks until every record appended so far is on disk (or failed); returns the failure, if any.
+    /// Blocks until every record appended so far is on disk (or refused); returns the error, if any.
     @discardableResult
     package func waitUntilDurable() -> JournalError? {
         let done = DispatchSemaphore(value: 0)
@@ -308,8 +308,9 @@ package final class Journal: Sendable {
     /// since `beginCompaction`, and appends to it from then on. The new file is written next to the
     /// old one while appends go on, synced, and renamed over it: a crash at any moment leaves one
     /// whole journal or the other. On failure the old file stays in use. Returns the new file's
-    /// size. (Should the directory fail to sync after the rename, the journal fails as a failed
-    /// `fdatasync` would: every later append reports it.)
+    /// size. (Should the folder fail to sync after the rename, the journal fails as a failed
+    /// `fdatasync` would: what only the new file holds is cut and refused, and the folder is
+    /// synced before the journal writes again: Journal+Failure.)
     @discardableResult
     package func finishCompaction(firstRecords: (_ write: ([UInt8]) -> Void) -> Void) throws(JournalError) -> Int {
         let temporary = "\(path).compacting"
