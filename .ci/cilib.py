@@ -159,6 +159,13 @@ def shown_run(command, shown, timeout, **options):
     print(f"$ {shown}\nexit {done.returncode}\n{done.stdout}{done.stderr}")
     return done
 
+def verdict(name, problems):
+    """Prints each problem and the check's verdict; the exit status."""
+    for problem in problems:
+        print("FAIL", problem)
+    print(f"{name}:", "FAILED" if problems else "passed")
+    return 1 if problems else 0
+
 def wait_until(condition, what, timeout=10, interval=0.05):
     """condition()'s first true value, asked every `interval` s; CheckFailed once `timeout` s passed without one."""
     deadline = time.monotonic() + timeout

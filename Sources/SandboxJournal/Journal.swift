@@ -161,7 +161,6 @@ package final class Journal: Sendable {
             guard files.truncate(fd, offset) == 0 else { throw JournalError.system("truncate \(path)", errno) }
             try sync(fd, path: path, files: files)
         }
-        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw JournalError.system("seek \(path)", errno) }
         closeOnFailure = false
         return (Journal(path: path, fd: fd, size: offset, files: files), recovery)
     }
