@@ -87,7 +87,7 @@ struct AdminAPI: Sendable {
     /// makes of ``healthJSON(mode:now:)``, written as bytes around the time (probes and benchmarks call it
     /// thousands of times a second; the object, its dictionaries and strings cost 15k instructions).
     private func health() -> HTTPResponse {
-        if let journal, case let health = journal.journal.health, let failure = health.failure {
+        if let journal, journal.journal.failure != nil, case let health = journal.journal.health, let failure = health.failure {
             // The journal cannot write: changes are refused (Running it, "When the disk fails").
             let state: JSON = ["state": "failing", "error": .string(failure.description),
                                "since": AdminJSON.optional(health.since.map { VirtualTime(milliseconds: Int64($0 * 1000)).iso8601 })]
