@@ -87,6 +87,8 @@ extension Sandbox {
             let refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = calls[route] ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : nil
             let before = journal.journal.counts.appended
             let reads = request.method == "GET" || request.method == "HEAD"
+            // While the journal cannot write, a read answers from memory, whatever others journal meanwhile.
+            if reads && journal.journal.failure != nil { return next(request) }
             guard !reads, let error = journal.refusal() else {
                 return journal.afterSync(next(request), since: before, readsWait: !reads, refusedAs: refusedAs)
             }
