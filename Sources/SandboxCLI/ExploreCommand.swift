@@ -1,5 +1,5 @@
 import CashoutSandbox
-import Foundation
+import FoundationEssentials
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -35,15 +35,24 @@ enum ExploreCommand: Command {
         .value("exec", "CMD", "Your app, or its driver: run with /bin/sh -c beside each run (required)"),
         .value("runs", "N", "How many runs (default 20)"),
         .value("seed", "S", "The first run's seed (default: drawn, and printed)"),
+        .value("jobs", "N", "How many runs at once, each with its own sandbox, CMD and CASHOUT_SANDBOX_RUN_DIR; the output is the "
+               + "same as with 1 (default: twice the cores it may use, as its cgroup's CPU quota allows, fewer where the memory "
+               + "available is under 256 MB a job, at most 16)"),
+        .value("shard", "K/N", "Run job K of N's share of the runs (K, K+N, K+2N...; needs --seed), for a CI matrix, and write "
+               + "DIR/explore-shard-K-of-N.json for --merge"),
+        .flag("merge", "Instead of running: merge the shards' DIRs given as arguments, print one summary and copy one file per "
+              + "distinct failure to --out"),
         .value("out", "DIR", "Where failing runs are written, shrunk (default explored)"),
         .value("junit", "FILE", "Also write the runs as JUnit XML, one testcase each"),
         .value("timeout", "DURATION", "The longest CMD may run in one run; then it is stopped (SIGTERM, SIGKILL after --grace) "
                + "and the run fails (default 5m)"),
     ] + TestCommand.waitingOptions(serve: "", exec: "")
 
-    static let positional: Positional? = Positional(synopsis: "SUITE", help: "A scenario file with steps", completion: .files)
+    static let positional: Positional? = Positional(synopsis: "SUITE", help: "A scenario file with steps (with --merge: the shards' DIRs)",
+                                                    completion: .files)
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
+        if arguments.has("merge") { return try merge(arguments) }
         guard arguments.positional.count == 1 else {
             throw UsageError("explore takes one scenario file with steps, "
                              + (arguments.positional.isEmpty
@@ -55,7 +64,11 @@ enum ExploreCommand: Command {
         let runs = try arguments.value("runs", default: 20, expected: "a whole number from 1 to 10000") {
             Int($0).flatMap { (1 ... 10000).contains($0) ? $0 : nil }
         }
+        let shard = try Shard(arguments)
         let seed = try arguments.value("seed", default: UInt64.random(in: 1 ... 999_999), expected: "a whole number ≥ 0") { UInt64($0) }
+        let jobs = try arguments.value("jobs", default: ExploreJob.defaultCount(), expected: "a whole number from 1 to 64") {
+            Int($0).flatMap { (1 ... 64).contains($0) ? $0 : nil }
+        }
         let directory = arguments.value("out") ?? "explored"
         let file = try ScenarioFiles.file(arguments.positional[0])
 
@@ -66,65 +79,33 @@ enum ExploreCommand: Command {
         // on must have them blocked. Each run starts CMD afresh; a failed step, or a signal, stops
         // the run's own.
         SignalWaiter.blockTerminationSignals()
-        let current = Mutex<ExternalCommand?>(nil)
-        let timedOut = Mutex(false)  // the current run's CMD outlived --timeout
-        TestCommand.stopOnSignal(stopping: " the command") { current.withLock { $0 }?.stop() }
-        let serving = ScenarioRunner.Serving(
-            port: 0, threads: Sandbox.Configuration().server.threads, quietPeriod: quietPeriod, quietLimit: quietLimit,
-            beside: { sandbox in
-                let run = ExternalCommand(command, echo: false)
-                current.withLock { $0 = run }
-                timedOut.withLock { $0 = false }
-                let watchdog = DispatchWorkItem {
-                    guard run.isRunning else { return }
-                    timedOut.withLock { $0 = true }
-                    run.stop(grace: grace)
-                }
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: timeout.wholeMilliseconds)), execute: watchdog)
-                defer { watchdog.cancel() }
-                return run.run(environment: TestCommand.commandEnvironment(sandbox))
-            },
-            stepFailed: { _ in current.withLock { $0 }?.stop(grace: grace) },
-            // Nothing a run's CMD started outlives the run.
-            ended: { current.withLock { $0 }?.stop(grace: grace) })
+        let numbers = shard?.numbers(of: runs) ?? Array(1 ... runs)
+        let slots = (0 ..< max(1, min(jobs, numbers.count))).map { _ in ExploreJob(command: command, timeout: timeout, grace: grace) }
+        TestCommand.stopOnSignal(stopping: " the command") { slots.forEach { $0.stop() } }
         let explorer: Explorer
         do {
-            explorer = try Explorer(file: file, vocabulary: Sandbox.standardVocabulary, serving: serving)
+            let pool = ServingPool(slots.map { $0.serving(quietPeriod: quietPeriod, quietLimit: quietLimit) })
+            explorer = try Explorer(file: file, vocabulary: Sandbox.standardVocabulary, pool: pool)
         } catch {
             return TestCommand.report([ScenarioResult(unloadable: error)], junit: arguments.value("junit"))
         }
-        StandardOutput.writeLine("exploring \(explorer.name) (\(file)): \(runs) run\(runs == 1 ? "" : "s") from seed \(seed)")
+        StandardOutput.writeLine("exploring \(explorer.name) (\(file)): \(runs) run\(runs == 1 ? "" : "s") from seed \(seed)"
+                                 + (shard.map { ", shard \($0): runs \(Self.list(numbers))" } ?? ""))
         var results: [Explorer.Run] = []
         var written: [String: String] = [:]  // failure shrunk for → file
-        for number in 1 ... runs {
-            let run = explorer.run(number: number, seed: seed &+ UInt64(number - 1))
+        var failedWriting = false
+        explorer.runs(numbers, seed: seed) { run in
             results.append(run)
-            let verdict = run.passed ? "PASS" + (run.result.ledgerSummary.map { " (\($0))" } ?? "") : "FAIL \(run.failures.joined(separator: ", "))"
-            StandardOutput.writeLine("run \(number) (seed \(run.seed)): \(verdict)")
-            guard let target = run.failures.first else { continue }
-            for message in [run.result.failureText, run.result.ledgerFailure].compactMap({ $0 }) {
-                StandardOutput.writeLine("  " + message.replacingOccurrences(of: "\n", with: "\n  "))
-            }
-            let outlived = timedOut.withLock { $0 }
-            if outlived {
-                StandardOutput.writeLine("  CMD was still running \(DurationText.format(timeout)) after it started (--timeout): stopped")
-            }
-            if let command = run.result.command, !command.passed, command.stoppedAfterStep == nil {
-                let output = command.output
-                let tail = output.split(separator: "\n").suffix(10).map { "  | \($0)" }
-                if !tail.isEmpty { StandardOutput.writeLine(tail.joined(separator: "\n")) }
-            }
-            guard written[target] == nil else { continue }
+            guard !failedWriting, let target = report(run, timeout: timeout) else { return }
+            guard written[target] == nil else { return }
             // Each try of a shrink would wait out the timeout again: a run CMD outlived is written as
             // it drew; so is one whose ledger could not be read, which no draw of the bank's brings about.
+            let outlived = run.result.command?.timedOut == true
             let reproduction = outlived || target == "ledger" ? explorer.unshrunk(run) : explorer.reproduce(run)
             let path = "\(directory)/\(stem(file))-seed\(run.seed).json"
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                try explorer.text(reproduction.json).write(toFile: path, atomically: true, encoding: .utf8)
-            } catch {
-                CLI.printError("error: cannot write \(path): \(error.localizedDescription)")
-                return 1
+            guard write(explorer.text(reproduction.json), to: path) else {
+                failedWriting = true
+                return
             }
             written[target] = path
             StandardOutput.writeLine(reproduction.reproduced
@@ -135,20 +116,78 @@ enum ExploreCommand: Command {
                         : " (with them fixed, \(target) did not show again: it may depend on timing)"))
             for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }
         }
-        let failed = results.filter { !$0.passed }
-        let distinct = Array(Set(failed.compactMap(\.failures.first))).sorted()
-        StandardOutput.writeLine("\(runs) run\(runs == 1 ? "" : "s"), \(failed.count) failed"
-                                 + (distinct.isEmpty ? "" : ", \(distinct.count) distinct: \(distinct.joined(separator: ", "))"))
-        for target in distinct { if let path = written[target] { StandardOutput.writeLine("wrote \(path) (\(target))") } }
-        if let junit = arguments.value("junit") {
-            do {
-                try JUnitReport.xml(results.map(\.result), suite: "cashout-sandbox explore").write(toFile: junit, atomically: true, encoding: .utf8)
-            } catch {
-                CLI.printError("error: cannot write \(junit): \(error.localizedDescription)")
-                return 1
-            }
+        if failedWriting { return 1 }
+        let summary = Summary(results: results, written: written)
+        summary.print()
+        if let junit = arguments.value("junit"),
+           !write(JUnitReport.xml(results.map(\.result), suite: "cashout-sandbox explore"), to: junit) { return 1 }
+        if let shard, !write(shard.record(of: summary, suite: file, seed: seed, runs: runs), to: "\(directory)/\(shard.fileName)") { return 1 }
+        return summary.failed == 0 ? 0 : 1
+    }
+
+    /// Prints `run`'s line, and what failed; the failure a file is written for (nil: it passed).
+    private static func report(_ run: Explorer.Run, timeout: Duration) -> String? {
+        let verdict = run.passed ? "PASS" + (run.result.ledgerSummary.map { " (\($0))" } ?? "") : "FAIL \(run.failures.joined(separator: ", "))"
+        StandardOutput.writeLine("run \(run.number) (seed \(run.seed)): \(verdict)")
+        guard let target = run.failures.first else { return nil }
+        for message in [run.result.failureText, run.result.ledgerFailure].compactMap({ $0 }) {
+            StandardOutput.writeLine("  " + message.replacing("\n", with: "\n  "))
         }
-        return failed.isEmpty ? 0 : 1
+        if run.result.command?.timedOut == true {
+            StandardOutput.writeLine("  CMD was still running \(DurationText.format(timeout)) after it started (--timeout): stopped")
+        }
+        if let command = run.result.command, !command.passed, command.stoppedAfterStep == nil {
+            let tail = command.output.split(separator: "\n").suffix(10).map { "  | \($0)" }
+            if !tail.isEmpty { StandardOutput.writeLine(tail.joined(separator: "\n")) }
+        }
+        return target
+    }
+
+    /// The runs' last lines: how many failed, the distinct failures and the files written for them.
+    struct Summary {
+        /// Each run's number and failures (none: it passed), in run order.
+        var runs: [(number: Int, failures: [String])]
+        /// The file written for each distinct failure (the first failing run's of each).
+        var written: [String: String]
+
+        init(runs: [(number: Int, failures: [String])], written: [String: String]) {
+            self.runs = runs
+            self.written = written
+        }
+
+        init(results: [Explorer.Run], written: [String: String]) {
+            self.init(runs: results.map { ($0.number, $0.failures) }, written: written)
+        }
+
+        var failed: Int { runs.count { !$0.failures.isEmpty } }
+        var distinct: [String] { Set(runs.compactMap(\.failures.first)).sorted() }
+
+        func print() {
+            let distinct = distinct
+            StandardOutput.writeLine("\(runs.count) run\(runs.count == 1 ? "" : "s"), \(failed) failed"
+                                     + (distinct.isEmpty ? "" : ", \(distinct.count) distinct: \(distinct.joined(separator: ", "))"))
+            for target in distinct { if let path = written[target] { StandardOutput.writeLine("wrote \(path) (\(target))") } }
+        }
+    }
+
+    /// Writes `text` to `path` (its folder made if need be); false, said, when it cannot.
+    static func write(_ text: String, to path: String) -> Bool {
+        do {
+            if let slash = path.lastIndex(of: "/") {
+                try FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true)
+            }
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return true
+        } catch {
+            CLI.printError("error: cannot write \(path): \(error.localizedDescription)")
+            return false
+        }
+    }
+
+    /// `2, 6, 10`, or `2, 6, 10 ... 98` past 8 numbers.
+    private static func list(_ numbers: [Int]) -> String {
+        numbers.count <= 8 ? numbers.map(String.init).joined(separator: ", ")
+            : numbers.prefix(3).map(String.init).joined(separator: ", ") + " ... \(numbers.last!)"
     }
 
     /// The file's name without its folder and `.json`.

@@ -43,18 +43,22 @@ extension TestCommand {
         SignalWaiter.blockTerminationSignals()
         let command = arguments.value("exec").map { ExternalCommand($0) }
         stopOnSignal(stopping: command == nil ? "" : " the command") { command?.stop() }
+        let directory = RunDirectory()
         // As many event-loop threads as `serve` has: the app may call concurrently.
         let serving = ScenarioRunner.Serving(
             port: port, host: arguments.value("host") ?? "127.0.0.1", allowedHosts: allowedHosts, threads: Sandbox.Configuration().server.threads,
             quietPeriod: quietPeriod, quietLimit: quietLimit,
             beside: { sandbox in
                 StandardOutput.writeLine("serving \(scenario.name) on \(sandbox.baseURL.absoluteString)")
-                return command?.run(environment: commandEnvironment(sandbox))
+                return command?.run(environment: commandEnvironment(sandbox, runDirectory: directory))
             },
             // A driver waiting for the clock would wait for ever: the run ends at the failed step.
             stepFailed: stopper(command, grace: grace),
-            // Nothing the command started outlives the run.
-            ended: { command?.stop(grace: grace) })
+            // Nothing the command started outlives the run, nor what it kept in its folder.
+            ended: {
+                command?.stop(grace: grace)
+                directory.remove()
+            })
         let result: ScenarioResult
         do {
             result = try ScenarioRunner.run(scenario, serving: serving)
@@ -81,9 +85,10 @@ extension TestCommand {
     }
 
     /// What `--exec`'s command gets besides our own environment: the sandbox's
-    /// (`Sandbox.environment`) and where to ask whether the steps are over.
-    static func commandEnvironment(_ sandbox: Sandbox) -> [(name: String, value: String)] {
+    /// (`Sandbox.environment`), where to ask whether the steps are over, and the run's own folder.
+    static func commandEnvironment(_ sandbox: Sandbox, runDirectory: RunDirectory) -> [(name: String, value: String)] {
         sandbox.environment + [(suiteVariable, "\(sandbox.baseURL.absoluteString)/sandbox/suite")]
+            + (runDirectory.path.map { [(RunDirectory.variable, $0)] } ?? [])
     }
 
     /// `--NAME DURATION` (`500ms`, `10s`), from 0 to `maximum`; `fallback` when not given.

@@ -1,11 +1,31 @@
 import CEpoll
 import Glibc
+import Synchronization
 
 /// Small wrappers over the socket calls the server and client make.
 enum Socket {
     /// A non-blocking listening socket. SO_REUSEADDR only (restarts while old connections sit in
-    /// TIME_WAIT); never SO_REUSEPORT, so a port in use by anyone is refused.
+    /// TIME_WAIT); never SO_REUSEPORT, so a port in use by anyone is refused. Asked for any port
+    /// (0), it never takes one `SocketAddress.freePort` handed out lately (`handedOut`).
     static func listen(on address: SocketAddress, backlog: Int32 = 4096) throws(SocketError) -> Int32 {
+        guard address.port == 0 else { return try listenOnce(on: address, backlog: backlog) }
+        var passedOver: [Int32] = []  // kept open while trying, so the system picks another
+        defer { passedOver.forEach { close($0) } }
+        while true {
+            let fd = try listenOnce(on: address, backlog: backlog)
+            guard passedOver.count < 16, let port = SocketAddress.local(of: fd)?.port, handedOut.withLock({ $0.contains(port) }) else {
+                return fd
+            }
+            passedOver.append(fd)
+        }
+    }
+
+    /// The ports `SocketAddress.freePort` handed out lately, the last 64: free until their user
+    /// (an app told `CASHOUT_SANDBOX_APP_PORT`) listens, and not to be taken meanwhile by a
+    /// sandbox of the same process starting (`explore --jobs`).
+    static let handedOut = Mutex<[Int]>([])
+
+    private static func listenOnce(on address: SocketAddress, backlog: Int32) throws(SocketError) -> Int32 {
         let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, csock_stream | csock_nonblock | csock_cloexec, 0)
         guard fd >= 0 else { throw SocketError("socket") }
         setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)

@@ -93,12 +93,18 @@ package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// A TCP port on `host` that no socket listens on now, picked by the system (a listening
     /// socket bound to port 0, closed at once); nil when none can be bound. Another process may
-    /// take it before its user does: the usual risk of a port handed out (Heroku's `$PORT`).
+    /// take it before its user does: the usual risk of a port handed out (Heroku's `$PORT`); no
+    /// listener of this process asking for any port takes it (`Socket.handedOut`).
     package static func freePort(on host: String = "127.0.0.1") -> Int? {
         guard let address = try? resolve(host: host, port: 0, passive: true).first,
               let fd = try? Socket.listen(on: address, backlog: 1) else { return nil }
         defer { close(fd) }
-        return local(of: fd)?.port
+        guard let port = local(of: fd)?.port else { return nil }
+        Socket.handedOut.withLock { ports in
+            ports.append(port)
+            if ports.count > 64 { ports.removeFirst() }
+        }
+        return port
     }
 
     /// The local address a socket is bound to.

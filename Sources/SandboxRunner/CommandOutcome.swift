@@ -21,6 +21,8 @@ package struct CommandOutcome: Sendable, Equatable {
     /// The step (from 1) whose failure stopped it (`test --serve --exec` ends the run there); nil
     /// when it ended by itself.
     package var stoppedAfterStep: Int?
+    /// Whether it was stopped for running longer than it may (`explore --timeout`).
+    package var timedOut = false
 
     /// How much of its output is kept: the end, where a failure is told.
     package static let outputLimit = 64 * 1024

@@ -1,8 +1,10 @@
 import CashoutSandbox
-import Foundation
+import Dispatch
+import FoundationEssentials
 import SandboxBank
 import SandboxJSON
 import SandboxScenario
+import Synchronization
 
 /// `cashout-sandbox explore` (the Testing your app guide, "Exploring"): runs one suite again and
 /// again beside the user's app, each run drawing the bank's behaviour from the suite's
@@ -12,7 +14,8 @@ import SandboxScenario
 /// shrunk: whatever can be left out while the same failure still shows is left out.
 ///
 /// ```swift
-/// let explorer = try Explorer(file: "scenarios/explore-d24.json", vocabulary: Sandbox.standardVocabulary, serving: serving)
+/// let explorer = try Explorer(file: "scenarios/explore-d24.json", vocabulary: Sandbox.standardVocabulary,
+///                             pool: ServingPool([serving]))
 /// let run = explorer.run(number: 1, seed: 42)   // run.failures: ["ledger_mismatch"]
 /// ```
 package struct Explorer: Sendable {
@@ -22,10 +25,11 @@ package struct Explorer: Sendable {
     package let name: String
     let space: ExploreSpace
     let vocabulary: ScenarioVocabulary
-    let serving: ScenarioRunner.Serving
+    /// Where each run (and each try of a shrink) runs: as many at once as it has servings.
+    let pool: ServingPool
 
     /// Reads and checks the suite at `file`: it must load as a scenario with steps.
-    package init(file: String, vocabulary: ScenarioVocabulary, serving: ScenarioRunner.Serving) throws(ScenarioError) {
+    package init(file: String, vocabulary: ScenarioVocabulary, pool: ServingPool) throws(ScenarioError) {
         let scenario = try ScenarioLoader.load(file: file, vocabulary: vocabulary)
         guard !scenario.steps.isEmpty else { throw ScenarioError(file: file, path: "", expected: "\"steps\": a suite to run beside the app") }
         guard let bytes = FileManager.default.contents(atPath: file), case .object(var suite) = try? JSON.parse(Array(bytes)) else {
@@ -37,7 +41,7 @@ package struct Explorer: Sendable {
         name = scenario.name
         space = scenario.explore ?? .standard
         self.vocabulary = vocabulary
-        self.serving = serving
+        self.pool = pool
     }
 
     /// One run: what the steps, the command and the report said.
@@ -59,6 +63,57 @@ package struct Explorer: Sendable {
         let drawn: ExploredRun
 
         package var passed: Bool { failures.isEmpty }
+    }
+
+    /// Runs `numbers`, run n with seed `seed + n - 1`, as many at once as the pool has servings;
+    /// `each` gets them on the caller's thread in the order of `numbers`, each once it and those
+    /// before it have ended, so that what it prints is what one job prints. Later runs go on
+    /// meanwhile, and a `reproduce` inside `each` shares the pool with them.
+    package func runs(_ numbers: [Int], seed: UInt64, each: (Run) -> Void) {
+        let queue = RunQueue(count: numbers.count)
+        Self.concurrently(min(pool.count, numbers.count), group: DispatchGroup()) { _ in
+            while let index = queue.take() {
+                queue.end(index, run(number: numbers[index], seed: seed &+ UInt64(numbers[index] - 1)))
+            }
+        }
+        for index in numbers.indices { each(queue.wait(index)) }
+    }
+
+    /// The runs of `runs(_:seed:each:)`: the next to start, and each one ended.
+    private final class RunQueue: Sendable {
+        private let next = Atomic(0)
+        private let ended: [DispatchSemaphore]
+        private let results = Mutex<[Int: Run]>([:])
+
+        init(count: Int) { ended = (0 ..< count).map { _ in DispatchSemaphore(value: 0) } }
+
+        func take() -> Int? {
+            let index = next.add(1, ordering: .relaxed).oldValue
+            return index < ended.count ? index : nil
+        }
+
+        func end(_ index: Int, _ run: Run) {
+            results.withLock { $0[index] = run }
+            ended[index].signal()
+        }
+
+        func wait(_ index: Int) -> Run {
+            ended[index].wait()
+            return results.withLock { $0.removeValue(forKey: index)! }
+        }
+    }
+
+    /// A count threads add to.
+    private final class Counter: Sendable {
+        private let count = Atomic(0)
+        var value: Int { count.load(ordering: .relaxed) }
+        func add() { count.add(1, ordering: .relaxed) }
+    }
+
+    /// `body(0)` to `body(count - 1)` at once, each on a thread of its own (a serial queue's: one
+    /// waiting for its app never holds another back), in `group`.
+    private static func concurrently(_ count: Int, group: DispatchGroup, _ body: @escaping @Sendable (Int) -> Void) {
+        for index in 0 ..< count { DispatchQueue(label: "cashout-sandbox.explore").async(group: group) { body(index) } }
     }
 
     /// Runs the suite once with what `seed` draws from the space.
@@ -106,11 +161,16 @@ package struct Explorer: Sendable {
         var elements = run.drawn.elements
         var shortened = false
         let title = "\(name), explored run \(run.number) (seed \(run.seed))"
+        // The tries at once, on as many servings as the pool spares.
         func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
             let json = fixed(candidate, shortened: short, title: title, target: target)
-            return (1 ... Self.tries).allSatisfy { _ in
-                execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature)
+            let failing = Counter()
+            let group = DispatchGroup()
+            Self.concurrently(Self.tries, group: group) { [self] _ in
+                if execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature) { failing.add() }
             }
+            group.wait()
+            return failing.value == Self.tries
         }
         let reproduced = fails(elements, short: false)
         if reproduced {
@@ -180,14 +240,14 @@ package struct Explorer: Sendable {
         var signatures: [String] = []
         var result: ScenarioResult
         do {
-            result = try ScenarioRunner.run(scenario, serving: serving) { sandbox in
+            result = try pool.with { serving in try ScenarioRunner.run(scenario, serving: serving) { sandbox in
                 let report = sandbox.integrationReport().json
                 let errors = (report["accounts"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }
                     .filter { $0["severity"]?.stringValue == "error" }
                 findings = Set(errors.compactMap { $0["id"]?.stringValue }).sorted()
                 signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
                 examine?(sandbox)
-            }
+            } }
         } catch {
             result = ScenarioResult(name: scenario.name, file: file, failure: (0, "could not start a sandbox: \(error)"), steps: scenario.steps.count,
                                     seconds: Date().timeIntervalSince(started))
