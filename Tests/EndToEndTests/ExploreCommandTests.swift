@@ -111,11 +111,92 @@ import Testing
         #expect(out.contains("\n  written unshrunk, all 0 drawn rules: \(path).found/suite-seed1.json\n"), "\(out)")
     }
 
+    /// What a run writes but its timings: the lines printed (the `--out` folder named `OUT`), the
+    /// files written, and the JUnit testcases' names and failures.
+    private func explored(_ path: String, _ options: [String], out: String) throws -> (status: Int32, lines: String, files: [String: String]) {
+        let (status, text, err) = try RunningBinary.run(["explore", path, "--out", out] + options)
+        #expect(err.isEmpty, "\(err)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        let files = try Dictionary(uniqueKeysWithValues: names.filter { !$0.hasPrefix("explore-shard-") }.map {
+            ($0, try String(contentsOfFile: "\(out)/\($0)", encoding: .utf8))
+        })
+        return (status, text.replacingOccurrences(of: out, with: "OUT"), files)
+    }
+
+    /// Runs at once print, write and report what one job does, in run order.
+    @Test func jobsGiveWhatOneJobGives() throws {
+        let path = try suite(Self.coinToss)
+        let folder = (path as NSString).deletingLastPathComponent
+        let one = try explored(path, ["--runs", "8", "--seed", "40", "--exec", "true", "--jobs", "1", "--junit", "\(folder)/1.xml"],
+                               out: "\(folder)/one")
+        let four = try explored(path, ["--runs", "8", "--seed", "40", "--exec", "true", "--jobs", "4", "--junit", "\(folder)/4.xml"],
+                                out: "\(folder)/four")
+        #expect(one.status == 1 && four.status == 1)
+        #expect(four.lines == one.lines)
+        #expect(four.files == one.files && one.files.count == 1, "\(one.files.keys)")
+        func testcases(_ file: String) throws -> [String] {
+            try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").filter { $0.contains("<testcase") || $0.contains("<failure") }
+                .map { String($0.replacing(#/ time="[0-9.]+"/#, with: "")) }
+        }
+        #expect(try testcases("\(folder)/4.xml") == testcases("\(folder)/1.xml"))
+        #expect(try testcases("\(folder)/1.xml").count > 8)
+    }
+
+    /// The shards of a CI matrix run, in all, one job's runs; merged, they say what it says and
+    /// keep the file it writes.
+    @Test func shardsMergedGiveOneJobsSummary() throws {
+        let path = try suite(Self.coinToss)
+        let folder = (path as NSString).deletingLastPathComponent
+        let one = try explored(path, ["--runs", "7", "--seed", "40", "--exec", "true"], out: "\(folder)/one")
+        var ran: [String] = []
+        for shard in 1 ... 3 {
+            let part = try explored(path, ["--runs", "7", "--seed", "40", "--exec", "true", "--shard", "\(shard)/3"], out: "\(folder)/s\(shard)")
+            #expect(part.lines.hasPrefix("exploring coin toss (\(path)): 7 runs from seed 40, shard \(shard)/3: runs \(shard), \(shard + 3)"),
+                    "\(part.lines)")
+            ran += part.lines.split(separator: "\n").filter { $0.hasPrefix("run ") }.map(String.init)
+        }
+        let runs = one.lines.split(separator: "\n").filter { $0.hasPrefix("run ") }.map(String.init)
+        #expect(ran.sorted() == runs.sorted())
+        let merged = try explored("--merge", ["\(folder)/s1", "\(folder)/s2", "\(folder)/s3"], out: "\(folder)/merged")
+        #expect(merged.status == 1)
+        let summary = one.lines.split(separator: "\n").drop { !$0.hasPrefix("7 runs, ") }.joined(separator: "\n")
+        #expect(merged.lines == "merged 3 shards of \(path): 7 runs from seed 40\n\(summary)\n", "\(merged.lines)")
+        #expect(merged.files == one.files && one.files.count == 1)
+
+        let (missing, _, err) = try RunningBinary.run(["explore", "--merge", "\(folder)/s1", "\(folder)/s3"])
+        #expect(missing == 2)
+        #expect(err.hasPrefix("error: missing shard 2/3\n"), "\(err)")
+        let (twice, _, again) = try RunningBinary.run(["explore", "--merge", "\(folder)/s1", "\(folder)/s1"])
+        #expect(twice == 2)
+        #expect(again.hasPrefix("error: shard 1/3 is there twice: in \(folder)/s1 and \(folder)/s1\n"), "\(again)")
+        let (none, _, nothing) = try RunningBinary.run(["explore", "--merge", folder])
+        #expect(none == 2)
+        #expect(nothing.hasPrefix("error: \(folder) holds no explore-shard-K-of-N.json (the --out of explore --shard K/N)\n"), "\(nothing)")
+    }
+
+    /// Each run's CMD gets a folder of its own, empty, removed once the run ends.
+    @Test func eachRunHasAFolderOfItsOwn() throws {
+        let path = try suite(#"{"name": "folders", "explore": {\#(Self.noChaosNorFaults)}, "steps": [{"advance": "1s"}]}"#)
+        let log = path + ".log"
+        let command = #"test -d "$CASHOUT_SANDBOX_RUN_DIR" && test -z "$(ls -A "$CASHOUT_SANDBOX_RUN_DIR")" && "#
+            + #"touch "$CASHOUT_SANDBOX_RUN_DIR/kept" && echo "$CASHOUT_SANDBOX_RUN_DIR" >> "# + log
+        let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "6", "--seed", "1", "--jobs", "3", "--exec", command])
+        #expect(status == 0, "\(out)\(err)")
+        let folders = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(Set(folders).count == 6, "\(folders)")
+        #expect(folders.allSatisfy { $0.contains("/cashout-sandbox-run-") && !FileManager.default.fileExists(atPath: $0) }, "\(folders)")
+    }
+
     @Test(arguments: [
         (["--runs", "2"], "error: option '--exec CMD' is required: explore runs your app beside each run"),
         (["--exec", "true", "--runs", "0"], "error: option '--runs' expects a whole number from 1 to 10000, got '0'"),
         (["--exec", "true", "--seed", "-1"], "error: option '--seed' expects a whole number ≥ 0, got '-1'"),
         (["--exec", "true", "--timeout", "soon"], "error: option '--timeout' expects a duration such as 500ms or 10s, at most 1d, got 'soon'"),
+        (["--exec", "true", "--jobs", "0"], "error: option '--jobs' expects a whole number from 1 to 64, got '0'"),
+        (["--exec", "true", "--shard", "1/2"], "error: option '--shard' needs '--seed S': each of the N jobs must explore the same runs"),
+        (["--exec", "true", "--shard", "3/2", "--seed", "1"],
+         "error: option '--shard' expects K/N, a job K of N from 1/N to N/N (N at most 10000), got '3/2'"),
+        (["--merge", "--exec", "true"], "error: option '--exec' cannot be used with '--merge' (it merges what the shards ran)"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let path = try suite(Self.coinToss)
