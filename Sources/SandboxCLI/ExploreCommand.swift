@@ -36,7 +36,7 @@ enum ExploreCommand: Command {
         .value("runs", "N", "How many runs (default 20)"),
         .value("seed", "S", "The first run's seed (default: drawn, and printed)"),
         .value("jobs", "N", "How many runs at once, each with its own sandbox, CMD and CASHOUT_SANDBOX_RUN_DIR; the output is the "
-               + "same as with 1 (default: twice the cores it may use, as its cgroup's CPU quota allows, fewer where the memory "
+               + "same as with 1 (default: four times the cores it may use, as its cgroup's CPU quota allows, fewer where the memory "
                + "available is under 256 MB a job, at most 16)"),
         .value("shard", "K/N", "Run job K of N's share of the runs (K, K+N, K+2N...; needs --seed), for a CI matrix, and write "
                + "DIR/explore-shard-K-of-N.json for --merge"),

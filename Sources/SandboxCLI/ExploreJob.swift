@@ -56,12 +56,12 @@ final class ExploreJob: Sendable {
         current.withLock { $0 }?.command.stop(grace: grace)
     }
 
-    /// The default of `--jobs`: twice the cores this process may use (a run mostly waits for the
-    /// app's quiet periods), fewer where the memory available (the cgroup's, or the system's) is
+    /// The default of `--jobs`: four times the cores this process may use (a run mostly waits for
+    /// the app's quiet periods: 2 cores ran 8 careful D24 runs at once at a third of their time), fewer where the memory available (the cgroup's, or the system's) is
     /// under `memoryPerJob` a job, at most 16.
     static func defaultCount() -> Int {
         let memory = Self.availableMemory().map { Int($0 / memoryPerJob) } ?? .max
-        return max(1, min(2 * usableCores(), memory, 16))
+        return max(1, min(4 * usableCores(), memory, 16))
     }
 
     /// What one run may take: the sandbox, the app beside it and the shell, with room to spare.
