@@ -80,7 +80,7 @@ enum ExploreCommand: Command {
         // the run's own.
         SignalWaiter.blockTerminationSignals()
         let numbers = shard?.numbers(of: runs) ?? Array(1 ... runs)
-        let slots = (0 ..< max(1, min(jobs, numbers.count))).map { _ in ExploreJob(command: command, timeout: timeout, grace: grace) }
+        let slots = (0 ..< jobs).map { _ in ExploreJob(command: command, timeout: timeout, grace: grace) }
         TestCommand.stopOnSignal(stopping: " the command") { slots.forEach { $0.stop() } }
         let explorer: Explorer
         do {
