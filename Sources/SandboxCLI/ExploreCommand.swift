@@ -28,7 +28,9 @@ enum ExploreCommand: Command {
         what it drew pinned as fixed rules (by what the app asks for, never an id it makes), shrunk to \
         those it needs to fail the same way (the same finding on the same payout, in 3 tries of 3): \
         cashout-sandbox test FILE --serve --exec CMD runs it again. Prints a line per run, then runs, \
-        failures, the distinct failures and the files written; exits 1 if any run failed.
+        failures, the distinct failures and the files written; exits 1 if any run failed. --jobs N runs \
+        N at once, each with its own sandbox, CMD and CASHOUT_SANDBOX_RUN_DIR, and prints what one job \
+        prints. --shard K/N runs job K of a CI matrix's share; explore --merge DIR... merges the shards.
         """
 
     static let options: [Arguments.Option] = [
