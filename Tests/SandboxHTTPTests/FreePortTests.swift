@@ -1,0 +1,19 @@
+import Glibc
+import Testing
+@testable import SandboxHTTP
+
+/// `SocketAddress.freePort` hands a port to an app that has not listened on it yet: a sandbox of the
+/// same process starting meanwhile (`explore --jobs`) must not take it.
+@Suite struct FreePortTests {
+    @Test func aListenerOnAnyPortNeverTakesAPortHandedOut() throws {
+        let handed = Set((0 ..< 64).compactMap { _ in SocketAddress.freePort() })
+        #expect(handed.count == 64)
+        let address = try #require(try SocketAddress.resolve(host: "127.0.0.1", port: 0, passive: true).first)
+        // 300 listeners at once, as many sandboxes starting: each takes a port the system picks.
+        let listeners = try (0 ..< 300).map { _ in try Socket.listen(on: address) }
+        defer { listeners.forEach { close($0) } }
+        let taken = listeners.compactMap { SocketAddress.local(of: $0)?.port }
+        #expect(taken.count == 300)
+        #expect(handed.isDisjoint(with: taken))
+    }
+}
