@@ -23,7 +23,7 @@ COPY Tests ./Tests
 # scenarios/ holds the JSON scenario files the server can load at run time.
 COPY scenarios ./scenarios
 
-# --static-swift-stdlib links the Swift runtime and Foundation into the binary, so the runtime
+# --static-swift-stdlib links the Swift runtime and FoundationEssentials into the binary, so the runtime
 # image needs no Swift toolchain and no libswift*.so: only glibc, libstdc++ and friends, which
 # every Ubuntu base image has.
 RUN swift build -c release --static-swift-stdlib --product cashout-sandbox

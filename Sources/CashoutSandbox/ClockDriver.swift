@@ -1,5 +1,6 @@
-import Foundation
+import Dispatch
 import SandboxBank
+import SandboxHTTP
 import Synchronization
 
 /// Runs the bank's due events on a thread of its own: at once when something falls due now (a
@@ -21,7 +22,7 @@ final class ClockDriver: Sendable {
     init(bank: Bank, mayRun: @escaping @Sendable () -> Bool = { true }) {
         let realTime = bank.clock.mode == .real
         bank.whenDue { [weak self] in self?.signal() }
-        Thread.detachNewThread { [self] in
+        OSThread.detach { [self] in
             while !stopped.load(ordering: .acquiring) {
                 woken.store(false, ordering: .releasing)
                 if !mayRun() {

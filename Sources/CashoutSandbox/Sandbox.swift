@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SandboxAPIDocs
 import SandboxBank
 import SandboxDashboard

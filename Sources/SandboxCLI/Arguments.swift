@@ -111,7 +111,7 @@ struct Arguments {
     static func baseURL(_ text: String) -> String? {
         var url = Substring(text)
         while url.hasSuffix("/") { url = url.dropLast() }
-        guard let scheme = url.range(of: "://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased()),
+        guard let scheme = url.firstRange(of: "://"), ["http", "https"].contains(url[..<scheme.lowerBound].lowercased()),
               let host = url[scheme.upperBound...].split(separator: "/", omittingEmptySubsequences: false).first,
               !host.isEmpty, !url.contains(where: { $0.isWhitespace }) else { return nil }
         return String(url)

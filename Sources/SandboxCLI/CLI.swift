@@ -82,12 +82,6 @@ package enum CLI {
 
     /// Writes all of `bytes` to standard error (as much as it takes).
     static func writeError(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = write(2, raw.baseAddress! + offset, raw.count - offset)
-                if count > 0 { offset += count } else if count < 0 && errno == EINTR { continue } else { return }
-            }
-        }
+        StandardOutput.writeError(bytes)
     }
 }

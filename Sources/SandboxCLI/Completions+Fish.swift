@@ -1,4 +1,3 @@
-import Foundation
 
 extension Completions {
     /// fish: one `complete` line per command, option and argument, each under a condition on the
@@ -49,6 +48,6 @@ extension Completions {
 
     /// `text` in fish's single quotes, where `\` and `'` are escaped with `\`.
     private static func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }

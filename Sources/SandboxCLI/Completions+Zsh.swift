@@ -1,4 +1,3 @@
-import Foundation
 
 extension Completions {
     /// zsh: an `_arguments` spec per command. Works installed in `$fpath` as `_cashout-sandbox`
@@ -10,7 +9,7 @@ extension Completions {
             if let positional = command.positional {
                 let repeated = positional.synopsis.hasSuffix("...]")
                 let optional = positional.synopsis.hasPrefix("[")
-                let name = zshEscaped(positional.synopsis.trimmingCharacters(in: ["[", "]", "."]), colons: true)
+                let name = zshEscaped(String(trimmed(positional.synopsis)), colons: true)
                 // Not " " (no completion) for an argument: zsh then offers no option before it either.
                 let action = positional.completion == .nothing ? "_message \(name)" : zsh(positional.completion)
                 specs.append(quoted((repeated ? "*" : optional ? ":" : "") + ":\(name):\(action)"))
@@ -65,9 +64,18 @@ extension Completions {
         return spellings(option).map { quoted(spec($0)) }.joined(separator: " ")
     }
 
+    /// `synopsis` without the brackets and dots around its name: `[FILE...]` is `FILE`.
+    private static func trimmed(_ synopsis: String) -> Substring {
+        let around: Set<Character> = ["[", "]", "."]
+        var name = Substring(synopsis)
+        while let first = name.first, around.contains(first) { name.removeFirst() }
+        while let last = name.last, around.contains(last) { name.removeLast() }
+        return name
+    }
+
     /// `text` inside single quotes for zsh: `'` becomes `'\''`.
     private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        "'" + text.replacing("'", with: #"'\''"#) + "'"
     }
 
     /// An `_arguments` action.

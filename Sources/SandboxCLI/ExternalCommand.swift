@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import SandboxHTTP
 import SandboxRunner
@@ -148,7 +149,7 @@ final class ExternalCommand: Sendable {
     private func relay(_ source: Int32, to descriptor: Int32, _ group: DispatchGroup) {
         let (output, echo) = (self.output, self.echo)
         group.enter()
-        Thread.detachNewThread {
+        OSThread.detach {
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The scenario files a command line names: `test` and `validate` take files and folders, `serve
 /// --scenario` files. A path that is not there is a usage error (exit status 2).
@@ -28,10 +28,10 @@ enum ScenarioFiles {
     }
 
     private static func isFolder(_ path: String) throws(UsageError) -> Bool {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw UsageError("no such file or folder: \(path)")
         }
-        return isFolder.boolValue
+        return isFolder
     }
 }

@@ -25,7 +25,7 @@ extension ServeCommand {
             : scenarios.map { ("scenario: \($0.name) (\($0.file))", "server.scenario", [("name", .string($0.name)), ("file", .string($0.file))]) }
         // Listening on every address (0.0.0.0, [::]) is no address to open in a browser: localhost is.
         var base = sandbox.baseURL.absoluteString
-        for wildcard in ["//0.0.0.0:", "//[::]:"] { base = base.replacingOccurrences(of: wildcard, with: "//localhost:") }
+        for wildcard in ["//0.0.0.0:", "//[::]:"] { base = base.replacing(wildcard, with: "//localhost:") }
         return [clockLine] + scenarioLines + [
             ("dashboard: \(base)/", "server.dashboard", [("url", .string("\(base)/"))]),
             ("docs: \(base)/openapi.json (OpenAPI 3.1), \(base)/postman.json (Postman collection)", "server.docs",

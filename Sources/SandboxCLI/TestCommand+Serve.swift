@@ -1,5 +1,4 @@
 import CashoutSandbox
-import Foundation
 import Glibc
 import SandboxBank
 import SandboxHTTP
@@ -106,7 +105,7 @@ extension TestCommand {
     /// SIGKILL 5 s later) and exits 1, without a report unless the run ended meanwhile, since a
     /// step may be waiting for a request that will never come. `what` ends "stopping".
     static func stopOnSignal(stopping what: String, _ stop: @escaping @Sendable () -> Void) {
-        Thread.detachNewThread {
+        OSThread.detach {
             let signal = SignalWaiter.wait()
             interrupted.store(true, ordering: .releasing)
             CLI.printError("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping\(what)")

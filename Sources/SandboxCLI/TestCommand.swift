@@ -1,5 +1,6 @@
 import CashoutSandbox
-import Foundation
+import FoundationEssentials
+import Glibc
 import SandboxHTTP
 import SandboxRunner
 import SandboxScenario
@@ -110,7 +111,7 @@ enum TestCommand: Command {
         for result in results {
             StandardOutput.writeLine(line(result))
             if let ledger = result.ledgerFailure {
-                StandardOutput.writeLine("FAIL \(title(result)): \(ledger.replacingOccurrences(of: "\n", with: "\n  "))")
+                StandardOutput.writeLine("FAIL \(title(result)): \(ledger.replacing("\n", with: "\n  "))")
             }
             for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
             if let command = commandLine(result) { StandardOutput.writeLine(command) }
@@ -126,7 +127,7 @@ enum TestCommand: Command {
             do {
                 try JUnitReport.xml(results).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                CLI.printError("error: cannot write \(junit): \(error.localizedDescription)")
+                CLI.printError("error: cannot write \(junit): \(CLI.text(of: error))")
                 return 1
             }
         }

@@ -1,6 +1,6 @@
 import CashoutSandbox
-import Foundation
 import SandboxBank
+import SandboxHTTP
 
 /// The clock waiting for the app under `test --serve` and `explore` (the Testing your app guide,
 /// "Real time and virtual time"): an advance runs the bank's events one instant at a time and stops
@@ -94,7 +94,7 @@ struct AppTurns {
                 return "the app had not read cashout\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) "
                     + "since \(unread.count == 1 ? "it" : "they") changed, after \(limit); the clock moved anyway"
             }
-            Thread.sleep(forTimeInterval: Double(max(min(nap, deadline - now), 1_000_000)) / 1e9)
+            OSThread.sleep(nanoseconds: max(min(nap, deadline - now), 1_000_000))
         }
     }
 

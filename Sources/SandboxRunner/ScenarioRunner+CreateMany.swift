@@ -1,6 +1,6 @@
 import CashoutSandbox
 import Dispatch
-import Foundation
+import FoundationEssentials
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON

@@ -1,6 +1,6 @@
 import CashoutSandbox
-import Foundation
 import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
 
@@ -69,7 +69,7 @@ extension ScenarioRunner {
             }
             if let refused, sandbox.activity.quietLeft(for: quietPeriod, since: refused.since) == nil { return refused.message }
             guard ContinuousClock.now < deadline else { break }
-            Thread.sleep(forTimeInterval: 0.01)
+            OSThread.sleep(nanoseconds: 10_000_000)
         }
         if let refused { return refused.message }
         let (_, answer) = sandbox.verifyRequests(["request": json])

@@ -1,5 +1,6 @@
 import CashoutSandbox
-import Foundation
+import Dispatch
+import SandboxHTTP
 import Synchronization
 
 extension ScenarioRunner {
@@ -65,7 +66,7 @@ final class BesideRun: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(_ body: @escaping @Sendable (Sandbox) -> CommandOutcome?, sandbox: Sandbox) {
-        Thread.detachNewThread { [self] in
+        OSThread.detach { [self] in
             let answer = body(sandbox)
             outcome.withLock { $0 = answer }
             done.signal()

@@ -1,5 +1,4 @@
 import CashoutSandbox
-import Foundation
 import SandboxBank
 import SandboxDialect
 import SandboxHTTP

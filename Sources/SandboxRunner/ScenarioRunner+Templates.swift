@@ -10,12 +10,12 @@ extension ScenarioRunner {
     /// Expands `{{base_url}}`, `{{REF.cashout_id}}`, `{{REF.external_id}}` and saved `{{name}}`s.
     func expand(_ text: String) -> String {
         guard text.contains("{{") else { return text }
-        var result = text.replacingOccurrences(of: "{{base_url}}", with: sandbox.baseURL.absoluteString)
+        var result = text.replacing("{{base_url}}", with: sandbox.baseURL.absoluteString)
         for (name, reference) in references {
-            result = result.replacingOccurrences(of: "{{\(name).cashout_id}}", with: String(reference.cashoutID))
-                .replacingOccurrences(of: "{{\(name).external_id}}", with: reference.externalID)
+            result = result.replacing("{{\(name).cashout_id}}", with: String(reference.cashoutID))
+                .replacing("{{\(name).external_id}}", with: reference.externalID)
         }
-        for (name, value) in saved { result = result.replacingOccurrences(of: "{{\(name)}}", with: value) }
+        for (name, value) in saved { result = result.replacing("{{\(name)}}", with: value) }
         return result
     }
 
@@ -72,7 +72,7 @@ extension ScenarioRunner {
         }
         for text in texts {
             let expanded = expand(text)
-            if let start = expanded.range(of: "{{"), let end = expanded.range(of: "}}", range: start.upperBound ..< expanded.endIndex) {
+            if let start = expanded.firstRange(of: "{{"), let end = expanded[start.upperBound...].firstRange(of: "}}") {
                 return String(expanded[start.lowerBound ..< end.upperBound])
             }
         }

@@ -1,5 +1,6 @@
 import CashoutSandbox
-import Foundation
+import Dispatch
+import FoundationEssentials
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -157,12 +158,16 @@ package struct ScenarioRunner {
     /// Runs scenarios side by side (each in its own sandbox); results in the order given.
     package static func runAll(_ scenarios: [Scenario], parallel: Int = ProcessInfo.processInfo.activeProcessorCount) -> [ScenarioResult] {
         let results = ResultSlots(count: scenarios.count)
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = max(1, parallel)
-        for (index, scenario) in scenarios.enumerated() {
-            queue.addOperation { results.set(index, run(scenario)) }
+        // Each thread takes the next scenario not yet taken, in the order given.
+        let next = Atomic(0)
+        let threads = (0 ..< max(1, min(parallel, scenarios.count))).map { _ in
+            OSThread(name: nil) {
+                while case let index = next.add(1, ordering: .relaxed).oldValue, index < scenarios.count {
+                    results.set(index, run(scenarios[index]))
+                }
+            }
         }
-        queue.waitUntilAllOperationsAreFinished()
+        for thread in threads { thread.join() }
         return results.all
     }
 

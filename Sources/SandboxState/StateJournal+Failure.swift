@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJournal
@@ -136,6 +135,6 @@ extension StateJournal {
     }
 
     static func log(_ line: String) {
-        FileHandle.standardError.write(Data("\(line)\n".utf8))
+        StandardOutput.writeError(Array("\(line)\n".utf8))
     }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 import SandboxBank
 import SandboxHTTP
@@ -138,7 +137,7 @@ package final class StateJournal: ResponseGate {
         do throws(JournalError) {
             return try compactNow(capture)
         } catch {
-            FileHandle.standardError.write(Data("warning: journal compaction failed, the journal is kept as it was: \(error)\n".utf8))
+            StandardOutput.writeError(Array("warning: journal compaction failed, the journal is kept as it was: \(error)\n".utf8))
             return nil
         }
     }

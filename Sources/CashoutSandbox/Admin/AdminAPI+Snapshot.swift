@@ -19,7 +19,7 @@ extension AdminAPI {
         router.add("GET /sandbox/snapshot") { _ in
             .later(on: worker) {
                 let snapshot = snapshot()
-                let stamp = snapshot.bank.time.iso8601.replacingOccurrences(of: ":", with: "-")
+                let stamp = snapshot.bank.time.iso8601.replacing(":", with: "-")
                 return HTTPResponse(headers: ["Content-Type": SandboxSnapshot.contentType,
                                               "Content-Disposition": "attachment; filename=\"cashout-sandbox-\(stamp).snapshot\""],
                                     body: snapshot.file())

@@ -29,7 +29,7 @@ struct CrossSiteGuard: Sendable {
 
     /// `host:port` of an origin such as `http://localhost:8080`; nil for `null` or anything else.
     static func host(ofOrigin origin: String) -> String? {
-        guard let scheme = origin.range(of: "://") else { return nil }
+        guard let scheme = origin.firstRange(of: "://") else { return nil }
         let host = origin[scheme.upperBound...]
         return host.isEmpty || host.contains("/") ? nil : host.lowercased()
     }

@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import SandboxHTTP
 import Synchronization
 
 /// What the app under test is doing with the sandbox, as far as the sandbox can see: the requests
@@ -94,7 +94,7 @@ public final class AppActivity: Sendable {
             let now = Self.now()
             guard let left = quietLeft(for: period, since: since, now: now) else { return true }
             guard now < deadline else { return false }
-            Thread.sleep(forTimeInterval: Double(max(min(left, deadline - now), 1_000_000)) / 1e9)
+            OSThread.sleep(nanoseconds: max(min(left, deadline - now), 1_000_000))
         }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import SandboxHTTP
 import Synchronization
 
 /// Runs jobs one at a time, in order, on a thread of its own at a lower CPU priority than the event
@@ -36,7 +36,7 @@ package final class BackgroundWorker: Sendable {
             return !jobs.running
         }
         guard start else { return }
-        let thread = Thread { [self] in
+        OSThread.detach(name: name) { [self] in
             // This thread only, on Linux; a sandbox started nicer than that stays as nice.
             let which = __priority_which_t(PRIO_PROCESS.rawValue)
             if getpriority(which, 0) < Self.niceness { _ = setpriority(which, 0, Self.niceness) }
@@ -47,7 +47,5 @@ package final class BackgroundWorker: Sendable {
                 next()
             }
         }
-        thread.name = name
-        thread.start()
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SandboxBank
 import SandboxDialect
 import SandboxHTTP
@@ -20,7 +20,7 @@ extension Sandbox {
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
         var out = "", rest = Substring(text)
-        while let start = rest.range(of: "${") {
+        while let start = rest.firstRange(of: "${") {
             out += rest[..<start.lowerBound]
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
                 return .failure(Reconciliation.Problem(text, "expected } after ${"))

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import SandboxHTTP
 import Synchronization
 
 /// Runs webhook deliveries side by side, each on a thread of its own while it waits for its
@@ -33,7 +34,7 @@ final class DeliveryPool: Sendable {
             return true
         }
         queued.signal()
-        if startThread { Thread.detachNewThread { self.work() } }
+        if startThread { OSThread.detach { self.work() } }
     }
 
     private func work() {
