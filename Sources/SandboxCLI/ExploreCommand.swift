@@ -181,7 +181,7 @@ enum ExploreCommand: Command {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return true
         } catch {
-            CLI.printError("error: cannot write \(path): \(error.localizedDescription)")
+            CLI.printError("error: cannot write \(path): \(CLI.text(of: error))")
             return false
         }
     }

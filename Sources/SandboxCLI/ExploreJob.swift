@@ -71,7 +71,7 @@ final class ExploreJob: Sendable {
     /// The cores online, or the cgroup's CPU quota (`cpu.max`, rounded up) where it is fewer.
     static func usableCores() -> Int {
         let online = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        let quota = Self.read("/sys/fs/cgroup/cpu.max")?.split(separator: " ").compactMap { Int($0) }
+        let quota = Self.read("/sys/fs/cgroup/cpu.max")?.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard let quota, quota.count == 2, quota[1] > 0 else { return online }
         return max(1, min(online, (quota[0] + quota[1] - 1) / quota[1]))
     }
@@ -80,14 +80,19 @@ final class ExploreJob: Sendable {
     static func availableMemory() -> UInt64? {
         let meminfo = Self.read("/proc/meminfo")?.split(separator: "\n").first { $0.hasPrefix("MemAvailable:") }
         let system = meminfo?.split(separator: " ").dropFirst().first.flatMap { UInt64($0) }.map { $0 * 1024 }
-        let limit = Self.read("/sys/fs/cgroup/memory.max").flatMap { UInt64($0) }
-        let used = Self.read("/sys/fs/cgroup/memory.current").flatMap { UInt64($0) } ?? 0
+        let limit = Self.number("/sys/fs/cgroup/memory.max")
+        let used = Self.number("/sys/fs/cgroup/memory.current") ?? 0
         let cgroup = limit.map { $0 > used ? $0 - used : 0 }
         return [system, cgroup].compactMap { $0 }.min()
     }
 
     private static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The number a file of one holds (`max`, or none: nil).
+    private static func number(_ path: String) -> UInt64? {
+        read(path)?.split(whereSeparator: \.isWhitespace).first.flatMap { UInt64($0) }
     }
 }
 
@@ -106,12 +111,5 @@ final class RunDirectory: Sendable {
 
     func remove() {
         if let path { try? FileManager.default.removeItem(atPath: path) }
-    }
-}
-
-extension String {
-    /// Without white space (spaces, tabs, line ends) at either end.
-    func trimmingWhitespace() -> String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }
