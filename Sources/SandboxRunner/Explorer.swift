@@ -2,6 +2,7 @@ import CashoutSandbox
 import Dispatch
 import FoundationEssentials
 import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
 import Synchronization
@@ -71,12 +72,15 @@ package struct Explorer: Sendable {
     /// meanwhile, and a `reproduce` inside `each` shares the pool with them.
     package func runs(_ numbers: [Int], seed: UInt64, each: (Run) -> Void) {
         let queue = RunQueue(count: numbers.count)
-        Self.concurrently(min(pool.count, numbers.count), group: DispatchGroup()) { _ in
-            while let index = queue.take() {
-                queue.end(index, run(number: numbers[index], seed: seed &+ UInt64(numbers[index] - 1)))
+        let workers = (0 ..< min(pool.count, numbers.count)).map { _ in
+            OSThread(name: "explore-run") { [self] in
+                while let index = queue.take() {
+                    queue.end(index, run(number: numbers[index], seed: seed &+ UInt64(numbers[index] - 1)))
+                }
             }
         }
         for index in numbers.indices { each(queue.wait(index)) }
+        for worker in workers { worker.join() }
     }
 
     /// The runs of `runs(_:seed:each:)`: the next to start, and each one ended.
@@ -108,12 +112,6 @@ package struct Explorer: Sendable {
         private let count = Atomic(0)
         var value: Int { count.load(ordering: .relaxed) }
         func add() { count.add(1, ordering: .relaxed) }
-    }
-
-    /// `body(0)` to `body(count - 1)` at once, each on a thread of its own (a serial queue's: one
-    /// waiting for its app never holds another back), in `group`.
-    private static func concurrently(_ count: Int, group: DispatchGroup, _ body: @escaping @Sendable (Int) -> Void) {
-        for index in 0 ..< count { DispatchQueue(label: "cashout-sandbox.explore").async(group: group) { body(index) } }
     }
 
     /// Runs the suite once with what `seed` draws from the space.
@@ -165,11 +163,12 @@ package struct Explorer: Sendable {
         func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
             let json = fixed(candidate, shortened: short, title: title, target: target)
             let failing = Counter()
-            let group = DispatchGroup()
-            Self.concurrently(Self.tries, group: group) { [self] _ in
-                if execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature) { failing.add() }
+            let tries = (1 ... Self.tries).map { _ in
+                OSThread(name: "explore-try") { [self] in
+                    if execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature) { failing.add() }
+                }
             }
-            group.wait()
+            for thread in tries { thread.join() }
             return failing.value == Self.tries
         }
         let reproduced = fails(elements, short: false)
