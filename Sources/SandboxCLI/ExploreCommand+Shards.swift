@@ -53,7 +53,10 @@ extension ExploreCommand {
         guard !arguments.positional.isEmpty else { throw UsageError("option '--merge' takes the shards' DIRs (their --out), got none") }
         var shards: [(folder: String, record: ShardRecord)] = []
         for folder in arguments.positional {
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                throw UsageError("no such folder: \(folder)")
+            }
+            let names = entries
                 .filter { $0.hasPrefix("explore-shard-") && $0.hasSuffix(".json") }.sorted()
             guard !names.isEmpty else { throw UsageError("\(folder) holds no explore-shard-K-of-N.json (the --out of explore --shard K/N)") }
             for name in names {
@@ -88,8 +91,10 @@ extension ExploreCommand {
                   let name = record.written[target] else { continue }
             let path = "\(directory)/\(name)"
             if realPath(folder) == nil || realPath(folder) != realPath(directory) {
-                guard let bytes = FileManager.default.contents(atPath: "\(folder)/\(name)"),
-                      write(String(decoding: bytes, as: UTF8.self), to: path) else { return 1 }
+                guard let bytes = FileManager.default.contents(atPath: "\(folder)/\(name)") else {
+                    throw UsageError("\(folder)/\(name) is missing, though \(folder)'s record names it: keep a shard's whole --out")
+                }
+                guard write(String(decoding: bytes, as: UTF8.self), to: path, makingFolder: true) else { return 1 }
             }
             written[target] = path
         }
@@ -121,11 +126,13 @@ struct ShardRecord {
     init?(_ bytes: [UInt8]) {
         guard let json = try? JSON.parse(bytes), let suite = json["suite"]?.stringValue, let seed = json["seed"]?.numberText,
               let totalRuns = json["runs"]?.numberText, let shard = json["shard"]?.stringValue,
-              case let parts = shard.split(separator: "/").compactMap({ Int($0) }), parts.count == 2,
+              case let parts = shard.split(separator: "/").compactMap({ Int($0) }), parts.count == 2, parts[1] >= 1,
+              (1 ... parts[1]).contains(parts[0]),
               let results = json["results"]?.arrayValue, let written = json["written"]?.objectValue else { return nil }
         var runs: [(number: Int, failures: [String])] = []
         for result in results {
-            guard let number = result["run"]?.numberText.flatMap({ Int($0) }), let failures = result["failures"]?.arrayValue else { return nil }
+            guard let number = result["run"]?.numberText.flatMap({ Int($0) }), number >= 1, (number - 1) % parts[1] + 1 == parts[0],
+                  let failures = result["failures"]?.arrayValue else { return nil }
             runs.append((number, failures.compactMap(\.stringValue)))
         }
         (self.suite, self.seed, self.totalRuns, index, count, self.runs) = (suite, seed, totalRuns, parts[0], parts[1], runs)

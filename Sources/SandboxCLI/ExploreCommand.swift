@@ -83,7 +83,7 @@ enum ExploreCommand: Command {
         SignalWaiter.blockTerminationSignals()
         let numbers = shard?.numbers(of: runs) ?? Array(1 ... runs)
         let slots = (0 ..< jobs).map { _ in ExploreJob(command: command, timeout: timeout, grace: grace) }
-        TestCommand.stopOnSignal(stopping: " the command") { slots.forEach { $0.stop() } }
+        TestCommand.stopOnSignal(stopping: " the command") { ExploreJob.stopAll(slots) }
         let explorer: Explorer
         do {
             let pool = ServingPool(slots.map { $0.serving(quietPeriod: quietPeriod, quietLimit: quietLimit) })
@@ -98,16 +98,15 @@ enum ExploreCommand: Command {
         var failedWriting = false
         explorer.runs(numbers, seed: seed) { run in
             results.append(run)
-            guard !failedWriting, let target = report(run, timeout: timeout) else { return }
-            guard written[target] == nil else { return }
+            guard let target = report(run, timeout: timeout), written[target] == nil else { return true }
             // Each try of a shrink would wait out the timeout again: a run CMD outlived is written as
             // it drew; so is one whose ledger could not be read, which no draw of the bank's brings about.
             let outlived = run.result.command?.timedOut == true
             let reproduction = outlived || target == "ledger" ? explorer.unshrunk(run) : explorer.reproduce(run)
             let path = "\(directory)/\(stem(file))-seed\(run.seed).json"
-            guard write(explorer.text(reproduction.json), to: path) else {
+            guard write(explorer.text(reproduction.json), to: path, makingFolder: true) else {
                 failedWriting = true
-                return
+                return false
             }
             written[target] = path
             StandardOutput.writeLine(reproduction.reproduced
@@ -117,13 +116,15 @@ enum ExploreCommand: Command {
                     + (outlived ? "" : target == "ledger" ? " (the app's ledger could not be read: fix that first, whatever the bank drew)"
                         : " (with them fixed, \(target) did not show again: it may depend on timing)"))
             for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }
+            return true
         }
         if failedWriting { return 1 }
         let summary = Summary(results: results, written: written)
         summary.print()
         if let junit = arguments.value("junit"),
            !write(JUnitReport.xml(results.map(\.result), suite: "cashout-sandbox explore"), to: junit) { return 1 }
-        if let shard, !write(shard.record(of: summary, suite: file, seed: seed, runs: runs), to: "\(directory)/\(shard.fileName)") { return 1 }
+        if let shard, !write(shard.record(of: summary, suite: file, seed: seed, runs: runs), to: "\(directory)/\(shard.fileName)",
+                             makingFolder: true) { return 1 }
         return summary.failed == 0 ? 0 : 1
     }
 
@@ -133,7 +134,7 @@ enum ExploreCommand: Command {
         StandardOutput.writeLine("run \(run.number) (seed \(run.seed)): \(verdict)")
         guard let target = run.failures.first else { return nil }
         for message in [run.result.failureText, run.result.ledgerFailure].compactMap({ $0 }) {
-            StandardOutput.writeLine("  " + message.replacing("\n", with: "\n  "))
+            StandardOutput.writeLine("  " + message.indentingLines(by: "  "))
         }
         if run.result.command?.timedOut == true {
             StandardOutput.writeLine("  CMD was still running \(DurationText.format(timeout)) after it started (--timeout): stopped")
@@ -172,10 +173,10 @@ enum ExploreCommand: Command {
         }
     }
 
-    /// Writes `text` to `path` (its folder made if need be); false, said, when it cannot.
-    static func write(_ text: String, to path: String) -> Bool {
+    /// Writes `text` to `path` (its folder made first if `makingFolder`); false, said, when it cannot.
+    static func write(_ text: String, to path: String, makingFolder: Bool = false) -> Bool {
         do {
-            if let slash = path.lastIndex(of: "/") {
+            if makingFolder, let slash = path.lastIndex(of: "/") {
                 try FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true)
             }
             try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -186,9 +187,9 @@ enum ExploreCommand: Command {
         }
     }
 
-    /// `2, 6, 10`, or `2, 6, 10 ... 98` past 8 numbers.
+    /// `2, 6, 10`, or `2, 6, 10 ... 98` past 8 numbers; `none`.
     private static func list(_ numbers: [Int]) -> String {
-        numbers.count <= 8 ? numbers.map(String.init).joined(separator: ", ")
+        numbers.isEmpty ? "none" : numbers.count <= 8 ? numbers.map(String.init).joined(separator: ", ")
             : numbers.prefix(3).map(String.init).joined(separator: ", ") + " ... \(numbers.last!)"
     }
 

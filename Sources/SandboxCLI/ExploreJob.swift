@@ -2,6 +2,7 @@ import CashoutSandbox
 import Dispatch
 import FoundationEssentials
 import Glibc
+import SandboxHTTP
 import SandboxRunner
 import Synchronization
 
@@ -11,8 +12,17 @@ final class ExploreJob: Sendable {
     private let command: String
     private let timeout: Duration
     private let grace: Duration
-    /// The current run's CMD and folder.
-    private let current = Mutex<(command: ExternalCommand, directory: RunDirectory)?>(nil)
+    /// The current run: its CMD and folder once started, and whether a failed step stopped it
+    /// (then a CMD not started yet never starts: a step may fail before CMD is spawned).
+    private struct Current {
+        var command: ExternalCommand?
+        var directory: RunDirectory?
+        var stopped = false
+    }
+
+    private let current = Mutex(Current())
+    /// Set by `stopAll`: no CMD starts any more.
+    private static let stopping = Atomic(false)
 
     init(command: String, timeout: Duration, grace: Duration) {
         self.command = command
@@ -29,7 +39,10 @@ final class ExploreJob: Sendable {
             // Nothing a run's CMD started outlives the run, nor what it kept in its folder.
             ended: { [self] in
                 stop(grace: grace)
-                current.withLock { $0 }?.directory.remove()
+                current.withLock { current in
+                    current.directory?.remove()
+                    current = Current()
+                }
             })
     }
 
@@ -37,7 +50,15 @@ final class ExploreJob: Sendable {
     private func run(beside sandbox: Sandbox) -> CommandOutcome {
         let run = ExternalCommand(command, echo: false)
         let directory = RunDirectory()
-        current.withLock { $0 = (run, directory) }
+        let started = current.withLock { current in
+            guard !Self.stopping.load(ordering: .acquiring), !current.stopped else { return false }
+            (current.command, current.directory) = (run, directory)
+            return true
+        }
+        guard started else {
+            directory.remove()
+            return CommandOutcome(command: command, ending: .notStarted("the run was stopped before it started"), output: "")
+        }
         let timedOut = Atomic(false)
         let watchdog = DispatchWorkItem {
             guard run.isRunning else { return }
@@ -51,9 +72,25 @@ final class ExploreJob: Sendable {
         return outcome
     }
 
-    /// Stops the current run's CMD and what it started.
-    func stop(grace: Duration = .seconds(5)) {
-        current.withLock { $0 }?.command.stop(grace: grace)
+    /// Stops the current run's CMD and what it started, or keeps it from starting.
+    private func stop(grace: Duration) {
+        current.withLock { current in
+            current.stopped = true
+            return current.command
+        }?.stop(grace: grace)
+    }
+
+    /// On SIGINT or SIGTERM: no CMD starts any more, and each job's is stopped at once (SIGTERM,
+    /// SIGKILL 5 s later) and its folder removed.
+    static func stopAll(_ jobs: [ExploreJob]) {
+        stopping.store(true, ordering: .releasing)
+        let stoppers = jobs.map { job in
+            OSThread(name: nil) {
+                job.stop(grace: .seconds(5))
+                job.current.withLock { $0.directory?.remove() }
+            }
+        }
+        for stopper in stoppers { stopper.join() }
     }
 
     /// The default of `--jobs`: four times the cores this process may use (a run mostly waits for
@@ -68,9 +105,10 @@ final class ExploreJob: Sendable {
     /// What one run may take: the sandbox, the app beside it and the shell, with room to spare.
     static let memoryPerJob: UInt64 = 256 << 20
 
-    /// The cores online, or the cgroup's CPU quota (`cpu.max`, rounded up) where it is fewer.
+    /// The cores this process may run on (its CPU affinity), or the cgroup's CPU quota (`cpu.max`,
+    /// rounded up) where it is fewer.
     static func usableCores() -> Int {
-        let online = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let online = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let quota = Self.read("/sys/fs/cgroup/cpu.max")?.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard let quota, quota.count == 2, quota[1] > 0 else { return online }
         return max(1, min(online, (quota[0] + quota[1] - 1) / quota[1]))

@@ -41,8 +41,12 @@ extension TestCommand {
         // started from here on must have them blocked.
         SignalWaiter.blockTerminationSignals()
         let command = arguments.value("exec").map { ExternalCommand($0) }
-        stopOnSignal(stopping: command == nil ? "" : " the command") { command?.stop() }
-        let directory = RunDirectory()
+        let directory = command == nil ? nil : RunDirectory()
+        defer { directory?.remove() }
+        stopOnSignal(stopping: command == nil ? "" : " the command") {
+            command?.stop()
+            directory?.remove()
+        }
         // As many event-loop threads as `serve` has: the app may call concurrently.
         let serving = ScenarioRunner.Serving(
             port: port, host: arguments.value("host") ?? "127.0.0.1", allowedHosts: allowedHosts, threads: Sandbox.Configuration().server.threads,
@@ -56,7 +60,7 @@ extension TestCommand {
             // Nothing the command started outlives the run, nor what it kept in its folder.
             ended: {
                 command?.stop(grace: grace)
-                directory.remove()
+                directory?.remove()
             })
         let result: ScenarioResult
         do {
@@ -85,9 +89,9 @@ extension TestCommand {
 
     /// What `--exec`'s command gets besides our own environment: the sandbox's
     /// (`Sandbox.environment`), where to ask whether the steps are over, and the run's own folder.
-    static func commandEnvironment(_ sandbox: Sandbox, runDirectory: RunDirectory) -> [(name: String, value: String)] {
+    static func commandEnvironment(_ sandbox: Sandbox, runDirectory: RunDirectory?) -> [(name: String, value: String)] {
         sandbox.environment + [(suiteVariable, "\(sandbox.baseURL.absoluteString)/sandbox/suite")]
-            + (runDirectory.path.map { [(RunDirectory.variable, $0)] } ?? [])
+            + (runDirectory?.path.map { [(RunDirectory.variable, $0)] } ?? [])
     }
 
     /// `--NAME DURATION` (`500ms`, `10s`), from 0 to `maximum`; `fallback` when not given.

@@ -111,7 +111,7 @@ enum TestCommand: Command {
         for result in results {
             StandardOutput.writeLine(line(result))
             if let ledger = result.ledgerFailure {
-                StandardOutput.writeLine("FAIL \(title(result)): \(ledger.replacing("\n", with: "\n  "))")
+                StandardOutput.writeLine("FAIL \(title(result)): \(ledger.indentingLines(by: "  "))")
             }
             for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
             if let command = commandLine(result) { StandardOutput.writeLine(command) }

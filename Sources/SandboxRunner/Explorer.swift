@@ -69,8 +69,9 @@ package struct Explorer: Sendable {
     /// Runs `numbers`, run n with seed `seed + n - 1`, as many at once as the pool has servings;
     /// `each` gets them on the caller's thread in the order of `numbers`, each once it and those
     /// before it have ended, so that what it prints is what one job prints. Later runs go on
-    /// meanwhile, and a `reproduce` inside `each` shares the pool with them.
-    package func runs(_ numbers: [Int], seed: UInt64, each: (Run) -> Void) {
+    /// meanwhile, and a `reproduce` inside `each` shares the pool with them. When `each` answers
+    /// false, no run starts any more, and `each` is not called again.
+    package func runs(_ numbers: [Int], seed: UInt64, each: (Run) -> Bool) {
         let queue = RunQueue(count: numbers.count)
         let workers = (0 ..< min(pool.count, numbers.count)).map { _ in
             OSThread(name: "explore-run") { [self] in
@@ -79,7 +80,10 @@ package struct Explorer: Sendable {
                 }
             }
         }
-        for index in numbers.indices { each(queue.wait(index)) }
+        for index in numbers.indices where !each(queue.wait(index)) {
+            queue.cancel()
+            break
+        }
         for worker in workers { worker.join() }
     }
 
@@ -95,6 +99,9 @@ package struct Explorer: Sendable {
             let index = next.add(1, ordering: .relaxed).oldValue
             return index < ended.count ? index : nil
         }
+
+        /// No run is taken any more.
+        func cancel() { next.store(ended.count, ordering: .relaxed) }
 
         func end(_ index: Int, _ run: Run) {
             results.withLock { $0[index] = run }
@@ -159,15 +166,16 @@ package struct Explorer: Sendable {
         var elements = run.drawn.elements
         var shortened = false
         let title = "\(name), explored run \(run.number) (seed \(run.seed))"
-        // The tries at once, on as many servings as the pool spares.
+        // The tries at once where the pool has a serving for each; else one after another, up to
+        // the first that does not fail the same way.
         func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
             let json = fixed(candidate, shortened: short, title: title, target: target)
-            let failing = Counter()
-            let tries = (1 ... Self.tries).map { _ in
-                OSThread(name: "explore-try") { [self] in
-                    if execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature) { failing.add() }
-                }
+            let failsOnce: @Sendable () -> Bool = { [self] in
+                execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature)
             }
+            guard pool.count >= Self.tries else { return (1 ... Self.tries).allSatisfy { _ in failsOnce() } }
+            let failing = Counter()
+            let tries = (1 ... Self.tries).map { _ in OSThread(name: "explore-try") { if failsOnce() { failing.add() } } }
             for thread in tries { thread.join() }
             return failing.value == Self.tries
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SandboxJSON
 import TestHelpers
 import Testing
@@ -172,6 +173,9 @@ import Testing
         let (none, _, nothing) = try RunningBinary.run(["explore", "--merge", folder])
         #expect(none == 2)
         #expect(nothing.hasPrefix("error: \(folder) holds no explore-shard-K-of-N.json (the --out of explore --shard K/N)\n"), "\(nothing)")
+        let (absent, _, said) = try RunningBinary.run(["explore", "--merge", folder + "/absent"])
+        #expect(absent == 2)
+        #expect(said.hasPrefix("error: no such folder: \(folder)/absent\n"), "\(said)")
     }
 
     /// Each run's CMD gets a folder of its own, empty, removed once the run ends.
@@ -185,6 +189,24 @@ import Testing
         let folders = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(Set(folders).count == 6, "\(folders)")
         #expect(folders.allSatisfy { $0.contains("/cashout-sandbox-run-") && !FileManager.default.fileExists(atPath: $0) }, "\(folders)")
+    }
+
+    /// SIGINT stops every job's CMD at once, removes their folders, and no run starts a CMD after it.
+    @Test func aSignalStopsEveryJob() throws {
+        let path = try suite(#"{"name": "patient", "explore": {\#(Self.noChaosNorFaults)}, "steps": [{"advance": "1s"}]}"#)
+        let log = path + ".pids"
+        let explore = try RunningBinary(["explore", path, "--runs", "6", "--seed", "1", "--jobs", "3", "--out", path + ".found",
+                                         "--exec", #"echo "$$ $CASHOUT_SANDBOX_RUN_DIR" >> "# + log + "; exec sleep 1000"])
+        let started = { (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n") ?? [] }
+        #expect(Waiting.until { started().count == 3 }, "\(started())")
+        explore.kill(SIGINT)
+        #expect(explore.exitStatus() == 1)
+        let commands = started().map { $0.split(separator: " ") }
+        #expect(commands.count == 3, "a CMD started after the signal: \(commands)")
+        for command in commands {
+            #expect(Waiting.until { kill(pid_t(command[0])!, 0) != 0 }, "CMD \(command[0]) outlived explore")
+            #expect(!FileManager.default.fileExists(atPath: String(command[1])))
+        }
     }
 
     @Test(arguments: [

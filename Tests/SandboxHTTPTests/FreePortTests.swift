@@ -6,8 +6,8 @@ import Testing
 /// same process starting meanwhile (`explore --jobs`) must not take it.
 @Suite struct FreePortTests {
     @Test func aListenerOnAnyPortNeverTakesAPortHandedOut() throws {
-        let handed = Set((0 ..< 64).compactMap { _ in SocketAddress.freePort() })
-        #expect(handed.count == 64)
+        let handed = Set((0 ..< 32).compactMap { _ in SocketAddress.freePort() })
+        #expect(handed.count == 32)  // half the ports remembered: tests running meanwhile hand out others
         let address = try #require(try SocketAddress.resolve(host: "127.0.0.1", port: 0, passive: true).first)
         // 300 listeners at once, as many sandboxes starting: each takes a port the system picks.
         let listeners = try (0 ..< 300).map { _ in try Socket.listen(on: address) }
