@@ -13,7 +13,8 @@ package struct APIDocsFragment: Sendable {
     package var overview: String
     /// Paragraphs of the Postman collection's description: its variables and its script.
     package var postmanOverview: String
-    package var endpoints: [OpenAPIEndpoint]
+    /// Its endpoints' routes and descriptions (`Endpoint.description`), in the order it serves them.
+    package var endpoints: [EndpointDescription]
     package var schemas: [String: JSON]
     package var securitySchemes: [String: JSON]
     /// Its Postman folders, in order.
@@ -45,7 +46,7 @@ package struct APIDocsFragment: Sendable {
     /// when it takes no ledger.
     package var ledgerReference: (key: String, meaning: String)?
 
-    package init(tag: String, title: String, overview: String, postmanOverview: String, endpoints: [OpenAPIEndpoint], schemas: [String: JSON],
+    package init(tag: String, title: String, overview: String, postmanOverview: String, endpoints: [EndpointDescription], schemas: [String: JSON],
                  securitySchemes: [String: JSON], folders: [PostmanCollection.Folder], variables: [PostmanCollection.Variable],
                  sessionVariables: [String], prerequest: [String],
                  create: (@Sendable (_ name: String, _ idVariable: String, _ staysPending: Bool) -> PostmanCollection.Item)?,

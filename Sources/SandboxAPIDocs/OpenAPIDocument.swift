@@ -31,14 +31,19 @@ package enum OpenAPIDocument {
                 ["name": "Sink", "description": "The built-in webhook receiver"],
                 ["name": "Documents", "description": "This document, the Postman collection, the dashboard"],
             ]),
-            "paths": OpenAPI.paths(apis.flatMap { $0.endpoints.map(adminTokenProtected) } + adminEndpoints(apis)
-                                       + AccountsResource.endpoints(apis) + documentEndpoints),
+            "paths": paths(apis),
             "components": [
                 "schemas": .object(apis.reduce(adminSchemas.merging(requestJournalSchemas) { $1 }.merging(reportSchemas(apis)) { $1 }
                     .merging(suiteSchemas) { $1 }) { $0.merging($1.schemas) { $1 } }),
                 "securitySchemes": .object(apis.reduce(["AdminToken": adminTokenScheme]) { $0.merging($1.securitySchemes) { $1 } }),
             ],
         ]
+    }
+
+    /// Every endpoint's path item: the APIs', then the admin API's and the documents'.
+    private static func paths(_ apis: [APIDocsFragment]) -> JSON {
+        let endpoints: [OpenAPIEndpoint] = apis.flatMap { $0.endpoints.map { $0.documented(among: apis) } }
+        return OpenAPI.paths(endpoints.map(adminTokenProtected) + adminEndpoints(apis) + AccountsResource.endpoints(apis) + documentEndpoints)
     }
 
     /// The documents and the dashboard.

@@ -26,6 +26,13 @@ package struct AccountKind: Sendable {
     package var legacyPath: (path: String, listMember: String)?
     /// What the id is called in messages and the older path (`login`), and its longest length.
     package var idName: String
+
+    /// The routes of its older path, when it has one: the list (`GET /sandbox/merchants`) and the
+    /// create-or-update (`PUT /sandbox/merchants/{login}`), which the admin API serves and its
+    /// API's part of the OpenAPI document describes.
+    package var legacyRoutes: (list: String, put: String)? {
+        legacyPath.map { ("GET \($0.path)", "PUT \($0.path)/{\(idName)}") }
+    }
     package var idLimit: Int
     /// The body member that may repeat the path's id (`merchant_id`); nil when none is checked.
     package var idMember: String?

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
@@ -16,17 +17,16 @@ import SandboxJSON
 struct ManncoAPI: Sendable {
     let bank: Bank
 
+    /// Adds its endpoints (declared with their documentation in Docs/ManncoOpenAPI.swift) to `router`.
     func register(in router: inout Router) {
-        router.add("POST /user/login") { request in answer { () throws(ManncoError) in try login(request) } }
-        router.add("POST /cashout/process") { request in answer { () throws(ManncoError) in try process(request, user: try user(request)) } }
-        router.add("GET /user/getCashoutHistory") { request in answer { () throws(ManncoError) in try history(request, user: try user(request)) } }
-        router.add("GET /user/balance") { request in
-            answer { () throws(ManncoError) in ManncoResponse.success(.object([("balance", .number(try user(request).balanceCents))])) }
-        }
-        ManncoLinks(bank: bank).register(in: &router, user: user)
+        router.add(OpenAPIDocument.manncoEndpoints + [OpenAPIDocument.manncoEmails], serving: self)
     }
 
-    private func answer(_ endpoint: () throws(ManncoError) -> HTTPResponse) -> HTTPResponse {
+    /// Linking payout methods, and the link page.
+    var links: ManncoLinks { ManncoLinks(bank: bank) }
+
+    /// What `endpoint` answers, or its refusal in Mannco's envelope.
+    func answer(_ endpoint: () throws(ManncoError) -> HTTPResponse) -> HTTPResponse {
         do throws(ManncoError) { return try endpoint() } catch { return error.response }
     }
 
@@ -40,6 +40,11 @@ struct ManncoAPI: Sendable {
             }
             return user
         }
+    }
+
+    /// `GET /user/balance`: `content.balance`, in cents.
+    func balance(_ request: HTTPRequest) throws(ManncoError) -> HTTPResponse {
+        ManncoResponse.success(.object([("balance", .number(try user(request).balanceCents))]))
     }
 
     /// `POST /user/login {"apiKey"}` (JSON or form): `content.jwt`.

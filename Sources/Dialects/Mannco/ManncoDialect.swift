@@ -14,9 +14,6 @@ package struct ManncoDialect: Dialect {
 
     package func register(in router: inout Router, bank: Bank) {
         ManncoAPI(bank: bank).register(in: &router)
-        router.add("GET /sandbox/emails") { request in
-            .json(["emails": .array(ManncoEmail.outbox(of: bank.payouts(account: request.query("user"))).map(\.json))])
-        }
     }
 
     /// None: a Mannco cashout names no callback URL, and its user hears by email.

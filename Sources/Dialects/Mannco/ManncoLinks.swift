@@ -11,16 +11,6 @@ import SandboxJSON
 struct ManncoLinks: Sendable {
     let bank: Bank
 
-    func register(in router: inout Router, user: @escaping @Sendable (HTTPRequest) throws(ManncoError) -> ManncoUser) {
-        router.add("POST /cashout/link") { request in
-            do throws(ManncoError) { return try link(request, user: try user(request)) } catch { return error.response }
-        }
-        router.add("POST /cashout/unlink") { request in
-            do throws(ManncoError) { return try unlink(request, user: try user(request)) } catch { return error.response }
-        }
-        router.add("GET /cashout/link/{token}") { request in page(request.parameters["token"] ?? "") }
-    }
-
     /// The provider a body names: "Missing required parameter: provider", ManncoMessage.invalidProvider.
     private static func provider(_ body: [String: JSON], allowed: [ManncoProvider]) throws(ManncoError) -> ManncoProvider {
         guard let name = body["provider"], !name.isNull else { throw .missing("provider") }

@@ -25,15 +25,28 @@ enum PrismDocs {
             \(merchant.apiKey)) as headers, with Connect's JSON bodies. Each create picks a new merchantPayoutId in its own \
             script, so the folder runs again on a used sandbox.
             """,
-        endpoints: connect.endpoints + [
-            OpenAPIEndpoint(route: "GET /prism/payout-links/{token}", operation: OpenAPI.operation(
+        endpoints: connect.endpoints.map(EndpointDescription.init) + linkEndpoints.map(\.description)
+            + PrismMerchantDocs.endpoints.map(EndpointDescription.init),
+        schemas: connect.schemas.merging(PrismMerchantDocs.schemas) { $1 }, securitySchemes: [:],
+        folders: [.init("PayoutService (Connect JSON)", PostmanCollection.prismRequests,
+                        "The eight methods over Connect's JSON: Create, Get, Void; Stage, Transfer; CreateLink; errors both ways; "
+                            + "CreateRecipient, EnrollDisburseAccount and a Create to the enrolled method.")],
+        variables: [.init("prismMerchantId", merchant.id), .init("prismApiKey", merchant.apiKey, secret: true)],
+        sessionVariables: ["prismPayoutRef", "prismPayoutId", "prismQuoteRef", "prismStagedId", "prismLinkRef", "prismLinkToken",
+                           "prismDeclineRef", "prismRecipientRef", "prismRecipientId", "prismMethodId", "prismEnrolledRef"],
+        prerequest: [], create: nil, accountVariable: nil)
+
+    /// CreateLink's recipient pages, each declared once: route, description and handler.
+    static var linkEndpoints: [Endpoint<PrismLinks>] {
+        [
+            Endpoint<PrismLinks>("GET /prism/payout-links/{token}", OpenAPI.operation(
                 "prismOpenPayoutLink", tag: "PayoutService", summary: "Open a CreateLink page",
                 description: "The recipient's form (method, holder name, account) of a payout awaiting its details. "
                     + "It works for 24 h of virtual time.",
                 parameters: [token],
                 responses: ["200": page("The form"), "404": page("Not a link of this sandbox"),
-                            "410": page("The payout expired, was cancelled, or has its details already")])),
-            OpenAPIEndpoint(route: "POST /prism/payout-links/{token}", operation: OpenAPI.operation(
+                            "410": page("The payout expired, was cancelled, or has its details already")])) { links, request in links.page(request.parameters["token"] ?? "") },
+            Endpoint<PrismLinks>("POST /prism/payout-links/{token}", OpenAPI.operation(
                 "prismSubmitPayoutLink", tag: "PayoutService", summary: "Send a CreateLink page's form",
                 description: "Executes the payout (debit, PENDING, then the bank's timeline).",
                 parameters: [token],
@@ -44,16 +57,9 @@ enum PrismDocs {
                 ]]]],
                 responses: ["200": page("The payout is on its way"), "400": page("A field is missing"),
                             "402": page("The merchant's balance or limits refuse it now"), "404": page("Not a link of this sandbox"),
-                            "410": page("The payout expired, was cancelled, or has its details already")])),
-        ] + PrismMerchantDocs.endpoints,
-        schemas: connect.schemas.merging(PrismMerchantDocs.schemas) { $1 }, securitySchemes: [:],
-        folders: [.init("PayoutService (Connect JSON)", PostmanCollection.prismRequests,
-                        "The eight methods over Connect's JSON: Create, Get, Void; Stage, Transfer; CreateLink; errors both ways; "
-                            + "CreateRecipient, EnrollDisburseAccount and a Create to the enrolled method.")],
-        variables: [.init("prismMerchantId", merchant.id), .init("prismApiKey", merchant.apiKey, secret: true)],
-        sessionVariables: ["prismPayoutRef", "prismPayoutId", "prismQuoteRef", "prismStagedId", "prismLinkRef", "prismLinkToken",
-                           "prismDeclineRef", "prismRecipientRef", "prismRecipientId", "prismMethodId", "prismEnrolledRef"],
-        prerequest: [], create: nil, accountVariable: nil)
+                            "410": page("The payout expired, was cancelled, or has its details already")])) { links, request in links.submit(request.parameters["token"] ?? "", request.body) },
+        ]
+    }
 
     private static let token = OpenAPI.path("token", ["type": "string", "pattern": "^lnk_[0-9a-f]{32}$"], "The last segment of the link")
 

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 
@@ -37,9 +38,9 @@ struct PrismLinks: Sendable {
     /// The page's URL on the host the call reached the sandbox by.
     static func url(host: String?, token: String) -> String { "http://\(host ?? "localhost")\(path)\(token)" }
 
+    /// Adds its pages (declared with their documentation in PrismDocs.swift) to `router`.
     func register(in router: inout Router) {
-        router.add("GET /prism/payout-links/{token}") { request in page(request.parameters["token"] ?? "") }
-        router.add("POST /prism/payout-links/{token}") { request in submit(request.parameters["token"] ?? "", request.body) }
+        router.add(PrismDocs.linkEndpoints, serving: self)
     }
 
     /// The payout of a link's token; nil for a token this sandbox did not make.

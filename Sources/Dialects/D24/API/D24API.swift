@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxD24Rules
 import SandboxHTTP
@@ -21,16 +22,13 @@ package struct D24API: Sendable {
         self.keys = keys
     }
 
+    /// Adds its endpoints (declared with their documentation in Docs/D24OpenAPI.swift) to `router`.
     package func register(in router: inout Router) {
-        router.add("POST /v3/cashout") { answer($0, create) }
-        router.add("POST /v3/cashout/status") { answer($0, status) }
-        router.add("PUT /v3/cashout/status") { answer($0, updateStatus) }
-        router.add("DELETE /v3/cashout/cancel") { answer($0, cancel) }
-        router.add("GET /v3/banks") { banks($0) }
-        router.add("GET /v3/exchange_rates") { exchangeRates($0) }
+        router.add(OpenAPIDocument.d24Endpoints, serving: self)
     }
 
-    private func answer(_ request: HTTPRequest, _ endpoint: (HTTPRequest) throws(D24Error) -> HTTPResponse) -> HTTPResponse {
+    /// What `endpoint` answers, or its refusal in D24's shape.
+    func answer(_ request: HTTPRequest, _ endpoint: (HTTPRequest) throws(D24Error) -> HTTPResponse) -> HTTPResponse {
         do throws(D24Error) { return try endpoint(request) } catch { return error.response }
     }
 

@@ -25,11 +25,17 @@ struct D24Error: Error, Sendable, Equatable {
         }
     }
 
-    var response: HTTPResponse {
+    /// What it answers: `{"code": N, "message": "..."}`, with a KYC refusal's reason; the OpenAPI
+    /// document's examples are these bodies (D24OpenAPI).
+    var body: JSON {
         var body: [String: JSON] = ["code": .number(code), "message": .string(message)]
         if let reason { body["reason"] = .string(reason) }
         if let reasonCode { body["reason_code"] = .number(reasonCode) }
-        var response = HTTPResponse.json(.object(body), status: httpStatus)
+        return .object(body)
+    }
+
+    var response: HTTPResponse {
+        var response = HTTPResponse.json(body, status: httpStatus)
         response.diagnosis = diagnosis
         return response
     }
@@ -66,6 +72,11 @@ struct D24Error: Error, Sendable, Equatable {
     static let invalidTransition = D24Error(code: 510, message: "Invalid status transition")
     static let duplicateExternalID = D24Error(code: 511, message: "External ID already used")
     static let insufficientFunds = D24Error(code: 514, message: "Insufficient funds")
+
+    /// A KYC decline (504) with its reason, as a scenario's decline gives them.
+    static func kycDeclined(reason: String, reasonCode: Int) -> D24Error {
+        D24Error(code: 504, message: standardMessages[504] ?? "", reason: reason, reasonCode: reasonCode)
+    }
 
     static func limitExceeded(_ which: String) -> D24Error {
         D24Error(code: 508, message: "Limit exceeded: \(which)")

@@ -1,18 +1,19 @@
 import SandboxAPIDocs
+import SandboxDialect
 import SandboxJSON
 
-// Mannco's users and their email outbox in the admin API, as ManncoUser.kind and ManncoDialect serve them (as D24
+// Mannco's users and their email outbox in the admin API, as ManncoUser.kind and ManncoAPI serve them (as D24
 // documents its merchants in its own fragment). Errors are the admin API's `{"code","message"}`.
 
 extension OpenAPIDocument {
     static var manncoAdminEndpoints: [OpenAPIEndpoint] {
         let userID = OpenAPI.path("id", Schema.string("1 to 64 characters", example: "76561198000000042"), "The user's id")
         return [
-            OpenAPIEndpoint(route: "GET /sandbox/users", operation: OpenAPI.operation(
+            OpenAPIEndpoint(route: ManncoUser.kind.legacyRoutes!.list, operation: OpenAPI.operation(
                 "listManncoUsers", tag: "Sandbox", summary: "Mannco users", description: "With their API keys, balances and linked methods.",
                 responses: ["200": OpenAPI.json("The users", Schema.object(["users": Schema.array(of: Schema.ref("ManncoUser"))],
                                                                            required: ["users"]))])),
-            OpenAPIEndpoint(route: "PUT /sandbox/users/{id}", operation: OpenAPI.operation(
+            OpenAPIEndpoint(route: ManncoUser.kind.legacyRoutes!.put, operation: OpenAPI.operation(
                 "putManncoUser", tag: "Sandbox", summary: "Create or update a Mannco user",
                 description: "Creates the user (which needs `api_key`), or changes the members given.",
                 parameters: [userID],
@@ -28,13 +29,19 @@ extension OpenAPIDocument {
                                          "sandbox_login is an account of d24"),
                     "409": OpenAPI.error(409, "api_key: already the key of user 76561198000000001", "a user keeps its currency"),
                 ])),
-            OpenAPIEndpoint(route: "GET /sandbox/emails", operation: OpenAPI.operation(
-                "listManncoEmails", tag: "Sandbox", summary: "Mannco's email outbox",
-                description: "One email per status a cashout enters (pending, processing, completed, failed, cancelled), oldest first.",
-                parameters: [OpenAPI.query("user", Schema.string(example: ManncoDocs.user.id), "Only this user's cashouts'")],
-                responses: ["200": OpenAPI.json("The emails", Schema.object(["emails": Schema.array(of: Schema.ref("ManncoEmail"))],
-                                                                            required: ["emails"]))])),
         ]
+    }
+
+    /// `GET /sandbox/emails`: the users' email outbox, which Mannco's notifications go to.
+    static var manncoEmails: Endpoint<ManncoAPI> {
+        Endpoint<ManncoAPI>("GET /sandbox/emails", OpenAPI.operation(
+            "listManncoEmails", tag: "Sandbox", summary: "Mannco's email outbox",
+            description: "One email per status a cashout enters (pending, processing, completed, failed, cancelled), oldest first.",
+            parameters: [OpenAPI.query("user", Schema.string(example: ManncoDocs.user.id), "Only this user's cashouts'")],
+            responses: ["200": OpenAPI.json("The emails", Schema.object(["emails": Schema.array(of: Schema.ref("ManncoEmail"))],
+                                                                        required: ["emails"]))])) { api, request in
+            .json(["emails": .array(ManncoEmail.outbox(of: api.bank.payouts(account: request.query("user"))).map(\.json))])
+        }
     }
 
     static var manncoAdminSchemas: [String: JSON] {

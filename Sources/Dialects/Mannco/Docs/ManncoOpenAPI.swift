@@ -9,9 +9,11 @@ import SandboxJSON
 // are what a fresh sandbox answers at 2026-01-05T09:00:00Z (OpenAPIDocumentTests checks them).
 
 extension OpenAPIDocument {
-    static var manncoEndpoints: [OpenAPIEndpoint] {
+    /// Its endpoints, each declared once: route, description and handler (the router serves
+    /// them in this order, the email outbox last).
+    static var manncoEndpoints: [Endpoint<ManncoAPI>] {
         [
-            OpenAPIEndpoint(route: "POST /user/login", operation: OpenAPI.operation(
+            Endpoint<ManncoAPI>("POST /user/login", OpenAPI.operation(
                 "manncoLogin", tag: "Mannco", summary: "Log in with an API key",
                 description: "`content.jwt` is the token every other Mannco route takes as `Authorization: Bearer <jwt>`.",
                 body: [
@@ -27,8 +29,8 @@ extension OpenAPIDocument {
                                         example: success(["jwt": .string(ManncoToken.issue(user: ManncoDocs.user.id, at: exampleTime))])),
                     "300": refusals("No `apiKey`", [ManncoMessage.missing("apiKey")]),
                     "403": refusals("An API key no user has", [ManncoMessage.invalidAPIKey]),
-                ])),
-            OpenAPIEndpoint(route: "POST /cashout/process", operation: OpenAPI.operation(
+                ])) { api, request in api.answer { () throws(ManncoError) in try api.login(request) } },
+            Endpoint<ManncoAPI>("POST /cashout/process", OpenAPI.operation(
                 "manncoProcessCashout", tag: "Mannco", summary: "Request a cashout",
                 description: """
                     Debits `amount` cents from the balance; the provider pays `netAmount` (`amount` less the fee: Payoneer \
@@ -51,8 +53,8 @@ extension OpenAPIDocument {
                         ManncoMessage.cooldown, ManncoMessage.insufficientBalance,
                     ]),
                     "403": forbidden,
-                ])),
-            OpenAPIEndpoint(route: "GET /user/getCashoutHistory", operation: OpenAPI.operation(
+                ])) { api, request in api.answer { () throws(ManncoError) in try api.process(request, user: try api.user(request)) } },
+            Endpoint<ManncoAPI>("GET /user/getCashoutHistory", OpenAPI.operation(
                 "manncoCashoutHistory", tag: "Mannco", summary: "The user's cashouts",
                 description: "Newest first, `perpage` a page (20 by default, at most 50), pages from 1.",
                 parameters: [
@@ -72,24 +74,24 @@ extension OpenAPIDocument {
                     "300": refusals("`page` or the page size is not a whole number of at least 1",
                                     [ManncoMessage.invalidPage, ManncoMessage.invalidPerpage]),
                     "403": forbidden,
-                ])),
-            OpenAPIEndpoint(route: "GET /user/balance", operation: OpenAPI.operation(
+                ])) { api, request in api.answer { () throws(ManncoError) in try api.history(request, user: try api.user(request)) } },
+            Endpoint<ManncoAPI>("GET /user/balance", OpenAPI.operation(
                 "manncoBalance", tag: "Mannco", summary: "The user's balance", description: "In cents.", security: ["ManncoJWT"],
                 responses: [
                     "200": OpenAPI.json("The balance", envelope(Schema.object(["balance": cents("The balance")], required: ["balance"])),
                                         example: success(["balance": whole(ManncoDocs.user.balanceCents)])),
                     "403": forbidden,
-                ])),
+                ])) { api, request in api.answer { () throws(ManncoError) in try api.balance(request) } },
         ] + manncoLinkEndpoints
     }
 
     /// `POST /cashout/link`, `POST /cashout/unlink` and the link page.
-    private static var manncoLinkEndpoints: [OpenAPIEndpoint] {
-        let page = { (description: String) -> JSON in
+    private static var manncoLinkEndpoints: [Endpoint<ManncoAPI>] {
+        let page = { @Sendable (description: String) -> JSON in
             ["description": .string(description), "content": ["text/html": ["schema": Schema.string()]]]
         }
         return [
-            OpenAPIEndpoint(route: "POST /cashout/link", operation: OpenAPI.operation(
+            Endpoint<ManncoAPI>("POST /cashout/link", OpenAPI.operation(
                 "manncoLinkMethod", tag: "Mannco", summary: "Link a payout method",
                 description: """
                     Payoneer and PayPal answer `link`, a page of this sandbox that links the method when opened \
@@ -111,8 +113,8 @@ extension OpenAPIDocument {
                         ManncoMessage.missing("firstName"), ManncoMessage.missing("address.city"),
                     ]),
                     "403": forbidden,
-                ])),
-            OpenAPIEndpoint(route: "POST /cashout/unlink", operation: OpenAPI.operation(
+                ])) { api, request in api.answer { () throws(ManncoError) in try api.links.link(request, user: try api.user(request)) } },
+            Endpoint<ManncoAPI>("POST /cashout/unlink", OpenAPI.operation(
                 "manncoUnlinkMethod", tag: "Mannco", summary: "Unlink Payoneer", description: "Only Payoneer can be unlinked.",
                 body: OpenAPI.body(Schema.ref("ManncoUnlinkRequest"), examples: ["payoneer": ["provider": "payoneer"]]),
                 security: ["ManncoJWT"],
@@ -122,14 +124,14 @@ extension OpenAPIDocument {
                     "300": refusals("Not Payoneer, or Payoneer is not linked",
                                     [ManncoMessage.missing("provider"), ManncoMessage.invalidProvider, ManncoMessage.unlinkFailed]),
                     "403": forbidden,
-                ])),
-            OpenAPIEndpoint(route: "GET /cashout/link/{token}", operation: OpenAPI.operation(
+                ])) { api, request in api.answer { () throws(ManncoError) in try api.links.unlink(request, user: try api.user(request)) } },
+            Endpoint<ManncoAPI>("GET /cashout/link/{token}", OpenAPI.operation(
                 "manncoOpenLink", tag: "Mannco", summary: "Open a Payoneer or PayPal link",
                 description: "The page `POST /cashout/link` answered as `link`: opening it links the method. "
                     + "No token needed; it works for a day of virtual time.",
                 parameters: [OpenAPI.path("token", Schema.string(), "The last segment of `link`")],
                 responses: ["200": page("The method is linked"), "404": page("Not a link of this sandbox, or its user is gone"),
-                            "410": page("The link expired: it was made more than a day ago")])),
+                            "410": page("The link expired: it was made more than a day ago")])) { api, request in api.links.page(request.parameters["token"] ?? "") },
         ]
     }
 

@@ -28,7 +28,7 @@ enum D24Docs {
             so the cashouts that are held, cancelled or forced are created with the magic beneficiary_name \
             NEVER, which leaves them PENDING until a request moves them.
             """,
-        endpoints: OpenAPIDocument.d24Endpoints + OpenAPIDocument.merchantEndpoints,
+        endpoints: OpenAPIDocument.d24Endpoints.map(\.description) + OpenAPIDocument.merchantEndpoints.map(EndpointDescription.init),
         schemas: OpenAPIDocument.d24Schemas,
         securitySchemes: [
             "PayloadSignature": [

@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxDialect
 import SandboxD24Rules
 import SandboxJSON
 
@@ -8,9 +9,11 @@ import SandboxJSON
 // 504, 412 for every other refusal).
 
 extension OpenAPIDocument {
-    static var d24Endpoints: [OpenAPIEndpoint] {
+    /// Its endpoints, each declared once: route, description and handler (the router serves
+    /// them in this order).
+    static var d24Endpoints: [Endpoint<D24API>] {
         [
-            OpenAPIEndpoint(route: "POST /v3/cashout", operation: OpenAPI.operation(
+            Endpoint<D24API>("POST /v3/cashout", OpenAPI.operation(
                 "createCashout", tag: "D24", summary: "Create a cashout",
                 description: """
                     Creates a cashout for the merchant named by `login`/`pass`. Fields are checked in the \
@@ -27,31 +30,30 @@ extension OpenAPIDocument {
                                         ]),
                     "400": OpenAPI.errors("Malformed JSON (502) or a KYC decline (504)", [
                         malformedBody,
-                        ["code": 504, "message": "User unauthorized due to cadastral situation.",
-                         "reason": "Underage user detected", "reason_code": 105],
+                        D24Error.kycDeclined(reason: "Underage user detected", reasonCode: 105).body,
                     ]),
                     "401": authErrors,
                     "412": OpenAPI.errors("A field, business or bank refusal", [
-                        OpenAPI.failure(300, "bankAccount: Invalid or missing Bank account"),
-                        OpenAPI.failure(303, "Invalid bank code"),
-                        OpenAPI.failure(508, "Limit exceeded: TRANSACTION"),
-                        OpenAPI.failure(511, "External ID already used"),
-                        OpenAPI.failure(514, "Insufficient funds"),
-                        OpenAPI.failure(518, "Country not available"),
-                        OpenAPI.failure(526, "Invalid currency"),
-                        OpenAPI.failure(533, "Invalid Amount. The minimum amount is BRL 10.00 or equivalent in USD"),
+                        D24Error(D24FieldError.invalid(.bankAccount)).body,
+                        D24Error(D24FieldError.invalidBankCode).body,
+                        D24Error.limitExceeded(D24Error.word(.transaction)).body,
+                        D24Error.duplicateExternalID.body,
+                        D24Error.insufficientFunds.body,
+                        D24Error(D24FieldError.countryNotAvailable).body,
+                        D24Error(D24FieldError.invalidCurrency).body,
+                        D24Error.minimumAmount(currency: "BRL", amount: "10.00").body,
                     ]),
-                ])),
-            OpenAPIEndpoint(route: "POST /v3/cashout/status", operation: OpenAPI.operation(
+                ])) { api, request in api.answer(request, api.create) },
+            Endpoint<D24API>("POST /v3/cashout/status", OpenAPI.operation(
                 "getCashoutStatus", tag: "D24", summary: "A cashout's status",
                 description: "The cashout named by `cashout_id` (which decides when both are sent) or `external_id`.",
                 body: OpenAPI.body(Schema.ref("CashoutStatusRequest"),
                                    examples: ["by external_id": ["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1"]]),
                 security: ["PayloadSignature"],
                 responses: statusResponses([
-                    OpenAPI.failure(300, "cashoutId: Invalid or missing Cashout ID"), notFound,
-                ]))),
-            OpenAPIEndpoint(route: "PUT /v3/cashout/status", operation: OpenAPI.operation(
+                    D24Error.invalidParam("cashoutId", "Cashout ID").body, notFound,
+                ]))) { api, request in api.answer(request, api.status) },
+            Endpoint<D24API>("PUT /v3/cashout/status", OpenAPI.operation(
                 "updateCashoutStatus", tag: "D24", summary: "Hold or release a cashout",
                 description: """
                     `status` `ON_HOLD` (from PENDING) or `PENDING` (from ON_HOLD). Other known statuses are \
@@ -62,10 +64,10 @@ extension OpenAPIDocument {
                 ]),
                 security: ["PayloadSignature"],
                 responses: statusResponses([
-                    OpenAPI.failure(300, "status: Invalid or missing Status"), notFound, invalidTransition,
-                    OpenAPI.failure(521, "Status PAID not supported for this type of request"),
-                ]))),
-            OpenAPIEndpoint(route: "DELETE /v3/cashout/cancel", operation: OpenAPI.operation(
+                    D24Error.invalidParam("status", "Status").body, notFound, invalidTransition,
+                    D24Error.statusNotSupported("PAID").body,
+                ]))) { api, request in api.answer(request, api.updateStatus) },
+            Endpoint<D24API>("DELETE /v3/cashout/cancel", OpenAPI.operation(
                 "cancelCashout", tag: "D24", summary: "Cancel a cashout",
                 description: "Both `cashout_id` and `external_id` are required; allowed from PENDING or ON_HOLD.",
                 body: OpenAPI.body(Schema.ref("CancelCashoutRequest"), examples: [
@@ -73,10 +75,10 @@ extension OpenAPIDocument {
                 ]),
                 security: ["PayloadSignature"],
                 responses: statusResponses([
-                    OpenAPI.failure(300, "cashoutId: Invalid or missing Cashout ID"),
-                    OpenAPI.failure(300, "externalId: Invalid or missing External ID"), notFound, invalidTransition,
-                ]))),
-            OpenAPIEndpoint(route: "GET /v3/banks", operation: OpenAPI.operation(
+                    D24Error.invalidParam("cashoutId", "Cashout ID").body,
+                    D24Error.invalidParam("externalId", "External ID").body, notFound, invalidTransition,
+                ]))) { api, request in api.answer(request, api.cancel) },
+            Endpoint<D24API>("GET /v3/banks", OpenAPI.operation(
                 "listBanks", tag: "D24", summary: "Bank codes of a country",
                 description: "The bank codes `bank_code` accepts for `country`; empty for countries without a list.",
                 parameters: [countryParameter], security: ["ReadOnlyKey"],
@@ -85,8 +87,8 @@ extension OpenAPIDocument {
                                         example: [["code": 1, "name": "Banco do Brasil"]]),
                     "400": OpenAPI.empty("No or unknown `country` (an empty body, as the provider documents)"),
                     "401": readOnlyKeyError,
-                ])),
-            OpenAPIEndpoint(route: "GET /v3/exchange_rates", operation: OpenAPI.operation(
+                ])) { api, request in api.banks(request) },
+            Endpoint<D24API>("GET /v3/exchange_rates", OpenAPI.operation(
                 "getExchangeRate", tag: "D24", summary: "The exchange rate of a country's currency",
                 description: "The sandbox's fixed rate from USD to the country's local currency, and `amount` USD converted.",
                 parameters: [
@@ -102,7 +104,7 @@ extension OpenAPIDocument {
                                         example: ["converted_amount": .number("58.829"), "currency": "BRL", "fx_rate": .number("5.8829")]),
                     "400": OpenAPI.empty("No or unknown `country`, or a bad `amount` (an empty body)"),
                     "401": readOnlyKeyError,
-                ])),
+                ])) { api, request in api.exchangeRates(request) },
         ]
     }
 
@@ -145,11 +147,11 @@ extension OpenAPIDocument {
     /// D24's merchants in the admin API's older path (`D24Merchant.kind`).
     static var merchantEndpoints: [OpenAPIEndpoint] {
         [
-            OpenAPIEndpoint(route: "GET /sandbox/merchants", operation: OpenAPI.operation(
+            OpenAPIEndpoint(route: D24Merchant.kind.legacyRoutes!.list, operation: OpenAPI.operation(
                 "listMerchants", tag: "Sandbox", summary: "Merchants", description: "With their credentials and balances.",
                 responses: ["200": OpenAPI.json("The merchants", Schema.object(["merchants": Schema.array(of: Schema.ref("Merchant"))],
                                                                                required: ["merchants"]))])),
-            OpenAPIEndpoint(route: "PUT /sandbox/merchants/{login}", operation: OpenAPI.operation(
+            OpenAPIEndpoint(route: D24Merchant.kind.legacyRoutes!.put, operation: OpenAPI.operation(
                 "putMerchant", tag: "Sandbox", summary: "Create or update a merchant",
                 description: "Only the fields given change; a new merchant needs `pass` and `secret`.",
                 parameters: [OpenAPI.path("login", Schema.string("1 to 32 characters", example: "acme"), "The merchant's API key")],
@@ -254,15 +256,15 @@ extension OpenAPIDocument {
     private static let countryParameter = OpenAPI.query(
         "country", Schema.oneOf(D24Countries.allCountries, "ISO 3166-1 alpha-2: a country of the currency table"), "The country", required: true)
 
-    private static let malformedBody = OpenAPI.failure(502, "Invalid request body - Please check that the JSON is well formatted")
-    private static let notFound = OpenAPI.failure(509, "Cashout not found with this ID")
-    private static let invalidTransition = OpenAPI.failure(510, "Invalid status transition")
+    private static let malformedBody = D24Error.malformedBody.body
+    private static let notFound = D24Error.notFound.body
+    private static let invalidTransition = D24Error.invalidTransition.body
 
     /// 401 of the signed endpoints: credentials, signature, IP allow-list.
     private static let authErrors = OpenAPI.errors("Bad credentials (401), signature (302) or client address (402)", [
-        OpenAPI.failure(401, "Invalid credentials"),
-        OpenAPI.failure(302, "Invalid control string"),
-        OpenAPI.failure(402, "Unregistered IP address (Go to API Access to whitelist the IP in the Merchant Panel)"),
+        D24Error.invalidCredentials.body,
+        D24Error.invalidSignature.body,
+        D24Error.unregisteredIP.body,
     ])
 
     private static let readOnlyKeyError = OpenAPI.errors("No `Authorization: Bearer <read-only key>` of a merchant",
