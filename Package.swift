@@ -37,8 +37,8 @@ let package = Package(
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
-        .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
-                                                       "SandboxScenario"]),
+        .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+                                                       "SandboxProtobuf", "SandboxScenario"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         // The wire and the accounts; what an API adds to scenario files, the documents, the dashboard
         // and the report, it adds by conforming to those modules' own protocols (ScenarioDialect...).

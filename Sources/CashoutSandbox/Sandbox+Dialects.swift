@@ -36,6 +36,10 @@ extension Sandbox {
 }
 
 extension Sandbox {
+    /// What a sandbox serves besides its payout APIs, as the documents describe it (for
+    /// `cashout-sandbox openapi`, which makes the document without a sandbox).
+    package static var servedEndpoints: [EndpointDescription] { APIDocs.sandboxEndpoints(admin: AdminAPI.self) }
+
     /// The D24 merchant with `login` (nil for none, or for another API's account), as it is now.
     package func d24Merchant(_ login: String) -> D24Merchant? {
         bank.account(id: login).flatMap(D24Merchant.init(owned:))

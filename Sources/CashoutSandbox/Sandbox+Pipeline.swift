@@ -46,7 +46,7 @@ extension Sandbox {
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
             configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
                 ? Stage(RequestRecorder(journal: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
-                                        dialects: parts.routeDialects, unrecorded: Dashboard.routes + APIDocs.routes,
+                                        dialects: parts.routeDialects, unrecorded: APIDocs.routes,
                                         activity: parts.activity).respond)
                 : nil,
             // A request to a name that is not this machine's is refused before anything is done
@@ -69,7 +69,7 @@ extension Sandbox {
     }
 
     private static func learnsHosts(routeNames: [String], sender: WebhookSender) -> Router.Middleware {
-        let handsOutURLs = routeNames.map { (Dashboard.routes + APIDocs.routes).contains($0) }
+        let handsOutURLs = routeNames.map { APIDocs.routes.contains($0) }
         return { request, route, next in
             if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
             return next(request)

@@ -125,6 +125,9 @@ public final class Sandbox: Sendable {
     package let reports: ReportCache
     /// `CASHOUT_SANDBOX_APP_PORT` once picked (``appPort``).
     let pickedAppPort = Mutex<Int?>(nil)
+    /// Every route it serves, numbered as its metrics count them (`Router.routeNames`: `unmatched`
+    /// first, each `GET` followed by its `HEAD`).
+    package let routeNames: [String]
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     package var journalRecovery: Journal.Recovery? { journal?.recovery }
 
@@ -133,7 +136,8 @@ public final class Sandbox: Sendable {
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
                  eventLog: EventLog?, requestJournal: RequestJournal, reports: ReportCache, activity: AppActivity, suite: SuiteProgress,
-                 subjects: @escaping RequestSubject.Describe) {
+                 subjects: @escaping RequestSubject.Describe, routeNames: [String]) {
+        self.routeNames = routeNames
         self.journal = journal
         self.subjects = subjects
         self.activity = activity
@@ -214,8 +218,7 @@ public final class Sandbox: Sendable {
         let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
         let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
         // Made on first use (the documents took a fifth of a start's instructions).
-        Dashboard.register(in: &router) { dialectList.dashboardParts }
-        APIDocs.register(in: &router) { dialectList.documents }
+        APIDocs.register(in: &router, dashboard: Dashboard.assets { dialectList.dashboardParts }, admin: AdminAPI.self) { dialectList.documents }
         let reports = ReportCache(thresholds: setup.reportThresholds)
         let suite = SuiteProgress()
         var admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
@@ -277,7 +280,7 @@ public final class Sandbox: Sendable {
                        defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
                        driver: driver,
                        journal: journal, eventLog: configuration.eventLog, requestJournal: requests, reports: reports,
-                       activity: activity, suite: suite, subjects: subjects)
+                       activity: activity, suite: suite, subjects: subjects, routeNames: router.routeNames)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

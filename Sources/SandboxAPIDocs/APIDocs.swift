@@ -1,25 +1,73 @@
+import SandboxDashboard
 import SandboxHTTP
 import SandboxJSON
 
 /// The machine-readable descriptions integrators load into their tools: the OpenAPI 3.1
 /// document (`GET /openapi.json`) and the Postman collection and environment
-/// (`GET /postman.json`, `GET /postman/environment.json`). Each names the server by the address
-/// the request came in on, so an import works as is.
+/// (`GET /postman.json`, `GET /postman/environment.json`), served beside the dashboard. Each
+/// names the server by the address the request came in on, so an import works as is.
 package enum APIDocs {
-    /// The documents' routes.
-    package static let routes = ["GET /openapi.json", "GET /postman.json", "GET /postman/environment.json"]
+    /// The routes of the dashboard and the documents, which hand out the server's URL (they are
+    /// kept out of the request journal).
+    package static let routes = documentEndpoints.map(\.route)
 
-    /// Adds the documents' routes to `router`: documents of `apis`, in that order, and the admin API.
-    /// `apis` is called when a document is first asked for, not here (the APIs' parts take longer
-    /// to make than the rest of a start), and its answer kept.
-    package static func register(in router: inout Router, apis: @escaping @Sendable () -> [APIDocsFragment]) {
-        let apis = Lazy(apis)
-        router.add("GET /openapi.json") { request in .json(OpenAPIDocument.document(serverURL: baseURL(of: request), apis: apis.value)) }
-        router.add("GET /postman.json") { request in .json(PostmanCollection.collection(baseURL: baseURL(of: request), apis: apis.value)) }
-        router.add("GET /postman/environment.json") { request in
-            .json(PostmanCollection.environment(baseURL: baseURL(of: request), apis: apis.value))
-        }
+    /// Adds the dashboard's and the documents' routes to `router`: documents of `apis`, in that
+    /// order, and of the admin API `admin` serves. `apis` is called when a document is first
+    /// asked for, not here (the APIs' parts take longer to make than the rest of a start), and its
+    /// answer kept.
+    package static func register<Admin: AdminServing>(in router: inout Router, dashboard: Dashboard.Assets, admin: Admin.Type,
+                                                      apis: @escaping @Sendable () -> [APIDocsFragment]) {
+        router.add(documentEndpoints, serving: Documents(apis: Lazy(apis), dashboard: dashboard, served: sandboxEndpoints(admin: admin)))
     }
+
+    /// What the sandbox serves besides the payout APIs, as the documents describe it: the
+    /// dashboard and the documents, and the admin API `admin` serves.
+    package static func sandboxEndpoints<Admin: AdminServing>(admin: Admin.Type) -> [EndpointDescription] {
+        let (upToAccounts, afterAccounts) = OpenAPIDocument.adminEndpoints(for: admin)
+        return documentEndpoints.map(\.description) + (upToAccounts + afterAccounts).map(\.description)
+    }
+
+    /// What the dashboard's and the documents' handlers read.
+    struct Documents: Sendable {
+        let apis: Lazy<[APIDocsFragment]>
+        let dashboard: Dashboard.Assets
+        let served: [EndpointDescription]
+    }
+
+    /// The dashboard and the documents, each declared once, in the order they are served.
+    static let documentEndpoints: [Endpoint<Documents>] = {
+        func asset(_ route: String, _ id: String, _ summary: String, _ type: String,
+                   _ answer: @escaping @Sendable (Dashboard.Assets) -> HTTPResponse) -> Endpoint<Documents> {
+            Endpoint(route, OpenAPI.operation(
+                id, tag: "Documents", summary: summary, description: "Compiled into the binary.",
+                responses: ["200": ["description": .string(summary), "content": [type: ["schema": Schema.string()]]]])) { documents, _ in
+                answer(documents.dashboard)
+            }
+        }
+        func document(_ route: String, _ id: String, _ summary: String, required: String,
+                      _ answer: @escaping @Sendable (_ baseURL: String, Documents) -> JSON) -> Endpoint<Documents> {
+            Endpoint(route, OpenAPI.operation(
+                id, tag: "Documents", summary: summary, description: "Names the server by the request's `Host`.",
+                responses: ["200": OpenAPI.json(summary, Schema.object([required: [:]], required: [required], open: true))])) { documents, request in
+                .json(answer(baseURL(of: request), documents))
+            }
+        }
+        return [
+            asset("GET /", "getDashboard", "The dashboard page", "text/html") { $0.page() },
+            asset("GET /dashboard.css", "getDashboardStyle", "The dashboard's style sheet", "text/css") { $0.style() },
+            asset("GET /dashboard.js", "getDashboardScript", "The dashboard's script", "text/javascript") { $0.script() },
+            asset("GET /favicon.ico", "getDashboardIcon", "The dashboard's icon (SVG)", "image/svg+xml") { $0.icon() },
+            document("GET /openapi.json", "getOpenAPIDocument", "This OpenAPI 3.1 document", required: "openapi") { url, documents in
+                OpenAPIDocument.document(serverURL: url, apis: documents.apis.value, served: documents.served)
+            },
+            document("GET /postman.json", "getPostmanCollection", "A Postman collection (v2.1) of every endpoint", required: "item") {
+                PostmanCollection.collection(baseURL: $0, apis: $1.apis.value)
+            },
+            document("GET /postman/environment.json", "getPostmanEnvironment", "Its Postman environment", required: "values") {
+                PostmanCollection.environment(baseURL: $0, apis: $1.apis.value)
+            },
+        ]
+    }()
 
     /// `http://` and the request's `Host`, or the loopback default.
     static func baseURL(of request: HTTPRequest) -> String {

@@ -13,46 +13,72 @@ package enum AccountsResource {
     /// The 404 of an id that is not an account of that API.
     package static func noAccount(_ dialect: String, _ id: String) -> String { "no \(dialect) account \(id)" }
 
-    /// Its operations for `apis` (those that declare accounts).
-    static func endpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
-        let declared = apis.compactMap(\.accounts)
-        guard let first = declared.first else { return [] }
-        let names = declared.map(\.dialect)
-        let dialect = OpenAPI.path("dialect", Schema.oneOf(names), "The API: \(names.joined(separator: ", "))")
-        let id = OpenAPI.path("id", Schema.string(example: first.exampleID), "The account's id in its API (D24: the merchant's login)")
-        let account: JSON = ["oneOf": .array(declared.map { Schema.ref($0.schema) })]
-        let update: JSON = ["oneOf": .array(declared.map { Schema.ref($0.update) })]
-        let unknown = unknownAPI("paypal", served: names)
-        return [
-            OpenAPIEndpoint(route: "GET /sandbox/accounts", operation: OpenAPI.operation(
-                "listAccounts", tag: "Sandbox", summary: "Every API's accounts",
-                description: "By API (\(names.joined(separator: ", "))), each account as its API's own path shows it.",
-                responses: ["200": OpenAPI.json("The accounts by API", Schema.object([
-                    "accounts": Schema.object(Dictionary(uniqueKeysWithValues: names.map { ($0, Schema.array(of: account)) }), required: names),
-                ], required: ["accounts"]))])),
-            OpenAPIEndpoint(route: "GET /sandbox/accounts/{dialect}", operation: OpenAPI.operation(
-                "listAccountsOfAPI", tag: "Sandbox", summary: "One API's accounts", description: "In the order they were created.",
-                parameters: [dialect],
-                responses: ["200": OpenAPI.json("Its accounts", Schema.object(["accounts": Schema.array(of: account)], required: ["accounts"])),
-                            "404": OpenAPI.error(404, unknown)])),
-            OpenAPIEndpoint(route: "GET /sandbox/accounts/{dialect}/{id}", operation: OpenAPI.operation(
-                "getAccount", tag: "Sandbox", summary: "One account", description: "As its API's own path shows it.",
-                parameters: [dialect, id],
-                responses: ["200": OpenAPI.json("The account", account),
-                            "404": OpenAPI.error(404, unknown, noAccount(first.dialect, "nobody"))])),
-            OpenAPIEndpoint(route: "PUT /sandbox/accounts/{dialect}/{id}", operation: OpenAPI.operation(
-                "putAccount", tag: "Sandbox", summary: "Create or update an account",
-                description: "Creates the account, or changes the members given, as its API's own path does ("
-                    + declared.compactMap(\.legacyPath).map { "`PUT \($0)/{id}`" }.joined(separator: ", ") + "), with the same answers.",
-                parameters: [dialect, id], body: OpenAPI.body(update),
-                responses: [
-                    "200": OpenAPI.json("Updated", account), "201": OpenAPI.json("Created", account),
-                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "colour: unknown field"),
-                    "404": OpenAPI.error(404, unknown),
-                    "409": OpenAPI.errors(declared.map(\.currencyKept).joined(separator: "; "),
-                                          declared.map { OpenAPI.failure(409, $0.currencyKept) }),
-                ])),
+    /// Its endpoints, described among the APIs served (those that declare accounts).
+    static func endpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
+        [
+            Endpoint<Admin>("GET /sandbox/accounts", describedAmong: { apis in
+                let parts = Parts(apis)
+                return OpenAPI.operation(
+                    "listAccounts", tag: "Sandbox", summary: "Every API's accounts",
+                    description: "By API (\(parts.names.joined(separator: ", "))), each account as its API's own path shows it.",
+                    responses: ["200": OpenAPI.json("The accounts by API", Schema.object([
+                        "accounts": Schema.object(Dictionary(uniqueKeysWithValues: parts.names.map { ($0, Schema.array(of: parts.account)) }),
+                                                  required: parts.names),
+                    ], required: ["accounts"]))])
+            }) { $0.listAccounts($1) },
+            Endpoint<Admin>("GET /sandbox/accounts/{dialect}", describedAmong: { apis in
+                let parts = Parts(apis)
+                return OpenAPI.operation(
+                    "listAccountsOfAPI", tag: "Sandbox", summary: "One API's accounts", description: "In the order they were created.",
+                    parameters: [parts.dialect],
+                    responses: ["200": OpenAPI.json("Its accounts", Schema.object(["accounts": Schema.array(of: parts.account)],
+                                                                                  required: ["accounts"])),
+                                "404": OpenAPI.error(404, parts.unknown)])
+            }) { $0.listAccountsOfAPI($1) },
+            Endpoint<Admin>("GET /sandbox/accounts/{dialect}/{id}", describedAmong: { apis in
+                let parts = Parts(apis)
+                return OpenAPI.operation(
+                    "getAccount", tag: "Sandbox", summary: "One account", description: "As its API's own path shows it.",
+                    parameters: [parts.dialect, parts.id],
+                    responses: ["200": OpenAPI.json("The account", parts.account),
+                                "404": OpenAPI.error(404, parts.unknown, noAccount(parts.names.first ?? "d24", "nobody"))])
+            }) { $0.getAccount($1) },
+            Endpoint<Admin>("PUT /sandbox/accounts/{dialect}/{id}", describedAmong: { apis in
+                let parts = Parts(apis)
+                return OpenAPI.operation(
+                    "putAccount", tag: "Sandbox", summary: "Create or update an account",
+                    description: "Creates the account, or changes the members given, as its API's own path does ("
+                        + parts.declared.compactMap(\.legacyPath).map { "`PUT \($0)/{id}`" }.joined(separator: ", ")
+                        + "), with the same answers.",
+                    parameters: [parts.dialect, parts.id], body: OpenAPI.body(parts.update),
+                    responses: [
+                        "200": OpenAPI.json("Updated", parts.account), "201": OpenAPI.json("Created", parts.account),
+                        "400": OpenAPI.error(400, AdminMessage.notAnObject, "colour: unknown field"),
+                        "404": OpenAPI.error(404, parts.unknown),
+                        "409": OpenAPI.errors(parts.declared.map(\.currencyKept).joined(separator: "; "),
+                                              parts.declared.map { OpenAPI.failure(409, $0.currencyKept) }),
+                    ])
+            }) { $0.putAccount($1) },
         ]
+    }
+
+    /// What the operations say of the APIs served that declare accounts.
+    private struct Parts {
+        let declared: [AccountsDocs]
+        let names: [String]
+        let dialect, id, account, update: JSON
+        let unknown: String
+
+        init(_ apis: [APIDocsFragment]) {
+            declared = apis.compactMap(\.accounts)
+            names = declared.map(\.dialect)
+            dialect = OpenAPI.path("dialect", Schema.oneOf(names), "The API: \(names.joined(separator: ", "))")
+            id = OpenAPI.path("id", Schema.string(example: declared.first?.exampleID ?? "acme"),
+                              "The account's id in its API (D24: the merchant's login)")
+            account = ["oneOf": .array(declared.map { Schema.ref($0.schema) })]
+            update = ["oneOf": .array(declared.map { Schema.ref($0.update) })]
+            unknown = unknownAPI("paypal", served: names)
+        }
     }
 }
 

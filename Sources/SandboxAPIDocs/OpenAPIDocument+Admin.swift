@@ -6,30 +6,31 @@ import SandboxScenario
 // them; bodies as AdminJSON writes them. Errors are `{"code": <HTTP status>, "message": "..."}`.
 
 extension OpenAPIDocument {
-    /// The admin API's endpoints, with the APIs served where an endpoint names them: their names,
-    /// their words for the statuses (`GET /sandbox/cashouts?status=`), their scenario sections.
-    static func adminEndpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
-        (clockEndpoints(scenarioSections: apis.flatMap(\.scenarioSections)) + snapshotEndpoints + [metricsEndpoint]
-         + cashoutEndpoints(statusWords: apis.flatMap(\.statusWords)) + webhookEndpoints + chaosEndpoints
-         + requestJournalEndpoints(apis) + [reportEndpoint, reconcileEndpoint(apis), suiteEndpoint])
-            .map(adminTokenProtected)
+    /// The admin API's endpoints, each declared once (route, description, handler), in the order
+    /// the admin API serves them: those up to the accounts, then (after each API's older account
+    /// paths, which the APIs document) the others. Descriptions name the APIs served where an
+    /// endpoint does: their names, their words for the statuses (`GET /sandbox/cashouts?status=`),
+    /// their scenario sections.
+    package static func adminEndpoints<Admin: AdminServing>(for _: Admin.Type)
+        -> (upToAccounts: [Endpoint<Admin>], afterAccounts: [Endpoint<Admin>]) {
+        (clockEndpoints() + cashoutEndpoints() + AccountsResource.endpoints(),
+         webhookEndpoints() + chaosEndpoints() + sinkEndpoints() + snapshotEndpoints() + requestJournalEndpoints()
+            + [reportEndpoint(), reconcileEndpoint(), suiteEndpoint()])
     }
 
-    private static func clockEndpoints(scenarioSections: [String]) -> [OpenAPIEndpoint] {
-        // The top-level keys as the loader takes them (ScenarioLoader.topLevelKeys), each as
-        // scenarios/schema.json describes it; any other is refused.
-        let scenarioKeys = ScenarioLoader.topLevelKeys(ScenarioVocabulary()) + scenarioSections.sorted()
-        return [
-            OpenAPIEndpoint(route: "GET /sandbox/health", operation: OpenAPI.operation(
+    private static func clockEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
+        [
+            Endpoint<Admin>("GET /sandbox/health", OpenAPI.operation(
                 "getHealth", tag: "Sandbox", summary: "Health",
                 description: "Status, version and the virtual clock; with `--state-dir`, 503 and the journal's state while the disk "
                     + "cannot be written (changes are refused meanwhile: Running it, \"When the disk fails\").",
                 responses: ["200": OpenAPI.json("Up", Schema.ref("Health")),
-                            "503": OpenAPI.json("Up, but changes cannot be saved", Schema.ref("Health"))])),
-            OpenAPIEndpoint(route: "GET /sandbox/clock", operation: OpenAPI.operation(
+                            "503": OpenAPI.json("Up, but changes cannot be saved", Schema.ref("Health"))])) { $0.getHealth($1) },
+            Endpoint<Admin>("GET /sandbox/clock", OpenAPI.operation(
                 "getClock", tag: "Sandbox", summary: "The virtual clock", description: "Mode, now, and the next scheduled event.",
-                responses: ["200": OpenAPI.json("The clock", Schema.ref("Clock"))])),
-            OpenAPIEndpoint(route: "POST /sandbox/clock/advance", operation: OpenAPI.operation(
+                responses: ["200": OpenAPI.json("The clock", Schema.ref("Clock"))])) { $0.getClock($1) },
+            metricsEndpoint(),
+            Endpoint<Admin>("POST /sandbox/clock/advance", OpenAPI.operation(
                 "advanceClock", tag: "Sandbox", summary: "Move the clock forward",
                 description: "Runs every due bank event and webhook delivery in time order; answers how many ran.",
                 body: OpenAPI.body(Schema.ref("AdvanceClockRequest"), examples: [
@@ -41,8 +42,12 @@ extension OpenAPIDocument {
                                          #"to: expected a UTC time such as "2026-01-05T09:00:00Z""#,
                                          AdminMessage.advanceForms),
                     "409": OpenAPI.error(409, AdminMessage.clockInThePast("2026-01-01T00:00:00Z")),
-                ])),
-            OpenAPIEndpoint(route: "POST /sandbox/scenario", operation: OpenAPI.operation(
+                ])) { $0.advanceClock($1) },
+            Endpoint<Admin>("POST /sandbox/scenario", describedAmong: { apis in
+                // The top-level keys as the loader takes them (ScenarioLoader.topLevelKeys), each as
+                // scenarios/schema.json describes it; any other is refused.
+                let scenarioKeys = ScenarioLoader.topLevelKeys(ScenarioVocabulary()) + apis.flatMap(\.scenarioSections).sorted()
+                return OpenAPI.operation(
                 "loadScenario", tag: "Sandbox", summary: "Load a scenario",
                 description: """
                     A scenario file's JSON (format in the Scenario files guide, JSON Schema in scenarios/schema.json) \
@@ -60,21 +65,23 @@ extension OpenAPIDocument {
                     "200": OpenAPI.json("Loaded", Schema.ref("ScenarioLoaded")),
                     "400": OpenAPI.error(400, "bank.rules[0].then[0].status: expected one of PENDING, ON_HOLD, ..."),
                     "409": OpenAPI.error(409, AdminMessage.currencyKept("acme")),
-                ])),
-            OpenAPIEndpoint(route: "POST /sandbox/reset", operation: OpenAPI.operation(
+                ])
+            }) { $0.loadScenario($1) },
+            Endpoint<Admin>("POST /sandbox/reset", OpenAPI.operation(
                 "reset", tag: "Sandbox", summary: "Forget everything but the clock",
                 description: "Every cashout, ledger entry, webhook and sink request; back to the starting merchants, bank, faults and sinks.",
-                responses: ["200": OpenAPI.json("Reset", Schema.ref("Reset"))])),
+                responses: ["200": OpenAPI.json("Reset", Schema.ref("Reset"))])) { $0.reset($1) },
         ]
     }
 
-    private static func cashoutEndpoints(statusWords: [String]) -> [OpenAPIEndpoint] {
-        // As the handler reads it: a status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word.
-        let statuses = Set(PayoutStatus.allCases.map(\.name) + statusWords).sorted()
+    private static func cashoutEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         let id = OpenAPI.path("id", Schema.integer(example: 1_000_001), "The cashout id")
         let noCashout = OpenAPI.error(404, AdminMessage.noCashout("1000001"))
         return [
-            OpenAPIEndpoint(route: "GET /sandbox/cashouts", operation: OpenAPI.operation(
+            Endpoint<Admin>("GET /sandbox/cashouts", describedAmong: { apis in
+                // As the handler reads it: a status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word.
+                let statuses = Set(PayoutStatus.allCases.map(\.name) + apis.flatMap(\.statusWords)).sorted()
+                return OpenAPI.operation(
                 "listCashouts", tag: "Sandbox", summary: "Cashouts", description: "Every cashout, optionally of one merchant or status.",
                 parameters: [
                     OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's"),
@@ -84,12 +91,13 @@ extension OpenAPIDocument {
                     "200": OpenAPI.json("The cashouts", Schema.object(["cashouts": Schema.array(of: Schema.ref("CashoutSummary"))],
                                                                       required: ["cashouts"])),
                     "400": OpenAPI.error(400, "status: expected one of \(statuses.joined(separator: ", "))"),
-                ])),
-            OpenAPIEndpoint(route: "GET /sandbox/cashouts/{id}", operation: OpenAPI.operation(
+                ])
+            }) { $0.listCashouts($1) },
+            Endpoint<Admin>("GET /sandbox/cashouts/{id}", OpenAPI.operation(
                 "getCashout", tag: "Sandbox", summary: "One cashout",
                 description: "Its fields, status history, scheduled bank steps and webhooks.", parameters: [id],
-                responses: ["200": OpenAPI.json("The cashout", Schema.ref("Cashout")), "404": noCashout])),
-            OpenAPIEndpoint(route: "POST /sandbox/cashouts/{id}/actions", operation: OpenAPI.operation(
+                responses: ["200": OpenAPI.json("The cashout", Schema.ref("Cashout")), "404": noCashout])) { $0.getCashout($1) },
+            Endpoint<Admin>("POST /sandbox/cashouts/{id}/actions", OpenAPI.operation(
                 "forceCashoutAction", tag: "Sandbox", summary: "Force an outcome",
                 description: "`reject` on a COMPLETED cashout is a late return (default code 826, else 807). Ends the bank's timeline.",
                 parameters: [id],
@@ -104,24 +112,23 @@ extension OpenAPIDocument {
                         ["code": 409, "message": "cannot hold a COMPLETED cashout: COMPLETED -> ON_HOLD is not allowed",
                          "from": "COMPLETED", "to": "ON_HOLD"],
                     ]),
-                ])),
-            OpenAPIEndpoint(route: "GET /sandbox/ledger", operation: OpenAPI.operation(
+                ])) { $0.forceCashoutAction($1) },
+            Endpoint<Admin>("GET /sandbox/ledger", OpenAPI.operation(
                 "getLedger", tag: "Sandbox", summary: "The ledger", description: "Every debit and refund with the balance after it.",
                 parameters: [OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's")],
                 responses: ["200": OpenAPI.json("The entries", Schema.object(["entries": Schema.array(of: Schema.ref("LedgerEntry"))],
-                                                                             required: ["entries"]))])),
+                                                                             required: ["entries"]))])) { $0.getLedger($1) },
         ]
     }
 
-    private static var webhookEndpoints: [OpenAPIEndpoint] {
-        let name = OpenAPI.path("name", Schema.string(example: "orders"), "The sink's name")
-        return [
-            OpenAPIEndpoint(route: "GET /sandbox/webhooks", operation: OpenAPI.operation(
+    private static func webhookEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
+        [
+            Endpoint<Admin>("GET /sandbox/webhooks", OpenAPI.operation(
                 "listWebhooks", tag: "Sandbox", summary: "The webhook journal", description: "Every notification with every attempt.",
                 parameters: [OpenAPI.query("cashout_id", Schema.string(example: "1000001"), "Only this cashout's")],
                 responses: ["200": OpenAPI.json("The notifications", Schema.object(["webhooks": Schema.array(of: Schema.ref("Webhook"))],
-                                                                                   required: ["webhooks"]))])),
-            OpenAPIEndpoint(route: "POST /sandbox/webhooks/{id}/redeliver", operation: OpenAPI.operation(
+                                                                                   required: ["webhooks"]))])) { $0.listWebhooks($1) },
+            Endpoint<Admin>("POST /sandbox/webhooks/{id}/redeliver", OpenAPI.operation(
                 "redeliverWebhook", tag: "Sandbox", summary: "Send a notification again now",
                 description: "A manual attempt, journaled like the others.",
                 parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
@@ -129,12 +136,64 @@ extension OpenAPIDocument {
                     "200": OpenAPI.json("The notification with the new attempt", Schema.ref("Webhook")),
                     "404": OpenAPI.error(404, AdminMessage.noWebhook("1")),
                     "409": OpenAPI.error(409, AdminMessage.noNotificationURL(1)),
-                ])),
-            OpenAPIEndpoint(route: "GET /sandbox/sink/{name}", operation: OpenAPI.operation(
+                ])) { $0.redeliverWebhook($1) },
+        ]
+    }
+
+    private static func chaosEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
+        let rulesExample: JSON = [
+            ["name": "at least once", "when": ["status": "COMPLETED"], "kind": "duplicate", "after": "30s"],
+            ["kind": "forged", "rate": .number("0.5")],
+            ["when": ["status": "DELIVERED"], "kind": "out_of_order"],
+        ]
+        return [
+            Endpoint<Admin>("POST /sandbox/webhooks/{id}/chaos", OpenAPI.operation(
+                "sendWebhookChaos", tag: "Sandbox", summary: "Send a duplicate, forged or replayed notification now",
+                description: """
+                    One chaos delivery of the notification, journaled among its attempts with its `chaos` mark: a \
+                    `duplicate` (the same body), a `forged` copy (signed with a wrong secret: the receiver should refuse \
+                    it) or a `replay`. Never retried; the notification's state and retries stay as they are. Answers once \
+                    the receiver's answer is recorded.
+                    """,
+                parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
+                body: OpenAPI.body(Schema.ref("ChaosRequest"), examples: ["forged": ["kind": "forged"], "duplicate": ["kind": "duplicate"]]),
+                responses: [
+                    "200": OpenAPI.json("The notification with the new attempt", Schema.ref("Webhook")),
+                    "400": OpenAPI.error(400, AdminMessage.chaosKind),
+                    "404": OpenAPI.error(404, AdminMessage.noWebhook("1")),
+                    "409": OpenAPI.error(409, AdminMessage.noNotificationURL(1)),
+                ])) { $0.sendWebhookChaos($1) },
+            Endpoint<Admin>("GET /sandbox/webhooks/chaos", OpenAPI.operation(
+                "getWebhookChaos", tag: "Sandbox", summary: "The webhook chaos rules in force",
+                description: "As a scenario file's `webhooks.chaos` holds them (the Scenario files guide, 'Webhook chaos'); `[]` for none.",
+                responses: ["200": OpenAPI.json("The rules", Schema.array(of: Schema.ref("ChaosRule")), example: rulesExample)])) {
+                $0.getWebhookChaos($1)
+            },
+            Endpoint<Admin>("PUT /sandbox/webhooks/chaos", OpenAPI.operation(
+                "putWebhookChaos", tag: "Sandbox", summary: "Put webhook chaos rules in force",
+                description: """
+                    Replaces the rules in force, as a scenario loaded with only `webhooks.chaos` would (journaled with \
+                    `--state-dir`, kept by snapshots, undone by a reset); `[]` ends the chaos. Each rule's `every` counts \
+                    from zero again. Answers with the rules in force.
+                    """,
+                body: OpenAPI.body(Schema.array(of: Schema.ref("ChaosRule")), examples: ["three kinds": rulesExample, "none": []]),
+                responses: [
+                    "200": OpenAPI.json("The rules in force", Schema.array(of: Schema.ref("ChaosRule"))),
+                    "400": OpenAPI.error(400, AdminMessage.chaosRules,
+                                         "[0].kind: expected one of duplicate, out_of_order, delayed, forged, replay"),
+                ])) { $0.putWebhookChaos($1) },
+        ]
+    }
+
+    /// The built-in webhook receiver.
+    private static func sinkEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
+        let name = OpenAPI.path("name", Schema.string(example: "orders"), "The sink's name")
+        return [
+            Endpoint<Admin>("GET /sandbox/sink/{name}", OpenAPI.operation(
                 "getSink", tag: "Sink", summary: "What a sink received",
                 description: "Requests with their form decoded, what the sink did with each (and which notification it was), and its script.",
-                parameters: [name], responses: ["200": OpenAPI.json("The sink", Schema.ref("Sink"))])),
-            OpenAPIEndpoint(route: "PUT /sandbox/sink/{name}", operation: OpenAPI.operation(
+                parameters: [name], responses: ["200": OpenAPI.json("The sink", Schema.ref("Sink"))])) { $0.getSink($1) },
+            Endpoint<Admin>("PUT /sandbox/sink/{name}", OpenAPI.operation(
                 "scriptSink", tag: "Sink", summary: "Script a sink",
                 description: """
                     Its next answers, one HTTP status per request it processes (200 once the script is used up), and \
@@ -151,11 +210,11 @@ extension OpenAPIDocument {
                     "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "#
                                          + #""deduplicate": true}, each optional: "#
                                          + "answers are HTTP statuses 200 to 599, one per request processed"),
-                ])),
-            OpenAPIEndpoint(route: "DELETE /sandbox/sink/{name}", operation: OpenAPI.operation(
+                ])) { $0.scriptSink($1) },
+            Endpoint<Admin>("DELETE /sandbox/sink/{name}", OpenAPI.operation(
                 "clearSink", tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",
-                parameters: [name], responses: ["204": OpenAPI.empty("Cleared")])),
-            OpenAPIEndpoint(route: "POST /sandbox/sink/{name}", operation: OpenAPI.operation(
+                parameters: [name], responses: ["204": OpenAPI.empty("Cleared")])) { $0.clearSink($1) },
+            Endpoint<Admin>("POST /sandbox/sink/{name}", OpenAPI.operation(
                 "postToSink", tag: "Sink", summary: "Post to a sink",
                 description: """
                     What a notification does: recorded, and answered with the sink's next scripted status (200 by default). \
@@ -168,50 +227,7 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("Received", Schema.ref("SinkReceived")),
                     "default": OpenAPI.json("Received, answered with the scripted status", Schema.ref("SinkReceived")),
-                ])),
-        ]
-    }
-
-    private static var chaosEndpoints: [OpenAPIEndpoint] {
-        let rulesExample: JSON = [
-            ["name": "at least once", "when": ["status": "COMPLETED"], "kind": "duplicate", "after": "30s"],
-            ["kind": "forged", "rate": .number("0.5")],
-            ["when": ["status": "DELIVERED"], "kind": "out_of_order"],
-        ]
-        return [
-            OpenAPIEndpoint(route: "POST /sandbox/webhooks/{id}/chaos", operation: OpenAPI.operation(
-                "sendWebhookChaos", tag: "Sandbox", summary: "Send a duplicate, forged or replayed notification now",
-                description: """
-                    One chaos delivery of the notification, journaled among its attempts with its `chaos` mark: a \
-                    `duplicate` (the same body), a `forged` copy (signed with a wrong secret: the receiver should refuse \
-                    it) or a `replay`. Never retried; the notification's state and retries stay as they are. Answers once \
-                    the receiver's answer is recorded.
-                    """,
-                parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
-                body: OpenAPI.body(Schema.ref("ChaosRequest"), examples: ["forged": ["kind": "forged"], "duplicate": ["kind": "duplicate"]]),
-                responses: [
-                    "200": OpenAPI.json("The notification with the new attempt", Schema.ref("Webhook")),
-                    "400": OpenAPI.error(400, AdminMessage.chaosKind),
-                    "404": OpenAPI.error(404, AdminMessage.noWebhook("1")),
-                    "409": OpenAPI.error(409, AdminMessage.noNotificationURL(1)),
-                ])),
-            OpenAPIEndpoint(route: "GET /sandbox/webhooks/chaos", operation: OpenAPI.operation(
-                "getWebhookChaos", tag: "Sandbox", summary: "The webhook chaos rules in force",
-                description: "As a scenario file's `webhooks.chaos` holds them (the Scenario files guide, 'Webhook chaos'); `[]` for none.",
-                responses: ["200": OpenAPI.json("The rules", Schema.array(of: Schema.ref("ChaosRule")), example: rulesExample)])),
-            OpenAPIEndpoint(route: "PUT /sandbox/webhooks/chaos", operation: OpenAPI.operation(
-                "putWebhookChaos", tag: "Sandbox", summary: "Put webhook chaos rules in force",
-                description: """
-                    Replaces the rules in force, as a scenario loaded with only `webhooks.chaos` would (journaled with \
-                    `--state-dir`, kept by snapshots, undone by a reset); `[]` ends the chaos. Each rule's `every` counts \
-                    from zero again. Answers with the rules in force.
-                    """,
-                body: OpenAPI.body(Schema.array(of: Schema.ref("ChaosRule")), examples: ["three kinds": rulesExample, "none": []]),
-                responses: [
-                    "200": OpenAPI.json("The rules in force", Schema.array(of: Schema.ref("ChaosRule"))),
-                    "400": OpenAPI.error(400, AdminMessage.chaosRules,
-                                         "[0].kind: expected one of duplicate, out_of_order, delayed, forged, replay"),
-                ])),
+                ])) { $0.postToSink($1) },
         ]
     }
 }

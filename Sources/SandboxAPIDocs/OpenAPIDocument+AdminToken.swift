@@ -38,8 +38,9 @@ extension OpenAPIDocument {
         return OpenAPIEndpoint(route: endpoint.route, operation: .object(operation))
     }
 
-    static var metricsEndpoint: OpenAPIEndpoint {
-        OpenAPIEndpoint(route: "GET /sandbox/metrics", operation: OpenAPI.operation(
+    /// `GET /sandbox/metrics`, which the admin API answers once it knows every route.
+    package static func metricsEndpoint<Admin: AdminServing>(for _: Admin.Type = Admin.self) -> Endpoint<Admin> {
+        Endpoint<Admin>("GET /sandbox/metrics", OpenAPI.operation(
             "getMetrics", tag: "Sandbox", summary: "Prometheus metrics",
             description: """
                 Text exposition format 0.0.4: `cashout_sandbox_http_requests_total` (by route pattern and status), \
@@ -55,6 +56,6 @@ extension OpenAPIDocument {
                     # TYPE cashout_sandbox_cashouts gauge
                     cashout_sandbox_cashouts{status="PENDING"} 1
                     """]],
-            ]]))
+            ]])) { $0.getMetrics($1) }
     }
 }

@@ -7,8 +7,8 @@ import SandboxJSON
 
 extension OpenAPIDocument {
 
-    static var reportEndpoint: OpenAPIEndpoint {
-        OpenAPIEndpoint(route: "GET /sandbox/report", operation: OpenAPI.operation(
+    static func reportEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
+        Endpoint<Admin>("GET /sandbox/report", OpenAPI.operation(
             "getReport", tag: "Sandbox", summary: "What my app gets wrong (the integration report)",
             description: """
                 For each account that made a request or has a cashout (or `account` alone): what its app gets wrong, \
@@ -49,14 +49,15 @@ extension OpenAPIDocument {
                     "message": .string("the request journal pushed out 12 requests (it keeps 1000): a report now would miss their evidence; "
                         + "start the sandbox with a larger --request-journal, or DELETE /sandbox/requests before the run"),
                 ]),
-            ]))
+            ])) { $0.getReport($1) }
     }
 
-    static func reconcileEndpoint(_ apis: [APIDocsFragment]) -> OpenAPIEndpoint {
-        let references = apis.compactMap { api in api.ledgerReference.map { "`\($0.key)` for \(api.tag)" } }.joined(separator: ", ")
-        let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; "#
-            + "the bank's is REJECTED (reversed after it completed)"
-        return OpenAPIEndpoint(route: "POST /sandbox/reconcile", operation: OpenAPI.operation(
+    static func reconcileEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
+        Endpoint<Admin>("POST /sandbox/reconcile", describedAmong: { apis in
+            let references = apis.compactMap { api in api.ledgerReference.map { "`\($0.key)` for \(api.tag)" } }.joined(separator: ", ")
+            let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; "#
+                + "the bank's is REJECTED (reversed after it completed)"
+            return OpenAPI.operation(
             "reconcile", tag: "Sandbox", summary: "Compare my app's ledger with the bank",
             description: """
                 Reconciliation (the Testing your app guide, "Reconciliation"): the app's own view of its payouts, one entry \
@@ -84,11 +85,12 @@ extension OpenAPIDocument {
                 "400": OpenAPI.error(400, "ledger request body: payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, "
                                          + #"DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, got "PAID""#),
                 "404": OpenAPI.error(404, AdminMessage.noReportAccount("nobody")),
-            ]))
+            ])
+        }) { $0.reconcile($1) }
     }
 
-    static var suiteEndpoint: OpenAPIEndpoint {
-        OpenAPIEndpoint(route: "GET /sandbox/suite", operation: OpenAPI.operation(
+    static func suiteEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
+        Endpoint<Admin>("GET /sandbox/suite", OpenAPI.operation(
             "getSuite", tag: "Sandbox", summary: "Whether the suite's steps are over",
             description: """
                 While `cashout-sandbox test SUITE --serve` runs a suite's steps against this sandbox: `running` (with the \
@@ -103,7 +105,7 @@ extension OpenAPIDocument {
                     "failure": "step 5: expect_cashout order-1: expected status COMPLETED, got PENDING",
                 ]),
                 "404": OpenAPI.error(404, AdminMessage.noSuite),
-            ]))
+            ])) { $0.getSuite($1) }
     }
 
     static var suiteSchemas: [String: JSON] {

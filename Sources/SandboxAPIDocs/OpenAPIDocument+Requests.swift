@@ -6,10 +6,11 @@ import SandboxScenario
 // its entries.
 
 extension OpenAPIDocument {
-    static func requestJournalEndpoints(_ apis: [APIDocsFragment]) -> [OpenAPIEndpoint] {
-        let dialects = apis.map(\.dialect)
-        return [
-            OpenAPIEndpoint(route: "GET /sandbox/requests", operation: OpenAPI.operation(
+    static func requestJournalEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
+        [
+            Endpoint<Admin>("GET /sandbox/requests", describedAmong: { apis in
+                let dialects = apis.map(\.dialect)
+                return OpenAPI.operation(
                 "listRequests", tag: "Sandbox", summary: "The request journal",
                 description: """
                     The newest requests to the payout APIs (matched or not; not the admin API's, the dashboard's or the \
@@ -30,8 +31,9 @@ extension OpenAPIDocument {
                     "400": OpenAPI.error(400, AdminMessage.requestLimit,
                                          "status: expected a status code such as 401, or a class such as 4xx",
                                          "dialect: expected one of \(dialects.sorted().joined(separator: ", "))"),
-                ])),
-            OpenAPIEndpoint(route: "POST /sandbox/requests/verify", operation: OpenAPI.operation(
+                ])
+            }) { $0.listRequests($1) },
+            Endpoint<Admin>("POST /sandbox/requests/verify", OpenAPI.operation(
                 "verifyRequests", tag: "Sandbox", summary: "Verify what the payout APIs received",
                 description: """
                     Request verification, as WireMock's and MockServer's: how many journaled requests match `request` \
@@ -55,11 +57,11 @@ extension OpenAPIDocument {
                                         Schema.ref("RequestVerificationAnswer")),
                     "400": OpenAPI.error(400, #"request.methd: unknown key (did you mean "method"? "#
                                              + "expected one of: method, path, dialect, headers, body)"),
-                ])),
-            OpenAPIEndpoint(route: "DELETE /sandbox/requests", operation: OpenAPI.operation(
+                ])) { $0.verifyRequests($1) },
+            Endpoint<Admin>("DELETE /sandbox/requests", OpenAPI.operation(
                 "clearRequests", tag: "Sandbox", summary: "Clear the request journal",
                 description: "Forgets every request journaled so far; ids go on increasing.",
-                responses: ["204": OpenAPI.empty("Cleared")])),
+                responses: ["204": OpenAPI.empty("Cleared")])) { $0.clearRequests($1) },
         ]
     }
 

@@ -3,20 +3,20 @@ import SandboxJSON
 // GET and PUT /sandbox/snapshot as Sources/CashoutSandbox/Admin/AdminAPI+Snapshot.swift serves them.
 
 extension OpenAPIDocument {
-    static var snapshotEndpoints: [OpenAPIEndpoint] {
+    static func snapshotEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         let file = ["schema": Schema.string("A snapshot file (a CashoutSandbox journal: CSJ1, then checksummed records)"),
                     "example": "CSJ1…"] as JSON
         let mediaType = "application/vnd.cashout-sandbox.snapshot"
         return [
-            OpenAPIEndpoint(route: "GET /sandbox/snapshot", operation: OpenAPI.operation(
+            Endpoint<Admin>("GET /sandbox/snapshot", OpenAPI.operation(
                 "getSnapshot", tag: "Sandbox", summary: "Save the whole state",
                 description: """
                     Merchants and balances, cashouts with their history and scheduled bank steps, the ledger, limits used, \
                     webhooks with every attempt and retries to come, the clock, and the scenarios loaded through \
                     POST /sandbox/scenario. PUT it into this or another sandbox to get the same world back.
                     """,
-                responses: ["200": ["description": "The snapshot file", "content": .object([mediaType: file])]])),
-            OpenAPIEndpoint(route: "PUT /sandbox/snapshot", operation: OpenAPI.operation(
+                responses: ["200": ["description": "The snapshot file", "content": .object([mediaType: file])]])) { $0.getSnapshot($1) },
+            Endpoint<Admin>("PUT /sandbox/snapshot", OpenAPI.operation(
                 "putSnapshot", tag: "Sandbox", summary: "Restore a saved state",
                 description: """
                     Replaces the whole state with the snapshot's, the clock included (back, too); the scenarios the \
@@ -31,7 +31,7 @@ extension OpenAPIDocument {
                                          "a record whose checksum does not match at byte 8",
                                          "the snapshot is cut short: its last record is missing"),
                     "500": OpenAPI.error(500, "the request body could not be stored: /tmp: No space left on device"),
-                ])),
+                ])) { $0.putSnapshot($1) },
         ]
     }
 }

@@ -4,12 +4,14 @@ import SandboxJSON
 /// as `GET /openapi.json` and `cashout-sandbox openapi` serve it.
 ///
 /// ```swift
-/// let document = OpenAPIDocument.document(serverURL: "http://127.0.0.1:8080", apis: [d24.docs!])
+/// let document = OpenAPIDocument.document(serverURL: "http://127.0.0.1:8080", apis: [d24.docs!],
+///                                         served: APIDocs.sandboxEndpoints(admin: AdminAPI.self))
 /// document["paths"]?["/v3/cashout"]?["post"]?["operationId"]   // "createCashout"
 /// ```
 package enum OpenAPIDocument {
     /// The document of `apis` (in their order) and the admin API, with `serverURL` as its only server.
-    package static func document(serverURL: String, apis: [APIDocsFragment]) -> JSON {
+    /// `served` is what the sandbox serves besides the APIs (`APIDocs.sandboxEndpoints(admin:)`).
+    package static func document(serverURL: String, apis: [APIDocsFragment], served: [EndpointDescription]) -> JSON {
         let titles = apis.map { "the \($0.title)" }.joined(separator: ", ")
         return [
             "openapi": "3.1.0",
@@ -31,7 +33,7 @@ package enum OpenAPIDocument {
                 ["name": "Sink", "description": "The built-in webhook receiver"],
                 ["name": "Documents", "description": "This document, the Postman collection, the dashboard"],
             ]),
-            "paths": paths(apis),
+            "paths": paths(apis, served: served),
             "components": [
                 "schemas": .object(apis.reduce(adminSchemas.merging(requestJournalSchemas) { $1 }.merging(reportSchemas(apis)) { $1 }
                     .merging(suiteSchemas) { $1 }) { $0.merging($1.schemas) { $1 } }),
@@ -40,32 +42,9 @@ package enum OpenAPIDocument {
         ]
     }
 
-    /// Every endpoint's path item: the APIs', then the admin API's and the documents'.
-    private static func paths(_ apis: [APIDocsFragment]) -> JSON {
-        let endpoints: [OpenAPIEndpoint] = apis.flatMap { $0.endpoints.map { $0.documented(among: apis) } }
-        return OpenAPI.paths(endpoints.map(adminTokenProtected) + adminEndpoints(apis) + AccountsResource.endpoints(apis) + documentEndpoints)
-    }
-
-    /// The documents and the dashboard.
-    static var documentEndpoints: [OpenAPIEndpoint] {
-        func document(_ route: String, _ id: String, _ summary: String, required: String) -> OpenAPIEndpoint {
-            OpenAPIEndpoint(route: route, operation: OpenAPI.operation(
-                id, tag: "Documents", summary: summary, description: "Names the server by the request's `Host`.",
-                responses: ["200": OpenAPI.json(summary, Schema.object([required: [:]], required: [required], open: true))]))
-        }
-        func asset(_ route: String, _ id: String, _ summary: String, _ type: String) -> OpenAPIEndpoint {
-            OpenAPIEndpoint(route: route, operation: OpenAPI.operation(
-                id, tag: "Documents", summary: summary, description: "Compiled into the binary.",
-                responses: ["200": ["description": .string(summary), "content": [type: ["schema": Schema.string()]]]]))
-        }
-        return [
-            document("GET /openapi.json", "getOpenAPIDocument", "This OpenAPI 3.1 document", required: "openapi"),
-            document("GET /postman.json", "getPostmanCollection", "A Postman collection (v2.1) of every endpoint", required: "item"),
-            document("GET /postman/environment.json", "getPostmanEnvironment", "Its Postman environment", required: "values"),
-            asset("GET /", "getDashboard", "The dashboard page", "text/html"),
-            asset("GET /dashboard.css", "getDashboardStyle", "The dashboard's style sheet", "text/css"),
-            asset("GET /dashboard.js", "getDashboardScript", "The dashboard's script", "text/javascript"),
-            asset("GET /favicon.ico", "getDashboardIcon", "The dashboard's icon (SVG)", "image/svg+xml"),
-        ]
+    /// Every endpoint's path item: the APIs', then those of the rest the sandbox serves (`served`:
+    /// the documents', the dashboard's and the admin API's).
+    private static func paths(_ apis: [APIDocsFragment], served: [EndpointDescription]) -> JSON {
+        OpenAPI.paths((apis.flatMap(\.endpoints) + served).map { adminTokenProtected($0.documented(among: apis)) })
     }
 }

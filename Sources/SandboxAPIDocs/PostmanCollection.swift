@@ -136,6 +136,30 @@ extension PostmanCollection {
             self.prerequest = prerequest
         }
 
+        /// A request to `endpoint`: its method, and its path with each `{parameter}` replaced
+        /// by `parameters`' value (a collection variable such as `{{cashoutId}}`) and `query` after it.
+        package init<Server>(_ name: String, _ endpoint: Endpoint<Server>, parameters: [String: String] = [:], query: String? = nil,
+                             body: String? = nil, headers: [(key: String, value: String)] = [], expect: Int, description: String? = nil,
+                             tests: [String] = [], prerequest: [String] = []) {
+            let (method, pattern) = (endpoint.route.prefix { $0 != " " }, endpoint.route.drop { $0 != " " }.dropFirst())
+            let path = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+                segment.hasPrefix("{") && segment.hasSuffix("}") ? parameters[String(segment.dropFirst().dropLast())] ?? String(segment)
+                                                                  : String(segment)
+            }.joined(separator: "/")
+            self.init(name, String(method), path + (query.map { "?" + $0 } ?? ""), body: body, headers: headers, expect: expect,
+                      description: description, tests: tests, prerequest: prerequest)
+        }
+
+        /// The request its declaration describes, as a first try: named by its summary, with
+        /// the first example of its body, expecting its first 2xx answer.
+        package init<Server>(describing endpoint: Endpoint<Server>) {
+            let operation = endpoint.describe([])
+            let example = operation["requestBody"]?["content"]?["application/json"]?["examples"]?.objectValue?.sorted { $0.key < $1.key }
+                .first?.value["value"]
+            let expect = operation["responses"]?.objectValue?.keys.compactMap { Int($0) }.filter { (200 ..< 300).contains($0) }.min()
+            self.init(operation["summary"]?.stringValue ?? endpoint.route, endpoint, body: example?.serializedString(), expect: expect ?? 200)
+        }
+
         var json: JSON {
             var request: [String: JSON] = ["method": .string(method), "url": url]
             var headerFields = headers

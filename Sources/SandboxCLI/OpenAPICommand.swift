@@ -17,7 +17,8 @@ enum OpenAPICommand: Command {
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError("openapi takes no arguments") }
-        let document = OpenAPIDocument.document(serverURL: try arguments.baseURL(), apis: Sandbox.standardDialects.documents)
+        let document = OpenAPIDocument.document(serverURL: try arguments.baseURL(), apis: Sandbox.standardDialects.documents,
+                                                served: Sandbox.servedEndpoints)
         StandardOutput.writeLine(document.serializedString())
         return 0
     }

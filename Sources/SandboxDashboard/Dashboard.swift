@@ -11,28 +11,26 @@ import SandboxHTTP
 /// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, `#/report`, `#/report/{account}`, and each part's
 /// views, `#/NAME` and `#/NAME/{key}`).
 package enum Dashboard {
-    /// The routes this adds, for tests and documentation.
-    package static let routes = ["GET /", "GET /dashboard.css", "GET /dashboard.js", "GET /favicon.ico"]
-
     /// The `Content-Security-Policy` of the page and its assets: everything from this origin only
     /// (the script, the style sheet and the `fetch` calls), no inline script or style, no
     /// `<base>` and forms that only post here.
     package static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
 
-    /// Adds `GET /` and the page's assets to `router`, with what the payout APIs add (`parts`).
-    /// `parts` is called when the page or an asset is first asked for, not here (a start need not
-    /// pay for a page nobody may open).
-    package static func register(in router: inout Router, parts: @escaping @Sendable () -> [DashboardPart]) {
-        // Each asset's answer is made once, on first use, not per request.
+    /// The page and its assets, with what the payout APIs add (`parts`), as the routes of
+    /// `APIDocs` answer them. `parts` is called when the page or an asset is first asked for, not
+    /// here (a start need not pay for a page nobody may open).
+    package struct Assets: Sendable {
+        package let page, style, script, icon: @Sendable () -> HTTPResponse
+    }
+
+    /// The page's and its assets' answers, each made once, on first use, not per request.
+    package static func assets(parts: @escaping @Sendable () -> [DashboardPart]) -> Assets {
         let parts = Lazy(parts)
         let page = Lazy { Self.asset(Self.page(parts: parts.value), type: "text/html; charset=utf-8") }
         let style = Lazy { Self.asset(Self.style + Self.reportStyle + parts.value.map(\.style).joined(), type: "text/css; charset=utf-8") }
         let script = Lazy { Self.asset(Self.script(parts: parts.value.map(\.script).joined()), type: "text/javascript; charset=utf-8") }
-        router.add("GET /") { _ in page.value }
-        router.add("GET /dashboard.css") { _ in style.value }
-        router.add("GET /dashboard.js") { _ in script.value }
         let icon = asset(icon, type: "image/svg+xml")
-        router.add("GET /favicon.ico") { _ in icon }
+        return Assets(page: { page.value }, style: { style.value }, script: { script.value }, icon: { icon })
     }
 
     /// The header's logo: a `$` on the accent's rounded square.

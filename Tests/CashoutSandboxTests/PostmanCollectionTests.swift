@@ -51,6 +51,29 @@ import Testing
         #expect(script.contains("pm.request.headers.upsert({ key: 'Payload-Signature', value: signature })"))
     }
 
+    /// Each request of the collection names a route the router serves (read from the router, not
+    /// the sources): its method, and its path segment by segment, any segment (a value, or a
+    /// `{{variable}}`) standing for a `{parameter}`.
+    @Test func everyRequestIsARouteTheSandboxServes() throws {
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        let collection = try JSON.parse(sandbox.respond(to: HTTPRequest(method: "GET", target: "/postman.json")).body)
+        let routes = sandbox.routeNames.dropFirst().map { route in
+            (method: route.prefix { $0 != " " }, segments: route.drop { $0 != " " }.dropFirst().split(separator: "/"))
+        }
+        let sent = requests(in: collection)
+        #expect(sent.count > 50)
+        for (method, url) in sent {
+            let segments = url.dropFirst("{{baseUrl}}".count).split(separator: "?")[0].split(separator: "/")
+            let served = routes.contains { route in
+                route.method == method && route.segments.count == segments.count && zip(route.segments, segments).allSatisfy { pattern, given in
+                    pattern == given || pattern.hasPrefix("{")
+                }
+            }
+            #expect(served, "\(method) \(url) is no route of the sandbox")
+        }
+    }
+
     @Test func everyRequestDeclaresTheStatusItExpects() throws {
         let (_, collection) = try get("/postman.json")
         func items(_ item: JSON) -> [JSON] {

@@ -25,23 +25,31 @@ private struct EchoDialect: Dialect, ScenarioDialect {
                     defaults: [Account(id: "echo_account", dialect: name, balance: Money("1000.00")!)])
     }
 
-    func register(in router: inout Router, bank: Bank) {
-        router.add("POST /echo/payouts") { request in
-            guard let body = try? JSON.parse(request.body), let account = body["account"]?.stringValue,
-                  let reference = body["reference"]?.stringValue, let currency = body["currency"]?.stringValue,
-                  let amount = body["amount"]?.stringValue.flatMap(Money.init) else {
-                return .json(["error": "expected account, reference, currency and amount"], status: 422)
-            }
-            let fields = Fields([("reference", reference), ("amount", amount.description), ("currency", currency)])
-            do throws(PayoutRefusal) {
-                let payout = try bank.createPayout(PayoutRequest(
-                    dialect: name, account: account, reference: reference, currency: currency, amount: amount,
-                    callbackURL: body["callback"]?.stringValue, fields: fields))
-                return .json(["id": .number(payout.id), "state": .string(Self.state(payout.status))], status: 201)
-            } catch {
-                return .json(["error": .string("refused: \(error)")], status: 409)
-            }
+    /// Its one endpoint, declared once: route, description and handler, which the router serves
+    /// and the documents describe.
+    static let createPayout = Endpoint<Bank>("POST /echo/payouts", OpenAPI.operation(
+        "createEchoPayout", tag: "Echo", summary: "Create an echo payout", description: "A payout of the echo API.",
+        body: OpenAPI.body(Schema.object(["account": Schema.string(), "reference": Schema.string()], required: ["account", "reference"]),
+                           examples: ["five dollars": ["account": "echo_account", "reference": "r1", "currency": "USD", "amount": "5.00"]]),
+        responses: ["201": OpenAPI.json("Created", Schema.object(["id": Schema.integer(), "state": Schema.string()]))])) { bank, request in
+        guard let body = try? JSON.parse(request.body), let account = body["account"]?.stringValue,
+              let reference = body["reference"]?.stringValue, let currency = body["currency"]?.stringValue,
+              let amount = body["amount"]?.stringValue.flatMap(Money.init) else {
+            return .json(["error": "expected account, reference, currency and amount"], status: 422)
         }
+        let fields = Fields([("reference", reference), ("amount", amount.description), ("currency", currency)])
+        do throws(PayoutRefusal) {
+            let payout = try bank.createPayout(PayoutRequest(
+                dialect: "echo", account: account, reference: reference, currency: currency, amount: amount,
+                callbackURL: body["callback"]?.stringValue, fields: fields))
+            return .json(["id": .number(payout.id), "state": .string(EchoDialect.state(payout.status))], status: 201)
+        } catch {
+            return .json(["error": .string("refused: \(error)")], status: 409)
+        }
+    }
+
+    func register(in router: inout Router, bank: Bank) {
+        router.add([Self.createPayout], serving: bank)
     }
 
     func notification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
@@ -60,21 +68,16 @@ private struct EchoDialect: Dialect, ScenarioDialect {
     }
 }
 
-/// Its part of the OpenAPI document and the Postman collection: one endpoint, one folder, its accounts.
+/// Its part of the OpenAPI document and the Postman collection, from its declarations: its endpoint,
+/// a folder with the request it describes, its accounts.
 extension EchoDialect: DocumentedDialect {
     var docs: APIDocsFragment {
         APIDocsFragment(
             tag: "Echo", title: "Echo payouts", overview: "Echo routes take no credentials.", postmanOverview: "Echo: no credentials.",
-            endpoints: [OpenAPIEndpoint(route: "POST /echo/payouts", operation: OpenAPI.operation(
-                "createEchoPayout", tag: "Echo", summary: "Create an echo payout", description: "A payout of the echo API.",
-                body: OpenAPI.body(Schema.object(["account": Schema.string(), "reference": Schema.string()], required: ["account", "reference"])),
-                responses: ["201": OpenAPI.json("Created", Schema.object(["id": Schema.integer(), "state": Schema.string()]))]))],
+            endpoints: [Self.createPayout.description],
             schemas: ["EchoAccount": Schema.object(["id": Schema.string()], open: true), "EchoAccountUpdate": Schema.object([:], open: true)],
             securitySchemes: [:],
-            folders: [.init("Echo payouts", [PostmanCollection.Item("Create an echo payout", "POST", "/echo/payouts",
-                                                                    body: #"{"account":"echo_account","reference":"r1","currency":"USD","#
-                                                                          + #""amount":"5.00"}"#, expect: 201)],
-                            "The echo API's one call.")],
+            folders: [.init("Echo payouts", [PostmanCollection.Item(describing: Self.createPayout)], "The echo API's one call.")],
             variables: [], sessionVariables: [], prerequest: [], create: nil, accountVariable: nil,
             accounts: AccountsDocs(dialect: "echo", schema: "EchoAccount", update: "EchoAccountUpdate", legacyPath: nil,
                                    exampleID: "echo_account", currencyKept: "an echo account keeps its currency"))
@@ -217,6 +220,15 @@ extension EchoDialect: DashboardDialect {
                 == "Echo: the merchant's reference")
         let postman = try get("/postman.json")
         #expect(postman["item"]?.arrayValue?.compactMap { $0["name"]?.stringValue }.contains("Echo payouts") == true)
+        // From its one declaration: the route served, the operation described, the request in the collection.
+        #expect(sandbox.routeNames.contains("POST /echo/payouts"))
+        #expect(openAPI["paths"]?["/echo/payouts"]?["post"]?["operationId"] == "createEchoPayout")
+        let echoRequest = postman["item"]?.arrayValue?.first { $0["name"] == "Echo payouts" }?["item"]?[0]
+        #expect(echoRequest?["name"] == "Create an echo payout")
+        #expect(echoRequest?["request"]?["method"] == "POST")
+        #expect(echoRequest?["request"]?["url"]?["raw"] == "{{baseUrl}}/echo/payouts")
+        #expect(echoRequest?["request"]?["body"]?["raw"] == #"{"account":"echo_account","amount":"5.00","currency":"USD","reference":"r1"}"#)
+        #expect(echoRequest?["event"]?[0]?["script"]?["exec"]?[0] == "pm.test('HTTP 201', function () { pm.response.to.have.status(201); });")
 
         #expect(try create(sandbox, reference: "r1", amount: "5.00").status == 201)
         let accounts = try get("/sandbox/accounts")

@@ -13,32 +13,43 @@ import SandboxJSON
 // `PUT /sandbox/merchants/{login}`, `/sandbox/prism-merchants`, `/sandbox/users`.
 
 extension AdminAPI {
-    func registerAccounts(in router: inout Router) {
-        let kinds = dialects.compactMapValues(\.accounts)
-        router.add("GET /sandbox/accounts") { _ in
-            .json(["accounts": .object(Dictionary(uniqueKeysWithValues: kinds.map { dialect, kind in (dialect, .array(list(dialect, kind))) }))])
+    /// The APIs' accounts, by the name of their API.
+    private var kinds: [String: AccountKind] { dialects.compactMapValues(\.accounts) }
+
+    func listAccounts(_ request: HTTPRequest) -> HTTPResponse {
+        .json(["accounts": .object(Dictionary(uniqueKeysWithValues: kinds.map { dialect, kind in (dialect, .array(list(dialect, kind))) }))])
+    }
+
+    func listAccountsOfAPI(_ request: HTTPRequest) -> HTTPResponse {
+        let kinds = kinds
+        guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+        return .json(["accounts": .array(list(dialect, kind))])
+    }
+
+    func getAccount(_ request: HTTPRequest) -> HTTPResponse {
+        let kinds = kinds
+        guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+        let id = request.parameters["id"] ?? ""
+        guard let account = bank.account(id: id), account.dialect == dialect else {
+            return Router.error(404, AccountsResource.noAccount(dialect, id))
         }
-        router.add("GET /sandbox/accounts/{dialect}") { request in
-            guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
-            return .json(["accounts": .array(list(dialect, kind))])
-        }
-        router.add("GET /sandbox/accounts/{dialect}/{id}") { request in
-            guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
-            let id = request.parameters["id"] ?? ""
-            guard let account = bank.account(id: id), account.dialect == dialect else {
-                return Router.error(404, AccountsResource.noAccount(dialect, id))
-            }
-            return .json(kind.json(account))
-        }
-        router.add("PUT /sandbox/accounts/{dialect}/{id}") { request in
-            guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
-            return put(request, id: request.parameters["id"], dialect: dialect, kind: kind)
-        }
+        return .json(kind.json(account))
+    }
+
+    func putAccount(_ request: HTTPRequest) -> HTTPResponse {
+        let kinds = kinds
+        guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+        return put(request, id: request.parameters["id"], dialect: dialect, kind: kind)
+    }
+
+    /// Each API's older path (`AccountKind.legacyRoutes`; its API's part of the OpenAPI document
+    /// describes it), by the name of the API.
+    func registerLegacyAccounts(in router: inout Router) {
         for (dialect, kind) in kinds.sorted(by: { $0.key < $1.key }) {
-            guard let (path, listMember) = kind.legacyPath else { continue }
-            router.add("GET \(path)") { _ in .json([listMember: .array(list(dialect, kind))]) }
-            router.add("PUT \(path)/{\(kind.idName)}") { request in
-                put(request, id: request.parameters[kind.idName], dialect: dialect, kind: kind)
+            guard let (list, put) = kind.legacyRoutes, let listMember = kind.legacyPath?.listMember else { continue }
+            router.add(list) { _ in .json([listMember: .array(self.list(dialect, kind))]) }
+            router.add(put) { request in
+                self.put(request, id: request.parameters[kind.idName], dialect: dialect, kind: kind)
             }
         }
     }

@@ -7,30 +7,31 @@ import SandboxJSON
 // the ledger.
 
 extension AdminAPI {
-    func registerCashouts(in router: inout Router) {
-        router.add("GET /sandbox/cashouts") { request in
-            // A status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word (SUCCESS).
-            let status = request.query("status")
-            let words = statusWords
-            let names = Set(PayoutStatus.allCases.map(\.name))
-            let known = names.union(dialects.values.flatMap { dialect in PayoutStatus.allCases.compactMap { dialect.statusWord($0) } })
-            guard status.map(known.contains) ?? true else {
-                return Router.error(400, "status: expected one of \(known.sorted().joined(separator: ", "))")
-            }
-            let byName = status.map(names.contains) ?? true
-            let payouts = bank.payouts(account: request.query("merchant")).filter {
-                status == nil || (byName ? $0.status.name == status : words($0.dialect, $0.status) == status)
-            }
-            return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords) })])
+    func listCashouts(_ request: HTTPRequest) -> HTTPResponse {
+        // A status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word (SUCCESS).
+        let status = request.query("status")
+        let words = statusWords
+        let names = Set(PayoutStatus.allCases.map(\.name))
+        let known = names.union(dialects.values.flatMap { dialect in PayoutStatus.allCases.compactMap { dialect.statusWord($0) } })
+        guard status.map(known.contains) ?? true else {
+            return Router.error(400, "status: expected one of \(known.sorted().joined(separator: ", "))")
         }
-        router.add("GET /sandbox/cashouts/{id}") { request in
-            guard let payout = payout(request) else { return notFound(request) }
-            return .json(AdminJSON.payout(payout, bank: bank, detailed: true, words: statusWords))
+        let byName = status.map(names.contains) ?? true
+        let payouts = bank.payouts(account: request.query("merchant")).filter {
+            status == nil || (byName ? $0.status.name == status : words($0.dialect, $0.status) == status)
         }
-        router.add("POST /sandbox/cashouts/{id}/actions") { force($0) }
-        router.add("GET /sandbox/ledger") { request in
-            .json(["entries": .array(bank.ledger(account: request.query("merchant")).map(AdminJSON.ledgerEntry))])
-        }
+        return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords) })])
+    }
+
+    func getCashout(_ request: HTTPRequest) -> HTTPResponse {
+        guard let payout = payout(request) else { return notFound(request) }
+        return .json(AdminJSON.payout(payout, bank: bank, detailed: true, words: statusWords))
+    }
+
+    func forceCashoutAction(_ request: HTTPRequest) -> HTTPResponse { force(request) }
+
+    func getLedger(_ request: HTTPRequest) -> HTTPResponse {
+        .json(["entries": .array(bank.ledger(account: request.query("merchant")).map(AdminJSON.ledgerEntry))])
     }
 
     /// Each dialect's words for its payouts' statuses (`api_status`).

@@ -11,44 +11,43 @@ import SandboxReport
 // kept for the report.
 
 extension AdminAPI {
-    func registerReport(in router: inout Router) {
-        router.add("GET /sandbox/report") { request in
-            let account = request.query("account")
-            let thresholds: ReportThresholds
-            switch Self.thresholds(request, else: reports.thresholds) {
-            case .success(let read): thresholds = read
-            case .failure(let refusal): return refusal.response
-            }
-            let version = ReportCache.Version(journal: requests, bank: bank, reports: reports)
-            if let tags = request.headers["If-None-Match"], ReportCache.matches(tags, version.tag(thresholds)) {
-                return HTTPResponse(status: 304, headers: ["ETag": version.tag(thresholds)])
-            }
-            if let made = reports.answer(account: account, thresholds: thresholds, at: version) { return made }
-            return .deferred { answer in
-                reports.worker.run {
-                    let version = ReportCache.Version(journal: requests, bank: bank, reports: reports)  // what came while it waited counts too
-                    if let made = reports.answer(account: account, thresholds: thresholds, at: version) { return answer(made) }
-                    let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, sender: sender, dialects: dialects,
-                                                                  account: account, thresholds: thresholds,
-                                                                  reconciliation: reports.reconciliation.last, at: version.now)
-                    var response = HTTPResponse.json(json, status: status)
-                    if status == 200 { response.headers.add("ETag", version.tag(thresholds)) }
-                    reports.keep(response, account: account, thresholds: thresholds, at: version)
-                    answer(response)
-                }
+    func getReport(_ request: HTTPRequest) -> HTTPResponse {
+        let account = request.query("account")
+        let thresholds: ReportThresholds
+        switch Self.thresholds(request, else: reports.thresholds) {
+        case .success(let read): thresholds = read
+        case .failure(let refusal): return refusal.response
+        }
+        let version = ReportCache.Version(journal: requests, bank: bank, reports: reports)
+        if let tags = request.headers["If-None-Match"], ReportCache.matches(tags, version.tag(thresholds)) {
+            return HTTPResponse(status: 304, headers: ["ETag": version.tag(thresholds)])
+        }
+        if let made = reports.answer(account: account, thresholds: thresholds, at: version) { return made }
+        return .deferred { answer in
+            reports.worker.run {
+                let version = ReportCache.Version(journal: requests, bank: bank, reports: reports)  // what came while it waited counts too
+                if let made = reports.answer(account: account, thresholds: thresholds, at: version) { return answer(made) }
+                let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, sender: sender, dialects: dialects,
+                                                              account: account, thresholds: thresholds,
+                                                              reconciliation: reports.reconciliation.last, at: version.now)
+                var response = HTTPResponse.json(json, status: status)
+                if status == 200 { response.headers.add("ETag", version.tag(thresholds)) }
+                reports.keep(response, account: account, thresholds: thresholds, at: version)
+                answer(response)
             }
         }
-        router.add("POST /sandbox/reconcile") { request in
-            guard let ledger = try? JSON.parse(request.body) else { return Router.error(400, AdminMessage.reconcileBody) }
-            let account = request.query("account")
-            if let account, bank.account(id: account) == nil { return Router.error(404, AdminMessage.noReportAccount(account)) }
-            return .deferred { answer in
-                reports.worker.run {
-                    switch Sandbox.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, dialects: dialects,
-                                             reports: reports) {
-                    case .success(let reconciliation): answer(.json(reconciliation.json))
-                    case .failure(let problem): answer(Router.error(400, problem.message))
-                    }
+    }
+
+    func reconcile(_ request: HTTPRequest) -> HTTPResponse {
+        guard let ledger = try? JSON.parse(request.body) else { return Router.error(400, AdminMessage.reconcileBody) }
+        let account = request.query("account")
+        if let account, bank.account(id: account) == nil { return Router.error(404, AdminMessage.noReportAccount(account)) }
+        return .deferred { answer in
+            reports.worker.run {
+                switch Sandbox.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, dialects: dialects,
+                                         reports: reports) {
+                case .success(let reconciliation): answer(.json(reconciliation.json))
+                case .failure(let problem): answer(Router.error(400, problem.message))
                 }
             }
         }

@@ -10,18 +10,16 @@ extension AdminAPI {
     /// How many entries `GET /sandbox/requests` answers unless `limit` says.
     static let defaultRequestLimit = 100
 
-    func registerRequests(in router: inout Router) {
-        router.add("GET /sandbox/requests") { request in listRequests(request) }
-        // It reads the whole journal: off the event loops, where reports are made.
-        router.add("POST /sandbox/requests/verify") { request in .deferred { answer in reports.worker.run { answer(verify(request)) } } }
-        router.add("DELETE /sandbox/requests") { _ in
-            requests.clear()
-            return HTTPResponse(status: 204)
-        }
+    /// It reads the whole journal: off the event loops, where reports are made.
+    func verifyRequests(_ request: HTTPRequest) -> HTTPResponse { .deferred { answer in reports.worker.run { answer(verify(request)) } } }
+
+    func clearRequests(_ request: HTTPRequest) -> HTTPResponse {
+        requests.clear()
+        return HTTPResponse(status: 204)
     }
 
     /// `?limit=N&path=PREFIX&status=CODE|4xx&dialect=NAME`: `{"requests": [...], "kept": N, "capacity": N}`.
-    private func listRequests(_ request: HTTPRequest) -> HTTPResponse {
+    func listRequests(_ request: HTTPRequest) -> HTTPResponse {
         var limit = Self.defaultRequestLimit
         if let text = request.query("limit") {
             guard let number = Int(text), number >= AdminLimits.requestLimitMinimum else { return Router.error(400, AdminMessage.requestLimit) }

@@ -15,18 +15,17 @@ extension AdminAPI {
     /// it out: OpenAPIDocumentTests reads the routes from its calls).
     static let snapshotUpload = "PUT /sandbox/snapshot"
 
-    func registerSnapshot(in router: inout Router) {
-        router.add("GET /sandbox/snapshot") { _ in
-            .later(on: worker) {
-                let snapshot = snapshot()
-                let stamp = snapshot.bank.time.iso8601.replacing(":", with: "-")
-                return HTTPResponse(headers: ["Content-Type": SandboxSnapshot.contentType,
-                                              "Content-Disposition": "attachment; filename=\"cashout-sandbox-\(stamp).snapshot\""],
-                                    body: snapshot.file())
-            }
+    func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
+        .later(on: worker) {
+            let snapshot = snapshot()
+            let stamp = snapshot.bank.time.iso8601.replacing(":", with: "-")
+            return HTTPResponse(headers: ["Content-Type": SandboxSnapshot.contentType,
+                                          "Content-Disposition": "attachment; filename=\"cashout-sandbox-\(stamp).snapshot\""],
+                                body: snapshot.file())
         }
-        router.add("PUT /sandbox/snapshot") { request in .later(on: worker) { restore(request) } }
     }
+
+    func putSnapshot(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { restore(request) } }
 
     /// Everything now: the scenarios loaded through the admin API and the bank with its clock.
     /// `whileLocked` runs while nothing can change (run it on `worker`, where scenarios load).

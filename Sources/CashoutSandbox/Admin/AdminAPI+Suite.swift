@@ -5,10 +5,8 @@ import SandboxHTTP
 // (`SuiteProgress`), or 404 when none runs (`serve`).
 
 extension AdminAPI {
-    func registerSuite(in router: inout Router) {
-        router.add("GET /sandbox/suite") { _ in
-            guard let json = suite.json else { return Router.error(404, AdminMessage.noSuite) }
-            return .json(json)
-        }
+    func getSuite(_ request: HTTPRequest) -> HTTPResponse {
+        guard let json = suite.json else { return Router.error(404, AdminMessage.noSuite) }
+        return .json(json)
     }
 }

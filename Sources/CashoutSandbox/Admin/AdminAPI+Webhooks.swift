@@ -7,53 +7,55 @@ import SandboxScenario
 // The notification journal (every attempt), redelivery, webhook chaos, and the built-in sink.
 
 extension AdminAPI {
-    func registerWebhooks(in router: inout Router) {
-        router.add("GET /sandbox/webhooks") { request in
-            let payoutID = request.query("cashout_id").flatMap { Int($0) }
-            return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map { AdminJSON.notification($0, words: statusWords) })])
-        }
-        router.add("POST /sandbox/webhooks/{id}/redeliver") { send($0, chaos: nil) }
-        router.add("POST /sandbox/webhooks/{id}/chaos") { request in
-            guard let kind = Self.object(request)?["kind"]?.stringValue.flatMap(ChaosKind.init(rawValue:)), kind.isCopy else {
-                return Router.error(400, AdminMessage.chaosKind)
-            }
-            return send(request, chaos: kind)
-        }
-        router.add("GET /sandbox/webhooks/chaos") { _ in .json(layers.setup.chaosJSON) }
-        router.add("PUT /sandbox/webhooks/chaos") { request in .later(on: worker) { putChaos(request) } }
-        registerSink(in: &router)
+    func listWebhooks(_ request: HTTPRequest) -> HTTPResponse {
+        let payoutID = request.query("cashout_id").flatMap { Int($0) }
+        return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map { AdminJSON.notification($0, words: statusWords) })])
     }
 
-    private func registerSink(in router: inout Router) {
-        router.add("GET /sandbox/sink/{name}") { request in
-            let name = request.parameters["name"] ?? ""
-            let script = sinks.script(name)
-            return .json([
-                "name": .string(name),
-                "answers": .array(script.answers.map { .number($0) }),
-                "check_signatures": .bool(script.checkSignatures), "deduplicate": .bool(script.deduplicate),
-                "requests": .array(sinks.received(name).map(sinkRequest)), "total": .number(sinks.receivedCount(name)),
-            ])
+    func redeliverWebhook(_ request: HTTPRequest) -> HTTPResponse { send(request, chaos: nil) }
+
+    func sendWebhookChaos(_ request: HTTPRequest) -> HTTPResponse {
+        guard let kind = Self.object(request)?["kind"]?.stringValue.flatMap(ChaosKind.init(rawValue:)), kind.isCopy else {
+            return Router.error(400, AdminMessage.chaosKind)
         }
-        router.add("PUT /sandbox/sink/{name}") { request in
-            let name = request.parameters["name"] ?? ""
-            guard let script = Self.sinkScript(request, over: sinks.script(name)) else {
-                return Router.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
-                    + "answers are HTTP statuses 200 to 599, one per request processed")
-            }
-            sinks.script(name, script)
-            return HTTPResponse(status: 204)
+        return send(request, chaos: kind)
+    }
+
+    func getWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .json(layers.setup.chaosJSON) }
+
+    func putWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { putChaos(request) } }
+
+    func getSink(_ request: HTTPRequest) -> HTTPResponse {
+        let name = request.parameters["name"] ?? ""
+        let script = sinks.script(name)
+        return .json([
+            "name": .string(name),
+            "answers": .array(script.answers.map { .number($0) }),
+            "check_signatures": .bool(script.checkSignatures), "deduplicate": .bool(script.deduplicate),
+            "requests": .array(sinks.received(name).map(sinkRequest)), "total": .number(sinks.receivedCount(name)),
+        ])
+    }
+
+    func scriptSink(_ request: HTTPRequest) -> HTTPResponse {
+        let name = request.parameters["name"] ?? ""
+        guard let script = Self.sinkScript(request, over: sinks.script(name)) else {
+            return Router.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
+                + "answers are HTTP statuses 200 to 599, one per request processed")
         }
-        router.add("DELETE /sandbox/sink/{name}") { request in
-            sinks.clear(request.parameters["name"] ?? "")
-            return HTTPResponse(status: 204)
-        }
-        router.add("POST /sandbox/sink/{name}") { request in
-            let answer = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
-                                       path: String(request.path), headers: request.headers,
-                                       body: String(decoding: request.body, as: UTF8.self))
-            return .json(answer.body ?? ["received": true], status: answer.status)
-        }
+        sinks.script(name, script)
+        return HTTPResponse(status: 204)
+    }
+
+    func clearSink(_ request: HTTPRequest) -> HTTPResponse {
+        sinks.clear(request.parameters["name"] ?? "")
+        return HTTPResponse(status: 204)
+    }
+
+    func postToSink(_ request: HTTPRequest) -> HTTPResponse {
+        let answer = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
+                                   path: String(request.path), headers: request.headers,
+                                   body: String(decoding: request.body, as: UTF8.self))
+        return .json(answer.body ?? ["received": true], status: answer.status)
     }
 
     /// One request a sink received, with what it did and which notification it was.
@@ -113,7 +115,7 @@ extension AdminAPI {
             return Router.error(400, AdminMessage.chaosRules)
         }
         let scenario = JSON.object(["name": "PUT /sandbox/webhooks/chaos", "webhooks": ["chaos": .array(rules)]]).serialized()
-        let loaded = loadScenario(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: scenario))
+        let loaded = load(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: scenario))
         guard loaded.status == 200 else {
             // The loader's path is the scenario's ("webhooks.chaos[0].kind"): the body's is what follows.
             let message = (try? JSON.parse(loaded.body))?["message"]?.stringValue ?? loaded.bodyText

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Moving the clock and redelivering send webhooks, which may take seconds or be addressed to this
 /// very server: that work runs on `worker`, one job at a time, never on an event-loop thread.
-struct AdminAPI: Sendable {
+struct AdminAPI: AdminServing {
     /// The route group of every admin route: `/sandbox` and under it.
     static let group = "/sandbox"
     let bank: Bank
@@ -43,41 +43,50 @@ struct AdminAPI: Sendable {
     var journal: StateJournal? = nil
     let worker = DispatchQueue(label: "cashout-sandbox.admin")
 
+    /// Adds its endpoints (declared with their documentation in SandboxAPIDocs:
+    /// `OpenAPIDocument.adminEndpoints(for:)`), and each API's older account paths after the
+    /// accounts, to `router`.
     func register(in router: inout Router) {
-        router.add("GET /sandbox/health") { _ in health() }
-        router.add("GET /sandbox/clock") { _ in .json(clockJSON()) }
-        // In its place among the routes (its number orders the metrics), answered by `serveMetrics`.
-        router.add("GET /sandbox/metrics") { _ in Router.error(503, "the metrics are not made yet") }
-        router.add("POST /sandbox/clock/advance") { request in .later(on: worker) { advanceClock(request) } }
-        router.add("POST /sandbox/scenario") { request in
-            .later(on: worker) {
-                let response = loadScenario(request)
-                if response.status == 200 { journal?.record(.scenarioLoaded, request.body) }
-                if response.status == 200, let eventLog { eventLog.scenarioLoaded(response) }
-                return response
-            }
-        }
-        router.add("POST /sandbox/reset") { _ in
-            .later(on: worker) {
-                journal?.record(.reset)
-                defer { eventLog?.reset(clock: bank.clock.now) }
-                return reset()
-            }
-        }
-        registerCashouts(in: &router)
-        registerAccounts(in: &router)
-        registerWebhooks(in: &router)
-        registerSnapshot(in: &router)
-        registerRequests(in: &router)
-        registerReport(in: &router)
-        registerSuite(in: &router)
+        let (upToAccounts, afterAccounts) = OpenAPIDocument.adminEndpoints(for: Self.self)
+        router.add(upToAccounts, serving: self)
+        registerLegacyAccounts(in: &router)
+        router.add(afterAccounts, serving: self)
     }
+
+    func getHealth(_ request: HTTPRequest) -> HTTPResponse { health() }
+
+    func getClock(_ request: HTTPRequest) -> HTTPResponse { .json(clockJSON()) }
+
+    /// In its place among the routes (its number orders the metrics), answered by `serveMetrics`.
+    func getMetrics(_ request: HTTPRequest) -> HTTPResponse { Router.error(503, "the metrics are not made yet") }
+
+    func advanceClock(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { advance(request) } }
+
+    func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
+        .later(on: worker) {
+            let response = load(request)
+            if response.status == 200 { journal?.record(.scenarioLoaded, request.body) }
+            if response.status == 200, let eventLog { eventLog.scenarioLoaded(response) }
+            return response
+        }
+    }
+
+    func reset(_ request: HTTPRequest) -> HTTPResponse {
+        .later(on: worker) {
+            journal?.record(.reset)
+            defer { eventLog?.reset(clock: bank.clock.now) }
+            return reset()
+        }
+    }
+
+    /// The route `getMetrics` answers until `serveMetrics`.
+    private static let metricsRoute = OpenAPIDocument.metricsEndpoint(for: Self.self).route
 
     /// Answers `GET /sandbox/metrics` from `metrics`, made once `router` knows every route (the
     /// request counters are by route, this one among them): the route added by `register` keeps
     /// its number.
     func serveMetrics(_ metrics: SandboxMetrics, in router: inout Router) {
-        router.add("GET /sandbox/metrics") { [journal] _ in
+        router.add(Self.metricsRoute) { [journal] _ in
             HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType],
                          body: Array(metrics.render(bank: bank, journal: journal).utf8))
         }
@@ -133,7 +142,7 @@ struct AdminAPI: Sendable {
 
     /// `{"by":"2d"}`, `{"to":"2026-01-07T00:00:00Z"}` or `{"to_next_event":true}`: exactly one member
     /// (two would say two different advances; Behaviour and choices, "One advance per call").
-    private func advanceClock(_ request: HTTPRequest) -> HTTPResponse {
+    private func advance(_ request: HTTPRequest) -> HTTPResponse {
         guard let body = Self.object(request) else { return Self.badBody }
         guard body.count == 1 else { return Router.error(400, AdminMessage.advanceForms) }
         let applied: Int
@@ -159,7 +168,7 @@ struct AdminAPI: Sendable {
     /// Loads a scenario (the body, as a file would hold it) on top of those in force: its
     /// merchants are added or replaced, its rules tried first, its policies take over. Payouts
     /// already created keep their timelines. 400 names the JSON path of a mistake.
-    func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
+    func load(_ request: HTTPRequest) -> HTTPResponse {
         let scenario: Scenario
         do { scenario = try ScenarioLoader.load(request.body, file: "request body", vocabulary: vocabulary) } catch {
             return Router.error(400, error.message)
@@ -202,7 +211,7 @@ struct AdminAPI: Sendable {
     func replay(_ kind: StateJournal.Kind, _ payload: UnsafeRawBufferPointer) throws {
         switch kind {
         case .scenarioLoaded:
-            let response = loadScenario(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: Array(payload)))
+            let response = load(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: Array(payload)))
             guard response.status == 200 else { throw Bank.ReplayError(description: "a journaled scenario no longer loads: \(response.bodyText)") }
         case .reset:
             _ = reset()

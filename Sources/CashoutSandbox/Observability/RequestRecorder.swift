@@ -9,7 +9,7 @@ import SandboxHTTP
 /// the payout APIs' requests, gRPC and Connect calls, and requests no route matched (404, 405);
 /// not the admin API's (`/sandbox/...`: a dashboard polling every second would flood it; the
 /// built-in sink's POSTs with them, since the sink keeps those), nor the dashboard's page and the
-/// documents (`Dashboard.routes`, `APIDocs.routes`).
+/// documents (`APIDocs.routes`).
 struct RequestRecorder: Sendable {
     private struct Route: Sendable {
         let name: String?

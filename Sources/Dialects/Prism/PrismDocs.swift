@@ -39,14 +39,16 @@ enum PrismDocs {
     /// CreateLink's recipient pages, each declared once: route, description and handler.
     static var linkEndpoints: [Endpoint<PrismLinks>] {
         [
-            Endpoint<PrismLinks>("GET /prism/payout-links/{token}", OpenAPI.operation(
+            Endpoint<PrismLinks>("GET \(PrismLinks.path){token}", OpenAPI.operation(
                 "prismOpenPayoutLink", tag: "PayoutService", summary: "Open a CreateLink page",
                 description: "The recipient's form (method, holder name, account) of a payout awaiting its details. "
                     + "It works for 24 h of virtual time.",
                 parameters: [token],
                 responses: ["200": page("The form"), "404": page("Not a link of this sandbox"),
-                            "410": page("The payout expired, was cancelled, or has its details already")])) { links, request in links.page(request.parameters["token"] ?? "") },
-            Endpoint<PrismLinks>("POST /prism/payout-links/{token}", OpenAPI.operation(
+                            "410": page("The payout expired, was cancelled, or has its details already")])) { links, request in
+                links.page(request.parameters["token"] ?? "")
+            },
+            Endpoint<PrismLinks>("POST \(PrismLinks.path){token}", OpenAPI.operation(
                 "prismSubmitPayoutLink", tag: "PayoutService", summary: "Send a CreateLink page's form",
                 description: "Executes the payout (debit, PENDING, then the bank's timeline).",
                 parameters: [token],
@@ -57,7 +59,9 @@ enum PrismDocs {
                 ]]]],
                 responses: ["200": page("The payout is on its way"), "400": page("A field is missing"),
                             "402": page("The merchant's balance or limits refuse it now"), "404": page("Not a link of this sandbox"),
-                            "410": page("The payout expired, was cancelled, or has its details already")])) { links, request in links.submit(request.parameters["token"] ?? "", request.body) },
+                            "410": page("The payout expired, was cancelled, or has its details already")])) { links, request in
+                links.submit(request.parameters["token"] ?? "", request.body)
+            },
         ]
     }
 

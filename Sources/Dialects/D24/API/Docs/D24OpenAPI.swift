@@ -12,100 +12,117 @@ extension OpenAPIDocument {
     /// Its endpoints, each declared once: route, description and handler (the router serves
     /// them in this order).
     static var d24Endpoints: [Endpoint<D24API>] {
-        [
-            Endpoint<D24API>("POST /v3/cashout", OpenAPI.operation(
-                "createCashout", tag: "D24", summary: "Create a cashout",
-                description: """
-                    Creates a cashout for the merchant named by `login`/`pass`. Fields are checked in the \
-                    documented order and the first bad one is reported (code 300); then 511 (duplicate \
-                    `external_id`), 526, 533, 508 and 514. A scenario rule may decline with any code.
-                    """,
-                body: OpenAPI.body(Schema.ref("CreateCashoutRequest"), examples: ["brazil": createExample]),
-                security: ["PayloadSignature"],
-                responses: [
-                    "200": OpenAPI.json("Accepted: the new cashout's id", Schema.ref("CreateCashoutResponse"),
-                                        example: ["cashout_id": "1000001"], links: [
-                                            "SandboxView": OpenAPI.link(to: "getCashout", ["id": "$response.body#/cashout_id"]),
-                                            "ForceOutcome": OpenAPI.link(to: "forceCashoutAction", ["id": "$response.body#/cashout_id"]),
-                                        ]),
-                    "400": OpenAPI.errors("Malformed JSON (502) or a KYC decline (504)", [
-                        malformedBody,
-                        D24Error.kycDeclined(reason: "Underage user detected", reasonCode: 105).body,
-                    ]),
-                    "401": authErrors,
-                    "412": OpenAPI.errors("A field, business or bank refusal", [
-                        D24Error(D24FieldError.invalid(.bankAccount)).body,
-                        D24Error(D24FieldError.invalidBankCode).body,
-                        D24Error.limitExceeded(D24Error.word(.transaction)).body,
-                        D24Error.duplicateExternalID.body,
-                        D24Error.insufficientFunds.body,
-                        D24Error(D24FieldError.countryNotAvailable).body,
-                        D24Error(D24FieldError.invalidCurrency).body,
-                        D24Error.minimumAmount(currency: "BRL", amount: "10.00").body,
-                    ]),
-                ])) { api, request in api.answer(request, api.create) },
-            Endpoint<D24API>("POST /v3/cashout/status", OpenAPI.operation(
-                "getCashoutStatus", tag: "D24", summary: "A cashout's status",
-                description: "The cashout named by `cashout_id` (which decides when both are sent) or `external_id`.",
-                body: OpenAPI.body(Schema.ref("CashoutStatusRequest"),
-                                   examples: ["by external_id": ["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1"]]),
-                security: ["PayloadSignature"],
-                responses: statusResponses([
-                    D24Error.invalidParam("cashoutId", "Cashout ID").body, notFound,
-                ]))) { api, request in api.answer(request, api.status) },
-            Endpoint<D24API>("PUT /v3/cashout/status", OpenAPI.operation(
-                "updateCashoutStatus", tag: "D24", summary: "Hold or release a cashout",
-                description: """
-                    `status` `ON_HOLD` (from PENDING) or `PENDING` (from ON_HOLD). Other known statuses are \
-                    510, unknown ones 521. Answers the status after the change.
-                    """,
-                body: OpenAPI.body(Schema.ref("UpdateCashoutStatusRequest"), examples: [
-                    "hold": ["login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 1_000_001, "status": "ON_HOLD"],
+        [createCashout, getCashoutStatus, updateCashoutStatus, cancelCashout, listBanks, getExchangeRate]
+    }
+
+    static var createCashout: Endpoint<D24API> {
+        Endpoint<D24API>("POST /v3/cashout", OpenAPI.operation(
+            "createCashout", tag: "D24", summary: "Create a cashout",
+            description: """
+                Creates a cashout for the merchant named by `login`/`pass`. Fields are checked in the \
+                documented order and the first bad one is reported (code 300); then 511 (duplicate \
+                `external_id`), 526, 533, 508 and 514. A scenario rule may decline with any code.
+                """,
+            body: OpenAPI.body(Schema.ref("CreateCashoutRequest"), examples: ["brazil": createExample]),
+            security: ["PayloadSignature"],
+            responses: [
+                "200": OpenAPI.json("Accepted: the new cashout's id", Schema.ref("CreateCashoutResponse"),
+                                    example: ["cashout_id": "1000001"], links: [
+                                        "SandboxView": OpenAPI.link(to: "getCashout", ["id": "$response.body#/cashout_id"]),
+                                        "ForceOutcome": OpenAPI.link(to: "forceCashoutAction", ["id": "$response.body#/cashout_id"]),
+                                    ]),
+                "400": OpenAPI.errors("Malformed JSON (502) or a KYC decline (504)", [
+                    malformedBody,
+                    D24Error.kycDeclined(reason: "Underage user detected", reasonCode: 105).body,
                 ]),
-                security: ["PayloadSignature"],
-                responses: statusResponses([
-                    D24Error.invalidParam("status", "Status").body, notFound, invalidTransition,
-                    D24Error.statusNotSupported("PAID").body,
-                ]))) { api, request in api.answer(request, api.updateStatus) },
-            Endpoint<D24API>("DELETE /v3/cashout/cancel", OpenAPI.operation(
-                "cancelCashout", tag: "D24", summary: "Cancel a cashout",
-                description: "Both `cashout_id` and `external_id` are required; allowed from PENDING or ON_HOLD.",
-                body: OpenAPI.body(Schema.ref("CancelCashoutRequest"), examples: [
-                    "cancel": ["login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 1_000_001, "external_id": "order-1"],
+                "401": authErrors,
+                "412": OpenAPI.errors("A field, business or bank refusal", [
+                    D24Error(D24FieldError.invalid(.bankAccount)).body,
+                    D24Error(D24FieldError.invalidBankCode).body,
+                    D24Error.limitExceeded(D24Error.word(.transaction)).body,
+                    D24Error.duplicateExternalID.body,
+                    D24Error.insufficientFunds.body,
+                    D24Error(D24FieldError.countryNotAvailable).body,
+                    D24Error(D24FieldError.invalidCurrency).body,
+                    D24Error.minimumAmount(currency: "BRL", amount: "10.00").body,
                 ]),
-                security: ["PayloadSignature"],
-                responses: statusResponses([
-                    D24Error.invalidParam("cashoutId", "Cashout ID").body,
-                    D24Error.invalidParam("externalId", "External ID").body, notFound, invalidTransition,
-                ]))) { api, request in api.answer(request, api.cancel) },
-            Endpoint<D24API>("GET /v3/banks", OpenAPI.operation(
-                "listBanks", tag: "D24", summary: "Bank codes of a country",
-                description: "The bank codes `bank_code` accepts for `country`; empty for countries without a list.",
-                parameters: [countryParameter], security: ["ReadOnlyKey"],
-                responses: [
-                    "200": OpenAPI.json("The banks", Schema.array(of: Schema.ref("Bank")),
-                                        example: [["code": 1, "name": "Banco do Brasil"]]),
-                    "400": OpenAPI.empty("No or unknown `country` (an empty body, as the provider documents)"),
-                    "401": readOnlyKeyError,
-                ])) { api, request in api.banks(request) },
-            Endpoint<D24API>("GET /v3/exchange_rates", OpenAPI.operation(
-                "getExchangeRate", tag: "D24", summary: "The exchange rate of a country's currency",
-                description: "The sandbox's fixed rate from USD to the country's local currency, and `amount` USD converted.",
-                parameters: [
-                    countryParameter,
-                    OpenAPI.query("amount", Schema.string("A positive USD amount, at most two decimals", example: "10",
-                                                         pattern: #"^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$"#)
-                                      .merging(["not": ["pattern": #"^0(\.0{1,2})?$"#]]),
-                                  "USD to convert (default 1)"),
-                ],
-                security: ["ReadOnlyKey"],
-                responses: [
-                    "200": OpenAPI.json("The rate", Schema.ref("ExchangeRate"),
-                                        example: ["converted_amount": .number("58.829"), "currency": "BRL", "fx_rate": .number("5.8829")]),
-                    "400": OpenAPI.empty("No or unknown `country`, or a bad `amount` (an empty body)"),
-                    "401": readOnlyKeyError,
-                ])) { api, request in api.exchangeRates(request) },
-        ]
+            ])) { api, request in api.answer(request, api.create) }
+    }
+
+    static var getCashoutStatus: Endpoint<D24API> {
+        Endpoint<D24API>("POST /v3/cashout/status", OpenAPI.operation(
+            "getCashoutStatus", tag: "D24", summary: "A cashout's status",
+            description: "The cashout named by `cashout_id` (which decides when both are sent) or `external_id`.",
+            body: OpenAPI.body(Schema.ref("CashoutStatusRequest"),
+                               examples: ["by external_id": ["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1"]]),
+            security: ["PayloadSignature"],
+            responses: statusResponses([
+                D24Error.invalidParam("cashoutId", "Cashout ID").body, notFound,
+            ]))) { api, request in api.answer(request, api.status) }
+    }
+
+    static var updateCashoutStatus: Endpoint<D24API> {
+        Endpoint<D24API>("PUT /v3/cashout/status", OpenAPI.operation(
+            "updateCashoutStatus", tag: "D24", summary: "Hold or release a cashout",
+            description: """
+                `status` `ON_HOLD` (from PENDING) or `PENDING` (from ON_HOLD). Other known statuses are \
+                510, unknown ones 521. Answers the status after the change.
+                """,
+            body: OpenAPI.body(Schema.ref("UpdateCashoutStatusRequest"), examples: [
+                "hold": ["login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 1_000_001, "status": "ON_HOLD"],
+            ]),
+            security: ["PayloadSignature"],
+            responses: statusResponses([
+                D24Error.invalidParam("status", "Status").body, notFound, invalidTransition,
+                D24Error.statusNotSupported("PAID").body,
+            ]))) { api, request in api.answer(request, api.updateStatus) }
+    }
+
+    static var cancelCashout: Endpoint<D24API> {
+        Endpoint<D24API>("DELETE /v3/cashout/cancel", OpenAPI.operation(
+            "cancelCashout", tag: "D24", summary: "Cancel a cashout",
+            description: "Both `cashout_id` and `external_id` are required; allowed from PENDING or ON_HOLD.",
+            body: OpenAPI.body(Schema.ref("CancelCashoutRequest"), examples: [
+                "cancel": ["login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 1_000_001, "external_id": "order-1"],
+            ]),
+            security: ["PayloadSignature"],
+            responses: statusResponses([
+                D24Error.invalidParam("cashoutId", "Cashout ID").body,
+                D24Error.invalidParam("externalId", "External ID").body, notFound, invalidTransition,
+            ]))) { api, request in api.answer(request, api.cancel) }
+    }
+
+    static var listBanks: Endpoint<D24API> {
+        Endpoint<D24API>("GET /v3/banks", OpenAPI.operation(
+            "listBanks", tag: "D24", summary: "Bank codes of a country",
+            description: "The bank codes `bank_code` accepts for `country`; empty for countries without a list.",
+            parameters: [countryParameter], security: ["ReadOnlyKey"],
+            responses: [
+                "200": OpenAPI.json("The banks", Schema.array(of: Schema.ref("Bank")),
+                                    example: [["code": 1, "name": "Banco do Brasil"]]),
+                "400": OpenAPI.empty("No or unknown `country` (an empty body, as the provider documents)"),
+                "401": readOnlyKeyError,
+            ])) { api, request in api.banks(request) }
+    }
+
+    static var getExchangeRate: Endpoint<D24API> {
+        Endpoint<D24API>("GET /v3/exchange_rates", OpenAPI.operation(
+            "getExchangeRate", tag: "D24", summary: "The exchange rate of a country's currency",
+            description: "The sandbox's fixed rate from USD to the country's local currency, and `amount` USD converted.",
+            parameters: [
+                countryParameter,
+                OpenAPI.query("amount", Schema.string("A positive USD amount, at most two decimals", example: "10",
+                                                     pattern: #"^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$"#)
+                                  .merging(["not": ["pattern": #"^0(\.0{1,2})?$"#]]),
+                              "USD to convert (default 1)"),
+            ],
+            security: ["ReadOnlyKey"],
+            responses: [
+                "200": OpenAPI.json("The rate", Schema.ref("ExchangeRate"),
+                                    example: ["converted_amount": .number("58.829"), "currency": "BRL", "fx_rate": .number("5.8829")]),
+                "400": OpenAPI.empty("No or unknown `country`, or a bad `amount` (an empty body)"),
+                "401": readOnlyKeyError,
+            ])) { api, request in api.exchangeRates(request) }
     }
 
     static var d24Schemas: [String: JSON] {
