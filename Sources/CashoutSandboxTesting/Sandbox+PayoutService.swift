@@ -81,7 +81,7 @@ public struct PayoutServiceMerchants: Sendable {
 
     /// The `X-Webhook-Signature` the sandbox puts on a webhook with this body for `merchant`:
     /// `sha256=` and the lowercase hex HMAC-SHA256 of the exact bytes, keyed with the merchant's
-    /// API key. Throws ``UnknownMerchant`` for an id that is no PayoutService merchant:
+    /// API key. Throws ``CashoutSandboxTesting/UnknownMerchant`` for an id that is no PayoutService merchant:
     ///
     /// ```swift
     /// let body = Array(#"{"event_id":"evt_1"}"#.utf8)
@@ -99,7 +99,7 @@ public struct PayoutServiceMerchants: Sendable {
 
     /// Checks a webhook as a merchant's server receives it: `headers` (any case) must carry
     /// `X-Webhook-Signature` with the sandbox's signature of `body`'s exact bytes for `merchant`.
-    /// Throws ``WebhookVerificationFailure`` saying what is wrong (an unknown merchant, no
+    /// Throws ``CashoutSandboxTesting/WebhookVerificationFailure`` saying what is wrong (an unknown merchant, no
     /// header, another signature, with the one expected); what a receiver under test should
     /// refuse, this refuses:
     ///
