@@ -72,10 +72,11 @@ let package = Package(
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxReport", "SandboxScenario"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
-        .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxJSON", "SandboxMannco",
-                                                              "SandboxScenario"]),
+        .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxDialect", "SandboxHTTP",
+                                                              "SandboxJSON", "SandboxMannco", "SandboxPrism", "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal",
-                                                   "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON"]),
+                                                   "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON",
+                                                   "SandboxPrism"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).

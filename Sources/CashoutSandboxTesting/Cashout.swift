@@ -36,13 +36,16 @@ public struct Cashout: Sendable, Equatable {
     }
 
     public let id: Int
-    /// The caller's own id (D24's `external_id`); nil for APIs without one.
+    /// The caller's own id (D24's `external_id`, PayoutService's `merchant_payout_id`); nil for APIs without one.
     public let externalID: String?
     public let merchant: String
     public let country: String?
     public let currency: String
     public let amount: Money
     public let status: Status
+    /// The status in its API's own words: D24's `COMPLETED`, PayoutService's `SUCCESS` or
+    /// `REVERSED`, Mannco's `completed` (nil for an API without a word for it).
+    public let apiStatus: String?
     /// The rejection's code as the scenario or the admin gave it (D24: "801").
     public let rejectionCode: String?
     public let bankReferenceID: String?
@@ -56,7 +59,7 @@ public struct Cashout: Sendable, Equatable {
     /// The bank's full record.
     package let payout: Payout
 
-    init(_ payout: Payout, decidedBy: DecidedBy) {
+    init(_ payout: Payout, decidedBy: DecidedBy, apiStatus: String?) {
         id = payout.id
         externalID = payout.reference
         merchant = payout.account
@@ -64,6 +67,7 @@ public struct Cashout: Sendable, Equatable {
         currency = payout.currency
         amount = payout.amount
         status = Status(payout.status)
+        self.apiStatus = apiStatus
         rejectionCode = payout.reasonCode
         bankReferenceID = payout.bankReference
         returnedAfterCompletion = payout.status == .returned

@@ -89,24 +89,34 @@ extension Sandbox {
 
     /// A merchant's cashout by its `external_id` (the default merchant's unless told).
     public func cashout(externalID: String, merchant: String = Sandbox.defaultMerchantLogin) -> Cashout? {
-        bank.payout(account: merchant, reference: externalID).map { Cashout($0, decidedBy: decidedBy($0)) }
+        bank.payout(account: merchant, reference: externalID).map { typed($0) }
     }
 
     /// A cashout by the `cashout_id` the API answered.
     public func cashout(id: Int) -> Cashout? {
-        bank.payout(id: id).map { Cashout($0, decidedBy: decidedBy($0)) }
+        bank.payout(id: id).map { typed($0) }
     }
 
     /// Cashouts in creation order, optionally of one merchant and in one status.
     public func cashouts(merchant: String? = nil, status: Cashout.Status? = nil) -> [Cashout] {
-        bank.payouts(account: merchant).filter { status == nil || Cashout.Status($0.status) == status }.map { Cashout($0, decidedBy: decidedBy($0)) }
+        bank.payouts(account: merchant).filter { status == nil || Cashout.Status($0.status) == status }.map { typed($0) }
     }
 
     /// The notifications of a cashout, one per status change, oldest first, with their delivery
     /// attempts.
     public func webhooks(to externalID: String, merchant: String = Sandbox.defaultMerchantLogin) -> [Webhook] {
         guard let payout = bank.payout(account: merchant, reference: externalID) else { return [] }
-        return bank.notifications(payoutID: payout.id).map { Webhook($0, fields: notification($0)?.fields ?? [:]) }
+        return webhooks(of: payout)
+    }
+
+    /// The notifications of `payout`, each as it is sent.
+    func webhooks(of payout: Payout) -> [Webhook] {
+        bank.notifications(payoutID: payout.id).map { Webhook($0, rendered: notification($0)) }
+    }
+
+    /// `payout` as the library shows it, with its status in its API's words.
+    func typed(_ payout: Payout) -> Cashout {
+        Cashout(payout, decidedBy: decidedBy(payout), apiStatus: dialects[payout.dialect]?.statusWord(payout.status))
     }
 
     /// A merchant's balance movements, oldest first.

@@ -50,8 +50,10 @@ extension ScenarioRunner {
             return decidedBy.flatMap { check(decidedBy: $0, of: payout, ref: ref) }
         case .expectWebhooks(let ref, let count, let statuses, let fields, let attempts):
             return expectWebhooks(ref: ref, count: count, statuses: statuses, fields: fields, attempts: attempts)
-        case .expectBalance(let id, let amounts):
-            guard let account = sandbox.bank.account(id: id) else { return "expect_balance: no merchant or user \"\(id)\"" }
+        case .expectBalance(let id, let named, let amounts):
+            guard let account = sandbox.bank.account(id: id) else {
+                return named == .account ? noAccount(id, action: "expect_balance") : "expect_balance: no merchant or user \"\(id)\""
+            }
             for (currency, amount) in amounts.sorted(by: { $0.key < $1.key }) {
                 if currency == "cents" {
                     if account.balance != amount {
@@ -96,6 +98,18 @@ extension ScenarioRunner {
             step.ownExpect = step.ownExpect.map { expand($0) }
             return dialect.perform(step, in: &self)
         }
+    }
+
+    /// A step's account id that no API of the sandbox has: the closest id, else the ids there
+    /// are (the first few), each with its API as `/sandbox/accounts/{dialect}` names it.
+    func noAccount(_ id: String, action: String) -> String {
+        let accounts = sandbox.bank.accounts
+        let message = "\(action): no account \"\(id)\" in any API of this sandbox"
+        if let close = Suggestion.closest(to: id, among: accounts.map(\.id)), let account = accounts.first(where: { $0.id == close }) {
+            return message + "; did you mean \"\(close)\" (\(account.dialect))?"
+        }
+        let shown = accounts.prefix(5).map { "\($0.id) (\($0.dialect))" }.joined(separator: ", ")
+        return message + (accounts.isEmpty ? "" : "; it has \(shown)") + (accounts.count > 5 ? " and \(accounts.count - 5) more" : "")
     }
 
     func payout(_ ref: String) -> Payout? {

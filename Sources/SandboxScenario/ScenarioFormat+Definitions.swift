@@ -517,10 +517,14 @@ extension ScenarioFormat {
     ]).with("not", KeySpec.anyOf([.requiring("sequence", "request"), .requiring("sequence", "count")]))
 
     static let expectBalance: KeySpec = .object("""
-        Checks an account's balance: {"merchant": LOGIN, "USD": "0.00"} or {"user": ID, "cents": 5000}: \
-        exactly one of merchant or user, and at least one amount (by currency, or cents, also spelled \
-        balance).
+        Checks an account's balance: {"account": ID, "USD": "0.00"}, {"merchant": LOGIN, "USD": "0.00"} or \
+        {"user": ID, "cents": 5000}: exactly one of account, merchant or user, and at least one amount (by \
+        currency, or cents, also spelled balance).
         """, [
+        ("account", .string("""
+            Any API's account by its id, as GET /sandbox/accounts/{dialect} lists it: a D24 login, a Mannco \
+            user's id, a PayoutService merchant_id.
+            """)),
         ("merchant", .string("A D24 merchant's login (any account's id).")),
         ("user", .string("A Mannco user's id (any account's id).")),
         ("cents", .integer("""
@@ -530,7 +534,7 @@ extension ScenarioFormat {
         ("balance", .integer("The same as cents, by the name Mannco's GET /user/balance gives it.", 0 ... 9223372036854775807)),
     ], closed: false)
         .with("additionalProperties", KeySpec.ref("amount", "Currency (the account's, e.g. USD) -> the expected balance."))
-        .with("oneOf", [.requiring("merchant"), .requiring("user")])
+        .with("oneOf", [.requiring("account"), .requiring("merchant"), .requiring("user")])
         .with("minProperties", JSON.number("2"))
 
     static let expectLedger: KeySpec = .object("Checks the number of ledger entries (debits and refunds) of an account.", [
@@ -584,7 +588,7 @@ extension ScenarioFormat {
             """)),
         ("expect_cashout", .ref("expectCashout", "Check a cashout's status and fields.")),
         ("expect_webhooks", .ref("expectWebhooks", "Check the notifications sent.")),
-        ("expect_balance", .ref("expectBalance", "Check a merchant's or a user's balance.")),
+        ("expect_balance", .ref("expectBalance", "Check an account's balance (any API's).")),
         ("expect_ledger", .ref("expectLedger", "Check an account's ledger.")),
         ("expect_requests", .ref("expectRequests", """
             Verify what the sandbox received (as POST /sandbox/requests/verify): how many journaled requests \

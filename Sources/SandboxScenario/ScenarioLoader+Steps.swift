@@ -141,13 +141,16 @@ extension ScenarioLoader {
             return .expectReport(Step.ReportExpectation(account: try spec["account"]?.string(), noErrors: try spec["no_errors"]?.bool() ?? false,
                                                         findings: findings, exercised: exercised))
         case "expect_balance":
-            // An account of any API: a merchant by login, a user by id; amounts by currency, or in cents.
-            guard case .object(let members) = body.value, members.keys.filter({ $0 == "merchant" || $0 == "user" }).count == 1,
-                  case .string(let account)? = members["merchant"] ?? members["user"] else {
-                throw body.fail("expected {\"merchant\": LOGIN, \"USD\": \"0.00\"} or {\"user\": ID, \"cents\": 5000}")
+            // An account of any API: by its id (`account`), a merchant by login, a user by id; amounts by currency, or in cents.
+            let names = Step.BalanceAccount.allCases.map(\.rawValue)
+            guard case .object(let members) = body.value, members.keys.filter(names.contains).count == 1,
+                  let named = Step.BalanceAccount.allCases.first(where: { members[$0.rawValue] != nil }),
+                  case .string(let account)? = members[named.rawValue] else {
+                throw body.fail("expected {\"account\": ID, \"USD\": \"0.00\"}, {\"merchant\": LOGIN, \"USD\": \"0.00\"} "
+                                + "or {\"user\": ID, \"cents\": 5000}")
             }
             var amounts: [String: Money] = [:]
-            for key in members.keys.sorted() where key != "merchant" && key != "user" {
+            for key in members.keys.sorted() where !names.contains(key) {
                 let value = body.child(key, members[key]!)
                 // `cents`, or `balance` as Mannco's API names it: hundredths of the account's currency.
                 let inCents = key == "cents" || key == "balance"
@@ -156,7 +159,7 @@ extension ScenarioLoader {
             guard !amounts.isEmpty else {
                 throw body.fail("expected a currency and its amount, such as \"USD\": \"0.00\", or \"cents\" (or \"balance\")")
             }
-            return .expectBalance(account: account, amounts: amounts)
+            return .expectBalance(account: account, named: named, amounts: amounts)
         case "expect_reconciled":
             let spec = try body.object(allowed: ScenarioFormat.Keys.expectReconciled)
             return .expectReconciled(account: try spec["account"]?.string(), ledger: try spec["ledger"].map(readLedgerLocation))

@@ -19,9 +19,10 @@ package enum Step: Sendable {
     case settle(Duration)
     case expectCashout(ref: String, status: Matcher?, reasonCode: String?, bankReference: String?, decidedBy: DecidedByExpectation? = nil)
     case expectWebhooks(ref: String?, count: Int?, statuses: [String]?, fields: [String: String], attempts: Int?)
-    /// The balance of an account (a merchant's or a user's) by currency; `cents` is the balance in
-    /// hundredths of the account's own currency, as Mannco states a user's.
-    case expectBalance(account: String, amounts: [String: Money])
+    /// The balance of an account (any API's by its id, a merchant's or a user's: `named` says
+    /// which key the file used) by currency; `cents` is the balance in hundredths of the
+    /// account's own currency, as Mannco states a user's.
+    case expectBalance(account: String, named: BalanceAccount, amounts: [String: Money])
     case expectLedger(merchant: String, count: Int)
     /// The delivery attempts of `ref`'s notifications (all cashouts' without it), of one chaos
     /// kind or `none`: how many, and what the receiver answered to each.
@@ -46,6 +47,13 @@ package enum Step: Sendable {
     /// A step of one dialect's own vocabulary (`ScenarioVocabulary.stepActions`), which that
     /// dialect performs.
     case dialect(DialectStep)
+
+    /// How `expect_balance` names its account: any API's account by its id (`account`, as
+    /// `/sandbox/accounts/{dialect}` lists it), or by today's spellings, a merchant's login or a
+    /// user's id (each also any account's id).
+    package enum BalanceAccount: String, Sendable, CaseIterable {
+        case account, merchant, user
+    }
 
     package struct Request: Sendable {
         package var method: String

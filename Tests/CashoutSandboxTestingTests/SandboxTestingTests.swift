@@ -35,6 +35,9 @@ struct SandboxTestingTests {
         #expect(webhooks.map(\.status) == [.delivered, .completed, .rejected])
         #expect(webhooks.allSatisfy { $0.delivered && $0.form["external_id"] == "order-1" })
         #expect(webhooks.first?.form["cashout_id"] == String(cashout.id))
+        // D24 signs inside the form (control), with no header of its own.
+        #expect(webhooks.allSatisfy { $0.contentType == "application/x-www-form-urlencoded" && $0.headers.isEmpty })
+        #expect(webhooks.first?.body.contains("external_id=order-1") == true)
         #expect(sandbox.ledger().map(\.kind) == [.debit, .refund])
         #expect(sandbox.balance() == Money("1000000.00"))
         #expect(sandbox.cashouts(status: .rejected).map(\.externalID) == ["order-1"])

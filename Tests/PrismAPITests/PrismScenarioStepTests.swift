@@ -173,3 +173,66 @@ extension PrismScenarioStepTests {
         #expect(found.refusal == "grpc-status INVALID_ARGUMENT: \(answer.message ?? "")" && answer.message?.isEmpty == false)
     }
 }
+
+extension PrismScenarioStepTests {
+    /// `expect_balance` names a PayoutService merchant by `account`, its `merchant_id` as
+    /// `/sandbox/accounts/prism` lists it: a debit is seen, a refund after FAILED too.
+    @Test func expectBalanceTakesAPayoutServiceAccountByItsID() throws {
+        let result = try run(#"""
+            {"prism_merchants": [{"merchant_id": "globex", "api_key": "globex_key", "balance": {"USD": "100.00"}}],
+             "steps": [
+               {"expect_balance": {"account": "globex", "USD": "100.00"}},
+               {"grpc_call": {"method": "Create", "merchant": "globex",
+                              "message": {"merchant_payout_id": "g-1", "amount": {"minor_amount": 2500, "currency": "USD"},
+                                          "payout_method_data": {"card": {"card_number": {"value": "4111111111111111"},
+                                                                          "card_holder_name": {"value": "FAIL Ana"}}}}}, "as": "g1"},
+               {"expect_balance": {"account": "globex", "USD": "75.00", "cents": 7500}},
+               {"advance": "15s"},
+               {"expect_cashout": {"ref": "g1", "status": "FAILED"}},
+               {"expect_balance": {"account": "globex", "USD": "100.00"}},
+               {"expect_balance": {"account": "DefaultMerchantId", "USD": "1000000.00"}},
+               {"expect_balance": {"merchant": "globex", "USD": "100.00"}}
+             ]}
+            """#)
+        #expect(result.failure == nil, "\(result.failure.map { "step \($0.step): \($0.message)" } ?? "")")
+        #expect(result.steps == 8)
+    }
+
+    @Test(arguments: [
+        (#"{"expect_balance": {"account": "DefaultMerchantId", "USD": "1000000.00"}}"#,
+         "expect_balance DefaultMerchantId: expected USD 1000000.00, got 999990.00"),
+        (#"{"expect_balance": {"account": "DefaultMerchantId", "cents": 1}}"#, "expect_balance DefaultMerchantId: expected 1 cents, got 99999000"),
+        (#"{"expect_balance": {"account": "DefaultMerchantId", "EUR": "1.00"}}"#,
+         "expect_balance DefaultMerchantId: expected a EUR balance, the account settles in USD"),
+        (#"{"expect_balance": {"account": "DefaultMerchantID", "USD": "1.00"}}"#,
+         #"expect_balance: no account "DefaultMerchantID" in any API of this sandbox; did you mean "DefaultMerchantId" (prism)?"#),
+        (#"{"expect_balance": {"account": "globex", "USD": "1.00"}}"#,
+         #"expect_balance: no account "globex" in any API of this sandbox; it has sandbox_login (d24), 76561198000000001 (mannco), "#
+         + "DefaultMerchantId (prism)"),
+        // The older spellings keep their message.
+        (#"{"expect_balance": {"merchant": "globex", "USD": "1.00"}}"#, #"expect_balance: no merchant or user "globex""#),
+        (#"{"expect_balance": {"user": "globex", "cents": 1}}"#, #"expect_balance: no merchant or user "globex""#),
+    ])
+    func expectBalanceOfAnAccountFailsSayingWhatItFound(step: String, message: String) throws {
+        let result = try run(#"{"steps": [\#(Self.create), \#(step)]}"#)
+        let failure = try #require(result.failure)
+        #expect(failure.step == 2)
+        #expect(failure.message == message)
+    }
+
+    @Test(arguments: [
+        (#"{"expect_balance": {"account": "a", "merchant": "a", "USD": "1.00"}}"#, "steps[0].expect_balance: expected {\"account\": ID"),
+        (#"{"expect_balance": {"account": "a", "user": "a", "cents": 1}}"#, "steps[0].expect_balance: expected {\"account\": ID"),
+        (#"{"expect_balance": {"account": 5, "USD": "1.00"}}"#, "steps[0].expect_balance: expected {\"account\": ID"),
+        (#"{"expect_balance": {"account": "a"}}"#, "steps[0].expect_balance: expected a currency and its amount"),
+        (#"{"expect_balance": {"account": "a", "USD": "1,00"}}"#, "steps[0].expect_balance.USD: expected"),
+    ])
+    func expectBalanceWithAnAccountIsCheckedWhenLoaded(step: String, message: String) throws {
+        do {
+            _ = try load(#"{"steps": [\#(step)]}"#)
+            Issue.record("loaded \(step)")
+        } catch {
+            #expect("\(error.path): \(error.expected)".hasPrefix(message), "\(error.path): \(error.expected)")
+        }
+    }
+}

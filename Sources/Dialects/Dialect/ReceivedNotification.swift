@@ -18,7 +18,7 @@ package struct ReceivedRequest: Sendable {
     /// and numbers as text); none for another body.
     package var fields: [String: String] { Self.fields(contentType: contentType ?? "", body: body) }
 
-    static func fields(contentType: String, body: String) -> [String: String] {
+    package static func fields(contentType: String, body: String) -> [String: String] {
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             return Dictionary((FormURLEncoding.decode(body.utf8) ?? []).map { ($0.name, $0.value) }) { first, _ in first }
         }

@@ -78,6 +78,11 @@ package enum PrismWebhook {
     /// `sha256=` and the lowercase hex HMAC-SHA256 of `body` keyed with the API key.
     package static func signature(_ body: String, apiKey: String) -> String { signature(body, key: HMACSHA256.Key(apiKey)) }
 
+    /// The same over a body's exact bytes (`cashout-sandbox sign --api prism`, the testing library's check).
+    package static func signature(of body: some Collection<UInt8>, apiKey: String) -> String {
+        "sha256=" + Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: HMACSHA256.Key(apiKey)))
+    }
+
     static func signature(_ body: String, key: HMACSHA256.Key) -> String {
         "sha256=" + Hex.lowercase(HMACSHA256.authenticationCode(for: body, key: key))
     }
