@@ -263,7 +263,8 @@ async function load({ apis = ["d24", "mannco"], hash = "", routes = {}, crypto =
   const location = { _hash: hash, origin: "http://127.0.0.1:8080" };
   const window = {
     document, location, fetch: sandbox.fetch, console, URLSearchParams, TextEncoder, Node, Date, Math, JSON, Promise,
-    setTimeout, clearTimeout, setInterval: (fn) => { polls.push(fn); return polls.length; },
+    // A notice's timer does not keep Node running after the tests.
+    setTimeout: (fn, ms) => setTimeout(fn, ms).unref(), clearTimeout, setInterval: (fn) => { polls.push(fn); return polls.length; },
     crypto: crypto ? globalThis.crypto : undefined,
     sessionStorage: { getItem: (k) => (storage.has(k) ? storage.get(k) : null), setItem: (k, v) => storage.set(k, String(v)) },
     history: { replaceState: (_, __, url) => { location._hash = url; } },
@@ -288,6 +289,8 @@ async function load({ apis = ["d24", "mannco"], hash = "", routes = {}, crypto =
     document, window, location, requests: sandbox.requests, polls,
     $: (id) => document.getElementById(id),
     run: (expression) => vm.runInContext(expression, context),
+    // A value of the page's as plain data (its objects are of the page's realm, not the test's).
+    get: (expression) => JSON.parse(JSON.stringify(vm.runInContext(expression, context)) ?? "null"),
     poll: () => polls.forEach((fn) => fn()),
     // Waits until every refresh and request under way has ended.
     settle: async () => { for (let i = 0; i < 60; i++) await new Promise((resolve) => setImmediate(resolve)); },
