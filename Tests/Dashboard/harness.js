@@ -223,7 +223,7 @@ function server(routes) {
     const request = { method, path: pathname, query: query || "", url: String(url), headers: (init && init.headers) || {}, body: init && init.body };
     requests.push(request);
     let answer = routes[method + " " + pathname];
-    if (typeof answer === "function") answer = answer(request);
+    if (typeof answer === "function") answer = await answer(request);
     answer = answer || { status: 404, json: { message: "no route" } };
     const text = answer.text !== undefined ? answer.text : answer.json !== undefined ? JSON.stringify(answer.json) : "";
     const headers = new Map(Object.entries(answer.headers || {}).map(([k, v]) => [k.toLowerCase(), v]));
