@@ -61,11 +61,20 @@ class Element extends Node {
     this.tagName = tag.toUpperCase();
     this.attributes = new Map();
     this.listeners = {};
-    this.value = "";
+    this._value = "";
     this.checked = false;
     this.disabled = false;
     this.scrollLeft = 0;
   }
+  // A select's value is its chosen option's, else its first option's; an option's is its text
+  // unless it has a value attribute.
+  get value() {
+    if (this.tagName === "OPTION") return this.hasAttribute("value") ? this.getAttribute("value") : this.textContent;
+    if (this.tagName !== "SELECT") return this._value;
+    const values = this.options.map((option) => option.value);
+    return values.includes(this._value) ? this._value : values.length ? values[0] : "";
+  }
+  set value(value) { this._value = String(value); }
   get children() { return this.childNodes.filter((node) => node instanceof Element); }
   get id() { return this.getAttribute("id") || ""; }
   get className() { return this.getAttribute("class") || ""; }
@@ -91,7 +100,7 @@ class Element extends Node {
   getAttribute(name) { return this.attributes.has(name) ? this.attributes.get(name) : null; }
   setAttribute(name, value) {
     this.attributes.set(name, String(value));
-    if (name === "value") this.value = String(value);
+    if (name === "value" && this.tagName !== "OPTION") this._value = String(value);
     if (name === "disabled") this.disabled = true;
     if (name === "checked") this.checked = true;
   }
@@ -292,8 +301,14 @@ async function load({ apis = ["d24", "mannco"], hash = "", routes = {}, crypto =
     // A value of the page's as plain data (its objects are of the page's realm, not the test's).
     get: (expression) => JSON.parse(JSON.stringify(vm.runInContext(expression, context)) ?? "null"),
     poll: () => polls.forEach((fn) => fn()),
-    // Waits until every refresh and request under way has ended.
-    settle: async () => { for (let i = 0; i < 60; i++) await new Promise((resolve) => setImmediate(resolve)); },
+    // Waits until every refresh and request under way has ended (crypto.subtle's work runs on
+    // another thread: a few milliseconds too).
+    settle: async () => {
+      for (let round = 0; round < 4; round++) {
+        for (let i = 0; i < 30; i++) await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    },
     go: async (next) => { location.hash = next; await page.settle(); },
     rows: (id) => page.$(id).children.map((row) => row.children.map((cell) => cell.textContent)),
   };
