@@ -36,7 +36,11 @@ let package = Package(
         // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).
-        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"]),
+        // The dashboard's HTML, CSS and JavaScript are files (Resources/), compiled in; each API's part is in its own folder.
+        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"],
+                resources: ["dashboard.html", "dashboard.css", "core.js", "list.js", "hmac.js", "pages.js", "start.js", "form-footer.html",
+                            "favicon.svg", "requests.html", "requests.js", "webhooks.html", "webhooks.js", "report.html", "report.js", "report.css"]
+                    .map { .embedInCode("Resources/\($0)") }),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
                                                        "SandboxProtobuf", "SandboxScenario"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
@@ -51,18 +55,21 @@ let package = Package(
         .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules",
                                                    "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario"],
                 path: "Sources/Dialects/D24/API",
-                resources: [.embedInCode("Resources/default.json")]),
+                resources: [.embedInCode("Resources/default.json"), .embedInCode("Dashboard/form.html"), .embedInCode("Dashboard/script.js")]),
         // Mannco.store's user cashouts: login for a JWT, cashouts with fees, cooldown and one pending,
         // linked methods, history, and the users' email outbox.
         .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard",
                                                       "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario"],
-                path: "Sources/Dialects/Mannco"),
+                path: "Sources/Dialects/Mannco",
+                resources: ["form.html", "users.html", "emails.html", "cashout-card.html", "style.css", "script.js"]
+                    .map { .embedInCode("Dashboard/\($0)") }),
         // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service read from
         // Protos/*.proto, the files clients generate stubs from, compiled in.
         .target(name: "SandboxPrism", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard",
                                                      "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
                                                      "SandboxScenario"], path: "Sources/Dialects/Prism",
-                resources: ["services", "payouts", "payment", "payment_methods"].map { .embedInCode("Protos/\($0).proto") }),
+                resources: ["services", "payouts", "payment", "payment_methods"].map { .embedInCode("Protos/\($0).proto") }
+                    + ["form.html", "merchants.html", "style.css", "script.js"].map { .embedInCode("Dashboard/\($0)") }),
         // Layer 4: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",

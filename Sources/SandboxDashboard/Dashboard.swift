@@ -1,12 +1,14 @@
 import SandboxHTTP
 
-/// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript compiled into
-/// the binary (no build step, no external URLs). The page reads and acts through the admin API
-/// (`/sandbox/...`), and creates cashouts through the payout APIs' own endpoints, like any other
-/// client, with what each API adds to it (`DashboardPart`: its request form, views, cards).
+/// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript, files in
+/// Sources/SandboxDashboard/Resources (and each API's in its own folder) compiled into the binary
+/// (`.embedInCode`: no build step, no external URLs; `DashboardFile`). The page reads and acts
+/// through the admin API (`/sandbox/...`), and creates cashouts through the payout APIs' own
+/// endpoints, like any other client, with what each API adds to it (`DashboardPart`: its request
+/// form, views, cards).
 ///
 /// `GET /` is the page, `GET /dashboard.css` its style, `GET /dashboard.js` its script and
-/// `GET /favicon.ico` its icon (an SVG: browsers ask for it on every page, so it is served, and
+/// `GET /favicon.ico` its icon (the routes are declared in SandboxAPIDocs' `APIDocs`) (an SVG: browsers ask for it on every page, so it is served, and
 /// kept out of the request journal with the rest) (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
 /// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, `#/report`, `#/report/{account}`, and each part's
 /// views, `#/NAME` and `#/NAME/{key}`).
@@ -27,23 +29,22 @@ package enum Dashboard {
     package static func assets(parts: @escaping @Sendable () -> [DashboardPart]) -> Assets {
         let parts = Lazy(parts)
         let page = Lazy { Self.asset(Self.page(parts: parts.value), type: "text/html; charset=utf-8") }
-        let style = Lazy { Self.asset(Self.style + Self.reportStyle + parts.value.map(\.style).joined(), type: "text/css; charset=utf-8") }
+        let style = Lazy { Self.asset(Self.style(parts: parts.value), type: "text/css; charset=utf-8") }
         let script = Lazy { Self.asset(Self.script(parts: parts.value.map(\.script).joined()), type: "text/javascript; charset=utf-8") }
-        let icon = asset(icon, type: "image/svg+xml")
+        // The header's logo (Resources/favicon.svg): a `$` on the accent's rounded square.
+        let icon = asset(PackageResources.favicon_svg, type: "image/svg+xml")
         return Assets(page: { page.value }, style: { style.value }, script: { script.value }, icon: { icon })
     }
 
-    /// The header's logo: a `$` on the accent's rounded square.
-    static let icon = """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2454d6"/>\
-        <text x="16" y="23" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">$</text></svg>
-        """
-
     private static func asset(_ text: String, type: String) -> HTTPResponse {
+        asset(Array(text.utf8), type: type)
+    }
+
+    private static func asset(_ body: [UInt8], type: String) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [
             "Content-Type": type, "Cache-Control": "no-cache",
             "Content-Security-Policy": contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
-        ], body: Array(text.utf8))
+        ], body: body)
     }
 }
 
@@ -85,14 +86,7 @@ package struct DashboardPart: Sendable {
     /// result, and the requests sent (ids `PREFIX-submit`, `PREFIX-result`, `PREFIX-request`),
     /// then `</form>`.
     package static func formFooter(prefix: String, requests: String, submit: String = "Request cashout") -> String {
-        """
-                  <div class="wide form-actions">
-                    <button type="submit" id="\(prefix)-submit" data-testid="\(prefix)-submit" class="primary">\(submit)</button>
-                    <span id="\(prefix)-result" data-testid="\(prefix)-result" class="muted"></span>
-                  </div>
-                  <details class="wide"><summary>\(requests)</summary><pre id="\(prefix)-request" data-testid="\(prefix)-request"></pre></details>
-                </form>
-        """
+        DashboardFile.text(PackageResources.form_footer_html, filling: ["PREFIX": prefix, "REQUESTS": requests, "SUBMIT": submit])
     }
 }
 
