@@ -8,10 +8,11 @@ import SandboxHTTP
 /// form, views, cards).
 ///
 /// `GET /` is the page, `GET /dashboard.css` its style, `GET /dashboard.js` its script and
-/// `GET /favicon.ico` its icon (the routes are declared in SandboxAPIDocs' `APIDocs`) (an SVG: browsers ask for it on every page, so it is served, and
-/// kept out of the request journal with the rest) (hash routing: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`, `#/merchants/{login}`,
-/// `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`, `#/report`, `#/report/{account}`, and each part's
-/// views, `#/NAME` and `#/NAME/{key}`).
+/// `GET /favicon.ico` its icon (an SVG: browsers ask for it on every page, so it is served, and
+/// kept out of the request journal with the rest); their routes are declared in SandboxAPIDocs'
+/// `APIDocs`. The page routes by hash: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`,
+/// `#/merchants/{login}`, `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`,
+/// `#/report`, `#/report/{account}`, and each part's views, `#/NAME` and `#/NAME/{key}`.
 package enum Dashboard {
     /// The `Content-Security-Policy` of the page and its assets: everything from this origin only
     /// (the script, the style sheet and the `fetch` calls), no inline script or style, no
