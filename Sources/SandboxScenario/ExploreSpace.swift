@@ -17,7 +17,7 @@ package struct ExploreSpace: Sendable {
     /// A rate per chaos kind (`duplicate`, `forged`, `replay`, `delayed`, `out_of_order`).
     package var chaos: [(kind: ChaosKind, rate: Double)]
     /// A rate per fault kind (`drop_after_commit`, `error`, `latency`).
-    package var faults: [(kind: String, rate: Double)]
+    package var faults: [(kind: Fault.Kind.Name, rate: Double)]
 
     /// The space a suite without an `explore` section, or with `"explore": {}`, gets: it can show
     /// every finding the reports know that the bank, and not the app alone, brings about.
@@ -31,14 +31,16 @@ package struct ExploreSpace: Sendable {
         ],
         lateReversal: 0.15, lateReversalAfter: .seconds(30),
         chaos: [(.duplicate, 0.15), (.forged, 0.15), (.replay, 0.1), (.delayed, 0.1), (.outOfOrder, 0.1)],
-        faults: [("drop_after_commit", 0.1), ("error", 0.05), ("latency", 0.05)])
+        faults: [(.dropAfterCommit, 0.1), (.error, 0.05), (.latency, 0.05)])
 
-    /// The fault kinds a space may give rates, and what each fault rule adds to its kind.
-    package static let faultKinds: [String: JSON] = [
-        "drop_after_commit": [:],
-        "error": ["status": 503, "body": .string(errorBody)],
-        "latency": ["latency": ["min": "50ms", "max": "300ms"]],
-    ]
+    /// What an explored fault rule adds to its kind.
+    package static func faultRule(_ kind: Fault.Kind.Name) -> [String: JSON] {
+        switch kind {
+        case .dropAfterCommit, .close: [:]
+        case .error: ["status": 503, "body": .string(errorBody)]
+        case .latency: ["latency": ["min": "50ms", "max": "300ms"]]
+        }
+    }
 
     /// The name of a run's rule of weighted outcomes, and how its chaos rules' names begin: what
     /// tells what a run drew from what its suite fixed.
@@ -95,8 +97,8 @@ package struct ExploreSpace: Sendable {
             return .object(rule)
         }
         let faultRules: [JSON] = faults.filter { $0.rate > 0 }.map { kind, rate in
-            let rule: [String: JSON] = ["kind": .string(kind), "rate": .number("\(rate)")]
-            return .object(rule.merging(Self.faultKinds[kind]?.objectValue ?? [:]) { $1 })
+            let rule: [String: JSON] = ["kind": .string(kind.rawValue), "rate": .number("\(rate)")]
+            return .object(rule.merging(Self.faultRule(kind)) { $1 })
         }
         return (rules, chaosRules, faultRules)
     }
@@ -128,8 +130,8 @@ extension ScenarioLoader {
             space.chaos = try space.chaos.map { (kind, rate) throws(ScenarioError) in (kind, try rates[kind.rawValue]?.rate() ?? rate) }
         }
         if let faults = fields["faults"] {
-            let rates = try faults.object(allowed: ExploreSpace.faultKinds.keys.sorted())
-            space.faults = try space.faults.map { (kind, rate) throws(ScenarioError) in (kind, try rates[kind]?.rate() ?? rate) }
+            let rates = try faults.object(allowed: space.faults.map(\.kind.rawValue).sorted())
+            space.faults = try space.faults.map { (kind, rate) throws(ScenarioError) in (kind, try rates[kind.rawValue]?.rate() ?? rate) }
         }
         return space
     }

@@ -228,7 +228,7 @@ extension ScenarioFormat {
             latency: answer late; error: answer with status and body instead of handling the request; close: \
             close the connection without handling the request; drop_after_commit: handle the request (it \
             commits), then close without answering.
-            """, enum: ["latency", "error", "close", "drop_after_commit"])),
+            """, enum: Fault.Kind.Name.allCases.map(\.rawValue))),
         ("latency", KeySpec("For kind latency (required there): a duration or {\"min\", \"max\"}; ignored for other kinds.")),
         ("status", KeySpec("For kind error: the HTTP status, 400 to 599 (default 500); ignored for other kinds.")),
         ("body", KeySpec("For kind error: the response body (default empty); ignored for other kinds.")),
@@ -715,13 +715,12 @@ extension ScenarioFormat {
             ("out_of_order", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
         ])),
         ("faults", .object("""
-            A rate per fault kind, on every API request (default: drop_after_commit 0.1, error 0.05, latency \
-            0.05); a kind left out keeps its default, 0 switches it off.
-            """, [
-            ("drop_after_commit", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
-            ("error", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
-            ("latency", .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1"))),
-        ])),
+            A rate per fault kind, on every API request (default: \
+            \(ExploreSpace.standard.faults.map { "\($0.kind.rawValue) \($0.rate)" }.joined(separator: ", "))); a kind left \
+            out keeps its default, 0 switches it off.
+            """, ExploreSpace.standard.faults.map { fault in
+            (fault.kind.rawValue, .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1")))
+        })),
     ])
 
     static let topReport: KeySpec = .object("""

@@ -142,27 +142,27 @@ extension ScenarioLoader {
         // A `when` of these alone tests no request's method, path or body.
         if let pattern = request, pattern.isEmpty { request = nil }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
-        let kindKeys: [String: [String]] = ["latency": ["latency"], "error": ["status", "body"], "close": [], "drop_after_commit": []]
-        if let name = try? kindNode.string(), let allowed = kindKeys[name],
-           let stray = ["latency", "status", "body"].first(where: { fields[$0] != nil && !allowed.contains($0) }) {
-            throw fields[stray]!.fail("expected only with kind \(kindKeys.first { $0.value.contains(stray) }!.key)")
+        if let name = (try? kindNode.string()).flatMap(Fault.Kind.Name.init(rawValue:)),
+           let stray = ["latency", "status", "body"].first(where: { fields[$0] != nil && !name.keys.contains($0) }) {
+            throw fields[stray]!.fail("expected only with kind \(Fault.Kind.Name.allCases.first { $0.keys.contains(stray) }!.rawValue)")
         }
         let kind: Fault.Kind
-        switch try kindNode.string() {
-        case "latency":
+        guard let name = Fault.Kind.Name(rawValue: try kindNode.string()) else {
+            let kinds = ScenarioFormat.Keys.faultKinds.map { "\"\($0)\"" }
+            throw kindNode.failShowingValue("expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!)")
+        }
+        switch name {
+        case .latency:
             guard let latency = fields["latency"] else { throw node.fail("expected \"latency\" for kind latency") }
             switch try latency.delay() {
             case .fixed(let duration): kind = .latency(min: duration, max: duration)
             case .range(let min, let max): kind = .latency(min: min, max: max)
             case .businessDays: throw latency.fail("expected a duration or {\"min\",\"max\"}")
             }
-        case "error":
+        case .error:
             kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
-        case "close": kind = .close
-        case "drop_after_commit": kind = .dropAfterCommit
-        default:
-            let kinds = ScenarioFormat.Keys.faultKinds.map { "\"\($0)\"" }
-            throw kindNode.failShowingValue("expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!)")
+        case .close: kind = .close
+        case .dropAfterCommit: kind = .dropAfterCommit
         }
         let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
