@@ -69,6 +69,17 @@ package struct ScenarioVocabulary: Sendable {
         self.format = format
     }
 
+    /// One dialect's part, declared once in `format`: the fields its rules test, its declines'
+    /// keys, its status words and its steps are read from their declarations there; `stepActions`
+    /// check each step `format` declares, and only those.
+    package init(dialect: String, format: Format, rejectionCodes: RejectionCodes, declineChecks: [String: DeclineCheck] = [:],
+                 stepActions: [String: StepCheck] = [:], expectChecks: [String: StepCheck] = [:]) {
+        precondition(Set(stepActions.keys) == Set(format.steps.map(\.0)), "\(dialect): each step declared in its format needs its check")
+        self.init(dialect: dialect, ruleFields: Set(format.ruleFields.map(\.0)), rejectionCodes: rejectionCodes,
+                  declineKeys: Set(format.declineKeys.map(\.0)), declineChecks: declineChecks, stepActions: stepActions,
+                  statusWords: Set(format.statusWords), expectChecks: expectChecks, format: format)
+    }
+
     /// Both vocabularies (for a sandbox of several dialects).
     package func merging(_ other: ScenarioVocabulary) -> ScenarioVocabulary {
         var merged = ScenarioVocabulary(ruleFields: ruleFields.union(other.ruleFields),

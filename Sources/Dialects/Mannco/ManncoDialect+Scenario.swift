@@ -9,10 +9,7 @@ extension ManncoDialect: ScenarioDialect {
     /// `login`, `process_cashout`, `link` and `expect_emails`, and its status words for
     /// `expect_cashout`.
     package var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(dialect: Self.name,
-                           ruleFields: [ManncoCashout.Field.user, ManncoCashout.Field.method, ManncoCashout.Field.amount, ManncoCashout.Field.email],
-                           rejectionCodes: Self.rejectionCodes, stepActions: ManncoSteps.checks,
-                           statusWords: Set(PayoutStatus.allCases.map(ManncoCashout.status)), format: Self.scenarioFormat)
+        ScenarioVocabulary(dialect: Self.name, format: Self.scenarioFormat, rejectionCodes: Self.rejectionCodes, stepActions: ManncoSteps.checks)
     }
 
     /// Word codes; a cashout returned after it completed is `payment_returned`.

@@ -7,9 +7,8 @@ extension PrismDialect: ScenarioDialect {
     /// The fields rules match (`connector`, `method`, `amount`, `currency`, `recipient_name`...),
     /// the step `grpc_call` (`PrismSteps`), and its status words for `expect_cashout`.
     package var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(dialect: Self.name, ruleFields: PrismPayout.Field.ruleFields, rejectionCodes: Self.rejectionCodes,
-                           stepActions: PrismSteps.checks, statusWords: Set(PayoutStatus.allCases.map(PrismPayout.status)),
-                           expectChecks: PrismSteps.expectChecks, format: Self.scenarioFormat)
+        ScenarioVocabulary(dialect: Self.name, format: Self.scenarioFormat, rejectionCodes: Self.rejectionCodes,
+                           stepActions: PrismSteps.checks, expectChecks: PrismSteps.expectChecks)
     }
 
     /// Word codes; a payout reversed after it succeeded is `payout_returned`.

@@ -14,8 +14,8 @@ extension D24Dialect: ScenarioDialect {
     /// The create request's fields (wire names of D24's "Cashout Creation Endpoint") for rules, and
     /// declines with the codes of D24's "API Codes" page (100–999) and a KYC `reason` and `reason_code`.
     package var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(dialect: Self.name, ruleFields: Self.createFields, rejectionCodes: Self.rejectionCodes,
-                           declineKeys: ["reason", "reason_code"], declineChecks: [Self.name: Self.check], format: Self.scenarioFormat)
+        ScenarioVocabulary(dialect: Self.name, format: Self.scenarioFormat, rejectionCodes: Self.rejectionCodes,
+                           declineChecks: [Self.name: Self.check])
     }
 
     @Sendable private static func check(_ decline: Decline) -> (key: String, expected: String)? {
@@ -25,10 +25,6 @@ extension D24Dialect: ScenarioDialect {
         }
         return nil
     }
-
-    /// `on_hold` and `type` were accepted in rules before the seam; they never reach a payout's
-    /// fields, so a rule on them matches nothing (kept so that such files still load).
-    static let createFields = Set(D24Field.allCases.map(\.jsonKey)).union(["on_hold", "type"])
 
     package var builtInScenarioText: String? { Self.builtInScenarioText }
 

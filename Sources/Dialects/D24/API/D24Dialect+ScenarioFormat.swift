@@ -10,6 +10,8 @@ extension D24Dialect {
     /// Its merchants' definition, the fields its rules test, its declines' keys and check.
     static let scenarioFormat = ScenarioVocabulary.Format(
         definitions: [("merchant", merchantFormat), ("d24Decline", declineFormat)],
+        // `on_hold` and `type` were accepted in rules before the seam; they never reach a payout's
+        // fields, so a rule on them matches nothing (kept so that such files still load).
         ruleFields: (D24Field.allCases.map(\.jsonKey) + ["on_hold", "type"]).map { field in
             (field, ruleFieldText[field] ?? "Matches the \(field.replacing("_", with: " ")) create field.")
         },
