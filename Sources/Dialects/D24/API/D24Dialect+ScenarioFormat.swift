@@ -10,9 +10,7 @@ extension D24Dialect {
     /// Its merchants' definition, the fields its rules test, its declines' keys and check.
     static let scenarioFormat = ScenarioVocabulary.Format(
         definitions: [("merchant", merchantFormat), ("d24Decline", declineFormat)],
-        // `on_hold` and `type` were accepted in rules before the seam; they never reach a payout's
-        // fields, so a rule on them matches nothing (kept so that such files still load).
-        ruleFields: (D24Field.allCases.map(\.jsonKey) + ["on_hold", "type"]).map { field in
+        ruleFields: createFields.map { field in
             (field, ruleFieldText[field] ?? "Matches the \(field.replacing("_", with: " ")) create field.")
         },
         declineKeys: [
@@ -21,6 +19,11 @@ extension D24Dialect {
         ],
         ruleChecks: [ScenarioFormat.declineCheck(dialect: name, checked: true, definition: "d24Decline",
                                                  "Unless the rule names one dialect other than d24, its decline meets D24's check.")])
+
+    /// The create request's fields (wire names of D24's "Cashout Creation Endpoint"), which rules
+    /// test. `on_hold` and `type` were accepted in rules before the seam; they never reach a
+    /// payout's fields, so a rule on them matches nothing (kept so that such files still load).
+    static let createFields = D24Field.allCases.map(\.jsonKey) + ["on_hold", "type"]
 
     /// What a rule's field says where "Matches the FIELD create field." would not say enough.
     static let ruleFieldText = [
