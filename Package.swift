@@ -16,16 +16,18 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
         .target(name: "SandboxJournal"),
+        // General utilities: threads (`OSThread`, `BackgroundWorker`), `Lazy`, `Ring`, `OutOfLine` and `InternTable`.
+        .target(name: "SandboxSupport", dependencies: ["CEpoll"]),
         // HPACK (RFC 7541): HTTP/2 header compression, the encoder, the decoder and their tables.
         .target(name: "SandboxHPACK"),
         // Protocol Buffers: the wire format, schema-driven messages, proto3 JSON and descriptors.
         .target(name: "SandboxProtobuf", dependencies: ["SandboxJSON"]),
         // Layer 1: HTTP/1.1 and HTTP/2 (h2c) server and HTTP/1.1 client on epoll.
-        .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON"]),
+        .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON", "SandboxSupport"]),
         // Layer 1: gRPC over SandboxHTTP's HTTP/2: unary calls, health, server reflection, metrics.
         .target(name: "SandboxGRPC", dependencies: ["SandboxHTTP", "SandboxJSON", "SandboxProtobuf"], exclude: ["Protos"]),
         // Layer 2: the dialect-neutral bank core.
-        .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
+        .target(name: "SandboxBank", dependencies: ["SandboxJournal", "SandboxSupport"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
@@ -37,12 +39,12 @@ let package = Package(
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).
         // The dashboard's HTML, CSS and JavaScript are files (Resources/), compiled in; each API's part is in its own folder.
-        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"],
+        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP", "SandboxSupport"],
                 resources: ["dashboard.html", "dashboard.css", "core.js", "list.js", "hmac.js", "pages.js", "start.js", "form-footer.html",
                             "favicon.svg", "requests.html", "requests.js", "webhooks.html", "webhooks.js", "report.html", "report.js", "report.css"]
                     .map { .embedInCode("Resources/\($0)") }),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
-                                                       "SandboxProtobuf", "SandboxScenario"]),
+                                                       "SandboxProtobuf", "SandboxScenario", "SandboxSupport"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         // The wire and the accounts; what an API adds to scenario files, the documents, the dashboard
         // and the report, it adds by conforming to those modules' own protocols (ScenarioDialect...).
@@ -53,7 +55,8 @@ let package = Package(
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
         .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules",
-                                                   "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario"],
+                                                   "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario",
+                                                   "SandboxSupport"],
                 path: "Sources/Dialects/D24/API",
                 resources: [.embedInCode("Resources/default.json"), .embedInCode("Dashboard/form.html"), .embedInCode("Dashboard/script.js")]),
         // Mannco.store's user cashouts: login for a JWT, cashouts with fees, cooldown and one pending,
@@ -74,24 +77,25 @@ let package = Package(
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
                                                        "SandboxJournal", "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs",
-                                                       "SandboxReport"]),
+                                                       "SandboxReport", "SandboxSupport"]),
         // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
-                                                      "SandboxReport", "SandboxScenario"]),
+                                                      "SandboxReport", "SandboxScenario", "SandboxSupport"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxDialect", "SandboxHTTP",
                                                               "SandboxJSON", "SandboxMannco", "SandboxPrism", "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal",
                                                    "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON",
-                                                   "SandboxPrism"]),
+                                                   "SandboxPrism", "SandboxSupport"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
         .target(name: "TestHelpers", dependencies: ["SandboxCrypto", "SandboxHTTP"], path: "Tests/TestHelpers"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
+        .testTarget(name: "SandboxSupportTests", dependencies: ["SandboxSupport"]),
         .testTarget(name: "SandboxHPACKTests", dependencies: ["SandboxHPACK"]),
-        .testTarget(name: "SandboxHTTPTests", dependencies: ["TestHelpers", "SandboxHTTP", "SandboxHPACK", "SandboxJSON"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["TestHelpers", "SandboxHTTP", "SandboxHPACK", "SandboxJSON", "SandboxSupport"]),
         .testTarget(name: "SandboxProtobufTests", dependencies: ["SandboxProtobuf", "SandboxJSON"]),
         .testTarget(name: "SandboxGRPCTests", dependencies: ["TestHelpers", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),

@@ -5,6 +5,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxSupport
 import Synchronization
 
 /// Runs a scenario's steps against its own in-process sandbox on a manual clock (the Scenario

@@ -1,5 +1,6 @@
 import Glibc
 import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 /// What the app under test is doing with the sandbox, as far as the sandbox can see: the requests

@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 /// The last requests the payout APIs received and what each was answered (`GET /sandbox/requests`),

@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxHTTP
 import SandboxReport
+import SandboxSupport
 import Synchronization
 
 /// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.

@@ -1,5 +1,6 @@
 import Dispatch
 import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 /// Runs webhook deliveries side by side, each on a thread of its own while it waits for its

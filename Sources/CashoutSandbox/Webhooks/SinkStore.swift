@@ -3,6 +3,7 @@ import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxSupport
 import Synchronization
 
 /// The built-in webhook receivers, `/sandbox/sink/{name}`: each records what it receives and
