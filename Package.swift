@@ -73,12 +73,15 @@ let package = Package(
                                                      "SandboxScenario"], path: "Sources/Dialects/Prism",
                 resources: ["services", "payouts", "payment", "payment_methods"].map { .embedInCode("Protos/\($0).proto") }
                     + ["form.html", "merchants.html", "style.css", "script.js"].map { .embedInCode("Dashboard/\($0)") }),
-        // Layer 4: the facade users embed, and the command line on top of it.
+        // Layer 4: the webhooks: the sender, its delivery pool and counts, and the built-in sinks.
+        .target(name: "SandboxWebhooks", dependencies: ["SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario",
+                                                        "SandboxSupport"]),
+        // Layer 5: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
                                                        "SandboxJournal", "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs",
-                                                       "SandboxReport", "SandboxSupport"]),
-        // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
+                                                       "SandboxReport", "SandboxSupport", "SandboxWebhooks"]),
+        // Layer 6: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxReport", "SandboxScenario", "SandboxSupport"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
@@ -101,6 +104,7 @@ let package = Package(
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "SandboxBank", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
+        .testTarget(name: "SandboxWebhooksTests", dependencies: ["SandboxWebhooks", "SandboxBank", "SandboxHTTP"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules",
                                                                 "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",

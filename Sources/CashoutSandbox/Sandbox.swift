@@ -8,6 +8,7 @@ import SandboxHTTP
 import SandboxJournal
 import SandboxScenario
 import SandboxState
+import SandboxWebhooks
 import Synchronization
 
 /// A running sandbox: its payout APIs (`Configuration.dialects`) and the admin API over one bank,

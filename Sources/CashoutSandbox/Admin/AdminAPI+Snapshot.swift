@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
 import SandboxState
+import SandboxWebhooks
 
 // Moving the whole state between sandboxes: `GET /sandbox/snapshot` exports it as a file,
 // `PUT /sandbox/snapshot` puts a file's state in force.

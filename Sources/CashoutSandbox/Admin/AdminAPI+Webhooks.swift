@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxWebhooks
 
 // The notification journal (every attempt), redelivery, webhook chaos, and the built-in sink.
 

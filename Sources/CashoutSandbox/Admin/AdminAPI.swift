@@ -6,6 +6,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
 import SandboxState
+import SandboxWebhooks
 import Synchronization
 
 /// The sandbox's own endpoints under `/sandbox/` (the Running it guide, "Admin API"): health, the clock,
