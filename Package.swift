@@ -76,20 +76,28 @@ let package = Package(
         // Layer 4: the webhooks: the sender, its delivery pool and counts, and the built-in sinks.
         .target(name: "SandboxWebhooks", dependencies: ["SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario",
                                                         "SandboxSupport"]),
+        // Layer 4: what the sandbox observes: the event log, the request journal and its recorder, the app's activity.
+        .target(name: "SandboxObservability", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+                                                             "SandboxProtobuf", "SandboxReport", "SandboxScenario", "SandboxSupport"]),
+        // Layer 4: the middleware: the Host and cross-site guards, the admin token, a scenario's faults.
+        .target(name: "SandboxMiddleware", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDialect", "SandboxGRPC",
+                                                          "SandboxHTTP", "SandboxJSON", "SandboxObservability", "SandboxReport",
+                                                          "SandboxScenario"]),
         // Layer 5: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
-                                                       "SandboxJournal", "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs",
-                                                       "SandboxReport", "SandboxSupport", "SandboxWebhooks"]),
+                                                       "SandboxJournal", "SandboxState", "SandboxDashboard", "SandboxAPIDocs",
+                                                       "SandboxReport", "SandboxSupport", "SandboxWebhooks", "SandboxMiddleware",
+                                                       "SandboxObservability"]),
         // Layer 6: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
-                                                      "SandboxReport", "SandboxScenario", "SandboxSupport"]),
+                                                      "SandboxReport", "SandboxScenario", "SandboxSupport", "SandboxObservability"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxDialect", "SandboxHTTP",
                                                               "SandboxJSON", "SandboxMannco", "SandboxPrism", "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal",
                                                    "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON",
-                                                   "SandboxPrism", "SandboxSupport"]),
+                                                   "SandboxPrism", "SandboxSupport", "SandboxMiddleware"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
@@ -105,6 +113,7 @@ let package = Package(
         .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "SandboxBank", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxWebhooksTests", dependencies: ["SandboxWebhooks", "SandboxBank", "SandboxHTTP"]),
+        .testTarget(name: "SandboxMiddlewareTests", dependencies: ["SandboxMiddleware", "SandboxHTTP"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules",
                                                                 "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",

@@ -4,6 +4,8 @@ import SandboxDashboard
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxMiddleware
+import SandboxObservability
 import SandboxState
 import SandboxWebhooks
 

@@ -6,6 +6,8 @@ import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJournal
+import SandboxMiddleware
+import SandboxObservability
 import SandboxScenario
 import SandboxState
 import SandboxWebhooks

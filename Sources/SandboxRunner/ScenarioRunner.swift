@@ -4,6 +4,7 @@ import FoundationEssentials
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxObservability
 import SandboxScenario
 import SandboxSupport
 import Synchronization

@@ -2,6 +2,8 @@ import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxMiddleware
+import SandboxObservability
 import SandboxScenario
 import SandboxState
 import SandboxWebhooks

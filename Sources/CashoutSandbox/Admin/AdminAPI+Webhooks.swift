@@ -2,6 +2,7 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxObservability
 import SandboxScenario
 import SandboxWebhooks
 

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxHTTP
+import SandboxObservability
 import SandboxReport
 import SandboxSupport
 import Synchronization

@@ -2,6 +2,7 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxJSON
+import SandboxObservability
 import SandboxReport
 import SandboxWebhooks
 
