@@ -16,16 +16,18 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
         .target(name: "SandboxJournal"),
+        // General utilities: threads (`OSThread`, `BackgroundWorker`), `Lazy`, `Ring`, `OutOfLine` and `InternTable`.
+        .target(name: "SandboxSupport", dependencies: ["CEpoll"]),
         // HPACK (RFC 7541): HTTP/2 header compression, the encoder, the decoder and their tables.
         .target(name: "SandboxHPACK"),
         // Protocol Buffers: the wire format, schema-driven messages, proto3 JSON and descriptors.
         .target(name: "SandboxProtobuf", dependencies: ["SandboxJSON"]),
         // Layer 1: HTTP/1.1 and HTTP/2 (h2c) server and HTTP/1.1 client on epoll.
-        .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON"]),
+        .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON", "SandboxSupport"]),
         // Layer 1: gRPC over SandboxHTTP's HTTP/2: unary calls, health, server reflection, metrics.
         .target(name: "SandboxGRPC", dependencies: ["SandboxHTTP", "SandboxJSON", "SandboxProtobuf"], exclude: ["Protos"]),
         // Layer 2: the dialect-neutral bank core.
-        .target(name: "SandboxBank", dependencies: ["SandboxJournal"]),
+        .target(name: "SandboxBank", dependencies: ["SandboxJournal", "SandboxSupport"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
@@ -37,12 +39,12 @@ let package = Package(
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).
         // The dashboard's HTML, CSS and JavaScript are files (Resources/), compiled in; each API's part is in its own folder.
-        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP"],
+        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP", "SandboxSupport"],
                 resources: ["dashboard.html", "dashboard.css", "core.js", "list.js", "hmac.js", "pages.js", "start.js", "form-footer.html",
                             "favicon.svg", "requests.html", "requests.js", "webhooks.html", "webhooks.js", "report.html", "report.js", "report.css"]
                     .map { .embedInCode("Resources/\($0)") }),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
-                                                       "SandboxProtobuf", "SandboxScenario"]),
+                                                       "SandboxProtobuf", "SandboxScenario", "SandboxSupport"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         // The wire and the accounts; what an API adds to scenario files, the documents, the dashboard
         // and the report, it adds by conforming to those modules' own protocols (ScenarioDialect...).
@@ -53,7 +55,8 @@ let package = Package(
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
         .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules",
-                                                   "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario"],
+                                                   "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario",
+                                                   "SandboxSupport"],
                 path: "Sources/Dialects/D24/API",
                 resources: [.embedInCode("Resources/default.json"), .embedInCode("Dashboard/form.html"), .embedInCode("Dashboard/script.js")]),
         // Mannco.store's user cashouts: login for a JWT, cashouts with fees, cooldown and one pending,
@@ -70,33 +73,47 @@ let package = Package(
                                                      "SandboxScenario"], path: "Sources/Dialects/Prism",
                 resources: ["services", "payouts", "payment", "payment_methods"].map { .embedInCode("Protos/\($0).proto") }
                     + ["form.html", "merchants.html", "style.css", "script.js"].map { .embedInCode("Dashboard/\($0)") }),
-        // Layer 4: the facade users embed, and the command line on top of it.
+        // Layer 4: the webhooks: the sender, its delivery pool and counts, and the built-in sinks.
+        .target(name: "SandboxWebhooks", dependencies: ["SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario",
+                                                        "SandboxSupport"]),
+        // Layer 4: what the sandbox observes: the event log, the request journal and its recorder, the app's activity.
+        .target(name: "SandboxObservability", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+                                                             "SandboxProtobuf", "SandboxReport", "SandboxScenario", "SandboxSupport"]),
+        // Layer 4: the middleware: the Host and cross-site guards, the admin token, a scenario's faults.
+        .target(name: "SandboxMiddleware", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDialect", "SandboxGRPC",
+                                                          "SandboxHTTP", "SandboxJSON", "SandboxObservability", "SandboxReport",
+                                                          "SandboxScenario"]),
+        // Layer 5: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
-                                                       "SandboxJournal", "SandboxState", "SandboxCrypto", "SandboxDashboard", "SandboxAPIDocs",
-                                                       "SandboxReport"]),
-        // Layer 5: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
+                                                       "SandboxJournal", "SandboxState", "SandboxDashboard", "SandboxAPIDocs",
+                                                       "SandboxReport", "SandboxSupport", "SandboxWebhooks", "SandboxMiddleware",
+                                                       "SandboxObservability"]),
+        // Layer 6: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
-                                                      "SandboxReport", "SandboxScenario"]),
+                                                      "SandboxReport", "SandboxScenario", "SandboxSupport", "SandboxObservability"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxDialect", "SandboxHTTP",
                                                               "SandboxJSON", "SandboxMannco", "SandboxPrism", "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal",
                                                    "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON",
-                                                   "SandboxPrism"]),
+                                                   "SandboxPrism", "SandboxSupport", "SandboxMiddleware"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
         .target(name: "TestHelpers", dependencies: ["SandboxCrypto", "SandboxHTTP"], path: "Tests/TestHelpers"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
+        .testTarget(name: "SandboxSupportTests", dependencies: ["SandboxSupport"]),
         .testTarget(name: "SandboxHPACKTests", dependencies: ["SandboxHPACK"]),
-        .testTarget(name: "SandboxHTTPTests", dependencies: ["TestHelpers", "SandboxHTTP", "SandboxHPACK", "SandboxJSON"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["TestHelpers", "SandboxHTTP", "SandboxHPACK", "SandboxJSON", "SandboxSupport"]),
         .testTarget(name: "SandboxProtobufTests", dependencies: ["SandboxProtobuf", "SandboxJSON"]),
         .testTarget(name: "SandboxGRPCTests", dependencies: ["TestHelpers", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
         .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "SandboxBank", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
+        .testTarget(name: "SandboxWebhooksTests", dependencies: ["SandboxWebhooks", "SandboxBank", "SandboxHTTP"]),
+        .testTarget(name: "SandboxMiddlewareTests", dependencies: ["SandboxMiddleware", "SandboxHTTP"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules",
                                                                 "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",

@@ -1,6 +1,7 @@
 import Dispatch
 import SandboxBank
 import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 /// Runs the bank's due events on a thread of its own: at once when something falls due now (a

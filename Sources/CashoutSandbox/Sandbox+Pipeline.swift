@@ -4,7 +4,10 @@ import SandboxDashboard
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxMiddleware
+import SandboxObservability
 import SandboxState
+import SandboxWebhooks
 
 // What every request goes through on its way to its route's handler, in one list, outermost
 // first: the first stage sees the request as it came and the answer as it leaves, the last one

@@ -1,6 +1,8 @@
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxMiddleware
+import SandboxObservability
 import SandboxScenario
 
 extension Sandbox {

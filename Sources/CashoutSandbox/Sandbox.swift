@@ -6,8 +6,11 @@ import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJournal
+import SandboxMiddleware
+import SandboxObservability
 import SandboxScenario
 import SandboxState
+import SandboxWebhooks
 import Synchronization
 
 /// A running sandbox: its payout APIs (`Configuration.dialects`) and the admin API over one bank,

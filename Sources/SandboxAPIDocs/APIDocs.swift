@@ -1,6 +1,7 @@
 import SandboxDashboard
 import SandboxHTTP
 import SandboxJSON
+import SandboxSupport
 
 /// The machine-readable descriptions integrators load into their tools: the OpenAPI 3.1
 /// document (`GET /openapi.json`) and the Postman collection and environment

@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxJSON
 
-// The admin API's bodies, member for member as Sources/CashoutSandbox/Admin/AdminJSON.swift and
+// The admin API's bodies, member for member as Sources/SandboxObservability/AdminJSON.swift and
 // AdminAPI*.swift write them. Response objects are closed, so a member added there without being
 // documented here fails the schemathesis check (.ci/check-openapi).
 

@@ -1,4 +1,5 @@
 import Dispatch
+import SandboxSupport
 import Synchronization
 
 // Carrying out webhook chaos (see WebhookChaos.swift): the plan is decided when a notification's

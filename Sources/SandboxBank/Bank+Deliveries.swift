@@ -1,4 +1,5 @@
 import Dispatch
+import SandboxSupport
 import Synchronization
 
 // Delivering notifications: a due attempt is handed to `deliver` outside the lock, and the bank

@@ -1,4 +1,5 @@
 import SandboxJournal
+import SandboxSupport
 
 /// The bank's whole state at one moment: accounts and balances, payouts with their timelines,
 /// the ledger, the amounts counted against limits, notifications with every attempt, the

@@ -1,4 +1,5 @@
 import SandboxJournal
+import SandboxSupport
 
 // The bank's values in SandboxJournal's binary form, shared by the journal's records and the
 // snapshot: the fields in declaration order.

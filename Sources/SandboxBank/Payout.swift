@@ -1,3 +1,4 @@
+import SandboxSupport
 /// A payout (a "cashout") as the bank keeps it: what was asked, where it stands, and how it got
 /// there.
 ///

@@ -1,3 +1,4 @@
+import SandboxSupport
 /// One change of a payout's status. A payout keeps every one (a load of 100,000 cashouts keeps
 /// 400,000), so it is 16 bytes: its time, who made it and the status packed in one word, and
 /// what most changes lack (a rejection's code and reason, an actor without a number) out of line.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import SandboxHTTP
 import SandboxRunner
+import SandboxSupport
 import Synchronization
 
 /// One of `explore --jobs N`'s N servings: a run at a time, each with a fresh CMD (`ExternalCommand`)

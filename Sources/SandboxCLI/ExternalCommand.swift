@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import SandboxHTTP
 import SandboxRunner
+import SandboxSupport
 import Synchronization
 
 /// The command `test --serve --exec CMD` runs beside a suite's steps (the user's app, or its

@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxJournal
+import SandboxMiddleware
 import SandboxScenario
 
 /// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.

@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxRunner
 import SandboxScenario
+import SandboxSupport
 import Synchronization
 
 /// `cashout-sandbox test FILE --serve [--port P] [--exec CMD]`: the user's own app (a shop, a

@@ -1,4 +1,5 @@
 import SandboxHTTP
+import SandboxSupport
 
 /// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript, files in
 /// Sources/SandboxDashboard/Resources (and each API's in its own folder) compiled into the binary

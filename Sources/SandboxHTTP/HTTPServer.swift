@@ -1,4 +1,5 @@
 import Glibc
+import SandboxSupport
 import Synchronization
 
 /// An HTTP/1.1 server on epoll event loops, one thread per loop.

@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxSupport
 
 /// A request handler: runs on an event-loop thread and returns the response.
 package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
+import SandboxSupport
 
 /// The clock waiting for the app under `test --serve` and `explore` (the Testing your app guide,
 /// "Real time and virtual time"): an advance runs the bank's events one instant at a time and stops

@@ -5,6 +5,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxSupport
 import Synchronization
 
 /// `cashout-sandbox explore` (the Testing your app guide, "Exploring"): runs one suite again and

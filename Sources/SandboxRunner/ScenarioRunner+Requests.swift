@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxSupport
 
 // The steps that look at what the app under test sent: `expect_requests` (a verification, as
 // `POST /sandbox/requests/verify` answers it), `wait_for_request` (waits for the app) and

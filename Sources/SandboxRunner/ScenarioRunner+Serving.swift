@@ -1,6 +1,7 @@
 import CashoutSandbox
 import Dispatch
 import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 extension ScenarioRunner {

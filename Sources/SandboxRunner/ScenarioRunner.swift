@@ -4,7 +4,9 @@ import FoundationEssentials
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxObservability
 import SandboxScenario
+import SandboxSupport
 import Synchronization
 
 /// Runs a scenario's steps against its own in-process sandbox on a manual clock (the Scenario

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SandboxJSON
+import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

@@ -2,6 +2,7 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxObservability
 
 // Cashouts as the bank sees them, forced outcomes (what a provider's staging panel offers), and
 // the ledger.

@@ -2,8 +2,11 @@ import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxMiddleware
+import SandboxObservability
 import SandboxScenario
 import SandboxState
+import SandboxWebhooks
 
 // Moving the whole state between sandboxes: `GET /sandbox/snapshot` exports it as a file,
 // `PUT /sandbox/snapshot` puts a file's state in force.

@@ -2,7 +2,9 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxObservability
 import SandboxScenario
+import SandboxWebhooks
 
 // The notification journal (every attempt), redelivery, webhook chaos, and the built-in sink.
 

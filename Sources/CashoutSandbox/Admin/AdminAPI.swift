@@ -4,8 +4,11 @@ import SandboxBank
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
+import SandboxMiddleware
+import SandboxObservability
 import SandboxScenario
 import SandboxState
+import SandboxWebhooks
 import Synchronization
 
 /// The sandbox's own endpoints under `/sandbox/` (the Running it guide, "Admin API"): health, the clock,
@@ -16,7 +19,7 @@ import Synchronization
 /// very server: that work runs on `worker`, one job at a time, never on an event-loop thread.
 struct AdminAPI: AdminServing {
     /// The route group of every admin route: `/sandbox` and under it.
-    static let group = "/sandbox"
+    static let group = adminRouteGroup
     let bank: Bank
     let sinks: SinkStore
     let faults: FaultInjector

@@ -1,6 +1,8 @@
 import SandboxBank
 import SandboxHTTP
+import SandboxObservability
 import SandboxReport
+import SandboxSupport
 import Synchronization
 
 /// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.

@@ -2,7 +2,9 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxJSON
+import SandboxObservability
 import SandboxReport
+import SandboxWebhooks
 
 // The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`): the
 // request journal read by each request's dialect (`Dialect.reportFacts`), the accounts' payouts

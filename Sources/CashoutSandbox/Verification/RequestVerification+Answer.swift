@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxObservability
 import SandboxScenario
 
 // A verification's answer, the same for `POST /sandbox/requests/verify` and `Sandbox.verifyRequests`:

@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxObservability
 import SandboxScenario
 
 // Deciding a verification (RequestVerification, in SandboxScenario with the scenario files'

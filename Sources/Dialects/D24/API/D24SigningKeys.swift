@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxCrypto
+import SandboxSupport
 import Synchronization
 
 /// HMAC keys prepared once per merchant secret: preparing one costs two SHA-256 blocks, which

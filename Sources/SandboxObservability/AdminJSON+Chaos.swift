@@ -7,7 +7,7 @@ import SandboxJSON
 
 extension AdminJSON {
     /// `{"kind", "summary", "rule", "index", "copy_of": {"webhook", "attempt"}, "delay", "after_webhook"}`.
-    static func chaos(_ mark: ChaosMark?, of notification: StatusNotification) -> JSON {
+    package static func chaos(_ mark: ChaosMark?, of notification: StatusNotification) -> JSON {
         guard let mark else { return .null }
         return [
             "kind": .string(mark.kind.rawValue), "summary": .string(mark.summary),
@@ -18,7 +18,7 @@ extension AdminJSON {
     }
 
     /// `{"shift": {...} | null, "copies": [{"kind", "after", "rule", "index", "state", "due_at", "after_webhook"}]}`, or null.
-    static func chaosPlan(_ plan: ChaosPlan?) -> JSON {
+    package static func chaosPlan(_ plan: ChaosPlan?) -> JSON {
         guard let plan else { return .null }
         var shift = JSON.null
         if let moved = plan.shift {

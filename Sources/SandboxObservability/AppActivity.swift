@@ -1,5 +1,6 @@
 import Glibc
 import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 /// What the app under test is doing with the sandbox, as far as the sandbox can see: the requests
@@ -32,7 +33,7 @@ public final class AppActivity: Sendable {
         package let payoutID: Int
     }
 
-    init() {}
+    package init() {}
 
     /// The app's requests and the deliveries to it not yet answered.
     public var inFlight: Int { busy.load(ordering: .acquiring) }
@@ -42,13 +43,13 @@ public final class AppActivity: Sendable {
 
     /// A request or a delivery begins: its turn.
     @discardableResult
-    func begin() -> Int {
+    package func begin() -> Int {
         busy.add(1, ordering: .relaxed)
         return turns.add(1, ordering: .acquiringAndReleasing).newValue
     }
 
     /// The delivery that began at `turn` (``begin()``) is one to the app, of a notification of `payoutID`.
-    func pushed(turn: Int, payoutID: Int) {
+    package func pushed(turn: Int, payoutID: Int) {
         pushes.withLock { pushes in
             pushes.count += 1
             pushes.kept.append(Push(turn: turn, payoutID: payoutID))
@@ -57,14 +58,14 @@ public final class AppActivity: Sendable {
     }
 
     /// It ended (answered, refused, timed out): the app was active until now.
-    func end() {
+    package func end() {
         lastEnd.store(Self.now(), ordering: .relaxed)
         busy.subtract(1, ordering: .releasing)
     }
 
     /// It turned out not to concern the app (a notification to the built-in sink, answered in
     /// process): forgotten, without counting as activity.
-    func cancel() {
+    package func cancel() {
         busy.subtract(1, ordering: .releasing)
     }
 

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 
@@ -10,23 +11,23 @@ import SandboxHTTP
 /// not the admin API's (`/sandbox/...`: a dashboard polling every second would flood it; the
 /// built-in sink's POSTs with them, since the sink keeps those), nor the dashboard's page and the
 /// documents (`APIDocs.routes`).
-struct RequestRecorder: Sendable {
+package struct RequestRecorder: Sendable {
     private struct Route: Sendable {
         let name: String?
         let dialect: String?
         let recorded: Bool
     }
 
-    let journal: RequestJournal
-    let eventLog: EventLog?
-    let clock: VirtualClock
+    package let journal: RequestJournal
+    package let eventLog: EventLog?
+    package let clock: VirtualClock
     /// Each request recorded is the app's activity until answered.
-    let activity: AppActivity
+    package let activity: AppActivity
     /// By route number (``Router/routeNames``).
     private let routes: [Route]
 
     /// `dialects`: the API of each route name; `unrecorded`: the routes (GET ones: their HEAD twins too) left out.
-    init(journal: RequestJournal, eventLog: EventLog?, clock: VirtualClock, routeNames: [String], dialects: [String: String],
+    package init(journal: RequestJournal, eventLog: EventLog?, clock: VirtualClock, routeNames: [String], dialects: [String: String],
          unrecorded: [String], activity: AppActivity) {
         self.journal = journal
         self.activity = activity
@@ -36,14 +37,14 @@ struct RequestRecorder: Sendable {
         routes = routeNames.enumerated().map { number, name in
             guard number != Router.unmatched else { return Route(name: nil, dialect: nil, recorded: true) }
             let path = name.drop { $0 != " " }.dropFirst()
-            return Route(name: name, dialect: dialects[name], recorded: !left.contains(name) && !Router.path(path, isIn: AdminAPI.group))
+            return Route(name: name, dialect: dialects[name], recorded: !left.contains(name) && !Router.path(path, isIn: adminRouteGroup))
         }
     }
 
-    func respond(_ request: HTTPRequest, _ number: Int, _ next: HTTPHandler) -> HTTPResponse {
+    package func respond(_ request: HTTPRequest, _ number: Int, _ next: HTTPHandler) -> HTTPResponse {
         let route = routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]
         // A matched route's group is known from its pattern; only an unmatched path is looked at.
-        guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: AdminAPI.group) else { return next(request) }
+        guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: adminRouteGroup) else { return next(request) }
         let at = clock.now
         let receivedAt = VirtualClock.wallMilliseconds()
         let turn = activity.begin()

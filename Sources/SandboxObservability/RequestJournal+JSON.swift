@@ -10,7 +10,7 @@ import SandboxProtobuf
 
 extension RequestJournal {
     /// The entry as the admin API shows it.
-    func json(_ entry: Entry) -> JSON {
+    package func json(_ entry: Entry) -> JSON {
         let request = entry.request, response = entry.response
         let path = request.path
         var responseHeaders = response.headers

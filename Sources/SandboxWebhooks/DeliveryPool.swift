@@ -1,13 +1,13 @@
 import Dispatch
-import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 /// Runs webhook deliveries side by side, each on a thread of its own while it waits for its
 /// receiver, on at most `limit` threads; more wait their turn, in order. So receivers that hang
 /// hold up only their own deliveries, up to `limit` of them at once. Threads are started as
 /// needed and end after 30 s without work.
-final class DeliveryPool: Sendable {
-    typealias Job = @Sendable () -> Void
+package final class DeliveryPool: Sendable {
+    package typealias Job = @Sendable () -> Void
 
     private struct State {
         var jobs: [Job] = []
@@ -16,17 +16,17 @@ final class DeliveryPool: Sendable {
     }
 
     /// The most deliveries on their way at once.
-    let limit: Int
+    package let limit: Int
     private let state = Mutex(State())
     /// One signal per job queued.
     private let queued = DispatchSemaphore(value: 0)
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// Runs `job` on a pool thread, as soon as one is free.
-    func run(_ job: @escaping Job) {
+    package func run(_ job: @escaping Job) {
         let startThread = state.withLock { s -> Bool in
             s.jobs.append(job)
             guard s.jobs.count > s.threads - s.busy, s.threads < limit else { return false }  // else a waiting thread takes it

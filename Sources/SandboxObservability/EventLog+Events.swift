@@ -7,7 +7,7 @@ import SandboxJSON
 // virtual clock; `time` (added by the log) is the wall clock. Amounts are strings, as in the API.
 extension EventLog {
     /// The event's name and fields, in the order text lines show them.
-    static func describe(_ event: BankEvent) -> (String, Fields) {
+    package static func describe(_ event: BankEvent) -> (String, Fields) {
         switch event {
         case .created(let payout):
             return ("cashout.created", [
@@ -58,7 +58,7 @@ extension EventLog {
 
     /// `scenario.loaded`, from the answer to `POST /sandbox/scenario`: its name, how many rules are
     /// now in force, and the merchants.
-    func scenarioLoaded(_ response: HTTPResponse) {
+    package func scenarioLoaded(_ response: HTTPResponse) {
         guard let body = try? JSON.parse(response.body) else { return }
         event("scenario.loaded", [("name", body["loaded"] ?? .null), ("rules", body["rules"] ?? .null),
                                   ("merchants", body["merchants"] ?? .null)])
@@ -67,7 +67,7 @@ extension EventLog {
     /// `auth.refused`: a payout API refused a request's credentials; the check that failed, what it
     /// compared (the diagnosis's plain details: lists and objects are in the request journal) and why.
     /// A gRPC call's answer is HTTP 200 whatever its outcome, so its `grpc_status` comes too.
-    func authRefused(method: String, path: Substring, response: HTTPResponse, _ diagnosis: Diagnosis) {
+    package func authRefused(method: String, path: Substring, response: HTTPResponse, _ diagnosis: Diagnosis) {
         var fields: Fields = [("method", .string(method)), ("path", .string(String(path))), ("status", .number(response.status))]
         if let code = response.grpcStatus { fields.append(("grpc_status", .string(code.name))) }
         fields.append(("check", .string(diagnosis.check)))
@@ -82,12 +82,12 @@ extension EventLog {
     }
 
     /// `sandbox.reset`: everything forgotten but the clock, which stays at `clock`.
-    func reset(clock: VirtualTime) {
+    package func reset(clock: VirtualTime) {
         event("sandbox.reset", [("clock", .string(clock.iso8601))])
     }
 
     /// `sandbox.restored`: a snapshot put in force (`PUT /sandbox/snapshot`).
-    func restored(cashouts: Int, clock: VirtualTime) {
+    package func restored(cashouts: Int, clock: VirtualTime) {
         event("sandbox.restored", [("cashouts", .number(cashouts)), ("clock", .string(clock.iso8601))])
     }
 }

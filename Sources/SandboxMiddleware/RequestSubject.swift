@@ -9,19 +9,26 @@ import SandboxScenario
 /// names, the payout it names, and an identity that is the same for the same request of the same
 /// app in another run (its API and route, its account, and the payout it asks for or names by
 /// content, never an id the app makes), which a rate's draw is keyed on.
-struct RequestSubject: Sendable {
+package struct RequestSubject: Sendable {
     /// Describes a request: the request, its route's name and API (nil when no route matched), its body as JSON.
-    typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ dialect: String?, _ body: JSON?) -> RequestSubject
+    package typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ dialect: String?, _ body: JSON?) -> RequestSubject
 
-    let identity: String
-    let account: String?
+    package let identity: String
+    package let account: String?
     /// It asks for a payout to be made.
-    var creates = false
+    package var creates = false
     /// The payout it names by the sandbox's id or the app's reference (not a create's: that one is asked for).
-    let payout: Payout?
+    package let payout: Payout?
+
+    package init(identity: String, account: String?, creates: Bool = false, payout: Payout?) {
+        self.identity = identity
+        self.account = account
+        self.creates = creates
+        self.payout = payout
+    }
 
     /// Whether `payout` passes each test of a fault's `payout` (field, `merchant` or `dialect`: matcher).
-    static func matches(_ tests: [String: Matcher], _ payout: Payout) -> Bool {
+    package static func matches(_ tests: [String: Matcher], _ payout: Payout) -> Bool {
         tests.allSatisfy { name, matcher in
             switch name {
             case "merchant": matcher.matches(payout.account)
@@ -34,7 +41,7 @@ struct RequestSubject: Sendable {
     /// What each request is about, read by its API (`ReportingDialect.reportFacts`) from the bank:
     /// a create by its beneficiary and amount; a request naming a payout by that payout's content
     /// (`Payout.contentKey`, over `contentFields`); any other by its route and account.
-    static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
+    package static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
         let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }
         return { request, route, dialect, body in
             let place = route ?? "\(request.method) \(request.path)"

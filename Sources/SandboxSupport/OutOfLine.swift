@@ -4,22 +4,22 @@ import Synchronization
 /// notification's chaos plan) or the same in many owners (a delivery's outcome, see
 /// `InternTable`), so that an owner pays 8 bytes for it rather than its size. It stays a value:
 /// setting it puts a new one behind a new reference.
-struct OutOfLine<Value: Sendable>: Sendable {
-    private final class Box: Sendable {
-        let value: Value
+package struct OutOfLine<Value: Sendable>: Sendable {
+    @usableFromInline final class Box: Sendable {
+        @usableFromInline let value: Value
 
-        init(_ value: Value) {
+        @inlinable init(_ value: Value) {
             self.value = value
         }
     }
 
-    private var box: Box
+    @usableFromInline var box: Box
 
-    init(_ value: Value) {
+    @inlinable package init(_ value: Value) {
         box = Box(value)
     }
 
-    var value: Value {
+    @inlinable package var value: Value {
         get { box.value }
         set { box = Box(newValue) }
     }
@@ -59,7 +59,7 @@ package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendab
     }
 
     /// What was shared for the value interned last, if that value passes `test`.
-    package func lastShared(where test: (Value) -> Bool) -> Shared? {
+    @inlinable package func lastShared(where test: (Value) -> Bool) -> Shared? {
         guard let last, test(last.value) else { return nil }
         return last.shared
     }
@@ -67,28 +67,28 @@ package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendab
 
 extension InternTable where Value == Shared {
     /// The string equal to `text` kept first: its storage is shared.
-    mutating func intern(_ text: Value) -> Value {
+    @inlinable package mutating func intern(_ text: Value) -> Value {
         intern(text) { $0 }
     }
 }
 
 /// An `InternTable` for the whole process, behind a lock: for values made where no bank is at
 /// hand (a status change's rare parts, a payout's origin).
-final class SharedValues<Value: Hashable & Sendable>: Sendable {
-    private let table: Mutex<InternTable<Value, Value>>
+package final class SharedValues<Value: Hashable & Sendable>: Sendable {
+    @usableFromInline let table: Mutex<InternTable<Value, Value>>
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         table = Mutex(InternTable(capacity: capacity))
     }
 
     /// The value equal to `value` kept first (`value` itself when none is, or when full).
-    func intern(_ value: Value) -> Value {
+    @inlinable package func intern(_ value: Value) -> Value {
         table.withLock { $0.intern(value) }
     }
 
     /// The value interned last when it passes `isLast`, else `intern(make())`: for a caller that
     /// can tell the value it would make apart without making it.
-    func intern(unlessLast isLast: (Value) -> Bool, _ make: () -> Value) -> Value {
+    @inlinable package func intern(unlessLast isLast: (Value) -> Bool, _ make: () -> Value) -> Value {
         table.withLock { table in table.lastShared(where: isLast) ?? table.intern(make()) }
     }
 }

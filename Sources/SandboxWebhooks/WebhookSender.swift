@@ -6,7 +6,7 @@ import Synchronization
 /// Delivers the bank's notifications, each in its payout's dialect's wire format: to the sandbox's own sink directly
 /// (no socket, no event loop waiting on itself, in the order they are sent), anywhere else with
 /// the HTTP client on a `DeliveryPool` thread, so that many are on their way at once.
-final class WebhookSender: Sendable {
+package final class WebhookSender: Sendable {
     private struct Links {
         /// Whether it delivers: from when the server listens (`attach(addresses:)`) until `stop()`.
         var open = false
@@ -38,7 +38,7 @@ final class WebhookSender: Sendable {
 
     /// A sender that delivers to `sinks` in process, and counts its attempts in `counts`. It
     /// holds no bank: the bank hands itself to each delivery (`send(_:bank:done:)`).
-    init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, counts: WebhookCounts) {
+    package init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, counts: WebhookCounts) {
         readers = dialects.keys.sorted().map { ($0, dialects[$0]!) }
         self.sinks = sinks
         self.timeout = Mutex(timeout)
@@ -49,7 +49,7 @@ final class WebhookSender: Sendable {
     /// How the sinks read what they receive as `bank`'s notifications (`SinkStore.read(with:)`):
     /// holding the bank weakly, since the bank holds this sender (through its delivery callback)
     /// and the sender the sinks.
-    func reader(of bank: Bank) -> @Sendable (ReceivedRequest) -> ReceivedNotification? {
+    package func reader(of bank: Bank) -> @Sendable (ReceivedRequest) -> ReceivedNotification? {
         { [weak self, weak bank] request in
             guard let self, let bank else { return nil }
             return self.read(request, bank: bank)
@@ -61,7 +61,7 @@ final class WebhookSender: Sendable {
     /// `init`: the server starts last (it needs the finished router, which needs the bank, which
     /// needs this sender), and its addresses (a free port, with port 0) exist only once it binds.
     /// Until then the sender delivers nothing, as after `stop()`.
-    func attach(addresses: [SocketAddress]) {
+    package func attach(addresses: [SocketAddress]) {
         let hosts = addresses.flatMap { address -> [String] in
             let loopback = address.host == "127.0.0.1" || address.host == "::1" || address.host == "0.0.0.0" || address.host == "::"
             return loopback ? ["127.0.0.1:\(address.port)", "localhost:\(address.port)", "[::1]:\(address.port)"] : ["\(address)"]
@@ -73,7 +73,7 @@ final class WebhookSender: Sendable {
     /// sink URLs built from it are delivered in process. Behind `docker run -p 9000:8080` or a QA
     /// host name, the dashboard and the Postman environment name the sandbox `localhost:9000` or
     /// `qa-box:8080`, which it could not reach by itself. At most 16 are kept.
-    func learn(host: String) {
+    package func learn(host: String) {
         // A host name or address with its port: letters, digits, `-._:[]` (nothing that could end the URL's authority).
         guard !host.isEmpty, host.utf8.count <= 255,
               host.unicodeScalars.allSatisfy({
@@ -92,18 +92,18 @@ final class WebhookSender: Sendable {
     }
 
     /// Changes how long a delivery may take (a scenario's `webhooks.timeout`).
-    func setTimeout(_ duration: Duration) {
+    package func setTimeout(_ duration: Duration) {
         timeout.withLock { $0 = duration }
     }
 
     /// Stops delivering (every later attempt is not sent) and reading: call when stopping.
-    func stop() {
+    package func stop() {
         links.withLock { $0 = Links() }
     }
 
     /// Delivers `notification` of `bank` (the bank's `Deliver`): returns the outcome at once for the sink;
     /// anywhere else it returns nil and calls `done` with the outcome from a pool thread.
-    func send(_ notification: StatusNotification, bank: Bank, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
+    package func send(_ notification: StatusNotification, bank: Bank, done: @escaping @Sendable (DeliveryOutcome) -> Void) -> DeliveryOutcome? {
         guard let url = notification.url, let route = route(url), let rendered = render(notification, bank: bank) else {
             counts.count(.notSent)
             return DeliveryOutcome(error: notification.forged ? "not sent: its API signs nothing to forge" : "not sent: no URL or merchant")
@@ -126,14 +126,14 @@ final class WebhookSender: Sendable {
 
     /// `notification` as its payout's dialect sends it (a forged copy signed with a wrong key);
     /// nil when the dialect or the account is gone, or the dialect signs nothing to forge.
-    func render(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+    package func render(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
         guard let dialect = readers.first(where: { $0.name == notification.dialect })?.dialect else { return nil }
         return notification.forged ? dialect.forgedNotification(notification, bank: bank) : dialect.notification(notification, bank: bank)
     }
 
     /// Reads a request a sink received as one of `bank`'s notifications: the first dialect
     /// that knows its format says what it is.
-    func read(_ request: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
+    package func read(_ request: ReceivedRequest, bank: Bank) -> ReceivedNotification? {
         guard links.withLock({ $0.open }) else { return nil }
         return readers.lazy.compactMap { $0.dialect.readNotification(request, bank: bank) }.first
     }
@@ -160,7 +160,7 @@ final class WebhookSender: Sendable {
 
     /// Whether `url` leads to one of the sandbox's own sinks (delivered in process), as a delivery
     /// to it would be routed.
-    func isOwnSink(_ url: String) -> Bool {
+    package func isOwnSink(_ url: String) -> Bool {
         if case .sink? = route(url) { return true }
         return false
     }

@@ -12,23 +12,23 @@ import SandboxHTTP
 ///
 /// The comparison is of SHA-256 digests, in constant time: neither where a guess goes wrong nor
 /// the token's length shows in the time a refusal takes.
-struct AdminAuth: Sendable {
-    static let realm = #"Bearer realm="cashout-sandbox admin""#
-    static let openRoutes: Set = ["GET /sandbox/health", "HEAD /sandbox/health", "POST /sandbox/sink/{name}"]
+package struct AdminAuth: Sendable {
+    package static let realm = #"Bearer realm="cashout-sandbox admin""#
+    package static let openRoutes: Set = ["GET /sandbox/health", "HEAD /sandbox/health", "POST /sandbox/sink/{name}"]
 
     private let digest: [UInt8]
     /// Route numbers that need no token, indexed by route number.
     private let open: [Bool]
 
     /// nil when `token` is nil or empty: no check.
-    init?(token: String?, routes: [String]) {
+    package init?(token: String?, routes: [String]) {
         guard let token, !token.isEmpty else { return nil }
         digest = SHA256.hash(Array(token.utf8))
         open = routes.map(Self.openRoutes.contains)
     }
 
     /// Runs `next` for a request that needs no token or has the right one; else 401.
-    func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
+    package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
         guard !(open.indices.contains(route) && open[route]) else { return next(request) }
         guard let header = request.headers["Authorization"], let token = Self.bearerToken(header) else {
             return Self.refusal("the admin API needs the header Authorization: Bearer <admin token>", invalid: false)
@@ -40,7 +40,7 @@ struct AdminAuth: Sendable {
     }
 
     /// The token of `Bearer TOKEN` (scheme without case, RFC 9110 §11.1); nil for another scheme.
-    static func bearerToken(_ header: String) -> Substring? {
+    package static func bearerToken(_ header: String) -> Substring? {
         let utf8 = header.utf8
         guard utf8.count > 7, let space = utf8.firstIndex(of: UInt8(ascii: " ")),
               header[..<space].lowercased() == "bearer" else { return nil }

@@ -1,5 +1,5 @@
 import Dispatch
-import SandboxHTTP
+import SandboxSupport
 import Synchronization
 import Testing
 

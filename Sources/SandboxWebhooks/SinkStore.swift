@@ -3,6 +3,7 @@ import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
+import SandboxSupport
 import Synchronization
 
 /// The built-in webhook receivers, `/sandbox/sink/{name}`: each records what it receives and
@@ -25,7 +26,7 @@ public final class SinkStore: Sendable {
         /// The header fields: every one received over HTTP; for a notification delivered in
         /// process, `Content-Type` and those its dialect adds (a signature).
         package var headers: HTTPHeaders { content.headers(contentType) }
-        let content: Content
+        package let content: Content
         /// The status the sink answered.
         public let answered: Int
         /// What the sink did with it.
@@ -33,7 +34,7 @@ public final class SinkStore: Sendable {
         /// Why it was refused or failed.
         public let reason: String?
         /// The notification it is, as a handler sink read it when it came (see `SinkStore.read`).
-        let reading: ReceivedNotification?
+        package let reading: ReceivedNotification?
     }
 
     /// What a sink did with a request.
@@ -49,18 +50,18 @@ public final class SinkStore: Sendable {
     }
 
     /// A received body, or how to render one.
-    enum Content: Sendable {
+    package enum Content: Sendable {
         case text(String, headers: HTTPHeaders)
         case rendered(@Sendable () -> String, headers: @Sendable (_ body: String) -> HTTPHeaders)
 
-        var text: String {
+        package var text: String {
             switch self {
             case .text(let text, _): text
             case .rendered(let render, _): render()
             }
         }
 
-        func headers(_ contentType: String?) -> HTTPHeaders {
+        package func headers(_ contentType: String?) -> HTTPHeaders {
             switch self {
             case .text(_, let headers): return headers
             case .rendered(let render, let extra):
@@ -135,20 +136,21 @@ public final class SinkStore: Sendable {
     }
 
     /// Sets how requests are read as notifications (once the bank exists).
-    func read(with reader: @escaping @Sendable (ReceivedRequest) -> ReceivedNotification?) {
+    package func read(with reader: @escaping @Sendable (ReceivedRequest) -> ReceivedNotification?) {
         self.reader.withLock { $0 = reader }
     }
 
     /// Records a request received over HTTP and returns the answer: its status, and for a handler
     /// sink a body saying what it did.
-    func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders, body: String) -> (status: Int, body: JSON?) {
+    package func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders,
+                         body: String) -> (status: Int, body: JSON?) {
         receive(name, at: at, method: method, path: path, contentType: headers["Content-Type"], content: .text(body, headers: headers), about: nil)
     }
 
     /// Records a request; `about` is the notification it is when the sandbox sent it (else it is
     /// read to find out).
-    func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?,
-                 content: Content, about: (payoutID: Int, status: PayoutStatus?)?) -> (status: Int, body: JSON?) {
+    package func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?,
+                         content: Content, about: (payoutID: Int, status: PayoutStatus?)?) -> (status: Int, body: JSON?) {
         let kept = kept
         func record(_ sink: inout Sink, _ content: Content, _ reading: ReceivedNotification?,
                     about: (payoutID: Int, status: PayoutStatus?)?) -> Recorded {

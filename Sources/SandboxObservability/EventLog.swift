@@ -50,12 +50,12 @@ public final class EventLog: Sendable {
     }
 
     /// An event the bank does not see (a scenario loaded, a reset).
-    func event(_ name: String, _ fields: Fields) {
+    package func event(_ name: String, _ fields: Fields) {
         enqueue(.line(event: name, message: nil, fields: fields))
     }
 
     /// Queues a bank event; quick enough to run under the bank's lock (no formatting, no I/O).
-    func record(_ event: BankEvent) {
+    package func record(_ event: BankEvent) {
         enqueue(.bank(event))
     }
 
@@ -142,7 +142,7 @@ public final class EventLog: Sendable {
     }
 
     /// `2026-05-04T10:11:12.345Z`: wall-clock milliseconds, always three decimals.
-    static func timestamp(_ milliseconds: Int64) -> String {
+    package static func timestamp(_ milliseconds: Int64) -> String {
         let text = VirtualTime(milliseconds: milliseconds).iso8601
         return text.contains(".") ? text : String(text.dropLast()) + ".000Z"
     }

@@ -9,14 +9,14 @@ import SandboxJSON
 
 package enum AdminJSON {
     /// The word of a dialect's API for a status (`Dialect.statusWord`), by the dialect's name.
-    typealias StatusWords = @Sendable (_ dialect: String, _ status: PayoutStatus) -> String?
+    package typealias StatusWords = @Sendable (_ dialect: String, _ status: PayoutStatus) -> String?
 
     package static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
     package static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
     /// A reason code: a number when it is one (D24's 8xx), else text.
     package static func code(_ text: String?) -> JSON { text.map { code in Int(code).map { .number($0) } ?? .string(code) } ?? .null }
 
-    static func payout(_ payout: Payout, bank: Bank, detailed: Bool, words: StatusWords) -> JSON {
+    package static func payout(_ payout: Payout, bank: Bank, detailed: Bool, words: StatusWords) -> JSON {
         func word(_ status: PayoutStatus) -> String? { words(payout.dialect, status) }
         var json: [String: JSON] = [
             "cashout_id": .number(payout.id), "dialect": .string(payout.dialect), "merchant": .string(payout.account),
@@ -52,7 +52,7 @@ package enum AdminJSON {
         return .object(json)
     }
 
-    static func notification(_ notification: StatusNotification, words: StatusWords) -> JSON {
+    package static func notification(_ notification: StatusNotification, words: StatusWords) -> JSON {
         let state: String = switch notification.state {
         case .pending: "pending"
         case .delivered: "delivered"
@@ -77,7 +77,7 @@ package enum AdminJSON {
         return .object(json)
     }
 
-    static func ledgerEntry(_ entry: LedgerEntry) -> JSON {
+    package static func ledgerEntry(_ entry: LedgerEntry) -> JSON {
         [
             "id": .number(entry.id), "merchant": .string(entry.account), "cashout_id": .number(entry.payoutID),
             "kind": .string(entry.kind.rawValue), "amount": .string(entry.amount.description),

@@ -18,11 +18,11 @@ public struct HostGuard: Sendable {
     public static let option = "--allowed-host"
     public static let variable = "CASHOUT_SANDBOX_ALLOWED_HOSTS"
 
-    init(allowed: [String]) {
+    package init(allowed: [String]) {
         self.allowed = allowed.map { $0.lowercased() }
     }
 
-    func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
+    package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
         guard let host = request.headers["Host"], !isAllowed(host) else { return next(request) }
         let name = Self.name(of: host)
         return Router.error(403, "Host \(host) is not allowed: this sandbox listens on loopback and answers only requests "
@@ -30,7 +30,7 @@ public struct HostGuard: Sendable {
             + "with \(Self.option) \(name.isEmpty ? "NAME" : name) (or \(Self.variable)=\(name.isEmpty ? "NAME" : name))")
     }
 
-    func isAllowed(_ host: String) -> Bool {
+    package func isAllowed(_ host: String) -> Bool {
         if Self.isUsualLoopback(host) { return true }
         let name = Self.name(of: host)
         if Self.isLoopback(name) { return true }
@@ -40,7 +40,7 @@ public struct HostGuard: Sendable {
     /// The host name of a `Host` header, lowercased, without its port and a final dot; an IPv6
     /// address keeps its brackets. A header with anything but `:digits` after the name is
     /// returned whole (lowercased): it names no host this guard allows.
-    static func name(of host: String) -> String {
+    package static func name(of host: String) -> String {
         let whole = host.lowercased()
         var (name, port) = (Substring(whole), Substring(""))
         if name.hasPrefix("["), let close = name.firstIndex(of: "]") {
@@ -55,7 +55,7 @@ public struct HostGuard: Sendable {
 
     /// `127.0.0.1` or `localhost`, with or without a port: what nearly every request names, known
     /// without taking the header apart.
-    static func isUsualLoopback(_ host: String) -> Bool {
+    package static func isUsualLoopback(_ host: String) -> Bool {
         host.utf8.inPlace { host in  // bytes where they lie: this runs for every request
             for name in usualNames where host.starts(with: name) {
                 let port = host[name.count...]
@@ -68,7 +68,7 @@ public struct HostGuard: Sendable {
 
     private static let usualNames = [Array("127.0.0.1".utf8), Array("localhost".utf8)]
 
-    static func isLoopback(_ name: String) -> Bool {
+    package static func isLoopback(_ name: String) -> Bool {
         if name == "localhost" || name.hasSuffix(".localhost") || name == "[::1]" { return true }
         let octets = name.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127"

@@ -6,14 +6,14 @@ import SandboxHTTP
 /// the dashboard, served by the sandbox itself, sends its own. So a `/sandbox/...` request other
 /// than GET or HEAD whose `Origin` is not the `Host` it was sent to is refused with 403.
 /// Notifications to the sink (`POST /sandbox/sink/{name}`) come from anywhere and pass.
-struct CrossSiteGuard: Sendable {
+package struct CrossSiteGuard: Sendable {
     private let open: [Bool]
 
-    init(routes: [String]) {
+    package init(routes: [String]) {
         open = routes.map { $0 == "POST /sandbox/sink/{name}" }
     }
 
-    func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
+    package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
         guard request.method != "GET", request.method != "HEAD", !(open.indices.contains(route) && open[route]) else {
             return next(request)
         }
@@ -28,7 +28,7 @@ struct CrossSiteGuard: Sendable {
     }
 
     /// `host:port` of an origin such as `http://localhost:8080`; nil for `null` or anything else.
-    static func host(ofOrigin origin: String) -> String? {
+    package static func host(ofOrigin origin: String) -> String? {
         guard let scheme = origin.firstRange(of: "://") else { return nil }
         let host = origin[scheme.upperBound...]
         return host.isEmpty || host.contains("/") ? nil : host.lowercased()

@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
+import SandboxSupport
 import Synchronization
 
 /// The last requests the payout APIs received and what each was answered (`GET /sandbox/requests`),
@@ -16,28 +17,28 @@ import Synchronization
 /// journal.record(request, response, route: "POST /v3/cashout", dialect: "d24", at: clock.now, receivedAt: wall)
 /// journal.entries(limit: 100) { $0.response.status == 401 }   // newest first
 /// ```
-final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     /// One request and its answer, as they were. A class: a reader takes the whole journal under
     /// the lock that every request's recording takes, and copies a reference per entry, not
     /// every field's.
-    final class Entry: Sendable {
-        let id: Int
+    package final class Entry: Sendable {
+        package let id: Int
         /// When it arrived, on the virtual clock and (milliseconds since 1970) on the wall clock.
-        let at: VirtualTime
-        let receivedAt: Int64
+        package let at: VirtualTime
+        package let receivedAt: Int64
         /// Its turn among the app's requests and the deliveries to it (``AppActivity``): what
         /// began before it has a smaller one; 0 when it was recorded without one.
-        let turn: Int
+        package let turn: Int
         /// The request and the answer, bodies cut at the journal's `bodyLimit` (then `...Truncated`).
-        let request: HTTPRequest
-        let response: HTTPResponse
-        let requestTruncated: Bool
-        let responseTruncated: Bool
+        package let request: HTTPRequest
+        package let response: HTTPResponse
+        package let requestTruncated: Bool
+        package let responseTruncated: Bool
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
-        let route: String?
-        let dialect: String?
+        package let route: String?
+        package let dialect: String?
 
-        init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, request: HTTPRequest, response: HTTPResponse, requestTruncated: Bool,
+        package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, request: HTTPRequest, response: HTTPResponse, requestTruncated: Bool,
              responseTruncated: Bool, route: String?, dialect: String?) {
             self.id = id
             self.at = at
@@ -53,7 +54,7 @@ final class RequestJournal: Sendable {
 
         /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
         /// its outcome) the one Connect gives its `grpc-status`, so that `4xx` finds refused calls too.
-        var filteredStatus: Int {
+        package var filteredStatus: Int {
             response.grpcStatus?.connectHTTPStatus ?? response.status
         }
     }
@@ -68,14 +69,14 @@ final class RequestJournal: Sendable {
     }
 
     /// How many entries are kept (0: none, nothing is recorded).
-    let capacity: Int
+    package let capacity: Int
     /// How many bytes of each body are kept.
-    let bodyLimit: Int
+    package let bodyLimit: Int
     /// Decodes gRPC and Connect bodies for display.
-    let grpc: GRPCServer
+    package let grpc: GRPCServer
     private let kept: Mutex<Kept>
 
-    init(capacity: Int, bodyLimit: Int, grpc: GRPCServer) {
+    package init(capacity: Int, bodyLimit: Int, grpc: GRPCServer) {
         self.capacity = max(0, capacity)
         kept = Mutex(Kept(entries: Ring(capacity: capacity)))
         self.bodyLimit = max(0, bodyLimit)
@@ -83,7 +84,7 @@ final class RequestJournal: Sendable {
     }
 
     /// Keeps a request and its answer, pushing the oldest out when full.
-    func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64,
+    package func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64,
                 turn: Int = 0) {
         guard capacity > 0 else { return }
         var request = request, response = response
@@ -104,7 +105,7 @@ final class RequestJournal: Sendable {
     }
 
     /// Up to `limit` entries that pass `filter`, newest first, and how many are kept in all.
-    func entries(limit: Int, where filter: (Entry) -> Bool = { _ in true }) -> (entries: [Entry], kept: Int) {
+    package func entries(limit: Int, where filter: (Entry) -> Bool = { _ in true }) -> (entries: [Entry], kept: Int) {
         kept.withLock { kept in
             var found: [Entry] = []
             kept.entries.newestFirst { entry in
@@ -117,12 +118,12 @@ final class RequestJournal: Sendable {
 
     /// Every entry kept, oldest first, and how many were pushed out since the journal was last
     /// cleared (a verification that needs those cannot be answered).
-    func all() -> (entries: [Entry], lost: Int) {
+    package func all() -> (entries: [Entry], lost: Int) {
         kept.withLock { kept in (kept.entries.inOrder, kept.lost) }
     }
 
     /// The entries kept whose id is after `id`, oldest first: what came since a reader last looked.
-    func entries(after id: Int) -> [Entry] {
+    package func entries(after id: Int) -> [Entry] {
         kept.withLock { kept in
             var found: [Entry] = []
             kept.entries.newestFirst { entry in
@@ -136,12 +137,12 @@ final class RequestJournal: Sendable {
 
     /// What the entries kept are a function of: the last id given and the times the journal was
     /// cleared (equal versions, equal entries).
-    var version: (lastID: Int, clears: Int) {
+    package var version: (lastID: Int, clears: Int) {
         kept.withLock { ($0.lastID, $0.clears) }
     }
 
     /// Forgets every entry; ids go on from where they were.
-    func clear() {
+    package func clear() {
         let dropped = kept.withLock { kept in
             kept.lost = 0
             kept.clears += 1

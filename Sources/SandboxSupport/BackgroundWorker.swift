@@ -1,5 +1,4 @@
 import Glibc
-import SandboxHTTP
 import Synchronization
 
 /// Runs jobs one at a time, in order, on a thread of its own at a lower CPU priority than the event
@@ -20,11 +19,11 @@ package final class BackgroundWorker: Sendable {
     }
 
     /// The nice value of its thread (Linux's `setpriority` of the calling thread; 0 is the loops').
-    static let niceness: Int32 = 10
+    package static let niceness: Int32 = 10
     private let name: String
     private let jobs = Mutex(Jobs())
 
-    init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 

@@ -7,14 +7,14 @@ import SandboxScenario
 // (and its answer's) as JSON, whichever way it came (RequestPattern, JournaledExchange).
 
 extension RequestJournal {
-    func subject(_ entry: Entry) -> RequestPattern.Subject {
+    package func subject(_ entry: Entry) -> RequestPattern.Subject {
         let request = entry.request
         return RequestPattern.Subject(method: request.method, path: String(request.path), dialect: entry.dialect, headers: request.headers,
                                       body: entry.requestTruncated ? nil : bodyJSON(entry), bodyCut: entry.requestTruncated)
     }
 
     /// The entry as a dialect reads it for the integration report.
-    func exchange(_ entry: Entry) -> JournaledExchange {
+    package func exchange(_ entry: Entry) -> JournaledExchange {
         JournaledExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
                           body: entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus, answer: answerJSON(entry),
                           dropped: entry.response.isDroppedConnection, diagnosis: entry.response.diagnosis)
@@ -27,7 +27,7 @@ extension RequestJournal {
 
     /// A request's body as a pattern reads it (`routed`: a route took it, so a gRPC path names a
     /// method), for a journaled request and for one a fault looks at before it is handled alike.
-    func bodyJSON(of request: HTTPRequest, routed: Bool) -> JSON? {
+    package func bodyJSON(of request: HTTPRequest, routed: Bool) -> JSON? {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if routed, let message = grpc.messageJSON(path: request.path, contentType: contentType, body: request.body, isRequest: true) {
             return message

@@ -1,20 +1,20 @@
 /// The last `capacity` elements appended: the newest pushes the oldest out, so a long run keeps
 /// bounded memory (the request journal, what a sink received).
-struct Ring<Element> {
-    let capacity: Int
-    private var elements: [Element] = []
+package struct Ring<Element> {
+    package let capacity: Int
+    @usableFromInline var elements: [Element] = []
     /// Where the next element goes once the ring is full.
-    private var next = 0
+    @usableFromInline var next = 0
 
-    init(capacity: Int) {
+    @inlinable package init(capacity: Int) {
         self.capacity = max(0, capacity)
     }
 
-    var count: Int { elements.count }
+    @inlinable package var count: Int { elements.count }
 
     /// Appends `element`, returning the one it pushed out (for the caller to free outside a lock).
     @discardableResult
-    mutating func append(_ element: consuming Element) -> Element? {  // consuming: moved in, not copied
+    @inlinable package mutating func append(_ element: consuming Element) -> Element? {  // consuming: moved in, not copied
         guard capacity > 0 else { return element }
         guard elements.count == capacity else {
             elements.append(element)
@@ -27,10 +27,10 @@ struct Ring<Element> {
     }
 
     /// Oldest first.
-    var inOrder: [Element] { Array(elements[next...] + elements[..<next]) }
+    @inlinable package var inOrder: [Element] { Array(elements[next...] + elements[..<next]) }
 
     /// Newest first, as long as `body` returns true.
-    func newestFirst(_ body: (Element) -> Bool) {
+    @inlinable package func newestFirst(_ body: (Element) -> Bool) {
         var index = elements.count < capacity ? elements.count : next  // just past the newest
         for _ in 0 ..< elements.count {
             index = (index - 1 + elements.count) % elements.count
@@ -39,7 +39,7 @@ struct Ring<Element> {
     }
 
     /// Empties it, returning what it held (for the caller to free outside a lock).
-    mutating func removeAll() -> [Element] {
+    @inlinable package mutating func removeAll() -> [Element] {
         defer { (elements, next) = ([], 0) }
         return elements
     }

@@ -1,9 +1,11 @@
 import Dispatch
 import Glibc
+import SandboxAPIDocs
 import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxObservability
 import SandboxScenario
 import Synchronization
 
@@ -20,7 +22,7 @@ import Synchronization
 /// requests about the same (the 3rd status query of the same payout), never from the order
 /// requests arrive in: an app that sends from several threads meets the same faults every run;
 /// `times: N` stops a fault after it fired N times.
-final class FaultInjector: Sendable {
+package final class FaultInjector: Sendable {
     private struct Armed {
         let fault: Fault
         var matched = 0
@@ -36,7 +38,7 @@ final class FaultInjector: Sendable {
     /// What a request is about, for a draw and for `account` and `payout`.
     private let describe: RequestSubject.Describe
 
-    init(faults: [Fault], seed: UInt64, describe: @escaping RequestSubject.Describe) {
+    package init(faults: [Fault], seed: UInt64, describe: @escaping RequestSubject.Describe) {
         armed = Mutex((faults.map { Armed(fault: $0) }, seed))
         active = Atomic(!faults.isEmpty)
         self.describe = describe
@@ -45,7 +47,7 @@ final class FaultInjector: Sendable {
     /// The router middleware, for routes numbered as `routeNames` (each payout API's route with
     /// its dialect in `dialects`), reading bodies as `journal` does: answers a request with its
     /// handler unless a fault fires.
-    func middleware(routeNames: [String], dialects: [String: String], journal: RequestJournal) -> Router.Middleware {
+    package func middleware(routeNames: [String], dialects: [String: String], journal: RequestJournal) -> Router.Middleware {
         let routes = routeNames.map { ($0, dialects[$0]) }
         return { [self] request, route, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
@@ -109,7 +111,7 @@ final class FaultInjector: Sendable {
     /// read once, and only when a pattern tests it; what the request is about, once, and only when
     /// a fault draws or tests it.
     private func decide(_ request: HTTPRequest, route: String?, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64, Int)? {
-        let isAdmin = Router.path(request.path, isIn: AdminAPI.group)
+        let isAdmin = Router.path(request.path, isIn: adminRouteGroup)
         var body: JSON??
         func readOnce() -> JSON? {
             if body == nil { body = .some(readBody()) }
@@ -159,7 +161,7 @@ final class FaultInjector: Sendable {
 
     /// Whether `fault`'s `when` takes a request: its pattern (no path: no admin request), the
     /// account and the payout it is about.
-    static func takes(_ fault: Fault, isAdmin: Bool, _ subject: (RequestPattern) -> RequestPattern.Subject,
+    package static func takes(_ fault: Fault, isAdmin: Bool, _ subject: (RequestPattern) -> RequestPattern.Subject,
                       _ about: () -> RequestSubject) -> Bool {
         if let pattern = fault.request {
             guard pattern.path != nil || !isAdmin, pattern.differences(subject(pattern)).isEmpty else { return false }
@@ -171,7 +173,7 @@ final class FaultInjector: Sendable {
     }
 
     /// Replaces the faults (a scenario loaded at run time, or a reset); counters start again.
-    func replace(_ faults: [Fault], seed: UInt64) {
+    package func replace(_ faults: [Fault], seed: UInt64) {
         armed.withLock { $0 = (faults.map { Armed(fault: $0) }, seed) }
         active.store(!faults.isEmpty, ordering: .releasing)
     }

@@ -1,0 +1,72 @@
+import SandboxHTTP
+import SandboxMiddleware
+import Testing
+
+private let passed: HTTPHandler = { _ in HTTPResponse(status: 299) }
+
+private func request(_ method: String, _ target: String, _ headers: HTTPHeaders) -> HTTPRequest {
+    HTTPRequest(method: method, target: target, headers: headers)
+}
+
+/// The `Host` guard lets loopback names and the allowed ones through, and refuses the rest.
+@Suite struct HostGuardUnitTests {
+    @Test func loopbackAndAllowedNamesPassOthersAreRefused() {
+        let guarded = HostGuard(allowed: ["qa-box", ".corp.example"])
+        for host in ["localhost", "localhost:8080", "LOCALHOST.", "app.localhost:3000", "127.1.2.3:9", "[::1]:8080", "qa-box:8080",
+                     "sandbox.corp.example", "corp.example"] {
+            #expect(guarded.isAllowed(host), "\(host)")
+        }
+        for host in ["localhost.evil.example", "128.0.0.1", "[::2]", "127.0.0.256", "qa-box.evil.example", "evilcorp.example"] {
+            #expect(!guarded.isAllowed(host), "\(host)")
+        }
+        #expect(HostGuard(allowed: ["*"]).isAllowed("anything.example"))
+    }
+
+    @Test func aRefusedHostIsA403ThatNamesTheOptionAndARequestWithoutHostPasses() {
+        let guarded = HostGuard(allowed: [])
+        let refused = guarded.check(request("GET", "/sandbox/health", ["Host": "evil.example:8080"]), route: 0, next: passed)
+        #expect(refused.status == 403)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("--allowed-host evil.example"))
+        #expect(guarded.check(request("GET", "/", [:]), route: 0, next: passed).status == 299)
+    }
+}
+
+/// The cross-site guard refuses admin changes whose `Origin` is another site.
+@Suite struct CrossSiteGuardUnitTests {
+    private let routes = ["unmatched", "POST /sandbox/reset", "POST /sandbox/sink/{name}"]
+
+    @Test func aChangeFromAnotherOriginIsRefusedButReadsAndTheSinkPass() {
+        let guarded = CrossSiteGuard(routes: routes)
+        let evil: HTTPHeaders = ["Host": "localhost:8080", "Origin": "http://evil.example"]
+        #expect(guarded.check(request("POST", "/sandbox/reset", evil), route: 1, next: passed).status == 403)
+        #expect(guarded.check(request("GET", "/sandbox/reset", evil), route: 1, next: passed).status == 299)
+        #expect(guarded.check(request("POST", "/sandbox/sink/shop", evil), route: 2, next: passed).status == 299)
+        let own: HTTPHeaders = ["Host": "localhost:8080", "Origin": "http://localhost:8080"]
+        #expect(guarded.check(request("POST", "/sandbox/reset", own), route: 1, next: passed).status == 299)
+        let fetched: HTTPHeaders = ["Host": "localhost:8080", "Sec-Fetch-Site": "cross-site"]
+        #expect(guarded.check(request("POST", "/sandbox/reset", fetched), route: 1, next: passed).status == 403)
+        #expect(CrossSiteGuard.host(ofOrigin: "http://LocalHost:8080") == "localhost:8080")
+        #expect(CrossSiteGuard.host(ofOrigin: "null") == nil)
+    }
+}
+
+/// The admin token is needed on every admin route but the open ones.
+@Suite struct AdminAuthUnitTests {
+    private let routes = ["unmatched", "GET /sandbox/health", "POST /sandbox/reset", "POST /sandbox/sink/{name}"]
+
+    @Test func withoutATokenThereIsNoCheck() {
+        #expect(AdminAuth(token: nil, routes: routes) == nil)
+        #expect(AdminAuth(token: "", routes: routes) == nil)
+    }
+
+    @Test func theRightBearerTokenPassesAndAnythingElseIsA401() throws {
+        let auth = try #require(AdminAuth(token: "s3cret", routes: routes))
+        #expect(auth.check(request("POST", "/sandbox/reset", ["Authorization": "Bearer s3cret"]), route: 2, next: passed).status == 299)
+        let wrong = auth.check(request("POST", "/sandbox/reset", ["Authorization": "Bearer nope"]), route: 2, next: passed)
+        #expect(wrong.status == 401 && wrong.headers["WWW-Authenticate"] != nil)
+        #expect(auth.check(request("POST", "/sandbox/reset", [:]), route: 2, next: passed).status == 401)
+        #expect(auth.check(request("GET", "/sandbox/health", [:]), route: 1, next: passed).status == 299)
+        #expect(auth.check(request("POST", "/sandbox/sink/shop", [:]), route: 3, next: passed).status == 299)
+        #expect(AdminAuth.bearerToken("Bearer abc") == "abc")
+    }
+}
