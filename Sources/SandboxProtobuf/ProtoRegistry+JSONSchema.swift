@@ -4,15 +4,16 @@ import SandboxJSON
 // ProtoMessage+JSON.swift reads (and writes, a narrower form), derived from the schemas declared
 // in Swift, so the documents describe messages from the same declarations the server decodes them with:
 // - a message is an object whose properties are its fields by lowerCamelCase JSON name (what
-//   answers use) and by .proto name (which requests may use instead, not both: `dependentSchemas`),
+//   answers use) and by .proto name (which requests may use instead, not both: the description says
+//   it, as it says a oneof's one member, since schemathesis generates nothing from `dependentSchemas`),
 //   each described by its .proto name and number, and nothing else (`additionalProperties: false`);
 //   any field may be `null`, which reads as "not set"; a message or enum field is a `$ref`;
 // - integers are JSON integers in their type's range or decimal strings (64-bit ones are written as
 //   strings, 32-bit ones as numbers), bytes base64 strings, float and double numbers or "NaN",
 //   "Infinity", "-Infinity";
 // - an enum is one of its value names, or a 32-bit number;
-// - a real oneof takes at most one member that is not null (`dependentSchemas`), and is named in
-//   its message's description and each member's.
+// - a real oneof takes at most one member that is not null, as its message's description says, and
+//   is named in each member's.
 // `required(_:in:)` says that a field must be given, not null and not its zero value (what a
 // handler that refuses it as missing reads), for a method's request.
 
@@ -74,7 +75,6 @@ extension ProtoRegistry {
 
     private func jsonSchema(of message: MessageSchema, refPrefix: String) -> JSON {
         var properties: [String: JSON] = [:]
-        var dependent: [String: [JSON]] = [:]
         for field in message.fields {
             let value = Self.jsonSchema(of: field.type, refPrefix: refPrefix)
             let given: JSON = field.label == .repeated ? ["type": "array", "items": .object(value)] : .object(value)
@@ -82,28 +82,17 @@ extension ProtoRegistry {
             for name in names {
                 properties[name] = ["anyOf": [given, ["type": "null"]], "description": .string(Self.describe(field))]
             }
-            if names.count == 2 { dependent[names[0], default: []].append(["not": ["required": [.string(names[1])]]]) }
-            if let oneof = field.oneof {
-                let others = message.fields.filter { $0.oneof == oneof && $0.number != field.number }.flatMap(Self.names)
-                for name in names {
-                    dependent[name, default: []].append([
-                        "if": ["properties": [name: ["type": "null"]]],
-                        "else": ["properties": .object(Dictionary(uniqueKeysWithValues: others.map { ($0, ["type": "null"]) }))],
-                    ])
-                }
-            }
         }
         var lines = ["`\(message.fullName)`."]
         for oneof in message.oneofs {
             let members = message.fields.filter { $0.oneof == oneof }.map { "`\($0.jsonName)`" }
             lines.append("oneof `\(oneof)`: at most one of \(members.joined(separator: ", ")) not null.")
         }
-        var schema: [String: JSON] = ["type": "object", "properties": .object(properties), "additionalProperties": false,
-                                      "description": .string(lines.joined(separator: " "))]
-        if !dependent.isEmpty {
-            schema["dependentSchemas"] = .object(dependent.mapValues { $0.count == 1 ? $0[0] : ["allOf": .array($0)] })
+        if message.fields.contains(where: { $0.jsonName != $0.name }) {
+            lines.append("A field is named by its JSON name or its .proto name, not both.")
         }
-        return .object(schema)
+        return ["type": "object", "properties": .object(properties), "additionalProperties": false,
+                "description": .string(lines.joined(separator: " "))]
     }
 
     /// "`merchant_payout_id` = 1, optional", "`card` = 1, oneof `payout_method_data`".
