@@ -16,6 +16,9 @@ invalid_argument (HTTP 400) where `ignored_auth` would expect 401 or 403. An ope
 header `x-api-key` gets the default merchant's metadata in place of what was generated, the other
 ways to give keys dropped, so the generated messages reach the methods, not the metadata check.
 
+A scenario that `POST /sandbox/scenario` loads is undone (`POST /sandbox/reset`) before the next case: its faults
+would answer every other endpoint 500 or nothing, and its accounts may replace the default ones.
+
 Updates aimed at the default merchant or user go to another id, so they cannot lock the fuzzing out.
 An account's `PUT` may name the account's own id in its body (`merchant_id`, `id`) only as the path
 names it: JSON Schema cannot say "equal to the path parameter", so a body generated as valid gets the
@@ -113,6 +116,10 @@ def before_call(context, case, kwargs):
 
 @schemathesis.hook
 def after_call(context, case, response):
+    if case.method.upper() == "POST" and case.path == "/sandbox/scenario" and response.status_code == 200:
+        # A generated scenario that loads may hold HTTP faults (every endpoint answers 500, or nothing) or change the
+        # default accounts: the sandbox goes back to its starting setup (POST /sandbox/reset) before the next case.
+        call("POST", "/sandbox/reset")
     """Appends `METHOD path status CREDENTIALS` (`+`-joined, `-` for none) to $CHECK_OPENAPI_LOG, so the
     check can show what the fuzzing reached with the credentials the hooks set."""
     applied = "+".join(APPLIED.pop(id(case), [])) or "-"

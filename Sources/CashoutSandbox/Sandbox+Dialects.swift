@@ -126,7 +126,7 @@ extension [any Dialect] {
 
     /// Their parts of the OpenAPI document and the Postman collection, in their order, each with
     /// its name, its accounts in the admin API's `/sandbox/accounts/{dialect}`, its ledger's
-    /// reference key, its words for the statuses and its scenario sections, as the admin API's
+    /// reference key, its words for the statuses and its scenario vocabulary, as the admin API's
     /// handlers read them.
     package var documents: [APIDocsFragment] {
         compactMap { dialect -> APIDocsFragment? in
@@ -134,7 +134,7 @@ extension [any Dialect] {
             fragment.dialect = dialect.name
             fragment.ledgerReference = (dialect as? any ReportingDialect)?.ledgerTerms.map { ($0.referenceKey, $0.referenceMeaning) }
             fragment.statusWords = PayoutStatus.allCases.compactMap(dialect.statusWord)
-            fragment.scenarioSections = dialect.vocabulary.accountSections.keys.sorted()
+            fragment.scenarioVocabulary = [dialect].scenarioVocabulary
             if let kind = dialect.accounts, let (schema, update) = kind.schemaNames {
                 fragment.accounts = AccountsDocs(dialect: dialect.name, schema: schema, update: update, legacyPath: kind.legacyPath?.path,
                                                  exampleID: kind.defaults.first?.id ?? "acme", currencyKept: kind.currencyKept)

@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxScenario
 
 /// What one payout API adds to the sandbox's documents: its part of the OpenAPI document (a tag,
 /// paths, schemas, security schemes) and of the Postman collection (folders, variables, a
@@ -37,9 +38,10 @@ package struct APIDocsFragment: Sendable {
     /// Its own words for the statuses (`Dialect.statusWord`: Mannco's `completed`), which
     /// `GET /sandbox/cashouts?status=` takes beside the sandbox's names.
     package var statusWords: [String] = []
-    /// The top-level keys it adds to scenario files (its account sections: `merchants`), which
-    /// `POST /sandbox/scenario` takes beside the others.
-    package var scenarioSections: [String] = []
+    /// What it adds to scenario files (its account sections, such as `merchants`, its rule fields,
+    /// step actions...), which `POST /sandbox/scenario` takes beside the rest: the request body's
+    /// schema is the scenario format's (scenarios/schema.json) in the vocabularies of the APIs served.
+    package var scenarioVocabulary = ScenarioVocabulary()
     /// Its dialect's name (`Dialect.name`), which the admin API's `dialect` parameters take.
     package var dialect = ""
     /// The key of its payouts in a reconciliation's ledger and what it is (`LedgerTerms`); nil

@@ -43,20 +43,14 @@ extension OpenAPIDocument {
                                          AdminMessage.advanceForms),
                     "409": OpenAPI.error(409, AdminMessage.clockInThePast("2026-01-01T00:00:00Z")),
                 ])) { $0.advanceClock($1) },
-            Endpoint<Admin>("POST /sandbox/scenario", describedAmong: { apis in
-                // The top-level keys as the loader takes them (ScenarioLoader.topLevelKeys), each as
-                // scenarios/schema.json describes it; any other is refused.
-                let scenarioKeys = ScenarioLoader.topLevelKeys(ScenarioVocabulary()) + apis.flatMap(\.scenarioSections).sorted()
-                return OpenAPI.operation(
+            Endpoint<Admin>("POST /sandbox/scenario", OpenAPI.operation(
                 "loadScenario", tag: "Sandbox", summary: "Load a scenario",
                 description: """
-                    A scenario file's JSON (format in the Scenario files guide, JSON Schema in scenarios/schema.json) \
-                    over the ones in force: its merchants, rules (tried first), faults and webhook policy.
+                    A scenario file's JSON (format in the Scenario files guide; its JSON Schema, scenarios/schema.json in \
+                    the APIs served, is the component `Scenario`) over the ones in force: its merchants, rules (tried \
+                    first), faults and webhook policy.
                     """,
-                body: OpenAPI.body(Schema.object(Dictionary(uniqueKeysWithValues: scenarioKeys.map { key in
-                                                     (key, ["description": "See scenarios/schema.json"])
-                                                 }),
-                                                 description: "A scenario document"), examples: [
+                body: OpenAPI.body(Schema.ref(scenarioSchema), examples: [
                     "decline": ["name": "KYC decline", "bank": ["rules": [
                         ["when": ["beneficiary_name": "Minor"], "decline": ["code": 504, "reason_code": 105]],
                     ]]],
@@ -65,8 +59,7 @@ extension OpenAPIDocument {
                     "200": OpenAPI.json("Loaded", Schema.ref("ScenarioLoaded")),
                     "400": OpenAPI.error(400, "bank.rules[0].then[0].status: expected one of PENDING, ON_HOLD, ..."),
                     "409": OpenAPI.error(409, AdminMessage.currencyKept("acme")),
-                ])
-            }) { $0.loadScenario($1) },
+                ])) { $0.loadScenario($1) },
             Endpoint<Admin>("POST /sandbox/reset", OpenAPI.operation(
                 "reset", tag: "Sandbox", summary: "Forget everything but the clock",
                 description: "Every cashout, ledger entry, webhook and sink request; back to the starting merchants, bank, faults and sinks.",

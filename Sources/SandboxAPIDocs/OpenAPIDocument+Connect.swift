@@ -29,13 +29,16 @@ package struct ConnectMethod: Sendable {
     package var errors: [GRPCStatus]
     /// OpenAPI links from its 200 answer to the calls that take it further (`OpenAPI.connectLink`).
     package var links: [String: JSON]
-    /// The request's fields its handler refuses to go without, by .proto name (`payout_method_data`):
-    /// `required` in its schema, by JSON name.
+    /// The request's fields its handler refuses to go without, by .proto name (`payout_method_data`), or
+    /// path (`amount.currency`): each must be given by either name, not null and not its zero value
+    /// (`ProtoRegistry.required(_:in:)`), the schema's `allOf`.
     package var required: [String]
+    /// Groups of fields of which the handler needs one (`connector_payout_id` or `merchant_payout_id`).
+    package var requiredOneOf: [[String]]
 
     package init(_ name: String, operationID: String, summary: String, description: String, examples: [String: JSON],
                  answer: JSON? = nil, headers: [String: JSON] = [:], errors: [GRPCStatus], links: [String: JSON] = [:],
-                 required: [String] = []) {
+                 required: [String] = [], requiredOneOf: [[String]] = []) {
         self.name = name
         self.operationID = operationID
         self.summary = summary
@@ -46,6 +49,7 @@ package struct ConnectMethod: Sendable {
         self.errors = errors
         self.links = links
         self.required = required
+        self.requiredOneOf = requiredOneOf
     }
 }
 
@@ -81,14 +85,11 @@ extension OpenAPI {
                 responses: responses))
         }
         var schemas = registry.jsonSchemas(reachableFrom: declared.flatMap { [$0.input, $0.output] }, refPrefix: "#/components/schemas/")
-        for (documented, method) in zip(methods, declared) where !documented.required.isEmpty {
-            let names = documented.required.map { name in
-                guard let field = registry.messageSchema(method.input)?.field(named: name) else {
-                    preconditionFailure("\(method.input) has no field \(name)")
-                }
-                return field.jsonName
-            }
-            schemas[method.input] = schemas[method.input]?.merging(["required": .array(names.sorted().map { .string($0) })])
+        for (documented, method) in zip(methods, declared) {
+            guard let message = registry.messageSchema(method.input) else { continue }
+            let conditions = documented.required.map { requirement($0, in: message, registry: registry) }
+                + documented.requiredOneOf.map { ["anyOf": .array($0.map { requirement($0, in: message, registry: registry) })] }
+            if !conditions.isEmpty { schemas[method.input] = schemas[method.input]?.merging(["allOf": .array(conditions)]) }
         }
         schemas[connectError] = Schema.object([
             "code": Schema.oneOf(GRPCStatus.Code.allCases.filter { $0 != .ok }.map(\.connectName),
@@ -96,6 +97,17 @@ extension OpenAPI {
             "message": Schema.string("For the client's developer"),
         ], required: ["code"], description: "A Connect error")
         return (endpoints, schemas)
+    }
+
+    /// What a `message` object holds when its field at `path` (.proto names, `amount.currency`) is given.
+    private static func requirement(_ path: String, in message: MessageSchema, registry: ProtoRegistry) -> JSON {
+        let name = String(path.prefix { $0 != "." })
+        guard let field = message.field(named: name), let condition = registry.required(name, in: message) else {
+            preconditionFailure("\(message.fullName) has no field \(name)")
+        }
+        guard path.count > name.count, let type = field.type.typeName, let inner = registry.messageSchema(type) else { return condition }
+        let rest = requirement(String(path.dropFirst(name.count + 1)), in: inner, registry: registry)
+        return ["allOf": [condition, ["properties": .object(Dictionary(uniqueKeysWithValues: ProtoRegistry.names(field).map { ($0, rest) }))]]]
     }
 
     /// The 200 answer: the response message as proto3 JSON.

@@ -11,8 +11,11 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// What `init?(iso8601:)` reads, as a regular expression (for JSON Schemas): a UTC time to the
-    /// second or the millisecond, `2026-01-05T09:00:00Z`.
-    package static let iso8601Pattern = #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{3})?Z$"#
+    /// second or the millisecond, `2026-01-05T09:00:00Z`, on a day of the Gregorian calendar (no
+    /// `2026-02-30`, a February 29 only in a leap year).
+    package static let iso8601Pattern = "^([0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)"
+        + "|02-(0[1-9]|1[0-9]|2[0-8]))|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)"
+        + #"T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{3})?Z$"#
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.
     public init?(iso8601 text: String) {

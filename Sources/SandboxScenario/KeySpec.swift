@@ -164,6 +164,22 @@ package struct KeySpec: Sendable {
 
     // MARK: - Printing
 
+    /// As JSON (members unordered): for embedding the schema in another document, such as the
+    /// OpenAPI document's components.
+    package var json: JSON {
+        refusesAll ? .bool(false) : .object(Dictionary(keywords.map { ($0.0, Self.json($0.1)) }, uniquingKeysWith: { $1 }))
+    }
+
+    static func json(_ value: Value) -> JSON {
+        switch value {
+        case .json(let json): json
+        case .spec(let spec): spec.json
+        case .specs(let specs): .array(specs.map(\.json))
+        case .named(let members): .object(Dictionary(members.map { ($0.0, $0.1.json) }, uniquingKeysWith: { $1 }))
+        }
+    }
+
+
     /// As JSON Schema text: two-space indentation, keywords and properties in their declared order.
     package var schemaText: String {
         var out = ""

@@ -39,6 +39,7 @@ package enum ScenarioLoader {
             return Scenario(name: defaultName(file), file: file)  // not reached: a value that is no object is an error
         }
         let name = top["name"].flatMap { node in errors.recover { () throws(ScenarioError) in try node.string() } }
+        _ = top["$schema"].flatMap { node in errors.recover { () throws(ScenarioError) in try node.string() } }  // unread, but a URI
         var scenario = Scenario(name: name ?? defaultName(file), file: file)
         if let seed = top["seed"] {
             errors.recover { () throws(ScenarioError) in

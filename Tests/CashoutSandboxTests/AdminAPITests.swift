@@ -293,6 +293,10 @@ private struct Admin {
         let bad = try admin.call("POST", "/sandbox/scenario", #"{"bank": {"rules": [{"when": {}, "then": [{"after": "1m"}]}]}}"#)
         #expect(bad.status == 400)
         #expect(bad.json["message"] == #"bank.rules[0].then[0]: expected "after" and "status""#)
+        // `$schema` is unread, but it is the schema's URI: a string, as scenarios/schema.json says (schemathesis found `{}` loaded).
+        let schema = try admin.call("POST", "/sandbox/scenario", #"{"$schema": {}}"#)
+        #expect(schema.status == 400)
+        #expect(schema.json == ["code": 400, "message": "$schema: expected a string"])
         // Every error of the body, one per line, as `validate` prints them.
         let worse = try admin.call("POST", "/sandbox/scenario", #"{"sede": 1, "bank": {"rules": [{"when": {}, "then": [{"after": "1m"}]}]}}"#)
         #expect(worse.status == 400)

@@ -116,7 +116,11 @@ import Testing
         #expect(mentioned == Set(ids), "a link names an operation that does not exist")
         #expect(json["paths"]?["/v3/cashout"]?["post"]?["responses"]?["200"]?["links"]?["ForceOutcome"]?["parameters"]
             == ["id": "$response.body#/cashout_id"])
-        let missing = references.filter { schemas[String($0.dropFirst("#/components/schemas/".count))] == nil }
+        // A reference is a JSON pointer: a component, or a schema inside one (`Scenario.requestPattern/properties/body`).
+        let missing = references.filter { reference in
+            let path = reference.dropFirst("#/components/schemas/".count).split(separator: "/").map(String.init)
+            return path.dropFirst().reduce(schemas[path.first ?? ""]) { $0?[$1] } == nil
+        }
         #expect(missing.sorted() == [])
     }
 
@@ -126,6 +130,24 @@ import Testing
     /// What the handlers check, the document says, read from the same declarations: the version,
     /// the statuses a listing takes (the sandbox's names and each API's words), D24's countries,
     /// the journal's smallest `limit`, the clock's three exclusive forms, a scenario's top-level keys.
+    /// `POST /sandbox/scenario`'s body is what `cashout-sandbox schema` prints (scenarios/schema.json): the file's
+    /// schema as the component `Scenario`, each definition as `Scenario.NAME`, references made the document's.
+    @Test func aScenarioBodyIsTheScenarioFormatsSchema() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let components = try #require(try document(from: sandbox, host: "localhost").json["components"]?["schemas"]?.objectValue)
+        let text = ScenarioFormat.schema(Sandbox.standardVocabulary).schemaText
+            .replacingOccurrences(of: "\"#/$defs/", with: "\"#/components/schemas/Scenario.")
+        var file = try #require(try JSON.parse(Array(text.utf8)).objectValue)
+        let definitions = try #require(file.removeValue(forKey: "$defs")?.objectValue)
+        file["$schema"] = nil
+        file["$id"] = nil
+        #expect(components["Scenario"] == .object(file))
+        #expect(definitions.count > 40)
+        for (name, definition) in definitions { #expect(components["Scenario.\(name)"] == definition, "Scenario.\(name)") }
+        #expect(components.keys.filter { $0.hasPrefix("Scenario.") }.count == definitions.count)
+    }
+
     @Test func theConstraintsComeFromWhatTheHandlersCheck() throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }
@@ -143,7 +165,9 @@ import Testing
         let advance = try #require(json["components"]?["schemas"]?["AdvanceClockRequest"]?["oneOf"]?.arrayValue)
         #expect(advance.map { $0["required"] } == [["by"], ["to"], ["to_next_event"]])
         #expect(advance.allSatisfy { $0["additionalProperties"] == false })
-        let scenario = json["paths"]?["/sandbox/scenario"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]
+        let body = json["paths"]?["/sandbox/scenario"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]
+        #expect(body == ["$ref": "#/components/schemas/Scenario"])
+        let scenario = json["components"]?["schemas"]?["Scenario"]
         #expect(scenario?["additionalProperties"] == false)
         #expect(Set(scenario?["properties"]?.objectValue?.keys.map { $0 } ?? []) == Set(ScenarioLoader.topLevelKeys(Sandbox.standardVocabulary)))
         let create = json["components"]?["schemas"]?["CreateCashoutRequest"]?["properties"]?["external_id"]

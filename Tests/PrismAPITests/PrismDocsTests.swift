@@ -36,9 +36,9 @@ import Testing
         let made = prismRegistry.jsonSchemas(reachableFrom: service.methods.flatMap { [$0.input, $0.output] }, refPrefix: "#/components/schemas/")
         #expect(made.count > 40)
         for (name, schema) in made {
-            // The members a method's handler requires are added to its request's schema (ConnectMethod.required).
+            // What a method's handler requires is added to its request's schema (ConnectMethod.required), as `allOf`.
             var declared = schema.objectValue ?? [:]
-            declared["required"] = components[name]?["required"]
+            declared["allOf"] = components[name]?["allOf"]
             #expect(components[name] == .object(declared), "\(name) is not the schema made from its declaration")
             if schema["type"] == "object" {
                 #expect(schema["additionalProperties"] == false, "\(name) is not closed: the server refuses a member of no field")
@@ -60,15 +60,21 @@ import Testing
                 #expect(throws: Never.self) { try prismRegistry.decode(method.input, json: example["value"] ?? .null) }
             }
         }
-        for method in ["Create", "Stage", "CreateLink"] {
+        func requirement(_ method: String) throws -> [JSON] {
             let input = try #require(service.method(method)?.input)
-            #expect(components[input]?["required"] == ["amount"], "\(method) refuses a request without amount")
+            return try #require(components[input]?["allOf"]?.arrayValue, "\(method) requires nothing")
         }
-        let enroll = try #require(service.method("EnrollDisburseAccount")?.input)
-        #expect(components[enroll]?["required"] == ["payoutMethodData"])
+        for method in ["Create", "Stage", "CreateLink"] {
+            let amount = try requirement(method)[0]["anyOf"]
+            #expect(amount?[0]?["required"] == ["amount"], "\(method) refuses a request without amount")
+        }
+        #expect(try requirement("EnrollDisburseAccount")[0]["anyOf"]?[0]?["required"] == ["payoutMethodData"])
+        #expect(try requirement("Create").count == 4)  // amount, its currency and minor units, a method or an enrolled one's id
         let money = components["types.Money"]?["properties"]
-        #expect(money?["minorAmount"]?["type"] == "string" && money?["currency"]?["$ref"] == "#/components/schemas/types.Currency")
-        #expect(components["types.PayoutEnums.PayoutStatus"]?["enum"]?.arrayValue?.contains("REQUIRES_FULFILLMENT") == true)
+        #expect(money?["minorAmount"]?["anyOf"]?[0]?["anyOf"]?[1]?["type"] == "string")
+        #expect(money?["minor_amount"] == money?["minorAmount"])
+        #expect(money?["currency"]?["anyOf"]?[0]?["$ref"] == "#/components/schemas/types.Currency")
+        #expect(components["types.PayoutEnums.PayoutStatus"]?["anyOf"]?[0]?["enum"]?.arrayValue?.contains("REQUIRES_FULFILLMENT") == true)
         #expect(components["ConnectError"]?["properties"]?["code"]?["enum"]?.arrayValue?.contains("failed_precondition") == true)
     }
 

@@ -81,12 +81,13 @@ extension PrismDocs {
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000001", "statusCode": 200],
                       errors: authentication + amountErrors + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")),
                                                                unknownMethod],
-                      links: ["Get": byID("prismGet"), "Void": byID("prismVoid")], required: [PrismAPI.amountField]),
+                      links: ["Get": byID("prismGet"), "Void": byID("prismVoid")], required: amountFields,
+                      requiredOneOf: [[PrismAPI.payoutMethodField, "connector_payout_method_id"]]),
         ConnectMethod("Get", operationID: "prismGet", summary: "A payout as it stands",
                       description: "By `connectorPayoutId` (the sandbox's id), else `merchantPayoutId`.",
                       examples: ["by id": PrismExample.payout("1000001")],
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000001", "statusCode": 200],
-                      errors: authentication + lookupErrors),
+                      errors: authentication + lookupErrors, requiredOneOf: [payoutIDs]),
         ConnectMethod("Void", operationID: "prismVoid", summary: "Cancel a payout not yet sent",
                       description: """
                           A `PENDING` payout becomes `CANCELLED` and is refunded (one staged or awaiting its details too, \
@@ -94,7 +95,8 @@ extension PrismDocs {
                           """,
                       examples: ["by id": PrismExample.payout("1000001")],
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "CANCELLED", "connectorPayoutId": "1000001", "statusCode": 200],
-                      errors: authentication + lookupErrors + [GRPCStatus(.failedPrecondition, PrismMessage.forbidden("void", status: "SUCCESS"))]),
+                      errors: authentication + lookupErrors + [GRPCStatus(.failedPrecondition, PrismMessage.forbidden("void", status: "SUCCESS"))],
+                      requiredOneOf: [payoutIDs]),
         ConnectMethod("Stage", operationID: "prismStage", summary: "Stage a payout, without a debit",
                       description: """
                           `REQUIRES_FULFILLMENT`; Transfer executes it. `merchantQuoteId` is its reference, answered as \
@@ -103,7 +105,7 @@ extension PrismDocs {
                       examples: ["quote": PrismExample.stage()],
                       answer: ["merchantPayoutId": "quote-1", "payoutStatus": "REQUIRES_FULFILLMENT", "connectorPayoutId": "1000002",
                                "statusCode": 200],
-                      errors: authentication + amountErrors, links: ["Transfer": byID("prismTransfer")], required: [PrismAPI.amountField]),
+                      errors: authentication + amountErrors, links: ["Transfer": byID("prismTransfer")], required: amountFields),
         ConnectMethod("Transfer", operationID: "prismTransfer", summary: "Execute a staged payout",
                       description: """
                           The payout named by `connectorPayoutId`, else `connectorQuoteId`, else `merchantPayoutId` (the \
@@ -113,7 +115,8 @@ extension PrismDocs {
                           """,
                       examples: ["by id": PrismExample.payout("1000002")],
                       answer: ["merchantPayoutId": "quote-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000002", "statusCode": 200],
-                      errors: authentication + lookupErrors + [unknownMethod, GRPCStatus(.failedPrecondition, PrismMessage.notStaged("PENDING"))]),
+                      errors: authentication + lookupErrors + [unknownMethod, GRPCStatus(.failedPrecondition, PrismMessage.notStaged("PENDING"))],
+                      requiredOneOf: [["connector_payout_id", "connector_quote_id", "merchant_payout_id"]]),
         ConnectMethod("CreateLink", operationID: "prismCreateLink", summary: "A payout the recipient completes on a page",
                       description: """
                           `REQUIRES_PAYOUT_METHOD_DATA`, without a debit; the answer's header `x-payout-link` is a page of this \
@@ -128,7 +131,7 @@ extension PrismDocs {
                               + "(the same `merchantPayoutId`) of a payout made without a link, by Create or Stage"),
                           "required": false, "schema": ["type": "string", "format": "uri"],
                       ]],
-                      errors: authentication + amountErrors, required: [PrismAPI.amountField]),
+                      errors: authentication + amountErrors, required: amountFields),
         ConnectMethod("CreateRecipient", operationID: "prismCreateRecipient", summary: "Register a recipient",
                       description: """
                           `REQUIRES_VENDOR_ACCOUNT_CREATION`; `connectorPayoutId` is the recipient's id (`rcp_000001`, counted \
@@ -154,6 +157,13 @@ extension PrismDocs {
                                                             body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))],
                       required: [PrismAPI.payoutMethodField]),
     ]
+
+    /// What `PrismAPI.amount(_:)` refuses as missing: the amount, its currency, its minor units (a zero
+    /// amount is no amount; one its currency's decimals refuse is invalid, which no schema says).
+    private static let amountFields = [PrismAPI.amountField, "\(PrismAPI.amountField).currency", "\(PrismAPI.amountField).minor_amount"]
+
+    /// What `PrismAPI.payout(_:_:)` names a payout by, one of them.
+    private static let payoutIDs = ["connector_payout_id", "merchant_payout_id"]
 
     /// A link to `operation` naming the answer's payout by its `connectorPayoutId`.
     private static func byID(_ operation: String) -> JSON {

@@ -19,7 +19,8 @@ extension OpenAPIDocument {
                 "amount": cents("At least 5000 ($50), at most 2^53")
                     .merging(["minimum": whole(ManncoProcessRequest.minimumAmount), "maximum": whole(ManncoProcessRequest.maximumAmount)]),
                 "method": Schema.oneOf(methods, "Linked first (POST /cashout/link)"),
-                "email": Schema.string("The payout email, when not the account's: something@something", example: ManncoExample.email),
+                "email": Schema.nullable("string", "The payout email, when not the account's: something@something (null or empty: the account's)",
+                                         example: .string(ManncoExample.email)),
             ], required: ["amount", "method"], open: true),
             "ManncoCashout": Schema.object([
                 "cashoutId": Schema.integer(example: 1_000_001), "amount": cents("Debited from the balance"), "method": method,

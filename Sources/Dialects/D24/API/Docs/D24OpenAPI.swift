@@ -188,7 +188,7 @@ extension OpenAPIDocument {
     }
 
     private static var merchantMembers: [String: JSON] {
-        let limit = Schema.nullable("string")
+        let limit = Schema.nullable("string").merging(["pattern": Schema.amount()["pattern"] ?? .null])
         return [
             "login": Schema.string(example: "sandbox_login"), "pass": Schema.string(), "secret": Schema.string(),
             "read_only_key": Schema.string(), "currency": Schema.string(example: "USD"), "balance": Schema.amount(),
@@ -200,12 +200,19 @@ extension OpenAPIDocument {
     }
 
     private static var merchantUpdate: [String: JSON] {
-        let amount = Schema.either(["string", "number"], example: "5000.00")
-        let limit = Schema.either(["string", "number", "null"], example: "1000.00")
+        // As `Money` reads them: text of at most 15 whole digits and 2 decimals (zeros past them change nothing),
+        // or a JSON number written so (a whole one, here: a fraction's binary float is not written back exactly).
+        func decimal(negative: Bool, null: Bool = false) -> JSON {
+            let text = Schema.string(pattern: "^\(negative ? "-?" : "")[0-9]{1,15}(\\.[0-9]{1,2}0*)?$")
+            let whole = Schema.integer(minimum: negative ? -999_999_999_999_999 : 0, maximum: 999_999_999_999_999)
+            return ["anyOf": .array([text, whole] + (null ? [["type": "null"]] : [])), "examples": ["5000.00"]]
+        }
+        let amount = decimal(negative: true)
+        let limit = decimal(negative: true, null: true)
         var members: [String: JSON] = [
             "login": ["description": "Ignored, whatever its value: the path names the merchant"],
             "pass": Schema.string(), "secret": Schema.string(), "read_only_key": Schema.string(),
-            "currency": Schema.string(example: "USD"), "balance": amount,
+            "currency": Schema.string(example: "USD"), "balance": decimal(negative: false),
             "limits": Schema.object(["transaction": limit, "daily": limit, "monthly": limit], open: true),
             "minimum_amounts": Schema.map(of: amount, description: "By country"),
             "allowed_ips": Schema.array(of: Schema.string()), "notification_url": Schema.nullable("string"),
@@ -254,8 +261,10 @@ extension OpenAPIDocument {
             let longest = [nil, "CO"].compactMap { field.maxLength(country: $0) }.max() ?? 0
             fields[field.jsonKey] = Schema.string(description.isEmpty ? nil : description).merging(["maxLength": .number(longest)])
         }
-        // An empty external_id counts as absent, and it is required (Behaviour and choices, "Field validation").
-        fields["external_id"] = fields["external_id"]?.merging(["minLength": 1])
+        // A blank required field counts as absent, and is refused as missing (Behaviour and choices, "Field validation").
+        for name in [D24Field.externalID, .documentID, .beneficiaryName].map(\.jsonKey) {
+            fields[name] = fields[name]?.merging(["minLength": 1, "pattern": #"\S"#])
+        }
         fields["country"] = Schema.string("ISO 3166-1 alpha-2, uppercase", example: "BR")
         fields["currency"] = Schema.string("ISO 4217, uppercase; the country's local currency when absent", example: "BRL")
         fields["amount"] = Schema.either(["string", "number"], "Up to two decimals", example: "100.00")
