@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SandboxAPIDocs
+import SandboxAdmin
 import SandboxBank
 import SandboxDashboard
 import SandboxDialect
@@ -226,7 +227,7 @@ public final class Sandbox: Sendable {
         let suite = SuiteProgress()
         var admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
                              layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, requests: requests,
-                             reports: reports, suite: suite, eventLog: configuration.eventLog)
+                             reports: reports, suite: suite, bankFormat: Sandbox.bankFormat, eventLog: configuration.eventLog)
         var journal: StateJournal?
         if let directory = configuration.stateDirectory {
             // The journal replays through the admin before the admin journals anything: the admin
