@@ -83,13 +83,18 @@ let package = Package(
         .target(name: "SandboxMiddleware", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDialect", "SandboxGRPC",
                                                           "SandboxHTTP", "SandboxJSON", "SandboxObservability", "SandboxReport",
                                                           "SandboxScenario"]),
-        // Layer 5: the facade users embed, and the command line on top of it.
+        // Layer 5: the admin API (`/sandbox/...`), and what it answers from: the integration reports made and kept
+        // (ReportCache), the metrics, a suite's progress.
+        .target(name: "SandboxAdmin", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDialect", "SandboxGRPC", "SandboxHTTP",
+                                                     "SandboxJSON", "SandboxJournal", "SandboxMiddleware", "SandboxObservability",
+                                                     "SandboxReport", "SandboxScenario", "SandboxState", "SandboxSupport", "SandboxWebhooks"]),
+        // Layer 6: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
                                                        "SandboxJournal", "SandboxState", "SandboxDashboard", "SandboxAPIDocs",
                                                        "SandboxReport", "SandboxSupport", "SandboxWebhooks", "SandboxMiddleware",
-                                                       "SandboxObservability"]),
-        // Layer 6: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
+                                                       "SandboxObservability", "SandboxAdmin"]),
+        // Layer 7: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
         .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
                                                       "SandboxReport", "SandboxScenario", "SandboxSupport", "SandboxObservability"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
@@ -114,11 +119,23 @@ let package = Package(
         .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
         .testTarget(name: "SandboxWebhooksTests", dependencies: ["SandboxWebhooks", "SandboxBank", "SandboxHTTP"]),
         .testTarget(name: "SandboxMiddlewareTests", dependencies: ["SandboxMiddleware", "SandboxHTTP"]),
+        .testTarget(name: "SandboxAdminTests", dependencies: ["SandboxAdmin", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+                                                           "SandboxMiddleware", "SandboxObservability", "SandboxScenario",
+                                                           "SandboxWebhooks"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules",
                                                                 "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
-                                                                "SandboxBank", "SandboxJSON", "SandboxCrypto", "SandboxJournal", "SandboxProtobuf",
-                                                                "SandboxAPIDocs", "SandboxReport", "SandboxDashboard"], exclude: ["Fixtures"]),
+                                                                "SandboxBank", "SandboxJSON", "SandboxCrypto",
+                                                                "SandboxAPIDocs", "SandboxReport", "SandboxDashboard"]),
+        .testTarget(name: "SandboxRunnerTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxBank", "SandboxDialect",
+                                                            "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
+        .testTarget(name: "SandboxReportTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxAPIDocs", "SandboxBank",
+                                                            "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
+        .testTarget(name: "SandboxAPIDocsTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxD24Rules", "SandboxDialect",
+                                                             "SandboxHTTP", "SandboxJSON", "SandboxMannco", "SandboxProtobuf", "SandboxScenario"]),
+        .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxHTTP", "SandboxJSON"]),
+        .testTarget(name: "SandboxStateTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxHTTP",
+                                                           "SandboxJSON", "SandboxJournal"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP",
                                                         "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP",

@@ -1,3 +1,5 @@
+import SandboxAdmin
+import SandboxBank
 import SandboxMiddleware
 import SandboxObservability
 import SandboxWebhooks
@@ -19,3 +21,10 @@ public typealias AppActivity = SandboxObservability.AppActivity
 
 /// What decided a cashout's fate (`SandboxObservability`).
 public typealias DecidedBy = SandboxObservability.DecidedBy
+
+/// How far the steps of the suite run against this sandbox have come (`SandboxAdmin`).
+public typealias SuiteProgress = SandboxAdmin.SuiteProgress
+
+/// The outcomes the admin forces (`POST /sandbox/cashouts/{id}/actions`): declared beside the bank,
+/// where the OpenAPI document reads its enum too.
+public typealias ForcedAction = SandboxBank.ForcedAction

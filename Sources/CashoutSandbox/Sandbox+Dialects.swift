@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxAdmin
 import SandboxBank
 import SandboxD24
 import SandboxDashboard

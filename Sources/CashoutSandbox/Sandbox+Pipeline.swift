@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxAdmin
 import SandboxBank
 import SandboxDashboard
 import SandboxGRPC

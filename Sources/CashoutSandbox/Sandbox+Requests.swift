@@ -1,3 +1,4 @@
+import SandboxAdmin
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SandboxAPIDocs
+import SandboxAdmin
 import SandboxBank
 import SandboxDashboard
 import SandboxDialect
@@ -134,7 +135,7 @@ public final class Sandbox: Sendable {
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     package var journalRecovery: Journal.Recovery? { journal?.recovery }
 
-    private init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, dialects: [String: any Dialect], defaultAccountID: String?,
+    init(server: HTTPServer, handler: @escaping HTTPHandler, bank: Bank, dialects: [String: any Dialect], defaultAccountID: String?,
                  sinks: SinkStore,
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
@@ -168,122 +169,16 @@ public final class Sandbox: Sendable {
 
     /// Starts a sandbox and returns once it is listening (for callers without `async`).
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
-        let standard = configuration.dialects.map(\.name) == Sandbox.standardNames
-        let dialects = configuration.dialects.byName
-        let vocabulary = standard ? Sandbox.standardVocabulary : configuration.scenarioVocabulary
-        var setup = standard ? Sandbox.standardSetup : configuration.dialects.builtInSetup(vocabulary: vocabulary)
-        setup.accounts = configuration.accounts ?? configuration.dialects.defaultAccounts  // the scenarios' join or replace these
-        for scenario in configuration.scenarios { setup.add(scenario) }
-        if let seed = configuration.seed { setup.seed = seed }
-        var bankConfiguration = configuration.bank
-        if !configuration.scenarios.isEmpty || configuration.seed != nil || !standard { setup.configure(&bankConfiguration) }
-        let accounts = setup.accounts
-        let mode = configuration.clockMode ?? setup.clockMode ?? .real
-        let clock = VirtualClock(mode: mode, timeScale: configuration.timeScale, start: configuration.clockStart ?? setup.clockStart)
-        // Built in dependency order: each part is handed, as it is made, the parts made before it
-        // (the Architecture guide, "How a sandbox is put together"). Two are handed something
-        // later, each said where: the sinks their reader, the sender its server's addresses.
-        let sinks = SinkStore()
-        for (name, script) in setup.sinks { sinks.script(name, script) }
-        // One gRPC server for every dialect's services (and health and reflection); the dialects
-        // set their handlers once the bank exists, before it is installed on the router.
-        // Their .proto files are read by the first call that needs them (or reflection), not here.
-        let dialectList = configuration.dialects
-        var grpc = GRPCServer(services: dialectList.grpcServices) { dialectList.grpcFiles }
-        let webhookCounts = WebhookCounts()
-        let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
-                                   concurrency: configuration.webhookConcurrency, counts: webhookCounts)
-        let activity = AppActivity()
-        // The bank hands itself to each delivery: the sender holds no bank.
-        let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { bank, notification, done in
-            // A delivery to the app is its activity until answered; one to the built-in sink, answered at once, is not.
-            // Its turn is taken before it is sent: whatever the app does about it comes after.
-            let turn = activity.begin()
-            let outcome = sender.send(notification, bank: bank) { outcome in
-                done(outcome)
-                activity.end()
-            }
-            // A forged copy tells the app nothing to follow up: only what the bank says is its to act on.
-            if outcome != nil {
-                activity.cancel()
-            } else if !notification.forged {
-                activity.pushed(turn: turn, payoutID: notification.payoutID)
-            }
-            return outcome
-        }
-        // The sinks read what they receive as the bank's notifications. They are made before the
-        // bank (the sender delivers to them), so they are handed its reader now, which holds the
-        // bank weakly: the bank holds the sender, which holds the sinks.
-        sinks.read(with: sender.reader(of: bank))
-        let subjects = RequestSubject.describing(dialects: dialects, bank: bank, contentFields: vocabulary.ruleFields)
-        let faults = FaultInjector(faults: setup.faults, seed: setup.seed, describe: subjects)
-        var router = Router()
-        let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
-        let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes, grpc: grpc)
-        // Made on first use (the documents took a fifth of a start's instructions).
-        APIDocs.register(in: &router, dashboard: Dashboard.assets { dialectList.dashboardParts }, admin: AdminAPI.self) { dialectList.documents }
-        let reports = ReportCache(thresholds: setup.reportThresholds)
-        let suite = SuiteProgress()
-        var admin = AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: (accounts, bankConfiguration),
-                             layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, requests: requests,
-                             reports: reports, suite: suite, eventLog: configuration.eventLog)
-        var journal: StateJournal?
-        if let directory = configuration.stateDirectory {
-            // The journal replays through the admin before the admin journals anything: the admin
-            // is handed the journal once it is open, before its routes exist.
-            // A manual clock goes on from the last time journaled, not from now: the replay starts
-            // it at the journal's first time (records only move it forward). A journal with no
-            // time in it leaves it where it started. A real clock goes on from now.
-            let start = clock.now
-            if mode == .manual { clock.set(to: VirtualTime(milliseconds: 0)) }
-            defer { if clock.now.milliseconds == 0 { clock.set(to: start) } }
-            let replaying = admin
-            let live = StateJournal.Replay(bank: bank, resetConfiguration: bankConfiguration, formats: Sandbox.bankFormat,
-                                           admin: replaying.replay, restore: { try replaying.restore($0, clockBack: mode == .manual) })
-            let opened = try StateJournal(directory: directory, files: configuration.journalFiles, recover: configuration.recoverJournal,
-                                          replay: live)
-            try opened.compactAutomatically(minimumBytes: configuration.journalCompactionBytes, on: replaying.worker) { whileLocked in
-                replaying.snapshot(whileLocked: whileLocked)
-            }
-            undoFailedWrites(of: opened, admin: replaying, start: start, manualClock: mode == .manual)
-            admin.journal = opened
-            journal = opened
-        }
-        admin.register(in: &router)
-        grpc.addRoutes(to: &router)
-        // Every route is added: the metrics, counted by route, and the pipeline's stages,
-        // outermost first (Sandbox+Pipeline).
-        let requestMetrics = HTTPMetrics(routes: router.routeNames)  // the server counts every answer into it
-        admin.serveMetrics(SandboxMetrics(http: requestMetrics, grpc: grpc.metrics, webhooks: webhookCounts), in: &router)
-        let parts = PipelineParts(configuration: configuration, routeNames: router.routeNames, routeDialects: routeDialects, requests: requests,
-                                  clock: clock, grpc: grpc, sender: sender, journal: journal, faults: faults, activity: activity)
-        for stage in pipeline(parts) { router.use(stage.middleware) }
-        // After the journal's replay: what it replays happened before, and is not logged again.
-        if let eventLog = configuration.eventLog { bank.observe { eventLog.record($0) } }
-        let handler = router.respond
-        var serverConfiguration = configuration.server
-        // A snapshot upload may be hundreds of megabytes: it goes to a temporary file as it arrives.
-        // (The limits are set once: each change of them re-reads them all.)
-        var bodyLimits = serverConfiguration.limits.bodyLimitsByRoute
-        bodyLimits[AdminAPI.snapshotUpload] = max(serverConfiguration.limits.maxBodyBytes, AdminAPI.maximumSnapshotBytes)
-        for path in grpc.methodPaths {  // a gRPC message of up to its limit, and its 5-byte frame
-            bodyLimits["POST \(path)"] = max(serverConfiguration.limits.maxBodyBytes, grpc.maxMessageSize + 5)
-        }
-        serverConfiguration.limits.bodyLimitsByRoute = bodyLimits
-        serverConfiguration.limits.spooledBodyRoutes.insert(AdminAPI.snapshotUpload)
-        serverConfiguration.metrics = requestMetrics
-        serverConfiguration.streamOpener = grpc.streamOpener
-        let server = try HTTPServer.start(configuration: serverConfiguration, handler: handler)
-        // The one part wired after it is made: the server starts last (it needs the finished
-        // router), and its addresses (a free port, with port 0) exist only once it binds.
-        sender.attach(addresses: server.addresses)
-        let driver = ClockDriver(bank: bank) { [journal] in journal?.journal.failure == nil }
-        journal?.whenWritingAgain { driver.runDue() }
-        return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
-                       defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: sinks, sender: sender,
-                       driver: driver,
-                       journal: journal, eventLog: configuration.eventLog, requestJournal: requests, reports: reports,
-                       activity: activity, suite: suite, subjects: subjects, routeNames: router.routeNames)
+        // In phases, each handed the parts the phases before it made (the Architecture guide, "How
+        // a sandbox is put together"): the setup and the clock; the bank with what it delivers
+        // through; the APIs' routes, up to the admin's; the storage, replayed through the admin
+        // before the admin's routes exist; the rest of the routes and the middleware; the server, last.
+        let launch = Launch(configuration)
+        let bank = launch.bank()
+        var apis = launch.apis(bank)
+        let journal = try launch.storage(bank, &apis.admin)
+        let requestMetrics = launch.routes(bank, &apis, journal: journal)
+        return try launch.server(bank, apis, journal: journal, requestMetrics: requestMetrics)
     }
 
     /// Whether every address `server` binds is a loopback one (then only this machine can connect,

@@ -6,7 +6,7 @@ package let adminRouteGroup = "/sandbox"
 
 /// What the admin API answers: one handler per endpoint, named by the endpoint's operation id.
 /// `OpenAPIDocument.adminEndpoints(for:)` declares each endpoint once, its route and description
-/// with the handler it calls, so the admin API (`AdminAPI`, in CashoutSandbox) serves every
+/// with the handler it calls, so the admin API (`AdminAPI`, in SandboxAdmin) serves every
 /// endpoint the document describes, and no other: the compiler holds it to this list.
 package protocol AdminServing: Sendable {
     // The clock, scenarios and reset (the Running it guide, "Admin API").

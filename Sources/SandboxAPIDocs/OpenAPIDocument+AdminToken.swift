@@ -1,6 +1,6 @@
 import SandboxJSON
 
-// The admin token (`serve --admin-token`, CashoutSandbox/AdminAuth.swift) and the metrics endpoint.
+// The admin token (`serve --admin-token`, SandboxMiddleware/AdminAuth.swift) and the metrics endpoint.
 // An admin operation lists two security alternatives, the token or nothing, because the token is
 // needed only when the sandbox was started with one; its 401 answer is documented the same way.
 

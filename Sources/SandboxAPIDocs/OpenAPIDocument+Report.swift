@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxJSON
 
-// The integration report, `GET /sandbox/report`, as Sources/CashoutSandbox/Admin/AdminAPI+Report.swift
+// The integration report, `GET /sandbox/report`, as Sources/SandboxAdmin/AdminAPI+Report.swift
 // serves it and Sources/SandboxReport/IntegrationReport.swift writes it; `POST /sandbox/reconcile`, the
 // reconciliation it shows (Sources/SandboxReport/Reconciliation.swift).
 

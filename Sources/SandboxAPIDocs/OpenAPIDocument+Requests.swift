@@ -2,7 +2,7 @@ import SandboxJSON
 import SandboxScenario
 
 // The request journal, `GET` and `DELETE /sandbox/requests`, as
-// Sources/CashoutSandbox/Admin/AdminAPI+Requests.swift serves it and RequestJournal+JSON writes
+// Sources/SandboxAdmin/AdminAPI+Requests.swift serves it and RequestJournal+JSON writes
 // its entries.
 
 extension OpenAPIDocument {

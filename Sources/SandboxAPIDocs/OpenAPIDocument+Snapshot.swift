@@ -1,6 +1,6 @@
 import SandboxJSON
 
-// GET and PUT /sandbox/snapshot as Sources/CashoutSandbox/Admin/AdminAPI+Snapshot.swift serves them.
+// GET and PUT /sandbox/snapshot as Sources/SandboxAdmin/AdminAPI+Snapshot.swift serves them.
 
 extension OpenAPIDocument {
     static func snapshotEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {

@@ -1,6 +1,6 @@
 import SandboxJSON
 
-// The sandbox's admin calls (/sandbox/...; CashoutSandbox/Admin/AdminAPI*.swift): three cashouts, one
+// The sandbox's admin calls (/sandbox/...; SandboxAdmin/AdminAPI*.swift): three cashouts, one
 // forced through deliver, complete and a late rejection, one rejected at once (both left PENDING by
 // the bank, so the forced changes work at any pace), and one left to the bank's timeline while the
 // clock is advanced; then its webhooks and the sink that received them.

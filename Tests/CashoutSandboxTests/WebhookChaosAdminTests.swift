@@ -1,5 +1,6 @@
 import CashoutSandbox
 import Foundation
+import SandboxBank
 import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
@@ -12,7 +13,35 @@ import Testing
 /// format (PrismWebhookChaosTests has PayoutService's): the routes and their errors, the journal's
 /// marks, the sink's verdicts, and chaos carried across a restart and a snapshot.
 @Suite struct WebhookChaosAdminTests {
-    typealias Fixture = StateDirectoryTests
+    /// A sandbox on a manual clock, with a state folder or none, and requests to it (as StateDirectoryTests has them).
+    enum Fixture {
+        static func launch(_ directory: String?, change: (inout Sandbox.Configuration) -> Void = { _ in }) throws -> Sandbox {
+            var configuration = Sandbox.Configuration()
+            configuration.clockMode = .manual
+            configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
+            configuration.stateDirectory = directory
+            change(&configuration)
+            return try Sandbox.launch(configuration)
+        }
+
+        static func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "", signed: Bool = false) throws -> HTTPResponse {
+            var headers: HTTPHeaders = ["Content-Type": "application/json"]
+            if signed {
+                headers.add("Payload-Signature",
+                            Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret"))))
+            }
+            return try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+        }
+
+        static func create(_ sandbox: Sandbox, _ externalID: String, name: String = "Ana", url: String? = nil) throws -> HTTPResponse {
+            try Self.send(sandbox, "POST", "/v3/cashout",
+                          #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","#
+                          + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","#
+                          + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
+                          + #""notification_url":"\#(url ?? "\(sandbox.baseURL)/sandbox/sink/shop")"}"#,
+                          signed: true)
+        }
+    }
 
     static func json(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "") throws -> (status: Int, json: JSON) {
         let response = try Fixture.send(sandbox, method, path, body)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SandboxAdmin
 import SandboxBank
 import SandboxDialect
 import SandboxHTTP
@@ -80,19 +81,7 @@ extension Sandbox {
     /// given, and keeps the reconciliation for the integration report (a problem keeps nothing).
     @discardableResult
     public func reconcile(ledger: JSON, source: String = "request body", account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
-        Self.reconcile(ledger: ledger, source: source, account: account, bank: bank, dialects: dialects, reports: reports)
-    }
-
-    /// ``reconcile(ledger:source:account:)`` of the sandbox made of these parts (the admin API's).
-    static func reconcile(ledger: JSON, source: String, account: String?, bank: Bank, dialects: [String: any Dialect],
-                          reports: ReportCache) -> Result<Reconciliation, Reconciliation.Problem> {
-        let terms = dialects.compactMapValues { ($0 as? any ReportingDialect)?.ledgerTerms }
-        var words: [String: @Sendable (PayoutStatus) -> String] = [:]
-        for (name, dialect) in dialects where terms[name] != nil { words[name] = { dialect.statusWord($0) ?? $0.name } }
-        let outcome = Reconciliation.make(ledger: ledger, source: source, payouts: bank.payouts(account: account), terms: terms,
-                                          statusWords: words, account: account, at: bank.clock.now)
-        if case .success(let reconciliation) = outcome { reports.keep(reconciliation) }
-        return outcome
+        reports.reconcile(ledger: ledger, source: source, account: account, bank: bank, dialects: dialects)
     }
 
     /// Reads the ledger at `location` and reconciles it (`readLedger(at:)`, ``reconcile(ledger:source:account:)``).

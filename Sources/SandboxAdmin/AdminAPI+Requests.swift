@@ -8,18 +8,18 @@ import SandboxScenario
 
 extension AdminAPI {
     /// How many entries `GET /sandbox/requests` answers unless `limit` says.
-    static let defaultRequestLimit = 100
+    package static let defaultRequestLimit = 100
 
     /// It reads the whole journal: off the event loops, where reports are made.
-    func verifyRequests(_ request: HTTPRequest) -> HTTPResponse { .deferred { answer in reports.worker.run { answer(verify(request)) } } }
+    package func verifyRequests(_ request: HTTPRequest) -> HTTPResponse { .deferred { answer in reports.worker.run { answer(verify(request)) } } }
 
-    func clearRequests(_ request: HTTPRequest) -> HTTPResponse {
+    package func clearRequests(_ request: HTTPRequest) -> HTTPResponse {
         requests.clear()
         return HTTPResponse(status: 204)
     }
 
     /// `?limit=N&path=PREFIX&status=CODE|4xx&dialect=NAME`: `{"requests": [...], "kept": N, "capacity": N}`.
-    func listRequests(_ request: HTTPRequest) -> HTTPResponse {
+    package func listRequests(_ request: HTTPRequest) -> HTTPResponse {
         var limit = Self.defaultRequestLimit
         if let text = request.query("limit") {
             guard let number = Int(text), number >= AdminLimits.requestLimitMinimum else { return Router.error(400, AdminMessage.requestLimit) }

@@ -9,25 +9,25 @@ import SandboxWebhooks
 // The notification journal (every attempt), redelivery, webhook chaos, and the built-in sink.
 
 extension AdminAPI {
-    func listWebhooks(_ request: HTTPRequest) -> HTTPResponse {
+    package func listWebhooks(_ request: HTTPRequest) -> HTTPResponse {
         let payoutID = request.query("cashout_id").flatMap { Int($0) }
         return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map { AdminJSON.notification($0, words: statusWords) })])
     }
 
-    func redeliverWebhook(_ request: HTTPRequest) -> HTTPResponse { send(request, chaos: nil) }
+    package func redeliverWebhook(_ request: HTTPRequest) -> HTTPResponse { send(request, chaos: nil) }
 
-    func sendWebhookChaos(_ request: HTTPRequest) -> HTTPResponse {
+    package func sendWebhookChaos(_ request: HTTPRequest) -> HTTPResponse {
         guard let kind = Self.object(request)?["kind"]?.stringValue.flatMap(ChaosKind.init(rawValue:)), kind.isCopy else {
             return Router.error(400, AdminMessage.chaosKind)
         }
         return send(request, chaos: kind)
     }
 
-    func getWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .json(layers.setup.chaosJSON) }
+    package func getWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .json(layers.setup.chaosJSON) }
 
-    func putWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { putChaos(request) } }
+    package func putWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { putChaos(request) } }
 
-    func getSink(_ request: HTTPRequest) -> HTTPResponse {
+    package func getSink(_ request: HTTPRequest) -> HTTPResponse {
         let name = request.parameters["name"] ?? ""
         let script = sinks.script(name)
         return .json([
@@ -38,7 +38,7 @@ extension AdminAPI {
         ])
     }
 
-    func scriptSink(_ request: HTTPRequest) -> HTTPResponse {
+    package func scriptSink(_ request: HTTPRequest) -> HTTPResponse {
         let name = request.parameters["name"] ?? ""
         guard let script = Self.sinkScript(request, over: sinks.script(name)) else {
             return Router.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
@@ -48,12 +48,12 @@ extension AdminAPI {
         return HTTPResponse(status: 204)
     }
 
-    func clearSink(_ request: HTTPRequest) -> HTTPResponse {
+    package func clearSink(_ request: HTTPRequest) -> HTTPResponse {
         sinks.clear(request.parameters["name"] ?? "")
         return HTTPResponse(status: 204)
     }
 
-    func postToSink(_ request: HTTPRequest) -> HTTPResponse {
+    package func postToSink(_ request: HTTPRequest) -> HTTPResponse {
         let answer = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
                                    path: String(request.path), headers: request.headers,
                                    body: String(decoding: request.body, as: UTF8.self))

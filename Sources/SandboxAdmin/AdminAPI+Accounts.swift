@@ -16,17 +16,17 @@ extension AdminAPI {
     /// The APIs' accounts, by the name of their API.
     private var kinds: [String: AccountKind] { dialects.compactMapValues(\.accounts) }
 
-    func listAccounts(_ request: HTTPRequest) -> HTTPResponse {
+    package func listAccounts(_ request: HTTPRequest) -> HTTPResponse {
         .json(["accounts": .object(Dictionary(uniqueKeysWithValues: kinds.map { dialect, kind in (dialect, .array(list(dialect, kind))) }))])
     }
 
-    func listAccountsOfAPI(_ request: HTTPRequest) -> HTTPResponse {
+    package func listAccountsOfAPI(_ request: HTTPRequest) -> HTTPResponse {
         let kinds = kinds
         guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
         return .json(["accounts": .array(list(dialect, kind))])
     }
 
-    func getAccount(_ request: HTTPRequest) -> HTTPResponse {
+    package func getAccount(_ request: HTTPRequest) -> HTTPResponse {
         let kinds = kinds
         guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
         let id = request.parameters["id"] ?? ""
@@ -36,7 +36,7 @@ extension AdminAPI {
         return .json(kind.json(account))
     }
 
-    func putAccount(_ request: HTTPRequest) -> HTTPResponse {
+    package func putAccount(_ request: HTTPRequest) -> HTTPResponse {
         let kinds = kinds
         guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
         return put(request, id: request.parameters["id"], dialect: dialect, kind: kind)
@@ -44,7 +44,7 @@ extension AdminAPI {
 
     /// Each API's older path (`AccountKind.legacyRoutes`; its API's part of the OpenAPI document
     /// describes it), by the name of the API.
-    func registerLegacyAccounts(in router: inout Router) {
+    package func registerLegacyAccounts(in router: inout Router) {
         for (dialect, kind) in kinds.sorted(by: { $0.key < $1.key }) {
             guard let (list, put) = kind.legacyRoutes, let listMember = kind.legacyPath?.listMember else { continue }
             router.add(list) { _ in .json([listMember: .array(self.list(dialect, kind))]) }

@@ -75,7 +75,7 @@ package final class ReportCache: Sendable {
     }
     private let setThresholds: Mutex<ReportThresholds>
 
-    init(thresholds: ReportThresholds = .standard) {
+    package init(thresholds: ReportThresholds = .standard) {
         setThresholds = Mutex(thresholds)
     }
 

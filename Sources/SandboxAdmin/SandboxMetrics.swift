@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
@@ -13,12 +14,18 @@ import Synchronization
 /// Made once the router knows every route (the request counters are by route), from parts made
 /// before: requests, gRPC calls and webhook attempts are counted as they happen, with relaxed
 /// atomics (no lock); cashouts are counted when scraped, from the bank.
-struct SandboxMetrics: Sendable {
-    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+package struct SandboxMetrics: Sendable {
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     let http: HTTPMetrics
     let grpc: GRPCMetrics
     let webhooks: WebhookCounts
+
+    package init(http: HTTPMetrics, grpc: GRPCMetrics, webhooks: WebhookCounts) {
+        self.http = http
+        self.grpc = grpc
+        self.webhooks = webhooks
+    }
 
     /// The whole exposition.
     func render(bank: Bank, journal: StateJournal? = nil) -> String {
@@ -66,7 +73,7 @@ struct SandboxMetrics: Sendable {
             text += "cashout_sandbox_journal_failing_seconds_total \(health.failingSeconds)\n"
         }
         HTTPMetrics.family("cashout_sandbox_build_info", "gauge", "The sandbox's version.", into: &text)
-        text += "cashout_sandbox_build_info{version=\"\(HTTPMetrics.escape(Sandbox.version))\"} 1\n"
+        text += "cashout_sandbox_build_info{version=\"\(HTTPMetrics.escape(SandboxVersion.current))\"} 1\n"
         return text
     }
 }

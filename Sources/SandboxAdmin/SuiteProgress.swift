@@ -22,7 +22,7 @@ public final class SuiteProgress: Sendable {
     /// nil: no suite runs against this sandbox.
     private let state = Mutex<State?>(nil)
 
-    init() {}
+    package init() {}
 
     /// A suite of `steps` steps starts (none running yet).
     public func start(steps: Int) {

@@ -5,7 +5,7 @@ import SandboxHTTP
 // (`SuiteProgress`), or 404 when none runs (`serve`).
 
 extension AdminAPI {
-    func getSuite(_ request: HTTPRequest) -> HTTPResponse {
+    package func getSuite(_ request: HTTPRequest) -> HTTPResponse {
         guard let json = suite.json else { return Router.error(404, AdminMessage.noSuite) }
         return .json(json)
     }

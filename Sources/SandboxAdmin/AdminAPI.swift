@@ -17,55 +17,76 @@ import Synchronization
 ///
 /// Moving the clock and redelivering send webhooks, which may take seconds or be addressed to this
 /// very server: that work runs on `worker`, one job at a time, never on an event-loop thread.
-struct AdminAPI: AdminServing {
+package struct AdminAPI: AdminServing {
     /// The route group of every admin route: `/sandbox` and under it.
-    static let group = adminRouteGroup
-    let bank: Bank
-    let sinks: SinkStore
-    let faults: FaultInjector
-    let sender: WebhookSender
+    package static let group = adminRouteGroup
+    package let bank: Bank
+    package let sinks: SinkStore
+    package let faults: FaultInjector
+    package let sender: WebhookSender
     /// The accounts and bank configuration `POST /sandbox/reset` returns to.
-    let initial: (accounts: [Account], bank: Bank.Configuration)
+    package let initial: (accounts: [Account], bank: Bank.Configuration)
     /// The scenarios in force, which `POST /sandbox/scenario` adds to.
-    let layers: ScenarioLayers
+    package let layers: ScenarioLayers
     /// What scenario files may say in the dialects served.
-    let vocabulary: ScenarioVocabulary
+    package let vocabulary: ScenarioVocabulary
     /// The dialects by name, which choose a forced rejection's code and name their statuses.
-    let dialects: [String: any Dialect]
+    package let dialects: [String: any Dialect]
     /// What `GET /sandbox/requests` shows; a reset clears it.
-    let requests: RequestJournal
+    package let requests: RequestJournal
     /// The integration reports, made on a queue of their own (which verifications share).
-    let reports: ReportCache
+    package let reports: ReportCache
     /// How far the steps of a suite run against this sandbox have come (`GET /sandbox/suite`).
-    let suite: SuiteProgress
+    package let suite: SuiteProgress
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
-    var eventLog: EventLog? = nil
+    package var eventLog: EventLog? = nil
     /// Where scenario loads, resets and restores are journaled (with `--state-dir`): nil while
     /// the journal replays through this admin (what it replays is journaled already), set before
     /// the routes are registered.
-    var journal: StateJournal? = nil
-    let worker = DispatchQueue(label: "cashout-sandbox.admin")
+    package var journal: StateJournal? = nil
+    package let worker = DispatchQueue(label: "cashout-sandbox.admin")
+    /// How to read the bank's binary form of each version (snapshots: `Sandbox.bankFormat`).
+    package let bankFormat: BankFormat.Lookup
+
+    package init(bank: Bank, sinks: SinkStore, faults: FaultInjector, sender: WebhookSender,
+                 initial: (accounts: [Account], bank: Bank.Configuration), layers: ScenarioLayers, vocabulary: ScenarioVocabulary,
+                 dialects: [String: any Dialect], requests: RequestJournal, reports: ReportCache, suite: SuiteProgress,
+                 bankFormat: @escaping BankFormat.Lookup, eventLog: EventLog? = nil) {
+        self.bank = bank
+        self.sinks = sinks
+        self.faults = faults
+        self.sender = sender
+        self.initial = initial
+        self.layers = layers
+        self.vocabulary = vocabulary
+        self.dialects = dialects
+        self.requests = requests
+        self.reports = reports
+        self.suite = suite
+        self.bankFormat = bankFormat
+        self.eventLog = eventLog
+    }
 
     /// Adds its endpoints (declared with their documentation in SandboxAPIDocs:
     /// `OpenAPIDocument.adminEndpoints(for:)`), and each API's older account paths after the
     /// accounts, to `router`.
-    func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         let (upToAccounts, afterAccounts) = OpenAPIDocument.adminEndpoints(for: Self.self)
         router.add(upToAccounts, serving: self)
         registerLegacyAccounts(in: &router)
         router.add(afterAccounts, serving: self)
     }
 
-    func getHealth(_ request: HTTPRequest) -> HTTPResponse { health() }
+    package func getHealth(_ request: HTTPRequest) -> HTTPResponse { health() }
 
-    func getClock(_ request: HTTPRequest) -> HTTPResponse { .json(clockJSON()) }
+    package func getClock(_ request: HTTPRequest) -> HTTPResponse { .json(clockJSON()) }
 
     /// In its place among the routes (its number orders the metrics), answered by `serveMetrics`.
-    func getMetrics(_ request: HTTPRequest) -> HTTPResponse { Router.error(503, "the metrics are not made yet") }
+    package func getMetrics(_ request: HTTPRequest) -> HTTPResponse { Router.error(503, "the metrics are not made yet") }
 
-    func advanceClock(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { advance(request) } }
+    package func advanceClock(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { advance(request) } }
 
-    func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
+    package func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {
             let response = load(request)
             if response.status == 200 { journal?.record(.scenarioLoaded, request.body) }
@@ -74,7 +95,7 @@ struct AdminAPI: AdminServing {
         }
     }
 
-    func reset(_ request: HTTPRequest) -> HTTPResponse {
+    package func reset(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {
             journal?.record(.reset)
             defer { eventLog?.reset(clock: bank.clock.now) }
@@ -88,7 +109,7 @@ struct AdminAPI: AdminServing {
     /// Answers `GET /sandbox/metrics` from `metrics`, made once `router` knows every route (the
     /// request counters are by route, this one among them): the route added by `register` keeps
     /// its number.
-    func serveMetrics(_ metrics: SandboxMetrics, in router: inout Router) {
+    package func serveMetrics(_ metrics: SandboxMetrics, in router: inout Router) {
         router.add(Self.metricsRoute) { [journal] _ in
             HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType],
                          body: Array(metrics.render(bank: bank, journal: journal).utf8))
@@ -116,8 +137,8 @@ struct AdminAPI: AdminServing {
 
     /// The health answer as a JSON value (its byte form's reference, which the tests compare with).
     /// With `journal` (its state, while it cannot write), the answer of a failing sandbox.
-    static func healthJSON(mode: VirtualClock.Mode, now: String, journal: JSON? = nil) -> JSON {
-        var health: [String: JSON] = ["status": journal == nil ? "ok" : "failing", "version": .string(Sandbox.version),
+    package static func healthJSON(mode: VirtualClock.Mode, now: String, journal: JSON? = nil) -> JSON {
+        var health: [String: JSON] = ["status": journal == nil ? "ok" : "failing", "version": .string(SandboxVersion.current),
                                       "clock": ["mode": .string(mode.rawValue), "now": .string(now)]]
         health["journal"] = journal
         return .object(health)
@@ -171,7 +192,7 @@ struct AdminAPI: AdminServing {
     /// Loads a scenario (the body, as a file would hold it) on top of those in force: its
     /// merchants are added or replaced, its rules tried first, its policies take over. Payouts
     /// already created keep their timelines. 400 names the JSON path of a mistake.
-    func load(_ request: HTTPRequest) -> HTTPResponse {
+    package func load(_ request: HTTPRequest) -> HTTPResponse {
         let scenario: Scenario
         do { scenario = try ScenarioLoader.load(request.body, file: "request body", vocabulary: vocabulary) } catch {
             return Router.error(400, error.message)
@@ -191,7 +212,7 @@ struct AdminAPI: AdminServing {
     }
 
     /// Puts a setup's faults, webhook policy and report thresholds in force, and scripts sinks.
-    func apply(_ setup: ScenarioSetup, sinksOf scripts: [String: SinkScript]) {
+    package func apply(_ setup: ScenarioSetup, sinksOf scripts: [String: SinkScript]) {
         faults.replace(setup.faults, seed: setup.seed)
         reports.thresholds = setup.reportThresholds
         if let timeout = setup.webhookTimeout { sender.setTimeout(timeout) }
@@ -211,7 +232,7 @@ struct AdminAPI: AdminServing {
     }
 
     /// Makes a journaled admin change again (replaying `--state-dir`).
-    func replay(_ kind: StateJournal.Kind, _ payload: UnsafeRawBufferPointer) throws {
+    package func replay(_ kind: StateJournal.Kind, _ payload: UnsafeRawBufferPointer) throws {
         switch kind {
         case .scenarioLoaded:
             let response = load(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: Array(payload)))
@@ -224,27 +245,27 @@ struct AdminAPI: AdminServing {
     }
 
     /// The request body as a JSON object, or nil.
-    static func object(_ request: HTTPRequest) -> [String: JSON]? {
+    package static func object(_ request: HTTPRequest) -> [String: JSON]? {
         guard case .object(let object)? = try? JSON.parse(request.body) else { return nil }
         return object
     }
 
-    static let badBody = Router.error(400, AdminMessage.notAnObject)
+    package static let badBody = Router.error(400, AdminMessage.notAnObject)
 }
 
 /// The scenario setup in force, shared by the admin endpoints that change it, and the scenario
 /// files loaded since the start or the last reset (a snapshot carries them).
-final class ScenarioLayers: Sendable {
+package final class ScenarioLayers: Sendable {
     private let initial: ScenarioSetup
     private let current: Mutex<(setup: ScenarioSetup, sources: [[UInt8]])>
 
-    init(_ setup: ScenarioSetup) {
+    package init(_ setup: ScenarioSetup) {
         initial = setup
         current = Mutex((setup, []))
     }
 
     /// Puts `scenario` (loaded from `source`) on top and returns the new setup.
-    func add(_ scenario: Scenario, source: [UInt8]) -> ScenarioSetup {
+    package func add(_ scenario: Scenario, source: [UInt8]) -> ScenarioSetup {
         current.withLock { current in
             current.setup.add(scenario)
             current.sources.append(source)
@@ -253,15 +274,15 @@ final class ScenarioLayers: Sendable {
     }
 
     /// Layers that start as these started, with nothing loaded.
-    func fresh() -> ScenarioLayers { ScenarioLayers(initial) }
+    package func fresh() -> ScenarioLayers { ScenarioLayers(initial) }
 
     /// Back to the setup the sandbox started with, which it returns.
-    func reset() -> ScenarioSetup {
+    package func reset() -> ScenarioSetup {
         replace(with: [])
     }
 
     /// The setup the sandbox started with, with `scenarios` on top; returns it.
-    func replace(with scenarios: [(Scenario, source: [UInt8])]) -> ScenarioSetup {
+    package func replace(with scenarios: [(Scenario, source: [UInt8])]) -> ScenarioSetup {
         var setup = initial
         for (scenario, _) in scenarios { setup.add(scenario) }
         current.withLock { $0 = (setup, scenarios.map(\.source)) }
@@ -269,8 +290,8 @@ final class ScenarioLayers: Sendable {
     }
 
     /// The scenario files loaded since the start or the last reset, as they were sent.
-    var sources: [[UInt8]] { current.withLock { $0.sources } }
+    package var sources: [[UInt8]] { current.withLock { $0.sources } }
 
     /// The setup in force.
-    var setup: ScenarioSetup { current.withLock { $0.setup } }
+    package var setup: ScenarioSetup { current.withLock { $0.setup } }
 }

@@ -9,7 +9,7 @@ import SandboxScenario
 // what would decide it; 400 `{"message"}` for a body that is no verification.
 
 extension RequestVerification {
-    static func answer(_ body: [UInt8], journal: RequestJournal) -> (status: Int, answer: JSON) {
+    package static func answer(_ body: [UInt8], journal: RequestJournal) -> (status: Int, answer: JSON) {
         let verification: RequestVerification
         do {
             verification = try read(ScenarioNode(value: try JSON.parse(body), path: "", file: "request body"))
@@ -21,7 +21,7 @@ extension RequestVerification {
         return verification.answer(journal: journal)
     }
 
-    func answer(journal: RequestJournal) -> (status: Int, answer: JSON) {
+    package func answer(journal: RequestJournal) -> (status: Int, answer: JSON) {
         switch outcome(in: journal) {
         case .satisfied(let count, _):
             return (200, ["ok": true, "count": .number(count)])

@@ -13,12 +13,12 @@ import SandboxWebhooks
 
 extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
-    static let maximumSnapshotBytes = 512 << 20
+    package static let maximumSnapshotBytes = 512 << 20
     /// The route that takes a snapshot, whose body the server spools to a file (`router.add` spells
     /// it out: OpenAPIDocumentTests reads the routes from its calls).
-    static let snapshotUpload = "PUT /sandbox/snapshot"
+    package static let snapshotUpload = "PUT /sandbox/snapshot"
 
-    func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
+    package func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {
             let snapshot = snapshot()
             let stamp = snapshot.bank.time.iso8601.replacing(":", with: "-")
@@ -28,11 +28,11 @@ extension AdminAPI {
         }
     }
 
-    func putSnapshot(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { restore(request) } }
+    package func putSnapshot(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { restore(request) } }
 
     /// Everything now: the scenarios loaded through the admin API and the bank with its clock.
     /// `whileLocked` runs while nothing can change (run it on `worker`, where scenarios load).
-    func snapshot(whileLocked: () -> Void = {}) -> SandboxSnapshot {
+    package func snapshot(whileLocked: () -> Void = {}) -> SandboxSnapshot {
         SandboxSnapshot(scenarios: layers.sources, bank: bank.snapshot { _ in whileLocked() })
     }
 
@@ -41,8 +41,8 @@ extension AdminAPI {
         let snapshot: SandboxSnapshot
         do {
             // Spooled by the server (read a part at a time), or in memory when handed over in process.
-            snapshot = try request.spooledBody?.withFileDescriptor { try SandboxSnapshot(reading: $0, formats: Sandbox.bankFormat) }
-                ?? SandboxSnapshot(file: request.body, formats: Sandbox.bankFormat)
+            snapshot = try request.spooledBody?.withFileDescriptor { try SandboxSnapshot(reading: $0, formats: bankFormat) }
+                ?? SandboxSnapshot(file: request.body, formats: bankFormat)
             try restore(snapshot) { journal?.record(snapshot) }
         } catch let error as SandboxSnapshot.Invalid {
             return Router.error(400, error.description)
@@ -61,7 +61,7 @@ extension AdminAPI {
     /// `clockBack` false keeps a clock that is later than the snapshot's (replaying a journal on a
     /// real-time clock, which goes on from now). `clearingSinks` false keeps what the sinks
     /// received (undoing a failed write: Sandbox+DiskFailure).
-    func restore(_ snapshot: SandboxSnapshot, clockBack: Bool = true, clearingSinks: Bool = true,
+    package func restore(_ snapshot: SandboxSnapshot, clockBack: Bool = true, clearingSinks: Bool = true,
                  whileLocked: () -> Void = {}) throws(SandboxSnapshot.Invalid) {
         var scenarios: [(Scenario, source: [UInt8])] = []
         for (index, source) in snapshot.scenarios.enumerated() {
@@ -83,11 +83,11 @@ extension AdminAPI {
 
     /// An admin like this one, but over `bank` and parts of its own that nobody serves: what
     /// replays a journal's records to read back the state it holds (Sandbox+DiskFailure).
-    func replaying(into bank: Bank) -> AdminAPI {
+    package func replaying(into bank: Bank) -> AdminAPI {
         let noFaults = FaultInjector(faults: [], seed: 0) { _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
         return AdminAPI(bank: bank, sinks: SinkStore(), faults: noFaults, sender: sender,
                  initial: initial, layers: layers.fresh(), vocabulary: vocabulary, dialects: dialects,
                  requests: RequestJournal(capacity: 0, bodyLimit: 0, grpc: GRPCServer(services: [], files: { [] })),
-                 reports: ReportCache(), suite: SuiteProgress())
+                 reports: ReportCache(), suite: SuiteProgress(), bankFormat: bankFormat)
     }
 }

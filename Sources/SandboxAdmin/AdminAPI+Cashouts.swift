@@ -8,7 +8,7 @@ import SandboxObservability
 // the ledger.
 
 extension AdminAPI {
-    func listCashouts(_ request: HTTPRequest) -> HTTPResponse {
+    package func listCashouts(_ request: HTTPRequest) -> HTTPResponse {
         // A status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word (SUCCESS).
         let status = request.query("status")
         let words = statusWords
@@ -24,19 +24,19 @@ extension AdminAPI {
         return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords) })])
     }
 
-    func getCashout(_ request: HTTPRequest) -> HTTPResponse {
+    package func getCashout(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
         return .json(AdminJSON.payout(payout, bank: bank, detailed: true, words: statusWords))
     }
 
-    func forceCashoutAction(_ request: HTTPRequest) -> HTTPResponse { force(request) }
+    package func forceCashoutAction(_ request: HTTPRequest) -> HTTPResponse { force(request) }
 
-    func getLedger(_ request: HTTPRequest) -> HTTPResponse {
+    package func getLedger(_ request: HTTPRequest) -> HTTPResponse {
         .json(["entries": .array(bank.ledger(account: request.query("merchant")).map(AdminJSON.ledgerEntry))])
     }
 
     /// Each dialect's words for its payouts' statuses (`api_status`).
-    var statusWords: AdminJSON.StatusWords {
+    package var statusWords: AdminJSON.StatusWords {
         let dialects = dialects
         return { dialect, status in dialects[dialect]?.statusWord(status) }
     }

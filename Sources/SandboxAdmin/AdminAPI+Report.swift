@@ -11,7 +11,7 @@ import SandboxReport
 // kept for the report.
 
 extension AdminAPI {
-    func getReport(_ request: HTTPRequest) -> HTTPResponse {
+    package func getReport(_ request: HTTPRequest) -> HTTPResponse {
         let account = request.query("account")
         let thresholds: ReportThresholds
         switch Self.thresholds(request, else: reports.thresholds) {
@@ -38,14 +38,13 @@ extension AdminAPI {
         }
     }
 
-    func reconcile(_ request: HTTPRequest) -> HTTPResponse {
+    package func reconcile(_ request: HTTPRequest) -> HTTPResponse {
         guard let ledger = try? JSON.parse(request.body) else { return Router.error(400, AdminMessage.reconcileBody) }
         let account = request.query("account")
         if let account, bank.account(id: account) == nil { return Router.error(404, AdminMessage.noReportAccount(account)) }
         return .deferred { answer in
             reports.worker.run {
-                switch Sandbox.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, dialects: dialects,
-                                         reports: reports) {
+                switch reports.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, dialects: dialects) {
                 case .success(let reconciliation): answer(.json(reconciliation.json))
                 case .failure(let problem): answer(Router.error(400, problem.message))
                 }
@@ -54,12 +53,12 @@ extension AdminAPI {
     }
 
     /// A 400 in the admin API's format.
-    struct Refusal: Error {
+    package struct Refusal: Error {
         let response: HTTPResponse
     }
 
     /// `fallback` with what the query's `follow_up_within`, `polling_limit` and `polling_per` set; a 400 naming a bad one.
-    static func thresholds(_ request: HTTPRequest, else fallback: ReportThresholds) -> Result<ReportThresholds, Refusal> {
+    package static func thresholds(_ request: HTTPRequest, else fallback: ReportThresholds) -> Result<ReportThresholds, Refusal> {
         var thresholds = fallback
         for name in ["follow_up_within", "polling_per"] {
             guard let text = request.query(name) else { continue }

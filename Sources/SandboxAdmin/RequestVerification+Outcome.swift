@@ -8,14 +8,14 @@ import SandboxScenario
 extension RequestVerification {
     /// What the verification found: `satisfied` or not with what was counted and the near misses,
     /// or `unknowable` when the journal no longer holds what would decide it.
-    enum Outcome {
+    package enum Outcome {
         case satisfied(count: Int, matched: [Int])
         case notSatisfied(count: Int, matched: [Int], message: String, nearMisses: [(entry: Int, differences: [String])])
         case unknowable(String)
     }
 
     /// Decides the verification over `journal`'s entries.
-    func outcome(in journal: RequestJournal) -> Outcome {
+    package func outcome(in journal: RequestJournal) -> Outcome {
         guard journal.capacity > 0 else {
             return .unknowable("the request journal keeps no request (serve --request-journal 0): nothing can be verified")
         }
