@@ -6,8 +6,8 @@ package let adminRouteGroup = "/sandbox"
 
 /// What the admin API answers: one handler per endpoint, named by the endpoint's operation id.
 /// `OpenAPIDocument.adminEndpoints(for:)` declares each endpoint once, its route and description
-/// with the handler it calls, so the admin API (`AdminAPI`, in SandboxAdmin) serves every
-/// endpoint the document describes, and no other: the compiler holds it to this list.
+/// with the handler it calls: the compiler holds the admin API (`AdminAPI`, in SandboxAdmin) to a
+/// handler for each, and OpenAPIDocumentTests compares the routes it serves with the document.
 package protocol AdminServing: Sendable {
     // The clock, scenarios and reset (the Running it guide, "Admin API").
     func getHealth(_ request: HTTPRequest) -> HTTPResponse

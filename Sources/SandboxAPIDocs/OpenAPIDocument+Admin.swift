@@ -1,6 +1,5 @@
 import SandboxBank
 import SandboxJSON
-import SandboxScenario
 
 // The sandbox's own endpoints under /sandbox/ as Sources/SandboxAdmin/AdminAPI*.swift serves
 // them; bodies as AdminJSON writes them. Errors are `{"code": <HTTP status>, "message": "..."}`.

@@ -4,10 +4,7 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static func snapshotEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
-        let file = ["schema": Schema.string("A snapshot file (a CashoutSandbox journal: CSJ1, then checksummed records)"),
-                    "example": "CSJ1…"] as JSON
-        let mediaType = "application/vnd.cashout-sandbox.snapshot"
-        return [
+        [
             Endpoint<Admin>("GET /sandbox/snapshot", OpenAPI.operation(
                 "getSnapshot", tag: "Sandbox", summary: "Save the whole state",
                 description: """
@@ -15,23 +12,33 @@ extension OpenAPIDocument {
                     webhooks with every attempt and retries to come, the clock, and the scenarios loaded through \
                     POST /sandbox/scenario. PUT it into this or another sandbox to get the same world back.
                     """,
-                responses: ["200": ["description": "The snapshot file", "content": .object([mediaType: file])]])) { $0.getSnapshot($1) },
-            Endpoint<Admin>("PUT /sandbox/snapshot", OpenAPI.operation(
-                "putSnapshot", tag: "Sandbox", summary: "Restore a saved state",
-                description: """
-                    Replaces the whole state with the snapshot's, the clock included (back, too); the scenarios the \
-                    sandbox was started with stay, the snapshot's are loaded over them; the sinks are emptied. Up to \
-                    512 MiB, whatever --max-body says. The body goes to a temporary file as it arrives ($TMPDIR, else \
-                    /tmp), and is restored from it a part at a time: a broken snapshot changes nothing.
-                    """,
-                body: ["required": true, "content": .object([mediaType: file])],
-                responses: [
-                    "200": OpenAPI.json("Restored", Schema.ref("SnapshotRestored")),
-                    "400": OpenAPI.error(400, "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)",
-                                         "a record whose checksum does not match at byte 8",
-                                         "the snapshot is cut short: its last record is missing"),
-                    "500": OpenAPI.error(500, "the request body could not be stored: /tmp: No space left on device"),
-                ])) { $0.putSnapshot($1) },
+                responses: ["200": ["description": "The snapshot file", "content": .object([snapshotMediaType: snapshotFile])]])) { $0.getSnapshot($1) },
+            snapshotUploadEndpoint(),
         ]
     }
+
+    /// `PUT /sandbox/snapshot`, whose body the server spools to a file.
+    package static func snapshotUploadEndpoint<Admin: AdminServing>(for _: Admin.Type = Admin.self) -> Endpoint<Admin> {
+        Endpoint<Admin>("PUT /sandbox/snapshot", OpenAPI.operation(
+            "putSnapshot", tag: "Sandbox", summary: "Restore a saved state",
+            description: """
+                Replaces the whole state with the snapshot's, the clock included (back, too); the scenarios the \
+                sandbox was started with stay, the snapshot's are loaded over them; the sinks are emptied. Up to \
+                512 MiB, whatever --max-body says. The body goes to a temporary file as it arrives ($TMPDIR, else \
+                /tmp), and is restored from it a part at a time: a broken snapshot changes nothing.
+                """,
+            body: ["required": true, "content": .object([snapshotMediaType: snapshotFile])],
+            responses: [
+                "200": OpenAPI.json("Restored", Schema.ref("SnapshotRestored")),
+                "400": OpenAPI.error(400, "the body is not a snapshot (a snapshot starts with CSJ1; get one with GET /sandbox/snapshot)",
+                                     "a record whose checksum does not match at byte 8",
+                                     "the snapshot is cut short: its last record is missing"),
+                "500": OpenAPI.error(500, "the request body could not be stored: /tmp: No space left on device"),
+            ])) { $0.putSnapshot($1) }
+    }
+
+    /// A snapshot file's media type and schema.
+    private static let (snapshotMediaType, snapshotFile) = ("application/vnd.cashout-sandbox.snapshot", [
+        "schema": Schema.string("A snapshot file (a CashoutSandbox journal: CSJ1, then checksummed records)"), "example": "CSJ1…",
+    ] as JSON)
 }

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
@@ -14,9 +15,8 @@ import SandboxWebhooks
 extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
     package static let maximumSnapshotBytes = 512 << 20
-    /// The route that takes a snapshot, whose body the server spools to a file (`router.add` spells
-    /// it out: OpenAPIDocumentTests reads the routes from its calls).
-    package static let snapshotUpload = "PUT /sandbox/snapshot"
+    /// The route that takes a snapshot, whose body the server spools to a file.
+    package static let snapshotUpload = OpenAPIDocument.snapshotUploadEndpoint(for: Self.self).route
 
     package func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {

@@ -143,7 +143,7 @@ extension ScenarioLoader {
         if let pattern = request, pattern.isEmpty { request = nil }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
         if let name = (try? kindNode.string()).flatMap(Fault.Kind.Name.init(rawValue:)),
-           let stray = ["latency", "status", "body"].first(where: { fields[$0] != nil && !name.keys.contains($0) }) {
+           let stray = Fault.Kind.Name.allCases.flatMap(\.keys).first(where: { fields[$0] != nil && !name.keys.contains($0) }) {
             throw fields[stray]!.fail("expected only with kind \(Fault.Kind.Name.allCases.first { $0.keys.contains(stray) }!.rawValue)")
         }
         let kind: Fault.Kind

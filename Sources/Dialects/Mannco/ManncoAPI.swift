@@ -19,7 +19,7 @@ struct ManncoAPI: Sendable {
 
     /// Adds its endpoints (declared with their documentation in Docs/ManncoOpenAPI.swift) to `router`.
     func register(in router: inout Router) {
-        router.add(OpenAPIDocument.manncoEndpoints + [OpenAPIDocument.manncoEmails], serving: self)
+        router.add(OpenAPIDocument.manncoEndpoints, serving: self)
     }
 
     /// Linking payout methods, and the link page.

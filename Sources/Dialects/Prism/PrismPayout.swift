@@ -64,8 +64,6 @@ enum PrismPayout {
         /// Transfer's as `transfer_request`.
         static let request = "request", transferRequest = "transfer_request"
 
-        /// What scenario rules may test.
-        static let ruleFields: Set<String> = [connector, tenant, method, amount, currency, destinationCurrency, recipientName, priority]
     }
 
     /// What CreateRecipient answers (its disburse account is enrolled next), and what

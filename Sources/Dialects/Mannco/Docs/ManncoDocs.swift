@@ -26,7 +26,7 @@ enum ManncoDocs {
             folders once on a fresh sandbox (POST /sandbox/reset before running them again); on a real clock the \
             cashout is processing 5 s after its request and completed 10 s later, which their tests allow.
             """,
-        endpoints: (OpenAPIDocument.manncoEndpoints + [OpenAPIDocument.manncoEmails]).map(\.description)
+        endpoints: OpenAPIDocument.manncoEndpoints.map(\.description)
             + OpenAPIDocument.manncoAdminEndpoints.map(EndpointDescription.init),
         schemas: OpenAPIDocument.manncoSchemas.merging(OpenAPIDocument.manncoAdminSchemas) { $1 },
         securitySchemes: [

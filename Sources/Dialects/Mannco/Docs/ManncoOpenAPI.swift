@@ -12,7 +12,7 @@ extension OpenAPIDocument {
     /// Its endpoints, each declared once: route, description and handler (the router serves
     /// them in this order, the email outbox last).
     static var manncoEndpoints: [Endpoint<ManncoAPI>] {
-        [manncoLogin, manncoProcessCashout, manncoCashoutHistory, manncoBalance] + manncoLinkEndpoints
+        [manncoLogin, manncoProcessCashout, manncoCashoutHistory, manncoBalance] + manncoLinkEndpoints + [manncoEmails]
     }
 
     static var manncoLogin: Endpoint<ManncoAPI> {
