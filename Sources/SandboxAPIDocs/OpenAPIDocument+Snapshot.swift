@@ -12,7 +12,9 @@ extension OpenAPIDocument {
                     webhooks with every attempt and retries to come, the clock, and the scenarios loaded through \
                     POST /sandbox/scenario. PUT it into this or another sandbox to get the same world back.
                     """,
-                responses: ["200": ["description": "The snapshot file", "content": .object([snapshotMediaType: snapshotFile])]])) { $0.getSnapshot($1) },
+                responses: ["200": ["description": "The snapshot file", "content": .object([snapshotMediaType: snapshotFile])]])) {
+                $0.getSnapshot($1)
+            },
             snapshotUploadEndpoint(),
         ]
     }
