@@ -16,7 +16,7 @@ package enum AccountsResource {
     /// Its endpoints, described among the APIs served (those that declare accounts).
     static func endpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
-            Endpoint<Admin>("GET /sandbox/accounts", describedAmong: { apis in
+            Endpoint<Admin>(AdminRoute.listAccounts, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
                     "listAccounts", tag: "Sandbox", summary: "Every API's accounts",
@@ -26,7 +26,7 @@ package enum AccountsResource {
                                                   required: parts.names),
                     ], required: ["accounts"]))])
             }) { $0.listAccounts($1) },
-            Endpoint<Admin>("GET /sandbox/accounts/{dialect}", describedAmong: { apis in
+            Endpoint<Admin>(AdminRoute.listAccountsOfAPI, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
                     "listAccountsOfAPI", tag: "Sandbox", summary: "One API's accounts", description: "In the order they were created.",
@@ -35,7 +35,7 @@ package enum AccountsResource {
                                                                                   required: ["accounts"])),
                                 "404": OpenAPI.error(404, parts.unknown)])
             }) { $0.listAccountsOfAPI($1) },
-            Endpoint<Admin>("GET /sandbox/accounts/{dialect}/{id}", describedAmong: { apis in
+            Endpoint<Admin>(AdminRoute.getAccount, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
                     "getAccount", tag: "Sandbox", summary: "One account", description: "As its API's own path shows it.",
@@ -43,7 +43,7 @@ package enum AccountsResource {
                     responses: ["200": OpenAPI.json("The account", parts.account),
                                 "404": OpenAPI.error(404, parts.unknown, noAccount(parts.names.first ?? "d24", "nobody"))])
             }) { $0.getAccount($1) },
-            Endpoint<Admin>("PUT /sandbox/accounts/{dialect}/{id}", describedAmong: { apis in
+            Endpoint<Admin>(AdminRoute.putAccount, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
                     "putAccount", tag: "Sandbox", summary: "Create or update an account",

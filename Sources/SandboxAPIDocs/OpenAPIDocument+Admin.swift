@@ -19,17 +19,17 @@ extension OpenAPIDocument {
 
     private static func clockEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
-            Endpoint<Admin>("GET /sandbox/health", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.getHealth, OpenAPI.operation(
                 "getHealth", tag: "Sandbox", summary: "Health",
                 description: "Status, version and the virtual clock; with `--state-dir`, 503 and the journal's state while the disk "
                     + "cannot be written (changes are refused meanwhile: Running it, \"When the disk fails\").",
                 responses: ["200": OpenAPI.json("Up", Schema.ref("Health")),
                             "503": OpenAPI.json("Up, but changes cannot be saved", Schema.ref("Health"))])) { $0.getHealth($1) },
-            Endpoint<Admin>("GET /sandbox/clock", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.getClock, OpenAPI.operation(
                 "getClock", tag: "Sandbox", summary: "The virtual clock", description: "Mode, now, and the next scheduled event.",
                 responses: ["200": OpenAPI.json("The clock", Schema.ref("Clock"))])) { $0.getClock($1) },
             metricsEndpoint(),
-            Endpoint<Admin>("POST /sandbox/clock/advance", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.advanceClock, OpenAPI.operation(
                 "advanceClock", tag: "Sandbox", summary: "Move the clock forward",
                 description: "Runs every due bank event and webhook delivery in time order; answers how many ran.",
                 body: OpenAPI.body(Schema.ref("AdvanceClockRequest"), examples: [
@@ -42,7 +42,7 @@ extension OpenAPIDocument {
                                          AdminMessage.advanceForms),
                     "409": OpenAPI.error(409, AdminMessage.clockInThePast("2026-01-01T00:00:00Z")),
                 ])) { $0.advanceClock($1) },
-            Endpoint<Admin>("POST /sandbox/scenario", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.loadScenario, OpenAPI.operation(
                 "loadScenario", tag: "Sandbox", summary: "Load a scenario",
                 description: """
                     A scenario file's JSON (format in the Scenario files guide; its JSON Schema, scenarios/schema.json in \
@@ -59,7 +59,7 @@ extension OpenAPIDocument {
                     "400": OpenAPI.error(400, "bank.rules[0].then[0].status: expected one of PENDING, ON_HOLD, ..."),
                     "409": OpenAPI.error(409, AdminMessage.currencyKept("acme")),
                 ])) { $0.loadScenario($1) },
-            Endpoint<Admin>("POST /sandbox/reset", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.reset, OpenAPI.operation(
                 "reset", tag: "Sandbox", summary: "Forget everything but the clock",
                 description: "Every cashout, ledger entry, webhook and sink request; back to the starting merchants, bank, faults and sinks.",
                 responses: ["200": OpenAPI.json("Reset", Schema.ref("Reset"))])) { $0.reset($1) },
@@ -70,7 +70,7 @@ extension OpenAPIDocument {
         let id = OpenAPI.path("id", Schema.integer(example: 1_000_001), "The cashout id")
         let noCashout = OpenAPI.error(404, AdminMessage.noCashout("1000001"))
         return [
-            Endpoint<Admin>("GET /sandbox/cashouts", describedAmong: { apis in
+            Endpoint<Admin>(AdminRoute.listCashouts, describedAmong: { apis in
                 // As the handler reads it: a status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word.
                 let statuses = Set(PayoutStatus.allCases.map(\.name) + apis.flatMap(\.statusWords)).sorted()
                 return OpenAPI.operation(
@@ -85,11 +85,11 @@ extension OpenAPIDocument {
                     "400": OpenAPI.error(400, "status: expected one of \(statuses.joined(separator: ", "))"),
                 ])
             }) { $0.listCashouts($1) },
-            Endpoint<Admin>("GET /sandbox/cashouts/{id}", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.getCashout, OpenAPI.operation(
                 "getCashout", tag: "Sandbox", summary: "One cashout",
                 description: "Its fields, status history, scheduled bank steps and webhooks.", parameters: [id],
                 responses: ["200": OpenAPI.json("The cashout", Schema.ref("Cashout")), "404": noCashout])) { $0.getCashout($1) },
-            Endpoint<Admin>("POST /sandbox/cashouts/{id}/actions", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.forceCashoutAction, OpenAPI.operation(
                 "forceCashoutAction", tag: "Sandbox", summary: "Force an outcome",
                 description: "`reject` on a COMPLETED cashout is a late return (default code 826, else 807). Ends the bank's timeline.",
                 parameters: [id],
@@ -105,7 +105,7 @@ extension OpenAPIDocument {
                          "from": "COMPLETED", "to": "ON_HOLD"],
                     ]),
                 ])) { $0.forceCashoutAction($1) },
-            Endpoint<Admin>("GET /sandbox/ledger", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.getLedger, OpenAPI.operation(
                 "getLedger", tag: "Sandbox", summary: "The ledger", description: "Every debit and refund with the balance after it.",
                 parameters: [OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's")],
                 responses: ["200": OpenAPI.json("The entries", Schema.object(["entries": Schema.array(of: Schema.ref("LedgerEntry"))],
@@ -115,12 +115,12 @@ extension OpenAPIDocument {
 
     private static func webhookEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
-            Endpoint<Admin>("GET /sandbox/webhooks", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.listWebhooks, OpenAPI.operation(
                 "listWebhooks", tag: "Sandbox", summary: "The webhook journal", description: "Every notification with every attempt.",
                 parameters: [OpenAPI.query("cashout_id", Schema.string(example: "1000001"), "Only this cashout's")],
                 responses: ["200": OpenAPI.json("The notifications", Schema.object(["webhooks": Schema.array(of: Schema.ref("Webhook"))],
                                                                                    required: ["webhooks"]))])) { $0.listWebhooks($1) },
-            Endpoint<Admin>("POST /sandbox/webhooks/{id}/redeliver", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.redeliverWebhook, OpenAPI.operation(
                 "redeliverWebhook", tag: "Sandbox", summary: "Send a notification again now",
                 description: "A manual attempt, journaled like the others.",
                 parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
@@ -139,7 +139,7 @@ extension OpenAPIDocument {
             ["when": ["status": "DELIVERED"], "kind": "out_of_order"],
         ]
         return [
-            Endpoint<Admin>("POST /sandbox/webhooks/{id}/chaos", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.sendWebhookChaos, OpenAPI.operation(
                 "sendWebhookChaos", tag: "Sandbox", summary: "Send a duplicate, forged or replayed notification now",
                 description: """
                     One chaos delivery of the notification, journaled among its attempts with its `chaos` mark: a \
@@ -155,13 +155,13 @@ extension OpenAPIDocument {
                     "404": OpenAPI.error(404, AdminMessage.noWebhook("1")),
                     "409": OpenAPI.error(409, AdminMessage.noNotificationURL(1)),
                 ])) { $0.sendWebhookChaos($1) },
-            Endpoint<Admin>("GET /sandbox/webhooks/chaos", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.getWebhookChaos, OpenAPI.operation(
                 "getWebhookChaos", tag: "Sandbox", summary: "The webhook chaos rules in force",
                 description: "As a scenario file's `webhooks.chaos` holds them (the Scenario files guide, 'Webhook chaos'); `[]` for none.",
                 responses: ["200": OpenAPI.json("The rules", Schema.array(of: Schema.ref("ChaosRule")), example: rulesExample)])) {
                 $0.getWebhookChaos($1)
             },
-            Endpoint<Admin>("PUT /sandbox/webhooks/chaos", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.putWebhookChaos, OpenAPI.operation(
                 "putWebhookChaos", tag: "Sandbox", summary: "Put webhook chaos rules in force",
                 description: """
                     Replaces the rules in force, as a scenario loaded with only `webhooks.chaos` would (journaled with \
@@ -181,11 +181,11 @@ extension OpenAPIDocument {
     private static func sinkEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         let name = OpenAPI.path("name", Schema.string(example: "orders"), "The sink's name")
         return [
-            Endpoint<Admin>("GET /sandbox/sink/{name}", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.getSink, OpenAPI.operation(
                 "getSink", tag: "Sink", summary: "What a sink received",
                 description: "Requests with their form decoded, what the sink did with each (and which notification it was), and its script.",
                 parameters: [name], responses: ["200": OpenAPI.json("The sink", Schema.ref("Sink"))])) { $0.getSink($1) },
-            Endpoint<Admin>("PUT /sandbox/sink/{name}", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.scriptSink, OpenAPI.operation(
                 "scriptSink", tag: "Sink", summary: "Script a sink",
                 description: """
                     Its next answers, one HTTP status per request it processes (200 once the script is used up), and \
@@ -203,10 +203,10 @@ extension OpenAPIDocument {
                                          + #""deduplicate": true}, each optional: "#
                                          + "answers are HTTP statuses 200 to 599, one per request processed"),
                 ])) { $0.scriptSink($1) },
-            Endpoint<Admin>("DELETE /sandbox/sink/{name}", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.clearSink, OpenAPI.operation(
                 "clearSink", tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",
                 parameters: [name], responses: ["204": OpenAPI.empty("Cleared")])) { $0.clearSink($1) },
-            Endpoint<Admin>("POST /sandbox/sink/{name}", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.postToSink, OpenAPI.operation(
                 "postToSink", tag: "Sink", summary: "Post to a sink",
                 description: """
                     What a notification does: recorded, and answered with the sink's next scripted status (200 by default). \

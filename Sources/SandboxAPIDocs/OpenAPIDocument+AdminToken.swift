@@ -39,8 +39,8 @@ extension OpenAPIDocument {
     }
 
     /// `GET /sandbox/metrics`, which the admin API answers once it knows every route.
-    package static func metricsEndpoint<Admin: AdminServing>(for _: Admin.Type = Admin.self) -> Endpoint<Admin> {
-        Endpoint<Admin>("GET /sandbox/metrics", OpenAPI.operation(
+    static func metricsEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
+        Endpoint<Admin>(AdminRoute.getMetrics, OpenAPI.operation(
             "getMetrics", tag: "Sandbox", summary: "Prometheus metrics",
             description: """
                 Text exposition format 0.0.4: `cashout_sandbox_http_requests_total` (by route pattern and status), \

@@ -8,7 +8,7 @@ import SandboxJSON
 extension OpenAPIDocument {
 
     static func reportEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
-        Endpoint<Admin>("GET /sandbox/report", OpenAPI.operation(
+        Endpoint<Admin>(AdminRoute.getReport, OpenAPI.operation(
             "getReport", tag: "Sandbox", summary: "What my app gets wrong (the integration report)",
             description: """
                 For each account that made a request or has a cashout (or `account` alone): what its app gets wrong, \
@@ -53,7 +53,7 @@ extension OpenAPIDocument {
     }
 
     static func reconcileEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
-        Endpoint<Admin>("POST /sandbox/reconcile", describedAmong: { apis in
+        Endpoint<Admin>(AdminRoute.reconcile, describedAmong: { apis in
             let references = apis.compactMap { api in api.ledgerReference.map { "`\($0.key)` for \(api.tag)" } }.joined(separator: ", ")
             let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; "#
                 + "the bank's is REJECTED (reversed after it completed)"
@@ -90,7 +90,7 @@ extension OpenAPIDocument {
     }
 
     static func suiteEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
-        Endpoint<Admin>("GET /sandbox/suite", OpenAPI.operation(
+        Endpoint<Admin>(AdminRoute.getSuite, OpenAPI.operation(
             "getSuite", tag: "Sandbox", summary: "Whether the suite's steps are over",
             description: """
                 While `cashout-sandbox test SUITE --serve` runs a suite's steps against this sandbox: `running` (with the \

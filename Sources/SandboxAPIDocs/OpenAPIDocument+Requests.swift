@@ -8,7 +8,7 @@ import SandboxScenario
 extension OpenAPIDocument {
     static func requestJournalEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
-            Endpoint<Admin>("GET /sandbox/requests", describedAmong: { apis in
+            Endpoint<Admin>(AdminRoute.listRequests, describedAmong: { apis in
                 let dialects = apis.map(\.dialect)
                 return OpenAPI.operation(
                 "listRequests", tag: "Sandbox", summary: "The request journal",
@@ -33,7 +33,7 @@ extension OpenAPIDocument {
                                          "dialect: expected one of \(dialects.sorted().joined(separator: ", "))"),
                 ])
             }) { $0.listRequests($1) },
-            Endpoint<Admin>("POST /sandbox/requests/verify", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.verifyRequests, OpenAPI.operation(
                 "verifyRequests", tag: "Sandbox", summary: "Verify what the payout APIs received",
                 description: """
                     Request verification, as WireMock's and MockServer's: how many journaled requests match `request` \
@@ -58,7 +58,7 @@ extension OpenAPIDocument {
                     "400": OpenAPI.error(400, #"request.methd: unknown key (did you mean "method"? "#
                                              + "expected one of: method, path, dialect, headers, body)"),
                 ])) { $0.verifyRequests($1) },
-            Endpoint<Admin>("DELETE /sandbox/requests", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.clearRequests, OpenAPI.operation(
                 "clearRequests", tag: "Sandbox", summary: "Clear the request journal",
                 description: "Forgets every request journaled so far; ids go on increasing.",
                 responses: ["204": OpenAPI.empty("Cleared")])) { $0.clearRequests($1) },

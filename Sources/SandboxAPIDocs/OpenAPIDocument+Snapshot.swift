@@ -5,7 +5,7 @@ import SandboxJSON
 extension OpenAPIDocument {
     static func snapshotEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
-            Endpoint<Admin>("GET /sandbox/snapshot", OpenAPI.operation(
+            Endpoint<Admin>(AdminRoute.getSnapshot, OpenAPI.operation(
                 "getSnapshot", tag: "Sandbox", summary: "Save the whole state",
                 description: """
                     Merchants and balances, cashouts with their history and scheduled bank steps, the ledger, limits used, \
@@ -20,8 +20,8 @@ extension OpenAPIDocument {
     }
 
     /// `PUT /sandbox/snapshot`, whose body the server spools to a file.
-    package static func snapshotUploadEndpoint<Admin: AdminServing>(for _: Admin.Type = Admin.self) -> Endpoint<Admin> {
-        Endpoint<Admin>("PUT /sandbox/snapshot", OpenAPI.operation(
+    static func snapshotUploadEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
+        Endpoint<Admin>(AdminRoute.putSnapshot, OpenAPI.operation(
             "putSnapshot", tag: "Sandbox", summary: "Restore a saved state",
             description: """
                 Replaces the whole state with the snapshot's, the clock included (back, too); the scenarios the \

@@ -141,7 +141,16 @@ extension PostmanCollection {
         package init<Server>(_ name: String, _ endpoint: Endpoint<Server>, parameters: [String: String] = [:], query: String? = nil,
                              body: String? = nil, headers: [(key: String, value: String)] = [], expect: Int, description: String? = nil,
                              tests: [String] = [], prerequest: [String] = []) {
-            let (method, pattern) = (endpoint.route.prefix { $0 != " " }, endpoint.route.drop { $0 != " " }.dropFirst())
+            self.init(name, endpoint.route, parameters: parameters, query: query, body: body, headers: headers, expect: expect,
+                      description: description, tests: tests, prerequest: prerequest)
+        }
+
+        /// A request to `route` (`"POST /sandbox/cashouts/{id}/actions"`, as `AdminRoute` names
+        /// them), its parameters and query filled in as `init(_:_:parameters:query:...)` does.
+        package init(_ name: String, _ route: String, parameters: [String: String] = [:], query: String? = nil,
+                     body: String? = nil, headers: [(key: String, value: String)] = [], expect: Int, description: String? = nil,
+                     tests: [String] = [], prerequest: [String] = []) {
+            let (method, pattern) = (route.prefix { $0 != " " }, route.drop { $0 != " " }.dropFirst())
             let path = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
                 segment.hasPrefix("{") && segment.hasSuffix("}") ? parameters[String(segment.dropFirst().dropLast())] ?? String(segment)
                                                                   : String(segment)

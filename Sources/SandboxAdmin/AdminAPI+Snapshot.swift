@@ -16,7 +16,7 @@ extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
     package static let maximumSnapshotBytes = 512 << 20
     /// The route that takes a snapshot, whose body the server spools to a file.
-    package static let snapshotUpload = OpenAPIDocument.snapshotUploadEndpoint(for: Self.self).route
+    package static let snapshotUpload = AdminRoute.putSnapshot
 
     package func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {

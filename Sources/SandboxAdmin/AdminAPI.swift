@@ -104,7 +104,7 @@ package struct AdminAPI: AdminServing {
     }
 
     /// The route `getMetrics` answers until `serveMetrics`.
-    private static let metricsRoute = OpenAPIDocument.metricsEndpoint(for: Self.self).route
+    private static let metricsRoute = AdminRoute.getMetrics
 
     /// Answers `GET /sandbox/metrics` from `metrics`, made once `router` knows every route (the
     /// request counters are by route, this one among them): the route added by `register` keeps

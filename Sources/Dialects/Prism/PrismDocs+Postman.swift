@@ -71,7 +71,7 @@ extension PostmanCollection {
                   tests: answered("REQUIRES_FULFILLMENT", saving: "prismStagedId"), prerequest: fresh("prismQuoteRef")),
             prism("Transfer", "Transfer", PrismExample.payout("{{prismStagedId}}"), description: "Debits it: PENDING, then the bank's timeline.",
                   tests: answered("PENDING") + [same("prismStagedId")]),
-            Item("Advance the clock by 15 s", "POST", "/sandbox/clock/advance", body: body(["by": "15s"]), expect: 200,
+            Item("Advance the clock by 15 s", AdminRoute.advanceClock, body: body(["by": "15s"]), expect: 200,
                  description: "INITIATED after 5 s, SUCCESS 10 s later."),
             prism("Get the transferred payout", "Get", PrismExample.payout("{{prismStagedId}}"), tests: answered("SUCCESS")),
             prism("Void after SUCCESS (400 failed_precondition)", "Void", PrismExample.payout("{{prismStagedId}}"), expect: 400,

@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxDialect
 import SandboxJSON
 
 // A Mannco user's calls and their refusals, in an order a Collection Runner run passes on a fresh
@@ -66,7 +67,7 @@ extension PostmanCollection {
                            expect("content.cashouts[0].id", "Number(pm.collectionVariables.get('manncoCashoutId'))")]),
             mannco("Unlink Payoneer", OpenAPIDocument.manncoUnlinkMethod, body: body(["provider": "payoneer"]),
                    description: "Only Payoneer can be unlinked.", tests: [expect("content.message", javaScript(ManncoMessage.payoneerUnlinked))]),
-            Item("Users (admin API)", "GET", "/sandbox/users", expect: 200,
+            Item("Users (admin API)", ManncoUser.kind.legacyRoutes!.list, expect: 200,
                  description: "The Mannco users; PUT /sandbox/users/{id} creates or updates one.",
                  tests: [expect("users[0].linked", "['tipalti']")]),
             Item("Emails (admin API)", OpenAPIDocument.manncoEmails, query: "user={{manncoUserId}}", expect: 200,
@@ -101,7 +102,7 @@ extension PostmanCollection {
                    tests: manncoRefusal(ManncoMessage.invalidPerpage)),
             mannco("Unlink what is not linked (300)", OpenAPIDocument.manncoUnlinkMethod, body: body(["provider": "payoneer"]), expect: 300,
                    tests: manncoRefusal(ManncoMessage.unlinkFailed)),
-            Item("Advance the clock by 1 minute", "POST", "/sandbox/clock/advance", body: body(["by": "1m"]), expect: 200,
+            Item("Advance the clock by 1 minute", AdminRoute.advanceClock, body: body(["by": "1m"]), expect: 200,
                  description: "The cashout is processing 5 s after its creation and completed 10 s later."),
             mannco("Cooldown period (300)", OpenAPIDocument.manncoProcessCashout, body: cashoutBody(method: "tipalti"), expect: 300,
                    description: "Nothing is pending any more, but the last request was less than 24 h ago.",

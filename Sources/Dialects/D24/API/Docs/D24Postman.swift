@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxDialect
 import SandboxD24Rules
 import SandboxJSON
 
@@ -66,7 +67,7 @@ extension PostmanCollection {
             Item("Exchange rate", OpenAPIDocument.getExchangeRate, query: "country=BR&amount=10",
                  headers: [("Authorization", "Bearer {{readOnlyKey}}")],
                  expect: 200, tests: [expect("currency", "'BRL'")]),
-            Item("Merchants (admin API)", "GET", "/sandbox/merchants", expect: 200,
+            Item("Merchants (admin API)", D24Merchant.kind.legacyRoutes!.list, expect: 200,
                  description: "The D24 merchants with their credentials and balances; PUT /sandbox/merchants/{login} creates or updates one."),
         ]
     }
