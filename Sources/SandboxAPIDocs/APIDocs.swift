@@ -18,7 +18,8 @@ package enum APIDocs {
     /// answer kept.
     package static func register<Admin: AdminServing>(in router: inout Router, dashboard: Dashboard.Assets, admin: Admin.Type,
                                                       apis: @escaping @Sendable () -> [APIDocsFragment]) {
-        router.add(documentEndpoints, serving: Documents(apis: Lazy(apis), dashboard: dashboard, served: sandboxEndpoints(admin: admin)))
+        // What the document describes besides the APIs is made with it, on first use, not at start.
+        router.add(documentEndpoints, serving: Documents(apis: Lazy(apis), dashboard: dashboard, served: Lazy { sandboxEndpoints(admin: admin) }))
     }
 
     /// What the sandbox serves besides the payout APIs, as the documents describe it: the
@@ -32,7 +33,7 @@ package enum APIDocs {
     struct Documents: Sendable {
         let apis: Lazy<[APIDocsFragment]>
         let dashboard: Dashboard.Assets
-        let served: [EndpointDescription]
+        let served: Lazy<[EndpointDescription]>
     }
 
     /// The dashboard and the documents, each declared once, in the order they are served.
@@ -59,7 +60,7 @@ package enum APIDocs {
             asset("GET /dashboard.js", "getDashboardScript", "The dashboard's script", "text/javascript") { $0.script() },
             asset("GET /favicon.ico", "getDashboardIcon", "The dashboard's icon (SVG)", "image/svg+xml") { $0.icon() },
             document("GET /openapi.json", "getOpenAPIDocument", "This OpenAPI 3.1 document", required: "openapi") { url, documents in
-                OpenAPIDocument.document(serverURL: url, apis: documents.apis.value, served: documents.served)
+                OpenAPIDocument.document(serverURL: url, apis: documents.apis.value, served: documents.served.value)
             },
             document("GET /postman.json", "getPostmanCollection", "A Postman collection (v2.1) of every endpoint", required: "item") {
                 PostmanCollection.collection(baseURL: $0, apis: $1.apis.value)
