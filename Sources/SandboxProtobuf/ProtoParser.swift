@@ -65,9 +65,15 @@ struct ProtoParser {
         var services: [Service] = []
     }
 
+    /// How deep messages may nest: protoc's own limit (`MaxMessageDeclarationNestingDepth`, 32), which
+    /// also keeps the parser's recursion and the descriptors' nesting far from any limit.
+    static let maxNesting = 32
+
     private let tokens: [ProtoToken]
     private let fileName: String
     private var position = 0
+    /// How many messages enclose the one being read.
+    private var nesting = 0
 
     init(_ text: String, file: String) throws(ProtoTextError) {
         tokens = try ProtoLexer.tokens(text, file: file)
@@ -114,6 +120,12 @@ struct ProtoParser {
 
     private mutating func message() throws(ProtoTextError) -> Message {
         let start = try expectKeyword("message", "message")
+        guard nesting < Self.maxNesting else {
+            throw ProtoTextError(file: fileName, line: start.line, column: start.column,
+                                 message: "messages nested more than \(Self.maxNesting) deep are not read")
+        }
+        nesting += 1
+        defer { nesting -= 1 }
         var message = Message(name: try identifier("the message's name"), place: place(start))
         try expect("{")
         while !take("}") {

@@ -119,6 +119,26 @@ import Testing
         #expect(lazy.enumSchema("sample.Everything.Level") != nil && lazy.messageSchema("sample.Everything.Inner") != nil)
     }
 
+    /// Messages nest up to protoc's 32 levels; deeper is refused where it starts (not a stack
+    /// overflow at 6,000, found by .ci/fuzz proto), and what is read has descriptors that decode.
+    @Test func messagesNestUpToThirtyTwoDeep() throws {
+        func nested(_ depth: Int) -> String {
+            "syntax = \"proto3\";\n" + String(repeating: "message M { ", count: depth) + "int32 a = 1; "
+                + String(repeating: "}", count: depth)
+        }
+        let files = try ProtoText.files([("f.proto", nested(32))])
+        let descriptors = ProtoRegistry([ProtoFile.descriptorSubset])
+        #expect(try descriptors.decode("google.protobuf.FileDescriptorProto", from: files[0].descriptorBytes).string("name") == "f.proto")
+        for depth in [33, 6_000] {
+            #expect(throws: ProtoTextError.self) { try ProtoText.files([("f.proto", nested(depth))]) }
+            do {
+                _ = try ProtoText.files([("f.proto", nested(depth))])
+            } catch {
+                #expect(error.description == "f.proto:2:385: messages nested more than 32 deep are not read")
+            }
+        }
+    }
+
     /// What the schemas cannot carry, and mistakes, are refused with the file, line and column.
     @Test(arguments: [
         ("syntax = \"proto2\";", "f.proto:1:10: expected \"proto3\" (proto2 is not read), got \"proto2\""),
