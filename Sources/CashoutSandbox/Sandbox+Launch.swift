@@ -103,13 +103,13 @@ extension Sandbox {
             var router: Router
             var grpc: GRPCServer
             let routeDialects: [String: String]
-            let requests: RequestJournal
+            let requests: RequestLog
             let reports: ReportCache
             let suite: SuiteProgress
             var admin: AdminAPI
         }
 
-        /// The APIs phase: the faults, each dialect's routes and gRPC handlers, the request journal,
+        /// The APIs phase: the faults, each dialect's routes and gRPC handlers, the request log,
         /// the dashboard's and the documents' routes, then the admin API (its routes not yet added).
         func apis(_ parts: BankParts) -> APIParts {
             let bank = parts.bank
@@ -118,7 +118,7 @@ extension Sandbox {
             let faults = FaultInjector(faults: setup.faults, seed: setup.seed, describe: subjects)
             var router = Router()
             let routeDialects = configuration.dialects.register(in: &router, grpc: &grpc, bank: bank)
-            let requests = RequestJournal(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes,
+            let requests = RequestLog(capacity: configuration.requestJournalCapacity, bodyLimit: configuration.requestJournalBodyBytes,
                                           grpc: grpc)
             // Made on first use (the documents took a fifth of a start's instructions).
             let dialectList = configuration.dialects
@@ -202,7 +202,7 @@ extension Sandbox {
             return Sandbox(server: server, handler: handler, bank: bank, dialects: dialects,
                            defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: parts.sinks, sender: sender,
                            driver: driver,
-                           journal: journal, eventLog: configuration.eventLog, requestJournal: apis.requests, reports: apis.reports,
+                           journal: journal, eventLog: configuration.eventLog, requestLog: apis.requests, reports: apis.reports,
                            activity: parts.activity, suite: apis.suite, subjects: apis.subjects, routeNames: apis.router.routeNames)
         }
     }

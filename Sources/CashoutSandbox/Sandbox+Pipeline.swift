@@ -22,7 +22,7 @@ extension Sandbox {
         let routeNames: [String]
         /// The dialect of each payout API's route, by number.
         let routeDialects: [String: String]
-        let requests: RequestJournal
+        let requests: RequestLog
         let clock: VirtualClock
         let grpc: GRPCServer
         let sender: WebhookSender
@@ -46,10 +46,10 @@ extension Sandbox {
     static func pipeline(_ parts: PipelineParts) -> [Stage] {
         let configuration = parts.configuration
         let stages: [Stage?] = [
-            // The request journal and the log of refused authentication: each request as it came,
+            // The request log and the log of refused authentication: each request as it came,
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
             configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
-                ? Stage(RequestRecorder(journal: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
+                ? Stage(RequestRecorder(requestLog: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
                                         dialects: parts.routeDialects, unrecorded: APIDocs.routes,
                                         activity: parts.activity).respond)
                 : nil,
@@ -67,7 +67,7 @@ extension Sandbox {
             // The admin API: cross-site writes refused, then the admin token.
             Stage(adminGuards(routeNames: parts.routeNames, token: configuration.adminToken)),
             // The scenarios' HTTP faults, on the handlers' answers.
-            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects, journal: parts.requests)),
+            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects, requestLog: parts.requests)),
         ]
         return stages.compactMap { $0 }
     }

@@ -16,14 +16,14 @@ extension Sandbox {
     /// print(refused?["diagnosis"]?["message"] ?? "")   // Payload-Signature does not match … uppercase hex …
     /// ```
     public func requests(limit: Int = 100) -> [JSON] {
-        requestJournal.entries(limit: limit).entries.map(requestJournal.json)
+        requestLog.entries(limit: limit).entries.map(requestLog.json)
     }
 
-    /// The journaled requests a scenario's fault answered (an error, a closed connection, an
+    /// The logged requests a scenario's fault answered (an error, a closed connection, an
     /// answer lost after commit), oldest first: which fault (its place in `faults`), and the
     /// request as `requests(limit:)` shows it. What `explore` pins of a run.
     package func faultedRequests() -> [(fault: Int, request: JSON)] {
-        requestJournal.entries(after: 0).compactMap { entry in entry.response.fault.map { ($0.index, requestJournal.json(entry)) } }
+        requestLog.entries(after: 0).compactMap { entry in entry.response.fault.map { ($0.index, requestLog.json(entry)) } }
     }
 
     /// Verifies what the payout APIs received, as `POST /sandbox/requests/verify` does with the
@@ -35,12 +35,12 @@ extension Sandbox {
     /// // 422: answer["near_misses"] lists the requests closest to it, with their "differences"
     /// ```
     public func verifyRequests(_ verification: JSON) -> (status: Int, answer: JSON) {
-        RequestVerification.answer(Array(verification.serializedString().utf8), journal: requestJournal)
+        RequestVerification.answer(Array(verification.serializedString().utf8), requestLog: requestLog)
     }
 
     /// `verifyRequests`, for a verification already read (a scenario's `expect_requests`).
     package func verifyRequests(_ verification: RequestVerification) -> (status: Int, answer: JSON) {
-        verification.answer(journal: requestJournal)
+        verification.answer(requestLog: requestLog)
     }
 
     /// A near miss of a verification's answer in one line: `request 3 POST /v3/cashout:
@@ -50,35 +50,35 @@ extension Sandbox {
             + (miss["differences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
     }
 
-    /// Forgets every request journaled so far (`DELETE /sandbox/requests`).
+    /// Forgets every request loged so far (`DELETE /sandbox/requests`).
     public func clearRequests() {
-        requestJournal.clear()
+        requestLog.clear()
     }
 }
 
 extension Sandbox {
-    /// What journaled request `id` was about, as a fault reads it (``RequestSubject``): its account,
+    /// What logged request `id` was about, as a fault reads it (``RequestSubject``): its account,
     /// whether it asked for a payout, and the payout it named; nil when the journal has no such request.
     package func requestAbout(_ id: Int) -> (account: String?, creates: Bool, payout: Payout?)? {
-        guard let entry = requestJournal.entries(after: id - 1).first, entry.id == id else { return nil }
+        guard let entry = requestLog.entries(after: id - 1).first, entry.id == id else { return nil }
         let about = subject(of: entry)
         return (about.account, about.creates, about.payout)
     }
 
-    /// Which of the journaled requests up to request `id` that `fault`'s `when` takes request `id`
+    /// Which of the logged requests up to request `id` that `fault`'s `when` takes request `id`
     /// is (1 for the first): what a pinned fault's `every` names. Nil when `when` does not take it.
     package func occurrence(ofRequest id: Int, among fault: Fault) -> Int? {
         var count = 0
-        for entry in requestJournal.entries(after: 0) where entry.id <= id {
+        for entry in requestLog.entries(after: 0) where entry.id <= id {
             let isAdmin = Router.path(entry.request.path, isIn: AdminAPI.group)
-            guard FaultInjector.takes(fault, isAdmin: isAdmin, { _ in requestJournal.subject(entry) }, { subject(of: entry) }) else { continue }
+            guard FaultInjector.takes(fault, isAdmin: isAdmin, { _ in requestLog.subject(entry) }, { subject(of: entry) }) else { continue }
             count += 1
             if entry.id == id { return count }
         }
         return nil
     }
 
-    private func subject(of entry: RequestJournal.Entry) -> RequestSubject {
-        subjects(entry.request, entry.route, entry.dialect, requestJournal.bodyJSON(of: entry.request, routed: entry.route != nil))
+    private func subject(of entry: RequestLog.Entry) -> RequestSubject {
+        subjects(entry.request, entry.route, entry.dialect, requestLog.bodyJSON(of: entry.request, routed: entry.route != nil))
     }
 }

@@ -81,10 +81,10 @@ public final class Sandbox: Sendable {
         /// moved, scenarios, resets, refused authentication), one line each; nil (the default) logs
         /// nothing and costs nothing.
         public var eventLog: EventLog?
-        /// How many requests to the payout APIs the request journal keeps (`GET /sandbox/requests`,
+        /// How many requests to the payout APIs the request log keeps (`GET /sandbox/requests`,
         /// ``Sandbox/requests(limit:)``): the newest push the oldest out; 0 keeps none.
         public var requestJournalCapacity = 1000
-        /// How many bytes of each request's and answer's body the request journal keeps.
+        /// How many bytes of each request's and answer's body the request log keeps.
         public var requestJournalBodyBytes = 16 * 1024
 
         /// The defaults: loopback, a free port, a real-time clock.
@@ -117,7 +117,7 @@ public final class Sandbox: Sendable {
     private let journal: StateJournal?
     private let eventLog: EventLog?
     /// What the payout APIs received and answered (`GET /sandbox/requests`).
-    let requestJournal: RequestJournal
+    let requestLog: RequestLog
     /// What a request is about, as a fault reads it (``RequestSubject``).
     let subjects: RequestSubject.Describe
     /// The app's requests and the deliveries to it in flight, and when the last ended: what
@@ -139,7 +139,7 @@ public final class Sandbox: Sendable {
                  sinks: SinkStore,
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
-                 eventLog: EventLog?, requestJournal: RequestJournal, reports: ReportCache, activity: AppActivity, suite: SuiteProgress,
+                 eventLog: EventLog?, requestLog: RequestLog, reports: ReportCache, activity: AppActivity, suite: SuiteProgress,
                  subjects: @escaping RequestSubject.Describe, routeNames: [String]) {
         self.routeNames = routeNames
         self.journal = journal
@@ -148,7 +148,7 @@ public final class Sandbox: Sendable {
         self.suite = suite
         self.reports = reports
         self.eventLog = eventLog
-        self.requestJournal = requestJournal
+        self.requestLog = requestLog
         self.handler = handler
         self.server = server
         self.bank = bank

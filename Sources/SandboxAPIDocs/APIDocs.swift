@@ -9,7 +9,7 @@ import SandboxSupport
 /// names the server by the address the request came in on, so an import works as is.
 package enum APIDocs {
     /// The routes of the dashboard and the documents, which hand out the server's URL (they are
-    /// kept out of the request journal).
+    /// kept out of the request log).
     package static let routes = documentEndpoints.map(\.route)
 
     /// Adds the dashboard's and the documents' routes to `router`: documents of `apis`, in that

@@ -1,7 +1,7 @@
 import SandboxHTTP
 
 /// The route group of every admin route: `/sandbox` and under it (`AdminAPI.group`), which the
-/// request journal and the faults tell apart.
+/// request log and the faults tell apart.
 package let adminRouteGroup = "/sandbox"
 
 /// What the admin API answers: one handler per endpoint, named by the endpoint's operation id.
@@ -37,7 +37,7 @@ package protocol AdminServing: Sendable {
     func scriptSink(_ request: HTTPRequest) -> HTTPResponse
     func clearSink(_ request: HTTPRequest) -> HTTPResponse
     func postToSink(_ request: HTTPRequest) -> HTTPResponse
-    // Snapshots, the request journal, the report and reconciliation, a suite's progress.
+    // Snapshots, the request log, the report and reconciliation, a suite's progress.
     func getSnapshot(_ request: HTTPRequest) -> HTTPResponse
     func putSnapshot(_ request: HTTPRequest) -> HTTPResponse
     func listRequests(_ request: HTTPRequest) -> HTTPResponse

@@ -13,7 +13,7 @@ extension OpenAPIDocument {
     package static func adminEndpoints<Admin: AdminServing>(for _: Admin.Type)
         -> (upToAccounts: [Endpoint<Admin>], afterAccounts: [Endpoint<Admin>]) {
         (clockEndpoints() + cashoutEndpoints() + AccountsResource.endpoints(),
-         webhookEndpoints() + chaosEndpoints() + sinkEndpoints() + snapshotEndpoints() + requestJournalEndpoints()
+         webhookEndpoints() + chaosEndpoints() + sinkEndpoints() + snapshotEndpoints() + requestLogEndpoints()
             + [reportEndpoint(), reconcileEndpoint(), suiteEndpoint()])
     }
 

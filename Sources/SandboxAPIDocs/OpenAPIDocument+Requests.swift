@@ -1,12 +1,12 @@
 import SandboxJSON
 import SandboxScenario
 
-// The request journal, `GET` and `DELETE /sandbox/requests`, as
-// Sources/SandboxAdmin/AdminAPI+Requests.swift serves it and RequestJournal+JSON writes
+// The request log, `GET` and `DELETE /sandbox/requests`, as
+// Sources/SandboxAdmin/AdminAPI+Requests.swift serves it and RequestLog+JSON writes
 // its entries.
 
 extension OpenAPIDocument {
-    static func requestJournalEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
+    static func requestLogEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
             Endpoint<Admin>(AdminRoute.listRequests, describedAmong: { apis in
                 let dialects = apis.map(\.dialect)
@@ -65,7 +65,7 @@ extension OpenAPIDocument {
         ]
     }
 
-    static var requestJournalSchemas: [String: JSON] {
+    static var requestLogSchemas: [String: JSON] {
         let body: [String: JSON] = [
             "body": Schema.string("The body as text, base64, or a gRPC message as proto3 JSON (see `body_encoding`)"),
             "body_encoding": Schema.oneOf(["utf8", "base64", "json-from-protobuf"]),

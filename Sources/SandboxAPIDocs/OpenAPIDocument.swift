@@ -35,7 +35,7 @@ package enum OpenAPIDocument {
             ]),
             "paths": paths(apis, served: served),
             "components": [
-                "schemas": .object(apis.reduce(adminSchemas.merging(requestJournalSchemas) { $1 }.merging(reportSchemas(apis)) { $1 }
+                "schemas": .object(apis.reduce(adminSchemas.merging(requestLogSchemas) { $1 }.merging(reportSchemas(apis)) { $1 }
                     .merging(suiteSchemas) { $1 }.merging(scenarioSchemas(apis)) { $1 }) { $0.merging($1.schemas) { $1 } }),
                 "securitySchemes": .object(apis.reduce(["AdminToken": adminTokenScheme]) { $0.merging($1.securitySchemes) { $1 } }),
             ],

@@ -11,8 +11,8 @@ extension PostmanCollection {
         Item(name, AdminRoute.forceCashoutAction, parameters: ["id": "{{\(variable)}}"], body: body, expect: status, tests: tests)
     }
 
-    /// The request journal: the last requests, the refused ones with their diagnosis, and clearing it.
-    static let requestJournalRequests = [
+    /// The request log: the last requests, the refused ones with their diagnosis, and clearing it.
+    static let requestLogRequests = [
         Item("Requests (the request journal)", AdminRoute.listRequests, query: "limit=20", expect: 200,
              description: "The newest requests to the payout APIs and their answers, newest first.",
              tests: ["pm.test('a journal', function () { pm.expect(pm.response.json().capacity >= 0).to.eql(true); });"]),
@@ -70,7 +70,7 @@ extension PostmanCollection {
                     While 'cashout-sandbox test SUITE --serve' runs a suite's steps: {"state": "running"|"passed"|"failed", "step", \
                     "steps", "failure"}. A sandbox started with 'serve' runs none, and answers 404.
                     """),
-        ] + requestJournalRequests
+        ] + requestLogRequests
         guard let api = apis.first(where: { $0.create != nil }), let create = api.create else { return general + [reportRequest, reconcileRequest] }
         let account = api.accountVariable ?? ""
         return general + [

@@ -18,16 +18,16 @@ extension AdminAPI {
         case .success(let read): thresholds = read
         case .failure(let refusal): return refusal.response
         }
-        let version = ReportCache.Version(journal: requests, bank: bank, reports: reports)
+        let version = ReportCache.Version(requestLog: requests, bank: bank, reports: reports)
         if let tags = request.headers["If-None-Match"], ReportCache.matches(tags, version.tag(thresholds)) {
             return HTTPResponse(status: 304, headers: ["ETag": version.tag(thresholds)])
         }
         if let made = reports.answer(account: account, thresholds: thresholds, at: version) { return made }
         return .deferred { answer in
             reports.worker.run {
-                let version = ReportCache.Version(journal: requests, bank: bank, reports: reports)  // what came while it waited counts too
+                let version = ReportCache.Version(requestLog: requests, bank: bank, reports: reports)  // what came while it waited counts too
                 if let made = reports.answer(account: account, thresholds: thresholds, at: version) { return answer(made) }
-                let (status, json) = IntegrationReport.answer(bank: bank, journal: requests, sender: sender, dialects: dialects,
+                let (status, json) = IntegrationReport.answer(bank: bank, requestLog: requests, sender: sender, dialects: dialects,
                                                               account: account, thresholds: thresholds,
                                                               reconciliation: reports.reconciliation.last, at: version.now)
                 var response = HTTPResponse.json(json, status: status)

@@ -3,7 +3,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxScenario
 
-// The request journal (RequestJournal): what the payout APIs received and answered, newest first,
+// The request log (RequestLog, the request journal to users): what the payout APIs received and answered, newest first,
 // with a diagnosis of each refused authentication and the near miss of each 404 or 405.
 
 extension AdminAPI {
@@ -46,7 +46,7 @@ extension AdminAPI {
 
     /// `POST /sandbox/requests/verify` (``RequestVerification``).
     private func verify(_ request: HTTPRequest) -> HTTPResponse {
-        let answer = RequestVerification.answer(request.body, journal: requests)
+        let answer = RequestVerification.answer(request.body, requestLog: requests)
         return answer.status == 400 ? Router.error(400, answer.answer["message"]?.stringValue ?? "") : .json(answer.answer, status: answer.status)
     }
 

@@ -87,7 +87,7 @@ extension AdminAPI {
         let noFaults = FaultInjector(faults: [], seed: 0) { _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
         return AdminAPI(bank: bank, sinks: SinkStore(), faults: noFaults, sender: sender,
                  initial: initial, layers: layers.fresh(), vocabulary: vocabulary, dialects: dialects,
-                 requests: RequestJournal(capacity: 0, bodyLimit: 0, grpc: GRPCServer(services: [], files: { [] })),
+                 requests: RequestLog(capacity: 0, bodyLimit: 0, grpc: GRPCServer(services: [], files: { [] })),
                  reports: ReportCache(), suite: SuiteProgress(), bankFormat: bankFormat)
     }
 }

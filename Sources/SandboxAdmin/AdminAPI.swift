@@ -33,7 +33,7 @@ package struct AdminAPI: AdminServing {
     /// The dialects by name, which choose a forced rejection's code and name their statuses.
     package let dialects: [String: any Dialect]
     /// What `GET /sandbox/requests` shows; a reset clears it.
-    package let requests: RequestJournal
+    package let requests: RequestLog
     /// The integration reports, made on a queue of their own (which verifications share).
     package let reports: ReportCache
     /// How far the steps of a suite run against this sandbox have come (`GET /sandbox/suite`).
@@ -50,7 +50,7 @@ package struct AdminAPI: AdminServing {
 
     package init(bank: Bank, sinks: SinkStore, faults: FaultInjector, sender: WebhookSender,
                  initial: (accounts: [Account], bank: Bank.Configuration), layers: ScenarioLayers, vocabulary: ScenarioVocabulary,
-                 dialects: [String: any Dialect], requests: RequestJournal, reports: ReportCache, suite: SuiteProgress,
+                 dialects: [String: any Dialect], requests: RequestLog, reports: ReportCache, suite: SuiteProgress,
                  bankFormat: @escaping BankFormat.Lookup, eventLog: EventLog? = nil) {
         self.bank = bank
         self.sinks = sinks

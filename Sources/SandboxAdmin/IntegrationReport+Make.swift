@@ -7,25 +7,25 @@ import SandboxReport
 import SandboxWebhooks
 
 // The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`): the
-// request journal read by each request's dialect (`Dialect.reportFacts`), the accounts' payouts
+// request log read by each request's dialect (`Dialect.reportFacts`), the accounts' payouts
 // and their notifications to the app, and each account's dialect's checks.
 
 extension IntegrationReport {
     /// The report of every account that made a request or has a payout, or of `account` alone,
     /// from the notifications to the app (not to the sandbox's own sinks, which `sender` tells);
-    /// `Unknowable` when the request journal pushed requests out since it was last cleared (the
+    /// `Unknowable` when the request log pushed requests out since it was last cleared (the
     /// report would be made from part of the evidence). Its checks judge by `thresholds`.
-    package static func make(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
+    package static func make(bank: Bank, requestLog: RequestLog, sender: WebhookSender, dialects: [String: any Dialect],
                      account only: String? = nil, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil,
                      at now: VirtualTime) -> Result<IntegrationReport, Unknowable> {
-        let (entries, lost) = journal.all()
-        guard lost == 0, journal.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: journal.capacity)) }
+        let (entries, lost) = requestLog.all()
+        guard lost == 0, requestLog.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: requestLog.capacity)) }
         struct Key: Hashable { let dialect: String, account: String }
         let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }  // cast once, not per request
         var requests: [Key: [ReportedRequest]] = [:]
         for entry in entries {
             guard let name = entry.dialect, let dialect = reporting[name] else { continue }
-            let exchange = journal.exchange(entry)
+            let exchange = requestLog.exchange(entry)
             guard let facts = dialect.reportFacts(exchange, bank: bank) else { continue }
             let account = facts.account ?? ""
             guard only.map({ $0 == account }) ?? true else { continue }
@@ -71,10 +71,10 @@ extension IntegrationReport {
 }
 
 extension IntegrationReport {
-    package static func answer(bank: Bank, journal: RequestJournal, sender: WebhookSender, dialects: [String: any Dialect],
+    package static func answer(bank: Bank, requestLog: RequestLog, sender: WebhookSender, dialects: [String: any Dialect],
                        account: String?, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil,
                        at now: VirtualTime) -> (status: Int, json: JSON) {
-        switch make(bank: bank, journal: journal, sender: sender, dialects: dialects, account: account, thresholds: thresholds,
+        switch make(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, account: account, thresholds: thresholds,
                     reconciliation: reconciliation, at: now) {
         case .failure(let unknowable):
             return (409, ["ok": false, "unknowable": true, "message": .string(unknowable.message)])

@@ -7,7 +7,7 @@ import Synchronization
 
 /// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.
 ///
-/// A report reads the whole request journal: over a large one it takes a while, so it is made by
+/// A report reads the whole request log: over a large one it takes a while, so it is made by
 /// `worker`, off the event loops and below their CPU priority, where no other client waits for it
 /// (verifications, which read the journal too, are made there as well). One at a time: a second
 /// asker of the same report, queued behind the first, finds it made.
@@ -25,15 +25,15 @@ package final class ReportCache: Sendable {
     /// What a report was made from.
     struct Version: Equatable {
         let lastRequest: Int
-        let journalClears: Int
+        let requestLogClears: Int
         let bankChanges: Int
         let now: VirtualTime
         /// How many reconciliations were kept (``ReportCache/keep(_:)``).
         let reconciliations: Int
 
         /// Read before the evidence, so that an answer is never older than its version says.
-        init(journal: RequestJournal, bank: Bank, reports: ReportCache) {
-            (lastRequest, journalClears) = journal.version
+        init(requestLog: RequestLog, bank: Bank, reports: ReportCache) {
+            (lastRequest, requestLogClears) = requestLog.version
             bankChanges = bank.changes
             now = bank.clock.now
             reconciliations = reports.reconciliation.count
@@ -44,7 +44,7 @@ package final class ReportCache: Sendable {
         func tag(_ thresholds: ReportThresholds) -> String {
             let judged = thresholds == .standard ? ""
                 : "-t\(DurationText.format(thresholds.followUpWithin)).\(thresholds.pollingLimit).\(DurationText.format(thresholds.pollingPer))"
-            return "\"r\(lastRequest).\(journalClears)-\(bankChanges)-\(now.milliseconds)-\(reconciliations)\(judged)\""
+            return "\"r\(lastRequest).\(requestLogClears)-\(bankChanges)-\(now.milliseconds)-\(reconciliations)\(judged)\""
         }
     }
 

@@ -3,7 +3,7 @@ import SandboxObservability
 import SandboxScenario
 
 // Deciding a verification (RequestVerification, in SandboxScenario with the scenario files'
-// matchers) over the request journal.
+// matchers) over the request log.
 
 extension RequestVerification {
     /// What the verification found: `satisfied` or not with what was counted and the near misses,
@@ -15,14 +15,14 @@ extension RequestVerification {
     }
 
     /// Decides the verification over `journal`'s entries.
-    package func outcome(in journal: RequestJournal) -> Outcome {
-        guard journal.capacity > 0 else {
+    package func outcome(in requestLog: RequestLog) -> Outcome {
+        guard requestLog.capacity > 0 else {
             return .unknowable("the request journal keeps no request (serve --request-journal 0): nothing can be verified")
         }
-        let (entries, lost) = journal.all()
-        let subjects = entries.map(journal.subject)
+        let (entries, lost) = requestLog.all()
+        let subjects = entries.map(requestLog.subject)
         let unseen = lost == 0 ? nil : "\(lost) requests were pushed out of the request journal since it was last cleared (it keeps "
-            + "\(journal.capacity): serve --request-journal N keeps more; DELETE /sandbox/requests at the start of a test starts it afresh)"
+            + "\(requestLog.capacity): serve --request-journal N keeps more; DELETE /sandbox/requests at the start of a test starts it afresh)"
         switch kind {
         case .count(let pattern, let count):
             let matched = zip(entries, subjects).filter { pattern.differences($1).isEmpty }.map(\.0.id)
@@ -60,7 +60,7 @@ extension RequestVerification {
 
     /// The requests closest to matching, fewest differences first (then newest): WireMock's near
     /// misses. A request differing in every part the pattern tests is no near miss.
-    private static func nearMisses(_ pattern: RequestPattern, _ entries: [RequestJournal.Entry],
+    private static func nearMisses(_ pattern: RequestPattern, _ entries: [RequestLog.Entry],
                                    _ subjects: [RequestPattern.Subject]) -> [(entry: Int, differences: [String])] {
         let parts = (pattern.method == nil ? 0 : 1) + (pattern.path == nil ? 0 : 1) + (pattern.dialect == nil ? 0 : 1)
             + pattern.headers.count + pattern.body.count

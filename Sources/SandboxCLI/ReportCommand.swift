@@ -9,7 +9,7 @@ import SandboxJSON
 /// the sandbox answered it. Exit 0 when no finding is an error, 1 when one is, 2 (a `UsageError`:
 /// its message, and where the help is) when the command line is wrong or there is no report to
 /// read: the sandbox cannot be reached, or answers anything but a report (an unknown account's
-/// 404, a 409 when its request journal lost evidence, a 401 for the admin token).
+/// 404, a 409 when its request log lost evidence, a 401 for the admin token).
 enum ReportCommand: Command {
     static let name = "report"
     static let summary = "Print what the app gets wrong: a running sandbox's integration report"

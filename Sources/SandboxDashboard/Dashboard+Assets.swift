@@ -38,7 +38,7 @@ extension Dashboard {
     }
 
     /// The Requests view (`#/requests`, `#/requests/{id}` for one; Resources/requests.html and .js):
-    /// the request journal of `GET /sandbox/requests`, newest first, filtered by path prefix and
+    /// the request log of `GET /sandbox/requests`, newest first, filtered by path prefix and
     /// status, and one request's headers and bodies with its diagnosis (why an authentication was
     /// refused) or near miss (the route a 404 or 405 probably meant) shown first. Clear is
     /// `DELETE /sandbox/requests`. A sandbox without the journal (a 404) says so once.
@@ -63,7 +63,7 @@ extension Dashboard {
     /// severity, occurrences, advice and evidence (the requests and deliveries that show it, linked to
     /// the Requests and Webhooks views; a forged notification answered 2xx marked as the failure it is),
     /// then the checks that passed and those nothing exercised, each with what it looks for. A report
-    /// the request journal can no longer make (a 409), or an account the sandbox never saw (a 404), is
+    /// the request log can no longer make (a 409), or an account the sandbox never saw (a 404), is
     /// one message in its place. The last answer's ETag goes back as If-None-Match: a 304 says nothing
     /// changed, and the view is not drawn again.
     static var reportView: DashboardView {

@@ -10,7 +10,7 @@ import SandboxSupport
 ///
 /// `GET /` is the page, `GET /dashboard.css` its style, `GET /dashboard.js` its script and
 /// `GET /favicon.ico` its icon (an SVG: browsers ask for it on every page, so it is served, and
-/// kept out of the request journal with the rest); their routes are declared in SandboxAPIDocs'
+/// kept out of the request log with the rest); their routes are declared in SandboxAPIDocs'
 /// `APIDocs`. The page routes by hash: `#/cashouts`, `#/cashouts/{id}`, `#/new`, `#/merchants`,
 /// `#/merchants/{login}`, `#/requests`, `#/requests/{id}`, `#/webhooks`, `#/webhooks/{cashout_id}`,
 /// `#/report`, `#/report/{account}`, and each part's views, `#/NAME` and `#/NAME/{key}`.

@@ -20,7 +20,7 @@ package struct GRPCReply: Sendable {
     package var headers: GRPCMetadata = [:]
     /// Trailer metadata (sent with the status).
     package var trailers: GRPCMetadata = [:]
-    /// Why a refused call was refused, for the request journal and the event log (never sent):
+    /// Why a refused call was refused, for the request log and the event log (never sent):
     /// the response carries it (``HTTPResponse/diagnosis``).
     package var diagnosis: Diagnosis?
 

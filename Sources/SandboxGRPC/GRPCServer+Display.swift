@@ -3,7 +3,7 @@ import SandboxProtobuf
 
 extension GRPCServer {
     /// The message a call's body carries, as proto3 JSON, for people reading what was sent (the
-    /// request journal): the request's (`isRequest`) or the response's message of the method at
+    /// request log): the request's (`isRequest`) or the response's message of the method at
     /// `path`, framed (gRPC) or bare (Connect's `application/proto`). Nil when the body is not
     /// exactly one whole message of that type, or is another content type (Connect's JSON is
     /// text already).

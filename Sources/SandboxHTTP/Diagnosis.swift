@@ -5,7 +5,7 @@ import SandboxJSON
 /// secrets are there to be read).
 ///
 /// It travels beside a response (``HTTPResponse/diagnosis``) and is never sent: the API's answer
-/// stays byte for byte the provider's, while the request journal and the event log show why.
+/// stays byte for byte the provider's, while the request log and the event log show why.
 ///
 /// ```swift
 /// var response = D24Error.invalidSignature.response
@@ -27,7 +27,7 @@ package struct Diagnosis: Sendable, Equatable {
         self.details = details
     }
 
-    /// `{"check": …, "message": …, …details}`: as the request journal shows it.
+    /// `{"check": …, "message": …, …details}`: as the request log shows it.
     package var json: JSON {
         var object = details
         object["check"] = .string(check)

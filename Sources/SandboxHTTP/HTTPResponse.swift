@@ -103,7 +103,7 @@ package struct HTTPResponse: Sendable {
     /// `transform` captures nothing: what it needs comes as `context` (a small struct or a class),
     /// so that an answer made at once (nearly all) costs no closure; `context` is kept only for a
     /// pending one. A stage on a hot path whose context would copy the request handles a made answer
-    /// in place first (`isDeferred`), as the request journal's does.
+    /// in place first (`isDeferred`), as the request log's does.
     ///
     /// ```swift
     /// response.map(journal) { journal, produced in produced.held(by: journal, until: journal.appended) }

@@ -47,13 +47,13 @@ package final class FaultInjector: Sendable {
     /// The router middleware, for routes numbered as `routeNames` (each payout API's route with
     /// its dialect in `dialects`), reading bodies as `journal` does: answers a request with its
     /// handler unless a fault fires.
-    package func middleware(routeNames: [String], dialects: [String: String], journal: RequestJournal) -> Router.Middleware {
+    package func middleware(routeNames: [String], dialects: [String: String], requestLog: RequestLog) -> Router.Middleware {
         let routes = routeNames.map { ($0, dialects[$0]) }
         return { [self] request, route, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
             let (name, dialect) = routes.indices.contains(route) && route != Router.unmatched ? routes[route] : (nil, nil)
             guard let (kind, delay, index) = decide(request, route: name, dialect: dialect, body: {
-                journal.bodyJSON(of: request, routed: route != Router.unmatched)
+                requestLog.bodyJSON(of: request, routed: route != Router.unmatched)
             })
             else { return handler(request) }
             return respond(request, kind: kind, delay: delay, index: index, next: handler)

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Each request and delivery takes a turn as it begins, a number counting up: a request whose
 /// turn is after a delivery's came after that delivery began, whatever the threads did. Counters
-/// and a time, atomics only on the request path: every journaled request passes here twice.
+/// and a time, atomics only on the request path: every logged request passes here twice.
 ///
 /// ```swift
 /// if !sandbox.activity.waitUntilQuiet(for: .milliseconds(200), atMost: .seconds(10)) { print("still busy") }

@@ -65,7 +65,7 @@ extension EventLog {
     }
 
     /// `auth.refused`: a payout API refused a request's credentials; the check that failed, what it
-    /// compared (the diagnosis's plain details: lists and objects are in the request journal) and why.
+    /// compared (the diagnosis's plain details: lists and objects are in the request log) and why.
     /// A gRPC call's answer is HTTP 200 whatever its outcome, so its `grpc_status` comes too.
     package func authRefused(method: String, path: Substring, response: HTTPResponse, _ diagnosis: Diagnosis) {
         var fields: Fields = [("method", .string(method)), ("path", .string(String(path))), ("status", .number(response.status))]

@@ -2,11 +2,11 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxHTTP
 
-/// The middleware that fills the request journal and logs each refused authentication
+/// The middleware that fills the request log and logs each refused authentication
 /// (`auth.refused`), outside every other, so that it sees each request as it came and each answer
 /// as it left (a guard's, a fault's, a handler's, with their diagnosis).
 ///
-/// What is journaled, as WireMock journals the stubs' requests and not its own `/__admin` calls:
+/// What is logged, as WireMock journals the stubs' requests and not its own `/__admin` calls:
 /// the payout APIs' requests, gRPC and Connect calls, and requests no route matched (404, 405);
 /// not the admin API's (`/sandbox/...`: a dashboard polling every second would flood it; the
 /// built-in sink's POSTs with them, since the sink keeps those), nor the dashboard's page and the
@@ -18,7 +18,7 @@ package struct RequestRecorder: Sendable {
         let recorded: Bool
     }
 
-    package let journal: RequestJournal
+    package let requestLog: RequestLog
     package let eventLog: EventLog?
     package let clock: VirtualClock
     /// Each request recorded is the app's activity until answered.
@@ -27,9 +27,9 @@ package struct RequestRecorder: Sendable {
     private let routes: [Route]
 
     /// `dialects`: the API of each route name; `unrecorded`: the routes (GET ones: their HEAD twins too) left out.
-    package init(journal: RequestJournal, eventLog: EventLog?, clock: VirtualClock, routeNames: [String], dialects: [String: String],
+    package init(requestLog: RequestLog, eventLog: EventLog?, clock: VirtualClock, routeNames: [String], dialects: [String: String],
          unrecorded: [String], activity: AppActivity) {
-        self.journal = journal
+        self.requestLog = requestLog
         self.activity = activity
         self.eventLog = eventLog
         self.clock = clock
@@ -75,7 +75,7 @@ package struct RequestRecorder: Sendable {
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64, turn: Int) {
         defer { activity.end() }
-        journal.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt, turn: turn)
+        requestLog.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt, turn: turn)
         if let diagnosis = response.diagnosis, let eventLog {
             eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
         }

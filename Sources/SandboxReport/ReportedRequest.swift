@@ -2,11 +2,11 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 
-/// One journaled request to a payout API as the integration report reads it: what came and what
+/// One logged request to a payout API as the integration report reads it: what came and what
 /// was answered, and what its API made of it (`RequestFacts`). A class: checks index and filter
 /// a large journal's requests many ways, and share them rather than copy each field.
 package final class ReportedRequest: Sendable {
-    /// Its id in the request journal (`GET /sandbox/requests`).
+    /// Its id in the request log (`GET /sandbox/requests`).
     package let id: Int
     /// When it arrived, on the virtual clock.
     package let at: VirtualTime

@@ -1,10 +1,10 @@
 import SandboxBank
 
-/// A payout API the integration report can read: what a journaled request to one of its routes
+/// A payout API the integration report can read: what a logged request to one of its routes
 /// was, and which checks apply to its accounts. The report leaves out the requests of a dialect
 /// that does not conform.
 package protocol ReportingDialect: Sendable {
-    /// What a journaled request to one of its routes was: whose, about which payout, what it
+    /// What a logged request to one of its routes was: whose, about which payout, what it
     /// asked; nil when the report cannot tell.
     func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts?
 

@@ -24,7 +24,7 @@ package struct ScenarioRunner {
     var references: [String: Reference] = [:]
     var saved: [String: String] = [:]
     var created = 0
-    /// The journaled requests earlier `wait_for_request` steps took.
+    /// The logged requests earlier `wait_for_request` steps took.
     var takenRequests: Set<Int> = []
     /// With an app beside the steps (a quiet period): the clock's stops for it.
     var turns: AppTurns?

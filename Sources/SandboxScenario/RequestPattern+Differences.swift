@@ -1,7 +1,7 @@
 import SandboxHTTP
 import SandboxJSON
 
-// How far a journaled request is from a pattern: one difference per part it fails, worded as
+// How far a logged request is from a pattern: one difference per part it fails, worded as
 // WireMock's near-miss report words them (`body.amount: expected >= 100, got "50.00"`). None: it
 // matches.
 

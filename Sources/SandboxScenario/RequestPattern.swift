@@ -1,6 +1,6 @@
 import SandboxJSON
 
-/// What a journaled request must be to count in a verification (`POST /sandbox/requests/verify`,
+/// What a logged request must be to count in a verification (`POST /sandbox/requests/verify`,
 /// `Sandbox.verify`, the `expect_requests` step): its `method`, `path`, `dialect`, `headers` and
 /// `body` fields, each optional, each tested by a scenario file's matcher (an exact value, or
 /// `{"prefix": …}`, `{"regex": …}`, `{"in": […]}`, `{"gte": …}`…; amounts compare as decimals).

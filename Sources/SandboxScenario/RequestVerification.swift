@@ -1,6 +1,6 @@
 import SandboxJSON
 
-/// A check of what the payout APIs received, read from the request journal, as WireMock's
+/// A check of what the payout APIs received, read from the request log, as WireMock's
 /// `verify` and MockServer's `verify` / `verifySequence` do:
 /// `{"request": PATTERN, "count": {"exactly" | "at_least" | "at_most": N}}` (default: at least 1),
 /// or `{"sequence": [PATTERN, …]}`: requests matching these came in this order (others between).

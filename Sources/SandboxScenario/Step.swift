@@ -29,7 +29,7 @@ package enum Step: Sendable {
     case expectDeliveries(DeliveriesExpectation)
     /// What a built-in sink did with the notifications it received (`SinkScript`).
     case expectSink(SinkExpectation)
-    /// A request verification over the request journal (`RequestVerification`), as
+    /// A request verification over the request log (`RequestVerification`), as
     /// `POST /sandbox/requests/verify` takes it: the JSON as written (checked when the file was
     /// loaded), read again once its templates are filled in.
     case expectRequests(JSON)

@@ -1,5 +1,5 @@
 /// The last `capacity` elements appended: the newest pushes the oldest out, so a long run keeps
-/// bounded memory (the request journal, what a sink received).
+/// bounded memory (the request log, what a sink received).
 package struct Ring<Element> {
     package let capacity: Int
     @usableFromInline var elements: [Element] = []

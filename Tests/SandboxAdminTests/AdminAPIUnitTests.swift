@@ -16,7 +16,7 @@ private func admin(journalCapacity: Int = 10) -> AdminAPI {
     let sinks = SinkStore()
     let sender = WebhookSender(dialects: [:], sinks: sinks, timeout: .seconds(5), concurrency: 4, counts: WebhookCounts())
     let faults = FaultInjector(faults: [], seed: 0) { _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
-    let requests = RequestJournal(capacity: journalCapacity, bodyLimit: 1024, grpc: GRPCServer(services: [], files: { [] }))
+    let requests = RequestLog(capacity: journalCapacity, bodyLimit: 1024, grpc: GRPCServer(services: [], files: { [] }))
     return AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: ([], Bank.Configuration()),
                     layers: ScenarioLayers(ScenarioSetup(layering: [])), vocabulary: ScenarioVocabulary(), dialects: [:],
                     requests: requests, reports: ReportCache(), suite: SuiteProgress(),

@@ -14,11 +14,11 @@ extension Sandbox {
         package let payoutIDs: [Int]
     }
 
-    /// The reads among the journaled requests after `checked` (a journal id), oldest first, and the
+    /// The reads among the logged requests after `checked` (a request log id), oldest first, and the
     /// newest id looked at, where the next look starts. A suite's steps' own requests (sent with
     /// the sandbox's `User-Agent`, `HTTPClient.userAgent`) are not the app's.
     package func appReads(after checked: Int) -> (reads: [AppRead], checked: Int) {
-        let journal = requestJournal
+        let journal = requestLog
         let entries = journal.entries(after: checked)
         let reads = entries.compactMap { entry -> AppRead? in
             guard entry.request.headers["User-Agent"] != HTTPClient.userAgent,

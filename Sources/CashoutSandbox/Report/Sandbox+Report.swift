@@ -9,10 +9,10 @@ import SandboxReport
 extension Sandbox {
     /// The integration report as `GET /sandbox/report` answers it: 200 and the report (of
     /// `account` alone when given), 404 for an account the sandbox neither has nor saw, 409
-    /// `{"ok": false, "unknowable": true, "message"}` when the request journal lost evidence.
+    /// `{"ok": false, "unknowable": true, "message"}` when the request log lost evidence.
     /// Judged by `thresholds`, else by those of the scenario setup in force.
     package func integrationReport(account: String? = nil, thresholds: ReportThresholds? = nil) -> (status: Int, json: JSON) {
-        IntegrationReport.answer(bank: bank, journal: requestJournal, sender: sender, dialects: dialects, account: account,
+        IntegrationReport.answer(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, account: account,
                                  thresholds: thresholds ?? reports.thresholds, reconciliation: reports.reconciliation.last, at: bank.clock.now)
     }
 

@@ -3,12 +3,12 @@ import SandboxGRPC
 import SandboxReport
 import SandboxScenario
 
-// What a scenario's `wait_for_request` looks for: the oldest journaled request that matches a
+// What a scenario's `wait_for_request` looks for: the oldest logged request that matches a
 // pattern and that no earlier wait took, and the cashout it created. Journaled requests do not
 // change, so each poll reads only those that came since the last.
 
 extension Sandbox {
-    /// A journaled request that matched, and the payout it created (or, its answer lost, committed).
+    /// A logged request that matched, and the payout it created (or, its answer lost, committed).
     package struct MatchedRequest: Sendable {
         public let id: Int
         /// `POST /v3/cashout answered 200`.
@@ -25,12 +25,12 @@ extension Sandbox {
         public let status: Int
     }
 
-    /// The oldest journaled request after `checked` (a journal id: the requests up to it were
+    /// The oldest logged request after `checked` (a request log id: the requests up to it were
     /// looked at already) that matches `pattern` and whose id is not in `taken`; nil for none yet,
     /// with the newest id looked at, where the next look starts.
     package func firstRequest(matching pattern: RequestPattern, excluding taken: Set<Int>,
                               after checked: Int) -> (match: MatchedRequest?, checked: Int) {
-        let journal = requestJournal
+        let journal = requestLog
         let entries = journal.entries(after: checked)
         guard let entry = entries.first(where: { !taken.contains($0.id) && pattern.differences(journal.subject($0)).isEmpty }) else {
             return (nil, entries.last?.id ?? checked)
@@ -64,11 +64,11 @@ extension Sandbox {
             ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
     }
 
-    /// The payout journaled request `id` made, if it was a create that committed.
+    /// The payout logged request `id` made, if it was a create that committed.
     package func payoutMade(byRequest id: Int) -> Payout? {
-        guard let entry = requestJournal.entries(after: id - 1).first, entry.id == id, !entry.response.unhandled,
+        guard let entry = requestLog.entries(after: id - 1).first, entry.id == id, !entry.response.unhandled,
               let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
-        let exchange = requestJournal.exchange(entry)
+        let exchange = requestLog.exchange(entry)
         guard exchange.succeeded || exchange.dropped, let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action else {
             return nil
         }

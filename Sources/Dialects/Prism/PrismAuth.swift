@@ -35,7 +35,7 @@ struct PrismCaller {
         metadata[Header.requestID].flatMap { $0.isEmpty ? nil : $0 } ?? generate()
     }
 
-    /// A refused call: its status, and why (never sent: the request journal and the log show it).
+    /// A refused call: its status, and why (never sent: the request log and the log show it).
     struct Refusal: Error {
         let status: GRPCStatus
         let diagnosis: Diagnosis

@@ -6,7 +6,7 @@ import SandboxJSON
 // choices guide, the credentials check order): the credentials in the body, the passphrase, the signature
 // (D24Diagnosis+Signature), the IP allow-list; and the read-only key of the GET endpoints. Built
 // only when a check fails; the answer's bytes stay the provider's (D24Error), the diagnosis
-// travels beside them to the request journal and the log.
+// travels beside them to the request log and the log.
 
 /// The diagnoses of refused D24 authentication.
 enum D24Diagnosis {

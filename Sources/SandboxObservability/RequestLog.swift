@@ -4,8 +4,10 @@ import SandboxHTTP
 import SandboxSupport
 import Synchronization
 
-/// The last requests the payout APIs received and what each was answered (`GET /sandbox/requests`),
-/// as WireMock's and MockServer's request journals keep them.
+/// The request log: the last requests the payout APIs received and what each was answered
+/// (`GET /sandbox/requests`), as WireMock's and MockServer's request journals keep them. Users
+/// meet it under WireMock's name (`serve --request-journal`, "the request journal" in answers);
+/// in the code "journal" is only the state on disk (`StateJournal`), so this is a log.
 ///
 /// A ring of `capacity` entries: the newest pushes the oldest out. Recording is on the request
 /// path, so it keeps references to the request and the response and renders nothing (the admin
@@ -13,12 +15,12 @@ import Synchronization
 /// Ids count from 1 for the sandbox's life: clearing (`DELETE`, a reset) does not reuse them.
 ///
 /// ```swift
-/// let journal = RequestJournal(capacity: 1000, bodyLimit: 16 * 1024, grpc: grpc)
-/// journal.record(request, response, route: "POST /v3/cashout", dialect: "d24", at: clock.now, receivedAt: wall)
-/// journal.entries(limit: 100) { $0.response.status == 401 }   // newest first
+/// let log = RequestLog(capacity: 1000, bodyLimit: 16 * 1024, grpc: grpc)
+/// log.record(request, response, route: "POST /v3/cashout", dialect: "d24", at: clock.now, receivedAt: wall)
+/// log.entries(limit: 100) { $0.response.status == 401 }   // newest first
 /// ```
-package final class RequestJournal: Sendable {
-    /// One request and its answer, as they were. A class: a reader takes the whole journal under
+package final class RequestLog: Sendable {
+    /// One request and its answer, as they were. A class: a reader takes the whole log under
     /// the lock that every request's recording takes, and copies a reference per entry, not
     /// every field's.
     package final class Entry: Sendable {
@@ -29,7 +31,7 @@ package final class RequestJournal: Sendable {
         /// Its turn among the app's requests and the deliveries to it (``AppActivity``): what
         /// began before it has a smaller one; 0 when it was recorded without one.
         package let turn: Int
-        /// The request and the answer, bodies cut at the journal's `bodyLimit` (then `...Truncated`).
+        /// The request and the answer, bodies cut at the log's `bodyLimit` (then `...Truncated`).
         package let request: HTTPRequest
         package let response: HTTPResponse
         package let requestTruncated: Bool
@@ -62,7 +64,7 @@ package final class RequestJournal: Sendable {
     private struct Kept {
         var entries: Ring<Entry>
         var lastID = 0
-        /// Entries pushed out since the journal was last cleared: what a verification cannot see.
+        /// Entries pushed out since the log was last cleared: what a verification cannot see.
         var lost = 0
         /// Times it was cleared: with `lastID`, what the entries kept are a function of.
         var clears = 0
@@ -116,7 +118,7 @@ package final class RequestJournal: Sendable {
         }
     }
 
-    /// Every entry kept, oldest first, and how many were pushed out since the journal was last
+    /// Every entry kept, oldest first, and how many were pushed out since the log was last
     /// cleared (a verification that needs those cannot be answered).
     package func all() -> (entries: [Entry], lost: Int) {
         kept.withLock { kept in (kept.entries.inOrder, kept.lost) }
@@ -135,7 +137,7 @@ package final class RequestJournal: Sendable {
         }
     }
 
-    /// What the entries kept are a function of: the last id given and the times the journal was
+    /// What the entries kept are a function of: the last id given and the times the log was
     /// cleared (equal versions, equal entries).
     package var version: (lastID: Int, clears: Int) {
         kept.withLock { ($0.lastID, $0.clears) }

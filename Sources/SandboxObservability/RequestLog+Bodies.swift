@@ -3,10 +3,10 @@ import SandboxJSON
 import SandboxReport
 import SandboxScenario
 
-// A journaled request as a verification's pattern and the integration report read it: its body
+// A logged request as a verification's pattern and the integration report read it: its body
 // (and its answer's) as JSON, whichever way it came (RequestPattern, JournaledExchange).
 
-extension RequestJournal {
+extension RequestLog {
     package func subject(_ entry: Entry) -> RequestPattern.Subject {
         let request = entry.request
         return RequestPattern.Subject(method: request.method, path: String(request.path), dialect: entry.dialect, headers: request.headers,
@@ -26,7 +26,7 @@ extension RequestJournal {
     }
 
     /// A request's body as a pattern reads it (`routed`: a route took it, so a gRPC path names a
-    /// method), for a journaled request and for one a fault looks at before it is handled alike.
+    /// method), for a logged request and for one a fault looks at before it is handled alike.
     package func bodyJSON(of request: HTTPRequest, routed: Bool) -> JSON? {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if routed, let message = grpc.messageJSON(path: request.path, contentType: contentType, body: request.body, isRequest: true) {

@@ -9,7 +9,7 @@ import Testing
 
 /// `GET` and `DELETE /sandbox/requests`: what is journaled, how an entry reads, the filters, the
 /// bound and the body limit.
-@Suite struct RequestJournalTests {
+@Suite struct RequestLogTests {
     /// A sandbox on a manual clock at 2026-01-05T09:00:00Z, changed by `configure`.
     private func start(_ configure: (inout Sandbox.Configuration) -> Void = { _ in }) throws -> Sandbox {
         var configuration = Sandbox.Configuration()

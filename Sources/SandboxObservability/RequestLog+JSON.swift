@@ -8,7 +8,7 @@ import SandboxProtobuf
 // each body as proto3 JSON when it is a gRPC or Connect message of a method the sandbox serves
 // (`json-from-protobuf`), as text when it is UTF-8 (without NUL, and not a protobuf type), else base64.
 
-extension RequestJournal {
+extension RequestLog {
     /// The entry as the admin API shows it.
     package func json(_ entry: Entry) -> JSON {
         let request = entry.request, response = entry.response
