@@ -92,6 +92,9 @@ package struct AccountsDocs: Sendable {
     package var exampleID: String
     package var currencyKept: String
 
+    /// The route of the older path's list (`GET /sandbox/merchants`), as `AccountKind.legacyRoutes` has it.
+    var legacyListRoute: String? { legacyPath.map { "GET \($0)" } }
+
     package init(dialect: String, schema: String, update: String, legacyPath: String?, exampleID: String, currencyKept: String) {
         (self.dialect, self.schema, self.update, self.legacyPath, self.exampleID, self.currencyKept) =
             (dialect, schema, update, legacyPath, exampleID, currencyKept)
