@@ -48,7 +48,7 @@ let package = Package(
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         // The wire and the accounts; what an API adds to scenario files, the documents, the dashboard
         // and the report, it adds by conforming to those modules' own protocols (ScenarioDialect...).
-        .target(name: "SandboxDialect", dependencies: ["SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
+        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
                                                        "SandboxScenario"],
                 path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
@@ -124,8 +124,8 @@ let package = Package(
                                                            "SandboxWebhooks"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["SandboxScenario", "SandboxBank", "SandboxD24"]),
         .testTarget(name: "SandboxObservabilityTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxObservability", "SandboxBank",
-                                                                   "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
-                                                                   "SandboxScenario"]),
+                                                                   "SandboxCLI", "SandboxCrypto", "SandboxGRPC", "SandboxHTTP",
+                                                                   "SandboxJSON", "SandboxScenario"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxD24", "SandboxD24Rules",
                                                                 "SandboxMannco", "SandboxCLI", "SandboxHTTP", "SandboxScenario", "SandboxDialect",
                                                                 "SandboxBank", "SandboxJSON", "SandboxCrypto",

@@ -53,7 +53,7 @@ package enum AccountsResource {
                     parameters: [parts.dialect, parts.id], body: OpenAPI.body(parts.update),
                     responses: [
                         "200": OpenAPI.json("Updated", parts.account), "201": OpenAPI.json("Created", parts.account),
-                        "400": OpenAPI.error(400, AdminMessage.notAnObject, "colour: unknown field"),
+                        "400": OpenAPI.error(400, AdminMessage.notAnObject, AdminMessage.unknownField("colour")),
                         "404": OpenAPI.error(404, parts.unknown),
                         "409": OpenAPI.errors(parts.declared.map(\.currencyKept).joined(separator: "; "),
                                               parts.declared.map { OpenAPI.failure(409, $0.currencyKept) }),

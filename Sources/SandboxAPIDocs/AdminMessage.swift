@@ -19,6 +19,25 @@ package enum AdminMessage {
     /// 400: `POST /sandbox/clock/advance` with none of its three forms, or more than one member.
     package static let advanceForms = #"expected one of "by", "to" or "to_next_event": true"#
 
+    /// 400: `POST /sandbox/clock/advance` `{"by"}` that is not a duration.
+    package static let advanceBy = #"by: expected a duration such as "30s", "1h5m" or "2d""#
+
+    /// 400: `POST /sandbox/clock/advance` `{"to"}` that is not a time.
+    package static let advanceTo = #"to: expected a UTC time such as "2026-01-05T09:00:00Z""#
+
+    /// 400: `GET /sandbox/cashouts?status=` a word no status has, `known` the ones that are.
+    package static func statusFilter(_ known: [String]) -> String { "status: expected one of \(known.sorted().joined(separator: ", "))" }
+
+    /// 400: a forced action's `rejection_code` that is not a whole number.
+    package static let rejectionCode = "rejection_code: expected a whole number"
+
+    /// 400: a forced action that is none of them.
+    package static let forcedAction = "action: expected \(ForcedAction.list)"
+
+    /// 400: `PUT /sandbox/sinks/{name}/script` with a body that is not a script.
+    package static let sinkScript = #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
+        + "answers are HTTP statuses 200 to 599, one per request processed"
+
     /// 400: a member that must be a string (a forced action's `status_reason`...) given another value.
     package static func expectedString(_ key: String) -> String { "\(key): expected a string" }
 
@@ -33,6 +52,27 @@ package enum AdminMessage {
 
     /// 400: `PUT /sandbox/webhooks/chaos` with a body that is not an array of rules.
     package static let chaosRules = #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#
+
+    /// 400: an account's `PUT` whose path's id is empty or longer than its API takes.
+    package static func accountID(_ name: String, limit: Int) -> String { "\(name): 1 to \(limit) characters" }
+
+    /// 400: an account's `PUT` whose body's id member (`merchant_id`) is not the path's.
+    package static func idMember(_ member: String, id: String) -> String { "\(member): expected the path's id, \(id), or none" }
+
+    /// 400: an account's `PUT` for an id another API's account has.
+    package static func otherAPIsAccount(_ id: String, of dialect: String) -> String { "\(id) is an account of \(dialect)" }
+
+    /// 400: an account's `PUT` with a member its API does not take.
+    package static func unknownField(_ key: String) -> String { "\(key): unknown field" }
+
+    /// 400: an account's member that must be a non-empty string.
+    package static func expectedNonEmptyString(_ key: String) -> String { "\(key): expected a non-empty string" }
+
+    /// 400: an account's amount (`balance`) that is not a decimal amount.
+    package static func expectedAmount(_ key: String) -> String { #"\#(key): expected a decimal amount such as "5000.00""# }
+
+    /// 400: an account's member that must be `true` or `false`.
+    package static func expectedBool(_ key: String) -> String { "\(key): expected true or false" }
 
     /// 404: `GET /sandbox/suite` of a sandbox that runs no suite's steps (`serve`).
     package static let noSuite = "no suite is running: GET /sandbox/suite answers while 'cashout-sandbox test SUITE --serve' runs a suite's steps"

@@ -37,8 +37,7 @@ extension OpenAPIDocument {
                 ]),
                 responses: [
                     "200": OpenAPI.json("The clock after the advance", Schema.ref("Clock")),
-                    "400": OpenAPI.error(400, AdminMessage.notAnObject, #"by: expected a duration such as "30s", "1h5m" or "2d""#,
-                                         #"to: expected a UTC time such as "2026-01-05T09:00:00Z""#,
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, AdminMessage.advanceBy, AdminMessage.advanceTo,
                                          AdminMessage.advanceForms),
                     "409": OpenAPI.error(409, AdminMessage.clockInThePast("2026-01-01T00:00:00Z")),
                 ])) { $0.advanceClock($1) },
@@ -82,7 +81,7 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("The cashouts", Schema.object(["cashouts": Schema.array(of: Schema.ref("CashoutSummary"))],
                                                                       required: ["cashouts"])),
-                    "400": OpenAPI.error(400, "status: expected one of \(statuses.joined(separator: ", "))"),
+                    "400": OpenAPI.error(400, AdminMessage.statusFilter(statuses)),
                 ])
             }) { $0.listCashouts($1) },
             Endpoint<Admin>(AdminRoute.getCashout, OpenAPI.operation(
@@ -96,8 +95,7 @@ extension OpenAPIDocument {
                 body: OpenAPI.body(Schema.ref("CashoutAction"), examples: ["reject": ["action": "reject", "rejection_code": 801]]),
                 responses: [
                     "200": OpenAPI.json("The cashout after the change", Schema.ref("Cashout")),
-                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "rejection_code: expected a whole number",
-                                         "action: expected \(ForcedAction.list)",
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, AdminMessage.rejectionCode, AdminMessage.forcedAction,
                                          AdminMessage.expectedString("status_reason")),
                     "404": noCashout,
                     "409": OpenAPI.errors("A change the lifecycle forbids", schema: "TransitionConflict", [
@@ -199,9 +197,7 @@ extension OpenAPIDocument {
                 ]),
                 responses: [
                     "204": OpenAPI.empty("Scripted"),
-                    "400": OpenAPI.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "#
-                                         + #""deduplicate": true}, each optional: "#
-                                         + "answers are HTTP statuses 200 to 599, one per request processed"),
+                    "400": OpenAPI.error(400, AdminMessage.sinkScript),
                 ])) { $0.scriptSink($1) },
             Endpoint<Admin>(AdminRoute.clearSink, OpenAPI.operation(
                 "clearSink", tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",

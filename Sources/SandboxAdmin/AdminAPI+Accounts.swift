@@ -61,15 +61,15 @@ extension AdminAPI {
 
     /// Creates the account `id` of `dialect`, or changes the members `request`'s body gives.
     private func put(_ request: HTTPRequest, id: String?, dialect: String, kind: AccountKind) -> HTTPResponse {
-        guard let id, !id.isEmpty, id.count <= kind.idLimit else { return Router.error(400, "\(kind.idName): 1 to \(kind.idLimit) characters") }
+        guard let id, !id.isEmpty, id.count <= kind.idLimit else { return Router.error(400, kind.idRefusal) }
         guard case .object(let body)? = try? JSON.parse(request.body) else { return Router.error(400, AdminMessage.notAnObject) }
         if let member = kind.idMember, let given = body[member], given != .string(id) {
-            return Router.error(400, "\(member): expected the path's id, \(id), or none")
+            return Router.error(400, AdminMessage.idMember(member, id: id))
         }
         if let conflict = kind.conflict(id, body, bank) { return Router.error(409, conflict) }
         do throws(Bank.AccountChangeError) {
             let (account, created) = try bank.updateAccount(id: id, creatingFrom: kind.template(id)) { account in
-                guard account.dialect == dialect else { return "\(id) is an account of \(account.dialect)" }
+                guard account.dialect == dialect else { return AdminMessage.otherAPIsAccount(id, of: account.dialect) }
                 return kind.apply(body, &account) ?? kind.lacking(account)
             }
             return .json(kind.json(account), status: created ? 201 : 200)

@@ -15,7 +15,7 @@ extension AdminAPI {
         let names = Set(PayoutStatus.allCases.map(\.name))
         let known = names.union(dialects.values.flatMap { dialect in PayoutStatus.allCases.compactMap { dialect.statusWord($0) } })
         guard status.map(known.contains) ?? true else {
-            return Router.error(400, "status: expected one of \(known.sorted().joined(separator: ", "))")
+            return Router.error(400, AdminMessage.statusFilter(Array(known)))
         }
         let byName = status.map(names.contains) ?? true
         let payouts = bank.payouts(account: request.query("merchant")).filter {
@@ -57,9 +57,9 @@ extension AdminAPI {
         guard let payout = payout(request) else { return notFound(request) }
         guard let body = Self.object(request) else { return Self.badBody }
         let rejectionCode = body["rejection_code"]?.integerValue.map(String.init)
-        if body["rejection_code"] != nil, rejectionCode == nil { return Router.error(400, "rejection_code: expected a whole number") }
+        if body["rejection_code"] != nil, rejectionCode == nil { return Router.error(400, AdminMessage.rejectionCode) }
         guard let action = body["action"]?.stringValue.flatMap(ForcedAction.init(rawValue:)) else {
-            return Router.error(400, "action: expected \(ForcedAction.list)")
+            return Router.error(400, AdminMessage.forcedAction)
         }
         // A reason, reference or status detail that is not text is refused, not dropped (Behaviour and choices,
         // "A forced action's texts").

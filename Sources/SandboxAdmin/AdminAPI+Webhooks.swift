@@ -41,8 +41,7 @@ extension AdminAPI {
     package func scriptSink(_ request: HTTPRequest) -> HTTPResponse {
         let name = request.parameters["name"] ?? ""
         guard let script = Self.sinkScript(request, over: sinks.script(name)) else {
-            return Router.error(400, #"expected {"answers": [500, 500, 200], "check_signatures": true, "deduplicate": true}, each optional: "#
-                + "answers are HTTP statuses 200 to 599, one per request processed")
+            return Router.error(400, AdminMessage.sinkScript)
         }
         sinks.script(name, script)
         return HTTPResponse(status: 204)

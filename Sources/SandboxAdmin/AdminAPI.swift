@@ -172,12 +172,12 @@ package struct AdminAPI: AdminServing {
         let applied: Int
         if let by = body["by"] {
             guard let text = by.stringValue, let duration = DurationText.parse(text) else {
-                return Router.error(400, "by: expected a duration such as \"30s\", \"1h5m\" or \"2d\"")
+                return Router.error(400, AdminMessage.advanceBy)
             }
             applied = bank.advance(by: duration)
         } else if let to = body["to"] {
             guard let text = to.stringValue, let time = VirtualTime(iso8601: text) else {
-                return Router.error(400, "to: expected a UTC time such as \"2026-01-05T09:00:00Z\"")
+                return Router.error(400, AdminMessage.advanceTo)
             }
             guard time >= bank.clock.now else { return Router.error(409, AdminMessage.clockInThePast(text)) }
             applied = bank.advance(to: time)

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxJSON
 import SandboxScenario
@@ -34,6 +35,8 @@ package struct AccountKind: Sendable {
         legacyPath.map { ("GET \($0.path)", "PUT \($0.path)/{\(idName)}") }
     }
     package var idLimit: Int
+    /// What a `PUT` whose path's id is empty or too long is refused with.
+    package var idRefusal: String { AdminMessage.accountID(idName, limit: idLimit) }
     /// The body member that may repeat the path's id (`merchant_id`); nil when none is checked.
     package var idMember: String?
     /// The accounts it starts with when no scenario names others.
@@ -111,14 +114,14 @@ extension AccountKind {
     /// null); any other member is an unknown field.
     @Sendable package static func applyNeutral(_ body: [String: JSON], to account: inout Account) -> String? {
         let known: Set = ["id", "currency", "balance", "limits", "notification_url"]
-        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
+        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return AdminMessage.unknownField(unknown) }
         if let currency = body["currency"] {
-            guard let text = currency.stringValue, !text.isEmpty else { return "currency: expected a non-empty string" }
+            guard let text = currency.stringValue, !text.isEmpty else { return AdminMessage.expectedNonEmptyString("currency") }
             account.currency = text
         }
         if let balance = body["balance"] {
             guard let money = balance.stringValue.flatMap({ Money($0) }) ?? balance.numberText.flatMap({ Money($0) }), money >= .zero else {
-                return "balance: expected a decimal amount such as \"5000.00\""
+                return AdminMessage.expectedAmount("balance")
             }
             account.balance = money
         }

@@ -26,11 +26,11 @@ enum PrismMerchantDocs {
                 responses: [
                     "200": OpenAPI.json("Updated", Schema.ref("PrismMerchant")),
                     "201": OpenAPI.json("Created", Schema.ref("PrismMerchant")),
-                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "id: 1 to 64 characters", "colour: unknown field",
-                                         #"a new merchant needs "api_key""#, #"balance: expected a decimal amount such as "5000.00""#,
-                                         "require_auth: expected true or false", "sandbox_login is an account of d24",
-                                         "merchant_id: expected the path's id, acme, or none"),
-                    "409": OpenAPI.error(409, "currency: a merchant with payouts keeps its currency"),
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, PrismMerchant.kind.idRefusal, AdminMessage.unknownField("colour"),
+                                         PrismMerchant.needsAPIKey, AdminMessage.expectedAmount("balance"),
+                                         AdminMessage.expectedBool(PrismMerchant.Key.requireAuth), AdminMessage.otherAPIsAccount("sandbox_login", of: "d24"),
+                                         AdminMessage.idMember("merchant_id", id: "acme")),
+                    "409": OpenAPI.error(409, PrismMerchant.kind.currencyKept),
                 ])),
         ]
     }

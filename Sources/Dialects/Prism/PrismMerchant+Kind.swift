@@ -1,8 +1,13 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxJSON
 
 extension PrismMerchant {
+    /// What a merchant's `PUT` is refused with, beside the admin API's own (`AdminMessage`): the
+    /// kind answers it and the API's OpenAPI document shows it.
+    static let needsAPIKey = #"a new merchant needs "api_key""#
+
     /// PayoutService merchants on the seam: the scenario's `prism_merchants` section, the admin
     /// API's `/sandbox/accounts/prism/{id}` (and `/sandbox/prism-merchants`) with the metadata a
     /// call needs (`x-merchant-id`, `x-api-key`, and `x-key1` and `x-api-secret` when they have
@@ -16,7 +21,7 @@ extension PrismMerchant {
         sectionFormat: PrismDialect.merchantsFormat,
         schemaNames: ("PrismMerchant", "PrismMerchantUpdate"),
         apply: { apply($0, to: &$1) },
-        lacking: { PrismMerchant($0).apiKey.isEmpty ? "a new merchant needs \"api_key\"" : nil },
+        lacking: { PrismMerchant($0).apiKey.isEmpty ? needsAPIKey : nil },
         currencyKept: "currency: a merchant with payouts keeps its currency", json: { json(PrismMerchant($0)) },
         startupLine: { account in
             let merchant = PrismMerchant(account)
@@ -41,21 +46,21 @@ extension PrismMerchant {
     /// Applies the fields present in `body`; returns what is wrong with the first bad one.
     @Sendable static func apply(_ body: [String: JSON], to account: inout Account) -> String? {
         typealias Key = PrismMerchant.Key
-        if let unknown = body.keys.sorted().first(where: { $0 != "merchant_id" && !updatable.contains($0) }) { return "\(unknown): unknown field" }
+        if let unknown = body.keys.sorted().first(where: { $0 != "merchant_id" && !updatable.contains($0) }) { return AdminMessage.unknownField(unknown) }
         for key in [Key.apiKey, Key.key1, Key.apiSecret, "currency"] {
             guard let value = body[key] else { continue }
-            guard let text = value.stringValue, !text.isEmpty else { return "\(key): expected a non-empty string" }
+            guard let text = value.stringValue, !text.isEmpty else { return AdminMessage.expectedNonEmptyString(key) }
             if key == "currency" { account.currency = text } else { account.settings[key] = text }
         }
         if let balance = body["balance"] {
             guard let money = balance.stringValue.flatMap({ Money($0) }) ?? balance.numberText.flatMap({ Money($0) }), money >= .zero else {
-                return "balance: expected a decimal amount such as \"5000.00\""
+                return AdminMessage.expectedAmount("balance")
             }
             account.balance = money
         }
         if let limits = body["limits"], let problem = account.limits.apply(limits) { return problem }
         if let required = body[Key.requireAuth] {
-            guard let flag = required.boolValue else { return "\(Key.requireAuth): expected true or false" }
+            guard let flag = required.boolValue else { return AdminMessage.expectedBool(Key.requireAuth) }
             account.settings[Key.requireAuth] = flag ? nil : "false"
         }
         return nil

@@ -137,6 +137,8 @@ package struct D24API: Sendable {
         return response
     }
 
-    /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use.
-    static let invalidReadOnlyKey = HTTPResponse.json(["code": 100, "description": "Invalid credentials"], status: 401)
+    /// `{"code":100,"description":"Invalid credentials"}`: the deposit-style shape these endpoints use
+    /// (the document's example of their 401 too).
+    static let invalidReadOnlyKeyBody: JSON = ["code": 100, "description": "Invalid credentials"]
+    static let invalidReadOnlyKey = HTTPResponse.json(invalidReadOnlyKeyBody, status: 401)
 }

@@ -1,8 +1,13 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxDialect
 import SandboxJSON
 
 extension D24Merchant {
+    /// What a merchant's `PUT` is refused with, beside the admin API's own (`AdminMessage`): the
+    /// kind answers them and the API's OpenAPI document shows them.
+    static let needsCredentials = #"a new merchant needs "pass" and "secret""#
+
     /// The members of a merchant's `PUT` that are non-empty strings (the OpenAPI document's `minLength`).
     static let textKeys = [Key.pass, Key.secret, Key.readOnlyKey, "currency"]
 
@@ -19,7 +24,7 @@ extension D24Merchant {
         apply: { apply($0, to: &$1) },
         lacking: { account in
             let merchant = D24Merchant(account)
-            return merchant.pass.isEmpty || merchant.secret.isEmpty ? "a new merchant needs \"pass\" and \"secret\"" : nil
+            return merchant.pass.isEmpty || merchant.secret.isEmpty ? needsCredentials : nil
         },
         currencyKept: "currency: a merchant with cashouts keeps its settlement currency", json: { json($0) },
         startupLine: { account in
@@ -38,7 +43,7 @@ extension D24Merchant {
     @Sendable static func apply(_ body: [String: JSON], to merchant: inout Account) -> String? {
         let known: Set = ["pass", "secret", "read_only_key", "currency", "balance", "limits", "minimum_amounts",
                           "allowed_ips", "notification_url", "login"]
-        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return "\(unknown): unknown field" }
+        if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return AdminMessage.unknownField(unknown) }
         func text(_ key: String) -> String?? {
             guard let value = body[key] else { return .none }
             return .some(value.stringValue)
@@ -46,7 +51,7 @@ extension D24Merchant {
         for key in D24Merchant.textKeys {
             switch text(key) {
             case .none: continue
-            case .some(nil), .some(""?): return "\(key): expected a non-empty string"
+            case .some(nil), .some(""?): return AdminMessage.expectedNonEmptyString(key)
             case .some(let value?) where key == "currency": merchant.currency = value
             case .some(let value?):
                 if key == D24Merchant.Key.secret, let old = merchant.settings[key], !old.isEmpty, old != value {
@@ -57,7 +62,7 @@ extension D24Merchant {
         }
         if let balance = body["balance"] {
             guard let money = balance.stringValue.flatMap({ Money($0) }) ?? balance.numberText.flatMap({ Money($0) }), money >= .zero else {
-                return "balance: expected a decimal amount such as \"5000.00\""
+                return AdminMessage.expectedAmount("balance")
             }
             merchant.balance = money
         }

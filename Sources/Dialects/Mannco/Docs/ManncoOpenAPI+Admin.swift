@@ -24,10 +24,9 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("Updated", Schema.ref("ManncoUser")),
                     "201": OpenAPI.json("Created", Schema.ref("ManncoUser")),
-                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "id: 1 to 64 characters", "limit: unknown field",
-                                         #"a new user needs "api_key""#, "balance: expected a whole number of cents, such as 100000",
-                                         "sandbox_login is an account of d24"),
-                    "409": OpenAPI.error(409, "api_key: already the key of user 76561198000000001", "a user keeps its currency"),
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, ManncoUser.kind.idRefusal, AdminMessage.unknownField("limit"),
+                                         ManncoUser.needsAPIKey, ManncoUser.balanceRefusal, AdminMessage.otherAPIsAccount("sandbox_login", of: "d24")),
+                    "409": OpenAPI.error(409, ManncoUser.keyTaken(by: "76561198000000001"), ManncoUser.currencyKept),
                 ])),
         ]
     }

@@ -179,10 +179,9 @@ extension OpenAPIDocument {
                 responses: [
                     "200": OpenAPI.json("Updated", Schema.ref("Merchant")),
                     "201": OpenAPI.json("Created", Schema.ref("Merchant")),
-                    "400": OpenAPI.error(400, AdminMessage.notAnObject, "login: 1 to 32 characters",
-                                         "limit: unknown field", #"a new merchant needs "pass" and "secret""#,
-                                         #"balance: expected a decimal amount such as "5000.00""#),
-                    "409": OpenAPI.error(409, "currency: a merchant with cashouts keeps its settlement currency"),
+                    "400": OpenAPI.error(400, AdminMessage.notAnObject, D24Merchant.kind.idRefusal, AdminMessage.unknownField("limit"),
+                                         D24Merchant.needsCredentials, AdminMessage.expectedAmount("balance")),
+                    "409": OpenAPI.error(409, D24Merchant.kind.currencyKept),
                 ])),
         ]
     }
@@ -294,7 +293,7 @@ extension OpenAPIDocument {
     ])
 
     private static let readOnlyKeyError = OpenAPI.errors("No `Authorization: Bearer <read-only key>` of a merchant",
-                                                         schema: "ReadOnlyKeyError", [["code": 100, "description": "Invalid credentials"]])
+                                                         schema: "ReadOnlyKeyError", [D24API.invalidReadOnlyKeyBody])
 
     /// The responses of the endpoints that answer a cashout's status.
     private static func statusResponses(_ refusals: [JSON]) -> [String: JSON] {
