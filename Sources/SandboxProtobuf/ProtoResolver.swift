@@ -45,21 +45,36 @@ struct ProtoResolver {
         var declared: [String: ProtoParser.Place] = [:]
         for file in parsed {
             let prefix = file.package.isEmpty ? "" : file.package + "."
-            func declare(_ fullName: String, _ kind: Kind?, _ place: ProtoParser.Place) throws(ProtoTextError) {
+            var names: [(fullName: String, kind: Kind?, place: ProtoParser.Place)] = []
+            // An enum's values are names of the scope that holds the enum, as in C++ (Protocol
+            // Buffers language specification, "Enum definition"): two enums side by side may not
+            // share one. A name twice in one enum or one message is left to `resolve(_:)`, which says so.
+            func add(_ schema: ProtoParser.Enum, in scope: String) {
+                names.append((scope + schema.name, .enumeration, schema.place))
+                var seen = Set<String>()
+                for value in schema.values where seen.insert(value.name).inserted { names.append((scope + value.name, nil, value.place)) }
+            }
+            func add(_ message: ProtoParser.Message, in scope: String) {
+                let fullName = scope + message.name
+                names.append((fullName, .message, message.place))
+                for nested in message.messages { add(nested, in: fullName + ".") }
+                for nested in message.enums { add(nested, in: fullName + ".") }
+                var seen = Set<String>()
+                for field in message.fields where seen.insert(field.name).inserted { names.append((fullName + "." + field.name, nil, field.place)) }
+            }
+            for message in file.messages { add(message, in: prefix) }
+            for schema in file.enums { add(schema, in: prefix) }
+            for service in file.services {
+                names.append((prefix + service.name, nil, service.place))
+                for method in service.methods { names.append((prefix + service.name + "." + method.name, nil, method.place)) }
+            }
+            // In the file's order, so that the second of two is the one refused.
+            for (fullName, kind, place) in names.sorted(by: { ($0.place.line, $0.place.column) < ($1.place.line, $1.place.column) }) {
                 guard declared.updateValue(place, forKey: fullName) == nil else {
                     throw ProtoTextError(file: file.name, line: place.line, column: place.column, message: "\(fullName) is declared twice")
                 }
                 if let kind { types[fullName] = kind }
             }
-            func declare(_ message: ProtoParser.Message, in scope: String) throws(ProtoTextError) {
-                let fullName = scope + message.name
-                try declare(fullName, .message, message.place)
-                for nested in message.messages { try declare(nested, in: fullName + ".") }
-                for nested in message.enums { try declare(fullName + "." + nested.name, .enumeration, nested.place) }
-            }
-            for message in file.messages { try declare(message, in: prefix) }
-            for schema in file.enums { try declare(prefix + schema.name, .enumeration, schema.place) }
-            for service in file.services { try declare(prefix + service.name, nil, service.place) }
         }
     }
 

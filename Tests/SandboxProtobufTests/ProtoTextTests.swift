@@ -162,6 +162,12 @@ import Testing
         ("syntax = \"proto3\";\nmessage A { Missing m = 1; }", "f.proto:2:13: no message or enum Missing is declared where it is used"),
         ("syntax = \"proto3\";\nmessage A { .a.A m = 1; }", "f.proto:2:13: no message or enum a.A"),
         ("syntax = \"proto3\";\nmessage A {}\nmessage A {}", "f.proto:3:1: A is declared twice"),
+        // Enum values are names of the enum's scope; a field, a nested type and a method share their parent's
+        // (two of these made a registry that trapped: found by .ci/fuzz proto).
+        ("syntax = \"proto3\";\npackage p;\nenum A { A0 = 0; X = 1; }\nenum B { B0 = 0; X = 1; }", "f.proto:4:18: p.X is declared twice"),
+        ("syntax = \"proto3\";\nenum A { A0 = 0; }\nmessage A0 {}", "f.proto:3:1: A0 is declared twice"),
+        ("syntax = \"proto3\";\nmessage M { message X {} X X = 1; }", "f.proto:2:26: M.X is declared twice"),
+        ("syntax = \"proto3\";\nmessage M {}\nservice S { rpc A(M) returns (M); rpc A(M) returns (M); }", "f.proto:3:35: S.A is declared twice"),
         ("syntax = \"proto3\";\nimport \"other.proto\";", "f.proto:2:1: imports \"other.proto\", which is not among the files read (f.proto)"),
         ("syntax = \"proto3\";\nimport public \"other.proto\";", "f.proto:2:8: expected a plain import (public imports are not read), got 'public'"),
         ("syntax = \"proto3\";\npackage a;\npackage b;", "f.proto:3:1: expected one package statement per file, got 'package'"),
