@@ -26,8 +26,8 @@ enum SignCommand: Command {
 
     static let options: [Arguments.Option] = [
         .value("api", "d24|prism", "The API to sign for: d24 (default) or prism, PayoutService (also spelled payoutservice)"),
-        .value("secret", "SECRET", "The HMAC key: D24's API signature (default sandbox_secret), PayoutService's API key "
-               + "(default sandbox_prism_key)"),
+        .value("secret", "SECRET", "The HMAC key: D24's API signature (default \(defaultKey(.d24))), PayoutService's API key "
+               + "(default \(defaultKey(.payoutService)))"),
         .value("control", "EXTERNAL_ID", "D24: print the notification control for this external_id instead"),
     ]
 
@@ -45,18 +45,26 @@ enum SignCommand: Command {
         if let externalID = arguments.value("control") {
             guard api == .d24 else { throw UsageError("--control is D24's notification control; PayoutService signs the webhook's body") }
             guard arguments.positional.isEmpty else { throw UsageError("--control takes no BODY") }
-            let key = HMACSHA256.Key(arguments.value("secret") ?? "sandbox_secret")
+            let key = HMACSHA256.Key(arguments.value("secret") ?? defaultKey(.d24))
             StandardOutput.writeLine(D24Signature.control(externalID: externalID, key: key))
             return 0
         }
         let body = arguments.positional.first.map { Array($0.utf8) } ?? readStandardInput()
         switch api {
         case .d24:
-            StandardOutput.writeLine(D24Signature.payload(of: body, key: HMACSHA256.Key(arguments.value("secret") ?? "sandbox_secret")))
+            StandardOutput.writeLine(D24Signature.payload(of: body, key: HMACSHA256.Key(arguments.value("secret") ?? defaultKey(.d24))))
         case .payoutService:
-            StandardOutput.writeLine(PrismWebhook.signature(of: body, apiKey: arguments.value("secret") ?? "sandbox_prism_key"))
+            StandardOutput.writeLine(PrismWebhook.signature(of: body, apiKey: arguments.value("secret") ?? defaultKey(.payoutService)))
         }
         return 0
+    }
+
+    /// The key `--secret` stands in for: the default merchant's, which a sandbox starts with.
+    private static func defaultKey(_ api: API) -> String {
+        switch api {
+        case .d24: D24Merchant(D24Merchant.sandboxDefault).secret
+        case .payoutService: PrismMerchant(PrismMerchant.sandboxDefault).apiKey
+        }
     }
 
     /// `--api`: d24 unless told; `prism` or `payoutservice` (any case) for PayoutService; Mannco is
