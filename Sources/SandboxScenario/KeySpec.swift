@@ -148,8 +148,15 @@ package struct KeySpec: Sendable {
     /// A value as the definition `name` declares it (`#/$defs/name`).
     package static func ref(_ name: String, _ description: String? = nil) -> KeySpec { KeySpec(description).with("$ref", .string("#/$defs/\(name)")) }
 
-    package static func anyOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec { KeySpec(description).with("anyOf", choices) }
-    package static func oneOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec { KeySpec(description).with("oneOf", choices) }
+    /// One or more of `choices`; none (no API gives one) takes nothing, as `"not": {}` (JSON Schema
+    /// refuses an empty `anyOf` or `oneOf`).
+    package static func anyOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec {
+        choices.isEmpty ? KeySpec(description).with("not", KeySpec()) : KeySpec(description).with("anyOf", choices)
+    }
+    /// Exactly one of `choices`; none takes nothing, as `anyOf`.
+    package static func oneOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec {
+        choices.isEmpty ? KeySpec(description).with("not", KeySpec()) : KeySpec(description).with("oneOf", choices)
+    }
     package static func anyOf(_ choices: [KeySpec]) -> KeySpec { anyOf(nil, choices) }
     package static func oneOf(_ choices: [KeySpec]) -> KeySpec { oneOf(nil, choices) }
 

@@ -8,6 +8,7 @@ import SandboxJSON
 import SandboxMannco
 import SandboxProtobuf
 import SandboxScenario
+import TestHelpers
 import Testing
 
 /// `GET /openapi.json`: the document is served as JSON, names the server it was asked on, and
@@ -48,6 +49,34 @@ import Testing
         return Set(paths.flatMap { path, item in
             (item.objectValue ?? [:]).keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
         })
+    }
+
+    /// A sandbox that serves no API with accounts (here none at all) still documents
+    /// `/sandbox/accounts`, whose every path answers 404, and the scenario format and the ledger,
+    /// with no choice among nothing: no empty `oneOf` or `anyOf`, which JSON Schema refuses, and
+    /// no empty `enum` for an account's API, which it advises against.
+    @Test func withoutAccountsTheAccountsResourceOffersNoEmptyChoice() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.dialects = []
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        let (_, json) = try document(from: sandbox, host: "127.0.0.1")
+        let put = try #require(json["paths"]?["/sandbox/accounts/{dialect}/{id}"]?["put"])
+        #expect(put["parameters"]?[0]?["schema"] == ["type": "string"])
+        func emptyChoices(_ value: JSON, at path: String) -> [String] {
+            switch value {
+            case .object(let members):
+                members.flatMap { key, member in
+                    (["oneOf", "anyOf"].contains(key) && member.arrayValue?.isEmpty == true ? ["\(path)/\(key)"] : [])
+                        + emptyChoices(member, at: "\(path)/\(key)")
+                }
+            case .array(let items): items.enumerated().flatMap { emptyChoices($1, at: "\(path)/\($0)") }
+            default: []
+            }
+        }
+        #expect(emptyChoices(json, at: "").isEmpty)
+        let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/accounts/d24")
+        #expect(response.status == 404)
     }
 
     @Test func servesOpenAPI310AsJSONNamingTheServerByTheHostHeader() throws {
