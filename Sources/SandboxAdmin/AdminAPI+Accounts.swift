@@ -13,22 +13,17 @@ import SandboxJSON
 // `PUT /sandbox/merchants/{login}`, `/sandbox/prism-merchants`, `/sandbox/users`.
 
 extension AdminAPI {
-    /// The APIs' accounts, by the name of their API.
-    private var kinds: [String: AccountKind] { dialects.compactMapValues(\.accounts) }
-
     package func listAccounts(_ request: HTTPRequest) -> HTTPResponse {
-        .json(["accounts": .object(Dictionary(uniqueKeysWithValues: kinds.map { dialect, kind in (dialect, .array(list(dialect, kind))) }))])
+        .json(["accounts": .object(Dictionary(uniqueKeysWithValues: accountKinds.map { dialect, kind in (dialect, .array(list(dialect, kind))) }))])
     }
 
     package func listAccountsOfAPI(_ request: HTTPRequest) -> HTTPResponse {
-        let kinds = kinds
-        guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+        guard let (dialect, kind) = kind(request) else { return unknownDialect(request) }
         return .json(["accounts": .array(list(dialect, kind))])
     }
 
     package func getAccount(_ request: HTTPRequest) -> HTTPResponse {
-        let kinds = kinds
-        guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+        guard let (dialect, kind) = kind(request) else { return unknownDialect(request) }
         let id = request.parameters["id"] ?? ""
         guard let account = bank.account(id: id), account.dialect == dialect else {
             return Router.error(404, AccountsResource.noAccount(dialect, id))
@@ -37,15 +32,14 @@ extension AdminAPI {
     }
 
     package func putAccount(_ request: HTTPRequest) -> HTTPResponse {
-        let kinds = kinds
-        guard let (dialect, kind) = Self.kind(request, kinds) else { return Self.unknownDialect(request, kinds) }
+        guard let (dialect, kind) = kind(request) else { return unknownDialect(request) }
         return put(request, id: request.parameters["id"], dialect: dialect, kind: kind)
     }
 
     /// Each API's older path (`AccountKind.legacyRoutes`; its API's part of the OpenAPI document
     /// describes it), by the name of the API.
     package func registerLegacyAccounts(in router: inout Router) {
-        for (dialect, kind) in kinds.sorted(by: { $0.key < $1.key }) {
+        for (dialect, kind) in accountKinds.sorted(by: { $0.key < $1.key }) {
             guard let (list, put) = kind.legacyRoutes, let listMember = kind.legacyPath?.listMember else { continue }
             router.add(list) { _ in .json([listMember: .array(self.list(dialect, kind))]) }
             router.add(put) { request in
@@ -81,12 +75,12 @@ extension AdminAPI {
     }
 
     /// The dialect the request's path names, with its accounts; nil when it serves none of that name.
-    private static func kind(_ request: HTTPRequest, _ kinds: [String: AccountKind]) -> (String, AccountKind)? {
-        guard let dialect = request.parameters["dialect"], let kind = kinds[dialect] else { return nil }
+    private func kind(_ request: HTTPRequest) -> (String, AccountKind)? {
+        guard let dialect = request.parameters["dialect"], let kind = accountKinds[dialect] else { return nil }
         return (dialect, kind)
     }
 
-    private static func unknownDialect(_ request: HTTPRequest, _ kinds: [String: AccountKind]) -> HTTPResponse {
-        Router.error(404, AccountsResource.unknownAPI(request.parameters["dialect"] ?? "", served: kinds.keys.sorted()))
+    private func unknownDialect(_ request: HTTPRequest) -> HTTPResponse {
+        Router.error(404, AccountsResource.unknownAPI(request.parameters["dialect"] ?? "", served: accountKinds.keys.sorted()))
     }
 }

@@ -32,6 +32,8 @@ package struct AdminAPI: AdminServing {
     package let vocabulary: ScenarioVocabulary
     /// The dialects by name, which choose a forced rejection's code and name their statuses.
     package let dialects: [String: any Dialect]
+    /// The APIs' accounts, by the name of their API (`/sandbox/accounts/{dialect}`).
+    package let accountKinds: [String: AccountKind]
     /// What `GET /sandbox/requests` shows; a reset clears it.
     package let requests: RequestLog
     /// The integration reports, made on a queue of their own (which verifications share).
@@ -60,6 +62,7 @@ package struct AdminAPI: AdminServing {
         self.layers = layers
         self.vocabulary = vocabulary
         self.dialects = dialects
+        accountKinds = dialects.compactMapValues(\.accounts)
         self.requests = requests
         self.reports = reports
         self.suite = suite
