@@ -4,9 +4,21 @@ import SandboxJSON
 // An admin operation lists two security alternatives, the token or nothing, because the token is
 // needed only when the sandbox was started with one; its 401 answer is documented the same way.
 
+/// The admin token's facts, each written once: `AdminAuth` checks and answers them, the document
+/// describes them.
+package enum AdminToken {
+    /// The admin routes that never need the token, because what calls them cannot hold it:
+    /// liveness probes, and the webhook receiver (notifications come from outside).
+    package static let openRoutes: Set = [AdminRoute.getHealth, AdminRoute.postToSink]
+    /// The 401 of a request without `Authorization: Bearer ...`.
+    package static let missing = "the admin API needs the header Authorization: Bearer <admin token>"
+    /// The 401 of a request with another token.
+    package static let invalid = "invalid admin token"
+    /// `WWW-Authenticate` of a 401 (RFC 6750 §3), with `, error="invalid_token"` for a wrong token.
+    package static let realm = #"Bearer realm="cashout-sandbox admin""#
+}
+
 extension OpenAPIDocument {
-    /// The admin routes that never need the token: liveness probes, and the webhook receiver.
-    static let openAdminRoutes: Set = ["GET /sandbox/health", "POST /sandbox/sink/{name}"]
 
     /// `components.securitySchemes.AdminToken`.
     static let adminTokenScheme: JSON = [
@@ -20,16 +32,15 @@ extension OpenAPIDocument {
     /// `endpoint` with the admin token as an alternative to no security, and its 401, when it is
     /// an admin route (`/sandbox/...`) that needs the token.
     static func adminTokenProtected(_ endpoint: OpenAPIEndpoint) -> OpenAPIEndpoint {
-        guard endpoint.path.hasPrefix("/sandbox/"), !openAdminRoutes.contains(endpoint.route), case .object(var operation) = endpoint.operation,
+        guard endpoint.path.hasPrefix("/sandbox/"), !AdminToken.openRoutes.contains(endpoint.route), case .object(var operation) = endpoint.operation,
               case .object(var responses)? = operation["responses"] else { return endpoint }
         operation["security"] = [["AdminToken": []], [:]]
         guard case .object(var unauthorized) = OpenAPI.errors(
             "Only with --admin-token: the token is missing or wrong",
-            [OpenAPI.failure(401, "the admin API needs the header Authorization: Bearer <admin token>"),
-             OpenAPI.failure(401, "invalid admin token")]) else { return endpoint }
+            [OpenAPI.failure(401, AdminToken.missing), OpenAPI.failure(401, AdminToken.invalid)]) else { return endpoint }
         unauthorized["headers"] = [
             "WWW-Authenticate": [
-                "description": #"`Bearer realm="cashout-sandbox admin"`, with `, error="invalid_token"` for a wrong token"#,
+                "description": .string("`\(AdminToken.realm)`, with `, error=\"invalid_token\"` for a wrong token"),
                 "schema": Schema.string(),
             ],
         ]

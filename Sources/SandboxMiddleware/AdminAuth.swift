@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxCrypto
 import SandboxHTTP
 
@@ -13,8 +14,9 @@ import SandboxHTTP
 /// The comparison is of SHA-256 digests, in constant time: neither where a guess goes wrong nor
 /// the token's length shows in the time a refusal takes.
 package struct AdminAuth: Sendable {
-    package static let realm = #"Bearer realm="cashout-sandbox admin""#
-    package static let openRoutes: Set = ["GET /sandbox/health", "HEAD /sandbox/health", "POST /sandbox/sink/{name}"]
+    /// `AdminToken.openRoutes`, with the `HEAD` twin the router adds to a `GET`.
+    package static let openRoutes = AdminToken.openRoutes.union(
+        AdminToken.openRoutes.filter { $0.hasPrefix("GET ") }.map { "HEAD" + $0.dropFirst(3) })
 
     private let digest: [UInt8]
     /// Route numbers that need no token, indexed by route number.
@@ -31,10 +33,10 @@ package struct AdminAuth: Sendable {
     package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
         guard !(open.indices.contains(route) && open[route]) else { return next(request) }
         guard let header = request.headers["Authorization"], let token = Self.bearerToken(header) else {
-            return Self.refusal("the admin API needs the header Authorization: Bearer <admin token>", invalid: false)
+            return Self.refusal(AdminToken.missing, invalid: false)
         }
         guard constantTimeEquals(SHA256.hash(Array(token.utf8)), digest) else {
-            return Self.refusal("invalid admin token", invalid: true)
+            return Self.refusal(AdminToken.invalid, invalid: true)
         }
         return next(request)
     }
@@ -50,7 +52,7 @@ package struct AdminAuth: Sendable {
 
     private static func refusal(_ message: String, invalid: Bool) -> HTTPResponse {
         var response = Router.error(401, message)
-        response.headers.add("WWW-Authenticate", invalid ? realm + #", error="invalid_token""# : realm)
+        response.headers.add("WWW-Authenticate", invalid ? AdminToken.realm + #", error="invalid_token""# : AdminToken.realm)
         return response
     }
 }

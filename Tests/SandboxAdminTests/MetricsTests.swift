@@ -1,5 +1,6 @@
 import CashoutSandbox
 import Glibc
+import SandboxAPIDocs
 import SandboxBank
 import SandboxCrypto
 import SandboxHTTP
@@ -197,7 +198,7 @@ import Testing
         defer { sandbox.stop() }
         let refused = try get(sandbox, "/sandbox/metrics")
         #expect(refused.status == 401)
-        #expect(refused.bodyText == AdminTokenTests.missing)
+        #expect(refused.bodyText == #"{"code":401,"message":"\#(AdminToken.missing)"}"#)
         let answered = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/metrics",
                                          headers: ["Authorization": "Bearer metrics-token"])
         #expect(answered.status == 200)
