@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON", "SandboxSupport"]),
         // Layer 1: gRPC over SandboxHTTP's HTTP/2: unary calls, health, server reflection, metrics.
         .target(name: "SandboxGRPC", dependencies: ["SandboxHTTP", "SandboxJSON", "SandboxProtobuf"], exclude: ["Protos"]),
-        // Layer 2: the dialect-neutral bank core.
+        // Layer 2: the dialect-neutral bank core: the model, its records and their replay (its binary form is SandboxPersistence's).
         .target(name: "SandboxBank", dependencies: ["SandboxSupport"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),

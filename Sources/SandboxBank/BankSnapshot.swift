@@ -1,7 +1,8 @@
 /// The bank's whole state at one moment: accounts and balances, payouts with their timelines,
 /// the ledger, the amounts counted against limits, notifications with every attempt, the
 /// scheduled events, and the clock's time. Not how the bank behaves (its configuration): that
-/// stays with the bank a snapshot is restored into.
+/// stays with the bank a snapshot is restored into. Its binary form (`encode(into:)`,
+/// `init(decoding:)`) is SandboxPersistence's.
 ///
 /// ```swift
 /// let saved = bank.snapshot()
@@ -10,6 +11,7 @@
 /// other.restore(try BankSnapshot(decoding: &reader))  // the same world, clock included
 /// ```
 package struct BankSnapshot: Sendable {
+    /// What it holds (read and built by its binary form's encoder and decoder).
     package var state: Bank.State
     /// The clock's time when it was taken.
     package let time: VirtualTime

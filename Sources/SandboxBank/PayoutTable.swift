@@ -24,7 +24,7 @@ package struct PayoutTable: Sendable {
             set { generationCount = UInt32(newValue) }
         }
         /// The step of this generation that runs next (`timeline.count` once none will).
-        package var nextStep: Int {
+        var nextStep: Int {
             get { Int(nextStepIndex) }
             set { nextStepIndex = UInt32(newValue) }
         }
