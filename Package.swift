@@ -15,7 +15,6 @@ let package = Package(
         .target(name: "CSHA256"),
         .target(name: "SandboxCrypto", dependencies: ["CSHA256"]),
         .target(name: "SandboxJSON"),
-        .target(name: "SandboxJournal"),
         // General utilities: threads (`OSThread`, `BackgroundWorker`), `Lazy`, `Ring`, `OutOfLine` and `InternTable`.
         .target(name: "SandboxSupport", dependencies: ["CEpoll"]),
         // HPACK (RFC 7541): HTTP/2 header compression, the encoder, the decoder and their tables.
@@ -26,12 +25,14 @@ let package = Package(
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON", "SandboxSupport"]),
         // Layer 1: gRPC over SandboxHTTP's HTTP/2: unary calls, health, server reflection, metrics.
         .target(name: "SandboxGRPC", dependencies: ["SandboxHTTP", "SandboxJSON", "SandboxProtobuf"], exclude: ["Protos"]),
-        // Layer 2: the dialect-neutral bank core.
-        .target(name: "SandboxBank", dependencies: ["SandboxJournal", "SandboxSupport"]),
+        // Layer 2: the dialect-neutral bank core: the model, its records and their replay (its binary form is SandboxPersistence's).
+        .target(name: "SandboxBank", dependencies: ["SandboxSupport"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
         .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
-        // Layer 2: the sandbox's state on disk (`--state-dir`'s journal) and its snapshots.
-        .target(name: "SandboxState", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJournal"]),
+        // Layer 2: persistence, all of it: the journal file (CRC-32 framed records, group commit, recovery,
+        // compaction), the binary coding, the bank's binary form (records and snapshots), the sandbox's
+        // state on disk (`--state-dir`'s journal), its snapshots and the state directory.
+        .target(name: "SandboxPersistence", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxSupport"]),
         // Layer 2: the integration report's engine: what an app gets wrong, from the journaled
         // requests and the deliveries, by checks the dialects pick (it names no API).
         .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
@@ -86,12 +87,12 @@ let package = Package(
         // Layer 5: the admin API (`/sandbox/...`), and what it answers from: the integration reports made and kept
         // (ReportCache), the metrics, a suite's progress.
         .target(name: "SandboxAdmin", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDialect", "SandboxGRPC", "SandboxHTTP",
-                                                     "SandboxJSON", "SandboxJournal", "SandboxMiddleware", "SandboxObservability",
-                                                     "SandboxReport", "SandboxScenario", "SandboxState", "SandboxSupport", "SandboxWebhooks"]),
+                                                     "SandboxJSON", "SandboxMiddleware", "SandboxObservability", "SandboxPersistence",
+                                                     "SandboxReport", "SandboxScenario", "SandboxSupport", "SandboxWebhooks"]),
         // Layer 6: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
-                                                       "SandboxJournal", "SandboxState", "SandboxDashboard", "SandboxAPIDocs",
+                                                       "SandboxPersistence", "SandboxDashboard", "SandboxAPIDocs",
                                                        "SandboxReport", "SandboxSupport", "SandboxWebhooks", "SandboxMiddleware",
                                                        "SandboxObservability", "SandboxAdmin"]),
         // Layer 7: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
@@ -100,7 +101,7 @@ let package = Package(
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxDialect", "SandboxHTTP",
                                                               "SandboxJSON", "SandboxMannco", "SandboxPrism", "SandboxScenario"]),
-        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxJournal",
+        .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxPersistence",
                                                    "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON",
                                                    "SandboxPrism", "SandboxSupport", "SandboxMiddleware"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
@@ -115,14 +116,14 @@ let package = Package(
         .testTarget(name: "SandboxProtobufTests", dependencies: ["SandboxProtobuf", "SandboxJSON"]),
         .testTarget(name: "SandboxGRPCTests", dependencies: ["TestHelpers", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24Rules"]),
-        .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "SandboxBank", "SandboxJournal"], exclude: ["Fixtures"]),
-        .testTarget(name: "SandboxJournalTests", dependencies: ["SandboxJournal"]),
+        .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "SandboxBank"]),
         .testTarget(name: "SandboxWebhooksTests", dependencies: ["SandboxWebhooks", "SandboxBank", "SandboxHTTP"]),
         .testTarget(name: "SandboxMiddlewareTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMiddleware", "SandboxBank",
                                                                 "SandboxCrypto", "SandboxHTTP", "SandboxJSON"]),
         .testTarget(name: "SandboxAdminTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxAdmin", "SandboxAPIDocs", "SandboxBank",
                                                            "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxMiddleware",
-                                                           "SandboxObservability", "SandboxRunner", "SandboxScenario", "SandboxWebhooks"]),
+                                                           "SandboxObservability", "SandboxPersistence", "SandboxRunner", "SandboxScenario",
+                                                           "SandboxWebhooks"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxScenario", "SandboxBank", "SandboxD24",
                                                               "SandboxD24Rules", "SandboxHTTP", "SandboxJSON", "SandboxRunner"]),
         .testTarget(name: "SandboxDialectTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxAPIDocs", "SandboxBank",
@@ -141,17 +142,17 @@ let package = Package(
         .testTarget(name: "SandboxAPIDocsTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxD24Rules", "SandboxDialect",
                                                              "SandboxHTTP", "SandboxJSON", "SandboxMannco", "SandboxProtobuf", "SandboxScenario"]),
         .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxHTTP", "SandboxJSON"]),
-        .testTarget(name: "SandboxStateTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxHTTP",
-                                                           "SandboxJSON", "SandboxJournal"], exclude: ["Fixtures"]),
+        .testTarget(name: "SandboxPersistenceTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxHTTP",
+                                                                 "SandboxJSON", "SandboxPersistence"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP",
                                                         "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP",
                                                            "SandboxJSON", "SandboxBank", "SandboxCrypto", "SandboxScenario"]),
         .testTarget(name: "PrismAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxGRPC",
                                                           "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON", "SandboxReport",
-                                                          "SandboxRunner", "SandboxScenario", "SandboxJournal"], exclude: ["Fixtures"]),
+                                                          "SandboxRunner", "SandboxScenario", "SandboxPersistence"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxJournal",
+        .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxPersistence",
                                                           "SandboxJSON"], exclude: ["Fixtures"]),
     ]
 )

@@ -7,6 +7,7 @@ import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
 import SandboxMannco
+import SandboxPersistence
 import SandboxPrism
 import SandboxProtobuf
 import SandboxReport

@@ -1,6 +1,6 @@
 import SandboxAdmin
 import SandboxBank
-import SandboxState
+import SandboxPersistence
 
 // A failed write of `--state-dir` is undone in memory from the file, as a restart would read it
 // (StateJournal+Failure; Running it, "When the disk fails"): the file's durable records are

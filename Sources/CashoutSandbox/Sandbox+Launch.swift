@@ -7,8 +7,8 @@ import SandboxGRPC
 import SandboxHTTP
 import SandboxMiddleware
 import SandboxObservability
+import SandboxPersistence
 import SandboxScenario
-import SandboxState
 import SandboxWebhooks
 
 // `Sandbox.launch`, phase by phase. Built in dependency order: each part is handed, as it is made,

@@ -7,7 +7,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxMiddleware
 import SandboxObservability
-import SandboxState
+import SandboxPersistence
 import SandboxWebhooks
 
 // What every request goes through on its way to its route's handler, in one list, outermost

@@ -6,11 +6,10 @@ import SandboxDashboard
 import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
-import SandboxJournal
 import SandboxMiddleware
 import SandboxObservability
+import SandboxPersistence
 import SandboxScenario
-import SandboxState
 import SandboxWebhooks
 import Synchronization
 

@@ -5,8 +5,8 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxMiddleware
 import SandboxObservability
+import SandboxPersistence
 import SandboxScenario
-import SandboxState
 import SandboxWebhooks
 
 // Moving the whole state between sandboxes: `GET /sandbox/snapshot` exports it as a file,

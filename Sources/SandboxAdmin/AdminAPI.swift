@@ -6,8 +6,8 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxMiddleware
 import SandboxObservability
+import SandboxPersistence
 import SandboxScenario
-import SandboxState
 import SandboxWebhooks
 import Synchronization
 

@@ -2,8 +2,7 @@ import SandboxAPIDocs
 import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
-import SandboxJournal
-import SandboxState
+import SandboxPersistence
 import SandboxWebhooks
 import Synchronization
 

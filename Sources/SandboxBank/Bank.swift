@@ -35,22 +35,22 @@ package final class Bank: Sendable {
         package init() {}
     }
 
-    struct State: Sendable {
-        var accounts: [String: Account] = [:]
-        var accountOrder: [String] = []
-        var payouts: PayoutTable
+    package struct State: Sendable {
+        package var accounts: [String: Account] = [:]
+        package var accountOrder: [String] = []
+        package var payouts: PayoutTable
         /// The ids of each account's payouts, in creation order.
-        var payoutsByAccount: [String: [Int]] = [:]
+        package var payoutsByAccount: [String: [Int]] = [:]
         /// Account -> the payout's own reference -> payout id, for payouts made with one.
-        var references: [String: ReferenceIndex] = [:]
+        package var references: [String: ReferenceIndex] = [:]
         var ledger = ChunkedArray<LedgerRecord>()
         /// Amounts counted against daily and monthly limits: account -> period -> total, the period
         /// being `VirtualTime.dayNumber` (days) or `-monthNumber` (months), so the keys never meet.
-        var usage: [String: [Int: Money]] = [:]
-        var notifications = ChunkedArray<StatusNotification>()
+        package var usage: [String: [Int: Money]] = [:]
+        package var notifications = ChunkedArray<StatusNotification>()
         /// The receivers' answers, each distinct one kept once and shared by its attempts.
-        var outcomes = InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>()
-        var queue = EventQueue()
+        package var outcomes = InternTable<DeliveryOutcome, OutOfLine<DeliveryOutcome>>()
+        package var queue = EventQueue()
         var configuration: Configuration
         /// Receives each change as it is made, under the lock (see `startRecording`).
         var recorder: (@Sendable (BankRecord) -> Void)?
@@ -77,10 +77,10 @@ package final class Bank: Sendable {
         var legacyTakenDelivery: Int?
         /// How many notifications each chaos rule (by index) matched, for their `every`; counted
         /// from zero again when the policy changes.
-        var chaosCounts: [Int: Int] = [:]
+        package var chaosCounts: [Int: Int] = [:]
         /// Payout -> its notifications whose chaos waits for a later one of the same payout (held,
         /// or a replay not yet set off), oldest first.
-        var chaosWatch: [Int: [Int]] = [:]
+        package var chaosWatch: [Int: [Int]] = [:]
     }
 
     package let clock: VirtualClock
@@ -391,7 +391,7 @@ extension Bank.State {
     /// change replaced, or that already ran (a replayed journal leaves those queued); an attempt of
     /// a notification no longer pending, already made or moved; a chaos copy sent. (An event of something the bank does
     /// not have is not stale but broken: a snapshot keeps it, for the decoder to refuse.)
-    @inline(__always) func isStale(_ event: EventQueue.Event) -> Bool {
+    @inline(__always) package func isStale(_ event: EventQueue.Event) -> Bool {
         switch event.kind {
         case .timeline(let payoutID, let generation, let step):
             guard let plan = payouts.progress(payoutID) else { return false }
@@ -410,5 +410,12 @@ extension Bank.State {
             }
             return plan.copies[copy].progress != .due(VirtualTime(milliseconds: event.at))
         }
+    }
+}
+
+extension Bank.State {
+    /// A state with no accounts, payouts or events yet (a snapshot's decoder fills one in).
+    package init(payouts: PayoutTable, configuration: Bank.Configuration) {
+        self.init(accounts: [:], payouts: payouts, configuration: configuration)
     }
 }

@@ -5,7 +5,8 @@
 /// consequence (ledger entries, notifications, the event queue and its order) comes out exactly
 /// as it did. What the bank cannot decide again by itself is in the record: the time, the
 /// timeline the scenario chose and what chose it, the settlement amount, and what a webhook
-/// receiver answered.
+/// receiver answered. Its binary form (`encode(into:)`, `init(decoding:format:)`) is
+/// SandboxPersistence's.
 package enum BankRecord: Sendable, Equatable {
     /// A payout was created at `at` with `timeline` (the scenario's choice, made by `decision`),
     /// for `settlement` in its account's currency (debited then, unless it was staged or awaits

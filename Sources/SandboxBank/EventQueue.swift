@@ -1,6 +1,6 @@
 /// Scheduled bank events in time order; ties keep the order they were scheduled in.
-struct EventQueue: Sendable {
-    enum Kind: Sendable, Equatable {
+package struct EventQueue: Sendable {
+    package enum Kind: Sendable, Equatable {
         /// Step `step` of a payout's timeline, valid while it is the payout's next step in an
         /// unchanged generation.
         case timeline(payoutID: Int, generation: Int, step: Int)
@@ -13,10 +13,16 @@ struct EventQueue: Sendable {
         case chaos(notificationID: Int, copy: Int)
     }
 
-    struct Event: Sendable, Equatable {
-        let at: Int64
-        let sequence: Int
-        let kind: Kind
+    package struct Event: Sendable, Equatable {
+        package let at: Int64
+        package let sequence: Int
+        package let kind: Kind
+
+        package init(at: Int64, sequence: Int, kind: Kind) {
+            self.at = at
+            self.sequence = sequence
+            self.kind = kind
+        }
 
         func precedes(_ other: Event) -> Bool {
             at != other.at ? at < other.at : sequence < other.sequence
@@ -79,17 +85,17 @@ struct EventQueue: Sendable {
     init() {}
 
     /// A queue holding `events`; the next scheduled gets a sequence number after `sequence` and theirs.
-    init(events: [Event], sequence: Int) {
+    package init(events: [Event], sequence: Int) {
         heap = events.sorted { $0.precedes($1) }.map(Stored.init)  // a sorted array is a heap
         self.sequence = max(sequence, events.map(\.sequence).max() ?? 0)
     }
 
     /// The last sequence number handed out.
-    var lastSequence: Int { sequence }
+    package var lastSequence: Int { sequence }
 
     var isEmpty: Bool { heap.isEmpty }
     var first: Event? { heap.first?.event }
-    var events: [Event] { heap.sorted { $0.precedes($1) }.map(\.event) }
+    package var events: [Event] { heap.sorted { $0.precedes($1) }.map(\.event) }
 
     // A heap of four children per event, not two: half as many levels, each step's children on
     // one or two cache lines (a million cashouts queue millions, far beyond the caches). Both

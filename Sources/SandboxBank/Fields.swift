@@ -54,12 +54,12 @@ package struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
     }
 
     /// A field's name and value as UTF-8, where a reader found them.
-    typealias UTF8Pair = (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
+    package typealias UTF8Pair = (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
 
     /// `init(_:)` for fields read as UTF-8 (a journal's, a snapshot's), packed with no string
     /// made of a value, nor of a name the last fields read had at the same place
     /// (`NameTable.numbers(ofUTF8:)`): a restart reads a million payouts' fields.
-    init(utf8 pairs: [UTF8Pair]) {
+    package init(utf8 pairs: [UTF8Pair]) {
         let numbers = NameTable.fieldNames.numbers(ofUTF8: pairs.map(\.name))
         if Self.repeats(numbers, sameName: { pairs[$0].name.same(as: pairs[$1].name) }) {
             self = Fields(pairs.map { (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)) })
@@ -136,7 +136,7 @@ package struct Fields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
 
     /// Each field's name and value as UTF-8, in order, with no string made for a value: what a
     /// journal record or a snapshot writes of a million payouts.
-    func forEachUTF8(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
+    package func forEachUTF8(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
         let names = NameTable.fieldNames.all
         bytes.withUnsafeBufferPointer { buffer in
             var offset = 0

@@ -9,7 +9,7 @@ import SandboxSupport
 package struct Payout: Sendable, Equatable {
     /// All but the status and its history: fixed once made, shared by the payout and its
     /// notifications (see `Payout`).
-    final class Shared: Sendable {
+    package final class Shared: Sendable {
         let id: Int
         let origin: Origin
         let reference: String?
@@ -70,7 +70,7 @@ package struct Payout: Sendable, Equatable {
         var statusDetail: String? { bank?.detail }
 
         /// A copy with other values for what changes after creation; itself when they are the same.
-        func with(fields: Fields? = nil, callbackURL: String?? = nil, bankReference: String?? = nil, statusDetail: String?? = nil) -> Shared {
+        package func with(fields: Fields? = nil, callbackURL: String?? = nil, bankReference: String?? = nil, statusDetail: String?? = nil) -> Shared {
             let (url, reference, detail) = (callbackURL ?? self.callbackURL, bankReference ?? self.bankReference, statusDetail ?? self.statusDetail)
             if fields.map({ $0 == self.fields }) ?? true, url == self.callbackURL, reference == self.bankReference, detail == self.statusDetail {
                 return self
@@ -131,7 +131,7 @@ package struct Payout: Sendable, Equatable {
         }
     }
 
-    private(set) var shared: Shared
+    package private(set) var shared: Shared
 
     /// The sandbox's id, unique across accounts.
     package var id: Int { shared.id }
@@ -199,7 +199,7 @@ package struct Payout: Sendable, Equatable {
         value.hasPrefix("http://") || value.hasPrefix("https://")
     }
 
-    init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
+    package init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
          settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
          history: [StatusChange], bankReference: String? = nil, statusDetail: String? = nil) {
         let origin = Self.origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country,
@@ -244,12 +244,12 @@ struct LedgerRecord: Sendable {
 
 extension Bank.State {
     /// Records a movement of `payout`'s account.
-    mutating func appendLedger(_ payout: Payout, _ kind: LedgerEntry.Kind, amount: Money, balanceAfter: Money, at: VirtualTime) {
+    package mutating func appendLedger(_ payout: Payout, _ kind: LedgerEntry.Kind, amount: Money, balanceAfter: Money, at: VirtualTime) {
         ledger.append(LedgerRecord(at: at, amount: amount, balanceAfter: balanceAfter, payoutIndex: Int32(payout.id - payouts.firstID), kind: kind))
     }
 
     /// The ledger's entries, in order.
-    var ledgerEntries: some Collection<LedgerEntry> {
+    package var ledgerEntries: some Collection<LedgerEntry> {
         ledger.indices.lazy.map { index in
             let record = ledger[index]
             let payoutID = payouts.firstID + Int(record.payoutIndex)

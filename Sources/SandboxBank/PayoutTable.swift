@@ -1,13 +1,13 @@
 /// Payouts by id, each with the bank's plan for it. Ids are handed out in sequence from the
 /// first, so a payout's place is its id minus the first: no hashing, and creation order for free.
-struct PayoutTable: Sendable {
+package struct PayoutTable: Sendable {
     /// The bank's steps for a payout, which generation of them is current, and which step comes
     /// next: a hold, cancel or forced change starts a new generation, and a step that ran moves
     /// `nextStep` on, which leaves the steps already queued for them stale.
-    struct Plan: Sendable {
-        var timeline: [TimelineStep]
+    package struct Plan: Sendable {
+        package var timeline: [TimelineStep]
         /// What chose `timeline`: its place in `decisions`.
-        var decision: Int32
+        package var decision: Int32
         /// `generation` and `nextStep`, in 4 bytes each: a plan is 24 bytes, not 32.
         private var generationCount: UInt32
         private var nextStepIndex: UInt32
@@ -19,7 +19,7 @@ struct PayoutTable: Sendable {
             nextStepIndex = UInt32(nextStep)
         }
 
-        var generation: Int {
+        package var generation: Int {
             get { Int(generationCount) }
             set { generationCount = UInt32(newValue) }
         }
@@ -30,26 +30,26 @@ struct PayoutTable: Sendable {
         }
     }
 
-    let firstID: Int
-    private(set) var all = ChunkedArray<Payout>()
+    package let firstID: Int
+    package private(set) var all = ChunkedArray<Payout>()
     private var plans = ChunkedArray<Plan>()
     /// What chose the plans' timelines, each distinct decision once (a few per rule in force),
     /// so that a plan holds a small number instead of the rule's names.
-    private(set) var decisions: [TimelineDecision] = []
+    package private(set) var decisions: [TimelineDecision] = []
     private var decisionNumbers: [TimelineDecision: Int32] = [:]
     /// The place of the decision numbered last, compared before any hashing: a load of payouts
     /// mostly repeats one rule's.
     private var lastDecision: Int32?
 
-    init(firstID: Int) {
+    package init(firstID: Int) {
         self.firstID = firstID
     }
 
     /// Every payout's plan, in id order.
-    var allPlans: ChunkedArray<Plan> { plans }
+    package var allPlans: ChunkedArray<Plan> { plans }
 
     /// The payout with `id`, or nil; setting replaces an existing one.
-    subscript(id: Int) -> Payout? {
+    package subscript(id: Int) -> Payout? {
         get {
             let index = id - firstID
             return all.indices.contains(index) ? all[index] : nil
@@ -81,10 +81,10 @@ struct PayoutTable: Sendable {
     }
 
     /// The id the next payout gets.
-    var nextID: Int { firstID + all.count }
+    package var nextID: Int { firstID + all.count }
 
     /// Adds the next payout and its timeline; its id must be the next in sequence.
-    mutating func append(_ payout: Payout, timeline: DecidedTimeline, generation: Int = 0, nextStep: Int = 0) {
+    package mutating func append(_ payout: Payout, timeline: DecidedTimeline, generation: Int = 0, nextStep: Int = 0) {
         precondition(payout.id == nextID, "payout ids are handed out in sequence")
         all.append(payout)
         plans.append(Plan(timeline: timeline.steps, decision: number(of: timeline.decision), generation: generation, nextStep: nextStep))
@@ -114,7 +114,7 @@ struct PayoutTable: Sendable {
     }
 
     /// The plan of the payout with `id`, or nil.
-    func plan(_ id: Int) -> Plan? {
+    package func plan(_ id: Int) -> Plan? {
         let index = id - firstID
         return plans.indices.contains(index) ? plans[index] : nil
     }
@@ -136,7 +136,7 @@ struct PayoutTable: Sendable {
     }
 
     /// Records which step of a payout's timeline runs next.
-    mutating func setNextStep(_ id: Int, _ step: Int) {
+    package mutating func setNextStep(_ id: Int, _ step: Int) {
         let index = id - firstID
         if plans.indices.contains(index) { plans[index].nextStep = step }
     }

@@ -3,14 +3,16 @@
 /// is read from its payout. A `[String: Int]` kept every reference a second time in 24-byte
 /// entries, in twice the entries it needed past a power of two's three quarters: 6.3 MB at
 /// 100,000 references, against 2 MB here (8 bytes a slot, at most three quarters full).
-struct ReferenceIndex: Sendable {
+package struct ReferenceIndex: Sendable {
     /// The payout's place (id less the table's first) + 1 in the low half, 0 for an empty slot;
     /// its reference's hash in the high half. A power of two long (or empty).
     private var slots: [UInt64] = []
     private var count = 0
 
+    package init() {}
+
     /// The id of the payout in `payouts` whose reference is `reference`, if it is here.
-    func id(of reference: String, in payouts: PayoutTable) -> Int? {
+    package func id(of reference: String, in payouts: PayoutTable) -> Int? {
         guard !slots.isEmpty else { return nil }
         let hash = Self.hash(reference)
         var at = Int(truncatingIfNeeded: hash) & (slots.count - 1)
@@ -23,7 +25,7 @@ struct ReferenceIndex: Sendable {
     }
 
     /// Adds the payout with `id` in `payouts` under its `reference`, which no other has here.
-    mutating func insert(_ id: Int, reference: String, in payouts: PayoutTable) {
+    package mutating func insert(_ id: Int, reference: String, in payouts: PayoutTable) {
         if 4 * (count + 1) > 3 * slots.count { grow() }
         let place = id - payouts.firstID + 1
         precondition(place > 0 && place <= 0xFFFF_FFFF, "a payout's place out of range")

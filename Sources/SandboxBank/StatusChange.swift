@@ -52,7 +52,7 @@ package struct StatusChange: Sendable, Equatable {
     package var reasonCode: String? { rare?.code }
     package var reason: String? { rare?.reason }
 
-    init(status: PayoutStatus, at: VirtualTime, by: String, reasonCode: String?, reason: String?) {
+    package init(status: PayoutStatus, at: VirtualTime, by: String, reasonCode: String?, reason: String?) {
         let actor = NameTable.actors.number(of: by, adding: true).map(UInt8.init) ?? 0
         let packable = Self.packedTimes.contains(at.milliseconds)
         let place = Self.statuses.firstIndex(of: status)!

@@ -78,7 +78,7 @@ package struct StatusNotification: Sendable, Equatable {
     }
 
     /// A notification of `payout`'s change to `status`, pending when it has somewhere to go.
-    init(id: Int, of payout: Payout.Shared, status: PayoutStatus, changedAt: VirtualTime, state: State? = nil,
+    package init(id: Int, of payout: Payout.Shared, status: PayoutStatus, changedAt: VirtualTime, state: State? = nil,
          attempts: DeliveryAttempts = DeliveryAttempts(), nextAttemptAt: VirtualTime?? = nil, chaos: ChaosPlan? = nil) {
         self.payout = payout
         number = Int32(id)
@@ -91,7 +91,7 @@ package struct StatusNotification: Sendable, Equatable {
     }
 
     /// The attempts the retry schedule made (not redeliveries asked for by hand, nor chaos copies).
-    @inline(__always) var scheduledAttempts: Int {
+    @inline(__always) package var scheduledAttempts: Int {
         // Read from where the attempts are kept: `attempts` builds a collection of them (an
         // event's staleness is checked with this for every delivery).
         guard let first = firstAttempt else { return 0 }
@@ -171,7 +171,7 @@ package struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
     fileprivate private(set) var first: Kept?
     fileprivate private(set) var rest: [Kept] = []
 
-    init() {}
+    package init() {}
 
     fileprivate init(first: Kept?, rest: [Kept]) {
         self.first = first
@@ -191,7 +191,7 @@ package struct DeliveryAttempts: RandomAccessCollection, Sendable, Equatable {
 
     /// Adds an attempt: its number is `count + 1`. `outcome` is shared with the attempts that got
     /// the same answer (`InternTable`).
-    mutating func append(at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, chaos: ChaosMark? = nil) {
+    package mutating func append(at: VirtualTime, outcome: OutOfLine<DeliveryOutcome>, manual: Bool, chaos: ChaosMark? = nil) {
         let kept = Kept(at: at, answer: outcome, mark: chaos.map(OutOfLine.init), manual: manual)
         if first == nil { first = kept } else { rest.append(kept) }
     }

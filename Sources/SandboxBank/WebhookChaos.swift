@@ -69,9 +69,9 @@ package struct ChaosPlan: Sendable, Equatable {
         /// How long after what sets it off it is sent.
         package let after: Duration
         package let rule: ChaosRule
-        package internal(set) var progress = Progress.waiting
+        package var progress = Progress.waiting
         /// A replay's: the later notification whose delivery set it off.
-        package internal(set) var setOffBy: Int?
+        package var setOffBy: Int?
 
         package init(kind: ChaosKind, after: Duration, rule: ChaosRule) {
             self.kind = kind
@@ -88,7 +88,7 @@ package struct ChaosPlan: Sendable, Equatable {
     package var matched: [Int] = []
     /// A held notification's: the later one whose first attempt released it (nil while held, or
     /// when the bound ran out first).
-    package internal(set) var releasedBy: Int?
+    package var releasedBy: Int?
 
     package init(shift: Shift? = nil, shiftRule: ChaosRule? = nil, copies: [Copy] = [], matched: [Int] = []) {
         self.shift = shift
@@ -99,7 +99,7 @@ package struct ChaosPlan: Sendable, Equatable {
 
     /// Whether it waits for a later notification of the same payout: held and not yet sent, or
     /// with a replay not yet set off.
-    func waitsForLater(_ notification: StatusNotification) -> Bool {
+    package func waitsForLater(_ notification: StatusNotification) -> Bool {
         holds(notification) || copies.contains { $0.kind == .replay && $0.progress == .waiting }
     }
 
@@ -116,7 +116,7 @@ package struct ChaosMark: Sendable, Equatable {
     /// The rule that asked for it; nil when it was asked for by hand (the admin API).
     package let rule: ChaosRule?
     /// Which copy of the notification's plan it is (nil: a shift, or asked for by hand).
-    let copy: Int?
+    package let copy: Int?
     /// A copy's: the number of the attempt it copies (the notification's first); nil when the
     /// notification had made none.
     package let copyOf: Int?

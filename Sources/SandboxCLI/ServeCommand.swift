@@ -3,8 +3,8 @@ import Glibc
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
-import SandboxJournal
 import SandboxMiddleware
+import SandboxPersistence
 import SandboxScenario
 
 /// `cashout-sandbox serve`: runs the sandbox until SIGINT or SIGTERM, then stops gracefully.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import SandboxBank
 import SandboxHTTP
-import SandboxJournal
+import SandboxPersistence
 import TestHelpers
 import Testing
 

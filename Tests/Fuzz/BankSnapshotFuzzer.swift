@@ -1,4 +1,4 @@
-// libFuzzer harness for SandboxBank's snapshot decoding: `PUT /sandbox/snapshot` takes a file from
+// libFuzzer harness for the bank's snapshot decoding (SandboxPersistence): `PUT /sandbox/snapshot` takes a file from
 // anyone who can reach the admin API, and its records' checksums say nothing about intent, so the
 // bank's state in it is untrusted input. Built and run by .ci/fuzz; seeds in
 // Tests/Fuzz/corpus/snapshot (snapshots of sandboxes with cashouts in every status, retries
@@ -12,7 +12,7 @@
 //     changes, a redelivery and 30 days of events run without trapping or hanging.
 
 import SandboxBank
-import SandboxJournal
+import SandboxPersistence
 
 private func decode(_ bytes: [UInt8]) -> Result<BankSnapshot, BinaryReader.Malformed> {
     bytes.withUnsafeBytes { buffer in

@@ -5,6 +5,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxMiddleware
 import SandboxObservability
+import SandboxPersistence
 import SandboxScenario
 import SandboxWebhooks
 import Testing

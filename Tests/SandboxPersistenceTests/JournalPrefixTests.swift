@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 @testable import SandboxBank
-import SandboxJournal
+import SandboxPersistence
 
 /// A crash can stop the process after any record: every prefix of a journal, cut at each record
 /// boundary, replays without error to the state the live bank had when it wrote that record. The
@@ -103,7 +103,7 @@ struct JournalPrefixTests {
     /// The same with webhook chaos of every kind: its plans, copies, holds and releases.
     @Test(arguments: [14, 15] as [UInt64])
     func everyPrefixWithWebhookChaosReplaysToTheStateTheLiveBankHadAtThatRecord(seed: UInt64) throws {
-        try everyPrefixReplays(seed: seed, chaos: WebhookChaosTests.everyKind())
+        try everyPrefixReplays(seed: seed, chaos: WebhookChaosJournalTests.everyKind())
     }
 
     private func everyPrefixReplays(seed: UInt64, chaos: ChaosPolicy?) throws {

@@ -1,6 +1,6 @@
-import SandboxJournal
+import SandboxBank
 
-// The records' binary form (SandboxJournal's BinaryWriter): a kind byte, then the fields in
+// The records' binary form (`BinaryWriter`): a kind byte, then the fields in
 // declaration order. Append new kinds at the end; never renumber one. A change to a kind's fields
 // is a new format version (see `BankFormat`), and the reader keeps reading the old one.
 

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 @testable import SandboxBank
-import SandboxJournal
+import SandboxPersistence
 
 /// A snapshot, through its binary form, restored into another bank gives the same payouts,
 /// ledger, notifications, merchants, scheduled events and clock; and both banks go on alike.

@@ -1,4 +1,4 @@
-import SandboxJournal
+import SandboxBank
 
 // Webhook chaos in the bank's binary form (format 6), shared by journal records and snapshots:
 //

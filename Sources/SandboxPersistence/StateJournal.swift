@@ -2,7 +2,6 @@ import Dispatch
 import Glibc
 import SandboxBank
 import SandboxHTTP
-import SandboxJournal
 import Synchronization
 
 /// The sandbox's state on disk (`serve --state-dir DIR`): `DIR/journal.log` holds the bank's

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxJournal
+import SandboxPersistence
 import Testing
 
 /// Journal records come back from their binary form exactly as written, and a record cut short

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SandboxJournal
+import SandboxPersistence
 import Synchronization
 import Testing
 

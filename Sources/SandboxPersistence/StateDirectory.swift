@@ -1,5 +1,4 @@
 import Glibc
-import SandboxJournal
 
 /// The start-up checks of `--state-dir`.
 enum StateDirectory {

@@ -4,7 +4,7 @@ import SandboxBank
 import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
-import SandboxJournal
+import SandboxPersistence
 import Synchronization
 import TestHelpers
 import Testing

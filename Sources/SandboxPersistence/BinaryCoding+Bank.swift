@@ -1,8 +1,8 @@
-import SandboxJournal
+import SandboxBank
 import SandboxSupport
 
-// The bank's values in SandboxJournal's binary form, shared by the journal's records and the
-// snapshot: the fields in declaration order.
+// The bank's values in the binary form (`BinaryWriter`, `BinaryReader`), shared by the journal's
+// records and the snapshot: the fields in declaration order.
 
 extension BinaryWriter {
     static func append(_ money: Money, to bytes: inout [UInt8]) {

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 @testable import SandboxBank
-import SandboxJournal
+@testable import SandboxPersistence
 
 /// A bank read back from its journal or its snapshot holds its payouts as compactly as the bank
 /// that made them: the payouts of a rule share its timeline, the payouts of a callback URL share

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import SandboxHTTP
 import SandboxJSON
-import SandboxJournal
+import SandboxPersistence
 import Synchronization
 import TestHelpers
 import Testing

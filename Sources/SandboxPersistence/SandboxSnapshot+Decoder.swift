@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxJournal
 
 extension SandboxSnapshot {
     /// Reads a snapshot from its records as they come (their payloads after the kind byte: the

@@ -1,4 +1,4 @@
-import SandboxJournal
+import SandboxPersistence
 import Testing
 
 struct BinaryCodingTests {

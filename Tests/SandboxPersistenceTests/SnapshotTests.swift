@@ -3,7 +3,7 @@ import Foundation
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
-import SandboxJournal
+import SandboxPersistence
 import TestHelpers
 import Testing
 
