@@ -108,6 +108,9 @@ let package = Package(
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
         .target(name: "TestHelpers", dependencies: ["SandboxCrypto", "SandboxHTTP"], path: "Tests/TestHelpers"),
+        // What the suites that start a whole sandbox share (TestHelpers stays below the facade).
+        .target(name: "SandboxTestSupport", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxHTTP"],
+                path: "Tests/SandboxTestSupport"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
         .testTarget(name: "SandboxSupportTests", dependencies: ["SandboxSupport"]),
@@ -120,7 +123,7 @@ let package = Package(
         .testTarget(name: "SandboxWebhooksTests", dependencies: ["SandboxWebhooks", "SandboxBank", "SandboxHTTP"]),
         .testTarget(name: "SandboxMiddlewareTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMiddleware", "SandboxBank",
                                                                 "SandboxCrypto", "SandboxHTTP", "SandboxJSON"]),
-        .testTarget(name: "SandboxAdminTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxAdmin", "SandboxAPIDocs", "SandboxBank",
+        .testTarget(name: "SandboxAdminTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxAdmin", "SandboxAPIDocs", "SandboxBank",
                                                            "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxMiddleware",
                                                            "SandboxObservability", "SandboxPersistence", "SandboxRunner", "SandboxScenario",
                                                            "SandboxWebhooks"]),
@@ -142,7 +145,7 @@ let package = Package(
         .testTarget(name: "SandboxAPIDocsTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxD24Rules", "SandboxDialect",
                                                              "SandboxHTTP", "SandboxJSON", "SandboxMannco", "SandboxProtobuf", "SandboxScenario"]),
         .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxHTTP", "SandboxJSON"]),
-        .testTarget(name: "SandboxPersistenceTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxHTTP",
+        .testTarget(name: "SandboxPersistenceTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxHTTP",
                                                                  "SandboxJSON", "SandboxPersistence"], exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP",
                                                         "SandboxJSON", "SandboxBank"]),

@@ -6,6 +6,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxRunner
 import SandboxScenario
+import SandboxTestSupport
 import TestHelpers
 import Testing
 
@@ -13,38 +14,8 @@ import Testing
 /// format (PrismWebhookChaosTests has PayoutService's): the routes and their errors, the journal's
 /// marks, the sink's verdicts, and chaos carried across a restart and a snapshot.
 @Suite struct WebhookChaosAdminTests {
-    /// A sandbox on a manual clock, with a state folder or none, and requests to it (as StateDirectoryTests has them).
-    enum Fixture {
-        static func launch(_ directory: String?, change: (inout Sandbox.Configuration) -> Void = { _ in }) throws -> Sandbox {
-            var configuration = Sandbox.Configuration()
-            configuration.clockMode = .manual
-            configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
-            configuration.stateDirectory = directory
-            change(&configuration)
-            return try Sandbox.launch(configuration)
-        }
-
-        static func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "", signed: Bool = false) throws -> HTTPResponse {
-            var headers: HTTPHeaders = ["Content-Type": "application/json"]
-            if signed {
-                headers.add("Payload-Signature",
-                            Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret"))))
-            }
-            return try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
-        }
-
-        static func create(_ sandbox: Sandbox, _ externalID: String, name: String = "Ana", url: String? = nil) throws -> HTTPResponse {
-            try Self.send(sandbox, "POST", "/v3/cashout",
-                          #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","#
-                          + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","#
-                          + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
-                          + #""notification_url":"\#(url ?? "\(sandbox.baseURL)/sandbox/sink/shop")"}"#,
-                          signed: true)
-        }
-    }
-
     static func json(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "") throws -> (status: Int, json: JSON) {
-        let response = try Fixture.send(sandbox, method, path, body)
+        let response = try ManualSandbox.send(sandbox, method, path, body)
         return (response.status, response.body.isEmpty ? .null : try JSON.parse(response.body))
     }
 
@@ -56,7 +27,7 @@ import Testing
     // MARK: - The rules in force
 
     @Test func theRulesInForceAreReadAndReplacedAndAScenarioOrAResetChangesThem() throws {
-        let sandbox = try Fixture.launch(nil)
+        let sandbox = try ManualSandbox.launch(nil)
         defer { sandbox.stop() }
         #expect(try Self.json(sandbox, "GET", "/sandbox/webhooks/chaos") == (200, []))
         let rules = #"[{"name":"at least once","when":{"status":"COMPLETED"},"kind":"duplicate","after":"30s"},{"kind":"forged","rate":0.5}]"#
@@ -64,13 +35,13 @@ import Testing
         #expect(try Self.json(sandbox, "PUT", "/sandbox/webhooks/chaos", rules) == (200, expected))
         #expect(try Self.json(sandbox, "GET", "/sandbox/webhooks/chaos") == (200, expected))
         // A scenario without chaos keeps it; one with chaos replaces it; a reset ends it.
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/scenario", #"{"name":"other"}"#).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/scenario", #"{"name":"other"}"#).status == 200)
         #expect(try Self.json(sandbox, "GET", "/sandbox/webhooks/chaos").json == expected)
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/scenario", #"{"webhooks":{"chaos":[{"kind":"replay"}]}}"#).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/scenario", #"{"webhooks":{"chaos":[{"kind":"replay"}]}}"#).status == 200)
         #expect(try Self.json(sandbox, "GET", "/sandbox/webhooks/chaos").json == [["kind": "replay"]])
         #expect(try Self.json(sandbox, "PUT", "/sandbox/webhooks/chaos", "[]") == (200, []))
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/webhooks/chaos", rules).status == 200)
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/reset").status == 200)
+        #expect(try ManualSandbox.send(sandbox, "PUT", "/sandbox/webhooks/chaos", rules).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/reset").status == 200)
         #expect(try Self.json(sandbox, "GET", "/sandbox/webhooks/chaos").json == [])
     }
 
@@ -85,7 +56,7 @@ import Testing
          + "REJECTED, STAGED"),
     ])
     func badRulesAreRefusedWithWhereAndWhy(body: String, message: String) throws {
-        let sandbox = try Fixture.launch(nil)
+        let sandbox = try ManualSandbox.launch(nil)
         defer { sandbox.stop() }
         #expect(try Self.json(sandbox, "PUT", "/sandbox/webhooks/chaos", body) == (400, Self.error(400, message)))
         #expect(try Self.json(sandbox, "GET", "/sandbox/webhooks/chaos").json == [])
@@ -94,11 +65,11 @@ import Testing
     // MARK: - A chaos delivery now
 
     @Test func aDuplicateAForgeryAndAReplaySentNowAreMarkedInTheJournal() throws {
-        let sandbox = try Fixture.launch(nil)
+        let sandbox = try ManualSandbox.launch(nil)
         defer { sandbox.stop() }
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/shop", #"{"check_signatures":true,"deduplicate":true}"#).status == 204)
-        #expect(try Fixture.create(sandbox, "o-1").status == 200)
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "PUT", "/sandbox/sink/shop", #"{"check_signatures":true,"deduplicate":true}"#).status == 204)
+        #expect(try ManualSandbox.create(sandbox, "o-1").status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
         var last = JSON.null
         for kind in ["duplicate", "forged", "replay"] {
             let sent = try Self.json(sandbox, "POST", "/sandbox/webhooks/1/chaos", #"{"kind":"\#(kind)"}"#)
@@ -132,13 +103,13 @@ import Testing
     }
 
     @Test func aChaosDeliveryNowNeedsAWebhookWithAURLAndAKindThatCanBeSentNow() throws {
-        let sandbox = try Fixture.launch(nil)
+        let sandbox = try ManualSandbox.launch(nil)
         defer { sandbox.stop() }
         let noURL = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"o-9","country":"BR","currency":"BRL","amount":"100.00","#
                     + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
                     + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
-        #expect(try Fixture.send(sandbox, "POST", "/v3/cashout", noURL, signed: true).status == 200)
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/v3/cashout", noURL, signed: true).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
         let badKind = Self.error(400, #"expected {"kind": "duplicate"}, "forged" or "replay""#)
         #expect(try Self.json(sandbox, "POST", "/sandbox/webhooks/99/chaos",
                               #"{"kind":"duplicate"}"#) == (404, Self.error(404, "no webhook with id 99")))
@@ -152,18 +123,18 @@ import Testing
     // MARK: - The sink as a handler
 
     @Test func theSinkReadsWhatItIsSentOverHTTPAndItsScriptChangesKeyByKey() throws {
-        let sandbox = try Fixture.launch(nil)
+        let sandbox = try ManualSandbox.launch(nil)
         defer { sandbox.stop() }
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", #"{"answers":[503]}"#).status == 204)
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", #"{"check_signatures":true}"#).status == 204)
+        #expect(try ManualSandbox.send(sandbox, "PUT", "/sandbox/sink/h", #"{"answers":[503]}"#).status == 204)
+        #expect(try ManualSandbox.send(sandbox, "PUT", "/sandbox/sink/h", #"{"check_signatures":true}"#).status == 204)
         #expect(try Self.json(sandbox, "GET", "/sandbox/sink/h").json["answers"] == [503])
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", #"{"deduplicate":true,"check_signatures":1}"#).status == 400)
+        #expect(try ManualSandbox.send(sandbox, "PUT", "/sandbox/sink/h", #"{"deduplicate":true,"check_signatures":1}"#).status == 400)
         // `{}` sets nothing, as a scenario's sink entry `{}` does (Behaviour and choices, "A sink script of `{}`").
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", "{}").status == 204)
+        #expect(try ManualSandbox.send(sandbox, "PUT", "/sandbox/sink/h", "{}").status == 204)
         let kept = try Self.json(sandbox, "GET", "/sandbox/sink/h").json
         #expect(kept["answers"] == [503] && kept["check_signatures"] == true && kept["deduplicate"] == false)
-        #expect(try Fixture.create(sandbox, "o-1", url: "http://127.0.0.1:9/hook").status == 200)  // never reaches the sink
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
+        #expect(try ManualSandbox.create(sandbox, "o-1", url: "http://127.0.0.1:9/hook").status == 200)  // never reaches the sink
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
         let notification = try #require(sandbox.bank.notification(id: 1))
         let form = try #require(sandbox.notification(notification)?.body())
 
@@ -177,7 +148,7 @@ import Testing
             let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", headers: headers, body: Array(form.utf8))
             answers.append("\(response.status) \(response.bodyText)")
         }
-        #expect(try Fixture.send(sandbox, "PUT", "/sandbox/sink/h", #"{"deduplicate":true}"#).status == 204)
+        #expect(try ManualSandbox.send(sandbox, "PUT", "/sandbox/sink/h", #"{"deduplicate":true}"#).status == 204)
         let again = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/sink/h", headers: headers, body: Array(form.utf8))
         #expect(answers == [#"503 {"reason":"scripted answer 503","received":true,"verdict":"failed"}"#,
                             #"200 {"received":true,"verdict":"processed"}"#])
@@ -203,47 +174,47 @@ import Testing
                          + #""kind":"duplicate","after":"1m"},{"when":{"status":"DELIVERED"},"kind":"replay","after":"2m"}]}}"#
 
     static func prepare(_ sandbox: Sandbox) throws {
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/scenario", pending).status == 200)
-        #expect(try Fixture.create(sandbox, "o-1").status == 200)
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
-        #expect(try Fixture.create(sandbox, "o-2").status == 200)
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/scenario", pending).status == 200)
+        #expect(try ManualSandbox.create(sandbox, "o-1").status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
+        #expect(try ManualSandbox.create(sandbox, "o-2").status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"5s"}"#).status == 200)
     }
 
     static func finish(_ sandbox: Sandbox) throws -> String {
-        #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"1h"}"#).status == 200)
+        #expect(try ManualSandbox.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"1h"}"#).status == 200)
         return try webhooks(sandbox)
     }
 
     /// The webhook journal, its URLs without the sandbox's port.
     static func webhooks(_ sandbox: Sandbox) throws -> String {
-        try Fixture.send(sandbox, "GET", "/sandbox/webhooks").bodyText.replacingOccurrences(of: sandbox.baseURL.absoluteString, with: "BASE")
+        try ManualSandbox.send(sandbox, "GET", "/sandbox/webhooks").bodyText.replacingOccurrences(of: sandbox.baseURL.absoluteString, with: "BASE")
     }
 
     @Test func chaosStillToComeIsCarriedAcrossARestartAndASnapshot() throws {
-        let straight = try Fixture.launch(nil)
+        let straight = try ManualSandbox.launch(nil)
         defer { straight.stop() }  // stopped before its port is taken again: stopping twice is harmless
         try Self.prepare(straight)
         let midway = try Self.webhooks(straight)
         #expect(midway.contains(#""state":"due""#) && midway.contains(#""released_by":null"#))
-        let snapshot = try Fixture.send(straight, "GET", "/sandbox/snapshot")
+        let snapshot = try ManualSandbox.send(straight, "GET", "/sandbox/snapshot")
         let expected = try Self.finish(straight)
         #expect(expected.contains(#""kind":"out_of_order""#) && expected.contains(#""kind":"replay""#) && expected.contains(#""kind":"duplicate""#))
         straight.stop()
 
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Fixture.launch(directory)
+        let first = try ManualSandbox.launch(directory)
         try Self.prepare(first)
         first.stop()
         // On the same port: the notifications go on to its sink.
-        let second = try Fixture.launch(directory) { $0.server.port = first.addresses[0].port }
+        let second = try ManualSandbox.launch(directory) { $0.server.port = first.addresses[0].port }
         defer { second.stop() }
         #expect(try Self.webhooks(second) == midway)
         #expect(try Self.json(second, "GET", "/sandbox/webhooks/chaos").json.arrayValue?.count == 3)
         #expect(try Self.finish(second) == expected)
 
-        let restored = try Fixture.launch(nil) { $0.server.port = straight.addresses[0].port }  // its sink, as the snapshot's URLs say
+        let restored = try ManualSandbox.launch(nil) { $0.server.port = straight.addresses[0].port }  // its sink, as the snapshot's URLs say
         defer { restored.stop() }
         #expect(try TestHTTP.send(method: "PUT", url: "\(restored.baseURL)/sandbox/snapshot", body: snapshot.body).status == 200)
         #expect(try Self.finish(restored) == expected)

@@ -4,6 +4,7 @@ import Glibc
 import SandboxHTTP
 import SandboxJSON
 import SandboxPersistence
+import SandboxTestSupport
 import Synchronization
 import TestHelpers
 import Testing
@@ -56,7 +57,7 @@ final class DiskFaults: Sendable {
 /// answered 2xx is kept and one answered 503 is not, in memory and after a restart from the bytes
 /// on disk; and once the fault is lifted, the next change succeeds with no restart.
 @Suite struct DiskFailureTests {
-    typealias Fixture = StateDirectoryTests
+    typealias Fixture = ManualSandbox
 
     /// One step of the workload: what it sends, and the external_id it creates, if it creates.
     struct Step: Sendable {

@@ -4,13 +4,14 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxPersistence
+import SandboxTestSupport
 import TestHelpers
 import Testing
 
 /// `GET /sandbox/snapshot` and `PUT /sandbox/snapshot` move the whole state between sandboxes;
 /// with `--state-dir`, a restore is journaled and the journal is compacted into a snapshot.
 @Suite struct SnapshotTests {
-    typealias Fixture = StateDirectoryTests
+    typealias Fixture = ManualSandbox
 
     private static func temporaryDirectory() -> String {
         NSTemporaryDirectory() + "snapshot-\(UUID().uuidString)"
@@ -62,7 +63,7 @@ import Testing
         #expect(restored.status == 200)
         #expect(restored.bodyText == #"{"cashouts":4,"clock":"2026-01-05T09:00:20Z","merchants":["sandbox_login","76561198000000001","#
                                      + #""DefaultMerchantId","acme"],"scenarios":1,"status":"restored"}"#)
-        #expect(try Fixture.state(second) == Fixture.state(first))
+        #expect(try StateDirectoryTests.state(second) == StateDirectoryTests.state(first))
         #expect(try Fixture.send(second, "GET", "/sandbox/snapshot").body == saved.body)
 
         // The same future: the late return, the held cashout, the scenario's slow rule, the retries.
@@ -70,7 +71,7 @@ import Testing
             #expect(try Fixture.create(sandbox, "o-5", name: "SLOW", url: "http://127.0.0.1:9/hook").bodyText == #"{"cashout_id":"1000005"}"#)
             #expect(try Fixture.send(sandbox, "POST", "/sandbox/clock/advance", #"{"by":"2d"}"#).status == 200)
         }
-        #expect(try Fixture.state(second, cashouts: 5) == Fixture.state(first, cashouts: 5))
+        #expect(try StateDirectoryTests.state(second, cashouts: 5) == StateDirectoryTests.state(first, cashouts: 5))
         let webhooks = try Fixture.send(second, "GET", "/sandbox/webhooks").bodyText
         #expect(webhooks.contains("127.0.0.1:9: Connection refused") && webhooks.contains(#""state":"pending""#))
         let late = try JSON.parse(Fixture.send(second, "GET", "/sandbox/cashouts/1000002").body)
@@ -91,13 +92,13 @@ import Testing
         #expect(try TestHTTP.send(method: "PUT", url: "\(first.baseURL)/sandbox/snapshot", body: saved).status == 200)
         #expect(try Fixture.create(first, "after").bodyText == #"{"cashout_id":"1000005"}"#)
         first.bank.runDueEvents()  // the restored webhooks that were on their way go out again at once: their answers first
-        let before = try Fixture.state(first, cashouts: 5)
+        let before = try StateDirectoryTests.state(first, cashouts: 5)
         first.stop()
 
         let second = try Fixture.launch(directory)
         defer { second.stop() }
         #expect(second.journalRecovery?.problem == nil)
-        #expect(try Fixture.state(second, cashouts: 5) == before)
+        #expect(try StateDirectoryTests.state(second, cashouts: 5) == before)
     }
 
     /// With a small compaction size, the journal is rewritten as a snapshot again and again while
@@ -113,7 +114,7 @@ import Testing
             if index % 10 == 0 { #expect(try Fixture.send(first, "POST", "/sandbox/clock/advance", #"{"by":"7s"}"#).status == 200) }
         }
         #expect(try Self.compactions(first) >= 2)
-        let before = try Fixture.state(first, cashouts: 64)
+        let before = try StateDirectoryTests.state(first, cashouts: 64)
         first.stop()
 
         let file = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/journal.log"))
@@ -125,7 +126,7 @@ import Testing
         let second = try Fixture.launch(directory, change: small)
         defer { second.stop() }
         #expect(second.journalRecovery?.problem == nil)
-        #expect(try Fixture.state(second, cashouts: 64) == before)
+        #expect(try StateDirectoryTests.state(second, cashouts: 64) == before)
         #expect(try Fixture.create(second, "next").bodyText == #"{"cashout_id":"1000065"}"#)
     }
 
@@ -197,11 +198,11 @@ import Testing
         let sandbox = try Fixture.launch(nil)
         defer { sandbox.stop() }
         #expect(try Fixture.create(sandbox, "kept").status == 200)
-        let before = try Fixture.state(sandbox, cashouts: 1)
+        let before = try StateDirectoryTests.state(sandbox, cashouts: 1)
         let response = try TestHTTP.send(method: "PUT", url: "\(sandbox.baseURL)/sandbox/snapshot", body: Array(body.utf8))
         #expect(response.status == 400)
         #expect(try JSON.parse(response.body) == ["code": 400, "message": .string(message)])
-        #expect(try Fixture.state(sandbox, cashouts: 1) == before)
+        #expect(try StateDirectoryTests.state(sandbox, cashouts: 1) == before)
     }
 
     @Test func aDamagedSnapshotIsRefusedWithWhereItIsDamaged() throws {
@@ -278,13 +279,13 @@ import Testing
         let second = try Fixture.launch(nil)
         defer { second.stop() }
         #expect(try Fixture.create(second, "kept").status == 200)
-        let before = try Fixture.state(second, cashouts: 1)
+        let before = try StateDirectoryTests.state(second, cashouts: 1)
         let response = try TestHTTP.send(method: "PUT", url: "\(second.baseURL)/sandbox/snapshot", body: broken)
         #expect(response.status == 400)
         let message = try JSON.parse(response.body)["message"]?.stringValue ?? ""
         let offset = message.hasPrefix("snapshot byte ") ? Int(message.dropFirst(14).prefix { $0 != ":" }) : nil
         #expect(offset.map { $0 >= half } == true, "found in the second part: \(message)")
-        #expect(try Fixture.state(second, cashouts: 1) == before)
+        #expect(try StateDirectoryTests.state(second, cashouts: 1) == before)
         #expect(second.bank.payouts().count == 1)
     }
 

@@ -5,6 +5,7 @@ import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON
 import SandboxPersistence
+import SandboxTestSupport
 import Synchronization
 import TestHelpers
 import Testing
@@ -12,33 +13,6 @@ import Testing
 /// `--state-dir`: a sandbox started on the folder another one used carries on where it stopped:
 /// the same cashouts, balances, ledger, webhooks, scheduled bank steps, merchants and clock.
 @Suite struct StateDirectoryTests {
-    static func launch(_ directory: String?, change: (inout Sandbox.Configuration) -> Void = { _ in }) throws -> Sandbox {
-        var configuration = Sandbox.Configuration()
-        configuration.clockMode = .manual
-        configuration.clockStart = VirtualTime(iso8601: "2026-01-05T09:00:00Z")
-        configuration.stateDirectory = directory
-        change(&configuration)
-        return try Sandbox.launch(configuration)
-    }
-
-    static func send(_ sandbox: Sandbox, _ method: String, _ path: String, _ body: String = "", signed: Bool = false) throws -> HTTPResponse {
-        var headers: HTTPHeaders = ["Content-Type": "application/json"]
-        if signed {
-            headers.add("Payload-Signature",
-                        Hex.lowercase(HMACSHA256.authenticationCode(for: Array(body.utf8), key: HMACSHA256.Key("sandbox_secret"))))
-        }
-        return try TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
-    }
-
-    static func create(_ sandbox: Sandbox, _ externalID: String, name: String = "Ana", url: String? = nil) throws -> HTTPResponse {
-        try Self.send(sandbox, "POST", "/v3/cashout",
-                      #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"\#(externalID)","country":"BR","currency":"BRL","#
-                      + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"\#(name)","#
-                      + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
-                      + #""notification_url":"\#(url ?? "\(sandbox.baseURL)/sandbox/sink/shop")"}"#,
-                      signed: true)
-    }
-
     /// What `count` clients at once, each on its own thread, say of what they got (`client`: its
     /// number), in the order the answers came. Real threads: Dispatch's pool could run fewer at once.
     static func fromClients(_ count: Int, _ client: @escaping @Sendable (_ client: Int) -> [String]) -> [String] {
@@ -59,45 +33,45 @@ import Testing
     /// Everything a user can read back, as the admin API shows it.
     static func state(_ sandbox: Sandbox, cashouts: Int = 4) throws -> [String] {
         try ["/sandbox/cashouts", "/sandbox/ledger", "/sandbox/webhooks", "/sandbox/merchants", "/sandbox/clock"].map {
-            try Self.send(sandbox, "GET", $0).bodyText
-        } + (1_000_001 ..< 1_000_001 + cashouts).map { try Self.send(sandbox, "GET", "/sandbox/cashouts/\($0)").bodyText }
+            try ManualSandbox.send(sandbox, "GET", $0).bodyText
+        } + (1_000_001 ..< 1_000_001 + cashouts).map { try ManualSandbox.send(sandbox, "GET", "/sandbox/cashouts/\($0)").bodyText }
     }
 
     @Test func aRestartedSandboxCarriesOnWhereTheLastOneStopped() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.launch(directory)
-        #expect(try Self.create(first, "o-1").bodyText == #"{"cashout_id":"1000001"}"#)
-        #expect(try Self.create(first, "o-2", name: "LATE REJECT 826").status == 200)
-        #expect(try Self.send(first, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
-        #expect(try Self.create(first, "o-3").status == 200)
-        #expect(try Self.send(first, "POST", "/sandbox/cashouts/1000003/actions", #"{"action":"hold"}"#).status == 200)
+        let first = try ManualSandbox.launch(directory)
+        #expect(try ManualSandbox.create(first, "o-1").bodyText == #"{"cashout_id":"1000001"}"#)
+        #expect(try ManualSandbox.create(first, "o-2", name: "LATE REJECT 826").status == 200)
+        #expect(try ManualSandbox.send(first, "POST", "/sandbox/clock/advance", #"{"by":"20s"}"#).status == 200)
+        #expect(try ManualSandbox.create(first, "o-3").status == 200)
+        #expect(try ManualSandbox.send(first, "POST", "/sandbox/cashouts/1000003/actions", #"{"action":"hold"}"#).status == 200)
         // The hold's notification is due now, sent by the clock driver on its own thread: an advance
         // of 0s returns once it is answered, before the sink's script changes and anyone looks.
-        #expect(try Self.send(first, "POST", "/sandbox/clock/advance", #"{"by":"0s"}"#).status == 200)
-        #expect(try Self.send(first, "PUT", "/sandbox/sink/shop", #"{"answers":[500]}"#).status == 204)
-        #expect(try Self.send(first, "POST", "/sandbox/scenario",
+        #expect(try ManualSandbox.send(first, "POST", "/sandbox/clock/advance", #"{"by":"0s"}"#).status == 200)
+        #expect(try ManualSandbox.send(first, "PUT", "/sandbox/sink/shop", #"{"answers":[500]}"#).status == 204)
+        #expect(try ManualSandbox.send(first, "POST", "/sandbox/scenario",
                               #"{"merchants":[{"login":"acme","pass":"p","secret":"s","balance":{"USD":"10.00"}}]}"#).status == 200)
-        #expect(try Self.create(first, "o-4").status == 200)
+        #expect(try ManualSandbox.create(first, "o-4").status == 200)
         let before = try Self.state(first)
         // Each group commit's fdatasync is timed.
-        let metrics = try Self.send(first, "GET", "/sandbox/metrics").bodyText.split(separator: "\n")
+        let metrics = try ManualSandbox.send(first, "GET", "/sandbox/metrics").bodyText.split(separator: "\n")
         let count = metrics.first { $0.hasPrefix("cashout_sandbox_journal_fsync_seconds_count ") }.flatMap { Int($0.split(separator: " ")[1]) }
         #expect((count ?? 0) >= 5)
         #expect(metrics.contains("cashout_sandbox_journal_fsync_seconds_bucket{le=\"+Inf\"} \(count ?? -1)"))
         first.stop()
 
-        let second = try Self.launch(directory)
+        let second = try ManualSandbox.launch(directory)
         defer { second.stop() }
         #expect(second.journalRecovery?.problem == nil)
         #expect((second.journalRecovery?.records ?? 0) > 10)
         #expect(try Self.state(second) == before)
         // It goes on: the late return an hour after completion, the held cashout still held.
-        #expect(try Self.send(second, "POST", "/sandbox/clock/advance", #"{"by":"2h"}"#).status == 200)
-        let late = try JSON.parse(Self.send(second, "GET", "/sandbox/cashouts/1000002").body)
+        #expect(try ManualSandbox.send(second, "POST", "/sandbox/clock/advance", #"{"by":"2h"}"#).status == 200)
+        let late = try JSON.parse(ManualSandbox.send(second, "GET", "/sandbox/cashouts/1000002").body)
         #expect(late["status"] == "REJECTED")
-        #expect(try JSON.parse(Self.send(second, "GET", "/sandbox/cashouts/1000003").body)["status"] == "ON_HOLD")
-        #expect(try Self.create(second, "o-5").bodyText == #"{"cashout_id":"1000005"}"#)
+        #expect(try JSON.parse(ManualSandbox.send(second, "GET", "/sandbox/cashouts/1000003").body)["status"] == "ON_HOLD")
+        #expect(try ManualSandbox.create(second, "o-5").bodyText == #"{"cashout_id":"1000005"}"#)
     }
 
     /// A manual clock moves only when told, restarts included: started again later (here with the
@@ -122,7 +96,7 @@ import Testing
                      #""chaos":null,"#, #","retry":false"#, #""chaos_plan":null,"#]
         let shown = { (sandbox: Sandbox) throws -> [String] in
             try ["/sandbox/cashouts/1000002", "/sandbox/merchants", "/sandbox/ledger"].map { path in
-                var text = try Self.send(sandbox, "GET", path).bodyText
+                var text = try ManualSandbox.send(sandbox, "GET", path).bodyText
                 if path.hasPrefix("/sandbox/cashouts/") { #expect(added.allSatisfy(text.contains)) }
                 for member in added { text = text.replacingOccurrences(of: member, with: "") }
                 return text
@@ -132,22 +106,22 @@ import Testing
             try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8)
         }
 
-        let second = try Self.launch(directory)
+        let second = try ManualSandbox.launch(directory)
         #expect(try shown(second) == before)
         #expect(second.bank.payouts().map(\.dialect) == ["d24", "d24"])
         second.stop()
         let rewritten = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(Array(rewritten.prefix(8)) == JournalFormat.header)
-        let third = try Self.launch(directory)
+        let third = try ManualSandbox.launch(directory)
         #expect(try shown(third) == before)
-        #expect(try Self.create(third, "o-3").bodyText == #"{"cashout_id":"1000003"}"#)  // its credentials still sign
+        #expect(try ManualSandbox.create(third, "o-3").bodyText == #"{"cashout_id":"1000003"}"#)  // its credentials still sign
         third.stop()
 
         var newer = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let unknown = JournalFormat.currentVersion + 1
         newer.replaceSubrange(0 ..< 8, with: JournalFormat.header(version: unknown))
         try Data(newer).write(to: URL(fileURLWithPath: path))
-        #expect(throws: JournalError.unreadableVersion(path: path, version: unknown)) { try Self.launch(directory) }
+        #expect(throws: JournalError.unreadableVersion(path: path, version: unknown)) { try ManualSandbox.launch(directory) }
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == newer)
         #expect(JournalError.unreadableVersion(path: path, version: unknown).description == "\(path) is in journal format \(unknown), which a newer "
             + "CashoutSandbox wrote; this one reads formats 1-\(JournalFormat.currentVersion). Start that version on it, or start this one on an "
@@ -158,30 +132,30 @@ import Testing
     @Test func aManualClockGoesOnFromTheLastTimeJournaledNotFromNow() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.launch(directory)
-        #expect(try Self.create(first, "o-1").status == 200)
-        #expect(try Self.send(first, "POST", "/sandbox/clock/advance", #"{"by":"3s"}"#).status == 200)
+        let first = try ManualSandbox.launch(directory)
+        #expect(try ManualSandbox.create(first, "o-1").status == 200)
+        #expect(try ManualSandbox.send(first, "POST", "/sandbox/clock/advance", #"{"by":"3s"}"#).status == 200)
         first.stop()
 
         let dayLater = { (configuration: inout Sandbox.Configuration) in configuration.clockStart = VirtualTime(iso8601: "2026-01-06T09:00:00Z") }
-        let second = try Self.launch(directory, change: dayLater)
-        #expect(try JSON.parse(Self.send(second, "GET", "/sandbox/clock").body)["now"] == "2026-01-05T09:00:03Z")
-        #expect(try JSON.parse(Self.send(second, "GET", "/sandbox/cashouts/1000001").body)["status"] == "PENDING")
+        let second = try ManualSandbox.launch(directory, change: dayLater)
+        #expect(try JSON.parse(ManualSandbox.send(second, "GET", "/sandbox/clock").body)["now"] == "2026-01-05T09:00:03Z")
+        #expect(try JSON.parse(ManualSandbox.send(second, "GET", "/sandbox/cashouts/1000001").body)["status"] == "PENDING")
         second.stop()
 
         let empty = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        try Self.launch(empty).stop()
-        let third = try Self.launch(empty, change: dayLater)
+        try ManualSandbox.launch(empty).stop()
+        let third = try ManualSandbox.launch(empty, change: dayLater)
         defer { third.stop() }
-        #expect(try JSON.parse(Self.send(third, "GET", "/sandbox/clock").body)["now"] == "2026-01-06T09:00:00Z")
+        #expect(try JSON.parse(ManualSandbox.send(third, "GET", "/sandbox/clock").body)["now"] == "2026-01-06T09:00:00Z")
     }
 
     @Test func aTornTailIsDroppedAndReportedAndTheRestIsKept() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.launch(directory)
-        #expect(try Self.create(first, "o-1").status == 200)
+        let first = try ManualSandbox.launch(directory)
+        #expect(try ManualSandbox.create(first, "o-1").status == 200)
         let before = try Self.state(first)
         first.stop()
         // A crash in the middle of a write: half a record at the end.
@@ -190,13 +164,13 @@ import Testing
         journal.write(Data([40, 0, 0, 0, 1, 2, 3, 4, 0, 1, 2]))
         journal.closeFile()
 
-        let second = try Self.launch(directory)
+        let second = try ManualSandbox.launch(directory)
         defer { second.stop() }
         let recovery = try #require(second.journalRecovery)
         #expect(recovery.droppedBytes == 11)
         #expect(recovery.problem?.hasPrefix("a record of 40 bytes cut short at byte ") == true)
         #expect(try Self.state(second) == before)
-        #expect(try Self.create(second, "o-2").bodyText == #"{"cashout_id":"1000002"}"#)
+        #expect(try ManualSandbox.create(second, "o-2").bodyText == #"{"cashout_id":"1000002"}"#)
     }
 
     /// Creates from many clients at once, each on its own connection, share syncs: each is
@@ -205,11 +179,11 @@ import Testing
     @Test func concurrentCreatesAreEachAnsweredOnceSaved() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.launch(directory)
+        let first = try ManualSandbox.launch(directory)
         let (clients, each) = (16, 8)
         let answers = Self.fromClients(clients) { client in
             (0 ..< each).map { index in
-                let response = try? Self.create(first, "c\(client)-\(index)")
+                let response = try? ManualSandbox.create(first, "c\(client)-\(index)")
                 return "\(response?.status ?? 0) \(response?.bodyText.hasPrefix(#"{"cashout_id":""#) == true)"
             }
         }
@@ -217,7 +191,7 @@ import Testing
         let before = try Self.state(first, cashouts: clients * each)
         first.stop()
 
-        let second = try Self.launch(directory)
+        let second = try ManualSandbox.launch(directory)
         defer { second.stop() }
         #expect(try Self.state(second, cashouts: clients * each) == before)
     }
@@ -229,32 +203,32 @@ import Testing
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let faults = DiskFaults()
-        let sandbox = try Self.launch(directory) { $0.journalFiles = faults.files }
+        let sandbox = try ManualSandbox.launch(directory) { $0.journalFiles = faults.files }
         defer { sandbox.stop() }
-        #expect(try Self.create(sandbox, "saved").status == 200)
+        #expect(try ManualSandbox.create(sandbox, "saved").status == 200)
         faults.arm(at: 1, persistent: true, only: [.write])  // a full disk: cutting a file back still works
         let journalPath = "\(directory)/journal.log"
         let answers = Self.fromClients(4) { client in
-            let response = try? Self.create(sandbox, "lost-\(client)")
+            let response = try? ManualSandbox.create(sandbox, "lost-\(client)")
             return ["\(response?.status ?? 0) \(response?.headers["Retry-After"] ?? "-") \(response?.bodyText ?? "")"]
         }
         let refused = #"503 1 {"code":503,"message":"the change could not be saved: write \#(journalPath): No space left on device "#
             + #"(ENOSPC); nothing was changed, try again later"}"#
         #expect(Set(answers) == [refused], "\(answers)")
-        #expect(try Self.send(sandbox, "GET", "/sandbox/cashouts/1000001").status == 200)
-        #expect(try Self.send(sandbox, "GET", "/sandbox/cashouts/1000002").status == 404)
-        let health = try Self.send(sandbox, "GET", "/sandbox/health")
+        #expect(try ManualSandbox.send(sandbox, "GET", "/sandbox/cashouts/1000001").status == 200)
+        #expect(try ManualSandbox.send(sandbox, "GET", "/sandbox/cashouts/1000002").status == 404)
+        let health = try ManualSandbox.send(sandbox, "GET", "/sandbox/health")
         #expect(health.status == 503)
         let journal = try JSON.parse(health.body)["journal"]
         #expect(journal?["state"] == "failing" && journal?["error"]?.stringValue == "write \(journalPath): No space left on device (ENOSPC)")
         #expect(journal?["since"]?.stringValue?.hasSuffix("Z") == true)
-        let metrics = try Self.send(sandbox, "GET", "/sandbox/metrics").bodyText
+        let metrics = try ManualSandbox.send(sandbox, "GET", "/sandbox/metrics").bodyText
         #expect(metrics.contains("cashout_sandbox_journal_failing 1\n"))
 
         faults.lift()
-        #expect(try Self.create(sandbox, "lost-0").bodyText == #"{"cashout_id":"1000002"}"#)
-        #expect(try Self.send(sandbox, "GET", "/sandbox/health").status == 200)
-        let after = try Self.send(sandbox, "GET", "/sandbox/metrics").bodyText
+        #expect(try ManualSandbox.create(sandbox, "lost-0").bodyText == #"{"cashout_id":"1000002"}"#)
+        #expect(try ManualSandbox.send(sandbox, "GET", "/sandbox/health").status == 200)
+        let after = try ManualSandbox.send(sandbox, "GET", "/sandbox/metrics").bodyText
         #expect(after.contains("cashout_sandbox_journal_failing 0\n") && !after.contains("cashout_sandbox_journal_failed_writes_total 0\n"))
     }
 
@@ -266,7 +240,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: base) }
         func refusal(_ directory: String, _ files: JournalFiles) -> StateDirectoryError? {
             do {
-                _ = try Self.launch(directory) { $0.journalFiles = files }
+                _ = try ManualSandbox.launch(directory) { $0.journalFiles = files }
                 return nil
             } catch {
                 return error as? StateDirectoryError
@@ -279,8 +253,8 @@ import Testing
             == "state directory \(base)/new: write \(base)/new/journal.log: No space left on device (ENOSPC)")
         #expect(!FileManager.default.fileExists(atPath: "\(base)/new"))
         // A journal of a sandbox that ran before, on a disk now full.
-        let used = try Self.launch("\(base)/used")
-        #expect(try Self.create(used, "o-1").status == 200)
+        let used = try ManualSandbox.launch("\(base)/used")
+        #expect(try ManualSandbox.create(used, "o-1").status == 200)
         used.stop()
         let journal = try Data(contentsOf: URL(fileURLWithPath: "\(base)/used/journal.log"))
         #expect(refusal("\(base)/used", full)?.cause == "write \(base)/used/journal.log: No space left on device (ENOSPC)")
@@ -294,13 +268,13 @@ import Testing
     @Test func aFolderInUseIsRefusedUntilItsSandboxStops() throws {
         let directory = NSTemporaryDirectory() + "state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.launch(directory)
+        let first = try ManualSandbox.launch(directory)
         #expect(throws: StateDirectoryError(directory: directory,
                                             cause: "another sandbox is using it (stop it, or start this one on another folder)")) {
-            try Self.launch(directory)
+            try ManualSandbox.launch(directory)
         }
         first.stop()
-        let second = try Self.launch(directory)
+        let second = try ManualSandbox.launch(directory)
         second.stop()
     }
 }
