@@ -107,7 +107,7 @@ let package = Package(
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
-        .target(name: "TestHelpers", dependencies: ["SandboxCrypto", "SandboxHTTP"], path: "Tests/TestHelpers"),
+        .target(name: "TestHelpers", dependencies: ["SandboxBank", "SandboxCrypto", "SandboxHTTP"], path: "Tests/TestHelpers"),
         // What the suites that start a whole sandbox share (TestHelpers stays below the facade).
         .target(name: "SandboxTestSupport", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxHTTP"],
                 path: "Tests/SandboxTestSupport"),

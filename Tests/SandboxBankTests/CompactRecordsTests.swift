@@ -1,3 +1,4 @@
+import TestHelpers
 import Testing
 @testable import SandboxBank
 

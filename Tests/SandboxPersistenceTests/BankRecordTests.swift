@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxPersistence
+import TestHelpers
 import Testing
 
 /// Journal records come back from their binary form exactly as written, and a record cut short

@@ -1,4 +1,5 @@
 import Synchronization
+import TestHelpers
 import Testing
 @testable import SandboxBank
 import SandboxPersistence

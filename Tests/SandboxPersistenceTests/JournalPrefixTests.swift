@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TestHelpers
 import Testing
 @testable import SandboxBank
 import SandboxPersistence
