@@ -33,7 +33,7 @@ let package = Package(
         // compaction), the binary coding, the bank's binary form (records and snapshots), the sandbox's
         // state on disk (`--state-dir`'s journal), its snapshots and the state directory.
         .target(name: "SandboxPersistence", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxSupport"]),
-        // Layer 2: the integration report's engine: what an app gets wrong, from the journaled
+        // Layer 2: the integration report's engine: what an app gets wrong, from the logged
         // requests and the deliveries, by checks the dialects pick (it names no API).
         .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI
@@ -77,7 +77,7 @@ let package = Package(
         // Layer 4: the webhooks: the sender, its delivery pool and counts, and the built-in sinks.
         .target(name: "SandboxWebhooks", dependencies: ["SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario",
                                                         "SandboxSupport"]),
-        // Layer 4: what the sandbox observes: the event log, the request journal and its recorder, the app's activity.
+        // Layer 4: what the sandbox observes: the event log, the request log and its recorder, the app's activity.
         .target(name: "SandboxObservability", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
                                                              "SandboxProtobuf", "SandboxReport", "SandboxScenario", "SandboxSupport"]),
         // Layer 4: the middleware: the Host and cross-site guards, the admin token, a scenario's faults.
@@ -123,7 +123,8 @@ let package = Package(
         .testTarget(name: "SandboxWebhooksTests", dependencies: ["SandboxWebhooks", "SandboxBank", "SandboxHTTP"]),
         .testTarget(name: "SandboxMiddlewareTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMiddleware", "SandboxBank",
                                                                 "SandboxCrypto", "SandboxHTTP", "SandboxJSON"]),
-        .testTarget(name: "SandboxAdminTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxAdmin", "SandboxAPIDocs", "SandboxBank",
+        .testTarget(name: "SandboxAdminTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxAdmin",
+                                                           "SandboxAPIDocs", "SandboxBank",
                                                            "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxMiddleware",
                                                            "SandboxObservability", "SandboxPersistence", "SandboxRunner", "SandboxScenario",
                                                            "SandboxWebhooks"]),
@@ -134,8 +135,8 @@ let package = Package(
                                                              "SandboxReport", "SandboxScenario"]),
         .testTarget(name: "SandboxCLITests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),
         .testTarget(name: "SandboxObservabilityTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxObservability", "SandboxBank",
-                                                                   "SandboxCLI", "SandboxCrypto", "SandboxGRPC", "SandboxHTTP",
-                                                                   "SandboxJSON", "SandboxScenario"]),
+                                                                   "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+                                                                   "SandboxScenario"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxMannco", "SandboxHTTP",
                                                                 "SandboxScenario", "SandboxDialect", "SandboxBank", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "SandboxRunnerTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxBank", "SandboxDialect",
@@ -145,8 +146,9 @@ let package = Package(
         .testTarget(name: "SandboxAPIDocsTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxD24Rules", "SandboxDialect",
                                                              "SandboxHTTP", "SandboxJSON", "SandboxMannco", "SandboxProtobuf", "SandboxScenario"]),
         .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxHTTP", "SandboxJSON"]),
-        .testTarget(name: "SandboxPersistenceTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxHTTP",
-                                                                 "SandboxJSON", "SandboxPersistence"], exclude: ["Fixtures"]),
+        .testTarget(name: "SandboxPersistenceTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxBank",
+                                                                 "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxPersistence"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "D24APITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxD24Rules", "SandboxHTTP",
                                                         "SandboxJSON", "SandboxBank"]),
         .testTarget(name: "ManncoAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMannco", "SandboxRunner", "SandboxHTTP",

@@ -49,7 +49,8 @@ extension Sandbox {
             // The request log and the log of refused authentication: each request as it came,
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
             configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
-                ? Stage(RequestRecorder(requestLog: parts.requests, eventLog: configuration.eventLog, clock: parts.clock, routeNames: parts.routeNames,
+                ? Stage(RequestRecorder(requestLog: parts.requests, eventLog: configuration.eventLog, clock: parts.clock,
+                                        routeNames: parts.routeNames,
                                         dialects: parts.routeDialects, unrecorded: APIDocs.routes,
                                         activity: parts.activity).respond)
                 : nil,
@@ -104,8 +105,7 @@ extension Sandbox {
     }
 
     /// The admin routes that run the bank's events or send webhooks.
-    private static let sendsWebhooks: Set = ["POST /sandbox/clock/advance", "POST /sandbox/webhooks/{id}/redeliver",
-                                             "POST /sandbox/webhooks/{id}/chaos"]
+    private static let sendsWebhooks: Set = [AdminRoute.advanceClock, AdminRoute.redeliverWebhook, AdminRoute.sendWebhookChaos]
 
     /// A change refused for the journal, as a gRPC call (trailers only) or a Connect call is
     /// answered: UNAVAILABLE, which clients retry, with the refusal's message.

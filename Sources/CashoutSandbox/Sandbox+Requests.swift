@@ -50,7 +50,7 @@ extension Sandbox {
             + (miss["differences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
     }
 
-    /// Forgets every request loged so far (`DELETE /sandbox/requests`).
+    /// Forgets every request logged so far (`DELETE /sandbox/requests`).
     public func clearRequests() {
         requestLog.clear()
     }

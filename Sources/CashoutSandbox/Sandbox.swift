@@ -80,10 +80,10 @@ public final class Sandbox: Sendable {
         /// moved, scenarios, resets, refused authentication), one line each; nil (the default) logs
         /// nothing and costs nothing.
         public var eventLog: EventLog?
-        /// How many requests to the payout APIs the request log keeps (`GET /sandbox/requests`,
+        /// How many requests to the payout APIs the request journal keeps (`GET /sandbox/requests`,
         /// ``Sandbox/requests(limit:)``): the newest push the oldest out; 0 keeps none.
         public var requestJournalCapacity = 1000
-        /// How many bytes of each request's and answer's body the request log keeps.
+        /// How many bytes of each request's and answer's body the request journal keeps.
         public var requestJournalBodyBytes = 16 * 1024
 
         /// The defaults: loopback, a free port, a real-time clock.

@@ -96,8 +96,15 @@ package struct AccountsDocs: Sendable {
     package var exampleID: String
     package var currencyKept: String
 
-    /// The route of the older path's list (`GET /sandbox/merchants`), as `AccountKind.legacyRoutes` has it.
-    var legacyListRoute: String? { legacyPath.map { "GET \($0)" } }
+    /// The route of the older path's list (`GET /sandbox/merchants`), as `AccountKind.legacyRoutes`
+    /// has it, and its name in the Postman collection, from the path's last part ("Merchants",
+    /// "Prism merchants", "Users").
+    var legacyList: (route: String, name: String)? {
+        legacyPath.map { path in
+            let last = path.split(separator: "/").last.map { $0.replacing("-", with: " ") } ?? ""
+            return ("GET \(path)", last.prefix(1).uppercased() + last.dropFirst())
+        }
+    }
 
     package init(dialect: String, schema: String, update: String, legacyPath: String?, exampleID: String, currencyKept: String) {
         (self.dialect, self.schema, self.update, self.legacyPath, self.exampleID, self.currencyKept) =

@@ -4,20 +4,6 @@ import SandboxJSON
 // An admin operation lists two security alternatives, the token or nothing, because the token is
 // needed only when the sandbox was started with one; its 401 answer is documented the same way.
 
-/// The admin token's facts, each written once: `AdminAuth` checks and answers them, the document
-/// describes them.
-package enum AdminToken {
-    /// The admin routes that never need the token, because what calls them cannot hold it:
-    /// liveness probes, and the webhook receiver (notifications come from outside).
-    package static let openRoutes: Set = [AdminRoute.getHealth, AdminRoute.postToSink]
-    /// The 401 of a request without `Authorization: Bearer ...`.
-    package static let missing = "the admin API needs the header Authorization: Bearer <admin token>"
-    /// The 401 of a request with another token.
-    package static let invalid = "invalid admin token"
-    /// `WWW-Authenticate` of a 401 (RFC 6750 §3), with `, error="invalid_token"` for a wrong token.
-    package static let realm = #"Bearer realm="cashout-sandbox admin""#
-}
-
 extension OpenAPIDocument {
 
     /// `components.securitySchemes.AdminToken`.
@@ -40,7 +26,7 @@ extension OpenAPIDocument {
             [OpenAPI.failure(401, AdminToken.missing), OpenAPI.failure(401, AdminToken.invalid)]) else { return endpoint }
         unauthorized["headers"] = [
             "WWW-Authenticate": [
-                "description": .string("`\(AdminToken.realm)`, with `, error=\"invalid_token\"` for a wrong token"),
+                "description": .string("`\(AdminToken.realm)`, with `\(AdminToken.invalidTokenError)` for a wrong token"),
                 "schema": Schema.string(),
             ],
         ]

@@ -132,7 +132,7 @@ extension PostmanCollection {
                  description: "It refuses a wrong signature or control with 401, and answers 200 to a notification it processed already "
                      + "without processing it again."),
             Item("Ledger", AdminRoute.getLedger, query: "merchant=\(account)", expect: 200),
-        ] + (api.accounts.flatMap { accounts in accounts.legacyListRoute.map { [Item("\(accounts.schema)s", $0, expect: 200)] } } ?? []) + [
+        ] + (api.accounts?.legacyList.map { [Item($0.name, $0.route, expect: 200)] } ?? []) + [
             Item("Accounts of every API", AdminRoute.listAccounts, expect: 200,
                  description: "By API; GET or PUT /sandbox/accounts/{dialect}/{id} reads, creates or changes one."),
             Item("Save a snapshot", AdminRoute.getSnapshot, expect: 200,

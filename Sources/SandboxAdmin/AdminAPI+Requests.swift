@@ -10,7 +10,7 @@ extension AdminAPI {
     /// How many entries `GET /sandbox/requests` answers unless `limit` says.
     package static let defaultRequestLimit = 100
 
-    /// It reads the whole journal: off the event loops, where reports are made.
+    /// It reads the whole log: off the event loops, where reports are made.
     package func verifyRequests(_ request: HTTPRequest) -> HTTPResponse { .deferred { answer in reports.worker.run { answer(verify(request)) } } }
 
     package func clearRequests(_ request: HTTPRequest) -> HTTPResponse {

@@ -57,7 +57,7 @@ extension IntegrationReport {
         return .success(IntegrationReport(accounts: accounts, at: now, thresholds: thresholds))
     }
 
-    /// The journal pushed out requests the report would need.
+    /// The request log pushed out requests the report would need.
     package struct Unknowable: Error {
         package let lost: Int
         package let capacity: Int

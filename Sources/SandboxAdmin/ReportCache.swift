@@ -9,10 +9,10 @@ import Synchronization
 ///
 /// A report reads the whole request log: over a large one it takes a while, so it is made by
 /// `worker`, off the event loops and below their CPU priority, where no other client waits for it
-/// (verifications, which read the journal too, are made there as well). One at a time: a second
+/// (verifications, which read the log too, are made there as well). One at a time: a second
 /// asker of the same report, queued behind the first, finds it made.
 ///
-/// A report is a function of the journal's entries, the bank's state and the virtual time, so
+/// A report is a function of the log's entries, the bank's state and the virtual time, so
 /// their versions name it (``Version``, the answer's `ETag`): an asker that sends its `ETag` back
 /// in `If-None-Match` is answered 304 while none of them moved, as the dashboard does every poll.
 /// On a manual clock that holds until a request or a bank event comes; on a real one the time

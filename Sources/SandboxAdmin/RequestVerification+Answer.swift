@@ -5,7 +5,7 @@ import SandboxScenario
 // A verification's answer, the same for `POST /sandbox/requests/verify` and `Sandbox.verifyRequests`:
 // 200 `{"ok": true, "count": N}`; 422 `{"ok": false, "count", "expected", "message",
 // "near_misses"}`, each near miss a logged request as `GET /sandbox/requests` shows it, with its
-// `differences`; 409 `{"ok": false, "unknowable": true, "message"}` when the journal no longer holds
+// `differences`; 409 `{"ok": false, "unknowable": true, "message"}` when the log no longer holds
 // what would decide it; 400 `{"message"}` for a body that is no verification.
 
 extension RequestVerification {

@@ -7,14 +7,14 @@ import SandboxScenario
 
 extension RequestVerification {
     /// What the verification found: `satisfied` or not with what was counted and the near misses,
-    /// or `unknowable` when the journal no longer holds what would decide it.
+    /// or `unknowable` when the log no longer holds what would decide it.
     package enum Outcome {
         case satisfied(count: Int, matched: [Int])
         case notSatisfied(count: Int, matched: [Int], message: String, nearMisses: [(entry: Int, differences: [String])])
         case unknowable(String)
     }
 
-    /// Decides the verification over `journal`'s entries.
+    /// Decides the verification over `requestLog`'s entries.
     package func outcome(in requestLog: RequestLog) -> Outcome {
         guard requestLog.capacity > 0 else {
             return .unknowable("the request journal keeps no request (serve --request-journal 0): nothing can be verified")

@@ -12,7 +12,7 @@
 /// ```
 package struct BankSnapshot: Sendable {
     /// What it holds (read and built by its binary form's encoder and decoder).
-    package var state: Bank.State
+    package internal(set) var state: Bank.State
     /// The clock's time when it was taken.
     package let time: VirtualTime
 

@@ -49,7 +49,7 @@ package struct PayoutTable: Sendable {
     package var allPlans: ChunkedArray<Plan> { plans }
 
     /// The payout with `id`, or nil; setting replaces an existing one.
-    package subscript(id: Int) -> Payout? {
+    package internal(set) subscript(id: Int) -> Payout? {
         get {
             let index = id - firstID
             return all.indices.contains(index) ? all[index] : nil

@@ -69,14 +69,17 @@ package struct ChaosPlan: Sendable, Equatable {
         /// How long after what sets it off it is sent.
         package let after: Duration
         package let rule: ChaosRule
-        package var progress = Progress.waiting
+        package internal(set) var progress: Progress
         /// A replay's: the later notification whose delivery set it off.
-        package var setOffBy: Int?
+        package internal(set) var setOffBy: Int?
 
-        package init(kind: ChaosKind, after: Duration, rule: ChaosRule) {
+        /// A copy planned (waiting), or as a snapshot holds it, with its progress.
+        package init(kind: ChaosKind, after: Duration, rule: ChaosRule, progress: Progress = .waiting, setOffBy: Int? = nil) {
             self.kind = kind
             self.after = after
             self.rule = rule
+            self.progress = progress
+            self.setOffBy = setOffBy
         }
     }
 
@@ -88,13 +91,14 @@ package struct ChaosPlan: Sendable, Equatable {
     package var matched: [Int] = []
     /// A held notification's: the later one whose first attempt released it (nil while held, or
     /// when the bound ran out first).
-    package var releasedBy: Int?
+    package internal(set) var releasedBy: Int?
 
-    package init(shift: Shift? = nil, shiftRule: ChaosRule? = nil, copies: [Copy] = [], matched: [Int] = []) {
+    package init(shift: Shift? = nil, shiftRule: ChaosRule? = nil, copies: [Copy] = [], matched: [Int] = [], releasedBy: Int? = nil) {
         self.shift = shift
         self.shiftRule = shiftRule
         self.copies = copies
         self.matched = matched
+        self.releasedBy = releasedBy
     }
 
     /// Whether it waits for a later notification of the same payout: held and not yet sent, or

@@ -52,7 +52,7 @@ package struct AdminAuth: Sendable {
 
     private static func refusal(_ message: String, invalid: Bool) -> HTTPResponse {
         var response = Router.error(401, message)
-        response.headers.add("WWW-Authenticate", invalid ? AdminToken.realm + #", error="invalid_token""# : AdminToken.realm)
+        response.headers.add("WWW-Authenticate", invalid ? AdminToken.realm + AdminToken.invalidTokenError : AdminToken.realm)
         return response
     }
 }

@@ -1,3 +1,4 @@
+import SandboxAPIDocs
 import SandboxHTTP
 
 /// Refuses admin changes a web page on another site asks a browser to make: any website can post
@@ -10,7 +11,7 @@ package struct CrossSiteGuard: Sendable {
     private let open: [Bool]
 
     package init(routes: [String]) {
-        open = routes.map { $0 == "POST /sandbox/sink/{name}" }
+        open = routes.map { $0 == AdminRoute.postToSink }
     }
 
     package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {

@@ -45,7 +45,7 @@ package struct RequestSubject: Sendable {
         let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }
         return { request, route, dialect, body in
             let place = route ?? "\(request.method) \(request.path)"
-            let exchange = JournaledExchange(method: request.method, path: String(request.path), route: route, headers: request.headers,
+            let exchange = LoggedExchange(method: request.method, path: String(request.path), route: route, headers: request.headers,
                                              body: body, status: 0, answer: nil, dropped: false, diagnosis: nil)
             guard let name = dialect, let facts = reporting[name]?.reportFacts(exchange, bank: bank) else {
                 return RequestSubject(identity: place, account: nil, payout: nil)

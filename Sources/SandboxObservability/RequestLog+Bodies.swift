@@ -4,7 +4,7 @@ import SandboxReport
 import SandboxScenario
 
 // A logged request as a verification's pattern and the integration report read it: its body
-// (and its answer's) as JSON, whichever way it came (RequestPattern, JournaledExchange).
+// (and its answer's) as JSON, whichever way it came (RequestPattern, LoggedExchange).
 
 extension RequestLog {
     package func subject(_ entry: Entry) -> RequestPattern.Subject {
@@ -14,8 +14,8 @@ extension RequestLog {
     }
 
     /// The entry as a dialect reads it for the integration report.
-    package func exchange(_ entry: Entry) -> JournaledExchange {
-        JournaledExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
+    package func exchange(_ entry: Entry) -> LoggedExchange {
+        LoggedExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
                           body: entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus, answer: answerJSON(entry),
                           dropped: entry.response.isDroppedConnection, diagnosis: entry.response.diagnosis)
     }

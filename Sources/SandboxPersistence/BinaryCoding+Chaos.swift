@@ -72,19 +72,21 @@ extension BinaryReader {
         for _ in 0 ..< (try count()) {
             let kind = try chaosKind()
             guard kind.isCopy else { throw Malformed(offset: start, reason: "a chaos copy of kind \(kind.rawValue)") }
-            var copy = ChaosPlan.Copy(kind: kind, after: try chaosDelay(), rule: try chaosRule())
+            let (after, rule) = (try chaosDelay(), try chaosRule())
+            var copyProgress = ChaosPlan.Copy.Progress.waiting, setOffBy: Int?
             if progress {
                 switch try tag(below: 3) {
-                case 1: copy.progress = .due(try time())
-                case 2: copy.progress = .sent
+                case 1: copyProgress = .due(try time())
+                case 2: copyProgress = .sent
                 default: break
                 }
-                copy.setOffBy = try optionalInt()
+                setOffBy = try optionalInt()
             }
-            plan.copies.append(copy)
+            plan.copies.append(ChaosPlan.Copy(kind: kind, after: after, rule: rule, progress: copyProgress, setOffBy: setOffBy))
         }
-        if progress { plan.releasedBy = try optionalInt() }
-        return plan
+        guard progress else { return plan }
+        return ChaosPlan(shift: plan.shift, shiftRule: plan.shiftRule, copies: plan.copies, matched: plan.matched,
+                         releasedBy: try optionalInt())
     }
 
     /// A snapshot's plan, with its progress, or none.

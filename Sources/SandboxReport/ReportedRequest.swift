@@ -10,12 +10,12 @@ package final class ReportedRequest: Sendable {
     package let id: Int
     /// When it arrived, on the virtual clock.
     package let at: VirtualTime
-    /// What came and was answered, without the bodies (``JournaledExchange/withoutBodies``): what
+    /// What came and was answered, without the bodies (``LoggedExchange/withoutBodies``): what
     /// they said is in `facts`.
-    package let exchange: JournaledExchange
+    package let exchange: LoggedExchange
     package let facts: RequestFacts
 
-    package init(id: Int, at: VirtualTime, exchange: JournaledExchange, facts: RequestFacts) {
+    package init(id: Int, at: VirtualTime, exchange: LoggedExchange, facts: RequestFacts) {
         self.id = id
         self.at = at
         self.exchange = exchange
@@ -39,7 +39,7 @@ package final class ReportedRequest: Sendable {
 /// A request and its answer, as a dialect reads them to tell the report what they were: bodies
 /// as JSON (a gRPC or Connect message as proto3 JSON, a form's fields as strings), nil when they
 /// were not JSON or were cut.
-package struct JournaledExchange: Sendable {
+package struct LoggedExchange: Sendable {
     package let method: String
     package let path: String
     /// The route that answered (`POST /v3/cashout`), nil for none.
@@ -71,8 +71,8 @@ package struct JournaledExchange: Sendable {
 
     /// The exchange without its bodies, as a report keeps it once its dialect has read the facts:
     /// over a large journal, the bodies as JSON would be most of a report's memory.
-    package var withoutBodies: JournaledExchange {
-        JournaledExchange(method: method, path: path, route: route, headers: headers, body: nil, status: status, answer: nil, dropped: dropped,
+    package var withoutBodies: LoggedExchange {
+        LoggedExchange(method: method, path: path, route: route, headers: headers, body: nil, status: status, answer: nil, dropped: dropped,
                           diagnosis: diagnosis)
     }
 }

@@ -6,7 +6,7 @@ import SandboxBank
 package protocol ReportingDialect: Sendable {
     /// What a logged request to one of its routes was: whose, about which payout, what it
     /// asked; nil when the report cannot tell.
-    func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts?
+    func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts?
 
     /// The report's checks of its accounts (`IntegrationChecks`' that its API can show, and its own).
     var integrationChecks: [IntegrationCheck] { get }

@@ -54,7 +54,7 @@ import Testing
     /// A sandbox that serves no API with accounts (here none at all) still documents
     /// `/sandbox/accounts`, whose every path answers 404, and the scenario format and the ledger,
     /// with no choice among nothing: no empty `oneOf` or `anyOf`, which JSON Schema refuses, and
-    /// no empty `enum` for an account's API, which it advises against.
+    /// the account's API any name (not an empty `enum`, which it advises against).
     @Test func withoutAccountsTheAccountsResourceOffersNoEmptyChoice() throws {
         var configuration = Sandbox.Configuration()
         configuration.dialects = []

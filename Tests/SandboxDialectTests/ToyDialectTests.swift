@@ -86,7 +86,7 @@ extension EchoDialect: DocumentedDialect {
 
 /// Its checks in the integration report: one of its own, which any echo create exercises.
 extension EchoDialect: ReportingDialect {
-    func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+    func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
         let body = exchange.body
         return RequestFacts(account: body?["account"]?.stringValue,
                             action: .create(beneficiary: body?["reference"]?.stringValue ?? "", amount: body?["amount"]?.stringValue ?? ""),

@@ -5,7 +5,6 @@ import SandboxHTTP
 import SandboxJSON
 import TestHelpers
 import Testing
-@testable import SandboxCLI
 
 /// `GET` and `DELETE /sandbox/requests`: what is journaled, how an entry reads, the filters, the
 /// bound and the body limit.
@@ -175,17 +174,5 @@ import Testing
         try send(sandbox, "POST", "/v3/cashout", Self.createBody, headers: ["Payload-Signature": D24Signing.payloadSignature(Self.createBody)])
         let entry = try #require(try journal(sandbox)["requests"]?[0])
         #expect(entry["response"]?["status"] == 200 && entry["response"]?["body"] == #"{"cashout_id":"1000001"}"#)
-    }
-
-    @Test func serveTakesTheBoundAsAnOption() throws {
-        func configuration(_ words: [String]) throws -> Sandbox.Configuration {
-            try ServeCommand.configuration(from: Arguments(words, options: ServeCommand.options, command: "serve"))
-        }
-        #expect(try configuration([]).requestJournalCapacity == 1000)
-        #expect(try configuration(["--request-journal", "0"]).requestJournalCapacity == 0)
-        #expect(try configuration(["--request-journal=50"]).requestJournalCapacity == 50)
-        #expect(throws: UsageError("option '--request-journal' expects a number of requests (0-1000000), got '-1'")) {
-            try configuration(["--request-journal", "-1"])
-        }
     }
 }

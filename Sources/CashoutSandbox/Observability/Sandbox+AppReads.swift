@@ -18,12 +18,12 @@ extension Sandbox {
     /// newest id looked at, where the next look starts. A suite's steps' own requests (sent with
     /// the sandbox's `User-Agent`, `HTTPClient.userAgent`) are not the app's.
     package func appReads(after checked: Int) -> (reads: [AppRead], checked: Int) {
-        let journal = requestLog
-        let entries = journal.entries(after: checked)
+        let log = requestLog
+        let entries = log.entries(after: checked)
         let reads = entries.compactMap { entry -> AppRead? in
             guard entry.request.headers["User-Agent"] != HTTPClient.userAgent,
                   let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
-            let exchange = journal.exchange(entry)
+            let exchange = log.exchange(entry)
             guard exchange.succeeded, let facts = dialect.reportFacts(exchange, bank: bank) else { return nil }
             var shown = facts.listed
             switch facts.action {

@@ -30,16 +30,16 @@ extension Sandbox {
     /// with the newest id looked at, where the next look starts.
     package func firstRequest(matching pattern: RequestPattern, excluding taken: Set<Int>,
                               after checked: Int) -> (match: MatchedRequest?, checked: Int) {
-        let journal = requestLog
-        let entries = journal.entries(after: checked)
-        guard let entry = entries.first(where: { !taken.contains($0.id) && pattern.differences(journal.subject($0)).isEmpty }) else {
+        let log = requestLog
+        let entries = log.entries(after: checked)
+        guard let entry = entries.first(where: { !taken.contains($0.id) && pattern.differences(log.subject($0)).isEmpty }) else {
             return (nil, entries.last?.id ?? checked)
         }
         let request = entry.request, response = entry.response
         let answered = response.isDroppedConnection ? "had its answer dropped" : "answered \(entry.filteredStatus)"
         var payout: Payout?
         var refusal: String?
-        let exchange = journal.exchange(entry)
+        let exchange = log.exchange(entry)
         if response.unhandled {
         } else if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
            let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action {

@@ -27,7 +27,7 @@ extension ManncoDialect: ReportingDialect {
 
     /// The user is the one the token names (expired or not), or at login the one whose `apiKey`
     /// it is; a cashout pays `amount` to `method`.
-    package func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
         let authorization = exchange.headers["Authorization"]
         var facts = RequestFacts(account: ManncoToken.subject(authorization: authorization), credential: authorization)
         let answer = exchange.answer

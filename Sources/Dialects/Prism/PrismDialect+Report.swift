@@ -24,7 +24,7 @@ extension PrismDialect: ReportingDialect {
     /// The merchant is `x-merchant-id` (`DefaultMerchantId` without it); Create and Transfer pay
     /// `amount` to the enrolled method, or to the method data given; Get names a payout. A message
     /// is read by its proto3 JSON names or, as Connect clients may send them, its field names.
-    package func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
         func member(_ json: JSON?, _ name: String) -> JSON? {
             json?[FieldSchema.jsonName(name)] ?? json?[name]
         }

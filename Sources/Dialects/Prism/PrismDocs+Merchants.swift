@@ -7,7 +7,8 @@ import SandboxJSON
 enum PrismMerchantDocs {
     /// Its operations in the OpenAPI document.
     static var endpoints: [OpenAPIEndpoint] {
-        let merchantID = OpenAPI.path("id", Schema.string("1 to 64 characters", example: "acme"), "The merchant's `x-merchant-id`")
+        let merchantID = OpenAPI.path("id", Schema.string("1 to \(PrismMerchant.kind.idLimit) characters", example: "acme"),
+                                      "The merchant's `x-merchant-id`")
         return [
             OpenAPIEndpoint(route: PrismMerchant.kind.legacyRoutes!.list, operation: OpenAPI.operation(
                 "listPrismMerchants", tag: "Sandbox", summary: "PayoutService merchants",
@@ -28,7 +29,8 @@ enum PrismMerchantDocs {
                     "201": OpenAPI.json("Created", Schema.ref("PrismMerchant")),
                     "400": OpenAPI.error(400, AdminMessage.notAnObject, PrismMerchant.kind.idRefusal, AdminMessage.unknownField("colour"),
                                          PrismMerchant.needsAPIKey, AdminMessage.expectedAmount("balance"),
-                                         AdminMessage.expectedBool(PrismMerchant.Key.requireAuth), AdminMessage.otherAPIsAccount("sandbox_login", of: "d24"),
+                                         AdminMessage.expectedBool(PrismMerchant.Key.requireAuth),
+                                         AdminMessage.otherAPIsAccount("sandbox_login", of: "d24"),
                                          AdminMessage.idMember("merchant_id", id: "acme")),
                     "409": OpenAPI.error(409, PrismMerchant.kind.currencyKept),
                 ])),

@@ -46,7 +46,9 @@ extension PrismMerchant {
     /// Applies the fields present in `body`; returns what is wrong with the first bad one.
     @Sendable static func apply(_ body: [String: JSON], to account: inout Account) -> String? {
         typealias Key = PrismMerchant.Key
-        if let unknown = body.keys.sorted().first(where: { $0 != "merchant_id" && !updatable.contains($0) }) { return AdminMessage.unknownField(unknown) }
+        if let unknown = body.keys.sorted().first(where: { $0 != "merchant_id" && !updatable.contains($0) }) {
+            return AdminMessage.unknownField(unknown)
+        }
         for key in [Key.apiKey, Key.key1, Key.apiSecret, "currency"] {
             guard let value = body[key] else { continue }
             guard let text = value.stringValue, !text.isEmpty else { return AdminMessage.expectedNonEmptyString(key) }

@@ -22,7 +22,7 @@ extension D24Dialect: ReportingDialect {
 
     /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
     /// `amount`; a status query names `cashout_id` or `external_id`.
-    package func reportFacts(_ exchange: JournaledExchange, bank: Bank) -> RequestFacts? {
+    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
         let body = exchange.body
         func text(_ key: String) -> String? { body?[key].flatMap { $0.stringValue ?? $0.numberText } }
         var facts = RequestFacts(account: text("login"), reference: text("external_id"))

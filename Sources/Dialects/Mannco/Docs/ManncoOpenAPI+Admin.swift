@@ -7,7 +7,7 @@ import SandboxJSON
 
 extension OpenAPIDocument {
     static var manncoAdminEndpoints: [OpenAPIEndpoint] {
-        let userID = OpenAPI.path("id", Schema.string("1 to 64 characters", example: "76561198000000042"), "The user's id")
+        let userID = OpenAPI.path("id", Schema.string("1 to \(ManncoUser.kind.idLimit) characters", example: "76561198000000042"), "The user's id")
         return [
             OpenAPIEndpoint(route: ManncoUser.kind.legacyRoutes!.list, operation: OpenAPI.operation(
                 "listManncoUsers", tag: "Sandbox", summary: "Mannco users", description: "With their API keys, balances and linked methods.",
@@ -25,7 +25,8 @@ extension OpenAPIDocument {
                     "200": OpenAPI.json("Updated", Schema.ref("ManncoUser")),
                     "201": OpenAPI.json("Created", Schema.ref("ManncoUser")),
                     "400": OpenAPI.error(400, AdminMessage.notAnObject, ManncoUser.kind.idRefusal, AdminMessage.unknownField("limit"),
-                                         ManncoUser.needsAPIKey, ManncoUser.balanceRefusal, AdminMessage.otherAPIsAccount("sandbox_login", of: "d24")),
+                                         ManncoUser.needsAPIKey, ManncoUser.balanceRefusal,
+                                         AdminMessage.otherAPIsAccount("sandbox_login", of: "d24")),
                     "409": OpenAPI.error(409, ManncoUser.keyTaken(by: "76561198000000001"), ManncoUser.currencyKept),
                 ])),
         ]

@@ -171,7 +171,8 @@ extension OpenAPIDocument {
             OpenAPIEndpoint(route: D24Merchant.kind.legacyRoutes!.put, operation: OpenAPI.operation(
                 "putMerchant", tag: "Sandbox", summary: "Create or update a merchant",
                 description: "Only the fields given change; a new merchant needs `pass` and `secret`.",
-                parameters: [OpenAPI.path("login", Schema.string("1 to 32 characters", example: "acme"), "The merchant's API key")],
+                parameters: [OpenAPI.path("login", Schema.string("1 to \(D24Merchant.kind.idLimit) characters", example: "acme"),
+                                          "The merchant's API key")],
                 body: OpenAPI.body(Schema.ref("MerchantUpdate"), examples: [
                     "new": ["pass": "acme_pass", "secret": "acme_secret", "currency": "USD", "balance": "5000.00",
                             "limits": ["daily": "1000.00"], "minimum_amounts": ["BR": "10.00"]],
