@@ -109,6 +109,11 @@ package struct Router: Sendable {
         return path.count == prefix.count || path[path.index(path.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "/")
     }
 
+    /// The `HEAD` twin the router adds after a `GET` route (`"HEAD /sandbox/health"`); nil for another method.
+    package static func headTwin(of route: String) -> String? {
+        route.hasPrefix("GET /") ? "HEAD" + route.dropFirst(3) : nil
+    }
+
     /// Adds a route written `"METHOD /path"`; segments in braces are parameters.
     package mutating func add(_ route: String, _ handler: @escaping HTTPHandler) {
         let parts = route.split(separator: " ", maxSplits: 1)
@@ -117,8 +122,9 @@ package struct Router: Sendable {
         let path = parts[1]
         func entry(replacing existing: Entry?) -> Entry {
             if let existing { return Entry(id: existing.id, handler: handler) }
-            routeNames.append("\(method) \(path)")
-            if method == "GET" { routeNames.append("HEAD \(path)") }
+            let name = "\(method) \(path)"
+            routeNames.append(name)
+            if let twin = Self.headTwin(of: name) { routeNames.append(twin) }
             nearMissCandidates = Lazy { [routeNames] in routeNames.compactMap(NearMissCandidate.init) }  // not unmatched, not HEAD
             return Entry(id: routeNames.count - (method == "GET" ? 2 : 1), handler: handler)
         }

@@ -15,8 +15,7 @@ import SandboxHTTP
 /// the token's length shows in the time a refusal takes.
 package struct AdminAuth: Sendable {
     /// `AdminToken.openRoutes`, with the `HEAD` twin the router adds to a `GET`.
-    package static let openRoutes = AdminToken.openRoutes.union(
-        AdminToken.openRoutes.filter { $0.hasPrefix("GET ") }.map { "HEAD" + $0.dropFirst(3) })
+    package static let openRoutes = AdminToken.openRoutes.union(AdminToken.openRoutes.compactMap(Router.headTwin))
 
     private let digest: [UInt8]
     /// Route numbers that need no token, indexed by route number.
