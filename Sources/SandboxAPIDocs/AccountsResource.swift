@@ -74,13 +74,13 @@ package enum AccountsResource {
             declared = apis.compactMap(\.accounts)
             names = declared.map(\.dialect)
             // With no API that has accounts (a sandbox of other APIs), every path answers 404:
-            // any name, any object, rather than a choice among none (which JSON Schema refuses).
+            // any name, any body, rather than a choice among none (which JSON Schema refuses).
             dialect = OpenAPI.path("dialect", names.isEmpty ? Schema.string() : Schema.oneOf(names),
                                    names.isEmpty ? "The API (none served has accounts)" : "The API: \(names.joined(separator: ", "))")
             id = OpenAPI.path("id", Schema.string(example: declared.first?.exampleID ?? "acme"),
                               "The account's id in its API (D24: the merchant's login)")
-            account = declared.isEmpty ? Schema.object([:], open: true) : ["oneOf": .array(declared.map { Schema.ref($0.schema) })]
-            update = declared.isEmpty ? Schema.object([:], open: true) : ["oneOf": .array(declared.map { Schema.ref($0.update) })]
+            account = .object(Schema.oneOf(schemas: declared.map { Schema.ref($0.schema) }))
+            update = .object(Schema.oneOf(schemas: declared.map { Schema.ref($0.update) }))
             unknown = unknownAPI("paypal", served: names)
         }
     }

@@ -64,6 +64,12 @@ package enum Schema {
         return annotated(schema, description, example.map { .number($0) })
     }
 
+    /// The members that make a value exactly one of `alternatives`; with none (no API served gives
+    /// one), no member: JSON Schema refuses an empty `oneOf` (as `KeySpec.oneOf` for scenario files).
+    package static func oneOf(schemas alternatives: [JSON]) -> [String: JSON] {
+        alternatives.isEmpty ? [:] : ["oneOf": .array(alternatives)]
+    }
+
     /// Exactly one of `alternatives` (each a closed object with its own required members).
     package static func exactlyOne(_ alternatives: [JSON], description: String) -> JSON {
         ["oneOf": .array(alternatives), "description": .string(description)]

@@ -194,7 +194,7 @@ extension OpenAPIDocument {
                     "status": Schema.string("What the app believes, in its API's words (any case)", example: "COMPLETED"),
                     "amount": Schema.either(["string", "number"], "At most two decimals, in the payout's currency", example: "101.00"),
                 ]) { $1 }, required: ["status", "amount"], open: true)
-                    .merging(references.isEmpty ? [:] : ["oneOf": .array(references.map { ["required": [.string($0.0)]] })]),
+                    .merging(Schema.oneOf(schemas: references.map { ["required": [.string($0.0)]] })),
                                         description: "Exactly one reference key each; other keys are ignored"),
             ], required: ["payouts"], open: true),
             "Reconciliation": Schema.object([
