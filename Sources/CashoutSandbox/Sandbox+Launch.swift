@@ -78,6 +78,8 @@ extension Sandbox {
                 let turn = activity.begin()
                 let outcome = sender.send(notification, bank: bank) { outcome in
                     done(outcome)
+                    // A genuine notification refused: the app waits for it again, a retry of the bank's (AppTurns' debts).
+                    if !outcome.succeeded && !notification.forged { activity.refused(payoutID: notification.payoutID) }
                     activity.end()
                 }
                 // A forged copy tells the app nothing to follow up: only what the bank says is its to act on.

@@ -137,7 +137,8 @@ extension OpenAPIDocument {
             "kind": Schema.oneOf(["request"]), "id": Schema.integer("Its id in the request journal (GET /sandbox/requests)", example: 7),
             "at": Schema.time(), "method": Schema.string(example: "POST"), "path": Schema.string(example: "/v3/cashout/status"),
             "status": Schema.nullable("integer", "The answer's status; null: the connection was dropped instead"),
-            "answer": Schema.string("Only when the answer was dropped: why", example: "dropped after commit (fault drop_after_commit)"),
+            "answer": Schema.string("Only when a scenario's fault answered instead of the API (the answer dropped, an error, the "
+                                     + "connection closed): which", example: "dropped after commit (fault drop_after_commit)"),
             "note": Schema.string("What this request shows, when more than its line", example: "answered 200 again for the same external_id"),
         ]
         let delivery = [

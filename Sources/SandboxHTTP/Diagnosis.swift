@@ -36,14 +36,17 @@ package struct Diagnosis: Sendable, Equatable {
     }
 }
 
-/// Which of a scenario's faults (its place in `faults`) gave an answer, and whether the handler
-/// had seen the request (a `drop_after_commit`) or not (an `error`, a `close`).
+/// Which of a scenario's faults (its place in `faults`) gave an answer, its kind as a scenario
+/// file names it (`drop_after_commit`), and whether the handler had seen the request (a
+/// `drop_after_commit`) or not (an `error`, a `close`).
 package struct InjectedFault: Sendable, Equatable {
     package let index: Int
+    package let kind: String
     package let handled: Bool
 
-    package init(index: Int, handled: Bool) {
+    package init(index: Int, kind: String, handled: Bool) {
         self.index = index
+        self.kind = kind
         self.handled = handled
     }
 }

@@ -23,14 +23,33 @@ public final class AppActivity: Sendable {
     private let lastEnd = Atomic<Int64>(0)
     /// The last turn given.
     private let turns = Atomic<Int>(0)
-    /// The deliveries to the app that began, newest last: at most `pushesKept`, and how many in all.
-    private let pushes = Mutex<(kept: [Push], count: Int)>(([], 0))
-    private static let pushesKept = 4096
+    /// The deliveries to the app that began, and those it refused (answered other than 2xx).
+    private let pushes = Mutex(Pushes())
+    private let refusals = Mutex(Pushes())
 
-    /// A delivery to the app that began: its turn and its payout.
+    /// A delivery to the app: its turn (as it began, or for a refusal as it was answered) and its payout.
     package struct Push: Sendable, Equatable {
         package let turn: Int
         package let payoutID: Int
+    }
+
+    /// Deliveries, newest last: at most `limit` kept, and how many in all.
+    private struct Pushes {
+        private(set) var kept: [Push] = []
+        private(set) var count = 0
+        private static let limit = 4096
+
+        mutating func append(_ push: Push) {
+            count += 1
+            kept.append(push)
+            if kept.count > 2 * Self.limit { kept.removeFirst(kept.count - Self.limit) }
+        }
+
+        /// Those after `turn`, when `count` had come; nil when more came since than are kept.
+        func after(_ turn: Int, count before: Int) -> [Push]? {
+            let new = kept.filter { $0.turn > turn }
+            return new.count >= count - before ? new : nil
+        }
     }
 
     package init() {}
@@ -50,11 +69,14 @@ public final class AppActivity: Sendable {
 
     /// The delivery that began at `turn` (``begin()``) is one to the app, of a notification of `payoutID`.
     package func pushed(turn: Int, payoutID: Int) {
-        pushes.withLock { pushes in
-            pushes.count += 1
-            pushes.kept.append(Push(turn: turn, payoutID: payoutID))
-            if pushes.kept.count > 2 * Self.pushesKept { pushes.kept.removeFirst(pushes.kept.count - Self.pushesKept) }
-        }
+        pushes.withLock { $0.append(Push(turn: turn, payoutID: payoutID)) }
+    }
+
+    /// The app refused a delivery of a notification of `payoutID` (an answer other than 2xx, or
+    /// none): it asks to be told again. Takes a turn, before the delivery ends (``end()``).
+    package func refused(payoutID: Int) {
+        let turn = turns.add(1, ordering: .acquiringAndReleasing).newValue
+        refusals.withLock { $0.append(Push(turn: turn, payoutID: payoutID)) }
     }
 
     /// It ended (answered, refused, timed out): the app was active until now.
@@ -75,10 +97,12 @@ public final class AppActivity: Sendable {
     /// The deliveries to the app that began after `turn`, when `count` had begun (``deliveriesBegun``);
     /// nil when more began since than are kept.
     package func pushes(after turn: Int, count: Int) -> [Push]? {
-        pushes.withLock { pushes in
-            let new = pushes.kept.filter { $0.turn > turn }
-            return new.count >= pushes.count - count ? new : nil
-        }
+        pushes.withLock { $0.after(turn, count: count) }
+    }
+
+    /// The refusals (``refused(payoutID:)``) after `turn` that are kept (the last 4,096 at least).
+    package func refusals(after turn: Int) -> [Push] {
+        refusals.withLock { $0.kept.filter { $0.turn > turn } }
     }
 
     /// Waits until nothing has been in flight for `period` of real time, measured from the end of

@@ -40,18 +40,20 @@ package struct AccountEvidence: Sendable {
             guard case .create = request.facts.action else { return false }
             return request.refusal == nil
         }
-        var queries: [Int: [ReportedRequest]] = [:]
-        for request in requests where request.facts.action == .statusQuery && request.exchange.succeeded {
+        var queries: [Int: [ReportedRequest]] = [:], lost: [Int: [ReportedRequest]] = [:]
+        for request in requests where request.facts.action == .statusQuery && (request.exchange.succeeded || request.exchange.fault != nil) {
             guard let id = request.facts.payoutID ?? request.facts.reference.flatMap({ byReference[$0]?.id }) else { continue }
-            queries[id, default: []].append(request)
+            if request.exchange.succeeded { queries[id, default: []].append(request) } else { lost[id, default: []].append(request) }
         }
         queriesByPayout = queries
+        lostQueriesByPayout = lost
     }
 
     /// The creates that passed authentication (a refused one says nothing of what the app pays), oldest first.
     package let creates: [ReportedRequest]
     private let payoutsByReference: [String: Payout]
     private let queriesByPayout: [Int: [ReportedRequest]]
+    private let lostQueriesByPayout: [Int: [ReportedRequest]]
 
     /// The account's payout with this merchant id.
     package func payout(reference: String) -> Payout? {
@@ -66,6 +68,12 @@ package struct AccountEvidence: Sendable {
     /// The status queries about `payoutID` that were answered, oldest first.
     package func statusQueries(of payoutID: Int) -> [ReportedRequest] {
         queriesByPayout[payoutID] ?? []
+    }
+
+    /// The status queries about `payoutID` that a scenario's fault answered instead of the API
+    /// (their answers lost, or an error), oldest first: the app asked, and learnt nothing.
+    package func lostStatusQueries(of payoutID: Int) -> [ReportedRequest] {
+        lostQueriesByPayout[payoutID] ?? []
     }
 
     /// `{"kind": "delivery", "notification": 3, "cashout": 1000001, "status": "REJECTED", "attempt": 1,

@@ -92,7 +92,7 @@ package enum IntegrationChecks {
     private static func missedFollowUps(_ evidence: AccountEvidence, lateRejections: Bool, followUp: FollowUp,
                                         terms: ReportTerms) -> IntegrationCheck.Outcome {
         var exercised = false
-        var missed: [Int: (words: [String], asked: Bool, evidence: [Evidence])] = [:]
+        var missed: [Int: (words: [String], asked: Bool, lost: Set<Int>, evidence: [Evidence])] = [:]
         for notification in evidence.notifications where notification.isLateRejection == lateRejections {
             let own = notification.ownAttempts
             guard let last = own.last else { continue }  // not sent yet
@@ -112,21 +112,30 @@ package enum IntegrationChecks {
             if queries.contains(where: { $0.at <= deadline }) { exercised = true; continue }
             guard evidence.now >= deadline else { continue }  // the window is still open
             exercised = true
-            var entry = missed[notification.payoutID] ?? ([], false, [])
+            // Asked in time, and a fault answered instead of the API: the app did ask, and learnt nothing.
+            let lost = evidence.lostStatusQueries(of: notification.payoutID).filter { $0.at >= notification.changedAt && $0.at <= deadline }
+            var entry = missed[notification.payoutID] ?? ([], false, [], [])
             entry.words.append(evidence.statusWord(notification.status) + (acknowledged == nil ? " (never acknowledged)" : ""))
             entry.asked = entry.asked || !queries.isEmpty
-            entry.evidence += own.map { evidence.evidence(notification, $0) } + queries.map { $0.evidence("asked too late") }
+            entry.evidence += own.map { evidence.evidence(notification, $0) }
+                + lost.filter { !entry.lost.contains($0.id) }.map { $0.evidence("asked in time; its answer lost") }
+                + queries.map { $0.evidence("asked too late") }
+            entry.lost.formUnion(lost.map(\.id))
             missed[notification.payoutID] = entry
         }
         let occurrences = missed.keys.sorted().map { id -> Occurrence in
             let entry = missed[id]!
             let what = "the \(entry.words.joined(separator: ", ")) notification\(entry.words.count == 1 ? "" : "s") of cashout \(id)"
             let summary: String
+            let lost = [1: "once, and its answer was lost to an injected fault", 2: "twice, and both answers were lost to injected faults"]
+            let followed = entry.lost.isEmpty ? nil : "followed up by \(terms.statusQuery) "
+                + (lost[entry.lost.count] ?? "\(entry.lost.count) times, and every answer was lost to injected faults")
             if case .statusQuery(let window) = followUp {
-                summary = what + (entry.words.count == 1 ? " was" : " were") + " not followed by \(terms.statusQuery) "
-                    + (entry.asked ? "within \(DurationText.format(window))" : "at all")
+                summary = what + (entry.words.count == 1 ? " was" : " were")
+                    + (followed.map { " \($0): no query answered within \(DurationText.format(window))" }
+                        ?? " not followed by \(terms.statusQuery) " + (entry.asked ? "within \(DurationText.format(window))" : "at all"))
             } else {
-                summary = what + " was refused on every attempt, and \(terms.statusQuery) was not asked"
+                summary = what + " was refused on every attempt, and " + (followed.map { "was \($0)" } ?? "\(terms.statusQuery) was not asked")
             }
             return Occurrence(cashouts: [id], summary: summary, evidence: entry.evidence)
         }

@@ -30,7 +30,7 @@ package final class ReportedRequest: Sendable {
     package func evidence(_ note: String? = nil) -> Evidence {
         var json: [String: JSON] = ["kind": "request", "id": .number(id), "at": .string(at.iso8601), "method": .string(exchange.method),
                                     "path": .string(exchange.path), "status": exchange.dropped ? .null : .number(exchange.status)]
-        if exchange.dropped { json["answer"] = "dropped after commit (fault drop_after_commit)" }
+        if let lost = exchange.lostAnswer { json["answer"] = .string(lost) }
         if let note { json["note"] = .string(note) }
         return Evidence(at: at, sequence: id, json: .object(json))
     }
@@ -52,9 +52,12 @@ package struct LoggedExchange: Sendable {
     /// The connection was closed instead of answering, after the request was handled.
     package let dropped: Bool
     package let diagnosis: Diagnosis?
+    /// The kind of the scenario's fault that answered instead of the API (`drop_after_commit`,
+    /// `error`, `close`), nil when the API answered.
+    package let fault: String?
 
     package init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
-                diagnosis: Diagnosis?) {
+                diagnosis: Diagnosis?, fault: String? = nil) {
         self.method = method
         self.path = path
         self.route = route
@@ -64,16 +67,26 @@ package struct LoggedExchange: Sendable {
         self.answer = answer
         self.dropped = dropped
         self.diagnosis = diagnosis
+        self.fault = fault
     }
 
     /// A 2xx answer.
     package var succeeded: Bool { (200 ..< 300).contains(status) && !dropped }
 
+    /// What a scenario's fault did to the answer, in the words of the report's evidence; nil when the API answered.
+    package var lostAnswer: String? {
+        switch fault {
+        case "close": "closed without an answer (fault close)"
+        case "error": "an error instead of the API's answer (fault error)"
+        default: fault != nil || dropped ? "dropped after commit (fault drop_after_commit)" : nil
+        }
+    }
+
     /// The exchange without its bodies, as a report keeps it once its dialect has read the facts:
     /// over a large journal, the bodies as JSON would be most of a report's memory.
     package var withoutBodies: LoggedExchange {
         LoggedExchange(method: method, path: path, route: route, headers: headers, body: nil, status: status, answer: nil, dropped: dropped,
-                          diagnosis: diagnosis)
+                          diagnosis: diagnosis, fault: fault)
     }
 }
 

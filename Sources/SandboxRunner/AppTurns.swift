@@ -14,19 +14,37 @@ import SandboxSupport
 ///   app's, as every Mannco cashout) changed status, and the app has read it before. The clock
 ///   waits until the app has read it again: before the payout changes again, and before the
 ///   advance ends. Changes of several payouts the app polls are waited for together.
+/// - **Owed**: a scenario's fault answered one of the app's requests instead of the API (a lost
+///   answer, an error, a closed connection): the sandbox's own doing, which the app owes itself a
+///   retry of. No instant passes, no step reads what the app did and the ledger is not read until
+///   the app has had a real answer about what that request was about (the same request again, a
+///   lookup by its reference, the create sent again), or has refused a notification of that payout
+///   since (its retry is then the bank's redelivery, which needs the clock).
 ///
-/// Either wait is bounded by the quiet limit; past it the clock moves on, and the step notes it.
-/// Instants that concern neither pass without a stop.
+/// Each wait is bounded by the quiet limit (an owed retry's, from when it was owed); past it the
+/// clock moves on, and the step notes it. Instants that concern none of these pass without a stop.
 struct AppTurns {
     let sandbox: Sandbox
     let quietPeriod: Duration
     let quietLimit: Duration
-    /// The journal id the app's reads were read up to.
+    /// The request log id the app's requests were read up to.
     private var checked = 0
-    /// The turn of the app's last read of each payout it read (``Sandbox/AppRead``).
+    /// The turn of the app's last read of each payout it read (``Sandbox/AppRequest``).
     private var lastRead: [Int: Int] = [:]
-    /// How many stops the clock made for the app.
+    /// The app's requests a fault answered, whose retry it owes itself, oldest first.
+    private var owed: [Owed] = []
+    /// The turn the app's refusals of notifications were read up to.
+    private var refusalsChecked = 0
+    /// What to note of the retries the app never made (their quiet limit passed).
+    private var unpaid: [String] = []
+    /// How many stops the clock made for a notification or a change of the app's.
     private(set) var stops = 0
+
+    /// A request of the app's a fault answered, and when the wait for its retry began (`AppActivity.now()`).
+    private struct Owed {
+        let request: Sandbox.AppRequest
+        let since: Int64
+    }
 
     init(sandbox: Sandbox, quietPeriod: Duration, quietLimit: Duration) {
         self.sandbox = sandbox
@@ -51,6 +69,7 @@ struct AppTurns {
             unread = unread.filter { lastRead[$0.key, default: 0] <= $0.value }
             // A payout the app has not read since it changed is read before it changes again.
             if unread.keys.contains(where: { bank.scheduledSteps(payoutID: $0).first.map { $0.at <= next } ?? false }) { wait([]) }
+            if !owed.isEmpty, let missed = stop(pushes: [], changed: [:], counted: false) { note = note ?? missed }
             // What the instant may concern: the payouts the app reads and is not notified of.
             let polled = lastRead.keys.compactMap { id in bank.payout(id: id) }.filter { !sandbox.notifiesApp($0) }
             let before = (turn: sandbox.activity.turn, deliveries: sandbox.activity.deliveriesBegun,
@@ -65,46 +84,105 @@ struct AppTurns {
             }
             if target == nil { break }
         }
-        if let target { bank.advance(to: target) }
+        if let target {
+            readWhatCame()
+            if !owed.isEmpty, let missed = stop(pushes: [], changed: [:], counted: false) { note = note ?? missed }
+            bank.advance(to: target)
+        }
         if !unread.isEmpty { wait([]) }
         return note
     }
 
-    /// Waits until the app has had its turn: having read each payout in `changed` since the turn
-    /// given with it and, when a notification went to it (`pushes` not empty; nil: more than are
-    /// kept), quiet for the quiet period since now, or with nothing in flight and each payout in
-    /// `pushes` read since its delivery began. What to note when the quiet limit came first.
-    private mutating func stop(pushes: [AppActivity.Push]?, changed: [Int: Int]) -> String? {
-        stops += 1
+    /// Waits until the app owes itself no retry and has been quiet for the quiet period: before a
+    /// step that moves the clock or reads what the app did, and before its ledger is read. Whether
+    /// the app was still busy at the quiet limit.
+    mutating func settle() -> Bool {
+        let activity = sandbox.activity
+        let deadline = AppActivity.now() + AppActivity.nanoseconds(quietLimit)
+        while true {
+            readWhatCame()
+            let now = AppActivity.now()
+            payOff(now)
+            let left = activity.quietLeft(for: quietPeriod, since: 0, now: now)
+            guard left != nil || !owed.isEmpty else { return false }
+            // Past the limit, what is owed still waits out its own (it began later).
+            if owed.isEmpty, now >= deadline { return true }
+            OSThread.sleep(nanoseconds: max(min(owed.isEmpty ? left ?? 0 : 10_000_000, max(deadline - now, 0)), 1_000_000))
+        }
+    }
+
+    /// What to note of the retries the app did not make within the quiet limit since the last look.
+    mutating func takeUnpaid() -> [String] {
+        defer { unpaid = [] }
+        return unpaid
+    }
+
+    /// Waits until the app has had its turn: owing itself no retry, having read each payout in
+    /// `changed` since the turn given with it and, when a notification went to it (`pushes` not
+    /// empty; nil: more than are kept), quiet for the quiet period since now, or with nothing in
+    /// flight and each payout in `pushes` read since its delivery began. What to note when the
+    /// quiet limit came first. `counted`: a stop for a notification or a change (JUnit's `clock_stops`).
+    private mutating func stop(pushes: [AppActivity.Push]?, changed: [Int: Int], counted: Bool = true) -> String? {
+        if counted { stops += 1 }
         let activity = sandbox.activity
         let started = AppActivity.now()
         let deadline = started + AppActivity.nanoseconds(quietLimit)
         while true {
             readWhatCame()
+            let now = AppActivity.now()
+            payOff(now)
             let unread = changed.filter { lastRead[$0.key, default: 0] <= $0.value }.keys.sorted()
             var nap: Int64? = unread.isEmpty ? nil : 10_000_000
             if pushes?.isEmpty != true {
                 let followedUp = activity.inFlight == 0 && pushes.map { $0.allSatisfy { lastRead[$0.payoutID, default: 0] > $0.turn } } == true
-                if !followedUp, let left = activity.quietLeft(for: quietPeriod, since: started) { nap = min(nap ?? left, left) }
+                if !followedUp, let left = activity.quietLeft(for: quietPeriod, since: started, now: now) { nap = min(nap ?? left, left) }
             }
+            let waited = nap
+            // A retry owed waits out its own limit, counted from when it was owed.
+            if !owed.isEmpty { nap = min(nap ?? 10_000_000, 10_000_000) }
             guard let nap else { return nil }
-            let now = AppActivity.now()
-            guard now < deadline else {
+            guard now < deadline || waited == nil else {
                 let limit = DurationText.format(quietLimit)
                 guard !unread.isEmpty else { return "the app was still busy after \(limit); the clock moved anyway" }
                 return "the app had not read cashout\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) "
                     + "since \(unread.count == 1 ? "it" : "they") changed, after \(limit); the clock moved anyway"
             }
-            OSThread.sleep(nanoseconds: max(min(nap, deadline - now), 1_000_000))
+            OSThread.sleep(nanoseconds: max(min(nap, max(deadline - now, 10_000_000)), 1_000_000))
         }
     }
 
-    /// Takes in the reads journaled since the last look.
+    /// Takes in the app's requests logged since the last look, and its refusals of notifications:
+    /// what it read, the retries it came to owe, and those it made.
     private mutating func readWhatCame() {
-        let (reads, newest) = sandbox.appReads(after: checked)
+        let (requests, newest) = sandbox.appRequests(after: checked)
         checked = newest
-        for read in reads {
-            for id in read.payoutIDs { lastRead[id] = max(lastRead[id, default: 0], read.turn) }
+        for request in requests {
+            for id in request.read { lastRead[id] = max(lastRead[id, default: 0], request.turn) }
+            if request.fault != nil {
+                if request.concernsPayouts { owed.append(Owed(request: request, since: AppActivity.now())) }
+            } else {
+                // A real answer about the same, to a request that began after the one it answers for.
+                owed.removeAll { $0.request.turn < request.turn && !$0.request.about.isDisjoint(with: request.about) }
+            }
         }
+        guard !owed.isEmpty else { return }
+        let refusals = sandbox.activity.refusals(after: refusalsChecked)
+        refusalsChecked = refusals.last?.turn ?? refusalsChecked
+        for refusal in refusals {
+            owed.removeAll { $0.request.turn < refusal.turn && $0.request.about.contains(Sandbox.AppRequest.about(payoutID: refusal.payoutID)) }
+        }
+    }
+
+    /// Gives up the retries owed for the quiet limit, each noted.
+    private mutating func payOff(_ now: Int64) {
+        let limit = AppActivity.nanoseconds(quietLimit)
+        for debt in owed where now - debt.since >= limit {
+            let request = debt.request
+            let subject = request.payoutIDs.isEmpty ? "a create of \(request.amount ?? "")"
+                : "cashout\(request.payoutIDs.count == 1 ? "" : "s") \(request.payoutIDs.map(String.init).joined(separator: ", "))"
+            unpaid.append("\(subject): \(request.name) was answered by an injected fault (\(request.fault ?? "")), and the app had no "
+                          + "real answer about it within \(DurationText.format(quietLimit)) (no retry); the clock moved anyway")
+        }
+        owed.removeAll { now - $0.since >= limit }
     }
 }

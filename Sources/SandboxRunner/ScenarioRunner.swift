@@ -73,9 +73,10 @@ package struct ScenarioRunner {
         var notes: [String] = []
         for (index, step) in scenario.steps.enumerated() {
             sandbox.suite.step(index + 1)
-            if let note = waitForQuiet(before: step, serving: serving, sandbox: sandbox) { notes.append("step \(index + 1): \(note)") }
+            let waited = runner.waitForTheApp(before: step, serving: serving)
             let problem = runner.perform(step)
-            if let note = runner.note.take() { notes.append("step \(index + 1): \(note)") }
+            let said = waited + [runner.note.take()].compactMap { $0 } + (runner.turns?.takeUnpaid() ?? [])
+            notes += said.map { "step \(index + 1): \($0)" }
             if let problem {
                 failure = (index + 1, problem)
                 break
@@ -94,7 +95,7 @@ package struct ScenarioRunner {
             failedReconciling = true
         }
         if let location = scenario.appLedger, !failedReconciling {
-            if let note = waitForQuiet(before: nil, serving: serving, sandbox: sandbox) { notes.append("after the last step: \(note)") }
+            notes += runner.waitForTheApp(before: nil, serving: serving).map { "after the last step: \($0)" }
             switch runner.reconcile(location, account: nil, action: "app.ledger, after \(failure == nil ? "the last step" : "the failed step")") {
             case .agreed(let entries): ledger = .reconciled(entries)
             case .notServed(let sentence):
@@ -132,29 +133,32 @@ package struct ScenarioRunner {
     }
 
     /// Waits, before a step that moves the clock or reads what the app did (the report, its
-    /// ledger), for the app to go quiet (`Serving.quietPeriod`), and at a `settle` step for its own
-    /// period, counted from the step's start; what to note when the app was still busy at
-    /// `Serving.quietLimit`, nil otherwise. (`step` nil: the ledger read after the last step.)
-    private static func waitForQuiet(before step: Step?, serving: Serving, sandbox: Sandbox) -> String? {
-        let period: Duration, bound: Duration
-        var since: Int64 = 0
+    /// ledger), until the app owes itself no retry of a request a fault answered and has gone quiet
+    /// (`Serving.quietPeriod`, ``AppTurns/settle()``), and at a `settle` step for its own period,
+    /// counted from the step's start; what to note: a retry the app never made, and that it was still
+    /// busy at `Serving.quietLimit`. (`step` nil: the ledger read after the last step.)
+    private mutating func waitForTheApp(before step: Step?, serving: Serving) -> [String] {
+        let busy: Bool, limit: Duration
         switch step {
         case .settle(let own):
             // A settle asks for its own period, however long: the limit is how much longer the app may stay busy.
-            (period, bound, since) = (own, own + serving.quietLimit, AppActivity.now())
+            limit = own + serving.quietLimit
+            busy = !sandbox.activity.waitUntilQuiet(for: own, atMost: limit, since: AppActivity.now())
         case .advance, .advanceToNextEvent, .expectReport, .expectReconciled, nil:
-            guard let quiet = serving.quietPeriod else { return nil }
-            (period, bound) = (quiet, serving.quietLimit)
-        default: return nil
+            guard turns != nil else { return [] }
+            limit = serving.quietLimit
+            busy = turns!.settle()
+        default: return []
         }
-        guard !sandbox.activity.waitUntilQuiet(for: period, atMost: bound, since: since) else { return nil }
-        let limit = DurationText.format(bound)
-        return switch step {
-        case .settle: "the app was still busy after \(limit); went on anyway"
-        case .expectReport: "the app was still busy after \(limit); the report was read anyway"
-        case .expectReconciled, nil: "the app was still busy after \(limit); its ledger was read anyway"
-        default: "the app was still busy after \(limit); the clock moved anyway"
+        let unpaid = turns?.takeUnpaid() ?? []
+        guard busy else { return unpaid }
+        let then = switch step {
+        case .settle: "went on anyway"
+        case .expectReport: "the report was read anyway"
+        case .expectReconciled, nil: "its ledger was read anyway"
+        default: "the clock moved anyway"
         }
+        return unpaid + ["the app was still busy after \(DurationText.format(limit)); \(then)"]
     }
 
     /// Runs scenarios side by side (each in its own sandbox); results in the order given.

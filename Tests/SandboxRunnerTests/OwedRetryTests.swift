@@ -1,0 +1,168 @@
+import CashoutSandbox
+import Foundation
+import SandboxHTTP
+import SandboxJSON
+import SandboxRunner
+import SandboxScenario
+import Synchronization
+import TestHelpers
+import Testing
+
+/// A fault the sandbox injected is its own doing (`AppTurns`, "owed"): the clock waits until the
+/// app has retried and had a real answer, however long its backoff (here many times the quiet
+/// period), so a careful app passes; the ledger is read after its retries; an app that refuses the
+/// notification instead is retried by the bank, which needs the clock; one that never retries is
+/// waited for only up to the quiet limit, and noted. Each app is D24's: one cashout, its
+/// notifications followed up with `POST /v3/cashout/status`.
+@Suite struct OwedRetryTests {
+    /// How an app follows up a notification.
+    enum FollowUp {
+        /// Answers 200 at once, asks on a thread of its own, retrying a lost answer after `backoff`.
+        case background(backoff: Duration)
+        /// Asks first, once: a lost answer makes it refuse the notification (503), to be sent it again.
+        case refusing
+        /// Answers 200 and asks once, never again.
+        case once
+    }
+
+    /// The app: one create (its answer lost: looked up by its `external_id` after `backoff`), each
+    /// notification followed up as `followUp` says; its ledger written to `ledger` as it learns.
+    static func app(_ followUp: FollowUp, createBackoff: Duration = .zero, ledger: String) -> @Sendable (Sandbox) -> CommandOutcome? {
+        { sandbox in
+            let booked = Mutex<[String: String]>([:])
+            @Sendable func book(_ status: String) {
+                let payouts = booked.withLock { ledger in
+                    ledger["status"] = status
+                    return ledger
+                }
+                let entry = #"{"external_id": "owed-1", "amount": "100.00", "status": "\#(payouts["status"] ?? "")"}"#
+                try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger))
+            }
+            /// A status query: the status, nil when a fault answered.
+            @Sendable func status() -> String? {
+                let answer = Self.signed(sandbox, "/v3/cashout/status", #""external_id":"owed-1""#)
+                return answer.flatMap { $0.status == 200 ? (try? JSON.parse($0.body))?["cashout_status_description"]?.stringValue : nil }
+            }
+            let receiver = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 2)) { _ in
+                switch followUp {
+                case .background(let backoff):
+                    Thread.detachNewThread {
+                        while true {
+                            if let learnt = status() { return book(learnt.uppercased()) }
+                            Thread.sleep(forTimeInterval: Double(backoff.components.seconds) + Double(backoff.components.attoseconds) / 1e18)
+                        }
+                    }
+                    return HTTPResponse(status: 200)
+                case .refusing:
+                    guard let learnt = status() else { return HTTPResponse(status: 503) }
+                    book(learnt.uppercased())
+                    return HTTPResponse(status: 200)
+                case .once:
+                    Thread.detachNewThread { status().map { book($0.uppercased()) } }
+                    return HTTPResponse(status: 200)
+                }
+            }
+            defer { receiver?.stop() }
+            let created = Self.signed(sandbox, "/v3/cashout", #""external_id":"owed-1","country":"BR","currency":"BRL","amount":"100.00","#
+                + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
+                + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
+                + #""notification_url":"http://127.0.0.1:\#(receiver?.port ?? 0)/hook""#)
+            if created?.status == 200 {
+                book("PENDING")
+            } else {
+                Thread.sleep(forTimeInterval: Double(createBackoff.components.seconds) + Double(createBackoff.components.attoseconds) / 1e18)
+                status().map { book($0.uppercased()) }
+            }
+            while (try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")).flatMap({ try? JSON.parse($0.body) })?["state"]
+                == "running" {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return nil
+        }
+    }
+
+    /// A signed D24 request of the app's (its own `User-Agent`); nil when no answer came.
+    static func signed(_ sandbox: Sandbox, _ path: String, _ fields: String) -> HTTPResponse? {
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass",\#(fields)}"#
+        let headers: HTTPHeaders = ["Payload-Signature": D24Signing.payloadSignature(body), "User-Agent": "test-app"]
+        return try? TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+    }
+
+    /// Completes 5 s and 10 s after its creation; the first `lost` status queries' answers are
+    /// lost (`faults`); the clock moves a minute in a step; the ledger is read after the last step.
+    static func suite(faults: String, ledger: String) throws -> Scenario {
+        try ScenarioLoader.load(Array(#"""
+            {"name": "owed", "app": {"ledger": "\#(ledger)"},
+             "bank": {"rules": [{"when": {"external_id": "owed-1"},
+                                 "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"}]}]},
+             "faults": \#(faults),
+             "webhooks": {"retry": ["30s"]},
+             "steps": [{"wait_for_request": {"request": {"path": "/v3/cashout"}}}, {"advance": "2m"}, {"advance": "2m"},
+                       {"expect_report": {"no_errors": true, "exercised": ["notification_not_followed_up"]}}]}
+            """#.utf8), file: "owed.json", vocabulary: Sandbox.standardVocabulary)
+    }
+
+    static func ledgerFile() -> String {
+        NSTemporaryDirectory() + "owed-ledger-\(UUID().uuidString).json"
+    }
+
+    /// The first two status queries' answers are lost; the app retries 400 ms later each time, eight
+    /// times the quiet period: it followed up in time, and its ledger says COMPLETED.
+    @Test func aRetryAfterABackoffLongerThanTheQuietPeriodIsWaitedFor() throws {
+        let ledger = Self.ledgerFile()
+        let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": 2}]"#
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
+                                             beside: Self.app(.background(backoff: .milliseconds(400)), ledger: ledger))
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
+        #expect(result.notes.isEmpty)
+        #expect(result.ledgerSummary == "ledger: 1 payout reconciled")
+    }
+
+    /// The create's answer is lost, and the app looks it up 500 ms later: the ledger is read after
+    /// that, not before (it would not name the cashout).
+    @Test func theLedgerIsReadAfterTheRetryOfALostCreate() throws {
+        let ledger = Self.ledgerFile()
+        let faults = #"[{"when": {"endpoint": "POST /v3/cashout"}, "kind": "drop_after_commit", "every": 1, "times": 1}]"#
+        let scenario = try ScenarioLoader.load(Array(#"""
+            {"name": "lost create", "app": {"ledger": "\#(ledger)"}, "faults": \#(faults),
+             "steps": [{"wait_for_request": {"request": {"path": "/v3/cashout"}}}]}
+            """#.utf8), file: "lost.json", vocabulary: Sandbox.standardVocabulary)
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
+                                             beside: Self.app(.refusing, createBackoff: .milliseconds(500), ledger: ledger))
+        let result = try ScenarioRunner.run(scenario, serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
+        #expect(result.ledgerSummary == "ledger: 1 payout reconciled")
+    }
+
+    /// An app that refuses a notification whose follow-up was lost asks for it again: the bank's
+    /// retry (30 s later) is its retry, which needs the clock. It is not waited for, and passes.
+    @Test func anAppThatRefusesTheNotificationIsRetriedByTheBank() throws {
+        let ledger = Self.ledgerFile()
+        let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": 1}]"#
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
+                                             beside: Self.app(.refusing, ledger: ledger))
+        let started = ContinuousClock.now
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
+        #expect(result.notes.isEmpty)
+        #expect(ContinuousClock.now - started < Waiting.limit)
+    }
+
+    /// An app that never asks again is waited for up to the quiet limit, then the clock moves on,
+    /// noted; the report says it asked, and that the answers were lost.
+    @Test func anAppThatNeverRetriesIsNotedAndReported() throws {
+        let ledger = Self.ledgerFile()
+        let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1}]"#
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: .milliseconds(300),
+                                             beside: Self.app(.once, ledger: ledger))
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+        #expect(result.notes.contains { $0.hasSuffix(
+            ": cashout 1000001: POST /v3/cashout/status was answered by an injected fault (drop_after_commit), and the app had no real "
+                + "answer about it within 300ms (no retry); the clock moved anyway") }, "\(result.notes)")
+        #expect(result.failure?.step == 4)
+        #expect(result.failureText?.contains(
+            "the DELIVERED, COMPLETED notifications of cashout 1000001 were followed up by POST /v3/cashout/status twice, and both "
+                + "answers were lost to injected faults: no query answered within 1m") == true, "\(result.failureText ?? "")")
+    }
+}
