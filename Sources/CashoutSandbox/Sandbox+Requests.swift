@@ -58,11 +58,10 @@ extension Sandbox {
 
 extension Sandbox {
     /// What logged request `id` was about, as a fault reads it (``RequestSubject``): its account,
-    /// whether it asked for a payout, and the payout it named; nil when the journal has no such request.
-    package func requestAbout(_ id: Int) -> (account: String?, creates: Bool, payout: Payout?)? {
+    /// whether it asked for a payout and what, and the payout it named; nil when the journal has no such request.
+    package func requestAbout(_ id: Int) -> RequestSubject? {
         guard let entry = requestLog.entries(after: id - 1).first, entry.id == id else { return nil }
-        let about = subject(of: entry)
-        return (about.account, about.creates, about.payout)
+        return subject(of: entry)
     }
 
     /// Which of the logged requests up to request `id` that `fault`'s `when` takes request `id`

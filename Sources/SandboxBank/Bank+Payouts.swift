@@ -32,7 +32,9 @@ extension Bank {
                                                          table: s.payouts)) {
                 throw .declined(decline)
             }
-            if let decline = s.configuration.decline(request) { throw .declined(decline) }
+            if let decline = s.configuration.decline(request, s.occurrences[Self.contentKey(of: request, s), default: 0] + 1) {
+                throw .declined(decline)
+            }
             guard let settlement = convert(request.amount, from: request.currency, to: account.currency, s.configuration.rates) else {
                 throw .unsupportedCurrency
             }
@@ -58,7 +60,9 @@ extension Bank {
             guard let payout = s.payouts[payoutID] else { return nil }
             guard payout.status.awaitsExecution else { throw .notExecutable(payout.status) }
             guard let account = s.accounts[payout.account] else { throw .unknownAccount }
-            if !details.isEmpty, let decline = s.configuration.decline(Self.request(payout, adding: details)) { throw .declined(decline) }
+            if !details.isEmpty, let decline = s.configuration.decline(Self.request(payout, adding: details), payout.occurrence) {
+                throw .declined(decline)
+            }
             try checkFunds(s, account, payout.settlementAmount, at: now)
             if !details.isEmpty { add(&s, details, to: payoutID, at: now, timeline: nil) }
             execute(&s, payoutID, by: actor, at: now)
@@ -114,12 +118,14 @@ extension Bank {
     /// scenario's choice, unless `timeline` gives the one a journal recorded.
     func insert(_ s: inout State, _ request: PayoutRequest, settlement: Money, at now: VirtualTime, timeline: DecidedTimeline?) -> Payout {
         let id = s.payouts.nextID
+        let occurrence = Self.count(Self.contentKey(of: request, s), in: &s)
         let payout = Payout(
             id: id, dialect: request.dialect, account: request.account, reference: request.reference, country: request.country,
             currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
             callbackURL: request.callbackURL ?? s.accounts[request.account]!.callbackURL, createdAt: now,
             status: request.status,
-            history: Self.history(StatusChange(status: request.status, at: now, by: "create", reasonCode: nil, reason: nil)))
+            history: Self.history(StatusChange(status: request.status, at: now, by: "create", reasonCode: nil, reason: nil)),
+            occurrence: occurrence)
         let timeline = timeline ?? s.configuration.timeline(payout)
         s.payouts.append(payout, timeline: timeline)
         s.payoutsByAccount[request.account, default: []].append(id)
@@ -134,6 +140,29 @@ extension Bank {
                              decision: timeline.decision))
         s.observer?(.created(payout))
         return payout
+    }
+
+    /// What `request` asks for (`Payout.contentKey`).
+    static func contentKey(of request: PayoutRequest, _ s: State) -> UInt64 {
+        Payout.contentKey(dialect: request.dialect, account: request.account, currency: request.currency, amount: request.amount,
+                          fields: request.fields, reference: request.reference, s.configuration.contentFields)
+    }
+
+    /// Counts a payout of content `key`: its occurrence.
+    static func count(_ key: UInt64, in s: inout State) -> Int {
+        let occurrence = s.occurrences[key, default: 0] + 1
+        s.occurrences[key] = occurrence
+        return occurrence
+    }
+
+    /// Counts every payout's occurrence again, in the order they were made (a state restored from a
+    /// snapshot, whose binary form does not hold them, or one taken under other content fields).
+    static func recountOccurrences(_ s: inout State) {
+        s.occurrences = [:]
+        for payout in s.payouts.all {
+            let occurrence = count(payout.contentKey(s.configuration.contentFields), in: &s)
+            if occurrence != payout.occurrence { s.payouts.modify(payout.id) { $0.setOccurrence(occurrence) } }
+        }
     }
 
     /// Changes a payout's status now, on behalf of `actor` (`merchant`, an API caller, or `admin`). A change made

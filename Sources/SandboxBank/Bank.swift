@@ -21,8 +21,12 @@ package final class Bank: Sendable {
         /// The timeline a new payout follows, and what chose it (the scenario engine decides;
         /// default: the default bank's).
         package var timeline: @Sendable (Payout) -> DecidedTimeline = { _ in DecidedTimeline(TimelineStep.defaultTimeline) }
-        /// Refuses a payout at creation (a scenario's `decline` rule); nil lets it through.
-        package var decline: @Sendable (PayoutRequest) -> Decline? = { _ in nil }
+        /// Refuses a payout at creation (a scenario's `decline` rule), given which payout of its
+        /// content it would be (`Payout.occurrence`); nil lets it through.
+        package var decline: @Sendable (_ request: PayoutRequest, _ occurrence: Int) -> Decline? = { _, _ in nil }
+        /// The fields that, with its API, account, currency and amount, say what a payout is
+        /// (`Payout.contentKey`): the APIs' rule fields.
+        package var contentFields: Set<String> = []
         /// Delays between a failed delivery and the next attempt; one attempt more than entries.
         package var retrySchedule: [Duration] = [.seconds(300), .seconds(1500), .seconds(7500), .seconds(37500), .seconds(187_500)]
         /// Conversion to settlement currencies.
@@ -41,6 +45,8 @@ package final class Bank: Sendable {
         package var payouts: PayoutTable
         /// The ids of each account's payouts, in creation order.
         package var payoutsByAccount: [String: [Int]] = [:]
+        /// How many payouts of each content (`Payout.contentKey`) were made: the next one's `occurrence` is one more.
+        var occurrences: [UInt64: Int] = [:]
         /// Account -> the payout's own reference -> payout id, for payouts made with one.
         package var references: [String: ReferenceIndex] = [:]
         var ledger = ChunkedArray<LedgerRecord>()

@@ -58,6 +58,7 @@ extension Bank {
                 restored.wake = s.wake
                 restored.deliveries = Deliveries()  // answers to attempts sent before are not this state's
                 s = restored
+                Self.recountOccurrences(&s)
                 changeCount.add(1, ordering: .releasing)
                 if clockBack { clock.set(to: snapshot.time) } else { clock.advance(to: snapshot.time) }
                 rescheduleTakenDeliveries(&s)

@@ -171,6 +171,9 @@ package struct Payout: Sendable, Equatable {
         set { shared = shared.with(statusDetail: .some(newValue)) }
     }
     package internal(set) var status: PayoutStatus
+    /// `occurrence`, kept beside the status (where there would be padding), not in `shared`: a bank
+    /// restored from a snapshot counts them again without unsharing what its notifications share.
+    private var storedOccurrence: Int32
     package internal(set) var history: [StatusChange]
     /// Why the bank rejected or returned it: a code and a reason in the words of the scenario or
     /// the admin, which the payout's dialect renders (or replaces with its own default). Each
@@ -178,20 +181,40 @@ package struct Payout: Sendable, Equatable {
     package var reasonCode: String? { history.last?.reasonCode }
     package var reason: String? { history.last?.reason }
 
+    /// Which payout of its content (`contentKey`, over the bank's `Configuration.contentFields`) it
+    /// is, counted from 1 in the order they were made: an app that pays the same beneficiary the same
+    /// amount twice (a retry under a new reference, a payment again after a rejection) makes the
+    /// 1st and the 2nd of that content. With its content, what a draw is keyed on and what a rule's
+    /// `occurrence` tests.
+    package var occurrence: Int { Int(storedOccurrence) }
+
     /// What the payout is, as the same app would ask for it again in another run: its API, account,
     /// currency, amount and its fields named in `contentFields` (its API's rule fields: what it
     /// asked for), but for its reference and URLs (which an app makes anew each run, and which point
-    /// at a port of the run's), as a stable hash. Random draws keyed on it (webhook chaos, faults)
-    /// do not depend on the order payouts were made in, nor on the ids the app made.
+    /// at a port of the run's), as a stable hash. Random draws keyed on it and its `occurrence`
+    /// (fates, webhook chaos, faults) do not depend on the order payouts were made in, nor on the
+    /// ids the app made.
     package func contentKey(_ contentFields: Set<String>) -> UInt64 {
+        Self.contentKey(dialect: dialect, account: account, currency: currency, amount: amount, fields: fields, reference: reference,
+                        contentFields)
+    }
+
+    /// `contentKey` of a payout of these parts.
+    package static func contentKey(dialect: String, account: String, currency: String, amount: Money, fields: Fields, reference: String?,
+                                   _ contentFields: Set<String>) -> UInt64 {
         var hash = StableHash()
         for text in [dialect, account, currency, amount.description] { hash.combine(text) }
         for field in fields.sorted(by: { $0.name < $1.name })
-        where contentFields.contains(field.name) && field.value != reference && !Self.isURL(field.value) {
+        where contentFields.contains(field.name) && field.value != reference && !isURL(field.value) {
             hash.combine(field.name)
             hash.combine(field.value)
         }
         return hash.value
+    }
+
+    /// The payout, as the `occurrence`th of its content.
+    mutating func setOccurrence(_ occurrence: Int) {
+        storedOccurrence = Int32(clamping: occurrence)
     }
 
     /// An `http://` or `https://` URL.
@@ -201,11 +224,12 @@ package struct Payout: Sendable, Equatable {
 
     package init(id: Int, dialect: String, account: String, reference: String?, country: String?, currency: String, amount: Money,
          settlementAmount: Money, fields: Fields, callbackURL: String?, createdAt: VirtualTime, status: PayoutStatus,
-         history: [StatusChange], bankReference: String? = nil, statusDetail: String? = nil) {
+         history: [StatusChange], bankReference: String? = nil, statusDetail: String? = nil, occurrence: Int = 1) {
         let origin = Self.origins.intern(Origin(dialect: dialect, account: account, currency: currency, country: country,
                                                 callbackURL: callbackURL))
         shared = Shared(id: id, origin: origin, reference: reference, amount: amount, settlementAmount: settlementAmount, createdAt: createdAt,
                         fields: fields, callbackURL: callbackURL, bankReference: bankReference, statusDetail: statusDetail)
+        storedOccurrence = Int32(clamping: occurrence)
         self.status = status
         self.history = history
     }
@@ -215,7 +239,7 @@ package struct Payout: Sendable, Equatable {
         return (a === b || (a.id == b.id && a.origin == b.origin && a.reference == b.reference && a.amount == b.amount
                             && a.settlementAmount == b.settlementAmount && a.createdAt == b.createdAt && a.fields == b.fields
                             && a.callbackURL == b.callbackURL && a.bankReference == b.bankReference && a.statusDetail == b.statusDetail))
-            && lhs.status == rhs.status && lhs.history == rhs.history
+            && lhs.status == rhs.status && lhs.history == rhs.history && lhs.storedOccurrence == rhs.storedOccurrence
     }
 }
 

@@ -97,6 +97,10 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
     /// Whether a payout in this status waits for `Bank.execute`: staged, or awaiting details.
     public var awaitsExecution: Bool { self == .staged || self == .awaitingDetails }
 
+    /// Whether a payout ended here without paying (rejected, reversed after completing, cancelled,
+    /// expired): its money came back, and paying the same again pays once.
+    package var isUnpaidEnd: Bool { self == .rejected || self == .returned || self == .cancelled || self == .expired }
+
     /// Whether a payout in this status has been debited (and not refunded).
     public var isDebited: Bool {
         switch self {

@@ -115,7 +115,6 @@ enum ExploreCommand: Command {
                 : "  written unshrunk, all \(reproduction.drawn) drawn rules: \(path)"
                     + (outlived ? "" : target == "ledger" ? " (the app's ledger could not be read: fix that first, whatever the bank drew)"
                         : " (with them fixed, \(target) did not show again: it may depend on timing)"))
-            for note in reproduction.notes { StandardOutput.writeLine("  note: \(note)") }
             return true
         }
         if failedWriting { return 1 }
@@ -133,9 +132,7 @@ enum ExploreCommand: Command {
         let verdict = run.passed ? "PASS" + (run.result.ledgerSummary.map { " (\($0))" } ?? "") : "FAIL \(run.failures.joined(separator: ", "))"
         StandardOutput.writeLine("run \(run.number) (seed \(run.seed)): \(verdict)")
         guard let target = run.failures.first else { return nil }
-        for message in [run.result.failureText, run.result.ledgerFailure].compactMap({ $0 }) {
-            StandardOutput.writeLine("  " + message.indentingLines(by: "  "))
-        }
+        for line in run.lines { StandardOutput.writeLine("  " + line) }
         if run.result.command?.timedOut == true {
             StandardOutput.writeLine("  CMD was still running \(DurationText.format(timeout)) after it started (--timeout): stopped")
         }

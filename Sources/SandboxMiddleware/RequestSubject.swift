@@ -7,8 +7,8 @@ import SandboxScenario
 
 /// What a request is about, as a scenario's faults read it before it is handled: the account it
 /// names, the payout it names, and an identity that is the same for the same request of the same
-/// app in another run (its API and route, its account, and the payout it asks for or names by
-/// content, never an id the app makes), which a rate's draw is keyed on.
+/// app in another run (its API and route, its account, and the payout it asks for or names by its
+/// content and occurrence, never an id the app makes), which a rate's draw is keyed on.
 package struct RequestSubject: Sendable {
     /// Describes a request: the request, its route's name and API (nil when no route matched), its body as JSON.
     package typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ dialect: String?, _ body: JSON?) -> RequestSubject
@@ -19,12 +19,15 @@ package struct RequestSubject: Sendable {
     package var creates = false
     /// The payout it names by the sandbox's id or the app's reference (not a create's: that one is asked for).
     package let payout: Payout?
+    /// For a create: what it asks for, as sent (`RequestFacts.content`).
+    package var content: [String: JSON] = [:]
 
-    package init(identity: String, account: String?, creates: Bool = false, payout: Payout?) {
+    package init(identity: String, account: String?, creates: Bool = false, payout: Payout?, content: [String: JSON] = [:]) {
         self.identity = identity
         self.account = account
         self.creates = creates
         self.payout = payout
+        self.content = content
     }
 
     /// Whether `payout` passes each test of a fault's `payout` (field, `merchant` or `dialect`: matcher).
@@ -33,6 +36,7 @@ package struct RequestSubject: Sendable {
             switch name {
             case "merchant": matcher.matches(payout.account)
             case "dialect": matcher.matches(payout.dialect)
+            case Rule.occurrence: matcher.matches(String(payout.occurrence))
             default: matcher.matches(payout.fields[name])
             }
         }
@@ -40,7 +44,7 @@ package struct RequestSubject: Sendable {
 
     /// What each request is about, read by its API (`ReportingDialect.reportFacts`) from the bank:
     /// a create by its beneficiary and amount; a request naming a payout by that payout's content
-    /// (`Payout.contentKey`, over `contentFields`); any other by its route and account.
+    /// (`Payout.contentKey`, over `contentFields`, and `Payout.occurrence`); any other by its route and account.
     package static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
         let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }
         return { request, route, dialect, body in
@@ -53,11 +57,11 @@ package struct RequestSubject: Sendable {
             let account = facts.account ?? ""
             if case .create(let beneficiary, let amount) = facts.action {
                 return RequestSubject(identity: [name, place, account, "create", beneficiary, amount].joined(separator: "\u{0}"),
-                                      account: facts.account, creates: true, payout: nil)
+                                      account: facts.account, creates: true, payout: nil, content: facts.content)
             }
             let payout = facts.payoutID.flatMap { bank.payout(id: $0) }
                 ?? facts.reference.flatMap { reference in bank.payout(account: account, reference: reference) }
-            let about = payout.map { "payout \($0.contentKey(contentFields))" } ?? ""
+            let about = payout.map { "payout \($0.contentKey(contentFields)) \($0.occurrence)" } ?? ""
             return RequestSubject(identity: [name, place, account, about].joined(separator: "\u{0}"), account: facts.account, payout: payout)
         }
     }

@@ -31,6 +31,9 @@ package final class RequestLog: Sendable {
         /// Its turn among the app's requests and the deliveries to it (``AppActivity``): what
         /// began before it has a smaller one; 0 when it was recorded without one.
         package let turn: Int
+        /// The last turn given when it was answered: a request whose turn is not greater began
+        /// before this one was answered (the two were in flight at once, or that one came first).
+        package let answeredTurn: Int
         /// The request and the answer, bodies cut at the log's `bodyLimit` (then `...Truncated`).
         package let request: HTTPRequest
         package let response: HTTPResponse
@@ -40,12 +43,13 @@ package final class RequestLog: Sendable {
         package let route: String?
         package let dialect: String?
 
-        package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, request: HTTPRequest, response: HTTPResponse, requestTruncated: Bool,
-             responseTruncated: Bool, route: String?, dialect: String?) {
+        package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
+                     response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?) {
             self.id = id
             self.at = at
             self.receivedAt = receivedAt
             self.turn = turn
+            self.answeredTurn = answeredTurn
             self.request = request
             self.response = response
             self.requestTruncated = requestTruncated
@@ -87,7 +91,7 @@ package final class RequestLog: Sendable {
 
     /// Keeps a request and its answer, pushing the oldest out when full.
     package func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64,
-                turn: Int = 0) {
+                turn: Int = 0, answeredTurn: Int = 0) {
         guard capacity > 0 else { return }
         var request = request, response = response
         let requestTruncated = request.body.count > bodyLimit, responseTruncated = response.body.count > bodyLimit
@@ -97,8 +101,8 @@ package final class RequestLog: Sendable {
         // oldest, which it pushes out, is freed once the lock is released.
         let pushedOut = kept.withLock { kept in
             kept.lastID += 1
-            let pushedOut = kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, turn: turn, request: request,
-                                                      response: response, requestTruncated: requestTruncated,
+            let pushedOut = kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, turn: turn, answeredTurn: answeredTurn,
+                                                      request: request, response: response, requestTruncated: requestTruncated,
                                                       responseTruncated: responseTruncated, route: route, dialect: dialect))
             if pushedOut != nil { kept.lost += 1 }
             return pushedOut

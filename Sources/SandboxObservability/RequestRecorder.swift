@@ -75,7 +75,8 @@ package struct RequestRecorder: Sendable {
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64, turn: Int) {
         defer { activity.end() }
-        requestLog.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt, turn: turn)
+        requestLog.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt, turn: turn,
+                          answeredTurn: activity.turn)
         if let diagnosis = response.diagnosis, let eventLog {
             eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
         }

@@ -171,7 +171,8 @@ package enum IntegrationChecks {
     }
 
     /// `duplicate_after_lost_response`: after a create whose answer was lost, a create with a new
-    /// reference for the same beneficiary and amount.
+    /// reference for the same beneficiary and amount, while the first had not come back unpaid (a
+    /// payment again after a rejection pays once).
     package static func duplicateAfterLostResponse(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "duplicate_after_lost_response", severity: .error, advice: """
             When a create's answer is lost (a timeout, a closed connection), send it again with the same \(terms.reference), \
@@ -204,6 +205,8 @@ package enum IntegrationChecks {
                 }
                 guard let first = same[after...].first(where: { $0.facts.reference.map { $0 != reference } ?? false }) else { continue }
                 exercised = true
+                // Paid again once the first had come back unpaid (rejected, reversed, cancelled): not twice.
+                if let then = committed.history.last(where: { $0.at <= first.at })?.status, then.isUnpaidEnd { continue }
                 let second = first.facts.reference.flatMap { evidence.payout(reference: $0) }
                 duplicates.append(Occurrence(
                     cashouts: [committed.id] + (second.map { [$0.id] } ?? []),

@@ -115,6 +115,10 @@ package struct RequestFacts: Sendable {
     package var refusal: String?
     /// The payouts whose status a listing answered (Mannco's cashout history), by the sandbox's ids.
     package var listed: [Int] = []
+    /// For a create: the members of its body that say what it pays and to whom, as sent (never its
+    /// reference or a URL, which an app makes anew each run): what tells the same create in another
+    /// run of the same app (`explore` pins a fault on one by them).
+    package var content: [String: JSON] = [:]
 
     package init(account: String?, action: Action = .other, payoutID: Int? = nil, reference: String? = nil, credential: String? = nil,
                 refusal: String? = nil) {

@@ -5,11 +5,14 @@ import SandboxScenario
 
 /// What an explored run drew from its space, read back from the sandbox once it ended and written
 /// as fixed rules in the scenario format, each naming what survives a new run of the same app
-/// (never an id the app makes, which it may make anew each run): each payout whose fate was not
-/// the usual one, a rule naming it by its content (its amount, else what tells it from the run's
-/// other payouts) with the timeline it took; each chaos copy or shift, a chaos rule for that
-/// payout's notification of that status; each fault that changed an answer, a fault rule for that
-/// request by its occurrence (the 3rd status query of the payout of 104.00: `every: 3`, once).
+/// (never an id the app or the sandbox makes, which come in the order requests arrive in): each
+/// payout whose fate was not the usual one, a rule naming it by its content (its amount, else what
+/// tells its content from the run's others) and, when the run made more than one payout of that
+/// content, its `occurrence`, with the timeline it took; each chaos copy or shift, a chaos rule for
+/// that payout's notification of that status; each fault that changed an answer, a fault rule for
+/// that request by its occurrence among requests of the same kind (the 3rd status query of the
+/// payout of 104.00: `every: 3`, once; the 2nd create of 109.00 to the same account: `when.body`
+/// with what it pays to whom, `every: 2`, once).
 struct ExploredRun: Sendable {
     /// One pinned rule.
     enum Element: Sendable {
@@ -45,8 +48,9 @@ struct ExploredRun: Sendable {
     }
 
     private(set) var elements: [Element] = []
-    /// What could not be pinned, in a sentence each.
-    private(set) var notes: [String] = []
+    /// What the file's description says of its pins, by the content they concern: payouts of one
+    /// content that creates in flight at once made, whose occurrences are the order they arrived in.
+    private(set) var ties: [UInt64: String] = [:]
 
     init() {}
 
@@ -56,14 +60,18 @@ struct ExploredRun: Sendable {
         let payouts = sandbox.bank.payouts()
         let usual = space.usualFate.compactMap { $0["status"]?.stringValue }
         let names = PayoutNames(payouts, ruleFields: vocabulary.ruleFields)
+        // The payouts a pin names by occurrence, by content: whether the app, or arrival, ordered them.
+        var byOccurrence: [UInt64: String] = [:]
+        func when(_ payout: Payout) -> [String: JSON] {
+            let when = names.when(payout)
+            if when[Rule.occurrence] != nil { byOccurrence[payout.contentKey(vocabulary.ruleFields)] = PayoutNames.describe(when, occurrence: false) }
+            return when
+        }
         for payout in payouts where sandbox.bank.decision(payoutID: payout.id)?.rule == ExploreSpace.outcomeRule {
             let changes = payout.history.filter { $0.by == "bank" }
             // The usual fate, or the start of it (the run ended first), needs no rule.
             guard !usual.starts(with: changes.map(\.status.name)) else { continue }
-            guard let when = names.when(payout) else {
-                notes.append("cashout \(payout.id): no field a rule tests tells it from the others, so its fate is not pinned")
-                continue
-            }
+            let named = when(payout)
             var previous = payout.createdAt
             let then = changes.map { change -> JSON in
                 var step: [String: JSON] = ["after": .string(DurationText.format(.milliseconds(change.at.milliseconds - previous.milliseconds))),
@@ -72,7 +80,7 @@ struct ExploredRun: Sendable {
                 previous = change.at
                 return .object(step)
             }
-            elements.append(.timeline(when: when, then: then, name: "explored: \(PayoutNames.describe(when))",
+            elements.append(.timeline(when: named, then: then, name: "explored: \(PayoutNames.describe(named))",
                                       payout: payout.contentKey(vocabulary.ruleFields)))
         }
         var pinnedChaos: Set<String> = []
@@ -81,55 +89,45 @@ struct ExploredRun: Sendable {
                 for attempt in notification.attempts {
                     guard let mark = attempt.chaos, mark.rule?.name?.hasPrefix(ExploreSpace.chaosRulePrefix) == true else { continue }
                     guard pinnedChaos.insert("\(payout.id) \(notification.status.name) \(mark.kind.rawValue)").inserted else { continue }
-                    guard var when = names.when(payout) else {
-                        notes.append("cashout \(payout.id): no field a rule tests tells it from the others, "
-                                     + "so its \(mark.kind.rawValue) notification is not pinned")
-                        continue
-                    }
-                    let name = "explored: \(PayoutNames.describe(when)) \(notification.status.name) \(mark.kind.rawValue)"
-                    when["status"] = .string(notification.status.name)
-                    var rule: [String: JSON] = ["name": .string(name), "when": .object(when), "kind": .string(mark.kind.rawValue)]
+                    var named = when(payout)
+                    let name = "explored: \(PayoutNames.describe(named)) \(notification.status.name) \(mark.kind.rawValue)"
+                    named["status"] = .string(notification.status.name)
+                    var rule: [String: JSON] = ["name": .string(name), "when": .object(named), "kind": .string(mark.kind.rawValue)]
                     if let (key, value) = ExploreSpace.chaosDelay(mark.kind) { rule[key] = .string(value) }
                     elements.append(.chaos(.object(rule), payout: payout.contentKey(vocabulary.ruleFields)))
                 }
             }
         }
         // The run's faults come after the suite's own: only theirs were drawn.
-        let references = Set(payouts.compactMap(\.reference))
         let drawn = space.runSections(vocabulary).faults
         for (index, entry) in sandbox.faultedRequests() where drawn.indices.contains(index - suiteFaults) {
             var rule = drawn[index - suiteFaults].objectValue ?? [:]
             rule["rate"] = nil
             guard let id = entry["id"]?.numberText.flatMap({ Int($0) }), let about = sandbox.requestAbout(id) else { continue }
-            var when: [String: JSON] = ["method": entry["method"] ?? .null, "path": entry["path"] ?? .null]
+            var named: [String: JSON] = ["method": entry["method"] ?? .null, "path": entry["path"] ?? .null]
             if about.creates {
-                // A create by what it asks for: its body's fields that rules test, but for the
-                // reference the app made and a URL it listens on this time.
-                if let text = entry["body"]?.stringValue, case .object(let body)? = try? JSON.parse(Array(text.utf8)) {
-                    let content = body.filter { key, value in
-                        guard vocabulary.ruleFields.contains(key), let text = value.stringValue ?? value.numberText else { return false }
-                        return !references.contains(text) && !Payout.isURL(text)
-                    }
-                    if !content.isEmpty { when["body"] = .object(content) }
-                }
+                // A create by what it pays to whom (not the reference the app made, nor a URL it
+                // listens on this time), and whose: its occurrence among such creates is its `every`.
+                if !about.content.isEmpty { named["body"] = .object(about.content) }
+                if let account = about.account { named["account"] = .string(account) }
             } else if let payout = about.payout {
-                guard let named = names.when(payout) else {
-                    let request = "\(entry["method"]?.stringValue ?? "") \(entry["path"]?.stringValue ?? "")"
-                    notes.append("a \(request) of cashout \(payout.id): no field a rule tests tells the cashout from the others, "
-                                 + "so its fault is not pinned")
-                    continue
-                }
-                when["payout"] = .object(named)
+                named["payout"] = .object(when(payout))
             } else if let account = about.account {
-                when["account"] = .string(account)
+                named["account"] = .string(account)
             }
-            rule["when"] = .object(when)
+            rule["when"] = .object(named)
             // Its occurrence among the requests the rule takes: what fails the same way in a new run.
             guard let fault = try? ScenarioLoader.readFault(ScenarioNode(value: .object(rule.merging(["every": 1]) { $1 }), path: "", file: "")),
                   let occurrence = sandbox.occurrence(ofRequest: id, among: fault) else { continue }
             let concerned = about.payout ?? sandbox.payoutMade(byRequest: id)
             let pinned = rule.merging(["every": .number(occurrence), "times": 1]) { $1 }
             elements.append(.fault(.object(pinned), payout: concerned?.contentKey(vocabulary.ruleFields)))
+        }
+        for (content, described) in byOccurrence {
+            let alike = Set(payouts.filter { $0.contentKey(vocabulary.ruleFields) == content }.map(\.id))
+            guard sandbox.madeAtOnce(alike) else { continue }
+            ties[content] = "The \(alike.count) payouts of \(described) were asked for by creates in flight at once: which is the 1st "
+                + "(occurrence 1) is the order they arrived in, so a rule pinned on the 1st goes to whichever arrives first."
         }
     }
 
@@ -143,40 +141,52 @@ struct ExploredRun: Sendable {
     }
 }
 
-/// What a pinned rule names a payout of a run by: its amount when no other payout of the run has
-/// it, else the one field a rule tests that no other has, else all such fields together when
-/// they tell it apart; never its reference or a URL, which the app makes anew each run.
-private struct PayoutNames {
+/// What a pinned rule names a payout of a run by: its content, by its amount when no payout of
+/// another content has it, else by the one field a rule tests that no other content has, else by
+/// all such fields together; and, when the run made more than one payout of that content, which of
+/// them it is (`occurrence`). Never its reference or a URL, which the app makes anew each run.
+struct PayoutNames {
     private let ruleFields: Set<String>
-    private var shared: [String: Int] = [:]
+    /// The contents each field's value was seen in.
+    private var shared: [String: Set<UInt64>] = [:]
+    /// How many payouts of each content the run made.
     private var contents: [UInt64: Int] = [:]
 
     init(_ payouts: [Payout], ruleFields: Set<String>) {
         self.ruleFields = ruleFields
         for payout in payouts {
-            for field in content(payout) { shared[field.name + "\u{0}" + field.value, default: 0] += 1 }
-            contents[payout.contentKey(ruleFields), default: 0] += 1
+            let content = payout.contentKey(ruleFields)
+            for field in fields(payout) { shared[field.name + "\u{0}" + field.value, default: []].insert(content) }
+            contents[content, default: 0] += 1
         }
     }
 
     /// The rule fields of `payout` that may name it.
-    private func content(_ payout: Payout) -> [Fields.Field] {
+    private func fields(_ payout: Payout) -> [Fields.Field] {
         payout.fields.filter { ruleFields.contains($0.name) && $0.value != payout.reference && !Payout.isURL($0.value) }
     }
 
-    /// A rule's `when` that takes `payout` alone among the run's payouts; nil when none can.
-    func when(_ payout: Payout) -> [String: JSON]? {
-        let fields = content(payout)
-        let unique = fields.filter { shared[$0.name + "\u{0}" + $0.value] == 1 }
+    /// A rule's `when` that takes `payout` alone among the run's payouts.
+    func when(_ payout: Payout) -> [String: JSON] {
+        let content = payout.contentKey(ruleFields)
+        let fields = fields(payout)
+        let unique = fields.filter { shared[$0.name + "\u{0}" + $0.value]?.count == 1 }
+        var when: [String: JSON]
         if let field = unique.first(where: { $0.name == "amount" }) ?? unique.min(by: { $0.name < $1.name }) {
-            return [field.name: .string(field.value)]
+            when = [field.name: .string(field.value)]
+        } else {
+            when = Dictionary(fields.map { ($0.name, JSON.string($0.value)) }) { first, _ in first }
+            // Fields alike: what else a payout is (its account and currency) tells it.
+            when["merchant"] = .string(payout.account)
+            if !fields.contains(where: { $0.name == "currency" }) { when["currency"] = .string(payout.currency) }
         }
-        guard contents[payout.contentKey(ruleFields)] == 1, !fields.isEmpty else { return nil }
-        return Dictionary(fields.map { ($0.name, JSON.string($0.value)) }) { first, _ in first }
+        if contents[content, default: 0] > 1 { when[Rule.occurrence] = .number(payout.occurrence) }
+        return when
     }
 
-    /// `amount 104.00`, or each field so.
-    static func describe(_ when: [String: JSON]) -> String {
-        when.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.stringValue ?? $0.value.serializedString())" }.joined(separator: ", ")
+    /// `amount 104.00`, or each field so (`occurrence`: with its occurrence, `amount 104.00, occurrence 2`).
+    static func describe(_ when: [String: JSON], occurrence: Bool = true) -> String {
+        when.filter { occurrence || $0.key != Rule.occurrence }.sorted { $0.key < $1.key }
+            .map { "\($0.key) \($0.value.stringValue ?? $0.value.serializedString())" }.joined(separator: ", ")
     }
 }

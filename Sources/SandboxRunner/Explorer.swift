@@ -63,6 +63,8 @@ package struct Explorer: Sendable {
         let signatures: [String]
         /// What the run drew, pinned.
         let drawn: ExploredRun
+        /// What a failing run prints (`failureLines`): the same whenever the run is made again.
+        package let lines: [String]
 
         package var passed: Bool { failures.isEmpty }
     }
@@ -135,7 +137,7 @@ package struct Explorer: Sendable {
             drawn = ExploredRun(sandbox, space: space, suiteFaults: suite["faults"]?.arrayValue?.count ?? 0, vocabulary: vocabulary)
         }
         return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures,
-                   signatures: result.signatures, drawn: drawn)
+                   signatures: result.signatures, drawn: drawn, lines: result.lines)
     }
 
     /// The file that reproduces a failing run, shrunk, and how it was made.
@@ -150,8 +152,6 @@ package struct Explorer: Sendable {
         /// How many pinned rules (outcomes, chaos, faults) the run drew, and how many the file keeps.
         package let drawn: Int
         package let kept: Int
-        /// What could not be pinned (a payout no rule field tells from the others).
-        package let notes: [String]
     }
 
     /// How many times in a row a try must fail the same way to count as failing so.
@@ -170,7 +170,7 @@ package struct Explorer: Sendable {
         // The tries at once where the pool has a serving for each; else one after another, up to
         // the first that does not fail the same way.
         func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
-            let json = fixed(candidate, shortened: short, title: title, target: target)
+            let json = fixed(candidate, of: run.drawn, shortened: short, title: title, target: target)
             let failsOnce: @Sendable () -> Bool = { [self] in
                 execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature)
             }
@@ -195,27 +195,28 @@ package struct Explorer: Sendable {
             }
             shortened = elements.contains(where: \.isTimeline) && fails(elements, short: true)
         }
-        return Reproduction(json: fixed(elements, shortened: shortened, title: title, target: target), target: target, reproduced: reproduced,
-                            drawn: run.drawn.elements.count, kept: elements.count, notes: run.drawn.notes)
+        return Reproduction(json: fixed(elements, of: run.drawn, shortened: shortened, title: title, target: target), target: target,
+                            reproduced: reproduced, drawn: run.drawn.elements.count, kept: elements.count)
     }
 
     /// The failing `run` as a scenario file of fixed rules, all it drew, not tried again.
     package func unshrunk(_ run: Run) -> Reproduction {
         let target = run.failures.first ?? ""
         let title = "\(name), explored run \(run.number) (seed \(run.seed))"
-        return Reproduction(json: fixed(run.drawn.elements, shortened: false, title: title, target: target), target: target, reproduced: false,
-                            drawn: run.drawn.elements.count, kept: run.drawn.elements.count, notes: run.drawn.notes)
+        return Reproduction(json: fixed(run.drawn.elements, of: run.drawn, shortened: false, title: title, target: target), target: target,
+                            reproduced: false, drawn: run.drawn.elements.count, kept: run.drawn.elements.count)
     }
 
-    /// The suite with `elements` pinned after its own rules, and every other payout of the usual fate.
-    func fixed(_ elements: [ExploredRun.Element], shortened: Bool, title: String, target: String) -> JSON {
+    /// The suite with `elements` (of `drawn`) pinned after its own rules, and every other payout of the usual fate.
+    func fixed(_ elements: [ExploredRun.Element], of drawn: ExploredRun, shortened: Bool, title: String, target: String) -> JSON {
         var json = suite
         json["name"] = .string(title)
+        let ties = Set(elements.compactMap(\.payout)).compactMap { drawn.ties[$0] }.sorted()
         json["description"] = .string("""
             Found by cashout-sandbox explore \(file): fails with \(target). The bank's behaviour that run drew is pinned \
-            below (rules, chaos and faults named "explored"); every other payout takes the usual fate. Rerun it with \
-            cashout-sandbox test THIS_FILE --serve --exec CMD.
-            """)
+            below (rules, chaos and faults named "explored"), each by what the app asks for; every other payout takes \
+            the usual fate. Rerun it with cashout-sandbox test THIS_FILE --serve --exec CMD.
+            """ + ties.map { " " + $0 }.joined())
         let usual = ExploredRun.fixedTimeline(space.usualFate)
         Self.append(elements.compactMap { $0.rule(shortened: shortened) } + [["name": "explored: the usual fate", "then": .array(usual)]],
                     to: &json, at: "bank", "rules")
@@ -230,10 +231,12 @@ package struct Explorer: Sendable {
         return .object(json)
     }
 
+    /// What running a scenario beside the command came to (`Run`'s parts).
+    private typealias Execution = (result: ScenarioResult, findings: [String], failures: [String], signatures: [String], lines: [String])
+
     /// Runs `json` as a scenario beside the command: its result, the report's error findings, the
-    /// failures and their signatures (`Run.signatures`).
-    private func execute(_ json: JSON, number: Int, seed: UInt64,
-                         examine: ((Sandbox) -> Void)?) -> (result: ScenarioResult, findings: [String], failures: [String], signatures: [String]) {
+    /// failures and their signatures (`Run.signatures`), and the lines a failure prints.
+    private func execute(_ json: JSON, number: Int, seed: UInt64, examine: ((Sandbox) -> Void)?) -> Execution {
         let started = Date()
         let label = "run \(number) (seed \(seed))"
         let scenario: Scenario
@@ -242,18 +245,28 @@ package struct Explorer: Sendable {
         } catch {
             let result = ScenarioResult(name: label, file: file, failure: (0, "the explored scenario does not load: \(error.message)"),
                                         steps: 0, seconds: 0)
-            return (result, [], ["load"], ["load"])
+            return (result, [], ["load"], ["load"], result.failureText.map { [$0] } ?? [])
         }
         var findings: [String] = []
         var signatures: [String] = []
+        var occurrences: [(id: String, account: String, occurrence: String)] = []
+        var names: StableNames?
         var result: ScenarioResult
         do {
             result = try pool.with { serving in try ScenarioRunner.run(scenario, serving: serving) { sandbox in
                 let report = sandbox.integrationReport().json
-                let errors = (report["accounts"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }
-                    .filter { $0["severity"]?.stringValue == "error" }
+                var errors: [JSON] = []
+                for account in report["accounts"]?.arrayValue ?? [] {
+                    for finding in account["findings"]?.arrayValue ?? [] where finding["severity"]?.stringValue == "error" {
+                        errors.append(finding)
+                        occurrences += (finding["occurrences"]?.arrayValue ?? []).compactMap(\.stringValue).map {
+                            (finding["id"]?.stringValue ?? "", account["account"]?.stringValue ?? "", $0)
+                        }
+                    }
+                }
                 findings = Set(errors.compactMap { $0["id"]?.stringValue }).sorted()
                 signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
+                names = StableNames(sandbox, ruleFields: vocabulary.ruleFields)
                 examine?(sandbox)
             } }
         } catch {
@@ -279,15 +292,16 @@ package struct Explorer: Sendable {
         named.notes = result.notes
         named.ledger = result.ledger
         named.clockStops = result.clockStops
-        return (named, findings, failures, signatures)
+        return (named, findings, failures, signatures, failures.isEmpty ? [] : Self.failureLines(named, findings: occurrences, names: names))
     }
 
-    /// Each error finding on each payout it concerns, by the payout's content; a ledger mismatch
-    /// with its kind (the last reconciliation's): `late_rejection_missed 8301…`,
-    /// `ledger_mismatch fate 8301…`. Sorted, as the findings are.
+    /// Each error finding on each payout it concerns, by the payout's content and occurrence; a
+    /// ledger mismatch with its kind (the last reconciliation's): `late_rejection_missed 8301… #1`,
+    /// `ledger_mismatch fate 8301… #2`. Sorted, as the findings are.
     private static func signatures(of errors: [JSON], sandbox: Sandbox, contentFields: Set<String>) -> [String] {
         func content(_ ids: [Int]) -> String {
-            ids.compactMap { sandbox.bank.payout(id: $0).map { String($0.contentKey(contentFields)) } }.sorted().joined(separator: " ")
+            ids.compactMap { sandbox.bank.payout(id: $0).map { "\($0.contentKey(contentFields)) #\($0.occurrence)" } }.sorted()
+                .joined(separator: " ")
         }
         var signatures: [String] = []
         for finding in errors {

@@ -1,5 +1,4 @@
 import SandboxBank
-import Synchronization
 
 /// Turns a scenario's `webhooks.chaos` rules into the bank's chaos policy: every rule whose `when`
 /// matches a notification (its payout's fields, `merchant`, `dialect`, and the notification's
@@ -8,8 +7,8 @@ import Synchronization
 /// `out_of_order`), the first chosen acts.
 ///
 /// Random choices (a rate, a delay range) use a generator seeded by the scenario's seed, what the
-/// notification is about (its payout's `contentKey` and its status, and its occurrence among
-/// notifications about the same) and the rule's place, so the same scenario and seed give the
+/// notification is about (its payout's `contentKey` and `occurrence`, its status, and which change
+/// of the payout to that status it is) and the rule's place, so the same scenario and seed give the
 /// same chaos whatever the timing of deliveries, and whatever order the app made its payouts in.
 package struct ChaosEngine: Sendable {
     package let rules: [ChaosRuleSpec]
@@ -18,8 +17,6 @@ package struct ChaosEngine: Sendable {
     let identity: String
     /// The payout fields that say what a payout is (`Payout.contentKey`).
     let contentFields: Set<String>
-    /// How many notifications of each content and status were planned: two payouts alike draw apart.
-    private let planned = Occurrences()
 
     package init(rules: [ChaosRuleSpec], seed: UInt64, identity: String, contentFields: Set<String> = []) {
         self.rules = rules
@@ -38,8 +35,9 @@ package struct ChaosEngine: Sendable {
     /// The plan for a notification whose first attempt is due; nil when no rule matches it.
     package func plan(for notification: StatusNotification, of payout: Payout, counts: [Int: Int]) -> ChaosPlan? {
         var plan = ChaosPlan()
-        let about = StableHash.of(String(payout.contentKey(contentFields)), notification.status.name)
-        let drawnFor = StableHash.of(String(about), String(planned.next(about)))
+        // The nth change of the payout to this status (a payout held and released is PENDING twice).
+        let nth = payout.history.count { $0.status == notification.status && $0.at <= notification.changedAt }
+        let drawnFor = StableHash.of(String(payout.contentKey(contentFields)), String(payout.occurrence), notification.status.name, String(nth))
         for (index, rule) in rules.enumerated() where matches(rule, notification, payout) {
             plan.matched.append(index)
             var random = SplitMix64(seed: seed ^ drawnFor &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index + 1) &* 0xD1B5_4A32_D192_ED03)
@@ -68,21 +66,9 @@ package struct ChaosEngine: Sendable {
             case "merchant": matcher.matches(payout.account)
             case "dialect": matcher.matches(payout.dialect)
             case "status": matcher.matches(notification.status.name)
+            case Rule.occurrence: matcher.matches(String(payout.occurrence))
             default: matcher.matches(payout.fields[field])
             }
-        }
-    }
-}
-
-/// Counts per key, for draws keyed on what they are for: the nth of its kind.
-final class Occurrences: Sendable {
-    private let counts = Mutex<[UInt64: Int]>([:])
-
-    /// How many times `key` came, this one included.
-    func next(_ key: UInt64) -> Int {
-        counts.withLock { counts in
-            counts[key, default: 0] += 1
-            return counts[key]!
         }
     }
 }

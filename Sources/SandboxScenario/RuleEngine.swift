@@ -6,12 +6,16 @@ import SandboxBank
 /// here, so that payouts share them.
 ///
 /// Random choices (delay ranges, weighted outcomes) use a generator seeded by the scenario's seed
-/// and the payout's id, so the same scenario and seed give the same timelines whatever order
-/// concurrent requests arrive in.
+/// and what the payout is: its content (`Payout.contentKey`, never an id the app or the sandbox
+/// makes) and its occurrence among payouts of that content, so the same scenario and seed give the
+/// same timelines whatever order concurrent requests arrive in. A rule's `occurrence` tests which
+/// payout of its content a payout is (the 2nd create of 207.00 to Ana Silva).
 package struct RuleEngine: Sendable {
     package let rules: [Rule]
     package let defaultTimeline: [TimelineStepSpec]
     package let seed: UInt64
+    /// The payout fields that say what a payout is (`Payout.contentKey`), which draws are keyed on.
+    package let contentFields: Set<String>
     /// `rules`' timelines, and the default, ready to resolve.
     private let plans: [Plan?]
     private let defaultPlan: Plan
@@ -24,10 +28,12 @@ package struct RuleEngine: Sendable {
     private let fieldNames: [Fields.Name]
 
     /// `defaultScenario` names the scenario the default timeline comes from (nil: none).
-    package init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64) {
+    package init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64,
+                 contentFields: Set<String> = []) {
         self.rules = rules
         self.defaultTimeline = defaultTimeline
         self.seed = seed
+        self.contentFields = contentFields
         plans = rules.map { rule in
             let decision = TimelineDecision(kind: rule.origin.builtIn ? .magicValue : .rule, scenario: rule.origin.scenario, rule: rule.name,
                                             index: rule.origin.index)
@@ -50,6 +56,7 @@ package struct RuleEngine: Sendable {
                 let subject: Subject = switch field {
                 case "merchant": .merchant
                 case "dialect": .dialect
+                case Rule.occurrence: .occurrence
                 default:
                     .field(fieldNames.firstIndex(of: field) ?? {
                         fieldNames.append(field)
@@ -71,7 +78,7 @@ package struct RuleEngine: Sendable {
 
     /// What a rule's condition looks at: a field is known by its place in `fieldNames`.
     private enum Subject: Sendable {
-        case merchant, dialect
+        case merchant, dialect, occurrence
         case field(Int)
 
         var isField: Bool { if case .field = self { true } else { false } }
@@ -81,6 +88,19 @@ package struct RuleEngine: Sendable {
     private enum Plan: Sendable {
         case one(Timeline)
         case weighted([(weight: Int, timeline: Timeline)])
+
+        /// Whether it makes a random choice (an outcome, or a delay in a range).
+        var draws: Bool {
+            if case .one(let timeline) = self { timeline.fixed == nil } else { true }
+        }
+
+        /// Its timeline, its random choices made with `random`.
+        func resolved(_ random: inout SplitMix64) -> DecidedTimeline {
+            switch self {
+            case .one(let timeline): timeline.resolved(&random)
+            case .weighted(let choices): RuleEngine.pick(choices, &random).resolved(&random)
+            }
+        }
     }
 
     /// Steps whose delays are resolved per payout (resolved once when none is random, so payouts
@@ -117,22 +137,27 @@ package struct RuleEngine: Sendable {
 
     /// The timeline for a new payout, its random choices resolved, and what chose it.
     package func timeline(for payout: Payout) -> DecidedTimeline {
-        var random = SplitMix64(seed: seed ^ UInt64(payout.id) &* 0x9E37_79B9_7F4A_7C15)
         var values = FieldValues(.payout(payout), names: fieldNames)
         // Whether a rule has a timeline, read in place: not a copy of its plan per rule passed.
         let index = plans.withUnsafeBufferPointer { plans in
-            firstMatch(&values, merchant: payout.account, dialect: payout.dialect) { plans[$0] != nil }
+            firstMatch(&values, merchant: payout.account, dialect: payout.dialect, occurrence: payout.occurrence) { plans[$0] != nil }
         }
-        switch index.flatMap({ plans[$0] }) ?? defaultPlan {
-        case .one(let timeline): return timeline.resolved(&random)
-        case .weighted(let choices): return Self.pick(choices, &random).resolved(&random)
+        let plan = index.flatMap { plans[$0] } ?? defaultPlan
+        // A fixed timeline draws nothing: its payout's content is not read.
+        var hash = StableHash()
+        if plan.draws {
+            hash.combine(payout.contentKey(contentFields))
+            hash.combine(UInt64(payout.occurrence))
         }
+        var random = SplitMix64(seed: seed ^ hash.value &* 0x9E37_79B9_7F4A_7C15)
+        return plan.resolved(&random)
     }
 
-    /// The decline of the first matching rule, if that rule declines.
-    package func decline(for request: PayoutRequest) -> Decline? {
+    /// The decline of the first matching rule, if that rule declines; `occurrence`: which payout
+    /// of its content the request would make.
+    package func decline(for request: PayoutRequest, occurrence: Int = 1) -> Decline? {
         var values = FieldValues(.fields(request.fields), names: fieldNames)
-        guard let index = firstMatch(&values, merchant: request.account, dialect: request.dialect),
+        guard let index = firstMatch(&values, merchant: request.account, dialect: request.dialect, occurrence: occurrence),
               case .decline(let decline) = rules[index].outcome else { return nil }
         return decline
     }
@@ -140,7 +165,7 @@ package struct RuleEngine: Sendable {
     /// The first rule that matches, of those `considered`. The conditions are read in place
     /// (through the buffer): reading an array's element copies it, retaining each of its
     /// matcher's parts, and a create meets some forty conditions twice.
-    private func firstMatch(_ values: inout FieldValues, merchant: String, dialect: String,
+    private func firstMatch(_ values: inout FieldValues, merchant: String, dialect: String, occurrence: Int,
                             considering considered: (Int) -> Bool = { _ in true }) -> Int? {
         conditions.withUnsafeBufferPointer { conditions in
             rules: for index in ranges.indices where considered(index) {
@@ -148,6 +173,7 @@ package struct RuleEngine: Sendable {
                     let value = switch conditions[condition].subject {
                     case .merchant: merchant
                     case .dialect: dialect
+                    case .occurrence: String(occurrence)
                     case .field(let place): values[place]
                     }
                     if !conditions[condition].matcher.matches(value) { continue rules }

@@ -69,6 +69,11 @@ package struct ReportSettings: Sendable {
 
 /// "When a payout looks like this, the bank does that."
 package struct Rule: Sendable {
+    /// The key of a `when` (a bank rule's, a chaos rule's, a fault's `payout`) that tests which
+    /// payout of its content a payout is (`Payout.occurrence`): 2 is the second create of 207.00
+    /// to Ana Silva.
+    package static let occurrence = "occurrence"
+
     package var name: String?
     /// Field name (wire name, or `merchant`, `dialect`) -> matcher; all must match.
     package var when: [String: Matcher]

@@ -80,6 +80,24 @@ extension ScenarioFormat {
         prefix, suffix, regex, gt, gte, lt, lte (all must hold). A payout without the field never matches.
         """, [.ref("text"), .ref("matcherObject")])
 
+    static let wholeOccurrence: KeySpec = .integer(1 ... 1000000)
+
+    static let occurrence: KeySpec = .anyOf("""
+        Which payout of its content the payout is, in the order the bank made them: 1 for the first payout of its \
+        API, account, currency, amount and fields (but its reference and URLs, which an app makes anew), 2 for the \
+        second such (the same create sent again under a new reference, a payment again after a rejection). A \
+        whole number from 1, or an object of eq, in, gt, gte, lt, lte over whole numbers (all must hold), such as \
+        {"gte": 2}.
+        """, [
+        .ref("wholeOccurrence"),
+        .object([
+            ("eq", .ref("wholeOccurrence")),
+            ("in", .array(of: .ref("wholeOccurrence")).with("minItems", JSON.number("1"))),
+            ("gt", .integer(0 ... 1000000)), ("gte", .integer(0 ... 1000000)),
+            ("lt", .integer(0 ... 1000000)), ("lte", .integer(0 ... 1000000)),
+        ]).with("minProperties", JSON.number("1")),
+    ])
+
     static let balance: KeySpec = KeySpec("""
         The settlement currency and its starting balance, exactly one entry, such as {"USD": "5000.00"}.
         """)
@@ -179,6 +197,7 @@ extension ScenarioFormat {
                     Matches the API the payout came through: d24 or mannco. A rule whose dialect is one plain value (or \
                     {"eq": value} alone) has that dialect's decline.
                     """)),
+                (Rule.occurrence, .ref("occurrence")),
             ] + ruleFieldSchemas(vocabulary))),
             ("then", .ref("timeline", "The timeline of matching payouts.")),
             ("outcomes", .array("Timelines chosen at random by weight (seeded, per payout).", of: .ref("weightedOutcome"))
@@ -209,9 +228,11 @@ extension ScenarioFormat {
                 """)),
             ("payout", KeySpec("""
                 The payout the request names (by the sandbox's id or the app's reference), tested as a bank \
-                rule's when tests a payout: field (or merchant, dialect): matcher. A request that names none \
-                (a create, a listing) does not match.
-                """).with("type", "object").with("additionalProperties", KeySpec.ref("matcher"))),
+                rule's when tests a payout: field (or merchant, dialect, occurrence): matcher. A request that names \
+                none (a create, a listing) does not match: a create is told by its body and every (the 2nd create \
+                of that body's amount and beneficiary: every 2, times 1).
+                """).with("type", "object").with("properties", named: [(Rule.occurrence, .ref("occurrence"))])
+                .with("additionalProperties", KeySpec.ref("matcher"))),
         ]).with("dependentSchemas", named: [
             ("endpoint", KeySpec().with("not", KeySpec.anyOf([.requiring("method"), .requiring("path")]))),
         ])),
@@ -378,6 +399,7 @@ extension ScenarioFormat {
                     .ref("notificationStatus"),
                     statusOperators("notificationStatus"),
                 ])),
+                (Rule.occurrence, .ref("occurrence")),
             ], closed: false)
                 .with("propertyNames", .oneOf(values: chaosFields(vocabulary).map { .string($0) }))
                 .with("additionalProperties", KeySpec.ref("matcher"))),

@@ -59,5 +59,6 @@ extension ScenarioFormat {
         static let createCount = createCashouts.property("count")!.range
         static let ledgerCount = expectLedger.property("count")!.range
         static let expectedStatus = expectation.property("status")!.range
+        static let occurrence = wholeOccurrence.range
     }
 }

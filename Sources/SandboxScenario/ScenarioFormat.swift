@@ -45,6 +45,7 @@ package enum ScenarioFormat {
         [
             ("duration", duration), ("businessDays", businessDays), ("delayRange", delayRange), ("delay", delay), ("latency", latency),
             ("status", status), ("amount", amount), ("text", text), ("matcherObject", matcherObject), ("matcher", matcher),
+            ("wholeOccurrence", wholeOccurrence), ("occurrence", occurrence),
             ("balance", balance), ("limits", limits), ("cashoutStatus", cashoutStatus(vocabulary)), ("statusMatcher", statusMatcher),
             ("timelineStep", timelineStep(vocabulary)), ("timeline", timeline), ("decline", decline(vocabulary)),
             ("weightedOutcome", weightedOutcome), ("rule", rule(vocabulary)), ("fault", fault), ("webhooks", webhooks),
@@ -105,9 +106,9 @@ package enum ScenarioFormat {
         vocabulary.declineKeys.subtracting(vocabulary.format.declineKeys.map(\.0)).sorted().map { ($0, KeySpec()) }
     }
 
-    /// What a chaos rule's `when` may test: the dialects' fields, `merchant`, `dialect` and `status`.
+    /// What a chaos rule's `when` may test: the dialects' fields, `merchant`, `dialect`, `occurrence` and `status`.
     static func chaosFields(_ vocabulary: ScenarioVocabulary) -> [String] {
-        vocabulary.ruleFields.union(["merchant", "dialect", "status"]).sorted()
+        vocabulary.ruleFields.union(["merchant", "dialect", "status", Rule.occurrence]).sorted()
     }
 
     /// The rule's check of its decline for `dialect`: with `checked`, a rule that names no other

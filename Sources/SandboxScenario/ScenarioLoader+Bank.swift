@@ -7,7 +7,7 @@ extension ScenarioLoader {
     static func readBank(_ node: ScenarioNode, into scenario: inout Scenario, vocabulary: ScenarioVocabulary, errors: inout ScenarioErrors) {
         guard let bank = node.object(allowed: ScenarioFormat.Keys.bank, errors: &errors) else { return }
         if let rules = bank["rules"] {
-            let fields = vocabulary.ruleFields.union(["merchant", "dialect"])
+            let fields = vocabulary.ruleFields.union(["merchant", "dialect", Rule.occurrence])
             let name = scenario.name
             scenario.rules = errors.each(rules) { (node) throws(ScenarioError) -> Rule in try readRule(node, fields: fields, vocabulary) }
             for index in scenario.rules.indices { scenario.rules[index].origin = Rule.Origin(scenario: name, index: index) }
@@ -53,10 +53,44 @@ extension ScenarioLoader {
                 throw node.child(field, .null).fail("unknown field (\(ScenarioNode.didYouMean(field, among: known))"
                                                         + "expected one of \(known.joined(separator: ", ")))")
             }
-            when[field] = try readMatcher(node.child(field, members[field]!))
+            when[field] = try readCondition(field, node.child(field, members[field]!))
         }
         return when
     }
+
+    /// The matcher of `field` in a `when`: `occurrence`'s (``readOccurrence(_:)``), or any field's.
+    static func readCondition(_ field: String, _ node: ScenarioNode) throws(ScenarioError) -> Matcher {
+        field == Rule.occurrence ? try readOccurrence(node) : try readMatcher(node)
+    }
+
+    /// `occurrence`: a whole number from 1, or an object of `eq`, `in`, `gt`, `gte`, `lt`, `lte` over
+    /// whole numbers (`{"gte": 2}`: the second payout of its content and those after).
+    static func readOccurrence(_ node: ScenarioNode) throws(ScenarioError) -> Matcher {
+        let expected = "expected which payout of its content this is: a whole number from 1 (1: the first), or an object of "
+            + "\(occurrenceOperators.joined(separator: ", ")) with whole numbers, such as {\"gte\": 2}"
+        func whole(_ operand: ScenarioNode, from least: Int) throws(ScenarioError) -> Money {
+            guard case .number(let text) = operand.value, let value = Int(text), value >= least,
+                  value <= ScenarioFormat.Ranges.occurrence.upperBound else { throw operand.failShowingValue(expected) }
+            return Money(hundredths: Int64(value) * 100)
+        }
+        guard case .object(let members) = node.value else { return Matcher(tests: [.eq(.number(try whole(node, from: 1)))]) }
+        guard !members.isEmpty, members.keys.allSatisfy(occurrenceOperators.contains) else { throw node.failShowingValue(expected) }
+        var tests: [Matcher.Test] = []
+        for (name, operand) in members.sorted(by: { $0.key < $1.key }) {
+            let child = node.child(name, operand)
+            switch name {
+            case "eq": tests.append(.eq(.number(try whole(child, from: 1))))
+            case "in":
+                guard case .array(let items) = operand, !items.isEmpty else { throw child.fail(expected) }
+                tests.append(.oneOf(try child.array().map { (item) throws(ScenarioError) in .number(try whole(item, from: 1)) }))
+            case "gt", "gte": tests.append(.greater(try whole(child, from: 0), orEqual: name == "gte"))
+            default: tests.append(.less(try whole(child, from: 0), orEqual: name == "lte"))
+            }
+        }
+        return Matcher(tests: tests)
+    }
+
+    static let occurrenceOperators = ["eq", "in", "gt", "gte", "lt", "lte"]
 
     /// `{"code", "message"?, ...}`: the keys the dialects allow, checked by the rule's dialect, or
     /// by every dialect when the rule is for any.
@@ -137,7 +171,7 @@ extension ScenarioLoader {
         var payout: [String: Matcher] = [:]
         if let node = about?["payout"] {
             guard case .object(let members) = node.value else { throw node.fail("expected an object of field: matcher") }
-            for name in members.keys.sorted() { payout[name] = try readMatcher(node.child(name, members[name]!)) }
+            for name in members.keys.sorted() { payout[name] = try readCondition(name, node.child(name, members[name]!)) }
         }
         // A `when` of these alone tests no request's method, path or body.
         if let pattern = request, pattern.isEmpty { request = nil }

@@ -19,7 +19,7 @@ extension ScenarioLoader {
     /// `fields`: the payout fields a `when` may test (the dialects'), besides `merchant`,
     /// `dialect` and `status`.
     static func readChaos(_ node: ScenarioNode, fields: Set<String>) throws(ScenarioError) -> [ChaosRuleSpec] {
-        let testable = fields.union(["merchant", "dialect", "status"])
+        let testable = fields.union(["merchant", "dialect", "status", Rule.occurrence])
         return try node.array().map { (node) throws(ScenarioError) -> ChaosRuleSpec in
             let fields = try node.object(allowed: ScenarioFormat.Keys.chaosRule)
             guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\": \(chaosKindNames.joined(separator: ", "))") }

@@ -23,8 +23,8 @@ package struct ScenarioSetup: Sendable {
     package var chaosJSON: JSON = .array([])
     /// What the integration report judges by (the files' `report` keys, the last one's on top).
     package var reportThresholds = ReportThresholds.standard
-    /// The payout fields that say what a payout is (the dialects' rule fields), which chaos draws are
-    /// keyed on (`Payout.contentKey`).
+    /// The payout fields that say what a payout is (the dialects' rule fields), which draws (fates,
+    /// chaos, faults) and a payout's occurrence are keyed on (`Payout.contentKey`).
     package var contentFields: Set<String> = []
 
     package init(layering scenarios: [Scenario]) {
@@ -55,14 +55,15 @@ package struct ScenarioSetup: Sendable {
 
     /// The rules as the bank asks for them.
     package var engine: RuleEngine {
-        RuleEngine(rules: rules, defaultTimeline: defaultTimeline, defaultScenario: defaultScenario, seed: seed)
+        RuleEngine(rules: rules, defaultTimeline: defaultTimeline, defaultScenario: defaultScenario, seed: seed, contentFields: contentFields)
     }
 
     /// Points `configuration`'s timeline, declines, retries and webhook chaos at this setup.
     package func configure(_ configuration: inout Bank.Configuration) {
         let engine = engine
         configuration.timeline = { engine.timeline(for: $0) }
-        configuration.decline = { engine.decline(for: $0) }
+        configuration.decline = { engine.decline(for: $0, occurrence: $1) }
+        configuration.contentFields = contentFields
         if let retrySchedule { configuration.retrySchedule = retrySchedule }
         configuration.chaos = ChaosEngine(rules: chaos, seed: seed, identity: chaosJSON.serializedString(), contentFields: contentFields).policy
     }

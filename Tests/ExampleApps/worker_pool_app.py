@@ -46,16 +46,18 @@ ledger = common.Ledger("external_id")
 orders = {}                # external_id -> (order's external_id, amount): a re-payment books under its order's
 news = {}                  # external_id -> when the app last heard of it (monotonic seconds)
 follow_ups = {}            # external_id -> the lock that keeps its follow-ups one at a time
-forgotten = set()          # payouts paid again (repay-after-rejection): the app no longer follows them
+forgotten = set()          # payouts the app made again (its bugs): it no longer follows them
 state = threading.Lock()
 url = None
 
 
-def retrying(path, fields):
+def retrying(path, fields, lost=None):
     """POSTs a signed D24 request until it is answered below 500: (status, answer), or None when
-    every attempt failed."""
+    every attempt failed. `lost()`, if given, decides instead what a lost answer comes to."""
     for attempt in range(8):
         answer = shop.call(path, fields)
+        if answer is None and lost is not None:
+            return lost()
         if answer is not None and answer[0] < 500:
             return answer
         time.sleep(min(FIRST * 2 ** attempt, FIRST * 16) * random.uniform(0.75, 1.25))
@@ -107,8 +109,11 @@ def create(external_id, amount, order=None):
         orders[external_id] = (order or external_id, amount)
         news[external_id] = time.monotonic()
     fields = shop.create_fields(external_id, amount, url)
-    answer = retrying("/v3/cashout", fields)
-    if answer is None and options.bug == "duplicate-after-lost":
+    answer = retrying("/v3/cashout", fields, lost=(lambda: "lost") if options.bug == "duplicate-after-lost" else None)
+    if answer == "lost":  # the bug: taken for not made, and made again under a new reference
+        with state:
+            forgotten.add(external_id)
+            news.pop(external_id, None)
         return create(external_id + "-retry", amount)
     if answer is not None and answer[0] == 200:
         ledger.made(order or external_id, amount, "PENDING")

@@ -256,3 +256,34 @@ private final class Harness: Sendable {
         #expect(h.recorder.sent.withLock { $0.map(\.payoutID) } == ids)
     }
 }
+
+/// Which payout of its content a payout is (`Payout.occurrence`): counted by the bank as it makes
+/// them, by content (API, account, currency, amount and the content fields, not the reference nor
+/// a URL), handed to a decline before the payout exists, and counted again from a restored state.
+@Suite struct OccurrenceTests {
+    private func request(_ reference: String, name: String, amount: String = "100", url: String = "http://hook/1") -> PayoutRequest {
+        PayoutRequest(dialect: "test", account: "sandbox_login", reference: reference, country: "BR", currency: "USD", amount: Money(amount)!,
+                      callbackURL: url, fields: ["external_id": reference, "beneficiary_name": name, "notification_url": url])
+    }
+
+    @Test func payoutsOfOneContentAreCountedInTheOrderTheyAreMade() throws {
+        let declinedAt = Mutex<[Int]>([])
+        let harness = Harness { configuration in
+            configuration.contentFields = ["beneficiary_name", "external_id", "notification_url"]
+            configuration.decline = { _, occurrence in
+                declinedAt.withLock { $0.append(occurrence) }
+                return occurrence == 4 ? Decline(code: "504") : nil
+            }
+        }
+        let made = try [request("a", name: "Ana"), request("b", name: "Ana", url: "http://hook/2"), request("c", name: "Bo"),
+                        request("d", name: "Ana", amount: "101"), request("e", name: "Ana")].map { try harness.bank.createPayout($0) }
+        #expect(made.map(\.occurrence) == [1, 2, 1, 1, 3])
+        #expect(declinedAt.withLock { $0 } == [1, 2, 1, 1, 3])
+        #expect(throws: PayoutRefusal.declined(Decline(code: "504"))) { try harness.bank.createPayout(request("f", name: "Ana")) }
+        // A refused create made nothing: the next one of the content is still the 4th.
+        let configured = Harness { $0.contentFields = ["beneficiary_name"] }
+        _ = try [request("a", name: "Ana"), request("b", name: "Ana")].map { try configured.bank.createPayout($0) }
+        #expect(throws: PayoutRefusal.duplicateReference) { try configured.bank.createPayout(request("a", name: "Ana")) }
+        #expect(try configured.bank.createPayout(request("c", name: "Ana")).occurrence == 3)
+    }
+}

@@ -45,6 +45,30 @@ struct BankSnapshotTests {
         #expect(try copy.createPayout(request).id == live.createPayout(request).id)
     }
 
+    /// A payout's occurrence is not in the binary form: a bank restored from it counts them again,
+    /// by its own content fields, and the next payout of a content goes on from there.
+    @Test func occurrencesAreCountedAgainFromARestoredSnapshot() throws {
+        func bank() -> Bank {
+            var configuration = Replay.configuration(chaos: nil)
+            configuration.contentFields = ["beneficiary_name"]
+            return Bank(clock: VirtualClock(mode: .manual, start: Replay.start), configuration: configuration, accounts: [Replay.acme]) { _ in
+                DeliveryOutcome(status: 200)
+            }
+        }
+        func request(_ reference: String, _ name: String) -> PayoutRequest {
+            PayoutRequest(dialect: "test", account: "acme", reference: reference, country: "BR", currency: "USD", amount: Money("1.00")!,
+                          fields: ["beneficiary_name": name])
+        }
+        let live = bank()
+        let made = try [request("a", "Ana"), request("b", "Bo"), request("c", "Ana")].map { try live.createPayout($0) }
+        #expect(made.map(\.occurrence) == [1, 1, 2])
+        let copy = bank()
+        copy.restore(try Self.decoded(Self.encoded(live.snapshot())))
+        #expect(copy.payouts().map(\.occurrence) == [1, 1, 2])
+        #expect(try copy.createPayout(request("d", "Ana")).occurrence == 3)
+        #expect(try copy.createPayout(request("e", "Bo")).occurrence == 2)
+    }
+
     @Test func aDeliveryInFlightWhenTheSnapshotIsTakenIsSentAgainAfterTheRestore() throws {
         let taken = Mutex<BankSnapshot?>(nil)
         let bankBox = Mutex<Bank?>(nil)

@@ -205,6 +205,26 @@ import Testing
         #expect(found["idempotency_key_reused"]?["cashouts"] == [1000001])
     }
 
+    /// The app looked up a create whose answer was lost, the bank rejected it, and the app paid
+    /// again under a new reference: it pays once, not twice. Before the rejection it is a duplicate.
+    @Test func payingAgainAfterTheLostOneCameBackUnpaidIsNoDuplicate() throws {
+        let scenario = #"""
+            {"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 1, "times": 1, "kind": "drop_after_commit"}],
+             "bank": {"rules": [{"when": {"external_id": "lost"}, "then": [{"after": "10s", "status": "REJECTED", "rejection_code": 801}]}]}}
+            """#
+        for (advance, duplicate) in [(Duration.seconds(10), false), (.seconds(5), true)] {
+            let sandbox = try start(scenario: scenario)
+            defer { sandbox.stop() }
+            #expect(throws: (any Error).self) { try create(sandbox, "lost", amount: "70.00") }
+            try d24(sandbox, "/v3/cashout/status", #""external_id":"lost""#)
+            sandbox.advance(by: advance)
+            try create(sandbox, "paid-again", amount: "70.00")
+            let account = try #require(try report(sandbox).json["accounts"]?[0])
+            #expect((findings(try report(sandbox).json)["duplicate_after_lost_response"] != nil) == duplicate, "after \(advance)")
+            #expect(account["passed"]?.arrayValue?.contains("duplicate_after_lost_response") == !duplicate)
+        }
+    }
+
     @Test func pollingOneCashoutMoreThanTenTimesAMinuteIsAWarning() throws {
         let sandbox = try start()
         defer { sandbox.stop() }

@@ -6,13 +6,14 @@ import Testing
 
 private func rules(_ text: String, seed: UInt64 = 7) throws -> RuleEngine {
     let scenario = try ScenarioLoader.load(Array(text.utf8), file: "r.json", vocabulary: d24Vocabulary)
-    return RuleEngine(rules: scenario.rules, defaultTimeline: scenario.defaultTimeline ?? [], defaultScenario: scenario.name, seed: seed)
+    return RuleEngine(rules: scenario.rules, defaultTimeline: scenario.defaultTimeline ?? [], defaultScenario: scenario.name, seed: seed,
+                      contentFields: d24Vocabulary.ruleFields)
 }
 
-private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m") -> Payout {
+private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m", occurrence: Int = 1) -> Payout {
     Payout(id: id, dialect: "d24", account: merchant, reference: "e", country: fields["country"] ?? "BR", currency: "USD", amount: Money("1")!,
            settlementAmount: Money("1")!, fields: fields, callbackURL: nil,
-           createdAt: VirtualTime(iso8601: "2026-01-09T10:00:00Z")!, status: .pending, history: [])
+           createdAt: VirtualTime(iso8601: "2026-01-09T10:00:00Z")!, status: .pending, history: [], occurrence: occurrence)
 }
 
 @Suite struct RuleEngineTests {
@@ -86,21 +87,45 @@ private func payout(id: Int = 1_000_001, fields: Fields, merchant: String = "m")
         #expect(magic.timeline(for: payout(fields: ["country": "MX"])).decision == .defaultTimeline(of: nil))
     }
 
-    @Test func rangesAndWeightsAreRandomButFixedBySeedAndPayout() throws {
+    /// A draw is keyed on the seed and what the payout is (its content and occurrence), never its
+    /// id: payouts made in another order, with other ids, draw the same.
+    @Test func rangesAndWeightsAreRandomButFixedBySeedAndWhatThePayoutIs() throws {
         let text = #"""
         {"bank": {"rules": [{"when": {}, "outcomes": [
           {"weight": 1, "then": [{"after": {"min": "1m", "max": "10m"}, "status": "DELIVERED"}]},
           {"weight": 1, "then": [{"after": {"min": "1m", "max": "10m"}, "status": "REJECTED"}]}]}]}}
         """#
         let first = try rules(text, seed: 1)
-        let timelines = (0 ..< 200).map { first.timeline(for: payout(id: $0, fields: [:])) }
-        #expect(timelines == (0 ..< 200).map { try! rules(text, seed: 1).timeline(for: payout(id: $0, fields: [:])) })
-        #expect(timelines.allSatisfy { $0.steps[0].after >= .seconds(60) && $0.steps[0].after <= .seconds(600) })
-        let rejected = timelines.filter { $0.steps[0].status == .rejected }.count
+        let named = (0 ..< 200).map { first.timeline(for: payout(id: 1_000_001 + $0, fields: ["beneficiary_name": "n\($0)"])) }
+        #expect(named == (0 ..< 200).map { try! rules(text, seed: 1).timeline(for: payout(id: 2_000_200 - $0, fields: ["beneficiary_name": "n\($0)"])) })
+        #expect(named.allSatisfy { $0.steps[0].after >= .seconds(60) && $0.steps[0].after <= .seconds(600) })
+        let rejected = named.filter { $0.steps[0].status == .rejected }.count
         #expect(rejected > 70 && rejected < 130)  // about half
         // Each says which outcome was drawn.
-        #expect(timelines.allSatisfy { $0.decision.outcome == ($0.steps[0].status == .rejected ? 1 : 0) && $0.decision.index == 0 })
-        #expect(timelines != (0 ..< 200).map { try! rules(text, seed: 2).timeline(for: payout(id: $0, fields: [:])) })
+        #expect(named.allSatisfy { $0.decision.outcome == ($0.steps[0].status == .rejected ? 1 : 0) && $0.decision.index == 0 })
+        #expect(named != (0 ..< 200).map { try! rules(text, seed: 2).timeline(for: payout(fields: ["beneficiary_name": "n\($0)"])) })
+        // Payouts of one content draw apart by their occurrence, whatever their ids.
+        let repeated = (1 ... 200).map { first.timeline(for: payout(id: 3_000_000 - $0, fields: ["beneficiary_name": "Ana"], occurrence: $0)) }
+        let rejectedAgain = repeated.filter { $0.steps[0].status == .rejected }.count
+        #expect(rejectedAgain > 70 && rejectedAgain < 130)
+        #expect(repeated[1] == first.timeline(for: payout(id: 7, fields: ["beneficiary_name": "Ana"], occurrence: 2)))
+    }
+
+    /// `occurrence` in a rule's `when` takes which payout of its content the payout is: the 2nd
+    /// create of 207.00 to Ana Silva; a decline asks with the occurrence a create would make.
+    @Test func aRuleCanPinAnOccurrence() throws {
+        let engine = try rules(#"""
+        {"bank": {"rules": [
+          {"name": "second", "when": {"beneficiary_name": "Ana", "occurrence": 2}, "then": [{"after": "1s", "status": "REJECTED"}]},
+          {"name": "later", "when": {"occurrence": {"gte": 3}}, "decline": {"code": 504}}],
+         "default": [{"after": "5s", "status": "DELIVERED"}]}}
+        """#)
+        #expect(engine.timeline(for: payout(fields: ["beneficiary_name": "Ana"], occurrence: 1)).decision.rule == nil)
+        #expect(engine.timeline(for: payout(fields: ["beneficiary_name": "Ana"], occurrence: 2)).decision.rule == "second")
+        #expect(engine.timeline(for: payout(fields: ["beneficiary_name": "Bo"], occurrence: 2)).decision.rule == nil)
+        let request = PayoutRequest(dialect: "d24", account: "m", currency: "USD", amount: Money("1")!, fields: ["beneficiary_name": "Bo"])
+        #expect(engine.decline(for: request, occurrence: 2) == nil)
+        #expect(engine.decline(for: request, occurrence: 3) == Decline(code: "504"))
     }
 
     @Test func businessDaysSkipTheWeekend() throws {

@@ -15,6 +15,12 @@ private func error(_ text: String) -> String? {
     do { _ = try load(text); return nil } catch { return error.description }
 }
 
+/// The loader's refusal, at `path`, of an `occurrence` that is no whole number from 1 nor a matcher of them (`got`: what it was).
+private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
+    "x.json: \(path): expected which payout of its content this is: a whole number from 1 (1: the first), or an object of "
+        + #"eq, in, gt, gte, lt, lte with whole numbers, such as {"gte": 2}"# + (got.map { ", got \($0)" } ?? "")
+}
+
 @Suite struct ScenarioLoaderTests {
     @Test func readsTheDesignExample() throws {
         let scenario = try load(#"""
@@ -69,7 +75,8 @@ private func error(_ text: String) -> String? {
         (#"{"bank": {"rules": [{"when": {"countri": "BR"}, "then": []}]}}"#,
          "x.json: bank.rules[0].when.countri: unknown field (did you mean \"country\"? expected one of account_type, address, amount, bank_account, "
          + "bank_branch, bank_code, beneficiary_birthdate, beneficiary_id, beneficiary_lastname, beneficiary_name, city, comments, country, "
-         + "currency, dialect, document_id, document_type, email, external_id, merchant, notification_url, on_hold, phone, postal_code, type)"),
+         + "currency, dialect, document_id, document_type, email, external_id, merchant, notification_url, occurrence, on_hold, phone, "
+         + "postal_code, type)"),
         (#"{"faults": [{"when": {"endpoint": "GET /v3/banks?country=EC"}, "every": 1, "kind": "close"}]}"#,
          #"x.json: faults[0].when.endpoint: expected "METHOD /path" without a query, such as "POST /v3/cashout", got "GET /v3/banks?country=EC""#),
         (#"{"faults": [{"when": {"endpoint": "POST /v3/cashout", "path": "/v3/cashout"}, "every": 1, "kind": "close"}]}"#,
@@ -139,6 +146,26 @@ private func error(_ text: String) -> String? {
          #"x.json: (top level): invalid JSON: duplicate key "default" at line 1, column 26 (byte offset 25)"#),
     ])
     func errorsNameTheFileThePathAndWhatWasExpected(text: String, message: String) {
+        #expect(error(text) == message)
+    }
+
+    /// `occurrence` (a bank rule's `when`, a chaos rule's, a fault's `payout`) is a whole number from
+    /// 1, or a matcher of whole numbers: anything else is refused where it is, with what it was.
+    @Test(arguments: [
+        (#"{"bank": {"rules": [{"when": {"occurrence": 0}, "then": []}]}}"#,
+         occurrenceRefused("bank.rules[0].when.occurrence", got: "0")),
+        (#"{"bank": {"rules": [{"when": {"occurrence": "2"}, "then": []}]}}"#,
+         occurrenceRefused("bank.rules[0].when.occurrence", got: #""2""#)),
+        (#"{"bank": {"rules": [{"when": {"occurrence": {"prefix": "1"}}, "then": []}]}}"#,
+         occurrenceRefused("bank.rules[0].when.occurrence")),
+        (#"{"bank": {"rules": [{"when": {"occurrence": {"in": [1, 1.5]}}, "then": []}]}}"#,
+         occurrenceRefused("bank.rules[0].when.occurrence.in[1]", got: "1.5")),
+        (#"{"webhooks": {"chaos": [{"when": {"occurrence": {"gte": -1}}, "kind": "forged"}]}}"#,
+         occurrenceRefused("webhooks.chaos[0].when.occurrence.gte", got: "-1")),
+        (#"{"faults": [{"when": {"payout": {"occurrence": {"in": []}}}, "every": 1, "kind": "close"}]}"#,
+         occurrenceRefused("faults[0].when.payout.occurrence.in")),
+    ])
+    func anOccurrenceIsAWholeNumberFromOne(text: String, message: String) {
         #expect(error(text) == message)
     }
 

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxGRPC
+import SandboxObservability
 import SandboxReport
 import SandboxScenario
 
@@ -66,12 +67,24 @@ extension Sandbox {
 
     /// The payout logged request `id` made, if it was a create that committed.
     package func payoutMade(byRequest id: Int) -> Payout? {
-        guard let entry = requestLog.entries(after: id - 1).first, entry.id == id, !entry.response.unhandled,
-              let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
+        guard let entry = requestLog.entries(after: id - 1).first, entry.id == id else { return nil }
+        return payoutMade(by: entry)
+    }
+
+    private func payoutMade(by entry: RequestLog.Entry) -> Payout? {
+        guard !entry.response.unhandled, let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
         let exchange = requestLog.exchange(entry)
         guard exchange.succeeded || exchange.dropped, let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action else {
             return nil
         }
         return payoutMade(facts)
+    }
+
+    /// Whether two of `payoutIDs` were made by creates in flight at once: which of them the bank
+    /// made first is then the order the two arrived in, not the app's doing.
+    package func madeAtOnce(_ payoutIDs: Set<Int>) -> Bool {
+        let creates = requestLog.entries(after: 0).filter { entry in payoutMade(by: entry).map { payoutIDs.contains($0.id) } ?? false }
+        // The later of two began before the earlier was answered.
+        return creates.contains { first in creates.contains { $0.turn > first.turn && $0.turn <= first.answeredTurn } }
     }
 }

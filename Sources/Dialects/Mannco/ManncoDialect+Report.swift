@@ -39,6 +39,7 @@ extension ManncoDialect: ReportingDialect {
         case "POST /cashout/process":
             func text(_ key: String) -> String { exchange.body?[key].flatMap { $0.stringValue ?? $0.numberText } ?? "" }
             facts.action = .create(beneficiary: text("method") + "/" + text("email"), amount: text("amount"))
+            facts.content = (exchange.body?.objectValue ?? [:]).filter { ["method", "email", "amount"].contains($0.key) }
             facts.payoutID = answer?["content"]?["cashoutId"]?.numberText.flatMap { Int($0) }
         case "GET /user/getCashoutHistory":
             facts.action = .statusQuery

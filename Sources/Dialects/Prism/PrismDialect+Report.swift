@@ -38,6 +38,7 @@ extension PrismDialect: ReportingDialect {
             let amount = [text(money, "currency"), text(money, "minor_amount")].map { $0 ?? "" }.joined(separator: " ")
             let method = text(body, "connector_payout_method_id") ?? member(body, "payout_method_data")?.serializedString() ?? ""
             facts.action = .create(beneficiary: method, amount: amount)
+            for name in ["amount", "connector_payout_method_id", "payout_method_data"] { facts.content[name] = member(body, name) }
             facts.payoutID = text(exchange.answer, "connector_payout_id").flatMap { Int($0) }
         case "POST \(PrismAPI.path("Get"))":
             facts.action = .statusQuery

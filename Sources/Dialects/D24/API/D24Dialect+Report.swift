@@ -20,6 +20,9 @@ extension D24Dialect: ReportingDialect {
     /// A ledger names a cashout by the merchant's `external_id`.
     package var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "external_id") { $0.reference } }
 
+    /// What a create pays to whom: its amount, and the beneficiary as `duplicate_after_lost_response` knows one.
+    static let createContent: Set<String> = ["country", "currency", "amount", "document_id", "bank_code", "bank_account"]
+
     /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
     /// `amount`; a status query names `cashout_id` or `external_id`.
     package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
@@ -32,6 +35,7 @@ extension D24Dialect: ReportingDialect {
             let beneficiary = [text("country"), text("document_id"), text("bank_code"), text("bank_account")]
                 .map { $0 ?? "" }.joined(separator: "/")
             facts.action = .create(beneficiary: beneficiary, amount: amount)
+            facts.content = (body?.objectValue ?? [:]).filter { Self.createContent.contains($0.key) }
             facts.payoutID = exchange.answer?["cashout_id"].flatMap { $0.stringValue ?? $0.numberText }.flatMap { Int($0) }
         case "POST /v3/cashout/status":
             facts.action = .statusQuery
