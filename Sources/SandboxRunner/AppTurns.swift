@@ -21,8 +21,9 @@ import SandboxSupport
 ///   lookup by its reference, the create sent again), or has refused a notification of that payout
 ///   since (its retry is then the bank's redelivery, which needs the clock).
 ///
-/// Each wait is bounded by the quiet limit (an owed retry's, from when it was owed); past it the
-/// clock moves on, and the step notes it. Instants that concern none of these pass without a stop.
+/// Each wait is bounded by the quiet limit (an owed retry's, from the last request a fault answered
+/// about the same: a retry answered by a fault again was made); past it the clock moves on, and the
+/// step notes it. Instants that concern none of these pass without a stop.
 struct AppTurns {
     let sandbox: Sandbox
     let quietPeriod: Duration
@@ -40,10 +41,15 @@ struct AppTurns {
     /// How many stops the clock made for a notification or a change of the app's.
     private(set) var stops = 0
 
-    /// A request of the app's a fault answered, and when the wait for its retry began (`AppActivity.now()`).
+    /// A request of the app's a fault answered, when the wait for its retry began (`AppActivity.now()`),
+    /// and when the first of the retries a fault answered again was (its chain: bounded too).
     private struct Owed {
         let request: Sandbox.AppRequest
         let since: Int64
+        let first: Int64
+
+        /// Given up: no retry for the quiet limit since the last, or its chain went on three times that.
+        func isGivenUp(at now: Int64, limit: Int64) -> Bool { now - since >= limit || now - first >= 3 * limit }
     }
 
     init(sandbox: Sandbox, quietPeriod: Duration, quietLimit: Duration) {
@@ -138,10 +144,11 @@ struct AppTurns {
                 if !followedUp, let left = activity.quietLeft(for: quietPeriod, since: started, now: now) { nap = min(nap ?? left, left) }
             }
             let waited = nap
-            // A retry owed waits out its own limit, counted from when it was owed.
+            // A retry owed waits out its own limit, counted from when it was owed: while one is,
+            // the app is not late for the rest (the retry it owes is its follow-up).
             if !owed.isEmpty { nap = min(nap ?? 10_000_000, 10_000_000) }
             guard let nap else { return nil }
-            guard now < deadline || waited == nil else {
+            guard now < deadline || waited == nil || !owed.isEmpty else {
                 let limit = DurationText.format(quietLimit)
                 guard !unread.isEmpty else { return "the app was still busy after \(limit); the clock moved anyway" }
                 return "the app had not read cashout\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) "
@@ -159,7 +166,12 @@ struct AppTurns {
         for request in requests {
             for id in request.read { lastRead[id] = max(lastRead[id, default: 0], request.turn) }
             if request.fault != nil {
-                if request.concernsPayouts { owed.append(Owed(request: request, since: AppActivity.now())) }
+                guard request.concernsPayouts else { continue }
+                // A retry a fault answered again: the app did retry, and is owed from now, in the same chain.
+                let now = AppActivity.now()
+                let retried = owed.filter { $0.request.turn < request.turn && !$0.request.about.isDisjoint(with: request.about) }
+                owed.removeAll { $0.request.turn < request.turn && !$0.request.about.isDisjoint(with: request.about) }
+                owed.append(Owed(request: request, since: now, first: retried.map(\.first).min() ?? now))
             } else {
                 // A real answer about the same, to a request that began after the one it answers for.
                 owed.removeAll { $0.request.turn < request.turn && !$0.request.about.isDisjoint(with: request.about) }
@@ -173,16 +185,18 @@ struct AppTurns {
         }
     }
 
-    /// Gives up the retries owed for the quiet limit, each noted.
+    /// Gives up the retries owed past the quiet limit, each noted.
     private mutating func payOff(_ now: Int64) {
         let limit = AppActivity.nanoseconds(quietLimit)
-        for debt in owed where now - debt.since >= limit {
+        for debt in owed where debt.isGivenUp(at: now, limit: limit) {
             let request = debt.request
             let subject = request.payoutIDs.isEmpty ? "a create of \(request.amount ?? "")"
                 : "cashout\(request.payoutIDs.count == 1 ? "" : "s") \(request.payoutIDs.map(String.init).joined(separator: ", "))"
+            let retried = debt.first < debt.since
             unpaid.append("\(subject): \(request.name) was answered by an injected fault (\(request.fault ?? "")), and the app had no "
-                          + "real answer about it within \(DurationText.format(quietLimit)) (no retry); the clock moved anyway")
+                          + "real answer about it within \(DurationText.format(retried ? quietLimit * 3 : quietLimit)) "
+                          + "(\(retried ? "its retries were answered by injected faults too" : "no retry")); the clock moved anyway")
         }
-        owed.removeAll { now - $0.since >= limit }
+        owed.removeAll { $0.isGivenUp(at: now, limit: limit) }
     }
 }

@@ -4,8 +4,8 @@ poller, and a ledger (the Testing your app guide, "App shapes and what the clock
 - Its nine orders (BRL 101.00 to 109.00, as scenarios/certify.json and explore-d24.json expect)
   go to a pool of 4 workers in a random order each run, so creates arrive concurrently.
 - Every create and status query that is answered 5xx, or not answered at all, is retried with
-  exponential backoff and jitter: 100 ms first (--backoff), doubled each time up to 16 times that
-  (1.6 s), each delay drawn within 25 % of it. A create whose answer was lost is sent again as it
+  exponential backoff and jitter: 100 ms first (--backoff 1s: 1 s, as Spring Retry's default),
+  doubled each time up to 1.6 s, each delay drawn within 25 % of it. A create whose answer was lost is sent again as it
   was (D24 refuses it 511: the external_id is taken), then looked up by its external_id.
 - Each notification is checked (control), answered 200 at once, and followed up on a thread of its
   own with POST /v3/cashout/status, one follow-up at a time per cashout, so that the last answer
@@ -60,7 +60,7 @@ def retrying(path, fields, lost=None):
             return lost()
         if answer is not None and answer[0] < 500:
             return answer
-        time.sleep(min(FIRST * 2 ** attempt, FIRST * 16) * random.uniform(0.75, 1.25))
+        time.sleep(min(FIRST * 2 ** attempt, max(FIRST, 1.6)) * random.uniform(0.75, 1.25))
     return None
 
 

@@ -119,6 +119,18 @@ import Testing
         #expect(result.ledgerSummary == "ledger: 1 payout reconciled")
     }
 
+    /// Three answers in a row lost, the app retrying every 150 ms: each retry is one, though a fault
+    /// answered it again, so the quiet limit (200 ms) counts from the last; 450 ms in all pass.
+    @Test func aRetryAnsweredByAFaultAgainIsARetry() throws {
+        let ledger = Self.ledgerFile()
+        let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": 3}]"#
+        let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(20), quietLimit: .milliseconds(200),
+                                             beside: Self.app(.background(backoff: .milliseconds(150)), ledger: ledger))
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
+        #expect(result.notes.isEmpty)
+    }
+
     /// The create's answer is lost, and the app looks it up 500 ms later: the ledger is read after
     /// that, not before (it would not name the cashout).
     @Test func theLedgerIsReadAfterTheRetryOfALostCreate() throws {
