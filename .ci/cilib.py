@@ -10,7 +10,8 @@ Starting waits for the `listening on http://HOST:PORT` line (SandboxError with t
 `timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
 blocks on a full pipe. Also: step/require/wait_until reporting, D24 signing and a keep-alive JSON client,
 pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, a
-check's command line, and grpcio stubs of the project's own .proto files with a channel to a sandbox.
+check's command line, grpcio stubs of the project's own .proto files with a channel to a sandbox, and the
+Java example app compiled.
 """
 
 import argparse
@@ -154,9 +155,11 @@ def arguments(doc, **options):
     return parser.parse_args()
 
 def shown_run(command, shown, timeout, **options):
-    """subprocess.run in ROOT (output captured as text, no stdin), printed: `$ shown`, the exit status, the output."""
+    """subprocess.run in ROOT (output captured as text, no stdin), printed: `$ shown`, the exit status and
+    the time it took, the output."""
+    started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, **options)
-    print(f"$ {shown}\nexit {done.returncode}\n{done.stdout}{done.stderr}")
+    print(f"$ {shown}\nexit {done.returncode} ({time.monotonic() - started:.1f} s)\n{done.stdout}{done.stderr}")
     return done
 
 def verdict(name, problems):
@@ -185,6 +188,18 @@ def apt_install(package, *commands):
         print(f"{', '.join(commands)} missing: apt-get install -y {package}", flush=True)
         subprocess.run(["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
         subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True, stdout=subprocess.DEVNULL)
+
+JUNIT = "/usr/share/java/junit-platform-console-standalone.jar"
+
+def java_example(build):
+    """Compiles Tests/ExampleApps/java into `build` (a JDK and JUnit 5 from Debian first, when missing);
+    the command that runs its JUnit test, as the Testing your app guide shows it."""
+    apt_install("default-jdk-headless", "javac")
+    if not os.path.exists(JUNIT):
+        apt_install("junit5")
+    sources = glob.glob(os.path.join(ROOT, "Tests", "ExampleApps", "java", "*.java"))
+    subprocess.run(["javac", "-d", build, "-cp", JUNIT, *sources], check=True, stdin=subprocess.DEVNULL)
+    return f"java -jar {JUNIT} -cp {build} --select-class PayoutWorkersTest --disable-banner --details=summary"
 
 def pip_install(*packages, modules=()):
     """Installs PyPI packages for this user (Debian's Python refuses that unless told: PEP 668) unless every

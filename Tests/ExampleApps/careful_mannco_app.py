@@ -17,7 +17,9 @@ when user 101's token is refused on the month-later poll, user 101 logs in again
 (the page logs in again once the first cashout moved on); after the month the page's is refused
 first, and the worker sends that cashout with its cached token, is refused 403, logs in and sends
 the same cashout again. --bug completed-stays: a cashout the ledger holds as completed stays so,
-though the history shows it failed (returned) later.
+though the history shows it failed (returned) later. --bug strict-states: a status is booked only
+as the next of pending, processing, completed (or failed, cancelled): a cashout seen pending, then
+completed, stays pending.
 """
 import os
 import sys
@@ -28,6 +30,9 @@ import mannco_shop as shop
 
 POLL = float(os.environ.get("POLL_SECONDS", "2"))
 STAYS = "completed-stays" in sys.argv
+STRICT = "strict-states" in sys.argv
+# The changes a strict state machine allows (--bug strict-states): never pending to completed.
+NEXT = {"pending": {"processing", "failed", "cancelled"}, "processing": {"completed", "failed"}, "completed": {"failed"}}
 REFRESH_ON_CREATE = "--refresh-on-create" in sys.argv
 ledger = common.Ledger("cashout_id")
 tokens = {user: shop.login(user) for user in shop.USERS}  # the payment worker's (and the page's, but with --refresh-on-create)
@@ -60,6 +65,9 @@ def history(user):
 def book(cashouts):
     for cashout in cashouts:
         if STAYS and ledger.status(cashout["id"]) == "completed":
+            continue
+        believed = ledger.status(cashout["id"])
+        if STRICT and believed not in (None, cashout["status"]) and cashout["status"] not in NEXT.get(believed, ()):
             continue
         if ledger.status(cashout["id"]) is not None:
             ledger.book(cashout["id"], cashout["status"])

@@ -13,7 +13,9 @@
 merchant_payout_id first, and sent again only when Get finds none (the other way to recover).
 --ids-per-run: each merchant_payout_id ends with a suffix made anew each run, as an app whose ids
 come from its own database does. --bug reversed-as-success: a REVERSED webhook, confirmed with
-Get all the same, is booked as SUCCESS.
+Get all the same, is booked as SUCCESS. --bug strict-states: a webhook is applied only when its
+status is the next of PENDING, INITIATED, SUCCESS (or a final one), else answered 200 and dropped:
+a SUCCESS that comes before its INITIATED leaves the payout PENDING.
 """
 import json
 import os
@@ -25,6 +27,9 @@ import payoutservice_shop as shop
 
 RECOVER_WITH_GET = "--recover-with-get" in sys.argv
 REVERSED_AS_SUCCESS = "reversed-as-success" in sys.argv
+STRICT = "strict-states" in sys.argv
+# The changes a strict state machine allows (--bug strict-states): never PENDING to SUCCESS.
+NEXT = {"PENDING": {"INITIATED", "FAILED", "CANCELLED"}, "INITIATED": {"SUCCESS", "FAILED"}, "SUCCESS": {"REVERSED"}}
 SUFFIX = f"-{os.urandom(3).hex()}" if "--ids-per-run" in sys.argv else ""
 ledger = common.Ledger("merchant_payout_id")
 events = set()
@@ -47,7 +52,11 @@ def on_webhook(headers, body):
         status = answer[1]["payoutStatus"]
     if REVERSED_AS_SUCCESS and status == "REVERSED":
         status = "SUCCESS"
-    if RANK.get(status, 0) >= RANK.get(ledger.status(event["merchant_payout_id"]), 0):
+    believed = ledger.status(event["merchant_payout_id"])
+    if STRICT and believed not in (None, status) and status not in NEXT.get(believed, ()):
+        events.add(event["event_id"])
+        return 200
+    if RANK.get(status, 0) >= RANK.get(believed, 0):
         ledger.book(event["merchant_payout_id"], status)
     events.add(event["event_id"])
     return 200
