@@ -189,8 +189,8 @@ extension ScenarioFormat {
             ("when", .object("""
                 Field -> matcher; all must match (absent or {}: every payout). Fields are D24's create request wire \
                 names (e.g. country, amount, bank_account, beneficiary_name) and Mannco's cashout fields (user, \
-                method, amount, email), plus merchant (the account) and dialect. A field the payout does not have \
-                never matches.
+                method, amount, email), plus merchant (the account), dialect and occurrence (which payout of its \
+                content it is). A field the payout does not have never matches.
                 """, [
                 ("merchant", .ref("matcher", "Matches the payout's account: a D24 merchant's login, a Mannco user's id.")),
                 ("dialect", .ref("matcher", """
