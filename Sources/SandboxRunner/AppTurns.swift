@@ -109,11 +109,14 @@ struct AppTurns {
             readWhatCame()
             let now = AppActivity.now()
             payOff(now)
-            let left = activity.quietLeft(for: quietPeriod, since: 0, now: now)
-            guard left != nil || !owed.isEmpty else { return false }
-            // Past the limit, what is owed still waits out its own (it began later).
-            if owed.isEmpty, now >= deadline { return true }
-            OSThread.sleep(nanoseconds: max(min(owed.isEmpty ? left ?? 0 : 10_000_000, max(deadline - now, 0)), 1_000_000))
+            // A retry owed waits out its own limit, counted from when it was owed (past the step's).
+            if !owed.isEmpty {
+                OSThread.sleep(nanoseconds: 10_000_000)
+                continue
+            }
+            guard let left = activity.quietLeft(for: quietPeriod, since: 0, now: now) else { return false }
+            guard now < deadline else { return true }
+            OSThread.sleep(nanoseconds: max(min(left, deadline - now), 1_000_000))
         }
     }
 
@@ -143,12 +146,11 @@ struct AppTurns {
                 let followedUp = activity.inFlight == 0 && pushes.map { $0.allSatisfy { lastRead[$0.payoutID, default: 0] > $0.turn } } == true
                 if !followedUp, let left = activity.quietLeft(for: quietPeriod, since: started, now: now) { nap = min(nap ?? left, left) }
             }
-            let waited = nap
             // A retry owed waits out its own limit, counted from when it was owed: while one is,
             // the app is not late for the rest (the retry it owes is its follow-up).
             if !owed.isEmpty { nap = min(nap ?? 10_000_000, 10_000_000) }
             guard let nap else { return nil }
-            guard now < deadline || waited == nil || !owed.isEmpty else {
+            guard now < deadline || !owed.isEmpty else {
                 let limit = DurationText.format(quietLimit)
                 guard !unread.isEmpty else { return "the app was still busy after \(limit); the clock moved anyway" }
                 return "the app had not read cashout\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) "
