@@ -143,7 +143,7 @@ struct ExploredRun: Sendable {
 
 /// What a pinned rule names a payout of a run by: its content, by its amount when no payout of
 /// another content has it, else by the one field a rule tests that no other content has, else by
-/// all such fields together; and, when the run made more than one payout of that content, which of
+/// all such fields together and its account; and, when the run made more than one payout of that content, which of
 /// them it is (`occurrence`). Never its reference or a URL, which the app makes anew each run.
 struct PayoutNames {
     private let ruleFields: Set<String>
@@ -176,9 +176,8 @@ struct PayoutNames {
             when = [field.name: .string(field.value)]
         } else {
             when = Dictionary(fields.map { ($0.name, JSON.string($0.value)) }) { first, _ in first }
-            // Fields alike: what else a payout is (its account and currency) tells it.
+            // Fields alike: whose it is tells it (two accounts paying the same).
             when["merchant"] = .string(payout.account)
-            if !fields.contains(where: { $0.name == "currency" }) { when["currency"] = .string(payout.currency) }
         }
         if contents[content, default: 0] > 1 { when[Rule.occurrence] = .number(payout.occurrence) }
         return when
