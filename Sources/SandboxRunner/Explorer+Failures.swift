@@ -11,10 +11,10 @@ import SandboxScenario
 extension Explorer {
     /// A run's cashouts by what they are (`PayoutNames`): `cashout 1000007` is `cashout [amount 104.00]`,
     /// `cashout [amount 105.00, occurrence 2]` the second of that content.
-    struct StableNames: Sendable {
+    package struct StableNames: Sendable {
         private let names: [Int: String]
 
-        init(_ sandbox: Sandbox, ruleFields: Set<String>) {
+        package init(_ sandbox: Sandbox, ruleFields: Set<String>) {
             let payouts = sandbox.bank.payouts()
             let namer = PayoutNames(payouts, ruleFields: ruleFields)
             names = Dictionary(uniqueKeysWithValues: payouts.map { ($0.id, "[\(PayoutNames.describe(namer.when($0)))]") })
@@ -22,7 +22,7 @@ extension Explorer {
 
         /// `text` with each cashout id of the run (a whole number, not part of a word or a
         /// reference such as `order-1000001`) replaced by the cashout's name.
-        func apply(_ text: String) -> String {
+        package func apply(_ text: String) -> String {
             var named = ""
             var digits = ""
             var before: Character?

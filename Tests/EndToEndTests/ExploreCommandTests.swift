@@ -79,6 +79,30 @@ import Testing
         #expect(repeated.split(separator: "\n").filter { $0.hasPrefix("run ") } == runs)
     }
 
+    /// Two cashouts of one content (the same create twice under two references): the second's fate
+    /// is pinned by its occurrence, and the file fails the same way, every time.
+    @Test func aPayoutAlikeAnotherIsPinnedByItsOccurrence() throws {
+        let path = try suite(#"""
+            {"name": "twice",
+             "explore": {"outcomes": [{"weight": 1, "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"}]},
+                                      {"weight": 1, "then": [{"after": "2s", "status": "REJECTED", "rejection_code": 801}]}],
+                         "late_reversal": 0, \#(Self.noChaosNorFaults)},
+             "steps": [{"create_cashout": {"external_id": "order-1"}, "as": "a"}, {"create_cashout": {"external_id": "order-2"}, "as": "b"},
+                       {"advance": "1m"}, {"expect_cashout": {"ref": "b", "status": "COMPLETED"}}]}
+            """#)
+        let folder = (path as NSString).deletingLastPathComponent
+        let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "12", "--seed", "1", "--exec", "true", "--out", folder])
+        #expect(status == 1, "\(out)\(err)")
+        #expect(!out.contains("not pinned") && !out.contains("written unshrunk"), "\(out)")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("suite-seed") })
+        let written = try JSON.parse(Array(try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8).utf8))
+        #expect(written["bank"]?["rules"]?[0]?["when"] == ["amount": "100.00", "occurrence": 2], "\(written)")
+        for _ in 1 ... 3 {
+            let (again, output, _) = try RunningBinary.run(["test", "\(folder)/\(file)", "--serve", "--port", "0", "--exec", "true"])
+            #expect(again == 1 && output.contains("step 4: expect_cashout b: expected status COMPLETED, got REJECTED"), "\(output)")
+        }
+    }
+
     @Test func everyRunPassingExitsZero() throws {
         let path = try suite(Self.coinToss.replacingOccurrences(of: #""status": "REJECTED", "rejection_code": 801"#,
                                                                 with: #""status": "DELIVERED"}, {"after": "1s", "status": "COMPLETED""#))
