@@ -4,7 +4,8 @@
 - A webhook carries the payout's status: the app stores it and answers 200, once per event_id (a
   redelivered event is answered 200 again and not applied twice), and never goes back: a webhook
   delivered late (INITIATED after SUCCESS) is answered 200 and not applied. A FAILED or REVERSED payout gives
-  the money back to the user, so the app confirms it with Get before doing so.
+  the money back to the user, so the app confirms it with Get before doing so (asked again after
+  100, 200, 400 ms when its answer is lost or a 5xx, then refused to be sent again).
 - A Create whose answer is lost, or answered 5xx, is sent again with the same merchant_payout_id:
   PayoutService answers the payout that was made, and makes no second one.
 - It keeps a ledger of what it learnt, served at $CASHOUT_SANDBOX_APP_PORT/ledger.
@@ -46,9 +47,9 @@ def on_webhook(headers, body):
         return 200
     status = event["payout_status"]
     if status in ("FAILED", "REVERSED"):
-        answer = shop.call("Get", {"connector_payout_id": event["connector_payout_id"]})
+        answer = common.retried(lambda: shop.call("Get", {"connector_payout_id": event["connector_payout_id"]}))
         if answer is None or answer[0] != 200:
-            return 503  # not learnt: let the sandbox send it again
+            return 503  # not learnt, even asked again: let the sandbox send it again
         status = answer[1]["payoutStatus"]
     if REVERSED_AS_SUCCESS and status == "REVERSED":
         status = "SUCCESS"

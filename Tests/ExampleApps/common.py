@@ -27,6 +27,18 @@ def request(method, path, body=None, headers=None):
         connection.close()
 
 
+def retried(send, attempts=4, first=0.1):
+    """`send()`'s answer, asked again after 100, 200, 400 ms while it is lost (None) or a 5xx, as
+    a careful client retries: the last answer."""
+    for attempt in range(attempts):
+        answer = send()
+        if answer is not None and answer[0] < 500:
+            break
+        if attempt + 1 < attempts:
+            time.sleep(first * 2 ** attempt)
+    return answer
+
+
 def receive(handle):
     """Serves the app's notification URL on a free port; `handle(headers, body)` answers each
     with a status. Returns the URL."""

@@ -2,7 +2,8 @@
 (the Testing your app guide, "Exploring").
 
 Careful by default: every notification is checked (control) and followed by POST
-/v3/cashout/status, whose answer is what the ledger believes; a create answered 5xx is sent again
+/v3/cashout/status (asked again after 100, 200, 400 ms when its answer is lost or a 5xx, then
+refused with 503 to be sent again), whose answer is what the ledger believes; a create answered 5xx is sent again
 with the same external_id; a create whose answer was lost, or answered 511 (already made), is
 looked up by its external_id. The ledger is served at $CASHOUT_SANDBOX_APP_PORT/ledger, in the
 sandbox's status words; the app ends once it has been read (after the suite's last step), or after
@@ -38,9 +39,9 @@ def book(external_id, amount, status):
 def on_notification(form):
     if not hmac.compare_digest(form.get("control", ""), shop.control(form.get("external_id", ""))):
         return 401
-    answer = shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])})
+    answer = common.retried(lambda: shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])}))
     if answer is None or answer[0] != 200:
-        return 503  # not learnt: the sandbox sends it again
+        return 503  # not learnt, even asked again: the sandbox sends it again
     # The careful app knows the cashout by the external_id its control vouches for; the buggy
     # one only by the cashout_id a create answered.
     external_id = by_cashout.get(form["cashout_id"]) if BUGGY else form["external_id"]
