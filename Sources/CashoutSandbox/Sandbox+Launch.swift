@@ -129,7 +129,8 @@ extension Sandbox {
             let suite = SuiteProgress()
             let admin = AdminAPI(bank: bank, sinks: parts.sinks, faults: faults, sender: parts.sender, initial: (accounts, bankConfiguration),
                                  layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, requests: requests,
-                                 reports: reports, suite: suite, bankFormat: Sandbox.bankFormat, eventLog: configuration.eventLog)
+                                 reports: reports, suite: suite, bankFormat: Sandbox.bankFormat, eventLog: configuration.eventLog,
+                                 timelines: TimelineRecorder(capacity: 4 * configuration.requestJournalCapacity))
             return APIParts(subjects: subjects, faults: faults, router: router, grpc: grpc, routeDialects: routeDialects, requests: requests,
                             reports: reports, suite: suite, admin: admin)
         }
@@ -174,7 +175,11 @@ extension Sandbox {
                                               faults: apis.faults, activity: parts.activity)
             for stage in Sandbox.pipeline(pipelineParts) { apis.router.use(stage.middleware) }
             // After the journal's replay: what it replays happened before, and is not logged again.
-            if let eventLog = configuration.eventLog { parts.bank.observe { eventLog.record($0) } }
+            let (eventLog, timelines) = (configuration.eventLog, apis.admin.timelines)
+            parts.bank.observe { event in
+                eventLog?.record(event)
+                timelines.record(event)
+            }
             return requestMetrics
         }
 
@@ -205,7 +210,8 @@ extension Sandbox {
                            defaultAccountID: configuration.dialects.first?.defaultAccounts.first?.id, sinks: parts.sinks, sender: sender,
                            driver: driver,
                            journal: journal, eventLog: configuration.eventLog, requestLog: apis.requests, reports: apis.reports,
-                           activity: parts.activity, suite: apis.suite, subjects: apis.subjects, routeNames: apis.router.routeNames)
+                           activity: parts.activity, suite: apis.suite, subjects: apis.subjects, routeNames: apis.router.routeNames,
+                           timelines: apis.admin.timelines)
         }
     }
 }

@@ -126,6 +126,8 @@ public final class Sandbox: Sendable {
     public let suite: SuiteProgress
     /// Where integration reports are made, and those made already.
     package let reports: ReportCache
+    /// The real times of the bank's events and the clock's stops for the app: for timelines.
+    package let timelines: TimelineRecorder
     /// `CASHOUT_SANDBOX_APP_PORT` once picked (``appPort``).
     let pickedAppPort = Mutex<Int?>(nil)
     /// Every route it serves, numbered as its metrics count them (`Router.routeNames`: `unmatched`
@@ -139,8 +141,9 @@ public final class Sandbox: Sendable {
                  sender: WebhookSender,
                  driver: ClockDriver, journal: StateJournal?,
                  eventLog: EventLog?, requestLog: RequestLog, reports: ReportCache, activity: AppActivity, suite: SuiteProgress,
-                 subjects: @escaping RequestSubject.Describe, routeNames: [String]) {
+                 subjects: @escaping RequestSubject.Describe, routeNames: [String], timelines: TimelineRecorder) {
         self.routeNames = routeNames
+        self.timelines = timelines
         self.journal = journal
         self.subjects = subjects
         self.activity = activity

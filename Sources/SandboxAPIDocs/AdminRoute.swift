@@ -13,6 +13,7 @@ package enum AdminRoute {
     package static let reset = "POST /sandbox/reset"
     package static let listCashouts = "GET /sandbox/cashouts"
     package static let getCashout = "GET /sandbox/cashouts/{id}"
+    package static let getCashoutTimeline = "GET /sandbox/cashouts/{id}/timeline"
     package static let forceCashoutAction = "POST /sandbox/cashouts/{id}/actions"
     package static let getLedger = "GET /sandbox/ledger"
     package static let listWebhooks = "GET /sandbox/webhooks"

@@ -20,6 +20,7 @@ package protocol AdminServing: Sendable {
     // Cashouts, forced outcomes and the ledger.
     func listCashouts(_ request: HTTPRequest) -> HTTPResponse
     func getCashout(_ request: HTTPRequest) -> HTTPResponse
+    func getCashoutTimeline(_ request: HTTPRequest) -> HTTPResponse
     func forceCashoutAction(_ request: HTTPRequest) -> HTTPResponse
     func getLedger(_ request: HTTPRequest) -> HTTPResponse
     // Every API's accounts.

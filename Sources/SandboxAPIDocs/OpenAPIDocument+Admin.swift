@@ -88,6 +88,14 @@ extension OpenAPIDocument {
                 "getCashout", tag: "Sandbox", summary: "One cashout",
                 description: "Its fields, status history, scheduled bank steps and webhooks.", parameters: [id],
                 responses: ["200": OpenAPI.json("The cashout", Schema.ref("Cashout")), "404": noCashout])) { $0.getCashout($1) },
+            Endpoint<Admin>(AdminRoute.getCashoutTimeline, OpenAPI.operation(
+                "getCashoutTimeline", tag: "Sandbox", summary: "What happened to a cashout, in order",
+                description: "The app's requests about it and their answers (or the injected fault that replaced one), its status "
+                    + "changes, its notifications and the app's answers, the clock's stops for the app (under `test --serve` and "
+                    + "`explore`), the app's ledger as last read, and the integration report's error findings that name it. The "
+                    + "dashboard's cashout page draws it; `explore` writes the same for a failing run beside its file.",
+                parameters: [id],
+                responses: ["200": OpenAPI.json("Its timeline", Schema.ref("Timeline")), "404": noCashout])) { $0.getCashoutTimeline($1) },
             Endpoint<Admin>(AdminRoute.forceCashoutAction, OpenAPI.operation(
                 "forceCashoutAction", tag: "Sandbox", summary: "Force an outcome",
                 description: "`reject` on a COMPLETED cashout is a late return (default code 826, else 807). Ends the bank's timeline.",

@@ -57,6 +57,7 @@ extension OpenAPIDocument {
                 "rejection_reason": Schema.string("For `reject`; the code's name by default"),
                 "bank_reference_id": Schema.string(), "status_reason": Schema.string(),
             ], required: ["action"], open: true),
+            "Timeline": timelineSchema,
             "LedgerEntry": Schema.object([
                 "id": Schema.integer(), "merchant": Schema.string(), "cashout_id": Schema.integer(),
                 "kind": Schema.oneOf(["debit", "refund"]), "amount": Schema.amount(), "balance_after": Schema.amount(),

@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxObservability
+import SandboxReport
 
 // Cashouts as the bank sees them, forced outcomes (what a provider's staging panel offers), and
 // the ledger.
@@ -41,11 +42,11 @@ extension AdminAPI {
         return { dialect, status in dialects[dialect]?.statusWord(status) }
     }
 
-    private func payout(_ request: HTTPRequest) -> Payout? {
+    fileprivate func payout(_ request: HTTPRequest) -> Payout? {
         request.parameters["id"].flatMap { Int($0) }.flatMap { bank.payout(id: $0) }
     }
 
-    private func notFound(_ request: HTTPRequest) -> HTTPResponse {
+    fileprivate func notFound(_ request: HTTPRequest) -> HTTPResponse {
         Router.error(404, AdminMessage.noCashout(request.parameters["id"] ?? ""))
     }
 
@@ -82,5 +83,25 @@ extension AdminAPI {
                           "from": .string(from), "to": .string(to)], status: 409)
         }
         return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true, words: statusWords))
+    }
+}
+
+// A cashout's timeline (`GET /sandbox/cashouts/{id}/timeline`, the Testing your app guide, "Why a run failed"): made
+// where reports are (it reads the request log, and the report's error findings that name the cashout), off the event loops.
+extension AdminAPI {
+    package func getCashoutTimeline(_ request: HTTPRequest) -> HTTPResponse {
+        guard let payout = payout(request) else { return notFound(request) }
+        return .deferred { answer in
+            reports.worker.run {
+                let reconciliation = reports.reconciliation.last
+                let report = try? IntegrationReport.make(bank: bank, requestLog: requests, sender: sender, dialects: dialects,
+                                                         account: payout.account, thresholds: reports.thresholds,
+                                                         reconciliation: reconciliation, at: bank.clock.now).get()
+                let findings = report.map { Timeline.errors(of: $0).filter { $0.cashouts.contains(payout.id) } } ?? []
+                let sources = Timeline.Sources(bank: bank, requestLog: requests, dialects: dialects, recorder: timelines,
+                                               reconciliation: reconciliation)
+                answer(.json(Timeline.make(of: [payout.id], title: "cashout \(payout.id)", from: sources, findings: findings).json))
+            }
+        }
     }
 }

@@ -40,6 +40,8 @@ package struct AdminAPI: AdminServing {
     package let reports: ReportCache
     /// How far the steps of a suite run against this sandbox have come (`GET /sandbox/suite`).
     package let suite: SuiteProgress
+    /// The real times of the bank's events and the clock's stops, for cashouts' timelines.
+    package let timelines: TimelineRecorder
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
     package var eventLog: EventLog? = nil
     /// Where scenario loads, resets and restores are journaled (with `--state-dir`): nil while
@@ -53,7 +55,7 @@ package struct AdminAPI: AdminServing {
     package init(bank: Bank, sinks: SinkStore, faults: FaultInjector, sender: WebhookSender,
                  initial: (accounts: [Account], bank: Bank.Configuration), layers: ScenarioLayers, vocabulary: ScenarioVocabulary,
                  dialects: [String: any Dialect], requests: RequestLog, reports: ReportCache, suite: SuiteProgress,
-                 bankFormat: @escaping BankFormat.Lookup, eventLog: EventLog? = nil) {
+                 bankFormat: @escaping BankFormat.Lookup, eventLog: EventLog? = nil, timelines: TimelineRecorder = TimelineRecorder(capacity: 0)) {
         self.bank = bank
         self.sinks = sinks
         self.faults = faults
@@ -68,6 +70,7 @@ package struct AdminAPI: AdminServing {
         self.suite = suite
         self.bankFormat = bankFormat
         self.eventLog = eventLog
+        self.timelines = timelines
     }
 
     /// Adds its endpoints (declared with their documentation in SandboxAPIDocs:
@@ -229,6 +232,7 @@ package struct AdminAPI: AdminServing {
         bank.reset(accounts: initial.accounts, configuration: initial.bank)
         sinks.clearAll()
         requests.clear()
+        timelines.clear()
         if reports.reconciliation.last != nil { reports.keep(nil) }
         apply(setup, sinksOf: setup.sinks)
         return .json(["status": "reset", "clock": .string(bank.clock.now.iso8601)])

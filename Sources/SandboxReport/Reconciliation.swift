@@ -47,6 +47,10 @@ public struct Reconciliation: Sendable {
     public let entries: Int
     public let mismatches: [Mismatch]
     public let at: VirtualTime
+    /// What the ledger says of each payout it names once (its word for the status), by cashout id: a timeline's ledger read.
+    package var said: [Int: String] = [:]
+    /// When it was read, in wall-clock milliseconds.
+    package var readAt = VirtualClock.wallMilliseconds()
 
     /// `{"ok", "source", "entries", "cashouts", "mismatches": [{"account", "cashouts", "summary", "evidence"}], "at"}`.
     public var json: JSON {
@@ -155,6 +159,7 @@ public struct Reconciliation: Sendable {
             entries[slot, default: []].append(Entry(index: index, reference: reference, word: word, fate: Fate(status), amount: amount))
         }
         var mismatches: [Mismatch] = []
+        var said: [Int: String] = [:]
         func add(_ kind: String, _ payouts: [Payout], _ summary: String) {
             guard let first = payouts.first else { return }
             let words = statusWords[first.dialect] ?? { $0.name }
@@ -186,6 +191,7 @@ public struct Reconciliation: Sendable {
                 continue
             }
             let payout = made[0]
+            said[payout.id] = first.word
             let words = statusWords[payout.dialect] ?? { $0.name }
             if first.fate != Fate(payout.status) {
                 let reversed = payout.status == .returned ? " (reversed after it completed)" : ""
@@ -209,7 +215,7 @@ public struct Reconciliation: Sendable {
         if let account {
             for (dialect, _) in terms { compared.insert(dialect + "/" + account) }
         }
-        return .success(Reconciliation(source: source, accounts: compared, entries: items.count, mismatches: mismatches, at: now))
+        return .success(Reconciliation(source: source, accounts: compared, entries: items.count, mismatches: mismatches, at: now, said: said))
     }
 
     /// A value as a message shows it: its JSON, cut at 80 characters.

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
+import SandboxObservability
 import SandboxSupport
 
 /// The clock waiting for the app under `test --serve` and `explore` (the Testing your app guide,
@@ -105,8 +106,12 @@ struct AppTurns {
     mutating func settle() -> Bool {
         let activity = sandbox.activity
         let deadline = AppActivity.now() + AppActivity.nanoseconds(quietLimit)
+        let record = StopRecord(sandbox, waitedFor: "the app to go quiet", payouts: [])
+        let unpaidBefore = unpaid.count
+        var retried: (text: String, payouts: [Int])?
         while true {
             readWhatCame()
+            if retried == nil, !owed.isEmpty { retried = (retries, owedPayouts) }
             let now = AppActivity.now()
             payOff(now)
             // A retry owed waits out its own limit, counted from when it was owed (past the step's).
@@ -114,10 +119,49 @@ struct AppTurns {
                 OSThread.sleep(nanoseconds: 10_000_000)
                 continue
             }
-            guard let left = activity.quietLeft(for: quietPeriod, since: 0, now: now) else { return false }
-            guard now < deadline else { return true }
+            guard let left = activity.quietLeft(for: quietPeriod, since: 0, now: now) else {
+                record.end(unpaid.count > unpaidBefore ? .limit : .quiet, retries: retried)
+                return false
+            }
+            guard now < deadline else {
+                record.end(.limit, retries: retried)
+                return true
+            }
             OSThread.sleep(nanoseconds: max(min(left, deadline - now), 1_000_000))
         }
+    }
+
+    /// A stop of the clock as the timeline shows it (``TimelineRecorder/Stop``): begun when made, kept when it ends.
+    private struct StopRecord {
+        let sandbox: Sandbox
+        let began = VirtualClock.wallMilliseconds()
+        let at: VirtualTime
+        let waitedFor: String
+        let payouts: [Int]
+
+        init(_ sandbox: Sandbox, waitedFor: String, payouts: [Int]) {
+            self.sandbox = sandbox
+            at = sandbox.bank.clock.now
+            self.waitedFor = waitedFor
+            self.payouts = payouts
+        }
+
+        /// Keeps it, ended so; `retries`: what the app came to owe while it lasted, which it waited for too.
+        func end(_ ending: TimelineRecorder.Stop.Ending, retries: (text: String, payouts: [Int])? = nil) {
+            let waited = retries.map { waitedFor.contains($0.text) ? waitedFor : "\(waitedFor); then \($0.text)" } ?? waitedFor
+            sandbox.timelines.record(TimelineRecorder.Stop(began: began, at: at, waitedFor: waited,
+                                                           payouts: Array(Set(payouts + (retries?.payouts ?? []))).sorted(), ended: ending,
+                                                           lasted: VirtualClock.wallMilliseconds() - began))
+        }
+    }
+
+    /// The payouts of the retries owed.
+    private var owedPayouts: [Int] { Array(Set(owed.flatMap(\.request.payoutIDs))).sorted() }
+
+    /// `the app's retry of POST /v3/cashout/status (answered by an injected fault)`: what the retries owed wait for.
+    private var retries: String {
+        let names = Array(Set(owed.map(\.request.name))).sorted().joined(separator: ", ")
+        return "the app's retry of \(names) (answered by an injected fault)"
     }
 
     /// What to note of the retries the app did not make within the quiet limit since the last look.
@@ -136,21 +180,33 @@ struct AppTurns {
         let activity = sandbox.activity
         let started = AppActivity.now()
         let deadline = started + AppActivity.nanoseconds(quietLimit)
+        let record = StopRecord(sandbox, waitedFor: waitedFor(pushes: pushes, changed: changed),
+                                payouts: Array(Set((pushes ?? []).map(\.payoutID) + changed.keys + owedPayouts)).sorted())
+        let unpaidBefore = unpaid.count
+        var retried: (text: String, payouts: [Int])?
         while true {
             readWhatCame()
+            if retried == nil, !owed.isEmpty { retried = (retries, owedPayouts) }
             let now = AppActivity.now()
             payOff(now)
             let unread = changed.filter { lastRead[$0.key, default: 0] <= $0.value }.keys.sorted()
             var nap: Int64? = unread.isEmpty ? nil : 10_000_000
+            var ending = TimelineRecorder.Stop.Ending.answered
             if pushes?.isEmpty != true {
                 let followedUp = activity.inFlight == 0 && pushes.map { $0.allSatisfy { lastRead[$0.payoutID, default: 0] > $0.turn } } == true
-                if !followedUp, let left = activity.quietLeft(for: quietPeriod, since: started, now: now) { nap = min(nap ?? left, left) }
+                if !followedUp {
+                    if let left = activity.quietLeft(for: quietPeriod, since: started, now: now) { nap = min(nap ?? left, left) } else { ending = .quiet }
+                }
             }
             // A retry owed waits out its own limit, counted from when it was owed: while one is,
             // the app is not late for the rest (the retry it owes is its follow-up).
             if !owed.isEmpty { nap = min(nap ?? 10_000_000, 10_000_000) }
-            guard let nap else { return nil }
+            guard let nap else {
+                record.end(unpaid.count > unpaidBefore ? .limit : ending, retries: retried)
+                return nil
+            }
             guard now < deadline || !owed.isEmpty else {
+                record.end(.limit, retries: retried)
                 let limit = DurationText.format(quietLimit)
                 guard !unread.isEmpty else { return "the app was still busy after \(limit); the clock moved anyway" }
                 return "the app had not read cashout\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) "
@@ -158,6 +214,22 @@ struct AppTurns {
             }
             OSThread.sleep(nanoseconds: max(min(nap, max(deadline - now, 10_000_000)), 1_000_000))
         }
+    }
+
+    /// What a stop waits for, in words: the app's turn after notifications, its read of payouts it polls, its retries owed.
+    private func waitedFor(pushes: [AppActivity.Push]?, changed: [Int: Int]) -> String {
+        func cashouts(_ ids: [Int]) -> String {
+            "cashout\(ids.count == 1 ? "" : "s") \(ids.sorted().map(String.init).joined(separator: ", "))"
+        }
+        var what: [String] = []
+        if let pushes, !pushes.isEmpty {
+            what.append("the app's turn after notifications of \(cashouts(Array(Set(pushes.map(\.payoutID)))))")
+        } else if pushes == nil {
+            what.append("the app's turn after notifications")
+        }
+        if !changed.isEmpty { what.append("the app to read \(cashouts(Array(changed.keys))) again, which it polls, after a change") }
+        if !owed.isEmpty { what.append(retries) }
+        return what.isEmpty ? "the app" : what.joined(separator: "; ")
     }
 
     /// Takes in the app's requests logged since the last look, and its refusals of notifications:

@@ -20,6 +20,9 @@ extension Explorer {
             names = Dictionary(uniqueKeysWithValues: payouts.map { ($0.id, "[\(PayoutNames.describe(namer.when($0)))]") })
         }
 
+        /// The cashout's name (`[amount 104.00]`), nil for one the run did not make.
+        package func name(of id: Int) -> String? { names[id] }
+
         /// `text` with each cashout id of the run (a whole number, not part of a word or a
         /// reference such as `order-1000001`) replaced by the cashout's name.
         package func apply(_ text: String) -> String {

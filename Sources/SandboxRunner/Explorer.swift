@@ -253,7 +253,11 @@ package struct Explorer: Sendable {
         var names: StableNames?
         var result: ScenarioResult
         do {
-            result = try pool.with { serving in try ScenarioRunner.run(scenario, serving: serving) { sandbox in
+            result = try pool.with { serving in
+                var serving = serving
+                // The run explore reports shows what happened to the payouts that failed; a shrink's tries need not.
+                serving.timeline = examine == nil ? .none : .onFailure
+                return try ScenarioRunner.run(scenario, serving: serving) { sandbox in
                 let report = sandbox.integrationReport().json
                 var errors: [JSON] = []
                 for account in report["accounts"]?.arrayValue ?? [] {
@@ -268,6 +272,7 @@ package struct Explorer: Sendable {
                 signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
                 names = StableNames(sandbox, ruleFields: vocabulary.ruleFields)
                 examine?(sandbox)
+                return errors.isEmpty ? [] : sandbox.reportErrors()
             } }
         } catch {
             result = ScenarioResult(name: scenario.name, file: file, failure: (0, "could not start a sandbox: \(error)"), steps: scenario.steps.count,
@@ -292,7 +297,16 @@ package struct Explorer: Sendable {
         named.notes = result.notes
         named.ledger = result.ledger
         named.clockStops = result.clockStops
-        return (named, findings, failures, signatures, failures.isEmpty ? [] : Self.failureLines(named, findings: occurrences, names: names))
+        named.timeline = result.timeline.map { timeline in
+            var timeline = timeline
+            timeline.title = "\(name) (\(file)), \(label)"
+            for index in timeline.cashouts.indices { timeline.cashouts[index].name = names?.name(of: timeline.cashouts[index].id) }
+            return timeline
+        }
+        // The timeline as the same run prints it again: no real times (the page and JUnit have them).
+        let lines = failures.isEmpty ? []
+            : Self.failureLines(named, findings: occurrences, names: names) + named.timelineLines(realTime: false) { names?.apply($0) ?? $0 }
+        return (named, findings, failures, signatures, lines)
     }
 
     /// Each error finding on each payout it concerns, by the payout's content and occurrence; a

@@ -2,7 +2,8 @@
 /// one `testsuite`, one `testcase` per scenario, a `failure` with the step and its message, or an
 /// `error` for a file that could not be loaded (no step ran: the suite is broken, not the app).
 /// A command run beside the steps (`test --serve --exec`) adds its own `failure` when it failed,
-/// and its output as `system-out`.
+/// and its output as `system-out`. The first failure's text goes on with the timelines of the payouts
+/// the failures name (`test --serve`, `explore`), real times and all, as CI systems show that text.
 package enum JUnitReport {
     package static func xml(_ results: [ScenarioResult], suite: String = "cashout-sandbox") -> String {
         let errors = results.filter(\.unloadable).count
@@ -32,12 +33,19 @@ package enum JUnitReport {
             children.append(#"<properties><property name="clock_stops" value="\#(result.clockStops)"/></properties>"#)
         }
         if let reason = result.skipped { children.append(#"<skipped message="\#(escape(reason))"/>"#) }
+        // The first failure's text goes on with the named payouts' timelines, as the terminal shows them.
+        let timeline = result.timelineLines(realTime: true)
+        var told = timeline.isEmpty
+        func text(_ message: String) -> String {
+            defer { told = true }
+            return told ? message : message + "\n\n" + timeline.joined(separator: "\n")
+        }
         if let message = result.failureText {
             let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
-            children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(message))</\#(element)>"#)
+            children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(text(message)))</\#(element)>"#)
         }
         if let ledger = result.ledgerFailure {
-            children.append(#"<failure message="\#(escape(ledger))" type="LedgerMismatch">\#(escape(ledger))</failure>"#)
+            children.append(#"<failure message="\#(escape(ledger))" type="LedgerMismatch">\#(escape(text(ledger)))</failure>"#)
         }
         if let command = result.command, let failure = result.commandFailure {
             children.append(#"<failure message="\#(escape(failure))" type="CommandFailed">\#(escape("\(failure): \(command.command)"))</failure>"#)
@@ -58,7 +66,7 @@ package enum JUnitReport {
     }
 
     /// Text safe in XML attributes and content; characters XML 1.0 forbids become U+FFFD.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

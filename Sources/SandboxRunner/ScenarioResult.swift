@@ -1,3 +1,4 @@
+import SandboxObservability
 import SandboxScenario
 
 /// How a scenario's steps went.
@@ -25,6 +26,18 @@ package struct ScenarioResult: Sendable {
     package var clockStops = 0
     /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
     package var command: CommandOutcome?
+    /// What happened to the payouts its failures name, in order (the Testing your app guide, "Why a run
+    /// failed"); nil when it was not asked for, or the run passed and none was (`Serving.timeline`).
+    package var timeline: Timeline?
+
+    /// The timeline of each payout the failures name, as text: a heading and at most
+    /// `Timeline.lineLimit` lines each; real times left out without `realTime`.
+    package func timelineLines(realTime: Bool, rename: (String) -> String = { $0 }) -> [String] {
+        guard let timeline, !timeline.findings.isEmpty else { return [] }
+        var named: [Int] = []
+        for id in timeline.findings.flatMap(\.cashouts) where !named.contains(id) { named.append(id) }
+        return named.flatMap { timeline.lines(of: $0, realTime: realTime, rename: rename) }
+    }
 
     /// Every step held (or failed as expected), and the command beside them, if any, exited with 0.
     package var passed: Bool { failure == nil && commandFailure == nil }

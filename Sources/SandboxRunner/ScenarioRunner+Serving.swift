@@ -37,6 +37,14 @@ extension ScenarioRunner {
         /// Called once the steps and `beside` have both ended, before the sandbox stops: `test
         /// --serve --exec` stops there what the command left running.
         package var ended: (@Sendable () -> Void)?
+        /// Which runs get a timeline (``ScenarioResult/timeline``).
+        package var timeline: TimelineWanted = .none
+
+        /// Which runs get a timeline: none (`test`), a failed one, of the payouts its failures name
+        /// (`test --serve`, `explore`), or every one, of every payout when none failed (`--timeline`).
+        package enum TimelineWanted: Sendable {
+            case none, onFailure, always
+        }
 
         /// The quiet period `test --serve` waits for by default: longer than an app takes to
         /// follow up a notification it has just answered, short beside a suite's run.

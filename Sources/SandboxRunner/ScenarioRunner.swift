@@ -45,10 +45,11 @@ package struct ScenarioRunner {
 
     /// Runs every step of `scenario` against a sandbox served as `serving` says, beside
     /// `serving.beside` if any, and reports the first failure and how `beside` ended; `examine`
-    /// looks at the sandbox once both have ended, before it stops. Throws what kept the sandbox
+    /// looks at the sandbox once both have ended, before it stops, and answers what else it found
+    /// wrong (for the timeline: `Serving.timeline`). Throws what kept the sandbox
     /// from starting (`SocketError`: a port in use).
     package static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving,
-                           examine: ((Sandbox) -> Void)? = nil) throws -> ScenarioResult {
+                           examine: ((Sandbox) -> [Timeline.Finding])? = nil) throws -> ScenarioResult {
         let started = Date()
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
@@ -106,15 +107,20 @@ package struct ScenarioRunner {
                 if failure == nil { failure = (scenario.steps.count, message) }
             }
         }
+        // The moment the run is judged: after the steps and the ledger read.
+        let judged = (at: sandbox.bank.clock.now, real: VirtualClock.wallMilliseconds())
         sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" })
         if let failure, let stepFailed = serving.stepFailed { stepFailed(failure.0) }
         // The app beside the steps may still be calling: the sandbox serves it until it ends.
         var command = beside?.wait()
         serving.ended?()
         if let failure, serving.stepFailed != nil { command?.stoppedAfterStep = failure.0 }
-        examine?(sandbox)
+        let found = examine?(sandbox) ?? []
+        let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failure: failure, found: found, judged: judged,
+                                                                        always: serving.timeline == .always)
         sandbox.stop()
         var outcome = result(failure)
+        outcome.timeline = timeline
         if let reason = scenario.expectedFailure {
             // Marked as expected to fail (like pytest's xfail): a failing step passes it, and a
             // run where every step held fails it.
@@ -159,6 +165,33 @@ package struct ScenarioRunner {
         default: "the clock moved anyway"
         }
         return unpaid + ["the app was still busy after \(DurationText.format(limit)); \(then)"]
+    }
+
+    /// The timeline of what the run's failures name (a failed step's cashouts, the ledger's mismatches, what `found`
+    /// says), judged at `judged`; with `always`, of every payout when nothing failed; nil for none.
+    private static func timeline(of sandbox: Sandbox, _ scenario: Scenario, failure: (Int, String)?, found: [Timeline.Finding],
+                                 judged: (at: VirtualTime, real: Int64), always: Bool) -> Timeline? {
+        let mismatches = sandbox.reports.reconciliation.last?.mismatches ?? []
+        var findings = mismatches.map { Timeline.Finding(id: "ledger_mismatch", text: $0.occurrence.summary, cashouts: $0.occurrence.cashouts) }
+        if let (step, message) = failure, !message.contains("ledger_mismatch") || mismatches.isEmpty {
+            let first = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
+            findings.insert(Timeline.Finding(id: "step \(step)", text: first, cashouts: cashoutIDs(in: message, of: sandbox)), at: 0)
+        }
+        if failure == nil { findings = [] }
+        for finding in found where !findings.contains(finding) { findings.append(finding) }
+        let named = findings.flatMap(\.cashouts)
+        guard !named.isEmpty || always else { return nil }
+        let ids = named.isEmpty ? sandbox.bank.payouts().map(\.id) : Array(Set(named)).sorted()
+        return sandbox.timeline(of: ids, title: "\(scenario.name) (\(scenario.file))", findings: findings, judged: judged)
+    }
+
+    /// The whole numbers in `text` that are cashouts of the sandbox's, in order, each once.
+    static func cashoutIDs(in text: String, of sandbox: Sandbox) -> [Int] {
+        var ids: [Int] = []
+        for digits in text.split(whereSeparator: { !$0.isASCII || !$0.isNumber }) {
+            if let id = Int(digits), !ids.contains(id), sandbox.bank.payout(id: id) != nil { ids.append(id) }
+        }
+        return ids
     }
 
     /// Runs scenarios side by side (each in its own sandbox); results in the order given.

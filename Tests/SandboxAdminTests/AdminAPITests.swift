@@ -32,7 +32,7 @@ private struct Admin {
                    + #""beneficiary_lastname":"Silva","bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"\#(hook)}"#
         let signature = D24Signing.payloadSignature(body)
         let response = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/v3/cashout",
-                                         headers: ["Payload-Signature": signature], body: Array(body.utf8))
+                                         headers: ["Payload-Signature": signature, "User-Agent": "admin-tests"], body: Array(body.utf8))
         return try #require(Int(JSON.parse(response.body)["cashout_id"]?.stringValue ?? ""))
     }
 }
@@ -90,6 +90,34 @@ private struct Admin {
         #expect(one["history"]?[0]?["by"] == "create")
         #expect(one["fields"]?["bank_account"] == "3423422-7")
         #expect(try admin.call("GET", "/sandbox/cashouts/99").status == 404)
+    }
+
+    /// `GET /sandbox/cashouts/{id}/timeline`: the create, each change and notification in order, with real times; a 404 as
+    /// the cashout's own.
+    @Test func aCashoutsTimelineShowsItsRequestsChangesAndNotificationsInOrder() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let id = try admin.createCashout("t-1", url: "\(admin.sandbox.baseURL)/sandbox/sink/app")
+        _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"20s"}"#)
+        let timeline = try admin.call("GET", "/sandbox/cashouts/\(id)/timeline")
+        #expect(timeline.status == 200)
+        #expect(timeline.json["title"] == .string("cashout \(id)"))
+        #expect(timeline.json["findings"] == [])
+        #expect(timeline.json["cashouts"]?[0]?["reference"] == "t-1")
+        let entries = timeline.json["entries"]?.arrayValue ?? []
+        #expect(entries.map { $0["text"]?.stringValue ?? "" } == [
+            "POST /v3/cashout: 200", "created PENDING", "PENDING → DELIVERED", "notification DELIVERED: 200", "DELIVERED → COMPLETED",
+            "notification COMPLETED: 200",
+        ])
+        #expect(entries.map { $0["at"]?.stringValue ?? "" } == ["2026-01-05T09:00:00.000Z", "2026-01-05T09:00:00.000Z",
+                                                                "2026-01-05T09:00:05.000Z", "2026-01-05T09:00:05.000Z",
+                                                                "2026-01-05T09:00:15.000Z", "2026-01-05T09:00:15.000Z"])
+        #expect(entries.allSatisfy { $0["real_ms"]?.numberText != nil && $0["cashouts"] == [.number(id)] && $0["injected"] == false })
+        #expect(entries[0]["from"] == "app" && entries[0]["to"] == "api" && entries[1]["lane"] == "bank")
+        #expect(entries[0]["details"]?["request"]?.stringValue?.hasPrefix("POST /v3/cashout\n\n{") == true)
+        let missing = try admin.call("GET", "/sandbox/cashouts/99/timeline")
+        #expect(missing.status == 404)
+        #expect(missing.json == (try admin.call("GET", "/sandbox/cashouts/99")).json)
     }
 
     @Test func forcedOutcomesFollowTheLifecycleAndA409NamesBothStates() throws {

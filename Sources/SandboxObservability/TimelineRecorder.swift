@@ -1,0 +1,117 @@
+import SandboxBank
+import SandboxSupport
+import Synchronization
+
+/// What a payout's timeline (``Timeline``) needs beside the bank's records and the request log:
+/// when, in real time, each status change and delivery attempt happened (the bank keeps virtual
+/// times only), and the clock's stops for the app under `test --serve` and `explore` (the Testing
+/// your app guide, "Why a run failed").
+///
+/// Both are rings, as the request log is: a long-running sandbox keeps the last `capacity` of
+/// each, and a timeline shows "—" for a real time pushed out. Recording is one short lock, from
+/// the bank's observer (already called for every event, under the bank's lock) and from a run's
+/// clock stops, never on a request's path.
+///
+/// ```swift
+/// let recorder = TimelineRecorder(capacity: 4000)
+/// bank.observe { recorder.record($0) }
+/// recorder.realTime(of: .change(payout: 1000001, index: 1))   // wall-clock milliseconds, or nil
+/// ```
+package final class TimelineRecorder: Sendable {
+    /// A bank event a real time is kept for.
+    package enum Key: Hashable, Sendable {
+        /// The payout's `index`th status (0: the status it was created in).
+        case change(payout: Int, index: Int)
+        /// A notification's attempt `number`.
+        case attempt(notification: Int, number: Int)
+    }
+
+    /// One stop of the clock for the app (``AppTurns`` in SandboxRunner), as it ended.
+    package struct Stop: Sendable, Equatable {
+        /// How the wait ended: the app went quiet, had what it waited for (a follow-up, a read, a
+        /// retry answered), or the quiet limit came first and the clock moved anyway.
+        package enum Ending: String, Sendable {
+            case quiet, answered, limit
+        }
+
+        /// When it began: wall-clock milliseconds, and the virtual time the clock stood at.
+        package let began: Int64
+        package let at: VirtualTime
+        /// What the clock waited for, in words (`the app's follow-up of the notifications of cashout 1000003`).
+        package let waitedFor: String
+        /// The payouts it waited for the app about (none: the app as a whole, such as before a step).
+        package let payouts: [Int]
+        package let ended: Ending
+        /// How long it lasted, in milliseconds of real time.
+        package let lasted: Int64
+
+        package init(began: Int64, at: VirtualTime, waitedFor: String, payouts: [Int], ended: Ending, lasted: Int64) {
+            self.began = began
+            self.at = at
+            self.waitedFor = waitedFor
+            self.payouts = payouts
+            self.ended = ended
+            self.lasted = lasted
+        }
+    }
+
+    private struct Kept {
+        var times: [Key: Int64] = [:]
+        var order: Ring<Key>
+        var stops: Ring<Stop>
+    }
+
+    /// When the sandbox started (wall-clock milliseconds): a timeline's real times count from it.
+    package let started: Int64
+    /// How many bank events' times, and how many stops, it keeps.
+    package let capacity: Int
+    private let kept: Mutex<Kept>
+
+    /// Keeps the real times of the last `capacity` bank events and the last `capacity` stops (0: none).
+    package init(capacity: Int, started: Int64 = VirtualClock.wallMilliseconds()) {
+        self.started = started
+        self.capacity = max(0, capacity)
+        kept = Mutex(Kept(order: Ring(capacity: capacity), stops: Ring(capacity: capacity)))
+    }
+
+    /// Notes the real time of a status change or a delivery attempt (quick: the bank's observer).
+    package func record(_ event: BankEvent) {
+        let key: Key
+        switch event {
+        case .created(let payout): key = .change(payout: payout.id, index: 0)
+        case .statusChanged(let payout, _, _, _): key = .change(payout: payout.id, index: payout.history.count - 1)
+        case .deliveryAttempt(let notification, let attempt): key = .attempt(notification: notification.id, number: attempt.number)
+        case .clockAdvanced: return
+        }
+        guard capacity > 0 else { return }
+        let now = VirtualClock.wallMilliseconds()
+        kept.withLock { kept in
+            if let old = kept.order.append(key) { kept.times[old] = nil }
+            kept.times[key] = now
+        }
+    }
+
+    /// Keeps a stop of the clock for the app.
+    package func record(_ stop: Stop) {
+        kept.withLock { _ = $0.stops.append(stop) }
+    }
+
+    /// Forgets what it kept (a reset: cashout ids are given again).
+    package func clear() {
+        let dropped = kept.withLock { kept in
+            kept.times = [:]
+            return (kept.order.removeAll(), kept.stops.removeAll())
+        }
+        _ = dropped  // freed here, outside the lock
+    }
+
+    /// The wall-clock milliseconds of a bank event, nil when it was not kept (or pushed out).
+    package func realTime(of key: Key) -> Int64? {
+        kept.withLock { $0.times[key] }
+    }
+
+    /// The stops kept, oldest first.
+    package var stops: [Stop] {
+        kept.withLock { $0.stops.inOrder }
+    }
+}
