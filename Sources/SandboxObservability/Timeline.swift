@@ -159,7 +159,9 @@ package struct Timeline: Sendable {
         [
             "title": .string(title),
             "started_at": .string(EventLog.timestamp(started)),
-            "findings": .array(findings.map { ["id": .string($0.id), "text": .string($0.text), "cashouts": .array($0.cashouts.map { .number($0) })] }),
+            "findings": .array(findings.map { finding in
+                ["id": .string(finding.id), "text": .string(finding.text), "cashouts": .array(finding.cashouts.map { .number($0) })]
+            }),
             "cashouts": .array(cashouts.map { cashout in
                 ["cashout_id": .number(cashout.id), "name": AdminJSON.optional(cashout.name), "api": .string(cashout.api),
                  "account": .string(cashout.account), "reference": AdminJSON.optional(cashout.reference), "amount": .string(cashout.amount),

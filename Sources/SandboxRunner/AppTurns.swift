@@ -195,7 +195,11 @@ struct AppTurns {
             if pushes?.isEmpty != true {
                 let followedUp = activity.inFlight == 0 && pushes.map { $0.allSatisfy { lastRead[$0.payoutID, default: 0] > $0.turn } } == true
                 if !followedUp {
-                    if let left = activity.quietLeft(for: quietPeriod, since: started, now: now) { nap = min(nap ?? left, left) } else { ending = .quiet }
+                    if let left = activity.quietLeft(for: quietPeriod, since: started, now: now) {
+                        nap = min(nap ?? left, left)
+                    } else {
+                        ending = .quiet
+                    }
                 }
             }
             // A retry owed waits out its own limit, counted from when it was owed: while one is,

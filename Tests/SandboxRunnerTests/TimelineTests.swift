@@ -39,8 +39,10 @@ import Testing
                                              + "the app's retry of POST /v3/cashout/status (answered by an injected fault): the quiet limit "
                                              + "came first, and the clock moved anyway (") }, "\(what)")
         #expect(what.contains("sandbox → app: read the app's ledger: it says PENDING; the bank's is COMPLETED"))
-        #expect(what.suffix(2) == ["sandbox: judged step 4: expect_report: expected no errors, got 1 (1 error, 0 warnings; 6 of 9 checks not exercised)",
-                                   #"sandbox: judged ledger_mismatch: the app believes cashout 1000001 (external_id "owed-1") is PENDING; the bank's is COMPLETED"#])
+        #expect(what.suffix(2) == [
+            "sandbox: judged step 4: expect_report: expected no errors, got 1 (1 error, 0 warnings; 6 of 9 checks not exercised)",
+            #"sandbox: judged ledger_mismatch: the app believes cashout 1000001 (external_id "owed-1") is PENDING; the bank's is COMPLETED"#,
+        ])
         #expect(lines.count <= Timeline.lineLimit + 1)
         // JUnit's failure carries the same text.
         let junit = JUnitReport.xml([result])
@@ -66,7 +68,8 @@ import Testing
         #expect(stops.contains { $0.ended == .answered && $0.text.contains("the app's retry of POST /v3/cashout/status") && ($0.lasted ?? 0) > 0 },
                 "\(stops.map(\.text))")
         #expect(timeline.entries.contains { $0.kind == .ledger && $0.text == "read the app's ledger: it says COMPLETED, as the bank does" })
-        #expect(timeline.entries.filter(\.injected).map(\.text) == ["POST /v3/cashout/status: injected fault drop_after_commit: done, then its answer was lost"])
+        #expect(timeline.entries.filter(\.injected).map(\.text)
+            == ["POST /v3/cashout/status: injected fault drop_after_commit: done, then its answer was lost"])
         // The page's data: every entry with its virtual time and its real time since the start.
         let json = timeline.json
         #expect(json["entries"]?.arrayValue?.allSatisfy { $0["real_ms"]?.numberText.flatMap { Int($0) }.map { $0 >= 0 } == true } == true)
