@@ -42,7 +42,8 @@ let package = Package(
         // The dashboard's HTML, CSS and JavaScript are files (Resources/), compiled in; each API's part is in its own folder.
         .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP", "SandboxSupport"],
                 resources: ["dashboard.html", "dashboard.css", "core.js", "list.js", "hmac.js", "pages.js", "start.js", "form-footer.html",
-                            "favicon.svg", "requests.html", "requests.js", "webhooks.html", "webhooks.js", "report.html", "report.js", "report.css"]
+                            "favicon.svg", "requests.html", "requests.js", "webhooks.html", "webhooks.js", "report.html", "report.js", "report.css",
+                            "timeline.html", "timeline.css", "timeline.js"]
                     .map { .embedInCode("Resources/\($0)") }),
         .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
                                                        "SandboxProtobuf", "SandboxScenario", "SandboxSupport"]),
