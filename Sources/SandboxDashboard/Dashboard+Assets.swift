@@ -2,9 +2,11 @@ extension Dashboard {
     /// The page's style sheet, `GET /dashboard.css`: Resources/dashboard.css (system fonts only, a table
     /// layout that scrolls sideways on a phone, and forms that fall to one column under 640px), then
     /// Resources/report.css (the Report view's: severities as the badges' colours, findings set apart by
-    /// a rule), then each part's, in their order.
+    /// a rule), then Resources/timeline.css (the Timeline card's, every class `tl-`; the standalone
+    /// page's too, `TimelinePage`), then each part's, in their order.
     static func style(parts: [DashboardPart]) -> String {
-        DashboardFile.text(PackageResources.dashboard_css) + DashboardFile.text(PackageResources.report_css) + parts.map(\.style).joined()
+        DashboardFile.text(PackageResources.dashboard_css) + DashboardFile.text(PackageResources.report_css)
+            + DashboardFile.text(PackageResources.timeline_css) + parts.map(\.style).joined()
     }
 
     /// The page's behaviour, `GET /dashboard.js`: vanilla JavaScript in one closure, its files one after
@@ -20,8 +22,12 @@ extension Dashboard {
     ///   `crypto.subtle` where the page is a secure context (localhost), else a small SHA-256 in plain
     ///   JavaScript (e.g. the page opened by a LAN address); `hmacHex(secret, text, forceFallback)` is
     ///   what the rest of the script calls.
+    /// - Resources/timeline.js: `Timeline`, the renderer of a timeline's JSON (the findings, a payout
+    ///   filter, the lanes of your app, the sandbox's API and the bank), shared with the standalone page
+    ///   (`TimelinePage`): it uses nothing of the files before it and declares nothing else.
     /// - Resources/pages.js: a cashout's page with its actions, what decided it, status history,
-    ///   scheduled bank events and webhooks (and the parts' cards, `cashoutShown`); the merchants with
+    ///   scheduled bank events, webhooks (and the parts' cards, `cashoutShown`) and its timeline
+    ///   (`GET /sandbox/cashouts/{id}/timeline`, drawn again only when it changes); the merchants with
     ///   their ledger. A cashout's page starts empty with every action disabled (`clearCashout`), and
     ///   goes back to that when its cashout cannot be read, with one message in place of its cards
     ///   (`showMissing`).
@@ -31,8 +37,8 @@ extension Dashboard {
     /// - Resources/start.js: the listeners, the poll's timer and the first route;
     ///   `window.CashoutDashboard` (`hmacHex`, `refresh`).
     static func script(parts: String) -> String {
-        let files = [PackageResources.core_js, PackageResources.list_js, PackageResources.hmac_js, PackageResources.pages_js,
-                     PackageResources.requests_js, PackageResources.webhooks_js, PackageResources.report_js]
+        let files = [PackageResources.core_js, PackageResources.list_js, PackageResources.hmac_js, PackageResources.timeline_js,
+                     PackageResources.pages_js, PackageResources.requests_js, PackageResources.webhooks_js, PackageResources.report_js]
         return "\"use strict\";\n(function () {\n" + files.map { DashboardFile.text($0) }.joined() + parts
             + DashboardFile.text(PackageResources.start_js) + "})();\n"
     }

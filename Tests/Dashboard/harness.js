@@ -17,7 +17,7 @@ const API = { d24: "Sources/Dialects/D24/API/Dashboard/", mannco: "Sources/Diale
 const read = (file) => fs.readFileSync(path.join(ROOT, file), "utf8");
 
 // The JavaScript files, in the order Dashboard.script(parts:) joins them (Dashboard+Assets.swift).
-const CORE_SCRIPTS = ["core.js", "list.js", "hmac.js", "pages.js", "requests.js", "webhooks.js", "report.js"].map((f) => CORE + f);
+const CORE_SCRIPTS = ["core.js", "list.js", "hmac.js", "timeline.js", "pages.js", "requests.js", "webhooks.js", "report.js"].map((f) => CORE + f);
 const scriptFiles = (apis) => [...CORE_SCRIPTS, ...apis.map((api) => API[api] + "script.js"), CORE + "start.js"];
 // Every JavaScript file of the page (for `node --check`).
 const allScripts = () => [...CORE_SCRIPTS, CORE + "start.js", ...Object.values(API).map((dir) => dir + "script.js")];

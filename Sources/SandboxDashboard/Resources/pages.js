@@ -33,6 +33,7 @@
     showRejectionCodes(true);
     $("webhooks-card").hidden = false;
     for (const id of ["cashout-details", "cashout-fields", "history-body", "scheduled-body", "webhooks"]) $(id).replaceChildren();
+    clearTimeline();
     $("scheduled-empty").hidden = true;
     $("webhooks-empty").hidden = true;
     enableActions([]);
@@ -57,6 +58,39 @@
     }
     renderCashout(answer.json);
     for (const shown of cashoutShown) await shown(answer.json, mine);
+    await loadTimeline(id, mine);
+  }
+
+  // The Timeline card: the cashout's timeline (GET /sandbox/cashouts/{id}/timeline, the same JSON as the page
+  // `explore` writes) drawn by Timeline.render (timeline.js). The poll reads it every time, but it is drawn again
+  // only when its text changed, with the payout and the row the user chose (`timeline.state`) kept.
+  const timeline = { id: null, text: null, state: null };
+  function clearTimeline() {
+    timeline.id = timeline.text = timeline.state = null;
+    $("timeline").replaceChildren();
+    $("timeline-missing").hidden = true;
+  }
+  async function loadTimeline(id, mine) {
+    const answer = await api("GET", "/sandbox/cashouts/" + encodeURIComponent(id) + "/timeline");
+    if (stale(mine) || id !== state.id) return;
+    if (!answer.ok || !answer.json) {
+      clearTimeline();
+      $("timeline-missing").hidden = false;
+      $("timeline-missing").textContent = answer.status === 404 ? "No timeline for cashout " + id + "."
+                                                                 : "Cannot read its timeline: " + problem(answer);
+      return;
+    }
+    if (timeline.id === id && timeline.text === answer.text) return;
+    $("timeline-missing").hidden = true;
+    try {
+      timeline.state = Timeline.render($("timeline"), answer.json, { state: timeline.id === id ? timeline.state : null, title: false });
+      timeline.id = id;
+      timeline.text = answer.text;
+    } catch (error) {
+      clearTimeline();
+      $("timeline-missing").hidden = false;
+      $("timeline-missing").textContent = "Cannot draw its timeline: " + error.message;
+    }
   }
 
   // A cashout that cannot be read has one message, in place of its page (`null`: none).
