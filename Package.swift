@@ -146,7 +146,7 @@ let package = Package(
                                                             "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
         .testTarget(name: "SandboxAPIDocsTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxD24Rules", "SandboxDialect",
                                                              "SandboxHTTP", "SandboxJSON", "SandboxMannco", "SandboxProtobuf", "SandboxScenario"]),
-        .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxHTTP", "SandboxJSON"]),
+        .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxDashboard", "SandboxHTTP", "SandboxJSON"]),
         .testTarget(name: "SandboxPersistenceTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxBank",
                                                                  "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxPersistence"],
                     exclude: ["Fixtures"]),
