@@ -104,7 +104,8 @@ let package = Package(
                                                               "SandboxJSON", "SandboxMannco", "SandboxPrism", "SandboxScenario"]),
         .target(name: "SandboxCLI", dependencies: ["CashoutSandbox", "SandboxRunner", "SandboxScenario", "SandboxAPIDocs", "SandboxPersistence",
                                                    "SandboxBank", "SandboxCrypto", "SandboxD24", "SandboxHTTP", "SandboxJSON",
-                                                   "SandboxPrism", "SandboxSupport", "SandboxMiddleware"]),
+                                                   "SandboxPrism", "SandboxSupport", "SandboxMiddleware", "SandboxDashboard",
+                                                   "SandboxObservability"]),
         .executableTarget(name: "cashout-sandbox", dependencies: ["SandboxCLI"]),
 
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).

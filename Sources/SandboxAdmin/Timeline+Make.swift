@@ -47,9 +47,12 @@ extension Timeline {
                                      cashouts: named.isEmpty ? payouts.map(\.id) : named))
             }
         }
-        // In time: virtual, then real (the clock never goes back, so the two agree), then as made.
+        // In time: virtual, then real (the clock never goes back, so the two agree); within a millisecond, a request
+        // before the change it makes, a change before its notification; then as made.
+        func rank(_ kind: Kind) -> Int { [Kind.request, .status, .notification, .clockStop, .ledger, .finding].firstIndex(of: kind) ?? 0 }
         let ordered = entries.enumerated().sorted { a, b in
-            (a.element.at.milliseconds, a.element.real ?? 0, a.offset) < (b.element.at.milliseconds, b.element.real ?? 0, b.offset)
+            (a.element.at.milliseconds, a.element.real ?? 0, rank(a.element.kind), a.offset)
+                < (b.element.at.milliseconds, b.element.real ?? 0, rank(b.element.kind), b.offset)
         }.map(\.element)
         let cashouts = payouts.map { payout in
             Cashout(id: payout.id, name: nil, api: payout.dialect, account: payout.account, reference: payout.reference,
@@ -84,14 +87,11 @@ extension Timeline {
                 let outcome = attempt.outcome
                 let answer = outcome.status.map(String.init) ?? "no answer" + (outcome.error.map { " (\($0))" } ?? "")
                 var what = "notification \(word(notification.status, of: payout, sources))"
-                if let chaos = attempt.chaos {
-                    what += " (injected \(chaos.kind.rawValue): \(chaos.summary))"
-                } else if attempt.number > 1 {
-                    what += attempt.manual ? " (sent again by hand)" : " (attempt \(attempt.number))"
-                }
+                if attempt.chaos == nil, attempt.number > 1 { what += attempt.manual ? " (sent again by hand)" : " (attempt \(attempt.number))" }
                 var entry = Entry(.notification, at: attempt.at, real: sources.recorder.realTime(of: .attempt(notification: notification.id,
                                                                                                          number: attempt.number)),
-                                  from: .api, to: .app, text: "\(what): \(answer)", cashouts: [payout.id])
+                                  from: .api, to: .app, text: "\(what): \(answer)" + (attempt.chaos.map { " (injected: \($0.summary))" } ?? ""),
+                                  cashouts: [payout.id])
                 entry.injected = attempt.chaos != nil
                 entry.details = [("to", notification.url ?? "no URL"), ("answer", answer + (outcome.body.map { "\n\n\($0)" } ?? ""))]
                 return entry
@@ -176,12 +176,11 @@ extension Timeline {
             let about = stop.payouts.filter(ids.contains)
             guard !about.isEmpty || (stop.payouts.isEmpty && stop.ended == .limit && stop.at.milliseconds >= born) else { return nil }
             let ending = switch stop.ended {
-            case .quiet: "the app went quiet"
-            case .answered: "the app had it"
-            case .limit: "the quiet limit came first, and the clock moved anyway"
+            case .quiet: "ended when the app went quiet"
+            case .answered: "ended when the app had it"
+            case .limit: "the quiet limit came first; the clock moved anyway"
             }
-            var entry = Entry(.clockStop, at: stop.at, real: stop.began, from: .clock,
-                              text: "the clock stopped for \(stop.waitedFor): \(ending)",
+            var entry = Entry(.clockStop, at: stop.at, real: stop.began, from: .clock, text: "stopped for \(stop.waitedFor): \(ending)",
                               cashouts: about.isEmpty ? payouts.map(\.id) : about)
             entry.ended = stop.ended
             entry.lasted = stop.lasted

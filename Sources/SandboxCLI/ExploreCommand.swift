@@ -108,6 +108,11 @@ enum ExploreCommand: Command {
                 failedWriting = true
                 return false
             }
+            // The run as it went, beside the file that makes it again.
+            if let timeline = run.result.timeline, !TimelineFiles.write(timeline, page: TimelineFiles.page(beside: path)) {
+                failedWriting = true
+                return false
+            }
             written[target] = path
             StandardOutput.writeLine(reproduction.reproduced
                 ? "  shrunk \(reproduction.drawn) drawn rule\(reproduction.drawn == 1 ? "" : "s") to \(reproduction.kept), "

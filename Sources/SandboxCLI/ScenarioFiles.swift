@@ -3,15 +3,16 @@ import FoundationEssentials
 /// The scenario files a command line names: `test` and `validate` take files and folders, `serve
 /// --scenario` files. A path that is not there is a usage error (exit status 2).
 enum ScenarioFiles {
-    /// The files named, and the `.json` files in the folders named (not `schema.json`), each
-    /// folder's sorted. A folder without one is a usage error too: it names no scenario.
+    /// The files named, and the `.json` files in the folders named (not `schema.json`, nor the
+    /// timelines explore writes beside its files, `*.timeline.json`), each folder's sorted. A folder
+    /// without one is a usage error too: it names no scenario.
     static func find(_ paths: [String]) throws(UsageError) -> [String] {
         var files: [String] = []
         for path in paths {
             if try isFolder(path) {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
-                let found = names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted()
+                let found = names.filter { $0.hasSuffix(".json") && $0 != "schema.json" && !$0.hasSuffix(TimelineFiles.suffix) }.sorted()
                 guard !found.isEmpty else { throw UsageError("no scenario files (*.json) in \(path)") }
                 files += found.map { "\(folder)/\($0)" }
             } else {

@@ -22,6 +22,7 @@ extension TestCommand {
         }
         if arguments.has("filter") { throw UsageError("option '--filter' cannot be used with '--serve' (it runs the one file given)") }
         let file = try ScenarioFiles.file(arguments.positional[0])
+        let timelinePage = arguments.value("timeline")
         let port = try ServeCommand.port(arguments)
         let allowedHosts = try ServeCommand.allowedHosts(arguments)
         let (quietPeriod, quietLimit, grace) = try waiting(arguments)
@@ -49,7 +50,7 @@ extension TestCommand {
             directory?.remove()
         }
         // As many event-loop threads as `serve` has: the app may call concurrently.
-        let serving = ScenarioRunner.Serving(
+        var serving = ScenarioRunner.Serving(
             port: port, host: arguments.value("host") ?? "127.0.0.1", allowedHosts: allowedHosts, threads: Sandbox.Configuration().server.threads,
             quietPeriod: quietPeriod, quietLimit: quietLimit,
             beside: { sandbox in
@@ -63,6 +64,8 @@ extension TestCommand {
                 command?.stop(grace: grace)
                 directory?.remove()
             })
+        // A failure names its cashouts' timelines; --timeline asks for the page of any run.
+        serving.timeline = timelinePage == nil ? .onFailure : .always
         let result: ScenarioResult
         do {
             result = try ScenarioRunner.run(scenario, serving: serving)
@@ -70,7 +73,8 @@ extension TestCommand {
             ServeCommand.printStartFailure(error)
             return 1
         }
-        let status = report([result], junit: arguments.value("junit"))
+        var status = report([result], junit: arguments.value("junit"))
+        if let timelinePage, let timeline = result.timeline, !TimelineFiles.write(timeline, page: timelinePage) { status = 1 }
         return interrupted.load(ordering: .acquiring) ? 1 : status
     }
 

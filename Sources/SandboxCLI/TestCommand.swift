@@ -25,6 +25,9 @@ enum TestCommand: Command {
         the accounts' credentials ($CASHOUT_SANDBOX_D24_LOGIN, ...) in its environment, its output \
         passed through, and $\(suiteVariable): GET it to learn whether the steps are running, passed or \
         failed. The run ends when both have ended; it fails if a step fails or CMD exits other than 0. \
+        A failure is followed by the timeline of each cashout it names: the app's requests and their \
+        answers (or the injected fault that replaced one), the bank's changes, the notifications, the \
+        clock's stops, the ledger read, with virtual and real times; --timeline writes it as a page. \
         A failed step stops CMD (SIGTERM, then SIGKILL after --grace). SIGINT or SIGTERM stops CMD \
         (SIGTERM) and exits 1. A file's "app": {"ledger": URL} is your app's ledger, compared with the \
         bank after the last step (a mismatch fails the run).
@@ -50,6 +53,8 @@ enum TestCommand: Command {
         .value("port", "PORT", "With --serve: the port to listen on; 0 picks a free one (default 8080)"),
         .value("exec", "CMD", "With --serve: run CMD (/bin/sh -c) beside the steps once the sandbox listens; "
                + "it fails the run unless it exits 0"),
+        .value("timeline", "FILE", "With --serve: also write the run's timeline as a page that opens in any browser (FILE.html), "
+               + "and its JSON beside it (FILE.timeline.json)"),
         ServeCommand.hostOption("With --serve: ", default: "127.0.0.1"),
         ServeCommand.allowedHostOption,
     ] + waitingOptions(serve: "With --serve: ", exec: "With --exec: ")
@@ -69,7 +74,7 @@ enum TestCommand: Command {
     }
 
     /// The options that only `--serve` takes.
-    static let serveOptions = ["port", "exec", "host", "allowed-host", "quiet-period", "quiet-limit", "grace"]
+    static let serveOptions = ["port", "exec", "timeline", "host", "allowed-host", "quiet-period", "quiet-limit", "grace"]
 
     static let positional: Positional? = Positional(
         synopsis: "[PATH...]", help: "Scenario files, or folders of them (*.json but schema.json); default scenarios/",
@@ -116,6 +121,8 @@ enum TestCommand: Command {
             if let ledger = result.ledgerFailure {
                 StandardOutput.writeLine("FAIL \(title(result)): \(ledger.indentingLines(by: "  "))")
             }
+            // What happened to the payouts the failure names (the Testing your app guide, "Why a run failed").
+            for line in result.timelineLines(realTime: true) { StandardOutput.writeLine("  " + line) }
             for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
             if let command = commandLine(result) { StandardOutput.writeLine(command) }
             // Stopped after a failed step, it failed by that step; but one that ignored SIGTERM is worth knowing of.

@@ -148,7 +148,7 @@ struct AppTurns {
 
         /// Keeps it, ended so; `retries`: what the app came to owe while it lasted, which it waited for too.
         func end(_ ending: TimelineRecorder.Stop.Ending, retries: (text: String, payouts: [Int])? = nil) {
-            let waited = retries.map { waitedFor.contains($0.text) ? waitedFor : "\(waitedFor); then \($0.text)" } ?? waitedFor
+            let waited = retries.map { waitedFor.contains($0.text) ? waitedFor : "\(waitedFor); then for \($0.text)" } ?? waitedFor
             sandbox.timelines.record(TimelineRecorder.Stop(began: began, at: at, waitedFor: waited,
                                                            payouts: Array(Set(payouts + (retries?.payouts ?? []))).sorted(), ended: ending,
                                                            lasted: VirtualClock.wallMilliseconds() - began))
@@ -158,10 +158,10 @@ struct AppTurns {
     /// The payouts of the retries owed.
     private var owedPayouts: [Int] { Array(Set(owed.flatMap(\.request.payoutIDs))).sorted() }
 
-    /// `the app's retry of POST /v3/cashout/status (answered by an injected fault)`: what the retries owed wait for.
+    /// `the app's retry of POST /v3/cashout/status, answered by an injected fault`: what the retries owed wait for.
     private var retries: String {
         let names = Array(Set(owed.map(\.request.name))).sorted().joined(separator: ", ")
-        return "the app's retry of \(names) (answered by an injected fault)"
+        return "the app's retry of \(names), answered by an injected fault"
     }
 
     /// What to note of the retries the app did not make within the quiet limit since the last look.
@@ -227,9 +227,9 @@ struct AppTurns {
         }
         var what: [String] = []
         if let pushes, !pushes.isEmpty {
-            what.append("the app's turn after notifications of \(cashouts(Array(Set(pushes.map(\.payoutID)))))")
+            what.append("the app's follow-up of the notifications of \(cashouts(Array(Set(pushes.map(\.payoutID)))))")
         } else if pushes == nil {
-            what.append("the app's turn after notifications")
+            what.append("the app's follow-up of notifications")
         }
         if !changed.isEmpty { what.append("the app to read \(cashouts(Array(changed.keys))) again, which it polls, after a change") }
         if !owed.isEmpty { what.append(retries) }

@@ -305,7 +305,7 @@ package struct Explorer: Sendable {
         }
         // The timeline as the same run prints it again: no real times (the page and JUnit have them).
         let lines = failures.isEmpty ? []
-            : Self.failureLines(named, findings: occurrences, names: names) + named.timelineLines(realTime: false) { names?.apply($0) ?? $0 }
+            : Self.failureLines(named, findings: occurrences, names: names) + named.timelineLines(realTime: false, order: { names?.name(of: $0) ?? "" }) { names?.apply($0) ?? $0 }
         return (named, findings, failures, signatures, lines)
     }
 

@@ -31,11 +31,13 @@ package struct ScenarioResult: Sendable {
     package var timeline: Timeline?
 
     /// The timeline of each payout the failures name, as text: a heading and at most
-    /// `Timeline.lineLimit` lines each; real times left out without `realTime`.
-    package func timelineLines(realTime: Bool, rename: (String) -> String = { $0 }) -> [String] {
+    /// `Timeline.lineLimit` lines each; real times left out without `realTime`. In the order the
+    /// failures name them, or by `order` (explore's: by what they are, the same each run).
+    package func timelineLines(realTime: Bool, order: ((Int) -> String)? = nil, rename: (String) -> String = { $0 }) -> [String] {
         guard let timeline, !timeline.findings.isEmpty else { return [] }
         var named: [Int] = []
         for id in timeline.findings.flatMap(\.cashouts) where !named.contains(id) { named.append(id) }
+        if let order { named.sort { order($0) < order($1) } }
         return named.flatMap { timeline.lines(of: $0, realTime: realTime, rename: rename) }
     }
 
