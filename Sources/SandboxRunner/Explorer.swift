@@ -304,8 +304,8 @@ package struct Explorer: Sendable {
             return timeline
         }
         // The timeline as the same run prints it again: no real times (the page and JUnit have them).
-        let lines = failures.isEmpty ? []
-            : Self.failureLines(named, findings: occurrences, names: names) + named.timelineLines(realTime: false, order: { names?.name(of: $0) ?? "" }) { names?.apply($0) ?? $0 }
+        let timeline = named.timelineLines(realTime: false, order: { names?.name(of: $0) ?? "" }) { names?.apply($0) ?? $0 }
+        let lines = failures.isEmpty ? [] : Self.failureLines(named, findings: occurrences, names: names) + timeline
         return (named, findings, failures, signatures, lines)
     }
 

@@ -117,6 +117,7 @@ package struct ScenarioRunner {
         if let failure, serving.stepFailed != nil { command?.stoppedAfterStep = failure.0 }
         let found = examine?(sandbox) ?? []
         let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failure: failure, found: found, judged: judged,
+                                                                        references: runner.references.mapValues(\.cashoutID),
                                                                         always: serving.timeline == .always)
         sandbox.stop()
         var outcome = result(failure)
@@ -167,15 +168,19 @@ package struct ScenarioRunner {
         return unpaid + ["the app was still busy after \(DurationText.format(limit)); \(then)"]
     }
 
-    /// The timeline of what the run's failures name (a failed step's cashouts, the ledger's mismatches, what `found`
-    /// says), judged at `judged`; with `always`, of every payout when nothing failed; nil for none.
+    /// The timeline of what the run's failures name (a failed step's cashouts, by id or by the name a step gave it in
+    /// `references`; the ledger's mismatches; what `found` says), judged at `judged`; with `always`, of every payout
+    /// when nothing failed; nil for none.
     private static func timeline(of sandbox: Sandbox, _ scenario: Scenario, failure: (Int, String)?, found: [Timeline.Finding],
-                                 judged: (at: VirtualTime, real: Int64), always: Bool) -> Timeline? {
+                                 judged: (at: VirtualTime, real: Int64), references: [String: Int], always: Bool) -> Timeline? {
         let mismatches = sandbox.reports.reconciliation.last?.mismatches ?? []
         var findings = mismatches.map { Timeline.Finding(id: "ledger_mismatch", text: $0.occurrence.summary, cashouts: $0.occurrence.cashouts) }
         if let (step, message) = failure, !message.contains("ledger_mismatch") || mismatches.isEmpty {
             let first = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
-            findings.insert(Timeline.Finding(id: "step \(step)", text: first, cashouts: cashoutIDs(in: message, of: sandbox)), at: 0)
+            let words = Set(first.split { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" }.map(String.init))
+            let referred = references.filter { words.contains($0.key) }.map(\.value).sorted()
+            let named = cashoutIDs(in: message, of: sandbox)
+            findings.insert(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }), at: 0)
         }
         if failure == nil { findings = [] }
         for finding in found where !findings.contains(finding) { findings.append(finding) }

@@ -77,6 +77,20 @@ import Testing
         // The same seed gives the same runs.
         let (_, repeated, _) = try RunningBinary.run(arguments)
         #expect(repeated.split(separator: "\n").filter { $0.hasPrefix("run ") } == runs)
+
+        // What happened to the cashout, under the run and beside the file: its page and the page's JSON.
+        #expect(out.contains("\n  timeline of cashout [amount 100.00] (d24 sandbox_login, \"order-1\", 100.00 BRL, now REJECTED):\n"
+                             + "    09:00:00.000  app → sandbox  the suite's step: POST /v3/cashout: 200\n"
+                             + "    09:00:00.000  bank           created PENDING\n"), "\(out)")
+        #expect(out.contains("  sandbox        judged step 3: expect_cashout c1: expected status COMPLETED, got REJECTED\n"), "\(out)")
+        let page = try String(contentsOfFile: "\(folder)/found/suite-seed\(first).html", encoding: .utf8)
+        #expect(page.hasPrefix("<!doctype html>") && page.contains("<title>coin toss (\(path)), run \(run) (seed \(first))</title>"))
+        #expect(!page.contains(#"src=""#) && !page.contains(#"href="http"#) && page.contains("const Timeline"))  // it loads nothing
+        let data = try JSON.parse(Array(try String(contentsOfFile: "\(folder)/found/suite-seed\(first).timeline.json", encoding: .utf8).utf8))
+        #expect(data["findings"]?[0]?["id"] == "step 3" && data["cashouts"]?[0]?["name"] == "[amount 100.00]", "\(data)")
+        // A folder of what explore wrote holds scenario files and timelines: `test` runs the scenarios alone.
+        let (_, folderRun, _) = try RunningBinary.run(["test", "\(folder)/found"])
+        #expect(folderRun.hasSuffix("0 passed, 1 failed\n") && !folderRun.contains(".timeline.json"), "\(folderRun)")
     }
 
     /// Two cashouts of one content (the same create twice under two references): the second's fate
@@ -94,7 +108,7 @@ import Testing
         let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "12", "--seed", "1", "--exec", "true", "--out", folder])
         #expect(status == 1, "\(out)\(err)")
         #expect(!out.contains("not pinned") && !out.contains("written unshrunk"), "\(out)")
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("suite-seed") })
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("suite-seed") && !Self.isTimeline($0) })
         let written = try JSON.parse(Array(try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8).utf8))
         #expect(written["bank"]?["rules"]?[0]?["when"] == ["amount": "100.00", "occurrence": 2], "\(written)")
         for _ in 1 ... 3 {
@@ -138,11 +152,15 @@ import Testing
 
     /// What a run writes but its timings: the lines printed (the `--out` folder named `OUT`), the
     /// files written, and the JUnit testcases' names and failures.
+    /// A page of a run's timeline, or its JSON.
+    private static func isTimeline(_ name: String) -> Bool { name.hasSuffix(".html") || name.hasSuffix(".timeline.json") }
+
     private func explored(_ path: String, _ options: [String], out: String) throws -> (status: Int32, lines: String, files: [String: String]) {
         let (status, text, err) = try RunningBinary.run(["explore", path, "--out", out] + options)
         #expect(err.isEmpty, "\(err)")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
-        let files = try Dictionary(uniqueKeysWithValues: names.filter { !$0.hasPrefix("explore-shard-") }.map {
+        // The pages of a run's timeline hold its real times: another run's are other times.
+        let files = try Dictionary(uniqueKeysWithValues: names.filter { !$0.hasPrefix("explore-shard-") && !Self.isTimeline($0) }.map {
             ($0, try String(contentsOfFile: "\(out)/\($0)", encoding: .utf8))
         })
         return (status, text.replacingOccurrences(of: out, with: "OUT"), files)
