@@ -53,6 +53,7 @@ extension Sandbox {
             let webhookCounts: WebhookCounts
             let sender: WebhookSender
             let activity: AppActivity
+            let timelines: TimelineRecorder
             let bank: Bank
         }
 
@@ -71,8 +72,10 @@ extension Sandbox {
             let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                        concurrency: configuration.webhookConcurrency, counts: webhookCounts)
             let activity = AppActivity()
+            let timelines = TimelineRecorder(capacity: 4 * configuration.requestJournalCapacity)
             // The bank hands itself to each delivery: the sender holds no bank.
             let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { bank, notification, done in
+                timelines.sending(notification)
                 // A delivery to the app is its activity until answered; one to the built-in sink, answered at once, is not.
                 // Its turn is taken before it is sent: whatever the app does about it comes after.
                 let turn = activity.begin()
@@ -94,7 +97,8 @@ extension Sandbox {
             // bank (the sender delivers to them), so they are handed its reader now, which holds the
             // bank weakly: the bank holds the sender, which holds the sinks.
             sinks.read(with: sender.reader(of: bank))
-            return BankParts(sinks: sinks, grpc: grpc, webhookCounts: webhookCounts, sender: sender, activity: activity, bank: bank)
+            return BankParts(sinks: sinks, grpc: grpc, webhookCounts: webhookCounts, sender: sender, activity: activity, timelines: timelines,
+                             bank: bank)
         }
 
         /// What the APIs phase makes: the router with the payout APIs' routes and the documents',
@@ -130,7 +134,7 @@ extension Sandbox {
             let admin = AdminAPI(bank: bank, sinks: parts.sinks, faults: faults, sender: parts.sender, initial: (accounts, bankConfiguration),
                                  layers: ScenarioLayers(setup), vocabulary: vocabulary, dialects: dialects, requests: requests,
                                  reports: reports, suite: suite, bankFormat: Sandbox.bankFormat, eventLog: configuration.eventLog,
-                                 timelines: TimelineRecorder(capacity: 4 * configuration.requestJournalCapacity))
+                                 timelines: parts.timelines)
             return APIParts(subjects: subjects, faults: faults, router: router, grpc: grpc, routeDialects: routeDialects, requests: requests,
                             reports: reports, suite: suite, admin: admin)
         }

@@ -98,6 +98,10 @@ extension PostmanCollection {
                  description: "Fields, status history, scheduled bank steps, webhooks, and what decided its fate "
                      + "(decided_by: here the default timeline).",
                  tests: [expect("status", "'COMPLETED'"), expect("decided_by.kind", "'default'")]),
+            Item("Cashout timeline", AdminRoute.getCashoutTimeline, parameters: ["id": "{{timelineCashoutId}}"], expect: 200,
+                 description: "What happened to it, in order: the requests about it and their answers, its status changes, its "
+                     + "webhooks and their answers, with virtual and real times (the dashboard's cashout page draws it).",
+                 tests: [expect("cashouts[0].status", "'COMPLETED'")]),
             Item("Cashouts", AdminRoute.listCashouts, query: "merchant=\(account)", expect: 200),
             Item("Webhooks of a cashout", AdminRoute.listWebhooks, query: "cashout_id={{timelineCashoutId}}", expect: 200,
                  tests: [save("webhooks[0].id", as: "webhookId")]),

@@ -88,8 +88,10 @@ extension Timeline {
                 let answer = outcome.status.map(String.init) ?? "no answer" + (outcome.error.map { " (\($0))" } ?? "")
                 var what = "notification \(word(notification.status, of: payout, sources))"
                 if attempt.chaos == nil, attempt.number > 1 { what += attempt.manual ? " (sent again by hand)" : " (attempt \(attempt.number))" }
-                var entry = Entry(.notification, at: attempt.at, real: sources.recorder.realTime(of: .attempt(notification: notification.id,
-                                                                                                         number: attempt.number)),
+                // When it went out; else when it was answered.
+                let real = sources.recorder.realTime(of: .sent(notification: notification.id, number: attempt.number))
+                    ?? sources.recorder.realTime(of: .attempt(notification: notification.id, number: attempt.number))
+                var entry = Entry(.notification, at: attempt.at, real: real,
                                   from: .api, to: .app, text: "\(what): \(answer)" + (attempt.chaos.map { " (injected: \($0.summary))" } ?? ""),
                                   cashouts: [payout.id])
                 entry.injected = attempt.chaos != nil

@@ -22,8 +22,10 @@ package final class TimelineRecorder: Sendable {
     package enum Key: Hashable, Sendable {
         /// The payout's `index`th status (0: the status it was created in).
         case change(payout: Int, index: Int)
-        /// A notification's attempt `number`.
+        /// A notification's attempt `number`: when it was answered (or failed).
         case attempt(notification: Int, number: Int)
+        /// When that attempt was sent (a timeline shows a notification when it went out).
+        case sent(notification: Int, number: Int)
     }
 
     /// One stop of the clock for the app (``AppTurns`` in SandboxRunner), as it ended.
@@ -83,6 +85,16 @@ package final class TimelineRecorder: Sendable {
         case .deliveryAttempt(let notification, let attempt): key = .attempt(notification: notification.id, number: attempt.number)
         case .clockAdvanced: return
         }
+        keep(key)
+    }
+
+    /// Notes that `notification`'s next attempt is being sent (quick: called as each delivery begins).
+    package func sending(_ notification: StatusNotification) {
+        keep(.sent(notification: notification.id, number: notification.attempts.count + 1))
+    }
+
+    /// Keeps the real time of `key`: now.
+    private func keep(_ key: Key) {
         guard capacity > 0 else { return }
         let now = VirtualClock.wallMilliseconds()
         kept.withLock { kept in

@@ -108,7 +108,8 @@ import Testing
         let (status, out, err) = try RunningBinary.run(["explore", path, "--runs", "12", "--seed", "1", "--exec", "true", "--out", folder])
         #expect(status == 1, "\(out)\(err)")
         #expect(!out.contains("not pinned") && !out.contains("written unshrunk"), "\(out)")
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("suite-seed") && !Self.isTimeline($0) })
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder)
+            .first { $0.hasPrefix("suite-seed") && !Self.isTimeline($0) })
         let written = try JSON.parse(Array(try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8).utf8))
         #expect(written["bank"]?["rules"]?[0]?["when"] == ["amount": "100.00", "occurrence": 2], "\(written)")
         for _ in 1 ... 3 {
