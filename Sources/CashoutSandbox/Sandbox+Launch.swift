@@ -72,13 +72,13 @@ extension Sandbox {
             let sender = WebhookSender(dialects: dialects, sinks: sinks, timeout: setup.webhookTimeout ?? configuration.webhookTimeout,
                                        concurrency: configuration.webhookConcurrency, counts: webhookCounts)
             let activity = AppActivity()
-            let timelines = TimelineRecorder(capacity: 4 * configuration.requestJournalCapacity)
+            let timelines = TimelineRecorder(capacity: 4 * configuration.requestJournalCapacity) { activity.turn }
             // The bank hands itself to each delivery: the sender holds no bank.
             let bank = Bank(clock: clock, configuration: bankConfiguration, accounts: accounts) { bank, notification, done in
-                timelines.sending(notification)
                 // A delivery to the app is its activity until answered; one to the built-in sink, answered at once, is not.
                 // Its turn is taken before it is sent: whatever the app does about it comes after.
                 let turn = activity.begin()
+                timelines.sending(notification, turn: turn)
                 let outcome = sender.send(notification, bank: bank) { outcome in
                     done(outcome)
                     // A genuine notification refused: the app waits for it again, a retry of the bank's (AppTurns' debts).

@@ -47,12 +47,14 @@ extension Timeline {
                                      cashouts: named.isEmpty ? payouts.map(\.id) : named))
             }
         }
-        // In time: virtual, then real (the clock never goes back, so the two agree); within a millisecond, a request
-        // before the change it makes, a change before its notification; then as made.
+        // In time: virtual, then the app's turn (requests and deliveries take one as they begin; a change or a stop
+        // happens in the last one given; the ledger read and the judgement come last), then a request before the change
+        // it made in its turn; then real time, then as made.
         func rank(_ kind: Kind) -> Int { [Kind.request, .status, .notification, .clockStop, .ledger, .finding].firstIndex(of: kind) ?? 0 }
+        func key(_ entry: Entry) -> (Int64, Int, Int, Int64) { (entry.at.milliseconds, entry.turn ?? .max, rank(entry.kind), entry.real ?? 0) }
         let ordered = entries.enumerated().sorted { a, b in
-            (a.element.at.milliseconds, a.element.real ?? 0, rank(a.element.kind), a.offset)
-                < (b.element.at.milliseconds, b.element.real ?? 0, rank(b.element.kind), b.offset)
+            let (x, y) = (key(a.element), key(b.element))
+            return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
         let cashouts = payouts.map { payout in
             Cashout(id: payout.id, name: nil, api: payout.dialect, account: payout.account, reference: payout.reference,
@@ -76,8 +78,10 @@ extension Timeline {
                 ?? "created \(word(change.status, of: payout, sources))"
             if index > 0, change.by != "bank" { text += " by the \(change.by)" }
             if let code = change.reasonCode { text += ", code \(code)" + (change.reason.map { ": \($0)" } ?? "") }
-            return Entry(.status, at: change.at, real: sources.recorder.realTime(of: .change(payout: payout.id, index: index)), from: .bank,
-                         text: text, cashouts: [payout.id])
+            let moment = sources.recorder.moment(of: .change(payout: payout.id, index: index))
+            var entry = Entry(.status, at: change.at, real: moment?.real, from: .bank, text: text, cashouts: [payout.id])
+            entry.turn = moment?.turn
+            return entry
         }
     }
 
@@ -89,12 +93,13 @@ extension Timeline {
                 var what = "notification \(word(notification.status, of: payout, sources))"
                 if attempt.chaos == nil, attempt.number > 1 { what += attempt.manual ? " (sent again by hand)" : " (attempt \(attempt.number))" }
                 // When it went out; else when it was answered.
-                let real = sources.recorder.realTime(of: .sent(notification: notification.id, number: attempt.number))
-                    ?? sources.recorder.realTime(of: .attempt(notification: notification.id, number: attempt.number))
-                var entry = Entry(.notification, at: attempt.at, real: real,
+                let moment = sources.recorder.moment(of: .sent(notification: notification.id, number: attempt.number))
+                    ?? sources.recorder.moment(of: .attempt(notification: notification.id, number: attempt.number))
+                var entry = Entry(.notification, at: attempt.at, real: moment?.real,
                                   from: .api, to: .app, text: "\(what): \(answer)" + (attempt.chaos.map { " (injected: \($0.summary))" } ?? ""),
                                   cashouts: [payout.id])
                 entry.injected = attempt.chaos != nil
+                entry.turn = moment?.turn
                 entry.details = [("to", notification.url ?? "no URL"), ("answer", answer + (outcome.body.map { "\n\n\($0)" } ?? ""))]
                 return entry
             }
@@ -160,6 +165,7 @@ extension Timeline {
         var timelineEntry = Entry(.request, at: entry.at, real: entry.receivedAt, from: .app, to: .api,
                                   text: (suite ? "the suite's step: " : "") + "\(name): \(answer)", cashouts: about)
         timelineEntry.injected = response.fault != nil
+        timelineEntry.turn = entry.turn
         let shown = log.json(entry)
         func body(_ json: JSON?) -> String {
             guard let text = json?["body"]?.stringValue, !text.isEmpty else { return "" }
@@ -186,6 +192,7 @@ extension Timeline {
                               cashouts: about.isEmpty ? payouts.map(\.id) : about)
             entry.ended = stop.ended
             entry.lasted = stop.lasted
+            entry.turn = stop.turn
             return entry
         }
     }

@@ -48,6 +48,8 @@ package struct Timeline: Sendable {
         /// A clock stop's ending and real length.
         package var ended: TimelineRecorder.Stop.Ending?
         package var lasted: Int64?
+        /// The app's turn it came in (``TimelineRecorder``), for its order among what happened in the same millisecond.
+        package var turn: Int?
 
         package init(_ kind: Kind, at: VirtualTime, real: Int64?, from: Lane, to: Lane? = nil, text: String, cashouts: [Int]) {
             self.kind = kind

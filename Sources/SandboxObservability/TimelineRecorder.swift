@@ -5,7 +5,9 @@ import Synchronization
 /// What a payout's timeline (``Timeline``) needs beside the bank's records and the request log:
 /// when, in real time, each status change and delivery attempt happened (the bank keeps virtual
 /// times only), and the clock's stops for the app under `test --serve` and `explore` (the Testing
-/// your app guide, "Why a run failed").
+/// your app guide, "Why a run failed"). Each is kept with the app's turn (``AppActivity/turn``) it
+/// came in: requests and deliveries take turns as they begin, so a change, the notification it
+/// makes and the app's follow-up stay in order within a millisecond.
 ///
 /// Both are rings, as the request log is: a long-running sandbox keeps the last `capacity` of
 /// each, and a timeline shows "—" for a real time pushed out. Recording is one short lock, from
@@ -36,8 +38,9 @@ package final class TimelineRecorder: Sendable {
             case quiet, answered, limit
         }
 
-        /// When it began: wall-clock milliseconds, and the virtual time the clock stood at.
+        /// When it began: wall-clock milliseconds, the app's turn, and the virtual time the clock stood at.
         package let began: Int64
+        package let turn: Int
         package let at: VirtualTime
         /// What the clock waited for, in words (`the app's follow-up of the notifications of cashout 1000003`).
         package let waitedFor: String
@@ -47,8 +50,9 @@ package final class TimelineRecorder: Sendable {
         /// How long it lasted, in milliseconds of real time.
         package let lasted: Int64
 
-        package init(began: Int64, at: VirtualTime, waitedFor: String, payouts: [Int], ended: Ending, lasted: Int64) {
+        package init(began: Int64, turn: Int, at: VirtualTime, waitedFor: String, payouts: [Int], ended: Ending, lasted: Int64) {
             self.began = began
+            self.turn = turn
             self.at = at
             self.waitedFor = waitedFor
             self.payouts = payouts
@@ -57,8 +61,11 @@ package final class TimelineRecorder: Sendable {
         }
     }
 
+    /// When a bank event happened: wall-clock milliseconds, and the app's turn then.
+    package typealias Moment = (real: Int64, turn: Int)
+
     private struct Kept {
-        var times: [Key: Int64] = [:]
+        var times: [Key: Moment] = [:]
         var order: Ring<Key>
         var stops: Ring<Stop>
     }
@@ -67,11 +74,14 @@ package final class TimelineRecorder: Sendable {
     package let started: Int64
     /// How many bank events' times, and how many stops, it keeps.
     package let capacity: Int
+    /// The app's last turn given (``AppActivity/turn``).
+    private let turn: @Sendable () -> Int
     private let kept: Mutex<Kept>
 
     /// Keeps the real times of the last `capacity` bank events and the last `capacity` stops (0: none).
-    package init(capacity: Int, started: Int64 = VirtualClock.wallMilliseconds()) {
+    package init(capacity: Int, started: Int64 = VirtualClock.wallMilliseconds(), turn: @escaping @Sendable () -> Int = { 0 }) {
         self.started = started
+        self.turn = turn
         self.capacity = max(0, capacity)
         kept = Mutex(Kept(order: Ring(capacity: capacity), stops: Ring(capacity: capacity)))
     }
@@ -88,18 +98,19 @@ package final class TimelineRecorder: Sendable {
         keep(key)
     }
 
-    /// Notes that `notification`'s next attempt is being sent (quick: called as each delivery begins).
-    package func sending(_ notification: StatusNotification) {
-        keep(.sent(notification: notification.id, number: notification.attempts.count + 1))
+    /// Notes that `notification`'s next attempt is being sent, as the delivery that took `turn` (quick: called as each
+    /// delivery begins).
+    package func sending(_ notification: StatusNotification, turn: Int) {
+        keep(.sent(notification: notification.id, number: notification.attempts.count + 1), turn: turn)
     }
 
-    /// Keeps the real time of `key`: now.
-    private func keep(_ key: Key) {
+    /// Keeps the moment of `key`: now, in `turn` (nil: the app's last turn given).
+    private func keep(_ key: Key, turn given: Int? = nil) {
         guard capacity > 0 else { return }
-        let now = VirtualClock.wallMilliseconds()
+        let moment = (VirtualClock.wallMilliseconds(), given ?? turn())
         kept.withLock { kept in
             if let old = kept.order.append(key) { kept.times[old] = nil }
-            kept.times[key] = now
+            kept.times[key] = moment
         }
     }
 
@@ -117,8 +128,8 @@ package final class TimelineRecorder: Sendable {
         _ = dropped  // freed here, outside the lock
     }
 
-    /// The wall-clock milliseconds of a bank event, nil when it was not kept (or pushed out).
-    package func realTime(of key: Key) -> Int64? {
+    /// The moment of a bank event, nil when it was not kept (or pushed out).
+    package func moment(of key: Key) -> Moment? {
         kept.withLock { $0.times[key] }
     }
 

@@ -135,12 +135,14 @@ struct AppTurns {
     private struct StopRecord {
         let sandbox: Sandbox
         let began = VirtualClock.wallMilliseconds()
+        let turn: Int
         let at: VirtualTime
         let waitedFor: String
         let payouts: [Int]
 
         init(_ sandbox: Sandbox, waitedFor: String, payouts: [Int]) {
             self.sandbox = sandbox
+            turn = sandbox.activity.turn
             at = sandbox.bank.clock.now
             self.waitedFor = waitedFor
             self.payouts = payouts
@@ -149,7 +151,7 @@ struct AppTurns {
         /// Keeps it, ended so; `retries`: what the app came to owe while it lasted, which it waited for too.
         func end(_ ending: TimelineRecorder.Stop.Ending, retries: (text: String, payouts: [Int])? = nil) {
             let waited = retries.map { waitedFor.contains($0.text) ? waitedFor : "\(waitedFor); then for \($0.text)" } ?? waitedFor
-            sandbox.timelines.record(TimelineRecorder.Stop(began: began, at: at, waitedFor: waited,
+            sandbox.timelines.record(TimelineRecorder.Stop(began: began, turn: turn, at: at, waitedFor: waited,
                                                            payouts: Array(Set(payouts + (retries?.payouts ?? []))).sorted(), ended: ending,
                                                            lasted: VirtualClock.wallMilliseconds() - began))
         }
@@ -222,8 +224,10 @@ struct AppTurns {
 
     /// What a stop waits for, in words: the app's turn after notifications, its read of payouts it polls, its retries owed.
     private func waitedFor(pushes: [AppActivity.Push]?, changed: [Int: Int]) -> String {
+        /// `cashout 1000001`, `cashouts 1000001, 1000002`, `cashouts 1000001, 1000002 and 4 more`.
         func cashouts(_ ids: [Int]) -> String {
-            "cashout\(ids.count == 1 ? "" : "s") \(ids.sorted().map(String.init).joined(separator: ", "))"
+            let listed = ids.sorted().prefix(2).map(String.init).joined(separator: ", ")
+            return "cashout\(ids.count == 1 ? "" : "s") \(listed)" + (ids.count > 2 ? " and \(ids.count - 2) more" : "")
         }
         var what: [String] = []
         if let pushes, !pushes.isEmpty {
