@@ -94,8 +94,12 @@ extension OpenAPIDocument {
                     + "changes, its notifications and the app's answers, the clock's stops for the app (under `test --serve` and "
                     + "`explore`), the app's ledger as last read, and the integration report's error findings that name it. The "
                     + "dashboard's cashout page draws it; `explore` writes the same for a failing run beside its file.",
-                parameters: [id],
-                responses: ["200": OpenAPI.json("Its timeline", Schema.ref("Timeline")), "404": noCashout])) { $0.getCashoutTimeline($1) },
+                parameters: [id, OpenAPI.header("If-None-Match", "The ETag of a timeline already read: 304 while it still holds")],
+                responses: ["200": OpenAPI.json("Its timeline", Schema.ref("Timeline")),
+                            "304": ["description": "Nothing the timeline reads changed since the one whose ETag was sent",
+                                    "headers": ["ETag": ["description": "What the timeline was made from",
+                                                         "schema": Schema.string(example: "\"c1000001-r42.0-317-1767603710000-0-s3\"")]]],
+                            "404": noCashout])) { $0.getCashoutTimeline($1) },
             Endpoint<Admin>(AdminRoute.forceCashoutAction, OpenAPI.operation(
                 "forceCashoutAction", tag: "Sandbox", summary: "Force an outcome",
                 description: "`reject` on a COMPLETED cashout is a late return (default code 826, else 807). Ends the bank's timeline.",

@@ -87,10 +87,15 @@ extension AdminAPI {
 }
 
 // A cashout's timeline (`GET /sandbox/cashouts/{id}/timeline`, the Testing your app guide, "Why a run failed"): made
-// where reports are (it reads the request log, and the report's error findings that name the cashout), off the event loops.
+// where reports are (it reads the request log, and the report's error findings that name the cashout), off the event loops;
+// its ETag is what it was made from (a report's, and the clock's stops kept), so the dashboard's poll gets a 304 while
+// nothing moved, as the Report view's does.
 extension AdminAPI {
     package func getCashoutTimeline(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
+        let version = ReportCache.Version(requestLog: requests, bank: bank, reports: reports)
+        let tag = "\"c\(payout.id)-\(version.tag(reports.thresholds).dropFirst().dropLast())-s\(timelines.stopsKept)\""
+        if let tags = request.headers["If-None-Match"], ReportCache.matches(tags, tag) { return HTTPResponse(status: 304, headers: ["ETag": tag]) }
         return .deferred { answer in
             reports.worker.run {
                 let reconciliation = reports.reconciliation.last
@@ -100,7 +105,10 @@ extension AdminAPI {
                 let findings = report.map { Timeline.errors(of: $0).filter { $0.cashouts.contains(payout.id) } } ?? []
                 let sources = Timeline.Sources(bank: bank, requestLog: requests, dialects: dialects, recorder: timelines,
                                                reconciliation: reconciliation)
-                answer(.json(Timeline.make(of: [payout.id], title: "cashout \(payout.id)", from: sources, findings: findings).json))
+                var response = HTTPResponse.json(Timeline.make(of: [payout.id], title: "cashout \(payout.id)", from: sources,
+                                                               findings: findings).json)
+                response.headers.add("ETag", tag)
+                answer(response)
             }
         }
     }

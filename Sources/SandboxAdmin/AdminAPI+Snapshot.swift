@@ -79,6 +79,7 @@ extension AdminAPI {
         if clearingSinks { sinks.clearAll() }
         apply(setup, sinksOf: setup.sinks)
         bank.restore(snapshot.bank, clockBack: clockBack, whileLocked: whileLocked)
+        timelines.clear()  // the cashouts are the snapshot's: what happened to those of the same ids here is not theirs
     }
 
     /// An admin like this one, but over `bank` and parts of its own that nobody serves: what

@@ -65,7 +65,7 @@ extension Timeline {
 
     /// The API's word for a status, with the sandbox's beside it when they differ (`completed (COMPLETED)`).
     private static func word(_ status: PayoutStatus, of payout: Payout, _ sources: Sources) -> String {
-        let name = status == .returned ? "REJECTED, returned after completion" : status.name
+        let name = status == .returned ? "REJECTED (reversed after it completed)" : status.name
         guard let word = sources.dialects[payout.dialect]?.statusWord(status), word != status.name else { return name }
         return "\(word) (\(name))"
     }
@@ -202,13 +202,13 @@ extension Timeline {
         guard let reconciliation = sources.reconciliation else { return [] }
         return payouts.compactMap { payout in
             guard reconciliation.accounts.contains(payout.dialect + "/" + payout.account) else { return nil }
-            let bank = sources.dialects[payout.dialect]?.statusWord(payout.status) ?? payout.status.name
             let text: String
             if let said = reconciliation.said[payout.id] {
-                text = said.lowercased() == bank.lowercased() ? "read the app's ledger: it says \(said), as the bank does"
-                    : "read the app's ledger: it says \(said); the bank's is \(bank)"
+                text = said.word.lowercased() == said.bank.lowercased() ? "read the app's ledger: it says \(said.word), as the bank does"
+                    : "read the app's ledger: it says \(said.word); the bank's is \(said.bank)"
+                        + (said.agrees ? " (the same for the money)" : "")
             } else {
-                text = "read the app's ledger: cashout \(payout.id) is not in it; the bank's is \(bank)"
+                text = "read the app's ledger: cashout \(payout.id) is not in it"
             }
             return Entry(.ledger, at: reconciliation.at, real: reconciliation.readAt, from: .api, to: .app, text: text, cashouts: [payout.id])
         }

@@ -97,7 +97,10 @@ enum ExploreCommand: Command {
         var written: [String: String] = [:]  // failure shrunk for → file
         var failedWriting = false
         explorer.runs(numbers, seed: seed) { run in
-            results.append(run)
+            // Kept for the summary and JUnit: its timeline without the bodies, which only its page shows.
+            var kept = run
+            kept.result.timeline = run.result.timeline?.withoutDetails
+            results.append(kept)
             guard let target = report(run, timeout: timeout), written[target] == nil else { return true }
             // Each try of a shrink would wait out the timeout again: a run CMD outlived is written as
             // it drew; so is one whose ledger could not be read, which no draw of the bank's brings about.

@@ -99,7 +99,7 @@ package struct Timeline: Sendable {
             (self.amount, self.currency, self.status) = (amount, currency, status)
         }
 
-        /// `cashout 1000003 (d24 sandbox_login, external_id "order-3", 103.00 USD, COMPLETED)`.
+        /// `cashout 1000003 (d24 sandbox_login, "order-3", 103.00 USD, now COMPLETED)`.
         package var heading: String {
             "cashout \(id) (\(api) \(account)\(reference.map { ", \(JSON.string($0).serializedString())" } ?? ""), "
                 + "\(amount) \(currency), now \(status))"
@@ -122,14 +122,22 @@ package struct Timeline: Sendable {
         self.entries = entries
     }
 
+    /// The same without the requests' and answers' bodies (what its text needs: explore keeps a failing run's so).
+    package var withoutDetails: Timeline {
+        var timeline = self
+        for index in timeline.entries.indices { timeline.entries[index].details = [] }
+        return timeline
+    }
+
     /// How many lines of text a payout's timeline takes at most (``lines(of:realTime:rename:)``).
     package static let lineLimit = 25
 
     /// The payout's timeline as text, a heading and at most ``lineLimit`` lines, oldest first:
-    /// `09:00:05.000 +1.204s  app → sandbox  POST /v3/cashout/status: 200`. Without `realTime`
-    /// (explore's output, the same run after run) the real times are left out. Past the limit, the
-    /// first lines and the last are kept, with how many were left out between them. `rename`
-    /// rewrites each line's text (explore names cashouts by what they are).
+    /// `09:00:05.000 +1.204s  app → sandbox  POST /v3/cashout/status: 200`. Without `realTime` the
+    /// real times and stops' lengths are left out. The same thing again and again in a row (a
+    /// poller's queries) is one line, `(×12 until 09:01:05.000)`. Past the limit, the first lines
+    /// and the last are kept, with how many were left out between them. `rename` rewrites each
+    /// line's text (explore names cashouts by what they are).
     package func lines(of cashoutID: Int, realTime: Bool, rename: (String) -> String = { $0 }) -> [String] {
         guard let cashout = cashouts.first(where: { $0.id == cashoutID }) else { return [] }
         let shown = entries.filter { $0.cashouts.contains(cashoutID) }
@@ -140,7 +148,18 @@ package struct Timeline: Sendable {
             let lasted = realTime ? entry.lasted.map { " (\($0) ms)" } ?? "" : ""
             return "\(time)\(real)  \(entry.actor.padding(toLength: actorWidth))  \(rename(entry.text))\(lasted)"
         }
-        var lines = shown.map(line)
+        // Runs of the same thing (who and what) are one line, with how many and until when.
+        var runs: [(entry: Entry, count: Int, last: Entry)] = []
+        for entry in shown {
+            if let previous = runs.last, previous.entry.actor == entry.actor, previous.entry.text == entry.text {
+                runs[runs.count - 1] = (previous.entry, previous.count + 1, entry)
+            } else {
+                runs.append((entry, 1, entry))
+            }
+        }
+        var lines = runs.map { run in
+            line(run.entry) + (run.count == 1 ? "" : " (×\(run.count) until \(run.last.at.iso8601Milliseconds.dropFirst(11).dropLast()))")
+        }
         if lines.count > Self.lineLimit {
             let head = 4, tail = Self.lineLimit - head - 1
             lines = lines.prefix(head) + ["… \(lines.count - head - tail) more …"] + lines.suffix(tail)

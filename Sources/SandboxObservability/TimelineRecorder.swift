@@ -68,6 +68,7 @@ package final class TimelineRecorder: Sendable {
         var times: [Key: Moment] = [:]
         var order: Ring<Key>
         var stops: Ring<Stop>
+        var stopsKept = 0
     }
 
     /// When the sandbox started (wall-clock milliseconds): a timeline's real times count from it.
@@ -116,7 +117,15 @@ package final class TimelineRecorder: Sendable {
 
     /// Keeps a stop of the clock for the app.
     package func record(_ stop: Stop) {
-        kept.withLock { _ = $0.stops.append(stop) }
+        kept.withLock { kept in
+            _ = kept.stops.append(stop)
+            kept.stopsKept += 1
+        }
+    }
+
+    /// How many stops it was given since it was made: what a timeline's version counts.
+    package var stopsKept: Int {
+        kept.withLock { $0.stopsKept }
     }
 
     /// Forgets what it kept (a reset: cashout ids are given again).

@@ -47,8 +47,16 @@ public struct Reconciliation: Sendable {
     public let entries: Int
     public let mismatches: [Mismatch]
     public let at: VirtualTime
-    /// What the ledger says of each payout it names once (its word for the status), by cashout id: a timeline's ledger read.
-    package var said: [Int: String] = [:]
+    /// What the ledger says of a payout (its word for the status), the bank's word when it was read, and whether the
+    /// two agree about the money (the same fate): a timeline's ledger read.
+    package struct Said: Sendable, Equatable {
+        package let word: String
+        package let bank: String
+        package let agrees: Bool
+    }
+
+    /// What the ledger says of each payout it names, by cashout id.
+    package var said: [Int: Said] = [:]
     /// When it was read, in wall-clock milliseconds.
     package var readAt = VirtualClock.wallMilliseconds()
 
@@ -159,7 +167,14 @@ public struct Reconciliation: Sendable {
             entries[slot, default: []].append(Entry(index: index, reference: reference, word: word, fate: Fate(status), amount: amount))
         }
         var mismatches: [Mismatch] = []
-        var said: [Int: String] = [:]
+        var said: [Int: Said] = [:]
+        func note(_ payouts: [Payout], _ known: [Entry]) {
+            let words = Array(Set(known.map(\.word))).sorted().joined(separator: ", ")
+            for payout in payouts {
+                let bankWord = (statusWords[payout.dialect] ?? { $0.name })(payout.status)
+                said[payout.id] = Said(word: words, bank: bankWord, agrees: known.allSatisfy { $0.fate == Fate(payout.status) })
+            }
+        }
         func add(_ kind: String, _ payouts: [Payout], _ summary: String) {
             guard let first = payouts.first else { return }
             let words = statusWords[first.dialect] ?? { $0.name }
@@ -177,6 +192,7 @@ public struct Reconciliation: Sendable {
         for slot in order {
             let known = entries[slot]!, made = byReference[slot]!
             let first = known[0]
+            note(made, known)
             let key = String(slot.prefix { $0 != " " })
             let name = "\(key) \(JSON.string(first.reference).serializedString())"
             let ids = made.map { String($0.id) }.joined(separator: ", ")
@@ -191,7 +207,6 @@ public struct Reconciliation: Sendable {
                 continue
             }
             let payout = made[0]
-            said[payout.id] = first.word
             let words = statusWords[payout.dialect] ?? { $0.name }
             if first.fate != Fate(payout.status) {
                 let reversed = payout.status == .returned ? " (reversed after it completed)" : ""

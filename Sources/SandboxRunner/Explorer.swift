@@ -50,7 +50,7 @@ package struct Explorer: Sendable {
     package struct Run: Sendable {
         package let number: Int
         package let seed: UInt64
-        package let result: ScenarioResult
+        package var result: ScenarioResult
         /// The ids of the report's findings of severity error, sorted.
         package let findings: [String]
         /// What failed: the findings (alphabetically), then `step N`, then `command`; the first is
@@ -299,12 +299,12 @@ package struct Explorer: Sendable {
         named.clockStops = result.clockStops
         named.timeline = result.timeline.map { timeline in
             var timeline = timeline
-            timeline.title = "\(name) (\(file)), \(label)"
+            timeline.title = "\(name) (\(file)), \(label), as it first failed"
             for index in timeline.cashouts.indices { timeline.cashouts[index].name = names?.name(of: timeline.cashouts[index].id) }
             return timeline
         }
-        // The timeline as the same run prints it again: no real times (the page and JUnit have them).
-        let timeline = named.timelineLines(realTime: false, order: { names?.name(of: $0) ?? "" }) { names?.apply($0) ?? $0 }
+        // What happened this time: the app's threads and timing may make it another the next (the lines above are the same).
+        let timeline = named.timelineLines(realTime: true, order: { names?.name(of: $0) ?? "" }) { names?.apply($0) ?? $0 }
         let lines = failures.isEmpty ? [] : Self.failureLines(named, findings: occurrences, names: names) + timeline
         return (named, findings, failures, signatures, lines)
     }

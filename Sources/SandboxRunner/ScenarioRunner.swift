@@ -179,8 +179,15 @@ package struct ScenarioRunner {
             let first = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
             let words = Set(first.split { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" }.map(String.init))
             let referred = references.filter { words.contains($0.key) }.map(\.value).sorted()
-            let named = cashoutIDs(in: message, of: sandbox)
-            findings.insert(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }), at: 0)
+            // A report step that failed stands for the report's errors, each on the cashouts it concerns.
+            var errors: [Timeline.Finding] = []
+            if scenario.steps.indices.contains(step - 1), case .expectReport = scenario.steps[step - 1] { errors = sandbox.reportErrors() }
+            if errors.isEmpty {
+                let named = cashoutIDs(in: message, of: sandbox)
+                findings.insert(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }),
+                                at: 0)
+            }
+            findings += errors.filter { !findings.contains($0) }
         }
         if failure == nil { findings = [] }
         for finding in found where !findings.contains(finding) { findings.append(finding) }

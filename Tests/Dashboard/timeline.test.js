@@ -1,7 +1,10 @@
-// The timeline's renderer (timeline.js), on the standalone page and on a cashout's page. The fixtures are timelines in
-// the model's shape (fixtures/timeline-*.json: a status query's answer lost to an injected fault and retried, a
-// forged notification answered 200, a late return after completion, a clock stop ended by its limit); what is asserted
-// is what the model says, not the fixtures' words, so that recordings of real runs can replace them.
+// The timeline's renderer (timeline.js), on the standalone page and on a cashout's page. The fixtures are timelines
+// recorded from real runs (fixtures/timeline-*.json, each the failing cashout's part of the page's JSON): a status
+// query's answer lost to an injected fault and retried (explore-d24.json, seed 1, the worker-pool app with
+// --bug late-rejection-ignored), a forged notification answered 200 (certify.json, naive_app.py), a late return after
+// completion (certify.json, the worker-pool app's late-rejection bug), a clock stop ended by its limit (certify.json
+// with every status query's answer lost, --quiet-limit 500ms); what is asserted is what the model says, so that a new
+// recording may replace one.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -301,6 +304,21 @@ test("a cashout's page draws its timeline from the endpoint, with the admin toke
   const open = rowsOf(container).filter((row) => !row.querySelector("[data-testid=timeline-details]").hidden);
   assert.deepEqual(open.map(text), [opened.text], "the row opened stays open");
   assert.equal(open[0].getAttribute("data-index"), "3");
+});
+
+test("a cashout's timeline is asked again with its ETag: a 304 leaves it as drawn", async () => {
+  const model = JSON.parse(fixture("late-reversal"));
+  let answer = { text: JSON.stringify(model), headers: { ETag: '"c1000004-r1.0-2-0-0-s0"' } };
+  const routes = { "GET /sandbox/cashouts/1000004": { json: cashout }, "GET /sandbox/cashouts/1000004/timeline": () => answer };
+  const page = await load({ hash: "#/cashouts/1000004", routes });
+  const drawn = page.$("timeline").children[0];
+  answer = { status: 304, text: "", headers: { ETag: '"c1000004-r1.0-2-0-0-s0"' } };
+  page.poll();
+  await page.settle();
+  const asked = page.requests.filter((r) => r.path === "/sandbox/cashouts/1000004/timeline");
+  assert.equal(asked.pop().headers["If-None-Match"], '"c1000004-r1.0-2-0-0-s0"');
+  assert.equal(page.$("timeline").children[0], drawn, "a 304: not drawn again");
+  assert.equal(rowsOf(page.$("timeline")).length, shownEntries(model, expectedCashout(model)).length);
 });
 
 test("a cashout's page without a timeline says so in its card; another cashout's page starts afresh", async () => {

@@ -115,6 +115,12 @@ private struct Admin {
         #expect(entries.allSatisfy { $0["real_ms"]?.numberText != nil && $0["cashouts"] == [.number(id)] && $0["injected"] == false })
         #expect(entries[0]["from"] == "app" && entries[0]["to"] == "api" && entries[1]["lane"] == "bank")
         #expect(entries[0]["details"]?["request"]?.stringValue?.hasPrefix("POST /v3/cashout\n\n{") == true)
+        // Asked again with its ETag: 304 while nothing it reads moved, the timeline again once the clock did.
+        let url = "\(admin.sandbox.baseURL)/sandbox/cashouts/\(id)/timeline"
+        let tag = try #require(try TestHTTP.send(method: "GET", url: url).headers["ETag"])
+        #expect(try TestHTTP.send(method: "GET", url: url, headers: ["If-None-Match": tag]).status == 304)
+        _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"1s"}"#)
+        #expect(try TestHTTP.send(method: "GET", url: url, headers: ["If-None-Match": tag]).status == 200)
         let missing = try admin.call("GET", "/sandbox/cashouts/99/timeline")
         #expect(missing.status == 404)
         #expect(missing.json == (try admin.call("GET", "/sandbox/cashouts/99")).json)

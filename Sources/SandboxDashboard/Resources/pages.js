@@ -62,17 +62,18 @@
   }
 
   // The Timeline card: the cashout's timeline (GET /sandbox/cashouts/{id}/timeline, the same JSON as the page
-  // `explore` writes) drawn by Timeline.render (timeline.js). The poll reads it every time, but it is drawn again
-  // only when its text changed, with the payout and the row the user chose (`timeline.state`) kept.
-  const timeline = { id: null, text: null, state: null };
+  // `explore` writes) drawn by Timeline.render (timeline.js). The poll sends the last answer's ETag back: a 304 says
+  // nothing changed. It is drawn again only when its text changed, with the payout and the row the user chose kept.
+  const timeline = { id: null, text: null, state: null, tag: null };
   function clearTimeline() {
-    timeline.id = timeline.text = timeline.state = null;
+    timeline.id = timeline.text = timeline.state = timeline.tag = null;
     $("timeline").replaceChildren();
     $("timeline-missing").hidden = true;
   }
   async function loadTimeline(id, mine) {
-    const answer = await api("GET", "/sandbox/cashouts/" + encodeURIComponent(id) + "/timeline");
-    if (stale(mine) || id !== state.id) return;
+    const tag = timeline.id === id && timeline.tag ? { "If-None-Match": timeline.tag } : undefined;
+    const answer = await api("GET", "/sandbox/cashouts/" + encodeURIComponent(id) + "/timeline", undefined, tag);
+    if (stale(mine) || id !== state.id || answer.status === 304) return;
     if (!answer.ok || !answer.json) {
       clearTimeline();
       $("timeline-missing").hidden = false;
@@ -80,12 +81,16 @@
                                                                  : "Cannot read its timeline: " + problem(answer);
       return;
     }
-    if (timeline.id === id && timeline.text === answer.text) return;
+    if (timeline.id === id && timeline.text === answer.text) {
+      timeline.tag = answer.headers.get("ETag");
+      return;
+    }
     $("timeline-missing").hidden = true;
     try {
       timeline.state = Timeline.render($("timeline"), answer.json, { state: timeline.id === id ? timeline.state : null, title: false });
       timeline.id = id;
       timeline.text = answer.text;
+      timeline.tag = answer.headers.get("ETag");
     } catch (error) {
       clearTimeline();
       $("timeline-missing").hidden = false;
