@@ -32,7 +32,8 @@ extension Bank {
                                                          table: s.payouts)) {
                 throw .declined(decline)
             }
-            if let decline = s.configuration.decline(request, s.occurrences[Self.contentKey(of: request, s), default: 0] + 1) {
+            let content = Self.contentKey(of: request, s)  // once: the decline and the insert read it
+            if let decline = s.configuration.decline(request, s.occurrences[content, default: 0] + 1) {
                 throw .declined(decline)
             }
             guard let settlement = convert(request.amount, from: request.currency, to: account.currency, s.configuration.rates) else {
@@ -45,7 +46,7 @@ extension Bank {
                 throw .belowMinimum(currency: request.currency, amount: local)
             }
             if request.status.isDebited { try checkFunds(s, account, settlement, at: now) }
-            return insert(&s, request, settlement: settlement, at: now, timeline: nil)
+            return insert(&s, request, settlement: settlement, at: now, timeline: nil, content: content)
         }
     }
 
@@ -116,9 +117,10 @@ extension Bank {
     /// Adds an accepted payout: debits the account and counts it against the limits (unless it
     /// is staged or awaits details), and starts its timeline when pending. The timeline is the
     /// scenario's choice, unless `timeline` gives the one a journal recorded.
-    func insert(_ s: inout State, _ request: PayoutRequest, settlement: Money, at now: VirtualTime, timeline: DecidedTimeline?) -> Payout {
+    func insert(_ s: inout State, _ request: PayoutRequest, settlement: Money, at now: VirtualTime, timeline: DecidedTimeline?,
+                content: UInt64? = nil) -> Payout {
         let id = s.payouts.nextID
-        let occurrence = Self.count(Self.contentKey(of: request, s), in: &s)
+        let occurrence = Self.count(content ?? Self.contentKey(of: request, s), in: &s)
         let payout = Payout(
             id: id, dialect: request.dialect, account: request.account, reference: request.reference, country: request.country,
             currency: request.currency, amount: request.amount, settlementAmount: settlement, fields: request.fields,
