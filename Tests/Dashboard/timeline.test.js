@@ -334,3 +334,15 @@ test("a cashout's page without a timeline says so in its card; another cashout's
   assert.equal(page.$("timeline-missing").hidden, true);
   assert.ok(rowsOf(page.$("timeline")).length > 0);
 });
+
+test("past three findings the rest fold under one line, each still there", () => {
+  const model = JSON.parse(fixture("lost-answer"));
+  const finding = model.findings[0];
+  model.findings = [0, 1, 2, 3, 4].map((n) => ({ ...finding, id: finding.id + "-" + n }));
+  const { container } = openPage(pageHTML(model.title, JSON.stringify(model)));
+  const folded = container.querySelector(".tl-more-findings");
+  assert.ok(folded, "a fold");
+  assert.equal(folded.querySelector("summary").textContent, "2 more findings");
+  assert.equal(folded.querySelectorAll("[data-testid=timeline-finding]").length, 2);
+  assert.equal(container.querySelectorAll("[data-testid=timeline-finding]").length, 5);
+});

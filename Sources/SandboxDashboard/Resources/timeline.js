@@ -148,10 +148,13 @@
     }
 
     // The findings, first one prominent: its id, its text and the payouts it names (each a button that filters).
+    // Past the first three, the rest fold under "N more findings", so that the lanes start near the top at 800px.
+    const SHOWN_FINDINGS = 3;
     function findings(list, all, choose) {
       const section = h("section", "tl-findings");
       section.setAttribute("data-testid", "timeline-findings");
       if (!list.length) return add(section, h("p", "tl-none", "No findings."));
+      let fold = null;
       list.forEach((finding, index) => {
         const box = h("div", "tl-finding" + (index === 0 ? " tl-first" : ""));
         box.setAttribute("data-testid", "timeline-finding");
@@ -164,7 +167,17 @@
           chip.addEventListener("click", () => choose(id));
           head.append(chip);
         }
-        section.append(add(box, head, h("p", "tl-finding-text", finding.text)));
+        add(box, head, h("p", "tl-finding-text", finding.text));
+        if (index < SHOWN_FINDINGS) {
+          section.append(box);
+          return;
+        }
+        if (!fold) {
+          const rest = list.length - SHOWN_FINDINGS;
+          fold = add(h("details", "tl-more-findings"), h("summary", "tl-more", rest + " more finding" + (rest === 1 ? "" : "s")));
+          section.append(fold);
+        }
+        fold.append(box);
       });
       return section;
     }
