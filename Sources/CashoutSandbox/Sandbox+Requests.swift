@@ -69,8 +69,8 @@ extension Sandbox {
     package func occurrence(ofRequest id: Int, among fault: Fault) -> Int? {
         var count = 0
         for entry in requestLog.entries(after: 0) where entry.id <= id {
-            let isAdmin = Router.path(entry.request.path, isIn: AdminAPI.group)
-            guard FaultInjector.takes(fault, isAdmin: isAdmin, { _ in requestLog.subject(entry) }, { subject(of: entry) }) else { continue }
+            guard FaultInjector.takes(fault, isOperation: entry.dialect != nil, { _ in requestLog.subject(entry) }, { subject(of: entry) })
+            else { continue }
             count += 1
             if entry.id == id { return count }
         }

@@ -15,8 +15,9 @@ import Synchronization
 /// A fault's `when` is a verification's request pattern (`method`, `path`, `dialect`, `headers`,
 /// `body`; `endpoint` for `METHOD /path`), tested against the request before it is handled, its
 /// body read as a verification reads it (a gRPC or Connect message as proto3 JSON), and what the
-/// request is about (`account`, `payout`: ``RequestSubject``). One without a `path` applies to no
-/// request to the sandbox's own `/sandbox/...` endpoints (so tests can still look). `every: N`
+/// request is about (`account`, `payout`: ``RequestSubject``). One without a `path` applies to the
+/// payout APIs' operations only (a route of a dialect's): never to the sandbox's own `/sandbox/...`
+/// endpoints, the dashboard or the documents, so tests and people can still look. `every: N`
 /// fires on the Nth, 2Nth... matching request (only the requests that match count); `rate` draws
 /// from the scenario's seed and what the request is about, with its occurrence among the
 /// requests about the same (the 3rd status query of the same payout), never from the order
@@ -111,7 +112,7 @@ package final class FaultInjector: Sendable {
     /// read once, and only when a pattern tests it; what the request is about, once, and only when
     /// a fault draws or tests it.
     private func decide(_ request: HTTPRequest, route: String?, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64, Int)? {
-        let isAdmin = Router.path(request.path, isIn: adminRouteGroup)
+        let isOperation = dialect != nil
         var body: JSON??
         func readOnce() -> JSON? {
             if body == nil { body = .some(readBody()) }
@@ -132,7 +133,7 @@ package final class FaultInjector: Sendable {
             var chosen: (Fault.Kind, Int64, Int)?
             for index in armed.faults.indices {
                 let fault = armed.faults[index].fault
-                guard Self.takes(fault, isAdmin: isAdmin, subject, aboutOnce) else { continue }
+                guard Self.takes(fault, isOperation: isOperation, subject, aboutOnce) else { continue }
                 armed.faults[index].matched += 1
                 var random: SplitMix64?
                 let fires: Bool
@@ -159,13 +160,13 @@ package final class FaultInjector: Sendable {
         }
     }
 
-    /// Whether `fault`'s `when` takes a request: its pattern (no path: no admin request), the
-    /// account and the payout it is about.
-    package static func takes(_ fault: Fault, isAdmin: Bool, _ subject: (RequestPattern) -> RequestPattern.Subject,
+    /// Whether `fault`'s `when` takes a request: its pattern (no path: a payout API's operation
+    /// alone, `isOperation`), the account and the payout it is about.
+    package static func takes(_ fault: Fault, isOperation: Bool, _ subject: (RequestPattern) -> RequestPattern.Subject,
                       _ about: () -> RequestSubject) -> Bool {
         if let pattern = fault.request {
-            guard pattern.path != nil || !isAdmin, pattern.differences(subject(pattern)).isEmpty else { return false }
-        } else if isAdmin {
+            guard pattern.path != nil || isOperation, pattern.differences(subject(pattern)).isEmpty else { return false }
+        } else if !isOperation {
             return false
         }
         if let account = fault.account, !account.matches(about().account) { return false }

@@ -18,7 +18,8 @@ package struct Scenario: Sendable {
     package var rules: [Rule] = []
     /// The timeline of payouts no rule matches; nil keeps the current default.
     package var defaultTimeline: [TimelineStepSpec]?
-    package var faults: [Fault] = []
+    /// HTTP faults (`faults`); nil leaves the faults in force as they are, `[]` ends them.
+    package var faults: [Fault]?
     /// `app.ledger`: where the app under test shows its ledger (a URL, `${NAME}` expanded when
     /// read, or a file), reconciled with the bank after the last step.
     package var appLedger: String?

@@ -699,7 +699,11 @@ extension ScenarioFormat {
         ("default", .ref("timeline", "The timeline of payouts no rule matches (absent: keep the current default).")),
     ])
 
-    static let topFaults: KeySpec = .array("HTTP faults: latency, errors, closed connections, responses lost after commit.", of: .ref("fault"))
+    static let topFaults: KeySpec = .array("""
+        HTTP faults on the payout APIs' operations (one without a path never touches the admin API, the dashboard or the \
+        documents): latency, errors, closed connections, responses lost after commit. A later file's replace those in \
+        force; [] ends them.
+        """, of: .ref("fault"))
 
     static let topWebhooks: KeySpec = .ref("webhooks", "The webhook policy.")
 

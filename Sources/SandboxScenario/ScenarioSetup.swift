@@ -3,8 +3,8 @@ import SandboxJSON
 
 /// Several scenarios layered into one setup, later over earlier: later rules are tried first,
 /// a later account replaces one with the same id, and the last file that sets the default
-/// timeline, seed, clock or webhook policy wins. Faults add up. (the Scenario files guide's "Which rule decided"
-/// tells users this order.)
+/// timeline, seed, clock, webhook policy, chaos or faults wins (`[]` ends them). (the Scenario files guide's "Which rule
+/// decided" tells users this order.)
 package struct ScenarioSetup: Sendable {
     package var accounts: [Account] = []
     package var rules: [Rule] = []
@@ -45,7 +45,7 @@ package struct ScenarioSetup: Sendable {
         if let retry = scenario.retrySchedule { retrySchedule = retry }
         if let timeout = scenario.webhookTimeout { webhookTimeout = timeout }
         sinks.merge(scenario.sinks) { $1 }
-        faults += scenario.faults
+        if let faults = scenario.faults { self.faults = faults }
         reportThresholds = scenario.report.applied(to: reportThresholds)
         if let chaos = scenario.chaos {
             self.chaos = chaos

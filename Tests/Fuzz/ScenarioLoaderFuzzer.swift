@@ -38,7 +38,7 @@ private func summary(_ scenario: Scenario) -> String {
     return """
     \(scenario.name) seed=\(scenario.seed.map(String.init) ?? "-") clock=\(String(describing: scenario.clockMode)) \
     start=\(String(describing: scenario.clockStart)) merchants=\(scenario.accounts.map(\.id)) rules=\(rules) \
-    default=\(String(describing: scenario.defaultTimeline)) faults=\(scenario.faults.count) \
+    default=\(String(describing: scenario.defaultTimeline)) faults=\(scenario.faults?.count ?? -1) \
     retry=\(String(describing: scenario.retrySchedule)) timeout=\(String(describing: scenario.webhookTimeout)) \
     sinks=\(scenario.sinks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }) steps=\(scenario.steps.count)
     """

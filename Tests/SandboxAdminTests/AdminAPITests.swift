@@ -360,6 +360,32 @@ private struct Admin {
         #expect(after.status == 200)  // the loaded fault is gone with the reset
     }
 
+    /// A fault without a path acts on the payout APIs' operations alone: the documents, the dashboard and the admin API
+    /// still answer. A later file's `faults` replaces the earlier ones; `[]` ends them, and nothing else is lost.
+    @Test func aFaultWithoutAPathActsOnTheAPIsOperationsAndALaterFileReplacesIt() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let base = admin.sandbox.baseURL
+        #expect(try admin.call("POST", "/sandbox/scenario", #"{"faults": [{"every": 1, "kind": "close"}]}"#).status == 200)
+        for path in ["/openapi.json", "/", "/dashboard.js", "/postman.json", "/sandbox/health", "/sandbox/cashouts"] {
+            #expect(try TestHTTP.send(method: "GET", url: "\(base)\(path)").status == 200, "\(path)")
+        }
+        #expect(throws: (any Error).self) { try admin.createCashout("closed") }
+        let banks = { try TestHTTP.send(method: "GET", url: "\(base)/v3/banks?country=EC", headers: ["Authorization": "Bearer sandbox_read_only"]) }
+        #expect(throws: (any Error).self) { try banks() }
+        // A later file's faults replace them: now only the list of banks fails, with 503.
+        let later = #"{"faults": [{"when": {"endpoint": "GET /v3/banks"}, "every": 1, "kind": "error", "status": 503, "body": "{}"}]}"#
+        #expect(try admin.call("POST", "/sandbox/scenario", later).status == 200)
+        let id = try admin.createCashout("open")
+        #expect(try banks().status == 503)
+        // A file without faults leaves them; `[]` ends them, and the cashout is still there.
+        #expect(try admin.call("POST", "/sandbox/scenario", #"{"seed": 7}"#).status == 200)
+        #expect(try banks().status == 503)
+        #expect(try admin.call("POST", "/sandbox/scenario", #"{"faults": []}"#).status == 200)
+        #expect(try banks().status == 200)
+        #expect(try admin.call("GET", "/sandbox/cashouts/\(id)").status == 200)
+    }
+
     @Test func aLatencyFaultOnAnAdminEndpointStillRunsIt() throws {
         let admin = try Admin()
         defer { admin.sandbox.stop() }

@@ -56,7 +56,7 @@ private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
         #expect(scenario.rules.count == 4)
         #expect(scenario.rules[1].when["bank_account"]?.matches("12340801") == true)
         #expect(scenario.defaultTimeline?.count == 2)
-        #expect(scenario.faults.first?.kind == .dropAfterCommit)
+        #expect(scenario.faults?.first?.kind == .dropAfterCommit)
         #expect(scenario.retrySchedule == [.seconds(300), .seconds(1500)])
         #expect(scenario.sinks == ["acme": SinkScript(answers: [500, 200])])
         #expect(scenario.steps.count == 8)
