@@ -116,14 +116,15 @@ extension AdminAPI {
             return Router.error(400, AdminMessage.chaosRules)
         }
         let scenario = JSON.object(["name": "PUT /sandbox/webhooks/chaos", "webhooks": ["chaos": .array(rules)]]).serialized()
-        let loaded = load(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: scenario))
-        guard loaded.status == 200 else {
+        switch load(scenario: scenario) {
+        case .failure(let refusal):
             // The loader's path is the scenario's ("webhooks.chaos[0].kind"): the body's is what follows.
-            let message = (try? JSON.parse(loaded.body))?["message"]?.stringValue ?? loaded.bodyText
-            return Router.error(loaded.status, message.hasPrefix("webhooks.chaos") ? String(message.dropFirst("webhooks.chaos".count)) : message)
+            let message = refusal.message
+            return Router.error(refusal.status, message.hasPrefix("webhooks.chaos") ? String(message.dropFirst("webhooks.chaos".count)) : message)
+        case .success(let loaded):
+            journal?.record(.scenarioLoaded, scenario)
+            eventLog?.scenarioLoaded(name: loaded.name, rules: loaded.rules, merchants: loaded.merchants)
+            return .json(layers.setup.chaosJSON)
         }
-        journal?.record(.scenarioLoaded, scenario)
-        eventLog?.scenarioLoaded(loaded)
-        return .json(layers.setup.chaosJSON)
     }
 }

@@ -94,10 +94,14 @@ package struct AdminAPI: AdminServing {
 
     package func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {
-            let response = load(request)
-            if response.status == 200 { journal?.record(.scenarioLoaded, request.body) }
-            if response.status == 200, let eventLog { eventLog.scenarioLoaded(response) }
-            return response
+            switch load(scenario: request.body) {
+            case .success(let loaded):
+                journal?.record(.scenarioLoaded, request.body)
+                eventLog?.scenarioLoaded(name: loaded.name, rules: loaded.rules, merchants: loaded.merchants)
+                return .json(loaded.json)
+            case .failure(let refusal):
+                return Router.error(refusal.status, refusal.message)
+            }
         }
     }
 
@@ -198,23 +202,43 @@ package struct AdminAPI: AdminServing {
     /// Loads a scenario (the body, as a file would hold it) on top of those in force: its
     /// merchants are added or replaced, its rules tried first, its policies take over. Payouts
     /// already created keep their timelines. 400 names the JSON path of a mistake.
-    package func load(_ request: HTTPRequest) -> HTTPResponse {
+    /// What a scenario put in force: `POST /sandbox/scenario`'s answer.
+    package struct Loaded: Sendable {
+        package let name: String
+        package let rules: Int
+        package let merchants: [String]
+
+        /// `{"loaded": NAME, "rules": N, "merchants": [...]}`.
+        package var json: JSON {
+            ["loaded": .string(name), "rules": .number(rules), "merchants": .array(merchants.map(JSON.string))]
+        }
+    }
+
+    /// A scenario that could not be put in force: 400 when it does not load (`message` names the path in it), 409 when it
+    /// changes the currency of an account in use.
+    package struct LoadRefusal: Error {
+        package let status: Int
+        package let message: String
+    }
+
+    /// Loads a scenario (`body`) on top of those in force: `POST /sandbox/scenario`, `PUT /sandbox/webhooks/chaos` and a
+    /// journal's replay call it.
+    package func load(scenario body: [UInt8]) -> Result<Loaded, LoadRefusal> {
         let scenario: Scenario
-        do { scenario = try ScenarioLoader.load(request.body, file: "request body", vocabulary: vocabulary) } catch {
-            return Router.error(400, error.message)
+        do { scenario = try ScenarioLoader.load(body, file: "request body", vocabulary: vocabulary) } catch {
+            return .failure(LoadRefusal(status: 400, message: error.message))
         }
         for account in scenario.accounts {
             do throws(Bank.AccountChangeError) {
                 _ = try bank.updateAccount(id: account.id, creatingFrom: account) { $0 = account; return nil }
             } catch {
-                return Router.error(409, AdminMessage.currencyKept(account.id))
+                return .failure(LoadRefusal(status: 409, message: AdminMessage.currencyKept(account.id)))
             }
         }
-        let setup = layers.add(scenario, source: request.body)
+        let setup = layers.add(scenario, source: body)
         bank.reconfigure { setup.configure(&$0) }
         apply(setup, sinksOf: scenario.sinks)
-        return .json(["loaded": .string(scenario.name), "rules": .number(setup.rules.count),
-                      "merchants": .array(bank.accounts.map { .string($0.id) })])
+        return .success(Loaded(name: scenario.name, rules: setup.rules.count, merchants: bank.accounts.map(\.id)))
     }
 
     /// Puts a setup's faults, webhook policy and report thresholds in force, and scripts sinks.
@@ -242,8 +266,9 @@ package struct AdminAPI: AdminServing {
     package func replay(_ kind: StateJournal.Kind, _ payload: UnsafeRawBufferPointer) throws {
         switch kind {
         case .scenarioLoaded:
-            let response = load(HTTPRequest(method: "POST", target: "/sandbox/scenario", body: Array(payload)))
-            guard response.status == 200 else { throw Bank.ReplayError(description: "a journaled scenario no longer loads: \(response.bodyText)") }
+            if case .failure(let refusal) = load(scenario: Array(payload)) {
+                throw Bank.ReplayError(description: "a journaled scenario no longer loads: \(refusal.message)")
+            }
         case .reset:
             _ = reset()
         case .bank, .snapshot:

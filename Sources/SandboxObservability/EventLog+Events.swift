@@ -56,12 +56,9 @@ extension EventLog {
         return notification.state == .exhausted ? "exhausted" : "retrying"
     }
 
-    /// `scenario.loaded`, from the answer to `POST /sandbox/scenario`: its name, how many rules are
-    /// now in force, and the merchants.
-    package func scenarioLoaded(_ response: HTTPResponse) {
-        guard let body = try? JSON.parse(response.body) else { return }
-        event("scenario.loaded", [("name", body["loaded"] ?? .null), ("rules", body["rules"] ?? .null),
-                                  ("merchants", body["merchants"] ?? .null)])
+    /// `scenario.loaded`: its name, how many rules are now in force, and the merchants.
+    package func scenarioLoaded(name: String, rules: Int, merchants: [String]) {
+        event("scenario.loaded", [("name", .string(name)), ("rules", .number(rules)), ("merchants", .array(merchants.map(JSON.string)))])
     }
 
     /// `auth.refused`: a payout API refused a request's credentials; the check that failed, what it
