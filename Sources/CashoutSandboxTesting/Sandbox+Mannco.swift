@@ -1,13 +1,15 @@
 import CashoutSandbox
 @_exported import SandboxMannco
 
-// Mannco's user cashouts in a Swift team's tests:
+// Mannco's user cashouts in a Swift team's tests, as D24's merchants and PayoutService's have them
+// (cashouts, balances, the ledger, authenticated calls, the emails):
 //
 //     let sandbox = try await Sandbox.start()
-//     let token = sandbox.mannco.token()                    // as POST /user/login would answer
+//     request.setValue(sandbox.mannco.authorization(), forHTTPHeaderField: "Authorization")   // as POST /user/login would answer
 //     // ... the client under test calls POST /cashout/process with it ...
 //     await sandbox.advance(by: .seconds(15))
 //     #expect(sandbox.mannco.emails().map(\.status) == ["pending", "processing", "completed"])
+//     #expect(sandbox.mannco.ledger().map(\.kind) == [.debit])
 
 extension Sandbox {
     /// The Mannco side of the sandbox: its users, their tokens, cashouts and emails.
@@ -32,9 +34,38 @@ public struct ManncoUsers: Sendable {
         ManncoToken.issue(user: user, at: sandbox.clock.now)
     }
 
-    /// The user's cashouts in creation order.
+    /// The `Authorization` header of a call as `user`: `Bearer` and a token of ``token(for:)``.
+    ///
+    /// ```swift
+    /// request.setValue(sandbox.mannco.authorization(), forHTTPHeaderField: "Authorization")
+    /// ```
+    public func authorization(for user: String = defaultUserID) -> String {
+        "Bearer \(token(for: user))"
+    }
+
+    /// The user's cashouts in creation order; none for an id that is no Mannco user.
     public func cashouts(of user: String = defaultUserID) -> [Cashout] {
-        sandbox.cashouts(merchant: user)
+        guard self.user(user) != nil else { return [] }
+        return sandbox.cashouts(merchant: user)
+    }
+
+    /// One of the user's cashouts by the `cashout_id` `POST /cashout/process` answered; nil for another user's, or none.
+    public func cashout(id: Int, of user: String = defaultUserID) -> Cashout? {
+        sandbox.cashout(id: id).flatMap { $0.merchant == user && self.user(user) != nil ? $0 : nil }
+    }
+
+    /// The user's balance, as `GET /user/balance` answers it in cents (`user(_:)?.balanceCents`), in dollars:
+    /// `#expect(sandbox.mannco.balance() == Money("9000.00"))`; nil for an id that is no Mannco user.
+    public func balance(of user: String = defaultUserID) -> Money? {
+        guard self.user(user) != nil else { return nil }
+        return sandbox.balance(of: user)
+    }
+
+    /// The user's balance movements, oldest first: a debit per cashout, a refund per failure or return; none for an id
+    /// that is no Mannco user.
+    public func ledger(of user: String = defaultUserID) -> [LedgerEntry] {
+        guard self.user(user) != nil else { return [] }
+        return sandbox.ledger(of: user)
     }
 
     /// The emails sent, oldest first: to one user's cashouts, or to everyone's.
