@@ -4,6 +4,7 @@ import SandboxHTTP
 import SandboxJSON
 import SandboxObservability
 import SandboxReport
+import SandboxScenario
 
 // A payout's timeline made from what the sandbox already keeps (the Testing your app guide, "Why a
 // run failed"): the request log (the requests about it: those that name it, made it, list it, or a
@@ -148,11 +149,13 @@ extension Timeline {
         let name = entry.route ?? "\(entry.request.method) \(entry.request.path)"
         let answer: String
         if let fault = response.fault {
-            answer = switch fault.kind {
-            case "drop_after_commit": "injected fault drop_after_commit: done, then its answer was lost"
-            case "close": "injected fault close: the connection was closed unanswered"
-            case "error": "injected fault error: answered \(response.status)"
-            default: "injected fault \(fault.kind)"
+            // Each kind worded: a new one is a compile error here until it is.
+            answer = switch Fault.Kind.Name(rawValue: fault.kind) {
+            case .dropAfterCommit: "injected fault drop_after_commit: done, then its answer was lost"
+            case .close: "injected fault close: the connection was closed unanswered"
+            case .error: "injected fault error: answered \(response.status)"
+            case .latency: "\(response.grpcStatus.map { "grpc-status \($0.name)" } ?? String(response.status)) after an injected latency"
+            case nil: "injected fault \(fault.kind)"
             }
         } else if response.isDroppedConnection {
             answer = "no answer (the connection was closed)"

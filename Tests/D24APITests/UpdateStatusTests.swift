@@ -4,6 +4,7 @@ import SandboxBank
 import SandboxHTTP
 import SandboxJSON
 import SandboxD24
+import TestHelpers
 import Testing
 
 let invalidTransition = "Invalid status transition"
@@ -26,6 +27,22 @@ func updateBody(id: String, status: String) -> String {
         expectOK(try sandbox.statusOf(id), pendingJSON)
         // Holding keeps the amount reserved; nothing is refunded or debited twice.
         #expect(try sandbox.balance() == "999983.00")
+    }
+
+    /// A hold names its cashout by `cashout_id`: a fault aimed at that payout takes it, and it is on the payout's
+    /// timeline (`GET /sandbox/cashouts/{id}/timeline`).
+    @Test func aHoldIsAboutItsCashoutForFaultsAndTheTimeline() throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        let id = try sandbox.createOK(externalID: "u-1", amount: "104.00")
+        let fault = #"{"faults": [{"when": {"endpoint": "PUT /v3/cashout/status", "payout": {"amount": "104.00"}}, "every": 1, "#
+            + #""kind": "error", "status": 503, "body": "{}"}]}"#
+        _ = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/scenario", body: Array(fault.utf8))
+        #expect(try sandbox.updateStatus(updateBody(id: id, status: "ON_HOLD")).status == 503)
+        let timeline = try JSON.parse(try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/cashouts/\(id)/timeline").body)
+        let texts = timeline["entries"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+        #expect(texts.contains("the suite's step: PUT /v3/cashout/status: injected fault error: answered 503")
+                    || texts.contains("PUT /v3/cashout/status: injected fault error: answered 503"), "\(texts)")
     }
 
     @Test func createdOnHoldCanBeReleased() throws {

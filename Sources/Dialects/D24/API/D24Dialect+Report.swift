@@ -24,7 +24,8 @@ extension D24Dialect: ReportingDialect {
     static let createContent: Set<String> = ["country", "currency", "amount", "document_id", "bank_code", "bank_account"]
 
     /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
-    /// `amount`; a status query names `cashout_id` or `external_id`.
+    /// `amount`; a status query names `cashout_id` or `external_id`, and so do an update of the
+    /// status (`PUT /v3/cashout/status`: a hold, a release) and a cancel.
     package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
         let body = exchange.body
         func text(_ key: String) -> String? { body?[key].flatMap { $0.stringValue ?? $0.numberText } }
@@ -41,7 +42,7 @@ extension D24Dialect: ReportingDialect {
             facts.action = .statusQuery
             facts.payoutID = text("cashout_id").flatMap { Int($0) }
         default:
-            break
+            facts.payoutID = text("cashout_id").flatMap { Int($0) }
         }
         return facts
     }
