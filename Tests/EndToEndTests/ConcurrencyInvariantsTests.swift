@@ -163,7 +163,7 @@ private struct BalanceSet: Sendable {
     let balance: Money
 }
 
-/// The lifecycle by the admin API's names, as `Sources/SandboxBank/PayoutStatus.swift` allows it (a
+/// The lifecycle by the admin API's names, as `Sources/SandboxBank/Payouts/PayoutStatus.swift` allows it (a
 /// return after COMPLETED shows as REJECTED).
 private enum Lifecycle {
     static let next: [String: Set<String>] = [
