@@ -15,6 +15,10 @@ extension Sandbox {
     /// let refused = sandbox.requests(limit: 1).first
     /// print(refused?["diagnosis"]?["message"] ?? "")   // Payload-Signature does not match … uppercase hex …
     /// ```
+    ///
+    /// - Parameters:
+    ///   - limit: The most to return; 100 by default.
+    /// - Returns: The requests as JSON objects, newest first; no more than the journal keeps (`Configuration.requestJournalCapacity`).
     public func requests(limit: Int = 100) -> [JSON] {
         requestLog.entries(limit: limit).entries.map(requestLog.json)
     }
@@ -34,6 +38,10 @@ extension Sandbox {
     /// let (status, answer) = sandbox.verifyRequests(["request": ["method": "POST", "path": "/v3/cashout"]])
     /// // 422: answer["near_misses"] lists the requests closest to it, with their "differences"
     /// ```
+    ///
+    /// - Parameters:
+    ///   - verification: The verification, as the endpoint's body: `{"request": ..., "count": ...}` or `{"sequence": [...]}`.
+    /// - Returns: The status the endpoint would answer (200 when it holds) and its JSON answer (`near_misses` when it does not).
     public func verifyRequests(_ verification: JSON) -> (status: Int, answer: JSON) {
         RequestVerification.answer(Array(verification.serializedString().utf8), requestLog: requestLog)
     }

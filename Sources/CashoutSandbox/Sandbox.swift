@@ -165,11 +165,25 @@ public final class Sandbox: Sendable {
 
     /// Starts a sandbox and returns once it is listening. (No default configuration: a bare
     /// `Sandbox.start()` is CashoutSandboxTesting's, with a manual clock, for tests.)
+    ///
+    /// - Parameters:
+    ///   - configuration: How to run it: where it listens, the clock, the seed, the webhooks, the state directory...
+    /// - Returns: The sandbox, listening at ``baseURL``; call ``stop()`` when done.
+    /// - Throws: `SocketError` when the server cannot listen (the port is taken, the host does not resolve); with
+    ///   `Configuration.stateDirectory`, `StateDirectoryError` when the folder cannot be used (read-only, another sandbox's) and
+    ///   `JournalError` when its journal cannot be replayed. Each says why in its `description`.
     public static func start(_ configuration: Configuration) async throws -> Sandbox {
         try launch(configuration)
     }
 
     /// Starts a sandbox and returns once it is listening (for callers without `async`).
+    ///
+    /// - Parameters:
+    ///   - configuration: How to run it; the defaults (loopback, a free port, a real-time clock) unless given.
+    /// - Returns: The sandbox, listening at ``baseURL``; call ``stop()`` when done.
+    /// - Throws: `SocketError` when the server cannot listen (the port is taken, the host does not resolve); with
+    ///   `Configuration.stateDirectory`, `StateDirectoryError` when the folder cannot be used (read-only, another sandbox's) and
+    ///   `JournalError` when its journal cannot be replayed. Each says why in its `description`.
     public static func launch(_ configuration: Configuration = Configuration()) throws -> Sandbox {
         // In phases, each handed the parts the phases before it made (the Architecture guide, "How
         // a sandbox is put together"): the setup and the clock; the bank with what it delivers
@@ -207,6 +221,10 @@ public final class Sandbox: Sendable {
 
     /// Moves the virtual clock forward, running every bank event and webhook delivery due on the
     /// way, in time order; returns how many ran.
+    ///
+    /// - Parameters:
+    ///   - duration: How far to move the clock, in virtual time: `.seconds(15)`.
+    /// - Returns: How many events ran: status changes and webhook delivery attempts.
     @discardableResult
     public func advance(by duration: Duration) -> Int {
         bank.advance(by: duration)

@@ -29,6 +29,10 @@ public struct Cashout: Sendable, Equatable {
 
         public var rawValue: String { payoutStatus.name }
 
+        /// The status of that name; nil for any other text.
+        ///
+        /// - Parameters:
+        ///   - rawValue: A status's name, as ``rawValue`` gives it, in upper case: `"ON_HOLD"`, `"COMPLETED"`.
         public init?(rawValue: String) {
             guard let status = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
             self = status

@@ -41,6 +41,11 @@ public struct PayoutServiceMerchants: Sendable {
     /// let payout = try #require(sandbox.payoutService.payout(merchantPayoutID: "order-1"))
     /// #expect(payout.apiStatus == "SUCCESS" && payout.amount == Money("10.00"))
     /// ```
+    ///
+    /// - Parameters:
+    ///   - merchantPayoutID: The `merchant_payout_id` of the Create.
+    ///   - merchant: The merchant's `x-merchant-id`; ``defaultMerchantID`` (`DefaultMerchantId`) by default.
+    /// - Returns: The payout; nil when that merchant has none of that id, or is no PayoutService merchant.
     public func payout(merchantPayoutID: String, merchant: String = defaultMerchantID) -> Cashout? {
         guard owns(merchant) else { return nil }
         return sandbox.bank.payout(account: merchant, reference: merchantPayoutID).map(sandbox.typed)
@@ -48,6 +53,10 @@ public struct PayoutServiceMerchants: Sendable {
 
     /// A merchant's payouts in creation order (staged ones and those awaiting a recipient's
     /// details included), e.g. `sandbox.payoutService.payouts().map(\.apiStatus)`.
+    ///
+    /// - Parameters:
+    ///   - merchant: The merchant's `x-merchant-id`; ``defaultMerchantID`` (`DefaultMerchantId`) by default.
+    /// - Returns: The payouts, oldest first; empty for an id that is no PayoutService merchant.
     public func payouts(of merchant: String = defaultMerchantID) -> [Cashout] {
         guard owns(merchant) else { return [] }
         return sandbox.bank.payouts(account: merchant).map(sandbox.typed)
@@ -61,6 +70,11 @@ public struct PayoutServiceMerchants: Sendable {
     /// let hooks = sandbox.payoutService.webhooks(to: "order-1")
     /// #expect(hooks.map { $0.form["payout_status"] } == ["INITIATED", "SUCCESS"])
     /// ```
+    ///
+    /// - Parameters:
+    ///   - merchantPayoutID: The payout's `merchant_payout_id`.
+    ///   - merchant: The merchant's `x-merchant-id`; ``defaultMerchantID`` (`DefaultMerchantId`) by default.
+    /// - Returns: The webhooks, oldest first; empty for an unknown payout or merchant.
     public func webhooks(to merchantPayoutID: String, merchant: String = defaultMerchantID) -> [Webhook] {
         guard owns(merchant), let payout = sandbox.bank.payout(account: merchant, reference: merchantPayoutID) else { return [] }
         return sandbox.webhooks(of: payout)
@@ -69,12 +83,20 @@ public struct PayoutServiceMerchants: Sendable {
     /// A merchant's available balance, in its settlement currency (USD unless its scenario
     /// says otherwise); nil when there is no PayoutService merchant of that id:
     /// `#expect(sandbox.payoutService.balance() == Money("1000000.00"))`.
+    ///
+    /// - Parameters:
+    ///   - merchant: The merchant's `x-merchant-id`; ``defaultMerchantID`` (`DefaultMerchantId`) by default.
+    /// - Returns: The balance; nil for an id that is no PayoutService merchant.
     public func balance(of merchant: String = defaultMerchantID) -> Money? {
         owns(merchant) ? sandbox.bank.account(id: merchant)?.balance : nil
     }
 
     /// A merchant's balance movements (a debit per payout, a refund per failure or reversal),
     /// oldest first: `sandbox.payoutService.ledger().map(\.kind) == [.debit, .refund]`.
+    ///
+    /// - Parameters:
+    ///   - merchant: The merchant's `x-merchant-id`; ``defaultMerchantID`` (`DefaultMerchantId`) by default.
+    /// - Returns: The entries, oldest first (amounts negative for debits); empty for an id that is no PayoutService merchant.
     public func ledger(of merchant: String = defaultMerchantID) -> [LedgerEntry] {
         owns(merchant) ? sandbox.bank.ledger(account: merchant) : []
     }
@@ -87,12 +109,23 @@ public struct PayoutServiceMerchants: Sendable {
     /// let body = Array(#"{"event_id":"evt_1"}"#.utf8)
     /// request.setValue(try sandbox.payoutService.signature(for: body), forHTTPHeaderField: "X-Webhook-Signature")
     /// ```
+    ///
+    /// - Parameters:
+    ///   - body: The webhook body's exact bytes.
+    ///   - merchant: The merchant's `x-merchant-id`; ``defaultMerchantID`` (`DefaultMerchantId`) by default.
+    /// - Returns: The header's value: `sha256=` and 64 lowercase hex digits.
+    /// - Throws: ``CashoutSandboxTesting/UnknownMerchant`` for an id that is no PayoutService merchant.
     public func signature(for body: some Collection<UInt8>, merchant: String = defaultMerchantID) throws(UnknownMerchant) -> String {
         Self.signature(for: body, apiKey: try apiKey(merchant))
     }
 
     /// The `X-Webhook-Signature` of a body signed with `apiKey`:
     /// `PayoutServiceMerchants.signature(for: Array("{}".utf8), apiKey: "sandbox_prism_key")`.
+    ///
+    /// - Parameters:
+    ///   - body: The webhook body's exact bytes.
+    ///   - apiKey: The merchant's API key (`sandbox_prism_key` for the default merchant).
+    /// - Returns: The header's value: `sha256=` and 64 lowercase hex digits.
     public static func signature(for body: some Collection<UInt8>, apiKey: String) -> String {
         PrismWebhook.signature(of: body, apiKey: apiKey)
     }
@@ -107,6 +140,13 @@ public struct PayoutServiceMerchants: Sendable {
     /// let webhook = try #require(sandbox.payoutService.webhooks(to: "order-1").first)
     /// try sandbox.payoutService.verifyWebhook(body: Array(webhook.body.utf8), headers: webhook.headers)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - body: The body's exact bytes, as received.
+    ///   - headers: The request's header fields, by name in any case.
+    ///   - merchant: The merchant whose API key signed it, by `x-merchant-id`; ``defaultMerchantID`` (`DefaultMerchantId`) by default.
+    /// - Throws: ``CashoutSandboxTesting/WebhookVerificationFailure``, its `reason` `.unknownMerchant`, `.missingSignature` or
+    ///   `.wrongSignature` (with the signature expected).
     public func verifyWebhook(body: some Collection<UInt8>, headers: [String: String],
                               merchant: String = defaultMerchantID) throws(WebhookVerificationFailure) {
         let header = PrismWebhook.signatureHeader
@@ -154,6 +194,11 @@ public struct WebhookVerificationFailure: Error, Equatable, CustomStringConverti
     public let merchant: String
     public let reason: Reason
 
+    /// A failure as ``PayoutServiceMerchants/verifyWebhook(body:headers:merchant:)`` throws it, to compare with in `#expect(throws:)`.
+    ///
+    /// - Parameters:
+    ///   - merchant: The merchant whose key the body was checked with.
+    ///   - reason: What is wrong with the webhook.
     public init(merchant: String, reason: Reason) {
         self.merchant = merchant
         self.reason = reason

@@ -9,11 +9,22 @@ import FoundationNetworking
 extension Sandbox {
     /// The `Payload-Signature` of a body: lowercase hex HMAC-SHA256 of its exact bytes with the
     /// merchant's secret (the default merchant's unless told).
+    ///
+    /// - Parameters:
+    ///   - body: The body's exact bytes, as sent.
+    ///   - merchant: The merchant's login; the default merchant's (`sandbox_login`) by default.
+    /// - Returns: The signature: 64 lowercase hex digits.
+    /// - Throws: ``CashoutSandboxTesting/UnknownMerchant`` for a login this sandbox has no D24 merchant of.
     public func signature(for body: some Collection<UInt8>, merchant: String = Sandbox.defaultMerchantLogin) throws(UnknownMerchant) -> String {
         Sandbox.signature(for: body, secret: try account(merchant).secret)
     }
 
     /// The `Payload-Signature` of a body signed with `secret`.
+    ///
+    /// - Parameters:
+    ///   - body: The body's exact bytes, as sent.
+    ///   - secret: The merchant's secret (`sandbox_secret` for the default merchant).
+    /// - Returns: The signature: 64 lowercase hex digits.
     public static func signature(for body: some Collection<UInt8>, secret: String) -> String {
         D24Signature.payload(of: body, secret: secret)
     }
@@ -21,6 +32,16 @@ extension Sandbox {
     /// A signed D24 request to this sandbox: `fields` plus the merchant's `login` and `pass` as the
     /// JSON body, and its `Payload-Signature`, e.g.
     /// `sandbox.signedRequest("POST", "/v3/cashout", ["external_id": "order-1", ...])`.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method: `"POST"`, `"GET"`...
+    ///   - path: The path, resolved against `baseURL`: `"/v3/cashout"`.
+    ///   - fields: The body's fields, as JSON values (strings, numbers, booleans, arrays, dictionaries); the merchant's `login` and `pass`
+    ///     replace any given.
+    ///   - merchant: The merchant's login; the default merchant's (`sandbox_login`) by default.
+    /// - Returns: The request: its URL, method, JSON body (keys sorted), `Content-Type` and `Payload-Signature`.
+    /// - Throws: ``CashoutSandboxTesting/UnknownMerchant`` for a login this sandbox has no D24 merchant of; ``CashoutSandboxTesting/InvalidRequest``
+    ///   when a field is not a JSON value or `path` is not a URL path.
     public func signedRequest(_ method: String, _ path: String, _ fields: [String: Any & Sendable],
                               merchant: String = Sandbox.defaultMerchantLogin) throws -> URLRequest {
         let account = try account(merchant)

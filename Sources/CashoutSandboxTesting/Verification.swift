@@ -14,6 +14,14 @@ public struct ExpectedRequest: Sendable {
 
     /// A request with any of `method`, `path`, `dialect` (`d24`, `mannco`, `prism`), header
     /// matchers (by name, any case) and body field matchers (`"beneficiary.name"` reaches inside).
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method (`"POST"`); nil (the default): any.
+    ///   - path: The path's matcher (`"/v3/cashout"`, `.prefix("/v3/")`); nil (the default): any.
+    ///   - dialect: The API the request was for (`d24`, `mannco`, `prism`); nil (the default): any.
+    ///   - headers: Matchers of header fields by name, any case; none by default.
+    ///   - body: Matchers of body fields by name, a dotted name reaching inside; none by default.
+    /// - Returns: The expected request, for `verify(_:count:)` or `verify(sequence:)`.
     public static func request(method: String? = nil, path: FieldMatch? = nil, dialect: String? = nil,
                                headers: [String: FieldMatch] = [:], body: [String: FieldMatch] = [:]) -> ExpectedRequest {
         var pattern: [String: JSON] = [:]
@@ -25,18 +33,45 @@ public struct ExpectedRequest: Sendable {
         return ExpectedRequest(json: .object(pattern))
     }
 
+    /// A `POST` to `path`, exactly, with any header and body field matchers.
+    ///
+    /// - Parameters:
+    ///   - path: The whole path (`"/v3/cashout"`).
+    ///   - headers: Matchers of header fields by name, any case; none by default.
+    ///   - body: Matchers of body fields by name, a dotted name reaching inside; none by default.
+    /// - Returns: The expected request, for `verify(_:count:)` or `verify(sequence:)`.
     public static func post(_ path: String, headers: [String: FieldMatch] = [:], body: [String: FieldMatch] = [:]) -> ExpectedRequest {
         request(method: "POST", path: .equals(path), headers: headers, body: body)
     }
 
+    /// A `PUT` to `path`, exactly, with any header and body field matchers.
+    ///
+    /// - Parameters:
+    ///   - path: The whole path (`"/v3/cashout"`).
+    ///   - headers: Matchers of header fields by name, any case; none by default.
+    ///   - body: Matchers of body fields by name, a dotted name reaching inside; none by default.
+    /// - Returns: The expected request, for `verify(_:count:)` or `verify(sequence:)`.
     public static func put(_ path: String, headers: [String: FieldMatch] = [:], body: [String: FieldMatch] = [:]) -> ExpectedRequest {
         request(method: "PUT", path: .equals(path), headers: headers, body: body)
     }
 
+    /// A `GET` to `path`, exactly, with any header matchers.
+    ///
+    /// - Parameters:
+    ///   - path: The whole path (`"/v3/cashout"`).
+    ///   - headers: Matchers of header fields by name, any case; none by default.
+    /// - Returns: The expected request, for `verify(_:count:)` or `verify(sequence:)`.
     public static func get(_ path: String, headers: [String: FieldMatch] = [:]) -> ExpectedRequest {
         request(method: "GET", path: .equals(path), headers: headers)
     }
 
+    /// A `DELETE` to `path`, exactly, with any header and body field matchers.
+    ///
+    /// - Parameters:
+    ///   - path: The whole path (`"/v3/cashout"`).
+    ///   - headers: Matchers of header fields by name, any case; none by default.
+    ///   - body: Matchers of body fields by name, a dotted name reaching inside; none by default.
+    /// - Returns: The expected request, for `verify(_:count:)` or `verify(sequence:)`.
     public static func delete(_ path: String, headers: [String: FieldMatch] = [:], body: [String: FieldMatch] = [:]) -> ExpectedRequest {
         request(method: "DELETE", path: .equals(path), headers: headers, body: body)
     }
@@ -47,22 +82,83 @@ public struct ExpectedRequest: Sendable {
 public struct FieldMatch: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     public let json: JSON
 
+    /// An exact text: `"BR"`.
+    ///
+    /// - Parameters:
+    ///   - value: The text the value must be.
     public init(stringLiteral value: String) { json = .string(value) }
+    /// An exact amount, compared as a decimal: `100` equals `"100.00"`.
+    ///
+    /// - Parameters:
+    ///   - value: The amount the value must be, in the field's own units (Mannco's amounts are cents).
     public init(integerLiteral value: Int) { json = .number(String(value)) }
     private init(_ json: JSON) { self.json = json }
 
+    /// Exactly `text`, as a string literal is.
+    ///
+    /// - Parameters:
+    ///   - text: The text the value must be.
+    /// - Returns: The matcher.
     public static func equals(_ text: String) -> FieldMatch { FieldMatch(.string(text)) }
+    /// Exactly one of `texts`: `.oneOf(["BR", "MX"])`.
+    ///
+    /// - Parameters:
+    ///   - texts: The texts allowed.
+    /// - Returns: The matcher.
     public static func oneOf(_ texts: [String]) -> FieldMatch { FieldMatch(["in": .array(texts.map(JSON.string))]) }
+    /// Starts with `text`.
+    ///
+    /// - Parameters:
+    ///   - text: The text the value must start with.
+    /// - Returns: The matcher.
     public static func prefix(_ text: String) -> FieldMatch { FieldMatch(["prefix": .string(text)]) }
+    /// Ends with `text`.
+    ///
+    /// - Parameters:
+    ///   - text: The text the value must end with.
+    /// - Returns: The matcher.
     public static func suffix(_ text: String) -> FieldMatch { FieldMatch(["suffix": .string(text)]) }
     /// The whole value matches `pattern`.
+    ///
+    /// - Parameters:
+    ///   - pattern: A regular expression, in Swift Regex syntax.
+    /// - Returns: The matcher.
     public static func regex(_ pattern: String) -> FieldMatch { FieldMatch(["regex": .string(pattern)]) }
+    /// A decimal amount greater than `amount`.
+    ///
+    /// - Parameters:
+    ///   - amount: A whole amount, in the field's own units (Mannco's amounts are cents).
+    /// - Returns: The matcher.
     public static func gt(_ amount: Int) -> FieldMatch { FieldMatch(["gt": .number(String(amount))]) }
+    /// A decimal amount greater than or equal to `amount`.
+    ///
+    /// - Parameters:
+    ///   - amount: A whole amount, in the field's own units (Mannco's amounts are cents).
+    /// - Returns: The matcher.
     public static func gte(_ amount: Int) -> FieldMatch { FieldMatch(["gte": .number(String(amount))]) }
+    /// A decimal amount less than `amount`.
+    ///
+    /// - Parameters:
+    ///   - amount: A whole amount, in the field's own units (Mannco's amounts are cents).
+    /// - Returns: The matcher.
     public static func lt(_ amount: Int) -> FieldMatch { FieldMatch(["lt": .number(String(amount))]) }
+    /// A decimal amount less than or equal to `amount`.
+    ///
+    /// - Parameters:
+    ///   - amount: A whole amount, in the field's own units (Mannco's amounts are cents).
+    /// - Returns: The matcher.
     public static func lte(_ amount: Int) -> FieldMatch { FieldMatch(["lte": .number(String(amount))]) }
     /// An amount with decimals, as text: `.gte("100.50")`.
+    ///
+    /// - Parameters:
+    ///   - amount: A decimal amount with at most two decimals, as text (`"100.50"`).
+    /// - Returns: The matcher.
     public static func gte(_ amount: String) -> FieldMatch { FieldMatch(["gte": .string(amount)]) }
+    /// An amount with decimals, as text: `.lte("100.50")`.
+    ///
+    /// - Parameters:
+    ///   - amount: A decimal amount with at most two decimals, as text (`"100.50"`).
+    /// - Returns: The matcher.
     public static func lte(_ amount: String) -> FieldMatch { FieldMatch(["lte": .string(amount)]) }
 }
 
@@ -100,11 +196,22 @@ extension Sandbox {
     /// Checks that the app sent `request` `count` times (at least once by default); throws
     /// ``CashoutSandboxTesting/RequestVerificationFailure`` with the near misses when it did not, or when the request
     /// journal no longer holds what would decide it.
+    ///
+    /// - Parameters:
+    ///   - request: The request to look for among those logged.
+    ///   - count: How many must match: `.exactly(n)`, `.atLeast(n)` or `.atMost(n)`; `.atLeast(1)` by default.
+    /// - Throws: ``CashoutSandboxTesting/RequestVerificationFailure``, with the near misses, when the count is not met or cannot be
+    ///   told, or when a matcher is not one (a regular expression or an amount that does not parse).
     public func verify(_ request: ExpectedRequest, count: RequestCount = .atLeast(1)) async throws {
         try check(["request": request.json, "count": count.json])
     }
 
     /// Checks that requests matching these came in this order (others may come between).
+    ///
+    /// - Parameters:
+    ///   - sequence: The requests, in the order they must have come.
+    /// - Throws: ``CashoutSandboxTesting/RequestVerificationFailure``, with the near misses, when they did not come in this order or
+    ///   the request journal no longer holds what would decide it, or when a matcher is not one.
     public func verify(sequence: [ExpectedRequest]) async throws {
         try check(["sequence": .array(sequence.map(\.json))])
     }

@@ -79,12 +79,26 @@ extension Sandbox {
 
     /// Compares `ledger` (read from `source`) with the bank's payouts, of `account` alone when
     /// given, and keeps the reconciliation for the integration report (a problem keeps nothing).
+    ///
+    /// - Parameters:
+    ///   - ledger: The app's ledger, as JSON (the Testing your app guide, "Reconciliation", gives its form).
+    ///   - source: Where it was read, as the report names it; `"request body"` by default.
+    ///   - account: The one account to compare (a merchant's, a user's); nil (the default): every account.
+    /// - Returns: The reconciliation (no `mismatches` when the app and the bank agree), or the `Reconciliation.Problem` that
+    ///   kept the ledger from being compared: not in its form, or naming a cashout the bank did not make.
     @discardableResult
     public func reconcile(ledger: JSON, source: String = "request body", account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
         reports.reconcile(ledger: ledger, source: source, account: account, bank: bank, dialects: dialects)
     }
 
     /// Reads the ledger at `location` and reconciles it (`readLedger(at:)`, ``reconcile(ledger:source:account:)``).
+    ///
+    /// - Parameters:
+    ///   - location: An `http://` URL it is fetched from (a GET, answered within ``ledgerTimeout``) or a file's path; each `${NAME}` is
+    ///     replaced by that variable's value first.
+    ///   - account: The one account to compare (a merchant's, a user's); nil (the default): every account.
+    /// - Returns: The reconciliation, or the `Reconciliation.Problem` that kept it from being made: no answer, an answer other
+    ///   than 200, no such file, not JSON, or a ledger not in its form.
     @discardableResult
     public func reconcile(ledgerAt location: String, account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
         switch readLedger(at: location) {
