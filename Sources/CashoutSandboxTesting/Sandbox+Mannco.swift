@@ -65,7 +65,7 @@ public struct ManncoUsers: Sendable {
         return sandbox.cashouts(merchant: user)
     }
 
-    /// One of the user's cashouts by the `cashout_id` `POST /cashout/process` answered; nil for another user's, or none.
+    /// One of the user's cashouts by the `cashoutId` `POST /cashout/process` answered; nil for another user's, or none.
     ///
     /// - Parameters:
     ///   - id: The cashout's id, as `POST /cashout/process` answered it (`cashoutId`).
