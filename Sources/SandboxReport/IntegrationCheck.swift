@@ -5,7 +5,7 @@ import SandboxJSON
 /// failure is, what to do about it, and the check itself over one account's evidence.
 ///
 /// The generic checks are in `IntegrationChecks`; a dialect lists the ones its API can show
-/// (`Dialect.integrationChecks`), with its own besides.
+/// (`ReportingDialect.integrationChecks`), with its own besides.
 package struct IntegrationCheck: Sendable {
     package enum Severity: String, Sendable {
         case error, warning

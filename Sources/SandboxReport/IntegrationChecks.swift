@@ -1,7 +1,7 @@
 import SandboxBank
 
 /// The checks any payout API can show, in its own terms (`ReportTerms`). A dialect picks the ones
-/// that apply to it (`Dialect.integrationChecks`); none of them names an API.
+/// that apply to it (`ReportingDialect.integrationChecks`); none of them names an API.
 package enum IntegrationChecks {
     /// How an app learns a notified change: by asking for the status within a window (D24's
     /// notifications carry no status), or by the notification itself (PayoutService's carry it,

@@ -15,8 +15,12 @@ import SandboxScenario
 /// ```swift
 /// struct EchoDialect: Dialect {
 ///     let name = "echo"
+///     // Declared once, with its OpenAPI operation: the router, the document and Postman read it.
+///     static let createPayout = Endpoint<Bank>("POST /echo/payouts", OpenAPI.operation(...)) { bank, request in
+///         ... bank.createPayout(PayoutRequest(dialect: "echo", ...)) ...
+///     }
 ///     func register(in router: inout Router, bank: Bank) {
-///         router.add("POST /echo/payouts") { request in ... bank.createPayout(PayoutRequest(dialect: name, ...)) ... }
+///         router.add([Self.createPayout], serving: bank)
 ///     }
 ///     func notification(_ change: StatusNotification, bank: Bank) -> RenderedNotification? { ... }
 /// }

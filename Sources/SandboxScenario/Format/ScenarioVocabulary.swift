@@ -42,7 +42,7 @@ package struct ScenarioVocabulary: Sendable {
     /// timelines may give. A vocabulary that names no dialect checks no code.
     package var dialects: [String: DialectTerms]
     /// The integration report's finding ids the dialects' checks can give, which `expect_report`
-    /// may name (`Dialect.integrationChecks`).
+    /// may name (`ReportingDialect.integrationChecks`).
     package var reportFindings: Set<String> = []
     /// What the dialects add to the format's declarations (scenarios/schema.json), in their order.
     package var format = Format()

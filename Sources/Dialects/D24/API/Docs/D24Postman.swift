@@ -4,7 +4,7 @@ import SandboxD24Rules
 import SandboxJSON
 
 // The merchant's D24 calls and their refusals. Codes and messages are the sandbox's own
-// (SandboxD24/D24Error.swift), HTTP statuses those of the D24 guide, "Codes": 401 for credentials and
+// (Sources/Dialects/D24/API/D24Error.swift), HTTP statuses those of the D24 guide, "Codes": 401 for credentials and
 // signature, 400 for malformed JSON and KYC, 412 for the rest.
 
 extension PostmanCollection {
