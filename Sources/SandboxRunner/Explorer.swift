@@ -258,22 +258,24 @@ package struct Explorer: Sendable {
                 // The run explore reports shows what happened to the payouts that failed; a shrink's tries need not.
                 serving.timeline = examine == nil ? .none : .onFailure
                 return try ScenarioRunner.run(scenario, serving: serving) { sandbox in
-                let report = sandbox.integrationReport().json
-                var errors: [JSON] = []
-                for account in report["accounts"]?.arrayValue ?? [] {
-                    for finding in account["findings"]?.arrayValue ?? [] where finding["severity"]?.stringValue == "error" {
-                        errors.append(finding)
-                        occurrences += (finding["occurrences"]?.arrayValue ?? []).compactMap(\.stringValue).map {
-                            (finding["id"]?.stringValue ?? "", account["account"]?.stringValue ?? "", $0)
+                    // The report, made once: its errors as JSON for the lines, typed for the timeline.
+                    let (report, typed) = sandbox.reportWithErrors()
+                    var errors: [JSON] = []
+                    for account in report["accounts"]?.arrayValue ?? [] {
+                        for finding in account["findings"]?.arrayValue ?? [] where finding["severity"]?.stringValue == "error" {
+                            errors.append(finding)
+                            occurrences += (finding["occurrences"]?.arrayValue ?? []).compactMap(\.stringValue).map {
+                                (finding["id"]?.stringValue ?? "", account["account"]?.stringValue ?? "", $0)
+                            }
                         }
                     }
+                    findings = Set(errors.compactMap { $0["id"]?.stringValue }).sorted()
+                    signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
+                    names = StableNames(sandbox, ruleFields: vocabulary.ruleFields)
+                    examine?(sandbox)
+                    return typed
                 }
-                findings = Set(errors.compactMap { $0["id"]?.stringValue }).sorted()
-                signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
-                names = StableNames(sandbox, ruleFields: vocabulary.ruleFields)
-                examine?(sandbox)
-                return errors.isEmpty ? [] : sandbox.reportErrors()
-            } }
+            }
         } catch {
             result = ScenarioResult(name: scenario.name, file: file, failure: (0, "could not start a sandbox: \(error)"), steps: scenario.steps.count,
                                     seconds: Date().timeIntervalSince(started))

@@ -1,5 +1,6 @@
 import SandboxAdmin
 import SandboxBank
+import SandboxJSON
 import SandboxObservability
 import SandboxReport
 
@@ -17,9 +18,16 @@ extension Sandbox {
 
     /// The integration report's error findings, one per occurrence; none when the report cannot be made.
     package func reportErrors() -> [Timeline.Finding] {
-        let report = try? IntegrationReport.make(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects,
-                                                 thresholds: reports.thresholds, reconciliation: reports.reconciliation.last,
-                                                 at: bank.clock.now).get()
-        return report.map(Timeline.errors(of:)) ?? []
+        reportWithErrors().errors
+    }
+
+    /// The integration report as `integrationReport()` answers it, and its error findings, one per occurrence (none
+    /// when the report cannot be made), made once.
+    package func reportWithErrors() -> (json: JSON, errors: [Timeline.Finding]) {
+        switch IntegrationReport.make(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, thresholds: reports.thresholds,
+                                      reconciliation: reports.reconciliation.last, at: bank.clock.now) {
+        case .success(let report): (report.json, Timeline.errors(of: report))
+        case .failure: (integrationReport().json, [])
+        }
     }
 }
