@@ -91,21 +91,53 @@ package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A TCP port on `host` that no socket listens on now, picked by the system (a listening
-    /// socket bound to port 0, closed at once); nil when none can be bound. Another process may
-    /// take it before its user does: the usual risk of a port handed out (Heroku's `$PORT`); no
-    /// listener of this process asking for any port takes it (`Socket.handedOut`).
+    /// A TCP port on `host` that no socket listens on now (one bound and closed at once); nil when
+    /// none can be bound. It is drawn below the system's ephemeral range (`ip_local_port_range`),
+    /// which the system never gives the local end of an outgoing connection: the many connections
+    /// of apps and deliveries running meanwhile (`explore --jobs`) cannot take it before its user
+    /// binds it. Another process may still bind it first: the usual risk of a port handed out
+    /// (Heroku's `$PORT`); no listener of this process asking for any port takes it
+    /// (`Socket.handedOut`). Without room below the range, the system picks one (port 0).
     package static func freePort(on host: String = "127.0.0.1") -> Int? {
+        let low = ephemeralRange.lowerBound
+        if low > 4096 {
+            for _ in 0 ..< 64 {
+                let port = Int.random(in: low / 2 ..< low)
+                guard !Socket.handedOut.withLock({ $0.contains(port) }),
+                      let address = try? resolve(host: host, port: port, passive: true).first,
+                      let fd = try? Socket.listen(on: address, backlog: 1) else { continue }
+                close(fd)
+                return handOut(port)
+            }
+        }
         guard let address = try? resolve(host: host, port: 0, passive: true).first,
               let fd = try? Socket.listen(on: address, backlog: 1) else { return nil }
         defer { close(fd) }
-        guard let port = local(of: fd)?.port else { return nil }
+        return local(of: fd).map { handOut($0.port) }
+    }
+
+    /// Remembers `port` as handed out (`Socket.handedOut`, the last 64).
+    private static func handOut(_ port: Int) -> Int {
         Socket.handedOut.withLock { ports in
             ports.append(port)
             if ports.count > 64 { ports.removeFirst() }
         }
         return port
     }
+
+    /// The ports the system gives the local ends of outgoing connections (`/proc/sys/net/ipv4/ip_local_port_range`;
+    /// Linux's default when it cannot be read).
+    static let ephemeralRange: ClosedRange<Int> = {
+        let fd = open("/proc/sys/net/ipv4/ip_local_port_range", O_RDONLY)
+        guard fd >= 0 else { return 32768 ... 60999 }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = read(fd, &bytes, bytes.count)
+        let numbers = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self).split { $0 == " " || $0 == "\t" || $0 == "\n" }
+            .compactMap { Int($0) }
+        guard numbers.count == 2, numbers[0] <= numbers[1] else { return 32768 ... 60999 }
+        return numbers[0] ... numbers[1]
+    }()
 
     /// The local address a socket is bound to.
     static func local(of fd: Int32) -> SocketAddress? {
