@@ -119,9 +119,7 @@ extension Timeline {
         // The payout each create made, and the content of those that made one of `payouts`.
         func made(_ facts: RequestFacts) -> Int? {
             guard case .create = facts.action else { return nil }
-            return facts.payoutID ?? facts.reference.flatMap { reference in
-                facts.account.flatMap { sources.bank.payout(account: $0, reference: reference)?.id }
-            }
+            return facts.payout(in: sources.bank)?.id
         }
         func content(_ entry: RequestLog.Entry, _ facts: RequestFacts) -> String? {
             guard case .create(let beneficiary, let amount) = facts.action else { return nil }

@@ -130,3 +130,12 @@ package struct RequestFacts: Sendable {
         self.refusal = refusal
     }
 }
+
+extension RequestFacts {
+    /// The payout these facts name in `bank`: the id the request or its answer gave, else the account's payout of the
+    /// reference (a create whose answer was lost, found as the app's lookup would find it).
+    package func payout(in bank: Bank) -> Payout? {
+        payoutID.flatMap { bank.payout(id: $0) }
+            ?? reference.flatMap { reference in account.flatMap { bank.payout(account: $0, reference: reference) } }
+    }
+}

@@ -61,8 +61,7 @@ extension Sandbox {
     /// The payout a create committed (answered, or its answer lost), by its facts: the id it
     /// answered, else its reference.
     func payoutMade(_ facts: RequestFacts) -> Payout? {
-        facts.payoutID.flatMap { bank.payout(id: $0) }
-            ?? facts.reference.flatMap { reference in facts.account.flatMap { bank.payout(account: $0, reference: reference) } }
+        facts.payout(in: bank)
     }
 
     /// The payout logged request `id` made, if it was a create that committed.
