@@ -33,72 +33,74 @@ let package = Package(
         // compaction), the binary coding, the bank's binary form (records and snapshots), the sandbox's
         // state on disk (`--state-dir`'s journal), its snapshots and the state directory.
         .target(name: "SandboxPersistence", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxSupport"]),
+        // Layer 2: the contract: each API's operations as values (id, route or gRPC method, role), what
+        // an operation reads of a request (RequestFacts), and the admin API's routes, messages and token.
+        .target(name: "SandboxContract", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: the integration report's engine: what an app gets wrong, from the logged
         // requests and the deliveries, by checks the dialects pick (it names no API).
-        .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
+        .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxContract", "SandboxHTTP", "SandboxJSON"]),
         // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).
         // The dashboard's HTML, CSS and JavaScript are files (Resources/), compiled in; each API's part is in its own folder.
-        .target(name: "SandboxDashboard", dependencies: ["SandboxHTTP", "SandboxSupport"],
+        .target(name: "SandboxDashboard", dependencies: ["SandboxContract", "SandboxHTTP", "SandboxSupport"],
                 resources: ["dashboard.html", "dashboard.css", "core.js", "list.js", "hmac.js", "pages.js", "start.js", "form-footer.html",
                             "favicon.svg", "requests.html", "requests.js", "webhooks.html", "webhooks.js", "report.html", "report.js", "report.css",
                             "timeline.html", "timeline.css", "timeline.js"]
                     .map { .embedInCode("Resources/\($0)") }),
-        .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
-                                                       "SandboxProtobuf", "SandboxScenario", "SandboxSupport"]),
+        .target(name: "SandboxAPIDocs", dependencies: ["SandboxBank", "SandboxContract", "SandboxDashboard", "SandboxGRPC", "SandboxHTTP",
+                                                       "SandboxJSON", "SandboxProtobuf", "SandboxScenario", "SandboxSupport"]),
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         // The wire and the accounts; what an API adds to scenario files, the documents, the dashboard
         // and the report, it adds by conforming to those modules' own protocols (ScenarioDialect...).
-        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
-                                                       "SandboxProtobuf", "SandboxScenario"],
+        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxContract", "SandboxGRPC", "SandboxHTTP",
+                                                       "SandboxJSON", "SandboxProtobuf", "SandboxScenario"],
                 path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.
         .target(name: "SandboxD24Rules", path: "Sources/Dialects/D24/Rules"),
-        .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxDashboard", "SandboxDialect", "SandboxD24Rules",
-                                                   "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario",
+        .target(name: "SandboxD24", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxContract", "SandboxDashboard", "SandboxDialect",
+                                                   "SandboxD24Rules", "SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxCrypto", "SandboxScenario",
                                                    "SandboxSupport"],
                 path: "Sources/Dialects/D24/API",
                 resources: [.embedInCode("Resources/default.json"), .embedInCode("Dashboard/form.html"), .embedInCode("Dashboard/script.js")]),
         // Mannco.store's user cashouts: login for a JWT, cashouts with fees, cooldown and one pending,
         // linked methods, history, and the users' email outbox.
-        .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard",
-                                                      "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario"],
+        .target(name: "SandboxMannco", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxContract", "SandboxBank", "SandboxCrypto",
+                                                      "SandboxDashboard", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario"],
                 path: "Sources/Dialects/Mannco",
                 resources: ["form.html", "users.html", "emails.html", "cashout-card.html", "style.css", "script.js"]
                     .map { .embedInCode("Dashboard/\($0)") }),
         // Hyperswitch Prism's gRPC PayoutService: its messages, enums and service read from
         // Protos/*.proto, the files clients generate stubs from, compiled in.
-        .target(name: "SandboxPrism", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDashboard",
-                                                     "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxProtobuf",
-                                                     "SandboxScenario"], path: "Sources/Dialects/Prism",
+        .target(name: "SandboxPrism", dependencies: ["SandboxReport", "SandboxAPIDocs", "SandboxContract", "SandboxBank", "SandboxCrypto",
+                                                     "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+                                                     "SandboxProtobuf", "SandboxScenario"], path: "Sources/Dialects/Prism",
                 resources: ["services", "payouts", "payment", "payment_methods"].map { .embedInCode("Protos/\($0).proto") }
                     + ["form.html", "merchants.html", "style.css", "script.js"].map { .embedInCode("Dashboard/\($0)") }),
         // Layer 4: the webhooks: the sender, its delivery pool and counts, and the built-in sinks.
         .target(name: "SandboxWebhooks", dependencies: ["SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxScenario",
                                                         "SandboxSupport"]),
         // Layer 4: what the sandbox observes: the event log, the request log and its recorder, the app's activity.
-        .target(name: "SandboxObservability", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
+        .target(name: "SandboxObservability", dependencies: ["SandboxBank", "SandboxContract", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
                                                              "SandboxProtobuf", "SandboxReport", "SandboxScenario", "SandboxSupport"]),
         // Layer 4: the middleware: the Host and cross-site guards, the admin token, a scenario's faults.
-        .target(name: "SandboxMiddleware", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxCrypto", "SandboxDialect", "SandboxGRPC",
-                                                          "SandboxHTTP", "SandboxJSON", "SandboxObservability", "SandboxReport",
-                                                          "SandboxScenario"]),
+        .target(name: "SandboxMiddleware", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxContract", "SandboxCrypto", "SandboxDialect",
+                                                          "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxObservability", "SandboxScenario"]),
         // Layer 5: the admin API (`/sandbox/...`), and what it answers from: the integration reports made and kept
         // (ReportCache), the metrics, a suite's progress.
-        .target(name: "SandboxAdmin", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxDialect", "SandboxGRPC", "SandboxHTTP",
-                                                     "SandboxJSON", "SandboxMiddleware", "SandboxObservability", "SandboxPersistence",
+        .target(name: "SandboxAdmin", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxContract", "SandboxDialect", "SandboxGRPC",
+                                                     "SandboxHTTP", "SandboxJSON", "SandboxMiddleware", "SandboxObservability", "SandboxPersistence",
                                                      "SandboxReport", "SandboxScenario", "SandboxSupport", "SandboxWebhooks"]),
         // Layer 6: the facade users embed, and the command line on top of it.
         .target(name: "CashoutSandbox", dependencies: ["SandboxHTTP", "SandboxGRPC", "SandboxProtobuf", "SandboxBank", "SandboxDialect",
                                                        "SandboxD24", "SandboxMannco", "SandboxPrism", "SandboxScenario", "SandboxJSON",
-                                                       "SandboxPersistence", "SandboxDashboard", "SandboxAPIDocs",
+                                                       "SandboxPersistence", "SandboxDashboard", "SandboxAPIDocs", "SandboxContract",
                                                        "SandboxReport", "SandboxSupport", "SandboxWebhooks", "SandboxMiddleware",
                                                        "SandboxObservability", "SandboxAdmin"]),
         // Layer 7: scenario files with steps run as tests, each against its own in-process sandbox (`test`).
-        .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
-                                                      "SandboxReport", "SandboxScenario", "SandboxSupport", "SandboxObservability"]),
+        .target(name: "SandboxRunner", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxDialect", "SandboxHTTP",
+                                                      "SandboxJSON", "SandboxReport", "SandboxScenario", "SandboxSupport", "SandboxObservability"]),
         // A test dependency for Swift teams: typed cashouts, webhooks, ledger, clock and signing.
         .target(name: "CashoutSandboxTesting", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxD24", "SandboxDialect", "SandboxHTTP",
                                                               "SandboxJSON", "SandboxMannco", "SandboxPrism", "SandboxScenario"]),
@@ -126,26 +128,25 @@ let package = Package(
         .testTarget(name: "SandboxMiddlewareTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxMiddleware", "SandboxBank",
                                                                 "SandboxCrypto", "SandboxHTTP", "SandboxJSON"]),
         .testTarget(name: "SandboxAdminTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxAdmin",
-                                                           "SandboxAPIDocs", "SandboxBank",
+                                                           "SandboxAPIDocs", "SandboxBank", "SandboxContract",
                                                            "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxMiddleware",
                                                            "SandboxObservability", "SandboxPersistence", "SandboxRunner", "SandboxScenario",
                                                            "SandboxWebhooks"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxScenario", "SandboxBank", "SandboxD24",
                                                               "SandboxD24Rules", "SandboxHTTP", "SandboxJSON", "SandboxRunner"]),
         .testTarget(name: "SandboxDialectTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxAPIDocs", "SandboxBank",
-                                                             "SandboxDashboard", "SandboxDialect", "SandboxHTTP", "SandboxJSON",
-                                                             "SandboxReport", "SandboxScenario"]),
+                                                             "SandboxContract", "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP",
+                                                             "SandboxJSON", "SandboxProtobuf", "SandboxReport", "SandboxScenario"]),
         .testTarget(name: "SandboxCLITests", dependencies: ["CashoutSandbox", "SandboxCLI", "SandboxHTTP", "SandboxScenario"]),
         .testTarget(name: "SandboxObservabilityTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxObservability", "SandboxBank",
-                                                                   "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON",
-                                                                   "SandboxScenario"]),
+                                                                   "SandboxCrypto", "SandboxGRPC", "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxMannco", "SandboxHTTP",
                                                                 "SandboxScenario", "SandboxDialect", "SandboxBank", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "SandboxRunnerTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxRunner", "SandboxBank",
                                                             "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxObservability",
                                                             "SandboxScenario"]),
         .testTarget(name: "SandboxReportTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxAPIDocs", "SandboxBank",
-                                                            "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
+                                                            "SandboxContract", "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
         .testTarget(name: "SandboxAPIDocsTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxD24Rules", "SandboxDialect",
                                                              "SandboxHTTP", "SandboxJSON", "SandboxMannco", "SandboxProtobuf", "SandboxScenario"]),
         .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxDashboard", "SandboxHTTP", "SandboxJSON"]),

@@ -1,6 +1,7 @@
 import SandboxAPIDocs
 import SandboxAdmin
 import SandboxBank
+import SandboxContract
 import SandboxD24
 import SandboxDashboard
 import SandboxDialect
@@ -117,7 +118,7 @@ extension [any Dialect] {
             dialect.registerGRPC(in: &grpc, bank: bank)
             for name in router.routeNames[before...] { owners[name] = dialect.name }
             for service in dialect.grpcServices {
-                for method in service.methods { owners["POST /\(service.fullName)/\(method.name)"] = dialect.name }
+                for method in service.methods { owners[APIOperation.grpcRoute(service: service.fullName, method: method.name)] = dialect.name }
             }
         }
         return owners
@@ -147,4 +148,11 @@ extension [any Dialect] {
 
     /// Their parts of the dashboard, in their order.
     var dashboardParts: [DashboardPart] { compactMap { ($0 as? any DashboardDialect)?.dashboard } }
+
+    /// Every operation a client of the sandbox calls: the admin API's, and each API's with its
+    /// accounts' older paths (the dashboard's table of operations; with `DocumentRoute.all`,
+    /// every operation the sandbox serves).
+    package var operations: [APIOperation] {
+        AdminRoute.all + flatMap { dialect in dialect.operations + (dialect.accounts?.legacyOperations.map { [$0.list, $0.put] } ?? []) }
+    }
 }

@@ -128,7 +128,8 @@ extension Sandbox {
                                           grpc: grpc)
             // Made on first use (the documents took a fifth of a start's instructions).
             let dialectList = configuration.dialects
-            APIDocs.register(in: &router, dashboard: Dashboard.assets { dialectList.dashboardParts }, admin: AdminAPI.self) { dialectList.documents }
+            let dashboard = Dashboard.assets(operations: { dialectList.operations }) { dialectList.dashboardParts }
+            APIDocs.register(in: &router, dashboard: dashboard, admin: AdminAPI.self) { dialectList.documents }
             let reports = ReportCache(thresholds: setup.reportThresholds)
             let suite = SuiteProgress()
             let admin = AdminAPI(bank: bank, sinks: parts.sinks, faults: faults, sender: parts.sender, initial: (accounts, bankConfiguration),

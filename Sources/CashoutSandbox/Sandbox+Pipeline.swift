@@ -1,6 +1,7 @@
 import SandboxAPIDocs
 import SandboxAdmin
 import SandboxBank
+import SandboxContract
 import SandboxDashboard
 import SandboxGRPC
 import SandboxHTTP
@@ -89,7 +90,7 @@ extension Sandbox {
         let calls = routeNames.map { grpcRoutes.contains($0) }
         let sends = routeNames.map { sendsWebhooks.contains($0) }
         return { request, route, next in
-            let refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = calls[route] ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : nil
+            let refusedAs = calls[route] ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : httpRefusal
             let before = journal.journal.counts.appended
             let reads = request.method == "GET" || request.method == "HEAD"
             // While the journal cannot write, a read answers from memory, whatever others journal meanwhile.
@@ -99,20 +100,27 @@ extension Sandbox {
             }
             // What runs events or sends webhooks is refused before it runs: its webhooks would tell
             // an app of changes then undone. Anything else runs, as a read unless it changes something.
-            if sends[route] { return StateJournal.refusal(error) }
+            if sends[route] { return httpRefusal(error) }
             return journal.afterSync(next(request), since: before, readsWait: false, refusedAs: refusedAs)
         }
     }
 
     /// The admin routes that run the bank's events or send webhooks.
-    private static let sendsWebhooks: Set = [AdminRoute.advanceClock, AdminRoute.redeliverWebhook, AdminRoute.sendWebhookChaos]
+    private static let sendsWebhooks = Set([AdminRoute.advanceClock, AdminRoute.redeliverWebhook, AdminRoute.sendWebhookChaos].map(\.route))
+
+    /// A change refused for the journal, as the HTTP APIs answer it: 503 with the sandbox's error
+    /// body and `Retry-After`.
+    private static let httpRefusal: @Sendable (SaveRefusal) -> HTTPResponse = { refusal in
+        var response = Router.error(503, refusal.message)
+        response.headers["Retry-After"] = String(SaveRefusal.retryAfterSeconds)
+        return response
+    }
 
     /// A change refused for the journal, as a gRPC call (trailers only) or a Connect call is
     /// answered: UNAVAILABLE, which clients retry, with the refusal's message.
-    private static func grpcRefusal(grpc: Bool) -> @Sendable (HTTPResponse) -> HTTPResponse {
+    private static func grpcRefusal(grpc: Bool) -> @Sendable (SaveRefusal) -> HTTPResponse {
         { refusal in
-            let message = (try? JSON.parse(refusal.body))?["message"]?.stringValue ?? "the change could not be saved"
-            let status = GRPCStatus(.unavailable, message)
+            let status = GRPCStatus(.unavailable, refusal.message)
             return grpc ? GRPCServer.trailersOnly(status) : GRPCServer.connectError(status)
         }
     }

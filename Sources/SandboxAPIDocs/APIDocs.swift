@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxDashboard
 import SandboxHTTP
 import SandboxJSON
@@ -10,7 +11,7 @@ import SandboxSupport
 package enum APIDocs {
     /// The routes of the dashboard and the documents, which hand out the server's URL (they are
     /// kept out of the request log).
-    package static let routes = documentEndpoints.map(\.route)
+    package static let routes = DocumentRoute.all.map(\.route)
 
     /// Adds the dashboard's and the documents' routes to `router`: documents of `apis`, in that
     /// order, and of the admin API `admin` serves. `apis` is called when a document is first
@@ -38,34 +39,34 @@ package enum APIDocs {
 
     /// The dashboard and the documents, each declared once, in the order they are served.
     static let documentEndpoints: [Endpoint<Documents>] = {
-        func asset(_ route: String, _ id: String, _ summary: String, _ type: String,
+        func asset(_ operation: APIOperation, _ summary: String, _ type: String,
                    _ answer: @escaping @Sendable (Dashboard.Assets) -> HTTPResponse) -> Endpoint<Documents> {
-            Endpoint(route, OpenAPI.operation(
-                id, tag: "Documents", summary: summary, description: "Compiled into the binary.",
+            Endpoint(operation, OpenAPI.operation(
+                tag: "Documents", summary: summary, description: "Compiled into the binary.",
                 responses: ["200": ["description": .string(summary), "content": [type: ["schema": Schema.string()]]]])) { documents, _ in
                 answer(documents.dashboard)
             }
         }
-        func document(_ route: String, _ id: String, _ summary: String, required: String,
+        func document(_ operation: APIOperation, _ summary: String, required: String,
                       _ answer: @escaping @Sendable (_ baseURL: String, Documents) -> JSON) -> Endpoint<Documents> {
-            Endpoint(route, OpenAPI.operation(
-                id, tag: "Documents", summary: summary, description: "Names the server by the request's `Host`.",
+            Endpoint(operation, OpenAPI.operation(
+                tag: "Documents", summary: summary, description: "Names the server by the request's `Host`.",
                 responses: ["200": OpenAPI.json(summary, Schema.object([required: [:]], required: [required], open: true))])) { documents, request in
                 .json(answer(baseURL(of: request), documents))
             }
         }
         return [
-            asset("GET /", "getDashboard", "The dashboard page", "text/html") { $0.page() },
-            asset("GET /dashboard.css", "getDashboardStyle", "The dashboard's style sheet", "text/css") { $0.style() },
-            asset("GET /dashboard.js", "getDashboardScript", "The dashboard's script", "text/javascript") { $0.script() },
-            asset("GET /favicon.ico", "getDashboardIcon", "The dashboard's icon (SVG)", "image/svg+xml") { $0.icon() },
-            document("GET /openapi.json", "getOpenAPIDocument", "This OpenAPI 3.1 document", required: "openapi") { url, documents in
+            asset(DocumentRoute.dashboard, "The dashboard page", "text/html") { $0.page() },
+            asset(DocumentRoute.dashboardStyle, "The dashboard's style sheet", "text/css") { $0.style() },
+            asset(DocumentRoute.dashboardScript, "The dashboard's script", "text/javascript") { $0.script() },
+            asset(DocumentRoute.dashboardIcon, "The dashboard's icon (SVG)", "image/svg+xml") { $0.icon() },
+            document(DocumentRoute.openAPI, "This OpenAPI 3.1 document", required: "openapi") { url, documents in
                 OpenAPIDocument.document(serverURL: url, apis: documents.apis.value, served: documents.served.value)
             },
-            document("GET /postman.json", "getPostmanCollection", "A Postman collection (v2.1) of every endpoint", required: "item") {
+            document(DocumentRoute.postman, "A Postman collection (v2.1) of every endpoint", required: "item") {
                 PostmanCollection.collection(baseURL: $0, apis: $1.apis.value)
             },
-            document("GET /postman/environment.json", "getPostmanEnvironment", "Its Postman environment", required: "values") {
+            document(DocumentRoute.postmanEnvironment, "Its Postman environment", required: "values") {
                 PostmanCollection.environment(baseURL: $0, apis: $1.apis.value)
             },
         ]

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 
 /// Every API's accounts in one admin resource, `/sandbox/accounts/{dialect}/{id}`: the messages of
@@ -19,7 +20,7 @@ package enum AccountsResource {
             Endpoint<Admin>(AdminRoute.listAccounts, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
-                    "listAccounts", tag: "Sandbox", summary: "Every API's accounts",
+                    tag: "Sandbox", summary: "Every API's accounts",
                     description: "By API (\(parts.names.joined(separator: ", "))), each account as its API's own path shows it.",
                     responses: ["200": OpenAPI.json("The accounts by API", Schema.object([
                         "accounts": Schema.object(Dictionary(uniqueKeysWithValues: parts.names.map { ($0, Schema.array(of: parts.account)) }),
@@ -29,7 +30,7 @@ package enum AccountsResource {
             Endpoint<Admin>(AdminRoute.listAccountsOfAPI, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
-                    "listAccountsOfAPI", tag: "Sandbox", summary: "One API's accounts", description: "In the order they were created.",
+                    tag: "Sandbox", summary: "One API's accounts", description: "In the order they were created.",
                     parameters: [parts.dialect],
                     responses: ["200": OpenAPI.json("Its accounts", Schema.object(["accounts": Schema.array(of: parts.account)],
                                                                                   required: ["accounts"])),
@@ -38,7 +39,7 @@ package enum AccountsResource {
             Endpoint<Admin>(AdminRoute.getAccount, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
-                    "getAccount", tag: "Sandbox", summary: "One account", description: "As its API's own path shows it.",
+                    tag: "Sandbox", summary: "One account", description: "As its API's own path shows it.",
                     parameters: [parts.dialect, parts.id],
                     responses: ["200": OpenAPI.json("The account", parts.account),
                                 "404": OpenAPI.error(404, parts.unknown, noAccount(parts.names.first ?? "d24", "nobody"))])
@@ -46,7 +47,7 @@ package enum AccountsResource {
             Endpoint<Admin>(AdminRoute.putAccount, describedAmong: { apis in
                 let parts = Parts(apis)
                 return OpenAPI.operation(
-                    "putAccount", tag: "Sandbox", summary: "Create or update an account",
+                    tag: "Sandbox", summary: "Create or update an account",
                     description: "Creates the account, or changes the members given, as its API's own path does ("
                         + parts.declared.compactMap(\.legacyPath).map { "`PUT \($0)/{id}`" }.joined(separator: ", ")
                         + "), with the same answers.",
@@ -96,7 +97,7 @@ package struct AccountsDocs: Sendable {
     package var exampleID: String
     package var currencyKept: String
 
-    /// The route of the older path's list (`GET /sandbox/merchants`), as `AccountKind.legacyRoutes`
+    /// The route of the older path's list (`GET /sandbox/merchants`), as `AccountKind.legacyOperations`
     /// has it, and its name in the Postman collection, from the path's last part ("Merchants",
     /// "Prism merchants", "Users").
     var legacyList: (route: String, name: String)? {

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxHTTP
 import SandboxJSON
 
@@ -8,7 +9,7 @@ import SandboxJSON
 /// (``PostmanCollection/Item``): a route cannot be served undocumented, nor documented unserved.
 ///
 /// ```swift
-/// static let banks = Endpoint<D24API>("GET /v3/banks", OpenAPIDocument.listBanks) { api, request in api.banks(request) }
+/// static let banks = Endpoint<D24API>(D24Operation.banks, OpenAPI.operation(tag: "D24", ...)) { api, request in api.banks(request) }
 /// router.add([banks], serving: D24API(bank: bank))
 /// ```
 package struct Endpoint<Server: Sendable>: Sendable {
@@ -31,6 +32,20 @@ package struct Endpoint<Server: Sendable>: Sendable {
     package init(_ route: String, _ operation: @autoclosure @escaping @Sendable () -> JSON,
                  handle: @escaping @Sendable (Server, HTTPRequest) -> HTTPResponse) {
         self.init(route, describedAmong: { _ in operation() }, handle: handle)
+    }
+
+    /// The endpoint of `operation`: its route, and its description (made without an id) under
+    /// the operation's id.
+    package init(_ operation: APIOperation, _ description: @autoclosure @escaping @Sendable () -> JSON,
+                 handle: @escaping @Sendable (Server, HTTPRequest) -> HTTPResponse) {
+        self.init(operation, describedAmong: { _ in description() }, handle: handle)
+    }
+
+    /// The endpoint of `operation`, whose description depends on the APIs served.
+    package init(_ operation: APIOperation, describedAmong describe: @escaping @Sendable (_ apis: [APIDocsFragment]) -> JSON,
+                 handle: @escaping @Sendable (Server, HTTPRequest) -> HTTPResponse) {
+        let id = JSON.string(operation.id)
+        self.init(operation.route, describedAmong: { describe($0).merging(["operationId": id]) }, handle: handle)
     }
 
     /// Its route and description, without its handler: what the documents read.

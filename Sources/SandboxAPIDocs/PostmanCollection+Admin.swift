@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 
 // The sandbox's admin calls (/sandbox/...; SandboxAdmin/AdminAPI*.swift): three cashouts, one

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 
 /// A Postman collection (v2.1) of the payout APIs served and the admin calls, and its environment.
@@ -145,8 +146,17 @@ extension PostmanCollection {
                       description: description, tests: tests, prerequest: prerequest)
         }
 
-        /// A request to `route` (`"POST /sandbox/cashouts/{id}/actions"`, as `AdminRoute` names
-        /// them), its parameters and query filled in as `init(_:_:parameters:query:...)` does.
+        /// A request to `operation` (`AdminRoute.forceCashoutAction`), its parameters and query
+        /// filled in as `init(_:_:parameters:query:...)` does.
+        package init(_ name: String, _ operation: APIOperation, parameters: [String: String] = [:], query: String? = nil,
+                     body: String? = nil, headers: [(key: String, value: String)] = [], expect: Int, description: String? = nil,
+                     tests: [String] = [], prerequest: [String] = []) {
+            self.init(name, operation.route, parameters: parameters, query: query, body: body, headers: headers, expect: expect,
+                      description: description, tests: tests, prerequest: prerequest)
+        }
+
+        /// A request to `route` (`"POST /sandbox/cashouts/{id}/actions"`), its parameters and
+        /// query filled in as `init(_:_:parameters:query:...)` does.
         package init(_ name: String, _ route: String, parameters: [String: String] = [:], query: String? = nil,
                      body: String? = nil, headers: [(key: String, value: String)] = [], expect: Int, description: String? = nil,
                      tests: [String] = [], prerequest: [String] = []) {

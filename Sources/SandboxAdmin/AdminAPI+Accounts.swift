@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
@@ -36,11 +37,12 @@ extension AdminAPI {
         return put(request, id: request.parameters["id"], dialect: dialect, kind: kind)
     }
 
-    /// Each API's older path (`AccountKind.legacyRoutes`; its API's part of the OpenAPI document
+    /// Each API's older path (`AccountKind.legacyOperations`; its API's part of the OpenAPI document
     /// describes it), by the name of the API.
     package func registerLegacyAccounts(in router: inout Router) {
         for (dialect, kind) in accountKinds.sorted(by: { $0.key < $1.key }) {
-            guard let (list, put) = kind.legacyRoutes, let listMember = kind.legacyPath?.listMember else { continue }
+            guard let (list, put) = kind.legacyOperations.map({ ($0.list.route, $0.put.route) }),
+                  let listMember = kind.legacyPath?.listMember else { continue }
             router.add(list) { _ in .json([listMember: .array(self.list(dialect, kind))]) }
             router.add(put) { request in
                 self.put(request, id: request.parameters[kind.idName], dialect: dialect, kind: kind)

@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
@@ -16,7 +17,7 @@ extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
     package static let maximumSnapshotBytes = 512 << 20
     /// The route that takes a snapshot, whose body the server spools to a file.
-    package static let snapshotUpload = AdminRoute.putSnapshot
+    package static let snapshotUpload = AdminRoute.putSnapshot.route
 
     package func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {

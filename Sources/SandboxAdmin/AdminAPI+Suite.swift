@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxHTTP
 
 // `GET /sandbox/suite`: how far the steps of the suite run against this sandbox have come

@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxHTTP
 import SandboxJSON
 import SandboxObservability
@@ -115,7 +116,7 @@ extension AdminAPI {
         guard case .array(let rules)? = try? JSON.parse(request.body) else {
             return Router.error(400, AdminMessage.chaosRules)
         }
-        let scenario = JSON.object(["name": "PUT /sandbox/webhooks/chaos", "webhooks": ["chaos": .array(rules)]]).serialized()
+        let scenario = JSON.object(["name": .string(AdminRoute.putWebhookChaos.route), "webhooks": ["chaos": .array(rules)]]).serialized()
         switch load(scenario: scenario) {
         case .failure(let refusal):
             // The loader's path is the scenario's ("webhooks.chaos[0].kind"): the body's is what follows.

@@ -1,6 +1,7 @@
 import Dispatch
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
@@ -114,7 +115,7 @@ package struct AdminAPI: AdminServing {
     }
 
     /// The route `getMetrics` answers until `serveMetrics`.
-    private static let metricsRoute = AdminRoute.getMetrics
+    private static let metricsRoute = AdminRoute.getMetrics.route
 
     /// Answers `GET /sandbox/metrics` from `metrics`, made once `router` knows every route (the
     /// request counters are by route, this one among them): the route added by `register` keeps

@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 import SandboxObservability

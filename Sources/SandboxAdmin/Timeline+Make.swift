@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON

@@ -1,3 +1,5 @@
+import SandboxContract
+
 extension Dashboard {
     /// The page's style sheet, `GET /dashboard.css`: Resources/dashboard.css (system fonts only, a table
     /// layout that scrolls sideways on a phone, and forms that fall to one column under 640px), then
@@ -36,11 +38,23 @@ extension Dashboard {
     /// - each payout API's part (`parts`: each sets up its form and views, and adds to the hooks);
     /// - Resources/start.js: the listeners, the poll's timer and the first route;
     ///   `window.CashoutDashboard` (`hmacHex`, `refresh`).
-    static func script(parts: String) -> String {
+    static func script(parts: String, operations: [APIOperation]) -> String {
         let files = [PackageResources.core_js, PackageResources.list_js, PackageResources.hmac_js, PackageResources.timeline_js,
                      PackageResources.pages_js, PackageResources.requests_js, PackageResources.webhooks_js, PackageResources.report_js]
-        return "\"use strict\";\n(function () {\n" + files.map { DashboardFile.text($0) }.joined() + parts
+        return "\"use strict\";\n(function () {\n" + operationTable(operations) + files.map { DashboardFile.text($0) }.joined() + parts
             + DashboardFile.text(PackageResources.start_js) + "})();\n"
+    }
+
+    /// The operations the page calls, by id, as its first line: `const operations =
+    /// {"getClock":{"method":"GET","path":"/sandbox/clock","admin":true},...};` (core.js's `call`,
+    /// `pathOf` and `routeOf` read it; `admin`: the admin API's, called with the admin token). An
+    /// id, a method and a path are plain ASCII without quotes or backslashes (`DashboardTests`
+    /// holds every declared one to that), so they are written as they are.
+    static func operationTable(_ operations: [APIOperation]) -> String {
+        "const operations = {" + operations.map { operation in
+            let admin = operation.role == .admin ? #","admin":true"# : ""
+            return #""\#(operation.id)":{"method":"\#(operation.method)","path":"\#(operation.path)"\#(admin)}"#
+        }.joined(separator: ",") + "};\n"
     }
 
     /// The Requests view (`#/requests`, `#/requests/{id}` for one; Resources/requests.html and .js):

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxHTTP
 import SandboxSupport
 
@@ -20,19 +21,23 @@ package enum Dashboard {
     /// `<base>` and forms that only post here.
     package static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
 
-    /// The page and its assets, with what the payout APIs add (`parts`), as the routes of
-    /// `APIDocs` answer them. `parts` is called when the page or an asset is first asked for, not
-    /// here (a start need not pay for a page nobody may open).
+    /// The page and its assets, with what the payout APIs add (`parts`) and the operations the
+    /// page may call (`operations`: the admin API's and each API's, which its script names by id,
+    /// never by path), as the routes of `APIDocs` answer them. Both are called when the page or an
+    /// asset is first asked for, not here (a start need not pay for a page nobody may open).
     package struct Assets: Sendable {
         package let page, style, script, icon: @Sendable () -> HTTPResponse
     }
 
     /// The page's and its assets' answers, each made once, on first use, not per request.
-    package static func assets(parts: @escaping @Sendable () -> [DashboardPart]) -> Assets {
+    package static func assets(operations: @escaping @Sendable () -> [APIOperation],
+                               parts: @escaping @Sendable () -> [DashboardPart]) -> Assets {
         let parts = Lazy(parts)
         let page = Lazy { Self.asset(Self.page(parts: parts.value), type: "text/html; charset=utf-8") }
         let style = Lazy { Self.asset(Self.style(parts: parts.value), type: "text/css; charset=utf-8") }
-        let script = Lazy { Self.asset(Self.script(parts: parts.value.map(\.script).joined()), type: "text/javascript; charset=utf-8") }
+        let script = Lazy {
+            Self.asset(Self.script(parts: parts.value.map(\.script).joined(), operations: operations()), type: "text/javascript; charset=utf-8")
+        }
         // The header's logo (Resources/favicon.svg): a `$` on the accent's rounded square.
         let icon = asset(PackageResources.favicon_svg, type: "image/svg+xml")
         return Assets(page: { page.value }, style: { style.value }, script: { script.value }, icon: { icon })

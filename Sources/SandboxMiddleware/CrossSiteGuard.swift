@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxHTTP
 
 /// Refuses admin changes a web page on another site asks a browser to make: any website can post
@@ -11,7 +12,7 @@ package struct CrossSiteGuard: Sendable {
     private let open: [Bool]
 
     package init(routes: [String]) {
-        open = routes.map { $0 == AdminRoute.postToSink }
+        open = routes.map { $0 == AdminRoute.postToSink.route }
     }
 
     package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {

@@ -1,8 +1,8 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
-import SandboxReport
 import SandboxScenario
 
 /// What a request is about, as a scenario's faults read it before it is handled: the account it
@@ -42,16 +42,14 @@ package struct RequestSubject: Sendable {
         }
     }
 
-    /// What each request is about, read by its API (`ReportingDialect.reportFacts`) from the bank:
+    /// What each request is about, read by its operation's API (`APIContract.facts(of:bank:)`) from the bank:
     /// a create by its beneficiary and amount; a request naming a payout by that payout's content
     /// (`Payout.contentKey`, over `contentFields`, and `Payout.occurrence`); any other by its route and account.
     package static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
-        let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }
-        return { request, route, dialect, body in
+        { request, route, dialect, body in
             let place = route ?? "\(request.method) \(request.path)"
-            let exchange = LoggedExchange(method: request.method, path: String(request.path), route: route, headers: request.headers,
-                                             body: body, status: 0, answer: nil, dropped: false, diagnosis: nil)
-            guard let name = dialect, let facts = reporting[name]?.reportFacts(exchange, bank: bank) else {
+            guard let name = dialect, let api = dialects[name], let operation = route.flatMap(api.operation(route:)),
+                  let facts = api.facts(of: OperationCall(operation, headers: request.headers, body: body), bank: bank) else {
                 return RequestSubject(identity: place, account: nil, payout: nil)
             }
             let account = facts.account ?? ""

@@ -1,5 +1,5 @@
-import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxHTTP
 
 /// The middleware that fills the request log and logs each refused authentication

@@ -5,8 +5,9 @@ import SandboxHTTP
 // When the disk fails (Running it, "When the disk fails"): the journal refuses what it could not
 // write (Journal+Failure), and this undoes it in memory the one way that cannot miss anything:
 // the file's durable records are replayed into fresh parts, as a restart would, and that state
-// is put in force while nothing can change. Changes are then refused with 503 until a retry (each
-// second, and at each change asked for) finds that the disk takes writes again.
+// is put in force while nothing can change. Changes are then refused (a `SaveRefusal`, which each
+// API answers in its format: HTTP 503, gRPC UNAVAILABLE) until a retry (each second, and at each
+// change asked for) finds that the disk takes writes again.
 extension StateJournal {
     /// What undoes refused changes, and what is told when the journal writes again.
     struct Undoing: Sendable {
@@ -48,23 +49,17 @@ extension StateJournal {
     /// Why changes are refused now, after one more try to write (unless another is under way:
     /// one at a time, so that a slow disk holds up one request, not every one); nil when the
     /// journal writes.
-    package func refusal() -> JournalError? {
+    package func refusal() -> SaveRefusal? {
         guard let failure = journal.failure else { return nil }
-        guard !healing.exchange(true, ordering: .acquiring) else { return failure }
+        guard !healing.exchange(true, ordering: .acquiring) else { return SaveRefusal(failure) }
         defer { healing.store(false, ordering: .releasing) }
         guard let error = journal.heal() else {
             writingAgain()
             return nil
         }
-        return error
+        return SaveRefusal(error)
     }
 
-    /// The answer to a change refused while the journal cannot write.
-    package static func refusal(_ error: JournalError) -> HTTPResponse {
-        var response = Router.error(503, "the change could not be saved: \(error); nothing was changed, try again later")
-        response.headers["Retry-After"] = "1"
-        return response
-    }
 
     /// Replays the durable records into fresh parts and puts their state in force; the refused
     /// records' waiters are then told.

@@ -162,32 +162,31 @@ package final class StateJournal: ResponseGate {
     }
 
     /// `response`, sent once everything journaled so far is on disk (at once when nothing waits);
-    /// a 503 (through `refusedAs`, when given) if it could not be written. The server holds it
+    /// `refusedAs`'s answer to a ``SaveRefusal`` if it could not be written. The server holds it
     /// meanwhile (see `ResponseGate`). `before` is the count of records appended before the
     /// request: when nothing was appended after it, a read goes at once (`readsWait` false), or
     /// waits for what others journaled (true: what it reports is on disk before it is told).
     package func afterSync(_ response: HTTPResponse, since before: Int, readsWait: Bool = true,
-                           refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = nil) -> HTTPResponse {
+                           refusedAs: @escaping @Sendable (SaveRefusal) -> HTTPResponse) -> HTTPResponse {
         // A response produced later may journal while it is produced: it waits for what was journaled by then.
         response.map(self) { gate, produced in
             let (appended, durable) = gate.journal.counts
             if appended == before && !readsWait { return produced }
             // A record of its own refused already (then undone): not saved, whatever came after it.
             if appended > before, let error = gate.journal.refusal(after: before, through: appended) {
-                let refusal = Self.refusal(error)
-                return refusedAs?(refusal) ?? refusal
+                return refusedAs(SaveRefusal(error))
             }
-            return appended > durable ? produced.held(by: gate, until: appended, refusedAs: refusedAs) : produced
+            return appended > durable ? produced.held(by: gate, until: appended) { refusedAs(SaveRefusal.of($0)) } : produced
         }
     }
 
-    /// A response held until `ticket` records are on disk goes then; a 503 if they were refused
-    /// (a write failed: see StateJournal+Failure).
+    /// A response held until `ticket` records are on disk goes then; a ``SaveRefusal`` if they
+    /// were refused (a write failed: see StateJournal+Failure).
     package func state(of ticket: Int) -> ResponseGateState {
         switch journal.fate(of: ticket) {
         case .durable: .open
         case .pending: .held
-        case .refused(let error): .failed(Self.refusal(error))
+        case .refused(let error): .failed(SaveRefusal(error))
         }
     }
 

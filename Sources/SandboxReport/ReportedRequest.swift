@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxHTTP
 import SandboxJSON
 
@@ -87,55 +88,5 @@ package struct LoggedExchange: Sendable {
     package var withoutBodies: LoggedExchange {
         LoggedExchange(method: method, path: path, route: route, headers: headers, body: nil, status: status, answer: nil, dropped: dropped,
                           diagnosis: diagnosis, fault: fault)
-    }
-}
-
-/// What a request was, in its API's terms: whose, about which payout, and what it asked.
-package struct RequestFacts: Sendable {
-    package enum Action: Sendable, Equatable {
-        /// A payout created (or asked for: refused, or its answer lost): to whom and how much,
-        /// as one comparable text each.
-        case create(beneficiary: String, amount: String)
-        /// A query of a payout's status.
-        case statusQuery
-        /// Anything else (a login, a listing, a cancel).
-        case other
-    }
-
-    /// The account it names (a D24 login, a Mannco user, a PayoutService merchant), known or not.
-    package var account: String?
-    package var action: Action
-    /// The payout it is about, by the sandbox's id, when the request or its answer says it.
-    package var payoutID: Int?
-    /// The payout it is about, by the merchant's own id (`external_id`, `merchant_payout_id`).
-    package var reference: String?
-    /// What authenticated it (a token), when the API's checks need to tell one from another.
-    package var credential: String?
-    /// The API's own words for a refusal that is not about credentials ("Cooldown period").
-    package var refusal: String?
-    /// The payouts whose status a listing answered (Mannco's cashout history), by the sandbox's ids.
-    package var listed: [Int] = []
-    /// For a create: the members of its body that say what it pays and to whom, as sent (never its
-    /// reference or a URL, which an app makes anew each run): what tells the same create in another
-    /// run of the same app (`explore` pins a fault on one by them).
-    package var content: [String: JSON] = [:]
-
-    package init(account: String?, action: Action = .other, payoutID: Int? = nil, reference: String? = nil, credential: String? = nil,
-                refusal: String? = nil) {
-        self.account = account
-        self.action = action
-        self.payoutID = payoutID
-        self.reference = reference
-        self.credential = credential
-        self.refusal = refusal
-    }
-}
-
-extension RequestFacts {
-    /// The payout these facts name in `bank`: the id the request or its answer gave, else the account's payout of the
-    /// reference (a create whose answer was lost, found as the app's lookup would find it).
-    package func payout(in bank: Bank) -> Payout? {
-        payoutID.flatMap { bank.payout(id: $0) }
-            ?? reference.flatMap { reference in account.flatMap { bank.payout(account: $0, reference: reference) } }
     }
 }

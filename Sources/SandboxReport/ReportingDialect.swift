@@ -1,13 +1,10 @@
 import SandboxBank
+import SandboxContract
 
-/// A payout API the integration report can read: what a logged request to one of its routes
-/// was, and which checks apply to its accounts. The report leaves out the requests of a dialect
-/// that does not conform.
-package protocol ReportingDialect: Sendable {
-    /// What a logged request to one of its routes was: whose, about which payout, what it
-    /// asked; nil when the report cannot tell.
-    func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts?
-
+/// A payout API the integration report can read: what a logged request to one of its operations
+/// was (``SandboxContract/APIContract/facts(of:bank:)``), and which checks apply to its accounts.
+/// The report leaves out the requests of a dialect that does not conform.
+package protocol ReportingDialect: APIContract {
     /// The report's checks of its accounts (`IntegrationChecks`' that its API can show, and its own).
     var integrationChecks: [IntegrationCheck] { get }
 
@@ -22,4 +19,13 @@ package protocol ReportingDialect: Sendable {
 extension ReportingDialect {
     package var ledgerTerms: LedgerTerms? { nil }
     package func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] { integrationChecks }
+}
+
+extension APIContract {
+    /// What a logged request to one of its operations was: whose, about which payout, what it
+    /// asked; nil when no operation of its answered it or the operation tells nothing.
+    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
+        guard let operation = exchange.route.flatMap(operation(route:)) else { return nil }
+        return facts(of: OperationCall(operation, headers: exchange.headers, body: exchange.body, answer: exchange.answer), bank: bank)
+    }
 }

@@ -22,6 +22,10 @@ const scriptFiles = (apis) => [...CORE_SCRIPTS, ...apis.map((api) => API[api] + 
 // Every JavaScript file of the page (for `node --check`).
 const allScripts = () => [...CORE_SCRIPTS, CORE + "start.js", ...Object.values(API).map((dir) => dir + "script.js")];
 
+// The table of operations the server writes first (Dashboard+Assets.swift), as a standard sandbox
+// serves it: fixtures/operations.json, which DashboardTests holds equal to the served one.
+const operationTable = () => "const operations = " + JSON.stringify(JSON.parse(read("Tests/Dashboard/fixtures/operations.json"))) + ";\n";
+
 // A placeholder (`__NAME__`, DashboardFile.swift) filled with `values[NAME]`, else a stand-in: the
 // name in lower case (a field's or header's name), an empty list for the currencies' lists.
 const PLACEHOLDER = /__([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)__/g;
@@ -292,7 +296,7 @@ async function load({ apis = ["d24", "mannco"], hash = "", routes = {}, crypto =
   document.addEventListener = (type, fn) => Element.prototype.addEventListener.call(document, type, fn);
   window.window = window;
   const context = vm.createContext(window);
-  const code = "\"use strict\";\n" + scriptFiles(apis).map((file) => fill(read(file))).join("");
+  const code = "\"use strict\";\n" + operationTable() + scriptFiles(apis).map((file) => fill(read(file))).join("");
   vm.runInContext(code, context, { filename: "dashboard.js" });
   const page = {
     document, window, location, requests: sandbox.requests, polls,

@@ -2,6 +2,7 @@ import CashoutSandbox
 import Glibc
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxCrypto
 import SandboxHTTP
 import SandboxJSON

@@ -1,3 +1,4 @@
+import Foundation
 import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
@@ -77,33 +78,61 @@ import Testing
         #expect(page.contains(#"<select id="filter-country" data-testid="filter-country"><option value="">All</option></select>"#))
     }
 
-    /// Every `/sandbox/...` path, or payout API path (`/v3/...`, Mannco's `/user/...` and
-    /// `/cashout/...`), that the script names is routed: it answers something other than "No such endpoint". A literal ending in `/` followed by `+
-    /// id + "/suffix"` is
-    /// probed with the id `1` (an unknown id answers a JSON 404 that names the cashout or webhook).
-    @Test func theScriptOnlyReferencesRoutesThatExist() throws {
+    /// The script names operations, never paths: its first line is the table of the operations
+    /// the sandbox serves (`const operations = {...}`, from their declarations), each answered by
+    /// the sandbox (an HTTP route, or a gRPC method's Connect route); every operation the script
+    /// calls (`call`, `pathOf`, `routeOf`, an account list, an RPC of the PayoutService form) is in
+    /// it; no string in the script is an API's path. Node's tests load the same table
+    /// (Tests/Dashboard/fixtures/operations.json).
+    @Test func theScriptCallsDeclaredOperationsAndTypesNoPath() throws {
         let sandbox = try Sandbox.launch()
         defer { sandbox.stop() }
-        let script = Self.get(sandbox, "/dashboard.js").bodyText + Self.get(sandbox, "/").bodyText
-        let pattern = try Regex(#""(/(?:sandbox|v3|user|cashout)/[^"]*)"(?:\s*\+\s*[^"+]+?\s*\+\s*"(/[^"]*)")?"#)
-        var probes: Set<String> = []
-        for match in script.matches(of: pattern) {
-            guard let path = match.output[1].substring.map(String.init) else { continue }
-            let suffix = match.output[2].substring.map(String.init) ?? ""
-            probes.insert(path.hasSuffix("/") ? path + "1" + suffix : path)
+        let script = Self.get(sandbox, "/dashboard.js").bodyText
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = try #require(lines.dropFirst(2).first)
+        #expect(first.hasPrefix("const operations = {") && first.hasSuffix("};"))
+        let table = try JSON.parse(Array(first.dropFirst("const operations = ".count).dropLast().utf8))
+        let operations = try #require(table.objectValue)
+        #expect(operations.count >= 50, "\(operations.keys.sorted())")
+
+        // Each is served: a route of the router, or a gRPC method Connect answers.
+        for (id, operation) in operations.sorted(by: { $0.key < $1.key }) {
+            let method = try #require(operation["method"]?.stringValue), path = try #require(operation["path"]?.stringValue)
+            #expect(path.allSatisfy { $0.isASCII && $0 != "\"" && $0 != "\\" }, "\(id): \(path)")
+            if sandbox.routeNames.contains("\(method) \(path)") { continue }
+            let answer = sandbox.respond(to: HTTPRequest(method: method, target: path, headers: ["Content-Type": "application/json"],
+                                                         body: Array("{}".utf8)))
+            #expect(!answer.bodyText.contains("No such endpoint"), "\(id): \(method) \(path): \(answer.status) \(answer.bodyText)")
         }
-        #expect(probes.count >= 8, "found \(probes.sorted())")
-        #expect(probes.isSuperset(of: ["/sandbox/cashouts/1/actions", "/sandbox/webhooks/1/redeliver", "/v3/cashout", "/sandbox/users",
-                                       "/sandbox/users/1", "/sandbox/emails", "/user/login", "/cashout/process",
-                                       "/sandbox/prism-merchants", "/sandbox/requests", "/sandbox/webhooks", "/sandbox/webhooks/1/chaos",
-                                       "/sandbox/report"]),
-                "found \(probes.sorted())")
-        for probe in probes.sorted() {
-            var answer = Self.get(sandbox, probe)
-            if answer.status == 405 { answer = sandbox.respond(to: HTTPRequest(method: "POST", target: probe, body: Array("{}".utf8))) }
-            #expect(!answer.bodyText.contains("No such endpoint"), "\(probe): \(answer.status) \(answer.bodyText)")
+
+        // What the script calls is in the table (by name, or as an account list's or a webhook button's operation).
+        let named = try Regex(#"(?:call|pathOf|routeOf)\("([A-Za-z]+)""#)
+        let passed = try Regex(#"(?:readAccounts\("[a-z0-9]+"|send\("[^"]+"), "([A-Za-z]+)""#)
+        let rpcs = try Regex(#"\{("[A-Za-z]+": "[A-Za-z]+"(?:, )?)+\}\[rpc\]"#)
+        var called = Set(script.matches(of: named).compactMap { $0.output[1].substring.map(String.init) })
+        called.formUnion(script.matches(of: passed).compactMap { $0.output[1].substring.map(String.init) })
+        for match in script.matches(of: rpcs) {
+            let object = try JSON.parse(Array(String(match.output[0].substring ?? "").dropLast("[rpc]".count).utf8))
+            called.formUnion(object.objectValue?.values.compactMap(\.stringValue) ?? [])
         }
+        #expect(called.isSuperset(of: ["getClock", "listCashouts", "getCashout", "forceCashoutAction", "listWebhooks", "redeliverWebhook",
+                                       "createCashout", "manncoLogin", "manncoProcessCashout", "listManncoUsers", "putManncoUser",
+                                       "listPrismMerchants", "prismCreate", "prismCreateLink", "postToSink"]), "\(called.sorted())")
+        #expect(called.subtracting(operations.keys).isEmpty, "not declared: \(called.subtracting(operations.keys).sorted())")
+
+        // No API path typed anywhere else in the script.
+        let rest = lines.dropFirst(3).joined(separator: "\n")
+        let paths = try Regex(#""(/(?:sandbox|v3|user|cashout|types\.|prism)[^"]*)""#)
+        #expect(rest.matches(of: paths).isEmpty, "\(rest.matches(of: paths).compactMap { $0.output[1].substring.map(String.init) })")
+
+        // Node's tests run the script over the same table.
+        let fixture = try JSON.parse(Array(try String(contentsOfFile: Self.fixture, encoding: .utf8).utf8))
+        #expect(fixture == table, "Tests/Dashboard/fixtures/operations.json differs from the served table: write it again from /dashboard.js")
     }
+
+    /// The table of operations Node's dashboard tests load.
+    private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Dashboard/fixtures/operations.json").path
 
     /// Each API adds its part: both request forms share the one `#/new` view, Mannco's Users and
     /// Emails views come with their links, its card waits on a cashout's page; no id is used twice.
@@ -142,7 +171,7 @@ import Testing
         }
         let script = Self.get(sandbox, "/dashboard.js").bodyText
         let report = try #require(script.range(of: "// The Report view").map { script[$0.lowerBound...] })
-        #expect(report.contains(#"api("GET", "/sandbox/report""#))
+        #expect(report.contains(#"call("getReport""#))
         #expect(!report.contains("innerHTML") && !report.contains("insertAdjacentHTML"))
         #expect(Self.get(sandbox, "/dashboard.css").bodyText.contains(".badge.sev-error"))
     }

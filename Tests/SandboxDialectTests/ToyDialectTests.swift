@@ -2,18 +2,22 @@ import CashoutSandbox
 import Foundation
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxDashboard
 import SandboxDialect
+import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
+import SandboxProtobuf
 import SandboxReport
 import SandboxScenario
 import TestHelpers
 import Testing
 
-/// A payout API of a few lines, `POST /echo/payouts` with a JSON body, to show that an API plugs
-/// in through the seam alone: nothing in the bank or the facade knows it. Its part of the
-/// documents, the report and the dashboard is its own too (the extensions below).
+/// A payout API of a few lines, `POST /echo/payouts` with a JSON body and a gRPC method
+/// (`echo.EchoService/Get`, of its own echo.proto), to show that an API plugs in through the seam
+/// alone: nothing in the bank or the facade knows it. Its part of the documents, the report and
+/// the dashboard is its own too (the extensions below).
 private struct EchoDialect: Dialect, ScenarioDialect {
     let name = "echo"
     var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary(ruleFields: ["reference", "amount", "currency"]) }
@@ -25,10 +29,38 @@ private struct EchoDialect: Dialect, ScenarioDialect {
                     defaults: [Account(id: "echo_account", dialect: name, balance: Money("1000.00")!)])
     }
 
-    /// Its one endpoint, declared once: route, description and handler, which the router serves
-    /// and the documents describe.
-    static let createPayout = Endpoint<Bank>("POST /echo/payouts", OpenAPI.operation(
-        "createEchoPayout", tag: "Echo", summary: "Create an echo payout", description: "A payout of the echo API.",
+    /// Its operations, each declared once: its id, route or gRPC method and role, which the
+    /// router, the gRPC server, the documents, the dashboard, the report and faults read.
+    static let create = APIOperation("createEchoPayout", .http("POST", "/echo/payouts"), role: .create)
+    static let get = APIOperation("echoGet", .grpc(service: "echo.EchoService", method: "Get"), role: .statusQuery)
+    var operations: [APIOperation] { [Self.create, Self.get] }
+
+    /// The service of `get`, as a client generates its stubs from it.
+    static let proto = """
+        syntax = "proto3";
+        package echo;
+        service EchoService { rpc Get(GetRequest) returns (Payout); }
+        message GetRequest { int64 id = 1; }
+        message Payout { int64 id = 1; string state = 2; }
+        """
+    var grpcFiles: [ProtoFile] { (try? ProtoText.files([("echo.proto", Self.proto)])) ?? [] }
+
+    /// `get`'s handler: a payout by id, with its state; NOT_FOUND for another.
+    func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {
+        let registry = grpc.registry
+        grpc.handle(Self.get) { request, _ in
+            guard let payout = bank.payout(id: Int(request.int("id"))) else { return .failure(GRPCStatus(.notFound, "no payout")) }
+            var reply = registry.message("echo.Payout")
+            reply["id"] = .int(Int64(payout.id))
+            reply["state"] = .string(Self.state(payout.status))
+            return .message(reply)
+        }
+    }
+
+    /// Its endpoint: the operation's description and handler, which the router serves and the
+    /// documents describe.
+    static let createPayout = Endpoint<Bank>(create, OpenAPI.operation(
+        tag: "Echo", summary: "Create an echo payout", description: "A payout of the echo API.",
         body: OpenAPI.body(Schema.object(["account": Schema.string(), "reference": Schema.string()], required: ["account", "reference"]),
                            examples: ["five dollars": ["account": "echo_account", "reference": "r1", "currency": "USD", "amount": "5.00"]]),
         responses: ["201": OpenAPI.json("Created", Schema.object(["id": Schema.integer(), "state": Schema.string()]))])) { bank, request in
@@ -68,16 +100,30 @@ private struct EchoDialect: Dialect, ScenarioDialect {
     }
 }
 
-/// Its part of the OpenAPI document and the Postman collection, from its declarations: its endpoint,
-/// a folder with the request it describes, its accounts.
+/// Its part of the OpenAPI document and the Postman collection, from its declarations: its
+/// endpoint, its gRPC method as Connect's JSON, a folder with the requests they describe, its accounts.
 extension EchoDialect: DocumentedDialect {
+    /// `get` as Connect's JSON serves it, and the schemas of its messages.
+    static let connect: (endpoints: [OpenAPIEndpoint], schemas: [String: JSON]) = {
+        let registry = ProtoRegistry(EchoDialect().grpcFiles)
+        guard let service = registry.service("echo.EchoService") else { preconditionFailure("no echo.EchoService") }
+        return OpenAPI.connect(service, registry: registry, tag: "Echo", parameters: [], headers: [:], methods: [
+            ConnectMethod(get, summary: "An echo payout", description: "By id, with its state.", examples: ["one": ["id": "1000001"]],
+                          errors: [GRPCStatus(.notFound, "no payout")]),
+        ])
+    }()
+
     var docs: APIDocsFragment {
         APIDocsFragment(
             tag: "Echo", title: "Echo payouts", overview: "Echo routes take no credentials.", postmanOverview: "Echo: no credentials.",
-            endpoints: [Self.createPayout.description],
-            schemas: ["EchoAccount": Schema.object(["id": Schema.string()], open: true), "EchoAccountUpdate": Schema.object([:], open: true)],
+            endpoints: [Self.createPayout.description] + Self.connect.endpoints.map(EndpointDescription.init),
+            schemas: Self.connect.schemas.merging(["EchoAccount": Schema.object(["id": Schema.string()], open: true),
+                                                   "EchoAccountUpdate": Schema.object([:], open: true)]) { $1 },
             securitySchemes: [:],
-            folders: [.init("Echo payouts", [PostmanCollection.Item(describing: Self.createPayout)], "The echo API's one call.")],
+            folders: [.init("Echo payouts", [PostmanCollection.Item(describing: Self.createPayout),
+                                             PostmanCollection.Item("An echo payout (Connect JSON)", Self.get, body: #"{"id": "1000001"}"#,
+                                                                    expect: 200)],
+                            "The echo API's calls.")],
             variables: [], sessionVariables: [], prerequest: [], create: nil, accountVariable: nil,
             accounts: AccountsDocs(dialect: "echo", schema: "EchoAccount", update: "EchoAccountUpdate", legacyPath: nil,
                                    exampleID: "echo_account", currencyKept: "an echo account keeps its currency"))
@@ -86,11 +132,15 @@ extension EchoDialect: DocumentedDialect {
 
 /// Its checks in the integration report: one of its own, which any echo create exercises.
 extension EchoDialect: ReportingDialect {
-    func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
-        let body = exchange.body
-        return RequestFacts(account: body?["account"]?.stringValue,
-                            action: .create(beneficiary: body?["reference"]?.stringValue ?? "", amount: body?["amount"]?.stringValue ?? ""),
-                            payoutID: exchange.answer?["id"]?.numberText.flatMap { Int($0) }, reference: body?["reference"]?.stringValue)
+    func facts(of call: OperationCall, bank: Bank) -> RequestFacts? {
+        switch call.operation.role {
+        case .create:
+            RequestFacts(account: call.text("account"), action: .create(beneficiary: call.text("reference") ?? "", amount: call.text("amount") ?? ""),
+                         payoutID: call.answer?["id"]?.numberText.flatMap { Int($0) }, reference: call.text("reference"))
+        default:
+            RequestFacts(account: call.text("id").flatMap { Int($0) }.flatMap { bank.payout(id: $0)?.account }, action: .statusQuery,
+                         payoutID: call.text("id").flatMap { Int($0) })
+        }
     }
 
     var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "reference") { $0.reference } }
@@ -244,6 +294,64 @@ extension EchoDialect: DashboardDialect {
 }
 
 extension ToyDialectTests {
+    /// The echo API's gRPC method, from its declaration alone (`EchoDialect.get`, its .proto and
+    /// its handler), reaches every surface: the gRPC server (HTTP/2 framing) and Connect's JSON,
+    /// the OpenAPI document under its id, the Postman collection, the dashboard's table of
+    /// operations, the request log under its route and API, and a fault that names its route.
+    @Test func theToyDialectsGRPCMethodReachesEverySurface() throws {
+        var configuration = Sandbox.Configuration()
+        configuration.dialects = Sandbox.standardDialects + [EchoDialect()]
+        configuration.clockMode = .manual
+        let sandbox = try Sandbox.launch(configuration)
+        defer { sandbox.stop() }
+        #expect(try create(sandbox, reference: "r1", amount: "5.00").status == 201)
+        let path = try #require(EchoDialect.get.grpcPath)
+
+        // gRPC, as a generated client sends it.
+        let registry = ProtoRegistry(EchoDialect().grpcFiles)
+        var message = registry.message("echo.GetRequest")
+        message["id"] = .int(1_000_001)
+        let grpc = sandbox.respond(to: HTTPRequest(method: "POST", target: path, version: .http2,
+                                                   headers: ["content-type": "application/grpc", "te": "trailers"],
+                                                   body: GRPCDeframer.frame(message.encoded())))
+        #expect((grpc.trailers ?? grpc.headers)["grpc-status"] == "0")
+        var deframer = GRPCDeframer()
+        let reply = try #require(try deframer.append(grpc.body).first)
+        let decoded = try registry.decode("echo.Payout", from: reply)
+        #expect(decoded.int("id") == 1_000_001 && decoded.string("state") == "in_flight")
+
+        // Connect's JSON.
+        let connect = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(path)", headers: ["Content-Type": "application/json"],
+                                        body: Array(#"{"id": "1000001"}"#.utf8))
+        #expect(connect.status == 200 && connect.bodyText == #"{"id":"1000001","state":"in_flight"}"#)
+        let unknown = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(path)", headers: ["Content-Type": "application/json"],
+                                        body: Array(#"{"id": "7"}"#.utf8))
+        #expect(unknown.status == 404 && unknown.bodyText.contains("no payout"))
+
+        // The documents and the dashboard.
+        let get = { (path: String) throws -> String in try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)\(path)").bodyText }
+        let openAPI = try JSON.parse(Array(get("/openapi.json").utf8))
+        #expect(openAPI["paths"]?[path]?["post"]?["operationId"] == "echoGet")
+        #expect(openAPI["components"]?["schemas"]?["echo.Payout"] != nil)
+        let postman = try JSON.parse(Array(get("/postman.json").utf8))
+        let echoItems = postman["item"]?.arrayValue?.first { $0["name"] == "Echo payouts" }?["item"]?.arrayValue ?? []
+        #expect(echoItems.contains { $0["request"]?["url"]?["raw"]?.stringValue == "{{baseUrl}}" + path })
+        #expect(try get("/dashboard.js").contains(#""echoGet":{"method":"POST","path":"\#(path)"}"#))
+
+        // The request log names its route and API; the report reads it as a status query of its payout.
+        let logged = try JSON.parse(Array(get("/sandbox/requests?path=" + path).utf8))["requests"]?.arrayValue ?? []
+        #expect(logged.count == 3 && logged.allSatisfy { $0["route"]?.stringValue == EchoDialect.get.route && $0["dialect"] == "echo" })
+        let report = try JSON.parse(Array(get("/sandbox/report?account=echo_account").utf8))
+        #expect(report["accounts"]?[0]?["requests"] == 3)  // the create, and its payout's two status queries (gRPC, Connect)
+
+        // A fault that names its route answers its calls instead.
+        let fault = #"{"faults": [{"when": {"endpoint": "\#(EchoDialect.get.route)"}, "every": 1, "kind": "error", "status": 503}]}"#
+        #expect(try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/scenario", body: Array(fault.utf8)).status == 200)
+        let faulted = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)\(path)", headers: ["Content-Type": "application/json"],
+                                        body: Array(#"{"id": "1000001"}"#.utf8))
+        #expect(faulted.status == 503)
+    }
+
     /// The scenario schema reads the dialect list: registered beside the three, the toy dialect's
     /// rule fields are keys a rule's `when` and a chaos rule's `when` may name, as the loader takes them.
     @Test func theScenarioSchemaHasTheToyDialectsRuleFields() throws {

@@ -5,12 +5,13 @@ import TestHelpers
 import Testing
 @testable import SandboxHTTP
 
-/// A gate opened by hand: tickets up to `open(upTo:)` go; `fail(with:)` sends an answer instead.
+/// A gate opened by hand: tickets up to `open(upTo:)` go; `fail(because:)` fails the rest, each held
+/// response answered by its `refusedAs` instead.
 /// It keeps what it was asked (ticket, answers), and the tickets handlers held on it.
 private final class HandGate: ResponseGate {
     private struct State {
         var opened = 0
-        var failure: HTTPResponse?
+        var failure: GateFailure?
         var asked: [(ticket: Int, answers: Int)] = []
         var wakes: [(ticket: Int, wake: @Sendable () -> Void)] = []
         var held: [Int] = []
@@ -49,14 +50,24 @@ private final class HandGate: ResponseGate {
         for waiting in due { waiting.wake() }
     }
 
-    func fail(with response: HTTPResponse) {
+    func fail(because reason: String) {
         let due = state.withLock { state in
-            state.failure = response
+            state.failure = GateFailure(reason: reason)
             defer { state.wakes = [] }
             return state.wakes
         }
         for waiting in due { waiting.wake() }
     }
+}
+
+/// What a `HandGate` fails with.
+struct GateFailure: Error, Sendable {
+    let reason: String
+}
+
+/// A failed gate's answer, as a server that holds responses makes it.
+private let refused: @Sendable (any Error & Sendable) -> HTTPResponse = { failure in
+    Router.error(500, (failure as? GateFailure)?.reason ?? "\(failure)")
 }
 
 /// Responses held by a gate (`HTTPResponse.held(by:until:)`, as a journal's sync holds the answers
@@ -69,11 +80,11 @@ private final class HandGate: ResponseGate {
         router.add("POST /change/{ticket}") { request in
             let ticket = request.parameters["ticket"] ?? ""
             gate.hold(Int(ticket) ?? 0)
-            return HTTPResponse.text("saved \(ticket)").held(by: gate, until: Int(ticket) ?? 0)
+            return HTTPResponse.text("saved \(ticket)").held(by: gate, until: Int(ticket) ?? 0, refusedAs: refused)
         }
         router.add("POST /later/{ticket}") { request in  // produced off the loop, then held
             let ticket = request.parameters["ticket"] ?? ""
-            return HTTPResponse.later(on: .global()) { .text("later \(ticket)") }.held(by: gate, until: Int(ticket) ?? 0)
+            return HTTPResponse.later(on: .global()) { .text("later \(ticket)") }.held(by: gate, until: Int(ticket) ?? 0, refusedAs: refused)
         }
         router.add("GET /hello") { _ in .text("hello") }
         return try HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: threads), handler: router.respond)
@@ -139,14 +150,14 @@ private final class HandGate: ResponseGate {
         #expect(try second.readResponse(method: "POST").bodyText == "saved 2")
     }
 
-    @Test func aFailedGateSendsItsAnswerInstead() throws {
+    @Test func aFailedGateSendsTheHoldsAnswerInstead() throws {
         let gate = HandGate()
         let server = try Self.start(gate)
         defer { server.stop() }
         let client = try RawConnection(port: server.port)
         client.send("POST /change/1 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
         Self.waitUntil { !gate.asked.isEmpty }
-        gate.fail(with: Router.error(500, "not saved"))
+        gate.fail(because: "not saved")
         let response = try client.readResponse(method: "POST")
         #expect(response.status == 500 && response.bodyText == Router.error(500, "not saved").bodyText)
         // Later changes are answered the failure at once; reads go on.
@@ -219,12 +230,12 @@ private final class HandGate: ResponseGate {
     /// Outside a server (a test calling the handler), `resolved` waits for the gate.
     @Test func resolvedWaitsForTheGate() {
         let gate = HandGate()
-        let held = HTTPResponse.text("saved").held(by: gate, until: 1)
+        let held = HTTPResponse.text("saved").held(by: gate, until: 1, refusedAs: refused)
         #expect(held.isHeld && held.bodyText == "saved")
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { gate.open(upTo: 1) }
         let resolved = held.resolved
         #expect(!resolved.isHeld && resolved.bodyText == "saved")
-        gate.fail(with: .text("lost", status: 500))
-        #expect(HTTPResponse.text("saved").held(by: gate, until: 2).resolved.bodyText == "lost")
+        gate.fail(because: "lost")
+        #expect(HTTPResponse.text("saved").held(by: gate, until: 2, refusedAs: refused).resolved.bodyText == Router.error(500, "lost").bodyText)
     }
 }

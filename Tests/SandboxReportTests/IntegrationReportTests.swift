@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxHTTP
 import SandboxJSON
 import SandboxScenario

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxGRPC
 import SandboxObservability
 import SandboxReport

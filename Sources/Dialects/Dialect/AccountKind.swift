@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxJSON
 import SandboxScenario
 
@@ -23,16 +24,20 @@ package struct AccountKind: Sendable {
     /// scenarios/schema.json.
     package var sectionFormat: KeySpec?
     /// Their admin path before `/sandbox/accounts/{dialect}` (`/sandbox/merchants`), which still
-    /// answers, and the member of its list (`{"merchants": [...]}`); nil for none.
-    package var legacyPath: (path: String, listMember: String)?
+    /// answers, the member of its list (`{"merchants": [...]}`) and the operation ids of its list
+    /// and its create-or-update (`listMerchants`, `putMerchant`); nil for none.
+    package var legacyPath: (path: String, listMember: String, ids: (list: String, put: String))?
     /// What the id is called in messages and the older path (`login`), and its longest length.
     package var idName: String
 
-    /// The routes of its older path, when it has one: the list (`GET /sandbox/merchants`) and the
-    /// create-or-update (`PUT /sandbox/merchants/{login}`), which the admin API serves and its
+    /// The operations of its older path, when it has one: the list (`GET /sandbox/merchants`) and
+    /// the create-or-update (`PUT /sandbox/merchants/{login}`), which the admin API serves and its
     /// API's part of the OpenAPI document describes.
-    package var legacyRoutes: (list: String, put: String)? {
-        legacyPath.map { ("GET \($0.path)", "PUT \($0.path)/{\(idName)}") }
+    package var legacyOperations: (list: APIOperation, put: APIOperation)? {
+        legacyPath.map { legacy in
+            (APIOperation(legacy.ids.list, .http("GET", legacy.path), role: .admin),
+             APIOperation(legacy.ids.put, .http("PUT", "\(legacy.path)/{\(idName)}"), role: .admin))
+        }
     }
     package var idLimit: Int
     /// What a `PUT` whose path's id is empty or too long is refused with.
@@ -69,7 +74,8 @@ package struct AccountKind: Sendable {
     /// `applyNeutral`), the start-up log says its id and balance, and an app reads no credentials.
     package init(template: @escaping @Sendable (_ id: String) -> Account, defaults: [Account] = [],
                 section: (name: String, read: ScenarioVocabulary.AccountReader)? = nil,
-                legacyPath: (path: String, listMember: String)? = nil, idName: String = "id", idLimit: Int = 64, idMember: String? = nil,
+                legacyPath: (path: String, listMember: String, ids: (list: String, put: String))? = nil, idName: String = "id", idLimit: Int = 64,
+                idMember: String? = nil,
                 sectionFormat: KeySpec? = nil,
                 schemaNames: (account: String, update: String)? = nil,
                 apply: @escaping @Sendable (_ body: [String: JSON], _ account: inout Account) -> String? = AccountKind.applyNeutral,

@@ -1,12 +1,14 @@
 import SandboxBank
+import SandboxContract
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 import SandboxProtobuf
 import SandboxScenario
 
-/// One payout API the sandbox serves over its one bank: its endpoints, which authenticate,
-/// validate and answer in the API's own format, and the notifications of its payouts' changes.
+/// One payout API the sandbox serves over its one bank: its operations (``SandboxContract/APIContract``),
+/// whose endpoints authenticate, validate and answer in the API's own format, and the
+/// notifications of its payouts' changes.
 /// The sandbox is assembled from a list of dialects; the bank names none of them. What else an
 /// API gives, it gives by conforming to the protocol of that concern, in that concern's module:
 /// `ScenarioDialect` (scenario files), `DocumentedDialect` (the OpenAPI document and Postman),
@@ -25,7 +27,7 @@ import SandboxScenario
 ///     func notification(_ change: StatusNotification, bank: Bank) -> RenderedNotification? { ... }
 /// }
 /// ```
-package protocol Dialect: Sendable {
+package protocol Dialect: APIContract {
     /// A short lowercase name: recorded on every payout it creates (`PayoutRequest.dialect`), so
     /// that its notifications go out in its format, and matched by a scenario rule's `dialect`.
     var name: String { get }

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
@@ -9,7 +10,7 @@ import SandboxReport
 // nothing changed, and going on with a token after it expired.
 
 extension ManncoDialect: ReportingDialect {
-    static let reportTerms = ReportTerms(statusQuery: "GET /user/getCashoutHistory", reference: "cashoutId", notificationURL: "",
+    static let reportTerms = ReportTerms(statusQuery: ManncoOperation.history.route, reference: "cashoutId", notificationURL: "",
                                          notificationSignature: "", credentials: "the JWT of POST /user/login, as Authorization: Bearer")
 
     package var integrationChecks: [IntegrationCheck] {
@@ -27,21 +28,21 @@ extension ManncoDialect: ReportingDialect {
 
     /// The user is the one the token names (expired or not), or at login the one whose `apiKey`
     /// it is; a cashout pays `amount` to `method`.
-    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
-        let authorization = exchange.headers["Authorization"]
+    package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? {
+        let authorization = call.headers["Authorization"]
         var facts = RequestFacts(account: ManncoToken.subject(authorization: authorization), credential: authorization)
-        let answer = exchange.answer
+        let answer = call.answer
         if answer?["success"] == false { facts.refusal = answer?["content"]?.stringValue }
-        switch exchange.route {
-        case "POST /user/login":
-            let key = exchange.body?["apiKey"].flatMap { $0.stringValue ?? $0.numberText }
+        switch call.operation.role {
+        case .login:
+            let key = call.text("apiKey")
             facts.account = key.flatMap { key in bank.account(where: { ManncoUser(owned: $0)?.apiKey == key })?.id }
-        case "POST /cashout/process":
-            func text(_ key: String) -> String { exchange.body?[key].flatMap { $0.stringValue ?? $0.numberText } ?? "" }
+        case .create:
+            func text(_ key: String) -> String { call.text(key) ?? "" }
             facts.action = .create(beneficiary: text("method") + "/" + text("email"), amount: text("amount"))
-            facts.content = (exchange.body?.objectValue ?? [:]).filter { ["method", "email", "amount"].contains($0.key) }
+            facts.content = (call.body?.objectValue ?? [:]).filter { ["method", "email", "amount"].contains($0.key) }
             facts.payoutID = answer?["content"]?["cashoutId"]?.numberText.flatMap { Int($0) }
-        case "GET /user/getCashoutHistory":
+        case .statusQuery:
             facts.action = .statusQuery
             facts.listed = (answer?["content"]?["cashouts"]?.arrayValue ?? []).compactMap { $0["id"]?.numberText.flatMap { Int($0) } }
         default:
@@ -67,7 +68,7 @@ extension ManncoDialect: ReportingDialect {
                                           + "\(chain.retries.count) more time\(chain.retries.count == 1 ? "" : "s") unchanged, and refused again",
                                       evidence: ([chain.request] + chain.retries).prefix(IntegrationChecks.evidenceLimit).map { $0.evidence() }))
         }
-        for request in evidence.requests where request.exchange.route == "POST /cashout/process" {
+        for request in evidence.requests where request.exchange.route == ManncoOperation.process.route {
             let refusal = request.facts.refusal.flatMap { [ManncoMessage.pendingExists, ManncoMessage.cooldown].contains($0) ? $0 : nil }
             if let chain = refused, refusal == chain.request.facts.refusal, request.facts.action == chain.request.facts.action {
                 refused?.retries.append(request)

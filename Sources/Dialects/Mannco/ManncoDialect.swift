@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxHTTP
 
@@ -9,6 +10,7 @@ package struct ManncoDialect: Dialect {
     /// What its payouts record as their dialect.
     package static let name = "mannco"
     package var name: String { Self.name }
+    package var operations: [APIOperation] { ManncoOperation.all }
 
     package init() {}
 

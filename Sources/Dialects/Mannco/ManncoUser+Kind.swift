@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 
@@ -17,7 +18,8 @@ extension ManncoUser {
     /// takes).
     static let kind = AccountKind(
         template: { id in account(id: id, apiKey: "", balanceCents: 0) }, defaults: [sandboxDefault],
-        section: ("users", read), legacyPath: ("/sandbox/users", "users"), idMember: "id", sectionFormat: ManncoDialect.usersFormat,
+        section: ("users", read), legacyPath: ("/sandbox/users", "users", ("listManncoUsers", "putManncoUser")), idMember: "id",
+        sectionFormat: ManncoDialect.usersFormat,
         schemaNames: ("ManncoUser", "ManncoUserUpdate"),
         apply: { apply($0, to: &$1) },
         lacking: { ManncoUser($0).apiKey.isEmpty ? needsAPIKey : nil },

@@ -11,11 +11,12 @@ enum PrismDashboard {
     static let part = DashboardPart(form: form, views: [merchantsView], style: style, script: script)
 
     /// The RPCs the form calls: both create a payout from an amount.
-    static let methods = ["Create", "CreateLink"]
+    static let operations = [PrismOperation.create, PrismOperation.createLink]
+    static let methods = operations.compactMap(\.grpcMethod)
 
     /// What its files' placeholders stand for: its fields', headers' and admin path's names from
     /// the dialect's own constants (so the page and the API never disagree), its currencies'
-    /// decimals, the RPCs and the form's footer.
+    /// decimals, the RPCs (`RPC_OPERATIONS`: the operation of each, by its name) and the form's footer.
     static let values: [String: String] = [
         "FIELD_CONNECTOR": Field.connector, "FIELD_DESTINATION_CURRENCY": Field.destinationCurrency, "FIELD_LINK": Field.link,
         "FIELD_LINK_EXPIRES_AT": Field.linkExpiresAt, "FIELD_METHOD": Field.method, "FIELD_METHOD_ID": Field.methodID,
@@ -23,8 +24,9 @@ enum PrismDashboard {
         "FIELD_TENANT": Field.tenant,
         "HEADER_API_KEY": Header.apiKey, "HEADER_AUTH": Header.auth, "HEADER_CONNECTOR": Header.connector, "HEADER_MERCHANT_ID": Header.merchantID,
         "HEADER_REQUEST_ID": Header.requestID, "HEADER_TENANT_ID": Header.tenantID, "HEADER_API_SECRET": Header.apiSecret, "HEADER_KEY1": Header.key1,
-        "LINK_HEADER": PrismLinks.header, "MERCHANTS_PATH": PrismMerchant.kind.legacyPath!.path,
+        "LINK_HEADER": PrismLinks.header, "MERCHANTS_LIST": PrismMerchant.kind.legacyOperations!.list.id,
         "ZERO_DECIMAL": list(PrismAmount.zeroDecimal.sorted()), "THREE_DECIMAL": list(PrismAmount.threeDecimal.sorted()),
+        "RPC_OPERATIONS": "{" + operations.map { "\"\($0.grpcMethod ?? "")\": \"\($0.id)\"" }.joined(separator: ", ") + "}",
         "RPC_OPTIONS": methods.map { "<option>\($0)</option>" }.joined(),
         "FOOTER": DashboardPart.formFooter(prefix: "prism-new", requests: "Last call, as curl", submit: "Request payout"),
     ]

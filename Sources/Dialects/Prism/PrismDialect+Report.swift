@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 import SandboxProtobuf
@@ -8,7 +9,8 @@ import SandboxReport
 // notifications carry the status, so an app that accepts one (or calls Get) has learnt it.
 
 extension PrismDialect: ReportingDialect {
-    static let reportTerms = ReportTerms(statusQuery: "Get", reference: "merchant_payout_id", notificationURL: "your webhook_url",
+    static let reportTerms = ReportTerms(statusQuery: PrismOperation.get.grpcMethod ?? "", reference: "merchant_payout_id",
+                                         notificationURL: "your webhook_url",
                                          notificationSignature: "the \(PrismWebhook.signatureHeader) header",
                                          credentials: "x-merchant-id, x-auth and the connector's keys in the call's metadata")
 
@@ -24,23 +26,23 @@ extension PrismDialect: ReportingDialect {
     /// The merchant is `x-merchant-id` (`DefaultMerchantId` without it); Create and Transfer pay
     /// `amount` to the enrolled method, or to the method data given; Get names a payout. A message
     /// is read by its proto3 JSON names or, as Connect clients may send them, its field names.
-    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
+    package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? {
         func member(_ json: JSON?, _ name: String) -> JSON? {
             json?[FieldSchema.jsonName(name)] ?? json?[name]
         }
         func text(_ json: JSON?, _ name: String) -> String? { member(json, name).flatMap { $0.stringValue ?? $0.numberText } }
-        let body = exchange.body
-        let merchant = exchange.headers[PrismCaller.Header.merchantID].flatMap { $0.isEmpty ? nil : $0 } ?? PrismMerchant.defaultID
+        let body = call.body
+        let merchant = call.headers[PrismCaller.Header.merchantID].flatMap { $0.isEmpty ? nil : $0 } ?? PrismMerchant.defaultID
         var facts = RequestFacts(account: merchant, reference: text(body, "merchant_payout_id"))
-        switch exchange.route {
-        case "POST \(PrismAPI.path("Create"))", "POST \(PrismAPI.path("Transfer"))":
+        switch call.operation.role {
+        case .create:
             let money = member(body, "amount")
             let amount = [text(money, "currency"), text(money, "minor_amount")].map { $0 ?? "" }.joined(separator: " ")
             let method = text(body, "connector_payout_method_id") ?? member(body, "payout_method_data")?.serializedString() ?? ""
             facts.action = .create(beneficiary: method, amount: amount)
             for name in ["amount", "connector_payout_method_id", "payout_method_data"] { facts.content[name] = member(body, name) }
-            facts.payoutID = text(exchange.answer, "connector_payout_id").flatMap { Int($0) }
-        case "POST \(PrismAPI.path("Get"))":
+            facts.payoutID = text(call.answer, "connector_payout_id").flatMap { Int($0) }
+        case .statusQuery:
             facts.action = .statusQuery
             facts.payoutID = text(body, "connector_payout_id").flatMap { Int($0) }
         default:

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
@@ -11,6 +12,7 @@ package struct PrismDialect: Dialect {
     /// What its payouts record as their dialect, and what rules name in `"dialect"`.
     package static let name = "prism"
     package var name: String { Self.name }
+    package var operations: [APIOperation] { PrismOperation.all }
 
     package init() {}
 

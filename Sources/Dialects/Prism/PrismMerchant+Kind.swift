@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 
@@ -17,7 +18,8 @@ extension PrismMerchant {
     /// (`x-key1`) and `API_SECRET` (`x-api-secret`).
     static let kind = AccountKind(
         template: { id in account(id: id, apiKey: "", balance: .zero) }, defaults: [sandboxDefault],
-        section: (section, read), legacyPath: ("/sandbox/prism-merchants", "merchants"), idMember: "merchant_id",
+        section: (section, read), legacyPath: ("/sandbox/prism-merchants", "merchants", ("listPrismMerchants", "putPrismMerchant")),
+        idMember: "merchant_id",
         sectionFormat: PrismDialect.merchantsFormat,
         schemaNames: ("PrismMerchant", "PrismMerchantUpdate"),
         apply: { apply($0, to: &$1) },

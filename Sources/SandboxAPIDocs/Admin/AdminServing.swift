@@ -1,9 +1,5 @@
 import SandboxHTTP
 
-/// The route group of every admin route: `/sandbox` and under it (`AdminAPI.group`), which the
-/// request log and the faults tell apart.
-package let adminRouteGroup = "/sandbox"
-
 /// What the admin API answers: one handler per endpoint, named by the endpoint's operation id.
 /// `OpenAPIDocument.adminEndpoints(for:)` declares each endpoint once, its route and description
 /// with the handler it calls: the compiler holds the admin API (`AdminAPI`, in SandboxAdmin) to a

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxJSON
 
 // The sandbox's own endpoints under /sandbox/ as Sources/SandboxAdmin/AdminAPI*.swift serves
@@ -20,17 +21,17 @@ extension OpenAPIDocument {
     private static func clockEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
             Endpoint<Admin>(AdminRoute.getHealth, OpenAPI.operation(
-                "getHealth", tag: "Sandbox", summary: "Health",
+                tag: "Sandbox", summary: "Health",
                 description: "Status, version and the virtual clock; with `--state-dir`, 503 and the journal's state while the disk "
                     + "cannot be written (changes are refused meanwhile: Running it, \"When the disk fails\").",
                 responses: ["200": OpenAPI.json("Up", Schema.ref("Health")),
                             "503": OpenAPI.json("Up, but changes cannot be saved", Schema.ref("Health"))])) { $0.getHealth($1) },
             Endpoint<Admin>(AdminRoute.getClock, OpenAPI.operation(
-                "getClock", tag: "Sandbox", summary: "The virtual clock", description: "Mode, now, and the next scheduled event.",
+                tag: "Sandbox", summary: "The virtual clock", description: "Mode, now, and the next scheduled event.",
                 responses: ["200": OpenAPI.json("The clock", Schema.ref("Clock"))])) { $0.getClock($1) },
             metricsEndpoint(),
             Endpoint<Admin>(AdminRoute.advanceClock, OpenAPI.operation(
-                "advanceClock", tag: "Sandbox", summary: "Move the clock forward",
+                tag: "Sandbox", summary: "Move the clock forward",
                 description: "Runs every due bank event and webhook delivery in time order; answers how many ran.",
                 body: OpenAPI.body(Schema.ref("AdvanceClockRequest"), examples: [
                     "by": ["by": "2d"], "to": ["to": "2026-01-07T00:00:00Z"], "next event": ["to_next_event": true],
@@ -42,7 +43,7 @@ extension OpenAPIDocument {
                     "409": OpenAPI.error(409, AdminMessage.clockInThePast("2026-01-01T00:00:00Z")),
                 ])) { $0.advanceClock($1) },
             Endpoint<Admin>(AdminRoute.loadScenario, OpenAPI.operation(
-                "loadScenario", tag: "Sandbox", summary: "Load a scenario",
+                tag: "Sandbox", summary: "Load a scenario",
                 description: """
                     A scenario file's JSON (format in the Scenario files guide; its JSON Schema, scenarios/schema.json in \
                     the APIs served, is the component `Scenario`) over the ones in force: its merchants, rules (tried \
@@ -59,7 +60,7 @@ extension OpenAPIDocument {
                     "409": OpenAPI.error(409, AdminMessage.currencyKept("acme")),
                 ])) { $0.loadScenario($1) },
             Endpoint<Admin>(AdminRoute.reset, OpenAPI.operation(
-                "reset", tag: "Sandbox", summary: "Forget everything but the clock",
+                tag: "Sandbox", summary: "Forget everything but the clock",
                 description: "Every cashout, ledger entry, webhook and sink request; back to the starting merchants, bank, faults and sinks.",
                 responses: ["200": OpenAPI.json("Reset", Schema.ref("Reset"))])) { $0.reset($1) },
         ]
@@ -73,7 +74,7 @@ extension OpenAPIDocument {
                 // As the handler reads it: a status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word.
                 let statuses = Set(PayoutStatus.allCases.map(\.name) + apis.flatMap(\.statusWords)).sorted()
                 return OpenAPI.operation(
-                "listCashouts", tag: "Sandbox", summary: "Cashouts", description: "Every cashout, optionally of one merchant or status.",
+                tag: "Sandbox", summary: "Cashouts", description: "Every cashout, optionally of one merchant or status.",
                 parameters: [
                     OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's"),
                     OpenAPI.query("status", Schema.oneOf(statuses), "Only in this status, by the sandbox's name or the cashout's API's word"),
@@ -85,11 +86,11 @@ extension OpenAPIDocument {
                 ])
             }) { $0.listCashouts($1) },
             Endpoint<Admin>(AdminRoute.getCashout, OpenAPI.operation(
-                "getCashout", tag: "Sandbox", summary: "One cashout",
+                tag: "Sandbox", summary: "One cashout",
                 description: "Its fields, status history, scheduled bank steps and webhooks.", parameters: [id],
                 responses: ["200": OpenAPI.json("The cashout", Schema.ref("Cashout")), "404": noCashout])) { $0.getCashout($1) },
             Endpoint<Admin>(AdminRoute.getCashoutTimeline, OpenAPI.operation(
-                "getCashoutTimeline", tag: "Sandbox", summary: "What happened to a cashout, in order",
+                tag: "Sandbox", summary: "What happened to a cashout, in order",
                 description: "The app's requests about it and their answers (or the injected fault that replaced one), its status "
                     + "changes, its notifications and the app's answers, the clock's stops for the app (under `test --serve` and "
                     + "`explore`), the app's ledger as last read, and the integration report's error findings that name it. The "
@@ -101,7 +102,7 @@ extension OpenAPIDocument {
                                                          "schema": Schema.string(example: "\"c1000001-r42.0-317-1767603710000-0-s3\"")]]],
                             "404": noCashout])) { $0.getCashoutTimeline($1) },
             Endpoint<Admin>(AdminRoute.forceCashoutAction, OpenAPI.operation(
-                "forceCashoutAction", tag: "Sandbox", summary: "Force an outcome",
+                tag: "Sandbox", summary: "Force an outcome",
                 description: "`reject` on a COMPLETED cashout is a late return (default code 826, else 807). Ends the bank's timeline.",
                 parameters: [id],
                 body: OpenAPI.body(Schema.ref("CashoutAction"), examples: ["reject": ["action": "reject", "rejection_code": 801]]),
@@ -116,7 +117,7 @@ extension OpenAPIDocument {
                     ]),
                 ])) { $0.forceCashoutAction($1) },
             Endpoint<Admin>(AdminRoute.getLedger, OpenAPI.operation(
-                "getLedger", tag: "Sandbox", summary: "The ledger", description: "Every debit and refund with the balance after it.",
+                tag: "Sandbox", summary: "The ledger", description: "Every debit and refund with the balance after it.",
                 parameters: [OpenAPI.query("merchant", Schema.string(example: "sandbox_login"), "Only this merchant's")],
                 responses: ["200": OpenAPI.json("The entries", Schema.object(["entries": Schema.array(of: Schema.ref("LedgerEntry"))],
                                                                              required: ["entries"]))])) { $0.getLedger($1) },
@@ -126,12 +127,12 @@ extension OpenAPIDocument {
     private static func webhookEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
             Endpoint<Admin>(AdminRoute.listWebhooks, OpenAPI.operation(
-                "listWebhooks", tag: "Sandbox", summary: "The webhook journal", description: "Every notification with every attempt.",
+                tag: "Sandbox", summary: "The webhook journal", description: "Every notification with every attempt.",
                 parameters: [OpenAPI.query("cashout_id", Schema.string(example: "1000001"), "Only this cashout's")],
                 responses: ["200": OpenAPI.json("The notifications", Schema.object(["webhooks": Schema.array(of: Schema.ref("Webhook"))],
                                                                                    required: ["webhooks"]))])) { $0.listWebhooks($1) },
             Endpoint<Admin>(AdminRoute.redeliverWebhook, OpenAPI.operation(
-                "redeliverWebhook", tag: "Sandbox", summary: "Send a notification again now",
+                tag: "Sandbox", summary: "Send a notification again now",
                 description: "A manual attempt, journaled like the others.",
                 parameters: [OpenAPI.path("id", Schema.integer(example: 1), "The notification id")],
                 responses: [
@@ -150,7 +151,7 @@ extension OpenAPIDocument {
         ]
         return [
             Endpoint<Admin>(AdminRoute.sendWebhookChaos, OpenAPI.operation(
-                "sendWebhookChaos", tag: "Sandbox", summary: "Send a duplicate, forged or replayed notification now",
+                tag: "Sandbox", summary: "Send a duplicate, forged or replayed notification now",
                 description: """
                     One chaos delivery of the notification, journaled among its attempts with its `chaos` mark: a \
                     `duplicate` (the same body), a `forged` copy (signed with a wrong secret: the receiver should refuse \
@@ -166,13 +167,13 @@ extension OpenAPIDocument {
                     "409": OpenAPI.error(409, AdminMessage.noNotificationURL(1)),
                 ])) { $0.sendWebhookChaos($1) },
             Endpoint<Admin>(AdminRoute.getWebhookChaos, OpenAPI.operation(
-                "getWebhookChaos", tag: "Sandbox", summary: "The webhook chaos rules in force",
+                tag: "Sandbox", summary: "The webhook chaos rules in force",
                 description: "As a scenario file's `webhooks.chaos` holds them (the Scenario files guide, 'Webhook chaos'); `[]` for none.",
                 responses: ["200": OpenAPI.json("The rules", Schema.array(of: Schema.ref("ChaosRule")), example: rulesExample)])) {
                 $0.getWebhookChaos($1)
             },
             Endpoint<Admin>(AdminRoute.putWebhookChaos, OpenAPI.operation(
-                "putWebhookChaos", tag: "Sandbox", summary: "Put webhook chaos rules in force",
+                tag: "Sandbox", summary: "Put webhook chaos rules in force",
                 description: """
                     Replaces the rules in force, as a scenario loaded with only `webhooks.chaos` would (journaled with \
                     `--state-dir`, kept by snapshots, undone by a reset); `[]` ends the chaos. Each rule's `every` counts \
@@ -192,11 +193,11 @@ extension OpenAPIDocument {
         let name = OpenAPI.path("name", Schema.string(example: "orders"), "The sink's name")
         return [
             Endpoint<Admin>(AdminRoute.getSink, OpenAPI.operation(
-                "getSink", tag: "Sink", summary: "What a sink received",
+                tag: "Sink", summary: "What a sink received",
                 description: "Requests with their form decoded, what the sink did with each (and which notification it was), and its script.",
                 parameters: [name], responses: ["200": OpenAPI.json("The sink", Schema.ref("Sink"))])) { $0.getSink($1) },
             Endpoint<Admin>(AdminRoute.scriptSink, OpenAPI.operation(
-                "scriptSink", tag: "Sink", summary: "Script a sink",
+                tag: "Sink", summary: "Script a sink",
                 description: """
                     Its next answers, one HTTP status per request it processes (200 once the script is used up), and \
                     whether it acts as a webhook handler: `check_signatures` refuses a wrong signature or `control` with 401, \
@@ -212,10 +213,10 @@ extension OpenAPIDocument {
                     "400": OpenAPI.error(400, AdminMessage.sinkScript),
                 ])) { $0.scriptSink($1) },
             Endpoint<Admin>(AdminRoute.clearSink, OpenAPI.operation(
-                "clearSink", tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",
+                tag: "Sink", summary: "Clear a sink", description: "Forgets its requests and its script.",
                 parameters: [name], responses: ["204": OpenAPI.empty("Cleared")])) { $0.clearSink($1) },
             Endpoint<Admin>(AdminRoute.postToSink, OpenAPI.operation(
-                "postToSink", tag: "Sink", summary: "Post to a sink",
+                tag: "Sink", summary: "Post to a sink",
                 description: """
                     What a notification does: recorded, and answered with the sink's next scripted status (200 by default). \
                     A sink scripted as a handler first reads it as one of the sandbox's notifications: a wrong signature \

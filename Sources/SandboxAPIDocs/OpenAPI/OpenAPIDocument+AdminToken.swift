@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 
 // The admin token (`serve --admin-token`, SandboxMiddleware/AdminAuth.swift) and the metrics endpoint.
@@ -38,7 +39,7 @@ extension OpenAPIDocument {
     /// `GET /sandbox/metrics`, which the admin API answers once it knows every route.
     static func metricsEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
         Endpoint<Admin>(AdminRoute.getMetrics, OpenAPI.operation(
-            "getMetrics", tag: "Sandbox", summary: "Prometheus metrics",
+            tag: "Sandbox", summary: "Prometheus metrics",
             description: """
                 Text exposition format 0.0.4: `cashout_sandbox_http_requests_total` (by route pattern and status), \
                 `cashout_sandbox_http_request_duration_seconds` (histogram by route pattern), `cashout_sandbox_cashouts` \

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 
 // The small vocabulary the OpenAPI document is written in: schemas (OpenAPI 3.1 uses JSON Schema
@@ -13,6 +14,11 @@ package struct OpenAPIEndpoint: Sendable {
     package init(route: String, operation: JSON) {
         self.route = route
         self.operation = operation
+    }
+
+    /// `operation`'s endpoint: its route, and `description` (made without an id) under its id.
+    package init(_ operation: APIOperation, _ description: JSON) {
+        self.init(route: operation.route, operation: description.merging(["operationId": .string(operation.id)]))
     }
 
     /// The route's method in lowercase, as an OpenAPI path item keys it (`post`).
@@ -185,8 +191,17 @@ package enum OpenAPI {
     package static func operation(_ id: String, tag: String, summary: String, description: String,
                           parameters: [JSON] = [], body: JSON? = nil, security: [String] = [],
                           responses: [String: JSON]) -> JSON {
+        operation(tag: tag, summary: summary, description: description, parameters: parameters, body: body, security: security,
+                  responses: responses).merging(["operationId": .string(id)])
+    }
+
+    /// An operation object without its `operationId`: an ``Endpoint`` of an ``SandboxContract/APIOperation``
+    /// gives it the operation's id.
+    package static func operation(tag: String, summary: String, description: String,
+                          parameters: [JSON] = [], body: JSON? = nil, security: [String] = [],
+                          responses: [String: JSON]) -> JSON {
         var operation: [String: JSON] = [
-            "operationId": .string(id), "tags": [.string(tag)], "summary": .string(summary),
+            "tags": [.string(tag)], "summary": .string(summary),
             "description": .string(description), "responses": .object(responses),
         ]
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxGRPC
 import SandboxJSON
 import SandboxProtobuf
@@ -35,6 +36,15 @@ package struct ConnectMethod: Sendable {
     package var required: [String]
     /// Groups of fields of which the handler needs one (`connector_payout_id` or `merchant_payout_id`).
     package var requiredOneOf: [[String]]
+
+    /// The method of `operation` (a gRPC method's), documented under its id.
+    package init(_ operation: APIOperation, summary: String, description: String, examples: [String: JSON],
+                 answer: JSON? = nil, headers: [String: JSON] = [:], errors: [GRPCStatus], links: [String: JSON] = [:],
+                 required: [String] = [], requiredOneOf: [[String]] = []) {
+        guard let name = operation.grpcMethod else { preconditionFailure("\(operation) is not a gRPC method") }
+        self.init(name, operationID: operation.id, summary: summary, description: description, examples: examples, answer: answer,
+                  headers: headers, errors: errors, links: links, required: required, requiredOneOf: requiredOneOf)
+    }
 
     package init(_ name: String, operationID: String, summary: String, description: String, examples: [String: JSON],
                  answer: JSON? = nil, headers: [String: JSON] = [:], errors: [GRPCStatus], links: [String: JSON] = [:],
@@ -79,7 +89,7 @@ extension OpenAPI {
                                            + "whose content type it lacks"),
                 "content": ["text/plain": ["schema": Schema.string()]],
             ]
-            return OpenAPIEndpoint(route: "POST /\(service.fullName)/\(method.name)", operation: operation(
+            return OpenAPIEndpoint(route: APIOperation.grpcRoute(service: service.fullName, method: method.name), operation: operation(
                 documented.operationID, tag: tag, summary: documented.summary, description: documented.description,
                 parameters: parameters, body: body(Schema.ref(method.input), examples: documented.examples),
                 responses: responses))

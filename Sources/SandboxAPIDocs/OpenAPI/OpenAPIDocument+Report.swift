@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxJSON
 
 // The integration report, `GET /sandbox/report`, as Sources/SandboxAdmin/AdminAPI+Report.swift
@@ -9,7 +10,7 @@ extension OpenAPIDocument {
 
     static func reportEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
         Endpoint<Admin>(AdminRoute.getReport, OpenAPI.operation(
-            "getReport", tag: "Sandbox", summary: "What my app gets wrong (the integration report)",
+            tag: "Sandbox", summary: "What my app gets wrong (the integration report)",
             description: """
                 For each account that made a request or has a cashout (or `account` alone): what its app gets wrong, \
                 from evidence, each finding with the requests and delivery attempts that show it and what to change; the \
@@ -58,7 +59,7 @@ extension OpenAPIDocument {
             let summary = #"the app believes cashout 1000001 (external_id "shop-order-101") is COMPLETED; "#
                 + "the bank's is REJECTED (reversed after it completed)"
             return OpenAPI.operation(
-            "reconcile", tag: "Sandbox", summary: "Compare my app's ledger with the bank",
+            tag: "Sandbox", summary: "Compare my app's ledger with the bank",
             description: """
                 Reconciliation (the Testing your app guide, "Reconciliation"): the app's own view of its payouts, one entry \
                 per payout with its API's reference (\(references)), the status it believes in its API's words and the \
@@ -91,7 +92,7 @@ extension OpenAPIDocument {
 
     static func suiteEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
         Endpoint<Admin>(AdminRoute.getSuite, OpenAPI.operation(
-            "getSuite", tag: "Sandbox", summary: "Whether the suite's steps are over",
+            tag: "Sandbox", summary: "Whether the suite's steps are over",
             description: """
                 While `cashout-sandbox test SUITE --serve` runs a suite's steps against this sandbox: `running` (with the \
                 step running now), `passed` (every step held) or `failed` (with the step that failed and why). The command \

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 import SandboxScenario
 
@@ -11,7 +12,7 @@ extension OpenAPIDocument {
             Endpoint<Admin>(AdminRoute.listRequests, describedAmong: { apis in
                 let dialects = apis.map(\.dialect)
                 return OpenAPI.operation(
-                "listRequests", tag: "Sandbox", summary: "The request journal",
+                tag: "Sandbox", summary: "The request journal",
                 description: """
                     The newest requests to the payout APIs (matched or not; not the admin API's, the dashboard's or the \
                     documents'), newest first, each with its answer, the route and API, why an authentication was refused \
@@ -34,7 +35,7 @@ extension OpenAPIDocument {
                 ])
             }) { $0.listRequests($1) },
             Endpoint<Admin>(AdminRoute.verifyRequests, OpenAPI.operation(
-                "verifyRequests", tag: "Sandbox", summary: "Verify what the payout APIs received",
+                tag: "Sandbox", summary: "Verify what the payout APIs received",
                 description: """
                     Request verification, as WireMock's and MockServer's: how many journaled requests match `request` \
                     (each of `method`, `path`, `dialect`, `headers` and `body` optional, each a scenario file's matcher: \
@@ -59,7 +60,7 @@ extension OpenAPIDocument {
                                              + "expected one of: method, path, dialect, headers, body)"),
                 ])) { $0.verifyRequests($1) },
             Endpoint<Admin>(AdminRoute.clearRequests, OpenAPI.operation(
-                "clearRequests", tag: "Sandbox", summary: "Clear the request journal",
+                tag: "Sandbox", summary: "Clear the request journal",
                 description: "Forgets every request journaled so far; ids go on increasing.",
                 responses: ["204": OpenAPI.empty("Cleared")])) { $0.clearRequests($1) },
         ]

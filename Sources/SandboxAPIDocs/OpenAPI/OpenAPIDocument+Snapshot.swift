@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 
 // GET and PUT /sandbox/snapshot as Sources/SandboxAdmin/AdminAPI+Snapshot.swift serves them.
@@ -6,7 +7,7 @@ extension OpenAPIDocument {
     static func snapshotEndpoints<Admin: AdminServing>() -> [Endpoint<Admin>] {
         [
             Endpoint<Admin>(AdminRoute.getSnapshot, OpenAPI.operation(
-                "getSnapshot", tag: "Sandbox", summary: "Save the whole state",
+                tag: "Sandbox", summary: "Save the whole state",
                 description: """
                     Merchants and balances, cashouts with their history and scheduled bank steps, the ledger, limits used, \
                     webhooks with every attempt and retries to come, the clock, and the scenarios loaded through \
@@ -22,7 +23,7 @@ extension OpenAPIDocument {
     /// `PUT /sandbox/snapshot`, whose body the server spools to a file.
     static func snapshotUploadEndpoint<Admin: AdminServing>() -> Endpoint<Admin> {
         Endpoint<Admin>(AdminRoute.putSnapshot, OpenAPI.operation(
-            "putSnapshot", tag: "Sandbox", summary: "Restore a saved state",
+            tag: "Sandbox", summary: "Restore a saved state",
             description: """
                 Replaces the whole state with the snapshot's, the clock included (back, too); the scenarios the \
                 sandbox was started with stay, the snapshot's are loaded over them; the sinks are emptied. Up to \

@@ -1,3 +1,4 @@
+import SandboxContract
 import SandboxJSON
 
 /// The OpenAPI 3.1 description of every endpoint of the payout APIs served and of the admin API,

@@ -73,13 +73,13 @@
     refreshNow();
   }
 
-  async function api(method, path, body, headers) {
+  // A request; one to the admin API (`admin`) carries the admin token, and a 401 asks for one.
+  async function api(method, path, body, headers, admin) {
     const init = { method: method, headers: Object.assign({}, headers || {}), cache: "no-store" };
     if (body !== undefined) {
       init.body = typeof body === "string" ? body : JSON.stringify(body);
       init.headers["Content-Type"] = "application/json";
     }
-    const admin = /^\/sandbox\//.test(path);
     const token = admin ? adminToken() : "";
     if (token) init.headers["Authorization"] = "Bearer " + token;
     const response = await fetch(path, init);
@@ -89,6 +89,20 @@
     // A 401 for a token the user has since replaced says nothing about the new one.
     if (admin && response.status === 401 && token === adminToken()) askForToken(token !== "");
     return { status: response.status, ok: response.ok, json: json, text: text, headers: response.headers };
+  }
+  // The operations the page calls, by id: `operations`, the table the server writes before this
+  // file from their declarations (Dashboard+Assets.swift), so that no file types an API's path;
+  // the admin API's are marked `admin`.
+  // `pathOf("getCashout", { id: 7 })` is `/sandbox/cashouts/7`, `routeOf(id)` `METHOD /path`; `call`
+  // sends `options.body` (and `headers`) to one, its `params` in its path and `query` after it,
+  // and answers 404 for one this sandbox does not serve (an API left out).
+  const pathOf = (id, params) => operations[id].path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent((params || {})[name]));
+  const routeOf = (id) => operations[id].method + " " + operations[id].path;
+  function call(id, options) {
+    const o = options || {};
+    if (!operations[id]) return Promise.resolve({ status: 404, ok: false, json: null, text: "", headers: { get: () => null } });
+    const query = o.query ? String(o.query) : "";
+    return api(operations[id].method, pathOf(id, o.params) + (query ? "?" + query : ""), o.body, o.headers, operations[id].admin);
   }
   const problem = (answer) => "HTTP " + answer.status + ": " + ((answer.json && (answer.json.message || answer.json.description)) || answer.text || "no body");
 
@@ -186,7 +200,7 @@
   }
 
   async function loadClock(mine) {
-    const answer = await api("GET", "/sandbox/clock");
+    const answer = await call("getClock");
     if (stale(mine) || !answer.ok || !answer.json) return;
     $("clock-mode").textContent = "(" + orDash(answer.json.mode) + ")";
     $("clock-now").textContent = time(answer.json.now);
@@ -194,7 +208,7 @@
   }
   // While --state-dir's disk cannot be written, a banner says so (Running it, "When the disk fails").
   async function loadHealth(mine) {
-    const answer = await api("GET", "/sandbox/health");
+    const answer = await call("getHealth");
     if (stale(mine)) return;
     const journal = answer.json && answer.json.journal;
     $("journal-banner").hidden = !journal;
@@ -205,7 +219,7 @@
   }
   async function advance(body) {
     sequence += 1;
-    const answer = await api("POST", "/sandbox/clock/advance", body);
+    const answer = await call("advanceClock", { body: body });
     if (!answer.ok) notice(problem(answer));
     else {
       const ran = answer.json.events_applied;

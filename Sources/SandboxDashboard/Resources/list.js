@@ -1,5 +1,5 @@
   async function loadMerchants(mine) {
-    const answer = await api("GET", "/sandbox/merchants");
+    const answer = await call("listMerchants");
     if (stale(mine) || !answer.ok || !answer.json) return;
     state.merchants = answer.json.merchants || [];
     for (const m of state.merchants) currencies[m.login] = m.currency;
@@ -12,13 +12,13 @@
     if (state.view === "merchants") renderMerchants();
   }
   // A part's own accounts (Mannco's users, PayoutService's merchants), read on every refresh
-  // from the admin API's `path` (its list `member`, each named by its `id` member): the
+  // from the admin API's operation `list` (its list `member`, each named by its `id` member): the
   // account filter offers them, `changed(ids, accounts)` runs when they change, and
   // `read(accounts, view, mine)` after every read.
-  function readAccounts(owner, path, member, id, changed, read) {
+  function readAccounts(owner, list, member, id, changed, read) {
     let key = null;
     refreshers.push(async (view, mine) => {
-      const answer = await api("GET", path);
+      const answer = await call(list);
       if (stale(mine) || !answer.ok || !answer.json) return;
       const accounts = answer.json[member] || [], ids = accounts.map((account) => account[id]);
       for (const account of accounts) if (account.currency) currencies[account[id]] = account.currency;
@@ -52,7 +52,7 @@
     const query = new URLSearchParams();
     if ($("filter-merchant").value) query.set("merchant", $("filter-merchant").value);
     if ($("filter-status").value) query.set("status", $("filter-status").value);
-    const answer = await api("GET", "/sandbox/cashouts" + (query.toString() ? "?" + query : ""));
+    const answer = await call("listCashouts", { query: query });
     if (stale(mine)) return;
     if (!answer.ok) { notice(problem(answer)); return; }
     const all = answer.json.cashouts || [];

@@ -44,7 +44,7 @@
     const id = state.id;
     let answer;
     try {
-      answer = await api("GET", "/sandbox/cashouts/" + encodeURIComponent(id));
+      answer = await call("getCashout", { params: { id: id } });
     } catch (error) {
       if (!stale(mine) && id === state.id) clearCashout("ERROR");
       throw error;
@@ -72,7 +72,7 @@
   }
   async function loadTimeline(id, mine) {
     const tag = timeline.id === id && timeline.tag ? { "If-None-Match": timeline.tag } : undefined;
-    const answer = await api("GET", "/sandbox/cashouts/" + encodeURIComponent(id) + "/timeline", undefined, tag);
+    const answer = await call("getCashoutTimeline", { params: { id: id }, headers: tag });
     if (stale(mine) || id !== state.id || answer.status === 304) return;
     if (!answer.ok || !answer.json) {
       clearTimeline();
@@ -176,7 +176,7 @@
     enableActions([]);
     sequence += 1;
     try {
-      const answer = await api("POST", "/sandbox/cashouts/" + encodeURIComponent(id) + "/actions", body);
+      const answer = await call("forceCashoutAction", { params: { id: id }, body: body });
       sequence += 1;
       if (id !== state.id) return;
       if (answer.ok && answer.json) {
@@ -215,7 +215,7 @@
     const login = state.login || (state.merchants[0] && state.merchants[0].login);
     $("ledger-card").hidden = !login;
     if (!login) return;
-    const answer = await api("GET", "/sandbox/ledger?merchant=" + encodeURIComponent(login));
+    const answer = await call("getLedger", { query: "merchant=" + encodeURIComponent(login) });
     if (stale(mine)) return;
     if (!answer.ok) { notice(problem(answer)); return; }
     $("ledger-merchant").textContent = login;

@@ -12,7 +12,7 @@
     if (view !== "report") { reportShown = reportTag = null; return; }
     const account = state.key;
     const tag = reportTag && reportTag.account === account ? { "If-None-Match": reportTag.tag } : undefined;
-    const answer = await api("GET", "/sandbox/report" + (account ? "?account=" + encodeURIComponent(account) : ""), undefined, tag);
+    const answer = await call("getReport", { query: account ? "account=" + encodeURIComponent(account) : "", headers: tag });
     if (stale(mine) || account !== state.key || answer.status === 304) return;
     const etag = answer.headers.get("ETag");
     reportTag = etag ? { account: account, tag: etag } : null;

@@ -10,11 +10,11 @@
     const query = new URLSearchParams();
     if ($("requests-path").value.trim()) query.set("path", $("requests-path").value.trim());
     if ($("requests-status").value.trim()) query.set("status", $("requests-status").value.trim());
-    const answer = await api("GET", "/sandbox/requests" + (query.toString() ? "?" + query : ""));
+    const answer = await call("listRequests", { query: query });
     if (stale(mine)) return;
     const missing = answer.status === 404;
     $("requests-unavailable").hidden = !missing;
-    $("requests-unavailable").textContent = missing ? "This sandbox keeps no request journal (GET /sandbox/requests answered HTTP 404)." : "";
+    $("requests-unavailable").textContent = missing ? "This sandbox keeps no request journal (" + routeOf("listRequests") + " answered HTTP 404)." : "";
     $("requests-body").hidden = missing;
     if (missing) return;
     if (!answer.ok || !answer.json) { $("requests-count").textContent = problem(answer); return; }
@@ -82,7 +82,7 @@
 
   async function clearJournal() {
     sequence += 1;
-    const answer = await api("DELETE", "/sandbox/requests");
+    const answer = await call("clearRequests");
     // Back to the list without a hash change, whose navigation would clear the notice.
     if (state.key) { history.replaceState(null, "", "#/requests"); state.key = null; showRequest(null); }
     if (answer.ok) notice("The request journal is cleared.", true); else notice(problem(answer));

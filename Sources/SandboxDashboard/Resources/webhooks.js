@@ -5,20 +5,20 @@
   // A notification with its attempts and the buttons that send it again; `listed` adds a
   // link to its cashout (the Webhooks view lists every cashout's).
   function renderWebhook(w, listed) {
-    const send = (label, path, body) => async () => {
+    const send = (label, operation, body) => async () => {
       sequence += 1;
-      const answer = await api("POST", path, body);
+      const answer = await call(operation, { params: { id: w.id }, body: body });
       const last = answer.ok && answer.json && (answer.json.attempts || []).slice(-1)[0];
       if (answer.ok) notice(label + " of webhook " + w.id + " sent" + (last ? ": " + attemptAnswer(last) + "." : "."), true);
       else notice(label + " of webhook " + w.id + ": " + problem(answer));
       refreshNow();
     };
     const buttons = w.url ? el("span", { class: "webhook-buttons" },
-      el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: send("A redelivery", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/redeliver"), text: "Redeliver" }),
+      el("button", { type: "button", "data-testid": "redeliver-" + w.id, onclick: send("A redelivery", "redeliverWebhook"), text: "Redeliver" }),
       el("button", { type: "button", "data-testid": "duplicate-" + w.id, title: "The same notification again, as a provider's at-least-once delivery does",
-                     onclick: send("A duplicate", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "duplicate" }), text: "Send duplicate" }),
+                     onclick: send("A duplicate", "sendWebhookChaos", { kind: "duplicate" }), text: "Send duplicate" }),
       el("button", { type: "button", class: "danger", "data-testid": "forged-" + w.id, title: "A copy with a wrong signature, which the receiver should refuse",
-                     onclick: send("A forged copy", "/sandbox/webhooks/" + encodeURIComponent(w.id) + "/chaos", { kind: "forged" }), text: "Send forged" })) : null;
+                     onclick: send("A forged copy", "sendWebhookChaos", { kind: "forged" }), text: "Send forged" })) : null;
     const attempts = (w.attempts || []).map((a) =>
       el("li", { "data-testid": "webhook-attempt-" + w.id + "-" + a.number, "data-chaos": a.chaos ? a.chaos.kind : null },
         el("span", { class: "attempt-head" }, ...spaced(
@@ -47,7 +47,7 @@
   refreshers.push(async (view, mine) => {
     if (view !== "webhooks") return;
     const cashout = state.key;
-    const answer = await api("GET", "/sandbox/webhooks" + (cashout ? "?cashout_id=" + encodeURIComponent(cashout) : ""));
+    const answer = await call("listWebhooks", { query: cashout ? "cashout_id=" + encodeURIComponent(cashout) : "" });
     if (stale(mine) || cashout !== state.key) return;
     if (!answer.ok || !answer.json) { $("webhooks-count").textContent = problem(answer); return; }
     if (document.activeElement !== $("webhooks-cashout")) $("webhooks-cashout").value = cashout || "";

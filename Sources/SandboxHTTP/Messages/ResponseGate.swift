@@ -23,23 +23,24 @@ package enum ResponseGateState: Sendable {
     case held
     /// The held response goes.
     case open
-    /// This response goes instead (the change it reports could not be saved, say).
-    case failed(HTTPResponse)
+    /// It cannot go: what it reports failed (a change that could not be saved, say). The hold's
+    /// `refusedAs` makes the answer that goes instead, in the request's own format.
+    case failed(any Error & Sendable)
 }
 
 /// A held response's gate and ticket.
 struct ResponseHold: Sendable {
     let gate: any ResponseGate
     let ticket: Int
-    /// Turns the gate's failure answer into this response's own format (a gRPC status, say).
-    let refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)?
+    /// The answer to the gate's failure, in this response's own format (an HTTP 503, a gRPC status).
+    let refusedAs: @Sendable (any Error & Sendable) -> HTTPResponse
 
     /// What to send for `response` if its gate lets it go now (it, no longer held, or the gate's
     /// failure answer); nil while it is held.
     func release(_ response: HTTPResponse) -> HTTPResponse? {
         switch gate.state(of: ticket) {
         case .held: return nil
-        case .failed(let instead): return refusedAs?(instead) ?? instead
+        case .failed(let failure): return refusedAs(failure)
         case .open:
             var released = response
             released.hold = nil
@@ -59,15 +60,15 @@ struct ResponseHold: Sendable {
 }
 
 extension HTTPResponse {
-    /// This response, sent once `gate` lets `ticket` go (or the gate's failure answer instead,
-    /// through `refusedAs` when given). It is made: what maps it (``map(_:_:)``) sees it at once,
+    /// This response, sent once `gate` lets `ticket` go (or, should the gate fail, `refusedAs`'s
+    /// answer to its failure instead). It is made: what maps it (``map(_:_:)``) sees it at once,
     /// as it will leave unless the gate fails. A response produced later is held once produced.
     ///
     /// ```swift
-    /// return response.held(by: journal, until: journal.counts.appended)
+    /// return response.held(by: journal, until: journal.counts.appended) { Router.error(503, "\($0)") }
     /// ```
     package func held(by gate: any ResponseGate, until ticket: Int,
-                      refusedAs: (@Sendable (HTTPResponse) -> HTTPResponse)? = nil) -> HTTPResponse {
+                      refusedAs: @escaping @Sendable (any Error & Sendable) -> HTTPResponse) -> HTTPResponse {
         map(ResponseHold(gate: gate, ticket: ticket, refusedAs: refusedAs)) { hold, produced in
             var response = produced
             response.hold = hold

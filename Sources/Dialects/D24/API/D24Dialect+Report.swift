@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 import SandboxReport
@@ -7,7 +8,7 @@ import SandboxReport
 // carry no status (D24's page "Notifications"), so an app learns a change only by asking `POST /v3/cashout/status`.
 
 extension D24Dialect: ReportingDialect {
-    static let reportTerms = ReportTerms(statusQuery: "POST /v3/cashout/status", reference: "external_id",
+    static let reportTerms = ReportTerms(statusQuery: D24Operation.status.route, reference: "external_id",
                                          notificationURL: "your notification_url", notificationSignature: "the control field",
                                          credentials: "login, pass and Payload-Signature")
     package var integrationChecks: [IntegrationCheck] { integrationChecks(.standard) }
@@ -26,19 +27,18 @@ extension D24Dialect: ReportingDialect {
     /// The merchant is the body's `login`; a create pays `document_id`'s `bank_account`
     /// `amount`; a status query names `cashout_id` or `external_id`, and so do an update of the
     /// status (`PUT /v3/cashout/status`: a hold, a release) and a cancel.
-    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
-        let body = exchange.body
-        func text(_ key: String) -> String? { body?[key].flatMap { $0.stringValue ?? $0.numberText } }
+    package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? {
+        let text = call.text
         var facts = RequestFacts(account: text("login"), reference: text("external_id"))
-        switch exchange.route {
-        case "POST /v3/cashout":
+        switch call.operation.role {
+        case .create:
             let amount = text("amount").map { Money($0)?.description ?? $0 } ?? ""
             let beneficiary = [text("country"), text("document_id"), text("bank_code"), text("bank_account")]
                 .map { $0 ?? "" }.joined(separator: "/")
             facts.action = .create(beneficiary: beneficiary, amount: amount)
-            facts.content = (body?.objectValue ?? [:]).filter { Self.createContent.contains($0.key) }
-            facts.payoutID = exchange.answer?["cashout_id"].flatMap { $0.stringValue ?? $0.numberText }.flatMap { Int($0) }
-        case "POST /v3/cashout/status":
+            facts.content = (call.body?.objectValue ?? [:]).filter { Self.createContent.contains($0.key) }
+            facts.payoutID = call.answer?["cashout_id"].flatMap { $0.stringValue ?? $0.numberText }.flatMap { Int($0) }
+        case .statusQuery:
             facts.action = .statusQuery
             facts.payoutID = text("cashout_id").flatMap { Int($0) }
         default:

@@ -1,6 +1,7 @@
 import SandboxBank
-import SandboxDialect
+import SandboxContract
 import SandboxD24Rules
+import SandboxDialect
 import SandboxHTTP
 
 /// The D24 Cashouts API v3 on the dialect seam: its endpoints (`D24API`), its signed form
@@ -10,6 +11,7 @@ package struct D24Dialect: Dialect {
     /// What its payouts record as their dialect.
     package static let name = "d24"
     package var name: String { Self.name }
+    package var operations: [APIOperation] { D24Operation.all }
     /// Prepared HMAC keys, shared by the endpoints and the notifications.
     let keys = D24SigningKeys()
 

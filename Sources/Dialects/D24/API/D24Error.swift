@@ -63,19 +63,23 @@ struct D24Error: Error, Sendable, Equatable {
         703: "Could not make the cashout. Contact integration@d24.com",
     ]
 
-    static let invalidCredentials = D24Error(code: 401, message: "Invalid credentials")
-    static let invalidSignature = D24Error(code: 302, message: "Invalid control string")
-    static let unregisteredIP = D24Error(
-        code: 402, message: "Unregistered IP address (Go to API Access to whitelist the IP in the Merchant Panel)")
+    static let invalidCredentials = standard(401)
+    static let invalidSignature = standard(302)
+    static let unregisteredIP = standard(402)
     static let malformedBody = D24Error(code: 502, message: "Invalid request body - Please check that the JSON is well formatted")
     static let notFound = D24Error(code: 509, message: "Cashout not found with this ID")
     static let invalidTransition = D24Error(code: 510, message: "Invalid status transition")
-    static let duplicateExternalID = D24Error(code: 511, message: "External ID already used")
-    static let insufficientFunds = D24Error(code: 514, message: "Insufficient funds")
+    static let duplicateExternalID = standard(511)
+    static let insufficientFunds = standard(514)
+
+    /// The refusal of `code` with its message of D24's "API Codes" page (`standardMessages`).
+    private static func standard(_ code: Int) -> D24Error {
+        D24Error(code: code, message: standardMessages[code] ?? "")
+    }
 
     /// A KYC decline (504) with its reason, as a scenario's decline gives them.
     static func kycDeclined(reason: String, reasonCode: Int) -> D24Error {
-        D24Error(code: 504, message: standardMessages[504] ?? "", reason: reason, reasonCode: reasonCode)
+        D24Error(code: 504, message: standard(504).message, reason: reason, reasonCode: reasonCode)
     }
 
     static func limitExceeded(_ which: String) -> D24Error {

@@ -1,5 +1,6 @@
 import SandboxAPIDocs
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 
@@ -18,7 +19,7 @@ extension D24Merchant {
     /// `Payload-Signature` HMAC key) and, when it has one, `READ_ONLY_KEY` for an app.
     static let kind = AccountKind(
         template: { login in account(login: login, pass: "", secret: "", balance: .zero) }, defaults: [sandboxDefault],
-        section: ("merchants", read), legacyPath: ("/sandbox/merchants", "merchants"), idName: "login", idLimit: 32,
+        section: ("merchants", read), legacyPath: ("/sandbox/merchants", "merchants", ("listMerchants", "putMerchant")), idName: "login", idLimit: 32,
         sectionFormat: D24Dialect.merchantsFormat,
         schemaNames: ("Merchant", "MerchantUpdate"),
         apply: { apply($0, to: &$1) },

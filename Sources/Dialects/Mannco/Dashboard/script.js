@@ -8,7 +8,7 @@
     return "$" + digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ",") + "." + digits.slice(-2);
   }
 
-  readAccounts("mannco", "/sandbox/users", "users", "id", (ids) => {
+  readAccounts("mannco", "listManncoUsers", "users", "id", (ids) => {
     fillSelect($("mannco-new-user"), ids, false);
     fillSelect($("mannco-emails-user"), ids, true);
   }, async (users, view, mine) => {
@@ -63,7 +63,7 @@
     $("mannco-edit-submit").disabled = true;
     sequence += 1;  // a poll already on its way shows the user as it was: dropped
     try {
-      const answer = await api("PUT", "/sandbox/users/" + encodeURIComponent(id), body);
+      const answer = await call("putManncoUser", { params: { id: id }, body: body });
       if (answer.ok && answer.json) {
         fillUser(answer.json);
         result.textContent = "Saved.";
@@ -91,7 +91,7 @@
 
   async function loadEmails(mine) {
     const user = state.key;
-    const answer = await api("GET", "/sandbox/emails" + (user ? "?user=" + encodeURIComponent(user) : ""));
+    const answer = await call("listManncoEmails", { query: user ? "user=" + encodeURIComponent(user) : "" });
     if (stale(mine) || user !== state.key) return;
     if (!answer.ok) { notice(problem(answer)); return; }
     $("mannco-emails-user").value = user || "";  // the hash chooses the user (#/emails/ID)
@@ -110,7 +110,7 @@
       return;
     }
     card.hidden = false;
-    const answer = await api("GET", "/sandbox/emails?user=" + encodeURIComponent(c.merchant));
+    const answer = await call("listManncoEmails", { query: "user=" + encodeURIComponent(c.merchant) });
     if (stale(mine) || String(c.cashout_id) !== state.id || !answer.ok || !answer.json) return;
     const emails = (answer.json.emails || []).filter((e) => e.cashout_id === c.cashout_id);
     $("mannco-cashout-emails").replaceChildren(...emails.map((e) => emailRow(e, "mannco-cashout-email-" + e.status, false)));
@@ -136,12 +136,12 @@
     result.removeAttribute("data-cashout-id");
     $("mannco-new-submit").disabled = true;
     try {
-      const login = await api("POST", "/user/login", { apiKey: user.api_key });
-      log.textContent = "POST /user/login\n\n" + JSON.stringify({ apiKey: user.api_key }) + "\n\n→ HTTP " + login.status + " " + login.text;
+      const login = await call("manncoLogin", { body: { apiKey: user.api_key } });
+      log.textContent = routeOf("manncoLogin") + "\n\n" + JSON.stringify({ apiKey: user.api_key }) + "\n\n→ HTTP " + login.status + " " + login.text;
       const jwt = login.json && login.json.content && login.json.content.jwt;
       if (!jwt) { result.textContent = "Login refused: " + said(login); return; }
-      const answer = await api("POST", "/cashout/process", body, { Authorization: "Bearer " + jwt });
-      log.textContent += "\n\nPOST /cashout/process\nAuthorization: Bearer " + jwt + "\n\n" + JSON.stringify(body) + "\n\n→ HTTP " + answer.status + " " + answer.text;
+      const answer = await call("manncoProcessCashout", { body: body, headers: { Authorization: "Bearer " + jwt } });
+      log.textContent += "\n\n" + routeOf("manncoProcessCashout") + "\nAuthorization: Bearer " + jwt + "\n\n" + JSON.stringify(body) + "\n\n→ HTTP " + answer.status + " " + answer.text;
       const content = answer.json && answer.json.content;
       result.replaceChildren();
       if (answer.ok && content && content.cashoutId) {

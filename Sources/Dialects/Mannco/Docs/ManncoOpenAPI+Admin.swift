@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 
@@ -9,12 +10,12 @@ extension OpenAPIDocument {
     static var manncoAdminEndpoints: [OpenAPIEndpoint] {
         let userID = OpenAPI.path("id", Schema.string("1 to \(ManncoUser.kind.idLimit) characters", example: "76561198000000042"), "The user's id")
         return [
-            OpenAPIEndpoint(route: ManncoUser.kind.legacyRoutes!.list, operation: OpenAPI.operation(
-                "listManncoUsers", tag: "Sandbox", summary: "Mannco users", description: "With their API keys, balances and linked methods.",
+            OpenAPIEndpoint(ManncoUser.kind.legacyOperations!.list, OpenAPI.operation(
+                tag: "Sandbox", summary: "Mannco users", description: "With their API keys, balances and linked methods.",
                 responses: ["200": OpenAPI.json("The users", Schema.object(["users": Schema.array(of: Schema.ref("ManncoUser"))],
                                                                            required: ["users"]))])),
-            OpenAPIEndpoint(route: ManncoUser.kind.legacyRoutes!.put, operation: OpenAPI.operation(
-                "putManncoUser", tag: "Sandbox", summary: "Create or update a Mannco user",
+            OpenAPIEndpoint(ManncoUser.kind.legacyOperations!.put, OpenAPI.operation(
+                tag: "Sandbox", summary: "Create or update a Mannco user",
                 description: "Creates the user (which needs `api_key`), or changes the members given.",
                 parameters: [userID],
                 body: OpenAPI.body(Schema.ref("ManncoUserUpdate"), examples: [
@@ -34,8 +35,8 @@ extension OpenAPIDocument {
 
     /// `GET /sandbox/emails`: the users' email outbox, which Mannco's notifications go to.
     static var manncoEmails: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("GET /sandbox/emails", OpenAPI.operation(
-            "listManncoEmails", tag: "Sandbox", summary: "Mannco's email outbox",
+        Endpoint<ManncoAPI>(ManncoOperation.emails, OpenAPI.operation(
+            tag: "Sandbox", summary: "Mannco's email outbox",
             description: "One email per status a cashout enters (pending, processing, completed, failed, cancelled), oldest first.",
             parameters: [OpenAPI.query("user", Schema.string(example: ManncoDocs.user.id), "Only this user's cashouts'")],
             responses: ["200": OpenAPI.json("The emails", Schema.object(["emails": Schema.array(of: Schema.ref("ManncoEmail"))],

@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxBank
 import SandboxJSON
 
@@ -16,8 +17,8 @@ extension OpenAPIDocument {
     }
 
     static var manncoLogin: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("POST /user/login", OpenAPI.operation(
-            "manncoLogin", tag: "Mannco", summary: "Log in with an API key",
+        Endpoint<ManncoAPI>(ManncoOperation.login, OpenAPI.operation(
+            tag: "Mannco", summary: "Log in with an API key",
             description: "`content.jwt` is the token every other Mannco route takes as `Authorization: Bearer <jwt>`.",
             body: [
                 "required": true,
@@ -36,8 +37,8 @@ extension OpenAPIDocument {
     }
 
     static var manncoProcessCashout: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("POST /cashout/process", OpenAPI.operation(
-            "manncoProcessCashout", tag: "Mannco", summary: "Request a cashout",
+        Endpoint<ManncoAPI>(ManncoOperation.process, OpenAPI.operation(
+            tag: "Mannco", summary: "Request a cashout",
             description: """
                 Debits `amount` cents from the balance; the provider pays `netAmount` (`amount` less the fee: Payoneer \
                 2 %, Tipalti 1.5 %, rounded half away from zero). Checks in this order, the first failure answered: \
@@ -63,8 +64,8 @@ extension OpenAPIDocument {
     }
 
     static var manncoCashoutHistory: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("GET /user/getCashoutHistory", OpenAPI.operation(
-            "manncoCashoutHistory", tag: "Mannco", summary: "The user's cashouts",
+        Endpoint<ManncoAPI>(ManncoOperation.history, OpenAPI.operation(
+            tag: "Mannco", summary: "The user's cashouts",
             description: "Newest first, `perpage` a page (20 by default, at most 50), pages from 1.",
             parameters: [
                 OpenAPI.query("page", pageNumber(example: 1), "The page, from 1 (default 1)"),
@@ -87,8 +88,8 @@ extension OpenAPIDocument {
     }
 
     static var manncoBalance: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("GET /user/balance", OpenAPI.operation(
-            "manncoBalance", tag: "Mannco", summary: "The user's balance", description: "In cents.", security: ["ManncoJWT"],
+        Endpoint<ManncoAPI>(ManncoOperation.balance, OpenAPI.operation(
+            tag: "Mannco", summary: "The user's balance", description: "In cents.", security: ["ManncoJWT"],
             responses: [
                 "200": OpenAPI.json("The balance", envelope(Schema.object(["balance": cents("The balance")], required: ["balance"])),
                                     example: success(["balance": whole(ManncoDocs.user.balanceCents)])),
@@ -102,8 +103,8 @@ extension OpenAPIDocument {
     }
 
     static var manncoLinkMethod: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("POST /cashout/link", OpenAPI.operation(
-            "manncoLinkMethod", tag: "Mannco", summary: "Link a payout method",
+        Endpoint<ManncoAPI>(ManncoOperation.link, OpenAPI.operation(
+            tag: "Mannco", summary: "Link a payout method",
             description: """
                 Payoneer and PayPal answer `link`, a page of this sandbox that links the method when opened \
                 (GET /cashout/link/{token}); Tipalti links at once from its payee fields.
@@ -128,8 +129,8 @@ extension OpenAPIDocument {
     }
 
     static var manncoUnlinkMethod: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("POST /cashout/unlink", OpenAPI.operation(
-            "manncoUnlinkMethod", tag: "Mannco", summary: "Unlink Payoneer", description: "Only Payoneer can be unlinked.",
+        Endpoint<ManncoAPI>(ManncoOperation.unlink, OpenAPI.operation(
+            tag: "Mannco", summary: "Unlink Payoneer", description: "Only Payoneer can be unlinked.",
             body: OpenAPI.body(Schema.ref("ManncoUnlinkRequest"), examples: ["payoneer": ["provider": "payoneer"]]),
             security: ["ManncoJWT"],
             responses: [
@@ -142,8 +143,8 @@ extension OpenAPIDocument {
     }
 
     static var manncoOpenLink: Endpoint<ManncoAPI> {
-        Endpoint<ManncoAPI>("GET /cashout/link/{token}", OpenAPI.operation(
-            "manncoOpenLink", tag: "Mannco", summary: "Open a Payoneer or PayPal link",
+        Endpoint<ManncoAPI>(ManncoOperation.openLink, OpenAPI.operation(
+            tag: "Mannco", summary: "Open a Payoneer or PayPal link",
             description: "The page `POST /cashout/link` answered as `link`: opening it links the method. "
                 + "No token needed; it works for a day of virtual time.",
             parameters: [OpenAPI.path("token", Schema.string(), "The last segment of `link`")],

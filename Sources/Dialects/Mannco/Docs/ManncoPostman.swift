@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 
@@ -67,7 +68,7 @@ extension PostmanCollection {
                            expect("content.cashouts[0].id", "Number(pm.collectionVariables.get('manncoCashoutId'))")]),
             mannco("Unlink Payoneer", OpenAPIDocument.manncoUnlinkMethod, body: body(["provider": "payoneer"]),
                    description: "Only Payoneer can be unlinked.", tests: [expect("content.message", javaScript(ManncoMessage.payoneerUnlinked))]),
-            Item("Users (admin API)", ManncoUser.kind.legacyRoutes!.list, expect: 200,
+            Item("Users (admin API)", ManncoUser.kind.legacyOperations!.list, expect: 200,
                  description: "The Mannco users; PUT /sandbox/users/{id} creates or updates one.",
                  tests: [expect("users[0].linked", "['tipalti']")]),
             Item("Emails (admin API)", OpenAPIDocument.manncoEmails, query: "user={{manncoUserId}}", expect: 200,

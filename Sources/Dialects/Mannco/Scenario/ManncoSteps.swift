@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxHTTP
 import SandboxJSON
@@ -55,8 +56,9 @@ enum ManncoSteps {
         let (token, problem) = login(apiKey: user.apiKey, step: Step.DialectStep(action: "\(step.action): login", body: [:]), in: &run)
         guard let token else { return problem }
         let open = body.removeValue(forKey: "open")?.boolValue ?? true
-        let path = step.action == "link" ? "/cashout/link" : "/cashout/process"
-        let request = HTTPRequest(method: "POST", target: path, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
+        let operation = step.action == "link" ? ManncoOperation.link : ManncoOperation.process
+        let request = HTTPRequest(method: operation.method, target: operation.path,
+                                  headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
                                   body: JSON.object(body).serialized())
         let (response, failure) = run.send(request, expect: step.expect ?? Step.Expectation(status: 200), action: step.action)
         if let failure { return failure }
@@ -64,7 +66,7 @@ enum ManncoSteps {
         if step.action == "process_cashout", let name = step.name, let id = content?["cashoutId"]?.numberText.flatMap({ Int($0) }) {
             run.name(name, payoutID: id, reference: String(id))
         }
-        if step.action == "link", open, let url = content?["link"]?.stringValue, let start = url.firstRange(of: "/cashout/link/") {
+        if step.action == "link", open, let url = content?["link"]?.stringValue, let start = url.firstRange(of: ManncoOperation.link.path + "/") {
             let page = HTTPRequest(method: "GET", target: String(url[start.lowerBound...]))
             return run.send(page, expect: Step.Expectation(status: 200), action: "link: opening \(url)").problem
         }
@@ -73,7 +75,8 @@ enum ManncoSteps {
 
     /// `POST /user/login`: the JWT, kept as `{{NAME}}` when `step` is a login step.
     private static func login(apiKey: String, step: Step.DialectStep, in run: inout some ScenarioRun) -> (token: String?, problem: String?) {
-        let request = HTTPRequest(method: "POST", target: "/user/login", headers: ["Content-Type": "application/json"],
+        let login = ManncoOperation.login
+        let request = HTTPRequest(method: login.method, target: login.path, headers: ["Content-Type": "application/json"],
                                   body: JSON.object(["apiKey": .string(apiKey)]).serialized())
         let (response, problem) = run.send(request, expect: step.expect ?? Step.Expectation(status: 200), action: step.action)
         if let problem { return (nil, problem) }

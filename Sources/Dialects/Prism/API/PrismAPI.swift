@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxDialect
 import SandboxGRPC
 import SandboxProtobuf
 import Synchronization
@@ -6,8 +7,7 @@ import Synchronization
 // Hyperswitch Prism's `types.PayoutService` over gRPC (Protos/payouts.proto, and the PayoutService guide): every call
 // authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers
 // (or trailers, for a refused call), and answers the five response fields (`PrismPayout`).
-// The eight methods: Create, Get, Void, Stage, Transfer, CreateLink, CreateRecipient and
-// EnrollDisburseAccount.
+// The eight methods are PrismOperation's.
 
 /// Serves the PayoutService dialect's gRPC methods over a `Bank`.
 ///
@@ -19,25 +19,22 @@ struct PrismAPI: Sendable {
     let bank: Bank
     let registry: ProtoRegistry
 
-    /// `/types.PayoutService/<method>`.
-    static func path(_ method: String) -> String { "/\(PrismProtos.serviceName)/\(method)" }
-
     func register(in grpc: inout GRPCServer) {
         let api = self
-        grpc.handle(Self.path("Create")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.create(request, caller) } }
-        grpc.handle(Self.path("Get")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.get(request, caller) } }
-        grpc.handle(Self.path("Void")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.void(request, caller) } }
-        grpc.handle(Self.path("Stage")) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.stage(request, caller) } }
-        grpc.handle(Self.path("CreateLink")) { request, context in
+        grpc.handle(PrismOperation.create) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.create(request, caller) } }
+        grpc.handle(PrismOperation.get) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.get(request, caller) } }
+        grpc.handle(PrismOperation.void) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.void(request, caller) } }
+        grpc.handle(PrismOperation.stage) { request, context in api.call(context) { caller throws(GRPCStatus) in try api.stage(request, caller) } }
+        grpc.handle(PrismOperation.createLink) { request, context in
             api.call(context) { caller throws(GRPCStatus) in try api.createLink(request, caller, host: context.request.headers["host"]) }
         }
-        grpc.handle(Self.path("Transfer")) { request, context in
+        grpc.handle(PrismOperation.transfer) { request, context in
             api.call(context) { caller throws(GRPCStatus) in try api.transfer(request, caller) }
         }
-        grpc.handle(Self.path("CreateRecipient")) { request, context in
+        grpc.handle(PrismOperation.createRecipient) { request, context in
             api.call(context) { caller throws(GRPCStatus) in try api.createRecipient(request, caller) }
         }
-        grpc.handle(Self.path("EnrollDisburseAccount")) { request, context in
+        grpc.handle(PrismOperation.enrollDisburseAccount) { request, context in
             api.call(context) { caller throws(GRPCStatus) in try api.enrollDisburseAccount(request, caller) }
         }
     }

@@ -30,7 +30,7 @@
     return rows.filter(([, value]) => value !== null && value !== undefined && value !== "");
   }
 
-  readAccounts("prism", "__MERCHANTS_PATH__", "merchants", "merchant_id", (ids, merchants) => {
+  readAccounts("prism", "__MERCHANTS_LIST__", "merchants", "merchant_id", (ids, merchants) => {
     prism.merchants = merchants;
     fillSelect($("prism-new-merchant"), ids, false);
     if (!$("prism-new-api_key").value) fillKey();
@@ -82,13 +82,13 @@
     if (rpc === "Create") body.payout_method_data = { [$("prism-new-method").value]: METHODS[$("prism-new-method").value](name) };
     if (name) body.customer = { name: name };
     if ($("prism-new-webhook_url").value.trim()) body.webhook_url = $("prism-new-webhook_url").value.trim();
-    const path = "/types.PayoutService/" + rpc, text = JSON.stringify(body);
-    $("prism-new-request").textContent = "curl -s " + quoted(location.origin + path) + " -H 'Content-Type: application/json' \\\n"
+    const operation = __RPC_OPERATIONS__[rpc], text = JSON.stringify(body);
+    $("prism-new-request").textContent = "curl -s " + quoted(location.origin + pathOf(operation)) + " -H 'Content-Type: application/json' \\\n"
       + Object.entries(headers).map(([key, value]) => "  -H " + quoted(key + ": " + value) + " \\\n").join("") + "  -d " + quoted(text);
     result.removeAttribute("data-cashout-id");
     $("prism-new-submit").disabled = true;
     try {
-      const answer = await api("POST", path, text, headers);
+      const answer = await call(operation, { body: text, headers: headers });
       const link = answer.headers.get("__LINK_HEADER__");
       $("prism-new-request").textContent += "\n\n→ HTTP " + answer.status + (link ? "\n__LINK_HEADER__: " + link : "") + "\n" + answer.text;
       const reply = answer.json || {}, payout = reply.connectorPayoutId, error = reply.error && reply.error.connectorDetails;
@@ -114,5 +114,5 @@
   $("prism-new-form").addEventListener("submit", requestPrismPayout);
   $("prism-new-merchant").addEventListener("change", fillKey);
   $("prism-new-rpc").addEventListener("change", () => { $("prism-new-method").disabled = $("prism-new-rpc").value !== "Create"; });
-  $("prism-new-webhook_url").value = location.origin + "/sandbox/sink/payoutservice";
+  $("prism-new-webhook_url").value = location.origin + pathOf("postToSink", { name: "payoutservice" });
   $("prism-new-merchant_payout_id").value = freshPayoutID();

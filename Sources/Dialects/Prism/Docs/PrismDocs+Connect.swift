@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxGRPC
 import SandboxJSON
 import SandboxProtobuf
@@ -69,7 +70,7 @@ extension PrismDocs {
         """
 
     private static let methods: [ConnectMethod] = [
-        ConnectMethod("Create", operationID: "prismCreate", summary: "Pay out now",
+        ConnectMethod(PrismOperation.create, summary: "Pay out now",
                       description: """
                           Debits `amount` and pays it to `payoutMethodData` (or an enrolled `connectorPayoutMethodId`): `PENDING`, \
                           `INITIATED` after 5 s and `SUCCESS` 10 s later on the default bank; a recipient named `FAIL…`, `REVERSE…`, \
@@ -81,14 +82,14 @@ extension PrismDocs {
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000001", "statusCode": 200],
                       errors: authentication + amountErrors + [GRPCStatus(.invalidArgument, PrismMessage.missing("payout_method_data")),
                                                                unknownMethod],
-                      links: ["Get": byID("prismGet"), "Void": byID("prismVoid")], required: amountFields,
+                      links: byID(PrismOperation.get, PrismOperation.void), required: amountFields,
                       requiredOneOf: [[PrismAPI.payoutMethodField, "connector_payout_method_id"]]),
-        ConnectMethod("Get", operationID: "prismGet", summary: "A payout as it stands",
+        ConnectMethod(PrismOperation.get, summary: "A payout as it stands",
                       description: "By `connectorPayoutId` (the sandbox's id), else `merchantPayoutId`.",
                       examples: ["by id": PrismExample.payout("1000001")],
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000001", "statusCode": 200],
                       errors: authentication + lookupErrors, requiredOneOf: [payoutIDs]),
-        ConnectMethod("Void", operationID: "prismVoid", summary: "Cancel a payout not yet sent",
+        ConnectMethod(PrismOperation.void, summary: "Cancel a payout not yet sent",
                       description: """
                           A `PENDING` payout becomes `CANCELLED` and is refunded (one staged or awaiting its details too, \
                           without a debit to refund); a `CANCELLED` one answers as it is; any other is `failed_precondition`.
@@ -97,7 +98,7 @@ extension PrismDocs {
                       answer: ["merchantPayoutId": "order-1", "payoutStatus": "CANCELLED", "connectorPayoutId": "1000001", "statusCode": 200],
                       errors: authentication + lookupErrors + [GRPCStatus(.failedPrecondition, PrismMessage.forbidden("void", status: "SUCCESS"))],
                       requiredOneOf: [payoutIDs]),
-        ConnectMethod("Stage", operationID: "prismStage", summary: "Stage a payout, without a debit",
+        ConnectMethod(PrismOperation.stage, summary: "Stage a payout, without a debit",
                       description: """
                           `REQUIRES_FULFILLMENT`; Transfer executes it. `merchantQuoteId` is its reference, answered as \
                           `merchantPayoutId`, and unique per merchant as Create's id is. \(declines)
@@ -105,8 +106,8 @@ extension PrismDocs {
                       examples: ["quote": PrismExample.stage()],
                       answer: ["merchantPayoutId": "quote-1", "payoutStatus": "REQUIRES_FULFILLMENT", "connectorPayoutId": "1000002",
                                "statusCode": 200],
-                      errors: authentication + amountErrors, links: ["Transfer": byID("prismTransfer")], required: amountFields),
-        ConnectMethod("Transfer", operationID: "prismTransfer", summary: "Execute a staged payout",
+                      errors: authentication + amountErrors, links: byID(PrismOperation.transfer), required: amountFields),
+        ConnectMethod(PrismOperation.transfer, summary: "Execute a staged payout",
                       description: """
                           The payout named by `connectorPayoutId`, else `connectorQuoteId`, else `merchantPayoutId` (the \
                           Stage's ids) is debited and goes on as a Create's: `PENDING`, then the bank's timeline. One that is \
@@ -117,7 +118,7 @@ extension PrismDocs {
                       answer: ["merchantPayoutId": "quote-1", "payoutStatus": "PENDING", "connectorPayoutId": "1000002", "statusCode": 200],
                       errors: authentication + lookupErrors + [unknownMethod, GRPCStatus(.failedPrecondition, PrismMessage.notStaged("PENDING"))],
                       requiredOneOf: [["connector_payout_id", "connector_quote_id", "merchant_payout_id"]]),
-        ConnectMethod("CreateLink", operationID: "prismCreateLink", summary: "A payout the recipient completes on a page",
+        ConnectMethod(PrismOperation.createLink, summary: "A payout the recipient completes on a page",
                       description: """
                           `REQUIRES_PAYOUT_METHOD_DATA`, without a debit; the answer's header `x-payout-link` is a page of this \
                           sandbox (`GET /prism/payout-links/{token}`) where the recipient enters a method, which executes the \
@@ -132,7 +133,7 @@ extension PrismDocs {
                           "required": false, "schema": ["type": "string", "format": "uri"],
                       ]],
                       errors: authentication + amountErrors, required: amountFields),
-        ConnectMethod("CreateRecipient", operationID: "prismCreateRecipient", summary: "Register a recipient",
+        ConnectMethod(PrismOperation.createRecipient, summary: "Register a recipient",
                       description: """
                           `REQUIRES_VENDOR_ACCOUNT_CREATION`; `connectorPayoutId` is the recipient's id (`rcp_000001`, counted \
                           per merchant), which EnrollDisburseAccount takes as `customer.connectorCustomerId`.
@@ -141,9 +142,9 @@ extension PrismDocs {
                       answer: ["merchantPayoutId": "recipient-1", "payoutStatus": "REQUIRES_VENDOR_ACCOUNT_CREATION",
                                "connectorPayoutId": "rcp_000001", "statusCode": 200],
                       errors: authentication + [GRPCStatus(.resourceExhausted, PrismMessage.tooMany("recipients", PrismRecipients.limit))],
-                      links: ["EnrollDisburseAccount": OpenAPI.connectLink(to: "prismEnrollDisburseAccount", body: PrismExample.enrollDisburseAccount(
-                          recipientID: "$response.body#/connectorPayoutId"))]),
-        ConnectMethod("EnrollDisburseAccount", operationID: "prismEnrollDisburseAccount", summary: "Enroll a payout method",
+                      links: link(PrismOperation.enrollDisburseAccount, body: PrismExample.enrollDisburseAccount(
+                          recipientID: "$response.body#/connectorPayoutId"))),
+        ConnectMethod(PrismOperation.enrollDisburseAccount, summary: "Enroll a payout method",
                       description: """
                           `REQUIRES_CREATION`; `connectorPayoutId` is the method's id (`pm_000001`), which a later Create takes \
                           as `connectorPayoutMethodId` to pay out to it. `payoutMethodData` is required; the recipient, \
@@ -153,8 +154,7 @@ extension PrismDocs {
                       answer: ["payoutStatus": "REQUIRES_CREATION", "connectorPayoutId": "pm_000001", "statusCode": 200],
                       errors: authentication + [GRPCStatus(.invalidArgument, PrismMessage.missing(PrismAPI.payoutMethodField)),
                                                 GRPCStatus(.resourceExhausted, PrismMessage.tooMany("disburse accounts", PrismRecipients.limit))],
-                      links: ["Create": OpenAPI.connectLink(to: "prismCreate",
-                                                            body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId"))],
+                      links: link(PrismOperation.create, body: PrismExample.create("order-2", methodID: "$response.body#/connectorPayoutId")),
                       required: [PrismAPI.payoutMethodField]),
     ]
 
@@ -165,8 +165,15 @@ extension PrismDocs {
     /// What `PrismAPI.payout(_:_:)` names a payout by, one of them.
     private static let payoutIDs = ["connector_payout_id", "merchant_payout_id"]
 
-    /// A link to `operation` naming the answer's payout by its `connectorPayoutId`.
-    private static func byID(_ operation: String) -> JSON {
-        OpenAPI.connectLink(to: operation, body: PrismExample.payout("$response.body#/connectorPayoutId"))
+    /// Links, each to one of `operations` naming the answer's payout by its `connectorPayoutId`.
+    private static func byID(_ operations: APIOperation...) -> [String: JSON] {
+        operations.reduce(into: [:]) { links, operation in
+            links.merge(link(operation, body: PrismExample.payout("$response.body#/connectorPayoutId"))) { $1 }
+        }
+    }
+
+    /// A link, under its method's name, to `operation` with `body`.
+    private static func link(_ operation: APIOperation, body: JSON) -> [String: JSON] {
+        [operation.grpcMethod ?? operation.id: OpenAPI.connectLink(to: operation.id, body: body)]
     }
 }

@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxDialect
 import SandboxJSON
 
@@ -10,14 +11,14 @@ enum PrismMerchantDocs {
         let merchantID = OpenAPI.path("id", Schema.string("1 to \(PrismMerchant.kind.idLimit) characters", example: "acme"),
                                       "The merchant's `x-merchant-id`")
         return [
-            OpenAPIEndpoint(route: PrismMerchant.kind.legacyRoutes!.list, operation: OpenAPI.operation(
-                "listPrismMerchants", tag: "Sandbox", summary: "PayoutService merchants",
+            OpenAPIEndpoint(PrismMerchant.kind.legacyOperations!.list, OpenAPI.operation(
+                tag: "Sandbox", summary: "PayoutService merchants",
                 description: "With the metadata their calls need (`x-merchant-id`, `x-api-key`, and `x-key1`, `x-api-secret`), balances, "
                     + "limits, recipients (CreateRecipient) and enrolled disburse accounts (EnrollDisburseAccount).",
                 responses: ["200": OpenAPI.json("The merchants", Schema.object(["merchants": Schema.array(of: Schema.ref("PrismMerchant"))],
                                                                                required: ["merchants"]))])),
-            OpenAPIEndpoint(route: PrismMerchant.kind.legacyRoutes!.put, operation: OpenAPI.operation(
-                "putPrismMerchant", tag: "Sandbox", summary: "Create or update a PayoutService merchant",
+            OpenAPIEndpoint(PrismMerchant.kind.legacyOperations!.put, OpenAPI.operation(
+                tag: "Sandbox", summary: "Create or update a PayoutService merchant",
                 description: "Creates the merchant (which needs `api_key`), or changes the members given. `require_auth: false` lets calls "
                     + "naming it (or none, for DefaultMerchantId) come without credentials.",
                 parameters: [merchantID],

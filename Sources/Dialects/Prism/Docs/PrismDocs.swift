@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxJSON
 
 /// PayoutService's part of the sandbox's documents: its eight methods as Connect's JSON
@@ -39,8 +40,8 @@ enum PrismDocs {
     /// CreateLink's recipient pages, each declared once: route, description and handler.
     static var linkEndpoints: [Endpoint<PrismLinks>] {
         [
-            Endpoint<PrismLinks>("GET \(PrismLinks.path){token}", OpenAPI.operation(
-                "prismOpenPayoutLink", tag: "PayoutService", summary: "Open a CreateLink page",
+            Endpoint<PrismLinks>(PrismOperation.openLink, OpenAPI.operation(
+                tag: "PayoutService", summary: "Open a CreateLink page",
                 description: "The recipient's form (method, holder name, account) of a payout awaiting its details. "
                     + "It works for 24 h of virtual time.",
                 parameters: [token],
@@ -48,8 +49,8 @@ enum PrismDocs {
                             "410": page("The payout expired, was cancelled, or has its details already")])) { links, request in
                 links.page(request.parameters["token"] ?? "")
             },
-            Endpoint<PrismLinks>("POST \(PrismLinks.path){token}", OpenAPI.operation(
-                "prismSubmitPayoutLink", tag: "PayoutService", summary: "Send a CreateLink page's form",
+            Endpoint<PrismLinks>(PrismOperation.submitLink, OpenAPI.operation(
+                tag: "PayoutService", summary: "Send a CreateLink page's form",
                 description: "Executes the payout (debit, PENDING, then the bank's timeline).",
                 parameters: [token],
                 body: ["required": true, "content": ["application/x-www-form-urlencoded": ["schema": [

@@ -70,10 +70,8 @@ extension PrismSteps {
         sandbox, x-auth header-key, x-api-key, and x-merchant-id for a merchant other than \
         DefaultMerchantId) with the step's metadata on top (null drops one).
         """, [
-        ("method", KeySpec("""
-            The method: Create, Get, Void, Stage, Transfer, CreateLink, CreateRecipient or \
-            EnrollDisburseAccount, or its full name types.PayoutService/Create.
-            """)
+        ("method", KeySpec("The method: \(methods.dropLast().joined(separator: ", ")) or \(methods.last ?? ""), or its full name "
+                           + "\(PrismProtos.serviceName)/\(PrismOperation.create.grpcMethod ?? "").")
                 .with("enum", .array(methodNames.map { .string($0) }))),
         ("merchant", .string("The PayoutService merchant whose credentials the call carries (default DefaultMerchantId).", minLength: 1)),
         ("metadata", KeySpec("Metadata name (lowercase) -> value, over the merchant's credentials; null drops one.")

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxDialect
 import SandboxGRPC
 import SandboxHTTP
@@ -16,14 +17,14 @@ import SandboxScenario
 enum PrismSteps {
     static let action = "grpc_call"
 
-    /// The unary methods of `types.PayoutService` a step may call.
-    static let methods = ["Create", "Get", "Void", "Stage", "Transfer", "CreateLink", "CreateRecipient", "EnrollDisburseAccount"]
+    /// The unary methods of `types.PayoutService` a step may call, by name.
+    static let methods = PrismOperation.methods.compactMap(\.grpcMethod)
 
     static let checks: [String: ScenarioVocabulary.StepCheck] = [
         action: { node throws(ScenarioError) in
             let fields = try node.object(allowed: callFormat.keys)
             guard let method = fields["method"] else { throw node.fail("expected \"method\": one of \(methods.joined(separator: ", "))") }
-            if methodName(try method.string()) == nil {
+            if operation(named: try method.string()) == nil {
                 throw method.fail("expected a method of \(PrismProtos.serviceName): \(methods.joined(separator: ", ")) "
                                       + "(or \"\(PrismProtos.serviceName)/Create\"...)")
             }
@@ -58,11 +59,11 @@ enum PrismSteps {
         },
     ]
 
-    /// `Create` from `Create` or `types.PayoutService/Create` (a leading `/` allowed); nil for another.
-    static func methodName(_ text: String) -> String? {
+    /// The method of `Create` or `types.PayoutService/Create` (a leading `/` allowed); nil for another.
+    static func operation(named text: String) -> APIOperation? {
         var name = text.hasPrefix("/") ? String(text.dropFirst()) : text
         if name.hasPrefix(PrismProtos.serviceName + "/") { name = String(name.dropFirst(PrismProtos.serviceName.count + 1)) }
-        return methods.contains(name) ? name : nil
+        return PrismOperation.methods.first { $0.grpcMethod == name }
     }
 
     /// The code of a gRPC name (`NOT_FOUND`) or of Connect's (`not_found`).
@@ -71,10 +72,10 @@ enum PrismSteps {
     }
 
     static func perform(_ step: Step.DialectStep, in run: inout some ScenarioRun) -> String? {
-        guard case .object(let body) = step.body, let method = body["method"]?.stringValue.flatMap(methodName) else {
+        guard case .object(let body) = step.body, let method = body["method"]?.stringValue.flatMap(operation(named:)) else {
             return "\(step.action): expected an object with \"method\""
         }
-        let subject = "\(action) \(method)" + (step.name.map { " \($0)" } ?? "")
+        let subject = "\(action) \(method.grpcMethod ?? method.id)" + (step.name.map { " \($0)" } ?? "")
         let merchantID = body["merchant"]?.stringValue ?? PrismMerchant.defaultID
         guard let merchant = run.bank.account(id: merchantID).flatMap(PrismMerchant.init(owned:)) else {
             return "\(subject): no PayoutService merchant \"\(merchantID)\" (define one in \"\(PrismMerchant.section)\")"
@@ -86,7 +87,7 @@ enum PrismSteps {
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         for key in metadata.keys.sorted() { headers.add(key, metadata[key]!) }
         let message = body["message"] ?? .object([:])
-        let request = HTTPRequest(method: "POST", target: PrismAPI.path(method), headers: headers, body: message.serialized())
+        let request = HTTPRequest(method: "POST", target: method.grpcPath ?? "", headers: headers, body: message.serialized())
         let (response, problem) = run.send(request, expect: Step.Expectation(), action: subject)
         if let problem { return problem }
         guard let response else { return "\(subject): expected an answer, the connection closed without one" }

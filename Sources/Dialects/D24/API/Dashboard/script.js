@@ -15,8 +15,8 @@
     $("new-submit").disabled = true;
     try {
       const signature = await hmacHex(merchant.secret, text);
-      $("new-request").textContent = "POST /v3/cashout\nPayload-Signature: " + signature + "\n\n" + text;
-      const answer = await api("POST", "/v3/cashout", text, { "Payload-Signature": signature });
+      $("new-request").textContent = routeOf("createCashout") + "\nPayload-Signature: " + signature + "\n\n" + text;
+      const answer = await call("createCashout", { body: text, headers: { "Payload-Signature": signature } });
       const result = $("new-result");
       result.replaceChildren();
       if (answer.ok && answer.json && answer.json.cashout_id) {
@@ -39,5 +39,5 @@
   merchantsChanged.push((merchants) => fillSelect($("new-merchant"), merchants.map((m) => m.login), false));
   viewShown.push((view) => { if (view === "new" && !$("new-external_id").value) $("new-external_id").value = freshExternalID(); });
   $("new-form").addEventListener("submit", createCashout);
-  $("new-notification_url").value = location.origin + "/sandbox/sink/dashboard";
+  $("new-notification_url").value = location.origin + pathOf("postToSink", { name: "dashboard" });
   $("new-external_id").value = freshExternalID();

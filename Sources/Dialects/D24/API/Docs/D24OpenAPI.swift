@@ -1,4 +1,5 @@
 import SandboxAPIDocs
+import SandboxContract
 import SandboxDialect
 import SandboxD24Rules
 import SandboxJSON
@@ -16,8 +17,8 @@ extension OpenAPIDocument {
     }
 
     static var createCashout: Endpoint<D24API> {
-        Endpoint<D24API>("POST /v3/cashout", OpenAPI.operation(
-            "createCashout", tag: "D24", summary: "Create a cashout",
+        Endpoint<D24API>(D24Operation.create, OpenAPI.operation(
+            tag: "D24", summary: "Create a cashout",
             description: """
                 Creates a cashout for the merchant named by `login`/`pass`. Fields are checked in the \
                 documented order and the first bad one is reported (code 300); then 511 (duplicate \
@@ -50,8 +51,8 @@ extension OpenAPIDocument {
     }
 
     static var getCashoutStatus: Endpoint<D24API> {
-        Endpoint<D24API>("POST /v3/cashout/status", OpenAPI.operation(
-            "getCashoutStatus", tag: "D24", summary: "A cashout's status",
+        Endpoint<D24API>(D24Operation.status, OpenAPI.operation(
+            tag: "D24", summary: "A cashout's status",
             description: "The cashout named by `cashout_id` (which decides when both are sent) or `external_id`.",
             body: OpenAPI.body(Schema.ref("CashoutStatusRequest"),
                                examples: ["by external_id": ["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1"]]),
@@ -62,8 +63,8 @@ extension OpenAPIDocument {
     }
 
     static var updateCashoutStatus: Endpoint<D24API> {
-        Endpoint<D24API>("PUT /v3/cashout/status", OpenAPI.operation(
-            "updateCashoutStatus", tag: "D24", summary: "Hold or release a cashout",
+        Endpoint<D24API>(D24Operation.updateStatus, OpenAPI.operation(
+            tag: "D24", summary: "Hold or release a cashout",
             description: """
                 `status` `ON_HOLD` (from PENDING) or `PENDING` (from ON_HOLD). Other known statuses are \
                 510, unknown ones 521. Answers the status after the change.
@@ -79,8 +80,8 @@ extension OpenAPIDocument {
     }
 
     static var cancelCashout: Endpoint<D24API> {
-        Endpoint<D24API>("DELETE /v3/cashout/cancel", OpenAPI.operation(
-            "cancelCashout", tag: "D24", summary: "Cancel a cashout",
+        Endpoint<D24API>(D24Operation.cancel, OpenAPI.operation(
+            tag: "D24", summary: "Cancel a cashout",
             description: "Both `cashout_id` and `external_id` are required; allowed from PENDING or ON_HOLD.",
             body: OpenAPI.body(Schema.ref("CancelCashoutRequest"), examples: [
                 "cancel": ["login": "sandbox_login", "pass": "sandbox_pass", "cashout_id": 1_000_001, "external_id": "order-1"],
@@ -93,8 +94,8 @@ extension OpenAPIDocument {
     }
 
     static var listBanks: Endpoint<D24API> {
-        Endpoint<D24API>("GET /v3/banks", OpenAPI.operation(
-            "listBanks", tag: "D24", summary: "Bank codes of a country",
+        Endpoint<D24API>(D24Operation.banks, OpenAPI.operation(
+            tag: "D24", summary: "Bank codes of a country",
             description: "The bank codes `bank_code` accepts for `country`; empty for countries without a list.",
             parameters: [countryParameter], security: ["ReadOnlyKey"],
             responses: [
@@ -106,8 +107,8 @@ extension OpenAPIDocument {
     }
 
     static var getExchangeRate: Endpoint<D24API> {
-        Endpoint<D24API>("GET /v3/exchange_rates", OpenAPI.operation(
-            "getExchangeRate", tag: "D24", summary: "The exchange rate of a country's currency",
+        Endpoint<D24API>(D24Operation.exchangeRate, OpenAPI.operation(
+            tag: "D24", summary: "The exchange rate of a country's currency",
             description: "The sandbox's fixed rate from USD to the country's local currency, and `amount` USD converted.",
             parameters: [
                 countryParameter,
@@ -164,12 +165,12 @@ extension OpenAPIDocument {
     /// D24's merchants in the admin API's older path (`D24Merchant.kind`).
     static var merchantEndpoints: [OpenAPIEndpoint] {
         [
-            OpenAPIEndpoint(route: D24Merchant.kind.legacyRoutes!.list, operation: OpenAPI.operation(
-                "listMerchants", tag: "Sandbox", summary: "Merchants", description: "With their credentials and balances.",
+            OpenAPIEndpoint(D24Merchant.kind.legacyOperations!.list, OpenAPI.operation(
+                tag: "Sandbox", summary: "Merchants", description: "With their credentials and balances.",
                 responses: ["200": OpenAPI.json("The merchants", Schema.object(["merchants": Schema.array(of: Schema.ref("Merchant"))],
                                                                                required: ["merchants"]))])),
-            OpenAPIEndpoint(route: D24Merchant.kind.legacyRoutes!.put, operation: OpenAPI.operation(
-                "putMerchant", tag: "Sandbox", summary: "Create or update a merchant",
+            OpenAPIEndpoint(D24Merchant.kind.legacyOperations!.put, OpenAPI.operation(
+                tag: "Sandbox", summary: "Create or update a merchant",
                 description: "Only the fields given change; a new merchant needs `pass` and `secret`.",
                 parameters: [OpenAPI.path("login", Schema.string("1 to \(D24Merchant.kind.idLimit) characters", example: "acme"),
                                           "The merchant's API key")],

@@ -67,9 +67,14 @@ extension PostmanCollection {
             Item("Exchange rate", OpenAPIDocument.getExchangeRate, query: "country=BR&amount=10",
                  headers: [("Authorization", "Bearer {{readOnlyKey}}")],
                  expect: 200, tests: [expect("currency", "'BRL'")]),
-            Item("Merchants (admin API)", D24Merchant.kind.legacyRoutes!.list, expect: 200,
+            Item("Merchants (admin API)", D24Merchant.kind.legacyOperations!.list, expect: 200,
                  description: "The D24 merchants with their credentials and balances; PUT /sandbox/merchants/{login} creates or updates one."),
         ]
+    }
+
+    /// The tests of a request refused with `error`: its code and message (in single quotes: no message has one).
+    private static func refused(_ error: D24Error) -> [String] {
+        [expect("code", String(error.code)), expect("message", "'\(error.message)'")]
     }
 
     static var errorRequests: [Item] {
@@ -77,31 +82,31 @@ extension PostmanCollection {
         return [
             Item("Bad signature (302)", OpenAPIDocument.getCashoutStatus, body: status, expect: 401,
                  description: "This request's own pre-request script replaces the signature the collection's script computed.",
-                 tests: [expect("code", "302"), expect("message", "'Invalid control string'")],
+                 tests: refused(D24Error.invalidSignature),
                  prerequest: ["pm.request.headers.upsert({ key: 'Payload-Signature', value: '0'.repeat(64) });"]),
             Item("Bad credentials (401)", OpenAPIDocument.getCashoutStatus,
                  body: body(["login": "{{apiKey}}", "pass": "not-the-passphrase", "cashout_id": .literal("{{cashoutId}}")]), expect: 401,
-                 tests: [expect("code", "401"), expect("message", "'Invalid credentials'")]),
+                 tests: refused(D24Error.invalidCredentials)),
             Item("Malformed JSON (502)", OpenAPIDocument.createCashout, body: "{\"login\": \"{{apiKey}}\",", expect: 400,
-                 tests: [expect("code", "502")]),
+                 tests: [expect("code", String(D24Error.malformedBody.code))]),
             Item("Invalid field (300)", OpenAPIDocument.createCashout,
                  body: createBody(externalID: "externalId", amount: "ten"), expect: 412,
                  description: "The first bad field in the documented order: `<field>: Invalid or missing <Field>`.",
-                 tests: [expect("code", "300"), expect("message", "'amount: Invalid or missing Amount'")]),
+                 tests: refused(D24Error.invalidParam("amount", "Amount"))),
             Item("Duplicate external_id (511)", OpenAPIDocument.createCashout, body: createBody(externalID: "externalId"), expect: 412,
                  description: "The external_id of \"Create cashout\" again.",
-                 tests: [expect("code", "511"), expect("message", "'External ID already used'")]),
+                 tests: refused(D24Error.duplicateExternalID)),
             Item("Cashout not found (509)", OpenAPIDocument.getCashoutStatus,
                  body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "cashout_id": .literal("999999999")]), expect: 412,
-                 tests: [expect("code", "509"), expect("message", "'Cashout not found with this ID'")]),
+                 tests: refused(D24Error.notFound)),
             Item("Invalid status transition (510)", OpenAPIDocument.updateCashoutStatus, body: statusBody("ON_HOLD"), expect: 412,
                  description: "The cashout of \"Create cashout\" was canceled: it cannot be put on hold.",
-                 tests: [expect("code", "510"), expect("message", "'Invalid status transition'")]),
+                 tests: refused(D24Error.invalidTransition)),
             Item("Unsupported status (521)", OpenAPIDocument.updateCashoutStatus, body: statusBody("PAID"), expect: 412,
-                 tests: [expect("code", "521"), expect("message", "'Status PAID not supported for this type of request'")]),
+                 tests: refused(D24Error.statusNotSupported("PAID"))),
             Item("Cancel without cashout_id (300)", OpenAPIDocument.cancelCashout,
                  body: body(["login": "{{apiKey}}", "pass": "{{apiPassphrase}}", "external_id": "{{externalId}}"]), expect: 412,
-                 tests: [expect("code", "300"), expect("message", "'cashoutId: Invalid or missing Cashout ID'")]),
+                 tests: refused(D24Error.invalidParam("cashoutId", "Cashout ID"))),
             Item("KYC decline (504)", OpenAPIDocument.createCashout, body: createBody(beneficiaryName: "KYC 105"),
                  expect: 400, description: "The magic beneficiary_name `KYC 105` declines the cashout at creation.",
                  tests: [expect("code", "504"), expect("reason_code", "105")]),

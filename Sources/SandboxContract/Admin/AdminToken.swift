@@ -3,7 +3,7 @@
 package enum AdminToken {
     /// The admin routes that never need the token, because what calls them cannot hold it:
     /// liveness probes, and the webhook receiver (notifications come from outside).
-    package static let openRoutes: Set = [AdminRoute.getHealth, AdminRoute.postToSink]
+    package static let openRoutes = Set([AdminRoute.getHealth, AdminRoute.postToSink].map(\.route))
     /// The 401 of a request without `Authorization: Bearer ...`.
     package static let missing = "the admin API needs the header Authorization: Bearer <admin token>"
     /// The 401 of a request with another token.
