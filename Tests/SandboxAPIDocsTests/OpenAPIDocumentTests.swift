@@ -203,6 +203,49 @@ import Testing
         #expect(create?["minLength"] == 1)
     }
 
+    /// The document says what JSON Schema can of what the handlers refuse, and the sandbox
+    /// answers so: a proto3 JSON field under both its names (`not` with both `required`; the
+    /// decoder's "field given twice"), webhook chaos rules whose members go with their kind (the
+    /// scenario format's `chaosRule`), a verification's matchers as a scenario's (amounts by their
+    /// form), and an account update that is any API's (`{"balance": "5.00"}` is D24's and
+    /// PayoutService's: `anyOf`, not `oneOf`).
+    @Test func theDocumentSaysWhatJSONSchemaCanAndTheSandboxAgrees() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.stop() }
+        let json = try document(from: sandbox, host: "localhost").json
+        let schemas = json["components"]?["schemas"]
+        func body(_ path: String, _ method: String) -> JSON? {
+            json["paths"]?[path]?[method]?["requestBody"]?["content"]?["application/json"]?["schema"]
+        }
+
+        let get = schemas?["types.PayoutServiceGetRequest"]
+        let bothNames = get?["not"]?["anyOf"]?.arrayValue ?? []
+        #expect(bothNames.contains(["required": ["merchantPayoutId", "merchant_payout_id"]]))
+        #expect(bothNames.contains(["required": ["connectorPayoutId", "connector_payout_id"]]))
+        #expect(schemas?["types.Money"]?["not"] == ["required": ["minorAmount", "minor_amount"]])
+        let twice = sandbox.respond(to: HTTPRequest(method: "POST", target: "/types.PayoutService/Get",
+                                                    headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
+                                                              "x-api-key": "sandbox_prism_key"],
+                                                    body: Array(#"{"connectorPayoutId": "1", "connector_payout_id": "1"}"#.utf8)))
+        #expect(twice.status == 400 && twice.bodyText.contains("field given twice"), "\(twice.status) \(twice.bodyText)")
+
+        #expect(body("/sandbox/webhooks/chaos", "put") == ["type": "array", "items": ["$ref": "#/components/schemas/Scenario.chaosRule"]])
+        let pattern = schemas?["RequestPattern"]?["properties"]
+        for member in ["method", "path", "dialect"] { #expect(pattern?[member] == ["$ref": "#/components/schemas/Scenario.matcher"]) }
+        let verify = sandbox.respond(to: HTTPRequest(method: "POST", target: "/sandbox/requests/verify",
+                                                     body: Array(#"{"request": {"path": {"lte": "1.234"}}}"#.utf8)))
+        #expect(verify.status == 400, "\(verify.bodyText)")  // Scenario.amount's pattern refuses it too
+
+        let update = body("/sandbox/accounts/{dialect}/{id}", "put")
+        #expect(update?["anyOf"]?.arrayValue?.count == 3 && update?["oneOf"] == nil)
+        for dialect in ["d24", "prism"] {
+            let id = dialect == "d24" ? "sandbox_login" : "DefaultMerchantId"
+            let put = sandbox.respond(to: HTTPRequest(method: "PUT", target: "/sandbox/accounts/\(dialect)/\(id)",
+                                                      body: Array(#"{"balance": "5.00"}"#.utf8)))
+            #expect(put.status == 200, "\(dialect): \(put.status) \(put.bodyText)")
+        }
+    }
+
     @Test func theManncoExamplesAreWhatTheSandboxAnswers() throws {
         let sandbox = try sandbox()
         defer { sandbox.stop() }

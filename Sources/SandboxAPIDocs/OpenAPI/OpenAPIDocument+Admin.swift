@@ -179,7 +179,9 @@ extension OpenAPIDocument {
                     `--state-dir`, kept by snapshots, undone by a reset); `[]` ends the chaos. Each rule's `every` counts \
                     from zero again. Answers with the rules in force.
                     """,
-                body: OpenAPI.body(Schema.array(of: Schema.ref("ChaosRule")), examples: ["three kinds": rulesExample, "none": []]),
+                // As the loader reads them: a scenario's `webhooks.chaos` rules, each member only with its kind.
+                body: OpenAPI.body(Schema.array(of: Schema.ref("\(scenarioSchema).chaosRule")),
+                                   examples: ["three kinds": rulesExample, "none": []]),
                 responses: [
                     "200": OpenAPI.json("The rules in force", Schema.array(of: Schema.ref("ChaosRule"))),
                     "400": OpenAPI.error(400, AdminMessage.chaosRules,

@@ -76,6 +76,12 @@ package enum Schema {
         alternatives.isEmpty ? [:] : ["oneOf": .array(alternatives)]
     }
 
+    /// The members that make a value one of `alternatives` or more (an update whose members two
+    /// APIs share); none with no alternative, as `oneOf(schemas:)`.
+    package static func anyOf(schemas alternatives: [JSON]) -> [String: JSON] {
+        alternatives.isEmpty ? [:] : ["anyOf": .array(alternatives)]
+    }
+
     /// Exactly one of `alternatives` (each a closed object with its own required members).
     package static func exactlyOne(_ alternatives: [JSON], description: String) -> JSON {
         ["oneOf": .array(alternatives), "description": .string(description)]

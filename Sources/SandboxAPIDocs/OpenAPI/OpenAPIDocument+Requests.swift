@@ -73,18 +73,8 @@ extension OpenAPIDocument {
             "body_truncated": Schema.boolean("Cut at the journal's bound (16 KiB by default)"),
         ]
         let headers = Schema.map(of: Schema.string(), description: "By lowercase name; repeated fields joined with \", \"")
-        // As ScenarioLoader.readMatcher reads it: a value, or an object of at least one operator.
-        let value = Schema.either(["string", "number", "boolean"])
-        let operators: [String: JSON] = Dictionary(uniqueKeysWithValues: ScenarioLoader.matcherOperators.map { name in
-            switch name {
-            case "in": (name, Schema.array(of: value))
-            case "prefix", "suffix", "regex": (name, Schema.string())
-            case "gt", "gte", "lt", "lte": (name, Schema.either(["string", "number"], "A decimal amount"))
-            default: (name, value)
-            }
-        })
-        let matcher: JSON = ["anyOf": [value, Schema.object(operators).merging(["minProperties": 1])],
-                             "description": .string("A value, or an object of \(ScenarioLoader.matcherOperators.joined(separator: ", "))")]
+        // As ScenarioLoader.readMatcher reads it: a scenario file's matcher, whose amounts' form the schema says.
+        let matcher = Schema.ref("\(scenarioSchema).matcher")
         let request = body.merging([
             "id": Schema.integer("Increasing from 1, never reused", example: 17), "at": Schema.time("When it arrived, on the virtual clock"),
             "received_at": Schema.string("When it arrived, on the wall clock", example: "2026-11-24T10:11:12.345Z"),

@@ -4,9 +4,10 @@ import SandboxJSON
 // ProtoMessage+JSON.swift reads (and writes, a narrower form), derived from the schemas declared
 // in Swift, so the documents describe messages from the same declarations the server decodes them with:
 // - a message is an object whose properties are its fields by lowerCamelCase JSON name (what
-//   answers use) and by .proto name (which requests may use instead, not both: the description says
-//   it, as it says a oneof's one member, since schemathesis generates nothing from `dependentSchemas`),
-//   each described by its .proto name and number, and nothing else (`additionalProperties: false`);
+//   answers use) and by .proto name (which requests may use instead, not both: `not` with both
+//   `required`, as the decoder refuses "field given twice"; a oneof's one member only the
+//   description says, which would take a schema per pair of members), each described by its .proto
+//   name and number, and nothing else (`additionalProperties: false`);
 //   any field may be `null`, which reads as "not set"; a message or enum field is a `$ref`;
 // - integers are JSON integers in their type's range or decimal strings (64-bit ones are written as
 //   strings, 32-bit ones as numbers), bytes base64 strings, float and double numbers or "NaN",
@@ -88,11 +89,16 @@ extension ProtoRegistry {
             let members = message.fields.filter { $0.oneof == oneof }.map { "`\($0.jsonName)`" }
             lines.append("oneof `\(oneof)`: at most one of \(members.joined(separator: ", ")) not null.")
         }
-        if message.fields.contains(where: { $0.jsonName != $0.name }) {
-            lines.append("A field is named by its JSON name or its .proto name, not both.")
+        var schema: [String: JSON] = ["type": "object", "properties": .object(properties), "additionalProperties": false]
+        let bothNames = message.fields.filter { $0.jsonName != $0.name }.map { field -> JSON in
+            ["required": .array(Self.names(field).map { .string($0) })]
         }
-        return ["type": "object", "properties": .object(properties), "additionalProperties": false,
-                "description": .string(lines.joined(separator: " "))]
+        if !bothNames.isEmpty {
+            lines.append("A field is named by its JSON name or its .proto name, not both.")
+            schema["not"] = bothNames.count == 1 ? bothNames[0] : ["anyOf": .array(bothNames)]
+        }
+        schema["description"] = .string(lines.joined(separator: " "))
+        return .object(schema)
     }
 
     /// "`merchant_payout_id` = 1, optional", "`card` = 1, oneof `payout_method_data`".

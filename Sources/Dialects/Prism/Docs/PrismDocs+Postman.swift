@@ -22,6 +22,13 @@ extension PostmanCollection {
              tests: tests, prerequest: prerequest)
     }
 
+    /// `prism(_:_:_:...)` named by the method's name.
+    private static func prism(_ method: APIOperation, _ body: JSON, headers: [(key: String, value: String)] = prismMetadata, expect: Int = 200,
+                              description: String? = nil, tests: [String] = [], prerequest: [String] = []) -> Item {
+        prism(method.grpcMethod ?? method.id, method, body, headers: headers, expect: expect, description: description, tests: tests,
+              prerequest: prerequest)
+    }
+
     /// A request script giving the collection variable `variable` a new merchant payout id.
     private static func fresh(_ variable: String) -> [String] {
         ["pm.collectionVariables.set('\(variable)', 'postman-' + Date.now() + '-' + Math.floor(Math.random() * 1e6));"]
@@ -47,7 +54,7 @@ extension PostmanCollection {
         noAmount["amount"] = nil
         noAmount["merchantPayoutId"] = nil  // a payout id it has already would be answered before the amount is read
         return [
-            prism("Create", PrismOperation.create, PrismExample.create("{{prismPayoutRef}}", holder: PrismExample.pendingHolder,
+            prism(PrismOperation.create, PrismExample.create("{{prismPayoutRef}}", holder: PrismExample.pendingHolder,
                                                           webhookURL: "{{baseUrl}}/sandbox/sink/postman"),
                   headers: prismMetadata + [(key: PrismCaller.Header.requestID, value: "postman-create")],
                   description: "USD 10.00 to a card held by \(PrismExample.pendingHolder): a name starting NEVER (a magic value) keeps it "
@@ -62,18 +69,18 @@ extension PostmanCollection {
                   PrismExample.create("{{prismPayoutRef}}", holder: PrismExample.pendingHolder),
                   description: "Idempotent: the first payout as it stands, no second debit.",
                   tests: answered("PENDING") + [same("prismPayoutId")]),
-            prism("Get", PrismOperation.get, PrismExample.payout("{{prismPayoutId}}"), tests: answered("PENDING") + [same("prismPayoutId")]),
-            prism("Void", PrismOperation.void, PrismExample.payout("{{prismPayoutId}}"),
+            prism(PrismOperation.get, PrismExample.payout("{{prismPayoutId}}"), tests: answered("PENDING") + [same("prismPayoutId")]),
+            prism(PrismOperation.void, PrismExample.payout("{{prismPayoutId}}"),
                   description: "Before it is sent (PENDING): CANCELLED, refunded.",
                   tests: answered("CANCELLED")),
             prism("Get by merchant_payout_id (proto names)", PrismOperation.get, ["merchant_payout_id": "{{prismPayoutRef}}"],
                   description: "Requests may name fields as the .proto does; answers use lowerCamelCase.",
                   tests: answered("CANCELLED") + [same("prismPayoutId")]),
 
-            prism("Stage", PrismOperation.stage, PrismExample.stage("{{prismQuoteRef}}"),
+            prism(PrismOperation.stage, PrismExample.stage("{{prismQuoteRef}}"),
                   description: "No debit: REQUIRES_FULFILLMENT until Transfer.",
                   tests: answered("REQUIRES_FULFILLMENT", saving: "prismStagedId"), prerequest: fresh("prismQuoteRef")),
-            prism("Transfer", PrismOperation.transfer, PrismExample.payout("{{prismStagedId}}"),
+            prism(PrismOperation.transfer, PrismExample.payout("{{prismStagedId}}"),
                   description: "Debits it: PENDING, then the bank's timeline.",
                   tests: answered("PENDING") + [same("prismStagedId")]),
             Item("Advance the clock by 15 s", AdminRoute.advanceClock, body: body(["by": "15s"]), expect: 200,
@@ -82,7 +89,7 @@ extension PostmanCollection {
             prism("Void after SUCCESS (400 failed_precondition)", PrismOperation.void, PrismExample.payout("{{prismStagedId}}"), expect: 400,
                   tests: refused("failed_precondition", PrismMessage.forbidden("void", status: "SUCCESS"))),
 
-            prism("CreateLink", PrismOperation.createLink, PrismExample.createLink("{{prismLinkRef}}"),
+            prism(PrismOperation.createLink, PrismExample.createLink("{{prismLinkRef}}"),
                   description: "No debit: REQUIRES_PAYOUT_METHOD_DATA. The header x-payout-link is the recipient's page.",
                   tests: answered("REQUIRES_PAYOUT_METHOD_DATA") + [
                       "pm.test('x-payout-link is a page of the sandbox', function () { "
@@ -108,12 +115,12 @@ extension PostmanCollection {
                   headers: prismMetadata.map { $0.key == PrismCaller.Header.apiKey ? (key: $0.key, value: "not-the-key") : $0 }, expect: 401,
                   tests: refused("unauthenticated", PrismMessage.invalidCredentials)),
 
-            prism("CreateRecipient", PrismOperation.createRecipient, PrismExample.createRecipient("{{prismRecipientRef}}"),
+            prism(PrismOperation.createRecipient, PrismExample.createRecipient("{{prismRecipientRef}}"),
                   description: "The recipient's id (rcp_...) is saved as prismRecipientId.",
                   tests: answered("REQUIRES_VENDOR_ACCOUNT_CREATION", saving: "prismRecipientId") + [
                       "pm.test('a recipient id', function () { pm.expect(pm.response.json().connectorPayoutId).to.include('rcp_'); });",
                   ], prerequest: fresh("prismRecipientRef")),
-            prism("EnrollDisburseAccount", PrismOperation.enrollDisburseAccount,
+            prism(PrismOperation.enrollDisburseAccount,
                   PrismExample.enrollDisburseAccount(recipientID: "{{prismRecipientId}}"),
                   description: "The method's id (pm_...) is saved as prismMethodId.",
                   tests: answered("REQUIRES_CREATION", saving: "prismMethodId") + [
