@@ -20,8 +20,12 @@ extension APIContract {
     package var operations: [APIOperation] { [] }
     package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? { nil }
 
-    /// Its operation of that route (`"POST /v3/cashout"`, `"POST /types.PayoutService/Get"`).
-    package func operation(route: String) -> APIOperation? { operations.first { $0.route == route } }
+    /// Its operation of that route (`"POST /v3/cashout"`, `"POST /types.PayoutService/Get"`); for
+    /// the `HEAD` twin the router gives each `GET` route, the `GET`'s operation.
+    package func operation(route: String) -> APIOperation? {
+        let asked = route.hasPrefix("HEAD ") ? "GET " + route.dropFirst("HEAD ".count) : Substring(route)
+        return operations.first { $0.route == asked }
+    }
 }
 
 /// A request to one of an API's operations as its facts are read: before it is handled (a

@@ -60,7 +60,6 @@ extension StateJournal {
         return SaveRefusal(error)
     }
 
-
     /// Replays the durable records into fresh parts and puts their state in force; the refused
     /// records' waiters are then told.
     private func undo() {

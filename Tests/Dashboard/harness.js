@@ -26,11 +26,16 @@ const allScripts = () => [...CORE_SCRIPTS, CORE + "start.js", ...Object.values(A
 // serves it: fixtures/operations.json, which DashboardTests holds equal to the served one.
 const operationTable = () => "const operations = " + JSON.stringify(JSON.parse(read("Tests/Dashboard/fixtures/operations.json"))) + ";\n";
 
-// A placeholder (`__NAME__`, DashboardFile.swift) filled with `values[NAME]`, else a stand-in: the
-// name in lower case (a field's or header's name), an empty list for the currencies' lists.
+// The placeholders that name operations, as PrismDashboard.swift fills them (the served script's,
+// which DashboardTests reads: its account list and the form's RPCs are in the table).
+const OPERATIONS = { MERCHANTS_LIST: "listPrismMerchants", RPC_OPERATIONS: '{"Create": "prismCreate", "CreateLink": "prismCreateLink"}' };
+
+// A placeholder (`__NAME__`, DashboardFile.swift) filled with `values[NAME]`, else a stand-in: an
+// operation's as OPERATIONS has it, the name in lower case (a field's or header's name), an empty
+// list for the currencies' lists.
 const PLACEHOLDER = /__([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)__/g;
 function fill(text, values) {
-  return text.replace(PLACEHOLDER, (_, name) => (name in (values || {}) ? values[name]
+  return text.replace(PLACEHOLDER, (_, name) => (name in (values || {}) ? values[name] : name in OPERATIONS ? OPERATIONS[name]
     : /DECIMAL$/.test(name) ? "[]" : name.toLowerCase().replace(/^(field|header)_/, "")));
 }
 

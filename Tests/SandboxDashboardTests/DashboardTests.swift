@@ -119,6 +119,9 @@ import Testing
                                        "createCashout", "manncoLogin", "manncoProcessCashout", "listManncoUsers", "putManncoUser",
                                        "listPrismMerchants", "prismCreate", "prismCreateLink", "postToSink"]), "\(called.sorted())")
         #expect(called.subtracting(operations.keys).isEmpty, "not declared: \(called.subtracting(operations.keys).sorted())")
+        // As Node's harness fills them (Tests/Dashboard/harness.js, OPERATIONS).
+        #expect(script.contains(#"readAccounts("prism", "listPrismMerchants""#))
+        #expect(script.contains(#"{"Create": "prismCreate", "CreateLink": "prismCreateLink"}[rpc]"#))
 
         // No API path typed anywhere else in the script.
         let rest = lines.dropFirst(3).joined(separator: "\n")

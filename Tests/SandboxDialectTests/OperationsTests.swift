@@ -80,6 +80,24 @@ import Testing
         }
     }
 
+    /// A `HEAD` request to a `GET` operation is that operation's: its facts are read, so a fault
+    /// aimed at the user its token names answers it (`HEAD /user/balance`), as it answers the `GET`.
+    @Test func aHeadRequestIsItsGetOperations() throws {
+        #expect(Sandbox.standardDialects.compactMap { $0.operation(route: "HEAD /v3/banks")?.id } == ["listBanks"])
+        #expect(Sandbox.standardDialects.compactMap { $0.operation(route: "HEAD /v3/cashout") } .isEmpty)
+        let sandbox = try Sandbox.launch()
+        defer { sandbox.stop() }
+        let login = try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/user/login", headers: ["Content-Type": "application/json"],
+                                      body: Array(#"{"apiKey": "sandbox_mannco_key"}"#.utf8))
+        let token = try #require(try JSON.parse(login.body)["content"]?["jwt"]?.stringValue)
+        let fault = #"{"faults": [{"when": {"account": "76561198000000001"}, "every": 1, "kind": "error", "status": 503}]}"#
+        #expect(try TestHTTP.send(method: "POST", url: "\(sandbox.baseURL)/sandbox/scenario", body: Array(fault.utf8)).status == 200)
+        for method in ["GET", "HEAD"] {
+            let answer = try TestHTTP.send(method: method, url: "\(sandbox.baseURL)/user/balance", headers: ["Authorization": "Bearer \(token)"])
+            #expect(answer.status == 503, "\(method): \(answer.status)")
+        }
+    }
+
     /// A fault of a scenario file in scenarios/ names its endpoint by a declared route.
     @Test func theScenarioFilesFaultsNameDeclaredRoutes() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -17,13 +17,18 @@ import SandboxScenario
 /// ```swift
 /// struct EchoDialect: Dialect {
 ///     let name = "echo"
-///     // Declared once, with its OpenAPI operation: the router, the document and Postman read it.
-///     static let createPayout = Endpoint<Bank>("POST /echo/payouts", OpenAPI.operation(...)) { bank, request in
+///     // The operation, declared once: the router, the documents, the dashboard, the report and faults read it.
+///     static let create = APIOperation("createEchoPayout", .http("POST", "/echo/payouts"), role: .create)
+///     var operations: [APIOperation] { [Self.create] }
+///     // Its endpoint: its description and handler.
+///     static let createPayout = Endpoint<Bank>(create, OpenAPI.operation(tag: "Echo", ...)) { bank, request in
 ///         ... bank.createPayout(PayoutRequest(dialect: "echo", ...)) ...
 ///     }
 ///     func register(in router: inout Router, bank: Bank) {
 ///         router.add([Self.createPayout], serving: bank)
 ///     }
+///     // What a request to one of its operations was (the report, faults, the timeline read it).
+///     func facts(of call: OperationCall, bank: Bank) -> RequestFacts? { ... }
 ///     func notification(_ change: StatusNotification, bank: Bank) -> RenderedNotification? { ... }
 /// }
 /// ```
