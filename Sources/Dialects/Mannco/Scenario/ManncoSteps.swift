@@ -66,7 +66,8 @@ enum ManncoSteps {
         if step.action == "process_cashout", let name = step.name, let id = content?["cashoutId"]?.numberText.flatMap({ Int($0) }) {
             run.name(name, payoutID: id, reference: String(id))
         }
-        if step.action == "link", open, let url = content?["link"]?.stringValue, let start = url.firstRange(of: ManncoOperation.openLink.path.prefix { $0 != "{" }) {
+        let pages = ManncoOperation.openLink.path.prefix { $0 != "{" }  // "/cashout/link/"
+        if step.action == "link", open, let url = content?["link"]?.stringValue, let start = url.firstRange(of: pages) {
             let page = HTTPRequest(method: "GET", target: String(url[start.lowerBound...]))
             return run.send(page, expect: Step.Expectation(status: 200), action: "link: opening \(url)").problem
         }
