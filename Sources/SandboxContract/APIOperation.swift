@@ -46,32 +46,25 @@ package struct APIOperation: Sendable, Hashable, CustomStringConvertible {
     package let id: String
     package let binding: Binding
     package let role: Role
+    /// The HTTP method of a request to it (`POST` for a gRPC method).
+    package let method: String
+    /// The path of a request to it, with its `{param}` segments; a gRPC method's HTTP/2 `:path`
+    /// (`/types.PayoutService/Create`).
+    package let path: String
+    /// `"METHOD /path"` as the router names it; for a gRPC method its Connect JSON route
+    /// (`"POST /types.PayoutService/Create"`), the name its calls are logged under. Made once:
+    /// a request's operation is found by it (`APIContract.operation(route:)`).
+    package let route: String
 
     package init(_ id: String, _ binding: Binding, role: Role) {
         self.id = id
         self.binding = binding
         self.role = role
-    }
-
-    /// `"METHOD /path"` as the router names it; for a gRPC method its Connect JSON route
-    /// (`"POST /types.PayoutService/Create"`), the name its calls are logged under.
-    package var route: String { "\(method) \(path)" }
-
-    /// The HTTP method of a request to it (`POST` for a gRPC method).
-    package var method: String {
         switch binding {
-        case .http(let method, _): method
-        case .grpc: "POST"
+        case .http(let method, let path): (self.method, self.path) = (method, path)
+        case .grpc(let service, let method): (self.method, self.path) = ("POST", Self.grpcPath(service: service, method: method))
         }
-    }
-
-    /// The path of a request to it, with its `{param}` segments; a gRPC method's HTTP/2 `:path`
-    /// (`/types.PayoutService/Create`).
-    package var path: String {
-        switch binding {
-        case .http(_, let path): path
-        case .grpc(let service, let method): "/\(service)/\(method)"
-        }
+        route = "\(self.method) \(self.path)"
     }
 
     /// The HTTP/2 `:path` of a gRPC method (`/types.PayoutService/Create`); nil for an HTTP route.
@@ -86,10 +79,11 @@ package struct APIOperation: Sendable, Hashable, CustomStringConvertible {
         return method
     }
 
+    /// The HTTP/2 `:path` of a service's method (`/types.PayoutService/Create`).
+    private static func grpcPath(service: String, method: String) -> String { "/\(service)/\(method)" }
+
     /// The route under which a call of a gRPC service's method is logged and served as Connect JSON.
-    package static func grpcRoute(service: String, method: String) -> String {
-        APIOperation("", .grpc(service: service, method: method), role: .reference).route
-    }
+    package static func grpcRoute(service: String, method: String) -> String { "POST " + grpcPath(service: service, method: method) }
 
     package var description: String { route }
 }

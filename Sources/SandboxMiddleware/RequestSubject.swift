@@ -57,8 +57,7 @@ package struct RequestSubject: Sendable {
                 return RequestSubject(identity: [name, place, account, "create", beneficiary, amount].joined(separator: "\u{0}"),
                                       account: facts.account, creates: true, payout: nil, content: facts.content)
             }
-            let payout = facts.payoutID.flatMap { bank.payout(id: $0) }
-                ?? facts.reference.flatMap { reference in bank.payout(account: account, reference: reference) }
+            let payout = facts.payout(in: bank)
             let about = payout.map { "payout \($0.contentKey(contentFields)) \($0.occurrence)" } ?? ""
             return RequestSubject(identity: [name, place, account, about].joined(separator: "\u{0}"), account: facts.account, payout: payout)
         }
