@@ -136,6 +136,10 @@ extension Timeline {
             if let reference = facts.reference, let account = facts.account {
                 about.formUnion(payouts.filter { $0.reference == reference && $0.account == account }.map(\.id))
             }
+            // A listing a fault answered (a poller's read of Mannco's history): about each payout of its account it would have shown.
+            if entry.response.fault != nil, facts.action == .statusQuery, facts.payoutID == nil, facts.reference == nil {
+                about.formUnion(payouts.filter { $0.dialect == entry.dialect && $0.account == facts.account && $0.createdAt <= entry.at }.map(\.id))
+            }
             // A create of the same content that made no payout: the app's try before (or retry of) the one that did.
             if about.isEmpty, made(facts) == nil, let key = content(entry, facts), let same = contents[key] { about = same }
             guard !about.isEmpty else { return nil }
@@ -186,9 +190,10 @@ extension Timeline {
             let about = stop.payouts.filter(ids.contains)
             guard !about.isEmpty || (stop.payouts.isEmpty && stop.ended == .limit && stop.at.milliseconds >= born) else { return nil }
             let ending = switch stop.ended {
-            case .quiet: "ended when the app went quiet"
+            case .quiet: "ended when the app had been quiet for --quiet-period"
             case .answered: "ended when the app had it"
-            case .limit: "the quiet limit came first; the clock moved anyway"
+            case .settled: "ended when the app said it was settled (app.settled)"
+            case .limit: "--quiet-limit came first; the clock moved anyway"
             }
             var entry = Entry(.clockStop, at: stop.at, real: stop.began, from: .clock, text: "stopped for \(stop.waitedFor): \(ending)",
                               cashouts: about.isEmpty ? payouts.map(\.id) : about)

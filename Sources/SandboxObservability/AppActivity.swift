@@ -100,6 +100,11 @@ public final class AppActivity: Sendable {
         pushes.withLock { $0.after(turn, count: count) }
     }
 
+    /// The deliveries to the app that began after `turn` and are kept (the last 4,096 at least).
+    package func pushes(after turn: Int) -> [Push] {
+        pushes.withLock { $0.kept.filter { $0.turn > turn } }
+    }
+
     /// The refusals (``refused(payoutID:)``) after `turn` that are kept (the last 4,096 at least).
     package func refusals(after turn: Int) -> [Push] {
         refusals.withLock { $0.kept.filter { $0.turn > turn } }

@@ -33,9 +33,10 @@ package final class TimelineRecorder: Sendable {
     /// One stop of the clock for the app (``AppTurns`` in SandboxRunner), as it ended.
     package struct Stop: Sendable, Equatable {
         /// How the wait ended: the app went quiet, had what it waited for (a follow-up, a read, a
-        /// retry answered), or the quiet limit came first and the clock moved anyway.
-        package enum Ending: String, Sendable {
-            case quiet, answered, limit
+        /// retry answered), said it had no work pending (`app.settled`), or the quiet limit came
+        /// first and the clock moved anyway.
+        package enum Ending: String, Sendable, CaseIterable {
+            case quiet, answered, settled, limit
         }
 
         /// When it began: wall-clock milliseconds, the app's turn, and the virtual time the clock stood at.

@@ -153,14 +153,17 @@ public struct Reconciliation: Sendable {
             }
             let words = statusWords[dialect] ?? { $0.name }
             let known = PayoutStatus.allCases.map { (words($0), $0) }
+            // Which cashout the entry is, for the timeline that follows the failure.
+            let entry = " (the entry of \(key) \(JSON.string(reference).serializedString()): cashout "
+                + found.map { String($0.id) }.joined(separator: ", ") + ")"
             guard let word = fields["status"]?.stringValue, let status = known.first(where: { $0.0.lowercased() == word.lowercased() })?.1 else {
                 var seen = Set<String>()
                 let list = known.map(\.0).filter { seen.insert($0).inserted }.joined(separator: ", ")
-                return .failure(Problem(source, "\(at).status: expected one of \(list), got \(fields["status"].map(excerpt) ?? "none")"))
+                return .failure(Problem(source, "\(at).status: expected one of \(list), got \(fields["status"].map(excerpt) ?? "none")" + entry))
             }
             guard let text = fields["amount"]?.stringValue ?? fields["amount"]?.numberText, let amount = Money(text) else {
                 return .failure(Problem(source, "\(at).amount: expected an amount with at most two decimals, such as \"100.00\", got "
-                                        + (fields["amount"].map(excerpt) ?? "none")))
+                                        + (fields["amount"].map(excerpt) ?? "none") + entry))
             }
             let slot = key + " " + reference
             if entries[slot] == nil { order.append(slot) }

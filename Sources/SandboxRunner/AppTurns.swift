@@ -5,8 +5,8 @@ import SandboxObservability
 import SandboxSupport
 
 /// The clock waiting for the app under `test --serve` and `explore` (the Testing your app guide,
-/// "Real time and virtual time"): an advance runs the bank's events one instant at a time and stops
-/// until the app has had its turn.
+/// "App shapes and what the clock waits for"): an advance runs the bank's events one instant at a
+/// time and stops until the app has had its turn.
 ///
 /// - **Pushed**: a notification was sent to the app at the instant. The stop ends once the app has
 ///   been quiet for the quiet period since the instant ended, or sooner, once nothing is in flight
@@ -14,49 +14,56 @@ import SandboxSupport
 /// - **Polled**: a payout the app reads but is not notified of (it has no notification URL of the
 ///   app's, as every Mannco cashout) changed status, and the app has read it before. The clock
 ///   waits until the app has read it again: before the payout changes again, and before the
-///   advance ends. Changes of several payouts the app polls are waited for together.
-/// - **Owed**: a scenario's fault answered one of the app's requests instead of the API (a lost
-///   answer, an error, a closed connection): the sandbox's own doing, which the app owes itself a
-///   retry of. No instant passes, no step reads what the app did and the ledger is not read until
-///   the app has had a real answer about what that request was about (the same request again, a
-///   lookup by its reference, the create sent again), or has refused a notification of that payout
-///   since (its retry is then the bank's redelivery, which needs the clock).
+///   advance ends. Changes of several payouts the app polls are waited for together. A read a fault
+///   answered was a read all the same: the wait for the next is bounded from it.
+/// - **Owed**: a scenario's fault answered one of the app's requests instead of the API: the
+///   sandbox's own doing, which leaves the app owing itself that request's retry
+///   (``OwedRequests``). No instant passes, no step reads what the app did or the bank holds, and
+///   the ledger is not read until it comes.
+/// - **Settled**: where the app says whether it has work pending (``AppSettled``), the stops for it
+///   (pushed, owed, before a step) end when it says 0, with no real-time guess; a polled payout's
+///   read is still waited for, which the app cannot know it owes.
 ///
 /// Each wait is bounded by the quiet limit (an owed retry's, from the last request a fault answered
-/// about the same: a retry answered by a fault again was made); past it the clock moves on, and the
-/// step notes it. Instants that concern none of these pass without a stop.
+/// about the same); past it the clock moves on, and the step notes it. Instants that concern none of
+/// these pass without a stop.
 struct AppTurns {
     let sandbox: Sandbox
     let quietPeriod: Duration
     let quietLimit: Duration
+    /// The app's word on its pending work, where it offers one.
+    private var settled: AppSettled?
     /// The request log id the app's requests were read up to.
     private var checked = 0
     /// The turn of the app's last read of each payout it read (``Sandbox/AppRequest``).
     private var lastRead: [Int: Int] = [:]
-    /// The app's requests a fault answered, whose retry it owes itself, oldest first.
-    private var owed: [Owed] = []
-    /// The turn the app's refusals of notifications were read up to.
+    /// When a fault last answered a read of each payout (`AppActivity.now()`).
+    private var faultedRead: [Int: Int64] = [:]
+    /// The app's requests a fault answered, whose retry it owes itself.
+    private var owed = OwedRequests()
+    /// The turns the app's refusals of notifications, and the notifications to it, were read up to.
     private var refusalsChecked = 0
-    /// What to note of the retries the app never made (their quiet limit passed).
-    private var unpaid: [String] = []
+    private var pushesChecked = 0
+    /// The turns of the notifications that went to the app, by payout.
+    private var notified: [Int: [Int]] = [:]
+    /// The payouts whose notifications a stop gave up waiting on after the quiet period, each with
+    /// the turn of its notification and when (wall-clock milliseconds) the stop began: a follow-up
+    /// that comes later is noted as late.
+    private var quietEnded: [Int: (turn: Int, began: Int64)] = [:]
+    /// The follow-ups that came after the stop for their notification ended by the quiet period:
+    /// how long after (milliseconds), by payout.
+    private var lateFollowUps: [Int: Int64] = [:]
+    /// What to note: retries the app never made (their quiet limit passed).
+    private var notes: [String] = []
     /// How many stops the clock made for a notification or a change of the app's.
     private(set) var stops = 0
 
-    /// A request of the app's a fault answered, when the wait for its retry began (`AppActivity.now()`),
-    /// and when the first of the retries a fault answered again was (its chain: bounded too).
-    private struct Owed {
-        let request: Sandbox.AppRequest
-        let since: Int64
-        let first: Int64
-
-        /// Given up: no retry for the quiet limit since the last, or its chain went on three times that.
-        func isGivenUp(at now: Int64, limit: Int64) -> Bool { now - since >= limit || now - first >= 3 * limit }
-    }
-
-    init(sandbox: Sandbox, quietPeriod: Duration, quietLimit: Duration) {
+    /// `settledURL`: the app's `app.settled`, `${NAME}` expanded; nil when it offers none.
+    init(sandbox: Sandbox, quietPeriod: Duration, quietLimit: Duration, settledURL: String? = nil) {
         self.sandbox = sandbox
         self.quietPeriod = quietPeriod
         self.quietLimit = quietLimit
+        settled = settledURL.map(AppSettled.init(url:))
     }
 
     /// Moves the clock to `target` (nil: to the next event, and what is due then), stopping for the
@@ -100,34 +107,57 @@ struct AppTurns {
         return note
     }
 
-    /// Waits until the app owes itself no retry and has been quiet for the quiet period: before a
-    /// step that moves the clock or reads what the app did, and before its ledger is read. Whether
-    /// the app was still busy at the quiet limit.
-    mutating func settle() -> Bool {
+    /// Waits until the app owes itself no retry and has been quiet for the quiet period, or, where it
+    /// offers `app.settled`, says it has no work pending: before a step that moves the clock or reads
+    /// what the app did (`quiet`), and before its ledger is read; before a step that reads the bank
+    /// (not `quiet`), only for the retries owed and the app's word. Why the app was not done at the
+    /// quiet limit (`was still busy`), nil when it was.
+    mutating func settle(quiet: Bool = true) -> String? {
         let activity = sandbox.activity
-        let deadline = AppActivity.now() + AppActivity.nanoseconds(quietLimit)
+        let started = AppActivity.now()
+        let deadline = started + AppActivity.nanoseconds(quietLimit)
+        readWhatCame()
+        guard quiet || !owed.isEmpty || settled != nil else { return nil }
         let record = StopRecord(sandbox, waitedFor: "the app to go quiet", payouts: [])
-        let unpaidBefore = unpaid.count
+        let notesBefore = notes.count
         var retried: (text: String, payouts: [Int])?
+        settled?.beginWait()
         while true {
             readWhatCame()
-            if retried == nil, !owed.isEmpty { retried = (retries, owedPayouts) }
+            if retried == nil, !owed.isEmpty { retried = (owed.waitedFor, owed.payouts) }
             let now = AppActivity.now()
-            payOff(now)
-            // A retry owed waits out its own limit, counted from when it was owed (past the step's).
-            if !owed.isEmpty {
-                OSThread.sleep(nanoseconds: 10_000_000)
-                continue
+            notes += owed.giveUp(at: now, limit: quietLimit)
+            var nap: Int64 = 10_000_000
+            switch settled?.word(activity, now: now) ?? .notOffered {
+            case .pending(0):
+                owed.forgive()
+                record.end(.settled, retries: retried)
+                return nil
+            case .pending(let pending):
+                if owed.isEmpty, now >= deadline {
+                    record.end(.limit, retries: retried)
+                    return "still said it had \(pending) pending (app.settled)"
+                }
+            case .busy:
+                if owed.isEmpty, now >= deadline {
+                    record.end(.limit, retries: retried)
+                    return "was still busy"
+                }
+            case .notOffered:
+                // A retry owed waits out its own limit, counted from when it was owed (past the step's).
+                if owed.isEmpty {
+                    guard quiet, let left = activity.quietLeft(for: quietPeriod, since: 0, now: now) else {
+                        record.end(notes.count > notesBefore ? .limit : .quiet, retries: retried)
+                        return nil
+                    }
+                    guard now < deadline else {
+                        record.end(.limit, retries: retried)
+                        return "was still busy"
+                    }
+                    nap = max(min(left, deadline - now), 1_000_000)
+                }
             }
-            guard let left = activity.quietLeft(for: quietPeriod, since: 0, now: now) else {
-                record.end(unpaid.count > unpaidBefore ? .limit : .quiet, retries: retried)
-                return false
-            }
-            guard now < deadline else {
-                record.end(.limit, retries: retried)
-                return true
-            }
-            OSThread.sleep(nanoseconds: max(min(left, deadline - now), 1_000_000))
+            OSThread.sleep(nanoseconds: nap)
         }
     }
 
@@ -157,68 +187,90 @@ struct AppTurns {
         }
     }
 
-    /// The payouts of the retries owed.
-    private var owedPayouts: [Int] { Array(Set(owed.flatMap(\.request.payoutIDs))).sorted() }
-
-    /// `the app's retry of POST /v3/cashout/status, answered by an injected fault`: what the retries owed wait for.
-    private var retries: String {
-        let names = Array(Set(owed.map(\.request.name))).sorted().joined(separator: ", ")
-        return "the app's retry of \(names), answered by an injected fault"
+    /// What to note since the last look: the retries the app did not make within the quiet limit,
+    /// an `app.settled` not in its form.
+    mutating func takeNotes() -> [String] {
+        if let unreadable = settled?.takeUnreadable() { notes.append(unreadable) }
+        defer { notes = [] }
+        return notes
     }
 
-    /// What to note of the retries the app did not make within the quiet limit since the last look.
-    mutating func takeUnpaid() -> [String] {
-        defer { unpaid = [] }
-        return unpaid
+    /// What to note of the follow-ups of `payouts` (those a failure names) that came after the clock
+    /// had moved on: the knob that would have waited for them.
+    func lateFollowUpNotes(of payouts: Set<Int>) -> [String] {
+        lateFollowUps.filter { payouts.contains($0.key) }.sorted { $0.key < $1.key }.map { id, after in
+            "cashout \(id): the app's follow-up came \(after) ms after its notification was answered; --quiet-period is "
+                + "\(DurationText.format(quietPeriod)), so the clock had moved on and the follow-up was judged late "
+                + "(a longer --quiet-period, or app.settled, waits for it)"
+        }
     }
 
     /// Waits until the app has had its turn: owing itself no retry, having read each payout in
     /// `changed` since the turn given with it and, when a notification went to it (`pushes` not
-    /// empty; nil: more than are kept), quiet for the quiet period since now, or with nothing in
-    /// flight and each payout in `pushes` read since its delivery began. What to note when the
-    /// quiet limit came first. `counted`: a stop for a notification or a change (JUnit's `clock_stops`).
+    /// empty; nil: more than are kept), saying it is settled, else quiet for the quiet period since
+    /// now, or with nothing in flight and each payout in `pushes` read since its delivery began. What
+    /// to note when the quiet limit came first. `counted`: a stop for a notification or a change
+    /// (JUnit's `clock_stops`).
     private mutating func stop(pushes: [AppActivity.Push]?, changed: [Int: Int], counted: Bool = true) -> String? {
         if counted { stops += 1 }
         let activity = sandbox.activity
         let started = AppActivity.now()
-        let deadline = started + AppActivity.nanoseconds(quietLimit)
+        let limit = AppActivity.nanoseconds(quietLimit)
         let record = StopRecord(sandbox, waitedFor: waitedFor(pushes: pushes, changed: changed),
-                                payouts: Array(Set((pushes ?? []).map(\.payoutID) + changed.keys + owedPayouts)).sorted())
-        let unpaidBefore = unpaid.count
+                                payouts: Array(Set((pushes ?? []).map(\.payoutID) + changed.keys + owed.payouts)).sorted())
+        let notesBefore = notes.count
         var retried: (text: String, payouts: [Int])?
+        settled?.beginWait()
         while true {
             readWhatCame()
-            if retried == nil, !owed.isEmpty { retried = (retries, owedPayouts) }
+            if retried == nil, !owed.isEmpty { retried = (owed.waitedFor, owed.payouts) }
             let now = AppActivity.now()
-            payOff(now)
+            notes += owed.giveUp(at: now, limit: quietLimit)
             let unread = changed.filter { lastRead[$0.key, default: 0] <= $0.value }.keys.sorted()
-            var nap: Int64? = unread.isEmpty ? nil : 10_000_000
+            // The app's own part: its word where it gives one; else its retries owed and its follow-ups.
+            var done = false, nap: Int64 = 10_000_000, pending: Int?
             var ending = TimelineRecorder.Stop.Ending.answered
-            if pushes?.isEmpty != true {
+            switch settled?.word(activity, now: now) ?? .notOffered {
+            case .pending(0):
+                owed.forgive()
+                (done, ending) = (true, .settled)
+            case .pending(let count):
+                pending = count
+            case .busy:
+                break
+            case .notOffered:
+                done = owed.isEmpty
                 let followedUp = activity.inFlight == 0 && pushes.map { $0.allSatisfy { lastRead[$0.payoutID, default: 0] > $0.turn } } == true
-                if !followedUp {
+                if pushes?.isEmpty != true, !followedUp {
                     if let left = activity.quietLeft(for: quietPeriod, since: started, now: now) {
-                        nap = min(nap ?? left, left)
-                    } else {
+                        done = false
+                        nap = min(nap, left)
+                    } else if done {
                         ending = .quiet
+                        for push in pushes ?? [] where lastRead[push.payoutID, default: 0] <= push.turn {
+                            quietEnded[push.payoutID] = (push.turn, record.began)
+                        }
                     }
                 }
             }
-            // A retry owed waits out its own limit, counted from when it was owed: while one is,
-            // the app is not late for the rest (the retry it owes is its follow-up).
-            if !owed.isEmpty { nap = min(nap ?? 10_000_000, 10_000_000) }
-            guard let nap else {
-                record.end(unpaid.count > unpaidBefore ? .limit : ending, retries: retried)
+            if done, unread.isEmpty {
+                record.end(notes.count > notesBefore ? .limit : ending, retries: retried)
                 return nil
             }
-            guard now < deadline || !owed.isEmpty else {
+            // A retry owed waits out its own limit; the rest, the quiet limit since the stop began, or for a payout the
+            // app polls since a fault answered its last read of it (at most three times the limit in all).
+            let lastFault = unread.compactMap { faultedRead[$0] }.max() ?? started
+            if owed.isEmpty, now >= min(max(started, lastFault) + limit, started + 3 * limit) {
                 record.end(.limit, retries: retried)
-                let limit = DurationText.format(quietLimit)
-                guard !unread.isEmpty else { return "the app was still busy after \(limit); the clock moved anyway" }
-                return "the app had not read cashout\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) "
-                    + "since \(unread.count == 1 ? "it" : "they") changed, after \(limit); the clock moved anyway"
+                let limitText = "--quiet-limit \(DurationText.format(quietLimit))"
+                if !unread.isEmpty {
+                    return "the app had not read cashout\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) "
+                        + "since \(unread.count == 1 ? "it" : "they") changed, after \(limitText); the clock moved anyway"
+                }
+                if let pending { return "the app still said it had \(pending) pending (app.settled) after \(limitText); the clock moved anyway" }
+                return "the app was still busy after \(limitText); the clock moved anyway"
             }
-            OSThread.sleep(nanoseconds: max(min(nap, max(deadline - now, 10_000_000)), 1_000_000))
+            OSThread.sleep(nanoseconds: max(nap, 1_000_000))
         }
     }
 
@@ -236,49 +288,38 @@ struct AppTurns {
             what.append("the app's follow-up of notifications")
         }
         if !changed.isEmpty { what.append("the app to read \(cashouts(Array(changed.keys))) again, which it polls, after a change") }
-        if !owed.isEmpty { what.append(retries) }
+        if !owed.isEmpty { what.append(owed.waitedFor) }
         return what.isEmpty ? "the app" : what.joined(separator: "; ")
     }
 
-    /// Takes in the app's requests logged since the last look, and its refusals of notifications:
-    /// what it read, the retries it came to owe, and those it made.
+    /// Takes in what came since the last look: the notifications that went to the app, its requests
+    /// (what they read, the retries they came to owe and those they made, follow-ups that came after
+    /// the clock had moved on), and its refusals of notifications.
     private mutating func readWhatCame() {
+        let activity = sandbox.activity
+        for push in activity.pushes(after: pushesChecked) {
+            notified[push.payoutID, default: []].append(push.turn)
+            pushesChecked = max(pushesChecked, push.turn)
+        }
         let (requests, newest) = sandbox.appRequests(after: checked)
         checked = newest
+        let now = AppActivity.now()
         for request in requests {
-            for id in request.read { lastRead[id] = max(lastRead[id, default: 0], request.turn) }
-            if request.fault != nil {
-                guard request.concernsPayouts else { continue }
-                // A retry a fault answered again: the app did retry, and is owed from now, in the same chain.
-                let now = AppActivity.now()
-                let retried = owed.filter { $0.request.turn < request.turn && !$0.request.about.isDisjoint(with: request.about) }
-                owed.removeAll { $0.request.turn < request.turn && !$0.request.about.isDisjoint(with: request.about) }
-                owed.append(Owed(request: request, since: now, first: retried.map(\.first).min() ?? now))
-            } else {
-                // A real answer about the same, to a request that began after the one it answers for.
-                owed.removeAll { $0.request.turn < request.turn && !$0.request.about.isDisjoint(with: request.about) }
+            for id in request.read {
+                lastRead[id] = max(lastRead[id, default: 0], request.turn)
+                if let late = quietEnded[id], request.turn > late.turn {
+                    quietEnded[id] = nil
+                    lateFollowUps[id] = request.receivedAt - late.began
+                }
+            }
+            if request.fault != nil { for id in request.meantToRead { faultedRead[id] = now } }
+            owed.take(request, now: now) { [notified] payouts, after, before in
+                payouts.contains { id in notified[id]?.contains { $0 > after && $0 < before } ?? false }
             }
         }
         guard !owed.isEmpty else { return }
-        let refusals = sandbox.activity.refusals(after: refusalsChecked)
+        let refusals = activity.refusals(after: refusalsChecked)
         refusalsChecked = refusals.last?.turn ?? refusalsChecked
-        for refusal in refusals {
-            owed.removeAll { $0.request.turn < refusal.turn && $0.request.about.contains(Sandbox.AppRequest.about(payoutID: refusal.payoutID)) }
-        }
-    }
-
-    /// Gives up the retries owed past the quiet limit, each noted.
-    private mutating func payOff(_ now: Int64) {
-        let limit = AppActivity.nanoseconds(quietLimit)
-        for debt in owed where debt.isGivenUp(at: now, limit: limit) {
-            let request = debt.request
-            let subject = request.payoutIDs.isEmpty ? "a create of \(request.amount ?? "")"
-                : "cashout\(request.payoutIDs.count == 1 ? "" : "s") \(request.payoutIDs.map(String.init).joined(separator: ", "))"
-            let retried = debt.first < debt.since
-            unpaid.append("\(subject): \(request.name) was answered by an injected fault (\(request.fault ?? "")), and the app had no "
-                          + "real answer about it within \(DurationText.format(retried ? quietLimit * 3 : quietLimit)) "
-                          + "(\(retried ? "its retries were answered by injected faults too" : "no retry")); the clock moved anyway")
-        }
-        owed.removeAll { $0.isGivenUp(at: now, limit: limit) }
+        for refusal in refusals { owed.refused(payoutID: refusal.payoutID, turn: refusal.turn) }
     }
 }

@@ -69,14 +69,22 @@ package struct ScenarioRunner {
         if !scenario.steps.isEmpty { sandbox.suite.step(1) }
         let beside = serving.beside.map { BesideRun($0, sandbox: sandbox) }
         var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
-        runner.turns = serving.quietPeriod.map { AppTurns(sandbox: sandbox, quietPeriod: $0, quietLimit: serving.quietLimit) }
-        var failure: (Int, String)?
         var notes: [String] = []
+        if let quietPeriod = serving.quietPeriod {
+            var settledURL: String?
+            switch scenario.appSettled.map(sandbox.expandingVariables) {
+            case .success(let url): settledURL = url
+            case .failure(let problem): notes.append("app.settled not asked: \(problem.message)")
+            case nil: break
+            }
+            runner.turns = AppTurns(sandbox: sandbox, quietPeriod: quietPeriod, quietLimit: serving.quietLimit, settledURL: settledURL)
+        }
+        var failure: (Int, String)?
         for (index, step) in scenario.steps.enumerated() {
             sandbox.suite.step(index + 1)
             let waited = runner.waitForTheApp(before: step, serving: serving)
             let problem = runner.perform(step)
-            let said = waited + [runner.note.take()].compactMap { $0 } + (runner.turns?.takeUnpaid() ?? [])
+            let said = waited + [runner.note.take()].compactMap { $0 } + (runner.turns?.takeNotes() ?? [])
             notes += said.map { "step \(index + 1): \($0)" }
             if let problem {
                 failure = (index + 1, problem)
@@ -116,6 +124,12 @@ package struct ScenarioRunner {
         serving.ended?()
         if let failure, serving.stepFailed != nil { command?.stoppedAfterStep = failure.0 }
         let found = examine?(sandbox) ?? []
+        // A follow-up of a payout a failure names that came after the clock had moved on: the knob that waits for it.
+        if let turns = runner.turns, failure != nil || !found.isEmpty {
+            var named = Set(cashoutIDs(in: failure?.1 ?? "", of: sandbox) + found.flatMap(\.cashouts))
+            named.formUnion(sandbox.reports.reconciliation.last?.mismatches.flatMap(\.occurrence.cashouts) ?? [])
+            notes += turns.lateFollowUpNotes(of: named)
+        }
         let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failure: failure, found: found, judged: judged,
                                                                         references: runner.references.mapValues(\.cashoutID),
                                                                         always: serving.timeline == .always)
@@ -145,27 +159,33 @@ package struct ScenarioRunner {
     /// counted from the step's start; what to note: a retry the app never made, and that it was still
     /// busy at `Serving.quietLimit`. (`step` nil: the ledger read after the last step.)
     private mutating func waitForTheApp(before step: Step?, serving: Serving) -> [String] {
-        let busy: Bool, limit: Duration
+        let busy: String?, limit: String
         switch step {
         case .settle(let own):
             // A settle asks for its own period, however long: the limit is how much longer the app may stay busy.
-            limit = own + serving.quietLimit
-            busy = !sandbox.activity.waitUntilQuiet(for: own, atMost: limit, since: AppActivity.now())
-        case .advance, .advanceToNextEvent, .expectReport, .expectReconciled, nil:
+            limit = DurationText.format(own + serving.quietLimit)
+            busy = sandbox.activity.waitUntilQuiet(for: own, atMost: own + serving.quietLimit, since: AppActivity.now()) ? nil : "was still busy"
+        case .advance, .advanceToNextEvent, .expectReport, .expectReconciled, .expectRequests, nil:
             guard turns != nil else { return [] }
-            limit = serving.quietLimit
+            limit = "--quiet-limit \(DurationText.format(serving.quietLimit))"
             busy = turns!.settle()
+        case .expectCashout, .expectWebhooks, .expectBalance, .expectLedger, .expectDeliveries, .expectSink:
+            // What the bank holds: a retry owed could still change it (a cashout made twice).
+            guard turns != nil else { return [] }
+            limit = "--quiet-limit \(DurationText.format(serving.quietLimit))"
+            busy = turns!.settle(quiet: false)
         default: return []
         }
-        let unpaid = turns?.takeUnpaid() ?? []
-        guard busy else { return unpaid }
+        let unpaid = turns?.takeNotes() ?? []
+        guard let busy else { return unpaid }
         let then = switch step {
         case .settle: "went on anyway"
         case .expectReport: "the report was read anyway"
         case .expectReconciled, nil: "its ledger was read anyway"
-        default: "the clock moved anyway"
+        case .advance, .advanceToNextEvent: "the clock moved anyway"
+        default: "the step read anyway"
         }
-        return unpaid + ["the app was still busy after \(DurationText.format(limit)); \(then)"]
+        return unpaid + ["the app \(busy) after \(limit); \(then)"]
     }
 
     /// The timeline of what the run's failures name (a failed step's cashouts, by id or by the name a step gave it in

@@ -161,10 +161,16 @@ package enum ScenarioLoader {
         }
     }
 
-    /// `{"ledger": URL or file}`: where the app under test shows its own view of its payouts.
+    /// `{"ledger": URL or file, "settled": URL}`: where the app under test shows its own view of its
+    /// payouts, and says whether it has work pending.
     static func readApp(_ node: ScenarioNode, into scenario: inout Scenario) throws(ScenarioError) {
         let app = try node.object(allowed: ScenarioFormat.Keys.app)
         if let ledger = app["ledger"] { scenario.appLedger = try readLedgerLocation(ledger) }
+        if let settled = app["settled"] {
+            let text = try settled.nonEmptyString()
+            guard text.lowercased().hasPrefix("http://") else { throw settled.failShowingValue("expected an http:// URL") }
+            scenario.appSettled = text
+        }
     }
 
     /// A ledger's URL (`http://`, `${NAME}` expanded when read) or file path.

@@ -9,7 +9,10 @@ each cashout by polling GET /user/getCashoutHistory, every 2 s ($POLL_SECONDS), 
   user, never retried as it was.
 - A 403 (tokens last 31 days) means logging in again, then repeating the call.
 - Its ledger (cashout_id, the status in Mannco's words, the gross amount in dollars) is served at
-  $CASHOUT_SANDBOX_APP_PORT/ledger; a refused cashout has no entry.
+  $CASHOUT_SANDBOX_APP_PORT/ledger; a refused cashout has no entry. What it still has to do is at
+  /settled ({"pending": N}: the cashouts not yet sent, a request in flight; the next poll is not
+  pending work); --no-settled: 404, as an app that does not say.
+- A lost or 5xx answer is looked up after $BACKOFF_SECONDS (default 0.05 s).
 
 The users and cashouts are scenarios/certify-mannco.json's (and scenarios/explore-mannco.json's):
 when user 101's token is refused on the month-later poll, user 101 logs in again and cashes out
@@ -34,7 +37,9 @@ STRICT = "strict-states" in sys.argv
 # The changes a strict state machine allows (--bug strict-states): never pending to completed.
 NEXT = {"pending": {"processing", "failed", "cancelled"}, "processing": {"completed", "failed"}, "completed": {"failed"}}
 REFRESH_ON_CREATE = "--refresh-on-create" in sys.argv
+BACKOFF = float(os.environ.get("BACKOFF_SECONDS", "0.05"))
 ledger = common.Ledger("cashout_id")
+pending = common.Pending()  # what /settled answers
 tokens = {user: shop.login(user) for user in shop.USERS}  # the payment worker's (and the page's, but with --refresh-on-create)
 page_tokens = {}
 
@@ -74,7 +79,15 @@ def book(cashouts):
 
 
 def cash_out(user, amount):
-    """Sends the cashout once, and books it; looks for it in the history when the answer is lost."""
+    """Sends the cashout once, and books it; looks for it in the history when the answer is lost.
+    Counted as pending by whoever queued it, until it returns."""
+    try:
+        send(user, amount)
+    finally:
+        pending.done()
+
+
+def send(user, amount):
     for _ in range(20):
         answer = shop.process(tokens[user], amount)
         if answer is not None and answer[0] == 403:
@@ -88,7 +101,8 @@ def cash_out(user, amount):
             else:
                 print(f"careful app: user {user} is told: {content}")
             return
-        # Lost, or a 5xx: made or not? The history says.
+        # Lost, or a 5xx: made or not? The history says, after the backoff.
+        time.sleep(BACKOFF)
         for _ in range(20):
             cashouts, _ = history(user)
             if cashouts is not None:
@@ -110,19 +124,22 @@ def poll():
     came_back = False
     while common.suite_state() not in ("passed", "failed"):
         for user in shop.USERS:
-            cashouts, refused = history(user)
+            with pending:
+                cashouts, refused = history(user)
             if refused and not came_back and user == shop.A_MONTH_LATER[0]:
                 came_back = True
+                pending.add()
                 cash_out(*shop.A_MONTH_LATER)  # with --refresh-on-create, by the worker's cached token first
             if cashouts is not None:
                 book(cashouts)
         time.sleep(POLL)
 
 
-ledger.serve()
-for user, amount in shop.FIRST_ROUND:
+ledger.serve(None if "--no-settled" in sys.argv else pending)
+orders = shop.FIRST_ROUND + [shop.AGAIN, shop.LAST]
+for _ in orders:
+    pending.add()  # queued: the app has them to send
+for user, amount in orders:
     cash_out(user, amount)
-cash_out(*shop.AGAIN)
-cash_out(*shop.LAST)
 poll()
 print("careful app: ledger", sorted((entry["cashout_id"], entry["status"]) for entry in ledger.payouts()))

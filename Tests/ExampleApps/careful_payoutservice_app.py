@@ -8,7 +8,9 @@
   100, 200, 400 ms when its answer is lost or a 5xx, then refused to be sent again).
 - A Create whose answer is lost, or answered 5xx, is sent again with the same merchant_payout_id:
   PayoutService answers the payout that was made, and makes no second one.
-- It keeps a ledger of what it learnt, served at $CASHOUT_SANDBOX_APP_PORT/ledger.
+- It keeps a ledger of what it learnt, served at $CASHOUT_SANDBOX_APP_PORT/ledger, and what it still
+  has to do at /settled ({"pending": N}: the Creates not yet sent or answered; a webhook is handled
+  before it is answered, so nothing of it is pending after).
 
 --recover-with-get: a Create whose answer is lost (or a 5xx) is looked up with Get by its
 merchant_payout_id first, and sent again only when Get finds none (the other way to recover).
@@ -33,6 +35,7 @@ STRICT = "strict-states" in sys.argv
 NEXT = {"PENDING": {"INITIATED", "FAILED", "CANCELLED"}, "INITIATED": {"SUCCESS", "FAILED"}, "SUCCESS": {"REVERSED"}}
 SUFFIX = f"-{os.urandom(3).hex()}" if "--ids-per-run" in sys.argv else ""
 ledger = common.Ledger("merchant_payout_id")
+pending = common.Pending()  # what /settled answers
 events = set()
 # How far along a status is: a payout moves forward only (a reversal comes after a success).
 RANK = {"REQUIRES_FULFILLMENT": 0, "REQUIRES_PAYOUT_METHOD_DATA": 0, "PENDING": 1, "INITIATED": 2, "SUCCESS": 3, "FAILED": 3,
@@ -63,7 +66,7 @@ def on_webhook(headers, body):
     return 200
 
 
-ledger.serve()
+ledger.serve(None if "--no-settled" in sys.argv else pending)
 url = shop.receive_webhooks(on_webhook)
 def recovered(merchant_payout_id):
     """The answer of Get by merchant_payout_id for a Create whose answer was lost: the payout when it
@@ -76,6 +79,8 @@ def recovered(merchant_payout_id):
     return None
 
 
+for _ in shop.PAYOUTS:
+    pending.add()  # queued: the app has them to send
 for base_id, minor_amount in shop.PAYOUTS:
     merchant_payout_id = base_id + SUFFIX
     message = shop.create_message(merchant_payout_id, minor_amount, url)
@@ -90,5 +95,6 @@ for base_id, minor_amount in shop.PAYOUTS:
         print("careful app:", answer)
     if answer is not None and answer[0] == 200:
         ledger.made(merchant_payout_id, f"{minor_amount // 100}.{minor_amount % 100:02d}", answer[1]["payoutStatus"])
+    pending.done()
 common.serve_until_quiet()
 print("careful app: learnt", ledger.payouts())

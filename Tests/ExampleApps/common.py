@@ -78,11 +78,13 @@ class Ledger:
         with self.lock:
             self.entries.setdefault(str(reference), {self.key: reference, "status": status})["amount"] = amount
 
-    def book(self, reference, status):
-        """Records the status the app learnt of a payout it made."""
+    def book(self, reference, status, amount=None):
+        """Records the status the app learnt of a payout it made (and its amount, when it knows it)."""
         with self.lock:
             entry = self.entries.setdefault(str(reference), {self.key: reference})
             entry["status"] = status
+            if amount is not None:
+                entry.setdefault("amount", amount)
 
     def status(self, reference):
         with self.lock:
@@ -92,26 +94,63 @@ class Ledger:
         with self.lock:
             return [dict(entry) for entry in self.entries.values()]
 
-    def serve(self):
-        """Serves it at $CASHOUT_SANDBOX_APP_PORT/ledger (`serve_ledger`)."""
-        return serve_ledger(self.payouts)
+    def serve(self, pending=None):
+        """Serves it at $CASHOUT_SANDBOX_APP_PORT/ledger, and `pending` at /settled (`serve_ledger`)."""
+        return serve_ledger(self.payouts, pending)
 
 
-def serve_ledger(payouts):
+class Pending:
+    """What the app still has to do, as $CASHOUT_SANDBOX_APP_PORT/settled answers it (the Testing
+    your app guide, "Saying when your app is settled"): a count of its requests queued or in flight,
+    retries waiting and follow-ups not yet made. Taken as a `with` block around each piece of work,
+    or `add()` when work is queued and `done()` when it is finished; a notification's follow-up is
+    added before the notification is answered."""
+
+    def __init__(self):
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def add(self):
+        with self.lock:
+            self.count += 1
+
+    def done(self):
+        with self.lock:
+            self.count -= 1
+
+    def __enter__(self):
+        self.add()
+
+    def __exit__(self, *exception):
+        self.done()
+
+
+def serve_ledger(payouts, pending=None):
     """Serves the app's ledger on $CASHOUT_SANDBOX_APP_PORT (the Testing your app guide,
-    "Reconciliation"): each GET answers {"payouts": payouts()}. Returns an event set once it
+    "Reconciliation"): GET /ledger answers {"payouts": payouts()}, and with `pending` (a `Pending`)
+    GET /settled answers {"pending": N}; anything else 404. Returns an event set once the ledger
     has been read, as the sandbox does after the suite's last step."""
     read = threading.Event()
 
     class Ledger(BaseHTTPRequestHandler):
         def do_GET(self):
-            body = json.dumps({"payouts": payouts()}).encode()
+            path = self.path.split("?")[0]
+            if path == "/settled" and pending is not None:
+                body = json.dumps({"pending": pending.count}).encode()
+            elif path == "/ledger":
+                body = json.dumps({"payouts": payouts()}).encode()
+            else:
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-            read.set()
+            if path == "/ledger":
+                read.set()
 
         def log_message(self, *args):
             pass

@@ -11,7 +11,9 @@ poller, and a ledger (the Testing your app guide, "App shapes and what the clock
   own with POST /v3/cashout/status, one follow-up at a time per cashout, so that the last answer
   booked is the newest.
 - A poller asks for the status of every payout not final that had no news for 3 s.
-- Its ledger is served at $CASHOUT_SANDBOX_APP_PORT/ledger; it ends once the suite's steps are over.
+- Its ledger is served at $CASHOUT_SANDBOX_APP_PORT/ledger, and what it still has to do at /settled
+  ({"pending": N}: creates queued or in flight, follow-ups not yet made, retries waiting; --no-settled:
+  404, as an app that does not say); it ends once the suite's steps are over.
 
 Bug flags, one at a time (--bug NAME), each a mistake real payout services make:
   duplicate-after-lost   a create whose answer was lost is sent again under a new external_id
@@ -35,6 +37,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--workers", type=int, default=4)
 parser.add_argument("--backoff", default="100ms", help="the first retry's delay: 100ms, 1s")
 parser.add_argument("--bug", choices=["duplicate-after-lost", "repay-after-rejection", "strict-states", "late-rejection-ignored"])
+parser.add_argument("--no-settled", action="store_true", help="serve no /settled")
 options = parser.parse_args()
 FIRST = float(options.backoff[:-2]) / 1000 if options.backoff.endswith("ms") else float(options.backoff.rstrip("s"))
 FINAL = {"COMPLETED", "REJECTED", "CANCELLED"}
@@ -43,6 +46,7 @@ NEXT = {"PENDING": {"ON_HOLD", "DELIVERED", "REJECTED", "CANCELLED"}, "ON_HOLD":
         "DELIVERED": {"COMPLETED", "REJECTED"}, "COMPLETED": {"REJECTED"}}
 
 ledger = common.Ledger("external_id")
+pending = common.Pending()  # what /settled answers
 orders = {}                # external_id -> (order's external_id, amount): a re-payment books under its order's
 news = {}                  # external_id -> when the app last heard of it (monotonic seconds)
 follow_ups = {}            # external_id -> the lock that keeps its follow-ups one at a time
@@ -64,9 +68,22 @@ def retrying(path, fields, lost=None):
     return None
 
 
+def pending_work(work, *arguments):
+    """Runs `work` counted as pending from now until it has ended (queued, waiting or in flight)."""
+    pending.add()
+
+    def counted():
+        try:
+            work(*arguments)
+        finally:
+            pending.done()
+    return counted
+
+
 def book(external_id, status):
-    """Books what D24 answered of one of its payouts, under its order's reference."""
-    order, _ = orders[external_id]
+    """Books what D24 answered of one of its payouts, under its order's reference, with the amount
+    its order asked for."""
+    order, amount = orders[external_id]
     if external_id in forgotten:
         return
     believed = ledger.status(order)
@@ -75,12 +92,12 @@ def book(external_id, status):
         return
     if options.bug == "late-rejection-ignored" and believed == "COMPLETED":
         return
-    ledger.book(order, status)
+    ledger.book(order, status, amount)
     if status == "REJECTED" and options.bug == "repay-after-rejection" and external_id == order:
         with state:
             forgotten.add(order)
             news.pop(order, None)
-        pool.submit(create, order + "-again", orders[order][1], order)
+        pool.submit(pending_work(create, order + "-again", orders[order][1], order))
 
 
 def follow_up(external_id):
@@ -100,7 +117,7 @@ def on_notification(form):
     if not hmac.compare_digest(form.get("control", ""), shop.control(form.get("external_id", ""))):
         return 401
     if form.get("external_id") in orders:
-        threading.Thread(target=follow_up, args=(form["external_id"],), daemon=True).start()
+        threading.Thread(target=pending_work(follow_up, form["external_id"]), daemon=True).start()
     return 200
 
 
@@ -134,14 +151,14 @@ def poll():
             quiet = [external_id for external_id, heard in news.items() if time.monotonic() - heard >= 3
                      and ledger.status(orders[external_id][0]) not in FINAL]
         for external_id in quiet:
-            follow_up(external_id)
+            pending_work(follow_up, external_id)()
 
 
-ledger.serve()
+ledger.serve(None if options.no_settled else pending)
 url = shop.receive_notifications(on_notification)
 pool = concurrent.futures.ThreadPoolExecutor(options.workers)
 threading.Thread(target=poll, daemon=True).start()
 for external_id, amount in random.sample(shop.ORDERS, len(shop.ORDERS)):
-    pool.submit(create, external_id, amount)
+    pool.submit(pending_work(create, external_id, amount))
 print("worker pool app: the suite", common.serve_until_quiet())
 print("worker pool app: learnt", sorted(ledger.payouts(), key=lambda payout: payout["external_id"]))

@@ -82,10 +82,11 @@ import Testing
         (ledger(#"{"external_id": "late-1", "status": "PAID", "amount": "1.00"}"#),
          #"""
          payouts[0].status: expected one of STAGED, AWAITING_DETAILS, PENDING, ON_HOLD, DELIVERED, COMPLETED, REJECTED, CANCELLED, EXPIRED, \#
-         got "PAID"
+         got "PAID" (the entry of external_id "late-1": cashout 1000001)
          """#),
         (ledger(#"{"external_id": "late-1", "status": "REJECTED", "amount": 1.005}"#),
-         #"payouts[0].amount: expected an amount with at most two decimals, such as "100.00", got 1.005"#),
+         #"payouts[0].amount: expected an amount with at most two decimals, such as "100.00", got 1.005 "#
+             + #"(the entry of external_id "late-1": cashout 1000001)"#),
         ("<html>", #"expected JSON, got "<html>""#),
     ])
     func aLedgerOfTheWrongShapeFailsWithWhereItWasReadAndWhatWasWrong(ledger: String, message: String) throws {
@@ -130,7 +131,8 @@ import Testing
         (#"{"app": {"ledger": 5}}"#, "t.json: app.ledger: expected a string"),
         (#"{"app": {"ledger": "https://shop.example/ledger"}}"#,
          #"t.json: app.ledger: expected an http:// URL or a file path, got "https://shop.example/ledger""#),
-        (#"{"app": {"ledgr": "x"}}"#, #"t.json: app.ledgr: unknown key (did you mean "ledger"? expected one of: ledger)"#),
+        (#"{"app": {"ledgr": "x"}}"#, #"t.json: app.ledgr: unknown key (did you mean "ledger"? expected one of: ledger, settled)"#),
+        (#"{"app": {"settled": "/tmp/settled.json"}}"#, #"t.json: app.settled: expected an http:// URL, got "/tmp/settled.json""#),
         (#"{"steps": [{"expect_reconciled": {}}]}"#,
          #"t.json: steps[0].expect_reconciled: expected "ledger" here or an "app": {"ledger": URL or file} section to read the app's ledger from"#),
         (#"{"steps": [{"expect_reconciled": {"acount": "x", "ledger": "l.json"}}]}"#,

@@ -147,6 +147,64 @@ import Testing
         #expect(result.ledgerSummary == "ledger: 1 payout reconciled")
     }
 
+    /// Three creates at once, the middle one's answer lost: the two beside it, answered after it (a
+    /// latency fault holds them), are not its retry. The clock waits for the app's own, 800 ms later
+    /// (sent again, refused 511, looked up by its external_id), and the ledger is read after it.
+    @Test func theCreatesBesideALostOneDoNotPayItsRetryOff() throws {
+        let ledger = Self.ledgerFile()
+        let scenario = try ScenarioLoader.load(Array(#"""
+            {"name": "at once", "app": {"ledger": "\#(ledger)"},
+             "bank": {"rules": [{"when": {"country": "BR"}, "then": [{"after": "1h", "status": "DELIVERED"}]}]},
+             "faults": [{"when": {"endpoint": "POST /v3/cashout", "body": {"amount": 102}}, "kind": "drop_after_commit", "every": 1, "times": 1},
+                        {"when": {"endpoint": "POST /v3/cashout", "body": {"amount": {"in": [101, 103]}}}, "kind": "latency",
+                         "latency": "300ms", "every": 1}],
+             "steps": [{"wait_for_request": {"request": {"path": "/v3/cashout", "body": {"amount": 101}}}},
+                       {"wait_for_request": {"request": {"path": "/v3/cashout", "body": {"amount": 102}}}},
+                       {"wait_for_request": {"request": {"path": "/v3/cashout", "body": {"amount": 103}}}},
+                       {"advance": "1m"}]}
+            """#.utf8), file: "at-once.json", vocabulary: Sandbox.standardVocabulary)
+        let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+            let booked = Mutex<[String: String]>([:])
+            @Sendable func book(_ amount: String) {
+                let rows = booked.withLock { ledger in
+                    ledger["c-\(amount)"] = amount
+                    return ledger.map { #"{"external_id": "\#($0.key)", "amount": "\#($0.value).00", "status": "PENDING"}"# }
+                }
+                try? Data(#"{"payouts": [\#(rows.joined(separator: ","))]}"#.utf8).write(to: URL(fileURLWithPath: ledger))
+            }
+            @Sendable func create(_ amount: String) {
+                let fields = #""external_id":"c-\#(amount)","country":"BR","currency":"BRL","amount":"\#(amount).00","#
+                    + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
+                    + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
+                    + #""notification_url":"\#(sandbox.baseURL)/sandbox/sink/at-once""#
+                if Self.signed(sandbox, "/v3/cashout", fields)?.status == 200 { return book(amount) }
+                Thread.sleep(forTimeInterval: 0.8)
+                _ = Self.signed(sandbox, "/v3/cashout", fields)  // 412, code 511: made before
+                if Self.signed(sandbox, "/v3/cashout/status", #""external_id":"c-\#(amount)""#)?.status == 200 { book(amount) }
+            }
+            // The lost one first, then the two beside it once it has begun.
+            let threads = ["102", "101", "103"].map { amount in
+                let thread = Thread { create(amount) }
+                thread.start()
+                if amount == "102" { Waiting.until { sandbox.activity.turn >= 1 } }
+                return thread
+            }
+            Waiting.until { threads.allSatisfy(\.isFinished) }
+            Waiting.until {
+                (try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")).flatMap { try? JSON.parse($0.body) }?["state"]
+                    != "running"
+            }
+            return nil
+        }
+        var serving = ScenarioRunner.Serving(threads: 4, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit, beside: app)
+        serving.timeline = .always
+        let result = try ScenarioRunner.run(scenario, serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
+        #expect(result.ledgerSummary == "ledger: 3 payouts reconciled")
+        #expect(result.timeline?.entries.contains { $0.text.contains("then for the app's retry of POST /v3/cashout, answered by an injected fault") }
+                == true)
+    }
+
     /// An app that refuses a notification whose follow-up was lost asks for it again: the bank's
     /// retry (30 s later) is its retry, which needs the clock. It is not waited for, and passes.
     @Test func anAppThatRefusesTheNotificationIsRetriedByTheBank() throws {
@@ -171,7 +229,7 @@ import Testing
         let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
         #expect(result.notes.contains { $0.hasSuffix(
             ": cashout 1000001: POST /v3/cashout/status was answered by an injected fault (drop_after_commit), and the app had no real "
-                + "answer about it within 300ms (no retry); the clock moved anyway") }, "\(result.notes)")
+                + "answer about it within --quiet-limit 300ms (no retry); the clock moved anyway") }, "\(result.notes)")
         #expect(result.failure?.step == 4)
         #expect(result.failureText?.contains(
             "the DELIVERED, COMPLETED notifications of cashout 1000001 were followed up by POST /v3/cashout/status twice, and both "

@@ -1,39 +1,52 @@
 import SandboxBank
+import SandboxContract
 import SandboxHTTP
 import SandboxReport
 
 // What the app under test asked of its payouts, as a run beside it stops the clock for it (the
-// Testing your app guide, "Real time and virtual time"): each request with its turn
-// (`AppActivity`), so that it is known to have come after a change or a delivery; what its
+// Testing your app guide, "App shapes and what the clock waits for"): each request with its turns
+// (`AppActivity`), so that it is known to have come after a change, a delivery or a fault's answer;
+// what it was (its operation, account and subject: what a retry of it is the same in); what its
 // answer showed (a create's answer, a status query, a listing such as Mannco's history); and
 // whether a scenario's fault answered it instead of the API, which the app then owes a retry.
 
 extension Sandbox {
     /// A request of the app's to a payout API.
     package struct AppRequest: Sendable {
+        /// Its turn as it began, and the last turn given when it was answered: a request whose turn is
+        /// greater than `answeredTurn` began after this one was answered (it can be its retry).
         package let turn: Int
-        /// The payouts whose status its answer showed the app (a 2xx answer).
-        package let read: [Int]
-        /// What it is about, as a retry of it is too (``AppRequest/about(payoutID:)``...): each payout it
-        /// names or made; a create's account, beneficiary and amount; the account whose payouts a create
-        /// adds to or a listing shows (Mannco's history shows the cashout of a create whose answer was lost).
-        package let about: Set<String>
+        package let answeredTurn: Int
+        /// When it arrived, in wall-clock milliseconds.
+        package let receivedAt: Int64
+        /// Its operation's route (`POST /v3/cashout/status`): what a retry of it sends again.
+        package let name: String
+        /// Its API and account (`d24 sandbox_login`).
+        package let account: String
+        package let role: RequestFacts.Action
+        /// The merchant's own id of the payout it names or asks for (`external_id`, `merchant_payout_id`).
+        package let reference: String?
+        /// For a create: whom it pays and how much (`RequestFacts.Action.create`), as one text.
+        package let content: String?
+        /// For a create: what it asks for (`109.00`, as its API words an amount), for a note.
+        package let amount: String?
         /// The payouts it names or made (not those a listing shows).
         package let payoutIDs: [Int]
+        /// The payouts whose status its answer showed the app (a 2xx answer).
+        package let read: [Int]
+        /// For a read a fault answered: the payouts its answer would have shown (a listing's: the
+        /// account's payouts made before it).
+        package let meantToRead: [Int]
+        /// It lists the account's payouts (Mannco's history) rather than asking for one.
+        package let isListing: Bool
         /// The kind of the scenario's fault that answered instead of the API (`drop_after_commit`,
         /// `error`, `close`); nil when the API answered.
         package let fault: String?
-        /// Its route (`POST /v3/cashout/status`), or method and path.
-        package let name: String
-        /// For a create: what it asks for (`109.00`, as its API words an amount), for a note.
-        package let amount: String?
+        /// The API answered it with a 2xx (and for gRPC an OK status).
+        package let succeeded: Bool
 
-        /// It asks for a payout or about one: a fault's answer to it leaves the app owing itself a
-        /// retry (a listing's is not: the app reads the list again when it polls).
-        package var concernsPayouts: Bool { amount != nil || !payoutIDs.isEmpty }
-
-        /// What a request about payout `id` is about.
-        package static func about(payoutID id: Int) -> String { "payout \(id)" }
+        /// It asks for a payout (`content` is a create's).
+        package var isCreate: Bool { content != nil }
     }
 
     /// The app's requests among the logged requests after `checked` (a request log id), oldest
@@ -47,22 +60,26 @@ extension Sandbox {
                   let name = entry.dialect, let dialect = dialects[name] as? any ReportingDialect else { return nil }
             let exchange = log.exchange(entry)
             guard let facts = dialect.reportFacts(exchange, bank: bank) else { return nil }
-            let account = "\(name) \(facts.account ?? "")"
-            var about: Set<String> = []
-            var amount: String?
-            let named = payoutMade(facts)?.id
+            var content: String?, amount: String?
             if case .create(let beneficiary, let asked) = facts.action {
-                about = ["create \(account) \(beneficiary) \(asked)", "account \(account)"]
+                content = "\(beneficiary) \(asked)"
                 amount = asked
-            } else if !facts.listed.isEmpty || (facts.action == .statusQuery && facts.payoutID == nil && facts.reference == nil) {
-                about = ["account \(account)"]
             }
+            let named = payoutMade(facts)?.id
             let payoutIDs = named.map { [$0] } ?? []
-            about.formUnion((payoutIDs + facts.listed).map(AppRequest.about(payoutID:)))
+            let isListing = facts.action == .statusQuery && facts.payoutID == nil && facts.reference == nil
             var read = exchange.succeeded ? facts.listed : []
             if exchange.succeeded, facts.action != .other, let named { read.append(named) }
-            return AppRequest(turn: entry.turn, read: read, about: about, payoutIDs: payoutIDs, fault: entry.response.fault?.kind,
-                              name: entry.route ?? "\(entry.request.method) \(entry.request.path)", amount: amount)
+            var meantToRead: [Int] = []
+            if entry.response.fault != nil, facts.action == .statusQuery {
+                meantToRead = !isListing ? payoutIDs
+                    : bank.payouts(account: facts.account).filter { $0.dialect == name && $0.createdAt <= entry.at }.map(\.id)
+            }
+            return AppRequest(turn: entry.turn, answeredTurn: entry.answeredTurn, receivedAt: entry.receivedAt,
+                              name: entry.route ?? "\(entry.request.method) \(entry.request.path)",
+                              account: "\(name) \(facts.account ?? "")", role: facts.action, reference: facts.reference, content: content,
+                              amount: amount, payoutIDs: payoutIDs, read: read, meantToRead: meantToRead, isListing: isListing,
+                              fault: entry.response.fault?.kind, succeeded: exchange.succeeded)
         }
         return (requests, entries.last?.id ?? checked)
     }

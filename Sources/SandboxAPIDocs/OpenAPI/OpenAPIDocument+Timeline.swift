@@ -27,7 +27,7 @@ extension OpenAPIDocument {
                 "cashouts": ids, "injected": Schema.boolean("An injected fault or webhook chaos: the sandbox's own doing"),
                 "from": lane, "to": lane, "lane": lane,
                 "details": Schema.map(of: Schema.string(), description: "The request and its answer, as the request log keeps them"),
-                "ended": Schema.oneOf(["quiet", "answered", "limit"], "A clock stop's: how it ended"),
+                "ended": Schema.oneOf(["quiet", "answered", "settled", "limit"], "A clock stop's: how it ended"),
                 "lasted_ms": Schema.integer("A clock stop's real length", minimum: 0),
             ], required: ["kind", "at", "real_ms", "text", "cashouts", "injected"]), description: "Oldest first"),
         ], required: ["title", "started_at", "findings", "cashouts", "entries"])

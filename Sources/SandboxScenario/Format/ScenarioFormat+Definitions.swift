@@ -709,9 +709,16 @@ extension ScenarioFormat {
 
     static let topApp: KeySpec = .object("""
         The app under test: where it shows its ledger, reconciled with the bank after the last step and by \
-        expect_reconciled.
+        expect_reconciled, and where it says whether it has work pending.
         """, [
         ("ledger", .ref("ledgerLocation")),
+        ("settled", .string("""
+            Where the app says whether it has work pending: an http:// URL (${NAME} expanded from the app's \
+            environment, such as ${CASHOUT_SANDBOX_APP_PORT}) answering {"pending": N}, N its requests queued or in \
+            flight, retries scheduled and follow-ups not yet made. The clock's stops for the app end when it says 0, \
+            instead of waiting for real-time quiet; an app that does not serve it (refused, 404) is waited for as \
+            without it.
+            """, minLength: 1).with("pattern", "^[hH][tT][tT][pP]://")),
     ])
 
     static let topExplore: KeySpec = .object("""

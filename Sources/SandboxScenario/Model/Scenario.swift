@@ -23,6 +23,9 @@ package struct Scenario: Sendable {
     /// `app.ledger`: where the app under test shows its ledger (a URL, `${NAME}` expanded when
     /// read, or a file), reconciled with the bank after the last step.
     package var appLedger: String?
+    /// `app.settled`: where the app under test says whether it has work pending (an http:// URL
+    /// answering `{"pending": N}`, `${NAME}` expanded when read); nil when it says nothing.
+    package var appSettled: String?
     package var retrySchedule: [Duration]?
     package var webhookTimeout: Duration?
     /// Webhook chaos (`webhooks.chaos`); nil leaves the chaos in force as it is, `[]` ends it.

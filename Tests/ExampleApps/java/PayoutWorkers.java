@@ -1,8 +1,10 @@
 // A D24 payout service shaped as a Java team writes one (the Testing your app guide, "A Java
 // service"): the JDK's HttpClient, a pool of 4 workers sending creates at once, each create and
 // status query retried with exponential backoff and jitter, each notification checked (control),
-// answered at once and followed up in the background, a poller for payouts with no news, and a
-// ledger served at $CASHOUT_SANDBOX_APP_PORT/ledger. The JDK only: no JSON library, no framework.
+// answered at once and followed up in the background, a poller for payouts with no news, a ledger
+// served at $CASHOUT_SANDBOX_APP_PORT/ledger, and what it still has to do at /settled ({"pending": N},
+// the Testing your app guide, "Saying when your app is settled"; NO_SETTLED=1: none). The JDK only:
+// no JSON library, no framework.
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -23,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -55,6 +58,8 @@ public final class PayoutWorkers implements AutoCloseable {
     private final Map<String, Long> news = new ConcurrentHashMap<>();
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
     private final List<HttpServer> servers = new ArrayList<>();
+    /** Creates queued or in flight, follow-ups not yet made, retries waiting: what /settled answers. */
+    private final AtomicInteger pending = new AtomicInteger();
     private String notificationURL;
 
     public PayoutWorkers(Duration firstBackoff) {
@@ -71,12 +76,21 @@ public final class PayoutWorkers implements AutoCloseable {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        if (System.getenv("NO_SETTLED") == null) {
+            ledger.createContext("/settled", exchange -> {
+                byte[] body = ("{\"pending\":" + pending.get() + "}").getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+        }
         HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         receiver.createContext("/notifications", exchange -> {
             Map<String, String> form = form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             String externalID = form.getOrDefault("external_id", "");
             boolean trusted = control(externalID).equals(form.get("control"));
-            if (trusted && amounts.containsKey(externalID)) followUps.submit(() -> followUp(externalID));
+            if (trusted && amounts.containsKey(externalID)) submit(followUps, () -> followUp(externalID));
             exchange.sendResponseHeaders(trusted ? 200 : 401, -1);
             exchange.close();
         });
@@ -96,7 +110,19 @@ public final class PayoutWorkers implements AutoCloseable {
         List<Integer> orders = new ArrayList<>();
         for (int amount = 101; amount <= 109; amount++) orders.add(amount);
         Collections.shuffle(orders);
-        for (int amount : orders) workers.submit(() -> create("shop-order-" + amount, amount + ".00"));
+        for (int amount : orders) submit(workers, () -> create("shop-order-" + amount, amount + ".00"));
+    }
+
+    /** Runs `work` on `pool`, counted as pending from now until it has ended (queued, waiting or in flight). */
+    private void submit(ExecutorService pool, Runnable work) {
+        pending.incrementAndGet();
+        pool.submit(() -> {
+            try {
+                work.run();
+            } finally {
+                pending.decrementAndGet();
+            }
+        });
     }
 
     void create(String externalID, String amount) {
@@ -130,7 +156,14 @@ public final class PayoutWorkers implements AutoCloseable {
             for (Map.Entry<String, Long> heard : news.entrySet()) {
                 String status = statuses.get(heard.getKey());
                 boolean settled = "COMPLETED".equals(status) || "REJECTED".equals(status) || "CANCELLED".equals(status);
-                if (!settled && System.nanoTime() - heard.getValue() > TimeUnit.SECONDS.toNanos(3)) followUp(heard.getKey());
+                if (!settled && System.nanoTime() - heard.getValue() > TimeUnit.SECONDS.toNanos(3)) {
+                    pending.incrementAndGet();
+                    try {
+                        followUp(heard.getKey());
+                    } finally {
+                        pending.decrementAndGet();
+                    }
+                }
             }
         }
     }
