@@ -182,8 +182,9 @@ package struct ScenarioRunner {
         case .settle: "went on anyway"
         case .expectReport: "the report was read anyway"
         case .expectReconciled, nil: "its ledger was read anyway"
+        case .expectRequests: "its requests were checked anyway"
         case .advance, .advanceToNextEvent: "the clock moved anyway"
-        default: "the step read anyway"
+        default: "the step went on anyway"
         }
         return unpaid + ["the app \(busy) after \(limit); \(then)"]
     }

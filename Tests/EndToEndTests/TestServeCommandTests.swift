@@ -201,12 +201,12 @@ import Testing
         #expect(status == 0, "\(out)\(err)")
         #expect(out.hasSuffix("""
             PASS shop (\(suite), 3 steps)
-            NOTE shop (\(suite)): step 2: the app was still busy after 100ms; the clock moved anyway
+            NOTE shop (\(suite)): step 2: the app was still busy after --quiet-limit 100ms; the clock moved anyway
             1 passed, 0 failed
 
             """), "\(out)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains("<system-out>step 2: the app was still busy after 100ms; the clock moved anyway</system-out>"))
+        #expect(xml.contains("<system-out>step 2: the app was still busy after --quiet-limit 100ms; the clock moved anyway</system-out>"))
     }
 
     /// `--host 0.0.0.0`, for an app in another container: every IPv4 address; an address that

@@ -100,6 +100,6 @@ import Testing
         #expect(throws: Reconciliation.Problem(
             "request body", "payouts[0].status: expected one of REQUIRES_FULFILLMENT, REQUIRES_PAYOUT_METHOD_DATA, PENDING, INITIATED, SUCCESS, "
                             + "FAILED, "
-                + #"CANCELLED, REVERSED, EXPIRED, got "COMPLETED""#)) { try wrongWord.get() }
+                + #"CANCELLED, REVERSED, EXPIRED, got "COMPLETED" (the entry of merchant_payout_id "po-1": cashout \#(id))"#)) { try wrongWord.get() }
     }
 }

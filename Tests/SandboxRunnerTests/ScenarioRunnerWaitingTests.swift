@@ -49,14 +49,17 @@ import Testing
         #expect(result.passed, "\(result.failureText ?? "")")
     }
 
-    /// An app still busy at the limit (a settle's: its period and the limit): the step goes on
-    /// (the held request is not answered by the next step), and the result and the JUnit report note it.
+    /// An app still busy at the limit (a settle's: its period and the limit; the `expect_requests`
+    /// after it: the quiet limit): each step goes on (the held request is not answered by the next
+    /// step), and the result and the JUnit report note it.
     @Test func anAppStillBusyAtTheLimitIsNoted() throws {
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(20), quietLimit: .milliseconds(50), beside: Self.app)
         let result = try ScenarioRunner.run(try Self.suite(wait: #"{"settle": "20ms"}"#, latency: "\(Waiting.seconds)s"), serving: serving)
-        #expect(result.notes == ["step 2: the app was still busy after 70ms; went on anyway"])
+        #expect(result.notes == ["step 2: the app was still busy after 70ms; went on anyway",
+                                 "step 3: the app was still busy after --quiet-limit 50ms; its requests were checked anyway"])
         #expect(result.failure?.step == 3)
-        #expect(JUnitReport.xml([result]).contains("<system-out>step 2: the app was still busy after 70ms; went on anyway</system-out>"))
+        #expect(JUnitReport.xml([result]).contains("<system-out>step 2: the app was still busy after 70ms; went on anyway\n"
+                                                   + "step 3: the app was still busy after --quiet-limit 50ms; its requests were checked anyway</system-out>"))
     }
 
     /// `GET /sandbox/suite` while the steps run, once they failed, once they passed; 404 outside a suite.

@@ -36,7 +36,7 @@ import Testing
         #expect(what.contains("sandbox → app: notification DELIVERED: 200"))
         #expect(what.contains("app → sandbox: POST /v3/cashout/status: injected fault drop_after_commit: done, then its answer was lost"))
         #expect(what.contains { $0.hasPrefix("clock: stopped for the app's follow-up of the notifications of cashout 1000001; then for "
-                                             + "the app's retry of POST /v3/cashout/status, answered by an injected fault: the quiet limit "
+                                             + "the app's retry of POST /v3/cashout/status, answered by an injected fault: --quiet-limit "
                                              + "came first; the clock moved anyway (") }, "\(what)")
         #expect(what.contains("sandbox → app: read the app's ledger: it says PENDING; the bank's is COMPLETED"))
         // The report step that failed stands for the report's errors, each judged.
