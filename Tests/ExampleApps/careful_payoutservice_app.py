@@ -12,6 +12,8 @@
   has to do at /settled ({"pending": N}: the Creates not yet sent or answered; a webhook is handled
   before it is answered, so nothing of it is pending after).
 
+A Create is sent again $BACKOFF_SECONDS (default 0.05 s) after a lost or 5xx answer.
+
 --recover-with-get: a Create whose answer is lost (or a 5xx) is looked up with Get by its
 merchant_payout_id first, and sent again only when Get finds none (the other way to recover).
 --ids-per-run: each merchant_payout_id ends with a suffix made anew each run, as an app whose ids
@@ -34,6 +36,7 @@ STRICT = "strict-states" in sys.argv
 # The changes a strict state machine allows (--bug strict-states): never PENDING to SUCCESS.
 NEXT = {"PENDING": {"INITIATED", "FAILED", "CANCELLED"}, "INITIATED": {"SUCCESS", "FAILED"}, "SUCCESS": {"REVERSED"}}
 SUFFIX = f"-{os.urandom(3).hex()}" if "--ids-per-run" in sys.argv else ""
+BACKOFF = float(os.environ.get("BACKOFF_SECONDS", "0.05"))
 ledger = common.Ledger("merchant_payout_id")
 pending = common.Pending()  # what /settled answers
 events = set()
@@ -90,7 +93,7 @@ for base_id, minor_amount in shop.PAYOUTS:
             break
         print(f"careful app: the answer to {merchant_payout_id} was {'lost' if answer is None else answer[0]}; "
               + ("looking it up with Get" if RECOVER_WITH_GET else "creating it again with the same merchant_payout_id"))
-        time.sleep(0.05)
+        time.sleep(BACKOFF)
         answer = (RECOVER_WITH_GET and recovered(merchant_payout_id)) or shop.call("Create", message)
         print("careful app:", answer)
     if answer is not None and answer[0] == 200:

@@ -27,15 +27,15 @@ def request(method, path, body=None, headers=None):
         connection.close()
 
 
-def retried(send, attempts=4, first=0.1):
+def retried(send, attempts=4, first=0.1, cap=None):
     """`send()`'s answer, asked again after 100, 200, 400 ms while it is lost (None) or a 5xx, as
-    a careful client retries: the last answer."""
+    a careful client retries (each delay at most `cap` seconds): the last answer."""
     for attempt in range(attempts):
         answer = send()
         if answer is not None and answer[0] < 500:
             break
         if attempt + 1 < attempts:
-            time.sleep(first * 2 ** attempt)
+            time.sleep(min(first * 2 ** attempt, cap or float("inf")))
     return answer
 
 
