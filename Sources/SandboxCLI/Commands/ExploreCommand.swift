@@ -21,7 +21,7 @@ enum ExploreCommand: Command {
         and delays, late reversals, webhook chaos and HTTP faults, by its own seed (run i has seed S+i-1, \
         so --seed S --runs 1 runs the first again: a draw depends on what it is for, never on the \
         order requests arrive in). As under test --serve, each step that moves the clock first waits \
-        for the app to go quiet, the clock stops for the app inside each advance, and a failed step \
+        for the app to go quiet (or to say it is settled), the clock stops for the app inside each advance, and a failed step \
         stops CMD's process group. A run fails when a step fails, CMD exits other than 0, the app's \
         ledger (the suite's "app") disagrees with the bank, or the integration report has a finding of \
         severity error. The first failing run of each kind is written to DIR as a scenario file with \

@@ -39,8 +39,10 @@ enum TestCommand: Command {
         it is quiet again, or has read the payout) and after each change of a payout it polls (until \
         it has read it again), each at most --quiet-limit. After a request of the app's that a \
         scenario's fault answered (a lost answer, an error), nothing moves the clock or reads what \
-        the app did until it has had a real answer about the same payout (its retry), at most \
-        --quiet-limit after the last such fault. --host 0.0.0.0 serves an app in another container.
+        the app did or the bank holds until that request's retry came (the same operation about the \
+        same, or a lookup by the app's reference), at most --quiet-limit after the last such fault. \
+        An app that serves the file's "app": {"settled": URL} ({"pending": N}) is asked instead: each \
+        wait ends when it says 0. --host 0.0.0.0 serves an app in another container.
         """
 
     /// The environment variable naming `GET /sandbox/suite` for the command `--exec` runs.
@@ -67,9 +69,9 @@ enum TestCommand: Command {
         return [.value("quiet-period", "DURATION", help(serve, "before each advance, advance_to_next_event and expect_report step, "
                 + "and after each instant an advance notifies the app of, wait until the app has made no request and been sent no "
                 + "notification for DURATION of real time (default 200ms; 0: no wait)")),
-         .value("quiet-limit", "DURATION", help(serve, "wait at most DURATION for the app to go quiet, to read a payout it polls "
-                + "once it changed, or to retry a request a fault answered (a settle step: its own period and DURATION more), then go "
-                + "on and note it (default 10s)")),
+         .value("quiet-limit", "DURATION", help(serve, "wait at most DURATION for the app to go quiet (or say it is settled), to read "
+                + "a payout it polls once it changed, or to retry a request a fault answered (a settle step: its own period and DURATION "
+                + "more), then go on and note it (default 10s)")),
          .value("grace", "DURATION", help(exec, "when a step fails, CMD gets SIGTERM, and SIGKILL DURATION later if still running (default 10s)"))]
     }
 
