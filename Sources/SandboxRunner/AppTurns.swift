@@ -114,8 +114,9 @@ struct AppTurns {
     /// quiet limit (`was still busy`), nil when it was.
     mutating func settle(quiet: Bool = true) -> String? {
         let activity = sandbox.activity
-        let started = AppActivity.now()
-        let deadline = started + AppActivity.nanoseconds(quietLimit)
+        let limit = AppActivity.nanoseconds(quietLimit)
+        // The quiet limit counts from the start, or from the last moment a retry was owed (each has its own limit).
+        var deadline = AppActivity.now() + limit
         readWhatCame()
         guard quiet || !owed.isEmpty || settled != nil else { return nil }
         let record = StopRecord(sandbox, waitedFor: "the app to go quiet", payouts: [])
@@ -127,6 +128,7 @@ struct AppTurns {
             if retried == nil, !owed.isEmpty { retried = (owed.waitedFor, owed.payouts) }
             let now = AppActivity.now()
             notes += owed.giveUp(at: now, limit: quietLimit)
+            if !owed.isEmpty { deadline = max(deadline, now + limit) }
             var nap: Int64 = 10_000_000
             switch settled?.word(activity, now: now) ?? .notOffered {
             case .pending(0):
@@ -220,12 +222,15 @@ struct AppTurns {
                                 payouts: Array(Set((pushes ?? []).map(\.payoutID) + changed.keys + owed.payouts)).sorted())
         let notesBefore = notes.count
         var retried: (text: String, payouts: [Int])?
+        // The last moment a retry was owed: the quiet limit of the rest counts from it too.
+        var owedUntil = started
         settled?.beginWait()
         while true {
             readWhatCame()
             if retried == nil, !owed.isEmpty { retried = (owed.waitedFor, owed.payouts) }
             let now = AppActivity.now()
             notes += owed.giveUp(at: now, limit: quietLimit)
+            if !owed.isEmpty { owedUntil = now }
             let unread = changed.filter { lastRead[$0.key, default: 0] <= $0.value }.keys.sorted()
             // The app's own part: its word where it gives one; else its retries owed and its follow-ups.
             var done = false, nap: Int64 = 10_000_000, pending: Int?
@@ -257,10 +262,11 @@ struct AppTurns {
                 record.end(notes.count > notesBefore ? .limit : ending, retries: retried)
                 return nil
             }
-            // A retry owed waits out its own limit; the rest, the quiet limit since the stop began, or for a payout the
-            // app polls since a fault answered its last read of it (at most three times the limit in all).
-            let lastFault = unread.compactMap { faultedRead[$0] }.max() ?? started
-            if owed.isEmpty, now >= min(max(started, lastFault) + limit, started + 3 * limit) {
+            // A retry owed waits out its own limit; the rest, the quiet limit since the stop began or a retry was last
+            // owed, or for a payout the app polls since a fault answered its last read of it (at most three times the
+            // limit past the start for those reads).
+            let lastFault = min(unread.compactMap { faultedRead[$0] }.max() ?? started, started + 2 * limit)
+            if owed.isEmpty, now >= max(started, owedUntil, lastFault) + limit {
                 record.end(.limit, retries: retried)
                 let limitText = "--quiet-limit \(DurationText.format(quietLimit))"
                 if !unread.isEmpty {

@@ -1,8 +1,11 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
+import SandboxHTTP
+import SandboxJSON
 import SandboxObservability
 import SandboxRunner
+import SandboxScenario
 import TestHelpers
 import Testing
 
@@ -75,6 +78,47 @@ import Testing
         // The page's data: every entry with its virtual time and its real time since the start.
         let json = timeline.json
         #expect(json["entries"]?.arrayValue?.allSatisfy { $0["real_ms"]?.numberText.flatMap { Int($0) }.map { $0 >= 0 } == true } == true)
+    }
+
+    /// A Mannco poller whose reads of the history faults answer (503s, one every 300 ms for 6 s):
+    /// each is on the timeline of the cashout it would have shown, and the clock waits for a real
+    /// read though the faults outlast the quiet limit (5 s): each read a fault answered was a read.
+    @Test func aPollersFaultedReadsAreOnTheTimelineAndTheNextReadIsWaitedFor() throws {
+        let scenario = try ScenarioLoader.load(Array(#"""
+            {"name": "poller", "users": [{"id": "2001", "api_key": "poll_key", "balance": 100000, "linked": ["payoneer"]}],
+             "bank": {"rules": [{"when": {"amount": {"gte": 0}}, "then": [{"after": "5s", "status": "DELIVERED"}]}]},
+             "faults": [{"when": {"endpoint": "GET /user/getCashoutHistory"}, "kind": "error", "status": 503, "every": 1, "times": 20}],
+             "steps": [{"wait_for_request": {"request": {"path": "/cashout/process"}}}, {"advance": "10s"}]}
+            """#.utf8), file: "poller.json", vocabulary: Sandbox.standardVocabulary)
+        let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+            func call(_ method: String, _ path: String, _ body: String = "", token: String? = nil) -> HTTPResponse? {
+                var headers: HTTPHeaders = ["User-Agent": "test-app", "Content-Type": "application/json"]
+                if let token { headers["Authorization"] = "Bearer \(token)" }
+                return try? TestHTTP.send(method: method, url: "\(sandbox.baseURL)\(path)", headers: headers, body: Array(body.utf8))
+            }
+            let login = call("POST", "/user/login", #"{"apiKey": "poll_key"}"#).flatMap { try? JSON.parse($0.body) }
+            let token = login?["content"]?["jwt"]?.stringValue ?? ""
+            _ = call("POST", "/cashout/process", #"{"amount": 5000, "method": "payoneer"}"#, token: token)
+            // The poller: a read every 300 ms while the steps run.
+            while (try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")).flatMap({ try? JSON.parse($0.body) })?["state"]
+                == "running" {
+                _ = call("GET", "/user/getCashoutHistory", token: token)
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            return nil
+        }
+        var serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: .seconds(5), beside: app)
+        serving.timeline = .always
+        let result = try ScenarioRunner.run(scenario, serving: serving)
+        #expect(result.passed, "\(result.failureText ?? "")")
+        #expect(result.notes.isEmpty, "\(result.notes)")
+        let entries = result.timeline?.entries ?? []
+        #expect(entries.filter { $0.text == "GET /user/getCashoutHistory: injected fault error: answered 503" && $0.injected }.count == 20,
+                "\(entries.map(\.text))")
+        // The real read after the faults came before the clock moved past the change.
+        let firstRead = try #require(entries.firstIndex { $0.text == "GET /user/getCashoutHistory: 200" })
+        let change = try #require(entries.firstIndex { $0.text == "pending (PENDING) → processing (DELIVERED)" })
+        #expect(firstRead < change)
     }
 
     /// Past 25 lines the first and the last are kept, with how many were left out between them.
