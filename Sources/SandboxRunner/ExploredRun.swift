@@ -58,7 +58,10 @@ struct ExploredRun: Sendable {
     /// `suiteFaults`: how many faults the suite has of its own.
     init(_ sandbox: Sandbox, space: ExploreSpace, suiteFaults: Int, vocabulary: ScenarioVocabulary) {
         let payouts = sandbox.bank.payouts()
-        let usual = space.usualFate.compactMap { $0["status"]?.stringValue }
+        // The usual fate as a written file gives it to the payouts it does not pin: each delay its least.
+        let usual = Self.fixedTimeline(space.usualFate).map { step in
+            (status: step["status"]?.stringValue, after: step["after"]?.stringValue.flatMap(DurationText.parse)?.wholeMilliseconds)
+        }
         let names = PayoutNames(payouts, ruleFields: vocabulary.ruleFields)
         // The payouts a pin names by occurrence, by content: whether the app, or arrival, ordered them.
         var byOccurrence: [UInt64: String] = [:]
@@ -69,15 +72,20 @@ struct ExploredRun: Sendable {
         }
         for payout in payouts where sandbox.bank.decision(payoutID: payout.id)?.rule == ExploreSpace.outcomeRule {
             let changes = payout.history.filter { $0.by == "bank" }
-            // The usual fate, or the start of it (the run ended first), needs no rule.
-            guard !usual.starts(with: changes.map(\.status.name)) else { continue }
-            let named = when(payout)
             var previous = payout.createdAt
-            let then = changes.map { change -> JSON in
-                var step: [String: JSON] = ["after": .string(DurationText.format(.milliseconds(change.at.milliseconds - previous.milliseconds))),
-                                            "status": .string(change.status.name)]
+            let steps = changes.map { change in
+                defer { previous = change.at }
+                return (change: change, after: change.at.milliseconds - previous.milliseconds)
+            }
+            // The usual fate with its least delays, or the start of it (the run ended first), is what the file gives
+            // a payout it does not pin. Another delay is pinned too: it orders the payout's changes among the run's
+            // notifications, chaos copies and faults, as the run did.
+            guard steps.count > usual.count || !zip(steps, usual).allSatisfy({ $0.change.status.name == $1.status && $0.after == $1.after })
+            else { continue }
+            let named = when(payout)
+            let then = steps.map { change, after -> JSON in
+                var step: [String: JSON] = ["after": .string(DurationText.format(.milliseconds(after))), "status": .string(change.status.name)]
                 if let code = change.reasonCode { step["rejection_code"] = Int(code).map { .number($0) } ?? .string(code) }
-                previous = change.at
                 return .object(step)
             }
             elements.append(.timeline(when: named, then: then, name: "explored: \(PayoutNames.describe(named))",
