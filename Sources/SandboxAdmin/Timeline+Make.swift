@@ -112,10 +112,13 @@ extension Timeline {
     private static func requestEntries(_ payouts: [Payout], _ sources: Sources) -> [Entry] {
         let log = sources.requestLog
         let ids = Set(payouts.map(\.id))
-        let logged = log.all().entries.compactMap { entry -> (RequestLog.Entry, RequestFacts)? in
+        let logged = log.all().entries.compactMap { entry -> (RequestLog.Entry, RequestFacts, String)? in
             guard let dialect = entry.dialect.flatMap({ sources.dialects[$0] as? any ReportingDialect }),
                   let facts = dialect.reportFacts(log.exchange(entry), bank: sources.bank) else { return nil }
-            return (entry, facts)
+            // A gRPC method by its name (`Get`), an HTTP route as it is (`POST /v3/cashout/status`).
+            let name = entry.route.flatMap { dialect.operation(route: $0)?.grpcMethod } ?? entry.route
+                ?? "\(entry.request.method) \(entry.request.path)"
+            return (entry, facts, name)
         }
         // The payout each create made, and the content of those that made one of `payouts`.
         func made(_ facts: RequestFacts) -> Int? {
@@ -127,10 +130,10 @@ extension Timeline {
             return "\(entry.dialect ?? "") \(facts.account ?? "") \(beneficiary) \(amount)"
         }
         var contents: [String: Set<Int>] = [:]
-        for (entry, facts) in logged {
+        for (entry, facts, _) in logged {
             if let id = made(facts), ids.contains(id), let key = content(entry, facts) { contents[key, default: []].insert(id) }
         }
-        return logged.compactMap { entry, facts in
+        return logged.flatMap { entry, facts, name -> [Entry] in
             var about = Set(facts.listed).intersection(ids)
             if let id = facts.payoutID ?? made(facts), ids.contains(id) { about.insert(id) }
             if let reference = facts.reference, let account = facts.account {
@@ -142,31 +145,35 @@ extension Timeline {
             }
             // A create of the same content that made no payout: the app's try before (or retry of) the one that did.
             if about.isEmpty, made(facts) == nil, let key = content(entry, facts), let same = contents[key] { about = same }
-            guard !about.isEmpty else { return nil }
-            return requestEntry(entry, about: about.sorted(), log: log)
+            guard !about.isEmpty else { return [] }
+            // A listing says something else of each payout it shows: an entry each.
+            guard !facts.listedWords.isEmpty else {
+                return [requestEntry(entry, named: name, about: about.sorted(), words: facts.answerWords, log: log)]
+            }
+            return about.sorted().map { requestEntry(entry, named: name, about: [$0], words: facts.listedWords[$0], log: log) }
         }
     }
 
-    private static func requestEntry(_ entry: RequestLog.Entry, about: [Int], log: RequestLog) -> Entry {
+    /// `POST /v3/cashout/status: 200 Delivered`, `Get: OK SUCCESS`: the request, its answer's status and `words`, what the
+    /// answer said in the API's words (``SandboxContract/RequestFacts/answerWords``).
+    private static func requestEntry(_ entry: RequestLog.Entry, named name: String, about: [Int], words: String?, log: RequestLog) -> Entry {
         let response = entry.response
-        let name = entry.route ?? "\(entry.request.method) \(entry.request.path)"
-        let answer: String
+        var answer: String
         if let fault = response.fault {
             // Each kind worded: a new one is a compile error here until it is.
             answer = switch Fault.Kind.Name(rawValue: fault.kind) {
             case .dropAfterCommit: "injected fault drop_after_commit: done, then its answer was lost"
             case .close: "injected fault close: the connection was closed unanswered"
             case .error: "injected fault error: answered \(response.status)"
-            case .latency: "\(response.grpcStatus.map { "grpc-status \($0.name)" } ?? String(response.status)) after an injected latency"
+            case .latency: "\(response.grpcStatus?.name ?? String(response.status)) after an injected latency"
             case nil: "injected fault \(fault.kind)"
             }
         } else if response.isDroppedConnection {
             answer = "no answer (the connection was closed)"
-        } else if let code = response.grpcStatus {
-            answer = "grpc-status \(code.name)"
         } else {
-            answer = String(response.status)
+            answer = response.grpcStatus?.name ?? String(response.status)
         }
+        if response.fault == nil, let words, !words.isEmpty { answer += " " + String(words.prefix(40)) }
         let suite = entry.request.headers["User-Agent"] == HTTPClient.userAgent
         var timelineEntry = Entry(.request, at: entry.at, real: entry.receivedAt, from: .app, to: .api,
                                   text: (suite ? "the suite's step: " : "") + "\(name): \(answer)", cashouts: about)

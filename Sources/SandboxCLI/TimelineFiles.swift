@@ -22,7 +22,7 @@ enum TimelineFiles {
     /// Writes the page at `path` and its JSON beside it; false, said, when it cannot.
     static func write(_ timeline: Timeline, page path: String) -> Bool {
         let json = timeline.json.serializedString()
-        return ExploreCommand.write(TimelinePage.html(title: timeline.title, model: json), to: path, makingFolder: true)
-            && ExploreCommand.write(json + "\n", to: data(beside: path))
+        return CLI.write(TimelinePage.html(title: timeline.title, model: json), to: path)
+            && CLI.write(json + "\n", to: data(beside: path))
     }
 }

@@ -26,6 +26,12 @@ package struct RequestFacts: Sendable {
     package var refusal: String?
     /// The payouts whose status a listing answered (Mannco's cashout history), by the sandbox's ids.
     package var listed: [Int] = []
+    /// What the answer said that a reader of a timeline needs, in the API's own words: a status and
+    /// its code (`Rejected 808`, `pending`, `SUCCESS`), a refusal (`code 302`, `Cooldown period`);
+    /// nil when it says nothing more than its status. For a listing, ``listedWords`` instead.
+    package var answerWords: String?
+    /// What a listing said of each payout it shows (Mannco's history: `processing`), by the sandbox's ids.
+    package var listedWords: [Int: String] = [:]
     /// For a create: the members of its body that say what it pays and to whom, as sent (never its
     /// reference or a URL, which an app makes anew each run): what tells the same create in another
     /// run of the same app (`explore` pins a fault on one by them).

@@ -30,11 +30,12 @@ import Testing
                    {"expect_cashout": {"ref": "c1", "status": "COMPLETED"}}]}
         """#
 
+    /// (`--junit` in a folder not made yet makes it, as pytest's and Surefire's reports do.)
     @Test func failingRunsAreShrunkToAFileThatFailsTheSameWay() throws {
         let path = try suite(Self.coinToss)
         let folder = (path as NSString).deletingLastPathComponent
         let arguments = ["explore", path, "--runs", "8", "--seed", "40", "--exec", "true", "--out", "\(folder)/found", "--junit",
-                         "\(folder)/junit.xml"]
+                         "\(folder)/out/junit.xml"]
         let (status, out, err) = try RunningBinary.run(arguments)
         let runs = out.split(separator: "\n").filter { $0.hasPrefix("run ") }
         #expect(runs.count == 8, "\(out)\(err)")
@@ -49,7 +50,7 @@ import Testing
         let file = "\(folder)/found/suite-seed\(first).json"
         #expect(out.contains("  shrunk 1 drawn rule to 1, still failing with step 3: \(file)\n"), "\(out)")
         #expect(out.contains("wrote \(file) (step 3)"), "\(out)")
-        #expect(try String(contentsOfFile: "\(folder)/junit.xml", encoding: .utf8).contains(#"failures="\#(failed.count)""#))
+        #expect(try String(contentsOfFile: "\(folder)/out/junit.xml", encoding: .utf8).contains(#"failures="\#(failed.count)""#))
 
         // The file: the rejection pinned to the cashout by its reference, the usual fate for the rest;
         // written in the format's order, a rule or a step a line.

@@ -202,9 +202,10 @@ import Testing
         #expect(out == "PASS passes (\(path)/a.json, 3 steps)\n1 passed, 0 failed\n")
     }
 
+    /// (`--junit` in a folder not made yet makes it.)
     @Test func aFailureNamesFileStepExpectedAndActualAndExitsOne() throws {
         let path = try folder(["a.json": Self.passing, "b.json": Self.failing, "c.json": #"{"steps": [{"advance": "soon"}]}"#])
-        let junit = path + "/report.xml"
+        let junit = path + "/reports/ci/report.xml"
         let (status, out, _) = try RunningBinary.run(["test", path, "--junit", junit])
         #expect(status == 1)
         let lines = out.split(separator: "\n").map(String.init)

@@ -25,6 +25,23 @@ import Testing
                      "every": 1, "kind": "drop_after_commit"}]}
         """#
 
+    /// A payout's timeline names each call by its method and says what its answer said: the gRPC
+    /// status and `payoutStatus` (`Get: OK SUCCESS`), and a Connect call's HTTP status.
+    @Test func aPayoutsTimelineSaysWhatEachCallWasAnswered() throws {
+        let sandbox = try start(#"{"seed": 1}"#)
+        defer { sandbox.stop() }
+        let id = try sandbox.prism("Create", createRequest("po-1", minor: 12000)).connectorPayoutID
+        sandbox.bank.advance(by: .seconds(20))
+        #expect(try sandbox.prism("Get", lookup("Get", connector: id)).status == "SUCCESS")
+        let connect = sandbox.respond(to: HTTPRequest(method: "POST", target: "/types.PayoutService/Get", version: .http1_1,
+                                                      headers: ["content-type": "application/json", "x-connector": "sandbox",
+                                                                "x-auth": "header-key", "x-api-key": DefaultMerchant.apiKey],
+                                                      body: Array(#"{"merchant_payout_id": "po-1"}"#.utf8)))
+        #expect(connect.status == 200)
+        let timeline = sandbox.timeline(of: [try #require(Int(id))], title: "t", findings: [], judged: nil)
+        #expect(timeline.entries.filter { $0.kind == .request }.map(\.text) == ["Create: OK PENDING", "Get: OK SUCCESS", "Get: 200 SUCCESS"])
+    }
+
     @Test func aGRPCCreateAimedByAmountLosesItsAnswerTheOthersAreAnswered() throws {
         let sandbox = try start(Self.fault)
         defer { sandbox.stop() }

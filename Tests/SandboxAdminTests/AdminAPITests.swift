@@ -92,13 +92,19 @@ private struct Admin {
         #expect(try admin.call("GET", "/sandbox/cashouts/99").status == 404)
     }
 
-    /// `GET /sandbox/cashouts/{id}/timeline`: the create, each change and notification in order, with real times; a 404 as
-    /// the cashout's own.
+    /// `GET /sandbox/cashouts/{id}/timeline`: the create, each change and notification in order, with real times, each
+    /// answer with what it said in D24's words (its status description, an error's code); a 404 as the cashout's own.
     @Test func aCashoutsTimelineShowsItsRequestsChangesAndNotificationsInOrder() throws {
         let admin = try Admin()
         defer { admin.sandbox.stop() }
         let id = try admin.createCashout("t-1", url: "\(admin.sandbox.baseURL)/sandbox/sink/app")
         _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"20s"}"#)
+        for secret in ["sandbox_secret", "wrong"] {
+            let body = #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":\#(id)}"#
+            _ = try TestHTTP.send(method: "POST", url: "\(admin.sandbox.baseURL)/v3/cashout/status",
+                                  headers: ["Payload-Signature": D24Signing.payloadSignature(body, secret: secret), "User-Agent": "admin-tests"],
+                                  body: Array(body.utf8))
+        }
         let timeline = try admin.call("GET", "/sandbox/cashouts/\(id)/timeline")
         #expect(timeline.status == 200)
         #expect(timeline.json["title"] == .string("cashout \(id)"))
@@ -107,11 +113,12 @@ private struct Admin {
         let entries = timeline.json["entries"]?.arrayValue ?? []
         #expect(entries.map { $0["text"]?.stringValue ?? "" } == [
             "POST /v3/cashout: 200", "created PENDING", "PENDING → DELIVERED", "notification DELIVERED: 200", "DELIVERED → COMPLETED",
-            "notification COMPLETED: 200",
+            "notification COMPLETED: 200", "POST /v3/cashout/status: 200 Completed", "POST /v3/cashout/status: 401 code 302",
         ])
         #expect(entries.map { $0["at"]?.stringValue ?? "" } == ["2026-01-05T09:00:00.000Z", "2026-01-05T09:00:00.000Z",
                                                                 "2026-01-05T09:00:05.000Z", "2026-01-05T09:00:05.000Z",
-                                                                "2026-01-05T09:00:15.000Z", "2026-01-05T09:00:15.000Z"])
+                                                                "2026-01-05T09:00:15.000Z", "2026-01-05T09:00:15.000Z",
+                                                                "2026-01-05T09:00:20.000Z", "2026-01-05T09:00:20.000Z"])
         #expect(entries.allSatisfy { $0["real_ms"]?.numberText != nil && $0["cashouts"] == [.number(id)] && $0["injected"] == false })
         #expect(entries[0]["from"] == "app" && entries[0]["to"] == "api" && entries[1]["lane"] == "bank")
         #expect(entries[0]["details"]?["request"]?.stringValue?.hasPrefix("POST /v3/cashout\n\n{") == true)

@@ -75,6 +75,9 @@ import Testing
         #expect(timeline.entries.contains { $0.kind == .ledger && $0.text == "read the app's ledger: it says COMPLETED, as the bank does" })
         #expect(timeline.entries.filter(\.injected).map(\.text)
             == ["POST /v3/cashout/status: injected fault drop_after_commit: done, then its answer was lost"])
+        // What each answer said, in D24's words: the status description.
+        #expect(timeline.entries.filter { $0.kind == .request && !$0.injected }.map(\.text)
+            == ["POST /v3/cashout: 200", "POST /v3/cashout/status: 200 Delivered", "POST /v3/cashout/status: 200 Completed"])
         // The page's data: every entry with its virtual time and its real time since the start.
         let json = timeline.json
         #expect(json["entries"]?.arrayValue?.allSatisfy { $0["real_ms"]?.numberText.flatMap { Int($0) }.map { $0 >= 0 } == true } == true)
@@ -116,7 +119,7 @@ import Testing
         #expect(entries.filter { $0.text == "GET /user/getCashoutHistory: injected fault error: answered 503" && $0.injected }.count == 20,
                 "\(entries.map(\.text))")
         // The real read after the faults came before the clock moved past the change.
-        let firstRead = try #require(entries.firstIndex { $0.text == "GET /user/getCashoutHistory: 200" })
+        let firstRead = try #require(entries.firstIndex { $0.text == "GET /user/getCashoutHistory: 200 pending" })
         let change = try #require(entries.firstIndex { $0.text == "pending (PENDING) → processing (DELIVERED)" })
         #expect(firstRead < change)
     }

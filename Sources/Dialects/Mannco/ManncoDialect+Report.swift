@@ -44,10 +44,16 @@ extension ManncoDialect: ReportingDialect {
             facts.payoutID = answer?["content"]?["cashoutId"]?.numberText.flatMap { Int($0) }
         case .statusQuery:
             facts.action = .statusQuery
-            facts.listed = (answer?["content"]?["cashouts"]?.arrayValue ?? []).compactMap { $0["id"]?.numberText.flatMap { Int($0) } }
+            for cashout in answer?["content"]?["cashouts"]?.arrayValue ?? [] {
+                guard let id = cashout["id"]?.numberText.flatMap({ Int($0) }) else { continue }
+                facts.listed.append(id)
+                facts.listedWords[id] = cashout["status"]?.stringValue
+            }
         default:
             break
         }
+        // A refusal's words (`Cooldown period`), or the status of the cashout a call answered (`pending`).
+        facts.answerWords = facts.refusal ?? answer?["content"]?["status"]?.stringValue
         return facts
     }
 

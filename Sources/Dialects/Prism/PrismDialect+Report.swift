@@ -48,6 +48,8 @@ extension PrismDialect: ReportingDialect {
         default:
             break
         }
+        // The payout's status the answer gave (`SUCCESS`).
+        facts.answerWords = text(call.answer, "payout_status")
         return facts
     }
 }

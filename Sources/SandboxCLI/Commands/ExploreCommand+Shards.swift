@@ -94,12 +94,12 @@ extension ExploreCommand {
                 guard let bytes = FileManager.default.contents(atPath: "\(folder)/\(name)") else {
                     throw UsageError("\(folder)/\(name) is missing, though \(folder)'s record names it: keep a shard's whole --out")
                 }
-                guard write(String(decoding: bytes, as: UTF8.self), to: path, makingFolder: true) else { return 1 }
+                guard CLI.write(String(decoding: bytes, as: UTF8.self), to: path) else { return 1 }
                 // Its run's timeline, when the shard wrote one.
                 let page = TimelineFiles.page(beside: name)
                 for file in [page, TimelineFiles.data(beside: page)] {
                     guard let bytes = FileManager.default.contents(atPath: "\(folder)/\(file)") else { continue }
-                    guard write(String(decoding: bytes, as: UTF8.self), to: "\(directory)/\(file)") else { return 1 }
+                    guard CLI.write(String(decoding: bytes, as: UTF8.self), to: "\(directory)/\(file)") else { return 1 }
                 }
             }
             written[target] = path

@@ -107,7 +107,7 @@ enum ExploreCommand: Command {
             let outlived = run.result.command?.timedOut == true
             let reproduction = outlived || target == "ledger" ? explorer.unshrunk(run) : explorer.reproduce(run)
             let path = "\(directory)/\(stem(file))-seed\(run.seed).json"
-            guard write(explorer.text(reproduction.json), to: path, makingFolder: true) else {
+            guard CLI.write(explorer.text(reproduction.json), to: path) else {
                 failedWriting = true
                 return false
             }
@@ -129,9 +129,8 @@ enum ExploreCommand: Command {
         let summary = Summary(results: results, written: written)
         summary.print()
         if let junit = arguments.value("junit"),
-           !write(JUnitReport.xml(results.map(\.result), suite: "cashout-sandbox explore"), to: junit) { return 1 }
-        if let shard, !write(shard.record(of: summary, suite: file, seed: seed, runs: runs), to: "\(directory)/\(shard.fileName)",
-                             makingFolder: true) { return 1 }
+           !CLI.write(JUnitReport.xml(results.map(\.result), suite: "cashout-sandbox explore"), to: junit) { return 1 }
+        if let shard, !CLI.write(shard.record(of: summary, suite: file, seed: seed, runs: runs), to: "\(directory)/\(shard.fileName)") { return 1 }
         return summary.failed == 0 ? 0 : 1
     }
 
@@ -175,20 +174,6 @@ enum ExploreCommand: Command {
             StandardOutput.writeLine("\(runs.count) run\(runs.count == 1 ? "" : "s"), \(failed) failed"
                                      + (distinct.isEmpty ? "" : ", \(distinct.count) distinct: \(distinct.joined(separator: ", "))"))
             for target in distinct { if let path = written[target] { StandardOutput.writeLine("wrote \(path) (\(target))") } }
-        }
-    }
-
-    /// Writes `text` to `path` (its folder made first if `makingFolder`); false, said, when it cannot.
-    static func write(_ text: String, to path: String, makingFolder: Bool = false) -> Bool {
-        do {
-            if makingFolder, let slash = path.lastIndex(of: "/") {
-                try FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true)
-            }
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-            return true
-        } catch {
-            CLI.printError("error: cannot write \(path): \(CLI.text(of: error))")
-            return false
         }
     }
 

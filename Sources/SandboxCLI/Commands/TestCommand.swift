@@ -135,14 +135,7 @@ enum TestCommand: Command {
         }
         let failed = results.filter { !$0.passed }.count
         let skipped = results.filter { $0.skipped != nil }.count
-        if let junit {
-            do {
-                try JUnitReport.xml(results).write(toFile: junit, atomically: true, encoding: .utf8)
-            } catch {
-                CLI.printError("error: cannot write \(junit): \(CLI.text(of: error))")
-                return 1
-            }
-        }
+        if let junit, !CLI.write(JUnitReport.xml(results), to: junit) { return 1 }
         StandardOutput.writeLine("\(results.count - failed - skipped) passed, \(failed) failed" + (skipped == 0 ? "" : ", \(skipped) skipped"))
         return failed == 0 ? 0 : 1
     }

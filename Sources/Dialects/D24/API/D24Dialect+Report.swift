@@ -44,6 +44,16 @@ extension D24Dialect: ReportingDialect {
         default:
             facts.payoutID = text("cashout_id").flatMap { Int($0) }
         }
+        facts.answerWords = call.answer.flatMap(Self.answerWords)
         return facts
+    }
+
+    /// `Delivered`, `Rejected 808` (a status answer's description and rejection code), `code 302` (an error's).
+    static func answerWords(_ answer: JSON) -> String? {
+        func number(_ key: String) -> String? { answer[key].flatMap { $0.numberText ?? $0.stringValue } }
+        if let word = answer["cashout_status_description"]?.stringValue {
+            return word + (number("rejection_code").map { " \($0)" } ?? "")
+        }
+        return number("code").map { "code \($0)" }
     }
 }
