@@ -45,7 +45,8 @@ extension AdminAPI {
         if let account, bank.account(id: account) == nil { return Router.error(404, AdminMessage.noReportAccount(account)) }
         return .deferred { answer in
             reports.worker.run {
-                switch reports.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, dialects: dialects) {
+                switch reports.reconcile(ledger: ledger, source: "request body", account: account, bank: bank, requestLog: requests,
+                                               sender: sender, dialects: dialects) {
                 case .success(let reconciliation): answer(.json(reconciliation.json))
                 case .failure(let problem): answer(Router.error(400, problem.message))
                 }

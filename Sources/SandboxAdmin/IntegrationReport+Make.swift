@@ -91,13 +91,17 @@ extension IntegrationReport {
 extension ReportCache {
     /// `Sandbox.reconcile(ledger:source:account:)` of the sandbox made of these parts (the admin API's): compares `ledger`
     /// (read from `source`) with `bank`'s payouts, of `account` alone when given, and keeps the reconciliation for the report.
-    package func reconcile(ledger: JSON, source: String, account: String?, bank: Bank,
+    package func reconcile(ledger: JSON, source: String, account: String?, bank: Bank, requestLog: RequestLog, sender: WebhookSender,
                            dialects: [String: any Dialect]) -> Result<Reconciliation, Reconciliation.Problem> {
         let terms = dialects.compactMapValues { ($0 as? any ReportingDialect)?.ledgerTerms }
         var words: [String: @Sendable (PayoutStatus) -> String] = [:]
         for (name, dialect) in dialects where terms[name] != nil { words[name] = { dialect.statusWord($0) ?? $0.name } }
+        // What the report's findings explain of a mismatch (a create made again after its answer was lost), judged without a ledger.
+        let report = try? IntegrationReport.make(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, account: account,
+                                                 thresholds: thresholds, at: bank.clock.now).get()
         let outcome = Reconciliation.make(ledger: ledger, source: source, payouts: bank.payouts(account: account), terms: terms,
-                                          statusWords: words, account: account, at: bank.clock.now)
+                                          statusWords: words, account: account,
+                                          explanations: report.map(IntegrationChecks.lostAnswerExplanations) ?? [:], at: bank.clock.now)
         if case .success(let reconciliation) = outcome { keep(reconciliation) }
         return outcome
     }

@@ -218,6 +218,21 @@ package enum IntegrationChecks {
         }
     }
 
+    /// What `duplicate_after_lost_response` explains of the app's ledger, by cashout: the one whose answer was lost
+    /// (`the app created it again as cashout 1000010 after its answer was lost`) and the one the app made again
+    /// (`the app created it again for cashout 1000009, whose answer was lost`); a ledger mismatch of either names it.
+    package static func lostAnswerExplanations(_ report: IntegrationReport) -> [Int: String] {
+        var explanations: [Int: String] = [:]
+        for finding in report.findings where finding.check.id == "duplicate_after_lost_response" {
+            for occurrence in finding.occurrences where occurrence.cashouts.count == 2 {
+                let (lost, again) = (occurrence.cashouts[0], occurrence.cashouts[1])
+                explanations[lost] = explanations[lost] ?? "the app created it again as cashout \(again) after its answer was lost"
+                explanations[again] = explanations[again] ?? "the app created it again for cashout \(lost), whose answer was lost"
+            }
+        }
+        return explanations
+    }
+
     /// `idempotency_key_reused`: a reference sent again with another amount or beneficiary.
     package static func idempotencyKeyReused(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "idempotency_key_reused", severity: .error, advice: """

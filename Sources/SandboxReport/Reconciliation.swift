@@ -117,11 +117,12 @@ public struct Reconciliation: Sendable {
 
     /// Compares `ledger` (`{"payouts": [{REFERENCE_KEY, "status", "amount"}]}`) with `payouts`:
     /// those of `account` when given, else those of every account whose dialect has `terms`.
-    /// `statusWords`: each dialect's word for a status. A ledger of the wrong shape, with a word
-    /// its API does not use, or naming a payout the bank did not make is a `Problem`.
+    /// `statusWords`: each dialect's word for a status; `explanations`: what explains a mismatch of a
+    /// cashout, said after it. A ledger of the wrong shape, with a word its API does not use, or
+    /// naming a payout the bank did not make is a `Problem`.
     package static func make(ledger: JSON, source: String, payouts allPayouts: [Payout], terms: [String: LedgerTerms],
                             statusWords: [String: @Sendable (PayoutStatus) -> String], account: String?,
-                            at now: VirtualTime) -> Result<Reconciliation, Problem> {
+                            explanations: [Int: String] = [:], at now: VirtualTime) -> Result<Reconciliation, Problem> {
         let payouts = allPayouts.filter { payout in terms[payout.dialect] != nil && (account.map { payout.account == $0 } ?? true) }
         let keys = Set(terms.values.map(\.referenceKey)).sorted()
         let exampleKey = keys.contains("external_id") ? "external_id" : keys.first ?? "external_id"
@@ -180,6 +181,8 @@ public struct Reconciliation: Sendable {
         }
         func add(_ kind: String, _ payouts: [Payout], _ summary: String) {
             guard let first = payouts.first else { return }
+            // A finding that explains it (`IntegrationChecks.lostAnswerExplanations`) is named after it.
+            let summary = summary + (payouts.count == 1 ? explanations[first.id].map { ": " + $0 } ?? "" : "")
             let words = statusWords[first.dialect] ?? { $0.name }
             let evidence = payouts.flatMap { payout in
                 payout.history.map { change in

@@ -33,12 +33,13 @@ package enum JUnitReport {
             children.append(#"<properties><property name="clock_stops" value="\#(result.clockStops)"/></properties>"#)
         }
         if let reason = result.skipped { children.append(#"<skipped message="\#(escape(reason))"/>"#) }
-        // The first failure's text goes on with the named payouts' timelines, as the terminal shows them.
-        let timeline = result.timelineLines(realTime: true)
-        var told = timeline.isEmpty
+        // The first failure's text goes on with what was found after it and the named payouts' timelines, as the terminal
+        // shows them.
+        let more = [result.foundAfterLines, result.timelineLines(realTime: true)].filter { !$0.isEmpty }
+        var told = more.isEmpty
         func text(_ message: String) -> String {
             defer { told = true }
-            return told ? message : message + "\n\n" + timeline.joined(separator: "\n")
+            return told ? message : message + "\n\n" + more.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
         }
         if let message = result.failureText {
             let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")

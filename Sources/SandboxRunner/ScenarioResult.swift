@@ -20,6 +20,11 @@ package struct ScenarioResult: Sendable {
     /// What the run noted without failing: a step that went on while the app was still busy
     /// (`step 4: the app was still busy after 10s; the clock moved anyway`).
     package var notes: [String] = []
+    /// What the run showed besides a failed step, as the integration report judged it afterwards: a
+    /// line a finding (`duplicate_after_lost_response (error, sandbox_login): the answer to ...`).
+    package var foundAfter: [String] = []
+    /// ``foundAfter`` as printed under the failure: `found after the failure: duplicate_after_lost_response (error, ...): ...`.
+    package var foundAfterLines: [String] { foundAfter.map { "found after the failure: " + $0 } }
     /// What the app's ledger (`app.ledger`) came to after the steps; nil: the suite names none.
     package var ledger: Ledger?
     /// How many times the clock stopped for the app beside the steps (`AppTurns`).

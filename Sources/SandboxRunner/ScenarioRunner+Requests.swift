@@ -89,15 +89,9 @@ extension ScenarioRunner {
             (account["findings"]?.arrayValue ?? []).map { (account: account["account"]?.stringValue ?? "", finding: $0) }
         }
         let judged = " (" + Sandbox.reportTally(report) + ")"
-        func listing(_ found: [(account: String, finding: JSON)]) -> String {
-            found.map { account, finding in
-                "\(finding["id"]?.stringValue ?? "") (\(finding["severity"]?.stringValue ?? ""), \(account)): "
-                    + (finding["occurrences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
-            }.joined(separator: "\n")
-        }
         if expected.noErrors {
-            let errors = findings.filter { $0.finding["severity"] == "error" }
-            if !errors.isEmpty { return "\(subject): expected no errors, got \(errors.count)\(judged)\n" + listing(errors) }
+            let errors = Sandbox.reportFindingLines(report, severities: ["error"])
+            if !errors.isEmpty { return "\(subject): expected no errors, got \(errors.count)\(judged)\n" + errors.joined(separator: "\n") }
         }
         if let wanted = expected.findings {
             let got = Set(findings.compactMap { $0.finding["id"]?.stringValue })
@@ -107,7 +101,7 @@ extension ScenarioRunner {
                                    extra.isEmpty ? nil : "unexpected \(extra.joined(separator: ", "))"].compactMap { $0 }
                 let what = wanted.isEmpty ? "no findings" : "findings \(wanted.sorted().joined(separator: ", "))"
                 return "\(subject): expected \(what), \(differences.joined(separator: "; "))\(judged)"
-                    + (findings.isEmpty ? "" : "\n" + listing(findings))
+                    + (findings.isEmpty ? "" : "\n" + Sandbox.reportFindingLines(report).joined(separator: "\n"))
             }
         }
         if let wanted = expected.exercised {

@@ -115,6 +115,19 @@ package struct ScenarioRunner {
                 if failure == nil { failure = (scenario.steps.count, message) }
             }
         }
+        // What else the run shows once a step failed, as the report would have judged it had the run gone on: its findings,
+        // found after the failure (a failed expect_report lists them itself).
+        var foundAfter: (lines: [String], errors: [Timeline.Finding]) = ([], [])
+        if let (step, message) = failure, !(message.hasPrefix("expect_report") && Self.isReport(scenario, step: step)) {
+            let (json, errors) = sandbox.reportWithErrors()
+            // Not again what the failure says (its ledger mismatch).
+            let said = [message] + (ledger.flatMap { if case .failed(let text, _) = $0 { text } else { nil } }.map { [$0] } ?? [])
+            let lines = Sandbox.reportFindingLines(json).filter { line in
+                let occurrences = line.split(separator: "): ", maxSplits: 1).last.map(String.init) ?? line
+                return !said.contains { $0.contains(occurrences) }
+            }
+            foundAfter = (lines, errors)
+        }
         // The moment the run is judged: after the steps and the ledger read.
         let judged = (at: sandbox.bank.clock.now, real: VirtualClock.wallMilliseconds())
         sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" })
@@ -130,8 +143,8 @@ package struct ScenarioRunner {
             named.formUnion(sandbox.reports.reconciliation.last?.mismatches.flatMap(\.occurrence.cashouts) ?? [])
             notes += turns.lateFollowUpNotes(of: named)
         }
-        let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failure: failure, found: found, judged: judged,
-                                                                        references: runner.references.mapValues(\.cashoutID),
+        let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failure: failure, found: foundAfter.errors + found,
+                                                                        judged: judged, references: runner.references.mapValues(\.cashoutID),
                                                                         always: serving.timeline == .always)
         sandbox.stop()
         var outcome = result(failure)
@@ -143,6 +156,7 @@ package struct ScenarioRunner {
             outcome.expectedFailure = failure.map { (reason, $0.0, $0.1) }
         }
         outcome.notes = notes
+        outcome.foundAfter = foundAfter.lines
         outcome.ledger = ledger
         outcome.clockStops = runner.turns?.stops ?? 0
         outcome.command = command
@@ -202,7 +216,7 @@ package struct ScenarioRunner {
             let referred = references.filter { words.contains($0.key) }.map(\.value).sorted()
             // A report step that failed stands for the report's errors, each on the cashouts it concerns.
             var errors: [Timeline.Finding] = []
-            if scenario.steps.indices.contains(step - 1), case .expectReport = scenario.steps[step - 1] { errors = sandbox.reportErrors() }
+            if isReport(scenario, step: step) { errors = sandbox.reportErrors() }
             if errors.isEmpty {
                 let named = cashoutIDs(in: message, of: sandbox)
                 findings.insert(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }),
@@ -216,6 +230,12 @@ package struct ScenarioRunner {
         guard !named.isEmpty || always else { return nil }
         let ids = named.isEmpty ? sandbox.bank.payouts().map(\.id) : Array(Set(named)).sorted()
         return sandbox.timeline(of: ids, title: "\(scenario.name) (\(scenario.file))", findings: findings, judged: judged)
+    }
+
+    /// Whether step `step` (from 1) of `scenario` is an `expect_report`.
+    static func isReport(_ scenario: Scenario, step: Int) -> Bool {
+        guard scenario.steps.indices.contains(step - 1), case .expectReport = scenario.steps[step - 1] else { return false }
+        return true
     }
 
     /// The whole numbers in `text` that are cashouts of the sandbox's, in order, each once.

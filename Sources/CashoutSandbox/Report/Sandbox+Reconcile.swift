@@ -88,7 +88,8 @@ extension Sandbox {
     ///   kept the ledger from being compared: not in its form, or naming a cashout the bank did not make.
     @discardableResult
     public func reconcile(ledger: JSON, source: String = "request body", account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
-        reports.reconcile(ledger: ledger, source: source, account: account, bank: bank, dialects: dialects)
+        reports.reconcile(ledger: ledger, source: source, account: account, bank: bank, requestLog: requestLog, sender: sender,
+                          dialects: dialects)
     }
 
     /// Reads the ledger at `location` and reconciles it (`readLedger(at:)`, ``reconcile(ledger:source:account:)``).

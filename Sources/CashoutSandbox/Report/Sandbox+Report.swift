@@ -26,4 +26,18 @@ extension Sandbox {
         return plural(count("errors"), "error") + ", " + plural(count("warnings"), "warning")
             + (idle == 0 ? "" : "; \(idle) of \(plural(checks, "check")) not exercised")
     }
+
+    /// A report's findings (those of `severities`; nil: all), a line each as a failed `expect_report`
+    /// lists them: `late_rejection_missed (error, sandbox_login): the REJECTED notification of ...`
+    /// (its occurrences joined by `; `).
+    package static func reportFindingLines(_ report: JSON, severities: Set<String>? = nil) -> [String] {
+        (report["accounts"]?.arrayValue ?? []).flatMap { account in
+            (account["findings"]?.arrayValue ?? []).compactMap { finding -> String? in
+                let severity = finding["severity"]?.stringValue ?? ""
+                guard severities?.contains(severity) ?? true else { return nil }
+                return "\(finding["id"]?.stringValue ?? "") (\(severity), \(account["account"]?.stringValue ?? "")): "
+                    + (finding["occurrences"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
+            }
+        }
+    }
 }

@@ -123,6 +123,7 @@ enum TestCommand: Command {
             if let ledger = result.ledgerFailure {
                 StandardOutput.writeLine("FAIL \(title(result)): \(ledger.indentingLines(by: "  "))")
             }
+            for line in result.foundAfterLines { StandardOutput.writeLine("  " + line) }
             // What happened to the payouts the failure names (the Testing your app guide, "Why a run failed").
             for line in result.timelineLines(realTime: true) { StandardOutput.writeLine("  " + line) }
             for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
