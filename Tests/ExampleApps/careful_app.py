@@ -2,7 +2,9 @@
 
 - A notification is trusted only when its control is the merchant's (a forged one gets 401).
 - Each trusted notification is followed by POST /v3/cashout/status for that cashout: D24's
-  notifications carry no status, so asking is the only way to learn a rejection or a reversal.
+  notifications carry no status, so asking is the only way to learn a rejection or a reversal. A
+  lost or 5xx answer is asked again after 100, 200, 400 ms, then the notification refused (503) to
+  be sent again.
 - A create whose answer is lost is not sent with a new external_id: the app sends it again as it
   was (D24 refuses it 511, the external_id being taken), then asks for the status by its own
   external_id, and finds the cashout that was made.
@@ -19,9 +21,9 @@ ledger = common.Ledger("external_id")
 def on_notification(form):
     if not hmac.compare_digest(form.get("control", ""), shop.control(form.get("external_id", ""))):
         return 401
-    answer = shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])})
+    answer = common.retried(lambda: shop.call("/v3/cashout/status", {"cashout_id": int(form["cashout_id"])}))
     if answer is None or answer[0] != 200:
-        return 503  # not learnt: let the sandbox send it again
+        return 503  # not learnt, even asked again: let the sandbox send it again
     ledger.book(form["external_id"], shop.WORDS[answer[1]["cashout_status_description"]])
     return 200
 
