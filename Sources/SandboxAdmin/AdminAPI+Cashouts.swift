@@ -23,12 +23,12 @@ extension AdminAPI {
         let payouts = bank.payouts(account: request.query("merchant")).filter {
             status == nil || (byName ? $0.status.name == status : words($0.dialect, $0.status) == status)
         }
-        return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords) })])
+        return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords, rejections: rejections) })])
     }
 
     package func getCashout(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
-        return .json(AdminJSON.payout(payout, bank: bank, detailed: true, words: statusWords))
+        return .json(AdminJSON.payout(payout, bank: bank, detailed: true, words: statusWords, rejections: rejections))
     }
 
     package func forceCashoutAction(_ request: HTTPRequest) -> HTTPResponse { force(request) }
@@ -41,6 +41,12 @@ extension AdminAPI {
     package var statusWords: AdminJSON.StatusWords {
         let dialects = dialects
         return { dialect, status in dialects[dialect]?.statusWord(status) }
+    }
+
+    /// What each dialect's API answers for a rejection (`rejection_code`, `rejection_reason`).
+    package var rejections: AdminJSON.Rejections {
+        let dialects = dialects
+        return { dialect, code, reason in dialects[dialect]?.answeredRejection(code: code, reason: reason) ?? (code, reason) }
     }
 
     fileprivate func payout(_ request: HTTPRequest) -> Payout? {
@@ -83,7 +89,8 @@ extension AdminAPI {
             return .json(["code": 409, "message": .string("cannot \(action.rawValue) a \(from) cashout: \(from) -> \(to) is not allowed"),
                           "from": .string(from), "to": .string(to)], status: 409)
         }
-        return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true, words: statusWords))
+        return .json(AdminJSON.payout(bank.payout(id: payout.id) ?? payout, bank: bank, detailed: true, words: statusWords,
+                                      rejections: rejections))
     }
 }
 

@@ -10,21 +10,29 @@ import SandboxJSON
 package enum AdminJSON {
     /// The word of a dialect's API for a status (`Dialect.statusWord`), by the dialect's name.
     package typealias StatusWords = @Sendable (_ dialect: String, _ status: PayoutStatus) -> String?
+    /// The code and reason a dialect's API answers for a rejection (`Dialect.answeredRejection`), by the dialect's name.
+    package typealias Rejections = @Sendable (_ dialect: String, _ code: String?, _ reason: String?) -> (code: String?, reason: String?)
 
     package static func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
     package static func optional(_ number: Int?) -> JSON { number.map { .number($0) } ?? .null }
     /// A reason code: a number when it is one (D24's 8xx), else text.
     package static func code(_ text: String?) -> JSON { text.map { code in Int(code).map { .number($0) } ?? .string(code) } ?? .null }
 
-    package static func payout(_ payout: Payout, bank: Bank, detailed: Bool, words: StatusWords) -> JSON {
+    /// `rejections`: what the payout's API answers for a rejection, which its record shows (a code the bank did not set).
+    package static func payout(_ payout: Payout, bank: Bank, detailed: Bool, words: StatusWords, rejections: Rejections) -> JSON {
         func word(_ status: PayoutStatus) -> String? { words(payout.dialect, status) }
+        func rejection(_ status: PayoutStatus, _ code: String?, _ reason: String?) -> (code: JSON, reason: JSON) {
+            let (code, reason) = status == .rejected || status == .returned ? rejections(payout.dialect, code, reason) : (code, reason)
+            return (Self.code(code), optional(reason))
+        }
+        let rejected = rejection(payout.status, payout.reasonCode, payout.reason)
         var json: [String: JSON] = [
             "cashout_id": .number(payout.id), "dialect": .string(payout.dialect), "merchant": .string(payout.account),
             "external_id": optional(payout.reference),
             "country": optional(payout.country), "currency": .string(payout.currency), "amount": .string(payout.amount.description),
             "settlement_amount": .string(payout.settlementAmount.description), "status": .string(payout.status.name),
             "returned_after_completion": .bool(payout.status == .returned), "created_at": .string(payout.createdAt.iso8601),
-            "rejection_code": code(payout.reasonCode), "rejection_reason": optional(payout.reason),
+            "rejection_code": rejected.code, "rejection_reason": rejected.reason,
             "bank_reference_id": optional(payout.bankReference), "status_reason": optional(payout.statusDetail),
             "notification_url": optional(payout.callbackURL),
         ]
@@ -33,8 +41,9 @@ package enum AdminJSON {
         guard detailed else { return .object(json) }
         json["fields"] = .object(Dictionary(payout.fields.map { ($0.name, .string($0.value)) }) { $1 })
         json["history"] = .array(payout.history.map { change in
+            let rejected = rejection(change.status, change.reasonCode, change.reason)
             var entry: [String: JSON] = ["status": .string(change.status.name), "at": .string(change.at.iso8601), "by": .string(change.by),
-                                         "rejection_code": code(change.reasonCode), "rejection_reason": optional(change.reason)]
+                                         "rejection_code": rejected.code, "rejection_reason": rejected.reason]
             entry["api_status"] = word(change.status).map(JSON.string)
             return .object(entry)
         })

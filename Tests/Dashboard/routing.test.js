@@ -39,6 +39,22 @@ test("a route shows its section alone, marks its link and says so on the body", 
   assert.deepEqual(shown(), ["view-users"]);
 });
 
+test("the Menu toggle shows every section's link, and going to one closes it", async () => {
+  const page = await load({ hash: "#/cashouts" });
+  const top = page.$("top"), toggle = page.$("nav-toggle");
+  assert.equal(toggle.getAttribute("aria-controls"), "nav");
+  assert.equal(toggle.getAttribute("aria-expanded"), "false");
+  toggle.click();
+  assert.equal(top.classList.contains("nav-open"), true);
+  assert.equal(toggle.getAttribute("aria-expanded"), "true");
+  toggle.click();
+  assert.equal(top.classList.contains("nav-open"), false, "a second click closes it");
+  toggle.click();
+  await page.go("#/report");
+  assert.equal(top.classList.contains("nav-open"), false, "closed on going to a section");
+  assert.equal(toggle.getAttribute("aria-expanded"), "false");
+});
+
 test("a malformed hash shows the list with a notice, and becomes #/cashouts", async () => {
   const page = await load({ hash: "#/cashouts/%E0%A4%A" });
   assert.equal(page.run("state.view"), "cashouts");

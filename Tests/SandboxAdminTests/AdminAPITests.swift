@@ -133,6 +133,26 @@ private struct Admin {
         #expect(missing.json == (try admin.call("GET", "/sandbox/cashouts/99")).json)
     }
 
+    /// A D24 cashout the bank rejected without a code: D24 answers 808, ERROR_OTHER, and so do its record and the
+    /// dashboard's Details card (which show `rejection_code` as the admin API gives it).
+    @Test func aRejectionWithoutACodeShowsWhatItsAPIAnswers() throws {
+        let admin = try Admin()
+        defer { admin.sandbox.stop() }
+        let loaded = try admin.call("POST", "/sandbox/scenario", #"{"bank": {"default": [{"after": "5s", "status": "REJECTED"}]}}"#)
+        #expect(loaded.status == 200)
+        let id = try admin.createCashout("r-1")
+        _ = try admin.call("POST", "/sandbox/clock/advance", #"{"by":"10s"}"#)
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","cashout_id":\#(id)}"#
+        let answered = try JSON.parse(try TestHTTP.send(method: "POST", url: "\(admin.sandbox.baseURL)/v3/cashout/status",
+                                                        headers: ["Payload-Signature": D24Signing.payloadSignature(body)],
+                                                        body: Array(body.utf8)).body)
+        #expect(answered["rejection_code"] == 808 && answered["rejection_reason"] == "ERROR_OTHER")
+        let record = try admin.call("GET", "/sandbox/cashouts/\(id)").json
+        #expect(record["rejection_code"] == answered["rejection_code"] && record["rejection_reason"] == answered["rejection_reason"])
+        #expect(record["history"]?.arrayValue?.last?["rejection_code"] == 808)
+        #expect(try admin.call("GET", "/sandbox/cashouts").json["cashouts"]?[0]?["rejection_code"] == 808)
+    }
+
     @Test func forcedOutcomesFollowTheLifecycleAndA409NamesBothStates() throws {
         let admin = try Admin()
         defer { admin.sandbox.stop() }

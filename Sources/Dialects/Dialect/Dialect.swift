@@ -78,6 +78,10 @@ package protocol Dialect: APIContract {
     /// Its own word for a status of one of its payouts, which its answers, the admin API's
     /// filters and a scenario's `expect_cashout` use; nil when it has none but the sandbox's.
     func statusWord(_ status: PayoutStatus) -> String?
+
+    /// The code and reason its answers give a rejection the bank made with `code` and `reason` (or
+    /// without): what the admin API and the dashboard show of it too (D24 answers 808 for none).
+    func answeredRejection(code: String?, reason: String?) -> (code: String?, reason: String?)
 }
 
 extension Dialect {
@@ -87,6 +91,7 @@ extension Dialect {
     package func registerGRPC(in grpc: inout GRPCServer, bank: Bank) {}
     package func forcedRejection(code: String?, afterCompletion: Bool) -> (code: String, reason: String)? { nil }
     package func statusWord(_ status: PayoutStatus) -> String? { nil }
+    package func answeredRejection(code: String?, reason: String?) -> (code: String?, reason: String?) { (code, reason) }
     package func forgedNotification(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? { nil }
     package func readNotification(_ received: ReceivedRequest, bank: Bank) -> ReceivedNotification? { nil }
 }

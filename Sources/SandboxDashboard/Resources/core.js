@@ -146,10 +146,8 @@
     state.key = target.key || null;
     for (const section of document.querySelectorAll("main > section.view")) section.hidden = section.id !== "view-" + state.view;
     const current = state.view === "cashout" ? "cashouts" : state.view;
-    for (const link of document.querySelectorAll(".nav a[data-view]")) {
-      link.classList.toggle("active", link.getAttribute("data-view") === current);
-      if (link.classList.contains("active")) showLink(link);
-    }
+    for (const link of document.querySelectorAll(".nav a[data-view]")) link.classList.toggle("active", link.getAttribute("data-view") === current);
+    showMenu(false);
     document.body.setAttribute("data-view", state.view);
     if (state.view === "cashout") {
       clearCashout("…");
@@ -160,15 +158,11 @@
     refreshNow();
   }
 
-  // On a phone the navigation is one line that scrolls sideways: the current view's link is
-  // scrolled into it (the nav only, never the page).
-  function showLink(link) {
-    const nav = $("nav");
-    if (link.offsetLeft < nav.scrollLeft || link.offsetLeft + link.offsetWidth > nav.scrollLeft + nav.clientWidth) nav.scrollLeft = link.offsetLeft - 8;
-    navMore();
+  // On a phone the navigation is the current view's link and a Menu toggle that shows every link; going to a view closes it.
+  function showMenu(open) {
+    $("top").classList.toggle("nav-open", open);
+    $("nav-toggle").setAttribute("aria-expanded", String(open));
   }
-  // Whether links are hidden at the right (the style fades its edge then).
-  const navMore = () => $("nav").classList.toggle("more", $("nav").scrollLeft + $("nav").clientWidth < $("nav").scrollWidth - 1);
 
   // Refreshing: one at a time. A request for a refresh while one runs is not lost: it runs
   // again when that one ends. Every refresh and action takes a sequence number, and an

@@ -18,8 +18,7 @@
     }
     $("token-form").addEventListener("submit", useToken);
     window.addEventListener("hashchange", route);
-    $("nav").addEventListener("scroll", navMore, { passive: true });
-    window.addEventListener("resize", navMore);
+    $("nav-toggle").addEventListener("click", () => showMenu(!$("top").classList.contains("nav-open")));
     document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshNow(); });
     setInterval(poll, POLL_MS);
     route();

@@ -49,6 +49,11 @@ package struct D24Dialect: Dialect {
         return (String(number), D24RejectionCodes.name(number))
     }
 
+    package func answeredRejection(code: String?, reason: String?) -> (code: String?, reason: String?) {
+        let (code, reason) = D24Status.rejection(code: code, reason: reason)
+        return (code, reason)
+    }
+
     /// Its merchants: the `merchants` section, `/sandbox/accounts/d24/{login}`.
     package var accounts: AccountKind? { D24Merchant.kind }
 }

@@ -36,6 +36,13 @@ enum D24Status {
         name == "CANCELED" ? .cancelled : PayoutStatus(name: name)
     }
 
+    /// The code and reason D24 answers for a rejection: one without a code is 808 (its "API Codes"
+    /// page: ERROR_OTHER), a code without a reason is given its name.
+    static func rejection(code: String?, reason: String?) -> (code: String, reason: String) {
+        let number = code.flatMap { Int($0) } ?? 808
+        return (code ?? String(number), reason ?? D24RejectionCodes.name(number))
+    }
+
     /// `{"cashout_status":1,"cashout_status_description":"Completed"}`, plus `rejection_code`
     /// and `rejection_reason` when rejected and `bank_reference_id` when the bank set one.
     static func body(_ payout: Payout) -> JSON {
@@ -44,9 +51,9 @@ enum D24Status {
             "cashout_status_description": .string(description(payout.status)),
         ]
         if payout.status == .rejected || payout.status == .returned {
-            let code = payout.reasonCode.flatMap { Int($0) } ?? 808
-            body["rejection_code"] = .number(code)
-            body["rejection_reason"] = .string(payout.reason ?? D24RejectionCodes.name(code))
+            let (code, reason) = rejection(code: payout.reasonCode, reason: payout.reason)
+            body["rejection_code"] = Int(code).map { .number($0) } ?? .string(code)
+            body["rejection_reason"] = .string(reason)
         }
         if let reference = payout.bankReference { body["bank_reference_id"] = .string(reference) }
         return .object(body)
