@@ -39,6 +39,9 @@ extension ScenarioRunner {
         package var ended: (@Sendable () -> Void)?
         /// Which runs get a timeline (``ScenarioResult/timeline``).
         package var timeline: TimelineWanted = .none
+        /// Called with the sandbox and the result once the run is judged, before the sandbox stops:
+        /// `test --serve --keep` reports there and serves the run's end state until it is stopped.
+        package var kept: (@Sendable (Sandbox, ScenarioResult) -> Void)?
 
         /// Which runs get a timeline: none (`test`), a failed one, of the payouts its failures name
         /// (`test --serve`, `explore`), or every one, of every payout when none failed (`--timeline`).

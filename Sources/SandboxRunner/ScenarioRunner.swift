@@ -146,7 +146,6 @@ package struct ScenarioRunner {
         let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failure: failure, found: foundAfter.errors + found,
                                                                         judged: judged, references: runner.references.mapValues(\.cashoutID),
                                                                         always: serving.timeline == .always)
-        sandbox.stop()
         var outcome = result(failure)
         outcome.timeline = timeline
         if let reason = scenario.expectedFailure {
@@ -161,6 +160,9 @@ package struct ScenarioRunner {
         outcome.clockStops = runner.turns?.stops ?? 0
         outcome.command = command
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }
+        // Kept open, as it ended, for as long as asked (`test --serve --keep`: the dashboard on the run's end state).
+        serving.kept?(sandbox, outcome)
+        sandbox.stop()
         // A load scenario leaves hundreds of megabytes of objects: most often freed on another
         // thread (whichever lets go last), so the result and the next scenario need not wait.
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(sandbox) {} }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandboxJSON
 import TestHelpers
 import Testing
 
@@ -207,6 +208,30 @@ import Testing
             """), "\(out)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("<system-out>step 2: the app was still busy after --quiet-limit 100ms; the clock moved anyway</system-out>"))
+    }
+
+    /// `--keep`: the run is reported as it ended, then its sandbox goes on serving its end state (the dashboard, the admin
+    /// API, the cashout's timeline) until SIGTERM, which ends the command with the run's status: 1 for a failed run, 0 for
+    /// a passed one. Without `--serve` it is refused.
+    @Test func keepServesTheFinishedRunUntilASignal() throws {
+        let paths = try files(["failing.json": Self.failing, "passing.json": Self.passing])
+        for (file, status) in [("failing.json", Int32(1)), ("passing.json", Int32(0))] {
+            let run = try RunningBinary(["test", try #require(paths[file]), "--serve", "--port", "0", "--keep"])
+            let kept = try #require(run.line(startingWith: "kept: the run's sandbox, as it ended, at "), "\(run.stdout)\(run.stderr)")
+            let base = kept.dropFirst("kept: the run's sandbox, as it ended, at ".count).components(separatedBy: "/ (the dashboard)")[0]
+            #expect(run.stdout.contains(status == 0 ? "PASS shop" : "FAIL shop"), "\(run.stdout)")
+            #expect(run.stdout.contains(status == 0 ? "1 passed, 0 failed" : "0 passed, 1 failed"))
+            let page = try TestHTTP.send(method: "GET", url: base + "/")
+            #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("CashoutSandbox"))
+            let suite = try JSON.parse(try TestHTTP.send(method: "GET", url: base + "/sandbox/suite").body)
+            #expect(suite["state"] == .string(status == 0 ? "passed" : "failed"))
+            let timeline = try TestHTTP.send(method: "GET", url: base + "/sandbox/cashouts/1000001/timeline")
+            #expect(timeline.status == 200)
+            #expect(run.isRunning)
+            #expect(run.terminate() == status)
+        }
+        let (refused, _, err) = try RunningBinary.run(["test", try #require(paths["passing.json"]), "--keep"])
+        #expect(refused == 2 && err.hasPrefix("error: option '--keep' needs '--serve'"))
     }
 
     /// `--host 0.0.0.0`, for an app in another container: every IPv4 address; an address that

@@ -66,6 +66,22 @@ extension TestCommand {
             })
         // A failure names its cashouts' timelines; --timeline asks for the page of any run.
         serving.timeline = timelinePage == nil ? .onFailure : .always
+        let junit = arguments.value("junit")
+        @Sendable func finish(_ result: ScenarioResult) -> Int32 {
+            var status = report([result], junit: junit)
+            if let timelinePage, let timeline = result.timeline, !TimelineFiles.write(timeline, page: timelinePage) { status = 1 }
+            return status
+        }
+        if arguments.has("keep") {
+            // Reported as the run ended, then its sandbox goes on serving its end state (the dashboard) until a signal,
+            // which ends the command with the run's status.
+            serving.kept = { sandbox, result in
+                keptStatus.store(finish(result), ordering: .releasing)
+                StandardOutput.writeLine("kept: the run's sandbox, as it ended, at \(sandbox.baseURL.absoluteString)/ (the dashboard); "
+                                         + "Ctrl-C ends it")
+                while true { OSThread.sleep(nanoseconds: 3_600_000_000_000) }
+            }
+        }
         let result: ScenarioResult
         do {
             result = try ScenarioRunner.run(scenario, serving: serving)
@@ -73,10 +89,12 @@ extension TestCommand {
             ServeCommand.printStartFailure(error)
             return 1
         }
-        var status = report([result], junit: arguments.value("junit"))
-        if let timelinePage, let timeline = result.timeline, !TimelineFiles.write(timeline, page: timelinePage) { status = 1 }
+        let status = finish(result)
         return interrupted.load(ordering: .acquiring) ? 1 : status
     }
+
+    /// With `--keep`, the run's status once it was reported: a signal while the sandbox is kept ends with it.
+    private static let keptStatus = Atomic<Int32>(-1)
 
     /// What stops `command` when a step fails; nil without one.
     private static func stopper(_ command: ExternalCommand?, grace: Duration) -> (@Sendable (Int) -> Void)? {
@@ -116,6 +134,12 @@ extension TestCommand {
     static func stopOnSignal(stopping what: String, _ stop: @escaping @Sendable () -> Void) {
         OSThread.detach {
             let signal = SignalWaiter.wait()
+            // The run was over, its sandbox kept (--keep): the signal ends it, as the run ended.
+            let kept = keptStatus.load(ordering: .acquiring)
+            if kept >= 0 {
+                stop()
+                _exit(kept)
+            }
             interrupted.store(true, ordering: .releasing)
             CLI.printError("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), stopping\(what)")
             stop()

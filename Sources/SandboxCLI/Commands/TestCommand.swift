@@ -57,6 +57,8 @@ enum TestCommand: Command {
                + "it fails the run unless it exits 0"),
         .value("timeline", "FILE", "With --serve: also write the run's timeline as a page that opens in any browser (FILE.html), "
                + "and its JSON beside it (FILE.timeline.json)"),
+        .flag("keep", "With --serve: once the run is over and reported, keep its sandbox serving as it ended (the dashboard, "
+              + "the admin API) until Ctrl-C or SIGTERM, which ends the command with the run's status"),
         ServeCommand.hostOption("With --serve: ", default: "127.0.0.1"),
         ServeCommand.allowedHostOption,
     ] + waitingOptions(serve: "With --serve: ", exec: "With --exec: ")
@@ -76,7 +78,7 @@ enum TestCommand: Command {
     }
 
     /// The options that only `--serve` takes.
-    static let serveOptions = ["port", "exec", "timeline", "host", "allowed-host", "quiet-period", "quiet-limit", "grace"]
+    static let serveOptions = ["port", "exec", "timeline", "keep", "host", "allowed-host", "quiet-period", "quiet-limit", "grace"]
 
     static let positional: Positional? = Positional(
         synopsis: "[PATH...]", help: "Scenario files, or folders of them (*.json but schema.json); default scenarios/",
