@@ -11,7 +11,8 @@ import SandboxScenario
 package enum CLI {
     /// Every subcommand, in the order the help lists them.
     static let commands: [any Command.Type] = [
-        ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, ExploreCommand.self, ReportCommand.self, OpenAPICommand.self,
+        ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, ExploreCommand.self, ShowCommand.self, ReportCommand.self,
+        OpenAPICommand.self,
         SchemaCommand.self,
         PostmanCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]

@@ -1,4 +1,5 @@
 import SandboxDashboard
+import SandboxJSON
 import SandboxObservability
 
 /// The files of a run's timeline (the Testing your app guide, "Why a run failed"): the page,
@@ -19,10 +20,12 @@ enum TimelineFiles {
     /// What the JSON form's name ends with.
     static let suffix = ".timeline.json"
 
-    /// Writes the page at `path` and its JSON beside it; false, said, when it cannot.
-    static func write(_ timeline: Timeline, page path: String) -> Bool {
+    /// Writes the page at `path` and its JSON beside it, and the run's `record` (`cashout-sandbox show`'s NAME.run) when
+    /// given; false, said, when it cannot.
+    static func write(_ timeline: Timeline, page path: String, record: JSON? = nil) -> Bool {
         let json = timeline.json.serializedString()
         return CLI.write(TimelinePage.html(title: timeline.title, model: json), to: path)
             && CLI.write(json + "\n", to: data(beside: path))
+            && (record.map { CLI.write($0.serializedString() + "\n", to: ShowCommand.record(beside: path)) } ?? true)
     }
 }

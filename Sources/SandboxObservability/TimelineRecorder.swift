@@ -65,7 +65,7 @@ package final class TimelineRecorder: Sendable {
     /// When a bank event happened: wall-clock milliseconds, and the app's turn then.
     package typealias Moment = (real: Int64, turn: Int)
 
-    private struct Kept {
+    struct Kept {
         var times: [Key: Moment] = [:]
         var order: Ring<Key>
         var stops: Ring<Stop>
@@ -78,7 +78,7 @@ package final class TimelineRecorder: Sendable {
     package let capacity: Int
     /// The app's last turn given (``AppActivity/turn``).
     private let turn: @Sendable () -> Int
-    private let kept: Mutex<Kept>
+    let kept: Mutex<Kept>
 
     /// Keeps the real times of the last `capacity` bank events and the last `capacity` stops (0: none).
     package init(capacity: Int, started: Int64 = VirtualClock.wallMilliseconds(), turn: @escaping @Sendable () -> Int = { 0 }) {

@@ -59,6 +59,10 @@ public struct Reconciliation: Sendable {
     package var said: [Int: Said] = [:]
     /// When it was read, in wall-clock milliseconds.
     package var readAt = VirtualClock.wallMilliseconds()
+    /// The ledger as the app gave it, and the one account compared (nil: every account): what a run's record keeps to make
+    /// it again (`cashout-sandbox show`).
+    package var ledger: JSON = .null
+    package var account: String?
 
     /// `{"ok", "source", "entries", "cashouts", "mismatches": [{"account", "cashouts", "summary", "evidence"}], "at"}`.
     public var json: JSON {
@@ -236,7 +240,9 @@ public struct Reconciliation: Sendable {
         if let account {
             for (dialect, _) in terms { compared.insert(dialect + "/" + account) }
         }
-        return .success(Reconciliation(source: source, accounts: compared, entries: items.count, mismatches: mismatches, at: now, said: said))
+        var reconciliation = Reconciliation(source: source, accounts: compared, entries: items.count, mismatches: mismatches, at: now, said: said)
+        (reconciliation.ledger, reconciliation.account) = (ledger, account)
+        return .success(reconciliation)
     }
 
     /// A value as a message shows it: its JSON, cut at 80 characters.

@@ -65,6 +65,8 @@ package struct Explorer: Sendable {
         let drawn: ExploredRun
         /// What a failing run prints (`failureLines`): the same whenever the run is made again.
         package let lines: [String]
+        /// A failing run's record (`Sandbox.runRecord(scenario:)`): its end state, which `cashout-sandbox show` serves.
+        package var record: JSON?
 
         package var passed: Bool { failures.isEmpty }
     }
@@ -133,11 +135,13 @@ package struct Explorer: Sendable {
         Self.append(chaos, to: &json, at: "webhooks", "chaos")
         Self.append(faults, to: &json, at: nil, "faults")
         var drawn = ExploredRun()
+        var record: JSON?
         let result = execute(.object(json), number: number, seed: seed) { sandbox in
             drawn = ExploredRun(sandbox, space: space, suiteFaults: suite["faults"]?.arrayValue?.count ?? 0, vocabulary: vocabulary)
+            record = sandbox.runRecord(scenario: .object(json))
         }
         return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures,
-                   signatures: result.signatures, drawn: drawn, lines: result.lines)
+                   signatures: result.signatures, drawn: drawn, lines: result.lines, record: result.failures.isEmpty ? nil : record)
     }
 
     /// The file that reproduces a failing run, shrunk, and how it was made.

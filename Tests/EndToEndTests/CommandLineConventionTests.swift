@@ -62,7 +62,8 @@ import Testing
         (["tset"], "unknown command 'tset'; did you mean 'test'?", nil),
         (["completion", "bash"], "unknown command 'completion'; did you mean 'completions'?", nil),
         (["launch"], "unknown command 'launch'", nil),
-        (["--port", "8080"], "unknown option '--port'; did you mean 'cashout-sandbox serve --port' or 'cashout-sandbox test --port'?", nil),
+        (["--port", "8080"], "unknown option '--port'; did you mean 'cashout-sandbox serve --port' or 'cashout-sandbox test --port' "
+            + "or 'cashout-sandbox show --port'?", nil),
         (["--base-url=x"], "unknown option '--base-url'; did you mean 'cashout-sandbox openapi --base-url' or 'cashout-sandbox postman --base-url'?",
          nil),
         (["--verson"], "unknown option '--verson'; did you mean '--version'?", nil),

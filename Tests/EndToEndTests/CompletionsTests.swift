@@ -31,7 +31,7 @@ import Testing
 
     @Test(arguments: [
         (["se"], "serve"),
-        ([""], "serve sign validate test explore report openapi schema postman completions help -h --help --version"),
+        ([""], "serve sign validate test explore show report openapi schema postman completions help -h --help --version"),
         (["rep"], "report"),
         (["report", "--"], "--account --follow-up-within --polling-limit --polling-per --json --admin-token --help --version"),
         (["serve", "--cl"], "--clock"),

@@ -234,6 +234,32 @@ import Testing
         #expect(refused == 2 && err.hasPrefix("error: option '--keep' needs '--serve'"))
     }
 
+    /// `--timeline T.html` writes the run's record beside its page (T.run), and `show` serves the run from it as it
+    /// ended, on a manual clock where the run left it: its cashout, its requests with their bodies, its timeline; a file
+    /// that is no record is refused.
+    @Test func showServesAFinishedRunFromItsRecord() throws {
+        let paths = try files(["failing.json": Self.failing])
+        let suite = try #require(paths["failing.json"])
+        let page = suite.replacingOccurrences(of: "failing.json", with: "run/t.html")
+        let (status, _, _) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--timeline", page])
+        #expect(status == 1)
+        let record = page.replacingOccurrences(of: ".html", with: ".run")
+        #expect(FileManager.default.fileExists(atPath: record))
+        let shown = try RunningBinary(["show", page, "--port", "0"])
+        let base = try #require(shown.url, "\(shown.stdout)\(shown.stderr)")
+        #expect(shown.line(startingWith: "showing shop, as it ended at 2026-01-05T09:00:00") != nil, "\(shown.stdout)")
+        let cashout = try JSON.parse(try TestHTTP.send(method: "GET", url: base + "/sandbox/cashouts/1000001").body)
+        #expect(cashout["status"] == "PENDING" && cashout["external_id"] == "shop-1")
+        let requests = try JSON.parse(try TestHTTP.send(method: "GET", url: base + "/sandbox/requests").body)["requests"]?.arrayValue ?? []
+        #expect(requests.map { $0["path"]?.stringValue ?? "" } == ["/v3/cashout"])
+        #expect(requests.first?["body"]?.stringValue?.contains(#""external_id":"shop-1""#) == true)
+        let timeline = try JSON.parse(try TestHTTP.send(method: "GET", url: base + "/sandbox/cashouts/1000001/timeline").body)
+        #expect(timeline["entries"]?.arrayValue?.first?["text"] == "the suite's step: POST /v3/cashout: 200")
+        #expect(shown.terminate() == 0)
+        let (refused, _, err) = try RunningBinary.run(["show", suite])
+        #expect(refused == 2 && err.hasPrefix("error: no run record at"), "\(err)")
+    }
+
     /// `--host 0.0.0.0`, for an app in another container: every IPv4 address; an address that
     /// does not resolve is refused as `serve` refuses it.
     @Test func hostBindsTheAddressGiven() throws {

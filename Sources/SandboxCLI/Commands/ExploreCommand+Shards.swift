@@ -95,9 +95,9 @@ extension ExploreCommand {
                     throw UsageError("\(folder)/\(name) is missing, though \(folder)'s record names it: keep a shard's whole --out")
                 }
                 guard CLI.write(String(decoding: bytes, as: UTF8.self), to: path) else { return 1 }
-                // Its run's timeline, when the shard wrote one.
+                // Its run's timeline and record, when the shard wrote them.
                 let page = TimelineFiles.page(beside: name)
-                for file in [page, TimelineFiles.data(beside: page)] {
+                for file in [page, TimelineFiles.data(beside: page), ShowCommand.record(beside: name)] {
                     guard let bytes = FileManager.default.contents(atPath: "\(folder)/\(file)") else { continue }
                     guard CLI.write(String(decoding: bytes, as: UTF8.self), to: "\(directory)/\(file)") else { return 1 }
                 }

@@ -97,9 +97,10 @@ enum ExploreCommand: Command {
         var written: [String: String] = [:]  // failure shrunk for → file
         var failedWriting = false
         explorer.runs(numbers, seed: seed) { run in
-            // Kept for the summary and JUnit: its timeline without the bodies, which only its page shows.
+            // Kept for the summary and JUnit: its timeline without the bodies, which only its page shows, and no record.
             var kept = run
             kept.result.timeline = run.result.timeline?.withoutDetails
+            kept.record = nil
             results.append(kept)
             guard let target = report(run, timeout: timeout), written[target] == nil else { return true }
             // Each try of a shrink would wait out the timeout again: a run CMD outlived is written as
@@ -111,8 +112,8 @@ enum ExploreCommand: Command {
                 failedWriting = true
                 return false
             }
-            // The run as it went, beside the file that makes it again.
-            if let timeline = run.result.timeline, !TimelineFiles.write(timeline, page: TimelineFiles.page(beside: path)) {
+            // The run as it went, beside the file that makes it again: its timeline's page, and its record (`show`).
+            if let timeline = run.result.timeline, !TimelineFiles.write(timeline, page: TimelineFiles.page(beside: path), record: run.record) {
                 failedWriting = true
                 return false
             }

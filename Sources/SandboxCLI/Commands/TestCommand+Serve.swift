@@ -1,7 +1,10 @@
 import CashoutSandbox
+import FoundationEssentials
 import Glibc
 import SandboxBank
 import SandboxHTTP
+import SandboxJSON
+import SandboxObservability
 import SandboxRunner
 import SandboxScenario
 import SandboxSupport
@@ -67,10 +70,12 @@ extension TestCommand {
         // A failure names its cashouts' timelines; --timeline asks for the page of any run.
         serving.timeline = timelinePage == nil ? .onFailure : .always
         let junit = arguments.value("junit")
+        // With --timeline, the run's record beside its page (`show`), written as the run ends.
+        let examine = timelinePage.map { recording(file, beside: $0) }
         @Sendable func finish(_ result: ScenarioResult) -> Int32 {
             var status = report([result], junit: junit)
             if let timelinePage, let timeline = result.timeline, !TimelineFiles.write(timeline, page: timelinePage) { status = 1 }
-            return status
+            return recordLost.load(ordering: .acquiring) ? 1 : status
         }
         if arguments.has("keep") {
             // Reported as the run ended, then its sandbox goes on serving its end state (the dashboard) until a signal,
@@ -84,7 +89,7 @@ extension TestCommand {
         }
         let result: ScenarioResult
         do {
-            result = try ScenarioRunner.run(scenario, serving: serving)
+            result = try ScenarioRunner.run(scenario, serving: serving, examine: examine)
         } catch {
             ServeCommand.printStartFailure(error)
             return 1
@@ -92,6 +97,21 @@ extension TestCommand {
         let status = finish(result)
         return interrupted.load(ordering: .acquiring) ? 1 : status
     }
+
+    /// What writes the record of a run of the scenario `file` beside the timeline's `page` (`show`'s NAME.run), as the run
+    /// ends (`ScenarioRunner.run`'s `examine`).
+    private static func recording(_ file: String, beside page: String) -> @Sendable (Sandbox) -> [Timeline.Finding] {
+        { sandbox in
+            var scenario = JSON.null
+            if let data = FileManager.default.contents(atPath: file), let json = try? JSON.parse(Array(data)) { scenario = json }
+            let record = sandbox.runRecord(scenario: scenario).serializedString() + "\n"
+            if !CLI.write(record, to: ShowCommand.record(beside: page)) { recordLost.store(true, ordering: .releasing) }
+            return []
+        }
+    }
+
+    /// With `--timeline`, whether the run's record could not be written.
+    private static let recordLost = Atomic(false)
 
     /// With `--keep`, the run's status once it was reported: a signal while the sandbox is kept ends with it.
     private static let keptStatus = Atomic<Int32>(-1)
