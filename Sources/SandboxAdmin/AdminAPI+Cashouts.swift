@@ -23,7 +23,8 @@ extension AdminAPI {
         let payouts = bank.payouts(account: request.query("merchant")).filter {
             status == nil || (byName ? $0.status.name == status : words($0.dialect, $0.status) == status)
         }
-        return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: statusWords, rejections: rejections) })])
+        let rejections = rejections
+        return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: words, rejections: rejections) })])
     }
 
     package func getCashout(_ request: HTTPRequest) -> HTTPResponse {

@@ -8,7 +8,9 @@ import SandboxJSON
 extension TimelineRecorder {
     /// `{"started", "times": [[kind, id, number, real, turn]], "stops": [...]}`.
     package func recordJSON() -> JSON {
-        let (times, stops) = kept.withLock { kept in (kept.order.inOrder.compactMap { key in kept.times[key].map { (key, $0) } }, kept.stops.inOrder) }
+        let (times, stops) = kept.withLock { kept in
+            (kept.order.inOrder.compactMap { key in kept.times[key].map { (key, $0) } }, kept.stops.inOrder)
+        }
         return [
             "started": .number(String(started)),
             "times": .array(times.map { key, moment in
@@ -52,7 +54,8 @@ extension TimelineRecorder {
             guard let began = int64(item["began"]), let at = int64(item["at"]), let ended = item["ended"]?.stringValue.flatMap(Stop.Ending.init)
             else { continue }
             self.record(Stop(began: began + shift, turn: item["turn"]?.integerValue ?? 0, at: VirtualTime(milliseconds: at),
-                             waitedFor: item["waited_for"]?.stringValue ?? "", payouts: (item["payouts"]?.arrayValue ?? []).compactMap(\.integerValue),
+                             waitedFor: item["waited_for"]?.stringValue ?? "",
+                             payouts: (item["payouts"]?.arrayValue ?? []).compactMap(\.integerValue),
                              ended: ended, lasted: int64(item["lasted"]) ?? 0))
         }
         return shift

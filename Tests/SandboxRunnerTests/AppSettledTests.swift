@@ -44,7 +44,9 @@ import Testing
                 Thread.detachNewThread {
                     defer { pending.subtract(1, ordering: .releasing) }
                     for attempt in 0 ... retries {
-                        if attempt > 0 { Thread.sleep(forTimeInterval: Double(backoff.components.seconds) + Double(backoff.components.attoseconds) / 1e18) }
+                        if attempt > 0 {
+                            Thread.sleep(forTimeInterval: Double(backoff.components.seconds) + Double(backoff.components.attoseconds) / 1e18)
+                        }
                         let answer = OwedRetryTests.signed(sandbox, "/v3/cashout/status", #""external_id":"settled-1""#)
                         if let answer, answer.status == 200, let status = (try? JSON.parse(answer.body))?["cashout_status_description"]?.stringValue {
                             return book(status.uppercased())
@@ -69,13 +71,18 @@ import Testing
         }
     }
 
+    /// The first `times` status queries' answers lost (none for 0).
+    static func faults(_ times: Int) -> String {
+        times == 0 ? "[]" : #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": \#(times)}]"#
+    }
+
     /// `OwedRetryTests.suite`, with `app.settled` beside the ledger: the first `times` status queries' answers are lost.
     static func suite(times: Int, ledger: String) throws -> Scenario {
         try ScenarioLoader.load(Array(#"""
             {"name": "settled", "app": {"ledger": "\#(ledger)", "settled": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/settled"},
              "bank": {"rules": [{"when": {"external_id": "settled-1"},
                                  "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"}]}]},
-             "faults": \#(times == 0 ? "[]" : #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": \#(times)}]"#),
+             "faults": \#(Self.faults(times)),
              "steps": [{"wait_for_request": {"request": {"path": "/v3/cashout"}}}, {"advance": "2m"}, {"advance": "2m"},
                        {"expect_report": {"no_errors": true, "exercised": ["notification_not_followed_up"]}}]}
             """#.utf8), file: "settled.json", vocabulary: Sandbox.standardVocabulary)

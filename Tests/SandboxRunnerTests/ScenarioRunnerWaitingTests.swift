@@ -59,7 +59,8 @@ import Testing
                                  "step 3: the app was still busy after --quiet-limit 50ms; its requests were checked anyway"])
         #expect(result.failure?.step == 3)
         #expect(JUnitReport.xml([result]).contains("<system-out>step 2: the app was still busy after 70ms; went on anyway\n"
-                                                   + "step 3: the app was still busy after --quiet-limit 50ms; its requests were checked anyway</system-out>"))
+                                                   + "step 3: the app was still busy after --quiet-limit 50ms; its requests were checked "
+                                                   + "anyway</system-out>"))
     }
 
     /// `GET /sandbox/suite` while the steps run, once they failed, once they passed; 404 outside a suite.
