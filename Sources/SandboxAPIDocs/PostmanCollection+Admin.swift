@@ -127,8 +127,20 @@ extension PostmanCollection {
             Item("End webhook chaos", AdminRoute.putWebhookChaos, body: "[]", expect: 200,
                  tests: ["pm.test('no rules', function () { pm.expect(pm.response.json()).to.eql([]); });"]),
             Item("Read the sink", AdminRoute.getSink, parameters: ["name": "postman"], expect: 200,
-                 description: "The notifications the built-in receiver got, with their forms decoded.",
-                 tests: ["pm.test('notifications received', function () { pm.expect(pm.response.json().requests.length > 0).to.eql(true); });"]),
+                 description: "The notifications the built-in receiver got, with their forms decoded. A notification reaches it as "
+                     + "the bank sends it (on a real clock, a moment after the change): the request waits for the first, up to 10 s, "
+                     + "so that a runner at full speed finds it.",
+                 tests: ["pm.test('notifications received', function () { pm.expect(pm.response.json().requests.length > 0).to.eql(true); });"],
+                 prerequest: [
+                     "// Waits (pm.sendRequest every 250 ms, up to 10 s) until the sink has received a notification.",
+                     "(function poll(left) {",
+                     "  pm.sendRequest({ url: pm.variables.replaceIn('{{baseUrl}}/sandbox/sink/postman'),",
+                     "                   header: { Authorization: 'Bearer ' + (pm.variables.get('adminToken') || '') } }, function (error, answer) {",
+                     "    var received = !error && answer.code === 200 && answer.json().requests.length > 0;",
+                     "    if (!received && left > 0) setTimeout(function () { poll(left - 1); }, 250);",
+                     "  });",
+                     "})(40);",
+                 ]),
             Item("Script the sink's answers", AdminRoute.scriptSink, parameters: ["name": "postman"],
                  body: body(["answers": .literal("[500, 200]")]), expect: 204,
                  description: "Its next answers, one per request: here a failure then a success, to see a retry."),
