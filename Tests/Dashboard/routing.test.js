@@ -41,7 +41,7 @@ test("a route shows its section alone, marks its link and says so on the body", 
 
 test("the Menu toggle shows every section's link, and going to one closes it", async () => {
   const page = await load({ hash: "#/cashouts" });
-  const top = page.$("top"), toggle = page.$("nav-toggle");
+  const top = page.$("top"), toggle = page.$("menu-toggle");
   assert.equal(toggle.getAttribute("aria-controls"), "nav");
   assert.equal(toggle.getAttribute("aria-expanded"), "false");
   toggle.click();

@@ -165,7 +165,10 @@ import Testing
     }
 
     /// A page of a run's timeline, or its JSON.
-    private static func isTimeline(_ name: String) -> Bool { name.hasSuffix(".html") || name.hasSuffix(".timeline.json") }
+    /// A file beside a written one: its run's timeline page and JSON, its run's record (each of what happened that time).
+    private static func isTimeline(_ name: String) -> Bool {
+        name.hasSuffix(".html") || name.hasSuffix(".timeline.json") || name.hasSuffix(".run")
+    }
 
     private func explored(_ path: String, _ options: [String], out: String) throws -> (status: Int32, lines: String, files: [String: String]) {
         let (status, text, err) = try RunningBinary.run(["explore", path, "--out", out] + options)

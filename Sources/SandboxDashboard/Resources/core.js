@@ -161,7 +161,7 @@
   // On a phone the navigation is the current view's link and a Menu toggle that shows every link; going to a view closes it.
   function showMenu(open) {
     $("top").classList.toggle("nav-open", open);
-    $("nav-toggle").setAttribute("aria-expanded", String(open));
+    $("menu-toggle").setAttribute("aria-expanded", String(open));
   }
 
   // Refreshing: one at a time. A request for a refresh while one runs is not lost: it runs

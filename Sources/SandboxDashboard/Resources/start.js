@@ -18,7 +18,7 @@
     }
     $("token-form").addEventListener("submit", useToken);
     window.addEventListener("hashchange", route);
-    $("nav-toggle").addEventListener("click", () => showMenu(!$("top").classList.contains("nav-open")));
+    $("menu-toggle").addEventListener("click", () => showMenu(!$("top").classList.contains("nav-open")));
     document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshNow(); });
     setInterval(poll, POLL_MS);
     route();
