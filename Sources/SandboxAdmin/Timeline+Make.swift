@@ -140,8 +140,8 @@ extension Timeline {
                 about.formUnion(payouts.filter { $0.reference == reference && $0.account == account }.map(\.id))
             }
             // A listing a fault answered (a poller's read of Mannco's history): about each payout of its account it would have shown.
-            if entry.response.fault != nil, facts.action == .statusQuery, facts.payoutID == nil, facts.reference == nil {
-                about.formUnion(payouts.filter { $0.dialect == entry.dialect && $0.account == facts.account && $0.createdAt <= entry.at }.map(\.id))
+            if entry.response.fault != nil, facts.isListing, let dialect = entry.dialect {
+                about.formUnion(facts.listable(in: sources.bank, dialect: dialect, at: entry.at).map(\.id).filter(ids.contains))
             }
             // A create of the same content that made no payout: the app's try before (or retry of) the one that did.
             if about.isEmpty, made(facts) == nil, let key = content(entry, facts), let same = contents[key] { about = same }

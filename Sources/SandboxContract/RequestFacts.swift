@@ -49,6 +49,16 @@ package struct RequestFacts: Sendable {
 }
 
 extension RequestFacts {
+    /// It lists the account's payouts (Mannco's history) rather than naming one: a status query of no payout.
+    package var isListing: Bool { action == .statusQuery && payoutID == nil && reference == nil }
+
+    /// The payouts of `dialect` a listing of these facts' account made at `at` would show (one a fault answered showed
+    /// none); none without an account.
+    package func listable(in bank: Bank, dialect: String, at: VirtualTime) -> [Payout] {
+        guard let account else { return [] }
+        return bank.payouts(account: account).filter { $0.dialect == dialect && $0.createdAt <= at }
+    }
+
     /// The payout these facts name in `bank`: the id the request or its answer gave, else the account's payout of the
     /// reference (a create whose answer was lost, found as the app's lookup would find it).
     package func payout(in bank: Bank) -> Payout? {

@@ -50,6 +50,12 @@ public final class AppActivity: Sendable {
             let new = kept.filter { $0.turn > turn }
             return new.count >= count - before ? new : nil
         }
+
+        /// Those appended after the first `count`, in the order they were (which is not always their turns' order: each
+        /// is appended by the thread that delivered it), as many as are kept; and how many have come in all.
+        func since(_ count: Int) -> (pushes: [Push], count: Int) {
+            (Array(kept.suffix(min(self.count - count, kept.count))), self.count)
+        }
     }
 
     package init() {}
@@ -100,14 +106,15 @@ public final class AppActivity: Sendable {
         pushes.withLock { $0.after(turn, count: count) }
     }
 
-    /// The deliveries to the app that began after `turn` and are kept (the last 4,096 at least).
-    package func pushes(after turn: Int) -> [Push] {
-        pushes.withLock { $0.kept.filter { $0.turn > turn } }
+    /// The deliveries to the app recorded after the first `count` (``pushed(turn:payoutID:)``), those kept (the last
+    /// 4,096 at least), and how many have been recorded in all: where the next look starts.
+    package func pushes(since count: Int) -> (pushes: [Push], count: Int) {
+        pushes.withLock { $0.since(count) }
     }
 
-    /// The refusals (``refused(payoutID:)``) after `turn` that are kept (the last 4,096 at least).
-    package func refusals(after turn: Int) -> [Push] {
-        refusals.withLock { $0.kept.filter { $0.turn > turn } }
+    /// The refusals (``refused(payoutID:)``) recorded after the first `count`, those kept, and how many in all.
+    package func refusals(since count: Int) -> (pushes: [Push], count: Int) {
+        refusals.withLock { $0.since(count) }
     }
 
     /// Waits until nothing has been in flight for `period` of real time, measured from the end of

@@ -42,8 +42,8 @@ extension RequestLog {
         var restored = 0
         for item in entries.arrayValue ?? [] {
             guard let request = item["request"], let answer = item["response"], let method = request["method"]?.stringValue,
-                  let target = request["target"]?.stringValue, let at = item["at"]?.integerValue,
-                  let received = item["received_at"]?.integerValue else { continue }
+                  let target = request["target"]?.stringValue, let at = RecordTimes.virtual(item["at"]),
+                  let received = RecordTimes.real(item["received_at"], shift: shift) else { continue }
             let version: HTTPVersion = request["version"]?.stringValue == HTTPVersion.http2.text ? .http2 : .http1_1
             let bytes = { (json: JSON?) in json?.stringValue.flatMap(Base64.decode) ?? [] }
             var response = answer["dropped"]?.boolValue == true ? HTTPResponse.closeWithoutAnswer
@@ -59,8 +59,8 @@ extension RequestLog {
             record(HTTPRequest(method: method, target: target, version: version, headers: Self.headers(request["headers"]),
                                body: bytes(request["body"])),
                    response, route: item["route"]?.stringValue, dialect: item["dialect"]?.stringValue,
-                   at: VirtualTime(milliseconds: Int64(at)), receivedAt: Int64(received) + shift,
-                   turn: item["turn"]?.integerValue ?? 0, answeredTurn: item["answered_turn"]?.integerValue ?? 0)
+                   at: at, receivedAt: received, turn: item["turn"]?.integerValue ?? 0, answeredTurn: item["answered_turn"]?.integerValue ?? 0,
+                   truncated: (item["truncated"]?[0]?.boolValue ?? false, item["truncated"]?[1]?.boolValue ?? false))
             restored += 1
         }
         return restored

@@ -89,12 +89,14 @@ package final class RequestLog: Sendable {
         self.grpc = grpc
     }
 
-    /// Keeps a request and its answer, pushing the oldest out when full.
+    /// Keeps a request and its answer, pushing the oldest out when full. `truncated`: whether each body was cut already
+    /// (a finished run's record, read back); nil: cut here at `bodyLimit`.
     package func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64,
-                turn: Int = 0, answeredTurn: Int = 0) {
+                turn: Int = 0, answeredTurn: Int = 0, truncated: (request: Bool, response: Bool)? = nil) {
         guard capacity > 0 else { return }
         var request = request, response = response
-        let requestTruncated = request.body.count > bodyLimit, responseTruncated = response.body.count > bodyLimit
+        let requestTruncated = request.body.count > bodyLimit || truncated?.request == true
+        let responseTruncated = response.body.count > bodyLimit || truncated?.response == true
         if requestTruncated { request.body = Array(request.body.prefix(bodyLimit)) }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
         // Made under the lock, where it takes its id, and moved into the ring (not copied); the

@@ -30,14 +30,13 @@ extension TimelineRecorder {
     }
 
     /// Keeps what `record` (``recordJSON()``) kept, its wall-clock times moved to this recorder's start; the shift in
-    /// milliseconds (what other records of the same run move their times by).
+    /// milliseconds (what other records of the same run move their times by). A time out of range is passed over.
     @discardableResult
     package func restore(record: JSON) -> Int64 {
-        let shift = started - (record["started"]?.numberText.flatMap { Int64($0) } ?? started)
-        func int64(_ json: JSON?) -> Int64? { json?.numberText.flatMap { Int64($0) } }
+        let shift = RecordTimes.real(record["started"]).map { started - $0 } ?? 0
         for item in record["times"]?.arrayValue ?? [] {
             guard let kind = item[0]?.stringValue, let id = item[1]?.integerValue, let number = item[2]?.integerValue,
-                  let real = int64(item[3]), let turn = item[4]?.integerValue else { continue }
+                  let real = RecordTimes.real(item[3], shift: shift), let turn = item[4]?.integerValue else { continue }
             let key: Key? = switch kind {
             case "change": .change(payout: id, index: number)
             case "attempt": .attempt(notification: id, number: number)
@@ -47,17 +46,36 @@ extension TimelineRecorder {
             guard let key, capacity > 0 else { continue }
             kept.withLock { kept in
                 if let old = kept.order.append(key) { kept.times[old] = nil }
-                kept.times[key] = (real + shift, turn)
+                kept.times[key] = (real, turn)
             }
         }
         for item in record["stops"]?.arrayValue ?? [] {
-            guard let began = int64(item["began"]), let at = int64(item["at"]), let ended = item["ended"]?.stringValue.flatMap(Stop.Ending.init)
+            guard let began = RecordTimes.real(item["began"], shift: shift), let at = RecordTimes.virtual(item["at"]),
+                  let ended = item["ended"]?.stringValue.flatMap(Stop.Ending.init), let lasted = RecordTimes.real(item["lasted"])
             else { continue }
-            self.record(Stop(began: began + shift, turn: item["turn"]?.integerValue ?? 0, at: VirtualTime(milliseconds: at),
-                             waitedFor: item["waited_for"]?.stringValue ?? "",
-                             payouts: (item["payouts"]?.arrayValue ?? []).compactMap(\.integerValue),
-                             ended: ended, lasted: int64(item["lasted"]) ?? 0))
+            self.record(Stop(began: began, turn: item["turn"]?.integerValue ?? 0, at: at, waitedFor: item["waited_for"]?.stringValue ?? "",
+                             payouts: (item["payouts"]?.arrayValue ?? []).compactMap(\.integerValue), ended: ended, lasted: lasted))
         }
         return shift
+    }
+}
+
+/// The times a run's record holds, read back only when in range (a record is a file a user hands over: a time that
+/// would overflow, once shifted or shown, is none).
+package enum RecordTimes {
+    /// The latest wall-clock milliseconds taken (the year 10889).
+    static let latestReal: Int64 = 1 << 48
+
+    /// Wall-clock milliseconds (or a duration in them), moved by `shift`; nil out of range.
+    package static func real(_ json: JSON?, shift: Int64 = 0) -> Int64? {
+        guard let value = json?.numberText.flatMap({ Int64($0) }), (0 ... latestReal).contains(value),
+              (-latestReal ... latestReal).contains(shift), (0 ... latestReal).contains(value + shift) else { return nil }
+        return value + shift
+    }
+
+    /// A virtual time in milliseconds; nil out of the clock's range.
+    package static func virtual(_ json: JSON?) -> VirtualTime? {
+        guard let value = json?.numberText.flatMap({ Int64($0) }), (0 ... VirtualClock.end.milliseconds).contains(value) else { return nil }
+        return VirtualTime(milliseconds: value)
     }
 }

@@ -185,8 +185,10 @@ public struct Reconciliation: Sendable {
         }
         func add(_ kind: String, _ payouts: [Payout], _ summary: String) {
             guard let first = payouts.first else { return }
-            // A finding that explains it (`IntegrationChecks.lostAnswerExplanations`) is named after it.
-            let summary = summary + (payouts.count == 1 ? explanations[first.id].map { ": " + $0 } ?? "" : "")
+            // A cashout missing or counted otherwise that a finding explains (`IntegrationChecks.lostAnswerExplanations`)
+            // names it after it.
+            let explained = payouts.count == 1 && (kind == "existence" || kind == "count") ? explanations[first.id] : nil
+            let summary = summary + (explained.map { ": " + $0 } ?? "")
             let words = statusWords[first.dialect] ?? { $0.name }
             let evidence = payouts.flatMap { payout in
                 payout.history.map { change in

@@ -41,7 +41,7 @@ struct AppTurns {
     private var faultedRead: [Int: Int64] = [:]
     /// The app's requests a fault answered, whose retry it owes itself.
     private var owed = OwedRequests()
-    /// The turns the app's refusals of notifications, and the notifications to it, were read up to.
+    /// How many of the app's refusals of notifications, and of the notifications to it, were read.
     private var refusalsChecked = 0
     private var pushesChecked = 0
     /// The turns of the notifications that went to the app, by payout.
@@ -114,49 +114,58 @@ struct AppTurns {
     /// quiet limit (`was still busy`), nil when it was.
     mutating func settle(quiet: Bool = true) -> String? {
         let activity = sandbox.activity
+        let started = AppActivity.now()
         let limit = AppActivity.nanoseconds(quietLimit)
-        // The quiet limit counts from the start, or from the last moment a retry was owed (each has its own limit).
-        var deadline = AppActivity.now() + limit
         readWhatCame()
         guard quiet || !owed.isEmpty || settled != nil else { return nil }
         let record = StopRecord(sandbox, waitedFor: "the app to go quiet", payouts: [])
         let notesBefore = notes.count
         var retried: (text: String, payouts: [Int])?
+        // The last moment a retry was owed: the quiet limit of the rest counts from it too.
+        var owedUntil = started
         settled?.beginWait()
         while true {
             readWhatCame()
             if retried == nil, !owed.isEmpty { retried = (owed.waitedFor, owed.payouts) }
             let now = AppActivity.now()
-            notes += owed.giveUp(at: now, limit: quietLimit)
-            if !owed.isEmpty { deadline = max(deadline, now + limit) }
-            var nap: Int64 = 10_000_000
+            notes += owed.giveUp(at: now, limit: quietLimit, cap: started)
+            if !owed.isEmpty { owedUntil = now }
+            // A retry owed waits out its own limit; the rest, the quiet limit since the wait began or a retry was last owed.
+            let overdue = owed.isEmpty && now >= min(max(started, owedUntil) + limit, started + 3 * limit)
+            var nap: Int64 = 10_000_000, done = false, ending = TimelineRecorder.Stop.Ending.quiet
             switch settled?.word(activity, now: now) ?? .notOffered {
             case .pending(0):
                 owed.forgive()
-                record.end(.settled, retries: retried)
-                return nil
+                (done, ending) = (true, .settled)
             case .pending(let pending):
-                if owed.isEmpty, now >= deadline {
+                if overdue {
                     record.end(.limit, retries: retried)
                     return "still said it had \(pending) pending (app.settled)"
                 }
             case .busy:
-                if owed.isEmpty, now >= deadline {
+                if overdue {
                     record.end(.limit, retries: retried)
                     return "was still busy"
                 }
             case .notOffered:
-                // A retry owed waits out its own limit, counted from when it was owed (past the step's).
                 if owed.isEmpty {
-                    guard quiet, let left = activity.quietLeft(for: quietPeriod, since: 0, now: now) else {
-                        record.end(notes.count > notesBefore ? .limit : .quiet, retries: retried)
-                        return nil
+                    if quiet, let left = activity.quietLeft(for: quietPeriod, since: 0, now: now) {
+                        if overdue {
+                            record.end(.limit, retries: retried)
+                            return "was still busy"
+                        }
+                        nap = max(min(left, 10_000_000), 1_000_000)
+                    } else {
+                        done = true
                     }
-                    guard now < deadline else {
-                        record.end(.limit, retries: retried)
-                        return "was still busy"
-                    }
-                    nap = max(min(left, deadline - now), 1_000_000)
+                }
+            }
+            // Done, unless what ended meanwhile was answered by a fault (a retry owed now).
+            if done {
+                readWhatCame()
+                if owed.isEmpty {
+                    record.end(notes.count > notesBefore ? .limit : ending, retries: retried)
+                    return nil
                 }
             }
             OSThread.sleep(nanoseconds: nap)
@@ -201,7 +210,7 @@ struct AppTurns {
     /// had moved on: the knob that would have waited for them.
     func lateFollowUpNotes(of payouts: Set<Int>) -> [String] {
         lateFollowUps.filter { payouts.contains($0.key) }.sorted { $0.key < $1.key }.map { id, after in
-            "cashout \(id): the app's follow-up came \(after) ms after its notification was answered; --quiet-period is "
+            "cashout \(id): the app's follow-up came \(after) ms after the clock stopped for its notification; --quiet-period is "
                 + "\(DurationText.format(quietPeriod)), so the clock had moved on and the follow-up was judged late "
                 + "(a longer --quiet-period, or app.settled, waits for it)"
         }
@@ -229,7 +238,7 @@ struct AppTurns {
             readWhatCame()
             if retried == nil, !owed.isEmpty { retried = (owed.waitedFor, owed.payouts) }
             let now = AppActivity.now()
-            notes += owed.giveUp(at: now, limit: quietLimit)
+            notes += owed.giveUp(at: now, limit: quietLimit, cap: started)
             if !owed.isEmpty { owedUntil = now }
             let unread = changed.filter { lastRead[$0.key, default: 0] <= $0.value }.keys.sorted()
             // The app's own part: its word where it gives one; else its retries owed and its follow-ups.
@@ -252,21 +261,27 @@ struct AppTurns {
                         nap = min(nap, left)
                     } else if done {
                         ending = .quiet
+                    }
+                }
+            }
+            // Done, unless what ended meanwhile was answered by a fault (a retry owed now).
+            if done, unread.isEmpty {
+                readWhatCame()
+                if owed.isEmpty {
+                    if ending == .quiet {
                         for push in pushes ?? [] where lastRead[push.payoutID, default: 0] <= push.turn {
                             quietEnded[push.payoutID] = (push.turn, record.began)
                         }
                     }
+                    record.end(notes.count > notesBefore ? .limit : ending, retries: retried)
+                    return nil
                 }
             }
-            if done, unread.isEmpty {
-                record.end(notes.count > notesBefore ? .limit : ending, retries: retried)
-                return nil
-            }
             // A retry owed waits out its own limit; the rest, the quiet limit since the stop began or a retry was last
-            // owed, or for a payout the app polls since a fault answered its last read of it (at most three times the
-            // limit past the start for those reads).
-            let lastFault = min(unread.compactMap { faultedRead[$0] }.max() ?? started, started + 2 * limit)
-            if owed.isEmpty, now >= max(started, owedUntil, lastFault) + limit {
+            // owed, or for a payout the app polls since a fault answered its last read of it; never past three times the
+            // limit since the stop began.
+            let lastFault = unread.compactMap { faultedRead[$0] }.max() ?? started
+            if owed.isEmpty, now >= min(max(started, owedUntil, lastFault) + limit, started + 3 * limit) {
                 record.end(.limit, retries: retried)
                 let limitText = "--quiet-limit \(DurationText.format(quietLimit))"
                 if !unread.isEmpty {
@@ -303,10 +318,9 @@ struct AppTurns {
     /// the clock had moved on), and its refusals of notifications.
     private mutating func readWhatCame() {
         let activity = sandbox.activity
-        for push in activity.pushes(after: pushesChecked) {
-            notified[push.payoutID, default: []].append(push.turn)
-            pushesChecked = max(pushesChecked, push.turn)
-        }
+        let (pushes, pushCount) = activity.pushes(since: pushesChecked)
+        pushesChecked = pushCount
+        for push in pushes { notified[push.payoutID, default: []].append(push.turn) }
         let (requests, newest) = sandbox.appRequests(after: checked)
         checked = newest
         let now = AppActivity.now()
@@ -323,9 +337,8 @@ struct AppTurns {
                 payouts.contains { id in notified[id]?.contains { $0 > after && $0 < before } ?? false }
             }
         }
-        guard !owed.isEmpty else { return }
-        let refusals = activity.refusals(after: refusalsChecked)
-        refusalsChecked = refusals.last?.turn ?? refusalsChecked
+        let (refusals, refusalCount) = activity.refusals(since: refusalsChecked)
+        refusalsChecked = refusalCount
         for refusal in refusals { owed.refused(payoutID: refusal.payoutID, turn: refusal.turn) }
     }
 }

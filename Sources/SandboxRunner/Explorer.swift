@@ -136,12 +136,12 @@ package struct Explorer: Sendable {
         Self.append(faults, to: &json, at: nil, "faults")
         var drawn = ExploredRun()
         var record: JSON?
-        let result = execute(.object(json), number: number, seed: seed) { sandbox in
+        let result = execute(.object(json), number: number, seed: seed) { sandbox, failed in
             drawn = ExploredRun(sandbox, space: space, suiteFaults: suite["faults"]?.arrayValue?.count ?? 0, vocabulary: vocabulary)
-            record = sandbox.runRecord(scenario: .object(json))
+            if failed { record = sandbox.runRecord(scenario: .object(json)) }
         }
         return Run(number: number, seed: seed, result: result.result, findings: result.findings, failures: result.failures,
-                   signatures: result.signatures, drawn: drawn, lines: result.lines, record: result.failures.isEmpty ? nil : record)
+                   signatures: result.signatures, drawn: drawn, lines: result.lines, record: record)
     }
 
     /// The file that reproduces a failing run, shrunk, and how it was made.
@@ -240,7 +240,9 @@ package struct Explorer: Sendable {
 
     /// Runs `json` as a scenario beside the command: its result, the report's error findings, the
     /// failures and their signatures (`Run.signatures`), and the lines a failure prints.
-    private func execute(_ json: JSON, number: Int, seed: UInt64, examine: ((Sandbox) -> Void)?) -> Execution {
+    /// (`examine`: what a run that is printed looks at before its sandbox stops, told whether the run failed: a step, the
+    /// ledger, or the report's errors.)
+    private func execute(_ json: JSON, number: Int, seed: UInt64, examine: ((Sandbox, _ failed: Bool) -> Void)?) -> Execution {
         let started = Date()
         let label = "run \(number) (seed \(seed))"
         let scenario: Scenario
@@ -261,7 +263,8 @@ package struct Explorer: Sendable {
                 var serving = serving
                 // The run explore reports shows what happened to the payouts that failed; a shrink's tries need not.
                 serving.timeline = examine == nil ? .none : .onFailure
-                return try ScenarioRunner.run(scenario, serving: serving) { sandbox in
+                serving.judgesAfterFailure = false
+                return try ScenarioRunner.run(scenario, serving: serving) { sandbox, failed in
                     // The report, made once: its errors as JSON for the lines, typed for the timeline.
                     let (report, typed) = sandbox.reportWithErrors()
                     var errors: [JSON] = []
@@ -276,7 +279,7 @@ package struct Explorer: Sendable {
                     findings = Set(errors.compactMap { $0["id"]?.stringValue }).sorted()
                     signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
                     names = StableNames(sandbox, ruleFields: vocabulary.ruleFields)
-                    examine?(sandbox)
+                    examine?(sandbox, failed || !findings.isEmpty)
                     return typed
                 }
             }

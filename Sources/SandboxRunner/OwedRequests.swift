@@ -14,16 +14,18 @@ import SandboxObservability
 ///   reference for the same beneficiary and amount is a retry too, and the report's
 ///   `duplicate_after_lost_response`); a request about the same payout; a listing of the same
 ///   account; a login or any other call of the same account;
-/// - a lookup: a status query answered 2xx by the app's own reference, or that shows the payout
-///   (a listing, for an API whose creates carry no reference: any listing of the account), made
-///   before a notification of that payout went to the app since the fault; after one, a status
-///   query may be that notification's follow-up, which pays nothing off;
+/// - for a create or a status query, a lookup: a status query answered 2xx by the app's own
+///   reference, or a listing that shows the payout (for an API whose creates carry no reference:
+///   any listing of the account), made before a notification of that payout went to the app since
+///   the fault; after one, a status query may be that notification's follow-up, which pays
+///   nothing off;
 /// - for a request about a payout that is not a create: the app's refusal of a notification of that
 ///   payout since (its retry is then the bank's redelivery, which needs the clock).
 ///
 /// A retry the fault answers again is a debt in its place, in the same chain. A debt is given up,
-/// with a note, when no retry came for the quiet limit since the last, or its chain went on three
-/// times that; and forgiven when the app says it has no work pending (``AppSettled``).
+/// with a note, when no retry came for the quiet limit since the last, its chain went on three
+/// times that, or the wait for it did; and forgiven when the app says it has no work pending
+/// (``AppSettled``).
 struct OwedRequests {
     /// A request a fault answered, when the wait for its retry began (`AppActivity.now()`), and when
     /// the first of the chain of retries a fault answered again was.
@@ -68,19 +70,25 @@ struct OwedRequests {
         debts.removeAll { !$0.request.isCreate && $0.request.answeredTurn < turn && $0.request.payoutIDs.contains(payoutID) }
     }
 
-    /// Gives up the debts past `limit` (nanoseconds) at `now`: what to note of each.
-    mutating func giveUp(at now: Int64, limit: Duration) -> [String] {
+    /// Gives up the debts past `limit` at `now`, and every one once a wait that began at `cap` has lasted three times the
+    /// limit (the app may owe retries one after another for ever): what to note of each.
+    mutating func giveUp(at now: Int64, limit: Duration, cap began: Int64) -> [String] {
         let nanoseconds = AppActivity.nanoseconds(limit)
-        let given = debts.filter { $0.isGivenUp(at: now, limit: nanoseconds) }
-        debts.removeAll { $0.isGivenUp(at: now, limit: nanoseconds) }
+        let capped = now - began >= 3 * nanoseconds
+        let given = debts.filter { capped || $0.isGivenUp(at: now, limit: nanoseconds) }
+        debts.removeAll { capped || $0.isGivenUp(at: now, limit: nanoseconds) }
         return given.map { debt in
             let request = debt.request
-            let within = now - debt.first >= 3 * nanoseconds
-                ? "\(DurationText.format(limit * 3)) (3 × --quiet-limit \(DurationText.format(limit))), its retries answered by injected faults too"
-                : "--quiet-limit \(DurationText.format(limit)) (" + (debt.first < debt.since ? "since its last retry, which an injected fault "
+            let within = if now - debt.first >= 3 * nanoseconds {
+                "\(DurationText.format(limit * 3)) (3 × --quiet-limit \(DurationText.format(limit))), its retries answered by injected faults too"
+            } else if capped {
+                "the wait's 3 × --quiet-limit \(DurationText.format(limit)), the app owing retries one after another"
+            } else {
+                "--quiet-limit \(DurationText.format(limit)) (" + (debt.first < debt.since ? "since its last retry, which an injected fault "
                     + "answered too" : "no retry") + ")"
+            }
             return "\(Self.subject(of: request)): \(request.name) was answered by an injected fault (\(request.fault ?? "")), and the app "
-                + "had no real answer about it within \(within); the clock moved anyway"
+                + "had no real answer about it within \(within); the run went on anyway"
         }
     }
 
@@ -104,10 +112,11 @@ struct OwedRequests {
                         notified: (_ payouts: [Int], _ after: Int, _ before: Int) -> Bool, answered: Bool) -> Bool {
         guard request.turn > owed.answeredTurn, request.account == owed.account else { return false }
         if request.name == owed.name, isSameSubject(request, owed) { return true }
-        // A lookup: answered 2xx by the app's reference, or showing the payout.
-        guard answered, request.role == .statusQuery, request.succeeded else { return false }
+        // A lookup of a create or a status query: answered 2xx by the app's reference, or a listing that shows the payout
+        // (for an API whose creates carry no reference, any listing of the account).
+        guard answered, owed.isCreate || owed.role == .statusQuery, request.role == .statusQuery, request.succeeded else { return false }
         let byReference = owed.reference != nil && request.reference == owed.reference
-        let showing = !request.read.isEmpty && !Set(request.read).isDisjoint(with: owed.payoutIDs)
+        let showing = request.isListing && !Set(request.read).isDisjoint(with: owed.payoutIDs)
         let listing = request.isListing && owed.reference == nil && owed.isCreate
         guard byReference || showing || listing else { return false }
         return owed.payoutIDs.isEmpty || !notified(owed.payoutIDs, owed.answeredTurn, request.turn)

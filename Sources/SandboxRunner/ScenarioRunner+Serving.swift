@@ -39,6 +39,9 @@ extension ScenarioRunner {
         package var ended: (@Sendable () -> Void)?
         /// Which runs get a timeline (``ScenarioResult/timeline``).
         package var timeline: TimelineWanted = .none
+        /// Whether a failed run is followed by the integration report's findings (``ScenarioResult/foundAfter``); `explore`
+        /// judges the report of every run itself.
+        package var judgesAfterFailure = true
         /// Called with the sandbox and the result once the run is judged, before the sandbox stops:
         /// `test --serve --keep` reports there and serves the run's end state until it is stopped.
         package var kept: (@Sendable (Sandbox, ScenarioResult) -> Void)?

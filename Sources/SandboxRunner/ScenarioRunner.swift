@@ -45,11 +45,12 @@ package struct ScenarioRunner {
 
     /// Runs every step of `scenario` against a sandbox served as `serving` says, beside
     /// `serving.beside` if any, and reports the first failure and how `beside` ended; `examine`
-    /// looks at the sandbox once both have ended, before it stops, and answers what else it found
-    /// wrong (for the timeline: `Serving.timeline`). Throws what kept the sandbox
-    /// from starting (`SocketError`: a port in use).
+    /// looks at the sandbox once both have ended, before it stops, told whether the run failed
+    /// (a step, or the ledger after the last), and answers what else it found wrong (for the
+    /// timeline: `Serving.timeline`). Throws what kept the sandbox from starting (`SocketError`:
+    /// a port in use).
     package static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving,
-                           examine: ((Sandbox) -> [Timeline.Finding])? = nil) throws -> ScenarioResult {
+                           examine: ((Sandbox, _ failed: Bool) -> [Timeline.Finding])? = nil) throws -> ScenarioResult {
         let started = Date()
         var configuration = Sandbox.Configuration()
         configuration.clockMode = .manual
@@ -118,7 +119,9 @@ package struct ScenarioRunner {
         // What else the run shows once a step failed, as the report would have judged it had the run gone on: its findings,
         // found after the failure (a failed expect_report lists them itself).
         var foundAfter: (lines: [String], errors: [Timeline.Finding]) = ([], [])
-        if let (step, message) = failure, !(message.hasPrefix("expect_report") && Self.isReport(scenario, step: step)) {
+        let listed = ["expect_report: expected no errors", "expect_report: expected findings", "expect_report: expected no findings"]
+        if serving.judgesAfterFailure, let (step, message) = failure,
+           !(Self.isReport(scenario, step: step) && listed.contains(where: message.hasPrefix)) {
             let (json, errors) = sandbox.reportWithErrors()
             // Not again what the failure says (its ledger mismatch).
             let said = [message] + (ledger.flatMap { if case .failed(let text, _) = $0 { text } else { nil } }.map { [$0] } ?? [])
@@ -136,7 +139,7 @@ package struct ScenarioRunner {
         var command = beside?.wait()
         serving.ended?()
         if let failure, serving.stepFailed != nil { command?.stoppedAfterStep = failure.0 }
-        let found = examine?(sandbox) ?? []
+        let found = examine?(sandbox, failure != nil) ?? []
         // A follow-up of a payout a failure names that came after the clock had moved on: the knob that waits for it.
         if let turns = runner.turns, failure != nil || !found.isEmpty {
             var named = Set(cashoutIDs(in: failure?.1 ?? "", of: sandbox) + found.flatMap(\.cashouts))

@@ -229,7 +229,7 @@ import Testing
         let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
         #expect(result.notes.contains { $0.hasSuffix(
             ": cashout 1000001: POST /v3/cashout/status was answered by an injected fault (drop_after_commit), and the app had no real "
-                + "answer about it within --quiet-limit 300ms (no retry); the clock moved anyway") }, "\(result.notes)")
+                + "answer about it within --quiet-limit 300ms (no retry); the run went on anyway") }, "\(result.notes)")
         #expect(result.failure?.step == 4)
         #expect(result.failureText?.contains(
             "the DELIVERED, COMPLETED notifications of cashout 1000001 were followed up by POST /v3/cashout/status twice, and both "

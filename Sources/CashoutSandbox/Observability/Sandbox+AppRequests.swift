@@ -67,18 +67,16 @@ extension Sandbox {
             }
             let named = payoutMade(facts)?.id
             let payoutIDs = named.map { [$0] } ?? []
-            let isListing = facts.action == .statusQuery && facts.payoutID == nil && facts.reference == nil
             var read = exchange.succeeded ? facts.listed : []
             if exchange.succeeded, facts.action != .other, let named { read.append(named) }
             var meantToRead: [Int] = []
             if entry.response.fault != nil, facts.action == .statusQuery {
-                meantToRead = !isListing ? payoutIDs
-                    : bank.payouts(account: facts.account).filter { $0.dialect == name && $0.createdAt <= entry.at }.map(\.id)
+                meantToRead = facts.isListing ? facts.listable(in: bank, dialect: name, at: entry.at).map(\.id) : payoutIDs
             }
             return AppRequest(turn: entry.turn, answeredTurn: entry.answeredTurn, receivedAt: entry.receivedAt,
                               name: entry.route ?? "\(entry.request.method) \(entry.request.path)",
                               account: "\(name) \(facts.account ?? "")", role: facts.action, reference: facts.reference, content: content,
-                              amount: amount, payoutIDs: payoutIDs, read: read, meantToRead: meantToRead, isListing: isListing,
+                              amount: amount, payoutIDs: payoutIDs, read: read, meantToRead: meantToRead, isListing: facts.isListing,
                               fault: entry.response.fault?.kind, succeeded: exchange.succeeded)
         }
         return (requests, entries.last?.id ?? checked)

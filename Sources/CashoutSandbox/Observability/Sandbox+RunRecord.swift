@@ -49,7 +49,7 @@ extension Sandbox {
         if let reconciliation = record["reconciliation"], let ledger = reconciliation["ledger"], ledger != .null,
            case .success(var made) = reconcile(ledger: ledger, source: reconciliation["source"]?.stringValue ?? "the run's ledger",
                                                account: reconciliation["account"]?.stringValue) {
-            made.readAt = (reconciliation["read_at"]?.numberText.flatMap { Int64($0) } ?? made.readAt) + shift
+            made.readAt = RecordTimes.real(reconciliation["read_at"], shift: shift) ?? made.readAt
             reports.keep(made)
         }
         return nil

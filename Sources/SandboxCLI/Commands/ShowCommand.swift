@@ -32,12 +32,12 @@ enum ShowCommand: Command {
     static let positional: Positional? = Positional(synopsis: "RECORD", help: "A run's record: NAME.run (or the NAME.json or NAME.html "
                                                     + "beside it)", completion: .files)
 
-    /// The record beside a file explore wrote, or the record itself.
+    /// The record beside a file explore wrote or a timeline's page (NAME.json, NAME.html, NAME.timeline.json, or a page
+    /// named without `.html`: NAME.run beside each), or the record itself (NAME.run).
     static func record(beside path: String) -> String {
-        for suffix in [".json", ".html"] where path.hasSuffix(suffix) && !path.hasSuffix(".timeline.json") {
-            return String(path.dropLast(suffix.count)) + ".run"
-        }
-        return path.hasSuffix(".timeline.json") ? String(path.dropLast(".timeline.json".count)) + ".run" : path
+        if path.hasSuffix(".run") { return path }
+        for suffix in [".timeline.json", ".json", ".html"] where path.hasSuffix(suffix) { return String(path.dropLast(suffix.count)) + ".run" }
+        return path + ".run"
     }
 
     static func run(_ arguments: Arguments) throws(UsageError) -> Int32 {

@@ -100,8 +100,8 @@ extension TestCommand {
 
     /// What writes the record of a run of the scenario `file` beside the timeline's `page` (`show`'s NAME.run), as the run
     /// ends (`ScenarioRunner.run`'s `examine`).
-    private static func recording(_ file: String, beside page: String) -> @Sendable (Sandbox) -> [Timeline.Finding] {
-        { sandbox in
+    private static func recording(_ file: String, beside page: String) -> @Sendable (Sandbox, Bool) -> [Timeline.Finding] {
+        { sandbox, _ in
             var scenario = JSON.null
             if let data = FileManager.default.contents(atPath: file), let json = try? JSON.parse(Array(data)) { scenario = json }
             let record = sandbox.runRecord(scenario: scenario).serializedString() + "\n"
