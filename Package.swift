@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "CashoutSandboxTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxD24", "SandboxMannco", "SandboxHTTP",
                                                                 "SandboxScenario", "SandboxDialect", "SandboxBank", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "SandboxRunnerTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxRunner", "SandboxBank",
-                                                            "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxObservability",
+                                                            "SandboxContract", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxObservability",
                                                             "SandboxScenario"]),
         .testTarget(name: "SandboxReportTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxAPIDocs", "SandboxBank",
                                                             "SandboxContract", "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
