@@ -204,8 +204,8 @@ import Testing
     }
 
     /// The document says what JSON Schema can of what the handlers refuse, and the sandbox
-    /// answers so: a proto3 JSON field under both its names (`not` with both `required`; the
-    /// decoder's "field given twice"), webhook chaos rules whose members go with their kind (the
+    /// answers so: a proto3 JSON field under both its names (the message's description says it, and
+    /// the decoder answers "field given twice"), webhook chaos rules whose members go with their kind (the
     /// scenario format's `chaosRule`), a verification's matchers as a scenario's (amounts by their
     /// form), and an account update that is any API's (`{"balance": "5.00"}` is D24's and
     /// PayoutService's: `anyOf`, not `oneOf`).
@@ -219,10 +219,8 @@ import Testing
         }
 
         let get = schemas?["types.PayoutServiceGetRequest"]
-        let bothNames = get?["not"]?["anyOf"]?.arrayValue ?? []
-        #expect(bothNames.contains(["required": ["merchantPayoutId", "merchant_payout_id"]]))
-        #expect(bothNames.contains(["required": ["connectorPayoutId", "connector_payout_id"]]))
-        #expect(schemas?["types.Money"]?["not"] == ["required": ["minorAmount", "minor_amount"]])
+        #expect(get?["description"]?.stringValue?.hasSuffix("A field is named by its JSON name or its .proto name, not both.") == true)
+        #expect(get?["not"] == nil)  // no `not`: schemathesis's coverage phase would enumerate it for minutes
         let twice = sandbox.respond(to: HTTPRequest(method: "POST", target: "/types.PayoutService/Get",
                                                     headers: ["Content-Type": "application/json", "x-connector": "sandbox", "x-auth": "header-key",
                                                               "x-api-key": "sandbox_prism_key"],
