@@ -161,12 +161,11 @@ extension Timeline {
         var answer: String
         if let fault = response.fault {
             // Each kind worded: a new one is a compile error here until it is.
-            answer = switch Fault.Kind.Name(rawValue: fault.kind) {
+            answer = switch fault.kind {
             case .dropAfterCommit: "injected fault drop_after_commit: done, then its answer was lost"
             case .close: "injected fault close: the connection was closed unanswered"
             case .error: "injected fault error: answered \(response.status)"
             case .latency: "\(response.grpcStatus?.name ?? String(response.status)) after an injected latency"
-            case nil: "injected fault \(fault.kind)"
             }
         } else if response.isDroppedConnection {
             answer = "no answer (the connection was closed)"

@@ -83,11 +83,11 @@ package final class FaultInjector: Sendable {
             var response = GRPCServer.isGRPC(request)
                 ? GRPCServer.trailersOnly(GRPCStatus(httpStatus: status, Self.message(of: body, status: status)))
                 : HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
-            response.fault = InjectedFault(index: index, kind: Fault.Kind.Name.error.rawValue, handled: false)
+            response.fault = InjectedFault(index: index, kind: .error, handled: false)
             return response
         case .close:
             var response = HTTPResponse.closeWithoutAnswer
-            response.fault = InjectedFault(index: index, kind: Fault.Kind.Name.close.rawValue, handled: false)
+            response.fault = InjectedFault(index: index, kind: .close, handled: false)
             return response
         case .dropAfterCommit:
             // Only a request that committed (a 2xx, and for gRPC an OK status) can lose its
@@ -95,7 +95,7 @@ package final class FaultInjector: Sendable {
             return handler(request).map(index) { index, response in
                 guard (200 ..< 300).contains(response.status) && (response.grpcStatus ?? .ok) == .ok else { return response }
                 var lost = HTTPResponse.closeWithoutAnswer
-                lost.fault = InjectedFault(index: index, kind: Fault.Kind.Name.dropAfterCommit.rawValue, handled: true)
+                lost.fault = InjectedFault(index: index, kind: .dropAfterCommit, handled: true)
                 return lost
             }
         }

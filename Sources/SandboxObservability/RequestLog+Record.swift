@@ -17,7 +17,7 @@ extension RequestLog {
                                           "body": .string(Base64.encode(response.body)), "dropped": .bool(response.isDroppedConnection)]
             if let trailers = response.trailers { answer["trailers"] = Self.fields(trailers) }
             if let fault = response.fault {
-                answer["fault"] = ["index": .number(fault.index), "kind": .string(fault.kind), "handled": .bool(fault.handled)]
+                answer["fault"] = ["index": .number(fault.index), "kind": .string(fault.kind.rawValue), "handled": .bool(fault.handled)]
             }
             if let diagnosis = response.diagnosis {
                 answer["diagnosis"] = ["check": .string(diagnosis.check), "message": .string(diagnosis.message),
@@ -49,7 +49,8 @@ extension RequestLog {
             var response = answer["dropped"]?.boolValue == true ? HTTPResponse.closeWithoutAnswer
                 : HTTPResponse(status: answer["status"]?.integerValue ?? 0, headers: Self.headers(answer["headers"]), body: bytes(answer["body"]),
                                trailers: answer["trailers"].map { Self.headers($0) })
-            if let fault = answer["fault"], let index = fault["index"]?.integerValue, let kind = fault["kind"]?.stringValue {
+            if let fault = answer["fault"], let index = fault["index"]?.integerValue,
+               let kind = fault["kind"]?.stringValue.flatMap(FaultKind.init(rawValue:)) {
                 response.fault = InjectedFault(index: index, kind: kind, handled: fault["handled"]?.boolValue ?? false)
             }
             if let diagnosis = answer["diagnosis"], let check = diagnosis["check"]?.stringValue {

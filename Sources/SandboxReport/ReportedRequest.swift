@@ -53,12 +53,11 @@ package struct LoggedExchange: Sendable {
     /// The connection was closed instead of answering, after the request was handled.
     package let dropped: Bool
     package let diagnosis: Diagnosis?
-    /// The kind of the scenario's fault that answered instead of the API (`drop_after_commit`,
-    /// `error`, `close`), nil when the API answered.
-    package let fault: String?
+    /// The kind of the scenario's fault that answered instead of the API, nil when the API answered.
+    package let fault: FaultKind?
 
     package init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
-                diagnosis: Diagnosis?, fault: String? = nil) {
+                diagnosis: Diagnosis?, fault: FaultKind? = nil) {
         self.method = method
         self.path = path
         self.route = route
@@ -77,9 +76,11 @@ package struct LoggedExchange: Sendable {
     /// What a scenario's fault did to the answer, in the words of the report's evidence; nil when the API answered.
     package var lostAnswer: String? {
         switch fault {
-        case "close": "closed without an answer (fault close)"
-        case "error": "an error instead of the API's answer (fault error)"
-        default: fault != nil || dropped ? "dropped after commit (fault drop_after_commit)" : nil
+        case .close: "closed without an answer (fault close)"
+        case .error: "an error instead of the API's answer (fault error)"
+        // A connection dropped with no fault named is a journal's from before faults were named: a drop after commit.
+        case .dropAfterCommit, nil where dropped: "dropped after commit (fault drop_after_commit)"
+        case .latency, nil: nil  // answered by the API (late), or by the API
         }
     }
 

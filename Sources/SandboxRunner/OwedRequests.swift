@@ -87,7 +87,7 @@ struct OwedRequests {
                 "--quiet-limit \(DurationText.format(limit)) (" + (debt.first < debt.since ? "since its last retry, which an injected fault "
                     + "answered too" : "no retry") + ")"
             }
-            return "\(Self.subject(of: request)): \(request.name) was answered by an injected fault (\(request.fault ?? "")), and the app "
+            return "\(Self.subject(of: request)): \(request.name) was answered by an injected fault (\(request.fault?.rawValue ?? "")), and the app "
                 + "had no real answer about it within \(within); the run went on anyway"
         }
     }

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 
 // The `bank` section (rules and the default timeline) and the `faults` section.
@@ -176,12 +177,12 @@ extension ScenarioLoader {
         // A `when` of these alone tests no request's method, path or body.
         if let pattern = request, pattern.isEmpty { request = nil }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
-        if let name = (try? kindNode.string()).flatMap(Fault.Kind.Name.init(rawValue:)),
-           let stray = Fault.Kind.Name.allCases.flatMap(\.keys).first(where: { fields[$0] != nil && !name.keys.contains($0) }) {
-            throw fields[stray]!.fail("expected only with kind \(Fault.Kind.Name.allCases.first { $0.keys.contains(stray) }!.rawValue)")
+        if let name = (try? kindNode.string()).flatMap(FaultKind.init(rawValue:)),
+           let stray = FaultKind.allCases.flatMap(\.keys).first(where: { fields[$0] != nil && !name.keys.contains($0) }) {
+            throw fields[stray]!.fail("expected only with kind \(FaultKind.allCases.first { $0.keys.contains(stray) }!.rawValue)")
         }
         let kind: Fault.Kind
-        guard let name = Fault.Kind.Name(rawValue: try kindNode.string()) else {
+        guard let name = FaultKind(rawValue: try kindNode.string()) else {
             let kinds = ScenarioFormat.Keys.faultKinds.map { "\"\($0)\"" }
             throw kindNode.failShowingValue("expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!)")
         }

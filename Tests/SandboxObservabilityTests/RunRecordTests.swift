@@ -21,7 +21,7 @@ import Testing
                         refused, route: "POST /v3/cashout/status", dialect: "d24", at: VirtualTime(milliseconds: 1_000), receivedAt: 5_000,
                         turn: 3, answeredTurn: 4)
         var lost = HTTPResponse.closeWithoutAnswer
-        lost.fault = InjectedFault(index: 1, kind: "drop_after_commit", handled: true)
+        lost.fault = InjectedFault(index: 1, kind: .dropAfterCommit, handled: true)
         original.record(HTTPRequest(method: "POST", target: "/v3/cashout", body: [0, 255, 10]), lost, route: "POST /v3/cashout",
                         dialect: "d24", at: VirtualTime(milliseconds: 2_000), receivedAt: 6_000, turn: 5, answeredTurn: 5)
         let copy = Self.log()

@@ -1,5 +1,6 @@
 @testable import CashoutSandbox
 import SandboxContract
+import SandboxHTTP
 @testable import SandboxRunner
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite struct OwedRequestsTests {
     /// A request of the app's to D24, `turn` as it began, answered at `turn + 1` unless said.
     static func request(_ name: String, turn: Int, answered: Int? = nil, role: RequestFacts.Action = .statusQuery, reference: String? = nil,
-                        content: String? = nil, payouts: [Int] = [], read: [Int]? = nil, listing: Bool = false, fault: String? = nil,
+                        content: String? = nil, payouts: [Int] = [], read: [Int]? = nil, listing: Bool = false, fault: FaultKind? = nil,
                         account: String = "d24 sandbox_login") -> Sandbox.AppRequest {
         Sandbox.AppRequest(turn: turn, answeredTurn: answered ?? turn + 1, receivedAt: 0, name: name, account: account, role: role,
                            reference: reference, content: content, amount: content.map { String($0.split(separator: " ").last ?? "") },
@@ -21,7 +22,7 @@ import Testing
 
     /// The create of 109.00 to `reference`, which made cashout 1000009 unless `payouts` says.
     static func create(turn: Int, answered: Int? = nil, reference: String = "order-109", amount: String = "109.00", payouts: [Int] = [1000009],
-                       fault: String? = nil) -> Sandbox.AppRequest {
+                       fault: FaultKind? = nil) -> Sandbox.AppRequest {
         request(create, turn: turn, answered: answered, role: .create(beneficiary: "BR/1/001/2", amount: amount), reference: reference,
                 content: "BR/1/001/2 \(amount)", payouts: payouts, read: fault == nil ? payouts : [], fault: fault)
     }
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func aLostCreateIsOwedUntilItIsSentAgain() {
-        let lost = Self.create(turn: 3, answered: 4, fault: "drop_after_commit")
+        let lost = Self.create(turn: 3, answered: 4, fault: .dropAfterCommit)
         #expect(Self.owed(after: [lost]) == [3])
         // The same reference again (D24 answers 412, code 511: a real answer).
         #expect(Self.owed(after: [lost, Self.create(turn: 5, payouts: [1000009])]).isEmpty)
@@ -49,7 +50,7 @@ import Testing
     /// Nine creates at once: those answered after the lost one, of other amounts or begun before its
     /// answer, are not its retry, whatever order the workers sent them in.
     @Test func theCreatesBesideALostOneAreNotItsRetry() {
-        let lost = Self.create(turn: 3, answered: 4, fault: "drop_after_commit")
+        let lost = Self.create(turn: 3, answered: 4, fault: .dropAfterCommit)
         let others = (5 ... 9).map { Self.create(turn: $0, reference: "order-10\($0 - 4)", amount: "10\($0 - 4).00", payouts: [1000000 + $0]) }
         #expect(Self.owed(after: [lost] + others) == [3])
         // Begun before its answer came: in flight beside it, however it is worded.
@@ -60,7 +61,7 @@ import Testing
     /// A status query by the app's own reference is a lookup, before the app was notified of the
     /// payout; after a notification, it may be that notification's follow-up, and pays nothing off.
     @Test func aLookupByTheReferencePaysOffALostCreateUntilTheAppIsNotified() {
-        let lost = Self.create(turn: 3, answered: 4, fault: "drop_after_commit")
+        let lost = Self.create(turn: 3, answered: 4, fault: .dropAfterCommit)
         let lookup = Self.request(Self.status, turn: 8, reference: "order-109", payouts: [1000009])
         #expect(Self.owed(after: [lost, lookup]).isEmpty)
         #expect(Self.owed(after: [lost, lookup], notifications: [6]) == [3])
@@ -73,7 +74,7 @@ import Testing
     /// A follow-up whose answer was lost is owed until the same payout is asked again, or the app
     /// refuses that payout's notification (the bank sends it again).
     @Test func aLostFollowUpIsOwedUntilThatPayoutIsAskedAgain() {
-        let lost = Self.request(Self.status, turn: 10, payouts: [1000009], fault: "drop_after_commit")
+        let lost = Self.request(Self.status, turn: 10, payouts: [1000009], fault: .dropAfterCommit)
         #expect(Self.owed(after: [lost, Self.request(Self.status, turn: 12, payouts: [1000008])]) == [10])
         #expect(Self.owed(after: [lost, Self.request(Self.status, turn: 12, reference: "order-109", payouts: [1000009])]).isEmpty)
         var owed = OwedRequests()
@@ -87,7 +88,7 @@ import Testing
     /// A refused notification is no retry of a lost create: the app may refuse it for not knowing the payout yet.
     @Test func aRefusedNotificationPaysNoCreateOff() {
         var owed = OwedRequests()
-        owed.take(Self.create(turn: 3, answered: 4, fault: "drop_after_commit"), now: 0) { _, _, _ in false }
+        owed.take(Self.create(turn: 3, answered: 4, fault: .dropAfterCommit), now: 0) { _, _, _ in false }
         owed.refused(payoutID: 1000009, turn: 9)
         #expect(owed.debts.count == 1)
     }
@@ -97,19 +98,19 @@ import Testing
     /// creates carry no reference) or it is sent again.
     @Test func aPollersFaultedReadIsOwedUntilItsNextRead() {
         let user = "mannco 76561198000000101"
-        let read = Self.request(Self.history, turn: 20, listing: true, fault: "error", account: user)
+        let read = Self.request(Self.history, turn: 20, listing: true, fault: .error, account: user)
         #expect(Self.owed(after: [read, Self.request(Self.history, turn: 22, listing: true, account: "mannco 76561198000000102")]) == [20])
         #expect(Self.owed(after: [read, Self.request(Self.history, turn: 22, read: [1000003], listing: true, account: user)]).isEmpty)
         let lost = Self.request("POST /cashout/process", turn: 3, answered: 4, role: .create(beneficiary: "payoneer/", amount: "10900"),
-                                content: "payoneer/ 10900", fault: "drop_after_commit", account: user)
+                                content: "payoneer/ 10900", fault: .dropAfterCommit, account: user)
         #expect(Self.owed(after: [lost, Self.request(Self.history, turn: 6, read: [1000001], listing: true, account: user)]).isEmpty)
     }
 
     /// A retry a fault answered again is owed in the first one's place, its chain kept.
     @Test func aRetryAnsweredByAFaultAgainTakesThePlaceOfTheFirst() {
         var owed = OwedRequests()
-        owed.take(Self.request(Self.status, turn: 10, payouts: [1000009], fault: "error"), now: 5) { _, _, _ in false }
-        owed.take(Self.request(Self.status, turn: 12, payouts: [1000009], fault: "close"), now: 9) { _, _, _ in false }
+        owed.take(Self.request(Self.status, turn: 10, payouts: [1000009], fault: .error), now: 5) { _, _, _ in false }
+        owed.take(Self.request(Self.status, turn: 12, payouts: [1000009], fault: .close), now: 9) { _, _, _ in false }
         #expect(owed.debts.map(\.request.turn) == [12])
         #expect(owed.debts.map(\.first) == [5])
         #expect(owed.giveUp(at: 9 + 999_999_999, limit: .seconds(1), cap: 9).isEmpty)

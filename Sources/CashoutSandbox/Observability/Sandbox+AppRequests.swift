@@ -39,9 +39,8 @@ extension Sandbox {
         package let meantToRead: [Int]
         /// It lists the account's payouts (Mannco's history) rather than asking for one.
         package let isListing: Bool
-        /// The kind of the scenario's fault that answered instead of the API (`drop_after_commit`,
-        /// `error`, `close`); nil when the API answered.
-        package let fault: String?
+        /// The kind of the scenario's fault that answered instead of the API; nil when the API answered.
+        package let fault: FaultKind?
         /// The API answered it with a 2xx (and for gRPC an OK status).
         package let succeeded: Bool
 

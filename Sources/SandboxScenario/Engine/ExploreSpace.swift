@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 
 /// A suite's `explore` section: the space of bank behaviour `cashout-sandbox explore` draws each
@@ -17,7 +18,7 @@ package struct ExploreSpace: Sendable {
     /// A rate per chaos kind (`duplicate`, `forged`, `replay`, `delayed`, `out_of_order`).
     package var chaos: [(kind: ChaosKind, rate: Double)]
     /// A rate per fault kind (`drop_after_commit`, `error`, `latency`).
-    package var faults: [(kind: Fault.Kind.Name, rate: Double)]
+    package var faults: [(kind: FaultKind, rate: Double)]
 
     /// The space a suite without an `explore` section, or with `"explore": {}`, gets: it can show
     /// every finding the reports know that the bank, and not the app alone, brings about.
@@ -34,7 +35,7 @@ package struct ExploreSpace: Sendable {
         faults: [(.dropAfterCommit, 0.1), (.error, 0.05), (.latency, 0.05)])
 
     /// What an explored fault rule adds to its kind.
-    package static func faultRule(_ kind: Fault.Kind.Name) -> [String: JSON] {
+    package static func faultRule(_ kind: FaultKind) -> [String: JSON] {
         switch kind {
         case .dropAfterCommit, .close: [:]
         case .error: ["status": 503, "body": .string(errorBody)]

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 
 // The scenario format's definitions (`#/$defs/...` of scenarios/schema.json) and top-level keys,
@@ -249,7 +250,7 @@ extension ScenarioFormat {
             latency: answer late; error: answer with status and body instead of handling the request; close: \
             close the connection without handling the request; drop_after_commit: handle the request (it \
             commits), then close without answering.
-            """, enum: Fault.Kind.Name.allCases.map(\.rawValue))),
+            """, enum: FaultKind.allCases.map(\.rawValue))),
         ("latency", KeySpec("For kind latency (required there): a duration or {\"min\", \"max\"}; ignored for other kinds.")),
         ("status", KeySpec("For kind error: the HTTP status, 400 to 599 (default 500); ignored for other kinds.")),
         ("body", KeySpec("For kind error: the response body (default empty); ignored for other kinds.")),

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 
 // The scenario file format (the Scenario files guide): accounts (in each dialect's section), the bank's rules and
@@ -131,22 +132,6 @@ package struct Fault: Sendable {
         case close
         /// Handle the request, then, if it committed (2xx), close without answering: the response is lost.
         case dropAfterCommit
-
-        /// How a scenario file names a kind (`"kind": "drop_after_commit"`): the one list the
-        /// scenario format, the loader and the explore space read.
-        package enum Name: String, Sendable, CaseIterable {
-            case latency, error, close
-            case dropAfterCommit = "drop_after_commit"
-
-            /// The keys a fault of this kind may have besides `kind`, `when` and how often.
-            package var keys: [String] {
-                switch self {
-                case .latency: ["latency"]
-                case .error: ["status", "body"]
-                case .close, .dropAfterCommit: []
-                }
-            }
-        }
     }
 
     /// What the request must be (`when`: the request pattern of a verification, `endpoint`
@@ -200,5 +185,16 @@ package struct ChaosRuleSpec: Sendable {
     package enum Delay: Sendable, Equatable {
         case fixed(Duration)
         case range(min: Duration, max: Duration)
+    }
+}
+
+extension FaultKind {
+    /// The keys a fault of this kind may have besides `kind`, `when` and how often.
+    package var keys: [String] {
+        switch self {
+        case .latency: ["latency"]
+        case .error: ["status", "body"]
+        case .close, .dropAfterCommit: []
+        }
     }
 }
