@@ -254,31 +254,31 @@ extension ScenarioFormat {
         ("latency", KeySpec("For kind latency (required there): a duration or {\"min\", \"max\"}; ignored for other kinds.")),
         ("status", KeySpec("For kind error: the HTTP status, 400 to 599 (default 500); ignored for other kinds.")),
         ("body", KeySpec("For kind error: the response body (default empty); ignored for other kinds.")),
-    ], required: ["kind"]).with("oneOf", [.requiring("every"), .requiring("rate")]).with("allOf", [
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", .const("latency")),
-        ]).with("required", ["kind"])).with("then", KeySpec().with("properties", named: [
-            ("latency", .ref("latency")),
-        ]).with("required", ["latency"])),
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", .const("error")),
-        ]).with("required", ["kind"])).with("then", KeySpec().with("properties", named: [
-            ("status", .integer(400 ... 599)),
-            ("body", .string()),
-        ])),
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", KeySpec().with("enum", ["close", "drop_after_commit"])),
-        ])
-            .with("required", ["kind"]))
-            .with("then", KeySpec()
-            .with("not", KeySpec.anyOf([.requiring("latency"), .requiring("status"), .requiring("body")]))),
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", .const("latency")),
-        ]).with("required", ["kind"])).with("then", KeySpec().with("not", KeySpec.anyOf([.requiring("status"), .requiring("body")]))),
-        KeySpec().with("if", KeySpec().with("properties", named: [
-            ("kind", .const("error")),
-        ]).with("required", ["kind"])).with("then", KeySpec().with("not", KeySpec.requiring("latency"))),
-    ])
+    ], required: ["kind"]).with("oneOf", [.requiring("every"), .requiring("rate")]).with("allOf", FaultKind.allCases.map(faultKindBlock))
+
+    /// What a fault of `kind` takes besides `kind`, `when` and how often: each key's schema, and whether it is required
+    /// there. The one home of a kind's keys: the loader refuses another kind's from it (`FaultKind.keys`), and the
+    /// schema's block for the kind is made from it (`faultKindBlock`), so a new kind's keys edit no other kind's block.
+    static func faultKeys(_ kind: FaultKind) -> [(name: String, spec: KeySpec, required: Bool)] {
+        switch kind {
+        case .latency: [("latency", .ref("latency"), true)]
+        case .error: [("status", .integer(400 ... 599), false), ("body", .string(), false)]
+        case .close, .dropAfterCommit: []
+        }
+    }
+
+    /// `if` the fault is of `kind`, `then` its keys' schemas, those it requires, and none of the other kinds' keys.
+    private static func faultKindBlock(_ kind: FaultKind) -> KeySpec {
+        let keys = faultKeys(kind)
+        let others = FaultKind.allCases.flatMap(\.keys).filter { key in !keys.contains { $0.name == key } }
+        var then = KeySpec()
+        if !keys.isEmpty { then = then.with("properties", named: keys.map { ($0.name, $0.spec) }) }
+        let required = keys.filter(\.required).map { JSON.string($0.name) }
+        if !required.isEmpty { then = then.with("required", .array(required)) }
+        if !others.isEmpty { then = then.with("not", others.count == 1 ? .requiring(others[0]) : .anyOf(others.map { .requiring($0) })) }
+        return KeySpec().with("if", KeySpec().with("properties", named: [("kind", .const(.string(kind.rawValue)))]).with("required", ["kind"]))
+            .with("then", then)
+    }
 
     static let webhooks: KeySpec = .object("The webhook delivery policy and the built-in sinks' scripted answers.", [
         ("retry", .array("""

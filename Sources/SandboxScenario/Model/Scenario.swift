@@ -189,12 +189,6 @@ package struct ChaosRuleSpec: Sendable {
 }
 
 extension FaultKind {
-    /// The keys a fault of this kind may have besides `kind`, `when` and how often.
-    package var keys: [String] {
-        switch self {
-        case .latency: ["latency"]
-        case .error: ["status", "body"]
-        case .close, .dropAfterCommit: []
-        }
-    }
+    /// The keys a fault of this kind may have besides `kind`, `when` and how often (`ScenarioFormat.faultKeys(_:)`).
+    package var keys: [String] { ScenarioFormat.faultKeys(self).map(\.name) }
 }
