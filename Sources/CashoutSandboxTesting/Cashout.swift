@@ -27,6 +27,7 @@ public struct Cashout: Sendable, Equatable {
             }
         }
 
+        /// Its name in upper case: `"ON_HOLD"`, `"COMPLETED"`.
         public var rawValue: String { payoutStatus.name }
 
         /// The status of that name; nil for any other text.
@@ -39,19 +40,26 @@ public struct Cashout: Sendable, Equatable {
         }
     }
 
+    /// The sandbox's id of the payout: D24's `cashout_id`, PayoutService's `connectorPayoutId`, Mannco's `cashout_id`.
     public let id: Int
     /// The caller's own id (D24's `external_id`, PayoutService's `merchant_payout_id`); nil for APIs without one.
     public let externalID: String?
+    /// The account that made it: a D24 login, a PayoutService merchant, a Mannco user.
     public let merchant: String
+    /// The payout's country (`"BR"`); nil for an API without one.
     public let country: String?
+    /// The payout's currency (`"BRL"`).
     public let currency: String
+    /// The amount paid out, as a decimal: never a `Double`.
     public let amount: Money
+    /// Where it stands in the bank's lifecycle.
     public let status: Status
     /// The status in its API's own words: D24's `COMPLETED`, PayoutService's `SUCCESS` or
     /// `REVERSED`, Mannco's `completed` (nil for an API without a word for it).
     public let apiStatus: String?
     /// The rejection's code as the scenario or the admin gave it (D24: "801").
     public let rejectionCode: String?
+    /// The bank's reference of the payment, once the bank made one.
     public let bankReferenceID: String?
     /// Whether it was rejected after it had completed (and the merchant refunded).
     public let returnedAfterCompletion: Bool

@@ -192,6 +192,7 @@ public struct WebhookVerificationFailure: Error, Equatable, CustomStringConverti
 
     /// The merchant whose key the body was checked with.
     public let merchant: String
+    /// What is wrong with the webhook.
     public let reason: Reason
 
     /// A failure as ``PayoutServiceMerchants/verifyWebhook(body:headers:merchant:)`` throws it, to compare with in `#expect(throws:)`.
@@ -204,6 +205,7 @@ public struct WebhookVerificationFailure: Error, Equatable, CustomStringConverti
         self.reason = reason
     }
 
+    /// The failure in a sentence, naming the header and, for a wrong signature, both values.
     public var description: String {
         let header = PrismWebhook.signatureHeader
         return switch reason {

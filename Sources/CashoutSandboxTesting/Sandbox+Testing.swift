@@ -25,6 +25,7 @@ public enum ScenarioSource: Sendable {
 
 /// A scenario that could not be loaded: the loader's message (file, JSON path, what was expected).
 public struct ScenarioLoadError: Error, CustomStringConvertible {
+    /// The loader's message: the file, the JSON path and what was expected there.
     public let description: String
 }
 

@@ -69,11 +69,14 @@ extension Sandbox {
 
 /// A merchant login this sandbox does not have (a typo would otherwise sign as someone else).
 public struct UnknownMerchant: Error, Equatable, CustomStringConvertible {
+    /// The login asked for.
     public let login: String
+    /// `no merchant "LOGIN" in this sandbox`.
     public var description: String { "no merchant \"\(login)\" in this sandbox" }
 }
 
 /// A signed request that cannot be built: fields that are not JSON, or a path that is not a URL path.
 public struct InvalidRequest: Error, CustomStringConvertible {
+    /// What is wrong with the fields or the path.
     public let description: String
 }

@@ -80,6 +80,7 @@ public struct ExpectedRequest: Sendable {
 /// A test of one value, as scenario files write matchers: a string literal is an exact text,
 /// an integer literal an exact amount (`100` equals `"100.00"`); amounts compare as decimals.
 public struct FieldMatch: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    /// The matcher as a scenario file writes it: `"BR"`, `{"gte": "100.00"}`.
     public let json: JSON
 
     /// An exact text: `"BR"`.
@@ -180,6 +181,7 @@ public enum RequestCount: Sendable {
 public struct RequestVerificationFailure: Error, CustomStringConvertible {
     /// The answer of `POST /sandbox/requests/verify`, as it was.
     public let answer: JSON
+    /// The message, then each near miss with its differences.
     public let description: String
 
     init(_ answer: JSON) {

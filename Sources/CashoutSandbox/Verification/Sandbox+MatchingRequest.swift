@@ -12,9 +12,11 @@ import SandboxScenario
 extension Sandbox {
     /// A logged request that matched, and the payout it created (or, its answer lost, committed).
     package struct MatchedRequest: Sendable {
+        /// Its number in the request log (`GET /sandbox/requests`).
         public let id: Int
         /// `POST /v3/cashout answered 200`.
         public let summary: String
+        /// The payout it created, or committed before its answer was lost; nil when it made none.
         public let payout: Payout?
         /// A create its API refused (any answer but a 2xx, a gRPC status but OK; not one whose
         /// answer was lost): what it answered, `{"code":511,...}` or `grpc-status ALREADY_EXISTS: ...`.
