@@ -69,7 +69,8 @@ extension Sandbox {
             // The admin API: cross-site writes refused, then the admin token.
             Stage(adminGuards(routeNames: parts.routeNames, token: configuration.adminToken)),
             // The scenarios' HTTP faults, on the handlers' answers.
-            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects, requestLog: parts.requests)),
+            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects,
+                                          grpcRoutes: Set(parts.grpc.methodPaths.map { "POST \($0)" }), requestLog: parts.requests)),
         ]
         return stages.compactMap { $0 }
     }

@@ -165,6 +165,7 @@ extension Timeline {
             case .dropAfterCommit: "injected fault drop_after_commit: done, then its answer was lost"
             case .close: "injected fault close: the connection was closed unanswered"
             case .error: "injected fault error: answered \(response.status)"
+            case .rateLimit: "injected fault rate_limit: answered \(response.grpcStatus?.name ?? String(response.status))"
             case .latency: "\(response.grpcStatus?.name ?? String(response.status)) after an injected latency"
             }
         } else if response.isDroppedConnection {

@@ -46,19 +46,28 @@ package final class FaultInjector: Sendable {
     }
 
     /// The router middleware, for routes numbered as `routeNames` (each payout API's route with
-    /// its dialect in `dialects`), reading bodies as `journal` does: answers a request with its
-    /// handler unless a fault fires.
-    package func middleware(routeNames: [String], dialects: [String: String], requestLog: RequestLog) -> Router.Middleware {
-        let routes = routeNames.map { ($0, dialects[$0]) }
+    /// its dialect in `dialects`; `grpcRoutes`, those of gRPC methods, which Connect calls too),
+    /// reading bodies as `journal` does: answers a request with its handler unless a fault fires.
+    package func middleware(routeNames: [String], dialects: [String: String], grpcRoutes: Set<String>,
+                            requestLog: RequestLog) -> Router.Middleware {
+        let routes = routeNames.map { ($0, dialects[$0], grpcRoutes.contains($0)) }
         return { [self] request, route, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
-            let (name, dialect) = routes.indices.contains(route) && route != Router.unmatched ? routes[route] : (nil, nil)
+            let (name, dialect, isMethod) = routes.indices.contains(route) && route != Router.unmatched ? routes[route] : (nil, nil, false)
             guard let (kind, delay, index) = decide(request, route: name, dialect: dialect, body: {
                 requestLog.bodyJSON(of: request, routed: route != Router.unmatched)
             })
             else { return handler(request) }
-            return respond(request, kind: kind, delay: delay, index: index, next: handler)
+            let wire: Wire = !isMethod ? .http : GRPCServer.isGRPC(request) ? .grpc : .connect
+            return respond(request, wire: wire, kind: kind, delay: delay, index: index, next: handler)
         }
+    }
+
+    /// How the request came, which decides how a fault's own answer is written: a gRPC client gets
+    /// a status in trailers, a Connect client Connect's error (`{"code", "message"}`), any other
+    /// the HTTP status (PayoutService guide, "What a client sees of each fault").
+    private enum Wire {
+        case http, grpc, connect
     }
 
     /// A latency fault's delay, and the queue that waits it out.
@@ -68,7 +77,8 @@ package final class FaultInjector: Sendable {
     }
 
     /// What fault `index` (of `kind`) makes of the request; its answer, when it is the fault's, says so (`HTTPResponse.fault`).
-    private func respond(_ request: HTTPRequest, kind: Fault.Kind, delay: Int64, index: Int, next handler: HTTPHandler) -> HTTPResponse {
+    private func respond(_ request: HTTPRequest, wire: Wire, kind: Fault.Kind, delay: Int64, index: Int,
+                         next handler: HTTPHandler) -> HTTPResponse {
         switch kind {
         case .latency:
             // The answer, once made, is given `delay` later: no thread waits meanwhile.
@@ -79,11 +89,20 @@ package final class FaultInjector: Sendable {
             }
         case .error(let status, let body):
             // A gRPC call is answered as a gRPC server behind a failing proxy would be: the status
-            // its client maps the HTTP one to, with the body's message, in trailers.
-            var response = GRPCServer.isGRPC(request)
-                ? GRPCServer.trailersOnly(GRPCStatus(httpStatus: status, Self.message(of: body, status: status)))
-                : HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            // its client maps the HTTP one to, with the body's message, in trailers; a Connect call
+            // that code as Connect's error, with the scripted HTTP status.
+            let grpcStatus = GRPCStatus(httpStatus: status, Self.message(of: body, status: status))
+            var response = switch wire {
+            case .grpc: GRPCServer.trailersOnly(grpcStatus)
+            case .connect: HTTPResponse(status: status, headers: ["Content-Type": "application/json"],
+                                        body: GRPCServer.connectError(grpcStatus).body)
+            case .http: HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            }
             response.fault = InjectedFault(index: index, kind: .error, handled: false)
+            return response
+        case .rateLimit(let after):
+            var response = Self.rateLimited(wire, retryAfter: after)
+            response.fault = InjectedFault(index: index, kind: .rateLimit, handled: false)
             return response
         case .close:
             var response = HTTPResponse.closeWithoutAnswer
@@ -98,6 +117,26 @@ package final class FaultInjector: Sendable {
                 lost.fault = InjectedFault(index: index, kind: .dropAfterCommit, handled: true)
                 return lost
             }
+        }
+    }
+
+    /// A rate-limiting gateway's answer, not the API's: HTTP 429 with `Retry-After` (whole seconds, rounded up), gRPC
+    /// `RESOURCE_EXHAUSTED` with `grpc-retry-pushback-ms` (gRPC's retry design, A6), Connect `resource_exhausted` (429).
+    private static func rateLimited(_ wire: Wire, retryAfter: Duration) -> HTTPResponse {
+        let milliseconds = retryAfter.wholeMilliseconds
+        let seconds = String((milliseconds + 999) / 1000)
+        let message = "rate limited: retry after \(DurationText.format(retryAfter))"
+        switch wire {
+        case .grpc:
+            return GRPCServer.trailersOnly(GRPCStatus(.resourceExhausted, message), metadata: ["grpc-retry-pushback-ms": String(milliseconds)])
+        case .connect:
+            var response = GRPCServer.connectError(GRPCStatus(.resourceExhausted, message))
+            response.headers.add("Retry-After", seconds)
+            return response
+        case .http:
+            var response = HTTPResponse.json(["message": .string(message)], status: 429)
+            response.headers.add("Retry-After", seconds)
+            return response
         }
     }
 

@@ -78,11 +78,15 @@ package struct LoggedExchange: Sendable {
         switch fault {
         case .close: "closed without an answer (fault close)"
         case .error: "an error instead of the API's answer (fault error)"
+        case .rateLimit: "rate limited instead of the API's answer (fault rate_limit)"
+        case .dropAfterCommit: Self.droppedAfterCommit
+        case .latency: nil  // answered by the API, late
         // A connection dropped with no fault named is a journal's from before faults were named: a drop after commit.
-        case .dropAfterCommit, nil where dropped: "dropped after commit (fault drop_after_commit)"
-        case .latency, nil: nil  // answered by the API (late), or by the API
+        case nil: dropped ? Self.droppedAfterCommit : nil
         }
     }
+
+    private static let droppedAfterCommit = "dropped after commit (fault drop_after_commit)"
 
     /// The exchange without its bodies, as a report keeps it once its dialect has read the facts:
     /// over a large journal, the bodies as JSON would be most of a report's memory.

@@ -34,8 +34,13 @@ struct OwedRequests {
         let since: Int64
         let first: Int64
 
-        /// Given up: no retry for `limit` since the last, or its chain went on three times that.
-        func isGivenUp(at now: Int64, limit: Int64) -> Bool { now - since >= limit || now - first >= 3 * limit }
+        /// The wait its answer asked for before a retry (`Retry-After`), in nanoseconds: the app may not retry sooner,
+        /// so each bound on the wait for it is that much longer.
+        var asked: Int64 { request.retryAfter.map(AppActivity.nanoseconds) ?? 0 }
+
+        /// Given up: no retry for `limit` (after the wait its answer asked for) since the last, or its chain went on
+        /// three times that.
+        func isGivenUp(at now: Int64, limit: Int64) -> Bool { now - since >= limit + asked || now - first >= 3 * limit + asked }
     }
 
     private(set) var debts: [Debt] = []
@@ -74,7 +79,7 @@ struct OwedRequests {
     /// limit (the app may owe retries one after another for ever): what to note of each.
     mutating func giveUp(at now: Int64, limit: Duration, cap began: Int64) -> [String] {
         let nanoseconds = AppActivity.nanoseconds(limit)
-        let capped = now - began >= 3 * nanoseconds
+        let capped = now - began >= 3 * nanoseconds + (debts.map(\.asked).max() ?? 0)
         let given = debts.filter { capped || $0.isGivenUp(at: now, limit: nanoseconds) }
         debts.removeAll { capped || $0.isGivenUp(at: now, limit: nanoseconds) }
         return given.map { debt in

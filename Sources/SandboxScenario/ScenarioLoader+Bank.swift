@@ -198,6 +198,10 @@ extension ScenarioLoader {
             kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
         case .close: kind = .close
         case .dropAfterCommit: kind = .dropAfterCommit
+        case .rateLimit:
+            let after = try fields["retry_after"]?.duration() ?? .seconds(1)
+            guard after <= .seconds(3600) else { throw fields["retry_after"]!.failShowingValue("expected a duration of at most 1h") }
+            kind = .rateLimit(retryAfter: after)
         }
         let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }

@@ -42,6 +42,31 @@ import Testing
         #expect(timeline.entries.filter { $0.kind == .request }.map(\.text) == ["Create: OK PENDING", "Get: OK SUCCESS", "Get: 200 SUCCESS"])
     }
 
+    /// `rate_limit` answers as a rate-limiting gateway in each client's own terms, and handles nothing: a gRPC call
+    /// gets `RESOURCE_EXHAUSTED` with `grpc-retry-pushback-ms`, a Connect call Connect's `resource_exhausted` (HTTP 429)
+    /// with `Retry-After`, a D24 call HTTP 429 with `Retry-After` in whole seconds, rounded up; the timeline says so.
+    @Test func aRateLimitAnswersEachClientInItsOwnTermsAndHandlesNothing() throws {
+        let sandbox = try start(#"""
+            {"faults": [{"when": {"path": "/types.PayoutService/Create"}, "every": 1, "kind": "rate_limit", "retry_after": "1500ms"},
+                        {"when": {"endpoint": "GET /v3/banks"}, "every": 1, "kind": "rate_limit"}]}
+            """#)
+        defer { sandbox.stop() }
+        let grpc = try sandbox.prism("Create", createRequest("po-1", minor: 12000))
+        #expect(grpc.code == 8 && grpc.message == "rate limited: retry after 1s500ms", "\(String(describing: grpc.code)) \(grpc.message ?? "")")
+        #expect(grpc.response.headers["grpc-retry-pushback-ms"] == "1500")
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        for (name, value) in defaultAuth { headers.add(name, value) }
+        let connect = try TestHTTP.send(method: "POST", url: sandbox.baseURL.absoluteString + "/types.PayoutService/Create", headers: headers,
+                                        body: Array(#"{"merchantPayoutId":"po-2","amount":{"minorAmount":"500","currency":"USD"}}"#.utf8))
+        #expect(connect.status == 429 && connect.headers["Retry-After"] == "2")
+        #expect(try JSON.parse(connect.body) == ["code": "resource_exhausted", "message": "rate limited: retry after 1s500ms"])
+        let banks = try TestHTTP.send(method: "GET", url: sandbox.baseURL.absoluteString + "/v3/banks?country=BR",
+                                      headers: ["Authorization": "Bearer sandbox_read_only"])
+        #expect(banks.status == 429 && banks.headers["Retry-After"] == "1")
+        #expect(try JSON.parse(banks.body) == ["message": "rate limited: retry after 1s"])
+        #expect(sandbox.bank.payouts(account: DefaultMerchant.id).isEmpty)  // nothing handled
+    }
+
     @Test func aGRPCCreateAimedByAmountLosesItsAnswerTheOthersAreAnswered() throws {
         let sandbox = try start(Self.fault)
         defer { sandbox.stop() }
@@ -82,7 +107,8 @@ import Testing
 
     /// An `error` fault on a gRPC call answers as a gRPC client sees an HTTP error of a proxy: its
     /// status (503: UNAVAILABLE, safe to retry) with the body's message, in a trailers-only answer.
-    /// Over Connect, the HTTP status and body as written.
+    /// Over Connect, the scripted HTTP status with Connect's error for that code (`{"code", "message"}`),
+    /// which a Connect client reads.
     @Test func anErrorFaultAnswersAGRPCCallWithAGRPCStatus() throws {
         let sandbox = try start(#"""
             {"faults": [{"when": {"path": "/types.PayoutService/Get"}, "every": 1, "kind": "error", "status": 503,
@@ -99,7 +125,7 @@ import Testing
         for (name, value) in defaultAuth { headers.add(name, value) }
         let connect = try TestHTTP.send(method: "POST", url: sandbox.baseURL.absoluteString + "/types.PayoutService/Get", headers: headers,
                                         body: Array(#"{"merchantPayoutId":"po-1"}"#.utf8))
-        #expect(connect.status == 503 && connect.bodyText == #"{"message":"explored fault: service unavailable"}"#)
+        #expect(connect.status == 503 && connect.bodyText == #"{"code":"unavailable","message":"explored fault: service unavailable"}"#)
     }
 
     /// A ledger names PayoutService payouts by `merchant_payout_id`, in its status words.

@@ -119,4 +119,16 @@ import Testing
                 + "it within --quiet-limit 1s (since its last retry, which an injected fault answered too); the run went on anyway"])
         #expect(owed.isEmpty)
     }
+
+    /// A request a `rate_limit` fault answered asked the app to wait (`Retry-After`): it may not retry sooner, so the
+    /// wait for its retry is not given up until that wait and the quiet limit have both passed.
+    @Test func aRetryAfterLengthensTheWaitForTheRetry() {
+        var owed = OwedRequests()
+        var limited = Self.request(Self.status, turn: 3, payouts: [1000009], fault: .rateLimit)
+        limited.retryAfter = .seconds(30)
+        owed.take(limited, now: 0) { _, _, _ in false }
+        #expect(owed.giveUp(at: 39_999_999_999, limit: .seconds(10), cap: 0).isEmpty)  // 10 s past the quiet limit alone
+        #expect(owed.giveUp(at: 40_000_000_000, limit: .seconds(10), cap: 0).count == 1)
+        #expect(owed.isEmpty)
+    }
 }

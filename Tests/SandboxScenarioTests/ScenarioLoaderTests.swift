@@ -1,6 +1,7 @@
 import Foundation
 import SandboxBank
 import SandboxD24
+import SandboxHTTP
 import Testing
 @testable import SandboxScenario
 
@@ -102,15 +103,16 @@ private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
         (#"{"explore": {"outcomes": []}, "steps": []}"#, "x.json: explore.outcomes: expected at least one outcome"),
         (#"{"explore": {"outcomes": [{"weight": 1}]}, "steps": []}"#, #"x.json: explore.outcomes[0]: expected "weight" and "then""#),
         (#"{"explore": {"late_reversal": 1.5}, "steps": []}"#, "x.json: explore.late_reversal: expected a number from 0 to 1, got 1.5"),
-        (#"{"explore": {"faults": {"close": 0.1}}, "steps": []}"#,
-         "x.json: explore.faults.close: unknown key (expected one of: drop_after_commit, error, latency)"),
+        (#"{"explore": {"faults": {"explode": 0.1}}, "steps": []}"#,
+         "x.json: explore.faults.explode: unknown key (expected one of: \(FaultKind.allCases.map(\.rawValue).sorted().joined(separator: ", ")))"),
         (#"{"faults": [{"kind": "close", "every": 1, "latency": "1s"}]}"#, "x.json: faults[0].latency: expected only with kind latency"),
         (#"{"faults": [{"kind": "latency", "every": 1, "latency": "1s", "status": 500}]}"#,
          "x.json: faults[0].status: expected only with kind error"),
         (#"{"bank": {"default": [{"after": "1s", "status": "DELIVERED", "rejection_code": 801}]}}"#,
          "x.json: bank.default[0].rejection_code: expected only with status REJECTED"),
         (#"{"faults": [{"kind": "explode", "every": 2}]}"#,
-         #"x.json: faults[0].kind: expected "latency", "error", "close" or "drop_after_commit", got "explode""#),
+         "x.json: faults[0].kind: expected \(FaultKind.allCases.dropLast().map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) "
+             + "or \"\(FaultKind.allCases.last!.rawValue)\", got \"explode\""),
         (#"{"steps": [{"advance": "1m", "advance_to_next_event": true}]}"#,
          "x.json: steps[0]: expected exactly one action: request, create_cashout, create_cashouts, advance, advance_to_next_event, settle, "
          + "expect_cashout, expect_webhooks, expect_balance, expect_ledger, expect_requests, wait_for_request, expect_report, expect_reconciled, "

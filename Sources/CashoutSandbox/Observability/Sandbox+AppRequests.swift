@@ -43,9 +43,22 @@ extension Sandbox {
         package let fault: FaultKind?
         /// The API answered it with a 2xx (and for gRPC an OK status).
         package let succeeded: Bool
+        /// The wait the answer asked for before the request is sent again (a `rate_limit` fault's
+        /// `Retry-After`, or gRPC's `grpc-retry-pushback-ms`); nil when it asked for none.
+        package var retryAfter: Duration? = nil
 
         /// It asks for a payout (`content` is a create's).
         package var isCreate: Bool { content != nil }
+    }
+
+    /// The wait an answer asks for before its request is sent again: `grpc-retry-pushback-ms` (gRPC's, in trailers or a
+    /// trailers-only answer's headers), else `Retry-After` in seconds (RFC 9110, section 10.2.3; a date is not read).
+    private static func retryAfter(asked response: HTTPResponse) -> Duration? {
+        if let pushback = (response.trailers?["grpc-retry-pushback-ms"] ?? response.headers["grpc-retry-pushback-ms"]).flatMap({ Int64($0) }),
+           pushback >= 0 {
+            return .milliseconds(pushback)
+        }
+        return response.headers["Retry-After"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? .seconds($0) : nil }
     }
 
     /// The app's requests among the logged requests after `checked` (a request log id), oldest
@@ -76,7 +89,8 @@ extension Sandbox {
                               name: entry.route ?? "\(entry.request.method) \(entry.request.path)",
                               account: "\(name) \(facts.account ?? "")", role: facts.action, reference: facts.reference, content: content,
                               amount: amount, payoutIDs: payoutIDs, read: read, meantToRead: meantToRead, isListing: facts.isListing,
-                              fault: entry.response.fault?.kind, succeeded: exchange.succeeded)
+                              fault: entry.response.fault?.kind, succeeded: exchange.succeeded,
+                              retryAfter: Self.retryAfter(asked: entry.response))
         }
         return (requests, entries.last?.id ?? checked)
     }

@@ -43,6 +43,7 @@ package struct Diagnosis: Sendable, Equatable {
 package enum FaultKind: String, Sendable, CaseIterable {
     case latency, error, close
     case dropAfterCommit = "drop_after_commit"
+    case rateLimit = "rate_limit"
 }
 
 /// Which of a scenario's faults (its place in `faults`) gave an answer, its kind, and whether the

@@ -40,6 +40,7 @@ package struct ExploreSpace: Sendable {
         case .dropAfterCommit, .close: [:]
         case .error: ["status": 503, "body": .string(errorBody)]
         case .latency: ["latency": ["min": "50ms", "max": "300ms"]]
+        case .rateLimit: ["retry_after": "1s"]
         }
     }
 
@@ -130,9 +131,14 @@ extension ScenarioLoader {
             let rates = try chaos.object(allowed: chaosKindNames)
             space.chaos = try space.chaos.map { (kind, rate) throws(ScenarioError) in (kind, try rates[kind.rawValue]?.rate() ?? rate) }
         }
+        // Any kind may be explored: one the standard space leaves out has rate 0 unless given, and comes after the
+        // standard kinds, whose order (and so every explored run of the standard space) stays as it was.
         if let faults = fields["faults"] {
-            let rates = try faults.object(allowed: space.faults.map(\.kind.rawValue).sorted())
-            space.faults = try space.faults.map { (kind, rate) throws(ScenarioError) in (kind, try rates[kind.rawValue]?.rate() ?? rate) }
+            let rates = try faults.object(allowed: FaultKind.allCases.map(\.rawValue).sorted())
+            let others = FaultKind.allCases.filter { kind in !space.faults.contains { $0.kind == kind } }.map { (kind: $0, rate: 0.0) }
+            space.faults = try (space.faults + others).map { (kind, rate) throws(ScenarioError) in
+                (kind, try rates[kind.rawValue]?.rate() ?? rate)
+            }
         }
         return space
     }

@@ -249,20 +249,25 @@ extension ScenarioFormat {
         ("kind", .string("""
             latency: answer late; error: answer with status and body instead of handling the request; close: \
             close the connection without handling the request; drop_after_commit: handle the request (it \
-            commits), then close without answering.
+            commits), then close without answering; rate_limit: answer as a rate-limiting gateway (HTTP 429 with \
+            Retry-After, gRPC RESOURCE_EXHAUSTED with grpc-retry-pushback-ms) without handling the request.
             """, enum: FaultKind.allCases.map(\.rawValue))),
-        ("latency", KeySpec("For kind latency (required there): a duration or {\"min\", \"max\"}; ignored for other kinds.")),
-        ("status", KeySpec("For kind error: the HTTP status, 400 to 599 (default 500); ignored for other kinds.")),
-        ("body", KeySpec("For kind error: the response body (default empty); ignored for other kinds.")),
-    ], required: ["kind"]).with("oneOf", [.requiring("every"), .requiring("rate")]).with("allOf", FaultKind.allCases.map(faultKindBlock))
+    ] + FaultKind.allCases.flatMap { kind in
+        faultKeys(kind).map { key in
+            (key.name, KeySpec("For kind \(kind.rawValue)\(key.required ? " (required there)" : ""): \(key.about); ignored for other kinds."))
+        }
+    }, required: ["kind"]).with("oneOf", [.requiring("every"), .requiring("rate")]).with("allOf", FaultKind.allCases.map(faultKindBlock))
 
     /// What a fault of `kind` takes besides `kind`, `when` and how often: each key's schema, and whether it is required
     /// there. The one home of a kind's keys: the loader refuses another kind's from it (`FaultKind.keys`), and the
     /// schema's block for the kind is made from it (`faultKindBlock`), so a new kind's keys edit no other kind's block.
-    static func faultKeys(_ kind: FaultKind) -> [(name: String, spec: KeySpec, required: Bool)] {
+    static func faultKeys(_ kind: FaultKind) -> [(name: String, spec: KeySpec, required: Bool, about: String)] {
         switch kind {
-        case .latency: [("latency", .ref("latency"), true)]
-        case .error: [("status", .integer(400 ... 599), false), ("body", .string(), false)]
+        case .latency: [("latency", .ref("latency"), true, #"a duration or {"min", "max"}"#)]
+        case .error: [("status", .integer(400 ... 599), false, "the HTTP status, 400 to 599 (default 500)"),
+                      ("body", .string(), false, "the response body (default empty)")]
+        case .rateLimit: [("retry_after", .ref("duration"), false, "how long the app is told to wait before it sends the request again "
+                           + "(default 1s, at most 1h): Retry-After in whole seconds, rounded up, grpc-retry-pushback-ms in milliseconds")]
         case .close, .dropAfterCommit: []
         }
     }
@@ -750,10 +755,10 @@ extension ScenarioFormat {
         ])),
         ("faults", .object("""
             A rate per fault kind, on every API request (default: \
-            \(ExploreSpace.standard.faults.map { "\($0.kind.rawValue) \($0.rate)" }.joined(separator: ", "))); a kind left \
-            out keeps its default, 0 switches it off.
-            """, ExploreSpace.standard.faults.map { fault in
-            (fault.kind.rawValue, .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1")))
+            \(ExploreSpace.standard.faults.map { "\($0.kind.rawValue) \($0.rate)" }.joined(separator: ", ")), any other kind 0); \
+            a kind left out keeps its default, 0 switches it off.
+            """, FaultKind.allCases.map { kind in
+            (kind.rawValue, .number().with("minimum", JSON.number("0")).with("maximum", JSON.number("1")))
         })),
     ])
 

@@ -132,6 +132,9 @@ package struct Fault: Sendable {
         case close
         /// Handle the request, then, if it committed (2xx), close without answering: the response is lost.
         case dropAfterCommit
+        /// Answer as a gateway that rate-limits, instead of handling the request: HTTP 429 with `Retry-After`,
+        /// gRPC `RESOURCE_EXHAUSTED` with `grpc-retry-pushback-ms`, Connect `resource_exhausted`.
+        case rateLimit(retryAfter: Duration)
     }
 
     /// What the request must be (`when`: the request pattern of a verification, `endpoint`
