@@ -46,6 +46,8 @@ extension Sandbox {
     /// The sandbox's middleware, outermost first; a stage the configuration turns off is left out.
     static func pipeline(_ parts: PipelineParts) -> [Stage] {
         let configuration = parts.configuration
+        // The routes of gRPC methods, which Connect calls too: "POST /types.PayoutService/Create".
+        let grpcRoutes = Set(parts.grpc.methodPaths.map { "POST \($0)" })
         let stages: [Stage?] = [
             // The request log and the log of refused authentication: each request as it came,
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
@@ -65,12 +67,12 @@ extension Sandbox {
             // names stay in process.
             Stage(learnsHosts(routeNames: parts.routeNames, sender: parts.sender)),
             // A change is on disk before the answer that reports it leaves.
-            parts.journal.map { Stage(durable($0, grpcRoutes: Set(parts.grpc.methodPaths.map { "POST \($0)" }), routeNames: parts.routeNames)) },
+            parts.journal.map { Stage(durable($0, grpcRoutes: grpcRoutes, routeNames: parts.routeNames)) },
             // The admin API: cross-site writes refused, then the admin token.
             Stage(adminGuards(routeNames: parts.routeNames, token: configuration.adminToken)),
             // The scenarios' HTTP faults, on the handlers' answers.
-            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects,
-                                          grpcRoutes: Set(parts.grpc.methodPaths.map { "POST \($0)" }), requestLog: parts.requests)),
+            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects, grpcRoutes: grpcRoutes,
+                                          requestLog: parts.requests)),
         ]
         return stages.compactMap { $0 }
     }
