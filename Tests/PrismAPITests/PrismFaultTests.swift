@@ -105,6 +105,20 @@ import Testing
         #expect(sandbox.bank.payouts(account: DefaultMerchant.id).count == 2)
     }
 
+    /// A call a `rate_limit` fault answered is on its payout's timeline, in the words of its kind and the status it got.
+    @Test func aRateLimitedCallIsOnItsPayoutsTimeline() throws {
+        let sandbox = try start(#"""
+            {"faults": [{"when": {"path": "/types.PayoutService/Get"}, "every": 1, "times": 1, "kind": "rate_limit"}]}
+            """#)
+        defer { sandbox.stop() }
+        let id = try sandbox.prism("Create", createRequest("po-1", minor: 12000)).connectorPayoutID
+        #expect(try sandbox.prism("Get", lookup("Get", connector: id)).code == 8)
+        #expect(try sandbox.prism("Get", lookup("Get", connector: id)).status == "PENDING")
+        let timeline = sandbox.timeline(of: [try #require(Int(id))], title: "t", findings: [], judged: nil)
+        #expect(timeline.entries.filter { $0.kind == .request }.map(\.text)
+            == ["Create: OK PENDING", "Get: injected fault rate_limit: answered RESOURCE_EXHAUSTED", "Get: OK PENDING"])
+    }
+
     /// An `error` fault on a gRPC call answers as a gRPC client sees an HTTP error of a proxy: its
     /// status (503: UNAVAILABLE, safe to retry) with the body's message, in a trailers-only answer.
     /// Over Connect, the scripted HTTP status with Connect's error for that code (`{"code", "message"}`),
