@@ -200,7 +200,9 @@ extension ScenarioLoader {
         case .dropAfterCommit: kind = .dropAfterCommit
         case .rateLimit:
             let after = try fields["retry_after"]?.duration() ?? .seconds(1)
-            guard after <= .seconds(3600) else { throw fields["retry_after"]!.failShowingValue("expected a duration of at most 1h") }
+            guard after <= ScenarioFormat.retryAfterLimit else {
+                throw fields["retry_after"]!.failShowingValue("expected a duration of at most \(DurationText.format(ScenarioFormat.retryAfterLimit))")
+            }
             kind = .rateLimit(retryAfter: after)
         }
         let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())

@@ -90,7 +90,7 @@ extension Sandbox {
                               account: "\(name) \(facts.account ?? "")", role: facts.action, reference: facts.reference, content: content,
                               amount: amount, payoutIDs: payoutIDs, read: read, meantToRead: meantToRead, isListing: facts.isListing,
                               fault: entry.response.fault?.kind, succeeded: exchange.succeeded,
-                              retryAfter: Self.retryAfter(asked: entry.response))
+                              retryAfter: entry.response.fault == nil ? nil : Self.retryAfter(asked: entry.response))
         }
         return (requests, entries.last?.id ?? checked)
     }

@@ -267,10 +267,14 @@ extension ScenarioFormat {
         case .error: [("status", .integer(400 ... 599), false, "the HTTP status, 400 to 599 (default 500)"),
                       ("body", .string(), false, "the response body (default empty)")]
         case .rateLimit: [("retry_after", .ref("duration"), false, "how long the app is told to wait before it sends the request again "
-                           + "(default 1s, at most 1h): Retry-After in whole seconds, rounded up, grpc-retry-pushback-ms in milliseconds")]
+                           + "(default 1s, at most \(DurationText.format(retryAfterLimit))): Retry-After in whole seconds, rounded up, "
+                           + "grpc-retry-pushback-ms in milliseconds")]
         case .close, .dropAfterCommit: []
         }
     }
+
+    /// The longest wait a `rate_limit` fault may ask for (`retry_after`).
+    static let retryAfterLimit: Duration = .seconds(3600)
 
     /// `if` the fault is of `kind`, `then` its keys' schemas, those it requires, and none of the other kinds' keys.
     private static func faultKindBlock(_ kind: FaultKind) -> KeySpec {
