@@ -116,7 +116,7 @@ public final class Sandbox: Sendable {
     private let journal: StateJournal?
     private let eventLog: EventLog?
     /// What the payout APIs received and answered (`GET /sandbox/requests`).
-    let requestLog: RequestLog
+    package let requestLog: RequestLog
     /// What a request is about, as a fault reads it (``RequestSubject``).
     let subjects: RequestSubject.Describe
     /// The app's requests and the deliveries to it in flight, and when the last ended: what

@@ -26,12 +26,11 @@ extension IntegrationReport {
         var requests: [Key: [ReportedRequest]] = [:]
         for entry in entries {
             guard let name = entry.dialect, let dialect = reporting[name] else { continue }
-            let exchange = requestLog.exchange(entry)
-            guard let facts = dialect.reportFacts(exchange, bank: bank) else { continue }
+            guard let facts = requestLog.facts(entry, api: dialect, bank: bank) else { continue }
             let account = facts.account ?? ""
             guard only.map({ $0 == account }) ?? true else { continue }
             requests[Key(dialect: name, account: account), default: []]
-                .append(ReportedRequest(id: entry.id, at: entry.at, exchange: exchange.withoutBodies, facts: facts))
+                .append(ReportedRequest(id: entry.id, at: entry.at, exchange: requestLog.exchange(entry, bodies: false), facts: facts))
         }
         let payouts = Dictionary(grouping: bank.payouts(account: only)) { Key(dialect: $0.dialect, account: $0.account) }
         var notifications: [Int: [StatusNotification]] = [:]

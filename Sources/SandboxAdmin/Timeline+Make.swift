@@ -114,7 +114,7 @@ extension Timeline {
         let ids = Set(payouts.map(\.id))
         let logged = log.all().entries.compactMap { entry -> (RequestLog.Entry, RequestFacts, String)? in
             guard let dialect = entry.dialect.flatMap({ sources.dialects[$0] as? any ReportingDialect }),
-                  let facts = dialect.reportFacts(log.exchange(entry), bank: sources.bank) else { return nil }
+                  let facts = log.facts(entry, api: dialect, bank: sources.bank) else { return nil }
             // A gRPC method by its name (`Get`), an HTTP route as it is (`POST /v3/cashout/status`).
             let name = entry.route.flatMap { dialect.operation(route: $0)?.grpcMethod } ?? entry.route
                 ?? "\(entry.request.method) \(entry.request.path)"

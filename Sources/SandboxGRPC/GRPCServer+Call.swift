@@ -77,7 +77,7 @@ extension GRPCServer {
         }
         let request: ProtoMessage
         do {
-            request = try registry.decode(method.input, from: messages[0])
+            request = try context.request.decodedMessage { () throws(ProtobufError) in try registry.decode(method.input, from: messages[0]) }
         } catch {
             return Self.trailersOnly(GRPCStatus(.internal, "could not decode request message: \(error)"))
         }

@@ -49,8 +49,11 @@ extension GRPCServer {
         let message: ProtoMessage
         do {
             message = switch encoding {
-            case .json: try registry.decode(method.input, jsonText: request.body.isEmpty ? Array("{}".utf8) : request.body)
-            case .proto: try registry.decode(method.input, from: request.body)
+            // The body as JSON, read once for every reader; not JSON, read again for the parser's error.
+            case .json where request.body.isEmpty: try registry.decode(method.input, json: .object([:]))
+            case .json: try request.jsonBody.map { json throws(ProtobufError) in try registry.decode(method.input, json: json) }
+                ?? registry.decode(method.input, jsonText: request.body)
+            case .proto: try request.decodedMessage { () throws(ProtobufError) in try registry.decode(method.input, from: request.body) }
             }
         } catch {
             return failure(Self.undecodable(error))

@@ -1,3 +1,4 @@
+import SandboxHTTP
 import SandboxJSON
 import SandboxProtobuf
 
@@ -8,6 +9,29 @@ extension GRPCServer {
     /// exactly one whole message of that type, or is another content type (Connect's JSON is
     /// text already).
     package func messageJSON(path: some StringProtocol, contentType: String?, body: [UInt8], isRequest: Bool) -> JSON? {
+        message(path: path, contentType: contentType, body: body, isRequest: isRequest)?.json()
+    }
+
+    /// A request's message as proto3 JSON, as ``messageJSON(path:contentType:body:isRequest:)`` reads it,
+    /// decoded once for the request's every reader (``HTTPRequest/decoded``): its handler decodes no more.
+    package func requestMessageJSON(_ request: HTTPRequest) -> JSON? {
+        guard let decoded = request.decoded else {
+            return messageJSON(path: request.path, contentType: request.headers["content-type"], body: request.body, isRequest: true)
+        }
+        struct NoMessage: Error {}
+        do {
+            _ = try decoded.message({ () throws(NoMessage) in
+                guard let message = message(path: request.path, contentType: request.headers["content-type"], body: request.body,
+                                            isRequest: true) else { throw NoMessage() }
+                return message
+            }, view: { $0.json() })
+        } catch {
+            return nil
+        }
+        return decoded.json { nil }  // the message's view
+    }
+
+    private func message(path: some StringProtocol, contentType: String?, body: [UInt8], isRequest: Bool) -> ProtoMessage? {
         // The type first: it is cheaper to tell than the method, and most bodies a report reads are JSON.
         let message: [UInt8]
         switch GRPCMetadata.mediaType(contentType) {
@@ -21,6 +45,15 @@ extension GRPCServer {
             return nil
         }
         guard let method = method(at: path) else { return nil }
-        return (try? registry.decode(isRequest ? method.input : method.output, from: message))?.json()
+        return try? registry.decode(isRequest ? method.input : method.output, from: message)
+    }
+}
+
+extension HTTPRequest {
+    /// Its message, decoded by `decode` once for every reader when it carries a ``DecodedBody``
+    /// (its proto3 JSON, for the readers of JSON, made from the message when asked).
+    func decodedMessage(_ decode: () throws(ProtobufError) -> ProtoMessage) throws(ProtobufError) -> ProtoMessage {
+        guard let decoded else { return try decode() }
+        return try decoded.message(decode, view: { $0.json() })
     }
 }

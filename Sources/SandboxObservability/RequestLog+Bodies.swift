@@ -1,3 +1,5 @@
+import SandboxBank
+import SandboxContract
 import SandboxHTTP
 import SandboxJSON
 import SandboxReport
@@ -13,12 +15,18 @@ extension RequestLog {
                                       body: entry.requestTruncated ? nil : bodyJSON(entry), bodyCut: entry.requestTruncated)
     }
 
+    /// What an entry's request was, as its API reads it (`APIContract.reportFacts`): made once, by
+    /// its first reader (the clock's waits, the report, the timeline, a verification), and kept.
+    package func facts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
+        entry.facts { api.reportFacts(exchange(entry), bank: bank) }
+    }
+
     /// The entry as a dialect reads it for the integration report.
-    package func exchange(_ entry: Entry) -> LoggedExchange {
+    package func exchange(_ entry: Entry, bodies: Bool = true) -> LoggedExchange {
         LoggedExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
-                          body: entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus, answer: answerJSON(entry),
-                          dropped: entry.response.isDroppedConnection, diagnosis: entry.response.diagnosis,
-                       fault: entry.response.fault?.kind)
+                       body: !bodies || entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus,
+                       answer: bodies ? answerJSON(entry) : nil, dropped: entry.response.isDroppedConnection,
+                       diagnosis: entry.response.diagnosis, fault: entry.response.fault?.kind)
     }
 
     /// A gRPC or Connect message as proto3 JSON, a JSON body, or a form's fields as strings.
@@ -30,17 +38,16 @@ extension RequestLog {
     /// method), for a logged request and for one a fault looks at before it is handled alike.
     package func bodyJSON(of request: HTTPRequest, routed: Bool) -> JSON? {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        if routed, let message = grpc.messageJSON(path: request.path, contentType: contentType, body: request.body, isRequest: true) {
-            return message
-        }
+        if routed, let message = grpc.requestMessageJSON(request) { return message }
         // JSON first, whatever the type says: D24 reads a JSON body sent as a form (curl -d's default).
-        if let json = try? JSON.parse(request.body), case .object = json { return json }
+        let json = request.jsonBody
+        if case .object? = json { return json }
         if contentType.contains("x-www-form-urlencoded") {
             return FormURLEncoding.decode(request.body).map { fields in
                 .object(Dictionary(fields.map { ($0.name, JSON.string($0.value)) }) { first, _ in first })
             }
         }
-        return try? JSON.parse(request.body)
+        return json
     }
 
     /// The answer's body as JSON: a gRPC or Connect message as proto3 JSON, or a JSON body.

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxGRPC
 import SandboxHTTP
 import SandboxSupport
@@ -42,6 +43,8 @@ package final class RequestLog: Sendable {
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         package let route: String?
         package let dialect: String?
+        /// What its API made of it, made once by the first reader (``RequestLog/facts(_:api:bank:)``).
+        private let facts = Mutex<RequestFacts??>(nil)
 
         package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
                      response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?) {
@@ -56,6 +59,16 @@ package final class RequestLog: Sendable {
             self.responseTruncated = responseTruncated
             self.route = route
             self.dialect = dialect
+        }
+
+        /// What its API made of it: made by `make` for the first reader, then kept.
+        package func facts(_ make: () -> RequestFacts?) -> RequestFacts? {
+            facts.withLock { facts in
+                if let made = facts { return made }
+                let made = make()
+                facts = .some(made)
+                return made
+            }
         }
 
         /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
@@ -97,7 +110,10 @@ package final class RequestLog: Sendable {
         var request = request, response = response
         let requestTruncated = request.body.count > bodyLimit || truncated?.request == true
         let responseTruncated = response.body.count > bodyLimit || truncated?.response == true
-        if requestTruncated { request.body = Array(request.body.prefix(bodyLimit)) }
+        if requestTruncated {  // neither the whole body nor what it read as is kept
+            request.body = Array(request.body.prefix(bodyLimit))
+            request.decoded = nil
+        }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
         // Made under the lock, where it takes its id, and moved into the ring (not copied); the
         // oldest, which it pushes out, is freed once the lock is released.

@@ -70,8 +70,8 @@ extension Sandbox {
         let requests = entries.compactMap { entry -> AppRequest? in
             guard entry.request.headers["User-Agent"] != HTTPClient.userAgent,
                   let name = entry.dialect, let dialect = dialects[name] as? any ReportingDialect else { return nil }
-            let exchange = log.exchange(entry)
-            guard let facts = dialect.reportFacts(exchange, bank: bank) else { return nil }
+            let exchange = log.exchange(entry, bodies: false)
+            guard let facts = log.facts(entry, api: dialect, bank: bank) else { return nil }
             var content: String?, amount: String?
             if case .create(let beneficiary, let asked) = facts.action {
                 content = "\(beneficiary) \(asked)"

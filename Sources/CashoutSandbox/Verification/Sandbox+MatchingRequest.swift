@@ -43,10 +43,10 @@ extension Sandbox {
         let answered = response.isDroppedConnection ? "had its answer dropped" : "answered \(entry.filteredStatus)"
         var payout: Payout?
         var refusal: String?
-        let exchange = log.exchange(entry)
+        let exchange = log.exchange(entry, bodies: false)
         if response.unhandled {
         } else if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
-           let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action {
+           let facts = log.facts(entry, api: dialect, bank: bank), case .create = facts.action {
             if exchange.succeeded || exchange.dropped {
                 payout = payoutMade(facts)
             } else if let status = response.grpcStatus, status != .ok {
@@ -75,8 +75,9 @@ extension Sandbox {
 
     private func payoutMade(by entry: RequestLog.Entry) -> Payout? {
         guard !entry.response.unhandled, let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
-        let exchange = requestLog.exchange(entry)
-        guard exchange.succeeded || exchange.dropped, let facts = dialect.reportFacts(exchange, bank: bank), case .create = facts.action else {
+        let exchange = requestLog.exchange(entry, bodies: false)
+        guard exchange.succeeded || exchange.dropped, let facts = requestLog.facts(entry, api: dialect, bank: bank),
+              case .create = facts.action else {
             return nil
         }
         return payoutMade(facts)

@@ -16,6 +16,8 @@ package struct HTTPRequest: Sendable {
     package var parameters: [String: String] = [:]
     /// The client's address, set by the server (for IP allow-lists).
     package var remoteAddress: SocketAddress?
+    /// Its body as read once and shared by every reader, when the request recorder gave it one.
+    package var decoded: DecodedBody?
 
     /// Creates a request; the server's parser and tests use this.
     package init(method: String, target: String, version: HTTPVersion = .http1_1,

@@ -16,7 +16,7 @@ struct D24SignedRequest {
     let merchant: D24Merchant
 
     init(_ request: HTTPRequest, bank: Bank, keys: D24SigningKeys) throws(D24Error) {
-        guard let body = D24Body(request.body) else { throw .malformedBody }
+        guard let body = D24Body(request) else { throw .malformedBody }
         guard case .string(let login)? = body["login"], case .string(let pass)? = body["pass"] else {
             throw D24Error.invalidCredentials.diagnosed(D24Diagnosis.missingCredentials(body))
         }

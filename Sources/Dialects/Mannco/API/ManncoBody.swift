@@ -8,7 +8,7 @@ import SandboxJSON
 /// reads as empty, so it is answered as missing parameters.
 enum ManncoBody {
     static func fields(_ request: HTTPRequest) -> [String: JSON] {
-        if let object = (try? JSON.parse(request.body))?.objectValue { return object }
+        if let object = request.jsonBody?.objectValue { return object }
         let pairs = FormURLEncoding.decode(request.body) ?? []
         return Dictionary(pairs.map { pair in (pair.name, isWhole(pair.value) ? .number(pair.value) : .string(pair.value)) }) { first, _ in first }
     }

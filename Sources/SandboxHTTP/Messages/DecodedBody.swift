@@ -1,0 +1,70 @@
+import SandboxJSON
+import Synchronization
+
+/// A request's body decoded once, by whichever reader comes first (a scenario's fault, or the
+/// handler), and kept with the request for every later one: the handler, the request log and
+/// what reads the log (the report, the timeline, the clock's waits). Architecture guide, "A request
+/// is read once". The request recorder gives each request one (``HTTPRequest/decoded``); a request
+/// without one is decoded by each reader.
+package final class DecodedBody: Sendable {
+    private struct State {
+        /// The body as JSON (a gRPC message as its proto3 JSON); nil until read, `.some(nil)` when it is not JSON.
+        var json: JSON??
+        /// The body as its handler reads it, when that is not JSON (a gRPC message), and how it reads as JSON.
+        var message: (any Sendable)?
+        var view: (@Sendable (any Sendable) -> JSON?)?  // nil: the message has no JSON of its own
+        var decodes = 0
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// How many times the body's bytes were decoded: 1 once any reader read it.
+    package var decodes: Int { state.withLock { $0.decodes } }
+
+    /// The body as JSON, decoded by `decode` for the first reader and then kept.
+    package func json(_ decode: () -> JSON?) -> JSON? {
+        state.withLock { state in
+            if let json = state.json { return json }
+            if let message = state.message, let view = state.view, let json = view(message) {  // from the message, not the bytes
+                state.json = .some(json)
+                return json
+            }
+            let json = decode()
+            state.json = .some(json)
+            state.decodes += 1
+            return json
+        }
+    }
+
+    /// The body as its handler reads it (a gRPC message, D24's members), decoded by `decode` for the first reader
+    /// and then kept: made by `fromJSON` instead when a reader of JSON came first. `view` is its JSON, for a later
+    /// reader of JSON, made from it when asked rather than from the bytes again (nil: the bytes are read for it).
+    package func message<Message: Sendable, Failure: Error>(_ decode: () throws(Failure) -> Message,
+                                                           fromJSON: ((JSON?) -> Message)? = nil,
+                                                           view: @escaping @Sendable (Message) -> JSON?) throws(Failure) -> Message {
+        try state.withLock { state throws(Failure) in
+            if let message = state.message as? Message { return message }
+            if let fromJSON, let json = state.json {
+                let message = fromJSON(json)
+                state.message = message
+                return message
+            }
+            let message = try decode()
+            state.message = message
+            state.view = { ($0 as? Message).flatMap(view) }
+            state.decodes += 1
+            return message
+        }
+    }
+
+}
+
+extension HTTPRequest {
+    /// Its body parsed as JSON (nil when it is not JSON): once for every reader when it carries a ``DecodedBody``.
+    package var jsonBody: JSON? {
+        guard let decoded else { return try? JSON.parse(body) }
+        return decoded.json { try? JSON.parse(body) }
+    }
+}
