@@ -59,15 +59,48 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
         return "\(sign)\(magnitude / 100).\(cents < 10 ? "0" : "")\(cents)"
     }
 
+    /// Whether `lhs` is the smaller amount.
+    ///
+    /// - Parameters:
+    ///   - lhs: An amount.
+    ///   - rhs: Another amount.
+    /// - Returns: True when `lhs` is less than `rhs`, to the hundredth.
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.hundredths < rhs.hundredths }
     // Sums saturate at ±Int64.max hundredths (92 quadrillion units), far beyond any amount the API
     // takes (15 digits): balances and limit totals that pile up that far stop there, never trap.
+    /// The sum of two amounts, exact to the hundredth.
+    ///
+    /// - Parameters:
+    ///   - lhs: An amount.
+    ///   - rhs: The amount to add.
+    /// - Returns: `lhs` plus `rhs`; at ±`Int64.max` hundredths when the sum is beyond them.
     public static func + (lhs: Money, rhs: Money) -> Money {
         let (sum, overflow) = lhs.hundredths.addingReportingOverflow(rhs.hundredths)
         return Money(hundredths: overflow ? (rhs.hundredths > 0 ? .max : -.max) : max(sum, -.max))
     }
+    /// The difference of two amounts, exact to the hundredth.
+    ///
+    /// - Parameters:
+    ///   - lhs: An amount.
+    ///   - rhs: The amount to take away.
+    /// - Returns: `lhs` minus `rhs`; at ±`Int64.max` hundredths when the difference is beyond them.
     public static func - (lhs: Money, rhs: Money) -> Money { lhs + -rhs }
+    /// The amount with its sign changed.
+    ///
+    /// - Parameters:
+    ///   - value: An amount.
+    /// - Returns: `-value`: a debit's amount from a refund's, and back.
     public static prefix func - (value: Money) -> Money { Money(hundredths: value.hundredths == .min ? .max : -value.hundredths) }
+    /// Adds `rhs` to `lhs`, as ``+(_:_:)`` does.
+    ///
+    /// - Parameters:
+    ///   - lhs: The amount to add to.
+    ///   - rhs: The amount to add.
     public static func += (lhs: inout Money, rhs: Money) { lhs = lhs + rhs }
+    /// Takes `rhs` from `lhs`, as ``-(_:_:)`` does.
+    ///
+    /// - Parameters:
+    ///   - lhs: The amount to take from.
+    ///   - rhs: The amount to take away.
     public static func -= (lhs: inout Money, rhs: Money) { lhs = lhs - rhs }
 }

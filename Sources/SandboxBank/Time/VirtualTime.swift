@@ -98,6 +98,7 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
         return (year, month, day, inDay / 3_600_000, inDay / 60000 % 60, inDay / 1000 % 60, inDay % 1000)
     }
 
+    /// The time in ISO 8601, as ``iso8601`` gives it.
     public var description: String { iso8601 }
 
     /// This time plus `duration` (whole milliseconds), stopping at the clock's end.
@@ -143,5 +144,11 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The UTC calendar month, `2026-01`.
     public var month: String { String(iso8601.prefix(7)) }
 
+    /// Whether `lhs` comes first.
+    ///
+    /// - Parameters:
+    ///   - lhs: A time.
+    ///   - rhs: Another time.
+    /// - Returns: True when `lhs` is earlier than `rhs`, to the millisecond.
     public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool { lhs.milliseconds < rhs.milliseconds }
 }
