@@ -10,6 +10,9 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var hundredths: Int64
 
     /// The amount `hundredths` / 100.
+    ///
+    /// - Parameters:
+    ///   - hundredths: The amount in hundredths (cents): `10050` is `100.50`.
     public init(hundredths: Int64) {
         self.hundredths = hundredths
     }
@@ -20,6 +23,9 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Parses `123`, `123.4`, `123.45` (and `123.450`: zeros past the cents change nothing) and a
     /// leading `-`; nil for non-zero digits past the cents, exponents, other characters, or more
     /// than 15 integer digits.
+    ///
+    /// - Parameters:
+    ///   - text: The amount as an API writes it: `"100.50"`, `"-3"`.
     public init?(_ text: some StringProtocol) {
         // One pass over the bytes (every create parses its amount): only ASCII digits, one `.`
         // after a digit and one leading `-` count; any other byte refuses.

@@ -47,6 +47,10 @@ public struct TimelineDecision: Sendable, Hashable {
     public static let unknown = TimelineDecision(kind: .unknown)
 
     /// The default timeline of `scenario` (nil: the bank's own, `TimelineStep.defaultTimeline`).
+    ///
+    /// - Parameters:
+    ///   - scenario: The scenario whose default timeline it is; nil for the bank's own.
+    /// - Returns: A decision of kind ``Kind/defaultTimeline``.
     public static func defaultTimeline(of scenario: String?) -> TimelineDecision {
         TimelineDecision(kind: .defaultTimeline, scenario: scenario)
     }
