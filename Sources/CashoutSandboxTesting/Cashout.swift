@@ -6,7 +6,24 @@ import SandboxBank
 public struct Cashout: Sendable, Equatable {
     /// The statuses the sandbox reports, by their names (`rawValue`: `PayoutStatus.name`, "ON_HOLD").
     public enum Status: Sendable, Equatable, CaseIterable, RawRepresentable {
-        case staged, awaitingDetails, pending, onHold, delivered, completed, rejected, cancelled, expired
+        /// `STAGED`: created without a debit, waiting to be executed (PayoutService's Stage; its Transfer executes it).
+        case staged
+        /// `AWAITING_DETAILS`: created without a debit, waiting for the recipient's details; executed once they come.
+        case awaitingDetails
+        /// `PENDING`: accepted and debited, not yet sent to the bank.
+        case pending
+        /// `ON_HOLD`: held by the account; not processed until released.
+        case onHold
+        /// `DELIVERED`: sent to the bank, which is processing it.
+        case delivered
+        /// `COMPLETED`: the money reached the account.
+        case completed
+        /// `REJECTED`: refused by the bank, and refunded; also a return after completion (``Cashout/returnedAfterCompletion``).
+        case rejected
+        /// `CANCELLED`: cancelled by the account before it was sent; refunded when it had been debited.
+        case cancelled
+        /// `EXPIRED`: never executed; its time ran out while staged or awaiting details.
+        case expired
 
         init(_ status: PayoutStatus) {
             self = Self.allCases.first { $0.payoutStatus == (status == .returned ? .rejected : status) }!

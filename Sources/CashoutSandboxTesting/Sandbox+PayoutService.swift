@@ -186,7 +186,8 @@ public struct WebhookVerificationFailure: Error, Equatable, CustomStringConverti
         case unknownMerchant
         /// The headers have no `X-Webhook-Signature`.
         case missingSignature
-        /// The header is not the merchant's signature of the body.
+        /// The header is not the merchant's signature of the body: `received` is the header's value, `expected` the
+        /// signature the sandbox makes of that body (``PayoutServiceMerchants/signature(for:merchant:)``).
         case wrongSignature(received: String, expected: String)
     }
 

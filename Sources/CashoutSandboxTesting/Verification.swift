@@ -165,7 +165,12 @@ public struct FieldMatch: Sendable, ExpressibleByStringLiteral, ExpressibleByInt
 
 /// How many requests a verification wants.
 public enum RequestCount: Sendable {
-    case exactly(Int), atLeast(Int), atMost(Int)
+    /// Exactly this many requests match, no more and no fewer (`{"exactly": n}`).
+    case exactly(Int)
+    /// This many requests or more match (`{"at_least": n}`); `.atLeast(1)`: the request came.
+    case atLeast(Int)
+    /// This many requests or fewer match (`{"at_most": n}`); `.atMost(0)`: the request never came.
+    case atMost(Int)
 
     var json: JSON {
         switch self {

@@ -26,6 +26,10 @@ package enum CLI {
     }
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command line without the program name: `["serve", "--port", "8080"]`.
+    /// - Returns: The exit status: 0 success, 1 a failure, 2 a command line that cannot be run as written (see ``CLI``).
     package static func run(_ arguments: [String]) -> Int32 {
         let command = arguments.first.flatMap(command(named:))
         do {

@@ -5,12 +5,17 @@ import SandboxJSON
 /// one per status it enters (pending, processing, completed, failed, cancelled), read from the
 /// bank's record of its changes, so the outbox survives a restart with the payouts.
 public struct ManncoEmail: Sendable, Equatable {
+    /// The address it went to: the cashout request's email, or else the user's.
     public let to: String
+    /// `Your cashout #42 is complete`.
     public let subject: String
+    /// The text: the amount, the payment method and what became of the cashout.
     public let body: String
+    /// The cashout's id (`cashoutId`).
     public let cashoutID: Int
     /// The Mannco status the cashout entered.
     public let status: String
+    /// When it was sent, in virtual time.
     public let at: VirtualTime
 
     /// The emails of Mannco's cashouts among `payouts`, in the order they were sent (by time, then

@@ -115,6 +115,7 @@ package struct StatusNotification: Sendable, Equatable {
 
 /// One try at delivering a notification.
 public struct DeliveryAttempt: Sendable, Equatable {
+    /// When it was made, in virtual time.
     public let at: VirtualTime
     /// Shared with the attempts that got the same answer (`InternTable`).
     private let answer: OutOfLine<DeliveryOutcome>
@@ -123,7 +124,9 @@ public struct DeliveryAttempt: Sendable, Equatable {
     /// Asked for through the admin API, outside the retry schedule.
     public let manual: Bool
 
+    /// Its place among the notification's attempts, from 1.
     public var number: Int { Int(place) }
+    /// What the receiver answered (`status`), or why there was no answer (`error`).
     public var outcome: DeliveryOutcome { answer.value }
     /// What webhook chaos did to it; nil for a plain attempt.
     package var chaos: ChaosMark? { mark?.value }
@@ -136,6 +139,12 @@ public struct DeliveryAttempt: Sendable, Equatable {
         self.mark = mark
     }
 
+    /// Whether two attempts are the same: number, time, outcome, whether manual, and what chaos did to them.
+    ///
+    /// - Parameters:
+    ///   - lhs: An attempt.
+    ///   - rhs: Another attempt.
+    /// - Returns: True when they agree in all of these.
     public static func == (lhs: DeliveryAttempt, rhs: DeliveryAttempt) -> Bool {
         lhs.number == rhs.number && lhs.at == rhs.at && lhs.outcome == rhs.outcome && lhs.manual == rhs.manual && lhs.chaos == rhs.chaos
     }
@@ -210,6 +219,12 @@ public struct DeliveryOutcome: Sendable, Hashable {
     /// The start of the response body, for the journal.
     public var body: String?
 
+    /// An outcome: a response's status and body, or why there was none.
+    ///
+    /// - Parameters:
+    ///   - status: The HTTP status, when a response arrived; nil by default.
+    ///   - error: Why no response arrived; nil by default.
+    ///   - body: The start of the response body; nil by default.
     public init(status: Int? = nil, error: String? = nil, body: String? = nil) {
         self.status = status
         self.error = error

@@ -249,14 +249,26 @@ package struct Payout: Sendable, Equatable {
 
 /// A movement of an account's balance.
 public struct LedgerEntry: Sendable, Equatable {
-    public enum Kind: String, Sendable { case debit, refund }
+    /// Which way the balance moved.
+    public enum Kind: String, Sendable {
+        /// A payout took its amount from the balance.
+        case debit
+        /// A payout that failed, was cancelled or was returned gave its amount back.
+        case refund
+    }
+    /// Its place in the bank's ledger of every account, from 1.
     public let id: Int
+    /// The account whose balance moved: a D24 login, a PayoutService merchant, a Mannco user.
     public let account: String
+    /// The id of the payout that moved it (its `cashout_id`).
     public let payoutID: Int
+    /// A debit or a refund.
     public let kind: Kind
     /// Signed: negative for debits.
     public let amount: Money
+    /// The account's balance once this entry was made.
     public let balanceAfter: Money
+    /// When it was made, in virtual time.
     public let at: VirtualTime
 }
 

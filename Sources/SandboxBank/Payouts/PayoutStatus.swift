@@ -39,6 +39,10 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
 
     /// Whether a change to `next` is allowed. (A switch, not a set made on each call: every
     /// status change asks.)
+    ///
+    /// - Parameters:
+    ///   - next: The status it would change to.
+    /// - Returns: True when the bank may move a payout from this status to `next`.
     public func canChange(to next: PayoutStatus) -> Bool {
         switch (self, next) {
         case (.staged, .pending), (.staged, .cancelled), (.staged, .expired),
@@ -70,6 +74,9 @@ public enum PayoutStatus: String, Sendable, CaseIterable, Codable {
 
     /// The status one of `names` stands for (REJECTED is `rejected`; the bank makes it a return
     /// when the payout had completed); nil for other words.
+    ///
+    /// - Parameters:
+    ///   - name: A status's name, as ``name`` gives it: `PENDING`, `ON_HOLD`, `REJECTED`.
     public init?(name: String) {
         guard let status = Self.byName[name] else { return nil }
         self = status

@@ -3,6 +3,7 @@
 /// timeline. The bank keeps it with the payout's plan, each distinct decision once
 /// (`PayoutTable`), and journals it; it never acts on it.
 public struct TimelineDecision: Sendable, Hashable {
+    /// Which kind of thing chose the timeline.
     public enum Kind: UInt8, Sendable, CaseIterable {
         /// A rule of a scenario the user loaded.
         case rule
@@ -14,6 +15,7 @@ public struct TimelineDecision: Sendable, Hashable {
         case unknown
     }
 
+    /// A scenario's rule, a magic value, the default timeline, or not known.
     public var kind: Kind
     /// The name of the scenario the rule, or the default timeline, came from; nil for the bank's
     /// own default.
@@ -25,6 +27,14 @@ public struct TimelineDecision: Sendable, Hashable {
     /// Which of the rule's weighted outcomes was drawn (`outcomes[outcome]`).
     public var outcome: Int?
 
+    /// A decision as the scenario engine tells it to the bank.
+    ///
+    /// - Parameters:
+    ///   - kind: What chose the timeline.
+    ///   - scenario: The scenario the rule or the default timeline came from; nil (the default) for the bank's own default.
+    ///   - rule: The rule's name, when it has one; nil by default.
+    ///   - index: The rule's place among its scenario's rules; nil (the default) without a rule.
+    ///   - outcome: Which of the rule's weighted outcomes was drawn; nil (the default) without one.
     public init(kind: Kind, scenario: String? = nil, rule: String? = nil, index: Int? = nil, outcome: Int? = nil) {
         self.kind = kind
         self.scenario = scenario
@@ -37,6 +47,10 @@ public struct TimelineDecision: Sendable, Hashable {
     public static let unknown = TimelineDecision(kind: .unknown)
 
     /// The default timeline of `scenario` (nil: the bank's own, `TimelineStep.defaultTimeline`).
+    ///
+    /// - Parameters:
+    ///   - scenario: The scenario whose default timeline it is; nil for the bank's own.
+    /// - Returns: A decision of kind ``Kind/defaultTimeline``.
     public static func defaultTimeline(of scenario: String?) -> TimelineDecision {
         TimelineDecision(kind: .defaultTimeline, scenario: scenario)
     }

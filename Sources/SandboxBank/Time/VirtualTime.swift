@@ -6,6 +6,9 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     public var milliseconds: Int64
 
     /// The time `milliseconds` after the Unix epoch.
+    ///
+    /// - Parameters:
+    ///   - milliseconds: Milliseconds since 1970-01-01T00:00:00Z; negative before it.
     public init(milliseconds: Int64) {
         self.milliseconds = milliseconds
     }
@@ -18,6 +21,9 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
         + #"T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{3})?Z$"#
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.
+    ///
+    /// - Parameters:
+    ///   - text: A UTC time: `2026-01-05T09:00:00Z`, `2026-01-05T09:00:00.250Z`.
     public init?(iso8601 text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 20 || (bytes.count == 24 && bytes[19] == UInt8(ascii: ".")), bytes.last == UInt8(ascii: "Z"),
@@ -52,6 +58,9 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Appends ``iso8601``'s bytes to `out`: for answers written as bytes (health), no string made.
+    ///
+    /// - Parameters:
+    ///   - out: The bytes to append the time to.
     public func write(iso8601Into out: inout [UInt8]) {
         let p = parts
         // Made in place on the stack, then appended at once (health writes one per answer).
@@ -98,9 +107,14 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
         return (year, month, day, inDay / 3_600_000, inDay / 60000 % 60, inDay / 1000 % 60, inDay % 1000)
     }
 
+    /// The time in ISO 8601, as ``iso8601`` gives it.
     public var description: String { iso8601 }
 
     /// This time plus `duration` (whole milliseconds), stopping at the clock's end.
+    ///
+    /// - Parameters:
+    ///   - duration: How much later: `.seconds(15)`; a part of a millisecond is dropped.
+    /// - Returns: The later time; the clock's end (9999-12-31T23:59:59.999Z) when it would be past it.
     public func adding(_ duration: Duration) -> VirtualTime {
         let (seconds, attoseconds) = duration.components
         let limit = VirtualClock.end.milliseconds
@@ -109,6 +123,10 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// This time `count` weekdays later (Saturday and Sunday do not count), same time of day.
+    ///
+    /// - Parameters:
+    ///   - count: How many weekdays; 0 or fewer: this time.
+    /// - Returns: The time on the `count`th weekday after this one's day.
     public func addingBusinessDays(_ count: Int) -> VirtualTime {
         var time = self
         var left = count
@@ -143,5 +161,11 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The UTC calendar month, `2026-01`.
     public var month: String { String(iso8601.prefix(7)) }
 
+    /// Whether `lhs` comes first.
+    ///
+    /// - Parameters:
+    ///   - lhs: A time.
+    ///   - rhs: Another time.
+    /// - Returns: True when `lhs` is earlier than `rhs`, to the millisecond.
     public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool { lhs.milliseconds < rhs.milliseconds }
 }
