@@ -113,7 +113,7 @@ let package = Package(
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
         .target(name: "TestHelpers", dependencies: ["SandboxBank", "SandboxCrypto", "SandboxHTTP"], path: "Tests/TestHelpers"),
         // What the suites that start a whole sandbox share (TestHelpers stays below the facade).
-        .target(name: "SandboxTestSupport", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxHTTP"],
+        .target(name: "SandboxTestSupport", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxHTTP", "SandboxReport"],
                 path: "Tests/SandboxTestSupport"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
@@ -145,8 +145,9 @@ let package = Package(
         .testTarget(name: "SandboxRunnerTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxRunner", "SandboxBank",
                                                             "SandboxContract", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxObservability",
                                                             "SandboxScenario"]),
-        .testTarget(name: "SandboxReportTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxRunner", "SandboxAPIDocs", "SandboxBank",
-                                                            "SandboxContract", "SandboxHTTP", "SandboxJSON", "SandboxScenario"]),
+        .testTarget(name: "SandboxReportTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxRunner",
+                                                            "SandboxAPIDocs", "SandboxBank", "SandboxContract", "SandboxHTTP", "SandboxJSON",
+                                                            "SandboxScenario"]),
         .testTarget(name: "SandboxAPIDocsTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxD24Rules", "SandboxDialect",
                                                              "SandboxHTTP", "SandboxJSON", "SandboxMannco", "SandboxProtobuf", "SandboxScenario"]),
         .testTarget(name: "SandboxDashboardTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxDashboard", "SandboxHTTP", "SandboxJSON"]),

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import SandboxBank
+import SandboxHTTP
 import SandboxJSON
 import TestHelpers
 import Testing
@@ -16,9 +18,13 @@ import Testing
         return "\(folder)/suite.json"
     }
 
-    /// Every chaos and fault kind switched off (a kind left out keeps the standard space's rate).
-    static let noChaosNorFaults = #""chaos": {"duplicate": 0, "forged": 0, "replay": 0, "delayed": 0, "out_of_order": 0}, "#
-        + #""faults": {"drop_after_commit": 0, "error": 0, "latency": 0}"#
+    /// Every chaos and fault kind switched off (a kind left out keeps the standard space's rate;
+    /// each `ChaosKind` and `FaultKind` is named, so a new one with a standard rate is off too).
+    static let noChaosNorFaults = #""chaos": {\#(zeroRates(ChaosKind.allCases.map(\.rawValue)))}, "#
+        + #""faults": {\#(zeroRates(FaultKind.allCases.map(\.rawValue)))}"#
+
+    /// `"a": 0, "b": 0` for `kinds` a and b.
+    private static func zeroRates(_ kinds: [String]) -> String { kinds.map { #""\#($0)": 0"# }.joined(separator: ", ") }
 
     /// One cashout, which half the runs reject: the step that expects it completed fails then.
     private static let coinToss = #"""
