@@ -17,8 +17,8 @@ extension RequestLog {
     package func exchange(_ entry: Entry) -> LoggedExchange {
         LoggedExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
                           body: entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus, answer: answerJSON(entry),
-                          dropped: entry.response.isDroppedConnection, diagnosis: entry.response.diagnosis,
-                       fault: entry.response.fault?.kind)
+                          dropped: entry.response.isDroppedConnection || entry.response.cutAfter != nil, diagnosis: entry.response.diagnosis,
+                       fault: entry.response.fault?.kind, cutAfter: entry.response.cutAfter)
     }
 
     /// A gRPC or Connect message as proto3 JSON, a JSON body, or a form's fields as strings.
