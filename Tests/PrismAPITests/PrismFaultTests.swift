@@ -148,6 +148,9 @@ import Testing
         #expect(!d24.head.contains("Connection: close"))
         #expect(d24.body == Array(whole.prefix(10)) && whole.count > 10)
         #expect(sandbox.bank.payouts().map(\.reference) == ["cut-1"])
+        // To the clock's waits for the app, a lost answer it owes a retry of: about the payout made, showing it nothing.
+        let owed = try #require(sandbox.appRequests(after: 0).requests.first)
+        #expect(owed.fault == .truncate && !owed.succeeded && owed.read.isEmpty && owed.payoutIDs == sandbox.bank.payouts().map(\.id))
         let message = #"{"merchantPayoutId":"po-2","amount":{"minorAmount":"500","currency":"USD"},"#
             + #""payoutMethodData":{"card":{"cardNumber":{"value":"4111111111111111"}}}}"#
         let auth = defaultAuth.map { "\($0.name): \($0.value)\r\n" }.joined()
