@@ -166,6 +166,10 @@ extension Timeline {
             case .close: "injected fault close: the connection was closed unanswered"
             case .error: "injected fault error: answered \(response.status)"
             case .rateLimit: "injected fault rate_limit: answered \(response.grpcStatus?.name ?? String(response.status))"
+            case .truncate:
+                (fault.handled ? "injected fault truncate: done, then its answer (\(response.grpcStatus?.name ?? String(response.status))) was"
+                    : "injected fault truncate: not done, a \(response.status)")
+                    + " cut off after \(response.cutAfter ?? 0) of its \(response.body.count) bytes"
             case .latency: "\(response.grpcStatus?.name ?? String(response.status)) after an injected latency"
             }
         } else if response.isDroppedConnection {

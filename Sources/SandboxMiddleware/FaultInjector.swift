@@ -10,7 +10,8 @@ import SandboxScenario
 import Synchronization
 
 /// A scenario's HTTP faults around the sandbox's handler: late answers, errors instead of
-/// answers, connections closed, and responses lost after the request was committed.
+/// answers, connections closed, responses lost after the request was committed, and answers cut
+/// off partway through their body.
 ///
 /// A fault's `when` is a verification's request pattern (`method`, `path`, `dialect`, `headers`,
 /// `body`; `endpoint` for `METHOD /path`), tested against the request before it is handled, its
@@ -112,12 +113,39 @@ package final class FaultInjector: Sendable {
             // Only a request that committed (a 2xx, and for gRPC an OK status) can lose its
             // response after committing; a refusal, such as the 511 a retried create meets, is answered.
             return handler(request).map(index) { index, response in
-                guard (200 ..< 300).contains(response.status) && (response.grpcStatus ?? .ok) == .ok else { return response }
+                guard Self.committed(response) else { return response }
                 var lost = HTTPResponse.closeWithoutAnswer
                 lost.fault = InjectedFault(index: index, kind: .dropAfterCommit, handled: true)
                 return lost
             }
+        case .truncate(let after, commit: false):
+            // Not handled: what a proxy cuts is an error's answer (a gRPC error has no message, so its head alone).
+            let response = switch wire {
+            case .grpc: HTTPResponse(status: 200, headers: ["content-type": "application/grpc"], trailers: [:])
+            case .connect: GRPCServer.connectError(GRPCStatus(.unavailable, "service unavailable"))
+            case .http: HTTPResponse.json(["message": "service unavailable"], status: 503)
+            }
+            return Self.cut(response, after: after, fault: InjectedFault(index: index, kind: .truncate, handled: false))
+        case .truncate(let after, commit: true):
+            // As for drop_after_commit, the answer of a request that committed is what is cut; a refusal is answered whole.
+            return handler(request).map(InjectedFault(index: index, kind: .truncate, handled: true)) { fault, response in
+                Self.committed(response) ? Self.cut(response, after: after, fault: fault) : response
+            }
         }
+    }
+
+    /// Whether the handler's answer says the request committed: a 2xx, and for gRPC an OK status.
+    private static func committed(_ response: HTTPResponse) -> Bool {
+        (200 ..< 300).contains(response.status) && (response.grpcStatus ?? .ok) == .ok
+    }
+
+    /// `response` cut off after `after` bytes of its body (nil: half of it), and never after its last byte, so that
+    /// the client always sees it broken (0 for an empty body: its head alone, then the end of the connection or stream).
+    private static func cut(_ response: HTTPResponse, after: Int?, fault: InjectedFault) -> HTTPResponse {
+        let count = response.body.count
+        var cut = response.cutOff(after: min(after ?? count / 2, max(count - 1, 0)))
+        cut.fault = fault
+        return cut
     }
 
     /// A rate-limiting gateway's answer, not the API's: HTTP 429 with `Retry-After` (whole seconds, rounded up), gRPC

@@ -16,6 +16,7 @@ extension RequestLog {
             var answer: [String: JSON] = ["status": .number(response.status), "headers": Self.fields(response.headers),
                                           "body": .string(Base64.encode(response.body)), "dropped": .bool(response.isDroppedConnection)]
             if let trailers = response.trailers { answer["trailers"] = Self.fields(trailers) }
+            if let cut = response.cutAfter { answer["cut_after"] = .number(cut) }
             if let fault = response.fault {
                 answer["fault"] = ["index": .number(fault.index), "kind": .string(fault.kind.rawValue), "handled": .bool(fault.handled)]
             }
@@ -49,6 +50,7 @@ extension RequestLog {
             var response = answer["dropped"]?.boolValue == true ? HTTPResponse.closeWithoutAnswer
                 : HTTPResponse(status: answer["status"]?.integerValue ?? 0, headers: Self.headers(answer["headers"]), body: bytes(answer["body"]),
                                trailers: answer["trailers"].map { Self.headers($0) })
+            if let cut = answer["cut_after"]?.integerValue { response = response.cutOff(after: cut) }
             if let fault = answer["fault"], let index = fault["index"]?.integerValue,
                let kind = fault["kind"]?.stringValue.flatMap(FaultKind.init(rawValue:)) {
                 response.fault = InjectedFault(index: index, kind: kind, handled: fault["handled"]?.boolValue ?? false)

@@ -11,8 +11,8 @@ package final class ReportedRequest: Sendable {
     package let id: Int
     /// When it arrived, on the virtual clock.
     package let at: VirtualTime
-    /// What came and was answered, without the bodies (``LoggedExchange/withoutBodies``): what
-    /// they said is in `facts`.
+    /// What came and was answered, without the bodies (over a large journal, the bodies as JSON
+    /// would be most of a report's memory): what they said is in `facts`.
     package let exchange: LoggedExchange
     package let facts: RequestFacts
 
@@ -29,8 +29,10 @@ package final class ReportedRequest: Sendable {
     /// `{"kind": "request", "id": 7, "at": …, "method": "POST", "path": "/v3/cashout", "status": 200}`,
     /// with `note` when given.
     package func evidence(_ note: String? = nil) -> Evidence {
+        // A cut answer's status did reach the app (its head was sent whole).
+        let status: JSON = exchange.dropped && exchange.cutAfter == nil ? .null : .number(exchange.status)
         var json: [String: JSON] = ["kind": "request", "id": .number(id), "at": .string(at.iso8601), "method": .string(exchange.method),
-                                    "path": .string(exchange.path), "status": exchange.dropped ? .null : .number(exchange.status)]
+                                    "path": .string(exchange.path), "status": status]
         if let lost = exchange.lostAnswer { json["answer"] = .string(lost) }
         if let note { json["note"] = .string(note) }
         return Evidence(at: at, sequence: id, json: .object(json))
@@ -50,14 +52,17 @@ package struct LoggedExchange: Sendable {
     /// The HTTP status, or for a gRPC call the one Connect gives its status.
     package let status: Int
     package let answer: JSON?
-    /// The connection was closed instead of answering, after the request was handled.
+    /// The answer never reached the app whole: the connection was closed instead of answering, after the request was
+    /// handled, or the answer was cut off (`cutAfter`).
     package let dropped: Bool
     package let diagnosis: Diagnosis?
     /// The kind of the scenario's fault that answered instead of the API, nil when the API answered.
     package let fault: FaultKind?
+    /// The bytes of the body sent before a `truncate` fault cut the answer off; nil when it was not cut.
+    package let cutAfter: Int?
 
     package init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
-                diagnosis: Diagnosis?, fault: FaultKind? = nil) {
+                diagnosis: Diagnosis?, fault: FaultKind? = nil, cutAfter: Int? = nil) {
         self.method = method
         self.path = path
         self.route = route
@@ -68,6 +73,7 @@ package struct LoggedExchange: Sendable {
         self.dropped = dropped
         self.diagnosis = diagnosis
         self.fault = fault
+        self.cutAfter = cutAfter
     }
 
     /// A 2xx answer.
@@ -79,6 +85,7 @@ package struct LoggedExchange: Sendable {
         case .close: "closed without an answer (fault close)"
         case .error: "an error instead of the API's answer (fault error)"
         case .rateLimit: "rate limited instead of the API's answer (fault rate_limit)"
+        case .truncate: "cut off after \(cutAfter ?? 0) bytes of its body (fault truncate)"
         case .dropAfterCommit: Self.droppedAfterCommit
         case .latency: nil  // answered by the API, late
         // A connection dropped with no fault named is a journal's from before faults were named: a drop after commit.
@@ -87,11 +94,4 @@ package struct LoggedExchange: Sendable {
     }
 
     private static let droppedAfterCommit = "dropped after commit (fault drop_after_commit)"
-
-    /// The exchange without its bodies, as a report keeps it once its dialect has read the facts:
-    /// over a large journal, the bodies as JSON would be most of a report's memory.
-    package var withoutBodies: LoggedExchange {
-        LoggedExchange(method: method, path: path, route: route, headers: headers, body: nil, status: status, answer: nil, dropped: dropped,
-                          diagnosis: diagnosis, fault: fault)
-    }
 }

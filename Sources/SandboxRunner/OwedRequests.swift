@@ -22,6 +22,10 @@ import SandboxObservability
 /// - for a request about a payout that is not a create: the app's refusal of a notification of that
 ///   payout since (its retry is then the bank's redelivery, which needs the clock).
 ///
+/// An answer a `truncate` fault cut off is answered by a fault too: the app read no whole answer,
+/// and owes the same retry or lookup as after a `drop_after_commit` (the request log's exchange
+/// counts it as lost, `LoggedExchange.dropped`, so it never reads as succeeded).
+///
 /// A retry the fault answers again is a debt in its place, in the same chain. A debt is given up,
 /// with a note, when no retry came for the quiet limit since the last, its chain went on three
 /// times that, or the wait for it did; and forgiven when the app says it has no work pending

@@ -204,6 +204,9 @@ extension ScenarioLoader {
                 throw fields["retry_after"]!.failShowingValue("expected a duration of at most \(DurationText.format(ScenarioFormat.retryAfterLimit))")
             }
             kind = .rateLimit(retryAfter: after)
+        case .truncate:
+            kind = .truncate(afterBytes: try fields["after_bytes"]?.integer(0 ... ScenarioFormat.truncateLimit),
+                             commit: try fields["commit"]?.bool() ?? true)
         }
         let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }

@@ -21,6 +21,23 @@ import Testing
         #expect(sandbox.bank.payouts(account: "1").map(\.amount.hundredths) == [100_000])
     }
 
+    /// `truncate` cuts a committed `POST /cashout/process`'s answer partway through its body and closes the
+    /// connection: the client gets broken JSON (an error, not an answer) though the cashout was made; with
+    /// `"commit": false` the cashout is not made, and what is cut is a 503.
+    @Test func aTruncatedProcessAnswerIsAnErrorToTheClientAndCommitsOnlyWhenScripted() throws {
+        let sandbox = try startSandbox(users: [user("1", apiKey: "k1")], scenario: #"""
+            {"faults": [{"when": {"endpoint": "POST /cashout/process", "body": {"amount": {"lt": 200000}}}, "every": 1, "kind": "truncate"},
+                        {"when": {"endpoint": "POST /cashout/process", "body": {"amount": {"gte": 200000}}}, "every": 1, "kind": "truncate",
+                         "after_bytes": 5, "commit": false}]}
+            """#)
+        defer { sandbox.stop() }
+        let token = try sandbox.login("k1")
+        #expect(throws: HTTPClientError.self) { try sandbox.process(token, #"{"amount":100000,"method":"payoneer"}"#) }
+        #expect(sandbox.bank.payouts(account: "1").map(\.amount.hundredths) == [100_000])  // committed
+        #expect(throws: HTTPClientError.self) { try sandbox.process(token, #"{"amount":300000,"method":"payoneer"}"#) }
+        #expect(sandbox.bank.payouts(account: "1").map(\.amount.hundredths) == [100_000])  // not made
+    }
+
     /// A ledger names Mannco cashouts by the `cashoutId` they were answered, in Mannco's words.
     @Test func aLedgerOfManncoCashoutsIsReconciledByCashoutID() throws {
         let sandbox = try startSandbox()

@@ -67,6 +67,118 @@ import Testing
         #expect(sandbox.bank.payouts(account: DefaultMerchant.id).isEmpty)  // nothing handled
     }
 
+    /// The header fields of a gRPC call to PayoutService, as a client sends them.
+    private static let grpcFields = [("content-type", "application/grpc"), ("te", "trailers")] + defaultAuth.map { ($0.name, $0.value) }
+
+    /// `truncate` over gRPC (HTTP/2): HEADERS, a DATA frame with the first half of the length-prefixed message and no
+    /// END_STREAM, then RST_STREAM INTERNAL_ERROR and no trailers; the Create committed (a Get finds it), and the next
+    /// stream of the same connection is answered whole. The timeline says how much of the answer went.
+    @Test func aTruncatedGRPCCallGetsAShortFrameThenItsStreamIsResetAndTheConnectionGoesOn() throws {
+        let sandbox = try start(#"{"faults": [{"when": {"path": "/types.PayoutService/Create"}, "every": 1, "times": 1, "kind": "truncate"}]}"#)
+        defer { sandbox.stop() }
+        let wire = try WireClient(port: try #require(sandbox.baseURL.port))
+        wire.openHTTP2()
+        wire.post(stream: 1, path: "/types.PayoutService/Create", Self.grpcFields,
+                  body: GRPCDeframer.frame(createRequest("po-cut", minor: 12000).encoded()))
+        let cut = try wire.frames(of: 1)
+        typealias Frame = WireClient.Frame
+        try #require(cut.map(\.type) == [Frame.headers, Frame.data, Frame.rstStream], "\(cut.map(\.type))")
+        #expect(!cut[0].endStream && !cut[1].endStream && cut[2].errorCode == 2)  // INTERNAL_ERROR
+        let data = cut[1].payload
+        try #require(data.count >= 5)
+        let whole = 5 + data[1 ... 4].reduce(0) { $0 << 8 | Int($1) }
+        #expect(data[0] == 0 && data.count == whole / 2, "\(data.count) of \(whole)")
+        wire.post(stream: 3, path: "/types.PayoutService/Get", Self.grpcFields, body: GRPCDeframer.frame(lookup("Get", merchant: "po-cut").encoded()))
+        let get = try wire.frames(of: 3)
+        #expect(get.map(\.type) == [Frame.headers, Frame.data, Frame.headers] && get[2].endStream)
+        let made = try sandbox.prism("Get", lookup("Get", merchant: "po-cut"))
+        #expect(made.code == 0 && made.status == "PENDING")
+        let id = try #require(sandbox.bank.payouts(account: DefaultMerchant.id).first?.id)
+        let timeline = sandbox.timeline(of: [id], title: "t", findings: [], judged: nil)
+        #expect(timeline.entries.filter { $0.kind == .request }.map(\.text).first
+            == "Create: injected fault truncate: done, then its answer (OK) was cut off after \(whole / 2) of its \(whole) bytes")
+    }
+
+    /// `truncate` with `"commit": false` over gRPC: nothing is made, and the call is cut right after its head
+    /// (a gRPC error has no message to cut): HEADERS, then RST_STREAM, no trailers.
+    @Test func anUncommittedTruncateOverGRPCMakesNothingAndResetsAfterTheHead() throws {
+        let sandbox = try start(#"{"faults": [{"when": {"path": "/types.PayoutService/Create"}, "every": 1, "kind": "truncate", "commit": false}]}"#)
+        defer { sandbox.stop() }
+        let wire = try WireClient(port: try #require(sandbox.baseURL.port))
+        wire.openHTTP2()
+        wire.post(stream: 1, path: "/types.PayoutService/Create", Self.grpcFields,
+                  body: GRPCDeframer.frame(createRequest("po-cut", minor: 12000).encoded()))
+        let cut = try wire.frames(of: 1)
+        #expect(cut.map(\.type) == [WireClient.Frame.headers, WireClient.Frame.rstStream] && !cut[0].endStream && cut.last?.errorCode == 2)
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "po-cut")).code == 5)  // NOT_FOUND
+        #expect(sandbox.bank.payouts(account: DefaultMerchant.id).isEmpty)
+    }
+
+    /// Sends `request` over HTTP/1.1 and reads to the end of the connection: the head, and the body bytes that came.
+    private func exchange(_ sandbox: Sandbox, _ request: String) throws -> (head: String, body: [UInt8]) {
+        let wire = try WireClient(port: try #require(sandbox.baseURL.port))
+        wire.send(Array(request.utf8))
+        let bytes = try wire.readToEnd()
+        let end = try #require((0 ..< max(bytes.count - 3, 0)).first { Array(bytes[$0 ..< $0 + 4]) == Array("\r\n\r\n".utf8) })
+        return (String(decoding: bytes[..<end], as: UTF8.self), Array(bytes[(end + 4)...]))
+    }
+
+    /// The body the last logged request was answered with, whole (`GET /sandbox/requests`, newest first).
+    private func loggedAnswer(_ sandbox: Sandbox) throws -> [UInt8] {
+        let log = try JSON.parse(sandbox.respond(to: HTTPRequest(method: "GET", target: "/sandbox/requests")).body)
+        return Array(try #require(log["requests"]?[0]?["response"]?["body"]?.stringValue).utf8)
+    }
+
+    /// `truncate` over HTTP/1.1, byte for byte: a D24 create's head with its whole body's Content-Length, exactly
+    /// `after_bytes` bytes of that body, then the end of the connection (though the client asked to keep it); the
+    /// payout was made. A Connect call the same, after its own `after_bytes`.
+    @Test func aTruncatedHTTPAnswerIsItsHeadAndExactlyNBytesThenTheEndOfTheConnection() throws {
+        let sandbox = try start(#"""
+            {"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 1, "kind": "truncate", "after_bytes": 10},
+                        {"when": {"path": "/types.PayoutService/Create"}, "every": 1, "kind": "truncate", "after_bytes": 7}]}
+            """#)
+        defer { sandbox.stop() }
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"cut-1","country":"BR","currency":"BRL","amount":100,"#
+            + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","bank_code":"001","#
+            + #""bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
+        let d24 = try exchange(sandbox, "POST /v3/cashout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                   + "Payload-Signature: \(D24Signing.payloadSignature(body))\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let whole = try loggedAnswer(sandbox)
+        #expect(d24.head.hasPrefix("HTTP/1.1 200 OK\r\n") && d24.head.contains("\r\nContent-Length: \(whole.count)\r\n"), "\(d24.head)")
+        #expect(!d24.head.contains("Connection: close"))
+        #expect(d24.body == Array(whole.prefix(10)) && whole.count > 10)
+        #expect(sandbox.bank.payouts().map(\.reference) == ["cut-1"])
+        // To the clock's waits for the app, a lost answer it owes a retry of: about the payout made, showing it nothing.
+        let owed = try #require(sandbox.appRequests(after: 0).requests.first)
+        #expect(owed.fault == .truncate && !owed.succeeded && owed.read.isEmpty && owed.payoutIDs == sandbox.bank.payouts().map(\.id))
+        let message = #"{"merchantPayoutId":"po-2","amount":{"minorAmount":"500","currency":"USD"},"#
+            + #""payoutMethodData":{"card":{"cardNumber":{"value":"4111111111111111"}}}}"#
+        let auth = defaultAuth.map { "\($0.name): \($0.value)\r\n" }.joined()
+        let connect = try exchange(sandbox, "POST /types.PayoutService/Create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                       + "\(auth)Content-Length: \(message.utf8.count)\r\n\r\n\(message)")
+        let connectWhole = try loggedAnswer(sandbox)
+        #expect(connect.head.hasPrefix("HTTP/1.1 200 OK\r\n") && connect.head.contains("\r\nContent-Length: \(connectWhole.count)\r\n"))
+        #expect(connect.body == Array(connectWhole.prefix(7)) && connectWhole.count > 7)
+        #expect(try sandbox.prism("Get", lookup("Get", merchant: "po-2")).code == 0)  // committed
+    }
+
+    /// `truncate` with `"commit": false` over HTTP/1.1: the create is not handled, and a 503's head comes with none of
+    /// its body (`after_bytes` 0), then the end of the connection; nothing was made.
+    @Test func anUncommittedTruncateCutsA503AndMakesNothing() throws {
+        let sandbox = try start(#"""
+            {"faults": [{"when": {"endpoint": "POST /v3/cashout"}, "every": 1, "kind": "truncate", "after_bytes": 0, "commit": false}]}
+            """#)
+        defer { sandbox.stop() }
+        let body = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"cut-2","country":"BR","currency":"BRL","amount":100}"#
+        let d24 = try exchange(sandbox, "POST /v3/cashout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                   + "Payload-Signature: \(D24Signing.payloadSignature(body))\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let whole = #"{"message":"service unavailable"}"#
+        #expect(d24.head.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n") && d24.head.contains("\r\nContent-Length: \(whole.utf8.count)\r\n"))
+        #expect(d24.body.isEmpty)
+        #expect(try loggedAnswer(sandbox) == Array(whole.utf8))
+        #expect(sandbox.bank.payouts().isEmpty)
+    }
+
     @Test func aGRPCCreateAimedByAmountLosesItsAnswerTheOthersAreAnswered() throws {
         let sandbox = try start(Self.fault)
         defer { sandbox.stop() }

@@ -47,6 +47,15 @@ import Testing
         #expect(Self.owed(after: [lost, Self.create(turn: 5, reference: "order-109-retry", payouts: [1000010])]).isEmpty)
     }
 
+    /// A create whose answer a `truncate` fault cut off is a lost answer as a `drop_after_commit`'s is (the app read
+    /// no whole answer, though the payout was made): owed until it is sent again or looked up by its reference.
+    @Test func aCreateCutOffIsOwedAsALostOneIs() {
+        let cut = Self.create(turn: 3, answered: 4, fault: .truncate)
+        #expect(Self.owed(after: [cut]) == [3])
+        #expect(Self.owed(after: [cut, Self.create(turn: 5, payouts: [1000009])]).isEmpty)
+        #expect(Self.owed(after: [cut, Self.request(Self.status, turn: 8, reference: "order-109", payouts: [1000009])]).isEmpty)
+    }
+
     /// Nine creates at once: those answered after the lost one, of other amounts or begun before its
     /// answer, are not its retry, whatever order the workers sent them in.
     @Test func theCreatesBesideALostOneAreNotItsRetry() {

@@ -108,6 +108,11 @@ private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
         (#"{"faults": [{"kind": "close", "every": 1, "latency": "1s"}]}"#, "x.json: faults[0].latency: expected only with kind latency"),
         (#"{"faults": [{"kind": "latency", "every": 1, "latency": "1s", "status": 500}]}"#,
          "x.json: faults[0].status: expected only with kind error"),
+        (#"{"faults": [{"kind": "drop_after_commit", "every": 1, "after_bytes": 10}]}"#,
+         "x.json: faults[0].after_bytes: expected only with kind truncate"),
+        (#"{"faults": [{"kind": "truncate", "every": 1, "after_bytes": -1}]}"#,
+         "x.json: faults[0].after_bytes: expected a whole number from 0 to 100000000, got -1"),
+        (#"{"faults": [{"kind": "truncate", "every": 1, "commit": "no"}]}"#, "x.json: faults[0].commit: expected true or false"),
         (#"{"bank": {"default": [{"after": "1s", "status": "DELIVERED", "rejection_code": 801}]}}"#,
          "x.json: bank.default[0].rejection_code: expected only with status REJECTED"),
         (#"{"faults": [{"kind": "explode", "every": 2}]}"#,
@@ -193,6 +198,15 @@ private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
     ])
     func aRejectionCodeD24DoesNotAnswerIsRefused(text: String, message: String) {
         #expect(error(text) == message)
+    }
+
+    /// A `truncate` fault's keys: `after_bytes` (absent: half of the body, chosen when the answer is cut) and `commit`
+    /// (absent: true, as drop_after_commit handles the request).
+    @Test func aTruncateFaultReadsWhereToCutAndWhetherTheRequestCommits() throws {
+        let scenario = try load(#"""
+            {"faults": [{"every": 1, "kind": "truncate"}, {"every": 2, "kind": "truncate", "after_bytes": 0, "commit": false}]}
+            """#)
+        #expect(scenario.faults?.map(\.kind) == [.truncate(afterBytes: nil, commit: true), .truncate(afterBytes: 0, commit: false)])
     }
 
     @Test func everyListedRejectionCodeLoads() throws {

@@ -40,7 +40,8 @@ extension Sandbox {
             return (nil, entries.last?.id ?? checked)
         }
         let request = entry.request, response = entry.response
-        let answered = response.isDroppedConnection ? "had its answer dropped" : "answered \(entry.filteredStatus)"
+        let answered = response.isDroppedConnection ? "had its answer dropped"
+            : "answered \(entry.filteredStatus)" + (response.cutAfter.map { ", cut off after \($0) bytes of its body" } ?? "")
         var payout: Payout?
         var refusal: String?
         let exchange = log.exchange(entry, bodies: false)

@@ -111,7 +111,8 @@ extension EventLoop {
         }
         ResponseEncoder.write(response, keepAlive: request.keepAlive, headOnly: request.isHead,
                               http10: request.http10, dateLine: date.headerLine, into: &connection.output, last: &lastHead)
-        if !request.keepAlive { connection.closeAfterWrite = true }
+        // A cut answer ends the connection after its last byte, as a failing proxy's does (`HTTPResponse.cutOff(after:)`).
+        if !request.keepAlive || response.cutAfter != nil { connection.closeAfterWrite = true }
         logAndCount(request, status: response.status)
     }
 

@@ -48,7 +48,9 @@ enum ResponseEncoder {
         out.append(contentsOf: dateLine)
         out.append(contentsOf: last.bytes(status: response.status, length: response.body.count, headers: response.headers,
                                           keepAlive: keepAlive, http10: http10))
-        if !headOnly && !isBodyless(response.status) { out.append(contentsOf: response.body) }
+        guard !headOnly && !isBodyless(response.status) else { return }
+        // A cut answer (a `truncate` fault) keeps its whole body's Content-Length: the client sees fewer bytes, then EOF.
+        if let cut = response.cutAfter { out.append(contentsOf: response.body[..<cut]) } else { out.append(contentsOf: response.body) }
     }
 
     /// The head after the `Date` line: length, the handler's fields, `Connection`, the blank line.

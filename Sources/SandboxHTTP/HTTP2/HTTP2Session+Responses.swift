@@ -17,8 +17,17 @@ extension HTTP2Session {
         var fields: [(String, String)] = []
         if response.trailers == nil, !bodyless { fields.append(("content-length", String(response.body.count))) }
         if !date.isEmpty { fields.append(("date", date)) }
+        let cut = response.cutAfter
         writeHeaders(stream.id, status: response.status, response.headers, extra: fields,
-                     endStream: body.isEmpty && response.trailers == nil)
+                     endStream: body.isEmpty && response.trailers == nil && cut == nil)
+        if let cut {
+            // A failing proxy's answer (a `truncate` fault): part of the body, then this stream alone is reset.
+            stream.answering = .sending
+            queue(Array(body.prefix(cut)), on: stream)
+            stream.resetAfterPending = true
+            stream.endAfterPending = true
+            return sendPending(stream)
+        }
         if body.isEmpty && response.trailers == nil {
             finishAnswer(stream)
             return
@@ -77,7 +86,7 @@ extension HTTP2Session {
                 return
             }
             let last = stream.pendingOffset + size == stream.pendingData.count
-            let end = last && stream.endAfterPending && stream.pendingTrailers == nil
+            let end = last && stream.endAfterPending && stream.pendingTrailers == nil && !stream.resetAfterPending
             output.appendFrameHeader(length: size, type: .data, flags: end ? HTTP2Flags.endStream : 0, stream: stream.id)
             output.append(contentsOf: stream.pendingData[stream.pendingOffset ..< stream.pendingOffset + size])
             stream.pendingOffset += size
@@ -92,6 +101,11 @@ extension HTTP2Session {
         stream.pendingOffset = 0
         guard stream.endAfterPending else { return }
         stream.endAfterPending = false
+        if stream.resetAfterPending {
+            // No trailers: the client sees the stream end broken, not a status (RFC 9113 §8.1: a reset ends it).
+            reset(stream.id, .internalError, provoked: false)
+            return closeIfDone()
+        }
         if let trailers = stream.pendingTrailers {
             stream.pendingTrailers = nil
             writeHeaders(stream.id, status: nil, trailers, extra: [], endStream: true)

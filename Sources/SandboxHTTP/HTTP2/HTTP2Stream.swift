@@ -43,6 +43,8 @@ final class HTTP2Stream {
     var pendingOffset = 0
     var pendingTrailers: HTTPHeaders?
     var endAfterPending = false
+    /// The queued answer is a cut one (`HTTPResponse.cutOff(after:)`): once it is sent, RST_STREAM instead of its end.
+    var resetAfterPending = false
     /// In the session's list of streams waiting for window.
     var isBlocked = false
     /// A streamed request's handler, kept until the stream closes (its request may end long

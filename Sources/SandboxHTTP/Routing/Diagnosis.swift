@@ -44,10 +44,11 @@ package enum FaultKind: String, Sendable, CaseIterable {
     case latency, error, close
     case dropAfterCommit = "drop_after_commit"
     case rateLimit = "rate_limit"
+    case truncate
 }
 
 /// Which of a scenario's faults (its place in `faults`) gave an answer, its kind, and whether the
-/// handler had seen the request (a `drop_after_commit`) or not (an `error`, a `close`).
+/// handler had seen the request (a `drop_after_commit`, a committed `truncate`) or not (an `error`, a `close`).
 package struct InjectedFault: Sendable, Equatable {
     package let index: Int
     package let kind: FaultKind
@@ -61,37 +62,57 @@ package struct InjectedFault: Sendable, Equatable {
 }
 
 extension HTTPResponse {
-    /// What the sandbox knows about an answer beyond its bytes (never sent): one reference, so
-    /// that a response without any costs a pointer.
+    /// What the sandbox knows about an answer beyond its bytes (never sent), and where a fault cuts
+    /// it off: one reference, so that a response without any costs a pointer.
     final class Notes: Sendable {
         let diagnosis: Diagnosis?
         let nearMiss: String?
         let fault: InjectedFault?
+        let cut: Int?
 
-        init(diagnosis: Diagnosis?, nearMiss: String?, fault: InjectedFault?) {
+        init(diagnosis: Diagnosis?, nearMiss: String?, fault: InjectedFault?, cut: Int?) {
             self.diagnosis = diagnosis
             self.nearMiss = nearMiss
             self.fault = fault
+            self.cut = cut
         }
     }
 
     /// Why the request was refused, when a check of its credentials failed (never sent).
     package var diagnosis: Diagnosis? {
         get { notes?.diagnosis }
-        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, fault: fault) }
+        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, fault: fault, cut: cutAfter) }
     }
 
     /// On a 404 or 405 of the ``Router``: the route the request most likely meant,
     /// `"DELETE /v3/cashout/cancel"` (never sent but in the error's message).
     package var nearMiss: String? {
         get { notes?.nearMiss }
-        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, fault: fault) }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, fault: fault, cut: cutAfter) }
     }
 
     /// The scenario's fault that gave this answer instead of the handler's, if any (never sent).
     package var fault: InjectedFault? {
         get { notes?.fault }
-        set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: newValue) }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: newValue, cut: cutAfter) }
+    }
+
+    /// How many bytes of the body are sent before the answer is cut off (a `truncate` fault, as a
+    /// failing proxy cuts it: ``cutOff(after:)``); nil for the whole answer.
+    package var cutAfter: Int? { notes?.cut }
+
+    /// This answer's head as it is, its body's first `count` bytes (at most all of it), and then no
+    /// more: over HTTP/1.1 the connection closes, its `Content-Length` still the whole body's; over
+    /// HTTP/2 the stream is reset (RST_STREAM `INTERNAL_ERROR`, no trailers), and the connection's
+    /// other streams go on (the PayoutService guide, "What a client sees of each fault").
+    ///
+    /// ```swift
+    /// let cut = handler(request).cutOff(after: 10)  // the head, 10 bytes of the body, then EOF
+    /// ```
+    package func cutOff(after count: Int) -> HTTPResponse {
+        var cut = self
+        cut.notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: fault, cut: min(max(count, 0), body.count))
+        return cut
     }
 
     /// A scenario's fault answered (an error, a closed connection) before any handler saw the

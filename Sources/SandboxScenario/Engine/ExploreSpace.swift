@@ -37,7 +37,7 @@ package struct ExploreSpace: Sendable {
     /// What an explored fault rule adds to its kind.
     package static func faultRule(_ kind: FaultKind) -> [String: JSON] {
         switch kind {
-        case .dropAfterCommit, .close: [:]
+        case .dropAfterCommit, .close, .truncate: [:]  // a drawn truncate: committed, cut at half its body
         case .error: ["status": 503, "body": .string(errorBody)]
         case .latency: ["latency": ["min": "50ms", "max": "300ms"]]
         case .rateLimit: ["retry_after": "1s"]

@@ -250,7 +250,9 @@ extension ScenarioFormat {
             latency: answer late; error: answer with status and body instead of handling the request; close: \
             close the connection without handling the request; drop_after_commit: handle the request (it \
             commits), then close without answering; rate_limit: answer as a rate-limiting gateway (HTTP 429 with \
-            Retry-After, gRPC RESOURCE_EXHAUSTED with grpc-retry-pushback-ms) without handling the request.
+            Retry-After, gRPC RESOURCE_EXHAUSTED with grpc-retry-pushback-ms) without handling the request; truncate: \
+            cut the answer off partway through its body, as a failing proxy does (HTTP/1.1: the connection closes; \
+            HTTP/2: the stream is reset, no trailers).
             """, enum: FaultKind.allCases.map(\.rawValue))),
     ] + FaultKind.allCases.flatMap { kind in
         faultKeys(kind).map { key in
@@ -269,9 +271,17 @@ extension ScenarioFormat {
         case .rateLimit: [("retry_after", .ref("duration"), false, "how long the app is told to wait before it sends the request again "
                            + "(default 1s, at most \(DurationText.format(retryAfterLimit))): Retry-After in whole seconds, rounded up, "
                            + "grpc-retry-pushback-ms in milliseconds")]
+        case .truncate: [("after_bytes", .integer(0 ... truncateLimit), false, "how many bytes of the body are sent before the cut "
+                          + "(0: the head alone; default half of the body; at most all but its last byte, so the answer is always cut)"),
+                         ("commit", .boolean(), false, "true (default): the request is handled, and its answer cut if it committed "
+                          + "(a 2xx, gRPC OK; a refusal is answered whole, as for drop_after_commit); false: not handled, and a 503 "
+                          + "error's answer is cut instead (over gRPC, the head alone)")]
         case .close, .dropAfterCommit: []
         }
     }
+
+    /// The largest `after_bytes` a `truncate` fault takes.
+    static let truncateLimit = 100_000_000
 
     /// The longest wait a `rate_limit` fault may ask for (`retry_after`).
     static let retryAfterLimit: Duration = .seconds(3600)

@@ -135,6 +135,11 @@ package struct Fault: Sendable {
         /// Answer as a gateway that rate-limits, instead of handling the request: HTTP 429 with `Retry-After`,
         /// gRPC `RESOURCE_EXHAUSTED` with `grpc-retry-pushback-ms`, Connect `resource_exhausted`.
         case rateLimit(retryAfter: Duration)
+        /// Cut the answer off after `afterBytes` bytes of its body (nil: half of it), as a failing proxy does: HTTP/1.1
+        /// closes the connection, HTTP/2 resets the stream. `commit`: handle the request and cut its answer if it
+        /// committed (2xx, gRPC OK; a refusal is answered whole, as for `dropAfterCommit`); else cut a 503 instead of
+        /// handling it.
+        case truncate(afterBytes: Int?, commit: Bool)
     }
 
     /// What the request must be (`when`: the request pattern of a verification, `endpoint`
