@@ -26,7 +26,8 @@ extension RequestLog {
         LoggedExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
                        body: !bodies || entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus,
                        answer: bodies ? answerJSON(entry) : nil, dropped: entry.response.isDroppedConnection || entry.response.cutAfter != nil,
-                       diagnosis: entry.response.diagnosis, fault: entry.response.fault?.kind, cutAfter: entry.response.cutAfter)
+                       diagnosis: entry.response.diagnosis, fault: entry.response.fault?.kind, cutAfter: entry.response.cutAfter,
+                       retryAfter: entry.response.retryAfter)
     }
 
     /// A gRPC or Connect message as proto3 JSON, a JSON body, or a form's fields as strings.

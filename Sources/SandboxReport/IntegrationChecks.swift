@@ -21,7 +21,7 @@ package enum IntegrationChecks {
         return checks + [lateRejectionMissed(terms, followUp: followUp), forgedNotificationAccepted(terms), duplicateAfterLostResponse(terms),
                          idempotencyKeyReused(terms), signatureErrors(terms),
                          statusPollingExcessive(terms, limit: thresholds.pollingLimit, per: thresholds.pollingPer),
-                         ledgerMismatch(terms)]
+                         retriedBeforeRetryAfter(terms), ledgerMismatch(terms)]
     }
 
     /// `ledger_mismatch`: the app's own ledger, read by the last reconciliation, disagrees with

@@ -9,16 +9,18 @@ import SandboxJSON
 package final class ReportedRequest: Sendable {
     /// Its id in the request log (`GET /sandbox/requests`).
     package let id: Int
-    /// When it arrived, on the virtual clock.
+    /// When it arrived, on the virtual clock, and (milliseconds since 1970) on the wall clock: an app's waits are real.
     package let at: VirtualTime
+    package let receivedAt: Int64
     /// What came and was answered, without the bodies (over a large journal, the bodies as JSON
     /// would be most of a report's memory): what they said is in `facts`.
     package let exchange: LoggedExchange
     package let facts: RequestFacts
 
-    package init(id: Int, at: VirtualTime, exchange: LoggedExchange, facts: RequestFacts) {
+    package init(id: Int, at: VirtualTime, receivedAt: Int64, exchange: LoggedExchange, facts: RequestFacts) {
         self.id = id
         self.at = at
+        self.receivedAt = receivedAt
         self.exchange = exchange
         self.facts = facts
     }
@@ -60,9 +62,12 @@ package struct LoggedExchange: Sendable {
     package let fault: FaultKind?
     /// The bytes of the body sent before a `truncate` fault cut the answer off; nil when it was not cut.
     package let cutAfter: Int?
+    /// The wait the answer asked for before the request is sent again (`HTTPResponse.retryAfter`: `Retry-After`,
+    /// `grpc-retry-pushback-ms`); nil when it asked for none.
+    package let retryAfter: Duration?
 
     package init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
-                diagnosis: Diagnosis?, fault: FaultKind? = nil, cutAfter: Int? = nil) {
+                diagnosis: Diagnosis?, fault: FaultKind? = nil, cutAfter: Int? = nil, retryAfter: Duration? = nil) {
         self.method = method
         self.path = path
         self.route = route
@@ -74,6 +79,7 @@ package struct LoggedExchange: Sendable {
         self.diagnosis = diagnosis
         self.fault = fault
         self.cutAfter = cutAfter
+        self.retryAfter = retryAfter
     }
 
     /// A 2xx answer.

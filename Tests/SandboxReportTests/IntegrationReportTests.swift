@@ -1,4 +1,5 @@
 import CashoutSandbox
+import Foundation
 import SandboxAPIDocs
 import SandboxBank
 import SandboxContract
@@ -254,6 +255,34 @@ import Testing
         #expect(json["ok"] == true && json["errors"] == 0 && json["warnings"] == 1)
         #expect(findings(json)["status_polling_excessive"]?["severity"] == "warning")
         #expect(findings(json)["status_polling_excessive"]?["occurrences"] == ["cashout 1000001 was asked 11 times within 1m (at most 10 expected)"])
+    }
+
+    /// A status query asked to wait (a `rate_limit` fault's `Retry-After`) and sent again sooner is
+    /// a warning, by the wall clock; one sent again after the wait is not. The waits are chosen so
+    /// that no machine's speed decides: an hour that no retry waits, and a sleep longer than the
+    /// second HTTP's `Retry-After` says (whole seconds, rounded up).
+    @Test func aRequestSentAgainBeforeItsRetryAfterIsAWarningOneThatWaitedIsNot() throws {
+        let sandbox = try start(scenario: #"""
+            {"faults": [{"when": {"endpoint": "POST /v3/cashout/status", "body": {"cashout_id": 1000001}}, "every": 1, "times": 1,
+                         "kind": "rate_limit", "retry_after": "1h"},
+                        {"when": {"endpoint": "POST /v3/cashout/status", "body": {"cashout_id": 1000002}}, "every": 1, "times": 1,
+                         "kind": "rate_limit", "retry_after": "1s"}]}
+            """#)
+        defer { sandbox.stop() }
+        try create(sandbox, "o-1")
+        try create(sandbox, "o-2")
+        #expect(try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#).status == 429)
+        #expect(try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000001"#).status == 200)  // at once
+        #expect(try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000002"#).status == 429)
+        Thread.sleep(forTimeInterval: 1.05)
+        #expect(try d24(sandbox, "/v3/cashout/status", #""cashout_id":1000002"#).status == 200)
+        let json = try report(sandbox).json
+        #expect(json["warnings"] == 1)
+        let finding = try #require(findings(json)["retried_before_retry_after"])
+        #expect(finding["severity"] == "warning" && finding["cashouts"] == [1000001])
+        let occurrence = try #require(finding["occurrences"]?[0]?.stringValue)
+        #expect(occurrence.hasPrefix("POST /v3/cashout/status was sent again ") && occurrence.hasSuffix(" ms after an answer that asked for a wait of 1h"),
+                "\(occurrence)")
     }
 
     @Test func manncoRetriesOfARefusalAndAnExpiredTokenUsedAgain() throws {

@@ -51,16 +51,6 @@ extension Sandbox {
         package var isCreate: Bool { content != nil }
     }
 
-    /// The wait an answer asks for before its request is sent again: `grpc-retry-pushback-ms` (gRPC's, in trailers or a
-    /// trailers-only answer's headers), else `Retry-After` in seconds (RFC 9110, section 10.2.3; a date is not read).
-    private static func retryAfter(asked response: HTTPResponse) -> Duration? {
-        if let pushback = (response.trailers?["grpc-retry-pushback-ms"] ?? response.headers["grpc-retry-pushback-ms"]).flatMap({ Int64($0) }),
-           pushback >= 0 {
-            return .milliseconds(pushback)
-        }
-        return response.headers["Retry-After"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? .seconds($0) : nil }
-    }
-
     /// The app's requests among the logged requests after `checked` (a request log id), oldest
     /// first, and the newest id looked at, where the next look starts. A suite's steps' own
     /// requests (sent with the sandbox's `User-Agent`, `HTTPClient.userAgent`) are not the app's.
@@ -90,7 +80,7 @@ extension Sandbox {
                               account: "\(name) \(facts.account ?? "")", role: facts.action, reference: facts.reference, content: content,
                               amount: amount, payoutIDs: payoutIDs, read: read, meantToRead: meantToRead, isListing: facts.isListing,
                               fault: entry.response.fault?.kind, succeeded: exchange.succeeded,
-                              retryAfter: entry.response.fault == nil ? nil : Self.retryAfter(asked: entry.response))
+                              retryAfter: entry.response.fault == nil ? nil : entry.response.retryAfter)
         }
         return (requests, entries.last?.id ?? checked)
     }

@@ -17,7 +17,8 @@ extension ManncoDialect: ReportingDialect {
         // An expired token is the lifecycle working, not a signing error: expired_token_used
         // judges what the app did next.
         [IntegrationChecks.signatureErrors(Self.reportTerms, ignoring: [ManncoDiagnosis.expiredCheck]), Self.retriedAfterRefusal,
-         Self.expiredTokenUsed, Self.duplicateAfterLostResponse, IntegrationChecks.ledgerMismatch(Self.reportTerms)]
+         Self.expiredTokenUsed, Self.duplicateAfterLostResponse, IntegrationChecks.retriedBeforeRetryAfter(Self.reportTerms),
+         IntegrationChecks.ledgerMismatch(Self.reportTerms)]
     }
 
     /// A ledger names a cashout by the `cashoutId` `/cashout/process` answered (Mannco takes no
