@@ -13,15 +13,40 @@ BASE = urllib.parse.urlsplit(os.environ["CASHOUT_SANDBOX_URL"])
 _last_notification = time.monotonic()
 
 
+# A careful client waits as long as an answer's Retry-After asks (HTTP 429, a gateway's rate limit)
+# before it sends the request again; a naive app (`common.HONOURS_RETRY_AFTER = False`) sends it again
+# at once, which the report warns of (retried_before_retry_after).
+HONOURS_RETRY_AFTER = True
+
+
 def request(method, path, body=None, headers=None):
-    """Sends one request: (status, JSON answer), or None when the connection closed without an
-    answer (a create may still have been made)."""
+    """Sends one request: (status, JSON answer), or None when no whole answer came (the connection
+    closed, or the answer was cut off: a create may still have been made). A 429 is sent again once
+    the wait its Retry-After asks for has passed, up to 5 times."""
+    for _ in range(5):
+        answer = send_once(method, path, body, headers)
+        if answer is None or answer[0] != 429:
+            return answer
+        time.sleep(answer.retry_after if HONOURS_RETRY_AFTER and answer.retry_after is not None else 0)
+    return answer
+
+
+class Answer(tuple):
+    """(status, JSON answer), and the seconds the answer's Retry-After asks to wait (None: none asked)."""
+    def __new__(cls, status, body, retry_after=None):
+        answer = super().__new__(cls, (status, body))
+        answer.retry_after = retry_after
+        return answer
+
+
+def send_once(method, path, body=None, headers=None):
     connection = http.client.HTTPConnection(BASE.hostname, BASE.port, timeout=10)
     try:
         connection.request(method, path, body, headers or {})
         response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"{}")
-    except (http.client.RemoteDisconnected, ConnectionError):
+        wait = response.getheader("Retry-After")
+        return Answer(response.status, json.loads(response.read() or b"{}"), int(wait) if wait and wait.isdigit() else None)
+    except (http.client.HTTPException, ConnectionError, ValueError):  # closed, cut off (IncompleteRead), or broken JSON
         return None
     finally:
         connection.close()

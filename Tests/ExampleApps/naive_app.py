@@ -4,9 +4,12 @@
 - It never asks POST /v3/cashout/status, so it never learns a rejection (notification_not_followed_up)
   nor a reversal after completion (late_rejection_missed).
 - When a create's answer is lost it creates again with a new external_id (duplicate_after_lost_response).
+- Asked to wait (HTTP 429 with Retry-After), it sends the request again at once (retried_before_retry_after).
 """
 import common
 import shop
+
+common.HONOURS_RETRY_AFTER = False
 
 url = shop.receive_notifications(lambda form: 200)
 for external_id, amount in shop.ORDERS:

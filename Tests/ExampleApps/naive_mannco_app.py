@@ -4,10 +4,14 @@
   the first was made); refused "Pending cashout exists", it sends the request again unchanged at
   once, and is refused again (retried_after_refusal).
 - It keeps its token for ever: after a 403 it goes on sending the same token (expired_token_used).
+- Asked to wait (HTTP 429 with Retry-After), it sends the request again at once (retried_before_retry_after).
 """
 import time
 
+import common
 import mannco_shop as shop
+
+common.HONOURS_RETRY_AFTER = False
 
 tokens = {user: shop.login(user) for user in shop.USERS}
 for user, amount in shop.FIRST_ROUND:

@@ -7,11 +7,14 @@
   PayoutService answers the failed payout, and nothing is paid.
 - It waits for its first payout by calling Get in a loop (status_polling_excessive).
 - When a Create's answer is lost it creates again with a new merchant_payout_id (duplicate_after_lost_response).
+- Asked to wait (HTTP 429 with Retry-After), it sends the request again at once (retried_before_retry_after).
 """
 import json
 
 import common
 import payoutservice_shop as shop
+
+common.HONOURS_RETRY_AFTER = False
 
 url = None
 

@@ -37,8 +37,18 @@ async function owed(work) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// POSTs a signed D24 request: {status, body}, or null when the connection closed without an answer.
-function post(path, fields) {
+// POSTs a signed D24 request: {status, body}, or null when no whole answer came (closed, or cut off). Asked to wait
+// (429, a gateway's rate limit), it sends again once Retry-After's seconds have passed, up to 5 times.
+async function post(path, fields) {
+  let answer = await postOnce(path, fields);
+  for (let waits = 0; answer !== null && answer.status === 429 && waits < 5; waits++) {
+    await sleep(1000 * Number(answer.retryAfter ?? 1));
+    answer = await postOnce(path, fields);
+  }
+  return answer;
+}
+
+function postOnce(path, fields) {
   const body = JSON.stringify({ login: LOGIN, pass: PASS, ...fields });
   const headers = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body),
     "Payload-Signature": crypto.createHmac("sha256", SECRET).update(body).digest("hex") };
@@ -46,7 +56,13 @@ function post(path, fields) {
     const request = http.request(new URL(path, SANDBOX), { method: "POST", headers, agent: false }, (response) => {
       let text = "";
       response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("error", () => resolve(null))
-        .on("end", () => resolve({ status: response.statusCode, body: text ? JSON.parse(text) : {} }));
+        .on("end", () => {
+          try {
+            resolve({ status: response.statusCode, body: text ? JSON.parse(text) : {}, retryAfter: response.headers["retry-after"] });
+          } catch {
+            resolve(null);  // cut off: broken JSON
+          }
+        });
     });
     request.on("error", () => resolve(null));
     request.end(body);

@@ -187,6 +187,11 @@ public final class PayoutWorkers implements AutoCloseable {
             .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            // Asked to wait (429, a gateway's rate limit): sent again once Retry-After's seconds have passed, up to 5 times.
+            for (int waits = 0; response.statusCode() == 429 && waits < 5; waits++) {
+                Thread.sleep(1000L * response.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
+                response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            }
             return new Answer(response.statusCode(), response.body());
         } catch (IOException lost) {
             return null;
