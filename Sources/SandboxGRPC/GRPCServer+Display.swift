@@ -24,7 +24,7 @@ extension GRPCServer {
                 guard let message = message(path: request.path, contentType: request.headers["content-type"], body: request.body,
                                             isRequest: true) else { throw NoMessage() }
                 return message
-            }, view: { $0.json() })
+            })
         } catch {
             return nil
         }
@@ -54,6 +54,11 @@ extension HTTPRequest {
     /// (its proto3 JSON, for the readers of JSON, made from the message when asked).
     func decodedMessage(_ decode: () throws(ProtobufError) -> ProtoMessage) throws(ProtobufError) -> ProtoMessage {
         guard let decoded else { return try decode() }
-        return try decoded.message(decode, view: { $0.json() })
+        return try decoded.message(decode)
     }
+}
+
+extension ProtoMessage: DecodedMessage {
+    /// Its proto3 JSON, for a reader of a request's body as JSON (``DecodedBody``).
+    package var jsonView: JSON? { json() }
 }

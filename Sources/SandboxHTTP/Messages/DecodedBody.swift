@@ -10,9 +10,8 @@ package final class DecodedBody: Sendable {
     private struct State {
         /// The body as JSON (a gRPC message as its proto3 JSON); nil until read, `.some(nil)` when it is not JSON.
         var json: JSON??
-        /// The body as its handler reads it, when that is not JSON (a gRPC message), and how it reads as JSON.
-        var message: (any Sendable)?
-        var view: (@Sendable (any Sendable) -> JSON?)?  // nil: the message has no JSON of its own
+        /// The body as its handler reads it, when that is not JSON (a gRPC message, D24's members).
+        var message: (any DecodedMessage)?
         var decodes = 0
     }
 
@@ -27,7 +26,7 @@ package final class DecodedBody: Sendable {
     package func json(_ decode: () -> JSON?) -> JSON? {
         state.withLock { state in
             if let json = state.json { return json }
-            if let message = state.message, let view = state.view, let json = view(message) {  // from the message, not the bytes
+            if let json = state.message?.jsonView {  // made from the message, not from the bytes again
                 state.json = .some(json)
                 return json
             }
@@ -39,11 +38,9 @@ package final class DecodedBody: Sendable {
     }
 
     /// The body as its handler reads it (a gRPC message, D24's members), decoded by `decode` for the first reader
-    /// and then kept: made by `fromJSON` instead when a reader of JSON came first. `view` is its JSON, for a later
-    /// reader of JSON, made from it when asked rather than from the bytes again (nil: the bytes are read for it).
-    package func message<Message: Sendable, Failure: Error>(_ decode: () throws(Failure) -> Message,
-                                                           fromJSON: ((JSON?) -> Message)? = nil,
-                                                           view: @escaping @Sendable (Message) -> JSON?) throws(Failure) -> Message {
+    /// and then kept: made by `fromJSON` instead when a reader of JSON came first.
+    package func message<Message: DecodedMessage, Failure: Error>(_ decode: () throws(Failure) -> Message,
+                                                                 fromJSON: ((JSON?) -> Message)? = nil) throws(Failure) -> Message {
         try state.withLock { state throws(Failure) in
             if let message = state.message as? Message { return message }
             if let fromJSON, let json = state.json {
@@ -53,12 +50,16 @@ package final class DecodedBody: Sendable {
             }
             let message = try decode()
             state.message = message
-            state.view = { ($0 as? Message).flatMap(view) }
             state.decodes += 1
             return message
         }
     }
+}
 
+/// A body as a handler reads it, when that is not JSON: what a reader of JSON gets instead, made from it
+/// rather than from the bytes again (nil: the bytes are read for it).
+package protocol DecodedMessage: Sendable {
+    var jsonView: JSON? { get }
 }
 
 extension HTTPRequest {

@@ -20,16 +20,16 @@ struct D24Body: Sendable {
     }
 
     /// The members as read: from the bytes, with the known keys, or from the JSON another reader decoded first.
-    private struct Read: Sendable {
+    private struct Read: DecodedMessage {
         let members: [JSON.Member]?
+
+        var jsonView: JSON? { members.map { .object(Dictionary($0.map { ($0.key, $0.value) }) { _, last in last }) } }
     }
 
     private static func members(of request: HTTPRequest) -> [JSON.Member]? {
         let decode = { Read(members: try? JSON.parseMembers(request.body, keys: Self.knownKeys)) }
         guard let decoded = request.decoded else { return decode().members }
-        return decoded.message(decode, fromJSON: { json in Read(members: json?.objectValue.map { $0.map(JSON.Member.init) }) },
-                               view: { read in read.members.map { .object(Dictionary($0.map { ($0.key, $0.value) }) { _, last in last }) } })
-        .members
+        return decoded.message(decode, fromJSON: { json in Read(members: json?.objectValue.map { $0.map(JSON.Member.init) }) }).members
     }
 
     /// The keys of the signed endpoints' bodies: each kept once, not made again for every request.
