@@ -4,18 +4,19 @@ import Synchronization
 /// A request's body decoded once, by whichever reader comes first (a scenario's fault, or the
 /// handler), and kept with the request for every later one: the handler, the request log and
 /// what reads the log (the report, the timeline, the clock's waits). Architecture guide, "A request
-/// is read once". The request recorder gives each request one (``HTTPRequest/decoded``); a request
-/// without one is decoded by each reader.
+/// is read once". Each request is made with one (``HTTPRequest/decoded``), which its copies share.
 package final class DecodedBody: Sendable {
-    private struct State {
+    @usableFromInline struct State {
         /// The body as JSON (a gRPC message as its proto3 JSON); nil until read, `.some(nil)` when it is not JSON.
-        var json: JSON??
+        @usableFromInline var json: JSON??
         /// The body as its handler reads it, when that is not JSON (a gRPC message, D24's members).
-        var message: (any DecodedMessage)?
-        var decodes = 0
+        @usableFromInline var message: (any DecodedMessage)?
+        @usableFromInline var decodes = 0
+
+        @usableFromInline init() {}
     }
 
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
     package init() {}
 
@@ -38,7 +39,9 @@ package final class DecodedBody: Sendable {
     }
 
     /// The body as its handler reads it (a gRPC message, D24's members), decoded by `decode` for the first reader
-    /// and then kept: made by `fromJSON` instead when a reader of JSON came first.
+    /// and then kept: made by `fromJSON` instead when a reader of JSON came first. Inlinable, so that each caller's
+    /// types are known where it is compiled (a generic call looks up its closures' types at run time, on every request).
+    @inlinable
     package func message<Message: DecodedMessage, Failure: Error>(_ decode: () throws(Failure) -> Message,
                                                                  fromJSON: ((JSON?) -> Message)? = nil) throws(Failure) -> Message {
         try state.withLock { state throws(Failure) in

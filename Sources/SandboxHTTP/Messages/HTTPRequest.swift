@@ -16,8 +16,9 @@ package struct HTTPRequest: Sendable {
     package var parameters: [String: String] = [:]
     /// The client's address, set by the server (for IP allow-lists).
     package var remoteAddress: SocketAddress?
-    /// Its body as read once and shared by every reader, when the request recorder gave it one.
-    package var decoded: DecodedBody?
+    /// Its body as read once and shared by every reader (every copy of the request shares it); nil
+    /// once the request log cut the body (it keeps neither the whole body nor what it read as).
+    package var decoded: DecodedBody? = DecodedBody()
 
     /// Creates a request; the server's parser and tests use this.
     package init(method: String, target: String, version: HTTPVersion = .http1_1,
