@@ -18,7 +18,8 @@ extension RequestLog {
     /// What an entry's request was, as its API reads it (`APIContract.reportFacts`): made once, by
     /// its first reader (the clock's waits, the report, the timeline, a verification), and kept.
     package func facts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
-        entry.facts { api.reportFacts(exchange(entry), bank: bank) }
+        let make = { api.reportFacts(self.exchange(entry), bank: bank) }
+        return entry.request.decoded?.derived(make) ?? make()
     }
 
     /// The entry as a dialect reads it for the integration report.

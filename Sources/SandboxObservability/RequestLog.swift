@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxContract
 import SandboxGRPC
 import SandboxHTTP
 import SandboxSupport
@@ -43,8 +42,6 @@ package final class RequestLog: Sendable {
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         package let route: String?
         package let dialect: String?
-        /// What its API made of it, made once by the first reader (``RequestLog/facts(_:api:bank:)``).
-        private let facts = Mutex<RequestFacts??>(nil)
 
         package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
                      response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?) {
@@ -59,16 +56,6 @@ package final class RequestLog: Sendable {
             self.responseTruncated = responseTruncated
             self.route = route
             self.dialect = dialect
-        }
-
-        /// What its API made of it: made by `make` for the first reader, then kept.
-        package func facts(_ make: () -> RequestFacts?) -> RequestFacts? {
-            facts.withLock { facts in
-                if let made = facts { return made }
-                let made = make()
-                facts = .some(made)
-                return made
-            }
         }
 
         /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
@@ -112,7 +99,7 @@ package final class RequestLog: Sendable {
         let responseTruncated = response.body.count > bodyLimit || truncated?.response == true
         if requestTruncated {  // neither the whole body nor what it read as is kept
             request.body = Array(request.body.prefix(bodyLimit))
-            request.decoded = nil
+            request.decoded = DecodedBody()  // for what its readers make of it (its facts) only
         }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
         // Made under the lock, where it takes its id, and moved into the ring (not copied); the

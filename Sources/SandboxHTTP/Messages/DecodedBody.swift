@@ -12,6 +12,8 @@ package final class DecodedBody: Sendable {
         /// The body as its handler reads it, when that is not JSON (a gRPC message, D24's members).
         @usableFromInline var message: (any DecodedMessage)?
         @usableFromInline var decodes = 0
+        /// What its readers made of it (a logged request's facts), once.
+        @usableFromInline var derived: (any Sendable)?
 
         @usableFromInline init() {}
     }
@@ -55,6 +57,22 @@ package final class DecodedBody: Sendable {
             state.message = message
             state.decodes += 1
             return message
+        }
+    }
+}
+
+extension DecodedBody {
+    /// What the request's readers make of it (the request log's facts: `RequestLog.facts`), made by `make` for
+    /// the first one and then kept: kept here, not in the log's entry, so that an entry no one reads costs nothing more.
+    /// `make` runs outside the lock (it reads the body through this same value); two readers at once may both make
+    /// it, and the first kept is what every later one gets.
+    package func derived<Value: Sendable>(_ make: () -> Value) -> Value {
+        if let made = state.withLock({ $0.derived as? Value }) { return made }
+        let made = make()
+        return state.withLock { state in
+            if let kept = state.derived as? Value { return kept }
+            state.derived = made
+            return made
         }
     }
 }
