@@ -15,14 +15,17 @@ extension GRPCServer {
     /// A request's message as proto3 JSON, as ``messageJSON(path:contentType:body:isRequest:)`` reads it,
     /// decoded once for the request's every reader (``HTTPRequest/decoded``): its handler decodes no more.
     package func requestMessageJSON(_ request: HTTPRequest) -> JSON? {
+        let contentType = request.headers["content-type"]
+        guard let type = GRPCMetadata.mediaType(contentType), Self.messageTypes.contains(type) else { return nil }  // JSON: read as JSON
         guard let decoded = request.decoded else {
-            return messageJSON(path: request.path, contentType: request.headers["content-type"], body: request.body, isRequest: true)
+            return messageJSON(path: request.path, contentType: contentType, body: request.body, isRequest: true)
         }
         struct NoMessage: Error {}
         do {
             _ = try decoded.message({ () throws(NoMessage) in
-                guard let message = message(path: request.path, contentType: request.headers["content-type"], body: request.body,
-                                            isRequest: true) else { throw NoMessage() }
+                guard let message = message(path: request.path, contentType: contentType, body: request.body, isRequest: true) else {
+                    throw NoMessage()
+                }
                 return message
             })
         } catch {
@@ -30,6 +33,9 @@ extension GRPCServer {
         }
         return decoded.json { nil }  // the message's view
     }
+
+    /// The content types whose body is a protobuf message: gRPC's, framed, and Connect's, bare.
+    private static let messageTypes: Set<String> = ["application/grpc", "application/grpc+proto", "application/proto"]
 
     private func message(path: some StringProtocol, contentType: String?, body: [UInt8], isRequest: Bool) -> ProtoMessage? {
         // The type first: it is cheaper to tell than the method, and most bodies a report reads are JSON.
