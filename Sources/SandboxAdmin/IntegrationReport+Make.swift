@@ -30,7 +30,8 @@ extension IntegrationReport {
             let account = facts.account ?? ""
             guard only.map({ $0 == account }) ?? true else { continue }
             requests[Key(dialect: name, account: account), default: []]
-                .append(ReportedRequest(id: entry.id, at: entry.at, receivedAt: entry.receivedAt, exchange: requestLog.exchange(entry, bodies: false), facts: facts))
+                .append(ReportedRequest(id: entry.id, at: entry.at, receivedAt: entry.receivedAt,
+                                        exchange: requestLog.exchange(entry, bodies: false), facts: facts))
         }
         let payouts = Dictionary(grouping: bank.payouts(account: only)) { Key(dialect: $0.dialect, account: $0.account) }
         var notifications: [Int: [StatusNotification]] = [:]

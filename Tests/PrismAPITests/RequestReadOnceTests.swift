@@ -41,7 +41,8 @@ import Testing
             + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C"}"#
         #expect(send(sandbox, "POST", "/v3/cashout", create, headers: ["Payload-Signature": D24Signing.payloadSignature(create)]).status == 200)
         let status = #"{"login":"sandbox_login","pass":"sandbox_pass","external_id":"read-once-1"}"#
-        #expect(send(sandbox, "POST", "/v3/cashout/status", status, headers: ["Payload-Signature": D24Signing.payloadSignature(status)]).status == 200)
+        #expect(send(sandbox, "POST", "/v3/cashout/status", status,
+                     headers: ["Payload-Signature": D24Signing.payloadSignature(status)]).status == 200)
         let login = send(sandbox, "POST", "/user/login", #"{"apiKey": "key-101"}"#)
         let token = try #require(try JSON.parse(login.body)["content"]?["jwt"]?.stringValue)
         #expect(send(sandbox, "POST", "/cashout/process", #"{"amount": 10000, "method": "payoneer"}"#,

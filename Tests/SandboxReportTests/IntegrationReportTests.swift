@@ -281,8 +281,8 @@ import Testing
         let finding = try #require(findings(json)["retried_before_retry_after"])
         #expect(finding["severity"] == "warning" && finding["cashouts"] == [1000001])
         let occurrence = try #require(finding["occurrences"]?[0]?.stringValue)
-        #expect(occurrence.hasPrefix("POST /v3/cashout/status was sent again ") && occurrence.hasSuffix(" ms after an answer that asked for a wait of 1h"),
-                "\(occurrence)")
+        #expect(occurrence.hasPrefix("POST /v3/cashout/status was sent again ")
+                    && occurrence.hasSuffix(" ms after an answer that asked for a wait of 1h"), "\(occurrence)")
     }
 
     @Test func manncoRetriesOfARefusalAndAnExpiredTokenUsedAgain() throws {
