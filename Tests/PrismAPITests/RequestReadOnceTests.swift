@@ -11,7 +11,9 @@ import Testing
 /// and every later reader shares it: the handler, the report, the timeline, the clock's waits
 /// (Architecture, "A request is read once"). For each API: a signed D24 create and status query, a
 /// Mannco login and process, a gRPC `Create` and a Connect JSON `Create`; with no fault, and with
-/// a fault armed that reads every request and fires on none.
+/// a fault armed that reads every request and fires on none. D24's handler reads its members
+/// itself unless a fault decoded the body first (kept, they cost its hot path): its requests are
+/// decoded once more, by the log's first reader, for every other.
 @Suite struct RequestReadOnceTests {
     private static let user = "76561198000000101"
 
@@ -58,8 +60,9 @@ import Testing
         let routes = ["POST /v3/cashout", "POST /v3/cashout/status", "POST /user/login", "POST /cashout/process",
                       "POST /types.PayoutService/Create", "POST /types.PayoutService/Create"]
         #expect(entries.map(\.route) == routes)
-        // Answered: each was decoded once, by its handler or by the fault stage before it.
-        #expect(entries.map { $0.request.decoded?.decodes } == Array(repeating: 1, count: routes.count))
+        // Answered: each was decoded once, by its handler or by the fault stage before it (D24's by the fault stage only).
+        let d24 = faults ? 1 : 0
+        #expect(entries.map { $0.request.decoded?.decodes } == [d24, d24] + Array(repeating: 1, count: routes.count - 2))
         // Then read by the clock's waits, the report and a timeline: nothing decodes it again.
         _ = sandbox.appRequests(after: 0)
         #expect(sandbox.integrationReport().status == 200)
