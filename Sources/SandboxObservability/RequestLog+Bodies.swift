@@ -18,8 +18,19 @@ extension RequestLog {
     /// What an entry's request was, as its API reads it (`APIContract.reportFacts`): made once, by
     /// its first reader (the clock's waits, the report, the timeline, a verification), and kept.
     package func facts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
-        let make = { api.reportFacts(self.exchange(entry), bank: bank) }
-        return entry.request.decoded?.derived(make) ?? make()
+        guard let decoded = entry.request.decoded else { return api.reportFacts(exchange(entry), bank: bank) }
+        if let made = decoded.derived.load() as? MadeFacts { return made.facts }
+        let made = decoded.derived.storeIfNil(MadeFacts(api.reportFacts(exchange(entry), bank: bank))) as? MadeFacts
+        return made?.facts
+    }
+
+    /// A logged request's facts, kept with its body.
+    private final class MadeFacts: Sendable {
+        let facts: RequestFacts?
+
+        init(_ facts: RequestFacts?) {
+            self.facts = facts
+        }
     }
 
     /// The entry as a dialect reads it for the integration report.

@@ -24,8 +24,9 @@ package final class DecodedBody: Sendable {
     @usableFromInline let json = AtomicLazyReference<Kept<JSON?>>()
     /// The body as its handler reads it, when that is not JSON (a gRPC message, D24's members).
     @usableFromInline let message = AtomicLazyReference<Kept<any DecodedMessage>>()
-    /// What its readers made of it (a logged request's facts).
-    @usableFromInline let made = AtomicLazyReference<Kept<any Sendable>>()
+    /// What its readers made of it, set once by the first so that its work is every later one's: an immutable,
+    /// `Sendable` object of the reader's own class (the request log's facts).
+    package let derived = AtomicLazyReference<AnyObject & Sendable>()
     @usableFromInline let decoded = Atomic<Int>(0)
 
     package init() {}
@@ -62,14 +63,6 @@ package final class DecodedBody: Sendable {
             decoded.add(1, ordering: .relaxed)
         }
         return message.storeIfNil(Kept(read)).value as? Message ?? read
-    }
-
-    /// What the request's readers make of it (the request log's facts: `RequestLog.facts`), made by `make` for
-    /// the first one and then kept: here, not in the log's entry, so that an entry no one reads costs nothing more.
-    package func derived<Value: Sendable>(_ make: () -> Value) -> Value {
-        if let kept = made.load()?.value as? Value { return kept }
-        let value = make()
-        return made.storeIfNil(Kept(value)).value as? Value ?? value
     }
 }
 
