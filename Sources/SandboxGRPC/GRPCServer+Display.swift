@@ -16,7 +16,10 @@ extension GRPCServer {
     /// decoded once for the request's every reader (``HTTPRequest/decoded``): its handler decodes no more.
     package func requestMessageJSON(_ request: HTTPRequest) -> JSON? {
         let contentType = request.headers["content-type"]
-        guard let type = GRPCMetadata.mediaType(contentType), Self.messageTypes.contains(type) else { return nil }  // JSON: read as JSON
+        switch GRPCMetadata.mediaType(contentType) {
+        case "application/grpc", "application/grpc+proto", "application/proto": break
+        default: return nil  // JSON: read as JSON
+        }
         guard let decoded = request.decoded else {
             return messageJSON(path: request.path, contentType: contentType, body: request.body, isRequest: true)
         }
@@ -33,9 +36,6 @@ extension GRPCServer {
         }
         return decoded.json { nil }  // the message's view
     }
-
-    /// The content types whose body is a protobuf message: gRPC's, framed, and Connect's, bare.
-    private static let messageTypes: Set<String> = ["application/grpc", "application/grpc+proto", "application/proto"]
 
     private func message(path: some StringProtocol, contentType: String?, body: [UInt8], isRequest: Bool) -> ProtoMessage? {
         // The type first: it is cheaper to tell than the method, and most bodies a report reads are JSON.

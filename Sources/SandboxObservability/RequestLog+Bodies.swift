@@ -39,7 +39,8 @@ extension RequestLog {
                        body: !bodies || entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus,
                        answer: bodies ? answerJSON(entry) : nil, dropped: entry.response.isDroppedConnection || entry.response.cutAfter != nil,
                        diagnosis: entry.response.diagnosis, fault: entry.response.fault?.kind, cutAfter: entry.response.cutAfter,
-                       retryAfter: entry.response.retryAfter)
+                       // Only a refusal asks for a wait (a fault's, or an HTTP 4xx or 5xx): the others' headers are not read.
+                       retryAfter: entry.response.fault != nil || entry.response.status >= 400 ? entry.response.retryAfter : nil)
     }
 
     /// A gRPC or Connect message as proto3 JSON, a JSON body, or a form's fields as strings.
