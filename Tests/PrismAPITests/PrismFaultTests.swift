@@ -70,17 +70,28 @@ import Testing
     /// The header fields of a gRPC call to PayoutService, as a client sends them.
     private static let grpcFields = [("content-type", "application/grpc"), ("te", "trailers")] + defaultAuth.map { ($0.name, $0.value) }
 
+    /// A sandbox whose fault on Create has `fault`'s keys, and a gRPC Create of po-cut (120.00) sent on stream 1 of a
+    /// raw HTTP/2 connection: the connection, and the frames that stream got.
+    private func truncatedCreate(_ fault: String) throws -> (Sandbox, WireClient, [WireClient.Frame]) {
+        let sandbox = try start(#"{"faults": [{"when": {"path": "/types.PayoutService/Create"}, \#(fault)}]}"#)
+        do {
+            let wire = try WireClient(port: try #require(sandbox.baseURL.port))
+            wire.openHTTP2()
+            wire.post(stream: 1, path: "/types.PayoutService/Create", Self.grpcFields,
+                      body: GRPCDeframer.frame(createRequest("po-cut", minor: 12000).encoded()))
+            return (sandbox, wire, try wire.frames(of: 1))
+        } catch {
+            sandbox.stop()
+            throw error
+        }
+    }
+
     /// `truncate` over gRPC (HTTP/2): HEADERS, a DATA frame with the first half of the length-prefixed message and no
     /// END_STREAM, then RST_STREAM INTERNAL_ERROR and no trailers; the Create committed (a Get finds it), and the next
     /// stream of the same connection is answered whole. The timeline says how much of the answer went.
     @Test func aTruncatedGRPCCallGetsAShortFrameThenItsStreamIsResetAndTheConnectionGoesOn() throws {
-        let sandbox = try start(#"{"faults": [{"when": {"path": "/types.PayoutService/Create"}, "every": 1, "times": 1, "kind": "truncate"}]}"#)
+        let (sandbox, wire, cut) = try truncatedCreate(#""every": 1, "times": 1, "kind": "truncate""#)
         defer { sandbox.stop() }
-        let wire = try WireClient(port: try #require(sandbox.baseURL.port))
-        wire.openHTTP2()
-        wire.post(stream: 1, path: "/types.PayoutService/Create", Self.grpcFields,
-                  body: GRPCDeframer.frame(createRequest("po-cut", minor: 12000).encoded()))
-        let cut = try wire.frames(of: 1)
         typealias Frame = WireClient.Frame
         try #require(cut.map(\.type) == [Frame.headers, Frame.data, Frame.rstStream], "\(cut.map(\.type))")
         #expect(!cut[0].endStream && !cut[1].endStream && cut[2].errorCode == 2)  // INTERNAL_ERROR
@@ -102,13 +113,8 @@ import Testing
     /// `truncate` with `"commit": false` over gRPC: nothing is made, and the call is cut right after its head
     /// (a gRPC error has no message to cut): HEADERS, then RST_STREAM, no trailers.
     @Test func anUncommittedTruncateOverGRPCMakesNothingAndResetsAfterTheHead() throws {
-        let sandbox = try start(#"{"faults": [{"when": {"path": "/types.PayoutService/Create"}, "every": 1, "kind": "truncate", "commit": false}]}"#)
+        let (sandbox, _, cut) = try truncatedCreate(#""every": 1, "kind": "truncate", "commit": false"#)
         defer { sandbox.stop() }
-        let wire = try WireClient(port: try #require(sandbox.baseURL.port))
-        wire.openHTTP2()
-        wire.post(stream: 1, path: "/types.PayoutService/Create", Self.grpcFields,
-                  body: GRPCDeframer.frame(createRequest("po-cut", minor: 12000).encoded()))
-        let cut = try wire.frames(of: 1)
         #expect(cut.map(\.type) == [WireClient.Frame.headers, WireClient.Frame.rstStream] && !cut[0].endStream && cut.last?.errorCode == 2)
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "po-cut")).code == 5)  // NOT_FOUND
         #expect(sandbox.bank.payouts(account: DefaultMerchant.id).isEmpty)
