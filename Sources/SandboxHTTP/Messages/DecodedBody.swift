@@ -22,7 +22,7 @@ package final class DecodedBody: Sendable {
 
     /// The body as JSON (a gRPC message as its proto3 JSON); its value nil when it is not JSON.
     @usableFromInline let json = AtomicLazyReference<Kept<JSON?>>()
-    /// The body as its handler reads it, when that is not JSON (a gRPC message, D24's members).
+    /// The body as its handler reads it, when that is not JSON (a gRPC message).
     @usableFromInline let message = AtomicLazyReference<Kept<any DecodedMessage>>()
     /// What its readers made of it, set once by the first so that its work is every later one's: an immutable,
     /// `Sendable` object of the reader's own class (the request log's facts).
@@ -48,20 +48,14 @@ package final class DecodedBody: Sendable {
         return json.storeIfNil(Kept(read)).value
     }
 
-    /// The body as its handler reads it (a gRPC message, D24's members), decoded by `decode` for the first reader
-    /// and then kept: made by `fromJSON` instead when a reader of JSON came first. Inlinable, so that each caller's
-    /// types are known where it is compiled (a generic call looks up its closures' types at run time, on every request).
+    /// The body as its handler reads it (a gRPC message), decoded by `decode` for the first reader and then kept.
+    /// Inlinable, so that each caller's types are known where it is compiled (a generic call looks up its closures'
+    /// types at run time, on every request).
     @inlinable
-    package func message<Message: DecodedMessage, Failure: Error>(_ decode: () throws(Failure) -> Message,
-                                                                 fromJSON: ((JSON?) -> Message)? = nil) throws(Failure) -> Message {
+    package func message<Message: DecodedMessage, Failure: Error>(_ decode: () throws(Failure) -> Message) throws(Failure) -> Message {
         if let kept = message.load()?.value as? Message { return kept }
-        let read: Message
-        if let fromJSON, let json = json.load() {
-            read = fromJSON(json.value)
-        } else {
-            read = try decode()
-            decoded.add(1, ordering: .relaxed)
-        }
+        let read = try decode()
+        decoded.add(1, ordering: .relaxed)
         return message.storeIfNil(Kept(read)).value as? Message ?? read
     }
 }
