@@ -53,8 +53,8 @@ let package = Package(
         // Layer 3: the seam every payout API plugs into, and the APIs, each in Sources/Dialects/NAME.
         // The wire and the accounts; what an API adds to scenario files, the documents, the dashboard
         // and the report, it adds by conforming to those modules' own protocols (ScenarioDialect...).
-        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxContract", "SandboxGRPC", "SandboxHTTP",
-                                                       "SandboxJSON", "SandboxProtobuf", "SandboxScenario"],
+        .target(name: "SandboxDialect", dependencies: ["SandboxAPIDocs", "SandboxBank", "SandboxContract", "SandboxDashboard", "SandboxGRPC",
+                                                       "SandboxHTTP", "SandboxJSON", "SandboxProtobuf", "SandboxReport", "SandboxScenario"],
                 path: "Sources/Dialects/Dialect"),
         // D24 Cashouts v3: its country rules (pure data and check digits) and the adapter that
         // decodes, authenticates, validates, calls the bank and answers.

@@ -68,7 +68,7 @@ extension [any Dialect] {
     var scenarioVocabulary: ScenarioVocabulary {
         reduce(ScenarioVocabulary()) { vocabulary, dialect in
             var merged = vocabulary.merging(dialect.vocabulary)
-            merged.reportFindings.formUnion((dialect as? any ReportingDialect)?.integrationChecks.map(\.id) ?? [])
+            merged.reportFindings.formUnion(dialect.asReportingDialect?.integrationChecks.map(\.id) ?? [])
             return merged
         }
     }
@@ -93,7 +93,7 @@ extension [any Dialect] {
     func builtInSetup(vocabulary: ScenarioVocabulary? = nil) -> ScenarioSetup {
         let vocabulary = vocabulary ?? scenarioVocabulary
         var setup = ScenarioSetup(layering: compactMap { dialect in
-            (dialect as? any ScenarioDialect)?.builtInScenarioText.map { text in
+            dialect.asScenarioDialect?.builtInScenarioText.map { text in
                 do {
                     var scenario = try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)",
                                                            vocabulary: vocabulary)
@@ -133,9 +133,9 @@ extension [any Dialect] {
     /// handlers read them.
     package var documents: [APIDocsFragment] {
         compactMap { dialect -> APIDocsFragment? in
-            guard var fragment = (dialect as? any DocumentedDialect)?.docs else { return nil }
+            guard var fragment = dialect.asDocumentedDialect?.docs else { return nil }
             fragment.dialect = dialect.name
-            fragment.ledgerReference = (dialect as? any ReportingDialect)?.ledgerTerms.map { ($0.referenceKey, $0.referenceMeaning) }
+            fragment.ledgerReference = dialect.asReportingDialect?.ledgerTerms.map { ($0.referenceKey, $0.referenceMeaning) }
             fragment.statusWords = PayoutStatus.allCases.compactMap(dialect.statusWord)
             fragment.scenarioVocabulary = [dialect].scenarioVocabulary
             if let kind = dialect.accounts, let (schema, update) = kind.schemaNames {
@@ -147,7 +147,7 @@ extension [any Dialect] {
     }
 
     /// Their parts of the dashboard, in their order.
-    var dashboardParts: [DashboardPart] { compactMap { ($0 as? any DashboardDialect)?.dashboard } }
+    var dashboardParts: [DashboardPart] { compactMap { $0.asDashboardDialect?.dashboard } }
 
     /// Every operation a client of the sandbox calls: the admin API's, and each API's with its
     /// accounts' older paths (the dashboard's table of operations; with `DocumentRoute.all`,

@@ -22,7 +22,7 @@ extension IntegrationReport {
         let (entries, lost) = requestLog.all()
         guard lost == 0, requestLog.capacity > 0 else { return .failure(Unknowable(lost: lost, capacity: requestLog.capacity)) }
         struct Key: Hashable { let dialect: String, account: String }
-        let reporting = dialects.compactMapValues { $0 as? any ReportingDialect }  // cast once, not per request
+        let reporting = dialects.compactMapValues { $0.asReportingDialect }  // asked once, not per request
         var requests: [Key: [ReportedRequest]] = [:]
         for entry in entries {
             guard let name = entry.dialect, let dialect = reporting[name] else { continue }
@@ -93,7 +93,7 @@ extension ReportCache {
     /// (read from `source`) with `bank`'s payouts, of `account` alone when given, and keeps the reconciliation for the report.
     package func reconcile(ledger: JSON, source: String, account: String?, bank: Bank, requestLog: RequestLog, sender: WebhookSender,
                            dialects: [String: any Dialect]) -> Result<Reconciliation, Reconciliation.Problem> {
-        let terms = dialects.compactMapValues { ($0 as? any ReportingDialect)?.ledgerTerms }
+        let terms = dialects.compactMapValues { $0.asReportingDialect?.ledgerTerms }
         var words: [String: @Sendable (PayoutStatus) -> String] = [:]
         for (name, dialect) in dialects where terms[name] != nil { words[name] = { dialect.statusWord($0) ?? $0.name } }
         // What the report's findings explain of a mismatch (a create made again after its answer was lost), judged without a ledger.

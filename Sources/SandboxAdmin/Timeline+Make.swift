@@ -113,7 +113,7 @@ extension Timeline {
         let log = sources.requestLog
         let ids = Set(payouts.map(\.id))
         let logged = log.all().entries.compactMap { entry -> (RequestLog.Entry, RequestFacts, String)? in
-            guard let dialect = entry.dialect.flatMap({ sources.dialects[$0] as? any ReportingDialect }),
+            guard let dialect = entry.dialect.flatMap({ sources.dialects[$0]?.asReportingDialect }),
                   let facts = log.facts(entry, api: dialect, bank: sources.bank) else { return nil }
             // A gRPC method by its name (`Get`), an HTTP route as it is (`POST /v3/cashout/status`).
             let name = entry.route.flatMap { dialect.operation(route: $0)?.grpcMethod } ?? entry.route

@@ -44,16 +44,22 @@ final class GRPCReflection: GRPCStreamingCall {
                 MessageSchema(name("ServiceResponse"), [FieldSchema(1, "name", .string)]),
                 MessageSchema(name("ErrorResponse"), [FieldSchema(1, "error_code", .int32), FieldSchema(2, "error_message", .string)]),
             ],
-            services: [
-                ServiceSchema(name("ServerReflection"), [
-                    MethodSchema("ServerReflectionInfo", input: name("ServerReflectionRequest"), output: name("ServerReflectionResponse"),
-                                 clientStreaming: true, serverStreaming: true),
-                ]),
-            ])
+            services: [service(package: package)])
+    }
+
+    /// The service of reflection.proto in `package` (what a start routes, without the file).
+    static func service(package: String) -> ServiceSchema {
+        ServiceSchema("\(package).ServerReflection", [
+            MethodSchema("ServerReflectionInfo", input: "\(package).ServerReflectionRequest", output: "\(package).ServerReflectionResponse",
+                         clientStreaming: true, serverStreaming: true),
+        ])
     }
 
     /// v1, then v1alpha.
-    static let files = [file(package: "grpc.reflection.v1"), file(package: "grpc.reflection.v1alpha")]
+    static let packages = ["grpc.reflection.v1", "grpc.reflection.v1alpha"]
+
+    /// reflection.proto in each of `packages`.
+    static var files: [ProtoFile] { packages.map(file(package:)) }
 
     private let registry: ProtoRegistry
     private var sentFiles: Set<String> = []

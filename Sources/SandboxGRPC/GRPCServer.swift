@@ -53,11 +53,11 @@ package struct GRPCServer: Sendable {
     /// needs them, not at start (``ProtoRegistry/init(services:files:)``).
     ///
     /// ```swift
-    /// var grpc = GRPCServer(services: try ProtoText.services(sources)) { try! ProtoText.files(sources) }
+    /// var grpc = GRPCServer(services: try ProtoText.services(of: sources[0])) { try! ProtoText.files(sources) }
     /// ```
     package init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
-        let own = [GRPCHealth.file] + GRPCReflection.files
-        self.init(registry: ProtoRegistry(services: services + own.flatMap(\.services)) { files() + own })
+        let own = GRPCHealth.file.services + GRPCReflection.packages.map(GRPCReflection.service(package:))
+        self.init(registry: ProtoRegistry(services: services + own) { files() + [GRPCHealth.file] + GRPCReflection.files })
     }
 
     private init(registry: ProtoRegistry) {
@@ -66,8 +66,8 @@ package struct GRPCServer: Sendable {
         let registry = registry
         unaryHandlers["/grpc.health.v1.Health/Check"] = { request, _ in try GRPCHealth.check(request, registry: registry) }
         streamingMethods["/grpc.health.v1.Health/Watch"] = { _ in GRPCHealth.Watch(registry: registry) }
-        for file in GRPCReflection.files {
-            streamingMethods["/\(file.package).ServerReflection/ServerReflectionInfo"] = { _ in GRPCReflection(registry: registry) }
+        for package in GRPCReflection.packages {
+            streamingMethods["/\(package).ServerReflection/ServerReflectionInfo"] = { _ in GRPCReflection(registry: registry) }
         }
     }
 

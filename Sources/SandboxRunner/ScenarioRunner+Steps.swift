@@ -90,7 +90,7 @@ extension ScenarioRunner {
             let entries = sandbox.bank.ledgerCount(account: login)
             return entries == count ? nil : "expect_ledger \(login): expected \(count) entries, got \(entries)"
         case .dialect(var step):
-            guard let dialect = sandbox.dialects.values.lazy.compactMap({ $0 as? any ScenarioDialect })
+            guard let dialect = sandbox.dialects.values.lazy.compactMap({ $0.asScenarioDialect })
                 .first(where: { $0.scenarioVocabulary.stepActions[step.action] != nil }) else {
                 return "\(step.action): no API of this sandbox performs it"
             }
@@ -122,7 +122,7 @@ extension ScenarioRunner {
         guard let id = id ?? sandbox.defaultAccountID, let account = sandbox.bank.account(id: id) else {
             throw StepFailure(message: "\(action): no merchant \"\(id ?? "")\"")
         }
-        guard let create = (sandbox.dialects[account.dialect] as? any ScenarioDialect)?.scenarioCreate(
+        guard let create = sandbox.dialects[account.dialect]?.asScenarioDialect?.scenarioCreate(
             fields: given.mapValues(expand), account: account, notificationURL: "\(sandbox.baseURL)/sandbox/sink/\(id)") else {
             throw StepFailure(message: "\(action): \"\(id)\" is an account of \(account.dialect), whose scenarios cannot create payouts")
         }

@@ -29,18 +29,25 @@ package struct ScenarioNode: Sendable {
     }
 
     package func child(_ key: String, _ value: JSON) -> ScenarioNode {
-        ScenarioNode(value: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+        ScenarioNode(value: value, path: path.isEmpty ? key : path + "." + key, file: file)
     }
 
     /// The members of an object; a key outside `allowed` is an error (a typo never passes silently).
     package func object(allowed: [String]) throws(ScenarioError) -> [String: ScenarioNode] {
         guard case .object(let members) = value else { throw fail("expected an object") }
-        var nodes: [String: ScenarioNode] = [:]
-        for key in members.keys.sorted() {
-            guard allowed.contains(key) else { throw unknownKey(key, allowed: allowed) }
-            nodes[key] = child(key, members[key]!)
-        }
+        let (nodes, unknown) = split(members, allowed: allowed)
+        if let first = unknown.first { throw unknownKey(first, allowed: allowed) }
         return nodes
+    }
+
+    /// `members`' nodes of the keys in `allowed`, and the other keys in order (sorted only when
+    /// there are some: a start reads the built-in scenarios' objects, which have none).
+    func split(_ members: [String: JSON], allowed: [String]) -> (nodes: [String: ScenarioNode], unknown: [String]) {
+        var nodes = [String: ScenarioNode](minimumCapacity: members.count), unknown: [String] = []
+        for (key, member) in members {
+            if allowed.contains(key) { nodes[key] = child(key, member) } else { unknown.append(key) }
+        }
+        return (nodes, unknown.count > 1 ? unknown.sorted() : unknown)
     }
 
     /// The refusal of a key outside `allowed`, with the allowed key it probably meant.

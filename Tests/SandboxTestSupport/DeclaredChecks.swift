@@ -8,7 +8,7 @@ package enum DeclaredChecks {
     /// The ids of the checks of the standard dialect named `dialect` (`"d24"`, `"mannco"`,
     /// `"prism"`), in the report's order; empty for a dialect the report does not read.
     package static func ids(of dialect: String) -> [String] {
-        let reporting = Sandbox.standardDialects.first { $0.name == dialect } as? any ReportingDialect
+        let reporting = Sandbox.standardDialects.first { $0.name == dialect }?.asReportingDialect
         return reporting?.integrationChecks.map(\.id) ?? []
     }
 

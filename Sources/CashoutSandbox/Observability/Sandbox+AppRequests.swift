@@ -59,7 +59,7 @@ extension Sandbox {
         let entries = log.entries(after: checked)
         let requests = entries.compactMap { entry -> AppRequest? in
             guard entry.request.headers["User-Agent"] != HTTPClient.userAgent,
-                  let name = entry.dialect, let dialect = dialects[name] as? any ReportingDialect else { return nil }
+                  let name = entry.dialect, let dialect = dialects[name]?.asReportingDialect else { return nil }
             let exchange = log.exchange(entry, bodies: false)
             guard let facts = log.facts(entry, api: dialect, bank: bank) else { return nil }
             var content: String?, amount: String?

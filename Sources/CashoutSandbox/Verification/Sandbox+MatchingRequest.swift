@@ -46,7 +46,7 @@ extension Sandbox {
         var refusal: String?
         let exchange = log.exchange(entry, bodies: false)
         if response.unhandled {
-        } else if let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }),
+        } else if let dialect = entry.dialect.flatMap({ dialects[$0]?.asReportingDialect }),
            let facts = log.facts(entry, api: dialect, bank: bank), case .create = facts.action {
             if exchange.succeeded || exchange.dropped {
                 payout = payoutMade(facts)
@@ -75,7 +75,7 @@ extension Sandbox {
     }
 
     private func payoutMade(by entry: RequestLog.Entry) -> Payout? {
-        guard !entry.response.unhandled, let dialect = entry.dialect.flatMap({ dialects[$0] as? any ReportingDialect }) else { return nil }
+        guard !entry.response.unhandled, let dialect = entry.dialect.flatMap({ dialects[$0]?.asReportingDialect }) else { return nil }
         let exchange = requestLog.exchange(entry, bodies: false)
         guard exchange.succeeded || exchange.dropped, let facts = requestLog.facts(entry, api: dialect, bank: bank),
               case .create = facts.action else {

@@ -1,9 +1,12 @@
+import SandboxAPIDocs
 import SandboxBank
 import SandboxContract
+import SandboxDashboard
 import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 import SandboxProtobuf
+import SandboxReport
 import SandboxScenario
 
 /// One payout API the sandbox serves over its one bank: its operations (``SandboxContract/APIContract``),
@@ -47,7 +50,7 @@ package protocol Dialect: APIContract {
 
     /// The services of `grpcFiles`, in order: what the sandbox routes at start, before it reads
     /// `grpcFiles` (when a call first needs them). By default read from `grpcFiles`; a dialect
-    /// whose files take long to read gives them cheaper (``ProtoText/services(_:)``).
+    /// whose files take long to read gives them cheaper (``ProtoText/services(of:)``).
     var grpcServices: [ServiceSchema] { get }
 
     /// Sets the handlers of its gRPC methods (declared in `grpcFiles`) on the sandbox's server,
@@ -82,6 +85,13 @@ package protocol Dialect: APIContract {
     /// The code and reason its answers give a rejection the bank made with `code` and `reason` (or
     /// without): what the admin API and the dashboard show of it too (D24 answers 808 for none).
     func answeredRejection(code: String?, reason: String?) -> (code: String?, reason: String?)
+
+    /// Itself as each concern's protocol it conforms to, nil for one it does not: what the
+    /// sandbox asks instead of casting (Dialect+Capabilities; never written by a dialect).
+    var asScenarioDialect: (any ScenarioDialect)? { get }
+    var asReportingDialect: (any ReportingDialect)? { get }
+    var asDocumentedDialect: (any DocumentedDialect)? { get }
+    var asDashboardDialect: (any DashboardDialect)? { get }
 }
 
 extension Dialect {
@@ -100,7 +110,7 @@ extension Dialect {
     /// Everything scenario files may say in it: its `ScenarioDialect` vocabulary, if it has one,
     /// and its accounts' section.
     package var vocabulary: ScenarioVocabulary {
-        var vocabulary = (self as? any ScenarioDialect)?.scenarioVocabulary ?? ScenarioVocabulary()
+        var vocabulary = asScenarioDialect?.scenarioVocabulary ?? ScenarioVocabulary()
         if let (section, read) = accounts?.section {
             vocabulary.accountSections[section] = read
             if let format = accounts?.sectionFormat { vocabulary.format.accountSections.append((section, format)) }

@@ -23,11 +23,11 @@ package enum PrismProtos {
         }
     }()
 
-    /// The services of `files`, read without their messages (a start routes the methods; the
-    /// messages are read when a call first needs them).
+    /// The services of `files`, read from services.proto alone (a start routes the methods; the
+    /// messages are read when a call first needs them, and the services checked against them).
     package static let services: [ServiceSchema] = {
         do {
-            return try ProtoText.services(sources)
+            return try ProtoText.services(of: sources[0])
         } catch {
             preconditionFailure("Protos/ compiled into SandboxPrism does not read: \(error)")
         }

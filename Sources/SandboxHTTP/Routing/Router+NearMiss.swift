@@ -1,3 +1,5 @@
+import Synchronization
+
 // Near misses, as WireMock's near-miss report names them: a 404 or 405 names the route the
 // request most likely meant. The distance is an edit distance over path segments (a `{param}`
 // segment matches any non-empty one; letters compare without case, so `/v3/Cashout` is a near
@@ -11,6 +13,28 @@
 // every pattern.
 
 extension Router {
+    /// The routes as near misses compare them, made from a router's `routeNames` by its first 404
+    /// and kept. A router gets a new one with each route it adds (a one-word object: adding a
+    /// route copies no list of names).
+    final class NearMissCandidates: Sendable {
+        private final class Made: Sendable {
+            let candidates: [NearMissCandidate]
+
+            init(_ candidates: [NearMissCandidate]) {
+                self.candidates = candidates
+            }
+        }
+
+        private let made = AtomicLazyReference<Made>()
+
+        /// The candidates of `routeNames` (the router's, as it was when this was made): not
+        /// unmatched, not HEAD.
+        func of(_ routeNames: [String]) -> [NearMissCandidate] {
+            if let made = made.load() { return made.candidates }
+            return made.storeIfNil(Made(routeNames.compactMap(NearMissCandidate.init))).candidates
+        }
+    }
+
     /// A route as near misses compare it.
     struct NearMissCandidate: Sendable {
         let name: String

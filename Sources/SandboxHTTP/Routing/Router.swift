@@ -1,5 +1,4 @@
 import SandboxJSON
-import SandboxSupport
 
 /// A request handler: runs on an event-loop thread and returns the response.
 package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
@@ -61,7 +60,7 @@ package struct Router: Sendable {
     private var middleware: Middleware?
     /// The routes as a 404 compares them with the path it did not find (Router+NearMiss), read
     /// from `routeNames` by the first 404 (a start need not pay for them).
-    private var nearMissCandidates = Lazy<[NearMissCandidate]> { [] }
+    private var nearMissCandidates = NearMissCandidates()
 
     /// The route numbered `i` is `routeNames[i]`, written `"METHOD /path/{param}"`; `routeNames[0]`
     /// is `"unmatched"`. Each `GET` route is followed by its `HEAD` twin.
@@ -125,7 +124,7 @@ package struct Router: Sendable {
             let name = "\(method) \(path)"
             routeNames.append(name)
             if let twin = Self.headTwin(of: name) { routeNames.append(twin) }
-            nearMissCandidates = Lazy { [routeNames] in routeNames.compactMap(NearMissCandidate.init) }  // not unmatched, not HEAD
+            nearMissCandidates = NearMissCandidates()
             return Entry(id: routeNames.count - (method == "GET" ? 2 : 1), handler: handler)
         }
         guard path.utf8.contains(UInt8(ascii: "{")) else {  // bytes: a start adds a hundred routes
@@ -180,8 +179,8 @@ package struct Router: Sendable {
             }
         }
         guard let handlers else {
-            return (Self.unmatched, { [nearMissCandidates] request in
-                let nearMiss = Self.nearMiss(method: request.method, path: request.path, candidates: nearMissCandidates.value)
+            return (Self.unmatched, { [nearMissCandidates, routeNames] request in
+                let nearMiss = Self.nearMiss(method: request.method, path: request.path, candidates: nearMissCandidates.of(routeNames))
                 var response = Self.error(404, "No such endpoint: \(request.method) \(request.path)" + Self.hint(nearMiss))
                 response.nearMiss = nearMiss
                 return response

@@ -76,11 +76,11 @@ package final class ProtoRegistry: Sendable {
 
     /// A registry of the files `files` gives, called once, when anything but `services` is first
     /// asked for (by any thread; the others wait for it): a server routes its methods from
-    /// `services`, which must be the files' (``ProtoText/services(_:)``), and reads the rest when
+    /// `services`, which must be the files' (``ProtoText/services(of:)``), and reads the rest when
     /// a call first comes.
     ///
     /// ```swift
-    /// let registry = ProtoRegistry(services: try ProtoText.services(sources)) { try! ProtoText.files(sources) }
+    /// let registry = ProtoRegistry(services: try ProtoText.services(of: sources[0])) { try! ProtoText.files(sources) }
     /// ```
     package init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
         self.services = services
@@ -94,7 +94,7 @@ package final class ProtoRegistry: Sendable {
             if let tables = tables.load() { return tables }
             guard let read = reader else { preconditionFailure("a registry without tables or a reader") }
             let files = read()
-            precondition(files.flatMap(\.services).map(\.fullName) == services.map(\.fullName), "the files declare other services than were given")
+            precondition(files.flatMap(\.services) == services, "the files declare other services or methods than were given")
             reader = nil
             return tables.storeIfNil(Tables(files))
         }

@@ -23,12 +23,17 @@ struct ProtoResolver {
         return schemas
     }
 
-    /// The files' services, in their order, as ``resolved()`` has them, without their messages.
-    mutating func services() throws(ProtoTextError) -> [ServiceSchema] {
-        try declare()
-        var services: [ServiceSchema] = []
-        for file in parsed { services += try self.services(of: file) }
-        return services
+    /// `file`'s services, read alone (``ProtoText/services(of:)``): a method's types as written,
+    /// fully qualified or in the file's package.
+    static func services(declaredIn file: ProtoParser.File) -> [ServiceSchema] {
+        let prefix = file.package.isEmpty ? "" : file.package + "."
+        func named(_ written: String) -> String { written.hasPrefix(".") ? String(written.dropFirst()) : prefix + written }
+        return file.services.map { service in
+            ServiceSchema(prefix + service.name, service.methods.map { method in
+                MethodSchema(method.name, input: named(method.input), output: named(method.output),
+                             clientStreaming: method.clientStreaming, serverStreaming: method.serverStreaming)
+            })
+        }
     }
 
     /// Checks the imports and that no name is declared twice, and notes every message's and

@@ -20,13 +20,15 @@ package enum ProtoText {
         return try resolver.resolved()
     }
 
-    /// The services `sources` declare, in their order, as ``files(_:)`` reads them, without
-    /// making their messages' schemas (the text is read whole and its names and imports checked;
-    /// the messages' fields only by ``files(_:)``): what a server needs to route its methods at
-    /// start-up, a fraction of the work (``ProtoRegistry/init(services:files:)``).
-    package static func services(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> [ServiceSchema] {
-        var resolver = try resolver(sources)
-        return try resolver.services()
+    /// The services `source` declares (a file's name and text), read from that file alone, without
+    /// the files it imports: what a server needs to route its methods at start-up, a fraction of
+    /// the work of ``files(_:)`` (``ProtoRegistry/init(services:files:)``, which checks them
+    /// against the whole read when it first needs the files). A method's types are taken as the
+    /// file writes them: fully qualified (`.pkg.Message`), else as declared in its own package,
+    /// as a services file beside its messages' files writes them (Prism's `services.proto`).
+    package static func services(of source: (name: String, text: String)) throws(ProtoTextError) -> [ServiceSchema] {
+        var parser = try ProtoParser(source.text, file: source.name)
+        return ProtoResolver.services(declaredIn: try parser.file())
     }
 
     private static func resolver(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> ProtoResolver {

@@ -1,5 +1,5 @@
 /// One RPC of a service: its name, request and response message types, and which sides stream.
-package struct MethodSchema: Sendable {
+package struct MethodSchema: Sendable, Equatable {
     /// The method's name, e.g. `Get`.
     package let name: String
     /// The request message's full name.

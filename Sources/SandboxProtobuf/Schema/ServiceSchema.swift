@@ -5,7 +5,7 @@
 ///     MethodSchema("Check", input: "grpc.health.v1.HealthCheckRequest", output: "grpc.health.v1.HealthCheckResponse"),
 /// ])
 /// ```
-package struct ServiceSchema: Sendable {
+package struct ServiceSchema: Sendable, Equatable {
     /// The full name, e.g. `types.PayoutService`.
     package let fullName: String
     /// The methods in declaration order.

@@ -48,14 +48,8 @@ extension ScenarioNode {
             errors.recover { () throws(ScenarioError) in throw fail("expected an object") }
             return nil
         }
-        var nodes: [String: ScenarioNode] = [:]
-        for key in members.keys.sorted() {
-            if allowed.contains(key) {
-                nodes[key] = child(key, members[key]!)
-            } else {
-                errors.recover { () throws(ScenarioError) in throw unknownKey(key, allowed: allowed) }
-            }
-        }
+        let (nodes, unknown) = split(members, allowed: allowed)
+        for key in unknown { errors.recover { () throws(ScenarioError) in throw unknownKey(key, allowed: allowed) } }
         return nodes
     }
 }
