@@ -36,8 +36,8 @@ package struct RequestRecorder: Sendable {
         let left = Set(unrecorded + unrecorded.filter { $0.hasPrefix("GET ") }.map { "HEAD " + $0.dropFirst(4) })
         routes = routeNames.enumerated().map { number, name in
             guard number != Router.unmatched else { return Route(name: nil, dialect: nil, recorded: true) }
-            let path = name.drop { $0 != " " }.dropFirst()
-            return Route(name: name, dialect: dialects[name], recorded: !left.contains(name) && !Router.path(path, isIn: adminRouteGroup))
+            return Route(name: name, dialect: dialects[name],
+                         recorded: !left.contains(name) && !Router.path(Router.pattern(of: name), isIn: adminRouteGroup))
         }
     }
 

@@ -56,4 +56,17 @@ import Testing
         #expect(DurationText.parse("36601d") == nil)
         #expect(DurationText.parse("1h5m") == .seconds(3900))
     }
+
+    /// Durations are read byte by byte: ASCII digits and the five units, nothing else.
+    @Test func durationsAreDigitsAndUnitsAndNothingElse() {
+        #expect(DurationText.parse("1h5m30s500ms") == .milliseconds(3_930_500))
+        #expect(DurationText.parse("0s") == .zero)
+        #expect(DurationText.parse("000000000012s") == .seconds(12))
+        for refused in ["", "5", "ms", "1S", "1 s", "1s ", "\u{0661}s", "1\u{00B5}s", "1ss", "1sec", "0000000000012s", "-1s", "1.5s"] {
+            #expect(DurationText.parse(refused) == nil, "\(refused)")
+        }
+        for text in ["30s", "1h5m", "2d", "500ms", "1d2h3m4s5ms"] {
+            #expect(DurationText.parse(text).map(DurationText.format) == text)
+        }
+    }
 }

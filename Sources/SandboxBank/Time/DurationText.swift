@@ -7,23 +7,33 @@ package enum DurationText {
 
     /// The duration, or nil when the text is not such a sequence (or longer than 100 years).
     package static func parse(_ text: String) -> Duration? {
+        // Over the UTF-8 bytes: digits and units are ASCII, and anything else is refused (a start
+        // reads sixty of these in the built-in scenarios: Character's properties cost 5k each).
         let limit: Int64 = 100 * 366 * 86_400_000
-        var total: Int64 = 0
-        var rest = Substring(text)
-        guard !rest.isEmpty else { return nil }
-        while !rest.isEmpty {
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty, digits.count <= 12, let value = Int64(digits) else { return nil }
-            rest = rest.dropFirst(digits.count)
-            let unit = rest.prefix { $0.isASCII && $0.isLetter }
-            rest = rest.dropFirst(unit.count)
+        let bytes = text.utf8
+        var index = bytes.startIndex, total: Int64 = 0
+        guard index != bytes.endIndex else { return nil }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        while index != bytes.endIndex {
+            var value: Int64 = 0, digits = 0
+            while index != bytes.endIndex, case let byte = bytes[index], byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+                digits += 1
+                guard digits <= 12 else { return nil }
+                bytes.formIndex(after: &index)
+            }
+            guard digits > 0 else { return nil }
+            let unitStart = index
+            while index != bytes.endIndex, isLetter(bytes[index]) { bytes.formIndex(after: &index) }
+            let length = bytes.distance(from: unitStart, to: index)
+            let unit = (length == 1 || length == 2 ? bytes[unitStart] : 0, length == 2 ? bytes[bytes.index(after: unitStart)] : 0)
             let milliseconds: Int64
             switch unit {
-            case "ms": milliseconds = 1
-            case "s": milliseconds = 1000
-            case "m": milliseconds = 60_000
-            case "h": milliseconds = 3_600_000
-            case "d": milliseconds = 86_400_000
+            case (UInt8(ascii: "m"), UInt8(ascii: "s")): milliseconds = 1
+            case (UInt8(ascii: "s"), 0): milliseconds = 1000
+            case (UInt8(ascii: "m"), 0): milliseconds = 60_000
+            case (UInt8(ascii: "h"), 0): milliseconds = 3_600_000
+            case (UInt8(ascii: "d"), 0): milliseconds = 86_400_000
             default: return nil
             }
             let (product, overflow) = value.multipliedReportingOverflow(by: milliseconds)

@@ -94,7 +94,7 @@ package struct Router: Sendable {
     package static func group(_ prefix: String, routeNames: [String], _ middleware: @escaping Middleware) -> Middleware {
         // A request of a route known now is in the group when its pattern is (read once here, not
         // per request); any other request's path is looked at.
-        let inGroup = routeNames.map { name in path(name.drop { $0 != " " }.dropFirst(), isIn: prefix) }
+        let inGroup = routeNames.map { name in path(pattern(of: name), isIn: prefix) }
         return { request, route, next in
             let isIn = route != unmatched && route < inGroup.count ? inGroup[route] : path(request.path, isIn: prefix)
             return isIn ? middleware(request, route, next) : next(request)
@@ -108,6 +108,13 @@ package struct Router: Sendable {
         return path.count == prefix.count || path[path.index(path.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "/")
     }
 
+    /// The pattern of a route name, `/v3/cashout/{id}` of `"GET /v3/cashout/{id}"` (empty for
+    /// `unmatched`); found by bytes, as a start reads every route's.
+    package static func pattern(of route: String) -> Substring {
+        guard let space = route.utf8.firstIndex(of: UInt8(ascii: " ")) else { return "" }
+        return route[route.utf8.index(after: space)...]
+    }
+
     /// The `HEAD` twin the router adds after a `GET` route (`"HEAD /sandbox/health"`); nil for another method.
     package static func headTwin(of route: String) -> String? {
         route.hasPrefix("GET /") ? "HEAD" + route.dropFirst(3) : nil
@@ -115,10 +122,8 @@ package struct Router: Sendable {
 
     /// Adds a route written `"METHOD /path"`; segments in braces are parameters.
     package mutating func add(_ route: String, _ handler: @escaping HTTPHandler) {
-        let parts = route.split(separator: " ", maxSplits: 1)
-        precondition(parts.count == 2 && parts[1].hasPrefix("/"), "route must be \"METHOD /path\": \(route)")
-        let method = String(parts[0])
-        let path = parts[1]
+        let method = String(route[..<(route.utf8.firstIndex(of: UInt8(ascii: " ")) ?? route.endIndex)]), path = Self.pattern(of: route)
+        precondition(!method.isEmpty && path.hasPrefix("/"), "route must be \"METHOD /path\": \(route)")
         func entry(replacing existing: Entry?) -> Entry {
             if let existing { return Entry(id: existing.id, handler: handler) }
             let name = "\(method) \(path)"
@@ -207,7 +212,20 @@ package struct Router: Sendable {
     }
 
     static func split(_ path: Substring) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        // At "/" bytes, as RFC 3986 separates path segments (not Characters: a start splits a
+        // hundred route patterns, and a request to a pattern route its path).
+        var parts: [Substring] = [], start = path.startIndex
+        let bytes = path.utf8
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                parts.append(path[start..<index])
+                start = bytes.index(after: index)
+            }
+            bytes.formIndex(after: &index)
+        }
+        parts.append(path[start...])
+        return Array(parts.dropFirst())
     }
 
     /// nil: no match; .some(nil): matched but a parameter is not valid percent-encoding.

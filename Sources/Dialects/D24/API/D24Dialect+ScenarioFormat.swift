@@ -11,7 +11,7 @@ extension D24Dialect {
     static let scenarioFormat = ScenarioVocabulary.Format(
         definitions: [("merchant", merchantFormat), ("d24Decline", declineFormat)],
         ruleFields: createFields.map { field in
-            (field, ruleFieldText[field] ?? "Matches the \(field.replacing("_", with: " ")) create field.")
+            (field, ruleFieldText[field] ?? "Matches the \(String(field.map { $0 == "_" ? " " : $0 })) create field.")
         },
         declineKeys: [
             ("reason", .ref("text", "D24: the error's reason text.")),
