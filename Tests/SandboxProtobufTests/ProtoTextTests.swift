@@ -103,6 +103,17 @@ import Testing
         let services = try ProtoText.services(of: sources[0])
         #expect(services.map(\.fullName) == ["sample.Echo"])
         #expect(services == files.flatMap(\.services))
+        // A partly qualified type is refused rather than guessed: only the whole read tells its scope.
+        let orders = "syntax = 'proto3';\npackage shop.orders;\nservice Orders { rpc Watch(Order) returns (shop.Money); }"
+        do throws(ProtoTextError) {
+            _ = try ProtoText.services(of: ("orders.proto", orders))
+            Issue.record("a partly qualified type was read")
+        } catch {
+            #expect(error.description == "orders.proto:3:18: shop.Money: a services file read alone names its methods' types "
+                        + "in its own package, or fully qualified (.shop.Money)")
+        }
+        #expect(try ProtoText.services(of: ("orders.proto", orders.replacing("(shop.Money)", with: "(.shop.Money)")))
+                    .flatMap(\.methods).map(\.output) == ["shop.Money"])
         let reads = Mutex(0)
         let lazy = ProtoRegistry(services: services) {
             reads.withLock { $0 += 1 }

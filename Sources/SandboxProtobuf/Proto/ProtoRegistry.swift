@@ -94,7 +94,9 @@ package final class ProtoRegistry: Sendable {
             if let tables = tables.load() { return tables }
             guard let read = reader else { preconditionFailure("a registry without tables or a reader") }
             let files = read()
-            precondition(files.flatMap(\.services) == services, "the files declare other services or methods than were given")
+            let declared = files.flatMap(\.services)
+            precondition(declared == services, "the files declare the services \(declared.map(\.fullName)) with other methods or "
+                             + "types than were given (\(services.map(\.fullName))): a method's types, read alone, are its package's")
             reader = nil
             return tables.storeIfNil(Tables(files))
         }

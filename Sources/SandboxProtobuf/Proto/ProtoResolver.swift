@@ -24,16 +24,29 @@ struct ProtoResolver {
     }
 
     /// `file`'s services, read alone (``ProtoText/services(of:)``): a method's types as written,
-    /// fully qualified or in the file's package.
-    static func services(declaredIn file: ProtoParser.File) -> [ServiceSchema] {
+    /// fully qualified or in the file's package. A name with a dot but no leading one (`shop.Money`)
+    /// is refused: only the whole read can tell which scope it means.
+    static func services(declaredIn file: ProtoParser.File) throws(ProtoTextError) -> [ServiceSchema] {
         let prefix = file.package.isEmpty ? "" : file.package + "."
-        func named(_ written: String) -> String { written.hasPrefix(".") ? String(written.dropFirst()) : prefix + written }
-        return file.services.map { service in
-            ServiceSchema(prefix + service.name, service.methods.map { method in
-                MethodSchema(method.name, input: named(method.input), output: named(method.output),
-                             clientStreaming: method.clientStreaming, serverStreaming: method.serverStreaming)
-            })
+        func named(_ written: String, _ place: ProtoParser.Place) throws(ProtoTextError) -> String {
+            if written.hasPrefix(".") { return String(written.dropFirst()) }
+            guard !written.contains(".") else {
+                throw error(file, place, "\(written): a services file read alone names its methods' types in its own package, "
+                                + "or fully qualified (.\(written))")
+            }
+            return prefix + written
         }
+        var services: [ServiceSchema] = []
+        for service in file.services {
+            var methods: [MethodSchema] = []
+            for method in service.methods {
+                let (input, output) = (try named(method.input, method.place), try named(method.output, method.place))
+                methods.append(MethodSchema(method.name, input: input, output: output, clientStreaming: method.clientStreaming,
+                                            serverStreaming: method.serverStreaming))
+            }
+            services.append(ServiceSchema(prefix + service.name, methods))
+        }
+        return services
     }
 
     /// Checks the imports and that no name is declared twice, and notes every message's and

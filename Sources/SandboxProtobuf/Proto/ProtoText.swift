@@ -28,7 +28,7 @@ package enum ProtoText {
     /// as a services file beside its messages' files writes them (Prism's `services.proto`).
     package static func services(of source: (name: String, text: String)) throws(ProtoTextError) -> [ServiceSchema] {
         var parser = try ProtoParser(source.text, file: source.name)
-        return ProtoResolver.services(declaredIn: try parser.file())
+        return try ProtoResolver.services(declaredIn: parser.file())
     }
 
     private static func resolver(_ sources: [(name: String, text: String)]) throws(ProtoTextError) -> ProtoResolver {
