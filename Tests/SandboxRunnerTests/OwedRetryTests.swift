@@ -148,8 +148,11 @@ import Testing
     }
 
     /// Three creates at once, the middle one's answer lost: the two beside it, answered after it (a
-    /// latency fault holds them), are not its retry. The clock waits for the app's own, 800 ms later
-    /// (sent again, refused 511, looked up by its external_id), and the ledger is read after it.
+    /// latency fault holds them), are not its retry. The clock waits for the app's own (sent again,
+    /// refused 511, looked up by its external_id), and the ledger is read after it. The app retries
+    /// 800 ms after the last step begins, once the two beside it are in its ledger, and writes its
+    /// ledger whole (atomically, under its lock) before its last request: how long the steps before
+    /// took on a busy machine, and when its threads ran, change nothing.
     @Test func theCreatesBesideALostOneDoNotPayItsRetryOff() throws {
         let ledger = Self.ledgerFile()
         let scenario = try ScenarioLoader.load(Array(#"""
@@ -166,11 +169,16 @@ import Testing
         let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
             let booked = Mutex<[String: String]>([:])
             @Sendable func book(_ amount: String) {
-                let rows = booked.withLock { ledger in
-                    ledger["c-\(amount)"] = amount
-                    return ledger.map { #"{"external_id": "\#($0.key)", "amount": "\#($0.value).00", "status": "PENDING"}"# }
+                booked.withLock { booked in
+                    booked["c-\(amount)"] = amount
+                    let rows = booked.map { #"{"external_id": "\#($0.key)", "amount": "\#($0.value).00", "status": "PENDING"}"# }
+                    let text = #"{"payouts": [\#(rows.joined(separator: ","))]}"#
+                    try? Data(text.utf8).write(to: URL(fileURLWithPath: ledger), options: .atomic)
                 }
-                try? Data(#"{"payouts": [\#(rows.joined(separator: ","))]}"#.utf8).write(to: URL(fileURLWithPath: ledger))
+            }
+            @Sendable func step() -> Int? {
+                let progress = try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")
+                return progress.flatMap { try? JSON.parse($0.body) }?["step"]?.integerValue
             }
             @Sendable func create(_ amount: String) {
                 let fields = #""external_id":"c-\#(amount)","country":"BR","currency":"BRL","amount":"\#(amount).00","#
@@ -178,9 +186,10 @@ import Testing
                     + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
                     + #""notification_url":"\#(sandbox.baseURL)/sandbox/sink/at-once""#
                 if Self.signed(sandbox, "/v3/cashout", fields)?.status == 200 { return book(amount) }
+                Waiting.until { booked.withLock(\.count) == 2 && (step() ?? 0) >= 4 }
                 Thread.sleep(forTimeInterval: 0.8)
-                _ = Self.signed(sandbox, "/v3/cashout", fields)  // 412, code 511: made before
-                if Self.signed(sandbox, "/v3/cashout/status", #""external_id":"c-\#(amount)""#)?.status == 200 { book(amount) }
+                if Self.signed(sandbox, "/v3/cashout", fields)?.status == 412 { book(amount) }  // code 511: made before
+                _ = Self.signed(sandbox, "/v3/cashout/status", #""external_id":"c-\#(amount)""#)
             }
             // The lost one first, then the two beside it once it has begun.
             let threads = ["102", "101", "103"].map { amount in
