@@ -20,7 +20,7 @@ let package = Package(
         // HPACK (RFC 7541): HTTP/2 header compression, the encoder, the decoder and their tables.
         .target(name: "SandboxHPACK"),
         // Protocol Buffers: the wire format, schema-driven messages, proto3 JSON and descriptors.
-        .target(name: "SandboxProtobuf", dependencies: ["SandboxJSON"]),
+        .target(name: "SandboxProtobuf", dependencies: ["SandboxJSON", "SandboxSupport"]),
         // Layer 1: HTTP/1.1 and HTTP/2 (h2c) server and HTTP/1.1 client on epoll.
         .target(name: "SandboxHTTP", dependencies: ["CEpoll", "SandboxHPACK", "SandboxJSON", "SandboxSupport"]),
         // Layer 1: gRPC over SandboxHTTP's HTTP/2: unary calls, health, server reflection, metrics.

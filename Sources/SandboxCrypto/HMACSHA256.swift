@@ -23,7 +23,7 @@
 /// hmac.update("Bo7".utf8)
 /// let signature = Hex.uppercase(hmac.finalize())
 /// ```
-package struct HMACSHA256: Sendable {
+public struct HMACSHA256: Sendable {
     /// The size in bytes of an HMAC-SHA-256 authentication code.
     package static let byteCount = SHA256.digestByteCount
 
@@ -37,7 +37,7 @@ package struct HMACSHA256: Sendable {
     /// let key = HMACSHA256.Key(secretBytes)
     /// let key2 = HMACSHA256.Key("your_cashout_api_signature")
     /// ```
-    package struct Key: Sendable {
+    public struct Key: Sendable {
         @usableFromInline let inner: SHA256
         @usableFromInline let outer: SHA256
 
@@ -134,6 +134,7 @@ package struct HMACSHA256: Sendable {
     /// ```swift
     /// let mac: [UInt8] = hmac.finalize()
     /// ```
+    @usableFromInline
     package consuming func finalize() -> [UInt8] {
         let innerDigest = inner.finalizeState()
         var outer = self.outer

@@ -25,7 +25,7 @@ import CSHA256
 /// The type is a small value (about 120 bytes) with no references, so copying a
 /// hasher forks the computation: ``HMACSHA256`` relies on this to reuse states
 /// that have already absorbed the padded key.
-package struct SHA256: Sendable {
+public struct SHA256: Sendable {
     /// The size in bytes of a SHA-256 digest.
     package static let digestByteCount = 32
 
@@ -90,6 +90,7 @@ package struct SHA256: Sendable {
     /// ```swift
     /// body.withUnsafeBytes { hasher.update($0) }
     /// ```
+    @usableFromInline
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var input = base
@@ -174,6 +175,7 @@ package struct SHA256: Sendable {
     /// ```swift
     /// let digest: [UInt8] = hasher.finalize()
     /// ```
+    @usableFromInline
     package consuming func finalize() -> [UInt8] {
         let words = finalizeState()
         return [UInt8](unsafeUninitializedCapacity: 32) { out, initialized in
@@ -279,7 +281,9 @@ package struct SHA256: Sendable {
     }
 
     /// The compression in portable Swift. The message schedule W0…W63 lives in one
-    /// stack-allocated temporary buffer for all blocks.
+    /// stack-allocated temporary buffer for all blocks. The rounds go eight at a time with the
+    /// working variables' roles rotated in the arguments, not moved from one to the next (each
+    /// round then writes two of them, not eight: about a quarter fewer instructions a block).
     static func compressPortably(_ state: inout State, blocks: UnsafeRawPointer, count: Int) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             roundConstants.withUnsafeBufferPointer { k in
@@ -298,21 +302,17 @@ package struct SHA256: Sendable {
 
                     var a = state.h0, b = state.h1, c = state.h2, d = state.h3
                     var e = state.h4, f = state.h5, g = state.h6, h = state.h7
-                    for t in 0..<64 {
-                        let bigSigma1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-                        let choose = (e & f) ^ (~e & g)
-                        let t1 = h &+ bigSigma1 &+ choose &+ k[t] &+ w[t]
-                        let bigSigma0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-                        let majority = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = bigSigma0 &+ majority
-                        h = g
-                        g = f
-                        f = e
-                        e = d &+ t1
-                        d = c
-                        c = b
-                        b = a
-                        a = t1 &+ t2
+                    var t = 0
+                    while t < 64 {
+                        round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
+                        round(h, a, b, &c, d, e, f, &g, k[t &+ 1] &+ w[t &+ 1])
+                        round(g, h, a, &b, c, d, e, &f, k[t &+ 2] &+ w[t &+ 2])
+                        round(f, g, h, &a, b, c, d, &e, k[t &+ 3] &+ w[t &+ 3])
+                        round(e, f, g, &h, a, b, c, &d, k[t &+ 4] &+ w[t &+ 4])
+                        round(d, e, f, &g, h, a, b, &c, k[t &+ 5] &+ w[t &+ 5])
+                        round(c, d, e, &f, g, h, a, &b, k[t &+ 6] &+ w[t &+ 6])
+                        round(b, c, d, &e, f, g, h, &a, k[t &+ 7] &+ w[t &+ 7])
+                        t &+= 8
                     }
                     state.h0 &+= a
                     state.h1 &+= b
@@ -326,5 +326,20 @@ package struct SHA256: Sendable {
                 }
             }
         }
+    }
+
+    /// One round (FIPS 180-4 §6.2.2 step 3) with the working variables named by their role in
+    /// it: `d` becomes the next round's `e`, and `h` its `a`; the others only move, which the
+    /// caller does by passing them in the next order. `kw` is Kt + Wt.
+    @inline(__always)
+    static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                      _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+        let bigSigma1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+        let choose = g ^ (e & (f ^ g))  // (e & f) ^ (~e & g)
+        let t1 = h &+ bigSigma1 &+ choose &+ kw
+        let bigSigma0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+        let majority = (a & (b | c)) | (b & c)  // (a & b) ^ (a & c) ^ (b & c)
+        d &+= t1
+        h = t1 &+ bigSigma0 &+ majority
     }
 }

@@ -21,7 +21,7 @@ package final class Lazy<Value: Sendable>: Sendable {
         }
     }
 
-    private let made = AtomicLazyReference<Box>()
+    private let made = SetOnce<Box>()
     /// What makes the value, until it is made.
     private let maker: Mutex<(@Sendable () -> Value)?>
 

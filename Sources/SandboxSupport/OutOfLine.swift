@@ -4,7 +4,7 @@ import Synchronization
 /// notification's chaos plan) or the same in many owners (a delivery's outcome, see
 /// `InternTable`), so that an owner pays 8 bytes for it rather than its size. It stays a value:
 /// setting it puts a new one behind a new reference.
-package struct OutOfLine<Value: Sendable>: Sendable {
+public struct OutOfLine<Value: Sendable>: Sendable {
     @usableFromInline final class Box: Sendable {
         @usableFromInline let value: Value
 
@@ -35,7 +35,7 @@ package struct OutOfLine<Value: Sendable>: Sendable {
 ///
 /// Inlinable, so that another module's table is specialized for its types: a generic one looks
 /// up their metadata at run time on every call, which costs more than the lookup.
-package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
+public struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     @usableFromInline var table: [Value: Shared] = [:]
     @usableFromInline var last: (value: Value, shared: Shared)?
     @usableFromInline let capacity: Int
@@ -44,7 +44,8 @@ package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendab
         self.capacity = capacity
     }
 
-    @inlinable package mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
+    @inlinable @inline(__always)
+    package mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
         if let last, last.value == value { return last.shared }
         let shared: Shared
         if let known = table[value] {
@@ -74,7 +75,7 @@ extension InternTable where Value == Shared {
 
 /// An `InternTable` for the whole process, behind a lock: for values made where no bank is at
 /// hand (a status change's rare parts, a payout's origin).
-package final class SharedValues<Value: Hashable & Sendable>: Sendable {
+public final class SharedValues<Value: Hashable & Sendable>: Sendable {
     @usableFromInline let table: Mutex<InternTable<Value, Value>>
 
     package init(capacity: Int) {

@@ -30,6 +30,17 @@ private func parseError(_ text: String, limits: HTTPLimits = HTTPLimits()) -> HT
     static let postWithBody = "POST /v3/cashout?x=1 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"a\":\"b "
                               + "c\"}"
 
+    /// The parser's token bits are constants: they must be exactly RFC 9110's `tchar` list, and every
+    /// byte is judged by them (a header name with any other byte is refused).
+    @Test func tokenBytesAreExactlyTheTcharList() {
+        let listed = Set(UInt8.tokenCharacters.utf8)
+        for byte in UInt8.min ... UInt8.max {
+            #expect(byte.isTokenByte == listed.contains(byte), "byte \(byte)")
+        }
+        #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nBad\u{7F}Name: x\r\n\r\n") != nil)
+        #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nGood!Name~: x\r\n\r\n") == nil)
+    }
+
     @Test func parsesRequestLineHeadersAndBody() throws {
         let request = try #require(requests(try parse(Self.postWithBody)).first)
         #expect(request.method == "POST")

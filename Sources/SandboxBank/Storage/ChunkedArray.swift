@@ -5,7 +5,7 @@
 ///
 /// Public and inlinable, not `package`: a package declaration is not specialized in another
 /// module, and a sink's tallies (one append per notification) looked its types up at run time.
-package struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
     @usableFromInline static var shift: Int { 12 }
     @usableFromInline static var mask: Int { (1 << shift) - 1 }
 
@@ -14,16 +14,16 @@ package struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection,
 
     package init() {}
 
-    package init(arrayLiteral elements: Element...) {
+    public init(arrayLiteral elements: Element...) {
         for element in elements { append(element) }
     }
 
-    @inlinable package var count: Int { storedCount }
-    @inlinable package var startIndex: Int { 0 }
-    @inlinable package var endIndex: Int { storedCount }
+    @inlinable public var count: Int { storedCount }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { storedCount }
 
     @inlinable
-    package subscript(position: Int) -> Element {
+    public subscript(position: Int) -> Element {
         _read {  // yields in place: reading one field of an element copies nothing else
             precondition(position >= 0 && position < storedCount, "index out of range")
             yield chunks[position >> Self.shift][position & Self.mask]

@@ -33,6 +33,9 @@ extension HTTPParser {
     func parseHead(from start: Int, to end: Int) throws(HTTPParseError) -> Head {
         try buffer.withUnsafeBufferPointer { (bytes) throws(HTTPParseError) -> Head in
             var head = Head()
+            // Room for as many fields as the last head had (a client sends the same ones again),
+            // or a handful: growing from none copied the list four times for a curl request.
+            head.headers.reserveCapacity(max(8, self.head.headers.count))
             var lineStart = start
             var isStartLine = true
             while lineStart <= end {

@@ -27,14 +27,14 @@ extension UInt8 {
         self < 64 ? (Self.tokenBitsLow >> UInt64(self)) & 1 != 0 : self < 128 && (Self.tokenBitsHigh >> UInt64(self - 64)) & 1 != 0
     }
 
-    /// The token bytes below 64 and from 64 to 127, one bit each.
-    private static let (tokenBitsLow, tokenBitsHigh): (UInt64, UInt64) = {
-        var bits: (UInt64, UInt64) = (0, 0)
-        for byte in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~".utf8 {
-            if byte < 64 { bits.0 |= 1 << UInt64(byte) } else { bits.1 |= 1 << UInt64(byte - 64) }
-        }
-        return bits
-    }()
+    /// The token bytes below 64 and from 64 to 127, one bit each: the bytes of
+    /// ``tokenCharacters``, written as constants so that a test of a byte reads no lazily made
+    /// global (`UInt8Tests` checks them against the list).
+    static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
+    static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+
+    /// `tchar`'s characters (RFC 9110 §5.6.2).
+    static let tokenCharacters = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~"
 }
 
 extension Array where Element == UInt8 {

@@ -1,4 +1,5 @@
 import SandboxJSON
+import SandboxSupport
 import Synchronization
 
 /// A request's body decoded once, by whichever reader comes first (a scenario's fault, or the
@@ -6,7 +7,7 @@ import Synchronization
 /// what reads the log (the report, the timeline, the clock's waits). Architecture guide, "A request
 /// is read once". Each request is made with one (``HTTPRequest/decoded``), which its copies share.
 ///
-/// Without a lock: each form is kept in a reference set once (`AtomicLazyReference`), so a read on
+/// Without a lock: each form is kept in a reference set once (`SetOnce`), so a read on
 /// the request's path is a load, not a lock taken and given back (a signed D24 status query lost an
 /// eighth of its throughput to a `Mutex` here). Two readers at once may both decode; the first
 /// kept is what every later reader gets.
@@ -21,12 +22,12 @@ package final class DecodedBody: Sendable {
     }
 
     /// The body as JSON (a gRPC message as its proto3 JSON); its value nil when it is not JSON.
-    @usableFromInline let json = AtomicLazyReference<Kept<JSON?>>()
+    @usableFromInline let json = SetOnce<Kept<JSON?>>()
     /// The body as its handler reads it, when that is not JSON (a gRPC message).
-    @usableFromInline let message = AtomicLazyReference<Kept<any DecodedMessage>>()
+    @usableFromInline let message = SetOnce<Kept<any DecodedMessage>>()
     /// What its readers made of it, set once by the first so that its work is every later one's: an immutable,
     /// `Sendable` object of the reader's own class (the request log's facts).
-    package let derived = AtomicLazyReference<AnyObject & Sendable>()
+    package let derived = SetOnce<AnyObject & Sendable>()
     @usableFromInline let decoded = Atomic<Int>(0)
 
     package init() {}

@@ -21,6 +21,11 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// The number of fields.
     package var count: Int { fields.count }
 
+    /// Makes room for `count` fields, so that adding them does not grow the list again and again.
+    package mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any existing ones with the same name.
     package mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))

@@ -1,3 +1,4 @@
+import SandboxSupport
 import Synchronization
 
 // Near misses, as WireMock's near-miss report names them: a 404 or 405 names the route the
@@ -25,7 +26,7 @@ extension Router {
             }
         }
 
-        private let made = AtomicLazyReference<Made>()
+        private let made = SetOnce<Made>()
 
         /// The candidates of `routeNames` (the router's, as it was when this was made): not
         /// unmatched, not HEAD.

@@ -1,3 +1,4 @@
+import SandboxSupport
 import Synchronization
 
 // Prometheus text exposition format 0.0.4:
@@ -39,7 +40,7 @@ package final class HTTPMetrics: Sendable {
     /// A route's counters, made by its first answer: most routes of a sandbox are never called, and
     /// a hundred routes' blocks (5 KB each) took longer to make and to free than the rest of a start.
     private final class RouteSlot: Sendable {
-        let counters = AtomicLazyReference<RouteCounters>()
+        let counters = SetOnce<RouteCounters>()
 
         /// The route's counters, made now if it has none yet.
         var made: RouteCounters {

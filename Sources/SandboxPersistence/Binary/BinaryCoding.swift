@@ -9,8 +9,9 @@
 /// try reader.int()      // 1000001
 /// try reader.string()   // "BR"
 /// ```
-package enum BinaryWriter {
+public enum BinaryWriter {
     @inline(__always)
+    @usableFromInline
     package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {

@@ -1,3 +1,4 @@
+import SandboxSupport
 import Synchronization
 
 /// A set of ``ProtoFile``s whose type names resolve: where messages are decoded and made, and
@@ -63,7 +64,7 @@ package final class ProtoRegistry: Sendable {
 
     /// Every service of every file, in order.
     package let services: [ServiceSchema]
-    private let tables = AtomicLazyReference<Tables>()
+    private let tables = SetOnce<Tables>()
     /// What reads the files, until they are read (registries made with `init(services:files:)`).
     private let reader: Mutex<(@Sendable () -> [ProtoFile])?>
 
