@@ -28,7 +28,7 @@ let package = Package(
         // Layer 2: the dialect-neutral bank core: the model, its records and their replay (its binary form is SandboxPersistence's).
         .target(name: "SandboxBank", dependencies: ["SandboxSupport"]),
         // Layer 2: scenario files: the model, the loader, and the rules that become bank timelines.
-        .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
+        .target(name: "SandboxScenario", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxSupport"]),
         // Layer 2: persistence, all of it: the journal file (CRC-32 framed records, group commit, recovery,
         // compaction), the binary coding, the bank's binary form (records and snapshots), the sandbox's
         // state on disk (`--state-dir`'s journal), its snapshots and the state directory.

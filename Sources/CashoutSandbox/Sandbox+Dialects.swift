@@ -89,13 +89,15 @@ extension [any Dialect] {
     var defaultAccounts: [Account] { flatMap(\.defaultAccounts) }
 
     /// Their built-in scenarios, layered in their order, read with their `vocabulary` (theirs
-    /// unless given: made once, a start reads it for more than one thing).
+    /// unless given: made once, a start reads it for more than one thing) when their rules are
+    /// first needed (`ScenarioSetup(builtIn:)`).
     func builtInSetup(vocabulary: ScenarioVocabulary? = nil) -> ScenarioSetup {
         let vocabulary = vocabulary ?? scenarioVocabulary
-        var setup = ScenarioSetup(layering: compactMap { dialect in
-            dialect.asScenarioDialect?.builtInScenarioText.map { text in
+        let texts = compactMap { dialect in dialect.asScenarioDialect?.builtInScenarioText.map { (dialect: dialect.name, text: $0) } }
+        var setup = ScenarioSetup {
+            texts.map { builtIn in
                 do {
-                    var scenario = try ScenarioLoader.load([UInt8](text.utf8), file: "the built-in scenario of \(dialect.name)",
+                    var scenario = try ScenarioLoader.load([UInt8](builtIn.text.utf8), file: "the built-in scenario of \(builtIn.dialect)",
                                                            vocabulary: vocabulary)
                     scenario.markBuiltIn()
                     return scenario
@@ -103,7 +105,7 @@ extension [any Dialect] {
                     preconditionFailure("\(error)")
                 }
             }
-        })
+        }
         setup.contentFields = vocabulary.ruleFields
         return setup
     }

@@ -42,3 +42,31 @@ import Testing
         #expect(throws: ScenarioError.self) { try Self.load(document.text) }
     }
 }
+
+/// The dialects' built-in scenarios are read when the bank first needs their rules, not by a start
+/// (`ScenarioSetup(builtIn:)`), which reads nothing else of them: each must load, and say only its
+/// bank's rules and default timeline.
+@Suite struct BuiltInScenarioTests {
+    @Test(arguments: Sandbox.standardDialects.map(\.name))
+    func eachLoadsAndSaysOnlyItsBank(dialect: String) throws {
+        let named = try #require(Sandbox.standardDialects.first { $0.name == dialect })
+        guard let text = named.asScenarioDialect?.builtInScenarioText else { return }
+        let scenario = try ScenarioLoader.load(Array(text.utf8), file: dialect, vocabulary: Sandbox.standardVocabulary)
+        #expect(!scenario.rules.isEmpty)
+        #expect(scenario.saysOnlyItsBank)
+    }
+
+    @Test func aSetupReadsThemForItsRulesUnderTheScenariosAdded() throws {
+        let builtIn = try ScenarioLoader.load(Array(#"""
+            {"bank": {"rules": [{"name": "A", "when": {"amount": 1}, "then": []}], "default": [{"after": "1s", "status": "COMPLETED"}]}}
+            """#.utf8), file: "built-in", vocabulary: Sandbox.standardVocabulary)
+        var added = Scenario(name: "mine", file: "mine.json")
+        added.defaultTimeline = []
+        var setup = ScenarioSetup { [builtIn] }
+        #expect(setup.rules.map(\.name) == ["A"])
+        #expect(setup.defaultScenario != nil && setup.defaultTimeline.count == 1)
+        setup.add(added)
+        #expect(setup.defaultScenario == "mine" && setup.defaultTimeline.isEmpty)
+        #expect(setup.rules.map(\.name) == ["A"])
+    }
+}

@@ -53,6 +53,14 @@ package struct Scenario: Sendable {
         self.file = file
     }
 
+    /// Whether it says nothing but its bank's rules and default timeline: all a dialect's built-in
+    /// scenario may say (`ScenarioSetup(builtIn:)`).
+    package var saysOnlyItsBank: Bool {
+        seed == nil && clockMode == nil && clockStart == nil && accounts.isEmpty && faults == nil && appLedger == nil && appSettled == nil
+            && retrySchedule == nil && webhookTimeout == nil && chaos == nil && sinks.isEmpty && report.followUpWithin == nil
+            && report.pollingLimit == nil && report.pollingPer == nil && steps.isEmpty && expectedFailure == nil && !needsApp && explore == nil
+    }
+
     /// Marks it as a dialect's built-in scenario: its rules are magic values.
     package mutating func markBuiltIn() {
         for index in rules.indices { rules[index].origin.builtIn = true }
