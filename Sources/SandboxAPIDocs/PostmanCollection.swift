@@ -1,4 +1,5 @@
 import SandboxContract
+import SandboxHTTP
 import SandboxJSON
 
 /// A Postman collection (v2.1) of the payout APIs served and the admin calls, and its environment.
@@ -160,7 +161,7 @@ extension PostmanCollection {
         package init(_ name: String, _ route: String, parameters: [String: String] = [:], query: String? = nil,
                      body: String? = nil, headers: [(key: String, value: String)] = [], expect: Int, description: String? = nil,
                      tests: [String] = [], prerequest: [String] = []) {
-            let (method, pattern) = (route.prefix { $0 != " " }, route.drop { $0 != " " }.dropFirst())
+            let (method, pattern) = (Router.method(of: route), Router.pattern(of: route))
             let path = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
                 segment.hasPrefix("{") && segment.hasSuffix("}") ? parameters[String(segment.dropFirst().dropLast())] ?? String(segment)
                                                                   : String(segment)

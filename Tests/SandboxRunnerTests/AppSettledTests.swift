@@ -37,7 +37,7 @@ import Testing
             defer { settled?.stop() }
             @Sendable func book(_ status: String) {
                 let entry = #"{"external_id": "settled-1", "amount": "100.00", "status": "\#(status)"}"#
-                try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger))
+                try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger), options: .atomic)
             }
             let receiver = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 2)) { _ in
                 pending.add(1, ordering: .releasing)  // the follow-up is owed from before the answer goes

@@ -29,7 +29,7 @@ import Testing
                     + #""notification_url":"\#(sandbox.baseURL)/sandbox/sink/again""#)
                 if answer?.status == 200 {
                     let entry = #"{"external_id": "\#(reference)", "amount": "100.00", "status": "PENDING"}"#
-                    try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger))
+                    try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger), options: .atomic)
                 }
             }
             return nil

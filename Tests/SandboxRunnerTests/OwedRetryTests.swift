@@ -36,7 +36,7 @@ import Testing
                     return ledger
                 }
                 let entry = #"{"external_id": "owed-1", "amount": "100.00", "status": "\#(payouts["status"] ?? "")"}"#
-                try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger))
+                try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger), options: .atomic)
             }
             /// A status query: the status, nil when a fault answered.
             @Sendable func status() -> String? {

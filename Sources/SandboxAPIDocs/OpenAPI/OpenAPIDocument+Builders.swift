@@ -1,4 +1,5 @@
 import SandboxContract
+import SandboxHTTP
 import SandboxJSON
 
 // The small vocabulary the OpenAPI document is written in: schemas (OpenAPI 3.1 uses JSON Schema
@@ -22,10 +23,10 @@ package struct OpenAPIEndpoint: Sendable {
     }
 
     /// The route's method in lowercase, as an OpenAPI path item keys it (`post`).
-    var method: String { String(route.prefix { $0 != " " }).lowercased() }
+    var method: String { Router.method(of: route).lowercased() }
 
     /// The route's path (`/v3/cashout`).
-    var path: String { String(route.drop { $0 != " " }.dropFirst()) }
+    var path: String { String(Router.pattern(of: route)) }
 }
 
 /// JSON Schema building blocks.

@@ -79,7 +79,7 @@ extension Router {
     static func closestMethod(_ method: String, among routes: [String]) -> String? {
         let sent = Array(method.utf8)
         func score(_ route: String) -> (Int, Int) {
-            let other = route.prefix { $0 != " " }
+            let other = Router.method(of: route)
             return (methodRank(sent: method, other), EditDistance.between(sent, Array(other.utf8)))
         }
         return routes.sorted().min { score($0) < score($1) }

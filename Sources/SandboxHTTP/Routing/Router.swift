@@ -108,6 +108,12 @@ package struct Router: Sendable {
         return path.count == prefix.count || path[path.index(path.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "/")
     }
 
+    /// The method of a route name, `GET` of `"GET /v3/cashout/{id}"` (the whole name for
+    /// `unmatched`); found by bytes, as a start reads every route's.
+    package static func method(of route: String) -> Substring {
+        route[..<(route.utf8.firstIndex(of: UInt8(ascii: " ")) ?? route.endIndex)]
+    }
+
     /// The pattern of a route name, `/v3/cashout/{id}` of `"GET /v3/cashout/{id}"` (empty for
     /// `unmatched`); found by bytes, as a start reads every route's.
     package static func pattern(of route: String) -> Substring {
@@ -122,7 +128,7 @@ package struct Router: Sendable {
 
     /// Adds a route written `"METHOD /path"`; segments in braces are parameters.
     package mutating func add(_ route: String, _ handler: @escaping HTTPHandler) {
-        let method = String(route[..<(route.utf8.firstIndex(of: UInt8(ascii: " ")) ?? route.endIndex)]), path = Self.pattern(of: route)
+        let method = String(Self.method(of: route)), path = Self.pattern(of: route)
         precondition(!method.isEmpty && path.hasPrefix("/"), "route must be \"METHOD /path\": \(route)")
         func entry(replacing existing: Entry?) -> Entry {
             if let existing { return Entry(id: existing.id, handler: handler) }
