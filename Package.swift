@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "SandboxPersistence", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxSupport"]),
         // Layer 2: the contract: each API's operations as values (id, route or gRPC method, role), what
         // an operation reads of a request (RequestFacts), and the admin API's routes, messages and token.
-        .target(name: "SandboxContract", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON"]),
+        .target(name: "SandboxContract", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxSupport"]),
         // Layer 2: the integration report's engine: what an app gets wrong, from the logged
         // requests and the deliveries, by checks the dialects pick (it names no API).
         .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxContract", "SandboxHTTP", "SandboxJSON"]),

@@ -8,7 +8,7 @@ import SandboxReport
 import SandboxWebhooks
 
 // The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`): the
-// request log read by each request's dialect (`ReportingDialect.reportFacts`), the accounts' payouts
+// request log read by each request's dialect (`RequestLog.facts`, `KeptFacts`), the accounts' payouts
 // and their notifications to the app, and each account's dialect's checks.
 
 extension IntegrationReport {

@@ -11,14 +11,19 @@ package protocol APIContract: Sendable {
     /// its documents list them.
     var operations: [APIOperation] { get }
 
-    /// What `call` was, in the API's terms; nil when its operation tells nothing of a payout or an
-    /// account.
+    /// What `call` asked, in the API's terms, from the request alone; nil when its operation tells
+    /// nothing of a payout or an account.
     func facts(of call: OperationCall, bank: Bank) -> RequestFacts?
+
+    /// `facts` (what the request to `operation` asked) with what its answer, `answer`, said: the
+    /// payout a create made, a listing's payouts, the words a timeline shows (``RequestFacts/answerWords``).
+    func facts(_ facts: RequestFacts, answered answer: JSON, operation: APIOperation) -> RequestFacts
 }
 
 extension APIContract {
     package var operations: [APIOperation] { [] }
     package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? { nil }
+    package func facts(_ facts: RequestFacts, answered answer: JSON, operation: APIOperation) -> RequestFacts { facts }
 
     /// Its operation of that route (`"POST /v3/cashout"`, `"POST /types.PayoutService/Get"`); for
     /// the `HEAD` twin the router gives each `GET` route, the `GET`'s operation.
@@ -28,21 +33,19 @@ extension APIContract {
     }
 }
 
-/// A request to one of an API's operations as its facts are read: before it is handled (a
-/// fault's look, with no answer yet) or once answered (the report's). Its body is the JSON the
-/// request carried (a gRPC message as its proto3 JSON).
+/// A request to one of an API's operations as its facts are read, once, by its first reader
+/// (a fault's look before it is handled, else the log's): its body is the JSON the request carried
+/// (a gRPC message as its proto3 JSON). Its answer's part is added to them once it is answered
+/// (``APIContract/facts(_:answered:operation:)``).
 package struct OperationCall: Sendable {
     package let operation: APIOperation
     package let headers: HTTPHeaders
     package let body: JSON?
-    /// The answer's JSON body (a gRPC reply's proto3 JSON); nil before it was answered.
-    package let answer: JSON?
 
-    package init(_ operation: APIOperation, headers: HTTPHeaders, body: JSON?, answer: JSON? = nil) {
+    package init(_ operation: APIOperation, headers: HTTPHeaders, body: JSON?) {
         self.operation = operation
         self.headers = headers
         self.body = body
-        self.answer = answer
     }
 
     /// The text of a body member: a string, or a number as sent.

@@ -15,22 +15,16 @@ extension RequestLog {
                                       body: entry.requestTruncated ? nil : bodyJSON(entry), bodyCut: entry.requestTruncated)
     }
 
-    /// What an entry's request was, as its API reads it (`APIContract.reportFacts`): made once, by
-    /// its first reader (the clock's waits, the report, the timeline, a verification), and kept.
+    /// What an entry's request was and its answer said, as its API reads them: what it asked as a
+    /// fault's look made it, or made now, and its answer's part added once, by the first reader
+    /// (the clock's waits, the report, the timeline, a verification), then kept (`KeptFacts`).
     package func facts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
-        guard let decoded = entry.request.decoded else { return api.reportFacts(exchange(entry), bank: bank) }
-        if let made = decoded.derived.load() as? MadeFacts { return made.facts }
-        let made = decoded.derived.storeIfNil(MadeFacts(api.reportFacts(exchange(entry), bank: bank))) as? MadeFacts
-        return made?.facts
-    }
-
-    /// A logged request's facts, kept with its body.
-    private final class MadeFacts: Sendable {
-        let facts: RequestFacts?
-
-        init(_ facts: RequestFacts?) {
-            self.facts = facts
+        guard let operation = entry.route.flatMap(api.operation(route:)) else { return nil }
+        let kept = KeptFacts.of(entry.request) {
+            api.facts(of: OperationCall(operation, headers: entry.request.headers, body: entry.requestTruncated ? nil : bodyJSON(entry)),
+                      bank: bank)
         }
+        return kept.answered { facts in answerJSON(entry).map { api.facts(facts, answered: $0, operation: operation) } ?? facts }
     }
 
     /// The entry as a dialect reads it for the integration report.

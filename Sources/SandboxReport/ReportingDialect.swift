@@ -21,11 +21,3 @@ extension ReportingDialect {
     package func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] { integrationChecks }
 }
 
-extension APIContract {
-    /// What a logged request to one of its operations was: whose, about which payout, what it
-    /// asked; nil when no operation of its answered it or the operation tells nothing.
-    package func reportFacts(_ exchange: LoggedExchange, bank: Bank) -> RequestFacts? {
-        guard let operation = exchange.route.flatMap(operation(route:)) else { return nil }
-        return facts(of: OperationCall(operation, headers: exchange.headers, body: exchange.body, answer: exchange.answer), bank: bank)
-    }
-}

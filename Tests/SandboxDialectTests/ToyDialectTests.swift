@@ -136,11 +136,17 @@ extension EchoDialect: ReportingDialect {
         switch call.operation.role {
         case .create:
             RequestFacts(account: call.text("account"), action: .create(beneficiary: call.text("reference") ?? "", amount: call.text("amount") ?? ""),
-                         payoutID: call.answer?["id"]?.numberText.flatMap { Int($0) }, reference: call.text("reference"))
+                         reference: call.text("reference"))
         default:
             RequestFacts(account: call.text("id").flatMap { Int($0) }.flatMap { bank.payout(id: $0)?.account }, action: .statusQuery,
                          payoutID: call.text("id").flatMap { Int($0) })
         }
+    }
+
+    func facts(_ facts: RequestFacts, answered answer: JSON, operation: APIOperation) -> RequestFacts {
+        var facts = facts
+        if operation.role == .create { facts.payoutID = answer["id"]?.numberText.flatMap { Int($0) } }
+        return facts
     }
 
     var ledgerTerms: LedgerTerms? { LedgerTerms(referenceKey: "reference") { $0.reference } }

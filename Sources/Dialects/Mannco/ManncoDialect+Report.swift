@@ -32,8 +32,6 @@ extension ManncoDialect: ReportingDialect {
     package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? {
         let authorization = call.headers["Authorization"]
         var facts = RequestFacts(account: ManncoToken.subject(authorization: authorization), credential: authorization)
-        let answer = call.answer
-        if answer?["success"] == false { facts.refusal = answer?["content"]?.stringValue }
         switch call.operation.role {
         case .login:
             let key = call.text("apiKey")
@@ -42,10 +40,24 @@ extension ManncoDialect: ReportingDialect {
             func text(_ key: String) -> String { call.text(key) ?? "" }
             facts.action = .create(beneficiary: text("method") + "/" + text("email"), amount: text("amount"))
             facts.content = (call.body?.objectValue ?? [:]).filter { ["method", "email", "amount"].contains($0.key) }
-            facts.payoutID = answer?["content"]?["cashoutId"]?.numberText.flatMap { Int($0) }
         case .statusQuery:
             facts.action = .statusQuery
-            for cashout in answer?["content"]?["cashouts"]?.arrayValue ?? [] {
+        default:
+            break
+        }
+        return facts
+    }
+
+    /// A refusal (`success: false`) says why in `content`; a process answers its `cashoutId`, the
+    /// history its cashouts and their statuses.
+    package func facts(_ facts: RequestFacts, answered answer: JSON, operation: APIOperation) -> RequestFacts {
+        var facts = facts
+        if answer["success"] == false { facts.refusal = answer["content"]?.stringValue }
+        switch operation.role {
+        case .create:
+            facts.payoutID = answer["content"]?["cashoutId"]?.numberText.flatMap { Int($0) }
+        case .statusQuery:
+            for cashout in answer["content"]?["cashouts"]?.arrayValue ?? [] {
                 guard let id = cashout["id"]?.numberText.flatMap({ Int($0) }) else { continue }
                 facts.listed.append(id)
                 facts.listedWords[id] = cashout["status"]?.stringValue
@@ -54,7 +66,7 @@ extension ManncoDialect: ReportingDialect {
             break
         }
         // A refusal's words (`Cooldown period`), or the status of the cashout a call answered (`pending`).
-        facts.answerWords = facts.refusal ?? answer?["content"]?["status"]?.stringValue
+        facts.answerWords = facts.refusal ?? answer["content"]?["status"]?.stringValue
         return facts
     }
 

@@ -27,10 +27,7 @@ extension PrismDialect: ReportingDialect {
     /// `amount` to the enrolled method, or to the method data given; Get names a payout. A message
     /// is read by its proto3 JSON names or, as Connect clients may send them, its field names.
     package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? {
-        func member(_ json: JSON?, _ name: String) -> JSON? {
-            json?[FieldSchema.jsonName(name)] ?? json?[name]
-        }
-        func text(_ json: JSON?, _ name: String) -> String? { member(json, name).flatMap { $0.stringValue ?? $0.numberText } }
+        let (member, text) = (Self.member, Self.text)
         let body = call.body
         let merchant = call.headers[PrismCaller.Header.merchantID].flatMap { $0.isEmpty ? nil : $0 } ?? PrismMerchant.defaultID
         var facts = RequestFacts(account: merchant, reference: text(body, "merchant_payout_id"))
@@ -41,15 +38,29 @@ extension PrismDialect: ReportingDialect {
             let method = text(body, "connector_payout_method_id") ?? member(body, "payout_method_data")?.serializedString() ?? ""
             facts.action = .create(beneficiary: method, amount: amount)
             for name in ["amount", "connector_payout_method_id", "payout_method_data"] { facts.content[name] = member(body, name) }
-            facts.payoutID = text(call.answer, "connector_payout_id").flatMap { Int($0) }
         case .statusQuery:
             facts.action = .statusQuery
             facts.payoutID = text(body, "connector_payout_id").flatMap { Int($0) }
         default:
             break
         }
-        // The payout's status the answer gave (`SUCCESS`).
-        facts.answerWords = text(call.answer, "payout_status")
+        return facts
+    }
+
+    /// A message's field `name`, by its proto3 JSON name or its field name.
+    static func member(_ json: JSON?, _ name: String) -> JSON? {
+        json?[FieldSchema.jsonName(name)] ?? json?[name]
+    }
+
+    /// A message's field `name` as text: a string, or a number as sent.
+    static func text(_ json: JSON?, _ name: String) -> String? { member(json, name).flatMap { $0.stringValue ?? $0.numberText } }
+
+    /// A create's answer names its payout (`connector_payout_id`); any answer's words are the
+    /// payout's status it gave (`SUCCESS`).
+    package func facts(_ facts: RequestFacts, answered answer: JSON, operation: APIOperation) -> RequestFacts {
+        var facts = facts
+        if operation.role == .create { facts.payoutID = Self.text(answer, "connector_payout_id").flatMap { Int($0) } }
+        facts.answerWords = Self.text(answer, "payout_status")
         return facts
     }
 }

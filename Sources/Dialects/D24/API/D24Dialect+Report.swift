@@ -37,14 +37,22 @@ extension D24Dialect: ReportingDialect {
                 .map { $0 ?? "" }.joined(separator: "/")
             facts.action = .create(beneficiary: beneficiary, amount: amount)
             facts.content = (call.body?.objectValue ?? [:]).filter { Self.createContent.contains($0.key) }
-            facts.payoutID = call.answer?["cashout_id"].flatMap { $0.stringValue ?? $0.numberText }.flatMap { Int($0) }
         case .statusQuery:
             facts.action = .statusQuery
             facts.payoutID = text("cashout_id").flatMap { Int($0) }
         default:
             facts.payoutID = text("cashout_id").flatMap { Int($0) }
         }
-        facts.answerWords = call.answer.flatMap(Self.answerWords)
+        return facts
+    }
+
+    /// A create's answer names its cashout (`cashout_id`); any answer's words are its status or its error code.
+    package func facts(_ facts: RequestFacts, answered answer: JSON, operation: APIOperation) -> RequestFacts {
+        var facts = facts
+        if operation.role == .create {
+            facts.payoutID = answer["cashout_id"].flatMap { $0.stringValue ?? $0.numberText }.flatMap { Int($0) }
+        }
+        facts.answerWords = Self.answerWords(answer)
         return facts
     }
 
