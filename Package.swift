@@ -160,7 +160,7 @@ let package = Package(
                                                            "SandboxJSON", "SandboxBank", "SandboxCrypto", "SandboxScenario"]),
         .testTarget(name: "PrismAPITests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxCrypto", "SandboxGRPC",
                                                           "SandboxHTTP", "SandboxPrism", "SandboxProtobuf", "SandboxJSON", "SandboxReport",
-                                                          "SandboxRunner", "SandboxScenario", "SandboxPersistence"], exclude: ["Fixtures"]),
+                                                          "SandboxRunner", "SandboxScenario", "SandboxPersistence", "SandboxContract"], exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxHTTP", "SandboxBank", "SandboxPersistence",
                                                           "SandboxJSON"], exclude: ["Fixtures"]),
