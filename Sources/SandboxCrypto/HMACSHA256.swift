@@ -23,7 +23,7 @@
 /// hmac.update("Bo7".utf8)
 /// let signature = Hex.uppercase(hmac.finalize())
 /// ```
-public struct HMACSHA256: Sendable {
+@usableFromInline package struct HMACSHA256: Sendable {
     /// The size in bytes of an HMAC-SHA-256 authentication code.
     package static let byteCount = SHA256.digestByteCount
 
@@ -37,7 +37,7 @@ public struct HMACSHA256: Sendable {
     /// let key = HMACSHA256.Key(secretBytes)
     /// let key2 = HMACSHA256.Key("your_cashout_api_signature")
     /// ```
-    public struct Key: Sendable {
+    @usableFromInline package struct Key: Sendable {
         @usableFromInline let inner: SHA256
         @usableFromInline let outer: SHA256
 

@@ -9,7 +9,7 @@
 /// Hex.decode("DeadBeef")                    // [0xde, 0xad, 0xbe, 0xef]
 /// Hex.decode("abc")                         // nil (odd length)
 /// ```
-public enum Hex {
+@usableFromInline package enum Hex {
     /// Encodes `bytes` as lowercase hexadecimal, two characters per byte.
     ///
     /// ```swift

@@ -25,7 +25,7 @@ import CSHA256
 /// The type is a small value (about 120 bytes) with no references, so copying a
 /// hasher forks the computation: ``HMACSHA256`` relies on this to reuse states
 /// that have already absorbed the padded key.
-public struct SHA256: Sendable {
+@usableFromInline package struct SHA256: Sendable {
     /// The size in bytes of a SHA-256 digest.
     package static let digestByteCount = 32
 

@@ -4,7 +4,7 @@ import Synchronization
 /// notification's chaos plan) or the same in many owners (a delivery's outcome, see
 /// `InternTable`), so that an owner pays 8 bytes for it rather than its size. It stays a value:
 /// setting it puts a new one behind a new reference.
-public struct OutOfLine<Value: Sendable>: Sendable {
+@usableFromInline package struct OutOfLine<Value: Sendable>: Sendable {
     @usableFromInline final class Box: Sendable {
         @usableFromInline let value: Value
 
@@ -33,9 +33,10 @@ public struct OutOfLine<Value: Sendable>: Sendable {
 /// The value interned last is compared first, before any hashing: a run interns the same one
 /// again and again (every payout's callback URL, every answer of a sink).
 ///
-/// Inlinable, so that another module's table is specialized for its types: a generic one looks
-/// up their metadata at run time on every call, which costs more than the lookup.
-public struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
+/// `@usableFromInline` and inlinable, so that another module's table is specialized for its types: a
+/// generic one looks up their metadata at run time on every call, which costs more than the lookup
+/// (the Contributing guide's "Generic code on a request's path").
+@usableFromInline package struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendable {
     @usableFromInline var table: [Value: Shared] = [:]
     @usableFromInline var last: (value: Value, shared: Shared)?
     @usableFromInline let capacity: Int
@@ -44,8 +45,7 @@ public struct InternTable<Value: Hashable & Sendable, Shared: Sendable>: Sendabl
         self.capacity = capacity
     }
 
-    @inlinable @inline(__always)
-    package mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
+    @inlinable package mutating func intern(_ value: Value, _ share: (Value) -> Shared) -> Shared {
         if let last, last.value == value { return last.shared }
         let shared: Shared
         if let known = table[value] {
@@ -75,7 +75,7 @@ extension InternTable where Value == Shared {
 
 /// An `InternTable` for the whole process, behind a lock: for values made where no bank is at
 /// hand (a status change's rare parts, a payout's origin).
-public final class SharedValues<Value: Hashable & Sendable>: Sendable {
+@usableFromInline package final class SharedValues<Value: Hashable & Sendable>: Sendable {
     @usableFromInline let table: Mutex<InternTable<Value, Value>>
 
     package init(capacity: Int) {

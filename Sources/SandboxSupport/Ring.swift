@@ -1,6 +1,6 @@
 /// The last `capacity` elements appended: the newest pushes the oldest out, so a long run keeps
 /// bounded memory (the request log, what a sink received).
-public struct Ring<Element> {
+@usableFromInline package struct Ring<Element> {
     @usableFromInline package let capacity: Int
     @usableFromInline var elements: [Element] = []
     /// Where the next element goes once the ring is full.

@@ -10,9 +10,9 @@ import Synchronization
 /// let box = kept.load() ?? kept.storeIfNil(Box(make()))   // the first stored is every reader's
 /// ```
 ///
-/// Public, with package members: Swift does not specialize a `package` type's inlinable members
-/// in another module (the Contributing guide's "Generic code on a request's path").
-public struct SetOnce<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
+/// `@usableFromInline`: Swift does not specialize a plain `package` type's inlinable members in
+/// another module (the Contributing guide's "Generic code on a request's path").
+@usableFromInline package struct SetOnce<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
     /// The instance's address (retained once), 0 until it is set.
     @usableFromInline let address = Atomic<UInt>(0)
 

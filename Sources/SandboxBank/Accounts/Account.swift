@@ -1,6 +1,6 @@
 /// An account that one API owns (a merchant of one, a user of another): a balance in its
 /// settlement currency, limits, and what the owning API keeps with it, which the bank does not read.
-package struct Account: Sendable, Equatable {
+@usableFromInline package struct Account: Sendable, Equatable {
     /// Unique in the bank, across APIs.
     package var id: String
     /// The API that owns it (`Dialect.name`): only that API's requests use it.

@@ -15,7 +15,7 @@ import Synchronization
 ///                                                  currency: "USD", amount: Money("100")!))
 /// bank.advance(by: .seconds(15))   // DELIVERED, then COMPLETED
 /// ```
-package final class Bank: Sendable {
+@usableFromInline package final class Bank: Sendable {
     /// How the bank behaves.
     package struct Configuration: Sendable {
         /// The timeline a new payout follows, and what chose it (the scenario engine decides;

@@ -3,9 +3,10 @@
 /// snapshot has taken a copy of them (a plain array of 1,000,000 payouts would be copied whole,
 /// under the bank's lock, by the first change).
 ///
-/// Public and inlinable, not `package`: a package declaration is not specialized in another
-/// module, and a sink's tallies (one append per notification) looked its types up at run time.
-public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+/// `@usableFromInline` and inlinable: a plain `package` type's members are not specialized in
+/// another module, and a sink's tallies (one append per notification) looked its types up at run
+/// time (the Contributing guide's "Generic code on a request's path").
+@usableFromInline package struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
     @usableFromInline static var shift: Int { 12 }
     @usableFromInline static var mask: Int { (1 << shift) - 1 }
 
@@ -14,16 +15,17 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection, 
 
     package init() {}
 
-    public init(arrayLiteral elements: Element...) {
+    @usableFromInline
+    package init(arrayLiteral elements: Element...) {
         for element in elements { append(element) }
     }
 
-    @inlinable public var count: Int { storedCount }
-    @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { storedCount }
+    @inlinable package var count: Int { storedCount }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { storedCount }
 
     @inlinable
-    public subscript(position: Int) -> Element {
+    package subscript(position: Int) -> Element {
         _read {  // yields in place: reading one field of an element copies nothing else
             precondition(position >= 0 && position < storedCount, "index out of range")
             yield chunks[position >> Self.shift][position & Self.mask]

@@ -11,7 +11,7 @@ import Synchronization
 /// the request's path is a load, not a lock taken and given back (a signed D24 status query lost an
 /// eighth of its throughput to a `Mutex` here). Two readers at once may both decode; the first
 /// kept is what every later reader gets.
-package final class DecodedBody: Sendable {
+@usableFromInline package final class DecodedBody: Sendable {
     /// A value kept by reference, so that it can be set once without a lock.
     @usableFromInline final class Kept<Value: Sendable>: Sendable {
         @usableFromInline let value: Value
@@ -63,7 +63,7 @@ package final class DecodedBody: Sendable {
 
 /// A body as a handler reads it, when that is not JSON: what a reader of JSON gets instead, made from it
 /// rather than from the bytes again (nil: the bytes are read for it).
-package protocol DecodedMessage: Sendable {
+@usableFromInline package protocol DecodedMessage: Sendable {
     var jsonView: JSON? { get }
 }
 

@@ -9,7 +9,7 @@ import SandboxJSON
 /// HTTPResponse.json(["status": "ok"])
 /// HTTPResponse(status: 204)
 /// ```
-public struct HTTPResponse: Sendable {
+@usableFromInline package struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
     package var status: Int
     /// Header fields; `Content-Length`, `Date` and `Connection` are added by the server.

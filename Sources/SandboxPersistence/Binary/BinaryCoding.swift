@@ -9,7 +9,7 @@
 /// try reader.int()      // 1000001
 /// try reader.string()   // "BR"
 /// ```
-public enum BinaryWriter {
+@usableFromInline package enum BinaryWriter {
     @inline(__always)
     @usableFromInline
     package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
