@@ -9,15 +9,7 @@ import SandboxSupport
 package final class KeptFacts: Sendable {
     /// What the request asked (``APIContract/facts(of:bank:)``).
     package let asked: RequestFacts?
-    private let answered = SetOnce<Answered>()
-
-    private final class Answered: Sendable {
-        let facts: RequestFacts?
-
-        init(_ facts: RequestFacts?) {
-            self.facts = facts
-        }
-    }
+    private let answered = SetOnce<Boxed<RequestFacts?>>()
 
     private init(_ asked: RequestFacts?) {
         self.asked = asked
@@ -34,7 +26,7 @@ package final class KeptFacts: Sendable {
 
     /// The facts with their answer's part, added by `answer` for the first reader.
     package func answered(by answer: (RequestFacts) -> RequestFacts) -> RequestFacts? {
-        if let made = answered.load() { return made.facts }
-        return answered.storeIfNil(Answered(asked.map(answer))).facts
+        if let made = answered.load() { return made.value }
+        return answered.storeIfNil(Boxed(asked.map(answer))).value
     }
 }

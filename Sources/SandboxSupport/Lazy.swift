@@ -13,15 +13,7 @@ import Synchronization
 /// `make` must not read the same `Lazy` (it would wait for itself). Once made, a read takes no
 /// lock (one atomic load): a `Lazy` can sit on a request's path.
 package final class Lazy<Value: Sendable>: Sendable {
-    private final class Box: Sendable {
-        let value: Value
-
-        init(_ value: Value) {
-            self.value = value
-        }
-    }
-
-    private let made = SetOnce<Box>()
+    private let made = SetOnce<Boxed<Value>>()
     /// What makes the value, until it is made.
     private let maker: Mutex<(@Sendable () -> Value)?>
 
@@ -37,7 +29,7 @@ package final class Lazy<Value: Sendable>: Sendable {
             if let box = made.load() { return box.value }  // made while this thread waited
             guard let making = make else { preconditionFailure("a Lazy without its value or its maker") }
             make = nil
-            return made.storeIfNil(Box(making())).value
+            return made.storeIfNil(Boxed(making())).value
         }
     }
 }

@@ -1,27 +1,29 @@
 import Synchronization
 
+/// A value behind one reference: what `OutOfLine` keeps, what a `SetOnce` sets once (a decoded
+/// body's forms, a request's facts, a `Lazy`'s value).
+@usableFromInline package final class Boxed<Value: Sendable>: Sendable {
+    @usableFromInline package let value: Value
+
+    @inlinable package init(_ value: Value) {
+        self.value = value
+    }
+}
+
 /// A value kept out of line, behind one reference: for a part that is large but rare (a
 /// notification's chaos plan) or the same in many owners (a delivery's outcome, see
 /// `InternTable`), so that an owner pays 8 bytes for it rather than its size. It stays a value:
 /// setting it puts a new one behind a new reference.
 @usableFromInline package struct OutOfLine<Value: Sendable>: Sendable {
-    @usableFromInline final class Box: Sendable {
-        @usableFromInline let value: Value
-
-        @inlinable init(_ value: Value) {
-            self.value = value
-        }
-    }
-
-    @usableFromInline var box: Box
+    @usableFromInline var box: Boxed<Value>
 
     @inlinable package init(_ value: Value) {
-        box = Box(value)
+        box = Boxed(value)
     }
 
     @inlinable package var value: Value {
         get { box.value }
-        set { box = Box(newValue) }
+        set { box = Boxed(newValue) }
     }
 }
 

@@ -6,8 +6,8 @@ import Synchronization
 /// instructions; a signed D24 status query read two on its path).
 ///
 /// ```swift
-/// let kept = SetOnce<Box>()
-/// let box = kept.load() ?? kept.storeIfNil(Box(make()))   // the first stored is every reader's
+/// let kept = SetOnce<Boxed<Page>>()
+/// let page = (kept.load() ?? kept.storeIfNil(Boxed(make()))).value   // the first stored is every reader's
 /// ```
 ///
 /// `@usableFromInline`: Swift does not specialize a plain `package` type's inlinable members in

@@ -29,7 +29,7 @@ extension UInt8 {
 
     /// The token bytes below 64 and from 64 to 127, one bit each: the bytes of
     /// ``tokenCharacters``, written as constants so that a test of a byte reads no lazily made
-    /// global (`UInt8Tests` checks them against the list).
+    /// global (`HTTPParserTests.tokenBytesAreExactlyTheTcharList` checks them against the list).
     static let tokenBitsLow: UInt64 = 0x03FF_6CFA_0000_0000
     static let tokenBitsHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 

@@ -12,19 +12,10 @@ import Synchronization
 /// eighth of its throughput to a `Mutex` here). Two readers at once may both decode; the first
 /// kept is what every later reader gets.
 @usableFromInline package final class DecodedBody: Sendable {
-    /// A value kept by reference, so that it can be set once without a lock.
-    @usableFromInline final class Kept<Value: Sendable>: Sendable {
-        @usableFromInline let value: Value
-
-        @usableFromInline init(_ value: Value) {
-            self.value = value
-        }
-    }
-
     /// The body as JSON (a gRPC message as its proto3 JSON); its value nil when it is not JSON.
-    @usableFromInline let json = SetOnce<Kept<JSON?>>()
+    @usableFromInline let json = SetOnce<Boxed<JSON?>>()
     /// The body as its handler reads it, when that is not JSON (a gRPC message).
-    @usableFromInline let message = SetOnce<Kept<any DecodedMessage>>()
+    @usableFromInline let message = SetOnce<Boxed<any DecodedMessage>>()
     /// What its readers made of it, set once by the first so that its work is every later one's: an immutable,
     /// `Sendable` object of the reader's own class (the request log's facts).
     package let derived = SetOnce<AnyObject & Sendable>()
@@ -42,11 +33,11 @@ import Synchronization
     package func json(_ decode: () -> JSON?) -> JSON? {
         if let kept = json.load() { return kept.value }
         if let view = message.load()?.value.jsonView {  // made from the message, not from the bytes again
-            return json.storeIfNil(Kept(view)).value
+            return json.storeIfNil(Boxed(view)).value
         }
         let read = decode()
         decoded.add(1, ordering: .relaxed)
-        return json.storeIfNil(Kept(read)).value
+        return json.storeIfNil(Boxed(read)).value
     }
 
     /// The body as its handler reads it (a gRPC message), decoded by `decode` for the first reader and then kept.
@@ -57,7 +48,7 @@ import Synchronization
         if let kept = message.load()?.value as? Message { return kept }
         let read = try decode()
         decoded.add(1, ordering: .relaxed)
-        return message.storeIfNil(Kept(read)).value as? Message ?? read
+        return message.storeIfNil(Boxed(read)).value as? Message ?? read
     }
 }
 

@@ -35,9 +35,10 @@ package struct ScenarioSetup: Sendable {
     /// The dialects' built-in scenarios, under every one added: read by the first reader of the
     /// rules (the bank's first payout, as a rule), not by a start (the Contributing guide's
     /// "Start-up budget"). Shared by the copies of this setup: read once.
-    private var builtIn: Lazy<ScenarioSetup>?
+    private let builtIn: Lazy<ScenarioSetup>?
 
     package init(layering scenarios: [Scenario]) {
+        builtIn = nil
         for scenario in scenarios { add(scenario) }
     }
 
