@@ -48,13 +48,10 @@ package struct RequestSubject: Sendable {
     package static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
         { request, route, dialect, body in
             let place = route ?? "\(request.method) \(request.path)"
-            guard let name = dialect, let api = dialects[name], let operation = route.flatMap(api.operation(route:)) else {
-                return RequestSubject(identity: place, account: nil, payout: nil)
-            }
-            let call = OperationCall(operation, headers: request.headers, body: body)
-            guard let facts = KeptFacts.of(request, ask: { api.facts(of: call, bank: bank) }).asked else {
-                return RequestSubject(identity: place, account: nil, payout: nil)
-            }
+            guard let name = dialect, let api = dialects[name], let operation = route.flatMap(api.operation(route:)),
+                let facts = KeptFacts.of(request, ask: { api.facts(of: OperationCall(operation, headers: request.headers, body: body), bank: bank) })
+                    .asked
+            else { return RequestSubject(identity: place, account: nil, payout: nil) }
             let account = facts.account ?? ""
             if case .create(let beneficiary, let amount) = facts.action {
                 return RequestSubject(identity: [name, place, account, "create", beneficiary, amount].joined(separator: "\u{0}"),

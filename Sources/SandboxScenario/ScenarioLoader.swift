@@ -41,6 +41,7 @@ package enum ScenarioLoader {
         let name = top["name"].flatMap { node in errors.recover { () throws(ScenarioError) in try node.string() } }
         _ = top["$schema"].flatMap { node in errors.recover { () throws(ScenarioError) in try node.string() } }  // unread, but a URI
         var scenario = Scenario(name: name ?? defaultName(file), file: file)
+        scenario.keys = Set(top.keys)
         if let seed = top["seed"] {
             errors.recover { () throws(ScenarioError) in
                 guard case .number(let text) = seed.value, let value = UInt64(text) else {

@@ -56,6 +56,15 @@ import Testing
         #expect(scenario.saysOnlyItsBank)
     }
 
+    /// What a file sets beside its bank, even a value that changes nothing (`"faults": []`), is more than its bank.
+    @Test(arguments: [(#"{"name": "b", "description": "d", "bank": {"rules": []}}"#, true), (#"{"bank": {"default": []}}"#, true),
+                      (#"{"bank": {"rules": []}, "faults": []}"#, false), (#"{"bank": {"rules": []}, "report": {}}"#, false),
+                      (#"{"seed": 1}"#, false)])
+    func saysOnlyItsBankByTheKeysItsFileSets(text: String, onlyItsBank: Bool) throws {
+        let scenario = try ScenarioLoader.load(Array(text.utf8), file: "built-in", vocabulary: Sandbox.standardVocabulary)
+        #expect(scenario.saysOnlyItsBank == onlyItsBank)
+    }
+
     @Test func aSetupReadsThemForItsRulesUnderTheScenariosAdded() throws {
         let builtIn = try ScenarioLoader.load(Array(#"""
             {"bank": {"rules": [{"name": "A", "when": {"amount": 1}, "then": []}], "default": [{"after": "1s", "status": "COMPLETED"}]}}

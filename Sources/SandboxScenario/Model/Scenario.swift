@@ -53,13 +53,13 @@ package struct Scenario: Sendable {
         self.file = file
     }
 
-    /// Whether it says nothing but its bank's rules and default timeline: all a dialect's built-in
-    /// scenario may say (`ScenarioSetup(builtIn:)`).
-    package var saysOnlyItsBank: Bool {
-        seed == nil && clockMode == nil && clockStart == nil && accounts.isEmpty && faults == nil && appLedger == nil && appSettled == nil
-            && retrySchedule == nil && webhookTimeout == nil && chaos == nil && sinks.isEmpty && report.followUpWithin == nil
-            && report.pollingLimit == nil && report.pollingPer == nil && steps.isEmpty && expectedFailure == nil && !needsApp && explore == nil
-    }
+    /// The top-level keys its file sets (`bank`, `faults`, `steps`...), as the loader read them.
+    package var keys: Set<String> = []
+
+    /// Whether its file says nothing but its bank's rules and default timeline (and what names it): all a
+    /// dialect's built-in scenario may say (`ScenarioSetup(builtIn:)`). Read from the keys the file
+    /// sets, so a key added to the format is outside it until it is named here.
+    package var saysOnlyItsBank: Bool { keys.isSubset(of: ["$schema", "name", "description", "bank"]) }
 
     /// Marks it as a dialect's built-in scenario: its rules are magic values.
     package mutating func markBuiltIn() {
