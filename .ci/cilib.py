@@ -10,11 +10,12 @@ Starting waits for the `listening on http://HOST:PORT` line (SandboxError with t
 `timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
 blocks on a full pipe. Also: step/require/wait_until reporting, D24 signing and a keep-alive JSON client,
 pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, a
-check's command line, grpcio stubs of the project's own .proto files with a channel to a sandbox, and the
-Java example app compiled.
+check's command line, grpcio stubs of the project's own .proto files with a channel to a sandbox, the
+Java example app compiled, and a headless Chromium page driven over the DevTools protocol (Page).
 """
 
 import argparse
+import base64
 import collections
 import contextlib
 import glob
@@ -32,6 +33,7 @@ import shutil
 import signal as signals
 import site
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -39,6 +41,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCAL = ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]
@@ -427,3 +430,147 @@ def generate_stubs(directory):
                 f.write(re.sub(r"^from grpc\.(\w)", r"from project_protos.\1", text, flags=re.M))
     sys.path.insert(0, directory)
     return descriptors
+
+# Shorthands declared before every expression a Page evaluates (a function declaration may be repeated; the value is the
+# expression's): an element by id or data-testid, a row's cells (by data-testid), its text, whether it is shown, a selector's elements.
+HELPERS = ("function __id(id) { return document.getElementById(id); } function __text(id) { return __id(id).textContent; }"
+           " function __tid(testid) { return document.querySelector('[data-testid=\"' + testid + '\"]'); }"
+           " function __cells(testid) { const row = __tid(testid); return row && [...row.children]; }"
+           " function __shown(id) { return __id(id).checkVisibility(); } function __all(css) { return [...document.querySelectorAll(css)]; }\n")
+
+class Page:
+    """Headless Chromium driven through --remote-debugging-pipe (CDP as NUL-separated JSON on fds 3 and 4), attached to its
+    page target, with a profile of its own thrown away on close(); and the DOM helpers the checks use. Screenshots go to
+    `shots`."""
+
+    def __init__(self, shots):
+        self.shots, profile = shots, tempfile.mkdtemp(prefix="cilib-chromium-")
+        os.makedirs(shots, exist_ok=True)
+        if not shutil.which("chromium-browser"):
+            apt_install("chromium", "chromium")
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        (commands, to_browser), (from_browser, answers) = os.pipe(), os.pipe()
+
+        def on_fds_3_and_4():  # dup first: a pipe's own fd may be 3 or 4
+            read, write = os.dup(commands), os.dup(answers)
+            os.dup2(read, 3)
+            os.dup2(write, 4)
+        self.browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                         "--remote-debugging-pipe", f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
+                                         "--disable-extensions", "--disable-background-networking", "--disable-sync", "--window-size=1280,900",
+                                         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                                        start_new_session=True, pass_fds=(3, 4), preexec_fn=on_fds_3_and_4)
+        os.close(commands)
+        os.close(answers)
+        self.to_browser, self.from_browser, self.buffer, self.session, self.profile = to_browser, from_browser, b"", None, profile
+        self.next_id, self.exceptions, self.csp_reports = 0, [], []
+        try:
+            pages = wait_until(lambda: [t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page"],
+                               "chromium's page target", timeout=30, interval=0.1)
+            self.session = self.call("Target.attachToTarget", targetId=pages[0]["targetId"], flatten=True)["sessionId"]
+        except BaseException:
+            self.close()
+            raise
+
+    def call(self, method, **params):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params, **({"sessionId": self.session} if self.session else {})}
+        data = json.dumps(message).encode() + b"\0"
+        while data:
+            data = data[os.write(self.to_browser, data):]
+        while True:
+            while b"\0" not in self.buffer:
+                chunk = os.read(self.from_browser, 1 << 20)
+                require(chunk, f"chromium closed its pipe (exit status {self.browser.poll()})")
+                self.buffer += chunk
+            raw, _, self.buffer = self.buffer.partition(b"\0")
+            message = json.loads(raw)
+            if message.get("method") == "Runtime.exceptionThrown":
+                details = message["params"]["exceptionDetails"]
+                self.exceptions.append(details.get("exception", {}).get("description") or details.get("text"))
+            if message.get("method") == "Log.entryAdded":  # console messages about a Content-Security-Policy, from every document
+                text = message["params"]["entry"].get("text", "")
+                if "Content Security Policy" in text or "Content-Security-Policy" in text:
+                    self.csp_reports.append(text)
+            if message.get("id") == self.next_id:
+                require("error" not in message, f"{method}: {message.get('error')}")
+                return message.get("result", {})
+
+    def close(self):  # the whole process group: the profile it wrote is thrown away
+        if self.browser.poll() is None:
+            os.killpg(self.browser.pid, signals.SIGKILL)
+        self.browser.wait()
+        os.close(self.to_browser)
+        os.close(self.from_browser)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def js(self, expression, await_promise=False):
+        result = self.call("Runtime.evaluate", expression=HELPERS + expression, returnByValue=True, awaitPromise=await_promise)
+        require("exceptionDetails" not in result,
+               f"script error in {expression!r}: {result.get('exceptionDetails', {}).get('exception', {}).get('description')}")
+        return result["result"].get("value")
+
+    def wait(self, expression, what, timeout=10):
+        return wait_until(lambda: self.js(expression), f"{what} ({expression})", timeout)
+
+    def text(self, element_id):
+        """The text of the element with this id, or else this data-testid."""
+        return self.js(f"(__id('{element_id}') || __tid('{element_id}') || {{}}).textContent")
+
+    def shown(self, element_id):
+        return self.js(f"__shown('{element_id}')")
+
+    def click(self, element_id):
+        ok = self.js(f"(() => {{ const b = __id('{element_id}'); if (!b || b.disabled) return false; b.click(); return true; }})()")
+        require(ok, f"cannot click #{element_id}: missing or disabled")
+
+    def choose(self, select_id, value):
+        """Sets a select (or input) and fires its change event, as a user would."""
+        self.js(f"(() => {{ const f = __id('{select_id}'); f.value = {json.dumps(value)}; f.dispatchEvent(new Event('change')); }})()")
+
+    def go(self, hash_, ready, what=None):
+        """Sets location.hash and waits for `ready`; its value."""
+        self.js(f"location.hash = {json.dumps(hash_)}")
+        return self.wait(ready, what or f"{hash_}: {ready}")
+
+    def navigate(self, url, ready="document.readyState === 'complete'"):
+        self.call("Page.navigate", url=url)
+        self.wait(ready, f"{url} to load")
+
+    def widths(self, sizes):
+        """Sets each (width, height) in turn, yielding the width; then 1280x900 again."""
+        for width, height in sizes:
+            self.size(width, height)
+            yield width
+        self.size(1280, 900)
+
+    def size(self, width, height):
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=width < 600)
+
+    def screenshot(self, name):
+        """shots/NAME.png, the whole page up to 4,000 px: its width, height and how many distinct rows of pixels it has."""
+        metrics = self.call("Page.getLayoutMetrics")  # in CSS pixels
+        height = min(metrics["cssContentSize"]["height"], 4000)
+        clip = {"x": 0, "y": 0, "width": metrics["cssLayoutViewport"]["clientWidth"], "height": height, "scale": 1}
+        data = self.call("Page.captureScreenshot", format="png", clip=clip, captureBeyondViewport=True)["data"]
+        path = os.path.join(self.shots, name + ".png")
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(data))
+        width, height, rows = png_rows(path)
+        print(f"  screenshot {os.path.relpath(path, ROOT)}: {width}x{height}, {rows} distinct rows")
+        return width, height, rows
+
+
+def png_rows(path):
+    """A PNG's width, height and how many distinct rows of pixels it has (zlib only: filtered scanlines)."""
+    data = open(path, "rb").read()
+    width, height = struct.unpack(">II", data[16:24])
+    chunks, at = b"", 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            chunks += data[at + 8:at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompress(chunks)
+    stride = len(raw) // height
+    return width, height, len({raw[row * stride + 1:(row + 1) * stride] for row in range(height)})
