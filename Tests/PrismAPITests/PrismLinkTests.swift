@@ -47,23 +47,21 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         let page = try TestHTTP.send(method: "GET", url: local(sandbox, url))
         #expect(page.status == 200)
         #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
-        #expect(page.bodyText.contains("<form method=\"post\""))
-        #expect(page.bodyText.contains("USD 40.00"))
+        #expect(page.bodyText.contains("<form method=\"post\" action=\"\(url[url.range(of: "/prism/payout-links/")!.lowerBound...])\""))
+        #expect(page.bodyText.contains("USD 40.00") && page.bodyText.contains("name=\"holder_name\""))
 
         let missing = try TestHTTP.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                         body: Array("method=card".utf8))
         #expect(missing.status == 400)
         let sent = try TestHTTP.send(method: "POST", url: local(sandbox, url), headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                      body: Array("method=sepa&holder_name=Ana+Lima&account=DE89370400440532013000".utf8))
-        #expect(sent.status == 200)
+        #expect(sent.status == 200 && sent.bodyText.contains("Payout on its way"))
         #expect(sandbox.balance() == Money("999960.00"))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "PENDING")
         sandbox.advance(by: .seconds(15))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "SUCCESS")
         #expect(try TestHTTP.send(method: "GET", url: local(sandbox, url)).status == 410)  // used
-        let statuses = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/links").body)["requests"]?
-            .arrayValue?.compactMap { $0["body"]?.stringValue.flatMap { try? JSON.parse(Array($0.utf8))["payout_status"]?.stringValue } }
-        #expect(statuses == ["PENDING", "INITIATED", "SUCCESS"])
+        #expect(try sandbox.sinkNotifications("links").map { $0["payout_status"] } == ["PENDING", "INITIATED", "SUCCESS"])
     }
 
     @Test func aLinkNotUsedWithinADayExpires() throws {
@@ -79,8 +77,7 @@ func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 400
         sandbox.advance(by: .seconds(1))
         // The bank expires it on time, and says so, without anyone looking at it.
         #expect(sandbox.bank.payout(account: DefaultMerchant.id, reference: "link-1")?.status == .expired)
-        let sink = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/expiry").body)
-        let bodies = (sink["requests"]?.arrayValue ?? []).compactMap { $0["body"]?.stringValue }
+        let bodies = try sandbox.sinkRequests("expiry").compactMap { $0["body"]?.stringValue }
         #expect(bodies == [#"{"connector_payout_id":"\#(created.connectorPayoutID)","created_at":"2026-01-06T09:00:00Z","event_id":"evt_1","#
                            + #""merchant_payout_id":"link-1","payout_status":"EXPIRED"}"#])
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "link-1")).status == "EXPIRED")

@@ -1,7 +1,9 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
+import SandboxJSON
 import SandboxPrism
+import TestHelpers
 import Testing
 
 /// Create, Get and Void on the bank's lifecycle, over gRPC through the sandbox's router.
@@ -87,7 +89,9 @@ import Testing
     @Test func voidBeforeSendingCancelsAndRefunds() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
-        let created = try sandbox.prism("Create", createRequest())
+        var request = createRequest()
+        request["webhook_url"] = .string("\(sandbox.baseURL)/sandbox/sink/void")
+        let created = try sandbox.prism("Create", request)
         #expect(sandbox.balance() == Money("999990.00"))
         let voided = try sandbox.prism("Void", lookup("Void", connector: created.connectorPayoutID))
         #expect(voided.code == 0 && voided.status == "CANCELLED")
@@ -96,13 +100,17 @@ import Testing
         #expect(try sandbox.prism("Void", lookup("Void", merchant: "order-1")).status == "CANCELLED")  // again: as it is
         sandbox.advance(by: .seconds(60))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "order-1")).status == "CANCELLED")
+        #expect(try sandbox.sinkNotifications("void").map { $0["payout_status"] } == ["CANCELLED"])
     }
 
     @Test func voidAfterSuccessIsAFailedPrecondition() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
         let created = try sandbox.prism("Create", createRequest())
-        sandbox.advance(by: .seconds(15))
+        sandbox.advance(by: .seconds(5))
+        let sending = try sandbox.prism("Void", lookup("Void", connector: created.connectorPayoutID))
+        #expect(sending.code == 9 && sending.message == PrismMessage.forbidden("void", status: "INITIATED"))
+        sandbox.advance(by: .seconds(10))
         let voided = try sandbox.prism("Void", lookup("Void", connector: created.connectorPayoutID))
         #expect(voided.code == 9)
         #expect(voided.message == "You cannot void this payout because it has status SUCCESS")
@@ -130,6 +138,11 @@ import Testing
         #expect(declined.body?.message("error")?.message("connector_details")?.string("code") == "card_declined")
         #expect(declined.connectorPayoutID.isEmpty)
         #expect(sandbox.balance() == Money("1000000.00"))
+        // The admin API's balance is the ledger's: its last entry's balance_after.
+        let merchants = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/prism-merchants").body)["merchants"]
+        #expect(merchants?.arrayValue?.first { $0["merchant_id"] == .string(DefaultMerchant.id) }?["balance"] == "1000000.00")
+        let ledger = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/ledger?merchant=\(DefaultMerchant.id)").body)
+        #expect(ledger["entries"]?.arrayValue?.last?["balance_after"] == "1000000.00")
     }
 
     @Test func theMagicNameNeverLeavesThePayoutPendingUntilItIsVoided() throws {

@@ -65,11 +65,14 @@ func enrollRequest(recipient: String?, withMethod: Bool = true) -> ProtoMessage 
         create["connector_payout_method_id"] = "pm_000001"
         let created = try sandbox.prism("Create", create)
         #expect(created.code == 0 && created.status == "PENDING")
+        #expect(sandbox.balance() == Money("999990.00"))
         let payout = try #require(sandbox.bank.payout(id: Int(created.connectorPayoutID) ?? 0))
         #expect(payout.fields["method"] == "sepa")
         #expect(payout.fields["recipient_name"] == "FAIL Ana Lima")
+        #expect(payout.fields["connector_payout_method_id"] == "pm_000001")
         sandbox.advance(by: .seconds(15))
         #expect(try sandbox.prism("Get", lookup("Get", connector: created.connectorPayoutID)).status == "FAILED")
+        #expect(sandbox.balance() == Money("1000000.00"))  // refunded
     }
 
     /// A connector refuses a method it never stored: an id the sandbox did not hand out, or one

@@ -134,11 +134,7 @@ func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: S
         #expect(payout.fields["transfer_request"]?.contains("\"webhookUrl\"") == true)
         sandbox.advance(by: .seconds(15))
         #expect(try sandbox.prism("Get", lookup("Get", merchant: "quote-9")).status == "FAILED")  // the FAIL magic name
-        let sink = try JSON.parse(TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/transfer").body)
-        let statuses = (sink["requests"]?.arrayValue ?? []).compactMap {
-            try? JSON.parse(Array(($0["body"]?.stringValue ?? "").utf8))["payout_status"]?.stringValue
-        }
-        #expect(statuses == ["PENDING", "INITIATED", "FAILED"])
+        #expect(try sandbox.sinkNotifications("transfer").map { $0["payout_status"] } == ["PENDING", "INITIATED", "FAILED"])
     }
 
     @Test func aDeclineRuleSeesTheTransfersAndThePagesRecipient() throws {

@@ -2,8 +2,10 @@ import CashoutSandbox
 import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
+import SandboxJSON
 import SandboxPrism
 import SandboxProtobuf
+import TestHelpers
 import Testing
 
 // Shared helpers for the PayoutService API tests: every test starts its own sandbox (manual
@@ -61,6 +63,16 @@ extension Sandbox {
 
     /// The merchant's balance now.
     func balance(_ merchant: String = DefaultMerchant.id) -> Money? { bank.account(id: merchant)?.balance }
+
+    /// The requests the built-in sink NAME received, as a client reads them (`GET /sandbox/sink/NAME`).
+    func sinkRequests(_ name: String) throws -> [JSON] {
+        try JSON.parse(TestHTTP.send(method: "GET", url: "\(baseURL)/sandbox/sink/\(name)").body)["requests"]?.arrayValue ?? []
+    }
+
+    /// The notifications the built-in sink NAME received, each body parsed.
+    func sinkNotifications(_ name: String) throws -> [JSON] {
+        try sinkRequests(name).map { try JSON.parse(Array(($0["body"]?.stringValue ?? "").utf8)) }
+    }
 }
 
 /// A Create request: `minor` USD cents to a card held by `holder`, with `merchantPayoutID`.

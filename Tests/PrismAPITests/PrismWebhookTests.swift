@@ -9,12 +9,6 @@ import Testing
 
 /// The signed JSON notifications to `webhook_url`, received by the built-in sink.
 @Suite struct PrismWebhookTests {
-    /// The sink's requests, read as a client reads them (GET /sandbox/sink/NAME).
-    func sinkRequests(_ sandbox: Sandbox, _ name: String) throws -> [JSON] {
-        let response = try TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/sink/\(name)")
-        return try JSON.parse(response.body)["requests"]?.arrayValue ?? []
-    }
-
     @Test func eachStatusChangeIsPostedAsSignedJSON() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
@@ -23,7 +17,7 @@ import Testing
         let created = try sandbox.prism("Create", request)
         #expect(created.status == "PENDING")
         sandbox.advance(by: .seconds(15))
-        let requests = try sinkRequests(sandbox, "prism")
+        let requests = try sandbox.sinkRequests("prism")
         #expect(requests.count == 2)
         let id = created.connectorPayoutID
         let expected = [
@@ -42,19 +36,31 @@ import Testing
         }
     }
 
-    @Test func aFailedPayoutsNotificationCarriesItsError() throws {
+    /// A FAILED payout's notification, and a late REVERSED one's, carry their error; event ids are
+    /// the sandbox's, one each, across payouts.
+    @Test func aFailedOrReversedPayoutsNotificationCarriesItsError() throws {
         let sandbox = try startPrismSandbox()
         defer { sandbox.stop() }
-        var request = createRequest("hook-f", holder: "FAIL Ana")
-        request["webhook_url"] = .string("\(sandbox.baseURL)/sandbox/sink/failing")
-        _ = try sandbox.prism("Create", request)
+        for (id, holder) in [("hook-f", "FAIL Ana"), ("hook-r", "REVERSE Ana")] {
+            var request = createRequest(id, holder: holder)
+            request["webhook_url"] = .string("\(sandbox.baseURL)/sandbox/sink/\(id)")
+            _ = try sandbox.prism("Create", request)
+        }
         sandbox.advance(by: .seconds(15))
-        let last = try #require(try sinkRequests(sandbox, "failing").last)
-        let body = try JSON.parse(Array((last["body"]?.stringValue ?? "").utf8))
-        #expect(body["payout_status"] == "FAILED")
-        #expect(body["error"]?["connector_details"]?["code"] == "account_closed")
-        #expect(body["error"]?["unified_details"]?["code"] == "account_closed")
-        #expect(body["merchant_payout_id"] == "hook-f")
+        sandbox.advance(by: .seconds(2 * 24 * 3600))
+        let failing = try sandbox.sinkNotifications("hook-f"), reversing = try sandbox.sinkNotifications("hook-r")
+        #expect(failing.map { $0["payout_status"] } == ["INITIATED", "FAILED"])
+        #expect(reversing.map { $0["payout_status"] } == ["INITIATED", "SUCCESS", "REVERSED"])
+        for (last, code) in [(failing.last, "account_closed"), (reversing.last, "payout_returned")] {
+            let body = try #require(last)
+            #expect(body.objectValue.map { Set($0.keys) }
+                    == ["merchant_payout_id", "connector_payout_id", "payout_status", "event_id", "created_at", "error"])
+            #expect(body["error"]?["connector_details"]?["code"]?.stringValue == code)
+            #expect(body["error"]?["unified_details"]?["code"]?.stringValue == code)
+        }
+        #expect(failing.last?["merchant_payout_id"] == "hook-f")
+        let events = (failing + reversing).compactMap { $0["event_id"]?.stringValue }
+        #expect(events.count == 5 && Set(events).count == 5)
     }
 
     @Test func aNotificationIsRetriedOnTheCommonSchedule() throws {
@@ -67,7 +73,7 @@ import Testing
         _ = try sandbox.prism("Create", request)
         sandbox.advance(by: .seconds(5))  // INITIATED: answered 500
         sandbox.advance(by: .seconds(300))  // retried 5 minutes later (SUCCESS meanwhile)
-        let requests = try sinkRequests(sandbox, "flaky")
+        let requests = try sandbox.sinkRequests("flaky")
         let first = requests.first { $0["answered"]?.numberText == "500" }
         let retry = requests.last { $0["body"] == first?["body"] }
         #expect(first != nil && retry?["answered"]?.numberText == "200")
