@@ -19,7 +19,8 @@ ways to give keys dropped, so the generated messages reach the methods, not the 
 A scenario that `POST /sandbox/scenario` loads is undone (`POST /sandbox/reset`) before the next case: its faults
 would answer every other endpoint 500 or nothing, and its accounts may replace the default ones.
 
-Updates aimed at the default merchant or user go to another id, so they cannot lock the fuzzing out.
+Calls aimed at a default account (the D24 merchant, the Mannco user, the PayoutService merchant), by its own path or
+by `/sandbox/accounts/{dialect}/{id}`, go to another id, so they cannot lock the fuzzing out.
 An account's `PUT` may name the account's own id in its body (`merchant_id`, `id`) only as the path
 names it: JSON Schema cannot say "equal to the path parameter", so a body generated as valid gets the
 path's id there, as a client copying a `GET` answer would send it.
@@ -40,6 +41,10 @@ PRISM_METADATA = {"x-connector": "sandbox", "x-auth": "header-key", "x-api-key":
 PRISM_DROPPED = {"x-key1", "x-api-secret", "x-connector-config", "x-payout-connector"}
 ID_MEMBERS = {"prism": "merchant_id", "mannco": "id"}  # an account's id in its PUT body, by dialect
 ACCOUNT_PATHS = {"/sandbox/prism-merchants/{id}": "prism", "/sandbox/users/{id}": "mannco", "/sandbox/accounts/{dialect}/{id}": None}
+# The default accounts, by any path that names one (its id parameter), and the id a case aimed at one goes to instead.
+ACCOUNT_IDS = {"/sandbox/merchants/{login}": "login", "/sandbox/users/{id}": "id", "/sandbox/prism-merchants/{id}": "id",
+               "/sandbox/accounts/{dialect}/{id}": "id"}
+FUZZED_INSTEAD = {LOGIN: "fuzzed_merchant", MANNCO_USER: "fuzzed_user", PRISM_METADATA["x-merchant-id"]: "fuzzed_prism_merchant"}
 
 def call(method, path, body=None):
     """The JSON answer of the sandbox under test."""
@@ -96,13 +101,12 @@ class Credentials:
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
-    parameters = case.path_parameters or {}
-    if case.path == "/sandbox/merchants/{login}" and parameters.get("login") == LOGIN:
-        # Fuzzing the default merchant (its IP allow-list, its secret) would lock the D24 fuzzing out.
-        case.path_parameters = {**parameters, "login": "fuzzed_merchant"}
-    if case.path == "/sandbox/users/{id}" and parameters.get("id") == MANNCO_USER:
-        # Fuzzing the default user (its verification, balance, links) would stop the Mannco fuzzing early.
-        case.path_parameters = {**parameters, "id": "fuzzed_user"}
+    parameters, name = case.path_parameters or {}, ACCOUNT_IDS.get(case.path)
+    if name and parameters.get(name) in FUZZED_INSTEAD:
+        # Fuzzing a default account, by its own path or by /sandbox/accounts/{dialect}/{id} (a merchant's IP allow-list or
+        # secret, a Mannco user's key or verification, a PayoutService merchant's key), would lock its API's fuzzing out:
+        # the stateful phase takes ids from earlier answers, the default ones too.
+        case.path_parameters = parameters = {**parameters, name: FUZZED_INSTEAD[parameters[name]]}
     if case.method.upper() == "PUT" and case.path in ACCOUNT_PATHS and isinstance(case.body, dict) and \
             case.meta is not None and not case.meta.is_negative_at(ParameterLocation.BODY):
         member = ID_MEMBERS.get(ACCOUNT_PATHS[case.path] or parameters.get("dialect"))
