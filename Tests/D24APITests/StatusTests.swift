@@ -49,6 +49,19 @@ let missingCashoutID = "cashoutId: Invalid or missing Cashout ID"
         expectError(try sandbox.status(#"{\#(credentials()),"cashout_id":999999,"external_id":"p-1"}"#), 509, notFound)
     }
 
+    /// cashout_id decides, but an external_id sent beside it is read too: one that is no string is
+    /// refused as when it is sent alone (D24's `external_id` is a string).
+    @Test(arguments: ["{}", "[1]", "true", "123"])
+    func anExternalIDThatIsNoStringIsRefusedBesideACashoutID(_ value: String) throws {
+        let sandbox = try startSandbox()
+        defer { sandbox.stop() }
+        let id = try sandbox.createOK(externalID: "s-1")
+        let invalid = "externalId: Invalid or missing External ID"
+        expectError(try sandbox.status(#"{\#(credentials()),"cashout_id":\#(id),"external_id":\#(value)}"#), 300, invalid)
+        expectError(try sandbox.updateStatus(#"{\#(credentials()),"cashout_id":\#(id),"external_id":\#(value),"status":"ON_HOLD"}"#), 300, invalid)
+        expectOK(try sandbox.statusOf(id), pendingJSON)
+    }
+
     @Test func unknownCashoutIs509() throws {
         let sandbox = try startSandbox()
         defer { sandbox.stop() }

@@ -70,13 +70,15 @@ struct D24SignedRequest {
     }
 
     /// The merchant's own payout named by `cashout_id` (which decides when both ids are sent) or
-    /// `external_id`; another merchant's ids are not found (509).
+    /// `external_id`; another merchant's ids are not found (509). Each id sent is read, so one of
+    /// the wrong type is refused even beside the other.
     func payout(in bank: Bank) throws(D24Error) -> Payout {
-        if let id = try cashoutID() {
+        let id = try cashoutID(), externalID = try externalID()
+        if let id {
             guard let payout = bank.payout(id: id), payout.account == merchant.login else { throw .notFound }
             return payout
         }
-        guard let externalID = try externalID() else { throw .invalidParam("cashoutId", "Cashout ID") }
+        guard let externalID else { throw .invalidParam("cashoutId", "Cashout ID") }
         guard let payout = bank.payout(account: merchant.login, reference: externalID) else { throw .notFound }
         return payout
     }

@@ -53,7 +53,8 @@ extension OpenAPIDocument {
     static var getCashoutStatus: Endpoint<D24API> {
         Endpoint<D24API>(D24Operation.status, OpenAPI.operation(
             tag: "D24", summary: "A cashout's status",
-            description: "The cashout named by `cashout_id` (which decides when both are sent) or `external_id`.",
+            description: "The cashout named by `cashout_id` (which decides when both are sent; an `external_id` beside it must still be "
+                + "a string) or `external_id`.",
             body: OpenAPI.body(Schema.ref("CashoutStatusRequest"),
                                examples: ["by external_id": ["login": "sandbox_login", "pass": "sandbox_pass", "external_id": "order-1"]]),
             security: ["PayloadSignature"],
