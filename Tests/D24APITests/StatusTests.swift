@@ -49,9 +49,9 @@ let missingCashoutID = "cashoutId: Invalid or missing Cashout ID"
         expectError(try sandbox.status(#"{\#(credentials()),"cashout_id":999999,"external_id":"p-1"}"#), 509, notFound)
     }
 
-    /// cashout_id decides, but an external_id sent beside it is read too: one that is no string is
-    /// refused as when it is sent alone (D24's `external_id` is a string).
-    @Test(arguments: ["{}", "[1]", "true", "123"])
+    /// cashout_id decides, but an external_id sent beside it is read too: one that is no string, or
+    /// empty, is refused as when it is sent alone (D24's `external_id` is a string).
+    @Test(arguments: ["{}", "[1]", "true", "123", #""""#])
     func anExternalIDThatIsNoStringIsRefusedBesideACashoutID(_ value: String) throws {
         let sandbox = try startSandbox()
         defer { sandbox.stop() }

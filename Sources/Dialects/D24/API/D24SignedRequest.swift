@@ -64,9 +64,11 @@ struct D24SignedRequest {
         return id
     }
 
-    /// `external_id`: a JSON string, as at creation (``D24Field/takesNumbers``).
+    /// `external_id`: a JSON string, as at creation (``D24Field/takesNumbers``), not empty.
     func externalID() throws(D24Error) -> String? {
-        try text("external_id", "externalId", "External ID", numbers: D24Field.externalID.takesNumbers)
+        let externalID = try text("external_id", "externalId", "External ID", numbers: D24Field.externalID.takesNumbers)
+        if externalID?.isEmpty == true { throw .invalidParam("externalId", "External ID") }
+        return externalID
     }
 
     /// The merchant's own payout named by `cashout_id` (which decides when both ids are sent) or
