@@ -40,10 +40,10 @@ PRISM_METADATA = {"x-connector": "sandbox", "x-auth": "header-key", "x-api-key":
                   "x-merchant-id": "DefaultMerchantId"}  # the default PayoutService merchant's
 PRISM_DROPPED = {"x-key1", "x-api-secret", "x-connector-config", "x-payout-connector"}
 ID_MEMBERS = {"prism": "merchant_id", "mannco": "id"}  # an account's id in its PUT body, by dialect
-ACCOUNT_PATHS = {"/sandbox/prism-merchants/{id}": "prism", "/sandbox/users/{id}": "mannco", "/sandbox/accounts/{dialect}/{id}": None}
-# The default accounts, by any path that names one (its id parameter), and the id a case aimed at one goes to instead.
-ACCOUNT_IDS = {"/sandbox/merchants/{login}": "login", "/sandbox/users/{id}": "id", "/sandbox/prism-merchants/{id}": "id",
-               "/sandbox/accounts/{dialect}/{id}": "id"}
+# Every path that names an account: its id parameter and its dialect (None: the path's own `dialect`).
+ACCOUNTS = {"/sandbox/merchants/{login}": ("login", "d24"), "/sandbox/users/{id}": ("id", "mannco"),
+            "/sandbox/prism-merchants/{id}": ("id", "prism"), "/sandbox/accounts/{dialect}/{id}": ("id", None)}
+# The default accounts' ids, and the id a case aimed at one goes to instead.
 FUZZED_INSTEAD = {LOGIN: "fuzzed_merchant", MANNCO_USER: "fuzzed_user", PRISM_METADATA["x-merchant-id"]: "fuzzed_prism_merchant"}
 
 def call(method, path, body=None):
@@ -101,17 +101,17 @@ class Credentials:
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
-    parameters, name = case.path_parameters or {}, ACCOUNT_IDS.get(case.path)
+    parameters, (name, dialect) = case.path_parameters or {}, ACCOUNTS.get(case.path, (None, None))
     if name and parameters.get(name) in FUZZED_INSTEAD:
         # Fuzzing a default account, by its own path or by /sandbox/accounts/{dialect}/{id} (a merchant's IP allow-list or
         # secret, a Mannco user's key or verification, a PayoutService merchant's key), would lock its API's fuzzing out:
         # the stateful phase takes ids from earlier answers, the default ones too.
         case.path_parameters = parameters = {**parameters, name: FUZZED_INSTEAD[parameters[name]]}
-    if case.method.upper() == "PUT" and case.path in ACCOUNT_PATHS and isinstance(case.body, dict) and \
+    if case.method.upper() == "PUT" and name and isinstance(case.body, dict) and \
             case.meta is not None and not case.meta.is_negative_at(ParameterLocation.BODY):
-        member = ID_MEMBERS.get(ACCOUNT_PATHS[case.path] or parameters.get("dialect"))
-        if member in case.body and "id" in parameters:
-            case.body = {**case.body, member: parameters["id"]}
+        member = ID_MEMBERS.get(dialect or parameters.get("dialect"))
+        if member in case.body and name in parameters:
+            case.body = {**case.body, member: parameters[name]}
     if any(parameter.get("in") == "header" and parameter.get("name") == "x-api-key" for parameter in operation(case).get("parameters", [])):
         kept = {name: value for name, value in (case.headers or {}).items()
                 if name.lower() not in PRISM_DROPPED and name.lower() not in PRISM_METADATA}

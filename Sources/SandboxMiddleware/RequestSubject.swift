@@ -49,8 +49,8 @@ package struct RequestSubject: Sendable {
         { request, route, dialect, body in
             let place = route ?? "\(request.method) \(request.path)"
             guard let name = dialect, let api = dialects[name], let operation = route.flatMap(api.operation(route:)),
-                let facts = KeptFacts.of(request, ask: { api.facts(of: OperationCall(operation, headers: request.headers, body: body), bank: bank) })
-                    .asked
+                case let call = OperationCall(operation, headers: request.headers, body: body),
+                let facts = KeptFacts.of(request, ask: { api.facts(of: call, bank: bank) }).asked
             else { return RequestSubject(identity: place, account: nil, payout: nil) }
             let account = facts.account ?? ""
             if case .create(let beneficiary, let amount) = facts.action {
