@@ -215,6 +215,11 @@ def pip_install(*packages, modules=()):
         subprocess.run(base + ["--break-system-packages"], check=True)
     importlib.invalidate_caches()
     if site.getusersitepackages() not in sys.path:
+        if site.ENABLE_USER_SITE:
+            # This install made the user's site folder: Python puts it before site-packages only at start, and
+            # its packages may need a newer copy of one there (anyio, typing_extensions), so the script starts again.
+            print("restarting: pip made the user's site folder", flush=True)
+            os.execv(sys.executable, [sys.executable, *sys.argv])
         sys.path.append(site.getusersitepackages())
     # A module this process imported before the install (typing_extensions) may now have a newer copy
     # that the new packages need: mixing the two fails at import, so the script starts again.
