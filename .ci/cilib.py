@@ -185,10 +185,11 @@ def release_build():  # quick when it is up to date
                    stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     return os.path.join(ROOT, ".build", "release", "cashout-sandbox")
 
-def apt_install(package, *commands):
-    """Installs a Debian package unless every one of `commands` is on PATH already."""
-    if not all(shutil.which(command) for command in commands):
-        print(f"{', '.join(commands)} missing: apt-get install -y {package}", flush=True)
+def apt_install(package, *needed):
+    """Installs a Debian package unless all it is `needed` for is here: each a command on PATH, or a file by its absolute path."""
+    assert needed, f"apt_install({package!r}) names nothing to look for, so it would never install"
+    if not all(os.path.exists(need) if os.path.isabs(need) else shutil.which(need) for need in needed):
+        print(f"{', '.join(needed)} missing: apt-get install -y {package}", flush=True)
         subprocess.run(["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
         subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True, stdout=subprocess.DEVNULL)
 
@@ -198,8 +199,7 @@ def java_example(build):
     """Compiles Tests/ExampleApps/java into `build` (a JDK and JUnit 5 from Debian first, when missing);
     the command that runs its JUnit test, as the Testing your app guide shows it."""
     apt_install("default-jdk-headless", "javac")
-    if not os.path.exists(JUNIT):
-        apt_install("junit5")
+    apt_install("junit5", JUNIT)
     sources = glob.glob(os.path.join(ROOT, "Tests", "ExampleApps", "java", "*.java"))
     subprocess.run(["javac", "-d", build, "-cp", JUNIT, *sources], check=True, stdin=subprocess.DEVNULL)
     return f"java -jar {JUNIT} -cp {build} --select-class PayoutWorkersTest --disable-banner --details=summary"
