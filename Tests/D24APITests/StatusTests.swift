@@ -50,13 +50,14 @@ let missingCashoutID = "cashoutId: Invalid or missing Cashout ID"
     }
 
     /// cashout_id decides, but an external_id sent beside it is read too: one that is no string, or
-    /// empty, is refused as when it is sent alone (D24's `external_id` is a string).
-    @Test(arguments: ["{}", "[1]", "true", "123", #""""#])
+    /// blank, is refused as when it is sent alone (D24's `external_id` is a string, and creation refuses a blank one).
+    @Test(arguments: ["{}", "[1]", "true", "123", #""""#, #""  ""#])
     func anExternalIDThatIsNoStringIsRefusedBesideACashoutID(_ value: String) throws {
         let sandbox = try startSandbox()
         defer { sandbox.stop() }
         let id = try sandbox.createOK(externalID: "s-1")
         let invalid = "externalId: Invalid or missing External ID"
+        expectError(try sandbox.status(#"{\#(credentials()),"external_id":\#(value)}"#), 300, invalid)
         expectError(try sandbox.status(#"{\#(credentials()),"cashout_id":\#(id),"external_id":\#(value)}"#), 300, invalid)
         expectError(try sandbox.updateStatus(#"{\#(credentials()),"cashout_id":\#(id),"external_id":\#(value),"status":"ON_HOLD"}"#), 300, invalid)
         expectOK(try sandbox.statusOf(id), pendingJSON)

@@ -64,10 +64,10 @@ struct D24SignedRequest {
         return id
     }
 
-    /// `external_id`: a JSON string, as at creation (``D24Field/takesNumbers``), not empty.
+    /// `external_id`: a JSON string, as at creation (``D24Field/takesNumbers``), not blank (creation refuses a blank one).
     func externalID() throws(D24Error) -> String? {
         let externalID = try text("external_id", "externalId", "External ID", numbers: D24Field.externalID.takesNumbers)
-        if externalID?.isEmpty == true { throw .invalidParam("externalId", "External ID") }
+        if let externalID, D24Syntax.isBlank(externalID) { throw .invalidParam("externalId", "External ID") }
         return externalID
     }
 
