@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SandboxContract", dependencies: ["SandboxBank", "SandboxHTTP", "SandboxJSON", "SandboxSupport"]),
         // Layer 2: the integration report's engine: what an app gets wrong, from the logged
         // requests and the deliveries, by checks the dialects pick (it names no API).
-        .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxContract", "SandboxHTTP", "SandboxJSON"]),
+        .target(name: "SandboxReport", dependencies: ["SandboxBank", "SandboxContract", "SandboxHTTP", "SandboxJSON", "SandboxSupport"]),
         // Layer 2: what integrators load into their own tools: the dashboard page, and the OpenAPI
         // document and Postman collection, each assembled from what the dialects give (gRPC services
         // documented as Connect's JSON, their message schemas made from their declarations).

@@ -68,7 +68,9 @@ extension [any Dialect] {
     var scenarioVocabulary: ScenarioVocabulary {
         reduce(ScenarioVocabulary()) { vocabulary, dialect in
             var merged = vocabulary.merging(dialect.vocabulary)
-            merged.reportFindings.formUnion(dialect.asReportingDialect?.integrationChecks.map(\.id) ?? [])
+            for check in dialect.asReportingDialect?.integrationChecks ?? [] {
+                merged.reportChecks[check.id] = Swift.min(merged.reportChecks[check.id] ?? check.since, check.since)
+            }
             return merged
         }
     }

@@ -10,6 +10,7 @@ import SandboxMiddleware
 import SandboxObservability
 import SandboxPersistence
 import SandboxScenario
+import SandboxSupport
 import SandboxWebhooks
 import Synchronization
 
@@ -91,7 +92,7 @@ public final class Sandbox: Sendable {
     }
 
     /// The sandbox's version, as `--version` and `/sandbox/health` report it.
-    public static let version = SandboxVersion.current
+    public static let version = SandboxVersion.current.description
 
     /// `http://127.0.0.1:PORT`: the base URL to point clients at.
     public let baseURL: URL

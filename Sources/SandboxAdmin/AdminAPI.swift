@@ -9,6 +9,7 @@ import SandboxMiddleware
 import SandboxObservability
 import SandboxPersistence
 import SandboxScenario
+import SandboxSupport
 import SandboxWebhooks
 import Synchronization
 
@@ -149,7 +150,7 @@ package struct AdminAPI: AdminServing {
     /// The health answer as a JSON value (its byte form's reference, which the tests compare with).
     /// With `journal` (its state, while it cannot write), the answer of a failing sandbox.
     package static func healthJSON(mode: VirtualClock.Mode, now: String, journal: JSON? = nil) -> JSON {
-        var health: [String: JSON] = ["status": journal == nil ? "ok" : "failing", "version": .string(SandboxVersion.current),
+        var health: [String: JSON] = ["status": journal == nil ? "ok" : "failing", "version": .string(SandboxVersion.current.description),
                                       "clock": ["mode": .string(mode.rawValue), "now": .string(now)]]
         health["journal"] = journal
         return .object(health)

@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxGRPC
 import SandboxHTTP
 import SandboxPersistence
+import SandboxSupport
 import SandboxWebhooks
 import Synchronization
 
@@ -72,7 +73,7 @@ package struct SandboxMetrics: Sendable {
             text += "cashout_sandbox_journal_failing_seconds_total \(health.failingSeconds)\n"
         }
         HTTPMetrics.family("cashout_sandbox_build_info", "gauge", "The sandbox's version.", into: &text)
-        text += "cashout_sandbox_build_info{version=\"\(HTTPMetrics.escape(SandboxVersion.current))\"} 1\n"
+        text += "cashout_sandbox_build_info{version=\"\(HTTPMetrics.escape(SandboxVersion.current.description))\"} 1\n"
         return text
     }
 }

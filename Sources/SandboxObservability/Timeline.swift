@@ -168,7 +168,7 @@ package struct Timeline: Sendable {
     }
 
     /// `+1.204s`: real time since the start.
-    static func seconds(_ milliseconds: Int64) -> String {
+    package static func seconds(_ milliseconds: Int64) -> String {
         let sign = milliseconds < 0 ? "-" : "+"
         let value = abs(milliseconds)
         return "\(sign)\(value / 1000).\(String(value % 1000 + 1000).dropFirst())s"

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxJSON
+import SandboxSupport
 
 /// One thing the integration report checks of an app, from evidence: a stable `id`, how bad a
 /// failure is, what to do about it, and the check itself over one account's evidence.
@@ -28,14 +29,18 @@ package struct IntegrationCheck: Sendable {
     /// What it looks for and what exercises it, in a line (the report's `check_descriptions`,
     /// beside a passed or not-exercised check's id); its advice when nil.
     package let description: String?
+    /// The version that added it: a suite written for an earlier one (`written_for`) does not ask for
+    /// it with `"exercised": "all"` (the Changes guide).
+    package let since: SandboxVersion
     package let evaluate: @Sendable (AccountEvidence) -> Outcome
 
-    package init(id: String, severity: Severity, advice: String, description: String? = nil,
+    package init(id: String, severity: Severity, advice: String, description: String? = nil, since: SandboxVersion = .earliest,
                 evaluate: @escaping @Sendable (AccountEvidence) -> Outcome) {
         self.id = id
         self.severity = severity
         self.advice = advice
         self.description = description
+        self.since = since
         self.evaluate = evaluate
     }
 

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxSupport
 
 extension IntegrationChecks {
     /// `retried_before_retry_after`: a request sent again before the wait its answer asked for
@@ -12,7 +13,8 @@ extension IntegrationChecks {
             grpc-retry-pushback-ms), wait at least that long before sending the request again, and longer if your own \
             backoff says so: a client that comes back sooner is refused again, and a gateway may hold it off for longer.
             """, description: "a request sent again before the wait its answer asked for (Retry-After, grpc-retry-pushback-ms) "
-                + "had passed, by the wall clock; exercised by an answer that asked for a wait (a rate_limit fault)") { evidence in
+                + "had passed, by the wall clock; exercised by an answer that asked for a wait (a rate_limit fault)",
+            since: SandboxVersion(0, 3, 0)) { evidence in
             var exercised = false
             var early: [Occurrence] = []
             for (index, asked) in evidence.requests.enumerated() {

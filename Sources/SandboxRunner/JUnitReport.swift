@@ -1,63 +1,111 @@
 /// Scenario results as JUnit XML, the format CI viewers (GitLab, Jenkins, GitHub annotations) read:
-/// one `testsuite`, one `testcase` per scenario, a `failure` with the step and its message, or an
-/// `error` for a file that could not be loaded (no step ran: the suite is broken, not the app).
-/// A command run beside the steps (`test --serve --exec`) adds its own `failure` when it failed,
-/// and its output as `system-out`. The first failure's text goes on with the timelines of the payouts
-/// the failures name (`test --serve`, `explore`), real times and all, as CI systems show that text.
+/// a `testsuite` per scenario (per run, for `explore`) and a `testcase` per case of it (the Testing
+/// your app guide, "Cases"), classname the suite's name: a `failure` with each failure of the case and
+/// the timelines of the payouts they name, a `skipped` for a case none of whose steps ran. A suite of
+/// one case, one not run (`needs_app`), one expected to fail, or a file that could not be loaded (an
+/// `error`: no step ran, the suite is broken, not the app) is one testcase named after the suite. The
+/// suite's `system-out` holds its notes, what was found after a failure, and the output of the
+/// command run beside the steps (`test --serve --exec`).
 package enum JUnitReport {
     package static func xml(_ results: [ScenarioResult], suite: String = "cashout-sandbox") -> String {
-        let errors = results.filter(\.unloadable).count
-        let failures = results.filter { !$0.passed }.count - errors
-        let skipped = results.filter { $0.skipped != nil }.count
+        let suites = results.map { Suite($0) }
+        let tests = suites.reduce(0) { $0 + $1.testcases.count }
+        let failures = suites.reduce(0) { $0 + $1.failures }, errors = suites.reduce(0) { $0 + $1.errors }
         let time = results.reduce(0) { $0 + $1.seconds }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" time="\#(seconds(time))">"# + "\n"
-        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)" "#
-            + #"skipped="\#(skipped)" time="\#(seconds(time))">"# + "\n"
-        for result in results {
-            let opening = #"    <testcase classname="\#(escape(result.file))" name="\#(escape(result.name))" time="\#(seconds(result.seconds))""#
-            let children = self.children(of: result)
-            xml += children.isEmpty ? opening + "/>\n" : opening + ">\n" + children.map { "      \($0)\n" }.joined() + "    </testcase>\n"
-        }
-        xml += "  </testsuite>\n</testsuites>\n"
+        xml += #"<testsuites name="\#(escape(suite))" tests="\#(tests)" failures="\#(failures)" errors="\#(errors)" "#
+            + #"time="\#(seconds(time))">"# + "\n"
+        for suite in suites { xml += suite.xml }
+        xml += "</testsuites>\n"
         return xml
     }
 
-    /// A testcase's elements: how many times the clock stopped for the app (a property), a failed
-    /// step's `failure` (or the `error` of a file not loaded), a failed command's `failure`, and a
-    /// `system-out` with an expected failure, the run's notes (a step that went on while the app was
-    /// busy) and the command's output.
-    private static func children(of result: ScenarioResult) -> [String] {
-        var children: [String] = []
-        if result.clockStops > 0 {
-            children.append(#"<properties><property name="clock_stops" value="\#(result.clockStops)"/></properties>"#)
+    /// One result's `testsuite`.
+    private struct Suite {
+        let result: ScenarioResult
+        /// Each testcase: its name, time, and children.
+        let testcases: [(name: String, time: Double, children: [String], failed: Bool, skipped: Bool)]
+
+        init(_ result: ScenarioResult) {
+            self.result = result
+            let cases = result.cases
+            let properties = result.clockStops > 0
+                ? [#"<properties><property name="clock_stops" value="\#(result.clockStops)"/></properties>"#] : []
+            guard cases.count > 1 else {
+                let children = properties + JUnitReport.children(ofWhole: result)
+                testcases = [(result.name, result.seconds, children, !result.passed && !result.unloadable, result.skipped != nil)]
+                return
+            }
+            testcases = cases.map { suiteCase in
+                var children = properties
+                switch suiteCase.verdict {
+                case .failed:
+                    let type = suiteCase.subject == .app ? "CommandFailed" : "StepFailed"
+                    let message = suiteCase.failures[0].split(separator: "\n", maxSplits: 1).first.map(String.init) ?? suiteCase.failures[0]
+                    let timelines = result.timelineLines(of: suiteCase.cashouts, realTime: true)
+                    let text = (suiteCase.failures + suiteCase.skips).joined(separator: "\n")
+                        + (timelines.isEmpty ? "" : "\n\n" + timelines.joined(separator: "\n"))
+                    children.append(#"<failure message="\#(escape(message))" type="\#(type)">\#(escape(text))</failure>"#)
+                case .skipped:
+                    children.append(#"<skipped message="\#(escape(suiteCase.skips.joined(separator: "; ")))"/>"#)
+                case .passed:
+                    break
+                }
+                return (suiteCase.name, suiteCase.seconds, children, suiteCase.verdict == .failed, suiteCase.verdict == .skipped)
+            }
         }
+
+        var failures: Int { result.unloadable ? 0 : testcases.count(where: \.failed) }
+        var errors: Int { result.unloadable ? 1 : 0 }
+
+        var xml: String {
+            let skipped = testcases.count(where: \.skipped)
+            var xml = #"  <testsuite name="\#(escape(result.name))" tests="\#(testcases.count)" failures="\#(failures)" errors="\#(errors)" "#
+                + #"skipped="\#(skipped)" time="\#(seconds(result.seconds))">"# + "\n"
+            for testcase in testcases {
+                let opening = #"    <testcase classname="\#(escape(result.name))" name="\#(escape(testcase.name))" "#
+                    + #"file="\#(escape(result.file))" time="\#(seconds(testcase.time))""#
+                xml += testcase.children.isEmpty ? opening + "/>\n"
+                    : opening + ">\n" + testcase.children.map { "      \($0)\n" }.joined() + "    </testcase>\n"
+            }
+            if let output = output { xml += "    <system-out>\(escape(output))</system-out>\n" }
+            return xml + "  </testsuite>\n"
+        }
+
+        /// The suite's `system-out`: an expected failure, the run's notes, what was found after a failure, the command's
+        /// output; nil for none.
+        private var output: String? {
+            var output: [String] = []
+            if let expected = result.expectedFailure {
+                output.append("failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)")
+            }
+            output += result.notes
+            if result.cases.count > 1 { output += result.foundAfterLines }
+            if let command = result.command, !command.output.isEmpty { output.append(command.output) }
+            return output.isEmpty ? nil : output.joined(separator: "\n")
+        }
+    }
+
+    /// A whole suite's testcase elements (one of a single case, not run, expected to fail, or not loaded): a skip, each
+    /// failure (or the `error` of a file not loaded), the first's text going on with what was found after it and the named
+    /// payouts' timelines, as the terminal shows them, and a failed command's `failure`.
+    private static func children(ofWhole result: ScenarioResult) -> [String] {
+        var children: [String] = []
         if let reason = result.skipped { children.append(#"<skipped message="\#(escape(reason))"/>"#) }
-        // The first failure's text goes on with what was found after it and the named payouts' timelines, as the terminal
-        // shows them.
         let more = [result.foundAfterLines, result.timelineLines(realTime: true)].filter { !$0.isEmpty }
         var told = more.isEmpty
         func text(_ message: String) -> String {
             defer { told = true }
             return told ? message : message + "\n\n" + more.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
         }
-        if let message = result.failureText {
-            let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded") : ("failure", "StepFailed")
+        for (index, message) in result.failureTexts.enumerated() {
+            let (element, type) = result.unloadable ? ("error", "ScenarioNotLoaded")
+                : index > 0 && message == result.ledgerFailure ? ("failure", "LedgerMismatch") : ("failure", "StepFailed")
             children.append(#"<\#(element) message="\#(escape(message))" type="\#(type)">\#(escape(text(message)))</\#(element)>"#)
-        }
-        if let ledger = result.ledgerFailure {
-            children.append(#"<failure message="\#(escape(ledger))" type="LedgerMismatch">\#(escape(text(ledger)))</failure>"#)
         }
         if let command = result.command, let failure = result.commandFailure {
             children.append(#"<failure message="\#(escape(failure))" type="CommandFailed">\#(escape("\(failure): \(command.command)"))</failure>"#)
         }
-        var output: [String] = []
-        if let expected = result.expectedFailure {
-            output.append("failed as expected (\(expected.reason)): step \(expected.step): \(expected.message)")
-        }
-        output += result.notes
-        if let command = result.command, !command.output.isEmpty { output.append(command.output) }
-        if !output.isEmpty { children.append("<system-out>\(escape(output.joined(separator: "\n")))</system-out>") }
         return children
     }
 

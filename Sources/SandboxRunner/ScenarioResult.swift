@@ -5,9 +5,14 @@ import SandboxScenario
 package struct ScenarioResult: Sendable {
     package let name: String
     package let file: String
-    /// The first failing step (1-based) and what was expected against what happened; nil: every
-    /// step held.
+    /// The first failing step (1-based) and what was expected against what happened, or with every
+    /// step held the app's ledger that disagreed after the last; nil: every step held.
     package let failure: (step: Int, message: String)?
+    /// What became of each step, in order; empty for a file not loaded, a suite skipped, or one
+    /// expected to fail (`expect_failure`).
+    package var verdicts: [StepVerdict] = []
+    /// The run's cases, as they were judged (``cases``).
+    var book = CaseBook()
     /// A scenario marked `expect_failure` whose step failed, as expected (then it passed): why it
     /// was expected to, and the failure it showed.
     package var expectedFailure: (reason: String, step: Int, message: String)?
@@ -35,6 +40,12 @@ package struct ScenarioResult: Sendable {
     /// failed"); nil when it was not asked for, or the run passed and none was (`Serving.timeline`).
     package var timeline: Timeline?
 
+    /// The timeline of each of `cashouts`, as text: a heading and at most `Timeline.lineLimit` lines each.
+    package func timelineLines(of cashouts: [Int], realTime: Bool) -> [String] {
+        guard let timeline else { return [] }
+        return cashouts.flatMap { timeline.lines(of: $0, realTime: realTime) }
+    }
+
     /// The timeline of each payout the failures name, as text: a heading and at most
     /// `Timeline.lineLimit` lines each; real times left out without `realTime`. In the order the
     /// failures name them, or by `order` (explore's: by what they are, the same each run).
@@ -48,6 +59,32 @@ package struct ScenarioResult: Sendable {
 
     /// Every step held (or failed as expected), and the command beside them, if any, exited with 0.
     package var passed: Bool { failure == nil && commandFailure == nil }
+
+    /// Every failed step with its message, in step order.
+    package var failedSteps: [(step: Int, message: String)] {
+        verdicts.enumerated().compactMap { index, verdict in if case .failed(let message) = verdict { (index + 1, message) } else { nil } }
+    }
+
+    /// Every failure in a line (or more) each, in step order: `step 3: ...` for each failed step, then the app's ledger
+    /// that disagreed after the last step; the first is ``failureText``.
+    package var failureTexts: [String] {
+        let steps = failedSteps.map { "step \($0.step): \($0.message)" }
+        return steps.isEmpty ? failureText.map { [$0] } ?? [] : steps + (ledgerFailure.map { [$0] } ?? [])
+    }
+
+    /// The run's cases (the Testing your app guide, "Cases"): its steps' and the report checks' it asked about, by their
+    /// first step, then the app's; none for a file not loaded, a suite skipped, or one expected to fail.
+    package var cases: [SuiteCase] {
+        var book = book
+        if let command, !verdicts.isEmpty { book.app(failure: commandFailure.map { "\($0): \(command.command)" }) }
+        return book.all
+    }
+
+    /// How many of ``cases`` passed: `19 of 20 cases passed`.
+    package var caseTally: String {
+        let cases = cases
+        return "\(cases.count { $0.verdict == .passed }) of \(cases.count) case\(cases.count == 1 ? "" : "s") passed"
+    }
 
     /// How the command beside the steps failed, when that fails the run: nil when it exited with
     /// 0, or when the run stopped it after a step failed (that step's failure is the run's).

@@ -30,4 +30,12 @@ extension ScenarioRunner {
             return .failed("\(action): ledger_mismatch: \(reconciliation.summary)", unreadable: false)
         }
     }
+
+    /// The last reconciliation's mismatches, each a problem on the cashouts it concerns: `action: ledger_mismatch: ...`.
+    func mismatches(action: String) -> Judgement {
+        let mismatches = sandbox.reports.reconciliation.last?.mismatches ?? []
+        return Judgement(problems: mismatches.map { mismatch in
+            Judgement.Problem(check: nil, cashouts: mismatch.occurrence.cashouts, text: "\(action): ledger_mismatch: \(mismatch.occurrence.summary)")
+        })
+    }
 }

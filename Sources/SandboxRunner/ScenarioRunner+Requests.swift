@@ -2,6 +2,8 @@ import CashoutSandbox
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxObservability
+import SandboxReport
 import SandboxScenario
 import SandboxSupport
 
@@ -41,11 +43,14 @@ extension ScenarioRunner {
         var checked = 0
         // The last refused create, and when it was seen: the app may still send it again.
         var refused: (message: String, since: Int64)?
+        // Those a fault answered before the API saw them: what came, should no retry come.
+        var faulted: [Sandbox.MatchedRequest] = []
         while true {
             let (match, newest) = sandbox.firstRequest(matching: pattern, excluding: takenRequests, after: checked)
             checked = newest
             if let found = match, found.unhandled, found.status != status {
                 takenRequests.insert(found.id)  // a fault answered it: the app's retry is the request waited for
+                faulted.append(found)
                 continue
             }
             if let found = match {
@@ -74,57 +79,125 @@ extension ScenarioRunner {
         }
         if let refused { return refused.message }
         let (_, answer) = sandbox.verifyRequests(["request": json])
-        return "wait_for_request: no request matching \(RequestVerification.summary(pattern)) came within \(DurationText.format(timeout))"
+        guard let first = faulted.first else {
+            return "wait_for_request: no request matching \(RequestVerification.summary(pattern)) came within \(DurationText.format(timeout))"
+                + Self.nearMisses(answer)
+        }
+        // It came, and a fault answered it each time: what the app was told, and that it never sent it again.
+        let times = faulted.map { Timeline.seconds($0.receivedAt - sandbox.timelines.started) }
+        let answers = faulted.compactMap(\.injected)
+        let came = if faulted.count == 1 {
+            "came at \(times[0]) and was \(answers.first ?? "answered by an injected fault")"
+        } else if Set(answers).count == 1 {
+            "came \(faulted.count) times (at \(Self.list(times))), and each was \(answers[0])"
+        } else {
+            "came \(faulted.count) times: " + zip(times, answers).map { "at \($0) it was \($1)" }.joined(separator: ", ")
+        }
+        return "wait_for_request: \(first.asked) \(came); the app never sent it again within \(DurationText.format(timeout))"
             + Self.nearMisses(answer)
     }
 
-    /// The report's errors, its exact findings, the checks it exercised: what `expected` asks. A
-    /// failure says what the report judged (`1 error, 0 warnings; 6 of 8 checks not exercised`).
-    func expectReport(_ expected: Step.ReportExpectation) -> String? {
-        let (status, report) = sandbox.integrationReport(account: expected.account)
+    /// `a`, `a and b`, `a, b and c`.
+    static func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
+    /// The report's errors, its exact findings, the checks it exercised: what `expected` asks, of the
+    /// checks the suite's version has (`written_for`); a check added later is a note. A failure says
+    /// what the report judged (`1 error, 0 warnings; 6 of 8 checks not exercised`), each criterion
+    /// that failed on a line of its own; `judged` gets each problem with its check and cashouts.
+    mutating func expectReport(_ expected: Step.ReportExpectation) -> String? {
+        let (status, report, made) = sandbox.integrationReportMade(account: expected.account)
         let subject = "expect_report" + (expected.account.map { " \($0)" } ?? "")
-        guard status == 200 else { return "\(subject): \(report["message"]?.stringValue ?? report.serializedString())" }
-        let accounts = report["accounts"]?.arrayValue ?? []
-        let findings = accounts.flatMap { account in
-            (account["findings"]?.arrayValue ?? []).map { (account: account["account"]?.stringValue ?? "", finding: $0) }
+        guard status == 200, let made else { return "\(subject): \(report["message"]?.stringValue ?? report.serializedString())" }
+        let versions = sandbox.reportCheckVersions
+        let written = scenario.writtenFor
+        func since(_ id: String) -> SandboxVersion { versions[id] ?? .earliest }
+        // Every check the report made, and each finding with its account.
+        var all: [String] = []
+        for account in made.accounts {
+            for id in account.findings.map(\.id) + account.passed + account.notExercised where !all.contains(id) { all.append(id) }
         }
-        let judged = " (" + Sandbox.reportTally(report) + ")"
+        let findings = made.accounts.flatMap { account in account.findings.map { (account: account.evidence.account, finding: $0) } }
+        let named = Set(expected.findings ?? []).union(expected.exercised.flatMap { if case .checks(let ids) = $0 { ids } else { nil } } ?? [])
+        // A check the suite's version did not have, unless the step names it: a note, never a failure.
+        let isNew = { (id: String) in since(id) > written && !named.contains(id) }
+        func line(_ found: (account: String, finding: IntegrationReport.Finding)) -> String {
+            "\(found.finding.id) (\(found.finding.check.severity.rawValue), \(found.account)): "
+                + found.finding.occurrences.map(\.summary).joined(separator: "; ")
+        }
+        var judgement = Judgement()
+        var asked = Set(expected.findings ?? [])
+        if expected.noErrors || expected.findings != nil { asked.formUnion(all.filter { !isNew($0) }) }
+        switch expected.exercised {
+        case .all: asked.formUnion(all.filter { !isNew($0) })
+        case .checks(let ids): asked.formUnion(ids)
+        case nil: break
+        }
+        judgement.checks = asked.sorted()
+        let tally = " (" + Sandbox.reportTally(report) + ")"
+        var failed: [String] = []
         if expected.noErrors {
-            let errors = Sandbox.reportFindingLines(report, severities: ["error"])
-            if !errors.isEmpty { return "\(subject): expected no errors, got \(errors.count)\(judged)\n" + errors.joined(separator: "\n") }
+            let errors = findings.filter { $0.finding.check.severity == .error && !isNew($0.finding.id) }
+            for found in errors {
+                judgement.problems += found.finding.occurrences.map { occurrence in
+                    Judgement.Problem(check: found.finding.id, cashouts: occurrence.cashouts,
+                                      text: "\(found.finding.id) (error, \(found.account)): \(occurrence.summary)")
+                }
+            }
+            if !errors.isEmpty { failed.append("\(subject): expected no errors, got \(errors.count)\(tally)\n" + errors.map(line).joined(separator: "\n")) }
         }
         if let wanted = expected.findings {
-            let got = Set(findings.compactMap { $0.finding["id"]?.stringValue })
+            let got = Set(findings.map(\.finding.id).filter { !isNew($0) })
             if got != Set(wanted) {
                 let missing = Set(wanted).subtracting(got).sorted(), extra = got.subtracting(wanted).sorted()
                 let differences = [missing.isEmpty ? nil : "missing \(missing.joined(separator: ", "))",
                                    extra.isEmpty ? nil : "unexpected \(extra.joined(separator: ", "))"].compactMap { $0 }
                 let what = wanted.isEmpty ? "no findings" : "findings \(wanted.sorted().joined(separator: ", "))"
-                return "\(subject): expected \(what), \(differences.joined(separator: "; "))\(judged)"
-                    + (findings.isEmpty ? "" : "\n" + Sandbox.reportFindingLines(report).joined(separator: "\n"))
+                failed.append("\(subject): expected \(what), \(differences.joined(separator: "; "))\(tally)"
+                              + (findings.isEmpty ? "" : "\n" + findings.map(line).joined(separator: "\n")))
+                judgement.problems += missing.map { Judgement.Problem(check: $0, cashouts: [], text: "expected a \($0) finding, the report has none") }
+                for found in findings where extra.contains(found.finding.id) {
+                    judgement.problems += found.finding.occurrences.map { occurrence in
+                        Judgement.Problem(check: found.finding.id, cashouts: occurrence.cashouts, text: "unexpected \(found.finding.id) "
+                                          + "(\(found.finding.check.severity.rawValue), \(found.account)): \(occurrence.summary)")
+                    }
+                }
             }
         }
         if let wanted = expected.exercised {
-            func ids(_ key: String) -> Set<String> {
-                Set(accounts.flatMap { ($0[key]?.arrayValue ?? []).compactMap(\.stringValue) })
-            }
-            let exercised = ids("passed").union(findings.compactMap { $0.finding["id"]?.stringValue })
+            var exercised = Set(findings.map(\.finding.id))
+            for account in made.accounts { exercised.formUnion(account.passed) }
             let required: Set<String> = switch wanted {
-            case .all: exercised.union(ids("not_exercised"))
+            case .all: Set(all.filter { !isNew($0) })
             case .checks(let listed): Set(listed)
             }
             let missing = required.subtracting(exercised).sorted()
+            // Each check as the first account whose API has it describes it.
+            func description(_ id: String) -> String {
+                made.accounts.lazy.compactMap { report["check_descriptions"]?[$0.evidence.dialect]?[id]?.stringValue }.first
+                    ?? "no account of the report has this check"
+            }
             if !missing.isEmpty {
-                // Each check as the first account whose API has it describes it.
-                func description(_ id: String) -> String? {
-                    accounts.lazy.compactMap { report["check_descriptions"]?[$0["dialect"]?.stringValue ?? ""]?[id]?.stringValue }.first
+                failed.append("\(subject): expected \(missing.count == 1 ? "this check" : "these checks") exercised, not exercised: "
+                              + missing.joined(separator: ", ") + tally + "\n" + missing.map { "\($0): " + description($0) }.joined(separator: "\n"))
+                judgement.problems += missing.map { Judgement.Problem(check: $0, cashouts: [], text: "not exercised: \(description($0))") }
+            }
+            if case .all = wanted {
+                for id in all.filter(isNew) {
+                    notes.append("\(subject): \(id) is new in \(since(id)), which this suite was not written for (written_for \(written)): "
+                                 + "list it in \"exercised\", or write \"written_for\": \"\(SandboxVersion.current)\" for \"all\" to ask for it")
                 }
-                return "\(subject): expected \(missing.count == 1 ? "this check" : "these checks") exercised, not exercised: "
-                    + missing.joined(separator: ", ") + judged + "\n"
-                    + missing.map { id in "\(id): " + (description(id) ?? "no account of the report has this check") }
-                        .joined(separator: "\n")
             }
         }
-        return nil
+        // What a check the suite's version did not have found: told, not judged.
+        if expected.noErrors || expected.findings != nil {
+            for found in findings where isNew(found.finding.id) && (expected.findings != nil || found.finding.check.severity == .error) {
+                notes.append("\(subject): \(line(found)) (\(found.finding.id) is new in \(since(found.finding.id)), which this suite was "
+                             + "not written for: not judged)")
+            }
+        }
+        judged = judgement
+        return failed.isEmpty ? nil : failed.joined(separator: "\n")
     }
 }

@@ -30,10 +30,14 @@ extension ScenarioRunner {
         package var quietPeriod: Duration?
         /// The longest a step waits for the app to go quiet; then it goes on, and the result notes it.
         package var quietLimit: Duration
-        /// Called on the steps' thread when a step fails (its number, from 1), before the run
-        /// waits for `beside` to end: `test --serve --exec` stops the command there, since a
-        /// driver waiting for the clock would otherwise wait for ever.
+        /// Called on the steps' thread once the steps of a run that failed are over (with its first
+        /// failed step, from 1), or once the last step of a run that ends early has run (`lastStep`),
+        /// before the run waits for `beside` to end: `test --serve --exec` stops the command there,
+        /// since a driver waiting for a payout that never came would otherwise wait for ever.
         package var stepFailed: (@Sendable (Int) -> Void)?
+        /// The step (from 1) after which the run ends, the later ones not run: a shrink's try, which
+        /// its target step decides (`Explorer`); nil: every step runs.
+        package var lastStep: Int?
         /// Called once the steps and `beside` have both ended, before the sandbox stops: `test
         /// --serve --exec` stops there what the command left running.
         package var ended: (@Sendable () -> Void)?

@@ -23,14 +23,14 @@ extension ScenarioRunner {
                 sandbox.bank.advance(by: duration)
                 return nil
             }
-            note = turns?.advance(to: sandbox.bank.clock.now.adding(duration))
+            if let note = turns?.advance(to: sandbox.bank.clock.now.adding(duration)) { notes.append(note) }
             return nil
         case .advanceToNextEvent:
             guard turns != nil else {
                 sandbox.bank.advanceToNextEvent()
                 return nil
             }
-            note = turns?.advance(to: nil)
+            if let note = turns?.advance(to: nil) { notes.append(note) }
             return nil
         case .settle:
             return nil  // the run waited before the step (ScenarioRunner.waitForQuiet)
@@ -81,9 +81,11 @@ extension ScenarioRunner {
             switch reconcile(ledger ?? scenario.appLedger ?? "", account: account, action: "expect_reconciled") {
             case .agreed: return nil
             case .notServed(let sentence):
-                note = "expect_reconciled: \(sentence)"
+                notes.append("expect_reconciled: \(sentence)")
                 return nil
-            case .failed(let message, _): return message
+            case .failed(let message, let unreadable):
+                if !unreadable { judged = mismatches(action: "expect_reconciled") }
+                return message
             }
         case .expectLedger(let login, let count):
             guard sandbox.bank.account(id: login) != nil else { return "expect_ledger: no merchant \"\(login)\"" }

@@ -28,11 +28,13 @@ package struct ScenarioRunner {
     var takenRequests: Set<Int> = []
     /// With an app beside the steps (a quiet period): the clock's stops for it.
     var turns: AppTurns?
-    /// What the step being run noted (the app kept the clock waiting past the quiet limit).
-    var note: String?
+    /// What the step being run noted (the app kept the clock waiting past the quiet limit, a check newer than the suite).
+    var notes: [String] = []
+    /// What the step being run judged beyond its message, for the cases (a report's problems by check, a ledger's by cashout).
+    var judged: Judgement?
 
-    /// Runs every step of `scenario` and reports the first failure (or that the sandbox could not
-    /// start, as the failure of step 0).
+    /// Runs every step of `scenario` and reports what failed (or that the sandbox could not start, as
+    /// the failure of step 0).
     package static func run(_ scenario: Scenario, journal: Bool = false) -> ScenarioResult {
         let started = Date()
         do {
@@ -44,11 +46,12 @@ package struct ScenarioRunner {
     }
 
     /// Runs every step of `scenario` against a sandbox served as `serving` says, beside
-    /// `serving.beside` if any, and reports the first failure and how `beside` ended; `examine`
-    /// looks at the sandbox once both have ended, before it stops, told whether the run failed
-    /// (a step, or the ledger after the last), and answers what else it found wrong (for the
-    /// timeline: `Serving.timeline`). Throws what kept the sandbox from starting (`SocketError`:
-    /// a port in use).
+    /// `serving.beside` if any, and reports what failed, each case, and how `beside` ended. A failed
+    /// step does not stop the run: each later step runs, but one that uses what a failed step was to
+    /// give (a payout's name, a saved value) is skipped, saying why. `examine` looks at the sandbox
+    /// once both have ended, before it stops, told whether the run failed (a step, or the ledger
+    /// after the last), and answers what else it found wrong (for the timeline:
+    /// `Serving.timeline`). Throws what kept the sandbox from starting (`SocketError`: a port in use).
     package static func run(_ scenario: Scenario, journal: Bool = false, serving: Serving,
                            examine: ((Sandbox, _ failed: Bool) -> [Timeline.Finding])? = nil) throws -> ScenarioResult {
         let started = Date()
@@ -60,10 +63,6 @@ package struct ScenarioRunner {
         configuration.server.host = serving.host
         configuration.allowedHosts = serving.allowedHosts
         configuration.server.threads = serving.threads
-        func result(_ failure: (Int, String)?) -> ScenarioResult {
-            ScenarioResult(name: scenario.name, file: scenario.file, failure: failure, steps: scenario.steps.count,
-                           seconds: Date().timeIntervalSince(started))
-        }
         let sandbox = try Sandbox.launch(configuration)
         sandbox.suite.start(steps: scenario.steps.count)
         // At its first step from the start: the app, started next, never sees step 0.
@@ -80,33 +79,56 @@ package struct ScenarioRunner {
             }
             runner.turns = AppTurns(sandbox: sandbox, quietPeriod: quietPeriod, quietLimit: serving.quietLimit, settledURL: settledURL)
         }
-        var failure: (Int, String)?
+        var verdicts: [StepVerdict] = []
+        var book = CaseBook()
+        // The names a step that failed, or was skipped, was to give later steps, with what became of that step.
+        var lost: [String: String] = [:]
+        let last = min(serving.lastStep ?? scenario.steps.count, scenario.steps.count)
         for (index, step) in scenario.steps.enumerated() {
-            sandbox.suite.step(index + 1)
-            let waited = runner.waitForTheApp(before: step, serving: serving)
-            let problem = runner.perform(step)
-            let said = waited + [runner.note.take()].compactMap { $0 } + (runner.turns?.takeNotes() ?? [])
-            notes += said.map { "step \(index + 1): \($0)" }
-            if let problem {
-                failure = (index + 1, problem)
-                break
+            let number = index + 1, links = scenario.links[index]
+            let subject = book.subject(of: links)
+            guard number <= last else {
+                verdicts.append(.notRun)
+                book.step(number, of: subject, .notRun, seconds: 0, judgement: nil)
+                continue
             }
-            // What a step made due now (a cancel's notification) is done before the next step
-            // looks, and done here rather than by the clock driver at its own moment: the same
-            // journal on every run.
-            sandbox.bank.runDueEvents()
+            sandbox.suite.step(number)
+            let began = Date()
+            let verdict: StepVerdict
+            if let reason = skipReason(links, lost: lost) {
+                verdict = .skipped(reason)
+            } else {
+                let waited = runner.waitForTheApp(before: step, serving: serving)
+                let problem = runner.perform(step)
+                let said = waited + runner.notes + (runner.turns?.takeNotes() ?? [])
+                runner.notes = []
+                notes += said.map { "step \(number): \($0)" }
+                verdict = problem.map(StepVerdict.failed) ?? .passed
+                // What a step made due now (a cancel's notification) is done before the next step
+                // looks, and done here rather than by the clock driver at its own moment: the same
+                // journal on every run.
+                sandbox.bank.runDueEvents()
+            }
+            if verdict != .passed {
+                let how = if case .skipped = verdict { "step \(number) was skipped" } else { "step \(number) failed" }
+                for name in [links.payout].compactMap({ $0 }) + links.values where lost[name] == nil { lost[name] = how }
+            }
+            if let name = links.payout, let reference = runner.references[name] { book.named(name, cashout: reference.cashoutID) }
+            verdicts.append(verdict)
+            book.step(number, of: subject, verdict, seconds: Date().timeIntervalSince(began), judgement: runner.judged.take())
         }
-        // The app's ledger, read while the app still runs, after the last step or the failed one: a
-        // mismatch is a failure of its own beside a failed step's.
+        let failed = verdicts.enumerated().compactMap { index, verdict in
+            if case .failed(let message) = verdict { (index + 1, message) } else { nil }
+        }
+        var failure = failed.first
+        // The app's ledger, read while the app still runs, after the last step: a mismatch is a failure of its own beside a
+        // failed step's. (Not again after an `expect_reconciled` that failed: it has just compared the ledger.)
         var ledger: ScenarioResult.Ledger?
-        // (Not again after an `expect_reconciled` that failed: it has just compared the ledger.)
-        var failedReconciling = false
-        if let step = failure?.0, scenario.steps.indices.contains(step - 1), case .expectReconciled = scenario.steps[step - 1] {
-            failedReconciling = true
-        }
-        if let location = scenario.appLedger, !failedReconciling {
+        let failedReconciling = failed.contains { step, _ in if case .expectReconciled = scenario.steps[step - 1] { true } else { false } }
+        if let location = scenario.appLedger, !failedReconciling, last == scenario.steps.count {
             notes += runner.waitForTheApp(before: nil, serving: serving).map { "after the last step: \($0)" }
-            switch runner.reconcile(location, account: nil, action: "app.ledger, after \(failure == nil ? "the last step" : "the failed step")") {
+            let action = "app.ledger, after the last step"
+            switch runner.reconcile(location, account: nil, action: action) {
             case .agreed(let entries): ledger = .reconciled(entries)
             case .notServed(let sentence):
                 ledger = .notChecked
@@ -114,17 +136,23 @@ package struct ScenarioRunner {
             case .failed(let message, let unreadable):
                 ledger = .failed(message, unreadable: unreadable)
                 if failure == nil { failure = (scenario.steps.count, message) }
+                let problems = unreadable ? [Judgement.Problem(check: nil, cashouts: [], text: message)] : runner.mismatches(action: action).problems
+                for problem in problems { book.add(problem, at: "after the last step", otherwise: .otherSteps) }
             }
         }
-        // What else the run shows once a step failed, as the report would have judged it had the run gone on: its findings,
-        // found after the failure (a failed expect_report lists them itself).
+        // What else the run shows once a step failed, as the report judges it at the end: its findings, when the suite
+        // read no report itself.
         var foundAfter: (lines: [String], errors: [Timeline.Finding]) = ([], [])
-        let listed = ["expect_report: expected no errors", "expect_report: expected findings", "expect_report: expected no findings"]
-        if serving.judgesAfterFailure, let (step, message) = failure,
-           !(Self.isReport(scenario, step: step) && listed.contains(where: message.hasPrefix)) {
+        let readReport = verdicts.indices.contains { index in
+            switch verdicts[index] {
+            case .passed, .failed: isReport(scenario, step: index + 1)
+            case .skipped, .notRun: false
+            }
+        }
+        if serving.judgesAfterFailure, failure != nil, !readReport {
             let (json, errors) = sandbox.reportWithErrors()
-            // Not again what the failure says (its ledger mismatch).
-            let said = [message] + (ledger.flatMap { if case .failed(let text, _) = $0 { text } else { nil } }.map { [$0] } ?? [])
+            // Not again what the failures say (a ledger mismatch).
+            let said = failed.map(\.1) + (ledger.flatMap { if case .failed(let text, _) = $0 { text } else { nil } }.map { [$0] } ?? [])
             let lines = Sandbox.reportFindingLines(json).filter { line in
                 let occurrences = line.split(separator: "): ", maxSplits: 1).last.map(String.init) ?? line
                 return !said.contains { $0.contains(occurrences) }
@@ -134,29 +162,39 @@ package struct ScenarioRunner {
         // The moment the run is judged: after the steps and the ledger read.
         let judged = (at: sandbox.bank.clock.now, real: VirtualClock.wallMilliseconds())
         sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" })
-        if let failure, let stepFailed = serving.stepFailed { stepFailed(failure.0) }
+        // What runs beside is stopped once the steps are over, when the run failed (an app waiting for a payout that never
+        // came would wait for ever), or once the last step of a try that ends early has run.
+        let stoppedAfter = failure?.0 ?? (last < scenario.steps.count ? last : nil)
+        if let stoppedAfter, let stepFailed = serving.stepFailed { stepFailed(stoppedAfter) }
         // The app beside the steps may still be calling: the sandbox serves it until it ends.
         var command = beside?.wait()
         serving.ended?()
-        if let failure, serving.stepFailed != nil { command?.stoppedAfterStep = failure.0 }
+        if let stoppedAfter, serving.stepFailed != nil { command?.stoppedAfterStep = stoppedAfter }
         let found = examine?(sandbox, failure != nil) ?? []
         // A follow-up of a payout a failure names that came after the clock had moved on: the knob that waits for it.
         if let turns = runner.turns, failure != nil || !found.isEmpty {
-            var named = Set(cashoutIDs(in: failure?.1 ?? "", of: sandbox) + found.flatMap(\.cashouts))
+            var named = Set(failed.flatMap { cashoutIDs(in: $0.1, of: sandbox) } + found.flatMap(\.cashouts))
             named.formUnion(sandbox.reports.reconciliation.last?.mismatches.flatMap(\.occurrence.cashouts) ?? [])
             notes += turns.lateFollowUpNotes(of: named)
         }
-        let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failure: failure, found: foundAfter.errors + found,
+        let all = failed + (ledger.flatMap { if case .failed(let text, _) = $0, failure?.1 != text || failed.isEmpty { [(scenario.steps.count, text)] } else { nil } } ?? [])
+        let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failures: all, found: foundAfter.errors + found,
                                                                         judged: judged, references: runner.references.mapValues(\.cashoutID),
                                                                         always: serving.timeline == .always)
-        var outcome = result(failure)
-        outcome.timeline = timeline
+        var outcome = ScenarioResult(name: scenario.name, file: scenario.file, failure: failure, steps: scenario.steps.count,
+                                     seconds: Date().timeIntervalSince(started))
         if let reason = scenario.expectedFailure {
             // Marked as expected to fail (like pytest's xfail): a failing step passes it, and a
             // run where every step held fails it.
-            outcome = result(failure == nil ? (scenario.steps.count, "expected a failure (\(reason)), but every step passed") : nil)
+            outcome = ScenarioResult(name: scenario.name, file: scenario.file,
+                                     failure: failure == nil ? (scenario.steps.count, "expected a failure (\(reason)), but every step passed") : nil,
+                                     steps: scenario.steps.count, seconds: Date().timeIntervalSince(started))
             outcome.expectedFailure = failure.map { (reason, $0.0, $0.1) }
+        } else {
+            outcome.verdicts = verdicts
+            outcome.book = book
         }
+        outcome.timeline = timeline
         outcome.notes = notes
         outcome.foundAfter = foundAfter.lines
         outcome.ledger = ledger
@@ -170,6 +208,14 @@ package struct ScenarioRunner {
         // thread (whichever lets go last), so the result and the next scenario need not wait.
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(sandbox) {} }
         return outcome
+    }
+
+    /// Why a step that names `links` cannot run: it uses a payout or a value that a step that failed, or was skipped,
+    /// was to give (`lost`); nil when it can.
+    private static func skipReason(_ links: StepLinks, lost: [String: String]) -> String? {
+        if let name = links.payoutsUsed.first(where: { lost[$0] != nil }) { return "`\(name)` was never created (\(lost[name]!))" }
+        if let name = links.valuesUsed.first(where: { lost[$0] != nil }) { return "`\(name)` was never saved (\(lost[name]!))" }
+        return nil
     }
 
     /// Waits, before a step that moves the clock or reads what the app did (the report, its
@@ -208,28 +254,27 @@ package struct ScenarioRunner {
         return unpaid + ["the app \(busy) after \(limit); \(then)"]
     }
 
-    /// The timeline of what the run's failures name (a failed step's cashouts, by id or by the name a step gave it in
+    /// The timeline of what the run's failures name (each failed step's cashouts, by id or by the name a step gave it in
     /// `references`; the ledger's mismatches; what `found` says), judged at `judged`; with `always`, of every payout
     /// when nothing failed; nil for none.
-    private static func timeline(of sandbox: Sandbox, _ scenario: Scenario, failure: (Int, String)?, found: [Timeline.Finding],
+    private static func timeline(of sandbox: Sandbox, _ scenario: Scenario, failures: [(Int, String)], found: [Timeline.Finding],
                                  judged: (at: VirtualTime, real: Int64), references: [String: Int], always: Bool) -> Timeline? {
         let mismatches = sandbox.reports.reconciliation.last?.mismatches ?? []
         var findings = mismatches.map { Timeline.Finding(id: "ledger_mismatch", text: $0.occurrence.summary, cashouts: $0.occurrence.cashouts) }
-        if let (step, message) = failure, !message.contains("ledger_mismatch") || mismatches.isEmpty {
+        var steps: [Timeline.Finding] = []
+        for (step, message) in failures where !message.contains("ledger_mismatch") || mismatches.isEmpty {
             let first = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
             let words = Set(first.split { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" }.map(String.init))
             let referred = references.filter { words.contains($0.key) }.map(\.value).sorted()
             // A report step that failed stands for the report's errors, each on the cashouts it concerns.
-            var errors: [Timeline.Finding] = []
-            if isReport(scenario, step: step) { errors = sandbox.reportErrors() }
+            let errors = isReport(scenario, step: step) ? sandbox.reportErrors() : []
             if errors.isEmpty {
                 let named = cashoutIDs(in: message, of: sandbox)
-                findings.insert(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }),
-                                at: 0)
+                steps.append(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }))
             }
             findings += errors.filter { !findings.contains($0) }
         }
-        if failure == nil { findings = [] }
+        findings = failures.isEmpty ? [] : steps + findings
         for finding in found where !findings.contains(finding) { findings.append(finding) }
         let named = findings.flatMap(\.cashouts)
         guard !named.isEmpty || always else { return nil }

@@ -9,25 +9,59 @@ extension ScenarioLoader {
     /// What `{{NAME.FIELD}}` can take from a named cashout.
     static let templateFields = ["cashout_id", "external_id"]
 
-    /// Reads the steps, refusing a reference to a name that no earlier step gave.
-    /// Steps that fail are left out, their errors kept in `errors`; the names they give still
-    /// count, so one error does not make every later reference one too.
-    static func readSteps(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary, errors: inout ScenarioErrors) -> [Step] {
+    /// Reads the steps, refusing a reference to a name that no earlier step gave, and what each
+    /// names (`StepLinks`, in the same order). Steps that fail are left out, their errors kept in
+    /// `errors`; the names they give still count, so one error does not make every later reference
+    /// one too.
+    static func readSteps(_ node: ScenarioNode, _ vocabulary: ScenarioVocabulary,
+                          errors: inout ScenarioErrors) -> (steps: [Step], links: [StepLinks]) {
         var named: [String] = []  // `as` names, in the order given
         var saved: Set<String> = []  // `save` names after `request`, which templates may use too
+        var values: Set<String> = []  // what `{{NAME}}` may use: saved names, and the `as` of a step naming a value
         var steps: [Step] = []
+        var links: [StepLinks] = []
         for stepNode in errors.recover({ () throws(ScenarioError) in try node.array() }) ?? [] {
             let step = errors.recover { () throws(ScenarioError) -> Step in
                 let step = try readStep(stepNode, vocabulary)
                 if case .object(let fields) = stepNode.value { try checkReferences(stepNode, fields, named: named, saved: saved) }
                 return step
             }
-            if let step { steps.append(step) }
             guard case .object(let fields) = stepNode.value else { continue }
+            if let step {
+                steps.append(step)
+                links.append(self.links(of: fields, vocabulary, named: named, values: values))
+            }
             if case .string(let name)? = fields["as"], !named.contains(name) { named.append(name) }
             if case .object(let members)? = fields["save"] { saved.formUnion(members.keys) }
+            values.formUnion(links.last.map(\.values) ?? [])
         }
-        return steps
+        return (steps, links)
+    }
+
+    /// What a step (its `fields`, checked) names: its case, what it gives and what of earlier steps' it uses.
+    private static func links(of fields: [String: JSON], _ vocabulary: ScenarioVocabulary, named: [String],
+                              values: Set<String>) -> StepLinks {
+        var links = StepLinks(caseName: fields["case"]?.stringValue)
+        let action = fields.keys.first { !ScenarioFormat.stepModifiers.contains($0) } ?? ""
+        if case .string(let name)? = fields["as"] {
+            if vocabulary.valueNamingActions.contains(action) { links.values.append(name) } else { links.payout = name }
+        }
+        if case .object(let members)? = fields["save"] { links.values += members.keys.sorted() }
+        func use(payout name: String) { if named.contains(name), !links.payoutsUsed.contains(name) { links.payoutsUsed.append(name) } }
+        if case .object(let members)? = fields[action], case .string(let ref)? = members["ref"] { use(payout: ref) }
+        for key in fields.keys.sorted() where !["as", "save", "case", "comment"].contains(key) {
+            for text in strings(in: ScenarioNode(value: fields[key]!, path: key, file: "")) {
+                guard case .string(let value) = text.value else { continue }
+                for inside in templateNames(in: value) {
+                    if values.contains(inside) {
+                        if !links.valuesUsed.contains(inside) { links.valuesUsed.append(inside) }
+                    } else if let dot = inside.lastIndex(of: "."), templateFields.contains(String(inside[inside.index(after: dot)...])) {
+                        use(payout: String(inside[..<dot]))
+                    }
+                }
+            }
+        }
+        return links
     }
 
     private static func checkReferences(_ step: ScenarioNode, _ fields: [String: JSON], named: [String], saved: Set<String>) throws(ScenarioError) {
@@ -65,13 +99,17 @@ extension ScenarioLoader {
 
     /// The `{{NAME.FIELD}}` in `text` (`{{c1.cashout_id}}`, and mistakes such as `{{c1.id}}`).
     private static func templates(in text: String) -> [(template: String, name: String, field: String)] {
-        var found: [(String, String, String)] = []
+        templateNames(in: text).compactMap { inside in
+            inside.lastIndex(of: ".").map { dot in ("{{\(inside)}}", String(inside[..<dot]), String(inside[inside.index(after: dot)...])) }
+        }
+    }
+
+    /// What is inside each `{{...}}` of `text`, in order.
+    private static func templateNames(in text: String) -> [String] {
+        var found: [String] = []
         var rest = text[...]
         while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
-            let inside = rest[open.upperBound ..< close.lowerBound]
-            if let dot = inside.lastIndex(of: ".") {
-                found.append(("{{\(inside)}}", String(inside[..<dot]), String(inside[inside.index(after: dot)...])))
-            }
+            found.append(String(rest[open.upperBound ..< close.lowerBound]))
             rest = rest[close.upperBound...]
         }
         return found

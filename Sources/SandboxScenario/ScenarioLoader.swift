@@ -1,6 +1,7 @@
 import Glibc
 import SandboxBank
 import SandboxJSON
+import SandboxSupport
 
 /// Reads scenario files: JSON, checked against the format of the Scenario files guide. Every refusal names the
 /// file, the JSON path and what was expected; unknown keys are refusals too.
@@ -77,7 +78,20 @@ package enum ScenarioLoader {
             }
         }
         if let report = top["report"] { errors.recover { () throws(ScenarioError) in scenario.report = try readReport(report) } }
-        if let steps = top["steps"] { scenario.steps = readSteps(steps, vocabulary, errors: &errors) }
+        if let steps = top["steps"] { (scenario.steps, scenario.links) = readSteps(steps, vocabulary, errors: &errors) }
+        if let version = top["written_for"] {
+            errors.recover { () throws(ScenarioError) in
+                guard top["steps"] != nil else { throw version.fail("expected only in a file with \"steps\"") }
+                guard let value = SandboxVersion(try version.string()) else {
+                    throw version.failShowingValue("expected a version such as \"\(SandboxVersion.current)\" (MAJOR.MINOR.PATCH)")
+                }
+                guard value >= .earliest, value <= .current else {
+                    throw version.failShowingValue("expected a version from \(SandboxVersion.earliest) to \(SandboxVersion.current), this "
+                                                   + "build's" + (value > .current ? ": a suite written for a later one needs that cashout-sandbox or a later one" : ""))
+                }
+                scenario.writtenFor = value
+            }
+        }
         if scenario.appLedger == nil, let steps = top["steps"], case .array(let list) = steps.value {
             for (index, step) in list.enumerated() {
                 guard case .object(let members) = step, let action = members["expect_reconciled"] else { continue }

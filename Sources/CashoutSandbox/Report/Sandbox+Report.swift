@@ -2,6 +2,7 @@ import SandboxAdmin
 import SandboxBank
 import SandboxJSON
 import SandboxReport
+import SandboxSupport
 
 // The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`), made
 // by SandboxAdmin (`IntegrationReport.make`), and a report's tally.
@@ -14,6 +15,29 @@ extension Sandbox {
     package func integrationReport(account: String? = nil, thresholds: ReportThresholds? = nil) -> (status: Int, json: JSON) {
         IntegrationReport.answer(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, account: account,
                                  thresholds: thresholds ?? reports.thresholds, reconciliation: reports.reconciliation.last, at: bank.clock.now)
+    }
+
+    /// ``integrationReport(account:thresholds:)``'s answer, and the report it is made of when it is 200 (typed: each
+    /// finding's occurrences with the cashouts each concerns).
+    package func integrationReportMade(account: String? = nil) -> (status: Int, json: JSON, report: IntegrationReport?) {
+        switch IntegrationReport.make(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, account: account,
+                                      thresholds: reports.thresholds, reconciliation: reports.reconciliation.last, at: bank.clock.now) {
+        case .success(let report) where account == nil || !report.accounts.isEmpty:
+            return (200, report.json, report)
+        default:
+            let answer = integrationReport(account: account)  // the refusal, in the API's words
+            return (answer.status, answer.json, nil)
+        }
+    }
+
+    /// The version that added each report check of its APIs, by id (``IntegrationCheck/since``; the
+    /// earliest where two APIs have the same id).
+    package var reportCheckVersions: [String: SandboxVersion] {
+        var versions: [String: SandboxVersion] = [:]
+        for check in dialects.values.flatMap({ $0.asReportingDialect?.integrationChecks ?? [] }) {
+            versions[check.id] = Swift.min(versions[check.id] ?? check.since, check.since)
+        }
+        return versions
     }
 
     /// What a report judged, in a line: `0 errors, 0 warnings; 6 of 8 checks not exercised` (the

@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxContract
 import SandboxGRPC
+import SandboxHTTP
 import SandboxObservability
 import SandboxReport
 import SandboxScenario
@@ -27,6 +28,13 @@ extension Sandbox {
         public let unhandled: Bool
         /// The answer's HTTP status (0: none, the connection closed).
         public let status: Int
+        /// What it asked, in its API's terms: `the create of 101.00`, `POST /v3/cashout/status about cashout 1000003`.
+        public let asked: String
+        /// When it arrived, wall-clock milliseconds.
+        public let receivedAt: Int64
+        /// For one a fault answered before its API saw it (`unhandled`): what the fault answered, in a phrase that follows
+        /// "was": `rate limited (429, Retry-After 1s)`, `answered 503 by an injected fault`.
+        public let injected: String?
     }
 
     /// The oldest logged request after `checked` (a request log id: the requests up to it were
@@ -45,9 +53,9 @@ extension Sandbox {
         var payout: Payout?
         var refusal: String?
         let exchange = log.exchange(entry, bodies: false)
+        let facts = entry.dialect.flatMap { dialects[$0]?.asReportingDialect }.flatMap { log.facts(entry, api: $0, bank: bank) }
         if response.unhandled {
-        } else if let dialect = entry.dialect.flatMap({ dialects[$0]?.asReportingDialect }),
-           let facts = log.facts(entry, api: dialect, bank: bank), case .create = facts.action {
+        } else if let facts, case .create = facts.action {
             if exchange.succeeded || exchange.dropped {
                 payout = payoutMade(facts)
             } else if let status = response.grpcStatus, status != .ok {
@@ -59,7 +67,36 @@ extension Sandbox {
             }
         }
         return (MatchedRequest(id: entry.id, summary: "\(request.method) \(request.path) \(answered)", payout: payout, refusal: refusal,
-                               unhandled: response.unhandled, status: response.isDroppedConnection ? 0 : entry.filteredStatus), entry.id)
+                               unhandled: response.unhandled, status: response.isDroppedConnection ? 0 : entry.filteredStatus,
+                               asked: Self.asked(entry, facts), receivedAt: entry.receivedAt,
+                               injected: response.unhandled ? Self.injected(response) : nil), entry.id)
+    }
+
+    /// `the create of 101.00` (in its API's words for an amount), `POST /v3/cashout/status about cashout 1000003`, or the route.
+    private static func asked(_ entry: RequestLog.Entry, _ facts: RequestFacts?) -> String {
+        let route = entry.route ?? "\(entry.request.method) \(entry.request.path)"
+        if case .create(_, let amount)? = facts?.action { return "the create of \(amount)" }
+        return route + (facts?.payoutID.map { " about cashout \($0)" } ?? "")
+    }
+
+    /// What a fault answered instead of the API, after "was": each kind worded (a new one is a compile error here until it
+    /// is). Only kinds that answer before the API sees a request come here; the others are worded all the same.
+    private static func injected(_ response: HTTPResponse) -> String {
+        guard let fault = response.fault else { return "answered \(response.status)" }
+        // gRPC's status when it has one (Connect's answers carry none: their HTTP status says it).
+        let status = response.grpcStatus.map(\.name) ?? String(response.status)
+        let wait = response.retryAfter.map { wait in
+            response.grpcStatus == nil ? ", Retry-After \(DurationText.format(wait))"
+                : ", grpc-retry-pushback-ms \(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)"
+        } ?? ""
+        return switch fault.kind {
+        case .rateLimit: "rate limited (\(status)\(wait))"
+        case .error: "answered \(status) by an injected fault (error)"
+        case .close: "closed unanswered by an injected fault (close)"
+        case .truncate: "answered \(status), cut off after \(response.cutAfter ?? 0) of its \(response.body.count) bytes by an injected fault (truncate)"
+        case .dropAfterCommit: "done, then its answer lost to an injected fault (drop_after_commit)"
+        case .latency: "answered \(status) after an injected latency"
+        }
     }
 
     /// The payout a create committed (answered, or its answer lost), by its facts: the id it

@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxJSON
+import SandboxSupport
 
 // The admin API's bodies, member for member as Sources/SandboxObservability/AdminJSON.swift and
 // AdminAPI*.swift write them. Response objects are closed, so a member added there without being
@@ -19,7 +20,7 @@ extension OpenAPIDocument {
                 "from": statusName, "to": statusName,
             ], required: ["code", "message", "from", "to"]),
             "Health": Schema.object([
-                "status": Schema.oneOf(["ok", "failing"]), "version": Schema.string(example: SandboxVersion.current),
+                "status": Schema.oneOf(["ok", "failing"]), "version": Schema.string(example: SandboxVersion.current.description),
                 "clock": Schema.object(["mode": clockMode, "now": Schema.time()], required: ["mode", "now"]),
                 "journal": Schema.object([
                     "state": Schema.oneOf(["failing"]), "since": Schema.time(),

@@ -1,5 +1,6 @@
 import SandboxContract
 import SandboxJSON
+import SandboxSupport
 
 /// The OpenAPI 3.1 description of every endpoint of the payout APIs served and of the admin API,
 /// as `GET /openapi.json` and `cashout-sandbox openapi` serve it.
@@ -17,7 +18,7 @@ package enum OpenAPIDocument {
         return [
             "openapi": "3.1.0",
             "info": [
-                "title": "CashoutSandbox", "version": .string(SandboxVersion.current),
+                "title": "CashoutSandbox", "version": .string(SandboxVersion.current.description),
                 "description": .string(
                     "A local stand-in for \(titles.isEmpty ? "payout APIs" : titles) (same paths, fields, codes and messages) with a "
                     + "scriptable bank on a virtual clock, and the sandbox's own admin API under `/sandbox/`. "

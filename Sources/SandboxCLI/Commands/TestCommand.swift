@@ -122,8 +122,15 @@ enum TestCommand: Command {
     static func report(_ results: [ScenarioResult], junit: String?) -> Int32 {
         for result in results {
             StandardOutput.writeLine(line(result))
-            if let ledger = result.ledgerFailure {
-                StandardOutput.writeLine("FAIL \(title(result)): \(ledger.indentingLines(by: "  "))")
+            // Its cases, a line each, when it has more than one (the Testing your app guide, "Cases").
+            let cases = result.cases
+            if cases.count > 1 {
+                for suiteCase in cases { StandardOutput.writeLine("  " + suiteCase.line.indentingLines(by: "    ")) }
+                StandardOutput.writeLine("  " + result.caseTally)
+            }
+            // Every failure after the first, in step order (the first is the suite's line).
+            for failure in result.failureTexts.dropFirst() {
+                StandardOutput.writeLine("FAIL \(title(result)): \(failure.indentingLines(by: "  "))")
             }
             for line in result.foundAfterLines { StandardOutput.writeLine("  " + line) }
             // What happened to the payouts the failure names (the Testing your app guide, "Why a run failed").

@@ -600,7 +600,7 @@ extension ScenarioFormat {
         }.map { ($0, KeySpec()) }
         let dialectActions = steps.map(\.0)
         let actions = coreActions.map(\.0) + dialectActions
-        let others = properties.filter { ["expect", "save", "as", "comment"].contains($0.0) }
+        let others = properties.filter { stepModifiers.contains($0.0) }
         var spec = KeySpec.object(description, coreActions + steps + others).with("oneOf", actions.map { .requiring($0) })
         spec = spec.withExpectations(vocabulary.format.stepExpectations)
         return spec.with("dependentSchemas", named: [
@@ -611,7 +611,10 @@ extension ScenarioFormat {
     }
 
     /// The core actions (the dialects add theirs).
-    static var coreActions: [(String, KeySpec)] { stepProperties.filter { !["expect", "save", "as", "comment"].contains($0.0) } }
+    static var coreActions: [(String, KeySpec)] { stepProperties.filter { !stepModifiers.contains($0.0) } }
+
+    /// The keys a step may have besides its action.
+    static let stepModifiers = ["expect", "save", "as", "case", "comment"]
 
     /// A step's keys but the dialects' actions.
     static let stepProperties: [(String, KeySpec)] = [
@@ -670,6 +673,12 @@ extension ScenarioFormat {
             (ref, {{NAME.cashout_id}}); with login: the name of the saved JWT ({{NAME}}, default jwt). Allowed \
             and unused with link and expect_emails.
             """)),
+        ("case", .string("""
+            The case of the suite's report this step belongs to (test prints a PASS, FAIL or SKIP line per case, JUnit a \
+            testcase per case): with as, the payout's case, and with it every later step, finding and ledger line about \
+            that payout. Without it, a step is in the case of the payout it names (as, ref, {{NAME.cashout_id}}), else \
+            in the case of the steps about no payout.
+            """, minLength: 1)),
         ("comment", KeySpec("Free text for readers; ignored.")),
     ]
 
@@ -688,6 +697,12 @@ extension ScenarioFormat {
     static let topName: KeySpec = .string("The scenario's name (default: the file name without .json).")
 
     static let topDescription: KeySpec = KeySpec("Free text for readers; ignored by the loader.")
+
+    static let topWrittenFor: KeySpec = .string("""
+        The version of cashout-sandbox the suite was written for (MAJOR.MINOR.PATCH, from 0.2.0 to this build's). \
+        "exercised": "all" asks for that version's checks; a check or a default that came later is a NOTE, not a \
+        failure (the Changes guide). A file without it is read as written for 0.2.0.
+        """, pattern: "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$")
 
     static let topExpectFailure: KeySpec = .string("""
         Marks a test expected to fail (like pytest's xfail), saying why: it passes when a step fails (test \

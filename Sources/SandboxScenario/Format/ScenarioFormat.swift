@@ -21,7 +21,7 @@ package enum ScenarioFormat {
             .with("type", "object")
             .with("properties", named: topLevel(vocabulary))
             .with("additionalProperties", false)
-            .with("dependentRequired", ["expect_failure": ["steps"], "needs_app": ["steps"], "explore": ["steps"]])
+            .with("dependentRequired", ["expect_failure": ["steps"], "needs_app": ["steps"], "explore": ["steps"], "written_for": ["steps"]])
             .with("$defs", named: definitions(vocabulary) + vocabulary.format.definitions)
     }
 
@@ -32,7 +32,8 @@ package enum ScenarioFormat {
             (section, vocabulary.format.accountSections.first { $0.0 == section }?.1 ?? KeySpec().with("type", "array"))
         }
         return [
-            ("$schema", topSchema), ("name", topName), ("description", topDescription), ("expect_failure", topExpectFailure),
+            ("$schema", topSchema), ("name", topName), ("description", topDescription), ("written_for", topWrittenFor),
+            ("expect_failure", topExpectFailure),
             ("needs_app", topNeedsApp), ("seed", topSeed), ("clock", topClock),
         ] + sections + [
             ("bank", topBank), ("faults", topFaults), ("webhooks", topWebhooks), ("app", topApp), ("explore", topExplore),

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxSupport
 
 /// What the dialects add to the scenario format, which this module does not know: the request
 /// fields a rule's `when` may test, their sections of accounts, and what their declines may say.
@@ -41,9 +42,15 @@ package struct ScenarioVocabulary: Sendable {
     /// can reach (its `dialect`, and the fields its `when` tests), and so which codes its
     /// timelines may give. A vocabulary that names no dialect checks no code.
     package var dialects: [String: DialectTerms]
-    /// The integration report's finding ids the dialects' checks can give, which `expect_report`
-    /// may name (`ReportingDialect.integrationChecks`).
-    package var reportFindings: Set<String> = []
+    /// The integration report's checks the dialects have (`ReportingDialect.integrationChecks`), by
+    /// id, each with the version that added it: the ids `expect_report` may name, and which of them
+    /// `"exercised": "all"` asks for in a suite written for an earlier version (`written_for`).
+    package var reportChecks: [String: SandboxVersion] = [:]
+    /// The finding ids `expect_report` may name: the checks' ids.
+    package var reportFindings: Set<String> { Set(reportChecks.keys) }
+    /// The dialects' step actions whose `as` names a value for later steps' `{{NAME}}` rather than a
+    /// payout (Mannco's `login`: its JWT); any other step's `as` names a payout.
+    package var valueNamingActions: Set<String> = []
     /// What the dialects add to the format's declarations (scenarios/schema.json), in their order.
     package var format = Format()
 
@@ -90,7 +97,8 @@ package struct ScenarioVocabulary: Sendable {
                                         statusWords: statusWords.union(other.statusWords),
                                         expectChecks: expectChecks.merging(other.expectChecks) { first, _ in first })
         merged.dialects = dialects.merging(other.dialects) { first, _ in first }
-        merged.reportFindings = reportFindings.union(other.reportFindings)
+        merged.reportChecks = reportChecks.merging(other.reportChecks, uniquingKeysWith: min)
+        merged.valueNamingActions = valueNamingActions.union(other.valueNamingActions)
         merged.format = format.merging(other.format)
         return merged
     }

@@ -1,6 +1,7 @@
 import SandboxBank
 import SandboxHTTP
 import SandboxJSON
+import SandboxSupport
 
 // The scenario file format (the Scenario files guide): accounts (in each dialect's section), the bank's rules and
 // default timeline, HTTP faults, the webhook policy, and the steps that make a file a test.
@@ -39,6 +40,11 @@ package struct Scenario: Sendable {
     package var report = ReportSettings()
     /// The steps, when the file is a test.
     package var steps: [Step] = []
+    /// What each step names (its case, the payout or values it gives, what of earlier steps' it uses), in the steps' order.
+    package var links: [StepLinks] = []
+    /// The version the suite was written for (`written_for`; `SandboxVersion.unstated` when its file states none): what
+    /// `"exercised": "all"` and the defaults a suite sees mean (the Changes guide).
+    package var writtenFor = SandboxVersion.unstated
     /// Why the steps are expected to fail (`expect_failure`): the test passes when a step fails,
     /// and fails when every step passes.
     package var expectedFailure: String?

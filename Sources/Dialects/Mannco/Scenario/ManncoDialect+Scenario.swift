@@ -9,7 +9,10 @@ extension ManncoDialect: ScenarioDialect {
     /// `login`, `process_cashout`, `link` and `expect_emails`, and its status words for
     /// `expect_cashout`.
     package var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(dialect: Self.name, format: Self.scenarioFormat, rejectionCodes: Self.rejectionCodes, stepActions: ManncoSteps.checks)
+        var vocabulary = ScenarioVocabulary(dialect: Self.name, format: Self.scenarioFormat, rejectionCodes: Self.rejectionCodes,
+                                            stepActions: ManncoSteps.checks)
+        vocabulary.valueNamingActions = ["login"]  // its `as` names the JWT, {{NAME}}
+        return vocabulary
     }
 
     /// Word codes; a cashout returned after it completed is `payment_returned`.
