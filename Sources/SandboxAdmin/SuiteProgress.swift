@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// ```swift
 /// sandbox.suite.start(steps: 12)
-/// sandbox.suite.step(1)          // {"state": "running", "step": 1, "steps": 12, "failure": null}
-/// sandbox.suite.end(failure: nil) // {"state": "passed", "step": 12, ...}
+/// sandbox.suite.step(1)          // {"state": "running", "step": 1, "steps": 12, "failure": null, "cases": []}
+/// sandbox.suite.end(failure: nil) // {"state": "passed", "step": 12, ...}; its cases once judged
 /// ```
 public final class SuiteProgress: Sendable {
     private struct State {
@@ -17,6 +17,8 @@ public final class SuiteProgress: Sendable {
         var step = 0
         /// nil: running; then whether it passed, and the failure.
         var ended: (passed: Bool, failure: String?)?
+        /// Its cases once the run is judged (the Testing your app guide, "Cases"), as `GET /sandbox/suite` lists them.
+        var cases: [JSON] = []
     }
 
     /// nil: no suite runs against this sandbox.
@@ -34,14 +36,30 @@ public final class SuiteProgress: Sendable {
         state.withLock { $0?.step = number }
     }
 
-    /// The steps are over: every one held (`failure` nil), or the one running failed so.
-    public func end(failure: String?) {
+    /// The steps are over: every one held (`failure` nil), or the first that failed (`step`, from 1; nil: the one running)
+    /// failed so.
+    public func end(failure: String?, step failed: Int? = nil) {
         state.withLock { state in
             guard var ended = state else { return }
-            if failure == nil { ended.step = ended.steps }
+            if failure == nil { ended.step = ended.steps } else if let failed { ended.step = failed }
             ended.ended = (failure == nil, failure)
             state = ended
         }
+    }
+
+    /// The run is judged: its cases, each as `GET /sandbox/suite` lists it.
+    package func judged(cases: [JSON]) {
+        state.withLock { $0?.cases = cases }
+    }
+
+    /// Puts back what `json` (this endpoint's answer, kept in a run's record) says: a finished run shown again (`show`).
+    package func restore(_ json: JSON) {
+        guard let steps = json["steps"]?.numberText.flatMap({ Int($0) }), let step = json["step"]?.numberText.flatMap({ Int($0) }),
+              let name = json["state"]?.stringValue else { return }
+        var restored = State(steps: steps, step: step)
+        if name != "running" { restored.ended = (name == "passed", json["failure"]?.stringValue) }
+        restored.cases = json["cases"]?.arrayValue ?? []
+        state.withLock { $0 = restored }
     }
 
     /// `GET /sandbox/suite`'s answer; nil when no suite runs.
@@ -50,7 +68,7 @@ public final class SuiteProgress: Sendable {
             state.map { state in
                 let name = state.ended.map { $0.passed ? "passed" : "failed" } ?? "running"
                 return ["state": .string(name), "step": .number(state.step), "steps": .number(state.steps),
-                        "failure": state.ended?.failure.map(JSON.string) ?? .null]
+                        "failure": state.ended?.failure.map(JSON.string) ?? .null, "cases": .array(state.cases)]
             }
         }
     }

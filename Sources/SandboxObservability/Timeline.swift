@@ -113,6 +113,8 @@ package struct Timeline: Sendable {
     package var cashouts: [Cashout]
     /// Oldest first.
     package var entries: [Entry]
+    /// The cases of the suite's run it shows, each as `GET /sandbox/suite` lists it (a run's page; none elsewhere).
+    package var cases: [JSON] = []
 
     package init(title: String, started: Int64, findings: [Finding], cashouts: [Cashout], entries: [Entry]) {
         self.title = title
@@ -177,7 +179,7 @@ package struct Timeline: Sendable {
     /// The JSON form (`GET /sandbox/cashouts/{id}/timeline`, and the page's data): the Testing
     /// your app guide, "Why a run failed", describes it.
     package var json: JSON {
-        [
+        var json: [String: JSON] = [
             "title": .string(title),
             "started_at": .string(EventLog.timestamp(started)),
             "findings": .array(findings.map { finding in
@@ -206,6 +208,8 @@ package struct Timeline: Sendable {
                 return .object(json)
             }),
         ]
+        if !cases.isEmpty { json["cases"] = .array(cases) }
+        return .object(json)
     }
 }
 

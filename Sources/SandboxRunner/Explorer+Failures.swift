@@ -50,7 +50,7 @@ extension Explorer {
         }
     }
 
-    /// The lines a failing run prints: what failed (a step, the ledger read after the steps: the
+    /// The lines a failing run prints: what failed (each step, the ledger read after the steps: the
     /// first line of each, without a ledger's mismatches), then each finding of severity error on a
     /// line of its own (`late_rejection_missed (sandbox_login): ...`, the ledger's mismatches among
     /// them), sorted; every cashout named by what it is.
@@ -62,8 +62,6 @@ extension Explorer {
             let cut = first.firstRange(of: mismatches).map { String(first[..<$0.lowerBound]) + ": ledger_mismatch" } ?? first
             return names?.apply(cut) ?? cut
         }
-        var lines = result.failureText.map { [head($0)] } ?? []
-        if let ledger = result.ledgerFailure { lines.append(head(ledger)) }
-        return lines + findings.map { "\($0.id) (\($0.account)): \(names?.apply($0.occurrence) ?? $0.occurrence)" }.sorted()
+        return result.failureTexts.map(head) + findings.map { "\($0.id) (\($0.account)): \(names?.apply($0.occurrence) ?? $0.occurrence)" }.sorted()
     }
 }

@@ -175,8 +175,10 @@ package struct Explorer: Sendable {
         // the first that does not fail the same way.
         func fails(_ candidate: [ExploredRun.Element], short: Bool) -> Bool {
             let json = fixed(candidate, of: run.drawn, shortened: short, title: title, target: target)
+            // A step's failure is decided by that step: a try ends there.
+            let lastStep = target.hasPrefix("step ") ? Int(target.dropFirst(5)) : nil
             let failsOnce: @Sendable () -> Bool = { [self] in
-                execute(json, number: run.number, seed: run.seed, examine: nil).signatures.contains(signature)
+                execute(json, number: run.number, seed: run.seed, lastStep: lastStep, examine: nil).signatures.contains(signature)
             }
             guard pool.count >= Self.tries else { return (1 ... Self.tries).allSatisfy { _ in failsOnce() } }
             let failing = Counter()
@@ -242,7 +244,8 @@ package struct Explorer: Sendable {
     /// failures and their signatures (`Run.signatures`), and the lines a failure prints.
     /// (`examine`: what a run that is printed looks at before its sandbox stops, told whether the run failed: a step, the
     /// ledger, or the report's errors.)
-    private func execute(_ json: JSON, number: Int, seed: UInt64, examine: ((Sandbox, _ failed: Bool) -> Void)?) -> Execution {
+    private func execute(_ json: JSON, number: Int, seed: UInt64, lastStep: Int? = nil,
+                         examine: ((Sandbox, _ failed: Bool) -> Void)?) -> Execution {
         let started = Date()
         let label = "run \(number) (seed \(seed))"
         let scenario: Scenario
@@ -264,12 +267,17 @@ package struct Explorer: Sendable {
                 // The run explore reports shows what happened to the payouts that failed; a shrink's tries need not.
                 serving.timeline = examine == nil ? .none : .onFailure
                 serving.judgesAfterFailure = false
+                serving.judgesReportErrors = true
+                serving.lastStep = lastStep
                 return try ScenarioRunner.run(scenario, serving: serving) { sandbox, failed in
                     // The report, made once: its errors as JSON for the lines, typed for the timeline.
                     let (report, typed) = sandbox.reportWithErrors()
                     var errors: [JSON] = []
+                    // A check newer than the suite's version (`written_for`) is not judged (the Changes guide).
+                    let versions = sandbox.reportCheckVersions
+                    func inView(_ finding: JSON) -> Bool { (versions[finding["id"]?.stringValue ?? ""] ?? .earliest) <= scenario.writtenFor }
                     for account in report["accounts"]?.arrayValue ?? [] {
-                        for finding in account["findings"]?.arrayValue ?? [] where finding["severity"]?.stringValue == "error" {
+                        for finding in account["findings"]?.arrayValue ?? [] where finding["severity"]?.stringValue == "error" && inView(finding) {
                             errors.append(finding)
                             occurrences += (finding["occurrences"]?.arrayValue ?? []).compactMap(\.stringValue).map {
                                 (finding["id"]?.stringValue ?? "", account["account"]?.stringValue ?? "", $0)
@@ -280,7 +288,7 @@ package struct Explorer: Sendable {
                     signatures = Self.signatures(of: errors, sandbox: sandbox, contentFields: vocabulary.ruleFields)
                     names = StableNames(sandbox, ruleFields: vocabulary.ruleFields)
                     examine?(sandbox, failed || !findings.isEmpty)
-                    return typed
+                    return typed.filter { (versions[$0.id] ?? .earliest) <= scenario.writtenFor }
                 }
             }
         } catch {
@@ -288,24 +296,17 @@ package struct Explorer: Sendable {
                                     seconds: Date().timeIntervalSince(started))
         }
         var failures = findings
-        // The ledger after the steps failed the run: by its mismatch (the report's ledger_mismatch
-        // finding) or, unread, as "ledger"; a step's failure is the step's.
-        if case .failed(let message, let unreadable) = result.ledger, result.failure?.message == message {
-            if unreadable { failures.append("ledger") }
-        } else if let step = result.failure?.step {
-            failures.append(step == 0 ? "start" : "step \(step)")
-        }
-        if unreadableLedger(result), result.ledgerFailure != nil { failures.append("ledger") }
+        // Each failed step; the ledger after the steps fails the run by its mismatch (the report's
+        // ledger_mismatch finding) or, unread, as "ledger".
+        if result.failure?.step == 0 { failures.append("start") }
+        failures += result.failedSteps.map { "step \($0.step)" }
+        if unreadableLedger(result) { failures.append("ledger") }
         // A command stopped because a step failed failed by that step, not on its own.
         if result.command?.passed == false, result.command?.stoppedAfterStep == nil { failures.append("command") }
         // The report's errors fail a run as a step would: written as the failure when no step failed.
         let failure = result.failure ?? (findings.isEmpty ? nil : (0, "the integration report has errors: \(findings.joined(separator: ", "))"))
         signatures += failures.filter { !findings.contains($0) }
-        var named = ScenarioResult(name: label, file: file, failure: failure, steps: result.steps, seconds: result.seconds)
-        named.command = result.command
-        named.notes = result.notes
-        named.ledger = result.ledger
-        named.clockStops = result.clockStops
+        var named = result.renamed(label, failure: failure)
         named.timeline = result.timeline.map { timeline in
             var timeline = timeline
             timeline.title = "\(name) (\(file)), \(label), as it first failed"

@@ -76,7 +76,7 @@ package struct ScenarioResult: Sendable {
     /// first step, then the app's; none for a file not loaded, a suite skipped, or one expected to fail.
     package var cases: [SuiteCase] {
         var book = book
-        if let command, !verdicts.isEmpty { book.app(failure: commandFailure.map { "\($0): \(command.command)" }) }
+        if let command, !verdicts.isEmpty { book.app(command) }
         return book.all
     }
 
@@ -136,6 +136,15 @@ package struct ScenarioResult: Sendable {
         self.failure = failure
         self.steps = steps
         self.seconds = seconds
+    }
+
+    /// The same result under another name, failing with `failure` instead (explore's: `run 3 (seed 42)`, failing by its
+    /// report's errors when no step failed).
+    func renamed(_ name: String, failure: (step: Int, message: String)?) -> ScenarioResult {
+        var copy = ScenarioResult(name: name, file: file, failure: failure, steps: steps, seconds: seconds)
+        (copy.verdicts, copy.book, copy.expectedFailure, copy.journal, copy.notes) = (verdicts, book, expectedFailure, journal, notes)
+        (copy.foundAfter, copy.ledger, copy.clockStops, copy.command, copy.timeline) = (foundAfter, ledger, clockStops, command, timeline)
+        return copy
     }
 
     /// A suite not run, and why.

@@ -103,12 +103,12 @@ struct CaseBook: Sendable {
         }
     }
 
-    /// A failure `at` a moment of the run (`step 26`, `after the last step`): in the cases of the named payouts it concerns,
-    /// else its check's, else `subject`'s.
-    mutating func add(_ problem: ScenarioRunner.Judgement.Problem, at moment: String, otherwise subject: SuiteCase.Subject) {
+    /// A failure `at` a moment of the run (`step 26`, `the report`; nil: its text says when): in the cases of the named
+    /// payouts it concerns, else its check's, else `subject`'s.
+    mutating func add(_ problem: ScenarioRunner.Judgement.Problem, at moment: String?, otherwise subject: SuiteCase.Subject) {
         var payouts: [SuiteCase.Subject] = []
         for id in problem.cashouts { if let subject = cashoutCases[id], !payouts.contains(subject) { payouts.append(subject) } }
-        let text = "\(moment): \(problem.text)"
+        let text = moment.map { "\($0): \(problem.text)" } ?? problem.text
         guard !payouts.isEmpty else {
             update(problem.check.map(SuiteCase.Subject.check) ?? subject) { suiteCase in
                 suiteCase.failures.append(text)
@@ -125,8 +125,9 @@ struct CaseBook: Sendable {
         }
     }
 
-    /// How the app the run started ended: its case fails when it failed the run.
-    mutating func app(failure: String?) {
+    /// How the app the run started ended: its case fails when that failed the run (not when the run stopped it).
+    mutating func app(_ command: CommandOutcome) {
+        let failure = command.stoppedAfterStep == nil ? command.failure.map { "\($0): \(command.command)" } : nil
         update(.app) { suiteCase in if let failure { suiteCase.failures.append(failure) } }
     }
 

@@ -43,6 +43,9 @@ extension ScenarioRunner {
         package var ended: (@Sendable () -> Void)?
         /// Which runs get a timeline (``ScenarioResult/timeline``).
         package var timeline: TimelineWanted = .none
+        /// Whether the integration report's errors fail the run, each judged in the case of the payout it concerns, else of its
+        /// check, when no `expect_report` step asked for no errors (`explore`, which judges every run's report).
+        package var judgesReportErrors = false
         /// Whether a failed run is followed by the integration report's findings (``ScenarioResult/foundAfter``); `explore`
         /// judges the report of every run itself.
         package var judgesAfterFailure = true

@@ -137,7 +137,7 @@ package struct ScenarioRunner {
                 ledger = .failed(message, unreadable: unreadable)
                 if failure == nil { failure = (scenario.steps.count, message) }
                 let problems = unreadable ? [Judgement.Problem(check: nil, cashouts: [], text: message)] : runner.mismatches(action: action).problems
-                for problem in problems { book.add(problem, at: "after the last step", otherwise: .otherSteps) }
+                for problem in problems { book.add(problem, at: nil, otherwise: .otherSteps) }
             }
         }
         // What else the run shows once a step failed, as the report judges it at the end: its findings, when the suite
@@ -161,7 +161,7 @@ package struct ScenarioRunner {
         }
         // The moment the run is judged: after the steps and the ledger read.
         let judged = (at: sandbox.bank.clock.now, real: VirtualClock.wallMilliseconds())
-        sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" })
+        sandbox.suite.end(failure: failure.map { "step \($0.0): \($0.1)" }, step: failure?.0)
         // What runs beside is stopped once the steps are over, when the run failed (an app waiting for a payout that never
         // came would wait for ever), or once the last step of a try that ends early has run.
         let stoppedAfter = failure?.0 ?? (last < scenario.steps.count ? last : nil)
@@ -170,17 +170,13 @@ package struct ScenarioRunner {
         var command = beside?.wait()
         serving.ended?()
         if let stoppedAfter, serving.stepFailed != nil { command?.stoppedAfterStep = stoppedAfter }
-        let found = examine?(sandbox, failure != nil) ?? []
-        // A follow-up of a payout a failure names that came after the clock had moved on: the knob that waits for it.
-        if let turns = runner.turns, failure != nil || !found.isEmpty {
-            var named = Set(failed.flatMap { cashoutIDs(in: $0.1, of: sandbox) } + found.flatMap(\.cashouts))
-            named.formUnion(sandbox.reports.reconciliation.last?.mismatches.flatMap(\.occurrence.cashouts) ?? [])
-            notes += turns.lateFollowUpNotes(of: named)
+        if serving.judgesReportErrors, !verdicts.indices.contains(where: { asksNoErrors(scenario, step: $0 + 1) && verdicts[$0] != .notRun }) {
+            let versions = sandbox.reportCheckVersions
+            for error in sandbox.reportErrors() where (versions[error.id] ?? .earliest) <= scenario.writtenFor {
+                book.add(Judgement.Problem(check: error.id, cashouts: error.cashouts, text: "\(error.id): \(error.text)"), at: "the report",
+                         otherwise: .check(error.id))
+            }
         }
-        let all = failed + (ledger.flatMap { if case .failed(let text, _) = $0, failure?.1 != text || failed.isEmpty { [(scenario.steps.count, text)] } else { nil } } ?? [])
-        let timeline = serving.timeline == .none ? nil : Self.timeline(of: sandbox, scenario, failures: all, found: foundAfter.errors + found,
-                                                                        judged: judged, references: runner.references.mapValues(\.cashoutID),
-                                                                        always: serving.timeline == .always)
         var outcome = ScenarioResult(name: scenario.name, file: scenario.file, failure: failure, steps: scenario.steps.count,
                                      seconds: Date().timeIntervalSince(started))
         if let reason = scenario.expectedFailure {
@@ -194,12 +190,28 @@ package struct ScenarioRunner {
             outcome.verdicts = verdicts
             outcome.book = book
         }
-        outcome.timeline = timeline
-        outcome.notes = notes
-        outcome.foundAfter = foundAfter.lines
         outcome.ledger = ledger
         outcome.clockStops = runner.turns?.stops ?? 0
         outcome.command = command
+        outcome.foundAfter = foundAfter.lines
+        // Judged: the cases, for the dashboard and the run's record (which `examine` writes).
+        sandbox.suite.judged(cases: outcome.cases.map(\.json))
+        let found = examine?(sandbox, failure != nil) ?? []
+        // A follow-up of a payout a failure names that came after the clock had moved on: the knob that waits for it.
+        if let turns = runner.turns, failure != nil || !found.isEmpty {
+            var named = Set(failed.flatMap { cashoutIDs(in: $0.1, of: sandbox) } + found.flatMap(\.cashouts))
+            named.formUnion(sandbox.reports.reconciliation.last?.mismatches.flatMap(\.occurrence.cashouts) ?? [])
+            notes += turns.lateFollowUpNotes(of: named)
+        }
+        outcome.notes = notes
+        if serving.timeline != .none {
+            let failures = outcome.failedSteps.map { ($0.step, $0.message) } + (outcome.ledgerFailure.map { [(scenario.steps.count, $0)] } ?? [])
+            outcome.timeline = Self.timeline(of: sandbox, scenario, failures: failure == nil ? [] : failures.isEmpty ? [failure!] : failures,
+                                             found: foundAfter.errors + found, judged: judged,
+                                             references: runner.references.mapValues(\.cashoutID), always: serving.timeline == .always)
+            let cases = outcome.cases.map(\.json)
+            outcome.timeline?.cases = cases
+        }
         if journal { outcome.journal = Self.journal(of: sandbox.bank) }
         // Kept open, as it ended, for as long as asked (`test --serve --keep`: the dashboard on the run's end state).
         serving.kept?(sandbox, outcome)
@@ -280,6 +292,12 @@ package struct ScenarioRunner {
         guard !named.isEmpty || always else { return nil }
         let ids = named.isEmpty ? sandbox.bank.payouts().map(\.id) : Array(Set(named)).sorted()
         return sandbox.timeline(of: ids, title: "\(scenario.name) (\(scenario.file))", findings: findings, judged: judged)
+    }
+
+    /// Whether step `step` (from 1) of `scenario` is an `expect_report` that asks for no errors.
+    static func asksNoErrors(_ scenario: Scenario, step: Int) -> Bool {
+        guard scenario.steps.indices.contains(step - 1), case .expectReport(let expected) = scenario.steps[step - 1] else { return false }
+        return expected.noErrors
     }
 
     /// Whether step `step` (from 1) of `scenario` is an `expect_report`.

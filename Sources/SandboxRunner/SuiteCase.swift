@@ -1,3 +1,5 @@
+import SandboxJSON
+
 /// One case of a suite's run (the Testing your app guide, "Cases"), as a QA team's test report
 /// lists it: a payout a step names (`as`), a case the suite names itself (`case`), a report check
 /// the suite asks about, the steps about no payout, and the app the run started. It holds its steps
@@ -58,6 +60,19 @@ package struct SuiteCase: Sendable, Equatable {
     package var verdict: Verdict {
         if !failures.isEmpty { return .failed }
         return !steps.isEmpty && skips.count == steps.count ? .skipped : .passed
+    }
+
+    /// As `GET /sandbox/suite` lists it: `{"name", "verdict": "passed" | "failed" | "skipped", "steps", "failures",
+    /// "skipped", "remarks", "cashouts"}`.
+    package var json: JSON {
+        let verdict = switch verdict {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .skipped: "skipped"
+        }
+        return ["name": .string(name), "verdict": .string(verdict), "steps": .array(steps.map { .number($0) }),
+                "failures": .array(failures.map(JSON.string)), "skipped": .array(skips.map(JSON.string)),
+                "remarks": .array(remarks.map(JSON.string)), "cashouts": .array(cashouts.map { .number($0) })]
     }
 
     /// Its line under the suite's: `PASS closed (steps 2, 11, 20)`, `FAIL completes: step 1: ...; step 19: skipped: ...`,

@@ -13,8 +13,9 @@ import SandboxProtobuf
 //
 // One JSON document: the scenario as it ran, the bank's snapshot (`GET /sandbox/snapshot`'s file,
 // base64), the request log with every entry's bytes (`RequestLog.recordJSON()`), the timeline
-// recorder's real times and stops (`TimelineRecorder.recordJSON()`), and the app's ledger as last
-// read, reconciled again when the record is put in force.
+// recorder's real times and stops (`TimelineRecorder.recordJSON()`), the app's ledger as last
+// read, reconciled again when the record is put in force, and the suite's progress with its cases
+// (`GET /sandbox/suite`).
 
 extension Sandbox {
     /// What the record's `format` says.
@@ -29,7 +30,7 @@ extension Sandbox {
         }
         return ["format": .string(Self.runRecordFormat), "base_url": .string(baseURL.absoluteString), "scenario": scenario,
                 "snapshot": .string(Base64.encode(snapshot.body)), "requests": requestLog.recordJSON(), "recorder": timelines.recordJSON(),
-                "reconciliation": ledger ?? .null]
+                "reconciliation": ledger ?? .null, "suite": suite.json ?? .null]
     }
 
     /// Puts `record` (``runRecord(scenario:)``) in force in this sandbox, which serves nothing else yet: its bank, its
@@ -45,6 +46,8 @@ extension Sandbox {
         // The run's sinks are this sandbox's own: notifications to them were not the app's.
         if let base = record["base_url"]?.stringValue, let host = base.split(separator: "/").dropFirst().first { sender.learn(host: String(host)) }
         let shift = timelines.restore(record: record["recorder"] ?? .null)
+        // The suite's steps and cases as the run ended (a record written before cases had none: its suite answers 404).
+        if let progress = record["suite"], progress != .null { suite.restore(progress) }
         requestLog.restore(record: record["requests"] ?? .null, shift: shift)
         if let reconciliation = record["reconciliation"], let ledger = reconciliation["ledger"], ledger != .null,
            case .success(var made) = reconcile(ledger: ledger, source: reconciliation["source"]?.stringValue ?? "the run's ledger",

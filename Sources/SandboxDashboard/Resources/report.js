@@ -8,6 +8,34 @@
   // "; 6 of 8 checks not exercised": a clean report that exercised few checks judged little.
   const reportIdle = (idle, checks) => idle ? "; " + idle + " of " + plural(checks, "check") + " not exercised" : "";
 
+  // The suite run against this sandbox (test --serve, show): a line per case, its failures under it (the Testing your app
+  // guide, "Cases"). A sandbox that runs none answers 404: nothing shown.
+  let suiteShown = null;
+  refreshers.push(async (view, mine) => {
+    if (view !== "report") { suiteShown = null; return; }
+    const answer = await call("getSuite");
+    if (stale(mine)) return;
+    const suite = answer.ok && answer.json && Array.isArray(answer.json.cases) ? answer.json : null;
+    const drawn = suite ? answer.text : "";
+    if (drawn === suiteShown) return;
+    suiteShown = drawn;
+    $("suite").hidden = !suite;
+    if (!suite) return;
+    $("suite-state").className = "badge " + suite.state;
+    $("suite-state").textContent = suite.state;
+    const passed = suite.cases.filter((c) => c.verdict === "passed").length;
+    $("suite-tally").textContent = suite.cases.length ? passed + " of " + plural(suite.cases.length, "case") + " passed"
+      : suite.state === "running" ? "step " + suite.step + " of " + suite.steps : "";
+    $("suite-cases").replaceChildren(...suite.cases.map((c) => el("li", { "data-testid": "suite-case-" + c.name, "data-verdict": c.verdict },
+      el("span", { class: "badge " + c.verdict, text: { passed: "PASS", failed: "FAIL", skipped: "SKIP" }[c.verdict] || c.verdict }), " ",
+      el("strong", { text: c.name }), " ",
+      el("span", { class: "muted", text: c.steps.length ? (c.steps.length === 1 ? "step " : "steps ") + c.steps.join(", ") : "" }),
+      c.cashouts.length ? el("span", { class: "muted" }, c.steps.length ? "; " : "", c.cashouts.length === 1 ? "cashout " : "cashouts ",
+        ...c.cashouts.flatMap((id, index) => [index ? ", " : null, el("a", { href: "#/cashouts/" + encodeURIComponent(id), text: id })])) : null,
+      c.failures.length + c.skipped.length + c.remarks.length
+        ? el("ul", {}, ...[...c.failures, ...c.skipped, ...c.remarks].map((text) => el("li", { text: text }))) : null)));
+  });
+
   refreshers.push(async (view, mine) => {
     if (view !== "report") { reportShown = reportTag = null; return; }
     const account = state.key;

@@ -111,7 +111,8 @@
       }
       const body = h("div", "tl-body");
       const select = filter(all, state);
-      add(root, findings(model.findings || [], all, (id) => choose(id)), add(h("div", "tl-toolbar"), select.label, select.count), legend(), body);
+      add(root, model.cases && model.cases.length ? cases(model.cases) : null, findings(model.findings || [], all, (id) => choose(id)),
+          add(h("div", "tl-toolbar"), select.label, select.count), legend(), body);
       container.replaceChildren(root);
       draw();
       return state;
@@ -145,6 +146,25 @@
         const label = add(h("label", "tl-filter-label", "Payout "), input);
         return { input: input, label: label, count: h("span", "tl-count") };
       }
+    }
+
+    // The suite's cases (a run's page: the Testing your app guide, "Cases"), a line each, a failed one's failures under it;
+    // folded open when one failed.
+    function cases(list) {
+      const passed = list.filter((c) => c.verdict === "passed").length;
+      const box = h("details", "tl-cases");
+      box.setAttribute("data-testid", "timeline-cases");
+      box.open = passed < list.length;
+      add(box, h("summary", "tl-more", passed + " of " + list.length + " case" + (list.length === 1 ? "" : "s") + " passed"));
+      const items = add(h("ul", "tl-case-list"), ...list.map((c) => {
+        const item = add(h("li", "tl-case tl-" + c.verdict), h("span", "tl-verdict", { passed: "PASS", failed: "FAIL", skipped: "SKIP" }[c.verdict]),
+                         " ", h("span", "tl-case-name", c.name));
+        item.setAttribute("data-testid", "timeline-case");
+        const told = [...(c.failures || []), ...(c.skipped || [])];
+        if (told.length) item.append(add(h("ul", "tl-case-failures"), ...told.map((text) => h("li", null, text))));
+        return item;
+      }));
+      return add(box, items);
     }
 
     // The findings, first one prominent: its id, its text and the payouts it names (each a button that filters).
