@@ -113,7 +113,8 @@ let package = Package(
         // One home for what several test targets need (D24's signatures computed as a client does, and how a test waits).
         .target(name: "TestHelpers", dependencies: ["SandboxBank", "SandboxCrypto", "SandboxHTTP"], path: "Tests/TestHelpers"),
         // What the suites that start a whole sandbox share (TestHelpers stays below the facade).
-        .target(name: "SandboxTestSupport", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxHTTP", "SandboxReport"],
+        .target(name: "SandboxTestSupport", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxHTTP", "SandboxReport",
+                                                           "SandboxSupport"],
                 path: "Tests/SandboxTestSupport"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON"]),
@@ -144,7 +145,7 @@ let package = Package(
                                                                 "SandboxScenario", "SandboxDialect", "SandboxBank", "SandboxJSON", "SandboxCrypto"]),
         .testTarget(name: "SandboxRunnerTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxRunner", "SandboxBank",
                                                             "SandboxContract", "SandboxDialect", "SandboxHTTP", "SandboxJSON", "SandboxObservability",
-                                                            "SandboxScenario"]),
+                                                            "SandboxScenario", "SandboxSupport"]),
         .testTarget(name: "SandboxReportTests", dependencies: ["TestHelpers", "SandboxTestSupport", "CashoutSandbox", "SandboxRunner",
                                                             "SandboxAPIDocs", "SandboxBank", "SandboxContract", "SandboxHTTP", "SandboxJSON",
                                                             "SandboxScenario"]),

@@ -18,8 +18,9 @@ package struct CommandOutcome: Sendable, Equatable {
     /// The last `outputLimit` bytes of its standard output and standard error, interleaved as
     /// they were read (two pipes: of two writes close together, one to each, either may come first).
     package var output: String
-    /// The step (from 1) whose failure stopped it (`test --serve --exec` ends the run there); nil
-    /// when it ended by itself.
+    /// The first failed step (from 1) of the run that stopped it once its steps were over (`test
+    /// --serve --exec`: an app waiting for a payout that never came would wait for ever); nil when
+    /// it ended by itself.
     package var stoppedAfterStep: Int?
     /// Whether it was stopped for running longer than it may (`explore --timeout`).
     package var timedOut = false
@@ -36,9 +37,9 @@ package struct CommandOutcome: Sendable, Equatable {
     package var passed: Bool { ending == .exited(0) }
 
     /// `command exited with status 3`, `command was killed by signal 15 (SIGTERM)`, with
-    /// `: stopped after step 5 failed` when the run stopped it; nil when it exited with 0.
+    /// `: stopped once the steps were over, step 5 having failed` when the run stopped it; nil when it exited with 0.
     package var failure: String? {
-        ending.failure.map { text in stoppedAfterStep.map { "\(text): stopped after step \($0) failed" } ?? text }
+        ending.failure.map { text in stoppedAfterStep.map { "\(text): stopped once the steps were over, step \($0) having failed" } ?? text }
     }
 }
 

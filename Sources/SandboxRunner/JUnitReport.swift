@@ -43,7 +43,9 @@ package enum JUnitReport {
                     let type = suiteCase.subject == .app ? "CommandFailed" : "StepFailed"
                     let message = suiteCase.failures[0].split(separator: "\n", maxSplits: 1).first.map(String.init) ?? suiteCase.failures[0]
                     let timelines = result.timelineLines(of: suiteCase.cashouts, realTime: true)
-                    let text = (suiteCase.failures + suiteCase.skips).joined(separator: "\n")
+                    // The app's: how it ended, and its command line.
+                    let command = suiteCase.subject == .app ? result.command.map { ": " + $0.command } ?? "" : ""
+                    let text = (suiteCase.failures + suiteCase.skips).joined(separator: "\n") + command
                         + (timelines.isEmpty ? "" : "\n\n" + timelines.joined(separator: "\n"))
                     children.append(#"<failure message="\#(escape(message))" type="\#(type)">\#(escape(text))</failure>"#)
                 case .skipped:

@@ -127,7 +127,7 @@ struct CaseBook: Sendable {
 
     /// How the app the run started ended: its case fails when that failed the run (not when the run stopped it).
     mutating func app(_ command: CommandOutcome) {
-        let failure = command.stoppedAfterStep == nil ? command.failure.map { "\($0): \(command.command)" } : nil
+        let failure = command.stoppedAfterStep == nil ? command.failure : nil
         update(.app) { suiteCase in if let failure { suiteCase.failures.append(failure) } }
     }
 

@@ -85,7 +85,7 @@ package struct ScenarioRunner {
         var lost: [String: String] = [:]
         let last = min(serving.lastStep ?? scenario.steps.count, scenario.steps.count)
         for (index, step) in scenario.steps.enumerated() {
-            let number = index + 1, links = scenario.links[index]
+            let number = index + 1, links = scenario.links(ofStep: index)
             let subject = book.subject(of: links)
             guard number <= last else {
                 verdicts.append(.notRun)
@@ -274,17 +274,17 @@ package struct ScenarioRunner {
         let mismatches = sandbox.reports.reconciliation.last?.mismatches ?? []
         var findings = mismatches.map { Timeline.Finding(id: "ledger_mismatch", text: $0.occurrence.summary, cashouts: $0.occurrence.cashouts) }
         var steps: [Timeline.Finding] = []
-        for (step, message) in failures where !message.contains("ledger_mismatch") || mismatches.isEmpty {
+        for (step, message) in failures {
+            // A report step that failed stands for the report's errors, each on the cashouts it concerns; a ledger's
+            // mismatch, for the mismatches above.
+            let errors = isReport(scenario, step: step) ? sandbox.reportErrors() : []
+            findings += errors.filter { !findings.contains($0) }
+            guard errors.isEmpty, !message.contains("ledger_mismatch") || mismatches.isEmpty else { continue }
             let first = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
             let words = Set(first.split { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" }.map(String.init))
             let referred = references.filter { words.contains($0.key) }.map(\.value).sorted()
-            // A report step that failed stands for the report's errors, each on the cashouts it concerns.
-            let errors = isReport(scenario, step: step) ? sandbox.reportErrors() : []
-            if errors.isEmpty {
-                let named = cashoutIDs(in: message, of: sandbox)
-                steps.append(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }))
-            }
-            findings += errors.filter { !findings.contains($0) }
+            let named = cashoutIDs(in: message, of: sandbox)
+            steps.append(Timeline.Finding(id: "step \(step)", text: first, cashouts: named + referred.filter { !named.contains($0) }))
         }
         findings = failures.isEmpty ? [] : steps + findings
         for finding in found where !findings.contains(finding) { findings.append(finding) }

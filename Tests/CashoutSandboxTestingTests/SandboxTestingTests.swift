@@ -66,7 +66,7 @@ struct SandboxTestingTests {
     @Test func aBrokenScenarioSaysWhereAndWhy() async throws {
         let error = await #expect(throws: ScenarioLoadError.self) { try await Sandbox.start(scenario: .json(#"{"nmae": "x"}"#)) }
         #expect(error?.description == "scenario.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, "
-                                      + "expect_failure, needs_app, seed, "
+                                      + "written_for, expect_failure, needs_app, seed, "
             + "clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)")
     }
 

@@ -16,7 +16,7 @@ import Testing
         let health = try TestHTTP.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")
         #expect(health.status == 200)
         #expect(health.headers["Content-Type"] == "application/json")
-        #expect(health.bodyText == #"{"clock":{"mode":"manual","now":"2026-01-05T09:00:00Z"},"status":"ok","version":"0.2.0"}"#)
+        #expect(health.bodyText == #"{"clock":{"mode":"manual","now":"2026-01-05T09:00:00Z"},"status":"ok","version":"\#(Sandbox.version)"}"#)
 
         #expect(sandbox.advance(by: .seconds(90)) == 0)
         let later = try TestHTTP.send(method: "GET", url: sandbox.baseURL.absoluteString + "/sandbox/health")

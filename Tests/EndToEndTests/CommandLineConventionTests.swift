@@ -17,7 +17,7 @@ import Testing
         #expect(try RunningBinary.run(["help", command]).1 == help)
         let (versionStatus, version, _) = try RunningBinary.run([command, "--version"])
         #expect(versionStatus == 0)
-        #expect(version == "cashout-sandbox 0.2.0\n")
+        #expect(version == "cashout-sandbox 0.3.0\n")
     }
 
     @Test func helpIsWrappedAt80Columns() throws {

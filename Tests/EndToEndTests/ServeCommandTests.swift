@@ -10,7 +10,7 @@ import Testing
     @Test func versionAndHelpExitZero() throws {
         let (status, out, _) = try RunningBinary.run(["--version"])
         #expect(status == 0)
-        #expect(out == "cashout-sandbox 0.2.0\n")
+        #expect(out == "cashout-sandbox 0.3.0\n")
         let (helpStatus, help, _) = try RunningBinary.run(["serve", "--help"])
         #expect(helpStatus == 0)
         #expect(help.contains("--port PORT"))
@@ -195,11 +195,20 @@ import Testing
     private static let failing = #"{"name": "fails <&>", "steps": [{"create_cashout": {}, "as": "c"}, {"expect_cashout": {"ref": "c", "status": "#
                                  + #""COMPLETED"}}]}"#
 
-    @Test func passingSuitesExitZeroWithOneLineEachAndASummary() throws {
+    /// Each suite's line, its cases under it when it has more than one (its payout's and the steps about no payout), then
+    /// a summary.
+    @Test func passingSuitesExitZeroWithALineEachTheirCasesAndASummary() throws {
         let path = try folder(["a.json": Self.passing, "no-steps.json": #"{"name": "bank only"}"#])
         let (status, out, _) = try RunningBinary.run(["test", path])
         #expect(status == 0)
-        #expect(out == "PASS passes (\(path)/a.json, 3 steps)\n1 passed, 0 failed\n")
+        #expect(out == """
+            PASS passes (\(path)/a.json, 3 steps)
+              PASS c (steps 1, 3)
+              PASS other steps (step 2)
+              2 of 2 cases passed
+            1 passed, 0 failed
+
+            """)
     }
 
     /// (`--junit` in a folder not made yet makes it.)
@@ -221,10 +230,11 @@ import Testing
         process.arguments = ["python3", "-c", """
             import sys, xml.etree.ElementTree as ET
             root = ET.parse(sys.argv[1]).getroot()
-            suite = root.find('testsuite')
-            cases = suite.findall('testcase')
-            print(root.tag, suite.get('tests'), suite.get('failures'), suite.get('errors'), root.get('errors'), len(cases),
+            suites = root.findall('testsuite')
+            cases = [c for s in suites for c in s.findall('testcase')]
+            print(root.tag, root.get('tests'), root.get('failures'), root.get('errors'), len(suites), len(cases),
                   sum(1 for c in cases if c.find('failure') is not None), sum(1 for c in cases if c.find('error') is not None))
+            print([s.get('name') + ': ' + ' '.join(c.get('name') for c in s.findall('testcase')) for s in suites])
             print([c.get('name') for c in cases if c.find('failure') is not None][0])
             print([(c.get('name'), c.find('error').get('type')) for c in cases if c.find('error') is not None][0])
             """, junit]
@@ -232,8 +242,15 @@ import Testing
         try process.run()
         process.waitUntilExit()
         let parsed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        // A file that cannot be loaded is an error of the suite, not a step that failed.
-        #expect(parsed == "testsuites 3 1 1 1 3 1 1\nfails <&>\n('\(path)/c.json', 'ScenarioNotLoaded')\n")
+        // A testsuite per file, a testcase per case (a suite of one case is one testcase by its name); a file that cannot be
+        // loaded is an error of the suite, not a step that failed.
+        #expect(parsed == """
+            testsuites 4 1 1 3 4 1 1
+            ['\(path)/c.json: \(path)/c.json', 'passes: c other steps', 'fails <&>: fails <&>']
+            fails <&>
+            ('\(path)/c.json', 'ScenarioNotLoaded')
+
+            """)
     }
 
     /// `expect_failure`: a suite whose step fails passes as XFAIL, showing the failure; one whose

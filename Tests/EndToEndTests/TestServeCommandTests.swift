@@ -41,7 +41,8 @@ import Testing
         #expect(status == 0, "\(out)\(err)")
         let lines = out.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("serving shop on http://127.0.0.1:") == true)
-        #expect(lines.dropFirst() == ["app <ok> & done", "PASS shop (\(suite), 3 steps)", "1 passed, 0 failed"])
+        #expect(lines.dropFirst() == ["app <ok> & done", "PASS shop (\(suite), 3 steps)", "  PASS c1 (steps 1, 3)", "  PASS other steps (step 2)",
+                                      "  PASS the app", "  3 of 3 cases passed", "1 passed, 0 failed"])
     }
 
     @Test func aCommandThatExitsThreeFailsWithItsStatusAndOutput() throws {
@@ -55,12 +56,17 @@ import Testing
         #expect(out.hasSuffix("""
             app <ok> & done
             PASS shop (\(suite), 3 steps)
+              PASS c1 (steps 1, 3)
+              PASS other steps (step 2)
+              FAIL the app: command exited with status 3
+              2 of 3 cases passed
             FAIL shop (\(suite)): command exited with status 3: \(command)
             0 passed, 1 failed
 
             """), "\(out)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"failures="1""#))
+        #expect(xml.contains(#"name="the app" file="\#(suite)""#))
         #expect(xml.contains(#"<failure message="command exited with status 3" type="CommandFailed">command exited with status 3: "#))
         // Both streams, each line as it came (two pipes: which of them is read first may vary).
         let output = try #require(xml.split(separator: "<system-out>").last?.split(separator: "</system-out>").first)
@@ -82,8 +88,9 @@ import Testing
         "count": 5}}]}
         """#
 
-    /// A failed step ends the run: the command gets SIGTERM, and the run fails by that step, in one line.
-    @Test func aFailingStepStopsTheCommand() throws {
+    /// A failed step does not end the run: the steps after it run, then the command gets SIGTERM (an app waiting for the
+    /// clock would wait for ever), and the run fails by that step; the app's case passes, the run having stopped it.
+    @Test func aFailedRunStopsTheCommandOnceTheStepsAreOver() throws {
         let paths = try files(["suite.json": Self.failingAfterTheApp])
         let suite = try #require(paths["suite.json"])
         let junit = suite.replacingOccurrences(of: "suite.json", with: "report.xml")
@@ -93,6 +100,9 @@ import Testing
         // (Its "waiting" may or may not come first: the step can fail before the shell gets to it.)
         #expect(out.hasSuffix("""
             FAIL shop (\(suite)): step 2: expect_ledger sandbox_login: expected 5 entries, got 0
+              FAIL other steps: step 2: expect_ledger sandbox_login: expected 5 entries, got 0
+              PASS the app
+              1 of 2 cases passed
             0 passed, 1 failed
 
             """), "\(out)")
@@ -106,8 +116,8 @@ import Testing
         let command = Self.stopped("trap '' TERM; ")
         let (status, out, _) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--grace", "100ms", "--exec", command])
         #expect(status == 1)
-        #expect(out.contains("NOTE shop (\(suite)): command was killed by signal 9 (SIGKILL): stopped after step 2 failed (it ignored SIGTERM "
-                             + "for --grace): \(command)\n"), "\(out)")
+        #expect(out.contains("NOTE shop (\(suite)): command was killed by signal 9 (SIGKILL): stopped once the steps were over, step 2 "
+                             + "having failed (it ignored SIGTERM for --grace): \(command)\n"), "\(out)")
     }
 
     /// An app that ignores SIGTERM, under a shell that does not: the shell ends at the SIGTERM, and
@@ -142,7 +152,8 @@ import Testing
         let driver = #"until curl -s "$CASHOUT_SANDBOX_SUITE_URL" | grep -q '"state":"passed"'; do sleep 0.05; done; echo over"#
         let (status, out, err) = try RunningBinary.run(["test", suite, "--serve", "--port", "0", "--exec", driver])
         #expect(status == 0, "\(out)\(err)")
-        #expect(out.hasSuffix("over\nPASS shop (\(suite), 3 steps)\n1 passed, 0 failed\n"), "\(out)")
+        #expect(out.hasSuffix("over\nPASS shop (\(suite), 3 steps)\n  PASS c1 (steps 1, 3)\n  PASS other steps (step 2)\n  PASS the app\n"
+                              + "  3 of 3 cases passed\n1 passed, 0 failed\n"), "\(out)")
     }
 
     /// An app that answers each notification at once and asks for the status 100 ms later, on a
@@ -161,7 +172,8 @@ import Testing
         let suite = try #require(try files(["suite.json": Self.passing])["suite.json"])
         let (status, out, _) = try RunningBinary.run(["test", suite, "--serve", "--port", "0"])
         #expect(status == 0)
-        #expect(out.hasSuffix("PASS shop (\(suite), 3 steps)\n1 passed, 0 failed\n"))
+        #expect(out.hasSuffix("PASS shop (\(suite), 3 steps)\n  PASS c1 (steps 1, 3)\n  PASS other steps (step 2)\n  2 of 2 cases passed\n"
+                              + "1 passed, 0 failed\n"))
         #expect(out.hasPrefix("serving shop on http://127.0.0.1:"))
     }
 
@@ -202,6 +214,9 @@ import Testing
         #expect(status == 0, "\(out)\(err)")
         #expect(out.hasSuffix("""
             PASS shop (\(suite), 3 steps)
+              PASS c1 (steps 1, 3)
+              PASS other steps (step 2)
+              2 of 2 cases passed
             NOTE shop (\(suite)): step 2: the app was still busy after --quiet-limit 100ms; the clock moved anyway
             1 passed, 0 failed
 

@@ -23,7 +23,8 @@ the same cashout again. --bug completed-stays: a cashout the ledger holds as com
 though the history shows it failed (returned) later. --bug strict-states: a status is booked only
 as the next of pending, processing, completed (or failed, cancelled): a cashout seen pending, then
 completed, stays pending. --bug swallow: a cashout whose answer was lost is looked for in the history
-once, and given up when that read's answer is lost too.
+once, and given up when that read's answer is lost too. --give-up-on-429: a cashout answered 429 (rate
+limited) is taken for a failed one, never sent again.
 """
 import os
 import sys
@@ -96,6 +97,9 @@ def send(user, amount):
             print(f"careful app: user {user}'s token was refused; logging in again")
             tokens[user] = shop.login(user)
             continue
+        if answer is not None and answer[0] == 429:  # only with --give-up-on-429: common.request waits and sends it again
+            print(f"careful app: user {user}'s cashout of {amount} failed: HTTP 429 {answer[1]}")
+            return
         if answer is not None and answer[0] < 500:
             content = answer[1]["content"]
             if answer[1].get("success"):

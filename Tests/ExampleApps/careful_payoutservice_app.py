@@ -22,7 +22,8 @@ Get all the same, is booked as SUCCESS. --bug strict-states: a webhook is applie
 status is the next of PENDING, INITIATED, SUCCESS (or a final one), else answered 200 and dropped:
 a SUCCESS that comes before its INITIATED leaves the payout PENDING. --bug swallow: a Get whose
 answer is lost is not asked again, and the webhook is answered 200 all the same (nobody tells the
-service again).
+service again). --give-up-on-429: a Create answered 429 (Connect's resource_exhausted) is taken for a
+failed payout, never sent again.
 """
 import json
 import os
@@ -102,6 +103,8 @@ for base_id, minor_amount in shop.PAYOUTS:
         print("careful app:", answer)
     if answer is not None and answer[0] == 200:
         ledger.made(merchant_payout_id, f"{minor_amount // 100}.{minor_amount % 100:02d}", answer[1]["payoutStatus"])
+    elif answer is not None and answer[0] == 429:  # only with --give-up-on-429: common.request waits and sends it again
+        print(f"careful app: payout of {merchant_payout_id} failed: HTTP 429 {answer[1]}")
     pending.done()
 common.serve_until_quiet()
 print("careful app: learnt", ledger.payouts())

@@ -119,14 +119,36 @@ private func json(_ response: HTTPResponse) throws -> JSON { try JSON.parse(resp
         #expect(suite.json == nil)
         suite.start(steps: 3)
         suite.step(1)
-        #expect(suite.json == ["state": "running", "step": 1, "steps": 3, "failure": .null])
+        #expect(suite.json == ["state": "running", "step": 1, "steps": 3, "failure": .null, "cases": []])
         suite.end(failure: nil)
-        #expect(suite.json == ["state": "passed", "step": 3, "steps": 3, "failure": .null])
+        #expect(suite.json == ["state": "passed", "step": 3, "steps": 3, "failure": .null, "cases": []])
+        // Every step runs: the first that failed is the one named, whatever ran after it.
         let failing = SuiteProgress()
         failing.start(steps: 3)
-        failing.step(2)
-        failing.end(failure: "step 2: no")
-        #expect(failing.json == ["state": "failed", "step": 2, "steps": 3, "failure": "step 2: no"])
+        failing.step(3)
+        failing.end(failure: "step 2: no", step: 2)
+        #expect(failing.json == ["state": "failed", "step": 2, "steps": 3, "failure": "step 2: no", "cases": []])
+        // The run judged: its cases, as they are listed.
+        let cases: [JSON] = [["name": "c1", "verdict": "failed"]]
+        failing.judged(cases: cases)
+        #expect(failing.json?["cases"] == .array(cases))
+    }
+
+    /// A run's record keeps the answer; `show` puts it back as it was.
+    @Test func aRestoredSuiteAnswersAsTheRunEnded() {
+        let ended = SuiteProgress()
+        ended.start(steps: 4)
+        ended.end(failure: "step 1: no", step: 1)
+        ended.judged(cases: [["name": "completes", "verdict": "failed"], ["name": "closed", "verdict": "passed"]])
+        let shown = SuiteProgress()
+        shown.restore(ended.json!)
+        #expect(shown.json == ended.json)
+        let running = SuiteProgress()
+        running.restore(["state": "running", "step": 2, "steps": 4, "failure": .null, "cases": []])
+        #expect(running.json?["state"] == "running")
+        let nothing = SuiteProgress()
+        nothing.restore(["state": "passed"])
+        #expect(nothing.json == nil)
     }
 
     @Test func anEndWithoutAStartChangesNothing() {

@@ -79,7 +79,7 @@ import Testing
             cashout_sandbox_webhook_attempts_total{outcome="not_sent"} 0
             # HELP cashout_sandbox_build_info The sandbox's version.
             # TYPE cashout_sandbox_build_info gauge
-            cashout_sandbox_build_info{version="0.2.0"} 1
+            cashout_sandbox_build_info{version="\(Sandbox.version)"} 1
 
             """)
         #expect(try get(sandbox, "/sandbox/metrics", "HEAD").status == 200)

@@ -110,7 +110,7 @@ import Testing
         let sandbox = try sandbox()
         defer { sandbox.stop() }
         let health = try send(sandbox, "GET", "/sandbox/health")
-        #expect(health.bodyText == #"{"clock":{"mode":"manual","now":"2026-01-05T09:00:00Z"},"status":"ok","version":"0.2.0"}"#)
+        #expect(health.bodyText == #"{"clock":{"mode":"manual","now":"2026-01-05T09:00:00Z"},"status":"ok","version":"\#(Sandbox.version)"}"#)
         #expect(try send(sandbox, "HEAD", "/sandbox/health").status == 200)
         let posted = try send(sandbox, "POST", "/sandbox/sink/orders", headers: ["Content-Type": "application/x-www-form-urlencoded"],
                               body: "external_id=order-1")

@@ -39,8 +39,11 @@ import Testing
         #expect(result.command?.failure == "command exited with status 3")
         let xml = JUnitReport.xml([result])
         #expect(xml.contains(#"failures="1""#))
+        // The app's own case fails, beside the passing cases of the steps.
+        #expect(xml.contains(#"<testcase classname="shop" name="the app" file="shop.json" time="0.000">"#))
         #expect(xml.contains(#"<failure message="command exited with status 3" type="CommandFailed">command exited with status 3: make "#
                              + #"check</failure>"#))
+        #expect(result.cases.map(\.line).last == "FAIL the app: command exited with status 3")
         #expect(xml.contains("<system-out>&lt;ok&gt; &amp; &quot;done&quot;\u{FFFD}\n</system-out>"))
         #expect(CommandOutcome(command: "x", ending: .signalled(15), output: "").failure == "command was killed by signal 15 (SIGTERM)")
     }

@@ -85,14 +85,15 @@ import Testing
         let failed = try ScenarioRunner.run(try suite(#"{"expect_ledger": {"merchant": "sandbox_login", "count": 5}}"#),
                                             serving: ScenarioRunner.Serving(beside: driver))
         let states = try (failed.command?.output ?? "").split(separator: "\n").map { try JSON.parse(Array($0.utf8)) }
+        // (Its cases come once the run is judged, after the driver ended.)
         #expect(states == [
-            ["state": "running", "step": 1, "steps": 2, "failure": .null],
-            ["state": "failed", "step": 2, "steps": 2, "failure": "step 2: expect_ledger sandbox_login: expected 5 entries, got 0"],
+            ["state": "running", "step": 1, "steps": 2, "failure": .null, "cases": []],
+            ["state": "failed", "step": 2, "steps": 2, "failure": "step 2: expect_ledger sandbox_login: expected 5 entries, got 0", "cases": []],
         ])
         let passed = try ScenarioRunner.run(try suite(#"{"expect_ledger": {"merchant": "sandbox_login", "count": 0}}"#),
                                             serving: ScenarioRunner.Serving(beside: driver))
         #expect(try passed.command?.output.split(separator: "\n").last.map { try JSON.parse(Array($0.utf8)) }
-                == ["state": "passed", "step": 2, "steps": 2, "failure": .null])
+                == ["state": "passed", "step": 2, "steps": 2, "failure": .null, "cases": []])
 
         let sandbox = try Sandbox.launch(Sandbox.Configuration())
         defer { sandbox.stop() }
@@ -102,14 +103,14 @@ import Testing
         #expect(try JSON.parse(answer.body) == ["code": 404, "message": .string(message)])
     }
 
-    /// A failed step calls `stepFailed` (where `test --exec` stops the command) before the run
-    /// waits for what runs beside; the command's failure then says why it was stopped, and does not
-    /// fail a suite whose step was expected to fail.
-    @Test func aFailedStepStopsWhatRunsBeside() throws {
+    /// Once the steps of a run that failed are over (each one run), `stepFailed` is called with the first that failed
+    /// (where `test --exec` stops the command) before the run waits for what runs beside; the command's failure then says
+    /// why it was stopped, and does not fail a suite whose step was expected to fail.
+    @Test func aFailedRunStopsWhatRunsBesideOnceItsStepsAreOver() throws {
         func run(_ top: String) throws -> ScenarioResult {
             let suite = try ScenarioLoader.load(Array(#"""
                 {"name": "s", \#(top)"steps": [{"expect_ledger": {"merchant": "sandbox_login", "count": 0}}, {"expect_ledger": {"merchant": \#
-                "sandbox_login", "count": 5}}]}
+                "sandbox_login", "count": 5}}, {"expect_ledger": {"merchant": "sandbox_login", "count": 6}}]}
                 """#.utf8), file: "s.json", vocabulary: Sandbox.standardVocabulary)
             let stopped = Latch()
             let serving = ScenarioRunner.Serving(beside: { _ in
@@ -122,8 +123,9 @@ import Testing
         let failed = try run("")
         #expect(!failed.passed)
         #expect(failed.failure?.step == 2)
-        // It failed by that step: one failure, not a second for the command.
-        #expect(failed.command?.failure == "command was killed by signal 15 (SIGTERM): stopped after step 2 failed")
+        #expect(failed.failedSteps.map(\.step) == [2, 3])
+        // It failed by its steps: not again for the command.
+        #expect(failed.command?.failure == "command was killed by signal 15 (SIGTERM): stopped once the steps were over, step 2 having failed")
         #expect(failed.commandFailure == nil)
         #expect(!JUnitReport.xml([failed]).contains("CommandFailed"))
         let expected = try run(#""expect_failure": "the ledger is empty", "#)

@@ -3,6 +3,7 @@ import Foundation
 import SandboxJSON
 import SandboxRunner
 import SandboxScenario
+import SandboxSupport
 import SandboxTestSupport
 import TestHelpers
 import Testing
@@ -169,7 +170,8 @@ extension WaitForRequestAndReportStepTests {
 
     @Test func expectReportAsksForChecksExercised() throws {
         #expect(try run(#"[{"create_cashout": {}}, {"expect_report": {"no_errors": true, "exercised": ["signature_errors"]}}]"#).failure == nil)
-        let all = try run(#"[{"create_cashout": {}}, {"expect_report": {"account": "sandbox_login", "no_errors": true, "exercised": "all"}}]"#)
+        let all = try run(#"[{"create_cashout": {}}, {"expect_report": {"account": "sandbox_login", "no_errors": true, "exercised": "all"}}]"#,
+                          setup: #""written_for": "\#(SandboxVersion.current)", "#)
         let lines = all.failure?.message.split(separator: "\n").map(String.init) ?? []
         // Each of D24's checks but signature_errors, sorted, then a line for each.
         let notExercised = d24.filter { $0 != "signature_errors" }.sorted()
@@ -187,6 +189,44 @@ extension WaitForRequestAndReportStepTests {
             copy \
             once the app has acknowledged a genuine notification (refusing every one shows nothing)
             """)
+    }
+
+    /// `"exercised": "all"` means the checks of the version the suite was written for (`written_for`; 0.2.0 when it states
+    /// none): a check added since is a note saying what to do, not a failure; named in `exercised`, it is asked for.
+    @Test func allMeansTheChecksOfTheVersionTheSuiteWasWrittenFor() throws {
+        let earlier = SandboxVersion.unstated
+        let new = d24.filter { !DeclaredChecks.ids(of: "d24", writtenFor: earlier).contains($0) }
+        #expect(new == ["retried_before_retry_after"])
+        let steps = #"[{"create_cashout": {}}, {"expect_report": {"no_errors": true, "exercised": "all"}}]"#
+        for setup in ["", #""written_for": "0.2.0", "#] {
+            let result = try run(steps, setup: setup)
+            let lines = result.failure?.message.split(separator: "\n").map(String.init) ?? []
+            // The checks of 0.2.0 not exercised, and not the one added in 0.3.0.
+            let notExercised = DeclaredChecks.ids(of: "d24", writtenFor: earlier).filter { $0 != "signature_errors" }.sorted()
+            #expect(lines.first == "expect_report: expected these checks exercised, not exercised: "
+                    + "\(notExercised.joined(separator: ", ")) (0 errors, 0 warnings; \(judged(d24.count - 1)))")
+            #expect(result.notes == ["step 2: expect_report: retried_before_retry_after is new in 0.3.0, which this suite was not written "
+                                     + #"for (written_for 0.2.0): list it in "exercised", or write "written_for": "\#(SandboxVersion.current)" "#
+                                     + #"for "all" to ask for it"#])
+            // Its case is not the suite's.
+            #expect(!result.cases.map(\.name).contains("report: retried_before_retry_after"))
+        }
+        // Named, it is asked for whatever the version.
+        let named = try run(#"[{"create_cashout": {}}, {"expect_report": {"exercised": ["retried_before_retry_after"]}}]"#)
+        #expect(named.failure?.message.hasPrefix("expect_report: expected this check exercised, not exercised: retried_before_retry_after") == true)
+        #expect(named.cases.map(\.line).contains { $0.hasPrefix("FAIL report: retried_before_retry_after: step 2: not exercised: ") })
+        // A version the sandbox does not know, or a later one, is refused when the file loads.
+        for (version, problem) in [("0.1.0", "expected a version from 0.2.0 to \(SandboxVersion.current), this build's, got \"0.1.0\""),
+                                   ("9.0.0", "expected a version from 0.2.0 to \(SandboxVersion.current), this build's: a suite written for a later one needs that cashout-sandbox or a later one, got \"9.0.0\""),
+                                   ("0.3", "expected a version such as \"\(SandboxVersion.current)\" (MAJOR.MINOR.PATCH), got \"0.3\"")] {
+            let text = #"{"written_for": "\#(version)", "steps": [{"advance": "1s"}]}"#
+            #expect(throws: ScenarioError.self) { try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.standardVocabulary) }
+            do {
+                _ = try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.standardVocabulary)
+            } catch {
+                #expect(error.message == "written_for: \(problem)")
+            }
+        }
     }
 
     @Test func expectingNoFindingsSaysSo() throws {

@@ -1,5 +1,6 @@
 import CashoutSandbox
 import SandboxReport
+import SandboxSupport
 
 /// The integration report's checks as the standard dialects declare them
 /// (`ReportingDialect.integrationChecks`), for tests that count or list them: a new check changes
@@ -10,6 +11,13 @@ package enum DeclaredChecks {
     package static func ids(of dialect: String) -> [String] {
         let reporting = Sandbox.standardDialects.first { $0.name == dialect }?.asReportingDialect
         return reporting?.integrationChecks.map(\.id) ?? []
+    }
+
+    /// The ids of the checks of `dialect` that a suite written for `version` asks for with `"exercised": "all"`: those
+    /// added at or before it (`IntegrationCheck.since`), in the report's order.
+    package static func ids(of dialect: String, writtenFor version: SandboxVersion) -> [String] {
+        let reporting = Sandbox.standardDialects.first { $0.name == dialect }?.asReportingDialect
+        return reporting?.integrationChecks.filter { $0.since <= version }.map(\.id) ?? []
     }
 
     /// D24's checks, in the report's order (the default merchant `sandbox_login`'s).

@@ -40,8 +40,14 @@ package struct Scenario: Sendable {
     package var report = ReportSettings()
     /// The steps, when the file is a test.
     package var steps: [Step] = []
-    /// What each step names (its case, the payout or values it gives, what of earlier steps' it uses), in the steps' order.
+    /// What each step names (its case, the payout or values it gives, what of earlier steps' it uses), in the steps' order
+    /// (``links(ofStep:)``: none for a step made in code).
     package var links: [StepLinks] = []
+
+    /// What step `index` (from 0) names: none for a step made in code rather than read from a file.
+    package func links(ofStep index: Int) -> StepLinks {
+        links.indices.contains(index) ? links[index] : StepLinks()
+    }
     /// The version the suite was written for (`written_for`; `SandboxVersion.unstated` when its file states none): what
     /// `"exercised": "all"` and the defaults a suite sees mean (the Changes guide).
     package var writtenFor = SandboxVersion.unstated
