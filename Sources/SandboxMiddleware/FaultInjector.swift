@@ -114,9 +114,7 @@ package final class FaultInjector: Sendable {
             // response after committing; a refusal, such as the 511 a retried create meets, is answered.
             return handler(request).map(index) { index, response in
                 guard Self.committed(response) else { return response }
-                var lost = HTTPResponse.closeWithoutAnswer
-                lost.fault = InjectedFault(index: index, kind: .dropAfterCommit, handled: true)
-                return lost
+                return HTTPResponse.lost(response, fault: InjectedFault(index: index, kind: .dropAfterCommit, handled: true))
             }
         case .truncate(let after, commit: false):
             // Not handled: what a proxy cuts is an error's answer (a gRPC error has no message, so its head alone).

@@ -59,13 +59,23 @@ extension RequestLog {
     }
 
     /// The answer's body as JSON: a gRPC or Connect message as proto3 JSON, or a JSON body.
-    private func answerJSON(_ entry: Entry) -> JSON? {
+    private func answerJSON(_ entry: Entry, _ response: HTTPResponse? = nil) -> JSON? {
         guard !entry.responseTruncated else { return nil }
-        let response = entry.response
+        let response = response ?? entry.response
         if entry.route != nil, let message = grpc.messageJSON(path: entry.request.path, contentType: response.headers["content-type"],
                                                              body: response.body, isRequest: false) {
             return message
         }
         return try? JSON.parse(response.body)
+    }
+
+    /// The facts of `entry` as its API would read them had the answer a fault lost been sent
+    /// (``SandboxHTTP/HTTPResponse/lostAnswer``): what it committed, such as the id of the payout a
+    /// create made; nil when no answer was lost. Only a wait reads them: the report judges what the
+    /// app was told.
+    package func committedFacts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
+        guard let lost = entry.response.lostAnswer, let facts = facts(entry, api: api, bank: bank),
+              let operation = entry.route.flatMap(api.operation(route:)), let json = answerJSON(entry, lost) else { return nil }
+        return api.facts(facts, answered: json, operation: operation)
     }
 }

@@ -57,7 +57,9 @@ extension Sandbox {
         if response.unhandled {
         } else if let facts, case .create = facts.action {
             if exchange.succeeded || exchange.dropped {
-                payout = payoutMade(facts)
+                // Its answer lost, by what it committed when its API's create carries no reference (Mannco's).
+                payout = payoutMade(facts) ?? entry.dialect.flatMap { dialects[$0]?.asReportingDialect }
+                    .flatMap { log.committedFacts(entry, api: $0, bank: bank) }.flatMap(payoutMade)
             } else if let status = response.grpcStatus, status != .ok {
                 let message = response.trailers?["grpc-message"] ?? response.headers["grpc-message"]
                 refusal = "grpc-status \(status.name)" + (message.map { ": " + GRPCStatus.percentDecoded($0) } ?? "")

@@ -95,7 +95,8 @@ extension OpenAPIDocument {
             tag: "Sandbox", summary: "Whether the suite's steps are over",
             description: """
                 While `cashout-sandbox test SUITE --serve` runs a suite's steps against this sandbox: `running` (with the \
-                step running now), `passed` (every step held) or `failed` (with the step that failed and why). The command \
+                step running now), then once the last step has run `passed` (every step held) or `failed` (with the first \
+                step that failed and why), and once the run is judged its cases (the Testing your app guide, "Cases"). The command \
                 `--exec` runs gets its URL as `$CASHOUT_SANDBOX_SUITE_URL`: a driver polls it until `state` is no longer \
                 `running`, then prints what it learnt and exits (the Testing your app guide, "Knowing when the steps are \
                 over"). A sandbox that runs no suite (`serve`) answers 404.
@@ -104,6 +105,13 @@ extension OpenAPIDocument {
                 "200": OpenAPI.json("How far the steps have come", Schema.ref("SuiteProgress"), example: [
                     "state": "failed", "step": 5, "steps": 12,
                     "failure": "step 5: expect_cashout order-1: expected status COMPLETED, got PENDING",
+                    "cases": [
+                        ["name": "order-1", "verdict": "failed", "steps": [1, 5], "failures": [
+                            "step 5: expect_cashout order-1: expected status COMPLETED, got PENDING",
+                        ], "skipped": [], "remarks": [], "cashouts": [1000001]],
+                        ["name": "other steps", "verdict": "passed", "steps": [2, 3, 4, 6, 7, 8, 9, 10, 11, 12], "failures": [],
+                         "skipped": [], "remarks": [], "cashouts": []],
+                    ],
                 ]),
                 "404": OpenAPI.error(404, AdminMessage.noSuite),
             ])) { $0.getSuite($1) }
@@ -114,9 +122,24 @@ extension OpenAPIDocument {
             "state": Schema.oneOf(["running", "passed", "failed"], "running: steps are left; passed: every step held; failed: a step failed"),
             "step": Schema.integer("The step running now (from 1), the one that failed, or the last when every step held", example: 5),
             "steps": Schema.integer("The suite's steps", example: 12),
-            "failure": Schema.nullable("string", "The failed step and what was expected against what happened; null unless failed",
+            "failure": Schema.nullable("string", "The first failed step and what was expected against what happened; null unless failed",
                                        example: "step 5: expect_cashout order-1: expected status COMPLETED, got PENDING"),
-        ], required: ["state", "step", "steps", "failure"])]
+            "cases": Schema.array(of: Schema.ref("SuiteCase"), description: "The run's cases once it is judged (after the command ended); empty until then"),
+        ], required: ["state", "step", "steps", "failure", "cases"]),
+         "SuiteCase": Schema.object([
+            "name": Schema.string("A payout's `as` name, a step's `case`, `report: CHECK`, `other steps` or `the app`", example: "order-1"),
+            "verdict": Schema.oneOf(["passed", "failed", "skipped"], "skipped: none of its steps ran"),
+            "steps": Schema.array(of: Schema.integer("A step of it (from 1)", example: 5), description: "Its steps"),
+            "failures": Schema.array(of: Schema.string("What failed and where", example: "step 5: expect_cashout order-1: expected status COMPLETED, got PENDING"),
+                                     description: "What failed, in the order the run found it"),
+            "skipped": Schema.array(of: Schema.string("A step that did not run, and why",
+                                                  example: "step 6: skipped: `order-1` was never created (step 1 failed)"),
+                                    description: "Its steps that did not run"),
+            "remarks": Schema.array(of: Schema.string("Where a failure about it was judged instead",
+                                                  example: "its finding on cashout 1000003 is judged in case \"refused\""),
+                                    description: "What it says of itself without failing"),
+            "cashouts": Schema.array(of: Schema.integer("A cashout it is about", example: 1000001), description: "The cashouts it is about"),
+        ], required: ["name", "verdict", "steps", "failures", "skipped", "remarks", "cashouts"])]
     }
 
     private static let etag: JSON = [

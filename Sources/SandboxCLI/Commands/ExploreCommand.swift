@@ -21,8 +21,8 @@ enum ExploreCommand: Command {
         and delays, late reversals, webhook chaos and HTTP faults, by its own seed (run i has seed S+i-1, \
         so --seed S --runs 1 runs the first again: a draw depends on what it is for, never on the \
         order requests arrive in). As under test --serve, each step that moves the clock first waits \
-        for the app to go quiet (or to say it is settled), the clock stops for the app inside each advance, and a failed step \
-        stops CMD's process group. A run fails when a step fails, CMD exits other than 0, the app's \
+        for the app to go quiet (or to say it is settled), the clock stops for the app inside each advance, every step runs, \
+        and a failed run stops CMD's process group once its steps are over. A run fails when a step fails, CMD exits other than 0, the app's \
         ledger (the suite's "app") disagrees with the bank, or the integration report has a finding of \
         severity error. The first failing run of each kind is written to DIR as a scenario file with \
         what it drew pinned as fixed rules (by what the app asks for, never an id it makes), shrunk to \
@@ -45,7 +45,7 @@ enum ExploreCommand: Command {
         .flag("merge", "Instead of running: merge the shards' DIRs given as arguments, print one summary and copy one file per "
               + "distinct failure to --out"),
         .value("out", "DIR", "Where failing runs are written, shrunk (default explored)"),
-        .value("junit", "FILE", "Also write the runs as JUnit XML, one testcase each"),
+        .value("junit", "FILE", "Also write the runs as JUnit XML, a testsuite each and a testcase per case"),
         .value("timeout", "DURATION", "The longest CMD may run in one run; then it is stopped (SIGTERM, SIGKILL after --grace) "
                + "and the run fails (default 5m)"),
     ] + TestCommand.waitingOptions(serve: "", exec: "")
@@ -78,7 +78,7 @@ enum ExploreCommand: Command {
         let timeout = try TestCommand.duration(arguments, "timeout", default: .seconds(300), upTo: .seconds(86400))
 
         // As `test --serve`: the signals are taken by sigwait, so every thread started from here
-        // on must have them blocked. Each run starts CMD afresh; a failed step, or a signal, stops
+        // on must have them blocked. Each run starts CMD afresh; a failed run's end, or a signal, stops
         // the run's own.
         SignalWaiter.blockTerminationSignals()
         let numbers = shard?.numbers(of: runs) ?? Array(1 ... runs)

@@ -13,8 +13,8 @@ final class ExploreJob: Sendable {
     private let command: String
     private let timeout: Duration
     private let grace: Duration
-    /// The current run: its CMD and folder once started, and whether a failed step stopped it
-    /// (then a CMD not started yet never starts: a step may fail before CMD is spawned).
+    /// The current run: its CMD and folder once started, and whether the run stopped it (then a CMD not
+    /// started yet never starts: a run may end before CMD is spawned).
     private struct Current {
         var command: ExternalCommand?
         var directory: RunDirectory?

@@ -60,7 +60,7 @@ extension TestCommand {
                 StandardOutput.writeLine("serving \(scenario.name) on \(sandbox.baseURL.absoluteString)")
                 return command?.run(environment: commandEnvironment(sandbox, runDirectory: directory))
             },
-            // A driver waiting for the clock would wait for ever: the run ends at the failed step.
+            // A driver waiting for a payout that never came would wait for ever: a failed run stops it once its steps are over.
             stepFailed: stopper(command, grace: grace),
             // Nothing the command started outlives the run, nor what it kept in its folder.
             ended: {

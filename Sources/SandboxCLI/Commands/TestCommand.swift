@@ -6,7 +6,8 @@ import SandboxRunner
 import SandboxScenario
 
 /// `cashout-sandbox test [PATH...] [--junit FILE] [--filter TEXT]`: runs every scenario file with
-/// `steps`, each in its own sandbox, side by side. One line per scenario, then `N passed, N failed`;
+/// `steps`, each in its own sandbox, side by side. A line per scenario and one per case of it (the
+/// Testing your app guide, "Cases"), then `N passed, N failed`;
 /// exit 1 on any failure (a file that cannot be loaded is one), 2 when the paths and the filter
 /// select no scenario with steps (as pytest has a status for "no tests collected"). With `--serve`,
 /// one file's steps run against a sandbox the user's own app calls (`TestCommand+Serve`).
@@ -15,9 +16,13 @@ enum TestCommand: Command {
     static let summary = "Run scenario files with steps as a test suite (JUnit XML with --junit)"
     static let discussion = """
         Runs every scenario file with "steps" found in PATHs, each in its own in-process sandbox on a \
-        manual clock. Prints one line per scenario and "N passed, N failed"; exits 1 if any failed \
-        (a file that cannot be loaded fails), 2 if no scenario with steps is selected. A file with \
-        "needs_app": true waits for your app: it is skipped (SKIP) unless run with --serve.
+        manual clock. Every step runs: one that uses what a failed step was to give is skipped, saying \
+        why. Prints a line per scenario, a PASS, FAIL or SKIP line per case under it (each payout a step \
+        names with "as" or a step's "case", each report check asked about, the other steps, the app) and \
+        "N of M cases passed", every failure in step order, and "N passed, N failed"; --junit writes a \
+        testsuite per scenario and a testcase per case. Exits 1 if any failed (a file that cannot be \
+        loaded fails), 2 if no scenario with steps is selected. A file with "needs_app": true waits for \
+        your app: it is skipped (SKIP) unless run with --serve.
 
         With --serve, one scenario file's sandbox listens on --port for your own app while its \
         steps run. --exec runs CMD with /bin/sh -c once it listens, beside the steps, with \
@@ -28,7 +33,8 @@ enum TestCommand: Command {
         A failure is followed by the timeline of each cashout it names: the app's requests and their \
         answers (or the injected fault that replaced one), the bank's changes, the notifications, the \
         clock's stops, the ledger read, with virtual and real times; --timeline writes it as a page. \
-        A failed step stops CMD (SIGTERM, then SIGKILL after --grace). SIGINT or SIGTERM stops CMD \
+        Once the steps of a failed run are over, CMD is stopped (SIGTERM, then SIGKILL after --grace). \
+        SIGINT or SIGTERM stops CMD \
         (SIGTERM) and exits 1. A file's "app": {"ledger": URL} is your app's ledger, compared with the \
         bank after the last step (a mismatch fails the run).
 
@@ -137,7 +143,7 @@ enum TestCommand: Command {
             for line in result.timelineLines(realTime: true) { StandardOutput.writeLine("  " + line) }
             for note in result.notes { StandardOutput.writeLine("NOTE \(title(result)): \(note)") }
             if let command = commandLine(result) { StandardOutput.writeLine(command) }
-            // Stopped after a failed step, it failed by that step; but one that ignored SIGTERM is worth knowing of.
+            // Stopped once the steps of a failed run were over, it failed by them; but one that ignored SIGTERM is worth knowing of.
             if let command = result.command, command.stoppedAfterStep != nil, command.ending == .signalled(SIGKILL),
                let failure = command.failure {
                 StandardOutput.writeLine("NOTE \(title(result)): \(failure) (it ignored SIGTERM for --grace): \(command.command)")

@@ -69,32 +69,45 @@ extension HTTPResponse {
         let nearMiss: String?
         let fault: InjectedFault?
         let cut: Int?
+        let lost: HTTPResponse?
 
-        init(diagnosis: Diagnosis?, nearMiss: String?, fault: InjectedFault?, cut: Int?) {
+        init(diagnosis: Diagnosis?, nearMiss: String?, fault: InjectedFault?, cut: Int?, lost: HTTPResponse? = nil) {
             self.diagnosis = diagnosis
             self.nearMiss = nearMiss
             self.fault = fault
             self.cut = cut
+            self.lost = lost
         }
     }
 
     /// Why the request was refused, when a check of its credentials failed (never sent).
     package var diagnosis: Diagnosis? {
         get { notes?.diagnosis }
-        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, fault: fault, cut: cutAfter) }
+        set { notes = Notes(diagnosis: newValue, nearMiss: nearMiss, fault: fault, cut: cutAfter, lost: lostAnswer) }
     }
 
     /// On a 404 or 405 of the ``Router``: the route the request most likely meant,
     /// `"DELETE /v3/cashout/cancel"` (never sent but in the error's message).
     package var nearMiss: String? {
         get { notes?.nearMiss }
-        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, fault: fault, cut: cutAfter) }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: newValue, fault: fault, cut: cutAfter, lost: lostAnswer) }
     }
 
     /// The scenario's fault that gave this answer instead of the handler's, if any (never sent).
     package var fault: InjectedFault? {
         get { notes?.fault }
-        set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: newValue, cut: cutAfter) }
+        set { notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: newValue, cut: cutAfter, lost: lostAnswer) }
+    }
+
+    /// What the handler answered before a fault lost it (`drop_after_commit`), never sent nor shown: what the request
+    /// committed, for a wait that names the payout it made when its API's create carries no reference (Mannco's).
+    package var lostAnswer: HTTPResponse? { notes?.lost }
+
+    /// This answer lost, as a fault loses it: the connection closes unanswered, and `answer` is kept as ``lostAnswer``.
+    package static func lost(_ answer: HTTPResponse, fault: InjectedFault) -> HTTPResponse {
+        var lost = HTTPResponse.closeWithoutAnswer
+        lost.notes = Notes(diagnosis: nil, nearMiss: nil, fault: fault, cut: nil, lost: answer)
+        return lost
     }
 
     /// How many bytes of the body are sent before the answer is cut off (a `truncate` fault, as a
@@ -111,7 +124,7 @@ extension HTTPResponse {
     /// ```
     package func cutOff(after count: Int) -> HTTPResponse {
         var cut = self
-        cut.notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: fault, cut: min(max(count, 0), body.count))
+        cut.notes = Notes(diagnosis: diagnosis, nearMiss: nearMiss, fault: fault, cut: min(max(count, 0), body.count), lost: lostAnswer)
         return cut
     }
 
