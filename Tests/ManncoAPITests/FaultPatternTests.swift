@@ -1,6 +1,8 @@
 import CashoutSandbox
 import SandboxHTTP
 import SandboxJSON
+import SandboxRunner
+import SandboxScenario
 import TestHelpers
 import Testing
 
@@ -19,6 +21,35 @@ import Testing
         // Committed: the cashout was made and debited, its answer lost.
         #expect(sandbox.bank.payouts(account: "2").map(\.amount.hundredths) == [600_000])
         #expect(sandbox.bank.payouts(account: "1").map(\.amount.hundredths) == [100_000])
+    }
+
+    /// A wait for a cashout that a rate limit answered, and that the app never sent again, says what came: the create of
+    /// its amount in Mannco's words (cents), and the 429 with its `Retry-After`. (The app reads its balance after it.)
+    @Test func aWaitSaysARateLimitedCashoutCameAndWasNeverSentAgain() throws {
+        let scenario = try ScenarioLoader.load(Array(#"""
+            {"name": "limited", "faults": [{"when": {"endpoint": "POST /cashout/process"}, "every": 1, "times": 1, "kind": "rate_limit",
+                                            "retry_after": "2s"}],
+             "steps": [{"wait_for_request": {"request": {"path": "/user/balance"}, "timeout": "1h"}},
+                       {"wait_for_request": {"request": {"path": "/cashout/process"}, "timeout": "1ms"}, "as": "c1"}]}
+            """#.utf8), file: "t.json", vocabulary: Sandbox.standardVocabulary)
+        let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+            func call(_ method: String, _ path: String, token: String? = nil, _ body: String = "") -> JSON? {
+                var headers: HTTPHeaders = ["Content-Type": "application/json", "User-Agent": "app"]
+                if let token { headers.add("Authorization", "Bearer \(token)") }
+                let answer = try? TestHTTP.send(method: method, url: sandbox.base + path, headers: headers, body: Array(body.utf8))
+                return answer.flatMap { try? JSON.parse($0.body) }
+            }
+            let token = call("POST", "/user/login", #"{"apiKey":"\#(DefaultUser.apiKey)"}"#)?["content"]?["jwt"]?.stringValue
+            _ = call("POST", "/cashout/process", token: token, #"{"amount":10100,"method":"payoneer"}"#)
+            _ = call("GET", "/user/balance", token: token)
+            return nil
+        }
+        let result = try ScenarioRunner.run(scenario, serving: ScenarioRunner.Serving(threads: 2, beside: app))
+        let failure = try #require(result.failure)
+        #expect(failure.step == 2)
+        #expect(failure.message.hasPrefix("wait_for_request: the create of 10100 came at +"))
+        #expect(failure.message.hasSuffix("and was rate limited (429, Retry-After 2s); the app never sent it again within 1ms"))
+        #expect(result.cases.map(\.line).last == "FAIL c1: step 2: \(failure.message)")
     }
 
     /// `truncate` cuts a committed `POST /cashout/process`'s answer partway through its body and closes the

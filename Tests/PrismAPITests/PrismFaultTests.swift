@@ -4,6 +4,7 @@ import SandboxGRPC
 import SandboxHTTP
 import SandboxJSON
 import SandboxReport
+import SandboxRunner
 import SandboxScenario
 import TestHelpers
 import Testing
@@ -65,6 +66,37 @@ import Testing
         #expect(banks.status == 429 && banks.headers["Retry-After"] == "1")
         #expect(try JSON.parse(banks.body) == ["message": "rate limited: retry after 1s"])
         #expect(sandbox.bank.payouts(account: DefaultMerchant.id).isEmpty)  // nothing handled
+    }
+
+    /// A wait for a Create that a rate limit answered, and that the app never sent again, says what came in the client's
+    /// own terms: a gRPC call's status and pushback, a Connect call's HTTP status and `Retry-After`. (The app's last call,
+    /// a Get, comes after both: the waits for the Creates run once they came.)
+    @Test func aWaitSaysARateLimitedCreateCameInItsClientsTermsAndWasNeverSentAgain() throws {
+        let scenario = try ScenarioLoader.load(Array(#"""
+            {"name": "limited", "faults": [{"when": {"path": "/types.PayoutService/Create"}, "every": 1, "times": 2, "kind": "rate_limit"}],
+             "steps": [{"wait_for_request": {"request": {"path": "/types.PayoutService/Get"}, "timeout": "1h"}},
+                       {"wait_for_request": {"request": {"path": "/types.PayoutService/Create", "body": {"amount.minor_amount": 12000}},
+                                             "timeout": "1ms"}, "as": "grpc"},
+                       {"wait_for_request": {"request": {"path": "/types.PayoutService/Create", "body": {"amount.minor_amount": 500}},
+                                             "timeout": "1ms"}, "as": "connect"}]}
+            """#.utf8), file: "t.json", vocabulary: Sandbox.standardVocabulary)
+        let app: @Sendable (Sandbox) -> CommandOutcome? = { sandbox in
+            _ = try? sandbox.prism("Create", createRequest("po-1", minor: 12000))
+            var headers: HTTPHeaders = ["Content-Type": "application/json", "User-Agent": "app"]
+            for (name, value) in defaultAuth { headers.add(name, value) }
+            _ = try? TestHTTP.send(method: "POST", url: sandbox.baseURL.absoluteString + "/types.PayoutService/Create", headers: headers,
+                                   body: Array(#"{"merchantPayoutId":"po-2","amount":{"minorAmount":"500","currency":"USD"}}"#.utf8))
+            _ = try? sandbox.prism("Get", lookup("Get", connector: "1"))
+            return nil
+        }
+        let result = try ScenarioRunner.run(scenario, serving: ScenarioRunner.Serving(threads: 2, beside: app))
+        let failures = result.failedSteps
+        #expect(failures.map(\.step) == [2, 3])
+        #expect(failures.first?.message.hasPrefix("wait_for_request: the create of USD 12000 came at +") == true)
+        #expect(failures.first?.message.hasSuffix("and was rate limited (RESOURCE_EXHAUSTED, grpc-retry-pushback-ms 1000); the app never sent "
+                                                  + "it again within 1ms") == true, "\(failures)")
+        #expect(failures.last?.message.hasSuffix("and was rate limited (429, Retry-After 1s); the app never sent it again within 1ms") == true)
+        #expect(result.cases.map(\.name) == ["other steps", "grpc", "connect"])
     }
 
     /// The header fields of a gRPC call to PayoutService, as a client sends them.
