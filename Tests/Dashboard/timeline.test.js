@@ -346,3 +346,26 @@ test("past three findings the rest fold under one line, each still there", () =>
   assert.equal(folded.querySelectorAll("[data-testid=timeline-finding]").length, 2);
   assert.equal(container.querySelectorAll("[data-testid=timeline-finding]").length, 5);
 });
+
+test("a run's cases fold under a line that names the failed ones, each a line, a failed one's failures under it", () => {
+  const model = JSON.parse(fixture("late-reversal"));
+  model.cases = [
+    { name: "completes", verdict: "passed", steps: [1, 19], failures: [], skipped: [], remarks: [], cashouts: [1000001] },
+    { name: "reversed", verdict: "failed", steps: [4, 22], failures: ["step 26: expect_reconciled: ledger_mismatch: <b>x</b>"],
+      skipped: ["step 30: skipped: `a` was never created (step 4 failed)"], remarks: [], cashouts: [1000002] },
+    { name: "read it", verdict: "skipped", steps: [5], failures: [], skipped: ["step 5: skipped: `id` was never saved (step 1 failed)"],
+      remarks: [], cashouts: [] },
+  ];
+  const { container } = openPage(pageHTML(model.title, JSON.stringify(model)));
+  const box = container.querySelector("[data-testid=timeline-cases]");
+  assert.ok(box, "the cases");
+  assert.equal(box.querySelector("summary").textContent, "1 of 3 cases passed; failed: reversed");
+  const lines = box.querySelectorAll("[data-testid=timeline-case]");
+  assert.deepEqual(lines.map((line) => line.querySelector(".tl-verdict").textContent + " " + line.querySelector(".tl-case-name").textContent),
+                   ["PASS completes", "FAIL reversed", "SKIP read it"]);
+  assert.deepEqual(lines[1].querySelectorAll(".tl-case-failures li").map((item) => item.textContent),
+                   ["step 26: expect_reconciled: ledger_mismatch: <b>x</b>", "step 30: skipped: `a` was never created (step 4 failed)"]);
+  // A model without cases (a cashout's page in the dashboard) has none.
+  const bare = openPage(pageHTML(model.title, fixture("late-reversal"))).container;
+  assert.equal(bare.querySelector("[data-testid=timeline-cases]"), null);
+});

@@ -149,13 +149,14 @@
     }
 
     // The suite's cases (a run's page: the Testing your app guide, "Cases"), a line each, a failed one's failures under it;
-    // folded open when one failed.
+    // folded under a line that names the failed ones, so that the lanes start near the top.
     function cases(list) {
       const passed = list.filter((c) => c.verdict === "passed").length;
+      const failed = list.filter((c) => c.verdict === "failed").map((c) => c.name);
       const box = h("details", "tl-cases");
       box.setAttribute("data-testid", "timeline-cases");
-      box.open = passed < list.length;
-      add(box, h("summary", "tl-more", passed + " of " + list.length + " case" + (list.length === 1 ? "" : "s") + " passed"));
+      add(box, h("summary", "tl-more", passed + " of " + list.length + " case" + (list.length === 1 ? "" : "s") + " passed"
+                 + (failed.length ? "; failed: " + failed.join(", ") : "")));
       const items = add(h("ul", "tl-case-list"), ...list.map((c) => {
         const item = add(h("li", "tl-case tl-" + c.verdict), h("span", "tl-verdict", { passed: "PASS", failed: "FAIL", skipped: "SKIP" }[c.verdict]),
                          " ", h("span", "tl-case-name", c.name));
