@@ -134,7 +134,7 @@ let package = Package(
                                                            "SandboxObservability", "SandboxPersistence", "SandboxRunner", "SandboxScenario",
                                                            "SandboxWebhooks"]),
         .testTarget(name: "SandboxScenarioTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxScenario", "SandboxBank", "SandboxD24",
-                                                              "SandboxD24Rules", "SandboxHTTP", "SandboxJSON", "SandboxRunner"]),
+                                                              "SandboxD24Rules", "SandboxHTTP", "SandboxJSON", "SandboxRunner", "SandboxSupport"]),
         .testTarget(name: "SandboxDialectTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxAPIDocs", "SandboxBank",
                                                              "SandboxContract", "SandboxDashboard", "SandboxDialect", "SandboxGRPC", "SandboxHTTP",
                                                              "SandboxJSON", "SandboxProtobuf", "SandboxReport", "SandboxScenario"]),
