@@ -65,6 +65,13 @@ package struct ScenarioResult: Sendable {
         verdicts.enumerated().compactMap { index, verdict in if case .failed(let message) = verdict { (index + 1, message) } else { nil } }
     }
 
+    /// Every failure with its step, in step order: each failed step's, then the app's ledger that disagreed after the last
+    /// step (numbered as the last step, as ``failure`` numbers it when no step failed).
+    package var failures: [(step: Int, message: String)] {
+        let steps = failedSteps
+        return steps.isEmpty ? failure.map { [$0] } ?? [] : steps + (ledgerFailure.map { [(self.steps, $0)] } ?? [])
+    }
+
     /// Every failure in a line (or more) each, in step order: `step 3: ...` for each failed step, then the app's ledger
     /// that disagreed after the last step; the first is ``failureText``.
     package var failureTexts: [String] {

@@ -109,10 +109,9 @@ package struct ScenarioRunner {
                 // journal on every run.
                 sandbox.bank.runDueEvents()
             }
-            if verdict != .passed {
-                let how = if case .skipped = verdict { "step \(number) was skipped" } else { "step \(number) failed" }
-                for name in [links.payout].compactMap({ $0 }) + links.values where lost[name] == nil { lost[name] = how }
-            }
+            // What it was to give is lost when it did not pass, and found again when a later step that gives it passes.
+            let how = if case .skipped = verdict { "step \(number) was skipped" } else { "step \(number) failed" }
+            for name in [links.payout].compactMap({ $0 }) + links.values { lost[name] = verdict == .passed ? nil : lost[name] ?? how }
             if let name = links.payout, let reference = runner.references[name] { book.named(name, cashout: reference.cashoutID) }
             verdicts.append(verdict)
             book.step(number, of: subject, verdict, seconds: Date().timeIntervalSince(began), judgement: runner.judged.take())
@@ -205,8 +204,7 @@ package struct ScenarioRunner {
         }
         outcome.notes = notes
         if serving.timeline != .none {
-            let failures = outcome.failedSteps.map { ($0.step, $0.message) } + (outcome.ledgerFailure.map { [(scenario.steps.count, $0)] } ?? [])
-            outcome.timeline = Self.timeline(of: sandbox, scenario, failures: failure == nil ? [] : failures.isEmpty ? [failure!] : failures,
+            outcome.timeline = Self.timeline(of: sandbox, scenario, failures: outcome.failures.map { ($0.step, $0.message) },
                                              found: foundAfter.errors + found, judged: judged,
                                              references: runner.references.mapValues(\.cashoutID), always: serving.timeline == .always)
             let cases = outcome.cases.map(\.json)

@@ -7,7 +7,8 @@
   be sent again.
 - A create whose answer is lost is not sent with a new external_id: the app sends it again as it
   was (D24 refuses it 511, the external_id being taken), then asks for the status by its own
-  external_id, and finds the cashout that was made.
+  external_id (again after 100, 200, 400 ms while that answer is lost too), and finds the cashout
+  that was made.
 - It keeps a ledger of what each answer said, served at $CASHOUT_SANDBOX_APP_PORT/ledger.
 
 --give-up-on-429: a create answered 429 (rate limited) is taken for a failed payout, never sent again.
@@ -43,7 +44,7 @@ for external_id, amount in shop.ORDERS:
         continue
     print(f"careful app: the answer to {external_id} was lost; sending it again:", shop.call("/v3/cashout", fields))
     print("careful app: asking for it by its external_id")
-    found = shop.call("/v3/cashout/status", {"external_id": external_id})
+    found = common.retried(lambda: shop.call("/v3/cashout/status", {"external_id": external_id}))  # that answer may be lost too
     print("careful app:", found)
     if found is not None and found[0] == 200:
         ledger.made(external_id, amount, shop.WORDS[found[1]["cashout_status_description"]])
