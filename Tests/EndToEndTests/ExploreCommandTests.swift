@@ -56,7 +56,13 @@ import Testing
         let file = "\(folder)/found/suite-seed\(first).json"
         #expect(out.contains("  shrunk 1 drawn rule to 1, still failing with step 3: \(file)\n"), "\(out)")
         #expect(out.contains("wrote \(file) (step 3)"), "\(out)")
-        #expect(try String(contentsOfFile: "\(folder)/out/junit.xml", encoding: .utf8).contains(#"failures="\#(failed.count)""#))
+        // A testsuite per run, a testcase per case of it: the cashout's case fails in each failing run.
+        let junit = try String(contentsOfFile: "\(folder)/out/junit.xml", encoding: .utf8)
+        #expect(junit.contains(#"failures="\#(failed.count)""#))
+        #expect(junit.components(separatedBy: "<testsuite ").count - 1 == 8)
+        #expect(junit.components(separatedBy: #"name="c1" file="\#(path)""#).count - 1 == 8)
+        #expect(junit.contains(#"<testsuite name="run 1 (seed 40)" tests="3""#))
+        #expect(junit.contains(#"<testcase classname="run 1 (seed 40)" name="other steps""#))
 
         // The file: the rejection pinned to the cashout by its reference, the usual fate for the rest;
         // written in the format's order, a rule or a step a line.
