@@ -145,7 +145,9 @@ extension ScenarioRunner {
                                       text: "\(found.finding.id) (error, \(found.account)): \(occurrence.summary)")
                 }
             }
-            if !errors.isEmpty { failed.append("\(subject): expected no errors, got \(errors.count)\(tally)\n" + errors.map(line).joined(separator: "\n")) }
+            if !errors.isEmpty {
+                failed.append("\(subject): expected no errors, got \(errors.count)\(tally)\n" + errors.map(line).joined(separator: "\n"))
+            }
         }
         if let wanted = expected.findings {
             let got = Set(findings.map(\.finding.id).filter { !isNew($0) })
@@ -156,7 +158,9 @@ extension ScenarioRunner {
                 let what = wanted.isEmpty ? "no findings" : "findings \(wanted.sorted().joined(separator: ", "))"
                 failed.append("\(subject): expected \(what), \(differences.joined(separator: "; "))\(tally)"
                               + (findings.isEmpty ? "" : "\n" + findings.map(line).joined(separator: "\n")))
-                judgement.problems += missing.map { Judgement.Problem(check: $0, cashouts: [], text: "expected a \($0) finding, the report has none") }
+                judgement.problems += missing.map { id in
+                    Judgement.Problem(check: id, cashouts: [], text: "expected a \(id) finding, the report has none")
+                }
                 for found in findings where extra.contains(found.finding.id) {
                     judgement.problems += found.finding.occurrences.map { occurrence in
                         Judgement.Problem(check: found.finding.id, cashouts: occurrence.cashouts, text: "unexpected \(found.finding.id) "

@@ -86,8 +86,9 @@ package enum ScenarioLoader {
                     throw version.failShowingValue("expected a version such as \"\(SandboxVersion.current)\" (MAJOR.MINOR.PATCH)")
                 }
                 guard value >= .earliest, value <= .current else {
+                    let later = value > .current ? ": a suite written for a later one needs that cashout-sandbox or a later one" : ""
                     throw version.failShowingValue("expected a version from \(SandboxVersion.earliest) to \(SandboxVersion.current), this "
-                                                   + "build's" + (value > .current ? ": a suite written for a later one needs that cashout-sandbox or a later one" : ""))
+                                                   + "build's" + later)
                 }
                 scenario.writtenFor = value
             }

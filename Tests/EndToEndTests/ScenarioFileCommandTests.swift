@@ -48,8 +48,8 @@ import Testing
         let (status, out, _) = try RunningBinary.run(["validate", path])
         #expect(status == 1)
         #expect(out == """
-            error: \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, written_for, expect_failure, \
-            needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
+            error: \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, written_for, \
+            expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
             error: \(path)/bad.json: bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of \
             the 25 codes of its list, 800 to 826), got "eight-oh-one"
             error: \(path)/bad.json: steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon"
@@ -58,8 +58,8 @@ import Testing
         let (testStatus, testOut, _) = try RunningBinary.run(["test", path])
         #expect(testStatus == 1)
         #expect(testOut == """
-            FAIL \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, written_for, expect_failure, needs_app, \
-            seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
+            FAIL \(path)/bad.json: sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, written_for, \
+            expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
               bank.rules[0].then[0].rejection_code: expected a rejection code that the API it reaches answers (d24: one of the 25 codes of its \
             list, 800 to 826), got "eight-oh-one"
               steps[0].advance: expected a duration such as "30s", "1h5m" or "2d", got "soon"

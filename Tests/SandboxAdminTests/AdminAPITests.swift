@@ -362,8 +362,8 @@ private struct Admin {
         let worse = try admin.call("POST", "/sandbox/scenario", #"{"sede": 1, "bank": {"rules": [{"when": {}, "then": [{"after": "1m"}]}]}}"#)
         #expect(worse.status == 400)
         #expect(worse.json["message"] == .string("""
-            sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, written_for, expect_failure, needs_app, seed, clock, merchants, \
-            prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
+            sede: unknown key (did you mean "seed"? expected one of: $schema, name, description, written_for, expect_failure, needs_app, seed, \
+            clock, merchants, prism_merchants, users, bank, faults, webhooks, app, explore, report, steps)
             bank.rules[0].then[0]: expected "after" and "status"
             """))
     }

@@ -64,7 +64,8 @@ import Testing
         #expect(Set(result.timeline?.findings.map(\.id) ?? []) == ["ledger_mismatch", "duplicate_after_lost_response"])
         // No step named the payouts: each failure is its check's case, or the steps'.
         #expect(result.cases.first?.line == "FAIL other steps: step 2: expect_reconciled: ledger_mismatch: cashout 1000001 (external_id "
-                + "\"order-1\", 100.00 BRL, PENDING) is not in the app's ledger: the app created it again as cashout 1000002 after its answer was lost")
+                + "\"order-1\", 100.00 BRL, PENDING) is not in the app's ledger: the app created it again as cashout 1000002 after its answer "
+                + "was lost")
         let checks = result.cases.filter { $0.verdict == .failed }.map(\.name)
         #expect(checks == ["other steps", "report: duplicate_after_lost_response", "report: ledger_mismatch"])
     }

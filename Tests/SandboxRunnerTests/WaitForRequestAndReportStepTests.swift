@@ -216,8 +216,9 @@ extension WaitForRequestAndReportStepTests {
         #expect(named.failure?.message.hasPrefix("expect_report: expected this check exercised, not exercised: retried_before_retry_after") == true)
         #expect(named.cases.map(\.line).contains { $0.hasPrefix("FAIL report: retried_before_retry_after: step 2: not exercised: ") })
         // A version the sandbox does not know, or a later one, is refused when the file loads.
-        for (version, problem) in [("0.1.0", "expected a version from 0.2.0 to \(SandboxVersion.current), this build's, got \"0.1.0\""),
-                                   ("9.0.0", "expected a version from 0.2.0 to \(SandboxVersion.current), this build's: a suite written for a later one needs that cashout-sandbox or a later one, got \"9.0.0\""),
+        let range = "expected a version from 0.2.0 to \(SandboxVersion.current), this build's"
+        for (version, problem) in [("0.1.0", "\(range), got \"0.1.0\""),
+                                   ("9.0.0", "\(range): a suite written for a later one needs that cashout-sandbox or a later one, got \"9.0.0\""),
                                    ("0.3", "expected a version such as \"\(SandboxVersion.current)\" (MAJOR.MINOR.PATCH), got \"0.3\"")] {
             let text = #"{"written_for": "\#(version)", "steps": [{"advance": "1s"}]}"#
             #expect(throws: ScenarioError.self) { try ScenarioLoader.load(Array(text.utf8), file: "t.json", vocabulary: Sandbox.standardVocabulary) }

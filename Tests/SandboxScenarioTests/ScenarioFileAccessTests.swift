@@ -13,8 +13,8 @@ import Testing
 /// key is refused). Proved with a FIFO: opening one for reading blocks until a writer comes, and a
 /// writer's non-blocking open fails with ENXIO while no reader has it open.
 @Suite struct ScenarioFileAccessTests {
-    static let topLevelKeys = "$schema, name, description, written_for, expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, bank, faults, "
-                              + "webhooks, app, explore, report, steps"
+    static let topLevelKeys = "$schema, name, description, written_for, expect_failure, needs_app, seed, clock, merchants, prism_merchants, users, "
+                              + "bank, faults, webhooks, app, explore, report, steps"
 
     /// A FIFO in a fresh folder, and a check that nobody has it open for reading.
     private struct Trap {

@@ -130,8 +130,8 @@ private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
         (#"{"clock": {"start": "Monday"}}"#, #"x.json: clock.start: expected a UTC time such as "2026-01-05T09:00:00Z", got "Monday""#),
         (#"{"seed": -1}"#, "x.json: seed: expected a whole number ≥ 0, got -1"),
         (#"{"nmae": "typo"}"#,
-         "x.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, written_for, expect_failure, needs_app, seed, clock, "
-         + "merchants, bank, faults, webhooks, app, explore, report, steps)"),
+         "x.json: nmae: unknown key (did you mean \"name\"? expected one of: $schema, name, description, written_for, expect_failure, needs_app, "
+         + "seed, clock, merchants, bank, faults, webhooks, app, explore, report, steps)"),
         (#"{"steps": [{"create_cashout": {}, "save": {"id": "cashout_id"}}]}"#,
          #"x.json: steps[0].save: expected only with "request" ("as" names a created cashout)"#),
         (#"{"steps": [{"expect_cashout": {"ref": "c", "status": {"in": ["PAID"]}}}]}"#,

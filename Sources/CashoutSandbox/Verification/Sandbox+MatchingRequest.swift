@@ -95,7 +95,8 @@ extension Sandbox {
         case .rateLimit: "rate limited (\(status)\(wait))"
         case .error: "answered \(status) by an injected fault (error)"
         case .close: "closed unanswered by an injected fault (close)"
-        case .truncate: "answered \(status), cut off after \(response.cutAfter ?? 0) of its \(response.body.count) bytes by an injected fault (truncate)"
+        case .truncate:
+            "answered \(status), cut off after \(response.cutAfter ?? 0) of its \(response.body.count) bytes by an injected fault (truncate)"
         case .dropAfterCommit: "done, then its answer lost to an injected fault (drop_after_commit)"
         case .latency: "answered \(status) after an injected latency"
         }
