@@ -128,7 +128,7 @@ package struct AdminAPI: AdminServing {
         }
     }
 
-    /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.2.0"}`: what the JSON writer
+    /// `{"clock":{"mode":"real","now":"…"},"status":"ok","version":"0.3.0"}`: what the JSON writer
     /// makes of ``healthJSON(mode:now:)``, written as bytes around the time (probes and benchmarks call it
     /// thousands of times a second; the object, its dictionaries and strings cost 15k instructions).
     private func health() -> HTTPResponse {
