@@ -1,6 +1,6 @@
 import Dispatch
 import SandboxBank
-import SandboxHTTP
+import SandboxWire
 import SandboxSupport
 import Synchronization
 

@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxObservability
 
 extension Sandbox {
     /// What decided the fate of `payout`, one of this sandbox's.

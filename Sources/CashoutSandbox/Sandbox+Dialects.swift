@@ -1,18 +1,10 @@
-import SandboxAPIDocs
-import SandboxAdmin
-import SandboxBank
 import SandboxContract
+import SandboxBank
 import SandboxD24
-import SandboxDashboard
-import SandboxDialect
-import SandboxGRPC
-import SandboxHTTP
+import SandboxWire
 import SandboxMannco
 import SandboxPersistence
 import SandboxPrism
-import SandboxProtobuf
-import SandboxReport
-import SandboxScenario
 
 extension Sandbox {
     /// The APIs a sandbox serves unless its configuration names others (new values each time:

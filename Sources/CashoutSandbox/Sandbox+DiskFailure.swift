@@ -1,4 +1,3 @@
-import SandboxAdmin
 import SandboxBank
 import SandboxPersistence
 

@@ -1,6 +1,6 @@
 import SandboxBank
-import SandboxDialect
-import SandboxHTTP
+import SandboxContract
+import SandboxWire
 
 /// The environment of an app run beside the sandbox (`cashout-sandbox test --serve --exec`): where
 /// the sandbox is, and the accounts' credentials, so that the app needs no configuration of its own.

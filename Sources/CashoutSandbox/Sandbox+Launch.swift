@@ -1,15 +1,7 @@
-import SandboxAPIDocs
-import SandboxAdmin
+import SandboxContract
 import SandboxBank
-import SandboxDashboard
-import SandboxDialect
-import SandboxGRPC
-import SandboxHTTP
-import SandboxMiddleware
-import SandboxObservability
+import SandboxWire
 import SandboxPersistence
-import SandboxScenario
-import SandboxWebhooks
 
 // `Sandbox.launch`, phase by phase. Built in dependency order: each part is handed, as it is made,
 // the parts made before it (the Architecture guide, "How a sandbox is put together"). Two are

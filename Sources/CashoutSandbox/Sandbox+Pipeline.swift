@@ -1,15 +1,8 @@
-import SandboxAPIDocs
-import SandboxAdmin
-import SandboxBank
 import SandboxContract
-import SandboxDashboard
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
-import SandboxMiddleware
-import SandboxObservability
+import SandboxBank
+import SandboxWire
+import SandboxSupport
 import SandboxPersistence
-import SandboxWebhooks
 
 // What every request goes through on its way to its route's handler, in one list, outermost
 // first: the first stage sees the request as it came and the answer as it leaves, the last one

@@ -1,10 +1,7 @@
-import SandboxAdmin
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
-import SandboxMiddleware
-import SandboxObservability
-import SandboxScenario
+import SandboxWire
+import SandboxSupport
+import SandboxContract
 
 extension Sandbox {
     /// The newest requests the payout APIs received, newest first, at most `limit`, each as

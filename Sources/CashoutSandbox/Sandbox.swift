@@ -1,17 +1,9 @@
 import FoundationEssentials
-import SandboxAPIDocs
-import SandboxAdmin
+import SandboxContract
 import SandboxBank
-import SandboxDashboard
-import SandboxDialect
-import SandboxGRPC
-import SandboxHTTP
-import SandboxMiddleware
-import SandboxObservability
+import SandboxWire
 import SandboxPersistence
-import SandboxScenario
 import SandboxSupport
-import SandboxWebhooks
 import Synchronization
 
 /// A running sandbox: its payout APIs (`Configuration.dialects`) and the admin API over one bank,

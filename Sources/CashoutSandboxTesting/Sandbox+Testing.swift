@@ -2,7 +2,7 @@
 import Foundation
 @_exported import SandboxBank
 @_exported import SandboxD24
-import SandboxScenario
+import SandboxContract
 
 // What a Swift team's tests need from an in-process sandbox (the Testing your app guide, "In-process (Swift tests)"):
 //

@@ -1,5 +1,5 @@
 import CashoutSandbox
-import SandboxJSON
+import SandboxSupport
 
 // Request verification for Swift tests, as WireMock's `verify(postRequestedFor(...))`: the same
 // check as `POST /sandbox/requests/verify`, written in Swift, failing the test (a thrown error)

@@ -1,6 +1,6 @@
 import SandboxBank
-import SandboxDialect
-import SandboxHTTP
+import SandboxContract
+import SandboxWire
 
 /// A notification of one status change, as the merchant's server receives it: the signed
 /// D24 form, or PayoutService's signed JSON, and how each delivery went.

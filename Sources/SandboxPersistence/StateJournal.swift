@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import SandboxBank
-import SandboxHTTP
+import SandboxWire
 import Synchronization
 
 /// The sandbox's state on disk (`serve --state-dir DIR`): `DIR/journal.log` holds the bank's

@@ -1,7 +1,6 @@
 import CashoutSandbox
-import SandboxHTTP
-import SandboxJSON
-import SandboxObservability
+import SandboxWire
+import SandboxSupport
 
 /// The app's own word on whether it has work pending (the scenario's `app.settled`, the Testing
 /// your app guide, "Saying when your app is settled"): a URL the app serves beside its ledger that

@@ -1,7 +1,6 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxObservability
+import SandboxWire
 import SandboxSupport
 
 /// The clock waiting for the app under `test --serve` and `explore` (the Testing your app guide,

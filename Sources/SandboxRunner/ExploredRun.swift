@@ -1,7 +1,7 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxJSON
-import SandboxScenario
+import SandboxSupport
+import SandboxContract
 
 /// What an explored run drew from its space, read back from the sandbox once it ended and written
 /// as fixed rules in the scenario format, each naming what survives a new run of the same app

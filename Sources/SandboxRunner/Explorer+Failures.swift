@@ -1,7 +1,7 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxJSON
-import SandboxScenario
+import SandboxSupport
+import SandboxContract
 
 // What `explore` prints of a failing run (the Testing your app guide, "Exploring"): the same, line
 // for line, whenever the run is made again with the same seed. A cashout's id counts creates as they

@@ -2,10 +2,9 @@ import CashoutSandbox
 import Dispatch
 import FoundationEssentials
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxWire
 import SandboxSupport
+import SandboxContract
 import Synchronization
 
 /// `cashout-sandbox explore` (the Testing your app guide, "Exploring"): runs one suite again and

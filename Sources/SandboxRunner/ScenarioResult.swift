@@ -1,5 +1,5 @@
-import SandboxObservability
-import SandboxScenario
+import CashoutSandbox
+import SandboxContract
 
 /// How a scenario's steps went.
 package struct ScenarioResult: Sendable {

@@ -1,4 +1,4 @@
-import SandboxScenario
+import SandboxContract
 
 // A run's cases (the Testing your app guide, "Cases"): each step in the case of what it names, and
 // each failure in the case of what it is about. A failure about a payout the suite named (a

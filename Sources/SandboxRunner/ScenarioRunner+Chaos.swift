@@ -1,6 +1,6 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxScenario
+import SandboxContract
 
 // What receivers did with webhook chaos: `expect_deliveries` looks at the answers the sandbox
 // recorded, `expect_sink` at what a built-in sink did. A failure lists what there was, so a

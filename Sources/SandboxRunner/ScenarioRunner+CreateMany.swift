@@ -1,10 +1,9 @@
 import CashoutSandbox
 import Dispatch
 import FoundationEssentials
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxContract
+import SandboxWire
+import SandboxSupport
 import Synchronization
 
 extension ScenarioRunner {

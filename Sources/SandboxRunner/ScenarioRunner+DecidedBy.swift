@@ -1,6 +1,6 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxScenario
+import SandboxContract
 
 // `expect_cashout`'s `decided_by`: what decided a cashout's fate, as the admin API shows it.
 

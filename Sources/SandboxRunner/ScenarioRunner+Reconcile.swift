@@ -1,5 +1,5 @@
 import CashoutSandbox
-import SandboxReport
+import SandboxContract
 
 // Reconciliation in a suite (the Scenario files guide, "The app's ledger"): the `expect_reconciled`
 // step, and the reconciliation after the last step when the file names `app.ledger`.

@@ -1,11 +1,8 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
-import SandboxObservability
-import SandboxReport
-import SandboxScenario
+import SandboxWire
 import SandboxSupport
+import SandboxContract
 
 // The steps that look at what the app under test sent: `expect_requests` (a verification, as
 // `POST /sandbox/requests/verify` answers it), `wait_for_request` (waits for the app) and

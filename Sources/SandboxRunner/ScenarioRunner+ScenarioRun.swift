@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxDialect
-import SandboxHTTP
-import SandboxScenario
+import SandboxContract
+import SandboxWire
 
 /// What a dialect's own steps do through the runner.
 extension ScenarioRunner: ScenarioRun {

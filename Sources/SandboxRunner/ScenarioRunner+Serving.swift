@@ -1,6 +1,6 @@
 import CashoutSandbox
 import Dispatch
-import SandboxHTTP
+import SandboxWire
 import SandboxSupport
 import Synchronization
 

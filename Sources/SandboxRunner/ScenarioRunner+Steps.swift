@@ -1,9 +1,8 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxContract
+import SandboxWire
+import SandboxSupport
 
 // Each step either holds (nil) or says what was expected and what happened instead.
 

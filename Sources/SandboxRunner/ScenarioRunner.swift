@@ -2,11 +2,9 @@ import CashoutSandbox
 import Dispatch
 import FoundationEssentials
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
-import SandboxObservability
-import SandboxScenario
+import SandboxWire
 import SandboxSupport
+import SandboxContract
 import Synchronization
 
 /// Runs a scenario's steps against its own in-process sandbox on a manual clock (the Scenario

@@ -1,4 +1,4 @@
-import CEpoll
+import CSystem
 import Glibc
 
 /// A POSIX thread: joinable, so stopping a server can wait until its loops have really ended, or

@@ -1,4 +1,3 @@
 import Glibc
-import SandboxCLI
 
 exit(CLI.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,9 +1,8 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 import Synchronization
 import TestHelpers
 import Testing

@@ -1,9 +1,8 @@
 import CashoutSandbox
 import Foundation
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxSupport
+import SandboxWire
+import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing

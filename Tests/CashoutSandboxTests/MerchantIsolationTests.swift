@@ -1,8 +1,7 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 import SandboxD24
 import TestHelpers
 import Testing

@@ -1,10 +1,9 @@
 import CashoutSandbox
 import Foundation
 import SandboxD24
-import SandboxDialect
-import SandboxHTTP
+import SandboxContract
+import SandboxWire
 import SandboxMannco
-import SandboxScenario
 import Testing
 
 /// The environment `test --serve --exec` gives the user's app: each dialect's names for an

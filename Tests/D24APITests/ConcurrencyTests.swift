@@ -2,8 +2,8 @@ import CashoutSandbox
 import Dispatch
 import Foundation
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,9 +1,9 @@
 import CashoutSandbox
 import Foundation
-import SandboxD24Rules
-import SandboxHTTP
+import SandboxD24
+import SandboxWire
 import TestHelpers
-import SandboxJSON
+import SandboxSupport
 import Testing
 
 // The D24 guide's "Per-country create fields" against the sandbox's own rules: each example is

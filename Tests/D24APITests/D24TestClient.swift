@@ -1,8 +1,8 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxD24
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,7 +1,7 @@
 import CashoutSandbox
 import Foundation
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

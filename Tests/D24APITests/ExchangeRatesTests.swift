@@ -1,8 +1,8 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import Testing
 
 @Suite struct ExchangeRatesTests {

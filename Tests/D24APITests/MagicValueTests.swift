@@ -1,7 +1,7 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import Testing
 
 /// The built-in default bank's magic beneficiary names (the D24 guide, "Magic values").

@@ -1,4 +1,4 @@
-import SandboxJSON
+import SandboxSupport
 import TestHelpers
 
 /// JSON requests over one ``KeepAliveConnection``, as an integration's HTTP client sends them:

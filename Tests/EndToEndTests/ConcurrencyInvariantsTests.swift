@@ -1,6 +1,6 @@
 import Foundation
 import SandboxBank
-import SandboxJSON
+import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

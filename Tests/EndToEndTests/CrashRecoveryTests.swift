@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import SandboxJSON
+import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

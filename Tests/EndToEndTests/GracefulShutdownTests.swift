@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Glibc
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

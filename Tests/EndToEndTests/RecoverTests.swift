@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import SandboxBank
-import SandboxHTTP
+import SandboxWire
 import SandboxPersistence
 import TestHelpers
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 
 /// One keep-alive connection to a sandbox on 127.0.0.1 that sends JSON and connects again after

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SandboxHTTP
+import SandboxWire
 import TestHelpers
 import Testing
 

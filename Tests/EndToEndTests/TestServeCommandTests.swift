@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SandboxJSON
+import SandboxSupport
 import TestHelpers
 import Testing
 

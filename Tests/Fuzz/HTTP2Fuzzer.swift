@@ -1,5 +1,5 @@
-// libFuzzer harness for SandboxHTTP's HTTP2Session (the server side of an HTTP/2 connection, with
-// HPACK from SandboxHPACK). Built and run by .ci/fuzz; seeds in Tests/Fuzz/corpus/http2 (client
+// libFuzzer harness for SandboxWire's HTTP2Session (the server side of an HTTP/2 connection, with
+// HPACK from SandboxWire). Built and run by .ci/fuzz; seeds in Tests/Fuzz/corpus/http2 (client
 // conversations: frames, without the preface), dictionary Tests/Fuzz/http2.dict.
 //
 // Each input is what a client sends after the connection preface, which the harness puts first.
@@ -20,8 +20,7 @@
 // Half the inputs get small limits (streams, header list, body, window, control-frame burst,
 // header block) so the 431/413/REFUSED_STREAM/ENHANCE_YOUR_CALM paths are reachable.
 
-import SandboxHPACK
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// Echoes a streamed request (path /stream): a head at the first bytes, each DATA back, trailers.
 private final class EchoStream: HTTPStreamHandler {

@@ -1,4 +1,4 @@
-// libFuzzer harness for SandboxHTTP's HTTPParser (requests and responses). Built and run by
+// libFuzzer harness for SandboxWire's HTTPParser (requests and responses). Built and run by
 // .ci/fuzz; seeds in Tests/Fuzz/corpus/http, dictionary Tests/Fuzz/http.dict.
 //
 // Each input is parsed as a request stream and as a response stream, and each of those three
@@ -12,7 +12,7 @@
 // The limits are the defaults for half the inputs and small ones for the other half, so the
 // 431/413 paths are reachable with short inputs.
 
-import SandboxHTTP
+import SandboxWire
 
 /// Everything a feeding produced, in a comparable form.
 private struct Outcome: Equatable {

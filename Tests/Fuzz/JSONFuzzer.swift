@@ -1,4 +1,4 @@
-// libFuzzer harness for SandboxJSON: the parser every request body goes through, and the writer
+// libFuzzer harness for SandboxSupport: the parser every request body goes through, and the writer
 // every response comes out of. Built and run by .ci/fuzz; seeds in Tests/Fuzz/corpus/json,
 // dictionary Tests/Fuzz/json.dict.
 //
@@ -10,7 +10,7 @@
 //     re-parsed value gives the same bytes); the pretty form parses back to v too; the String
 //     entry point on the serialized text agrees.
 
-import SandboxJSON
+import SandboxSupport
 
 private func same(_ a: Result<JSON, JSONParseError>, _ b: Result<JSON, JSONParseError>) -> Bool {
     switch (a, b) {

@@ -1,4 +1,4 @@
-// libFuzzer harness for SandboxProtobuf: the decoder every gRPC request message goes through, the
+// libFuzzer harness for SandboxWire: the decoder every gRPC request message goes through, the
 // encoder every response comes out of, and the proto3 JSON mapping. Built and run by .ci/fuzz;
 // seeds in Tests/Fuzz/corpus/protobuf, dictionary Tests/Fuzz/protobuf.dict.
 //
@@ -10,8 +10,8 @@
 //   * the message as proto3 JSON text parses back, against the schema, to a message with the
 //     same JSON (JSON drops unknown fields, and NaN payloads, so the JSON is what is compared).
 
-import SandboxJSON
-import SandboxProtobuf
+import SandboxSupport
+import SandboxWire
 
 private let schema = MessageSchema("fuzz.Sample", [
     FieldSchema(1, "a_double", .double), FieldSchema(2, "a_float", .float),

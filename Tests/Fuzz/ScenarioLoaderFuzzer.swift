@@ -1,4 +1,4 @@
-// libFuzzer harness for SandboxScenario's loader: scenario files come from disk and from
+// libFuzzer harness for SandboxContract's loader: scenario files come from disk and from
 // `POST /sandbox/scenario`, so they are untrusted input. Built and run by .ci/fuzz; seeds in
 // Tests/Fuzz/corpus/scenario (the repository's scenarios/*.json among them), dictionary
 // Tests/Fuzz/scenario.dict.
@@ -14,9 +14,9 @@
 
 @testable import SandboxBank
 import SandboxD24
-import SandboxJSON
+import SandboxSupport
 import SandboxMannco
-import SandboxScenario
+import SandboxContract
 
 private let file = "scenarios/fuzz.json"
 private let vocabulary = D24Dialect().vocabulary.merging(ManncoDialect().vocabulary)

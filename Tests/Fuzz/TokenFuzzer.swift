@@ -12,8 +12,7 @@
 //   * a link token is accepted only when it is one the sandbox makes, byte for byte.
 
 import SandboxBank
-import SandboxCrypto
-import SandboxJSON
+import SandboxSupport
 import SandboxMannco
 
 private let key = HMACSHA256.Key(ManncoToken.secret)

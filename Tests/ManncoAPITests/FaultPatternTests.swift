@@ -1,8 +1,8 @@
 import CashoutSandbox
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import TestHelpers
 import Testing
 

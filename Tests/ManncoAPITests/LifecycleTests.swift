@@ -1,7 +1,7 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import Testing
 
 /// A cashout's life on the bank: pending, processing, completed, or failed with the amount refunded

@@ -1,7 +1,6 @@
 import CashoutSandbox
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 import SandboxMannco
 import TestHelpers
 import Testing

@@ -1,9 +1,9 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxMannco
-import SandboxScenario
+import SandboxContract
 import TestHelpers
 import Testing
 

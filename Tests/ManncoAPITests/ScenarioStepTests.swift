@@ -1,7 +1,7 @@
 import CashoutSandbox
-import SandboxJSON
+import SandboxSupport
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Testing
 
 /// Mannco's scenario steps (`login`, `process_cashout`, `link`, `expect_emails`, and

@@ -1,6 +1,6 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
+import SandboxWire
 import SandboxPrism
 import Testing
 

@@ -1,9 +1,8 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxPrism
-import SandboxProtobuf
 import Testing
 
 /// PayoutService in the OpenAPI document and the Postman collection: its eight methods as

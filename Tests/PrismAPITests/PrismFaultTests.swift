@@ -1,11 +1,9 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
-import SandboxReport
+import SandboxWire
+import SandboxSupport
+import SandboxContract
 import SandboxRunner
-import SandboxScenario
 import TestHelpers
 import Testing
 

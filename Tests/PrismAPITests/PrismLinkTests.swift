@@ -1,9 +1,8 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxPrism
-import SandboxProtobuf
 import TestHelpers
 import Testing
 

@@ -1,10 +1,9 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxPersistence
-import SandboxProtobuf
 import Synchronization
 import TestHelpers
 import Testing

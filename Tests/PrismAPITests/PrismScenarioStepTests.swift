@@ -1,7 +1,7 @@
 import CashoutSandbox
 import SandboxRunner
-import SandboxJSON
-import SandboxScenario
+import SandboxSupport
+import SandboxContract
 import Testing
 
 /// PayoutService's scenario step `grpc_call`: a Connect JSON call made in process, its gRPC

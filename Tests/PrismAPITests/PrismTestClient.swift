@@ -1,10 +1,8 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxPrism
-import SandboxProtobuf
 import TestHelpers
 import Testing
 

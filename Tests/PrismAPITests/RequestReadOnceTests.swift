@@ -1,10 +1,8 @@
 import CashoutSandbox
 import SandboxBank
 import SandboxContract
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

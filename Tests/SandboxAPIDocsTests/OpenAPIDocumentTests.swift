@@ -1,13 +1,11 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxD24Rules
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
+import SandboxD24
+import SandboxContract
+import SandboxWire
+import SandboxSupport
 import SandboxMannco
-import SandboxProtobuf
-import SandboxScenario
 import TestHelpers
 import Testing
 

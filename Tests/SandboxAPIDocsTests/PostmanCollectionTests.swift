@@ -1,6 +1,6 @@
 import CashoutSandbox
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxMannco
 import TestHelpers
 import Testing

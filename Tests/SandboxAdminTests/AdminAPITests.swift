@@ -1,9 +1,8 @@
 import CashoutSandbox
 import Glibc
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 import TestHelpers
 import Testing
 

@@ -1,13 +1,9 @@
-@testable import SandboxAdmin
+@testable import CashoutSandbox
 import SandboxBank
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
-import SandboxMiddleware
-import SandboxObservability
+import SandboxWire
+import SandboxSupport
 import SandboxPersistence
-import SandboxScenario
-import SandboxWebhooks
+import SandboxContract
 import Testing
 
 /// An admin API over a bank of its own, no payout API, on a manual clock: what a sandbox hands it, made here.

@@ -1,11 +1,9 @@
 import CashoutSandbox
 import Glibc
-import SandboxAPIDocs
-import SandboxBank
 import SandboxContract
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxBank
+import SandboxSupport
+import SandboxWire
 import TestHelpers
 import Testing
 

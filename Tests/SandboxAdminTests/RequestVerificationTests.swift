@@ -1,7 +1,7 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

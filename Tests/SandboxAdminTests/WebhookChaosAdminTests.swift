@@ -1,12 +1,10 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 import SandboxRunner
-import SandboxScenario
-import SandboxTestSupport
+import SandboxContract
 import TestHelpers
 import Testing
 

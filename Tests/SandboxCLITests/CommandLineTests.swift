@@ -1,6 +1,6 @@
 import CashoutSandbox
 import Testing
-@testable import SandboxCLI
+@testable import cashout_sandbox
 
 @Suite struct CommandLineTests {
     private func configuration(_ words: [String]) throws -> Sandbox.Configuration {

@@ -1,5 +1,5 @@
 import CashoutSandbox
-@testable import SandboxCLI
+@testable import cashout_sandbox
 import Testing
 
 /// `serve --request-journal N`: how many requests the request log keeps (RequestLogTests has what it keeps).

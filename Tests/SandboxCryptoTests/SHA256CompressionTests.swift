@@ -2,7 +2,7 @@
 // input: the other tests exercise whichever this machine uses; these compare both directly.
 
 import Testing
-@testable import SandboxCrypto
+@testable import SandboxSupport
 
 struct SHA256CompressionTests {
     @Test func theHardwareAndThePortableCompressionAgree() throws {

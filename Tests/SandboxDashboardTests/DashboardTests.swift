@@ -1,7 +1,7 @@
 import Foundation
 import CashoutSandbox
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,5 +1,5 @@
-import SandboxDashboard
-import SandboxJSON
+import SandboxContract
+import SandboxSupport
 import Testing
 
 /// The standalone timeline page (`TimelinePage`, Resources/timeline.html): one file that opens from

@@ -1,9 +1,8 @@
 import CashoutSandbox
 import Foundation
 import SandboxContract
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,16 +1,9 @@
 import CashoutSandbox
 import Foundation
-import SandboxAPIDocs
-import SandboxBank
 import SandboxContract
-import SandboxDashboard
-import SandboxDialect
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
-import SandboxProtobuf
-import SandboxReport
-import SandboxScenario
+import SandboxBank
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

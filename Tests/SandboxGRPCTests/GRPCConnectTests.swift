@@ -1,7 +1,6 @@
 import Testing
-import SandboxHTTP
-import SandboxJSON
-@testable import SandboxGRPC
+@testable import SandboxWire
+import SandboxSupport
 
 /// A Connect unary call (https://connectrpc.com/docs/protocol/#unary-request), over HTTP/1.1.
 private func connect(_ path: String, _ body: String, contentType: String = "application/json",

@@ -1,5 +1,5 @@
 import Testing
-@testable import SandboxGRPC
+@testable import SandboxWire
 
 @Suite struct GRPCFramingTests {
     @Test func framesWithABigEndianLength() {

@@ -1,7 +1,5 @@
 import Testing
-import SandboxHTTP
-import SandboxProtobuf
-@testable import SandboxGRPC
+@testable import SandboxWire
 
 @Suite struct GRPCHealthTests {
     let server = TestProtos.server()

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-import SandboxHTTP
-import SandboxProtobuf
-@testable import SandboxGRPC
+@testable import SandboxWire
 
 @Suite struct GRPCReflectionTests {
     let server = TestProtos.server()
@@ -133,7 +131,7 @@ import SandboxProtobuf
         // The .proto files CI compiles with protoc: same package and message names as the schemas.
         let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         for file in [GRPCHealth.file] + GRPCReflection.files {
-            let path = "/\(root)/Sources/SandboxGRPC/Protos/\(file.name)"
+            let path = "/\(root)/Sources/SandboxWire/GRPC/Protos/\(file.name)"
             let text = try String(contentsOfFile: path, encoding: .utf8)
             #expect(text.contains("package \(file.package);"))
             for message in file.messages { #expect(text.contains("message \(message.name) {")) }

@@ -1,8 +1,6 @@
 import Dispatch
 import Foundation
-import SandboxHTTP
-import SandboxProtobuf
-@testable import SandboxGRPC
+@testable import SandboxWire
 
 /// A small payout-like service for the tests, with a file it imports.
 enum TestProtos {

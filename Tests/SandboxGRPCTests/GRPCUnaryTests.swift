@@ -1,9 +1,7 @@
 import Dispatch
 import Testing
-import SandboxHTTP
-import SandboxProtobuf
+@testable import SandboxWire
 import TestHelpers
-@testable import SandboxGRPC
 
 @Suite struct GRPCUnaryTests {
     let server = TestProtos.server()

@@ -2,7 +2,7 @@
 // integer overflow, invalid Huffman strings, and a header list too large that leaves the table in step.
 
 import Testing
-@testable import SandboxHPACK
+@testable import SandboxWire
 
 @Suite("HPACK decoder errors")
 struct HPACKDecoderErrorTests {

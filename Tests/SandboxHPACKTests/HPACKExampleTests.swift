@@ -3,7 +3,7 @@
 // and every proper prefix of every block, which must fail or decode to a prefix of the list.
 
 import Testing
-@testable import SandboxHPACK
+@testable import SandboxWire
 
 /// One block of an Appendix C sequence: its bytes, its list, and the table after it (newest first).
 struct ExampleBlock: Sendable {

@@ -2,7 +2,7 @@
 // 30 Latin-1 octets (0xE9) is 30 octets in the peer's table, not the 90 its repaired text takes.
 
 import Testing
-@testable import SandboxHPACK
+@testable import SandboxWire
 
 @Suite("HPACK octet sizes")
 struct HPACKOctetSizeTests {

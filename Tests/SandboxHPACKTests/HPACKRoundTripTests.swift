@@ -3,7 +3,7 @@
 // (the same response headers again and again) costs one octet per field.
 
 import Testing
-@testable import SandboxHPACK
+@testable import SandboxWire
 
 @Suite("HPACK round trips")
 struct HPACKRoundTripTests {

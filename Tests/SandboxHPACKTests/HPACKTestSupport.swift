@@ -1,7 +1,7 @@
 // Helpers shared by the HPACK tests: hex literals as the RFC prints them, and a seeded generator.
 
 import Testing
-@testable import SandboxHPACK
+@testable import SandboxWire
 
 /// The bytes of `hex` ("8286 8441 ..."); spaces and newlines are ignored.
 func hexBytes(_ hex: String) -> [UInt8] {

@@ -2,7 +2,7 @@
 // round trips for every octet, and the invalid endings.
 
 import Testing
-@testable import SandboxHPACK
+@testable import SandboxWire
 
 private func decoded(_ hex: String) -> [UInt8]? {
     hexBytes(hex).withUnsafeBytes { Huffman.decode($0) }

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import TestHelpers
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// Answers given inside `HTTPResponse.answeringTogether` (a journal's sync letting many waiting
 /// requests go) leave when it returns, all of them, and not before.

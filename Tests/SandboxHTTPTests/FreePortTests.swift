@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// `SocketAddress.freePort` hands a port to an app that has not listened on it yet: a sandbox of the
 /// same process starting meanwhile (`explore --jobs`) must not take it.

@@ -1,5 +1,5 @@
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 @Suite struct HTTP2ClosedStreamsTests {
     @Test func aStreamIsRecalledAsItClosed() {

@@ -4,7 +4,7 @@ import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// A streamed exchange that only records whether it was cancelled.
 private final class CancelProbe: HTTPStreamHandler, @unchecked Sendable {

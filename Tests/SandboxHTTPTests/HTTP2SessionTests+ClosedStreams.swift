@@ -1,5 +1,5 @@
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// RST_STREAM `code` on `stream`, byte for byte.
 private func rstStream(_ stream: UInt32, _ code: HTTP2ErrorCode) -> H2Frame {

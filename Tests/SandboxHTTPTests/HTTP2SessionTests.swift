@@ -1,7 +1,6 @@
-import SandboxHPACK
+@testable import SandboxWire
 import Synchronization
 import Testing
-@testable import SandboxHTTP
 
 /// A session driven by hand: the client's bytes in, the server's frames out, through `H2Reader`.
 final class Harness {

@@ -1,10 +1,9 @@
 import Glibc
-import SandboxHPACK
+@testable import SandboxWire
 import TestHelpers
-@testable import SandboxHTTP
 
 // The test side of HTTP/2: a frame builder for what a client sends, a reader for what the server
-// writes, and a tiny blocking client over a real socket. HPACK comes from SandboxHPACK.
+// writes, and a tiny blocking client over a real socket. HPACK comes from SandboxWire.
 
 /// One frame as it travels.
 struct H2Frame: Equatable, CustomStringConvertible {

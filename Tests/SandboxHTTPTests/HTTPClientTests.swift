@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import TestHelpers
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 @Suite struct HTTPClientTests {
     @Test func postsToOurOwnServerOverIPv4IPv6AndAHostName() throws {

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import TestHelpers
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// Bad input and misbehaving peers: each gets its status and a closed connection, and nobody
 /// else is held up.

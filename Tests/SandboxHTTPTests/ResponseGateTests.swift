@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import TestHelpers
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// A gate opened by hand: tickets up to `open(upTo:)` go; `fail(because:)` fails the rest, each held
 /// response answered by its `refusedAs` instead.

@@ -1,11 +1,10 @@
 import Dispatch
 import Glibc
-import SandboxJSON
 import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 @Suite struct ServerTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {

@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// Bodies of the routes in `HTTPLimits.spooledBodyRoutes` go to a temporary file as they arrive
 /// (`HTTPRequest.spooledBody`), whatever their framing and however the bytes are split; other

@@ -1,9 +1,9 @@
 import Dispatch
 import Glibc
-import SandboxJSON
+import SandboxSupport
 import Synchronization
 import TestHelpers
-@testable import SandboxHTTP
+@testable import SandboxWire
 
 /// A server on a free port with routes that echo what they received, and `/held...` routes that
 /// answer when `held` lets them. Its header, body and idle timeouts are an hour unless the test

@@ -1,4 +1,4 @@
-import SandboxJSON
+import SandboxSupport
 import Testing
 
 @Suite("JSON members")

@@ -1,5 +1,5 @@
 import Testing
-import SandboxJSON
+import SandboxSupport
 
 @Suite("JSON value")
 struct JSONValueTests {

@@ -1,5 +1,5 @@
 import Testing
-import SandboxJSON
+import SandboxSupport
 
 @Suite("JSON writer")
 struct JSONWriterTests {

@@ -1,5 +1,5 @@
 import Foundation
-import SandboxJSON
+import SandboxSupport
 
 /// Deterministic pseudo-random numbers (SplitMix64), so generated corpora are reproducible.
 struct SplitMix64 {

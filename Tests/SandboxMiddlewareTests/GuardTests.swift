@@ -1,5 +1,5 @@
-import SandboxHTTP
-import SandboxMiddleware
+import SandboxWire
+import CashoutSandbox
 import Testing
 
 private let passed: HTTPHandler = { _ in HTTPResponse(status: 299) }

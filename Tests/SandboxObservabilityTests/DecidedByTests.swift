@@ -1,9 +1,9 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxWire
+import SandboxSupport
+import SandboxContract
 import TestHelpers
 import Testing
 

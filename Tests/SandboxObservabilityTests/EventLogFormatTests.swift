@@ -1,8 +1,7 @@
 import CashoutSandbox
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 import Synchronization
 import TestHelpers
 import Testing

@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxGRPC
-import SandboxHTTP
-import SandboxObservability
+import SandboxWire
+import CashoutSandbox
 import Testing
 
 /// `RequestLog` on its own: the ring, its ids, what a clear keeps, and bodies cut at the bound

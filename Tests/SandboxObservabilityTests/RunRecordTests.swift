@@ -1,8 +1,7 @@
 import SandboxBank
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
-import SandboxObservability
+import SandboxWire
+import SandboxSupport
+import CashoutSandbox
 import Testing
 
 /// A finished run's record (`cashout-sandbox show`) keeps the request log and the timeline recorder as they were, and

@@ -1,12 +1,11 @@
 import CashoutSandbox
 import Foundation
 import Glibc
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxPersistence
-import SandboxTestSupport
-import Synchronization
 import TestHelpers
+import Synchronization
 import Testing
 
 /// Fails a journal's file operations as a test says: the Nth of them from `arm` on (all kinds

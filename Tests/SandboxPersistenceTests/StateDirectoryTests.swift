@@ -1,13 +1,11 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 import SandboxPersistence
-import SandboxTestSupport
-import Synchronization
 import TestHelpers
+import Synchronization
 import Testing
 
 /// `--state-dir`: a sandbox started on the folder another one used carries on where it stopped:

@@ -1,5 +1,5 @@
 import Testing
-import SandboxProtobuf
+import SandboxWire
 
 @Suite struct DescriptorTests {
     @Test func fileDescriptorReadsBackWithTheNamesAndNumbers() throws {

@@ -1,6 +1,6 @@
 import Testing
-import SandboxJSON
-import SandboxProtobuf
+import SandboxSupport
+import SandboxWire
 
 @Suite struct JSONMappingTests {
     let registry = Sample.registry

@@ -1,5 +1,5 @@
-import SandboxJSON
-import SandboxProtobuf
+import SandboxSupport
+import SandboxWire
 import Testing
 
 /// `ProtoRegistry.jsonSchemas`: the JSON Schemas of proto3 JSON as the reader takes it, made from the declarations.

@@ -1,5 +1,5 @@
 import Dispatch
-import SandboxProtobuf
+import SandboxWire
 import Synchronization
 import Testing
 

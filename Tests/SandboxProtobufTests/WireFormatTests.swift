@@ -1,5 +1,5 @@
 import Testing
-import SandboxProtobuf
+import SandboxWire
 
 @Suite struct WireFormatTests {
     @Test func encodingGuideVectors() {

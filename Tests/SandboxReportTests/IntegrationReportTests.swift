@@ -1,12 +1,9 @@
 import CashoutSandbox
 import Foundation
-import SandboxAPIDocs
-import SandboxBank
 import SandboxContract
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
-import SandboxTestSupport
+import SandboxBank
+import SandboxWire
+import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -2,8 +2,8 @@ import CashoutSandbox
 import Dispatch
 import Glibc
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

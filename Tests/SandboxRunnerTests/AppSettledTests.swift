@@ -1,9 +1,9 @@
 import CashoutSandbox
 import Foundation
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing

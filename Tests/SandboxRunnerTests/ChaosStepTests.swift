@@ -1,6 +1,6 @@
 import CashoutSandbox
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Testing
 
 /// `expect_deliveries` and `expect_sink` hold when the receiver did what they say, and say what

@@ -1,7 +1,7 @@
 import CashoutSandbox
 import Foundation
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Testing
 
 private func load(_ text: String) throws -> Scenario {

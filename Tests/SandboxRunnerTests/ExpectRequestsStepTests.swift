@@ -1,6 +1,6 @@
 import CashoutSandbox
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Testing
 
 private func run(_ steps: String) throws -> ScenarioResult {

@@ -1,6 +1,6 @@
 import CashoutSandbox
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Testing
 
 // A failing expect_webhooks lists every delivery under its message (ScenarioRunner.deliveryListing):

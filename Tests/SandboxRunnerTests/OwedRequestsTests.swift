@@ -1,6 +1,6 @@
 @testable import CashoutSandbox
 import SandboxContract
-import SandboxHTTP
+import SandboxWire
 @testable import SandboxRunner
 import Testing
 

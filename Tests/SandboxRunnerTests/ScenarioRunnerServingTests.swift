@@ -1,8 +1,8 @@
 import CashoutSandbox
 import Foundation
-import SandboxHTTP
+import SandboxWire
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing

@@ -1,10 +1,9 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxJSON
-import SandboxDialect
+import SandboxSupport
+import SandboxContract
 import SandboxRunner
-import SandboxScenario
 import Testing
 
 private func scenario(_ text: String) throws -> Scenario {

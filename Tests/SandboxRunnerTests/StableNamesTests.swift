@@ -1,6 +1,5 @@
 import CashoutSandbox
 import SandboxRunner
-import SandboxTestSupport
 import TestHelpers
 import Testing
 

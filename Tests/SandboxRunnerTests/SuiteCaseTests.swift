@@ -1,11 +1,10 @@
 import CashoutSandbox
 import Foundation
 import Synchronization
-import SandboxHTTP
-import SandboxJSON
-import SandboxRunner
-import SandboxScenario
+import SandboxWire
 import SandboxSupport
+import SandboxRunner
+import SandboxContract
 import TestHelpers
 import Testing
 

@@ -1,11 +1,10 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
-import SandboxObservability
+import SandboxWire
+import SandboxSupport
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import TestHelpers
 import Testing
 

@@ -1,10 +1,8 @@
 import CashoutSandbox
 import Foundation
-import SandboxJSON
-import SandboxRunner
-import SandboxScenario
 import SandboxSupport
-import SandboxTestSupport
+import SandboxRunner
+import SandboxContract
 import TestHelpers
 import Testing
 

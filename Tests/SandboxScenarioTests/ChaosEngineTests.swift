@@ -1,6 +1,6 @@
 @testable import SandboxBank
 import Testing
-@testable import SandboxScenario
+@testable import SandboxContract
 
 /// The chaos engine: which rules match a notification, which of them act, and what a seed draws.
 @Suite struct ChaosEngineTests {

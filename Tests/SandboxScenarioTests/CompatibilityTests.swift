@@ -1,6 +1,6 @@
 import CashoutSandbox
 import Foundation
-import SandboxScenario
+import SandboxContract
 import SandboxSupport
 import Testing
 

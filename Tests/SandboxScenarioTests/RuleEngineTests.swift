@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 @testable import SandboxBank
 import Testing
-@testable import SandboxScenario
+@testable import SandboxContract
 
 private func rules(_ text: String, seed: UInt64 = 7) throws -> RuleEngine {
     let scenario = try ScenarioLoader.load(Array(text.utf8), file: "r.json", vocabulary: d24Vocabulary)

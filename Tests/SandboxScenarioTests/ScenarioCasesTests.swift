@@ -1,7 +1,7 @@
 import CashoutSandbox
 import Foundation
-import SandboxJSON
-import SandboxScenario
+import SandboxSupport
+import SandboxContract
 import Testing
 
 /// The documents of Tests/ScenarioCases/cases.json, which also hold scenarios/schema.json to the

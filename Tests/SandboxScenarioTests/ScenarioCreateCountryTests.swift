@@ -1,8 +1,8 @@
 import CashoutSandbox
-import SandboxD24Rules
-import SandboxJSON
+import SandboxD24
+import SandboxSupport
 import SandboxRunner
-import SandboxScenario
+import SandboxContract
 import Testing
 
 // A scenario's create_cashout fills the fields a step leaves out with the valid cashout of the step's

@@ -1,9 +1,9 @@
 import Foundation
 import SandboxBank
 import SandboxD24
-import SandboxHTTP
+import SandboxWire
 import Testing
-@testable import SandboxScenario
+@testable import SandboxContract
 
 /// What D24, the first dialect, adds to the scenario format.
 let d24Vocabulary = D24Dialect().vocabulary

@@ -1,5 +1,5 @@
 import CashoutSandbox
-import SandboxScenario
+import SandboxContract
 import Testing
 
 private func error(_ text: String) -> String? {

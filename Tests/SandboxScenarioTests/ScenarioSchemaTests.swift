@@ -1,8 +1,8 @@
 import CashoutSandbox
 import Foundation
 import SandboxBank
-import SandboxJSON
-import SandboxScenario
+import SandboxSupport
+import SandboxContract
 import Testing
 
 /// scenarios/schema.json is what `cashout-sandbox schema` prints: the format's declarations

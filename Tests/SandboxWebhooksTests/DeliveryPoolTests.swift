@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import SandboxWebhooks
+import CashoutSandbox
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
-import SandboxCrypto
+import SandboxSupport
 
 /// D24's signatures as a client computes them, written once for every test target: from the
-/// docs ("Calculating the Payload-Signature", "Notifications": `control`) on SandboxCrypto's HMAC, not through the
+/// docs ("Calculating the Payload-Signature", "Notifications": `control`) on SandboxSupport's HMAC, not through the
 /// sandbox's own `D24Signature`, so that the tests check it rather than repeat it.
 package enum D24Signing {
     /// The `Payload-Signature` of a body: lowercase hex HMAC-SHA256 of its exact bytes.

@@ -1,8 +1,6 @@
 import FoundationEssentials
-import SandboxHTTP
-import SandboxJSON
-import SandboxObservability
-import SandboxProtobuf
+import SandboxWire
+import SandboxSupport
 
 // A finished run's record (the Testing your app guide, "A finished run in the dashboard"): what a
 // sandbox held when a run beside an app ended, written beside the files `explore` writes

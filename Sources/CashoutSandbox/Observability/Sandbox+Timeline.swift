@@ -1,8 +1,6 @@
-import SandboxAdmin
 import SandboxBank
-import SandboxJSON
-import SandboxObservability
-import SandboxReport
+import SandboxSupport
+import SandboxContract
 
 // Payouts' timelines (the Testing your app guide, "Why a run failed"), as `test --serve` and
 // `explore` print them under a failure and write them as a page; the admin API's

@@ -1,10 +1,8 @@
 import FoundationEssentials
-import SandboxAdmin
 import SandboxBank
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
-import SandboxReport
+import SandboxContract
+import SandboxWire
+import SandboxSupport
 
 // Reconciliation (the Testing your app guide, "Reconciliation"): the app's own ledger of its
 // payouts, read from a URL or a file, compared with the bank; the last one is kept for the

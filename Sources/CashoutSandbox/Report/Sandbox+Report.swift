@@ -1,11 +1,9 @@
-import SandboxAdmin
 import SandboxBank
-import SandboxJSON
-import SandboxReport
 import SandboxSupport
+import SandboxContract
 
 // The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`), made
-// by SandboxAdmin (`IntegrationReport.make`), and a report's tally.
+// by CashoutSandbox (`IntegrationReport.make`), and a report's tally.
 
 extension Sandbox {
     /// The integration report as `GET /sandbox/report` answers it: 200 and the report (of

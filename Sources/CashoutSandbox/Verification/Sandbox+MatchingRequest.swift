@@ -1,10 +1,6 @@
 import SandboxBank
 import SandboxContract
-import SandboxGRPC
-import SandboxHTTP
-import SandboxObservability
-import SandboxReport
-import SandboxScenario
+import SandboxWire
 
 // What a scenario's `wait_for_request` looks for: the oldest logged request that matches a
 // pattern and that no earlier wait took, and the cashout it created. Journaled requests do not

@@ -1,9 +1,7 @@
 import SandboxBank
 import SandboxContract
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
-import SandboxReport
+import SandboxWire
+import SandboxSupport
 
 // What the integration report reads in Mannco requests, and its checks: Mannco's users hear by
 // email, never by webhook, so what an app can get wrong is its calls: retrying a refusal that

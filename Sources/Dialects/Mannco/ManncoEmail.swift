@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxJSON
+import SandboxSupport
 
 /// "You will receive email notifications at each stage" (Mannco.store's API docs, "Cashout"): the emails of a cashout,
 /// one per status it enters (pending, processing, completed, failed, cancelled), read from the

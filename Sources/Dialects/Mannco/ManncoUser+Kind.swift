@@ -1,8 +1,6 @@
-import SandboxAPIDocs
-import SandboxBank
 import SandboxContract
-import SandboxDialect
-import SandboxJSON
+import SandboxBank
+import SandboxSupport
 
 extension ManncoUser {
     /// What a user's `PUT` is refused with, beside the admin API's own (`AdminMessage`): the kind

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxScenario
+import SandboxContract
 
 /// A Mannco user: an account of the bank owned by Mannco, whose balance is in cents (USD
 /// hundredths), with its API key, verification, linked payout methods and email in the account's

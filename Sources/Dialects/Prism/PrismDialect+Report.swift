@@ -1,9 +1,7 @@
 import SandboxBank
 import SandboxContract
-import SandboxDialect
-import SandboxJSON
-import SandboxProtobuf
-import SandboxReport
+import SandboxSupport
+import SandboxWire
 
 // What the integration report reads in PayoutService calls, and the checks that apply: its
 // notifications carry the status, so an app that accepts one (or calls Get) has learnt it.

@@ -1,9 +1,6 @@
 import SandboxBank
 import SandboxContract
-import SandboxDialect
-import SandboxGRPC
-import SandboxHTTP
-import SandboxProtobuf
+import SandboxWire
 
 /// Hyperswitch Prism's `types.PayoutService` on the dialect seam: its gRPC methods (`PrismAPI`,
 /// declared in `PrismProtos`), its merchants (`PrismMerchant`: the `prism_merchants` section), and

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxScenario
+import SandboxContract
 
 /// A PayoutService merchant: an account of the bank owned by the PayoutService dialect, named by
 /// the `x-merchant-id` it is called with, with its credentials (`api_key`, and optionally `key1`

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxProtobuf
+import SandboxWire
 
 /// A payout of the PayoutService dialect as its callers see it: the bank's neutral lifecycle in
 /// `PayoutEnums.PayoutStatus` names, and the five fields every PayoutService response carries.

@@ -1,6 +1,6 @@
 import SandboxBank
-import SandboxGRPC
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 // CreateRecipient and EnrollDisburseAccount (the PayoutService guide, "Flows"). Prism's sample flow is
 // CreateRecipient → EnrollDisburseAccount → Create. The sandbox

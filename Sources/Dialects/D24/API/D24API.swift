@@ -1,8 +1,7 @@
-import SandboxAPIDocs
+import SandboxContract
 import SandboxBank
-import SandboxD24Rules
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 // The D24 Cashouts API v3 endpoints (D24's Cashouts docs (docs.d24.com), "Endpoints"): create, status, update status and cancel,
 // signed with `Payload-Signature`; bank codes and exchange rates, with the read-only key.

@@ -1,5 +1,5 @@
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 /// A signed request's JSON body: its members, a key sent twice with its last value, as a JSON
 /// object keeps it. A list rather than a dictionary: a create reads every member once, and

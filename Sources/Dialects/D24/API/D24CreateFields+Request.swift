@@ -1,6 +1,5 @@
 import SandboxBank
-import SandboxD24Rules
-import SandboxJSON
+import SandboxSupport
 
 extension D24CreateFields {
     /// The create request's fields as text, checked for JSON type in the documented field order:

@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 
 // A Payload-Signature that does not match: the signature expected over the exact bytes received,
 // the one received, the secret, and the likely cause, tried in this order:

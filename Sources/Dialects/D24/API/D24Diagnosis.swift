@@ -1,6 +1,6 @@
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 // Why a D24 request was refused, in the documented order (the Behaviour and
 // choices guide, the credentials check order): the credentials in the body, the passphrase, the signature

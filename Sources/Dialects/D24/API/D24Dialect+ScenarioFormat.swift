@@ -1,7 +1,5 @@
-import SandboxD24Rules
-import SandboxDialect
-import SandboxJSON
-import SandboxScenario
+import SandboxContract
+import SandboxSupport
 
 // D24's part of the scenario format (scenarios/schema.json, `cashout-sandbox schema`): its
 // merchants, the create fields its rules test, and what its declines say.

@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxD24Rules
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 // D24 Cashouts v3 refusals: codes and messages of D24's Cashouts docs (docs.d24.com), "API Codes"; HTTP statuses as the D24
 // guide, "Codes", gives them

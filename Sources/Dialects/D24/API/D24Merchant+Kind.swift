@@ -1,8 +1,6 @@
-import SandboxAPIDocs
-import SandboxBank
 import SandboxContract
-import SandboxDialect
-import SandboxJSON
+import SandboxBank
+import SandboxSupport
 
 extension D24Merchant {
     /// What a merchant's `PUT` is refused with, beside the admin API's own (`AdminMessage`): the

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxScenario
+import SandboxContract
 
 /// A D24 merchant: an account of the bank owned by D24, with its credentials in the account's
 /// settings under the scenario file's names (`pass`, `secret`, `read_only_key`, `allowed_ips`).

@@ -1,8 +1,7 @@
 import SandboxBank
-import SandboxCrypto
-import SandboxD24Rules
-import SandboxDialect
-import SandboxHTTP
+import SandboxSupport
+import SandboxContract
+import SandboxWire
 
 // Notifications (D24's Cashouts docs (docs.d24.com), "Notifications"): a form-encoded POST with date, bank_reference_id, comments,
 // external_id, control, cashout_id and status_reason, in that order; the status itself is not

@@ -1,9 +1,7 @@
 import SandboxBank
-import SandboxD24Rules
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxContract
+import SandboxWire
+import SandboxSupport
 
 extension D24Dialect {
     /// The valid cashout of `country` (`D24Example`) as JSON fields; none for a country without one.

@@ -1,8 +1,6 @@
 import SandboxBank
-import SandboxCrypto
-import SandboxD24Rules
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 
 // Authentication of the signed cashout endpoints, in the order the D24 guide gives: the body is
 // well-formed JSON (502), `login`/`pass` name a merchant (401), `Payload-Signature` is the

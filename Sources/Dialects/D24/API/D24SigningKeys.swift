@@ -1,5 +1,4 @@
 import SandboxBank
-import SandboxCrypto
 import SandboxSupport
 import Synchronization
 

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxJSON
+import SandboxSupport
 
 // Status codes and descriptions of D24's Cashouts docs (docs.d24.com), "Status flow", and the D24 guide: 0 Pending, 1 Completed,
 // 2 Canceled, 3 Rejected, 4 Delivered, 5 On Hold. A payout returned after completion is REJECTED.

@@ -1,7 +1,7 @@
-import SandboxAPIDocs
+import SandboxContract
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 // The Mannco.store user cashout API (Mannco.store's API docs, and the Mannco guide): login for a JWT, then
 // cashouts to Payoneer or Tipalti with fees, a minimum, one pending cashout and a 24-hour

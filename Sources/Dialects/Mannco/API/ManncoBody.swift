@@ -1,5 +1,5 @@
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 /// A request body as the API's PHP server reads it: a JSON object, or else a form
 /// (`application/x-www-form-urlencoded`, curl's `-d` without a content type). Whatever the

@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxCrypto
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxWire
 
 // Why Mannco refused a request's authentication: the API key at login, or the JWT of every other
 // route, in ManncoToken's order (header, scheme, signature, algorithm, claims, expiry), then a

@@ -1,6 +1,6 @@
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 /// A refusal in Mannco's terms (Mannco.store's API docs, "Introduction"): HTTP 300 for a business error, 403 `forbidden`, each
 /// with `{"err":true,"success":false,"content":"<message>"}`.

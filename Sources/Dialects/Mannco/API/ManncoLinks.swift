@@ -1,6 +1,6 @@
 import SandboxBank
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 // Linking payout methods (Mannco.store's API docs, the older "Cashout" page's contract, in the err/success/content
 // envelope): `POST /cashout/link {"provider"}` and `POST /cashout/unlink {"provider"}`. Payoneer and

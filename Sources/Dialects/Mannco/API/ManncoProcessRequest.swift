@@ -1,4 +1,4 @@
-import SandboxJSON
+import SandboxSupport
 
 /// The body of `POST /cashout/process`, its input checked in the Mannco guide's order: `amount` and
 /// `method` present (not null), then `amount` a positive JSON integer of at most 2^53 cents, then

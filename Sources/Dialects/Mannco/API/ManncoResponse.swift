@@ -1,5 +1,5 @@
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 /// Mannco's envelope (Mannco.store's API docs, "Introduction"): `{"err":false,"success":true,"content":…}` or
 /// `{"err":true,"success":false,"content":"<message>"}`, written with their members in the

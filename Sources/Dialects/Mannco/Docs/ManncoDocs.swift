@@ -1,5 +1,5 @@
-import SandboxAPIDocs
-import SandboxJSON
+import SandboxContract
+import SandboxSupport
 
 /// Mannco's part of the sandbox's documents: its endpoints and schemas in the OpenAPI document
 /// (`ManncoOpenAPI.swift`, `ManncoOpenAPI+Schemas.swift`, its users and emails in

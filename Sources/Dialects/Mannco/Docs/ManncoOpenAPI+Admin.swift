@@ -1,7 +1,5 @@
-import SandboxAPIDocs
 import SandboxContract
-import SandboxDialect
-import SandboxJSON
+import SandboxSupport
 
 // Mannco's users and their email outbox in the admin API, as ManncoUser.kind and ManncoAPI serve them (as D24
 // documents its merchants in its own fragment). Errors are the admin API's `{"code","message"}`.

@@ -1,5 +1,5 @@
-import SandboxAPIDocs
-import SandboxJSON
+import SandboxContract
+import SandboxSupport
 
 // The bodies of the Mannco endpoints: requests as ManncoBody reads them (unknown members are
 // ignored, so request schemas are open), answers as ManncoAPI and ManncoLinks write them.

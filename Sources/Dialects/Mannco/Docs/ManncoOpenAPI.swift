@@ -1,7 +1,6 @@
-import SandboxAPIDocs
 import SandboxContract
 import SandboxBank
-import SandboxJSON
+import SandboxSupport
 
 // The Mannco endpoints as ManncoAPI and ManncoLinks serve them. Every answer is the envelope
 // `{"err","success","content"}` (ManncoResponse): HTTP 200 with the content, HTTP 300 for a

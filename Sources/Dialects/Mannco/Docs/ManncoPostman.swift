@@ -1,7 +1,5 @@
-import SandboxAPIDocs
 import SandboxContract
-import SandboxDialect
-import SandboxJSON
+import SandboxSupport
 
 // A Mannco user's calls and their refusals, in an order a Collection Runner run passes on a fresh
 // sandbox with a manual clock: one cashout only (a second within 24 h is refused), made once

@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxDialect
-import SandboxJSON
-import SandboxScenario
+import SandboxContract
+import SandboxSupport
 
 // Mannco's part of the scenario format (scenarios/schema.json, `cashout-sandbox schema`): its
 // users, its steps (`ManncoSteps`), the fields its rules test, its declines and status words.

@@ -1,9 +1,7 @@
 import SandboxBank
 import SandboxContract
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxWire
+import SandboxSupport
 
 // Mannco's scenario steps. Each acts as the user would, through the API: it logs in with the
 // user's API key (the default user when the step names none), then calls.

@@ -1,6 +1,5 @@
 import SandboxBank
-import SandboxGRPC
-import SandboxProtobuf
+import SandboxWire
 
 // CreateRecipient and EnrollDisburseAccount: the ids a later Create pays out to (PrismAPI, PrismRecipients).
 

@@ -1,6 +1,5 @@
 import SandboxBank
-import SandboxGRPC
-import SandboxProtobuf
+import SandboxWire
 
 // Stage → Transfer and CreateLink: payouts made without a debit, executed later (PrismAPI).
 

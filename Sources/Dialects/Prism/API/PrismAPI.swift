@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxDialect
-import SandboxGRPC
-import SandboxProtobuf
+import SandboxContract
+import SandboxWire
 import Synchronization
 
 // Hyperswitch Prism's `types.PayoutService` over gRPC (Protos/payouts.proto, and the PayoutService guide): every call

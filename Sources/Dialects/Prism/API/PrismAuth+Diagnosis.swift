@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 // The refusals of PrismCaller's checks: the status Prism answers (PrismMessage's words, the same
 // over gRPC and Connect), and beside it the diagnosis: `metadata` for a header missing or

@@ -1,7 +1,6 @@
 import SandboxBank
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
+import SandboxWire
+import SandboxSupport
 
 /// Who is calling, read from a call's metadata as Prism reads it (the PayoutService guide, "The default merchant and
 /// the metadata"): the connector (`x-connector`, or newer clients' `x-payout-connector`), the

@@ -1,6 +1,6 @@
-import SandboxAPIDocs
+import SandboxContract
 import SandboxBank
-import SandboxHTTP
+import SandboxWire
 
 // CreateLink's recipient page (the PayoutService guide, "Flows"). Prism
 // leaves the page to the processor; the sandbox serves one over HTTP/1.1 on its port:

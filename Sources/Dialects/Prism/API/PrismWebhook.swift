@@ -1,8 +1,7 @@
 import SandboxBank
-import SandboxCrypto
-import SandboxDialect
-import SandboxHTTP
-import SandboxJSON
+import SandboxSupport
+import SandboxContract
+import SandboxWire
 
 // PayoutService notifications (the PayoutService guide, "Webhooks").
 // Prism itself has no outgoing webhook for payouts; the sandbox's decision is a JSON POST to the

@@ -1,8 +1,6 @@
-import SandboxAPIDocs
 import SandboxContract
-import SandboxGRPC
-import SandboxJSON
-import SandboxProtobuf
+import SandboxWire
+import SandboxSupport
 
 // PayoutService's eight methods as Connect's unary JSON serves them (`POST /types.PayoutService/<Method>`),
 // for the OpenAPI document. The schemas come from PrismProtos (OpenAPI.connect), the requests

@@ -1,7 +1,5 @@
-import SandboxAPIDocs
 import SandboxContract
-import SandboxDialect
-import SandboxJSON
+import SandboxSupport
 
 /// PayoutService merchants in the OpenAPI document, at the admin API's older path
 /// (`/sandbox/prism-merchants`), as `PrismMerchant.kind` serves them.

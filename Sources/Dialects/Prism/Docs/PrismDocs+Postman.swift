@@ -1,6 +1,5 @@
-import SandboxAPIDocs
 import SandboxContract
-import SandboxJSON
+import SandboxSupport
 
 // PayoutService's calls over Connect JSON, in an order a Collection Runner run passes on a fresh
 // sandbox or a used one (each payout gets a fresh merchantPayoutId from its request's script):

@@ -1,6 +1,5 @@
-import SandboxAPIDocs
 import SandboxContract
-import SandboxJSON
+import SandboxSupport
 
 /// PayoutService's part of the sandbox's documents: its eight methods as Connect's JSON
 /// (`PrismDocs+Connect.swift`, schemas made from PrismProtos) and CreateLink's recipient pages in

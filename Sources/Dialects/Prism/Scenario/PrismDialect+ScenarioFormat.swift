@@ -1,8 +1,7 @@
 import SandboxBank
-import SandboxDialect
-import SandboxGRPC
-import SandboxJSON
-import SandboxScenario
+import SandboxContract
+import SandboxWire
+import SandboxSupport
 
 // PayoutService's part of the scenario format (scenarios/schema.json, `cashout-sandbox schema`):
 // its merchants, its step `grpc_call` (`PrismSteps`), the fields its rules test, its status words.

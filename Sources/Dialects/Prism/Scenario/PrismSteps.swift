@@ -1,10 +1,7 @@
 import SandboxBank
 import SandboxContract
-import SandboxDialect
-import SandboxGRPC
-import SandboxHTTP
-import SandboxJSON
-import SandboxScenario
+import SandboxWire
+import SandboxSupport
 
 // PayoutService's scenario step: one unary call, made in process as a Connect client would
 // (POST /types.PayoutService/<Method>, application/json, the metadata as headers).

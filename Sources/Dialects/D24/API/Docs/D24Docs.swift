@@ -1,6 +1,5 @@
-import SandboxAPIDocs
-import SandboxD24Rules
-import SandboxJSON
+import SandboxContract
+import SandboxSupport
 
 /// D24's part of the sandbox's documents: its endpoints and schemas in the OpenAPI document
 /// (`D24OpenAPI.swift`), its folders in the Postman collection (`D24Postman.swift`), the default

@@ -1,8 +1,5 @@
-import SandboxAPIDocs
 import SandboxContract
-import SandboxDialect
-import SandboxD24Rules
-import SandboxJSON
+import SandboxSupport
 
 // The D24 Cashouts API v3 endpoints as Sources/Dialects/D24/API serves them (D24API, D24Error,
 // D24Status): four signed cashout endpoints and two read-only lookups. Codes and messages are

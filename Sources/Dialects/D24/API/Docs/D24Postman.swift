@@ -1,7 +1,5 @@
-import SandboxAPIDocs
-import SandboxDialect
-import SandboxD24Rules
-import SandboxJSON
+import SandboxContract
+import SandboxSupport
 
 // The merchant's D24 calls and their refusals. Codes and messages are the sandbox's own
 // (Sources/Dialects/D24/API/D24Error.swift), HTTP statuses those of the D24 guide, "Codes": 401 for credentials and
