@@ -26,18 +26,25 @@ public final class SuiteProgress: Sendable {
 
     package init() {}
 
-    /// A suite of `steps` steps starts (none running yet).
+    /// A suite starts, none of its steps running yet.
+    ///
+    /// - Parameter steps: How many steps it has.
     public func start(steps: Int) {
         state.withLock { $0 = State(steps: steps) }
     }
 
-    /// Step `number` (from 1) starts.
+    /// A step starts.
+    ///
+    /// - Parameter number: The step's number, from 1.
     public func step(_ number: Int) {
         state.withLock { $0?.step = number }
     }
 
-    /// The steps are over: every one held (`failure` nil), or the first that failed (`step`, from 1; nil: the one running)
-    /// failed so.
+    /// The steps are over.
+    ///
+    /// - Parameters:
+    ///   - failure: Why the first step that failed failed; nil when every step held.
+    ///   - failed: The number of the step that failed, from 1; nil: the one running.
     public func end(failure: String?, step failed: Int? = nil) {
         state.withLock { state in
             guard var ended = state else { return }

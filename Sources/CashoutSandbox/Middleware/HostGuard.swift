@@ -16,6 +16,7 @@ public struct HostGuard: Sendable {
 
     /// The option and environment variable that allow more names (the answer names them).
     public static let option = "--allowed-host"
+    /// The environment variable that allows more names, comma-separated, as ``option`` does.
     public static let variable = "CASHOUT_SANDBOX_ALLOWED_HOSTS"
 
     package init(allowed: [String]) {

@@ -120,7 +120,12 @@ public final class AppActivity: Sendable {
     /// Waits until nothing has been in flight for `period` of real time, measured from the end of
     /// the last request or delivery and from `since` (a moment of `AppActivity.now()`, such as a step's
     /// start), checking at most every 10 ms (sleeping to the moment the period would end when
-    /// nothing is in flight); gives up after `limit`. True: quiet; false: still busy after `limit`.
+    /// nothing is in flight); gives up after `limit`.
+    ///
+    /// - Parameters:
+    ///   - period: How long nothing must be in flight.
+    ///   - limit: How long to wait at most.
+    /// - Returns: True when quiet; false when still busy after `limit`.
     public func waitUntilQuiet(for period: Duration, atMost limit: Duration) -> Bool {
         waitUntilQuiet(for: period, atMost: limit, since: 0)
     }

@@ -11,8 +11,10 @@ import SandboxContract
 /// #expect(decided.kind == .magicValue && decided.timeline.rule == "REJECT 801")
 /// ```
 public struct DecidedBy: Sendable, Equatable {
+    /// What kind of thing decided: a rule, a magic value, the admin, the default timeline...
     public typealias Kind = DecisionKind
 
+    /// What kind of thing decided the cashout's fate.
     public let kind: Kind
     /// What chose the bank's timeline (for a forced fate too: the timeline the admin ended).
     public let timeline: TimelineDecision

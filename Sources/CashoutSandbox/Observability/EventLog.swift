@@ -33,18 +33,30 @@ public final class EventLog: Sendable {
     private let queue = DispatchQueue(label: "cashout-sandbox.event-log")
 
     /// A log that hands each batch of complete lines to `write`, one batch at a time.
+    ///
+    /// - Parameters:
+    ///   - format: Text for people or JSON lines.
+    ///   - write: Takes a batch of complete lines, never two at once.
     public init(format: AccessLog.Format, write: @escaping @Sendable ([UInt8]) -> Void) {
         self.format = format
         self.write = write
     }
 
-    /// A log on standard output (shared with the access log without interleaving inside lines).
+    /// A log on standard output, shared with the access log without interleaving inside lines.
+    ///
+    /// - Parameter format: Text for people or JSON lines.
+    /// - Returns: The log.
     public static func standardOutput(format: AccessLog.Format) -> EventLog {
         EventLog(format: format) { StandardOutput.write($0) }
     }
 
     /// A line for people (`listening on http://...`): as is in text, and in JSON an object whose
     /// `message` holds the same text, with `event` and `fields`.
+    ///
+    /// - Parameters:
+    ///   - text: The line for people.
+    ///   - event: The event's name, JSON's `event`.
+    ///   - fields: More members of the JSON object, in order.
     public func message(_ text: String, event: String, fields: Fields = []) {
         enqueue(.line(event: event, message: text, fields: fields))
     }

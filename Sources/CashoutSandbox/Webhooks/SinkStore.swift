@@ -14,9 +14,13 @@ import Synchronization
 public final class SinkStore: Sendable {
     /// One request a sink received.
     public struct Received: Sendable {
+        /// When it came, on the sandbox's clock.
         public let at: VirtualTime
+        /// Its HTTP method, `POST` for the sandbox's notifications.
         public let method: String
+        /// Its path, under `/sandbox/sink/{name}`.
         public let path: String
+        /// Its `Content-Type`, if it had one.
         public let contentType: String?
         /// The body: received over HTTP, or rendered when first read (a notification delivered
         /// in-process keeps only what it takes to render it, which load scenarios need).
@@ -76,7 +80,9 @@ public final class SinkStore: Sendable {
     public struct Tally: Sendable {
         /// The cashout it notified about, and its status, when it is one of the sandbox's notifications.
         public let payoutID: Int?
+        /// The status it notified, when it is one of the sandbox's notifications that names one.
         public let status: PayoutStatus?
+        /// What the sink did with it.
         public let verdict: Verdict
     }
 
@@ -129,6 +135,9 @@ public final class SinkStore: Sendable {
     /// Reads a request as one of the sandbox's notifications (every dialect's `readNotification`).
     private let reader = Mutex<(@Sendable (ReceivedRequest) -> ReceivedNotification?)?>(nil)
 
+    /// Sinks that keep the last requests whole.
+    ///
+    /// - Parameter kept: How many requests each sink keeps whole; every one is counted.
     public init(keeping kept: Int = 1000) {
         self.kept = kept
     }
@@ -194,17 +203,28 @@ public final class SinkStore: Sendable {
             ?? reader.withLock { $0 }?(ReceivedRequest(contentType: received.contentType, headers: received.headers, body: received.body))
     }
 
-    /// The last requests a sink received (at most `kept`), oldest first.
+    /// The last requests a sink received, oldest first.
+    ///
+    /// - Parameter name: The sink's name, as in `/sandbox/sink/{name}`.
+    /// - Returns: At most ``kept`` requests; none for a sink that received nothing.
     public func received(_ name: String) -> [Received] {
         sinks.withLock { $0[name]?.received.inOrder ?? [] }
     }
 
-    /// How many requests a sink received in all (kept whole or not).
+    /// How many requests a sink received in all, kept whole or not.
+    ///
+    /// - Parameter name: The sink's name.
+    /// - Returns: The count, 0 for a sink that received nothing.
     public func receivedCount(_ name: String) -> Int {
         sinks.withLock { $0[name]?.tallies.count ?? 0 }
     }
 
-    /// How many of the requests a sink received pass `test`, and what it did with them.
+    /// How many of the requests a sink received pass a test, by what it did with them.
+    ///
+    /// - Parameters:
+    ///   - name: The sink's name.
+    ///   - test: Which requests to count, by their ``Tally``.
+    /// - Returns: The count of each verdict among those requests.
     public func counts(_ name: String, where test: (Tally) -> Bool) -> [Verdict: Int] {
         sinks.withLock { sinks in
             var counts: [Verdict: Int] = [:]
@@ -219,11 +239,18 @@ public final class SinkStore: Sendable {
     }
 
     /// The answers still scripted for a sink.
+    ///
+    /// - Parameter name: The sink's name.
+    /// - Returns: The HTTP statuses it will answer next, in order; empty: 200 from now on.
     public func answers(_ name: String) -> [Int] {
         script(name).answers
     }
 
     /// Scripts a sink's next answers, keeping its handler flags.
+    ///
+    /// - Parameters:
+    ///   - name: The sink's name.
+    ///   - answers: The HTTP statuses it answers next, one per request; 200 once they are used up.
     public func script(_ name: String, answers: [Int]) {
         sinks.withLock { [kept] in $0[name, default: Sink(keeping: kept)].script.answers = answers }
     }
@@ -239,6 +266,8 @@ public final class SinkStore: Sendable {
     }
 
     /// Forgets a sink's requests and script.
+    ///
+    /// - Parameter name: The sink's name.
     public func clear(_ name: String) {
         sinks.withLock { _ = $0.removeValue(forKey: name) }
     }
