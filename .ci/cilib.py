@@ -296,11 +296,11 @@ class Client:
     def __init__(self, port, timeout=30):
         self.port, self.timeout, self.connection = port, timeout, None
 
-    def call(self, method, path, body=None, secret=None, raw=False):
-        """Sends `body` (JSON-encoded, or bytes as they are) as JSON, signed with `secret` when given;
+    def call(self, method, path, body=None, secret=None, raw=False, headers=None):
+        """Sends `body` (JSON-encoded, or bytes as they are) as JSON with `headers`, signed with `secret` when given;
         returns (HTTP status, the answer's JSON, its text when not JSON, or its bytes with raw=True)."""
         data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", **(headers or {})}
         if secret is not None:
             headers["Payload-Signature"] = signature(secret, data)
         for attempt in range(2):
