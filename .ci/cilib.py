@@ -148,11 +148,11 @@ def require(condition, message):
 def step(text):
     print(f"- {text}", flush=True)
 
-def arguments(doc, **options):
-    """A check's command line: BINARY (made absolute), and `--NAME VALUE` for each option (name=default,
-    the value converted to the default's type); argparse's usage and exit 2 otherwise."""
+def arguments(doc, optional=False, **options):
+    """A check's command line: BINARY (made absolute; None when `optional` and not given), and `--NAME VALUE` for each
+    option (name=default, the value converted to the default's type); argparse's usage and exit 2 otherwise."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("binary", type=os.path.abspath)
+    parser.add_argument("binary", type=os.path.abspath, nargs="?" if optional else None)
     for name, default in options.items():
         parser.add_argument("--" + name.replace("_", "-"), type=type(default), default=default)
     return parser.parse_args()
