@@ -148,11 +148,11 @@ def require(condition, message):
 def step(text):
     print(f"- {text}", flush=True)
 
-def arguments(doc, **options):
-    """A check's command line: BINARY (made absolute), and `--NAME VALUE` for each option (name=default,
-    the value converted to the default's type); argparse's usage and exit 2 otherwise."""
+def arguments(doc, optional=False, **options):
+    """A check's command line: BINARY (made absolute; None when `optional` and not given), and `--NAME VALUE` for each
+    option (name=default, the value converted to the default's type); argparse's usage and exit 2 otherwise."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("binary", type=os.path.abspath)
+    parser.add_argument("binary", type=os.path.abspath, nargs="?" if optional else None)
     for name, default in options.items():
         parser.add_argument("--" + name.replace("_", "-"), type=type(default), default=default)
     return parser.parse_args()
@@ -296,11 +296,11 @@ class Client:
     def __init__(self, port, timeout=30):
         self.port, self.timeout, self.connection = port, timeout, None
 
-    def call(self, method, path, body=None, secret=None, raw=False):
-        """Sends `body` (JSON-encoded, or bytes as they are) as JSON, signed with `secret` when given;
+    def call(self, method, path, body=None, secret=None, raw=False, headers=None):
+        """Sends `body` (JSON-encoded, or bytes as they are) as JSON with `headers`, signed with `secret` when given;
         returns (HTTP status, the answer's JSON, its text when not JSON, or its bytes with raw=True)."""
         data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", **(headers or {})}
         if secret is not None:
             headers["Payload-Signature"] = signature(secret, data)
         for attempt in range(2):
