@@ -56,7 +56,7 @@ extension Journal {
             // next batch gathering meanwhile. On a small machine a sync costs the CPU of a few
             // requests (the system calls, the device's interrupts, this thread's wake-ups), and a
             // fast disk syncs in 0.1 ms: unchecked, syncs of a handful of records each took that
-            // CPU from the requests (.ci/bench-state-dir on 2 cores: 6 records a sync, about 0.7 of
+            // CPU from the requests (.ci/bench state-dir on 2 cores: 6 records a sync, about 0.7 of
             // the in-memory rate; with the interval about 0.8). Two clients' requests wait 0.1 ms
             // more; a lone client's never wait for it.
             if state.answers > 1 { Self.sleep(until: state.lastSync + Self.syncInterval) }
