@@ -12,7 +12,7 @@ const path = require("node:path");
 const vm = require("node:vm");
 
 const ROOT = path.join(__dirname, "..", "..");
-const CORE = "Sources/SandboxDashboard/Resources/";
+const CORE = "Sources/SandboxContract/Dashboard/Resources/";
 const API = { d24: "Sources/Dialects/D24/API/Dashboard/", mannco: "Sources/Dialects/Mannco/Dashboard/", prism: "Sources/Dialects/Prism/Dashboard/" };
 const read = (file) => fs.readFileSync(path.join(ROOT, file), "utf8");
 

@@ -13,7 +13,7 @@ const path = require("node:path");
 const vm = require("node:vm");
 const { load, read, Document } = require("./harness.js");
 
-const RESOURCES = "Sources/SandboxDashboard/Resources/";
+const RESOURCES = "Sources/SandboxContract/Dashboard/Resources/";
 const NAMES = ["lost-answer", "forged-notification", "late-reversal", "clock-limit"];
 const fixture = (name) => fs.readFileSync(path.join(__dirname, "fixtures", "timeline-" + name + ".json"), "utf8");
 const LANES = ["app", "api", "bank"];
