@@ -14,34 +14,8 @@ check's command line, grpcio stubs of the project's own .proto files with a chan
 Java example app compiled, and a headless Chromium page driven over the DevTools protocol (Page).
 """
 
-import argparse
-import base64
-import collections
-import contextlib
-import glob
-import hashlib
-import hmac
-import http.client
-import http.server
-import importlib
-import importlib.machinery
-import importlib.util
-import json
-import os
-import re
-import shutil
-import signal as signals
-import site
-import socket
-import struct
-import subprocess
-import sys
-import tempfile
-import threading
-import time
-import urllib.error
-import urllib.request
-import zlib
+import argparse, base64, collections, contextlib, glob, hashlib, hmac, http.client, http.server, importlib, importlib.machinery, importlib.util, json
+import os, re, shutil, signal as signals, site, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCAL = ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]

@@ -25,9 +25,7 @@ An account's `PUT` may name the account's own id in its body (`merchant_id`, `id
 names it: JSON Schema cannot say "equal to the path parameter", so a body generated as valid gets the
 path's id there, as a client copying a `GET` answer would send it.
 """
-import functools
-import json
-import os
+import functools, json, os
 
 import schemathesis
 from schemathesis.core.parameters import ParameterLocation
