@@ -6,14 +6,12 @@
         ...  # server.url, server.port, server.pid; server.tail(n): the last lines it printed
         server.stop()  # SIGTERM; SandboxError unless it exits 0 within 10 s
 
-Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after
-`timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
-blocks on a full pipe. Also: step/require/wait_until reporting, D24 signing and a keep-alive JSON client,
-pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, a
-check's command line, grpcio stubs of the project's own .proto files with a channel to a sandbox, the
-Java example app compiled, and a headless Chromium page driven over the DevTools protocol (Page).
+Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after `timeout` s or an early
+exit); a thread reads stdout and stderr to the end, so the server never blocks on a full pipe. Also: step/require/wait_until
+reporting, D24 signing and a keep-alive JSON client, pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release
+build, apt-get and PyPI installs, a check's command line, grpcio stubs of the project's own .proto files with a channel to a
+sandbox, the Java example app compiled, and a headless Chromium page driven over the DevTools protocol (Page).
 """
-
 import argparse, base64, collections, contextlib, glob, hashlib, hmac, http.client, http.server, importlib, importlib.machinery, importlib.util, json
 import os, re, shutil, signal as signals, site, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, zlib
 
