@@ -16,6 +16,7 @@ import argparse, base64, collections, contextlib, glob, hashlib, hmac, http.clie
 import os, re, shutil, signal as signals, site, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+APPS = os.path.join(ROOT, "Tests", "ExampleApps")  # the example apps the checks run beside a sandbox
 LOCAL = ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]
 LISTENING = re.compile(r"listening on (http://(\[[^\]]*\]|[^\s:/]+):(\d+))")
 
@@ -172,7 +173,7 @@ def java_example(build):
     the command that runs its JUnit test, as the Testing your app guide shows it."""
     apt_install("default-jdk-headless", "javac")
     apt_install("junit5", JUNIT)
-    sources = glob.glob(os.path.join(ROOT, "Tests", "ExampleApps", "java", "*.java"))
+    sources = glob.glob(os.path.join(APPS, "java", "*.java"))
     subprocess.run(["javac", "-d", build, "-cp", JUNIT, *sources], check=True, stdin=subprocess.DEVNULL)
     return f"java -jar {JUNIT} -cp {build} --select-class PayoutWorkersTest --disable-banner --details=summary"
 
