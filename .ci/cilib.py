@@ -6,44 +6,17 @@
         ...  # server.url, server.port, server.pid; server.tail(n): the last lines it printed
         server.stop()  # SIGTERM; SandboxError unless it exits 0 within 10 s
 
-Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after
-`timeout` s or an early exit); a thread reads stdout and stderr to the end, so the server never
-blocks on a full pipe. Also: step/require/wait_until reporting, D24 signing and a keep-alive JSON client,
-pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release build, apt-get and PyPI installs, a
-check's command line, grpcio stubs of the project's own .proto files with a channel to a sandbox, the
-Java example app compiled, and a headless Chromium page driven over the DevTools protocol (Page).
+Starting waits for the `listening on http://HOST:PORT` line (SandboxError with the output after `timeout` s or an early
+exit); a thread reads stdout and stderr to the end, so the server never blocks on a full pipe. Also: step/require/wait_until
+reporting, D24 signing and a keep-alive JSON client, pipelined HTTP/1.1 load, urllib fetches, a webhook Receiver, the release
+build, apt-get and PyPI installs, a check's command line, grpcio stubs of the project's own .proto files with a channel to a
+sandbox, the Java example app compiled, and a headless Chromium page driven over the DevTools protocol (Page).
 """
-
-import argparse
-import base64
-import collections
-import contextlib
-import glob
-import hashlib
-import hmac
-import http.client
-import http.server
-import importlib
-import importlib.machinery
-import importlib.util
-import json
-import os
-import re
-import shutil
-import signal as signals
-import site
-import socket
-import struct
-import subprocess
-import sys
-import tempfile
-import threading
-import time
-import urllib.error
-import urllib.request
-import zlib
+import argparse, base64, collections, contextlib, glob, hashlib, hmac, http.client, http.server, importlib, importlib.machinery, importlib.util, json
+import os, re, shutil, signal as signals, site, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+APPS = os.path.join(ROOT, "Tests", "ExampleApps")  # the example apps the checks run beside a sandbox
 LOCAL = ["--host", "127.0.0.1", "--port", "0", "--clock", "manual"]
 LISTENING = re.compile(r"listening on (http://(\[[^\]]*\]|[^\s:/]+):(\d+))")
 
@@ -200,7 +173,7 @@ def java_example(build):
     the command that runs its JUnit test, as the Testing your app guide shows it."""
     apt_install("default-jdk-headless", "javac")
     apt_install("junit5", JUNIT)
-    sources = glob.glob(os.path.join(ROOT, "Tests", "ExampleApps", "java", "*.java"))
+    sources = glob.glob(os.path.join(APPS, "java", "*.java"))
     subprocess.run(["javac", "-d", build, "-cp", JUNIT, *sources], check=True, stdin=subprocess.DEVNULL)
     return f"java -jar {JUNIT} -cp {build} --select-class PayoutWorkersTest --disable-banner --details=summary"
 

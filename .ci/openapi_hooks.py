@@ -1,33 +1,9 @@
-"""schemathesis hooks for .ci/check-openapi: each operation gets the default accounts' credentials for
-the schemes its `security` names in the document ($CHECK_OPENAPI_URL/openapi.json, read once), so
-the fuzzing gets past them to the validations and the bank. By scheme (`components.securitySchemes`):
-- `PayloadSignature` (D24's cashout calls): a JSON object body gets the default merchant's `login` and
-  `pass` (unless it was generated invalid), is serialized once and signed over exactly those bytes
-  (lowercase hex HMAC-SHA256 keyed by the merchant's secret); other bodies go out unsigned;
-- `ReadOnlyKey` (D24's lookups): `Authorization: Bearer` the default merchant's read-only key;
-- `ManncoJWT`: `Authorization: Bearer` a JWT of the default Mannco user, logged in for each request
-  (a token lives 31 days of the virtual clock, which the fuzzing moves on by years).
-The first alternative made only of these schemes is taken: an admin operation ("the admin token, or
-nothing") gets nothing, as the sandbox runs without one. An auth provider sets them, not a hook, so
-schemathesis's `ignored_auth` check knows them for credentials and tries each operation without them.
-
-PayoutService's metadata are header parameters, not a scheme: Prism refuses a call without them with
-invalid_argument (HTTP 400) where `ignored_auth` would expect 401 or 403. An operation that takes the
-header `x-api-key` gets the default merchant's metadata in place of what was generated, the other
-ways to give keys dropped, so the generated messages reach the methods, not the metadata check.
-
-A scenario that `POST /sandbox/scenario` loads is undone (`POST /sandbox/reset`) before the next case: its faults
-would answer every other endpoint 500 or nothing, and its accounts may replace the default ones.
-
-Calls aimed at a default account (the D24 merchant, the Mannco user, the PayoutService merchant), by its own path or
-by `/sandbox/accounts/{dialect}/{id}`, go to another id, so they cannot lock the fuzzing out.
-An account's `PUT` may name the account's own id in its body (`merchant_id`, `id`) only as the path
-names it: JSON Schema cannot say "equal to the path parameter", so a body generated as valid gets the
-path's id there, as a client copying a `GET` answer would send it.
+"""schemathesis hooks for .ci/check-openapi (what each does and why: the Contributing guide, "The OpenAPI check"): the
+default accounts' credentials for the schemes an operation's `security` names, PayoutService's metadata where it takes
+`x-api-key`, a loaded scenario undone before the next case, a call aimed at a default account sent to another id, and
+each call's `METHOD path status CREDENTIALS` appended to $CHECK_OPENAPI_LOG.
 """
-import functools
-import json
-import os
+import functools, json, os
 
 import schemathesis
 from schemathesis.core.parameters import ParameterLocation
@@ -85,6 +61,7 @@ CREDENTIALS = {  # by scheme name (components.securitySchemes): what sets the cr
     "ManncoJWT": bearer(lambda: call("POST", "/user/login", {"apiKey": MANNCO_API_KEY})["content"]["jwt"]),
 }
 
+# An auth provider, not a hook: schemathesis's `ignored_auth` check knows these for credentials and tries each operation without.
 @schemathesis.auth(refresh_interval=None)
 class Credentials:
     def get(self, case, context):
@@ -111,6 +88,7 @@ def before_call(context, case, kwargs):
         # secret, a Mannco user's key or verification, a PayoutService merchant's key), would lock its API's fuzzing out:
         # the stateful phase takes ids from earlier answers, the default ones too.
         case.path_parameters = parameters = {**parameters, name: FUZZED_INSTEAD[parameters[name]]}
+    # JSON Schema cannot say "equal to the path parameter": a valid PUT body names the account's id as the path does.
     if case.method.upper() == "PUT" and name and isinstance(case.body, dict) and \
             case.meta is not None and not case.meta.is_negative_at(ParameterLocation.BODY):
         member = ID_MEMBERS.get(dialect or parameters.get("dialect"))
@@ -128,8 +106,7 @@ def after_call(context, case, response):
         # A generated scenario that loads may hold HTTP faults (every endpoint answers 500, or nothing) or change the
         # default accounts: the sandbox goes back to its starting setup (POST /sandbox/reset) before the next case.
         call("POST", "/sandbox/reset")
-    """Appends `METHOD path status CREDENTIALS` (`+`-joined, `-` for none) to $CHECK_OPENAPI_LOG, so the
-    check can show what the fuzzing reached with the credentials the hooks set."""
+    # `METHOD path status CREDENTIALS` (`+`-joined, `-` for none): what the fuzzing reached with the credentials set.
     applied = "+".join(APPLIED.pop(id(case), [])) or "-"
     log = os.environ.get("CHECK_OPENAPI_LOG")
     if log:
