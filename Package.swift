@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "SandboxProtobufTests", dependencies: ["SandboxWire", "SandboxSupport"]),
         .testTarget(name: "SandboxGRPCTests", dependencies: ["TestHelpers", "SandboxWire", "SandboxSupport"]),
         .testTarget(name: "SandboxD24RulesTests", dependencies: ["SandboxD24"]),
-        .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "SandboxBank"]),
+        .testTarget(name: "SandboxBankTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank"]),
         .testTarget(name: "SandboxWebhooksTests", dependencies: ["CashoutSandbox", "SandboxBank", "SandboxWire"]),
         .testTarget(name: "SandboxMiddlewareTests", dependencies: ["TestHelpers", "CashoutSandbox", "SandboxBank", "SandboxSupport",
                                                                    "SandboxWire"]),
