@@ -26,52 +26,62 @@ import Testing
     }
 
     /// The app: one create (its answer lost: looked up by its `external_id` after `backoff`), each
-    /// notification followed up as `followUp` says; its ledger written to `ledger` as it learns.
-    static func app(_ followUp: FollowUp, createBackoff: Duration = .zero, ledger: String) -> @Sendable (Sandbox) -> CommandOutcome? {
+    /// notification followed up as `followUp` says. It serves its ledger (``ledger``) and its
+    /// notification URL on `CASHOUT_SANDBOX_APP_PORT`, and answers a read of its ledger once no
+    /// request of its own is being sent or booked (a careful app's lock): only what the sandbox
+    /// waits for, its retries after a backoff, can make the ledger read stale, never when a thread ran.
+    static func app(_ followUp: FollowUp, createBackoff: Duration = .zero) -> @Sendable (Sandbox) -> CommandOutcome? {
         { sandbox in
-            let booked = Mutex<[String: String]>([:])
-            @Sendable func book(_ status: String) {
-                let payouts = booked.withLock { ledger in
-                    ledger["status"] = status
-                    return ledger
-                }
-                let entry = #"{"external_id": "owed-1", "amount": "100.00", "status": "\#(payouts["status"] ?? "")"}"#
-                try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger), options: .atomic)
-            }
-            /// A status query: the status, nil when a fault answered.
-            @Sendable func status() -> String? {
+            let booked = Mutex<String?>(nil)
+            let inFlight = Mutex(0)
+            @Sendable func begin() { inFlight.withLock { $0 += 1 } }
+            @Sendable func book(_ status: String) { booked.withLock { $0 = status } }
+            /// A status query, begun, booked when answered: whether it was (nil: a fault answered it).
+            @Sendable func ask() -> Bool {
+                defer { inFlight.withLock { $0 -= 1 } }
                 let answer = Self.signed(sandbox, "/v3/cashout/status", #""external_id":"owed-1""#)
-                return answer.flatMap { $0.status == 200 ? (try? JSON.parse($0.body))?["cashout_status_description"]?.stringValue : nil }
+                guard let answer, answer.status == 200,
+                      let learnt = (try? JSON.parse(answer.body))?["cashout_status_description"]?.stringValue else { return false }
+                book(learnt.uppercased())
+                return true
             }
-            let receiver = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 2)) { _ in
+            let server = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: sandbox.appPort, threads: 2)) { request in
+                if request.path == "/ledger" {
+                    let deadline = ContinuousClock.now + .seconds(9)
+                    while inFlight.withLock({ $0 }) > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                    let status = booked.withLock { $0 } ?? ""
+                    return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                        body: Array(#"{"payouts": [{"external_id": "owed-1", "amount": "100.00", "status": "\#(status)"}]}"#.utf8))
+                }
+                begin()
                 switch followUp {
                 case .background(let backoff):
                     Thread.detachNewThread {
-                        while true {
-                            if let learnt = status() { return book(learnt.uppercased()) }
+                        while !ask() {
                             Thread.sleep(forTimeInterval: Double(backoff.components.seconds) + Double(backoff.components.attoseconds) / 1e18)
+                            begin()
                         }
                     }
                     return HTTPResponse(status: 200)
                 case .refusing:
-                    guard let learnt = status() else { return HTTPResponse(status: 503) }
-                    book(learnt.uppercased())
-                    return HTTPResponse(status: 200)
+                    return HTTPResponse(status: ask() ? 200 : 503)
                 case .once:
-                    Thread.detachNewThread { status().map { book($0.uppercased()) } }
+                    Thread.detachNewThread { _ = ask() }
                     return HTTPResponse(status: 200)
                 }
             }
-            defer { receiver?.stop() }
+            defer { server?.stop() }
+            begin()
             let created = Self.signed(sandbox, "/v3/cashout", #""external_id":"owed-1","country":"BR","currency":"BRL","amount":"100.00","#
                 + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
                 + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
-                + #""notification_url":"http://127.0.0.1:\#(receiver?.port ?? 0)/hook""#)
-            if created?.status == 200 {
-                book("PENDING")
-            } else {
+                + #""notification_url":"http://127.0.0.1:\#(sandbox.appPort)/hook""#)
+            if created?.status == 200 { book("PENDING") }
+            inFlight.withLock { $0 -= 1 }
+            if created?.status != 200 {
                 Thread.sleep(forTimeInterval: Double(createBackoff.components.seconds) + Double(createBackoff.components.attoseconds) / 1e18)
-                status().map { book($0.uppercased()) }
+                begin()
+                _ = ask()
             }
             while (try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")).flatMap({ try? JSON.parse($0.body) })?["state"]
                 == "running" {
@@ -80,6 +90,9 @@ import Testing
             return nil
         }
     }
+
+    /// Where ``app(_:createBackoff:)`` serves its ledger.
+    static let ledger = "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/ledger"
 
     /// A signed D24 request of the app's (its own `User-Agent`); nil when no answer came.
     static func signed(_ sandbox: Sandbox, _ path: String, _ fields: String) -> HTTPResponse? {
@@ -90,7 +103,7 @@ import Testing
 
     /// Completes 5 s and 10 s after its creation; the first `lost` status queries' answers are
     /// lost (`faults`); the clock moves a minute in a step; the ledger is read after the last step.
-    static func suite(faults: String, ledger: String) throws -> Scenario {
+    static func suite(faults: String, ledger: String = Self.ledger) throws -> Scenario {
         try ScenarioLoader.load(Array(#"""
             {"name": "owed", "app": {"ledger": "\#(ledger)"},
              "bank": {"rules": [{"when": {"external_id": "owed-1"},
@@ -109,11 +122,10 @@ import Testing
     /// The first two status queries' answers are lost; the app retries 400 ms later each time, eight
     /// times the quiet period: it followed up in time, and its ledger says COMPLETED.
     @Test func aRetryAfterABackoffLongerThanTheQuietPeriodIsWaitedFor() throws {
-        let ledger = Self.ledgerFile()
         let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": 2}]"#
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
-                                             beside: Self.app(.background(backoff: .milliseconds(400)), ledger: ledger))
-        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+                                             beside: Self.app(.background(backoff: .milliseconds(400))))
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults), serving: serving)
         #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
         #expect(result.notes.isEmpty)
         #expect(result.ledgerSummary == "ledger: 1 payout reconciled")
@@ -122,11 +134,10 @@ import Testing
     /// Three answers in a row lost, the app retrying every 150 ms: each retry is one, though a fault
     /// answered it again, so the quiet limit (200 ms) counts from the last; 450 ms in all pass.
     @Test func aRetryAnsweredByAFaultAgainIsARetry() throws {
-        let ledger = Self.ledgerFile()
         let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": 3}]"#
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(20), quietLimit: .milliseconds(200),
-                                             beside: Self.app(.background(backoff: .milliseconds(150)), ledger: ledger))
-        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+                                             beside: Self.app(.background(backoff: .milliseconds(150))))
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults), serving: serving)
         #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
         #expect(result.notes.isEmpty)
     }
@@ -134,14 +145,14 @@ import Testing
     /// The create's answer is lost, and the app looks it up 500 ms later: the ledger is read after
     /// that, not before (it would not name the cashout).
     @Test func theLedgerIsReadAfterTheRetryOfALostCreate() throws {
-        let ledger = Self.ledgerFile()
+        let ledger = Self.ledger
         let faults = #"[{"when": {"endpoint": "POST /v3/cashout"}, "kind": "drop_after_commit", "every": 1, "times": 1}]"#
         let scenario = try ScenarioLoader.load(Array(#"""
             {"name": "lost create", "app": {"ledger": "\#(ledger)"}, "faults": \#(faults),
              "steps": [{"wait_for_request": {"request": {"path": "/v3/cashout"}}}]}
             """#.utf8), file: "lost.json", vocabulary: Sandbox.standardVocabulary)
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
-                                             beside: Self.app(.refusing, createBackoff: .milliseconds(500), ledger: ledger))
+                                             beside: Self.app(.refusing, createBackoff: .milliseconds(500)))
         let result = try ScenarioRunner.run(scenario, serving: serving)
         #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
         #expect(result.ledgerSummary == "ledger: 1 payout reconciled")
@@ -217,12 +228,11 @@ import Testing
     /// An app that refuses a notification whose follow-up was lost asks for it again: the bank's
     /// retry (30 s later) is its retry, which needs the clock. It is not waited for, and passes.
     @Test func anAppThatRefusesTheNotificationIsRetriedByTheBank() throws {
-        let ledger = Self.ledgerFile()
         let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": 1}]"#
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
-                                             beside: Self.app(.refusing, ledger: ledger))
+                                             beside: Self.app(.refusing))
         let started = ContinuousClock.now
-        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults), serving: serving)
         #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
         #expect(result.notes.isEmpty)
         #expect(ContinuousClock.now - started < Waiting.limit)
@@ -231,11 +241,10 @@ import Testing
     /// An app that never asks again is waited for up to the quiet limit, then the clock moves on,
     /// noted; the report says it asked, and that the answers were lost.
     @Test func anAppThatNeverRetriesIsNotedAndReported() throws {
-        let ledger = Self.ledgerFile()
         let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1}]"#
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: .milliseconds(300),
-                                             beside: Self.app(.once, ledger: ledger))
-        let result = try ScenarioRunner.run(try Self.suite(faults: faults, ledger: ledger), serving: serving)
+                                             beside: Self.app(.once))
+        let result = try ScenarioRunner.run(try Self.suite(faults: faults), serving: serving)
         #expect(result.notes.contains { $0.hasSuffix(
             ": cashout 1000001: POST /v3/cashout/status was answered by an injected fault (drop_after_commit), and the app had no real "
                 + "answer about it within --quiet-limit 300ms (no retry); the run went on anyway") }, "\(result.notes)")

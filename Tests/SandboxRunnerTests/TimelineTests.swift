@@ -14,12 +14,11 @@ import Testing
 @Suite struct TimelineTests {
     /// The app of ``OwedRetryTests`` that asks once and never again, its answers lost: the run fails at its report step.
     static func failedRun() throws -> ScenarioResult {
-        let ledger = OwedRetryTests.ledgerFile()
         let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1}]"#
         var serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: .milliseconds(300),
-                                             beside: OwedRetryTests.app(.once, ledger: ledger))
+                                             beside: OwedRetryTests.app(.once))
         serving.timeline = .onFailure
-        return try ScenarioRunner.run(try OwedRetryTests.suite(faults: faults, ledger: ledger), serving: serving)
+        return try ScenarioRunner.run(try OwedRetryTests.suite(faults: faults), serving: serving)
     }
 
     @Test func aFailedRunTellsWhatHappenedToTheCashoutItNames() throws {
@@ -58,12 +57,11 @@ import Testing
     /// A careful app's run passes and prints nothing; asked for (`--timeline`), its timeline has the stop that waited for its
     /// retry, ended because the app had its answer.
     @Test func aPassedRunHasATimelineOnlyWhenAskedForAndItsStopsSayHowTheyEnded() throws {
-        let ledger = OwedRetryTests.ledgerFile()
         let faults = #"[{"when": {"endpoint": "POST /v3/cashout/status"}, "kind": "drop_after_commit", "every": 1, "times": 1}]"#
         var serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
-                                             beside: OwedRetryTests.app(.background(backoff: .milliseconds(300)), ledger: ledger))
+                                             beside: OwedRetryTests.app(.background(backoff: .milliseconds(300))))
         serving.timeline = .always
-        let result = try ScenarioRunner.run(try OwedRetryTests.suite(faults: faults, ledger: ledger), serving: serving)
+        let result = try ScenarioRunner.run(try OwedRetryTests.suite(faults: faults), serving: serving)
         #expect(result.passed, "\(result.failureText ?? "")")
         #expect(result.timelineLines(realTime: true).isEmpty)
         let timeline = try #require(result.timeline)
