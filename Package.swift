@@ -117,3 +117,12 @@ let package = Package(
                                                           "SandboxPersistence", "SandboxSupport"], exclude: ["Fixtures"]),
     ]
 )
+
+// The compiler holds the import rules (the Architecture guide): `any` spelled out, imports internal unless a
+// declaration's signature needs more, and a member used only where its module is imported.
+for target in package.targets where target.name != "CSystem" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

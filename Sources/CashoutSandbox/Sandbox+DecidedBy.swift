@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 extension Sandbox {
     /// What decided the fate of `payout`, one of this sandbox's.

@@ -1,6 +1,6 @@
-import SandboxContract
+package import SandboxContract
 import SandboxBank
-import SandboxD24
+package import SandboxD24
 import SandboxWire
 import SandboxMannco
 import SandboxPersistence

@@ -1,6 +1,8 @@
 import SandboxBank
 import SandboxContract
 import SandboxWire
+import FoundationEssentials
+import Synchronization
 
 /// The environment of an app run beside the sandbox (`cashout-sandbox test --serve --exec`): where
 /// the sandbox is, and the accounts' credentials, so that the app needs no configuration of its own.

@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxWire
-import SandboxSupport
-import SandboxContract
+public import SandboxSupport
+package import SandboxContract
 
 extension Sandbox {
     /// The newest requests the payout APIs received, newest first, at most `limit`, each as

@@ -1,8 +1,8 @@
-import FoundationEssentials
-import SandboxContract
-import SandboxBank
-import SandboxWire
-import SandboxPersistence
+public import FoundationEssentials
+package import SandboxContract
+public import SandboxBank
+public import SandboxWire
+package import SandboxPersistence
 import SandboxSupport
 import Synchronization
 

@@ -1,9 +1,9 @@
-import CashoutSandbox
+public import CashoutSandbox
 import Foundation
 import SandboxBank
 import SandboxD24
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 extension Sandbox {

@@ -1,5 +1,5 @@
-import CashoutSandbox
-import SandboxSupport
+public import CashoutSandbox
+public import SandboxSupport
 
 // Request verification for Swift tests, as WireMock's `verify(postRequestedFor(...))`: the same
 // check as `POST /sandbox/requests/verify`, written in Swift, failing the test (a thrown error)

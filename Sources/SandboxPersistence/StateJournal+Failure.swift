@@ -1,6 +1,7 @@
-import Dispatch
+package import Dispatch
 import SandboxBank
 import SandboxWire
+import Synchronization
 
 // When the disk fails (Running it, "When the disk fails"): the journal refuses what it could not
 // write (Journal+Failure), and this undoes it in memory the one way that cannot miss anything:

@@ -1,8 +1,8 @@
-import Dispatch
+package import Dispatch
 import Glibc
-import SandboxBank
-import SandboxWire
-import Synchronization
+package import SandboxBank
+package import SandboxWire
+package import Synchronization
 
 /// The sandbox's state on disk (`serve --state-dir DIR`): `DIR/journal.log` holds the bank's
 /// records and the admin changes the bank does not see (a scenario loaded, a reset, a snapshot

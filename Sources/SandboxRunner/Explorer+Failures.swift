@@ -1,4 +1,4 @@
-import CashoutSandbox
+package import CashoutSandbox
 import SandboxBank
 import SandboxSupport
 import SandboxContract

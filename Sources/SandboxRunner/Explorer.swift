@@ -3,8 +3,8 @@ import Dispatch
 import FoundationEssentials
 import SandboxBank
 import SandboxWire
-import SandboxSupport
-import SandboxContract
+package import SandboxSupport
+package import SandboxContract
 import Synchronization
 
 /// `cashout-sandbox explore` (the Testing your app guide, "Exploring"): runs one suite again and

@@ -1,5 +1,7 @@
 import CashoutSandbox
 import SandboxBank
+import SandboxContract
+import SandboxWire
 
 /// The requests of the app's that a scenario's fault answered instead of the API, each leaving the
 /// app owing itself **that request's** retry (the Testing your app guide, "App shapes and what the

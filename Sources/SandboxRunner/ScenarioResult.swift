@@ -1,5 +1,5 @@
-import CashoutSandbox
-import SandboxContract
+package import CashoutSandbox
+package import SandboxContract
 
 /// How a scenario's steps went.
 package struct ScenarioResult: Sendable {

@@ -1,5 +1,6 @@
 import CashoutSandbox
 import SandboxBank
+import SandboxContract
 
 // What a failing expect_webhooks shows under its message: every delivery of the notifications it
 // looked at, so that a count that differs explains itself (a retry, a redelivery, one not sent).

@@ -1,5 +1,6 @@
 import CashoutSandbox
 import SandboxContract
+import SandboxBank
 
 // Reconciliation in a suite (the Scenario files guide, "The app's ledger"): the `expect_reconciled`
 // step, and the reconciliation after the last step when the file names `app.ledger`.

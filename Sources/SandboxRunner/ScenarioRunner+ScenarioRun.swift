@@ -1,6 +1,7 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
+package import SandboxBank
+package import SandboxContract
+package import SandboxWire
+import CashoutSandbox
 
 /// What a dialect's own steps do through the runner.
 extension ScenarioRunner: ScenarioRun {

@@ -1,4 +1,4 @@
-import CashoutSandbox
+package import CashoutSandbox
 import Dispatch
 import SandboxWire
 import SandboxSupport

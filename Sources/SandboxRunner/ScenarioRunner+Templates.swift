@@ -1,5 +1,7 @@
 import SandboxSupport
 import SandboxContract
+import CashoutSandbox
+import FoundationEssentials
 
 // Templates in a step's strings: `{{base_url}}`, `{{REF.cashout_id}}`, `{{REF.external_id}}` and
 // the values `save` (and a login's `as`) kept. A file's references to names no earlier step gave

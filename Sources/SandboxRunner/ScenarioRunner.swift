@@ -1,10 +1,10 @@
-import CashoutSandbox
+package import CashoutSandbox
 import Dispatch
 import FoundationEssentials
 import SandboxBank
 import SandboxWire
 import SandboxSupport
-import SandboxContract
+package import SandboxContract
 import Synchronization
 
 /// Runs a scenario's steps against its own in-process sandbox on a manual clock (the Scenario

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// One case of a suite's run (the Testing your app guide, "Cases"), as a QA team's test report
 /// lists it: a payout a step names (`as`), a case the suite names itself (`case`), a report check

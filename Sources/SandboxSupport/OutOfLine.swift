@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A value behind one reference: what `OutOfLine` keeps, what a `SetOnce` sets once (a decoded
 /// body's forms, a request's facts, a `Lazy`'s value).

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A reference set once, by whichever thread sets it first, then read without a lock: the
 /// standard library's `AtomicLazyReference`, inlined where it is used. That one's `load()` is not

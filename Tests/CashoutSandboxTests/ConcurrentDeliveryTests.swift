@@ -6,6 +6,7 @@ import SandboxWire
 import Synchronization
 import TestHelpers
 import Testing
+import SandboxPersistence
 
 /// A webhook receiver on its own server: `/ok/...` answers 200, `/fail/...` 500, `/hang/...`
 /// never, `/held/...` 200 once `release` opens; with `slow`, each answer comes 0–200 ms late

@@ -6,6 +6,7 @@ import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing
+import SandboxBank
 
 /// A fault's draws and tests depend on what a request is about, never on the order requests
 /// arrive in: an app that sends from several threads meets the same faults every run, and a

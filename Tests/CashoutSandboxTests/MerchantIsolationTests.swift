@@ -5,6 +5,7 @@ import SandboxWire
 import SandboxD24
 import TestHelpers
 import Testing
+import Foundation
 
 /// No merchant reads or acts on another's cashouts: every D24 endpoint that names a cashout
 /// answers another merchant's id or external id exactly as it answers one that does not exist

@@ -5,6 +5,7 @@ import SandboxContract
 import SandboxWire
 import SandboxMannco
 import Testing
+import SandboxBank
 
 /// The environment `test --serve --exec` gives the user's app: each dialect's names for an
 /// account's credentials, under the dialect for its first account and under the account's id for

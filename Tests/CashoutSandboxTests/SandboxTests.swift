@@ -3,6 +3,7 @@ import SandboxBank
 import SandboxWire
 import TestHelpers
 import Testing
+import FoundationEssentials
 
 @Suite struct SandboxTests {
     @Test func startsOnAFreePortAndAnswersHealthWithTheClock() async throws {

@@ -5,6 +5,7 @@ import SandboxWire
 import SandboxSupport
 import TestHelpers
 import Testing
+import FoundationEssentials
 
 // Shared helpers for the D24 Cashouts v3 API tests: every test starts its own sandbox (manual
 // clock at 2026-01-05T09:00:00Z, port 0) and talks to it over real HTTP.

@@ -4,6 +4,7 @@ import Glibc
 import SandboxSupport
 import TestHelpers
 import Testing
+import Synchronization
 
 /// The Running it guide, "State directory": a state directory survives a crash. A journal that
 /// version 0.1 could not start on starts; and the server killed with SIGKILL again and again while

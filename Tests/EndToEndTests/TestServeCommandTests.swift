@@ -3,6 +3,7 @@ import Glibc
 import SandboxSupport
 import TestHelpers
 import Testing
+import SandboxWire
 
 /// `test SUITE --serve [--port P] [--exec CMD]`: a suite's steps against a sandbox on a real port,
 /// beside a real shell command that calls it over HTTP; the command's status and output in the

@@ -5,6 +5,7 @@ import SandboxRunner
 import SandboxContract
 import TestHelpers
 import Testing
+import SandboxBank
 
 /// A scenario's fault aimed at Mannco requests by their body: the cashout it names loses its
 /// answer, the others are answered.

@@ -4,6 +4,7 @@ import SandboxWire
 import SandboxMannco
 import TestHelpers
 import Testing
+import SandboxBank
 
 /// `POST /user/login` and the token every other call needs (Mannco.store's API docs, "Authentication"; the Mannco guide).
 @Suite struct LoginTests {

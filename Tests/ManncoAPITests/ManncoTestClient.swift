@@ -6,6 +6,7 @@ import SandboxMannco
 import SandboxContract
 import TestHelpers
 import Testing
+import FoundationEssentials
 
 // Shared helpers for the Mannco API tests: every test starts its own sandbox (manual clock at
 // Monday 2026-01-05T09:00:00Z, port 0) and talks to it over real HTTP, as a user's client does.

@@ -4,6 +4,8 @@ import SandboxWire
 import SandboxSupport
 import TestHelpers
 import Testing
+import SandboxBank
+import SandboxMannco
 
 /// Users in the admin API (`GET /sandbox/users`, `PUT /sandbox/users/{id}`), users in scenario
 /// files, and a restart from the journal keeping users, links, cooldowns and cashouts.

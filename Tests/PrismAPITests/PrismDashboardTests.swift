@@ -3,6 +3,7 @@ import SandboxWire
 import SandboxSupport
 import TestHelpers
 import Testing
+import Foundation
 
 /// What the dashboard shows of PayoutService payouts, read where the page reads it, over a real
 /// socket: the admin API's records in PayoutService's words (`api_status`, the same as the API's

@@ -6,6 +6,7 @@ import SandboxContract
 import SandboxRunner
 import TestHelpers
 import Testing
+import FoundationEssentials
 
 /// Faults aimed at PayoutService calls by their message (read as proto3 JSON, as a verification
 /// reads it), over gRPC and Connect alike; a retried Create answers the payout the lost answer

@@ -5,6 +5,7 @@ import SandboxSupport
 import SandboxPrism
 import TestHelpers
 import Testing
+import Foundation
 
 /// A CreateLink request: the Create request's fields without a method.
 func createLinkRequest(_ merchantPayoutID: String = "link-1", minor: Int64 = 4000, webhook: String? = nil) -> ProtoMessage {

@@ -5,6 +5,7 @@ import SandboxSupport
 import SandboxPrism
 import TestHelpers
 import Testing
+import Foundation
 
 /// A Stage request: `minor` USD cents for `customer`, under `quote`.
 func stageRequest(_ quote: String? = "quote-1", minor: Int64 = 2500, customer: String = "Ana Lima") -> ProtoMessage {

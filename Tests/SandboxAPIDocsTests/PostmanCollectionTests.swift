@@ -4,6 +4,8 @@ import SandboxSupport
 import SandboxMannco
 import TestHelpers
 import Testing
+import Foundation
+import SandboxBank
 
 /// `GET /postman.json` and `GET /postman/environment.json`. Running every request of the collection
 /// against a live sandbox is `.ci/check-postman`'s job; these check its shape.

@@ -3,6 +3,9 @@ import SandboxWire
 import SandboxSupport
 import TestHelpers
 import Testing
+import Foundation
+import FoundationEssentials
+import SandboxBank
 
 /// Every API's accounts in one admin resource, `/sandbox/accounts/{dialect}/{id}`, over HTTP to a
 /// started sandbox: it shows and takes each API's accounts as that API's older path does, which

@@ -6,6 +6,7 @@ import SandboxSupport
 import SandboxWire
 import TestHelpers
 import Testing
+import FoundationEssentials
 
 /// `GET /sandbox/metrics`: Prometheus text format 0.0.4 over HTTP. (`.ci/check-metrics` parses the
 /// same output with the Python client's own parser.)

@@ -1,6 +1,8 @@
 import CashoutSandbox
 import Testing
 @testable import cashout_sandbox
+import SandboxBank
+import SandboxWire
 
 @Suite struct CommandLineTests {
     private func configuration(_ words: [String]) throws -> Sandbox.Configuration {

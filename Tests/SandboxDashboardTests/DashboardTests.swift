@@ -4,6 +4,7 @@ import SandboxWire
 import SandboxSupport
 import TestHelpers
 import Testing
+import SandboxBank
 
 /// The dashboard page is served, self-contained (no external URL) and only names routes that exist;
 /// each API's part (D24's form, Mannco's form, views and card) is on it.

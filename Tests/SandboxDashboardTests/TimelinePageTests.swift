@@ -1,6 +1,7 @@
 import SandboxContract
 import SandboxSupport
 import Testing
+import Foundation
 
 /// The standalone timeline page (`TimelinePage`, Resources/timeline.html): one file that opens from
 /// disk, whose title and data cannot end their elements, and that loads nothing from the network.

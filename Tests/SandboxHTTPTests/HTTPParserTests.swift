@@ -1,5 +1,5 @@
 import Testing
-@testable import SandboxWire
+@testable public import SandboxWire
 
 /// Feeds `text` to a request parser in pieces of `split` bytes and collects every event.
 private func parse(_ text: String, split: Int = .max, limits: HTTPLimits = HTTPLimits(),

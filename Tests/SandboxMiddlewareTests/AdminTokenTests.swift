@@ -4,6 +4,7 @@ import SandboxSupport
 import SandboxWire
 import TestHelpers
 import Testing
+import Foundation
 
 /// `serve --admin-token` (`Sandbox.Configuration.adminToken`): every admin route wants
 /// `Authorization: Bearer TOKEN` but the health probe and the sink's receiving end; the D24 API,

@@ -4,6 +4,8 @@ import SandboxWire
 import SandboxSupport
 import TestHelpers
 import Testing
+import Foundation
+import FoundationEssentials
 
 /// A web page on another site cannot make a browser change the sandbox: admin changes whose
 /// `Origin` is not the sandbox itself are refused; reads, same-origin calls (the dashboard), calls

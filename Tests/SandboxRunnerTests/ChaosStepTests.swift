@@ -2,6 +2,8 @@ import CashoutSandbox
 import SandboxRunner
 import SandboxContract
 import Testing
+import Foundation
+import FoundationEssentials
 
 /// `expect_deliveries` and `expect_sink` hold when the receiver did what they say, and say what
 /// happened when it did not; `expect_failure` passes a suite that fails and fails one that passes.

@@ -6,6 +6,7 @@ import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing
+import SandboxBank
 
 /// `ScenarioRunner.run(_:serving:)`: what runs beside the steps calls the sandbox while they run,
 /// the sandbox serves it until it ends, and how it ended is in the result and the JUnit report.

@@ -2,6 +2,8 @@ import CashoutSandbox
 import SandboxRunner
 import TestHelpers
 import Testing
+import SandboxContract
+import SandboxWire
 
 /// What `explore` prints names each cashout by what it is (`Explorer.StableNames`), not by its id,
 /// which counts creates as they come: the same run gives the same lines whatever order an app's

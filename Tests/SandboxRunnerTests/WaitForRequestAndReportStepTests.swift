@@ -5,6 +5,7 @@ import SandboxRunner
 import SandboxContract
 import TestHelpers
 import Testing
+import SandboxWire
 
 private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
     let text = #"{\#(setup)"steps": \#(steps)}"#

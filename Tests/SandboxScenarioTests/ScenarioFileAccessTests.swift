@@ -6,6 +6,7 @@ import SandboxSupport
 import SandboxContract
 import TestHelpers
 import Testing
+import SandboxBank
 
 /// A scenario's content never makes the sandbox open a file. The only file the loader opens is the
 /// one it is given (`serve --scenario FILE`, `validate`/`test` paths, `.file(path)`); `$schema` is

@@ -1,6 +1,6 @@
 import CashoutSandbox
 import SandboxContract
-import SandboxSupport
+package import SandboxSupport
 
 /// The integration report's checks as the standard dialects declare them
 /// (`ReportingDialect.integrationChecks`), for tests that count or list them: a new check changes

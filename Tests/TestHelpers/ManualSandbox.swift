@@ -1,6 +1,6 @@
-import CashoutSandbox
+package import CashoutSandbox
 import SandboxBank
-import SandboxWire
+package import SandboxWire
 
 /// A sandbox as the state, snapshot and admin suites start it: on a manual clock at
 /// 2026-01-05T09:00:00Z, with a state folder or none; requests to it, and a signed D24 create for

@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 // The accounts the bank's and persistence's tests pay from: the bank names no API, so these are plain accounts
 // of the tests' dialect "test", with credentials in their settings, as the first API keeps them.

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import SandboxWire
+package import SandboxWire
 import Synchronization
 
 /// How the tests wait for something that is going to happen (an answer, a line of output, a

@@ -1,6 +1,6 @@
 import SandboxContract
 import SandboxBank
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 
 // Every API's accounts in one admin resource, as each dialect's `AccountKind` shows and takes them:

@@ -1,6 +1,6 @@
 import SandboxContract
 import SandboxBank
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 
 // Cashouts as the bank sees them, forced outcomes (what a provider's staging panel offers), and

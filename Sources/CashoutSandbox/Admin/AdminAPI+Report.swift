@@ -1,6 +1,7 @@
+import SandboxPrism
 import SandboxContract
-import SandboxBank
-import SandboxWire
+package import SandboxBank
+package import SandboxWire
 import SandboxSupport
 
 // `GET /sandbox/report[?account=ID][&follow_up_within=2m&polling_limit=20&polling_per=1m]`: the integration report (the

@@ -1,5 +1,5 @@
 import SandboxContract
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 
 // The request log (RequestLog, the request journal to users): what the payout APIs received and answered, newest first,

@@ -1,8 +1,8 @@
 import SandboxContract
-import SandboxBank
-import SandboxWire
+package import SandboxBank
+package import SandboxWire
 import SandboxSupport
-import SandboxPersistence
+package import SandboxPersistence
 
 // Moving the whole state between sandboxes: `GET /sandbox/snapshot` exports it as a file,
 // `PUT /sandbox/snapshot` puts a file's state in force.

@@ -1,5 +1,5 @@
 import SandboxContract
-import SandboxWire
+package import SandboxWire
 
 // `GET /sandbox/suite`: how far the steps of the suite run against this sandbox have come
 // (`SuiteProgress`), or 404 when none runs (`serve`).

@@ -1,7 +1,8 @@
 import SandboxContract
 import SandboxBank
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
+import SandboxPersistence
 
 // The notification journal (every attempt), redelivery, webhook chaos, and the built-in sink.
 

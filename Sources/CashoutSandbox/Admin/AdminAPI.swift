@@ -1,9 +1,9 @@
-import Dispatch
-import SandboxContract
-import SandboxBank
-import SandboxWire
-import SandboxSupport
-import SandboxPersistence
+package import Dispatch
+package import SandboxContract
+package import SandboxBank
+package import SandboxWire
+package import SandboxSupport
+package import SandboxPersistence
 import Synchronization
 
 /// The sandbox's own endpoints under `/sandbox/` (the Running it guide, "Admin API"): health, the clock,

@@ -1,6 +1,6 @@
-import SandboxContract
-import SandboxBank
-import SandboxSupport
+package import SandboxContract
+package import SandboxBank
+package import SandboxSupport
 
 // The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`): the
 // request log read by each request's dialect (`RequestLog.facts`, `KeptFacts`), the accounts' payouts

@@ -1,7 +1,7 @@
-import SandboxBank
+package import SandboxBank
 import SandboxWire
-import SandboxContract
-import SandboxSupport
+package import SandboxContract
+package import SandboxSupport
 import Synchronization
 
 /// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 import SandboxContract
 
 // A verification's answer, the same for `POST /sandbox/requests/verify` and `Sandbox.verifyRequests`:

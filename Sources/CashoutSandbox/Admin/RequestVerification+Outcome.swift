@@ -1,5 +1,6 @@
+import SandboxWire
 import SandboxSupport
-import SandboxContract
+package import SandboxContract
 
 // Deciding a verification (RequestVerification, in SandboxContract with the scenario files'
 // matchers) over the request log.

@@ -1,6 +1,6 @@
 import SandboxContract
 import SandboxBank
-import SandboxWire
+package import SandboxWire
 import SandboxPersistence
 import SandboxSupport
 import Synchronization

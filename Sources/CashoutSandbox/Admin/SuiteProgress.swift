@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 import Synchronization
 
 /// How far the steps of the suite run against this sandbox have come (`cashout-sandbox test

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxContract
+package import SandboxBank
+package import SandboxContract
 import SandboxWire
 import SandboxSupport
 

@@ -1,6 +1,6 @@
 import SandboxContract
 import SandboxSupport
-import SandboxWire
+package import SandboxWire
 
 /// The admin token check (`serve --admin-token`): every `/sandbox/...` request needs
 /// `Authorization: Bearer TOKEN` (RFC 6750 §2.1), else 401 with `WWW-Authenticate` (§3).

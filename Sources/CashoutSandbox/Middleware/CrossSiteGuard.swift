@@ -1,5 +1,5 @@
 import SandboxContract
-import SandboxWire
+package import SandboxWire
 
 /// Refuses admin changes a web page on another site asks a browser to make: any website can post
 /// a form to `http://localhost:8080/sandbox/reset`, and the browser sends it. Browsers name the

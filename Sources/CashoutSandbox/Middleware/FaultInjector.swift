@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
-import SandboxContract
+package import SandboxContract
 import SandboxBank
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 import Synchronization
 

@@ -1,4 +1,4 @@
-import SandboxWire
+package import SandboxWire
 
 /// Refuses requests addressed to a host name that is not this machine's own, while the sandbox
 /// listens on loopback only: the defence against DNS rebinding. A page on `evil.example` that a

@@ -1,7 +1,7 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
-import SandboxSupport
+package import SandboxBank
+package import SandboxContract
+package import SandboxWire
+package import SandboxSupport
 
 /// What a request is about, as a scenario's faults read it before it is handled: the account it
 /// names, the payout it names, and an identity that is the same for the same request of the same

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 // Webhook chaos as the admin API shows it: on each attempt, what chaos made it (`chaos`, null for
 // a plain attempt or retry) with a one-line `summary` the dashboard shows as it is; on each

@@ -1,5 +1,6 @@
-import SandboxBank
-import SandboxSupport
+import SandboxContract
+package import SandboxBank
+package import SandboxSupport
 
 // How the admin API shows the bank's records. Statuses use `PayoutStatus.name`, the names
 // integrators know from the D24 API; a payout returned after completion shows as REJECTED with

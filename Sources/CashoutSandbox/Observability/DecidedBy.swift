@@ -1,6 +1,7 @@
-import SandboxBank
-import SandboxSupport
-import SandboxContract
+import SandboxWire
+public import SandboxBank
+package import SandboxSupport
+public import SandboxContract
 
 /// What decided a cashout's fate, as the admin API's `decided_by` shows it (the Scenario files guide, "Which rule
 /// decided"): the admin's last forced outcome, else what chose the bank's timeline: a rule of a

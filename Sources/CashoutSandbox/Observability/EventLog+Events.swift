@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxWire
+package import SandboxBank
+package import SandboxWire
 import SandboxSupport
 
 // What each event's line says. Times named `at`, `from`, `to` and `next_attempt_at` are on the

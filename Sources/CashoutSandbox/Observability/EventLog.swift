@@ -1,7 +1,8 @@
+import SandboxContract
 import Dispatch
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+package import SandboxBank
+public import SandboxWire
+public import SandboxSupport
 import Synchronization
 
 /// One line per thing that happened in the sandbox (a cashout created, a status change, a webhook

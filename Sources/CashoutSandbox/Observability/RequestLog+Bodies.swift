@@ -1,7 +1,7 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
-import SandboxSupport
+package import SandboxBank
+package import SandboxContract
+package import SandboxWire
+package import SandboxSupport
 
 // A logged request as a verification's pattern and the integration report read it: its body
 // (and its answer's) as JSON, whichever way it came (RequestPattern, LoggedExchange).

@@ -1,6 +1,6 @@
 import SandboxBank
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
 
 // How `GET /sandbox/requests` shows an entry (the Testing your app guide, "Why did my request fail?"): header names
 // lowercased (repeated ones joined with ", "), a gRPC response's trailers among its headers, and

@@ -1,6 +1,6 @@
 import SandboxBank
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
 
 // The request log as a finished run's record keeps it (`cashout-sandbox show`, the Testing your app
 // guide, "A finished run in the dashboard"): each entry with its exact bytes (bodies base64), its

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxWire
+package import SandboxBank
+package import SandboxWire
 import SandboxSupport
 import Synchronization
 

@@ -1,6 +1,6 @@
-import SandboxBank
+package import SandboxBank
 import SandboxContract
-import SandboxWire
+package import SandboxWire
 
 /// The middleware that fills the request log and logs each refused authentication
 /// (`auth.refused`), outside every other, so that it sees each request as it came and each answer

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
+import SandboxContract
 
 // A finished run's record (the Testing your app guide, "A finished run in the dashboard"): what a
 // sandbox held when a run beside an app ended, written beside the files `explore` writes

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 import SandboxContract
 
 // Payouts' timelines (the Testing your app guide, "Why a run failed"), as `test --serve` and

@@ -1,5 +1,6 @@
-import SandboxBank
-import SandboxSupport
+import SandboxWire
+package import SandboxBank
+package import SandboxSupport
 
 /// What happened to some payouts, in order (the Testing your app guide, "Why a run failed"): the
 /// app's requests and their answers (or the injected fault that replaced one), the bank's status

@@ -1,5 +1,6 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
+import Synchronization
 
 // The recorder as a finished run's record keeps it (`cashout-sandbox show`): when it started, the
 // real time and turn of each bank event kept, and the clock's stops, read back into a recorder of

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import SandboxBank
-import SandboxContract
+public import SandboxContract
 import SandboxWire
-import SandboxSupport
+public import SandboxSupport
 
 // Reconciliation (the Testing your app guide, "Reconciliation"): the app's own ledger of its
 // payouts, read from a URL or a file, compared with the bank; the last one is kept for the

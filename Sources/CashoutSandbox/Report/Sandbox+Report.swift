@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxSupport
-import SandboxContract
+package import SandboxBank
+package import SandboxSupport
+package import SandboxContract
 
 // The integration report of a sandbox (`GET /sandbox/report`, `Sandbox.integrationReport`), made
 // by CashoutSandbox (`IntegrationReport.make`), and a report's tally.

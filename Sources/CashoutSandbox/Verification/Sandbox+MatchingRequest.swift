@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxContract
+package import SandboxBank
+package import SandboxContract
 import SandboxWire
 
 // What a scenario's `wait_for_request` looks for: the oldest logged request that matches a

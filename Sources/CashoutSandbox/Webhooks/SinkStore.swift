@@ -1,7 +1,7 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
-import SandboxSupport
+public import SandboxBank
+package import SandboxContract
+package import SandboxWire
+package import SandboxSupport
 import Synchronization
 
 /// The built-in webhook receivers, `/sandbox/sink/{name}`: each records what it receives and

@@ -1,7 +1,8 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
+package import SandboxBank
+package import SandboxContract
+package import SandboxWire
 import Synchronization
+import SandboxSupport
 
 /// Delivers the bank's notifications, each in its payout's dialect's wire format: to the sandbox's own sink directly
 /// (no socket, no event loop waiting on itself, in the order they are sent), anywhere else with

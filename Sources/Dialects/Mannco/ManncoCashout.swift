@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxSupport
 
 /// A payout of the Mannco API as its user sees it: Mannco's status names, the cashout's method,
 /// fee and times (the Mannco guide, "Endpoints"), all read from the bank's payout.

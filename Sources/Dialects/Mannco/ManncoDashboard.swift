@@ -1,4 +1,4 @@
-import SandboxContract
+package import SandboxContract
 
 /// Mannco on the dashboard: the Users view (`#/users`, `#/users/{id}` to edit one, through
 /// `GET /sandbox/users` and `PUT /sandbox/users/{id}`), the Emails view (the outbox, `#/emails`,

@@ -1,7 +1,7 @@
-import SandboxBank
-import SandboxContract
+package import SandboxBank
+package import SandboxContract
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
 
 // What the integration report reads in Mannco requests, and its checks: Mannco's users hear by
 // email, never by webhook, so what an app can get wrong is its calls: retrying a refusal that

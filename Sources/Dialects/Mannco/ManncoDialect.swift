@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
+package import SandboxBank
+package import SandboxContract
+package import SandboxWire
 
 /// Mannco.store's user cashouts on the dialect seam: its endpoints (`ManncoAPI`, `ManncoLinks`),
 /// its users (`ManncoUser`: the `users` section, `/sandbox/users`), and its notifications, which

@@ -1,4 +1,4 @@
-import SandboxBank
+public import SandboxBank
 import SandboxSupport
 
 /// "You will receive email notifications at each stage" (Mannco.store's API docs, "Cashout"): the emails of a cashout,

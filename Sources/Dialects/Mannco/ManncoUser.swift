@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 import SandboxContract
 
 /// A Mannco user: an account of the bank owned by Mannco, whose balance is in cents (USD

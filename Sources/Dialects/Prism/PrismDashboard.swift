@@ -1,4 +1,4 @@
-import SandboxContract
+package import SandboxContract
 
 /// PayoutService on the dashboard, in its own terms: a payout's Details card as its callers know
 /// it (`connector_payout_id`, `merchant_payout_id`, `payout_status`, the metadata it was created

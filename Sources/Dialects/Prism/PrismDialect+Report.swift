@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxContract
-import SandboxSupport
+package import SandboxBank
+package import SandboxContract
+package import SandboxSupport
 import SandboxWire
 
 // What the integration report reads in PayoutService calls, and the checks that apply: its

@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
+package import SandboxBank
+package import SandboxContract
+package import SandboxWire
 
 /// Hyperswitch Prism's `types.PayoutService` on the dialect seam: its gRPC methods (`PrismAPI`,
 /// declared in `PrismProtos`), its merchants (`PrismMerchant`: the `prism_merchants` section), and

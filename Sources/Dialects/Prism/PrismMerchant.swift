@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 import SandboxContract
 
 /// A PayoutService merchant: an account of the bank owned by the PayoutService dialect, named by

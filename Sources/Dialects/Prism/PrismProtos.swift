@@ -1,4 +1,4 @@
-import SandboxWire
+package import SandboxWire
 
 // Hyperswitch Prism's payout API (the Unified Connector Service's `types.PayoutService`): every
 // message, enum and field the eight PayoutService RPCs reach, with Prism's names and numbers,

@@ -1,3 +1,4 @@
+import Synchronization
 // Watching the bank: one event per thing that happened, for logs and dashboards. The bank knows
 // nothing of what an observer does with them; it only promises to call it, in order.
 

@@ -1,3 +1,4 @@
+import Synchronization
 // Creating payouts and changing their status: the balance, the limits, the ledger, the timeline
 // and the notifications all follow from here, under the one lock.
 

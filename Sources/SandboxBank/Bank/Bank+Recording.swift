@@ -1,3 +1,4 @@
+import Synchronization
 // The bank's side of persistence: every change goes to a recorder as it is made, and a recorded
 // change can be made again. A record holds the change's effect, not the command that led to it
 // (which step of which payout ran, what a receiver answered), so replaying a journal gives the

@@ -1,3 +1,4 @@
+import Synchronization
 // Moving time: events run one at a time in time order (ties in the order they were scheduled),
 // the clock stepping to each event's time, so an advance of two days replays the bank's two days
 // exactly. A due delivery is sent and the run goes on without waiting for the answer (see

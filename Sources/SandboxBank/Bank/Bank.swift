@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 import Synchronization
 
 /// The dialect-neutral bank: accounts and their balances, payouts and their lifecycle, the

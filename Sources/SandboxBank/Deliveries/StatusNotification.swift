@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 /// A notification of one status change, and its delivery attempts.
 ///
 /// What it carries is neutral; the dialect of its payout renders it in its own wire format and

@@ -1,3 +1,4 @@
+import Synchronization
 /// The bank's whole state at one moment: accounts and balances, payouts with their timelines,
 /// the ledger, the amounts counted against limits, notifications with every attempt, the
 /// scheduled events, and the clock's time. Not how the bank behaves (its configuration): that

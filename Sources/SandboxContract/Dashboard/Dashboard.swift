@@ -1,4 +1,4 @@
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 
 /// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript, files in

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// One API's accounts (D24's merchants, Mannco's users, PayoutService's merchants) as the
 /// sandbox reads, shows and changes them whatever the API: the scenario file's section, the admin

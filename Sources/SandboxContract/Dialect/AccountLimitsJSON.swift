@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxSupport
+package import SandboxSupport
 
 // An account's limits as the admin API takes them (`PUT /sandbox/merchants/{login}`,
 // `PUT /sandbox/prism-merchants/{id}`): one reader, so every API's admin says the same.

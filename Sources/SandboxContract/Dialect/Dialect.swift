@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxWire
+package import SandboxBank
+package import SandboxWire
 import SandboxSupport
 
 /// One payout API the sandbox serves over its one bank: its operations (``SandboxContract/APIContract``),

@@ -1,4 +1,4 @@
-import SandboxWire
+package import SandboxWire
 
 extension GRPCServer {
     /// Sets the handler of `operation`, a unary method declared in the server's files.

@@ -1,4 +1,4 @@
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 
 /// The machine-readable descriptions integrators load into their tools: the OpenAPI 3.1

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// What one payout API adds to the sandbox's documents: its part of the OpenAPI document (a tag,
 /// paths, schemas, security schemes) and of the Postman collection (folders, variables, a

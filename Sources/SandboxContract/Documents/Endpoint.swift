@@ -1,5 +1,5 @@
-import SandboxWire
-import SandboxSupport
+package import SandboxWire
+package import SandboxSupport
 
 /// One endpoint, declared once: its route, what the OpenAPI document says of it (its request,
 /// its answers with examples, its errors), and its handler on a `Server` (the API's value that

@@ -1,5 +1,5 @@
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
 
 /// A Postman collection (v2.1) of the payout APIs served and the admin calls, and its environment.
 ///

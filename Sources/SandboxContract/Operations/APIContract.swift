@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+package import SandboxBank
+package import SandboxWire
+package import SandboxSupport
 
 /// A payout API's operations, each declared once, and what each reads of a request: whose it
 /// is, the payout it names, what a create asks for. A request's facts are read once, by the

@@ -1,4 +1,4 @@
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 
 /// A request's facts as its readers share them, kept beside its decoded body

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// What a request was, in its API's terms: whose, about which payout, and what it asked.
 package struct RequestFacts: Sendable {

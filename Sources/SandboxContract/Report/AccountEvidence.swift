@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 import SandboxSupport
 
 /// What the sandbox observed of one account: the requests that named it, its payouts and the

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// One thing the integration report checks of an app, from evidence: a stable `id`, how bad a
 /// failure is, what to do about it, and the check itself over one account's evidence.

@@ -1,4 +1,5 @@
-import SandboxBank
+package import SandboxBank
+import SandboxWire
 
 /// The checks any payout API can show, in its own terms (`ReportTerms`). A dialect picks the ones
 /// that apply to it (`ReportingDialect.integrationChecks`); none of them names an API.

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// The integration report: for each account, what its app gets wrong (findings, each with its
 /// evidence and advice), what held (`passed`) and what nothing showed either way

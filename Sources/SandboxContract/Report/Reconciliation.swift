@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+public import SandboxBank
+public import SandboxSupport
 
 /// How one payout API's app writes its ledger (the Testing your app guide, "Reconciliation"):
 /// the key of its reference for a payout, that reference, and its words for the statuses.

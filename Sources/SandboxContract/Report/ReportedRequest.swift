@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+package import SandboxBank
+package import SandboxWire
+package import SandboxSupport
 
 /// One logged request to a payout API as the integration report reads it: what came and what
 /// was answered, and what its API made of it (`RequestFacts`). A class: checks index and filter

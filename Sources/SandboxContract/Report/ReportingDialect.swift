@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 /// A payout API the integration report can read: what a logged request to one of its operations
 /// was (``SandboxContract/APIContract/facts(of:bank:)``), and which checks apply to its accounts.

@@ -1,3 +1,4 @@
+import SandboxSupport
 // A timeline's `rejection_code` is one that an API its rule can reach answers (`RejectionCodes`,
 // declared by each dialect): D24 answers the codes of its list, a processor a word code. A rule
 // reaches the dialects its `dialect` matcher matches whose payouts have every field its `when`

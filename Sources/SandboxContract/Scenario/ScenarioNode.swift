@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// A JSON value of a scenario file with the path that led to it, so every refusal can say where
 /// it is. Dialects read their own sections with it (`ScenarioVocabulary.accountSections`).

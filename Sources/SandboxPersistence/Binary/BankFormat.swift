@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 /// Which version of the bank's binary form (journal records, snapshots) some bytes are in, so a
 /// sandbox reads what an older one wrote. It is the journal file's version

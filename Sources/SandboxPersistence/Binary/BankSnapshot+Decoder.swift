@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 extension BankSnapshot {
     /// Reads a snapshot's binary form as it arrives, a part at a time, straight into the state it

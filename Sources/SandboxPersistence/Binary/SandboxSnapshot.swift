@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 /// The whole state `GET /sandbox/snapshot` exports and `PUT /sandbox/snapshot` imports, and a
 /// compacted journal starts with: the scenarios loaded through the admin API since the start (or

@@ -1,4 +1,7 @@
 import Glibc
+import Dispatch
+import SwiftOverlayShims
+import Synchronization
 
 // When a write fails (a full disk, an I/O error, a read-only remount), the journal keeps one truth
 // about each change: a record acknowledged as durable is on disk, and a record refused is neither

@@ -1,4 +1,6 @@
 import Glibc
+import Dispatch
+import Synchronization
 
 // Space reserved ahead of the records. An fdatasync of a file whose size changed writes its inode
 // too (on ext4 a second device write, waited for before the cache flush); one within the size the

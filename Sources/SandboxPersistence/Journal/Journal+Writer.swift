@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 // The journal's thread: it takes everything appended since it last looked (the batch), writes it
 // with one `write` and one `fdatasync` while the next batch gathers (group commit), then calls

@@ -1,4 +1,4 @@
-import Dispatch
+package import Dispatch
 
 /// What a handler knows about its call besides the request message.
 package struct GRPCCallContext: Sendable {

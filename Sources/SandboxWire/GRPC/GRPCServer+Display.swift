@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 extension GRPCServer {
     /// The message a call's body carries, as proto3 JSON, for people reading what was sent (the

@@ -6,6 +6,7 @@ import SandboxWire
 import SandboxRunner
 import SandboxSupport
 import Synchronization
+import SandboxContract
 
 /// One of `explore --jobs N`'s N servings: a run at a time, each with a fresh CMD (`ExternalCommand`)
 /// stopped after `--timeout`, and a `CASHOUT_SANDBOX_RUN_DIR` of its own (`RunDirectory`).

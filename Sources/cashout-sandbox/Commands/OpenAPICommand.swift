@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxContract
 import SandboxWire
+import SandboxSupport
 
 /// `cashout-sandbox openapi`: prints the OpenAPI 3.1 document, as `GET /openapi.json` serves it.
 enum OpenAPICommand: Command {

@@ -1,6 +1,7 @@
 import CashoutSandbox
 import SandboxContract
 import SandboxWire
+import SandboxSupport
 
 /// `cashout-sandbox postman`: prints the Postman collection (or its environment), as
 /// `GET /postman.json` serves it.

@@ -2,6 +2,7 @@ import CashoutSandbox
 import SandboxBank
 import SandboxSupport
 import SandboxContract
+import FoundationEssentials
 
 extension ServeCommand {
     /// A line `serve` prints once it listens: its text, and in `--log-format json` its event and fields.

@@ -1,6 +1,6 @@
 import SandboxContract
-import SandboxBank
-import SandboxWire
+package import SandboxBank
+package import SandboxWire
 import SandboxSupport
 
 // The D24 Cashouts API v3 endpoints (D24's Cashouts docs (docs.d24.com), "Endpoints"): create, status, update status and cancel,

@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxContract
-import SandboxSupport
+package import SandboxBank
+package import SandboxContract
+package import SandboxSupport
 
 // What the integration report reads in D24 requests, and the checks that apply: D24's notifications
 // carry no status (D24's page "Notifications"), so an app learns a change only by asking `POST /v3/cashout/status`.

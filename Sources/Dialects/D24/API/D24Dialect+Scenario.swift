@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxContract
+package import SandboxContract
 
 /// What D24 adds to scenario files: its create fields for rules, its declines, its built-in
 /// scenario with the magic values (`scenarios/default.json`), and its creates for steps

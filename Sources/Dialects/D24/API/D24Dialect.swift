@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
+package import SandboxBank
+package import SandboxContract
+package import SandboxWire
 
 /// The D24 Cashouts API v3 on the dialect seam: its endpoints (`D24API`), its signed form
 /// notifications (`D24Notification`), the create fields scenario rules match, and the built-in

@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 import SandboxContract
 
 /// A D24 merchant: an account of the bank owned by D24, with its credentials in the account's

@@ -1,7 +1,7 @@
-import SandboxBank
-import SandboxContract
+package import SandboxBank
+package import SandboxContract
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
 
 extension D24Dialect {
     /// The valid cashout of `country` (`D24Example`) as JSON fields; none for a country without one.

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// D24's two signatures, written once for the endpoints, the notifications, the CLI, the runner
 /// and the testing library (D24's page "Notifications"):

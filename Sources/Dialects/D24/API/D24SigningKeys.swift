@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxSupport
+package import SandboxSupport
 import Synchronization
 
 /// HMAC keys prepared once per merchant secret: preparing one costs two SHA-256 blocks, which

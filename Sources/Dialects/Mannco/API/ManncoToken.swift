@@ -1,6 +1,6 @@
-import SandboxBank
+package import SandboxBank
 import SandboxSupport
-import SandboxWire
+package import SandboxWire
 
 // The API's JWT (Mannco.store's API docs, "Authentication"; the Mannco guide): HS256, signed by the sandbox with one
 // fixed, documented secret (so tokens outlive a restart, and a test can make its own), claims

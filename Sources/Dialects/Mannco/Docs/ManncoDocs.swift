@@ -1,4 +1,4 @@
-import SandboxContract
+package import SandboxContract
 import SandboxSupport
 
 /// Mannco's part of the sandbox's documents: its endpoints and schemas in the OpenAPI document

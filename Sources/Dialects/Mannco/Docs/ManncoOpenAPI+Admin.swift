@@ -1,5 +1,7 @@
 import SandboxContract
 import SandboxSupport
+import SandboxBank
+import SandboxWire
 
 // Mannco's users and their email outbox in the admin API, as ManncoUser.kind and ManncoAPI serve them (as D24
 // documents its merchants in its own fragment). Errors are the admin API's `{"code","message"}`.

@@ -1,6 +1,7 @@
 import SandboxContract
 import SandboxBank
 import SandboxSupport
+import SandboxWire
 
 // The Mannco endpoints as ManncoAPI and ManncoLinks serve them. Every answer is the envelope
 // `{"err","success","content"}` (ManncoResponse): HTTP 200 with the content, HTTP 300 for a

@@ -1,3 +1,4 @@
+import SandboxContract
 // Mannco's magic values: rules on the payout email, tried after every scenario's own rules like D24's
 // magic beneficiary names (the Mannco guide, "Magic emails"). Only Mannco cashouts match them.
 

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxContract
+package import SandboxContract
 
 /// What Mannco adds to scenario files: its rule fields, its steps (`ManncoSteps`), its status
 /// words and its built-in scenario (`ManncoDefaultScenario.swift`).

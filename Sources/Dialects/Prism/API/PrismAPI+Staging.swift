@@ -1,5 +1,6 @@
 import SandboxBank
 import SandboxWire
+import SandboxSupport
 
 // Stage → Transfer and CreateLink: payouts made without a debit, executed later (PrismAPI).
 

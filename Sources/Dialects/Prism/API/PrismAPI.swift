@@ -2,6 +2,7 @@ import SandboxBank
 import SandboxContract
 import SandboxWire
 import Synchronization
+import SandboxSupport
 
 // Hyperswitch Prism's `types.PayoutService` over gRPC (Protos/payouts.proto, and the PayoutService guide): every call
 // authenticates from its metadata (`PrismCaller`), echoes `x-request-id` in its response headers

@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 import SandboxSupport
 import SandboxContract
 import SandboxWire

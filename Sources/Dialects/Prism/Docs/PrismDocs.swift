@@ -1,5 +1,6 @@
-import SandboxContract
+package import SandboxContract
 import SandboxSupport
+import SandboxWire
 
 /// PayoutService's part of the sandbox's documents: its eight methods as Connect's JSON
 /// (`PrismDocs+Connect.swift`, schemas made from PrismProtos) and CreateLink's recipient pages in

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// The PayoutService requests the documents show (the OpenAPI examples, the Postman folder) and
 /// the tests send, as proto3 JSON with lowerCamelCase names: written once. Ids are parameters, so

@@ -1,3 +1,4 @@
+import SandboxContract
 // PayoutService's magic values: rules on the recipient's name (the method's holder name, else the
 // customer's name), tried after every scenario's own rules like D24's magic beneficiary names. Only
 // PayoutService payouts match them.

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxContract
+package import SandboxContract
 
 /// What PayoutService adds to scenario files: its rule fields, its step (`PrismSteps`), its
 /// status words and its built-in scenario (`PrismDefaultScenario.swift`).

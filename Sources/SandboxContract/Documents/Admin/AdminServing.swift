@@ -1,4 +1,4 @@
-import SandboxWire
+package import SandboxWire
 
 /// What the admin API answers: one handler per endpoint, named by the endpoint's operation id.
 /// `OpenAPIDocument.adminEndpoints(for:)` declares each endpoint once, its route and description

@@ -1,5 +1,5 @@
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
 
 // The small vocabulary the OpenAPI document is written in: schemas (OpenAPI 3.1 uses JSON Schema
 // draft 2020-12, so `null` is a type), parameters, responses and operations. Every error body

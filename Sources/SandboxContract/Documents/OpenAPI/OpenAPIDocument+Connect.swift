@@ -1,5 +1,5 @@
-import SandboxWire
-import SandboxSupport
+package import SandboxWire
+package import SandboxSupport
 
 // A gRPC service's unary methods as Connect's unary JSON serves them (SandboxWire's
 // GRPCServer+Connect.swift), for the OpenAPI document: `POST /<service>/<Method>` with the request

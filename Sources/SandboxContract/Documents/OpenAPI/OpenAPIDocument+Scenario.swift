@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 // `POST /sandbox/scenario`'s body is a scenario file: its schema is the scenario format's, as
 // `cashout-sandbox schema` prints it (scenarios/schema.json, from ScenarioFormat's declarations),

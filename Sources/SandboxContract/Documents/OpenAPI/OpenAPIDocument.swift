@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// The OpenAPI 3.1 description of every endpoint of the payout APIs served and of the admin API,
 /// as `GET /openapi.json` and `cashout-sandbox openapi` serve it.

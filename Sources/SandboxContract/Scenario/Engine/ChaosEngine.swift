@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 /// Turns a scenario's `webhooks.chaos` rules into the bank's chaos policy: every rule whose `when`
 /// matches a notification (its payout's fields, `merchant`, `dialect`, and the notification's

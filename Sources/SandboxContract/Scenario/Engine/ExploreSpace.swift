@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+package import SandboxBank
+package import SandboxWire
+package import SandboxSupport
 
 /// A suite's `explore` section: the space of bank behaviour `cashout-sandbox explore` draws each
 /// run from (the Testing your app guide, "Exploring"). Each run is the suite with three sections

@@ -1,4 +1,4 @@
-import SandboxBank
+package import SandboxBank
 
 /// Turns a scenario's rules into the bank's decisions: the first rule whose `when` matches a
 /// payout decides its timeline (or declines it); payouts no rule matches follow the default.

@@ -1,3 +1,4 @@
+import SandboxSupport
 /// The errors of one scenario file, gathered as reading goes on past each one, as a compiler
 /// reports every error of a file in one run: a part that fails (a rule, a step, an account, a
 /// top-level section) is left out and the next is read. Stops gathering at `cap`.

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// One key (or value) of the scenario format, declared as data: its type, its enum or range, its
 /// description, the keys of an object in order. The loader reads its checks from these

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// What the dialects add to the scenario format, which this module does not know: the request
 /// fields a rule's `when` may test, their sections of accounts, and what their declines may say.

@@ -1,3 +1,4 @@
+import SandboxBank
 /// A matcher as a verification's difference shows what it expected: `"BR"`, `>= 100`,
 /// `one of "BR", "MX"`, `prefix "order-"`, `matching /[0-9]+/`; several tests joined by `and`.
 extension Matcher: CustomStringConvertible {

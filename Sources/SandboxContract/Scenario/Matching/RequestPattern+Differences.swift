@@ -1,5 +1,5 @@
-import SandboxWire
-import SandboxSupport
+package import SandboxWire
+package import SandboxSupport
 
 // How far a logged request is from a pattern: one difference per part it fails, worded as
 // WireMock's near-miss report words them (`body.amount: expected >= 100, got "50.00"`). None: it

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// What a logged request must be to count in a verification (`POST /sandbox/requests/verify`,
 /// `Sandbox.verify`, the `expect_requests` step): its `method`, `path`, `dialect`, `headers` and

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// A check of what the payout APIs received, read from the request log, as WireMock's
 /// `verify` and MockServer's `verify` / `verifySequence` do:

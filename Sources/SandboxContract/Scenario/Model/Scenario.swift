@@ -1,6 +1,6 @@
-import SandboxBank
+package import SandboxBank
 import SandboxWire
-import SandboxSupport
+package import SandboxSupport
 
 // The scenario file format (the Scenario files guide): accounts (in each dialect's section), the bank's rules and
 // default timeline, HTTP faults, the webhook policy, and the steps that make a file a test.

@@ -1,5 +1,5 @@
 import SandboxBank
-import SandboxWire
+package import SandboxWire
 import SandboxSupport
 
 /// How a scenario's `create_cashout` and `create_cashouts` steps create a payout of one of a

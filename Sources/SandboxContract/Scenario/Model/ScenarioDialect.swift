@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// What one payout API adds to scenario files, beside its accounts' section (which its
 /// `AccountKind` gives): the request fields rules test and what its declines say, its own steps,

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxWire
+package import SandboxBank
+package import SandboxWire
 
 /// What a dialect's own scenario step (`ScenarioVocabulary.stepActions`) can do in the run of a
 /// scenario: send requests to the sandbox as a client, check answers as the `expect` of any step

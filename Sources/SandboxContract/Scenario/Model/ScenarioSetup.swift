@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// Several scenarios layered into one setup, later over earlier: later rules are tried first,
 /// a later account replaces one with the same id, and the last file that sets the default

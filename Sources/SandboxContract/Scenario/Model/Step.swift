@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+package import SandboxBank
+package import SandboxSupport
 
 /// One step of a scenario that is a test (the Scenario files guide, "Steps").
 package enum Step: Sendable {

@@ -1,5 +1,5 @@
-import SandboxSupport
-import Synchronization
+public import SandboxSupport
+public import Synchronization
 
 /// A request's body decoded once, by whichever reader comes first (a scenario's fault, or the
 /// handler), and kept with the request for every later one: the handler, the request log and

@@ -1,6 +1,6 @@
-import Dispatch
+package import Dispatch
 import Synchronization
-import SandboxSupport
+package import SandboxSupport
 
 /// A response: status, headers and body. `Content-Length` is written from `body.count` when the
 /// response is sent, so it is always true.

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 /// Why the sandbox refused a request, written for the person who sent it: the check that failed,
 /// one sentence naming it and its likely cause, and what was compared, in full (a sandbox's

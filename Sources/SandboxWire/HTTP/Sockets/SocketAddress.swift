@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import Synchronization
 
 /// An IPv4 or IPv6 address and port, as bound or connected.
 package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {

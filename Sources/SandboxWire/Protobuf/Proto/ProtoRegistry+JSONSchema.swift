@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 // JSON Schemas (draft 2020-12, the dialect of OpenAPI 3.1) of the proto3 JSON that
 // ProtoMessage+JSON.swift reads (and writes, a narrower form), derived from the schemas declared

@@ -1,4 +1,4 @@
-import SandboxSupport
+package import SandboxSupport
 
 // The proto3 JSON mapping: https://protobuf.dev/programming-guides/json/
 // Written: lowerCamelCase names, 64-bit integers as strings, enums by name (a number the enum does

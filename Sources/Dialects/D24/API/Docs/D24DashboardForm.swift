@@ -1,4 +1,4 @@
-import SandboxContract
+package import SandboxContract
 
 /// D24's request form on the dashboard (Dashboard/form.html and script.js in this target): the
 /// example Brazilian cashout's fields, sent as a signed `POST /v3/cashout` (the signature computed in

@@ -1,5 +1,6 @@
 import SandboxContract
 import SandboxSupport
+import SandboxBank
 
 // The D24 Cashouts API v3 endpoints as Sources/Dialects/D24/API serves them (D24API, D24Error,
 // D24Status): four signed cashout endpoints and two read-only lookups. Codes and messages are
