@@ -1,8 +1,9 @@
 @_exported import CashoutSandbox
 import Foundation
 @_exported import SandboxBank
+@_exported import SandboxContract
 @_exported import SandboxD24
-import SandboxContract
+@_exported import SandboxSupport
 
 // What a Swift team's tests need from an in-process sandbox (the Testing your app guide, "In-process (Swift tests)"):
 //

@@ -42,7 +42,7 @@ extension Sandbox {
     /// - Returns: The request: its URL, method, JSON body (keys sorted), `Content-Type` and `Payload-Signature`.
     /// - Throws: ``CashoutSandboxTesting/UnknownMerchant`` for a login this sandbox has no D24 merchant of; ``CashoutSandboxTesting/InvalidRequest``
     ///   when a field is not a JSON value or `path` is not a URL path.
-    public func signedRequest(_ method: String, _ path: String, _ fields: [String: Any & Sendable],
+    public func signedRequest(_ method: String, _ path: String, _ fields: [String: any Sendable],
                               merchant: String = Sandbox.defaultMerchantLogin) throws -> URLRequest {
         let account = try account(merchant)
         var body = fields

@@ -3,8 +3,6 @@ import Foundation
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import SandboxContract
-import SandboxSupport
 #endif
 
 /// The testing library as a Swift team uses it: a real signed create over HTTP, then the clock,

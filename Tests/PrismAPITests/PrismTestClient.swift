@@ -1,5 +1,6 @@
 import CashoutSandbox
 import SandboxBank
+import SandboxContract
 import SandboxWire
 import SandboxSupport
 import SandboxPrism
