@@ -113,7 +113,7 @@ let package = Package(
                                                           "SandboxPrism", "SandboxContract", "SandboxRunner", "SandboxPersistence"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "CashoutSandboxTestingTests", dependencies: ["CashoutSandboxTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxWire", "SandboxBank",
+        .testTarget(name: "EndToEndTests", dependencies: ["TestHelpers", "cashout-sandbox", "SandboxWire", "SandboxBank", "SandboxContract",
                                                           "SandboxPersistence", "SandboxSupport"], exclude: ["Fixtures"]),
     ]
 )

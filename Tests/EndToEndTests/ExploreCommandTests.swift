@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandboxBank
+import SandboxContract
 import SandboxWire
 import SandboxSupport
 import TestHelpers

@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxWire
 import SandboxSupport
 import CashoutSandbox

@@ -57,7 +57,7 @@ private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
         #expect(scenario.rules.count == 4)
         #expect(scenario.rules[1].when["bank_account"]?.matches("12340801") == true)
         #expect(scenario.defaultTimeline?.count == 2)
-        #expect(scenario.faults?.first?.kind == .dropAfterCommit)
+        #expect(scenario.faults?.first?.action == .dropAfterCommit)
         #expect(scenario.retrySchedule == [.seconds(300), .seconds(1500)])
         #expect(scenario.sinks == ["acme": SinkScript(answers: [500, 200])])
         #expect(scenario.steps.count == 8)
@@ -206,7 +206,7 @@ private func occurrenceRefused(_ path: String, got: String? = nil) -> String {
         let scenario = try load(#"""
             {"faults": [{"every": 1, "kind": "truncate"}, {"every": 2, "kind": "truncate", "after_bytes": 0, "commit": false}]}
             """#)
-        #expect(scenario.faults?.map(\.kind) == [.truncate(afterBytes: nil, commit: true), .truncate(afterBytes: 0, commit: false)])
+        #expect(scenario.faults?.map(\.action) == [.truncate(afterBytes: nil, commit: true), .truncate(afterBytes: 0, commit: false)])
     }
 
     @Test func everyListedRejectionCodeLoads() throws {

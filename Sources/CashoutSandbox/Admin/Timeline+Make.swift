@@ -156,18 +156,7 @@ extension Timeline {
         let response = entry.response
         var answer: String
         if let fault = response.fault {
-            // Each kind worded: a new one is a compile error here until it is.
-            answer = switch fault.kind {
-            case .dropAfterCommit: "injected fault drop_after_commit: done, then its answer was lost"
-            case .close: "injected fault close: the connection was closed unanswered"
-            case .error: "injected fault error: answered \(response.status)"
-            case .rateLimit: "injected fault rate_limit: answered \(response.grpcStatus?.name ?? String(response.status))"
-            case .truncate:
-                (fault.handled ? "injected fault truncate: done, then its answer (\(response.grpcStatus?.name ?? String(response.status))) was"
-                    : "injected fault truncate: not done, a \(response.status)")
-                    + " cut off after \(response.cutAfter ?? 0) of its \(response.body.count) bytes"
-            case .latency: "\(response.grpcStatus?.name ?? String(response.status)) after an injected latency"
-            }
+            answer = fault.kind.timelineWords(response.faultAnswer(fault))
         } else if response.isDroppedConnection {
             answer = "no answer (the connection was closed)"
         } else {

@@ -52,12 +52,12 @@ package final class FaultInjector: Sendable {
         return { [self] request, route, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
             let (name, dialect, isMethod) = routes.indices.contains(route) && route != Router.unmatched ? routes[route] : (nil, nil, false)
-            guard let (kind, delay, index) = decide(request, route: name, dialect: dialect, body: {
+            guard let (action, delay, index) = decide(request, route: name, dialect: dialect, body: {
                 requestLog.bodyJSON(of: request, routed: route != Router.unmatched)
             })
             else { return handler(request) }
             let wire: Wire = !isMethod ? .http : GRPCServer.isGRPC(request) ? .grpc : .connect
-            return respond(request, wire: wire, kind: kind, delay: delay, index: index, next: handler)
+            return respond(request, wire: wire, action: action, delay: delay, index: index, next: handler)
         }
     }
 
@@ -74,10 +74,10 @@ package final class FaultInjector: Sendable {
         let milliseconds: Int64
     }
 
-    /// What fault `index` (of `kind`) makes of the request; its answer, when it is the fault's, says so (`HTTPResponse.fault`).
-    private func respond(_ request: HTTPRequest, wire: Wire, kind: Fault.Kind, delay: Int64, index: Int,
+    /// What fault `index` (its `action`) makes of the request; its answer, when it is the fault's, says so (`HTTPResponse.fault`).
+    private func respond(_ request: HTTPRequest, wire: Wire, action: FaultKind.Action, delay: Int64, index: Int,
                          next handler: HTTPHandler) -> HTTPResponse {
-        switch kind {
+        switch action {
         case .latency:
             // The answer, once made, is given `delay` later: no thread waits meanwhile.
             return handler(request).map(Latency(queue: delays, milliseconds: delay)) { latency, produced in
@@ -173,7 +173,7 @@ package final class FaultInjector: Sendable {
     /// matching fault counts the request, whichever fires; the first that fires wins. The body is
     /// read once, and only when a pattern tests it; what the request is about, once, and only when
     /// a fault draws or tests it.
-    private func decide(_ request: HTTPRequest, route: String?, dialect: String?, body readBody: () -> JSON?) -> (Fault.Kind, Int64, Int)? {
+    private func decide(_ request: HTTPRequest, route: String?, dialect: String?, body readBody: () -> JSON?) -> (FaultKind.Action, Int64, Int)? {
         let isOperation = dialect != nil
         var body: JSON??
         func readOnce() -> JSON? {
@@ -191,8 +191,8 @@ package final class FaultInjector: Sendable {
             about = described
             return described
         }
-        return armed.withLock { armed -> (Fault.Kind, Int64, Int)? in
-            var chosen: (Fault.Kind, Int64, Int)?
+        return armed.withLock { armed -> (FaultKind.Action, Int64, Int)? in
+            var chosen: (FaultKind.Action, Int64, Int)?
             for index in armed.faults.indices {
                 let fault = armed.faults[index].fault
                 guard Self.takes(fault, isOperation: isOperation, subject, aboutOnce) else { continue }
@@ -212,11 +212,11 @@ package final class FaultInjector: Sendable {
                 guard fires, chosen == nil, fault.times.map({ armed.faults[index].fired < $0 }) ?? true else { continue }
                 armed.faults[index].fired += 1
                 var delay: Int64 = 0
-                if case .latency(let min, let max) = fault.kind {
+                if case .latency(let min, let max) = fault.action {
                     var draw = random ?? SplitMix64(seed: armed.seed ^ StableHash.of(String(index), String(armed.faults[index].matched)))
                     delay = draw.next(in: min.wholeMilliseconds ... max.wholeMilliseconds)
                 }
-                chosen = (fault.kind, delay, index)
+                chosen = (fault.action, delay, index)
             }
             return chosen
         }

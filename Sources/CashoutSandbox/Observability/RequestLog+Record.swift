@@ -1,4 +1,5 @@
 import SandboxBank
+import SandboxContract
 import SandboxWire
 package import SandboxSupport
 
@@ -17,7 +18,7 @@ extension RequestLog {
             if let trailers = response.trailers { answer["trailers"] = Self.fields(trailers) }
             if let cut = response.cutAfter { answer["cut_after"] = .number(cut) }
             if let fault = response.fault {
-                answer["fault"] = ["index": .number(fault.index), "kind": .string(fault.kind.rawValue), "handled": .bool(fault.handled)]
+                answer["fault"] = ["index": .number(fault.index), "kind": .string(fault.kindName), "handled": .bool(fault.handled)]
             }
             if let diagnosis = response.diagnosis {
                 answer["diagnosis"] = ["check": .string(diagnosis.check), "message": .string(diagnosis.message),

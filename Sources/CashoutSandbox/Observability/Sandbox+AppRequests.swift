@@ -1,6 +1,6 @@
 package import SandboxBank
 package import SandboxContract
-package import SandboxWire
+import SandboxWire
 
 // What the app under test asked of its payouts, as a run beside it stops the clock for it (the
 // Testing your app guide, "App shapes and what the clock waits for"): each request with its turns

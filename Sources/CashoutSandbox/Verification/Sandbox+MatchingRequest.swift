@@ -77,25 +77,11 @@ extension Sandbox {
         return route + (facts?.payoutID.map { " about cashout \($0)" } ?? "")
     }
 
-    /// What a fault answered instead of the API, after "was": each kind worded (a new one is a compile error here until it
-    /// is). Only kinds that answer before the API sees a request come here; the others are worded all the same.
+    /// What a fault answered instead of the API, after "was" (``FaultKind/waitWords(_:)``). Only kinds that answer before
+    /// the API sees a request come here; the others are worded all the same.
     private static func injected(_ response: HTTPResponse) -> String {
         guard let fault = response.fault else { return "answered \(response.status)" }
-        // gRPC's status when it has one (Connect's answers carry none: their HTTP status says it).
-        let status = response.grpcStatus.map(\.name) ?? String(response.status)
-        let wait = response.retryAfter.map { wait in
-            response.grpcStatus == nil ? ", Retry-After \(DurationText.format(wait))"
-                : ", grpc-retry-pushback-ms \(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)"
-        } ?? ""
-        return switch fault.kind {
-        case .rateLimit: "rate limited (\(status)\(wait))"
-        case .error: "answered \(status) by an injected fault (error)"
-        case .close: "closed unanswered by an injected fault (close)"
-        case .truncate:
-            "answered \(status), cut off after \(response.cutAfter ?? 0) of its \(response.body.count) bytes by an injected fault (truncate)"
-        case .dropAfterCommit: "done, then its answer lost to an injected fault (drop_after_commit)"
-        case .latency: "answered \(status) after an injected latency"
-        }
+        return fault.kind.waitWords(response.faultAnswer(fault))
     }
 
     /// The payout a create committed (answered, or its answer lost), by its facts: the id it

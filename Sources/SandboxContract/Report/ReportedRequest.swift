@@ -86,17 +86,8 @@ package struct LoggedExchange: Sendable {
 
     /// What a scenario's fault did to the answer, in the words of the report's evidence; nil when the API answered.
     package var lostAnswer: String? {
-        switch fault {
-        case .close: "closed without an answer (fault close)"
-        case .error: "an error instead of the API's answer (fault error)"
-        case .rateLimit: "rate limited instead of the API's answer (fault rate_limit)"
-        case .truncate: "cut off after \(cutAfter ?? 0) bytes of its body (fault truncate)"
-        case .dropAfterCommit: Self.droppedAfterCommit
-        case .latency: nil  // answered by the API, late
         // A connection dropped with no fault named is a journal's from before faults were named: a drop after commit.
-        case nil: dropped ? Self.droppedAfterCommit : nil
-        }
+        guard let fault else { return dropped ? FaultKind.droppedAfterCommit : nil }
+        return fault.evidenceWords(cutAfter: cutAfter)
     }
-
-    private static let droppedAfterCommit = "dropped after commit (fault drop_after_commit)"
 }

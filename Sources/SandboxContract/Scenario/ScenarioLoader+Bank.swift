@@ -178,39 +178,17 @@ extension ScenarioLoader {
         if let pattern = request, pattern.isEmpty { request = nil }
         guard let kindNode = fields["kind"] else { throw node.fail("expected \"kind\"") }
         if let name = (try? kindNode.string()).flatMap(FaultKind.init(rawValue:)),
-           let stray = FaultKind.allCases.flatMap(\.keys).first(where: { fields[$0] != nil && !name.keys.contains($0) }) {
-            throw fields[stray]!.fail("expected only with kind \(FaultKind.allCases.first { $0.keys.contains(stray) }!.rawValue)")
+           let stray = FaultKind.allCases.flatMap(\.keyNames).first(where: { fields[$0] != nil && !name.keyNames.contains($0) }) {
+            throw fields[stray]!.fail("expected only with kind \(FaultKind.allCases.first { $0.keyNames.contains(stray) }!.rawValue)")
         }
-        let kind: Fault.Kind
         guard let name = FaultKind(rawValue: try kindNode.string()) else {
             let kinds = ScenarioFormat.Keys.faultKinds.map { "\"\($0)\"" }
             throw kindNode.failShowingValue("expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!)")
         }
-        switch name {
-        case .latency:
-            guard let latency = fields["latency"] else { throw node.fail("expected \"latency\" for kind latency") }
-            switch try latency.delay() {
-            case .fixed(let duration): kind = .latency(min: duration, max: duration)
-            case .range(let min, let max): kind = .latency(min: min, max: max)
-            case .businessDays: throw latency.fail("expected a duration or {\"min\",\"max\"}")
-            }
-        case .error:
-            kind = .error(status: try fields["status"]?.integer(400 ... 599) ?? 500, body: try fields["body"]?.string() ?? "")
-        case .close: kind = .close
-        case .dropAfterCommit: kind = .dropAfterCommit
-        case .rateLimit:
-            let after = try fields["retry_after"]?.duration() ?? .seconds(1)
-            guard after <= ScenarioFormat.retryAfterLimit else {
-                throw fields["retry_after"]!.failShowingValue("expected a duration of at most \(DurationText.format(ScenarioFormat.retryAfterLimit))")
-            }
-            kind = .rateLimit(retryAfter: after)
-        case .truncate:
-            kind = .truncate(afterBytes: try fields["after_bytes"]?.integer(0 ... ScenarioFormat.truncateLimit),
-                             commit: try fields["commit"]?.bool() ?? true)
-        }
+        let action = try name.action(fields, node: node)
         let (every, rate) = (try fields["every"]?.integer(ScenarioFormat.Ranges.faultEvery), try fields["rate"]?.rate())
         guard (every == nil) != (rate == nil) else { throw node.fail("expected exactly one of \"every\" or \"rate\"") }
-        return Fault(request: request, account: account, payout: payout, kind: kind, every: every, rate: rate,
+        return Fault(request: request, account: account, payout: payout, action: action, every: every, rate: rate,
                      times: try fields["times"]?.integer(ScenarioFormat.Ranges.faultTimes))
     }
 

@@ -1,5 +1,5 @@
 package import SandboxBank
-package import SandboxWire
+import SandboxWire
 package import SandboxSupport
 
 /// A suite's `explore` section: the space of bank behaviour `cashout-sandbox explore` draws each
@@ -33,16 +33,6 @@ package struct ExploreSpace: Sendable {
         lateReversal: 0.15, lateReversalAfter: .seconds(30),
         chaos: [(.duplicate, 0.15), (.forged, 0.15), (.replay, 0.1), (.delayed, 0.1), (.outOfOrder, 0.1)],
         faults: [(.dropAfterCommit, 0.1), (.error, 0.05), (.latency, 0.05)])
-
-    /// What an explored fault rule adds to its kind.
-    package static func faultRule(_ kind: FaultKind) -> [String: JSON] {
-        switch kind {
-        case .dropAfterCommit, .close, .truncate: [:]  // a drawn truncate: committed, cut at half its body
-        case .error: ["status": 503, "body": .string(errorBody)]
-        case .latency: ["latency": ["min": "50ms", "max": "300ms"]]
-        case .rateLimit: ["retry_after": "1s"]
-        }
-    }
 
     /// The name of a run's rule of weighted outcomes, and how its chaos rules' names begin: what
     /// tells what a run drew from what its suite fixed.
@@ -100,7 +90,7 @@ package struct ExploreSpace: Sendable {
         }
         let faultRules: [JSON] = faults.filter { $0.rate > 0 }.map { kind, rate in
             let rule: [String: JSON] = ["kind": .string(kind.rawValue), "rate": .number("\(rate)")]
-            return .object(rule.merging(Self.faultRule(kind)) { $1 })
+            return .object(rule.merging(kind.exploredRule) { $1 })
         }
         return (rules, chaosRules, faultRules)
     }

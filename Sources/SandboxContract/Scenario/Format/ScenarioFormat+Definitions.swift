@@ -246,50 +246,18 @@ extension ScenarioFormat {
             .with("minimum", JSON.number("0"))
             .with("maximum", JSON.number("1"))),
         ("times", .integer("Act at most this many times, as MockServer's remainingTimes (absent: no limit).", 1 ... 1000000)),
-        ("kind", .string("""
-            latency: answer late; error: answer with status and body instead of handling the request; close: \
-            close the connection without handling the request; drop_after_commit: handle the request (it \
-            commits), then close without answering; rate_limit: answer as a rate-limiting gateway (HTTP 429 with \
-            Retry-After, gRPC RESOURCE_EXHAUSTED with grpc-retry-pushback-ms) without handling the request; truncate: \
-            cut the answer off partway through its body, as a failing proxy does (HTTP/1.1: the connection closes; \
-            HTTP/2: the stream is reset, no trailers).
-            """, enum: FaultKind.allCases.map(\.rawValue))),
+        ("kind", .string(FaultKind.allCases.map { "\($0.rawValue): \($0.about)" }.joined(separator: "; ") + ".",
+                         enum: FaultKind.allCases.map(\.rawValue))),
     ] + FaultKind.allCases.flatMap { kind in
-        faultKeys(kind).map { key in
+        kind.keys.map { key in
             (key.name, KeySpec("For kind \(kind.rawValue)\(key.required ? " (required there)" : ""): \(key.about); ignored for other kinds."))
         }
     }, required: ["kind"]).with("oneOf", [.requiring("every"), .requiring("rate")]).with("allOf", FaultKind.allCases.map(faultKindBlock))
 
-    /// What a fault of `kind` takes besides `kind`, `when` and how often: each key's schema, and whether it is required
-    /// there. The one home of a kind's keys: the loader refuses another kind's from it (`FaultKind.keys`), and the
-    /// schema's block for the kind is made from it (`faultKindBlock`), so a new kind's keys edit no other kind's block.
-    static func faultKeys(_ kind: FaultKind) -> [(name: String, spec: KeySpec, required: Bool, about: String)] {
-        switch kind {
-        case .latency: [("latency", .ref("latency"), true, #"a duration or {"min", "max"}"#)]
-        case .error: [("status", .integer(400 ... 599), false, "the HTTP status, 400 to 599 (default 500)"),
-                      ("body", .string(), false, "the response body (default empty)")]
-        case .rateLimit: [("retry_after", .ref("duration"), false, "how long the app is told to wait before it sends the request again "
-                           + "(default 1s, at most \(DurationText.format(retryAfterLimit))): Retry-After in whole seconds, rounded up, "
-                           + "grpc-retry-pushback-ms in milliseconds")]
-        case .truncate: [("after_bytes", .integer(0 ... truncateLimit), false, "how many bytes of the body are sent before the cut "
-                          + "(0: the head alone; default half of the body; at most all but its last byte, so the answer is always cut)"),
-                         ("commit", .boolean(), false, "true (default): the request is handled, and its answer cut if it committed "
-                          + "(a 2xx, gRPC OK; a refusal is answered whole, as for drop_after_commit); false: not handled, and a 503 "
-                          + "error's answer is cut instead (over gRPC, the head alone)")]
-        case .close, .dropAfterCommit: []
-        }
-    }
-
-    /// The largest `after_bytes` a `truncate` fault takes.
-    static let truncateLimit = 100_000_000
-
-    /// The longest wait a `rate_limit` fault may ask for (`retry_after`).
-    static let retryAfterLimit: Duration = .seconds(3600)
-
     /// `if` the fault is of `kind`, `then` its keys' schemas, those it requires, and none of the other kinds' keys.
     private static func faultKindBlock(_ kind: FaultKind) -> KeySpec {
-        let keys = faultKeys(kind)
-        let others = FaultKind.allCases.flatMap(\.keys).filter { key in !keys.contains { $0.name == key } }
+        let keys = kind.keys
+        let others = FaultKind.allCases.flatMap(\.keyNames).filter { key in !keys.contains { $0.name == key } }
         var then = KeySpec()
         if !keys.isEmpty { then = then.with("properties", named: keys.map { ($0.name, $0.spec) }) }
         let required = keys.filter(\.required).map { JSON.string($0.name) }

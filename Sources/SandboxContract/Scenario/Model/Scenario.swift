@@ -142,25 +142,6 @@ package struct TimelineStepSpec: Sendable, Equatable {
 
 /// An HTTP fault: what it does, to which requests, and how often.
 package struct Fault: Sendable {
-    package enum Kind: Sendable, Equatable {
-        /// Answer late: fixed or a range.
-        case latency(min: Duration, max: Duration)
-        /// Answer with this status and body instead of handling the request.
-        case error(status: Int, body: String)
-        /// Close the connection without handling the request or answering.
-        case close
-        /// Handle the request, then, if it committed (2xx), close without answering: the response is lost.
-        case dropAfterCommit
-        /// Answer as a gateway that rate-limits, instead of handling the request: HTTP 429 with `Retry-After`,
-        /// gRPC `RESOURCE_EXHAUSTED` with `grpc-retry-pushback-ms`, Connect `resource_exhausted`.
-        case rateLimit(retryAfter: Duration)
-        /// Cut the answer off after `afterBytes` bytes of its body (nil: half of it), as a failing proxy does: HTTP/1.1
-        /// closes the connection, HTTP/2 resets the stream. `commit`: handle the request and cut its answer if it
-        /// committed (2xx, gRPC OK; a refusal is answered whole, as for `dropAfterCommit`); else cut a 503 instead of
-        /// handling it.
-        case truncate(afterBytes: Int?, commit: Bool)
-    }
-
     /// What the request must be (`when`: the request pattern of a verification, `endpoint`
     /// its shorthand for `method` and `path`); nil for any request to a payout API.
     package var request: RequestPattern?
@@ -169,7 +150,8 @@ package struct Fault: Sendable {
     /// `when.payout`: field (or `merchant`, `dialect`) -> matcher, tested on the payout the request
     /// names; empty: any request.
     package var payout: [String: Matcher] = [:]
-    package var kind: Kind
+    /// What it does (its kind, with what that carries).
+    package var action: FaultKind.Action
     /// Every Nth matching request (the Nth, 2Nth...), or nil.
     package var every: Int?
     /// The chance per matching request, seeded, or nil.
@@ -213,9 +195,4 @@ package struct ChaosRuleSpec: Sendable {
         case fixed(Duration)
         case range(min: Duration, max: Duration)
     }
-}
-
-extension FaultKind {
-    /// The keys a fault of this kind may have besides `kind`, `when` and how often (`ScenarioFormat.faultKeys(_:)`).
-    package var keys: [String] { ScenarioFormat.faultKeys(self).map(\.name) }
 }

@@ -36,27 +36,17 @@ package struct Diagnosis: Sendable, Equatable {
     }
 }
 
-/// A kind of scenario fault, named as a scenario file names it (`"kind": "drop_after_commit"`): the
-/// one list the scenario format, the loader, the explore space, the answer, the timeline's words and
-/// the report read. Every switch over it is exhaustive, with no `default:`, so that a new kind is a
-/// compile error at each place that must say what it does (the Contributing guide, "Add a fault kind").
-package enum FaultKind: String, Sendable, CaseIterable {
-    case latency, error, close
-    case dropAfterCommit = "drop_after_commit"
-    case rateLimit = "rate_limit"
-    case truncate
-}
-
-/// Which of a scenario's faults (its place in `faults`) gave an answer, its kind, and whether the
-/// handler had seen the request (a `drop_after_commit`, a committed `truncate`) or not (an `error`, a `close`).
+/// Which of a scenario's faults (its place in `faults`) gave an answer, its kind's name as the scenario spells it (the
+/// contract's `FaultKind`, which makes and reads it), and whether the handler had seen the request (a
+/// `drop_after_commit`, a committed `truncate`) or not (an `error`, a `close`).
 package struct InjectedFault: Sendable, Equatable {
     package let index: Int
-    package let kind: FaultKind
+    package let kindName: String
     package let handled: Bool
 
-    package init(index: Int, kind: FaultKind, handled: Bool) {
+    package init(index: Int, kindName: String, handled: Bool) {
         self.index = index
-        self.kind = kind
+        self.kindName = kindName
         self.handled = handled
     }
 }
