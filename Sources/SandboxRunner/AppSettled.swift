@@ -11,7 +11,8 @@ import SandboxSupport
 /// Asked only while nothing of the app's is in flight in the sandbox, then again every 5 ms, the
 /// gap doubling to 50 ms while the app does nothing the sandbox sees; a 0 counts only when nothing
 /// of the app's began while it was asked. An app that does not serve it (refused, not 200, or not
-/// `{"pending": N}`) is not asked again during the same wait: the clock guesses, as without it.
+/// `{"pending": N}`) is not asked again during the same wait: the clock guesses, as without it. Asked
+/// through ``AppAnswers``: a value with no I/O of its own.
 struct AppSettled {
     /// What the app said, as a wait reads it.
     enum Word: Equatable {
@@ -25,6 +26,8 @@ struct AppSettled {
 
     /// The URL, `${NAME}` expanded.
     let url: String
+    /// Who answers it.
+    private let answers: any AppAnswers
     /// An answer not in its form, to note once (``takeUnreadable()``).
     private var unreadable: String?
     private var noted = false
@@ -36,8 +39,9 @@ struct AppSettled {
     /// How long an answer may take.
     static let timeout = Duration.seconds(2)
 
-    init(url: String) {
+    init(url: String, answers: any AppAnswers) {
         self.url = url
+        self.answers = answers
     }
 
     /// What to note of an answer not in its form, the first time only.
@@ -75,23 +79,17 @@ struct AppSettled {
         return .pending(pending)
     }
 
-    /// GETs the URL: N of `{"pending": N}`, nil when the app does not say.
+    /// What the app says (``AppAnswers/settled(at:)``): N of `{"pending": N}`, nil when it does not say.
     private mutating func ask() -> Int? {
-        let response: HTTPResponse
-        do {
-            response = try HTTPClient.send(method: "GET", url: url, headers: ["Accept": "application/json"], timeout: Self.timeout)
-        } catch {
-            return nil
-        }
-        guard response.status == 200 else { return nil }
-        guard let json = try? JSON.parse(response.body), let number = json["pending"]?.numberText, let pending = Int(number), pending >= 0 else {
+        switch answers.settled(at: url) {
+        case .pending(let pending): return pending
+        case .notServed: return nil
+        case .unreadable(let text):
             if unreadable == nil {
-                let text = String(decoding: response.body.prefix(60), as: UTF8.self) + (response.body.count > 60 ? "..." : "")
                 unreadable = "app.settled \(url) answered \(JSON.string(text).serializedString()), expected {\"pending\": N} (N a whole "
                     + "number, 0 when the app has no work pending); the clock guessed from real-time quiet instead"
             }
             return nil
         }
-        return pending
     }
 }

@@ -57,12 +57,12 @@ struct AppTurns {
     /// How many stops the clock made for a notification or a change of the app's.
     private(set) var stops = 0
 
-    /// `settledURL`: the app's `app.settled`, `${NAME}` expanded; nil when it offers none.
-    init(sandbox: Sandbox, quietPeriod: Duration, quietLimit: Duration, settledURL: String? = nil) {
+    /// `settledURL`: the app's `app.settled`, `${NAME}` expanded, asked through `answers`; nil when it offers none.
+    init(sandbox: Sandbox, quietPeriod: Duration, quietLimit: Duration, settledURL: String? = nil, answers: (any AppAnswers)? = nil) {
         self.sandbox = sandbox
         self.quietPeriod = quietPeriod
         self.quietLimit = quietLimit
-        settled = settledURL.map(AppSettled.init(url:))
+        settled = settledURL.map { AppSettled(url: $0, answers: answers ?? AppOverHTTP(sandbox: sandbox)) }
     }
 
     /// Moves the clock to `target` (nil: to the next event, and what is due then), stopping for the

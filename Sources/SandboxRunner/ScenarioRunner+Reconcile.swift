@@ -21,7 +21,10 @@ extension ScenarioRunner {
     /// The app's ledger at `location` reconciled with the bank (of `account` alone when given).
     func reconcile(_ location: String, account: String?, action: String) -> LedgerOutcome {
         if let account, sandbox.bank.account(id: account) == nil { return .failed("\(action): no account \"\(account)\"", unreadable: false) }
-        switch sandbox.reconcile(ledgerAt: location, account: account) {
+        let read = answers.ledger(at: location).flatMap { json in
+            sandbox.reconcile(ledger: json, source: (try? sandbox.expandingVariables(location).get()) ?? location, account: account)
+        }
+        switch read {
         case .failure(let problem) where problem.unserved:
             return .notServed("ledger not checked: \(problem.message)")
         case .failure(let problem):

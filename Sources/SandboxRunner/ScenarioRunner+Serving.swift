@@ -52,6 +52,9 @@ extension ScenarioRunner {
         /// Called with the sandbox and the result once the run is judged, before the sandbox stops:
         /// `test --serve --keep` reports there and serves the run's end state until it is stopped.
         package var kept: (@Sendable (Sandbox, ScenarioResult) -> Void)?
+        /// Who answers what the run asks the app itself (`app.settled`, its ledger); nil: the app, over HTTP or its file
+        /// (``AppOverHTTP``).
+        package var answers: (any AppAnswers)?
 
         /// Which runs get a timeline: none (`test`), a failed one, of the payouts its failures name
         /// (`test --serve`, `explore`), or every one, of every payout when none failed (`--timeline`).

@@ -22,7 +22,8 @@ extension ScenarioRunner {
                 sandbox.bank.advance(by: duration)
                 return nil
             }
-            if let note = turns?.advance(to: sandbox.bank.clock.now.adding(duration)) { notes.append(note) }
+            let target = sandbox.bank.clock.now.adding(duration)
+            if let note = turns?.advance(to: target) { notes.append(note) }
             return nil
         case .advanceToNextEvent:
             guard turns != nil else {

@@ -19,6 +19,8 @@ package struct ScenarioRunner {
 
     let scenario: Scenario
     let sandbox: Sandbox
+    /// Who answers what the runner asks the app itself: its `app.settled` and its ledger.
+    let answers: any AppAnswers
     var references: [String: Reference] = [:]
     var saved: [String: String] = [:]
     var created = 0
@@ -66,7 +68,7 @@ package struct ScenarioRunner {
         // At its first step from the start: the app, started next, never sees step 0.
         if !scenario.steps.isEmpty { sandbox.suite.step(1) }
         let beside = serving.beside.map { BesideRun($0, sandbox: sandbox) }
-        var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox)
+        var runner = ScenarioRunner(scenario: scenario, sandbox: sandbox, answers: serving.answers ?? AppOverHTTP(sandbox: sandbox))
         var notes: [String] = []
         if let quietPeriod = serving.quietPeriod {
             var settledURL: String?
@@ -75,7 +77,8 @@ package struct ScenarioRunner {
             case .failure(let problem): notes.append("app.settled not asked: \(problem.message)")
             case nil: break
             }
-            runner.turns = AppTurns(sandbox: sandbox, quietPeriod: quietPeriod, quietLimit: serving.quietLimit, settledURL: settledURL)
+            runner.turns = AppTurns(sandbox: sandbox, quietPeriod: quietPeriod, quietLimit: serving.quietLimit, settledURL: settledURL,
+                                   answers: runner.answers)
         }
         var verdicts: [StepVerdict] = []
         var book = CaseBook()
