@@ -167,10 +167,14 @@ extension Sandbox {
             let requestMetrics = HTTPMetrics(routes: apis.router.routeNames)  // the server counts every answer into it
             apis.admin.serveMetrics(SandboxMetrics(http: requestMetrics, grpc: apis.grpc.metrics, webhooks: parts.webhookCounts),
                                     in: &apis.router)
-            let pipelineParts = PipelineParts(configuration: configuration, routeNames: apis.router.routeNames, routeDialects: apis.routeDialects,
-                                              requests: apis.requests, clock: clock, grpc: apis.grpc, sender: parts.sender, journal: journal,
-                                              faults: apis.faults, activity: parts.activity)
-            for stage in Sandbox.pipeline(pipelineParts) { apis.router.use(stage.middleware) }
+            // Every route's context, read once here: what each stage knows of a request's route.
+            let routes = RouteContext.table(routeNames: apis.router.routeNames, dialects: dialects, routeDialects: apis.routeDialects,
+                                            grpcRoutes: Set(apis.grpc.methodPaths.map { "POST \($0)" }), unrecorded: APIDocs.routes,
+                                            handsOutURLs: APIDocs.routes, sendsWebhooks: Sandbox.sendsWebhooks)
+            let pipelineParts = PipelineParts(configuration: configuration, routes: routes, requests: apis.requests, clock: clock,
+                                              grpc: apis.grpc, sender: parts.sender, journal: journal, faults: apis.faults,
+                                              activity: parts.activity)
+            apis.router.use(Sandbox.middleware(Sandbox.pipeline(pipelineParts), routes: routes))
             // After the journal's replay: what it replays happened before, and is not logged again.
             let (eventLog, timelines) = (configuration.eventLog, apis.admin.timelines)
             parts.bank.observe { event in

@@ -12,10 +12,8 @@ extension Sandbox {
     /// What the stages work with.
     struct PipelineParts {
         let configuration: Configuration
-        /// Every route's name, by number (`Router.routeNames`, once every route is added).
-        let routeNames: [String]
-        /// The dialect of each payout API's route, by number.
-        let routeDialects: [String: String]
+        /// Every route's context, by number (`Router.routeNames`, once every route is added).
+        let routes: [RouteContext]
         let requests: RequestLog
         let clock: VirtualClock
         let grpc: GRPCServer
@@ -25,55 +23,56 @@ extension Sandbox {
         let activity: AppActivity
     }
 
-    /// One stage: a struct, not a bare closure in an array, so that the closure is kept and
-    /// called as it is (a closure stored as an array's element is called through a thunk that
-    /// converts its arguments, on every request).
-    struct Stage {
-        let middleware: Router.Middleware
+    typealias Stage = RequestStage
 
-        init(_ middleware: @escaping Router.Middleware) {
-            self.middleware = middleware
+    /// The stages as the router's one middleware, outermost first: each request's context made once, from its route's.
+    static func middleware(_ stages: [Stage], routes: [RouteContext]) -> Router.Middleware {
+        // Composed once, innermost last: each stage gets the context the first made.
+        let handler: Stage = { request, _, next in next(request) }
+        let chain = stages.reversed().reduce(handler) { inner, stage in
+            { request, context, next in stage(request, context) { inner($0, context, next) } }
+        }
+        return { request, number, next in
+            chain(request, RequestContext(route: routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]), next)
         }
     }
+
+    /// The admin routes that run the bank's events or send webhooks.
+    static let sendsWebhooks = Set([AdminRoute.advanceClock, AdminRoute.redeliverWebhook, AdminRoute.sendWebhookChaos].map(\.route))
 
     /// The sandbox's middleware, outermost first; a stage the configuration turns off is left out.
     static func pipeline(_ parts: PipelineParts) -> [Stage] {
         let configuration = parts.configuration
-        // The routes of gRPC methods, which Connect calls too: "POST /types.PayoutService/Create".
-        let grpcRoutes = Set(parts.grpc.methodPaths.map { "POST \($0)" })
+        let grpc = parts.grpc
         let stages: [Stage?] = [
             // The request log and the log of refused authentication: each request as it came,
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
             configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
-                ? Stage(RequestRecorder(requestLog: parts.requests, eventLog: configuration.eventLog, clock: parts.clock,
-                                        routeNames: parts.routeNames,
-                                        dialects: parts.routeDialects, unrecorded: APIDocs.routes,
-                                        activity: parts.activity).respond)
+                ? RequestRecorder(requestLog: parts.requests, eventLog: configuration.eventLog, clock: parts.clock,
+                                  activity: parts.activity).respond
                 : nil,
             // A request to a name that is not this machine's is refused before anything is done
             // with it, when only this machine can connect (against DNS rebinding).
-            listensOnLoopbackOnly(configuration.server) ? Stage(HostGuard(allowed: configuration.allowedHosts).check) : nil,
+            listensOnLoopbackOnly(configuration.server) ? HostGuard(allowed: configuration.allowedHosts).check : nil,
             // A gRPC call that no route took: UNIMPLEMENTED.
-            Stage(parts.grpc.unknownCalls),
+            { request, context, next in (context.route.name == nil ? grpc.unimplemented(request) : nil) ?? next(request) },
             // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the
             // webhook sender the names it is reached by, so notifications to its sink under those
             // names stay in process.
-            Stage(learnsHosts(routeNames: parts.routeNames, sender: parts.sender)),
+            learnsHosts(sender: parts.sender),
             // A change is on disk before the answer that reports it leaves.
-            parts.journal.map { Stage(durable($0, grpcRoutes: grpcRoutes, routeNames: parts.routeNames)) },
+            parts.journal.map(durable),
             // The admin API: cross-site writes refused, then the admin token.
-            Stage(adminGuards(routeNames: parts.routeNames, token: configuration.adminToken)),
+            adminGuards(token: configuration.adminToken),
             // The scenarios' HTTP faults, on the handlers' answers.
-            Stage(parts.faults.middleware(routeNames: parts.routeNames, dialects: parts.routeDialects, grpcRoutes: grpcRoutes,
-                                          requestLog: parts.requests)),
+            parts.faults.middleware(requestLog: parts.requests),
         ]
         return stages.compactMap { $0 }
     }
 
-    private static func learnsHosts(routeNames: [String], sender: WebhookSender) -> Router.Middleware {
-        let handsOutURLs = routeNames.map { APIDocs.routes.contains($0) }
-        return { request, route, next in
-            if handsOutURLs[route], let host = request.headers["Host"] { sender.learn(host: host) }
+    private static func learnsHosts(sender: WebhookSender) -> Stage {
+        { request, context, next in
+            if context.route.handsOutURLs, let host = request.headers["Host"] { sender.learn(host: host) }
             return next(request)
         }
     }
@@ -82,11 +81,9 @@ extension Sandbox {
     /// a GET that links). While the journal cannot write, every request is a read unless it
     /// changes something: then it waits, and is refused with a 503 in its API's format once what
     /// it changed is undone (Running it, "When the disk fails"). A status query still answers.
-    private static func durable(_ journal: StateJournal, grpcRoutes: Set<String>, routeNames: [String]) -> Router.Middleware {
-        let calls = routeNames.map { grpcRoutes.contains($0) }
-        let sends = routeNames.map { sendsWebhooks.contains($0) }
-        return { request, route, next in
-            let refusedAs = calls[route] ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : httpRefusal
+    private static func durable(_ journal: StateJournal) -> Stage {
+        { request, context, next in
+            let refusedAs = context.route.isGRPCMethod ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : httpRefusal
             let before = journal.journal.counts.appended
             let reads = request.method == "GET" || request.method == "HEAD"
             // While the journal cannot write, a read answers from memory, whatever others journal meanwhile.
@@ -96,13 +93,10 @@ extension Sandbox {
             }
             // What runs events or sends webhooks is refused before it runs: its webhooks would tell
             // an app of changes then undone. Anything else runs, as a read unless it changes something.
-            if sends[route] { return httpRefusal(error) }
+            if context.route.sendsWebhooks { return httpRefusal(error) }
             return journal.afterSync(next(request), since: before, readsWait: false, refusedAs: refusedAs)
         }
     }
-
-    /// The admin routes that run the bank's events or send webhooks.
-    private static let sendsWebhooks = Set([AdminRoute.advanceClock, AdminRoute.redeliverWebhook, AdminRoute.sendWebhookChaos].map(\.route))
 
     /// A change refused for the journal, as the HTTP APIs answer it: 503 with the sandbox's error
     /// body and `Retry-After`.
@@ -121,11 +115,11 @@ extension Sandbox {
         }
     }
 
-    private static func adminGuards(routeNames: [String], token: String?) -> Router.Middleware {
-        let crossSite = CrossSiteGuard(routes: routeNames)
-        let auth = AdminAuth(token: token, routes: routeNames)
-        return Router.group(AdminAPI.group, routeNames: routeNames) { request, route, next in
-            crossSite.check(request, route: route) { request in auth?.check(request, route: route, next: next) ?? next(request) }
+    private static func adminGuards(token: String?) -> Stage {
+        let auth = AdminAuth(token: token)
+        return { request, context, next in
+            guard context.route.isAdmin(request) else { return next(request) }
+            return CrossSiteGuard.check(request, context) { request in auth?.check(request, context, next: next) ?? next(request) }
         }
     }
 }

@@ -83,6 +83,6 @@ extension Sandbox {
     }
 
     private func subject(of entry: RequestLog.Entry) -> RequestSubject {
-        subjects(entry.request, entry.route, entry.dialect, requestLog.bodyJSON(of: entry.request, routed: entry.route != nil))
+        subjects(entry.request, entry.route, entry.dialect, requestLog.bodyJSON(of: entry.request, routed: entry.route != nil), entry.facts)
     }
 }

@@ -62,17 +62,17 @@ import Testing
         // Answered: each was decoded once, by its handler or by the fault stage before it (D24's by the fault stage only).
         let d24 = faults ? 1 : 0
         #expect(entries.map { $0.request.decoded?.decodes } == [d24, d24] + Array(repeating: 1, count: routes.count - 2))
-        // Its facts: made by the fault stage, when one is armed, before it was handled.
-        func kept() -> [KeptFacts?] { entries.map { $0.request.decoded?.derived.load() as? KeptFacts } }
-        let madeByTheFaults = kept()
-        #expect(madeByTheFaults.allSatisfy { ($0 != nil) == faults })
+        // Its facts: made by the fault stage, when one is armed, before it was handled, and kept with the entry.
+        #expect(entries.allSatisfy { $0.facts.madeAsked == faults })
         // Then read by the clock's waits, the report and a timeline: nothing decodes it again, nor
         // makes its facts again (the fault stage's are every reader's).
         _ = sandbox.appRequests(after: 0)
         #expect(sandbox.integrationReport().status == 200)
         _ = sandbox.timeline(of: sandbox.bank.payouts(account: nil).map(\.id), title: "t", findings: [], judged: nil)
         #expect(entries.map { $0.request.decoded?.decodes } == Array(repeating: 1, count: routes.count))
-        #expect(zip(madeByTheFaults, kept()).allSatisfy { before, after in after != nil && (before == nil || before === after) })
-        #expect(kept().allSatisfy { kept in kept?.answered { facts in Issue.record("its answer's facts made twice"); return facts } != nil })
+        #expect(entries.allSatisfy { entry in
+            entry.facts.answered(asked: { Issue.record("its facts made twice"); return nil },
+                                 by: { facts in Issue.record("its answer's facts made twice"); return facts }) != nil
+        })
     }
 }

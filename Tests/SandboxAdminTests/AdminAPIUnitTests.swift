@@ -12,7 +12,7 @@ private func admin(journalCapacity: Int = 10) -> AdminAPI {
     let bank = Bank(clock: clock, configuration: Bank.Configuration(), accounts: []) { _, _, _ in nil }
     let sinks = SinkStore()
     let sender = WebhookSender(dialects: [:], sinks: sinks, timeout: .seconds(5), concurrency: 4, counts: WebhookCounts())
-    let faults = FaultInjector(faults: [], seed: 0) { _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
+    let faults = FaultInjector(faults: [], seed: 0) { _, _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
     let requests = RequestLog(capacity: journalCapacity, bodyLimit: 1024, grpc: GRPCServer(services: [], files: { [] }))
     return AdminAPI(bank: bank, sinks: sinks, faults: faults, sender: sender, initial: ([], Bank.Configuration()),
                     layers: ScenarioLayers(ScenarioSetup(layering: [])), vocabulary: ScenarioVocabulary(), dialects: [:],

@@ -80,7 +80,7 @@ extension AdminAPI {
     /// An admin like this one, but over `bank` and parts of its own that nobody serves: what
     /// replays a journal's records to read back the state it holds (Sandbox+DiskFailure).
     package func replaying(into bank: Bank) -> AdminAPI {
-        let noFaults = FaultInjector(faults: [], seed: 0) { _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
+        let noFaults = FaultInjector(faults: [], seed: 0) { _, _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
         return AdminAPI(bank: bank, sinks: SinkStore(), faults: noFaults, sender: sender,
                  initial: initial, layers: layers.fresh(), vocabulary: vocabulary, dialects: dialects,
                  requests: RequestLog(capacity: 0, bodyLimit: 0, grpc: GRPCServer(services: [], files: { [] })),

@@ -18,19 +18,16 @@ package struct AdminAuth: Sendable {
     package static let openRoutes = AdminToken.openRoutes.union(AdminToken.openRoutes.compactMap(Router.headTwin))
 
     private let digest: [UInt8]
-    /// Route numbers that need no token, indexed by route number.
-    private let open: [Bool]
 
     /// nil when `token` is nil or empty: no check.
-    package init?(token: String?, routes: [String]) {
+    package init?(token: String?) {
         guard let token, !token.isEmpty else { return nil }
         digest = SHA256.hash(Array(token.utf8))
-        open = routes.map(Self.openRoutes.contains)
     }
 
     /// Runs `next` for a request that needs no token or has the right one; else 401.
-    package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
-        guard !(open.indices.contains(route) && open[route]) else { return next(request) }
+    package func check(_ request: HTTPRequest, _ context: RequestContext, next: HTTPHandler) -> HTTPResponse {
+        guard !context.route.tokenOpen else { return next(request) }
         guard let header = request.headers["Authorization"], let token = Self.bearerToken(header) else {
             return Self.refusal(AdminToken.missing, invalid: false)
         }

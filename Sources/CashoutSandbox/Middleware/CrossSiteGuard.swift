@@ -7,15 +7,14 @@ package import SandboxWire
 /// the dashboard, served by the sandbox itself, sends its own. So a `/sandbox/...` request other
 /// than GET or HEAD whose `Origin` is not the `Host` it was sent to is refused with 403.
 /// Notifications to the sink (`POST /sandbox/sink/{name}`) come from anywhere and pass.
-package struct CrossSiteGuard: Sendable {
-    private let open: [Bool]
-
-    package init(routes: [String]) {
-        open = routes.map { $0 == AdminRoute.postToSink.route }
+package enum CrossSiteGuard {
+    /// Whether the route named `route` is open to any site (the sink's).
+    package static func isOpen(_ route: String) -> Bool {
+        route == AdminRoute.postToSink.route
     }
 
-    package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
-        guard request.method != "GET", request.method != "HEAD", !(open.indices.contains(route) && open[route]) else {
+    package static func check(_ request: HTTPRequest, _ context: RequestContext, next: HTTPHandler) -> HTTPResponse {
+        guard request.method != "GET", request.method != "HEAD", !context.route.crossSiteOpen else {
             return next(request)
         }
         let site = request.headers["Sec-Fetch-Site"]

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 package import SandboxContract
 import SandboxBank
-package import SandboxWire
+import SandboxWire
 import SandboxSupport
 import Synchronization
 
@@ -43,20 +43,16 @@ package final class FaultInjector: Sendable {
         self.describe = describe
     }
 
-    /// The router middleware, for routes numbered as `routeNames` (each payout API's route with
-    /// its dialect in `dialects`; `grpcRoutes`, those of gRPC methods, which Connect calls too),
-    /// reading bodies as `journal` does: answers a request with its handler unless a fault fires.
-    package func middleware(routeNames: [String], dialects: [String: String], grpcRoutes: Set<String>,
-                            requestLog: RequestLog) -> Router.Middleware {
-        let routes = routeNames.map { ($0, dialects[$0], grpcRoutes.contains($0)) }
-        return { [self] request, route, handler in
+    /// The pipeline's stage, reading bodies as `requestLog` does: answers a request with its handler unless a fault fires.
+    package func middleware(requestLog: RequestLog) -> RequestStage {
+        { [self] request, context, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
-            let (name, dialect, isMethod) = routes.indices.contains(route) && route != Router.unmatched ? routes[route] : (nil, nil, false)
-            guard let (action, delay, index) = decide(request, route: name, dialect: dialect, body: {
-                requestLog.bodyJSON(of: request, routed: route != Router.unmatched)
+            let route = context.route
+            guard let (action, delay, index) = decide(request, context, body: {
+                requestLog.bodyJSON(of: request, routed: route.name != nil)
             })
             else { return handler(request) }
-            let wire: Wire = !isMethod ? .http : GRPCServer.isGRPC(request) ? .grpc : .connect
+            let wire: Wire = !route.isGRPCMethod ? .http : GRPCServer.isGRPC(request) ? .grpc : .connect
             return respond(request, wire: wire, action: action, delay: delay, index: index, next: handler)
         }
     }
@@ -173,7 +169,8 @@ package final class FaultInjector: Sendable {
     /// matching fault counts the request, whichever fires; the first that fires wins. The body is
     /// read once, and only when a pattern tests it; what the request is about, once, and only when
     /// a fault draws or tests it.
-    private func decide(_ request: HTTPRequest, route: String?, dialect: String?, body readBody: () -> JSON?) -> (FaultKind.Action, Int64, Int)? {
+    private func decide(_ request: HTTPRequest, _ context: RequestContext, body readBody: () -> JSON?) -> (FaultKind.Action, Int64, Int)? {
+        let (route, dialect) = (context.route.name, context.route.dialect)
         let isOperation = dialect != nil
         var body: JSON??
         func readOnce() -> JSON? {
@@ -187,7 +184,7 @@ package final class FaultInjector: Sendable {
         var about: RequestSubject?
         func aboutOnce() -> RequestSubject {
             if let about { return about }
-            let described = describe(request, route, dialect, readOnce())
+            let described = describe(request, route, dialect, readOnce(), context.facts)
             about = described
             return described
         }

@@ -23,7 +23,7 @@ public struct HostGuard: Sendable {
         self.allowed = allowed.map { $0.lowercased() }
     }
 
-    package func check(_ request: HTTPRequest, route: Int, next: HTTPHandler) -> HTTPResponse {
+    package func check(_ request: HTTPRequest, _ context: RequestContext, next: HTTPHandler) -> HTTPResponse {
         guard let host = request.headers["Host"], !isAllowed(host) else { return next(request) }
         let name = Self.name(of: host)
         return Router.error(403, "Host \(host) is not allowed: this sandbox listens on loopback and answers only requests "

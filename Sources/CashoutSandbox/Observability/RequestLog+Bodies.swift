@@ -18,11 +18,10 @@ extension RequestLog {
     /// (the clock's waits, the report, the timeline, a verification), then kept (`KeptFacts`).
     package func facts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
         guard let operation = entry.route.flatMap(api.operation(route:)) else { return nil }
-        let kept = KeptFacts.of(entry.request) {
+        return entry.facts.answered(asked: {
             api.facts(of: OperationCall(operation, headers: entry.request.headers, body: entry.requestTruncated ? nil : bodyJSON(entry)),
                       bank: bank)
-        }
-        return kept.answered { facts in answerJSON(entry).map { api.facts(facts, answered: $0, operation: operation) } ?? facts }
+        }, by: { facts in answerJSON(entry).map { api.facts(facts, answered: $0, operation: operation) } ?? facts })
     }
 
     /// The entry as a dialect reads it for the integration report.

@@ -1,4 +1,5 @@
 package import SandboxBank
+package import SandboxContract
 package import SandboxWire
 import SandboxSupport
 import Synchronization
@@ -41,9 +42,12 @@ package final class RequestLog: Sendable {
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         package let route: String?
         package let dialect: String?
+        /// What its API reads of the request and its answer, made once for every reader (``RequestLog/facts(_:api:bank:)``).
+        package let facts: KeptFacts
 
         package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
-                     response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?) {
+                     response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?,
+                     facts: KeptFacts = KeptFacts()) {
             self.id = id
             self.at = at
             self.receivedAt = receivedAt
@@ -55,6 +59,7 @@ package final class RequestLog: Sendable {
             self.responseTruncated = responseTruncated
             self.route = route
             self.dialect = dialect
+            self.facts = facts
         }
 
         /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
@@ -91,14 +96,17 @@ package final class RequestLog: Sendable {
     /// Keeps a request and its answer, pushing the oldest out when full. `truncated`: whether each body was cut already
     /// (a finished run's record, read back); nil: cut here at `bodyLimit`.
     package func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64,
-                turn: Int = 0, answeredTurn: Int = 0, truncated: (request: Bool, response: Bool)? = nil) {
+                turn: Int = 0, answeredTurn: Int = 0, truncated: (request: Bool, response: Bool)? = nil, facts: KeptFacts = KeptFacts()) {
         guard capacity > 0 else { return }
         var request = request, response = response
         let requestTruncated = request.body.count > bodyLimit || truncated?.request == true
         let responseTruncated = response.body.count > bodyLimit || truncated?.response == true
-        if requestTruncated {  // neither the whole body nor what it read as is kept
+        // Neither the whole body nor what it read as is kept, nor the facts made of it: they are made again of what is kept.
+        var facts = facts
+        if requestTruncated {
             request.body = Array(request.body.prefix(bodyLimit))
-            request.decoded = DecodedBody()  // for what its readers make of it (its facts) only
+            request.decoded = DecodedBody()
+            facts = KeptFacts()
         }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
         // Made under the lock, where it takes its id, and moved into the ring (not copied); the
@@ -107,7 +115,8 @@ package final class RequestLog: Sendable {
             kept.lastID += 1
             let pushedOut = kept.entries.append(Entry(id: kept.lastID, at: at, receivedAt: receivedAt, turn: turn, answeredTurn: answeredTurn,
                                                       request: request, response: response, requestTruncated: requestTruncated,
-                                                      responseTruncated: responseTruncated, route: route, dialect: dialect))
+                                                      responseTruncated: responseTruncated, route: route, dialect: dialect,
+                                                      facts: facts))
             if pushedOut != nil { kept.lost += 1 }
             return pushedOut
         }

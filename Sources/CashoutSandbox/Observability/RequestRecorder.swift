@@ -12,39 +12,21 @@ package import SandboxWire
 /// built-in sink's POSTs with them, since the sink keeps those), nor the dashboard's page and the
 /// documents (`APIDocs.routes`).
 package struct RequestRecorder: Sendable {
-    private struct Route: Sendable {
-        let name: String?
-        let dialect: String?
-        let recorded: Bool
-    }
-
     package let requestLog: RequestLog
     package let eventLog: EventLog?
     package let clock: VirtualClock
     /// Each request recorded is the app's activity until answered.
     package let activity: AppActivity
-    /// By route number (``Router/routeNames``).
-    private let routes: [Route]
 
-    /// `dialects`: the API of each route name; `unrecorded`: the routes (GET ones: their HEAD twins too) left out.
-    package init(requestLog: RequestLog, eventLog: EventLog?, clock: VirtualClock, routeNames: [String], dialects: [String: String],
-         unrecorded: [String], activity: AppActivity) {
+    package init(requestLog: RequestLog, eventLog: EventLog?, clock: VirtualClock, activity: AppActivity) {
         self.requestLog = requestLog
         self.activity = activity
         self.eventLog = eventLog
         self.clock = clock
-        let left = Set(unrecorded + unrecorded.filter { $0.hasPrefix("GET ") }.map { "HEAD " + $0.dropFirst(4) })
-        routes = routeNames.enumerated().map { number, name in
-            guard number != Router.unmatched else { return Route(name: nil, dialect: nil, recorded: true) }
-            return Route(name: name, dialect: dialects[name],
-                         recorded: !left.contains(name) && !Router.path(Router.pattern(of: name), isIn: adminRouteGroup))
-        }
     }
 
-    package func respond(_ request: HTTPRequest, _ number: Int, _ next: HTTPHandler) -> HTTPResponse {
-        let route = routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]
-        // A matched route's group is known from its pattern; only an unmatched path is looked at.
-        guard route.recorded, number != Router.unmatched || !Router.path(request.path, isIn: adminRouteGroup) else { return next(request) }
+    package func respond(_ request: HTTPRequest, _ context: RequestContext, _ next: HTTPHandler) -> HTTPResponse {
+        guard context.route.isRecorded(request) else { return next(request) }
         let at = clock.now
         let receivedAt = VirtualClock.wallMilliseconds()
         let turn = activity.begin()
@@ -52,12 +34,12 @@ package struct RequestRecorder: Sendable {
         // An answer made at once (nearly all) is recorded in place: handing the request to `map`
         // as its context copies it, which cost a signed D24 status 1,700 instructions (callgrind).
         guard response.isDeferred else {
-            record(request, response, route: route, at: at, receivedAt: receivedAt, turn: turn)
+            record(request, response, context, at: at, receivedAt: receivedAt, turn: turn)
             return response
         }
-        let pending = Pending(recorder: self, request: request, route: route, at: at, receivedAt: receivedAt, turn: turn)
+        let pending = Pending(recorder: self, request: request, context: context, at: at, receivedAt: receivedAt, turn: turn)
         return response.map(pending) { pending, response in
-            pending.recorder.record(pending.request, response, route: pending.route, at: pending.at, receivedAt: pending.receivedAt,
+            pending.recorder.record(pending.request, response, pending.context, at: pending.at, receivedAt: pending.receivedAt,
                                     turn: pending.turn)
             return response
         }
@@ -67,16 +49,17 @@ package struct RequestRecorder: Sendable {
     private struct Pending: Sendable {
         let recorder: RequestRecorder
         let request: HTTPRequest
-        let route: Route
+        let context: RequestContext
         let at: VirtualTime
         let receivedAt: Int64
         let turn: Int
     }
 
-    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: Route, at: VirtualTime, receivedAt: Int64, turn: Int) {
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, _ context: RequestContext, at: VirtualTime, receivedAt: Int64,
+                        turn: Int) {
         defer { activity.end() }
-        requestLog.record(request, response, route: route.name, dialect: route.dialect, at: at, receivedAt: receivedAt, turn: turn,
-                          answeredTurn: activity.turn)
+        requestLog.record(request, response, route: context.route.name, dialect: context.route.dialect, at: at, receivedAt: receivedAt,
+                          turn: turn, answeredTurn: activity.turn, facts: context.facts)
         if let diagnosis = response.diagnosis, let eventLog {
             eventLog.authRefused(method: request.method, path: request.path, response: response, diagnosis)
         }

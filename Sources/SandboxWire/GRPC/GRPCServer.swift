@@ -114,12 +114,17 @@ package struct GRPCServer: Sendable {
         }
     }
 
+    /// A gRPC call no route took, answered `UNIMPLEMENTED` in grpc-go's words; nil for any other request.
+    package func unimplemented(_ request: HTTPRequest) -> HTTPResponse? {
+        GRPCServer.isGRPC(request) ? metered(unknownMethod(request), path: nil) : nil
+    }
+
     /// The middleware that answers a gRPC call no route took: `UNIMPLEMENTED`, in grpc-go's words.
     package var unknownCalls: Router.Middleware {
         let server = self
         return { request, route, next in
-            guard route == Router.unmatched, GRPCServer.isGRPC(request) else { return next(request) }
-            return server.metered(server.unknownMethod(request), path: nil)
+            guard route == Router.unmatched, let answer = server.unimplemented(request) else { return next(request) }
+            return answer
         }
     }
 

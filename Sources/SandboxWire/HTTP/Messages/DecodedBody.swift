@@ -15,9 +15,6 @@ public import Synchronization
     @usableFromInline let json = SetOnce<Boxed<JSON?>>()
     /// The body as its handler reads it, when that is not JSON (a gRPC message).
     @usableFromInline let message = SetOnce<Boxed<any DecodedMessage>>()
-    /// What its readers made of it, set once by the first so that its work is every later one's: an immutable,
-    /// `Sendable` object of the reader's own class (the request log's facts).
-    package let derived = SetOnce<any AnyObject & Sendable>()
     @usableFromInline let decoded = Atomic<Int>(0)
 
     package init() {}

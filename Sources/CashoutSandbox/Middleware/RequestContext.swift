@@ -1,0 +1,81 @@
+package import SandboxContract
+package import SandboxWire
+
+/// What every stage of the pipeline knows of a request's route (`Sandbox+Pipeline.swift`), read once for every route when
+/// the sandbox starts, as Hummingbird hands its middleware `context.endpointPath` and grpc-swift its interceptors the
+/// method's descriptor: no stage keeps a table of its own by route number.
+package final class RouteContext: Sendable {
+    /// `"POST /v3/cashout"`, as the router names it; nil when no route matched.
+    package let name: String?
+    /// The payout API whose operation it is (`d24`); nil for the sandbox's own routes.
+    package let dialect: String?
+    /// Its operation, of that API.
+    package let operation: APIOperation?
+    /// A gRPC method's route, which Connect calls too (`POST /types.PayoutService/Create`).
+    package let isGRPCMethod: Bool
+    /// An admin route (under `/sandbox`); nil when no route matched: its path says.
+    private let admin: Bool?
+    /// A page that hands out the sandbox's URL (dashboard, Postman, OpenAPI).
+    package let handsOutURLs: Bool
+    /// Kept in the request log (the payout APIs' routes, and every unmatched request outside `/sandbox`).
+    private let recordedRoute: Bool
+    /// An admin route that runs the bank's events or sends webhooks.
+    package let sendsWebhooks: Bool
+    /// The admin routes open to any site (the sink) and without the admin token (health, the sink).
+    package let crossSiteOpen: Bool, tokenOpen: Bool
+
+    /// Every route of `routeNames`, by number (`Router.routeNames`: 0 is `unmatched`).
+    package static func table(routeNames: [String], dialects: [String: any Dialect], routeDialects: [String: String], grpcRoutes: Set<String>,
+                              unrecorded: [String], handsOutURLs: [String], sendsWebhooks: Set<String>) -> [RouteContext] {
+        let left = Set(unrecorded + unrecorded.compactMap(Router.headTwin))
+        let pages = Set(handsOutURLs)
+        return routeNames.enumerated().map { number, name in
+            guard number != Router.unmatched else { return RouteContext(unmatched: ()) }
+            let dialect = routeDialects[name]
+            let admin = Router.path(Router.pattern(of: name), isIn: AdminAPI.group)
+            return RouteContext(name: name, dialect: dialect, operation: dialect.flatMap { dialects[$0]?.operation(route: name) },
+                                isGRPCMethod: grpcRoutes.contains(name), admin: admin, handsOutURLs: pages.contains(name),
+                                recordedRoute: !left.contains(name) && !admin, sendsWebhooks: sendsWebhooks.contains(name),
+                                crossSiteOpen: CrossSiteGuard.isOpen(name), tokenOpen: AdminAuth.openRoutes.contains(name))
+        }
+    }
+
+    private init(name: String?, dialect: String?, operation: APIOperation?, isGRPCMethod: Bool, admin: Bool?, handsOutURLs: Bool,
+                 recordedRoute: Bool, sendsWebhooks: Bool, crossSiteOpen: Bool, tokenOpen: Bool) {
+        (self.name, self.dialect, self.operation, self.isGRPCMethod, self.admin) = (name, dialect, operation, isGRPCMethod, admin)
+        (self.handsOutURLs, self.recordedRoute, self.sendsWebhooks) = (handsOutURLs, recordedRoute, sendsWebhooks)
+        (self.crossSiteOpen, self.tokenOpen) = (crossSiteOpen, tokenOpen)
+    }
+
+    /// The context of a request no route took.
+    private convenience init(unmatched: Void) {
+        self.init(name: nil, dialect: nil, operation: nil, isGRPCMethod: false, admin: nil, handsOutURLs: false, recordedRoute: true,
+                  sendsWebhooks: false, crossSiteOpen: false, tokenOpen: false)
+    }
+
+    /// Whether `request`, of this route, is an admin request (a `/sandbox/...` path, routed or not: a guard of the admin
+    /// API answers before a 404 does).
+    package func isAdmin(_ request: HTTPRequest) -> Bool {
+        admin ?? Router.path(request.path, isIn: AdminAPI.group)
+    }
+
+    /// Whether `request`, of this route, is kept in the request log.
+    package func isRecorded(_ request: HTTPRequest) -> Bool {
+        recordedRoute && (name != nil || !Router.path(request.path, isIn: AdminAPI.group))
+    }
+}
+
+/// One stage of the pipeline: the request, its context, and what answers it next (the next stage, or its route's handler).
+package typealias RequestStage = @Sendable (HTTPRequest, RequestContext, _ next: HTTPHandler) -> HTTPResponse
+
+/// A request's context as each stage of the pipeline receives it: its route's (``RouteContext``), and its facts, made by
+/// the first reader (a fault's look) and kept with its log entry for every later one (``KeptFacts``).
+package struct RequestContext: Sendable {
+    package let route: RouteContext
+    package let facts: KeptFacts
+
+    package init(route: RouteContext, facts: KeptFacts = KeptFacts()) {
+        self.route = route
+        self.facts = facts
+    }
+}
