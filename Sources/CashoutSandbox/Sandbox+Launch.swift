@@ -171,7 +171,7 @@ extension Sandbox {
             let routes = RouteContext.table(routeNames: apis.router.routeNames, dialects: dialects, routeDialects: apis.routeDialects,
                                             grpcRoutes: Set(apis.grpc.methodPaths.map { "POST \($0)" }), unrecorded: APIDocs.routes,
                                             handsOutURLs: APIDocs.routes, sendsWebhooks: Sandbox.sendsWebhooks)
-            let pipelineParts = PipelineParts(configuration: configuration, routes: routes, requests: apis.requests, clock: clock,
+            let pipelineParts = PipelineParts(configuration: configuration, requests: apis.requests, clock: clock,
                                               grpc: apis.grpc, sender: parts.sender, journal: journal, faults: apis.faults,
                                               activity: parts.activity)
             apis.router.use(Sandbox.middleware(Sandbox.pipeline(pipelineParts), routes: routes))

@@ -12,8 +12,6 @@ extension Sandbox {
     /// What the stages work with.
     struct PipelineParts {
         let configuration: Configuration
-        /// Every route's context, by number (`Router.routeNames`, once every route is added).
-        let routes: [RouteContext]
         let requests: RequestLog
         let clock: VirtualClock
         let grpc: GRPCServer
@@ -23,17 +21,25 @@ extension Sandbox {
         let activity: AppActivity
     }
 
-    typealias Stage = RequestStage
+    /// One stage: a struct, not a bare closure in an array, so that the closure is kept and
+    /// called as it is (a closure stored as an array's element is called through a thunk that
+    /// converts its arguments, on every request).
+    struct Stage {
+        let run: RequestStage
+
+        init(_ run: @escaping RequestStage) {
+            self.run = run
+        }
+    }
 
     /// The stages as the router's one middleware, outermost first: each request's context made once, from its route's.
     static func middleware(_ stages: [Stage], routes: [RouteContext]) -> Router.Middleware {
         // Composed once, innermost last: each stage gets the context the first made.
-        let handler: Stage = { request, _, next in next(request) }
-        let chain = stages.reversed().reduce(handler) { inner, stage in
-            { request, context, next in stage(request, context) { inner($0, context, next) } }
+        let chain = stages.reversed().reduce(Stage { request, _, next in next(request) }) { inner, stage in
+            Stage { request, context, next in stage.run(request, context) { inner.run($0, context, next) } }
         }
         return { request, number, next in
-            chain(request, RequestContext(route: routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]), next)
+            chain.run(request, RequestContext(route: routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]), next)
         }
     }
 
@@ -48,29 +54,29 @@ extension Sandbox {
             // The request log and the log of refused authentication: each request as it came,
             // each answer as it left, whatever answered it (a guard, a fault, a handler).
             configuration.requestJournalCapacity > 0 || configuration.eventLog != nil
-                ? RequestRecorder(requestLog: parts.requests, eventLog: configuration.eventLog, clock: parts.clock,
-                                  activity: parts.activity).respond
+                ? Stage(RequestRecorder(requestLog: parts.requests, eventLog: configuration.eventLog, clock: parts.clock,
+                                        activity: parts.activity).respond)
                 : nil,
             // A request to a name that is not this machine's is refused before anything is done
             // with it, when only this machine can connect (against DNS rebinding).
-            listensOnLoopbackOnly(configuration.server) ? HostGuard(allowed: configuration.allowedHosts).check : nil,
+            listensOnLoopbackOnly(configuration.server) ? Stage(HostGuard(allowed: configuration.allowedHosts).check) : nil,
             // A gRPC call that no route took: UNIMPLEMENTED.
-            { request, context, next in (context.route.name == nil ? grpc.unimplemented(request) : nil) ?? next(request) },
+            Stage { request, context, next in (context.route.name == nil ? grpc.unimplemented(request) : nil) ?? next(request) },
             // The pages that hand out the sandbox's URL (dashboard, Postman, OpenAPI) teach the
             // webhook sender the names it is reached by, so notifications to its sink under those
             // names stay in process.
-            learnsHosts(sender: parts.sender),
+            Stage(learnsHosts(sender: parts.sender)),
             // A change is on disk before the answer that reports it leaves.
-            parts.journal.map(durable),
+            parts.journal.map { Stage(durable($0)) },
             // The admin API: cross-site writes refused, then the admin token.
-            adminGuards(token: configuration.adminToken),
+            Stage(adminGuards(token: configuration.adminToken)),
             // The scenarios' HTTP faults, on the handlers' answers.
-            parts.faults.middleware(requestLog: parts.requests),
+            Stage(parts.faults.middleware(requestLog: parts.requests)),
         ]
         return stages.compactMap { $0 }
     }
 
-    private static func learnsHosts(sender: WebhookSender) -> Stage {
+    private static func learnsHosts(sender: WebhookSender) -> RequestStage {
         { request, context, next in
             if context.route.handsOutURLs, let host = request.headers["Host"] { sender.learn(host: host) }
             return next(request)
@@ -81,7 +87,7 @@ extension Sandbox {
     /// a GET that links). While the journal cannot write, every request is a read unless it
     /// changes something: then it waits, and is refused with a 503 in its API's format once what
     /// it changed is undone (Running it, "When the disk fails"). A status query still answers.
-    private static func durable(_ journal: StateJournal) -> Stage {
+    private static func durable(_ journal: StateJournal) -> RequestStage {
         { request, context, next in
             let refusedAs = context.route.isGRPCMethod ? grpcRefusal(grpc: GRPCServer.isGRPC(request)) : httpRefusal
             let before = journal.journal.counts.appended
@@ -115,7 +121,7 @@ extension Sandbox {
         }
     }
 
-    private static func adminGuards(token: String?) -> Stage {
+    private static func adminGuards(token: String?) -> RequestStage {
         let auth = AdminAuth(token: token)
         return { request, context, next in
             guard context.route.isAdmin(request) else { return next(request) }

@@ -83,6 +83,7 @@ extension Sandbox {
     }
 
     private func subject(of entry: RequestLog.Entry) -> RequestSubject {
-        subjects(entry.request, entry.route, entry.dialect, requestLog.bodyJSON(of: entry.request, routed: entry.route != nil), entry.facts)
+        let operation = entry.dialect.flatMap { dialect in entry.route.flatMap { dialects[dialect]?.operation(route: $0) }.map { (dialect, $0) } }
+        return subjects(entry.request, entry.route, operation, requestLog.bodyJSON(of: entry.request, routed: entry.route != nil), entry.facts)
     }
 }

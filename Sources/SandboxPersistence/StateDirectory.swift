@@ -1,4 +1,5 @@
 import Glibc
+import SwiftOverlayShims
 
 /// The start-up checks of `--state-dir`.
 enum StateDirectory {

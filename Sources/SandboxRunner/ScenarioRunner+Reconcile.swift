@@ -21,10 +21,7 @@ extension ScenarioRunner {
     /// The app's ledger at `location` reconciled with the bank (of `account` alone when given).
     func reconcile(_ location: String, account: String?, action: String) -> LedgerOutcome {
         if let account, sandbox.bank.account(id: account) == nil { return .failed("\(action): no account \"\(account)\"", unreadable: false) }
-        let read = answers.ledger(at: location).flatMap { json in
-            sandbox.reconcile(ledger: json, source: (try? sandbox.expandingVariables(location).get()) ?? location, account: account)
-        }
-        switch read {
+        switch sandbox.reconcile(read: answers.ledger(at: location), from: location, account: account) {
         case .failure(let problem) where problem.unserved:
             return .notServed("ledger not checked: \(problem.message)")
         case .failure(let problem):

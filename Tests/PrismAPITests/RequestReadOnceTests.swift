@@ -63,7 +63,7 @@ import Testing
         let d24 = faults ? 1 : 0
         #expect(entries.map { $0.request.decoded?.decodes } == [d24, d24] + Array(repeating: 1, count: routes.count - 2))
         // Its facts: made by the fault stage, when one is armed, before it was handled, and kept with the entry.
-        #expect(entries.allSatisfy { $0.facts.madeAsked == faults })
+        #expect(entries.allSatisfy { $0.facts?.madeAsked == faults })
         // Then read by the clock's waits, the report and a timeline: nothing decodes it again, nor
         // makes its facts again (the fault stage's are every reader's).
         _ = sandbox.appRequests(after: 0)
@@ -71,7 +71,7 @@ import Testing
         _ = sandbox.timeline(of: sandbox.bank.payouts(account: nil).map(\.id), title: "t", findings: [], judged: nil)
         #expect(entries.map { $0.request.decoded?.decodes } == Array(repeating: 1, count: routes.count))
         #expect(entries.allSatisfy { entry in
-            entry.facts.answered(asked: { Issue.record("its facts made twice"); return nil },
+            entry.facts?.answered(asked: { Issue.record("its facts made twice"); return nil },
                                  by: { facts in Issue.record("its answer's facts made twice"); return facts }) != nil
         })
     }

@@ -76,3 +76,34 @@ private func context(_ number: Int, of routes: [String] = ["unmatched"]) -> Requ
         #expect(AdminAuth.bearerToken("Bearer abc") == "abc")
     }
 }
+
+/// Every route's context, read once at start (`RouteContext.table`): what each stage of the pipeline knows of a route.
+@Suite struct RouteContextTests {
+    @Test func eachRouteSaysWhatTheStagesAsk() {
+        let names = ["unmatched", "GET /sandbox/health", "HEAD /sandbox/health", "GET /openapi.json", "HEAD /openapi.json",
+                     "POST /sandbox/sink/{name}", "POST /sandbox/clock/advance", "POST /types.PayoutService/Create"]
+        let table = RouteContext.table(routeNames: names, dialects: [:], routeDialects: [:],
+                                       grpcRoutes: ["POST /types.PayoutService/Create"], unrecorded: ["GET /openapi.json"],
+                                       handsOutURLs: ["GET /openapi.json"], sendsWebhooks: ["POST /sandbox/clock/advance"])
+        let route = Dictionary(uniqueKeysWithValues: zip(names, table))
+        // The request log: a document's route and its HEAD twin are left out, as is every admin route; a payout API's
+        // call and an unmatched path outside /sandbox are kept, an unmatched /sandbox path is not.
+        #expect(!route["GET /openapi.json"]!.isRecorded(request("GET", "/openapi.json", [:])))
+        #expect(!route["HEAD /openapi.json"]!.isRecorded(request("HEAD", "/openapi.json", [:])))
+        #expect(!route["GET /sandbox/health"]!.isRecorded(request("GET", "/sandbox/health", [:])))
+        #expect(route["POST /types.PayoutService/Create"]!.isRecorded(request("POST", "/types.PayoutService/Create", [:])))
+        #expect(table[0].isRecorded(request("GET", "/v9/nothing", [:])))
+        #expect(!table[0].isRecorded(request("GET", "/sandbox/nothing", [:])))
+        // The admin guards: admin routes, and an unmatched path under /sandbox.
+        #expect(route["POST /sandbox/clock/advance"]!.isAdmin(request("POST", "/sandbox/clock/advance", [:])))
+        #expect(!route["GET /openapi.json"]!.isAdmin(request("GET", "/openapi.json", [:])))
+        #expect(table[0].isAdmin(request("GET", "/sandbox/nothing", [:])) && !table[0].isAdmin(request("GET", "/v9/nothing", [:])))
+        // Open routes, with the HEAD twin of health; the sink to any site.
+        #expect(route["GET /sandbox/health"]!.tokenOpen && route["HEAD /sandbox/health"]!.tokenOpen)
+        #expect(!route["POST /sandbox/clock/advance"]!.tokenOpen)
+        #expect(route["POST /sandbox/sink/{name}"]!.crossSiteOpen && !route["POST /sandbox/clock/advance"]!.crossSiteOpen)
+        #expect(route["POST /types.PayoutService/Create"]!.isGRPCMethod && !route["GET /openapi.json"]!.isGRPCMethod)
+        #expect(route["POST /sandbox/clock/advance"]!.sendsWebhooks && route["GET /openapi.json"]!.handsOutURLs)
+        #expect(table[0].name == nil && table[0].operation == nil)
+    }
+}

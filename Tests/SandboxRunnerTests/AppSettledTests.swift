@@ -24,21 +24,30 @@ import Testing
 
     /// The app: serves `/settled` on the sandbox's `CASHOUT_SANDBOX_APP_PORT` as `word` says; its
     /// follow-ups are retried after `backoff` while a fault answers them, `retries` times at most.
-    static func app(_ word: Word, backoff: Duration, retries: Int, ledger: String) -> @Sendable (Sandbox) -> CommandOutcome? {
+    static func app(_ word: Word, backoff: Duration, retries: Int) -> @Sendable (Sandbox) -> CommandOutcome? {
         { sandbox in
             let pending = Atomic(0)
+            let booked = Mutex("")
             let settled = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: sandbox.appPort, threads: 2)) { request in
+                if request.path == "/ledger" {
+                    // Answered once no work is pending (whatever `/settled` says): a read never races the app's own write.
+                    let deadline = ContinuousClock.now + .seconds(9)
+                    while pending.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                    let entry = #"{"external_id": "settled-1", "amount": "100.00", "status": "\#(booked.withLock { $0 })"}"#
+                    return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"payouts": [\#(entry)]}"#.utf8))
+                }
                 guard request.path == "/settled" else { return HTTPResponse(status: 404) }
                 switch word {
                 case .honest: return HTTPResponse(status: 200, body: Array(#"{"pending": \#(pending.load(ordering: .acquiring))}"#.utf8))
                 case .fixed(let body): return HTTPResponse(status: 200, body: Array(body.utf8))
                 }
             }
-            defer { settled?.stop() }
-            @Sendable func book(_ status: String) {
-                let entry = #"{"external_id": "settled-1", "amount": "100.00", "status": "\#(status)"}"#
-                try? Data(#"{"payouts": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: ledger), options: .atomic)
+            guard let settled else {
+                Issue.record("the app could not listen on CASHOUT_SANDBOX_APP_PORT \(sandbox.appPort)")
+                return nil
             }
+            defer { settled.stop() }
+            @Sendable func book(_ status: String) { booked.withLock { $0 = status } }
             let receiver = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 2)) { _ in
                 pending.add(1, ordering: .releasing)  // the follow-up is owed from before the answer goes
                 Thread.detachNewThread {
@@ -77,9 +86,9 @@ import Testing
     }
 
     /// `OwedRetryTests.suite`, with `app.settled` beside the ledger: the first `times` status queries' answers are lost.
-    static func suite(times: Int, ledger: String) throws -> Scenario {
+    static func suite(times: Int) throws -> Scenario {
         try ScenarioLoader.load(Array(#"""
-            {"name": "settled", "app": {"ledger": "\#(ledger)", "settled": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/settled"},
+            {"name": "settled", "app": {"ledger": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/ledger", "settled": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/settled"},
              "bank": {"rules": [{"when": {"external_id": "settled-1"},
                                  "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"}]}]},
              "faults": \#(Self.faults(times)),
@@ -92,11 +101,10 @@ import Testing
     /// app says it has the follow-up pending until it has its answer, so the clock waits for it,
     /// and every stop ended on its word.
     @Test func theClockHoldsWhileTheAppSaysItHasWorkPending() throws {
-        let ledger = OwedRetryTests.ledgerFile()
         var serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
-                                             beside: Self.app(.honest, backoff: .seconds(1), retries: 3, ledger: ledger))
+                                             beside: Self.app(.honest, backoff: .seconds(1), retries: 3))
         serving.timeline = .always
-        let result = try ScenarioRunner.run(try Self.suite(times: 2, ledger: ledger), serving: serving)
+        let result = try ScenarioRunner.run(try Self.suite(times: 2), serving: serving)
         #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
         #expect(result.notes.isEmpty, "\(result.notes)")
         #expect(result.ledgerSummary == "ledger: 1 payout reconciled")
@@ -108,11 +116,10 @@ import Testing
     /// quiet limit (here one no run reaches) for a retry that will not come; the report says it did
     /// not follow up.
     @Test func anAppThatSaysItIsSettledIsNotWaitedForTillTheLimit() throws {
-        let ledger = OwedRetryTests.ledgerFile()
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
-                                             beside: Self.app(.honest, backoff: .zero, retries: 0, ledger: ledger))
+                                             beside: Self.app(.honest, backoff: .zero, retries: 0))
         let started = ContinuousClock.now
-        let result = try ScenarioRunner.run(try Self.suite(times: 9, ledger: ledger), serving: serving)
+        let result = try ScenarioRunner.run(try Self.suite(times: 9), serving: serving)
         #expect(ContinuousClock.now - started < Waiting.limit)
         #expect(result.failure?.step == 4, "\(result.failureText ?? "")")
         #expect(result.failureText?.contains("notification_not_followed_up") == true, "\(result.failureText ?? "")")
@@ -121,20 +128,18 @@ import Testing
 
     /// An app that says it has work pending for ever: each wait ends at the quiet limit, noted with its word.
     @Test func anAppThatStaysPendingIsNotedAtTheQuietLimit() throws {
-        let ledger = OwedRetryTests.ledgerFile()
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: .milliseconds(300),
-                                             beside: Self.app(.fixed(#"{"pending": 1}"#), backoff: .zero, retries: 0, ledger: ledger))
-        let result = try ScenarioRunner.run(try Self.suite(times: 0, ledger: ledger), serving: serving)
+                                             beside: Self.app(.fixed(#"{"pending": 1}"#), backoff: .zero, retries: 0))
+        let result = try ScenarioRunner.run(try Self.suite(times: 0), serving: serving)
         #expect(result.notes.contains("step 2: the app still said it had 1 pending (app.settled) after --quiet-limit 300ms; the clock moved anyway"),
                 "\(result.notes)")
     }
 
     /// An answer not in the form is noted once, and the clock guesses as without it.
     @Test func anAnswerNotInTheFormIsNotedOnceAndGuessedAround() throws {
-        let ledger = OwedRetryTests.ledgerFile()
         let serving = ScenarioRunner.Serving(threads: 2, quietPeriod: .milliseconds(50), quietLimit: Waiting.limit,
-                                             beside: Self.app(.fixed(#"{"payouts": []}"#), backoff: .milliseconds(100), retries: 3, ledger: ledger))
-        let result = try ScenarioRunner.run(try Self.suite(times: 1, ledger: ledger), serving: serving)
+                                             beside: Self.app(.fixed(#"{"payouts": []}"#), backoff: .milliseconds(100), retries: 3))
+        let result = try ScenarioRunner.run(try Self.suite(times: 1), serving: serving)
         #expect(result.passed, "\(result.failureText ?? "") \(result.ledgerFailure ?? "")")
         let unreadable = result.notes.filter { $0.contains("answered \"{\\\"payouts\\\": []}\", expected {\"pending\": N}") }
         #expect(unreadable.count == 1, "\(result.notes)")

@@ -70,7 +70,11 @@ import Testing
                     return HTTPResponse(status: 200)
                 }
             }
-            defer { server?.stop() }
+            guard let server else {
+                Issue.record("the app could not listen on CASHOUT_SANDBOX_APP_PORT \(sandbox.appPort)")
+                return nil
+            }
+            defer { server.stop() }
             begin()
             let created = Self.signed(sandbox, "/v3/cashout", #""external_id":"owed-1","country":"BR","currency":"BRL","amount":"100.00","#
                 + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#

@@ -184,7 +184,8 @@ package final class FaultInjector: Sendable {
         var about: RequestSubject?
         func aboutOnce() -> RequestSubject {
             if let about { return about }
-            let described = describe(request, route, dialect, readOnce(), context.facts)
+            let described = describe(request, route, context.route.operation.flatMap { operation in dialect.map { ($0, operation) } }, readOnce(),
+                                     context.facts)
             about = described
             return described
         }

@@ -68,14 +68,15 @@ package final class RouteContext: Sendable {
 /// One stage of the pipeline: the request, its context, and what answers it next (the next stage, or its route's handler).
 package typealias RequestStage = @Sendable (HTTPRequest, RequestContext, _ next: HTTPHandler) -> HTTPResponse
 
-/// A request's context as each stage of the pipeline receives it: its route's (``RouteContext``), and its facts, made by
-/// the first reader (a fault's look) and kept with its log entry for every later one (``KeptFacts``).
+/// A request's context as each stage of the pipeline receives it: its route's (``RouteContext``), and, for a payout API's
+/// operation, its facts, made by the first reader (a fault's look) and kept with its log entry for every later one
+/// (``KeptFacts``; nil for any other request, which has none).
 package struct RequestContext: Sendable {
     package let route: RouteContext
-    package let facts: KeptFacts
+    package let facts: KeptFacts?
 
-    package init(route: RouteContext, facts: KeptFacts = KeptFacts()) {
+    package init(route: RouteContext) {
         self.route = route
-        self.facts = facts
+        facts = route.operation == nil ? nil : KeptFacts()
     }
 }

@@ -8,10 +8,10 @@ package import SandboxSupport
 /// app in another run (its API and route, its account, and the payout it asks for or names by its
 /// content and occurrence, never an id the app makes), which a rate's draw is keyed on.
 package struct RequestSubject: Sendable {
-    /// Describes a request: the request, its route's name and API (nil when no route matched), its body as JSON, and its
-    /// facts as its readers share them.
-    package typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ dialect: String?, _ body: JSON?, _ facts: KeptFacts)
-        -> RequestSubject
+    /// Describes a request: the request, its route's name (nil when no route matched), its API and its operation of that API
+    /// (nil for none), its body as JSON, and its facts as its readers share them.
+    package typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ operation: (dialect: String, APIOperation)?,
+                                            _ body: JSON?, _ facts: KeptFacts?) -> RequestSubject
 
     package let identity: String
     package let account: String?
@@ -46,9 +46,9 @@ package struct RequestSubject: Sendable {
     /// a create by its beneficiary and amount; a request naming a payout by that payout's content
     /// (`Payout.contentKey`, over `contentFields`, and `Payout.occurrence`); any other by its route and account.
     package static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
-        { request, route, dialect, body, kept in
+        { request, route, operation, body, kept in
             let place = route ?? "\(request.method) \(request.path)"
-            guard let name = dialect, let api = dialects[name], let operation = route.flatMap(api.operation(route:)),
+            guard let (name, operation) = operation, let api = dialects[name], let kept,
                 case let call = OperationCall(operation, headers: request.headers, body: body),
                 let facts = kept.asked({ api.facts(of: call, bank: bank) })
             else { return RequestSubject(identity: place, account: nil, payout: nil) }

@@ -17,8 +17,8 @@ extension RequestLog {
     /// fault's look made it, or made now, and its answer's part added once, by the first reader
     /// (the clock's waits, the report, the timeline, a verification), then kept (`KeptFacts`).
     package func facts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
-        guard let operation = entry.route.flatMap(api.operation(route:)) else { return nil }
-        return entry.facts.answered(asked: {
+        guard let operation = entry.route.flatMap(api.operation(route:)), let kept = entry.facts else { return nil }
+        return kept.answered(asked: {
             api.facts(of: OperationCall(operation, headers: entry.request.headers, body: entry.requestTruncated ? nil : bodyJSON(entry)),
                       bank: bank)
         }, by: { facts in answerJSON(entry).map { api.facts(facts, answered: $0, operation: operation) } ?? facts })

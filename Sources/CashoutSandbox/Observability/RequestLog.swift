@@ -42,12 +42,13 @@ package final class RequestLog: Sendable {
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         package let route: String?
         package let dialect: String?
-        /// What its API reads of the request and its answer, made once for every reader (``RequestLog/facts(_:api:bank:)``).
-        package let facts: KeptFacts
+        /// What its API reads of the request and its answer, made once for every reader (``RequestLog/facts(_:api:bank:)``);
+        /// nil for a request of no payout API.
+        package let facts: KeptFacts?
 
         package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
                      response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?,
-                     facts: KeptFacts = KeptFacts()) {
+                     facts: KeptFacts? = nil) {
             self.id = id
             self.at = at
             self.receivedAt = receivedAt
@@ -96,17 +97,18 @@ package final class RequestLog: Sendable {
     /// Keeps a request and its answer, pushing the oldest out when full. `truncated`: whether each body was cut already
     /// (a finished run's record, read back); nil: cut here at `bodyLimit`.
     package func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String?, dialect: String?, at: VirtualTime, receivedAt: Int64,
-                turn: Int = 0, answeredTurn: Int = 0, truncated: (request: Bool, response: Bool)? = nil, facts: KeptFacts = KeptFacts()) {
+                turn: Int = 0, answeredTurn: Int = 0, truncated: (request: Bool, response: Bool)? = nil, facts: KeptFacts? = nil) {
         guard capacity > 0 else { return }
         var request = request, response = response
         let requestTruncated = request.body.count > bodyLimit || truncated?.request == true
         let responseTruncated = response.body.count > bodyLimit || truncated?.response == true
-        // Neither the whole body nor what it read as is kept, nor the facts made of it: they are made again of what is kept.
-        var facts = facts
+        // A payout API's request has its facts: the pipeline's, or made afresh (a run's record read back). Neither the whole
+        // body nor what it read as is kept, nor the facts made of it: they are made again of what is kept.
+        var facts = dialect == nil ? nil : facts ?? KeptFacts()
         if requestTruncated {
             request.body = Array(request.body.prefix(bodyLimit))
             request.decoded = DecodedBody()
-            facts = KeptFacts()
+            if facts != nil { facts = KeptFacts() }
         }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
         // Made under the lock, where it takes its id, and moved into the ring (not copied); the

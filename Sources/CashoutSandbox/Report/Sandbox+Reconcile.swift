@@ -100,9 +100,13 @@ extension Sandbox {
     ///   than 200, no such file, not JSON, or a ledger not in its form.
     @discardableResult
     public func reconcile(ledgerAt location: String, account: String? = nil) -> Result<Reconciliation, Reconciliation.Problem> {
-        switch readLedger(at: location) {
-        case .success(let json): reconcile(ledger: json, source: (try? expandingVariables(location).get()) ?? location, account: account)
-        case .failure(let problem): .failure(problem)
-        }
+        reconcile(read: readLedger(at: location), from: location, account: account)
+    }
+
+    /// The ledger `read` from `location` (as ``readLedger(at:)`` reads it, or another reader) reconciled, the report naming
+    /// `location` with its `${NAME}`s expanded.
+    package func reconcile(read: Result<JSON, Reconciliation.Problem>, from location: String, account: String?)
+        -> Result<Reconciliation, Reconciliation.Problem> {
+        read.flatMap { reconcile(ledger: $0, source: (try? expandingVariables(location).get()) ?? location, account: account) }
     }
 }

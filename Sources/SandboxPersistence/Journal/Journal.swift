@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SwiftOverlayShims
 import Synchronization
 
 /// An append-only journal file with group commit and compaction.

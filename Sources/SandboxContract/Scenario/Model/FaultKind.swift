@@ -4,7 +4,7 @@ package import SandboxWire
 
 /// A kind of scenario fault, named as a scenario file names it (`"kind": "drop_after_commit"`), and everything a
 /// file says of it: what it carries (``Action``), the keys it takes and their schema (``keys``), how they are read
-/// (``action(_:)``) and what `explore` draws (``exploredRule``). The one declaration of the kinds: the schema, the
+/// (``action(_:node:)``) and what `explore` draws (``exploredRule``). The one declaration of the kinds: the schema, the
 /// loader, `explore`, the fault injector, the timeline and the report read it, and no `switch` over it or its
 /// ``Action`` has a `default:`, so a new kind is a compile error at each place that must say what it does (the
 /// Contributing guide, "Add a fault kind").
@@ -138,7 +138,7 @@ extension InjectedFault {
 
 extension FaultKind {
     /// An answer a fault of the kind gave, as the places that tell of it see it.
-    package struct Answer {
+    package struct Answer: Sendable {
         /// Its gRPC status's name when it has one, else its HTTP status (Connect's answers carry none: their HTTP status says it).
         package var status: String
         package var httpStatus: Int

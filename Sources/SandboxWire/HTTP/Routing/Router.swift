@@ -88,19 +88,6 @@ package struct Router: Sendable {
         self.middleware = { request, route, next in outer(request, route) { middleware($0, route, next) } }
     }
 
-    /// `middleware` for the requests of one route group only, of a router whose routes are
-    /// `routeNames`: paths `prefix` and under `prefix/`, routed or not (a guard of the group
-    /// answers before a 404 does).
-    package static func group(_ prefix: String, routeNames: [String], _ middleware: @escaping Middleware) -> Middleware {
-        // A request of a route known now is in the group when its pattern is (read once here, not
-        // per request); any other request's path is looked at.
-        let inGroup = routeNames.map { name in path(pattern(of: name), isIn: prefix) }
-        return { request, route, next in
-            let isIn = route != unmatched && route < inGroup.count ? inGroup[route] : path(request.path, isIn: prefix)
-            return isIn ? middleware(request, route, next) : next(request)
-        }
-    }
-
     /// Whether `path` is `prefix` or under `prefix/`.
     package static func path(_ path: Substring, isIn prefix: String) -> Bool {
         let (path, prefix) = (path.utf8, prefix.utf8)  // bytes: no Unicode rules on the hot path
