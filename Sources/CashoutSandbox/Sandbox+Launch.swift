@@ -174,7 +174,7 @@ extension Sandbox {
             let pipelineParts = PipelineParts(configuration: configuration, requests: apis.requests, clock: clock,
                                               grpc: apis.grpc, sender: parts.sender, journal: journal, faults: apis.faults,
                                               activity: parts.activity)
-            apis.router.use(Sandbox.middleware(Sandbox.pipeline(pipelineParts), routes: routes))
+            apis.router.use(Sandbox.middleware(Sandbox.pipeline(pipelineParts), routes: routes, faults: apis.faults))
             // After the journal's replay: what it replays happened before, and is not logged again.
             let (eventLog, timelines) = (configuration.eventLog, apis.admin.timelines)
             parts.bank.observe { event in

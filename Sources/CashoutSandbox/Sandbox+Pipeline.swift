@@ -33,13 +33,14 @@ extension Sandbox {
     }
 
     /// The stages as the router's one middleware, outermost first: each request's context made once, from its route's.
-    static func middleware(_ stages: [Stage], routes: [RouteContext]) -> Router.Middleware {
+    static func middleware(_ stages: [Stage], routes: [RouteContext], faults: FaultInjector) -> Router.Middleware {
         // Composed once, innermost last: each stage gets the context the first made.
         let chain = stages.reversed().reduce(Stage { request, _, next in next(request) }) { inner, stage in
             Stage { request, context, next in stage.run(request, context) { inner.run($0, context, next) } }
         }
         return { request, number, next in
-            chain.run(request, RequestContext(route: routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]), next)
+            let route = routes.indices.contains(number) ? routes[number] : routes[Router.unmatched]
+            return chain.run(request, RequestContext(route: route, faultsArmed: faults.isArmed), next)
         }
     }
 

@@ -11,7 +11,7 @@ private func request(_ method: String, _ target: String, _ headers: HTTPHeaders)
 /// The context of route `number` of a router whose routes are `routes`, as the pipeline hands it to each stage.
 private func context(_ number: Int, of routes: [String] = ["unmatched"]) -> RequestContext {
     RequestContext(route: RouteContext.table(routeNames: routes, dialects: [:], routeDialects: [:], grpcRoutes: [], unrecorded: [],
-                                             handsOutURLs: [], sendsWebhooks: [])[number])
+                                             handsOutURLs: [], sendsWebhooks: [])[number], faultsArmed: false)
 }
 
 /// The `Host` guard lets loopback names and the allowed ones through, and refuses the rest.

@@ -88,7 +88,8 @@ import Testing
     /// `OwedRetryTests.suite`, with `app.settled` beside the ledger: the first `times` status queries' answers are lost.
     static func suite(times: Int) throws -> Scenario {
         try ScenarioLoader.load(Array(#"""
-            {"name": "settled", "app": {"ledger": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/ledger", "settled": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/settled"},
+            {"name": "settled", "app": {"ledger": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/ledger",
+                                        "settled": "http://127.0.0.1:${CASHOUT_SANDBOX_APP_PORT}/settled"},
              "bank": {"rules": [{"when": {"external_id": "settled-1"},
                                  "then": [{"after": "5s", "status": "DELIVERED"}, {"after": "5s", "status": "COMPLETED"}]}]},
              "faults": \#(Self.faults(times)),

@@ -43,6 +43,9 @@ package final class FaultInjector: Sendable {
         self.describe = describe
     }
 
+    /// Whether any fault is armed (a request's facts are made in its context for it then).
+    package var isArmed: Bool { active.load(ordering: .acquiring) }
+
     /// The pipeline's stage, reading bodies as `requestLog` does: answers a request with its handler unless a fault fires.
     package func middleware(requestLog: RequestLog) -> RequestStage {
         { [self] request, context, handler in

@@ -11,6 +11,8 @@ package final class RouteContext: Sendable {
     package let dialect: String?
     /// Its operation, of that API.
     package let operation: APIOperation?
+    /// Whether it has one (read without copying it, on every request).
+    let hasOperation: Bool
     /// A gRPC method's route, which Connect calls too (`POST /types.PayoutService/Create`).
     package let isGRPCMethod: Bool
     /// An admin route (under `/sandbox`); nil when no route matched: its path says.
@@ -43,6 +45,7 @@ package final class RouteContext: Sendable {
     private init(name: String?, dialect: String?, operation: APIOperation?, isGRPCMethod: Bool, admin: Bool?, handsOutURLs: Bool,
                  recordedRoute: Bool, sendsWebhooks: Bool, crossSiteOpen: Bool, tokenOpen: Bool) {
         (self.name, self.dialect, self.operation, self.isGRPCMethod, self.admin) = (name, dialect, operation, isGRPCMethod, admin)
+        hasOperation = operation != nil
         (self.handsOutURLs, self.recordedRoute, self.sendsWebhooks) = (handsOutURLs, recordedRoute, sendsWebhooks)
         (self.crossSiteOpen, self.tokenOpen) = (crossSiteOpen, tokenOpen)
     }
@@ -69,14 +72,15 @@ package final class RouteContext: Sendable {
 package typealias RequestStage = @Sendable (HTTPRequest, RequestContext, _ next: HTTPHandler) -> HTTPResponse
 
 /// A request's context as each stage of the pipeline receives it: its route's (``RouteContext``), and, for a payout API's
-/// operation, its facts, made by the first reader (a fault's look) and kept with its log entry for every later one
-/// (``KeptFacts``; nil for any other request, which has none).
+/// operation while a scenario's faults are armed, its facts, made by a fault's look and kept with its log entry for every
+/// later reader (``KeptFacts``; nil otherwise: the log entry makes them for its first reader).
 package struct RequestContext: Sendable {
     package let route: RouteContext
     package let facts: KeptFacts?
 
-    package init(route: RouteContext) {
+    /// `faultsArmed`: whether a fault may look at the request before it is handled.
+    package init(route: RouteContext, faultsArmed: Bool) {
         self.route = route
-        facts = route.operation == nil ? nil : KeptFacts()
+        facts = faultsArmed && route.hasOperation ? KeptFacts() : nil
     }
 }

@@ -48,7 +48,7 @@ package struct RequestSubject: Sendable {
     package static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
         { request, route, operation, body, kept in
             let place = route ?? "\(request.method) \(request.path)"
-            guard let (name, operation) = operation, let api = dialects[name], let kept,
+            guard let (name, operation) = operation, let api = dialects[name], case let kept = kept ?? KeptFacts(),
                 case let call = OperationCall(operation, headers: request.headers, body: body),
                 let facts = kept.asked({ api.facts(of: call, bank: bank) })
             else { return RequestSubject(identity: place, account: nil, payout: nil) }

@@ -42,9 +42,13 @@ package final class RequestLog: Sendable {
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         package let route: String?
         package let dialect: String?
-        /// What its API reads of the request and its answer, made once for every reader (``RequestLog/facts(_:api:bank:)``);
-        /// nil for a request of no payout API.
-        package let facts: KeptFacts?
+        /// What its API reads of the request and its answer, made once for every reader (``RequestLog/facts(_:api:bank:)``):
+        /// the pipeline's (a fault's look made them), else made by the first reader; nil for a request of no payout API.
+        package var facts: KeptFacts? {
+            guard dialect != nil else { return nil }
+            return keptFacts.load() ?? keptFacts.storeIfNil(KeptFacts())
+        }
+        private let keptFacts = SetOnce<KeptFacts>()
 
         package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
                      response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?,
@@ -60,7 +64,7 @@ package final class RequestLog: Sendable {
             self.responseTruncated = responseTruncated
             self.route = route
             self.dialect = dialect
-            self.facts = facts
+            if let facts { _ = keptFacts.storeIfNil(facts) }
         }
 
         /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
@@ -102,13 +106,12 @@ package final class RequestLog: Sendable {
         var request = request, response = response
         let requestTruncated = request.body.count > bodyLimit || truncated?.request == true
         let responseTruncated = response.body.count > bodyLimit || truncated?.response == true
-        // A payout API's request has its facts: the pipeline's, or made afresh (a run's record read back). Neither the whole
-        // body nor what it read as is kept, nor the facts made of it: they are made again of what is kept.
-        var facts = dialect == nil ? nil : facts ?? KeptFacts()
+        // Neither the whole body nor what it read as is kept, nor the facts made of it: they are made again of what is kept.
+        var facts = facts
         if requestTruncated {
             request.body = Array(request.body.prefix(bodyLimit))
             request.decoded = DecodedBody()
-            if facts != nil { facts = KeptFacts() }
+            facts = nil
         }
         if responseTruncated { response.body = Array(response.body.prefix(bodyLimit)) }
         // Made under the lock, where it takes its id, and moved into the ring (not copied); the

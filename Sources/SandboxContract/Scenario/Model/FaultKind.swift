@@ -165,7 +165,8 @@ extension FaultKind {
         case .rateLimit: "injected fault rate_limit: answered \(answer.status)"
         case .truncate:
             (answer.handled ? "injected fault truncate: done, then its answer (\(answer.status)) was"
-                : "injected fault truncate: not done, a \(answer.httpStatus)") + " cut off after \(answer.cutAfter ?? 0) of its \(answer.bodyBytes) bytes"
+                : "injected fault truncate: not done, a \(answer.httpStatus)")
+                + " cut off after \(answer.cutAfter ?? 0) of its \(answer.bodyBytes) bytes"
         case .latency: "\(answer.status) after an injected latency"
         }
     }
@@ -176,7 +177,8 @@ extension FaultKind {
         case .rateLimit: "rate limited (\(answer.status)\(answer.wait))"
         case .error: "answered \(answer.status) by an injected fault (error)"
         case .close: "closed unanswered by an injected fault (close)"
-        case .truncate: "answered \(answer.status), cut off after \(answer.cutAfter ?? 0) of its \(answer.bodyBytes) bytes by an injected fault (truncate)"
+        case .truncate:
+            "answered \(answer.status), cut off after \(answer.cutAfter ?? 0) of its \(answer.bodyBytes) bytes by an injected fault (truncate)"
         case .dropAfterCommit: "done, then its answer lost to an injected fault (drop_after_commit)"
         case .latency: "answered \(answer.status) after an injected latency"
         }
