@@ -169,8 +169,8 @@ extension Sandbox {
                                     in: &apis.router)
             // Every route's context, read once here: what each stage knows of a request's route.
             let routes = RouteContext.table(routeNames: apis.router.routeNames, dialects: dialects, routeDialects: apis.routeDialects,
-                                            grpcRoutes: Set(apis.grpc.methodPaths.map { "POST \($0)" }), unrecorded: APIDocs.routes,
-                                            handsOutURLs: APIDocs.routes, sendsWebhooks: Sandbox.sendsWebhooks)
+                                            grpcRoutes: Set(apis.grpc.methodPaths.map { "POST \($0)" }), documents: APIDocs.routes,
+                                            sendsWebhooks: Sandbox.sendsWebhooks)
             let pipelineParts = PipelineParts(configuration: configuration, requests: apis.requests, clock: clock,
                                               grpc: apis.grpc, sender: parts.sender, journal: journal, faults: apis.faults,
                                               activity: parts.activity)

@@ -10,8 +10,8 @@ private func request(_ method: String, _ target: String, _ headers: HTTPHeaders)
 
 /// The context of route `number` of a router whose routes are `routes`, as the pipeline hands it to each stage.
 private func context(_ number: Int, of routes: [String] = ["unmatched"]) -> RequestContext {
-    RequestContext(route: RouteContext.table(routeNames: routes, dialects: [:], routeDialects: [:], grpcRoutes: [], unrecorded: [],
-                                             handsOutURLs: [], sendsWebhooks: [])[number], faultsArmed: false)
+    RequestContext(route: RouteContext.table(routeNames: routes, dialects: [:], routeDialects: [:], grpcRoutes: [], documents: [],
+                                             sendsWebhooks: [])[number], faultsArmed: false)
 }
 
 /// The `Host` guard lets loopback names and the allowed ones through, and refuses the rest.
@@ -83,8 +83,8 @@ private func context(_ number: Int, of routes: [String] = ["unmatched"]) -> Requ
         let names = ["unmatched", "GET /sandbox/health", "HEAD /sandbox/health", "GET /openapi.json", "HEAD /openapi.json",
                      "POST /sandbox/sink/{name}", "POST /sandbox/clock/advance", "POST /types.PayoutService/Create"]
         let table = RouteContext.table(routeNames: names, dialects: [:], routeDialects: [:],
-                                       grpcRoutes: ["POST /types.PayoutService/Create"], unrecorded: ["GET /openapi.json"],
-                                       handsOutURLs: ["GET /openapi.json"], sendsWebhooks: ["POST /sandbox/clock/advance"])
+                                       grpcRoutes: ["POST /types.PayoutService/Create"], documents: ["GET /openapi.json"],
+                                       sendsWebhooks: ["POST /sandbox/clock/advance"])
         let route = Dictionary(uniqueKeysWithValues: zip(names, table))
         // The request log: a document's route and its HEAD twin are left out, as is every admin route; a payout API's
         // call and an unmatched path outside /sandbox are kept, an unmatched /sandbox path is not.

@@ -26,11 +26,12 @@ package final class RouteContext: Sendable {
     /// The admin routes open to any site (the sink) and without the admin token (health, the sink).
     package let crossSiteOpen: Bool, tokenOpen: Bool
 
-    /// Every route of `routeNames`, by number (`Router.routeNames`: 0 is `unmatched`).
+    /// Every route of `routeNames`, by number (`Router.routeNames`: 0 is `unmatched`). `documents`: the pages that hand out
+    /// the sandbox's URL (`APIDocs.routes`), which the request log leaves out with their HEAD twins.
     package static func table(routeNames: [String], dialects: [String: any Dialect], routeDialects: [String: String], grpcRoutes: Set<String>,
-                              unrecorded: [String], handsOutURLs: [String], sendsWebhooks: Set<String>) -> [RouteContext] {
-        let left = Set(unrecorded + unrecorded.compactMap(Router.headTwin))
-        let pages = Set(handsOutURLs)
+                              documents: [String], sendsWebhooks: Set<String>) -> [RouteContext] {
+        let pages = Set(documents)
+        let left = pages.union(documents.compactMap(Router.headTwin))
         return routeNames.enumerated().map { number, name in
             guard number != Router.unmatched else { return RouteContext(unmatched: ()) }
             let dialect = routeDialects[name]
