@@ -148,7 +148,7 @@ extension [any Dialect] {
     /// Every operation a client of the sandbox calls: the admin API's, and each API's with its
     /// accounts' older paths (the dashboard's table of operations; with `DocumentRoute.all`,
     /// every operation the sandbox serves).
-    package var operations: [APIOperation] {
+    var operations: [APIOperation] {
         AdminRoute.all + flatMap { dialect in dialect.operations + (dialect.accounts?.legacyOperations.map { [$0.list, $0.put] } ?? []) }
     }
 }

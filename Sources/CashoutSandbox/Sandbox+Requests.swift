@@ -44,7 +44,7 @@ extension Sandbox {
     }
 
     /// `verifyRequests`, for a verification already read (a scenario's `expect_requests`).
-    package func verifyRequests(_ verification: RequestVerification) -> (status: Int, answer: JSON) {
+    func verifyRequests(_ verification: RequestVerification) -> (status: Int, answer: JSON) {
         verification.answer(requestLog: requestLog)
     }
 

@@ -30,7 +30,7 @@ public final class Sandbox: Sendable {
         /// The payout APIs served, each with its routes, notifications and scenario vocabulary. A
         /// list other than `Sandbox.standardDialects` layers its dialects' built-in scenarios over
         /// `bank`'s timeline and declines.
-        package var dialects: [any Dialect] = Sandbox.standardDialects
+        var dialects: [any Dialect] = Sandbox.standardDialects
         /// The accounts the bank starts with; nil: each dialect's default (D24's `sandbox_login`).
         package var accounts: [Account]?
         /// How the bank behaves (timelines, retries, rates): the built-in default bank with its
@@ -68,7 +68,7 @@ public final class Sandbox: Sendable {
         public var journalCompactionBytes = 64 << 20
         /// With `stateDirectory`: the journal's file operations (tests make them fail: see
         /// `JournalFiles`).
-        package var journalFiles = JournalFiles.system
+        var journalFiles = JournalFiles.system
         /// Where to log what happens (cashouts created, status changes, webhook attempts, the clock
         /// moved, scenarios, resets, refused authentication), one line each; nil (the default) logs
         /// nothing and costs nothing.
@@ -109,7 +109,7 @@ public final class Sandbox: Sendable {
     private let journal: StateJournal?
     private let eventLog: EventLog?
     /// What the payout APIs received and answered (`GET /sandbox/requests`).
-    package let requestLog: RequestLog
+    let requestLog: RequestLog
     /// What a request is about, as a fault reads it (``RequestSubject``).
     let subjects: RequestSubject.Describe
     /// The app's requests and the deliveries to it in flight, and when the last ended: what
@@ -125,7 +125,7 @@ public final class Sandbox: Sendable {
     let pickedAppPort = Mutex<Int?>(nil)
     /// Every route it serves, numbered as its metrics count them (`Router.routeNames`: `unmatched`
     /// first, each `GET` followed by its `HEAD`).
-    package let routeNames: [String]
+    let routeNames: [String]
     /// What replaying `stateDirectory` found: records replayed, and a torn tail dropped (nil without one).
     package var journalRecovery: Journal.Recovery? { journal?.recovery }
 

@@ -22,7 +22,7 @@ package struct ReportThresholds: Sendable, Hashable {
     package static let standard = ReportThresholds(followUpWithin: .seconds(60), pollingLimit: 10, pollingPer: .seconds(60))
 
     /// The durations either may be.
-    package static let durations: ClosedRange<Duration> = .seconds(1) ... .seconds(7 * 86_400)
+    static let durations: ClosedRange<Duration> = .seconds(1) ... .seconds(7 * 86_400)
     /// The polling limits.
     package static let limits: ClosedRange<Int> = 1 ... 1_000_000
 

@@ -31,7 +31,7 @@ package struct StableHash: Sendable {
     package init() {}
 
     /// Adds `text`, then a separator, so that ("ab", "c") and ("a", "bc") differ.
-    package mutating func combine(_ text: some StringProtocol) {
+    mutating func combine(_ text: some StringProtocol) {
         for byte in text.utf8 { mix(byte) }
         mix(0xFF)
     }

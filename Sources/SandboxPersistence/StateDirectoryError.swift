@@ -2,9 +2,9 @@
 /// sandbox's. The sandbox does not start (`serve` exits 2), and leaves no file it made.
 package struct StateDirectoryError: Error, CustomStringConvertible, Equatable {
     package let directory: String
-    package let cause: String
+    let cause: String
 
-    package init(directory: String, cause: String) {
+    init(directory: String, cause: String) {
         self.directory = directory
         self.cause = cause
     }

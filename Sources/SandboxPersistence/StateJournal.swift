@@ -35,9 +35,9 @@ package final class StateJournal: ResponseGate {
     package struct Replay {
         package let bank: Bank
         /// What a journaled reset starts the bank again with.
-        package let resetConfiguration: Bank.Configuration
+        let resetConfiguration: Bank.Configuration
         /// How the bank's records of each journal version read.
-        package let formats: BankFormat.Lookup
+        let formats: BankFormat.Lookup
         /// The admin changes the bank does not see.
         package let admin: (Kind, UnsafeRawBufferPointer) throws -> Void
         /// A snapshot restored, or the one a compaction starts the file with.
@@ -132,7 +132,7 @@ package final class StateJournal: ResponseGate {
 
     /// Rewrites the file as a snapshot and the records made while it was written; returns the
     /// new size, or nil (and a warning) when the file could not be replaced.
-    package func compact(_ capture: (_ whileLocked: () -> Void) -> SandboxSnapshot) -> Int? {
+    func compact(_ capture: (_ whileLocked: () -> Void) -> SandboxSnapshot) -> Int? {
         do throws(JournalError) {
             return try compactNow(capture)
         } catch {

@@ -1,4 +1,4 @@
-package import CashoutSandbox
+import CashoutSandbox
 package import SandboxContract
 package import SandboxSupport
 import SandboxWire
@@ -26,14 +26,14 @@ package enum SettledAnswer: Sendable, Equatable {
 
 /// The app's answers over HTTP and from files: a GET of `app.settled` within ``AppSettled/timeout``, and the
 /// sandbox's reading of a ledger (``Sandbox/readLedger(at:)``, which the admin API's reconciliation shares).
-package struct AppOverHTTP: AppAnswers {
+struct AppOverHTTP: AppAnswers {
     let sandbox: Sandbox
 
-    package init(sandbox: Sandbox) {
+    init(sandbox: Sandbox) {
         self.sandbox = sandbox
     }
 
-    package func settled(at url: String) -> SettledAnswer {
+    func settled(at url: String) -> SettledAnswer {
         guard let response = try? HTTPClient.send(method: "GET", url: url, headers: ["Accept": "application/json"], timeout: AppSettled.timeout),
               response.status == 200 else { return .notServed }
         guard let json = try? JSON.parse(response.body), let number = json["pending"]?.numberText, let pending = Int(number), pending >= 0 else {

@@ -1,4 +1,4 @@
-package import CashoutSandbox
+import CashoutSandbox
 import SandboxBank
 import SandboxSupport
 import SandboxContract
@@ -11,7 +11,7 @@ import SandboxContract
 extension Explorer {
     /// A run's cashouts by what they are (`PayoutNames`): `cashout 1000007` is `cashout [amount 104.00]`,
     /// `cashout [amount 105.00, occurrence 2]` the second of that content.
-    package struct StableNames: Sendable {
+    struct StableNames: Sendable {
         private let names: [Int: String]
 
         package init(_ sandbox: Sandbox, ruleFields: Set<String>) {
@@ -25,7 +25,7 @@ extension Explorer {
 
         /// `text` with each cashout id of the run (a whole number, not part of a word or a
         /// reference such as `order-1000001`) replaced by the cashout's name.
-        package func apply(_ text: String) -> String {
+        func apply(_ text: String) -> String {
             var named = ""
             var digits = ""
             var before: Character?

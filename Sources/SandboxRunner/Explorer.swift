@@ -148,7 +148,7 @@ package struct Explorer: Sendable {
         /// The scenario file's JSON.
         package let json: JSON
         /// The failure it was shrunk for (the run's first).
-        package let target: String
+        let target: String
         /// Whether the file, run once more, failed the same way (a run whose failure depends on
         /// timing alone may not).
         package let reproduced: Bool

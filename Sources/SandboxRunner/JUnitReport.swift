@@ -117,7 +117,7 @@ package enum JUnitReport {
     }
 
     /// Text safe in XML attributes and content; characters XML 1.0 forbids become U+FFFD.
-    package static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -7,17 +7,17 @@ package struct ScenarioResult: Sendable {
     package let file: String
     /// The first failing step (1-based) and what was expected against what happened, or with every
     /// step held the app's ledger that disagreed after the last; nil: every step held.
-    package let failure: (step: Int, message: String)?
+    let failure: (step: Int, message: String)?
     /// What became of each step, in order; empty for a file not loaded, a suite skipped, or one
     /// expected to fail (`expect_failure`).
-    package var verdicts: [StepVerdict] = []
+    var verdicts: [StepVerdict] = []
     /// The run's cases, as they were judged (``cases``).
     var book = CaseBook()
     /// A scenario marked `expect_failure` whose step failed, as expected (then it passed): why it
     /// was expected to, and the failure it showed.
     package var expectedFailure: (reason: String, step: Int, message: String)?
     package let steps: Int
-    package let seconds: Double
+    let seconds: Double
     /// Every cashout with its history, scheduled steps and webhook attempts, one JSON line each,
     /// when asked for (`ScenarioRunner.run(_:journal:)`): the same scenario and seed give the same
     /// journal byte for byte.
@@ -27,13 +27,13 @@ package struct ScenarioResult: Sendable {
     package var notes: [String] = []
     /// What the run showed besides a failed step, as the integration report judged it afterwards: a
     /// line a finding (`duplicate_after_lost_response (error, sandbox_login): the answer to ...`).
-    package var foundAfter: [String] = []
+    var foundAfter: [String] = []
     /// ``foundAfter`` as printed under the failure: `found after the failure: duplicate_after_lost_response (error, ...): ...`.
     package var foundAfterLines: [String] { foundAfter.map { "found after the failure: " + $0 } }
     /// What the app's ledger (`app.ledger`) came to after the steps; nil: the suite names none.
     package var ledger: Ledger?
     /// How many times the clock stopped for the app beside the steps (`AppTurns`).
-    package var clockStops = 0
+    var clockStops = 0
     /// The command run beside the steps (`test --serve --exec`), once it ended; nil without one.
     package var command: CommandOutcome?
     /// What happened to the payouts its failures name, in order (the Testing your app guide, "Why a run
@@ -41,7 +41,7 @@ package struct ScenarioResult: Sendable {
     package var timeline: Timeline?
 
     /// The timeline of each of `cashouts`, as text: a heading and at most `Timeline.lineLimit` lines each.
-    package func timelineLines(of cashouts: [Int], realTime: Bool) -> [String] {
+    func timelineLines(of cashouts: [Int], realTime: Bool) -> [String] {
         guard let timeline else { return [] }
         return cashouts.flatMap { timeline.lines(of: $0, realTime: realTime) }
     }
@@ -61,13 +61,13 @@ package struct ScenarioResult: Sendable {
     package var passed: Bool { failure == nil && commandFailure == nil }
 
     /// Every failed step with its message, in step order.
-    package var failedSteps: [(step: Int, message: String)] {
+    var failedSteps: [(step: Int, message: String)] {
         verdicts.enumerated().compactMap { index, verdict in if case .failed(let message) = verdict { (index + 1, message) } else { nil } }
     }
 
     /// Every failure with its step, in step order: each failed step's, then the app's ledger that disagreed after the last
     /// step (numbered as the last step, as ``failure`` numbers it when no step failed).
-    package var failures: [(step: Int, message: String)] {
+    var failures: [(step: Int, message: String)] {
         let steps = failedSteps
         return steps.isEmpty ? failure.map { [$0] } ?? [] : steps + (ledgerFailure.map { [(self.steps, $0)] } ?? [])
     }
@@ -121,7 +121,7 @@ package struct ScenarioResult: Sendable {
     }
 
     /// A failure besides the failed step's: the app's ledger that disagreed after it.
-    package var ledgerFailure: String? {
+    var ledgerFailure: String? {
         guard case .failed(let message, _) = ledger, failure?.message != message else { return nil }
         return message
     }

@@ -6,7 +6,7 @@ import SandboxContract
 // no named payout, in the case of its report check, else in its step's.
 
 /// What became of one step of a run.
-package enum StepVerdict: Sendable, Equatable {
+enum StepVerdict: Sendable, Equatable {
     case passed
     /// What was expected, and what happened instead.
     case failed(String)

@@ -13,10 +13,10 @@ extension ScenarioRunner {
         package var port: Int
         /// The address to bind (`Sandbox.Configuration.server.host`): loopback unless an app on
         /// another machine or container calls (`0.0.0.0`).
-        package var host: String
+        var host: String
         /// The host names answered besides the machine's own while bound to loopback only
         /// (`Sandbox.Configuration.allowedHosts`).
-        package var allowedHosts: [String]
+        var allowedHosts: [String]
         /// Event-loop threads.
         package var threads: Int
         /// Runs on a thread of its own once the sandbox listens, while the steps run; the run ends
@@ -37,7 +37,7 @@ extension ScenarioRunner {
         package var stepFailed: (@Sendable (Int) -> Void)?
         /// The step (from 1) after which the run ends, the later ones not run: a shrink's try, which
         /// its target step decides (`Explorer`); nil: every step runs.
-        package var lastStep: Int?
+        var lastStep: Int?
         /// Called once the steps and `beside` have both ended, before the sandbox stops: `test
         /// --serve --exec` stops there what the command left running.
         package var ended: (@Sendable () -> Void)?
@@ -45,10 +45,10 @@ extension ScenarioRunner {
         package var timeline: TimelineWanted = .none
         /// Whether the integration report's errors fail the run, each judged in the case of the payout it concerns, else of its
         /// check, when no `expect_report` step asked for no errors (`explore`, which judges every run's report).
-        package var judgesReportErrors = false
+        var judgesReportErrors = false
         /// Whether a failed run is followed by the integration report's findings (``ScenarioResult/foundAfter``); `explore`
         /// judges the report of every run itself.
-        package var judgesAfterFailure = true
+        var judgesAfterFailure = true
         /// Called with the sandbox and the result once the run is judged, before the sandbox stops:
         /// `test --serve --keep` reports there and serves the run's end state until it is stopped.
         package var kept: (@Sendable (Sandbox, ScenarioResult) -> Void)?

@@ -11,7 +11,7 @@ package import SandboxSupport
 /// ```
 package struct SuiteCase: Sendable, Equatable {
     /// How it ended: a failure fails it, a case whose every step was skipped is skipped, any other passed.
-    package enum Verdict: String, Sendable {
+    enum Verdict: String, Sendable {
         case passed = "PASS", failed = "FAIL", skipped = "SKIP"
     }
 
@@ -31,17 +31,17 @@ package struct SuiteCase: Sendable, Equatable {
 
     package let subject: Subject
     /// Its steps (from 1), in order.
-    package var steps: [Int] = []
+    var steps: [Int] = []
     /// What failed, in the order the run found it: `step 1: wait_for_request: ...`, `after the last step: ...`.
-    package var failures: [String] = []
+    var failures: [String] = []
     /// Its steps that did not run, and why: `step 19: skipped: `completes` was never created (step 1 failed)`.
-    package var skips: [String] = []
+    var skips: [String] = []
     /// What it said of itself without failing: where a failure about its check was judged instead.
-    package var remarks: [String] = []
+    var remarks: [String] = []
     /// The cashouts it is about: its payout's, and those its failures concern.
     package var cashouts: [Int] = []
     /// The real time its steps took.
-    package var seconds: Double = 0
+    var seconds: Double = 0
 
     package init(_ subject: Subject) {
         self.subject = subject
@@ -57,7 +57,7 @@ package struct SuiteCase: Sendable, Equatable {
         }
     }
 
-    package var verdict: Verdict {
+    var verdict: Verdict {
         if !failures.isEmpty { return .failed }
         return !steps.isEmpty && skips.count == steps.count ? .skipped : .passed
     }

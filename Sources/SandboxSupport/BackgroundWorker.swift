@@ -19,7 +19,7 @@ package final class BackgroundWorker: Sendable {
     }
 
     /// The nice value of its thread (Linux's `setpriority` of the calling thread; 0 is the loops').
-    package static let niceness: Int32 = 10
+    static let niceness: Int32 = 10
     private let name: String
     private let jobs = Mutex(Jobs())
 

@@ -62,7 +62,7 @@ public import Synchronization
     }
 
     /// What was shared for the value interned last, if that value passes `test`.
-    @inlinable package func lastShared(where test: (Value) -> Bool) -> Shared? {
+    @inlinable func lastShared(where test: (Value) -> Bool) -> Shared? {
         guard let last, test(last.value) else { return nil }
         return last.shared
     }
@@ -70,7 +70,7 @@ public import Synchronization
 
 extension InternTable where Value == Shared {
     /// The string equal to `text` kept first: its storage is shared.
-    @inlinable package mutating func intern(_ text: Value) -> Value {
+    @inlinable mutating func intern(_ text: Value) -> Value {
         intern(text) { $0 }
     }
 }

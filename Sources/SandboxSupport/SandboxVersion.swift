@@ -9,9 +9,9 @@
 /// written < .current                       // true: what came after it is a NOTE, not a failure
 /// ```
 package struct SandboxVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
-    package let major: Int
-    package let minor: Int
-    package let patch: Int
+    let major: Int
+    let minor: Int
+    let patch: Int
 
     /// This build's version. It moves with every release that changes what a suite or an app can see.
     package static let current = SandboxVersion(0, 3, 0)

@@ -8,7 +8,7 @@ import SandboxContract
 /// is invalid, the server could not start, a report has an error finding); 2 the command line
 /// cannot be run as written (unknown command or option, bad value, a file or folder that is not
 /// there, a `--state-dir` that cannot be used, a sandbox URL that answers no report).
-package enum CLI {
+enum CLI {
     /// Every subcommand, in the order the help lists them.
     static let commands: [any Command.Type] = [
         ServeCommand.self, SignCommand.self, ValidateCommand.self, TestCommand.self, ExploreCommand.self, ShowCommand.self, ReportCommand.self,
@@ -30,7 +30,7 @@ package enum CLI {
     /// - Parameters:
     ///   - arguments: The command line without the program name: `["serve", "--port", "8080"]`.
     /// - Returns: The exit status: 0 success, 1 a failure, 2 a command line that cannot be run as written (see ``CLI``).
-    package static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String]) -> Int32 {
         let command = arguments.first.flatMap(command(named:))
         do {
             return try dispatch(arguments, command)

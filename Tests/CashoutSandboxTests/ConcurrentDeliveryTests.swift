@@ -1,12 +1,12 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxSupport
-import SandboxWire
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
 import Synchronization
 import TestHelpers
 import Testing
-import SandboxPersistence
+@testable import SandboxPersistence
 
 /// A webhook receiver on its own server: `/ok/...` answers 200, `/fail/...` 500, `/hang/...`
 /// never, `/held/...` 200 once `release` opens; with `slow`, each answer comes 0–200 ms late

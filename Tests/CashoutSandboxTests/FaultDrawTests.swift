@@ -1,12 +1,12 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxSupport
-import SandboxWire
-import SandboxContract
+@testable import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing
-import SandboxBank
+@testable import SandboxBank
 
 /// A fault's draws and tests depend on what a request is about, never on the order requests
 /// arrive in: an app that sends from several threads meets the same faults every run, and a

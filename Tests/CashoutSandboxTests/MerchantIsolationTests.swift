@@ -1,8 +1,8 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxSupport
-import SandboxWire
-import SandboxD24
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxD24
 import TestHelpers
 import Testing
 import Foundation

@@ -1,11 +1,11 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxD24
-import SandboxContract
-import SandboxWire
-import SandboxMannco
+@testable import SandboxD24
+@testable import SandboxContract
+@testable import SandboxWire
+@testable import SandboxMannco
 import Testing
-import SandboxBank
+@testable import SandboxBank
 
 /// The environment `test --serve --exec` gives the user's app: each dialect's names for an
 /// account's credentials, under the dialect for its first account and under the account's id for

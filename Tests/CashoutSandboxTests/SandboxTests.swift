@@ -1,6 +1,6 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
 import TestHelpers
 import Testing
 import FoundationEssentials

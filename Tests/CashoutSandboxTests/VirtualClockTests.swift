@@ -1,5 +1,5 @@
 import Glibc
-import SandboxBank
+@testable import SandboxBank
 import Testing
 
 @Suite struct VirtualClockTests {

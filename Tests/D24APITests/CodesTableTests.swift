@@ -1,8 +1,8 @@
 @testable import SandboxD24
-import CashoutSandbox
-import SandboxWire
+@testable import CashoutSandbox
+@testable import SandboxWire
 import TestHelpers
-import SandboxSupport
+@testable import SandboxSupport
 import Testing
 
 // The D24 guide's "Codes": every rejection code the sandbox names, with the name a started sandbox

@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxD24
-import SandboxWire
+@testable import SandboxD24
+@testable import SandboxWire
 import TestHelpers
-import SandboxSupport
+@testable import SandboxSupport
 import Testing
 
 // The D24 guide's "Per-country create fields" against the sandbox's own rules: each example is

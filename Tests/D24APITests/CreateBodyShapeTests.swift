@@ -1,7 +1,7 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Testing
 import Foundation
-import SandboxSupport
+@testable import SandboxSupport
 
 /// How a create reads its body's members: JSON types, null, and keys sent twice (the last value
 /// counts, as in a JSON object).

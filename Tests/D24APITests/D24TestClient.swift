@@ -1,8 +1,8 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxD24
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxD24
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 import FoundationEssentials

@@ -1,7 +1,7 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxWire
-import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 

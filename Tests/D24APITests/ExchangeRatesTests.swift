@@ -1,8 +1,8 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
 import Testing
 
 @Suite struct ExchangeRatesTests {

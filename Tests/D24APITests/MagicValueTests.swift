@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
 import Testing
 
 /// The built-in default bank's magic beneficiary names (the D24 guide, "Magic values").

@@ -1,4 +1,4 @@
-import SandboxSupport
+@testable import SandboxSupport
 import TestHelpers
 
 /// JSON requests over one ``KeepAliveConnection``, as an integration's HTTP client sends them:

@@ -1,6 +1,6 @@
 import Foundation
-import SandboxBank
-import SandboxSupport
+@testable import SandboxBank
+@testable import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

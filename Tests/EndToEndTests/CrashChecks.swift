@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxSupport
+@testable import SandboxBank
+@testable import SandboxSupport
 
 /// What a sandbox started again on a crashed state directory must show: every change answered
 /// before the kill, and ledgers that add up. Each check adds what it finds wrong to `problems`.

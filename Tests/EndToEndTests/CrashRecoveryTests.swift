@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import SandboxSupport
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 import Synchronization

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import SandboxWire
-import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 

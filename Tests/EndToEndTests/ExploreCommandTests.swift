@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
-import SandboxBank
-import SandboxContract
-import SandboxWire
-import SandboxSupport
+@testable import SandboxBank
+@testable import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 

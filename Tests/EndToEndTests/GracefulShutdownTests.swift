@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Glibc
-import SandboxWire
-import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
-import SandboxBank
-import SandboxWire
-import SandboxPersistence
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxPersistence
 import TestHelpers
 import Testing
 

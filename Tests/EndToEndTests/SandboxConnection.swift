@@ -1,7 +1,7 @@
 import Foundation
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 
 /// One keep-alive connection to a sandbox on 127.0.0.1 that sends JSON and connects again after

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SandboxWire
+@testable import SandboxWire
 import TestHelpers
 import Testing
 

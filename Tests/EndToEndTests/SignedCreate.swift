@@ -1,5 +1,5 @@
 import TestHelpers
-import SandboxWire
+@testable import SandboxWire
 
 /// A signed `POST /v3/cashout` for the default merchant, as an integration sends it.
 enum SignedCreate {

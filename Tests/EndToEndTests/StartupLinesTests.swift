@@ -1,6 +1,6 @@
 import Foundation
-import SandboxWire
-import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
-import SandboxSupport
+@testable import SandboxSupport
 import TestHelpers
 import Testing
-import SandboxWire
+@testable import SandboxWire
 
 /// `test SUITE --serve [--port P] [--exec CMD]`: a suite's steps against a sandbox on a real port,
 /// beside a real shell command that calls it over HTTP; the command's status and output in the

@@ -11,8 +11,8 @@
 //     scheduled steps, notifications, the ledger, the next event) works; a new payout, status
 //     changes, a redelivery and 30 days of events run without trapping or hanging.
 
-import SandboxBank
-import SandboxPersistence
+@testable import SandboxBank
+@testable import SandboxPersistence
 
 private func decode(_ bytes: [UInt8]) -> Result<BankSnapshot, BinaryReader.Malformed> {
     bytes.withUnsafeBytes { buffer in

@@ -12,7 +12,7 @@
 //   * what it decodes, re-encoded with a fresh encoder (Huffman and indexing chosen per input)
 //     and decoded with a fresh decoder, is the same list, the two tables the same size.
 
-import SandboxWire
+@testable import SandboxWire
 
 private func listSize(_ headers: [HPACKHeader]) -> Int {
     headers.reduce(0) { $0 + $1.size }

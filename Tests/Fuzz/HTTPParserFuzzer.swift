@@ -12,7 +12,7 @@
 // The limits are the defaults for half the inputs and small ones for the other half, so the
 // 431/413 paths are reachable with short inputs.
 
-import SandboxWire
+@testable import SandboxWire
 
 /// Everything a feeding produced, in a comparable form.
 private struct Outcome: Equatable {

@@ -10,7 +10,7 @@
 //     re-parsed value gives the same bytes); the pretty form parses back to v too; the String
 //     entry point on the serialized text agrees.
 
-import SandboxSupport
+@testable import SandboxSupport
 
 private func same(_ a: Result<JSON, JSONParseError>, _ b: Result<JSON, JSONParseError>) -> Bool {
     switch (a, b) {

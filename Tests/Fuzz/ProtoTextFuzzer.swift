@@ -9,7 +9,7 @@
 //     and a registry in which every message's empty instance encodes and decodes back the same;
 //   * whitespace does not matter: the text with a space before every line break reads the same.
 
-import SandboxWire
+@testable import SandboxWire
 
 private let base = (name: "base.proto", text: """
     syntax = "proto3";

@@ -10,8 +10,8 @@
 //   * the message as proto3 JSON text parses back, against the schema, to a message with the
 //     same JSON (JSON drops unknown fields, and NaN payloads, so the JSON is what is compared).
 
-import SandboxSupport
-import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxWire
 
 private let schema = MessageSchema("fuzz.Sample", [
     FieldSchema(1, "a_double", .double), FieldSchema(2, "a_float", .float),

@@ -13,10 +13,10 @@
 //     payouts without trapping, and decides the same way when asked twice.
 
 @testable import SandboxBank
-import SandboxD24
-import SandboxSupport
-import SandboxMannco
-import SandboxContract
+@testable import SandboxD24
+@testable import SandboxSupport
+@testable import SandboxMannco
+@testable import SandboxContract
 
 private let file = "scenarios/fuzz.json"
 private let vocabulary = D24Dialect().vocabulary.merging(ManncoDialect().vocabulary)

@@ -11,9 +11,9 @@
 //     and its claims, signed, are accepted exactly when they say so (whatever the scheme's case);
 //   * a link token is accepted only when it is one the sandbox makes, byte for byte.
 
-import SandboxBank
-import SandboxSupport
-import SandboxMannco
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxMannco
 
 private let key = HMACSHA256.Key(ManncoToken.secret)
 

@@ -1,11 +1,11 @@
-import CashoutSandbox
-import SandboxWire
-import SandboxSupport
-import SandboxRunner
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxRunner
+@testable import SandboxContract
 import TestHelpers
 import Testing
-import SandboxBank
+@testable import SandboxBank
 
 /// A scenario's fault aimed at Mannco requests by their body: the cashout it names loses its
 /// answer, the others are answered.

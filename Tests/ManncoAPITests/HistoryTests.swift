@@ -1,6 +1,6 @@
-import CashoutSandbox
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxWire
+@testable import SandboxSupport
 import Testing
 
 /// `GET /user/getCashoutHistory`: pages from 1, newest first, 20 a page by default, at most 50,

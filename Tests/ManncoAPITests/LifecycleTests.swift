@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
 import Testing
 
 /// A cashout's life on the bank: pending, processing, completed, or failed with the amount refunded

@@ -1,10 +1,10 @@
-import CashoutSandbox
-import SandboxSupport
-import SandboxWire
-import SandboxMannco
+@testable import CashoutSandbox
+@testable import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxMannco
 import TestHelpers
 import Testing
-import SandboxBank
+@testable import SandboxBank
 
 /// `POST /user/login` and the token every other call needs (Mannco.store's API docs, "Authentication"; the Mannco guide).
 @Suite struct LoginTests {

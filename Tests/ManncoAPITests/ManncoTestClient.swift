@@ -1,9 +1,9 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxSupport
-import SandboxMannco
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxMannco
+@testable import SandboxContract
 import TestHelpers
 import Testing
 import FoundationEssentials

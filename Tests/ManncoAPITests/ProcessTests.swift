@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxWire
-import SandboxSupport
-import SandboxBank
-import SandboxMannco
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxBank
+@testable import SandboxMannco
 import Synchronization
 import Testing
 

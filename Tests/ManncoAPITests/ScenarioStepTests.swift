@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxSupport
-import SandboxRunner
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxSupport
+@testable import SandboxRunner
+@testable import SandboxContract
 import Testing
 
 /// Mannco's scenario steps (`login`, `process_cashout`, `link`, `expect_emails`, and

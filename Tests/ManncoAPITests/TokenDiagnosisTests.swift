@@ -1,8 +1,8 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxSupport
-import SandboxWire
-import SandboxMannco
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxMannco
 import TestHelpers
 import Testing
 

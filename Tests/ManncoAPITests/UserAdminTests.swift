@@ -1,11 +1,11 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxWire
-import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
-import SandboxBank
-import SandboxMannco
+@testable import SandboxBank
+@testable import SandboxMannco
 
 /// Users in the admin API (`GET /sandbox/users`, `PUT /sandbox/users/{id}`), users in scenario
 /// files, and a restart from the journal keeping users, links, cooldowns and cashouts.

@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxPrism
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxPrism
 import Testing
 
 /// Metadata authentication exactly as the PayoutService guide says ("The default merchant and the metadata").

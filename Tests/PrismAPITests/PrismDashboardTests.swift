@@ -1,6 +1,6 @@
-import CashoutSandbox
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 import Foundation

@@ -1,9 +1,9 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxSupport
-import SandboxContract
-import SandboxRunner
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxContract
+@testable import SandboxRunner
 import TestHelpers
 import Testing
 import FoundationEssentials

@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxWire
-import SandboxSupport
-import SandboxPersistence
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxPersistence
 import Synchronization
 import TestHelpers
 import Testing

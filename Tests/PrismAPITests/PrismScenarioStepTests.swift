@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxRunner
-import SandboxSupport
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxRunner
+@testable import SandboxSupport
+@testable import SandboxContract
 import Testing
 
 /// PayoutService's scenario step `grpc_call`: a Connect JSON call made in process, its gRPC

@@ -1,6 +1,6 @@
 import Testing
-import SandboxPrism
-import SandboxWire
+@testable import SandboxPrism
+@testable import SandboxWire
 
 // PrismProtos against the facts of Prism's protos at 76c9327 (prism-payout-messages.md).
 

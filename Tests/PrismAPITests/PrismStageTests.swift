@@ -1,8 +1,8 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxSupport
-import SandboxPrism
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxPrism
 import TestHelpers
 import Testing
 import Foundation

@@ -1,9 +1,9 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxContract
-import SandboxWire
-import SandboxSupport
-import SandboxPrism
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxPrism
 import TestHelpers
 import Testing
 

@@ -1,8 +1,8 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxSupport
-import SandboxWire
-import SandboxPrism
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxPrism
 import TestHelpers
 import Testing
 

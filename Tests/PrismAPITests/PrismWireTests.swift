@@ -1,7 +1,7 @@
 import Testing
-import SandboxSupport
-import SandboxPrism
-import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxPrism
+@testable import SandboxWire
 
 // What Prism's own clients see: the descriptors protoc makes of Protos/, and a Create request's
 // bytes as protobuf's Python runtime encodes them (both in Fixtures/, from Fixtures/regenerate.py).

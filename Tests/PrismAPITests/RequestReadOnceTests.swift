@@ -1,8 +1,8 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxContract
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 

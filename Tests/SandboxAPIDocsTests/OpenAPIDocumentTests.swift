@@ -1,11 +1,11 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxD24
-import SandboxContract
-import SandboxWire
-import SandboxSupport
-import SandboxMannco
+@testable import SandboxBank
+@testable import SandboxD24
+@testable import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxMannco
 import TestHelpers
 import Testing
 

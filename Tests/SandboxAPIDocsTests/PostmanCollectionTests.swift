@@ -1,11 +1,11 @@
-import CashoutSandbox
-import SandboxWire
-import SandboxSupport
-import SandboxMannco
+@testable import CashoutSandbox
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxMannco
 import TestHelpers
 import Testing
 import Foundation
-import SandboxBank
+@testable import SandboxBank
 
 /// `GET /postman.json` and `GET /postman/environment.json`. Running every request of the collection
 /// against a live sandbox is `.ci/check-postman`'s job; these check its shape.

@@ -1,11 +1,11 @@
-import CashoutSandbox
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 import Foundation
 import FoundationEssentials
-import SandboxBank
+@testable import SandboxBank
 
 /// Every API's accounts in one admin resource, `/sandbox/accounts/{dialect}/{id}`, over HTTP to a
 /// started sandbox: it shows and takes each API's accounts as that API's older path does, which

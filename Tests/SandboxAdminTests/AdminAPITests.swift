@@ -1,8 +1,8 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Glibc
-import SandboxBank
-import SandboxSupport
-import SandboxWire
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
 import TestHelpers
 import Testing
 

@@ -1,9 +1,9 @@
 @testable import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxSupport
-import SandboxPersistence
-import SandboxContract
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxPersistence
+@testable import SandboxContract
 import Testing
 
 /// An admin API over a bank of its own, no payout API, on a manual clock: what a sandbox hands it, made here.

@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Glibc
-import SandboxContract
-import SandboxBank
-import SandboxSupport
-import SandboxWire
+@testable import SandboxContract
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
 import TestHelpers
 import Testing
 import FoundationEssentials

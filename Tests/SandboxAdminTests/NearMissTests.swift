@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

@@ -1,10 +1,10 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxSupport
-import SandboxWire
-import SandboxRunner
-import SandboxContract
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxRunner
+@testable import SandboxContract
 import TestHelpers
 import Testing
 

@@ -1,8 +1,8 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Testing
 @testable import cashout_sandbox
-import SandboxBank
-import SandboxWire
+@testable import SandboxBank
+@testable import SandboxWire
 
 @Suite struct CommandLineTests {
     private func configuration(_ words: [String]) throws -> Sandbox.Configuration {

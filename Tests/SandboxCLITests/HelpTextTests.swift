@@ -1,7 +1,7 @@
 import Testing
 @testable import cashout_sandbox
-import SandboxWire
-import SandboxContract
+@testable import SandboxWire
+@testable import SandboxContract
 
 /// The pieces the CLI's help and hints are made of.
 @Suite struct HelpTextTests {

@@ -1,4 +1,4 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 @testable import cashout_sandbox
 import Testing
 

@@ -1,7 +1,7 @@
 // Constant-time equality: functional behaviour (timing is not asserted).
 
 import Testing
-import SandboxSupport
+@testable import SandboxSupport
 
 @Suite("Constant-time equality")
 struct ConstantTimeTests {

@@ -4,7 +4,7 @@
 
 import Foundation
 import Testing
-import SandboxSupport
+@testable import SandboxSupport
 
 /// The first executable `python3` on `PATH`, else `/usr/bin/python3`, else nil.
 let python3Path: String? = {

@@ -1,7 +1,7 @@
 // Hex (base16) encoding and decoding.
 
 import Testing
-import SandboxSupport
+@testable import SandboxSupport
 
 @Suite("Hex")
 struct HexTests {

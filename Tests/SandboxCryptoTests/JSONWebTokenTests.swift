@@ -1,6 +1,6 @@
 // Base64url (RFC 4648 §5, §10 vectors) and HS256 JSON Web Tokens (RFC 7515 Appendix A.1).
 
-import SandboxSupport
+@testable import SandboxSupport
 import Testing
 
 @Suite("Base64URL and JSONWebToken")

@@ -3,7 +3,7 @@
 // and streaming-vs-one-shot consistency.
 
 import Testing
-import SandboxSupport
+@testable import SandboxSupport
 
 /// Deterministic test pattern: byte i is (7i + 3) mod 256. The padding-edge
 /// digests below were generated with

@@ -1,7 +1,7 @@
 // Amount syntax: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint" ("Big Decimal, up to 2 decimals"),
 // and the Behaviour and choices guide (numbers sent as strings are accepted; non-numeric strings -> 300).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Amount")

@@ -1,7 +1,7 @@
 // Argentina: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇦🇷 (CBU/CVU check digits and bank prefix, e-mail and
 // last name required, iCash 998) and the generic document table (DNI, CUIT/CUIL).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Argentina")

@@ -1,7 +1,7 @@
 // Brazil: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇧🇷 (required fields, CPF/CNPJ, account regex per bank,
 // branch, account type, PIX keys 10000/10001/10002).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Brazil")

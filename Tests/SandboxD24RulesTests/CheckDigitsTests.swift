@@ -1,7 +1,7 @@
 // Check-digit validators on the examples of D24's Cashouts docs (docs.d24.com), "Countries validations" (CPF 01716001340, CLABE
 // 021790064060296642, CCI 00219300153895206813) and well-known published numbers.
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Check digits")

@@ -1,7 +1,7 @@
 // Chile: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇨🇱 (bank_code required, account 6-16 digits, account type
 // C/S/V, RUT/RUN/ID of length 8-9).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Chile")

@@ -1,7 +1,7 @@
 // Colombia: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇨🇴 (required document_type, last name, phone, address;
 // account formats; Nequi, Daviplata, Efecty, Punto Red).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Colombia")

@@ -1,7 +1,7 @@
 // Country data: D24's Cashouts docs (docs.d24.com), "Countries Specifications" (currency list), "Cashout Bank Codes"
 // (/v3/banks), and the Behaviour and choices guide (full validation for BR, MX, AR, CL, CO, PE, EC).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Countries")

@@ -1,7 +1,7 @@
 // Ecuador (D24's Cashouts docs (docs.d24.com), "Countries validations" 🇪🇨: USD only, bank_code required, account 5-20 digits,
 // account type C/S) and a generic-only country (the Behaviour and choices guide: UY and the rest).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Ecuador and generic countries")

@@ -1,7 +1,7 @@
 // Valid create requests per country (the examples of D24's "Countries validations" pages where they
 // give one) and helpers to build failing variants: D24's Cashouts docs (docs.d24.com), "Cashout Creation Endpoint".
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 /// One fully valid request per country; tests change one field at a time.

@@ -2,7 +2,7 @@
 // Specifications" (the document validation table's notes), phone ("Cashout Creation Endpoint", max 20
 // characters), account type (the same page), birthdate and notification_url (sandbox choices).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Formats")

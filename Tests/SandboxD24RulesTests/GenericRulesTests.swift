@@ -2,7 +2,7 @@
 // "Cashout Creation Endpoint" (required fields, max lengths) and "API Codes" (518, 526, 303); the D24
 // guide, "Codes" (validation message format), and Behaviour and choices (notification_url optional).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Generic rules and field order")

@@ -1,7 +1,7 @@
 // Mexico: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇲🇽 (CLABE check digit and bank prefix, card numbers
 // refused, required last name, documents 7-18).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Mexico")

@@ -1,7 +1,7 @@
 // Peru: D24's Cashouts docs (docs.d24.com), "Countries validations" 🇵🇪 (CCI check digits and bank prefix, 18-digit "...00"
 // accounts, Yape/Plin with phone, document_type required).
 
-import SandboxD24
+@testable import SandboxD24
 import Testing
 
 @Suite("Peru")

@@ -1,10 +1,10 @@
 import Foundation
-import CashoutSandbox
-import SandboxWire
-import SandboxSupport
+@testable import CashoutSandbox
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
-import SandboxBank
+@testable import SandboxBank
 
 /// The dashboard page is served, self-contained (no external URL) and only names routes that exist;
 /// each API's part (D24's form, Mannco's form, views and card) is on it.

@@ -1,5 +1,5 @@
-import SandboxContract
-import SandboxSupport
+@testable import SandboxContract
+@testable import SandboxSupport
 import Testing
 import Foundation
 

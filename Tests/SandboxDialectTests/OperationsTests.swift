@@ -1,8 +1,8 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxContract
-import SandboxWire
-import SandboxSupport
+@testable import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxContract
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+@testable import SandboxContract
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
 import TestHelpers
 import Testing
 

@@ -1,6 +1,6 @@
 import Testing
 @testable import SandboxWire
-import SandboxSupport
+@testable import SandboxSupport
 
 /// A Connect unary call (https://connectrpc.com/docs/protocol/#unary-request), over HTTP/1.1.
 private func connect(_ path: String, _ body: String, contentType: String = "application/json",

@@ -1,6 +1,6 @@
 import Testing
 @testable import SandboxWire
-import SandboxSupport
+@testable import SandboxSupport
 
 /// What the hot path keeps from one request to the next gives the same results as starting afresh:
 /// the parser's strings reused from the last head, the encoder's last head, the routes' body limits

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import SandboxSupport
+@testable import SandboxSupport
 import Synchronization
 import TestHelpers
 @testable import SandboxWire

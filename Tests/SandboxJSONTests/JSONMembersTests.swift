@@ -1,4 +1,4 @@
-import SandboxSupport
+@testable import SandboxSupport
 import Testing
 
 @Suite("JSON members")

@@ -1,5 +1,5 @@
 import Testing
-import SandboxSupport
+@testable import SandboxSupport
 
 /// An input the parser must reject, with the exact error it must report.
 struct Rejection: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-import SandboxSupport
+@testable import SandboxSupport
 
 @Suite("JSON writer")
 struct JSONWriterTests {

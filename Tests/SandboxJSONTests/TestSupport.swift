@@ -1,5 +1,5 @@
 import Foundation
-import SandboxSupport
+@testable import SandboxSupport
 
 /// Deterministic pseudo-random numbers (SplitMix64), so generated corpora are reproducible.
 struct SplitMix64 {

@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxBank
-import SandboxSupport
-import SandboxWire
+@testable import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
 import TestHelpers
 import Testing
 import Foundation

@@ -1,5 +1,5 @@
-import SandboxWire
-import CashoutSandbox
+@testable import SandboxWire
+@testable import CashoutSandbox
 import Testing
 
 private let passed: HTTPHandler = { _ in HTTPResponse(status: 299) }

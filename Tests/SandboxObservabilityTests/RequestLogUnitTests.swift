@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxWire
-import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import CashoutSandbox
 import Testing
 
 /// `RequestLog` on its own: the ring, its ids, what a clear keeps, and bodies cut at the bound

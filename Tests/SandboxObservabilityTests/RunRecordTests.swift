@@ -1,8 +1,8 @@
-import SandboxBank
-import SandboxContract
-import SandboxWire
-import SandboxSupport
-import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import CashoutSandbox
 import Testing
 
 /// A finished run's record (`cashout-sandbox show`) keeps the request log and the timeline recorder as they were, and

@@ -1,5 +1,5 @@
-import SandboxBank
-import SandboxPersistence
+@testable import SandboxBank
+@testable import SandboxPersistence
 import TestHelpers
 import Testing
 

@@ -2,7 +2,7 @@ import Synchronization
 import TestHelpers
 import Testing
 @testable import SandboxBank
-import SandboxPersistence
+@testable import SandboxPersistence
 
 /// Replaying the records a bank made, through their binary form, onto a fresh bank gives the same
 /// payouts, ledger, notifications, merchants and scheduled events; and both banks then go on alike.

@@ -1,6 +1,6 @@
 import Testing
 @testable import SandboxBank
-import SandboxPersistence
+@testable import SandboxPersistence
 
 /// A snapshot read a part at a time (as a `PUT /sandbox/snapshot` body or a compacted journal's
 /// records come) is what reading it whole gives, wherever the parts end; and what reading it

@@ -2,7 +2,7 @@ import Synchronization
 import TestHelpers
 import Testing
 @testable import SandboxBank
-import SandboxPersistence
+@testable import SandboxPersistence
 
 /// A snapshot, through its binary form, restored into another bank gives the same payouts,
 /// ledger, notifications, merchants, scheduled events and clock; and both banks go on alike.

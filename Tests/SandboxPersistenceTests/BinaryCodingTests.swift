@@ -1,4 +1,4 @@
-import SandboxPersistence
+@testable import SandboxPersistence
 import Testing
 
 struct BinaryCodingTests {

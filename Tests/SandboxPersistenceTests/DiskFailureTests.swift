@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
 import Glibc
-import SandboxWire
-import SandboxSupport
-import SandboxPersistence
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxPersistence
 import TestHelpers
 import Synchronization
 import Testing

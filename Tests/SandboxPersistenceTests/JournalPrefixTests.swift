@@ -3,7 +3,7 @@ import Synchronization
 import TestHelpers
 import Testing
 @testable import SandboxBank
-import SandboxPersistence
+@testable import SandboxPersistence
 
 /// A crash can stop the process after any record: every prefix of a journal, cut at each record
 /// boundary, replays without error to the state the live bank had when it wrote that record. The

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SandboxPersistence
+@testable import SandboxPersistence
 import Testing
 
 /// `JournalReader` reads a file a chunk at a time: whatever the chunk size, and wherever a chunk

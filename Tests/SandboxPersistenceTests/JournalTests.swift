@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SandboxPersistence
+@testable import SandboxPersistence
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
-import SandboxBank
-import SandboxPersistence
+@testable import SandboxBank
+@testable import SandboxPersistence
 
 /// A journal of the neutral lifecycle's payouts (staged, executed, expired), through its binary
 /// form, replays to the same bank.

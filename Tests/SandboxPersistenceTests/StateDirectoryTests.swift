@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxSupport
-import SandboxWire
-import SandboxPersistence
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxWire
+@testable import SandboxPersistence
 import TestHelpers
 import Synchronization
 import Testing

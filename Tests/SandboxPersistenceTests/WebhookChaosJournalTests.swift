@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import SandboxBank
-import SandboxPersistence
+@testable import SandboxPersistence
 
 /// Webhook chaos through the bank's binary form: the plan survives a journal's replay and a
 /// snapshot, and what a sandbox before webhook chaos wrote is read.

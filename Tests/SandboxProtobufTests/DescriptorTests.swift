@@ -1,5 +1,5 @@
 import Testing
-import SandboxWire
+@testable import SandboxWire
 
 @Suite struct DescriptorTests {
     @Test func fileDescriptorReadsBackWithTheNamesAndNumbers() throws {

@@ -1,6 +1,6 @@
 import Testing
-import SandboxSupport
-import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxWire
 
 @Suite struct JSONMappingTests {
     let registry = Sample.registry

@@ -1,5 +1,5 @@
-import SandboxSupport
-import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxWire
 import Testing
 
 /// `ProtoRegistry.jsonSchemas`: the JSON Schemas of proto3 JSON as the reader takes it, made from the declarations.

@@ -1,5 +1,5 @@
 import Testing
-import SandboxWire
+@testable import SandboxWire
 
 @Suite struct MessageTests {
     let registry = Sample.registry

@@ -1,5 +1,5 @@
 import Dispatch
-import SandboxWire
+@testable import SandboxWire
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import Testing
-import SandboxWire
+@testable import SandboxWire
 
 @Suite struct ReaderErrorTests {
     private func decode(_ hexText: String) -> ProtobufError? {

@@ -1,4 +1,4 @@
-import SandboxWire
+@testable import SandboxWire
 
 /// A file with every scalar type, nesting, an enum inside a message, a oneof, optional fields
 /// and repeated fields, packed and not.

@@ -1,5 +1,5 @@
 import Testing
-import SandboxWire
+@testable import SandboxWire
 
 @Suite struct WireFormatTests {
     @Test func encodingGuideVectors() {

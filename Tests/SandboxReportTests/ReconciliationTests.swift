@@ -1,8 +1,8 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxWire
-import SandboxRunner
-import SandboxContract
+@testable import SandboxWire
+@testable import SandboxRunner
+@testable import SandboxContract
 import TestHelpers
 import Testing
 

@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Dispatch
 import Glibc
-import SandboxBank
-import SandboxWire
-import SandboxSupport
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import SandboxSupport
 import Synchronization
 import TestHelpers
 import Testing

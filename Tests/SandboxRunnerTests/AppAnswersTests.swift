@@ -1,7 +1,7 @@
-import CashoutSandbox
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxContract
 @testable import SandboxRunner
-import SandboxSupport
+@testable import SandboxSupport
 import Synchronization
 import Testing
 

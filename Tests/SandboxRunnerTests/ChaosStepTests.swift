@@ -1,6 +1,6 @@
-import CashoutSandbox
-import SandboxRunner
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxRunner
+@testable import SandboxContract
 import Testing
 import Foundation
 import FoundationEssentials

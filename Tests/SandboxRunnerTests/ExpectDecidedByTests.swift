@@ -1,7 +1,7 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxRunner
-import SandboxContract
+@testable import SandboxRunner
+@testable import SandboxContract
 import Testing
 
 private func load(_ text: String) throws -> Scenario {

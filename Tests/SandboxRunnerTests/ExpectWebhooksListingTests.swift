@@ -1,6 +1,6 @@
-import CashoutSandbox
-import SandboxRunner
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxRunner
+@testable import SandboxContract
 import Testing
 
 // A failing expect_webhooks lists every delivery under its message (ScenarioRunner.deliveryListing):

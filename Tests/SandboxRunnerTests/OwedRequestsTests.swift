@@ -1,6 +1,6 @@
 @testable import CashoutSandbox
-import SandboxContract
-import SandboxWire
+@testable import SandboxContract
+@testable import SandboxWire
 @testable import SandboxRunner
 import Testing
 

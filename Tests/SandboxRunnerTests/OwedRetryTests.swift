@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxWire
-import SandboxSupport
-import SandboxRunner
-import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxRunner
+@testable import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing

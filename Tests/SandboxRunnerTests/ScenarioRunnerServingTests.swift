@@ -1,12 +1,12 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxWire
-import SandboxRunner
-import SandboxContract
+@testable import SandboxWire
+@testable import SandboxRunner
+@testable import SandboxContract
 import Synchronization
 import TestHelpers
 import Testing
-import SandboxBank
+@testable import SandboxBank
 
 /// `ScenarioRunner.run(_:serving:)`: what runs beside the steps calls the sandbox while they run,
 /// the sandbox serves it until it ends, and how it ended is in the result and the JUnit report.

@@ -1,9 +1,9 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxSupport
-import SandboxContract
-import SandboxRunner
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxContract
+@testable import SandboxRunner
 import Testing
 
 private func scenario(_ text: String) throws -> Scenario {

@@ -1,9 +1,9 @@
-import CashoutSandbox
-import SandboxRunner
+@testable import CashoutSandbox
+@testable import SandboxRunner
 import TestHelpers
 import Testing
-import SandboxContract
-import SandboxWire
+@testable import SandboxContract
+@testable import SandboxWire
 
 /// What `explore` prints names each cashout by what it is (`Explorer.StableNames`), not by its id,
 /// which counts creates as they come: the same run gives the same lines whatever order an app's

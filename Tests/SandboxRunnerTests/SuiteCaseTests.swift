@@ -1,10 +1,10 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
 import Synchronization
-import SandboxWire
-import SandboxSupport
-import SandboxRunner
-import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxRunner
+@testable import SandboxContract
 import TestHelpers
 import Testing
 

@@ -1,11 +1,11 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxSupport
-import SandboxRunner
-import SandboxContract
+@testable import SandboxSupport
+@testable import SandboxRunner
+@testable import SandboxContract
 import TestHelpers
 import Testing
-import SandboxWire
+@testable import SandboxWire
 
 private func run(_ steps: String, setup: String = "") throws -> ScenarioResult {
     let text = #"{\#(setup)"steps": \#(steps)}"#

@@ -1,7 +1,7 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxContract
-import SandboxSupport
+@testable import SandboxContract
+@testable import SandboxSupport
 import Testing
 
 /// The suites teams copied from earlier releases (Tests/Compatibility, one folder a release) keep loading, each read as

@@ -1,7 +1,7 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxSupport
-import SandboxContract
+@testable import SandboxSupport
+@testable import SandboxContract
 import Testing
 
 /// The documents of Tests/ScenarioCases/cases.json, which also hold scenarios/schema.json to the

@@ -1,8 +1,8 @@
-import CashoutSandbox
-import SandboxD24
-import SandboxSupport
-import SandboxRunner
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxD24
+@testable import SandboxSupport
+@testable import SandboxRunner
+@testable import SandboxContract
 import Testing
 
 // A scenario's create_cashout fills the fields a step leaves out with the valid cashout of the step's

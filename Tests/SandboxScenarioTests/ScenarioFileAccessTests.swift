@@ -1,12 +1,12 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
 import Glibc
-import SandboxWire
-import SandboxSupport
-import SandboxContract
+@testable import SandboxWire
+@testable import SandboxSupport
+@testable import SandboxContract
 import TestHelpers
 import Testing
-import SandboxBank
+@testable import SandboxBank
 
 /// A scenario's content never makes the sandbox open a file. The only file the loader opens is the
 /// one it is given (`serve --scenario FILE`, `validate`/`test` paths, `.file(path)`); `$schema` is

@@ -1,7 +1,7 @@
 import Foundation
-import SandboxBank
-import SandboxD24
-import SandboxWire
+@testable import SandboxBank
+@testable import SandboxD24
+@testable import SandboxWire
 import Testing
 @testable import SandboxContract
 

@@ -1,5 +1,5 @@
-import CashoutSandbox
-import SandboxContract
+@testable import CashoutSandbox
+@testable import SandboxContract
 import Testing
 
 private func error(_ text: String) -> String? {

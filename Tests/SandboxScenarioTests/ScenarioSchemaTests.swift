@@ -1,8 +1,8 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxBank
-import SandboxSupport
-import SandboxContract
+@testable import SandboxBank
+@testable import SandboxSupport
+@testable import SandboxContract
 import Testing
 
 /// scenarios/schema.json is what `cashout-sandbox schema` prints: the format's declarations

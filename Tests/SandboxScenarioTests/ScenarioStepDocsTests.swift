@@ -1,6 +1,6 @@
-import CashoutSandbox
+@testable import CashoutSandbox
 import Foundation
-import SandboxContract
+@testable import SandboxContract
 import Testing
 import TestHelpers
 

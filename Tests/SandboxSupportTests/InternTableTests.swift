@@ -1,4 +1,4 @@
-import SandboxSupport
+@testable import SandboxSupport
 import Testing
 
 /// Interning shares equal values within a bounded table.

@@ -1,5 +1,5 @@
 import Dispatch
-import SandboxSupport
+@testable import SandboxSupport
 import Synchronization
 import Testing
 

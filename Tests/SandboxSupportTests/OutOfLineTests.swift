@@ -1,4 +1,4 @@
-import SandboxSupport
+@testable import SandboxSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import SandboxSupport
+@testable import SandboxSupport
 import Testing
 
 /// A ring keeps the last `capacity` elements appended, oldest first, and hands back what it pushes out.

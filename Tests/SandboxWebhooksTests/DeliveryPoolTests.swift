@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import CashoutSandbox
+@testable import CashoutSandbox
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
-import SandboxBank
-import SandboxWire
-import CashoutSandbox
+@testable import SandboxBank
+@testable import SandboxWire
+@testable import CashoutSandbox
 import Testing
 
 /// A sink records what it receives, answers as scripted, and keeps the newest it was told to keep.

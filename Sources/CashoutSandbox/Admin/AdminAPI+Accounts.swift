@@ -1,6 +1,6 @@
 import SandboxContract
 import SandboxBank
-package import SandboxWire
+import SandboxWire
 import SandboxSupport
 
 // Every API's accounts in one admin resource, as each dialect's `AccountKind` shows and takes them:
@@ -12,16 +12,16 @@ import SandboxSupport
 // `PUT /sandbox/merchants/{login}`, `/sandbox/prism-merchants`, `/sandbox/users`.
 
 extension AdminAPI {
-    package func listAccounts(_ request: HTTPRequest) -> HTTPResponse {
+    func listAccounts(_ request: HTTPRequest) -> HTTPResponse {
         .json(["accounts": .object(Dictionary(uniqueKeysWithValues: accountKinds.map { dialect, kind in (dialect, .array(list(dialect, kind))) }))])
     }
 
-    package func listAccountsOfAPI(_ request: HTTPRequest) -> HTTPResponse {
+    func listAccountsOfAPI(_ request: HTTPRequest) -> HTTPResponse {
         guard let (dialect, kind) = kind(request) else { return unknownDialect(request) }
         return .json(["accounts": .array(list(dialect, kind))])
     }
 
-    package func getAccount(_ request: HTTPRequest) -> HTTPResponse {
+    func getAccount(_ request: HTTPRequest) -> HTTPResponse {
         guard let (dialect, kind) = kind(request) else { return unknownDialect(request) }
         let id = request.parameters["id"] ?? ""
         guard let account = bank.account(id: id), account.dialect == dialect else {
@@ -30,14 +30,14 @@ extension AdminAPI {
         return .json(kind.json(account))
     }
 
-    package func putAccount(_ request: HTTPRequest) -> HTTPResponse {
+    func putAccount(_ request: HTTPRequest) -> HTTPResponse {
         guard let (dialect, kind) = kind(request) else { return unknownDialect(request) }
         return put(request, id: request.parameters["id"], dialect: dialect, kind: kind)
     }
 
     /// Each API's older path (`AccountKind.legacyOperations`; its API's part of the OpenAPI document
     /// describes it), by the name of the API.
-    package func registerLegacyAccounts(in router: inout Router) {
+    func registerLegacyAccounts(in router: inout Router) {
         for (dialect, kind) in accountKinds.sorted(by: { $0.key < $1.key }) {
             guard let (list, put) = kind.legacyOperations.map({ ($0.list.route, $0.put.route) }),
                   let listMember = kind.legacyPath?.listMember else { continue }

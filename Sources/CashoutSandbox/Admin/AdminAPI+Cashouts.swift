@@ -1,13 +1,13 @@
 import SandboxContract
 import SandboxBank
-package import SandboxWire
+import SandboxWire
 import SandboxSupport
 
 // Cashouts as the bank sees them, forced outcomes (what a provider's staging panel offers), and
 // the ledger.
 
 extension AdminAPI {
-    package func listCashouts(_ request: HTTPRequest) -> HTTPResponse {
+    func listCashouts(_ request: HTTPRequest) -> HTTPResponse {
         // A status by the sandbox's name (STAGED and EXPIRED too), else by an API's own word (SUCCESS).
         let status = request.query("status")
         let words = statusWords
@@ -24,25 +24,25 @@ extension AdminAPI {
         return .json(["cashouts": .array(payouts.map { AdminJSON.payout($0, bank: bank, detailed: false, words: words, rejections: rejections) })])
     }
 
-    package func getCashout(_ request: HTTPRequest) -> HTTPResponse {
+    func getCashout(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
         return .json(AdminJSON.payout(payout, bank: bank, detailed: true, words: statusWords, rejections: rejections))
     }
 
-    package func forceCashoutAction(_ request: HTTPRequest) -> HTTPResponse { force(request) }
+    func forceCashoutAction(_ request: HTTPRequest) -> HTTPResponse { force(request) }
 
-    package func getLedger(_ request: HTTPRequest) -> HTTPResponse {
+    func getLedger(_ request: HTTPRequest) -> HTTPResponse {
         .json(["entries": .array(bank.ledger(account: request.query("merchant")).map(AdminJSON.ledgerEntry))])
     }
 
     /// Each dialect's words for its payouts' statuses (`api_status`).
-    package var statusWords: AdminJSON.StatusWords {
+    var statusWords: AdminJSON.StatusWords {
         let dialects = dialects
         return { dialect, status in dialects[dialect]?.statusWord(status) }
     }
 
     /// What each dialect's API answers for a rejection (`rejection_code`, `rejection_reason`).
-    package var rejections: AdminJSON.Rejections {
+    var rejections: AdminJSON.Rejections {
         let dialects = dialects
         return { dialect, code, reason in dialects[dialect]?.answeredRejection(code: code, reason: reason) ?? (code, reason) }
     }
@@ -97,7 +97,7 @@ extension AdminAPI {
 // its ETag is what it was made from (a report's, and the clock's stops kept), so the dashboard's poll gets a 304 while
 // nothing moved, as the Report view's does.
 extension AdminAPI {
-    package func getCashoutTimeline(_ request: HTTPRequest) -> HTTPResponse {
+    func getCashoutTimeline(_ request: HTTPRequest) -> HTTPResponse {
         guard let payout = payout(request) else { return notFound(request) }
         let version = ReportCache.Version(requestLog: requests, bank: bank, reports: reports)
         let tag = "\"c\(payout.id)-\(version.tag(reports.thresholds).dropFirst().dropLast())-s\(timelines.stopsKept)\""

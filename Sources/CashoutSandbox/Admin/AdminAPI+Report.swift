@@ -1,7 +1,7 @@
 import SandboxPrism
 import SandboxContract
-package import SandboxBank
-package import SandboxWire
+import SandboxBank
+import SandboxWire
 import SandboxSupport
 
 // `GET /sandbox/report[?account=ID][&follow_up_within=2m&polling_limit=20&polling_per=1m]`: the integration report (the
@@ -11,7 +11,7 @@ import SandboxSupport
 // kept for the report.
 
 extension AdminAPI {
-    package func getReport(_ request: HTTPRequest) -> HTTPResponse {
+    func getReport(_ request: HTTPRequest) -> HTTPResponse {
         let account = request.query("account")
         let thresholds: ReportThresholds
         switch Self.thresholds(request, else: reports.thresholds) {
@@ -54,12 +54,12 @@ extension AdminAPI {
     }
 
     /// A 400 in the admin API's format.
-    package struct Refusal: Error {
+    struct Refusal: Error {
         let response: HTTPResponse
     }
 
     /// `fallback` with what the query's `follow_up_within`, `polling_limit` and `polling_per` set; a 400 naming a bad one.
-    package static func thresholds(_ request: HTTPRequest, else fallback: ReportThresholds) -> Result<ReportThresholds, Refusal> {
+    static func thresholds(_ request: HTTPRequest, else fallback: ReportThresholds) -> Result<ReportThresholds, Refusal> {
         var thresholds = fallback
         for name in ["follow_up_within", "polling_per"] {
             guard let text = request.query(name) else { continue }

@@ -1,5 +1,5 @@
 import SandboxContract
-package import SandboxWire
+import SandboxWire
 import SandboxSupport
 
 // The request log (RequestLog, the request journal to users): what the payout APIs received and answered, newest first,
@@ -7,18 +7,18 @@ import SandboxSupport
 
 extension AdminAPI {
     /// How many entries `GET /sandbox/requests` answers unless `limit` says.
-    package static let defaultRequestLimit = 100
+    static let defaultRequestLimit = 100
 
     /// It reads the whole log: off the event loops, where reports are made.
-    package func verifyRequests(_ request: HTTPRequest) -> HTTPResponse { .deferred { answer in reports.worker.run { answer(verify(request)) } } }
+    func verifyRequests(_ request: HTTPRequest) -> HTTPResponse { .deferred { answer in reports.worker.run { answer(verify(request)) } } }
 
-    package func clearRequests(_ request: HTTPRequest) -> HTTPResponse {
+    func clearRequests(_ request: HTTPRequest) -> HTTPResponse {
         requests.clear()
         return HTTPResponse(status: 204)
     }
 
     /// `?limit=N&path=PREFIX&status=CODE|4xx&dialect=NAME`: `{"requests": [...], "kept": N, "capacity": N}`.
-    package func listRequests(_ request: HTTPRequest) -> HTTPResponse {
+    func listRequests(_ request: HTTPRequest) -> HTTPResponse {
         var limit = Self.defaultRequestLimit
         if let text = request.query("limit") {
             guard let number = Int(text), number >= AdminLimits.requestLimitMinimum else { return Router.error(400, AdminMessage.requestLimit) }

@@ -1,19 +1,19 @@
 import SandboxContract
-package import SandboxBank
-package import SandboxWire
+import SandboxBank
+import SandboxWire
 import SandboxSupport
-package import SandboxPersistence
+import SandboxPersistence
 
 // Moving the whole state between sandboxes: `GET /sandbox/snapshot` exports it as a file,
 // `PUT /sandbox/snapshot` puts a file's state in force.
 
 extension AdminAPI {
     /// The largest snapshot `PUT /sandbox/snapshot` takes (other requests keep `--max-body`).
-    package static let maximumSnapshotBytes = 512 << 20
+    static let maximumSnapshotBytes = 512 << 20
     /// The route that takes a snapshot, whose body the server spools to a file.
-    package static let snapshotUpload = AdminRoute.putSnapshot.route
+    static let snapshotUpload = AdminRoute.putSnapshot.route
 
-    package func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
+    func getSnapshot(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {
             let snapshot = snapshot()
             let stamp = snapshot.bank.time.iso8601.replacing(":", with: "-")
@@ -23,11 +23,11 @@ extension AdminAPI {
         }
     }
 
-    package func putSnapshot(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { restore(request) } }
+    func putSnapshot(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { restore(request) } }
 
     /// Everything now: the scenarios loaded through the admin API and the bank with its clock.
     /// `whileLocked` runs while nothing can change (run it on `worker`, where scenarios load).
-    package func snapshot(whileLocked: () -> Void = {}) -> SandboxSnapshot {
+    func snapshot(whileLocked: () -> Void = {}) -> SandboxSnapshot {
         SandboxSnapshot(scenarios: layers.sources, bank: bank.snapshot { _ in whileLocked() })
     }
 
@@ -56,7 +56,7 @@ extension AdminAPI {
     /// `clockBack` false keeps a clock that is later than the snapshot's (replaying a journal on a
     /// real-time clock, which goes on from now). `clearingSinks` false keeps what the sinks
     /// received (undoing a failed write: Sandbox+DiskFailure).
-    package func restore(_ snapshot: SandboxSnapshot, clockBack: Bool = true, clearingSinks: Bool = true,
+    func restore(_ snapshot: SandboxSnapshot, clockBack: Bool = true, clearingSinks: Bool = true,
                  whileLocked: () -> Void = {}) throws(SandboxSnapshot.Invalid) {
         var scenarios: [(Scenario, source: [UInt8])] = []
         for (index, source) in snapshot.scenarios.enumerated() {
@@ -79,7 +79,7 @@ extension AdminAPI {
 
     /// An admin like this one, but over `bank` and parts of its own that nobody serves: what
     /// replays a journal's records to read back the state it holds (Sandbox+DiskFailure).
-    package func replaying(into bank: Bank) -> AdminAPI {
+    func replaying(into bank: Bank) -> AdminAPI {
         let noFaults = FaultInjector(faults: [], seed: 0) { _, _, _, _, _ in RequestSubject(identity: "", account: nil, payout: nil) }
         return AdminAPI(bank: bank, sinks: SinkStore(), faults: noFaults, sender: sender,
                  initial: initial, layers: layers.fresh(), vocabulary: vocabulary, dialects: dialects,

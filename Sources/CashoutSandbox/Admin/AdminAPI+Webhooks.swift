@@ -1,31 +1,31 @@
 import SandboxContract
 import SandboxBank
-package import SandboxWire
+import SandboxWire
 import SandboxSupport
 import SandboxPersistence
 
 // The notification journal (every attempt), redelivery, webhook chaos, and the built-in sink.
 
 extension AdminAPI {
-    package func listWebhooks(_ request: HTTPRequest) -> HTTPResponse {
+    func listWebhooks(_ request: HTTPRequest) -> HTTPResponse {
         let payoutID = request.query("cashout_id").flatMap { Int($0) }
         return .json(["webhooks": .array(bank.notifications(payoutID: payoutID).map { AdminJSON.notification($0, words: statusWords) })])
     }
 
-    package func redeliverWebhook(_ request: HTTPRequest) -> HTTPResponse { send(request, chaos: nil) }
+    func redeliverWebhook(_ request: HTTPRequest) -> HTTPResponse { send(request, chaos: nil) }
 
-    package func sendWebhookChaos(_ request: HTTPRequest) -> HTTPResponse {
+    func sendWebhookChaos(_ request: HTTPRequest) -> HTTPResponse {
         guard let kind = Self.object(request)?["kind"]?.stringValue.flatMap(ChaosKind.init(rawValue:)), kind.isCopy else {
             return Router.error(400, AdminMessage.chaosKind)
         }
         return send(request, chaos: kind)
     }
 
-    package func getWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .json(layers.setup.chaosJSON) }
+    func getWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .json(layers.setup.chaosJSON) }
 
-    package func putWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { putChaos(request) } }
+    func putWebhookChaos(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { putChaos(request) } }
 
-    package func getSink(_ request: HTTPRequest) -> HTTPResponse {
+    func getSink(_ request: HTTPRequest) -> HTTPResponse {
         let name = request.parameters["name"] ?? ""
         let script = sinks.script(name)
         return .json([
@@ -36,7 +36,7 @@ extension AdminAPI {
         ])
     }
 
-    package func scriptSink(_ request: HTTPRequest) -> HTTPResponse {
+    func scriptSink(_ request: HTTPRequest) -> HTTPResponse {
         let name = request.parameters["name"] ?? ""
         guard let script = Self.sinkScript(request, over: sinks.script(name)) else {
             return Router.error(400, AdminMessage.sinkScript)
@@ -45,12 +45,12 @@ extension AdminAPI {
         return HTTPResponse(status: 204)
     }
 
-    package func clearSink(_ request: HTTPRequest) -> HTTPResponse {
+    func clearSink(_ request: HTTPRequest) -> HTTPResponse {
         sinks.clear(request.parameters["name"] ?? "")
         return HTTPResponse(status: 204)
     }
 
-    package func postToSink(_ request: HTTPRequest) -> HTTPResponse {
+    func postToSink(_ request: HTTPRequest) -> HTTPResponse {
         let answer = sinks.receive(request.parameters["name"] ?? "", at: bank.clock.now, method: request.method,
                                    path: String(request.path), headers: request.headers,
                                    body: String(decoding: request.body, as: UTF8.self))

@@ -1,9 +1,9 @@
-package import Dispatch
-package import SandboxContract
-package import SandboxBank
-package import SandboxWire
-package import SandboxSupport
-package import SandboxPersistence
+import Dispatch
+import SandboxContract
+import SandboxBank
+import SandboxWire
+import SandboxSupport
+import SandboxPersistence
 import Synchronization
 
 /// The sandbox's own endpoints under `/sandbox/` (the Running it guide, "Admin API"): health, the clock,
@@ -12,42 +12,42 @@ import Synchronization
 ///
 /// Moving the clock and redelivering send webhooks, which may take seconds or be addressed to this
 /// very server: that work runs on `worker`, one job at a time, never on an event-loop thread.
-package struct AdminAPI: AdminServing {
+struct AdminAPI: AdminServing {
     /// The route group of every admin route: `/sandbox` and under it.
-    package static let group = adminRouteGroup
+    static let group = adminRouteGroup
     package let bank: Bank
-    package let sinks: SinkStore
-    package let faults: FaultInjector
-    package let sender: WebhookSender
+    let sinks: SinkStore
+    let faults: FaultInjector
+    let sender: WebhookSender
     /// The accounts and bank configuration `POST /sandbox/reset` returns to.
-    package let initial: (accounts: [Account], bank: Bank.Configuration)
+    let initial: (accounts: [Account], bank: Bank.Configuration)
     /// The scenarios in force, which `POST /sandbox/scenario` adds to.
-    package let layers: ScenarioLayers
+    let layers: ScenarioLayers
     /// What scenario files may say in the dialects served.
-    package let vocabulary: ScenarioVocabulary
+    let vocabulary: ScenarioVocabulary
     /// The dialects by name, which choose a forced rejection's code and name their statuses.
-    package let dialects: [String: any Dialect]
+    let dialects: [String: any Dialect]
     /// The APIs' accounts, by the name of their API (`/sandbox/accounts/{dialect}`).
-    package let accountKinds: [String: AccountKind]
+    let accountKinds: [String: AccountKind]
     /// What `GET /sandbox/requests` shows; a reset clears it.
-    package let requests: RequestLog
+    let requests: RequestLog
     /// The integration reports, made on a queue of their own (which verifications share).
-    package let reports: ReportCache
+    let reports: ReportCache
     /// How far the steps of a suite run against this sandbox have come (`GET /sandbox/suite`).
     package let suite: SuiteProgress
     /// The real times of the bank's events and the clock's stops, for cashouts' timelines.
-    package let timelines: TimelineRecorder
+    let timelines: TimelineRecorder
     /// Where scenario loads and resets are logged (`serve --log-format`); nil for nowhere.
-    package var eventLog: EventLog? = nil
+    var eventLog: EventLog? = nil
     /// Where scenario loads, resets and restores are journaled (with `--state-dir`): nil while
     /// the journal replays through this admin (what it replays is journaled already), set before
     /// the routes are registered.
     package var journal: StateJournal? = nil
-    package let worker = DispatchQueue(label: "cashout-sandbox.admin")
+    let worker = DispatchQueue(label: "cashout-sandbox.admin")
     /// How to read the bank's binary form of each version (snapshots: `Sandbox.bankFormat`).
-    package let bankFormat: BankFormat.Lookup
+    let bankFormat: BankFormat.Lookup
 
-    package init(bank: Bank, sinks: SinkStore, faults: FaultInjector, sender: WebhookSender,
+    init(bank: Bank, sinks: SinkStore, faults: FaultInjector, sender: WebhookSender,
                  initial: (accounts: [Account], bank: Bank.Configuration), layers: ScenarioLayers, vocabulary: ScenarioVocabulary,
                  dialects: [String: any Dialect], requests: RequestLog, reports: ReportCache, suite: SuiteProgress,
                  bankFormat: @escaping BankFormat.Lookup, eventLog: EventLog? = nil, timelines: TimelineRecorder = TimelineRecorder(capacity: 0)) {
@@ -71,23 +71,23 @@ package struct AdminAPI: AdminServing {
     /// Adds its endpoints (declared with their documentation in SandboxContract:
     /// `OpenAPIDocument.adminEndpoints(for:)`), and each API's older account paths after the
     /// accounts, to `router`.
-    package func register(in router: inout Router) {
+    func register(in router: inout Router) {
         let (upToAccounts, afterAccounts) = OpenAPIDocument.adminEndpoints(for: Self.self)
         router.add(upToAccounts, serving: self)
         registerLegacyAccounts(in: &router)
         router.add(afterAccounts, serving: self)
     }
 
-    package func getHealth(_ request: HTTPRequest) -> HTTPResponse { health() }
+    func getHealth(_ request: HTTPRequest) -> HTTPResponse { health() }
 
-    package func getClock(_ request: HTTPRequest) -> HTTPResponse { .json(clockJSON()) }
+    func getClock(_ request: HTTPRequest) -> HTTPResponse { .json(clockJSON()) }
 
     /// In its place among the routes (its number orders the metrics), answered by `serveMetrics`.
-    package func getMetrics(_ request: HTTPRequest) -> HTTPResponse { Router.error(503, "the metrics are not made yet") }
+    func getMetrics(_ request: HTTPRequest) -> HTTPResponse { Router.error(503, "the metrics are not made yet") }
 
-    package func advanceClock(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { advance(request) } }
+    func advanceClock(_ request: HTTPRequest) -> HTTPResponse { .later(on: worker) { advance(request) } }
 
-    package func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
+    func loadScenario(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {
             switch load(scenario: request.body) {
             case .success(let loaded):
@@ -100,7 +100,7 @@ package struct AdminAPI: AdminServing {
         }
     }
 
-    package func reset(_ request: HTTPRequest) -> HTTPResponse {
+    func reset(_ request: HTTPRequest) -> HTTPResponse {
         .later(on: worker) {
             journal?.record(.reset)
             defer { eventLog?.reset(clock: bank.clock.now) }
@@ -114,7 +114,7 @@ package struct AdminAPI: AdminServing {
     /// Answers `GET /sandbox/metrics` from `metrics`, made once `router` knows every route (the
     /// request counters are by route, this one among them): the route added by `register` keeps
     /// its number.
-    package func serveMetrics(_ metrics: SandboxMetrics, in router: inout Router) {
+    func serveMetrics(_ metrics: SandboxMetrics, in router: inout Router) {
         router.add(Self.metricsRoute) { [journal] _ in
             HTTPResponse(headers: ["Content-Type": SandboxMetrics.contentType],
                          body: Array(metrics.render(bank: bank, journal: journal).utf8))
@@ -142,7 +142,7 @@ package struct AdminAPI: AdminServing {
 
     /// The health answer as a JSON value (its byte form's reference, which the tests compare with).
     /// With `journal` (its state, while it cannot write), the answer of a failing sandbox.
-    package static func healthJSON(mode: VirtualClock.Mode, now: String, journal: JSON? = nil) -> JSON {
+    static func healthJSON(mode: VirtualClock.Mode, now: String, journal: JSON? = nil) -> JSON {
         var health: [String: JSON] = ["status": journal == nil ? "ok" : "failing", "version": .string(SandboxVersion.current.description),
                                       "clock": ["mode": .string(mode.rawValue), "now": .string(now)]]
         health["journal"] = journal
@@ -198,10 +198,10 @@ package struct AdminAPI: AdminServing {
     /// merchants are added or replaced, its rules tried first, its policies take over. Payouts
     /// already created keep their timelines. 400 names the JSON path of a mistake.
     /// What a scenario put in force: `POST /sandbox/scenario`'s answer.
-    package struct Loaded: Sendable {
+    struct Loaded: Sendable {
         package let name: String
-        package let rules: Int
-        package let merchants: [String]
+        let rules: Int
+        let merchants: [String]
 
         /// `{"loaded": NAME, "rules": N, "merchants": [...]}`.
         package var json: JSON {
@@ -211,7 +211,7 @@ package struct AdminAPI: AdminServing {
 
     /// A scenario that could not be put in force: 400 when it does not load (`message` names the path in it), 409 when it
     /// changes the currency of an account in use.
-    package struct LoadRefusal: Error {
+    struct LoadRefusal: Error {
         package let status: Int
         package let message: String
     }
@@ -237,7 +237,7 @@ package struct AdminAPI: AdminServing {
     }
 
     /// Puts a setup's faults, webhook policy and report thresholds in force, and scripts sinks.
-    package func apply(_ setup: ScenarioSetup, sinksOf scripts: [String: SinkScript]) {
+    func apply(_ setup: ScenarioSetup, sinksOf scripts: [String: SinkScript]) {
         faults.replace(setup.faults, seed: setup.seed)
         reports.thresholds = setup.reportThresholds
         if let timeout = setup.webhookTimeout { sender.setTimeout(timeout) }
@@ -258,7 +258,7 @@ package struct AdminAPI: AdminServing {
     }
 
     /// Makes a journaled admin change again (replaying `--state-dir`).
-    package func replay(_ kind: StateJournal.Kind, _ payload: UnsafeRawBufferPointer) throws {
+    func replay(_ kind: StateJournal.Kind, _ payload: UnsafeRawBufferPointer) throws {
         switch kind {
         case .scenarioLoaded:
             if case .failure(let refusal) = load(scenario: Array(payload)) {
@@ -277,12 +277,12 @@ package struct AdminAPI: AdminServing {
         return object
     }
 
-    package static let badBody = Router.error(400, AdminMessage.notAnObject)
+    static let badBody = Router.error(400, AdminMessage.notAnObject)
 }
 
 /// The scenario setup in force, shared by the admin endpoints that change it, and the scenario
 /// files loaded since the start or the last reset (a snapshot carries them).
-package final class ScenarioLayers: Sendable {
+final class ScenarioLayers: Sendable {
     private let initial: ScenarioSetup
     private let current: Mutex<(setup: ScenarioSetup, sources: [[UInt8]])>
 
@@ -301,15 +301,15 @@ package final class ScenarioLayers: Sendable {
     }
 
     /// Layers that start as these started, with nothing loaded.
-    package func fresh() -> ScenarioLayers { ScenarioLayers(initial) }
+    func fresh() -> ScenarioLayers { ScenarioLayers(initial) }
 
     /// Back to the setup the sandbox started with, which it returns.
-    package func reset() -> ScenarioSetup {
+    func reset() -> ScenarioSetup {
         replace(with: [])
     }
 
     /// The setup the sandbox started with, with `scenarios` on top; returns it.
-    package func replace(with scenarios: [(Scenario, source: [UInt8])]) -> ScenarioSetup {
+    func replace(with scenarios: [(Scenario, source: [UInt8])]) -> ScenarioSetup {
         var setup = initial
         for (scenario, _) in scenarios { setup.add(scenario) }
         current.withLock { $0 = (setup, scenarios.map(\.source)) }
@@ -317,8 +317,8 @@ package final class ScenarioLayers: Sendable {
     }
 
     /// The scenario files loaded since the start or the last reset, as they were sent.
-    package var sources: [[UInt8]] { current.withLock { $0.sources } }
+    var sources: [[UInt8]] { current.withLock { $0.sources } }
 
     /// The setup in force.
-    package var setup: ScenarioSetup { current.withLock { $0.setup } }
+    var setup: ScenarioSetup { current.withLock { $0.setup } }
 }

@@ -11,7 +11,7 @@ extension IntegrationReport {
     /// from the notifications to the app (not to the sandbox's own sinks, which `sender` tells);
     /// `Unknowable` when the request log pushed requests out since it was last cleared (the
     /// report would be made from part of the evidence). Its checks judge by `thresholds`.
-    package static func make(bank: Bank, requestLog: RequestLog, sender: WebhookSender, dialects: [String: any Dialect],
+    static func make(bank: Bank, requestLog: RequestLog, sender: WebhookSender, dialects: [String: any Dialect],
                      account only: String? = nil, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil,
                      at now: VirtualTime) -> Result<IntegrationReport, Unknowable> {
         let (entries, lost) = requestLog.all()
@@ -54,9 +54,9 @@ extension IntegrationReport {
     }
 
     /// The request log pushed out requests the report would need.
-    package struct Unknowable: Error {
-        package let lost: Int
-        package let capacity: Int
+    struct Unknowable: Error {
+        let lost: Int
+        let capacity: Int
 
         package var message: String {
             guard capacity > 0 else { return "the request journal is off (--request-journal 0): the report has no requests to read" }
@@ -67,7 +67,7 @@ extension IntegrationReport {
 }
 
 extension IntegrationReport {
-    package static func answer(bank: Bank, requestLog: RequestLog, sender: WebhookSender, dialects: [String: any Dialect],
+    static func answer(bank: Bank, requestLog: RequestLog, sender: WebhookSender, dialects: [String: any Dialect],
                        account: String?, thresholds: ReportThresholds, reconciliation: Reconciliation? = nil,
                        at now: VirtualTime) -> (status: Int, json: JSON) {
         switch make(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, account: account, thresholds: thresholds,

@@ -1,7 +1,7 @@
-package import SandboxBank
+import SandboxBank
 import SandboxWire
 package import SandboxContract
-package import SandboxSupport
+import SandboxSupport
 import Synchronization
 
 /// Where `GET /sandbox/report` is made, and the answers already made, by what they were made from.
@@ -58,7 +58,7 @@ package final class ReportCache: Sendable {
         let response: HTTPResponse
     }
 
-    package let worker = BackgroundWorker(name: "cashout-sandbox.report")
+    let worker = BackgroundWorker(name: "cashout-sandbox.report")
     /// The last answer made for each `?account=` (nil for every account's) and thresholds; a handful at most.
     private let made = Mutex<[Key: Made]>([:])
     private static let kept = 16
@@ -69,17 +69,17 @@ package final class ReportCache: Sendable {
     package var reconciliation: (last: Reconciliation?, count: Int) { reconciled.withLock { $0 } }
 
     /// Keeps `reconciliation` as the last one (nil: forgets it, as a reset does).
-    package func keep(_ reconciliation: Reconciliation?) {
+    func keep(_ reconciliation: Reconciliation?) {
         reconciled.withLock { $0 = (reconciliation, $0.count + 1) }
     }
     private let setThresholds: Mutex<ReportThresholds>
 
-    package init(thresholds: ReportThresholds = .standard) {
+    init(thresholds: ReportThresholds = .standard) {
         setThresholds = Mutex(thresholds)
     }
 
     /// The thresholds of the scenario setup in force: what a report judges by unless asked otherwise.
-    package var thresholds: ReportThresholds {
+    var thresholds: ReportThresholds {
         get { setThresholds.withLock { $0 } }
         set { setThresholds.withLock { $0 = newValue } }
     }

@@ -1,4 +1,4 @@
-package import SandboxSupport
+import SandboxSupport
 import SandboxContract
 
 // A verification's answer, the same for `POST /sandbox/requests/verify` and `Sandbox.verifyRequests`:
@@ -8,7 +8,7 @@ import SandboxContract
 // what would decide it; 400 `{"message"}` for a body that is no verification.
 
 extension RequestVerification {
-    package static func answer(_ body: [UInt8], requestLog: RequestLog) -> (status: Int, answer: JSON) {
+    static func answer(_ body: [UInt8], requestLog: RequestLog) -> (status: Int, answer: JSON) {
         let verification: RequestVerification
         do {
             verification = try read(ScenarioNode(value: try JSON.parse(body), path: "", file: "request body"))
@@ -20,7 +20,7 @@ extension RequestVerification {
         return verification.answer(requestLog: requestLog)
     }
 
-    package func answer(requestLog: RequestLog) -> (status: Int, answer: JSON) {
+    func answer(requestLog: RequestLog) -> (status: Int, answer: JSON) {
         switch outcome(in: requestLog) {
         case .satisfied(let count, _):
             return (200, ["ok": true, "count": .number(count)])

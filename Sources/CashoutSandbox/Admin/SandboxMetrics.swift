@@ -1,6 +1,6 @@
 import SandboxContract
 import SandboxBank
-package import SandboxWire
+import SandboxWire
 import SandboxPersistence
 import SandboxSupport
 import Synchronization
@@ -12,14 +12,14 @@ import Synchronization
 /// Made once the router knows every route (the request counters are by route), from parts made
 /// before: requests, gRPC calls and webhook attempts are counted as they happen, with relaxed
 /// atomics (no lock); cashouts are counted when scraped, from the bank.
-package struct SandboxMetrics: Sendable {
+struct SandboxMetrics: Sendable {
     package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     let http: HTTPMetrics
     let grpc: GRPCMetrics
     let webhooks: WebhookCounts
 
-    package init(http: HTTPMetrics, grpc: GRPCMetrics, webhooks: WebhookCounts) {
+    init(http: HTTPMetrics, grpc: GRPCMetrics, webhooks: WebhookCounts) {
         self.http = http
         self.grpc = grpc
         self.webhooks = webhooks

@@ -24,7 +24,7 @@ public final class SuiteProgress: Sendable {
     /// nil: no suite runs against this sandbox.
     private let state = Mutex<State?>(nil)
 
-    package init() {}
+    init() {}
 
     /// A suite starts, none of its steps running yet.
     ///
@@ -60,7 +60,7 @@ public final class SuiteProgress: Sendable {
     }
 
     /// Puts back what `json` (this endpoint's answer, kept in a run's record) says: a finished run shown again (`show`).
-    package func restore(_ json: JSON) {
+    func restore(_ json: JSON) {
         guard let steps = json["steps"]?.numberText.flatMap({ Int($0) }), let step = json["step"]?.numberText.flatMap({ Int($0) }),
               let name = json["state"]?.stringValue else { return }
         var restored = State(steps: steps, step: step)

@@ -1,4 +1,4 @@
-package import SandboxBank
+import SandboxBank
 package import SandboxContract
 import SandboxWire
 import SandboxSupport
@@ -11,14 +11,14 @@ import SandboxSupport
 
 extension Timeline {
     /// What a timeline is made from.
-    package struct Sources {
+    struct Sources {
         let bank: Bank
         let requestLog: RequestLog
         let dialects: [String: any Dialect]
         let recorder: TimelineRecorder
         let reconciliation: Reconciliation?
 
-        package init(bank: Bank, requestLog: RequestLog, dialects: [String: any Dialect], recorder: TimelineRecorder,
+        init(bank: Bank, requestLog: RequestLog, dialects: [String: any Dialect], recorder: TimelineRecorder,
                      reconciliation: Reconciliation?) {
             self.bank = bank
             self.requestLog = requestLog
@@ -30,7 +30,7 @@ extension Timeline {
 
     /// The timeline of the payouts `ids` (those the bank has), with `findings` judged at `judged`
     /// (virtual and wall-clock time; nil: not judged, as the admin API's timeline of a cashout).
-    package static func make(of ids: [Int], title: String, from sources: Sources, findings: [Finding],
+    static func make(of ids: [Int], title: String, from sources: Sources, findings: [Finding],
                              judged: (at: VirtualTime, real: Int64)? = nil) -> Timeline {
         let payouts = ids.compactMap { sources.bank.payout(id: $0) }
         var entries: [Entry] = []

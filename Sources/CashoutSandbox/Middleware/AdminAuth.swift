@@ -1,6 +1,6 @@
 import SandboxContract
 import SandboxSupport
-package import SandboxWire
+import SandboxWire
 
 /// The admin token check (`serve --admin-token`): every `/sandbox/...` request needs
 /// `Authorization: Bearer TOKEN` (RFC 6750 §2.1), else 401 with `WWW-Authenticate` (§3).
@@ -13,14 +13,14 @@ package import SandboxWire
 ///
 /// The comparison is of SHA-256 digests, in constant time: neither where a guess goes wrong nor
 /// the token's length shows in the time a refusal takes.
-package struct AdminAuth: Sendable {
+struct AdminAuth: Sendable {
     /// `AdminToken.openRoutes`, with the `HEAD` twin the router adds to a `GET`.
-    package static let openRoutes = AdminToken.openRoutes.union(AdminToken.openRoutes.compactMap(Router.headTwin))
+    static let openRoutes = AdminToken.openRoutes.union(AdminToken.openRoutes.compactMap(Router.headTwin))
 
     private let digest: [UInt8]
 
     /// nil when `token` is nil or empty: no check.
-    package init?(token: String?) {
+    init?(token: String?) {
         guard let token, !token.isEmpty else { return nil }
         digest = SHA256.hash(Array(token.utf8))
     }
@@ -38,7 +38,7 @@ package struct AdminAuth: Sendable {
     }
 
     /// The token of `Bearer TOKEN` (scheme without case, RFC 9110 §11.1); nil for another scheme.
-    package static func bearerToken(_ header: String) -> Substring? {
+    static func bearerToken(_ header: String) -> Substring? {
         let utf8 = header.utf8
         guard utf8.count > 7, let space = utf8.firstIndex(of: UInt8(ascii: " ")),
               header[..<space].lowercased() == "bearer" else { return nil }

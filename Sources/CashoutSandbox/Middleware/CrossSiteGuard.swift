@@ -1,5 +1,5 @@
 import SandboxContract
-package import SandboxWire
+import SandboxWire
 
 /// Refuses admin changes a web page on another site asks a browser to make: any website can post
 /// a form to `http://localhost:8080/sandbox/reset`, and the browser sends it. Browsers name the
@@ -7,9 +7,9 @@ package import SandboxWire
 /// the dashboard, served by the sandbox itself, sends its own. So a `/sandbox/...` request other
 /// than GET or HEAD whose `Origin` is not the `Host` it was sent to is refused with 403.
 /// Notifications to the sink (`POST /sandbox/sink/{name}`) come from anywhere and pass.
-package enum CrossSiteGuard {
+enum CrossSiteGuard {
     /// Whether the route named `route` is open to any site (the sink's).
-    package static func isOpen(_ route: String) -> Bool {
+    static func isOpen(_ route: String) -> Bool {
         route == AdminRoute.postToSink.route
     }
 
@@ -28,7 +28,7 @@ package enum CrossSiteGuard {
     }
 
     /// `host:port` of an origin such as `http://localhost:8080`; nil for `null` or anything else.
-    package static func host(ofOrigin origin: String) -> String? {
+    static func host(ofOrigin origin: String) -> String? {
         guard let scheme = origin.firstRange(of: "://") else { return nil }
         let host = origin[scheme.upperBound...]
         return host.isEmpty || host.contains("/") ? nil : host.lowercased()

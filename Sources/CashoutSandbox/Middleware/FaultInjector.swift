@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-package import SandboxContract
+import SandboxContract
 import SandboxBank
 import SandboxWire
 import SandboxSupport
@@ -21,7 +21,7 @@ import Synchronization
 /// requests about the same (the 3rd status query of the same payout), never from the order
 /// requests arrive in: an app that sends from several threads meets the same faults every run;
 /// `times: N` stops a fault after it fired N times.
-package final class FaultInjector: Sendable {
+final class FaultInjector: Sendable {
     private struct Armed {
         let fault: Fault
         var matched = 0
@@ -37,17 +37,17 @@ package final class FaultInjector: Sendable {
     /// What a request is about, for a draw and for `account` and `payout`.
     private let describe: RequestSubject.Describe
 
-    package init(faults: [Fault], seed: UInt64, describe: @escaping RequestSubject.Describe) {
+    init(faults: [Fault], seed: UInt64, describe: @escaping RequestSubject.Describe) {
         armed = Mutex((faults.map { Armed(fault: $0) }, seed))
         active = Atomic(!faults.isEmpty)
         self.describe = describe
     }
 
     /// Whether any fault is armed (a request's facts are made in its context for it then).
-    package var isArmed: Bool { active.load(ordering: .acquiring) }
+    var isArmed: Bool { active.load(ordering: .acquiring) }
 
     /// The pipeline's stage, reading bodies as `requestLog` does: answers a request with its handler unless a fault fires.
-    package func middleware(requestLog: RequestLog) -> RequestStage {
+    func middleware(requestLog: RequestLog) -> RequestStage {
         { [self] request, context, handler in
             guard active.load(ordering: .acquiring) else { return handler(request) }
             let route = context.route
@@ -237,7 +237,7 @@ package final class FaultInjector: Sendable {
     }
 
     /// Replaces the faults (a scenario loaded at run time, or a reset); counters start again.
-    package func replace(_ faults: [Fault], seed: UInt64) {
+    func replace(_ faults: [Fault], seed: UInt64) {
         armed.withLock { $0 = (faults.map { Armed(fault: $0) }, seed) }
         active.store(!faults.isEmpty, ordering: .releasing)
     }

@@ -19,7 +19,7 @@ public struct HostGuard: Sendable {
     /// The environment variable that allows more names, comma-separated, as ``option`` does.
     public static let variable = "CASHOUT_SANDBOX_ALLOWED_HOSTS"
 
-    package init(allowed: [String]) {
+    init(allowed: [String]) {
         self.allowed = allowed.map { $0.lowercased() }
     }
 
@@ -31,7 +31,7 @@ public struct HostGuard: Sendable {
             + "with \(Self.option) \(name.isEmpty ? "NAME" : name) (or \(Self.variable)=\(name.isEmpty ? "NAME" : name))")
     }
 
-    package func isAllowed(_ host: String) -> Bool {
+    func isAllowed(_ host: String) -> Bool {
         if Self.isUsualLoopback(host) { return true }
         let name = Self.name(of: host)
         if Self.isLoopback(name) { return true }
@@ -56,7 +56,7 @@ public struct HostGuard: Sendable {
 
     /// `127.0.0.1` or `localhost`, with or without a port: what nearly every request names, known
     /// without taking the header apart.
-    package static func isUsualLoopback(_ host: String) -> Bool {
+    static func isUsualLoopback(_ host: String) -> Bool {
         host.utf8.inPlace { host in  // bytes where they lie: this runs for every request
             for name in usualNames where host.starts(with: name) {
                 let port = host[name.count...]
@@ -69,7 +69,7 @@ public struct HostGuard: Sendable {
 
     private static let usualNames = [Array("127.0.0.1".utf8), Array("localhost".utf8)]
 
-    package static func isLoopback(_ name: String) -> Bool {
+    static func isLoopback(_ name: String) -> Bool {
         if name == "localhost" || name.hasSuffix(".localhost") || name == "[::1]" { return true }
         let octets = name.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127"

@@ -1,5 +1,5 @@
 package import SandboxContract
-package import SandboxWire
+import SandboxWire
 
 /// What every stage of the pipeline knows of a request's route (`Sandbox+Pipeline.swift`), read once for every route when
 /// the sandbox starts, as Hummingbird hands its middleware `context.endpointPath` and grpc-swift its interceptors the
@@ -8,27 +8,27 @@ package final class RouteContext: Sendable {
     /// `"POST /v3/cashout"`, as the router names it; nil when no route matched.
     package let name: String?
     /// The payout API whose operation it is (`d24`); nil for the sandbox's own routes.
-    package let dialect: String?
+    let dialect: String?
     /// Its operation, of that API.
-    package let operation: APIOperation?
+    let operation: APIOperation?
     /// Whether it has one (read without copying it, on every request).
     let hasOperation: Bool
     /// A gRPC method's route, which Connect calls too (`POST /types.PayoutService/Create`).
-    package let isGRPCMethod: Bool
+    let isGRPCMethod: Bool
     /// An admin route (under `/sandbox`); nil when no route matched: its path says.
     private let admin: Bool?
     /// A page that hands out the sandbox's URL (dashboard, Postman, OpenAPI).
-    package let handsOutURLs: Bool
+    let handsOutURLs: Bool
     /// Kept in the request log (the payout APIs' routes, and every unmatched request outside `/sandbox`).
     private let recordedRoute: Bool
     /// An admin route that runs the bank's events or sends webhooks.
-    package let sendsWebhooks: Bool
+    let sendsWebhooks: Bool
     /// The admin routes open to any site (the sink) and without the admin token (health, the sink).
-    package let crossSiteOpen: Bool, tokenOpen: Bool
+    let crossSiteOpen: Bool, tokenOpen: Bool
 
     /// Every route of `routeNames`, by number (`Router.routeNames`: 0 is `unmatched`). `documents`: the pages that hand out
     /// the sandbox's URL (`APIDocs.routes`), which the request log leaves out with their HEAD twins.
-    package static func table(routeNames: [String], dialects: [String: any Dialect], routeDialects: [String: String], grpcRoutes: Set<String>,
+    static func table(routeNames: [String], dialects: [String: any Dialect], routeDialects: [String: String], grpcRoutes: Set<String>,
                               documents: [String], sendsWebhooks: Set<String>) -> [RouteContext] {
         let pages = Set(documents)
         let left = pages.union(documents.compactMap(Router.headTwin))
@@ -59,18 +59,18 @@ package final class RouteContext: Sendable {
 
     /// Whether `request`, of this route, is an admin request (a `/sandbox/...` path, routed or not: a guard of the admin
     /// API answers before a 404 does).
-    package func isAdmin(_ request: HTTPRequest) -> Bool {
+    func isAdmin(_ request: HTTPRequest) -> Bool {
         admin ?? Router.path(request.path, isIn: AdminAPI.group)
     }
 
     /// Whether `request`, of this route, is kept in the request log.
-    package func isRecorded(_ request: HTTPRequest) -> Bool {
+    func isRecorded(_ request: HTTPRequest) -> Bool {
         recordedRoute && (name != nil || !Router.path(request.path, isIn: AdminAPI.group))
     }
 }
 
 /// One stage of the pipeline: the request, its context, and what answers it next (the next stage, or its route's handler).
-package typealias RequestStage = @Sendable (HTTPRequest, RequestContext, _ next: HTTPHandler) -> HTTPResponse
+typealias RequestStage = @Sendable (HTTPRequest, RequestContext, _ next: HTTPHandler) -> HTTPResponse
 
 /// A request's context as each stage of the pipeline receives it: its route's (``RouteContext``), and, for a payout API's
 /// operation while a scenario's faults are armed, its facts, made by a fault's look and kept with its log entry for every
@@ -80,7 +80,7 @@ package struct RequestContext: Sendable {
     package let facts: KeptFacts?
 
     /// `faultsArmed`: whether a fault may look at the request before it is handled.
-    package init(route: RouteContext, faultsArmed: Bool) {
+    init(route: RouteContext, faultsArmed: Bool) {
         self.route = route
         facts = faultsArmed && route.hasOperation ? KeptFacts() : nil
     }

@@ -1,6 +1,6 @@
 package import SandboxBank
 package import SandboxContract
-package import SandboxWire
+import SandboxWire
 package import SandboxSupport
 
 /// What a request is about, as a scenario's faults read it before it is handled: the account it
@@ -10,7 +10,7 @@ package import SandboxSupport
 package struct RequestSubject: Sendable {
     /// Describes a request: the request, its route's name (nil when no route matched), its API and its operation of that API
     /// (nil for none), its body as JSON, and its facts as its readers share them.
-    package typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ operation: (dialect: String, APIOperation)?,
+    typealias Describe = @Sendable (_ request: HTTPRequest, _ route: String?, _ operation: (dialect: String, APIOperation)?,
                                             _ body: JSON?, _ facts: KeptFacts?) -> RequestSubject
 
     package let identity: String
@@ -22,7 +22,7 @@ package struct RequestSubject: Sendable {
     /// For a create: what it asks for, as sent (`RequestFacts.content`).
     package var content: [String: JSON] = [:]
 
-    package init(identity: String, account: String?, creates: Bool = false, payout: Payout?, content: [String: JSON] = [:]) {
+    init(identity: String, account: String?, creates: Bool = false, payout: Payout?, content: [String: JSON] = [:]) {
         self.identity = identity
         self.account = account
         self.creates = creates
@@ -45,7 +45,7 @@ package struct RequestSubject: Sendable {
     /// What each request is about, read by its operation's API (`APIContract.facts(of:bank:)`) from the bank:
     /// a create by its beneficiary and amount; a request naming a payout by that payout's content
     /// (`Payout.contentKey`, over `contentFields`, and `Payout.occurrence`); any other by its route and account.
-    package static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
+    static func describing(dialects: [String: any Dialect], bank: Bank, contentFields: Set<String>) -> Describe {
         { request, route, operation, body, kept in
             let place = route ?? "\(request.method) \(request.path)"
             guard let (name, operation) = operation, let api = dialects[name], case let kept = kept ?? KeptFacts(),

@@ -1,5 +1,5 @@
-package import SandboxBank
-package import SandboxSupport
+import SandboxBank
+import SandboxSupport
 
 // Webhook chaos as the admin API shows it: on each attempt, what chaos made it (`chaos`, null for
 // a plain attempt or retry) with a one-line `summary` the dashboard shows as it is; on each
@@ -7,7 +7,7 @@ package import SandboxSupport
 
 extension AdminJSON {
     /// `{"kind", "summary", "rule", "index", "copy_of": {"webhook", "attempt"}, "delay", "after_webhook"}`.
-    package static func chaos(_ mark: ChaosMark?, of notification: StatusNotification) -> JSON {
+    static func chaos(_ mark: ChaosMark?, of notification: StatusNotification) -> JSON {
         guard let mark else { return .null }
         return [
             "kind": .string(mark.kind.rawValue), "summary": .string(mark.summary),
@@ -18,7 +18,7 @@ extension AdminJSON {
     }
 
     /// `{"shift": {...} | null, "copies": [{"kind", "after", "rule", "index", "state", "due_at", "after_webhook"}]}`, or null.
-    package static func chaosPlan(_ plan: ChaosPlan?) -> JSON {
+    static func chaosPlan(_ plan: ChaosPlan?) -> JSON {
         guard let plan else { return .null }
         var shift = JSON.null
         if let moved = plan.shift {

@@ -87,7 +87,7 @@ package enum AdminJSON {
         return .object(json)
     }
 
-    package static func ledgerEntry(_ entry: LedgerEntry) -> JSON {
+    static func ledgerEntry(_ entry: LedgerEntry) -> JSON {
         [
             "id": .number(entry.id), "merchant": .string(entry.account), "cashout_id": .number(entry.payoutID),
             "kind": .string(entry.kind.rawValue), "amount": .string(entry.amount.description),

@@ -58,7 +58,7 @@ public final class AppActivity: Sendable {
         }
     }
 
-    package init() {}
+    init() {}
 
     /// The app's requests and the deliveries to it not yet answered.
     public var inFlight: Int { busy.load(ordering: .acquiring) }
@@ -68,19 +68,19 @@ public final class AppActivity: Sendable {
 
     /// A request or a delivery begins: its turn.
     @discardableResult
-    package func begin() -> Int {
+    func begin() -> Int {
         busy.add(1, ordering: .relaxed)
         return turns.add(1, ordering: .acquiringAndReleasing).newValue
     }
 
     /// The delivery that began at `turn` (``begin()``) is one to the app, of a notification of `payoutID`.
-    package func pushed(turn: Int, payoutID: Int) {
+    func pushed(turn: Int, payoutID: Int) {
         pushes.withLock { $0.append(Push(turn: turn, payoutID: payoutID)) }
     }
 
     /// The app refused a delivery of a notification of `payoutID` (an answer other than 2xx, or
     /// none): it asks to be told again. Takes a turn, before the delivery ends (``end()``).
-    package func refused(payoutID: Int) {
+    func refused(payoutID: Int) {
         let turn = turns.add(1, ordering: .acquiringAndReleasing).newValue
         refusals.withLock { $0.append(Push(turn: turn, payoutID: payoutID)) }
     }
@@ -93,7 +93,7 @@ public final class AppActivity: Sendable {
 
     /// It turned out not to concern the app (a notification to the built-in sink, answered in
     /// process): forgotten, without counting as activity.
-    package func cancel() {
+    func cancel() {
         busy.subtract(1, ordering: .releasing)
     }
 

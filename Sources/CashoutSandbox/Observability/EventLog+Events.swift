@@ -1,12 +1,12 @@
-package import SandboxBank
-package import SandboxWire
+import SandboxBank
+import SandboxWire
 import SandboxSupport
 
 // What each event's line says. Times named `at`, `from`, `to` and `next_attempt_at` are on the
 // virtual clock; `time` (added by the log) is the wall clock. Amounts are strings, as in the API.
 extension EventLog {
     /// The event's name and fields, in the order text lines show them.
-    package static func describe(_ event: BankEvent) -> (String, Fields) {
+    static func describe(_ event: BankEvent) -> (String, Fields) {
         switch event {
         case .created(let payout):
             return ("cashout.created", [
@@ -56,14 +56,14 @@ extension EventLog {
     }
 
     /// `scenario.loaded`: its name, how many rules are now in force, and the merchants.
-    package func scenarioLoaded(name: String, rules: Int, merchants: [String]) {
+    func scenarioLoaded(name: String, rules: Int, merchants: [String]) {
         event("scenario.loaded", [("name", .string(name)), ("rules", .number(rules)), ("merchants", .array(merchants.map(JSON.string)))])
     }
 
     /// `auth.refused`: a payout API refused a request's credentials; the check that failed, what it
     /// compared (the diagnosis's plain details: lists and objects are in the request log) and why.
     /// A gRPC call's answer is HTTP 200 whatever its outcome, so its `grpc_status` comes too.
-    package func authRefused(method: String, path: Substring, response: HTTPResponse, _ diagnosis: Diagnosis) {
+    func authRefused(method: String, path: Substring, response: HTTPResponse, _ diagnosis: Diagnosis) {
         var fields: Fields = [("method", .string(method)), ("path", .string(String(path))), ("status", .number(response.status))]
         if let code = response.grpcStatus { fields.append(("grpc_status", .string(code.name))) }
         fields.append(("check", .string(diagnosis.check)))
@@ -78,12 +78,12 @@ extension EventLog {
     }
 
     /// `sandbox.reset`: everything forgotten but the clock, which stays at `clock`.
-    package func reset(clock: VirtualTime) {
+    func reset(clock: VirtualTime) {
         event("sandbox.reset", [("clock", .string(clock.iso8601))])
     }
 
     /// `sandbox.restored`: a snapshot put in force (`PUT /sandbox/snapshot`).
-    package func restored(cashouts: Int, clock: VirtualTime) {
+    func restored(cashouts: Int, clock: VirtualTime) {
         event("sandbox.restored", [("cashouts", .number(cashouts)), ("clock", .string(clock.iso8601))])
     }
 }

@@ -155,7 +155,7 @@ public final class EventLog: Sendable {
     }
 
     /// `2026-05-04T10:11:12.345Z`: wall-clock milliseconds, always three decimals.
-    package static func timestamp(_ milliseconds: Int64) -> String {
+    static func timestamp(_ milliseconds: Int64) -> String {
         let text = VirtualTime(milliseconds: milliseconds).iso8601
         return text.contains(".") ? text : String(text.dropLast()) + ".000Z"
     }

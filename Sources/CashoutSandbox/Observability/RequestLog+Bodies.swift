@@ -1,7 +1,7 @@
 package import SandboxBank
 package import SandboxContract
-package import SandboxWire
-package import SandboxSupport
+import SandboxWire
+import SandboxSupport
 
 // A logged request as a verification's pattern and the integration report read it: its body
 // (and its answer's) as JSON, whichever way it came (RequestPattern, LoggedExchange).
@@ -25,7 +25,7 @@ extension RequestLog {
     }
 
     /// The entry as a dialect reads it for the integration report.
-    package func exchange(_ entry: Entry, bodies: Bool = true) -> LoggedExchange {
+    func exchange(_ entry: Entry, bodies: Bool = true) -> LoggedExchange {
         LoggedExchange(method: entry.request.method, path: String(entry.request.path), route: entry.route, headers: entry.request.headers,
                        body: !bodies || entry.requestTruncated ? nil : bodyJSON(entry), status: entry.filteredStatus,
                        answer: bodies ? answerJSON(entry) : nil, dropped: entry.response.isDroppedConnection || entry.response.cutAfter != nil,
@@ -41,7 +41,7 @@ extension RequestLog {
 
     /// A request's body as a pattern reads it (`routed`: a route took it, so a gRPC path names a
     /// method), for a logged request and for one a fault looks at before it is handled alike.
-    package func bodyJSON(of request: HTTPRequest, routed: Bool) -> JSON? {
+    func bodyJSON(of request: HTTPRequest, routed: Bool) -> JSON? {
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         if routed, let message = grpc.requestMessageJSON(request) { return message }
         // JSON first, whatever the type says: D24 reads a JSON body sent as a form (curl -d's default).
@@ -70,7 +70,7 @@ extension RequestLog {
     /// (``SandboxWire/HTTPResponse/lostAnswer``): what it committed, such as the id of the payout a
     /// create made; nil when no answer was lost. Only a wait reads them: the report judges what the
     /// app was told.
-    package func committedFacts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
+    func committedFacts(_ entry: Entry, api: any APIContract, bank: Bank) -> RequestFacts? {
         guard let lost = entry.response.lostAnswer, let facts = facts(entry, api: api, bank: bank),
               let operation = entry.route.flatMap(api.operation(route:)), let json = answerJSON(entry, lost) else { return nil }
         return api.facts(facts, answered: json, operation: operation)

@@ -1,7 +1,7 @@
 import SandboxBank
 import SandboxContract
 import SandboxWire
-package import SandboxSupport
+import SandboxSupport
 
 // The request log as a finished run's record keeps it (`cashout-sandbox show`, the Testing your app
 // guide, "A finished run in the dashboard"): each entry with its exact bytes (bodies base64), its
@@ -10,7 +10,7 @@ package import SandboxSupport
 
 extension RequestLog {
     /// Every entry kept, oldest first, as a record keeps it.
-    package func recordJSON() -> JSON {
+    func recordJSON() -> JSON {
         .array(all().entries.map { entry in
             let request = entry.request, response = entry.response
             var answer: [String: JSON] = ["status": .number(response.status), "headers": Self.fields(response.headers),
@@ -39,7 +39,7 @@ extension RequestLog {
     /// Records the entries of `record` (``recordJSON()``) in order, their wall-clock times moved by `shift` milliseconds;
     /// how many it took. An entry not in the form is passed over.
     @discardableResult
-    package func restore(record entries: JSON, shift: Int64) -> Int {
+    func restore(record entries: JSON, shift: Int64) -> Int {
         var restored = 0
         for item in entries.arrayValue ?? [] {
             guard let request = item["request"], let answer = item["response"], let method = request["method"]?.stringValue,

@@ -27,21 +27,21 @@ package final class RequestLog: Sendable {
         package let id: Int
         /// When it arrived, on the virtual clock and (milliseconds since 1970) on the wall clock.
         package let at: VirtualTime
-        package let receivedAt: Int64
+        let receivedAt: Int64
         /// Its turn among the app's requests and the deliveries to it (``AppActivity``): what
         /// began before it has a smaller one; 0 when it was recorded without one.
-        package let turn: Int
+        let turn: Int
         /// The last turn given when it was answered: a request whose turn is not greater began
         /// before this one was answered (the two were in flight at once, or that one came first).
-        package let answeredTurn: Int
+        let answeredTurn: Int
         /// The request and the answer, bodies cut at the log's `bodyLimit` (then `...Truncated`).
         package let request: HTTPRequest
         package let response: HTTPResponse
-        package let requestTruncated: Bool
-        package let responseTruncated: Bool
+        let requestTruncated: Bool
+        let responseTruncated: Bool
         /// The route that answered (`"POST /v3/cashout"`), nil for none; the API it belongs to.
         package let route: String?
-        package let dialect: String?
+        let dialect: String?
         /// What its API reads of the request and its answer, made once for every reader (``RequestLog/facts(_:api:bank:)``):
         /// the pipeline's (a fault's look made them), else made by the first reader; nil for a request of no payout API.
         package var facts: KeptFacts? {
@@ -50,7 +50,7 @@ package final class RequestLog: Sendable {
         }
         private let keptFacts = SetOnce<KeptFacts>()
 
-        package init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
+        init(id: Int, at: VirtualTime, receivedAt: Int64, turn: Int = 0, answeredTurn: Int = 0, request: HTTPRequest,
                      response: HTTPResponse, requestTruncated: Bool, responseTruncated: Bool, route: String?, dialect: String?,
                      facts: KeptFacts? = nil) {
             self.id = id
@@ -69,7 +69,7 @@ package final class RequestLog: Sendable {
 
         /// The status `?status=` filters by: the answer's, or for a gRPC call (HTTP 200 whatever
         /// its outcome) the one Connect gives its `grpc-status`, so that `4xx` finds refused calls too.
-        package var filteredStatus: Int {
+        var filteredStatus: Int {
             response.grpcStatus?.connectHTTPStatus ?? response.status
         }
     }
@@ -84,14 +84,14 @@ package final class RequestLog: Sendable {
     }
 
     /// How many entries are kept (0: none, nothing is recorded).
-    package let capacity: Int
+    let capacity: Int
     /// How many bytes of each body are kept.
-    package let bodyLimit: Int
+    let bodyLimit: Int
     /// Decodes gRPC and Connect bodies for display.
     package let grpc: GRPCServer
     private let kept: Mutex<Kept>
 
-    package init(capacity: Int, bodyLimit: Int, grpc: GRPCServer) {
+    init(capacity: Int, bodyLimit: Int, grpc: GRPCServer) {
         self.capacity = max(0, capacity)
         kept = Mutex(Kept(entries: Ring(capacity: capacity)))
         self.bodyLimit = max(0, bodyLimit)
@@ -129,7 +129,7 @@ package final class RequestLog: Sendable {
     }
 
     /// Up to `limit` entries that pass `filter`, newest first, and how many are kept in all.
-    package func entries(limit: Int, where filter: (Entry) -> Bool = { _ in true }) -> (entries: [Entry], kept: Int) {
+    func entries(limit: Int, where filter: (Entry) -> Bool = { _ in true }) -> (entries: [Entry], kept: Int) {
         kept.withLock { kept in
             var found: [Entry] = []
             kept.entries.newestFirst { entry in
@@ -147,7 +147,7 @@ package final class RequestLog: Sendable {
     }
 
     /// The entries kept whose id is after `id`, oldest first: what came since a reader last looked.
-    package func entries(after id: Int) -> [Entry] {
+    func entries(after id: Int) -> [Entry] {
         kept.withLock { kept in
             var found: [Entry] = []
             kept.entries.newestFirst { entry in
@@ -166,7 +166,7 @@ package final class RequestLog: Sendable {
     }
 
     /// Forgets every entry; ids go on from where they were.
-    package func clear() {
+    func clear() {
         let dropped = kept.withLock { kept in
             kept.lost = 0
             kept.clears += 1

@@ -1,6 +1,6 @@
-package import SandboxBank
+import SandboxBank
 import SandboxContract
-package import SandboxWire
+import SandboxWire
 
 /// The middleware that fills the request log and logs each refused authentication
 /// (`auth.refused`), outside every other, so that it sees each request as it came and each answer
@@ -11,21 +11,21 @@ package import SandboxWire
 /// not the admin API's (`/sandbox/...`: a dashboard polling every second would flood it; the
 /// built-in sink's POSTs with them, since the sink keeps those), nor the dashboard's page and the
 /// documents (`APIDocs.routes`).
-package struct RequestRecorder: Sendable {
-    package let requestLog: RequestLog
-    package let eventLog: EventLog?
-    package let clock: VirtualClock
+struct RequestRecorder: Sendable {
+    let requestLog: RequestLog
+    let eventLog: EventLog?
+    let clock: VirtualClock
     /// Each request recorded is the app's activity until answered.
     package let activity: AppActivity
 
-    package init(requestLog: RequestLog, eventLog: EventLog?, clock: VirtualClock, activity: AppActivity) {
+    init(requestLog: RequestLog, eventLog: EventLog?, clock: VirtualClock, activity: AppActivity) {
         self.requestLog = requestLog
         self.activity = activity
         self.eventLog = eventLog
         self.clock = clock
     }
 
-    package func respond(_ request: HTTPRequest, _ context: RequestContext, _ next: HTTPHandler) -> HTTPResponse {
+    func respond(_ request: HTTPRequest, _ context: RequestContext, _ next: HTTPHandler) -> HTTPResponse {
         guard context.route.isRecorded(request) else { return next(request) }
         let at = clock.now
         let receivedAt = VirtualClock.wallMilliseconds()

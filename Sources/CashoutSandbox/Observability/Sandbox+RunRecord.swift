@@ -18,7 +18,7 @@ import SandboxContract
 
 extension Sandbox {
     /// What the record's `format` says.
-    package static let runRecordFormat = "cashout-sandbox run record 1"
+    static let runRecordFormat = "cashout-sandbox run record 1"
 
     /// The record of this sandbox as it is now, for `scenario` (the scenario it ran, as JSON).
     package func runRecord(scenario: JSON) -> JSON {

@@ -36,7 +36,7 @@ package struct Timeline: Sendable {
         package var kind: Kind
         /// The virtual time, and the real one (wall-clock milliseconds; nil: not kept).
         package var at: VirtualTime
-        package var real: Int64?
+        var real: Int64?
         /// An arrow's ends (a request, a notification, a ledger read), or a mark's lane (`to` nil).
         package var from: Lane
         package var to: Lane?
@@ -48,9 +48,9 @@ package struct Timeline: Sendable {
         package var details: [(String, String)] = []
         /// A clock stop's ending and real length.
         package var ended: TimelineRecorder.Stop.Ending?
-        package var lasted: Int64?
+        var lasted: Int64?
         /// The app's turn it came in (``TimelineRecorder``), for its order among what happened in the same millisecond.
-        package var turn: Int?
+        var turn: Int?
 
         package init(_ kind: Kind, at: VirtualTime, real: Int64?, from: Lane, to: Lane? = nil, text: String, cashouts: [Int]) {
             self.kind = kind
@@ -63,7 +63,7 @@ package struct Timeline: Sendable {
         }
 
         /// `app → sandbox`, `sandbox → app`, `bank`, `clock`, `sandbox`: who acted, in a line of text.
-        package var actor: String {
+        var actor: String {
             func name(_ lane: Lane) -> String { lane == .api ? "sandbox" : lane.rawValue }
             return to.map { "\(name(from)) → \(name($0))" } ?? name(from)
         }
@@ -91,17 +91,17 @@ package struct Timeline: Sendable {
         package let account: String
         package let reference: String?
         package let amount: String
-        package let currency: String
+        let currency: String
         package let status: String
 
-        package init(id: Int, name: String?, api: String, account: String, reference: String?, amount: String, currency: String,
+        init(id: Int, name: String?, api: String, account: String, reference: String?, amount: String, currency: String,
                      status: String) {
             (self.id, self.name, self.api, self.account, self.reference) = (id, name, api, account, reference)
             (self.amount, self.currency, self.status) = (amount, currency, status)
         }
 
         /// `cashout 1000003 (d24 sandbox_login, "order-3", 103.00 USD, now COMPLETED)`.
-        package var heading: String {
+        var heading: String {
             "cashout \(id) (\(api) \(account)\(reference.map { ", \(JSON.string($0).serializedString())" } ?? ""), "
                 + "\(amount) \(currency), now \(status))"
         }
@@ -113,11 +113,11 @@ package struct Timeline: Sendable {
     package var findings: [Finding]
     package var cashouts: [Cashout]
     /// Oldest first.
-    package var entries: [Entry]
+    var entries: [Entry]
     /// The cases of the suite's run it shows, each as `GET /sandbox/suite` lists it (a run's page; none elsewhere).
     package var cases: [JSON] = []
 
-    package init(title: String, started: Int64, findings: [Finding], cashouts: [Cashout], entries: [Entry]) {
+    init(title: String, started: Int64, findings: [Finding], cashouts: [Cashout], entries: [Entry]) {
         self.title = title
         self.started = started
         self.findings = findings
@@ -133,7 +133,7 @@ package struct Timeline: Sendable {
     }
 
     /// How many lines of text a payout's timeline takes at most (``lines(of:realTime:rename:)``).
-    package static let lineLimit = 25
+    static let lineLimit = 25
 
     /// The payout's timeline as text, a heading and at most ``lineLimit`` lines, oldest first:
     /// `09:00:05.000 +1.204s  app → sandbox  POST /v3/cashout/status: 200`. Without `realTime` the
@@ -216,7 +216,7 @@ package struct Timeline: Sendable {
 
 extension VirtualTime {
     /// `2026-01-05T09:00:05.000Z`: always three decimals, so that times line up.
-    package var iso8601Milliseconds: String {
+    var iso8601Milliseconds: String {
         EventLog.timestamp(milliseconds)
     }
 }

@@ -1,5 +1,5 @@
-package import SandboxBank
-package import SandboxSupport
+import SandboxBank
+import SandboxSupport
 import Synchronization
 
 // The recorder as a finished run's record keeps it (`cashout-sandbox show`): when it started, the
@@ -8,7 +8,7 @@ import Synchronization
 
 extension TimelineRecorder {
     /// `{"started", "times": [[kind, id, number, real, turn]], "stops": [...]}`.
-    package func recordJSON() -> JSON {
+    func recordJSON() -> JSON {
         let (times, stops) = kept.withLock { kept in
             (kept.order.inOrder.compactMap { key in kept.times[key].map { (key, $0) } }, kept.stops.inOrder)
         }
@@ -33,7 +33,7 @@ extension TimelineRecorder {
     /// Keeps what `record` (``recordJSON()``) kept, its wall-clock times moved to this recorder's start; the shift in
     /// milliseconds (what other records of the same run move their times by). A time out of range is passed over.
     @discardableResult
-    package func restore(record: JSON) -> Int64 {
+    func restore(record: JSON) -> Int64 {
         let shift = RecordTimes.real(record["started"]).map { started - $0 } ?? 0
         for item in record["times"]?.arrayValue ?? [] {
             guard let kind = item[0]?.stringValue, let id = item[1]?.integerValue, let number = item[2]?.integerValue,
@@ -63,19 +63,19 @@ extension TimelineRecorder {
 
 /// The times a run's record holds, read back only when in range (a record is a file a user hands over: a time that
 /// would overflow, once shifted or shown, is none).
-package enum RecordTimes {
+enum RecordTimes {
     /// The latest wall-clock milliseconds taken (the year 10889).
     static let latestReal: Int64 = 1 << 48
 
     /// Wall-clock milliseconds (or a duration in them), moved by `shift`; nil out of range.
-    package static func real(_ json: JSON?, shift: Int64 = 0) -> Int64? {
+    static func real(_ json: JSON?, shift: Int64 = 0) -> Int64? {
         guard let value = json?.numberText.flatMap({ Int64($0) }), (0 ... latestReal).contains(value),
               (-latestReal ... latestReal).contains(shift), (0 ... latestReal).contains(value + shift) else { return nil }
         return value + shift
     }
 
     /// A virtual time in milliseconds; nil out of the clock's range.
-    package static func virtual(_ json: JSON?) -> VirtualTime? {
+    static func virtual(_ json: JSON?) -> VirtualTime? {
         guard let value = json?.numberText.flatMap({ Int64($0) }), (0 ... VirtualClock.end.milliseconds).contains(value) else { return nil }
         return VirtualTime(milliseconds: value)
     }

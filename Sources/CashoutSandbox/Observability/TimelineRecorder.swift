@@ -40,16 +40,16 @@ package final class TimelineRecorder: Sendable {
         }
 
         /// When it began: wall-clock milliseconds, the app's turn, and the virtual time the clock stood at.
-        package let began: Int64
-        package let turn: Int
+        let began: Int64
+        let turn: Int
         package let at: VirtualTime
         /// What the clock waited for, in words (`the app's follow-up of the notifications of cashout 1000003`).
-        package let waitedFor: String
+        let waitedFor: String
         /// The payouts it waited for the app about (none: the app as a whole, such as before a step).
-        package let payouts: [Int]
+        let payouts: [Int]
         package let ended: Ending
         /// How long it lasted, in milliseconds of real time.
-        package let lasted: Int64
+        let lasted: Int64
 
         package init(began: Int64, turn: Int, at: VirtualTime, waitedFor: String, payouts: [Int], ended: Ending, lasted: Int64) {
             self.began = began
@@ -63,7 +63,7 @@ package final class TimelineRecorder: Sendable {
     }
 
     /// When a bank event happened: wall-clock milliseconds, and the app's turn then.
-    package typealias Moment = (real: Int64, turn: Int)
+    typealias Moment = (real: Int64, turn: Int)
 
     struct Kept {
         var times: [Key: Moment] = [:]
@@ -75,13 +75,13 @@ package final class TimelineRecorder: Sendable {
     /// When the sandbox started (wall-clock milliseconds): a timeline's real times count from it.
     package let started: Int64
     /// How many bank events' times, and how many stops, it keeps.
-    package let capacity: Int
+    let capacity: Int
     /// The app's last turn given (``AppActivity/turn``).
     private let turn: @Sendable () -> Int
     let kept: Mutex<Kept>
 
     /// Keeps the real times of the last `capacity` bank events and the last `capacity` stops (0: none).
-    package init(capacity: Int, started: Int64 = VirtualClock.wallMilliseconds(), turn: @escaping @Sendable () -> Int = { 0 }) {
+    init(capacity: Int, started: Int64 = VirtualClock.wallMilliseconds(), turn: @escaping @Sendable () -> Int = { 0 }) {
         self.started = started
         self.turn = turn
         self.capacity = max(0, capacity)
@@ -102,7 +102,7 @@ package final class TimelineRecorder: Sendable {
 
     /// Notes that `notification`'s next attempt is being sent, as the delivery that took `turn` (quick: called as each
     /// delivery begins).
-    package func sending(_ notification: StatusNotification, turn: Int) {
+    func sending(_ notification: StatusNotification, turn: Int) {
         keep(.sent(notification: notification.id, number: notification.attempts.count + 1), turn: turn)
     }
 
@@ -125,12 +125,12 @@ package final class TimelineRecorder: Sendable {
     }
 
     /// How many stops it was given since it was made: what a timeline's version counts.
-    package var stopsKept: Int {
+    var stopsKept: Int {
         kept.withLock { $0.stopsKept }
     }
 
     /// Forgets what it kept (a reset: cashout ids are given again).
-    package func clear() {
+    func clear() {
         let dropped = kept.withLock { kept in
             kept.times = [:]
             return (kept.order.removeAll(), kept.stops.removeAll())
@@ -139,12 +139,12 @@ package final class TimelineRecorder: Sendable {
     }
 
     /// The moment of a bank event, nil when it was not kept (or pushed out).
-    package func moment(of key: Key) -> Moment? {
+    func moment(of key: Key) -> Moment? {
         kept.withLock { $0.times[key] }
     }
 
     /// The stops kept, oldest first.
-    package var stops: [Stop] {
+    var stops: [Stop] {
         kept.withLock { $0.stops.inOrder }
     }
 }

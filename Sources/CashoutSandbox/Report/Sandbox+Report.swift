@@ -1,4 +1,4 @@
-package import SandboxBank
+import SandboxBank
 package import SandboxSupport
 package import SandboxContract
 
@@ -10,7 +10,7 @@ extension Sandbox {
     /// `account` alone when given), 404 for an account the sandbox neither has nor saw, 409
     /// `{"ok": false, "unknowable": true, "message"}` when the request log lost evidence.
     /// Judged by `thresholds`, else by those of the scenario setup in force.
-    package func integrationReport(account: String? = nil, thresholds: ReportThresholds? = nil) -> (status: Int, json: JSON) {
+    func integrationReport(account: String? = nil, thresholds: ReportThresholds? = nil) -> (status: Int, json: JSON) {
         IntegrationReport.answer(bank: bank, requestLog: requestLog, sender: sender, dialects: dialects, account: account,
                                  thresholds: thresholds ?? reports.thresholds, reconciliation: reports.reconciliation.last, at: bank.clock.now)
     }

@@ -6,8 +6,8 @@ import Synchronization
 /// receiver, on at most `limit` threads; more wait their turn, in order. So receivers that hang
 /// hold up only their own deliveries, up to `limit` of them at once. Threads are started as
 /// needed and end after 30 s without work.
-package final class DeliveryPool: Sendable {
-    package typealias Job = @Sendable () -> Void
+final class DeliveryPool: Sendable {
+    typealias Job = @Sendable () -> Void
 
     private struct State {
         var jobs: [Job] = []
@@ -21,7 +21,7 @@ package final class DeliveryPool: Sendable {
     /// One signal per job queued.
     private let queued = DispatchSemaphore(value: 0)
 
-    package init(limit: Int) {
+    init(limit: Int) {
         self.limit = max(1, limit)
     }
 

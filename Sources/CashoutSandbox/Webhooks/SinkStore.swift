@@ -1,7 +1,7 @@
 public import SandboxBank
 package import SandboxContract
 package import SandboxWire
-package import SandboxSupport
+import SandboxSupport
 import Synchronization
 
 /// The built-in webhook receivers, `/sandbox/sink/{name}`: each records what it receives and
@@ -36,7 +36,7 @@ public final class SinkStore: Sendable {
         /// Why it was refused or failed.
         public let reason: String?
         /// The notification it is, as a handler sink read it when it came (see `SinkStore.read`).
-        package let reading: ReceivedNotification?
+        let reading: ReceivedNotification?
     }
 
     /// What a sink did with a request.
@@ -149,14 +149,14 @@ public final class SinkStore: Sendable {
 
     /// Records a request received over HTTP and returns the answer: its status, and for a handler
     /// sink a body saying what it did.
-    package func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders,
+    func receive(_ name: String, at: VirtualTime, method: String, path: String, headers: HTTPHeaders,
                          body: String) -> (status: Int, body: JSON?) {
         receive(name, at: at, method: method, path: path, contentType: headers["Content-Type"], content: .text(body, headers: headers), about: nil)
     }
 
     /// Records a request; `about` is the notification it is when the sandbox sent it (else it is
     /// read to find out).
-    package func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?,
+    func receive(_ name: String, at: VirtualTime, method: String, path: String, contentType: String?,
                          content: Content, about: (payoutID: Int, status: PayoutStatus?)?) -> (status: Int, body: JSON?) {
         let kept = kept
         func record(_ sink: inout Sink, _ content: Content, _ reading: ReceivedNotification?,
@@ -234,7 +234,7 @@ public final class SinkStore: Sendable {
     }
 
     /// A sink's script now: the answers still scripted, and its handler flags.
-    package func script(_ name: String) -> SinkScript {
+    func script(_ name: String) -> SinkScript {
         sinks.withLock { $0[name]?.script ?? SinkScript() }
     }
 
@@ -256,7 +256,7 @@ public final class SinkStore: Sendable {
     }
 
     /// Scripts a sink: its next answers and its handler flags. What it processed stays processed.
-    package func script(_ name: String, _ script: SinkScript) {
+    func script(_ name: String, _ script: SinkScript) {
         sinks.withLock { [kept] in $0[name, default: Sink(keeping: kept)].script = script }
     }
 

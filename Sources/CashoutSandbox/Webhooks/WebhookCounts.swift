@@ -3,7 +3,7 @@ import Synchronization
 /// How webhook delivery attempts ended, counted as they happen with relaxed atomics (no lock):
 /// the sender's part of `GET /sandbox/metrics`, made before the sender (and the bank it delivers
 /// for), long before the router and its request counters.
-package final class WebhookCounts: Sendable {
+final class WebhookCounts: Sendable {
     /// How a webhook delivery attempt ended (`cashout_sandbox_webhook_attempts_total{outcome=...}`).
     package enum Outcome: Int, CaseIterable {
         /// The receiver answered 2xx.
@@ -18,7 +18,7 @@ package final class WebhookCounts: Sendable {
         /// speaks plain HTTP), or the sandbox was stopping.
         case notSent
 
-        package var label: String {
+        var label: String {
             switch self {
             case .delivered: "delivered"
             case .httpError: "http_error"
@@ -31,13 +31,13 @@ package final class WebhookCounts: Sendable {
 
     private let counts: InlineArray<5, Atomic<UInt64>> = InlineArray { _ in Atomic(0) }
 
-    package init() {}
+    init() {}
 
     package func count(_ outcome: Outcome) {
         counts[outcome.rawValue].wrappingAdd(1, ordering: .relaxed)
     }
 
-    package subscript(_ outcome: Outcome) -> UInt64 {
+    subscript(_ outcome: Outcome) -> UInt64 {
         counts[outcome.rawValue].load(ordering: .relaxed)
     }
 }

@@ -1,6 +1,6 @@
 package import SandboxBank
 package import SandboxContract
-package import SandboxWire
+import SandboxWire
 import Synchronization
 import SandboxSupport
 
@@ -39,7 +39,7 @@ package final class WebhookSender: Sendable {
 
     /// A sender that delivers to `sinks` in process, and counts its attempts in `counts`. It
     /// holds no bank: the bank hands itself to each delivery (`send(_:bank:done:)`).
-    package init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, counts: WebhookCounts) {
+    init(dialects: [String: any Dialect], sinks: SinkStore, timeout: Duration, concurrency: Int, counts: WebhookCounts) {
         readers = dialects.keys.sorted().map { ($0, dialects[$0]!) }
         self.sinks = sinks
         self.timeout = Mutex(timeout)
@@ -50,7 +50,7 @@ package final class WebhookSender: Sendable {
     /// How the sinks read what they receive as `bank`'s notifications (`SinkStore.read(with:)`):
     /// holding the bank weakly, since the bank holds this sender (through its delivery callback)
     /// and the sender the sinks.
-    package func reader(of bank: Bank) -> @Sendable (ReceivedRequest) -> ReceivedNotification? {
+    func reader(of bank: Bank) -> @Sendable (ReceivedRequest) -> ReceivedNotification? {
         { [weak self, weak bank] request in
             guard let self, let bank else { return nil }
             return self.read(request, bank: bank)
@@ -62,7 +62,7 @@ package final class WebhookSender: Sendable {
     /// `init`: the server starts last (it needs the finished router, which needs the bank, which
     /// needs this sender), and its addresses (a free port, with port 0) exist only once it binds.
     /// Until then the sender delivers nothing, as after `stop()`.
-    package func attach(addresses: [SocketAddress]) {
+    func attach(addresses: [SocketAddress]) {
         let hosts = addresses.flatMap { address -> [String] in
             let loopback = address.host == "127.0.0.1" || address.host == "::1" || address.host == "0.0.0.0" || address.host == "::"
             return loopback ? ["127.0.0.1:\(address.port)", "localhost:\(address.port)", "[::1]:\(address.port)"] : ["\(address)"]
@@ -74,7 +74,7 @@ package final class WebhookSender: Sendable {
     /// sink URLs built from it are delivered in process. Behind `docker run -p 9000:8080` or a QA
     /// host name, the dashboard and the Postman environment name the sandbox `localhost:9000` or
     /// `qa-box:8080`, which it could not reach by itself. At most 16 are kept.
-    package func learn(host: String) {
+    func learn(host: String) {
         // A host name or address with its port: letters, digits, `-._:[]` (nothing that could end the URL's authority).
         guard !host.isEmpty, host.utf8.count <= 255,
               host.unicodeScalars.allSatisfy({
@@ -93,7 +93,7 @@ package final class WebhookSender: Sendable {
     }
 
     /// Changes how long a delivery may take (a scenario's `webhooks.timeout`).
-    package func setTimeout(_ duration: Duration) {
+    func setTimeout(_ duration: Duration) {
         timeout.withLock { $0 = duration }
     }
 
@@ -127,7 +127,7 @@ package final class WebhookSender: Sendable {
 
     /// `notification` as its payout's dialect sends it (a forged copy signed with a wrong key);
     /// nil when the dialect or the account is gone, or the dialect signs nothing to forge.
-    package func render(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
+    func render(_ notification: StatusNotification, bank: Bank) -> RenderedNotification? {
         guard let dialect = readers.first(where: { $0.name == notification.dialect })?.dialect else { return nil }
         return notification.forged ? dialect.forgedNotification(notification, bank: bank) : dialect.notification(notification, bank: bank)
     }
@@ -161,7 +161,7 @@ package final class WebhookSender: Sendable {
 
     /// Whether `url` leads to one of the sandbox's own sinks (delivered in process), as a delivery
     /// to it would be routed.
-    package func isOwnSink(_ url: String) -> Bool {
+    func isOwnSink(_ url: String) -> Bool {
         if case .sink? = route(url) { return true }
         return false
     }

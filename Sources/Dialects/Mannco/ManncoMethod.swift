@@ -6,7 +6,7 @@ import SandboxBank
 // the upper bound in business days (Saturdays and Sundays skipped, UTC).
 
 /// A payout method `POST /cashout/process` takes, with its fee and its time.
-package enum ManncoMethod: String, Sendable, CaseIterable {
+enum ManncoMethod: String, Sendable, CaseIterable {
     case payoneer, tipalti
 
     /// The fee in hundredths of a percent: 200 is 2 %.
@@ -31,7 +31,7 @@ package enum ManncoMethod: String, Sendable, CaseIterable {
     /// The fee of `cents`, rounded to whole cents, halves away from zero: Tipalti's fee of 5001 is
     /// 75.015, so 75; of 5100, 76.5, so 77. (Amounts are positive and at most 2^53 cents, so the
     /// product fits.)
-    package func fee(_ cents: Int64) -> Int64 {
+    func fee(_ cents: Int64) -> Int64 {
         (cents * feeBasisPoints + 5000) / 10000
     }
 

@@ -28,14 +28,14 @@ package struct PrismMerchant: Sendable {
     /// What `x-api-key` (or the connector config's `api_key`) must be.
     package var apiKey: String { account.settings[Key.apiKey] ?? "" }
     /// What `x-key1` must be when the merchant has one (`body-key`, `signature-key`).
-    package var key1: String? { account.settings[Key.key1] }
+    var key1: String? { account.settings[Key.key1] }
     /// What `x-api-secret` must be when the merchant has one (`signature-key`).
-    package var apiSecret: String? { account.settings[Key.apiSecret] }
+    var apiSecret: String? { account.settings[Key.apiSecret] }
 
     /// Whether calls must bring credentials (`x-connector` and `x-auth`, or
     /// `x-connector-config`): true unless the scenario or the admin API set `require_auth: false`,
     /// for load tests and clients that send no metadata.
-    package var requiresAuth: Bool { account.settings[Key.requireAuth] != "false" }
+    var requiresAuth: Bool { account.settings[Key.requireAuth] != "false" }
 
     /// The settings' names, as the scenario file and the admin API spell them.
     package enum Key {
@@ -43,7 +43,7 @@ package struct PrismMerchant: Sendable {
     }
 
     /// The scenario file's section of PayoutService merchants.
-    package static let section = "prism_merchants"
+    static let section = "prism_merchants"
 
     /// The merchant an `x-merchant-id`-less call uses, as Prism defaults it.
     package static let defaultID = "DefaultMerchantId"

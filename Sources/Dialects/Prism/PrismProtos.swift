@@ -1,4 +1,4 @@
-package import SandboxWire
+import SandboxWire
 
 // Hyperswitch Prism's payout API (the Unified Connector Service's `types.PayoutService`): every
 // message, enum and field the eight PayoutService RPCs reach, with Prism's names and numbers,
@@ -13,9 +13,9 @@ package import SandboxWire
 // checks those descriptors against protoc's, byte for byte.
 
 /// Prism's PayoutService protos, package `types`.
-package enum PrismProtos {
+enum PrismProtos {
     /// services.proto, payouts.proto, payment.proto and payment_methods.proto.
-    package static let files: [ProtoFile] = {
+    static let files: [ProtoFile] = {
         do {
             return try ProtoText.files(sources)
         } catch {
@@ -25,7 +25,7 @@ package enum PrismProtos {
 
     /// The services of `files`, read from services.proto alone (a start routes the methods; the
     /// messages are read when a call first needs them, and the services checked against them).
-    package static let services: [ServiceSchema] = {
+    static let services: [ServiceSchema] = {
         do {
             return try ProtoText.services(of: sources[0])
         } catch {
@@ -41,5 +41,5 @@ package enum PrismProtos {
     }
 
     /// The service's full name; its methods are `/types.PayoutService/<Method>`.
-    package static let serviceName = "types.PayoutService"
+    static let serviceName = "types.PayoutService"
 }

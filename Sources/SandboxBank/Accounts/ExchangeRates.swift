@@ -5,7 +5,7 @@
 /// `Money` holds is clamped to its largest value (no balance covers it), never a crash.
 package struct ExchangeRates: Sendable {
     /// Units of the currency per USD, in ten-thousandths (5.8829 BRL per USD is 58829).
-    package private(set) var perUSD: [String: Int64]
+    private(set) var perUSD: [String: Int64]
 
     /// The default table (rates of late 2026, rounded; USD is 1): Latin America's currencies, and
     /// the world's other common payout currencies.
@@ -21,7 +21,7 @@ package struct ExchangeRates: Sendable {
     ])
 
     /// A table from raw rates.
-    package init(perUSD: [String: Int64]) {
+    init(perUSD: [String: Int64]) {
         self.perUSD = perUSD
     }
 
@@ -31,13 +31,13 @@ package struct ExchangeRates: Sendable {
     }
 
     /// `amount` (in `currency`) in USD, or nil for a currency without a rate.
-    package func toUSD(_ amount: Money, from currency: String) -> Money? {
+    func toUSD(_ amount: Money, from currency: String) -> Money? {
         guard let rate = perUSD[currency] else { return nil }
         return Money(hundredths: Self.divideRounding(Int128(amount.hundredths) * 10000, by: Int128(rate)))
     }
 
     /// `amount` USD in `currency`, or nil for a currency without a rate.
-    package func fromUSD(_ amount: Money, to currency: String) -> Money? {
+    func fromUSD(_ amount: Money, to currency: String) -> Money? {
         guard let rate = perUSD[currency] else { return nil }
         return Money(hundredths: Self.divideRounding(Int128(amount.hundredths) * Int128(rate), by: 10000))
     }

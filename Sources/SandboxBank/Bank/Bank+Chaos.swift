@@ -16,7 +16,7 @@ extension Bank {
     }
 
     /// `sendChaos(notificationID:kind:then:)`, waiting for the answer.
-    package func sendChaos(notificationID: Int, kind: ChaosKind) -> StatusNotification? {
+    func sendChaos(notificationID: Int, kind: ChaosKind) -> StatusNotification? {
         let answered = DispatchSemaphore(value: 0)
         let result = Mutex<StatusNotification?>(nil)
         sendChaos(notificationID: notificationID, kind: kind) { notification in

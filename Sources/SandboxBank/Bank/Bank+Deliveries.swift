@@ -72,7 +72,7 @@ extension Bank {
     }
 
     /// `redeliver(notificationID:then:)`, waiting for the answer.
-    package func redeliver(notificationID: Int) -> StatusNotification? {
+    func redeliver(notificationID: Int) -> StatusNotification? {
         let answered = DispatchSemaphore(value: 0)
         let result = Mutex<StatusNotification?>(nil)
         redeliver(notificationID: notificationID) { notification in

@@ -30,9 +30,9 @@ import Synchronization
         /// Delays between a failed delivery and the next attempt; one attempt more than entries.
         package var retrySchedule: [Duration] = [.seconds(300), .seconds(1500), .seconds(7500), .seconds(37500), .seconds(187_500)]
         /// Conversion to settlement currencies.
-        package var rates = ExchangeRates.sandbox
+        var rates = ExchangeRates.sandbox
         /// The first payout id.
-        package var firstPayoutID = 1_000_001
+        var firstPayoutID = 1_000_001
         /// Webhook chaos (`Bank+Chaos.swift`); nil for none.
         package var chaos: ChaosPolicy?
 
@@ -126,7 +126,7 @@ import Synchronization
     }
 
     /// A bank whose notifications `sender` delivers, each on the thread that sends it (tests, tools).
-    package convenience init(clock: VirtualClock, configuration: Configuration = Configuration(),
+    convenience init(clock: VirtualClock, configuration: Configuration = Configuration(),
                             accounts: [Account] = [],
                             sender: @escaping @Sendable (StatusNotification) -> DeliveryOutcome) {
         self.init(clock: clock, configuration: configuration, accounts: accounts) { _, notification, _ in sender(notification) }

@@ -166,7 +166,7 @@ package struct ChaosPolicy: Sendable {
     package let identity: String
     /// The plan for `notification` of `payout`, nil when no rule matched; `counts[i]` is how many
     /// notifications rule `i` matched before (absent: none; its `every` counts on from there).
-    package let plan: @Sendable (_ notification: StatusNotification, _ payout: Payout, _ counts: [Int: Int]) -> ChaosPlan?
+    let plan: @Sendable (_ notification: StatusNotification, _ payout: Payout, _ counts: [Int: Int]) -> ChaosPlan?
 
     package init(identity: String, plan: @escaping @Sendable (StatusNotification, Payout, [Int: Int]) -> ChaosPlan?) {
         self.identity = identity

@@ -200,7 +200,7 @@ package struct Payout: Sendable, Equatable {
     }
 
     /// `contentKey` of a payout of these parts.
-    package static func contentKey(dialect: String, account: String, currency: String, amount: Money, fields: Fields, reference: String?,
+    static func contentKey(dialect: String, account: String, currency: String, amount: Money, fields: Fields, reference: String?,
                                    _ contentFields: Set<String>) -> UInt64 {
         var hash = StableHash()
         hash.combine(dialect)

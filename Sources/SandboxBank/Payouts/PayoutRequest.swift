@@ -23,7 +23,7 @@ package struct PayoutRequest: Sendable, Equatable {
     package var expiresAfter: Duration?
 
     /// The longest `expiresAfter` kept (a longer one is shortened to it): 100 years.
-    package static let longestExpiry = Duration.seconds(100 * 366 * 86_400)
+    static let longestExpiry = Duration.seconds(100 * 366 * 86_400)
 
     package init(dialect: String, account: String, reference: String? = nil, country: String? = nil, currency: String, amount: Money,
                 status: PayoutStatus = .pending, callbackURL: String? = nil, fields: Fields = [:], expiresAfter: Duration? = nil) {

@@ -13,7 +13,7 @@
     @usableFromInline var chunks: [[Element]] = []
     @usableFromInline var storedCount = 0
 
-    package init() {}
+    init() {}
 
     @usableFromInline
     package init(arrayLiteral elements: Element...) {

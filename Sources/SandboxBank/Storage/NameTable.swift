@@ -5,7 +5,7 @@ import Synchronization
 /// (`StatusChange.by`). Names come from the code and the scenarios; past `capacity` (names a
 /// client made up), a name gets no number, and its holder keeps it as text.
 package final class NameTable: Sendable {
-    package static let fieldNames = NameTable(capacity: 4096)
+    static let fieldNames = NameTable(capacity: 4096)
     static let actors = NameTable(capacity: Int(UInt8.max))
 
     private struct Table {

@@ -21,12 +21,12 @@ package struct TimelineStep: Sendable, Hashable {
     }
 
     /// When this step is due, the previous one having happened at `time`.
-    package func due(after time: VirtualTime) -> VirtualTime {
+    func due(after time: VirtualTime) -> VirtualTime {
         time.adding(after).addingBusinessDays(businessDays)
     }
 
     /// The default bank (the Scenario files guide): DELIVERED after 5 s, COMPLETED 10 s later.
-    package static let defaultTimeline = [
+    static let defaultTimeline = [
         TimelineStep(after: .seconds(5), status: .delivered),
         TimelineStep(after: .seconds(10), status: .completed),
     ]

@@ -58,8 +58,8 @@ public struct TimelineDecision: Sendable, Hashable {
 
 /// A payout's timeline, and what chose it.
 package struct DecidedTimeline: Sendable, Equatable {
-    package var steps: [TimelineStep]
-    package var decision: TimelineDecision
+    var steps: [TimelineStep]
+    var decision: TimelineDecision
 
     package init(_ steps: [TimelineStep], decision: TimelineDecision = .defaultTimeline(of: nil)) {
         self.steps = steps

@@ -55,7 +55,7 @@ public final class VirtualClock: Sendable {
 
     /// Moves the clock forward by `duration` (negative durations are ignored).
     @discardableResult
-    package func advance(by duration: Duration) -> VirtualTime {
+    func advance(by duration: Duration) -> VirtualTime {
         let (seconds, attoseconds) = duration.components
         let limit = Self.end.milliseconds
         let milliseconds = seconds > limit / 1000 ? limit : max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
@@ -68,7 +68,7 @@ public final class VirtualClock: Sendable {
 
     /// Moves the clock forward to `time`; a time in the past leaves it where it is.
     @discardableResult
-    package func advance(to time: VirtualTime) -> VirtualTime {
+    func advance(to time: VirtualTime) -> VirtualTime {
         state.withLock { state in
             let now = max(current(state).milliseconds, min(time.milliseconds, Self.end.milliseconds))
             state = State(virtualAnchor: now, realAnchor: realAnchor())

@@ -1,4 +1,4 @@
-package import SandboxWire
+import SandboxWire
 import SandboxSupport
 
 /// The merchant-panel-style dashboard at `GET /`: plain HTML, CSS and JavaScript, files in
@@ -18,14 +18,14 @@ package enum Dashboard {
     /// The `Content-Security-Policy` of the page and its assets: everything from this origin only
     /// (the script, the style sheet and the `fetch` calls), no inline script or style, no
     /// `<base>` and forms that only post here.
-    package static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
+    static let contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'"
 
     /// The page and its assets, with what the payout APIs add (`parts`) and the operations the
     /// page may call (`operations`: the admin API's and each API's, which its script names by id,
     /// never by path), as the routes of `APIDocs` answer them. Both are called when the page or an
     /// asset is first asked for, not here (a start need not pay for a page nobody may open).
     package struct Assets: Sendable {
-        package let page, style, script, icon: @Sendable () -> HTTPResponse
+        let page, style, script, icon: @Sendable () -> HTTPResponse
     }
 
     /// The page's and its assets' answers, each made once, on first use, not per request.
@@ -70,13 +70,13 @@ package enum Dashboard {
 /// cashout's page read, or cleared).
 package struct DashboardPart: Sendable {
     /// HTML: a `<form class="card form">` with an `<h2>`, in the `#/new` view; nil for none.
-    package var form: String?
+    var form: String?
     /// Its views, in the navigation after the core's.
-    package var views: [DashboardView]
+    var views: [DashboardView]
     /// HTML: cards on every cashout's page, `hidden` until its script shows them for its cashouts.
-    package var cashoutCards: String
+    var cashoutCards: String
     /// CSS added to the page's style sheet.
-    package var style: String
+    var style: String
     /// JavaScript: sets its form and views up.
     package var script: String
 
@@ -100,7 +100,7 @@ package struct DashboardPart: Sendable {
 /// id="view-NAME">` holding `content`, and a link `nav-NAME` titled `title`.
 package struct DashboardView: Sendable {
     package var name: String
-    package var title: String
+    var title: String
     /// HTML inside the view's section, from its `<h1>`.
     package var content: String
 

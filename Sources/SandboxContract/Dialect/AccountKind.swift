@@ -15,11 +15,11 @@ package import SandboxSupport
 package struct AccountKind: Sendable {
     /// The scenario file's top-level key holding them (`merchants`), and its reader of one; nil
     /// when scenarios cannot name them.
-    package var section: (name: String, read: ScenarioVocabulary.AccountReader)?
+    var section: (name: String, read: ScenarioVocabulary.AccountReader)?
     /// That section's declaration in the scenario format (its description, and its accounts'
     /// definition: `.array("D24 merchant accounts...", of: .ref("merchant"))`); nil leaves it out of
     /// scenarios/schema.json.
-    package var sectionFormat: KeySpec?
+    var sectionFormat: KeySpec?
     /// Their admin path before `/sandbox/accounts/{dialect}` (`/sandbox/merchants`), which still
     /// answers, the member of its list (`{"merchants": [...]}`) and the operation ids of its list
     /// and its create-or-update (`listMerchants`, `putMerchant`); nil for none.
@@ -60,11 +60,11 @@ package struct AccountKind: Sendable {
     package var json: @Sendable (Account) -> JSON
     /// How the start-up log shows one: the text line, and the event with its fields for JSON logs
     /// (D24: `server.merchant` with `login`, `currency`, `balance`).
-    package var startupLine: @Sendable (Account) -> (text: String, event: String, fields: [(String, String)])
+    var startupLine: @Sendable (Account) -> (text: String, event: String, fields: [(String, String)])
     /// Its credentials as an app reads them from its environment, each under a short upper-case
     /// name (D24: `LOGIN`, `PASS`, `SECRET_KEY`); the sandbox prefixes them
     /// (`CASHOUT_SANDBOX_D24_LOGIN`).
-    package var environment: @Sendable (Account) -> [(name: String, value: String)]
+    var environment: @Sendable (Account) -> [(name: String, value: String)]
 
     /// Accounts made from `template`; what is not given is the neutral account's: the admin API
     /// shows and takes `currency`, `balance`, `limits` and `notification_url` (`neutralJSON`,
@@ -103,7 +103,7 @@ package struct AccountKind: Sendable {
 
 extension AccountKind {
     /// An account as any API's is: `{"id", "currency", "balance", "limits", "notification_url"}`.
-    @Sendable package static func neutralJSON(_ account: Account) -> JSON {
+    @Sendable static func neutralJSON(_ account: Account) -> JSON {
         func optional(_ text: String?) -> JSON { text.map { .string($0) } ?? .null }
         return [
             "id": .string(account.id), "currency": .string(account.currency), "balance": .string(account.balance.description),
@@ -115,7 +115,7 @@ extension AccountKind {
 
     /// Applies `currency`, `balance` (a decimal amount), `limits` and `notification_url` (a URL or
     /// null); any other member is an unknown field.
-    @Sendable package static func applyNeutral(_ body: [String: JSON], to account: inout Account) -> String? {
+    @Sendable static func applyNeutral(_ body: [String: JSON], to account: inout Account) -> String? {
         let known: Set = ["id", "currency", "balance", "limits", "notification_url"]
         if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) { return AdminMessage.unknownField(unknown) }
         if let currency = body["currency"] {
@@ -137,7 +137,7 @@ extension AccountKind {
     }
 
     /// `echo account: echo_account, balance USD 1000.00`, event `server.account`.
-    @Sendable package static func neutralLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
+    @Sendable static func neutralLine(_ account: Account) -> (text: String, event: String, fields: [(String, String)]) {
         ("\(account.dialect) account: \(account.id), balance \(account.currency) \(account.balance)", "server.account",
          [("dialect", account.dialect), ("id", account.id), ("currency", account.currency), ("balance", account.balance.description)])
     }

@@ -6,25 +6,25 @@ package import SandboxSupport
 /// from the dialects served, in their order, around the admin API's own part.
 package struct APIDocsFragment: Sendable {
     /// The OpenAPI tag of its operations (`D24`).
-    package var tag: String
+    var tag: String
     /// Its name in titles (`D24 Cashouts API v3`).
-    package var title: String
+    var title: String
     /// A paragraph of the OpenAPI document's description: how its requests authenticate.
-    package var overview: String
+    var overview: String
     /// Paragraphs of the Postman collection's description: its variables and its script.
-    package var postmanOverview: String
+    var postmanOverview: String
     /// Its endpoints' routes and descriptions (`Endpoint.description`), in the order it serves them.
     package var endpoints: [EndpointDescription]
-    package var schemas: [String: JSON]
-    package var securitySchemes: [String: JSON]
+    var schemas: [String: JSON]
+    var securitySchemes: [String: JSON]
     /// Its Postman folders, in order.
-    package var folders: [PostmanCollection.Folder]
+    var folders: [PostmanCollection.Folder]
     /// Its collection and environment variables (an account's credentials), secret or not.
     package var variables: [PostmanCollection.Variable]
     /// Collection variables its requests' scripts set as a run goes.
-    package var sessionVariables: [String]
+    var sessionVariables: [String]
     /// Lines of the collection's pre-request script (signing its requests), run before every request.
-    package var prerequest: [String]
+    var prerequest: [String]
     /// A create of one of its payouts for the admin folder: the item's name, the collection
     /// variable that keeps the new payout's id, and whether the bank must leave it PENDING (the
     /// API's magic value for that), so that requests acting on a pending payout pass however long

@@ -91,11 +91,11 @@ package enum AccountsResource {
 /// an account and of a `PUT`'s body, its older path, an example id, and the 409 of a currency change.
 package struct AccountsDocs: Sendable {
     package var dialect: String
-    package var schema: String
+    var schema: String
     package var update: String
-    package var legacyPath: String?
-    package var exampleID: String
-    package var currencyKept: String
+    var legacyPath: String?
+    var exampleID: String
+    var currencyKept: String
 
     /// The route of the older path's list (`GET /sandbox/merchants`), as `AccountKind.legacyOperations`
     /// has it, and its name in the Postman collection, from the path's last part ("Merchants",

@@ -13,7 +13,7 @@ package import SandboxSupport
 /// ```
 package struct Endpoint<Server: Sendable>: Sendable {
     /// `"METHOD /path/{param}"`, as ``SandboxWire/Router`` takes it.
-    package let route: String
+    let route: String
     /// Its OpenAPI operation among `apis` (the admin API's list the APIs served), made when a
     /// document is asked for.
     package let describe: @Sendable (_ apis: [APIDocsFragment]) -> JSON
@@ -53,10 +53,10 @@ package struct Endpoint<Server: Sendable>: Sendable {
 
 /// An ``Endpoint`` as the documents read it: its route and its operation.
 package struct EndpointDescription: Sendable {
-    package let route: String
+    let route: String
     package let describe: @Sendable (_ apis: [APIDocsFragment]) -> JSON
 
-    package init(route: String, describe: @escaping @Sendable (_ apis: [APIDocsFragment]) -> JSON) {
+    init(route: String, describe: @escaping @Sendable (_ apis: [APIDocsFragment]) -> JSON) {
         self.route = route
         self.describe = describe
     }

@@ -17,7 +17,7 @@ package enum PostmanCollection {
     package struct Folder: Sendable {
         package var name: String
         package var description: String
-        package var items: [Item]
+        var items: [Item]
 
         package init(_ name: String, _ items: [Item], _ description: String) {
             self.name = name

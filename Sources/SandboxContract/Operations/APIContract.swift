@@ -21,7 +21,7 @@ package protocol APIContract: Sendable {
 }
 
 extension APIContract {
-    package var operations: [APIOperation] { [] }
+    var operations: [APIOperation] { [] }
     package func facts(of call: OperationCall, bank: Bank) -> RequestFacts? { nil }
     package func facts(_ facts: RequestFacts, answered answer: JSON, operation: APIOperation) -> RequestFacts { facts }
 

@@ -44,7 +44,7 @@ package struct APIOperation: Sendable, Hashable, CustomStringConvertible {
 
     /// Its operation id: OpenAPI's `operationId`, the name the dashboard and the steps use.
     package let id: String
-    package let binding: Binding
+    let binding: Binding
     package let role: Role
     /// The HTTP method of a request to it (`POST` for a gRPC method).
     package let method: String

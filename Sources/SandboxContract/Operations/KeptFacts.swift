@@ -12,7 +12,7 @@ package final class KeptFacts: Sendable {
     package init() {}
 
     /// Whether what the request asked was made (by a fault's look, or a reader of the log).
-    package var madeAsked: Bool { asked.load() != nil }
+    var madeAsked: Bool { asked.load() != nil }
 
     /// What the request asked (``APIContract/facts(of:bank:)``), made by `ask` for the first reader.
     package func asked(_ ask: () -> RequestFacts?) -> RequestFacts? {

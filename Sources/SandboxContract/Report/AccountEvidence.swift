@@ -8,12 +8,12 @@ package struct AccountEvidence: Sendable {
     package let account: String
     package let dialect: String
     /// Whether the bank has the account (a request may name one it does not).
-    package let known: Bool
+    let known: Bool
     /// Oldest first.
     package let requests: [ReportedRequest]
     package let payouts: [Payout]
     /// Oldest first, of `payouts`, to the app's own URLs.
-    package let notifications: [StatusNotification]
+    let notifications: [StatusNotification]
     /// The virtual time the report was made at: a window still open decides nothing.
     package let now: VirtualTime
     /// The API's own word for a status (D24's `REJECTED`, PayoutService's `SUCCESS`).
@@ -66,13 +66,13 @@ package struct AccountEvidence: Sendable {
     }
 
     /// The status queries about `payoutID` that were answered, oldest first.
-    package func statusQueries(of payoutID: Int) -> [ReportedRequest] {
+    func statusQueries(of payoutID: Int) -> [ReportedRequest] {
         queriesByPayout[payoutID] ?? []
     }
 
     /// The status queries about `payoutID` that a scenario's fault answered instead of the API
     /// (their answers lost, or an error), oldest first: the app asked, and learnt nothing.
-    package func lostStatusQueries(of payoutID: Int) -> [ReportedRequest] {
+    func lostStatusQueries(of payoutID: Int) -> [ReportedRequest] {
         lostQueriesByPayout[payoutID] ?? []
     }
 
@@ -80,7 +80,7 @@ package struct AccountEvidence: Sendable {
     /// "copy_of": null, "at": …, "answered": 200, "error": null, "chaos": null}`. `attempt` counts the
     /// notification's own attempts only, as "failed on all 6 attempts" does; a chaos copy has none,
     /// and `copy_of` is the own attempt it copies.
-    package func evidence(_ notification: StatusNotification, _ attempt: DeliveryAttempt) -> Evidence {
+    func evidence(_ notification: StatusNotification, _ attempt: DeliveryAttempt) -> Evidence {
         let own = notification.ownNumber
         let copy = attempt.chaos?.kind.isCopy == true
         return Evidence(at: attempt.at, json: [
@@ -95,18 +95,18 @@ package struct AccountEvidence: Sendable {
 
 extension StatusNotification {
     /// Its own attempts (the retry schedule's and redeliveries), not chaos's copies.
-    package var ownAttempts: [DeliveryAttempt] { attempts.filter { $0.chaos?.kind.isCopy != true } }
+    var ownAttempts: [DeliveryAttempt] { attempts.filter { $0.chaos?.kind.isCopy != true } }
 
     /// The number among its own attempts of the attempt numbered `number` among all of them (the
     /// admin API's numbering, copies included); nil for a copy or no such attempt.
-    package func ownNumber(_ number: Int) -> Int? {
+    func ownNumber(_ number: Int) -> Int? {
         guard attempts.indices.contains(number - 1), attempts[attempts.startIndex + number - 1].chaos?.kind.isCopy != true else { return nil }
         return attempts.prefix(number).filter { $0.chaos?.kind.isCopy != true }.count
     }
 
     /// Its first own attempt the app answered 2xx.
-    package var acknowledgement: DeliveryAttempt? { ownAttempts.first { $0.outcome.succeeded } }
+    var acknowledgement: DeliveryAttempt? { ownAttempts.first { $0.outcome.succeeded } }
 
     /// A reversal after completion: the late rejection an app must not miss.
-    package var isLateRejection: Bool { status == .returned }
+    var isLateRejection: Bool { status == .returned }
 }

@@ -31,7 +31,7 @@ package struct IntegrationCheck: Sendable {
     /// The version that added it: a suite written for an earlier one (`written_for`) does not ask for
     /// it with `"exercised": "all"` (the Changes guide).
     package let since: SandboxVersion
-    package let evaluate: @Sendable (AccountEvidence) -> Outcome
+    let evaluate: @Sendable (AccountEvidence) -> Outcome
 
     package init(id: String, severity: Severity, advice: String, description: String? = nil, since: SandboxVersion = .earliest,
                 evaluate: @escaping @Sendable (AccountEvidence) -> Outcome) {
@@ -54,7 +54,7 @@ package struct IntegrationCheck: Sendable {
 package struct Occurrence: Sendable {
     package var cashouts: [Int]
     package var summary: String
-    package var evidence: [Evidence]
+    var evidence: [Evidence]
 
     package init(cashouts: [Int], summary: String, evidence: [Evidence]) {
         self.cashouts = cashouts
@@ -68,7 +68,7 @@ package struct Occurrence: Sendable {
 package struct Evidence: Sendable {
     package let at: VirtualTime
     /// What orders it among evidence of the same time: a request's journal id.
-    package let sequence: Int
+    let sequence: Int
     package let json: JSON
 
     package init(at: VirtualTime, sequence: Int = 0, json: JSON) {

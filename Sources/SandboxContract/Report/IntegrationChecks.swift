@@ -39,7 +39,7 @@ package enum IntegrationChecks {
     }
 
     /// `notification_failed`: every attempt of a notification answered non-2xx or timed out.
-    package static func notificationFailed(_ terms: ReportTerms) -> IntegrationCheck {
+    static func notificationFailed(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "notification_failed", severity: .error, advice: """
             Answer every notification at \(terms.notificationURL) with a 2xx once it is stored, within the \
             sandbox's webhook timeout, and do the slow work afterwards; a notification whose every attempt \
@@ -59,7 +59,7 @@ package enum IntegrationChecks {
 
     /// `notification_not_followed_up`: an acknowledged notification (not a late rejection)
     /// whose payout the app never asked about within the window.
-    package static func notificationNotFollowedUp(_ terms: ReportTerms, within window: Duration) -> IntegrationCheck {
+    static func notificationNotFollowedUp(_ terms: ReportTerms, within window: Duration) -> IntegrationCheck {
         IntegrationCheck(id: "notification_not_followed_up", severity: .error, advice: """
             A notification says only that a cashout changed: on each one, ask \(terms.statusQuery) for that cashout and act on \
             the status it answers, within \(DurationText.format(window)).
@@ -70,7 +70,7 @@ package enum IntegrationChecks {
     }
 
     /// `late_rejection_missed`: the notification of a reversal after completion, not followed up.
-    package static func lateRejectionMissed(_ terms: ReportTerms, followUp: FollowUp) -> IntegrationCheck {
+    static func lateRejectionMissed(_ terms: ReportTerms, followUp: FollowUp) -> IntegrationCheck {
         let how = switch followUp {
         case .statusQuery(let window): "ask \(terms.statusQuery) within \(DurationText.format(window)) of its notification"
         case .acknowledgement: "accept its notification (answer 2xx once stored)"
@@ -147,7 +147,7 @@ package enum IntegrationChecks {
     /// forged copy refused shows something only when the app acknowledges genuine ones: an app
     /// that refuses every notification (or answers each 500) refuses forged ones without checking
     /// anything, so a refusal counts only once the account's app has acknowledged one of its own.
-    package static func forgedNotificationAccepted(_ terms: ReportTerms) -> IntegrationCheck {
+    static func forgedNotificationAccepted(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "forged_notification_accepted", severity: .error, advice: """
             Check \(terms.notificationSignature) of every notification with the account's secret before acting on it, \
             and answer a wrong one with a 4xx.
@@ -235,7 +235,7 @@ package enum IntegrationChecks {
     }
 
     /// `idempotency_key_reused`: a reference sent again with another amount or beneficiary.
-    package static func idempotencyKeyReused(_ terms: ReportTerms) -> IntegrationCheck {
+    static func idempotencyKeyReused(_ terms: ReportTerms) -> IntegrationCheck {
         IntegrationCheck(id: "idempotency_key_reused", severity: .error, advice: """
             Make \(terms.reference) unique to one payout and send a retry byte for byte as the first try: a retry with \
             another amount or beneficiary is a new payout and needs a new \(terms.reference).
@@ -290,7 +290,7 @@ package enum IntegrationChecks {
 
     /// `status_polling_excessive`: more than `limit` status queries of one payout in `window`;
     /// an occurrence says the most that any one window held (and how many in all, when more).
-    package static func statusPollingExcessive(_ terms: ReportTerms, limit: Int, per window: Duration) -> IntegrationCheck {
+    static func statusPollingExcessive(_ terms: ReportTerms, limit: Int, per window: Duration) -> IntegrationCheck {
         IntegrationCheck(id: "status_polling_excessive", severity: .warning, advice: """
             Ask \(terms.statusQuery) when a notification comes (and rarely otherwise, with a growing interval), not in a loop: \
             at most \(limit) a cashout per \(DurationText.format(window)); production rate-limits pollers.
@@ -330,9 +330,9 @@ package struct ReportTerms: Sendable {
     /// `external_id`.
     package var reference: String
     /// Where the app receives notifications: `your notification_url`.
-    package var notificationURL: String
+    var notificationURL: String
     /// What signs a notification: `the control field`.
-    package var notificationSignature: String
+    var notificationSignature: String
     /// What authenticates a request: `Payload-Signature, login and pass`.
     package var credentials: String
 

@@ -60,7 +60,7 @@ package struct IntegrationReport: Sendable {
     package let accounts: [AccountReport]
     package let at: VirtualTime
     /// What the checks judged by.
-    package let thresholds: ReportThresholds
+    let thresholds: ReportThresholds
     /// Every check of every account, by dialect and id: what `check_descriptions` explains (each
     /// API words its checks its own way).
     private let checks: [String: [String: IntegrationCheck]]
@@ -78,9 +78,9 @@ package struct IntegrationReport: Sendable {
 
     package var findings: [Finding] { accounts.flatMap(\.findings) }
     package var errors: Int { findings.filter { $0.check.severity == .error }.count }
-    package var warnings: Int { findings.filter { $0.check.severity == .warning }.count }
+    var warnings: Int { findings.filter { $0.check.severity == .warning }.count }
     /// How many checks were made: each account's.
-    package var checksMade: Int { accounts.reduce(0) { $0 + $1.findings.count + $1.passed.count + $1.notExercised.count } }
+    var checksMade: Int { accounts.reduce(0) { $0 + $1.findings.count + $1.passed.count + $1.notExercised.count } }
     /// How many of them nothing exercised: a clean report with many says little.
     package var notExercised: Int { accounts.reduce(0) { $0 + $1.notExercised.count } }
 

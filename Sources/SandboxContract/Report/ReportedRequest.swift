@@ -10,7 +10,7 @@ package final class ReportedRequest: Sendable {
     package let id: Int
     /// When it arrived, on the virtual clock, and (milliseconds since 1970) on the wall clock: an app's waits are real.
     package let at: VirtualTime
-    package let receivedAt: Int64
+    let receivedAt: Int64
     /// What came and was answered, without the bodies (over a large journal, the bodies as JSON
     /// would be most of a report's memory): what they said is in `facts`.
     package let exchange: LoggedExchange
@@ -52,18 +52,18 @@ package struct LoggedExchange: Sendable {
     package let body: JSON?
     /// The HTTP status, or for a gRPC call the one Connect gives its status.
     package let status: Int
-    package let answer: JSON?
+    let answer: JSON?
     /// The answer never reached the app whole: the connection was closed instead of answering, after the request was
     /// handled, or the answer was cut off (`cutAfter`).
     package let dropped: Bool
-    package let diagnosis: Diagnosis?
+    let diagnosis: Diagnosis?
     /// The kind of the scenario's fault that answered instead of the API, nil when the API answered.
     package let fault: FaultKind?
     /// The bytes of the body sent before a `truncate` fault cut the answer off; nil when it was not cut.
-    package let cutAfter: Int?
+    let cutAfter: Int?
     /// The wait the answer asked for before the request is sent again (`HTTPResponse.retryAfter`: `Retry-After`,
     /// `grpc-retry-pushback-ms`); nil when it asked for none.
-    package let retryAfter: Duration?
+    let retryAfter: Duration?
 
     package init(method: String, path: String, route: String?, headers: HTTPHeaders, body: JSON?, status: Int, answer: JSON?, dropped: Bool,
                 diagnosis: Diagnosis?, fault: FaultKind? = nil, cutAfter: Int? = nil, retryAfter: Duration? = nil) {
@@ -85,7 +85,7 @@ package struct LoggedExchange: Sendable {
     package var succeeded: Bool { (200 ..< 300).contains(status) && !dropped }
 
     /// What a scenario's fault did to the answer, in the words of the report's evidence; nil when the API answered.
-    package var lostAnswer: String? {
+    var lostAnswer: String? {
         // A connection dropped with no fault named is a journal's from before faults were named: a drop after commit.
         guard let fault else { return dropped ? FaultKind.droppedAfterCommit : nil }
         return fault.evidenceWords(cutAfter: cutAfter)

@@ -16,7 +16,7 @@ package protocol ReportingDialect: APIContract {
 }
 
 extension ReportingDialect {
-    package var ledgerTerms: LedgerTerms? { nil }
+    var ledgerTerms: LedgerTerms? { nil }
     package func integrationChecks(_ thresholds: ReportThresholds) -> [IntegrationCheck] { integrationChecks }
 }
 

@@ -116,10 +116,10 @@ extension ScenarioLoader {
     }
 
     /// The keys of a matcher's object.
-    package static let matcherOperators = ["eq", "in", "prefix", "suffix", "regex", "gt", "gte", "lt", "lte"]
+    static let matcherOperators = ["eq", "in", "prefix", "suffix", "regex", "gt", "gte", "lt", "lte"]
 
     /// An exact value, or an object of operators (what request verification reads too).
-    package static func readMatcher(_ node: ScenarioNode) throws(ScenarioError) -> Matcher {
+    static func readMatcher(_ node: ScenarioNode) throws(ScenarioError) -> Matcher {
         guard case .object = node.value else { return Matcher(tests: [.eq(try readOperand(node))]) }
         let operators = try node.object(allowed: matcherOperators)
         guard !operators.isEmpty else { throw node.fail("expected at least one of \(matcherOperators.joined(separator: ", "))") }

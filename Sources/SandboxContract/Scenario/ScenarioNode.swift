@@ -6,7 +6,7 @@ package import SandboxSupport
 package struct ScenarioNode: Sendable {
     package let value: JSON
     package let path: String
-    package let file: String
+    let file: String
 
     /// `value` found at `path` (`body.amount`) of `file` (what messages name it by).
     package init(value: JSON, path: String, file: String) {
@@ -21,7 +21,7 @@ package struct ScenarioNode: Sendable {
 
     /// `fail`, with the value found when it is a single one, so that a typo shows beside what was
     /// expected: `expected a duration such as "30s", "1h5m" or "2d", got "5 s"`.
-    package func failShowingValue(_ expected: String) -> ScenarioError {
+    func failShowingValue(_ expected: String) -> ScenarioError {
         switch value {
         case .string, .number, .bool: fail("\(expected), got \(value.serializedString())")
         default: fail(expected)
@@ -108,7 +108,7 @@ package struct ScenarioNode: Sendable {
     }
 
     /// A duration such as `"30s"`, `"1h5m"` or `"2d"`.
-    package func duration() throws(ScenarioError) -> Duration {
+    func duration() throws(ScenarioError) -> Duration {
         guard case .string(let text) = value, let duration = DurationText.parse(text) else {
             throw failShowingValue("expected a duration such as \"30s\", \"1h5m\" or \"2d\"")
         }

@@ -23,15 +23,15 @@ package struct BankFormat: Sendable {
     /// The format of each version: how whoever reads old files names their dialect and settings.
     package typealias Lookup = @Sendable (_ version: Int) -> BankFormat
 
-    package static let currentVersion = Int(JournalFormat.currentVersion)
+    static let currentVersion = Int(JournalFormat.currentVersion)
     package static let current = BankFormat(version: currentVersion, legacyDialect: "", legacySettings: { _, _ in [:] })
 
     package let version: Int
     /// The dialect of what versions before 3 hold.
-    package let legacyDialect: String
+    let legacyDialect: String
     /// An account's settings from the three credential strings and the allowed addresses that
     /// versions before 3 hold.
-    package let legacySettings: @Sendable (_ credentials: [String], _ addresses: [String]) -> Fields
+    let legacySettings: @Sendable (_ credentials: [String], _ addresses: [String]) -> Fields
 
     package init(version: Int, legacyDialect: String, legacySettings: @escaping @Sendable ([String], [String]) -> Fields) {
         self.version = version
@@ -40,7 +40,7 @@ package struct BankFormat: Sendable {
     }
 
     /// The versions this sandbox reads.
-    package static let readable = Int(JournalFormat.readableVersions.lowerBound) ... currentVersion
+    static let readable = Int(JournalFormat.readableVersions.lowerBound) ... currentVersion
 
     /// A payout's dialect: read, or the legacy one in version 1.
     func dialect(_ reader: inout BinaryReader) throws(BinaryReader.Malformed) -> String {

@@ -11,7 +11,7 @@ extension BankRecord {
     }
 
     /// Appends the record's binary form to `bytes`.
-    package func encode(into bytes: inout [UInt8]) {
+    func encode(into bytes: inout [UInt8]) {
         switch self {
         case .created(let request, let at, let settlement, let timeline, let decision):
             bytes.append(Kind.created.rawValue)
@@ -87,7 +87,7 @@ extension BankRecord {
     }
 
     /// Reads one record written by `encode(into:)` in `format`.
-    package init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
+    init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
         let kinds = format.version >= 6 ? Kind.allCases.count : Int(Kind.chaosPlanned.rawValue)
         switch Kind(rawValue: try reader.tag(below: UInt8(kinds)))! {
         case .created:

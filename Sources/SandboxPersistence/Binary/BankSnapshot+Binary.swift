@@ -8,7 +8,7 @@ extension BankSnapshot {
     /// Appends the snapshot's binary form (through `BinaryWriter`) to `bytes`. Whenever
     /// `bytes` has grown to `limit` or more (between two values), `flush` may take what it holds
     /// so far (to write it out, so that a million payouts' bytes are never in memory at once).
-    package func encode(into bytes: inout [UInt8], flushingAt limit: Int = .max, _ flush: (inout [UInt8]) -> Void = { _ in }) {
+    func encode(into bytes: inout [UInt8], flushingAt limit: Int = .max, _ flush: (inout [UInt8]) -> Void = { _ in }) {
         func flushIfFull() { if bytes.count >= limit { flush(&bytes) } }
         let s = state
         BinaryWriter.append(time, to: &bytes)
@@ -95,7 +95,7 @@ extension BankSnapshot {
     /// Reads a snapshot written by `encode(into:)`, and checks that it holds together (every
     /// payout, ledger entry, notification and event refers to what exists), so that restoring it
     /// cannot put the bank in a state its own code never makes.
-    package init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
+    init(decoding reader: inout BinaryReader, format: BankFormat = .current) throws(BinaryReader.Malformed) {
         var decoder = Decoder(format: format)
         guard let snapshot = try decoder.read(&reader) else {  // only a reader of a part stops short
             throw .init(offset: reader.offset, reason: "a snapshot cut short")

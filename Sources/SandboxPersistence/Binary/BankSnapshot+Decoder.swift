@@ -1,4 +1,4 @@
-package import SandboxBank
+import SandboxBank
 
 extension BankSnapshot {
     /// Reads a snapshot's binary form as it arrives, a part at a time, straight into the state it
@@ -14,7 +14,7 @@ extension BankSnapshot {
     ///     keep the bytes from reader.offset on for the next part
     /// }
     /// ```
-    package struct Decoder {
+    struct Decoder {
         /// Where the form is: its parts, in order (`encode(into:)`).
         private enum Stage {
             case time, accounts, firstID, decisions, payouts, ledger, usage, notifications, sequence, events, chaosCounts, done
@@ -31,7 +31,7 @@ extension BankSnapshot {
         private var events: [EventQueue.Event] = []
 
         /// A decoder of a snapshot in `format`.
-        package init(format: BankFormat = .current) {
+        init(format: BankFormat = .current) {
             self.format = format
         }
 

@@ -9,7 +9,7 @@
 /// try reader.int()      // 1000001
 /// try reader.string()   // "BR"
 /// ```
-@usableFromInline package enum BinaryWriter {
+@usableFromInline enum BinaryWriter {
     @inline(__always)
     @usableFromInline
     package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
@@ -64,9 +64,9 @@
 }
 
 /// Reads what `BinaryWriter` wrote, in the same order; throws on anything short or malformed.
-package struct BinaryReader {
+struct BinaryReader {
     package struct Malformed: Error, Equatable, CustomStringConvertible {
-        package let offset: Int
+        let offset: Int
         package let reason: String
 
         package init(offset: Int, reason: String) {
@@ -78,12 +78,12 @@ package struct BinaryReader {
     }
 
     private let buffer: UnsafeRawBufferPointer
-    package private(set) var offset = 0
+    private(set) var offset = 0
     /// Whether more bytes may follow `buffer`'s (see `init(_:more:)`).
-    package let more: Bool
+    let more: Bool
     /// The last value could not be read for want of bytes that may follow: read it again, from
     /// where it starts, once they are there. Only with `more`: else the error stands.
-    package private(set) var ranShort = false
+    private(set) var ranShort = false
 
     /// A reader over `bytes`, which must stay valid while it is used. With `more`, the bytes are
     /// a part of a longer whole whose next part may follow (a snapshot read as it arrives): a
@@ -93,12 +93,12 @@ package struct BinaryReader {
         self.more = more
     }
 
-    package var isAtEnd: Bool { offset == buffer.count }
+    var isAtEnd: Bool { offset == buffer.count }
 
     /// Bytes not read yet.
-    package var remaining: Int { buffer.count - offset }
+    var remaining: Int { buffer.count - offset }
 
-    package mutating func uint() throws(Malformed) -> UInt64 {
+    mutating func uint() throws(Malformed) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -112,16 +112,16 @@ package struct BinaryReader {
         }
     }
 
-    package mutating func int64() throws(Malformed) -> Int64 {
+    mutating func int64() throws(Malformed) -> Int64 {
         let raw = try uint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    package mutating func int() throws(Malformed) -> Int {
+    mutating func int() throws(Malformed) -> Int {
         Int(try int64())
     }
 
-    package mutating func bool() throws(Malformed) -> Bool {
+    mutating func bool() throws(Malformed) -> Bool {
         guard offset < buffer.count, buffer[offset] <= 1 else {
             throw short(Malformed(offset: offset, reason: "expected a flag (0 or 1)"), if: offset == buffer.count)
         }
@@ -141,7 +141,7 @@ package struct BinaryReader {
 
     /// A string's bytes, checked to be UTF-8, where they lie in the payload (valid while it is):
     /// for a reader that keeps them as bytes, with no string made on the way.
-    package mutating func utf8() throws(Malformed) -> UnsafeBufferPointer<UInt8> {
+    mutating func utf8() throws(Malformed) -> UnsafeBufferPointer<UInt8> {
         let start = offset
         let utf8 = try bytesOfString()
         guard utf8.allSatisfy({ $0 < 0x80 }) || String(validating: utf8, as: UTF8.self) != nil else {
@@ -178,7 +178,7 @@ package struct BinaryReader {
     /// A count of things that need not all be in this part of the bytes: `count()`, but while
     /// `more` may follow, one that the bytes to come may hold (read the things one at a time,
     /// each of which takes a byte at least, and a corrupt count runs out of them).
-    package mutating func countAcrossParts() throws(Malformed) -> Int {
+    mutating func countAcrossParts() throws(Malformed) -> Int {
         guard more else { return try count() }
         let start = offset
         let count = try uint()
@@ -186,16 +186,16 @@ package struct BinaryReader {
         return Int(count)
     }
 
-    package mutating func optionalString() throws(Malformed) -> String? {
+    mutating func optionalString() throws(Malformed) -> String? {
         try bool() ? try string() : nil
     }
 
-    package mutating func optionalInt() throws(Malformed) -> Int? {
+    mutating func optionalInt() throws(Malformed) -> Int? {
         try bool() ? try int() : nil
     }
 
     /// A byte that names a case: `cases` is how many there are.
-    package mutating func tag(below cases: UInt8) throws(Malformed) -> UInt8 {
+    mutating func tag(below cases: UInt8) throws(Malformed) -> UInt8 {
         guard offset < buffer.count, buffer[offset] < cases else {
             throw short(Malformed(offset: offset, reason: "an unknown record kind"), if: offset == buffer.count)
         }

@@ -4,15 +4,15 @@
 /// ```swift
 /// CRC32.checksum(Array("123456789".utf8))   // 0xCBF43926
 /// ```
-package enum CRC32 {
+enum CRC32 {
     /// The checksum of `bytes`, continuing from `crc` (0 to start).
-    package static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
+    static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         bytes.withContiguousStorageIfAvailable { checksum(UnsafeRawBufferPointer($0), continuing: crc) }
             ?? checksum(Array(bytes), continuing: crc)
     }
 
     /// The checksum of the bytes in `buffer`, continuing from `crc` (0 to start).
-    package static func checksum(_ buffer: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    static func checksum(_ buffer: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         var crc = ~crc
         var index = 0
         let count = buffer.count

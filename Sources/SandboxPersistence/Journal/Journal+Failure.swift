@@ -20,7 +20,7 @@ import Synchronization
 // Without an owner (`whenFailing` never called), records are refused at once, as they come.
 extension Journal {
     /// What a record's fate is: on disk, refused (with why), or not yet known.
-    package enum Fate: Equatable, Sendable {
+    enum Fate: Equatable, Sendable {
         case durable
         case refused(JournalError)
         case pending
@@ -80,14 +80,14 @@ extension Journal {
     /// Calls `handler` (on any thread, outside the journal's locks) each time records must be
     /// undone: when a write fails, and when a record is appended while the journal fails. The
     /// handler undoes their changes and calls `refuseUnwritten` while nothing can change.
-    package func whenFailing(_ handler: @escaping @Sendable () -> Void) {
+    func whenFailing(_ handler: @escaping @Sendable () -> Void) {
         batch.withLock { $0.failing.handler = handler }
     }
 
     /// Refuses every record appended and not on disk: their waiters are told the failure once the
     /// returned function is called (call it outside the caller's locks). Call it while nothing can
     /// be appended (under the lock the appends are made under), once their changes are undone.
-    package func refuseUnwritten() -> @Sendable () -> Void {
+    func refuseUnwritten() -> @Sendable () -> Void {
         let failed = batch.withLock { batch -> Failed in
             batch.failing.told = false
             guard !batch.failing.cutNeeded else {
@@ -103,7 +103,7 @@ extension Journal {
     /// the next records go (see Journal+Reservation). Returns nil when the journal writes again (or
     /// never failed), else why not. Records not yet undone keep it failing.
     @discardableResult
-    package func heal() -> JournalError? {
+    func heal() -> JournalError? {
         guard hasFailed.load(ordering: .acquiring) else { return nil }
         return writer.sync { () -> JournalError? in
             let (cut, folder, end, told) = batch.withLock { ($0.failing.cutNeeded, $0.failing.folderNeeded, $0.durableBytes, $0.failing.told) }
@@ -166,7 +166,7 @@ extension Journal {
 
     /// Makes sure the disk takes a write where the next records go (at start-up: a full or
     /// read-only disk is said then, not at the first change), leaving the file as it was on failure.
-    package func probe() throws(JournalError) {
+    func probe() throws(JournalError) {
         let end = batch.withLock { $0.durableBytes }
         let fd = fd.withLock { $0 }
         do throws(JournalError) {
@@ -181,7 +181,7 @@ extension Journal {
 
     /// Passes each durable record's payload to `replay`, in order, with the file's version: the
     /// state a restart would start from (call it while the journal fails, to undo what it refused).
-    package func forDurableRecords(_ replay: (_ payload: UnsafeRawBufferPointer, _ version: UInt32) throws -> Void) throws {
+    func forDurableRecords(_ replay: (_ payload: UnsafeRawBufferPointer, _ version: UInt32) throws -> Void) throws {
         let end = batch.withLock { $0.durableBytes }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
@@ -202,7 +202,7 @@ extension Journal {
     static let probeBytes = 4096
 
     /// The fate of the first `count` records appended: on disk, refused, or not known yet.
-    package func fate(of count: Int) -> Fate {
+    func fate(of count: Int) -> Fate {
         if count > refusedThrough.load(ordering: .acquiring) {
             return count <= durable.load(ordering: .acquiring) ? .durable : .pending
         }
@@ -227,7 +227,7 @@ extension Journal {
 
     /// Why a record after the first `before` and up to the `through`th was refused, if any was:
     /// a response that waits for `through` records is refused when any of its own was.
-    package func refusal(after before: Int, through: Int) -> JournalError? {
+    func refusal(after before: Int, through: Int) -> JournalError? {
         guard before < refusedThrough.load(ordering: .acquiring) else { return nil }
         return batch.withLock { batch in batch.failing.refused.last { $0.range.overlaps(before + 1 ... max(before + 1, through)) }?.error }
     }

@@ -12,7 +12,7 @@ import Synchronization
 extension Journal {
     /// Runs the `whenDurable` callbacks each sync makes due inside one call of `scope` (such as
     /// `HTTPResponse.answeringTogether`, so that the responses they let go leave together).
-    package func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
+    func runCallbacks(in scope: @escaping @Sendable (_ callbacks: () -> Void) -> Void) {
         batch.withLock { $0.callbackScope = scope }
     }
 
@@ -44,7 +44,7 @@ extension Journal {
 
     /// The least time, in seconds, from one sync's start to the next one's while several
     /// clients wait on each (see `writeBatches`).
-    package static let syncInterval = 0.000_4
+    static let syncInterval = 0.000_4
 
     /// The journal's thread: writes batches until there is none.
     func writeBatches() {

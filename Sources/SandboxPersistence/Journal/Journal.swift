@@ -24,9 +24,9 @@ package final class Journal: Sendable {
         /// Whole records replayed.
         package var records = 0
         /// Bytes of whole records (the header included).
-        package var validBytes = 0
+        var validBytes = 0
         /// Bytes after the last whole record that were cut off the file.
-        package var droppedBytes = 0
+        var droppedBytes = 0
         /// Why they were dropped, and where the dropped bytes were kept (`<path>.dropped-<offset>`).
         package var problem: String?
         /// The file's version as opened. One older than `JournalFormat.currentVersion` must be
@@ -110,7 +110,7 @@ package final class Journal: Sendable {
     /// the opening fails with `JournalError.unreplayable`, which says where, unless `recover` is
     /// set: then that record and every one after it are copied to `<path>.unreplayed-<offset>`
     /// and cut off, as a torn tail is. A compaction's unfinished file (`<path>.compacting`) is removed.
-    package static func open(path: String, files: JournalFiles = .system, recover: Bool = false,
+    static func open(path: String, files: JournalFiles = .system, recover: Bool = false,
                             replay: (_ payload: UnsafeRawBufferPointer, _ version: UInt32) throws -> Void) throws -> (Journal, Recovery) {
         let fd = files.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw JournalError.system("open \(path)", errno) }
@@ -178,7 +178,7 @@ package final class Journal: Sendable {
     /// Calls `done` (on the journal's thread) once every record appended so far is on disk, or with
     /// the error that keeps them from getting there once they are refused (at once, on the calling
     /// thread, when their fate is known already). Does not wait.
-    package func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
+    func whenDurable(_ done: @escaping @Sendable (JournalError?) -> Void) {
         enqueue(nil, whenDurable: done)
     }
 
@@ -189,7 +189,7 @@ package final class Journal: Sendable {
     /// `answers` is about how many clients wait on it: syncs are spaced while several do (see
     /// `writeBatches`). (Records a compaction's switch writes make their waits due on the thread
     /// that finishes the compaction.)
-    package func whenDurable(count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void) {
+    func whenDurable(count: Int, answers: Int, _ done: @escaping @Sendable (JournalError?) -> Void) {
         let due = batch.withLock { batch in
             Self.wait(for: count, answers: answers, done, in: &batch, decided: decided(batch))
         }
@@ -283,7 +283,7 @@ package final class Journal: Sendable {
 
     /// Calls `handler` once, on the journal's thread, when the file grows past `bytes` (to start
     /// a compaction, for instance, elsewhere: `finishCompaction` waits for the journal's thread).
-    package func whenLarger(than bytes: Int, _ handler: @escaping @Sendable () -> Void) {
+    func whenLarger(than bytes: Int, _ handler: @escaping @Sendable () -> Void) {
         batch.withLock { batch in
             batch.growthLimit = bytes
             batch.growthHandler = handler
@@ -294,7 +294,7 @@ package final class Journal: Sendable {
     /// appended before this call, and the records appended after it follow them. Call it where
     /// appends are ordered with the state those records describe (under the lock the appends
     /// are made under). False when a compaction is already under way.
-    package func beginCompaction() -> Bool {
+    func beginCompaction() -> Bool {
         batch.withLock { batch in
             guard batch.kept == nil else { return false }
             batch.kept = []
@@ -312,7 +312,7 @@ package final class Journal: Sendable {
     /// `fdatasync` would: what only the new file holds is cut and refused, and the folder is
     /// synced before the journal writes again: Journal+Failure.)
     @discardableResult
-    package func finishCompaction(firstRecords: (_ write: ([UInt8]) -> Void) -> Void) throws(JournalError) -> Int {
+    func finishCompaction(firstRecords: (_ write: ([UInt8]) -> Void) -> Void) throws(JournalError) -> Int {
         let temporary = "\(path).compacting"
         let newFD = files.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard newFD >= 0 else {

@@ -9,14 +9,14 @@ import Glibc
 /// let full = JournalFiles { operation in operation == .write ? ENOSPC : nil }
 /// ```
 package struct JournalFiles: Sendable {
-    package enum Operation: String, Sendable, CaseIterable {
+    enum Operation: String, Sendable, CaseIterable {
         case open, write, sync, rename, truncate
     }
 
     /// Asked before each operation: an errno makes it fail with that errno, undone; nil lets it run.
     private let fault: (@Sendable (Operation) -> Int32?)?
 
-    package init(fault: (@Sendable (Operation) -> Int32?)? = nil) {
+    init(fault: (@Sendable (Operation) -> Int32?)? = nil) {
         self.fault = fault
     }
 
@@ -35,7 +35,7 @@ package struct JournalFiles: Sendable {
     }
 
     /// `mkdir` (a fault on `open` fails it too: both make a name in a folder).
-    package func makeFolder(_ path: String) -> Int32 {
+    func makeFolder(_ path: String) -> Int32 {
         fails(.open) ? -1 : mkdir(path, 0o755)
     }
 

@@ -8,19 +8,19 @@
 ///
 /// A record is whole or it is not there: a crash mid-write leaves a tail whose length runs past
 /// the end of the file or whose checksum fails, and recovery stops at the last whole record.
-package enum JournalFormat {
+enum JournalFormat {
     /// The version new files are written in: what their payloads hold is the user's business
     /// (CashoutSandbox: `BankFormat` says what each version holds).
-    package static let currentVersion: UInt32 = 6
+    static let currentVersion: UInt32 = 6
     /// The versions a file may have and still be opened.
-    package static let readableVersions: ClosedRange<UInt32> = 1 ... currentVersion
+    static let readableVersions: ClosedRange<UInt32> = 1 ... currentVersion
     /// The 8 bytes every journal file written now starts with.
-    package static let header = header(version: currentVersion)
+    static let header = header(version: currentVersion)
     /// The 4 bytes every journal file starts with, whatever its version.
-    package static let magic: [UInt8] = Array("CSJ1".utf8)
+    static let magic: [UInt8] = Array("CSJ1".utf8)
 
     /// The header of a file of `version`.
-    package static func header(version: UInt32) -> [UInt8] {
+    static func header(version: UInt32) -> [UInt8] {
         magic + withUnsafeBytes(of: version.littleEndian) { Array($0) }
     }
 
@@ -30,13 +30,13 @@ package enum JournalFormat {
         return file.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self)) }
     }
     /// The bytes before each payload.
-    package static let recordHeaderSize = 8
+    static let recordHeaderSize = 8
     /// The largest payload: a length above it is corruption, not a record.
-    package static let maximumPayload = 64 << 20
+    static let maximumPayload = 64 << 20
 
     /// Appends one record holding the bytes `write` appends to `buffer`.
     @inline(__always)
-    package static func appendRecord(to buffer: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+    static func appendRecord(to buffer: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
         let start = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: recordHeaderSize))
         write(&buffer)
@@ -55,7 +55,7 @@ package enum JournalFormat {
     /// Calls `body` with the payload of each whole record of `file` from `offset` on, in order.
     /// Returns where the whole records end and, when bytes follow that are not a whole record,
     /// what is wrong with them.
-    package static func forEachRecord(in file: UnsafeRawBufferPointer, from offset: Int,
+    static func forEachRecord(in file: UnsafeRawBufferPointer, from offset: Int,
                                      _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> (end: Int, problem: RecordProblem?) {
         try forRecords(in: file, from: offset) { payload -> Bool in
             try body(payload)
@@ -64,7 +64,7 @@ package enum JournalFormat {
     }
 
     /// `forEachRecord`, stopping before a record once `body` returned false: `end` is then where it starts.
-    package static func forRecords(in file: UnsafeRawBufferPointer, from offset: Int,
+    static func forRecords(in file: UnsafeRawBufferPointer, from offset: Int,
                                   while body: (UnsafeRawBufferPointer) throws -> Bool) rethrows -> (end: Int, problem: RecordProblem?) {
         var offset = offset
         while offset < file.count {
@@ -93,7 +93,7 @@ package enum JournalFormat {
     }
 
     /// Why the bytes at some place are not a whole record.
-    package enum RecordProblem: Error, Sendable, CustomStringConvertible {
+    enum RecordProblem: Error, Sendable, CustomStringConvertible {
         case truncatedHeader
         case impossibleLength(Int)
         case truncatedPayload(Int)

@@ -8,9 +8,9 @@ import Glibc
 /// var reader = JournalReader(fd: fd, path: path, from: JournalFormat.header.count)
 /// let (end, problem) = try reader.forRecords { payload in apply(payload); return true }
 /// ```
-package struct JournalReader {
+struct JournalReader {
     /// How much is read at a time (a record larger than this is read whole all the same).
-    package static let defaultChunkSize = 4 << 20
+    static let defaultChunkSize = 4 << 20
 
     private let fd: Int32
     private let path: String
@@ -27,7 +27,7 @@ package struct JournalReader {
     /// A reader of the records of the file open at `fd` (read with `pread`: the file position
     /// is left alone) from byte `offset` on, up to byte `end` (the file's end unless given);
     /// `path` names the file in errors.
-    package init(fd: Int32, path: String, from offset: Int, to end: Int = .max, chunkSize: Int = defaultChunkSize) {
+    init(fd: Int32, path: String, from offset: Int, to end: Int = .max, chunkSize: Int = defaultChunkSize) {
         self.fd = fd
         self.path = path
         self.start = offset
@@ -40,7 +40,7 @@ package struct JournalReader {
     /// the whole records end (where the refused record starts) and, when the bytes after them
     /// are not a whole record, what is wrong with them: as `JournalFormat.forRecords` does on
     /// the file's bytes.
-    package mutating func forRecords(while body: (UnsafeRawBufferPointer) throws -> Bool)
+    mutating func forRecords(while body: (UnsafeRawBufferPointer) throws -> Bool)
         throws -> (end: Int, problem: JournalFormat.RecordProblem?) {
         while true {
             let found = window.withUnsafeBytes { JournalFormat.record(in: $0, at: position) }
@@ -77,7 +77,7 @@ package struct JournalReader {
 
     /// The first bytes of the file open at `fd`: its header (`JournalFormat.header`), or fewer
     /// when the file is shorter.
-    package static func header(of fd: Int32, path: String) throws(JournalError) -> [UInt8] {
+    static func header(of fd: Int32, path: String) throws(JournalError) -> [UInt8] {
         var header = JournalFormat.header
         header.removeSubrange(try read(fd, into: &header, at: 0, fileOffset: 0, path: path)...)
         return header

@@ -25,7 +25,7 @@
 /// ```
 @usableFromInline package struct HMACSHA256: Sendable {
     /// The size in bytes of an HMAC-SHA-256 authentication code.
-    package static let byteCount = SHA256.digestByteCount
+    static let byteCount = SHA256.digestByteCount
 
     /// A prepared HMAC-SHA-256 key: the SHA-256 states that have already
     /// absorbed `K0 ^ ipad` and `K0 ^ opad`.
@@ -104,7 +104,7 @@
     /// var hmac = HMACSHA256(key: key)
     /// ```
     @inlinable
-    package init(key: Key) {
+    init(key: Key) {
         inner = key.inner
         outer = key.outer
     }
@@ -135,7 +135,7 @@
     /// let mac: [UInt8] = hmac.finalize()
     /// ```
     @usableFromInline
-    package consuming func finalize() -> [UInt8] {
+    consuming func finalize() -> [UInt8] {
         let innerDigest = inner.finalizeState()
         var outer = self.outer
         var digestBytes = SHA256.zeroBlock

@@ -11,7 +11,7 @@
 /// ```
 package enum JSONWebToken {
     /// The header every token this makes carries: `{"alg":"HS256","typ":"JWT"}`.
-    package static let header = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)
+    static let header = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)
 
     /// A token whose payload is `claims` (a JSON object's bytes), signed with `key`.
     package static func sign(claims: [UInt8], key: HMACSHA256.Key) -> String {

@@ -27,10 +27,10 @@ import CSystem
 /// that have already absorbed the padded key.
 @usableFromInline package struct SHA256: Sendable {
     /// The size in bytes of a SHA-256 digest.
-    package static let digestByteCount = 32
+    static let digestByteCount = 32
 
     /// The size in bytes of a SHA-256 message block.
-    package static let blockByteCount = 64
+    static let blockByteCount = 64
 
     /// The eight 32-bit working hash values H0…H7.
     @usableFromInline
@@ -81,7 +81,7 @@ import CSystem
     /// var hasher = SHA256()
     /// ```
     @inlinable
-    package init() {}
+    init() {}
 
     /// Absorbs the bytes in `bytes` into the running hash.
     ///
@@ -176,7 +176,7 @@ import CSystem
     /// let digest: [UInt8] = hasher.finalize()
     /// ```
     @usableFromInline
-    package consuming func finalize() -> [UInt8] {
+    consuming func finalize() -> [UInt8] {
         let words = finalizeState()
         return [UInt8](unsafeUninitializedCapacity: 32) { out, initialized in
             words.store(into: UnsafeMutableRawBufferPointer(out))

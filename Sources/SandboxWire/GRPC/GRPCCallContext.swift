@@ -1,4 +1,4 @@
-package import Dispatch
+import Dispatch
 
 /// What a handler knows about its call besides the request message.
 package struct GRPCCallContext: Sendable {
@@ -7,14 +7,14 @@ package struct GRPCCallContext: Sendable {
     /// The request's custom metadata (`-bin` values decoded).
     package let metadata: GRPCMetadata
     /// The client's address, when the server knows it.
-    package let remoteAddress: SocketAddress?
+    let remoteAddress: SocketAddress?
     /// When the client stops waiting (from `grpc-timeout`), or nil for no deadline.
-    package let deadline: DispatchTime?
+    let deadline: DispatchTime?
     /// The HTTP/2 request as it arrived (its body is the framed request).
     package let request: HTTPRequest
 
     /// A context; the server makes these, tests may too.
-    package init(method: String, metadata: GRPCMetadata = [:], remoteAddress: SocketAddress? = nil,
+    init(method: String, metadata: GRPCMetadata = [:], remoteAddress: SocketAddress? = nil,
                 deadline: DispatchTime? = nil, request: HTTPRequest) {
         self.method = method
         self.metadata = metadata

@@ -9,22 +9,22 @@
 /// for message in try deframer.append(chunk) { handle(message) }
 /// if deframer.hasPartialMessage { /* the body ended inside a message */ }
 /// ```
-package struct GRPCDeframer: Sendable {
+struct GRPCDeframer: Sendable {
     /// The largest message accepted (RESOURCE_EXHAUSTED beyond, as soon as its prefix arrives).
-    package let maxMessageSize: Int
+    let maxMessageSize: Int
     private var buffer: [UInt8] = []
     private var start = 0
 
     /// gRPC's default limit: 4 MiB.
-    package static let defaultMaxMessageSize = 4 << 20
+    static let defaultMaxMessageSize = 4 << 20
 
     /// A deframer that accepts messages up to `maxMessageSize` bytes.
-    package init(maxMessageSize: Int = defaultMaxMessageSize) {
+    init(maxMessageSize: Int = defaultMaxMessageSize) {
         self.maxMessageSize = maxMessageSize
     }
 
     /// `message` with its 5-byte prefix (not compressed).
-    package static func frame(_ message: [UInt8]) -> [UInt8] {
+    static func frame(_ message: [UInt8]) -> [UInt8] {
         let length = UInt32(truncatingIfNeeded: message.count)
         return [0, UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + message
     }
@@ -60,5 +60,5 @@ package struct GRPCDeframer: Sendable {
     }
 
     /// Whether bytes of an unfinished message are waiting.
-    package var hasPartialMessage: Bool { start < buffer.count }
+    var hasPartialMessage: Bool { start < buffer.count }
 }

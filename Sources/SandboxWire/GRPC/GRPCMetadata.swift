@@ -22,7 +22,7 @@ package struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral
     package private(set) var entries: [(name: String, value: Content)] = []
 
     /// Empty metadata.
-    package init() {}
+    init() {}
 
     /// Text entries from literal pairs.
     package init(dictionaryLiteral elements: (String, String)...) {
@@ -56,7 +56,7 @@ package struct GRPCMetadata: Sendable, Equatable, ExpressibleByDictionaryLiteral
     }
 
     /// The first binary value of `name` (a `-bin` name).
-    package func binary(_ name: String) -> [UInt8]? {
+    func binary(_ name: String) -> [UInt8]? {
         let name = name.lowercased()
         for entry in entries where entry.name == name {
             if case .binary(let bytes) = entry.value { return bytes }

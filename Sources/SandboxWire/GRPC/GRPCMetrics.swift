@@ -18,7 +18,7 @@ package final class GRPCMetrics: Sendable {
     }
 
     /// The label of calls to paths that are no declared method.
-    package static let unknownMethod = "unknown"
+    static let unknownMethod = "unknown"
 
     /// The method paths, in order; the last is ``unknownMethod``.
     package let methods: [String]
@@ -26,7 +26,7 @@ package final class GRPCMetrics: Sendable {
     private let counters: [MethodCounters]
 
     /// Counters for `methods` (`/package.Service/Method`) and for unknown ones.
-    package init(methods: [String]) {
+    init(methods: [String]) {
         self.methods = methods + [Self.unknownMethod]
         var index: [String: Int] = [:]
         for (position, method) in self.methods.enumerated() { index[method] = position }

@@ -17,7 +17,7 @@ package struct GRPCReply: Sendable {
     /// Response header metadata (sent before the message).
     package var headers: GRPCMetadata = [:]
     /// Trailer metadata (sent with the status).
-    package var trailers: GRPCMetadata = [:]
+    var trailers: GRPCMetadata = [:]
     /// Why a refused call was refused, for the request log and the event log (never sent):
     /// the response carries it (``HTTPResponse/diagnosis``).
     package var diagnosis: Diagnosis?

@@ -89,7 +89,7 @@ extension GRPCServer {
     }
 
     /// The status of a Connect call to a method with no unary handler (streaming, or not written yet).
-    package static func notServedByConnect(_ path: String) -> GRPCStatus {
+    static func notServedByConnect(_ path: String) -> GRPCStatus {
         GRPCStatus(.unimplemented, "\(path) is not served as a Connect unary call")
     }
 

@@ -36,13 +36,13 @@ package struct GRPCServer: Sendable {
     package var maxMessageSize = GRPCDeframer.defaultMaxMessageSize
     /// The largest message of a streaming call (health's and reflection's requests are a few
     /// bytes): a stream's partial message is held in memory, and a connection has many streams.
-    package var maxStreamingMessageSize = 64 * 1024
+    var maxStreamingMessageSize = 64 * 1024
 
     var unaryHandlers: [String: GRPCUnaryHandler] = [:]
     var streamingMethods: [String: GRPCStreamingMethod] = [:]
 
     /// A server for the services of `files` (which must include everything they import).
-    package init(files: [ProtoFile]) {
+    init(files: [ProtoFile]) {
         self.init(registry: ProtoRegistry(files + [GRPCHealth.file] + GRPCReflection.files))
     }
 
@@ -98,7 +98,7 @@ package struct GRPCServer: Sendable {
     /// Adds a `POST` route for every declared method, and middleware that answers any other
     /// request with a gRPC content type UNIMPLEMENTED (`unknown service …`, `unknown method … for
     /// service …`, as grpc-go words them).
-    package func install(on router: inout Router) {
+    func install(on router: inout Router) {
         addRoutes(to: &router)
         router.use(unknownCalls)
     }
@@ -120,7 +120,7 @@ package struct GRPCServer: Sendable {
     }
 
     /// The middleware that answers a gRPC call no route took: `UNIMPLEMENTED`, in grpc-go's words.
-    package var unknownCalls: Router.Middleware {
+    var unknownCalls: Router.Middleware {
         let server = self
         return { request, route, next in
             guard route == Router.unmatched, let answer = server.unimplemented(request) else { return next(request) }

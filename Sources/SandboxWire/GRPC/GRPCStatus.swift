@@ -72,7 +72,7 @@ package struct GRPCStatus: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String { message.isEmpty ? code.name : "\(code.name): \(message)" }
 
     /// `message` as the `grpc-message` header carries it.
-    package static func percentEncoded(_ message: String) -> String {
+    static func percentEncoded(_ message: String) -> String {
         var out = ""
         for byte in message.utf8 {
             if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "%") {

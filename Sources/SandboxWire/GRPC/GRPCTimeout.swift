@@ -3,7 +3,7 @@
 // u (microseconds), n (nanoseconds).
 
 /// Parses `grpc-timeout` values.
-package enum GRPCTimeout {
+enum GRPCTimeout {
     /// The timeout in nanoseconds, or nil when `value` is not a valid grpc-timeout. Timeouts past
     /// Int64 nanoseconds (about 292 years; 8 digits of hours reach 11,000) are capped there.
     package static func nanoseconds(_ value: String) -> Int64? {

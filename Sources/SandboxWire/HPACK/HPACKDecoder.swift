@@ -15,12 +15,12 @@
 /// `.headerListTooLarge`); the table holds at most the advertised `maxTableSize`. Bounding the
 /// block itself is the framing layer's business. So no literal, however long, is a compression
 /// error for its length alone.
-package struct HPACKDecoder: Sendable {
+struct HPACKDecoder: Sendable {
     /// The largest header list `decode` returns, in RFC 9113 §6.5.2 octets (name + value + 32
     /// per field); SETTINGS_MAX_HEADER_LIST_SIZE.
-    package var maxHeaderListSize: Int
+    var maxHeaderListSize: Int
     /// The SETTINGS_HEADER_TABLE_SIZE this side advertised: a size update above it is an error.
-    package private(set) var maxTableSize: Int
+    private(set) var maxTableSize: Int
     private var table: HPACKDynamicTable
     /// Set when `maxTableSize` went below the table's maximum: the next block must start with a
     /// size update (RFC 7541 §4.2).
@@ -29,28 +29,28 @@ package struct HPACKDecoder: Sendable {
 
     /// A decoder whose table starts at (and may grow to) `maxTableSize`, the advertised
     /// SETTINGS_HEADER_TABLE_SIZE, and that refuses lists over `maxHeaderListSize`.
-    package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 16 * 1024) {
+    init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 16 * 1024) {
         self.maxTableSize = max(0, maxTableSize)
         self.maxHeaderListSize = maxHeaderListSize
         table = HPACKDynamicTable(maxSize: self.maxTableSize, lookups: false)
     }
 
     /// The dynamic table's current size in RFC 7541 §4.1 octets.
-    package var dynamicTableSize: Int { table.size }
+    var dynamicTableSize: Int { table.size }
 
     /// The dynamic table's current maximum size: the peer encoder's last size update.
-    package var dynamicTableMaxSize: Int { table.maxSize }
+    var dynamicTableMaxSize: Int { table.maxSize }
 
     /// The number of entries in the dynamic table.
-    package var dynamicTableCount: Int { table.count }
+    var dynamicTableCount: Int { table.count }
 
     /// The dynamic table's entry at `index` (1 is the newest), or nil (for tests and diagnostics).
-    package func dynamicTableEntry(_ index: Int) -> HPACKHeader? { table[index] }
+    func dynamicTableEntry(_ index: Int) -> HPACKHeader? { table[index] }
 
     /// This side now advertises `size` as SETTINGS_HEADER_TABLE_SIZE (call once the peer has
     /// acknowledged the SETTINGS). When it is below the table's current maximum, the next block
     /// must start with a size update to at most `size`, or it is a compression error.
-    package mutating func setMaxTableSize(_ size: Int) {
+    mutating func setMaxTableSize(_ size: Int) {
         maxTableSize = max(0, size)
         if maxTableSize < table.maxSize { sizeUpdateRequired = true }
     }

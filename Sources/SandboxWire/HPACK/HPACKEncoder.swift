@@ -13,9 +13,9 @@
 /// A field equal to a table entry is one indexed representation (the static table first, then the
 /// newest dynamic entry); otherwise a literal whose name is indexed when some entry has it (the
 /// static table's lowest index first). Both lookups are dictionary lookups, never a scan.
-package struct HPACKEncoder: Sendable {
+struct HPACKEncoder: Sendable {
     /// How a literal field is represented (RFC 7541 §6.2).
-    package enum Indexing: Sendable {
+    enum Indexing: Sendable {
         /// Added to the dynamic table (§6.2.1).
         case incremental
         /// Not added to the table (§6.2.2); still sent indexed when an entry equals it.
@@ -26,34 +26,34 @@ package struct HPACKEncoder: Sendable {
     }
 
     /// Whether string literals are Huffman-coded when that is not longer. Default true.
-    package var useHuffman = true
+    var useHuffman = true
     private var table: HPACKDynamicTable
     /// The smallest maximum set since the last block, when a size update is due.
     private var pendingMinimum: Int?
 
     /// An encoder whose table starts at `maxTableSize` (the peer's SETTINGS_HEADER_TABLE_SIZE,
     /// 4096 until it says otherwise).
-    package init(maxTableSize: Int = 4096) {
+    init(maxTableSize: Int = 4096) {
         table = HPACKDynamicTable(maxSize: max(0, maxTableSize), lookups: true)
     }
 
     /// The dynamic table's current size in RFC 7541 §4.1 octets.
-    package var dynamicTableSize: Int { table.size }
+    var dynamicTableSize: Int { table.size }
 
     /// The dynamic table's current maximum size.
-    package var dynamicTableMaxSize: Int { table.maxSize }
+    var dynamicTableMaxSize: Int { table.maxSize }
 
     /// The number of entries in the dynamic table.
-    package var dynamicTableCount: Int { table.count }
+    var dynamicTableCount: Int { table.count }
 
     /// The dynamic table's entry at `index` (1 is the newest), or nil (for tests and diagnostics).
-    package func dynamicTableEntry(_ index: Int) -> HPACKHeader? { table[index] }
+    func dynamicTableEntry(_ index: Int) -> HPACKHeader? { table[index] }
 
     /// The peer's SETTINGS_HEADER_TABLE_SIZE changed: the encoder shrinks its table and emits a
     /// dynamic table size update at the start of the next block (RFC 7541 §4.2, §6.3). When the
     /// size went down and up again since the last block, both the smallest and the last value
     /// are emitted, so the peer evicts what this side did.
-    package mutating func setMaxTableSize(_ size: Int) {
+    mutating func setMaxTableSize(_ size: Int) {
         let size = max(0, size)
         guard size != table.maxSize || pendingMinimum != nil else { return }
         pendingMinimum = min(pendingMinimum ?? size, size)
@@ -61,7 +61,7 @@ package struct HPACKEncoder: Sendable {
     }
 
     /// Call at the start of each header block (emits a pending table size update, if any).
-    package mutating func beginBlock(into block: inout [UInt8]) {
+    mutating func beginBlock(into block: inout [UInt8]) {
         guard let minimum = pendingMinimum else { return }
         if minimum < table.maxSize { HPACKInteger.encode(minimum, prefix: 5, flags: 0x20, into: &block) }
         HPACKInteger.encode(table.maxSize, prefix: 5, flags: 0x20, into: &block)
@@ -71,7 +71,7 @@ package struct HPACKEncoder: Sendable {
     /// Encodes one field: an exact match in the static or dynamic table is emitted as an indexed
     /// field (except with `.never`); otherwise a literal (name indexed when possible) with the
     /// given indexing.
-    package mutating func encode(_ name: String, _ value: String, indexing: Indexing = .incremental, into block: inout [UInt8]) {
+    mutating func encode(_ name: String, _ value: String, indexing: Indexing = .incremental, into block: inout [UInt8]) {
         let header = HPACKHeader(name, value)
         if indexing != .never {
             if let index = HPACKStaticTable.exact[header] {
@@ -95,7 +95,7 @@ package struct HPACKEncoder: Sendable {
     }
 
     /// Encodes `header` (see `encode(_:_:indexing:into:)`).
-    package mutating func encode(_ header: HPACKHeader, indexing: Indexing = .incremental, into block: inout [UInt8]) {
+    mutating func encode(_ header: HPACKHeader, indexing: Indexing = .incremental, into block: inout [UInt8]) {
         encode(header.name, header.value, indexing: indexing, into: &block)
     }
 

@@ -5,9 +5,9 @@
 /// A `.compression` error leaves the decoder's dynamic table out of step with the peer's encoder:
 /// the connection must end with COMPRESSION_ERROR (RFC 9113 §4.3). `.headerListTooLarge` does not:
 /// the decoder processed the whole block first, so only the stream is refused.
-package struct HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
+struct HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of failure.
-    package enum Kind: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         /// A malformed block: HTTP/2 COMPRESSION_ERROR, a connection error.
         case compression(String)
         /// The decoded list exceeds `maxHeaderListSize` (RFC 9113 §6.5.2); the table is in sync.
@@ -21,13 +21,13 @@ package struct HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     package init(_ kind: Kind) { self.kind = kind }
 
     /// A malformed block, for `reason`: HTTP/2 COMPRESSION_ERROR.
-    package static func compression(_ reason: String) -> HPACKError { HPACKError(.compression(reason)) }
+    static func compression(_ reason: String) -> HPACKError { HPACKError(.compression(reason)) }
 
     /// The decoded header list is larger than the decoder's `maxHeaderListSize`.
-    package static let headerListTooLarge = HPACKError(.headerListTooLarge)
+    static let headerListTooLarge = HPACKError(.headerListTooLarge)
 
     /// Whether this is `.headerListTooLarge` (a stream error), rather than a compression error.
-    package var isHeaderListTooLarge: Bool { kind == .headerListTooLarge }
+    var isHeaderListTooLarge: Bool { kind == .headerListTooLarge }
 
     /// A one-line account of the failure.
     package var description: String {

@@ -2,7 +2,7 @@
 
 /// A header field as HPACK carries it. Names are lowercase for HTTP/2 (the decoder does not
 /// enforce it; the HTTP/2 layer does).
-package struct HPACKHeader: Sendable, Hashable, CustomStringConvertible {
+struct HPACKHeader: Sendable, Hashable, CustomStringConvertible {
     /// The field name (for HTTP/2, lowercase; pseudo-header fields start with `:`).
     package var name: String { didSet { nameOctets = name.utf8.count } }
     /// The field value. Octets that are not UTF-8 arrive as U+FFFD.
@@ -30,17 +30,17 @@ package struct HPACKHeader: Sendable, Hashable, CustomStringConvertible {
 
     /// The field's size as RFC 7541 §4.1 and RFC 9113 §6.5.2 count it: the name's and the
     /// value's length in octets (as sent), plus 32.
-    package var size: Int { nameOctets + valueOctets + 32 }
+    var size: Int { nameOctets + valueOctets + 32 }
 
     /// `name: value`.
     package var description: String { "\(name): \(value)" }
 
     /// Fields are equal when their names and values are: the octet counts are the table's bookkeeping.
-    package static func == (lhs: HPACKHeader, rhs: HPACKHeader) -> Bool {
+    static func == (lhs: HPACKHeader, rhs: HPACKHeader) -> Bool {
         lhs.name == rhs.name && lhs.value == rhs.value
     }
 
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(value)
     }

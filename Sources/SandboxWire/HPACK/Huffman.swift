@@ -7,16 +7,16 @@
 /// Huffman.encode(Array("no-cache".utf8), into: &out)   // a8 eb 10 64 9c bf
 /// Huffman.decode(bytes)                                // nil when invalid
 /// ```
-package enum Huffman {
+enum Huffman {
     /// Appends the encoding of `bytes`, padded to an octet with the most significant bits of EOS.
-    package static func encode(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
+    static func encode(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
         if bytes.withContiguousStorageIfAvailable({ encode(buffer: $0, into: &out) }) == nil {
             Array(bytes).withUnsafeBufferPointer { encode(buffer: $0, into: &out) }
         }
     }
 
     /// The number of octets `encode` appends for `bytes`.
-    package static func encodedCount(_ bytes: some Collection<UInt8>) -> Int {
+    static func encodedCount(_ bytes: some Collection<UInt8>) -> Int {
         if let count = bytes.withContiguousStorageIfAvailable({ encodedCount(buffer: $0) }) { return count }
         return Array(bytes).withUnsafeBufferPointer { encodedCount(buffer: $0) }
     }

@@ -1,6 +1,6 @@
 import SandboxContract
-package import SandboxBank
-package import SandboxWire
+import SandboxBank
+import SandboxWire
 import SandboxSupport
 
 // The D24 Cashouts API v3 endpoints (D24's Cashouts docs (docs.d24.com), "Endpoints"): create, status, update status and cancel,
@@ -12,17 +12,17 @@ import SandboxSupport
 /// var router = Router()
 /// D24API(bank: bank).register(in: &router)
 /// ```
-package struct D24API: Sendable {
+struct D24API: Sendable {
     let bank: Bank
     let keys: D24SigningKeys
 
-    package init(bank: Bank, keys: D24SigningKeys = D24SigningKeys()) {
+    init(bank: Bank, keys: D24SigningKeys = D24SigningKeys()) {
         self.bank = bank
         self.keys = keys
     }
 
     /// Adds its endpoints (declared with their documentation in Docs/D24OpenAPI.swift) to `router`.
-    package func register(in router: inout Router) {
+    func register(in router: inout Router) {
         router.add(OpenAPIDocument.d24Endpoints, serving: self)
     }
 

@@ -45,9 +45,9 @@ public struct D24Merchant: Sendable {
 
     /// The settings' names, as the scenario file and the admin API spell them.
     public enum Key {
-        package static let pass = "pass", secret = "secret", readOnlyKey = "read_only_key", allowedIPs = "allowed_ips"
+        static let pass = "pass", secret = "secret", readOnlyKey = "read_only_key", allowedIPs = "allowed_ips"
         /// Not a scenario's or the admin API's: kept by `PUT /sandbox/merchants` when it changes `secret`.
-        package static let previousSecret = "previous_secret"
+        static let previousSecret = "previous_secret"
     }
 
     /// A new D24 account.

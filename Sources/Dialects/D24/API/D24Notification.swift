@@ -1,5 +1,5 @@
-package import SandboxBank
-package import SandboxSupport
+import SandboxBank
+import SandboxSupport
 import SandboxContract
 import SandboxWire
 
@@ -8,10 +8,10 @@ import SandboxWire
 // sent (the merchant asks for it). `control`: `D24Signature.control` (the same page).
 
 /// The D24 wire format of a status notification.
-package enum D24Notification {
+enum D24Notification {
     /// The form body (`comments` from the payout's fields), with the merchant's API signature prepared as an HMAC key, e.g.
     /// `date=2020-03-12%2020%3A26%3A11&bank_reference_id=&comments=&external_id=cashoutV35381&control=A4CF...&cashout_id=60067&status_reason=`.
-    package static func formBody(_ notification: StatusNotification, key: HMACSHA256.Key) -> String {
+    static func formBody(_ notification: StatusNotification, key: HMACSHA256.Key) -> String {
         let externalID = notification.reference ?? ""
         return FormURLEncoding.encode([
             ("date", date(notification.changedAt)),

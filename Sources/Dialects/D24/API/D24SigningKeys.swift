@@ -1,15 +1,15 @@
 import SandboxBank
-package import SandboxSupport
+import SandboxSupport
 import Synchronization
 
 /// HMAC keys prepared once per merchant secret: preparing one costs two SHA-256 blocks, which
 /// every signed request would otherwise pay again.
-package final class D24SigningKeys: Sendable {
+final class D24SigningKeys: Sendable {
     /// Bounded (secrets rotated by a long run), and the secret asked for last is compared before
     /// hashing it: requests and notifications of one merchant ask for the same one again and again.
     private let prepared = Mutex(InternTable<String, HMACSHA256.Key>(capacity: 10_000))
 
-    package init() {}
+    init() {}
 
     /// The prepared key of a merchant's secret.
     package func key(for merchant: D24Merchant) -> HMACSHA256.Key {

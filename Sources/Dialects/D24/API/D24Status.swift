@@ -61,8 +61,8 @@ enum D24Status {
 }
 
 /// Rejection codes of D24's "API Codes" page.
-package enum D24RejectionCodes {
-    package static let names: [Int: String] = [
+enum D24RejectionCodes {
+    static let names: [Int: String] = [
         800: "ERROR_ACCOUNT_INCORRECT", 801: "ERROR_ACCOUNT_CLOSED", 802: "ERROR_AMOUNT_INCORRECT", 803: "ERROR_BANK_INVALID",
         804: "ERROR_BANK_BRANCH_INCORRECT", 805: "ERROR_BENEFICIARY_DOCUMENT_ID_INVALID", 806: "ERROR_BENEFICIARY_NAME_INCORRECT",
         807: "ERROR_REJECTED_BY_BANK", 808: "ERROR_OTHER", 809: "WITHDRAWAL_EXPIRED", 810: "LIMIT_EXCEEDED", 811: "RISK_POLICY",

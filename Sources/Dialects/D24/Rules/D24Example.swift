@@ -8,16 +8,16 @@
 /// D24Example.createFields(country: "MX")?.first { $0.name == "bank_account" }?.value
 ///                                                           // "021790064060296642" (a CLABE)
 /// ```
-package enum D24Example {
+enum D24Example {
     /// The create fields besides the credentials, the external id and the notification URL.
     package typealias Fields = [(name: String, value: String)]
 
     /// The Brazilian cashout of BRL 100.00 (a CPF and a bank account whose check digits pass): the
     /// one example of the docs and the dashboard.
-    package static var createFields: Fields { byCountry[0].fields }
+    static var createFields: Fields { byCountry[0].fields }
 
     /// The example of `country`, or `nil` for a country without full validation.
-    package static func createFields(country: String) -> Fields? {
+    static func createFields(country: String) -> Fields? {
         byCountry.first { $0.country == country }?.fields
     }
 
@@ -28,7 +28,7 @@ package enum D24Example {
 
     /// The examples in the order of the D24 guide's table. Where the provider's country page gives
     /// an example (BR's CPF and account, MX's CLABE, PE's CCI) it is that one.
-    package static let byCountry: [(country: String, fields: Fields)] = [
+    static let byCountry: [(country: String, fields: Fields)] = [
         ("BR", [("country", "BR"), ("currency", "BRL"), ("amount", "100.00"), ("document_id", "01716001340"), ("document_type", "CPF"),
                 ("beneficiary_name", "Ana"), ("beneficiary_lastname", "Silva"), ("bank_code", "001"), ("bank_account", "3423422-7"),
                 ("bank_branch", "1234"), ("account_type", "C")]),

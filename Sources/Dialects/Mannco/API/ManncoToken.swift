@@ -1,6 +1,6 @@
 package import SandboxBank
 import SandboxSupport
-package import SandboxWire
+import SandboxWire
 
 // The API's JWT (Mannco.store's API docs, "Authentication"; the Mannco guide): HS256, signed by the sandbox with one
 // fixed, documented secret (so tokens outlive a restart, and a test can make its own), claims
@@ -27,7 +27,7 @@ package enum ManncoToken {
     }
 
     /// What checking an `Authorization` header found: the user the token names, or why it was refused.
-    package enum Verification {
+    enum Verification {
         case user(String)
         case refused(Diagnosis)
     }
@@ -35,7 +35,7 @@ package enum ManncoToken {
     /// The user an `Authorization: Bearer <token>` header names, when the token is this sandbox's,
     /// says HS256, was issued by `API`, and has not expired at `now` (`exp` after now); else the
     /// check that failed.
-    package static func verify(authorization: String?, at now: VirtualTime) -> Verification {
+    static func verify(authorization: String?, at now: VirtualTime) -> Verification {
         guard let header = authorization else { return .refused(ManncoDiagnosis.tokenMissing) }
         guard header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return .refused(ManncoDiagnosis.scheme(header)) }
         let token = header.dropFirst(7)
@@ -52,7 +52,7 @@ package enum ManncoToken {
     }
 
     /// The user an `Authorization: Bearer <token>` header names (``verify(authorization:at:)``); nil when refused.
-    package static func user(authorization: String?, at now: VirtualTime) -> String? {
+    static func user(authorization: String?, at now: VirtualTime) -> String? {
         if case .user(let user) = verify(authorization: authorization, at: now) { return user }
         return nil
     }
@@ -66,17 +66,17 @@ package enum ManncoToken {
     }
 
     /// How long a link page works after `POST /cashout/link` made it: a day of virtual time.
-    package static let linkLifetime: Int64 = 86_400
+    static let linkLifetime: Int64 = 86_400
 
     /// The token of a Payoneer or PayPal link page: the provider, when it expires and the user,
     /// signed, so that the page needs no stored state (and its URL works after a restart).
-    package static func linkToken(user: String, provider: ManncoProvider, at now: VirtualTime) -> String {
+    static func linkToken(user: String, provider: ManncoProvider, at now: VirtualTime) -> String {
         let payload = Array("\(provider.rawValue):\(now.milliseconds / 1000 + linkLifetime):\(user)".utf8)
         return Base64URL.encode(payload) + "." + Base64URL.encode(HMACSHA256.authenticationCode(for: payload, key: linkKey))
     }
 
     /// What a link page's token says: nil when this sandbox did not make it.
-    package static func link(_ token: String) -> (user: String, provider: ManncoProvider, expires: Int64)? {
+    static func link(_ token: String) -> (user: String, provider: ManncoProvider, expires: Int64)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
               constantTimeEquals(HMACSHA256.authenticationCode(for: payload, key: linkKey), signature),

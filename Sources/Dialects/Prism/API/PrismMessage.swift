@@ -2,39 +2,39 @@
 // these and the tests expect them (the PayoutService guide, "Errors, two ways").
 
 /// The PayoutService dialect's status messages, worded as Prism words them.
-package enum PrismMessage {
+enum PrismMessage {
     /// INVALID_ARGUMENT for a header or field that is absent: "Missing required field: x-connector".
     package static func missing(_ field: String) -> String { "Missing required field: \(field)" }
     /// INVALID_ARGUMENT for a header or field that is malformed: "Invalid data format: x-auth".
-    package static func invalid(_ field: String) -> String { "Invalid data format: \(field)" }
+    static func invalid(_ field: String) -> String { "Invalid data format: \(field)" }
     /// UNAUTHENTICATED: the merchant is unknown, or the key (key1, secret) is not its.
-    package static let invalidCredentials = "Invalid credentials: the API key does not match the merchant"
+    static let invalidCredentials = "Invalid credentials: the API key does not match the merchant"
     /// NOT_FOUND: no payout of the merchant has the id given (`connector_payout_id` or `merchant_payout_id`).
-    package static func payoutNotFound(_ id: String) -> String { "Payout not found: \(id)" }
+    static func payoutNotFound(_ id: String) -> String { "Payout not found: \(id)" }
     /// NOT_FOUND: the merchant enrolled no disburse account of this `connector_payout_method_id`.
-    package static func payoutMethodNotFound(_ id: String) -> String { "Payout method not found: \(id)" }
+    static func payoutMethodNotFound(_ id: String) -> String { "Payout method not found: \(id)" }
     /// FAILED_PRECONDITION: the lifecycle forbids `action` in the payout's status (a Void after SUCCESS).
     package static func forbidden(_ action: String, status: String) -> String {
         "You cannot \(action) this payout because it has status \(status)"
     }
     /// FAILED_PRECONDITION: Transfer of a payout that is not staged (REQUIRES_FULFILLMENT).
-    package static func notStaged(_ status: String) -> String {
+    static func notStaged(_ status: String) -> String {
         "You cannot transfer this payout because it has status \(status): only a staged payout (REQUIRES_FULFILLMENT) is transferred"
     }
     /// RESOURCE_EXHAUSTED: the merchant keeps `limit` recipients (or disburse accounts) already.
-    package static func tooMany(_ what: String, _ limit: Int) -> String {
+    static func tooMany(_ what: String, _ limit: Int) -> String {
         "The sandbox keeps at most \(limit) \(what) per merchant: reset the sandbox or use another merchant"
     }
     /// The connector error of a payout refused for the merchant's balance.
-    package static let insufficientFunds = "Insufficient balance in the merchant account"
+    static let insufficientFunds = "Insufficient balance in the merchant account"
     /// The connector error of a payout over one of the merchant's limits.
-    package static func limitExceeded(_ limit: String) -> String { "The payout exceeds the merchant's \(limit) limit" }
+    static func limitExceeded(_ limit: String) -> String { "The payout exceeds the merchant's \(limit) limit" }
     /// The connector error of a payout in a currency the sandbox cannot settle.
-    package static func unsupportedCurrency(_ currency: String) -> String { "Currency \(currency) is not supported" }
+    static func unsupportedCurrency(_ currency: String) -> String { "Currency \(currency) is not supported" }
     /// The connector error of a payout below the merchant's minimum.
-    package static func belowMinimum(_ currency: String, _ amount: String) -> String { "The minimum payout is \(currency) \(amount)" }
+    static func belowMinimum(_ currency: String, _ amount: String) -> String { "The minimum payout is \(currency) \(amount)" }
     /// The connector reason of a payout the bank rejected without a reason.
     package static let rejected = "The payout was rejected by the bank"
     /// The connector reason of a payout returned after success without a reason.
-    package static let reversed = "The payout was returned after it had succeeded"
+    static let reversed = "The payout was returned after it had succeeded"
 }

@@ -72,7 +72,7 @@ package enum PrismWebhook {
     }
 
     /// `evt_` and the notification's id.
-    package static func eventID(_ notificationID: Int) -> String { "evt_\(notificationID)" }
+    static func eventID(_ notificationID: Int) -> String { "evt_\(notificationID)" }
 
     /// `sha256=` and the lowercase hex HMAC-SHA256 of `body` keyed with the API key.
     package static func signature(_ body: String, apiKey: String) -> String { signature(body, key: HMACSHA256.Key(apiKey)) }

@@ -1,4 +1,4 @@
-package import SandboxSupport
+import SandboxSupport
 
 /// The PayoutService requests the documents show (the OpenAPI examples, the Postman folder) and
 /// the tests send, as proto3 JSON with lowerCamelCase names: written once. Ids are parameters, so
@@ -7,25 +7,25 @@ package import SandboxSupport
 /// ```swift
 /// let request = try registry.decode("types.PayoutServiceCreateRequest", json: PrismExample.create())
 /// ```
-package enum PrismExample {
+enum PrismExample {
     /// USD 10.00 (the default merchant's currency).
     package static let amount: JSON = ["minorAmount": "1000", "currency": "USD"]
 
     /// The recipient: on the default bank, a name that is not magic (`PrismDialect.builtInScenarioText`).
-    package static let holder = "Ana Lima"
+    static let holder = "Ana Lima"
 
     /// A magic recipient name: the default bank leaves the payout PENDING until a call (Void) or
     /// the admin API moves it, so a person can Get and Void it at their own pace.
-    package static let pendingHolder = "NEVER Ana Lima"
+    static let pendingHolder = "NEVER Ana Lima"
 
     /// A card held by `holder`.
-    package static func card(holder: String = holder) -> JSON {
+    static func card(holder: String = holder) -> JSON {
         ["card": ["cardNumber": ["value": "4111111111111111"], "cardExpMonth": ["value": "12"], "cardExpYear": ["value": "2030"],
                   "cardHolderName": ["value": .string(holder)]]]
     }
 
     /// A SEPA account of `holder`'s.
-    package static let sepa: JSON = ["sepa": ["iban": ["value": "DE89370400440532013000"], "bic": ["value": "COBADEFFXXX"]]]
+    static let sepa: JSON = ["sepa": ["iban": ["value": "DE89370400440532013000"], "bic": ["value": "COBADEFFXXX"]]]
 
     /// `Create`: USD 10.00 to `holder`'s card, notified to `webhookURL` when given.
     package static func create(_ merchantPayoutID: String = "order-1", holder: String = holder, webhookURL: String? = nil) -> JSON {
@@ -47,25 +47,25 @@ package enum PrismExample {
     }
 
     /// `Stage`: USD 10.00 for the customer `holder`, without a debit.
-    package static func stage(_ merchantQuoteID: String = "quote-1") -> JSON {
+    static func stage(_ merchantQuoteID: String = "quote-1") -> JSON {
         ["merchantQuoteId": .string(merchantQuoteID), "amount": amount, "destinationCurrency": "USD",
          "customer": ["name": .string(holder)]]
     }
 
     /// `CreateLink`: USD 10.00 for `holder`, who enters the method on the link's page.
-    package static func createLink(_ merchantPayoutID: String = "link-1") -> JSON {
+    static func createLink(_ merchantPayoutID: String = "link-1") -> JSON {
         ["merchantPayoutId": .string(merchantPayoutID), "amount": amount, "destinationCurrency": "USD",
          "customer": ["name": .string(holder), "email": ["value": "ana@example.com"]]]
     }
 
     /// `CreateRecipient`: `holder` as an individual.
-    package static func createRecipient(_ merchantPayoutID: String = "recipient-1") -> JSON {
+    static func createRecipient(_ merchantPayoutID: String = "recipient-1") -> JSON {
         ["merchantPayoutId": .string(merchantPayoutID), "recipientType": "INDIVIDUAL",
          "customer": ["name": .string(holder), "email": ["value": "ana@example.com"], "id": "cus_42"]]
     }
 
     /// `EnrollDisburseAccount`: `holder`'s SEPA account, for the recipient `recipientID` (CreateRecipient's `connectorPayoutId`).
-    package static func enrollDisburseAccount(recipientID: String) -> JSON {
+    static func enrollDisburseAccount(recipientID: String) -> JSON {
         ["payoutMethodData": sepa, "customer": ["name": .string(holder), "connectorCustomerId": .string(recipientID)]]
     }
 }

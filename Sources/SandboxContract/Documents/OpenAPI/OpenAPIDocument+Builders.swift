@@ -8,10 +8,10 @@ package import SandboxSupport
 /// One documented operation: its route as the router spells it (`"POST /v3/cashout"`) and its
 /// OpenAPI operation object.
 package struct OpenAPIEndpoint: Sendable {
-    package let route: String
-    package let operation: JSON
+    let route: String
+    let operation: JSON
 
-    package init(route: String, operation: JSON) {
+    init(route: String, operation: JSON) {
         self.route = route
         self.operation = operation
     }
@@ -72,18 +72,18 @@ package enum Schema {
 
     /// The members that make a value exactly one of `alternatives`; with none (no API served gives
     /// one), no member: JSON Schema refuses an empty `oneOf` (as `KeySpec.oneOf` for scenario files).
-    package static func oneOf(schemas alternatives: [JSON]) -> [String: JSON] {
+    static func oneOf(schemas alternatives: [JSON]) -> [String: JSON] {
         alternatives.isEmpty ? [:] : ["oneOf": .array(alternatives)]
     }
 
     /// The members that make a value one of `alternatives` or more (an update whose members two
     /// APIs share); none with no alternative, as `oneOf(schemas:)`.
-    package static func anyOf(schemas alternatives: [JSON]) -> [String: JSON] {
+    static func anyOf(schemas alternatives: [JSON]) -> [String: JSON] {
         alternatives.isEmpty ? [:] : ["anyOf": .array(alternatives)]
     }
 
     /// Exactly one of `alternatives` (each a closed object with its own required members).
-    package static func exactlyOne(_ alternatives: [JSON], description: String) -> JSON {
+    static func exactlyOne(_ alternatives: [JSON], description: String) -> JSON {
         ["oneOf": .array(alternatives), "description": .string(description)]
     }
 
@@ -172,7 +172,7 @@ package enum OpenAPI {
     }
 
     /// An error body, `{"code":N,"message":"..."}`.
-    package static func failure(_ code: Int, _ message: String) -> JSON {
+    static func failure(_ code: Int, _ message: String) -> JSON {
         ["code": .number(code), "message": .string(message)]
     }
 
@@ -194,7 +194,7 @@ package enum OpenAPI {
     }
 
     /// An operation object. `security` names schemes of `components.securitySchemes`.
-    package static func operation(_ id: String, tag: String, summary: String, description: String,
+    static func operation(_ id: String, tag: String, summary: String, description: String,
                           parameters: [JSON] = [], body: JSON? = nil, security: [String] = [],
                           responses: [String: JSON]) -> JSON {
         operation(tag: tag, summary: summary, description: description, parameters: parameters, body: body, security: security,
@@ -217,7 +217,7 @@ package enum OpenAPI {
     }
 
     /// The `paths` object: operations grouped by path.
-    package static func paths(_ endpoints: [OpenAPIEndpoint]) -> JSON {
+    static func paths(_ endpoints: [OpenAPIEndpoint]) -> JSON {
         var paths: [String: [String: JSON]] = [:]
         for endpoint in endpoints {
             paths[endpoint.path, default: [:]][endpoint.method] = endpoint.operation

@@ -15,25 +15,25 @@ package import SandboxSupport
 package struct ConnectMethod: Sendable {
     /// The method's name in its service (`Create`).
     package var name: String
-    package var operationID: String
+    var operationID: String
     package var summary: String
     package var description: String
     /// Named example requests, as proto3 JSON.
-    package var examples: [String: JSON]
+    var examples: [String: JSON]
     /// What a fresh sandbox answers the first example, when that is worth showing.
-    package var answer: JSON?
+    var answer: JSON?
     /// Headers of its 200 answer beyond every answer's.
     package var headers: [String: JSON]
     /// The statuses other than OK it can end with, each shown as an example of its HTTP status.
     package var errors: [GRPCStatus]
     /// OpenAPI links from its 200 answer to the calls that take it further (`OpenAPI.connectLink`).
-    package var links: [String: JSON]
+    var links: [String: JSON]
     /// The request's fields its handler refuses to go without, by .proto name (`payout_method_data`), or
     /// path (`amount.currency`): each must be given by either name, not null and not its zero value
     /// (`ProtoRegistry.required(_:in:)`), the schema's `allOf`.
     package var required: [String]
     /// Groups of fields of which the handler needs one (`connector_payout_id` or `merchant_payout_id`).
-    package var requiredOneOf: [[String]]
+    var requiredOneOf: [[String]]
 
     /// The method of `operation` (a gRPC method's), documented under its id.
     package init(_ operation: APIOperation, summary: String, description: String, examples: [String: JSON],
@@ -63,7 +63,7 @@ package struct ConnectMethod: Sendable {
 
 extension OpenAPI {
     /// The component name of a Connect error body.
-    package static let connectError = "ConnectError"
+    static let connectError = "ConnectError"
 
     /// The operations of `methods` of `service`, with `parameters` (its metadata, as headers) and
     /// `headers` (those of every answer from the service), and the schemas they reference: every

@@ -1,4 +1,4 @@
-package import SandboxSupport
+import SandboxSupport
 
 // `POST /sandbox/scenario`'s body is a scenario file: its schema is the scenario format's, as
 // `cashout-sandbox schema` prints it (scenarios/schema.json, from ScenarioFormat's declarations),
@@ -8,10 +8,10 @@ package import SandboxSupport
 
 extension OpenAPIDocument {
     /// The component of a whole scenario file, `POST /sandbox/scenario`'s body.
-    package static let scenarioSchema = "Scenario"
+    static let scenarioSchema = "Scenario"
 
     /// The scenario format in the vocabularies of `apis`: `Scenario` and its definitions, `Scenario.NAME`.
-    package static func scenarioSchemas(_ apis: [APIDocsFragment]) -> [String: JSON] {
+    static func scenarioSchemas(_ apis: [APIDocsFragment]) -> [String: JSON] {
         let vocabulary = apis.reduce(ScenarioVocabulary()) { $0.merging($1.scenarioVocabulary) }
         guard case .object(var file) = embedded(ScenarioFormat.schema(vocabulary).json) else { return [:] }
         let definitions = file.removeValue(forKey: "$defs")?.objectValue ?? [:]

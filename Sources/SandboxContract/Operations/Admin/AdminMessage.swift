@@ -54,7 +54,7 @@ package enum AdminMessage {
     package static let chaosRules = #"expected a scenario's webhooks.chaos: a JSON array of rules, such as [{"kind": "duplicate", "every": 2}]"#
 
     /// 400: an account's `PUT` whose path's id is empty or longer than its API takes.
-    package static func accountID(_ name: String, limit: Int) -> String { "\(name): 1 to \(limit) characters" }
+    static func accountID(_ name: String, limit: Int) -> String { "\(name): 1 to \(limit) characters" }
 
     /// 400: an account's `PUT` whose body's id member (`merchant_id`) is not the path's.
     package static func idMember(_ member: String, id: String) -> String { "\(member): expected the path's id, \(id), or none" }

@@ -1,4 +1,4 @@
-package import SandboxBank
+import SandboxBank
 
 /// Turns a scenario's `webhooks.chaos` rules into the bank's chaos policy: every rule whose `when`
 /// matches a notification (its payout's fields, `merchant`, `dialect`, and the notification's
@@ -10,15 +10,15 @@ package import SandboxBank
 /// notification is about (its payout's `contentKey` and `occurrence`, its status, and which change
 /// of the payout to that status it is) and the rule's place, so the same scenario and seed give the
 /// same chaos whatever the timing of deliveries, and whatever order the app made its payouts in.
-package struct ChaosEngine: Sendable {
-    package let rules: [ChaosRuleSpec]
+struct ChaosEngine: Sendable {
+    let rules: [ChaosRuleSpec]
     package let seed: UInt64
     /// The rules as written: another text is another policy (its counts start again).
     let identity: String
     /// The payout fields that say what a payout is (`Payout.contentKey`).
     let contentFields: Set<String>
 
-    package init(rules: [ChaosRuleSpec], seed: UInt64, identity: String, contentFields: Set<String> = []) {
+    init(rules: [ChaosRuleSpec], seed: UInt64, identity: String, contentFields: Set<String> = []) {
         self.rules = rules
         self.seed = seed
         self.identity = identity
@@ -26,14 +26,14 @@ package struct ChaosEngine: Sendable {
     }
 
     /// nil without rules.
-    package var policy: ChaosPolicy? {
+    var policy: ChaosPolicy? {
         guard !rules.isEmpty else { return nil }
         let engine = self
         return ChaosPolicy(identity: "\(seed) \(identity)") { engine.plan(for: $0, of: $1, counts: $2) }
     }
 
     /// The plan for a notification whose first attempt is due; nil when no rule matches it.
-    package func plan(for notification: StatusNotification, of payout: Payout, counts: [Int: Int]) -> ChaosPlan? {
+    func plan(for notification: StatusNotification, of payout: Payout, counts: [Int: Int]) -> ChaosPlan? {
         var plan = ChaosPlan()
         // The nth change of the payout to this status (a payout held and released is PENDING twice).
         let nth = payout.history.count { $0.status == notification.status && $0.at <= notification.changedAt }

@@ -9,14 +9,14 @@ package import SandboxSupport
 /// read back from the bank, and a failing run is written as fixed rules (`ExploredRun`).
 package struct ExploreSpace: Sendable {
     /// `{"weight": N, "then": [...]}`, as a rule's `outcomes` are written; the first is the usual fate.
-    package var outcomes: [JSON]
+    var outcomes: [JSON]
     /// The first outcome's timeline: what a payout not otherwise pinned takes in a shrunk file.
     package var usualFate: [JSON] { outcomes.first?["then"]?.arrayValue ?? [] }
     /// The chance that a payout whose outcome ends COMPLETED is reversed `lateReversalAfter` later.
-    package var lateReversal: Double
-    package var lateReversalAfter: Duration
+    var lateReversal: Double
+    var lateReversalAfter: Duration
     /// A rate per chaos kind (`duplicate`, `forged`, `replay`, `delayed`, `out_of_order`).
-    package var chaos: [(kind: ChaosKind, rate: Double)]
+    var chaos: [(kind: ChaosKind, rate: Double)]
     /// A rate per fault kind (`drop_after_commit`, `error`, `latency`).
     package var faults: [(kind: FaultKind, rate: Double)]
 
@@ -40,7 +40,7 @@ package struct ExploreSpace: Sendable {
     package static let chaosRulePrefix = "explored "
 
     /// The body of an explored `error` fault.
-    package static let errorBody = #"{"message":"explored fault: service unavailable"}"#
+    static let errorBody = #"{"message":"explored fault: service unavailable"}"#
 
     /// What each chaos kind's rule adds: its delay.
     package static func chaosDelay(_ kind: ChaosKind) -> (key: String, value: String)? {

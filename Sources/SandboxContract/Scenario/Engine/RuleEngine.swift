@@ -1,4 +1,4 @@
-package import SandboxBank
+import SandboxBank
 
 /// Turns a scenario's rules into the bank's decisions: the first rule whose `when` matches a
 /// payout decides its timeline (or declines it); payouts no rule matches follow the default.
@@ -10,12 +10,12 @@ package import SandboxBank
 /// makes) and its occurrence among payouts of that content, so the same scenario and seed give the
 /// same timelines whatever order concurrent requests arrive in. A rule's `occurrence` tests which
 /// payout of its content a payout is (the 2nd create of 207.00 to Ana Silva).
-package struct RuleEngine: Sendable {
-    package let rules: [Rule]
-    package let defaultTimeline: [TimelineStepSpec]
+struct RuleEngine: Sendable {
+    let rules: [Rule]
+    let defaultTimeline: [TimelineStepSpec]
     package let seed: UInt64
     /// The payout fields that say what a payout is (`Payout.contentKey`), which draws are keyed on.
-    package let contentFields: Set<String>
+    let contentFields: Set<String>
     /// `rules`' timelines, and the default, ready to resolve.
     private let plans: [Plan?]
     private let defaultPlan: Plan
@@ -28,7 +28,7 @@ package struct RuleEngine: Sendable {
     private let fieldNames: [Fields.Name]
 
     /// `defaultScenario` names the scenario the default timeline comes from (nil: none).
-    package init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64,
+    init(rules: [Rule], defaultTimeline: [TimelineStepSpec], defaultScenario: String? = nil, seed: UInt64,
                  contentFields: Set<String> = []) {
         self.rules = rules
         self.defaultTimeline = defaultTimeline

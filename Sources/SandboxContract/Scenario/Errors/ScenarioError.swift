@@ -6,9 +6,9 @@ package struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertibl
     package let path: String
     package let expected: String
     /// The file's further errors (up to `ScenarioErrors.cap` in all), each on its own.
-    package var more: [ScenarioError] = []
+    var more: [ScenarioError] = []
     /// The file may have more errors than these: reading stopped at the cap.
-    package var truncated = false
+    var truncated = false
 
     package init(file: String, path: String, expected: String) {
         self.file = file

@@ -44,7 +44,7 @@ package struct KeySpec: Sendable {
     // MARK: - Reading a declaration
 
     /// The value of `keyword`, as JSON (nil when absent or a schema).
-    package subscript(keyword: String) -> JSON? {
+    subscript(keyword: String) -> JSON? {
         for (name, value) in keywords where name == keyword { if case .json(let json) = value { return json } }
         return nil
     }
@@ -59,7 +59,7 @@ package struct KeySpec: Sendable {
     package var keys: [String] { properties.map(\.0) }
 
     /// An object's properties, in the order they are declared.
-    package var properties: [(String, KeySpec)] {
+    var properties: [(String, KeySpec)] {
         for (name, value) in keywords where name == "properties" { if case .named(let members) = value { return members } }
         return []
     }
@@ -75,7 +75,7 @@ package struct KeySpec: Sendable {
     }
 
     /// A string's `enum`.
-    package var enumStrings: [String] { self["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    var enumStrings: [String] { self["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
 
     // MARK: - Building one
 
@@ -96,7 +96,7 @@ package struct KeySpec: Sendable {
     }
 
     /// This schema with `description` (first, as schemas print it).
-    package func described(_ description: String) -> KeySpec {
+    func described(_ description: String) -> KeySpec {
         var copy = self
         copy.keywords.removeAll { $0.0 == "description" }
         copy.keywords.insert(("description", .json(.string(description))), at: 0)
@@ -104,7 +104,7 @@ package struct KeySpec: Sendable {
     }
 
     /// This object with `members` added after its properties.
-    package func adding(_ members: [(String, KeySpec)]) -> KeySpec { with("properties", named: properties + members) }
+    func adding(_ members: [(String, KeySpec)]) -> KeySpec { with("properties", named: properties + members) }
 
     package static func string(_ description: String? = nil, enum values: [String]? = nil, pattern: String? = nil, minLength: Int? = nil,
                               format: String? = nil) -> KeySpec {
@@ -150,21 +150,21 @@ package struct KeySpec: Sendable {
 
     /// One or more of `choices`; none (no API gives one) takes nothing, as `"not": {}` (JSON Schema
     /// refuses an empty `anyOf` or `oneOf`).
-    package static func anyOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec {
+    static func anyOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec {
         choices.isEmpty ? KeySpec(description).with("not", KeySpec()) : KeySpec(description).with("anyOf", choices)
     }
     /// Exactly one of `choices`; none takes nothing, as `anyOf`.
     package static func oneOf(_ description: String? = nil, _ choices: [KeySpec]) -> KeySpec {
         choices.isEmpty ? KeySpec(description).with("not", KeySpec()) : KeySpec(description).with("oneOf", choices)
     }
-    package static func anyOf(_ choices: [KeySpec]) -> KeySpec { anyOf(nil, choices) }
-    package static func oneOf(_ choices: [KeySpec]) -> KeySpec { oneOf(nil, choices) }
+    static func anyOf(_ choices: [KeySpec]) -> KeySpec { anyOf(nil, choices) }
+    static func oneOf(_ choices: [KeySpec]) -> KeySpec { oneOf(nil, choices) }
 
     /// Exactly `value`.
-    package static func const(_ value: JSON, _ description: String? = nil) -> KeySpec { KeySpec(description).with("const", value) }
+    static func const(_ value: JSON, _ description: String? = nil) -> KeySpec { KeySpec(description).with("const", value) }
 
     /// One of `values`.
-    package static func oneOf(values: [JSON], _ description: String? = nil) -> KeySpec { KeySpec(description).with("enum", .array(values)) }
+    static func oneOf(values: [JSON], _ description: String? = nil) -> KeySpec { KeySpec(description).with("enum", .array(values)) }
 
     /// An object that has `key` (for `oneOf`, `anyOf`, `dependentSchemas`...).
     package static func requiring(_ keys: String...) -> KeySpec { KeySpec().with("required", .array(keys.map { .string($0) })) }

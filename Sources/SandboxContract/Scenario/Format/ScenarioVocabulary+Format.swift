@@ -11,25 +11,25 @@
 extension ScenarioVocabulary {
     package struct Format: Sendable {
         /// Definitions it adds (`#/$defs/NAME`): its accounts', its steps' bodies...
-        package var definitions: [(String, KeySpec)] = []
+        var definitions: [(String, KeySpec)] = []
         /// The fields its rules test, each with what it adds to the field's description (nil:
         /// nothing, a field another dialect describes). A field several dialects test gets each
         /// one's text, in the dialects' order.
-        package var ruleFields: [(String, String?)] = []
+        var ruleFields: [(String, String?)] = []
         /// Its step actions, each as a step's property: its description and its body's schema.
-        package var steps: [(String, KeySpec)] = []
+        var steps: [(String, KeySpec)] = []
         /// Those of its steps whose `expect` has a shape of its own, with that shape.
-        package var stepExpectations: [(String, KeySpec)] = []
+        var stepExpectations: [(String, KeySpec)] = []
         /// The keys its declines may hold besides `code` and `message`.
-        package var declineKeys: [(String, KeySpec)] = []
+        var declineKeys: [(String, KeySpec)] = []
         /// What a rule's decline must be when the rule is for it (`ScenarioFormat.declineCheck`).
-        package var ruleChecks: [KeySpec] = []
+        var ruleChecks: [KeySpec] = []
         /// Its own words for the statuses of its payouts, in lifecycle order.
-        package var statusWords: [String] = []
+        var statusWords: [String] = []
         /// Each dialect's `statusWords`, in the dialects' order (a merged vocabulary's).
         var statusWordGroups: [[String]] = []
         /// Its accounts' top-level section (`merchants`), as the `AccountKind` declares it.
-        package var accountSections: [(String, KeySpec)] = []
+        var accountSections: [(String, KeySpec)] = []
 
         package init(definitions: [(String, KeySpec)] = [], ruleFields: [(String, String?)] = [], steps: [(String, KeySpec)] = [],
                     stepExpectations: [(String, KeySpec)] = [], declineKeys: [(String, KeySpec)] = [], ruleChecks: [KeySpec] = [],

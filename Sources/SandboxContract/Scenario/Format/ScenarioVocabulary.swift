@@ -22,42 +22,42 @@ package struct ScenarioVocabulary: Sendable {
     /// `dialect`, which every payout has).
     package var ruleFields: Set<String>
     /// Top-level keys holding accounts, with the reader of each (`merchants`: D24's).
-    package var accountSections: [String: AccountReader]
+    var accountSections: [String: AccountReader]
     /// Keys a rule's `decline` may hold besides `code` and `message` (kept in `Decline.details`).
-    package var declineKeys: Set<String>
+    var declineKeys: Set<String>
     /// Each dialect's check of a decline, by dialect name: a rule whose `when` names one dialect
     /// meets its check, any other rule every check.
-    package var declineChecks: [String: DeclineCheck]
+    var declineChecks: [String: DeclineCheck]
     /// Step actions a dialect adds (Mannco's `login`...), each with the check of its body; the
     /// dialect performs them (`Step.dialect`).
     package var stepActions: [String: StepCheck]
     /// The dialects' own words for their payouts' statuses, which `expect_cashout` takes besides
     /// the sandbox's names (Mannco's `completed`: see `Dialect.statusWord`).
-    package var statusWords: Set<String>
+    var statusWords: Set<String>
     /// Those of `stepActions` whose `expect` has a shape of the dialect's own (PayoutService's
     /// `grpc_call`: a gRPC status, fields, an error), with its check: the step carries it as
     /// written (`Step.DialectStep.ownExpect`) instead of the HTTP `expect` of other steps.
-    package var expectChecks: [String: StepCheck]
+    var expectChecks: [String: StepCheck]
     /// Each dialect's request fields and rejection codes, by dialect name: which dialects a rule
     /// can reach (its `dialect`, and the fields its `when` tests), and so which codes its
     /// timelines may give. A vocabulary that names no dialect checks no code.
-    package var dialects: [String: DialectTerms]
+    var dialects: [String: DialectTerms]
     /// The integration report's checks the dialects have (`ReportingDialect.integrationChecks`), by
     /// id, each with the version that added it: the ids `expect_report` may name, and which of them
     /// `"exercised": "all"` asks for in a suite written for an earlier version (`written_for`).
     package var reportChecks: [String: SandboxVersion] = [:]
     /// The finding ids `expect_report` may name: the checks' ids.
-    package var reportFindings: Set<String> { Set(reportChecks.keys) }
+    var reportFindings: Set<String> { Set(reportChecks.keys) }
     /// The dialects' step actions whose `as` names a value for later steps' `{{NAME}}` rather than a
     /// payout (Mannco's `login`: its JWT); any other step's `as` names a payout.
     package var valueNamingActions: Set<String> = []
     /// What the dialects add to the format's declarations (scenarios/schema.json), in their order.
-    package var format = Format()
+    var format = Format()
 
     /// What one dialect's payouts have for a rule: its request fields, and the rejection codes its answers carry.
-    package struct DialectTerms: Sendable {
-        package var ruleFields: Set<String>
-        package var rejectionCodes: RejectionCodes
+    struct DialectTerms: Sendable {
+        var ruleFields: Set<String>
+        var rejectionCodes: RejectionCodes
     }
 
     /// `dialect` names the one dialect this vocabulary is of, whose `rejectionCodes` its answers carry.

@@ -24,7 +24,7 @@ package struct DecidedByExpectation: Sendable {
     /// The weighted outcome drawn (`outcomes[outcome]`).
     package var outcome: Int?
 
-    package init(kind: DecisionKind? = nil, rule: Matcher? = nil, index: Int? = nil, outcome: Int? = nil) {
+    init(kind: DecisionKind? = nil, rule: Matcher? = nil, index: Int? = nil, outcome: Int? = nil) {
         self.kind = kind
         self.rule = rule
         self.index = index

@@ -39,7 +39,7 @@ package struct Matcher: Sendable {
     /// the built-in rules). Not for a number, which compares as a decimal.
     private let plainText: String?
 
-    package init(tests: [Test]) {
+    init(tests: [Test]) {
         self.tests = tests
         if tests.count == 1, case .eq(.text(let text)) = tests[0] { plainText = text } else { plainText = nil }
     }

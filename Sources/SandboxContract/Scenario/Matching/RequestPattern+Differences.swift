@@ -14,7 +14,7 @@ extension RequestPattern {
         package let dialect: String?
         package let headers: HTTPHeaders
         package let body: JSON?
-        package let bodyCut: Bool
+        let bodyCut: Bool
 
         package init(method: String, path: String, dialect: String?, headers: HTTPHeaders, body: JSON?, bodyCut: Bool) {
             (self.method, self.path, self.dialect, self.headers, self.body, self.bodyCut) = (method, path, dialect, headers, body, bodyCut)

@@ -18,7 +18,7 @@ package struct RequestPattern: Sendable {
     /// One tested body field: its path from the body's top (`["beneficiary", "name"]`).
     package struct BodyField: Sendable {
         package let path: [String]
-        package let matcher: Matcher
+        let matcher: Matcher
     }
 
     package var method: Matcher?
@@ -30,14 +30,14 @@ package struct RequestPattern: Sendable {
     /// The pattern as it was written, for answers (`expected`).
     package var json: JSON
 
-    package init(json: JSON) {
+    init(json: JSON) {
         self.json = json
     }
 
     static let keys = ScenarioFormat.Keys.requestPattern
 
     /// It tests nothing: every request matches.
-    package var isEmpty: Bool { method == nil && path == nil && dialect == nil && headers.isEmpty && body.isEmpty }
+    var isEmpty: Bool { method == nil && path == nil && dialect == nil && headers.isEmpty && body.isEmpty }
 
     package static func read(_ node: ScenarioNode) throws(ScenarioError) -> RequestPattern {
         let parts = try node.object(allowed: keys)

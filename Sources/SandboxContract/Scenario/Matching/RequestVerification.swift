@@ -52,10 +52,10 @@ package struct RequestVerification: Sendable {
     }
 
     /// What a count's bound may be.
-    package static let countRange = 0 ... 100_000_000
+    static let countRange = 0 ... 100_000_000
 
     /// The forms of a count, each with one bound: `{"exactly": 2}`.
-    package static let countForms = ScenarioFormat.Keys.requestCount
+    static let countForms = ScenarioFormat.Keys.requestCount
 
     /// Reads `{"request", "count"}` or `{"sequence"}` at `node` (a request's body, a scenario
     /// step's); each error names its JSON path.

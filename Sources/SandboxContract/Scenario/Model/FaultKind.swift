@@ -81,7 +81,7 @@ package enum FaultKind: String, Sendable, CaseIterable {
     }
 
     /// The names of ``keys``.
-    package var keyNames: [String] { keys.map(\.name) }
+    var keyNames: [String] { keys.map(\.name) }
 
     /// A fault of the kind read from its keys (`fields`, the fault's object; `node`, the fault).
     func action(_ fields: [String: ScenarioNode], node: ScenarioNode) throws(ScenarioError) -> Action {
@@ -145,12 +145,12 @@ extension FaultKind {
         /// Whether the API had handled the request (``InjectedFault/handled``).
         package var handled: Bool
         /// The bytes of its body sent before a `truncate` cut it, of `bodyBytes`.
-        package var cutAfter: Int?
-        package var bodyBytes: Int
+        var cutAfter: Int?
+        var bodyBytes: Int
         /// The wait it asked for, as the client reads it (`, Retry-After 1s`), or "".
-        package var wait: String
+        var wait: String
 
-        package init(status: String, httpStatus: Int, handled: Bool, cutAfter: Int?, bodyBytes: Int, wait: String) {
+        init(status: String, httpStatus: Int, handled: Bool, cutAfter: Int?, bodyBytes: Int, wait: String) {
             (self.status, self.httpStatus, self.handled, self.cutAfter, self.bodyBytes, self.wait)
                 = (status, httpStatus, handled, cutAfter, bodyBytes, wait)
         }
@@ -185,7 +185,7 @@ extension FaultKind {
     }
 
     /// In the report's evidence: what the fault did to the answer; nil when the API answered (late).
-    package func evidenceWords(cutAfter: Int?) -> String? {
+    func evidenceWords(cutAfter: Int?) -> String? {
         switch self {
         case .close: "closed without an answer (fault close)"
         case .error: "an error instead of the API's answer (fault error)"
@@ -197,7 +197,7 @@ extension FaultKind {
     }
 
     /// The evidence's words for a lost answer (a journal's from before faults were named says no kind).
-    package static let droppedAfterCommit = "dropped after commit (fault drop_after_commit)"
+    static let droppedAfterCommit = "dropped after commit (fault drop_after_commit)"
 }
 
 extension HTTPResponse {

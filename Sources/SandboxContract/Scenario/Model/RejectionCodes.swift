@@ -15,7 +15,7 @@ package struct RejectionCodes: Sendable {
     package var listed: [(code: String, name: String)]
     /// Whether word codes are answered as written: a letter, then letters, digits or `_`
     /// (`payee_rejected`, `R01`), as a processor's error codes are.
-    package var words: Bool
+    var words: Bool
     /// The code a reversal after completion carries (D24's 826, `WITHDRAWAL_REVERSED`), which an
     /// explored late reversal gives; nil: none of its own.
     package var lateRejection: String?
@@ -26,12 +26,12 @@ package struct RejectionCodes: Sendable {
         self.lateRejection = lateRejection
     }
 
-    package func knows(_ code: String) -> Bool {
+    func knows(_ code: String) -> Bool {
         listed.contains { $0.code == code } || (words && Self.isWord(code))
     }
 
     /// A word code as a JSON Schema `pattern`: a letter, then letters, digits or `_`.
-    package static let wordPattern = "^[A-Za-z][A-Za-z0-9_]*$"
+    static let wordPattern = "^[A-Za-z][A-Za-z0-9_]*$"
 
     /// A letter, then letters, digits or `_`.
     static func isWord(_ code: String) -> Bool {

@@ -12,13 +12,13 @@ package struct Scenario: Sendable {
     package var file: String
     /// Fixes every random choice.
     package var seed: UInt64?
-    package var clockMode: VirtualClock.Mode?
+    var clockMode: VirtualClock.Mode?
     package var clockStart: VirtualTime?
     /// The accounts of every dialect's section.
     package var accounts: [Account] = []
-    package var rules: [Rule] = []
+    var rules: [Rule] = []
     /// The timeline of payouts no rule matches; nil keeps the current default.
-    package var defaultTimeline: [TimelineStepSpec]?
+    var defaultTimeline: [TimelineStepSpec]?
     /// HTTP faults (`faults`); nil leaves the faults in force as they are, `[]` ends them.
     package var faults: [Fault]?
     /// `app.ledger`: where the app under test shows its ledger (a URL, `${NAME}` expanded when
@@ -27,12 +27,12 @@ package struct Scenario: Sendable {
     /// `app.settled`: where the app under test says whether it has work pending (an http:// URL
     /// answering `{"pending": N}`, `${NAME}` expanded when read); nil when it says nothing.
     package var appSettled: String?
-    package var retrySchedule: [Duration]?
-    package var webhookTimeout: Duration?
+    var retrySchedule: [Duration]?
+    var webhookTimeout: Duration?
     /// Webhook chaos (`webhooks.chaos`); nil leaves the chaos in force as it is, `[]` ends it.
-    package var chaos: [ChaosRuleSpec]?
+    var chaos: [ChaosRuleSpec]?
     /// `webhooks.chaos` as written (what `GET /sandbox/webhooks/chaos` shows).
-    package var chaosJSON: JSON?
+    var chaosJSON: JSON?
     /// The built-in sinks' scripts, by sink name.
     package var sinks: [String: SinkScript] = [:]
     /// `report`: the thresholds the integration report judges by; each nil keeps the one in force.
@@ -41,7 +41,7 @@ package struct Scenario: Sendable {
     package var steps: [Step] = []
     /// What each step names (its case, the payout or values it gives, what of earlier steps' it uses), in the steps' order
     /// (``links(ofStep:)``: none for a step made in code).
-    package var links: [StepLinks] = []
+    var links: [StepLinks] = []
 
     /// What step `index` (from 0) names: none for a step made in code rather than read from a file.
     package func links(ofStep index: Int) -> StepLinks {
@@ -59,18 +59,18 @@ package struct Scenario: Sendable {
     /// The space `cashout-sandbox explore` draws runs from (`explore`); nil: the standard one.
     package var explore: ExploreSpace?
 
-    package init(name: String, file: String) {
+    init(name: String, file: String) {
         self.name = name
         self.file = file
     }
 
     /// The top-level keys its file sets (`bank`, `faults`, `steps`...), as the loader read them.
-    package var keys: Set<String> = []
+    var keys: Set<String> = []
 
     /// Whether its file says nothing but its bank's rules and default timeline (and what names it): all a
     /// dialect's built-in scenario may say (`ScenarioSetup(builtIn:)`). Read from the keys the file
     /// sets, so a key added to the format is outside it until it is named here.
-    package var saysOnlyItsBank: Bool { keys.isSubset(of: ["$schema", "name", "description", "bank"]) }
+    var saysOnlyItsBank: Bool { keys.isSubset(of: ["$schema", "name", "description", "bank"]) }
 
     /// Marks it as a dialect's built-in scenario: its rules are magic values.
     package mutating func markBuiltIn() {
@@ -80,12 +80,12 @@ package struct Scenario: Sendable {
 
 /// A scenario's `report` key: `{"follow_up_within": "2m", "status_polling": {"limit": 20, "per": "1m"}}`.
 package struct ReportSettings: Sendable {
-    package var followUpWithin: Duration?
-    package var pollingLimit: Int?
-    package var pollingPer: Duration?
+    var followUpWithin: Duration?
+    var pollingLimit: Int?
+    var pollingPer: Duration?
 
     /// `thresholds` with what these set.
-    package func applied(to thresholds: ReportThresholds) -> ReportThresholds {
+    func applied(to thresholds: ReportThresholds) -> ReportThresholds {
         ReportThresholds(followUpWithin: followUpWithin ?? thresholds.followUpWithin, pollingLimit: pollingLimit ?? thresholds.pollingLimit,
                          pollingPer: pollingPer ?? thresholds.pollingPer)
     }
@@ -103,16 +103,16 @@ package struct Rule: Sendable {
     package var when: [String: Matcher]
     package var outcome: Outcome
     /// Where it is written, for saying which rule decided a payout's timeline.
-    package var origin = Origin()
+    var origin = Origin()
 
     /// A rule's scenario and place in it.
-    package struct Origin: Sendable {
+    struct Origin: Sendable {
         /// The scenario's name.
         package var scenario = ""
         /// Its place among the scenario's rules (`bank.rules[index]`).
         package var index = 0
         /// Whether the scenario is a dialect's built-in one: its rules are the magic values.
-        package var builtIn = false
+        var builtIn = false
     }
 
     package enum Outcome: Sendable {
@@ -178,7 +178,7 @@ package struct SinkScript: Sendable, Equatable {
 }
 
 /// A webhook chaos rule (`webhooks.chaos[i]`): to which notifications, how often, and what.
-package struct ChaosRuleSpec: Sendable {
+struct ChaosRuleSpec: Sendable {
     package var name: String?
     /// Field name (a payout field, `merchant`, `dialect` or the notification's `status`) -> matcher.
     package var when: [String: Matcher]
@@ -188,7 +188,7 @@ package struct ChaosRuleSpec: Sendable {
     package var rate: Double?
     package var kind: ChaosKind
     /// `delayed`: the delay; a copy: how long after what sets it off; `out_of_order`: the longest hold.
-    package var delay: Delay
+    var delay: Delay
 
     /// A duration, or a range drawn per notification from the seed.
     package enum Delay: Sendable, Equatable {

@@ -9,18 +9,18 @@ package struct ScenarioSetup: Sendable {
     package var accounts: [Account] = []
     /// The rules, later scenarios' first, the built-in scenarios' last.
     package var rules: [Rule] { addedRules + (builtIn?.value.rules ?? []) }
-    package var defaultTimeline: [TimelineStepSpec] { addedTimeline?.steps ?? builtIn?.value.defaultTimeline ?? [] }
+    var defaultTimeline: [TimelineStepSpec] { addedTimeline?.steps ?? builtIn?.value.defaultTimeline ?? [] }
     /// The name of the scenario `defaultTimeline` comes from; nil when none set it.
-    package var defaultScenario: String? { addedTimeline?.scenario ?? builtIn?.value.defaultScenario }
+    var defaultScenario: String? { addedTimeline?.scenario ?? builtIn?.value.defaultScenario }
     package var seed: UInt64 = 0
     package var clockMode: VirtualClock.Mode?
     package var clockStart: VirtualTime?
-    package var retrySchedule: [Duration]?
+    var retrySchedule: [Duration]?
     package var webhookTimeout: Duration?
     package var sinks: [String: SinkScript] = [:]
     package var faults: [Fault] = []
     /// The webhook chaos rules in force (the last file's that has some), and as written.
-    package var chaos: [ChaosRuleSpec] = []
+    var chaos: [ChaosRuleSpec] = []
     package var chaosJSON: JSON = .array([])
     /// What the integration report judges by (the files' `report` keys, the last one's on top).
     package var reportThresholds = ReportThresholds.standard
@@ -36,7 +36,7 @@ package struct ScenarioSetup: Sendable {
     /// "Start-up budget"). Shared by the copies of this setup: read once.
     private let builtIn: Lazy<ScenarioSetup>?
 
-    package init(layering scenarios: [Scenario]) {
+    init(layering scenarios: [Scenario]) {
         builtIn = nil
         for scenario in scenarios { add(scenario) }
     }
@@ -77,7 +77,7 @@ package struct ScenarioSetup: Sendable {
     }
 
     /// The rules as the bank asks for them.
-    package var engine: RuleEngine {
+    var engine: RuleEngine {
         RuleEngine(rules: rules, defaultTimeline: defaultTimeline, defaultScenario: defaultScenario, seed: seed, contentFields: contentFields)
     }
 

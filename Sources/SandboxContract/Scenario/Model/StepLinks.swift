@@ -14,7 +14,7 @@ package struct StepLinks: Sendable, Equatable {
     /// The values of earlier steps it uses (`{{NAME}}`).
     package var valuesUsed: [String] = []
 
-    package init(caseName: String? = nil, payout: String? = nil, values: [String] = [], payoutsUsed: [String] = [],
+    init(caseName: String? = nil, payout: String? = nil, values: [String] = [], payoutsUsed: [String] = [],
                  valuesUsed: [String] = []) {
         self.caseName = caseName
         self.payout = payout

@@ -1,9 +1,9 @@
 /// Size limits checked while bytes arrive, so a hostile peer cannot make the parser buffer more.
 package struct HTTPLimits: Sendable, Equatable {
     /// The request line (or status line) plus every header field, in bytes. Over it: 431.
-    package var maxHeaderBytes = 16 * 1024
+    var maxHeaderBytes = 16 * 1024
     /// The number of header fields. Over it: 431.
-    package var maxHeaderCount = 100
+    var maxHeaderCount = 100
     /// The decoded body, in bytes. Over it: 413, before the body is read when its length is declared.
     package var maxBodyBytes = 1 << 20
     /// Other body limits for some requests, by method and path (`"PUT /sandbox/snapshot"`; the
@@ -17,9 +17,9 @@ package struct HTTPLimits: Sendable, Equatable {
     /// compared, with no `"METHOD /path"` string made for it (a gRPC call's path has a limit).
     private var rulesByPath: [Substring: [BodyRule]] = [:]
     /// Where spooled bodies' files go (each is unlinked as soon as it is made); nil: `$TMPDIR`, or `/tmp`.
-    package var spoolDirectory: String?
+    var spoolDirectory: String?
     /// HTTP/2's own settings and bounds (streams, frames, windows, floods).
-    package var http2 = HTTP2Limits()
+    var http2 = HTTP2Limits()
 
     /// The defaults: 16 KiB of headers, 100 fields, 1 MiB of body.
     package init() {}

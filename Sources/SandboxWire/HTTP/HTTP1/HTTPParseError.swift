@@ -1,5 +1,5 @@
 /// Why a message could not be parsed, and the status a server answers with before closing.
-package enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Malformed syntax or framing (400); the text says what was wrong.
     case badRequest(String)
     /// The header section is over ``HTTPLimits/maxHeaderBytes`` or ``HTTPLimits/maxHeaderCount`` (431).

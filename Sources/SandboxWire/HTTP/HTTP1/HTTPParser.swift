@@ -15,12 +15,12 @@
 /// parser.append(bytes)
 /// while let event = try parser.next() { ... }
 /// ```
-package struct HTTPParser: Sendable {
+struct HTTPParser: Sendable {
     /// Which kind of message the stream carries.
     package enum Mode: Sendable { case request, response }
 
     /// What the parser found.
-    package enum Event: Sendable {
+    enum Event: Sendable {
         /// A request's head asked for `Expect: 100-continue` and its body has not arrived yet.
         case expectContinue
         /// A complete request.
@@ -65,10 +65,10 @@ package struct HTTPParser: Sendable {
 
     /// The method of the request a response answers, which decides whether it has a body (HEAD
     /// responses do not). Client side only.
-    package var requestMethod = "GET"
+    var requestMethod = "GET"
 
     /// Creates a parser for one connection.
-    package init(mode: Mode, limits: HTTPLimits = HTTPLimits()) {
+    init(mode: Mode, limits: HTTPLimits = HTTPLimits()) {
         self.mode = mode
         self.limits = limits
     }
@@ -86,13 +86,13 @@ package struct HTTPParser: Sendable {
     }
 
     /// Whether no part of a message is buffered: between messages, nothing pending.
-    package var isIdle: Bool {
+    var isIdle: Bool {
         if case .head = state { return index == buffer.count }
         return false
     }
 
     /// Whether the parser is waiting for a head (as opposed to a body).
-    package var isReadingHead: Bool {
+    var isReadingHead: Bool {
         if case .head = state { return true }
         return false
     }

@@ -20,7 +20,7 @@ public import Synchronization
     package init() {}
 
     /// How many times the body's bytes were decoded: 1 once any reader read it.
-    package var decodes: Int { decoded.load(ordering: .relaxed) }
+    var decodes: Int { decoded.load(ordering: .relaxed) }
 
     /// The body as JSON if a reader decoded it already: `.some(nil)` when it is not JSON, nil when no one read it yet.
     package var jsonIfRead: JSON?? { json.load().map(\.value) }

@@ -36,7 +36,7 @@ package enum FormURLEncoding {
 
     /// Decodes `%XX` escapes (and `+` when `plusAsSpace`); `nil` when an escape is malformed or
     /// the result is not UTF-8.
-    package static func percentDecode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool = false) -> String? {
+    static func percentDecode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool = false) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex

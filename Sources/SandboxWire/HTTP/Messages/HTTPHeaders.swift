@@ -10,7 +10,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     package private(set) var fields: [(name: String, value: String)] = []
 
     /// Creates an empty header list.
-    package init() {}
+    init() {}
 
     /// Creates a header list from literal pairs, in order.
     package init(dictionaryLiteral elements: (String, String)...) {
@@ -22,7 +22,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     package var count: Int { fields.count }
 
     /// Makes room for `count` fields, so that adding them does not grow the list again and again.
-    package mutating func reserveCapacity(_ count: Int) {
+    mutating func reserveCapacity(_ count: Int) {
         fields.reserveCapacity(count)
     }
 
@@ -41,7 +41,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     }
 
     /// Every value of `name`, in order.
-    package func values(for name: String) -> [String] {
+    func values(for name: String) -> [String] {
         fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
 

@@ -51,7 +51,7 @@ package struct HTTPRequest: Sendable {
 
     /// The decoded query parameters in order (`+` is a space, as in form encoding); `nil` when the
     /// query has malformed percent-escapes or invalid UTF-8.
-    package var queryItems: [(name: String, value: String)]? {
+    var queryItems: [(name: String, value: String)]? {
         guard let queryString else { return [] }
         return FormURLEncoding.decode(queryString.utf8)
     }
@@ -62,7 +62,7 @@ package struct HTTPRequest: Sendable {
     }
 
     /// Whether the connection stays open after this request (RFC 9112 §9.3).
-    package var keepAlive: Bool {
+    var keepAlive: Bool {
         switch version {
         case .http1_1: !headers.contains("Connection", token: "close")
         case .http1_0: headers.contains("Connection", token: "keep-alive")

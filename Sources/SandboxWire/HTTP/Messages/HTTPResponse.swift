@@ -138,7 +138,7 @@ package import SandboxSupport
     /// response held by a gate stays held (the server holds it; ``resolved`` waits for it). Never
     /// on an event loop's thread, nor on the queue a ``later(on:_:)`` answer runs on: an answer
     /// produced there would wait for the thread that waits for it.
-    package var flattened: HTTPResponse {
+    var flattened: HTTPResponse {
         guard let starter else { return self }
         let answer = Mutex<HTTPResponse?>(nil)
         let ready = DispatchSemaphore(value: 0)

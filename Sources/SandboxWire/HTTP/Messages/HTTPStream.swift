@@ -20,7 +20,7 @@ package struct HTTPStreamWriter {
     }
 
     /// Sends `part` (queued behind flow control if the peer's window is closed).
-    package func callAsFunction(_ part: HTTPStreamPart) {
+    func callAsFunction(_ part: HTTPStreamPart) {
         write(part)
     }
 }

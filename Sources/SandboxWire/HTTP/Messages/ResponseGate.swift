@@ -77,5 +77,5 @@ extension HTTPResponse {
     }
 
     /// Whether a gate holds this response (``held(by:until:)``).
-    package var isHeld: Bool { hold != nil }
+    var isHeld: Bool { hold != nil }
 }

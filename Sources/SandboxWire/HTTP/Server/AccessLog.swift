@@ -19,12 +19,12 @@ public struct AccessLog: Sendable {
     }
 
     /// The line format.
-    package var format: Format
+    var format: Format
     /// Receives a batch of complete lines.
     package var write: @Sendable ([UInt8]) -> Void
 
     /// A log that hands batches to `write`.
-    package init(format: Format, write: @escaping @Sendable ([UInt8]) -> Void) {
+    init(format: Format, write: @escaping @Sendable ([UInt8]) -> Void) {
         self.format = format
         self.write = write
     }

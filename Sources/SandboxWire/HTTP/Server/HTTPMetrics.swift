@@ -23,7 +23,7 @@ import Synchronization
 /// ```
 package final class HTTPMetrics: Sendable {
     /// Upper bounds of the duration histogram's buckets, in seconds (`+Inf` comes after them).
-    package static let bucketBounds = ["0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5",
+    static let bucketBounds = ["0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5",
                                       "1", "2.5", "5", "10"]
     private static let bucketNanoseconds: [Int64] = [500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
                                                      50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000,
@@ -49,7 +49,7 @@ package final class HTTPMetrics: Sendable {
     }
 
     /// The route names, by number; 0 is `unmatched`.
-    package let routes: [String]
+    let routes: [String]
     private let counters: [RouteSlot]
 
     /// Counters for `routes` (``Router/routeNames``: number 0 is `unmatched`).

@@ -155,7 +155,7 @@ package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
 /// A failed socket call, with the system's explanation.
 package struct SocketError: Error, Sendable, CustomStringConvertible {
     /// What was attempted, e.g. `bind 127.0.0.1:8080`.
-    package let operation: String
+    let operation: String
     /// The system's message, e.g. `Address already in use`.
     package let message: String
     /// The errno value, when there was one.

@@ -7,7 +7,7 @@
 
 extension ProtoFile {
     /// The serialized `FileDescriptorProto`.
-    package var descriptorBytes: [UInt8] {
+    var descriptorBytes: [UInt8] {
         var writer = ProtobufWriter()
         writer.writeStringField(1, name)
         if !package.isEmpty { writer.writeStringField(2, package) }

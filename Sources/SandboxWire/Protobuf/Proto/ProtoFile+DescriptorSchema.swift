@@ -3,7 +3,7 @@ extension ProtoFile {
     /// with the schema types so descriptors (the sandbox's, or protoc's) can be read back as
     /// messages: `registry.decode("google.protobuf.FileDescriptorProto", from: bytes)`. Options,
     /// source info, extensions and reserved ranges are left out (read back as unknown fields).
-    package static let descriptorSubset = ProtoFile(
+    static let descriptorSubset = ProtoFile(
         name: "google/protobuf/descriptor.proto", package: "google.protobuf",
         messages: [
             MessageSchema("google.protobuf.FileDescriptorProto", [

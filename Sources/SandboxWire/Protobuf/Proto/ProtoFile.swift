@@ -10,16 +10,16 @@ package struct ProtoFile: Sendable {
     /// The package, e.g. `grpc.health.v1` (every type's full name starts with it).
     package let package: String
     /// The files this one imports, by name.
-    package let dependencies: [String]
+    let dependencies: [String]
     /// Top-level messages (nested ones are inside them).
-    package let messages: [MessageSchema]
+    let messages: [MessageSchema]
     /// Top-level enums.
-    package let enums: [EnumSchema]
+    let enums: [EnumSchema]
     /// Services.
     package let services: [ServiceSchema]
 
     /// Declares a proto3 file.
-    package init(name: String, package: String, dependencies: [String] = [], messages: [MessageSchema] = [],
+    init(name: String, package: String, dependencies: [String] = [], messages: [MessageSchema] = [],
                 enums: [EnumSchema] = [], services: [ServiceSchema] = []) {
         self.name = name
         self.package = package
@@ -37,7 +37,7 @@ package struct ProtoFile: Sendable {
     /// The fully qualified names this file defines, as reflection's `file_containing_symbol`
     /// looks them up: messages (nested too), their fields, enums, enum values (in the enum's
     /// enclosing scope, as protobuf scopes them), services and their methods.
-    package var symbols: [String] {
+    var symbols: [String] {
         var names: [String] = []
         func scope(of fullName: String) -> String {
             fullName.split(separator: ".").dropLast().joined(separator: ".")

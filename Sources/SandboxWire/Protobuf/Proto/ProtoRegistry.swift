@@ -63,7 +63,7 @@ package final class ProtoRegistry: Sendable {
     }
 
     /// Every service of every file, in order.
-    package let services: [ServiceSchema]
+    let services: [ServiceSchema]
     private let tables = SetOnce<Tables>()
     /// What reads the files, until they are read (registries made with `init(services:files:)`).
     private let reader: Mutex<(@Sendable () -> [ProtoFile])?>
@@ -83,7 +83,7 @@ package final class ProtoRegistry: Sendable {
     /// ```swift
     /// let registry = ProtoRegistry(services: try ProtoText.services(of: sources[0])) { try! ProtoText.files(sources) }
     /// ```
-    package init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
+    init(services: [ServiceSchema], files: @escaping @Sendable () -> [ProtoFile]) {
         self.services = services
         reader = Mutex(files)
     }
@@ -104,7 +104,7 @@ package final class ProtoRegistry: Sendable {
     }
 
     /// The files in the order given.
-    package var files: [ProtoFile] { made.files }
+    var files: [ProtoFile] { made.files }
 
     /// The message type named `fullName`.
     package func messageSchema(_ fullName: String) -> MessageSchema? {
@@ -112,7 +112,7 @@ package final class ProtoRegistry: Sendable {
     }
 
     /// The enum named `fullName`.
-    package func enumSchema(_ fullName: String) -> EnumSchema? {
+    func enumSchema(_ fullName: String) -> EnumSchema? {
         made.enumSchemas[fullName]
     }
 
@@ -122,18 +122,18 @@ package final class ProtoRegistry: Sendable {
     }
 
     /// The file named `name`.
-    package func file(named name: String) -> ProtoFile? {
+    func file(named name: String) -> ProtoFile? {
         let tables = made
         return tables.fileIndex[name].map { tables.files[$0] }
     }
 
     /// The file that defines `symbol` (a message, field, enum, enum value, service or method).
-    package func file(containingSymbol symbol: String) -> ProtoFile? {
+    func file(containingSymbol symbol: String) -> ProtoFile? {
         made.symbolFiles[symbol].flatMap(file(named:))
     }
 
     /// `file` followed by everything it imports, transitively, each once (what reflection sends).
-    package func withDependencies(_ file: ProtoFile) -> [ProtoFile] {
+    func withDependencies(_ file: ProtoFile) -> [ProtoFile] {
         var result: [ProtoFile] = []
         var seen: Set<String> = []
         var pending = [file]

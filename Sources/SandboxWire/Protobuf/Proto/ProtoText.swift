@@ -43,10 +43,10 @@ package enum ProtoText {
 
 /// Why `.proto` text could not be read: the file, the place and what was expected.
 package struct ProtoTextError: Error, Equatable, CustomStringConvertible {
-    package let file: String
+    let file: String
     /// 1-based; 0 when the error is about the file as a whole.
     package let line: Int
-    package let column: Int
+    let column: Int
     package let message: String
 
     package var description: String {

@@ -5,9 +5,9 @@
 /// ```
 package struct EnumSchema: Sendable {
     /// The full name, e.g. `grpc.health.v1.HealthCheckResponse.ServingStatus`.
-    package let fullName: String
+    let fullName: String
     /// The values in declaration order.
-    package let values: [(name: String, number: Int32)]
+    let values: [(name: String, number: Int32)]
 
     /// Declares an enum; proto3 wants the first value to be 0.
     package init(_ fullName: String, _ values: KeyValuePairs<String, Int32>) {

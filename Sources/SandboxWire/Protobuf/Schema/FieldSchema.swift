@@ -26,11 +26,11 @@ package struct FieldSchema: Sendable {
     /// The value type.
     package let type: ProtoType
     /// Singular, optional or repeated.
-    package let label: Label
+    let label: Label
     /// The oneof this field belongs to, if any.
-    package let oneof: String?
+    let oneof: String?
     /// The proto3 JSON name: `name` in lowerCamelCase, as protoc derives it.
-    package let jsonName: String
+    let jsonName: String
 
     /// Declares a field.
     package init(_ number: Int, _ name: String, _ type: ProtoType, _ label: Label = .singular, oneof: String? = nil) {
@@ -46,7 +46,7 @@ package struct FieldSchema: Sendable {
     }
 
     /// Whether the field tracks presence: `optional`, oneof members and singular messages.
-    package var hasPresence: Bool {
+    var hasPresence: Bool {
         switch label {
         case .optional: return true
         case .repeated: return false

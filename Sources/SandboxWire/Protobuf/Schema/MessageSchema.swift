@@ -17,9 +17,9 @@ package struct MessageSchema: Sendable {
     /// The fields in declaration order.
     package let fields: [FieldSchema]
     /// Messages declared inside this one.
-    package let messages: [MessageSchema]
+    let messages: [MessageSchema]
     /// Enums declared inside this one.
-    package let enums: [EnumSchema]
+    let enums: [EnumSchema]
     private let indexByNumber: [Int: Int]
     private let indexByName: [String: Int]
 
@@ -58,7 +58,7 @@ package struct MessageSchema: Sendable {
     }
 
     /// The real (declared) oneofs, in the order their first member appears.
-    package var oneofs: [String] {
+    var oneofs: [String] {
         var names: [String] = []
         for case let name? in fields.map(\.oneof) where !names.contains(name) { names.append(name) }
         return names

@@ -7,9 +7,9 @@ package struct MethodSchema: Sendable, Equatable {
     /// The response message's full name.
     package let output: String
     /// Whether the client sends a stream of messages.
-    package let clientStreaming: Bool
+    let clientStreaming: Bool
     /// Whether the server answers with a stream of messages.
-    package let serverStreaming: Bool
+    let serverStreaming: Bool
 
     /// Declares a method; unary unless told otherwise.
     package init(_ name: String, input: String, output: String, clientStreaming: Bool = false, serverStreaming: Bool = false) {

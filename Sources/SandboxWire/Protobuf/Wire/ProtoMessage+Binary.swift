@@ -6,7 +6,7 @@
 
 extension ProtoMessage {
     /// The wire-format bytes.
-    package func encoded() -> [UInt8] {
+    func encoded() -> [UInt8] {
         var writer = ProtobufWriter()
         write(into: &writer)
         return writer.bytes
@@ -58,7 +58,7 @@ extension ProtoMessage {
     }
 
     /// Reads fields from `reader` into this message until the reader's end.
-    package mutating func merge(from reader: inout ProtobufReader) throws(ProtobufError) {
+    mutating func merge(from reader: inout ProtobufReader) throws(ProtobufError) {
         while true {
             let start = reader.offset
             guard let (number, wireType) = try reader.nextTag() else { return }

@@ -52,7 +52,7 @@ extension ProtoMessage {
 
     /// Reads proto3 JSON (an object) into a new message of this one's type; errors name the
     /// field path.
-    package init(json: JSON, schema: MessageSchema, registry: ProtoRegistry, path: String = "") throws(ProtobufError) {
+    init(json: JSON, schema: MessageSchema, registry: ProtoRegistry, path: String = "") throws(ProtobufError) {
         self.init(schema, registry: registry)
         guard case .object(let members) = json else { throw .invalidJSON(path: path, reason: "expected an object") }
         var seen: [Int: String] = [:]

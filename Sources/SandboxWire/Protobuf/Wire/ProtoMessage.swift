@@ -22,9 +22,9 @@ package struct ProtoMessage: Sendable, Equatable {
     /// Where the types of nested fields resolve.
     package let registry: ProtoRegistry
     /// The values set, by field number.
-    package internal(set) var values: [Int: ProtoValue] = [:]
+    var values: [Int: ProtoValue] = [:]
     /// Wire bytes (tags and values) of fields the schema does not define, re-emitted on encode.
-    package var unknownFields: [UInt8] = []
+    var unknownFields: [UInt8] = []
 
     /// An empty message of type `schema`.
     package init(_ schema: MessageSchema, registry: ProtoRegistry) {
@@ -71,13 +71,13 @@ package struct ProtoMessage: Sendable, Equatable {
     }
 
     /// An unsigned integer field's value, 0 when unset.
-    package func uint(_ name: String) -> UInt64 {
+    func uint(_ name: String) -> UInt64 {
         if case .uint(let value)? = self[name] { return value }
         return 0
     }
 
     /// A bool field's value, false when unset.
-    package func bool(_ name: String) -> Bool {
+    func bool(_ name: String) -> Bool {
         if case .bool(let value)? = self[name] { return value }
         return false
     }
@@ -89,7 +89,7 @@ package struct ProtoMessage: Sendable, Equatable {
     }
 
     /// An enum field's number, 0 when unset.
-    package func enumNumber(_ name: String) -> Int32 {
+    func enumNumber(_ name: String) -> Int32 {
         if case .enumeration(let value)? = self[name] { return value }
         return 0
     }
@@ -107,18 +107,18 @@ package struct ProtoMessage: Sendable, Equatable {
     }
 
     /// A repeated field's values, empty when unset.
-    package func list(_ name: String) -> [ProtoValue] {
+    func list(_ name: String) -> [ProtoValue] {
         if case .list(let values)? = self[name] { return values }
         return []
     }
 
     /// A repeated message field's messages.
-    package func messages(_ name: String) -> [ProtoMessage] {
+    func messages(_ name: String) -> [ProtoMessage] {
         list(name).compactMap { if case .message(let value) = $0 { value } else { nil } }
     }
 
     /// A repeated string field's strings.
-    package func strings(_ name: String) -> [String] {
+    func strings(_ name: String) -> [String] {
         list(name).compactMap { if case .string(let value) = $0 { value } else { nil } }
     }
 

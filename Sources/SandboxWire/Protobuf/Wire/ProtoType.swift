@@ -9,7 +9,7 @@ package enum ProtoType: Sendable, Hashable {
     case enumeration(String)
 
     /// `FieldDescriptorProto.Type`'s number (TYPE_DOUBLE = 1 … TYPE_SINT64 = 18).
-    package var descriptorNumber: Int {
+    var descriptorNumber: Int {
         switch self {
         case .double: 1
         case .float: 2
@@ -32,7 +32,7 @@ package enum ProtoType: Sendable, Hashable {
     }
 
     /// The wire type of one value of this type.
-    package var wireType: WireType {
+    var wireType: WireType {
         switch self {
         case .double, .fixed64, .sfixed64: .fixed64
         case .float, .fixed32, .sfixed32: .fixed32
@@ -42,7 +42,7 @@ package enum ProtoType: Sendable, Hashable {
     }
 
     /// Whether repeated values may be packed (every scalar but string and bytes, and enums).
-    package var isPackable: Bool { wireType != .lengthDelimited }
+    var isPackable: Bool { wireType != .lengthDelimited }
 
     /// The referenced message or enum's full name.
     package var typeName: String? {
@@ -74,7 +74,7 @@ package enum ProtoType: Sendable, Hashable {
     }
 
     /// The name `.proto` files use (`int32`, `string`, or the type's full name).
-    package var protoName: String {
+    var protoName: String {
         switch self {
         case .message(let name), .enumeration(let name): name
         default: "\(self)"

@@ -11,18 +11,18 @@
 ///     else { try reader.skip(wireType, field: field) }
 /// }
 /// ```
-package struct ProtobufReader: Sendable {
+struct ProtobufReader: Sendable {
     /// How deep messages and groups may nest before ``ProtobufError/nestingTooDeep``.
-    package static let maxDepth = 100
+    static let maxDepth = 100
     /// The largest field number the format allows (2^29 - 1).
-    package static let maxFieldNumber = 536_870_911
+    static let maxFieldNumber = 536_870_911
 
     private let bytes: [UInt8]
     private let end: Int
     /// The position of the next byte to read, an index into the whole buffer.
-    package private(set) var offset: Int
+    private(set) var offset: Int
     /// How many messages enclose this one (0 at the top).
-    package let depth: Int
+    let depth: Int
 
     /// A reader over all of `bytes`.
     package init(_ bytes: [UInt8]) {
@@ -37,10 +37,10 @@ package struct ProtobufReader: Sendable {
     }
 
     /// Whether every byte of this message has been read.
-    package var isAtEnd: Bool { offset >= end }
+    var isAtEnd: Bool { offset >= end }
 
     /// The next field's number and wire type, or nil at the end of the message.
-    package mutating func nextTag() throws(ProtobufError) -> (field: Int, wireType: WireType)? {
+    mutating func nextTag() throws(ProtobufError) -> (field: Int, wireType: WireType)? {
         guard offset < end else { return nil }
         let key = try readVarint()
         let type = UInt8(key & 7)
@@ -51,7 +51,7 @@ package struct ProtobufReader: Sendable {
     }
 
     /// A base-128 varint of up to 10 bytes.
-    package mutating func readVarint() throws(ProtobufError) -> UInt64 {
+    mutating func readVarint() throws(ProtobufError) -> UInt64 {
         var value: UInt64 = 0
         for index in 0 ..< 10 {
             guard offset < end else { throw .truncated }
@@ -65,7 +65,7 @@ package struct ProtobufReader: Sendable {
     }
 
     /// Four little-endian bytes.
-    package mutating func readFixed32() throws(ProtobufError) -> UInt32 {
+    mutating func readFixed32() throws(ProtobufError) -> UInt32 {
         guard end - offset >= 4 else { throw .truncated }
         var value: UInt32 = 0
         for index in 0 ..< 4 { value |= UInt32(bytes[offset + index]) << UInt32(8 * index) }
@@ -74,7 +74,7 @@ package struct ProtobufReader: Sendable {
     }
 
     /// Eight little-endian bytes.
-    package mutating func readFixed64() throws(ProtobufError) -> UInt64 {
+    mutating func readFixed64() throws(ProtobufError) -> UInt64 {
         guard end - offset >= 8 else { throw .truncated }
         var value: UInt64 = 0
         for index in 0 ..< 8 { value |= UInt64(bytes[offset + index]) << UInt64(8 * index) }
@@ -83,7 +83,7 @@ package struct ProtobufReader: Sendable {
     }
 
     /// A length varint and that many bytes.
-    package mutating func readLengthDelimited() throws(ProtobufError) -> ArraySlice<UInt8> {
+    mutating func readLengthDelimited() throws(ProtobufError) -> ArraySlice<UInt8> {
         let length = try readVarint()
         guard length <= UInt64(end - offset) else { throw .lengthOutOfBounds }
         let start = offset
@@ -92,20 +92,20 @@ package struct ProtobufReader: Sendable {
     }
 
     /// A reader for the embedded message that is the next length-delimited value.
-    package mutating func readMessage() throws(ProtobufError) -> ProtobufReader {
+    mutating func readMessage() throws(ProtobufError) -> ProtobufReader {
         guard depth < Self.maxDepth else { throw .nestingTooDeep }
         let payload = try readLengthDelimited()
         return ProtobufReader(bytes, range: payload.startIndex ..< payload.endIndex, depth: depth + 1)
     }
 
     /// A reader for the packed repeated values that are the next length-delimited value.
-    package mutating func readPacked() throws(ProtobufError) -> ProtobufReader {
+    mutating func readPacked() throws(ProtobufError) -> ProtobufReader {
         let payload = try readLengthDelimited()
         return ProtobufReader(bytes, range: payload.startIndex ..< payload.endIndex, depth: depth)
     }
 
     /// Reads past the value of a field whose tag was just read (a group up to its end tag).
-    package mutating func skip(_ wireType: WireType, field: Int) throws(ProtobufError) {
+    mutating func skip(_ wireType: WireType, field: Int) throws(ProtobufError) {
         switch wireType {
         case .varint: _ = try readVarint()
         case .fixed64: _ = try readFixed64()
@@ -131,17 +131,17 @@ package struct ProtobufReader: Sendable {
     }
 
     /// The bytes read since `start` (an earlier ``offset``): a field's tag and value, kept as is.
-    package func bytesRead(since start: Int) -> ArraySlice<UInt8> {
+    func bytesRead(since start: Int) -> ArraySlice<UInt8> {
         bytes[start ..< offset]
     }
 
     /// ZigZag decoding for sint32.
-    package static func unZigZag(_ value: UInt32) -> Int32 {
+    static func unZigZag(_ value: UInt32) -> Int32 {
         Int32(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 
     /// ZigZag decoding for sint64.
-    package static func unZigZag(_ value: UInt64) -> Int64 {
+    static func unZigZag(_ value: UInt64) -> Int64 {
         Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 }

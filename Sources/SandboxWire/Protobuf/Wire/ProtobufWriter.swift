@@ -12,15 +12,15 @@ package struct ProtobufWriter: Sendable {
     package private(set) var bytes: [UInt8] = []
 
     /// Creates an empty writer.
-    package init() {}
+    init() {}
 
     /// Appends raw bytes (already-encoded fields, such as kept unknown ones).
-    package mutating func writeRaw(_ raw: some Sequence<UInt8>) {
+    mutating func writeRaw(_ raw: some Sequence<UInt8>) {
         bytes.append(contentsOf: raw)
     }
 
     /// Appends a base-128 varint: 1 to 10 bytes, low groups first.
-    package mutating func writeVarint(_ value: UInt64) {
+    mutating func writeVarint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -30,78 +30,78 @@ package struct ProtobufWriter: Sendable {
     }
 
     /// Appends a field's tag.
-    package mutating func writeTag(_ field: Int, _ wireType: WireType) {
+    mutating func writeTag(_ field: Int, _ wireType: WireType) {
         writeVarint(UInt64(field) << 3 | UInt64(wireType.rawValue))
     }
 
     /// Appends four little-endian bytes.
-    package mutating func writeFixed32(_ value: UInt32) {
+    mutating func writeFixed32(_ value: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
     }
 
     /// Appends eight little-endian bytes.
-    package mutating func writeFixed64(_ value: UInt64) {
+    mutating func writeFixed64(_ value: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
     /// Appends a length varint and then `payload`.
-    package mutating func writeLengthDelimited(_ payload: some Collection<UInt8>) {
+    mutating func writeLengthDelimited(_ payload: some Collection<UInt8>) {
         writeVarint(UInt64(payload.count))
         bytes.append(contentsOf: payload)
     }
 
     /// ZigZag for sint32: 0, -1, 1, -2 become 0, 1, 2, 3.
-    package static func zigZag(_ value: Int32) -> UInt32 {
+    static func zigZag(_ value: Int32) -> UInt32 {
         UInt32(bitPattern: (value << 1) ^ (value >> 31))
     }
 
     /// ZigZag for sint64.
-    package static func zigZag(_ value: Int64) -> UInt64 {
+    static func zigZag(_ value: Int64) -> UInt64 {
         UInt64(bitPattern: (value << 1) ^ (value >> 63))
     }
 
     /// A varint field (uint32, uint64, bool, and int32/int64/enum through their bit patterns:
     /// a negative int32 is sign-extended, so it takes 10 bytes).
-    package mutating func writeVarintField(_ field: Int, _ value: UInt64) {
+    mutating func writeVarintField(_ field: Int, _ value: UInt64) {
         writeTag(field, .varint)
         writeVarint(value)
     }
 
     /// An int32, int64 or enum field: negative values as 10-byte varints.
-    package mutating func writeIntField(_ field: Int, _ value: Int64) {
+    mutating func writeIntField(_ field: Int, _ value: Int64) {
         writeVarintField(field, UInt64(bitPattern: value))
     }
 
     /// A sint64 (or, in range, sint32) field, ZigZag-encoded.
-    package mutating func writeSIntField(_ field: Int, _ value: Int64) {
+    mutating func writeSIntField(_ field: Int, _ value: Int64) {
         writeVarintField(field, Self.zigZag(value))
     }
 
     /// A fixed32, sfixed32 or float (its bit pattern) field.
-    package mutating func writeFixed32Field(_ field: Int, _ value: UInt32) {
+    mutating func writeFixed32Field(_ field: Int, _ value: UInt32) {
         writeTag(field, .fixed32)
         writeFixed32(value)
     }
 
     /// A fixed64, sfixed64 or double (its bit pattern) field.
-    package mutating func writeFixed64Field(_ field: Int, _ value: UInt64) {
+    mutating func writeFixed64Field(_ field: Int, _ value: UInt64) {
         writeTag(field, .fixed64)
         writeFixed64(value)
     }
 
     /// A bytes field (or any length-delimited payload).
-    package mutating func writeBytesField(_ field: Int, _ value: some Collection<UInt8>) {
+    mutating func writeBytesField(_ field: Int, _ value: some Collection<UInt8>) {
         writeTag(field, .lengthDelimited)
         writeLengthDelimited(value)
     }
 
     /// A string field, as UTF-8.
-    package mutating func writeStringField(_ field: Int, _ value: String) {
+    mutating func writeStringField(_ field: Int, _ value: String) {
         writeBytesField(field, Array(value.utf8))
     }
 
     /// An embedded message field whose content `body` writes.
-    package mutating func writeMessageField(_ field: Int, _ body: (inout ProtobufWriter) -> Void) {
+    mutating func writeMessageField(_ field: Int, _ body: (inout ProtobufWriter) -> Void) {
         var nested = ProtobufWriter()
         body(&nested)
         writeBytesField(field, nested.bytes)

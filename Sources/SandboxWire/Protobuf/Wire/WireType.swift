@@ -3,7 +3,7 @@
 // end without knowing the schema, which is what lets a reader skip (and keep) unknown fields.
 
 /// How a field's value is laid out on the wire.
-package enum WireType: UInt8, Sendable {
+enum WireType: UInt8, Sendable {
     /// int32, int64, uint32, uint64, sint32, sint64, bool, enum.
     case varint = 0
     /// fixed64, sfixed64, double.

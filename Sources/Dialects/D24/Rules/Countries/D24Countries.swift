@@ -9,7 +9,7 @@
 /// D24Countries.banks(of: "BR")?.first      // (code: 1, name: "Banco do Brasil")
 /// D24Countries.hasFullValidation("UY")     // false
 /// ```
-package enum D24Countries {
+enum D24Countries {
     /// ISO country -> accepted currencies, local first. Exactly D24's list, read
     /// literally: a country listed with a single currency accepts only that one.
     static let currencyTable: [String: [String]] = [
@@ -21,22 +21,22 @@ package enum D24Countries {
     ]
 
     /// Every country of the currency table, sorted.
-    package static var allCountries: [String] { currencyTable.keys.sorted() }
+    static var allCountries: [String] { currencyTable.keys.sorted() }
 
     /// ISO country -> accepted currencies (local first, then USD where accepted); `nil` for a
     /// country outside the currency table (the API answers 518 for those).
-    package static func currencies(of country: String) -> [String]? {
+    static func currencies(of country: String) -> [String]? {
         currencyTable[country]
     }
 
     /// The currency used when a request omits `currency`: the country's first (local) one.
-    package static func defaultCurrency(of country: String) -> String? {
+    static func defaultCurrency(of country: String) -> String? {
         currencyTable[country]?.first
     }
 
     /// Whether full per-country validation applies (BR, MX, AR, CL, CO, PE, EC); the other
     /// countries of the currency table get the generic checks only.
-    package static func hasFullValidation(_ country: String) -> Bool {
+    static func hasFullValidation(_ country: String) -> Bool {
         fullValidationCountries.contains(country)
     }
 
@@ -49,18 +49,18 @@ package enum D24Countries {
     /// with their national codes). The other currency-table countries return an empty list:
     /// D24's pages have no data for them, so their `bank_code` is not checked against a list
     /// (any code of up to 6 digits passes). `nil` for countries outside the currency table.
-    package static func banks(of country: String) -> [(code: Int, name: String)]? {
+    static func banks(of country: String) -> [(code: Int, name: String)]? {
         bankEntries(of: country)?.map { (code: $0.code, name: $0.name) }
     }
 
     /// The bank list of `country` as ``D24Bank`` values (see ``banks(of:)``).
-    package static func bankEntries(of country: String) -> [D24Bank]? {
+    static func bankEntries(of country: String) -> [D24Bank]? {
         guard currencyTable[country] != nil else { return nil }
         return bankTable[country] ?? []
     }
 
     /// The name of bank `code` in `country`, or `nil` when it is not listed.
-    package static func bankName(code: Int, in country: String) -> String? {
+    static func bankName(code: Int, in country: String) -> String? {
         bankIndex[country]?[code]
     }
 

@@ -10,11 +10,11 @@
 /// CheckDigits.isValidCLABE("021790064060296642")     // true
 /// CheckDigits.isValidCCI("00219300153895206813")     // true
 /// ```
-package enum CheckDigits {
+enum CheckDigits {
     /// A Brazilian CPF: 11 digits, two mod-11 check digits. Numbers of one repeated digit
     /// (`00000000000`, `11111111111`, ...) pass the arithmetic but are refused, as the Receita
     /// Federal does.
-    package static func isValidCPF(_ digits: String) -> Bool {
+    static func isValidCPF(_ digits: String) -> Bool {
         guard let d = values(digits, count: 11), !allSame(d) else { return false }
         return d[9] == mod11(d[0..<9], weights: cpfWeights.first)
             && d[10] == mod11(d[0..<10], weights: cpfWeights.second)
@@ -24,7 +24,7 @@ package enum CheckDigits {
 
     /// A Brazilian CNPJ: 14 digits, two mod-11 check digits (weights 5..2,9..2 and 6..2,9..2).
     /// Repeated-digit numbers are refused.
-    package static func isValidCNPJ(_ digits: String) -> Bool {
+    static func isValidCNPJ(_ digits: String) -> Bool {
         guard let d = values(digits, count: 14), !allSame(d) else { return false }
         return d[12] == mod11(d[0..<12], weights: [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
             && d[13] == mod11(d[0..<13], weights: [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
@@ -32,7 +32,7 @@ package enum CheckDigits {
 
     /// A Mexican CLABE: 18 digits; the last is `(10 - Σ(dᵢ·wᵢ mod 10) mod 10) mod 10` with
     /// weights 3, 7, 1 repeating over the first 17.
-    package static func isValidCLABE(_ digits: String) -> Bool {
+    static func isValidCLABE(_ digits: String) -> Bool {
         guard let d = values(digits, count: 18) else { return false }
         let weights = [3, 7, 1]
         var sum = 0
@@ -42,7 +42,7 @@ package enum CheckDigits {
 
     /// An Argentine CBU (or CVU): 22 digits in two blocks. Digits 0-6 weighted 7,1,3,9,7,1,3
     /// give the check digit at index 7; digits 8-20 weighted 3,9,7,1,... give the one at 21.
-    package static func isValidCBU(_ digits: String) -> Bool {
+    static func isValidCBU(_ digits: String) -> Bool {
         guard let d = values(digits, count: 22) else { return false }
         return d[7] == mod10(d[0..<7], weights: [7, 1, 3, 9, 7, 1, 3])
             && d[21] == mod10(d[8..<21], weights: [3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3])
@@ -51,7 +51,7 @@ package enum CheckDigits {
     /// A Peruvian CCI: 20 digits; digit 18 checks digits 0-5 and digit 19 checks digits 6-17.
     /// Each check multiplies the digits by 1, 2, 1, 2, ..., adds the digits of each product and
     /// takes `(10 - total mod 10) mod 10`.
-    package static func isValidCCI(_ digits: String) -> Bool {
+    static func isValidCCI(_ digits: String) -> Bool {
         guard let d = values(digits, count: 20) else { return false }
         func check(_ slice: ArraySlice<Int>) -> Int {
             var total = 0
@@ -65,7 +65,7 @@ package enum CheckDigits {
     }
 
     /// The Luhn (mod 10) check used by payment card numbers; at least two digits.
-    package static func isValidLuhn(_ digits: String) -> Bool {
+    static func isValidLuhn(_ digits: String) -> Bool {
         guard digits.utf8.count >= 2, let d = values(digits, count: digits.utf8.count) else { return false }
         var sum = 0
         for (offset, digit) in d.reversed().enumerated() {

@@ -10,55 +10,55 @@
 /// let fields = D24CreateFields(externalID: "30000000001", country: "BR", amount: "100",
 ///                              documentID: "01716001340", beneficiaryName: "User")
 /// ```
-package struct D24CreateFields: Sendable, Equatable {
+struct D24CreateFields: Sendable, Equatable {
     /// `external_id`: the merchant's unique id for the cashout (max 100).
     package var externalID: String?
     /// `country`: ISO 3166-1 alpha-2, uppercase.
-    package var country: String?
+    var country: String?
     /// `currency`: ISO 4217; absent means the country's local currency.
-    package var currency: String?
+    var currency: String?
     /// `amount`: a decimal number with up to 2 decimals, in `currency`.
     package var amount: String?
     /// `document_id`: the beneficiary's document number (max 40).
-    package var documentID: String?
+    var documentID: String?
     /// `document_type`: e.g. `CPF`, `CURP`, `CC` (max 15).
-    package var documentType: String?
+    var documentType: String?
     /// `beneficiary_id`: the merchant's id of the beneficiary.
-    package var beneficiaryID: String?
+    var beneficiaryID: String?
     /// `beneficiary_name` (max 100).
-    package var beneficiaryName: String?
+    var beneficiaryName: String?
     /// `beneficiary_lastname` (max 100).
-    package var beneficiaryLastname: String?
+    var beneficiaryLastname: String?
     /// `email` (max 100; 255 in Colombia).
     package var email: String?
     /// `phone` (max 20 characters).
-    package var phone: String?
+    var phone: String?
     /// `bank_code`: a code served by `/v3/banks`, as text (`"001"` or `"1"`).
-    package var bankCode: String?
+    var bankCode: String?
     /// `bank_account` (max 30).
-    package var bankAccount: String?
+    var bankAccount: String?
     /// `bank_branch` (max 15).
-    package var bankBranch: String?
+    var bankBranch: String?
     /// `account_type`: one letter, `C`, `S` or `V`.
-    package var accountType: String?
+    var accountType: String?
     /// `address` (max 255).
     package var address: String?
     /// `city` (max 100).
-    package var city: String?
+    var city: String?
     /// `postal_code` (max 20).
-    package var postalCode: String?
+    var postalCode: String?
     /// `beneficiary_birthdate`: `YYYY-MM-DD`.
-    package var beneficiaryBirthdate: String?
+    var beneficiaryBirthdate: String?
     /// `notification_url`: where status changes are posted.
-    package var notificationURL: String?
+    var notificationURL: String?
     /// `comments`: free text echoed in notifications (max 200).
-    package var comments: String?
+    var comments: String?
 
     /// A field set with every field absent (set them by ``subscript(_:)``).
-    package init() {}
+    init() {}
 
     /// Creates a field set; every field defaults to absent.
-    package init(
+    init(
         externalID: String? = nil, country: String? = nil, currency: String? = nil,
         amount: String? = nil, documentID: String? = nil, documentType: String? = nil,
         beneficiaryID: String? = nil, beneficiaryName: String? = nil,
@@ -92,7 +92,7 @@ package struct D24CreateFields: Sendable, Equatable {
     }
 
     /// The raw value of `field`, as sent.
-    package subscript(field: D24Field) -> String? {
+    subscript(field: D24Field) -> String? {
         get {
             switch field {
             case .externalID: externalID

@@ -92,7 +92,7 @@ extension D24Countries {
     /// ```swift
     /// D24Countries.documentTypes(of: "CO")   // ["CC", "NIT", "CE", "PASS"]
     /// ```
-    package static func documentTypes(of country: String) -> [String]? {
+    static func documentTypes(of country: String) -> [String]? {
         D24DocumentTypes.table(for: country)?.entries.map(\.name)
     }
 }

@@ -11,7 +11,7 @@
 /// D24Field.bankAccount.label         // "Bank account"
 /// D24Field.bankAccount.jsonKey       // "bank_account"
 /// ```
-package enum D24Field: Int, CaseIterable, Sendable, Comparable {
+enum D24Field: Int, CaseIterable, Sendable, Comparable {
     /// `external_id`
     case externalID
     /// `country`
@@ -56,10 +56,10 @@ package enum D24Field: Int, CaseIterable, Sendable, Comparable {
     case comments
 
     /// Orders fields by their documented position.
-    package static func < (lhs: D24Field, rhs: D24Field) -> Bool { lhs.rawValue < rhs.rawValue }
+    static func < (lhs: D24Field, rhs: D24Field) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The camelCase name that starts a code-300 message, e.g. `bankAccount`.
-    package var messageName: String {
+    var messageName: String {
         switch self {
         case .externalID: "externalId"
         case .country: "country"
@@ -86,7 +86,7 @@ package enum D24Field: Int, CaseIterable, Sendable, Comparable {
     }
 
     /// The human label used in `Invalid or missing <label>`, e.g. `Bank account`.
-    package var label: String {
+    var label: String {
         switch self {
         case .externalID: "External ID"
         case .country: "Country"
@@ -113,7 +113,7 @@ package enum D24Field: Int, CaseIterable, Sendable, Comparable {
     }
 
     /// The snake_case key of the JSON body, e.g. `bank_account`.
-    package var jsonKey: String {
+    var jsonKey: String {
         switch self {
         case .externalID: "external_id"
         case .documentID: "document_id"
@@ -142,7 +142,7 @@ package enum D24Field: Int, CaseIterable, Sendable, Comparable {
     /// ```swift
     /// D24Field(jsonKey: "bank_account")   // .bankAccount
     /// ```
-    package init?(jsonKey: String) {
+    init?(jsonKey: String) {
         let length = jsonKey.utf8.count
         guard length < Self.byKeyLength.count, let found = Self.byKeyLength[length].first(where: { $0.key == jsonKey }) else {
             return nil
@@ -160,7 +160,7 @@ package enum D24Field: Int, CaseIterable, Sendable, Comparable {
     /// Whether a JSON number is taken as its literal text: `amount` and `bank_code`, which real
     /// clients send both ways. Every other field is a JSON string, as the provider's docs type them:
     /// a number is refused with 300 (HTTP 412).
-    package var takesNumbers: Bool { self == .amount || self == .bankCode }
+    var takesNumbers: Bool { self == .amount || self == .bankCode }
 
     /// The longest accepted value, in characters, for a request to `country`.
     ///
@@ -169,7 +169,7 @@ package enum D24Field: Int, CaseIterable, Sendable, Comparable {
     /// (the notification's limit). `address` is 255 (the table; its "200" note is UNCERTAIN).
     /// `email` is 255 in Colombia (its country page), 100 elsewhere. `amount` and `bank_code`
     /// are bounded by their own syntax rules.
-    package func maxLength(country: String?) -> Int? {
+    func maxLength(country: String?) -> Int? {
         switch self {
         case .externalID: 100
         case .country: 2

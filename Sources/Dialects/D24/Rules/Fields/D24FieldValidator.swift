@@ -15,7 +15,7 @@
 ///                              bankBranch: "1234", accountType: "C")
 /// D24FieldValidator.firstError(in: fields)          // nil
 /// ```
-package enum D24FieldValidator {
+enum D24FieldValidator {
     /// The first failing field in the documented field order, or `nil` when all are valid.
     ///
     /// Errors: 300 `<field>: Invalid or missing <Label>`; 518 `Country not available` (a
@@ -23,7 +23,7 @@ package enum D24FieldValidator {
     /// `Invalid bank code`; 300 `bankAccount: Invalid bank account, it shouldn't be a credit
     /// card` (Mexico). A missing `currency` means the country's local one
     /// (``D24Countries/defaultCurrency(of:)``); `notification_url` is optional.
-    package static func firstError(in fields: D24CreateFields) -> D24FieldError? {
+    static func firstError(in fields: D24CreateFields) -> D24FieldError? {
         let request = D24Request(fields)
         let rules = D24CountryRulesLookup.rules(for: request.country)
         for field in D24Field.allCases {
@@ -35,7 +35,7 @@ package enum D24FieldValidator {
 
     /// Every field's outcome, not only the first: useful for dashboards and docs. The API
     /// itself reports only ``firstError(in:)``.
-    package static func allErrors(in fields: D24CreateFields) -> [(field: D24Field, error: D24FieldError)] {
+    static func allErrors(in fields: D24CreateFields) -> [(field: D24Field, error: D24FieldError)] {
         let request = D24Request(fields)
         let rules = D24CountryRulesLookup.rules(for: request.country)
         return D24Field.allCases.compactMap { field in
@@ -46,11 +46,11 @@ package enum D24FieldValidator {
 
     /// Whether `text` is a valid amount: a decimal number greater than zero with at most two
     /// decimals (`"10"`, `"10.5"`, `"10.50"`; trailing zeros beyond two decimals are allowed).
-    package static func isValidAmount(_ text: String) -> Bool { D24Syntax.isAmount(text) }
+    static func isValidAmount(_ text: String) -> Bool { D24Syntax.isAmount(text) }
 
     /// Whether `text` matches D24's documented e-mail expression.
-    package static func isValidEmail(_ text: String) -> Bool { D24Syntax.isEmail(text) }
+    static func isValidEmail(_ text: String) -> Bool { D24Syntax.isEmail(text) }
 
     /// `bank_code` text as its number (`"001"` and `"1"` are 1), or `nil` unless 1-6 digits.
-    package static func bankCode(from text: String) -> Int? { D24Request.parseBankCode(text) }
+    static func bankCode(from text: String) -> Int? { D24Request.parseBankCode(text) }
 }

@@ -3,7 +3,7 @@
 // Plain loops over UTF-8 bytes: no Foundation, no Regex.
 
 /// Small, allocation-light format matchers shared by the country rules.
-package enum D24Syntax {
+enum D24Syntax {
     /// Whether `text` is non-empty and only ASCII digits.
     static func isDigits(_ text: some StringProtocol) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
@@ -25,7 +25,7 @@ package enum D24Syntax {
     }
 
     /// Whether `text` is empty or only whitespace.
-    package static func isBlank(_ text: String) -> Bool {
+    static func isBlank(_ text: String) -> Bool {
         // Most values start with a printable ASCII character: known not blank without decoding.
         if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
         return text.unicodeScalars.allSatisfy { scalar in
