@@ -151,9 +151,7 @@ public final class AppActivity: Sendable {
 
     /// The monotonic clock, in nanoseconds: what `since` is measured in.
     package static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        SystemClock.monotonicNanoseconds()
     }
 
     package static func nanoseconds(_ duration: Duration) -> Int64 {

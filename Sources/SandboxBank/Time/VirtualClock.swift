@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import SandboxSupport
 
 /// The one clock every bank timeline, webhook retry and limit runs on.
 ///
@@ -96,8 +97,6 @@ public final class VirtualClock: Sendable {
 
     /// The wall clock, in milliseconds since 1970 (what the real mode runs on, and logs stamp lines with).
     package static func wallMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+        SystemClock.wallNanoseconds() / 1_000_000
     }
 }

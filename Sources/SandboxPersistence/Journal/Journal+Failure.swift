@@ -1,7 +1,7 @@
 import Glibc
 import Dispatch
-import SwiftOverlayShims
 import Synchronization
+import SandboxSupport
 
 // When a write fails (a full disk, an I/O error, a read-only remount), the journal keeps one truth
 // about each change: a record acknowledged as durable is on disk, and a record refused is neither
@@ -283,8 +283,6 @@ extension Journal {
     }
 
     static func wallSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        Double(SystemClock.wallNanoseconds()) / 1e9
     }
 }

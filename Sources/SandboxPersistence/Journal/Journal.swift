@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
-import SwiftOverlayShims
 import Synchronization
+import SandboxSupport
 
 /// An append-only journal file with group commit and compaction.
 ///
@@ -470,9 +470,7 @@ package final class Journal: Sendable {
     }
 
     static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        Double(SystemClock.monotonicNanoseconds()) / 1e9
     }
 }
 

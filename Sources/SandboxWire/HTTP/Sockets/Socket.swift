@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import Synchronization
+import SandboxSupport
 
 /// Small wrappers over the socket calls the server and client make.
 enum Socket {
@@ -56,16 +57,12 @@ enum Socket {
 
     /// Monotonic milliseconds, for deadlines.
     static func monotonicMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+        SystemClock.monotonicNanoseconds() / 1_000_000
     }
 
     /// Monotonic nanoseconds, for request durations.
     static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        SystemClock.monotonicNanoseconds()
     }
 }
 
