@@ -1,4 +1,8 @@
+// `timespec` is Glibc's, but under MemberImportVisibility the compiler credits it to whichever
+// C module it met it in first: CSystem in a release build, SwiftOverlayShims in a debug one.
+import CSystem
 import Glibc
+import SwiftOverlayShims
 
 /// The two clocks the sandbox reads from the system, without Foundation (`clock_gettime(2)`):
 /// the monotonic one, which no change of the date moves, for deadlines and durations; the wall
