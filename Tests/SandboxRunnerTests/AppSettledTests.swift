@@ -26,19 +26,13 @@ import Testing
     /// follow-ups are retried after `backoff` while a fault answers them, `retries` times at most.
     static func app(_ word: Word, backoff: Duration, retries: Int) -> @Sendable (Sandbox) -> CommandOutcome? {
         { sandbox in
-            let pending = Atomic(0)
-            let booked = Mutex("")
+            let ledger = TestAppLedger(externalID: "settled-1")
             let settled = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: sandbox.appPort, threads: 2)) { request in
-                if request.path == "/ledger" {
-                    // Answered once no work is pending (whatever `/settled` says): a read never races the app's own write.
-                    let deadline = ContinuousClock.now + .seconds(9)
-                    while pending.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
-                    let entry = #"{"external_id": "settled-1", "amount": "100.00", "status": "\#(booked.withLock { $0 })"}"#
-                    return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"payouts": [\#(entry)]}"#.utf8))
-                }
+                // Answered once no work is pending, whatever `/settled` says.
+                if request.path == "/ledger" { return ledger.answer() }
                 guard request.path == "/settled" else { return HTTPResponse(status: 404) }
                 switch word {
-                case .honest: return HTTPResponse(status: 200, body: Array(#"{"pending": \#(pending.load(ordering: .acquiring))}"#.utf8))
+                case .honest: return HTTPResponse(status: 200, body: Array(#"{"pending": \#(ledger.pending)}"#.utf8))
                 case .fixed(let body): return HTTPResponse(status: 200, body: Array(body.utf8))
                 }
             }
@@ -47,31 +41,30 @@ import Testing
                 return nil
             }
             defer { settled.stop() }
-            @Sendable func book(_ status: String) { booked.withLock { $0 = status } }
             let receiver = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: 0, threads: 2)) { _ in
-                pending.add(1, ordering: .releasing)  // the follow-up is owed from before the answer goes
+                ledger.begin()  // the follow-up is owed from before the answer goes
                 Thread.detachNewThread {
-                    defer { pending.subtract(1, ordering: .releasing) }
+                    defer { ledger.end() }
                     for attempt in 0 ... retries {
                         if attempt > 0 {
                             Thread.sleep(forTimeInterval: Double(backoff.components.seconds) + Double(backoff.components.attoseconds) / 1e18)
                         }
                         let answer = OwedRetryTests.signed(sandbox, "/v3/cashout/status", #""external_id":"settled-1""#)
                         if let answer, answer.status == 200, let status = (try? JSON.parse(answer.body))?["cashout_status_description"]?.stringValue {
-                            return book(status.uppercased())
+                            return ledger.book(status.uppercased())
                         }
                     }
                 }
                 return HTTPResponse(status: 200)
             }
             defer { receiver?.stop() }
-            pending.add(1, ordering: .releasing)
+            ledger.begin()
             let created = OwedRetryTests.signed(sandbox, "/v3/cashout", #""external_id":"settled-1","country":"BR","currency":"BRL","#
                 + #""amount":"100.00","document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
                 + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
                 + #""notification_url":"http://127.0.0.1:\#(receiver?.port ?? 0)/hook""#)
-            if created?.status == 200 { book("PENDING") }
-            pending.subtract(1, ordering: .releasing)
+            if created?.status == 200 { ledger.book("PENDING") }
+            ledger.end()
             Waiting.until {
                 (try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")).flatMap { try? JSON.parse($0.body) }?["state"]
                     != "running"

@@ -26,40 +26,29 @@ import Testing
     }
 
     /// The app: one create (its answer lost: looked up by its `external_id` after `backoff`), each
-    /// notification followed up as `followUp` says. It serves its ledger (``ledger``) and its
-    /// notification URL on `CASHOUT_SANDBOX_APP_PORT`, and answers a read of its ledger once no
-    /// request of its own is being sent or booked (a careful app's lock): only what the sandbox
-    /// waits for, its retries after a backoff, can make the ledger read stale, never when a thread ran.
+    /// notification followed up as `followUp` says. It serves its ledger (``ledger``, a
+    /// ``TestAppLedger``) and its notification URL on `CASHOUT_SANDBOX_APP_PORT`.
     static func app(_ followUp: FollowUp, createBackoff: Duration = .zero) -> @Sendable (Sandbox) -> CommandOutcome? {
         { sandbox in
-            let booked = Mutex<String?>(nil)
-            let inFlight = Mutex(0)
-            @Sendable func begin() { inFlight.withLock { $0 += 1 } }
-            @Sendable func book(_ status: String) { booked.withLock { $0 = status } }
+            let ledger = TestAppLedger(externalID: "owed-1")
             /// A status query, begun, booked when answered: whether it was (nil: a fault answered it).
             @Sendable func ask() -> Bool {
-                defer { inFlight.withLock { $0 -= 1 } }
+                defer { ledger.end() }
                 let answer = Self.signed(sandbox, "/v3/cashout/status", #""external_id":"owed-1""#)
                 guard let answer, answer.status == 200,
                       let learnt = (try? JSON.parse(answer.body))?["cashout_status_description"]?.stringValue else { return false }
-                book(learnt.uppercased())
+                ledger.book(learnt.uppercased())
                 return true
             }
             let server = try? HTTPServer.start(configuration: .init(host: "127.0.0.1", port: sandbox.appPort, threads: 2)) { request in
-                if request.path == "/ledger" {
-                    let deadline = ContinuousClock.now + .seconds(9)
-                    while inFlight.withLock({ $0 }) > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
-                    let status = booked.withLock { $0 } ?? ""
-                    return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                        body: Array(#"{"payouts": [{"external_id": "owed-1", "amount": "100.00", "status": "\#(status)"}]}"#.utf8))
-                }
-                begin()
+                if request.path == "/ledger" { return ledger.answer() }
+                ledger.begin()
                 switch followUp {
                 case .background(let backoff):
                     Thread.detachNewThread {
                         while !ask() {
                             Thread.sleep(forTimeInterval: Double(backoff.components.seconds) + Double(backoff.components.attoseconds) / 1e18)
-                            begin()
+                            ledger.begin()
                         }
                     }
                     return HTTPResponse(status: 200)
@@ -75,16 +64,16 @@ import Testing
                 return nil
             }
             defer { server.stop() }
-            begin()
+            ledger.begin()
             let created = Self.signed(sandbox, "/v3/cashout", #""external_id":"owed-1","country":"BR","currency":"BRL","amount":"100.00","#
                 + #""document_id":"01716001340","document_type":"CPF","beneficiary_name":"Ana","beneficiary_lastname":"Silva","#
                 + #""bank_code":"001","bank_account":"3423422-7","bank_branch":"1234","account_type":"C","#
                 + #""notification_url":"http://127.0.0.1:\#(sandbox.appPort)/hook""#)
-            if created?.status == 200 { book("PENDING") }
-            inFlight.withLock { $0 -= 1 }
+            if created?.status == 200 { ledger.book("PENDING") }
+            ledger.end()
             if created?.status != 200 {
                 Thread.sleep(forTimeInterval: Double(createBackoff.components.seconds) + Double(createBackoff.components.attoseconds) / 1e18)
-                begin()
+                ledger.begin()
                 _ = ask()
             }
             while (try? TestHTTP.send(method: "GET", url: "\(sandbox.baseURL)/sandbox/suite")).flatMap({ try? JSON.parse($0.body) })?["state"]
